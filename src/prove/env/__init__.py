@@ -1,0 +1,34 @@
+"""The environment framework: tools, servers, worlds, sessions and the session pool.
+
+It knows no domain; servers (`prove.servers.*`) are written against it.
+"""
+
+from .annotations import READ, WRITE, Effect, Entity, EntityKind, Sensitive
+from .errors import (
+    FRAMEWORK_CODES,
+    INTERNAL_ERROR,
+    INVALID_ARGUMENTS,
+    UNKNOWN_TOOL,
+    PoolFullError,
+    ProveError,
+    SessionClosedError,
+    ToolDefinitionError,
+    ToolError,
+    UnknownServerError,
+    UnknownSessionError,
+)
+from .pool import PoolStats, SessionPool
+from .registry import Registry, registry
+from .server import Server
+from .session import CallRecord, Ctx, Diff, Session, Snapshot, ToolResult
+from .state import RowChange
+from .tool import Param, Tool
+from .world import EPOCH, WorldGen
+
+__all__ = [
+    "EPOCH", "FRAMEWORK_CODES", "INTERNAL_ERROR", "INVALID_ARGUMENTS", "READ", "UNKNOWN_TOOL", "WRITE",
+    "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "Param", "PoolFullError", "PoolStats",
+    "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
+    "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "ToolError", "ToolResult",
+    "UnknownServerError", "UnknownSessionError", "WorldGen", "registry",
+]

@@ -1,0 +1,52 @@
+"""Markers that tools and servers use to describe themselves: effects, entities, sensitivity."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Effect(str, enum.Enum):
+    """Whether a tool only reads state or may change it."""
+
+    READ = "read"
+    WRITE = "write"
+
+
+READ = Effect.READ
+WRITE = Effect.WRITE
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """`Annotated[str, Entity("account")]`: the value refers to an entity of that kind."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sensitive:
+    """`Annotated[str, Sensitive()]`: a secret (PIN, password, token, card number).
+
+    A sensitive value may appear in a call only if it appeared earlier in a user turn or a tool
+    output; synthesis validation checks that provenance.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class EntityKind:
+    """A kind of entity a server declares once: where it lives and how a person names it.
+
+    Attributes:
+        name: the kind, as used in `Entity(name)`.
+        table: the table holding one row per entity.
+        key: the column holding the entity's ID.
+        label: a column a person would use to name it (a name, a title), if any.
+        description: one line saying what the entity is.
+    """
+
+    name: str
+    table: str
+    key: str
+    label: str | None = None
+    description: str = ""

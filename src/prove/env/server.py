@@ -1,0 +1,85 @@
+"""A server: a name, a SQLite schema, a world builder, entity kinds and the tools over them."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .annotations import Effect, EntityKind
+from .errors import ToolDefinitionError
+from .tool import Tool, build_tool
+from .world import Template, WorldGen, build_template
+
+F = TypeVar("F", bound=Callable[..., Any])
+WorldBuilder = Callable[[WorldGen], dict[str, list[dict[str, Any]]]]
+
+
+class Server:
+    """One stateful tool server.
+
+    Args:
+        name: registry name, lower_snake_case, such as 'banking'.
+        title: human title, such as 'Banking'.
+        description: one paragraph a model or a person reads to know what the server is for.
+        schema: the server's `schema.sql` (a path) or the SQL text itself.
+        world: `world(gen) -> {table: [row, ...]}`, deterministic for `gen.seed`.
+        entities: the entity kinds tools refer to with `Entity(kind)`.
+        cached_worlds: how many seeds' templates to keep in memory.
+    """
+
+    def __init__(self, name: str, title: str, description: str, *, schema: str | Path,
+                 world: WorldBuilder | None, entities: Sequence[EntityKind] = (),
+                 cached_worlds: int = 32) -> None:
+        self.name = name
+        self.title = title
+        self.description = description
+        self.schema_sql = schema.read_text() if isinstance(schema, Path) else schema
+        self.build_world = world
+        self.entities = {kind.name: kind for kind in entities}
+        if len(self.entities) != len(entities):
+            raise ToolDefinitionError(f"{name}: an entity kind is declared twice")
+        self.tools: dict[str, Tool] = {}
+        self._templates: OrderedDict[int, Template] = OrderedDict()
+        self._cached_worlds = cached_worlds
+        self._lock = threading.Lock()
+
+    def tool(self, fn: F | None = None, *, effect: Effect, asks: Sequence[str] = (),
+             hidden: bool = False, name: str | None = None) -> Callable[[F], F]:
+        """Register a tool: `@server.tool(effect=WRITE, asks=["Pay {amount} to {payee_id}."])`."""
+
+        def register(func: F) -> F:
+            built = build_tool(func, server=self.name, effect=effect, asks=asks, hidden=hidden,
+                               name=name, entity_kinds=list(self.entities))
+            if built.name in self.tools:
+                raise ToolDefinitionError(f"{self.name}: tool {built.name!r} is defined twice")
+            self.tools[built.name] = built
+            return func
+
+        if fn is not None:
+            raise ToolDefinitionError("use @server.tool(effect=READ or WRITE, ...), with arguments")
+        return register
+
+    @property
+    def visible_tools(self) -> list[Tool]:
+        """The tools a model may be shown (hidden helpers excluded)."""
+        return [t for t in self.tools.values() if not t.hidden]
+
+    def template(self, seed: int) -> Template:
+        """The built world for `seed`, built on first use and kept (LRU)."""
+        with self._lock:
+            found = self._templates.get(seed)
+            if found is not None:
+                self._templates.move_to_end(seed)
+                return found
+        built = build_template(self, seed)
+        with self._lock:
+            self._templates.setdefault(seed, built)
+            while len(self._templates) > self._cached_worlds:
+                self._templates.popitem(last=False)
+            return self._templates[seed]
+
+    def __repr__(self) -> str:
+        return f"Server({self.name!r}, {len(self.visible_tools)} tools)"

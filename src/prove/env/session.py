@@ -1,0 +1,455 @@
+"""A session: one RL episode over the databases of one or more servers."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import logging
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from pydantic import ValidationError
+
+from .annotations import Effect
+from .errors import INTERNAL_ERROR, INVALID_ARGUMENTS, UNKNOWN_TOOL, SessionClosedError, ToolError
+from .server import Server
+from .state import RowChange, diff_table, dirty_tables, table_digest
+from .tool import Tool
+from .world import EPOCH, Template, connect, new_id
+
+log = logging.getLogger("prove.env")
+_MAX_ECHO = 80
+
+
+@dataclass(slots=True)
+class ToolResult:
+    """What one call produced: `data` on success, else `error` = {code, message, hint}."""
+
+    name: str
+    ok: bool
+    data: Any = None
+    error: dict[str, Any] | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return not self.ok
+
+    @property
+    def code(self) -> str | None:
+        return self.error["code"] if self.error else None
+
+    @property
+    def content(self) -> Any:
+        """The JSON body the model sees: the result, or `{"error": {...}}`."""
+        return self.data if self.ok else {"error": self.error}
+
+    def text(self) -> str:
+        return json.dumps(self.content, ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class CallRecord:
+    """One entry of a session's call log."""
+
+    index: int
+    name: str
+    server: str | None
+    arguments: Any
+    result: ToolResult
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A session's state at one moment; `Session.restore` brings it back."""
+
+    session_id: str
+    data: dict[str, bytes]
+    now: datetime
+    log: tuple[CallRecord, ...]
+
+
+class Ctx:
+    """What a tool gets as `ctx`: the server's database, the simulated clock and the ID generator."""
+
+    __slots__ = ("db", "server", "_session")
+
+    def __init__(self, db: sqlite3.Connection, server: str, session: Session) -> None:
+        self.db = db
+        self.server = server
+        self._session = session
+
+    def now(self) -> datetime:
+        """The episode's simulated local time (never the wall clock)."""
+        return self._session.now
+
+    def today(self) -> date:
+        return self._session.now.date()
+
+    def new_id(self, prefix: str) -> str:
+        """A deterministic fresh ID such as 'TRX-10042' (rolled back with a failed call)."""
+        return new_id(self.db, prefix)
+
+
+class _Runtime:
+    """One server's live database inside a session, with its cached table digests."""
+
+    __slots__ = ("server", "template", "db", "ctx", "digests")
+
+    def __init__(self, server: Server, template: Template, data: bytes, session: Session,
+                 digests: dict[str, tuple[bytes, bytes]] | None = None) -> None:
+        self.server = server
+        self.template = template
+        self.db = connect()
+        self.db.deserialize(data)
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.row_factory = sqlite3.Row
+        self.ctx = Ctx(self.db, server.name, session)
+        self.digests = dict(digests) if digests else {}
+
+    def table_digests(self) -> dict[str, bytes]:
+        out = dict(self.template.digests)
+        for name, version in dirty_tables(self.db):
+            cached = self.digests.get(name)
+            if cached is None or cached[0] != version:
+                cached = (version, table_digest(self.db, self.template.tables[name]))
+                self.digests[name] = cached
+            out[name] = cached[1]
+        return out
+
+    def dirty(self) -> set[str]:
+        return {name for name, _ in dirty_tables(self.db)}
+
+
+def _resolve(servers: Iterable[str | Server]) -> list[Server]:
+    from .registry import registry
+
+    return [s if isinstance(s, Server) else registry.get(s) for s in servers]
+
+
+class Session:
+    """One episode: the databases of one or more servers, a clock, an ID generator, a call log.
+
+    Args:
+        servers: server names (looked up in the registry) or `Server` objects.
+        world: the world seed; the same seed gives the same initial state.
+        session_id: an ID to use; by default an unguessable 128-bit random hex string.
+    """
+
+    def __init__(self, servers: str | Server | Sequence[str | Server], world: int = 0, *,
+                 session_id: str | None = None) -> None:
+        if isinstance(servers, (str, Server)):
+            servers = [servers]
+        resolved = _resolve(servers)
+        if not resolved:
+            raise ValueError("a session needs at least one server")
+        names = [s.name for s in resolved]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a server appears twice in {names}")
+        self.id = session_id or secrets.token_hex(16)
+        self.world = world
+        self.now = EPOCH
+        self.log: list[CallRecord] = []
+        self._lock = threading.RLock()
+        self._closed = False
+        self._runtimes = []
+        for server in resolved:
+            template = server.template(world)
+            self._runtimes.append(_Runtime(server, template, template.data, self))
+        self._routes = self._route()
+
+    # ----- tools -------------------------------------------------------------------------------
+
+    def _route(self) -> dict[str, tuple[_Runtime, Tool]]:
+        owners: dict[str, int] = {}
+        for rt in self._runtimes:
+            for name in rt.server.tools:
+                owners[name] = owners.get(name, 0) + 1
+        routes: dict[str, tuple[_Runtime, Tool]] = {}
+        for rt in self._runtimes:
+            for name, tool in rt.server.tools.items():
+                public = f"{rt.server.name}_{name}" if owners[name] > 1 else name
+                if public in routes:
+                    raise ValueError(f"tool name {public!r} is ambiguous in this session")
+                routes[public] = (rt, tool)
+        return routes
+
+    @property
+    def servers(self) -> list[str]:
+        return [rt.server.name for rt in self._runtimes]
+
+    def tools(self, include_hidden: bool = False) -> dict[str, Tool]:
+        """The tools of this episode under the names a model calls them by."""
+        return {name: tool for name, (_, tool) in self._routes.items() if include_hidden or not tool.hidden}
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The visible tools in OpenAI function-tool form."""
+        return [tool.openai_schema(name) for name, tool in self.tools().items()]
+
+    # ----- calls -------------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: Any = None) -> ToolResult:
+        """Run one tool call. Never raises for anything the caller sent: errors are results."""
+        with self._lock:
+            self._check_open()
+            route = self._routes.get(name) if isinstance(name, str) else None
+            if route is None:
+                result = self._unknown(name)
+                server = None
+            else:
+                result = self._execute(name, route[0], route[1], arguments)
+                server = route[0].server.name
+            self.log.append(CallRecord(len(self.log), name, server, arguments, result))
+            return result
+
+    def _unknown(self, name: Any) -> ToolResult:
+        shown = [n for n, (_, t) in self._routes.items() if not t.hidden]
+        close = difflib.get_close_matches(name, shown, n=3) if isinstance(name, str) else []
+        hint = f"Did you mean {', '.join(close)}?" if close else f"Available tools: {', '.join(shown)}."
+        return _error(str(name)[:_MAX_ECHO], UNKNOWN_TOOL, f"No tool named {_echo(name)} in this episode.", hint)
+
+    def _execute(self, name: str, rt: _Runtime, tool: Tool, arguments: Any) -> ToolResult:
+        if arguments is None:
+            arguments = {}
+        elif isinstance(arguments, (str, bytes)):
+            try:
+                arguments = json.loads(arguments)
+            except (ValueError, RecursionError) as exc:
+                return _error(name, INVALID_ARGUMENTS, f"Arguments are not valid JSON: {exc}",
+                              _expected(tool))
+        if not isinstance(arguments, dict):
+            return _error(name, INVALID_ARGUMENTS,
+                          f"Arguments must be a JSON object, not {type(arguments).__name__}.", _expected(tool))
+        try:
+            kwargs = tool.args_model.model_validate(arguments).__dict__
+        except ValidationError as exc:
+            return _error(name, INVALID_ARGUMENTS, _explain(exc), _expected(tool))
+        except RecursionError:
+            return _error(name, INVALID_ARGUMENTS, "Arguments nest too deeply.", _expected(tool))
+        db = rt.db
+        write = tool.effect is Effect.WRITE
+        if write:
+            db.execute("SAVEPOINT prove_call")
+        try:
+            data = tool.result_adapter.dump_python(tool.fn(rt.ctx, **kwargs), mode="json")
+        except ToolError as exc:
+            if write:
+                _rollback(db)
+            return ToolResult(name, False, error=exc.body()["error"])
+        except Exception:
+            if write:
+                _rollback(db)
+            tool.internal_errors += 1
+            log.exception("internal error in %s.%s with arguments %r", tool.server, tool.name, kwargs)
+            return _error(name, INTERNAL_ERROR, "The tool failed unexpectedly; this is a bug in the server.",
+                          "Try a different request; retrying the same call will fail the same way.")
+        except BaseException:
+            if write:
+                _rollback(db)
+            raise
+        if write:
+            db.execute("RELEASE prove_call")
+        return ToolResult(name, True, data)
+
+    # ----- state -------------------------------------------------------------------------------
+
+    def advance(self, delta: timedelta | float) -> datetime:
+        """Move the simulated clock forward (`delta` in seconds or as a timedelta)."""
+        with self._lock:
+            self._check_open()
+            step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
+            if step < timedelta(0):
+                raise ValueError("the simulated clock only moves forward")
+            self.now += step
+            return self.now
+
+    def fingerprint(self) -> str:
+        """A stable logical hash of the whole state (rows, not pages)."""
+        with self._lock:
+            self._check_open()
+            h = hashlib.blake2b(digest_size=16)
+            for rt in self._runtimes:
+                h.update(rt.server.name.encode() + b"\0")
+                for table, digest in sorted(rt.table_digests().items()):
+                    h.update(table.encode() + b"\0" + digest)
+            return h.hexdigest()
+
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            self._check_open()
+            return Snapshot(self.id, {rt.server.name: rt.db.serialize() for rt in self._runtimes},
+                            self.now, tuple(self.log))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Bring back the state, clock and call log of a snapshot of this session's servers."""
+        with self._lock:
+            self._check_open()
+            if set(snapshot.data) != set(self.servers):
+                raise ValueError(f"snapshot holds {sorted(snapshot.data)}, session has {sorted(self.servers)}")
+            for rt in self._runtimes:
+                rt.db.deserialize(snapshot.data[rt.server.name])
+            self.now = snapshot.now
+            self.log = list(snapshot.log)
+
+    def reset(self) -> None:
+        """Back to the initial world: state, clock and call log."""
+        with self._lock:
+            self._check_open()
+            for rt in self._runtimes:
+                rt.db.deserialize(rt.template.data)
+                rt.digests.clear()
+            self.now = EPOCH
+            self.log = []
+
+    def fork(self, session_id: str | None = None) -> Session:
+        """An independent copy of this episode as it is now (branch a rollout)."""
+        with self._lock:
+            self._check_open()
+            child = object.__new__(Session)
+            child.id = session_id or secrets.token_hex(16)
+            child.world = self.world
+            child.now = self.now
+            child.log = list(self.log)
+            child._lock = threading.RLock()
+            child._closed = False
+            child._runtimes = [_Runtime(rt.server, rt.template, rt.db.serialize(), child, rt.digests)
+                               for rt in self._runtimes]
+            child._routes = child._route()
+            return child
+
+    def diff(self, other: Session | Snapshot | None = None) -> Diff:
+        """Row-level changes from `other` (default: the initial world) to this session."""
+        with self._lock:
+            self._check_open()
+            changes: list[RowChange] = []
+            for rt in self._runtimes:
+                base, tables = self._base(rt, other)
+                try:
+                    for table in sorted(tables):
+                        changes.extend(diff_table(rt.server.name, rt.template.tables[table], base, rt.db))
+                finally:
+                    if base is not rt.template.db and not isinstance(other, Session):
+                        base.close()
+            return Diff(changes)
+
+    def _base(self, rt: _Runtime, other: Session | Snapshot | None) -> tuple[sqlite3.Connection, set[str]]:
+        name = rt.server.name
+        if other is None:
+            return rt.template.db, rt.dirty()
+        if isinstance(other, Session):
+            peer = next((o for o in other._runtimes if o.server.name == name), None)
+            if peer is None:
+                raise ValueError(f"session {other.id} has no server {name!r}")
+            same_world = peer.template is rt.template
+            return peer.db, (rt.dirty() | peer.dirty()) if same_world else set(rt.template.tables)
+        if name not in other.data:
+            raise ValueError(f"snapshot has no server {name!r}")
+        db = connect()
+        db.deserialize(other.data[name])
+        return db, set(rt.template.tables)
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Free the session's databases. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for rt in self._runtimes:
+                rt.db.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionClosedError(f"session {self.id} is closed")
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Session({self.id[:8]}…, servers={self.servers}, world={self.world}, calls={len(self.log)})"
+
+
+@dataclass
+class Diff:
+    """Row-level changes between two states, in a stable order."""
+
+    changes: list[RowChange] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+    def __len__(self) -> int:
+        return len(self.changes)
+
+    def __iter__(self):  # noqa: ANN204 - plain iterator over RowChange
+        return iter(self.changes)
+
+    def tables(self) -> dict[str, dict[str, int]]:
+        """Counts of inserts, updates and deletes per `server.table`."""
+        out: dict[str, dict[str, int]] = {}
+        for ch in self.changes:
+            counts = out.setdefault(f"{ch.server}.{ch.table}", {"insert": 0, "update": 0, "delete": 0})
+            counts[ch.op] += 1
+        return out
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [ch.to_dict() for ch in self.changes]
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    db.execute("ROLLBACK TO prove_call")
+    db.execute("RELEASE prove_call")
+
+
+def _error(name: str, code: str, message: str, hint: str | None) -> ToolResult:
+    err: dict[str, Any] = {"code": code, "message": message}
+    if hint:
+        err["hint"] = hint
+    return ToolResult(name, False, error=err)
+
+
+def _echo(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_ECHO else text[:_MAX_ECHO] + "…"
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False)[:8]:
+        loc = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            parts.append(f"{loc}: required parameter is missing")
+        elif err["type"] == "extra_forbidden":
+            parts.append(f"{loc}: unknown parameter")
+        else:
+            parts.append(f"{loc}: {err['msg']} (got {_echo(err.get('input'))})")
+    return "Invalid arguments: " + "; ".join(parts) + "."
+
+
+def _expected(tool: Tool) -> str:
+    props = tool.parameters.get("properties", {})
+
+    def show(name: str) -> str:
+        spec = props.get(name, {})
+        kind = spec.get("type") or ("one of " + "/".join(map(str, spec["enum"])) if "enum" in spec else "value")
+        return f"{name} ({kind})"
+
+    required = [p.name for p in tool.params if p.required]
+    optional = [p.name for p in tool.params if not p.required]
+    text = "Required: " + (", ".join(map(show, required)) or "none") + "."
+    if optional:
+        text += " Optional: " + ", ".join(map(show, optional)) + "."
+    return text

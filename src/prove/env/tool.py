@@ -1,0 +1,257 @@
+"""A tool: a typed, documented Python function whose signature and docstring are its schema."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, get_args, get_origin
+
+import docstring_parser
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+
+from .annotations import Effect, Entity, Sensitive
+from .errors import ToolDefinitionError
+from .schema import plain_schema
+
+# Bounds that protect every tool from oversized or non-finite input; a tool may tighten them.
+MAX_STRING_LENGTH = 10_000
+_ARGS_CONFIG = ConfigDict(extra="forbid", str_max_length=MAX_STRING_LENGTH, allow_inf_nan=False)
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_CODE = re.compile(r"^[a-z][a-z0-9_]*$")
+_SLOT = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a tool, as the framework sees it."""
+
+    name: str
+    annotation: Any
+    description: str
+    required: bool
+    entity: str | None
+    sensitive: bool
+
+
+@dataclass(eq=False)
+class Tool:
+    """A registered tool. Built by `Server.tool`; never constructed by hand."""
+
+    name: str
+    server: str
+    fn: Callable[..., Any]
+    effect: Effect
+    summary: str
+    description: str
+    params: tuple[Param, ...]
+    parameters: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    errors: dict[str, str]
+    asks: tuple[str, ...]
+    hidden: bool
+    produces: frozenset[str]
+    args_model: type[BaseModel]
+    result_adapter: TypeAdapter[Any]
+    internal_errors: int = field(default=0)
+
+    @property
+    def read_only(self) -> bool:
+        return self.effect is Effect.READ
+
+    @property
+    def consumes(self) -> frozenset[str]:
+        """Entity kinds this tool takes as arguments."""
+        return frozenset(p.entity for p in self.params if p.entity)
+
+    @property
+    def sensitive_params(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params if p.sensitive)
+
+    def openai_schema(self, name: str | None = None) -> dict[str, Any]:
+        """The tool in OpenAI function-tool form, as a model is shown it."""
+        return {
+            "type": "function",
+            "function": {
+                "name": name or self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+def build_tool(
+    fn: Callable[..., Any],
+    *,
+    server: str,
+    effect: Effect,
+    asks: Sequence[str],
+    hidden: bool,
+    name: str | None,
+    entity_kinds: Sequence[str],
+) -> Tool:
+    """Build a `Tool` from a function, failing loudly on anything undocumented or untyped."""
+    tool_name = name or fn.__name__
+    where = f"{server}.{tool_name}"
+    if not _NAME.match(tool_name):
+        raise ToolDefinitionError(f"{where}: tool names are lower_snake_case, at most 64 characters")
+    if not isinstance(effect, Effect):
+        raise ToolDefinitionError(f"{where}: effect must be READ or WRITE, got {effect!r}")
+    doc = docstring_parser.parse(inspect.getdoc(fn) or "", docstring_parser.DocstringStyle.GOOGLE)
+    if not doc.short_description:
+        raise ToolDefinitionError(f"{where}: a tool needs a docstring; it is the model's prompt")
+    documented = {p.arg_name: (p.description or "").strip() for p in doc.params}
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception as exc:  # a bad annotation is a definition error, whatever it raised
+        raise ToolDefinitionError(f"{where}: cannot resolve type hints: {exc}") from exc
+
+    signature = inspect.signature(fn)
+    names = list(signature.parameters)
+    if not names or names[0] != "ctx":
+        raise ToolDefinitionError(f"{where}: the first parameter must be `ctx`")
+    params: list[Param] = []
+    fields: dict[str, Any] = {}
+    for pname in names[1:]:
+        sp = signature.parameters[pname]
+        if sp.kind not in (sp.POSITIONAL_OR_KEYWORD, sp.KEYWORD_ONLY):
+            raise ToolDefinitionError(f"{where}: parameter {pname!r} must be a plain named parameter")
+        if pname not in hints:
+            raise ToolDefinitionError(f"{where}: parameter {pname!r} has no type annotation")
+        if not documented.get(pname):
+            raise ToolDefinitionError(f"{where}: parameter {pname!r} is not documented under Args:")
+        annotation = hints[pname]
+        entities, sensitive = _markers(annotation)
+        if len(entities) > 1:
+            raise ToolDefinitionError(f"{where}: parameter {pname!r} names several entity kinds")
+        entity = next(iter(entities), None)
+        if entity is not None and entity not in entity_kinds:
+            raise ToolDefinitionError(f"{where}: parameter {pname!r} refers to undeclared entity kind {entity!r}")
+        required = sp.default is inspect.Parameter.empty
+        default = ... if required else sp.default
+        fields[pname] = (annotation, Field(default, description=documented[pname]))
+        params.append(Param(pname, annotation, documented[pname], required, entity, sensitive))
+    stray = set(documented) - set(names[1:])
+    if stray:
+        raise ToolDefinitionError(f"{where}: Args: documents parameters it does not have: {sorted(stray)}")
+
+    if "return" not in hints:
+        raise ToolDefinitionError(f"{where}: the return type must be annotated")
+    returns = hints["return"]
+    if returns is type(None):
+        raise ToolDefinitionError(f"{where}: a tool must return something the model can read")
+    errors: dict[str, str] = {}
+    for raised in doc.raises:
+        code = (raised.type_name or "").strip()
+        if not _CODE.match(code):
+            raise ToolDefinitionError(f"{where}: Raises: entries are `error_code: when`, got {code!r}")
+        errors[code] = (raised.description or "").strip()
+
+    asks = tuple(asks)
+    for phrase in asks:
+        for slot in _SLOT.findall(phrase):
+            if slot not in fields:
+                raise ToolDefinitionError(f"{where}: asks phrase {phrase!r} uses unknown slot {{{slot}}}")
+
+    args_model = create_model(f"{tool_name}_arguments", __config__=_ARGS_CONFIG, **fields)
+    try:
+        parameters = plain_schema(args_model.model_json_schema())
+    except ToolDefinitionError as exc:
+        raise ToolDefinitionError(f"{where}: {exc}") from exc
+    _drop_default_bounds(parameters)
+    parameters.setdefault("properties", {})
+    parameters.setdefault("required", [])
+    parameters.pop("additionalProperties", None)
+
+    output_schema = None
+    if isinstance(returns, type) and issubclass(returns, BaseModel):
+        output_schema = plain_schema(returns.model_json_schema(mode="serialization"))
+    produced = _produced_entities(returns)
+    undeclared = produced - set(entity_kinds)
+    if undeclared:
+        raise ToolDefinitionError(f"{where}: return type refers to undeclared entity kinds {sorted(undeclared)}")
+
+    summary = doc.short_description.strip()
+    return Tool(
+        name=tool_name,
+        server=server,
+        fn=fn,
+        effect=effect,
+        summary=summary,
+        description=_description(doc, errors),
+        params=tuple(params),
+        parameters=parameters,
+        output_schema=output_schema,
+        errors=errors,
+        asks=asks,
+        hidden=hidden,
+        produces=frozenset(produced),
+        args_model=args_model,
+        result_adapter=TypeAdapter(returns),
+    )
+
+
+def _drop_default_bounds(node: Any) -> None:
+    """Remove the framework-wide string bound from the schema: it is a guard, not prompt material."""
+    if isinstance(node, dict):
+        if node.get("maxLength") == MAX_STRING_LENGTH:
+            del node["maxLength"]
+        for value in node.values():
+            _drop_default_bounds(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_default_bounds(value)
+
+
+def _description(doc: docstring_parser.Docstring, errors: dict[str, str]) -> str:
+    parts = [doc.short_description.strip()]
+    if doc.long_description:
+        parts.append(doc.long_description.strip())
+    if doc.returns and doc.returns.description:
+        parts.append("Returns: " + doc.returns.description.strip())
+    if errors:
+        parts.append("Errors:\n" + "\n".join(f"- {code}: {why}" for code, why in errors.items()))
+    return "\n\n".join(parts)
+
+
+def _markers(annotation: Any) -> tuple[set[str], bool]:
+    """Entity kinds and sensitivity found anywhere inside an annotation."""
+    entities: set[str] = set()
+    sensitive = False
+    stack = [annotation]
+    while stack:
+        current = stack.pop()
+        if get_origin(current) is typing.Annotated:
+            base, *meta = get_args(current)
+            for item in meta:
+                if isinstance(item, Entity):
+                    entities.add(item.kind)
+                elif isinstance(item, Sensitive):
+                    sensitive = True
+            stack.append(base)
+        else:
+            stack.extend(a for a in get_args(current) if a is not Ellipsis)
+    return entities, sensitive
+
+
+def _produced_entities(annotation: Any, seen: set[type] | None = None) -> set[str]:
+    """Entity kinds carried by a return type, including fields of nested models."""
+    seen = set() if seen is None else seen
+    found, _ = _markers(annotation)
+    stack = [annotation]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            if current in seen:
+                continue
+            seen.add(current)
+            for info in current.model_fields.values():
+                hint = info.annotation
+                if info.metadata:
+                    hint = typing.Annotated[(hint, *info.metadata)]
+                found |= _produced_entities(hint, seen)
+        else:
+            stack.extend(a for a in get_args(current) if a is not Ellipsis)
+    return found

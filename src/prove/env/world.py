@@ -1,0 +1,129 @@
+"""Worlds: a server's database built once per seed into an in-memory template.
+
+A session copies the template's bytes (`deserialize`), so a new episode costs a memory copy,
+not a rebuild. Per-table digests of the template are kept so that a session's fingerprint
+rehashes only the tables it has written (see `state.py`).
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from .errors import ToolDefinitionError
+from .fake import Fake
+from .state import TableMeta, install_tracking, read_tables, table_digest
+
+if TYPE_CHECKING:
+    from .server import Server
+
+# Every world and every episode starts at this simulated local time (a Monday morning).
+EPOCH = datetime(2026, 3, 16, 9, 0, 0)
+ID_START = 10_000
+
+_PROVE_TABLES = """
+CREATE TABLE _prove_ids (prefix TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE _prove_dirty (name TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
+"""
+NEW_ID_SQL = (
+    "INSERT INTO _prove_ids(prefix, n) VALUES (?, ?) "
+    "ON CONFLICT(prefix) DO UPDATE SET n = n + 1 RETURNING n"
+)
+
+
+def new_id(db: sqlite3.Connection, prefix: str) -> str:
+    """The next ID for `prefix` in this database, such as 'TRX-10007'.
+
+    The counter lives in the database, so it rolls back with a failed call and is copied by
+    fork and snapshot: a replay of the same calls produces the same IDs.
+    """
+    (n,) = db.execute(NEW_ID_SQL, (prefix, ID_START + 1)).fetchone()
+    return f"{prefix}-{n}"
+
+
+def connect() -> sqlite3.Connection:
+    """An in-memory connection in autocommit mode; the framework manages transactions."""
+    return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+
+
+class WorldGen:
+    """What a world builder gets: the seed, a seeded RNG, the epoch, IDs and fake data."""
+
+    def __init__(self, server: str, seed: int, db: sqlite3.Connection) -> None:
+        self.server = server
+        self.seed = seed
+        self.rng = random.Random(f"{server}:{seed}")
+        self.now = EPOCH
+        self.fake = Fake(self.rng)
+        self._db = db
+
+    def new_id(self, prefix: str) -> str:
+        """A fresh ID from the same counter that sessions continue, such as 'ACC-10001'."""
+        return new_id(self._db, prefix)
+
+
+@dataclass(frozen=True)
+class Template:
+    """The built world of one (server, seed): its bytes, table layout and table digests."""
+
+    server: str
+    seed: int
+    data: bytes
+    tables: dict[str, TableMeta]
+    digests: dict[str, bytes]
+    db: sqlite3.Connection  # read-only use: the base for diffs against the initial state
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+def build_template(server: Server, seed: int) -> Template:
+    """Build the world of `server` for `seed` (deterministic) and freeze it into a template."""
+    db = connect()
+    db.executescript(server.schema_sql)
+    db.executescript(_PROVE_TABLES)
+    gen = WorldGen(server.name, seed, db)
+    rows = server.build_world(gen) if server.build_world else {}
+    tables = read_tables(db)
+    keyless = [name for name, meta in tables.items() if meta.key == meta.columns and not _has_pk(db, name)]
+    if keyless:
+        raise ToolDefinitionError(f"{server.name}: every table needs a primary key; {keyless} have none")
+    db.execute("BEGIN")
+    for table, items in rows.items():
+        _insert(db, server.name, tables, table, items)
+    db.execute("COMMIT")
+    db.execute("PRAGMA foreign_keys = ON")
+    broken = db.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise ToolDefinitionError(f"{server.name} world {seed}: foreign-key violations, e.g. {broken[:3]}")
+    for kind in server.entities.values():
+        if kind.table not in tables:
+            raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} names missing table {kind.table!r}")
+    install_tracking(db, tables)
+    digests = {name: table_digest(db, meta) for name, meta in tables.items()}
+    return Template(server.name, seed, db.serialize(), tables, digests, db)
+
+
+def _has_pk(db: sqlite3.Connection, table: str) -> bool:
+    return any(r[5] for r in db.execute(f'PRAGMA table_info("{table}")'))
+
+
+def _insert(db: sqlite3.Connection, server: str, tables: dict[str, TableMeta], table: str,
+            items: list[dict[str, Any]]) -> None:
+    if table not in tables:
+        raise ToolDefinitionError(f"{server} world: table {table!r} is not in schema.sql")
+    if not items:
+        return
+    columns = list(items[0])
+    unknown = set(columns) - set(tables[table].columns)
+    if unknown:
+        raise ToolDefinitionError(f"{server} world: table {table!r} has no columns {sorted(unknown)}")
+    sql = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join("?" * len(columns))})'
+    try:
+        db.executemany(sql, [tuple(row[c] for c in columns) for row in items])
+    except (KeyError, sqlite3.Error) as exc:
+        raise ToolDefinitionError(f"{server} world: cannot insert into {table!r}: {exc!r}") from exc
