@@ -72,9 +72,14 @@ def _load(name: str, target: str) -> Server:
     from importlib import import_module
 
     module_name, _, attr = target.partition(":")
-    obj = import_module(module_name)
-    for part in filter(None, attr.split(".")):
-        obj = getattr(obj, part)
+    try:
+        obj = import_module(module_name)
+        for part in filter(None, attr.split(".")):
+            obj = getattr(obj, part)
+    except ToolDefinitionError:
+        raise
+    except Exception as exc:  # a broken third-party package must not look like our bug
+        raise ToolDefinitionError(f"server {name!r} ({target}) failed to load: {exc!r}") from exc
     if not isinstance(obj, Server):
         raise ToolDefinitionError(f"entry point {name!r} -> {target!r} is not a prove.env.Server")
     if obj.name != name:

@@ -1,0 +1,21 @@
+"""The `prove` command: one module per command group."""
+
+from __future__ import annotations
+
+import typer
+
+from . import bench, env
+
+app = typer.Typer(
+    name="prove",
+    help="PROVE: stateful tool servers, grounded synthesis and programmatic rewards for tool-use RL.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+env.register(app)
+app.add_typer(bench.app, name="bench")
+
+
+def main() -> None:
+    app()

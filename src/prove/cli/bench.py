@@ -1,0 +1,34 @@
+"""`prove bench NAME`: run a benchmark from the source tree's `benchmarks/` and print its JSON."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .output import fail
+
+app = typer.Typer(help="Reproducible benchmarks (JSON on stdout).", no_args_is_help=True)
+BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+
+
+def _run(name: str, argv: list[str]) -> None:
+    path = BENCHMARKS / f"{name}.py"
+    if not path.is_file():
+        fail(f"benchmark {name!r} not found at {path}; benchmarks ship with the source checkout")
+    spec = importlib.util.spec_from_file_location(f"prove_benchmarks.{name}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    module.main(argv)
+
+
+Quick = Annotated[bool, typer.Option("--quick", help="Fewer repetitions (a smoke run, not a measurement).")]
+
+
+@app.command("env")
+def env(server: Annotated[str, typer.Option(help="Server whose world is measured.")] = "banking",
+        quick: Quick = False) -> None:
+    """Session create, fork, fingerprint, read and write calls, idle memory per session."""
+    _run("env", ["--server", server] + (["--quick"] if quick else []))

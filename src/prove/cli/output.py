@@ -1,0 +1,23 @@
+"""Shared console helpers for the CLI: one rich console, JSON printing, clean failures."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    """Plain JSON on stdout, for scripts (no colour, no wrapping)."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    errors.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
