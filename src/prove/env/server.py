@@ -46,19 +46,19 @@ class Server:
         self._cached_worlds = cached_worlds
         self._lock = threading.Lock()
 
-    def tool(self, fn: F | None = None, *, effect: Effect, asks: Sequence[str] = (),
+    def tool(self, fn: F | None = None, *, effect: Effect | None = None, asks: Sequence[str] = (),
              hidden: bool = False, name: str | None = None) -> Callable[[F], F]:
         """Register a tool: `@server.tool(effect=WRITE, asks=["Pay {amount} to {payee_id}."])`."""
 
         def register(func: F) -> F:
-            built = build_tool(func, server=self.name, effect=effect, asks=asks, hidden=hidden,
-                               name=name, entity_kinds=list(self.entities))
+            built = build_tool(func, server=self.name, effect=effect, asks=asks,  # type: ignore[arg-type]
+                               hidden=hidden, name=name, entity_kinds=list(self.entities))
             if built.name in self.tools:
                 raise ToolDefinitionError(f"{self.name}: tool {built.name!r} is defined twice")
             self.tools[built.name] = built
             return func
 
-        if fn is not None:
+        if fn is not None or effect is None:
             raise ToolDefinitionError("use @server.tool(effect=READ or WRITE, ...), with arguments")
         return register
 

@@ -99,7 +99,10 @@ def build_tool(
         raise ToolDefinitionError(f"{where}: tool names are lower_snake_case, at most 64 characters")
     if not isinstance(effect, Effect):
         raise ToolDefinitionError(f"{where}: effect must be READ or WRITE, got {effect!r}")
-    doc = docstring_parser.parse(inspect.getdoc(fn) or "", docstring_parser.DocstringStyle.GOOGLE)
+    try:
+        doc = docstring_parser.parse(inspect.getdoc(fn) or "", docstring_parser.DocstringStyle.GOOGLE)
+    except docstring_parser.ParseError as exc:
+        raise ToolDefinitionError(f"{where}: the docstring is not Google style (Args:/Returns:/Raises:): {exc}") from exc
     if not doc.short_description:
         raise ToolDefinitionError(f"{where}: a tool needs a docstring; it is the model's prompt")
     documented = {p.arg_name: (p.description or "").strip() for p in doc.params}

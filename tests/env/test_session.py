@@ -1,0 +1,213 @@
+"""Sessions: calls and their two error channels, transactions, fingerprints, fork, snapshot, diff."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from prove.env import EPOCH, Server, Session, SessionClosedError
+
+from .conftest import pin_of
+from .toy import make_server
+
+
+def test_read_call_returns_data(session: Session) -> None:
+    r = session.call("get_wallet", {"wallet_id": "W-10002"})
+    assert r.ok and not r.is_error
+    assert r.data["wallet_id"] == "W-10002" and isinstance(r.data["balance"], float)
+    assert r.content == r.data
+    assert session.log[-1].name == "get_wallet" and session.log[-1].server == "toy"
+
+
+def test_write_call_changes_state_and_ids_are_deterministic(session: Session) -> None:
+    before = session.fingerprint()
+    r = session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin_of(session, "W-10002")})
+    assert r.ok and r.data["move_id"] == "MV-10001" and r.data["amount"] == 5.0
+    assert session.fingerprint() != before
+    r2 = session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 1, "pin": pin_of(session, "W-10002")})
+    assert r2.data["move_id"] == "MV-10002"
+
+
+def test_tool_error_is_structured_and_rolls_back_partial_write(session: Session) -> None:
+    before = session.fingerprint()
+    # `move` debits before checking the PIN: the savepoint must undo the debit.
+    r = session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": "0000x"})
+    assert not r.ok and r.code == "wrong_pin"
+    assert r.content == {"error": {"code": "wrong_pin", "message": "The PIN is wrong."}}
+    assert session.fingerprint() == before and not session.diff()
+    # The ID counter rolled back too: the next successful move still gets the first ID.
+    ok = session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 1, "pin": pin_of(session, "W-10002")})
+    assert ok.data["move_id"] == "MV-10001"
+
+
+def test_hint_is_carried(session: Session) -> None:
+    r = session.call("get_wallet", {"wallet_id": "nope"})
+    assert r.error == {"code": "not_found", "message": "No wallet 'nope'.", "hint": "List wallets first."}
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ({"wallet_id": 5}, "wallet_id: Input should be a valid string"),
+    ({}, "wallet_id: required parameter is missing"),
+    ({"wallet_id": "W-10002", "extra": 1}, "extra: unknown parameter"),
+    ("{not json", "not valid JSON"),
+    ([1, 2], "must be a JSON object, not list"),
+    ("[1]", "must be a JSON object, not list"),
+    ({"wallet_id": "x" * 20_000}, "at most 10000 characters"),
+])
+def test_invalid_arguments(session: Session, args: object, fragment: str) -> None:
+    r = session.call("get_wallet", args)
+    assert r.code == "invalid_arguments"
+    assert fragment in r.error["message"]
+    assert r.error["hint"] == "Required: wallet_id (string)."
+    assert len(r.error["message"]) < 600  # hostile input is echoed truncated
+
+
+def test_json_string_arguments_and_none_are_accepted(session: Session) -> None:
+    assert session.call("get_wallet", '{"wallet_id": "W-10002"}').ok
+    assert session.call("list_wallets", None).ok
+
+
+def test_nan_and_nonpositive_amounts_rejected(session: Session) -> None:
+    for amount in (float("nan"), float("inf"), -1, 0):
+        r = session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": amount, "pin": "1"})
+        assert r.code == "invalid_arguments", amount
+
+
+def test_unknown_tool_suggests_close_names_but_never_hidden_ones(session: Session) -> None:
+    r = session.call("get_walet", {})
+    assert r.code == "unknown_tool" and "get_wallet" in r.error["hint"]
+    r = session.call("count_walets", {})
+    assert "count_wallets" not in r.error.get("hint", "")
+    r = session.call(None, {})  # type: ignore[arg-type]
+    assert r.code == "unknown_tool"
+
+
+def test_hidden_tools_are_callable_but_not_listed(session: Session) -> None:
+    assert "count_wallets" not in session.tools()
+    assert "count_wallets" in session.tools(include_hidden=True)
+    assert session.call("count_wallets").data == 20
+    assert {s["function"]["name"] for s in session.tool_schemas()} == {"get_wallet", "list_wallets", "move", "explode"}
+
+
+def test_internal_error_is_logged_counted_and_rolled_back(session: Session, toy: Server,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    before = session.fingerprint()
+    count = toy.tools["explode"].internal_errors
+    with caplog.at_level(logging.ERROR, logger="prove.env"):
+        r = session.call("explode", {"wallet_id": "W-10005"})
+    assert r.code == "internal_error" and "bug" in r.error["message"]
+    assert toy.tools["explode"].internal_errors == count + 1
+    assert "toy.explode" in caplog.text
+    assert session.fingerprint() == before
+
+
+def test_same_seed_same_world_different_seed_different_world(toy: Server) -> None:
+    with Session([toy], world=3) as a, Session([toy], world=3) as b, Session([toy], world=4) as c:
+        assert a.fingerprint() == b.fingerprint() != c.fingerprint()
+
+
+def test_fingerprint_is_logical_and_returns_after_undo(session: Session) -> None:
+    start = session.fingerprint()
+    pin = pin_of(session, "W-10002")
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin})
+    moved = session.fingerprint()
+    db = session._runtimes[0].db
+    db.execute("UPDATE wallets SET balance = balance + 5 WHERE wallet_id = 'W-10002'")
+    db.execute("UPDATE wallets SET balance = balance - 5 WHERE wallet_id = 'W-10003'")
+    db.execute("DELETE FROM moves")
+    assert session.fingerprint() == start != moved
+
+
+def test_fork_is_isolated(session: Session) -> None:
+    pin = pin_of(session, "W-10002")
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin})
+    child = session.fork()
+    assert child.id != session.id and child.fingerprint() == session.fingerprint()
+    assert len(child.log) == len(session.log)
+    child.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 7, "pin": pin})
+    assert child.fingerprint() != session.fingerprint()
+    assert [c.op for c in child.diff(session)] == ["insert", "update", "update"]
+    assert session.call("get_wallet", {"wallet_id": "W-10003"}).data["balance"] + 7 == pytest.approx(
+        child.call("get_wallet", {"wallet_id": "W-10003"}).data["balance"])
+    child.close()
+    assert not session.closed
+
+
+def test_snapshot_restore_round_trip(session: Session) -> None:
+    pin = pin_of(session, "W-10002")
+    snap = session.snapshot()
+    fp = session.fingerprint()
+    session.advance(3600)
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin})
+    mid = session.fingerprint()
+    assert [c.table for c in session.diff(snap)] == ["moves", "wallets", "wallets"]
+    session.restore(snap)
+    assert session.fingerprint() == fp and session.now == EPOCH and len(session.log) == len(snap.log)
+    # A stale digest cached for the undone write must not leak into a different later write.
+    session.call("move", {"src": "W-10002", "dst": "W-10004", "amount": 5, "pin": pin})
+    assert session.fingerprint() not in (fp, mid)
+
+
+def test_reset_restores_initial_world_clock_and_log(session: Session) -> None:
+    start = session.fingerprint()
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin_of(session, "W-10002")})
+    session.advance(60)
+    session.reset()
+    assert session.fingerprint() == start and session.now == EPOCH and session.log == [] and not session.diff()
+
+
+def test_diff_reports_row_level_changes(session: Session) -> None:
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin_of(session, "W-10002")})
+    changes = session.diff().to_list()
+    assert changes[0]["op"] == "insert" and changes[0]["table"] == "moves"
+    assert changes[0]["row"]["at"] == EPOCH.isoformat()
+    upd = changes[1]
+    assert upd["key"] == {"wallet_id": "W-10002"}
+    before, after = upd["changes"]["balance"]
+    assert before - after == pytest.approx(5)
+    assert session.diff().tables() == {"toy.moves": {"insert": 1, "update": 0, "delete": 0},
+                                       "toy.wallets": {"insert": 0, "update": 2, "delete": 0}}
+
+
+def test_diff_between_worlds_covers_all_tables(toy: Server) -> None:
+    with Session([toy], world=1) as a, Session([toy], world=2) as b:
+        assert len(a.diff(b)) >= 20
+
+
+def test_clock_moves_forward_only(session: Session) -> None:
+    assert session.now == EPOCH
+    session.advance(90)
+    assert (session.now - EPOCH).total_seconds() == 90
+    with pytest.raises(ValueError):
+        session.advance(-1)
+
+
+def test_closed_session_refuses_use(toy: Server) -> None:
+    s = Session([toy])
+    s.close()
+    s.close()
+    with pytest.raises(SessionClosedError):
+        s.call("list_wallets")
+    with pytest.raises(SessionClosedError):
+        s.fingerprint()
+
+
+def test_session_ids_are_random_128_bit_unless_given(toy: Server) -> None:
+    ids = {Session([toy]).id for _ in range(50)}
+    assert len(ids) == 50 and all(len(i) == 32 for i in ids)
+    assert Session([toy], session_id="episode-1").id == "episode-1"
+
+
+def test_multi_server_routing_qualifies_only_colliding_names() -> None:
+    a = make_server()
+    b = make_server()
+    b.name = "toy2"
+    with Session([a, b], world=1) as s:
+        names = set(s.tools(include_hidden=True))
+        assert {"toy_move", "toy2_move", "toy_get_wallet", "toy2_get_wallet"} <= names
+        assert "move" not in names
+        assert s.call("toy2_get_wallet", {"wallet_id": "W-10002"}).ok
+        assert s.log[-1].server == "toy2"
+    with pytest.raises(ValueError, match="twice"):
+        Session([a, a])
