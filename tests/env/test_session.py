@@ -211,3 +211,23 @@ def test_multi_server_routing_qualifies_only_colliding_names() -> None:
         assert s.log[-1].server == "toy2"
     with pytest.raises(ValueError, match="twice"):
         Session([a, a])
+
+
+def test_call_timeout_after_reset(toy: Server) -> None:
+    with Session([toy], world=1, timeout=0.05) as s:
+        s.call("spin", {"n": 1000})
+        s.reset()
+        assert s.call("spin", {"n": 10**10}).code == "timeout"
+        assert s.call("count_wallets").data == 20
+
+
+def test_call_timeout_stops_long_sql_and_rolls_back(toy: Server) -> None:
+    with Session([toy], world=1, timeout=0.05) as s:
+        start = s.fingerprint()
+        assert s.call("spin", {"n": 1000}).data == 1000
+        s.reset()
+        r = s.call("spin", {"n": 10**10})
+        assert r.code == "timeout" and "0.05s" in r.error["message"]
+        assert s.fingerprint() == start
+        assert s.call("get_wallet", {"wallet_id": "W-10002"}).ok
+        assert s.fork().timeout == 0.05

@@ -125,6 +125,17 @@ def make_server() -> Server:
         ctx.db.execute("DELETE FROM wallets WHERE wallet_id = ?", (wallet_id,))
         raise RuntimeError("bug")
 
+    @server.tool(effect=WRITE, hidden=True)
+    def spin(ctx: Ctx, n: int) -> int:
+        """Write a row, then run a query of `n` steps (to test call timeouts).
+
+        Args:
+            n: number of steps, such as 1000.
+        """
+        ctx.db.execute("UPDATE wallets SET balance = balance + 1")
+        sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT count(*) FROM c"
+        return ctx.db.execute(sql, (n,)).fetchone()[0]
+
     @server.tool(effect=READ, hidden=True)
     def count_wallets(ctx: Ctx) -> int:
         """Count wallets (a hidden helper)."""

@@ -13,7 +13,8 @@ from typing import Any
 INVALID_ARGUMENTS = "invalid_arguments"
 UNKNOWN_TOOL = "unknown_tool"
 INTERNAL_ERROR = "internal_error"
-FRAMEWORK_CODES = frozenset({INVALID_ARGUMENTS, UNKNOWN_TOOL, INTERNAL_ERROR})
+TIMEOUT = "timeout"
+FRAMEWORK_CODES = frozenset({INVALID_ARGUMENTS, UNKNOWN_TOOL, INTERNAL_ERROR, TIMEOUT})
 
 
 class ToolError(Exception):

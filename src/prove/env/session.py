@@ -9,6 +9,7 @@ import logging
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -17,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .annotations import Effect
-from .errors import INTERNAL_ERROR, INVALID_ARGUMENTS, UNKNOWN_TOOL, SessionClosedError, ToolError
+from .errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL, SessionClosedError, ToolError
 from .server import Server
 from .state import RowChange, diff_table, dirty_tables, table_digest
 from .tool import Tool
@@ -25,6 +26,9 @@ from .world import EPOCH, Template, connect, new_id
 
 log = logging.getLogger("prove.env")
 _MAX_ECHO = 80
+# SQLite calls the progress handler every this many VM steps; a typical call takes fewer, so
+# the deadline check costs nothing unless a query runs long.
+_PROGRESS_STEPS = 5000
 
 
 @dataclass(slots=True)
@@ -105,12 +109,30 @@ class _Runtime:
                  digests: dict[str, tuple[bytes, bytes]] | None = None) -> None:
         self.server = server
         self.template = template
-        self.db = connect()
-        self.db.deserialize(data)
-        self.db.execute("PRAGMA foreign_keys = ON")
-        self.db.row_factory = sqlite3.Row
+        self.db = self._open(data, session)
         self.ctx = Ctx(self.db, server.name, session)
         self.digests = dict(digests) if digests else {}
+
+    @staticmethod
+    def _open(data: bytes, session: Session) -> sqlite3.Connection:
+        db = connect()
+        db.deserialize(data)
+        db.execute("PRAGMA foreign_keys = ON")
+        db.row_factory = sqlite3.Row
+        db.set_progress_handler(session._past_deadline, _PROGRESS_STEPS)
+        return db
+
+    def load(self, data: bytes) -> None:
+        """Replace the state with `data` on a fresh connection.
+
+        Deserializing into a connection that has already run statements is not safe: with
+        SQLite 3.40, an interrupted statement's rollback after such a reload left an empty
+        database (see test_call_timeout_after_reset). A new connection costs microseconds.
+        """
+        session = self.ctx._session
+        self.db.close()
+        self.db = self._open(data, session)
+        self.ctx = Ctx(self.db, self.server.name, session)
 
     def table_digests(self) -> dict[str, bytes]:
         out = dict(self.template.digests)
@@ -139,10 +161,12 @@ class Session:
         servers: server names (looked up in the registry) or `Server` objects.
         world: the world seed; the same seed gives the same initial state.
         session_id: an ID to use; by default an unguessable 128-bit random hex string.
+        timeout: seconds a call's SQL may run before it is aborted (`timeout` error, state
+            rolled back); None for no limit. Pure-Python work inside a tool is not interrupted.
     """
 
     def __init__(self, servers: str | Server | Sequence[str | Server], world: int = 0, *,
-                 session_id: str | None = None) -> None:
+                 session_id: str | None = None, timeout: float | None = None) -> None:
         if isinstance(servers, (str, Server)):
             servers = [servers]
         resolved = _resolve(servers)
@@ -155,6 +179,8 @@ class Session:
         self.world = world
         self.now = EPOCH
         self.log: list[CallRecord] = []
+        self.timeout = timeout
+        self._deadline: float | None = None
         self._lock = threading.RLock()
         self._closed = False
         self._runtimes = []
@@ -233,6 +259,8 @@ class Session:
             return _error(name, INVALID_ARGUMENTS, "Arguments nest too deeply.", _expected(tool))
         db = rt.db
         write = tool.effect is Effect.WRITE
+        if self.timeout is not None:
+            self._deadline = time.monotonic() + self.timeout
         if write:
             db.execute("SAVEPOINT prove_call")
         try:
@@ -241,9 +269,12 @@ class Session:
             if write:
                 _rollback(db)
             return ToolResult(name, False, error=exc.body()["error"])
-        except Exception:
+        except Exception as exc:
             if write:
                 _rollback(db)
+            if isinstance(exc, sqlite3.OperationalError) and self._past_deadline():
+                return _error(name, TIMEOUT, f"The call ran longer than {self.timeout:g}s and was stopped.",
+                              "Narrow the request (filters, a smaller limit) and try again.")
             tool.internal_errors += 1
             log.exception("internal error in %s.%s with arguments %r", tool.server, tool.name, kwargs)
             return _error(name, INTERNAL_ERROR, "The tool failed unexpectedly; this is a bug in the server.",
@@ -252,9 +283,15 @@ class Session:
             if write:
                 _rollback(db)
             raise
+        finally:
+            self._deadline = None
         if write:
             db.execute("RELEASE prove_call")
         return ToolResult(name, True, data)
+
+    def _past_deadline(self) -> bool:
+        deadline = self._deadline
+        return deadline is not None and time.monotonic() > deadline
 
     # ----- state -------------------------------------------------------------------------------
 
@@ -292,7 +329,7 @@ class Session:
             if set(snapshot.data) != set(self.servers):
                 raise ValueError(f"snapshot holds {sorted(snapshot.data)}, session has {sorted(self.servers)}")
             for rt in self._runtimes:
-                rt.db.deserialize(snapshot.data[rt.server.name])
+                rt.load(snapshot.data[rt.server.name])
             self.now = snapshot.now
             self.log = list(snapshot.log)
 
@@ -301,7 +338,7 @@ class Session:
         with self._lock:
             self._check_open()
             for rt in self._runtimes:
-                rt.db.deserialize(rt.template.data)
+                rt.load(rt.template.data)
                 rt.digests.clear()
             self.now = EPOCH
             self.log = []
@@ -315,6 +352,8 @@ class Session:
             child.world = self.world
             child.now = self.now
             child.log = list(self.log)
+            child.timeout = self.timeout
+            child._deadline = None
             child._lock = threading.RLock()
             child._closed = False
             child._runtimes = [_Runtime(rt.server, rt.template, rt.db.serialize(), child, rt.digests)
