@@ -36,7 +36,12 @@ def servers(as_json: JsonFlag = False) -> None:
     """List the registered servers with their tool counts."""
     rows = []
     for name in registry.names():
-        server = _server(name)
+        try:
+            server = registry.get(name)
+        except ProveError as exc:
+            rows.append({"name": name, "title": "", "tools": 0, "read": 0, "write": 0, "hidden": 0,
+                         "entities": [], "description": "", "error": str(exc)})
+            continue
         visible = server.visible_tools
         rows.append({
             "name": name, "title": server.title, "tools": len(visible),
@@ -52,9 +57,15 @@ def servers(as_json: JsonFlag = False) -> None:
                        ("write", "yellow"), ("hidden", "dim"), ("entities", "dim")):
         table.add_column(col, style=style, justify="right" if col in ("tools", "read", "write", "hidden") else "left")
     for r in rows:
+        if "error" in r:
+            table.add_row(r["name"], "[red]failed to load[/]", "", "", "", "", "")
+            continue
         table.add_row(r["name"], r["title"], str(r["tools"]), str(r["read"]), str(r["write"]),
                       str(r["hidden"]), ", ".join(r["entities"]))
     console.print(table)
+    for r in rows:
+        if "error" in r:
+            console.print(f"[red]{r['error']}[/]")
 
 
 def tools(server: Annotated[str, typer.Argument(help="Server name, such as banking.")],
