@@ -9,7 +9,7 @@ import pytest
 from prove.env import EPOCH, Server, Session, SessionClosedError
 
 from .conftest import pin_of
-from .toy import make_server
+from .toy import SCHEMA, make_server
 
 
 def test_read_call_returns_data(session: Session) -> None:
@@ -231,3 +231,69 @@ def test_call_timeout_stops_long_sql_and_rolls_back(toy: Server) -> None:
         assert s.fingerprint() == start
         assert s.call("get_wallet", {"wallet_id": "W-10002"}).ok
         assert s.fork().timeout == 0.05
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO wallets VALUES ('W-10002', 'X', 1.0, '1', 0) ON CONFLICT(wallet_id) DO UPDATE SET balance = 7",
+    "INSERT OR REPLACE INTO wallets VALUES ('W-10002', 'X', 2.0, '1', 0)",
+    "INSERT OR IGNORE INTO wallets VALUES ('W-99999', 'Y', 3.0, '1', 0)",
+    "UPDATE OR IGNORE wallets SET balance = 9 WHERE wallet_id = 'W-10003'",
+])
+def test_every_conflict_policy_marks_a_dirty_table_again(session: Session, sql: str) -> None:
+    db = session._runtimes[0].db
+    db.execute("UPDATE wallets SET balance = 0 WHERE wallet_id = 'W-10004'")
+    first = session.fingerprint()
+    db.execute(sql)  # a second write to an already-dirty table, under each conflict policy
+    assert session.fingerprint() != first
+
+
+def test_a_read_tool_that_writes_is_caught_as_a_bug(session: Session, toy: Server) -> None:
+    before = session.fingerprint()
+    r = session.call("sneaky_write")
+    assert r.code == "internal_error" and session.fingerprint() == before
+    assert session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 1,
+                                 "pin": pin_of(session, "W-10002")}).ok  # writes still work after
+
+
+def test_ctx_rng_is_replayable_and_rolls_back(toy: Server) -> None:
+    with Session([toy], world=1) as a, Session([toy], world=1) as b, Session([toy], world=2) as c:
+        first = [a.call("open_wallet", {"owner": "Ada"}).data["balance"] for _ in range(3)]
+        assert first == [b.call("open_wallet", {"owner": "Ada"}).data["balance"] for _ in range(3)]
+        assert first != [c.call("open_wallet", {"owner": "Ada"}).data["balance"] for _ in range(3)]
+        assert len(set(first)) == 3
+
+
+def test_advance_runs_server_hooks_in_a_transaction(session: Session) -> None:
+    before = session.call("get_wallet", {"wallet_id": "W-10002"}).data["balance"]
+    session.advance(3600)  # same day: no interest
+    assert session.call("get_wallet", {"wallet_id": "W-10002"}).data["balance"] == before
+    session.advance(2 * 86400)
+    assert session.call("get_wallet", {"wallet_id": "W-10002"}).data["balance"] == pytest.approx(
+        round(round(before * 1.01, 2) * 1.01, 2))
+    assert session.diff().tables() == {"toy.wallets": {"insert": 0, "update": 19, "delete": 0}}
+
+
+def test_a_failing_hook_leaves_clock_and_state_unchanged() -> None:
+    from tests.env.toy import build
+
+    def broken(ctx, old, new):  # noqa: ANN001, ANN202 - a hook with a bug
+        ctx.db.execute("UPDATE wallets SET balance = 0")
+        raise RuntimeError("hook bug")
+
+    server = Server("hooked", "Hooked", "A server whose advance hook fails.", schema=SCHEMA,
+                    world=build, on_advance=broken)
+    with Session([server], world=1) as s:
+        start, now = s.fingerprint(), s.now
+        with pytest.raises(RuntimeError, match="hook bug"):
+            s.advance(86400)
+        assert s.fingerprint() == start and s.now == now
+
+
+def test_entity_live_condition_is_checked_at_build() -> None:
+    from prove.env import EntityKind, ToolDefinitionError
+    from tests.env.toy import build
+
+    bad = Server("badlive", "Bad", "An entity whose live condition is not SQL.", schema=SCHEMA, world=build,
+                 entities=[EntityKind("wallet", "wallets", "wallet_id", live="nonsense = = 1")])
+    with pytest.raises(ToolDefinitionError, match="live condition"):
+        bad.template(0)

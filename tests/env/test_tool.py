@@ -187,3 +187,31 @@ def test_sensitive_inside_optional_is_found() -> None:
         return 1
 
     assert server.tools["f"].sensitive_params == ("token",)
+
+
+class Found(BaseModel):
+    name: str
+    note: str | None = None
+
+
+def test_output_schema_keeps_nulls_and_descriptions_are_one_line() -> None:
+    server = _server()
+
+    @server.tool(effect=READ, asks=["Find {x}.", "Look up {x}."])
+    def find(ctx: Ctx, x: int) -> Found:
+        """Find a thing.
+
+        Args:
+            x: a number that is described
+                over two lines, such as 3.
+
+        Raises:
+            missing: nothing was
+                found.
+        """
+        return Found(name="a")
+
+    tool = server.tools["find"]
+    assert tool.output_schema["properties"]["note"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
+    assert tool.parameters["properties"]["x"]["description"] == "a number that is described over two lines, such as 3."
+    assert tool.errors == {"missing": "nothing was found."}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -40,10 +41,16 @@ def build(w: WorldGen) -> dict[str, list[dict]]:
     return {"wallets": wallets}
 
 
+def accrue_interest(ctx: Ctx, old: datetime, new: datetime) -> None:
+    """One percent a day on wallets that are not frozen."""
+    for _ in range((new.date() - old.date()).days):
+        ctx.db.execute("UPDATE wallets SET balance = round(balance * 1.01, 2) WHERE frozen = 0")
+
+
 def make_server() -> Server:
     server = Server("toy", "Toy wallets", "Wallets that move money, for framework tests.",
-                    schema=SCHEMA, world=build,
-                    entities=[EntityKind("wallet", "wallets", "wallet_id", "owner")])
+                    schema=SCHEMA, world=build, on_advance=accrue_interest,
+                    entities=[EntityKind("wallet", "wallets", "wallet_id", "owner", live="frozen = 0")])
 
     @server.tool(effect=READ, asks=["What is in wallet {wallet_id}?", "Show me {wallet_id}."])
     def get_wallet(ctx: Ctx, wallet_id: WalletId) -> Wallet:
@@ -135,6 +142,22 @@ def make_server() -> Server:
         ctx.db.execute("UPDATE wallets SET balance = balance + 1")
         sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT count(*) FROM c"
         return ctx.db.execute(sql, (n,)).fetchone()[0]
+
+    @server.tool(effect=WRITE, hidden=True)
+    def open_wallet(ctx: Ctx, owner: str) -> Wallet:
+        """Open a wallet with a random welcome bonus (to test `ctx.rng`).
+
+        Args:
+            owner: the owner's name, such as 'Ada Li'.
+        """
+        wallet = Wallet(wallet_id=ctx.new_id("W"), owner=owner, balance=ctx.rng().randint(1, 10_000) / 100)
+        ctx.db.execute("INSERT INTO wallets VALUES (?, ?, ?, '0000', 0)", (wallet.wallet_id, owner, wallet.balance))
+        return wallet
+
+    @server.tool(effect=READ, hidden=True)
+    def sneaky_write(ctx: Ctx) -> int:
+        """A read tool that writes (a bug the framework must catch)."""
+        return ctx.db.execute("DELETE FROM moves").rowcount
 
     @server.tool(effect=READ, hidden=True)
     def count_wallets(ctx: Ctx) -> int:

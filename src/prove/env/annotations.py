@@ -43,6 +43,8 @@ class EntityKind:
         key: the column holding the entity's ID.
         label: a column a person would use to name it (a name, a title), if any.
         description: one line saying what the entity is.
+        live: an SQL condition on the table selecting the rows that are usable now (such as
+            "status = 'active'"); the sampler offers only those. None: every row.
     """
 
     name: str
@@ -50,3 +52,4 @@ class EntityKind:
     key: str
     label: str | None = None
     description: str = ""
+    live: str | None = None

@@ -154,8 +154,12 @@ class Fake:
     def phone(self) -> str:
         return f"+1-{self.rng.randint(201, 989)}-{self.rng.randint(200, 999)}-{self.rng.randint(1000, 9999)}"
 
-    def city(self) -> City:
-        return self.rng.choice(CITIES)
+    def city(self, country: str | None = None) -> City:
+        """A city, optionally of one country ('US', 'GB', 'DE', ...)."""
+        pool = [c for c in CITIES if c.country == country] if country else CITIES
+        if not pool:
+            raise ValueError(f"no cities for country {country!r}")
+        return self.rng.choice(pool)
 
     def street_address(self) -> str:
         return f"{self.rng.randint(1, 2999)} {self.rng.choice(STREET_NAMES)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,6 +16,7 @@ from .world import Template, WorldGen, build_template
 
 F = TypeVar("F", bound=Callable[..., Any])
 WorldBuilder = Callable[[WorldGen], dict[str, list[dict[str, Any]]]]
+AdvanceHook = Callable[[Any, datetime, datetime], None]
 
 
 class Server:
@@ -27,17 +29,20 @@ class Server:
         schema: the server's `schema.sql` (a path) or the SQL text itself.
         world: `world(gen) -> {table: [row, ...]}`, deterministic for `gen.seed`.
         entities: the entity kinds tools refer to with `Entity(kind)`.
+        on_advance: `hook(ctx, old, new)` run when an episode's clock moves from `old` to `new`
+            (post what came due, move orders on); it runs in a transaction like a write call.
         cached_worlds: how many seeds' templates to keep in memory.
     """
 
     def __init__(self, name: str, title: str, description: str, *, schema: str | Path,
                  world: WorldBuilder | None, entities: Sequence[EntityKind] = (),
-                 cached_worlds: int = 32) -> None:
+                 on_advance: AdvanceHook | None = None, cached_worlds: int = 32) -> None:
         self.name = name
         self.title = title
         self.description = description
         self.schema_sql = schema.read_text() if isinstance(schema, Path) else schema
         self.build_world = world
+        self.on_advance = on_advance
         self.entities = {kind.name: kind for kind in entities}
         if len(self.entities) != len(entities):
             raise ToolDefinitionError(f"{name}: an entity kind is declared twice")

@@ -6,6 +6,7 @@ import difflib
 import hashlib
 import json
 import logging
+import random
 import secrets
 import sqlite3
 import threading
@@ -98,6 +99,14 @@ class Ctx:
     def new_id(self, prefix: str) -> str:
         """A deterministic fresh ID such as 'TRX-10042' (rolled back with a failed call)."""
         return new_id(self.db, prefix)
+
+    def rng(self) -> random.Random:
+        """A fresh seeded RNG for a write (a new card number, a confirmation code).
+
+        Seeded from the world and a counter kept in the database, so a replay of the same calls
+        draws the same values and a failed call's draw is rolled back with it.
+        """
+        return random.Random(f"{self.server}:{self._session.world}:{new_id(self.db, '_rng')}")
 
 
 class _Runtime:
@@ -263,6 +272,8 @@ class Session:
             self._deadline = time.monotonic() + self.timeout
         if write:
             db.execute("SAVEPOINT prove_call")
+        else:
+            db.execute("PRAGMA query_only = ON")  # a read tool that writes is a bug, caught here
         try:
             data = tool.result_adapter.dump_python(tool.fn(rt.ctx, **kwargs), mode="json")
         except ToolError as exc:
@@ -285,6 +296,8 @@ class Session:
             raise
         finally:
             self._deadline = None
+            if not write:
+                db.execute("PRAGMA query_only = OFF")
         if write:
             db.execute("RELEASE prove_call")
         return ToolResult(name, True, data)
@@ -296,13 +309,32 @@ class Session:
     # ----- state -------------------------------------------------------------------------------
 
     def advance(self, delta: timedelta | float) -> datetime:
-        """Move the simulated clock forward (`delta` in seconds or as a timedelta)."""
+        """Move the simulated clock forward (`delta` in seconds or as a timedelta).
+
+        Servers with an `on_advance` hook apply what the passing time does (scheduled payments
+        run, orders move on); if a hook raises, the clock and every database stay as they were.
+        """
         with self._lock:
             self._check_open()
             step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
             if step < timedelta(0):
                 raise ValueError("the simulated clock only moves forward")
-            self.now += step
+            old, new = self.now, self.now + step
+            hooked = [rt for rt in self._runtimes if rt.server.on_advance is not None]
+            for rt in hooked:
+                rt.db.execute("SAVEPOINT prove_advance")
+            self.now = new
+            try:
+                for rt in hooked:
+                    rt.server.on_advance(rt.ctx, old, new)  # type: ignore[misc]
+            except BaseException:
+                self.now = old
+                for rt in hooked:
+                    rt.db.execute("ROLLBACK TO prove_advance")
+                    rt.db.execute("RELEASE prove_advance")
+                raise
+            for rt in hooked:
+                rt.db.execute("RELEASE prove_advance")
             return self.now
 
     def fingerprint(self) -> str:

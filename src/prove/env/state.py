@@ -44,12 +44,19 @@ def read_tables(db: sqlite3.Connection) -> dict[str, TableMeta]:
 
 
 def install_tracking(db: sqlite3.Connection, tables: dict[str, TableMeta]) -> None:
-    """Triggers that mark a table dirty (with a fresh random version) on every row change."""
+    """Triggers that mark a table dirty (with a fresh random version) on every row change.
+
+    Every table has its row in `_prove_dirty` from the start (version NULL = clean) and the
+    triggers only UPDATE it: an INSERT in a trigger body would inherit the firing statement's
+    conflict policy (`INSERT OR IGNORE` would silently keep a stale version, an UPSERT would
+    fail on the trigger's own conflict).
+    """
+    db.executemany("INSERT INTO _prove_dirty(name, v) VALUES (?, NULL)", [(n,) for n in tables])
     for name in tables:
         for op in ("INSERT", "UPDATE", "DELETE"):
             db.execute(
                 f'CREATE TRIGGER "_prove_{op.lower()}_{name}" AFTER {op} ON "{name}" BEGIN '
-                f"INSERT OR REPLACE INTO _prove_dirty(name, v) VALUES ('{name}', randomblob(8)); END")
+                f"UPDATE _prove_dirty SET v = randomblob(8) WHERE name = '{name}'; END")
 
 
 def _rows(db: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
@@ -65,7 +72,7 @@ def table_digest(db: sqlite3.Connection, meta: TableMeta) -> bytes:
 
 
 def dirty_tables(db: sqlite3.Connection) -> list[tuple[str, bytes]]:
-    return _rows(db, "SELECT name, v FROM _prove_dirty")
+    return _rows(db, "SELECT name, v FROM _prove_dirty WHERE v IS NOT NULL")
 
 
 @dataclass(frozen=True, slots=True)

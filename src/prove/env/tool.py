@@ -105,7 +105,7 @@ def build_tool(
         raise ToolDefinitionError(f"{where}: the docstring is not Google style (Args:/Returns:/Raises:): {exc}") from exc
     if not doc.short_description:
         raise ToolDefinitionError(f"{where}: a tool needs a docstring; it is the model's prompt")
-    documented = {p.arg_name: (p.description or "").strip() for p in doc.params}
+    documented = {p.arg_name: _oneline(p.description) for p in doc.params}
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception as exc:  # a bad annotation is a definition error, whatever it raised
@@ -150,7 +150,7 @@ def build_tool(
         code = (raised.type_name or "").strip()
         if not _CODE.match(code):
             raise ToolDefinitionError(f"{where}: Raises: entries are `error_code: when`, got {code!r}")
-        errors[code] = (raised.description or "").strip()
+        errors[code] = _oneline(raised.description)
 
     asks = tuple(asks)
     for phrase in asks:
@@ -170,7 +170,7 @@ def build_tool(
 
     output_schema = None
     if isinstance(returns, type) and issubclass(returns, BaseModel):
-        output_schema = plain_schema(returns.model_json_schema(mode="serialization"))
+        output_schema = plain_schema(returns.model_json_schema(mode="serialization"), strip_null=False)
     produced = _produced_entities(returns)
     undeclared = produced - set(entity_kinds)
     if undeclared:
@@ -196,6 +196,11 @@ def build_tool(
     )
 
 
+def _oneline(text: str | None) -> str:
+    """A docstring entry wrapped over several lines, as one line."""
+    return " ".join((text or "").split())
+
+
 def _drop_default_bounds(node: Any) -> None:
     """Remove the framework-wide string bound from the schema: it is a guard, not prompt material."""
     if isinstance(node, dict):
@@ -213,7 +218,7 @@ def _description(doc: docstring_parser.Docstring, errors: dict[str, str]) -> str
     if doc.long_description:
         parts.append(doc.long_description.strip())
     if doc.returns and doc.returns.description:
-        parts.append("Returns: " + doc.returns.description.strip())
+        parts.append("Returns: " + _oneline(doc.returns.description))
     if errors:
         parts.append("Errors:\n" + "\n".join(f"- {code}: {why}" for code, why in errors.items()))
     return "\n\n".join(parts)

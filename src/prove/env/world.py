@@ -26,7 +26,7 @@ ID_START = 10_000
 
 _PROVE_TABLES = """
 CREATE TABLE _prove_ids (prefix TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE _prove_dirty (name TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE _prove_dirty (name TEXT PRIMARY KEY, v BLOB) WITHOUT ROWID;
 """
 NEW_ID_SQL = (
     "INSERT INTO _prove_ids(prefix, n) VALUES (?, ?) "
@@ -103,6 +103,10 @@ def build_template(server: Server, seed: int) -> Template:
     for kind in server.entities.values():
         if kind.table not in tables:
             raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} names missing table {kind.table!r}")
+        try:
+            db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {kind.live or 1} LIMIT 1')
+        except sqlite3.Error as exc:
+            raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} key or live condition: {exc}") from exc
     install_tracking(db, tables)
     digests = {name: table_digest(db, meta) for name, meta in tables.items()}
     return Template(server.name, seed, db.serialize(), tables, digests, db)

@@ -1,0 +1,172 @@
+"""The banking server: the online bank of one signed-in customer.
+
+This module holds `server`, the ID types and the helpers every tool module shares. The tools
+live in one module per area, imported at the bottom so that they register on `server`:
+
+    tools_accounts.py   profile, accounts, transactions, statements
+    tools_payments.py   transfers, payees, scheduled payments
+    tools_cards.py      cards (freeze, report lost, PIN, spending limit)
+    tools_disputes.py   disputes of card charges
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+
+from .world import build_world
+
+server = Server(
+    "banking", "Banking",
+    "The online bank of one signed-in customer: checking, savings and credit card accounts with "
+    "their balances, transactions and monthly statements; transfers between the customer's "
+    "accounts and payments to payees; one-time and recurring scheduled payments; debit and "
+    "credit cards (freeze, report lost, change PIN, spending limits); disputes of card charges.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    entities=[
+        EntityKind("account", table="accounts", key="account_id", label="nickname",
+                   description="a checking, savings or credit card account of the customer"),
+        EntityKind("transaction", table="transactions", key="transaction_id", label="merchant",
+                   description="one line of an account's history: a purchase, deposit, transfer, fee..."),
+        EntityKind("transfer", table="transfers", key="transfer_id",
+                   description="money moved between the customer's accounts or to a payee"),
+        EntityKind("payee", table="payees", key="payee_id", label="name",
+                   description="a person or company the customer pays", live="status = 'active'"),
+        EntityKind("scheduled_payment", table="scheduled_payments", key="scheduled_payment_id",
+                   label="recipient_name", description="a one-time or recurring payment set up in advance",
+                   live="status = 'scheduled'"),
+        EntityKind("card", table="cards", key="card_id", label="name",
+                   description="a debit or credit card of the customer", live="status IN ('active', 'frozen')"),
+        EntityKind("statement", table="statements", key="statement_id", label="period",
+                   description="the monthly statement of one account"),
+        EntityKind("dispute", table="disputes", key="dispute_id", label="merchant",
+                   description="a claim that a card charge is wrong"),
+    ],
+)
+
+# ----- parameter and field types ----------------------------------------------------------------
+
+AccountId = Annotated[str, Entity("account")]
+TransactionId = Annotated[str, Entity("transaction")]
+TransferId = Annotated[str, Entity("transfer")]
+PayeeId = Annotated[str, Entity("payee")]
+ScheduledPaymentId = Annotated[str, Entity("scheduled_payment")]
+CardId = Annotated[str, Entity("card")]
+StatementId = Annotated[str, Entity("statement")]
+DisputeId = Annotated[str, Entity("dispute")]
+
+Money = Annotated[float, Field(gt=0, le=1_000_000)]
+Pin = Annotated[str, Sensitive()]
+Memo = Annotated[str, Field(max_length=140)]
+Limit = Annotated[int, Field(ge=1, le=200)]
+
+# The tool that lists each kind of entity, named in `not_found` hints.
+_LISTED_BY = {
+    "account": "list_accounts", "transaction": "list_transactions", "transfer": "list_transactions",
+    "payee": "list_payees", "scheduled_payment": "list_scheduled_payments", "card": "list_cards",
+    "statement": "list_statements", "dispute": "list_disputes",
+}
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def show(value: Any, width: int = 40) -> str:
+    """A user-supplied value quoted for an error message, cut to `width` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…'"
+
+
+def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
+    """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
+    spec = server.entities[kind]  # table and key names come from the declaration, never from input
+    row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
+    if row is None:
+        what = kind.replace("_", " ")
+        raise ToolError("not_found", f"No {what} has ID {show(entity_id)}.",
+                        hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
+    return row
+
+
+def active_payee(ctx: Ctx, payee_id: str) -> sqlite3.Row:
+    """A payee that has not been removed, else `not_found`."""
+    row = fetch(ctx, "payee", payee_id)
+    if row["status"] != "active":
+        raise ToolError("not_found", f"Payee {payee_id} ({row['name']}) was removed.",
+                        hint="Add the payee again with add_payee, or call list_payees for current payees.")
+    return row
+
+
+def money(value: float) -> float:
+    """Dollars rounded to cents (never -0.0)."""
+    return round(value, 2) + 0.0
+
+
+def cents(amount: float, what: str = "amount") -> float:
+    """`amount` as dollars and cents, or `invalid_amount` if it has fractions of a cent."""
+    if abs(amount * 100 - round(amount * 100)) > 1e-6:
+        raise ToolError("invalid_amount", f"The {what} {amount} has fractions of a cent.",
+                        hint=f"Send the {what} in dollars and cents, such as {max(money(amount), 0.01):.2f}.")
+    return money(amount)
+
+
+def held(ctx: Ctx, account_id: str) -> float:
+    """Pending debits of an account (pending charges, for a credit card), as a positive amount."""
+    (total,) = ctx.db.execute(
+        "SELECT coalesce(sum(-amount), 0) FROM transactions "
+        "WHERE account_id = ? AND status = 'pending' AND amount < 0", (account_id,)).fetchone()
+    return money(total)
+
+
+def available(ctx: Ctx, account: sqlite3.Row) -> float:
+    """What can leave the account now: balance less pending debits, or the credit still free."""
+    pending = held(ctx, account["account_id"])
+    if account["type"] == "credit_card":
+        return money(account["credit_limit"] - account["current_balance"] - pending)
+    return money(account["current_balance"] - pending)
+
+
+def post(ctx: Ctx, account: sqlite3.Row, amount: float, merchant: str, category: str, kind: str, *,
+         transfer_id: str | None = None, memo: str | None = None) -> str:
+    """Record a posted transaction now and move the account's balance; returns its ID.
+
+    `amount` is signed as the transaction shows it: negative takes money out of a checking or
+    savings account, or adds to what is owed on a credit card.
+    """
+    transaction_id = ctx.new_id("TRX")
+    ctx.db.execute(
+        "INSERT INTO transactions (transaction_id, account_id, occurred_at, amount, merchant, category, kind, "
+        "status, card_id, transfer_id, memo) VALUES (?, ?, ?, ?, ?, ?, ?, 'posted', NULL, ?, ?)",
+        (transaction_id, account["account_id"], timestamp(ctx), money(amount), merchant, category, kind,
+         transfer_id, memo))
+    sign = -1 if account["type"] == "credit_card" else 1
+    ctx.db.execute("UPDATE accounts SET current_balance = round(current_balance + ?, 2) WHERE account_id = ?",
+                   (sign * money(amount), account["account_id"]))
+    return transaction_id
+
+
+def timestamp(ctx: Ctx) -> str:
+    """The simulated time as stored: '2026-03-16T09:00:00'."""
+    return ctx.now().isoformat(timespec="seconds")
+
+
+def paid_today(ctx: Ctx) -> float:
+    """Total paid to payees today, which counts against the daily payment limit."""
+    (total,) = ctx.db.execute(
+        "SELECT coalesce(sum(amount), 0) FROM transfers WHERE kind = 'payee' AND substr(created_at, 1, 10) = ?",
+        (ctx.today().isoformat(),)).fetchone()
+    return money(total)
+
+
+def daily_limit(ctx: Ctx) -> float:
+    (limit,) = ctx.db.execute("SELECT daily_payment_limit FROM customers").fetchone()
+    return money(limit)
+
+
+# Register the tools (each module adds its tools to `server`).
+from . import tools_accounts, tools_payments, tools_cards, tools_disputes  # noqa: E402, F401, I001

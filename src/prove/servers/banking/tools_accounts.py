@@ -1,0 +1,390 @@
+"""Banking tools: the customer's profile, accounts, transactions and monthly statements."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, Ctx, ToolError
+
+from .tools import (
+    AccountId,
+    CardId,
+    DisputeId,
+    Limit,
+    StatementId,
+    TransactionId,
+    TransferId,
+    available,
+    daily_limit,
+    fetch,
+    held,
+    money,
+    paid_today,
+    server,
+)
+from .world import Category
+
+AccountType = Literal["checking", "savings", "credit_card"]
+Period = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class Profile(BaseModel):
+    """The signed-in customer and what they may still pay to payees today."""
+
+    name: str
+    email: str
+    phone: str
+    address: str
+    customer_since: str
+    daily_payment_limit: float = Field(description="Most that may be paid to payees per calendar day.")
+    paid_today: float = Field(description="Paid to payees so far today.")
+    remaining_today: float = Field(description="What may still be paid to payees today.")
+
+
+class Account(BaseModel):
+    """A checking, savings or credit card account with its balances."""
+
+    account_id: AccountId
+    nickname: str
+    type: AccountType
+    number_ending: str = Field(description="Last four digits of the account number.")
+    current_balance: float = Field(description="Posted balance; for a credit card, the amount owed.")
+    pending: float = Field(description="Pending debits (for a credit card, pending charges) not yet posted.")
+    available_balance: float = Field(
+        description="What can be spent or moved now: the current balance less pending debits; "
+                    "for a credit card, the credit still available.")
+    credit_limit: float | None = Field(description="Credit cards only.")
+    interest_rate: float = Field(description="Percent: APY for checking and savings, APR for credit cards.")
+    opened_on: str
+
+
+class AccountList(BaseModel):
+    accounts: list[Account]
+    total: int
+
+
+class Transaction(BaseModel):
+    """One line of an account's history."""
+
+    transaction_id: TransactionId
+    account_id: AccountId
+    occurred_at: str
+    amount: float = Field(description="Signed: negative for money out or a credit card charge, "
+                                      "positive for money in or a credit card payment or refund.")
+    merchant: str
+    category: str
+    kind: Literal["purchase", "refund", "deposit", "withdrawal", "transfer", "payment", "fee", "interest"]
+    status: Literal["pending", "posted"]
+    card_id: CardId | None = Field(description="The card used, for card transactions.")
+    transfer_id: TransferId | None = Field(description="The transfer or payment this line belongs to.")
+    memo: str | None
+    dispute_id: DisputeId | None = Field(description="The dispute opened on this transaction, if any.")
+
+
+class TransactionList(BaseModel):
+    transactions: list[Transaction]
+    total: int = Field(description="How many transactions match the filters (more than shown if over `limit`).")
+    net_amount: float = Field(description="Sum of the signed amounts of all matching transactions.")
+
+
+class Statement(BaseModel):
+    """A monthly statement. For a credit card the balances are amounts owed, credits are
+    payments and refunds, and debits are charges."""
+
+    statement_id: StatementId
+    account_id: AccountId
+    period: str = Field(description="The month covered, such as '2026-02'.")
+    start_date: str
+    end_date: str
+    issued_on: str
+    opening_balance: float
+    closing_balance: float
+    total_credits: float = Field(description="Money in during the period.")
+    total_debits: float = Field(description="Money out during the period.")
+    transaction_count: int
+    minimum_payment_due: float | None = Field(description="Credit cards only.")
+    payment_due_date: str | None = Field(description="Credit cards only.")
+
+
+class StatementList(BaseModel):
+    statements: list[Statement]
+    total: int
+
+
+class CategoryTotal(BaseModel):
+    category: str
+    amount: float = Field(description="Money out in this category during the period, positive.")
+    count: int
+
+
+class StatementDetail(Statement):
+    """A monthly statement with its money out broken down by category."""
+
+    spending_by_category: list[CategoryTotal]
+
+
+# ----- profile and accounts -----------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "How much more can I send to payees today?",
+    "What phone number and address do you have on file for me?",
+    "What's my daily payment limit?",
+])
+def get_profile(ctx: Ctx) -> Profile:
+    """Show the signed-in customer's profile and how much they may still pay to payees today.
+
+    Returns:
+        Name, e-mail, phone, address, customer-since date, the daily limit on payments to
+        payees, the amount already paid to payees today and what remains of the limit.
+    """
+    row = ctx.db.execute("SELECT * FROM customers").fetchone()
+    limit, paid = daily_limit(ctx), paid_today(ctx)
+    return Profile(name=row["name"], email=row["email"], phone=row["phone"], address=row["address"],
+                   customer_since=row["customer_since"], daily_payment_limit=limit, paid_today=paid,
+                   remaining_today=money(max(limit - paid, 0)))
+
+
+def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
+    return Account(account_id=row["account_id"], nickname=row["nickname"], type=row["type"],
+                   number_ending=row["number_last4"], current_balance=money(row["current_balance"]),
+                   pending=held(ctx, row["account_id"]), available_balance=available(ctx, row),
+                   credit_limit=row["credit_limit"], interest_rate=row["interest_rate"], opened_on=row["opened_on"])
+
+
+@server.tool(effect=READ, asks=[
+    "What accounts do I have with you?",
+    "Show me the balances of all my {account_type} accounts.",
+    "Give me an overview of my accounts and how much is in each.",
+])
+def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountList:
+    """List the customer's accounts with their current and available balances.
+
+    Args:
+        account_type: only accounts of this type: 'checking', 'savings' or 'credit_card'.
+            Leave it out to list every account.
+
+    Returns:
+        The accounts (ID, nickname, type, last four digits, current balance, pending amount,
+        available balance, credit limit, interest rate) and how many there are.
+    """
+    sql, params = "SELECT * FROM accounts", []
+    if account_type is not None:
+        sql, params = sql + " WHERE type = ?", [account_type]
+    rows = ctx.db.execute(sql + " ORDER BY account_id", params).fetchall()
+    return AccountList(accounts=[_account(ctx, r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "How much money is in {account_id} right now?",
+    "What's the available balance on {account_id}?",
+    "How much do I owe on {account_id}, and how much credit do I have left?",
+])
+def get_account(ctx: Ctx, account_id: AccountId) -> Account:
+    """Show one account with its current and available balances.
+
+    The current balance counts posted transactions only; the available balance also subtracts
+    pending debits. For a credit card the current balance is the amount owed and the available
+    balance is the credit still available.
+
+    Args:
+        account_id: ID of the account, such as 'ACC-10001'.
+
+    Returns:
+        The account with its nickname, type, last four digits, current balance, pending amount,
+        available balance, credit limit (credit cards) and interest rate.
+
+    Raises:
+        not_found: no account has that ID.
+    """
+    return _account(ctx, fetch(ctx, "account", account_id))
+
+
+# ----- transactions -------------------------------------------------------------------------------
+
+_TRANSACTION_SQL = ("SELECT t.*, d.dispute_id FROM transactions t "
+                    "LEFT JOIN disputes d ON d.transaction_id = t.transaction_id")
+
+
+def _transaction(row: sqlite3.Row) -> Transaction:
+    return Transaction(**{k: row[k] for k in Transaction.model_fields})
+
+
+@server.tool(effect=READ, asks=[
+    "Show me my recent transactions on {account_id}.",
+    "How much did I spend on {category} between {start_date} and {end_date}?",
+    "Did I pay anything at {merchant} recently?",
+    "List the charges over {min_amount} dollars since {start_date}.",
+    "What's still pending on card {card_id}?",
+])
+def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: CardId | None = None,
+                      start_date: date | None = None, end_date: date | None = None,
+                      category: Category | None = None, merchant: str | None = None,
+                      min_amount: Annotated[float, Field(ge=0)] | None = None,
+                      max_amount: Annotated[float, Field(ge=0)] | None = None,
+                      status: Literal["pending", "posted"] | None = None, limit: Limit = 25) -> TransactionList:
+    """Search the customer's transactions, newest first; every filter is optional.
+
+    Args:
+        account_id: only this account, such as 'ACC-10001'.
+        card_id: only purchases and withdrawals made with this card, such as 'CRD-10002'.
+        start_date: only transactions on or after this day, such as '2026-02-01'.
+        end_date: only transactions on or before this day, such as '2026-02-28'.
+        category: only this category, such as 'groceries' or 'dining'.
+        merchant: only merchants or counterparties whose name contains this text (any case),
+            such as 'starbucks'.
+        min_amount: only transactions of at least this many dollars, ignoring the sign,
+            such as 100.
+        max_amount: only transactions of at most this many dollars, ignoring the sign,
+            such as 20.
+        status: only 'pending' or only 'posted' transactions.
+        limit: how many transactions to return at most, from 1 to 200, such as 25.
+
+    Returns:
+        The matching transactions (newest first, at most `limit`), how many match in all and
+        the sum of their signed amounts (negative when more went out than came in).
+
+    Raises:
+        not_found: `account_id` or `card_id` does not exist.
+        invalid_date_range: `start_date` is after `end_date`.
+        invalid_amount_range: `min_amount` is greater than `max_amount`.
+    """
+    where: list[str] = []
+    params: list[object] = []
+    if account_id is not None:
+        fetch(ctx, "account", account_id)
+        where.append("t.account_id = ?")
+        params.append(account_id)
+    if card_id is not None:
+        fetch(ctx, "card", card_id)
+        where.append("t.card_id = ?")
+        params.append(card_id)
+    if start_date and end_date and start_date > end_date:
+        raise ToolError("invalid_date_range", f"start_date {start_date} is after end_date {end_date}.",
+                        hint="Swap the two dates.")
+    if start_date is not None:
+        where.append("substr(t.occurred_at, 1, 10) >= ?")
+        params.append(start_date.isoformat())
+    if end_date is not None:
+        where.append("substr(t.occurred_at, 1, 10) <= ?")
+        params.append(end_date.isoformat())
+    if category is not None:
+        where.append("t.category = ?")
+        params.append(category)
+    if merchant and merchant.strip():
+        where.append("instr(lower(t.merchant), lower(?)) > 0")
+        params.append(merchant.strip())
+    if min_amount is not None and max_amount is not None and min_amount > max_amount:
+        raise ToolError("invalid_amount_range", f"min_amount {min_amount} is greater than max_amount {max_amount}.",
+                        hint="Swap the two amounts.")
+    if min_amount is not None:
+        where.append("abs(t.amount) >= ?")
+        params.append(min_amount)
+    if max_amount is not None:
+        where.append("abs(t.amount) <= ?")
+        params.append(max_amount)
+    if status is not None:
+        where.append("t.status = ?")
+        params.append(status)
+    condition = " WHERE " + " AND ".join(where) if where else ""
+    total, net = ctx.db.execute(
+        f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{condition}", params).fetchone()
+    rows = ctx.db.execute(
+        f"{_TRANSACTION_SQL}{condition} ORDER BY t.occurred_at DESC, t.transaction_id DESC LIMIT ?",
+        [*params, limit]).fetchall()
+    return TransactionList(transactions=[_transaction(r) for r in rows], total=total, net_amount=money(net))
+
+
+@server.tool(effect=READ, asks=[
+    "Tell me more about transaction {transaction_id}.",
+    "Which card was used for {transaction_id}, and has it posted yet?",
+])
+def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
+    """Show one transaction in full.
+
+    Args:
+        transaction_id: ID of the transaction, such as 'TRX-10042'.
+
+    Returns:
+        The transaction: account, time, signed amount, merchant, category, kind, status
+        (pending or posted), card used, transfer it belongs to, memo and dispute, if any.
+
+    Raises:
+        not_found: no transaction has that ID.
+    """
+    fetch(ctx, "transaction", transaction_id)
+    return _transaction(ctx.db.execute(f"{_TRANSACTION_SQL} WHERE t.transaction_id = ?", (transaction_id,)).fetchone())
+
+
+# ----- statements ---------------------------------------------------------------------------------
+
+
+def _statement(row: sqlite3.Row) -> Statement:
+    return Statement(**{k: row[k] for k in Statement.model_fields})
+
+
+@server.tool(effect=READ, asks=[
+    "Which statements are available for {account_id}?",
+    "Find my {period} statements.",
+    "What was the closing balance on my {account_id} statement for {period}?",
+])
+def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
+    """List monthly statements, newest first, with their opening and closing balances.
+
+    Args:
+        account_id: only statements of this account, such as 'ACC-10001'.
+        period: only statements of this month, as 'YYYY-MM', such as '2026-02'.
+
+    Returns:
+        The statements (account, month, dates, opening and closing balance, money in and out,
+        number of transactions; minimum payment and due date for credit cards) and how many.
+
+    Raises:
+        not_found: `account_id` does not exist.
+    """
+    where: list[str] = []
+    params: list[object] = []
+    if account_id is not None:
+        fetch(ctx, "account", account_id)
+        where.append("account_id = ?")
+        params.append(account_id)
+    if period is not None:
+        where.append("period = ?")
+        params.append(period)
+    condition = " WHERE " + " AND ".join(where) if where else ""
+    rows = ctx.db.execute(f"SELECT * FROM statements{condition} ORDER BY period DESC, account_id", params).fetchall()
+    return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Open statement {statement_id} and tell me where my money went.",
+    "What did I spend by category on statement {statement_id}?",
+])
+def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
+    """Show one monthly statement with its money out broken down by category.
+
+    Args:
+        statement_id: ID of the statement, such as 'STM-10003'.
+
+    Returns:
+        The statement (opening and closing balance, money in and out, number of transactions,
+        minimum payment and due date for credit cards) and, per category, the money out and
+        the number of transactions, largest first.
+
+    Raises:
+        not_found: no statement has that ID.
+    """
+    row = fetch(ctx, "statement", statement_id)
+    spending = ctx.db.execute(
+        "SELECT category, round(-sum(amount), 2) AS amount, count(*) AS count FROM transactions "
+        "WHERE account_id = ? AND status = 'posted' AND amount < 0 AND substr(occurred_at, 1, 10) BETWEEN ? AND ? "
+        "GROUP BY category ORDER BY amount DESC, category",
+        (row["account_id"], row["start_date"], row["end_date"])).fetchall()
+    return StatementDetail(**_statement(row).model_dump(),
+                           spending_by_category=[CategoryTotal(**dict(r)) for r in spending])

@@ -1,0 +1,335 @@
+"""Banking tools: debit and credit cards (freeze, report lost, PIN, spending limit)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+from datetime import date, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import AccountId, CardId, Money, Pin, cents, fetch, money, server
+from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin, luhn_digit
+
+CardStatus = Literal["active", "frozen", "lost", "stolen"]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class Card(BaseModel):
+    """A debit or credit card. Its full number and PIN are never shown."""
+
+    card_id: CardId
+    account_id: AccountId
+    name: str = Field(description="How the customer names it, such as 'Visa debit card ending 4821'.")
+    kind: Literal["debit", "credit"]
+    network: str
+    number_ending: str = Field(description="Last four digits of the card number.")
+    cardholder: str
+    expires: str = Field(description="Expiry month as MM/YY.")
+    status: CardStatus = Field(description="'active', 'frozen' (temporarily blocked by the customer), "
+                                           "or 'lost'/'stolen' (permanently blocked).")
+    daily_spending_limit: float
+    issued_on: str
+    replaces_card_id: CardId | None = Field(description="The lost or stolen card this one replaced, if any.")
+
+
+class CardList(BaseModel):
+    cards: list[Card]
+    total: int
+
+
+class CardReplacement(BaseModel):
+    """A card reported lost or stolen and the replacement card issued for it."""
+
+    reported_card: Card
+    replacement: Card
+    arrives_by: str = Field(description="Day by which the replacement card arrives by mail.")
+
+
+class PinChange(BaseModel):
+    card_id: CardId
+    pin_changed_on: str
+
+
+class CardPin(BaseModel):
+    card_id: CardId
+    pin: str
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _card(row: sqlite3.Row) -> Card:
+    return Card(card_id=row["card_id"], account_id=row["account_id"], name=row["name"], kind=row["kind"],
+                network=row["network"], number_ending=row["card_number"][-4:], cardholder=row["cardholder"],
+                expires=row["expires"], status=row["status"], daily_spending_limit=money(row["daily_spending_limit"]),
+                issued_on=row["issued_on"], replaces_card_id=row["replaces_card_id"])
+
+
+def _live_card(ctx: Ctx, card_id: str) -> sqlite3.Row:
+    """A card that was not reported lost or stolen (it may be frozen), else `card_inactive`."""
+    row = fetch(ctx, "card", card_id)
+    if row["status"] in ("lost", "stolen"):
+        replacement = ctx.db.execute("SELECT card_id FROM cards WHERE replaces_card_id = ?", (card_id,)).fetchone()
+        hint = (f"Use its replacement {replacement[0]}." if replacement
+                else "Call list_cards to find the customer's active cards.")
+        raise ToolError("card_inactive", f"{row['name']} was reported {row['status']} and no longer works.", hint=hint)
+    return row
+
+
+def _replacement_number(old_number: str, card_id: str) -> str:
+    """A new card number on the same network, derived from the IDs (deterministic, no RNG)."""
+    digest = hashlib.sha256(f"{old_number}:{card_id}".encode()).hexdigest()
+    body = old_number[:6] + "".join(str(int(ch, 16) % 10) for ch in digest[:9])
+    return body + luhn_digit(body)
+
+
+# ----- reading ------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What cards do I have?",
+    "Show me the cards linked to {account_id}.",
+    "Are any of my cards {status} right now?",
+])
+def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus | None = None) -> CardList:
+    """List the customer's debit and credit cards, including frozen and lost ones.
+
+    Args:
+        account_id: only cards of this account, such as 'ACC-10001'.
+        status: only cards with this status: 'active', 'frozen', 'lost' or 'stolen'.
+
+    Returns:
+        The cards (ID, account, name, kind, network, last four digits, expiry, status, daily
+        spending limit) and how many there are.
+
+    Raises:
+        not_found: `account_id` does not exist.
+    """
+    where: list[str] = []
+    params: list[object] = []
+    if account_id is not None:
+        fetch(ctx, "account", account_id)
+        where.append("account_id = ?")
+        params.append(account_id)
+    if status is not None:
+        where.append("status = ?")
+        params.append(status)
+    condition = " WHERE " + " AND ".join(where) if where else ""
+    rows = ctx.db.execute(f"SELECT * FROM cards{condition} ORDER BY card_id", params).fetchall()
+    return CardList(cards=[_card(r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Is card {card_id} frozen?",
+    "When does my card {card_id} expire, and what's its daily limit?",
+])
+def get_card(ctx: Ctx, card_id: CardId) -> Card:
+    """Show one card: its status, expiry and daily spending limit.
+
+    Args:
+        card_id: ID of the card, such as 'CRD-10002'.
+
+    Returns:
+        The card (account, name, kind, network, last four digits, expiry, status, daily
+        spending limit, the card it replaced).
+
+    Raises:
+        not_found: no card has that ID.
+    """
+    return _card(fetch(ctx, "card", card_id))
+
+
+@server.tool(effect=READ, hidden=True)
+def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
+    """The card's current PIN, for the synthesis pipeline to put in a user turn (never shown to a model).
+
+    Args:
+        card_id: ID of the card, such as 'CRD-10002'.
+
+    Returns:
+        The card ID and its 4-digit PIN.
+
+    Raises:
+        not_found: no card has that ID.
+    """
+    row = fetch(ctx, "card", card_id)
+    return CardPin(card_id=row["card_id"], pin=row["pin"])
+
+
+# ----- changing -----------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Freeze my card {card_id}, I can't find it.",
+    "Please put a temporary block on {card_id}.",
+])
+def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
+    """Temporarily block a card: no new purchases or withdrawals until it is unfrozen.
+
+    Use this when a card is misplaced; report_card_lost blocks it for good and orders a new one.
+
+    Args:
+        card_id: ID of the card to freeze, such as 'CRD-10002'.
+
+    Returns:
+        The card, now with status 'frozen'.
+
+    Raises:
+        not_found: no card has that ID.
+        card_inactive: the card was reported lost or stolen.
+        already_frozen: the card is already frozen.
+    """
+    row = _live_card(ctx, card_id)
+    if row["status"] == "frozen":
+        raise ToolError("already_frozen", f"{row['name']} is already frozen.",
+                        hint="Nothing to do; call unfreeze_card when the customer wants to use it again.")
+    ctx.db.execute("UPDATE cards SET status = 'frozen' WHERE card_id = ?", (card_id,))
+    return _card(fetch(ctx, "card", card_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "I found my card {card_id}, please unfreeze it.",
+    "Unblock card {card_id} so I can use it again.",
+])
+def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
+    """Lift a freeze so that the card works again.
+
+    Args:
+        card_id: ID of the frozen card, such as 'CRD-10002'.
+
+    Returns:
+        The card, now with status 'active'.
+
+    Raises:
+        not_found: no card has that ID.
+        card_inactive: the card was reported lost or stolen; it cannot be unfrozen.
+        not_frozen: the card is not frozen.
+    """
+    row = _live_card(ctx, card_id)
+    if row["status"] != "frozen":
+        raise ToolError("not_frozen", f"{row['name']} is not frozen; it is {row['status']}.",
+                        hint="Nothing to do: the card already works.")
+    ctx.db.execute("UPDATE cards SET status = 'active' WHERE card_id = ?", (card_id,))
+    return _card(fetch(ctx, "card", card_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "My card {card_id} was {reason}, please cancel it and send me a new one.",
+    "Report card {card_id} as {reason}.",
+    "I lost my card {card_id}. Block it and order a replacement.",
+])
+def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"] = "lost") -> CardReplacement:
+    """Report a card lost or stolen: it is blocked for good and a replacement is mailed.
+
+    The replacement has a new number, the same account, PIN and daily spending limit, and works
+    at once for online purchases. Frozen cards can be reported too.
+
+    Args:
+        card_id: ID of the card to report, such as 'CRD-10002'.
+        reason: 'lost' (the default) or 'stolen'.
+
+    Returns:
+        The reported card (status 'lost' or 'stolen'), the replacement card with its new ID,
+        and the day by which it arrives.
+
+    Raises:
+        not_found: no card has that ID.
+        card_inactive: the card was already reported lost or stolen.
+    """
+    row = _live_card(ctx, card_id)
+    ctx.db.execute("UPDATE cards SET status = ? WHERE card_id = ?", (reason, card_id))
+    new_id = ctx.new_id("CRD")
+    number = _replacement_number(row["card_number"], new_id)
+    today = ctx.today()
+    ctx.db.execute(
+        "INSERT INTO cards (card_id, account_id, name, kind, network, card_number, cardholder, expires, pin, "
+        "pin_changed_on, status, daily_spending_limit, issued_on, replaces_card_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'active', ?, ?, ?)",
+        (new_id, row["account_id"], f"{row['network']} {row['kind']} card ending {number[-4:]}", row["kind"],
+         row["network"], number, row["cardholder"], date(today.year + 4, today.month, 1).strftime("%m/%y"),
+         row["pin"], row["daily_spending_limit"], today.isoformat(), card_id))
+    return CardReplacement(reported_card=_card(fetch(ctx, "card", card_id)),
+                           replacement=_card(fetch(ctx, "card", new_id)),
+                           arrives_by=(today + timedelta(days=REPLACEMENT_SHIPPING_DAYS)).isoformat())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Change the PIN on {card_id} from {current_pin} to {new_pin}.",
+    "I'd like a new PIN for card {card_id}: my current one is {current_pin}, make it {new_pin}.",
+])
+def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -> PinChange:
+    """Change a card's 4-digit PIN; the customer must give the current PIN.
+
+    Args:
+        card_id: ID of the card, such as 'CRD-10002'.
+        current_pin: the card's current PIN as the customer gave it, such as '4821'.
+        new_pin: the new 4-digit PIN the customer chose, such as '7305'.
+
+    Returns:
+        The card ID and the day the PIN was changed.
+
+    Raises:
+        not_found: no card has that ID.
+        card_inactive: the card was reported lost or stolen.
+        wrong_pin: `current_pin` is not the card's PIN.
+        invalid_pin: `new_pin` is not 4 digits, is easy to guess (such as '1111' or '1234'),
+            or equals the current PIN.
+    """
+    row = _live_card(ctx, card_id)
+    if current_pin != row["pin"]:
+        raise ToolError("wrong_pin", "The current PIN is not correct.",
+                        hint="Ask the customer to confirm their current PIN.")
+    if not re.fullmatch(r"\d{4}", new_pin) or is_weak_pin(new_pin) or new_pin == current_pin:
+        raise ToolError("invalid_pin", "The new PIN must be 4 digits, not a repeated digit or a straight "
+                        "run like 1234, and different from the current PIN.",
+                        hint="Ask the customer to choose another PIN.")
+    ctx.db.execute("UPDATE cards SET pin = ?, pin_changed_on = ? WHERE card_id = ?",
+                   (new_pin, ctx.today().isoformat(), card_id))
+    return PinChange(card_id=card_id, pin_changed_on=ctx.today().isoformat())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set the daily spending limit on {card_id} to {daily_limit} dollars.",
+    "Lower my card {card_id}'s limit to {daily_limit} a day.",
+])
+def set_card_spending_limit(ctx: Ctx, card_id: CardId, daily_limit: Money) -> Card:
+    """Set how much a card may spend per day.
+
+    A debit card's limit can be at most $5,000; a credit card's at most its account's credit
+    limit. A frozen card must be unfrozen first.
+
+    Args:
+        card_id: ID of the card, such as 'CRD-10002'.
+        daily_limit: the new daily limit in dollars, greater than zero, such as 1500.0.
+
+    Returns:
+        The card with its new daily spending limit.
+
+    Raises:
+        not_found: no card has that ID.
+        card_inactive: the card was reported lost or stolen.
+        card_frozen: the card is frozen.
+        invalid_amount: the limit has fractions of a cent.
+        limit_too_high: the limit is above the card's maximum.
+    """
+    row = _live_card(ctx, card_id)
+    if row["status"] == "frozen":
+        raise ToolError("card_frozen", f"{row['name']} is frozen; its limit cannot be changed.",
+                        hint="Unfreeze the card first if the customer wants to change its limit.")
+    daily_limit = cents(daily_limit, "limit")
+    if row["kind"] == "debit":
+        ceiling = DEBIT_CARD_MAX_LIMIT
+    else:
+        (ceiling,) = ctx.db.execute("SELECT credit_limit FROM accounts WHERE account_id = ?",
+                                    (row["account_id"],)).fetchone()
+    if daily_limit > ceiling:
+        raise ToolError("limit_too_high", f"The daily limit of {row['name']} can be at most {ceiling:.2f}.",
+                        hint=f"Choose {ceiling:.2f} or less.")
+    ctx.db.execute("UPDATE cards SET daily_spending_limit = ? WHERE card_id = ?", (daily_limit, card_id))
+    return _card(fetch(ctx, "card", card_id))

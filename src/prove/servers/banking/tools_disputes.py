@@ -1,0 +1,164 @@
+"""Banking tools: disputes of card charges and fees."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import AccountId, DisputeId, TransactionId, fetch, money, server, timestamp
+from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
+
+Reason = Literal["unauthorized", "duplicate", "wrong_amount", "not_received", "not_as_described", "cancelled",
+                 "other"]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class Dispute(BaseModel):
+    """A claim that a charge is wrong, and where the bank is with it."""
+
+    dispute_id: DisputeId
+    transaction_id: TransactionId
+    account_id: AccountId
+    merchant: str
+    amount: float = Field(description="The disputed amount, positive.")
+    reason: Reason
+    details: str | None
+    status: Literal["open", "under_review", "resolved"]
+    resolution: Literal["refunded", "denied"] | None = Field(description="How a resolved dispute ended.")
+    opened_at: str
+    resolved_at: str | None
+
+
+class DisputeList(BaseModel):
+    disputes: list[Dispute]
+    total: int
+
+
+_DISPUTE_SQL = ("SELECT d.*, t.account_id FROM disputes d "
+                "JOIN transactions t ON t.transaction_id = d.transaction_id")
+
+
+def _dispute(row: sqlite3.Row) -> Dispute:
+    return Dispute(**{k: row[k] for k in Dispute.model_fields})
+
+
+# ----- tools --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "I want to dispute transaction {transaction_id}, the reason is {reason}.",
+    "I never made the charge {transaction_id}. Please open a dispute: {details}",
+    "Dispute {transaction_id} for me, I was charged twice.",
+])
+def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
+                 details: Annotated[str, Field(max_length=1000)] | None = None) -> Dispute:
+    """Dispute a posted card purchase or fee the customer believes is wrong.
+
+    A charge can be disputed up to 60 days after it was made, once it has posted, and only
+    once. Transfers, payments, deposits and other lines cannot be disputed.
+
+    Args:
+        transaction_id: ID of the charge to dispute, such as 'TRX-10231'.
+        reason: 'unauthorized' (the customer did not make it), 'duplicate' (charged twice),
+            'wrong_amount', 'not_received', 'not_as_described', 'cancelled' (charged after
+            cancelling) or 'other'.
+        details: what happened in the customer's words, such as 'The order never arrived.'
+
+    Returns:
+        The new dispute with its ID and status 'open'.
+
+    Raises:
+        not_found: no transaction has that ID.
+        already_disputed: a dispute was already opened on this transaction.
+        not_disputable: the transaction is not a card purchase or fee.
+        transaction_pending: the charge has not posted yet.
+        outside_dispute_window: the charge was made more than 60 days ago.
+    """
+    row = fetch(ctx, "transaction", transaction_id)
+    existing = ctx.db.execute("SELECT dispute_id, status FROM disputes WHERE transaction_id = ?",
+                              (transaction_id,)).fetchone()
+    if existing is not None:
+        raise ToolError("already_disputed", f"Transaction {transaction_id} is already disputed in "
+                        f"{existing['dispute_id']} ({existing['status']}).",
+                        hint=f"Call get_dispute with {existing['dispute_id']} to follow it.")
+    if row["kind"] not in DISPUTABLE_KINDS or row["amount"] >= 0:
+        raise ToolError("not_disputable", f"Transaction {transaction_id} is a {row['kind']}, not a card charge.",
+                        hint="Only card purchases and fees can be disputed; for a payment, contact the payee.")
+    if row["status"] == "pending":
+        raise ToolError("transaction_pending", f"Transaction {transaction_id} is still pending.",
+                        hint="Wait until it posts (usually within two days); a pending charge may still change.")
+    made = date.fromisoformat(row["occurred_at"][:10])
+    deadline = made + timedelta(days=DISPUTE_WINDOW_DAYS)
+    if ctx.today() > deadline:
+        raise ToolError("outside_dispute_window", f"Charges can be disputed for {DISPUTE_WINDOW_DAYS} days; this "
+                        f"one was made on {made}, so the window closed on {deadline}.",
+                        hint="The bank cannot dispute it; the customer can contact the merchant directly.")
+    dispute_id = ctx.new_id("DSP")
+    ctx.db.execute(
+        "INSERT INTO disputes (dispute_id, transaction_id, merchant, amount, reason, details, status, resolution, "
+        "opened_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 'open', NULL, ?, NULL)",
+        (dispute_id, transaction_id, row["merchant"], money(-row["amount"]), reason,
+         (" ".join(details.split()) or None) if details else None, timestamp(ctx)))
+    return _dispute(ctx.db.execute(f"{_DISPUTE_SQL} WHERE d.dispute_id = ?", (dispute_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What disputes do I have open?",
+    "Have any of my disputes been resolved yet?",
+    "Have I disputed anything on {account_id}?",
+])
+def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", "all"] = "all",
+                  account_id: AccountId | None = None) -> DisputeList:
+    """List the customer's disputes, newest first.
+
+    Args:
+        status: 'open', 'under_review', 'resolved' or 'all' (the default).
+        account_id: only disputes of charges on this account, such as 'ACC-10004'.
+
+    Returns:
+        The disputes (ID, transaction, account, merchant, amount, reason, status, resolution,
+        dates) and how many there are.
+
+    Raises:
+        not_found: `account_id` does not exist.
+    """
+    where: list[str] = []
+    params: list[object] = []
+    if status != "all":
+        where.append("d.status = ?")
+        params.append(status)
+    if account_id is not None:
+        fetch(ctx, "account", account_id)
+        where.append("t.account_id = ?")
+        params.append(account_id)
+    condition = " WHERE " + " AND ".join(where) if where else ""
+    rows = ctx.db.execute(f"{_DISPUTE_SQL}{condition} ORDER BY d.opened_at DESC, d.dispute_id DESC",
+                          params).fetchall()
+    return DisputeList(disputes=[_dispute(r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "What's the status of my dispute {dispute_id}?",
+    "Did I get my money back for dispute {dispute_id}?",
+])
+def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
+    """Show one dispute and where it stands.
+
+    Args:
+        dispute_id: ID of the dispute, such as 'DSP-10001'.
+
+    Returns:
+        The dispute: the transaction, merchant, amount, reason, details, status ('open',
+        'under_review' or 'resolved'), the resolution ('refunded' or 'denied') and dates.
+
+    Raises:
+        not_found: no dispute has that ID.
+    """
+    fetch(ctx, "dispute", dispute_id)
+    return _dispute(ctx.db.execute(f"{_DISPUTE_SQL} WHERE d.dispute_id = ?", (dispute_id,)).fetchone())

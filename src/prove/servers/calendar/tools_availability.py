@@ -1,0 +1,141 @@
+"""Availability: a person's free/busy time, and free slots common to several people."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated
+
+from pydantic import Field
+
+from prove.env import READ, Ctx, ToolError
+
+from .tools import (
+    MAX_RANGE_DAYS,
+    FreeBusy,
+    Interval,
+    Limit,
+    PersonId,
+    SlotList,
+    busy_intervals,
+    me,
+    parse_clock,
+    parse_span,
+    person_rows,
+    require_free_busy,
+    server,
+)
+from .world import at, iso
+
+GRID = timedelta(minutes=30)  # free slots start on the hour or the half hour
+
+
+def _align(t: datetime) -> datetime:
+    """`t` rounded up to the next half hour (unchanged if already on one)."""
+    base = t.replace(minute=0, second=0, microsecond=0)
+    while base < t:
+        base += GRID
+    return base
+
+
+@server.tool(effect=READ, asks=[
+    "Is {person_id} free between {start} and {end}?",
+    "When is {person_id} busy from {start} to {end}?",
+])
+def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBusy:
+    """Show when a colleague (or the user) is busy in a time window, without event details.
+
+    Busy time comes from events the person organizes or has not declined, and from their
+    private commitments. External contacts do not share their free/busy time.
+
+    Args:
+        person_id: ID of the colleague, such as 'PER-10007' (find it with search_people).
+        start: beginning of the window, ISO local time such as '2026-03-18T08:00:00'.
+        end: end of the window, at most 31 days after `start`, such as '2026-03-18T18:00:00'.
+
+    Returns:
+        The person and their busy periods inside the window, merged and in order; any time
+        not listed is free.
+
+    Raises:
+        invalid_time: `start` or `end` is not an ISO 8601 local time between 2000 and 2099.
+        end_before_start: `end` is not after `start`.
+        range_too_large: the window is longer than 31 days.
+        not_found: the person does not exist.
+        free_busy_unavailable: the person is an external contact, not a colleague.
+    """
+    s, e = parse_span(start, end, max_days=MAX_RANGE_DAYS)
+    (person,) = person_rows(ctx, [person_id])
+    require_free_busy(person)
+    busy = [Interval(start=a, end=b) for a, b in busy_intervals(ctx, person_id, iso(s), iso(e))]
+    return FreeBusy(person_id=person_id, name=person["name"], start=iso(s), end=iso(e), busy=busy, total=len(busy))
+
+
+@server.tool(effect=READ, asks=[
+    "Find {duration_minutes} minutes when {people} and I are all free between {start} and {end}.",
+    "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, "
+    "between {day_start} and {day_end}?",
+    "Suggest {limit} times for a {duration_minutes}-minute call with {people} from {start} to {end}.",
+])
+def find_free_slots(ctx: Ctx, people: Annotated[list[PersonId], Field(min_length=1, max_length=20)],
+                    duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,
+                    day_start: str = "09:00", day_end: str = "17:00", include_me: bool = True,
+                    include_weekends: bool = False, limit: Limit = 10) -> SlotList:
+    """Find times when several people are all free for a meeting of a given length.
+
+    Slots start on the hour or half hour, lie inside working hours on each day of the window,
+    never start before the current time, and do not overlap each other; earliest first.
+
+    Args:
+        people: person IDs of the colleagues who must attend, such as ['PER-10003', 'PER-10007'].
+        duration_minutes: meeting length in minutes, 15 to 480, such as 30.
+        start: beginning of the search window, ISO local time such as '2026-03-17T00:00:00'.
+        end: end of the window, at most 31 days after `start`, such as '2026-03-21T00:00:00'.
+        day_start: start of working hours each day, 'HH:MM', such as '09:00' (default).
+        day_end: end of working hours each day, 'HH:MM', such as '17:00' (default).
+        include_me: also require the user to be free (default true).
+        include_weekends: also search Saturdays and Sundays (default false).
+        limit: the most slots to return, from 1 to 100, such as 10.
+
+    Returns:
+        The free slots (start, end) and how many the window holds in total.
+
+    Raises:
+        invalid_time: a time or a working-hours bound is malformed or outside 2000 to 2099.
+        end_before_start: `end` is not after `start`, or `day_end` is not after `day_start`.
+        range_too_large: the window is longer than 31 days.
+        past_date: the whole window is before the current time.
+        not_found: a person does not exist.
+        free_busy_unavailable: a person is an external contact, whose free/busy is not visible.
+    """
+    s, e = parse_span(start, end, max_days=MAX_RANGE_DAYS)
+    open_at, close_at = parse_clock(day_start, "day_start"), parse_clock(day_end, "day_end")
+    if close_at <= open_at:
+        raise ToolError("end_before_start", f"day_end {day_end!r} is not after day_start {day_start!r}.")
+    if e <= ctx.now():
+        raise ToolError("past_date", f"The window ends at {iso(e)}, before now ({iso(ctx.now())}).",
+                        hint="Search a window in the future.")
+    rows = person_rows(ctx, people)
+    for person in rows:
+        require_free_busy(person)
+    who = [p["person_id"] for p in rows]
+    if include_me and me(ctx) not in who:
+        who.append(me(ctx))
+    s = _align(max(s, ctx.now()))
+    busy = sorted((datetime.fromisoformat(a), datetime.fromisoformat(b))
+                  for pid in who for a, b in busy_intervals(ctx, pid, iso(s), iso(e)))
+    length = timedelta(minutes=duration_minutes)
+    slots: list[Interval] = []
+    day = s.date()
+    while day <= e.date():
+        if include_weekends or day.weekday() < 5:
+            t, close = _align(max(s, at(day, open_at))), min(e, at(day, close_at))
+            todays = [(a, b) for a, b in busy if a < close and b > t]
+            while t + length <= close:
+                clash = [b for a, b in todays if a < t + length and b > t]
+                if clash:
+                    t = _align(max(clash))
+                    continue
+                slots.append(Interval(start=iso(t), end=iso(t + length)))
+                t = _align(t + length)
+        day += timedelta(days=1)
+    return SlotList(slots=slots[:limit], total=len(slots), duration_minutes=duration_minutes, people=who)

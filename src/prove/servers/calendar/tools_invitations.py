@@ -1,0 +1,199 @@
+"""Invitations: invite and remove attendees, see and answer the user's own invitations."""
+
+from __future__ import annotations
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Attendees,
+    Event,
+    EventId,
+    Invitation,
+    InvitationList,
+    Limit,
+    Note,
+    PersonId,
+    Response,
+    ResponseStatus,
+    event_model,
+    invitation_model,
+    me,
+    now_iso,
+    person_rows,
+    quote,
+    require_confirmed,
+    require_not_started,
+    require_organizer,
+    series_targets,
+    server,
+    visible_event,
+)
+
+# The user's invitations with their event and its organizer.
+MY_INVITATIONS = """
+SELECT i.invitation_id, i.response, i.note, e.event_id, e.title, e.starts_at, e.ends_at, e.series_id,
+       e.organizer_id, o.name AS organizer_name
+FROM invitations i
+JOIN events e ON e.event_id = i.event_id
+JOIN people o ON o.person_id = e.organizer_id
+WHERE i.person_id = :me
+"""
+
+
+def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
+    return ctx.db.execute("SELECT 1 FROM invitations WHERE event_id = ? AND person_id = ?",
+                          (event_id, person_id)).fetchone() is not None
+
+
+@server.tool(effect=WRITE, asks=[
+    "Invite {people} to {event_id}.",
+    "Add {people} to the meeting {event_id}.",
+    "Add {people} to {event_id} and to every later meeting of that series.",
+])
+def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_series: bool = False) -> Event:
+    """Invite more people to an upcoming event the user organizes.
+
+    Each new attendee gets an invitation awaiting their response. The call is all or nothing:
+    if anyone is already on the event, nobody is invited.
+
+    Args:
+        event_id: ID of the event, such as 'EVT-10042'.
+        people: person IDs to invite, such as ['PER-10003', 'PER-10011'].
+        whole_series: true to also invite them to every later occurrence of the event's
+            recurring series (skipping occurrences they are already on); ignored for a one-off event.
+
+    Returns:
+        The event with its updated attendee list.
+
+    Raises:
+        not_found: the event is not visible to the user, or a person does not exist.
+        not_organizer: someone else organizes the event.
+        event_cancelled: the event is cancelled.
+        past_date: the event has already started.
+        already_invited: a person is already invited to the event, or is its organizer.
+    """
+    event = visible_event(ctx, event_id)
+    rows = person_rows(ctx, people)
+    require_organizer(ctx, event)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    for p in rows:
+        if p["person_id"] == event["organizer_id"] or _invited(ctx, event_id, p["person_id"]):
+            role = "organizes" if p["person_id"] == event["organizer_id"] else "is already invited to"
+            raise ToolError("already_invited", f"{p['name']} {role} '{event['title']}'.",
+                            hint="Invite only people who are not on the event yet (get_event lists them).")
+    for target in series_targets(ctx, event, whole_series):
+        for p in rows:
+            if not _invited(ctx, target, p["person_id"]):
+                ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
+                               "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), target, p["person_id"]))
+    return event_model(ctx, event_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Take {person_id} off the invite list for {event_id}.",
+    "Remove {person_id} from {event_id}, they don't need to be there.",
+])
+def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_series: bool = False) -> Event:
+    """Remove an attendee from an upcoming event the user organizes.
+
+    Args:
+        event_id: ID of the event, such as 'EVT-10042'.
+        person_id: ID of the attendee to remove, such as 'PER-10011'.
+        whole_series: true to also remove them from every later occurrence of the event's
+            recurring series; ignored for a one-off event.
+
+    Returns:
+        The event with its updated attendee list.
+
+    Raises:
+        not_found: the event is not visible to the user, or the person does not exist.
+        not_organizer: someone else organizes the event.
+        event_cancelled: the event is cancelled.
+        past_date: the event has already started.
+        not_invited: the person is not an attendee of the event.
+    """
+    event = visible_event(ctx, event_id)
+    (person,) = person_rows(ctx, [person_id])
+    require_organizer(ctx, event)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    if not _invited(ctx, event_id, person_id):
+        raise ToolError("not_invited", f"{person['name']} is not an attendee of '{event['title']}'.",
+                        hint="get_event lists the attendees.")
+    for target in series_targets(ctx, event, whole_series):
+        ctx.db.execute("DELETE FROM invitations WHERE event_id = ? AND person_id = ?", (target, person_id))
+    return event_model(ctx, event_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Do I have any meeting invitations I haven't answered?",
+    "Which upcoming invitations have I marked as {response}?",
+])
+def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit: Limit = 20) -> InvitationList:
+    """List the user's invitations to upcoming events, by their response; by default the unanswered ones.
+
+    Only events that are confirmed and have not started are listed, soonest first.
+
+    Args:
+        response: which invitations: 'needs_action' (not answered yet, the default),
+            'accepted', 'tentative' or 'declined'.
+        limit: the most invitations to return, from 1 to 100, such as 20.
+
+    Returns:
+        The invitations (invitation ID, event ID, title, start, end, organizer, series, the
+        user's response and note) with the IDs of the user's other events at the same time,
+        and how many matched in total.
+    """
+    rows = ctx.db.execute(MY_INVITATIONS + " AND i.response = :response AND e.status = 'confirmed' "
+                          "AND e.starts_at >= :now ORDER BY e.starts_at, e.event_id",
+                          {"me": me(ctx), "response": response, "now": now_iso(ctx)}).fetchall()
+    return InvitationList(invitations=[invitation_model(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Accept the invitation to {event_id}.",
+    "Answer '{response}' to the invite for {event_id} and tell the organizer: {note}",
+    "Decline {event_id} and all the following meetings in that series.",
+])
+def respond_to_invitation(ctx: Ctx, event_id: EventId, response: Response, note: Note | None = None,
+                          whole_series: bool = False) -> Invitation:
+    """Answer the user's invitation to an upcoming event: accept, decline or tentatively accept.
+
+    Declining frees the time in the user's free/busy. The answer can be changed later by
+    responding again.
+
+    Args:
+        event_id: ID of the event the user is invited to, such as 'EVT-10042'.
+        response: 'accepted', 'declined' or 'tentative'.
+        note: optional message to the organizer, such as 'Running 5 minutes late'.
+        whole_series: true to give the same answer for every later occurrence of the event's
+            recurring series that the user is invited to; ignored for a one-off event.
+
+    Returns:
+        The invitation with the new response and the IDs of the user's other events at the
+        same time (empty when declined).
+
+    Raises:
+        not_found: no event has that ID.
+        not_invited: the user is not invited to the event (for example, they organize it).
+        event_cancelled: the event is cancelled.
+        past_date: the event has already started.
+    """
+    user = me(ctx)
+    event = ctx.db.execute("SELECT e.*, o.name AS organizer_name FROM events e JOIN people o "
+                           "ON o.person_id = e.organizer_id WHERE e.event_id = ?", (event_id,)).fetchone()
+    if event is None:
+        raise ToolError("not_found", f"No event has ID {quote(event_id)}.",
+                        hint="list_invitations shows the events you are invited to.")
+    if not _invited(ctx, event_id, user):
+        why = "you organize it" if event["organizer_id"] == user else "you are not on its guest list"
+        raise ToolError("not_invited", f"You have no invitation to '{event['title']}': {why}.",
+                        hint="list_invitations shows the events you are invited to.")
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    for target in series_targets(ctx, event, whole_series):
+        ctx.db.execute("UPDATE invitations SET response = ?, note = ? WHERE event_id = ? AND person_id = ?",
+                       (response, note or None, target, user))
+    row = ctx.db.execute(MY_INVITATIONS + " AND i.event_id = :event_id", {"me": user, "event_id": event_id}).fetchone()
+    return invitation_model(ctx, row)

@@ -1,0 +1,36 @@
+"""The company directory: find colleagues and contacts by name or email."""
+
+from __future__ import annotations
+
+from prove.env import READ, Ctx
+
+from .tools import Limit, Person, PersonList, Query, escape_like, server
+
+
+@server.tool(effect=READ, asks=[
+    "What's {query}'s email address?",
+    "Look up {query} in the company directory.",
+    "Who do we have in the directory matching '{query}'? Show me up to {limit}.",
+])
+def search_people(ctx: Ctx, query: Query, limit: Limit = 10) -> PersonList:
+    """Search the directory of colleagues and contacts by name or email address.
+
+    Matching is case-insensitive and by substring, so 'priya', 'Patel' or '@apexlabs.com' all
+    work. Use the returned person IDs to invite people, share calendars or check free/busy.
+
+    Args:
+        query: part of a name or email address, such as 'Priya' or 'chen@'.
+        limit: the most people to return, from 1 to 100, such as 10.
+
+    Returns:
+        The matching people (colleagues first, then by name) with their person ID, email, job
+        title, department, company and whether they are a colleague, and how many matched.
+    """
+    pattern = f"%{escape_like(query.lower())}%"
+    rows = ctx.db.execute(
+        "SELECT * FROM people WHERE (lower(name) LIKE :p ESCAPE '\\' OR lower(email) LIKE :p ESCAPE '\\') "
+        "ORDER BY is_colleague DESC, name, person_id", {"p": pattern}).fetchall()
+    people = [Person(person_id=r["person_id"], name=r["name"], email=r["email"], job_title=r["job_title"],
+                     department=r["department"], company=r["company"], is_colleague=bool(r["is_colleague"]))
+              for r in rows[:limit]]
+    return PersonList(people=people, total=len(rows))

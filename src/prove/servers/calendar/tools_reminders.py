@@ -1,0 +1,130 @@
+"""Reminders: notifications the user sets before their events."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    EventId,
+    Limit,
+    Reminder,
+    ReminderId,
+    ReminderList,
+    now_iso,
+    quote,
+    require_confirmed,
+    require_not_started,
+    server,
+    visible_event,
+)
+from .world import iso
+
+MAX_REMINDERS = 5  # per event
+
+REMINDERS = """
+SELECT r.reminder_id, r.event_id, e.title AS event_title, e.starts_at AS event_start, r.minutes_before, r.method
+FROM reminders r JOIN events e ON e.event_id = r.event_id
+"""
+
+
+def _reminder(row: sqlite3.Row) -> Reminder:
+    fires = datetime.fromisoformat(row["event_start"]) - timedelta(minutes=row["minutes_before"])
+    return Reminder(**dict(row), fires_at=iso(fires))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Remind me {minutes_before} minutes before {event_id}.",
+    "Set an {method} reminder {minutes_before} minutes ahead of {event_id}.",
+])
+def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Field(ge=0, le=40320)],
+                 method: Literal["popup", "email"] = "popup") -> Reminder:
+    """Add a reminder for an upcoming event on the user's calendars.
+
+    Args:
+        event_id: ID of the event, such as 'EVT-10042'.
+        minutes_before: how long before the start to remind, 0 to 40320 (4 weeks), such as 15
+            (1440 is one day).
+        method: 'popup' (default) or 'email'.
+
+    Returns:
+        The reminder with its ID and when it fires.
+
+    Raises:
+        not_found: no event with that ID is visible to the user.
+        event_cancelled: the event is cancelled.
+        past_date: the event has already started.
+        duplicate_reminder: the event already has a reminder with the same time and method.
+        too_many_reminders: the event already has 5 reminders.
+    """
+    event = visible_event(ctx, event_id)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    existing = ctx.db.execute("SELECT minutes_before, method FROM reminders WHERE event_id = ?",
+                              (event_id,)).fetchall()
+    if (minutes_before, method) in [tuple(r) for r in existing]:
+        raise ToolError("duplicate_reminder", f"'{event['title']}' already has a {method} reminder "
+                        f"{minutes_before} minutes before.", hint="list_reminders shows the event's reminders.")
+    if len(existing) >= MAX_REMINDERS:
+        raise ToolError("too_many_reminders", f"'{event['title']}' already has {MAX_REMINDERS} reminders.",
+                        hint="Delete one with delete_reminder first.")
+    reminder_id = ctx.new_id("REM")
+    ctx.db.execute("INSERT INTO reminders (reminder_id, event_id, minutes_before, method) VALUES (?, ?, ?, ?)",
+                   (reminder_id, event_id, minutes_before, method))
+    return _reminder(ctx.db.execute(REMINDERS + " WHERE r.reminder_id = ?", (reminder_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What reminders have I set?",
+    "Which reminders are on {event_id}?",
+])
+def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50) -> ReminderList:
+    """List the user's reminders: for one event, or for every event that has not started yet.
+
+    Args:
+        event_id: only this event's reminders, such as 'EVT-10042'; omit for all upcoming events.
+        limit: the most reminders to return, from 1 to 100, such as 50.
+
+    Returns:
+        The reminders (ID, event, minutes before, method, when it fires), in firing order,
+        and how many there are in total.
+
+    Raises:
+        not_found: `event_id` is given and no event with that ID is visible to the user.
+    """
+    if event_id is not None:
+        visible_event(ctx, event_id)
+        rows = ctx.db.execute(REMINDERS + " WHERE r.event_id = ?", (event_id,)).fetchall()
+    else:
+        rows = ctx.db.execute(REMINDERS + " WHERE e.starts_at >= ?", (now_iso(ctx),)).fetchall()
+    reminders = sorted((_reminder(r) for r in rows), key=lambda r: (r.fires_at, r.reminder_id))
+    return ReminderList(reminders=reminders[:limit], total=len(reminders))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete reminder {reminder_id}.",
+    "I don't need the reminder {reminder_id} anymore, remove it.",
+])
+def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> Reminder:
+    """Delete one of the user's reminders.
+
+    Args:
+        reminder_id: ID of the reminder, such as 'REM-10003' (list_reminders shows them).
+
+    Returns:
+        The reminder that was deleted.
+
+    Raises:
+        not_found: no reminder has that ID.
+    """
+    row = ctx.db.execute(REMINDERS + " WHERE r.reminder_id = ?", (reminder_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No reminder has ID {quote(reminder_id)}.",
+                        hint="list_reminders shows your reminders and their IDs.")
+    ctx.db.execute("DELETE FROM reminders WHERE reminder_id = ?", (reminder_id,))
+    return _reminder(row)
