@@ -1,9 +1,10 @@
 """Environment benchmark: the cost of an episode's primitives on one server's world.
 
 Prints JSON: median and p95 (microseconds) of session create, fork, fingerprint, a read call
-and a write call through `Session.call` (validation and transaction included), a bare sqlite3
-primary-key SELECT measured in the same run (the floor, for ratios), and resident-set growth
-per session over N idle sessions.
+and a write call through `Session.call` (validation and transaction included), the same tool
+functions called directly (so the framework's own overhead shows), a bare sqlite3 primary-key
+SELECT measured in the same run (the floor, for ratios), and resident-set growth per session
+over N idle sessions (measured first, on a fresh heap).
 """
 
 from __future__ import annotations
@@ -25,13 +26,22 @@ from prove.env import Session, registry
 TARGETS_US = {"create": 200, "fork": 200, "read_call": 30, "write_call": 60}
 TARGET_KB_PER_SESSION = 300
 
-# A representative read (one entity by key) and a repeatable write per reference server.
+# Per server, on world 0: a read of one entity by key, a light write (one row updated) and a
+# heavy write (a whole business transaction), each repeatable.
 CALLS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "banking": {"read": ("get_account", {"account_id": "{account}"}),
-                "write": ("transfer_funds", {"from_account": "{account}", "to_account": "{account:1}",
-                                             "amount": 0.01})},
-    "calendar": {"read": ("get_event", {"event_id": "{event}"}),
-                 "write": ("add_reminder", {"event_id": "{event}", "minutes_before": 10})},
+    "banking": {
+        "read": ("get_account", {"account_id": "ACC-10001"}),
+        "write": ("set_card_spending_limit", {"card_id": "CRD-10001", "daily_limit": 1500.0}),
+        "heavy_write": ("transfer_between_accounts",
+                        {"from_account_id": "ACC-10001", "to_account_id": "ACC-10002", "amount": 0.01}),
+    },
+    "calendar": {
+        "read": ("get_event", {"event_id": "EVT-10006"}),
+        "write": ("add_reminder", {"event_id": "EVT-10006", "minutes_before": 10}),
+        "heavy_write": ("create_event", {"calendar_id": "CAL-10001", "title": "Sync",
+                                         "start": "2026-03-20T07:00:00", "end": "2026-03-20T07:30:00",
+                                         "allow_overlap": True}),
+    },
 }
 
 
@@ -57,14 +67,21 @@ def _rss_kb() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def _fill(args: dict[str, Any], ids: dict[str, list[str]]) -> dict[str, Any]:
-    out = {}
-    for key, value in args.items():
-        if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
-            kind, _, index = value[1:-1].partition(":")
-            value = ids[kind][int(index or 0)]
-        out[key] = value
-    return out
+def _memory(server: Any, read: tuple[str, dict[str, Any]], count: int) -> dict[str, Any]:
+    gc.collect()
+    before = _rss_kb()
+    idle = [Session([server], world=0) for _ in range(count)]
+    gc.collect()
+    after_create = _rss_kb()
+    for s in idle:
+        s.call(*read)
+    gc.collect()
+    after_call = _rss_kb()
+    for s in idle:
+        s.close()
+    return {"sessions": count,
+            "kb_per_idle_session": round((after_create - before) / count, 1),
+            "kb_per_session_after_one_read": round((after_call - before) / count, 1)}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -76,32 +93,31 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     sessions_for_memory = 200 if opts.quick else 2000
 
     server = registry.get(opts.server)
-    template = server.template(0)
-    base = Session([server], world=0)
-    ids = {kind.name: [r[0] for r in template.db.execute(
-        f'SELECT "{kind.key}" FROM "{kind.table}" ORDER BY "{kind.key}" LIMIT 5')]
-        for kind in server.entities.values()}
     calls = CALLS.get(opts.server)
     if calls is None:
         raise SystemExit(f"no representative calls defined for {opts.server!r}; add them to CALLS")
-    read_name, read_args = calls["read"][0], _fill(calls["read"][1], ids)
-    write_name, write_args = calls["write"][0], _fill(calls["write"][1], ids)
-    for name, args in ((read_name, read_args), (write_name, write_args)):
+    template = server.template(0)
+    out: dict[str, Any] = {
+        "benchmark": "env", "server": opts.server, "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version, "cpus": os.cpu_count(), "template_bytes": template.size,
+        "calls": {k: f"{name}({json.dumps(args)})" for k, (name, args) in calls.items()},
+    }
+    out["memory"] = _memory(server, calls["read"], sessions_for_memory)
+
+    base = Session([server], world=0)
+    for name, args in calls.values():
         result = base.fork().call(name, args)
         if not result.ok:
             raise SystemExit(f"benchmark call {name}({args}) failed: {result.error}")
 
-    kind = next(iter(server.entities.values()))
+    # The floor: the same row the read call fetches, by primary key, with bare sqlite3.
+    read_name, read_args = calls["read"]
+    param = server.tools[read_name].params[0]
+    kind = server.entities[param.entity]
     bare = sqlite3.connect(":memory:")
     bare.deserialize(template.data)
-    key = ids[kind.name][0]
+    key = read_args[param.name]
     bare_sql = f'SELECT * FROM "{kind.table}" WHERE "{kind.key}" = ?'
-
-    out: dict[str, Any] = {
-        "benchmark": "env", "server": opts.server, "python": platform.python_version(),
-        "sqlite": sqlite3.sqlite_version, "cpus": os.cpu_count(), "template_bytes": template.size,
-        "read_call": f"{read_name}({json.dumps(read_args)})", "write_call": f"{write_name}({json.dumps(write_args)})",
-    }
     out["bare_select_us"] = _timed(lambda: bare.execute(bare_sql, (key,)).fetchone(), n)
 
     created: list[Session] = []
@@ -113,7 +129,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for s in forks:
         s.close()
     out["fingerprint_clean_us"] = _timed(base.fingerprint, n)
-    out["read_call_us"] = _timed(lambda: base.call(read_name, read_args), n)
 
     writer = base.fork()
     snap = writer.snapshot()
@@ -122,30 +137,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if i % 100 == 0:
             writer.restore(snap)
 
-    out["write_call_us"] = _timed(lambda: writer.call(write_name, write_args), n, every_100)
+    for label, (name, args) in (("read_call", calls["read"]), ("write_call", calls["write"]),
+                                ("heavy_write_call", calls["heavy_write"])):
+        tool = server.tools[name]
+        out[f"{label}_us"] = _timed(lambda: writer.call(name, args), n, every_100)
+        kwargs = tool.args_model.model_validate(args).__dict__
+
+        def direct() -> None:
+            writer._runtimes[0].db.execute("SAVEPOINT bench")
+            tool.fn(writer._runtimes[0].ctx, **kwargs)
+            writer._runtimes[0].db.execute("RELEASE bench")
+
+        out[f"{label}_tool_only_us"] = _timed(direct, n, every_100)
+        out[f"{label}_framework_overhead_us"] = round(
+            out[f"{label}_us"]["median"] - out[f"{label}_tool_only_us"]["median"], 2)
+    writer.call(*calls["heavy_write"])
     out["fingerprint_after_write_us"] = _timed(writer.fingerprint, n)
     writer.close()
 
-    gc.collect()
-    before = _rss_kb()
-    idle = [Session([server], world=0) for _ in range(sessions_for_memory)]
-    gc.collect()
-    after_create = _rss_kb()
-    for s in idle:
-        s.call(read_name, read_args)
-    gc.collect()
-    after_call = _rss_kb()
-    out["memory"] = {
-        "sessions": sessions_for_memory,
-        "kb_per_idle_session": round((after_create - before) / sessions_for_memory, 1),
-        "kb_per_session_after_one_call": round((after_call - before) / sessions_for_memory, 1),
-    }
-    for s in idle:
-        s.close()
-
     floor = out["bare_select_us"]["median"]
     out["ratio_to_bare_select"] = {k: round(out[f"{k}_us"]["median"] / floor, 1)
-                                   for k in ("read_call", "write_call", "create", "fork")}
+                                   for k in ("read_call", "write_call", "heavy_write_call", "create", "fork")}
     out["targets"] = {**{f"{k}_us_median": v for k, v in TARGETS_US.items()},
                       "kb_per_idle_session": TARGET_KB_PER_SESSION}
     out["meets_targets"] = {

@@ -157,7 +157,7 @@ def make_server() -> Server:
     @server.tool(effect=READ, hidden=True)
     def sneaky_write(ctx: Ctx) -> int:
         """A read tool that writes (a bug the framework must catch)."""
-        return ctx.db.execute("DELETE FROM moves").rowcount
+        return ctx.db.execute("UPDATE wallets SET balance = balance + 1").rowcount
 
     @server.tool(effect=READ, hidden=True)
     def count_wallets(ctx: Ctx) -> int:

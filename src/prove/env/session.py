@@ -267,22 +267,21 @@ class Session:
         except RecursionError:
             return _error(name, INVALID_ARGUMENTS, "Arguments nest too deeply.", _expected(tool))
         db = rt.db
+        # Every call runs in a savepoint; a read tool that changed anything is a bug, undone here.
         write = tool.effect is Effect.WRITE
         if self.timeout is not None:
             self._deadline = time.monotonic() + self.timeout
-        if write:
-            db.execute("SAVEPOINT prove_call")
-        else:
-            db.execute("PRAGMA query_only = ON")  # a read tool that writes is a bug, caught here
+        changes = db.total_changes
+        db.execute("SAVEPOINT prove_call")
         try:
             data = tool.result_adapter.dump_python(tool.fn(rt.ctx, **kwargs), mode="json")
+            if not write and db.total_changes != changes:
+                raise RuntimeError(f"read tool {tool.name} changed state")
         except ToolError as exc:
-            if write:
-                _rollback(db)
+            _rollback(db)
             return ToolResult(name, False, error=exc.body()["error"])
         except Exception as exc:
-            if write:
-                _rollback(db)
+            _rollback(db)
             if isinstance(exc, sqlite3.OperationalError) and self._past_deadline():
                 return _error(name, TIMEOUT, f"The call ran longer than {self.timeout:g}s and was stopped.",
                               "Narrow the request (filters, a smaller limit) and try again.")
@@ -291,15 +290,11 @@ class Session:
             return _error(name, INTERNAL_ERROR, "The tool failed unexpectedly; this is a bug in the server.",
                           "Try a different request; retrying the same call will fail the same way.")
         except BaseException:
-            if write:
-                _rollback(db)
+            _rollback(db)
             raise
         finally:
             self._deadline = None
-            if not write:
-                db.execute("PRAGMA query_only = OFF")
-        if write:
-            db.execute("RELEASE prove_call")
+        db.execute("RELEASE prove_call")
         return ToolResult(name, True, data)
 
     def _past_deadline(self) -> bool:

@@ -103,6 +103,9 @@ CREATE TABLE transactions (
     memo           TEXT
 ) WITHOUT ROWID;
 
+-- Balances sum an account's pending debits on every read: keep that lookup off a table scan.
+CREATE INDEX transactions_by_account ON transactions (account_id, status);
+
 -- Monthly statements of complete calendar months.
 CREATE TABLE statements (
     statement_id        TEXT PRIMARY KEY,
