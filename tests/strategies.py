@@ -23,15 +23,21 @@ HOSTILE = [
 _EXAMPLE = re.compile(r"'([^']{1,60})'")
 
 
-def entity_values(session: Session, limit: int = 40) -> dict[str, list[str]]:
-    """IDs of each entity kind that exist in the session's initial world."""
+def entity_values(session: Session, limit: int = 60) -> dict[str, list[str]]:
+    """IDs of each entity kind that exist in the session's initial world.
+
+    Live rows come first, and the sample is spread over the whole key range (every k-th row),
+    so that the user's own entities, often created last, are reached too.
+    """
     out: dict[str, list[str]] = {}
     for name in session.servers:
         rt = next(r for r in session._runtimes if r.server.name == name)
         for kind in rt.server.entities.values():
-            rows = rt.template.db.execute(
-                f'SELECT "{kind.key}" FROM "{kind.table}" ORDER BY "{kind.key}" LIMIT ?', (limit,)).fetchall()
-            out[kind.name] = [r[0] for r in rows]
+            live = kind.live or "1"
+            rows = [r[0] for r in rt.template.db.execute(
+                f'SELECT "{kind.key}" FROM "{kind.table}" ORDER BY ({live}) DESC, "{kind.key}"')]
+            step = max(1, len(rows) // limit)
+            out[kind.name] = rows[::step][:limit]
     return out
 
 

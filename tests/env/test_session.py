@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import pytest
 
@@ -181,6 +182,8 @@ def test_clock_moves_forward_only(session: Session) -> None:
     assert (session.now - EPOCH).total_seconds() == 90
     with pytest.raises(ValueError):
         session.advance(-1)
+    with pytest.raises(ValueError, match="stops at"):
+        session.advance(timedelta(days=365 * 500))
 
 
 def test_closed_session_refuses_use(toy: Server) -> None:

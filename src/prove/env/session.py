@@ -30,6 +30,8 @@ _MAX_ECHO = 80
 # SQLite calls the progress handler every this many VM steps; a typical call takes fewer, so
 # the deadline check costs nothing unless a query runs long.
 _PROGRESS_STEPS = 5000
+# Tools add durations to `now`; keep far from datetime.max so that never overflows.
+_LATEST = datetime(2200, 1, 1)
 
 
 @dataclass(slots=True)
@@ -314,6 +316,8 @@ class Session:
             step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
             if step < timedelta(0):
                 raise ValueError("the simulated clock only moves forward")
+            if self.now + step > _LATEST:
+                raise ValueError(f"the simulated clock stops at {_LATEST.isoformat()}")
             old, new = self.now, self.now + step
             hooked = [rt for rt in self._runtimes if rt.server.on_advance is not None]
             for rt in hooked:

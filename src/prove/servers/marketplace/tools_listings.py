@@ -1,0 +1,375 @@
+"""Marketplace tools: browsing listings and categories, and the member's own listings."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    LISTING_SQL,
+    OFFER_STATUS_SQL,
+    CategoryId,
+    ListingId,
+    ListingList,
+    ListingSummary,
+    MemberId,
+    OfferId,
+    clean_text,
+    iso,
+    like,
+    listing_row,
+    me,
+    money,
+    server,
+    summary,
+)
+from .world import fee_for
+
+Condition = Literal["new", "like_new", "good", "fair", "for_parts"]
+Price = Annotated[float, Field(gt=0, le=50_000)]
+Shipping = Annotated[float, Field(ge=0, le=500)]
+Title = Annotated[str, Field(max_length=120)]
+Description = Annotated[str, Field(max_length=2000)]
+Limit = Annotated[int, Field(ge=1, le=50)]
+
+
+class Listing(ListingSummary):
+    description: str
+    watchers: int
+    seller_rating_count: int
+    updated_at: str
+    open_offers: int
+    my_open_offer_id: OfferId | None
+
+
+class Category(BaseModel):
+    category_id: CategoryId
+    name: str
+    fee_percent: float
+    active_listings: int
+
+
+class CategoryList(BaseModel):
+    categories: list[Category]
+    total: int
+
+
+class FeeEstimate(BaseModel):
+    category_id: CategoryId
+    category: str
+    price: float
+    shipping_cost: float
+    fee_percent: float
+    fee: float
+    seller_proceeds: float
+
+
+class MyListing(ListingSummary):
+    open_offers: int
+    watchers: int
+
+
+class MyListingList(BaseModel):
+    listings: list[MyListing]
+    total: int
+
+
+def _detail(ctx: Ctx, listing_id: str) -> Listing:
+    row = listing_row(ctx, listing_id)
+    params = {"now": iso(ctx.now()), "id": listing_id}
+    open_offers = ctx.db.execute(
+        f"SELECT count(*) FROM offers o WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} IN ('pending', 'countered')",
+        params).fetchone()[0]
+    mine = ctx.db.execute(
+        f"SELECT o.offer_id FROM offers o JOIN members m ON m.member_id = o.buyer_id AND m.is_self = 1 "
+        f"WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} IN ('pending', 'countered')", params).fetchone()
+    base = summary(row).model_dump()
+    return Listing(**base, description=row["description"], watchers=row["watchers"],
+                   seller_rating_count=row["seller_rating_count"], updated_at=row["updated_at"],
+                   open_offers=open_offers, my_open_offer_id=mine[0] if mine else None)
+
+
+@server.tool(effect=READ, asks=[
+    "Find me a {query} for under {max_price} dollars.",
+    "Search the marketplace for {query} in {condition} condition, cheapest first.",
+    "What's listed in category {category_id} right now?",
+])
+def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
+                    min_price: Annotated[float, Field(ge=0)] | None = None,
+                    max_price: Annotated[float, Field(ge=0)] | None = None,
+                    condition: Condition | None = None, seller_id: MemberId | None = None,
+                    sort: Literal["newest", "price_low", "price_high"] = "newest", limit: Limit = 10) -> ListingList:
+    """Search active listings of the marketplace by words, category, price, condition or seller.
+
+    Args:
+        query: words to find in the title or description, such as 'stand mixer'.
+        category_id: only this category, such as 'CAT-10001'.
+        min_price: lowest asking price in dollars, such as 50.0.
+        max_price: highest asking price in dollars, such as 300.0.
+        condition: only this condition: 'new', 'like_new', 'good', 'fair' or 'for_parts'.
+        seller_id: only listings of this seller, such as 'MBR-10002'.
+        sort: 'newest' (default), 'price_low' or 'price_high'.
+        limit: most listings to return, 1 to 50, such as 10.
+
+    Returns:
+        Matching active listings (the member's own included, marked is_mine) with price, shipping,
+        seller and location, and the total number of matches.
+    """
+    where, params = ["l.status = 'active'"], []
+    if query is not None and query.strip():
+        for word in query.split()[:8]:
+            where.append("(l.title LIKE ? ESCAPE '\\' OR l.description LIKE ? ESCAPE '\\')")
+            params += [like(word), like(word)]
+    for column, value in (("l.category_id", category_id), ("l.condition", condition), ("l.seller_id", seller_id)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    if min_price is not None:
+        where.append("l.price >= ?")
+        params.append(min_price)
+    if max_price is not None:
+        where.append("l.price <= ?")
+        params.append(max_price)
+    order = {"newest": "l.created_at DESC", "price_low": "l.price ASC", "price_high": "l.price DESC"}[sort]
+    clause = " WHERE " + " AND ".join(where)
+    total = ctx.db.execute("SELECT count(*) FROM listings l" + clause, params).fetchone()[0]
+    rows = ctx.db.execute(LISTING_SQL + clause + f" ORDER BY {order}, l.listing_id LIMIT ?",
+                          (*params, limit)).fetchall()
+    return ListingList(listings=[summary(r) for r in rows], total=total)
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the details of listing {listing_id}.",
+    "Is {listing_id} still for sale, and how much is shipping?",
+])
+def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
+    """Look up one listing, whatever its status, with its description and the seller's rating.
+
+    Args:
+        listing_id: ID of the listing, such as 'LST-10001'.
+
+    Returns:
+        The listing: title, category, condition, price, shipping, whether it accepts offers, status
+        ('active', 'sold' or 'withdrawn'), seller and rating, description, watchers, the number of
+        open offers on it and the ID of the member's own open offer on it, if any.
+
+    Raises:
+        not_found: no listing has that ID.
+    """
+    return _detail(ctx, listing_id)
+
+
+@server.tool(effect=READ, asks=[
+    "What categories can I sell in, and what are the fees?",
+    "List the marketplace categories.",
+])
+def list_categories(ctx: Ctx) -> CategoryList:
+    """List the marketplace's categories with their selling fee and number of active listings.
+
+    Returns:
+        Every category with its ID, name, final value fee percent and active listing count.
+    """
+    rows = ctx.db.execute(
+        "SELECT c.*, (SELECT count(*) FROM listings l WHERE l.category_id = c.category_id "
+        "AND l.status = 'active') AS active FROM categories c ORDER BY c.name").fetchall()
+    return CategoryList(categories=[Category(category_id=r["category_id"], name=r["name"],
+                                             fee_percent=r["fee_percent"], active_listings=r["active"])
+                                    for r in rows], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "If I sell something for {price} dollars in {category_id}, how much do I keep?",
+    "What would the fees be on a {price} sale in category {category_id} with {shipping_cost} shipping?",
+])
+def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost: Shipping = 0.0) -> FeeEstimate:
+    """Estimate the selling fee and what the seller keeps for a sale at a given price.
+
+    The final value fee is the category's percent of price plus shipping, plus $0.30 per order.
+
+    Args:
+        category_id: category of the item, such as 'CAT-10001'.
+        price: sale price in dollars, such as 120.0.
+        shipping_cost: shipping charged to the buyer in dollars, such as 9.99; default 0.
+
+    Returns:
+        The fee percent, the fee in dollars and the seller's proceeds (price plus shipping minus fee).
+
+    Raises:
+        not_found: no category has that ID.
+    """
+    row = ctx.db.execute("SELECT * FROM categories WHERE category_id = ?", (category_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No category {category_id!r}.", hint="See categories with list_categories.")
+    fee = fee_for(row["fee_percent"], price, shipping_cost)
+    return FeeEstimate(category_id=category_id, category=row["name"], price=money(price),
+                       shipping_cost=money(shipping_cost), fee_percent=row["fee_percent"], fee=fee,
+                       seller_proceeds=money(price + shipping_cost - fee))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the things I'm selling.",
+    "Which of my listings are {status}?",
+])
+def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | None = None,
+                     limit: Limit = 20) -> MyListingList:
+    """List the signed-in member's own listings, newest first.
+
+    Args:
+        status: only listings in this status: 'active', 'sold' or 'withdrawn'; all when omitted.
+        limit: most listings to return, 1 to 50, such as 20.
+
+    Returns:
+        The member's listings with price, status, watchers and number of open offers, and the total.
+    """
+    where, params = "m.is_self = 1", {"now": iso(ctx.now())}
+    if status is not None:
+        where += " AND l.status = :status"
+        params["status"] = status
+    total = ctx.db.execute("SELECT count(*) FROM listings l JOIN members m ON m.member_id = l.seller_id WHERE "
+                           + where, params).fetchone()[0]
+    rows = ctx.db.execute(LISTING_SQL + " WHERE " + where + " ORDER BY l.created_at DESC, l.listing_id LIMIT :limit",
+                          {**params, "limit": limit}).fetchall()
+    out = []
+    for r in rows:
+        n = ctx.db.execute(f"SELECT count(*) FROM offers o WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} "
+                           "IN ('pending', 'countered')", {"id": r["listing_id"], "now": params["now"]}).fetchone()[0]
+        out.append(MyListing(**summary(r).model_dump(), open_offers=n, watchers=r["watchers"]))
+    return MyListingList(listings=out, total=total)
+
+
+@server.tool(effect=WRITE, asks=[
+    "List my {listing_title} for sale at {price} dollars in {condition} condition, category {category_id}.",
+    "I want to sell a {listing_title} in {category_id} for {price}; it's {condition}. Shipping is {shipping_cost}.",
+])
+def create_listing(ctx: Ctx, listing_title: Title, category_id: CategoryId, price: Price, condition: Condition,
+                   description: Description | None = None, shipping_cost: Shipping = 0.0,
+                   accepts_offers: bool = True) -> Listing:
+    """Put a new item up for sale as the signed-in member; it is active at once.
+
+    Args:
+        listing_title: what the item is, as buyers will search for it, such as 'Canon AE-1 Program 35mm Film Camera'.
+        category_id: category of the item, such as 'CAT-10002'.
+        price: asking price in dollars, such as 180.0.
+        condition: 'new', 'like_new', 'good', 'fair' or 'for_parts'.
+        description: optional details for buyers, such as 'Light wear, fully working, ships in 2 days.'.
+        shipping_cost: shipping charged to the buyer in dollars, 0 for free shipping (default), such as 12.99.
+        accepts_offers: whether buyers may make offers below the price (default true).
+
+    Returns:
+        The new listing with its ID.
+
+    Raises:
+        not_found: no category has that ID.
+        invalid_title: the title is empty.
+        listing_limit_reached: the member already has as many active listings as the account allows.
+    """
+    if ctx.db.execute("SELECT 1 FROM categories WHERE category_id = ?", (category_id,)).fetchone() is None:
+        raise ToolError("not_found", f"No category {category_id!r}.", hint="See categories with list_categories.")
+    title = clean_text(listing_title, "invalid_title", "title")
+    seller = me(ctx)
+    active, cap = ctx.db.execute(
+        "SELECT (SELECT count(*) FROM listings WHERE seller_id = ? AND status = 'active'), "
+        "(SELECT max_active_listings FROM accounts)", (seller,)).fetchone()
+    if active >= cap:
+        raise ToolError("listing_limit_reached", f"You already have {active} active listings, the most allowed.",
+                        hint="Withdraw a listing you no longer need, then try again.")
+    listing_id = ctx.new_id("LST")
+    now = iso(ctx.now())
+    ctx.db.execute(
+        "INSERT INTO listings (listing_id, seller_id, category_id, title, description, condition, price, "
+        "shipping_cost, accepts_offers, status, created_at, updated_at, watchers) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, 0)",
+        (listing_id, seller, category_id, title, (description or "").strip(), condition, money(price),
+         money(shipping_cost), int(accepts_offers), now, now))
+    return _detail(ctx, listing_id)
+
+
+def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
+    row = listing_row(ctx, listing_id)
+    if not row["is_mine"]:
+        raise ToolError("not_your_listing", f"{listing_id} is {row['seller_username']}'s listing, not yours.",
+                        hint="See your own listings with list_my_listings.")
+    if row["status"] != "active":
+        raise ToolError("listing_unavailable", f"{listing_id} is {row['status']} and can no longer be changed.",
+                        hint="Only active listings can be edited or withdrawn.")
+    return row
+
+
+@server.tool(effect=WRITE, asks=[
+    "Drop the price of my listing {listing_id} to {price}.",
+    "Change {listing_id}: price {price}, shipping {shipping_cost}.",
+    "Stop accepting offers on {listing_id}.",
+])
+def edit_listing(ctx: Ctx, listing_id: ListingId, price: Price | None = None, listing_title: Title | None = None,
+                 description: Description | None = None, shipping_cost: Shipping | None = None,
+                 accepts_offers: bool | None = None) -> Listing:
+    """Change the price or other details of one of the signed-in member's active listings.
+
+    Only the fields given change. Open offers on the listing stay open.
+
+    Args:
+        listing_id: ID of the member's own active listing, such as 'LST-10199'.
+        price: new asking price in dollars, such as 149.99.
+        listing_title: new title, such as 'Fender Player Stratocaster, Sunburst, with Gig Bag'.
+        description: new description for buyers, such as 'Price drop! Ships tomorrow.'.
+        shipping_cost: new shipping cost in dollars, 0 for free shipping, such as 0.0.
+        accepts_offers: whether buyers may make offers below the price.
+
+    Returns:
+        The updated listing.
+
+    Raises:
+        not_found: no listing has that ID.
+        not_your_listing: the listing belongs to another member.
+        listing_unavailable: the listing is sold or withdrawn.
+        nothing_to_change: no field to change was given.
+        invalid_title: the new title is empty.
+    """
+    _own_active(ctx, listing_id)
+    changes: dict[str, object] = {}
+    if price is not None:
+        changes["price"] = money(price)
+    if listing_title is not None:
+        changes["title"] = clean_text(listing_title, "invalid_title", "title")
+    if description is not None:
+        changes["description"] = description.strip()
+    if shipping_cost is not None:
+        changes["shipping_cost"] = money(shipping_cost)
+    if accepts_offers is not None:
+        changes["accepts_offers"] = int(accepts_offers)
+    if not changes:
+        raise ToolError("nothing_to_change", "No new value was given.",
+                        hint="Pass at least one of price, listing_title, description, shipping_cost, accepts_offers.")
+    sets = ", ".join(f"{column} = :{column}" for column in changes)
+    ctx.db.execute(f"UPDATE listings SET {sets}, updated_at = :now WHERE listing_id = :id",
+                   {**changes, "now": iso(ctx.now()), "id": listing_id})
+    return _detail(ctx, listing_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Take down my listing {listing_id}.",
+    "I sold {listing_id} elsewhere, please withdraw it.",
+])
+def withdraw_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
+    """Withdraw one of the signed-in member's active listings; open offers on it are rejected.
+
+    Args:
+        listing_id: ID of the member's own active listing, such as 'LST-10199'.
+
+    Returns:
+        The listing, now with status 'withdrawn'.
+
+    Raises:
+        not_found: no listing has that ID.
+        not_your_listing: the listing belongs to another member.
+        listing_unavailable: the listing is already sold or withdrawn.
+    """
+    _own_active(ctx, listing_id)
+    now = iso(ctx.now())
+    ctx.db.execute("UPDATE listings SET status = 'withdrawn', updated_at = ? WHERE listing_id = ?", (now, listing_id))
+    ctx.db.execute("UPDATE offers SET status = 'rejected', responded_at = ? WHERE listing_id = ? "
+                   "AND status IN ('pending', 'countered') AND expires_at > ?", (now, listing_id, now))
+    return _detail(ctx, listing_id)

@@ -1,0 +1,383 @@
+"""Retail chain tools: stores and their hours, products, stock and shelf prices, the home store."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    AVAILABLE_SQL,
+    WEEKDAYS,
+    CustomerId,
+    Limit,
+    ProductId,
+    StoreId,
+    is_open,
+    iso,
+    like,
+    money,
+    next_opening,
+    product_row,
+    server,
+    stock,
+    store_row,
+    today_hours,
+    weekly_hours,
+)
+
+Department = Literal["Kitchen & Dining", "Home & Bedding", "Electronics", "Tools & Hardware", "Outdoor & Garden",
+                     "Sports & Fitness", "Toys & Games", "Health & Beauty"]
+
+
+class StoreSummary(BaseModel):
+    store_id: StoreId
+    name: str
+    format: str = Field(description="'flagship', 'standard' or 'express' (small, no click-and-collect).")
+    city: str
+    state: str
+    address: str
+    phone: str
+    status: str = Field(description="'open' or 'temporarily_closed'.")
+    status_note: str | None
+    offers_pickup: bool
+    open_now: bool
+    hours_today: str = Field(description="Today's opening hours, such as '10:00-21:00', or 'closed'.")
+    next_opening: str | None = Field(description="When the store next opens, if it is closed now.")
+    is_home_store: bool
+
+
+class StoreList(BaseModel):
+    stores: list[StoreSummary]
+    total: int
+
+
+class DayHours(BaseModel):
+    day: str
+    opens: str | None
+    closes: str | None
+
+
+class Store(StoreSummary):
+    tax_rate: float = Field(description="Sales tax percent charged at this store.")
+    weekly_hours: list[DayHours]
+    products_carried: int
+
+
+class ProductSummary(BaseModel):
+    product_id: ProductId
+    sku: str
+    name: str
+    brand: str
+    category: str
+    list_price: float
+
+
+class ProductList(BaseModel):
+    products: list[ProductSummary]
+    total: int
+
+
+class Product(ProductSummary):
+    description: str
+    stores_with_stock: int
+    units_available: int = Field(description="Units available for pickup across all stores.")
+
+
+class StoreStock(BaseModel):
+    store_id: StoreId
+    store_name: str
+    city: str
+    available: int
+    price: float
+    on_clearance: bool
+    offers_pickup: bool
+    open_now: bool
+
+
+class StockList(BaseModel):
+    product_id: ProductId
+    product_name: str
+    stores: list[StoreStock]
+    total: int
+
+
+class PriceCheck(BaseModel):
+    product_id: ProductId
+    product_name: str
+    store_id: StoreId
+    store_name: str
+    list_price: float
+    store_price: float
+    on_clearance: bool
+    savings: float
+    tax_rate: float
+    price_with_tax: float
+    available: int
+
+
+class HomeStore(BaseModel):
+    customer_id: CustomerId
+    home_store_id: StoreId
+    home_store_name: str
+    previous_home_store_id: StoreId
+
+
+def _summary(ctx: Ctx, row, home: str) -> StoreSummary:  # noqa: ANN001 - a sqlite3.Row
+    now = ctx.now()
+    hours = weekly_hours(ctx, row["store_id"])
+    open_now = is_open(row, hours, now)
+    nxt = None if open_now else next_opening(row, hours, now)
+    return StoreSummary(store_id=row["store_id"], name=row["name"], format=row["format"], city=row["city"],
+                        state=row["state"], address=row["address"], phone=row["phone"], status=row["status"],
+                        status_note=row["status_note"], offers_pickup=bool(row["offers_pickup"]), open_now=open_now,
+                        hours_today=today_hours(hours, now) if row["status"] == "open" else "closed",
+                        next_opening=iso(nxt) if nxt else None, is_home_store=row["store_id"] == home)
+
+
+def _home(ctx: Ctx) -> str:
+    return ctx.db.execute("SELECT home_store_id FROM customers").fetchone()[0]
+
+
+def _parse_time(value: str) -> datetime:
+    try:
+        at = datetime.fromisoformat(value.strip()).replace(tzinfo=None)
+    except ValueError:
+        raise ToolError("invalid_datetime", f"{value[:40]!r} is not a date and time.",
+                        hint="Use ISO format, such as '2026-03-16T18:30'.") from None
+    return at
+
+
+@server.tool(effect=READ, asks=[
+    "Which stores do you have in {city}?",
+    "Is any store in {city} open at {open_at}?",
+    "Find me a store that does click-and-collect.",
+])
+def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, pickup_only: bool = False,
+                limit: Limit = 20) -> StoreList:
+    """Find the chain's stores, by city, by being open at a given time, or by offering click-and-collect.
+
+    Args:
+        city: only stores in this city, such as 'Seattle' (case does not matter).
+        open_at: only stores open at this local date and time, such as '2026-03-16T19:30'; from
+            yesterday to a year ahead.
+        pickup_only: only stores that offer click-and-collect pickup (default false).
+        limit: most stores to return, 1 to 50, such as 20.
+
+    Returns:
+        Stores with address, phone, format, whether they are open now, today's hours, when they next
+        open, whether they offer pickup and which is the customer's home store, and the total.
+
+    Raises:
+        invalid_datetime: open_at is not a date and time, or not between yesterday and a year ahead.
+    """
+    at = None
+    if open_at is not None:
+        at = _parse_time(open_at)
+        if not ctx.now() - timedelta(days=1) <= at <= ctx.now() + timedelta(days=366):
+            raise ToolError("invalid_datetime", f"{open_at[:40]!r} is not between yesterday and a year ahead.",
+                            hint="Store hours are weekly; ask about a time in the coming days.")
+    where, params = ["1"], []
+    if city is not None:
+        where.append("lower(city) = lower(?)")
+        params.append(city.strip())
+    if pickup_only:
+        where.append("offers_pickup = 1 AND status = 'open'")
+    rows = ctx.db.execute("SELECT * FROM stores WHERE " + " AND ".join(where) + " ORDER BY city, name",
+                          params).fetchall()
+    if at is not None:
+        rows = [r for r in rows if is_open(r, weekly_hours(ctx, r["store_id"]), at)]
+    home = _home(ctx)
+    return StoreList(stores=[_summary(ctx, r, home) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "What are the opening hours of store {store_id}?",
+    "Is {store_id} open right now?",
+])
+def get_store(ctx: Ctx, store_id: StoreId) -> Store:
+    """Look up one store: address, phone, weekly opening hours, whether it is open now, pickup and tax.
+
+    Args:
+        store_id: ID of the store, such as 'STR-10001'.
+
+    Returns:
+        The store with its hours for every day of the week, open_now, today's hours, when it next
+        opens, whether it offers click-and-collect, its sales tax rate and how many products it carries.
+
+    Raises:
+        not_found: no store has that ID.
+    """
+    row = store_row(ctx, store_id)
+    hours = weekly_hours(ctx, store_id)
+    carried = ctx.db.execute("SELECT count(*) FROM inventory WHERE store_id = ?", (store_id,)).fetchone()[0]
+    week = [DayHours(day=WEEKDAYS[d], opens=hours[d][0] if d in hours else None,
+                     closes=hours[d][1] if d in hours else None) for d in range(7)]
+    return Store(**_summary(ctx, row, _home(ctx)).model_dump(), tax_rate=row["tax_rate"], weekly_hours=week,
+                 products_carried=carried)
+
+
+@server.tool(effect=READ, asks=[
+    "Do you sell {query}?",
+    "Show me {category} products under {max_price} dollars.",
+    "Search for {query} from the {category} department.",
+])
+def search_products(ctx: Ctx, query: str | None = None, category: Department | None = None,
+                    max_price: Annotated[float, Field(ge=0)] | None = None, limit: Limit = 10) -> ProductList:
+    """Search the chain's catalogue by words (name, brand or SKU), department and price.
+
+    Args:
+        query: words to find in the name, brand or SKU, such as 'dutch oven'.
+        category: only this department, such as 'Kitchen & Dining'.
+        max_price: highest list price in dollars, such as 100.0.
+        limit: most products to return, 1 to 50, such as 10.
+
+    Returns:
+        Matching products with SKU, brand, department and list price, and the total number of matches.
+    """
+    where, params = ["1"], []
+    if query is not None:
+        for word in query.split()[:8]:
+            where.append("(name LIKE ? ESCAPE '\\' OR brand LIKE ? ESCAPE '\\' OR sku LIKE ? ESCAPE '\\')")
+            params += [like(word)] * 3
+    if category is not None:
+        where.append("category = ?")
+        params.append(category)
+    if max_price is not None:
+        where.append("list_price <= ?")
+        params.append(max_price)
+    rows = ctx.db.execute("SELECT * FROM products WHERE " + " AND ".join(where) + " ORDER BY name, product_id",
+                          params).fetchall()
+    return ProductList(products=[ProductSummary(product_id=r["product_id"], sku=r["sku"], name=r["name"],
+                                                brand=r["brand"], category=r["category"], list_price=r["list_price"])
+                                 for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Tell me more about product {product_id}.",
+    "What does {product_id} cost and is it in stock anywhere?",
+])
+def get_product(ctx: Ctx, product_id: ProductId) -> Product:
+    """Look up one product with its description, list price and how much of it the chain has available.
+
+    Args:
+        product_id: ID of the product, such as 'PRD-10001'.
+
+    Returns:
+        The product, the number of stores with units available and the units available chain-wide.
+
+    Raises:
+        not_found: no product has that ID.
+    """
+    row = product_row(ctx, product_id)
+    stores, units = ctx.db.execute(
+        f"SELECT sum(a > 0), coalesce(sum(a), 0) FROM (SELECT {AVAILABLE_SQL} AS a FROM inventory i "
+        "JOIN stores s ON s.store_id = i.store_id AND s.status = 'open' WHERE i.product_id = :product)",
+        {"now": iso(ctx.now()), "product": product_id}).fetchone()
+    return Product(product_id=product_id, sku=row["sku"], name=row["name"], brand=row["brand"],
+                   category=row["category"], list_price=row["list_price"], description=row["description"],
+                   stores_with_stock=stores or 0, units_available=units)
+
+
+@server.tool(effect=READ, asks=[
+    "Which stores have {product_id} in stock?",
+    "Is {product_id} available anywhere in {city}?",
+])
+def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
+                       in_stock_only: bool = True) -> StockList:
+    """Check store by store how many units of a product are available, with each store's price.
+
+    Temporarily closed stores are left out. Units held by the customer's active reservations are not
+    counted as available.
+
+    Args:
+        product_id: ID of the product, such as 'PRD-10001'.
+        city: only stores in this city, such as 'Seattle'.
+        in_stock_only: leave out stores with no unit available (default true).
+
+    Returns:
+        Stores carrying the product with units available, shelf price, clearance flag, pickup and
+        whether they are open now, most units first, and the total.
+
+    Raises:
+        not_found: no product has that ID.
+    """
+    product = product_row(ctx, product_id)
+    params: dict[str, object] = {"now": iso(ctx.now()), "product": product_id}
+    where = "i.product_id = :product AND s.status = 'open'"
+    if city is not None:
+        where += " AND lower(s.city) = lower(:city)"
+        params["city"] = city.strip()
+    rows = ctx.db.execute(f"SELECT i.*, s.*, {AVAILABLE_SQL} AS available FROM inventory i "
+                          f"JOIN stores s ON s.store_id = i.store_id WHERE {where} "
+                          "ORDER BY available DESC, s.name", params).fetchall()
+    if in_stock_only:
+        rows = [r for r in rows if r["available"] > 0]
+    now = ctx.now()
+    out = [StoreStock(store_id=r["store_id"], store_name=r["name"], city=r["city"], available=r["available"],
+                      price=r["price"], on_clearance=bool(r["clearance"]), offers_pickup=bool(r["offers_pickup"]),
+                      open_now=is_open(r, weekly_hours(ctx, r["store_id"]), now)) for r in rows]
+    return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out))
+
+
+@server.tool(effect=READ, asks=[
+    "How much is {product_id} at store {store_id}?",
+    "Price check: {product_id} at {store_id}, is it on clearance?",
+])
+def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
+    """Check a product's shelf price at one store, against the list price, with tax and stock.
+
+    Args:
+        product_id: ID of the product, such as 'PRD-10001'.
+        store_id: ID of the store, such as 'STR-10001'.
+
+    Returns:
+        The list price, the store's price (lower when on clearance), the savings, the store's sales tax
+        rate, the price with tax and the units available there.
+
+    Raises:
+        not_found: no product or store has that ID.
+        not_carried: the store does not carry this product.
+    """
+    product = product_row(ctx, product_id)
+    store = store_row(ctx, store_id)
+    row = stock(ctx, store_id, product_id)
+    if row is None:
+        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
+                        hint="Use check_availability to find stores that do.")
+    return PriceCheck(product_id=product_id, product_name=product["name"], store_id=store_id,
+                      store_name=store["name"], list_price=product["list_price"], store_price=row["price"],
+                      on_clearance=bool(row["clearance"]), savings=money(product["list_price"] - row["price"]),
+                      tax_rate=store["tax_rate"], price_with_tax=money(row["price"] * (1 + store["tax_rate"] / 100)),
+                      available=row["available"] if store["status"] == "open" else 0)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make {store_id} my home store.",
+    "I moved; please switch my home store to {store_id}.",
+])
+def set_home_store(ctx: Ctx, store_id: StoreId) -> HomeStore:
+    """Set the customer's home store, the one shown first and used for store news.
+
+    Args:
+        store_id: ID of the new home store, such as 'STR-10002'.
+
+    Returns:
+        The new and the previous home store.
+
+    Raises:
+        not_found: no store has that ID.
+        store_unavailable: the store is temporarily closed.
+    """
+    store = store_row(ctx, store_id)
+    if store["status"] != "open":
+        note = store["status_note"] or ""
+        raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {note}".strip(),
+                        hint="Choose another store with find_stores.")
+    customer = ctx.db.execute("SELECT customer_id, home_store_id FROM customers").fetchone()
+    ctx.db.execute("UPDATE customers SET home_store_id = ? WHERE customer_id = ?", (store_id, customer[0]))
+    return HomeStore(customer_id=customer[0], home_store_id=store_id, home_store_name=store["name"],
+                     previous_home_store_id=customer[1])

@@ -1,0 +1,393 @@
+"""Behaviour tests of the retail_chain server: its world, its main flows and its failures.
+
+Every test works on a fresh `Session("retail_chain", world=0)` (the epoch is Monday 2026-03-16
+09:00) and finds the entities it needs through the server's own tools, the way a model would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from prove.env import Session, registry
+
+SERVER = registry.get("retail_chain")
+HOUR = 3600
+
+
+@pytest.fixture
+def s():
+    with Session("retail_chain", world=0) as session:
+        yield session
+
+
+def ok(s: Session, tool: str, **args: Any) -> Any:
+    """Call a tool that must succeed; return its data."""
+    result = s.call(tool, args)
+    assert result.ok, f"{tool}({args}) failed: {result.error}"
+    return result.data
+
+
+def fails(s: Session, tool: str, **args: Any) -> str:
+    """Call a tool that must fail without changing the state; return the error code."""
+    before = s.fingerprint()
+    result = s.call(tool, args)
+    assert not result.ok, f"{tool}({args}) should have failed but returned {result.data}"
+    assert s.fingerprint() == before, f"failed call {tool} changed the state"
+    return result.code
+
+
+def stores(s: Session, **filters: Any) -> list[dict]:
+    return ok(s, "find_stores", limit=50, **filters)["stores"]
+
+
+def reservations(s: Session, status: str) -> list[dict]:
+    return ok(s, "list_reservations", status=status, limit=50)["reservations"]
+
+
+def store_open(s: Session, store_id: str) -> bool:
+    return ok(s, "get_store", store_id=store_id)["open_now"]
+
+
+def available(s: Session, product_id: str, store_id: str) -> int:
+    return ok(s, "check_price", product_id=product_id, store_id=store_id)["available"]
+
+
+def points(s: Session) -> int:
+    return ok(s, "get_loyalty_account")["points"]
+
+
+def pickup_stock(s: Session, least: int = 3, most: int = 12, avoid: str | None = None) -> tuple[str, str, int]:
+    """(store, product, available) at an open pickup store with `least` to `most` units available,
+    for a product that store `avoid` has none of."""
+    for store in stores(s, pickup_only=True):
+        if not store["open_now"] or store["store_id"] == avoid:
+            continue
+        for product in ok(s, "search_products", limit=50)["products"]:
+            found = s.call("check_price", {"product_id": product["product_id"], "store_id": store["store_id"]})
+            if not (found.ok and least <= found.data["available"] <= most):
+                continue
+            if avoid is not None:
+                there = s.call("check_price", {"product_id": product["product_id"], "store_id": avoid})
+                if there.ok and there.data["available"]:
+                    continue
+            return store["store_id"], product["product_id"], found.data["available"]
+    raise AssertionError("no stock found")
+
+
+# ----- the server and its world ---------------------------------------------------------------------
+
+
+def test_server_shape() -> None:
+    assert len(SERVER.visible_tools) >= 11
+    assert {t.name for t in SERVER.tools.values() if t.hidden} == {"get_loyalty_pin"}
+    assert SERVER.tools["redeem_points"].sensitive_params == ("pin",)
+    assert SERVER.template(0).size < 250_000
+
+
+def test_world_has_the_states_the_tools_need(s: Session) -> None:
+    all_stores = stores(s)
+    assert len(all_stores) >= 6 and len({x["city"] for x in all_stores}) >= 3
+    assert any(x["status"] == "temporarily_closed" for x in all_stores)
+    assert any(not x["offers_pickup"] for x in all_stores if x["status"] == "open")
+    home = next(x for x in all_stores if x["is_home_store"])
+    assert not home["open_now"] and home["next_opening"] == "2026-03-16T10:00:00"
+    assert len(reservations(s, "active")) >= 3 and reservations(s, "expired")
+    assert {t["status"] for t in ok(s, "list_transfers")["transfers"]} == {"in_transit", "received", "cancelled"}
+    account = ok(s, "get_loyalty_account")
+    assert account["points"] >= 1000
+    assert any(c["status"] == "available" for c in account["certificates"])
+    assert ok(s, "list_purchases")["total"] >= 10
+
+
+def test_worlds_differ_by_seed() -> None:
+    with Session("retail_chain", world=1) as other, Session("retail_chain", world=0) as base:
+        assert ok(other, "get_loyalty_account")["name"] != ok(base, "get_loyalty_account")["name"]
+
+
+# ----- stores, products, prices ---------------------------------------------------------------------
+
+
+def test_store_search_and_hours(s: Session) -> None:
+    home = next(x for x in stores(s) if x["is_home_store"])
+    city = stores(s, city=home["city"].upper())
+    assert home["store_id"] in {x["store_id"] for x in city} and {x["city"] for x in city} == {home["city"]}
+    store = ok(s, "get_store", store_id=home["store_id"])
+    monday = store["weekly_hours"][0]
+    assert monday == {"day": "Monday", "opens": "10:00", "closes": "21:00"}
+    at_ten = stores(s, city=home["city"], open_at="2026-03-16T10:30")
+    assert home["store_id"] in {x["store_id"] for x in at_ten}
+    at_nine = stores(s, city=home["city"], open_at="2026-03-16T09:30")
+    assert home["store_id"] not in {x["store_id"] for x in at_nine}
+    assert fails(s, "find_stores", open_at="next tuesday") == "invalid_datetime"
+    assert fails(s, "find_stores", open_at="2031-01-01T10:00") == "invalid_datetime"
+    assert stores(s, city="Atlantis") == []
+    assert fails(s, "get_store", store_id="STR-99999") == "not_found"
+
+
+def test_product_search_stock_and_price(s: Session) -> None:
+    found = ok(s, "search_products", query="skillet")["products"]
+    assert found and all("Skillet" in p["name"] for p in found)
+    assert ok(s, "search_products", category="Electronics", max_price=60.0, limit=50)["products"]
+    pid = found[0]["product_id"]
+    product = ok(s, "get_product", product_id=pid)
+    stock = ok(s, "check_availability", product_id=pid)["stores"]
+    assert product["units_available"] == sum(x["available"] for x in stock)
+    assert all(x["available"] > 0 for x in stock)
+    price = ok(s, "check_price", product_id=pid, store_id=stock[0]["store_id"])
+    assert price["available"] == stock[0]["available"] and price["store_price"] == stock[0]["price"]
+    assert price["price_with_tax"] == round(price["store_price"] * (1 + price["tax_rate"] / 100), 2)
+    assert fails(s, "get_product", product_id="PRD-99999") == "not_found"
+
+
+def test_clearance_and_not_carried(s: Session) -> None:
+    for store in stores(s):
+        for product in ok(s, "search_products", limit=50)["products"]:
+            r = s.call("check_price", {"product_id": product["product_id"], "store_id": store["store_id"]})
+            if not r.ok:
+                assert r.code == "not_carried"
+                return
+            if r.data["on_clearance"]:
+                assert r.data["store_price"] < r.data["list_price"] and r.data["savings"] > 0
+    raise AssertionError("every store carries every product")
+
+
+def test_set_home_store(s: Session) -> None:
+    all_stores = stores(s)
+    closed = next(x for x in all_stores if x["status"] == "temporarily_closed")
+    assert fails(s, "set_home_store", store_id=closed["store_id"]) == "store_unavailable"
+    new = next(x for x in all_stores if not x["is_home_store"] and x["status"] == "open")
+    changed = ok(s, "set_home_store", store_id=new["store_id"])
+    assert changed["home_store_id"] == new["store_id"]
+    assert ok(s, "get_loyalty_account")["home_store_id"] == new["store_id"]
+
+
+# ----- click-and-collect ----------------------------------------------------------------------------
+
+
+def test_reserve_holds_stock_then_cancel_releases_it(s: Session) -> None:
+    store_id, product_id, units = pickup_stock(s)
+    res = ok(s, "reserve_for_pickup", store_id=store_id, product_id=product_id, quantity=2)
+    assert res["status"] == "active" and res["expires_at"] == "2026-03-18T09:00:00"
+    assert available(s, product_id, store_id) == units - 2
+    assert fails(s, "reserve_for_pickup", store_id=store_id, product_id=product_id,
+                 quantity=units - 1) == "insufficient_stock"
+    assert ok(s, "cancel_reservation", reservation_id=res["reservation_id"])["status"] == "cancelled"
+    assert available(s, product_id, store_id) == units
+    assert fails(s, "cancel_reservation", reservation_id=res["reservation_id"]) == "reservation_not_active"
+
+
+def test_reservations_expire_and_release_stock(s: Session) -> None:
+    store_id, product_id, units = pickup_stock(s)
+    res = ok(s, "reserve_for_pickup", store_id=store_id, product_id=product_id)
+    assert available(s, product_id, store_id) == units - 1
+    s.advance(49 * HOUR)
+    assert available(s, product_id, store_id) == units
+    assert next(r for r in reservations(s, "expired") if r["reservation_id"] == res["reservation_id"])
+    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "reservation_expired"
+    assert fails(s, "extend_reservation", reservation_id=res["reservation_id"]) == "reservation_expired"
+
+
+def test_extend_once(s: Session) -> None:
+    res = reservations(s, "active")[0]
+    extended = ok(s, "extend_reservation", reservation_id=res["reservation_id"])
+    assert extended["extended"] and extended["expires_at"] > res["expires_at"]
+    assert fails(s, "extend_reservation", reservation_id=res["reservation_id"]) == "already_extended"
+
+
+def test_pickup_failures(s: Session) -> None:
+    all_stores = stores(s)
+    express = next(x for x in all_stores if x["status"] == "open" and not x["offers_pickup"])
+    closed = next(x for x in all_stores if x["status"] == "temporarily_closed")
+    for store in (express, closed):
+        assert fails(s, "reserve_for_pickup", store_id=store["store_id"],
+                     product_id="PRD-10001") == "pickup_unavailable"
+    assert fails(s, "reserve_for_pickup", store_id="STR-10001", product_id="PRD-99999") == "not_found"
+    expired = reservations(s, "expired")[0]
+    assert fails(s, "collect_reservation", reservation_id=expired["reservation_id"]) == "reservation_expired"
+    assert fails(s, "cancel_reservation", reservation_id=expired["reservation_id"]) == "reservation_expired"
+    collected = reservations(s, "collected")[0]
+    assert fails(s, "collect_reservation", reservation_id=collected["reservation_id"]) == "reservation_not_active"
+    assert fails(s, "collect_reservation", reservation_id="RES-99999") == "not_found"
+
+
+def test_reservation_limit(s: Session) -> None:
+    held = len(reservations(s, "active"))
+    made = 0
+    for store in stores(s, pickup_only=True):
+        for product in ok(s, "search_products", limit=50)["products"]:
+            if held + made == 5:
+                break
+            r = s.call("reserve_for_pickup", {"store_id": store["store_id"], "product_id": product["product_id"]})
+            made += r.ok
+    store_id, product_id, _ = pickup_stock(s, least=1)
+    assert fails(s, "reserve_for_pickup", store_id=store_id, product_id=product_id) == "reservation_limit_reached"
+
+
+def test_collect_at_the_home_store_waits_for_opening(s: Session) -> None:
+    home = next(x for x in stores(s) if x["is_home_store"])
+    res = next(r for r in reservations(s, "active") if r["store_id"] == home["store_id"])
+    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "store_closed"
+    start = points(s)
+    stock_before = ok(s, "check_price", product_id=res["product_id"], store_id=home["store_id"])["available"]
+    s.advance(HOUR)   # 10:00, the store opens
+    pickup = ok(s, "collect_reservation", reservation_id=res["reservation_id"])
+    assert pickup["reservation"]["status"] == "collected"
+    assert pickup["subtotal"] == res["subtotal"] and pickup["discount"] == 0
+    tax_rate = ok(s, "get_store", store_id=home["store_id"])["tax_rate"]
+    assert pickup["tax"] == round(res["subtotal"] * tax_rate / 100, 2)
+    assert pickup["points_balance"] == points(s) == start + pickup["points_earned"]
+    assert pickup["points_earned"] == int(res["subtotal"] * ok(s, "get_loyalty_account")["points_per_dollar"])
+    # the held units left the shelf: availability is unchanged, the receipt is there
+    assert available(s, res["product_id"], home["store_id"]) == stock_before
+    receipt = ok(s, "list_purchases", limit=1)["purchases"][0]
+    assert receipt["purchase_id"] == pickup["purchase_id"] and receipt["reservation_id"] == res["reservation_id"]
+    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "reservation_not_active"
+
+
+def test_collect_after_closing_time_then_next_morning(s: Session) -> None:
+    res = next(r for r in reservations(s, "active")
+               if store_open(s, r["store_id"]) and r["expires_at"] > "2026-03-17T12")
+    closes = ok(s, "get_store", store_id=res["store_id"])["weekly_hours"][0]["closes"]
+    s.advance((int(closes[:2]) - 9) * HOUR + 60)            # one minute after Monday's closing time
+    assert not store_open(s, res["store_id"])
+    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "store_closed"
+    opens = ok(s, "get_store", store_id=res["store_id"])["next_opening"]
+    assert opens.startswith("2026-03-17T")
+    s.advance((24 - int(closes[:2]) + int(opens[11:13])) * HOUR)   # Tuesday, at opening time
+    assert ok(s, "collect_reservation", reservation_id=res["reservation_id"])["reservation"]["status"] == "collected"
+
+
+# ----- loyalty --------------------------------------------------------------------------------------
+
+
+def test_redeem_points_then_use_the_certificate_at_pickup(s: Session) -> None:
+    pin = ok(s, "get_loyalty_pin")["pin"]
+    start = points(s)
+    assert fails(s, "redeem_points", points=500, pin="0000" if pin != "0000" else "1111") == "wrong_pin"
+    assert fails(s, "redeem_points", points=750, pin=pin) == "invalid_points_amount"
+    assert fails(s, "redeem_points", points=start // 500 * 500 + 500, pin=pin) == "insufficient_points"
+    cert = ok(s, "redeem_points", points=500, pin=pin)
+    assert cert["value"] == 5.0 and cert["status"] == "available" and cert["expires_on"] == "2026-06-14"
+    account = ok(s, "get_loyalty_account")
+    assert account["points"] == start - 500
+    assert account["recent_activity"][0]["points"] == -500
+    res = next(r for r in reservations(s, "active") if store_open(s, r["store_id"]))
+    pickup = ok(s, "collect_reservation", reservation_id=res["reservation_id"], certificate_id=cert["certificate_id"])
+    assert pickup["discount"] == min(5.0, res["subtotal"]) and pickup["certificate_id"] == cert["certificate_id"]
+    used = next(c for c in ok(s, "get_loyalty_account")["certificates"]
+                if c["certificate_id"] == cert["certificate_id"])
+    assert used["status"] == "used"
+    other = next(r for r in reservations(s, "active") if r["reservation_id"] != res["reservation_id"])
+    s.advance(HOUR)
+    assert fails(s, "collect_reservation", reservation_id=other["reservation_id"],
+                 certificate_id=cert["certificate_id"]) == "certificate_unavailable"
+    assert fails(s, "collect_reservation", reservation_id=other["reservation_id"],
+                 certificate_id="CRT-99999") == "not_found"
+
+
+# ----- transfers ------------------------------------------------------------------------------------
+
+
+def test_transfer_moves_stock_between_stores(s: Session) -> None:
+    home = next(x for x in stores(s) if x["is_home_store"])
+    src, product_id, units = pickup_stock(s, avoid=home["store_id"])
+    assert fails(s, "reserve_for_pickup", store_id=home["store_id"], product_id=product_id) in (
+        "not_carried", "insufficient_stock")
+    transfer = ok(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=home["store_id"],
+                  quantity=2)
+    assert transfer["status"] == "in_transit"
+    assert available(s, product_id, src) == units - 2
+    assert available(s, product_id, home["store_id"]) == 0
+    s.advance(24 * HOUR)
+    assert ok(s, "list_transfers", status="in_transit")["transfers"][0]["transfer_id"] == transfer["transfer_id"]
+    s.advance(25 * HOUR)
+    listed = next(t for t in ok(s, "list_transfers")["transfers"] if t["transfer_id"] == transfer["transfer_id"])
+    assert listed["status"] == "received"
+    assert available(s, product_id, home["store_id"]) == 2
+    res = ok(s, "reserve_for_pickup", store_id=home["store_id"], product_id=product_id, quantity=2)
+    assert res["status"] == "active"
+    assert fails(s, "cancel_transfer", transfer_id=transfer["transfer_id"]) == "transfer_not_cancellable"
+    pickup = ok(s, "collect_reservation", reservation_id=res["reservation_id"])   # Wednesday 10:00, open
+    assert pickup["reservation"]["status"] == "collected"
+    assert available(s, product_id, home["store_id"]) == 0
+
+
+def test_cancel_a_transfer_returns_the_stock(s: Session) -> None:
+    home = next(x for x in stores(s) if x["is_home_store"])
+    src, product_id, units = pickup_stock(s)
+    dest = home["store_id"] if src != home["store_id"] else stores(s, pickup_only=True)[1]["store_id"]
+    transfer = ok(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=dest)
+    assert ok(s, "cancel_transfer", transfer_id=transfer["transfer_id"])["status"] == "cancelled"
+    assert available(s, product_id, src) == units
+    assert fails(s, "cancel_transfer", transfer_id=transfer["transfer_id"]) == "transfer_not_cancellable"
+
+
+def test_transfer_failures(s: Session) -> None:
+    all_stores = stores(s)
+    closed = next(x for x in all_stores if x["status"] == "temporarily_closed")
+    src, product_id, units = pickup_stock(s)
+    assert fails(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=src) == "same_store"
+    assert fails(s, "request_transfer", product_id=product_id, from_store_id=src,
+                 to_store_id=closed["store_id"]) == "store_unavailable"
+    other = next(x["store_id"] for x in all_stores if x["store_id"] != src and x["status"] == "open")
+    assert fails(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=other,
+                 quantity=units + 1) == "insufficient_stock"
+    assert fails(s, "request_transfer", product_id="PRD-99999", from_store_id=src, to_store_id=other) == "not_found"
+    arrived = next(t for t in ok(s, "list_transfers")["transfers"] if t["status"] == "received")
+    assert fails(s, "cancel_transfer", transfer_id=arrived["transfer_id"]) == "transfer_not_cancellable"
+
+
+def test_an_arrived_transfer_counts_at_the_destination(s: Session) -> None:
+    now = "2026-03-16T09:00:00"
+    arrived = next(t for t in ok(s, "list_transfers")["transfers"]
+                   if t["status"] == "received" and t["arrives_at"] > "2026-03-14")
+    assert arrived["arrives_at"] <= now
+    units = available(s, arrived["product_id"], arrived["to_store_id"])
+    assert units >= arrived["quantity"]
+    # a write that settles stock leaves the count unchanged
+    ok(s, "request_transfer", product_id=arrived["product_id"], from_store_id=arrived["to_store_id"],
+       to_store_id=arrived["from_store_id"], quantity=1)
+    assert available(s, arrived["product_id"], arrived["to_store_id"]) == units - 1
+
+
+def test_reads_do_not_change_state(s: Session) -> None:
+    before = s.fingerprint()
+    for tool, args in (("find_stores", {}), ("get_store", {"store_id": "STR-10001"}),
+                       ("search_products", {"query": "lamp"}), ("check_availability", {"product_id": "PRD-10001"}),
+                       ("list_reservations", {}), ("list_transfers", {}), ("get_loyalty_account", {}),
+                       ("list_purchases", {}), ("get_loyalty_pin", {})):
+        ok(s, tool, **args)
+    assert s.fingerprint() == before and not s.diff()
+
+
+def test_more_state_failures(s: Session) -> None:
+    collected = reservations(s, "collected")[0]
+    assert fails(s, "extend_reservation", reservation_id=collected["reservation_id"]) == "reservation_not_active"
+    open_stores = [x for x in stores(s) if x["status"] == "open"]
+    for src in open_stores:
+        for product in ok(s, "search_products", limit=50)["products"]:
+            if not s.call("check_price", {"product_id": product["product_id"], "store_id": src["store_id"]}).ok:
+                dest = next(x["store_id"] for x in open_stores if x["store_id"] != src["store_id"])
+                assert fails(s, "request_transfer", product_id=product["product_id"], from_store_id=src["store_id"],
+                             to_store_id=dest) == "not_carried"
+                return
+    raise AssertionError("every store carries every product")
+
+
+@pytest.mark.parametrize("tool, args", [
+    ("get_store", {"store_id": "STR-99999"}),
+    ("get_product", {"product_id": ""}),
+    ("check_availability", {"product_id": "PRD-99999"}),
+    ("check_price", {"product_id": "PRD-10001", "store_id": "'; DROP TABLE stores; --"}),
+    ("set_home_store", {"store_id": "STR-99999"}),
+    ("reserve_for_pickup", {"store_id": "STR-99999", "product_id": "PRD-10001"}),
+    ("cancel_reservation", {"reservation_id": "RES-99999"}),
+    ("extend_reservation", {"reservation_id": "RES-99999"}),
+    ("request_transfer", {"product_id": "PRD-10001", "from_store_id": "STR-99999", "to_store_id": "STR-10001"}),
+    ("cancel_transfer", {"transfer_id": "TRF-99999"}),
+    ("list_purchases", {"store_id": "STR-99999"}),
+])
+def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
+    assert fails(s, tool, **args) == "not_found"
