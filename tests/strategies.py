@@ -60,8 +60,13 @@ def _value(schema: dict[str, Any], entity: str | None, entities: dict[str, list[
         hi = schema.get("maximum", schema.get("exclusiveMaximum", 10_000))
         return st.integers(min_value=int(lo), max_value=int(hi))
     if kind == "number":
-        return st.one_of(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False),
-                         st.sampled_from([0.01, 1.0, 25.0, 100.0, 1e12]))
+        lo = schema.get("minimum", schema.get("exclusiveMinimum", -1e6))
+        hi = schema.get("maximum", schema.get("exclusiveMaximum", 1e6))
+        usual = [v for v in (0.01, 1.0, 5.0, 25.0, 100.0) if lo <= v <= hi]
+        return st.one_of(st.floats(min_value=float(lo), max_value=float(hi), allow_nan=False,
+                                   exclude_min="exclusiveMinimum" in schema,
+                                   exclude_max="exclusiveMaximum" in schema),
+                         st.sampled_from(usual or [float(hi)]))
     if kind == "boolean":
         return st.booleans()
     if kind == "array":

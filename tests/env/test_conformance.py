@@ -147,8 +147,13 @@ def test_fork_isolation_and_snapshot_round_trip(server_name: str) -> None:
                   suppress_health_check=list(HealthCheck))
         @given(st.data())
         def drive(data: st.DataObject) -> None:
+            if data.draw(st.integers(0, 9)) == 0:  # time passing must keep state consistent too
+                child.advance(data.draw(st.integers(60, 3 * 86400)))
             tool = data.draw(st.sampled_from(writes))
-            child.call(tool.name, data.draw(arguments(tool, entities)))
+            before = child.fingerprint()
+            result = child.call(tool.name, data.draw(arguments(tool, entities)))
+            assert result.ok or child.fingerprint() == before, "a failing call changed state"
+            assert result.code != "internal_error", result.error
 
         if writes:
             drive()

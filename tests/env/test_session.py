@@ -184,6 +184,11 @@ def test_clock_moves_forward_only(session: Session) -> None:
         session.advance(-1)
     with pytest.raises(ValueError, match="stops at"):
         session.advance(timedelta(days=365 * 500))
+    with pytest.raises(ValueError, match="stops at"):
+        session.advance(1e15)
+    with pytest.raises(ValueError):
+        session.advance(float("nan"))
+    assert (session.now - EPOCH).total_seconds() == 90
 
 
 def test_closed_session_refuses_use(toy: Server) -> None:

@@ -103,7 +103,9 @@ def _show(index: int | None, name: str, arguments: Any, result: ToolResult) -> N
 def call(server: Annotated[str, typer.Argument(help="Server name, such as banking.")],
          tool: Annotated[str, typer.Argument(help="Tool name, such as get_balance.")],
          args: Annotated[str, typer.Option("--args", "-a", help="Arguments as a JSON object.")] = "{}",
-         seed: Seed = 0, as_json: JsonFlag = False) -> None:
+         seed: Seed = 0,
+         advance: Annotated[float, typer.Option(help="Seconds to move the simulated clock first.")] = 0,
+         as_json: JsonFlag = False) -> None:
     """Run one tool call on a fresh session and show its result or structured error."""
     srv = _server(server)
     try:
@@ -111,6 +113,11 @@ def call(server: Annotated[str, typer.Argument(help="Server name, such as bankin
     except ValueError as exc:
         fail(f"--args is not valid JSON: {exc}")
     with Session([srv], world=seed) as session:
+        if advance:
+            try:
+                session.advance(advance)
+            except ValueError as exc:
+                fail(f"--advance: {exc}")
         result = session.call(tool, arguments)
     if as_json:
         print_json({"ok": result.ok, "result": result.data} if result.ok else {"ok": False, "error": result.error})

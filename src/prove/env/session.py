@@ -313,12 +313,16 @@ class Session:
         """
         with self._lock:
             self._check_open()
-            step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
-            if step < timedelta(0):
-                raise ValueError("the simulated clock only moves forward")
-            if self.now + step > _LATEST:
+            try:
+                step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
+                new = self.now + step
+            except OverflowError:
+                new = datetime.max
+            if new > _LATEST:
                 raise ValueError(f"the simulated clock stops at {_LATEST.isoformat()}")
-            old, new = self.now, self.now + step
+            if new < self.now:
+                raise ValueError("the simulated clock only moves forward")
+            old = self.now
             hooked = [rt for rt in self._runtimes if rt.server.on_advance is not None]
             for rt in hooked:
                 rt.db.execute("SAVEPOINT prove_advance")

@@ -1,0 +1,547 @@
+"""The payments server: the one `server`, its entity types, result models and shared rules.
+
+The tools live by area in `tools_<area>.py` (wallet and funding sources, people, payments and
+requests, invoices); each imports what it needs from here. They are imported at the bottom of
+this module, so importing it always yields the complete server.
+
+Rules every tool follows:
+
+- The member pays from their wallet balance unless a funding source is named. A payment to a
+  person funded by a credit card costs 3% on top; everything else is free.
+- Everything sent in any rolling 7 days (payments and paid requests, fees excluded) may not pass
+  the member's weekly sending limit.
+- Only the recipient can refund a payment: the member may refund payments they received, from
+  their balance, within 30 days.
+- A card is expired after the last day of its 'MM/YY' month; an expired card cannot fund
+  anything or be the default.
+- Transfers to and from banks are stored with an arrival time; one is 'pending' until then.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+
+from .world import REFUND_WINDOW_DAYS, build_world, iso
+
+server = Server(
+    "payments", "Payments app",
+    "A person-to-person payments app (Venmo-like) seen by one signed-in member: wallet balance, "
+    "linked bank accounts and cards, contacts and the member directory, sending money and "
+    "requesting it, pending requests to pay or decline, refunds within 30 days, a weekly sending "
+    "limit, cash-outs and top-ups, and invoices the member sends to clients of their freelance business.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    entities=[
+        EntityKind("user", table="users", key="user_id", label="display_name",
+                   description="another member of the network: a person or a business"),
+        EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
+                   description="a bank account or card linked to the member's wallet"),
+        EntityKind("payment", table="payments", key="payment_id", label="note",
+                   description="money the member sent to or received from another member"),
+        EntityKind("request", table="requests", key="request_id", label="note",
+                   description="a request for money, to the member (incoming) or from them (outgoing)"),
+        EntityKind("refund", table="refunds", key="refund_id", label="reason",
+                   description="money returned on a payment"),
+        EntityKind("invoice", table="invoices", key="invoice_id", label="title",
+                   description="a bill the member sent a client for freelance work"),
+        EntityKind("transfer", table="transfers", key="transfer_id", label=None,
+                   description="money moved between the wallet and a bank account or debit card"),
+    ],
+)
+
+# ----- parameter types -------------------------------------------------------------------------
+
+UserId = Annotated[str, Entity("user")]
+SourceId = Annotated[str, Entity("funding_source")]
+PaymentId = Annotated[str, Entity("payment")]
+RequestId = Annotated[str, Entity("request")]
+RefundId = Annotated[str, Entity("refund")]
+InvoiceId = Annotated[str, Entity("invoice")]
+TransferId = Annotated[str, Entity("transfer")]
+
+Note = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Limit = Annotated[int, Field(ge=1, le=100)]
+Amount = Annotated[float, Field(gt=0, le=50_000)]
+Audience = Literal["private", "friends", "public"]
+
+WEEK = timedelta(days=7)
+MAX_ACTIVE_SOURCES = 8
+FEE_NOTE = "Credit-card payments to people cost 3% on top; balance, bank and debit payments are free."
+
+# ----- result models ---------------------------------------------------------------------------
+
+
+class FundingSource(BaseModel):
+    source_id: SourceId
+    name: str
+    kind: Literal["bank_account", "debit_card", "credit_card"]
+    institution: str
+    last4: str
+    expires: str | None = Field(description="cards: 'MM/YY'")
+    expired: bool
+    status: Literal["active", "removed"]
+    is_default: bool = Field(description="used when a bank or card is needed and none is named")
+    added_at: str
+
+
+class FundingSourceList(BaseModel):
+    funding_sources: list[FundingSource]
+    total: int
+
+
+class Wallet(BaseModel):
+    name: str
+    username: str
+    balance: float
+    identity_verified: bool
+    default_source_id: SourceId | None
+    default_source_name: str | None
+    weekly_send_limit: float
+    sent_last_7_days: float
+    remaining_this_week: float
+    cash_out_in_transit: float = Field(description="cash-outs on their way to a bank, not yet arrived")
+    pending_incoming_requests: int = Field(description="requests waiting for the member to pay or decline")
+    open_invoices: int
+
+
+class Limits(BaseModel):
+    weekly_send_limit: float
+    sent_last_7_days: float
+    remaining_this_week: float
+    window_start: str = Field(description="payments since this time count toward the limit")
+    next_release_at: str | None = Field(description="when the oldest payment in the window stops counting")
+    next_release_amount: float | None = Field(description="how much room that frees")
+
+
+class User(BaseModel):
+    user_id: UserId
+    display_name: str
+    username: str
+    kind: Literal["person", "business"]
+    category: str | None = Field(description="businesses: what they are, such as 'Coffee shop'")
+    city: str
+    is_contact: bool
+    contact_since: str | None
+
+
+class UserList(BaseModel):
+    users: list[User]
+    total: int = Field(description="how many matched, before `limit`")
+
+
+class Refund(BaseModel):
+    refund_id: RefundId
+    payment_id: PaymentId
+    amount: float
+    reason: str | None
+    created_at: str
+
+
+class Payment(BaseModel):
+    payment_id: PaymentId
+    direction: Literal["sent", "received"]
+    counterparty_id: UserId
+    counterparty_name: str
+    amount: float = Field(description="what the recipient got")
+    fee: float
+    note: str
+    source_id: SourceId | None = Field(
+        description="sent payments: the bank or card charged; null for the wallet balance")
+    source_name: str | None
+    audience: Audience
+    status: Literal["completed", "partially_refunded", "refunded"]
+    refunded_amount: float
+    refundable_amount: float = Field(description="what the member may still refund (received payments in the window)")
+    refundable_until: str | None = Field(description="received payments: the end of the refund window")
+    request_id: RequestId | None
+    invoice_id: InvoiceId | None
+    created_at: str
+    refunds: list[Refund]
+
+
+class PaymentList(BaseModel):
+    payments: list[Payment]
+    total: int = Field(description="how many matched, before `limit`")
+
+
+class PaymentReceipt(BaseModel):
+    payment: Payment
+    balance: float = Field(description="the wallet balance afterwards")
+    remaining_this_week: float
+
+
+class RefundReceipt(BaseModel):
+    refund: Refund
+    payment: Payment
+    balance: float = Field(description="the wallet balance afterwards")
+
+
+class Request(BaseModel):
+    request_id: RequestId
+    direction: Literal["incoming", "outgoing"] = Field(description="incoming: someone asks the member to pay")
+    counterparty_id: UserId
+    counterparty_name: str
+    amount: float
+    note: str
+    status: Literal["pending", "paid", "declined", "cancelled"]
+    created_at: str
+    resolved_at: str | None
+    payment_id: PaymentId | None = Field(description="the payment that settled it, once paid")
+
+
+class RequestList(BaseModel):
+    requests: list[Request]
+    total: int = Field(description="how many matched, before `limit`")
+
+
+class InvoiceItem(BaseModel):
+    line: int
+    description: str
+    quantity: float
+    unit_price: float
+    total: float
+
+
+class Invoice(BaseModel):
+    invoice_id: InvoiceId
+    customer_id: UserId
+    customer_name: str
+    title: str
+    amount: float
+    status: Literal["open", "paid", "void"]
+    overdue: bool = Field(description="open and past its due date")
+    issued_at: str
+    due_date: str
+    paid_at: str | None
+    paid_via: Literal["app", "cash", "check", "bank_transfer"] | None
+    payment_id: PaymentId | None
+    reminders_sent: int
+    last_reminded_at: str | None
+    voided_at: str | None
+    items: list[InvoiceItem]
+
+
+class InvoiceList(BaseModel):
+    invoices: list[Invoice]
+    total: int = Field(description="how many matched, before `limit`")
+
+
+class Transfer(BaseModel):
+    transfer_id: TransferId
+    direction: Literal["add_money", "cash_out"]
+    source_id: SourceId
+    source_name: str
+    amount: float = Field(description="what left the wallet (cash-out) or reached it (add money)")
+    fee: float
+    arriving_amount: float = Field(description="what reaches the destination after fees")
+    speed: Literal["standard", "instant"]
+    status: Literal["pending", "completed"]
+    created_at: str
+    arrives_at: str
+
+
+class TransferList(BaseModel):
+    transfers: list[Transfer]
+    total: int
+
+
+class TransferReceipt(BaseModel):
+    transfer: Transfer
+    balance: float = Field(description="the wallet balance afterwards")
+
+
+# ----- small helpers ---------------------------------------------------------------------------
+
+def money(value: float) -> float:
+    """Dollars rounded to cents (never -0.0)."""
+    return round(value, 2) + 0.0
+
+
+def cents(value: float, what: str = "amount") -> float:
+    rounded = money(value)
+    if rounded < 0.01:
+        raise ToolError("invalid_amount", f"The {what} {value!r} rounds to less than one cent.",
+                        hint="Use an amount of at least 0.01 dollars.")
+    return rounded
+
+
+def quote_text(value: str, width: int = 40) -> str:
+    return repr(value if len(value) <= width else value[:width] + "...")
+
+
+def now_iso(ctx: Ctx) -> str:
+    return iso(ctx.now())
+
+
+def escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def parse_date(value: str, name: str) -> date:
+    try:
+        day = date.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_date", f"{name} {quote_text(value)} is not a date.",
+                        hint="Use the form '2026-03-31'.") from None
+    if not 2000 <= day.year <= 2099:
+        raise ToolError("invalid_date", f"{name} {quote_text(value)} is outside the years 2000 to 2099.")
+    return day
+
+
+def profile(ctx: Ctx) -> sqlite3.Row:
+    return ctx.db.execute("SELECT * FROM profile").fetchone()
+
+
+def balance(ctx: Ctx) -> float:
+    return profile(ctx)["balance"]
+
+
+def adjust_balance(ctx: Ctx, delta: float) -> None:
+    ctx.db.execute("UPDATE profile SET balance = round(balance + ?, 2)", (delta,))
+
+
+# ----- users -----------------------------------------------------------------------------------
+
+def user_row(ctx: Ctx, user_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No member has ID {quote_text(user_id)}.",
+                        hint="Find people and businesses with search_users or list_contacts; "
+                             "IDs look like 'USR-10002'.")
+    return row
+
+
+def user_model(row: sqlite3.Row) -> User:
+    return User(user_id=row["user_id"], display_name=row["display_name"], username=row["username"], kind=row["kind"],
+                category=row["category"], city=row["city"], is_contact=bool(row["is_contact"]),
+                contact_since=row["contact_since"])
+
+
+# ----- funding sources -------------------------------------------------------------------------
+
+def card_expired(expires: str | None, today: date) -> bool:
+    """Whether an 'MM/YY' card has expired by `today` (cards are good through their month)."""
+    if not expires:
+        return False
+    month, year = int(expires[:2]), 2000 + int(expires[3:])
+    return (today.year, today.month) > (year, month)
+
+
+def source_model(ctx: Ctx, row: sqlite3.Row) -> FundingSource:
+    return FundingSource(source_id=row["source_id"], name=row["name"], kind=row["kind"],
+                         institution=row["institution"], last4=row["last4"], expires=row["expires"],
+                         expired=card_expired(row["expires"], ctx.today()), status=row["status"],
+                         is_default=bool(row["is_default"]), added_at=row["added_at"])
+
+
+def source_row(ctx: Ctx, source_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM funding_sources WHERE source_id = ?", (source_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No funding source has ID {quote_text(source_id)}.",
+                        hint="See linked banks and cards with list_funding_sources; IDs look like 'FS-10001'.")
+    return row
+
+
+def usable_source(ctx: Ctx, source_id: str) -> sqlite3.Row:
+    """An active, unexpired funding source, or the ToolError saying why it cannot be used."""
+    row = source_row(ctx, source_id)
+    if row["status"] != "active":
+        raise ToolError("source_unavailable", f"{row['name']} was removed from the wallet.",
+                        hint="Pick an active source from list_funding_sources.")
+    if card_expired(row["expires"], ctx.today()):
+        raise ToolError("card_expired", f"{row['name']} expired at the end of {row['expires']}.",
+                        hint="Use another source, or link the replacement card with add_card.")
+    return row
+
+
+# ----- sending limits --------------------------------------------------------------------------
+
+def sent_in_window(ctx: Ctx) -> tuple[float, list[sqlite3.Row]]:
+    """What the member sent in the last 7 days, and those payments oldest first."""
+    start = iso(ctx.now() - WEEK)
+    rows = ctx.db.execute("SELECT amount, created_at FROM payments WHERE direction = 'sent' AND created_at > ? "
+                          "ORDER BY created_at", (start,)).fetchall()
+    return money(sum(r["amount"] for r in rows)), rows
+
+
+def check_weekly_limit(ctx: Ctx, amount: float) -> None:
+    limit = profile(ctx)["weekly_send_limit"]
+    sent, rows = sent_in_window(ctx)
+    if sent + amount > limit + 1e-9:
+        room = money(max(0.0, limit - sent))
+        hint = f"You can send up to ${room:,.2f} now."
+        if rows:
+            hint += f" Room frees up from {iso(datetime.fromisoformat(rows[0]['created_at']) + WEEK)}."
+        raise ToolError("weekly_limit_exceeded",
+                        f"Sending ${amount:,.2f} would pass the weekly limit of ${limit:,.2f}; "
+                        f"${sent:,.2f} was sent in the last 7 days.", hint=hint)
+
+
+def remaining_this_week(ctx: Ctx) -> float:
+    return money(max(0.0, profile(ctx)["weekly_send_limit"] - sent_in_window(ctx)[0]))
+
+
+def fund(ctx: Ctx, amount: float, source_id: str | None, counterparty: sqlite3.Row) -> tuple[str | None, float]:
+    """Charge `amount` to the wallet balance or a source; returns (source_id, fee) and debits the balance."""
+    if source_id is None:
+        available = balance(ctx)
+        if available < amount:
+            raise ToolError("insufficient_balance",
+                            f"The wallet balance is ${available:,.2f}; ${amount:,.2f} is needed.",
+                            hint="Name a bank account or card as source_id (list_funding_sources), "
+                                 "or add money to the wallet first.")
+        adjust_balance(ctx, -amount)
+        return None, 0.0
+    src = usable_source(ctx, source_id)
+    fee = money(amount * 0.03) if src["kind"] == "credit_card" and counterparty["kind"] == "person" else 0.0
+    return src["source_id"], fee
+
+
+# ----- payments --------------------------------------------------------------------------------
+
+PAYMENT_SQL = """
+SELECT p.*, u.display_name AS counterparty_name, f.name AS source_name FROM payments p
+JOIN users u ON u.user_id = p.counterparty_id
+LEFT JOIN funding_sources f ON f.source_id = p.source_id
+"""
+
+
+def payment_model(ctx: Ctx, row: sqlite3.Row) -> Payment:
+    refunds = [Refund(**dict(r)) for r in ctx.db.execute(
+        "SELECT * FROM refunds WHERE payment_id = ? ORDER BY created_at, refund_id", (row["payment_id"],))]
+    until = None
+    refundable = 0.0
+    if row["direction"] == "received":
+        deadline = datetime.fromisoformat(row["created_at"]) + timedelta(days=REFUND_WINDOW_DAYS)
+        until = iso(deadline)
+        if ctx.now() <= deadline:
+            refundable = money(row["amount"] - row["refunded_amount"])
+    return Payment(payment_id=row["payment_id"], direction=row["direction"], counterparty_id=row["counterparty_id"],
+                   counterparty_name=row["counterparty_name"], amount=row["amount"], fee=row["fee"], note=row["note"],
+                   source_id=row["source_id"], source_name=row["source_name"] or (
+                       "Wallet balance" if row["direction"] == "sent" else None),
+                   audience=row["audience"], status=row["status"], refunded_amount=row["refunded_amount"],
+                   refundable_amount=refundable, refundable_until=until, request_id=row["request_id"],
+                   invoice_id=row["invoice_id"], created_at=row["created_at"], refunds=refunds)
+
+
+def payment_row(ctx: Ctx, payment_id: str) -> sqlite3.Row:
+    row = ctx.db.execute(PAYMENT_SQL + " WHERE p.payment_id = ?", (payment_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No payment has ID {quote_text(payment_id)}.",
+                        hint="Find payments with list_payments; IDs look like 'PAY-10042'.")
+    return row
+
+
+def insert_payment(ctx: Ctx, *, direction: str, counterparty_id: str, amount: float, fee: float, note: str,
+                   source_id: str | None, audience: str, request_id: str | None = None,
+                   invoice_id: str | None = None) -> str:
+    payment_id = ctx.new_id("PAY")
+    ctx.db.execute(
+        "INSERT INTO payments (payment_id, direction, counterparty_id, amount, fee, note, source_id, audience, status, "
+        "refunded_amount, request_id, invoice_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'completed', 0, ?, ?, ?)",
+        (payment_id, direction, counterparty_id, amount, fee, note, source_id, audience, request_id, invoice_id,
+         now_iso(ctx)))
+    return payment_id
+
+
+# ----- requests --------------------------------------------------------------------------------
+
+REQUEST_SQL = """
+SELECT r.*, u.display_name AS counterparty_name,
+       (SELECT payment_id FROM payments p WHERE p.request_id = r.request_id) AS payment_id
+FROM requests r JOIN users u ON u.user_id = r.counterparty_id
+"""
+
+
+def request_model(row: sqlite3.Row) -> Request:
+    return Request(request_id=row["request_id"], direction=row["direction"], counterparty_id=row["counterparty_id"],
+                   counterparty_name=row["counterparty_name"], amount=row["amount"], note=row["note"],
+                   status=row["status"], created_at=row["created_at"], resolved_at=row["resolved_at"],
+                   payment_id=row["payment_id"])
+
+
+def request_row(ctx: Ctx, request_id: str) -> sqlite3.Row:
+    row = ctx.db.execute(REQUEST_SQL + " WHERE r.request_id = ?", (request_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No request has ID {quote_text(request_id)}.",
+                        hint="See requests with list_requests; IDs look like 'REQ-10007'.")
+    return row
+
+
+def pending_request(ctx: Ctx, request_id: str, direction: str) -> sqlite3.Row:
+    """A pending request of `direction`, or the ToolError saying why it cannot be acted on."""
+    row = request_row(ctx, request_id)
+    if row["direction"] != direction:
+        mine = "you sent" if row["direction"] == "outgoing" else f"{row['counterparty_name']} sent you"
+        raise ToolError("wrong_direction", f"Request {request_id} is one {mine}.",
+                        hint="Pay or decline incoming requests; cancel outgoing ones.")
+    if row["status"] != "pending":
+        raise ToolError("request_not_pending", f"Request {request_id} is already {row['status']} "
+                        f"({row['resolved_at']}).", hint="list_requests with status 'pending' shows what is open.")
+    return row
+
+
+# ----- invoices --------------------------------------------------------------------------------
+
+INVOICE_SQL = """
+SELECT i.*, u.display_name AS customer_name,
+       (SELECT payment_id FROM payments p WHERE p.invoice_id = i.invoice_id) AS payment_id
+FROM invoices i JOIN users u ON u.user_id = i.customer_id
+"""
+
+
+def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
+    items = [InvoiceItem(line=r["line"], description=r["description"], quantity=r["quantity"],
+                         unit_price=r["unit_price"], total=money(r["quantity"] * r["unit_price"]))
+             for r in ctx.db.execute("SELECT * FROM invoice_items WHERE invoice_id = ? ORDER BY line",
+                                     (row["invoice_id"],))]
+    return Invoice(invoice_id=row["invoice_id"], customer_id=row["customer_id"], customer_name=row["customer_name"],
+                   title=row["title"], amount=row["amount"], status=row["status"],
+                   overdue=row["status"] == "open" and row["due_date"] < ctx.today().isoformat(),
+                   issued_at=row["issued_at"], due_date=row["due_date"], paid_at=row["paid_at"],
+                   paid_via=row["paid_via"], payment_id=row["payment_id"], reminders_sent=row["reminders_sent"],
+                   last_reminded_at=row["last_reminded_at"], voided_at=row["voided_at"], items=items)
+
+
+def invoice_row(ctx: Ctx, invoice_id: str) -> sqlite3.Row:
+    row = ctx.db.execute(INVOICE_SQL + " WHERE i.invoice_id = ?", (invoice_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No invoice has ID {quote_text(invoice_id)}.",
+                        hint="Find invoices with list_invoices; IDs look like 'INV-10003'.")
+    return row
+
+
+def open_invoice(ctx: Ctx, invoice_id: str) -> sqlite3.Row:
+    row = invoice_row(ctx, invoice_id)
+    if row["status"] != "open":
+        when = row["paid_at"] or row["voided_at"]
+        raise ToolError("invoice_not_open", f"Invoice {invoice_id} is already {row['status']} ({when}).",
+                        hint="Only open invoices can be reminded, voided or marked paid.")
+    return row
+
+
+# ----- transfers -------------------------------------------------------------------------------
+
+def transfer_model(ctx: Ctx, row: sqlite3.Row) -> Transfer:
+    arriving = money(row["amount"] - row["fee"]) if row["direction"] == "cash_out" else row["amount"]
+    return Transfer(transfer_id=row["transfer_id"], direction=row["direction"], source_id=row["source_id"],
+                    source_name=row["source_name"], amount=row["amount"], fee=row["fee"], arriving_amount=arriving,
+                    speed=row["speed"], status="completed" if row["arrives_at"] <= now_iso(ctx) else "pending",
+                    created_at=row["created_at"], arrives_at=row["arrives_at"])
+
+
+TRANSFER_SQL = "SELECT t.*, f.name AS source_name FROM transfers t JOIN funding_sources f ON f.source_id = t.source_id"
+
+
+# The tools, by area (imported last: they register themselves on `server`).
+from . import tools_invoices, tools_payments, tools_people, tools_wallet  # noqa: E402, F401

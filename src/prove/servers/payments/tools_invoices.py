@@ -1,0 +1,222 @@
+"""Invoices: the member bills clients of their freelance business and follows up."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    INVOICE_SQL,
+    Invoice,
+    InvoiceId,
+    InvoiceList,
+    Limit,
+    Text,
+    UserId,
+    invoice_model,
+    invoice_row,
+    money,
+    now_iso,
+    open_invoice,
+    parse_date,
+    profile,
+    server,
+    user_row,
+)
+
+REMINDER_GAP = timedelta(hours=24)
+
+
+class LineItem(BaseModel):
+    description: Text = Field(description="what was done or sold, such as 'Portrait session (2 hours)'")
+    quantity: Annotated[float, Field(gt=0, le=1000, description="how many units, such as 2")]
+    unit_price: Annotated[float, Field(gt=0, le=100_000, description="dollars per unit, such as 150.0")]
+
+
+@server.tool(effect=WRITE, asks=[
+    "Invoice {customer_id} for {items}, due {due_date}.",
+    "Bill {customer_id}: {items}. Payment due by {due_date}, title it '{title}'.",
+])
+def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem], Field(min_length=1, max_length=20)],
+                   due_date: str, title: Text | None = None) -> Invoice:
+    """Create and send an invoice to a client for work done by the member's business.
+
+    The client can pay it in the app; the member can also mark it paid when paid another way.
+
+    Args:
+        customer_id: ID of the client, a person or business, such as 'USR-10002'.
+        items: the line items, each with description, quantity and unit_price, such as
+            [{"description": "Development hours", "quantity": 6, "unit_price": 85.0}].
+        due_date: the day payment is due, today or later and within a year, such as '2026-03-31'.
+        title: a title for the invoice, such as 'Website work - March 2026'; by default the
+            business name and the month.
+
+    Returns:
+        The new open invoice with its ID, total and items.
+
+    Raises:
+        not_found: no member has that customer ID.
+        invalid_date: due_date is not a valid 'YYYY-MM-DD' day.
+        invalid_due_date: due_date is in the past or more than a year away.
+        invalid_amount: a line rounds to less than one cent.
+    """
+    customer = user_row(ctx, customer_id)
+    due = parse_date(due_date, "due_date")
+    today = ctx.today()
+    if due < today or due > today + timedelta(days=365):
+        raise ToolError("invalid_due_date", f"due_date {due} must be between today ({today}) and a year from now.",
+                        hint="Invoices are usually due in 14 or 30 days.")
+    lines = []
+    for n, item in enumerate(items, 1):
+        price = money(item.unit_price)
+        total = money(item.quantity * price)
+        if total < 0.01:
+            raise ToolError("invalid_amount", f"Line {n} ({item.description[:40]!r}) comes to less than one cent.")
+        lines.append((n, item.description, round(item.quantity, 3), price, total))
+    amount = money(sum(line[4] for line in lines))
+    invoice_id = ctx.new_id("INV")
+    me = profile(ctx)
+    name = title or f"{me['business_name']} - {today.strftime('%B %Y')}"
+    ctx.db.execute("INSERT INTO invoices (invoice_id, customer_id, title, amount, status, issued_at, due_date) "
+                   "VALUES (?, ?, ?, ?, 'open', ?, ?)",
+                   (invoice_id, customer["user_id"], name, amount, now_iso(ctx), due.isoformat()))
+    ctx.db.executemany("INSERT INTO invoice_items (invoice_id, line, description, quantity, unit_price) "
+                       "VALUES (?, ?, ?, ?, ?)", [(invoice_id, n, d, q, p) for n, d, q, p, _ in lines])
+    return invoice_model(ctx, invoice_row(ctx, invoice_id))
+
+
+@server.tool(effect=READ, asks=[
+    "Which of my invoices are still {status}?",
+    "Show the invoices I sent to {customer_id}.",
+    "Who hasn't paid their invoice yet?",
+])
+def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] | None = None,
+                  customer_id: UserId | None = None, limit: Limit = 20) -> InvoiceList:
+    """List the invoices the member sent, newest first.
+
+    Args:
+        status: only 'open' (unpaid, including overdue), 'overdue' (unpaid and past due), 'paid'
+            or 'void' invoices.
+        customer_id: only invoices to this client, such as 'USR-10002'.
+        limit: the most invoices to return, from 1 to 100, such as 20.
+
+    Returns:
+        The invoices with client, title, total, status, whether overdue, due date, payment and
+        reminder details and items, and how many matched.
+
+    Raises:
+        not_found: customer_id names no member.
+    """
+    sql, args = INVOICE_SQL + " WHERE 1 = 1", []
+    if status == "overdue":
+        sql += " AND i.status = 'open' AND i.due_date < ?"
+        args.append(ctx.today().isoformat())
+    elif status is not None:
+        sql += " AND i.status = ?"
+        args.append(status)
+    if customer_id is not None:
+        user_row(ctx, customer_id)
+        sql += " AND i.customer_id = ?"
+        args.append(customer_id)
+    rows = ctx.db.execute(sql + " ORDER BY i.issued_at DESC, i.invoice_id DESC", args).fetchall()
+    return InvoiceList(invoices=[invoice_model(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me invoice {invoice_id}.",
+    "Has invoice {invoice_id} been paid?",
+])
+def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+    """Look up one invoice with its line items, status and payment.
+
+    Args:
+        invoice_id: ID of the invoice, such as 'INV-10003'.
+
+    Returns:
+        The invoice: client, title, items, total, status, whether it is overdue, due date, when
+        and how it was paid, reminders sent and when it was voided.
+
+    Raises:
+        not_found: no invoice has that ID.
+    """
+    return invoice_model(ctx, invoice_row(ctx, invoice_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Send a reminder for invoice {invoice_id}.",
+    "Nudge the client about {invoice_id}, it's still unpaid.",
+])
+def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+    """Remind the client of an unpaid invoice (at most once every 24 hours).
+
+    Args:
+        invoice_id: ID of an open invoice, such as 'INV-10011'.
+
+    Returns:
+        The invoice with its reminder count and time.
+
+    Raises:
+        not_found: no invoice has that ID.
+        invoice_not_open: the invoice is already paid or void.
+        reminder_too_soon: the invoice was issued or last reminded less than 24 hours ago.
+    """
+    row = open_invoice(ctx, invoice_id)
+    last = datetime.fromisoformat(row["last_reminded_at"] or row["issued_at"])
+    if ctx.now() < last + REMINDER_GAP:
+        raise ToolError("reminder_too_soon", f"Invoice {invoice_id} was sent or reminded at {last.isoformat()}; "
+                        "the client can be reminded once every 24 hours.",
+                        hint=f"Try again after {(last + REMINDER_GAP).isoformat()}.")
+    ctx.db.execute("UPDATE invoices SET reminders_sent = reminders_sent + 1, last_reminded_at = ? WHERE invoice_id = ?",
+                   (now_iso(ctx), invoice_id))
+    return invoice_model(ctx, invoice_row(ctx, invoice_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Void invoice {invoice_id}.",
+    "Cancel the invoice {invoice_id}, I sent it by mistake.",
+])
+def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+    """Void an unpaid invoice so that it can no longer be paid.
+
+    Args:
+        invoice_id: ID of an open invoice, such as 'INV-10011'.
+
+    Returns:
+        The invoice, now 'void'.
+
+    Raises:
+        not_found: no invoice has that ID.
+        invoice_not_open: the invoice is already paid or void (refund a paid one instead).
+    """
+    open_invoice(ctx, invoice_id)
+    ctx.db.execute("UPDATE invoices SET status = 'void', voided_at = ? WHERE invoice_id = ?",
+                   (now_iso(ctx), invoice_id))
+    return invoice_model(ctx, invoice_row(ctx, invoice_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Mark invoice {invoice_id} as paid, they paid by {method}.",
+    "{invoice_id} was settled with a {method}; record it as paid.",
+])
+def mark_invoice_paid(ctx: Ctx, invoice_id: InvoiceId, method: Literal["cash", "check", "bank_transfer"]) -> Invoice:
+    """Record that an open invoice was paid outside the app (cash, check or bank transfer).
+
+    Args:
+        invoice_id: ID of an open invoice, such as 'INV-10011'.
+        method: how the client paid: 'cash', 'check' or 'bank_transfer'.
+
+    Returns:
+        The invoice, now 'paid', with the method and time.
+
+    Raises:
+        not_found: no invoice has that ID.
+        invoice_not_open: the invoice is already paid or void.
+    """
+    open_invoice(ctx, invoice_id)
+    ctx.db.execute("UPDATE invoices SET status = 'paid', paid_at = ?, paid_via = ? WHERE invoice_id = ?",
+                   (now_iso(ctx), method, invoice_id))
+    return invoice_model(ctx, invoice_row(ctx, invoice_id))

@@ -1,0 +1,390 @@
+"""Payments and requests: send money, refund it, request it, answer requests."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Literal
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    PAYMENT_SQL,
+    REQUEST_SQL,
+    Amount,
+    Audience,
+    Limit,
+    Note,
+    Payment,
+    PaymentId,
+    PaymentList,
+    PaymentReceipt,
+    Query,
+    Refund,
+    RefundReceipt,
+    Request,
+    RequestId,
+    RequestList,
+    SourceId,
+    UserId,
+    adjust_balance,
+    balance,
+    cents,
+    check_weekly_limit,
+    escape_like,
+    fund,
+    insert_payment,
+    money,
+    now_iso,
+    parse_date,
+    payment_model,
+    payment_row,
+    pending_request,
+    remaining_this_week,
+    request_model,
+    request_row,
+    server,
+    user_row,
+)
+from .world import REFUND_WINDOW_DAYS
+
+
+def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
+    return PaymentReceipt(payment=payment_model(ctx, payment_row(ctx, payment_id)), balance=balance(ctx),
+                          remaining_this_week=remaining_this_week(ctx))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Send {amount} dollars to {user_id} for '{note}'.",
+    "Pay {user_id} ${amount}, note: {note}.",
+    "Venmo {user_id} {amount} for {note} using my card {source_id}.",
+])
+def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_id: SourceId | None = None,
+                 audience: Audience = "friends") -> PaymentReceipt:
+    """Send money to another member, a person or a business. Payments cannot be cancelled.
+
+    The money comes from the wallet balance unless `source_id` names a linked bank account or
+    card. A payment to a person funded by a credit card costs 3% on top. Payments count toward
+    the weekly sending limit.
+
+    Args:
+        user_id: ID of the recipient, such as 'USR-10002'.
+        amount: dollars the recipient gets, such as 25.5.
+        note: what it is for, shown to both sides, such as 'Pizza night 🍕'.
+        source_id: the bank account or card to charge, such as 'FS-10001'; the wallet balance if omitted.
+        audience: who sees it in the feed: 'private', 'friends' or 'public'.
+
+    Returns:
+        The payment (with fee and funding source), the wallet balance afterwards and what is left
+        of this week's sending limit.
+
+    Raises:
+        not_found: the recipient or the funding source does not exist.
+        invalid_amount: the amount rounds to less than one cent.
+        weekly_limit_exceeded: the payment would pass the weekly sending limit.
+        insufficient_balance: no source was named and the wallet balance is less than the amount.
+        source_unavailable: the funding source was removed.
+        card_expired: the card has expired.
+    """
+    recipient = user_row(ctx, user_id)
+    amount = cents(amount)
+    check_weekly_limit(ctx, amount)
+    source, fee = fund(ctx, amount, source_id, recipient)
+    payment_id = insert_payment(ctx, direction="sent", counterparty_id=user_id, amount=amount, fee=fee, note=note,
+                                source_id=source, audience=audience)
+    return _receipt(ctx, payment_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Show my recent payments.",
+    "What have I paid {counterparty_id} since {start_date}?",
+    "Find the payment for '{query}'.",
+    "List money I {direction} in the last month.",
+])
+def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None,
+                  counterparty_id: UserId | None = None, query: Query | None = None,
+                  start_date: str | None = None, end_date: str | None = None, limit: Limit = 20) -> PaymentList:
+    """List payments the member sent or received, newest first.
+
+    Args:
+        direction: only 'sent' or only 'received' payments.
+        counterparty_id: only payments with this member, such as 'USR-10002'.
+        query: only payments whose note contains this text, such as 'rent'.
+        start_date: only payments on or after this day, such as '2026-03-01'.
+        end_date: only payments on or before this day, such as '2026-03-15'.
+        limit: the most payments to return, from 1 to 100, such as 20.
+
+    Returns:
+        The payments with counterparty, amount, fee, note, funding source, audience, status,
+        refunds and what may still be refunded, and how many matched.
+
+    Raises:
+        not_found: counterparty_id names no member.
+        invalid_date: a date is not a valid 'YYYY-MM-DD' day.
+        invalid_range: end_date is before start_date.
+    """
+    sql, args = PAYMENT_SQL + " WHERE 1 = 1", []
+    if direction is not None:
+        sql += " AND p.direction = ?"
+        args.append(direction)
+    if counterparty_id is not None:
+        user_row(ctx, counterparty_id)
+        sql += " AND p.counterparty_id = ?"
+        args.append(counterparty_id)
+    if query is not None:
+        sql += " AND lower(p.note) LIKE ? ESCAPE '\\'"
+        args.append(f"%{escape_like(query.lower())}%")
+    start = parse_date(start_date, "start_date") if start_date is not None else None
+    end = parse_date(end_date, "end_date") if end_date is not None else None
+    if start and end and end < start:
+        raise ToolError("invalid_range", f"end_date {end} is before start_date {start}.")
+    if start:
+        sql += " AND p.created_at >= ?"
+        args.append(start.isoformat())
+    if end:
+        sql += " AND p.created_at < ?"
+        args.append((end + timedelta(days=1)).isoformat())
+    rows = ctx.db.execute(sql + " ORDER BY p.created_at DESC, p.payment_id DESC", args).fetchall()
+    return PaymentList(payments=[payment_model(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me payment {payment_id}.",
+    "Can I still refund payment {payment_id}?",
+])
+def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
+    """Look up one payment with its refunds and whether, and until when, it can be refunded.
+
+    Args:
+        payment_id: ID of the payment, such as 'PAY-10042'.
+
+    Returns:
+        The payment: counterparty, amount, fee, note, funding source, audience, status, its
+        refunds, the amount that may still be refunded and the refund deadline.
+
+    Raises:
+        not_found: no payment has that ID.
+    """
+    return payment_model(ctx, payment_row(ctx, payment_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Refund payment {payment_id}.",
+    "Give {amount} back on payment {payment_id}, reason: {reason}.",
+    "Send back the money from {payment_id}, they paid me by mistake.",
+])
+def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None,
+                   reason: Note | None = None) -> RefundReceipt:
+    """Refund, fully or partly, a payment the member received, from the wallet balance.
+
+    Only the recipient can refund a payment, within 30 days of receiving it. Refunds do not
+    count toward the weekly sending limit.
+
+    Args:
+        payment_id: ID of a payment the member received, such as 'PAY-10228'.
+        amount: dollars to refund, such as 12.5; by default everything not yet refunded.
+        reason: why, shown to the payer, such as 'Paid twice by mistake'.
+
+    Returns:
+        The refund, the payment with its new status and refunded amount, and the wallet balance
+        afterwards.
+
+    Raises:
+        not_found: no payment has that ID.
+        not_refundable: the member sent this payment; only its recipient can refund it.
+        already_refunded: the payment has been refunded in full.
+        refund_window_expired: the payment was received more than 30 days ago.
+        invalid_amount: the amount rounds to less than one cent.
+        refund_exceeds_payment: the amount is more than what is left to refund.
+        insufficient_balance: the wallet balance is less than the refund.
+    """
+    row = payment_row(ctx, payment_id)
+    if row["direction"] == "sent":
+        raise ToolError("not_refundable", f"You sent payment {payment_id} to {row['counterparty_name']}; "
+                        "only the recipient can refund it.",
+                        hint=f"Ask {row['counterparty_name']} for a refund, or request the money back "
+                             "with request_money.")
+    left = money(row["amount"] - row["refunded_amount"])
+    if left < 0.01:
+        raise ToolError("already_refunded", f"Payment {payment_id} has been refunded in full.")
+    deadline = datetime.fromisoformat(row["created_at"]) + timedelta(days=REFUND_WINDOW_DAYS)
+    if ctx.now() > deadline:
+        raise ToolError("refund_window_expired", f"Payment {payment_id} was received on {row['created_at'][:10]}; "
+                        f"refunds are possible for {REFUND_WINDOW_DAYS} days, until {deadline.date()}.",
+                        hint="Send the money back as a new payment with send_payment instead.")
+    amount = left if amount is None else cents(amount)
+    if amount > left:
+        raise ToolError("refund_exceeds_payment", f"Only ${left:,.2f} of payment {payment_id} is left to refund.",
+                        hint=f"Refund at most ${left:,.2f}.")
+    available = balance(ctx)
+    if available < amount:
+        raise ToolError("insufficient_balance", f"Refunds come from the wallet balance, which is ${available:,.2f}; "
+                        f"${amount:,.2f} is needed.", hint="Add money to the wallet first with add_money.")
+    refund_id = ctx.new_id("RFD")
+    ctx.db.execute("INSERT INTO refunds (refund_id, payment_id, amount, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+                   (refund_id, payment_id, amount, reason, now_iso(ctx)))
+    refunded = money(row["refunded_amount"] + amount)
+    ctx.db.execute("UPDATE payments SET refunded_amount = ?, status = ? WHERE payment_id = ?",
+                   (refunded, "refunded" if refunded >= row["amount"] else "partially_refunded", payment_id))
+    adjust_balance(ctx, -amount)
+    refund = Refund(**dict(ctx.db.execute("SELECT * FROM refunds WHERE refund_id = ?", (refund_id,)).fetchone()))
+    return RefundReceipt(refund=refund, payment=payment_model(ctx, payment_row(ctx, payment_id)), balance=balance(ctx))
+
+
+# ----- requests ----------------------------------------------------------------------------------
+
+@server.tool(effect=WRITE, asks=[
+    "Request {amount} dollars from {user_id} for {note}.",
+    "Ask {user_id} to pay me back ${amount} for '{note}'.",
+])
+def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Request:
+    """Ask another person to pay the member; they can pay or decline it.
+
+    Args:
+        user_id: ID of the person to ask, such as 'USR-10002'.
+        amount: dollars requested, such as 42.0.
+        note: what it is for, shown to them, such as 'Concert tickets 🎶'.
+
+    Returns:
+        The new pending request with its ID.
+
+    Raises:
+        not_found: no member has that ID.
+        invalid_amount: the amount rounds to less than one cent.
+        business_account: the member is a business; money can only be requested from people.
+        duplicate_request: a pending request to the same person for the same amount already exists.
+    """
+    who = user_row(ctx, user_id)
+    amount = cents(amount)
+    if who["kind"] == "business":
+        raise ToolError("business_account", f"{who['display_name']} is a business; requests go to people only.",
+                        hint="For work you did for a business, send an invoice with create_invoice.")
+    same = ctx.db.execute("SELECT request_id FROM requests WHERE direction = 'outgoing' AND status = 'pending' "
+                          "AND counterparty_id = ? AND amount = ?", (user_id, amount)).fetchone()
+    if same:
+        raise ToolError("duplicate_request", f"Request {same['request_id']} already asks {who['display_name']} "
+                        f"for ${amount:,.2f}.", hint="Wait for them to answer it, or cancel it first.")
+    request_id = ctx.new_id("REQ")
+    ctx.db.execute("INSERT INTO requests (request_id, direction, counterparty_id, amount, note, status, created_at) "
+                   "VALUES (?, 'outgoing', ?, ?, ?, 'pending', ?)", (request_id, user_id, amount, note, now_iso(ctx)))
+    return request_model(request_row(ctx, request_id))
+
+
+@server.tool(effect=READ, asks=[
+    "Do I have any pending requests?",
+    "Who owes me money? Show my {status} {direction} requests.",
+    "What requests has {counterparty_id} sent me?",
+])
+def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = None,
+                  status: Literal["pending", "paid", "declined", "cancelled"] | None = None,
+                  counterparty_id: UserId | None = None, limit: Limit = 20) -> RequestList:
+    """List money requests, newest first: incoming ones ask the member to pay, outgoing ones are the member's.
+
+    Args:
+        direction: only 'incoming' or only 'outgoing' requests.
+        status: only 'pending', 'paid', 'declined' or 'cancelled' requests.
+        counterparty_id: only requests with this member, such as 'USR-10002'.
+        limit: the most requests to return, from 1 to 100, such as 20.
+
+    Returns:
+        The requests with counterparty, amount, note, status, creation and resolution times and
+        the payment that settled a paid one, and how many matched.
+
+    Raises:
+        not_found: counterparty_id names no member.
+    """
+    sql, args = REQUEST_SQL + " WHERE 1 = 1", []
+    for column, value in (("r.direction", direction), ("r.status", status)):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(value)
+    if counterparty_id is not None:
+        user_row(ctx, counterparty_id)
+        sql += " AND r.counterparty_id = ?"
+        args.append(counterparty_id)
+    rows = ctx.db.execute(sql + " ORDER BY r.created_at DESC, r.request_id DESC", args).fetchall()
+    return RequestList(requests=[request_model(r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Pay request {request_id}.",
+    "Go ahead and pay {request_id} with {source_id}.",
+])
+def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = None) -> PaymentReceipt:
+    """Pay an incoming request: sends its amount to the requester and marks it paid.
+
+    Funding and limits are as for send_payment: the wallet balance unless `source_id` names a
+    bank account or card (3% on top for a credit card).
+
+    Args:
+        request_id: ID of an incoming pending request, such as 'REQ-10021'.
+        source_id: the bank account or card to charge, such as 'FS-10001'; the wallet balance if omitted.
+
+    Returns:
+        The payment, the wallet balance afterwards and what is left of this week's sending limit.
+
+    Raises:
+        not_found: the request or the funding source does not exist.
+        wrong_direction: the request is one the member sent.
+        request_not_pending: the request was already paid, declined or cancelled.
+        weekly_limit_exceeded: the payment would pass the weekly sending limit.
+        insufficient_balance: no source was named and the wallet balance is less than the amount.
+        source_unavailable: the funding source was removed.
+        card_expired: the card has expired.
+    """
+    req = pending_request(ctx, request_id, "incoming")
+    requester = user_row(ctx, req["counterparty_id"])
+    check_weekly_limit(ctx, req["amount"])
+    source, fee = fund(ctx, req["amount"], source_id, requester)
+    payment_id = insert_payment(ctx, direction="sent", counterparty_id=req["counterparty_id"], amount=req["amount"],
+                                fee=fee, note=req["note"], source_id=source, audience="friends", request_id=request_id)
+    ctx.db.execute("UPDATE requests SET status = 'paid', resolved_at = ? WHERE request_id = ?",
+                   (now_iso(ctx), request_id))
+    return _receipt(ctx, payment_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Decline request {request_id}.",
+    "I don't owe that, turn down {request_id}.",
+])
+def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
+    """Decline an incoming request; nothing is paid.
+
+    Args:
+        request_id: ID of an incoming pending request, such as 'REQ-10021'.
+
+    Returns:
+        The request, now 'declined'.
+
+    Raises:
+        not_found: no request has that ID.
+        wrong_direction: the request is one the member sent (cancel it instead).
+        request_not_pending: the request was already paid, declined or cancelled.
+    """
+    pending_request(ctx, request_id, "incoming")
+    ctx.db.execute("UPDATE requests SET status = 'declined', resolved_at = ? WHERE request_id = ?",
+                   (now_iso(ctx), request_id))
+    return request_model(request_row(ctx, request_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Cancel my request {request_id}.",
+    "Never mind the request {request_id}, they paid me in cash.",
+])
+def cancel_request(ctx: Ctx, request_id: RequestId) -> Request:
+    """Cancel a request the member sent that has not been answered yet.
+
+    Args:
+        request_id: ID of an outgoing pending request, such as 'REQ-10022'.
+
+    Returns:
+        The request, now 'cancelled'.
+
+    Raises:
+        not_found: no request has that ID.
+        wrong_direction: the request was sent to the member (decline it instead).
+        request_not_pending: the request was already paid, declined or cancelled.
+    """
+    pending_request(ctx, request_id, "outgoing")
+    ctx.db.execute("UPDATE requests SET status = 'cancelled', resolved_at = ? WHERE request_id = ?",
+                   (now_iso(ctx), request_id))
+    return request_model(request_row(ctx, request_id))

@@ -1,0 +1,167 @@
+"""The market: quotes, the securities universe, recent closes and market hours."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from prove.env import READ, Ctx
+
+from .tools import (
+    DailyClose,
+    Limit,
+    MarketStatus,
+    PriceHistory,
+    Query,
+    Quote,
+    Security,
+    SecurityList,
+    Ticker,
+    escape_like,
+    iso,
+    pct,
+    previous_close,
+    price_at,
+    quote,
+    security,
+    server,
+)
+from .world import day_index, is_trading_day, market_clock, next_open, session_close, session_of
+
+
+@server.tool(effect=READ, asks=[
+    "What's {ticker} trading at right now?",
+    "Get me a quote for {ticker}.",
+    "How is {ticker} doing today?",
+])
+def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
+    """Get the live quote of one stock or ETF: last price, bid, ask and the change on the day.
+
+    A market buy fills at the ask and a market sell at the bid. Outside market hours the quote
+    shows the last session's close.
+
+    Args:
+        ticker: the ticker symbol, case-insensitive, such as 'AAPL' or 'VTI'.
+
+    Returns:
+        The quote: ticker, name, price, bid, ask, previous close, change in dollars and percent,
+        the market session and the time of the quote.
+
+    Raises:
+        not_found: no security has that ticker.
+    """
+    return quote(ctx, security(ctx, ticker))
+
+
+@server.tool(effect=READ, asks=[
+    "Find stocks matching '{query}'.",
+    "What's the ticker for {query}?",
+    "Show me {kind}s in the {sector} sector.",
+    "List up to {limit} securities in {sector}.",
+])
+def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None = None,
+                      kind: Literal["stock", "etf"] | None = None, limit: Limit = 20) -> SecurityList:
+    """Search the tradable stocks and ETFs by ticker or company name, sector or kind.
+
+    Matching is case-insensitive and by substring: 'apple', 'AAPL' or 'bank' all work. Results
+    carry the current price and the change on the day.
+
+    Args:
+        query: part of a ticker or name, such as 'Microsoft' or 'NV'.
+        sector: part of a sector name, such as 'Technology', 'Health Care' or 'Bond ETF'.
+        kind: only stocks ('stock') or only exchange-traded funds ('etf').
+        limit: the most securities to return, from 1 to 100, such as 20.
+
+    Returns:
+        The matching securities (exact ticker matches first, then by ticker) with name, kind,
+        sector, exchange, price, change percent and dividend yield, and how many matched.
+    """
+    sql, args = "SELECT * FROM securities WHERE 1 = 1", []
+    if query is not None:
+        sql += " AND (lower(ticker) LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\')"
+        pattern = f"%{escape_like(query.lower())}%"
+        args += [pattern, pattern]
+    if sector is not None:
+        sql += " AND lower(sector) LIKE ? ESCAPE '\\'"
+        args.append(f"%{escape_like(sector.lower())}%")
+    if kind is not None:
+        sql += " AND kind = ?"
+        args.append(kind)
+    exact = query.upper() if query else ""
+    sql += " ORDER BY ticker <> ?, ticker"
+    rows = ctx.db.execute(sql, (*args, exact)).fetchall()
+    t, is_open = market_clock(ctx.now())
+    out = []
+    for r in rows[:limit]:
+        price = price_at(r, t)
+        out.append(Security(ticker=r["ticker"], name=r["name"], kind=r["kind"], sector=r["sector"],
+                            exchange=r["exchange"], price=price,
+                            change_percent=pct(price, previous_close(r, t, is_open)),
+                            dividend_yield=r["dividend_yield"]))
+    return SecurityList(securities=out, total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "How has {ticker} done over the last {days} trading days?",
+    "Show me the daily closing prices of {ticker}.",
+])
+def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1, le=90)] = 10) -> PriceHistory:
+    """Get the closing prices of a security over its most recent completed sessions.
+
+    Args:
+        ticker: the ticker symbol, such as 'MSFT'.
+        days: how many completed trading sessions to show, from 1 to 90, such as 10.
+
+    Returns:
+        The daily closes, oldest first, each with its change from the session before, and the
+        change over the whole span in percent.
+
+    Raises:
+        not_found: no security has that ticker.
+    """
+    sec = security(ctx, ticker)
+    now = ctx.now()
+    t, is_open = market_clock(now)
+    # The last completed session is the one that closed at market time floor(t) (open) or t.
+    day = now.date()
+    if is_open or not is_trading_day(day) or now.hour < 20:
+        day -= timedelta(days=1)
+    sessions = []
+    while len(sessions) < days + 1:
+        if is_trading_day(day):
+            sessions.append(day)
+        day -= timedelta(days=1)
+    sessions.reverse()
+    closes = [(d, price_at(sec, float(day_index(d) + 1))) for d in sessions]
+    out = [DailyClose(date=d.isoformat(), close=c, change_percent=pct(c, closes[i][1]))
+           for i, (d, c) in enumerate(closes[1:])]
+    return PriceHistory(ticker=sec["ticker"], name=sec["name"], closes=out, total=len(out),
+                        change_percent=pct(out[-1].close, closes[0][1]))
+
+
+@server.tool(effect=READ, asks=[
+    "Is the stock market open right now?",
+    "When does the market open next?",
+    "Can I still place a market order today?",
+])
+def get_market_status(ctx: Ctx) -> MarketStatus:
+    """Say whether the market is open now, which session it is in and when it next opens or closes.
+
+    The broker trades on weekdays that are not exchange holidays: pre-market 04:00-09:30,
+    regular 09:30-16:00 and after-hours 16:00-20:00, Eastern time. Market orders need an open
+    market; limit orders placed while it is closed wait for the next session.
+
+    Returns:
+        The current time, the session ('pre_market', 'regular', 'after_hours' or 'closed'),
+        whether it is open, and when it next opens (if closed) or closes (if open).
+    """
+    now = ctx.now()
+    _, is_open = market_clock(now)
+    return MarketStatus(
+        now=iso(now), session=session_of(now), is_open=is_open,
+        next_open=None if is_open else iso(next_open(now)),
+        closes_at=iso(session_close(now)) if is_open else None,
+        hours="Weekdays except exchange holidays: pre-market 04:00-09:30, regular 09:30-16:00, "
+              "after-hours 16:00-20:00 (Eastern).")

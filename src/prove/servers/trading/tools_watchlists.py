@@ -1,0 +1,315 @@
+"""Watchlists and price alerts: following securities without trading them."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Annotated
+
+from pydantic import Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    MAX_ACTIVE_ALERTS,
+    MAX_WATCH_ITEMS,
+    MAX_WATCHLISTS,
+    Alert,
+    AlertId,
+    AlertList,
+    AlertStatus,
+    Condition,
+    Name,
+    Price,
+    Ticker,
+    WatchItem,
+    Watchlist,
+    WatchlistDeleted,
+    WatchlistId,
+    WatchlistList,
+    current_price,
+    money,
+    now_iso,
+    pct,
+    previous_close,
+    price_at,
+    quote_text,
+    security,
+    server,
+    settle,
+)
+from .world import market_clock
+
+
+def _watchlist_row(ctx: Ctx, watchlist_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM watchlists WHERE watchlist_id = ?", (watchlist_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No watchlist has ID {quote_text(watchlist_id)}.",
+                        hint="See the watchlists with list_watchlists; IDs look like 'WL-10001'.")
+    return row
+
+
+def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
+    t, is_open = market_clock(ctx.now())
+    items = []
+    for r in ctx.db.execute("SELECT i.added_at, s.* FROM watchlist_items i JOIN securities s ON s.ticker = i.ticker "
+                            "WHERE i.watchlist_id = ? ORDER BY i.added_at, s.ticker", (row["watchlist_id"],)):
+        price = price_at(r, t)
+        items.append(WatchItem(ticker=r["ticker"], name=r["name"], price=price,
+                               change_percent=pct(price, previous_close(r, t, is_open)), added_at=r["added_at"]))
+    return Watchlist(watchlist_id=row["watchlist_id"], name=row["name"], created_at=row["created_at"],
+                     items=items, count=len(items))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me my watchlists.",
+    "What's on my watchlists and how are those stocks doing today?",
+])
+def list_watchlists(ctx: Ctx) -> WatchlistList:
+    """List the investor's watchlists with every security on them and its price today.
+
+    Returns:
+        Each watchlist's ID, name, creation time and items (ticker, name, price, change percent
+        on the day, when it was added), and how many watchlists there are.
+    """
+    rows = ctx.db.execute("SELECT * FROM watchlists ORDER BY created_at, watchlist_id").fetchall()
+    return WatchlistList(watchlists=[_watchlist(ctx, r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Create a watchlist called {name}.",
+    "Start a new watchlist named {name} with {tickers} on it.",
+])
+def create_watchlist(ctx: Ctx, name: Name,
+                     tickers: Annotated[list[Ticker], Field(max_length=MAX_WATCH_ITEMS)] | None = None) -> Watchlist:
+    """Create a new watchlist, optionally with securities already on it.
+
+    Args:
+        name: the watchlist's name, unique among the investor's watchlists, such as 'Energy Plays'.
+        tickers: ticker symbols to put on it, such as ["XOM", "CVX"].
+
+    Returns:
+        The new watchlist with its ID and items.
+
+    Raises:
+        duplicate_name: a watchlist with that name (ignoring case) already exists.
+        too_many_watchlists: the investor already has the most watchlists allowed (20).
+        not_found: a ticker does not exist.
+    """
+    settle(ctx)
+    if ctx.db.execute("SELECT 1 FROM watchlists WHERE lower(name) = lower(?)", (name,)).fetchone():
+        raise ToolError("duplicate_name", f"A watchlist named {quote_text(name)} already exists.",
+                        hint="Pick another name, or add to the existing one with add_to_watchlist.")
+    (count,) = ctx.db.execute("SELECT count(*) FROM watchlists").fetchone()
+    if count >= MAX_WATCHLISTS:
+        raise ToolError("too_many_watchlists", f"You already have {count} watchlists, the most allowed.",
+                        hint="Delete a watchlist you no longer use first.")
+    watchlist_id = ctx.new_id("WL")
+    ctx.db.execute("INSERT INTO watchlists (watchlist_id, name, created_at) VALUES (?, ?, ?)",
+                   (watchlist_id, name, now_iso(ctx)))
+    for ticker in dict.fromkeys(t.strip().upper() for t in tickers or []):
+        sec = security(ctx, ticker)
+        ctx.db.execute("INSERT INTO watchlist_items (watchlist_id, ticker, added_at) VALUES (?, ?, ?)",
+                       (watchlist_id, sec["ticker"], now_iso(ctx)))
+    return _watchlist(ctx, _watchlist_row(ctx, watchlist_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add {ticker} to my watchlist {watchlist_id}.",
+    "Put {ticker} on watchlist {watchlist_id} so I can keep an eye on it.",
+])
+def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
+    """Add a security to a watchlist.
+
+    Args:
+        watchlist_id: ID of the watchlist, such as 'WL-10001'.
+        ticker: the ticker symbol to add, such as 'NVDA'.
+
+    Returns:
+        The watchlist with its items after the addition.
+
+    Raises:
+        not_found: the watchlist or the ticker does not exist.
+        already_on_watchlist: the security is already on the watchlist.
+        watchlist_full: the watchlist already holds the most items allowed (50).
+    """
+    settle(ctx)
+    row = _watchlist_row(ctx, watchlist_id)
+    sec = security(ctx, ticker)
+    if ctx.db.execute("SELECT 1 FROM watchlist_items WHERE watchlist_id = ? AND ticker = ?",
+                      (watchlist_id, sec["ticker"])).fetchone():
+        raise ToolError("already_on_watchlist", f"{sec['ticker']} is already on '{row['name']}'.")
+    (count,) = ctx.db.execute("SELECT count(*) FROM watchlist_items WHERE watchlist_id = ?", (watchlist_id,)).fetchone()
+    if count >= MAX_WATCH_ITEMS:
+        raise ToolError("watchlist_full", f"'{row['name']}' already holds {count} securities, the most allowed.",
+                        hint="Remove a security first, or start another watchlist.")
+    ctx.db.execute("INSERT INTO watchlist_items (watchlist_id, ticker, added_at) VALUES (?, ?, ?)",
+                   (watchlist_id, sec["ticker"], now_iso(ctx)))
+    return _watchlist(ctx, row)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Take {ticker} off watchlist {watchlist_id}.",
+    "Remove {ticker} from my {watchlist_id} watchlist.",
+])
+def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
+    """Remove a security from a watchlist.
+
+    Args:
+        watchlist_id: ID of the watchlist, such as 'WL-10001'.
+        ticker: the ticker symbol to remove, such as 'INTC'.
+
+    Returns:
+        The watchlist with its items after the removal.
+
+    Raises:
+        not_found: the watchlist does not exist.
+        not_on_watchlist: the security is not on the watchlist.
+    """
+    settle(ctx)
+    row = _watchlist_row(ctx, watchlist_id)
+    symbol = ticker.strip().upper()
+    gone = ctx.db.execute("DELETE FROM watchlist_items WHERE watchlist_id = ? AND ticker = ?",
+                          (watchlist_id, symbol)).rowcount
+    if not gone:
+        raise ToolError("not_on_watchlist", f"{quote_text(symbol)} is not on '{row['name']}'.",
+                        hint="list_watchlists shows what each watchlist holds.")
+    return _watchlist(ctx, row)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my watchlist {watchlist_id}.",
+    "I don't need watchlist {watchlist_id} anymore, remove it.",
+])
+def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
+    """Delete a watchlist and everything on it (the securities themselves are not affected).
+
+    Args:
+        watchlist_id: ID of the watchlist, such as 'WL-10002'.
+
+    Returns:
+        The deleted watchlist's ID and name and how many items it held.
+
+    Raises:
+        not_found: the watchlist does not exist.
+    """
+    settle(ctx)
+    row = _watchlist_row(ctx, watchlist_id)
+    items = ctx.db.execute("DELETE FROM watchlist_items WHERE watchlist_id = ?", (watchlist_id,)).rowcount
+    ctx.db.execute("DELETE FROM watchlists WHERE watchlist_id = ?", (watchlist_id,))
+    return WatchlistDeleted(watchlist_id=watchlist_id, name=row["name"], removed_items=items)
+
+
+# ----- price alerts ------------------------------------------------------------------------------
+
+def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
+    sec = security(ctx, row["ticker"])
+    return Alert(alert_id=row["alert_id"], ticker=row["ticker"], condition=row["condition"],
+                 target_price=row["target_price"], status=row["status"], current_price=current_price(ctx, sec),
+                 created_at=row["created_at"], triggered_at=row["triggered_at"],
+                 triggered_price=row["triggered_price"], cancelled_at=row["cancelled_at"])
+
+
+@server.tool(effect=READ, asks=[
+    "What price alerts do I have set?",
+    "Show my {status} alerts for {ticker}.",
+])
+def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticker | None = None) -> AlertList:
+    """List price alerts, newest first, with each security's current price.
+
+    Active alerts are checked against the market whenever the investor next acts (any order,
+    cash movement, watchlist or alert change); `current_price` shows where each security is now.
+
+    Args:
+        status: only 'active', 'triggered' or 'cancelled' alerts.
+        ticker: only alerts on this security, such as 'AAPL'.
+
+    Returns:
+        The alerts with their ID, ticker, condition ('above' or 'below'), target price, status,
+        the current price, and when they were created, triggered (at what price) or cancelled.
+    """
+    sql, args = "SELECT * FROM price_alerts WHERE 1 = 1", []
+    if status is not None:
+        sql += " AND status = ?"
+        args.append(status)
+    if ticker is not None:
+        sql += " AND ticker = ?"
+        args.append(ticker.strip().upper())
+    rows = ctx.db.execute(sql + " ORDER BY created_at DESC, alert_id DESC", args).fetchall()
+    return AlertList(alerts=[_alert(ctx, r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Alert me when {ticker} goes {condition} {target_price}.",
+    "Set a price alert for {ticker} if it drops below {target_price}.",
+    "Let me know if {ticker} gets {condition} ${target_price}.",
+])
+def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_price: Price) -> Alert:
+    """Create an alert that triggers when a security's price goes above or below a target.
+
+    Args:
+        ticker: the ticker symbol, such as 'TSLA'.
+        condition: 'above' (trigger when the price rises to the target or higher) or 'below'
+            (when it falls to the target or lower).
+        target_price: the target in dollars, such as 250.0.
+
+    Returns:
+        The new active alert with its ID and the current price.
+
+    Raises:
+        not_found: the ticker does not exist.
+        invalid_amount: the target rounds to less than one cent.
+        condition_already_met: the price is already at or past the target, so the alert would fire at once.
+        duplicate_alert: an active alert with the same ticker, condition and target already exists.
+        too_many_alerts: the investor already has the most active alerts allowed (25).
+    """
+    settle(ctx)
+    sec = security(ctx, ticker)
+    target = money(target_price)
+    if target < 0.01:
+        raise ToolError("invalid_amount", f"The target {target_price!r} rounds to less than one cent.")
+    price = current_price(ctx, sec)
+    if (price >= target) if condition == "above" else (price <= target):
+        raise ToolError("condition_already_met",
+                        f"{sec['ticker']} is at ${price:,.2f}, already {condition} ${target:,.2f}.",
+                        hint=f"Pick a target {'above' if condition == 'above' else 'below'} the current price.")
+    if ctx.db.execute("SELECT 1 FROM price_alerts WHERE ticker = ? AND condition = ? AND target_price = ? "
+                      "AND status = 'active'", (sec["ticker"], condition, target)).fetchone():
+        raise ToolError("duplicate_alert", f"An active alert for {sec['ticker']} {condition} ${target:,.2f} exists.")
+    (active,) = ctx.db.execute("SELECT count(*) FROM price_alerts WHERE status = 'active'").fetchone()
+    if active >= MAX_ACTIVE_ALERTS:
+        raise ToolError("too_many_alerts", f"You have {active} active alerts, the most allowed.",
+                        hint="Cancel an alert you no longer need first.")
+    alert_id = ctx.new_id("ALR")
+    ctx.db.execute("INSERT INTO price_alerts (alert_id, ticker, condition, target_price, status, created_at) "
+                   "VALUES (?, ?, ?, ?, 'active', ?)", (alert_id, sec["ticker"], condition, target, now_iso(ctx)))
+    return _alert(ctx, ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Cancel price alert {alert_id}.",
+    "Turn off my alert {alert_id}, I don't need it anymore.",
+])
+def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
+    """Cancel an active price alert.
+
+    Args:
+        alert_id: ID of the alert, such as 'ALR-10001'.
+
+    Returns:
+        The alert, now 'cancelled'.
+
+    Raises:
+        not_found: no alert has that ID.
+        alert_not_active: the alert has already triggered or been cancelled.
+    """
+    settle(ctx)
+    row = ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No price alert has ID {quote_text(alert_id)}.",
+                        hint="See alerts with list_price_alerts; IDs look like 'ALR-10001'.")
+    if row["status"] != "active":
+        raise ToolError("alert_not_active", f"Alert {alert_id} is already {row['status']}.")
+    ctx.db.execute("UPDATE price_alerts SET status = 'cancelled', cancelled_at = ? WHERE alert_id = ?",
+                   (now_iso(ctx), alert_id))
+    return _alert(ctx, ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone())
+
