@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from prove.env import Session, Tool
+from prove.env.world import clock_params
 
 HOSTILE = [
     "'; DROP TABLE accounts; --", "\" OR 1=1 --", "../../../../etc/passwd", "/etc/shadow", "..\\..\\boot.ini",
@@ -35,7 +36,8 @@ def entity_values(session: Session, limit: int = 60) -> dict[str, list[str]]:
         for kind in rt.server.entities.values():
             live = kind.live or "1"
             rows = [r[0] for r in rt.template.db.execute(
-                f'SELECT "{kind.key}" FROM "{kind.table}" ORDER BY ({live}) DESC, "{kind.key}"')]
+                f'SELECT "{kind.key}" FROM "{kind.table}" ORDER BY ({live}) DESC, "{kind.key}"',
+                clock_params(session.now))]
             step = max(1, len(rows) // limit)
             out[kind.name] = rows[::step][:limit]
     return out

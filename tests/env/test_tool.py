@@ -215,3 +215,20 @@ def test_output_schema_keeps_nulls_and_descriptions_are_one_line() -> None:
     assert tool.output_schema["properties"]["note"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
     assert tool.parameters["properties"]["x"]["description"] == "a number that is described over two lines, such as 3."
     assert tool.errors == {"missing": "nothing was found."}
+
+
+def test_a_summary_wrapped_over_lines_is_one_sentence() -> None:
+    server = _server()
+
+    @server.tool(effect=READ, asks=["Sum it.", "Add it up."])
+    def summarise(ctx: Ctx) -> int:
+        """Summarise one month: income, spending per category
+        and every expense.
+
+        Details follow here.
+        """
+        return 1
+
+    tool = server.tools["summarise"]
+    assert tool.summary == "Summarise one month: income, spending per category and every expense."
+    assert tool.description == tool.summary + "\n\nDetails follow here."

@@ -43,8 +43,9 @@ class EntityKind:
         key: the column holding the entity's ID.
         label: a column a person would use to name it (a name, a title), if any.
         description: one line saying what the entity is.
-        live: an SQL condition on the table selecting the rows that are usable now (such as
-            "status = 'active'"); the sampler offers only those. None: every row.
+        live: an SQL condition on the table selecting the rows that are usable now, such as
+            "status = 'active'" or "expires_on >= :today" (`:now` and `:today` are the
+            episode's simulated time as ISO text); the sampler offers only those. None: every row.
     """
 
     name: str

@@ -176,14 +176,17 @@ def build_tool(
     if undeclared:
         raise ToolDefinitionError(f"{where}: return type refers to undeclared entity kinds {sorted(undeclared)}")
 
-    summary = doc.short_description.strip()
+    summary, long = _oneline(doc.short_description), (doc.long_description or "").strip()
+    if long and not doc.blank_after_short_description:  # a summary wrapped over several lines
+        first, _, long = long.partition("\n\n")
+        summary = _oneline(f"{summary} {first}")
     return Tool(
         name=tool_name,
         server=server,
         fn=fn,
         effect=effect,
         summary=summary,
-        description=_description(doc, errors),
+        description=_description(summary, long, doc, errors),
         params=tuple(params),
         parameters=parameters,
         output_schema=output_schema,
@@ -213,10 +216,10 @@ def _drop_default_bounds(node: Any) -> None:
             _drop_default_bounds(value)
 
 
-def _description(doc: docstring_parser.Docstring, errors: dict[str, str]) -> str:
-    parts = [doc.short_description.strip()]
-    if doc.long_description:
-        parts.append(doc.long_description.strip())
+def _description(summary: str, long: str, doc: docstring_parser.Docstring, errors: dict[str, str]) -> str:
+    parts = [summary]
+    if long:
+        parts.append(long)
     if doc.returns and doc.returns.description:
         parts.append("Returns: " + _oneline(doc.returns.description))
     if errors:

@@ -34,6 +34,11 @@ NEW_ID_SQL = (
 )
 
 
+def clock_params(now: datetime) -> dict[str, str]:
+    """The named parameters an entity kind's `live` condition may use: `:now` and `:today`."""
+    return {"now": now.isoformat(), "today": now.date().isoformat()}
+
+
 def new_id(db: sqlite3.Connection, prefix: str) -> str:
     """The next ID for `prefix` in this database, such as 'TRX-10007'.
 
@@ -84,6 +89,9 @@ class Template:
 def build_template(server: Server, seed: int) -> Template:
     """Build the world of `server` for `seed` (deterministic) and freeze it into a template."""
     db = connect()
+    # Small pages: every table, index and trigger costs at least one page, and sessions copy
+    # the whole image; 1 KiB pages cut world images by a third at no measured speed cost.
+    db.execute("PRAGMA page_size = 1024")
     db.executescript(server.schema_sql)
     db.executescript(_PROVE_TABLES)
     gen = WorldGen(server.name, seed, db)
@@ -104,7 +112,7 @@ def build_template(server: Server, seed: int) -> Template:
         if kind.table not in tables:
             raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} names missing table {kind.table!r}")
         try:
-            db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {kind.live or 1} LIMIT 1')
+            db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {kind.live or 1} LIMIT 1', clock_params(EPOCH))
         except sqlite3.Error as exc:
             raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} key or live condition: {exc}") from exc
     install_tracking(db, tables)

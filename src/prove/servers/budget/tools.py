@@ -1,0 +1,402 @@
+"""The budget server: a personal budgeting app of one signed-in user.
+
+This module declares the server, the entity kinds, the shared result models and helpers, and the
+account and monthly-summary tools. The other tools live by area:
+
+- `tools_activity.py`: transactions (expenses, income, edits);
+- `tools_envelopes.py`: categories, monthly budgets and moves between envelopes;
+- `tools_plans.py`: savings goals and recurring bills.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import READ, Ctx, Entity, EntityKind, Server, ToolError
+
+from .world import build_world
+
+def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
+    """As the clock moves on, autopay bills that come due are paid (see tools_plans.run_autopay)."""
+    from .tools_plans import run_autopay
+
+    run_autopay(ctx, new.date())
+
+
+server = Server(
+    "budget", "Personal budget",
+    "The personal budgeting app of one signed-in user: accounts (checking, savings, credit cards, "
+    "cash), budget categories ('envelopes') with monthly limits, expenses and income, moving money "
+    "between envelopes, savings goals with contributions, recurring bills and monthly summaries. "
+    "Going over a budget is reported as a warning, except in strict categories, which refuse it.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    on_advance=on_advance,
+    entities=[
+        EntityKind("account", table="accounts", key="account_id", label="name",
+                   description="a bank account, credit card or cash wallet of the user", live="status = 'open'"),
+        EntityKind("category", table="categories", key="category_id", label="name",
+                   description="a budget category (envelope) for expenses or income", live="status = 'active'"),
+        EntityKind("transaction", table="transactions", key="transaction_id", label="payee",
+                   description="an expense, income or goal transfer on an account"),
+        EntityKind("bill", table="bills", key="bill_id", label="name",
+                   description="a recurring bill such as rent or a subscription", live="status = 'active'"),
+        EntityKind("goal", table="goals", key="goal_id", label="name",
+                   description="a savings goal with a target amount", live="status = 'active'"),
+        EntityKind("contribution", table="goal_contributions", key="contribution_id", label="date",
+                   description="money set aside into (or taken back from) a savings goal"),
+        EntityKind("budget_move", table="budget_moves", key="move_id", label="note",
+                   description="budget moved from one envelope to another for a month"),
+    ],
+)
+
+AccountId = Annotated[str, Entity("account")]
+CategoryId = Annotated[str, Entity("category")]
+TransactionId = Annotated[str, Entity("transaction")]
+BillId = Annotated[str, Entity("bill")]
+GoalId = Annotated[str, Entity("goal")]
+ContributionId = Annotated[str, Entity("contribution")]
+MoveId = Annotated[str, Entity("budget_move")]
+
+Month = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
+Money = Annotated[float, Field(ge=0.01, le=1_000_000)]
+Limit = Annotated[int, Field(ge=1, le=200)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
+
+# How far back an entry may be dated.
+BACKDATE_DAYS = 365
+
+
+# ----- models ------------------------------------------------------------------------------------
+
+class Account(BaseModel):
+    account_id: AccountId
+    name: str
+    type: Literal["checking", "savings", "credit_card", "cash"]
+    institution: str
+    last4: str | None
+    balance: float = Field(description="current balance; negative for a credit card means owed")
+    credit_limit: float | None
+    available: float = Field(description="money that can still be spent from the account")
+    status: Literal["open", "closed"]
+
+
+class AccountList(BaseModel):
+    accounts: list[Account]
+    total: int
+    net_worth: float = Field(description="sum of the open accounts' balances")
+
+
+class Transaction(BaseModel):
+    transaction_id: TransactionId
+    date: str
+    account_id: AccountId
+    account_name: str
+    category_id: CategoryId | None
+    category_name: str | None
+    amount: float = Field(description="signed: negative takes money out of the account")
+    payee: str
+    note: str | None
+    kind: Literal["expense", "income", "goal_transfer"]
+    bill_id: BillId | None
+    goal_id: GoalId | None
+
+
+class BudgetStatus(BaseModel):
+    category_id: CategoryId
+    category_name: str
+    month: str
+    budgeted: float
+    spent: float
+    remaining: float
+    over_budget: bool
+
+
+class CategoryLine(BaseModel):
+    category_id: CategoryId
+    name: str
+    group: str
+    budgeted: float
+    spent: float
+    remaining: float
+    over_budget: bool
+
+
+class MonthlySummary(BaseModel):
+    month: str
+    income: float
+    expenses: float
+    net: float = Field(description="income minus expenses")
+    saved_to_goals: float
+    budgeted: float
+    remaining: float
+    over_budget_count: int
+    categories: list[CategoryLine]
+    total: int
+
+
+# ----- helpers -----------------------------------------------------------------------------------
+
+def money(x: float) -> float:
+    return round(x, 2) + 0.0
+
+
+def fmt(x: float) -> str:
+    return f"${x:,.2f}"
+
+
+def now_iso(ctx: Ctx) -> str:
+    return ctx.now().isoformat(timespec="seconds")
+
+
+def month_of(day: date) -> str:
+    return day.strftime("%Y-%m")
+
+
+def month_range(month: str) -> tuple[str, str]:
+    """First day of `month` and first day of the next month, as ISO dates."""
+    y, m = int(month[:4]), int(month[5:])
+    nxt = f"{y + 1:04d}-01" if m == 12 else f"{y:04d}-{m + 1:02d}"
+    return f"{month}-01", f"{nxt}-01"
+
+
+def shift_month(month: str, n: int) -> str:
+    y, m = divmod(int(month[:4]) * 12 + int(month[5:]) - 1 + n, 12)
+    return f"{y:04d}-{m + 1:02d}"
+
+
+def add_months(d: date, n: int) -> date:
+    y, m = divmod(d.month - 1 + n, 12)
+    for day in (d.day, 30, 29, 28):
+        try:
+            return date(d.year + y, m + 1, day)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def not_found(what: str, value: str, hint: str) -> ToolError:
+    return ToolError("not_found", f"No {what} with ID {value[:60]!r}.", hint=hint)
+
+
+def load_account(ctx: Ctx, account_id: str, *, open_only: bool = True) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
+    if row is None:
+        raise not_found("account", account_id, "Call list_accounts to see the user's accounts and their IDs.")
+    if open_only and row["status"] != "open":
+        raise ToolError("account_closed", f"{row['name']} ({account_id}) is closed.",
+                        hint="Use one of the open accounts from list_accounts.")
+    return row
+
+
+def load_category(ctx: Ctx, category_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM categories WHERE category_id = ?", (category_id,)).fetchone()
+    if row is None:
+        raise not_found("category", category_id, "Call list_categories to see the categories and their IDs.")
+    return row
+
+
+def active_category(ctx: Ctx, category_id: str, kind: str) -> sqlite3.Row:
+    """A category that may take new entries of `kind` ('expense' or 'income')."""
+    row = load_category(ctx, category_id)
+    if row["status"] != "active":
+        raise ToolError("category_archived", f"The category {row['name']!r} is archived.",
+                        hint="Pick an active category from list_categories.")
+    if row["kind"] != kind:
+        raise ToolError("category_kind_mismatch",
+                        f"{row['name']!r} is an {row['kind']} category, not an {kind} category.",
+                        hint=f"Pick an {kind} category from list_categories(kind='{kind}').")
+    return row
+
+
+def available(acc: sqlite3.Row, balance: float | None = None) -> float:
+    bal = acc["balance"] if balance is None else balance
+    if acc["type"] == "credit_card":
+        return money((acc["credit_limit"] or 0.0) + bal)
+    return money(bal)
+
+
+def change_balance(ctx: Ctx, acc: sqlite3.Row, delta: float) -> float:
+    """Add `delta` to the account's balance; refuse to overdraw it. Returns the new balance."""
+    new = money(acc["balance"] + delta)
+    if delta < 0 and available(acc, new) < 0:
+        raise ToolError("insufficient_funds",
+                        f"{acc['name']} has only {fmt(available(acc))} available; {fmt(-delta)} is needed.",
+                        hint="Use another account, or a smaller amount.")
+    ctx.db.execute("UPDATE accounts SET balance = ? WHERE account_id = ?", (new, acc["account_id"]))
+    return new
+
+
+def budgeted(ctx: Ctx, cat: sqlite3.Row, month: str) -> float:
+    """The budget of an expense category for a month (its row, else its default limit)."""
+    if cat["kind"] != "expense":
+        return 0.0
+    row = ctx.db.execute("SELECT amount FROM budgets WHERE category_id = ? AND month = ?",
+                         (cat["category_id"], month)).fetchone()
+    if row is not None:
+        return money(row["amount"])
+    if month < cat["created_on"][:7] or cat["status"] != "active":
+        return 0.0
+    return money(cat["monthly_limit"])
+
+
+def net_moves(ctx: Ctx, category_id: str, month: str) -> float:
+    (into,) = ctx.db.execute("SELECT coalesce(sum(amount), 0) FROM budget_moves WHERE to_category_id = ? "
+                             "AND month = ?", (category_id, month)).fetchone()
+    (out,) = ctx.db.execute("SELECT coalesce(sum(amount), 0) FROM budget_moves WHERE from_category_id = ? "
+                            "AND month = ?", (category_id, month)).fetchone()
+    return money(into - out)
+
+
+def spent(ctx: Ctx, category_id: str, month: str) -> float:
+    """Money spent in a category in a month (expenses; positive), or received for income."""
+    start, end = month_range(month)
+    (total,) = ctx.db.execute(
+        "SELECT coalesce(sum(amount), 0) FROM transactions WHERE category_id = ? AND date >= ? AND date < ? "
+        "AND kind IN ('expense', 'income')", (category_id, start, end)).fetchone()
+    return money(abs(total))
+
+
+def budget_status(ctx: Ctx, cat: sqlite3.Row, month: str) -> BudgetStatus:
+    b, s = budgeted(ctx, cat, month), spent(ctx, cat["category_id"], month)
+    return BudgetStatus(category_id=cat["category_id"], category_name=cat["name"], month=month, budgeted=b,
+                        spent=s, remaining=money(b - s), over_budget=s > b + 0.004)
+
+
+def set_budget(ctx: Ctx, category_id: str, month: str, amount: float) -> None:
+    # Not an UPSERT: the framework's dirty-tracking trigger fails inside one (see the report).
+    args = (money(amount), category_id, month)
+    if ctx.db.execute("UPDATE budgets SET amount = ? WHERE category_id = ? AND month = ?", args).rowcount == 0:
+        ctx.db.execute("INSERT INTO budgets (amount, category_id, month) VALUES (?, ?, ?)", args)
+
+
+def check_entry_date(ctx: Ctx, day: date | None) -> date:
+    today = ctx.today()
+    if day is None:
+        return today
+    if day > today:
+        raise ToolError("invalid_date", f"{day.isoformat()} is in the future; entries record what already happened.",
+                        hint=f"Use a date up to today, {today.isoformat()}.")
+    if day < today - timedelta(days=BACKDATE_DAYS):
+        raise ToolError("invalid_date", f"{day.isoformat()} is more than a year ago.",
+                        hint=f"Use a date from {(today - timedelta(days=BACKDATE_DAYS)).isoformat()} on.")
+    return day
+
+
+def over_budget_warnings(status: BudgetStatus, before_remaining: float) -> list[str]:
+    """Warnings (data, not errors) once an expense leaves a category near or over its budget."""
+    if status.over_budget:
+        return [f"limit_exceeded: {status.category_name} is {fmt(-status.remaining)} over its "
+                f"{fmt(status.budgeted)} budget for {status.month}."]
+    if status.budgeted > 0 and status.remaining < 0.1 * status.budgeted and before_remaining >= 0.1 * status.budgeted:
+        return [f"near_limit: only {fmt(status.remaining)} left in {status.category_name} for {status.month}."]
+    return []
+
+
+TX_SELECT = (
+    "SELECT t.*, a.name AS account_name, c.name AS category_name FROM transactions t "
+    "JOIN accounts a ON a.account_id = t.account_id LEFT JOIN categories c ON c.category_id = t.category_id"
+)
+
+
+def tx_model(row: sqlite3.Row) -> Transaction:
+    return Transaction(transaction_id=row["transaction_id"], date=row["date"], account_id=row["account_id"],
+                       account_name=row["account_name"], category_id=row["category_id"],
+                       category_name=row["category_name"], amount=row["amount"], payee=row["payee"],
+                       note=row["note"], kind=row["kind"], bill_id=row["bill_id"], goal_id=row["goal_id"])
+
+
+def load_tx(ctx: Ctx, transaction_id: str) -> Transaction:
+    row = ctx.db.execute(TX_SELECT + " WHERE t.transaction_id = ?", (transaction_id,)).fetchone()
+    if row is None:
+        raise not_found("transaction", transaction_id,
+                        "Call list_transactions (filter by payee, category or date) to find the ID.")
+    return tx_model(row)
+
+
+def insert_tx(ctx: Ctx, *, account_id: str, category_id: str | None, day: date, amount: float, payee: str,
+              note: str | None, kind: str, bill_id: str | None = None, goal_id: str | None = None) -> str:
+    tid = ctx.new_id("TXN")
+    ctx.db.execute(
+        "INSERT INTO transactions (transaction_id, account_id, category_id, date, amount, payee, note, kind, "
+        "bill_id, goal_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (tid, account_id, category_id, day.isoformat(), money(amount), payee, note or None, kind, bill_id, goal_id,
+         now_iso(ctx)))
+    return tid
+
+
+def account_model(row: sqlite3.Row) -> Account:
+    return Account(account_id=row["account_id"], name=row["name"], type=row["type"], institution=row["institution"],
+                   last4=row["last4"], balance=row["balance"], credit_limit=row["credit_limit"],
+                   available=available(row), status=row["status"])
+
+
+# ----- accounts and the monthly summary ----------------------------------------------------------
+
+@server.tool(effect=READ, asks=[
+    "What accounts do I have and how much is in each?",
+    "Show me my {status} accounts with their balances.",
+    "How much money do I have across my accounts right now?",
+])
+def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -> AccountList:
+    """List the user's accounts (checking, savings, credit cards, cash) with balances.
+
+    Args:
+        status: which accounts to list: 'open' (default), 'closed' or 'all'.
+
+    Returns:
+        The accounts with balance, credit limit and available money, and the net worth of the
+        open accounts (credit card balances are negative: money owed).
+    """
+    sql = "SELECT * FROM accounts" + ("" if status == "all" else " WHERE status = ?") + " ORDER BY account_id"
+    rows = ctx.db.execute(sql, () if status == "all" else (status,)).fetchall()
+    (net,) = ctx.db.execute("SELECT coalesce(sum(balance), 0) FROM accounts WHERE status = 'open'").fetchone()
+    return AccountList(accounts=[account_model(r) for r in rows], total=len(rows), net_worth=money(net))
+
+
+@server.tool(effect=READ, asks=[
+    "How did I do with my budget in {month}?",
+    "Give me a summary of my spending and income for {month}.",
+    "Am I over budget anywhere this month?",
+])
+def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
+    """Summarise one month's income, expenses, goal savings and every category's budget.
+
+    Each expense category shows its budget for the month, what was spent and what is left.
+
+    Args:
+        month: the month as 'YYYY-MM', such as '2026-02'; default the current month.
+
+    Returns:
+        Totals for the month and one line per expense category (budgeted, spent, remaining,
+        over_budget), categories that are over budget first.
+    """
+    month = month or month_of(ctx.today())
+    start, end = month_range(month)
+    totals = {k: v for k, v in ctx.db.execute(
+        "SELECT kind, coalesce(sum(amount), 0) FROM transactions WHERE date >= ? AND date < ? GROUP BY kind",
+        (start, end)).fetchall()}
+    lines = []
+    for cat in ctx.db.execute("SELECT * FROM categories WHERE kind = 'expense' ORDER BY group_name, name"):
+        st = budget_status(ctx, cat, month)
+        if cat["status"] == "archived" and st.budgeted == 0 and st.spent == 0:
+            continue
+        lines.append(CategoryLine(category_id=cat["category_id"], name=cat["name"], group=cat["group_name"],
+                                  budgeted=st.budgeted, spent=st.spent, remaining=st.remaining,
+                                  over_budget=st.over_budget))
+    lines.sort(key=lambda x: (not x.over_budget, x.group, x.name))
+    income, expenses = money(totals.get("income", 0.0)), money(-totals.get("expense", 0.0))
+    total_budget = money(sum(x.budgeted for x in lines))
+    return MonthlySummary(month=month, income=income, expenses=expenses, net=money(income - expenses),
+                          saved_to_goals=money(-totals.get("goal_transfer", 0.0)), budgeted=total_budget,
+                          remaining=money(total_budget - expenses),
+                          over_budget_count=sum(x.over_budget for x in lines), categories=lines, total=len(lines))
+
+
+from . import tools_activity, tools_envelopes, tools_plans  # noqa: E402,F401  (registers their tools)

@@ -1,0 +1,356 @@
+"""Budget tools for transactions: finding them, recording expenses and income, editing and deleting."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    TX_SELECT,
+    AccountId,
+    BudgetStatus,
+    CategoryId,
+    Limit,
+    Money,
+    Name,
+    Note,
+    Transaction,
+    TransactionId,
+    active_category,
+    budget_status,
+    change_balance,
+    check_entry_date,
+    fmt,
+    load_account,
+    load_category,
+    insert_tx,
+    load_tx,
+    money,
+    month_of,
+    over_budget_warnings,
+    server,
+    spent,
+    tx_model,
+)
+
+
+class TransactionList(BaseModel):
+    transactions: list[Transaction]
+    total: int = Field(description="how many transactions match the filters (may exceed the number returned)")
+    net_amount: float = Field(description="sum of the signed amounts of all matching transactions")
+
+
+class EntryResult(BaseModel):
+    transaction: Transaction
+    account_balance: float
+    budget: BudgetStatus | None = Field(description="the category's budget for the entry's month, after it")
+    limit_exceeded: bool = Field(description="true when the category is now over its budget for that month")
+    warnings: list[str]
+
+
+class DeletedTransaction(BaseModel):
+    deleted: Transaction
+    account_balance: float
+    budget: BudgetStatus | None
+
+
+def _entry(ctx: Ctx, transaction_id: str, before_remaining: float | None = None) -> EntryResult:
+    tx = load_tx(ctx, transaction_id)
+    (balance,) = ctx.db.execute("SELECT balance FROM accounts WHERE account_id = ?", (tx.account_id,)).fetchone()
+    status, warnings = None, []
+    if tx.category_id is not None and tx.kind == "expense":
+        status = budget_status(ctx, load_category(ctx, tx.category_id), tx.date[:7])
+        before = status.remaining + 1e9 if before_remaining is None else before_remaining
+        warnings = over_budget_warnings(status, before)
+    return EntryResult(transaction=tx, account_balance=balance, budget=status,
+                       limit_exceeded=bool(status and status.over_budget), warnings=warnings)
+
+
+def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
+    return ToolError(
+        "limit_exceeded",
+        f"{status.category_name} is a strict category: {fmt(amount)} would take it over its "
+        f"{fmt(status.budgeted)} budget for {status.month} ({fmt(max(status.remaining, 0))} left).",
+        hint="Move budget into it first with move_budget, raise its limit with set_category_limit, "
+             "or use another category.")
+
+
+@server.tool(effect=READ, asks=[
+    "Show me my recent transactions.",
+    "What did I spend at {payee} between {start_date} and {end_date}?",
+    "List the {kind} transactions in category {category_id}.",
+    "Show the last {limit} transactions on account {account_id}.",
+])
+def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id: CategoryId | None = None,
+                      kind: Literal["expense", "income", "goal_transfer"] | None = None,
+                      start_date: date | None = None, end_date: date | None = None, payee: str | None = None,
+                      min_amount: Annotated[float, Field(ge=0, le=10_000_000)] | None = None,
+                      max_amount: Annotated[float, Field(ge=0, le=10_000_000)] | None = None,
+                      limit: Limit = 25) -> TransactionList:
+    """Find transactions, newest first, with optional filters.
+
+    Args:
+        account_id: only this account, such as 'ACC-10001'.
+        category_id: only this category, such as 'CAT-10012'.
+        kind: only 'expense', 'income' or 'goal_transfer' entries.
+        start_date: earliest date, inclusive, such as '2026-03-01'.
+        end_date: latest date, inclusive, such as '2026-03-15'.
+        payee: text the payee contains (case-insensitive), such as 'Starbucks'.
+        min_amount: smallest absolute amount in dollars, such as 50.0.
+        max_amount: largest absolute amount in dollars, such as 200.0.
+        limit: how many to return, 1 to 200 (default 25).
+
+    Returns:
+        The matching transactions (newest first), how many match in all, and their net amount.
+
+    Raises:
+        not_found: the account or category does not exist.
+    """
+    where, args = [], []
+    if account_id is not None:
+        load_account(ctx, account_id, open_only=False)
+        where.append("t.account_id = ?")
+        args.append(account_id)
+    if category_id is not None:
+        load_category(ctx, category_id)
+        where.append("t.category_id = ?")
+        args.append(category_id)
+    if kind is not None:
+        where.append("t.kind = ?")
+        args.append(kind)
+    if start_date is not None:
+        where.append("t.date >= ?")
+        args.append(start_date.isoformat())
+    if end_date is not None:
+        where.append("t.date <= ?")
+        args.append(end_date.isoformat())
+    if payee:
+        escaped = payee.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append("t.payee LIKE ? ESCAPE '\\'")
+        args.append(f"%{escaped}%")
+    if min_amount is not None:
+        where.append("abs(t.amount) >= ?")
+        args.append(min_amount)
+    if max_amount is not None:
+        where.append("abs(t.amount) <= ?")
+        args.append(max_amount)
+    clause = (" WHERE " + " AND ".join(where)) if where else ""
+    total, net = ctx.db.execute(f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{clause}",
+                                args).fetchone()
+    rows = ctx.db.execute(f"{TX_SELECT}{clause} ORDER BY t.date DESC, t.transaction_id DESC LIMIT ?",
+                          (*args, limit)).fetchall()
+    return TransactionList(transactions=[tx_model(r) for r in rows], total=total, net_amount=money(net))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the details of transaction {transaction_id}.",
+    "What was {transaction_id} for?",
+])
+def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
+    """Look up one transaction.
+
+    Args:
+        transaction_id: ID of the transaction, such as 'TXN-10001'.
+
+    Returns:
+        The transaction with its account, category, signed amount, payee, note and kind, and the
+        bill or savings goal it belongs to, if any.
+
+    Raises:
+        not_found: no transaction has that ID.
+    """
+    return load_tx(ctx, transaction_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "I just spent {amount} at {payee}; put it under {category_id}, paid with {account_id}.",
+    "Log an expense of {amount} to {payee} on {date} in category {category_id} from account {account_id}.",
+    "Record that I paid {payee} {amount} with {account_id} for {category_id}. Note: {note}",
+])
+def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: AccountId, payee: Name,
+                date: date | None = None, note: Note | None = None) -> EntryResult:
+    """Record an expense paid from one of the user's accounts, in a budget category.
+
+    The expense counts against the category's budget for the month of `date`. Going over the
+    budget is allowed and reported in `warnings` and `limit_exceeded`, except in a strict
+    category, which refuses it.
+
+    Args:
+        amount: amount paid in dollars, such as 42.5.
+        category_id: expense category, such as 'CAT-10012'.
+        account_id: account that paid, such as 'ACC-10003'.
+        payee: who was paid, such as 'Trader Joe's'.
+        date: when it was paid, such as '2026-03-15'; default today. Up to a year back.
+        note: optional note, such as 'split with roommate'.
+
+    Returns:
+        The new transaction, the account's new balance, and the category's budget for that month
+        (budgeted, spent, remaining) with any warnings.
+
+    Raises:
+        not_found: the category or account does not exist.
+        account_closed: the account is closed.
+        category_archived: the category is archived.
+        category_kind_mismatch: the category is an income category.
+        invalid_date: the date is in the future or more than a year ago.
+        limit_exceeded: the category is strict and the expense would take it over its budget for the month.
+        insufficient_funds: the account does not have `amount` available (a credit card's limit counts).
+    """
+    amount = money(amount)
+    acc = load_account(ctx, account_id)
+    cat = active_category(ctx, category_id, "expense")
+    day = check_entry_date(ctx, date)
+    before = budget_status(ctx, cat, month_of(day))
+    if cat["strict"] and before.remaining - amount < -0.004:
+        raise _refuse_strict(before, amount)
+    change_balance(ctx, acc, -amount)
+    tid = insert_tx(ctx, account_id=account_id, category_id=category_id, day=day, amount=-amount, payee=payee,
+                    note=note, kind="expense")
+    return _entry(ctx, tid, before.remaining)
+
+
+@server.tool(effect=WRITE, asks=[
+    "I got paid {amount} from {source} into {account_id}.",
+    "Add income of {amount} from {source} to account {account_id} under {category_id}.",
+    "Record a {amount} deposit from {source} on {date} into {account_id}.",
+])
+def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, category_id: CategoryId | None = None,
+               date: date | None = None, note: Note | None = None) -> EntryResult:
+    """Record money received into one of the user's accounts (a paycheck, a client payment, a refund).
+
+    Args:
+        amount: amount received in dollars, such as 1250.0.
+        account_id: account that received it, such as 'ACC-10001'.
+        source: who paid, such as 'Northwind Consulting'.
+        category_id: income category, such as the 'Freelance' or 'Other Income' category; default none.
+        date: when it arrived, such as '2026-03-13'; default today. Up to a year back.
+        note: optional note, such as 'Invoice 1042'.
+
+    Returns:
+        The new transaction and the account's new balance.
+
+    Raises:
+        not_found: the account or category does not exist.
+        account_closed: the account is closed.
+        category_archived: the category is archived.
+        category_kind_mismatch: the category is an expense category.
+        invalid_date: the date is in the future or more than a year ago.
+    """
+    amount = money(amount)
+    acc = load_account(ctx, account_id)
+    if category_id is not None:
+        active_category(ctx, category_id, "income")
+    day = check_entry_date(ctx, date)
+    change_balance(ctx, acc, amount)
+    tid = insert_tx(ctx, account_id=account_id, category_id=category_id, day=day, amount=amount, payee=source,
+                    note=note, kind="income")
+    return _entry(ctx, tid)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Move transaction {transaction_id} to category {category_id}.",
+    "Change the amount of {transaction_id} to {amount}.",
+    "Fix {transaction_id}: the payee should be {payee} and add the note {note}.",
+])
+def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | None = None,
+                       category_id: CategoryId | None = None, payee: Name | None = None,
+                       note: Note | None = None, date: date | None = None) -> EntryResult:
+    """Correct an expense or income entry: its amount, category, payee, note or date.
+
+    The account's balance follows a changed amount. Goal transfers cannot be edited (use
+    withdraw_from_goal instead).
+
+    Args:
+        transaction_id: the entry to change, such as 'TXN-10040'.
+        amount: new amount in dollars (positive; the sign follows the kind), such as 38.2.
+        category_id: new category of the same kind, such as 'CAT-10013'.
+        payee: new payee, such as 'Whole Foods Market'.
+        note: new note, such as 'reimbursable'; an empty string clears it.
+        date: new date, such as '2026-03-12'; up to a year back.
+
+    Returns:
+        The updated transaction, the account's balance, and the category's budget for its month.
+
+    Raises:
+        not_found: the transaction or category does not exist.
+        not_editable: the transaction is a goal transfer.
+        no_changes: no field to change was given.
+        account_closed: the transaction's account is closed.
+        category_archived: the new category is archived.
+        category_kind_mismatch: the new category's kind differs from the entry's (expense or income).
+        invalid_date: the new date is in the future or more than a year ago.
+        limit_exceeded: the change would take a strict category over its budget for the month.
+        insufficient_funds: a larger expense (or smaller income) would overdraw the account.
+    """
+    tx = load_tx(ctx, transaction_id)
+    if tx.kind == "goal_transfer":
+        raise ToolError("not_editable", f"{transaction_id} is a transfer to a savings goal and cannot be edited.",
+                        hint="Use withdraw_from_goal to take money back from the goal.")
+    if amount is None and category_id is None and payee is None and note is None and date is None:
+        raise ToolError("no_changes", "Nothing to change was given.",
+                        hint="Pass at least one of amount, category_id, payee, note or date.")
+    acc = load_account(ctx, tx.account_id)
+    new_cat = tx.category_id
+    if category_id is not None:
+        active_category(ctx, category_id, tx.kind)
+        new_cat = category_id
+    new_day = check_entry_date(ctx, date) if date is not None else None
+    new_date = new_day.isoformat() if new_day else tx.date
+    spent_before = spent(ctx, new_cat, new_date[:7]) if new_cat and tx.kind == "expense" else 0.0
+    if amount is not None:
+        signed = -money(amount) if tx.kind == "expense" else money(amount)
+        change_balance(ctx, acc, signed - tx.amount)
+    else:
+        signed = tx.amount
+    ctx.db.execute("UPDATE transactions SET amount = ?, category_id = ?, payee = ?, note = ?, date = ? "
+                   "WHERE transaction_id = ?",
+                   (signed, new_cat, payee if payee is not None else tx.payee,
+                    (note or None) if note is not None else tx.note, new_date, transaction_id))
+    if new_cat and tx.kind == "expense":
+        cat = load_category(ctx, new_cat)
+        status = budget_status(ctx, cat, new_date[:7])
+        if cat["strict"] and status.over_budget and status.spent > spent_before + 0.004:
+            before = status.model_copy(update={"spent": spent_before,
+                                               "remaining": money(status.budgeted - spent_before)})
+            raise _refuse_strict(before, money(status.spent - spent_before))
+        return _entry(ctx, transaction_id, money(status.budgeted - spent_before))
+    return _entry(ctx, transaction_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete transaction {transaction_id}, it was a duplicate.",
+    "Remove the entry {transaction_id} from my budget.",
+])
+def delete_transaction(ctx: Ctx, transaction_id: TransactionId) -> DeletedTransaction:
+    """Delete an expense or income entry, such as a duplicate or a mistake.
+
+    The account's balance is restored. A bill's schedule is not changed. Goal transfers cannot
+    be deleted.
+
+    Args:
+        transaction_id: the entry to delete, such as 'TXN-10040'.
+
+    Returns:
+        The deleted transaction, the account's new balance and the category's budget for its month.
+
+    Raises:
+        not_found: no transaction has that ID.
+        not_editable: the transaction is a goal transfer.
+        account_closed: the transaction's account is closed.
+        insufficient_funds: removing an income entry would overdraw the account.
+    """
+    tx = load_tx(ctx, transaction_id)
+    if tx.kind == "goal_transfer":
+        raise ToolError("not_editable", f"{transaction_id} is a transfer to a savings goal and cannot be deleted.",
+                        hint="Use withdraw_from_goal to take money back from the goal.")
+    acc = load_account(ctx, tx.account_id)
+    balance = change_balance(ctx, acc, -tx.amount)
+    ctx.db.execute("DELETE FROM transactions WHERE transaction_id = ?", (transaction_id,))
+    status = None
+    if tx.category_id and tx.kind == "expense":
+        status = budget_status(ctx, load_category(ctx, tx.category_id), tx.date[:7])
+    return DeletedTransaction(deleted=tx, account_balance=balance, budget=status)

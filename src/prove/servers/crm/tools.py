@@ -1,0 +1,583 @@
+"""The CRM server: the one `server`, its entity types, result models and shared rules.
+
+The tools live by area in `tools_<area>.py` (accounts and contacts, leads, deals, activities
+and notes); each imports what it needs from here. They are imported at the bottom of this
+module, so importing it always yields the complete server.
+
+Rules every tool follows:
+
+- The model acts for the one signed-in sales rep (`reps.is_me = 1`). Everyone on the team can
+  read every record and add contacts, accounts, notes and logged activities anywhere.
+- Only a record's owner changes it: a deal's stage, amount, dates and owner; a lead's status
+  and its conversion; a task's completion and due date. Leads in the shared queue (no owner)
+  are claimed first.
+- Deals move freely between the open stages; a closed deal (won or lost) changes stage only by
+  being reopened. Winning a deal makes its account a customer. Each stage sets the deal's
+  probability, and every change is kept in the stage history.
+- A contact marked do-not-contact cannot be called or e-mailed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+
+from .world import PROBABILITY, build_world, iso
+
+server = Server(
+    "crm", "Sales CRM",
+    "The sales CRM of a B2B software company, used by one signed-in account executive: accounts "
+    "(companies) and their contacts, leads that are claimed, worked, qualified and converted, "
+    "deals moving through pipeline stages with history, a pipeline summary by stage, tasks with "
+    "due dates, logged calls, e-mails and meetings, notes, the sales team and search.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    entities=[
+        EntityKind("rep", table="reps", key="rep_id", label="name",
+                   description="a member of the sales team (one of them is the signed-in user)"),
+        EntityKind("account", table="accounts", key="account_id", label="name",
+                   description="a company: a prospect, customer or partner"),
+        EntityKind("contact", table="contacts", key="contact_id", label="full_name",
+                   description="a person at an account"),
+        EntityKind("lead", table="leads", key="lead_id", label="full_name",
+                   description="a prospective buyer not yet converted into a contact"),
+        EntityKind("deal", table="deals", key="deal_id", label="name",
+                   description="a sales opportunity with an account, moving through pipeline stages"),
+        EntityKind("activity", table="activities", key="activity_id", label="subject",
+                   description="a task to do, or a logged call, e-mail or meeting"),
+        EntityKind("note", table="notes", key="note_id", label="title",
+                   description="a free-text note on an account, contact, lead or deal"),
+    ],
+)
+
+# ----- parameter types ---------------------------------------------------------------------------
+
+RepId = Annotated[str, Entity("rep")]
+AccountId = Annotated[str, Entity("account")]
+ContactId = Annotated[str, Entity("contact")]
+LeadId = Annotated[str, Entity("lead")]
+DealId = Annotated[str, Entity("deal")]
+ActivityId = Annotated[str, Entity("activity")]
+NoteId = Annotated[str, Entity("note")]
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]
+Email = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=200,
+                                         pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+Phone = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
+Limit = Annotated[int, Field(ge=1, le=100)]
+Amount = Annotated[float, Field(ge=0, le=100_000_000)]
+Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
+OpenStage = Literal["prospecting", "qualification", "proposal", "negotiation"]
+Industry = Literal["Software", "Healthcare", "Financial Services", "Retail", "Manufacturing", "Logistics",
+                   "Education", "Media", "Energy", "Hospitality", "Real Estate", "Nonprofit", "Other"]
+AccountType = Literal["prospect", "customer", "partner"]
+LeadStatus = Literal["new", "working", "qualified", "unqualified", "converted"]
+LeadSource = Literal["website", "referral", "trade_show", "webinar", "cold_outreach", "partner"]
+Rating = Literal["hot", "warm", "cold"]
+Priority = Literal["low", "normal", "high"]
+ActivityKind = Literal["task", "call", "email", "meeting"]
+
+# ----- result models -----------------------------------------------------------------------------
+
+
+class Rep(BaseModel):
+    rep_id: RepId
+    name: str
+    email: str
+    title: str
+    team: str
+    manager_id: RepId | None
+    quota: float = Field(description="quarterly quota in dollars; 0 for roles without one")
+    active: bool = Field(description="false once they left the company")
+    is_me: bool = Field(description="this is you, the signed-in rep")
+
+
+class RepList(BaseModel):
+    reps: list[Rep]
+    total: int
+
+
+class ContactSummary(BaseModel):
+    contact_id: ContactId
+    full_name: str
+    title: str | None
+    email: str
+    phone: str | None
+    account_id: AccountId
+    account_name: str
+    do_not_contact: bool = Field(description="asked not to be called or e-mailed")
+
+
+class ContactList(BaseModel):
+    contacts: list[ContactSummary]
+    total: int = Field(description="how many contacts matched, before `limit`")
+
+
+class DealSummary(BaseModel):
+    deal_id: DealId
+    name: str
+    account_id: AccountId
+    account_name: str
+    stage: Stage
+    amount: float
+    probability: int
+    close_date: str
+    owner_id: RepId
+    owner_name: str
+    is_closed: bool
+
+
+class DealList(BaseModel):
+    deals: list[DealSummary]
+    total: int = Field(description="how many deals matched, before `limit`")
+    total_amount: float = Field(description="sum of the amounts of all matching deals")
+
+
+class AccountSummary(BaseModel):
+    account_id: AccountId
+    name: str
+    industry: str
+    type: AccountType
+    city: str | None
+    country: str | None
+    employees: int | None
+    owner_id: RepId
+    owner_name: str
+    open_deals: int
+    open_pipeline: float = Field(description="total amount of the account's open deals")
+
+
+class AccountList(BaseModel):
+    accounts: list[AccountSummary]
+    total: int = Field(description="how many accounts matched, before `limit`")
+
+
+class Account(AccountSummary):
+    website: str | None
+    phone: str | None
+    annual_revenue: float | None
+    created_at: str
+    won_revenue: float = Field(description="total amount of the account's won deals")
+    contacts: list[ContactSummary]
+    deals: list[DealSummary]
+
+
+class Activity(BaseModel):
+    activity_id: ActivityId
+    kind: ActivityKind
+    subject: str
+    details: str | None
+    status: Literal["open", "completed"]
+    priority: Priority
+    due_date: str | None = Field(description="tasks only")
+    occurred_at: str | None = Field(description="when it happened, or when a task was completed")
+    outcome: str | None
+    overdue: bool = Field(description="an open task whose due date has passed")
+    owner_id: RepId
+    owner_name: str
+    account_id: AccountId | None
+    contact_id: ContactId | None
+    deal_id: DealId | None
+    lead_id: LeadId | None
+
+
+class ActivityList(BaseModel):
+    activities: list[Activity]
+    total: int = Field(description="how many matched, before `limit`")
+
+
+class Contact(ContactSummary):
+    first_name: str
+    last_name: str
+    owner_id: RepId
+    owner_name: str
+    created_at: str
+    deals: list[DealSummary] = Field(description="deals where this person is the primary contact")
+    recent_activities: list[Activity] = Field(description="the five latest activities with this person")
+
+
+class LeadSummary(BaseModel):
+    lead_id: LeadId
+    full_name: str
+    company: str
+    industry: str | None
+    title: str | None
+    email: str
+    status: LeadStatus
+    rating: Rating
+    source: LeadSource
+    owner_id: RepId | None = Field(description="null while the lead waits in the shared queue")
+    owner_name: str | None
+    created_at: str
+
+
+class LeadList(BaseModel):
+    leads: list[LeadSummary]
+    total: int = Field(description="how many leads matched, before `limit`")
+
+
+class Lead(LeadSummary):
+    first_name: str
+    last_name: str
+    phone: str | None
+    converted_at: str | None
+    converted_account_id: AccountId | None
+    converted_contact_id: ContactId | None
+    converted_deal_id: DealId | None
+    recent_activities: list[Activity]
+
+
+class LeadConversion(BaseModel):
+    lead_id: LeadId
+    account_id: AccountId
+    account_name: str
+    account_created: bool = Field(description="false if the lead's company was already an account")
+    contact_id: ContactId
+    contact_created: bool = Field(description="false if a contact with the lead's e-mail already existed")
+    deal_id: DealId | None
+    deal_name: str | None
+
+
+class StageChange(BaseModel):
+    from_stage: Stage | None
+    to_stage: Stage
+    changed_at: str
+    changed_by: RepId
+    changed_by_name: str
+
+
+class Deal(DealSummary):
+    contact_id: ContactId | None
+    contact_name: str | None
+    next_step: str | None
+    loss_reason: str | None
+    weighted_amount: float = Field(description="amount times probability")
+    lead_id: LeadId | None = Field(description="the lead it was converted from, if any")
+    created_at: str
+    updated_at: str
+    closed_at: str | None
+    stage_history: list[StageChange]
+
+
+class StageSummary(BaseModel):
+    stage: Stage
+    count: int
+    amount: float
+    weighted_amount: float
+
+
+class PipelineSummary(BaseModel):
+    owner_id: RepId | None = Field(description="whose pipeline; null for the whole team")
+    quarter: str = Field(description="the current quarter, such as '2026-Q1'")
+    stages: list[StageSummary] = Field(description="open deals per stage, and deals closed this quarter")
+    open_count: int
+    open_amount: float
+    weighted_amount: float
+    won_this_quarter: float
+    lost_this_quarter: float
+    quota: float | None = Field(description="quarterly quota, for one rep")
+    attainment_percent: float | None = Field(description="won this quarter as a percentage of quota")
+
+
+class Note(BaseModel):
+    note_id: NoteId
+    title: str
+    body: str
+    author_id: RepId
+    author_name: str
+    account_id: AccountId | None
+    contact_id: ContactId | None
+    deal_id: DealId | None
+    lead_id: LeadId | None
+    created_at: str
+
+
+class NoteList(BaseModel):
+    notes: list[Note]
+    total: int
+
+
+class AccountRef(BaseModel):
+    account_id: AccountId
+    name: str
+    industry: str
+    type: AccountType
+
+
+class ContactRef(BaseModel):
+    contact_id: ContactId
+    full_name: str
+    email: str
+    account_name: str
+
+
+class LeadRef(BaseModel):
+    lead_id: LeadId
+    full_name: str
+    company: str
+    status: LeadStatus
+
+
+class DealRef(BaseModel):
+    deal_id: DealId
+    name: str
+    stage: Stage
+    amount: float
+
+
+class SearchResults(BaseModel):
+    accounts: list[AccountRef]
+    contacts: list[ContactRef]
+    leads: list[LeadRef]
+    deals: list[DealRef]
+    total: int = Field(description="how many records matched in all, before `limit`")
+
+
+# ----- who -----------------------------------------------------------------------------------------
+
+def me(ctx: Ctx) -> sqlite3.Row:
+    return ctx.db.execute("SELECT * FROM reps WHERE is_me = 1").fetchone()
+
+
+def now_iso(ctx: Ctx) -> str:
+    return iso(ctx.now())
+
+
+def show(value: str, width: int = 40) -> str:
+    """A user-supplied value, quoted and shortened, for error messages."""
+    return repr(value if len(value) <= width else value[:width] + "...")
+
+
+def rep_name(ctx: Ctx, rep_id: str | None) -> str | None:
+    if rep_id is None:
+        return None
+    row = ctx.db.execute("SELECT name FROM reps WHERE rep_id = ?", (rep_id,)).fetchone()
+    return row["name"] if row else None
+
+
+def _get(ctx: Ctx, table: str, key: str, value: str, what: str, where: str, example: str) -> sqlite3.Row:
+    row = ctx.db.execute(f"SELECT * FROM {table} WHERE {key} = ?", (value,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No {what} has ID {show(value)}.",
+                        hint=f"Find {what}s with {where}; IDs look like '{example}'.")
+    return row
+
+
+def rep_row(ctx: Ctx, rep_id: str) -> sqlite3.Row:
+    return _get(ctx, "reps", "rep_id", rep_id, "rep", "list_reps", "REP-10003")
+
+
+def account_row(ctx: Ctx, account_id: str) -> sqlite3.Row:
+    return _get(ctx, "accounts", "account_id", account_id, "account", "list_accounts or search", "ACC-10002")
+
+
+def contact_row(ctx: Ctx, contact_id: str) -> sqlite3.Row:
+    return _get(ctx, "contacts", "contact_id", contact_id, "contact", "list_contacts or search", "CON-10007")
+
+
+def lead_row(ctx: Ctx, lead_id: str) -> sqlite3.Row:
+    return _get(ctx, "leads", "lead_id", lead_id, "lead", "list_leads or search", "LEAD-10003")
+
+
+def deal_row(ctx: Ctx, deal_id: str) -> sqlite3.Row:
+    return _get(ctx, "deals", "deal_id", deal_id, "deal", "list_deals or search", "DEAL-10003")
+
+
+def activity_row(ctx: Ctx, activity_id: str) -> sqlite3.Row:
+    return _get(ctx, "activities", "activity_id", activity_id, "activity", "list_tasks or list_activities",
+                "ACT-10246")
+
+
+def require_owner(ctx: Ctx, row: sqlite3.Row, what: str) -> None:
+    """Refuse a change to a record the signed-in rep does not own."""
+    if row["owner_id"] != me(ctx)["rep_id"]:
+        owner = rep_name(ctx, row["owner_id"]) or "nobody (the shared queue)"
+        raise ToolError("not_owner", f"This {what} belongs to {owner}; only its owner can change it.",
+                        hint="Ask the owner to make the change." if row["owner_id"] else "Claim it first with claim_lead.")
+
+
+def active_rep(ctx: Ctx, rep_id: str) -> sqlite3.Row:
+    row = rep_row(ctx, rep_id)
+    if not row["active"]:
+        raise ToolError("rep_inactive", f"{row['name']} has left the company; nothing can be assigned to them.",
+                        hint="Pick an active rep from list_reps.")
+    return row
+
+
+# ----- dates ---------------------------------------------------------------------------------------
+
+def parse_date(value: str, name: str) -> date:
+    """An ISO date such as '2026-03-31' (a date-time's date part is accepted)."""
+    text = value.strip()
+    try:
+        day = date.fromisoformat(text) if len(text) <= 10 else datetime.fromisoformat(text).date()
+    except ValueError:
+        raise ToolError("invalid_date", f"{name} {show(value)} is not a date.",
+                        hint="Use the form '2026-03-31'.") from None
+    if not 2000 <= day.year <= 2099:
+        raise ToolError("invalid_date", f"{name} {show(value)} is outside the years 2000 to 2099.")
+    return day
+
+
+def parse_time(value: str, name: str) -> datetime:
+    """An ISO local date and time such as '2026-03-16T10:30:00' (a bare date means its midnight)."""
+    try:
+        dt = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_date", f"{name} {show(value)} is not a date and time.",
+                        hint="Use the form '2026-03-16T10:30:00'.") from None
+    if not 2000 <= dt.year <= 2099:
+        raise ToolError("invalid_date", f"{name} {show(value)} is outside the years 2000 to 2099.")
+    return dt.replace(tzinfo=None, microsecond=0)
+
+
+def future_close_date(ctx: Ctx, value: str) -> str:
+    day = parse_date(value, "close_date")
+    if day < ctx.today():
+        raise ToolError("close_date_in_past", f"close_date {day.isoformat()} is before today, {ctx.today().isoformat()}.",
+                        hint="An open deal's expected close date is today or later.")
+    return day.isoformat()
+
+
+def quarter_of(day: date) -> tuple[date, date, str]:
+    q = (day.month - 1) // 3
+    start = date(day.year, 3 * q + 1, 1)
+    end = date(day.year + (q == 3), (3 * q + 3) % 12 + 1, 1) - timedelta(days=1)
+    return start, end, f"{day.year}-Q{q + 1}"
+
+
+# ----- building results ----------------------------------------------------------------------------
+
+DEAL_SELECT = ("SELECT d.*, a.name AS account_name, r.name AS owner_name FROM deals d "
+               "JOIN accounts a ON a.account_id = d.account_id JOIN reps r ON r.rep_id = d.owner_id")
+
+
+def deal_summary(row: sqlite3.Row) -> DealSummary:
+    return DealSummary(deal_id=row["deal_id"], name=row["name"], account_id=row["account_id"],
+                       account_name=row["account_name"], stage=row["stage"], amount=row["amount"],
+                       probability=row["probability"], close_date=row["close_date"], owner_id=row["owner_id"],
+                       owner_name=row["owner_name"], is_closed=row["stage"].startswith("closed"))
+
+
+def deal_model(ctx: Ctx, deal_id: str) -> Deal:
+    deal_row(ctx, deal_id)
+    row = ctx.db.execute(DEAL_SELECT + " WHERE d.deal_id = ?", (deal_id,)).fetchone()
+    contact = ctx.db.execute("SELECT full_name FROM contacts WHERE contact_id = ?", (row["contact_id"],)).fetchone()
+    history = [StageChange(from_stage=h["from_stage"], to_stage=h["to_stage"], changed_at=h["changed_at"],
+                           changed_by=h["changed_by"], changed_by_name=h["name"])
+               for h in ctx.db.execute("SELECT h.*, r.name FROM deal_stage_history h JOIN reps r ON r.rep_id = h.changed_by "
+                                       "WHERE h.deal_id = ? ORDER BY h.seq", (deal_id,))]
+    return Deal(**deal_summary(row).model_dump(), contact_id=row["contact_id"],
+                contact_name=contact["full_name"] if contact else None, next_step=row["next_step"],
+                loss_reason=row["loss_reason"], weighted_amount=round(row["amount"] * row["probability"] / 100, 2),
+                lead_id=row["lead_id"], created_at=row["created_at"], updated_at=row["updated_at"],
+                closed_at=row["closed_at"], stage_history=history)
+
+
+def record_stage(ctx: Ctx, deal_id: str, from_stage: str | None, to_stage: str) -> None:
+    seq = ctx.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM deal_stage_history WHERE deal_id = ?",
+                         (deal_id,)).fetchone()[0]
+    ctx.db.execute("INSERT INTO deal_stage_history (deal_id, seq, from_stage, to_stage, changed_at, changed_by) "
+                   "VALUES (?, ?, ?, ?, ?, ?)", (deal_id, seq, from_stage, to_stage, now_iso(ctx), me(ctx)["rep_id"]))
+
+
+def probability(stage: str) -> int:
+    return PROBABILITY[stage]
+
+
+CONTACT_SELECT = ("SELECT c.*, a.name AS account_name FROM contacts c JOIN accounts a ON a.account_id = c.account_id")
+
+
+def contact_summary(row: sqlite3.Row) -> ContactSummary:
+    return ContactSummary(contact_id=row["contact_id"], full_name=row["full_name"], title=row["title"],
+                          email=row["email"], phone=row["phone"], account_id=row["account_id"],
+                          account_name=row["account_name"], do_not_contact=bool(row["do_not_contact"]))
+
+
+ACTIVITY_SELECT = "SELECT t.*, r.name AS owner_name FROM activities t JOIN reps r ON r.rep_id = t.owner_id"
+
+
+def activity_model(ctx: Ctx, row: sqlite3.Row) -> Activity:
+    overdue = row["kind"] == "task" and row["status"] == "open" and row["due_date"] < ctx.today().isoformat()
+    return Activity(activity_id=row["activity_id"], kind=row["kind"], subject=row["subject"], details=row["details"],
+                    status=row["status"], priority=row["priority"], due_date=row["due_date"],
+                    occurred_at=row["occurred_at"], outcome=row["outcome"], overdue=overdue, owner_id=row["owner_id"],
+                    owner_name=row["owner_name"], account_id=row["account_id"], contact_id=row["contact_id"],
+                    deal_id=row["deal_id"], lead_id=row["lead_id"])
+
+
+def activity_by_id(ctx: Ctx, activity_id: str) -> Activity:
+    return activity_model(ctx, ctx.db.execute(ACTIVITY_SELECT + " WHERE t.activity_id = ?", (activity_id,)).fetchone())
+
+
+LEAD_SELECT = "SELECT l.*, r.name AS owner_name FROM leads l LEFT JOIN reps r ON r.rep_id = l.owner_id"
+
+
+def lead_summary(row: sqlite3.Row) -> LeadSummary:
+    return LeadSummary(lead_id=row["lead_id"], full_name=row["full_name"], company=row["company"],
+                       industry=row["industry"], title=row["title"],
+                       email=row["email"], status=row["status"], rating=row["rating"], source=row["source"],
+                       owner_id=row["owner_id"], owner_name=row["owner_name"], created_at=row["created_at"])
+
+
+def lead_model(ctx: Ctx, lead_id: str) -> Lead:
+    lead_row(ctx, lead_id)
+    row = ctx.db.execute(LEAD_SELECT + " WHERE l.lead_id = ?", (lead_id,)).fetchone()
+    acts = [activity_model(ctx, r) for r in ctx.db.execute(
+        ACTIVITY_SELECT + " WHERE t.lead_id = ? ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC "
+        "LIMIT 5", (lead_id,))]
+    return Lead(**lead_summary(row).model_dump(), first_name=row["first_name"], last_name=row["last_name"],
+                phone=row["phone"], converted_at=row["converted_at"], converted_account_id=row["converted_account_id"],
+                converted_contact_id=row["converted_contact_id"], converted_deal_id=row["converted_deal_id"],
+                recent_activities=acts)
+
+
+def email_taken(ctx: Ctx, email: str, except_contact: str | None = None) -> sqlite3.Row | None:
+    return ctx.db.execute("SELECT * FROM contacts WHERE lower(email) = lower(?) AND contact_id IS NOT ?",
+                          (email, except_contact)).fetchone()
+
+
+def targets(ctx: Ctx, *, account_id: str | None = None, contact_id: str | None = None, deal_id: str | None = None,
+            lead_id: str | None = None) -> dict[str, str | None]:
+    """Check the records an activity or note is about and fill in the account they share.
+
+    Raises not_found for an unknown record, missing_target when none is given, and
+    contact_not_on_account when the contact works at another account than the deal or account.
+    """
+    if not any((account_id, contact_id, deal_id, lead_id)):
+        raise ToolError("missing_target", "Say what this is about: an account, contact, deal or lead.",
+                        hint="Pass account_id, contact_id, deal_id or lead_id.")
+    accounts = set()
+    if account_id is not None:
+        accounts.add(account_row(ctx, account_id)["account_id"])
+    if deal_id is not None:
+        accounts.add(deal_row(ctx, deal_id)["account_id"])
+    if lead_id is not None:
+        lead_row(ctx, lead_id)
+    if contact_id is not None:
+        contact = contact_row(ctx, contact_id)
+        if accounts and contact["account_id"] not in accounts:
+            raise ToolError("contact_not_on_account", f"{contact['full_name']} works at another account than the "
+                            "deal or account given.", hint="Use a contact of that account (list_contacts).")
+        accounts.add(contact["account_id"])
+    if len(accounts) > 1:
+        raise ToolError("contact_not_on_account", "The deal and the account given belong to different companies.")
+    return {"account_id": next(iter(accounts), None), "contact_id": contact_id, "deal_id": deal_id,
+            "lead_id": lead_id}
+
+
+# The tools, by area; imported last so that they find everything above.
+from . import (  # noqa: E402,F401  (registers the tools on `server`)
+    tools_accounts,
+    tools_activities,
+    tools_deals,
+    tools_leads,
+)

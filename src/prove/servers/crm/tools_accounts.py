@@ -1,0 +1,394 @@
+"""Companies and people: search, the sales team, accounts and contacts."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    ACTIVITY_SELECT,
+    CONTACT_SELECT,
+    DEAL_SELECT,
+    Account,
+    AccountId,
+    AccountList,
+    AccountRef,
+    AccountSummary,
+    AccountType,
+    Amount,
+    Contact,
+    ContactId,
+    ContactList,
+    ContactRef,
+    DealRef,
+    Email,
+    Industry,
+    LeadRef,
+    Limit,
+    Name,
+    Phone,
+    Query,
+    Rep,
+    RepId,
+    RepList,
+    SearchResults,
+    account_row,
+    activity_model,
+    contact_row,
+    contact_summary,
+    deal_summary,
+    email_taken,
+    me,
+    now_iso,
+    rep_row,
+    server,
+    show,
+)
+
+
+@server.tool(effect=READ, asks=[
+    "Find anything in the CRM about {query}.",
+    "Search for '{query}'.",
+    "Look up {query}: is it a lead, a contact or an account?",
+])
+def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "lead", "deal"]] | None = None,
+           limit: Limit = 5) -> SearchResults:
+    """Search accounts, contacts, leads and deals by name, company or e-mail at once.
+
+    Args:
+        query: part of a name, company or e-mail address, such as 'Highland' or 'oscar.ortiz@'.
+        kinds: only these kinds of records, such as ['contact', 'lead']; default: all four.
+        limit: the most records to return of each kind, from 1 to 100, such as 5.
+
+    Returns:
+        Matching accounts, contacts (with their account), leads (with their company and status)
+        and deals (with stage and amount), and how many records matched in all.
+    """
+    wanted = set(kinds or ("account", "contact", "lead", "deal"))
+    q = query.lower()
+    accounts, contacts, leads, deals, total = [], [], [], [], 0
+    if "account" in wanted:
+        rows = ctx.db.execute("SELECT * FROM accounts WHERE instr(lower(name), ?) > 0 OR instr(lower(website), ?) > 0 "
+                              "ORDER BY name", (q, q)).fetchall()
+        total += len(rows)
+        accounts = [AccountRef(account_id=r["account_id"], name=r["name"], industry=r["industry"], type=r["type"])
+                    for r in rows[:limit]]
+    if "contact" in wanted:
+        rows = ctx.db.execute(CONTACT_SELECT + " WHERE instr(lower(c.full_name), ?) > 0 OR instr(lower(c.email), ?) > 0 "
+                              "ORDER BY c.full_name, c.contact_id", (q, q)).fetchall()
+        total += len(rows)
+        contacts = [ContactRef(contact_id=r["contact_id"], full_name=r["full_name"], email=r["email"],
+                               account_name=r["account_name"]) for r in rows[:limit]]
+    if "lead" in wanted:
+        rows = ctx.db.execute("SELECT * FROM leads WHERE instr(lower(full_name), ?) > 0 OR instr(lower(company), ?) > 0 "
+                              "OR instr(lower(email), ?) > 0 ORDER BY full_name, lead_id", (q, q, q)).fetchall()
+        total += len(rows)
+        leads = [LeadRef(lead_id=r["lead_id"], full_name=r["full_name"], company=r["company"], status=r["status"])
+                 for r in rows[:limit]]
+    if "deal" in wanted:
+        rows = ctx.db.execute("SELECT * FROM deals WHERE instr(lower(name), ?) > 0 ORDER BY name, deal_id", (q,)).fetchall()
+        total += len(rows)
+        deals = [DealRef(deal_id=r["deal_id"], name=r["name"], stage=r["stage"], amount=r["amount"]) for r in rows[:limit]]
+    return SearchResults(accounts=accounts, contacts=contacts, leads=leads, deals=deals, total=total)
+
+
+@server.tool(effect=READ, asks=[
+    "Who is on the sales team?",
+    "Who's my manager, and what's my quota?",
+])
+def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
+    """List the sales team: reps with their title, team, manager and quarterly quota; one of them is you.
+
+    Args:
+        include_inactive: also list reps who have left the company.
+
+    Returns:
+        The reps with ID, name, e-mail, title, team, manager, quota, whether active and which one is you.
+    """
+    sql = "SELECT * FROM reps" + ("" if include_inactive else " WHERE active = 1") + " ORDER BY is_me DESC, name"
+    reps = [Rep(rep_id=r["rep_id"], name=r["name"], email=r["email"], title=r["title"], team=r["team"],
+                manager_id=r["manager_id"], quota=r["quota"], active=bool(r["active"]), is_me=bool(r["is_me"]))
+            for r in ctx.db.execute(sql)]
+    return RepList(reps=reps, total=len(reps))
+
+
+def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[AccountSummary]:
+    rows = ctx.db.execute(
+        "SELECT a.*, r.name AS owner_name, "
+        "(SELECT count(*) FROM deals d WHERE d.account_id = a.account_id AND d.stage NOT LIKE 'closed%') AS open_deals, "
+        "(SELECT coalesce(sum(amount), 0) FROM deals d WHERE d.account_id = a.account_id "
+        " AND d.stage NOT LIKE 'closed%') AS open_pipeline "
+        "FROM accounts a JOIN reps r ON r.rep_id = a.owner_id WHERE " + where, params).fetchall()
+    return [AccountSummary(account_id=r["account_id"], name=r["name"], industry=r["industry"], type=r["type"],
+                           city=r["city"], country=r["country"], employees=r["employees"], owner_id=r["owner_id"],
+                           owner_name=r["owner_name"], open_deals=r["open_deals"], open_pipeline=r["open_pipeline"])
+            for r in rows]
+
+
+@server.tool(effect=READ, asks=[
+    "Show me my accounts.",
+    "Which {industry} companies are {type}s?",
+    "List the accounts owned by {owner_id}, biggest pipeline first.",
+])
+def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | None = None,
+                  type: AccountType | None = None, owner_id: RepId | None = None, mine: bool = False,
+                  sort_by: Literal["name", "open_pipeline", "employees"] = "name", limit: Limit = 20) -> AccountList:
+    """List accounts (companies), optionally filtered by name, industry, type or owner.
+
+    Args:
+        query: part of the account's name, such as 'Harbor'.
+        industry: only this industry, such as 'Logistics'.
+        type: only 'prospect', 'customer' or 'partner' accounts.
+        owner_id: only accounts owned by this rep, such as 'REP-10003'.
+        mine: only accounts you own.
+        sort_by: 'name', 'open_pipeline' (largest first) or 'employees' (largest first).
+        limit: the most accounts to return, from 1 to 100, such as 20.
+
+    Returns:
+        The accounts with industry, type, location, size, owner and their open deals and open
+        pipeline amount, and how many matched.
+
+    Raises:
+        not_found: `owner_id` is not a rep.
+    """
+    where, params = "1 = 1", []
+    if query is not None:
+        where += " AND instr(lower(a.name), lower(?)) > 0"
+        params.append(query)
+    if industry is not None:
+        where += " AND a.industry = ?"
+        params.append(industry)
+    if type is not None:
+        where += " AND a.type = ?"
+        params.append(type)
+    if owner_id is not None:
+        where += " AND a.owner_id = ?"
+        params.append(rep_row(ctx, owner_id)["rep_id"])
+    if mine:
+        where += " AND a.owner_id = ?"
+        params.append(me(ctx)["rep_id"])
+    found = _account_summaries(ctx, where, params)
+    keys = {"name": lambda a: (a.name.lower(), a.account_id), "open_pipeline": lambda a: (-a.open_pipeline, a.name),
+            "employees": lambda a: (-(a.employees or 0), a.name)}
+    found.sort(key=keys[sort_by])
+    return AccountList(accounts=found[:limit], total=len(found))
+
+
+@server.tool(effect=READ, asks=[
+    "Tell me about the account {account_id}.",
+    "Who do we know at {account_id}, and what deals do we have with them?",
+])
+def get_account(ctx: Ctx, account_id: AccountId) -> Account:
+    """Show one account with its contacts and all its deals.
+
+    Args:
+        account_id: ID of the account, such as 'ACC-10002'.
+
+    Returns:
+        The account's details (industry, type, website, phone, location, size, revenue, owner),
+        its open pipeline and won revenue, its contacts and its deals, open and closed.
+
+    Raises:
+        not_found: the account does not exist.
+    """
+    account_row(ctx, account_id)
+    summary = _account_summaries(ctx, "a.account_id = ?", [account_id])[0]
+    row = account_row(ctx, account_id)
+    contacts = [contact_summary(r) for r in ctx.db.execute(CONTACT_SELECT + " WHERE c.account_id = ? ORDER BY c.full_name",
+                                                           (account_id,))]
+    deals = [deal_summary(r) for r in ctx.db.execute(DEAL_SELECT + " WHERE d.account_id = ? ORDER BY d.close_date DESC, "
+                                                     "d.deal_id", (account_id,))]
+    won = sum(d.amount for d in deals if d.stage == "closed_won")
+    return Account(**summary.model_dump(), website=row["website"], phone=row["phone"],
+                   annual_revenue=row["annual_revenue"], created_at=row["created_at"], won_revenue=won,
+                   contacts=contacts, deals=deals)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Create an account for {name}, a {industry} company.",
+    "Add {name} ({website}) to the CRM as a {type} in {industry}, based in {city}.",
+])
+def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType = "prospect",
+                   website: Name | None = None, phone: Phone | None = None, city: Name | None = None,
+                   country: Name | None = None, employees: Annotated[int, Field(ge=1, le=5_000_000)] | None = None,
+                   annual_revenue: Amount | None = None) -> Account:
+    """Create an account (company) owned by you.
+
+    Args:
+        name: the company's name, such as 'Granite Freight'; unique among accounts (case-insensitive).
+        industry: its industry, such as 'Logistics'.
+        type: 'prospect' (default), 'customer' or 'partner'.
+        website: its website, such as 'https://www.granitefreight.com'.
+        phone: its main phone number, such as '+1-312-555-0100'.
+        city: where it is based, such as 'Chicago'.
+        country: two-letter country code, such as 'US'.
+        employees: how many people work there, such as 250.
+        annual_revenue: yearly revenue in dollars, such as 40000000.
+
+    Returns:
+        The new account with its ID.
+
+    Raises:
+        duplicate_account: an account with that name already exists.
+    """
+    dup = ctx.db.execute("SELECT account_id FROM accounts WHERE lower(name) = lower(?)", (name,)).fetchone()
+    if dup:
+        raise ToolError("duplicate_account", f"An account named {show(name)} already exists ({dup['account_id']}).",
+                        hint="Use the existing account.")
+    account_id = ctx.new_id("ACC")
+    ctx.db.execute("INSERT INTO accounts (account_id, name, industry, type, website, phone, city, country, employees, "
+                   "annual_revenue, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (account_id, name, industry, type, website, phone, city, country, employees, annual_revenue,
+                    me(ctx)["rep_id"], now_iso(ctx)))
+    return get_account(ctx, account_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Who are the contacts at {account_id}?",
+    "Find the contact named {query}.",
+])
+def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | None = None,
+                  include_do_not_contact: bool = True, limit: Limit = 20) -> ContactList:
+    """List contacts, optionally only those at one account or matching a name or e-mail.
+
+    Args:
+        account_id: only contacts at this account, such as 'ACC-10002'.
+        query: part of the contact's name or e-mail, such as 'Ortiz'.
+        include_do_not_contact: also list people who asked not to be contacted (default true).
+        limit: the most contacts to return, from 1 to 100, such as 20.
+
+    Returns:
+        The contacts with title, e-mail, phone, account and do-not-contact flag, and how many matched.
+
+    Raises:
+        not_found: the account does not exist.
+    """
+    sql, params = CONTACT_SELECT + " WHERE 1 = 1", []
+    if account_id is not None:
+        account_row(ctx, account_id)
+        sql += " AND c.account_id = ?"
+        params.append(account_id)
+    if query is not None:
+        sql += " AND (instr(lower(c.full_name), lower(?)) > 0 OR instr(lower(c.email), lower(?)) > 0)"
+        params += [query, query]
+    if not include_do_not_contact:
+        sql += " AND c.do_not_contact = 0"
+    rows = ctx.db.execute(sql + " ORDER BY c.full_name, c.contact_id", params).fetchall()
+    return ContactList(contacts=[contact_summary(r) for r in rows[:limit]], total=len(rows))
+
+
+def contact_model(ctx: Ctx, contact_id: str) -> Contact:
+    contact_row(ctx, contact_id)
+    row = ctx.db.execute(CONTACT_SELECT + " WHERE c.contact_id = ?", (contact_id,)).fetchone()
+    deals = [deal_summary(r) for r in ctx.db.execute(DEAL_SELECT + " WHERE d.contact_id = ? ORDER BY d.close_date DESC",
+                                                     (contact_id,))]
+    acts = [activity_model(ctx, r) for r in ctx.db.execute(
+        ACTIVITY_SELECT + " WHERE t.contact_id = ? ORDER BY coalesce(t.occurred_at, t.due_date) DESC, "
+        "t.activity_id DESC LIMIT 5", (contact_id,))]
+    owner = rep_row(ctx, row["owner_id"])
+    return Contact(**contact_summary(row).model_dump(), first_name=row["first_name"], last_name=row["last_name"],
+                   owner_id=row["owner_id"], owner_name=owner["name"], created_at=row["created_at"], deals=deals,
+                   recent_activities=acts)
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the contact {contact_id}.",
+    "What's the latest with {contact_id}?",
+])
+def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
+    """Show one contact with their deals and their five latest activities.
+
+    Args:
+        contact_id: ID of the contact, such as 'CON-10007'.
+
+    Returns:
+        The contact's name, title, e-mail, phone, account, owner and do-not-contact flag, the
+        deals where they are the primary contact and their latest calls, e-mails, meetings and tasks.
+
+    Raises:
+        not_found: the contact does not exist.
+    """
+    return contact_model(ctx, contact_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add {first_name} {last_name} ({email}) as a contact at {account_id}.",
+    "Create a contact: {first_name} {last_name}, {title} at {account_id}, phone {phone}.",
+])
+def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name: Name, email: Email,
+                   title: Name | None = None, phone: Phone | None = None) -> Contact:
+    """Add a person at an account as a contact, owned by the account's owner.
+
+    Args:
+        account_id: ID of the account they work at, such as 'ACC-10002'.
+        first_name: their first name, such as 'Dana'.
+        last_name: their last name, such as 'Whitfield'.
+        email: their e-mail address, unique among contacts, such as 'dana.whitfield@highlandshipping.com'.
+        title: their job title, such as 'Head of Data'.
+        phone: their phone number, such as '+1-617-555-0142'.
+
+    Returns:
+        The new contact with its ID.
+
+    Raises:
+        not_found: the account does not exist.
+        duplicate_email: another contact already has that e-mail address.
+    """
+    acc = account_row(ctx, account_id)
+    dup = email_taken(ctx, email)
+    if dup:
+        raise ToolError("duplicate_email", f"{dup['full_name']} ({dup['contact_id']}) already has the e-mail {email}.",
+                        hint="Update that contact instead of creating a new one.")
+    contact_id = ctx.new_id("CON")
+    ctx.db.execute("INSERT INTO contacts (contact_id, account_id, first_name, last_name, full_name, title, email, phone, "
+                   "owner_id, do_not_contact, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                   (contact_id, account_id, first_name, last_name, f"{first_name} {last_name}", title, email, phone,
+                    acc["owner_id"], now_iso(ctx)))
+    return contact_model(ctx, contact_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Update {contact_id}'s title to {title}.",
+    "{contact_id} asked us to stop contacting them, please flag that.",
+    "Change the e-mail of {contact_id} to {email} and the phone to {phone}.",
+])
+def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, email: Email | None = None,
+                   phone: Phone | None = None, account_id: AccountId | None = None,
+                   do_not_contact: bool | None = None) -> Contact:
+    """Change a contact's title, e-mail, phone, account or do-not-contact flag; omitted fields stay.
+
+    Args:
+        contact_id: ID of the contact, such as 'CON-10007'.
+        title: new job title, such as 'VP of Data'.
+        email: new e-mail address, unique among contacts, such as 'ben.ortiz@crescentmedia.com'.
+        phone: new phone number, such as '+1-617-555-0199'.
+        account_id: the account they moved to, such as 'ACC-10008'.
+        do_not_contact: true if they asked not to be called or e-mailed, false to allow it again.
+
+    Returns:
+        The contact after the change.
+
+    Raises:
+        not_found: the contact or the account does not exist.
+        duplicate_email: another contact already has that e-mail address.
+    """
+    contact_row(ctx, contact_id)
+    if email is not None:
+        dup = email_taken(ctx, email, except_contact=contact_id)
+        if dup:
+            raise ToolError("duplicate_email", f"{dup['full_name']} ({dup['contact_id']}) already has the e-mail {email}.")
+        ctx.db.execute("UPDATE contacts SET email = ? WHERE contact_id = ?", (email, contact_id))
+    if account_id is not None:
+        account_row(ctx, account_id)
+        ctx.db.execute("UPDATE contacts SET account_id = ? WHERE contact_id = ?", (account_id, contact_id))
+    if title is not None:
+        ctx.db.execute("UPDATE contacts SET title = ? WHERE contact_id = ?", (title, contact_id))
+    if phone is not None:
+        ctx.db.execute("UPDATE contacts SET phone = ? WHERE contact_id = ?", (phone or None, contact_id))
+    if do_not_contact is not None:
+        ctx.db.execute("UPDATE contacts SET do_not_contact = ? WHERE contact_id = ?", (int(do_not_contact), contact_id))
+    return contact_model(ctx, contact_id)
+

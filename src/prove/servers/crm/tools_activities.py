@@ -1,0 +1,383 @@
+"""Tasks, logged calls, e-mails and meetings, and notes."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    ACTIVITY_SELECT,
+    AccountId,
+    Activity,
+    ActivityId,
+    ActivityKind,
+    ActivityList,
+    ContactId,
+    DealId,
+    LeadId,
+    Limit,
+    Name,
+    Note,
+    NoteList,
+    Priority,
+    RepId,
+    Text,
+    account_row,
+    active_rep,
+    activity_by_id,
+    activity_model,
+    activity_row,
+    contact_row,
+    deal_row,
+    iso,
+    lead_row,
+    me,
+    now_iso,
+    parse_date,
+    parse_time,
+    rep_row,
+    require_owner,
+    server,
+    targets,
+)
+
+
+def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
+    row = activity_row(ctx, activity_id)
+    if row["kind"] != "task":
+        raise ToolError("not_a_task", f"{activity_id} is a logged {row['kind']}, not a task.",
+                        hint="Find your tasks with list_tasks.")
+    require_owner(ctx, row, "task")
+    if row["status"] == "completed":
+        raise ToolError("task_already_completed", f"'{row['subject']}' was completed at {row['occurred_at']}.")
+    return row
+
+
+def _due(ctx: Ctx, value: str) -> str:
+    day = parse_date(value, "due_date")
+    if day < ctx.today():
+        raise ToolError("due_date_in_past", f"due_date {day.isoformat()} is before today, {ctx.today().isoformat()}.",
+                        hint="Pick today or a later day.")
+    return day.isoformat()
+
+
+@server.tool(effect=READ, asks=[
+    "What's on my to-do list?",
+    "Which of my tasks are {status}?",
+    "Show the open tasks for {deal_id}.",
+])
+def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open", owner_id: RepId | None = None,
+               due_before: str | None = None, deal_id: DealId | None = None, contact_id: ContactId | None = None,
+               limit: Limit = 20) -> ActivityList:
+    """List tasks, by default your open ones, soonest due first.
+
+    Args:
+        status: 'open' (default), 'overdue' (open and past due), 'completed' or 'all'.
+        owner_id: whose tasks, such as 'REP-10003'; default: yours.
+        due_before: only tasks due on or before this day, such as '2026-03-20'.
+        deal_id: only tasks about this deal, such as 'DEAL-10003'.
+        contact_id: only tasks about this contact, such as 'CON-10007'.
+        limit: the most tasks to return, from 1 to 100, such as 20.
+
+    Returns:
+        The tasks with subject, due date, priority, status, whether overdue and what they are
+        about (account, contact, deal, lead), and how many matched.
+
+    Raises:
+        not_found: the rep, deal or contact does not exist.
+        invalid_date: `due_before` is not a date.
+    """
+    owner = rep_row(ctx, owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
+    sql, params = ACTIVITY_SELECT + " WHERE t.kind = 'task' AND t.owner_id = ?", [owner]
+    if status in ("open", "overdue"):
+        sql += " AND t.status = 'open'"
+    elif status == "completed":
+        sql += " AND t.status = 'completed'"
+    if status == "overdue":
+        sql += " AND t.due_date < ?"
+        params.append(ctx.today().isoformat())
+    if due_before is not None:
+        sql += " AND t.due_date <= ?"
+        params.append(parse_date(due_before, "due_before").isoformat())
+    if deal_id is not None:
+        sql += " AND t.deal_id = ?"
+        params.append(deal_row(ctx, deal_id)["deal_id"])
+    if contact_id is not None:
+        sql += " AND t.contact_id = ?"
+        params.append(contact_row(ctx, contact_id)["contact_id"])
+    rows = ctx.db.execute(sql + " ORDER BY t.due_date, t.activity_id", params).fetchall()
+    return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Remind me to '{subject}' on {due_date}, it's for {deal_id}.",
+    "Create a {priority} priority task for {deal_id}: {subject}, due {due_date}.",
+    "Give {owner_id} a task to {subject} by {due_date}, about {contact_id}.",
+])
+def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal", owner_id: RepId | None = None,
+                deal_id: DealId | None = None, contact_id: ContactId | None = None,
+                account_id: AccountId | None = None, lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
+    """Create a task with a due date, for you or another active rep, about a deal, contact, account or lead.
+
+    Args:
+        subject: what to do, such as 'Send the revised proposal'.
+        due_date: the day it is due, today or later, such as '2026-03-20'.
+        priority: 'low', 'normal' (default) or 'high'.
+        owner_id: who does it, such as 'REP-10008'; default: you.
+        deal_id: the deal it is about, such as 'DEAL-10003'.
+        contact_id: the contact it is about, such as 'CON-10007'.
+        account_id: the account it is about, such as 'ACC-10002'.
+        lead_id: the lead it is about, such as 'LEAD-10002'.
+        details: more detail, such as 'Include the 3-year pricing option.'.
+
+    Returns:
+        The new open task with its ID.
+
+    Raises:
+        not_found: the owner, deal, contact, account or lead does not exist.
+        rep_inactive: the owner has left the company.
+        missing_target: none of deal, contact, account or lead was given.
+        contact_not_on_account: the contact works at another account than the deal or account.
+        invalid_date: `due_date` is not a date.
+        due_date_in_past: `due_date` is before today.
+    """
+    owner = active_rep(ctx, owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
+    about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
+    due = _due(ctx, due_date)
+    activity_id = ctx.new_id("ACT")
+    ctx.db.execute("INSERT INTO activities (activity_id, kind, subject, details, status, priority, due_date, occurred_at, "
+                   "outcome, owner_id, account_id, contact_id, deal_id, lead_id, created_at) "
+                   "VALUES (?, 'task', ?, ?, 'open', ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?)",
+                   (activity_id, subject, details or None, priority, due, owner, about["account_id"],
+                    about["contact_id"], about["deal_id"], about["lead_id"], now_iso(ctx)))
+    return activity_by_id(ctx, activity_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Mark the task {activity_id} as done.",
+    "I finished {activity_id}; the outcome was '{outcome}'.",
+])
+def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None) -> Activity:
+    """Mark one of your open tasks as completed now.
+
+    Args:
+        activity_id: ID of the task, such as 'ACT-10246'.
+        outcome: how it went, such as 'Proposal sent'.
+
+    Returns:
+        The completed task.
+
+    Raises:
+        not_found: the task does not exist.
+        not_a_task: the ID is a logged call, e-mail or meeting.
+        not_owner: the task belongs to another rep.
+        task_already_completed: the task is already completed.
+    """
+    _task(ctx, activity_id)
+    ctx.db.execute("UPDATE activities SET status = 'completed', occurred_at = ?, outcome = ? WHERE activity_id = ?",
+                   (now_iso(ctx), outcome or None, activity_id))
+    return activity_by_id(ctx, activity_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Move the task {activity_id} to {due_date}.",
+    "Push {activity_id} to {due_date} and make it {priority} priority.",
+])
+def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: Priority | None = None) -> Activity:
+    """Give one of your open tasks a new due date (and optionally a new priority).
+
+    Args:
+        activity_id: ID of the task, such as 'ACT-10246'.
+        due_date: the new due date, today or later, such as '2026-03-23'.
+        priority: a new priority: 'low', 'normal' or 'high'.
+
+    Returns:
+        The task after the change.
+
+    Raises:
+        not_found: the task does not exist.
+        not_a_task: the ID is a logged call, e-mail or meeting.
+        not_owner: the task belongs to another rep.
+        task_already_completed: the task is already completed.
+        invalid_date: `due_date` is not a date.
+        due_date_in_past: `due_date` is before today.
+    """
+    _task(ctx, activity_id)
+    ctx.db.execute("UPDATE activities SET due_date = ?, priority = coalesce(?, priority) WHERE activity_id = ?",
+                   (_due(ctx, due_date), priority, activity_id))
+    return activity_by_id(ctx, activity_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Log a call with {contact_id}: {subject}, outcome '{outcome}'.",
+    "Record that I e-mailed {contact_id} about {deal_id}: {subject}.",
+    "Log a {kind} with the lead {lead_id}: {subject}.",
+])
+def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: Name, contact_id: ContactId | None = None,
+                 deal_id: DealId | None = None, account_id: AccountId | None = None, lead_id: LeadId | None = None,
+                 occurred_at: str | None = None, outcome: Text | None = None, details: Text | None = None) -> Activity:
+    """Log a call, e-mail or meeting that happened, on a contact, deal, account or lead.
+
+    Logging a call or e-mail with a 'new' lead you own moves it to 'working'.
+
+    Args:
+        kind: 'call', 'email' or 'meeting'.
+        subject: what it was about, such as 'Pricing follow-up'.
+        contact_id: the person it was with, such as 'CON-10007'.
+        deal_id: the deal it was about, such as 'DEAL-10003'.
+        account_id: the account it was with, such as 'ACC-10002'.
+        lead_id: the lead it was with, such as 'LEAD-10001'.
+        occurred_at: when it happened, local time, such as '2026-03-16T08:30:00'; default: now.
+        outcome: how it went, such as 'Connected - wants a proposal'.
+        details: more detail, such as 'They need SSO before signing.'.
+
+    Returns:
+        The logged activity with its ID.
+
+    Raises:
+        not_found: the contact, deal, account or lead does not exist.
+        missing_target: none of contact, deal, account or lead was given.
+        contact_not_on_account: the contact works at another account than the deal or account.
+        contact_opted_out: a call or e-mail with a contact who asked not to be contacted.
+        invalid_date: `occurred_at` is not a date and time.
+        occurred_in_future: `occurred_at` is later than now.
+    """
+    about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
+    if contact_id is not None and kind in ("call", "email"):
+        contact = contact_row(ctx, contact_id)
+        if contact["do_not_contact"]:
+            raise ToolError("contact_opted_out", f"{contact['full_name']} asked not to be contacted; calls and e-mails "
+                            "to them are not allowed.", hint="Reach the account through another contact.")
+    when = parse_time(occurred_at, "occurred_at") if occurred_at is not None else ctx.now()
+    if when > ctx.now():
+        raise ToolError("occurred_in_future", f"occurred_at {iso(when)} is later than now ({now_iso(ctx)}).",
+                        hint="Log activities after they happen; plan future work with create_task.")
+    activity_id = ctx.new_id("ACT")
+    ctx.db.execute("INSERT INTO activities (activity_id, kind, subject, details, status, priority, due_date, occurred_at, "
+                   "outcome, owner_id, account_id, contact_id, deal_id, lead_id, created_at) "
+                   "VALUES (?, ?, ?, ?, 'completed', 'normal', NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (activity_id, kind, subject, details or None, iso(when), outcome or None, me(ctx)["rep_id"],
+                    about["account_id"], about["contact_id"], about["deal_id"], about["lead_id"], now_iso(ctx)))
+    if lead_id is not None and kind in ("call", "email"):
+        ctx.db.execute("UPDATE leads SET status = 'working' WHERE lead_id = ? AND status = 'new' AND owner_id = ?",
+                       (lead_id, me(ctx)["rep_id"]))
+    return activity_by_id(ctx, activity_id)
+
+
+@server.tool(effect=READ, asks=[
+    "What's the activity history on {deal_id}?",
+    "When did we last talk to {contact_id}?",
+    "Show all {kind}s with {account_id}.",
+])
+def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: DealId | None = None,
+                    account_id: AccountId | None = None, lead_id: LeadId | None = None,
+                    kind: ActivityKind | None = None, limit: Limit = 20) -> ActivityList:
+    """List the activity timeline (tasks and logged calls, e-mails and meetings), latest first.
+
+    Args:
+        contact_id: only activities with this contact, such as 'CON-10007'.
+        deal_id: only activities about this deal, such as 'DEAL-10003'.
+        account_id: only activities with this account, such as 'ACC-10002'.
+        lead_id: only activities with this lead, such as 'LEAD-10002'.
+        kind: only 'task', 'call', 'email' or 'meeting'.
+        limit: the most activities to return, from 1 to 100, such as 20.
+
+    Returns:
+        The activities with kind, subject, status, due date or time, outcome, owner and what
+        they are about, and how many matched.
+
+    Raises:
+        not_found: the contact, deal, account or lead does not exist.
+    """
+    sql, params = ACTIVITY_SELECT + " WHERE 1 = 1", []
+    for column, value, check in (("contact_id", contact_id, contact_row), ("deal_id", deal_id, deal_row),
+                                 ("account_id", account_id, account_row), ("lead_id", lead_id, lead_row)):
+        if value is not None:
+            check(ctx, value)
+            sql += f" AND t.{column} = ?"
+            params.append(value)
+    if kind is not None:
+        sql += " AND t.kind = ?"
+        params.append(kind)
+    rows = ctx.db.execute(sql + " ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC",
+                          params).fetchall()
+    return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+def _note(row) -> Note:  # noqa: ANN001 - a sqlite3.Row joined with the author's name
+    return Note(note_id=row["note_id"], title=row["title"], body=row["body"], author_id=row["author_id"],
+                author_name=row["author_name"], account_id=row["account_id"], contact_id=row["contact_id"],
+                deal_id=row["deal_id"], lead_id=row["lead_id"], created_at=row["created_at"])
+
+
+NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.rep_id = n.author_id"
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add a note to {deal_id}: {body}",
+    "Note on {contact_id}, titled '{title}': {body}",
+])
+def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | None = None,
+             contact_id: ContactId | None = None, account_id: AccountId | None = None,
+             lead_id: LeadId | None = None) -> Note:
+    """Add a note to a deal, contact, account or lead.
+
+    Args:
+        body: the note, such as 'CFO approved budget; waiting on legal.'.
+        title: a short title, such as 'Budget'; default: the first words of the body.
+        deal_id: the deal it is about, such as 'DEAL-10003'.
+        contact_id: the contact it is about, such as 'CON-10007'.
+        account_id: the account it is about, such as 'ACC-10002'.
+        lead_id: the lead it is about, such as 'LEAD-10002'.
+
+    Returns:
+        The note with its ID.
+
+    Raises:
+        empty_note: the body is empty.
+        not_found: the deal, contact, account or lead does not exist.
+        missing_target: none of deal, contact, account or lead was given.
+        contact_not_on_account: the contact works at another account than the deal or account.
+    """
+    if not body:
+        raise ToolError("empty_note", "The note has no text.", hint="Write something in body.")
+    about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
+    note_id = ctx.new_id("NOTE")
+    ctx.db.execute("INSERT INTO notes (note_id, title, body, author_id, account_id, contact_id, deal_id, lead_id, "
+                   "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (note_id, title or " ".join(body.split()[:6])[:60], body, me(ctx)["rep_id"], about["account_id"],
+                    about["contact_id"], about["deal_id"], about["lead_id"], now_iso(ctx)))
+    return _note(ctx.db.execute(NOTE_SELECT + " WHERE n.note_id = ?", (note_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What notes do we have on {account_id}?",
+    "Read me the notes on {deal_id}.",
+])
+def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | None = None,
+               account_id: AccountId | None = None, lead_id: LeadId | None = None, limit: Limit = 20) -> NoteList:
+    """List notes, newest first, on a deal, contact, account or lead (or all notes).
+
+    Args:
+        deal_id: only notes on this deal, such as 'DEAL-10003'.
+        contact_id: only notes on this contact, such as 'CON-10007'.
+        account_id: only notes on this account (including those on its deals and contacts), such as 'ACC-10002'.
+        lead_id: only notes on this lead, such as 'LEAD-10002'.
+        limit: the most notes to return, from 1 to 100, such as 20.
+
+    Returns:
+        The notes with title, body, author and what they are about, and how many matched.
+
+    Raises:
+        not_found: the deal, contact, account or lead does not exist.
+    """
+    sql, params = NOTE_SELECT + " WHERE 1 = 1", []
+    for column, value, check in (("deal_id", deal_id, deal_row), ("contact_id", contact_id, contact_row),
+                                 ("account_id", account_id, account_row), ("lead_id", lead_id, lead_row)):
+        if value is not None:
+            check(ctx, value)
+            sql += f" AND n.{column} = ?"
+            params.append(value)
+    rows = ctx.db.execute(sql + " ORDER BY n.created_at DESC, n.note_id DESC", params).fetchall()
+    return NoteList(notes=[_note(r) for r in rows[:limit]], total=len(rows))

@@ -1,0 +1,401 @@
+"""Deals: the pipeline, stage moves with their rules, reopening, handing off and the summary by stage."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Literal
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    DEAL_SELECT,
+    AccountId,
+    Amount,
+    ContactId,
+    Deal,
+    DealId,
+    DealList,
+    Limit,
+    Name,
+    OpenStage,
+    PipelineSummary,
+    Query,
+    RepId,
+    Stage,
+    StageSummary,
+    Text,
+    account_row,
+    active_rep,
+    contact_row,
+    deal_model,
+    deal_row,
+    deal_summary,
+    future_close_date,
+    me,
+    now_iso,
+    parse_date,
+    probability,
+    quarter_of,
+    record_stage,
+    rep_row,
+    require_owner,
+    server,
+)
+from .world import OPEN_STAGES, STAGES
+
+
+def _contact_at(ctx: Ctx, contact_id: str, account_id: str) -> None:
+    contact = contact_row(ctx, contact_id)
+    if contact["account_id"] != account_id:
+        raise ToolError("contact_not_on_account", f"{contact['full_name']} does not work at the deal's account.",
+                        hint="Pick a contact of that account (list_contacts with account_id).")
+
+
+def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
+    if row["stage"] in ("closed_won", "closed_lost"):
+        raise ToolError("deal_closed", f"'{row['name']}' is {row['stage'].replace('_', ' ')}; closed deals cannot be "
+                        "changed.", hint="Reopen it first with reopen_deal.")
+
+
+@server.tool(effect=READ, asks=[
+    "Show my open deals.",
+    "Which deals are in {stage}?",
+    "What deals are closing before {closing_before}, biggest first?",
+    "List the deals with {account_id}.",
+])
+def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: RepId | None = None,
+               mine: bool = False, account_id: AccountId | None = None, closing_after: str | None = None,
+               closing_before: str | None = None, min_amount: Amount | None = None, query: Query | None = None,
+               sort_by: Literal["close_date", "amount", "updated"] = "close_date", limit: Limit = 20) -> DealList:
+    """List deals filtered by stage, owner, account, close date, amount or name.
+
+    Args:
+        stage: only deals in this stage: 'prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won' or 'closed_lost'.
+        open_only: only deals that are not closed.
+        owner_id: only deals owned by this rep, such as 'REP-10003'.
+        mine: only deals you own.
+        account_id: only deals with this account, such as 'ACC-10002'.
+        closing_after: only deals whose close date is on or after this day, such as '2026-03-16'.
+        closing_before: only deals whose close date is on or before this day, such as '2026-03-31'.
+        min_amount: only deals worth at least this many dollars, such as 50000.
+        query: part of the deal's name, such as 'renewal'.
+        sort_by: 'close_date' (soonest first), 'amount' (largest first) or 'updated' (most recent first).
+        limit: the most deals to return, from 1 to 100, such as 20.
+
+    Returns:
+        The deals with account, stage, amount, probability, close date and owner, how many
+        matched and their total amount.
+
+    Raises:
+        not_found: `owner_id` or `account_id` does not exist.
+        invalid_date: `closing_after` or `closing_before` is not a date.
+    """
+    sql, params = DEAL_SELECT + " WHERE 1 = 1", []
+    if stage is not None:
+        sql += " AND d.stage = ?"
+        params.append(stage)
+    if open_only:
+        sql += " AND d.stage NOT IN ('closed_won', 'closed_lost')"
+    if owner_id is not None:
+        sql += " AND d.owner_id = ?"
+        params.append(rep_row(ctx, owner_id)["rep_id"])
+    if mine:
+        sql += " AND d.owner_id = ?"
+        params.append(me(ctx)["rep_id"])
+    if account_id is not None:
+        sql += " AND d.account_id = ?"
+        params.append(account_row(ctx, account_id)["account_id"])
+    if closing_after is not None:
+        sql += " AND d.close_date >= ?"
+        params.append(parse_date(closing_after, "closing_after").isoformat())
+    if closing_before is not None:
+        sql += " AND d.close_date <= ?"
+        params.append(parse_date(closing_before, "closing_before").isoformat())
+    if min_amount is not None:
+        sql += " AND d.amount >= ?"
+        params.append(min_amount)
+    if query is not None:
+        sql += " AND instr(lower(d.name), lower(?)) > 0"
+        params.append(query)
+    order = {"close_date": "d.close_date, d.deal_id", "amount": "d.amount DESC, d.deal_id",
+             "updated": "d.updated_at DESC, d.deal_id"}[sort_by]
+    rows = ctx.db.execute(f"{sql} ORDER BY {order}", params).fetchall()
+    return DealList(deals=[deal_summary(r) for r in rows[:limit]], total=len(rows),
+                    total_amount=round(sum(r["amount"] for r in rows), 2))
+
+
+@server.tool(effect=READ, asks=[
+    "Tell me about the deal {deal_id}.",
+    "What stage is {deal_id} in, and how did it get there?",
+])
+def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
+    """Show one deal with its primary contact, next step and full stage history.
+
+    Args:
+        deal_id: ID of the deal, such as 'DEAL-10003'.
+
+    Returns:
+        The deal's account, stage, amount, probability, weighted amount, close date, owner,
+        primary contact, next step, loss reason, the lead it came from, and every stage change
+        with when and by whom.
+
+    Raises:
+        not_found: the deal does not exist.
+    """
+    return deal_model(ctx, deal_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Open a new deal '{name}' with {account_id} for {amount}, closing {close_date}.",
+    "Create a {stage} deal called '{name}' at {account_id}, worth {amount} dollars, expected to close on {close_date}, with {contact_id} as the contact.",
+])
+def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, close_date: str,
+                stage: OpenStage = "prospecting", contact_id: ContactId | None = None,
+                next_step: Text | None = None) -> Deal:
+    """Create a deal you own with an account, in an open stage.
+
+    Args:
+        name: the deal's name, such as 'Highland Shipping - Analytics Cloud expansion'.
+        account_id: ID of the account, such as 'ACC-10002'.
+        amount: expected amount in dollars, such as 48000.
+        close_date: expected close date, today or later, such as '2026-06-30'.
+        stage: the open stage it starts in: 'prospecting' (default), 'qualification', 'proposal' or 'negotiation'.
+        contact_id: the primary contact, who must work at the account, such as 'CON-10007'.
+        next_step: what happens next, such as 'Demo with the data team'.
+
+    Returns:
+        The new deal with its ID, probability and stage history.
+
+    Raises:
+        not_found: the account or contact does not exist.
+        contact_not_on_account: the contact works at another account.
+        invalid_date: `close_date` is not a date.
+        close_date_in_past: `close_date` is before today.
+    """
+    account_row(ctx, account_id)
+    if contact_id is not None:
+        _contact_at(ctx, contact_id, account_id)
+    close = future_close_date(ctx, close_date)
+    deal_id = ctx.new_id("DEAL")
+    now = now_iso(ctx)
+    ctx.db.execute("INSERT INTO deals (deal_id, name, account_id, contact_id, owner_id, stage, amount, probability, "
+                   "close_date, next_step, loss_reason, lead_id, created_at, updated_at, closed_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, NULL)",
+                   (deal_id, name, account_id, contact_id, me(ctx)["rep_id"], stage, round(amount, 2),
+                    probability(stage), close, next_step or None, now, now))
+    record_stage(ctx, deal_id, None, stage)
+    return deal_model(ctx, deal_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Change the amount on {deal_id} to {amount}.",
+    "Push the close date of {deal_id} to {close_date}.",
+    "Set the next step on {deal_id} to '{next_step}'.",
+])
+def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amount | None = None,
+                close_date: str | None = None, next_step: Text | None = None,
+                contact_id: ContactId | None = None) -> Deal:
+    """Change an open deal you own: its name, amount, close date, next step or primary contact; omitted fields stay.
+
+    Args:
+        deal_id: ID of the deal, such as 'DEAL-10003'.
+        name: new name, such as 'Highland Shipping - Enterprise Platform renewal (3 years)'.
+        amount: new expected amount in dollars, such as 220000.
+        close_date: new expected close date, today or later, such as '2026-04-30'.
+        next_step: what happens next, such as 'Legal review of the MSA'; an empty string clears it.
+        contact_id: new primary contact at the deal's account, such as 'CON-10007'.
+
+    Returns:
+        The deal after the change.
+
+    Raises:
+        not_found: the deal or contact does not exist.
+        not_owner: the deal belongs to another rep.
+        deal_closed: the deal is won or lost; reopen it first.
+        contact_not_on_account: the contact works at another account.
+        invalid_date: `close_date` is not a date.
+        close_date_in_past: `close_date` is before today.
+    """
+    row = deal_row(ctx, deal_id)
+    require_owner(ctx, row, "deal")
+    _require_open(row)
+    updates: dict[str, object] = {}
+    if name is not None:
+        updates["name"] = name
+    if amount is not None:
+        updates["amount"] = round(amount, 2)
+    if close_date is not None:
+        updates["close_date"] = future_close_date(ctx, close_date)
+    if next_step is not None:
+        updates["next_step"] = next_step or None
+    if contact_id is not None:
+        _contact_at(ctx, contact_id, row["account_id"])
+        updates["contact_id"] = contact_id
+    updates["updated_at"] = now_iso(ctx)
+    for column, value in updates.items():     # column names come from the fixed keys above
+        ctx.db.execute(f"UPDATE deals SET {column} = ? WHERE deal_id = ?", (value, deal_id))
+    return deal_model(ctx, deal_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Move {deal_id} to {stage}.",
+    "We lost {deal_id}: mark it closed_lost because '{loss_reason}'.",
+    "{deal_id} is signed! Mark it {stage}.",
+])
+def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text | None = None) -> Deal:
+    """Move a deal you own to another stage; closing it as won or lost is final until it is reopened.
+
+    Open deals move freely between 'prospecting', 'qualification', 'proposal' and 'negotiation'
+    and can be closed as 'closed_won' or 'closed_lost'. The stage sets the probability. Closing
+    sets the close date to today; winning makes the account a customer. A closed deal cannot
+    change stage here: use reopen_deal.
+
+    Args:
+        deal_id: ID of the deal, such as 'DEAL-10003'.
+        stage: the new stage: 'prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won' or 'closed_lost'.
+        loss_reason: why the deal was lost (needed for 'closed_lost'), such as 'Chose a competitor'.
+
+    Returns:
+        The deal with its new stage, probability and stage history.
+
+    Raises:
+        not_found: the deal does not exist.
+        not_owner: the deal belongs to another rep.
+        invalid_stage_transition: the deal is closed (reopen it first) or already in that stage.
+        loss_reason_required: `stage` is 'closed_lost' and no loss reason was given.
+    """
+    row = deal_row(ctx, deal_id)
+    require_owner(ctx, row, "deal")
+    current = row["stage"]
+    if current in ("closed_won", "closed_lost"):
+        raise ToolError("invalid_stage_transition", f"'{row['name']}' is {current.replace('_', ' ')}; a closed deal "
+                        f"cannot move to {stage}.", hint="Reopen it with reopen_deal first.")
+    if stage == current:
+        raise ToolError("invalid_stage_transition", f"'{row['name']}' is already in {stage}.")
+    now = now_iso(ctx)
+    if stage == "closed_lost":
+        if not loss_reason:
+            raise ToolError("loss_reason_required", "Say why the deal was lost (loss_reason).",
+                            hint="For example 'Chose a competitor' or 'No budget this year'.")
+        ctx.db.execute("UPDATE deals SET stage = ?, probability = 0, loss_reason = ?, closed_at = ?, close_date = ?, "
+                       "next_step = NULL, updated_at = ? WHERE deal_id = ?",
+                       (stage, loss_reason, now, ctx.today().isoformat(), now, deal_id))
+    elif stage == "closed_won":
+        ctx.db.execute("UPDATE deals SET stage = ?, probability = 100, closed_at = ?, close_date = ?, next_step = NULL, "
+                       "updated_at = ? WHERE deal_id = ?", (stage, now, ctx.today().isoformat(), now, deal_id))
+        ctx.db.execute("UPDATE accounts SET type = 'customer' WHERE account_id = ? AND type = 'prospect'",
+                       (row["account_id"],))
+    else:
+        ctx.db.execute("UPDATE deals SET stage = ?, probability = ?, updated_at = ? WHERE deal_id = ?",
+                       (stage, probability(stage), now, deal_id))
+    record_stage(ctx, deal_id, current, stage)
+    return deal_model(ctx, deal_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Reopen {deal_id} in {stage}.",
+    "The customer came back; reopen the lost deal {deal_id} with a close date of {close_date}.",
+])
+def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", close_date: str | None = None) -> Deal:
+    """Reopen a won or lost deal you own, back into an open stage.
+
+    Args:
+        deal_id: ID of the closed deal, such as 'DEAL-10006'.
+        stage: the open stage to reopen it in: 'prospecting', 'qualification', 'proposal' or 'negotiation' (default).
+        close_date: new expected close date, today or later, such as '2026-05-15'; default: 30 days from today.
+
+    Returns:
+        The reopened deal with its stage history.
+
+    Raises:
+        not_found: the deal does not exist.
+        not_owner: the deal belongs to another rep.
+        deal_not_closed: the deal is still open.
+        invalid_date: `close_date` is not a date.
+        close_date_in_past: `close_date` is before today.
+    """
+    row = deal_row(ctx, deal_id)
+    require_owner(ctx, row, "deal")
+    if row["stage"] in OPEN_STAGES:
+        raise ToolError("deal_not_closed", f"'{row['name']}' is open (in {row['stage']}); only closed deals can be "
+                        "reopened.", hint="Use update_deal_stage to move an open deal.")
+    close = future_close_date(ctx, close_date) if close_date is not None else \
+        (ctx.today() + timedelta(days=30)).isoformat()
+    ctx.db.execute("UPDATE deals SET stage = ?, probability = ?, close_date = ?, closed_at = NULL, loss_reason = NULL, "
+                   "updated_at = ? WHERE deal_id = ?", (stage, probability(stage), close, now_iso(ctx), deal_id))
+    record_stage(ctx, deal_id, row["stage"], stage)
+    return deal_model(ctx, deal_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Hand {deal_id} over to {owner_id}.",
+    "Reassign my deal {deal_id} to {owner_id}, they're taking over the account.",
+])
+def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
+    """Hand an open deal you own to another active rep (after that, only they can change it).
+
+    Args:
+        deal_id: ID of the deal, such as 'DEAL-10003'.
+        owner_id: ID of the rep taking it over, such as 'REP-10003'.
+
+    Returns:
+        The deal with its new owner.
+
+    Raises:
+        not_found: the deal or the rep does not exist.
+        not_owner: the deal belongs to another rep.
+        deal_closed: the deal is won or lost.
+        rep_inactive: the rep has left the company.
+    """
+    row = deal_row(ctx, deal_id)
+    require_owner(ctx, row, "deal")
+    _require_open(row)
+    active_rep(ctx, owner_id)
+    ctx.db.execute("UPDATE deals SET owner_id = ?, updated_at = ? WHERE deal_id = ?", (owner_id, now_iso(ctx), deal_id))
+    return deal_model(ctx, deal_id)
+
+
+@server.tool(effect=READ, asks=[
+    "How does my pipeline look?",
+    "Give me the team's pipeline by stage.",
+    "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
+])
+def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False) -> PipelineSummary:
+    """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.
+
+    Args:
+        owner_id: summarize this rep's deals, such as 'REP-10003'.
+        mine: summarize your own deals (with your quota attainment).
+
+    Returns:
+        For each stage the number of deals, their amount and weighted amount (open stages: all
+        open deals; closed stages: deals closed this quarter), the open and weighted totals,
+        the amounts won and lost this quarter and, for one rep, their quota and attainment.
+        Without `owner_id` or `mine`, the whole team.
+
+    Raises:
+        not_found: `owner_id` is not a rep.
+    """
+    rep = rep_row(ctx, owner_id) if owner_id is not None else (me(ctx) if mine else None)
+    start, end, label = quarter_of(ctx.today())
+    sql, params = "SELECT * FROM deals WHERE 1 = 1", []
+    if rep is not None:
+        sql += " AND owner_id = ?"
+        params.append(rep["rep_id"])
+    rows = ctx.db.execute(sql, params).fetchall()
+    stages = []
+    for stage in STAGES:
+        picked = [r for r in rows if r["stage"] == stage and
+                  (stage in OPEN_STAGES or start.isoformat() <= (r["closed_at"] or "")[:10] <= end.isoformat())]
+        amount = round(sum(r["amount"] for r in picked), 2)
+        weighted = round(sum(r["amount"] * r["probability"] / 100 for r in picked), 2)
+        stages.append(StageSummary(stage=stage, count=len(picked), amount=amount, weighted_amount=weighted))
+    open_ = [s for s in stages if s.stage in OPEN_STAGES]
+    won = next(s.amount for s in stages if s.stage == "closed_won")
+    lost = next(s.amount for s in stages if s.stage == "closed_lost")
+    quota = rep["quota"] if rep is not None and rep["quota"] else None
+    return PipelineSummary(owner_id=rep["rep_id"] if rep is not None else None, quarter=label, stages=stages,
+                           open_count=sum(s.count for s in open_), open_amount=round(sum(s.amount for s in open_), 2),
+                           weighted_amount=round(sum(s.weighted_amount for s in open_), 2), won_this_quarter=won,
+                           lost_this_quarter=lost, quota=quota,
+                           attainment_percent=round(100 * won / quota, 1) if quota else None)

@@ -1,0 +1,573 @@
+"""The food delivery server: the one `server`, its entity types, result models and shared rules.
+
+The tools live by area in `tools_<area>.py` (restaurants, cart, orders, account); each imports
+what it needs from here. They are imported at the bottom of this module, so importing it always
+yields the complete server.
+
+Rules every tool follows:
+
+- The model acts for the one signed-in customer (the single row of `customers`). Their default
+  address and card are used when a tool is not given one.
+- A restaurant is open when the simulated clock falls inside its hours for that weekday. It
+  delivers only to the neighborhoods of its delivery zones, each with its own fee and travel time.
+- An order's status follows from its timestamps and the clock: 'placed' (or 'scheduled') until
+  the kitchen starts, then 'preparing', 'out_for_delivery' and 'delivered'; or 'cancelled'.
+  Only a 'placed' or 'scheduled' order can be cancelled.
+- A promo code is used once: an order that is not cancelled uses it up.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+
+from .world import CUISINES, build_world, iso
+
+server = Server(
+    "food_delivery", "Food delivery",
+    "A food delivery app for one signed-in customer in a US city: restaurants with cuisines, "
+    "menus, prices, opening hours, delivery zones and minimum orders; a cart per restaurant, "
+    "promo codes and gift cards; orders that move from placed to preparing, out for delivery and "
+    "delivered on the simulated clock, with cancellation, tips, ratings and reorders; saved "
+    "addresses, cards and favorite restaurants.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    entities=[
+        EntityKind("restaurant", table="restaurants", key="restaurant_id", label="name",
+                   description="a restaurant on the app, with its menu, hours and delivery zones"),
+        EntityKind("menu_item", table="menu_items", key="item_id", label="name",
+                   description="a dish or drink on a restaurant's menu"),
+        EntityKind("cart_item", table="cart_items", key="cart_item_id", label="name",
+                   description="one line of the customer's cart at a restaurant"),
+        EntityKind("order", table="orders", key="order_id", label="restaurant_name",
+                   description="an order the customer placed, past or in progress"),
+        EntityKind("address", table="addresses", key="address_id", label="label",
+                   description="a saved delivery address of the customer"),
+        EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="nickname",
+                   description="a card saved to the customer's account"),
+        EntityKind("promo", table="promo_codes", key="code", label="description",
+                   description="a promo code that takes money off an order"),
+        EntityKind("review", table="reviews", key="review_id", label=None,
+                   description="the customer's rating of a delivered order"),
+        EntityKind("gift_card", table="gift_cards", key="gift_card_id", label="from_name",
+                   description="a gift card the customer received"),
+    ],
+)
+
+# ----- parameter types ---------------------------------------------------------------------------
+
+RestaurantId = Annotated[str, Entity("restaurant")]
+ItemId = Annotated[str, Entity("menu_item")]
+CartItemId = Annotated[str, Entity("cart_item")]
+OrderId = Annotated[str, Entity("order")]
+AddressId = Annotated[str, Entity("address")]
+PaymentMethodId = Annotated[str, Entity("payment_method")]
+PromoCode = Annotated[str, Entity("promo")]
+ReviewId = Annotated[str, Entity("review")]
+GiftCardId = Annotated[str, Entity("gift_card")]
+
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Street = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=120)]
+ShortText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+Comment = Annotated[str, StringConstraints(strip_whitespace=True, max_length=1000)]
+Limit = Annotated[int, Field(ge=1, le=100)]
+Money = Annotated[float, Field(ge=0, le=10_000)]
+Tip = Annotated[float, Field(ge=0, le=200)]
+Stars = Annotated[int, Field(ge=1, le=5)]
+Cuisine = Literal["Pizza", "Italian", "Japanese", "Chinese", "Thai", "Indian", "Mexican", "Burgers",
+                  "Mediterranean", "Korean", "Vietnamese", "Breakfast", "Salads", "Bakery"]
+Dietary = Literal["vegetarian", "vegan", "gluten_free"]
+OrderStatus = Literal["scheduled", "placed", "preparing", "out_for_delivery", "delivered", "cancelled"]
+
+assert set(Cuisine.__args__) == set(CUISINES), "the Cuisine literal lists every cuisine of the world"
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+# ----- result models -----------------------------------------------------------------------------
+
+
+class RestaurantSummary(BaseModel):
+    restaurant_id: RestaurantId
+    name: str
+    cuisine: str
+    neighborhood: str
+    price_level: str
+    rating: float = Field(description="average food rating, 1 to 5 stars")
+    rating_count: int
+    open_now: bool
+    hours_today: str = Field(description="today's opening hours, such as '11:00-22:00', or 'closed'")
+    delivers: bool = Field(description="whether it delivers to the address asked about (default: your default address)")
+    delivery_fee: float | None = Field(description="delivery fee to that address; null if it does not deliver there")
+    estimated_minutes: int | None = Field(description="kitchen plus travel time to that address")
+    minimum_order: float
+    is_favorite: bool
+
+
+class RestaurantList(BaseModel):
+    restaurants: list[RestaurantSummary]
+    total: int = Field(description="how many restaurants matched, before `limit`")
+
+
+class OpeningHours(BaseModel):
+    day: str
+    opens: str | None
+    closes: str | None
+
+
+class Zone(BaseModel):
+    neighborhood: str
+    delivery_fee: float
+    delivery_minutes: int
+
+
+class Restaurant(RestaurantSummary):
+    description: str
+    street_address: str
+    phone: str
+    prep_minutes: int
+    next_opening: str | None = Field(description="when it next opens, if it is closed now (local time)")
+    hours: list[OpeningHours]
+    delivery_zones: list[Zone]
+
+
+class MenuItem(BaseModel):
+    item_id: ItemId
+    name: str
+    category: str
+    description: str
+    price: float
+    vegetarian: bool
+    vegan: bool
+    gluten_free: bool
+    spicy: bool
+    popular: bool
+    available: bool = Field(description="false while sold out")
+
+
+class Menu(BaseModel):
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    categories: list[str]
+    items: list[MenuItem]
+    total: int
+
+
+class Dish(MenuItem):
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    open_now: bool
+
+
+class DishList(BaseModel):
+    dishes: list[Dish]
+    total: int = Field(description="how many dishes matched, before `limit`")
+
+
+class CartLine(BaseModel):
+    cart_item_id: CartItemId
+    item_id: ItemId
+    name: str
+    quantity: int
+    unit_price: float
+    line_total: float
+    special_instructions: str | None
+    available: bool
+
+
+class Cart(BaseModel):
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    items: list[CartLine]
+    item_count: int
+    subtotal: float
+    minimum_order: float
+    meets_minimum: bool
+    promo_code: PromoCode | None
+    discount: float
+    promo_problem: str | None = Field(description="why the applied promo code would not work right now, if so")
+    address_id: AddressId | None = Field(description="the address the fees are estimated for")
+    delivers: bool
+    delivery_fee: float | None
+    service_fee: float
+    tax: float
+    estimated_total: float = Field(description="what the order would cost before a tip")
+
+
+class CartSummary(BaseModel):
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    item_count: int
+    subtotal: float
+    promo_code: PromoCode | None
+    updated_at: str
+
+
+class CartList(BaseModel):
+    carts: list[CartSummary]
+    total: int
+
+
+class ClearedCart(BaseModel):
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    removed_items: int
+
+
+class Promotion(BaseModel):
+    code: PromoCode
+    description: str
+    kind: Literal["percent", "amount", "free_delivery"]
+    value: float
+    max_discount: float | None
+    min_subtotal: float
+    restaurant_id: RestaurantId | None
+    cuisine: str | None
+    valid_until: str
+    used: bool = Field(description="you already used it on an order that was not cancelled")
+
+
+class PromotionList(BaseModel):
+    promotions: list[Promotion]
+    total: int
+
+
+class OrderLine(BaseModel):
+    item_id: ItemId
+    name: str
+    quantity: int
+    unit_price: float
+    special_instructions: str | None
+
+
+class Order(BaseModel):
+    order_id: OrderId
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    status: OrderStatus
+    placed_at: str
+    scheduled_for: str | None
+    estimated_delivery: str = Field(description="when it arrives (arrived, once delivered)")
+    cancelled_at: str | None
+    cancel_reason: str | None
+    items: list[OrderLine]
+    subtotal: float
+    promo_code: PromoCode | None
+    discount: float
+    delivery_fee: float
+    service_fee: float
+    tax: float
+    tip: float
+    total: float
+    credit_applied: float
+    charged: float = Field(description="charged to the card")
+    refunded: float
+    address_id: AddressId
+    address_label: str
+    payment_method_id: PaymentMethodId | None
+    courier_name: str | None = Field(description="the courier, once the order is out for delivery")
+    can_cancel: bool
+    review_id: ReviewId | None
+
+
+class OrderSummary(BaseModel):
+    order_id: OrderId
+    restaurant_id: RestaurantId
+    restaurant_name: str
+    status: OrderStatus
+    placed_at: str
+    estimated_delivery: str
+    item_count: int
+    total: float
+    rated: bool
+
+
+class OrderList(BaseModel):
+    orders: list[OrderSummary]
+    total: int = Field(description="how many orders matched, before `limit`")
+
+
+class Cancellation(BaseModel):
+    order_id: OrderId
+    status: Literal["cancelled"]
+    refunded_to_card: float
+    refunded_to_credit: float
+    credit_balance: float
+
+
+class TipChange(BaseModel):
+    order_id: OrderId
+    previous_tip: float
+    tip: float
+    total: float
+    charged: float
+
+
+class Review(BaseModel):
+    review_id: ReviewId
+    order_id: OrderId
+    restaurant_id: RestaurantId
+    food_rating: int
+    delivery_rating: int | None
+    comment: str | None
+    restaurant_rating: float = Field(description="the restaurant's new average rating")
+    restaurant_rating_count: int
+
+
+class Reorder(BaseModel):
+    cart: Cart
+    added: list[str] = Field(description="names of the dishes added to the cart")
+    skipped: list[str] = Field(description="dishes left out because they are sold out")
+
+
+class Favorite(BaseModel):
+    restaurant_id: RestaurantId
+    name: str
+    is_favorite: bool
+
+
+class Address(BaseModel):
+    address_id: AddressId
+    label: str
+    street: str
+    apartment: str | None
+    neighborhood: str
+    city: str
+    zip: str
+    instructions: str | None
+    is_default: bool
+
+
+class AddressList(BaseModel):
+    addresses: list[Address]
+    total: int
+    neighborhoods: list[str] = Field(description="the neighborhoods of your city an address may lie in")
+
+
+class DeletedAddress(BaseModel):
+    address_id: AddressId
+    label: str
+    deleted: bool
+
+
+class PaymentMethod(BaseModel):
+    payment_method_id: PaymentMethodId
+    nickname: str
+    brand: str
+    last4: str
+    expiry: str = Field(description="'MM/YYYY'")
+    expired: bool
+    is_default: bool
+
+
+class PaymentMethodList(BaseModel):
+    payment_methods: list[PaymentMethod]
+    total: int
+
+
+class Account(BaseModel):
+    name: str
+    email: str
+    phone: str
+    city: str
+    member_since: str
+    credit_balance: float
+    default_address_id: AddressId | None
+    default_payment_method_id: PaymentMethodId | None
+    order_count: int
+    favorite_restaurants: list[RestaurantId]
+
+
+class GiftCardRedemption(BaseModel):
+    gift_card_id: GiftCardId
+    amount: float
+    from_name: str
+    message: str | None
+    credit_balance: float
+
+
+# ----- the customer ------------------------------------------------------------------------------
+
+def customer(ctx: Ctx) -> sqlite3.Row:
+    return ctx.db.execute("SELECT * FROM customers").fetchone()
+
+
+def now_iso(ctx: Ctx) -> str:
+    return iso(ctx.now())
+
+
+def money(x: float) -> float:
+    return round(x + 1e-9, 2)
+
+
+def show(value: str, width: int = 40) -> str:
+    """A user-supplied value, quoted and shortened, for error messages."""
+    return repr(value if len(value) <= width else value[:width] + "...")
+
+
+# ----- restaurants -------------------------------------------------------------------------------
+
+def restaurant_row(ctx: Ctx, restaurant_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM restaurants WHERE restaurant_id = ?", (restaurant_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No restaurant has ID {show(restaurant_id)}.",
+                        hint="Find restaurants with search_restaurants; IDs look like 'RST-10001'.")
+    return row
+
+
+def hours_on(ctx: Ctx, restaurant_id: str, day: date) -> tuple[str, str] | None:
+    row = ctx.db.execute("SELECT opens, closes FROM restaurant_hours WHERE restaurant_id = ? AND weekday = ?",
+                         (restaurant_id, day.weekday())).fetchone()
+    return (row["opens"], row["closes"]) if row else None
+
+
+def is_open(ctx: Ctx, restaurant_id: str, at: datetime) -> bool:
+    hours = hours_on(ctx, restaurant_id, at.date())
+    return hours is not None and hours[0] <= at.strftime("%H:%M") < hours[1]
+
+
+def next_opening(ctx: Ctx, restaurant_id: str, after: datetime) -> str | None:
+    """The next time at or after `after` the restaurant is open (a week ahead at most)."""
+    for days in range(8):
+        day = after.date() + timedelta(days=days)
+        hours = hours_on(ctx, restaurant_id, day)
+        if hours is None:
+            continue
+        opens = datetime.fromisoformat(f"{day.isoformat()}T{hours[0]}:00")
+        if days == 0 and after.strftime("%H:%M") >= hours[1]:
+            continue
+        return iso(max(opens, after.replace(second=0, microsecond=0)))
+    return None
+
+
+def hours_text(ctx: Ctx, restaurant_id: str, day: date) -> str:
+    hours = hours_on(ctx, restaurant_id, day)
+    return f"{hours[0]}-{hours[1]}" if hours else "closed"
+
+
+def zone_for(ctx: Ctx, restaurant_id: str, neighborhood: str) -> sqlite3.Row | None:
+    return ctx.db.execute("SELECT * FROM delivery_zones WHERE restaurant_id = ? AND neighborhood = ?",
+                          (restaurant_id, neighborhood)).fetchone()
+
+
+def rating_of(row: sqlite3.Row) -> float:
+    return round(row["rating_total"] / row["rating_count"], 1) if row["rating_count"] else 0.0
+
+
+def is_favorite(ctx: Ctx, restaurant_id: str) -> bool:
+    return ctx.db.execute("SELECT 1 FROM favorites WHERE restaurant_id = ?", (restaurant_id,)).fetchone() is not None
+
+
+def restaurant_summary(ctx: Ctx, row: sqlite3.Row, address: sqlite3.Row) -> RestaurantSummary:
+    zone = zone_for(ctx, row["restaurant_id"], address["neighborhood"])
+    return RestaurantSummary(
+        restaurant_id=row["restaurant_id"], name=row["name"], cuisine=row["cuisine"],
+        neighborhood=row["neighborhood"], price_level=row["price_level"], rating=rating_of(row),
+        rating_count=row["rating_count"], open_now=is_open(ctx, row["restaurant_id"], ctx.now()),
+        hours_today=hours_text(ctx, row["restaurant_id"], ctx.today()), delivers=zone is not None,
+        delivery_fee=zone["delivery_fee"] if zone else None,
+        estimated_minutes=row["prep_minutes"] + zone["delivery_minutes"] if zone else None,
+        minimum_order=row["minimum_order"], is_favorite=is_favorite(ctx, row["restaurant_id"]))
+
+
+def menu_item(row: sqlite3.Row) -> MenuItem:
+    return MenuItem(item_id=row["item_id"], name=row["name"], category=row["category"],
+                    description=row["description"], price=row["price"], vegetarian=bool(row["vegetarian"]),
+                    vegan=bool(row["vegan"]), gluten_free=bool(row["gluten_free"]), spicy=bool(row["spicy"]),
+                    popular=bool(row["popular"]), available=bool(row["available"]))
+
+
+# ----- addresses and cards -----------------------------------------------------------------------
+
+def address_row(ctx: Ctx, address_id: str | None) -> sqlite3.Row:
+    """A saved address, or the default one when `address_id` is None."""
+    if address_id is None:
+        address_id = customer(ctx)["default_address_id"]
+    row = ctx.db.execute("SELECT a.*, n.city, n.zip FROM addresses a JOIN neighborhoods n ON n.name = a.neighborhood "
+                         "WHERE a.address_id = ? AND a.deleted = 0", (address_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No saved address has ID {show(str(address_id))}.",
+                        hint="See your addresses with list_addresses; IDs look like 'ADR-10001'.")
+    return row
+
+
+def payment_row(ctx: Ctx, payment_method_id: str | None) -> sqlite3.Row:
+    if payment_method_id is None:
+        payment_method_id = customer(ctx)["default_payment_method_id"]
+    row = ctx.db.execute("SELECT * FROM payment_methods WHERE payment_method_id = ?",
+                         (payment_method_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No saved card has ID {show(str(payment_method_id))}.",
+                        hint="See your cards with list_payment_methods; IDs look like 'PM-10001'.")
+    return row
+
+
+def card_expired(row: sqlite3.Row, today: date) -> bool:
+    """A card works through the last day of its expiry month."""
+    return (row["exp_year"], row["exp_month"]) < (today.year, today.month)
+
+
+# ----- promo codes -------------------------------------------------------------------------------
+
+def promo_row(ctx: Ctx, code: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM promo_codes WHERE code = ?", (code.strip().upper(),)).fetchone()
+    if row is None:
+        raise ToolError("promo_invalid", f"{show(code)} is not a valid promo code.",
+                        hint="Check the spelling, or see current offers with list_promotions.")
+    return row
+
+
+def promo_used(ctx: Ctx, code: str) -> bool:
+    return ctx.db.execute("SELECT 1 FROM orders WHERE promo_code = ? AND cancelled_at IS NULL",
+                          (code,)).fetchone() is not None
+
+
+def promo_error(ctx: Ctx, promo: sqlite3.Row, restaurant: sqlite3.Row, subtotal: float) -> ToolError | None:
+    """Why `promo` cannot be used on an order of `subtotal` at `restaurant` now, or None."""
+    today = ctx.today().isoformat()
+    code = promo["code"]
+    if not promo["valid_from"] <= today <= promo["valid_until"]:
+        return ToolError("promo_expired", f"{code} is valid from {promo['valid_from']} to {promo['valid_until']}; "
+                         f"today is {today}.", hint="See current offers with list_promotions.")
+    if promo["restaurant_id"] is not None and promo["restaurant_id"] != restaurant["restaurant_id"]:
+        other = ctx.db.execute("SELECT name FROM restaurants WHERE restaurant_id = ?",
+                               (promo["restaurant_id"],)).fetchone()
+        return ToolError("promo_not_applicable", f"{code} only works at {other['name']} ({promo['restaurant_id']}), "
+                         f"not at {restaurant['name']}.")
+    if promo["cuisine"] is not None and promo["cuisine"] != restaurant["cuisine"]:
+        return ToolError("promo_not_applicable", f"{code} only works on {promo['cuisine']} food; "
+                         f"{restaurant['name']} serves {restaurant['cuisine']}.")
+    if promo_used(ctx, code):
+        return ToolError("promo_already_used", f"You already used {code} on an earlier order; each code works once.")
+    if subtotal < promo["min_subtotal"]:
+        return ToolError("promo_minimum_not_met", f"{code} needs a food subtotal of at least "
+                         f"${promo['min_subtotal']:.2f}; the cart has ${subtotal:.2f}.",
+                         hint="Add more to the cart, or remove the code with remove_promo_code.")
+    return None
+
+
+def discount_of(promo: sqlite3.Row, subtotal: float, delivery_fee: float) -> float:
+    if promo["kind"] == "percent":
+        off = subtotal * promo["value"] / 100
+        if promo["max_discount"] is not None:
+            off = min(off, promo["max_discount"])
+    elif promo["kind"] == "amount":
+        off = min(promo["value"], subtotal)
+    else:
+        off = delivery_fee
+    return money(off)
+
+
+# The tools, by area; imported last so that they find everything above.
+from . import (  # noqa: E402,F401  (registers the tools on `server`)
+    tools_account,
+    tools_cart,
+    tools_orders,
+    tools_restaurants,
+)

@@ -1,0 +1,362 @@
+"""The customer's account: profile and credit, saved addresses, saved cards and gift cards."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Annotated
+
+from pydantic import BaseModel
+
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+
+from .tools import (
+    Account,
+    Address,
+    AddressId,
+    AddressList,
+    DeletedAddress,
+    GiftCardRedemption,
+    Label,
+    PaymentMethod,
+    PaymentMethodId,
+    PaymentMethodList,
+    ShortText,
+    Street,
+    address_row,
+    card_expired,
+    customer,
+    money,
+    now_iso,
+    payment_row,
+    server,
+    show,
+)
+from .tools_orders import order_status
+from .world import MAX_ADDRESSES
+
+CardNumber = Annotated[str, Sensitive()]
+Cvv = Annotated[str, Sensitive()]
+GiftCode = Annotated[str, Sensitive()]
+
+
+def _address(row: sqlite3.Row, default_id: str | None) -> Address:
+    return Address(address_id=row["address_id"], label=row["label"], street=row["street"], apartment=row["apartment"],
+                   neighborhood=row["neighborhood"], city=row["city"], zip=row["zip"], instructions=row["instructions"],
+                   is_default=row["address_id"] == default_id)
+
+
+def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
+    return PaymentMethod(payment_method_id=row["payment_method_id"], nickname=row["nickname"], brand=row["brand"],
+                         last4=row["last4"], expiry=f"{row['exp_month']:02d}/{row['exp_year']}",
+                         expired=card_expired(row, ctx.today()),
+                         is_default=row["payment_method_id"] == customer(ctx)["default_payment_method_id"])
+
+
+@server.tool(effect=READ, asks=[
+    "How much credit do I have on my account?",
+    "Show me my account details.",
+])
+def get_account(ctx: Ctx) -> Account:
+    """Show the signed-in customer's profile, account credit, defaults, order count and favorites.
+
+    Returns:
+        Name, email, phone, city, member since, account credit balance in dollars, the default
+        address and card IDs, how many orders they placed and their favorite restaurants' IDs.
+    """
+    me = customer(ctx)
+    count = ctx.db.execute("SELECT count(*) FROM orders").fetchone()[0]
+    favorites = [r[0] for r in ctx.db.execute("SELECT restaurant_id FROM favorites ORDER BY added_at, restaurant_id")]
+    return Account(name=me["name"], email=me["email"], phone=me["phone"], city=me["city"],
+                   member_since=me["member_since"], credit_balance=me["credit_balance"],
+                   default_address_id=me["default_address_id"],
+                   default_payment_method_id=me["default_payment_method_id"], order_count=count,
+                   favorite_restaurants=favorites)
+
+
+@server.tool(effect=READ, asks=[
+    "What addresses do I have saved?",
+    "Which of my addresses is the default for delivery?",
+])
+def list_addresses(ctx: Ctx) -> AddressList:
+    """List the customer's saved delivery addresses and the neighborhoods of their city.
+
+    Returns:
+        The saved addresses with label, street, apartment, neighborhood, zip, courier
+        instructions and which one is the default, and the city's neighborhoods.
+    """
+    default_id = customer(ctx)["default_address_id"]
+    rows = ctx.db.execute("SELECT a.*, n.city, n.zip FROM addresses a JOIN neighborhoods n ON n.name = a.neighborhood "
+                          "WHERE a.deleted = 0 ORDER BY a.created_at, a.address_id").fetchall()
+    hoods = [r[0] for r in ctx.db.execute("SELECT name FROM neighborhoods ORDER BY name")]
+    return AddressList(addresses=[_address(r, default_id) for r in rows], total=len(rows), neighborhoods=hoods)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Save a new address called {label}: {street}, in {neighborhood}.",
+    "Add {street} ({neighborhood}) as my '{label}' address and make it the default.",
+])
+def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apartment: ShortText | None = None,
+                instructions: ShortText | None = None, make_default: bool = False) -> Address:
+    """Save a delivery address in the customer's city.
+
+    Args:
+        label: the name to file it under, such as 'Gym' or "Dad's place"; unique among saved addresses.
+        street: street number and name, such as '1450 Maple Avenue'.
+        neighborhood: the neighborhood it lies in, one of the city's (list_addresses shows them), such as 'Kerns'.
+        apartment: apartment, suite or floor, such as 'Apt 5C'.
+        instructions: a note for couriers, such as 'ring the bell twice'.
+        make_default: make it the default delivery address.
+
+    Returns:
+        The saved address with its ID and whether it is the default.
+
+    Raises:
+        unknown_neighborhood: the neighborhood is not one of the customer's city.
+        duplicate_label: another saved address already has that label.
+        address_limit_reached: 8 addresses are saved already.
+    """
+    hood = ctx.db.execute("SELECT * FROM neighborhoods WHERE lower(name) = lower(?)", (neighborhood,)).fetchone()
+    if hood is None:
+        names = ", ".join(r[0] for r in ctx.db.execute("SELECT name FROM neighborhoods ORDER BY name"))
+        raise ToolError("unknown_neighborhood", f"{show(neighborhood)} is not a neighborhood of "
+                        f"{customer(ctx)['city']}.", hint=f"Use one of: {names}.")
+    if ctx.db.execute("SELECT 1 FROM addresses WHERE deleted = 0 AND lower(label) = lower(?)", (label,)).fetchone():
+        raise ToolError("duplicate_label", f"You already have an address called {show(label)}.",
+                        hint="Pick another label, or delete the old address first.")
+    if ctx.db.execute("SELECT count(*) FROM addresses WHERE deleted = 0").fetchone()[0] >= MAX_ADDRESSES:
+        raise ToolError("address_limit_reached", f"At most {MAX_ADDRESSES} addresses can be saved.",
+                        hint="Delete one you no longer use with delete_address.")
+    address_id = ctx.new_id("ADR")
+    ctx.db.execute("INSERT INTO addresses (address_id, label, street, apartment, neighborhood, instructions, deleted, "
+                   "created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+                   (address_id, label, street, apartment or None, hood["name"], instructions or None, now_iso(ctx)))
+    if make_default:
+        ctx.db.execute("UPDATE customers SET default_address_id = ?", (address_id,))
+    return _address(address_row(ctx, address_id), customer(ctx)["default_address_id"])
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make {address_id} my default address.",
+    "Deliver to {address_id} by default from now on.",
+])
+def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
+    """Make a saved address the default for deliveries and delivery quotes.
+
+    Args:
+        address_id: ID of the saved address, such as 'ADR-10002'.
+
+    Returns:
+        The address, now the default.
+
+    Raises:
+        not_found: the address does not exist.
+    """
+    row = address_row(ctx, address_id)
+    ctx.db.execute("UPDATE customers SET default_address_id = ?", (address_id,))
+    return _address(row, address_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my saved address {address_id}.",
+    "I moved out, remove the address {address_id}.",
+])
+def delete_address(ctx: Ctx, address_id: AddressId) -> DeletedAddress:
+    """Delete a saved address (past orders keep showing it).
+
+    Args:
+        address_id: ID of the saved address, such as 'ADR-10003'.
+
+    Returns:
+        The deleted address's ID and label.
+
+    Raises:
+        not_found: the address does not exist.
+        default_address: it is the default address; make another one the default first.
+        address_in_use: an order on its way or scheduled is going there.
+    """
+    row = address_row(ctx, address_id)
+    if customer(ctx)["default_address_id"] == address_id:
+        raise ToolError("default_address", f"'{row['label']}' is your default address.",
+                        hint="Make another address the default with set_default_address first.")
+    for order in ctx.db.execute("SELECT * FROM orders WHERE address_id = ? AND cancelled_at IS NULL", (address_id,)):
+        if order_status(order, ctx.now()) != "delivered":
+            raise ToolError("address_in_use", f"Order {order['order_id']} is going to '{row['label']}' and has not "
+                            "arrived yet.", hint="Wait until it is delivered, or cancel it first.")
+    ctx.db.execute("UPDATE addresses SET deleted = 1 WHERE address_id = ?", (address_id,))
+    return DeletedAddress(address_id=address_id, label=row["label"], deleted=True)
+
+
+@server.tool(effect=READ, asks=[
+    "Which cards do I have saved?",
+    "Is any of my saved cards expired?",
+])
+def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
+    """List the cards saved to the account.
+
+    Returns:
+        The cards with brand, last four digits, expiry, whether expired and which is the default.
+    """
+    rows = ctx.db.execute("SELECT * FROM payment_methods ORDER BY added_at, payment_method_id").fetchall()
+    return PaymentMethodList(payment_methods=[_card(r, ctx) for r in rows], total=len(rows))
+
+
+_BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "American Express"),
+           (r"^(6011|65)", "Discover"))
+
+
+def _luhn_ok(number: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(number)):
+        d = int(ch)
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add my card {card_number}, expiring {expiry}, security code {cvv}.",
+    "Save a new card: number {card_number}, exp {expiry}, CVV {cvv}, and call it '{nickname}'.",
+])
+def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, nickname: Label | None = None,
+                     make_default: bool = False) -> PaymentMethod:
+    """Save a credit or debit card to the account; only its brand, last four digits and expiry are kept.
+
+    Args:
+        card_number: the full card number, spaces or dashes allowed, such as '4111 1111 1111 1111'.
+        expiry: expiry month and year as 'MM/YY' or 'MM/YYYY', such as '06/29'.
+        cvv: the 3-digit security code (4 digits for American Express), such as '123'.
+        nickname: a name for it, such as 'Work Visa'; default: brand and last four digits.
+        make_default: make it the default card for orders.
+
+    Returns:
+        The saved card with its ID, brand, last four digits, expiry and whether it is the default.
+
+    Raises:
+        invalid_card: the number, expiry or security code is malformed, or the number fails its checksum.
+        card_expired: the expiry date has passed.
+        duplicate_card: the same card is already saved.
+    """
+    number = re.sub(r"[ -]", "", card_number)
+    if not number.isascii() or not number.isdigit() or not 13 <= len(number) <= 19 or not _luhn_ok(number):
+        raise ToolError("invalid_card", "That card number is not valid.", hint="Check the digits and try again.")
+    brand = next((name for pattern, name in _BRANDS if re.match(pattern, number)), None)
+    if brand is None:
+        raise ToolError("invalid_card", "Only Visa, Mastercard, American Express and Discover cards are accepted.")
+    match = re.fullmatch(r"\s*(\d{1,2})\s*/\s*(\d{2}|\d{4})\s*", expiry)
+    if match is None or not 1 <= int(match.group(1)) <= 12:
+        raise ToolError("invalid_card", f"Expiry {show(expiry)} is not a month and year.", hint="Use 'MM/YY', such as '06/29'.")
+    month, year = int(match.group(1)), int(match.group(2))
+    year = year + 2000 if year < 100 else year
+    want = 4 if brand == "American Express" else 3
+    if not (cvv.isascii() and cvv.isdigit() and len(cvv) == want):
+        raise ToolError("invalid_card", f"The security code of a {brand} card has {want} digits.")
+    today = ctx.today()
+    if (year, month) < (today.year, today.month):
+        raise ToolError("card_expired", f"The card expired at the end of {month:02d}/{year}.",
+                        hint="Use a card that is still valid.")
+    last4 = number[-4:]
+    if ctx.db.execute("SELECT 1 FROM payment_methods WHERE brand = ? AND last4 = ? AND exp_month = ? AND exp_year = ?",
+                      (brand, last4, month, year)).fetchone():
+        raise ToolError("duplicate_card", f"Your {brand} ending {last4} is already saved.")
+    pm_id = ctx.new_id("PM")
+    ctx.db.execute("INSERT INTO payment_methods (payment_method_id, nickname, brand, last4, exp_month, exp_year, "
+                   "added_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (pm_id, nickname or f"{brand} ending {last4}", brand, last4, month, year, now_iso(ctx)))
+    if make_default:
+        ctx.db.execute("UPDATE customers SET default_payment_method_id = ?", (pm_id,))
+    return _card(payment_row(ctx, pm_id), ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Use {payment_method_id} as my default card.",
+    "Charge {payment_method_id} by default from now on.",
+])
+def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentMethod:
+    """Make a saved card the default for orders.
+
+    Args:
+        payment_method_id: ID of the saved card, such as 'PM-10002'.
+
+    Returns:
+        The card, now the default.
+
+    Raises:
+        not_found: the card does not exist.
+        payment_method_expired: the card has expired.
+    """
+    row = payment_row(ctx, payment_method_id)
+    if card_expired(row, ctx.today()):
+        raise ToolError("payment_method_expired", f"{row['nickname']} expired at the end of "
+                        f"{row['exp_month']:02d}/{row['exp_year']}.", hint="Add a new card with add_payment_card.")
+    ctx.db.execute("UPDATE customers SET default_payment_method_id = ?", (payment_method_id,))
+    return _card(row, ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Redeem my gift card {code}.",
+    "I got a gift card, the code is {code}. Add it to my account.",
+])
+def redeem_gift_card(ctx: Ctx, code: GiftCode) -> GiftCardRedemption:
+    """Redeem a gift card: its amount becomes account credit, which pays for orders first.
+
+    Args:
+        code: the gift card code, such as 'AB12-CD34-EF56' (case-insensitive).
+
+    Returns:
+        The gift card's amount, who sent it, their message and the new credit balance.
+
+    Raises:
+        gift_card_invalid: no gift card has that code.
+        gift_card_already_redeemed: the gift card was redeemed before.
+    """
+    row = ctx.db.execute("SELECT * FROM gift_cards WHERE code = ?", (code.strip().upper(),)).fetchone()
+    if row is None:
+        raise ToolError("gift_card_invalid", "No gift card has that code.", hint="Check the code and try again.")
+    if row["redeemed_at"] is not None:
+        raise ToolError("gift_card_already_redeemed", f"That gift card was redeemed on {row['redeemed_at'][:10]}.")
+    ctx.db.execute("UPDATE gift_cards SET redeemed_at = ? WHERE gift_card_id = ?", (now_iso(ctx), row["gift_card_id"]))
+    balance = money(customer(ctx)["credit_balance"] + row["amount"])
+    ctx.db.execute("UPDATE customers SET credit_balance = ?", (balance,))
+    return GiftCardRedemption(gift_card_id=row["gift_card_id"], amount=row["amount"], from_name=row["from_name"],
+                              message=row["message"], credit_balance=balance)
+
+
+class GiftCardSecret(BaseModel):
+    code: GiftCode
+    amount: float
+    from_name: str
+    redeemed: bool
+
+
+class WalletCard(BaseModel):
+    card_number: CardNumber
+    brand: str
+    expiry: str
+    cvv: Cvv
+    holder: str
+
+
+class Secrets(BaseModel):
+    gift_cards: list[GiftCardSecret]
+    wallet_cards: list[WalletCard]
+
+
+@server.tool(effect=READ, hidden=True)
+def get_user_secrets(ctx: Ctx) -> Secrets:
+    """What the customer knows but the app does not show: gift card codes and cards not yet saved.
+
+    For the synthesis pipeline, which puts these values in a user turn.
+
+    Returns:
+        The gift card codes the customer received (redeemed or not) and the full details of the
+        cards in their wallet that are not saved to the account.
+    """
+    gifts = [GiftCardSecret(code=r["code"], amount=r["amount"], from_name=r["from_name"],
+                            redeemed=r["redeemed_at"] is not None)
+             for r in ctx.db.execute("SELECT * FROM gift_cards ORDER BY gift_card_id")]
+    cards = [WalletCard(**dict(r)) for r in ctx.db.execute("SELECT * FROM wallet_cards ORDER BY card_number")]
+    return Secrets(gift_cards=gifts, wallet_cards=cards)

@@ -1,0 +1,294 @@
+"""Finding food: restaurants, their menus and hours, dishes across restaurants, offers, favorites."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Literal
+
+from prove.env import READ, WRITE, Ctx
+
+from .tools import (
+    AddressId,
+    Cuisine,
+    Dietary,
+    Dish,
+    DishList,
+    Favorite,
+    Limit,
+    Menu,
+    Money,
+    OpeningHours,
+    Promotion,
+    PromotionList,
+    Query,
+    Restaurant,
+    RestaurantId,
+    RestaurantList,
+    WEEKDAYS,
+    Zone,
+    address_row,
+    hours_on,
+    is_open,
+    menu_item,
+    next_opening,
+    promo_used,
+    restaurant_row,
+    restaurant_summary,
+    server,
+)
+
+
+@server.tool(effect=READ, asks=[
+    "Which {cuisine} places deliver to me?",
+    "Find me somewhere that's open now and does {query}.",
+    "Which restaurants deliver to my {address_id} address? Sort them by {sort_by}.",
+    "Any {cuisine} restaurants with a delivery fee under {max_delivery_fee} dollars?",
+])
+def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | None = None,
+                       open_now: bool = False, address_id: AddressId | None = None, delivers_only: bool = True,
+                       favorites_only: bool = False, max_delivery_fee: Money | None = None,
+                       sort_by: Literal["rating", "delivery_fee", "delivery_time", "name"] = "rating",
+                       limit: Limit = 10) -> RestaurantList:
+    """Search the restaurants of the customer's city.
+
+    By default only restaurants that deliver to the customer's default address are listed; pass
+    `address_id` to ask about another saved address, or `delivers_only=false` to see every
+    restaurant. Whether a restaurant is open is judged at the current time.
+
+    Args:
+        query: part of a restaurant's name, cuisine or description, such as 'sushi' or 'Tsuru'.
+        cuisine: only restaurants of this cuisine, such as 'Thai'.
+        open_now: only restaurants open right now.
+        address_id: saved address to check delivery to, such as 'ADR-10002'; default: the default address.
+        delivers_only: only restaurants that deliver to that address (default true).
+        favorites_only: only the customer's favorite restaurants.
+        max_delivery_fee: only restaurants whose delivery fee to that address is at most this many dollars, such as 2.5.
+        sort_by: 'rating' (best first), 'delivery_fee' (cheapest first), 'delivery_time' (fastest first) or 'name'.
+        limit: the most restaurants to return, from 1 to 100, such as 10.
+
+    Returns:
+        The matching restaurants with cuisine, rating, whether they are open now, today's hours,
+        delivery fee and estimated minutes to the address, minimum order and favorite flag, and
+        how many matched.
+
+    Raises:
+        not_found: `address_id` is not a saved address.
+    """
+    address = address_row(ctx, address_id)
+    sql, params = "SELECT * FROM restaurants WHERE 1 = 1", []
+    if query is not None:
+        sql += " AND (instr(lower(name), lower(?)) > 0 OR instr(lower(cuisine), lower(?)) > 0 " \
+               "OR instr(lower(description), lower(?)) > 0)"
+        params += [query] * 3
+    if cuisine is not None:
+        sql += " AND cuisine = ?"
+        params.append(cuisine)
+    if favorites_only:
+        sql += " AND restaurant_id IN (SELECT restaurant_id FROM favorites)"
+    found = [restaurant_summary(ctx, row, address) for row in ctx.db.execute(sql + " ORDER BY restaurant_id", params)]
+    if open_now:
+        found = [r for r in found if r.open_now]
+    if delivers_only or max_delivery_fee is not None:
+        found = [r for r in found if r.delivers]
+    if max_delivery_fee is not None:
+        found = [r for r in found if r.delivery_fee is not None and r.delivery_fee <= max_delivery_fee + 1e-9]
+    keys = {
+        "rating": lambda r: (-r.rating, r.name),
+        "delivery_fee": lambda r: (r.delivery_fee if r.delivery_fee is not None else 1e9, r.name),
+        "delivery_time": lambda r: (r.estimated_minutes if r.estimated_minutes is not None else 10**6, r.name),
+        "name": lambda r: (r.name.lower(), r.restaurant_id),
+    }
+    found.sort(key=keys[sort_by])
+    return RestaurantList(restaurants=found[:limit], total=len(found))
+
+
+@server.tool(effect=READ, asks=[
+    "Tell me about restaurant {restaurant_id}: is it open and how much is delivery?",
+    "What are the opening hours of {restaurant_id}?",
+    "Does {restaurant_id} deliver to my {address_id} address?",
+])
+def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Restaurant:
+    """Show one restaurant: description, hours for the week, delivery zones and fees, and whether it is open.
+
+    Args:
+        restaurant_id: ID of the restaurant, such as 'RST-10010'.
+        address_id: saved address to quote delivery to, such as 'ADR-10002'; default: the default address.
+
+    Returns:
+        The restaurant with its rating, address, phone, kitchen time, whether it is open now and
+        when it next opens, opening hours per weekday, the neighborhoods it delivers to with fees
+        and travel times, and the delivery fee and estimated minutes to the address.
+
+    Raises:
+        not_found: the restaurant or the address does not exist.
+    """
+    row = restaurant_row(ctx, restaurant_id)
+    address = address_row(ctx, address_id)
+    summary = restaurant_summary(ctx, row, address)
+    week_start = ctx.today() - timedelta(days=ctx.today().weekday())
+    hours = []
+    for i, day in enumerate(WEEKDAYS):
+        h = hours_on(ctx, restaurant_id, week_start + timedelta(days=i))
+        hours.append(OpeningHours(day=day, opens=h[0] if h else None, closes=h[1] if h else None))
+    zones = [Zone(neighborhood=z["neighborhood"], delivery_fee=z["delivery_fee"], delivery_minutes=z["delivery_minutes"])
+             for z in ctx.db.execute("SELECT * FROM delivery_zones WHERE restaurant_id = ? ORDER BY delivery_fee, "
+                                     "neighborhood", (restaurant_id,))]
+    return Restaurant(**summary.model_dump(), description=row["description"], street_address=row["street_address"],
+                      phone=row["phone"], prep_minutes=row["prep_minutes"],
+                      next_opening=None if summary.open_now else next_opening(ctx, restaurant_id, ctx.now()),
+                      hours=hours, delivery_zones=zones)
+
+
+@server.tool(effect=READ, asks=[
+    "What's on the menu at {restaurant_id}?",
+    "Show me the {dietary} options at {restaurant_id}.",
+    "What {category} does {restaurant_id} have for under {max_price} dollars?",
+])
+def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = None, dietary: Dietary | None = None,
+             max_price: Money | None = None, available_only: bool = False) -> Menu:
+    """Show a restaurant's menu, optionally narrowed to a category, a diet or a price.
+
+    Args:
+        restaurant_id: ID of the restaurant, such as 'RST-10029'.
+        category: only this menu section, such as 'Breakfast' or 'Drinks' (case-insensitive).
+        dietary: only dishes that are 'vegetarian', 'vegan' or 'gluten_free'.
+        max_price: only dishes costing at most this many dollars, such as 12.0.
+        available_only: leave out dishes that are sold out right now.
+
+    Returns:
+        The restaurant's menu sections and the matching dishes with item ID, price, description,
+        dietary flags, whether they are popular and whether they are available.
+
+    Raises:
+        not_found: the restaurant does not exist.
+    """
+    rest = restaurant_row(ctx, restaurant_id)
+    rows = ctx.db.execute("SELECT * FROM menu_items WHERE restaurant_id = ? ORDER BY item_id", (restaurant_id,)).fetchall()
+    categories = list(dict.fromkeys(r["category"] for r in rows))
+    items = [menu_item(r) for r in rows]
+    if category is not None:
+        items = [i for i in items if i.category.lower() == category.lower()]
+    if dietary is not None:
+        items = [i for i in items if getattr(i, dietary)]
+    if max_price is not None:
+        items = [i for i in items if i.price <= max_price + 1e-9]
+    if available_only:
+        items = [i for i in items if i.available]
+    return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
+                total=len(items))
+
+
+@server.tool(effect=READ, asks=[
+    "Where can I get {query} delivered?",
+    "Find {dietary} {query} under {max_price} dollars.",
+    "Who has the cheapest {query} that I can order right now?",
+])
+def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
+                  cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
+                  limit: Limit = 10) -> DishList:
+    """Search dishes across the restaurants that deliver to an address, cheapest first.
+
+    Args:
+        query: part of a dish's name or description, such as 'pad thai' or 'ramen'.
+        dietary: only dishes that are 'vegetarian', 'vegan' or 'gluten_free'.
+        max_price: only dishes costing at most this many dollars, such as 15.0.
+        cuisine: only restaurants of this cuisine, such as 'Japanese'.
+        open_now: only restaurants open right now.
+        address_id: saved address the restaurants must deliver to, such as 'ADR-10002'; default: the default address.
+        limit: the most dishes to return, from 1 to 100, such as 10.
+
+    Returns:
+        Matching available dishes with their restaurant (ID, name, open now) and price, cheapest
+        first, and how many matched.
+
+    Raises:
+        not_found: `address_id` is not a saved address.
+    """
+    address = address_row(ctx, address_id)
+    sql = ("SELECT m.*, r.name AS restaurant_name, r.cuisine FROM menu_items m "
+           "JOIN restaurants r ON r.restaurant_id = m.restaurant_id "
+           "JOIN delivery_zones z ON z.restaurant_id = r.restaurant_id AND z.neighborhood = ? "
+           "WHERE m.available = 1 AND (instr(lower(m.name), lower(?)) > 0 OR instr(lower(m.description), lower(?)) > 0)")
+    params: list[object] = [address["neighborhood"], query, query]
+    if cuisine is not None:
+        sql += " AND r.cuisine = ?"
+        params.append(cuisine)
+    if max_price is not None:
+        sql += " AND m.price <= ?"
+        params.append(max_price + 1e-9)
+    if dietary is not None:
+        sql += {"vegetarian": " AND m.vegetarian = 1", "vegan": " AND m.vegan = 1",
+                "gluten_free": " AND m.gluten_free = 1"}[dietary]
+    dishes = []
+    for row in ctx.db.execute(sql + " ORDER BY m.price, r.name, m.item_id", params):
+        open_ = is_open(ctx, row["restaurant_id"], ctx.now())
+        if open_now and not open_:
+            continue
+        dishes.append(Dish(**menu_item(row).model_dump(), restaurant_id=row["restaurant_id"],
+                           restaurant_name=row["restaurant_name"], open_now=open_))
+    return DishList(dishes=dishes[:limit], total=len(dishes))
+
+
+@server.tool(effect=READ, asks=[
+    "Are there any promo codes I can use?",
+    "What deals are there at {restaurant_id} right now?",
+])
+def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include_used: bool = False) -> PromotionList:
+    """List the promo codes that are valid today, optionally only those that work at one restaurant.
+
+    Args:
+        restaurant_id: only codes usable at this restaurant, such as 'RST-10010'.
+        include_used: also list codes the customer has already used (each code works once).
+
+    Returns:
+        The codes with what they take off, their minimum food subtotal, the restaurant or cuisine
+        they are limited to, their last valid day and whether the customer already used them.
+
+    Raises:
+        not_found: the restaurant does not exist.
+    """
+    rest = restaurant_row(ctx, restaurant_id) if restaurant_id is not None else None
+    today = ctx.today().isoformat()
+    promos = []
+    for row in ctx.db.execute("SELECT * FROM promo_codes WHERE valid_from <= ? AND valid_until >= ? ORDER BY code",
+                              (today, today)):
+        if rest is not None and (row["restaurant_id"] not in (None, rest["restaurant_id"])
+                                 or row["cuisine"] not in (None, rest["cuisine"])):
+            continue
+        used = promo_used(ctx, row["code"])
+        if used and not include_used:
+            continue
+        promos.append(Promotion(code=row["code"], description=row["description"], kind=row["kind"], value=row["value"],
+                                max_discount=row["max_discount"], min_subtotal=row["min_subtotal"],
+                                restaurant_id=row["restaurant_id"], cuisine=row["cuisine"],
+                                valid_until=row["valid_until"], used=used))
+    return PromotionList(promotions=promos, total=len(promos))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add {restaurant_id} to my favorites.",
+    "Take {restaurant_id} off my favorite restaurants.",
+])
+def set_favorite(ctx: Ctx, restaurant_id: RestaurantId, favorite: bool = True) -> Favorite:
+    """Add a restaurant to the customer's favorites, or remove it (idempotent).
+
+    Args:
+        restaurant_id: ID of the restaurant, such as 'RST-10010'.
+        favorite: true to add it to favorites, false to remove it.
+
+    Returns:
+        The restaurant and whether it is now a favorite.
+
+    Raises:
+        not_found: the restaurant does not exist.
+    """
+    rest = restaurant_row(ctx, restaurant_id)
+    if favorite:
+        ctx.db.execute("INSERT OR IGNORE INTO favorites (restaurant_id, added_at) VALUES (?, ?)",
+                       (restaurant_id, ctx.now().isoformat(timespec="seconds")))
+    else:
+        ctx.db.execute("DELETE FROM favorites WHERE restaurant_id = ?", (restaurant_id,))
+    return Favorite(restaurant_id=restaurant_id, name=rest["name"], is_favorite=favorite)
+
+
+
