@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, env
+from . import bench, env, reward
 
 app = typer.Typer(
     name="prove",
@@ -15,6 +15,7 @@ app = typer.Typer(
 )
 env.register(app)
 app.add_typer(bench.app, name="bench")
+app.add_typer(reward.app, name="reward")
 
 
 def main() -> None:

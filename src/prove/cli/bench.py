@@ -32,3 +32,9 @@ def env(server: Annotated[str, typer.Option(help="Server whose world is measured
         quick: Quick = False) -> None:
     """Session create, fork, fingerprint, read and write calls, idle memory per session."""
     _run("env", ["--server", server] + (["--quick"] if quick else []))
+
+
+@app.command("reward")
+def reward(quick: Quick = False) -> None:
+    """Reward throughput: trajectories scored per second, 5-call and 20-call, on one core."""
+    _run("reward", ["--quick"] if quick else [])

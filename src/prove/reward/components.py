@@ -1,0 +1,189 @@
+"""The reward's components: small pure functions, one idea each (definitions in docs/reward.md).
+
+Every function takes the model's calls (`parse.Call`) and the prepared ground truth
+(`gold.Gold` / `GoldStep`) and returns a number; none of them weighs, caches or executes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from .config import Values
+from .gold import Gold, GoldStep, ToolSpec, same
+from .parse import Call
+
+__all__ = [
+    "align", "argument_values", "budget", "call_validity", "coverage", "efficiency", "name_precision",
+    "validity", "value_share",
+]
+
+
+def budget(n_gold: int, beta: float) -> int:
+    """B = n_gt + ceil(n_gt * beta): how many calls cost nothing."""
+    return n_gold + math.ceil(n_gold * beta)
+
+
+def efficiency(n_calls: int, n_gold: int, alpha: float, beta: float) -> float:
+    """R_eff = -alpha * max(0, n_calls - B) / B; 0 within the budget (and when there is no gold)."""
+    b = budget(n_gold, beta)
+    if b <= 0 or n_calls <= b:
+        return 0.0
+    return -alpha * (n_calls - b) / b
+
+
+def call_validity(call: Call, specs: Mapping[str, ToolSpec], unknown: str = "skip") -> float:
+    """Three cumulative levels: the name is offered; every required parameter is present with a
+    compatible JSON type; the call executed successfully.
+
+    A call whose outcome is unknown scores by `unknown`: `skip` averages the first two levels,
+    `pass` and `fail` assume the third.
+    """
+    spec = specs.get(call.name) if call.name is not None else None
+    if spec is None:
+        return 0.0
+    args = call.args
+    level2 = args is not None
+    if level2:
+        for key, check in spec.checks:
+            if key not in args or (check is not None and not check(args[key])):  # type: ignore[operator]
+                level2 = False
+                break
+    ok = call.ok
+    if ok is None:
+        if unknown == "skip":
+            return 1.0 if level2 else 0.5
+        ok = unknown == "pass"
+    if not level2:
+        return 1 / 3
+    return 1.0 if ok else 2 / 3
+
+
+def validity(calls: Sequence[Call], specs: Mapping[str, ToolSpec], unknown: str = "skip") -> float:
+    """R_val: the mean of `call_validity` over the model's calls (0 without calls)."""
+    if not calls:
+        return 0.0
+    total = 0.0
+    for c in calls:
+        total += call_validity(c, specs, unknown)
+    return total / len(calls)
+
+
+def value_share(step: GoldStep, args: Mapping[str, object], opts: Values) -> float:
+    """The share of a gold call's arguments whose values a model call's arguments match.
+
+    A gold argument left out by the model matches when it is the tool's default; a gold call
+    without arguments is matched in full.
+    """
+    values = step.values
+    if not values:
+        return 1.0
+    hit = 0
+    for key, gold, fold, omittable in values:
+        if key in args:
+            value = args[key]
+            t = type(value)
+            # Fast path (most values are right and already canonical), then the full comparison.
+            if (t is type(gold) and (t is str or t is float) and value == gold) or same(gold, value, fold, opts):
+                hit += 1
+        elif omittable:
+            hit += 1
+    return hit / len(values)
+
+
+def align(gold: Gold, calls: Sequence[Call], opts: Values, causal: bool = True) -> tuple[list[int], list[float]]:
+    """Match each gold call to at most one model call: mu[g] is its position, or -1.
+
+    A model call matches gold call g when it has g's name and contains every argument key of
+    g (values are not required to agree). With `causal`, a call made in user turn t can only
+    match gold calls of turns <= t. Gold calls are matched in episode order; among candidates,
+    the one that keeps g after its matched dependencies wins, then the one whose values agree
+    best, then the earliest. Returns (mu, value share of each matched pair).
+    """
+    by_name: dict[str | None, list[int]] = {}
+    for i, c in enumerate(calls):
+        if c.args is not None:
+            found = by_name.get(c.name)
+            if found is None:
+                by_name[c.name] = [i]
+            else:
+                found.append(i)
+    used = [False] * len(calls)
+    mu: list[int] = []
+    shares: list[float] = []
+    for step in gold.calls:
+        keys, turn = step.keys, step.turn
+        floor = -1
+        for d in step.deps:
+            if mu[d] > floor:
+                floor = mu[d]
+        best, best_key, best_share = -1, (False, -1.0), 0.0
+        for i in by_name.get(step.name, ()):
+            if used[i]:
+                continue
+            c = calls[i]
+            if causal and c.turn is not None and c.turn < turn:
+                continue
+            args = c.args
+            for k in keys:
+                if k not in args:  # type: ignore[operator]
+                    break
+            else:
+                share = value_share(step, args, opts)  # type: ignore[arg-type]
+                key = (i > floor, share)
+                if key > best_key:
+                    best, best_key, best_share = i, key, share
+                    if share == 1.0 and i > floor:
+                        break
+        if best >= 0:
+            used[best] = True
+        mu.append(best)
+        shares.append(best_share)
+    return mu, shares
+
+
+def coverage(gold: Gold, mu: Sequence[int]) -> float:
+    """R_cov = (1/|G|) sum_g m(g) * o(g), o(g) = prod over edges (j, g) of [mu(j) < mu(g)].
+
+    An edge whose first call is unmatched is not satisfied.
+    """
+    steps = gold.calls
+    if not steps:
+        return 0.0
+    total = 0
+    for g, step in enumerate(steps):
+        pos = mu[g]
+        if pos < 0:
+            continue
+        for d in step.deps:
+            if not 0 <= mu[d] < pos:
+                break
+        else:
+            total += 1
+    return total / len(steps)
+
+
+def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True) -> float:
+    """R_name: the share of the model's calls whose name is a gold name (0 without calls).
+
+    With `causal`, a call made in turn t counts only names of gold calls of turns <= t: a call
+    made before the user asked for it (a guess instead of a clarifying question) earns nothing.
+    """
+    if not calls:
+        return 0.0
+    hits = 0
+    names = gold.names
+    for c in calls:
+        if c.name in (names if not causal or c.turn is None else gold.names_for(c.turn)):
+            hits += 1
+    return hits / len(calls)
+
+
+def argument_values(mu: Sequence[int], shares: Sequence[float]) -> float:
+    """R_arg: the mean value share over the coverage-aligned pairs (0 when none)."""
+    total, n = 0.0, 0
+    for m, s in zip(mu, shares):
+        if m >= 0:
+            total += s
+            n += 1
+    return total / n if n else 0.0

@@ -1,0 +1,179 @@
+"""The total reward with its breakdown: `score_calls` (pure) and `Scorer` (caches, execution).
+
+    R = 0.5 R_val + 0.5 R_cov + 0.15 R_eff + 0.2 R_name + 0.1 R_arg (+ 0 R_state)
+
+with the weights of `RewardConfig`. An example without gold calls (abstention, irrelevance, a
+clarification turn scored alone) scores `abstain_score` for no calls and 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..env import Diff
+from .components import align, argument_values, coverage, efficiency, name_precision, validity
+from .config import COMPONENTS, RewardConfig
+from .gold import Gold, prepare
+from .parse import Call, parse_trajectory
+from .state import Replay, compare, replay
+
+__all__ = ["Score", "Scorer", "score_calls"]
+
+
+@dataclass(slots=True)
+class Score:
+    """A total and what it is made of.
+
+    `components` holds every component's unweighted value (`state` is None when it was not
+    computed); the counts say how the calls lined up with the gold.
+    """
+
+    total: float
+    components: dict[str, float | None]
+    abstain: bool
+    n_calls: int
+    n_gold: int
+    budget: int
+    matched: int
+    ordered: int
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def breakdown(self) -> dict[str, Any]:
+        """The score as a flat JSON-able dict: `score`, each component, then the counts."""
+        out: dict[str, Any] = {"score": self.total}
+        out.update(self.components)
+        out.update(abstain=self.abstain, n_calls=self.n_calls, n_gold=self.n_gold, budget=self.budget,
+                   matched=self.matched, ordered=self.ordered)
+        if self.details:
+            out.update(self.details)
+        return out
+
+    def metrics(self) -> dict[str, float]:
+        """The breakdown as floats only, the same keys every time (for trainers' loggers)."""
+        out = {"score": float(self.total)}
+        for c in COMPONENTS:
+            v = self.components.get(c)
+            out[c] = math.nan if v is None else float(v)
+        out.update(abstain=float(self.abstain), n_calls=float(self.n_calls), n_gold=float(self.n_gold),
+                   matched=float(self.matched))
+        return out
+
+
+def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: float | None = None) -> Score:
+    """Score the model's calls against a prepared gold (the pure core of the reward)."""
+    n = len(calls)
+    w = config.weights
+    if not gold.calls:
+        good = n == 0
+        v = 1.0 if good else 0.0
+        comps: dict[str, float | None] = {"validity": v, "coverage": v, "efficiency": 0.0, "name": v, "args": v,
+                                          "state": state}
+        return Score(config.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0)
+    causal = config.turns == "causal"
+    mu, shares = align(gold, calls, config.values, causal)
+    val = validity(calls, gold.specs, config.unknown_outcome)
+    cov = coverage(gold, mu)
+    eff = efficiency(n, len(gold.calls), config.alpha, config.beta)
+    nam = name_precision(calls, gold, causal)
+    arg = argument_values(mu, shares)
+    total = w.validity * val + w.coverage * cov + w.efficiency * eff + w.name * nam + w.args * arg
+    if state is not None:
+        total += w.state * state
+    if config.scale == "unit":
+        total /= config.positive_sum()
+    matched = len(mu) - mu.count(-1)
+    comps = {"validity": val, "coverage": cov, "efficiency": eff, "name": nam, "args": arg, "state": state}
+    return Score(total, comps, False, n, len(gold.calls), gold.budget, matched, round(cov * len(gold.calls)))
+
+
+class Scorer:
+    """Scores trajectories of a dataset, preparing each example's gold once.
+
+    Args:
+        examples: the dataset (`Example` records or dicts of the same shape).
+        config: the reward settings.
+        execute: run the calls of a trajectory that carries no outcomes on a fresh session of
+            the example's world (`Session(example.servers, world=example.world)`) to learn them.
+        state: compute the state component (replays both the gold and the episode); by
+            default when `execute` is on or the state weight is not 0.
+    """
+
+    def __init__(self, examples: Iterable[Any] = (), config: RewardConfig | None = None, *,
+                 execute: bool = False, state: bool | None = None) -> None:
+        self.config = config or RewardConfig()
+        self.execute = execute
+        self.state = state if state is not None else (execute or self.config.weights.state != 0)
+        self._examples: dict[str, Any] = {}
+        self._gold: dict[str, Gold] = {}
+        self._gold_replay: dict[tuple[str, tuple[str, ...]], Replay] = {}
+        for ex in examples:
+            self.add(ex)
+
+    def add(self, example: Any) -> Gold:
+        """Make an example known (replacing one with the same id) and return its prepared gold."""
+        gold = prepare(example, self.config)
+        self._examples[gold.id] = example
+        self._gold[gold.id] = gold
+        for key in [k for k in self._gold_replay if k[0] == gold.id]:
+            del self._gold_replay[key]
+        return gold
+
+    def gold(self, example_id: str) -> Gold:
+        try:
+            return self._gold[example_id]
+        except KeyError:
+            raise KeyError(f"no example {example_id!r} in this scorer") from None
+
+    def example(self, example_id: str) -> Any:
+        """The example record as it was added."""
+        self.gold(example_id)
+        return self._examples[example_id]
+
+    def __contains__(self, example_id: object) -> bool:
+        return example_id in self._gold
+
+    def gold_replay(self, gold: Gold | str) -> Replay:
+        """The gold calls replayed on a fresh session of the example's world (cached)."""
+        if isinstance(gold, str):
+            gold = self.gold(gold)
+        found = self._gold_replay.get(gold.key)
+        if found is None:
+            found = replay(gold.servers, gold.world, [(s.name, s.arguments) for s in gold.calls],
+                           prefix=gold.prefix)
+            self._gold_replay[gold.key] = found
+        return found
+
+    def score(self, trajectory: Mapping[str, Any] | Any, *, diff: Diff | None = None) -> Score:
+        """Score one trajectory (`{example_id, messages}` or `{example_id, completion}`).
+
+        `diff` is the episode's own `Session.diff()` when the caller ran it live; the state
+        component uses it instead of a replay.
+        """
+        if type(trajectory) is not dict and not isinstance(trajectory, Mapping):
+            trajectory = trajectory.model_dump(mode="json", exclude_none=True)
+        gold = self.gold(trajectory["example_id"])
+        return self.score_calls(gold, parse_trajectory(trajectory), diff=diff)
+
+    def score_calls(self, gold: Gold | str, calls: list[Call], *, diff: Diff | None = None) -> Score:
+        """Score parsed calls, executing them first where this scorer is told to."""
+        if isinstance(gold, str):
+            gold = self.gold(gold)
+        state = None
+        need_outcomes = self.execute and any(c.ok is None for c in calls)
+        if gold.servers and (need_outcomes or (self.state and diff is None)):
+            run = replay(gold.servers, gold.world, [(c.name, c.args) for c in calls], offered=gold.specs,
+                         prefix=gold.prefix)
+            for call, ok in zip(calls, run.outcomes):
+                if call.ok is None:
+                    call.ok = ok
+            diff = diff if diff is not None else run.diff
+        if self.state and diff is not None and gold.servers:
+            state = compare(self.gold_replay(gold).diff, diff, self.config.state_collateral).value
+        return score_calls(gold, calls, self.config, state)
+
+    def score_batch(self, trajectories: Iterable[Mapping[str, Any] | Any]) -> list[Score]:
+        """Score many trajectories (golds prepared once per example, shared across the batch)."""
+        return [self.score(t) for t in trajectories]
