@@ -55,13 +55,13 @@ def servers(as_json: JsonFlag = False) -> None:
     table = Table(title=f"{len(rows)} servers, {sum(r['tools'] for r in rows)} tools")
     for col, style in (("server", "bold cyan"), ("title", ""), ("tools", "bold"), ("read", "green"),
                        ("write", "yellow"), ("hidden", "dim"), ("entities", "dim")):
-        table.add_column(col, style=style, justify="right" if col in ("tools", "read", "write", "hidden") else "left")
+        table.add_column(col, style=style, justify="left" if col in ("server", "title") else "right")
     for r in rows:
         if "error" in r:
             table.add_row(r["name"], "[red]failed to load[/]", "", "", "", "", "")
             continue
         table.add_row(r["name"], r["title"], str(r["tools"]), str(r["read"]), str(r["write"]),
-                      str(r["hidden"]), ", ".join(r["entities"]))
+                      str(r["hidden"]), str(len(r["entities"])))
     console.print(table)
     for r in rows:
         if "error" in r:
