@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.json import JSON
+from rich.markup import escape
 from rich.table import Table
 
 from ..env import ProveError, Session, ToolResult, registry
@@ -96,7 +97,8 @@ def tools(server: Annotated[str, typer.Argument(help="Server name, such as banki
 def _show(index: int | None, name: str, arguments: Any, result: ToolResult) -> None:
     prefix = f"[dim]#{index}[/] " if index is not None else ""
     status = "[green]ok[/]" if result.ok else f"[red]error {result.code}[/]"
-    console.print(f"{prefix}[bold]{name}[/] {json.dumps(arguments, ensure_ascii=False)} → {status}")
+    shown = escape(json.dumps(arguments, ensure_ascii=False))
+    console.print(f"{prefix}[bold]{escape(str(name))}[/] {shown} → {status}")
     console.print(JSON(json.dumps(result.content, ensure_ascii=False)))
 
 
@@ -208,5 +210,5 @@ def _show_diff(diff: Any) -> None:
             change = "; ".join(f"{c}: {b!r} → {a!r}" for c, (b, a) in d["changes"].items())
         else:
             change = json.dumps(d["row"], ensure_ascii=False)
-        table.add_row(f"{ch.server}.{ch.table}", f"[{colours[ch.op]}]{ch.op}[/]", key, change)
+        table.add_row(f"{ch.server}.{ch.table}", f"[{colours[ch.op]}]{ch.op}[/]", escape(key), escape(change))
     console.print(table)

@@ -9,8 +9,8 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
+console = Console(highlight=False, emoji=False)
+errors = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)  # never break a message mid-line
 
 
 def print_json(data: Any) -> None:

@@ -1,0 +1,5 @@
+"""`python -m prove`: the same as the `prove` command."""
+
+from prove.cli import main
+
+main()

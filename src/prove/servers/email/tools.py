@@ -1,0 +1,583 @@
+"""The email server: the one `server`, its entity types, result models and shared rules.
+
+The tools live by area in `tools_<area>.py` (messages, compose, folders and labels, contacts,
+filters, settings); each imports what it needs from here. They are imported at the bottom of
+this module, so importing it always yields the complete server.
+
+Rules every tool follows:
+
+- The user owns one primary address and some aliases; mail to any of them lands in the inbox.
+- A message is 'received', 'sent', 'draft' or 'scheduled', and lives in exactly one folder.
+  Drafts stay in 'drafts' and scheduled messages in 'scheduled' until sent; nothing else can be
+  moved there, and received mail cannot be moved into 'sent'.
+- Sending puts the message in Sent; if a recipient is one of the user's own addresses, a copy is
+  also delivered to their inbox (through their filters). A draft keeps its ID when sent, and a
+  sent draft cannot be sent, edited or deleted again.
+- Mail arriving as the clock moves on (and self-addressed copies) goes to spam if the sender is
+  blocked, otherwise through the filters in creation order; the vacation responder answers each
+  sender once while it is on.
+- Outgoing attachments are limited to 25 MB (25,600 KB) per message.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+
+from .world import build_world, iso
+
+MAX_ATTACHMENTS_KB = 25_600
+MAX_RECIPIENTS = 50
+NO_REPLY = ("noreply", "no-reply", "no_reply", "notifications@", "mailer-daemon", "notification", "automated@",
+            "auto-confirm", "alerts")
+
+
+def advance(ctx: Ctx, old: datetime, new: datetime) -> None:
+    """Deliver the mail that arrives and send the scheduled messages due by `new`, in time order."""
+    due: list[tuple[str, int, str]] = []
+    for r in ctx.db.execute("SELECT message_id, sent_at FROM messages WHERE status = 'scheduled' AND sent_at <= ?",
+                            (iso(new),)):
+        due.append((r["sent_at"], 0, r["message_id"]))
+    for r in ctx.db.execute("SELECT inbound_id, arrives_at FROM inbound WHERE arrives_at <= ?", (iso(new),)):
+        due.append((r["arrives_at"], 1, r["inbound_id"]))
+    for _, kind, key in sorted(due):
+        if kind == 0:
+            ctx.db.execute("UPDATE messages SET status = 'sent', folder_id = 'sent' WHERE message_id = ?", (key,))
+            self_deliver(ctx, key)
+        else:
+            receive_inbound(ctx, key)
+
+
+server = Server(
+    "email", "Email",
+    "The mailbox of one signed-in user: folders (inbox, sent, drafts, scheduled, archive, spam, "
+    "trash and custom ones), labels, threads and messages with recipients and attachments; search; "
+    "sending, replying, forwarding, drafts and scheduled sending; moving, archiving, trashing, "
+    "restoring and reporting spam; contacts, filters, blocked senders, a signature, a vacation "
+    "responder and app passwords. New mail arrives as time passes.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    on_advance=advance,
+    entities=[
+        EntityKind("message", table="messages", key="message_id", label="subject",
+                   description="an email the user received or sent", live="status IN ('received', 'sent')"),
+        EntityKind("draft", table="messages", key="message_id", label="subject",
+                   description="an unsent message the user is writing", live="status = 'draft'"),
+        EntityKind("thread", table="threads", key="thread_id", label="subject",
+                   description="a conversation: a message and its replies and forwards"),
+        EntityKind("folder", table="folders", key="folder_id", label="name",
+                   description="a mail folder, system ('inbox', 'sent', ...) or made by the user"),
+        EntityKind("label", table="labels", key="label_id", label="name",
+                   description="a tag the user puts on messages"),
+        EntityKind("contact", table="contacts", key="contact_id", label="name",
+                   description="a person in the user's address book"),
+        EntityKind("attachment", table="attachments", key="attachment_id", label="filename",
+                   description="a file attached to a message (name, type and size)"),
+        EntityKind("filter", table="filters", key="filter_id", label="name",
+                   description="a rule that files, labels, stars or marks arriving mail"),
+        EntityKind("app_password", table="app_passwords", key="app_password_id", label="name",
+                   description="a password a mail app uses to sign in", live="status = 'active'"),
+    ],
+)
+
+# ----- parameter types -------------------------------------------------------------------------
+
+MessageId = Annotated[str, Entity("message")]
+DraftId = Annotated[str, Entity("draft")]
+ThreadId = Annotated[str, Entity("thread")]
+FolderId = Annotated[str, Entity("folder")]
+LabelId = Annotated[str, Entity("label")]
+ContactId = Annotated[str, Entity("contact")]
+AttachmentId = Annotated[str, Entity("attachment")]
+FilterId = Annotated[str, Entity("filter")]
+AppPasswordId = Annotated[str, Entity("app_password")]
+Password = Annotated[str, Sensitive()]
+
+Address = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=254)]
+Addresses = Annotated[list[Address], Field(max_length=MAX_RECIPIENTS)]
+Subject = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
+Body = Annotated[str, StringConstraints(max_length=10_000)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Short = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+Limit = Annotated[int, Field(ge=1, le=100)]
+Color = Literal["gray", "red", "orange", "yellow", "green", "blue", "purple"]
+
+_ADDRESS = re.compile(r"^[a-z0-9._%+'-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$")
+
+# ----- result models ---------------------------------------------------------------------------
+
+
+class Attachment(BaseModel):
+    attachment_id: AttachmentId
+    filename: str
+    mime_type: str
+    size_kb: int
+
+
+class MessageSummary(BaseModel):
+    message_id: MessageId
+    thread_id: ThreadId
+    folder_id: FolderId
+    status: Literal["received", "sent", "draft", "scheduled"]
+    from_name: str
+    from_address: str
+    to: list[str]
+    subject: str
+    snippet: str = Field(description="the start of the body")
+    date: str = Field(description="when it was received or sent; a draft's last edit; a scheduled send time")
+    is_read: bool
+    is_starred: bool
+    has_attachments: bool
+    label_ids: list[LabelId]
+
+
+class MessageList(BaseModel):
+    messages: list[MessageSummary]
+    total: int = Field(description="how many messages matched, before `limit` and `offset`")
+
+
+class Message(BaseModel):
+    message_id: MessageId
+    thread_id: ThreadId
+    folder_id: FolderId
+    folder_name: str
+    status: Literal["received", "sent", "draft", "scheduled"]
+    from_name: str
+    from_address: str
+    to: list[str]
+    cc: list[str]
+    bcc: list[str]
+    subject: str
+    body: str
+    date: str = Field(description="when it was received or sent; a draft's last edit; a scheduled send time")
+    is_read: bool
+    is_starred: bool
+    in_reply_to: MessageId | None = Field(description="the message this one answers or forwards, if any")
+    attachments: list[Attachment]
+    label_ids: list[LabelId]
+    labels: list[str] = Field(description="label names, in the order of label_ids")
+
+
+class SentMessage(Message):
+    inbox_copy_id: MessageId | None = Field(
+        description="the copy delivered to the user's own inbox when they are a recipient, else null")
+
+
+class Thread(BaseModel):
+    thread_id: ThreadId
+    subject: str
+    messages: list[Message] = Field(description="every message of the conversation, oldest first")
+    total: int
+
+
+class Folder(BaseModel):
+    folder_id: FolderId
+    name: str
+    kind: Literal["system", "custom"]
+    total: int = Field(description="messages in the folder")
+    unread: int
+
+
+class FolderList(BaseModel):
+    folders: list[Folder]
+    total: int
+
+
+class Label(BaseModel):
+    label_id: LabelId
+    name: str
+    color: str
+    total: int = Field(description="messages carrying the label")
+    unread: int
+
+
+class LabelList(BaseModel):
+    labels: list[Label]
+    total: int
+
+
+class Contact(BaseModel):
+    contact_id: ContactId
+    name: str
+    email: str
+    phone: str | None
+    company: str | None
+    notes: str | None
+    is_favorite: bool
+
+
+class ContactList(BaseModel):
+    contacts: list[Contact]
+    total: int = Field(description="how many contacts matched, before `limit`")
+
+
+class Filter(BaseModel):
+    filter_id: FilterId
+    name: str
+    from_contains: str | None
+    subject_contains: str | None
+    move_to_folder_id: FolderId | None
+    move_to_folder_name: str | None
+    add_label_id: LabelId | None
+    add_label_name: str | None
+    mark_read: bool
+    star: bool
+
+
+class FilterList(BaseModel):
+    filters: list[Filter]
+    total: int
+
+
+def quote(value: str, width: int = 40) -> str:
+    """A user-supplied value, quoted and shortened, for error messages."""
+    return repr(value if len(value) <= width else value[:width] + "...")
+
+
+def escape_like(text: str) -> str:
+    """`text` as a literal inside a LIKE pattern (with ESCAPE '\\')."""
+    return "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def now_iso(ctx: Ctx) -> str:
+    return iso(ctx.now())
+
+
+# ----- the user ------------------------------------------------------------------------------------
+
+def my_addresses(ctx: Ctx) -> list[str]:
+    """The user's addresses, primary first."""
+    return [r[0] for r in ctx.db.execute("SELECT address FROM addresses ORDER BY is_primary DESC, address")]
+
+
+def my_name(ctx: Ctx) -> str:
+    return ctx.db.execute("SELECT display_name FROM mailbox").fetchone()[0]
+
+
+def normalize(values: Iterable[str], field: str) -> list[str]:
+    """Addresses lower-cased and de-duplicated, or `invalid_address` naming the bad ones."""
+    out = [v.strip().lower() for v in values]
+    bad = [v for v in out if len(v) > 254 or not _ADDRESS.match(v)]
+    if bad:
+        raise ToolError("invalid_address", f"{field}: {', '.join(quote(b) for b in bad[:3])} "
+                        f"{'is not an email address' if len(bad) == 1 else 'are not email addresses'}.",
+                        hint="Give plain addresses such as 'ana.lopez@example.com' (no names or angle brackets); "
+                        "search_contacts finds a person's address.")
+    return list(dict.fromkeys(out))
+
+
+def check_address(value: str, field: str = "address") -> str:
+    return normalize([value], field)[0]
+
+
+def sender_address(ctx: Ctx, from_address: str | None) -> str:
+    """The address to send from: the given one, which must be the user's, or the primary."""
+    mine = my_addresses(ctx)
+    if from_address is None:
+        return mine[0]
+    address = check_address(from_address, "from_address")
+    if address not in mine:
+        raise ToolError("not_your_address", f"{quote(address)} is not one of your addresses.",
+                        hint=f"Send from one of: {', '.join(mine)} (see get_mailbox).")
+    return address
+
+
+def split_recipients(to: Sequence[str], cc: Sequence[str],
+                     bcc: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+    """Validated to/cc/bcc lists, an address kept only in the first list it appears in."""
+    t = normalize(to, "to")
+    c = [a for a in normalize(cc, "cc") if a not in t]
+    b = [a for a in normalize(bcc, "bcc") if a not in t and a not in c]
+    if len(t) + len(c) + len(b) > MAX_RECIPIENTS:
+        raise ToolError("too_many_recipients", f"{len(t) + len(c) + len(b)} recipients; at most "
+                        f"{MAX_RECIPIENTS} are allowed per message.", hint="Split the message into several sends.")
+    return t, c, b
+
+
+# ----- rows ---------------------------------------------------------------------------------------
+
+def message_row(ctx: Ctx, message_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM messages WHERE message_id = ?", (message_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No message has ID {quote(message_id)}.",
+                        hint="Find messages with list_messages or search_messages; IDs look like 'MSG-10042'.")
+    return row
+
+
+def draft_row(ctx: Ctx, draft_id: str) -> sqlite3.Row:
+    """A message that is still a draft, or why it is not."""
+    row = ctx.db.execute("SELECT * FROM messages WHERE message_id = ?", (draft_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No draft has ID {quote(draft_id)}.",
+                        hint="list_messages with folder_id 'drafts' shows your drafts.")
+    if row["status"] == "sent":
+        raise ToolError("already_sent", f"{draft_id} ('{row['subject']}') was already sent on {row['sent_at']}.",
+                        hint="Create a new draft or reply to the sent message instead.")
+    if row["status"] == "scheduled":
+        raise ToolError("already_scheduled", f"{draft_id} is scheduled to be sent at {row['sent_at']}.",
+                        hint="Call cancel_scheduled_send first to turn it back into a draft.")
+    if row["status"] != "draft":
+        raise ToolError("not_a_draft", f"{draft_id} is a message you received, not a draft.",
+                        hint="Reply to it or forward it instead.")
+    return row
+
+
+def require_not_draft(row: sqlite3.Row) -> None:
+    if row["status"] in ("draft", "scheduled"):
+        what = "draft" if row["status"] == "draft" else "scheduled message"
+        raise ToolError("is_draft", f"{row['message_id']} is an unsent {what}.",
+                        hint="Send it with send_draft, or delete it with delete_draft "
+                        "(cancel_scheduled_send first if scheduled).")
+
+
+def folder_row(ctx: Ctx, folder_id: str) -> sqlite3.Row:
+    key = folder_id.strip()
+    row = ctx.db.execute("SELECT * FROM folders WHERE folder_id = ? OR (kind = 'system' AND folder_id = lower(?))",
+                         (key, key)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No folder has ID {quote(folder_id)}.",
+                        hint="list_folders shows the folders: system ones are 'inbox', 'sent', 'drafts', 'scheduled', "
+                        "'archive', 'spam', 'trash'; yours look like 'FLD-10001'.")
+    return row
+
+
+def label_row(ctx: Ctx, label_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM labels WHERE label_id = ?", (label_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No label has ID {quote(label_id)}.", hint="list_labels shows your labels.")
+    return row
+
+
+def recipients(ctx: Ctx, message_id: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {"to": [], "cc": [], "bcc": []}
+    for r in ctx.db.execute("SELECT kind, address FROM recipients WHERE message_id = ? ORDER BY kind, position",
+                            (message_id,)):
+        out[r["kind"]].append(r["address"])
+    return out
+
+
+def set_recipients(ctx: Ctx, message_id: str, to: Sequence[str], cc: Sequence[str], bcc: Sequence[str]) -> None:
+    ctx.db.execute("DELETE FROM recipients WHERE message_id = ?", (message_id,))
+    for kind, values in (("to", to), ("cc", cc), ("bcc", bcc)):
+        ctx.db.executemany("INSERT INTO recipients (message_id, kind, address, position) VALUES (?, ?, ?, ?)",
+                           [(message_id, kind, a, i) for i, a in enumerate(values)])
+
+
+def attachments_kb(ctx: Ctx, message_id: str) -> int:
+    return ctx.db.execute("SELECT coalesce(sum(size_kb), 0) FROM attachments WHERE message_id = ?",
+                          (message_id,)).fetchone()[0]
+
+
+def copy_attachments(ctx: Ctx, source_id: str, target_id: str) -> None:
+    for r in ctx.db.execute("SELECT filename, mime_type, size_kb FROM attachments WHERE message_id = ? "
+                            "ORDER BY attachment_id", (source_id,)).fetchall():
+        ctx.db.execute("INSERT INTO attachments (attachment_id, message_id, filename, mime_type, size_kb) "
+                       "VALUES (?, ?, ?, ?, ?)", (ctx.new_id("ATT"), target_id, *r))
+
+
+def new_thread(ctx: Ctx, subject: str) -> str:
+    thread_id = ctx.new_id("THR")
+    ctx.db.execute("INSERT INTO threads (thread_id, subject) VALUES (?, ?)", (thread_id, base_subject(subject)))
+    return thread_id
+
+
+def base_subject(subject: str) -> str:
+    """The subject without leading 'Re:' / 'Fwd:' prefixes."""
+    return re.sub(r"^(\s*(re|fwd?|fw)\s*:\s*)+", "", subject, flags=re.IGNORECASE).strip() or "(no subject)"
+
+
+def insert_message(ctx: Ctx, *, thread_id: str, folder_id: str, status: str, from_name: str, from_address: str,
+                   subject: str, body: str, sent_at: str, to: Sequence[str], cc: Sequence[str] = (),
+                   bcc: Sequence[str] = (), is_read: bool = True, in_reply_to: str | None = None) -> str:
+    message_id = ctx.new_id("MSG")
+    ctx.db.execute(
+        "INSERT INTO messages (message_id, thread_id, folder_id, status, from_name, from_address, subject, body, "
+        "sent_at, is_read, is_starred, in_reply_to, trashed_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL)",
+        (message_id, thread_id, folder_id, status, from_name, from_address, subject, body, sent_at, int(is_read),
+         in_reply_to))
+    set_recipients(ctx, message_id, to, cc, bcc)
+    return message_id
+
+
+def delete_messages(ctx: Ctx, message_ids: Sequence[str]) -> None:
+    for table in ("recipients", "attachments", "message_labels", "messages"):
+        ctx.db.executemany(f"DELETE FROM {table} WHERE message_id = ?", [(m,) for m in message_ids])
+
+
+def with_signature(ctx: Ctx, body: str, include: bool) -> str:
+    signature = ctx.db.execute("SELECT signature FROM mailbox").fetchone()[0]
+    if include and signature:
+        return f"{body.rstrip()}\n\n-- \n{signature}"[:10_000]
+    return body
+
+
+# ----- delivery --------------------------------------------------------------------------------------
+
+def deliver(ctx: Ctx, message_id: str) -> None:
+    """File a message that just arrived: spam if the sender is blocked, else through the filters."""
+    row = message_row(ctx, message_id)
+    if ctx.db.execute("SELECT 1 FROM blocked_senders WHERE address = ?", (row["from_address"],)).fetchone():
+        ctx.db.execute("UPDATE messages SET folder_id = 'spam' WHERE message_id = ?", (message_id,))
+        return
+    for f in ctx.db.execute("SELECT * FROM filters ORDER BY created_at, filter_id").fetchall():
+        if filter_matches(f, row):
+            apply_filter(ctx, f, message_id)
+
+
+def filter_matches(f: sqlite3.Row, message: sqlite3.Row) -> bool:
+    sender = f"{message['from_name']} <{message['from_address']}>".lower()
+    if f["from_contains"] and f["from_contains"].lower() not in sender:
+        return False
+    if f["subject_contains"] and f["subject_contains"].lower() not in message["subject"].lower():
+        return False
+    return bool(f["from_contains"] or f["subject_contains"])
+
+
+def apply_filter(ctx: Ctx, f: sqlite3.Row, message_id: str) -> None:
+    if f["move_to_folder_id"]:
+        ctx.db.execute("UPDATE messages SET folder_id = ?, trashed_from = CASE WHEN ? = 'trash' THEN folder_id END "
+                       "WHERE message_id = ?", (f["move_to_folder_id"], f["move_to_folder_id"], message_id))
+    if f["add_label_id"]:
+        ctx.db.execute("INSERT OR IGNORE INTO message_labels (message_id, label_id) VALUES (?, ?)",
+                       (message_id, f["add_label_id"]))
+    if f["mark_read"]:
+        ctx.db.execute("UPDATE messages SET is_read = 1 WHERE message_id = ?", (message_id,))
+    if f["star"]:
+        ctx.db.execute("UPDATE messages SET is_starred = 1 WHERE message_id = ?", (message_id,))
+
+
+def self_deliver(ctx: Ctx, sent_id: str) -> str | None:
+    """If a sent message is addressed to one of the user's addresses, deliver a copy to the inbox."""
+    row = message_row(ctx, sent_id)
+    rcpt = recipients(ctx, sent_id)
+    if not set(rcpt["to"] + rcpt["cc"] + rcpt["bcc"]) & set(my_addresses(ctx)):
+        return None
+    copy_id = insert_message(ctx, thread_id=row["thread_id"], folder_id="inbox", status="received",
+                             from_name=row["from_name"], from_address=row["from_address"], subject=row["subject"],
+                             body=row["body"], sent_at=row["sent_at"], to=rcpt["to"], cc=rcpt["cc"], is_read=False,
+                             in_reply_to=sent_id)
+    copy_attachments(ctx, sent_id, copy_id)
+    deliver(ctx, copy_id)
+    return copy_id
+
+
+def receive_inbound(ctx: Ctx, inbound_id: str) -> str:
+    """Turn one piece of mail on its way into a received message, and answer it if on vacation."""
+    r = ctx.db.execute("SELECT * FROM inbound WHERE inbound_id = ?", (inbound_id,)).fetchone()
+    thread_id = r["thread_id"] or new_thread(ctx, r["subject"])
+    last = ctx.db.execute("SELECT message_id FROM messages WHERE thread_id = ? AND status IN ('received', 'sent') "
+                          "ORDER BY sent_at DESC, message_id DESC LIMIT 1", (thread_id,)).fetchone()
+    mine = my_addresses(ctx)
+    message_id = insert_message(ctx, thread_id=thread_id, folder_id="inbox", status="received",
+                                from_name=r["from_name"], from_address=r["from_address"], subject=r["subject"],
+                                body=r["body"], sent_at=r["arrives_at"], to=[mine[0]],
+                                cc=[r["cc"]] if r["cc"] else [], is_read=False,
+                                in_reply_to=last["message_id"] if last and r["thread_id"] else None)
+    if r["attachment"]:
+        filename, mime, size = r["attachment"].split("|")
+        ctx.db.execute("INSERT INTO attachments (attachment_id, message_id, filename, mime_type, size_kb) "
+                       "VALUES (?, ?, ?, ?, ?)", (ctx.new_id("ATT"), message_id, filename, mime, int(size)))
+    ctx.db.execute("DELETE FROM inbound WHERE inbound_id = ?", (inbound_id,))
+    deliver(ctx, message_id)
+    if not r["bulk"]:
+        vacation_reply(ctx, message_id)
+    return message_id
+
+
+def vacation_reply(ctx: Ctx, message_id: str) -> None:
+    """Answer a person's arriving message once per sender while the vacation responder is on."""
+    box = ctx.db.execute("SELECT * FROM mailbox").fetchone()
+    msg = message_row(ctx, message_id)
+    day = msg["sent_at"][:10]
+    sender = msg["from_address"]
+    if (not box["vacation_enabled"] or msg["folder_id"] == "spam" or sender in my_addresses(ctx)
+            or (box["vacation_start"] and day < box["vacation_start"])
+            or (box["vacation_end"] and day > box["vacation_end"])
+            or any(marker in sender for marker in NO_REPLY)
+            or ctx.db.execute("SELECT 1 FROM vacation_replies WHERE address = ?", (sender,)).fetchone()):
+        return
+    insert_message(ctx, thread_id=msg["thread_id"], folder_id="sent", status="sent",
+                              from_name=box["display_name"], from_address=my_addresses(ctx)[0],
+                              subject=box["vacation_subject"] or f"Re: {msg['subject']}",
+                              body=box["vacation_body"], sent_at=msg["sent_at"], to=[sender], in_reply_to=message_id)
+    ctx.db.execute("INSERT INTO vacation_replies (address, replied_at) VALUES (?, ?)", (sender, msg["sent_at"]))
+
+
+# ----- building results ---------------------------------------------------------------------------------
+
+def summary(ctx: Ctx, row: sqlite3.Row) -> MessageSummary:
+    rcpt = recipients(ctx, row["message_id"])
+    labels = [r[0] for r in ctx.db.execute("SELECT label_id FROM message_labels WHERE message_id = ? ORDER BY label_id",
+                                           (row["message_id"],))]
+    has = ctx.db.execute("SELECT 1 FROM attachments WHERE message_id = ?", (row["message_id"],)).fetchone()
+    body = " ".join(row["body"].split())
+    return MessageSummary(
+        message_id=row["message_id"], thread_id=row["thread_id"], folder_id=row["folder_id"], status=row["status"],
+        from_name=row["from_name"], from_address=row["from_address"], to=rcpt["to"], subject=row["subject"],
+        snippet=body if len(body) <= 100 else body[:100] + "...", date=row["sent_at"], is_read=bool(row["is_read"]),
+        is_starred=bool(row["is_starred"]), has_attachments=has is not None, label_ids=labels)
+
+
+def message_model(ctx: Ctx, message_id: str) -> Message:
+    row = message_row(ctx, message_id)
+    rcpt = recipients(ctx, message_id)
+    folder = ctx.db.execute("SELECT name FROM folders WHERE folder_id = ?", (row["folder_id"],)).fetchone()[0]
+    labels = ctx.db.execute("SELECT l.label_id, l.name FROM message_labels m JOIN labels l ON l.label_id = m.label_id "
+                            "WHERE m.message_id = ? ORDER BY l.label_id", (message_id,)).fetchall()
+    files = [Attachment(**dict(r)) for r in ctx.db.execute(
+        "SELECT attachment_id, filename, mime_type, size_kb FROM attachments WHERE message_id = ? "
+        "ORDER BY attachment_id", (message_id,))]
+    return Message(
+        message_id=row["message_id"], thread_id=row["thread_id"], folder_id=row["folder_id"], folder_name=folder,
+        status=row["status"], from_name=row["from_name"], from_address=row["from_address"], to=rcpt["to"],
+        cc=rcpt["cc"], bcc=rcpt["bcc"], subject=row["subject"], body=row["body"], date=row["sent_at"],
+        is_read=bool(row["is_read"]), is_starred=bool(row["is_starred"]), in_reply_to=row["in_reply_to"],
+        attachments=files, label_ids=[r[0] for r in labels], labels=[r[1] for r in labels])
+
+
+def sent_model(ctx: Ctx, message_id: str, copy_id: str | None) -> SentMessage:
+    return SentMessage(**message_model(ctx, message_id).model_dump(), inbox_copy_id=copy_id)
+
+
+def filter_model(ctx: Ctx, row: sqlite3.Row) -> Filter:
+    folder = ctx.db.execute("SELECT name FROM folders WHERE folder_id = ?", (row["move_to_folder_id"],)).fetchone()
+    label = ctx.db.execute("SELECT name FROM labels WHERE label_id = ?", (row["add_label_id"],)).fetchone()
+    return Filter(filter_id=row["filter_id"], name=row["name"], from_contains=row["from_contains"],
+                  subject_contains=row["subject_contains"], move_to_folder_id=row["move_to_folder_id"],
+                  move_to_folder_name=folder[0] if folder else None, add_label_id=row["add_label_id"],
+                  add_label_name=label[0] if label else None, mark_read=bool(row["mark_read"]), star=bool(row["star"]))
+
+
+def parse_time(value: str, name: str) -> datetime:
+    """An ISO 8601 local date or time such as '2026-03-17T08:00:00' or '2026-03-17'."""
+    try:
+        dt = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_date", f"{name} {quote(value)} is not an ISO 8601 date or time.",
+                        hint="Use '2026-03-17' or '2026-03-17T08:00:00'.") from None
+    if dt.tzinfo is not None:
+        raise ToolError("invalid_date", f"{name} {quote(value)} carries a UTC offset; times are local.",
+                        hint="Drop the offset or 'Z', as in '2026-03-17T08:00:00'.")
+    if not 2000 <= dt.year <= 2099:
+        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
+    return dt.replace(microsecond=0)
+
+
+# The tools, by area, in the order a model is shown them. Imported last so that they find
+# everything above; each import registers its module's tools on `server`.
+# isort: off
+from . import tools_messages  # noqa: E402,F401
+from . import tools_compose  # noqa: E402,F401
+from . import tools_folders  # noqa: E402,F401
+from . import tools_contacts  # noqa: E402,F401
+from . import tools_settings  # noqa: E402,F401
+# isort: on

@@ -1,0 +1,211 @@
+"""Contacts and blocked senders."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Address,
+    Contact,
+    ContactId,
+    ContactList,
+    Limit,
+    Name,
+    Query,
+    check_address,
+    escape_like,
+    now_iso,
+    quote,
+    server,
+)
+
+Phone = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+
+
+class DeletedContact(BaseModel):
+    contact_id: str = Field(description="the ID the deleted contact had")
+    name: str
+    email: str
+
+
+class Unblocked(BaseModel):
+    address: str
+    blocked_at: str = Field(description="when it had been blocked")
+    still_blocked: list[str] = Field(description="the addresses that remain blocked")
+
+
+def _contact(ctx: Ctx, contact_id: str) -> Contact:
+    row = ctx.db.execute("SELECT * FROM contacts WHERE contact_id = ?", (contact_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No contact has ID {quote(contact_id)}.",
+                        hint="Find contacts with search_contacts; IDs look like 'CON-10004'.")
+    return Contact(contact_id=row["contact_id"], name=row["name"], email=row["email"], phone=row["phone"],
+                   company=row["company"], notes=row["notes"], is_favorite=bool(row["is_favorite"]))
+
+
+def _unique_email(ctx: Ctx, email: str, exclude: str = "") -> None:
+    clash = ctx.db.execute("SELECT contact_id, name FROM contacts WHERE email = ? AND contact_id != ?",
+                           (email, exclude)).fetchone()
+    if clash:
+        raise ToolError("duplicate_contact",
+                        f"{email} already belongs to the contact {clash['name']} ({clash['contact_id']}).",
+                        hint="Update that contact with update_contact instead.")
+
+
+@server.tool(effect=READ, asks=[
+    "What's {query}'s email address?",
+    "Look up {query} in my contacts.",
+    "Show my favorite contacts.",
+])
+def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool = False,
+                    limit: Limit = 25) -> ContactList:
+    """Find contacts in the address book by part of a name, email address or company, by name.
+
+    Args:
+        query: text to look for, case-insensitively, such as 'lopez' or 'example.com'; omit to list all.
+        favorites_only: only favorite contacts, such as true; default false.
+        limit: the most contacts to return, from 1 to 100, such as 25.
+
+    Returns:
+        The matching contacts (ID, name, email, phone, company, notes, favorite) and how many matched.
+    """
+    sql, params = "SELECT contact_id FROM contacts WHERE 1", []
+    if query is not None:
+        sql += (" AND (lower(name) LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
+                "OR lower(coalesce(company, '')) LIKE ? ESCAPE '\\')")
+        params += [escape_like(query)] * 3
+    if favorites_only:
+        sql += " AND is_favorite = 1"
+    ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY name COLLATE NOCASE, contact_id", params)]
+    return ContactList(contacts=[_contact(ctx, c) for c in ids[:limit]], total=len(ids))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add {name} ({email}) to my contacts.",
+    "Save a contact for {name} at {company}: email {email}, phone {phone}.",
+])
+def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None, company: Text | None = None,
+                notes: Text | None = None, favorite: bool = False) -> Contact:
+    """Add a person to the address book.
+
+    Args:
+        name: the person's name, such as 'Ana Lopez'.
+        email: their email address, unique in the address book, such as 'ana.lopez@example.com'.
+        phone: their phone number, such as '+1-415-555-0134'.
+        company: where they work, such as 'Apex Labs'.
+        notes: anything to remember, such as 'Met at the March conference'.
+        favorite: mark them as a favorite, such as true; default false.
+
+    Returns:
+        The new contact with its ID.
+
+    Raises:
+        invalid_address: `email` is not a valid email address.
+        duplicate_contact: a contact with that email address already exists.
+    """
+    address = check_address(email, "email")
+    _unique_email(ctx, address)
+    contact_id = ctx.new_id("CON")
+    ctx.db.execute("INSERT INTO contacts (contact_id, name, email, phone, company, notes, is_favorite, created_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (contact_id, name, address, phone or None, company or None, notes or None, int(favorite),
+                    now_iso(ctx)))
+    return _contact(ctx, contact_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Update {contact_id}'s email to {email}.",
+    "Make {contact_id} a favorite.",
+    "Change the phone number for {contact_id} to {phone} and note '{notes}'.",
+])
+def update_contact(ctx: Ctx, contact_id: ContactId, name: Name | None = None, email: Address | None = None,
+                   phone: Phone | None = None, company: Text | None = None, notes: Text | None = None,
+                   favorite: bool | None = None) -> Contact:
+    """Change a contact: only the fields given change ('' clears phone, company or notes).
+
+    Args:
+        contact_id: ID of the contact, such as 'CON-10004'.
+        name: the new name, such as 'Ana Lopez-Garcia'.
+        email: the new email address, such as 'ana@newcompany.com'.
+        phone: the new phone number, such as '+1-415-555-0199'; '' clears it.
+        company: the new company, such as 'Northwind Health'; '' clears it.
+        notes: the new notes, such as 'Prefers calls'; '' clears them.
+        favorite: true or false to mark or unmark as favorite.
+
+    Returns:
+        The updated contact.
+
+    Raises:
+        not_found: no contact has that ID.
+        nothing_to_update: no field was given.
+        invalid_address: `email` is not a valid email address.
+        duplicate_contact: another contact already has that email address.
+    """
+    old = _contact(ctx, contact_id)
+    if all(v is None for v in (name, email, phone, company, notes, favorite)):
+        raise ToolError("nothing_to_update", "Give at least one field to change.")
+    address = old.email
+    if email is not None:
+        address = check_address(email, "email")
+        _unique_email(ctx, address, exclude=contact_id)
+    ctx.db.execute(
+        "UPDATE contacts SET name = ?, email = ?, phone = ?, company = ?, notes = ?, is_favorite = ? "
+        "WHERE contact_id = ?",
+        (name or old.name, address, old.phone if phone is None else (phone or None),
+         old.company if company is None else (company or None), old.notes if notes is None else (notes or None),
+         int(old.is_favorite if favorite is None else favorite), contact_id))
+    return _contact(ctx, contact_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete {contact_id} from my contacts.",
+    "Remove the contact {contact_id}.",
+])
+def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
+    """Remove a contact from the address book (their mail is kept).
+
+    Args:
+        contact_id: ID of the contact, such as 'CON-10004'.
+
+    Returns:
+        The deleted contact's ID, name and email.
+
+    Raises:
+        not_found: no contact has that ID.
+    """
+    old = _contact(ctx, contact_id)
+    ctx.db.execute("DELETE FROM contacts WHERE contact_id = ?", (contact_id,))
+    return DeletedContact(contact_id=contact_id, name=old.name, email=old.email)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Unblock {address}.",
+    "I blocked {address} by mistake, let their mail through again.",
+])
+def unblock_sender(ctx: Ctx, address: Address) -> Unblocked:
+    """Unblock a sender, so their new mail reaches the inbox again (get_mailbox lists blocked senders).
+
+    Mail already in spam stays there; mark_not_spam moves a message back.
+
+    Args:
+        address: the blocked address, such as 'deals@example.net'.
+
+    Returns:
+        The address, when it had been blocked, and the addresses still blocked.
+
+    Raises:
+        invalid_address: `address` is not a valid email address.
+        not_blocked: the address is not blocked.
+    """
+    address = check_address(address)
+    row = ctx.db.execute("SELECT * FROM blocked_senders WHERE address = ?", (address,)).fetchone()
+    if row is None:
+        raise ToolError("not_blocked", f"{address} is not blocked.", hint="get_mailbox lists the blocked senders.")
+    ctx.db.execute("DELETE FROM blocked_senders WHERE address = ?", (address,))
+    rest = [r[0] for r in ctx.db.execute("SELECT address FROM blocked_senders ORDER BY address")]
+    return Unblocked(address=address, blocked_at=row["blocked_at"], still_blocked=rest)

@@ -1,0 +1,490 @@
+"""Messages: list, search and read mail; mark read, star, move, archive, trash, restore, spam."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    FolderId,
+    LabelId,
+    Limit,
+    Message,
+    MessageId,
+    MessageList,
+    MessageSummary,
+    Query,
+    Thread,
+    ThreadId,
+    delete_messages,
+    escape_like,
+    folder_row,
+    label_row,
+    message_model,
+    message_row,
+    parse_time,
+    quote,
+    require_not_draft,
+    server,
+    summary,
+)
+from .world import iso
+
+Offset = Annotated[int, Field(ge=0, le=10_000)]
+
+
+class ReadUpdate(BaseModel):
+    messages: list[MessageSummary]
+    total: int
+    changed: int = Field(description="how many messages actually changed (the others already were so)")
+
+
+class Moved(BaseModel):
+    message: MessageSummary
+    from_folder_id: FolderId = Field(description="the folder the message was in before")
+
+
+class SpamReport(BaseModel):
+    message: MessageSummary
+    blocked_sender: str | None = Field(description="the address now blocked, if it was blocked by this call")
+
+
+class NotSpam(BaseModel):
+    message: MessageSummary
+    unblocked_sender: str | None = Field(description="the address no longer blocked, if it was blocked")
+
+
+class TrashEmptied(BaseModel):
+    deleted_ids: list[str] = Field(description="IDs of the messages deleted for good")
+    total: int
+
+
+def _relocate(ctx: Ctx, row, folder_id: str) -> Moved:
+    """Put a message in `folder_id`; remember where a trashed message came from."""
+    ctx.db.execute("UPDATE messages SET folder_id = ?, trashed_from = ? WHERE message_id = ?",
+                   (folder_id, row["folder_id"] if folder_id == "trash" else None, row["message_id"]))
+    return Moved(message=summary(ctx, message_row(ctx, row["message_id"])), from_folder_id=row["folder_id"])
+
+
+@server.tool(effect=READ, asks=[
+    "What's in my inbox?",
+    "Show me the unread messages in {folder_id}.",
+    "List my starred emails in {folder_id}.",
+    "Which messages carry the label {label_id}?",
+])
+def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = False, starred_only: bool = False,
+                  label_id: LabelId | None = None, limit: Limit = 25, offset: Offset = 0) -> MessageList:
+    """List the messages in one folder, newest first.
+
+    Args:
+        folder_id: the folder, such as 'inbox', 'sent', 'drafts', 'scheduled', 'archive', 'spam', 'trash'
+            or a custom folder such as 'FLD-10001'; default 'inbox'.
+        unread_only: only unread messages, such as true; default false.
+        starred_only: only starred messages, such as true; default false.
+        label_id: only messages carrying this label, such as 'LBL-10001'.
+        limit: the most messages to return, from 1 to 100, such as 25.
+        offset: how many of the newest matches to skip, for paging, such as 25; default 0.
+
+    Returns:
+        Message summaries (ID, thread, folder, status, sender, recipients, subject, snippet, date,
+        read and starred flags, attachments, labels) and how many matched in total.
+
+    Raises:
+        not_found: the folder or the label does not exist.
+    """
+    folder = folder_row(ctx, folder_id)
+    sql, params = "SELECT m.* FROM messages m WHERE m.folder_id = ?", [folder["folder_id"]]
+    if unread_only:
+        sql += " AND m.is_read = 0"
+    if starred_only:
+        sql += " AND m.is_starred = 1"
+    if label_id is not None:
+        label_row(ctx, label_id)
+        sql += " AND EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)"
+        params.append(label_id)
+    rows = ctx.db.execute(sql + " ORDER BY m.sent_at DESC, m.message_id DESC", params).fetchall()
+    return MessageList(messages=[summary(ctx, r) for r in rows[offset:offset + limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Find emails about {query}.",
+    "Search my mail from {sender} since {after}.",
+    "Did {sender} send me anything with an attachment?",
+    "Look for messages mentioning '{query}' sent to {recipient} before {before}.",
+])
+def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None = None, recipient: Query | None = None,
+                    folder_id: FolderId | None = None, label_id: LabelId | None = None,
+                    has_attachment: bool | None = None, unread_only: bool = False, after: str | None = None,
+                    before: str | None = None, limit: Limit = 25) -> MessageList:
+    """Search the mailbox, newest first; spam and trash are searched only when `folder_id` names them.
+
+    Text matching is case-insensitive and by substring. Every criterion given must match.
+
+    Args:
+        query: words to find in the subject, body or sender, such as 'budget'.
+        sender: part of the sender's name or address, such as 'morningbrew.com' or 'Ana'.
+        recipient: part of a to/cc/bcc address, such as 'finance@'.
+        folder_id: only this folder, such as 'archive' or 'FLD-10001'.
+        label_id: only messages with this label, such as 'LBL-10002'.
+        has_attachment: true for only messages with attachments, false for only without.
+        unread_only: only unread messages, such as true; default false.
+        after: only messages dated at or after this date or time, such as '2026-03-01'.
+        before: only messages dated before this date or time, such as '2026-03-10T00:00:00'.
+        limit: the most messages to return, from 1 to 100, such as 25.
+
+    Returns:
+        The matching message summaries and how many matched in total.
+
+    Raises:
+        not_found: the folder or the label does not exist.
+        invalid_date: `after` or `before` is not an ISO 8601 date or time between 2000 and 2099.
+        end_before_start: `before` is not later than `after`.
+    """
+    sql, params = "SELECT m.* FROM messages m WHERE 1", []
+    if folder_id is not None:
+        sql += " AND m.folder_id = ?"
+        params.append(folder_row(ctx, folder_id)["folder_id"])
+    else:
+        sql += " AND m.folder_id NOT IN ('spam', 'trash')"
+    if label_id is not None:
+        label_row(ctx, label_id)
+        sql += " AND EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)"
+        params.append(label_id)
+    lo = iso(parse_time(after, "after")) if after is not None else None
+    hi = iso(parse_time(before, "before")) if before is not None else None
+    if lo and hi and hi <= lo:
+        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    if lo:
+        sql += " AND m.sent_at >= ?"
+        params.append(lo)
+    if hi:
+        sql += " AND m.sent_at < ?"
+        params.append(hi)
+    if query is not None:
+        sql += (" AND (lower(m.subject) LIKE ? ESCAPE '\\' OR lower(m.body) LIKE ? ESCAPE '\\' "
+                "OR lower(m.from_name || ' ' || m.from_address) LIKE ? ESCAPE '\\')")
+        params += [escape_like(query)] * 3
+    if sender is not None:
+        sql += " AND lower(m.from_name || ' <' || m.from_address || '>') LIKE ? ESCAPE '\\'"
+        params.append(escape_like(sender))
+    if recipient is not None:
+        sql += (" AND EXISTS (SELECT 1 FROM recipients r WHERE r.message_id = m.message_id "
+                "AND r.address LIKE ? ESCAPE '\\')")
+        params.append(escape_like(recipient))
+    if has_attachment is not None:
+        sql += (f" AND {'' if has_attachment else 'NOT '}EXISTS "
+                "(SELECT 1 FROM attachments a WHERE a.message_id = m.message_id)")
+    if unread_only:
+        sql += " AND m.is_read = 0"
+    rows = ctx.db.execute(sql + " ORDER BY m.sent_at DESC, m.message_id DESC", params).fetchall()
+    return MessageList(messages=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Open message {message_id}.",
+    "What does the email {message_id} say, and who else got it?",
+])
+def get_message(ctx: Ctx, message_id: MessageId) -> Message:
+    """Read one message in full: recipients, body, attachments and labels.
+
+    Reading does not mark it as read; call mark_read for that.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+
+    Returns:
+        The message with its folder, status, sender, to/cc/bcc, subject, body, date, flags, the
+        message it answers, attachments and labels.
+
+    Raises:
+        not_found: no message has that ID.
+    """
+    return message_model(ctx, message_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the whole conversation {thread_id}.",
+    "Pull up every reply in thread {thread_id}.",
+])
+def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
+    """Read a whole conversation: every message, reply, forward and draft in it, oldest first.
+
+    Args:
+        thread_id: ID of the thread, such as 'THR-10007' (every message carries its thread_id).
+
+    Returns:
+        The thread's subject and its messages in full, in date order.
+
+    Raises:
+        not_found: no thread has that ID.
+    """
+    row = ctx.db.execute("SELECT * FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No thread has ID {quote(thread_id)}.",
+                        hint="Every message shows its thread_id; IDs look like 'THR-10007'.")
+    ids = [r[0] for r in ctx.db.execute(
+        "SELECT message_id FROM messages WHERE thread_id = ? ORDER BY sent_at, message_id", (thread_id,))]
+    return Thread(thread_id=thread_id, subject=row["subject"], messages=[message_model(ctx, m) for m in ids],
+                  total=len(ids))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Mark {message_ids} as read.",
+    "Mark the emails {message_ids} unread again, I want to come back to them.",
+])
+def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
+              read: bool = True) -> ReadUpdate:
+    """Mark messages as read, or as unread with `read` false.
+
+    Args:
+        message_ids: IDs of the messages, such as ['MSG-10042', 'MSG-10043'].
+        read: true to mark read, false to mark unread; default true.
+
+    Returns:
+        The messages as they are now and how many of them changed.
+
+    Raises:
+        not_found: a message does not exist.
+        is_draft: a message is a draft or scheduled message, which has no read state.
+    """
+    rows = [message_row(ctx, m) for m in dict.fromkeys(message_ids)]
+    for row in rows:
+        require_not_draft(row)
+    changed = sum(1 for r in rows if bool(r["is_read"]) != read)
+    ctx.db.executemany("UPDATE messages SET is_read = ? WHERE message_id = ?",
+                       [(int(read), r["message_id"]) for r in rows])
+    return ReadUpdate(messages=[summary(ctx, message_row(ctx, r["message_id"])) for r in rows], total=len(rows),
+                      changed=changed)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Star {message_id}.",
+    "Flag the email {message_id} so I don't forget it.",
+    "Remove the star from {message_id}.",
+])
+def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> MessageSummary:
+    """Star a message, or remove its star with `starred` false.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+        starred: true to star, false to unstar; default true.
+
+    Returns:
+        The message summary with its new starred flag.
+
+    Raises:
+        not_found: no message has that ID.
+        already_starred: the message is already starred.
+        not_starred: the message is not starred, so there is no star to remove.
+    """
+    row = message_row(ctx, message_id)
+    if starred and row["is_starred"]:
+        raise ToolError("already_starred", f"{message_id} ('{row['subject']}') is already starred.")
+    if not starred and not row["is_starred"]:
+        raise ToolError("not_starred", f"{message_id} ('{row['subject']}') is not starred.")
+    ctx.db.execute("UPDATE messages SET is_starred = ? WHERE message_id = ?", (int(starred), message_id))
+    return summary(ctx, message_row(ctx, message_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Move {message_id} to {folder_id}.",
+    "File the email {message_id} under {folder_id}.",
+])
+def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
+    """Move a received or sent message to another folder.
+
+    Moving into 'trash' works like trash_message. Nothing can be moved into 'drafts' or
+    'scheduled', only sent messages into 'sent', and only received ones into 'spam'.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+        folder_id: the destination, such as 'archive' or 'FLD-10001'.
+
+    Returns:
+        The message in its new folder, and the folder it came from.
+
+    Raises:
+        not_found: the message or the folder does not exist.
+        is_draft: the message is a draft or scheduled message (those stay where they are).
+        invalid_destination: the folder is 'drafts' or 'scheduled', 'sent' for a message the user did not
+            send, or 'spam' for one they sent.
+        already_in_folder: the message is already in that folder.
+    """
+    row = message_row(ctx, message_id)
+    folder = folder_row(ctx, folder_id)
+    require_not_draft(row)
+    dest = folder["folder_id"]
+    if (dest in ("drafts", "scheduled") or (dest == "sent" and row["status"] != "sent")
+            or (dest == "spam" and row["status"] == "sent")):
+        raise ToolError("invalid_destination", f"A {row['status']} message cannot be moved to {folder['name']}.",
+                        hint="Pick a folder such as 'inbox', 'archive' or one of yours from list_folders.")
+    if row["folder_id"] == dest:
+        raise ToolError("already_in_folder", f"{message_id} is already in {folder['name']}.")
+    return _relocate(ctx, row, dest)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Archive {message_id}.",
+    "Get {message_id} out of my inbox but keep it.",
+])
+def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
+    """Move a message to the archive: out of the inbox (or any folder) but kept and searchable.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+
+    Returns:
+        The message, now in 'archive', and the folder it came from.
+
+    Raises:
+        not_found: no message has that ID.
+        is_draft: the message is a draft or scheduled message.
+        already_archived: the message is already in the archive.
+    """
+    row = message_row(ctx, message_id)
+    require_not_draft(row)
+    if row["folder_id"] == "archive":
+        raise ToolError("already_archived", f"{message_id} ('{row['subject']}') is already archived.")
+    return _relocate(ctx, row, "archive")
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete the email {message_id}.",
+    "Throw {message_id} in the trash.",
+])
+def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
+    """Move a message to the trash; restore_message brings it back until the trash is emptied.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+
+    Returns:
+        The message, now in 'trash', and the folder it came from.
+
+    Raises:
+        not_found: no message has that ID.
+        is_draft: the message is a draft or scheduled message (use delete_draft).
+        already_in_trash: the message is already in the trash.
+    """
+    row = message_row(ctx, message_id)
+    require_not_draft(row)
+    if row["folder_id"] == "trash":
+        raise ToolError("already_in_trash", f"{message_id} ('{row['subject']}') is already in the trash.",
+                        hint="empty_trash deletes it for good; restore_message brings it back.")
+    return _relocate(ctx, row, "trash")
+
+
+@server.tool(effect=WRITE, asks=[
+    "Restore {message_id} from the trash.",
+    "I deleted {message_id} by mistake, bring it back.",
+])
+def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
+    """Take a message out of the trash, back to the folder it was trashed from.
+
+    If that folder no longer exists, a received message goes to the inbox and a sent one to Sent.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+
+    Returns:
+        The message in its restored folder.
+
+    Raises:
+        not_found: no message has that ID.
+        not_in_trash: the message is not in the trash.
+    """
+    row = message_row(ctx, message_id)
+    if row["folder_id"] != "trash":
+        raise ToolError("not_in_trash", f"{message_id} is in {row['folder_id']}, not in the trash.")
+    back = row["trashed_from"]
+    exists = back and ctx.db.execute("SELECT 1 FROM folders WHERE folder_id = ?", (back,)).fetchone()
+    if not exists or back == "trash":
+        back = "sent" if row["status"] == "sent" else "inbox"
+    return _relocate(ctx, row, back)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Empty my trash.",
+    "Permanently delete everything in the trash.",
+])
+def empty_trash(ctx: Ctx) -> TrashEmptied:
+    """Delete every message in the trash for good (with its attachments); this cannot be undone.
+
+    Returns:
+        The IDs of the deleted messages and how many there were.
+
+    Raises:
+        trash_empty: there is nothing in the trash.
+    """
+    ids = [r[0] for r in ctx.db.execute(
+        "SELECT message_id FROM messages WHERE folder_id = 'trash' ORDER BY message_id")]
+    if not ids:
+        raise ToolError("trash_empty", "The trash is already empty.")
+    delete_messages(ctx, ids)
+    return TrashEmptied(deleted_ids=ids, total=len(ids))
+
+
+@server.tool(effect=WRITE, asks=[
+    "{message_id} is spam, report it.",
+    "Mark {message_id} as junk but don't block the sender.",
+])
+def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> SpamReport:
+    """Move a received message to spam and, by default, block its sender.
+
+    Mail from a blocked sender goes straight to spam from then on.
+
+    Args:
+        message_id: ID of the message, such as 'MSG-10042'.
+        block_sender: also block the sender's address, such as false; default true.
+
+    Returns:
+        The message, now in 'spam', and the address blocked by this call, if any.
+
+    Raises:
+        not_found: no message has that ID.
+        is_draft: the message is a draft or scheduled message.
+        not_received: the user sent this message themselves.
+        already_spam: the message is already in spam.
+    """
+    row = message_row(ctx, message_id)
+    require_not_draft(row)
+    if row["status"] != "received":
+        raise ToolError("not_received", f"{message_id} is a message you sent; only received mail can be spam.")
+    if row["folder_id"] == "spam":
+        raise ToolError("already_spam", f"{message_id} ('{row['subject']}') is already in spam.")
+    blocked = None
+    if block_sender and not ctx.db.execute("SELECT 1 FROM blocked_senders WHERE address = ?",
+                                           (row["from_address"],)).fetchone():
+        ctx.db.execute("INSERT INTO blocked_senders (address, blocked_at) VALUES (?, ?)",
+                       (row["from_address"], iso(ctx.now())))
+        blocked = row["from_address"]
+    moved = _relocate(ctx, row, "spam")
+    return SpamReport(message=moved.message, blocked_sender=blocked)
+
+
+@server.tool(effect=WRITE, asks=[
+    "{message_id} isn't spam, move it back to my inbox.",
+    "Rescue {message_id} from the spam folder.",
+])
+def mark_not_spam(ctx: Ctx, message_id: MessageId) -> NotSpam:
+    """Move a message out of spam into the inbox, and unblock its sender if they were blocked.
+
+    Args:
+        message_id: ID of a message in spam, such as 'MSG-10042'.
+
+    Returns:
+        The message, now in the inbox, and the address unblocked, if any.
+
+    Raises:
+        not_found: no message has that ID.
+        not_spam: the message is not in spam.
+    """
+    row = message_row(ctx, message_id)
+    if row["folder_id"] != "spam":
+        raise ToolError("not_spam", f"{message_id} is in {row['folder_id']}, not in spam.")
+    cur = ctx.db.execute("DELETE FROM blocked_senders WHERE address = ?", (row["from_address"],))
+    moved = _relocate(ctx, row, "inbox")
+    return NotSpam(message=moved.message, unblocked_sender=row["from_address"] if cur.rowcount else None)

@@ -1,0 +1,5 @@
+"""The filesystem server: the cloud drive of one signed-in user (see README.md)."""
+
+from .tools import server
+
+__all__ = ["server"]

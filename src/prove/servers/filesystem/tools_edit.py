@@ -1,0 +1,524 @@
+"""Filesystem tools: creating and changing items (folders, files, edits, move, rename, copy, read-only)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Annotated
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import WRITE, Ctx, ToolError
+
+from .tools import (
+    ROOT, FilePath, FolderPath, ItemPath, Text, bad_name, check_fits, check_not_protected, check_text_size,
+    check_unlocked, ensure_space, fingerprint, guard_vault, human, inside, join, log_activity, lookup, mime_for,
+    normalize, now, require_text, resolve, resolve_new, server, show, split, subtree, text_size,
+)
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+
+# ----- models -----------------------------------------------------------------------------------
+
+
+class FileWritten(BaseModel):
+    """A text file after a write."""
+
+    path: FilePath
+    size: int
+    size_text: str
+    lines: int
+    version: int = Field(description="the number of the current content; earlier ones are listed by list_versions")
+    modified_at: str
+    changed: bool = Field(description="false if the content was already exactly this")
+
+
+class FolderCreated(BaseModel):
+    path: FolderPath
+    created: list[FolderPath] = Field(
+        description="the folders this call created, outermost first (empty if it existed)")
+
+
+class Edit(BaseModel):
+    file: FileWritten
+    replacements: int
+
+
+class Relocated(BaseModel):
+    """An item after a move, rename or copy."""
+
+    old_path: str | None = Field(description="where the item was (for a move or rename)")
+    source: ItemPath | None = Field(description="what was copied (for a copy)")
+    path: ItemPath = Field(description="where the item is now")
+    kind: str
+    items: int = Field(description="how many files and folders this moved or created (1 for a file)")
+    size: int
+    size_text: str
+
+
+class Protection(BaseModel):
+    path: ItemPath
+    read_only: bool
+    affected_items: int = Field(description="the item and everything inside it")
+
+
+# ----- helpers shared with versions and archives -------------------------------------------------
+
+
+def current_version(ctx: Ctx, node_id: int) -> int:
+    (n,) = ctx.db.execute("SELECT count(*) FROM versions WHERE node_id = ?", (node_id,)).fetchone()
+    return n + 1
+
+
+def save_version(ctx: Ctx, row: sqlite3.Row) -> None:
+    """Keep the file's current content as its newest earlier version."""
+    (last,) = ctx.db.execute("SELECT coalesce(max(version_no), 0) FROM versions WHERE node_id = ?",
+                             (row["node_id"],)).fetchone()
+    ctx.db.execute("INSERT INTO versions (version_id, node_id, version_no, content, size, modified_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?)",
+                   (ctx.new_id("VER"), row["node_id"], last + 1, row["content"], row["size"], row["modified_at"]))
+
+
+def replace_content(ctx: Ctx, row: sqlite3.Row, content: str, action: str = "edited",
+                    detail: str | None = None) -> FileWritten:
+    """Give a writable text file new content, keeping the old one as a version."""
+    check_text_size(content)
+    if content == row["content"]:
+        return _written(ctx, row["node_id"], changed=False)
+    size = text_size(content)
+    ensure_space(ctx, size - row["size"])
+    save_version(ctx, row)
+    ctx.db.execute("UPDATE nodes SET content = ?, size = ?, content_hash = ?, modified_at = ? WHERE node_id = ?",
+                   (content, size, fingerprint(content), now(ctx), row["node_id"]))
+    log_activity(ctx, action, row["path"], detail)
+    return _written(ctx, row["node_id"], changed=True)
+
+
+def _written(ctx: Ctx, node_id: int, changed: bool) -> FileWritten:
+    row = ctx.db.execute("SELECT * FROM nodes WHERE node_id = ?", (node_id,)).fetchone()
+    return FileWritten(path=row["path"], size=row["size"], size_text=human(row["size"]),
+                       lines=len(row["content"].splitlines()), version=current_version(ctx, node_id),
+                       modified_at=row["modified_at"], changed=changed)
+
+
+def writable_text(ctx: Ctx, path: str) -> sqlite3.Row:
+    """A text file the user may change: invalid_path, vault_locked, not_found, is_a_directory,
+    binary_file, read_only."""
+    row = resolve(ctx, path, expect="file")
+    require_text(row)
+    check_unlocked(ctx, row["path"], "change")
+    return row
+
+
+def insert_node(ctx: Ctx, parent_id: int, path: str, kind: str, *, content: str | None = None, size: int = 0,
+                digest: str | None = None, mime: str | None = None) -> int:
+    """Add a node owned by the user, created now; returns its node_id."""
+    (owner,) = ctx.db.execute("SELECT name FROM account").fetchone()
+    name = split(path)[1]
+    if kind == "file":
+        mime = mime or mime_for(name, content is not None)
+        digest = digest or fingerprint(content or "")
+    stamp = now(ctx)
+    cur = ctx.db.execute(
+        "INSERT INTO nodes (parent_id, path, name, kind, content, size, mime_type, content_hash, owner, read_only, "
+        "created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+        (parent_id, path, name, kind, content, size, mime if kind == "file" else None, digest, owner, stamp, stamp))
+    return int(cur.lastrowid)
+
+
+def repath(ctx: Ctx, old: str, new: str) -> None:
+    """Rename the live subtree at `old` to `new` (the node itself and everything inside)."""
+    ctx.db.execute("UPDATE nodes SET path = ? || substr(path, ?) WHERE trash_id IS NULL "
+                   "AND (path = ? OR substr(path, 1, ?) = ?)",
+                   (new, len(old) + 1, old, len(old) + 1, old + "/"))
+
+
+def destination(ctx: Ctx, folder: str, name: str) -> tuple[sqlite3.Row, str]:
+    """A folder to put an item called `name` in, and the item's new path there."""
+    dest = resolve(ctx, folder, expect="folder")
+    target = normalize(join(dest["path"], name))
+    existing = lookup(ctx, target)
+    if existing is not None:
+        raise ToolError("already_exists", f"A {existing['kind']} named {name!r} already exists in {dest['path']!r}.",
+                        hint="Rename one of them first, or choose another destination.")
+    return dest, target
+
+
+def check_name(name: str) -> str:
+    why = bad_name(name.strip())
+    if why:
+        raise ToolError("invalid_name", f"{show(name)} cannot be used: {why}.",
+                        hint="Use a plain name such as 'Budget 2026.csv', without / \\ : * ? \" < > |.")
+    return name.strip()
+
+
+# ----- tools ------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make a new folder at {path}.",
+    "Create the folder {path}, including any missing parent folders.",
+])
+def create_folder(ctx: Ctx, path: str, parents: bool = False) -> FolderCreated:
+    """Create a folder.
+
+    Args:
+        path: the new folder's path, such as '/Documents/Travel/Kyoto 2026'.
+        parents: also create missing folders above it, and succeed if the folder already exists
+            (like `mkdir -p`).
+
+    Returns:
+        The folder's path and the folders this call created.
+
+    Raises:
+        invalid_path: the path is malformed or has a forbidden character.
+        vault_locked: the path is inside the Personal Vault and the vault is locked.
+        not_found: the folder above it does not exist and `parents` is false.
+        not_a_directory: a folder on the way is a file.
+        already_exists: an item already exists at that path (a folder is fine with `parents`).
+        read_only: the folder it would go in is read-only.
+    """
+    target = normalize(path)
+    guard_vault(ctx, target)
+    if not parents:
+        target, parent = resolve_new(ctx, target)
+        insert_node(ctx, parent["node_id"], target, "folder")
+        log_activity(ctx, "folder_created", target)
+        return FolderCreated(path=target, created=[target])
+    chain = [*_above(target), target]
+    created: list[str] = []
+    parent_id = None
+    for step in chain:
+        row = lookup(ctx, step)
+        if row is not None:
+            if row["kind"] == "file" and step == target:
+                raise ToolError("already_exists", f"A file already exists at {target!r}.",
+                                hint="Choose another name for the folder.")
+            if row["kind"] == "file":
+                raise ToolError("not_a_directory", f"{step!r} is a file, so {target!r} cannot be a folder.",
+                                hint="Choose a path whose folders are all folders.")
+            parent_id = row["node_id"]
+            continue
+        check_unlocked(ctx, split(step)[0], "add items to")
+        parent_id = insert_node(ctx, parent_id, step, "folder")
+        created.append(step)
+    if created:
+        log_activity(ctx, "folder_created", target)
+    return FolderCreated(path=target, created=created)
+
+
+def _above(path: str) -> list[str]:
+    parts = path.strip("/").split("/") if path != ROOT else []
+    return [ROOT] + ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+@server.tool(effect=WRITE, asks=[
+    "Create a file {path} that says: {content}",
+    "Make a new text file at {path}.",
+])
+def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
+    """Create a new text file (it fails if something already exists there; use write_file to replace).
+
+    Args:
+        path: the new file's path, such as '/Documents/Personal/groceries.txt'.
+        content: the file's text, such as 'milk\\neggs\\n'; empty for an empty file.
+
+    Returns:
+        The new file's path, size, line count and version (1).
+
+    Raises:
+        invalid_path: the path is malformed or has a forbidden character.
+        vault_locked: the path is inside the Personal Vault and the vault is locked.
+        not_found: the folder it would go in does not exist.
+        not_a_directory: the folder it would go in is a file.
+        already_exists: a file or folder already exists at that path.
+        read_only: the folder it would go in is read-only.
+        quota_exceeded: the text does not fit in the remaining storage.
+    """
+    target, parent = resolve_new(ctx, path)
+    ensure_space(ctx, text_size(content))
+    node_id = insert_node(ctx, parent["node_id"], target, "file", content=content, size=text_size(content))
+    log_activity(ctx, "created", target)
+    return _written(ctx, node_id, changed=True)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Replace everything in {path} with: {content}",
+    "Overwrite {path} with this text: {content}",
+])
+def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
+    """Replace the whole content of an existing text file; the old content is kept as a version.
+
+    Args:
+        path: the file, such as '/Desktop/todo.txt'.
+        content: the new text of the whole file, such as '[ ] Call the dentist\\n'.
+
+    Returns:
+        The file's path, new size and line count, its version number, and whether it changed.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+        not_found: no file exists at that path (use create_file for a new one).
+        is_a_directory: the path names a folder.
+        binary_file: the file is not text (a photo, PDF, video...).
+        read_only: the file or a folder above it is read-only.
+        quota_exceeded: the new text does not fit in the remaining storage.
+    """
+    return replace_content(ctx, writable_text(ctx, path), content)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add this line to the end of {path}: {content}",
+    "Append {content} to {path}.",
+])
+def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConstraints(min_length=1, max_length=10_000)]
+                   ) -> FileWritten:
+    """Add text at the end of a text file; a line break is added first if the file does not end with one.
+
+    Args:
+        path: the file, such as '/Desktop/todo.txt'.
+        content: the text to add, such as '[ ] Renew the car insurance'.
+
+    Returns:
+        The file's path, new size and line count, and its version number.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+        not_found: no file exists at that path.
+        is_a_directory: the path names a folder.
+        binary_file: the file is not text.
+        read_only: the file or a folder above it is read-only.
+        quota_exceeded: the text does not fit in the remaining storage.
+        file_too_large: the file would grow past 200,000 characters.
+    """
+    row = writable_text(ctx, path)
+    text = row["content"]
+    joined = text + ("" if not text or text.endswith("\n") else "\n") + content
+    if not joined.endswith("\n"):
+        joined += "\n"
+    return replace_content(ctx, row, joined)
+
+
+@server.tool(effect=WRITE, asks=[
+    "In {path}, change {find} to {replace}.",
+    "Replace every {find} with {replace} in {path}.",
+])
+def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstraints(min_length=1, max_length=10_000)],
+                    replace: Text, replace_all: bool = False) -> Edit:
+    """Replace some text in a text file (the first occurrence, or all of them).
+
+    Args:
+        path: the file, such as '/Documents/Personal/Resume.md'.
+        find: the exact text to look for (case-sensitive), such as 'Boston'.
+        replace: the text to put instead, such as 'Denver'; empty to delete it.
+        replace_all: replace every occurrence instead of only the first.
+
+    Returns:
+        The file after the edit and how many replacements were made.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+        not_found: no file exists at that path.
+        is_a_directory: the path names a folder.
+        binary_file: the file is not text.
+        read_only: the file or a folder above it is read-only.
+        text_not_found: `find` does not occur in the file.
+        quota_exceeded: the new text does not fit in the remaining storage.
+        file_too_large: the file would grow past 200,000 characters.
+    """
+    row = writable_text(ctx, path)
+    text = row["content"]
+    count = text.count(find)
+    if count == 0:
+        raise ToolError("text_not_found", f"{show(find)} does not occur in {row['path']!r}.",
+                        hint="The match is exact and case-sensitive; check the text with read_file or search_content.")
+    done = count if replace_all else 1
+    written = replace_content(ctx, row, text.replace(find, replace, -1 if replace_all else 1))
+    return Edit(file=written, replacements=done)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Move {path} into {destination_folder}.",
+    "Put {path} in the {destination_folder} folder.",
+])
+def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Relocated:
+    """Move a file or folder (with everything inside) into another folder, keeping its name.
+
+    Args:
+        path: the file or folder to move, such as '/Downloads/Resume (1).pdf'.
+        destination_folder: the folder to move it into, such as '/Documents/Personal'.
+
+    Returns:
+        The old and new paths and how many items moved.
+
+    Raises:
+        invalid_path: a path is malformed.
+        vault_locked: either path is in the Personal Vault and the vault is locked.
+        not_found: the item or the destination folder does not exist.
+        not_a_directory: the destination is a file.
+        protected_path: the item is the root or a system folder ('/Personal Vault', '/Shared with me').
+        invalid_move: the destination is the item itself, inside it, or already its folder.
+        already_exists: the destination already holds an item of that name.
+        read_only: the item, its folder or the destination is read-only.
+    """
+    row = resolve(ctx, path)
+    check_not_protected(row["path"], "move")
+    dest = resolve(ctx, destination_folder, expect="folder")
+    if inside(dest["path"], row["path"]):
+        raise ToolError("invalid_move", f"Cannot move {row['path']!r} into itself or a folder inside it.",
+                        hint="Choose a destination outside the folder.")
+    if dest["node_id"] == row["parent_id"]:
+        raise ToolError("invalid_move", f"{row['path']!r} is already in {dest['path']!r}.",
+                        hint="Use rename_path to change its name.")
+    dest, target = destination(ctx, dest["path"], row["name"])
+    check_unlocked(ctx, row["path"], "move")
+    check_unlocked(ctx, dest["path"], "move items into")
+    items = subtree(ctx, row["path"])
+    check_fits((r["path"] for r in items), row["path"], target)
+    repath(ctx, row["path"], target)
+    ctx.db.execute("UPDATE nodes SET parent_id = ? WHERE node_id = ?", (dest["node_id"], row["node_id"]))
+    log_activity(ctx, "moved", target, f"from {row['path']}")
+    size = sum(r["size"] for r in items if r["kind"] == "file")
+    return Relocated(old_path=row["path"], source=None, path=target, kind=row["kind"], items=len(items), size=size,
+                     size_text=human(size))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Rename {path} to {new_name}.",
+    "Change the name of {path} to {new_name}, please.",
+])
+def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
+    """Rename a file or folder where it is.
+
+    Args:
+        path: the file or folder to rename, such as '/Desktop/notes.txt'.
+        new_name: the new name only (not a path), such as 'meeting notes.txt'.
+
+    Returns:
+        The old and new paths.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the item is in the Personal Vault and the vault is locked.
+        not_found: nothing exists at that path.
+        protected_path: the item is the root or a system folder.
+        invalid_name: the new name is empty, has '/' or a forbidden character, or is the current name.
+        already_exists: the folder already holds an item with the new name.
+        read_only: the item or its folder is read-only.
+    """
+    row = resolve(ctx, path)
+    check_not_protected(row["path"], "rename")
+    name = check_name(new_name)
+    if name == row["name"]:
+        raise ToolError("invalid_name", f"{row['path']!r} is already called {name!r}.", hint="Give a different name.")
+    parent_path = split(row["path"])[0]
+    dest, target = destination(ctx, parent_path, name)
+    check_unlocked(ctx, row["path"], "rename")
+    items = subtree(ctx, row["path"])
+    check_fits((r["path"] for r in items), row["path"], target)
+    repath(ctx, row["path"], target)
+    mime = mime_for(name, row["content"] is not None) if row["kind"] == "file" else None
+    ctx.db.execute("UPDATE nodes SET name = ?, mime_type = ? WHERE node_id = ?", (name, mime, row["node_id"]))
+    log_activity(ctx, "renamed", target, f"was {row['name']}")
+    size = sum(r["size"] for r in items if r["kind"] == "file")
+    return Relocated(old_path=row["path"], source=None, path=target, kind=row["kind"], items=len(items), size=size,
+                     size_text=human(size))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make a copy of {path} in {destination_folder}.",
+    "Copy {path} to {destination_folder} and call it {new_name}.",
+])
+def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name: Name | None = None) -> Relocated:
+    """Copy a file or folder (with everything inside) into a folder, optionally under a new name.
+
+    Copies belong to the user and are not read-only; versions, tags and share links are not copied.
+
+    Args:
+        path: the file or folder to copy, such as '/Documents/Recipes'.
+        destination_folder: the folder to put the copy in, such as '/Documents/Personal'.
+        new_name: a name for the copy, such as 'Budget 2026 backup.csv'; default the original name.
+
+    Returns:
+        The source, the copy's path, how many items were created and their total size.
+
+    Raises:
+        invalid_path: a path is malformed.
+        vault_locked: either path is in the Personal Vault and the vault is locked.
+        not_found: the item or the destination folder does not exist.
+        not_a_directory: the destination is a file.
+        invalid_name: `new_name` is empty or has '/' or a forbidden character.
+        invalid_move: the destination is inside the folder being copied.
+        already_exists: the destination already holds an item of that name.
+        read_only: the destination folder is read-only.
+        quota_exceeded: the copy does not fit in the remaining storage.
+    """
+    row = resolve(ctx, path)
+    name = check_name(new_name) if new_name is not None else row["name"]
+    dest = resolve(ctx, destination_folder, expect="folder")
+    if row["kind"] == "folder" and inside(dest["path"], row["path"]):
+        raise ToolError("invalid_move", f"Cannot copy {row['path']!r} into itself or a folder inside it.",
+                        hint="Choose a destination outside the folder.")
+    dest, target = destination(ctx, dest["path"], name)
+    check_unlocked(ctx, dest["path"], "copy items into")
+    items = subtree(ctx, row["path"])
+    size = sum(r["size"] for r in items if r["kind"] == "file")
+    ensure_space(ctx, size)
+    ids = {row["parent_id"]: dest["node_id"]}
+    base = len(row["path"])
+    for r in items:
+        new_path = target + r["path"][base:]
+        normalize(new_path)  # a copy deep enough to pass the path limits is refused
+        ids[r["node_id"]] = insert_node(ctx, ids[r["parent_id"]], new_path, r["kind"], content=r["content"],
+                                        size=r["size"], digest=r["content_hash"], mime=r["mime_type"])
+        ctx.db.execute("INSERT INTO archive_members (node_id, member_path, kind, content, size, content_hash, "
+                       "modified_at) SELECT ?, member_path, kind, content, size, content_hash, modified_at "
+                       "FROM archive_members WHERE node_id = ?", (ids[r["node_id"]], r["node_id"]))
+    log_activity(ctx, "copied", target, f"from {row['path']}")
+    return Relocated(old_path=None, source=row["path"], path=target, kind=row["kind"], items=len(items), size=size,
+                     size_text=human(size))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make {path} read-only so nobody changes it by accident.",
+    "Unlock {path} so I can edit it again.",
+])
+def set_read_only(ctx: Ctx, path: ItemPath, read_only: bool) -> Protection:
+    """Protect an item from changes (read-only) or remove that protection.
+
+    A read-only file cannot be edited, renamed, moved or deleted; a read-only folder protects
+    everything inside it the same way and nothing can be added to it.
+
+    Args:
+        path: the file or folder, such as '/Documents/Finance/Taxes/2025'.
+        read_only: true to protect it, false to make it writable again.
+
+    Returns:
+        The item, its new protection and how many items it covers.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the item is in the Personal Vault and the vault is locked.
+        not_found: nothing exists at that path.
+        protected_path: the item is the root or a system folder.
+        not_owner: someone else owns the item (it was shared with the user).
+        already_set: the item already has that protection.
+        read_only: (when unprotecting) a folder above the item is read-only, so it stays protected.
+    """
+    row = resolve(ctx, path)
+    check_not_protected(row["path"], "change the protection of")
+    (me,) = ctx.db.execute("SELECT name FROM account").fetchone()
+    if row["owner"] != me:
+        raise ToolError("not_owner", f"{row['path']!r} belongs to {row['owner']}; only they can change its protection.",
+                        hint="Make a copy with copy_path to get an editable version.")
+    if not read_only:
+        check_unlocked(ctx, split(row["path"])[0], "unprotect items in")
+    if bool(row["read_only"]) == read_only:
+        state = "read-only" if read_only else "not read-only"
+        raise ToolError("already_set", f"{row['path']!r} is already {state}.", hint="Nothing to change.")
+    ctx.db.execute("UPDATE nodes SET read_only = ? WHERE node_id = ?", (int(read_only), row["node_id"]))
+    log_activity(ctx, "protected" if read_only else "unprotected", row["path"])
+    return Protection(path=row["path"], read_only=read_only, affected_items=len(subtree(ctx, row["path"])))
+

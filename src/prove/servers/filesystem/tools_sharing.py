@@ -1,0 +1,221 @@
+"""Filesystem tools: share links (create, list, change, revoke)."""
+
+from __future__ import annotations
+
+import sqlite3
+import string
+from datetime import datetime, time, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+
+from .tools import ROOT, VAULT, ItemPath, Limit, LinkId, inside, log_activity, resolve, server, show, stamp
+
+Access = Literal["view", "edit"]
+LinkStatus = Literal["active", "expired", "revoked", "in_trash"]
+Days = Annotated[int, Field(ge=0, le=365)]
+Token = Annotated[str, Sensitive()]
+BASE_URL = "https://drive.example.com/s/"
+
+# ----- models -----------------------------------------------------------------------------------
+
+
+class ShareLink(BaseModel):
+    link_id: LinkId
+    path: str = Field(description="the shared item's path (its path when deleted, if it is in the trash)")
+    kind: Literal["file", "folder"]
+    access: Access = Field(description="'view': anyone with the link can open it; 'edit': they can also change it")
+    url: Token = Field(description="the link to send to people; anyone who has it gets access")
+    token: Token
+    created_at: str
+    expires_at: str | None = Field(description="when the link stops working; null for never")
+    revoked_at: str | None
+    status: LinkStatus
+
+
+class ShareLinkList(BaseModel):
+    links: list[ShareLink]
+    total: int
+
+
+# ----- helpers ----------------------------------------------------------------------------------
+
+
+def _status(row: sqlite3.Row, now: str) -> str:
+    if row["revoked_at"] is not None:
+        return "revoked"
+    if row["trash_id"] is not None:
+        return "in_trash"
+    if row["expires_at"] is not None and row["expires_at"] <= now:
+        return "expired"
+    return "active"
+
+
+_SELECT = ("SELECT l.*, n.path, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
+
+
+def _link(row: sqlite3.Row, now: str) -> ShareLink:
+    return ShareLink(link_id=row["link_id"], path=row["path"], kind=row["kind"], access=row["access"],
+                     url=BASE_URL + row["token"], token=row["token"], created_at=row["created_at"],
+                     expires_at=row["expires_at"], revoked_at=row["revoked_at"], status=_status(row, now))
+
+
+def _get(ctx: Ctx, link_id: str) -> sqlite3.Row:
+    row = ctx.db.execute(f"{_SELECT} WHERE l.link_id = ?", (link_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No share link has ID {show(link_id)}.",
+                        hint="Call list_share_links to see the links that exist.")
+    return row
+
+
+def _expiry(ctx: Ctx, days: int | None) -> str | None:
+    """The end of the day `days` days from today, or None for 0 / None (never expires)."""
+    if not days:
+        return None
+    return stamp(datetime.combine(ctx.today() + timedelta(days=days), time(23, 59, 59)))
+
+
+# ----- tools ------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Create a link so people can see {path}.",
+    "Share {path} with a link that lets people {access} it and expires in {expires_in_days} days.",
+])
+def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
+                      expires_in_days: Days | None = None) -> ShareLink:
+    """Create a link that gives anyone who has it access to a file or folder.
+
+    Args:
+        path: the file or folder to share, such as '/Documents/Personal/Resume.pdf'.
+        access: 'view' (open and download) or 'edit' (also change it).
+        expires_in_days: the link stops working at the end of the day this many days from today,
+            such as 7; 0 or empty for a link that never expires.
+
+    Returns:
+        The link: its ID, URL and token (secret: anyone with it gets access), access, expiry and status.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the item is in the Personal Vault and the vault is locked.
+        not_found: nothing exists at that path.
+        not_shareable: the item is the root, in the Personal Vault, or owned by someone else.
+    """
+    row = resolve(ctx, path)
+    (me,) = ctx.db.execute("SELECT name FROM account").fetchone()
+    if row["path"] == ROOT or inside(row["path"], VAULT):
+        raise ToolError("not_shareable", f"{row['path']!r} cannot be shared: the whole drive and the Personal Vault "
+                        "are never shared by link.", hint="Share a file or folder outside the vault instead.")
+    if row["owner"] != me:
+        raise ToolError("not_shareable", f"{row['path']!r} belongs to {row['owner']}; only they can share it by link.",
+                        hint="Make a copy with copy_path and share the copy, if the user wants.")
+    rng = ctx.rng()
+    token = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(22))
+    link_id = ctx.new_id("LNK")
+    ctx.db.execute("INSERT INTO share_links (link_id, node_id, token, access, created_at, expires_at, revoked_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                   (link_id, row["node_id"], token, access, stamp(ctx.now()), _expiry(ctx, expires_in_days)))
+    log_activity(ctx, "shared", row["path"], f"{access} link {link_id}")
+    return _link(_get(ctx, link_id), stamp(ctx.now()))
+
+
+@server.tool(effect=READ, asks=[
+    "Which of my files are shared by link?",
+    "Show me the share links for {path}.",
+    "List my {status} share links.",
+])
+def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus | None = None,
+                     limit: Limit = 50) -> ShareLinkList:
+    """List the user's share links, newest first, with whether each still works.
+
+    Args:
+        path: only links to this file or folder, such as '/Documents/Personal/Resume.pdf'.
+        status: only links that are 'active', 'expired', 'revoked' or 'in_trash' (their item was deleted).
+        limit: how many links to return at most, such as 50.
+
+    Returns:
+        The links (ID, item path, access, URL and token, creation, expiry, status) and how many matched.
+
+    Raises:
+        invalid_path: `path` is malformed.
+        vault_locked: `path` is in the Personal Vault and the vault is locked.
+        not_found: nothing exists at `path`.
+    """
+    now = stamp(ctx.now())
+    sql, params = f"{_SELECT}", []
+    if path is not None:
+        sql += " WHERE l.node_id = ?"
+        params.append(resolve(ctx, path)["node_id"])
+    rows = ctx.db.execute(sql + " ORDER BY l.created_at DESC, l.link_id DESC", params).fetchall()
+    links = [_link(r, now) for r in rows]
+    if status is not None:
+        links = [lk for lk in links if lk.status == status]
+    return ShareLinkList(links=links[:limit], total=len(links))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Change link {link_id} so people can {access} the file.",
+    "Make share link {link_id} expire in {expires_in_days} days.",
+])
+def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
+                      expires_in_days: Days | None = None) -> ShareLink:
+    """Change a share link's access or expiry (an expired link can be renewed this way).
+
+    Args:
+        link_id: ID of the link, such as 'LNK-10001'.
+        access: the new access, 'view' or 'edit'.
+        expires_in_days: a new expiry, at the end of the day this many days from today, such as
+            14; 0 for a link that never expires.
+
+    Returns:
+        The link as it is now.
+
+    Raises:
+        not_found: no share link has that ID.
+        link_revoked: the link was revoked; create a new one instead.
+        nothing_to_update: neither `access` nor `expires_in_days` was given.
+    """
+    row = _get(ctx, link_id)
+    if row["revoked_at"] is not None:
+        raise ToolError("link_revoked", f"Link {link_id} was revoked on {row['revoked_at'][:10]}.",
+                        hint="Call create_share_link for a new link.")
+    if access is None and expires_in_days is None:
+        raise ToolError("nothing_to_update", "Give `access`, `expires_in_days`, or both.")
+    changes = []
+    if access is not None:
+        ctx.db.execute("UPDATE share_links SET access = ? WHERE link_id = ?", (access, link_id))
+        changes.append(f"access {access}")
+    if expires_in_days is not None:
+        expiry = _expiry(ctx, expires_in_days)
+        ctx.db.execute("UPDATE share_links SET expires_at = ? WHERE link_id = ?", (expiry, link_id))
+        changes.append(f"expires {expiry}" if expiry else "never expires")
+    log_activity(ctx, "link_updated", row["path"], f"link {link_id}: {', '.join(changes)}")
+    return _link(_get(ctx, link_id), stamp(ctx.now()))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Stop sharing link {link_id}.",
+    "Revoke the share link {link_id} right away.",
+])
+def revoke_share_link(ctx: Ctx, link_id: LinkId) -> ShareLink:
+    """Turn a share link off for good: nobody can use it any more.
+
+    Args:
+        link_id: ID of the link, such as 'LNK-10002'.
+
+    Returns:
+        The link, now with status 'revoked'.
+
+    Raises:
+        not_found: no share link has that ID.
+        link_revoked: the link was already revoked.
+    """
+    row = _get(ctx, link_id)
+    if row["revoked_at"] is not None:
+        raise ToolError("link_revoked", f"Link {link_id} was already revoked on {row['revoked_at'][:10]}.",
+                        hint="Nothing to do.")
+    ctx.db.execute("UPDATE share_links SET revoked_at = ? WHERE link_id = ?", (stamp(ctx.now()), link_id))
+    log_activity(ctx, "unshared", row["path"], f"revoked link {link_id}")
+    return _link(_get(ctx, link_id), stamp(ctx.now()))

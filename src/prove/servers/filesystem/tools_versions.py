@@ -1,0 +1,165 @@
+"""Filesystem tools: earlier versions of text files (list, read, compare, restore)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import FilePath, VersionId, guard_vault, human, require_text, resolve, server, show
+from .tools_edit import FileWritten, current_version, replace_content, writable_text
+from .tools_search import FileDiff, unified
+
+# ----- models -----------------------------------------------------------------------------------
+
+
+class Version(BaseModel):
+    version_id: VersionId
+    version_no: int = Field(description="1 is the oldest kept version")
+    size: int
+    size_text: str
+    modified_at: str = Field(description="when this content was written")
+    first_line: str = Field(description="the content's first line, cut to 80 characters")
+
+
+class VersionList(BaseModel):
+    path: FilePath
+    current_version: int = Field(description="the number of the file's current content")
+    modified_at: str = Field(description="when the current content was written")
+    versions: list[Version] = Field(description="earlier versions, newest first")
+    total: int
+
+
+class VersionContent(BaseModel):
+    version_id: VersionId
+    path: FilePath
+    version_no: int
+    content: str
+    size: int
+    modified_at: str
+
+
+# ----- helpers ----------------------------------------------------------------------------------
+
+
+def _version(ctx: Ctx, version_id: str) -> tuple[sqlite3.Row, sqlite3.Row]:
+    """A version and its live file: `not_found` or `vault_locked`."""
+    row = ctx.db.execute("SELECT * FROM versions WHERE version_id = ?", (version_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No version has ID {show(version_id)}.",
+                        hint="Call list_versions on the file to see its versions.")
+    node = ctx.db.execute("SELECT * FROM nodes WHERE node_id = ?", (row["node_id"],)).fetchone()
+    if node["trash_id"] is not None:
+        raise ToolError("not_found", f"The file of version {version_id} ({node['path']!r}) is in the trash.",
+                        hint="Restore it with restore_from_trash first.")
+    guard_vault(ctx, node["path"])
+    return row, node
+
+
+# ----- tools ------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What earlier versions of {path} are there?",
+    "Show me the version history of {path}.",
+])
+def list_versions(ctx: Ctx, path: FilePath) -> VersionList:
+    """List the earlier versions kept of a text file (one is kept each time it is changed).
+
+    Args:
+        path: the text file, such as '/Documents/Finance/Budget 2026.csv'.
+
+    Returns:
+        The file's current version number and time, and its earlier versions (ID, number, size,
+        time, first line), newest first.
+
+    Raises:
+        invalid_path: the path is malformed.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+        not_found: no file exists at that path.
+        is_a_directory: the path names a folder.
+        binary_file: the file is not text (versions are kept for text files only).
+    """
+    node = resolve(ctx, path, expect="file")
+    require_text(node)
+    rows = ctx.db.execute("SELECT * FROM versions WHERE node_id = ? ORDER BY version_no DESC",
+                          (node["node_id"],)).fetchall()
+    versions = [Version(version_id=r["version_id"], version_no=r["version_no"], size=r["size"],
+                        size_text=human(r["size"]), modified_at=r["modified_at"],
+                        first_line=(r["content"].splitlines() or [""])[0][:80])
+                for r in rows]
+    return VersionList(path=node["path"], current_version=current_version(ctx, node["node_id"]),
+                       modified_at=node["modified_at"], versions=versions, total=len(versions))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me what version {version_id} said.",
+    "Open the old version {version_id}.",
+])
+def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
+    """Read the full text of an earlier version of a file.
+
+    Args:
+        version_id: ID of the version, from list_versions, such as 'VER-10001'.
+
+    Returns:
+        The version's file, number, text, size and time.
+
+    Raises:
+        not_found: no version has that ID, or its file is in the trash.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+    """
+    row, node = _version(ctx, version_id)
+    return VersionContent(version_id=row["version_id"], path=node["path"], version_no=row["version_no"],
+                          content=row["content"], size=row["size"], modified_at=row["modified_at"])
+
+
+@server.tool(effect=READ, asks=[
+    "What changed in the file since version {version_id}?",
+    "Compare {version_id} with the current file.",
+])
+def diff_version(ctx: Ctx, version_id: VersionId,
+                 context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:
+    """Compare an earlier version with the file's current content, as a unified diff.
+
+    Args:
+        version_id: ID of the earlier version, such as 'VER-10001'.
+        context_lines: unchanged lines to show around each change, 0 to 20, such as 3.
+
+    Returns:
+        Whether they are identical, lines added and removed since the version, and the diff.
+
+    Raises:
+        not_found: no version has that ID, or its file is in the trash.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+    """
+    row, node = _version(ctx, version_id)
+    return unified(row["content"], node["content"], f"{node['path']} (version {row['version_no']})",
+                   f"{node['path']} (current)", context_lines)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Roll {version_id} back in as the current version.",
+    "Undo my changes: restore version {version_id}.",
+])
+def restore_version(ctx: Ctx, version_id: VersionId) -> FileWritten:
+    """Make an earlier version the file's current content; the content it replaces is kept as a version.
+
+    Args:
+        version_id: ID of the version to bring back, such as 'VER-10002'.
+
+    Returns:
+        The file with its new size, line count and version number.
+
+    Raises:
+        not_found: no version has that ID, or its file is in the trash.
+        vault_locked: the file is in the Personal Vault and the vault is locked.
+        read_only: the file or a folder above it is read-only.
+        quota_exceeded: the restored text does not fit in the remaining storage.
+    """
+    row, node = _version(ctx, version_id)
+    writable_text(ctx, node["path"])
+    return replace_content(ctx, node, row["content"], "version_restored", f"version {row['version_no']}")

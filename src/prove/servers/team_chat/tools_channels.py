@@ -1,0 +1,386 @@
+"""Channels: list, inspect, create, join, leave, invite, topic, archive, mark read."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Channel,
+    ChannelId,
+    ChannelList,
+    ChannelSummary,
+    Limit,
+    Member,
+    Query,
+    UserId,
+    active_user,
+    channel_row,
+    escape_like,
+    is_member,
+    me,
+    now_iso,
+    quote,
+    readable_channel,
+    require_member,
+    require_not_dm,
+    require_open,
+    server,
+    summary,
+    writable_channel,
+)
+
+ChannelName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Topic = Annotated[str, StringConstraints(strip_whitespace=True, max_length=250)]
+People = Annotated[list[UserId], Field(min_length=1, max_length=30)]
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
+
+
+def channel_model(ctx: Ctx, channel_id: str) -> Channel:
+    row = ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone()
+    base = summary(ctx, row)
+    members = [Member(**dict(r)) for r in ctx.db.execute(
+        "SELECT u.user_id, u.name, u.handle FROM members m JOIN users u ON u.user_id = m.user_id "
+        "WHERE m.channel_id = ? ORDER BY u.name, u.user_id", (channel_id,))]
+    pinned = ctx.db.execute("SELECT count(*) FROM messages WHERE channel_id = ? AND pinned_at IS NOT NULL "
+                            "AND is_deleted = 0", (channel_id,)).fetchone()[0]
+    mine = ctx.db.execute("SELECT last_read_at FROM members WHERE channel_id = ? AND user_id = ?",
+                          (channel_id, me(ctx))).fetchone()
+    return Channel(**base.model_dump(), purpose=row["purpose"], created_by=row["created_by"],
+                   created_at=row["created_at"], is_default=bool(row["is_default"]), posting=row["posting"],
+                   members=members, pinned_count=pinned, last_read_at=mine[0] if mine else None)
+
+
+def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
+    at = now_iso(ctx)
+    ctx.db.execute("INSERT INTO members (channel_id, user_id, joined_at, last_read_at) VALUES (?, ?, ?, ?)",
+                   (channel_id, user_id, at, at))
+
+
+@server.tool(effect=READ, asks=[
+    "What channels are there?",
+    "Which channels am I in, and how many unread messages do they have?",
+    "Is there a channel about {query}?",
+    "List my {kind} conversations.",
+])
+def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = None, member_only: bool = False,
+                  include_archived: bool = False, query: Query | None = None, limit: Limit = 50) -> ChannelList:
+    """List the channels the user can see: every public channel, and the private channels and
+    direct messages they are in, by name.
+
+    Args:
+        kind: only 'public', 'private' or 'dm' (direct messages); omit for all.
+        member_only: only channels the user is a member of, such as true; default false.
+        include_archived: also list archived channels, such as true; default false.
+        query: part of the name or topic, such as 'design'.
+        limit: the most channels to return, from 1 to 100, such as 50.
+
+    Returns:
+        The channels (ID, name, kind, topic, archived, whether the user is a member, member count,
+        the user's unread count) and how many matched.
+    """
+    sql = ("SELECT c.* FROM channels c WHERE (c.kind = 'public' OR EXISTS (SELECT 1 FROM members m "
+           "WHERE m.channel_id = c.channel_id AND m.user_id = :me))")
+    params: dict[str, object] = {"me": me(ctx)}
+    if kind is not None:
+        sql += " AND c.kind = :kind"
+        params["kind"] = kind
+    if member_only:
+        sql += " AND EXISTS (SELECT 1 FROM members m WHERE m.channel_id = c.channel_id AND m.user_id = :me)"
+    if not include_archived:
+        sql += " AND c.is_archived = 0"
+    if query is not None:
+        sql += (" AND (lower(c.name) LIKE :q ESCAPE '\\' OR lower(coalesce(c.topic, '')) LIKE :q ESCAPE '\\' "
+                "OR lower(coalesce(c.purpose, '')) LIKE :q ESCAPE '\\')")
+        params["q"] = escape_like(query.lstrip("#") or query)
+    rows = ctx.db.execute(sql + " ORDER BY c.kind = 'dm', c.name, c.channel_id", params).fetchall()
+    return ChannelList(channels=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Who's in {channel_id}?",
+    "Tell me about the channel {channel_id}: topic, members, pins.",
+])
+def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
+    """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10001' (direct messages look like 'DM-10001').
+
+    Returns:
+        The channel with its members and the user's unread count.
+
+    Raises:
+        not_found: no channel has that ID (or it is someone else's direct message).
+        private_channel: the channel is private and the user is not a member.
+    """
+    row = readable_channel(ctx, channel_id)
+    return channel_model(ctx, row["channel_id"])
+
+
+@server.tool(effect=WRITE, asks=[
+    "Create a channel called {name}.",
+    "Make a private channel named {name} with {member_ids}.",
+    "Start a channel {name} about {topic} and add {member_ids}.",
+])
+def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic: Topic | None = None,
+                   purpose: Topic | None = None, member_ids: Annotated[list[UserId], Field(max_length=30)] | None = None
+                   ) -> Channel:
+    """Create a channel with the user as its first member, and add people to it.
+
+    Names are lower-case letters, digits, '-' and '_' (a leading '#' is dropped, upper case is
+    lowered), at most 80 characters, and unique across the workspace, archived channels included.
+
+    Args:
+        name: the channel name, such as 'proj-launch-2026'.
+        is_private: true for a private channel only members see; default false (public).
+        topic: what is being discussed now, such as 'Launch checklist and dates'.
+        purpose: what the channel is for, such as 'Coordinate the spring launch'.
+        member_ids: people to add, such as ['USR-10003', 'USR-10005'].
+
+    Returns:
+        The new channel with its members.
+
+    Raises:
+        invalid_name: the name has characters other than lower-case letters, digits, '-' and '_'.
+        name_taken: a channel with that name exists (perhaps archived).
+        not_found: a member ID does not exist.
+        user_deactivated: a member's account is deactivated.
+    """
+    clean = name.lstrip("#").lower()
+    if not _NAME.match(clean):
+        raise ToolError("invalid_name", f"{quote(name)} is not a valid channel name.",
+                        hint="Use lower-case letters, digits, '-' and '_', such as 'proj-launch-2026'.")
+    clash = ctx.db.execute("SELECT channel_id, is_archived FROM channels WHERE kind != 'dm' AND name = ?",
+                           (clean,)).fetchone()
+    if clash:
+        raise ToolError("name_taken", f"#{clean} already exists ({clash[0]}{', archived' if clash[1] else ''}).",
+                        hint="Pick another name" + (", or unarchive it." if clash[1] else ", or join it."))
+    user = me(ctx)
+    people = [active_user(ctx, u)["user_id"] for u in dict.fromkeys(member_ids or []) if u != user]
+    channel_id = ctx.new_id("CHN")
+    ctx.db.execute("INSERT INTO channels (channel_id, name, kind, topic, purpose, created_by, created_at, is_archived, "
+                   "is_default, posting) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 'everyone')",
+                   (channel_id, clean, "private" if is_private else "public", topic or None, purpose or None, user,
+                    now_iso(ctx)))
+    for u in [user, *people]:
+        _join(ctx, channel_id, u)
+    return channel_model(ctx, channel_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Join {channel_id}.",
+    "Add me to the channel {channel_id}.",
+])
+def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
+    """Join a public channel; private channels can only be joined by invitation.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003'.
+
+    Returns:
+        The channel, now with the user as a member.
+
+    Raises:
+        not_found: no channel has that ID.
+        is_direct_message: the ID is a direct message conversation.
+        private_channel: the channel is private; a member must invite the user.
+        already_member: the user is already a member.
+        channel_archived: the channel is archived.
+    """
+    row = channel_row(ctx, channel_id)
+    require_not_dm(row)
+    user = me(ctx)
+    if is_member(ctx, channel_id, user):
+        raise ToolError("already_member", f"You are already a member of #{row['name']}.")
+    if row["kind"] == "private":
+        raise ToolError("private_channel", f"#{row['name']} is private; you can only join if a member invites you.",
+                        hint="Ask one of its members to invite you.")
+    require_open(row)
+    _join(ctx, channel_id, user)
+    return channel_model(ctx, channel_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Leave {channel_id}.",
+    "Take me out of the channel {channel_id}, it's too noisy.",
+])
+def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+    """Leave a channel. Nobody leaves the default channel; a private one can be rejoined only by invitation.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003'.
+
+    Returns:
+        The channel, with the user no longer a member.
+
+    Raises:
+        not_found: no channel has that ID.
+        is_direct_message: the ID is a direct message conversation.
+        default_channel: the channel is the workspace's default channel.
+        not_in_channel: the user is not a member.
+    """
+    row = channel_row(ctx, channel_id)
+    require_not_dm(row)
+    if row["is_default"]:
+        raise ToolError("default_channel", f"#{row['name']} is the default channel; every member stays in it.")
+    if not is_member(ctx, channel_id, me(ctx)):
+        raise ToolError("not_in_channel", f"You are not a member of #{row['name']}.")
+    ctx.db.execute("DELETE FROM members WHERE channel_id = ? AND user_id = ?", (channel_id, me(ctx)))
+    return summary(ctx, row)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Invite {user_ids} to {channel_id}.",
+    "Add {user_ids} to the channel {channel_id}.",
+])
+def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Channel:
+    """Add people to a channel the user is a member of (the only way into a private channel).
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003'.
+        user_ids: the people to add, such as ['USR-10004', 'USR-10009'].
+
+    Returns:
+        The channel with its members.
+
+    Raises:
+        not_found: the channel or a user does not exist.
+        is_direct_message: the ID is a direct message conversation.
+        private_channel: the channel is private and the user is not a member.
+        not_in_channel: the user is not a member of the channel.
+        channel_archived: the channel is archived.
+        user_deactivated: a person's account is deactivated.
+        already_member: a person is already in the channel.
+    """
+    row = channel_row(ctx, channel_id)
+    require_not_dm(row)
+    writable_channel(ctx, channel_id)
+    people = [active_user(ctx, u) for u in dict.fromkeys(user_ids)]
+    inside = [p["name"] for p in people if is_member(ctx, channel_id, p["user_id"])]
+    if inside:
+        raise ToolError("already_member", f"{', '.join(inside)} {'is' if len(inside) == 1 else 'are'} already in "
+                        f"#{row['name']}.", hint="Invite only people who are not members yet (get_channel lists them).")
+    for p in people:
+        _join(ctx, channel_id, p["user_id"])
+    return channel_model(ctx, channel_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set the topic of {channel_id} to '{topic}'.",
+    "Change {channel_id}'s topic to {topic}.",
+])
+def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
+    """Set a channel's topic; '' clears it.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003'.
+        topic: the new topic, such as 'Launch on March 30 - checklist pinned'.
+
+    Returns:
+        The channel with its new topic.
+
+    Raises:
+        not_found: no channel has that ID.
+        is_direct_message: the ID is a direct message conversation.
+        private_channel: the channel is private and the user is not a member.
+        not_in_channel: the user is not a member of the channel.
+        channel_archived: the channel is archived.
+    """
+    row = channel_row(ctx, channel_id)
+    require_not_dm(row)
+    writable_channel(ctx, channel_id)
+    ctx.db.execute("UPDATE channels SET topic = ? WHERE channel_id = ?", (topic or None, channel_id))
+    return channel_model(ctx, channel_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Archive {channel_id}.",
+    "We're done with {channel_id}, archive it.",
+])
+def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+    """Archive a channel: it stays readable, but nothing can be posted or changed until unarchived.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003'.
+
+    Returns:
+        The channel, now archived.
+
+    Raises:
+        not_found: no channel has that ID.
+        is_direct_message: the ID is a direct message conversation.
+        default_channel: the channel is the workspace's default channel.
+        private_channel: the channel is private and the user is not a member.
+        not_in_channel: only members can archive it.
+        already_archived: the channel is already archived.
+    """
+    row = channel_row(ctx, channel_id)
+    require_not_dm(row)
+    if row["is_default"]:
+        raise ToolError("default_channel", f"#{row['name']} is the default channel and cannot be archived.")
+    readable_channel(ctx, channel_id)
+    require_member(ctx, row)
+    if row["is_archived"]:
+        raise ToolError("already_archived", f"#{row['name']} is already archived.")
+    ctx.db.execute("UPDATE channels SET is_archived = 1 WHERE channel_id = ?", (channel_id,))
+    return summary(ctx, ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Unarchive {channel_id}.",
+    "Bring the channel {channel_id} back, we need it again.",
+])
+def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+    """Unarchive a channel the user is a member of, so people can post in it again.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10016'.
+
+    Returns:
+        The channel, no longer archived.
+
+    Raises:
+        not_found: no channel has that ID.
+        is_direct_message: the ID is a direct message conversation.
+        private_channel: the channel is private and the user is not a member.
+        not_archived: the channel is not archived.
+        not_in_channel: only its members can unarchive it.
+    """
+    row = channel_row(ctx, channel_id)
+    require_not_dm(row)
+    readable_channel(ctx, channel_id)
+    if not row["is_archived"]:
+        raise ToolError("not_archived", f"#{row['name']} is not archived.")
+    require_member(ctx, row)
+    ctx.db.execute("UPDATE channels SET is_archived = 0 WHERE channel_id = ?", (channel_id,))
+    return summary(ctx, ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Mark {channel_id} as read.",
+    "I've caught up on {channel_id}, clear its unread count.",
+])
+def mark_channel_read(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+    """Mark everything in a channel or direct message as read, up to now.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003'.
+
+    Returns:
+        The channel, with an unread count of 0.
+
+    Raises:
+        not_found: no channel has that ID.
+        private_channel: the channel is private and the user is not a member.
+        not_in_channel: the user is not a member, so has no read position in it.
+    """
+    row = readable_channel(ctx, channel_id)
+    require_member(ctx, row)
+    ctx.db.execute("UPDATE members SET last_read_at = max(last_read_at, ?) WHERE channel_id = ? AND user_id = ?",
+                   (now_iso(ctx), channel_id, me(ctx)))
+    return summary(ctx, row)

@@ -1,0 +1,225 @@
+"""Later: scheduled messages and reminders, which act when the clock reaches their time."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    ChannelId,
+    MessageId,
+    ReminderId,
+    ScheduledId,
+    Text,
+    future_time,
+    message_row,
+    now_iso,
+    quote,
+    require_can_post,
+    server,
+    writable_channel,
+)
+
+
+class ScheduledMessage(BaseModel):
+    scheduled_id: ScheduledId
+    channel_id: ChannelId
+    channel_name: str
+    text: str
+    post_at: str
+    status: Literal["pending", "sent", "cancelled", "failed"] = Field(
+        description="'failed' if the channel was archived (or left) by the time it was due")
+    message_id: MessageId | None = Field(description="the posted message, once sent")
+
+
+class ScheduledList(BaseModel):
+    scheduled_messages: list[ScheduledMessage]
+    total: int
+
+
+class Reminder(BaseModel):
+    reminder_id: ReminderId
+    text: str
+    remind_at: str
+    status: Literal["pending", "done"]
+    message_id: MessageId | None = Field(description="the message it is about, if any")
+
+
+class ReminderList(BaseModel):
+    reminders: list[Reminder]
+    total: int
+
+
+class DeletedReminder(BaseModel):
+    reminder_id: str = Field(description="the ID the deleted reminder had")
+    text: str
+
+
+def _scheduled(ctx: Ctx, row: sqlite3.Row) -> ScheduledMessage:
+    name = ctx.db.execute("SELECT name FROM channels WHERE channel_id = ?", (row["channel_id"],)).fetchone()[0]
+    return ScheduledMessage(scheduled_id=row["scheduled_id"], channel_id=row["channel_id"], channel_name=name,
+                            text=row["text"], post_at=row["post_at"], status=row["status"],
+                            message_id=row["message_id"])
+
+
+def _reminder(row: sqlite3.Row) -> Reminder:
+    return Reminder(reminder_id=row["reminder_id"], text=row["text"], remind_at=row["remind_at"], status=row["status"],
+                    message_id=row["message_id"])
+
+
+@server.tool(effect=WRITE, asks=[
+    "Schedule '{text}' in {channel_id} for {post_at}.",
+    "Post {text} to {channel_id} tomorrow morning at {post_at}.",
+])
+def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) -> ScheduledMessage:
+    """Schedule a message to be posted in a channel later, when the clock reaches `post_at`.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003' (or a direct message, 'DM-10001').
+        text: the message, such as 'Reminder: demo at 2pm today!'.
+        post_at: when to post it, ISO local time in the next 120 days, such as '2026-03-17T09:30:00'.
+
+    Returns:
+        The scheduled message with its ID and status 'pending'.
+
+    Raises:
+        not_found: no channel has that ID.
+        private_channel: the channel is private and the user is not a member.
+        not_in_channel: the user is not a member of the channel.
+        channel_archived: the channel is archived.
+        posting_restricted: only admins can post in this channel.
+        invalid_time: `post_at` is not an ISO 8601 local time, or more than 120 days ahead.
+        past_date: `post_at` is not in the future.
+    """
+    row = writable_channel(ctx, channel_id)
+    require_can_post(ctx, row)
+    when = future_time(ctx, post_at, "post_at")
+    scheduled_id = ctx.new_id("SCH")
+    ctx.db.execute("INSERT INTO scheduled_messages (scheduled_id, channel_id, text, post_at, status, message_id, "
+                   "created_at) VALUES (?, ?, ?, ?, 'pending', NULL, ?)",
+                   (scheduled_id, channel_id, text, when, now_iso(ctx)))
+    return _scheduled(ctx, ctx.db.execute("SELECT * FROM scheduled_messages WHERE scheduled_id = ?",
+                                          (scheduled_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What messages do I have scheduled?",
+    "Show my scheduled messages, including ones already sent.",
+])
+def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledList:
+    """List the user's scheduled messages by time: pending ones, or all with `include_past`.
+
+    Args:
+        include_past: also list sent, cancelled and failed ones, such as true; default false.
+
+    Returns:
+        The scheduled messages and how many there are.
+    """
+    sql = "SELECT * FROM scheduled_messages" + ("" if include_past else " WHERE status = 'pending'")
+    rows = ctx.db.execute(sql + " ORDER BY post_at, scheduled_id").fetchall()
+    return ScheduledList(scheduled_messages=[_scheduled(ctx, r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Cancel the scheduled message {scheduled_id}.",
+    "Don't post {scheduled_id} after all.",
+])
+def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMessage:
+    """Cancel a pending scheduled message so it is never posted.
+
+    Args:
+        scheduled_id: ID of the scheduled message, such as 'SCH-10001'.
+
+    Returns:
+        The scheduled message, now 'cancelled'.
+
+    Raises:
+        not_found: no scheduled message has that ID.
+        not_pending: it was already sent, cancelled or failed.
+    """
+    row = ctx.db.execute("SELECT * FROM scheduled_messages WHERE scheduled_id = ?", (scheduled_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No scheduled message has ID {quote(scheduled_id)}.",
+                        hint="list_scheduled_messages shows them.")
+    if row["status"] != "pending":
+        raise ToolError("not_pending", f"{scheduled_id} is already {row['status']}"
+                        + (f" (posted as {row['message_id']})." if row["message_id"] else "."),
+                        hint="A posted message can be deleted with delete_message." if row["message_id"] else None)
+    ctx.db.execute("UPDATE scheduled_messages SET status = 'cancelled' WHERE scheduled_id = ?", (scheduled_id,))
+    return _scheduled(ctx, ctx.db.execute("SELECT * FROM scheduled_messages WHERE scheduled_id = ?",
+                                          (scheduled_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Remind me to {text} at {remind_at}.",
+    "Remind me about {message_id} at {remind_at}.",
+])
+def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | None = None) -> Reminder:
+    """Set a reminder: at `remind_at`, Slackbot sends the user a direct message with it.
+
+    Args:
+        text: what to be reminded of, such as 'send the weekly update'.
+        remind_at: when, ISO local time in the next 120 days, such as '2026-03-16T16:00:00'.
+        message_id: a message the reminder is about, such as 'CM-10042'.
+
+    Returns:
+        The reminder with its ID and status 'pending'.
+
+    Raises:
+        not_found: `message_id` does not exist.
+        private_channel: the message is in a private channel the user is not a member of.
+        invalid_time: `remind_at` is not an ISO 8601 local time, or more than 120 days ahead.
+        past_date: `remind_at` is not in the future.
+    """
+    if message_id is not None:
+        message_row(ctx, message_id)
+    when = future_time(ctx, remind_at, "remind_at")
+    reminder_id = ctx.new_id("REM")
+    ctx.db.execute("INSERT INTO reminders (reminder_id, text, remind_at, message_id, status, created_at) "
+                   "VALUES (?, ?, ?, ?, 'pending', ?)", (reminder_id, text, when, message_id, now_iso(ctx)))
+    return _reminder(ctx.db.execute("SELECT * FROM reminders WHERE reminder_id = ?", (reminder_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What reminders do I have?",
+    "List all my reminders, including the ones that already went off.",
+])
+def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
+    """List the user's reminders by time: pending ones, or all with `include_done`.
+
+    Args:
+        include_done: also list reminders that already went off, such as true; default false.
+
+    Returns:
+        The reminders and how many there are.
+    """
+    sql = "SELECT * FROM reminders" + ("" if include_done else " WHERE status = 'pending'")
+    rows = ctx.db.execute(sql + " ORDER BY remind_at, reminder_id").fetchall()
+    return ReminderList(reminders=[_reminder(r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete the reminder {reminder_id}.",
+    "I don't need reminder {reminder_id} anymore.",
+])
+def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> DeletedReminder:
+    """Delete a reminder, pending or done.
+
+    Args:
+        reminder_id: ID of the reminder, such as 'REM-10003'.
+
+    Returns:
+        The deleted reminder's ID and text.
+
+    Raises:
+        not_found: no reminder has that ID.
+    """
+    row = ctx.db.execute("SELECT * FROM reminders WHERE reminder_id = ?", (reminder_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No reminder has ID {quote(reminder_id)}.", hint="list_reminders shows them.")
+    ctx.db.execute("DELETE FROM reminders WHERE reminder_id = ?", (reminder_id,))
+    return DeletedReminder(reminder_id=reminder_id, text=row["text"])

@@ -1,0 +1,375 @@
+"""Messages: read channels and threads, post, reply, DM, edit, delete, search, mentions."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    ChannelId,
+    ChatMessage,
+    Limit,
+    MessageId,
+    MessageList,
+    Query,
+    Text,
+    UserId,
+    active_user,
+    channel_row,
+    escape_like,
+    find_mentions,
+    me,
+    message_model,
+    message_row,
+    now_iso,
+    open_dm,
+    parse_time,
+    post,
+    readable_channel,
+    require_can_post,
+    require_not_deleted,
+    require_open,
+    server,
+    user_row,
+    writable_channel,
+)
+from .world import iso
+
+
+class Thread(BaseModel):
+    root: ChatMessage = Field(description="the message that starts the thread")
+    replies: list[ChatMessage] = Field(description="the replies, oldest first")
+    total: int = Field(description="how many replies")
+
+
+class MentionList(BaseModel):
+    messages: list[ChatMessage]
+    total: int = Field(description="how many mentions matched, before `limit`")
+    unread: int = Field(description="how many of them the user has not read yet")
+
+
+class DeletedMessage(BaseModel):
+    message_id: MessageId
+    channel_id: ChannelId
+    replies_kept: int = Field(description="thread replies, which stay under the deleted message")
+
+
+# The channels the user may read: public ones, and those they are a member of.
+READABLE = ("SELECT channel_id FROM channels WHERE kind = 'public' UNION "
+            "SELECT channel_id FROM members WHERE user_id = :me")
+
+
+def _own_message(ctx: Ctx, message_id: str):
+    row = message_row(ctx, message_id)
+    if row["user_id"] != me(ctx):
+        author = user_row(ctx, row["user_id"])["name"]
+        raise ToolError("not_author", f"{message_id} was posted by {author}; only its author can change it.")
+    require_not_deleted(row)
+    require_open(channel_row(ctx, row["channel_id"]))
+    return row
+
+
+@server.tool(effect=READ, asks=[
+    "What's been happening in {channel_id}?",
+    "Show me the last {limit} messages in {channel_id}.",
+    "What did people post in {channel_id} after {after}?",
+])
+def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str | None = None,
+                  before: str | None = None) -> MessageList:
+    """Read a channel or direct message: its most recent messages, oldest of them first.
+
+    Thread replies are not included (see get_thread) unless also sent to the channel; each
+    message shows its reply count. Public channels can be read without joining.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003' (or a direct message, 'DM-10001').
+        limit: how many of the most recent messages to return, from 1 to 100, such as 20.
+        after: only messages posted after this time, such as '2026-03-13T17:30:00'.
+        before: only messages posted before this time, such as '2026-03-16T09:00:00'.
+
+    Returns:
+        The messages (author, text, time, edits, thread reply count, reactions, pin, mentions)
+        and how many matched in total.
+
+    Raises:
+        not_found: no channel has that ID (or it is someone else's direct message).
+        private_channel: the channel is private and the user is not a member.
+        invalid_time: `after` or `before` is not an ISO 8601 local time between 2000 and 2099.
+        end_before_start: `before` is not later than `after`.
+    """
+    readable_channel(ctx, channel_id)
+    sql = ("SELECT * FROM messages m WHERE channel_id = ? AND in_channel = 1 AND (is_deleted = 0 OR EXISTS "
+           "(SELECT 1 FROM messages r WHERE r.thread_id = m.message_id))")
+    params: list[object] = [channel_id]
+    lo = iso(parse_time(after, "after")) if after is not None else None
+    hi = iso(parse_time(before, "before")) if before is not None else None
+    if lo and hi and hi <= lo:
+        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    if lo:
+        sql += " AND posted_at > ?"
+        params.append(lo)
+    if hi:
+        sql += " AND posted_at < ?"
+        params.append(hi)
+    rows = ctx.db.execute(sql + " ORDER BY posted_at, message_id", params).fetchall()
+    return MessageList(messages=[message_model(ctx, r) for r in rows[-limit:]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the thread on {message_id}.",
+    "What did people reply to {message_id}?",
+])
+def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
+    """Read a whole thread: the message that starts it and every reply, oldest first.
+
+    Args:
+        message_id: ID of the thread's first message or of any reply in it, such as 'CM-10042'.
+
+    Returns:
+        The root message, its replies and how many there are.
+
+    Raises:
+        not_found: no message has that ID.
+        private_channel: the message is in a private channel the user is not a member of.
+    """
+    row = message_row(ctx, message_id)
+    root = message_row(ctx, row["thread_id"]) if row["thread_id"] else row
+    replies = ctx.db.execute("SELECT * FROM messages WHERE thread_id = ? ORDER BY posted_at, message_id",
+                             (root["message_id"],)).fetchall()
+    return Thread(root=message_model(ctx, root), replies=[message_model(ctx, r) for r in replies], total=len(replies))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Post '{text}' in {channel_id}.",
+    "Tell everyone in {channel_id}: {text}",
+])
+def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
+    """Post a message in a channel or direct message the user is in.
+
+    Mention people with '@handle' (such as '@ana.lopez') or '<@USR-10003>', and the whole
+    channel with '@here' or '@channel'.
+
+    Args:
+        channel_id: ID of the channel, such as 'CHN-10003' (or a direct message, 'DM-10001').
+        text: the message, such as 'Release notes are up, @ana.lopez please review.'.
+
+    Returns:
+        The posted message with its ID and the people it mentions.
+
+    Raises:
+        not_found: no channel has that ID.
+        private_channel: the channel is private and the user is not a member.
+        not_in_channel: the user is not a member (join_channel first).
+        channel_archived: the channel is archived.
+        posting_restricted: only admins can post in this channel.
+    """
+    row = writable_channel(ctx, channel_id)
+    require_can_post(ctx, row)
+    message_id = post(ctx, channel_id, me(ctx), text, now_iso(ctx))
+    return message_model(ctx, message_row(ctx, message_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Reply to {message_id} in the thread: {text}",
+    "Answer {message_id} with '{text}' and also send it to the channel.",
+])
+def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_channel: bool = False) -> ChatMessage:
+    """Reply in a message's thread (a reply to a reply goes to the same thread).
+
+    Args:
+        message_id: ID of the message to reply to, such as 'CM-10042'.
+        text: the reply, such as 'On it, will update by noon.'.
+        also_send_to_channel: also show the reply in the channel, such as true; default false.
+
+    Returns:
+        The reply, with thread_id set to the thread's first message.
+
+    Raises:
+        not_found: no message has that ID.
+        private_channel: the message is in a private channel the user is not a member of.
+        not_in_channel: the user is not a member of the channel.
+        channel_archived: the channel is archived.
+        message_deleted: the thread's first message was deleted.
+        posting_restricted: sending to the channel too, where only admins post.
+    """
+    row = message_row(ctx, message_id)
+    root = message_row(ctx, row["thread_id"]) if row["thread_id"] else row
+    channel = writable_channel(ctx, row["channel_id"])
+    require_not_deleted(root)
+    if also_send_to_channel:
+        require_can_post(ctx, channel)
+    reply_id = post(ctx, row["channel_id"], me(ctx), text, now_iso(ctx), thread_id=root["message_id"],
+                    in_channel=also_send_to_channel)
+    return message_model(ctx, message_row(ctx, reply_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "DM {user_id}: {text}",
+    "Send {user_id} a direct message saying {text}.",
+])
+def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
+    """Send a direct message to one person, opening the conversation if there is none yet.
+
+    Args:
+        user_id: ID of the person, such as 'USR-10004'.
+        text: the message, such as 'Got a minute to talk about the launch?'.
+
+    Returns:
+        The message, in the direct message conversation (its channel_id starts with 'DM-').
+
+    Raises:
+        not_found: no user has that ID.
+        user_deactivated: the person's account is deactivated.
+        cannot_message_self: the ID is the user's own.
+    """
+    person = active_user(ctx, user_id)
+    if person["user_id"] == me(ctx):
+        raise ToolError("cannot_message_self", "That is your own user ID.",
+                        hint="Use set_reminder to leave yourself a note.")
+    channel_id = open_dm(ctx, person["user_id"])
+    message_id = post(ctx, channel_id, me(ctx), text, now_iso(ctx))
+    return message_model(ctx, message_row(ctx, message_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Edit my message {message_id} to say '{text}'.",
+    "Fix the typo in {message_id}: it should read {text}",
+])
+def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
+    """Replace the text of one of the user's own messages; it is marked as edited.
+
+    Args:
+        message_id: ID of the user's message, such as 'CM-10042'.
+        text: the new text, such as 'Standup moved to 10:15 today.'.
+
+    Returns:
+        The edited message.
+
+    Raises:
+        not_found: no message has that ID.
+        private_channel: the message is in a private channel the user is not a member of.
+        not_author: someone else posted the message.
+        message_deleted: the message was deleted.
+        channel_archived: the channel is archived.
+    """
+    row = _own_message(ctx, message_id)
+    people, broadcast = find_mentions(ctx, text)
+    ctx.db.execute("UPDATE messages SET text = ?, edited_at = ?, mentions_channel = ? WHERE message_id = ?",
+                   (text, now_iso(ctx), int(broadcast), row["message_id"]))
+    ctx.db.execute("DELETE FROM mentions WHERE message_id = ?", (row["message_id"],))
+    ctx.db.executemany("INSERT INTO mentions (message_id, user_id) VALUES (?, ?)",
+                       [(row["message_id"], u) for u in people])
+    return message_model(ctx, message_row(ctx, message_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my message {message_id}.",
+    "Remove {message_id}, I posted it in the wrong place.",
+])
+def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
+    """Delete one of the user's own messages; its reactions and pin go, thread replies stay.
+
+    Args:
+        message_id: ID of the user's message, such as 'CM-10042'.
+
+    Returns:
+        The deleted message's ID and channel, and how many thread replies remain under it.
+
+    Raises:
+        not_found: no message has that ID.
+        private_channel: the message is in a private channel the user is not a member of.
+        not_author: someone else posted the message.
+        message_deleted: the message was already deleted.
+        channel_archived: the channel is archived.
+    """
+    row = _own_message(ctx, message_id)
+    ctx.db.execute("UPDATE messages SET text = '', is_deleted = 1, pinned_by = NULL, pinned_at = NULL, "
+                   "mentions_channel = 0 WHERE message_id = ?", (message_id,))
+    ctx.db.execute("DELETE FROM reactions WHERE message_id = ?", (message_id,))
+    ctx.db.execute("DELETE FROM mentions WHERE message_id = ?", (message_id,))
+    replies = ctx.db.execute("SELECT count(*) FROM messages WHERE thread_id = ?", (message_id,)).fetchone()[0]
+    return DeletedMessage(message_id=message_id, channel_id=row["channel_id"], replies_kept=replies)
+
+
+@server.tool(effect=READ, asks=[
+    "Search chat for {query}.",
+    "What has {from_user_id} said about {query}?",
+    "Find messages in {channel_id} mentioning '{query}' since {after}.",
+])
+def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId | None = None,
+                    from_user_id: UserId | None = None, after: str | None = None, before: str | None = None,
+                    limit: Limit = 20) -> MessageList:
+    """Search the messages the user can read (public channels, and private ones and DMs they are in), newest first.
+
+    Text matches case-insensitively by substring. Every criterion given must match.
+
+    Args:
+        query: words to find, such as 'rollout'.
+        channel_id: only this channel, such as 'CHN-10003'.
+        from_user_id: only messages by this person, such as 'USR-10004'.
+        after: only messages posted after this time, such as '2026-03-09T00:00:00'.
+        before: only messages posted before this time, such as '2026-03-14T00:00:00'.
+        limit: the most messages to return, from 1 to 100, such as 20.
+
+    Returns:
+        The matching messages, replies included, and how many matched in total.
+
+    Raises:
+        not_found: the channel or the user does not exist.
+        private_channel: `channel_id` is a private channel the user is not a member of.
+        invalid_time: `after` or `before` is not an ISO 8601 local time between 2000 and 2099.
+        end_before_start: `before` is not later than `after`.
+    """
+    sql = f"SELECT * FROM messages WHERE is_deleted = 0 AND channel_id IN ({READABLE})"
+    params: dict[str, object] = {"me": me(ctx)}
+    if channel_id is not None:
+        readable_channel(ctx, channel_id)
+        sql += " AND channel_id = :channel"
+        params["channel"] = channel_id
+    if from_user_id is not None:
+        user_row(ctx, from_user_id)
+        sql += " AND user_id = :author"
+        params["author"] = from_user_id
+    lo = iso(parse_time(after, "after")) if after is not None else None
+    hi = iso(parse_time(before, "before")) if before is not None else None
+    if lo and hi and hi <= lo:
+        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    if lo:
+        sql += " AND posted_at > :lo"
+        params["lo"] = lo
+    if hi:
+        sql += " AND posted_at < :hi"
+        params["hi"] = hi
+    if query is not None:
+        sql += " AND lower(text) LIKE :q ESCAPE '\\'"
+        params["q"] = escape_like(query)
+    rows = ctx.db.execute(sql + " ORDER BY posted_at DESC, message_id DESC", params).fetchall()
+    return MessageList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Did anyone mention me?",
+    "Show my unread mentions.",
+])
+def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> MentionList:
+    """List messages that mention the user by name, or the whole channel (@here, @channel) in
+    channels they are in, newest first.
+
+    Args:
+        unread_only: only mentions posted after the user last read that channel, such as true; default false.
+        limit: the most messages to return, from 1 to 100, such as 20.
+
+    Returns:
+        The messages, how many matched, and how many are unread.
+    """
+    sql = ("SELECT m.*, m.posted_at > mb.last_read_at AS unread FROM messages m "
+           "JOIN members mb ON mb.channel_id = m.channel_id AND mb.user_id = :me "
+           "WHERE m.is_deleted = 0 AND m.user_id != :me AND (m.mentions_channel = 1 OR EXISTS "
+           "(SELECT 1 FROM mentions x WHERE x.message_id = m.message_id AND x.user_id = :me))")
+    rows = ctx.db.execute(sql + " ORDER BY m.posted_at DESC, m.message_id DESC", {"me": me(ctx)}).fetchall()
+    unread = sum(1 for r in rows if r["unread"])
+    if unread_only:
+        rows = [r for r in rows if r["unread"]]
+    return MentionList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows), unread=unread)
+

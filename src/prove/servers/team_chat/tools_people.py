@@ -1,0 +1,125 @@
+"""People: the workspace directory and the user's status."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Emoji,
+    Limit,
+    Query,
+    User,
+    UserId,
+    UserList,
+    escape_like,
+    me,
+    normalize_emoji,
+    server,
+    user_model,
+    user_row,
+)
+from .world import iso
+
+StatusText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+
+
+@server.tool(effect=READ, asks=[
+    "Who is {query} on chat?",
+    "Find {query}'s handle so I can mention them.",
+    "List everyone in the workspace.",
+])
+def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool = False, include_bots: bool = False,
+               limit: Limit = 50) -> UserList:
+    """List people in the workspace by name, optionally matching part of a name, handle, title or email.
+
+    Args:
+        query: text to look for, case-insensitively, such as 'lopez' or 'designer'.
+        include_deactivated: also list deactivated accounts, such as true; default false.
+        include_bots: also list bots such as Slackbot, such as true; default false.
+        limit: the most people to return, from 1 to 100, such as 50.
+
+    Returns:
+        The people (ID, handle, name, title, email, timezone, admin, status) and how many matched.
+    """
+    sql, params = "SELECT * FROM users WHERE 1", []
+    if not include_deactivated:
+        sql += " AND is_active = 1"
+    if not include_bots:
+        sql += " AND is_bot = 0"
+    if query is not None:
+        sql += (" AND (lower(name) LIKE ? ESCAPE '\\' OR handle LIKE ? ESCAPE '\\' OR lower(coalesce(title, '')) "
+                "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')")
+        params += [escape_like(query.lstrip("@") or query)] * 4
+    rows = ctx.db.execute(sql + " ORDER BY name, user_id", params).fetchall()
+    return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Is {user_id} around today? What's their status?",
+    "Show me {user_id}'s profile.",
+])
+def get_user(ctx: Ctx, user_id: UserId) -> User:
+    """Get one person's profile and current status.
+
+    Args:
+        user_id: ID of the person, such as 'USR-10004'.
+
+    Returns:
+        The person's handle, name, title, email, timezone, roles and status (text, emoji, until when).
+
+    Raises:
+        not_found: no user has that ID.
+    """
+    return user_model(user_row(ctx, user_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set my status to '{text}' for {duration_minutes} minutes.",
+    "Change my status to {text} with the :{emoji}: emoji.",
+])
+def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
+               duration_minutes: Annotated[int, Field(ge=1, le=43_200)] | None = None) -> User:
+    """Set the user's status, optionally clearing itself after some minutes.
+
+    Args:
+        text: the status, such as 'In a meeting' or 'Out sick'.
+        emoji: the status emoji's name, such as 'spiral_calendar_pad', 'palm_tree' or 'headphones';
+            default 'speech_balloon'.
+        duration_minutes: clear it after this many minutes, from 1 to 43200 (30 days), such as 60; omit to keep it.
+
+    Returns:
+        The user's profile with the new status.
+
+    Raises:
+        invalid_emoji: the emoji name is not known.
+    """
+    name = normalize_emoji(emoji)
+    until = iso(ctx.now() + timedelta(minutes=duration_minutes)) if duration_minutes else None
+    ctx.db.execute("UPDATE users SET status_text = ?, status_emoji = ?, status_expires_at = ? WHERE is_me = 1",
+                   (text, name, until))
+    return user_model(user_row(ctx, me(ctx)))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Clear my status.",
+    "Remove my status, I'm back.",
+])
+def clear_status(ctx: Ctx) -> User:
+    """Clear the user's status.
+
+    Returns:
+        The user's profile with no status.
+
+    Raises:
+        no_status: the user has no status set.
+    """
+    row = user_row(ctx, me(ctx))
+    if row["status_text"] is None and row["status_emoji"] is None:
+        raise ToolError("no_status", "You have no status set.")
+    ctx.db.execute("UPDATE users SET status_text = NULL, status_emoji = NULL, status_expires_at = NULL WHERE is_me = 1")
+    return user_model(user_row(ctx, me(ctx)))

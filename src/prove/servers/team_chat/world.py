@@ -1,0 +1,418 @@
+"""The team chat world: a company's Slack-like workspace, two weeks deep.
+
+The signed-in member works on a product team. The workspace holds 30-40 colleagues (a few
+admins, two deactivated former employees), bots (Slackbot, a deploy bot, PagerDuty), and:
+
+- public channels: #general (the default), #random, #announcements (admins post), #engineering,
+  the user's team channel, project channels, #incidents, #deploys, #help-it, an office channel,
+  #sales-wins, a social channel, and two archived ones; private channels the user is in (team
+  leads, a hiring channel) and two they are not in;
+- direct messages with 5-8 colleagues and Slackbot;
+- two weeks of messages on working days with threads, reactions, @mentions (some of the user,
+  some unread), pins; read positions that leave Monday morning's messages unread;
+- statuses (someone on vacation, someone out sick, the user focusing until 11:00), a message the
+  user scheduled for Tuesday morning, reminders;
+- messages colleagues will post over the next three days (`upcoming`): replies to the user's
+  threads, mentions, DMs, announcements.
+
+Everything random comes from `w.rng` and `w.fake`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from prove.env import WorldGen
+
+TEAMS = ("platform", "payments", "growth", "data", "mobile", "search", "checkout", "onboarding")
+PROJECTS = ("atlas", "phoenix", "helios", "orion", "nimbus", "falcon", "aurora", "mercury", "polaris", "titan")
+TITLES = ("Software Engineer", "Senior Software Engineer", "Staff Engineer", "Product Manager", "Product Designer",
+          "Data Analyst", "Engineering Manager", "QA Engineer", "Site Reliability Engineer", "Recruiter",
+          "Account Executive", "Customer Success Manager", "Marketing Manager", "IT Support Specialist",
+          "Office Manager", "People Partner")
+SOCIAL = ("running-club", "book-club", "pets", "foodies", "parents", "music")
+TOPICS = ("observability", "feature flags", "accessibility", "cost tracking", "data contracts", "on-call health")
+EMOJI = ("thumbsup", "thumbsup", "heart", "tada", "eyes", "white_check_mark", "raised_hands", "fire", "rocket",
+         "pray", "100", "clap", "joy", "thinking_face", "muscle", "sparkles")
+
+GENERAL = (
+    "Welcome @{h} to the team! :wave:", "Reminder: all-hands is Thursday at 4pm in the main room and on Zoom.",
+    "The office will be closed on Friday, March 27 for the spring holiday.",
+    "Benefits enrollment closes on March 31 - don't forget to submit your selections.",
+    "Congrats to the {team} team on shipping {P}! :tada:", "Lunch & learn tomorrow: {topic}. Pizza provided.",
+    "Please update your emergency contact in the HR portal by the end of the month.",
+    "The Q1 company survey is open - it takes 5 minutes and it really helps.",
+)
+RANDOM = (
+    "Anyone up for lunch at the taco place?", "Who left a blue umbrella in the kitchen?",
+    "Found a great podcast on {topic}, happy to share the link.", "My dog learned to open the fridge. Send help.",
+    "Coffee machine on the 3rd floor is fixed!", "Does anyone know a good plumber in {city}?",
+    "Happy Friday everyone!", "There's leftover cake in the kitchen :cake:", "Anyone watching the game tonight?",
+)
+ENGINEERING = (
+    "Heads up: staging will be down 2-3pm for the database upgrade.",
+    "Has anyone seen flaky failures in the export tests today?",
+    "PR for the retry logic is up, would appreciate a review: #{n}",
+    "We're bumping Node to 20 next week; check your local setup.", "Reminder to add runbook links to new alerts.",
+    "Build times are up 30% this week, looking into it.", "Who owns the billing webhook service now?",
+    "Postmortem for yesterday's incident is in the wiki, please read it.",
+    "Anyone have experience with feature flag cleanup tooling?",
+)
+TEAM = (
+    "Standup notes: {P} on track, blocked on the API review.",
+    "I'll be out tomorrow afternoon for a dentist appointment.",
+    "Can someone pair with me on the {P} migration?", "Sprint planning moved to Wednesday 10am.",
+    "Demo went well! Leadership wants a follow-up next week.", "Reminder: code freeze for {P} starts Friday.",
+    "I updated the {P} spec with the feedback from design.", "QA found two regressions in the {P} beta, tickets filed.",
+    "Retro doc is ready, add your notes before Thursday.", "@{h} can you take a look at the {P} rollout plan?",
+)
+PROJECT = (
+    "Kickoff notes for {P} are in the doc.", "Timeline for {P}: beta March 30, GA end of April.",
+    "Design review for {P} is Tuesday, mocks are linked in the brief.",
+    "We need a decision on the {P} pricing page by Friday.", "Customer interviews for {P} start next week.",
+    "Updated the {P} tracker, three items are at risk.", "Marketing wants screenshots of {P} for the launch post.",
+)
+INCIDENTS = (
+    ":rotating_light: Elevated error rates on the checkout API, investigating.",
+    "Mitigated: rolled back the last deploy, errors are back to baseline.",
+    "Latency spike on search, looks like a noisy neighbour on the cache cluster.",
+    "Incident closed, postmortem owner: @{h}.",
+)
+DEPLOYS = ("Deployed web@{sha} to production by @{h}", "Deployed api@{sha} to staging by @{h}",
+           "Rollback of api@{sha} completed", "Deployed mobile-config@{sha} to production by @{h}")
+PAGER = ("Triggered: disk usage above 90% on reporting-db-2", "Resolved: p95 latency on search-api back under 300ms",
+         "Triggered: error rate above 2% on checkout-api")
+HELP_IT = ("My laptop won't connect to the VPN after the update, any ideas?",
+           "How do I get access to the design team's Figma?", "Printer on 4 is jammed again.",
+           "IT: new laptop orders now take 2 weeks, plan ahead.", "Is there a way to request a second monitor?")
+OFFICE = ("Parking garage will be closed Saturday.", "New snacks in the kitchen!",
+          "Building wifi maintenance tonight at 10pm.", "Who's coming into the office on Wednesday?",
+          "Package room moved to the 1st floor.")
+SALES = (":tada: Closed {company}, 200 seats!", "Renewal with {company} signed for 2 years.",
+         "Big demo with {company} tomorrow, any product folks free to join?",
+         "{company} asked about SSO support - who can help?")
+SOCIAL_TEXT = ("Saturday run: 8am at the park, 5 or 10k.", "Next book is picked, meeting on the 30th!",
+               "Sharing a picture of my cat napping on my keyboard :cat:", "New ramen place on Main Street is great.",
+               "Anyone going to the concert next Friday?", "Daycare recommendations near the office?")
+LEADS = ("Headcount for Q2 is confirmed: two roles for {team}.", "Performance review calibration is next Tuesday.",
+         "Let's discuss the {P} staffing plan at Thursday's sync.", "Please send me your team's OKR drafts by Friday.")
+HIRING = ("Candidate for the senior role has onsite on Wednesday.", "Debrief for the backend candidate at 4pm.",
+          "We extended an offer to the data engineer candidate!", "Please submit scorecards within 24 hours.")
+DM = ("Hey, do you have a minute to chat about {P}?", "Thanks for the review!", "Can you send me the link to the doc?",
+      "Running 5 min late to our 1:1", "Sure, let's do 3pm.", "I'll take a look after lunch.",
+      "Could you cover my on-call shift next Tuesday?", "Nice job in the demo today!")
+REPLIES = ("+1", "Thanks!", "On it.", "Good call.", "Looking into it now.", "Can you share more details?", "Same here.",
+           "Fixed in the latest build.", "I'll follow up offline.", "Agreed, let's do that.", "Nice work!",
+           "Which environment?", "Let's discuss at standup.", "Count me in!", "Done :white_check_mark:")
+STATUSES = (("On vacation", "palm_tree"), ("Out sick", "face_with_thermometer"),
+            ("Working remotely", "house_with_garden"),
+            ("In a meeting", "spiral_calendar_pad"), ("Commuting", "bus"), ("Focusing", "headphones"))
+
+FIRST_DAY = date(2026, 3, 2)  # two working weeks before the epoch
+
+
+def iso(dt: datetime) -> str:
+    return dt.isoformat(timespec="seconds")
+
+
+def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
+    rng, fake = w.rng, w.fake
+    now = w.now
+    company = fake.company()
+    domain = "".join(ch for ch in company.lower() if ch.isalnum()) + ".com"
+    team = rng.choice(TEAMS)
+    projects = rng.sample(PROJECTS, 4)
+    home = fake.city("US")
+
+    # ----- people ----------------------------------------------------------------------------------
+    users: list[dict[str, Any]] = []
+    handles: set[str] = set()
+
+    def user(name: str, title: str | None, *, me: bool = False, admin: bool = False, bot: bool = False,
+             active: bool = True, handle: str | None = None) -> str:
+        uid = w.new_id("USR")
+        base = handle or name.lower().replace(" ", ".").replace("'", "")
+        h, n = base, 2
+        while h in handles:
+            h, n = f"{base}{n}", n + 1
+        handles.add(h)
+        tz = home.timezone if rng.random() < 0.75 or bot or me else fake.city().timezone
+        users.append({"user_id": uid, "handle": h, "name": name, "title": title,
+                      "email": f"{h}@{domain}" if not bot else f"{h}@bots.{domain}", "timezone": tz,
+                      "is_me": int(me), "is_admin": int(admin), "is_bot": int(bot), "is_active": int(active),
+                      "status_text": None, "status_emoji": None, "status_expires_at": None})
+        return uid
+
+    people = fake.people(46)
+    me = user(people[0].name, rng.choice(("Senior Software Engineer", "Product Manager", "Staff Engineer",
+                                          "Engineering Manager")), me=True)
+    boss = user(people[1].name, "Engineering Manager", admin=True)
+    teammates = [user(p.name, rng.choice(TITLES[:9])) for p in people[2:2 + rng.randint(5, 7)]]
+    others = [user(p.name, rng.choice(TITLES), admin=i < 2) for i, p in enumerate(people[9:9 + rng.randint(22, 30)])]
+    gone = [user(p.name, rng.choice(TITLES), active=False) for p in people[40:42]]
+    slackbot = user("Slackbot", None, bot=True, handle="slackbot")
+    deploybot = user("Deploy Bot", None, bot=True, handle="deploybot")
+    pager = user("PagerDuty", None, bot=True, handle="pagerduty")
+    humans = [boss, *teammates, *others]
+    handle = {u["user_id"]: u["handle"] for u in users}
+    colleagues = [me, *humans]
+
+    away: set[str] = set()  # on vacation or out sick: they post nothing today
+    for uid, (text, emoji), until in ((rng.choice(others), STATUSES[0], iso(datetime(2026, 3, 23, 9, 0))),
+                                      (rng.choice(teammates), STATUSES[1], None),
+                                      (rng.choice(others), STATUSES[2], iso(datetime(2026, 3, 16, 18, 0))),
+                                      (rng.choice(humans), STATUSES[4], iso(datetime(2026, 3, 16, 9, 45)))):
+        row = next(u for u in users if u["user_id"] == uid)
+        row.update(status_text=text, status_emoji=emoji, status_expires_at=until)
+        if emoji in ("palm_tree", "face_with_thermometer"):
+            away.add(uid)
+    if rng.random() < 0.6:
+        row = next(u for u in users if u["user_id"] == me)
+        row.update(status_text="Focusing", status_emoji="headphones",
+                   status_expires_at=iso(datetime(2026, 3, 16, 11, 0)))
+
+    # ----- channels and members -----------------------------------------------------------------
+    channels: list[dict[str, Any]] = []
+    members: dict[str, list[str]] = {}
+
+    def channel(name: str, kind: str, who: list[str], *, topic: str | None = None, purpose: str | None = None,
+                archived: bool = False, default: bool = False, posting: str = "everyone", by: str | None = None,
+                prefix: str = "CHN") -> str:
+        cid = w.new_id(prefix)
+        channels.append({"channel_id": cid, "name": name, "kind": kind, "topic": topic, "purpose": purpose,
+                         "created_by": by or rng.choice(who), "created_at": iso(datetime(rng.randint(2021, 2025),
+                         rng.randint(1, 12), rng.randint(1, 28), 10, 0)), "is_archived": int(archived),
+                         "is_default": int(default), "posting": posting})
+        members[cid] = list(dict.fromkeys(who))
+        return cid
+
+    def some(pool: list[str], lo: float, hi: float) -> list[str]:
+        return rng.sample(pool, max(2, int(len(pool) * rng.uniform(lo, hi))))
+
+    everyone = [me, *humans]
+    spec: list[tuple[str, tuple[str, ...], int]] = []  # (channel, texts, how many messages)
+    general = channel("general", "public", everyone, topic="Company-wide announcements and news", default=True, by=boss)
+    spec.append((general, GENERAL, rng.randint(8, 12)))
+    random_ = channel("random", "public", [me, *some(humans, 0.6, 0.9)], purpose="Non-work banter and water cooler")
+    spec.append((random_, RANDOM, rng.randint(14, 20)))
+    announce = channel("announcements", "public", everyone, topic="Official announcements (admins post)",
+                       posting="admins", by=boss)
+    spec.append((announce, GENERAL, rng.randint(3, 5)))
+    eng = channel("engineering", "public", [me, boss, *teammates, *some(others, 0.4, 0.6)],
+                  topic="Engineering discussion, RFCs and questions")
+    spec.append((eng, ENGINEERING, rng.randint(16, 22)))
+    team_ch = channel(f"team-{team}", "public", [me, boss, *teammates], topic=f"{team.title()} team: standups, plans",
+                      by=boss)
+    spec.append((team_ch, TEAM, rng.randint(24, 32)))
+    proj_ids = []
+    for i, p in enumerate(projects[:3]):
+        crew = [*some(teammates, 0.3, 0.7), *some(others, 0.1, 0.25)] + ([me] if i < 2 else [])
+        cid = channel(f"proj-{p}", "public", crew, topic=f"Project {p.title()}",
+                      purpose=f"Everything about {p.title()}")
+        proj_ids.append(cid)
+        spec.append((cid, PROJECT, rng.randint(8, 14)))
+    inc = channel("incidents", "public", [me, boss, *some([*teammates, *others], 0.4, 0.6), pager],
+                  topic="Active incidents. Use threads for updates.")
+    spec.append((inc, INCIDENTS, rng.randint(5, 8)))
+    watchers = some([*teammates, *others], 0.3, 0.5) + ([me] if rng.random() < 0.5 else [])
+    deploys = channel("deploys", "public", [deploybot, *watchers],
+                      topic="Automated deploy notifications", by=boss)
+    spec.append((deploys, DEPLOYS, rng.randint(14, 20)))
+    helpit = channel("help-it", "public", [me, *some(humans, 0.5, 0.8)], topic="Ask IT anything")
+    spec.append((helpit, HELP_IT, rng.randint(5, 8)))
+    office = channel(f"office-{home.name.lower().replace(' ', '-')}", "public", some(everyone, 0.4, 0.7),
+                     topic=f"The {home.name} office")
+    spec.append((office, OFFICE, rng.randint(4, 7)))
+    sales = channel("sales-wins", "public", some(others, 0.3, 0.5), topic="Celebrate closed deals")
+    spec.append((sales, SALES, rng.randint(4, 7)))
+    club = rng.choice(SOCIAL)
+    social = channel(club, "public", some(humans, 0.15, 0.3), purpose=f"For the {club.replace('-', ' ')}")
+    spec.append((social, SOCIAL_TEXT, rng.randint(4, 7)))
+    old = channel(f"proj-{projects[3]}", "public", [me, *some(teammates, 0.4, 0.8)], archived=True,
+                  topic=f"Project {projects[3].title()} (shipped)")
+    spec.append((old, PROJECT, 3))
+    channel("offsite-2025", "public", some(everyone, 0.3, 0.5), archived=True, topic="Planning the 2025 offsite")
+    leads = channel(f"{team}-leads", "private", [me, boss, *rng.sample(teammates, 2)], topic="Leads only", by=boss)
+    spec.append((leads, LEADS, rng.randint(4, 7)))
+    hiring = channel(f"hiring-{team}", "private", [me, boss, *rng.sample(others, 2)], topic="Candidate pipeline")
+    spec.append((hiring, HIRING, rng.randint(4, 6)))
+    secret1 = channel("exec-staff", "private", [boss, *rng.sample(others, 4)], topic="Exec staff", by=boss)
+    spec.append((secret1, LEADS, 3))
+    secret2 = channel("people-ops", "private", rng.sample(others, 3), topic="HR and people operations")
+    spec.append((secret2, HIRING, 3))
+    dm_with = rng.sample([boss, *teammates, *others[:6]], rng.randint(5, 8))
+    name_of = {u["user_id"]: u["name"] for u in users}
+    for other in dm_with:
+        cid = channel(name_of[other], "dm", [me, other], by=me, prefix="DM")
+        spec.append((cid, DM, rng.randint(4, 10)))
+    bot_dm = channel("Slackbot", "dm", [me, slackbot], by=slackbot, prefix="DM")
+    # a former colleague's DM: read-only (archived) since their account was deactivated
+    spec.append((channel(name_of[gone[0]], "dm", [me, gone[0]], by=gone[0], prefix="DM", archived=True), DM, 3))
+
+    # ----- messages -----------------------------------------------------------------------------------
+    msgs: list[dict[str, Any]] = []
+    reactions: set[tuple[str, str, str]] = set()
+    mention_rows: set[tuple[str, str]] = set()
+    workdays = [FIRST_DAY + timedelta(days=i) for i in range(14) if (FIRST_DAY + timedelta(days=i)).weekday() < 5]
+
+    def when() -> datetime:
+        day = rng.choice(workdays + [now.date()])
+        start, end = (8 * 60, 9 * 60) if day == now.date() else (8 * 60 + 30, 18 * 60 + 30)
+        return datetime.combine(day, time()) + timedelta(minutes=rng.randrange(start, end))
+
+    def fill(text: str, author: str, pool: list[str]) -> tuple[str, list[str]]:
+        others_ = [u for u in pool if u != author and u in colleagues] or [me]
+        target = me if "@{h}" in text and rng.random() < 0.4 else rng.choice(others_)
+        out = text.format(h=handle[target], P=rng.choice(projects).title(), team=team.title(), topic=rng.choice(TOPICS),
+                          city=home.name, n=rng.randint(1200, 4800), company=fake.company(),
+                          sha=fake.code(7, "0123456789abcdef"))
+        return out, [target] if "@{h}" in text else []
+
+    for cid, texts, count in spec:
+        pool = members[cid]
+        kind = next(c["kind"] for c in channels if c["channel_id"] == cid)
+        authors = [deploybot] if texts is DEPLOYS else [u for u in pool if u in colleagues or u in gone] or [me]
+        if cid == announce:
+            authors = [u for u in pool if u == boss or next(x for x in users if x["user_id"] == u)["is_admin"]]
+        for _ in range(count):
+            at = when()
+            author = rng.choice(authors)
+            if author in away and at.date() == now.date():
+                at -= timedelta(days=3)  # posted on Friday instead
+            if cid == inc and rng.random() < 0.3:
+                author, text, mentioned = pager, rng.choice(PAGER), []
+            else:
+                text, mentioned = fill(rng.choice(texts), author, pool)
+            if kind != "dm" and rng.random() < 0.06 and author in humans and "@" not in text:
+                text = f"@{handle[me]} {text[0].lower()}{text[1:]}"
+                mentioned = [*mentioned, me]
+            mid = {"channel_id": cid, "user_id": author, "text": text, "at": at, "thread": None, "in_channel": 1,
+                   "mentions": mentioned, "broadcast": int(texts is GENERAL and rng.random() < 0.2),
+                   "pinned": False}
+            if mid["broadcast"]:
+                mid["text"] = "@channel " + text
+            msgs.append(mid)
+            if kind != "dm" and texts is not DEPLOYS and rng.random() < 0.28:  # a thread
+                t = at
+                for _ in range(rng.randint(1, 5)):
+                    t += timedelta(minutes=rng.randint(2, 90))
+                    if t >= now:
+                        break
+                    replier = rng.choice([a for a in authors if a not in away] or authors)
+                    msgs.append({"channel_id": cid, "user_id": replier, "text": rng.choice(REPLIES), "at": t,
+                                 "thread": mid, "in_channel": int(rng.random() < 0.05), "mentions": [],
+                                 "broadcast": 0, "pinned": False})
+            people_here = [u for u in pool if u in colleagues] or [me]
+            if rng.random() < 0.3:
+                for _ in range(rng.randint(1, 4)):
+                    mid.setdefault("reacts", []).append((rng.choice(EMOJI), rng.choice(people_here)))
+            if kind != "dm" and rng.random() < 0.05:
+                mid["pinned"] = True
+
+    # Slackbot reminders already delivered, and an old DM from a former colleague
+    for at, text in ((datetime(2026, 3, 5, 14, 0), "Reminder: submit the expense report."),
+                     (datetime(2026, 3, 11, 9, 30), "Reminder: review the Q2 roadmap draft.")):
+        msgs.append({"channel_id": bot_dm, "user_id": slackbot, "text": text, "at": at, "thread": None, "in_channel": 1,
+                     "mentions": [], "broadcast": 0, "pinned": False})
+
+    msgs.sort(key=lambda m: m["at"])
+    rows = []
+    for m in msgs:
+        m["id"] = w.new_id("CM")
+    for m in msgs:
+        if m["at"] >= now:
+            m["at"] = now - timedelta(minutes=rng.randint(1, 30))
+        rows.append({"message_id": m["id"], "channel_id": m["channel_id"], "user_id": m["user_id"], "text": m["text"],
+                     "posted_at": iso(m["at"]), "thread_id": m["thread"]["id"] if m["thread"] else None,
+                     "in_channel": m["in_channel"] if m["thread"] else 1, "edited_at": None, "is_deleted": 0,
+                     "mentions_channel": m["broadcast"],
+                     "pinned_by": rng.choice([u for u in members[m["channel_id"]] if u in colleagues] or [me])
+                     if m["pinned"] else None,
+                     "pinned_at": iso(m["at"] + timedelta(hours=1)) if m["pinned"] else None})
+        for emoji, who in m.get("reacts", []):
+            reactions.add((m["id"], emoji, who))
+        for u in m["mentions"]:
+            mention_rows.add((m["id"], u))
+    if rows:  # one message of the user's that they edited, one colleague's that was deleted
+        mine = [r for r in rows if r["user_id"] == me and r["thread_id"] is None]
+        if mine:
+            r = rng.choice(mine)
+            r["edited_at"] = iso(datetime.fromisoformat(r["posted_at"]) + timedelta(minutes=3))
+        roots = {r["thread_id"] for r in rows}
+        theirs = [r for r in rows if r["user_id"] in others and r["thread_id"] is None and not r["pinned_by"]
+                  and r["message_id"] not in roots and not any(m[0] == r["message_id"] for m in reactions)]
+        if theirs:
+            r = rng.choice(theirs)
+            r["is_deleted"], r["text"] = 1, ""
+            mention_rows = {m for m in mention_rows if m[0] != r["message_id"]}
+
+    # ----- read positions -----------------------------------------------------------------------------
+    member_rows = []
+    friday = iso(datetime(2026, 3, 13, 17, 30))
+    for c in channels:
+        for u in members[c["channel_id"]]:
+            if u == me:
+                read = rng.choice((friday, friday, iso(now - timedelta(minutes=rng.randint(5, 40))),
+                                   iso(datetime(2026, 3, 12, 16, 0))))
+            else:
+                read = iso(now - timedelta(hours=rng.randint(0, 60)))
+            member_rows.append({"channel_id": c["channel_id"], "user_id": u, "joined_at": c["created_at"],
+                                "last_read_at": read})
+
+    # ----- scheduled messages, reminders, what is still to come --------------------------------------
+    scheduled = [{"scheduled_id": w.new_id("SCH"), "channel_id": team_ch,
+                  "text": f"Morning all! Reminder that the {projects[0].title()} demo is at 2pm today.",
+                  "post_at": iso(datetime(2026, 3, 17, 9, 30)), "status": "pending", "message_id": None,
+                  "created_at": iso(datetime(2026, 3, 13, 16, 12))}]
+    reminders = [
+        {"reminder_id": w.new_id("REM"), "text": "Submit the expense report", "remind_at": "2026-03-05T14:00:00",
+         "message_id": None, "status": "done", "created_at": "2026-03-04T10:00:00"},
+        {"reminder_id": w.new_id("REM"), "text": "Review the Q2 roadmap draft", "remind_at": "2026-03-11T09:30:00",
+         "message_id": None, "status": "done", "created_at": "2026-03-10T17:00:00"},
+        {"reminder_id": w.new_id("REM"), "text": "Send the weekly update to the team",
+         "remind_at": iso(datetime(2026, 3, 16, 14, 0)), "message_id": None, "status": "pending",
+         "created_at": "2026-03-13T11:00:00"},
+        {"reminder_id": w.new_id("REM"), "text": f"Follow up on the {projects[1].title()} pricing decision",
+         "remind_at": iso(datetime(2026, 3, 18, 10, 0)), "message_id": None, "status": "pending",
+         "created_at": "2026-03-12T15:30:00"},
+    ]
+    upcoming = []
+
+    def later(cid: str, uid: str, text: str, at: datetime, thread: str | None = None) -> None:
+        upcoming.append({"upcoming_id": w.new_id("UPC"), "channel_id": cid, "user_id": uid, "text": text,
+                         "post_at": iso(at), "thread_id": thread})
+
+    later(team_ch, boss, f"@{handle[me]} can you give a quick {projects[0].title()} status at standup?",
+          now + timedelta(minutes=rng.randint(15, 50)))
+    later(general, boss, "Reminder: all-hands is Thursday at 4pm. Bring your questions!",
+          now + timedelta(hours=rng.randint(1, 5)))
+    my_roots = [r for r in rows if r["user_id"] == me and r["thread_id"] is None
+                and r["channel_id"] in (team_ch, eng, *proj_ids[:2])]
+    for r in rng.sample(my_roots, min(2, len(my_roots))):
+        later(r["channel_id"], rng.choice(teammates), rng.choice(REPLIES), now + timedelta(hours=rng.randint(1, 30)),
+              thread=r["message_id"])
+    for other in dm_with[:2]:
+        later(next(c["channel_id"] for c in channels if c["kind"] == "dm" and other in members[c["channel_id"]]
+                   and me in members[c["channel_id"]]), other, fill(rng.choice(DM), other, [me, other])[0],
+              now + timedelta(hours=rng.randint(1, 50)))
+    for cid, texts in ((eng, ENGINEERING), (random_, RANDOM), (inc, INCIDENTS), (proj_ids[0], PROJECT),
+                       (team_ch, TEAM)):
+        for _ in range(rng.randint(1, 3)):
+            author = rng.choice([u for u in members[cid] if u in humans])
+            later(cid, author, fill(rng.choice(texts), author, members[cid])[0],
+                  now + timedelta(hours=rng.randint(1, 72), minutes=rng.randint(0, 59)))
+    later(old, rng.choice(teammates), "Anyone know where the old dashboards went?", now + timedelta(hours=26))
+    upcoming.sort(key=lambda u: u["post_at"])
+
+    return {
+        "users": users,
+        "channels": channels,
+        "members": member_rows,
+        "messages": rows,
+        "reactions": [{"message_id": m, "emoji": e, "user_id": u} for m, e, u in sorted(reactions)],
+        "mentions": [{"message_id": m, "user_id": u} for m, u in sorted(mention_rows)],
+        "scheduled_messages": scheduled,
+        "reminders": reminders,
+        "upcoming": upcoming,
+    }
