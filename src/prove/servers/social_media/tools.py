@@ -1,0 +1,334 @@
+"""The social media server: one signed-in user's account on a social network.
+
+This module holds `server`, the ID types, the result models, the shared rules and the time
+hook. The tools live by area, imported at the bottom so that they register on `server`:
+
+    tools_accounts.py     profiles, search, followers, follow and unfollow, blocks
+    tools_posts.py        feed, posts, search, hashtags, creating, editing and deleting posts
+    tools_engagement.py   likes, comments and replies, reports
+    tools_inbox.py        notifications and direct messages
+
+Rules every tool follows:
+
+- The user ("me") is the one account with `is_me = 1`.
+- A block cuts both ways: when either account blocked the other, neither sees the other's posts
+  or comments, and liking, commenting, following and messaging between them fail (`blocked`).
+- A published post is readable by the user if it is theirs, or its author is public and the
+  post is 'public', or the user follows its author. A private account's posts and connections
+  are for its followers only (`private_account`).
+- Time moves only with `session.advance`: scheduled posts publish at their time, private
+  accounts that answer follow requests approve them two hours after they were sent, and
+  moderators review reports 24 hours after they were filed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+
+from .world import EDIT_WINDOW_MINUTES, REPORT_REVIEW_HOURS, REQUEST_ANSWER_HOURS, build_world, iso
+
+
+def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
+    """As the clock moves on: scheduled posts publish, follow requests are approved, reports reviewed."""
+    move_on(ctx, new)
+
+
+server = Server(
+    "social_media", "Social network",
+    "The account of one signed-in user on a social network: their profile and privacy settings; "
+    "posts (public or followers-only, scheduled, edited within an hour, deleted) with hashtags; "
+    "a home feed of followed accounts; likes, comments and replies; following (with requests to "
+    "private accounts), unfollowing and blocking; search of accounts, posts and hashtags, and "
+    "trending hashtags; direct messages; notifications; and reports of posts to moderators.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    on_advance=on_advance,
+    entities=[
+        EntityKind("account", table="accounts", key="account_id", label="handle",
+                   description="an account on the network (or the user's own)"),
+        EntityKind("post", table="posts", key="post_id", label="text",
+                   description="a post by an account", live="status = 'published'"),
+        EntityKind("comment", table="comments", key="comment_id", label="text",
+                   description="a comment on a post, or a reply to a comment", live="status = 'visible'"),
+        EntityKind("hashtag", table="hashtags", key="tag", label="tag",
+                   description="a hashtag used in posts, without '#'"),
+        EntityKind("message", table="messages", key="message_id", label="text",
+                   description="a direct message between the user and another account"),
+        EntityKind("notification", table="notifications", key="notification_id", label="kind",
+                   description="something that happened to the user's account", live="is_read = 0"),
+        EntityKind("report", table="reports", key="report_id", label="reason",
+                   description="a post the user reported to the moderators", live="status = 'open'"),
+    ],
+)
+
+# ----- parameter and field types ----------------------------------------------------------------
+
+AccountId = Annotated[str, Entity("account")]
+PostId = Annotated[str, Entity("post")]
+CommentId = Annotated[str, Entity("comment")]
+Hashtag = Annotated[str, Entity("hashtag")]
+MessageId = Annotated[str, Entity("message")]
+NotificationId = Annotated[str, Entity("notification")]
+ReportId = Annotated[str, Entity("report")]
+
+PostText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
+CommentText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+MessageText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Limit = Annotated[int, Field(ge=1, le=100)]
+Visibility = Literal["public", "followers"]
+ReplyPolicy = Literal["everyone", "following"]
+
+# ----- result models ----------------------------------------------------------------------------
+
+
+class Account(BaseModel):
+    account_id: AccountId
+    handle: str = Field(description="the @name, without '@'")
+    display_name: str
+    bio: str | None
+    location: str | None
+    joined_on: str
+    is_private: bool = Field(description="posts and connections are for followers only")
+    verified: bool
+    followers_count: int
+    following_count: int
+    posts_count: int
+    is_you: bool
+    you_follow: bool
+    follows_you: bool
+    request_pending: bool = Field(description="the user asked to follow this private account and awaits an answer")
+    blocked_by_you: bool
+    blocks_you: bool
+    messages_from: Literal["everyone", "following"] = Field(
+        description="who may send direct messages: everyone, or only accounts it follows")
+
+
+class AccountSummary(BaseModel):
+    account_id: AccountId
+    handle: str
+    display_name: str
+    verified: bool
+    is_private: bool
+    you_follow: bool
+    follows_you: bool
+
+
+class AccountList(BaseModel):
+    accounts: list[AccountSummary]
+    total: int = Field(description="how many accounts matched, before `limit`")
+
+
+class Post(BaseModel):
+    post_id: PostId
+    author_id: AccountId
+    author_handle: str
+    author_name: str
+    text: str
+    hashtags: list[Hashtag]
+    visibility: Visibility
+    reply_policy: ReplyPolicy = Field(description="who may comment: everyone, or accounts the author follows")
+    status: Literal["scheduled", "published", "deleted", "removed"]
+    created_at: str = Field(description="when it was (or will be, if scheduled) published")
+    edited_at: str | None
+    like_count: int
+    comment_count: int
+    liked_by_you: bool
+
+
+class PostList(BaseModel):
+    posts: list[Post]
+    total: int = Field(description="how many posts matched, before `limit`")
+
+
+# ----- who, and what they may see -----------------------------------------------------------------
+
+
+def me(ctx: Ctx) -> str:
+    """The signed-in user's account ID."""
+    return ctx.db.execute("SELECT account_id FROM accounts WHERE is_me = 1").fetchone()[0]
+
+
+def now_iso(ctx: Ctx) -> str:
+    return iso(ctx.now())
+
+
+def quote(value: str, width: int = 40) -> str:
+    return repr(value if len(value) <= width else value[:width] + "...")
+
+
+def fetch_account(ctx: Ctx, account_id: str) -> sqlite3.Row:
+    row = ctx.db.execute("SELECT * FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No account has ID {quote(account_id)}.",
+                        hint="Find accounts with search_accounts; IDs look like 'USR-10002'.")
+    return row
+
+
+def follows(ctx: Ctx, follower: str, followee: str) -> bool:
+    return ctx.db.execute("SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?",
+                          (follower, followee)).fetchone() is not None
+
+
+def block_between(ctx: Ctx, other: str) -> str | None:
+    """'you' if the user blocked `other`, 'them' if `other` blocked the user, else None."""
+    user = me(ctx)
+    if ctx.db.execute("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (user, other)).fetchone():
+        return "you"
+    if ctx.db.execute("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (other, user)).fetchone():
+        return "them"
+    return None
+
+
+def require_not_blocked(ctx: Ctx, account: sqlite3.Row) -> None:
+    who = block_between(ctx, account["account_id"])
+    if who == "you":
+        raise ToolError("blocked", f"You blocked @{account['handle']}.",
+                        hint="Unblock them with unblock_account first, if the user wants to.")
+    if who == "them":
+        raise ToolError("blocked", f"@{account['handle']} has blocked you; you cannot see or interact with "
+                        "their content.")
+
+
+def require_can_see(ctx: Ctx, account: sqlite3.Row) -> None:
+    """The user may see this account's posts and connections (or the ToolError saying why not)."""
+    require_not_blocked(ctx, account)
+    user = me(ctx)
+    if account["is_private"] and account["account_id"] != user and not follows(ctx, user, account["account_id"]):
+        raise ToolError("private_account", f"@{account['handle']} is private; only their followers see their "
+                        "posts and connections.", hint="Send a follow request with follow_account.")
+
+
+# The posts the user may read: published, no block either way, and public or followed.
+READABLE = """
+p.status = 'published'
+AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = :me AND b.blocked_id = p.author_id)
+                OR (b.blocker_id = p.author_id AND b.blocked_id = :me))
+AND (p.author_id = :me OR (a.is_private = 0 AND p.visibility = 'public')
+     OR EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :me AND f.followee_id = p.author_id))
+"""
+
+POSTS = """
+SELECT p.*, a.handle AS author_handle, a.display_name AS author_name, a.is_private AS author_private,
+       (SELECT count(*) FROM likes l WHERE l.post_id = p.post_id) AS like_count,
+       (SELECT count(*) FROM comments c WHERE c.post_id = p.post_id AND c.status = 'visible') AS comment_count,
+       EXISTS (SELECT 1 FROM likes l WHERE l.post_id = p.post_id AND l.account_id = :me) AS liked_by_you
+FROM posts p JOIN accounts a ON a.account_id = p.author_id
+"""
+
+
+def post_models(ctx: Ctx, rows: list[sqlite3.Row]) -> list[Post]:
+    out = []
+    for r in rows:
+        tags = [t[0] for t in ctx.db.execute("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag",
+                                             (r["post_id"],))]
+        out.append(Post(post_id=r["post_id"], author_id=r["author_id"], author_handle=r["author_handle"],
+                        author_name=r["author_name"], text=r["text"], hashtags=tags, visibility=r["visibility"],
+                        reply_policy=r["reply_policy"], status=r["status"], created_at=r["created_at"],
+                        edited_at=r["edited_at"], like_count=r["like_count"], comment_count=r["comment_count"],
+                        liked_by_you=bool(r["liked_by_you"])))
+    return out
+
+
+def readable_post(ctx: Ctx, post_id: str) -> sqlite3.Row:
+    """A post the user may read (their own scheduled posts included), or the ToolError saying why not."""
+    user = me(ctx)
+    row = ctx.db.execute(POSTS + " WHERE p.post_id = :post_id", {"me": user, "post_id": post_id}).fetchone()
+    mine = row is not None and row["author_id"] == user
+    if row is None or row["status"] in ("deleted", "removed") or (row["status"] == "scheduled" and not mine):
+        reason = "" if row is None or row["status"] == "scheduled" else f" (it was {row['status']})"
+        raise ToolError("not_found", f"No post {quote(post_id)} is available{reason}.",
+                        hint="Find posts with get_feed, list_posts or search_posts; IDs look like 'PST-10042'.")
+    if not mine:
+        author = fetch_account(ctx, row["author_id"])
+        require_not_blocked(ctx, author)
+        if not (row["author_private"] == 0 and row["visibility"] == "public") and not follows(ctx, user, row["author_id"]):
+            raise ToolError("private_account", f"This post by @{row['author_handle']} is for their followers only.",
+                            hint="Follow the account with follow_account to see it.")
+    return row
+
+
+def post_model(ctx: Ctx, post_id: str) -> Post:
+    row = ctx.db.execute(POSTS + " WHERE p.post_id = :post_id", {"me": me(ctx), "post_id": post_id}).fetchone()
+    return post_models(ctx, [row])[0]
+
+
+def account_summary(ctx: Ctx, rows: list[sqlite3.Row]) -> list[AccountSummary]:
+    user = me(ctx)
+    return [AccountSummary(account_id=r["account_id"], handle=r["handle"], display_name=r["display_name"],
+                           verified=bool(r["verified"]), is_private=bool(r["is_private"]),
+                           you_follow=follows(ctx, user, r["account_id"]),
+                           follows_you=follows(ctx, r["account_id"], user)) for r in rows]
+
+
+def account_model(ctx: Ctx, account_id: str) -> Account:
+    row = fetch_account(ctx, account_id)
+    user = me(ctx)
+    aid = row["account_id"]
+    (followers,) = ctx.db.execute("SELECT count(*) FROM follows WHERE followee_id = ?", (aid,)).fetchone()
+    (following,) = ctx.db.execute("SELECT count(*) FROM follows WHERE follower_id = ?", (aid,)).fetchone()
+    (posts,) = ctx.db.execute("SELECT count(*) FROM posts WHERE author_id = ? AND status = 'published'",
+                              (aid,)).fetchone()
+    pending = ctx.db.execute("SELECT 1 FROM follow_requests WHERE requester_id = ? AND target_id = ?",
+                             (user, aid)).fetchone() is not None
+    blocked = block_between(ctx, aid) if aid != user else None
+    return Account(account_id=aid, handle=row["handle"], display_name=row["display_name"], bio=row["bio"],
+                   location=row["location"], joined_on=row["joined_on"], is_private=bool(row["is_private"]),
+                   verified=bool(row["verified"]), followers_count=followers + row["outside_followers"],
+                   following_count=following, posts_count=posts, is_you=aid == user,
+                   you_follow=follows(ctx, user, aid), follows_you=follows(ctx, aid, user), request_pending=pending,
+                   blocked_by_you=blocked == "you", blocks_you=blocked == "them", messages_from=row["dm_policy"])
+
+
+def editable_until(row: sqlite3.Row | dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(row["created_at"]) + timedelta(minutes=EDIT_WINDOW_MINUTES)
+
+
+def notify(ctx: Ctx, kind: str, at: str, *, actor: str | None = None, post: str | None = None,
+           report: str | None = None) -> None:
+    ctx.db.execute("INSERT INTO notifications (notification_id, kind, actor_id, post_id, comment_id, report_id, "
+                   "created_at, is_read) VALUES (?, ?, ?, ?, NULL, ?, ?, 0)",
+                   (ctx.new_id("NTF"), kind, actor, post, report, at))
+
+
+# ----- what happens as time passes ------------------------------------------------------------------
+
+
+def move_on(ctx: Ctx, new: datetime) -> None:
+    now = iso(new)
+    user = me(ctx)
+    ctx.db.execute("UPDATE posts SET status = 'published' WHERE status = 'scheduled' AND created_at <= ?", (now,))
+    answered_before = iso(new - timedelta(hours=REQUEST_ANSWER_HOURS))
+    for req in ctx.db.execute(
+            "SELECT r.* FROM follow_requests r JOIN accounts a ON a.account_id = r.target_id "
+            "WHERE r.requester_id = ? AND a.answers_requests = 1 AND r.created_at <= ? "
+            "ORDER BY r.created_at, r.target_id", (user, answered_before)).fetchall():
+        at = iso(datetime.fromisoformat(req["created_at"]) + timedelta(hours=REQUEST_ANSWER_HOURS))
+        ctx.db.execute("DELETE FROM follow_requests WHERE requester_id = ? AND target_id = ?",
+                       (user, req["target_id"]))
+        ctx.db.execute("INSERT OR IGNORE INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
+                       (user, req["target_id"], at))
+        notify(ctx, "follow_accepted", at, actor=req["target_id"])
+    reviewed_before = iso(new - timedelta(hours=REPORT_REVIEW_HOURS))
+    for rep in ctx.db.execute("SELECT r.*, p.violates FROM reports r JOIN posts p ON p.post_id = r.post_id "
+                              "WHERE r.status = 'open' AND r.created_at <= ? ORDER BY r.created_at, r.report_id",
+                              (reviewed_before,)).fetchall():
+        at = iso(datetime.fromisoformat(rep["created_at"]) + timedelta(hours=REPORT_REVIEW_HOURS))
+        outcome = "action_taken" if rep["violates"] else "no_violation"
+        ctx.db.execute("UPDATE reports SET status = ?, resolved_at = ? WHERE report_id = ?",
+                       (outcome, at, rep["report_id"]))
+        if rep["violates"]:
+            ctx.db.execute("UPDATE posts SET status = 'removed' WHERE post_id = ? AND status = 'published'",
+                           (rep["post_id"],))
+        notify(ctx, "report_update", at, post=rep["post_id"], report=rep["report_id"])
+
+
+# Register the tools (each module adds its tools to `server`).
+from . import tools_accounts, tools_posts, tools_engagement, tools_inbox  # noqa: E402, F401, I001

@@ -1,0 +1,348 @@
+"""Social media tools: profiles, account search, followers, following and blocks."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Account,
+    AccountId,
+    AccountList,
+    Limit,
+    Query,
+    account_model,
+    account_summary,
+    block_between,
+    fetch_account,
+    follows,
+    me,
+    now_iso,
+    require_can_see,
+    require_not_blocked,
+    server,
+)
+
+DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
+Bio = Annotated[str, StringConstraints(strip_whitespace=True, max_length=160)]
+Location = Annotated[str, StringConstraints(strip_whitespace=True, max_length=60)]
+
+
+class FollowResult(BaseModel):
+    account_id: AccountId
+    handle: str
+    status: Literal["following", "requested", "not_following"] = Field(
+        description="'requested': a private account has to approve the request first")
+    followers_count: int
+
+
+class BlockResult(BaseModel):
+    account_id: AccountId
+    handle: str
+    blocked: bool
+    follows_removed: int = Field(description="follows between you that the block removed (both ways)")
+
+
+# ----- profiles -------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Show me my profile.",
+    "Who is {account_id}? Do they follow me?",
+    "How many followers does {account_id} have?",
+])
+def get_profile(ctx: Ctx, account_id: AccountId | None = None) -> Account:
+    """Show a profile: the user's own, or another account's, with how it relates to the user.
+
+    Args:
+        account_id: ID of the account, such as 'USR-10005'; omit for the user's own profile.
+
+    Returns:
+        The profile (handle, name, bio, location, privacy, follower, following and post counts)
+        and whether the user follows it, it follows the user, a follow request is pending, or
+        either has blocked the other.
+
+    Raises:
+        not_found: no account has that ID.
+    """
+    return account_model(ctx, account_id if account_id is not None else me(ctx))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Change my bio to '{bio}'.",
+    "Make my account private.",
+    "Update my display name to {display_name} and my location to {location}.",
+    "Only let people I follow send me messages.",
+])
+def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio | None = None,
+                   location: Location | None = None, is_private: bool | None = None,
+                   messages_from: Literal["everyone", "following"] | None = None) -> Account:
+    """Change the user's profile and privacy settings; only the fields given change.
+
+    Args:
+        display_name: the name shown on the profile, 1 to 50 characters, such as 'Maya Chen'.
+        bio: the profile text, up to 160 characters, such as 'Runner and home cook.'; '' clears it.
+        location: where the user is, such as 'Denver, CO'; '' clears it.
+        is_private: true to make the account private (posts for followers only), false for public.
+        messages_from: who may send the user direct messages: 'everyone' or 'following'.
+
+    Returns:
+        The user's profile as it is now.
+
+    Raises:
+        nothing_to_update: no field to change was given.
+    """
+    changes: dict[str, object] = {}
+    if display_name is not None:
+        changes["display_name"] = display_name
+    if bio is not None:
+        changes["bio"] = bio or None
+    if location is not None:
+        changes["location"] = location or None
+    if is_private is not None:
+        changes["is_private"] = int(is_private)
+    if messages_from is not None:
+        changes["dm_policy"] = messages_from
+    if not changes:
+        raise ToolError("nothing_to_update", "No field to change was given.",
+                        hint="Pass display_name, bio, location, is_private or messages_from.")
+    user = me(ctx)
+    assignments = ", ".join(f"{column} = :{column}" for column in changes)  # our column names, not input
+    ctx.db.execute(f"UPDATE accounts SET {assignments} WHERE account_id = :me", {**changes, "me": user})
+    return account_model(ctx, user)
+
+
+@server.tool(effect=READ, asks=[
+    "Find the account {query}.",
+    "Search for people called {query}.",
+])
+def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
+    """Find accounts by part of their handle or display name.
+
+    Args:
+        query: text to look for, such as 'chen' or '@maya'.
+        limit: the most accounts to return, 1 to 100, such as 20.
+
+    Returns:
+        The matching accounts (ID, handle, name, verified, private, follow relations), verified
+        and followed ones first, and how many matched.
+    """
+    text = query.lstrip("@").lower()
+    rows = ctx.db.execute(
+        "SELECT * FROM accounts WHERE is_me = 0 AND (instr(lower(handle), :q) > 0 OR instr(lower(display_name), :q) > 0) "
+        "ORDER BY verified DESC, EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :me "
+        "AND f.followee_id = account_id) DESC, handle", {"q": text, "me": me(ctx)}).fetchall()
+    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+
+
+def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limit: int) -> AccountList:
+    target = fetch_account(ctx, account_id) if account_id is not None else fetch_account(ctx, me(ctx))
+    require_can_see(ctx, target)
+    rows = ctx.db.execute(f"SELECT a.* FROM follows f JOIN accounts a ON a.account_id = f.{other} "  # noqa: S608
+                          f"WHERE f.{column} = ? ORDER BY f.created_at DESC, a.account_id",
+                          (target["account_id"],)).fetchall()
+    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Who follows me?",
+    "Show me {account_id}'s followers.",
+])
+def list_followers(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 50) -> AccountList:
+    """List the accounts that follow an account (the user's own by default), most recent first.
+
+    Args:
+        account_id: ID of the account, such as 'USR-10005'; omit for the user's followers.
+        limit: the most accounts to return, 1 to 100, such as 50.
+
+    Returns:
+        The followers (ID, handle, name, follow relations with the user) and how many there are
+        in this network.
+
+    Raises:
+        not_found: no account has that ID.
+        blocked: the user blocked the account, or it blocked the user.
+        private_account: the account is private and the user does not follow it.
+    """
+    return _connections(ctx, account_id, "followee_id", "follower_id", limit)
+
+
+@server.tool(effect=READ, asks=[
+    "Who am I following?",
+    "Which accounts does {account_id} follow?",
+])
+def list_following(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 50) -> AccountList:
+    """List the accounts an account follows (the user's own by default), most recent first.
+
+    Args:
+        account_id: ID of the account, such as 'USR-10005'; omit for the accounts the user follows.
+        limit: the most accounts to return, 1 to 100, such as 50.
+
+    Returns:
+        The accounts followed (ID, handle, name, follow relations with the user) and how many.
+
+    Raises:
+        not_found: no account has that ID.
+        blocked: the user blocked the account, or it blocked the user.
+        private_account: the account is private and the user does not follow it.
+    """
+    return _connections(ctx, account_id, "follower_id", "followee_id", limit)
+
+
+# ----- following --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Follow {account_id}.",
+    "I'd like to see posts from {account_id} in my feed, follow them please.",
+])
+def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
+    """Follow an account. A private account gets a follow request it approves first (in about two hours).
+
+    Args:
+        account_id: ID of the account to follow, such as 'USR-10002'.
+
+    Returns:
+        The account and the new status: 'following', or 'requested' for a private account.
+
+    Raises:
+        not_found: no account has that ID.
+        cannot_follow_self: the account is the user's own.
+        blocked: the user blocked the account, or it blocked the user.
+        already_following: the user already follows the account.
+        request_pending: a follow request to this private account is already waiting.
+    """
+    target = fetch_account(ctx, account_id)
+    user = me(ctx)
+    if account_id == user:
+        raise ToolError("cannot_follow_self", "You cannot follow yourself.")
+    require_not_blocked(ctx, target)
+    if follows(ctx, user, account_id):
+        raise ToolError("already_following", f"You already follow @{target['handle']}.")
+    if ctx.db.execute("SELECT 1 FROM follow_requests WHERE requester_id = ? AND target_id = ?",
+                      (user, account_id)).fetchone():
+        raise ToolError("request_pending", f"Your follow request to @{target['handle']} is still waiting for "
+                        "their approval.", hint="Wait for them to answer, or withdraw it with unfollow_account.")
+    if target["is_private"]:
+        ctx.db.execute("INSERT INTO follow_requests (requester_id, target_id, created_at) VALUES (?, ?, ?)",
+                       (user, account_id, now_iso(ctx)))
+        status = "requested"
+    else:
+        ctx.db.execute("INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
+                       (user, account_id, now_iso(ctx)))
+        status = "following"
+    profile = account_model(ctx, account_id)
+    return FollowResult(account_id=account_id, handle=target["handle"], status=status,
+                        followers_count=profile.followers_count)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Unfollow {account_id}.",
+    "Stop following {account_id}, their posts aren't for me.",
+    "Withdraw my follow request to {account_id}.",
+])
+def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
+    """Stop following an account, or withdraw a pending follow request to it.
+
+    Args:
+        account_id: ID of the account, such as 'USR-10005'.
+
+    Returns:
+        The account, now with status 'not_following'.
+
+    Raises:
+        not_found: no account has that ID.
+        not_following: the user neither follows the account nor has a request pending.
+    """
+    target = fetch_account(ctx, account_id)
+    user = me(ctx)
+    gone = ctx.db.execute("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", (user, account_id)).rowcount
+    gone += ctx.db.execute("DELETE FROM follow_requests WHERE requester_id = ? AND target_id = ?",
+                           (user, account_id)).rowcount
+    if not gone:
+        raise ToolError("not_following", f"You do not follow @{target['handle']}.")
+    profile = account_model(ctx, account_id)
+    return FollowResult(account_id=account_id, handle=target["handle"], status="not_following",
+                        followers_count=profile.followers_count)
+
+
+# ----- blocks -------------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Block {account_id}.",
+    "{account_id} keeps harassing me, block them.",
+])
+def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
+    """Block an account: its posts and comments vanish for the user, and follows both ways are removed.
+
+    Args:
+        account_id: ID of the account to block, such as 'USR-10005'.
+
+    Returns:
+        The account, now blocked, and how many follows the block removed.
+
+    Raises:
+        not_found: no account has that ID.
+        cannot_block_self: the account is the user's own.
+        already_blocked: the user already blocked the account.
+    """
+    target = fetch_account(ctx, account_id)
+    user = me(ctx)
+    if account_id == user:
+        raise ToolError("cannot_block_self", "You cannot block yourself.")
+    if block_between(ctx, account_id) == "you":
+        raise ToolError("already_blocked", f"You already blocked @{target['handle']}.")
+    ctx.db.execute("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
+                   (user, account_id, now_iso(ctx)))
+    removed = ctx.db.execute("DELETE FROM follows WHERE (follower_id = :a AND followee_id = :b) OR "
+                             "(follower_id = :b AND followee_id = :a)", {"a": user, "b": account_id}).rowcount
+    ctx.db.execute("DELETE FROM follow_requests WHERE (requester_id = :a AND target_id = :b) OR "
+                   "(requester_id = :b AND target_id = :a)", {"a": user, "b": account_id})
+    return BlockResult(account_id=account_id, handle=target["handle"], blocked=True, follows_removed=removed)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Unblock {account_id}.",
+    "I made up with {account_id}, please lift the block.",
+])
+def unblock_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
+    """Unblock an account. Follows the block removed do not come back.
+
+    Args:
+        account_id: ID of the account to unblock, such as 'USR-10024'.
+
+    Returns:
+        The account, no longer blocked.
+
+    Raises:
+        not_found: no account has that ID.
+        not_blocked: the user has not blocked the account.
+    """
+    target = fetch_account(ctx, account_id)
+    gone = ctx.db.execute("DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me(ctx), account_id)).rowcount
+    if not gone:
+        raise ToolError("not_blocked", f"You have not blocked @{target['handle']}.")
+    return BlockResult(account_id=account_id, handle=target["handle"], blocked=False, follows_removed=0)
+
+
+@server.tool(effect=READ, asks=[
+    "Who have I blocked?",
+    "Show me my blocked accounts.",
+])
+def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> AccountList:
+    """List the accounts the user has blocked, most recent first.
+
+    Args:
+        limit: the most accounts to return, 1 to 100, such as 50.
+
+    Returns:
+        The blocked accounts and how many there are.
+    """
+    rows = ctx.db.execute("SELECT a.* FROM blocks b JOIN accounts a ON a.account_id = b.blocked_id "
+                          "WHERE b.blocker_id = ? ORDER BY b.created_at DESC, a.account_id", (me(ctx),)).fetchall()
+    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+

@@ -1,0 +1,328 @@
+"""Social media tools: likes, comments and replies, and reports of posts to the moderators."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    AccountId,
+    CommentId,
+    CommentText,
+    Limit,
+    Post,
+    PostId,
+    ReportId,
+    fetch_account,
+    follows,
+    me,
+    now_iso,
+    post_model,
+    quote,
+    readable_post,
+    require_not_blocked,
+    server,
+)
+from .world import REPORT_REVIEW_HOURS, iso
+
+Reason = Literal["spam", "harassment", "hate", "misinformation", "violence", "impersonation", "other"]
+
+
+class Comment(BaseModel):
+    comment_id: CommentId
+    post_id: PostId
+    author_id: AccountId
+    author_handle: str
+    text: str
+    created_at: str
+    reply_to_comment_id: CommentId | None = Field(description="the comment this one answers, if it is a reply")
+
+
+class CommentList(BaseModel):
+    post_id: PostId
+    comments: list[Comment] = Field(description="top-level comments oldest first, each followed by its replies")
+    total: int
+
+
+class Report(BaseModel):
+    report_id: ReportId
+    post_id: PostId
+    post_author_handle: str
+    post_text: str
+    reason: Reason
+    details: str | None
+    status: Literal["open", "action_taken", "no_violation"]
+    created_at: str
+    review_by: str = Field(description="when the moderators review it (24 hours after filing)")
+    resolved_at: str | None
+
+
+class ReportList(BaseModel):
+    reports: list[Report]
+    total: int
+
+
+# ----- likes --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Like {post_id}.",
+    "Give {post_id} a like, it's a great post.",
+])
+def like_post(ctx: Ctx, post_id: PostId) -> Post:
+    """Like a post the user can see.
+
+    Args:
+        post_id: ID of the post, such as 'PST-10042'.
+
+    Returns:
+        The post with its new like count.
+
+    Raises:
+        not_found: no post has that ID, or it was deleted or removed.
+        blocked: the author blocked the user, or the user blocked the author.
+        private_account: the post is for its author's followers and the user does not follow them.
+        already_liked: the user already liked the post.
+    """
+    readable_post(ctx, post_id)
+    user = me(ctx)
+    if ctx.db.execute("SELECT 1 FROM likes WHERE post_id = ? AND account_id = ?", (post_id, user)).fetchone():
+        raise ToolError("already_liked", f"You already liked {post_id}.")
+    ctx.db.execute("INSERT INTO likes (post_id, account_id, created_at) VALUES (?, ?, ?)", (post_id, user, now_iso(ctx)))
+    return post_model(ctx, post_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Unlike {post_id}.",
+    "Remove my like from {post_id}, I tapped it by accident.",
+])
+def unlike_post(ctx: Ctx, post_id: PostId) -> Post:
+    """Take back the user's like of a post.
+
+    Args:
+        post_id: ID of the post, such as 'PST-10042'.
+
+    Returns:
+        The post with its new like count.
+
+    Raises:
+        not_found: no post has that ID, or it was deleted or removed.
+        blocked: the author blocked the user, or the user blocked the author.
+        private_account: the post is for its author's followers and the user does not follow them.
+        not_liked: the user has not liked the post.
+    """
+    readable_post(ctx, post_id)
+    gone = ctx.db.execute("DELETE FROM likes WHERE post_id = ? AND account_id = ?", (post_id, me(ctx))).rowcount
+    if not gone:
+        raise ToolError("not_liked", f"You have not liked {post_id}.")
+    return post_model(ctx, post_id)
+
+
+# ----- comments -----------------------------------------------------------------------------------
+
+COMMENTS = ("SELECT c.*, a.handle AS author_handle FROM comments c JOIN accounts a ON a.account_id = c.author_id ")
+# A visible comment by someone with no block between them and the user.
+COMMENT_VISIBLE = ("c.status = 'visible' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE "
+                   "(b.blocker_id = :me AND b.blocked_id = c.author_id) OR (b.blocker_id = c.author_id "
+                   "AND b.blocked_id = :me))")
+
+
+def _comment(row: sqlite3.Row) -> Comment:
+    return Comment(comment_id=row["comment_id"], post_id=row["post_id"], author_id=row["author_id"],
+                   author_handle=row["author_handle"], text=row["text"], created_at=row["created_at"],
+                   reply_to_comment_id=row["parent_id"])
+
+
+def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
+    row = ctx.db.execute(COMMENTS + f"WHERE c.comment_id = :id AND {COMMENT_VISIBLE}",
+                         {"id": comment_id, "me": me(ctx)}).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No comment {quote(comment_id)} is available.",
+                        hint="list_comments shows a post's comments; IDs look like 'CMT-10007'.")
+    return row
+
+
+@server.tool(effect=READ, asks=[
+    "What are people saying on {post_id}?",
+    "Show me the comments on {post_id}.",
+])
+def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
+    """List the comments on a post, each top-level comment followed by its replies.
+
+    Comments of blocked accounts are left out.
+
+    Args:
+        post_id: ID of the post, such as 'PST-10042'.
+        limit: the most comments to return, 1 to 100, such as 50.
+
+    Returns:
+        The comments (ID, author, text, time, the comment replied to) and how many there are.
+
+    Raises:
+        not_found: no post has that ID, or it was deleted or removed.
+        blocked: the author blocked the user, or the user blocked the author.
+        private_account: the post is for its author's followers and the user does not follow them.
+    """
+    readable_post(ctx, post_id)
+    rows = ctx.db.execute(COMMENTS + f"WHERE c.post_id = :post AND {COMMENT_VISIBLE} ORDER BY c.created_at, "
+                          "c.comment_id", {"post": post_id, "me": me(ctx)}).fetchall()
+    top = [r for r in rows if r["parent_id"] is None]
+    threaded: list[sqlite3.Row] = []
+    for t in top:
+        threaded.append(t)
+        threaded.extend(r for r in rows if r["parent_id"] == t["comment_id"])
+    orphans = [r for r in rows if r not in threaded]  # replies to comments no longer shown
+    ordered = threaded + orphans
+    return CommentList(post_id=post_id, comments=[_comment(r) for r in ordered[:limit]], total=len(ordered))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Comment '{text}' on {post_id}.",
+    "Reply to comment {reply_to_comment_id} on {post_id} with: {text}",
+])
+def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
+                    reply_to_comment_id: CommentId | None = None) -> Comment:
+    """Comment on a post the user can see, or reply to a comment on it.
+
+    A post whose reply policy is 'following' takes comments only from accounts its author follows.
+
+    Args:
+        post_id: ID of the post, such as 'PST-10042'.
+        text: the comment, 1 to 500 characters, such as 'Congrats on the PR!'.
+        reply_to_comment_id: ID of a comment on the same post to reply to, such as 'CMT-10007'.
+
+    Returns:
+        The new comment with its ID.
+
+    Raises:
+        not_found: no post or comment has that ID, they were deleted, or the comment is on another post.
+        blocked: the post's or comment's author blocked the user, or the user blocked them.
+        private_account: the post is for its author's followers and the user does not follow them.
+        comments_restricted: the author only takes comments from accounts they follow.
+    """
+    post = readable_post(ctx, post_id)
+    user = me(ctx)
+    if post["reply_policy"] == "following" and post["author_id"] != user and not follows(ctx, post["author_id"], user):
+        raise ToolError("comments_restricted", f"@{post['author_handle']} only takes comments from accounts they "
+                        "follow, and they do not follow you.", hint="Like the post or send them a message instead.")
+    if reply_to_comment_id is not None:
+        parent = ctx.db.execute(COMMENTS + "WHERE c.comment_id = ? AND c.status = 'visible'",
+                                (reply_to_comment_id,)).fetchone()
+        if parent is None or parent["post_id"] != post_id:
+            raise ToolError("not_found", f"No comment {quote(reply_to_comment_id)} is on {post_id}.",
+                            hint="list_comments shows the post's comments.")
+        require_not_blocked(ctx, fetch_account(ctx, parent["author_id"]))
+    comment_id = ctx.new_id("CMT")
+    ctx.db.execute("INSERT INTO comments (comment_id, post_id, author_id, parent_id, text, created_at, status) "
+                   "VALUES (?, ?, ?, ?, ?, ?, 'visible')",
+                   (comment_id, post_id, user, reply_to_comment_id, text, now_iso(ctx)))
+    return _comment(ctx.db.execute(COMMENTS + "WHERE c.comment_id = ?", (comment_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my comment {comment_id}.",
+    "Remove the comment {comment_id} from my post.",
+])
+def delete_comment(ctx: Ctx, comment_id: CommentId) -> Comment:
+    """Delete a comment the user wrote, or any comment on the user's own posts.
+
+    Args:
+        comment_id: ID of the comment, such as 'CMT-10007'.
+
+    Returns:
+        The comment that was deleted.
+
+    Raises:
+        not_found: no comment has that ID, or it was already deleted.
+        not_allowed: the comment is someone else's, on someone else's post.
+    """
+    row = ctx.db.execute(COMMENTS + "WHERE c.comment_id = ? AND c.status = 'visible'", (comment_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No comment {quote(comment_id)} is available.",
+                        hint="list_comments shows a post's comments; IDs look like 'CMT-10007'.")
+    user = me(ctx)
+    (post_author,) = ctx.db.execute("SELECT author_id FROM posts WHERE post_id = ?", (row["post_id"],)).fetchone()
+    if row["author_id"] != user and post_author != user:
+        raise ToolError("not_allowed", f"That comment is by @{row['author_handle']} on someone else's post.",
+                        hint="You can delete your own comments and comments on your posts; report_post reports a post.")
+    ctx.db.execute("UPDATE comments SET status = 'deleted' WHERE comment_id = ?", (comment_id,))
+    return _comment(row)
+
+
+# ----- reports --------------------------------------------------------------------------------------
+
+
+REPORTS = ("SELECT r.*, a.handle AS post_author_handle, p.text AS post_text FROM reports r "
+           "JOIN posts p ON p.post_id = r.post_id JOIN accounts a ON a.account_id = p.author_id ")
+
+
+def _report(row: sqlite3.Row) -> Report:
+    review = iso(datetime.fromisoformat(row["created_at"]) + timedelta(hours=REPORT_REVIEW_HOURS))
+    return Report(report_id=row["report_id"], post_id=row["post_id"], post_author_handle=row["post_author_handle"],
+                  post_text=row["post_text"], reason=row["reason"], details=row["details"], status=row["status"],
+                  created_at=row["created_at"], review_by=review, resolved_at=row["resolved_at"])
+
+
+@server.tool(effect=WRITE, asks=[
+    "Report {post_id} as {reason}.",
+    "This post {post_id} is a scam, please flag it to the moderators.",
+])
+def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
+                details: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
+                ) -> Report:
+    """Report a post to the moderators, who review it within 24 hours and remove it if it breaks the rules.
+
+    Args:
+        post_id: ID of the post, such as 'PST-10042'.
+        reason: 'spam', 'harassment', 'hate', 'misinformation', 'violence', 'impersonation' or 'other'.
+        details: optional words for the moderators, such as 'Fake giveaway asking for DMs.'.
+
+    Returns:
+        The report with its ID, status 'open' and when it will be reviewed.
+
+    Raises:
+        not_found: no post has that ID, or it was deleted or removed.
+        blocked: the author blocked the user, or the user blocked the author.
+        private_account: the post is for its author's followers and the user does not follow them.
+        cannot_report_own: the post is the user's own.
+        already_reported: the user already reported this post.
+    """
+    post = readable_post(ctx, post_id)
+    if post["author_id"] == me(ctx):
+        raise ToolError("cannot_report_own", "You cannot report your own post.", hint="Delete it with delete_post.")
+    earlier = ctx.db.execute("SELECT report_id, status FROM reports WHERE post_id = ?", (post_id,)).fetchone()
+    if earlier:
+        raise ToolError("already_reported", f"You already reported {post_id} ({earlier['report_id']}, "
+                        f"{earlier['status']}).", hint="list_reports shows where it stands.")
+    report_id = ctx.new_id("RPT")
+    ctx.db.execute("INSERT INTO reports (report_id, post_id, reason, details, status, created_at, resolved_at) "
+                   "VALUES (?, ?, ?, ?, 'open', ?, NULL)", (report_id, post_id, reason, details or None, now_iso(ctx)))
+    return _report(ctx.db.execute(REPORTS + "WHERE r.report_id = ?", (report_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What happened to the posts I reported?",
+    "Show me my {status} reports.",
+])
+def list_reports(ctx: Ctx, status: Literal["open", "action_taken", "no_violation"] | None = None,
+                 limit: Limit = 20) -> ReportList:
+    """List the reports the user filed, newest first, with the moderators' decisions.
+
+    Args:
+        status: only reports that are 'open', 'action_taken' (the post was removed) or 'no_violation'.
+        limit: the most reports to return, 1 to 100, such as 20.
+
+    Returns:
+        The reports (post, reason, status, when filed, reviewed and resolved) and how many there are.
+    """
+    sql, params = REPORTS, []
+    if status is not None:
+        sql += "WHERE r.status = ? "
+        params.append(status)
+    rows = ctx.db.execute(sql + "ORDER BY r.created_at DESC, r.report_id DESC", params).fetchall()
+    return ReportList(reports=[_report(r) for r in rows[:limit]], total=len(rows))

@@ -1,0 +1,359 @@
+"""Social media tools: the feed, posts, search, hashtags; creating, editing and deleting posts."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    POSTS,
+    READABLE,
+    AccountId,
+    Hashtag,
+    Limit,
+    Post,
+    PostId,
+    PostList,
+    PostText,
+    Query,
+    ReplyPolicy,
+    Visibility,
+    editable_until,
+    fetch_account,
+    me,
+    now_iso,
+    post_model,
+    post_models,
+    quote,
+    readable_post,
+    require_can_see,
+    server,
+)
+from .world import DUPLICATE_WINDOW_HOURS, hashtags_of, iso
+
+MAX_SCHEDULE_DAYS = 90
+
+
+class HashtagCount(BaseModel):
+    hashtag: Hashtag
+    posts: int = Field(description="posts using it in the window")
+    accounts: int = Field(description="distinct accounts posting it in the window")
+
+
+class TrendingList(BaseModel):
+    hashtags: list[HashtagCount]
+    days: int
+    total: int
+
+
+class HashtagPosts(BaseModel):
+    hashtag: Hashtag
+    posts: list[Post]
+    total: int = Field(description="how many readable posts use it, before `limit`")
+
+
+# ----- reading ---------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What's new in my feed?",
+    "Show me the latest {limit} posts from people I follow.",
+])
+def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
+    """The user's home feed: published posts of the accounts they follow and their own, newest first.
+
+    Posts of blocked accounts never appear.
+
+    Args:
+        limit: the most posts to return, 1 to 100, such as 20.
+
+    Returns:
+        The posts (ID, author, text, hashtags, visibility, time, like and comment counts, whether
+        the user liked them) and how many the feed holds.
+    """
+    user = me(ctx)
+    rows = ctx.db.execute(
+        POSTS + f" WHERE {READABLE} AND (p.author_id = :me OR EXISTS (SELECT 1 FROM follows f2 "
+        "WHERE f2.follower_id = :me AND f2.followee_id = p.author_id)) ORDER BY p.created_at DESC, p.post_id DESC",
+        {"me": user}).fetchall()
+    return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me my posts.",
+    "What has {account_id} posted lately?",
+    "Do I have any scheduled posts?",
+])
+def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20) -> PostList:
+    """List one account's posts, newest first: the user's own (scheduled ones included) by default.
+
+    Args:
+        account_id: ID of the account, such as 'USR-10005'; omit for the user's own posts.
+        limit: the most posts to return, 1 to 100, such as 20.
+
+    Returns:
+        The posts the user may read and how many there are.
+
+    Raises:
+        not_found: no account has that ID.
+        blocked: the user blocked the account, or it blocked the user.
+        private_account: the account is private and the user does not follow it.
+    """
+    user = me(ctx)
+    author = fetch_account(ctx, account_id if account_id is not None else user)
+    require_can_see(ctx, author)
+    if author["account_id"] == user:
+        where = "p.author_id = :me AND p.status IN ('published', 'scheduled')"
+    else:
+        where = f"p.author_id = :author AND {READABLE}"
+    rows = ctx.db.execute(POSTS + f" WHERE {where} ORDER BY p.created_at DESC, p.post_id DESC",
+                          {"me": user, "author": author["account_id"]}).fetchall()
+    return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Open post {post_id}.",
+    "How many likes does {post_id} have?",
+])
+def get_post(ctx: Ctx, post_id: PostId) -> Post:
+    """Show one post with its hashtags, like and comment counts.
+
+    Args:
+        post_id: ID of the post, such as 'PST-10042'.
+
+    Returns:
+        The post (author, text, hashtags, visibility, who may comment, status, times, like and
+        comment counts, whether the user liked it).
+
+    Raises:
+        not_found: no post has that ID, or it was deleted or removed (or is someone else's scheduled post).
+        blocked: the author blocked the user, or the user blocked the author.
+        private_account: the post is for its author's followers and the user does not follow them.
+    """
+    readable_post(ctx, post_id)
+    return post_model(ctx, post_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Search posts for {query}.",
+    "Has anyone posted about {query}?",
+])
+def search_posts(ctx: Ctx, query: Query, limit: Limit = 20) -> PostList:
+    """Search the posts the user may read for a word or phrase, newest first.
+
+    Args:
+        query: text to look for, such as 'half marathon'.
+        limit: the most posts to return, 1 to 100, such as 20.
+
+    Returns:
+        The matching posts and how many matched.
+    """
+    rows = ctx.db.execute(POSTS + f" WHERE {READABLE} AND instr(lower(p.text), :q) > 0 "
+                          "ORDER BY p.created_at DESC, p.post_id DESC", {"me": me(ctx), "q": query.lower()}).fetchall()
+    return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
+
+
+def _tag(value: str) -> str:
+    return value.strip().lstrip("#").lower()
+
+
+@server.tool(effect=READ, asks=[
+    "Show me posts tagged #{hashtag}.",
+    "What are people saying under the {hashtag} hashtag?",
+])
+def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagPosts:
+    """List the readable posts that use a hashtag, newest first.
+
+    Args:
+        hashtag: the hashtag, with or without '#', such as 'running'.
+        limit: the most posts to return, 1 to 100, such as 20.
+
+    Returns:
+        The hashtag, its posts and how many there are.
+
+    Raises:
+        not_found: the hashtag has never been used.
+    """
+    tag = _tag(hashtag)
+    if ctx.db.execute("SELECT 1 FROM hashtags WHERE tag = ?", (tag,)).fetchone() is None:
+        raise ToolError("not_found", f"Nobody has used the hashtag #{tag[:40]}.",
+                        hint="get_trending_hashtags shows hashtags in use; search_posts searches text.")
+    rows = ctx.db.execute(POSTS + f" WHERE {READABLE} AND EXISTS (SELECT 1 FROM post_hashtags h WHERE "
+                          "h.post_id = p.post_id AND h.tag = :tag) ORDER BY p.created_at DESC, p.post_id DESC",
+                          {"me": me(ctx), "tag": tag}).fetchall()
+    return HashtagPosts(hashtag=tag, posts=post_models(ctx, rows[:limit]), total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "What's trending right now?",
+    "What were the top hashtags over the last {days} days?",
+])
+def get_trending_hashtags(ctx: Ctx, days: Annotated[int, Field(ge=1, le=30)] = 7, limit: Limit = 10) -> TrendingList:
+    """The hashtags used most in the posts the user may read over the last few days.
+
+    Args:
+        days: how many days back to count, 1 to 30, such as 7.
+        limit: the most hashtags to return, 1 to 100, such as 10.
+
+    Returns:
+        The hashtags with how many posts and accounts used them, most used first.
+    """
+    since = iso(ctx.now() - timedelta(days=days))
+    rows = ctx.db.execute(
+        "SELECT h.tag, count(*) AS posts, count(DISTINCT p.author_id) AS accounts FROM post_hashtags h "
+        f"JOIN posts p ON p.post_id = h.post_id JOIN accounts a ON a.account_id = p.author_id WHERE {READABLE} "
+        "AND p.created_at >= :since GROUP BY h.tag ORDER BY posts DESC, accounts DESC, h.tag",
+        {"me": me(ctx), "since": since}).fetchall()
+    return TrendingList(hashtags=[HashtagCount(hashtag=r["tag"], posts=r["posts"], accounts=r["accounts"])
+                                  for r in rows[:limit]], days=days, total=len(rows))
+
+
+# ----- writing -------------------------------------------------------------------------------------
+
+
+def _tag_post(ctx: Ctx, post_id: str, text: str) -> None:
+    ctx.db.execute("DELETE FROM post_hashtags WHERE post_id = ?", (post_id,))
+    for tag in hashtags_of(text):
+        ctx.db.execute("INSERT OR IGNORE INTO hashtags (tag) VALUES (?)", (tag,))
+        ctx.db.execute("INSERT INTO post_hashtags (post_id, tag) VALUES (?, ?)", (post_id, tag))
+
+
+def _schedule_time(ctx: Ctx, value: str) -> str:
+    try:
+        at = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_time", f"scheduled_for {quote(value)} is not an ISO 8601 local time.",
+                        hint="Use the form '2026-03-17T08:00:00'.") from None
+    if at.tzinfo is not None:
+        raise ToolError("invalid_time", f"scheduled_for {quote(value)} carries a UTC offset; times are local.",
+                        hint="Drop the offset, as in '2026-03-17T08:00:00'.")
+    if at <= ctx.now():
+        raise ToolError("past_date", f"{iso(at)} is not in the future; it is now {now_iso(ctx)}.",
+                        hint="Omit scheduled_for to post right away.")
+    if at > ctx.now() + timedelta(days=MAX_SCHEDULE_DAYS):
+        raise ToolError("too_far_ahead", f"Posts can be scheduled at most {MAX_SCHEDULE_DAYS} days ahead.")
+    return iso(at)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Post this: {text}",
+    "Share '{text}' with my followers only.",
+    "Schedule a post saying '{text}' for {scheduled_for}.",
+])
+def create_post(ctx: Ctx, text: PostText, visibility: Visibility = "public", reply_policy: ReplyPolicy = "everyone",
+                scheduled_for: str | None = None) -> Post:
+    """Publish a post from the user's account now, or schedule it for later.
+
+    Hashtags ('#running') in the text are indexed.
+
+    Args:
+        text: the post, 1 to 280 characters, such as 'Sunday long run done! #running'.
+        visibility: 'public' (the default) or 'followers' (only the user's followers see it).
+        reply_policy: who may comment: 'everyone' (the default) or 'following' (only accounts the user follows).
+        scheduled_for: a local time to publish it at, such as '2026-03-17T08:00:00', up to 90 days ahead;
+            omit to publish now.
+
+    Returns:
+        The new post with its ID and status ('published' or 'scheduled').
+
+    Raises:
+        duplicate_post: the user posted (or scheduled) the same text within the last 24 hours.
+        invalid_time: `scheduled_for` is malformed or carries a UTC offset.
+        past_date: `scheduled_for` is not in the future.
+        too_far_ahead: `scheduled_for` is more than 90 days ahead.
+    """
+    user = me(ctx)
+    since = iso(ctx.now() - timedelta(hours=DUPLICATE_WINDOW_HOURS))
+    same = ctx.db.execute("SELECT post_id FROM posts WHERE author_id = ? AND status IN ('published', 'scheduled') "
+                          "AND lower(trim(text)) = lower(?) AND created_at >= ?", (user, text, since)).fetchone()
+    if same:
+        raise ToolError("duplicate_post", f"You already posted this text ({same[0]}) in the last 24 hours.",
+                        hint="Change the wording, or edit the existing post.")
+    when = _schedule_time(ctx, scheduled_for) if scheduled_for is not None else now_iso(ctx)
+    post_id = ctx.new_id("PST")
+    ctx.db.execute("INSERT INTO posts (post_id, author_id, text, visibility, reply_policy, status, created_at, "
+                   "edited_at, violates) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0)",
+                   (post_id, user, text, visibility, reply_policy,
+                    "scheduled" if scheduled_for is not None else "published", when))
+    _tag_post(ctx, post_id, text)
+    return post_model(ctx, post_id)
+
+
+def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
+    row = ctx.db.execute("SELECT p.*, a.handle FROM posts p JOIN accounts a ON a.account_id = p.author_id "
+                         "WHERE p.post_id = ?", (post_id,)).fetchone()
+    if row is None or row["status"] in ("deleted", "removed"):
+        raise ToolError("not_found", f"No post {quote(post_id)} is available.",
+                        hint="list_posts shows the user's posts; IDs look like 'PST-10042'.")
+    if row["author_id"] != me(ctx):
+        raise ToolError("not_author", f"That post is by @{row['handle']}; you can only change your own posts.")
+    return row
+
+
+@server.tool(effect=WRITE, asks=[
+    "Fix the typo in my post {post_id}: it should say '{text}'.",
+    "Change {post_id} to {visibility} only.",
+])
+def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibility: Visibility | None = None,
+              reply_policy: ReplyPolicy | None = None) -> Post:
+    """Edit one of the user's posts. A published post can be edited for 60 minutes after it was
+    posted; a scheduled post until it publishes.
+
+    Args:
+        post_id: ID of the user's post, such as 'PST-10255'.
+        text: the new text, 1 to 280 characters, such as 'Sunday long run done! #running'.
+        visibility: 'public' or 'followers'.
+        reply_policy: who may comment: 'everyone' or 'following'.
+
+    Returns:
+        The post as it is now, with when it was edited.
+
+    Raises:
+        not_found: no post has that ID, or it was deleted or removed.
+        not_author: the post is someone else's.
+        nothing_to_update: no field to change was given.
+        edit_window_closed: the post was published more than 60 minutes ago.
+    """
+    row = _own_post(ctx, post_id)
+    changes = {k: v for k, v in (("text", text), ("visibility", visibility), ("reply_policy", reply_policy))
+               if v is not None}
+    if not changes:
+        raise ToolError("nothing_to_update", "No field to change was given.",
+                        hint="Pass text, visibility or reply_policy.")
+    if row["status"] == "published" and ctx.now() > editable_until(row):
+        raise ToolError("edit_window_closed", f"{post_id} was posted at {row['created_at']}; posts can be edited "
+                        "for 60 minutes only.", hint="Delete it and post again, if the user wants.")
+    if row["status"] == "published":
+        changes["edited_at"] = now_iso(ctx)
+    assignments = ", ".join(f"{column} = :{column}" for column in changes)  # our column names, not input
+    ctx.db.execute(f"UPDATE posts SET {assignments} WHERE post_id = :post_id", {**changes, "post_id": post_id})
+    if text is not None:
+        _tag_post(ctx, post_id, text)
+    return post_model(ctx, post_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my post {post_id}.",
+    "Take down {post_id}, I regret posting it.",
+    "Cancel my scheduled post {post_id}.",
+])
+def delete_post(ctx: Ctx, post_id: PostId) -> Post:
+    """Delete one of the user's posts (or cancel a scheduled one); it disappears from every feed.
+
+    Args:
+        post_id: ID of the user's post, such as 'PST-10255'.
+
+    Returns:
+        The post, now with status 'deleted'.
+
+    Raises:
+        not_found: no post has that ID, or it was already deleted or removed.
+        not_author: the post is someone else's.
+    """
+    _own_post(ctx, post_id)
+    ctx.db.execute("UPDATE posts SET status = 'deleted' WHERE post_id = ?", (post_id,))
+    return post_model(ctx, post_id)
