@@ -139,6 +139,9 @@ def test_fork_isolation_and_snapshot_round_trip(server_name: str) -> None:
     writes = [t for t in server.visible_tools if not t.read_only]
     with Session([server], world=0) as session:
         entities = entity_values(session)
+        kinds_of: dict[str, list] = {}
+        for kind in server.entities.values():
+            kinds_of.setdefault(kind.table, []).append(kind)
         start = session.fingerprint()
         snap = session.snapshot()
         child = session.fork()
@@ -154,6 +157,12 @@ def test_fork_isolation_and_snapshot_round_trip(server_name: str) -> None:
             result = child.call(tool.name, data.draw(arguments(tool, entities)))
             assert result.ok or child.fingerprint() == before, "a failing call changed state"
             assert result.code != "internal_error", result.error
+            if result.ok:  # entities created in the episode become arguments of later calls
+                for change in child.diff():
+                    for kind in kinds_of.get(change.table, ()):
+                        new_id = change.key.get(kind.key)
+                        if change.op == "insert" and new_id is not None and new_id not in entities[kind.name]:
+                            entities[kind.name].append(new_id)
 
         if writes:
             drive()
