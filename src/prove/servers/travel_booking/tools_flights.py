@@ -1,0 +1,353 @@
+"""Travel booking tools: airports, flight search, flight details and seat maps."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, time
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, Ctx, ToolError
+
+from .tools import (
+    AirlineCode,
+    AirportCode,
+    Cabin,
+    Fare,
+    FlightId,
+    Limit,
+    booked_counts,
+    fetch,
+    flight_status,
+    now_iso,
+    require_cabin,
+    seats_left,
+    server,
+    taken_seats,
+)
+from .world import AIRCRAFT, AIRPORT, COUNTRY_NAMES, FARES, MAX_PASSENGERS, capacity, fare_price, is_international
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class Airport(BaseModel):
+    code: AirportCode
+    name: str
+    city: str
+    country: str
+    nonstop_destinations: list[AirportCode] = Field(description="Airports with direct flights from this one.")
+
+
+class AirportList(BaseModel):
+    airports: list[Airport]
+    total: int
+
+
+class FlightOption(BaseModel):
+    flight_id: FlightId
+    flight_number: str
+    airline_code: AirlineCode
+    airline: str
+    origin: AirportCode
+    destination: AirportCode
+    departs_at: str = Field(description="Local time at the origin.")
+    arrives_at: str = Field(description="Local time at the destination.")
+    duration_minutes: int
+    aircraft: str
+    cabin: Cabin
+    seats_left: int = Field(description="Seats still for sale in this cabin.")
+    lowest_fare: Fare = Field(description="The cheapest fare family of the cabin.")
+    lowest_price: float = Field(description="Price per passenger of the cheapest fare.")
+    total_price: float = Field(description="lowest_price times the number of passengers searched for.")
+    available: bool = Field(description="Whether the cabin has seats for all the passengers searched for.")
+
+
+class FlightList(BaseModel):
+    flights: list[FlightOption]
+    total: int = Field(description="How many flights matched, before `limit`.")
+
+
+class FareOption(BaseModel):
+    fare: Fare
+    name: str
+    cabin: Cabin
+    price: float = Field(description="Price per passenger.")
+    seats_left: int
+    refundable: bool = Field(description="Whether cancelling returns money (less any cancellation fee).")
+    cancellation_fee: float | None = Field(description="Per passenger; null when the fare is non-refundable.")
+    change_fee: float | None = Field(description="Per passenger, plus any fare difference; null when changes "
+                                                 "are not allowed.")
+    bags_included: int = Field(description="Free checked bags per passenger.")
+    seat_selection: bool = Field(description="Whether seats may be chosen before check-in.")
+
+
+class Flight(BaseModel):
+    flight_id: FlightId
+    flight_number: str
+    airline_code: AirlineCode
+    airline: str
+    origin: AirportCode
+    origin_city: str
+    destination: AirportCode
+    destination_city: str
+    departs_at: str
+    arrives_at: str
+    duration_minutes: int
+    aircraft: str
+    international: bool = Field(description="Passports are required for every passenger.")
+    status: Literal["scheduled", "departed", "landed", "cancelled"]
+    fares: list[FareOption] = Field(description="The fare families of the cabins this aircraft has.")
+
+
+class Seat(BaseModel):
+    seat: str
+    row: int
+    position: Literal["window", "middle", "aisle"]
+    extra_legroom: bool
+    available: bool
+
+
+class SeatMap(BaseModel):
+    flight_id: FlightId
+    flight_number: str
+    aircraft: str
+    cabin: Cabin
+    rows: str = Field(description="The cabin's first and last row, such as '7-30'.")
+    seats: list[Seat]
+    available_count: int = Field(description="Free seats in the cabin (all positions).")
+    total_seats: int
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _airline_name(ctx: Ctx, code: str) -> str:
+    return ctx.db.execute("SELECT name FROM airlines WHERE code = ?", (code,)).fetchone()[0]
+
+
+def fare_options(ctx: Ctx, flight: sqlite3.Row) -> list[FareOption]:
+    booked = booked_counts(ctx, flight["flight_id"])
+    out = []
+    for rule in FARES.values():
+        price = fare_price(flight, rule.fare)
+        if price is None:
+            continue
+        out.append(FareOption(fare=rule.fare, name=rule.name, cabin=rule.cabin, price=price,  # type: ignore[arg-type]
+                              seats_left=seats_left(ctx, flight, rule.cabin, booked),
+                              refundable=rule.cancellation_fee is not None, cancellation_fee=rule.cancellation_fee,
+                              change_fee=rule.change_fee, bags_included=rule.bags_included,
+                              seat_selection=rule.seat_selection))
+    return out
+
+
+def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
+    return Flight(flight_id=flight["flight_id"], flight_number=flight["flight_number"],
+                  airline_code=flight["airline_code"], airline=_airline_name(ctx, flight["airline_code"]),
+                  origin=flight["origin"], origin_city=AIRPORT[flight["origin"]][2], destination=flight["destination"],
+                  destination_city=AIRPORT[flight["destination"]][2], departs_at=flight["departs_at"],
+                  arrives_at=flight["arrives_at"], duration_minutes=flight["duration_minutes"],
+                  aircraft=flight["aircraft"], international=is_international(flight["origin"], flight["destination"]),
+                  status=flight_status(flight, ctx.now()), fares=fare_options(ctx, flight))  # type: ignore[arg-type]
+
+
+# ----- tools --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Which airports can I fly to from {query}?",
+    "What airports do you have in {country}?",
+    "List the airports you serve.",
+])
+def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None) -> AirportList:
+    """List the airports flights are sold between, with the direct destinations from each.
+
+    Args:
+        country: only airports of this country, as an ISO code or name, such as 'US' or 'France'.
+        query: only airports whose code, name or city contains this text, such as 'Boston' or 'FRA'.
+
+    Returns:
+        The airports (IATA code, name, city, country, airports with direct flights from it) and how
+        many there are.
+    """
+    rows = ctx.db.execute("SELECT * FROM airports ORDER BY code").fetchall()
+    routes: dict[str, set[str]] = {}
+    for origin, destination in ctx.db.execute("SELECT DISTINCT origin, destination FROM flights"):
+        routes.setdefault(origin, set()).add(destination)
+    out = []
+    for r in rows:
+        if country is not None:
+            wanted = country.strip().lower()
+            if wanted not in (r["country"].lower(), COUNTRY_NAMES.get(r["country"], "").lower()):
+                continue
+        if query is not None:
+            needle = query.strip().lower()
+            if needle not in f"{r['code']} {r['name']} {r['city']}".lower():
+                continue
+        out.append(Airport(code=r["code"], name=r["name"], city=r["city"], country=r["country"],
+                           nonstop_destinations=sorted(routes.get(r["code"], ()))))
+    return AirportList(airports=out, total=len(out))
+
+
+@server.tool(effect=READ, asks=[
+    "Find me a flight from {origin} to {destination} on {departure_date}.",
+    "What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for {passengers} people?",
+    "Are there any {airline} flights {origin} to {destination} on {departure_date} leaving after {depart_after}?",
+    "I need to be in {destination} on {departure_date}; what flies from {origin} under {max_price} dollars?",
+])
+def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, departure_date: date,
+                   cabin: Cabin = "economy", passengers: Annotated[int, Field(ge=1, le=MAX_PASSENGERS)] = 1,
+                   max_price: Annotated[float, Field(gt=0, le=100_000)] | None = None,
+                   airline: AirlineCode | None = None, depart_after: time | None = None,
+                   depart_before: time | None = None,
+                   sort_by: Literal["price", "departure", "duration"] = "price", limit: Limit = 20) -> FlightList:
+    """Search direct flights between two airports on one day, with the cheapest fare of a cabin.
+
+    Flights that have already left or that the airline cancelled are not shown. Schedules are on
+    sale for three weeks from 2026-03-16.
+
+    Args:
+        origin: IATA code of the departure airport, such as 'BOS'.
+        destination: IATA code of the arrival airport, such as 'FRA'.
+        departure_date: the day of departure (local), such as '2026-03-24'.
+        cabin: 'economy', 'premium_economy' or 'business'; prices are for this cabin.
+        passengers: how many travellers need seats, 1 to 9, such as 2.
+        max_price: only flights whose cheapest fare in the cabin is at most this per passenger, such as 400.0.
+        airline: only flights of this airline, by IATA code, such as 'LH'.
+        depart_after: only flights leaving at or after this local time, such as '12:00'.
+        depart_before: only flights leaving at or before this local time, such as '18:30'.
+        sort_by: 'price' (cheapest first), 'departure' (earliest first) or 'duration' (shortest first).
+        limit: how many flights to return, 1 to 100, such as 10.
+
+    Returns:
+        The matching flights (ID, flight number, airline and its code, times, duration, aircraft,
+        seats left in the cabin, cheapest fare and its price per passenger and for all passengers,
+        whether there are enough seats) and how many matched.
+
+    Raises:
+        not_found: an airport or the airline does not exist.
+        same_airport: origin and destination are the same airport.
+        no_route: no direct flights are sold between the two airports.
+        past_date: the departure date is before today.
+        no_schedule: the date is after the last day flights are on sale.
+        invalid_time_range: depart_after is later than depart_before.
+    """
+    o = fetch(ctx, "airport", origin)
+    d = fetch(ctx, "airport", destination)
+    if o["code"] == d["code"]:
+        raise ToolError("same_airport", f"Origin and destination are both {o['code']}.",
+                        hint="Give two different airports.")
+    if airline is not None:
+        airline = fetch(ctx, "airline", airline)["code"]
+    if ctx.db.execute("SELECT 1 FROM flights WHERE origin = ? AND destination = ? LIMIT 1",
+                      (o["code"], d["code"])).fetchone() is None:
+        served = sorted({r[0] for r in ctx.db.execute("SELECT destination FROM flights WHERE origin = ?",
+                                                      (o["code"],))})
+        raise ToolError("no_route", f"There are no direct flights from {o['code']} to {d['code']}.",
+                        hint=f"Direct destinations from {o['code']}: {', '.join(served) or 'none'}.")
+    if departure_date < ctx.today():
+        raise ToolError("past_date", f"{departure_date} is in the past (today is {ctx.today()}).",
+                        hint="Search today or a later day.")
+    (last,) = ctx.db.execute("SELECT max(substr(departs_at, 1, 10)) FROM flights").fetchone()
+    if departure_date.isoformat() > last:
+        raise ToolError("no_schedule", f"Flights are on sale until {last}; {departure_date} is not open yet.",
+                        hint=f"Search a day up to {last}.")
+    if depart_after is not None and depart_before is not None and depart_after > depart_before:
+        raise ToolError("invalid_time_range",
+                        f"depart_after {depart_after} is later than depart_before {depart_before}.")
+    day = departure_date.isoformat()
+    rows = ctx.db.execute(
+        "SELECT * FROM flights WHERE origin = ? AND destination = ? AND substr(departs_at, 1, 10) = ? "
+        "AND status = 'scheduled' AND departs_at > ?", (o["code"], d["code"], day, now_iso(ctx))).fetchall()
+    booked = booked_counts(ctx)
+    cheapest = next(f for f in FARES.values() if f.cabin == cabin)
+    found = []
+    for f in rows:
+        if airline is not None and f["airline_code"] != airline:
+            continue
+        clock = f["departs_at"][11:16]
+        if depart_after is not None and clock < depart_after.strftime("%H:%M"):
+            continue
+        if depart_before is not None and clock > depart_before.strftime("%H:%M"):
+            continue
+        price = fare_price(f, cheapest.fare)
+        if price is None or (max_price is not None and price > max_price):
+            continue
+        left = seats_left(ctx, f, cabin, booked)
+        found.append(FlightOption(
+            flight_id=f["flight_id"], flight_number=f["flight_number"], airline_code=f["airline_code"],
+            airline=_airline_name(ctx, f["airline_code"]),
+            origin=f["origin"], destination=f["destination"], departs_at=f["departs_at"], arrives_at=f["arrives_at"],
+            duration_minutes=f["duration_minutes"], aircraft=f["aircraft"], cabin=cabin, seats_left=left,
+            lowest_fare=cheapest.fare,  # type: ignore[arg-type]
+            lowest_price=price, total_price=round(price * passengers, 2),
+            available=left >= passengers))
+    key = {"price": lambda x: (x.lowest_price, x.departs_at), "departure": lambda x: (x.departs_at, x.lowest_price),
+           "duration": lambda x: (x.duration_minutes, x.departs_at)}[sort_by]
+    found.sort(key=key)
+    return FlightList(flights=found[:limit], total=len(found))
+
+
+@server.tool(effect=READ, asks=[
+    "Tell me more about flight {flight_id}: what fares are there?",
+    "How much is business class on {flight_id}, and is it refundable?",
+    "Is flight {flight_id} on time?",
+])
+def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
+    """Show one flight with its status and every fare family with price, seats left and rules.
+
+    Args:
+        flight_id: ID of the flight, such as 'FLT-10007'.
+
+    Returns:
+        The flight (number, airline, airports and cities, local times, duration, aircraft, whether it
+        is international, status) and its fares: price per passenger, seats left in the cabin,
+        refundability and cancellation fee, change fee, free bags and seat selection.
+
+    Raises:
+        not_found: no flight has that ID.
+    """
+    return load_flight(ctx, fetch(ctx, "flight", flight_id))
+
+
+@server.tool(effect=READ, asks=[
+    "Which {position} seats are still free in {cabin} on {flight_id}?",
+    "Show me the seat map for flight {flight_id}.",
+])
+def get_seat_map(ctx: Ctx, flight_id: FlightId, cabin: Cabin = "economy",
+                 position: Literal["window", "middle", "aisle"] | None = None,
+                 include_taken: bool = False) -> SeatMap:
+    """Show the seats of one cabin of a flight: free seats, or all seats with include_taken.
+
+    Args:
+        flight_id: ID of the flight, such as 'FLT-10007'.
+        cabin: 'economy', 'premium_economy' or 'business'.
+        position: only 'window', 'middle' or 'aisle' seats.
+        include_taken: also list seats that are taken (marked available=false), such as true.
+
+    Returns:
+        The aircraft, the cabin's rows, the seats (code such as '14C', row, position, extra legroom,
+        whether free), how many seats of the cabin are free and how many it has.
+
+    Raises:
+        not_found: no flight has that ID.
+        cabin_unavailable: the aircraft has no such cabin.
+    """
+    flight = fetch(ctx, "flight", flight_id)
+    require_cabin(flight, cabin)
+    layout = AIRCRAFT[flight["aircraft"]][cabin]
+    taken = taken_seats(ctx, flight, cabin)
+    seats = []
+    for code in layout.seats():
+        pos = layout.position(code[-1])
+        if position is not None and pos != position:
+            continue
+        free = code not in taken
+        if free or include_taken:
+            row = int(code[:-1])
+            seats.append(Seat(seat=code, row=row, position=pos,  # type: ignore[arg-type]
+                              extra_legroom=row in layout.extra_legroom, available=free))
+    total = capacity(flight["aircraft"], cabin)
+    return SeatMap(flight_id=flight["flight_id"], flight_number=flight["flight_number"], aircraft=flight["aircraft"],
+                   cabin=cabin, rows=f"{layout.rows[0]}-{layout.rows[-1]}", seats=seats,
+                   available_count=total - len(taken & set(layout.seats())), total_seats=total)

@@ -1,0 +1,210 @@
+"""Travel booking tools: trips, which group flight and hotel bookings into one itinerary."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import BookingId, Limit, TripId, fetch, money, now_iso, server
+from .tools_bookings import BookingSummary, summaries
+
+TripName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+TripStatus = Literal["upcoming", "in_progress", "past", "empty"]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class TripSummary(BaseModel):
+    trip_id: TripId
+    name: str
+    status: TripStatus = Field(description="From its bookings that are not cancelled: 'upcoming' (none started), "
+                                           "'in_progress', 'past' (all over) or 'empty' (none).")
+    starts_at: str | None
+    ends_at: str | None
+    bookings: int = Field(description="Bookings in the trip, cancelled ones included.")
+
+
+class TripList(BaseModel):
+    trips: list[TripSummary]
+    total: int
+
+
+class Trip(BaseModel):
+    trip_id: TripId
+    name: str
+    created_at: str
+    status: TripStatus
+    starts_at: str | None = Field(description="The first departure or check-in of its bookings that are not cancelled.")
+    ends_at: str | None
+    total_paid: float = Field(description="Dollars paid for its bookings, less refunds.")
+    itinerary: list[BookingSummary] = Field(description="Its bookings in order of their start, cancelled ones "
+                                                        "included (status 'cancelled').")
+
+
+class TripChange(BaseModel):
+    trip: Trip
+    booking_id: BookingId
+    previous_trip_id: TripId | None = Field(description="The trip the booking was in before, if any.")
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def load_trip(ctx: Ctx, trip: sqlite3.Row) -> Trip:
+    items = summaries(ctx, "b.trip_id = ?", (trip["trip_id"],))
+    live = [i for i in items if i.status != "cancelled"]
+    start = min((i.starts_at for i in live), default=None)
+    end = max((i.ends_at for i in live), default=None)
+    return Trip(trip_id=trip["trip_id"], name=trip["name"], created_at=trip["created_at"],
+                status=_status(ctx, start, end), starts_at=start, ends_at=end,
+                total_paid=money(sum(i.net_paid for i in items)), itinerary=items)
+
+
+def _status(ctx: Ctx, start: str | None, end: str | None) -> str:
+    if start is None or end is None:
+        return "empty"
+    now = now_iso(ctx)
+    if start > now:
+        return "upcoming"
+    return "past" if end <= now else "in_progress"
+
+
+def _duplicate(ctx: Ctx, name: str, trip_id: str | None = None) -> None:
+    same = ctx.db.execute("SELECT trip_id FROM trips WHERE lower(name) = lower(?) AND trip_id IS NOT ?",
+                          (name, trip_id)).fetchone()
+    if same is not None:
+        raise ToolError("duplicate_trip", f"A trip named {name!r} already exists ({same[0]}).",
+                        hint="Use that trip, or choose another name.")
+
+
+# ----- tools --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What trips do I have planned?",
+    "Show me my {status} trips.",
+])
+def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) -> TripList:
+    """List the user's trips with their dates, newest start first.
+
+    Args:
+        status: only trips that are 'upcoming', 'in_progress', 'past' or 'empty'.
+        limit: how many trips to return, 1 to 100, such as 20.
+
+    Returns:
+        The trips (ID, name, status, first start, last end, number of bookings) and how many matched.
+    """
+    out = []
+    for t in ctx.db.execute("SELECT * FROM trips ORDER BY trip_id").fetchall():
+        trip = load_trip(ctx, t)
+        if status is not None and trip.status != status:
+            continue
+        out.append(TripSummary(trip_id=trip.trip_id, name=trip.name, status=trip.status,  # type: ignore[arg-type]
+                               starts_at=trip.starts_at, ends_at=trip.ends_at, bookings=len(trip.itinerary)))
+    out.sort(key=lambda x: (x.starts_at or "9999", x.trip_id), reverse=True)
+    return TripList(trips=out[:limit], total=len(out))
+
+
+@server.tool(effect=READ, asks=[
+    "What's the itinerary for trip {trip_id}?",
+    "Walk me through my {trip_id} trip: flights, hotels and what it cost.",
+])
+def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
+    """Show a trip's itinerary: its flight and hotel bookings in order, with dates and cost.
+
+    Args:
+        trip_id: ID of the trip, such as 'TRP-10004'.
+
+    Returns:
+        The trip (name, status, first start, last end, total paid) and its bookings in order of
+        their start (ID, kind, confirmation code, status, summary, start, end, amount paid).
+
+    Raises:
+        not_found: no trip has that ID.
+    """
+    return load_trip(ctx, fetch(ctx, "trip", trip_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Start a new trip called {name}.",
+    "Group {booking_ids} into a trip named {name}.",
+])
+def create_trip(ctx: Ctx, name: TripName,
+                booking_ids: Annotated[list[BookingId], Field(max_length=20)] | None = None) -> Trip:
+    """Create a trip, optionally with bookings in it (a booking in another trip moves here).
+
+    Args:
+        name: the trip's name, such as 'Lisbon in April'.
+        booking_ids: bookings to put in the trip, such as ['BKG-10010', 'BKG-10011'].
+
+    Returns:
+        The new trip with its itinerary.
+
+    Raises:
+        duplicate_trip: a trip with that name (any case) already exists.
+        not_found: a booking does not exist.
+    """
+    _duplicate(ctx, name)
+    bookings = [fetch(ctx, "booking", b) for b in booking_ids or []]
+    trip_id = ctx.new_id("TRP")
+    ctx.db.execute("INSERT INTO trips (trip_id, name, created_at) VALUES (?, ?, ?)", (trip_id, name, now_iso(ctx)))
+    ctx.db.executemany("UPDATE bookings SET trip_id = ? WHERE booking_id = ?",
+                       [(trip_id, b["booking_id"]) for b in bookings])
+    return load_trip(ctx, fetch(ctx, "trip", trip_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add booking {booking_id} to my trip {trip_id}.",
+    "Put {booking_id} under the {trip_id} itinerary.",
+])
+def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> TripChange:
+    """Put a booking into a trip; a booking in another trip moves (a booking is in one trip at most).
+
+    Args:
+        trip_id: ID of the trip, such as 'TRP-10004'.
+        booking_id: ID of the booking, such as 'BKG-10010'.
+
+    Returns:
+        The trip with its itinerary, the booking and the trip it was in before.
+
+    Raises:
+        not_found: the trip or the booking does not exist.
+        already_in_trip: the booking is already in this trip.
+    """
+    trip = fetch(ctx, "trip", trip_id)
+    b = fetch(ctx, "booking", booking_id)
+    if b["trip_id"] == trip["trip_id"]:
+        raise ToolError("already_in_trip", f"Booking {booking_id} is already in {trip['name']!r}.",
+                        hint="Nothing to do; call get_trip to see the itinerary.")
+    ctx.db.execute("UPDATE bookings SET trip_id = ? WHERE booking_id = ?", (trip["trip_id"], booking_id))
+    return TripChange(trip=load_trip(ctx, trip), booking_id=booking_id, previous_trip_id=b["trip_id"])
+
+
+@server.tool(effect=WRITE, asks=[
+    "Take {booking_id} out of its trip.",
+    "Booking {booking_id} doesn't belong to that trip, remove it.",
+])
+def remove_booking_from_trip(ctx: Ctx, booking_id: BookingId) -> TripChange:
+    """Take a booking out of its trip (the booking itself stays as it is).
+
+    Args:
+        booking_id: ID of the booking, such as 'BKG-10010'.
+
+    Returns:
+        The trip it left with the remaining itinerary, the booking and that trip's ID.
+
+    Raises:
+        not_found: no booking has that ID.
+        not_in_trip: the booking is not in any trip.
+    """
+    b = fetch(ctx, "booking", booking_id)
+    if b["trip_id"] is None:
+        raise ToolError("not_in_trip", f"Booking {booking_id} is not in a trip.",
+                        hint="Call list_trips or add_booking_to_trip.")
+    ctx.db.execute("UPDATE bookings SET trip_id = NULL WHERE booking_id = ?", (booking_id,))
+    return TripChange(trip=load_trip(ctx, fetch(ctx, "trip", b["trip_id"])), booking_id=booking_id,
+                      previous_trip_id=b["trip_id"])
