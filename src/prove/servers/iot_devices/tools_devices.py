@@ -1,0 +1,515 @@
+"""Smart home tools: finding devices and controlling lights, plugs, speakers, thermostats and blinds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
+                    device, fetch, log, server, show)
+from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES, iso
+
+Percent = Annotated[int, Field(ge=0, le=100)]
+Brightness = Annotated[int, Field(ge=1, le=100)]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class DeviceList(BaseModel):
+    devices: list[Device]
+    total: int = Field(description="how many devices matched, before `limit`")
+
+
+class RoomLights(BaseModel):
+    room_id: RoomId
+    room_name: str
+    power: str
+    changed: list[DeviceId] = Field(description="lights that were switched")
+    skipped: list[Skipped] = Field(description="lights that are offline and were left as they are")
+
+
+class Reading(BaseModel):
+    recorded_at: str
+    temperature: float = Field(description="°F")
+    humidity: int | None
+
+
+class ReadingList(BaseModel):
+    device_id: DeviceId
+    name: str
+    readings: list[Reading] = Field(description="oldest first")
+    total: int
+    min_temperature: float | None
+    max_temperature: float | None
+    average_temperature: float | None
+
+
+class FirmwareUpdate(BaseModel):
+    device_id: DeviceId
+    name: str
+    previous_firmware: str
+    firmware: str
+
+
+# ----- finding devices ----------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What devices do I have in {room_id}?",
+    "Show me all my {device_type}s.",
+    "Which devices are offline right now?",
+])
+def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceType | None = None,
+                 online: bool | None = None, name: str | None = None, limit: Limit = 100) -> DeviceList:
+    """List the home's devices with their current state, optionally by room, type, name or connection.
+
+    Args:
+        room_id: only devices in this room, such as 'RM-10003'.
+        device_type: only devices of this type: 'light', 'thermostat', 'lock', 'camera',
+            'sensor', 'plug', 'blind' or 'speaker'.
+        online: true for reachable devices only, false for offline ones only.
+        name: only devices whose name contains this text (any case), such as 'lamp'.
+        limit: at most this many devices (1-200, default 100).
+
+    Returns:
+        The devices (ID, name, type, room, online, battery and the state of its type) and how many matched.
+
+    Raises:
+        not_found: `room_id` does not exist.
+    """
+    where, params = ["1"], []
+    if room_id is not None:
+        fetch(ctx, "room", room_id)
+        where.append("room_id = ?")
+        params.append(room_id)
+    if device_type is not None:
+        where.append("type = ?")
+        params.append(device_type)
+    if online is not None:
+        where.append("online = ?")
+        params.append(int(online))
+    if name is not None and name.strip():
+        where.append("instr(lower(name), lower(?)) > 0")
+        params.append(name.strip())
+    cond = " AND ".join(where)
+    (total,) = ctx.db.execute(f"SELECT count(*) FROM devices WHERE {cond}", params).fetchone()
+    rows = ctx.db.execute(f"SELECT * FROM devices WHERE {cond} ORDER BY room_id, device_id LIMIT ?",
+                          (*params, limit)).fetchall()
+    return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
+
+
+@server.tool(effect=READ, asks=[
+    "Is {device_id} on?",
+    "What's the status of {device_id}?",
+])
+def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
+    """Show one device and its current state.
+
+    Args:
+        device_id: ID of the device, such as 'DEV-10006'.
+
+    Returns:
+        The device: name, type, room, manufacturer and model, online, battery, firmware, and the
+        state of its type (power, brightness, colour, thermostat mode and temperatures, lock
+        state, camera armed, sensor state, blind position, speaker volume).
+
+    Raises:
+        not_found: no device has that ID.
+    """
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Rename {device_id} to {name}.",
+    "Call device {device_id} '{name}' from now on.",
+])
+def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
+    """Give a device a new name (names are unique in the home).
+
+    Args:
+        device_id: ID of the device, such as 'DEV-10006'.
+        name: the new name, such as 'Reading Lamp'.
+
+    Returns:
+        The device with its new name.
+
+    Raises:
+        not_found: no device has that ID.
+        duplicate_name: another device already has that name (any case).
+    """
+    row = fetch(ctx, "device", device_id)
+    taken = ctx.db.execute("SELECT device_id FROM devices WHERE lower(name) = lower(?) AND device_id <> ?",
+                           (name, device_id)).fetchone()
+    if taken:
+        raise ToolError("duplicate_name", f"Another device ({taken[0]}) is already named {show(name)}.",
+                        hint="Choose a name no other device has.")
+    ctx.db.execute("UPDATE devices SET name = ? WHERE device_id = ?", (name, device_id))
+    log(ctx, "settings", f"{row['name']} renamed to '{name}'", device_id)
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Move {device_id} to the room {room_id}.",
+    "I put {device_id} in another room; it's in {room_id} now.",
+])
+def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
+    """Assign a device to another room.
+
+    Args:
+        device_id: ID of the device, such as 'DEV-10006'.
+        room_id: ID of the room it is in now, such as 'RM-10003'.
+
+    Returns:
+        The device in its new room.
+
+    Raises:
+        not_found: the device or the room does not exist.
+        same_room: the device is already in that room.
+    """
+    row = fetch(ctx, "device", device_id)
+    room = fetch(ctx, "room", room_id)
+    if row["room_id"] == room_id:
+        raise ToolError("same_room", f"{row['name']} is already in {room['name']}.", hint="Nothing to do.")
+    ctx.db.execute("UPDATE devices SET room_id = ? WHERE device_id = ?", (room_id, device_id))
+    log(ctx, "settings", f"{row['name']} moved to {room['name']}", device_id)
+    return device(ctx, device_id)
+
+
+# ----- lights, plugs, speakers --------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Turn {device_id} on.",
+    "Switch off {device_id}, please.",
+    "Can you power {device_id} {on}?",
+])
+def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
+    """Switch a light, smart plug or speaker on or off.
+
+    Turning a plug on powers what is plugged into it; turning a speaker off stops what it plays.
+
+    Args:
+        device_id: ID of the light, plug or speaker, such as 'DEV-10006'.
+        on: true to switch it on, false to switch it off.
+
+    Returns:
+        The device with its new power state.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a light, plug or speaker.
+        device_offline: the device is offline.
+    """
+    row = controllable(ctx, device_id, "light", "plug", "speaker")
+    power = "on" if on else "off"
+    ctx.db.execute("UPDATE devices SET power = ? WHERE device_id = ?", (power, device_id))
+    if row["type"] == "plug":
+        ctx.db.execute("UPDATE devices SET watts = ? WHERE device_id = ?",
+                       (row["rated_watts"] if on else 0.0, device_id))
+    if row["type"] == "speaker" and not on:
+        ctx.db.execute("UPDATE devices SET now_playing = NULL WHERE device_id = ?", (device_id,))
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Dim {device_id} to {brightness} percent.",
+    "Set the brightness of {device_id} to {brightness}.",
+])
+def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Device:
+    """Set a light's brightness; a light that is off is switched on.
+
+    Args:
+        device_id: ID of the light, such as 'DEV-10006'.
+        brightness: percent, 1 to 100, such as 40.
+
+    Returns:
+        The light, on, at its new brightness.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a light.
+        device_offline: the light is offline.
+    """
+    controllable(ctx, device_id, "light")
+    ctx.db.execute("UPDATE devices SET brightness = ?, power = 'on' WHERE device_id = ?", (brightness, device_id))
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make {device_id} {color}.",
+    "Change the colour of {device_id} to {color}.",
+])
+def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
+    """Set a light's colour; a light that is off is switched on.
+
+    Every light can show whites ('warm white', 'soft white', 'cool white', 'daylight'); only
+    colour bulbs (`supports_color`) can show colours.
+
+    Args:
+        device_id: ID of the light, such as 'DEV-10006'.
+        color: 'warm white', 'soft white', 'cool white', 'daylight', 'red', 'orange', 'yellow',
+            'green', 'blue', 'purple' or 'pink'.
+
+    Returns:
+        The light, on, with its new colour.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a light.
+        device_offline: the light is offline.
+        color_not_supported: the light shows whites only and a colour was asked.
+    """
+    row = controllable(ctx, device_id, "light")
+    if color not in WHITES and not row["supports_color"]:
+        raise ToolError("color_not_supported", f"{row['name']} ({row['model']}) shows whites only, not {color}.",
+                        hint=f"Choose one of {', '.join(WHITES)}, or use a colour bulb.")
+    ctx.db.execute("UPDATE devices SET color = ?, power = 'on' WHERE device_id = ?", (color, device_id))
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Turn off all the lights in {room_id}.",
+    "Switch the lights in {room_id} on at {brightness} percent.",
+])
+def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
+    """Switch every light in a room on or off at once; offline lights are skipped and reported.
+
+    Args:
+        room_id: ID of the room, such as 'RM-10003'.
+        on: true to switch the lights on, false to switch them off.
+        brightness: when switching on, the brightness for all of them, 1-100, such as 60.
+
+    Returns:
+        The room, the lights switched and the offline lights left as they were.
+
+    Raises:
+        not_found: no room has that ID.
+        no_lights: the room has no lights.
+        brightness_when_off: a brightness was given with `on` false.
+    """
+    room = fetch(ctx, "room", room_id)
+    if brightness is not None and not on:
+        raise ToolError("brightness_when_off", "A brightness only applies when switching lights on.",
+                        hint="Leave brightness out to switch the lights off.")
+    lights = ctx.db.execute("SELECT device_id, name, online FROM devices WHERE room_id = ? AND type = 'light' "
+                            "ORDER BY device_id", (room_id,)).fetchall()
+    if not lights:
+        raise ToolError("no_lights", f"{room['name']} has no lights.",
+                        hint="Call list_devices with this room to see what it has.")
+    changed, skipped = [], []
+    for light in lights:
+        if not light["online"]:
+            skipped.append(Skipped(device_id=light["device_id"], name=light["name"], reason="offline"))
+            continue
+        ctx.db.execute("UPDATE devices SET power = ?, brightness = coalesce(?, brightness) WHERE device_id = ?",
+                       ("on" if on else "off", brightness, light["device_id"]))
+        changed.append(light["device_id"])
+    return RoomLights(room_id=room_id, room_name=room["name"], power="on" if on else "off", changed=changed,
+                      skipped=skipped)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set {device_id} to volume {volume}.",
+    "Turn the speaker {device_id} down to {volume}.",
+])
+def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
+    """Set a speaker's volume.
+
+    Args:
+        device_id: ID of the speaker, such as 'DEV-10013'.
+        volume: 0 (muted) to 100, such as 25.
+
+    Returns:
+        The speaker with its new volume.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a speaker.
+        device_offline: the speaker is offline.
+    """
+    controllable(ctx, device_id, "speaker")
+    ctx.db.execute("UPDATE devices SET volume = ? WHERE device_id = ?", (volume, device_id))
+    return device(ctx, device_id)
+
+
+# ----- thermostats --------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Switch the thermostat {device_id} to {mode}.",
+    "Put {device_id} in {mode} mode.",
+])
+def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> Device:
+    """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
+
+    Args:
+        device_id: ID of the thermostat, such as 'DEV-10007'.
+        mode: 'heat', 'cool', 'auto', 'eco' or 'off'.
+
+    Returns:
+        The thermostat with its new mode.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a thermostat.
+        device_offline: the thermostat is offline.
+    """
+    row = controllable(ctx, device_id, "thermostat")
+    ctx.db.execute("UPDATE devices SET mode = ? WHERE device_id = ?", (mode, device_id))
+    if row["mode"] != mode:
+        log(ctx, "settings", f"{row['name']} set to {mode}", device_id)
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set {device_id} to {target_temp} degrees.",
+    "Make it {target_temp}°F on the thermostat {device_id}.",
+    "It's cold, raise {device_id} to {target_temp}.",
+])
+def set_temperature(ctx: Ctx, device_id: DeviceId,
+                    target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:
+    """Set a thermostat's target temperature in °F (rounded to the nearest half degree).
+
+    The target must lie within the thermostat's allowed range (`min_temp` to `max_temp`). A
+    thermostat in 'eco' leaves eco for 'auto' when given a target, as real thermostats do; one
+    that is 'off' must be given a mode first.
+
+    Args:
+        device_id: ID of the thermostat, such as 'DEV-10007'.
+        target_temp: the target in °F, such as 70.5.
+
+    Returns:
+        The thermostat with its new target (and mode, if it left eco).
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a thermostat.
+        device_offline: the thermostat is offline.
+        thermostat_off: the thermostat is off.
+        out_of_range: the target is outside the thermostat's allowed range.
+    """
+    row = controllable(ctx, device_id, "thermostat")
+    if row["mode"] == "off":
+        raise ToolError("thermostat_off", f"{row['name']} is off; it has no target temperature.",
+                        hint="Set a mode ('heat', 'cool' or 'auto') with set_thermostat_mode first.")
+    target = round(target_temp * 2) / 2
+    if not row["min_temp"] <= target <= row["max_temp"] or not TEMP_FLOOR <= target <= TEMP_CEILING:
+        raise ToolError("out_of_range", f"{row['name']} accepts {row['min_temp']:g} to {row['max_temp']:g} °F, "
+                        f"not {target:g}.",
+                        hint=f"Choose a temperature from {row['min_temp']:g} to {row['max_temp']:g}.")
+    mode = "auto" if row["mode"] == "eco" else row["mode"]
+    ctx.db.execute("UPDATE devices SET target_temp = ?, mode = ? WHERE device_id = ?", (target, mode, device_id))
+    log(ctx, "settings", f"{row['name']} set to {target:g} °F", device_id)
+    return device(ctx, device_id)
+
+
+# ----- blinds ---------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Open {device_id} to {position} percent.",
+    "Close the blinds {device_id}.",
+    "Set {device_id} halfway, {position}.",
+])
+def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Device:
+    """Move a motorised blind: 0 is fully closed, 100 fully open.
+
+    Args:
+        device_id: ID of the blind, such as 'DEV-10018'.
+        position: 0 (closed) to 100 (open), such as 50.
+
+    Returns:
+        The blind at its new position.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a blind.
+        device_offline: the blind is offline.
+        battery_low: the blind's battery is too low to run its motor (below 5%).
+    """
+    row = controllable(ctx, device_id, "blind")
+    if row["battery"] is not None and row["battery"] < MIN_MOTOR_BATTERY:
+        raise ToolError("battery_low", f"{row['name']}'s battery is at {row['battery']}%, too low to move it.",
+                        hint="Ask the user to charge or replace the blind's battery.")
+    ctx.db.execute("UPDATE devices SET position = ? WHERE device_id = ?", (position, device_id))
+    return device(ctx, device_id)
+
+
+# ----- sensors and firmware -----------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What was the temperature on {device_id} since {start}?",
+    "Show me the temperature history of {device_id}.",
+])
+def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = None,
+                        end: datetime | None = None, limit: Limit = 50) -> ReadingList:
+    """Read the temperature and humidity history of a temperature sensor or thermostat (every three hours).
+
+    Args:
+        device_id: ID of a temperature sensor or thermostat, such as 'DEV-10025'.
+        start: only readings at or after this time, such as '2026-03-14T00:00:00'.
+        end: only readings at or before this time, such as '2026-03-16T09:00:00'.
+        limit: at most this many of the latest matching readings (1-200, default 50).
+
+    Returns:
+        The readings, oldest first, with the lowest, highest and average temperature among them.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device records no temperatures (not a thermostat or temperature sensor).
+        invalid_date_range: `start` is after `end`.
+    """
+    row = fetch(ctx, "device", device_id)
+    if not (row["type"] == "thermostat" or row["sensor_kind"] == "temperature"):
+        raise ToolError("unsupported_device", f"{row['name']} records no temperatures.",
+                        hint="Call list_devices with device_type='sensor' or 'thermostat' to find one that does.")
+    lo = iso(start.replace(tzinfo=None)) if start else ""
+    hi = iso(end.replace(tzinfo=None)) if end else "9999"
+    if start and end and lo > hi:
+        raise ToolError("invalid_date_range", "start is after end.", hint="Give a start before the end.")
+    rows = ctx.db.execute("SELECT * FROM (SELECT recorded_at, temperature, humidity FROM sensor_readings "
+                          "WHERE device_id = ? AND recorded_at BETWEEN ? AND ? ORDER BY recorded_at DESC LIMIT ?) "
+                          "ORDER BY recorded_at", (device_id, lo, hi, limit)).fetchall()
+    temps = [r["temperature"] for r in rows]
+    return ReadingList(device_id=device_id, name=row["name"],
+                       readings=[Reading(recorded_at=r[0], temperature=r[1], humidity=r[2]) for r in rows],
+                       total=len(rows), min_temperature=min(temps) if temps else None,
+                       max_temperature=max(temps) if temps else None,
+                       average_temperature=round(sum(temps) / len(temps), 1) if temps else None)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Update the firmware on {device_id}.",
+    "Is there a software update for {device_id}? Install it.",
+])
+def update_firmware(ctx: Ctx, device_id: DeviceId) -> FirmwareUpdate:
+    """Install the latest firmware on a device (`update_available` in get_device).
+
+    Args:
+        device_id: ID of the device, such as 'DEV-10006'.
+
+    Returns:
+        The device's previous and new firmware version.
+
+    Raises:
+        not_found: no device has that ID.
+        device_offline: the device is offline.
+        already_up_to_date: the device already runs the latest firmware.
+        battery_low: a battery-powered device is below 20% charge.
+    """
+    row = controllable(ctx, device_id)
+    if row["firmware"] == row["latest_firmware"]:
+        raise ToolError("already_up_to_date", f"{row['name']} already runs the latest firmware {row['firmware']}.",
+                        hint="Nothing to do.")
+    if row["battery"] is not None and row["battery"] < MIN_FIRMWARE_BATTERY:
+        raise ToolError("battery_low", f"{row['name']}'s battery is at {row['battery']}%; updates need at least "
+                        f"{MIN_FIRMWARE_BATTERY}%.", hint="Ask the user to charge or replace the battery first.")
+    ctx.db.execute("UPDATE devices SET firmware = latest_firmware WHERE device_id = ?", (device_id,))
+    log(ctx, "device", f"{row['name']} updated to firmware {row['latest_firmware']}", device_id)
+    return FirmwareUpdate(device_id=device_id, name=row["name"], previous_firmware=row["firmware"],
+                          firmware=row["latest_firmware"])

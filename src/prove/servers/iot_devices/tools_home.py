@@ -1,0 +1,348 @@
+"""Smart home tools: the home and its mode, rooms, the activity feed and energy use."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, fetch,
+                    log, now_iso, server, show)
+from .world import iso
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class Home(BaseModel):
+    name: str
+    owner_name: str
+    address: str
+    timezone: str
+    mode: HomeMode = Field(description="'home', 'away', 'night' or 'vacation'")
+    mode_changed_at: str
+    electricity_rate: float = Field(description="dollars per kWh")
+    rooms: int
+    devices: int
+    devices_offline: int
+    unlocked_doors: int
+    jammed_locks: int
+    armed_cameras: int
+
+
+class ModeChange(BaseModel):
+    previous_mode: HomeMode
+    mode: HomeMode
+    cameras_armed: list[DeviceId] = Field(description="cameras armed by the change")
+    cameras_disarmed: list[DeviceId] = Field(description="cameras disarmed by the change")
+    thermostats_set_to_eco: list[DeviceId]
+    skipped: list[Skipped] = Field(description="devices the change could not reach")
+
+
+class Room(BaseModel):
+    room_id: RoomId
+    name: str
+    floor: str
+    devices: int
+    devices_offline: int
+    lights_on: int
+    temperature: float | None = Field(description="latest temperature in the room, °F, if it has a sensor")
+
+
+class RoomList(BaseModel):
+    rooms: list[Room]
+    total: int
+
+
+class Activity(BaseModel):
+    activity_id: ActivityId
+    occurred_at: str
+    kind: ActivityKind
+    device_id: DeviceId | None
+    message: str
+
+
+class ActivityList(BaseModel):
+    activities: list[Activity]
+    total: int = Field(description="how many entries matched, before `limit`")
+
+
+class DeviceEnergy(BaseModel):
+    device_id: DeviceId
+    name: str
+    type: DeviceType
+    kwh: float
+    cost: float
+
+
+class EnergyReport(BaseModel):
+    start_date: str
+    end_date: str
+    devices: list[DeviceEnergy] = Field(description="metered devices, biggest users first")
+    total: int
+    total_kwh: float
+    total_cost: float = Field(description="dollars, at the home's electricity rate")
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _room(ctx: Ctx, room_id: str) -> Room:
+    r = fetch(ctx, "room", room_id)
+    counts = ctx.db.execute(
+        "SELECT count(*), coalesce(sum(online = 0), 0), coalesce(sum(type = 'light' AND power = 'on'), 0) "
+        "FROM devices WHERE room_id = ?", (room_id,)).fetchone()
+    temp = ctx.db.execute(
+        "SELECT current_temp FROM devices WHERE room_id = ? AND current_temp IS NOT NULL "
+        "ORDER BY type = 'sensor' DESC, device_id LIMIT 1", (room_id,)).fetchone()
+    return Room(room_id=r["room_id"], name=r["name"], floor=r["floor"], devices=counts[0], devices_offline=counts[1],
+                lights_on=counts[2], temperature=temp[0] if temp else None)
+
+
+def _home(ctx: Ctx) -> Home:
+    h = ctx.db.execute("SELECT * FROM homes").fetchone()
+    c = ctx.db.execute(
+        "SELECT count(*), coalesce(sum(online = 0), 0), coalesce(sum(lock_state = 'unlocked'), 0), "
+        "coalesce(sum(lock_state = 'jammed'), 0), coalesce(sum(armed = 1), 0) FROM devices").fetchone()
+    (rooms,) = ctx.db.execute("SELECT count(*) FROM rooms").fetchone()
+    return Home(name=h["name"], owner_name=h["owner_name"], address=h["address"], timezone=h["timezone"],
+                mode=h["mode"], mode_changed_at=h["mode_changed_at"], electricity_rate=h["electricity_rate"],
+                rooms=rooms, devices=c[0], devices_offline=c[1], unlocked_doors=c[2], jammed_locks=c[3],
+                armed_cameras=c[4])
+
+
+# ----- the home -----------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What mode is the house in right now?",
+    "Give me a quick overview of my smart home: anything offline or unlocked?",
+])
+def get_home(ctx: Ctx) -> Home:
+    """Show the home: its mode, and how many devices are offline, doors unlocked, locks jammed, cameras armed.
+
+    Returns:
+        The home's name, owner, address, mode ('home', 'away', 'night', 'vacation'), electricity
+        rate, and counts of rooms, devices, offline devices, unlocked doors, jammed locks and armed cameras.
+    """
+    return _home(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set the house to {mode} mode.",
+    "We're heading out, switch the home to {mode}.",
+    "Put the home in {mode} mode for the night.",
+])
+def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
+    """Change the home's mode; cameras and thermostats follow it.
+
+    'away' and 'vacation' arm every camera and need every door locked first; 'vacation' also
+    puts heating and cooling thermostats in 'eco'. 'night' arms the outdoor cameras. 'home'
+    disarms the indoor cameras (outdoor ones stay as they are). Offline cameras and thermostats
+    are skipped and reported.
+
+    Args:
+        mode: the new mode: 'home', 'away', 'night' or 'vacation'.
+
+    Returns:
+        The previous and new mode, the cameras armed or disarmed, the thermostats set to eco, and
+        the devices that could not be reached.
+
+    Raises:
+        doors_unlocked: 'away' or 'vacation' was asked while a reachable door lock is unlocked.
+        already_in_mode: the home is already in that mode.
+    """
+    home = ctx.db.execute("SELECT home_id, mode FROM homes").fetchone()
+    if home["mode"] == mode:
+        raise ToolError("already_in_mode", f"The home is already in '{mode}' mode.", hint="Nothing to do.")
+    if mode in ("away", "vacation"):
+        unlocked = ctx.db.execute("SELECT device_id, name FROM devices WHERE type = 'lock' AND online = 1 "
+                                  "AND lock_state = 'unlocked' ORDER BY device_id").fetchall()
+        if unlocked:
+            names = ", ".join(f"{r['name']} ({r['device_id']})" for r in unlocked)
+            raise ToolError("doors_unlocked", f"Cannot switch to '{mode}' while doors are unlocked: {names}.",
+                            hint="Lock them with lock_door first, then set the mode again.")
+    cams = ctx.db.execute("SELECT device_id, name, online, armed, placement FROM devices WHERE type = 'camera' "
+                          "ORDER BY device_id").fetchall()
+    armed: list[str] = []
+    disarmed: list[str] = []
+    eco: list[str] = []
+    skipped: list[Skipped] = []
+    for c in cams:
+        want = {"away": True, "vacation": True, "night": True if c["placement"] == "outdoor" else None,
+                "home": False if c["placement"] == "indoor" else None}[mode]
+        if want is None or bool(c["armed"]) == want:
+            continue
+        if not c["online"]:
+            skipped.append(Skipped(device_id=c["device_id"], name=c["name"], reason="offline"))
+            continue
+        ctx.db.execute("UPDATE devices SET armed = ? WHERE device_id = ?", (int(want), c["device_id"]))
+        (armed if want else disarmed).append(c["device_id"])
+    if mode == "vacation":
+        for t in ctx.db.execute("SELECT device_id, name, online FROM devices WHERE type = 'thermostat' "
+                                "AND mode IN ('heat', 'cool', 'auto') ORDER BY device_id").fetchall():
+            if not t["online"]:
+                skipped.append(Skipped(device_id=t["device_id"], name=t["name"], reason="offline"))
+                continue
+            ctx.db.execute("UPDATE devices SET mode = 'eco' WHERE device_id = ?", (t["device_id"],))
+            eco.append(t["device_id"])
+    ctx.db.execute("UPDATE homes SET mode = ?, mode_changed_at = ?", (mode, now_iso(ctx)))
+    log(ctx, "mode", f"Home mode changed to '{mode}'")
+    return ModeChange(previous_mode=home["mode"], mode=mode, cameras_armed=armed, cameras_disarmed=disarmed,
+                      thermostats_set_to_eco=eco, skipped=skipped)
+
+
+# ----- rooms --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Which rooms are set up in the app?",
+    "List the rooms on the {floor} with their temperatures.",
+])
+def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
+    """List the rooms of the home with device counts, lights on and the latest temperature.
+
+    Args:
+        floor: only rooms on this floor, such as 'Upstairs' ('Ground floor', 'Upstairs',
+            'Basement', 'Outdoors').
+
+    Returns:
+        The rooms (ID, name, floor, number of devices, offline devices, lights on, temperature)
+        and how many there are.
+    """
+    if floor is None:
+        rows = ctx.db.execute("SELECT room_id FROM rooms ORDER BY room_id").fetchall()
+    else:
+        rows = ctx.db.execute("SELECT room_id FROM rooms WHERE lower(floor) = lower(?) ORDER BY room_id",
+                              (floor.strip(),)).fetchall()
+    rooms = [_room(ctx, r[0]) for r in rows]
+    return RoomList(rooms=rooms, total=len(rooms))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add a room called {name} on the {floor}.",
+    "I set up a new {name}, can you create a room for it?",
+])
+def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
+    """Create a room, to move devices into it with move_device.
+
+    Args:
+        name: the room's name, unique in the home, such as 'Sunroom'.
+        floor: the floor it is on, such as 'Ground floor' (the default), 'Upstairs', 'Basement' or 'Outdoors'.
+
+    Returns:
+        The new room with its ID (it has no devices yet).
+
+    Raises:
+        duplicate_room: a room already has that name (any case).
+        invalid_name: the floor is empty or longer than 40 characters.
+    """
+    floor = floor.strip()
+    if not floor or len(floor) > 40:
+        raise ToolError("invalid_name", "A floor name is 1 to 40 characters.", hint="Use a name such as 'Upstairs'.")
+    taken = ctx.db.execute("SELECT room_id FROM rooms WHERE lower(name) = lower(?)", (name,)).fetchone()
+    if taken:
+        raise ToolError("duplicate_room", f"There is already a room named {show(name)} ({taken[0]}).",
+                        hint="Use the existing room or choose another name.")
+    room_id = ctx.new_id("RM")
+    ctx.db.execute("INSERT INTO rooms (room_id, name, floor, created_at) VALUES (?, ?, ?, ?)",
+                   (room_id, name, floor, now_iso(ctx)))
+    log(ctx, "settings", f"Room '{name}' added")
+    return _room(ctx, room_id)
+
+
+# ----- activity and energy ------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What's happened at home since {since}?",
+    "Show me the recent {kind} events.",
+    "Any activity on {device_id} lately?",
+])
+def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKind | None = None,
+                  since: datetime | None = None, limit: Limit = 30) -> ActivityList:
+    """Read the home's activity feed, newest first: motion, doors, locks, cameras, scenes, automations, mode changes.
+
+    Args:
+        device_id: only entries about this device, such as 'DEV-10001'.
+        kind: only entries of this kind: 'motion', 'contact', 'lock', 'camera', 'device', 'mode',
+            'scene', 'automation', 'code' or 'settings'.
+        since: only entries at or after this time, such as '2026-03-15T18:00:00'.
+        limit: at most this many entries (1-200, default 30).
+
+    Returns:
+        The entries (ID, time, kind, device, message), newest first, and how many matched.
+
+    Raises:
+        not_found: `device_id` does not exist.
+    """
+    where, params = ["1"], []
+    if device_id is not None:
+        fetch(ctx, "device", device_id)
+        where.append("device_id = ?")
+        params.append(device_id)
+    if kind is not None:
+        where.append("kind = ?")
+        params.append(kind)
+    if since is not None:
+        where.append("occurred_at >= ?")
+        params.append(iso(since.replace(tzinfo=None)))
+    cond = " AND ".join(where)
+    (total,) = ctx.db.execute(f"SELECT count(*) FROM activity WHERE {cond}", params).fetchone()
+    rows = ctx.db.execute(f"SELECT * FROM activity WHERE {cond} ORDER BY occurred_at DESC, activity_id DESC LIMIT ?",
+                          (*params, limit)).fetchall()
+    return ActivityList(activities=[Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], kind=r["kind"],
+                                             device_id=r["device_id"], message=r["message"]) for r in rows],
+                        total=total)
+
+
+@server.tool(effect=READ, asks=[
+    "How much electricity did we use between {start_date} and {end_date}?",
+    "What's using the most energy in room {room_id} this week?",
+    "How much has {device_id} cost me in power lately?",
+])
+def get_energy_usage(ctx: Ctx, start_date: date | None = None, end_date: date | None = None,
+                     room_id: RoomId | None = None, device_id: DeviceId | None = None) -> EnergyReport:
+    """Report electricity use of metered devices (lights, plugs, thermostats, speakers) per device over whole days.
+
+    Usage is recorded per complete day, so today is not included yet.
+
+    Args:
+        start_date: first day, such as '2026-03-09'; default seven days before today.
+        end_date: last day, such as '2026-03-15'; default yesterday.
+        room_id: only devices in this room, such as 'RM-10003'.
+        device_id: only this device, such as 'DEV-10028'.
+
+    Returns:
+        Each metered device's kWh and cost over the days (biggest first), the totals, and the dates used.
+
+    Raises:
+        not_found: `room_id` or `device_id` does not exist.
+        invalid_date_range: `start_date` is after `end_date`.
+    """
+    today = ctx.today()
+    end = end_date or today - timedelta(days=1)
+    start = start_date or min(end, today - timedelta(days=7))
+    if start > end:
+        raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
+                        hint="Give a start date on or before the end date.")
+    where, params = ["e.day BETWEEN ? AND ?"], [start.isoformat(), end.isoformat()]
+    if room_id is not None:
+        fetch(ctx, "room", room_id)
+        where.append("d.room_id = ?")
+        params.append(room_id)
+    if device_id is not None:
+        fetch(ctx, "device", device_id)
+        where.append("d.device_id = ?")
+        params.append(device_id)
+    (rate,) = ctx.db.execute("SELECT electricity_rate FROM homes").fetchone()
+    rows = ctx.db.execute(
+        f"SELECT d.device_id, d.name, d.type, round(sum(e.kwh), 3) AS kwh FROM energy_usage e "
+        f"JOIN devices d USING (device_id) WHERE {' AND '.join(where)} GROUP BY d.device_id "
+        f"ORDER BY kwh DESC, d.device_id", params).fetchall()
+    items = [DeviceEnergy(device_id=r["device_id"], name=r["name"], type=r["type"], kwh=r["kwh"],
+                          cost=round(r["kwh"] * rate, 2)) for r in rows]
+    total_kwh = round(sum(i.kwh for i in items), 3)
+    return EnergyReport(start_date=start.isoformat(), end_date=end.isoformat(), devices=items, total=len(items),
+                        total_kwh=total_kwh, total_cost=round(total_kwh * rate, 2))

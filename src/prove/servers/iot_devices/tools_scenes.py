@@ -1,0 +1,417 @@
+"""Smart home tools: scenes (many devices set at once) and the automations that run them."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, fetch, log,
+                    now_iso, server, show)
+from .world import WEEKDAYS, iso
+
+MAX_SCENE_DEVICES = 40
+SceneDevices = Annotated[list[DeviceId], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
+Days = Annotated[list[Weekday], Field(min_length=1, max_length=7)]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class SceneAction(BaseModel):
+    """What a scene sets on one device; null fields are left as they are."""
+
+    device_id: DeviceId
+    device_name: str
+    online: bool
+    power: str | None
+    brightness: int | None
+    color: str | None
+    mode: str | None
+    target_temp: float | None
+    lock_state: str | None
+    armed: bool | None
+    position: int | None
+    volume: int | None
+
+
+class Scene(BaseModel):
+    scene_id: SceneId
+    name: str
+    created_at: str
+    last_activated_at: str | None
+    devices: int
+    devices_offline: int = Field(description="devices of the scene that are offline now")
+    automations: list[AutomationId] = Field(description="automations that run this scene")
+
+
+class SceneDetail(Scene):
+    actions: list[SceneAction]
+
+
+class SceneList(BaseModel):
+    scenes: list[Scene]
+    total: int
+
+
+class SceneRun(BaseModel):
+    scene_id: SceneId
+    name: str
+    activated_at: str
+    changed: list[DeviceId] = Field(description="devices set by the scene")
+    skipped: list[Skipped] = Field(description="devices that could not be set (offline, jammed, battery low)")
+    complete: bool = Field(description="true if every device of the scene was set")
+
+
+class DeletedScene(BaseModel):
+    scene_id: SceneId
+    name: str
+    deleted: bool
+
+
+class Automation(BaseModel):
+    automation_id: AutomationId
+    name: str
+    scene_id: SceneId
+    scene_name: str
+    run_at: str = Field(description="local time 'HH:MM'")
+    days: list[Weekday]
+    enabled: bool
+    created_at: str
+    last_run_at: str | None
+    next_run_at: str | None = Field(description="when it runs next; null if disabled")
+
+
+class AutomationList(BaseModel):
+    automations: list[Automation]
+    total: int
+
+
+class DeletedAutomation(BaseModel):
+    automation_id: AutomationId
+    name: str
+    deleted: bool
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _scene(ctx: Ctx, scene_id: str, detail: bool = False) -> SceneDetail | Scene:
+    s = fetch(ctx, "scene", scene_id)
+    actions = ctx.db.execute("SELECT a.*, d.name, d.online FROM scene_actions a JOIN devices d USING (device_id) "
+                             "WHERE a.scene_id = ? ORDER BY a.device_id", (scene_id,)).fetchall()
+    autos = [r[0] for r in ctx.db.execute("SELECT automation_id FROM automations WHERE scene_id = ? "
+                                          "ORDER BY automation_id", (scene_id,))]
+    base = dict(scene_id=s["scene_id"], name=s["name"], created_at=s["created_at"],
+                last_activated_at=s["last_activated_at"], devices=len(actions),
+                devices_offline=sum(1 for a in actions if not a["online"]), automations=autos)
+    if not detail:
+        return Scene(**base)
+    return SceneDetail(**base, actions=[SceneAction(
+        device_id=a["device_id"], device_name=a["name"], online=bool(a["online"]), power=a["power"],
+        brightness=a["brightness"], color=a["color"], mode=a["mode"], target_temp=a["target_temp"],
+        lock_state=a["lock_state"], armed=None if a["armed"] is None else bool(a["armed"]), position=a["position"],
+        volume=a["volume"]) for a in actions])
+
+
+def _next_run(row: sqlite3.Row, now: datetime) -> str | None:
+    if not row["enabled"]:
+        return None
+    hh, mm = map(int, row["run_at"].split(":"))
+    days = row["days"].split(",")
+    for ahead in range(0, 8):
+        day = now.date() + timedelta(days=ahead)
+        at = datetime(day.year, day.month, day.day, hh, mm)
+        if at > now and WEEKDAYS[day.weekday()] in days:
+            return iso(at)
+    return None
+
+
+def _automation(ctx: Ctx, automation_id: str) -> Automation:
+    a = fetch(ctx, "automation", automation_id)
+    (scene_name,) = ctx.db.execute("SELECT name FROM scenes WHERE scene_id = ?", (a["scene_id"],)).fetchone()
+    return Automation(automation_id=a["automation_id"], name=a["name"], scene_id=a["scene_id"], scene_name=scene_name,
+                      run_at=a["run_at"], days=a["days"].split(","), enabled=bool(a["enabled"]),
+                      created_at=a["created_at"], last_run_at=a["last_run_at"], next_run_at=_next_run(a, ctx.now()))
+
+
+# ----- scenes -------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What scenes do I have?",
+    "List my saved scenes and when I last used them.",
+])
+def list_scenes(ctx: Ctx) -> SceneList:
+    """List the home's scenes with their number of devices, offline devices and automations.
+
+    Returns:
+        The scenes (ID, name, last activated, devices, offline devices, automations running them)
+        and how many there are.
+    """
+    ids = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scenes ORDER BY scene_id")]
+    scenes = [_scene(ctx, i) for i in ids]
+    return SceneList(scenes=scenes, total=len(scenes))
+
+
+@server.tool(effect=READ, asks=[
+    "What does the scene {scene_id} do?",
+    "Which devices are in {scene_id}?",
+])
+def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
+    """Show a scene and what it sets on each of its devices.
+
+    Args:
+        scene_id: ID of the scene, such as 'SCN-10001'.
+
+    Returns:
+        The scene and its actions: per device, whether it is online and the power, brightness,
+        colour, thermostat mode and target, lock, camera arming, blind position or volume it sets.
+
+    Raises:
+        not_found: no scene has that ID.
+    """
+    return _scene(ctx, scene_id, detail=True)  # type: ignore[return-value]
+
+
+@server.tool(effect=WRITE, asks=[
+    "Run the scene {scene_id}.",
+    "Activate {scene_id} even if some devices are offline.",
+    "Start my {scene_id} scene.",
+])
+def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> SceneRun:
+    """Apply a scene: set every device in it as the scene says.
+
+    If a device of the scene is offline, jammed (a lock) or too low on battery (a blind), the
+    scene is not applied at all unless `allow_partial` is true; then the other devices are set
+    and the unreachable ones are reported.
+
+    Args:
+        scene_id: ID of the scene, such as 'SCN-10001'.
+        allow_partial: true to set the reachable devices even if some cannot be set (default false).
+
+    Returns:
+        The scene, when it ran, the devices set, the devices skipped and why, and whether it was complete.
+
+    Raises:
+        not_found: no scene has that ID.
+        devices_unavailable: some devices of the scene cannot be set and `allow_partial` is false.
+    """
+    s = fetch(ctx, "scene", scene_id)
+    changed, skipped = apply_actions(ctx, scene_id, ctx.now())
+    if skipped and not allow_partial:
+        names = ", ".join(f"{k.name} ({k.reason})" for k in skipped)
+        raise ToolError("devices_unavailable", f"The scene '{s['name']}' was not applied: {names} cannot be set.",
+                        hint="Ask the user whether to run it anyway for the other devices (allow_partial=true).")
+    note = f" ({len(skipped)} device(s) skipped)" if skipped else ""
+    log(ctx, "scene", f"Scene '{s['name']}' activated{note}")
+    return SceneRun(scene_id=scene_id, name=s["name"], activated_at=now_iso(ctx), changed=changed, skipped=skipped,
+                    complete=not skipped)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Save how {device_ids} are set right now as a scene called {name}.",
+    "Create a scene named {name} with {device_ids}.",
+])
+def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
+    """Create a scene from the current state of some devices, to bring them back to it later.
+
+    Each device's current settings are captured: power, brightness and colour of lights, power
+    of plugs, power and volume of speakers, mode and target of thermostats, position of blinds,
+    arming of cameras. A lock in a scene is always locked by it. Sensors cannot be in a scene.
+
+    Args:
+        name: the scene's name, unique in the home, such as 'Reading Nook'.
+        device_ids: the devices of the scene, such as ['DEV-10006', 'DEV-10008'].
+
+    Returns:
+        The new scene with its ID and what it sets on each device.
+
+    Raises:
+        not_found: a device does not exist.
+        unsupported_device: a device is a sensor.
+        device_offline: a device is offline, so its state cannot be read.
+        duplicate_scene: a scene already has that name (any case).
+    """
+    taken = ctx.db.execute("SELECT scene_id FROM scenes WHERE lower(name) = lower(?)", (name,)).fetchone()
+    if taken:
+        raise ToolError("duplicate_scene", f"There is already a scene named {show(name)} ({taken[0]}).",
+                        hint="Choose another name, or delete the old scene first.")
+    scene_id = ctx.new_id("SCN")
+    ctx.db.execute("INSERT INTO scenes (scene_id, name, created_at, last_activated_at) VALUES (?, ?, ?, NULL)",
+                   (scene_id, name, now_iso(ctx)))
+    for device_id in dict.fromkeys(device_ids):
+        d = controllable(ctx, device_id, "light", "thermostat", "lock", "camera", "plug", "blind", "speaker")
+        act = {"power": None, "brightness": None, "color": None, "mode": None, "target_temp": None,
+               "lock_state": None, "armed": None, "position": None, "volume": None}
+        if d["type"] == "light":
+            act.update(power=d["power"], brightness=d["brightness"] if d["power"] == "on" else None,
+                       color=d["color"] if d["power"] == "on" else None)
+        elif d["type"] == "plug":
+            act["power"] = d["power"]
+        elif d["type"] == "speaker":
+            act.update(power=d["power"], volume=d["volume"])
+        elif d["type"] == "thermostat":
+            act.update(mode=d["mode"], target_temp=d["target_temp"])
+        elif d["type"] == "blind":
+            act["position"] = d["position"]
+        elif d["type"] == "camera":
+            act["armed"] = d["armed"]
+        elif d["type"] == "lock":
+            act["lock_state"] = "locked"
+        ctx.db.execute("INSERT INTO scene_actions (scene_id, device_id, power, brightness, color, mode, target_temp, "
+                       "lock_state, armed, position, volume) VALUES (:scene_id, :device_id, :power, :brightness, "
+                       ":color, :mode, :target_temp, :lock_state, :armed, :position, :volume)",
+                       {"scene_id": scene_id, "device_id": device_id, **act})
+    log(ctx, "settings", f"Scene '{name}' created")
+    return _scene(ctx, scene_id, detail=True)  # type: ignore[return-value]
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete the scene {scene_id}.",
+    "I don't use {scene_id} anymore, remove it.",
+])
+def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
+    """Delete a scene. A scene that automations run cannot be deleted until they are deleted.
+
+    Args:
+        scene_id: ID of the scene, such as 'SCN-10004'.
+
+    Returns:
+        The deleted scene's ID and name.
+
+    Raises:
+        not_found: no scene has that ID.
+        scene_in_use: automations still run this scene.
+    """
+    s = fetch(ctx, "scene", scene_id)
+    autos = ctx.db.execute("SELECT automation_id, name FROM automations WHERE scene_id = ? ORDER BY automation_id",
+                           (scene_id,)).fetchall()
+    if autos:
+        names = ", ".join(f"'{a['name']}' ({a['automation_id']})" for a in autos)
+        raise ToolError("scene_in_use", f"The scene '{s['name']}' is run by the automations {names}.",
+                        hint="Delete those automations with delete_automation first.")
+    ctx.db.execute("DELETE FROM scene_actions WHERE scene_id = ?", (scene_id,))
+    ctx.db.execute("DELETE FROM scenes WHERE scene_id = ?", (scene_id,))
+    log(ctx, "settings", f"Scene '{s['name']}' deleted")
+    return DeletedScene(scene_id=scene_id, name=s["name"], deleted=True)
+
+
+# ----- automations --------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Which automations are set up?",
+    "Show me my schedules and when they run next.",
+])
+def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
+    """List the time-based automations, each running a scene at a time on chosen weekdays.
+
+    Args:
+        enabled: true for enabled automations only, false for disabled ones only.
+
+    Returns:
+        The automations (ID, name, scene, time, weekdays, enabled, last and next run) and how many there are.
+    """
+    if enabled is None:
+        ids = ctx.db.execute("SELECT automation_id FROM automations ORDER BY automation_id").fetchall()
+    else:
+        ids = ctx.db.execute("SELECT automation_id FROM automations WHERE enabled = ? ORDER BY automation_id",
+                             (int(enabled),)).fetchall()
+    autos = [_automation(ctx, r[0]) for r in ids]
+    return AutomationList(automations=autos, total=len(autos))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Run {scene_id} every day at {run_at}; call it {name}.",
+    "Set up an automation {name} that starts {scene_id} at {run_at} on {days}.",
+])
+def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days: Days) -> Automation:
+    """Schedule a scene to run at a local time on chosen weekdays; it starts enabled.
+
+    Args:
+        name: the automation's name, unique in the home, such as 'Bedtime'.
+        scene_id: ID of the scene to run, such as 'SCN-10002'.
+        run_at: local time as 'HH:MM' (24-hour), such as '22:30'.
+        days: the weekdays it runs on, such as ['MO', 'TU', 'WE', 'TH', 'FR'].
+
+    Returns:
+        The new automation with its ID and next run.
+
+    Raises:
+        not_found: no scene has that ID.
+        invalid_time: `run_at` is not a 24-hour 'HH:MM' time.
+        duplicate_automation: an automation already has that name (any case).
+    """
+    fetch(ctx, "scene", scene_id)
+    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", run_at)
+    if not m or int(m[1]) > 23 or int(m[2]) > 59:
+        raise ToolError("invalid_time", f"run_at {show(run_at)} is not a 24-hour time such as '22:30'.",
+                        hint="Give the time as 'HH:MM'.")
+    at = f"{int(m[1]):02d}:{m[2]}"
+    taken = ctx.db.execute("SELECT automation_id FROM automations WHERE lower(name) = lower(?)", (name,)).fetchone()
+    if taken:
+        raise ToolError("duplicate_automation", f"There is already an automation named {show(name)} ({taken[0]}).",
+                        hint="Choose another name.")
+    ordered = ",".join(d for d in WEEKDAYS if d in days)
+    automation_id = ctx.new_id("AUT")
+    ctx.db.execute("INSERT INTO automations (automation_id, name, scene_id, run_at, days, enabled, created_at, "
+                   "last_run_at) VALUES (?, ?, ?, ?, ?, 1, ?, NULL)",
+                   (automation_id, name, scene_id, at, ordered, now_iso(ctx)))
+    log(ctx, "settings", f"Automation '{name}' created")
+    return _automation(ctx, automation_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Turn off the automation {automation_id} for now.",
+    "Enable {automation_id} again.",
+])
+def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool) -> Automation:
+    """Enable or disable an automation; a disabled one does not run until enabled again.
+
+    Args:
+        automation_id: ID of the automation, such as 'AUT-10001'.
+        enabled: true to enable, false to disable.
+
+    Returns:
+        The automation with its new state and next run.
+
+    Raises:
+        not_found: no automation has that ID.
+        already_enabled: it is already enabled and `enabled` is true.
+        already_disabled: it is already disabled and `enabled` is false.
+    """
+    a = fetch(ctx, "automation", automation_id)
+    if bool(a["enabled"]) == enabled:
+        code = "already_enabled" if enabled else "already_disabled"
+        raise ToolError(code, f"The automation '{a['name']}' is already {'enabled' if enabled else 'disabled'}.",
+                        hint="Nothing to do.")
+    ctx.db.execute("UPDATE automations SET enabled = ? WHERE automation_id = ?", (int(enabled), automation_id))
+    log(ctx, "settings", f"Automation '{a['name']}' {'enabled' if enabled else 'disabled'}")
+    return _automation(ctx, automation_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete the automation {automation_id}.",
+    "Get rid of the schedule {automation_id}.",
+])
+def delete_automation(ctx: Ctx, automation_id: AutomationId) -> DeletedAutomation:
+    """Delete an automation; its scene stays.
+
+    Args:
+        automation_id: ID of the automation, such as 'AUT-10003'.
+
+    Returns:
+        The deleted automation's ID and name.
+
+    Raises:
+        not_found: no automation has that ID.
+    """
+    a = fetch(ctx, "automation", automation_id)
+    ctx.db.execute("DELETE FROM automations WHERE automation_id = ?", (automation_id,))
+    log(ctx, "settings", f"Automation '{a['name']}' deleted")
+    return DeletedAutomation(automation_id=automation_id, name=a["name"], deleted=True)

@@ -1,0 +1,417 @@
+"""Smart home tools: door locks and their codes, security cameras and their recordings."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import date, datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+
+from .tools import (Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable, device, fetch, log, now_iso,
+                    server)
+from .world import MAX_CODES_PER_LOCK, iso
+
+DoorCode = Annotated[str, Sensitive()]
+Trigger = Literal["motion", "person", "package", "vehicle", "animal", "manual"]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class LockCode(BaseModel):
+    """A door code; the digits themselves are never shown."""
+
+    code_id: LockCodeId
+    device_id: DeviceId
+    lock_name: str
+    name: str = Field(description="who the code is for, such as 'Dog walker (Maria)'")
+    digits: int = Field(description="how many digits the code has")
+    created_at: str
+    valid_until: str | None = Field(description="when a temporary code stops working; null: permanent")
+    status: Literal["active", "expired"]
+    last_used_at: str | None
+
+
+class LockCodeList(BaseModel):
+    lock_codes: list[LockCode]
+    total: int
+
+
+class LockCodeSecret(BaseModel):
+    code_id: LockCodeId
+    device_id: DeviceId
+    code: str
+
+
+class DeletedLockCode(BaseModel):
+    code_id: LockCodeId
+    name: str
+    lock_name: str
+    deleted: bool
+
+
+class Recording(BaseModel):
+    recording_id: RecordingId
+    device_id: DeviceId
+    camera_name: str
+    started_at: str
+    duration_s: int
+    trigger: Trigger
+    size_mb: float
+    protected: bool = Field(description="kept clips cannot be deleted")
+
+
+class RecordingList(BaseModel):
+    recordings: list[Recording]
+    total: int = Field(description="how many clips matched, before `limit`")
+
+
+class DeletedRecording(BaseModel):
+    recording_id: RecordingId
+    deleted: bool
+    freed_mb: float
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _status(ctx: Ctx, row: sqlite3.Row) -> str:
+    return "expired" if row["valid_until"] is not None and row["valid_until"] < now_iso(ctx) else "active"
+
+
+def _code(ctx: Ctx, row: sqlite3.Row) -> LockCode:
+    (lock_name,) = ctx.db.execute("SELECT name FROM devices WHERE device_id = ?", (row["device_id"],)).fetchone()
+    return LockCode(code_id=row["code_id"], device_id=row["device_id"], lock_name=lock_name, name=row["name"],
+                    digits=len(row["code"]), created_at=row["created_at"], valid_until=row["valid_until"],
+                    status=_status(ctx, row), last_used_at=row["last_used_at"])
+
+
+def _recording(ctx: Ctx, row: sqlite3.Row) -> Recording:
+    (camera,) = ctx.db.execute("SELECT name FROM devices WHERE device_id = ?", (row["device_id"],)).fetchone()
+    return Recording(recording_id=row["recording_id"], device_id=row["device_id"], camera_name=camera,
+                     started_at=row["started_at"], duration_s=row["duration_s"], trigger=row["trigger"],
+                     size_mb=row["size_mb"], protected=bool(row["protected"]))
+
+
+def _lock(ctx: Ctx, device_id: str) -> sqlite3.Row:
+    """A lock that is online and not jammed."""
+    row = controllable(ctx, device_id, "lock")
+    if row["lock_state"] == "jammed":
+        raise ToolError("lock_jammed", f"{row['name']} is jammed: its bolt cannot move.",
+                        hint="Someone has to free the door by hand (check the bolt and the door alignment).")
+    return row
+
+
+def _weak(code: str) -> bool:
+    """A code anyone would guess: one repeated digit or a straight run up or down."""
+    steps = {int(b) - int(a) for a, b in zip(code, code[1:])}
+    return len(set(code)) == 1 or steps in ({1}, {-1})
+
+
+# ----- locks --------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Lock {device_id}.",
+    "Did I leave the door unlocked? Lock {device_id} please.",
+])
+def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
+    """Lock a smart door lock.
+
+    Args:
+        device_id: ID of the lock, such as 'DEV-10001'.
+
+    Returns:
+        The lock, now 'locked'.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a lock.
+        device_offline: the lock is offline.
+        lock_jammed: the lock is jammed.
+        already_locked: the lock is already locked.
+    """
+    row = _lock(ctx, device_id)
+    if row["lock_state"] == "locked":
+        raise ToolError("already_locked", f"{row['name']} is already locked.", hint="Nothing to do.")
+    ctx.db.execute("UPDATE devices SET lock_state = 'locked' WHERE device_id = ?", (device_id,))
+    log(ctx, "lock", f"{row['name']} locked from the app", device_id)
+    return device(ctx, device_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Unlock {device_id}, the code is {code}.",
+    "Let me in: open {device_id} with code {code}.",
+])
+def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
+    """Unlock a smart door lock with one of its door codes, which the user must give.
+
+    A code opens only its own lock, and a temporary code only until it expires.
+
+    Args:
+        device_id: ID of the lock, such as 'DEV-10001'.
+        code: a door code of this lock as the user gave it, such as '482915'.
+
+    Returns:
+        The lock, now 'unlocked'.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a lock.
+        device_offline: the lock is offline.
+        lock_jammed: the lock is jammed.
+        already_unlocked: the lock is already unlocked.
+        wrong_code: the code is not a code of this lock.
+        code_expired: the code was a temporary code of this lock that has expired.
+    """
+    row = _lock(ctx, device_id)
+    if row["lock_state"] == "unlocked":
+        raise ToolError("already_unlocked", f"{row['name']} is already unlocked.", hint="Nothing to do.")
+    match = ctx.db.execute("SELECT * FROM lock_codes WHERE device_id = ? AND code = ? "
+                           "ORDER BY valid_until IS NULL DESC, valid_until DESC LIMIT 1",
+                           (device_id, code.strip())).fetchone()
+    if match is None:
+        raise ToolError("wrong_code", f"That code does not open {row['name']}.",
+                        hint="Ask the user to check the code; each code opens only its own lock.")
+    if _status(ctx, match) == "expired":
+        raise ToolError("code_expired", f"The code '{match['name']}' expired at {match['valid_until']}.",
+                        hint="Ask the user for a current code, or add a new one with add_lock_code.")
+    ctx.db.execute("UPDATE devices SET lock_state = 'unlocked' WHERE device_id = ?", (device_id,))
+    ctx.db.execute("UPDATE lock_codes SET last_used_at = ? WHERE code_id = ?", (now_iso(ctx), match["code_id"]))
+    log(ctx, "lock", f"{row['name']} unlocked with the code '{match['name']}'", device_id)
+    return device(ctx, device_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Who has a code for {device_id}?",
+    "List the door codes, including {status} ones.",
+])
+def list_lock_codes(ctx: Ctx, device_id: DeviceId | None = None,
+                    status: Literal["active", "expired"] | None = None) -> LockCodeList:
+    """List the door codes of the home's locks (who each is for, expiry, last use); the digits are never shown.
+
+    Args:
+        device_id: only codes of this lock, such as 'DEV-10001'.
+        status: only 'active' or only 'expired' codes.
+
+    Returns:
+        The codes (ID, lock, name, number of digits, validity, status, last use) and how many there are.
+
+    Raises:
+        not_found: `device_id` does not exist.
+        unsupported_device: `device_id` is not a lock.
+    """
+    params: list[object] = []
+    cond = "1"
+    if device_id is not None:
+        row = fetch(ctx, "device", device_id)
+        if row["type"] != "lock":
+            raise ToolError("unsupported_device", f"{row['name']} is a {row['type']}, not a lock.",
+                            hint="Call list_devices with device_type='lock'.")
+        cond, params = "device_id = ?", [device_id]
+    rows = ctx.db.execute(f"SELECT * FROM lock_codes WHERE {cond} ORDER BY device_id, code_id", params).fetchall()
+    codes = [_code(ctx, r) for r in rows]
+    if status is not None:
+        codes = [c for c in codes if c.status == status]
+    return LockCodeList(lock_codes=codes, total=len(codes))
+
+
+@server.tool(effect=READ, hidden=True)
+def get_lock_code(ctx: Ctx, code_id: LockCodeId) -> LockCodeSecret:
+    """The digits of a door code, for the synthesis pipeline to put in a user turn (never shown to a model).
+
+    Args:
+        code_id: ID of the code, such as 'LKC-10001'.
+
+    Returns:
+        The code's ID, its lock and its digits.
+
+    Raises:
+        not_found: no code has that ID.
+    """
+    row = fetch(ctx, "lock_code", code_id)
+    return LockCodeSecret(code_id=row["code_id"], device_id=row["device_id"], code=row["code"])
+
+
+@server.tool(effect=WRITE, asks=[
+    "Add a code {code} on {device_id} for {name}.",
+    "Give {name} the door code {code} for {device_id} until {valid_until}.",
+])
+def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
+                  valid_until: datetime | None = None) -> LockCode:
+    """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).
+
+    Args:
+        device_id: ID of the lock, such as 'DEV-10001'.
+        name: who the code is for, such as 'Dog walker (Maria)'.
+        code: the new code the user chose, 4 to 8 digits, such as '582914'; not a repeated digit
+            or a straight run like '1234'.
+        valid_until: when a temporary code stops working, such as '2026-03-22T18:00:00'; leave
+            out for a permanent code.
+
+    Returns:
+        The new code (without its digits) and its ID.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a lock.
+        device_offline: the lock is offline; codes are written to the lock itself.
+        invalid_code: the code is not 4 to 8 digits, or is easy to guess.
+        duplicate_code: the lock already has that code.
+        past_date: `valid_until` is not in the future.
+        too_many_codes: the lock already holds 10 codes (expired ones count until deleted).
+    """
+    row = controllable(ctx, device_id, "lock")
+    code = code.strip()
+    if not re.fullmatch(r"\d{4,8}", code) or _weak(code):
+        raise ToolError("invalid_code", "A door code is 4 to 8 digits, not one repeated digit or a straight run.",
+                        hint="Ask the user for another code.")
+    if ctx.db.execute("SELECT 1 FROM lock_codes WHERE device_id = ? AND code = ?", (device_id, code)).fetchone():
+        raise ToolError("duplicate_code", f"{row['name']} already has that code.",
+                        hint="Ask the user for another code.")
+    until = None
+    if valid_until is not None:
+        until = iso(valid_until.replace(tzinfo=None, microsecond=0))
+        if until <= now_iso(ctx):
+            raise ToolError("past_date", f"valid_until {until} is not in the future.",
+                            hint="Give a time after now, or leave it out for a permanent code.")
+    (count,) = ctx.db.execute("SELECT count(*) FROM lock_codes WHERE device_id = ?", (device_id,)).fetchone()
+    if count >= MAX_CODES_PER_LOCK:
+        raise ToolError("too_many_codes", f"{row['name']} already holds {count} codes, the most it can store.",
+                        hint="Delete an old or expired code with delete_lock_code first.")
+    code_id = ctx.new_id("LKC")
+    ctx.db.execute("INSERT INTO lock_codes (code_id, device_id, name, code, created_at, valid_until, last_used_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, NULL)", (code_id, device_id, name, code, now_iso(ctx), until))
+    log(ctx, "code", f"Code '{name}' added to {row['name']}", device_id)
+    return _code(ctx, fetch(ctx, "lock_code", code_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete the door code {code_id}.",
+    "Revoke code {code_id}, they don't need access anymore.",
+])
+def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
+    """Delete a door code from its lock; it stops working at once.
+
+    Args:
+        code_id: ID of the code, such as 'LKC-10002'.
+
+    Returns:
+        The deleted code's ID, name and lock.
+
+    Raises:
+        not_found: no code has that ID.
+        device_offline: the code's lock is offline; codes are removed from the lock itself.
+        last_permanent_code: it is the lock's only permanent code.
+    """
+    row = fetch(ctx, "lock_code", code_id)
+    lock = controllable(ctx, row["device_id"], "lock")
+    if row["valid_until"] is None:
+        (permanent,) = ctx.db.execute("SELECT count(*) FROM lock_codes WHERE device_id = ? AND valid_until IS NULL",
+                                      (row["device_id"],)).fetchone()
+        if permanent <= 1:
+            raise ToolError("last_permanent_code", f"'{row['name']}' is the only permanent code of {lock['name']}.",
+                            hint="Add another permanent code first, so the household is not locked out.")
+    ctx.db.execute("DELETE FROM lock_codes WHERE code_id = ?", (code_id,))
+    log(ctx, "code", f"Code '{row['name']}' deleted from {lock['name']}", row["device_id"])
+    return DeletedLockCode(code_id=code_id, name=row["name"], lock_name=lock["name"], deleted=True)
+
+
+# ----- cameras ------------------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Arm the camera {device_id}.",
+    "Turn off motion recording on {device_id}.",
+])
+def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
+    """Arm a camera (it records and alerts on motion) or disarm it.
+
+    Args:
+        device_id: ID of the camera, such as 'DEV-10003'.
+        armed: true to arm, false to disarm.
+
+    Returns:
+        The camera with its new armed state.
+
+    Raises:
+        not_found: no device has that ID.
+        unsupported_device: the device is not a camera.
+        device_offline: the camera is offline.
+    """
+    row = controllable(ctx, device_id, "camera")
+    ctx.db.execute("UPDATE devices SET armed = ? WHERE device_id = ?", (int(armed), device_id))
+    if bool(row["armed"]) != armed:
+        log(ctx, "camera", f"{row['name']} {'armed' if armed else 'disarmed'}", device_id)
+    return device(ctx, device_id)
+
+
+@server.tool(effect=READ, asks=[
+    "Show me the clips from {device_id}.",
+    "Were there any {trigger} recordings on {day}?",
+    "Did the cameras pick up anything today?",
+])
+def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigger | None = None,
+                    day: date | None = None, limit: Limit = 20) -> RecordingList:
+    """List camera recordings, newest first, by camera, what triggered them and day.
+
+    Args:
+        device_id: only clips of this camera, such as 'DEV-10003'.
+        trigger: only clips triggered by 'motion', 'person', 'package', 'vehicle', 'animal' or 'manual'.
+        day: only clips that started on this day, such as '2026-03-15'.
+        limit: at most this many clips (1-200, default 20).
+
+    Returns:
+        The clips (ID, camera, start, duration, trigger, size, protected) and how many matched.
+
+    Raises:
+        not_found: `device_id` does not exist.
+        unsupported_device: `device_id` is not a camera.
+    """
+    where, params = ["1"], []
+    if device_id is not None:
+        row = fetch(ctx, "device", device_id)
+        if row["type"] != "camera":
+            raise ToolError("unsupported_device", f"{row['name']} is a {row['type']}, not a camera.",
+                            hint="Call list_devices with device_type='camera'.")
+        where.append("device_id = ?")
+        params.append(device_id)
+    if trigger is not None:
+        where.append("trigger = ?")
+        params.append(trigger)
+    if day is not None:
+        where.append("substr(started_at, 1, 10) = ?")
+        params.append(day.isoformat())
+    cond = " AND ".join(where)
+    (total,) = ctx.db.execute(f"SELECT count(*) FROM recordings WHERE {cond}", params).fetchone()
+    rows = ctx.db.execute(f"SELECT * FROM recordings WHERE {cond} ORDER BY started_at DESC, recording_id DESC LIMIT ?",
+                          (*params, limit)).fetchall()
+    return RecordingList(recordings=[_recording(ctx, r) for r in rows], total=total)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete the clip {recording_id}.",
+    "Get rid of recording {recording_id}, it's just the cat.",
+])
+def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
+    """Delete a camera recording for good.
+
+    Args:
+        recording_id: ID of the clip, such as 'REC-10003'.
+
+    Returns:
+        The deleted clip's ID and the storage freed.
+
+    Raises:
+        not_found: no recording has that ID.
+        recording_protected: the clip is protected (kept) and cannot be deleted.
+    """
+    row = fetch(ctx, "recording", recording_id)
+    if row["protected"]:
+        raise ToolError("recording_protected", f"Recording {recording_id} is protected and cannot be deleted.",
+                        hint="Protected clips are kept as evidence; only unprotected clips can be deleted.")
+    ctx.db.execute("DELETE FROM recordings WHERE recording_id = ?", (recording_id,))
+    return DeletedRecording(recording_id=recording_id, deleted=True, freed_mb=row["size_mb"])

@@ -1,0 +1,432 @@
+"""Vehicle tools: charging and its schedule, climate and seat heaters, software updates."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (ChargingSessionId, Limit, PlaceId, VehicleStatus, fetch, log, now_iso, parked, server, show,
+                    status, vehicle)
+from .world import (CHARGE_EFFICIENCY, CHARGE_LIMIT_MIN, CLIMATE_MAX, CLIMATE_MIN, CLIMATE_MIN_BATTERY,
+                    UPDATE_MIN_BATTERY, iso)
+
+Seat = Literal["driver", "passenger", "rear_left", "rear_right"]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class ChargingSession(BaseModel):
+    session_id: ChargingSessionId
+    place_id: PlaceId | None
+    location: str
+    started_at: str
+    ended_at: str | None
+    start_pct: float
+    end_pct: float | None
+    kwh_added: float
+    power_kw: float
+    cost: float
+    status: Literal["charging", "completed", "stopped"]
+
+
+class ChargingSessionList(BaseModel):
+    charging_sessions: list[ChargingSession]
+    total: int = Field(description="how many sessions matched, before `limit`")
+    total_kwh: float
+    total_cost: float
+
+
+class ChargeState(BaseModel):
+    battery_pct: float
+    electric_range_mi: float
+    charge_limit: int
+    plugged_in: bool
+    charging: bool
+    power_kw: float | None = Field(description="while charging: the charging power")
+    minutes_to_limit: int | None = Field(description="while charging: time until the limit is reached")
+    scheduled_charge_time: str | None
+    session: ChargingSession | None = Field(description="the session under way, if any")
+
+
+class SoftwareUpdate(BaseModel):
+    current_version: str
+    available_version: str | None
+    release_notes: str | None
+    install_minutes: int | None
+    installing: bool
+    finishes_at: str | None
+
+
+class SeatHeaters(BaseModel):
+    seats: dict[str, int] = Field(description="heater level 0-3 per heated seat")
+    climate_on: bool
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def _session(row) -> ChargingSession:
+    return ChargingSession(session_id=row["session_id"], place_id=row["place_id"], location=row["location"],
+                           started_at=row["started_at"], ended_at=row["ended_at"], start_pct=row["start_pct"],
+                           end_pct=row["end_pct"], kwh_added=row["kwh_added"], power_kw=row["power_kw"],
+                           cost=row["cost"], status=row["status"])
+
+
+def _charge_state(ctx: Ctx) -> ChargeState:
+    car = vehicle(ctx)
+    row = ctx.db.execute("SELECT * FROM charging_sessions WHERE status = 'charging'").fetchone()
+    minutes = None
+    if row is not None:
+        need = max(0.0, (car["charge_limit"] - car["battery_pct"]) / 100 * car["battery_kwh"])
+        minutes = round(need / (row["power_kw"] * CHARGE_EFFICIENCY) * 60)
+    return ChargeState(battery_pct=round(car["battery_pct"], 1),
+                       electric_range_mi=round(car["battery_pct"] / 100 * car["battery_kwh"] * car["mi_per_kwh"], 1),
+                       charge_limit=car["charge_limit"], plugged_in=bool(car["plugged_in"]),
+                       charging=bool(car["charging"]), power_kw=row["power_kw"] if row else None,
+                       minutes_to_limit=minutes, scheduled_charge_time=car["scheduled_charge_time"],
+                       session=_session(row) if row else None)
+
+
+def begin_charging(ctx: Ctx, at: datetime, scheduled: bool = False) -> str:
+    """Start a charging session at `at` where the car is; returns its ID."""
+    car = vehicle(ctx)
+    place = fetch(ctx, "place", car["place_id"]) if car["place_id"] else None
+    charger = place["charger_kw"] if place is not None and place["charger_kw"] else 1.4   # a wall socket
+    kw = min(car["onboard_charger_kw"], charger)
+    location = "Home" if place is not None and place["category"] == "home" else place["name"] if place else "Outlet"
+    session_id = ctx.new_id("CHG")
+    ctx.db.execute("INSERT INTO charging_sessions (session_id, place_id, location, started_at, ended_at, start_pct, "
+                   "end_pct, kwh_added, power_kw, cost, status) "
+                   "VALUES (?, ?, ?, ?, NULL, ?, NULL, 0, ?, 0, 'charging')",
+                   (session_id, place["place_id"] if place else None, location, iso(at), car["battery_pct"], kw))
+    ctx.db.execute("UPDATE vehicles SET charging = 1")
+    how = "scheduled charging" if scheduled else "charging"
+    log(ctx, "charging", f"{how.capitalize()} started at {location} ({kw:g} kW)", at)
+    return session_id
+
+
+def end_charging(ctx: Ctx, final: str, message: str) -> None:
+    """End the session under way now as `final` ('stopped' or 'completed')."""
+    car = vehicle(ctx)
+    ctx.db.execute("UPDATE charging_sessions SET status = ?, ended_at = ?, end_pct = ? WHERE status = 'charging'",
+                   (final, now_iso(ctx), car["battery_pct"]))
+    ctx.db.execute("UPDATE vehicles SET charging = 0")
+    log(ctx, "charging", message)
+
+
+# ----- charging -----------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Is the car charging?",
+    "How long until the battery is full?",
+])
+def get_charge_state(ctx: Ctx) -> ChargeState:
+    """Show the battery and charging: percent, electric range, limit, plugged in, charging power and time to the limit.
+
+    Returns:
+        Battery percent and electric range, charge limit, whether the cable is plugged in and
+        charging, charging power and minutes to the limit, the charging schedule and the session
+        under way.
+    """
+    return _charge_state(ctx)
+
+
+@server.tool(effect=READ, asks=[
+    "How much did charging cost me since {start_date}?",
+    "Show my recent charging sessions.",
+])
+def list_charging_sessions(ctx: Ctx, start_date: date | None = None, limit: Limit = 20) -> ChargingSessionList:
+    """List charging sessions, newest first, with the energy added and what they cost.
+
+    Args:
+        start_date: only sessions that started on or after this day, such as '2026-03-01'.
+        limit: at most this many sessions (1-200, default 20).
+
+    Returns:
+        The sessions (where, start, end, battery before and after, kWh, power, cost, status),
+        newest first, how many matched, and the total kWh and cost over every match.
+    """
+    where, params = "1", []
+    if start_date is not None:
+        where, params = "substr(started_at, 1, 10) >= ?", [start_date.isoformat()]
+    total, kwh, cost = ctx.db.execute(f"SELECT count(*), coalesce(sum(kwh_added), 0), coalesce(sum(cost), 0) "
+                                      f"FROM charging_sessions WHERE {where}", params).fetchone()
+    rows = ctx.db.execute(f"SELECT * FROM charging_sessions WHERE {where} ORDER BY started_at DESC, session_id DESC "
+                          f"LIMIT ?", (*params, limit)).fetchall()
+    return ChargingSessionList(charging_sessions=[_session(r) for r in rows], total=total, total_kwh=round(kwh, 2),
+                               total_cost=round(cost, 2))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Start charging the car.",
+    "Charge the car now, don't wait for the schedule.",
+])
+def start_charging(ctx: Ctx) -> ChargeState:
+    """Start charging now. Needs the cable plugged in, the engine off and the battery below the charge limit.
+
+    Returns:
+        The charge state with the new session, its power and the time to the limit.
+
+    Raises:
+        not_plugged_in: the charging cable is not plugged in.
+        engine_running: the engine is running.
+        already_charging: the car is already charging.
+        limit_reached: the battery is already at or above the charge limit.
+    """
+    car = vehicle(ctx)
+    if not car["plugged_in"]:
+        raise ToolError("not_plugged_in", "The charging cable is not plugged in.",
+                        hint="Ask the owner to plug the car in first.")
+    if car["engine"] == "running":
+        raise ToolError("engine_running", "The car cannot charge while the engine runs.",
+                        hint="Call stop_engine first.")
+    if car["charging"]:
+        raise ToolError("already_charging", "The car is already charging.", hint="Nothing to do.")
+    if car["battery_pct"] >= car["charge_limit"]:
+        raise ToolError("limit_reached", f"The battery is at {car['battery_pct']:g}%, already at the "
+                        f"{car['charge_limit']}% limit.", hint="Raise the limit with set_charge_limit to charge more.")
+    begin_charging(ctx, ctx.now())
+    return _charge_state(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Stop charging.",
+    "That's enough charge for now, stop it.",
+])
+def stop_charging(ctx: Ctx) -> ChargeState:
+    """Stop the charging session under way; the cable stays plugged in.
+
+    Returns:
+        The charge state after stopping.
+
+    Raises:
+        not_charging: the car is not charging.
+    """
+    if not vehicle(ctx)["charging"]:
+        raise ToolError("not_charging", "The car is not charging.", hint="Nothing to do.")
+    end_charging(ctx, "stopped", "Charging stopped from the app")
+    return _charge_state(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set the charge limit to {percent} percent.",
+    "Only charge up to {percent}% from now on.",
+])
+def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN, le=100)]) -> ChargeState:
+    """Set the percent the battery charges to (50-100); 80-90% is kinder to the battery for daily use.
+
+    If the car is charging and already at the new limit, charging completes.
+
+    Args:
+        percent: the new limit, 50 to 100, such as 80.
+
+    Returns:
+        The charge state with the new limit.
+
+    Raises:
+        same_limit: the limit is already `percent`.
+    """
+    car = vehicle(ctx)
+    if car["charge_limit"] == percent:
+        raise ToolError("same_limit", f"The charge limit is already {percent}%.", hint="Nothing to do.")
+    ctx.db.execute("UPDATE vehicles SET charge_limit = ?", (percent,))
+    if car["charging"] and car["battery_pct"] >= percent:
+        end_charging(ctx, "completed", f"Charging complete: battery at the new {percent}% limit")
+    return _charge_state(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Schedule charging to start at {start_time} every night.",
+    "Charge only off-peak, from {start_time}.",
+    "Turn off scheduled charging.",
+])
+def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeState:
+    """Set when plugged-in charging starts by itself each day (off-peak), or turn the schedule off.
+
+    Args:
+        start_time: local time 'HH:MM' (24-hour), such as '23:00'; leave out to turn the schedule off.
+
+    Returns:
+        The charge state with the schedule.
+
+    Raises:
+        invalid_time: `start_time` is not a 24-hour 'HH:MM' time.
+    """
+    value = None
+    if start_time is not None:
+        m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", start_time)
+        if not m or int(m[1]) > 23 or int(m[2]) > 59:
+            raise ToolError("invalid_time", f"start_time {show(start_time)} is not a 24-hour time such as '23:00'.",
+                            hint="Give the time as 'HH:MM'.")
+        value = f"{int(m[1]):02d}:{m[2]}"
+    ctx.db.execute("UPDATE vehicles SET scheduled_charge_time = ?", (value,))
+    log(ctx, "charging", f"Charging schedule set to {value}" if value else "Charging schedule turned off")
+    return _charge_state(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Release the charging cable so I can unplug.",
+    "Unlock the charge port.",
+])
+def release_charge_cable(ctx: Ctx) -> ChargeState:
+    """Unlatch the charge port so the cable can be unplugged; a charging session stops.
+
+    Returns:
+        The charge state, no longer plugged in.
+
+    Raises:
+        not_plugged_in: no charging cable is plugged in.
+    """
+    car = vehicle(ctx)
+    if not car["plugged_in"]:
+        raise ToolError("not_plugged_in", "No charging cable is plugged in.", hint="Nothing to do.")
+    if car["charging"]:
+        end_charging(ctx, "stopped", "Charging stopped: the cable was released")
+    ctx.db.execute("UPDATE vehicles SET plugged_in = 0")
+    log(ctx, "charging", "Charging cable released and unplugged")
+    return _charge_state(ctx)
+
+
+# ----- climate and seats --------------------------------------------------------------------------
+
+
+@server.tool(effect=WRITE, asks=[
+    "Turn on the heat in the car, set it to {target_temp}.",
+    "Precondition the cabin to {target_temp} degrees.",
+    "Switch the climate off.",
+])
+def set_climate(ctx: Ctx, on: bool,
+                target_temp: Annotated[float, Field(ge=-50, le=150)] | None = None) -> VehicleStatus:
+    """Turn the climate control on or off, optionally with a target temperature (60-85 °F).
+
+    With the engine off the climate runs on the battery, which needs at least 20% unless the car
+    is plugged in; it stops by itself at 10%. Turning the climate off also turns seat heaters off
+    when the engine is off.
+
+    Args:
+        on: true to turn the climate on, false to turn it off.
+        target_temp: the cabin target in °F, 60 to 85, such as 70.
+
+    Returns:
+        The car's status with the climate setting and cabin temperature.
+
+    Raises:
+        out_of_range: the target is outside 60-85 °F.
+        battery_low: the climate was turned on with the engine off, unplugged, below 20% battery.
+    """
+    car = vehicle(ctx)
+    if target_temp is not None and not CLIMATE_MIN <= target_temp <= CLIMATE_MAX:
+        raise ToolError("out_of_range", f"The climate target must be {CLIMATE_MIN:g} to {CLIMATE_MAX:g} °F, "
+                        f"not {target_temp:g}.", hint=f"Choose a target from {CLIMATE_MIN:g} to {CLIMATE_MAX:g}.")
+    if on and car["engine"] == "off" and not car["plugged_in"] and car["battery_pct"] < CLIMATE_MIN_BATTERY:
+        raise ToolError("battery_low", f"The battery is at {car['battery_pct']:g}%; the climate needs "
+                        f"{CLIMATE_MIN_BATTERY:g}% to run with the engine off.",
+                        hint="Start the engine or plug the car in first.")
+    target = round(target_temp * 2) / 2 if target_temp is not None else car["climate_target"]
+    ctx.db.execute("UPDATE vehicles SET climate_on = ?, climate_target = ?", (int(on), target))
+    if not on and car["engine"] == "off":
+        ctx.db.execute("UPDATE seats SET heat_level = 0")
+    log(ctx, "climate", f"Climate on at {target:g} °F" if on else "Climate off")
+    return status(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Turn on my seat heater, level {level}.",
+    "Warm up the {seat} seat.",
+])
+def set_seat_heater(ctx: Ctx, seat: Seat, level: Annotated[int, Field(ge=0, le=3)]) -> SeatHeaters:
+    """Set a seat heater: 0 off, 1 low, 2 medium, 3 high. Needs the climate on or the engine running.
+
+    Args:
+        seat: 'driver', 'passenger', 'rear_left' or 'rear_right'.
+        level: 0 (off) to 3 (high), such as 2.
+
+    Returns:
+        The heater level of every heated seat.
+
+    Raises:
+        no_seat_heater: that seat has no heater in this car.
+        climate_off: a level above 0 was asked with the climate off and the engine off.
+    """
+    car = vehicle(ctx)
+    row = ctx.db.execute("SELECT heated FROM seats WHERE seat = ?", (seat,)).fetchone()
+    if not row["heated"]:
+        raise ToolError("no_seat_heater", f"The {seat.replace('_', ' ')} seat of the {car['model']} {car['trim']} "
+                        "has no heater.", hint="Only the front seats are heated in this car.")
+    if level > 0 and not car["climate_on"] and car["engine"] == "off":
+        raise ToolError("climate_off", "Seat heaters need the climate on or the engine running.",
+                        hint="Turn the climate on with set_climate first.")
+    ctx.db.execute("UPDATE seats SET heat_level = ? WHERE seat = ?", (level, seat))
+    rows = ctx.db.execute("SELECT seat, heat_level FROM seats WHERE heated = 1 ORDER BY seat").fetchall()
+    return SeatHeaters(seats={r[0]: r[1] for r in rows}, climate_on=bool(car["climate_on"]))
+
+
+# ----- software -----------------------------------------------------------------------------------
+
+
+def _software(ctx: Ctx) -> SoftwareUpdate:
+    car = vehicle(ctx)
+    return SoftwareUpdate(current_version=car["software_version"], available_version=car["update_version"],
+                          release_notes=car["update_notes"], install_minutes=car["update_minutes"],
+                          installing=car["update_finishes_at"] is not None, finishes_at=car["update_finishes_at"])
+
+
+@server.tool(effect=READ, asks=[
+    "Is there a software update for the car?",
+    "What version is the car running?",
+])
+def get_software_update(ctx: Ctx) -> SoftwareUpdate:
+    """Show the car's software version and any downloaded update waiting to be installed.
+
+    Returns:
+        The current version, the available version with its release notes and install time,
+        and whether an update is installing and until when.
+    """
+    return _software(ctx)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Install the software update now.",
+    "Go ahead and update the car's software.",
+])
+def install_software_update(ctx: Ctx) -> SoftwareUpdate:
+    """Install the downloaded software update. The car must be parked with the engine off and at least 20% battery.
+
+    The car cannot be started until the update finishes (25-40 minutes; advance the clock).
+
+    Returns:
+        The update, installing, and when it finishes.
+
+    Raises:
+        no_update_available: there is no downloaded update.
+        update_in_progress: the update is already installing.
+        vehicle_moving: a drive is under way.
+        not_parked: the car is not in Park.
+        engine_running: the engine is running.
+        battery_low: the battery is below 20%.
+    """
+    car = vehicle(ctx)
+    if car["update_version"] is None:
+        raise ToolError("no_update_available", f"The car runs {car['software_version']}; no update is waiting.",
+                        hint="Nothing to install.")
+    if car["update_finishes_at"] is not None:
+        raise ToolError("update_in_progress", f"The update is already installing until {car['update_finishes_at']}.",
+                        hint="Wait for it to finish.")
+    parked(ctx, car, "install software")
+    if car["engine"] == "running":
+        raise ToolError("engine_running", "Turn the engine off before installing an update.",
+                        hint="Call stop_engine first.")
+    if car["battery_pct"] < UPDATE_MIN_BATTERY:
+        raise ToolError("battery_low", f"The battery is at {car['battery_pct']:g}%; updates need "
+                        f"{UPDATE_MIN_BATTERY:g}%.", hint="Charge the car first.")
+    finishes = ctx.now() + timedelta(minutes=car["update_minutes"])
+    ctx.db.execute("UPDATE vehicles SET update_finishes_at = ?", (iso(finishes),))
+    log(ctx, "software", f"Installing software update {car['update_version']} (until {iso(finishes)[11:16]})")
+    return _software(ctx)
+

@@ -1,0 +1,304 @@
+"""Vehicle tools: service reminders, service appointments and the car's event log."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date, datetime, timedelta
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, fetch, log, now_iso, place_label,
+                    server, vehicle)
+from .world import BOOKING_DAYS_AHEAD, CANCEL_NOTICE, SERVICE_SOON_DAYS, SERVICE_SOON_MI, add_months, iso
+
+ReminderStatus = Literal["overdue", "due_soon", "ok"]
+Services = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+
+# ----- models -------------------------------------------------------------------------------------
+
+
+class ServiceReminder(BaseModel):
+    reminder_id: ReminderId
+    title: str
+    status: ReminderStatus = Field(description="'overdue', 'due_soon' (within 30 days or 1,000 mi) or 'ok'")
+    due_on: str | None
+    due_odometer_mi: float | None
+    miles_left: float | None = Field(description="miles until due by distance (negative: overdue)")
+    days_left: int | None = Field(description="days until due by date (negative: overdue)")
+    last_done_on: str
+    last_done_odometer_mi: float
+    interval_mi: int | None
+    interval_months: int | None
+
+
+class ServiceReminderList(BaseModel):
+    service_reminders: list[ServiceReminder]
+    total: int
+
+
+class Appointment(BaseModel):
+    appointment_id: AppointmentId
+    place_id: PlaceId
+    service_center: str
+    address: str
+    scheduled_for: str
+    services: str
+    note: str | None
+    status: Literal["booked", "completed", "cancelled"]
+    created_at: str
+
+
+class AppointmentList(BaseModel):
+    service_appointments: list[Appointment]
+    total: int
+
+
+class Event(BaseModel):
+    event_id: EventId
+    occurred_at: str
+    kind: EventKind
+    message: str
+
+
+class EventList(BaseModel):
+    events: list[Event]
+    total: int = Field(description="how many events matched, before `limit`")
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+
+
+def reminder_status(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> str:
+    today = ctx.today().isoformat()
+    soon = (ctx.today() + timedelta(days=SERVICE_SOON_DAYS)).isoformat()
+    odo = car["odometer_mi"]
+    if (r["due_on"] and r["due_on"] <= today) or (r["due_odometer"] is not None and odo >= r["due_odometer"]):
+        return "overdue"
+    if (r["due_on"] and r["due_on"] <= soon) or (
+            r["due_odometer"] is not None and odo >= r["due_odometer"] - SERVICE_SOON_MI):
+        return "due_soon"
+    return "ok"
+
+
+def _reminder(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> ServiceReminder:
+    return ServiceReminder(
+        reminder_id=r["reminder_id"], title=r["title"], status=reminder_status(ctx, r, car), due_on=r["due_on"],
+        due_odometer_mi=r["due_odometer"],
+        miles_left=round(r["due_odometer"] - car["odometer_mi"], 1) if r["due_odometer"] is not None else None,
+        days_left=(date.fromisoformat(r["due_on"]) - ctx.today()).days if r["due_on"] else None,
+        last_done_on=r["last_done_on"], last_done_odometer_mi=r["last_done_odometer"], interval_mi=r["interval_mi"],
+        interval_months=r["interval_months"])
+
+
+def _appointment(ctx: Ctx, a: sqlite3.Row) -> Appointment:
+    p = fetch(ctx, "place", a["place_id"])
+    return Appointment(appointment_id=a["appointment_id"], place_id=a["place_id"], service_center=p["name"],
+                       address=p["address"], scheduled_for=a["scheduled_for"], services=a["services"], note=a["note"],
+                       status=a["status"], created_at=a["created_at"])
+
+
+# ----- reminders ----------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Is any maintenance due on the car?",
+    "Show me the {status} service items.",
+])
+def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> ServiceReminderList:
+    """List maintenance reminders (tyre rotation, oil change, filters, brake fluid, ...) and when each is due.
+
+    Args:
+        status: only reminders that are 'overdue', 'due_soon' or 'ok'.
+
+    Returns:
+        The reminders (title, status, due date and mileage, miles and days left, when last done,
+        interval) and how many there are.
+    """
+    car = vehicle(ctx)
+    items = [_reminder(ctx, r, car) for r in ctx.db.execute("SELECT * FROM service_reminders ORDER BY reminder_id")]
+    if status is not None:
+        items = [i for i in items if i.status == status]
+    return ServiceReminderList(service_reminders=items, total=len(items))
+
+
+@server.tool(effect=WRITE, asks=[
+    "I had the {reminder_id} done myself, mark it as done.",
+    "Mark service item {reminder_id} complete.",
+])
+def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
+    """Record that a maintenance item was done today at the current mileage; its next due date and mileage move on.
+
+    Args:
+        reminder_id: ID of the reminder, such as 'SRV-10001'.
+
+    Returns:
+        The reminder with its new due date and mileage.
+
+    Raises:
+        not_found: no reminder has that ID.
+        not_due: the item is not due yet (more than 30 days and 1,000 miles away).
+    """
+    r = fetch(ctx, "service_reminder", reminder_id)
+    car = vehicle(ctx)
+    if reminder_status(ctx, r, car) == "ok":
+        raise ToolError("not_due", f"'{r['title']}' is not due yet.",
+                        hint="Only overdue or soon-due items can be marked done; see list_service_reminders.")
+    today = ctx.today()
+    odo = round(car["odometer_mi"], 0)
+    ctx.db.execute("UPDATE service_reminders SET last_done_on = ?, last_done_odometer = ?, due_on = ?, "
+                   "due_odometer = ? WHERE reminder_id = ?",
+                   (today.isoformat(), odo, add_months(today, r["interval_months"]).isoformat()
+                    if r["interval_months"] else None, odo + r["interval_mi"] if r["interval_mi"] else None,
+                    reminder_id))
+    log(ctx, "service", f"Service item done: {r['title']}")
+    return _reminder(ctx, fetch(ctx, "service_reminder", reminder_id), vehicle(ctx))
+
+
+# ----- appointments -------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "Do I have a service appointment coming up?",
+    "Show my {status} service appointments.",
+])
+def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "cancelled"] | None = None
+                              ) -> AppointmentList:
+    """List service appointments at service centres, newest first.
+
+    Args:
+        status: only 'booked', 'completed' or 'cancelled' appointments.
+
+    Returns:
+        The appointments (service centre, address, time, services, note, status) and how many there are.
+    """
+    if status is None:
+        rows = ctx.db.execute("SELECT * FROM service_appointments ORDER BY scheduled_for DESC").fetchall()
+    else:
+        rows = ctx.db.execute("SELECT * FROM service_appointments WHERE status = ? ORDER BY scheduled_for DESC",
+                              (status,)).fetchall()
+    return AppointmentList(service_appointments=[_appointment(ctx, r) for r in rows], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Book a service at {place_id} on {scheduled_for} for {services}.",
+    "Can you get me an appointment at {place_id} for {services}?",
+])
+def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: datetime, services: Services,
+                             note: Note | None = None) -> Appointment:
+    """Book a visit at a service centre, on the hour or half hour within its opening hours.
+
+    Service centres open Monday to Friday 7:30-17:00 (last appointment 16:00) and Saturday
+    8:00-12:00 (last 11:00); closed Sunday. One open appointment at a time.
+
+    Args:
+        place_id: ID of a service centre, such as 'PLC-10035' (search_places with category 'service_center').
+        scheduled_for: local start time, such as '2026-03-19T09:30:00'.
+        services: what should be done, such as 'Tire rotation and oil change'.
+        note: a note for the technician, such as 'Squeak from the front left brake'.
+
+    Returns:
+        The booked appointment with its ID.
+
+    Raises:
+        not_found: no place has that ID.
+        not_a_service_center: the place is not a service centre.
+        past_date: the time is not in the future.
+        too_far_ahead: the time is more than 90 days ahead.
+        outside_hours: the time is not on the hour or half hour within opening hours.
+        appointment_exists: an appointment is already booked.
+    """
+    p = fetch(ctx, "place", place_id)
+    if p["category"] != "service_center":
+        raise ToolError("not_a_service_center", f"{place_label(p)} is not a service centre.",
+                        hint="Call search_places with category 'service_center'.")
+    at = scheduled_for.replace(tzinfo=None, microsecond=0)
+    if at <= ctx.now():
+        raise ToolError("past_date", f"{iso(at)} is not in the future.", hint="Choose a later time.")
+    if at > ctx.now() + timedelta(days=BOOKING_DAYS_AHEAD):
+        raise ToolError("too_far_ahead", f"Appointments can be booked at most {BOOKING_DAYS_AHEAD} days ahead.",
+                        hint="Choose an earlier day.")
+    minutes = at.hour * 60 + at.minute
+    weekday = at.weekday()
+    opening = (450, 960) if weekday < 5 else (480, 660) if weekday == 5 else None
+    if opening is None or at.minute not in (0, 30) or at.second or not opening[0] <= minutes <= opening[1]:
+        raise ToolError("outside_hours", f"{iso(at)} is not a bookable time.",
+                        hint="Mon-Fri 7:30-16:00 or Sat 8:00-11:00, on the hour or half hour; closed Sunday.")
+    booked = ctx.db.execute("SELECT appointment_id, scheduled_for FROM service_appointments WHERE status = 'booked'"
+                            ).fetchone()
+    if booked:
+        raise ToolError("appointment_exists", f"Appointment {booked[0]} is already booked for {booked[1]}.",
+                        hint="Cancel it with cancel_service_appointment first, or keep it.")
+    appointment_id = ctx.new_id("APT")
+    ctx.db.execute("INSERT INTO service_appointments (appointment_id, place_id, scheduled_for, services, note, status, "
+                   "created_at) VALUES (?, ?, ?, ?, ?, 'booked', ?)",
+                   (appointment_id, place_id, iso(at), services, note or None, now_iso(ctx)))
+    log(ctx, "service", f"Service booked at {p['name']} for {iso(at)}")
+    return _appointment(ctx, fetch(ctx, "service_appointment", appointment_id))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Cancel my service appointment {appointment_id}.",
+    "I can't make it to {appointment_id}, please cancel.",
+])
+def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appointment:
+    """Cancel a booked service appointment, at least two hours before it starts.
+
+    Args:
+        appointment_id: ID of the appointment, such as 'APT-10004'.
+
+    Returns:
+        The appointment, now cancelled.
+
+    Raises:
+        not_found: no appointment has that ID.
+        not_cancellable: the appointment is completed or already cancelled.
+        too_late: it starts in less than two hours (or has started).
+    """
+    a = fetch(ctx, "service_appointment", appointment_id)
+    if a["status"] != "booked":
+        raise ToolError("not_cancellable", f"Appointment {appointment_id} is {a['status']}.", hint="Nothing to cancel.")
+    if datetime.fromisoformat(a["scheduled_for"]) - ctx.now() < CANCEL_NOTICE:
+        raise ToolError("too_late", f"Appointment {appointment_id} starts at {a['scheduled_for']}; it can no longer "
+                        "be cancelled online.", hint="Call the service centre directly.")
+    ctx.db.execute("UPDATE service_appointments SET status = 'cancelled' WHERE appointment_id = ?", (appointment_id,))
+    log(ctx, "service", f"Service appointment {appointment_id} cancelled")
+    return _appointment(ctx, fetch(ctx, "service_appointment", appointment_id))
+
+
+# ----- events -------------------------------------------------------------------------------------
+
+
+@server.tool(effect=READ, asks=[
+    "What has the car been up to since {since}?",
+    "Show me the recent {kind} events of the car.",
+])
+def list_events(ctx: Ctx, kind: EventKind | None = None, since: datetime | None = None,
+                limit: Limit = 30) -> EventList:
+    """Read the car's event log, newest first: locking, charging, refuelling, alerts, drives, updates, commands.
+
+    Args:
+        kind: only events of this kind: 'lock', 'charging', 'fuel', 'alert', 'software', 'drive',
+            'climate', 'command', 'valet' or 'service'.
+        since: only events at or after this time, such as '2026-03-15T00:00:00'.
+        limit: at most this many events (1-200, default 30).
+
+    Returns:
+        The events (ID, time, kind, message), newest first, and how many matched.
+    """
+    where, params = ["1"], []
+    if kind is not None:
+        where.append("kind = ?")
+        params.append(kind)
+    if since is not None:
+        where.append("occurred_at >= ?")
+        params.append(iso(since.replace(tzinfo=None)))
+    cond = " AND ".join(where)
+    (total,) = ctx.db.execute(f"SELECT count(*) FROM events WHERE {cond}", params).fetchone()
+    rows = ctx.db.execute(f"SELECT * FROM events WHERE {cond} ORDER BY occurred_at DESC, event_id DESC LIMIT ?",
+                          (*params, limit)).fetchall()
+    return EventList(events=[Event(event_id=r[0], occurred_at=r[1], kind=r[2], message=r[3]) for r in rows],
+                     total=total)
