@@ -167,7 +167,10 @@ def run(servers: Annotated[list[str], typer.Argument(help="Servers of the episod
             try:
                 name, payload = _parse_line(line)
                 if name is None:
-                    now = session.advance(float(payload))
+                    try:
+                        now = session.advance(float(payload))
+                    except ProveError as exc:
+                        raise ValueError(str(exc)) from exc
                     steps.append({"line": lineno, "advance": payload, "now": now.isoformat()})
                     if not as_json:
                         console.print(f"[dim]line {lineno}: clock advanced to {now.isoformat()}[/]")

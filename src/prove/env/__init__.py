@@ -6,6 +6,7 @@ It knows no domain; servers (`prove.servers.*`) are written against it.
 from .annotations import READ, WRITE, Effect, Entity, EntityKind, Sensitive
 from .errors import (
     FRAMEWORK_CODES,
+    HookError,
     INTERNAL_ERROR,
     INVALID_ARGUMENTS,
     UNKNOWN_TOOL,
@@ -27,7 +28,7 @@ from .world import EPOCH, WorldGen
 
 __all__ = [
     "EPOCH", "FRAMEWORK_CODES", "INTERNAL_ERROR", "INVALID_ARGUMENTS", "READ", "UNKNOWN_TOOL", "WRITE",
-    "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "Param", "PoolFullError", "PoolStats",
+    "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "HookError", "Param", "PoolFullError", "PoolStats",
     "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
     "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "ToolError", "ToolResult",
     "UnknownServerError", "UnknownSessionError", "WorldGen", "registry",

@@ -60,5 +60,9 @@ class UnknownSessionError(ProveError, KeyError):
         return str(self.args[0]) if self.args else "unknown session"
 
 
+class HookError(ProveError):
+    """A server's `on_advance` hook raised: a bug in the server; the clock and state are unchanged."""
+
+
 class PoolFullError(ProveError):
     """The session pool is at its cap and every session in it is in use or fresh."""

@@ -19,7 +19,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from .annotations import Effect
-from .errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL, SessionClosedError, ToolError
+from .errors import (
+    INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL, HookError, SessionClosedError, ToolError,
+)
 from .server import Server
 from .state import RowChange, diff_table, dirty_tables, table_digest
 from .tool import Tool
@@ -330,11 +332,15 @@ class Session:
             try:
                 for rt in hooked:
                     rt.server.on_advance(rt.ctx, old, new)  # type: ignore[misc]
-            except BaseException:
+            except BaseException as exc:
                 self.now = old
                 for rt in hooked:
                     rt.db.execute("ROLLBACK TO prove_advance")
                     rt.db.execute("RELEASE prove_advance")
+                if isinstance(exc, Exception):  # a bug in a server's hook, not the caller's doing
+                    log.exception("on_advance hook failed moving the clock to %s", new.isoformat())
+                    raise HookError(f"a server's on_advance hook failed moving the clock to "
+                                    f"{new.isoformat()}: {exc!r}; nothing changed") from exc
                 raise
             for rt in hooked:
                 rt.db.execute("RELEASE prove_advance")
