@@ -1,0 +1,262 @@
+"""Collaboration on issues: comments, labels and watchers."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Comment,
+    CommentId,
+    CommentList,
+    IssueId,
+    Label,
+    Labels,
+    Limit,
+    Text,
+    UserId,
+    Watchers,
+    add_labels_to,
+    fetch,
+    labels_of,
+    me,
+    normalize_labels,
+    now_iso,
+    record,
+    require,
+    server,
+    show,
+)
+
+COMMENT_SQL = "SELECT c.*, u.name AS author_name FROM comments c JOIN users u ON u.user_id = c.author_id"
+
+
+def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
+    return Comment(**{k: row[k] for k in row.keys()})
+
+
+# ----- comments ----------------------------------------------------------------------------------------
+
+@server.tool(effect=WRITE, asks=[
+    "Comment on {issue_id}: {body}",
+    "Add a note to {issue_id} saying '{body}'.",
+])
+def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
+    """Add a comment to an issue, as the signed-in user (any member, admin or viewer of its project may).
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        body: the comment, such as 'Reproduced on staging with a saved card.'.
+
+    Returns:
+        The new comment with its ID.
+
+    Raises:
+        not_found: no issue has that ID.
+        project_archived: the issue's project is archived.
+        permission_denied: the user is not a member of the issue's project.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    require(ctx, issue["project_id"], "comment")
+    comment_id = ctx.new_id("CMT")
+    ctx.db.execute("INSERT INTO comments (comment_id, issue_id, author_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                   (comment_id, issue_id, me(ctx), body, now_iso(ctx)))
+    ctx.db.execute("UPDATE issues SET updated_at = ? WHERE issue_id = ?", (now_iso(ctx), issue_id))
+    return _comment(ctx.db.execute(COMMENT_SQL + " WHERE c.comment_id = ?", (comment_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What are people saying on {issue_id}?",
+    "Show me the latest {limit} comments on {issue_id}.",
+])
+def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit: Limit = 20) -> CommentList:
+    """List the comments on an issue.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        newest_first: order newest first instead of oldest first (default false).
+        limit: the most comments to return, 1 to 100, such as 20.
+
+    Returns:
+        The comments (ID, author, text, when written and last edited) and the total.
+
+    Raises:
+        not_found: no issue has that ID.
+    """
+    fetch(ctx, "issue", issue_id)
+    order = "DESC" if newest_first else "ASC"
+    rows = ctx.db.execute(COMMENT_SQL + f" WHERE c.issue_id = ? ORDER BY c.created_at {order}, c.comment_id {order}",
+                          (issue_id,)).fetchall()
+    return CommentList(comments=[_comment(r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Edit my comment {comment_id} to say '{body}'.",
+    "Fix the typo in comment {comment_id}: it should read {body}",
+])
+def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
+    """Change the text of one of the signed-in user's own comments.
+
+    Args:
+        comment_id: ID of the comment, such as 'CMT-10020'.
+        body: the new text, such as 'Reproduced on staging and production.'.
+
+    Returns:
+        The edited comment.
+
+    Raises:
+        not_found: no comment has that ID.
+        not_author: the comment was written by someone else.
+        project_archived: the issue's project is archived.
+        no_change: the comment already has that text.
+    """
+    row = fetch(ctx, "comment", comment_id)
+    if row["author_id"] != me(ctx):
+        raise ToolError("not_author", f"Comment {comment_id} was written by someone else.",
+                        hint="You can only edit your own comments; add a new comment instead.")
+    issue = fetch(ctx, "issue", row["issue_id"])
+    require(ctx, issue["project_id"], "view")
+    if row["body"] == body:
+        raise ToolError("no_change", f"Comment {comment_id} already says that.", hint="Nothing to do.")
+    ctx.db.execute("UPDATE comments SET body = ?, edited_at = ? WHERE comment_id = ?", (body, now_iso(ctx), comment_id))
+    return _comment(ctx.db.execute(COMMENT_SQL + " WHERE c.comment_id = ?", (comment_id,)).fetchone())
+
+
+# ----- labels ------------------------------------------------------------------------------------------
+
+@server.tool(effect=WRITE, asks=[
+    "Label {issue_id} with {labels}.",
+    "Tag {issue_id} as {labels}.",
+])
+def add_labels(ctx: Ctx, issue_id: IssueId,
+               labels: Annotated[list[Label], Field(min_length=1, max_length=10)]) -> Labels:
+    """Add labels to an issue (labels it already has are skipped); an issue has at most 10 labels.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        labels: 1 to 10 labels, lower-case letters, digits and dashes, such as ['regression', 'customer-reported'].
+
+    Returns:
+        The issue's labels and those that were added.
+
+    Raises:
+        not_found: no issue has that ID.
+        project_archived: the issue's project is archived.
+        permission_denied: the user is not a member or admin of the issue's project.
+        invalid_label: a label has characters other than lower-case letters, digits and dashes.
+        no_change: the issue already has every label given.
+        too_many_labels: the issue would have more than 10 labels.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    require(ctx, issue["project_id"], "work")
+    tags = normalize_labels(labels)
+    if all(t in labels_of(ctx, issue_id) for t in tags):
+        raise ToolError("no_change", f"{issue_id} already has {', '.join(tags)}.", hint="Nothing to do.")
+    added = add_labels_to(ctx, issue_id, tags)
+    record(ctx, issue_id, "labels", None, ", ".join(added))
+    return Labels(issue_id=issue_id, labels=labels_of(ctx, issue_id), added=added)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Remove the {label} label from {issue_id}.",
+    "{issue_id} isn't {label} anymore, untag it.",
+])
+def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
+    """Remove one label from an issue.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        label: the label to remove, such as 'regression'.
+
+    Returns:
+        The issue's remaining labels and the one removed.
+
+    Raises:
+        not_found: no issue has that ID.
+        project_archived: the issue's project is archived.
+        permission_denied: the user is not a member or admin of the issue's project.
+        label_not_found: the issue does not have that label.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    require(ctx, issue["project_id"], "work")
+    tag = label.strip().lower().replace(" ", "-")
+    if tag not in labels_of(ctx, issue_id):
+        have = ", ".join(labels_of(ctx, issue_id)) or "none"
+        raise ToolError("label_not_found", f"{issue_id} has no label {show(label)}.", hint=f"Its labels: {have}.")
+    ctx.db.execute("DELETE FROM labels WHERE issue_id = ? AND label = ?", (issue_id, tag))
+    record(ctx, issue_id, "labels", tag, None)
+    return Labels(issue_id=issue_id, labels=labels_of(ctx, issue_id), removed=[tag])
+
+
+# ----- watchers -------------------------------------------------------------------------------------------
+
+def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
+    ids = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
+                                        (issue_id,))]
+    return Watchers(issue_id=issue_id, user_id=user_id, watchers=ids, total=len(ids))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Watch {issue_id} for me.",
+    "Keep me posted on {issue_id}.",
+    "Add {user_id} as a watcher on {issue_id}.",
+])
+def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
+    """Start watching an issue (get notified of its changes), or add someone else as a watcher.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        user_id: who should watch it, such as 'USR-10006'; omit for the signed-in user.
+
+    Returns:
+        The issue's watchers after the change.
+
+    Raises:
+        not_found: the issue or user does not exist.
+        project_archived: the issue's project is archived.
+        user_inactive: the user's account is deactivated.
+        already_watching: the user already watches the issue.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    who = user_id or me(ctx)
+    user = fetch(ctx, "user", who)
+    require(ctx, issue["project_id"], "view")
+    if not user["active"]:
+        raise ToolError("user_inactive", f"{user['name']}'s account is deactivated.", hint="Pick an active user.")
+    if ctx.db.execute("SELECT 1 FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).fetchone():
+        raise ToolError("already_watching", f"{user['name']} already watches {issue_id}.", hint="Nothing to do.")
+    ctx.db.execute("INSERT INTO watchers (issue_id, user_id) VALUES (?, ?)", (issue_id, who))
+    return _watchers(ctx, issue_id, who)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Stop watching {issue_id}.",
+    "I don't need notifications for {issue_id} anymore.",
+    "Remove {user_id} from the watchers of {issue_id}.",
+])
+def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
+    """Stop watching an issue, or remove someone else from its watchers.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        user_id: who should stop watching, such as 'USR-10006'; omit for the signed-in user.
+
+    Returns:
+        The issue's watchers after the change.
+
+    Raises:
+        not_found: the issue or user does not exist.
+        project_archived: the issue's project is archived.
+        not_watching: the user does not watch the issue.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    who = user_id or me(ctx)
+    user = fetch(ctx, "user", who)
+    require(ctx, issue["project_id"], "view")
+    gone = ctx.db.execute("DELETE FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).rowcount
+    if not gone:
+        raise ToolError("not_watching", f"{user['name']} does not watch {issue_id}.", hint="Nothing to do.")
+    return _watchers(ctx, issue_id, who)

@@ -1,0 +1,530 @@
+"""Issues: search, read, create, edit, assign, plan into sprints, bulk edits and history."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    ISSUE_SQL,
+    PRIORITY_ORDER,
+    BulkResult,
+    Change,
+    History,
+    Issue,
+    IssueId,
+    IssueList,
+    IssueType,
+    Label,
+    Limit,
+    LinkView,
+    Minutes,
+    Points,
+    Priority,
+    ProjectId,
+    Query,
+    SprintId,
+    Status,
+    Text,
+    Title,
+    UserId,
+    add_labels_to,
+    allowed_transitions,
+    assignable,
+    escape_like,
+    fetch,
+    me,
+    normalize_labels,
+    now_iso,
+    open_blockers,
+    parse_date,
+    record,
+    require,
+    require_unresolved,
+    server,
+    summary,
+    summary_of,
+    usable_sprint,
+)
+
+SORTS = {
+    "updated": "i.updated_at DESC, i.issue_id",
+    "created": "i.created_at DESC, i.issue_id",
+    "priority": f"{PRIORITY_ORDER}, i.updated_at DESC, i.issue_id",
+    "due_date": "i.due_date IS NULL, i.due_date, i.issue_id",
+}
+
+
+def issue_model(ctx: Ctx, issue_id: str) -> Issue:
+    """The full issue as the user sees it."""
+    fetch(ctx, "issue", issue_id)
+    row = ctx.db.execute(ISSUE_SQL + " WHERE i.issue_id = ?", (issue_id,)).fetchone()
+    reporter = fetch(ctx, "user", row["reporter_id"])
+    links = []
+    for r in ctx.db.execute(
+            "SELECT l.link_id, l.type, l.source_id, l.target_id, o.issue_id AS other, o.title, o.status "
+            "FROM links l JOIN issues o ON o.issue_id = CASE WHEN l.source_id = :id THEN l.target_id "
+            "ELSE l.source_id END WHERE l.source_id = :id OR l.target_id = :id ORDER BY l.link_id", {"id": issue_id}):
+        outgoing = r["source_id"] == issue_id
+        relation = {"blocks": ("blocks", "is_blocked_by"), "duplicates": ("duplicates", "is_duplicated_by"),
+                    "relates_to": ("relates_to", "relates_to")}[r["type"]][0 if outgoing else 1]
+        links.append(LinkView(link_id=r["link_id"], relation=relation, issue_id=r["other"], title=r["title"],
+                              status=r["status"]))
+    watchers = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
+                                             (issue_id,))]
+    children = [r[0] for r in ctx.db.execute("SELECT issue_id FROM issues WHERE parent_id = ? ORDER BY issue_id",
+                                             (issue_id,))]
+    (comments,) = ctx.db.execute("SELECT count(*) FROM comments WHERE issue_id = ?", (issue_id,)).fetchone()
+    remaining = None
+    if row["estimate_minutes"] is not None:
+        remaining = max(row["estimate_minutes"] - row["spent_minutes"], 0)
+    return Issue(**summary(ctx, row).model_dump(), description=row["description"], resolution=row["resolution"],
+                 reporter_id=row["reporter_id"], reporter_name=reporter["name"], parent_id=row["parent_id"],
+                 children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
+                 spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
+                 resolved_at=row["resolved_at"], links=links, blocked_by=open_blockers(ctx, issue_id),
+                 watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
+                 allowed_transitions=allowed_transitions(row))
+
+
+def _valid_due(ctx: Ctx, due_date: str) -> str:
+    due = parse_date(due_date, "due date")
+    if due < ctx.today():
+        raise ToolError("past_date", f"The due date {due} is before today ({ctx.today()}).",
+                        hint="Pick today or a later date.")
+    return due.isoformat()
+
+
+def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | None = None) -> None:
+    parent = fetch(ctx, "issue", parent_id)
+    if parent["type"] != "epic" or parent["project_id"] != project_id or parent["issue_id"] == issue_id:
+        raise ToolError("invalid_parent", f"{parent_id} is not an epic of the same project.",
+                        hint="search_issues with type='epic' and the project lists its epics.")
+
+
+# ----- reading -----------------------------------------------------------------------------------------
+
+@server.tool(effect=READ, asks=[
+    "Find issues about {query}.",
+    "Show me the {priority} priority {type} issues in project {project_id}.",
+    "What's assigned to {assignee_id} that is still {status}?",
+    "Which issues in sprint {sprint_id} are labelled {label}?",
+    "List the issues in {project_id}, sorted by {sort}.",
+])
+def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
+                  status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,
+                  priority: Priority | None = None, assignee_id: UserId | None = None, unassigned: bool = False,
+                  reporter_id: UserId | None = None, label: Label | None = None, sprint_id: SprintId | None = None,
+                  backlog_only: bool = False, overdue: bool = False, watching: bool = False,
+                  sort: Literal["updated", "created", "priority", "due_date"] = "updated",
+                  limit: Limit = 20) -> IssueList:
+    """Search issues across projects with filters; every filter given must match.
+
+    Args:
+        query: text in the title, description or ID, such as 'checkout' (case does not matter).
+        project_id: only this project, such as 'PRJ-10001'.
+        status: only issues in this status: 'open', 'in_progress', 'in_review', 'done' or 'closed'.
+        unresolved_only: only issues that are not done or closed (default false).
+        type: only 'bug', 'task', 'story' or 'epic'.
+        priority: only 'critical', 'high', 'medium' or 'low'.
+        assignee_id: only issues assigned to this user, such as 'USR-10001'.
+        unassigned: only issues without an assignee (default false).
+        reporter_id: only issues reported by this user, such as 'USR-10005'.
+        label: only issues with this label, such as 'tech-debt'.
+        sprint_id: only issues in this sprint, such as 'SPR-10004'.
+        backlog_only: only issues in no sprint (default false).
+        overdue: only unresolved issues due before today (default false).
+        watching: only issues the signed-in user watches (default false).
+        sort: 'updated' (newest first, default), 'created' (newest first), 'priority' (most urgent
+            first) or 'due_date' (soonest first).
+        limit: the most issues to return, 1 to 100, such as 20.
+
+    Returns:
+        Matching issue summaries (ID, project, type, title, status, priority, assignee, sprint, due
+        date, whether overdue, labels, last update) and the total number of matches.
+
+    Raises:
+        not_found: a project, user or sprint given as a filter does not exist.
+        conflicting_filters: assignee_id with unassigned, or sprint_id with backlog_only.
+    """
+    if assignee_id is not None and unassigned:
+        raise ToolError("conflicting_filters", "An issue cannot be both assigned to someone and unassigned.",
+                        hint="Pass either assignee_id or unassigned=true.")
+    if sprint_id is not None and backlog_only:
+        raise ToolError("conflicting_filters", "An issue in a sprint is not in the backlog.",
+                        hint="Pass either sprint_id or backlog_only=true.")
+    where, params = ["1"], []
+    if query is not None:
+        where.append("(i.title LIKE ? ESCAPE '\\' OR i.description LIKE ? ESCAPE '\\' "
+                     "OR i.issue_id LIKE ? ESCAPE '\\')")
+        params += [f"%{escape_like(query)}%"] * 3
+    if project_id is not None:
+        fetch(ctx, "project", project_id)
+        where.append("i.project_id = ?")
+        params.append(project_id)
+    if status is not None:
+        where.append("i.status = ?")
+        params.append(status)
+    if unresolved_only or overdue:
+        where.append("i.status NOT IN ('done', 'closed')")
+    if type is not None:
+        where.append("i.type = ?")
+        params.append(type)
+    if priority is not None:
+        where.append("i.priority = ?")
+        params.append(priority)
+    if assignee_id is not None:
+        fetch(ctx, "user", assignee_id)
+        where.append("i.assignee_id = ?")
+        params.append(assignee_id)
+    if unassigned:
+        where.append("i.assignee_id IS NULL")
+    if reporter_id is not None:
+        fetch(ctx, "user", reporter_id)
+        where.append("i.reporter_id = ?")
+        params.append(reporter_id)
+    if label is not None:
+        where.append("EXISTS (SELECT 1 FROM labels l WHERE l.issue_id = i.issue_id AND l.label = ?)")
+        params.append(label.lower().replace(" ", "-"))
+    if sprint_id is not None:
+        fetch(ctx, "sprint", sprint_id)
+        where.append("i.sprint_id = ?")
+        params.append(sprint_id)
+    if backlog_only:
+        where.append("i.sprint_id IS NULL")
+    if overdue:
+        where.append("i.due_date < ?")
+        params.append(ctx.today().isoformat())
+    if watching:
+        where.append("EXISTS (SELECT 1 FROM watchers w WHERE w.issue_id = i.issue_id AND w.user_id = ?)")
+        params.append(me(ctx))
+    rows = ctx.db.execute(ISSUE_SQL + " WHERE " + " AND ".join(where) + " ORDER BY " + SORTS[sort], params).fetchall()
+    return IssueList(issues=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=READ, asks=[
+    "Show me issue {issue_id}.",
+    "What's the status of {issue_id} and what is blocking it?",
+])
+def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
+    """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012' (IDs start with the project's key).
+
+    Returns:
+        The issue with its description, status and resolution, priority, assignee, reporter,
+        sprint, epic and child issues, story points, estimate, time spent and remaining (minutes),
+        due date, labels, links (with the other issue's status), unresolved blockers, watchers,
+        comment count and the statuses transition_issue can move it to.
+
+    Raises:
+        not_found: no issue has that ID.
+    """
+    return issue_model(ctx, issue_id)
+
+
+@server.tool(effect=READ, asks=[
+    "What has changed on {issue_id}?",
+    "Show me the history of {issue_id}.",
+])
+def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History:
+    """The recorded changes of an issue, oldest first: who changed which field from what to what, and when.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        limit: the most changes to return, 1 to 100, such as 50 (the most recent are kept).
+
+    Returns:
+        The changes (ID, user, time, field, old and new value) and the total.
+
+    Raises:
+        not_found: no issue has that ID.
+    """
+    fetch(ctx, "issue", issue_id)
+    rows = ctx.db.execute("SELECT h.*, u.name AS user_name FROM history h JOIN users u ON u.user_id = h.user_id "
+                          "WHERE h.issue_id = ? ORDER BY h.at, h.change_id", (issue_id,)).fetchall()
+    changes = [Change(**{k: r[k] for k in r.keys()}) for r in rows[-limit:]]
+    return History(issue_id=issue_id, changes=changes, total=len(rows))
+
+
+# ----- writing -----------------------------------------------------------------------------------------
+
+@server.tool(effect=WRITE, asks=[
+    "Create a {type} in {project_id} titled '{title}'.",
+    "File a {priority} {type} in {project_id}: {title}. Assign it to {assignee_id}.",
+    "Add a {type} '{title}' to project {project_id} under epic {parent_id} in sprint {sprint_id}.",
+])
+def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType = "task",
+                 description: Text | None = None, priority: Priority = "medium", assignee_id: UserId | None = None,
+                 parent_id: IssueId | None = None, sprint_id: SprintId | None = None, due_date: str | None = None,
+                 story_points: Points | None = None, estimate_minutes: Minutes | None = None,
+                 labels: Annotated[list[Label], Field(max_length=10)] | None = None) -> Issue:
+    """Create an issue in a project, reported (and watched) by the signed-in user.
+
+    Args:
+        project_id: ID of the project, such as 'PRJ-10001'.
+        title: a short summary, such as 'Checkout page times out on Safari'.
+        type: 'bug', 'task' (default), 'story' or 'epic'.
+        description: optional details, such as 'Steps to reproduce: ...'.
+        priority: 'critical', 'high', 'medium' (default) or 'low'.
+        assignee_id: optional assignee, a member or admin of the project, such as 'USR-10004'.
+        parent_id: optional epic of the same project this issue belongs to, such as 'WEB-10001'.
+        sprint_id: optional active or planned sprint of the project, such as 'SPR-10004'; omit for the backlog.
+        due_date: optional due date, today or later, such as '2026-03-27'.
+        story_points: optional estimate in points, 0 to 100, such as 3.
+        estimate_minutes: optional time estimate in minutes, such as 240.
+        labels: optional labels (lower-case letters, digits, dashes), such as ['frontend', 'regression'].
+
+    Returns:
+        The new issue, status 'open', with its ID (the project's key and a number).
+
+    Raises:
+        not_found: the project, assignee, epic or sprint does not exist.
+        project_archived: the project is archived.
+        permission_denied: the user is not a member or admin of the project.
+        not_a_member: the assignee is not a member or admin of the project.
+        user_inactive: the assignee's account is deactivated.
+        invalid_parent: parent_id is not an epic of the same project, or an epic is given a parent.
+        wrong_project: the sprint belongs to another project.
+        sprint_closed: the sprint is completed.
+        invalid_date: the due date is not a date.
+        past_date: the due date is before today.
+        invalid_label: a label has characters other than lower-case letters, digits and dashes.
+    """
+    project = require(ctx, project_id, "work")
+    if assignee_id is not None:
+        assignable(ctx, project_id, assignee_id)
+    if parent_id is not None:
+        if type == "epic":
+            raise ToolError("invalid_parent", "An epic cannot belong to another epic.",
+                            hint="Omit parent_id for epics.")
+        _valid_parent(ctx, parent_id, project_id)
+    if sprint_id is not None:
+        usable_sprint(ctx, sprint_id, project_id)
+    due = _valid_due(ctx, due_date) if due_date is not None else None
+    tags = normalize_labels(labels or [])
+    issue_id = ctx.new_id(project["key"])
+    at, uid = now_iso(ctx), me(ctx)
+    ctx.db.execute(
+        "INSERT INTO issues (issue_id, project_id, type, title, description, status, priority, assignee_id, "
+        "reporter_id, sprint_id, parent_id, story_points, estimate_minutes, spent_minutes, due_date, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+        (issue_id, project_id, type, title, description, priority, assignee_id, uid, sprint_id, parent_id,
+         story_points, estimate_minutes, due, at, at))
+    add_labels_to(ctx, issue_id, tags)
+    ctx.db.executemany("INSERT OR IGNORE INTO watchers (issue_id, user_id) VALUES (?, ?)",
+                       [(issue_id, u) for u in {uid, assignee_id} if u])
+    record(ctx, issue_id, "created", None, title)
+    return issue_model(ctx, issue_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Change the priority of {issue_id} to {priority}.",
+    "Rename {issue_id} to '{title}' and set it due {due_date}.",
+    "Set {issue_id} to {story_points} points with an estimate of {estimate_minutes} minutes.",
+])
+def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, description: Text | None = None,
+                 priority: Priority | None = None, due_date: str | None = None, clear_due_date: bool = False,
+                 story_points: Points | None = None, estimate_minutes: Minutes | None = None,
+                 parent_id: IssueId | None = None) -> Issue:
+    """Change fields of an unresolved issue; only the fields given change, and each change is recorded.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        title: new title, such as 'Checkout page times out on Safari 17'.
+        description: new description, such as 'Happens only with saved cards.'.
+        priority: new priority: 'critical', 'high', 'medium' or 'low'.
+        due_date: new due date, today or later, such as '2026-03-27'.
+        clear_due_date: remove the due date (default false).
+        story_points: new estimate in points, 0 to 100, such as 5.
+        estimate_minutes: new time estimate in minutes, such as 480.
+        parent_id: the epic of the same project to move the issue under, such as 'WEB-10001'.
+
+    Returns:
+        The updated issue.
+
+    Raises:
+        not_found: the issue or epic does not exist.
+        project_archived: the issue's project is archived.
+        permission_denied: the user is not a member or admin of the issue's project.
+        issue_resolved: the issue is done or closed.
+        nothing_to_update: no field was given, or every value given is already set.
+        conflicting_fields: due_date and clear_due_date are both given.
+        invalid_parent: parent_id is not an epic of the same project, or the issue is an epic.
+        invalid_date: the due date is not a date.
+        past_date: the due date is before today.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    require(ctx, issue["project_id"], "work")
+    require_unresolved(issue)
+    if due_date is not None and clear_due_date:
+        raise ToolError("conflicting_fields", "Either set a due date or clear it, not both.",
+                        hint="Pass due_date or clear_due_date=true.")
+    changes: dict[str, object] = {}
+    for field, value in (("title", title), ("description", description), ("priority", priority),
+                         ("story_points", story_points), ("estimate_minutes", estimate_minutes)):
+        if value is not None:
+            changes[field] = value
+    if due_date is not None:
+        changes["due_date"] = _valid_due(ctx, due_date)
+    if clear_due_date:
+        changes["due_date"] = None
+    if parent_id is not None:
+        if issue["type"] == "epic":
+            raise ToolError("invalid_parent", "An epic cannot belong to another epic.", hint="Omit parent_id.")
+        _valid_parent(ctx, parent_id, issue["project_id"], issue_id)
+        changes["parent_id"] = parent_id
+    changes = {k: v for k, v in changes.items() if issue[k] != v}
+    if not changes:
+        raise ToolError("nothing_to_update", f"Nothing to change on {issue_id}.",
+                        hint="Give at least one field with a value different from the current one.")
+    for field, value in changes.items():
+        ctx.db.execute(f'UPDATE issues SET "{field}" = ? WHERE issue_id = ?', (value, issue_id))
+        record(ctx, issue_id, field, issue[field], value)
+    return issue_model(ctx, issue_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Assign {issue_id} to {assignee_id}.",
+    "Give {issue_id} to {assignee_id}, please.",
+    "Take {issue_id} off everyone's plate (unassign it).",
+])
+def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_id: UserId | None = None) -> Issue:
+    """Assign an unresolved issue to a member of its project, or unassign it; the assignee starts watching it.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        assignee_id: the new assignee, such as 'USR-10004' (the signed-in user's own ID assigns it
+            to them); omit to unassign.
+
+    Returns:
+        The updated issue.
+
+    Raises:
+        not_found: the issue or user does not exist.
+        project_archived: the issue's project is archived.
+        permission_denied: the user is not a member or admin of the issue's project.
+        issue_resolved: the issue is done or closed.
+        not_a_member: the assignee is not a member or admin of the issue's project.
+        user_inactive: the assignee's account is deactivated.
+        no_change: the issue is already assigned to that person (or already unassigned).
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    require(ctx, issue["project_id"], "work")
+    require_unresolved(issue)
+    if assignee_id is not None:
+        assignable(ctx, issue["project_id"], assignee_id)
+    if issue["assignee_id"] == assignee_id:
+        who = "unassigned" if assignee_id is None else f"assigned to {assignee_id}"
+        raise ToolError("no_change", f"{issue_id} is already {who}.", hint="Nothing to do.")
+    _assign(ctx, issue, assignee_id)
+    return issue_model(ctx, issue_id)
+
+
+def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 - a sqlite3.Row
+    ctx.db.execute("UPDATE issues SET assignee_id = ? WHERE issue_id = ?", (assignee_id, issue["issue_id"]))
+    if assignee_id is not None:
+        ctx.db.execute("INSERT OR IGNORE INTO watchers (issue_id, user_id) VALUES (?, ?)",
+                       (issue["issue_id"], assignee_id))
+    record(ctx, issue["issue_id"], "assignee", issue["assignee_id"], assignee_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Put {issue_id} into sprint {sprint_id}.",
+    "Move {issue_id} to the next sprint, {sprint_id}.",
+    "Take {issue_id} out of its sprint and back to the backlog.",
+])
+def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = None) -> Issue:
+    """Move an unresolved issue into an active or planned sprint of its project, or back to the backlog.
+
+    Args:
+        issue_id: ID of the issue, such as 'WEB-10012'.
+        sprint_id: the sprint, such as 'SPR-10005'; omit to move the issue to the backlog.
+
+    Returns:
+        The updated issue.
+
+    Raises:
+        not_found: the issue or sprint does not exist.
+        project_archived: the issue's project is archived.
+        permission_denied: the user is not a member or admin of the issue's project.
+        issue_resolved: the issue is done or closed.
+        wrong_project: the sprint belongs to another project.
+        sprint_closed: the sprint is completed.
+        no_change: the issue is already there.
+    """
+    issue = fetch(ctx, "issue", issue_id)
+    require(ctx, issue["project_id"], "work")
+    require_unresolved(issue)
+    if sprint_id is not None:
+        usable_sprint(ctx, sprint_id, issue["project_id"])
+    if issue["sprint_id"] == sprint_id:
+        where = "in the backlog" if sprint_id is None else f"in sprint {sprint_id}"
+        raise ToolError("no_change", f"{issue_id} is already {where}.", hint="Nothing to do.")
+    ctx.db.execute("UPDATE issues SET sprint_id = ? WHERE issue_id = ?", (sprint_id, issue_id))
+    record(ctx, issue_id, "sprint", issue["sprint_id"], sprint_id)
+    return issue_model(ctx, issue_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set the priority of {issue_ids} to {priority}.",
+    "Assign all of {issue_ids} to {assignee_id} and put them in sprint {sprint_id}.",
+    "Label {issue_ids} as {add_label}.",
+])
+def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[IssueId], Field(min_length=1, max_length=50)],
+                       priority: Priority | None = None, assignee_id: UserId | None = None,
+                       sprint_id: SprintId | None = None, add_label: Label | None = None) -> BulkResult:
+    """Apply the same changes to several unresolved issues at once; if any issue cannot take them, none changes.
+
+    Args:
+        issue_ids: IDs of 1 to 50 issues, such as ['WEB-10012', 'WEB-10015'].
+        priority: new priority for all: 'critical', 'high', 'medium' or 'low'.
+        assignee_id: new assignee for all, such as 'USR-10004'; they must be a member of each
+            issue's project.
+        sprint_id: sprint to move all into, such as 'SPR-10005'; all issues must be in its project.
+        add_label: a label to add to all, such as 'release-blocker'.
+
+    Returns:
+        The updated issues and how many there are.
+
+    Raises:
+        nothing_to_update: no change was given.
+        not_found: an issue, the assignee or the sprint does not exist.
+        project_archived: an issue's project is archived.
+        permission_denied: the user is not a member or admin of an issue's project.
+        issue_resolved: an issue is done or closed.
+        not_a_member: the assignee is not a member or admin of an issue's project.
+        user_inactive: the assignee's account is deactivated.
+        wrong_project: the sprint belongs to another project than an issue.
+        sprint_closed: the sprint is completed.
+        invalid_label: the label has characters other than lower-case letters, digits and dashes.
+        too_many_labels: an issue would have more than 10 labels.
+    """
+    if priority is None and assignee_id is None and sprint_id is None and add_label is None:
+        raise ToolError("nothing_to_update", "No change was given.",
+                        hint="Give priority, assignee_id, sprint_id or add_label.")
+    tags = normalize_labels([add_label]) if add_label is not None else []
+    ids = list(dict.fromkeys(issue_ids))
+    for issue_id in ids:
+        issue = fetch(ctx, "issue", issue_id)
+        require(ctx, issue["project_id"], "work")
+        require_unresolved(issue)
+        if assignee_id is not None:
+            assignable(ctx, issue["project_id"], assignee_id)
+        if sprint_id is not None:
+            usable_sprint(ctx, sprint_id, issue["project_id"])
+        if priority is not None and issue["priority"] != priority:
+            ctx.db.execute("UPDATE issues SET priority = ? WHERE issue_id = ?", (priority, issue_id))
+            record(ctx, issue_id, "priority", issue["priority"], priority)
+        if assignee_id is not None and issue["assignee_id"] != assignee_id:
+            _assign(ctx, issue, assignee_id)
+        if sprint_id is not None and issue["sprint_id"] != sprint_id:
+            ctx.db.execute("UPDATE issues SET sprint_id = ? WHERE issue_id = ?", (sprint_id, issue_id))
+            record(ctx, issue_id, "sprint", issue["sprint_id"], sprint_id)
+        if tags and add_labels_to(ctx, issue_id, tags):
+            record(ctx, issue_id, "labels", None, tags[0])
+    return BulkResult(updated=[summary_of(ctx, i) for i in ids], total=len(ids))

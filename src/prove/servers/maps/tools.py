@@ -1,0 +1,537 @@
+"""The maps server: the one `server`, its entity types, result models and shared helpers.
+
+The tools live by area in `tools_<area>.py` (places, routes, saved, reviews); each imports what
+it needs from here. They are imported at the bottom of this module, so importing it always yields
+the complete server. Routing itself is in `routing.py`.
+
+Rules every tool follows:
+
+- The simulated clock is the local time in every city (they share a time zone). A place is open
+  now if its status is 'open' and the clock falls within its opening hours.
+- Distances are metres (with kilometres and miles where a person would want them); durations
+  are minutes.
+- Closure reports are reviewed 24 hours after they are filed, when the clock passes that time
+  (`on_advance`); the place's status then becomes what was reported.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+
+from .routing import Point
+from .world import CATEGORIES, REVIEW_AFTER, build_world, iso
+
+
+def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
+    """Pending closure reports filed 24 hours or more before `new` are confirmed."""
+    due = iso(new - REVIEW_AFTER)
+    for row in ctx.db.execute("SELECT * FROM closure_reports WHERE status = 'pending' AND created_at <= ? "
+                              "ORDER BY created_at, report_id", (due,)).fetchall():
+        reviewed = iso(datetime.fromisoformat(row["created_at"]) + REVIEW_AFTER)
+        ctx.db.execute("UPDATE closure_reports SET status = 'confirmed', resolved_at = ? WHERE report_id = ?",
+                       (reviewed, row["report_id"]))
+        ctx.db.execute("UPDATE places SET status = ? WHERE place_id = ?", (row["reported"], row["place_id"]))
+
+
+server = Server(
+    "maps", "Maps",
+    "A map of three cities for one signed-in user: places (restaurants, cafes, shops, museums, "
+    "parks, hotels, offices, ...) with addresses, opening hours, ratings and reviews; search by "
+    "text, category and what is open now; nearby search; geocoding and reverse geocoding; "
+    "distances, routes, step-by-step directions and travel times by car, on foot, by bicycle and "
+    "by transit over each city's streets, one-way streets, road closures and subway and bus lines; "
+    "the user's home and work, saved lists, reviews and reports of closed places.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    on_advance=on_advance,
+    entities=[
+        EntityKind("city", table="cities", key="city_id", label="name", description="a city on the map"),
+        EntityKind("place", table="places", key="place_id", label="name",
+                   description="a business, landmark, office or building on the map",
+                   live="status != 'permanently_closed'"),
+        EntityKind("review", table="reviews", key="review_id", label="author",
+                   description="a rating and comment someone left on a place"),
+        EntityKind("saved_list", table="saved_lists", key="list_id", label="name",
+                   description="one of the user's lists of saved places"),
+        EntityKind("report", table="closure_reports", key="report_id",
+                   description="the user's report that a place closed or reopened"),
+        EntityKind("transit_line", table="transit_lines", key="line_id", label="name",
+                   description="a subway or bus line of a city"),
+        EntityKind("road_closure", table="road_closures", key="closure_id", label="reason",
+                   description="a block of a street closed to cars and bicycles for a while",
+                   live="ends_at > :now"),
+        EntityKind("user", table="profile", key="user_id", label="name", description="the signed-in user"),
+    ],
+)
+
+# ----- parameter and field types ------------------------------------------------------------------
+
+CityId = Annotated[str, Entity("city")]
+PlaceId = Annotated[str, Entity("place")]
+ReviewId = Annotated[str, Entity("review")]
+ListId = Annotated[str, Entity("saved_list")]
+ReportId = Annotated[str, Entity("report")]
+LineId = Annotated[str, Entity("transit_line")]
+ClosureId = Annotated[str, Entity("road_closure")]
+UserId = Annotated[str, Entity("user")]
+
+Category = Literal["restaurant", "cafe", "bar", "bakery", "grocery", "pharmacy", "gas_station", "ev_charging",
+                   "parking", "museum", "park", "hotel", "bank", "hospital", "gym", "library", "cinema",
+                   "bookstore", "shopping", "office", "residential"]
+Mode = Literal["driving", "walking", "cycling", "transit"]
+PlaceStatus = Literal["open", "temporarily_closed", "permanently_closed"]
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+Limit = Annotated[int, Field(ge=1, le=50)]
+Latitude = Annotated[float, Field(ge=-90, le=90)]
+Longitude = Annotated[float, Field(ge=-180, le=180)]
+
+assert set(CATEGORIES) == set(Category.__args__)  # type: ignore[attr-defined]
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MAX_AHEAD = timedelta(days=90)
+
+# ----- result models --------------------------------------------------------------------------------
+
+
+class City(BaseModel):
+    city_id: CityId
+    name: str
+    region: str
+    lat: float
+    lon: float
+    places: int
+    transit_lines: int
+    is_home_city: bool
+
+
+class CityList(BaseModel):
+    cities: list[City]
+    total: int
+
+
+class PlaceSummary(BaseModel):
+    place_id: PlaceId
+    name: str
+    category: str
+    cuisine: str | None
+    address: str
+    city_id: CityId
+    lat: float
+    lon: float
+    rating: float | None = Field(description="average stars, 1-5, over all ratings")
+    rating_count: int
+    price_level: int | None = Field(description="1 ($) to 4 ($$$$)")
+    status: PlaceStatus
+    open_now: bool
+    distance_m: int | None = Field(None, description="straight-line distance from the search centre")
+
+
+class PlaceList(BaseModel):
+    places: list[PlaceSummary]
+    total: int = Field(description="how many places matched, before `limit`")
+
+
+class DayHours(BaseModel):
+    day: str
+    hours: str = Field(description="such as '11:30-22:00', 'open 24 hours' or 'closed'")
+
+
+class Review(BaseModel):
+    review_id: ReviewId
+    place_id: PlaceId
+    place_name: str
+    author: str
+    is_mine: bool
+    rating: int
+    body: str
+    created_at: str
+    updated_at: str | None
+
+
+class Place(PlaceSummary):
+    phone: str | None
+    hours_today: str
+    weekly_hours: list[DayHours]
+    next_change: str | None = Field(description="when it next closes (if open now) or opens (if closed); "
+                                                 "null if it never closes or stays closed")
+    saved_in: list[ListId] = Field(description="the user's lists holding this place")
+    my_review_id: ReviewId | None
+    recent_reviews: list[Review]
+
+
+class OpenCheck(BaseModel):
+    place_id: PlaceId
+    name: str
+    at: str
+    status: PlaceStatus
+    is_open: bool
+    hours_that_day: str
+    next_change: str | None = Field(description="when it next closes (if open at `at`) or opens")
+
+
+class GeoMatch(BaseModel):
+    address: str
+    city_id: CityId
+    lat: float
+    lon: float
+    place_id: PlaceId | None = Field(description="the place at that address or with that name, if any")
+    place_name: str | None
+    kind: Literal["address", "intersection", "place"]
+
+
+class GeocodeResult(BaseModel):
+    query: str
+    matches: list[GeoMatch]
+    total: int
+
+
+class ReverseGeocode(BaseModel):
+    lat: float
+    lon: float
+    address: str = Field(description="the nearest street address")
+    city_id: CityId
+    nearest_intersection: str
+    distance_to_street_m: int
+    nearby_places: list[PlaceSummary] = Field(description="places within 150 m, nearest first")
+
+
+class Distance(BaseModel):
+    origin_place_id: PlaceId
+    destination_place_id: PlaceId
+    straight_line_m: int
+    km: float
+    miles: float
+    bearing_deg: int = Field(description="compass bearing from origin to destination")
+    direction: str = Field(description="such as 'NE'")
+    same_city: bool
+
+
+class Step(BaseModel):
+    instruction: str
+    distance_m: int
+    duration_min: float
+
+
+class Route(BaseModel):
+    mode: Mode
+    origin_place_id: PlaceId
+    origin_name: str
+    destination_place_id: PlaceId
+    destination_name: str
+    distance_m: int
+    distance_km: float
+    duration_min: int
+    depart_at: str
+    arrive_at: str
+    summary: str = Field(description="the main streets or lines used")
+    warnings: list[str] = Field(description="closures avoided, no service, walking is faster, ...")
+    fare: float | None = Field(description="transit fare in dollars")
+    transfers: int | None = Field(description="changes between transit lines")
+
+
+class Directions(Route):
+    steps: list[Step]
+
+
+class ModeOption(BaseModel):
+    mode: Mode
+    available: bool
+    duration_min: int | None
+    distance_m: int | None
+    arrive_at: str | None
+    reason: str | None = Field(description="why the mode is not available")
+
+
+class ModeComparison(BaseModel):
+    origin_place_id: PlaceId
+    destination_place_id: PlaceId
+    depart_at: str
+    options: list[ModeOption]
+    fastest: Mode | None
+
+
+class Closure(BaseModel):
+    closure_id: ClosureId
+    city_id: CityId
+    street: str
+    between: str = Field(description="the two cross streets of the closed block")
+    starts_at: str
+    ends_at: str
+    reason: str
+    active_now: bool
+
+
+class ClosureList(BaseModel):
+    closures: list[Closure]
+    total: int
+
+
+class TransitLine(BaseModel):
+    line_id: LineId
+    city_id: CityId
+    name: str
+    mode: Literal["subway", "bus"]
+    street: str
+    stops: list[str]
+    headway_min: int
+    first_departure: str
+    last_departure: str
+    weekdays_only: bool
+    fare: float
+    running_now: bool
+
+
+class TransitLineList(BaseModel):
+    lines: list[TransitLine]
+    total: int
+
+
+class Departure(BaseModel):
+    line_id: LineId
+    line_name: str
+    mode: Literal["subway", "bus"]
+    stop: str
+    toward: str
+    departs_at: str
+    walk_m: int = Field(description="walking distance from the place to the stop")
+
+
+class Departures(BaseModel):
+    place_id: PlaceId
+    after: str
+    departures: list[Departure]
+    total: int
+
+
+class SavedList(BaseModel):
+    list_id: ListId
+    name: str
+    description: str | None
+    is_default: bool
+    place_count: int
+    created_at: str
+
+
+class SavedListList(BaseModel):
+    lists: list[SavedList]
+    total: int
+
+
+class SavedEntry(BaseModel):
+    place: PlaceSummary
+    note: str | None
+    added_at: str
+
+
+class SavedListDetail(SavedList):
+    places: list[SavedEntry]
+
+
+class SaveResult(BaseModel):
+    list_id: ListId
+    list_name: str
+    place_id: PlaceId
+    place_name: str
+    note: str | None
+    place_count: int = Field(description="places in the list now")
+
+
+class ReviewList(BaseModel):
+    place_id: PlaceId
+    rating: float | None
+    rating_count: int
+    reviews: list[Review]
+    total: int = Field(description="shown reviews of the place, before `limit`")
+
+
+class Report(BaseModel):
+    report_id: ReportId
+    place_id: PlaceId
+    place_name: str
+    reported: PlaceStatus
+    note: str | None
+    status: Literal["pending", "confirmed"]
+    created_at: str
+    reviewed_at: str = Field(description="when the report was (or will be) reviewed")
+
+
+class ReportList(BaseModel):
+    reports: list[Report]
+    total: int
+
+
+class Profile(BaseModel):
+    user_id: UserId
+    name: str
+    home: PlaceSummary
+    work: PlaceSummary
+    saved_places: int
+    reviews: int
+
+
+# ----- helpers -----------------------------------------------------------------------------------------
+
+_LISTED_BY = {"city": "list_cities", "place": "search_places", "review": "list_reviews",
+              "saved_list": "list_saved_lists", "report": "list_my_reports", "transit_line": "list_transit_lines",
+              "road_closure": "list_road_closures", "user": "get_profile"}
+
+
+def show(value: object, width: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…'"
+
+
+def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
+    """The row of entity `kind` with this ID, or `not_found` naming the tool that lists them."""
+    spec = server.entities[kind]
+    row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {show(entity_id)}.",
+                        hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
+    return row
+
+
+def now_iso(ctx: Ctx) -> str:
+    return iso(ctx.now())
+
+
+def escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def parse_time(ctx: Ctx, value: str | None, what: str = "depart_at") -> datetime:
+    """A local time from now up to 90 days ahead (default now)."""
+    if value is None:
+        return ctx.now()
+    try:
+        at = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_time", f"{what} {show(value)} is not a date and time.",
+                        hint="Use local ISO time, such as '2026-03-16T18:30'.") from None
+    if at.tzinfo is not None:
+        raise ToolError("invalid_time", f"{what} {show(value)} has a UTC offset.",
+                        hint="Give local time without an offset, such as '2026-03-16T18:30'.")
+    if at < ctx.now() - timedelta(minutes=1):
+        raise ToolError("past_time", f"{what} {iso(at)} is in the past; it is now {now_iso(ctx)}.",
+                        hint="Give a time from now on, or omit it for now.")
+    if at > ctx.now() + MAX_AHEAD:
+        raise ToolError("invalid_time", f"{what} {iso(at)} is more than 90 days ahead.",
+                        hint="Ask about a time in the next 90 days.")
+    return max(at, ctx.now())
+
+
+# ----- opening hours -------------------------------------------------------------------------------------
+
+def day_span(entry: str) -> tuple[int, int] | None:
+    """One day's entry as minutes from that day's midnight; the end may pass midnight (> 1440)."""
+    if entry == "closed":
+        return None
+    if entry == "24h":
+        return 0, 1440
+    opens, closes = entry.split("-")
+    start = int(opens[:2]) * 60 + int(opens[3:])
+    end = int(closes[:2]) * 60 + int(closes[3:])
+    if end <= start:
+        end += 1440
+    return start, end
+
+
+def show_day(entry: str) -> str:
+    return {"24h": "open 24 hours", "closed": "closed"}.get(entry, entry)
+
+
+def _intervals(hours: str, at: datetime) -> list[tuple[datetime, datetime]]:
+    """Opening intervals from the day before `at` to a week after, merged where they touch."""
+    entries = hours.split(",")
+    spans = []
+    for shift in range(-1, 8):
+        day = at.date() + timedelta(days=shift)
+        span = day_span(entries[day.weekday()])
+        if span:
+            base = datetime.combine(day, datetime.min.time())
+            spans.append((base + timedelta(minutes=span[0]), base + timedelta(minutes=span[1])))
+    merged: list[list[datetime]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(a, b) for a, b in merged]
+
+
+def open_state(row: sqlite3.Row, at: datetime) -> tuple[bool, datetime | None]:
+    """Whether a place is open at `at`, and when that next changes (None: never, within a week)."""
+    if row["status"] != "open":
+        return False, None
+    intervals = _intervals(row["hours"], at)
+    horizon = datetime.combine(at.date() + timedelta(days=8), datetime.min.time())
+    for start, end in intervals:
+        if start <= at < end:
+            return True, None if end >= horizon else end
+        if start > at:
+            return False, start
+    return False, None
+
+
+def hours_on(row: sqlite3.Row, at: datetime) -> str:
+    return show_day(row["hours"].split(",")[at.weekday()])
+
+
+# ----- places -------------------------------------------------------------------------------------------
+
+PLACE_SQL = """
+SELECT p.*, s.name AS street_name, c.name AS city_name, c.region AS region FROM places p
+JOIN streets s ON s.street_id = p.street_id JOIN cities c ON c.city_id = p.city_id
+"""
+
+
+def address(row: sqlite3.Row) -> str:
+    return f"{row['number']} {row['street_name']}, {row['city_name']}, {row['region']} {row['zip']}"
+
+
+def rating(row: sqlite3.Row) -> float | None:
+    return round(row["rating_total"] / row["rating_count"], 1) if row["rating_count"] else None
+
+
+def place_row(ctx: Ctx, place_id: str) -> sqlite3.Row:
+    fetch(ctx, "place", place_id)
+    return ctx.db.execute(PLACE_SQL + " WHERE p.place_id = ?", (place_id,)).fetchone()
+
+
+def place_summary(ctx: Ctx, row: sqlite3.Row, distance: float | None = None) -> PlaceSummary:
+    return PlaceSummary(place_id=row["place_id"], name=row["name"], category=row["category"], cuisine=row["cuisine"],
+                        address=address(row), city_id=row["city_id"], lat=row["lat"], lon=row["lon"],
+                        rating=rating(row), rating_count=row["rating_count"], price_level=row["price_level"],
+                        status=row["status"], open_now=open_state(row, ctx.now())[0],
+                        distance_m=None if distance is None else round(distance))
+
+
+def point(row: sqlite3.Row) -> Point:
+    return Point(row["place_id"], row["street_id"], row["block"], row["frac"])
+
+
+def profile(ctx: Ctx) -> sqlite3.Row:
+    return ctx.db.execute("SELECT * FROM profile").fetchone()
+
+
+def require_not_gone(row: sqlite3.Row) -> None:
+    if row["status"] == "permanently_closed":
+        raise ToolError("place_closed", f"{row['name']} has closed permanently.",
+                        hint="search_places or search_nearby finds places that are still in business.")
+
+
+# The tools, by area, in the order a model is shown them. Imported last so that they find
+# everything above; each import registers its module's tools on `server`.
+# isort: off
+from . import tools_places  # noqa: E402,F401
+from . import tools_routes  # noqa: E402,F401
+from . import tools_saved  # noqa: E402,F401
+from . import tools_reviews  # noqa: E402,F401
+# isort: on

@@ -1,0 +1,242 @@
+"""Reviews of places and the user's reports of places that closed or reopened."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    Limit,
+    Note,
+    PlaceId,
+    Report,
+    ReportList,
+    Review,
+    ReviewId,
+    ReviewList,
+    fetch,
+    iso,
+    now_iso,
+    place_row,
+    profile,
+    rating,
+    require_not_gone,
+    server,
+)
+from .tools_places import REVIEW_SQL, review_model
+from .world import REVIEW_AFTER
+
+Stars = Annotated[int, Field(ge=1, le=5)]
+ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=2000)]
+UNREVIEWABLE = ("residential", "office")
+REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN places p ON p.place_id = r.place_id"
+
+
+def _mine(ctx: Ctx, review_id: str):  # noqa: ANN202 - a sqlite3.Row
+    fetch(ctx, "review", review_id)
+    row = ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone()
+    if not row["is_mine"]:
+        raise ToolError("not_author", f"Review {review_id} was written by {row['author']}.",
+                        hint="You can only change or delete your own reviews.")
+    return row
+
+
+def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
+    ctx.db.execute("UPDATE places SET rating_total = rating_total + ?, rating_count = rating_count + ? "
+                   "WHERE place_id = ?", (add, count, place_id))
+
+
+# ----- reviews -----------------------------------------------------------------------------------------
+
+@server.tool(effect=READ, asks=[
+    "What do people say about {place_id}?",
+    "Show me the {sort} reviews of {place_id}.",
+])
+def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
+                 limit: Limit = 10) -> ReviewList:
+    """The reviews shown for a place, and its overall rating.
+
+    Args:
+        place_id: ID of the place, such as 'PLC-10001'.
+        sort: 'newest' (default), 'highest' or 'lowest' rating first.
+        limit: the most reviews to return, 1 to 50, such as 10.
+
+    Returns:
+        The place's average rating and number of ratings (all ratings, not only those shown), the
+        shown reviews (author, stars, text, dates, whether it is the user's) and their total.
+
+    Raises:
+        not_found: no place has that ID.
+    """
+    row = place_row(ctx, place_id)
+    order = {"newest": "r.created_at DESC", "highest": "r.rating DESC, r.created_at DESC",
+             "lowest": "r.rating ASC, r.created_at DESC"}[sort]
+    rows = ctx.db.execute(REVIEW_SQL + f" WHERE r.place_id = ? ORDER BY {order}, r.review_id", (place_id,)).fetchall()
+    return ReviewList(place_id=place_id, rating=rating(row), rating_count=row["rating_count"],
+                      reviews=[review_model(r) for r in rows[:limit]], total=len(rows))
+
+
+@server.tool(effect=WRITE, asks=[
+    "Leave a {rating}-star review for {place_id}: {review_text}",
+    "Review {place_id}: {rating} stars, '{review_text}'.",
+])
+def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
+    """Write the user's review of a place (one per place); it counts toward the place's rating at once.
+
+    Args:
+        place_id: ID of the place, such as 'PLC-10001'.
+        rating: stars, 1 to 5, such as 4.
+        review_text: the review, 3 to 2000 characters, such as 'Great pasta, slow service.'.
+
+    Returns:
+        The new review with its ID.
+
+    Raises:
+        not_found: no place has that ID.
+        not_reviewable: the place is a residence or an office.
+        place_closed: the place has closed permanently.
+        already_reviewed: the user already reviewed the place.
+    """
+    row = place_row(ctx, place_id)
+    if row["category"] in UNREVIEWABLE:
+        raise ToolError("not_reviewable", f"{row['name']} is a {row['category']} building; it takes no reviews.",
+                        hint="Review businesses and landmarks.")
+    require_not_gone(row)
+    mine = ctx.db.execute("SELECT review_id FROM reviews WHERE place_id = ? AND is_mine = 1", (place_id,)).fetchone()
+    if mine:
+        raise ToolError("already_reviewed", f"You already reviewed {row['name']} ({mine[0]}).",
+                        hint="Change it with update_review instead.")
+    review_id = ctx.new_id("REV")
+    author = profile(ctx)["name"]
+    ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, rating, body, created_at) "
+                   "VALUES (?, ?, ?, 1, ?, ?, ?)",
+                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", rating, review_text,
+                    now_iso(ctx)))
+    _rate(ctx, place_id, rating, 1)
+    return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Change my review {review_id} to {rating} stars.",
+    "Update my review {review_id} to say '{review_text}'.",
+])
+def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
+                  review_text: ReviewText | None = None) -> Review:
+    """Change the stars or text of one of the user's reviews.
+
+    Args:
+        review_id: ID of the user's review, such as 'REV-10474' (get_place shows my_review_id).
+        rating: new stars, 1 to 5, such as 3.
+        review_text: new text, such as 'Went back; the service got better.'.
+
+    Returns:
+        The updated review.
+
+    Raises:
+        not_found: no review has that ID.
+        not_author: the review was written by someone else.
+        nothing_to_update: neither rating nor review_text was given, or both are unchanged.
+    """
+    row = _mine(ctx, review_id)
+    new_rating = row["rating"] if rating is None else rating
+    new_text = row["body"] if review_text is None else review_text
+    if new_rating == row["rating"] and new_text == row["body"]:
+        raise ToolError("nothing_to_update", "The review already has that rating and text.",
+                        hint="Give a new rating or text.")
+    ctx.db.execute("UPDATE reviews SET rating = ?, body = ?, updated_at = ? WHERE review_id = ?",
+                   (new_rating, new_text, now_iso(ctx), review_id))
+    _rate(ctx, row["place_id"], new_rating - row["rating"], 0)
+    return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my review {review_id}.",
+    "Take down the review I wrote, {review_id}.",
+])
+def delete_review(ctx: Ctx, review_id: ReviewId) -> Review:
+    """Delete one of the user's reviews; its stars come off the place's rating.
+
+    Args:
+        review_id: ID of the user's review, such as 'REV-10474'.
+
+    Returns:
+        The deleted review.
+
+    Raises:
+        not_found: no review has that ID.
+        not_author: the review was written by someone else.
+    """
+    row = _mine(ctx, review_id)
+    ctx.db.execute("DELETE FROM reviews WHERE review_id = ?", (review_id,))
+    _rate(ctx, row["place_id"], -row["rating"], -1)
+    return review_model(row)
+
+
+# ----- closure reports -----------------------------------------------------------------------------------------
+
+def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
+    reviewed = row["resolved_at"] or iso(datetime.fromisoformat(row["created_at"]) + REVIEW_AFTER)
+    return Report(report_id=row["report_id"], place_id=row["place_id"], place_name=row["place_name"],
+                  reported=row["reported"], note=row["note"], status=row["status"], created_at=row["created_at"],
+                  reviewed_at=reviewed)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Report that {place_id} is {status} now.",
+    "Let the map know that {place_id} is {status}: {note}",
+])
+def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
+                   note: Note | None = None) -> Report:
+    """Report that a place has closed (for now or for good) or reopened; it is reviewed 24 hours later.
+
+    Once reviewed, the place's status on the map becomes what was reported.
+
+    Args:
+        place_id: ID of the place, such as 'PLC-10001'.
+        status: what is true now: 'temporarily_closed', 'permanently_closed' or 'open' (reopened).
+        note: optional detail, such as 'Sign on the door says closed for renovations'.
+
+    Returns:
+        The report, pending, with when it will be reviewed.
+
+    Raises:
+        not_found: no place has that ID.
+        no_change: the map already shows the place with that status.
+        already_reported: the user has a pending report about the place.
+    """
+    row = place_row(ctx, place_id)
+    if row["status"] == status:
+        raise ToolError("no_change", f"The map already shows {row['name']} as {status.replace('_', ' ')}.",
+                        hint="Nothing to report.")
+    pending = ctx.db.execute("SELECT report_id FROM closure_reports WHERE place_id = ? AND status = 'pending'",
+                             (place_id,)).fetchone()
+    if pending:
+        raise ToolError("already_reported", f"Your report {pending[0]} about {row['name']} is still pending.",
+                        hint="It is reviewed 24 hours after it was filed; list_my_reports shows it.")
+    report_id = ctx.new_id("RPT")
+    ctx.db.execute("INSERT INTO closure_reports (report_id, place_id, reported, note, status, created_at) "
+                   "VALUES (?, ?, ?, ?, 'pending', ?)", (report_id, place_id, status, note, now_iso(ctx)))
+    return _report(ctx.db.execute(REPORT_SQL + " WHERE r.report_id = ?", (report_id,)).fetchone())
+
+
+@server.tool(effect=READ, asks=[
+    "What happened to the closures I reported?",
+    "Show my {status} reports.",
+])
+def list_my_reports(ctx: Ctx, status: Literal["pending", "confirmed"] | None = None) -> ReportList:
+    """The user's reports of closed or reopened places, newest first.
+
+    Args:
+        status: only 'pending' or 'confirmed' reports.
+
+    Returns:
+        The reports (place, what was reported, note, status, when filed and reviewed) and the total.
+    """
+    sql = REPORT_SQL + (" WHERE r.status = ?" if status else "") + " ORDER BY r.created_at DESC, r.report_id"
+    rows = ctx.db.execute(sql, (status,) if status else ()).fetchall()
+    return ReportList(reports=[_report(r) for r in rows], total=len(rows))
+

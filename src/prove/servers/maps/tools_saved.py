@@ -1,0 +1,259 @@
+"""The user's own map: profile (home and work), saved lists and the places in them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import StringConstraints
+
+from prove.env import READ, WRITE, Ctx, ToolError
+
+from .tools import (
+    ListId,
+    Note,
+    PlaceId,
+    Profile,
+    SavedEntry,
+    SavedList,
+    SavedListDetail,
+    SavedListList,
+    SaveResult,
+    fetch,
+    now_iso,
+    place_row,
+    place_summary,
+    profile,
+    require_not_gone,
+    server,
+    show,
+)
+
+MAX_LISTS = 20
+MAX_LIST_PLACES = 100
+ListName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+
+
+def list_model(ctx: Ctx, list_id: str) -> SavedList:
+    row = fetch(ctx, "saved_list", list_id)
+    (count,) = ctx.db.execute("SELECT count(*) FROM saved_places WHERE list_id = ?", (list_id,)).fetchone()
+    return SavedList(list_id=row["list_id"], name=row["name"], description=row["description"],
+                     is_default=bool(row["is_default"]), place_count=count, created_at=row["created_at"])
+
+
+def _default_list(ctx: Ctx) -> str:
+    return ctx.db.execute("SELECT list_id FROM saved_lists WHERE is_default = 1").fetchone()[0]
+
+
+@server.tool(effect=READ, asks=[
+    "Where have I set as home and work?",
+    "Show me my map profile.",
+])
+def get_profile(ctx: Ctx) -> Profile:
+    """The signed-in user's profile: their saved home and work places and how much they have saved and reviewed.
+
+    Returns:
+        The user's ID and name, their home and work places (routes start from home by default),
+        the number of saved places across lists and the number of reviews they wrote.
+    """
+    row = profile(ctx)
+    (saved,) = ctx.db.execute("SELECT count(DISTINCT place_id) FROM saved_places").fetchone()
+    (reviews,) = ctx.db.execute("SELECT count(*) FROM reviews WHERE is_mine = 1").fetchone()
+    return Profile(user_id=row["user_id"], name=row["name"],
+                   home=place_summary(ctx, place_row(ctx, row["home_place_id"])),
+                   work=place_summary(ctx, place_row(ctx, row["work_place_id"])), saved_places=saved, reviews=reviews)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Set my {label} to {place_id}.",
+    "I moved; my new {label} is at {place_id}.",
+])
+def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceId) -> Profile:
+    """Set the user's home or work to a place; routes without an origin start from home.
+
+    Args:
+        label: 'home' or 'work'.
+        place_id: ID of the place, such as 'PLC-10089' (an apartment building, an office, ...).
+
+    Returns:
+        The updated profile.
+
+    Raises:
+        not_found: no place has that ID.
+        place_closed: the place has closed permanently.
+        no_change: that place is already the user's `label`.
+    """
+    row = place_row(ctx, place_id)
+    require_not_gone(row)
+    column = f"{label}_place_id"
+    if profile(ctx)[column] == place_id:
+        raise ToolError("no_change", f"{row['name']} is already your {label}.", hint="Nothing to do.")
+    ctx.db.execute(f"UPDATE profile SET {column} = ?", (place_id,))
+    return get_profile(ctx)
+
+
+@server.tool(effect=READ, asks=[
+    "What lists of places have I saved?",
+    "Show my saved lists.",
+])
+def list_saved_lists(ctx: Ctx) -> SavedListList:
+    """List the user's saved lists with how many places each holds.
+
+    Returns:
+        Each list's ID, name, description, whether it is the default list (Favorites), place count
+        and creation time; and the total.
+    """
+    ids = [r[0] for r in ctx.db.execute(
+        "SELECT list_id FROM saved_lists ORDER BY is_default DESC, created_at, list_id")]
+    return SavedListList(lists=[list_model(ctx, i) for i in ids], total=len(ids))
+
+
+@server.tool(effect=READ, asks=[
+    "What's on my list {list_id}?",
+    "Show me the places I saved in {list_id} and which are open now.",
+])
+def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
+    """One saved list with its places (and whether each is open now) and the user's notes.
+
+    Args:
+        list_id: ID of the list, such as 'LST-10001'.
+
+    Returns:
+        The list and its places, most recently added first, each with the user's note.
+
+    Raises:
+        not_found: no list has that ID.
+    """
+    base = list_model(ctx, list_id)
+    entries = []
+    for r in ctx.db.execute("SELECT place_id, note, added_at FROM saved_places WHERE list_id = ? "
+                            "ORDER BY added_at DESC, place_id", (list_id,)).fetchall():
+        entries.append(SavedEntry(place=place_summary(ctx, place_row(ctx, r["place_id"])), note=r["note"],
+                                  added_at=r["added_at"]))
+    return SavedListDetail(**base.model_dump(), places=entries)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Make a new list called '{list_name}'.",
+    "Create a list {list_name} for {description}.",
+])
+def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) -> SavedList:
+    """Create a new, empty list of places.
+
+    Args:
+        list_name: the list's name, unique among the user's lists, such as 'Brunch spots'.
+        description: optional description, such as 'For weekend visits'.
+
+    Returns:
+        The new list with its ID.
+
+    Raises:
+        duplicate_name: the user already has a list with that name (any case).
+        too_many_lists: the user already has 20 lists.
+    """
+    if ctx.db.execute("SELECT 1 FROM saved_lists WHERE lower(name) = lower(?)", (list_name,)).fetchone():
+        raise ToolError("duplicate_name", f"You already have a list named {show(list_name)}.",
+                        hint="Pick another name, or save places into the existing list.")
+    (count,) = ctx.db.execute("SELECT count(*) FROM saved_lists").fetchone()
+    if count >= MAX_LISTS:
+        raise ToolError("too_many_lists", f"You already have {MAX_LISTS} lists.", hint="Delete a list first.")
+    list_id = ctx.new_id("LST")
+    ctx.db.execute("INSERT INTO saved_lists (list_id, name, description, is_default, created_at) "
+                   "VALUES (?, ?, ?, 0, ?)",
+                   (list_id, list_name, description, now_iso(ctx)))
+    return list_model(ctx, list_id)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Save {place_id} to my favorites.",
+    "Add {place_id} to my list {list_id} with the note '{note}'.",
+])
+def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note: Note | None = None) -> SaveResult:
+    """Save a place to one of the user's lists (default: Favorites), with an optional note.
+
+    Args:
+        place_id: ID of the place, such as 'PLC-10001'.
+        list_id: ID of the list, such as 'LST-10002'; default the Favorites list.
+        note: optional note, such as 'try the tasting menu'.
+
+    Returns:
+        The saved entry and how many places the list holds now.
+
+    Raises:
+        not_found: the place or list does not exist.
+        place_closed: the place has closed permanently.
+        already_saved: the place is already in that list.
+        list_full: the list already holds 100 places.
+    """
+    row = place_row(ctx, place_id)
+    target = list_id or _default_list(ctx)
+    lst = fetch(ctx, "saved_list", target)
+    require_not_gone(row)
+    if ctx.db.execute("SELECT 1 FROM saved_places WHERE list_id = ? AND place_id = ?", (target, place_id)).fetchone():
+        raise ToolError("already_saved", f"{row['name']} is already in {lst['name']}.",
+                        hint="Nothing to do; get_saved_list shows the list.")
+    (count,) = ctx.db.execute("SELECT count(*) FROM saved_places WHERE list_id = ?", (target,)).fetchone()
+    if count >= MAX_LIST_PLACES:
+        raise ToolError("list_full", f"{lst['name']} already holds {MAX_LIST_PLACES} places.",
+                        hint="Remove a place or use another list.")
+    ctx.db.execute("INSERT INTO saved_places (list_id, place_id, note, added_at) VALUES (?, ?, ?, ?)",
+                   (target, place_id, note, now_iso(ctx)))
+    return SaveResult(list_id=target, list_name=lst["name"], place_id=place_id, place_name=row["name"], note=note,
+                      place_count=count + 1)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Remove {place_id} from my favorites.",
+    "Take {place_id} off my list {list_id}.",
+])
+def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None) -> SaveResult:
+    """Remove a place from one of the user's lists (default: Favorites).
+
+    Args:
+        place_id: ID of the place, such as 'PLC-10001'.
+        list_id: ID of the list, such as 'LST-10002'; default the Favorites list.
+
+    Returns:
+        The removed entry and how many places the list holds now.
+
+    Raises:
+        not_found: the place or list does not exist.
+        not_in_list: the place is not in that list.
+    """
+    row = place_row(ctx, place_id)
+    target = list_id or _default_list(ctx)
+    lst = fetch(ctx, "saved_list", target)
+    entry = ctx.db.execute("SELECT note FROM saved_places WHERE list_id = ? AND place_id = ?",
+                           (target, place_id)).fetchone()
+    if entry is None:
+        raise ToolError("not_in_list", f"{row['name']} is not in {lst['name']}.",
+                        hint="get_place shows which of your lists hold a place.")
+    ctx.db.execute("DELETE FROM saved_places WHERE list_id = ? AND place_id = ?", (target, place_id))
+    (count,) = ctx.db.execute("SELECT count(*) FROM saved_places WHERE list_id = ?", (target,)).fetchone()
+    return SaveResult(list_id=target, list_name=lst["name"], place_id=place_id, place_name=row["name"],
+                      note=entry["note"], place_count=count)
+
+
+@server.tool(effect=WRITE, asks=[
+    "Delete my list {list_id}.",
+    "I don't need the list {list_id} anymore, get rid of it.",
+])
+def delete_list(ctx: Ctx, list_id: ListId) -> SavedList:
+    """Delete one of the user's lists and the places saved in it; Favorites cannot be deleted.
+
+    Args:
+        list_id: ID of the list, such as 'LST-10002'.
+
+    Returns:
+        The deleted list, with how many places it held.
+
+    Raises:
+        not_found: no list has that ID.
+        default_list: the list is Favorites, the default list.
+    """
+    base = list_model(ctx, list_id)
+    if base.is_default:
+        raise ToolError("default_list", "Favorites is the default list and cannot be deleted.",
+                        hint="Remove places from it with remove_saved_place instead.")
+    ctx.db.execute("DELETE FROM saved_places WHERE list_id = ?", (list_id,))
+    ctx.db.execute("DELETE FROM saved_lists WHERE list_id = ?", (list_id,))
+    return base
