@@ -129,3 +129,15 @@ def test_invalid_configuration() -> None:
         SessionPool(max_sessions=0)
     with pytest.raises(ValueError):
         SessionPool(idle_ttl=0)
+
+
+def test_closing_a_leased_session_waits_for_the_lease(toy: Server) -> None:
+    pool = SessionPool()
+    s = pool.create([toy])
+    with pool.lease(s.id) as leased:
+        pool.close(s.id)
+        assert s.id not in pool and not leased.closed
+        assert leased.call("list_wallets").ok  # the call in flight finishes on an open session
+        with pytest.raises(UnknownSessionError):
+            pool.lease(s.id).__enter__()
+    assert s.closed and pool.stats().closed == 1

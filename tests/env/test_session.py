@@ -209,8 +209,7 @@ def test_session_ids_are_random_128_bit_unless_given(toy: Server) -> None:
 
 def test_multi_server_routing_qualifies_only_colliding_names() -> None:
     a = make_server()
-    b = make_server()
-    b.name = "toy2"
+    b = make_server("toy2")
     with Session([a, b], world=1) as s:
         names = set(s.tools(include_hidden=True))
         assert {"toy_move", "toy2_move", "toy_get_wallet", "toy2_get_wallet"} <= names
@@ -305,3 +304,19 @@ def test_entity_live_condition_is_checked_at_build() -> None:
                  entities=[EntityKind("wallet", "wallets", "wallet_id", live="nonsense = = 1")])
     with pytest.raises(ToolDefinitionError, match="live condition"):
         bad.template(0)
+
+
+def test_interrupt_from_another_thread_stops_the_running_call(toy: Server) -> None:
+    import threading
+
+    with Session([toy], world=1) as s:
+        start = s.fingerprint()
+        s.call("count_wallets")
+        s.reset()  # the interrupt hook must survive a reload of the state
+        timer = threading.Timer(0.1, s.interrupt)
+        timer.start()
+        r = s.call("spin", {"n": 10**10})
+        timer.join()
+        assert r.code == "timeout" and "nothing changed" in r.error["message"]
+        assert s.fingerprint() == start and toy.tools["spin"].internal_errors == 0
+        assert s.call("spin", {"n": 100}).data == 100  # the interrupt does not leak into later calls

@@ -47,8 +47,8 @@ def accrue_interest(ctx: Ctx, old: datetime, new: datetime) -> None:
         ctx.db.execute("UPDATE wallets SET balance = round(balance * 1.01, 2) WHERE frozen = 0")
 
 
-def make_server() -> Server:
-    server = Server("toy", "Toy wallets", "Wallets that move money, for framework tests.",
+def make_server(name: str = "toy") -> Server:
+    server = Server(name, "Toy wallets", "Wallets that move money, for framework tests.",
                     schema=SCHEMA, world=build, on_advance=accrue_interest,
                     entities=[EntityKind("wallet", "wallets", "wallet_id", "owner", live="frozen = 0")])
 

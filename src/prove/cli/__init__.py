@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, env, reward
+from . import bench, env, reward, serve
 
 app = typer.Typer(
     name="prove",
@@ -14,6 +14,7 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 env.register(app)
+serve.register(app)
 app.add_typer(bench.app, name="bench")
 app.add_typer(reward.app, name="reward")
 

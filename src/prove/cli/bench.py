@@ -38,3 +38,11 @@ def env(server: Annotated[str, typer.Option(help="Server whose world is measured
 def reward(quick: Quick = False) -> None:
     """Reward throughput: trajectories scored per second, 5-call and 20-call, on one core."""
     _run("reward", ["--quick"] if quick else [])
+
+
+@app.command("mcp")
+def mcp(seconds: Annotated[float, typer.Option(help="Measured seconds per point.")] = 3.0,
+        rounds: Annotated[int, typer.Option(help="Interleaved rounds per point (the median is kept).")] = 3,
+        quick: Quick = False) -> None:
+    """MCP serving: calls/s and p50/p99 with 1, 32, 256 episodes, prove serve vs a bare MCPServer; 2 workers vs 1."""
+    _run("mcp", ["--seconds", str(seconds), "--rounds", str(rounds)] + (["--quick"] if quick else []))

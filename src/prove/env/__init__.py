@@ -21,7 +21,7 @@ from .errors import (
 from .pool import PoolStats, SessionPool
 from .registry import Registry, registry
 from .server import Server
-from .session import CallRecord, Ctx, Diff, Session, Snapshot, ToolResult
+from .session import CallRecord, Ctx, Diff, Session, Snapshot, ToolResult, tool_names
 from .state import RowChange
 from .tool import Param, Tool
 from .world import EPOCH, WorldGen
@@ -31,5 +31,5 @@ __all__ = [
     "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "HookError", "Param", "PoolFullError", "PoolStats",
     "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
     "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "ToolError", "ToolResult",
-    "UnknownServerError", "UnknownSessionError", "WorldGen", "registry",
+    "UnknownServerError", "UnknownSessionError", "WorldGen", "registry", "tool_names",
 ]

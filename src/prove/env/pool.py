@@ -27,12 +27,13 @@ class PoolStats:
 
 
 class _Entry:
-    __slots__ = ("session", "last_used", "leases")
+    __slots__ = ("session", "last_used", "leases", "closing")
 
     def __init__(self, session: Session, now: float) -> None:
         self.session = session
         self.last_used = now
         self.leases = 0
+        self.closing = False
 
 
 class SessionPool:
@@ -98,13 +99,23 @@ class SessionPool:
             with self._lock:
                 entry.leases -= 1
                 entry.last_used = self._clock()
+                close_now = entry.closing and entry.leases == 0
+            if close_now:
+                entry.session.close()
 
     def close(self, session_id: str) -> None:
-        """Close and forget a session; unknown IDs raise `UnknownSessionError`."""
+        """Close and forget a session; unknown IDs raise `UnknownSessionError`.
+
+        The ID is gone at once; a session still under a lease is closed when its last lease
+        ends, so a call in flight finishes on an open session.
+        """
         with self._lock:
             entry = self._entry(session_id)
             del self._entries[session_id]
             self._stats.closed += 1
+            entry.closing = True
+            if entry.leases:
+                return
         entry.session.close()
 
     def __contains__(self, session_id: object) -> bool:

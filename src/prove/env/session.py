@@ -161,6 +161,25 @@ class _Runtime:
         return {name for name, _ in dirty_tables(self.db)}
 
 
+def tool_names(servers: Sequence[Server]) -> dict[str, Tool]:
+    """The names an episode of `servers` calls its tools by (hidden ones included).
+
+    A name is qualified as `server_tool` only where two servers of the episode share it.
+    """
+    owners: dict[str, int] = {}
+    for server in servers:
+        for name in server.tools:
+            owners[name] = owners.get(name, 0) + 1
+    names: dict[str, Tool] = {}
+    for server in servers:
+        for name, tool in server.tools.items():
+            public = f"{server.name}_{name}" if owners[name] > 1 else name
+            if public in names:
+                raise ValueError(f"tool name {public!r} is ambiguous in this episode")
+            names[public] = tool
+    return names
+
+
 def _resolve(servers: Iterable[str | Server]) -> list[Server]:
     from .registry import registry
 
@@ -194,6 +213,7 @@ class Session:
         self.log: list[CallRecord] = []
         self.timeout = timeout
         self._deadline: float | None = None
+        self._interrupted = False
         self._lock = threading.RLock()
         self._closed = False
         self._runtimes = []
@@ -205,18 +225,9 @@ class Session:
     # ----- tools -------------------------------------------------------------------------------
 
     def _route(self) -> dict[str, tuple[_Runtime, Tool]]:
-        owners: dict[str, int] = {}
-        for rt in self._runtimes:
-            for name in rt.server.tools:
-                owners[name] = owners.get(name, 0) + 1
-        routes: dict[str, tuple[_Runtime, Tool]] = {}
-        for rt in self._runtimes:
-            for name, tool in rt.server.tools.items():
-                public = f"{rt.server.name}_{name}" if owners[name] > 1 else name
-                if public in routes:
-                    raise ValueError(f"tool name {public!r} is ambiguous in this session")
-                routes[public] = (rt, tool)
-        return routes
+        by_server = {rt.server.name: rt for rt in self._runtimes}
+        return {public: (by_server[tool.server], tool)
+                for public, tool in tool_names([rt.server for rt in self._runtimes]).items()}
 
     @property
     def servers(self) -> list[str]:
@@ -273,6 +284,7 @@ class Session:
         db = rt.db
         # Every call runs in a savepoint; a read tool that changed anything is a bug, undone here.
         write = tool.effect is Effect.WRITE
+        self._interrupted = False
         if self.timeout is not None:
             self._deadline = time.monotonic() + self.timeout
         changes = db.total_changes
@@ -287,7 +299,8 @@ class Session:
         except Exception as exc:
             _rollback(db)
             if isinstance(exc, sqlite3.OperationalError) and self._past_deadline():
-                return _error(name, TIMEOUT, f"The call ran longer than {self.timeout:g}s and was stopped.",
+                limit = f"longer than {self.timeout:g}s" if self.timeout is not None else "too long"
+                return _error(name, TIMEOUT, f"The call ran {limit} and was stopped; nothing changed.",
                               "Narrow the request (filters, a smaller limit) and try again.")
             tool.internal_errors += 1
             log.exception("internal error in %s.%s with arguments %r", tool.server, tool.name, kwargs)
@@ -301,7 +314,17 @@ class Session:
         db.execute("RELEASE prove_call")
         return ToolResult(name, True, data)
 
+    def interrupt(self) -> None:
+        """Stop the call running now, from another thread (a server's own deadline).
+
+        Its SQL stops at the next check, the call is rolled back and answers `timeout`.
+        Pure-Python work inside a tool is not interrupted. No effect on later calls.
+        """
+        self._interrupted = True
+
     def _past_deadline(self) -> bool:
+        if self._interrupted:
+            return True
         deadline = self._deadline
         return deadline is not None and time.monotonic() > deadline
 
@@ -395,6 +418,7 @@ class Session:
             child.log = list(self.log)
             child.timeout = self.timeout
             child._deadline = None
+            child._interrupted = False
             child._lock = threading.RLock()
             child._closed = False
             child._runtimes = [_Runtime(rt.server, rt.template, rt.db.serialize(), child, rt.digests)

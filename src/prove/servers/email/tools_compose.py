@@ -21,7 +21,6 @@ from .tools import (
     SentMessage,
     Subject,
     attachments_kb,
-    base_subject,
     copy_attachments,
     delete_messages,
     draft_row,
