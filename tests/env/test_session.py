@@ -42,9 +42,10 @@ def test_tool_error_is_structured_and_rolls_back_partial_write(session: Session)
     assert ok.data["move_id"] == "MV-10001"
 
 
-def test_hint_is_carried(session: Session) -> None:
+def test_ctx_get_raises_not_found_naming_the_list_tool(session: Session) -> None:
     r = session.call("get_wallet", {"wallet_id": "nope"})
-    assert r.error == {"code": "not_found", "message": "No wallet 'nope'.", "hint": "List wallets first."}
+    assert r.error == {"code": "not_found", "message": "No wallet has ID 'nope'.",
+                       "hint": "Call list_wallets to see the IDs that exist."}
 
 
 @pytest.mark.parametrize("args, fragment", [

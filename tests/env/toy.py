@@ -65,11 +65,8 @@ def make_server(name: str = "toy") -> Server:
         Raises:
             not_found: no wallet has that ID.
         """
-        row = ctx.db.execute("SELECT wallet_id, owner, balance FROM wallets WHERE wallet_id = ?",
-                             (wallet_id,)).fetchone()
-        if row is None:
-            raise ToolError("not_found", f"No wallet {wallet_id!r}.", hint="List wallets first.")
-        return Wallet(**dict(row))
+        row = ctx.get("wallet", wallet_id)
+        return Wallet(wallet_id=row["wallet_id"], owner=row["owner"], balance=row["balance"])
 
     @server.tool(effect=READ, asks=["List wallets.", "Which wallets are there, sorted by {order}?"])
     def list_wallets(ctx: Ctx, order: Literal["owner", "balance"] = "owner", limit: int = 10) -> list[Wallet]:

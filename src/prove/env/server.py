@@ -67,6 +67,13 @@ class Server:
             raise ToolDefinitionError("use @server.tool(effect=READ or WRITE, ...), with arguments")
         return register
 
+    def lister(self, kind: str) -> str | None:
+        """The visible read tool that lists entities of `kind` without any required argument."""
+        for tool in self.visible_tools:
+            if tool.read_only and kind in tool.produces and not any(p.required for p in tool.params):
+                return tool.name
+        return None
+
     @property
     def visible_tools(self) -> list[Tool]:
         """The tools a model may be shown (hidden helpers excluded)."""

@@ -86,12 +86,27 @@ class Snapshot:
 class Ctx:
     """What a tool gets as `ctx`: the server's database, the simulated clock and the ID generator."""
 
-    __slots__ = ("db", "server", "_session")
+    __slots__ = ("db", "server", "_session", "_spec")
 
-    def __init__(self, db: sqlite3.Connection, server: str, session: Session) -> None:
+    def __init__(self, db: sqlite3.Connection, server: Server, session: Session) -> None:
         self.db = db
-        self.server = server
+        self.server = server.name
         self._session = session
+        self._spec = server
+
+    def get(self, kind: str, entity_id: Any) -> sqlite3.Row:
+        """The row of the `kind` entity with this ID, or a `not_found` ToolError.
+
+        The error names the tool that lists such entities, so the model knows how to recover.
+        Tools that use it document `not_found` under `Raises:`.
+        """
+        spec = self._spec.entities[kind]
+        row = self.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
+        if row is None:
+            lister = self._spec.lister(kind)
+            raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {_echo(entity_id)}.",
+                            hint=f"Call {lister} to see the IDs that exist." if lister else None)
+        return row
 
     def now(self) -> datetime:
         """The episode's simulated local time (never the wall clock)."""
@@ -123,7 +138,7 @@ class _Runtime:
         self.server = server
         self.template = template
         self.db = self._open(data, session)
-        self.ctx = Ctx(self.db, server.name, session)
+        self.ctx = Ctx(self.db, server, session)
         self.digests = dict(digests) if digests else {}
 
     @staticmethod
@@ -145,7 +160,7 @@ class _Runtime:
         session = self.ctx._session
         self.db.close()
         self.db = self._open(data, session)
-        self.ctx = Ctx(self.db, self.server.name, session)
+        self.ctx = Ctx(self.db, self.server, session)
 
     def table_digests(self) -> dict[str, bytes]:
         out = dict(self.template.digests)
