@@ -7,7 +7,10 @@ must each end as a result or a structured error with a documented code.
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -60,6 +63,36 @@ def test_worlds_are_deterministic_realistic_and_vary_by_seed(server_name: str) -
     assert rows >= 100, f"a world holds hundreds of rows, this one {rows}"
     with Session([server], world=5) as s1, Session([server], world=5) as s2:
         assert s1.fingerprint() == s2.fingerprint()
+
+
+def _readme_tools(readme: str) -> dict[str, set[str]]:
+    """The `## Tools` table of a server README: tool name -> the error codes in its last column.
+
+    A row reads `| `tool_name` | ... | `code_a`, `code_b` |` (an em dash or nothing for no codes).
+    """
+    assert "\n## Tools" in readme, "the README has a `## Tools` section"
+    section = readme.split("\n## Tools", 1)[1].split("\n## ", 1)[0]
+    documented: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            name = cells[0].strip("`")
+            assert name not in documented, f"{name} has two rows"
+            documented[name] = set(re.findall(r"`([a-z_]+)`", cells[-1]))
+    return documented
+
+
+@pytest.mark.parametrize("server_name", SERVERS)
+def test_readme_documents_every_tool_and_its_error_codes(server_name: str) -> None:
+    """The README next to the server's package lists every tool (hidden ones too, marked so)
+    with exactly the error codes of its `Raises:`, and no tool the server lacks."""
+    server = registry.get(server_name)
+    package = Path(inspect.getfile(server.build_world)).parent  # world.py sits in the server's package
+    documented = _readme_tools((package / "README.md").read_text(encoding="utf-8"))
+    assert not set(documented) - set(server.tools), "the README lists tools the server does not have"
+    assert not set(server.tools) - set(documented), "the README does not list every tool"
+    assert documented == {name: set(tool.errors) for name, tool in server.tools.items()}, \
+        "the README's error codes differ from the tools' Raises:"
 
 
 def _nodes(schema: object) -> list[object]:

@@ -8,35 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from prove.env import Session, registry
+
+from .helpers import fails, ok, session_fixture
 from prove.env.world import build_template
 
 SERVER = registry.get("budget")
 MONTH = "2026-03"
 
 
-@pytest.fixture
-def s():
-    with Session("budget", world=0) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    result = s.call(tool, args)
-    assert result.ok, f"{tool}({args}) failed: {result.error}"
-    return result.data
-
-
-def fails(s: Session, tool: str, **args: Any) -> str:
-    """Call a tool that must fail without changing the state; return the error code."""
-    before = s.fingerprint()
-    result = s.call(tool, args)
-    assert not result.ok, f"{tool}({args}) should have failed but returned {result.data}"
-    assert s.fingerprint() == before, f"failed call {tool} changed the state"
-    assert result.error["message"]
-    return result.code
+s = session_fixture("budget")
 
 
 def account(s: Session, kind: str) -> dict:
@@ -44,15 +25,16 @@ def account(s: Session, kind: str) -> dict:
 
 
 def balance(s: Session, account_id: str) -> float:
-    return next(a for a in ok(s, "list_accounts", status="all")["accounts"] if a["account_id"] == account_id)["balance"]
+    accounts = ok(s, "list_accounts", {"status": "all"})["accounts"]
+    return next(a for a in accounts if a["account_id"] == account_id)["balance"]
 
 
 def categories(s: Session, **filters: Any) -> list[dict]:
-    return ok(s, "list_categories", kind="expense", **filters)["categories"]
+    return ok(s, "list_categories", {"kind": "expense", **filters})["categories"]
 
 
 def category(s: Session, category_id: str, month: str = MONTH) -> dict:
-    return ok(s, "get_category", category_id=category_id, month=month)
+    return ok(s, "get_category", {"category_id": category_id, "month": month})
 
 
 def strict_category(s: Session) -> dict:
@@ -84,7 +66,7 @@ def test_world_is_realistic_and_varies_by_seed(s):
     assert template.size < 250_000
     counts = {t: template.db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in template.tables}
     assert counts["transactions"] >= 200 and counts["budgets"] >= 60 and counts["profile"] == 1
-    accounts = ok(s, "list_accounts", status="all")["accounts"]
+    accounts = ok(s, "list_accounts", {"status": "all"})["accounts"]
     assert {a["type"] for a in accounts} >= {"checking", "savings", "credit_card", "cash"}
     assert any(a["status"] == "closed" for a in accounts)
     cats = categories(s, include_archived=True)
@@ -108,16 +90,16 @@ def test_expense_is_seen_by_later_reads(s):
     card = account(s, "credit_card")
     cat = roomy_category(s)
     before = category(s, cat["category_id"])
-    r = ok(s, "add_expense", amount=42.5, category_id=cat["category_id"], account_id=card["account_id"],
-           payee="Trader Joe's", note="weekly groceries")
+    r = ok(s, "add_expense", {"amount": 42.5, "category_id": cat["category_id"], "account_id": card["account_id"],
+                              "payee": "Trader Joe's", "note": "weekly groceries"})
     assert r["transaction"]["amount"] == -42.5 and r["transaction"]["kind"] == "expense"
     assert r["account_balance"] == round(card["balance"] - 42.5, 2)
     assert r["budget"]["spent"] == round(before["spent"] + 42.5, 2)
     assert not r["limit_exceeded"] and r["warnings"] == []
     tid = r["transaction"]["transaction_id"]
-    found = ok(s, "list_transactions", payee="trader joe", start_date="2026-03-16")["transactions"]
+    found = ok(s, "list_transactions", {"payee": "trader joe", "start_date": "2026-03-16"})["transactions"]
     assert [t["transaction_id"] for t in found] == [tid]
-    assert ok(s, "get_transaction", transaction_id=tid)["note"] == "weekly groceries"
+    assert ok(s, "get_transaction", {"transaction_id": tid})["note"] == "weekly groceries"
     after = category(s, cat["category_id"])
     assert after["transactions"][0]["transaction_id"] == tid
     assert after["remaining"] == round(before["remaining"] - 42.5, 2)
@@ -129,8 +111,8 @@ def test_expense_is_seen_by_later_reads(s):
 def test_overspending_is_a_warning_in_a_normal_category(s):
     card = account(s, "credit_card")
     cat = roomy_category(s, 20.0)
-    r = ok(s, "add_expense", amount=cat["remaining"] + 25, category_id=cat["category_id"],
-           account_id=card["account_id"], payee="Best Buy")
+    r = ok(s, "add_expense", {"amount": cat["remaining"] + 25, "category_id": cat["category_id"],
+                              "account_id": card["account_id"], "payee": "Best Buy"})
     assert r["limit_exceeded"] and r["budget"]["over_budget"]
     assert r["budget"]["remaining"] == -25.0
     assert r["warnings"] and r["warnings"][0].startswith("limit_exceeded")
@@ -144,90 +126,96 @@ def test_strict_category_refuses_until_budget_is_moved_in(s):
     strict = strict_category(s)
     donor = roomy_category(s)
     amount = round(strict["remaining"] + 15, 2)
-    assert fails(s, "add_expense", amount=amount, category_id=strict["category_id"],
-                 account_id=card["account_id"], payee="Starbucks") == "limit_exceeded"
+    fails(s, "add_expense", "limit_exceeded", {"amount": amount, "category_id": strict["category_id"],
+                                               "account_id": card["account_id"], "payee": "Starbucks"})
     # not enough left in the donor envelope
-    assert fails(s, "move_budget", from_category_id=donor["category_id"], to_category_id=strict["category_id"],
-                 amount=donor["remaining"] + 1) == "insufficient_budget"
-    move = ok(s, "move_budget", from_category_id=donor["category_id"], to_category_id=strict["category_id"],
-              amount=20, note="coffee week")
+    fails(s, "move_budget", "insufficient_budget",
+          {"from_category_id": donor["category_id"], "to_category_id": strict["category_id"],
+                                                    "amount": donor["remaining"] + 1})
+    move = ok(s, "move_budget", {"from_category_id": donor["category_id"], "to_category_id": strict["category_id"],
+                                 "amount": 20, "note": "coffee week"})
     assert move["from_remaining"] == round(donor["remaining"] - 20, 2)
     assert move["to_remaining"] == round(strict["remaining"] + 20, 2)
     assert category(s, strict["category_id"])["budgeted"] == strict["budgeted"] + 20
-    moves = ok(s, "list_budget_moves", month=MONTH)["moves"]
+    moves = ok(s, "list_budget_moves", {"month": MONTH})["moves"]
     assert moves[0]["move_id"] == move["move"]["move_id"] and moves[0]["amount"] == 20
-    r = ok(s, "add_expense", amount=amount, category_id=strict["category_id"], account_id=card["account_id"],
-           payee="Starbucks")
+    r = ok(s, "add_expense", {"amount": amount, "category_id": strict["category_id"], "account_id": card["account_id"],
+                              "payee": "Starbucks"})
     assert not r["limit_exceeded"] and r["budget"]["remaining"] == 5.0
 
 
 def test_set_category_limit_and_strictness(s):
     cat = roomy_category(s)
-    r = ok(s, "set_category_limit", category_id=cat["category_id"], monthly_limit=cat["spent"] + 10, strict=True)
+    r = ok(s, "set_category_limit",
+           {"category_id": cat["category_id"], "monthly_limit": cat["spent"] + 10, "strict": True})
     assert r["strict"] and r["budgeted"] == round(cat["spent"] + 10, 2) and r["remaining"] == 10.0
     card = account(s, "credit_card")
-    assert fails(s, "add_expense", amount=10.01, category_id=cat["category_id"], account_id=card["account_id"],
-                 payee="Target") == "limit_exceeded"
-    ok(s, "add_expense", amount=10, category_id=cat["category_id"], account_id=card["account_id"], payee="Target")
-    history = ok(s, "get_category_history", category_id=cat["category_id"], months=3)
+    fails(s, "add_expense", "limit_exceeded",
+          {"amount": 10.01, "category_id": cat["category_id"], "account_id": card["account_id"],
+                                               "payee": "Target"})
+    ok(s, "add_expense",
+       {"amount": 10, "category_id": cat["category_id"], "account_id": card["account_id"], "payee": "Target"})
+    history = ok(s, "get_category_history", {"category_id": cat["category_id"], "months": 3})
     assert [m["month"] for m in history["months"]] == ["2026-01", "2026-02", MONTH]
     assert history["months"][-1]["remaining"] == 0.0
-    income = ok(s, "list_categories", kind="income")["categories"][0]
-    assert fails(s, "set_category_limit", category_id=income["category_id"],
-                 monthly_limit=50) == "category_kind_mismatch"
+    income = ok(s, "list_categories", {"kind": "income"})["categories"][0]
+    fails(s, "set_category_limit", "category_kind_mismatch", {"category_id": income["category_id"],
+                                                              "monthly_limit": 50})
 
 
 def test_expense_failures_depend_on_state(s):
     cash = account(s, "cash")
     card = account(s, "credit_card")
     cat = roomy_category(s)
-    closed = next(a for a in ok(s, "list_accounts", status="closed")["accounts"])
-    income = ok(s, "list_categories", kind="income")["categories"][0]
+    closed = next(a for a in ok(s, "list_accounts", {"status": "closed"})["accounts"])
+    income = ok(s, "list_categories", {"kind": "income"})["categories"][0]
     archived = next(c for c in categories(s, include_archived=True) if c["status"] == "archived")
     args = {"category_id": cat["category_id"], "payee": "Chipotle"}
-    assert fails(s, "add_expense", amount=cash["balance"] + 1, account_id=cash["account_id"],
-                 **args) == "insufficient_funds"
-    assert fails(s, "add_expense", amount=card["available"] + 1, account_id=card["account_id"],
-                 **args) == "insufficient_funds"
-    assert fails(s, "add_expense", amount=10, account_id=closed["account_id"], **args) == "account_closed"
-    assert fails(s, "add_expense", amount=10, account_id=card["account_id"], payee="X",
-                 category_id=income["category_id"]) == "category_kind_mismatch"
-    assert fails(s, "add_expense", amount=10, account_id=card["account_id"], payee="X",
-                 category_id=archived["category_id"]) == "category_archived"
-    assert fails(s, "add_expense", amount=10, account_id=card["account_id"], date="2026-03-17",
-                 **args) == "invalid_date"
-    assert fails(s, "add_expense", amount=10, account_id=card["account_id"], date="2024-01-01",
-                 **args) == "invalid_date"
-    assert fails(s, "add_expense", amount=10, account_id="ACC-99999", **args) == "not_found"
+    fails(s, "add_expense", "insufficient_funds", {"amount": cash["balance"] + 1, "account_id": cash["account_id"],
+                                                   **args})
+    fails(s, "add_expense", "insufficient_funds", {"amount": card["available"] + 1, "account_id": card["account_id"],
+                                                   **args})
+    fails(s, "add_expense", "account_closed", {"amount": 10, "account_id": closed["account_id"], **args})
+    fails(s, "add_expense", "category_kind_mismatch", {"amount": 10, "account_id": card["account_id"], "payee": "X",
+                                                       "category_id": income["category_id"]})
+    fails(s, "add_expense", "category_archived", {"amount": 10, "account_id": card["account_id"], "payee": "X",
+                                                  "category_id": archived["category_id"]})
+    fails(s, "add_expense", "invalid_date", {"amount": 10, "account_id": card["account_id"], "date": "2026-03-17",
+                                             **args})
+    fails(s, "add_expense", "invalid_date", {"amount": 10, "account_id": card["account_id"], "date": "2024-01-01",
+                                             **args})
+    fails(s, "add_expense", "not_found", {"amount": 10, "account_id": "ACC-99999", **args})
     assert s.call("add_expense", {"amount": -5, "account_id": card["account_id"], **args}).code == "invalid_arguments"
     # a backdated expense counts in its own month
-    r = ok(s, "add_expense", amount=10, account_id=card["account_id"], date="2026-02-20", **args)
+    r = ok(s, "add_expense", {"amount": 10, "account_id": card["account_id"], "date": "2026-02-20", **args})
     assert r["budget"]["month"] == "2026-02"
 
 
 def test_income_update_and_delete(s):
     checking = account(s, "checking")
-    freelance = next(c for c in ok(s, "list_categories", kind="income")["categories"] if c["name"] == "Other Income")
-    r = ok(s, "add_income", amount=250, account_id=checking["account_id"], source="Venmo",
-           category_id=freelance["category_id"], note="concert tickets payback")
+    freelance = next(c for c in ok(s, "list_categories",
+                                   {"kind": "income"})["categories"] if c["name"] == "Other Income")
+    r = ok(s, "add_income", {"amount": 250, "account_id": checking["account_id"], "source": "Venmo",
+                             "category_id": freelance["category_id"], "note": "concert tickets payback"})
     assert r["account_balance"] == round(checking["balance"] + 250, 2) and r["budget"] is None
-    assert ok(s, "get_category", category_id=freelance["category_id"])["spent"] == round(freelance["spent"] + 250, 2)
+    spent = ok(s, "get_category", {"category_id": freelance["category_id"]})["spent"]
+    assert spent == round(freelance["spent"] + 250, 2)
 
     card = account(s, "credit_card")
     a, b = roomy_category(s), [c for c in categories(s) if not c["strict"]][-1]
-    tid = ok(s, "add_expense", amount=30, category_id=a["category_id"], account_id=card["account_id"],
-             payee="Target")["transaction"]["transaction_id"]
-    r = ok(s, "update_transaction", transaction_id=tid, category_id=b["category_id"], amount=45)
+    tid = ok(s, "add_expense", {"amount": 30, "category_id": a["category_id"], "account_id": card["account_id"],
+                                "payee": "Target"})["transaction"]["transaction_id"]
+    r = ok(s, "update_transaction", {"transaction_id": tid, "category_id": b["category_id"], "amount": 45})
     assert r["transaction"]["category_id"] == b["category_id"] and r["transaction"]["amount"] == -45
     assert r["account_balance"] == round(card["balance"] - 45, 2)
     assert category(s, a["category_id"])["spent"] == a["spent"]
-    assert fails(s, "update_transaction", transaction_id=tid) == "no_changes"
-    gone = ok(s, "delete_transaction", transaction_id=tid)
+    fails(s, "update_transaction", "no_changes", {"transaction_id": tid})
+    gone = ok(s, "delete_transaction", {"transaction_id": tid})
     assert gone["deleted"]["transaction_id"] == tid and gone["account_balance"] == card["balance"]
-    assert fails(s, "get_transaction", transaction_id=tid) == "not_found"
-    transfer = ok(s, "list_transactions", kind="goal_transfer", limit=1)["transactions"][0]
-    assert fails(s, "delete_transaction", transaction_id=transfer["transaction_id"]) == "not_editable"
-    assert fails(s, "update_transaction", transaction_id=transfer["transaction_id"], note="x") == "not_editable"
+    fails(s, "get_transaction", "not_found", {"transaction_id": tid})
+    transfer = ok(s, "list_transactions", {"kind": "goal_transfer", "limit": 1})["transactions"][0]
+    fails(s, "delete_transaction", "not_editable", {"transaction_id": transfer["transaction_id"]})
+    fails(s, "update_transaction", "not_editable", {"transaction_id": transfer["transaction_id"], "note": "x"})
 
 
 # ----- goals -------------------------------------------------------------------------------------
@@ -235,37 +223,39 @@ def test_income_update_and_delete(s):
 
 def test_goal_contributions_complete_a_goal(s):
     checking = account(s, "checking")
-    goal = ok(s, "create_goal", name="Trip to Japan", target_amount=500, target_date="2026-12-01")
+    goal = ok(s, "create_goal", {"name": "Trip to Japan", "target_amount": 500, "target_date": "2026-12-01"})
     assert goal["saved_amount"] == 0 and goal["monthly_needed"] == round(500 / 9, 2)
     gid = goal["goal_id"]
-    assert fails(s, "create_goal", name="trip to japan", target_amount=100) == "duplicate_name"
-    r = ok(s, "contribute_to_goal", goal_id=gid, amount=300, account_id=checking["account_id"])
+    fails(s, "create_goal", "duplicate_name", {"name": "trip to japan", "target_amount": 100})
+    r = ok(s, "contribute_to_goal", {"goal_id": gid, "amount": 300, "account_id": checking["account_id"]})
     assert r["goal"]["saved_amount"] == 300 and not r["completed_now"]
     assert r["account_balance"] == round(checking["balance"] - 300, 2)
-    assert fails(s, "contribute_to_goal", goal_id=gid, amount=250,
-                 account_id=checking["account_id"]) == "exceeds_target"
-    r = ok(s, "contribute_to_goal", goal_id=gid, amount=200, account_id=checking["account_id"])
+    fails(s, "contribute_to_goal", "exceeds_target", {"goal_id": gid, "amount": 250,
+                                                      "account_id": checking["account_id"]})
+    r = ok(s, "contribute_to_goal", {"goal_id": gid, "amount": 200, "account_id": checking["account_id"]})
     assert r["completed_now"] and r["goal"]["status"] == "completed"
-    assert fails(s, "contribute_to_goal", goal_id=gid, amount=1, account_id=checking["account_id"]) == "goal_completed"
-    detail = ok(s, "get_goal", goal_id=gid)
+    fails(s, "contribute_to_goal", "goal_completed",
+          {"goal_id": gid, "amount": 1, "account_id": checking["account_id"]})
+    detail = ok(s, "get_goal", {"goal_id": gid})
     assert [c["amount"] for c in detail["contributions"]] == [200, 300]
-    assert ok(s, "list_transactions", kind="goal_transfer", limit=1)["transactions"][0]["goal_id"] == gid
+    assert ok(s, "list_transactions", {"kind": "goal_transfer", "limit": 1})["transactions"][0]["goal_id"] == gid
     # taking money back reopens it
-    r = ok(s, "withdraw_from_goal", goal_id=gid, amount=100, account_id=checking["account_id"])
+    r = ok(s, "withdraw_from_goal", {"goal_id": gid, "amount": 100, "account_id": checking["account_id"]})
     assert r["goal"]["status"] == "active" and r["goal"]["saved_amount"] == 400
     assert r["contribution"]["amount"] == -100
-    assert fails(s, "withdraw_from_goal", goal_id=gid, amount=400.01,
-                 account_id=checking["account_id"]) == "insufficient_goal_balance"
+    fails(s, "withdraw_from_goal", "insufficient_goal_balance", {"goal_id": gid, "amount": 400.01,
+                                                                 "account_id": checking["account_id"]})
 
 
 def test_goal_failures_depend_on_accounts(s):
-    goal = next(g for g in ok(s, "list_goals", status="active")["goals"])
+    goal = next(g for g in ok(s, "list_goals", {"status": "active"})["goals"])
     card, cash = account(s, "credit_card"), account(s, "cash")
-    assert fails(s, "contribute_to_goal", goal_id=goal["goal_id"], amount=10,
-                 account_id=card["account_id"]) == "wrong_account_type"
-    assert fails(s, "contribute_to_goal", goal_id=goal["goal_id"], amount=min(cash["balance"] + 1, goal["remaining"]),
-                 account_id=cash["account_id"]) == "insufficient_funds"
-    assert fails(s, "create_goal", name="Past", target_amount=10, target_date="2026-03-16") == "invalid_date"
+    fails(s, "contribute_to_goal", "wrong_account_type", {"goal_id": goal["goal_id"], "amount": 10,
+                                                          "account_id": card["account_id"]})
+    fails(s, "contribute_to_goal", "insufficient_funds",
+          {"goal_id": goal["goal_id"], "amount": min(cash["balance"] + 1, goal["remaining"]),
+                                                          "account_id": cash["account_id"]})
+    fails(s, "create_goal", "invalid_date", {"name": "Past", "target_amount": 10, "target_date": "2026-03-16"})
 
 
 # ----- bills -------------------------------------------------------------------------------------
@@ -275,63 +265,69 @@ def test_paying_an_overdue_bill_moves_its_due_date(s):
     bill = next(b for b in ok(s, "list_bills")["bills"] if b["overdue"])
     acct = bill["account_id"]
     before = balance(s, acct)
-    r = ok(s, "pay_bill", bill_id=bill["bill_id"], amount=bill["amount"] + 3.5)
+    r = ok(s, "pay_bill", {"bill_id": bill["bill_id"], "amount": bill["amount"] + 3.5})
     assert r["transaction"]["bill_id"] == bill["bill_id"] and r["transaction"]["amount"] == -(bill["amount"] + 3.5)
     assert r["transaction"]["date"] == "2026-03-16"
     assert r["bill"]["next_due_date"] > bill["next_due_date"] and not r["bill"]["overdue"]
     assert r["bill"]["last_paid_on"] == "2026-03-16"
     assert balance(s, acct) == round(before - bill["amount"] - 3.5, 2)
     assert not any(b["overdue"] for b in ok(s, "list_bills")["bills"])
-    assert fails(s, "pay_bill", bill_id=bill["bill_id"]) == "not_due_yet"
+    fails(s, "pay_bill", "not_due_yet", {"bill_id": bill["bill_id"]})
 
 
 def test_bill_due_window_follows_the_clock(s):
     rent = next(b for b in ok(s, "list_bills")["bills"] if b["name"] == "Rent")
     assert rent["days_until_due"] > 14
-    assert fails(s, "pay_bill", bill_id=rent["bill_id"]) == "not_due_yet"
+    fails(s, "pay_bill", "not_due_yet", {"bill_id": rent["bill_id"]})
     s.advance(3 * 86400)
-    r = ok(s, "pay_bill", bill_id=rent["bill_id"])
+    r = ok(s, "pay_bill", {"bill_id": rent["bill_id"]})
     assert r["transaction"]["date"] == "2026-03-19" and r["bill"]["next_due_date"] == "2026-05-01"
 
 
 def test_bill_lifecycle_and_category_in_use(s):
     cat = roomy_category(s)
     checking = account(s, "checking")
-    bill = ok(s, "add_bill", name="Dog walker", payee="Happy Paws", amount=120, category_id=cat["category_id"],
-              account_id=checking["account_id"], frequency="weekly", next_due_date="2026-03-20")
+    bill = ok(s, "add_bill",
+              {"name": "Dog walker", "payee": "Happy Paws", "amount": 120, "category_id": cat["category_id"],
+                              "account_id": checking["account_id"], "frequency": "weekly",
+                              "next_due_date": "2026-03-20"})
     assert bill["days_until_due"] == 4 and bill["status"] == "active"
-    assert fails(s, "add_bill", name="dog walker", payee="X", amount=1, category_id=cat["category_id"],
-                 account_id=checking["account_id"], frequency="monthly",
-                 next_due_date="2026-04-01") == "duplicate_name"
-    assert fails(s, "archive_category", category_id=cat["category_id"]) == "category_in_use"
-    assert ok(s, "update_bill", bill_id=bill["bill_id"], amount=130)["amount"] == 130
-    assert ok(s, "pay_bill", bill_id=bill["bill_id"])["bill"]["next_due_date"] == "2026-03-27"
-    assert ok(s, "cancel_bill", bill_id=bill["bill_id"])["status"] == "cancelled"
-    assert fails(s, "cancel_bill", bill_id=bill["bill_id"]) == "already_cancelled"
-    assert fails(s, "pay_bill", bill_id=bill["bill_id"]) == "bill_cancelled"
-    archived = ok(s, "archive_category", category_id=cat["category_id"])
+    fails(s, "add_bill", "duplicate_name",
+          {"name": "dog walker", "payee": "X", "amount": 1, "category_id": cat["category_id"],
+                                            "account_id": checking["account_id"], "frequency": "monthly",
+                                            "next_due_date": "2026-04-01"})
+    fails(s, "archive_category", "category_in_use", {"category_id": cat["category_id"]})
+    assert ok(s, "update_bill", {"bill_id": bill["bill_id"], "amount": 130})["amount"] == 130
+    assert ok(s, "pay_bill", {"bill_id": bill["bill_id"]})["bill"]["next_due_date"] == "2026-03-27"
+    assert ok(s, "cancel_bill", {"bill_id": bill["bill_id"]})["status"] == "cancelled"
+    fails(s, "cancel_bill", "already_cancelled", {"bill_id": bill["bill_id"]})
+    fails(s, "pay_bill", "bill_cancelled", {"bill_id": bill["bill_id"]})
+    archived = ok(s, "archive_category", {"category_id": cat["category_id"]})
     assert archived["status"] == "archived"
-    assert fails(s, "archive_category", category_id=cat["category_id"]) == "already_archived"
+    fails(s, "archive_category", "already_archived", {"category_id": cat["category_id"]})
     assert all(c["category_id"] != cat["category_id"] for c in categories(s))
-    assert fails(s, "add_expense", amount=5, category_id=cat["category_id"], account_id=checking["account_id"],
-                 payee="X") == "category_archived"
+    fails(s, "add_expense", "category_archived",
+          {"amount": 5, "category_id": cat["category_id"], "account_id": checking["account_id"],
+                                                  "payee": "X"})
 
 
 def test_categories_and_budget_moves(s):
-    new = ok(s, "create_category", name="Car Maintenance", group="Transportation", monthly_limit=150)
+    new = ok(s, "create_category", {"name": "Car Maintenance", "group": "Transportation", "monthly_limit": 150})
     assert new["budgeted"] == 150 and new["spent"] == 0 and new["month"] == MONTH
-    assert fails(s, "create_category", name="car maintenance") == "duplicate_name"
+    fails(s, "create_category", "duplicate_name", {"name": "car maintenance"})
     donor = roomy_category(s)
-    assert fails(s, "move_budget", from_category_id=donor["category_id"], to_category_id=donor["category_id"],
-                 amount=5) == "same_category"
-    assert fails(s, "move_budget", from_category_id=donor["category_id"], to_category_id=new["category_id"],
-                 amount=5, month="2026-02") == "invalid_month"
+    fails(s, "move_budget", "same_category",
+          {"from_category_id": donor["category_id"], "to_category_id": donor["category_id"],
+                                              "amount": 5})
+    fails(s, "move_budget", "invalid_month",
+          {"from_category_id": donor["category_id"], "to_category_id": new["category_id"],
+                                              "amount": 5, "month": "2026-02"})
     # moving budget in a later month leaves this month alone, and survives a new limit
-    ok(s, "move_budget", from_category_id=donor["category_id"], to_category_id=new["category_id"], amount=50,
-       month="2026-05")
+    ok(s, "move_budget", {"from_category_id": donor["category_id"], "to_category_id": new["category_id"], "amount": 50,
+                          "month": "2026-05"})
     assert category(s, new["category_id"], "2026-05")["budgeted"] == 200
-    ok(s, "set_category_limit", category_id=new["category_id"], monthly_limit=100)
+    ok(s, "set_category_limit", {"category_id": new["category_id"], "monthly_limit": 100})
     assert category(s, new["category_id"], "2026-05")["budgeted"] == 150
     assert category(s, new["category_id"])["budgeted"] == 100
     assert category(s, new["category_id"], "2026-04")["budgeted"] == 100
-    assert ok(s, "list_budget_moves", category_id=new["category_id"])["total"] == 1
+    assert ok(s, "list_budget_moves", {"category_id": new["category_id"]})["total"] == 1

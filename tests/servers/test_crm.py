@@ -7,36 +7,16 @@ starts at the epoch, Monday 2026-03-16 09:00, in the last two weeks of 2026-Q1.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from prove.env import Session, registry
 
+from .helpers import fails, ok, session_fixture
+
 WORLD = 0
 
 
-@pytest.fixture
-def s():
-    with Session("crm", world=WORLD) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, /, **args: Any) -> Any:
-    """Call a tool that must succeed; return its data."""
-    r = s.call(tool, args)
-    assert r.ok, f"{tool}({args}) failed: {r.error}"
-    return r.data
-
-
-def fails(s: Session, tool: str, expected: str, /, **args: Any) -> dict:
-    """Call a tool that must fail with the code `expected` and leave the state exactly as it was."""
-    before = s.fingerprint()
-    r = s.call(tool, args)
-    assert not r.ok, f"{tool}({args}) should fail with {expected}, got {r.data}"
-    assert r.code == expected, f"{tool}({args}): expected {expected}, got {r.error}"
-    assert s.fingerprint() == before, f"failed {tool} changed the state"
-    return r.error
+s = session_fixture("crm")
 
 
 # ----- finding things through the tools ------------------------------------------------------------
@@ -50,18 +30,18 @@ def colleague(s: Session) -> dict:
 
 
 def my_deal(s: Session, stage: str) -> dict:
-    deals = ok(s, "list_deals", mine=True, stage=stage, limit=100)["deals"]
+    deals = ok(s, "list_deals", {"mine": True, "stage": stage, "limit": 100})["deals"]
     assert deals, f"you have a deal in {stage}"
     return deals[0]
 
 
 def others_open_deal(s: Session) -> dict:
     mine = me(s)["rep_id"]
-    return next(d for d in ok(s, "list_deals", open_only=True, limit=100)["deals"] if d["owner_id"] != mine)
+    return next(d for d in ok(s, "list_deals", {"open_only": True, "limit": 100})["deals"] if d["owner_id"] != mine)
 
 
 def my_lead(s: Session, status: str) -> dict:
-    leads = ok(s, "list_leads", mine=True, status=status, limit=100)["leads"]
+    leads = ok(s, "list_leads", {"mine": True, "status": status, "limit": 100})["leads"]
     assert leads, f"you have a {status} lead"
     return leads[0]
 
@@ -73,221 +53,241 @@ def test_world_is_realistic_and_small():
     assert len(server.visible_tools) >= 16
     assert server.template(WORLD).size < 250_000
     with Session("crm", world=WORLD) as s:
-        reps = ok(s, "list_reps", include_inactive=True)["reps"]
+        reps = ok(s, "list_reps", {"include_inactive": True})["reps"]
         assert sum(r["is_me"] for r in reps) == 1 and any(not r["active"] for r in reps)
         for stage in ("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"):
             my_deal(s, stage)
-        assert ok(s, "list_tasks", status="overdue")["total"] >= 1
-        assert ok(s, "list_leads", unassigned=True)["total"] >= 1
-        assert ok(s, "list_accounts", limit=1)["total"] >= 50
-        assert any(c["do_not_contact"] for c in ok(s, "list_contacts", limit=100)["contacts"])
+        assert ok(s, "list_tasks", {"status": "overdue"})["total"] >= 1
+        assert ok(s, "list_leads", {"unassigned": True})["total"] >= 1
+        assert ok(s, "list_accounts", {"limit": 1})["total"] >= 50
+        assert any(c["do_not_contact"] for c in ok(s, "list_contacts", {"limit": 100})["contacts"])
 
 
 # ----- deals ----------------------------------------------------------------------------------------------
 
 def test_deal_moves_through_the_pipeline_and_winning_makes_a_customer(s):
     deal = my_deal(s, "proposal")
-    account = ok(s, "get_account", account_id=deal["account_id"])
-    summary = ok(s, "pipeline_summary", mine=True)
-    history = len(ok(s, "get_deal", deal_id=deal["deal_id"])["stage_history"])
+    account = ok(s, "get_account", {"account_id": deal["account_id"]})
+    summary = ok(s, "pipeline_summary", {"mine": True})
+    history = len(ok(s, "get_deal", {"deal_id": deal["deal_id"]})["stage_history"])
 
-    moved = ok(s, "update_deal_stage", deal_id=deal["deal_id"], stage="negotiation")
+    moved = ok(s, "update_deal_stage", {"deal_id": deal["deal_id"], "stage": "negotiation"})
     assert moved["probability"] == 75 and len(moved["stage_history"]) == history + 1
     assert moved["stage_history"][-1]["from_stage"] == "proposal"
-    fails(s, "update_deal_stage", "invalid_stage_transition", deal_id=deal["deal_id"], stage="negotiation")
-    won = ok(s, "update_deal_stage", deal_id=deal["deal_id"], stage="closed_won")
+    fails(s, "update_deal_stage", "invalid_stage_transition", {"deal_id": deal["deal_id"], "stage": "negotiation"})
+    won = ok(s, "update_deal_stage", {"deal_id": deal["deal_id"], "stage": "closed_won"})
     assert won["is_closed"] and won["probability"] == 100 and won["close_date"] == "2026-03-16"
-    assert ok(s, "get_account", account_id=deal["account_id"])["type"] in ("customer", account["type"])
+    assert ok(s, "get_account", {"account_id": deal["account_id"]})["type"] in ("customer", account["type"])
     if account["type"] == "prospect":
-        assert ok(s, "get_account", account_id=deal["account_id"])["type"] == "customer"
-    after = ok(s, "pipeline_summary", mine=True)
+        assert ok(s, "get_account", {"account_id": deal["account_id"]})["type"] == "customer"
+    after = ok(s, "pipeline_summary", {"mine": True})
     assert after["won_this_quarter"] == pytest.approx(summary["won_this_quarter"] + deal["amount"])
     assert after["open_amount"] == pytest.approx(summary["open_amount"] - deal["amount"])
 
-    fails(s, "update_deal_stage", "invalid_stage_transition", deal_id=deal["deal_id"], stage="proposal")
-    fails(s, "update_deal", "deal_closed", deal_id=deal["deal_id"], amount=1000)
-    fails(s, "reassign_deal", "deal_closed", deal_id=deal["deal_id"], owner_id=colleague(s)["rep_id"])
-    reopened = ok(s, "reopen_deal", deal_id=deal["deal_id"], stage="negotiation", close_date="2026-04-30")
+    fails(s, "update_deal_stage", "invalid_stage_transition", {"deal_id": deal["deal_id"], "stage": "proposal"})
+    fails(s, "update_deal", "deal_closed", {"deal_id": deal["deal_id"], "amount": 1000})
+    fails(s, "reassign_deal", "deal_closed", {"deal_id": deal["deal_id"], "owner_id": colleague(s)["rep_id"]})
+    reopened = ok(s, "reopen_deal", {"deal_id": deal["deal_id"], "stage": "negotiation", "close_date": "2026-04-30"})
     assert reopened["stage"] == "negotiation" and reopened["closed_at"] is None
     assert reopened["stage_history"][-1]["from_stage"] == "closed_won"
-    fails(s, "reopen_deal", "deal_not_closed", deal_id=deal["deal_id"])
+    fails(s, "reopen_deal", "deal_not_closed", {"deal_id": deal["deal_id"]})
 
 
 def test_losing_needs_a_reason(s):
     deal = my_deal(s, "qualification")
-    fails(s, "update_deal_stage", "loss_reason_required", deal_id=deal["deal_id"], stage="closed_lost")
-    lost = ok(s, "update_deal_stage", deal_id=deal["deal_id"], stage="closed_lost", loss_reason="Chose a competitor")
+    fails(s, "update_deal_stage", "loss_reason_required", {"deal_id": deal["deal_id"], "stage": "closed_lost"})
+    lost = ok(s, "update_deal_stage",
+              {"deal_id": deal["deal_id"], "stage": "closed_lost", "loss_reason": "Chose a competitor"})
     assert lost["loss_reason"] == "Chose a competitor" and lost["probability"] == 0
-    reopened = ok(s, "reopen_deal", deal_id=my_deal(s, "closed_lost")["deal_id"])
+    reopened = ok(s, "reopen_deal", {"deal_id": my_deal(s, "closed_lost")["deal_id"]})
     assert reopened["loss_reason"] is None and reopened["stage"] == "negotiation"
 
 
 def test_only_the_owner_changes_a_deal(s):
     theirs = others_open_deal(s)
-    fails(s, "update_deal_stage", "not_owner", deal_id=theirs["deal_id"], stage="closed_won")
-    fails(s, "update_deal", "not_owner", deal_id=theirs["deal_id"], amount=1.0)
-    fails(s, "reassign_deal", "not_owner", deal_id=theirs["deal_id"], owner_id=me(s)["rep_id"])
+    fails(s, "update_deal_stage", "not_owner", {"deal_id": theirs["deal_id"], "stage": "closed_won"})
+    fails(s, "update_deal", "not_owner", {"deal_id": theirs["deal_id"], "amount": 1.0})
+    fails(s, "reassign_deal", "not_owner", {"deal_id": theirs["deal_id"], "owner_id": me(s)["rep_id"]})
 
     deal = my_deal(s, "negotiation")
-    gone = next(r for r in ok(s, "list_reps", include_inactive=True)["reps"] if not r["active"])
-    fails(s, "reassign_deal", "rep_inactive", deal_id=deal["deal_id"], owner_id=gone["rep_id"])
+    gone = next(r for r in ok(s, "list_reps", {"include_inactive": True})["reps"] if not r["active"])
+    fails(s, "reassign_deal", "rep_inactive", {"deal_id": deal["deal_id"], "owner_id": gone["rep_id"]})
     other = colleague(s)
-    handed = ok(s, "reassign_deal", deal_id=deal["deal_id"], owner_id=other["rep_id"])
+    handed = ok(s, "reassign_deal", {"deal_id": deal["deal_id"], "owner_id": other["rep_id"]})
     assert handed["owner_id"] == other["rep_id"]
-    fails(s, "update_deal", "not_owner", deal_id=deal["deal_id"], next_step="Send order form")
-    assert deal["deal_id"] not in [d["deal_id"] for d in ok(s, "list_deals", mine=True, limit=100)["deals"]]
+    fails(s, "update_deal", "not_owner", {"deal_id": deal["deal_id"], "next_step": "Send order form"})
+    assert deal["deal_id"] not in [d["deal_id"] for d in ok(s, "list_deals", {"mine": True, "limit": 100})["deals"]]
 
 
 def test_create_and_update_deals(s):
-    account = ok(s, "list_accounts", mine=True, limit=1)["accounts"][0]
-    contacts = ok(s, "list_contacts", account_id=account["account_id"])["contacts"]
-    stranger = next(c for c in ok(s, "list_contacts", limit=100)["contacts"]
+    account = ok(s, "list_accounts", {"mine": True, "limit": 1})["accounts"][0]
+    contacts = ok(s, "list_contacts", {"account_id": account["account_id"]})["contacts"]
+    stranger = next(c for c in ok(s, "list_contacts", {"limit": 100})["contacts"]
                     if c["account_id"] != account["account_id"])
-    fails(s, "create_deal", "close_date_in_past", name="Expansion", account_id=account["account_id"], amount=5000,
-          close_date="2026-03-01")
-    fails(s, "create_deal", "invalid_date", name="Expansion", account_id=account["account_id"], amount=5000,
-          close_date="next quarter")
-    fails(s, "create_deal", "contact_not_on_account", name="Expansion", account_id=account["account_id"],
-          amount=5000, close_date="2026-06-30", contact_id=stranger["contact_id"])
-    deal = ok(s, "create_deal", name=f"{account['name']} - Embedded Dashboards expansion",
-              account_id=account["account_id"], amount=48000, close_date="2026-06-30", stage="qualification",
-              contact_id=contacts[0]["contact_id"])
+    fails(s, "create_deal", "close_date_in_past",
+          {"name": "Expansion", "account_id": account["account_id"], "amount": 5000,
+                                                   "close_date": "2026-03-01"})
+    fails(s, "create_deal", "invalid_date", {"name": "Expansion", "account_id": account["account_id"], "amount": 5000,
+                                             "close_date": "next quarter"})
+    fails(s, "create_deal", "contact_not_on_account", {"name": "Expansion", "account_id": account["account_id"],
+                                                       "amount": 5000, "close_date": "2026-06-30",
+                                                       "contact_id": stranger["contact_id"]})
+    deal = ok(s, "create_deal", {"name": f"{account['name']} - Embedded Dashboards expansion",
+                                 "account_id": account["account_id"], "amount": 48000, "close_date": "2026-06-30",
+                                 "stage": "qualification",
+                                 "contact_id": contacts[0]["contact_id"]})
     assert deal["owner_id"] == me(s)["rep_id"] and deal["probability"] == 25
-    listed = ok(s, "get_account", account_id=account["account_id"])
+    listed = ok(s, "get_account", {"account_id": account["account_id"]})
     assert deal["deal_id"] in [d["deal_id"] for d in listed["deals"]]
     assert listed["open_pipeline"] == pytest.approx(account["open_pipeline"] + 48000)
-    updated = ok(s, "update_deal", deal_id=deal["deal_id"], amount=52000, close_date="2026-05-29",
-                 next_step="Security review")
+    updated = ok(s, "update_deal", {"deal_id": deal["deal_id"], "amount": 52000, "close_date": "2026-05-29",
+                                    "next_step": "Security review"})
     assert (updated["amount"], updated["close_date"], updated["next_step"]) == (52000, "2026-05-29", "Security review")
-    fails(s, "update_deal", "close_date_in_past", deal_id=deal["deal_id"], close_date="2025-12-31")
+    fails(s, "update_deal", "close_date_in_past", {"deal_id": deal["deal_id"], "close_date": "2025-12-31"})
 
 
 # ----- leads ----------------------------------------------------------------------------------------------
 
 def test_convert_a_lead_once(s):
     lead = my_lead(s, "qualified")
-    result = ok(s, "convert_lead", lead_id=lead["lead_id"], amount=42000, close_date="2026-06-30")
+    result = ok(s, "convert_lead", {"lead_id": lead["lead_id"], "amount": 42000, "close_date": "2026-06-30"})
     assert result["deal_id"] and result["contact_id"] and result["account_id"]
-    got = ok(s, "get_lead", lead_id=lead["lead_id"])
+    got = ok(s, "get_lead", {"lead_id": lead["lead_id"]})
     assert got["status"] == "converted" and got["converted_deal_id"] == result["deal_id"]
-    deal = ok(s, "get_deal", deal_id=result["deal_id"])
+    deal = ok(s, "get_deal", {"deal_id": result["deal_id"]})
     assert deal["stage"] == "qualification" and deal["amount"] == 42000 and deal["lead_id"] == lead["lead_id"]
-    assert ok(s, "get_contact", contact_id=result["contact_id"])["email"] == lead["email"]
-    fails(s, "convert_lead", "lead_already_converted", lead_id=lead["lead_id"])
-    fails(s, "update_lead_status", "lead_already_converted", lead_id=lead["lead_id"], status="working")
+    assert ok(s, "get_contact", {"contact_id": result["contact_id"]})["email"] == lead["email"]
+    fails(s, "convert_lead", "lead_already_converted", {"lead_id": lead["lead_id"]})
+    fails(s, "update_lead_status", "lead_already_converted", {"lead_id": lead["lead_id"], "status": "working"})
 
 
 def test_conversion_reuses_an_existing_account(s):
-    account = ok(s, "list_accounts", limit=1)["accounts"][0]
-    lead = ok(s, "create_lead", first_name="Tom", last_name="Becker", company=account["name"].upper(),
-              email="tom.becker@example.org", source="webinar", title="Head of Analytics")
-    result = ok(s, "convert_lead", lead_id=lead["lead_id"], create_deal=False)
+    account = ok(s, "list_accounts", {"limit": 1})["accounts"][0]
+    lead = ok(s, "create_lead", {"first_name": "Tom", "last_name": "Becker", "company": account["name"].upper(),
+                                 "email": "tom.becker@example.org", "source": "webinar", "title": "Head of Analytics"})
+    result = ok(s, "convert_lead", {"lead_id": lead["lead_id"], "create_deal": False})
     assert result["account_id"] == account["account_id"] and not result["account_created"]
     assert result["contact_created"] and result["deal_id"] is None
-    contacts = ok(s, "list_contacts", account_id=account["account_id"], limit=100)["contacts"]
+    contacts = ok(s, "list_contacts", {"account_id": account["account_id"], "limit": 100})["contacts"]
     assert result["contact_id"] in [c["contact_id"] for c in contacts]
 
 
 def test_lead_rules(s):
-    fails(s, "convert_lead", "lead_unqualified", lead_id=my_lead(s, "unqualified")["lead_id"])
+    fails(s, "convert_lead", "lead_unqualified", {"lead_id": my_lead(s, "unqualified")["lead_id"]})
     mine = me(s)["rep_id"]
-    theirs = next(lead for lead in ok(s, "list_leads", status="working", limit=100)["leads"]
+    theirs = next(lead for lead in ok(s, "list_leads", {"status": "working", "limit": 100})["leads"]
                   if lead["owner_id"] not in (None, mine))
-    fails(s, "convert_lead", "not_owner", lead_id=theirs["lead_id"])
-    fails(s, "update_lead_status", "not_owner", lead_id=theirs["lead_id"], status="qualified")
-    fails(s, "claim_lead", "lead_already_assigned", lead_id=theirs["lead_id"])
+    fails(s, "convert_lead", "not_owner", {"lead_id": theirs["lead_id"]})
+    fails(s, "update_lead_status", "not_owner", {"lead_id": theirs["lead_id"], "status": "qualified"})
+    fails(s, "claim_lead", "lead_already_assigned", {"lead_id": theirs["lead_id"]})
 
-    queued = ok(s, "list_leads", unassigned=True, status="new", limit=100)["leads"] or \
-        ok(s, "list_leads", unassigned=True, limit=100)["leads"]
+    queued = ok(s, "list_leads", {"unassigned": True, "status": "new", "limit": 100})["leads"] or \
+        ok(s, "list_leads", {"unassigned": True, "limit": 100})["leads"]
     lead = queued[0]
-    fails(s, "convert_lead", "not_owner", lead_id=lead["lead_id"])
-    claimed = ok(s, "claim_lead", lead_id=lead["lead_id"])
+    fails(s, "convert_lead", "not_owner", {"lead_id": lead["lead_id"]})
+    claimed = ok(s, "claim_lead", {"lead_id": lead["lead_id"]})
     assert claimed["owner_id"] == mine
-    fails(s, "claim_lead", "lead_already_assigned", lead_id=lead["lead_id"])
-    assert ok(s, "update_lead_status", lead_id=lead["lead_id"], status="qualified", rating="hot")["rating"] == "hot"
-    assert ok(s, "convert_lead", lead_id=lead["lead_id"])["deal_id"]
+    fails(s, "claim_lead", "lead_already_assigned", {"lead_id": lead["lead_id"]})
+    assert ok(s, "update_lead_status",
+              {"lead_id": lead["lead_id"], "status": "qualified", "rating": "hot"})["rating"] == "hot"
+    assert ok(s, "convert_lead", {"lead_id": lead["lead_id"]})["deal_id"]
 
     fresh = my_lead(s, "new")
-    ok(s, "log_activity", kind="call", subject="Intro call", lead_id=fresh["lead_id"], outcome="Connected")
-    assert ok(s, "get_lead", lead_id=fresh["lead_id"])["status"] == "working"
-    fails(s, "create_lead", "duplicate_lead", first_name="A", last_name="B", company="C", email=fresh["email"],
-          source="website")
-    contact = ok(s, "list_contacts", limit=1)["contacts"][0]
-    fails(s, "create_lead", "duplicate_email", first_name="A", last_name="B", company="C", email=contact["email"],
-          source="website")
+    ok(s, "log_activity",
+       {"kind": "call", "subject": "Intro call", "lead_id": fresh["lead_id"], "outcome": "Connected"})
+    assert ok(s, "get_lead", {"lead_id": fresh["lead_id"]})["status"] == "working"
+    fails(s, "create_lead", "duplicate_lead",
+          {"first_name": "A", "last_name": "B", "company": "C", "email": fresh["email"],
+                                               "source": "website"})
+    contact = ok(s, "list_contacts", {"limit": 1})["contacts"][0]
+    fails(s, "create_lead", "duplicate_email",
+          {"first_name": "A", "last_name": "B", "company": "C", "email": contact["email"],
+                                                "source": "website"})
 
 
 # ----- tasks, activities and notes -------------------------------------------------------------------------
 
 def test_tasks(s):
-    overdue = ok(s, "list_tasks", status="overdue")["activities"]
+    overdue = ok(s, "list_tasks", {"status": "overdue"})["activities"]
     assert overdue and all(t["overdue"] and t["due_date"] < "2026-03-16" for t in overdue)
     task = overdue[0]
-    done = ok(s, "complete_task", activity_id=task["activity_id"], outcome="Proposal sent")
+    done = ok(s, "complete_task", {"activity_id": task["activity_id"], "outcome": "Proposal sent"})
     assert done["status"] == "completed" and done["occurred_at"] == "2026-03-16T09:00:00"
-    assert task["activity_id"] not in [t["activity_id"] for t in ok(s, "list_tasks", limit=100)["activities"]]
-    fails(s, "complete_task", "task_already_completed", activity_id=task["activity_id"])
-    fails(s, "reschedule_task", "task_already_completed", activity_id=task["activity_id"], due_date="2026-03-20")
+    assert task["activity_id"] not in [t["activity_id"] for t in ok(s, "list_tasks", {"limit": 100})["activities"]]
+    fails(s, "complete_task", "task_already_completed", {"activity_id": task["activity_id"]})
+    fails(s, "reschedule_task", "task_already_completed",
+          {"activity_id": task["activity_id"], "due_date": "2026-03-20"})
 
-    call = ok(s, "list_activities", kind="call", limit=1)["activities"][0]
-    fails(s, "complete_task", "not_a_task", activity_id=call["activity_id"])
-    theirs = ok(s, "list_tasks", owner_id=colleague(s)["rep_id"], limit=1)["activities"]
+    call = ok(s, "list_activities", {"kind": "call", "limit": 1})["activities"][0]
+    fails(s, "complete_task", "not_a_task", {"activity_id": call["activity_id"]})
+    theirs = ok(s, "list_tasks", {"owner_id": colleague(s)["rep_id"], "limit": 1})["activities"]
     if theirs:
-        fails(s, "complete_task", "not_owner", activity_id=theirs[0]["activity_id"])
+        fails(s, "complete_task", "not_owner", {"activity_id": theirs[0]["activity_id"]})
 
-    upcoming = ok(s, "list_tasks", limit=100)["activities"][0]
-    fails(s, "reschedule_task", "due_date_in_past", activity_id=upcoming["activity_id"], due_date="2026-03-01")
-    moved = ok(s, "reschedule_task", activity_id=upcoming["activity_id"], due_date="2026-03-27", priority="high")
+    upcoming = ok(s, "list_tasks", {"limit": 100})["activities"][0]
+    fails(s, "reschedule_task", "due_date_in_past", {"activity_id": upcoming["activity_id"], "due_date": "2026-03-01"})
+    moved = ok(s, "reschedule_task",
+               {"activity_id": upcoming["activity_id"], "due_date": "2026-03-27", "priority": "high"})
     assert moved["due_date"] == "2026-03-27" and moved["priority"] == "high" and not moved["overdue"]
 
     deal = my_deal(s, "negotiation")
-    gone = next(r for r in ok(s, "list_reps", include_inactive=True)["reps"] if not r["active"])
-    fails(s, "create_task", "rep_inactive", subject="Call", due_date="2026-03-20", deal_id=deal["deal_id"],
-          owner_id=gone["rep_id"])
-    fails(s, "create_task", "missing_target", subject="Call", due_date="2026-03-20")
-    fails(s, "create_task", "due_date_in_past", subject="Call", due_date="2026-03-13", deal_id=deal["deal_id"])
-    made = ok(s, "create_task", subject="Send order form", due_date="2026-03-18", deal_id=deal["deal_id"])
+    gone = next(r for r in ok(s, "list_reps", {"include_inactive": True})["reps"] if not r["active"])
+    fails(s, "create_task", "rep_inactive", {"subject": "Call", "due_date": "2026-03-20", "deal_id": deal["deal_id"],
+                                             "owner_id": gone["rep_id"]})
+    fails(s, "create_task", "missing_target", {"subject": "Call", "due_date": "2026-03-20"})
+    fails(s, "create_task", "due_date_in_past",
+          {"subject": "Call", "due_date": "2026-03-13", "deal_id": deal["deal_id"]})
+    made = ok(s, "create_task", {"subject": "Send order form", "due_date": "2026-03-18", "deal_id": deal["deal_id"]})
     assert made["account_id"] == deal["account_id"]
-    assert made["activity_id"] in [t["activity_id"] for t in ok(s, "list_tasks", deal_id=deal["deal_id"])["activities"]]
+    assert made["activity_id"] in [t["activity_id"] for t in ok(s, "list_tasks",
+                                                                {"deal_id": deal["deal_id"]})["activities"]]
 
 
 def test_logging_respects_do_not_contact(s):
-    opted = next(c for c in ok(s, "list_contacts", limit=100)["contacts"] if c["do_not_contact"])
-    fails(s, "log_activity", "contact_opted_out", kind="call", subject="Check-in", contact_id=opted["contact_id"])
-    fails(s, "log_activity", "contact_opted_out", kind="email", subject="Check-in", contact_id=opted["contact_id"])
-    fails(s, "log_activity", "occurred_in_future", kind="meeting", subject="Lunch", contact_id=opted["contact_id"],
-          occurred_at="2026-03-17T12:00:00")
-    fails(s, "log_activity", "missing_target", kind="call", subject="Check-in")
-    ok(s, "log_activity", kind="meeting", subject="Met at the conference", contact_id=opted["contact_id"])
-    ok(s, "update_contact", contact_id=opted["contact_id"], do_not_contact=False)
-    logged = ok(s, "log_activity", kind="call", subject="Check-in", contact_id=opted["contact_id"],
-                occurred_at="2026-03-16T08:30:00", outcome="Connected - interested")
+    opted = next(c for c in ok(s, "list_contacts", {"limit": 100})["contacts"] if c["do_not_contact"])
+    fails(s, "log_activity", "contact_opted_out",
+          {"kind": "call", "subject": "Check-in", "contact_id": opted["contact_id"]})
+    fails(s, "log_activity", "contact_opted_out",
+          {"kind": "email", "subject": "Check-in", "contact_id": opted["contact_id"]})
+    fails(s, "log_activity", "occurred_in_future",
+          {"kind": "meeting", "subject": "Lunch", "contact_id": opted["contact_id"],
+                                                    "occurred_at": "2026-03-17T12:00:00"})
+    fails(s, "log_activity", "missing_target", {"kind": "call", "subject": "Check-in"})
+    ok(s, "log_activity", {"kind": "meeting", "subject": "Met at the conference", "contact_id": opted["contact_id"]})
+    ok(s, "update_contact", {"contact_id": opted["contact_id"], "do_not_contact": False})
+    logged = ok(s, "log_activity", {"kind": "call", "subject": "Check-in", "contact_id": opted["contact_id"],
+                                    "occurred_at": "2026-03-16T08:30:00", "outcome": "Connected - interested"})
     assert logged["account_id"] == opted["account_id"] and logged["status"] == "completed"
-    latest = ok(s, "get_contact", contact_id=opted["contact_id"])["recent_activities"]
+    latest = ok(s, "get_contact", {"contact_id": opted["contact_id"]})["recent_activities"]
     assert logged["activity_id"] in [a["activity_id"] for a in latest]
 
 
 def test_contacts_accounts_and_notes(s):
-    account = ok(s, "get_account", account_id=ok(s, "list_accounts", mine=True, limit=1)["accounts"][0]["account_id"])
+    account = ok(s, "get_account",
+                 {"account_id": ok(s, "list_accounts", {"mine": True, "limit": 1})["accounts"][0]["account_id"]})
     taken = account["contacts"][0]["email"]
-    fails(s, "create_contact", "duplicate_email", account_id=account["account_id"], first_name="Dana",
-          last_name="Whitfield", email=taken.upper())
-    fails(s, "create_account", "duplicate_account", name=account["name"].lower(), industry="Software")
-    contact = ok(s, "create_contact", account_id=account["account_id"], first_name="Dana", last_name="Whitfield",
-                 email="dana.whitfield@example.com", title="Head of Data")
+    fails(s, "create_contact", "duplicate_email", {"account_id": account["account_id"], "first_name": "Dana",
+                                                   "last_name": "Whitfield", "email": taken.upper()})
+    fails(s, "create_account", "duplicate_account", {"name": account["name"].lower(), "industry": "Software"})
+    contact = ok(s, "create_contact",
+                 {"account_id": account["account_id"], "first_name": "Dana", "last_name": "Whitfield",
+                                       "email": "dana.whitfield@example.com", "title": "Head of Data"})
     assert contact["owner_id"] == account["owner_id"]
-    assert [c["contact_id"] for c in ok(s, "search", query="Whitfield")["contacts"]] == [contact["contact_id"]]
-    fails(s, "update_contact", "duplicate_email", contact_id=contact["contact_id"], email=taken)
+    assert [c["contact_id"] for c in ok(s, "search", {"query": "Whitfield"})["contacts"]] == [contact["contact_id"]]
+    fails(s, "update_contact", "duplicate_email", {"contact_id": contact["contact_id"], "email": taken})
 
-    new = ok(s, "create_account", name="Granite Freight", industry="Logistics", city="Chicago", employees=250)
+    new = ok(s, "create_account",
+             {"name": "Granite Freight", "industry": "Logistics", "city": "Chicago", "employees": 250})
     assert new["owner_id"] == me(s)["rep_id"] and new["type"] == "prospect" and new["contacts"] == []
 
-    note = ok(s, "add_note", body="CFO approved the budget; waiting on legal.", title="Budget",
-              contact_id=contact["contact_id"])
+    note = ok(s, "add_note", {"body": "CFO approved the budget; waiting on legal.", "title": "Budget",
+                              "contact_id": contact["contact_id"]})
     assert note["account_id"] == account["account_id"]
-    assert note["note_id"] in [n["note_id"] for n in ok(s, "list_notes", account_id=account["account_id"])["notes"]]
-    fails(s, "add_note", "missing_target", body="Orphan")
-    fails(s, "add_note", "empty_note", body="   ", deal_id=my_deal(s, "proposal")["deal_id"])
-    other = next(c for c in ok(s, "list_contacts", limit=100)["contacts"] if c["account_id"] != account["account_id"])
-    fails(s, "add_note", "contact_not_on_account", body="Mixed up", account_id=account["account_id"],
-          contact_id=other["contact_id"])
+    assert note["note_id"] in [n["note_id"] for n in ok(s, "list_notes",
+                                                        {"account_id": account["account_id"]})["notes"]]
+    fails(s, "add_note", "missing_target", {"body": "Orphan"})
+    fails(s, "add_note", "empty_note", {"body": "   ", "deal_id": my_deal(s, "proposal")["deal_id"]})
+    other = next(c for c in ok(s, "list_contacts",
+                               {"limit": 100})["contacts"] if c["account_id"] != account["account_id"])
+    fails(s, "add_note", "contact_not_on_account", {"body": "Mixed up", "account_id": account["account_id"],
+                                                    "contact_id": other["contact_id"]})

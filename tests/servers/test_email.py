@@ -10,34 +10,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from prove.env import Session, registry
+
+from .helpers import fails, ok, session_fixture
 
 WORLD = 0
 
 
-@pytest.fixture
-def s():
-    with Session("email", world=WORLD) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    """Call a tool that must succeed; return its data."""
-    r = s.call(tool, args)
-    assert r.ok, f"{tool}({args}) failed: {r.error}"
-    return r.data
-
-
-def fails(s: Session, tool: str, code: str, **args: Any) -> dict:
-    """Call a tool that must fail with `code` and leave the state exactly as it was."""
-    before = s.fingerprint()
-    r = s.call(tool, args)
-    assert not r.ok, f"{tool}({args}) should fail with {code}, got {r.data}"
-    assert r.code == code, f"{tool}({args}): expected {code}, got {r.error}"
-    assert s.fingerprint() == before, f"failed {tool} changed the state"
-    return r.error
+s = session_fixture("email")
 
 
 def me(s: Session) -> str:
@@ -45,7 +25,7 @@ def me(s: Session) -> str:
 
 
 def folder(s: Session, folder_id: str, **args: Any) -> list[dict]:
-    return ok(s, "list_messages", folder_id=folder_id, limit=100, **args)["messages"]
+    return ok(s, "list_messages", {"folder_id": folder_id, "limit": 100, **args})["messages"]
 
 
 def counts(s: Session) -> dict[str, tuple[int, int]]:
@@ -66,8 +46,8 @@ def custom_folder(s: Session, name: str) -> str:
 
 
 def video(s: Session) -> dict:
-    for m in ok(s, "search_messages", has_attachment=True, limit=100)["messages"]:
-        full = ok(s, "get_message", message_id=m["message_id"])
+    for m in ok(s, "search_messages", {"has_attachment": True, "limit": 100})["messages"]:
+        full = ok(s, "get_message", {"message_id": m["message_id"]})
         if sum(a["size_kb"] for a in full["attachments"]) > 25_600:
             return full
     raise AssertionError("world 0 should hold a message with attachments over 25 MB")
@@ -90,12 +70,6 @@ def test_every_visible_tool_is_documented_for_the_teacher():
         assert len(tool.asks) >= 2, tool.name
 
 
-def test_same_seed_same_world_and_seeds_differ():
-    with Session("email", world=0) as a, Session("email", world=0) as b, Session("email", world=1) as c:
-        assert a.fingerprint() == b.fingerprint()
-        assert a.fingerprint() != c.fingerprint()
-
-
 def test_the_mailbox_at_the_epoch(s):
     box = ok(s, "get_mailbox")
     assert box["primary_address"].endswith(".com") and box["aliases"]
@@ -114,10 +88,10 @@ def test_read_tools_do_not_change_state(s):
     ok(s, "list_labels")
     ok(s, "list_filters")
     ok(s, "list_app_passwords")
-    ok(s, "search_contacts", query="a")
-    ok(s, "search_messages", query="the", unread_only=True)
-    ok(s, "get_message", message_id=m["message_id"])
-    ok(s, "get_thread", thread_id=m["thread_id"])
+    ok(s, "search_contacts", {"query": "a"})
+    ok(s, "search_messages", {"query": "the", "unread_only": True})
+    ok(s, "get_message", {"message_id": m["message_id"]})
+    ok(s, "get_thread", {"thread_id": m["thread_id"]})
     assert s.fingerprint() == before
     assert not s.diff()
 
@@ -128,133 +102,136 @@ def test_mark_read_and_unread_change_the_counts(s):
     unread = folder(s, "inbox", unread_only=True)
     assert unread
     before = counts(s)["inbox"][1]
-    data = ok(s, "mark_read", message_ids=[m["message_id"] for m in unread[:2]])
+    data = ok(s, "mark_read", {"message_ids": [m["message_id"] for m in unread[:2]]})
     assert data["changed"] == len(unread[:2]) and all(m["is_read"] for m in data["messages"])
     assert counts(s)["inbox"][1] == before - len(unread[:2])
-    again = ok(s, "mark_read", message_ids=[unread[0]["message_id"]])
+    again = ok(s, "mark_read", {"message_ids": [unread[0]["message_id"]]})
     assert again["changed"] == 0
-    ok(s, "mark_read", message_ids=[unread[0]["message_id"]], read=False)
+    ok(s, "mark_read", {"message_ids": [unread[0]["message_id"]], "read": False})
     assert counts(s)["inbox"][1] == before - len(unread[:2]) + 1
-    fails(s, "mark_read", "not_found", message_ids=[unread[0]["message_id"], "MSG-99999"])
-    fails(s, "mark_read", "is_draft", message_ids=[drafts(s)[0]["message_id"]])
-    fails(s, "mark_read", "invalid_arguments", message_ids=[])
+    fails(s, "mark_read", "not_found", {"message_ids": [unread[0]["message_id"], "MSG-99999"]})
+    fails(s, "mark_read", "is_draft", {"message_ids": [drafts(s)[0]["message_id"]]})
+    fails(s, "mark_read", "invalid_arguments", {"message_ids": []})
 
 
 def test_star_and_unstar(s):
     m = next(x for x in folder(s, "inbox") if not x["is_starred"])
-    assert ok(s, "star_message", message_id=m["message_id"])["is_starred"]
-    fails(s, "star_message", "already_starred", message_id=m["message_id"])
+    assert ok(s, "star_message", {"message_id": m["message_id"]})["is_starred"]
+    fails(s, "star_message", "already_starred", {"message_id": m["message_id"]})
     assert m["message_id"] in [x["message_id"] for x in folder(s, "inbox", starred_only=True)]
-    ok(s, "star_message", message_id=m["message_id"], starred=False)
-    fails(s, "star_message", "not_starred", message_id=m["message_id"], starred=False)
+    ok(s, "star_message", {"message_id": m["message_id"], "starred": False})
+    fails(s, "star_message", "not_starred", {"message_id": m["message_id"], "starred": False})
 
 
 def test_archive_trash_restore_and_empty_trash(s):
     m = received(s)
     mid = m["message_id"]
-    moved = ok(s, "archive_message", message_id=mid)
+    moved = ok(s, "archive_message", {"message_id": mid})
     assert moved["message"]["folder_id"] == "archive" and moved["from_folder_id"] == "inbox"
-    fails(s, "archive_message", "already_archived", message_id=mid)
+    fails(s, "archive_message", "already_archived", {"message_id": mid})
     assert mid not in [x["message_id"] for x in folder(s, "inbox")]
 
-    trashed = ok(s, "trash_message", message_id=mid)
+    trashed = ok(s, "trash_message", {"message_id": mid})
     assert trashed["message"]["folder_id"] == "trash" and trashed["from_folder_id"] == "archive"
-    fails(s, "trash_message", "already_in_trash", message_id=mid)
-    assert ok(s, "restore_message", message_id=mid)["message"]["folder_id"] == "archive"
-    fails(s, "restore_message", "not_in_trash", message_id=mid)
+    fails(s, "trash_message", "already_in_trash", {"message_id": mid})
+    assert ok(s, "restore_message", {"message_id": mid})["message"]["folder_id"] == "archive"
+    fails(s, "restore_message", "not_in_trash", {"message_id": mid})
 
-    ok(s, "trash_message", message_id=mid)
+    ok(s, "trash_message", {"message_id": mid})
     in_trash = counts(s)["trash"][0]
     emptied = ok(s, "empty_trash")
     assert emptied["total"] == in_trash and mid in emptied["deleted_ids"]
     assert counts(s)["trash"][0] == 0
     fails(s, "empty_trash", "trash_empty")
-    fails(s, "get_message", "not_found", message_id=mid)
-    fails(s, "restore_message", "not_found", message_id=mid)
+    fails(s, "get_message", "not_found", {"message_id": mid})
+    fails(s, "restore_message", "not_found", {"message_id": mid})
 
 
 def test_restore_puts_world_trash_back_where_it_came_from(s):
     m = folder(s, "trash")[0]
-    back = ok(s, "restore_message", message_id=m["message_id"])
+    back = ok(s, "restore_message", {"message_id": m["message_id"]})
     assert back["message"]["folder_id"] not in ("trash", "drafts", "sent")
 
 
 def test_move_rules(s):
     m = received(s)
     news = custom_folder(s, "Newsletters")
-    ok(s, "move_message", message_id=m["message_id"], folder_id=news)
+    ok(s, "move_message", {"message_id": m["message_id"], "folder_id": news})
     assert m["message_id"] in [x["message_id"] for x in folder(s, news)]
-    fails(s, "move_message", "already_in_folder", message_id=m["message_id"], folder_id=news)
-    fails(s, "move_message", "invalid_destination", message_id=m["message_id"], folder_id="sent")
-    fails(s, "move_message", "invalid_destination", message_id=m["message_id"], folder_id="drafts")
-    fails(s, "move_message", "invalid_destination", message_id=folder(s, "sent")[0]["message_id"], folder_id="spam")
-    fails(s, "move_message", "not_found", message_id=m["message_id"], folder_id="FLD-99999")
-    fails(s, "move_message", "is_draft", message_id=drafts(s)[0]["message_id"], folder_id="archive")
-    fails(s, "trash_message", "is_draft", message_id=drafts(s)[0]["message_id"])
+    fails(s, "move_message", "already_in_folder", {"message_id": m["message_id"], "folder_id": news})
+    fails(s, "move_message", "invalid_destination", {"message_id": m["message_id"], "folder_id": "sent"})
+    fails(s, "move_message", "invalid_destination", {"message_id": m["message_id"], "folder_id": "drafts"})
+    fails(s, "move_message", "invalid_destination",
+          {"message_id": folder(s, "sent")[0]["message_id"], "folder_id": "spam"})
+    fails(s, "move_message", "not_found", {"message_id": m["message_id"], "folder_id": "FLD-99999"})
+    fails(s, "move_message", "is_draft", {"message_id": drafts(s)[0]["message_id"], "folder_id": "archive"})
+    fails(s, "trash_message", "is_draft", {"message_id": drafts(s)[0]["message_id"]})
     # system folders accept their IDs in any case
-    assert ok(s, "move_message", message_id=m["message_id"], folder_id="INBOX")["message"]["folder_id"] == "inbox"
+    assert ok(s, "move_message",
+              {"message_id": m["message_id"], "folder_id": "INBOX"})["message"]["folder_id"] == "inbox"
 
 
 def test_folders_create_rename_delete(s):
-    f = ok(s, "create_folder", name="Taxes 2025")
+    f = ok(s, "create_folder", {"name": "Taxes 2025"})
     assert f["kind"] == "custom" and f["total"] == 0
-    fails(s, "create_folder", "duplicate_name", name="taxes 2025")
-    fails(s, "create_folder", "duplicate_name", name="inbox")
-    ok(s, "move_message", message_id=received(s)["message_id"], folder_id=f["folder_id"])
-    fails(s, "delete_folder", "folder_not_empty", folder_id=f["folder_id"])
-    fails(s, "delete_folder", "system_folder", folder_id="inbox")
-    fails(s, "rename_folder", "system_folder", folder_id="trash", name="Bin")
-    assert ok(s, "rename_folder", folder_id=f["folder_id"], name="Taxes")["name"] == "Taxes"
-    fails(s, "rename_folder", "duplicate_name", folder_id=f["folder_id"], name="Receipts")
+    fails(s, "create_folder", "duplicate_name", {"name": "taxes 2025"})
+    fails(s, "create_folder", "duplicate_name", {"name": "inbox"})
+    ok(s, "move_message", {"message_id": received(s)["message_id"], "folder_id": f["folder_id"]})
+    fails(s, "delete_folder", "folder_not_empty", {"folder_id": f["folder_id"]})
+    fails(s, "delete_folder", "system_folder", {"folder_id": "inbox"})
+    fails(s, "rename_folder", "system_folder", {"folder_id": "trash", "name": "Bin"})
+    assert ok(s, "rename_folder", {"folder_id": f["folder_id"], "name": "Taxes"})["name"] == "Taxes"
+    fails(s, "rename_folder", "duplicate_name", {"folder_id": f["folder_id"], "name": "Receipts"})
 
-    empty = ok(s, "create_folder", name="Old stuff")
-    rule = ok(s, "create_filter", name="Old", from_contains="linkedin.com", move_to_folder_id=empty["folder_id"])
-    gone = ok(s, "delete_folder", folder_id=empty["folder_id"])
+    empty = ok(s, "create_folder", {"name": "Old stuff"})
+    rule = ok(s, "create_filter",
+              {"name": "Old", "from_contains": "linkedin.com", "move_to_folder_id": empty["folder_id"]})
+    gone = ok(s, "delete_folder", {"folder_id": empty["folder_id"]})
     assert gone["removed_filter_ids"] == [rule["filter"]["filter_id"]]
     assert rule["filter"]["filter_id"] not in [x["filter_id"] for x in ok(s, "list_filters")["filters"]]
 
 
 def test_labels(s):
-    label = ok(s, "create_label", name="Q2 planning", color="blue")
-    fails(s, "create_label", "duplicate_name", name="q2 PLANNING")
+    label = ok(s, "create_label", {"name": "Q2 planning", "color": "blue"})
+    fails(s, "create_label", "duplicate_name", {"name": "q2 PLANNING"})
     m = received(s)
-    data = ok(s, "label_message", message_id=m["message_id"], label_id=label["label_id"])
+    data = ok(s, "label_message", {"message_id": m["message_id"], "label_id": label["label_id"]})
     assert label["label_id"] in data["message"]["label_ids"]
-    fails(s, "label_message", "already_labeled", message_id=m["message_id"], label_id=label["label_id"])
-    tagged = ok(s, "list_messages", folder_id="inbox", label_id=label["label_id"])
+    fails(s, "label_message", "already_labeled", {"message_id": m["message_id"], "label_id": label["label_id"]})
+    tagged = ok(s, "list_messages", {"folder_id": "inbox", "label_id": label["label_id"]})
     assert [x["message_id"] for x in tagged["messages"]] == [m["message_id"]]
     assert next(x for x in ok(s, "list_labels")["labels"] if x["label_id"] == label["label_id"])["total"] == 1
-    ok(s, "unlabel_message", message_id=m["message_id"], label_id=label["label_id"])
-    fails(s, "unlabel_message", "not_labeled", message_id=m["message_id"], label_id=label["label_id"])
-    fails(s, "label_message", "not_found", message_id=m["message_id"], label_id="LBL-99999")
+    ok(s, "unlabel_message", {"message_id": m["message_id"], "label_id": label["label_id"]})
+    fails(s, "unlabel_message", "not_labeled", {"message_id": m["message_id"], "label_id": label["label_id"]})
+    fails(s, "label_message", "not_found", {"message_id": m["message_id"], "label_id": "LBL-99999"})
 
 
 # ----- search --------------------------------------------------------------------------------------------
 
 def test_search_by_sender_dates_and_attachments(s):
     m = received(s)
-    by_sender = ok(s, "search_messages", sender=m["from_address"].upper(), limit=100)
+    by_sender = ok(s, "search_messages", {"sender": m["from_address"].upper(), "limit": 100})
     assert by_sender["total"] >= 1
     assert all(x["from_address"] == m["from_address"] for x in by_sender["messages"])
     day = m["date"][:10]
-    window = ok(s, "search_messages", after=day, before=day + "T23:59:59", limit=100)
+    window = ok(s, "search_messages", {"after": day, "before": day + "T23:59:59", "limit": 100})
     assert m["message_id"] in [x["message_id"] for x in window["messages"]]
     assert all(day <= x["date"] < day + "T23:59:59" for x in window["messages"])
-    with_files = ok(s, "search_messages", has_attachment=True, limit=100)["messages"]
+    with_files = ok(s, "search_messages", {"has_attachment": True, "limit": 100})["messages"]
     assert with_files and all(x["has_attachments"] for x in with_files)
-    fails(s, "search_messages", "invalid_date", after="last tuesday")
-    fails(s, "search_messages", "end_before_start", after="2026-03-10", before="2026-03-01")
+    fails(s, "search_messages", "invalid_date", {"after": "last tuesday"})
+    fails(s, "search_messages", "end_before_start", {"after": "2026-03-10", "before": "2026-03-01"})
     for odd in ("'; DROP TABLE messages; --", "zzzqqqxx"):
-        assert ok(s, "search_messages", query=odd)["total"] == 0
-    literal = ok(s, "search_messages", query="%", limit=100)["messages"]  # '%' is a character, not a wildcard
-    assert all("%" in ok(s, "get_message", message_id=x["message_id"])["body"] + x["subject"] for x in literal)
+        assert ok(s, "search_messages", {"query": odd})["total"] == 0
+    literal = ok(s, "search_messages", {"query": "%", "limit": 100})["messages"]  # '%' is a character, not a wildcard
+    assert all("%" in ok(s, "get_message", {"message_id": x["message_id"]})["body"] + x["subject"] for x in literal)
 
 
 def test_search_skips_spam_and_trash_unless_asked(s):
     spam = folder(s, "spam")[0]
-    general = ok(s, "search_messages", query=spam["subject"], limit=100)["messages"]
+    general = ok(s, "search_messages", {"query": spam["subject"], "limit": 100})["messages"]
     assert spam["message_id"] not in [x["message_id"] for x in general]
-    named = ok(s, "search_messages", query=spam["subject"], folder_id="spam")["messages"]
+    named = ok(s, "search_messages", {"query": spam["subject"], "folder_id": "spam"})["messages"]
     assert spam["message_id"] in [x["message_id"] for x in named]
 
 
@@ -262,10 +239,10 @@ def test_search_skips_spam_and_trash_unless_asked(s):
 
 def test_send_to_myself_lands_in_sent_and_inbox(s):
     address = me(s)
-    sent = ok(s, "send_message", to=[address.upper()], subject="Reminder", body="Renew the passport.")
+    sent = ok(s, "send_message", {"to": [address.upper()], "subject": "Reminder", "body": "Renew the passport."})
     assert sent["folder_id"] == "sent" and sent["status"] == "sent" and sent["to"] == [address]
     assert sent["body"].startswith("Renew the passport.") and "-- \n" in sent["body"]
-    copy = ok(s, "get_message", message_id=sent["inbox_copy_id"])
+    copy = ok(s, "get_message", {"message_id": sent["inbox_copy_id"]})
     assert copy["folder_id"] == "inbox" and not copy["is_read"] and copy["thread_id"] == sent["thread_id"]
     assert folder(s, "inbox")[0]["message_id"] == copy["message_id"]
     assert folder(s, "sent")[0]["message_id"] == sent["message_id"]
@@ -273,50 +250,54 @@ def test_send_to_myself_lands_in_sent_and_inbox(s):
 
 def test_send_to_someone_else_and_from_an_alias(s):
     box = ok(s, "get_mailbox")
-    sent = ok(s, "send_message", to=["ana.lopez@example.com"], cc=["ana.lopez@example.com", "sam@example.com"],
-              subject="Hello", body="Hi Ana", from_address=box["aliases"][0], include_signature=False)
+    sent = ok(s, "send_message", {"to": ["ana.lopez@example.com"], "cc": ["ana.lopez@example.com", "sam@example.com"],
+                                  "subject": "Hello", "body": "Hi Ana", "from_address": box["aliases"][0],
+                                  "include_signature": False})
     assert sent["inbox_copy_id"] is None and sent["from_address"] == box["aliases"][0]
     assert sent["cc"] == ["sam@example.com"] and sent["body"] == "Hi Ana"
-    fails(s, "send_message", "invalid_address", to=["Ana <ana@example.com>"], subject="x", body="y")
-    fails(s, "send_message", "invalid_address", to=["not-an-address"], subject="x", body="y")
-    fails(s, "send_message", "not_your_address", to=["a@example.com"], subject="x", body="y",
-          from_address="ceo@example.com")
+    fails(s, "send_message", "invalid_address", {"to": ["Ana <ana@example.com>"], "subject": "x", "body": "y"})
+    fails(s, "send_message", "invalid_address", {"to": ["not-an-address"], "subject": "x", "body": "y"})
+    fails(s, "send_message", "not_your_address", {"to": ["a@example.com"], "subject": "x", "body": "y",
+                                                  "from_address": "ceo@example.com"})
     many = [f"p{i}@example.com" for i in range(30)]
-    fails(s, "send_message", "too_many_recipients", to=many, cc=[f"q{i}@example.com" for i in range(25)],
-          subject="x", body="y")
+    fails(s, "send_message", "too_many_recipients", {"to": many, "cc": [f"q{i}@example.com" for i in range(25)],
+                                                     "subject": "x", "body": "y"})
 
 
 def test_reply_all_stays_in_the_thread(s):
     m = next(x for x in folder(s, "inbox") if x["status"] == "received"
-             and len(ok(s, "get_message", message_id=x["message_id"])["cc"]) > 0) \
-        if any(ok(s, "get_message", message_id=x["message_id"])["cc"] for x in folder(s, "inbox")) else received(s)
-    original = ok(s, "get_message", message_id=m["message_id"])
-    reply = ok(s, "reply_to_message", message_id=m["message_id"], body="Thanks, all.", reply_all=True)
+             and len(ok(s, "get_message", {"message_id": x["message_id"]})["cc"]) > 0) \
+        if any(ok(s, "get_message", {"message_id": x["message_id"]})["cc"] for x in folder(s, "inbox")) else received(s)
+    original = ok(s, "get_message", {"message_id": m["message_id"]})
+    reply = ok(s, "reply_to_message", {"message_id": m["message_id"], "body": "Thanks, all.", "reply_all": True})
     assert reply["thread_id"] == original["thread_id"] and reply["in_reply_to"] == original["message_id"]
     assert reply["subject"].startswith("Re:") and reply["to"] == [original["from_address"]]
     mine = {me(s), *ok(s, "get_mailbox")["aliases"]}
     assert not set(reply["to"] + reply["cc"]) & mine
     assert set(reply["cc"]) == set(original["to"] + original["cc"]) - mine - set(reply["to"])
-    thread = ok(s, "get_thread", thread_id=original["thread_id"])
+    thread = ok(s, "get_thread", {"thread_id": original["thread_id"]})
     assert thread["messages"][-1]["message_id"] == reply["message_id"]
-    again = ok(s, "reply_to_message", message_id=reply["message_id"], body="One more thing.")
+    again = ok(s, "reply_to_message", {"message_id": reply["message_id"], "body": "One more thing."})
     assert again["subject"] == reply["subject"] and again["to"] == reply["to"]
-    fails(s, "reply_to_message", "is_draft", message_id=drafts(s)[0]["message_id"], body="x")
-    fails(s, "reply_to_message", "not_found", message_id="MSG-1", body="x")
+    fails(s, "reply_to_message", "is_draft", {"message_id": drafts(s)[0]["message_id"], "body": "x"})
+    fails(s, "reply_to_message", "not_found", {"message_id": "MSG-1", "body": "x"})
 
 
 def test_forwarding_attachments_over_the_limit(s):
     big = video(s)
-    err = fails(s, "forward_message", "attachment_too_large", message_id=big["message_id"], to=["mom@example.com"])
+    err = fails(s, "forward_message", "attachment_too_large",
+                {"message_id": big["message_id"], "to": ["mom@example.com"]})
     assert "25" in err["message"]
-    fwd = ok(s, "forward_message", message_id=big["message_id"], to=["mom@example.com"], include_attachments=False,
-             note="Look at this!")
+    fwd = ok(s, "forward_message",
+             {"message_id": big["message_id"], "to": ["mom@example.com"], "include_attachments": False,
+                                    "note": "Look at this!"})
     assert fwd["subject"].startswith("Fwd:") and fwd["attachments"] == [] and fwd["thread_id"] == big["thread_id"]
     assert "Forwarded message" in fwd["body"] and big["body"] in fwd["body"]
-    small = next(m for m in ok(s, "search_messages", has_attachment=True, folder_id="inbox", limit=100)["messages"])
-    full = ok(s, "get_message", message_id=small["message_id"])
+    small = next(m for m in ok(s, "search_messages",
+                               {"has_attachment": True, "folder_id": "inbox", "limit": 100})["messages"])
+    full = ok(s, "get_message", {"message_id": small["message_id"]})
     if sum(a["size_kb"] for a in full["attachments"]) <= 25_600:
-        sent = ok(s, "forward_message", message_id=small["message_id"], to=["sam@example.com"])
+        sent = ok(s, "forward_message", {"message_id": small["message_id"], "to": ["sam@example.com"]})
         assert [a["filename"] for a in sent["attachments"]] == [a["filename"] for a in full["attachments"]]
         copies = {a["attachment_id"] for a in sent["attachments"]}
         assert copies.isdisjoint(a["attachment_id"] for a in full["attachments"])
@@ -325,79 +306,81 @@ def test_forwarding_attachments_over_the_limit(s):
 # ----- drafts ------------------------------------------------------------------------------------------------
 
 def test_draft_lifecycle_and_sending_twice(s):
-    d = ok(s, "create_draft", subject="Offsite venues", body="Options so far:")
+    d = ok(s, "create_draft", {"subject": "Offsite venues", "body": "Options so far:"})
     did = d["message_id"]
     assert d["status"] == "draft" and d["folder_id"] == "drafts" and d["to"] == []
-    fails(s, "send_draft", "no_recipients", draft_id=did)
-    fails(s, "update_draft", "nothing_to_update", draft_id=did)
-    d = ok(s, "update_draft", draft_id=did, to=["events@example.com"], body="Options so far: the lake house.")
+    fails(s, "send_draft", "no_recipients", {"draft_id": did})
+    fails(s, "update_draft", "nothing_to_update", {"draft_id": did})
+    d = ok(s, "update_draft",
+           {"draft_id": did, "to": ["events@example.com"], "body": "Options so far: the lake house."})
     assert d["to"] == ["events@example.com"] and d["subject"] == "Offsite venues"
-    d = ok(s, "add_attachment", draft_id=did, filename="venues.pdf", size_kb=20_000)
+    d = ok(s, "add_attachment", {"draft_id": did, "filename": "venues.pdf", "size_kb": 20_000})
     att = d["attachments"][0]
     assert att["mime_type"] == "application/pdf"
-    fails(s, "add_attachment", "attachment_too_large", draft_id=did, filename="video.mp4", size_kb=6_000)
-    fails(s, "add_attachment", "invalid_filename", draft_id=did, filename="../../etc/passwd", size_kb=1)
-    ok(s, "add_attachment", draft_id=did, filename="map.png", size_kb=5_600)
-    sent = ok(s, "send_draft", draft_id=did)
+    fails(s, "add_attachment", "attachment_too_large", {"draft_id": did, "filename": "video.mp4", "size_kb": 6_000})
+    fails(s, "add_attachment", "invalid_filename", {"draft_id": did, "filename": "../../etc/passwd", "size_kb": 1})
+    ok(s, "add_attachment", {"draft_id": did, "filename": "map.png", "size_kb": 5_600})
+    sent = ok(s, "send_draft", {"draft_id": did})
     assert sent["message_id"] == did and sent["status"] == "sent" and sent["folder_id"] == "sent"
     assert len(sent["attachments"]) == 2 and sent["date"] == "2026-03-16T09:00:00"
     assert did not in [m["message_id"] for m in drafts(s)]
-    fails(s, "send_draft", "already_sent", draft_id=did)
-    fails(s, "update_draft", "already_sent", draft_id=did, body="edit")
-    fails(s, "delete_draft", "already_sent", draft_id=did)
-    fails(s, "add_attachment", "already_sent", draft_id=did, filename="a.txt", size_kb=1)
-    fails(s, "remove_attachment", "already_sent", attachment_id=att["attachment_id"])
-    fails(s, "send_draft", "not_a_draft", draft_id=received(s)["message_id"])
+    fails(s, "send_draft", "already_sent", {"draft_id": did})
+    fails(s, "update_draft", "already_sent", {"draft_id": did, "body": "edit"})
+    fails(s, "delete_draft", "already_sent", {"draft_id": did})
+    fails(s, "add_attachment", "already_sent", {"draft_id": did, "filename": "a.txt", "size_kb": 1})
+    fails(s, "remove_attachment", "already_sent", {"attachment_id": att["attachment_id"]})
+    fails(s, "send_draft", "not_a_draft", {"draft_id": received(s)["message_id"]})
 
 
 def test_world_draft_without_recipients(s):
     empty = next(d for d in drafts(s) if not d["to"])
-    fails(s, "send_draft", "no_recipients", draft_id=empty["message_id"])
+    fails(s, "send_draft", "no_recipients", {"draft_id": empty["message_id"]})
 
 
 def test_reply_draft_then_delete(s):
     m = received(s)
-    d = ok(s, "create_draft", reply_to_message_id=m["message_id"], body="Let me think about it.")
+    d = ok(s, "create_draft", {"reply_to_message_id": m["message_id"], "body": "Let me think about it."})
     assert d["thread_id"] == m["thread_id"] and d["to"] == [m["from_address"]] and d["subject"].startswith("Re:")
-    with_file = ok(s, "add_attachment", draft_id=d["message_id"], filename="plan.xlsx", size_kb=40)
-    removed = ok(s, "remove_attachment", attachment_id=with_file["attachments"][0]["attachment_id"])
+    with_file = ok(s, "add_attachment", {"draft_id": d["message_id"], "filename": "plan.xlsx", "size_kb": 40})
+    removed = ok(s, "remove_attachment", {"attachment_id": with_file["attachments"][0]["attachment_id"]})
     assert removed["draft"]["attachments"] == []
-    gone = ok(s, "delete_draft", draft_id=d["message_id"])
+    gone = ok(s, "delete_draft", {"draft_id": d["message_id"]})
     assert gone["draft_id"] == d["message_id"]
-    fails(s, "delete_draft", "not_found", draft_id=d["message_id"])
-    assert d["message_id"] not in [x["message_id"] for x in ok(s, "get_thread", thread_id=m["thread_id"])["messages"]]
+    fails(s, "delete_draft", "not_found", {"draft_id": d["message_id"]})
+    assert d["message_id"] not in [x["message_id"] for x in ok(s, "get_thread",
+                                                               {"thread_id": m["thread_id"]})["messages"]]
 
 
 def test_scheduled_send_goes_out_when_the_clock_passes(s):
-    d = ok(s, "create_draft", to=["team@example.com"], subject="Friday notes", body="Notes attached.")
-    fails(s, "send_draft", "past_date", draft_id=d["message_id"], send_at="2026-03-16T08:00:00")
-    fails(s, "send_draft", "invalid_date", draft_id=d["message_id"], send_at="next friday")
-    sch = ok(s, "send_draft", draft_id=d["message_id"], send_at="2026-03-16T15:00:00")
+    d = ok(s, "create_draft", {"to": ["team@example.com"], "subject": "Friday notes", "body": "Notes attached."})
+    fails(s, "send_draft", "past_date", {"draft_id": d["message_id"], "send_at": "2026-03-16T08:00:00"})
+    fails(s, "send_draft", "invalid_date", {"draft_id": d["message_id"], "send_at": "next friday"})
+    sch = ok(s, "send_draft", {"draft_id": d["message_id"], "send_at": "2026-03-16T15:00:00"})
     assert sch["status"] == "scheduled" and sch["folder_id"] == "scheduled" and sch["date"] == "2026-03-16T15:00:00"
-    fails(s, "send_draft", "already_scheduled", draft_id=d["message_id"])
-    fails(s, "update_draft", "already_scheduled", draft_id=d["message_id"], body="x")
+    fails(s, "send_draft", "already_scheduled", {"draft_id": d["message_id"]})
+    fails(s, "update_draft", "already_scheduled", {"draft_id": d["message_id"], "body": "x"})
     assert len(folder(s, "scheduled")) == 2  # the world's status update and this one
     s.advance(3 * 3600)  # 12:00: not yet
-    assert ok(s, "get_message", message_id=d["message_id"])["status"] == "scheduled"
+    assert ok(s, "get_message", {"message_id": d["message_id"]})["status"] == "scheduled"
     s.advance(4 * 3600)  # 16:00
-    out = ok(s, "get_message", message_id=d["message_id"])
+    out = ok(s, "get_message", {"message_id": d["message_id"]})
     assert out["status"] == "sent" and out["folder_id"] == "sent" and out["date"] == "2026-03-16T15:00:00"
-    fails(s, "cancel_scheduled_send", "not_scheduled", message_id=d["message_id"])
+    fails(s, "cancel_scheduled_send", "not_scheduled", {"message_id": d["message_id"]})
 
 
 def test_cancel_the_worlds_scheduled_message(s):
     sch = folder(s, "scheduled")[0]
-    back = ok(s, "cancel_scheduled_send", message_id=sch["message_id"])
+    back = ok(s, "cancel_scheduled_send", {"message_id": sch["message_id"]})
     assert back["status"] == "draft" and back["folder_id"] == "drafts"
     s.advance(2 * 86400)
-    assert ok(s, "get_message", message_id=sch["message_id"])["status"] == "draft"
-    fails(s, "cancel_scheduled_send", "not_scheduled", message_id=sch["message_id"])
+    assert ok(s, "get_message", {"message_id": sch["message_id"]})["status"] == "draft"
+    fails(s, "cancel_scheduled_send", "not_scheduled", {"message_id": sch["message_id"]})
 
 
 def test_world_scheduled_message_is_sent_the_next_morning(s):
     sch = folder(s, "scheduled")[0]
     s.advance(86400)  # Tuesday 09:00
-    sent = ok(s, "get_message", message_id=sch["message_id"])
+    sent = ok(s, "get_message", {"message_id": sch["message_id"]})
     assert sent["status"] == "sent" and sent["date"] == "2026-03-17T08:00:00"
 
 
@@ -414,7 +397,7 @@ def test_mail_arrives_as_the_clock_moves(s):
     s.advance(5 * 86400)
     assert counts(s)["inbox"][0] > after[0]
     replies = [m for m in folder(s, "inbox") if m["subject"].startswith("Re:") and m["date"] > "2026-03-16T09:00:00"]
-    assert replies and all(ok(s, "get_message", message_id=m["message_id"])["in_reply_to"] for m in replies)
+    assert replies and all(ok(s, "get_message", {"message_id": m["message_id"]})["in_reply_to"] for m in replies)
 
 
 def test_filters_file_arriving_mail_and_can_apply_now(s):
@@ -423,41 +406,43 @@ def test_filters_file_arriving_mail_and_can_apply_now(s):
     arrived = [m for m in folder(s, news) if m["date"] > "2026-03-16T09:00:00"]
     assert arrived, "newsletters arriving this week are filed by the filters"
 
-    fails(s, "create_filter", "missing_condition", name="x", mark_read=True)
-    fails(s, "create_filter", "missing_action", name="x", from_contains="github.com")
-    fails(s, "create_filter", "invalid_destination", name="x", from_contains="github.com", move_to_folder_id="sent")
-    fails(s, "create_filter", "duplicate_name", name="newsletters", from_contains="x", star=True)
+    fails(s, "create_filter", "missing_condition", {"name": "x", "mark_read": True})
+    fails(s, "create_filter", "missing_action", {"name": "x", "from_contains": "github.com"})
+    fails(s, "create_filter", "invalid_destination",
+          {"name": "x", "from_contains": "github.com", "move_to_folder_id": "sent"})
+    fails(s, "create_filter", "duplicate_name", {"name": "newsletters", "from_contains": "x", "star": True})
     inbox_github = [m for m in folder(s, "inbox") if "github.com" in m["from_address"]]
     if not inbox_github:
         inbox_github = [m for m in folder(s, "inbox") if m["status"] == "received"][:1]
     target = inbox_github[0]["from_address"]
-    rule = ok(s, "create_filter", name="Bots", from_contains=target, move_to_folder_id="archive", mark_read=True,
-              apply_to_existing=True)
+    rule = ok(s, "create_filter",
+              {"name": "Bots", "from_contains": target, "move_to_folder_id": "archive", "mark_read": True,
+                                   "apply_to_existing": True})
     assert rule["total"] >= 1
-    assert all(ok(s, "get_message", message_id=m)["folder_id"] == "archive" for m in rule["applied_to"])
+    assert all(ok(s, "get_message", {"message_id": m})["folder_id"] == "archive" for m in rule["applied_to"])
     assert not [m for m in folder(s, "inbox") if m["from_address"] == target]
-    ok(s, "delete_filter", filter_id=rule["filter"]["filter_id"])
-    fails(s, "delete_filter", "not_found", filter_id=rule["filter"]["filter_id"])
+    ok(s, "delete_filter", {"filter_id": rule["filter"]["filter_id"]})
+    fails(s, "delete_filter", "not_found", {"filter_id": rule["filter"]["filter_id"]})
 
 
 def test_report_spam_blocks_the_sender_and_later_mail(s):
     address = me(s)
     m = received(s)
-    rep = ok(s, "report_spam", message_id=m["message_id"])
+    rep = ok(s, "report_spam", {"message_id": m["message_id"]})
     assert rep["message"]["folder_id"] == "spam" and rep["blocked_sender"] == m["from_address"]
     assert m["from_address"] in ok(s, "get_mailbox")["blocked_senders"]
-    fails(s, "report_spam", "already_spam", message_id=m["message_id"])
-    fails(s, "report_spam", "not_received", message_id=folder(s, "sent")[0]["message_id"])
+    fails(s, "report_spam", "already_spam", {"message_id": m["message_id"]})
+    fails(s, "report_spam", "not_received", {"message_id": folder(s, "sent")[0]["message_id"]})
     # mail the user sends to themselves is filtered too: block the user's own address
-    mine = ok(s, "send_message", to=[address], subject="ping", body="x")
-    rep = ok(s, "report_spam", message_id=mine["inbox_copy_id"])
-    again = ok(s, "send_message", to=[address], subject="ping 2", body="y")
-    assert ok(s, "get_message", message_id=again["inbox_copy_id"])["folder_id"] == "spam"
+    mine = ok(s, "send_message", {"to": [address], "subject": "ping", "body": "x"})
+    rep = ok(s, "report_spam", {"message_id": mine["inbox_copy_id"]})
+    again = ok(s, "send_message", {"to": [address], "subject": "ping 2", "body": "y"})
+    assert ok(s, "get_message", {"message_id": again["inbox_copy_id"]})["folder_id"] == "spam"
 
-    back = ok(s, "mark_not_spam", message_id=m["message_id"])
+    back = ok(s, "mark_not_spam", {"message_id": m["message_id"]})
     assert back["message"]["folder_id"] == "inbox" and back["unblocked_sender"] == m["from_address"]
-    fails(s, "mark_not_spam", "not_spam", message_id=m["message_id"])
-    fails(s, "unblock_sender", "not_blocked", address=m["from_address"])
+    fails(s, "mark_not_spam", "not_spam", {"message_id": m["message_id"]})
+    fails(s, "unblock_sender", "not_blocked", {"address": m["from_address"]})
 
 
 def test_blocked_sender_mail_goes_to_spam_until_unblocked(s):
@@ -467,21 +452,23 @@ def test_blocked_sender_mail_goes_to_spam_until_unblocked(s):
     assert counts(s)["spam"][0] == spam_before + 1  # a blocked sender wrote during the day
     newest = folder(s, "spam")[0]
     assert newest["from_address"] in blocked
-    un = ok(s, "unblock_sender", address=blocked[0].upper())
+    un = ok(s, "unblock_sender", {"address": blocked[0].upper()})
     assert un["address"] == blocked[0] and un["still_blocked"] == blocked[1:]
-    fails(s, "unblock_sender", "invalid_address", address="nobody")
+    fails(s, "unblock_sender", "invalid_address", {"address": "nobody"})
 
 
 def test_vacation_responder_answers_each_sender_once(s):
-    fails(s, "set_vacation_responder", "already_disabled", enabled=False)
-    fails(s, "set_vacation_responder", "missing_message", enabled=True)  # world 0 has none saved
-    fails(s, "set_vacation_responder", "past_date", enabled=True, message="Away", start_date="2026-03-01",
-          end_date="2026-03-10")
-    fails(s, "set_vacation_responder", "end_before_start", enabled=True, message="Away", start_date="2026-03-20",
-          end_date="2026-03-18")
-    fails(s, "set_vacation_responder", "invalid_date", enabled=True, message="Away", end_date="soon")
-    v = ok(s, "set_vacation_responder", enabled=True, subject="Away until Thursday",
-           message="I'm out until Thursday with limited email.", end_date="2026-03-19")
+    fails(s, "set_vacation_responder", "already_disabled", {"enabled": False})
+    fails(s, "set_vacation_responder", "missing_message", {"enabled": True})  # world 0 has none saved
+    fails(s, "set_vacation_responder", "past_date", {"enabled": True, "message": "Away", "start_date": "2026-03-01",
+                                                     "end_date": "2026-03-10"})
+    fails(s, "set_vacation_responder", "end_before_start",
+          {"enabled": True, "message": "Away", "start_date": "2026-03-20",
+                                                            "end_date": "2026-03-18"})
+    fails(s, "set_vacation_responder", "invalid_date", {"enabled": True, "message": "Away", "end_date": "soon"})
+    v = ok(s, "set_vacation_responder", {"enabled": True, "subject": "Away until Thursday",
+                                         "message": "I'm out until Thursday with limited email.",
+                                         "end_date": "2026-03-19"})
     assert v["enabled"] and v["start_date"] == "2026-03-16" and v["end_date"] == "2026-03-19"
     sent_before = counts(s)["sent"][0]
     s.advance(4 * 86400)
@@ -492,49 +479,50 @@ def test_vacation_responder_answers_each_sender_once(s):
     assert not any(k in a for a in to for k in ("noreply", "substack", "morningbrew", "tldr", "producthunt", "amazon"))
     blocked = set(ok(s, "get_mailbox")["blocked_senders"])
     assert not set(to) & blocked
-    off = ok(s, "set_vacation_responder", enabled=False)
+    off = ok(s, "set_vacation_responder", {"enabled": False})
     assert off["enabled"] is False and off["message"] == "I'm out until Thursday with limited email."
 
 
 # ----- contacts, signature, app passwords -----------------------------------------------------------------------
 
 def test_contacts(s):
-    c = ok(s, "add_contact", name="Ana Lopez", email="Ana.Lopez@Example.com", phone="+1-415-555-0134", favorite=True)
+    c = ok(s, "add_contact",
+           {"name": "Ana Lopez", "email": "Ana.Lopez@Example.com", "phone": "+1-415-555-0134", "favorite": True})
     assert c["email"] == "ana.lopez@example.com" and c["is_favorite"]
-    fails(s, "add_contact", "duplicate_contact", name="Ana L", email="ana.lopez@example.com")
-    fails(s, "add_contact", "invalid_address", name="Bob", email="bob at example")
-    found = ok(s, "search_contacts", query="LOPEZ")["contacts"]
+    fails(s, "add_contact", "duplicate_contact", {"name": "Ana L", "email": "ana.lopez@example.com"})
+    fails(s, "add_contact", "invalid_address", {"name": "Bob", "email": "bob at example"})
+    found = ok(s, "search_contacts", {"query": "LOPEZ"})["contacts"]
     assert c["contact_id"] in [x["contact_id"] for x in found]
-    favorites = ok(s, "search_contacts", favorites_only=True, limit=100)["contacts"]
+    favorites = ok(s, "search_contacts", {"favorites_only": True, "limit": 100})["contacts"]
     assert c["contact_id"] in [x["contact_id"] for x in favorites]
-    fails(s, "update_contact", "nothing_to_update", contact_id=c["contact_id"])
-    other = next(x for x in ok(s, "search_contacts", limit=5)["contacts"] if x["contact_id"] != c["contact_id"])
-    fails(s, "update_contact", "duplicate_contact", contact_id=c["contact_id"], email=other["email"])
-    up = ok(s, "update_contact", contact_id=c["contact_id"], phone="", company="Apex Labs")
+    fails(s, "update_contact", "nothing_to_update", {"contact_id": c["contact_id"]})
+    other = next(x for x in ok(s, "search_contacts", {"limit": 5})["contacts"] if x["contact_id"] != c["contact_id"])
+    fails(s, "update_contact", "duplicate_contact", {"contact_id": c["contact_id"], "email": other["email"]})
+    up = ok(s, "update_contact", {"contact_id": c["contact_id"], "phone": "", "company": "Apex Labs"})
     assert up["phone"] is None and up["company"] == "Apex Labs" and up["name"] == "Ana Lopez"
-    ok(s, "delete_contact", contact_id=c["contact_id"])
-    fails(s, "delete_contact", "not_found", contact_id=c["contact_id"])
+    ok(s, "delete_contact", {"contact_id": c["contact_id"]})
+    fails(s, "delete_contact", "not_found", {"contact_id": c["contact_id"]})
 
 
 def test_signature_is_used_by_later_sends(s):
-    change = ok(s, "update_signature", signature="A.\nSent from the road")
+    change = ok(s, "update_signature", {"signature": "A.\nSent from the road"})
     assert change["previous"] and change["signature"] == "A.\nSent from the road"
-    sent = ok(s, "send_message", to=["x@example.com"], subject="s", body="b")
+    sent = ok(s, "send_message", {"to": ["x@example.com"], "subject": "s", "body": "b"})
     assert sent["body"].endswith("A.\nSent from the road")
-    ok(s, "update_signature", signature="")
-    sent = ok(s, "send_message", to=["x@example.com"], subject="s", body="b")
+    ok(s, "update_signature", {"signature": ""})
+    sent = ok(s, "send_message", {"to": ["x@example.com"], "subject": "s", "body": "b"})
     assert sent["body"] == "b" and ok(s, "get_mailbox")["signature"] is None
 
 
 def test_app_passwords(s):
     before = ok(s, "list_app_passwords")["app_passwords"]
-    new = ok(s, "create_app_password", name="Work laptop")
+    new = ok(s, "create_app_password", {"name": "Work laptop"})
     assert re.fullmatch(r"[a-z]{4}( [a-z]{4}){3}", new["password"]) and new["status"] == "active"
     listed = ok(s, "list_app_passwords")["app_passwords"]
     assert len(listed) == len(before) + 1 and all("password" not in a for a in listed)
-    fails(s, "create_app_password", "duplicate_name", name="work LAPTOP")
-    ok(s, "revoke_app_password", app_password_id=new["app_password_id"])
-    fails(s, "revoke_app_password", "already_revoked", app_password_id=new["app_password_id"])
+    fails(s, "create_app_password", "duplicate_name", {"name": "work LAPTOP"})
+    ok(s, "revoke_app_password", {"app_password_id": new["app_password_id"]})
+    fails(s, "revoke_app_password", "already_revoked", {"app_password_id": new["app_password_id"]})
     for i in range(10):
         r = s.call("create_app_password", {"name": f"Device {i}"})
         if not r.ok:

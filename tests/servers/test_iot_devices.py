@@ -6,40 +6,22 @@ through the server's own list tools, the way a model would.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import prove.servers.iot_devices
 from prove.env import Session, registry
+
+from .helpers import fails, ok, session_fixture
 
 SERVER = registry.get("iot_devices")
 
 
-@pytest.fixture
-def s():
-    with Session("iot_devices", world=0) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    result = s.call(tool, args)
-    assert result.ok, f"{tool}({args}) failed: {result.error}"
-    return result.data
-
-
-def fails(s: Session, tool: str, **args: Any) -> str:
-    before = s.fingerprint()
-    result = s.call(tool, args)
-    assert not result.ok, f"{tool}({args}) should have failed but returned {result.data}"
-    assert s.fingerprint() == before, f"failed call {tool} changed the state"
-    return result.code
+s = session_fixture("iot_devices")
 
 
 def devices(s: Session, **filters: Any) -> list[dict]:
-    return ok(s, "list_devices", **filters)["devices"]
+    return ok(s, "list_devices", filters)["devices"]
 
 
 def one(s: Session, **filters: Any) -> dict:
@@ -55,7 +37,7 @@ def lock_in(s: Session, state: str) -> dict:
 
 
 def code_of(s: Session, code_id: str) -> str:
-    return ok(s, "get_lock_code", code_id=code_id)["code"]
+    return ok(s, "get_lock_code", {"code_id": code_id})["code"]
 
 
 # ----- the server and its world -----------------------------------------------------------------
@@ -70,22 +52,8 @@ def test_server_declares_documented_tools():
     assert set(SERVER.entities) == {"room", "device", "lock_code", "scene", "automation", "recording", "activity"}
 
 
-def test_readme_documents_every_tool_and_its_error_codes():
-    readme = (Path(prove.servers.iot_devices.__file__).parent / "README.md").read_text()
-    section = readme.split("## Tools", 1)[1].split("\n## ", 1)[0]
-    documented = {}
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| `"):
-            documented[cells[0].strip("`")] = set(re.findall(r"`([a-z_]+)`", cells[-1]))
-    assert documented == {name: set(tool.errors) for name, tool in SERVER.tools.items()}
-
-
-def test_world_is_deterministic_small_and_differs_between_seeds():
-    with Session("iot_devices", world=0) as a, Session("iot_devices", world=0) as b, \
-            Session("iot_devices", world=1) as c:
-        assert a.fingerprint() == b.fingerprint()
-        assert a.fingerprint() != c.fingerprint()
+def test_worlds_differ_by_seed_and_stay_small():
+    with Session("iot_devices", world=0) as a, Session("iot_devices", world=1) as c:
         assert ok(a, "get_home")["owner_name"] != ok(c, "get_home")["owner_name"]
     assert SERVER.template(0).size < 250_000
 
@@ -117,45 +85,45 @@ def test_world_has_a_realistic_home(seed):
 
 def test_light_brightness_and_colour_change_what_later_reads_see(s):
     lamp = next(d for d in devices(s, device_type="light", online=True) if d["supports_color"] and d["power"] == "off")
-    ok(s, "set_brightness", device_id=lamp["device_id"], brightness=35)
-    ok(s, "set_color", device_id=lamp["device_id"], color="purple")
-    now = ok(s, "get_device", device_id=lamp["device_id"])
+    ok(s, "set_brightness", {"device_id": lamp["device_id"], "brightness": 35})
+    ok(s, "set_color", {"device_id": lamp["device_id"], "color": "purple"})
+    now = ok(s, "get_device", {"device_id": lamp["device_id"]})
     assert (now["power"], now["brightness"], now["color"]) == ("on", 35, "purple")
-    ok(s, "set_power", device_id=lamp["device_id"], on=False)
-    assert ok(s, "get_device", device_id=lamp["device_id"])["power"] == "off"
+    ok(s, "set_power", {"device_id": lamp["device_id"], "on": False})
+    assert ok(s, "get_device", {"device_id": lamp["device_id"]})["power"] == "off"
 
 
 def test_whites_only_light_rejects_colours_but_takes_whites(s):
     bulb = next(d for d in devices(s, device_type="light", online=True) if not d["supports_color"])
-    assert fails(s, "set_color", device_id=bulb["device_id"], color="red") == "color_not_supported"
-    assert ok(s, "set_color", device_id=bulb["device_id"], color="daylight")["color"] == "daylight"
+    fails(s, "set_color", "color_not_supported", {"device_id": bulb["device_id"], "color": "red"})
+    assert ok(s, "set_color", {"device_id": bulb["device_id"], "color": "daylight"})["color"] == "daylight"
 
 
 def test_offline_and_wrong_type_devices_cannot_be_controlled(s):
     offline = one(s, device_type="light", online=False)
-    assert fails(s, "set_power", device_id=offline["device_id"], on=True) == "device_offline"
+    fails(s, "set_power", "device_offline", {"device_id": offline["device_id"], "on": True})
     sensor = one(s, device_type="sensor")
-    assert fails(s, "set_power", device_id=sensor["device_id"], on=True) == "unsupported_device"
-    assert fails(s, "get_device", device_id="DEV-99999") == "not_found"
+    fails(s, "set_power", "unsupported_device", {"device_id": sensor["device_id"], "on": True})
+    fails(s, "get_device", "not_found", {"device_id": "DEV-99999"})
 
 
 def test_room_lights_skip_offline_lights(s):
     offline = one(s, device_type="light", online=False)
     room = offline["room_id"]
-    result = ok(s, "set_room_lights", room_id=room, on=True, brightness=50)
+    result = ok(s, "set_room_lights", {"room_id": room, "on": True, "brightness": 50})
     assert offline["device_id"] in {k["device_id"] for k in result["skipped"]}
     for device_id in result["changed"]:
-        d = ok(s, "get_device", device_id=device_id)
+        d = ok(s, "get_device", {"device_id": device_id})
         assert (d["power"], d["brightness"]) == ("on", 50)
-    assert ok(s, "get_device", device_id=offline["device_id"])["power"] == "off"
-    assert fails(s, "set_room_lights", room_id=room, on=False, brightness=10) == "brightness_when_off"
+    assert ok(s, "get_device", {"device_id": offline["device_id"]})["power"] == "off"
+    fails(s, "set_room_lights", "brightness_when_off", {"room_id": room, "on": False, "brightness": 10})
 
 
 def test_plug_draws_power_only_when_on(s):
     plug = next(d for d in devices(s, device_type="plug", online=True) if d["power"] == "off")
-    on = ok(s, "set_power", device_id=plug["device_id"], on=True)
+    on = ok(s, "set_power", {"device_id": plug["device_id"], "on": True})
     assert on["watts"] > 0
-    assert ok(s, "set_power", device_id=plug["device_id"], on=False)["watts"] == 0
+    assert ok(s, "set_power", {"device_id": plug["device_id"], "on": False})["watts"] == 0
 
 
 # ----- thermostats and blinds -------------------------------------------------------------------
@@ -164,32 +132,32 @@ def test_plug_draws_power_only_when_on(s):
 def test_thermostat_limits_off_and_eco(s):
     t = one(s, device_type="thermostat", online=True)
     tid = t["device_id"]
-    assert fails(s, "set_temperature", device_id=tid, target_temp=t["max_temp"] + 5) == "out_of_range"
-    assert ok(s, "set_temperature", device_id=tid, target_temp=71.26)["target_temp"] == 71.5
-    ok(s, "set_thermostat_mode", device_id=tid, mode="off")
-    assert fails(s, "set_temperature", device_id=tid, target_temp=70) == "thermostat_off"
-    ok(s, "set_thermostat_mode", device_id=tid, mode="eco")
-    back = ok(s, "set_temperature", device_id=tid, target_temp=70)
+    fails(s, "set_temperature", "out_of_range", {"device_id": tid, "target_temp": t["max_temp"] + 5})
+    assert ok(s, "set_temperature", {"device_id": tid, "target_temp": 71.26})["target_temp"] == 71.5
+    ok(s, "set_thermostat_mode", {"device_id": tid, "mode": "off"})
+    fails(s, "set_temperature", "thermostat_off", {"device_id": tid, "target_temp": 70})
+    ok(s, "set_thermostat_mode", {"device_id": tid, "mode": "eco"})
+    back = ok(s, "set_temperature", {"device_id": tid, "target_temp": 70})
     assert (back["mode"], back["target_temp"]) == ("auto", 70)
 
 
 def test_room_warms_towards_target_as_time_passes(s):
     t = one(s, device_type="thermostat", online=True)
-    ok(s, "set_thermostat_mode", device_id=t["device_id"], mode="heat")
+    ok(s, "set_thermostat_mode", {"device_id": t["device_id"], "mode": "heat"})
     target = min(t["max_temp"], t["current_temp"] + 4)
-    ok(s, "set_temperature", device_id=t["device_id"], target_temp=target)
+    ok(s, "set_temperature", {"device_id": t["device_id"], "target_temp": target})
     s.advance(3600)
-    mid = ok(s, "get_device", device_id=t["device_id"])["current_temp"]
+    mid = ok(s, "get_device", {"device_id": t["device_id"]})["current_temp"]
     assert t["current_temp"] < mid <= target
     s.advance(4 * 3600)
-    assert ok(s, "get_device", device_id=t["device_id"])["current_temp"] == target
+    assert ok(s, "get_device", {"device_id": t["device_id"]})["current_temp"] == target
 
 
 def test_blind_with_empty_battery_does_not_move(s):
     weak = next(d for d in devices(s, device_type="blind", online=True) if d["battery"] < 5)
-    assert fails(s, "set_blind_position", device_id=weak["device_id"], position=100) == "battery_low"
+    fails(s, "set_blind_position", "battery_low", {"device_id": weak["device_id"], "position": 100})
     good = next(d for d in devices(s, device_type="blind", online=True) if d["battery"] >= 5)
-    assert ok(s, "set_blind_position", device_id=good["device_id"], position=30)["position"] == 30
+    assert ok(s, "set_blind_position", {"device_id": good["device_id"], "position": 30})["position"] == 30
 
 
 # ----- locks and codes --------------------------------------------------------------------------
@@ -197,96 +165,97 @@ def test_blind_with_empty_battery_does_not_move(s):
 
 def test_lock_unlock_with_codes(s):
     door = lock_in(s, "locked")
-    codes = ok(s, "list_lock_codes", device_id=door["device_id"])["lock_codes"]
+    codes = ok(s, "list_lock_codes", {"device_id": door["device_id"]})["lock_codes"]
     family = next(c for c in codes if c["name"] == "Family")
-    assert fails(s, "unlock_door", device_id=door["device_id"], code="000000") == "wrong_code"
-    ok(s, "unlock_door", device_id=door["device_id"], code=code_of(s, family["code_id"]))
-    assert ok(s, "get_device", device_id=door["device_id"])["lock_state"] == "unlocked"
-    after = ok(s, "list_lock_codes", device_id=door["device_id"])["lock_codes"]
+    fails(s, "unlock_door", "wrong_code", {"device_id": door["device_id"], "code": "000000"})
+    ok(s, "unlock_door", {"device_id": door["device_id"], "code": code_of(s, family["code_id"])})
+    assert ok(s, "get_device", {"device_id": door["device_id"]})["lock_state"] == "unlocked"
+    after = ok(s, "list_lock_codes", {"device_id": door["device_id"]})["lock_codes"]
     assert next(c for c in after if c["code_id"] == family["code_id"])["last_used_at"] == "2026-03-16T09:00:00"
-    feed = ok(s, "list_activity", device_id=door["device_id"], limit=1)["activities"][0]
+    feed = ok(s, "list_activity", {"device_id": door["device_id"], "limit": 1})["activities"][0]
     assert "unlocked with the code 'Family'" in feed["message"]
-    assert fails(s, "unlock_door", device_id=door["device_id"], code="1234") == "already_unlocked"
-    ok(s, "lock_door", device_id=door["device_id"])
-    assert fails(s, "lock_door", device_id=door["device_id"]) == "already_locked"
+    fails(s, "unlock_door", "already_unlocked", {"device_id": door["device_id"], "code": "1234"})
+    ok(s, "lock_door", {"device_id": door["device_id"]})
+    fails(s, "lock_door", "already_locked", {"device_id": door["device_id"]})
 
 
 def test_expired_code_and_jammed_lock_fail(s):
-    expired = next(c for c in ok(s, "list_lock_codes", status="expired")["lock_codes"])
-    lock = ok(s, "get_device", device_id=expired["device_id"])
+    expired = next(c for c in ok(s, "list_lock_codes", {"status": "expired"})["lock_codes"])
+    lock = ok(s, "get_device", {"device_id": expired["device_id"]})
     if lock["lock_state"] == "unlocked":
-        ok(s, "lock_door", device_id=lock["device_id"])
+        ok(s, "lock_door", {"device_id": lock["device_id"]})
     if lock["lock_state"] != "jammed":
-        assert fails(s, "unlock_door", device_id=lock["device_id"],
-                     code=code_of(s, expired["code_id"])) == "code_expired"
+        fails(s, "unlock_door", "code_expired", {"device_id": lock["device_id"],
+                                                 "code": code_of(s, expired["code_id"])})
     jammed = lock_in(s, "jammed")
-    assert fails(s, "lock_door", device_id=jammed["device_id"]) == "lock_jammed"
+    fails(s, "lock_door", "lock_jammed", {"device_id": jammed["device_id"]})
 
 
 def test_add_temporary_code_then_use_it_and_it_expires(s):
     door = lock_in(s, "locked")
-    new = ok(s, "add_lock_code", device_id=door["device_id"], name="Dog walker (Ana)", code="582914",
-             valid_until="2026-03-16T18:00:00")
+    new = ok(s, "add_lock_code", {"device_id": door["device_id"], "name": "Dog walker (Ana)", "code": "582914",
+                                  "valid_until": "2026-03-16T18:00:00"})
     assert new["status"] == "active" and new["digits"] == 6 and "code" not in new
-    assert fails(s, "add_lock_code", device_id=door["device_id"], name="Again", code="582914") == "duplicate_code"
-    assert fails(s, "add_lock_code", device_id=door["device_id"], name="Weak", code="1234") == "invalid_code"
-    assert fails(s, "add_lock_code", device_id=door["device_id"], name="Past", code="582915",
-                 valid_until="2026-03-15T18:00:00") == "past_date"
+    fails(s, "add_lock_code", "duplicate_code", {"device_id": door["device_id"], "name": "Again", "code": "582914"})
+    fails(s, "add_lock_code", "invalid_code", {"device_id": door["device_id"], "name": "Weak", "code": "1234"})
+    fails(s, "add_lock_code", "past_date", {"device_id": door["device_id"], "name": "Past", "code": "582915",
+                                            "valid_until": "2026-03-15T18:00:00"})
     s.advance(10 * 3600)  # 19:00, after the code ran out
-    assert next(c for c in ok(s, "list_lock_codes", device_id=door["device_id"])["lock_codes"]
+    assert next(c for c in ok(s, "list_lock_codes", {"device_id": door["device_id"]})["lock_codes"]
                 if c["code_id"] == new["code_id"])["status"] == "expired"
-    assert fails(s, "unlock_door", device_id=door["device_id"], code="582914") == "code_expired"
+    fails(s, "unlock_door", "code_expired", {"device_id": door["device_id"], "code": "582914"})
 
 
 def test_delete_codes_but_not_the_last_permanent_one(s):
     door = lock_in(s, "locked")
-    codes = ok(s, "list_lock_codes", device_id=door["device_id"])["lock_codes"]
+    codes = ok(s, "list_lock_codes", {"device_id": door["device_id"]})["lock_codes"]
     for c in codes:
         if c["valid_until"] is not None or c["name"] != "Family":
-            ok(s, "delete_lock_code", code_id=c["code_id"])
+            ok(s, "delete_lock_code", {"code_id": c["code_id"]})
     family = next(c for c in codes if c["name"] == "Family")
-    assert fails(s, "delete_lock_code", code_id=family["code_id"]) == "last_permanent_code"
-    assert ok(s, "list_lock_codes", device_id=door["device_id"])["total"] == 1
+    fails(s, "delete_lock_code", "last_permanent_code", {"code_id": family["code_id"]})
+    assert ok(s, "list_lock_codes", {"device_id": door["device_id"]})["total"] == 1
 
 
 # ----- home mode and cameras --------------------------------------------------------------------
 
 
 def test_away_mode_needs_locked_doors_and_arms_cameras(s):
-    assert fails(s, "set_home_mode", mode="away") == "doors_unlocked"
+    fails(s, "set_home_mode", "doors_unlocked", {"mode": "away"})
     for lock in devices(s, device_type="lock", online=True):
         if lock["lock_state"] == "unlocked":
-            ok(s, "lock_door", device_id=lock["device_id"])
-    change = ok(s, "set_home_mode", mode="away")
+            ok(s, "lock_door", {"device_id": lock["device_id"]})
+    change = ok(s, "set_home_mode", {"mode": "away"})
     assert change["previous_mode"] == "home"
     home = ok(s, "get_home")
     assert home["mode"] == "away" and home["unlocked_doors"] == 0
     cams = devices(s, device_type="camera", online=True)
     assert all(c["armed"] for c in cams)
-    assert fails(s, "set_home_mode", mode="away") == "already_in_mode"
-    assert ok(s, "list_activity", kind="mode", limit=1)["activities"][0]["message"] == "Home mode changed to 'away'"
+    fails(s, "set_home_mode", "already_in_mode", {"mode": "away"})
+    assert ok(s, "list_activity",
+              {"kind": "mode", "limit": 1})["activities"][0]["message"] == "Home mode changed to 'away'"
 
 
 def test_vacation_puts_thermostats_in_eco(s):
     for lock in devices(s, device_type="lock", online=True):
         if lock["lock_state"] == "unlocked":
-            ok(s, "lock_door", device_id=lock["device_id"])
-    change = ok(s, "set_home_mode", mode="vacation")
+            ok(s, "lock_door", {"device_id": lock["device_id"]})
+    change = ok(s, "set_home_mode", {"mode": "vacation"})
     assert change["thermostats_set_to_eco"]
     for device_id in change["thermostats_set_to_eco"]:
-        assert ok(s, "get_device", device_id=device_id)["mode"] == "eco"
+        assert ok(s, "get_device", {"device_id": device_id})["mode"] == "eco"
 
 
 def test_recordings_list_and_delete(s):
-    clips = ok(s, "list_recordings", limit=200)["recordings"]
+    clips = ok(s, "list_recordings", {"limit": 200})["recordings"]
     assert clips and clips == sorted(clips, key=lambda c: c["started_at"], reverse=True)
     plain = next(c for c in clips if not c["protected"])
     kept = next(c for c in clips if c["protected"])
-    assert ok(s, "delete_recording", recording_id=plain["recording_id"])["deleted"]
-    assert fails(s, "delete_recording", recording_id=kept["recording_id"]) == "recording_protected"
-    assert ok(s, "list_recordings", limit=200)["total"] == len(clips) - 1
+    assert ok(s, "delete_recording", {"recording_id": plain["recording_id"]})["deleted"]
+    fails(s, "delete_recording", "recording_protected", {"recording_id": kept["recording_id"]})
+    assert ok(s, "list_recordings", {"limit": 200})["total"] == len(clips) - 1
     lamp = one(s, device_type="light")
-    assert fails(s, "list_recordings", device_id=lamp["device_id"]) == "unsupported_device"
+    fails(s, "list_recordings", "unsupported_device", {"device_id": lamp["device_id"]})
 
 
 # ----- scenes and automations ---------------------------------------------------------------------
@@ -294,101 +263,102 @@ def test_recordings_list_and_delete(s):
 
 def test_scene_with_unreachable_devices_needs_allow_partial(s):
     night = next(x for x in ok(s, "list_scenes")["scenes"] if x["name"] == "Good Night")
-    assert fails(s, "activate_scene", scene_id=night["scene_id"]) == "devices_unavailable"
-    run = ok(s, "activate_scene", scene_id=night["scene_id"], allow_partial=True)
+    fails(s, "activate_scene", "devices_unavailable", {"scene_id": night["scene_id"]})
+    run = ok(s, "activate_scene", {"scene_id": night["scene_id"], "allow_partial": True})
     assert not run["complete"]
     reasons = {k["reason"] for k in run["skipped"]}
     assert {"offline", "jammed"} <= reasons
     assert all(d["power"] == "off" for d in devices(s, device_type="light", online=True))
     locks = devices(s, device_type="lock")
     assert all(d["lock_state"] in ("locked", "jammed") for d in locks)
-    assert ok(s, "get_scene", scene_id=night["scene_id"])["last_activated_at"] == "2026-03-16T09:00:00"
+    assert ok(s, "get_scene", {"scene_id": night["scene_id"]})["last_activated_at"] == "2026-03-16T09:00:00"
 
 
 def test_create_scene_captures_state_and_brings_it_back(s):
     lamp = next(d for d in devices(s, device_type="light", online=True) if d["supports_color"])
-    ok(s, "set_color", device_id=lamp["device_id"], color="blue")
-    ok(s, "set_brightness", device_id=lamp["device_id"], brightness=20)
-    scene = ok(s, "create_scene", name="Reading Nook", device_ids=[lamp["device_id"]])
+    ok(s, "set_color", {"device_id": lamp["device_id"], "color": "blue"})
+    ok(s, "set_brightness", {"device_id": lamp["device_id"], "brightness": 20})
+    scene = ok(s, "create_scene", {"name": "Reading Nook", "device_ids": [lamp["device_id"]]})
     assert scene["actions"][0]["color"] == "blue" and scene["actions"][0]["brightness"] == 20
-    assert fails(s, "create_scene", name="reading nook", device_ids=[lamp["device_id"]]) == "duplicate_scene"
+    fails(s, "create_scene", "duplicate_scene", {"name": "reading nook", "device_ids": [lamp["device_id"]]})
     sensor = one(s, device_type="sensor", online=True)
-    assert fails(s, "create_scene", name="Sensors", device_ids=[sensor["device_id"]]) == "unsupported_device"
-    ok(s, "set_power", device_id=lamp["device_id"], on=False)
-    run = ok(s, "activate_scene", scene_id=scene["scene_id"])
+    fails(s, "create_scene", "unsupported_device", {"name": "Sensors", "device_ids": [sensor["device_id"]]})
+    ok(s, "set_power", {"device_id": lamp["device_id"], "on": False})
+    run = ok(s, "activate_scene", {"scene_id": scene["scene_id"]})
     assert run["complete"] and run["changed"] == [lamp["device_id"]]
-    back = ok(s, "get_device", device_id=lamp["device_id"])
+    back = ok(s, "get_device", {"device_id": lamp["device_id"]})
     assert (back["power"], back["color"], back["brightness"]) == ("on", "blue", 20)
 
 
 def test_automation_runs_its_scene_when_the_clock_passes_its_time(s):
     lamp = next(d for d in devices(s, device_type="light", online=True) if d["power"] == "off")
-    ok(s, "set_brightness", device_id=lamp["device_id"], brightness=90)
-    scene = ok(s, "create_scene", name="Lamp on", device_ids=[lamp["device_id"]])
-    ok(s, "set_power", device_id=lamp["device_id"], on=False)
-    auto = ok(s, "create_automation", name="Mid-morning lamp", scene_id=scene["scene_id"], run_at="10:15",
-              days=["MO"])
+    ok(s, "set_brightness", {"device_id": lamp["device_id"], "brightness": 90})
+    scene = ok(s, "create_scene", {"name": "Lamp on", "device_ids": [lamp["device_id"]]})
+    ok(s, "set_power", {"device_id": lamp["device_id"], "on": False})
+    auto = ok(s, "create_automation", {"name": "Mid-morning lamp", "scene_id": scene["scene_id"], "run_at": "10:15",
+                                       "days": ["MO"]})
     assert auto["next_run_at"] == "2026-03-16T10:15:00" and auto["enabled"]
-    assert fails(s, "create_automation", name="Bad", scene_id=scene["scene_id"], run_at="25:00",
-                 days=["MO"]) == "invalid_time"
+    fails(s, "create_automation", "invalid_time", {"name": "Bad", "scene_id": scene["scene_id"], "run_at": "25:00",
+                                                   "days": ["MO"]})
     s.advance(3600)  # 10:00: not yet
-    assert ok(s, "get_device", device_id=lamp["device_id"])["power"] == "off"
+    assert ok(s, "get_device", {"device_id": lamp["device_id"]})["power"] == "off"
     s.advance(30 * 60)  # 10:30
-    assert ok(s, "get_device", device_id=lamp["device_id"])["power"] == "on"
+    assert ok(s, "get_device", {"device_id": lamp["device_id"]})["power"] == "on"
     listed = next(a for a in ok(s, "list_automations")["automations"] if a["automation_id"] == auto["automation_id"])
     assert listed["last_run_at"] == "2026-03-16T10:15:00" and listed["next_run_at"] == "2026-03-23T10:15:00"
-    assert "Mid-morning lamp" in ok(s, "list_activity", kind="automation", limit=1)["activities"][0]["message"]
-    assert fails(s, "delete_scene", scene_id=scene["scene_id"]) == "scene_in_use"
+    assert "Mid-morning lamp" in ok(s, "list_activity", {"kind": "automation", "limit": 1})["activities"][0]["message"]
+    fails(s, "delete_scene", "scene_in_use", {"scene_id": scene["scene_id"]})
 
 
 def test_disabled_automation_does_not_run(s):
     lamp = next(d for d in devices(s, device_type="light", online=True) if d["power"] == "off")
-    ok(s, "set_brightness", device_id=lamp["device_id"], brightness=90)
-    scene = ok(s, "create_scene", name="Lamp on", device_ids=[lamp["device_id"]])
-    ok(s, "set_power", device_id=lamp["device_id"], on=False)
-    auto = ok(s, "create_automation", name="Lamp", scene_id=scene["scene_id"], run_at="09:30", days=["MO", "TU"])
-    off = ok(s, "set_automation_enabled", automation_id=auto["automation_id"], enabled=False)
+    ok(s, "set_brightness", {"device_id": lamp["device_id"], "brightness": 90})
+    scene = ok(s, "create_scene", {"name": "Lamp on", "device_ids": [lamp["device_id"]]})
+    ok(s, "set_power", {"device_id": lamp["device_id"], "on": False})
+    auto = ok(s, "create_automation",
+              {"name": "Lamp", "scene_id": scene["scene_id"], "run_at": "09:30", "days": ["MO", "TU"]})
+    off = ok(s, "set_automation_enabled", {"automation_id": auto["automation_id"], "enabled": False})
     assert off["next_run_at"] is None
-    assert fails(s, "set_automation_enabled", automation_id=auto["automation_id"],
-                 enabled=False) == "already_disabled"
+    fails(s, "set_automation_enabled", "already_disabled", {"automation_id": auto["automation_id"],
+                                                            "enabled": False})
     s.advance(3600)
-    assert ok(s, "get_device", device_id=lamp["device_id"])["power"] == "off"
-    ok(s, "delete_automation", automation_id=auto["automation_id"])
-    assert ok(s, "delete_scene", scene_id=scene["scene_id"])["deleted"]
+    assert ok(s, "get_device", {"device_id": lamp["device_id"]})["power"] == "off"
+    ok(s, "delete_automation", {"automation_id": auto["automation_id"]})
+    assert ok(s, "delete_scene", {"scene_id": scene["scene_id"]})["deleted"]
 
 
 # ----- rooms, readings, energy, firmware --------------------------------------------------------
 
 
 def test_add_room_and_move_a_device_into_it(s):
-    room = ok(s, "add_room", name="Sunroom", floor="Ground floor")
-    assert fails(s, "add_room", name="sunroom") == "duplicate_room"
+    room = ok(s, "add_room", {"name": "Sunroom", "floor": "Ground floor"})
+    fails(s, "add_room", "duplicate_room", {"name": "sunroom"})
     lamp = one(s, device_type="light")
-    moved = ok(s, "move_device", device_id=lamp["device_id"], room_id=room["room_id"])
+    moved = ok(s, "move_device", {"device_id": lamp["device_id"], "room_id": room["room_id"]})
     assert moved["room_name"] == "Sunroom"
-    assert fails(s, "move_device", device_id=lamp["device_id"], room_id=room["room_id"]) == "same_room"
+    fails(s, "move_device", "same_room", {"device_id": lamp["device_id"], "room_id": room["room_id"]})
     assert [d["device_id"] for d in devices(s, room_id=room["room_id"])] == [lamp["device_id"]]
     other = devices(s)[1]
-    assert fails(s, "rename_device", device_id=lamp["device_id"], name=other["name"].upper()) == "duplicate_name"
+    fails(s, "rename_device", "duplicate_name", {"device_id": lamp["device_id"], "name": other["name"].upper()})
 
 
 def test_sensor_readings_and_energy(s):
     sensor = next(d for d in devices(s, device_type="sensor") if d["sensor_kind"] == "temperature")
-    r = ok(s, "get_sensor_readings", device_id=sensor["device_id"], start="2026-03-14T00:00:00")
+    r = ok(s, "get_sensor_readings", {"device_id": sensor["device_id"], "start": "2026-03-14T00:00:00"})
     assert r["readings"] and all(x["recorded_at"] >= "2026-03-14" for x in r["readings"])
     assert r["min_temperature"] <= r["average_temperature"] <= r["max_temperature"]
     lamp = one(s, device_type="light")
-    assert fails(s, "get_sensor_readings", device_id=lamp["device_id"]) == "unsupported_device"
+    fails(s, "get_sensor_readings", "unsupported_device", {"device_id": lamp["device_id"]})
     week = ok(s, "get_energy_usage")
     assert (week["start_date"], week["end_date"]) == ("2026-03-09", "2026-03-15")
     assert week["total_kwh"] > 0 and week["devices"][0]["kwh"] >= week["devices"][-1]["kwh"]
-    assert fails(s, "get_energy_usage", start_date="2026-03-10", end_date="2026-03-01") == "invalid_date_range"
+    fails(s, "get_energy_usage", "invalid_date_range", {"start_date": "2026-03-10", "end_date": "2026-03-01"})
 
 
 def test_firmware_update(s):
     stale = next(d for d in devices(s, online=True) if d["update_available"]
                  and (d["battery"] is None or d["battery"] >= 20))
-    done = ok(s, "update_firmware", device_id=stale["device_id"])
+    done = ok(s, "update_firmware", {"device_id": stale["device_id"]})
     assert done["firmware"] != done["previous_firmware"]
-    assert not ok(s, "get_device", device_id=stale["device_id"])["update_available"]
-    assert fails(s, "update_firmware", device_id=stale["device_id"]) == "already_up_to_date"
+    assert not ok(s, "get_device", {"device_id": stale["device_id"]})["update_available"]
+    fails(s, "update_firmware", "already_up_to_date", {"device_id": stale["device_id"]})

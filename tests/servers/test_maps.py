@@ -9,33 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from prove.env import Session, registry
+
+from .helpers import fails, ok, session_fixture
 
 WORLD = 0
 
 
-@pytest.fixture
-def s():
-    with Session("maps", world=WORLD) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    r = s.call(tool, args)
-    assert r.ok, f"{tool}({args}) failed: {r.error}"
-    return r.data
-
-
-def fails(s: Session, tool: str, code: str, **args: Any) -> dict:
-    """Call a tool that must fail with `code` and leave the state exactly as it was."""
-    before = s.fingerprint()
-    r = s.call(tool, args)
-    assert not r.ok, f"{tool}({args}) should fail with {code}, got {r.data}"
-    assert r.code == code, f"{tool}({args}): expected {code}, got {r.error}"
-    assert s.fingerprint() == before, f"failed {tool} changed the state"
-    return r.error
+s = session_fixture("maps")
 
 
 # ----- finding things through the tools -----------------------------------------------------------------
@@ -53,12 +34,12 @@ def other_city(s: Session) -> str:
 
 
 def places(s: Session, **filters: Any) -> list[dict]:
-    return ok(s, "search_places", limit=50, **filters)["places"]
+    return ok(s, "search_places", {"limit": 50, **filters})["places"]
 
 
 def closed_off_restaurant(s: Session) -> tuple[dict, dict]:
     """The restaurant on the block that the home city's shortest active road closure shuts."""
-    closures = ok(s, "list_road_closures", city_id=home_city(s), active_only=True)["closures"]
+    closures = ok(s, "list_road_closures", {"city_id": home_city(s), "active_only": True})["closures"]
     closure = min(closures, key=lambda c: c["ends_at"])
     for place in places(s, query=closure["street"], city_id=home_city(s), category="restaurant"):
         r = s.call("get_route", {"destination_place_id": place["place_id"]})
@@ -79,12 +60,6 @@ def test_world_has_the_described_shape(s):
     assert sum(c["is_home_city"] for c in cities) == 1 and all(c["places"] >= 80 for c in cities)
 
 
-def test_same_seed_same_world_and_seeds_differ():
-    with Session("maps", world=0) as a, Session("maps", world=0) as b, Session("maps", world=1) as c:
-        assert a.fingerprint() == b.fingerprint()
-        assert a.fingerprint() != c.fingerprint()
-
-
 def test_every_visible_tool_is_documented_for_the_teacher():
     tools = registry.get("maps").visible_tools
     assert len(tools) >= 16
@@ -96,14 +71,14 @@ def test_read_tools_do_not_change_state(s):
     before = s.fingerprint()
     profile = me(s)
     work = profile["work"]["place_id"]
-    ok(s, "get_place", place_id=work)
-    ok(s, "search_nearby", place_id=work, radius_m=1500)
-    ok(s, "compare_travel_modes", destination_place_id=work)
-    ok(s, "get_directions", destination_place_id=work, mode="transit")
-    ok(s, "get_departures", place_id=work)
-    ok(s, "list_transit_lines", city_id=home_city(s))
-    ok(s, "geocode", address=profile["home"]["address"])
-    ok(s, "reverse_geocode", lat=profile["home"]["lat"], lon=profile["home"]["lon"])
+    ok(s, "get_place", {"place_id": work})
+    ok(s, "search_nearby", {"place_id": work, "radius_m": 1500})
+    ok(s, "compare_travel_modes", {"destination_place_id": work})
+    ok(s, "get_directions", {"destination_place_id": work, "mode": "transit"})
+    ok(s, "get_departures", {"place_id": work})
+    ok(s, "list_transit_lines", {"city_id": home_city(s)})
+    ok(s, "geocode", {"address": profile["home"]["address"]})
+    ok(s, "reverse_geocode", {"lat": profile["home"]["lat"], "lon": profile["home"]["lon"]})
     ok(s, "list_saved_lists")
     ok(s, "list_my_reports")
     assert s.fingerprint() == before and not s.diff()
@@ -123,61 +98,61 @@ def test_search_filters_and_sorting(s):
     # Every museum is closed on Mondays.
     assert places(s, category="museum", open_now=True) == []
     assert all(p["open_now"] for p in places(s, category="hotel", open_now=True))
-    assert ok(s, "search_places", query="'; DROP TABLE places; --") == {"places": [], "total": 0}
-    fails(s, "search_places", "not_found", city_id="CTY-99999")
+    assert ok(s, "search_places", {"query": "'; DROP TABLE places; --"}) == {"places": [], "total": 0}
+    fails(s, "search_places", "not_found", {"city_id": "CTY-99999"})
 
 
 def test_opening_hours(s):
     museum = places(s, category="museum", city_id=home_city(s))[0]
-    now = ok(s, "check_open", place_id=museum["place_id"])
+    now = ok(s, "check_open", {"place_id": museum["place_id"]})
     assert now["is_open"] is False and now["hours_that_day"] == "closed"
     opens = now["next_change"]
     assert opens > "2026-03-17"
-    later = ok(s, "check_open", place_id=museum["place_id"], at=opens)
+    later = ok(s, "check_open", {"place_id": museum["place_id"], "at": opens})
     assert later["is_open"] and later["next_change"] > opens
-    place = ok(s, "get_place", place_id=museum["place_id"])
+    place = ok(s, "get_place", {"place_id": museum["place_id"]})
     assert [d["day"] for d in place["weekly_hours"]][0] == "Monday" and len(place["weekly_hours"]) == 7
     assert place["weekly_hours"][0]["hours"] == "closed" and place["open_now"] is False
-    fails(s, "check_open", "past_time", place_id=museum["place_id"], at="2026-03-15T12:00")
-    fails(s, "check_open", "invalid_time", place_id=museum["place_id"], at="next tuesday")
-    fails(s, "check_open", "invalid_time", place_id=museum["place_id"], at="2027-01-01T10:00")
-    fails(s, "check_open", "invalid_time", place_id=museum["place_id"], at="2026-03-17T10:00+02:00")
+    fails(s, "check_open", "past_time", {"place_id": museum["place_id"], "at": "2026-03-15T12:00"})
+    fails(s, "check_open", "invalid_time", {"place_id": museum["place_id"], "at": "next tuesday"})
+    fails(s, "check_open", "invalid_time", {"place_id": museum["place_id"], "at": "2027-01-01T10:00"})
+    fails(s, "check_open", "invalid_time", {"place_id": museum["place_id"], "at": "2026-03-17T10:00+02:00"})
 
 
 def test_search_nearby(s):
     home = me(s)["home"]
-    near = ok(s, "search_nearby", place_id=home["place_id"], radius_m=1200, limit=50)
+    near = ok(s, "search_nearby", {"place_id": home["place_id"], "radius_m": 1200, "limit": 50})
     distances = [p["distance_m"] for p in near["places"]]
     assert distances and distances == sorted(distances) and max(distances) <= 1200
     assert home["place_id"] not in [p["place_id"] for p in near["places"]]
-    by_point = ok(s, "search_nearby", lat=home["lat"], lon=home["lon"], radius_m=1200, limit=50)
+    by_point = ok(s, "search_nearby", {"lat": home["lat"], "lon": home["lon"], "radius_m": 1200, "limit": 50})
     assert by_point["total"] == near["total"] + 1  # the home itself, at distance 0
-    fails(s, "search_nearby", "missing_location", lat=home["lat"])
-    fails(s, "search_nearby", "conflicting_location", place_id=home["place_id"], lat=1.0, lon=1.0)
-    fails(s, "search_nearby", "outside_coverage", lat=0.0, lon=0.0)
+    fails(s, "search_nearby", "missing_location", {"lat": home["lat"]})
+    fails(s, "search_nearby", "conflicting_location", {"place_id": home["place_id"], "lat": 1.0, "lon": 1.0})
+    fails(s, "search_nearby", "outside_coverage", {"lat": 0.0, "lon": 0.0})
 
 
 def test_geocoding_round_trip(s):
     home = me(s)["home"]
     number, street = home["address"].split(",")[0].split(" ", 1)
     city = home["address"].split(", ")[1]
-    found = ok(s, "geocode", address=home["address"])["matches"]
+    found = ok(s, "geocode", {"address": home["address"]})["matches"]
     assert [(m["place_id"], m["kind"]) for m in found] == [(home["place_id"], "address")]
     short = street.replace("Avenue", "Ave").replace("Street", "St")
-    again = ok(s, "geocode", address=f"{number} {short.lower()}, {city}")["matches"]
+    again = ok(s, "geocode", {"address": f"{number} {short.lower()}, {city}"})["matches"]
     assert again[0]["place_id"] == home["place_id"]
     assert abs(again[0]["lat"] - home["lat"]) < 1e-3 and abs(again[0]["lon"] - home["lon"]) < 1e-3
-    back = ok(s, "reverse_geocode", lat=home["lat"], lon=home["lon"])
+    back = ok(s, "reverse_geocode", {"lat": home["lat"], "lon": home["lon"]})
     assert back["address"].split(",")[0] == f"{number} {street}" and back["city_id"] == home["city_id"]
     assert back["nearby_places"][0]["place_id"] == home["place_id"]
     corner = back["nearest_intersection"]
-    assert ok(s, "geocode", address=corner, city_id=home["city_id"])["matches"][0]["kind"] == "intersection"
-    by_name = ok(s, "geocode", address=home["name"])["matches"]
+    assert ok(s, "geocode", {"address": corner, "city_id": home["city_id"]})["matches"][0]["kind"] == "intersection"
+    by_name = ok(s, "geocode", {"address": home["name"]})["matches"]
     assert home["place_id"] in [m["place_id"] for m in by_name]
-    fails(s, "geocode", "no_match", address=f"9950 {street}, {city}")
-    fails(s, "geocode", "no_match", address=f"{number} {street}, Atlantis")  # a city not on the map
-    fails(s, "geocode", "no_match", address="zzzz qqqq")
-    fails(s, "reverse_geocode", "outside_coverage", lat=-45.0, lon=170.0)
+    fails(s, "geocode", "no_match", {"address": f"9950 {street}, {city}"})
+    fails(s, "geocode", "no_match", {"address": f"{number} {street}, Atlantis"})  # a city not on the map
+    fails(s, "geocode", "no_match", {"address": "zzzz qqqq"})
+    fails(s, "reverse_geocode", "outside_coverage", {"lat": -45.0, "lon": 170.0})
 
 
 # ----- routes ---------------------------------------------------------------------------------------------
@@ -185,49 +160,49 @@ def test_geocoding_round_trip(s):
 def test_routes_by_mode(s):
     profile = me(s)
     work = profile["work"]["place_id"]
-    drive = ok(s, "get_directions", destination_place_id=work)
-    walk = ok(s, "get_directions", destination_place_id=work, mode="walking")
+    drive = ok(s, "get_directions", {"destination_place_id": work})
+    walk = ok(s, "get_directions", {"destination_place_id": work, "mode": "walking"})
     assert drive["origin_place_id"] == profile["home"]["place_id"]  # routes start at home by default
     assert drive["duration_min"] < walk["duration_min"] and walk["distance_m"] > 1000
     assert drive["steps"][-1]["instruction"].startswith("Arrive at")
     assert walk["steps"][0]["instruction"].startswith("Walk ")
     assert abs(sum(x["distance_m"] for x in walk["steps"]) - walk["distance_m"]) <= len(walk["steps"])
-    compare = ok(s, "compare_travel_modes", destination_place_id=work)
+    compare = ok(s, "compare_travel_modes", {"destination_place_id": work})
     options = {o["mode"]: o for o in compare["options"]}
     assert set(options) == {"driving", "walking", "cycling", "transit"}
     assert compare["fastest"] == min((o for o in options.values() if o["available"]),
                                      key=lambda o: o["duration_min"])["mode"]
-    transit = ok(s, "get_directions", destination_place_id=work, mode="transit")
+    transit = ok(s, "get_directions", {"destination_place_id": work, "mode": "transit"})
     if transit["fare"]:
         assert any("Take the" in x["instruction"] for x in transit["steps"])
         assert transit["transfers"] >= 0
     # Evening rush hour is slower than the late evening.
-    rush = ok(s, "get_route", destination_place_id=work, depart_at="2026-03-16T17:30")
-    late = ok(s, "get_route", destination_place_id=work, depart_at="2026-03-16T20:30")
+    rush = ok(s, "get_route", {"destination_place_id": work, "depart_at": "2026-03-16T17:30"})
+    late = ok(s, "get_route", {"destination_place_id": work, "depart_at": "2026-03-16T20:30"})
     assert rush["duration_min"] >= late["duration_min"]
 
 
 def test_route_failures(s):
     profile = me(s)
     home, work = profile["home"]["place_id"], profile["work"]["place_id"]
-    fails(s, "get_route", "same_place", destination_place_id=home)
-    fails(s, "get_distance", "same_place", destination_place_id=home)
-    fails(s, "get_route", "past_time", destination_place_id=work, depart_at="2026-03-16T08:00")
-    fails(s, "get_route", "invalid_time", destination_place_id=work, depart_at="soon")
-    fails(s, "get_route", "not_found", destination_place_id="PLC-99999")
+    fails(s, "get_route", "same_place", {"destination_place_id": home})
+    fails(s, "get_distance", "same_place", {"destination_place_id": home})
+    fails(s, "get_route", "past_time", {"destination_place_id": work, "depart_at": "2026-03-16T08:00"})
+    fails(s, "get_route", "invalid_time", {"destination_place_id": work, "depart_at": "soon"})
+    fails(s, "get_route", "not_found", {"destination_place_id": "PLC-99999"})
     far = places(s, city_id=other_city(s), category="hotel")[0]["place_id"]
-    fails(s, "get_route", "too_far", destination_place_id=far, mode="walking")
-    fails(s, "get_route", "too_far", destination_place_id=far, mode="cycling")
-    fails(s, "get_route", "no_route", destination_place_id=far, mode="transit")
-    drive = ok(s, "get_directions", destination_place_id=far)
+    fails(s, "get_route", "too_far", {"destination_place_id": far, "mode": "walking"})
+    fails(s, "get_route", "too_far", {"destination_place_id": far, "mode": "cycling"})
+    fails(s, "get_route", "no_route", {"destination_place_id": far, "mode": "transit"})
+    drive = ok(s, "get_directions", {"destination_place_id": far})
     assert drive["distance_km"] > 100 and any(" toward " in x["instruction"] for x in drive["steps"])
-    distance = ok(s, "get_distance", destination_place_id=far)
+    distance = ok(s, "get_distance", {"destination_place_id": far})
     assert not distance["same_city"] and distance["km"] * 1000 < drive["distance_m"]
 
 
 def test_transit_stops_at_night(s):
     work = me(s)["work"]["place_id"]
-    walk = ok(s, "get_route", destination_place_id=work, mode="walking")
+    walk = ok(s, "get_route", {"destination_place_id": work, "mode": "walking"})
     r = s.call("get_route", {"destination_place_id": work, "mode": "transit", "depart_at": "2026-03-17T02:30"})
     if walk["distance_m"] > 2500:
         assert r.code == "no_route"
@@ -238,30 +213,30 @@ def test_transit_stops_at_night(s):
 def test_a_road_closure_cuts_a_restaurant_off_until_it_ends(s):
     restaurant, closure = closed_off_restaurant(s)
     rid = restaurant["place_id"]
-    err = fails(s, "get_route", "no_route", destination_place_id=rid)
+    err = fails(s, "get_route", "no_route", {"destination_place_id": rid})
     assert "closure" in err["message"]
-    fails(s, "get_route", "no_route", destination_place_id=rid, mode="cycling")
-    assert ok(s, "get_route", destination_place_id=rid, mode="walking")["distance_m"] > 0
-    compare = {o["mode"]: o for o in ok(s, "compare_travel_modes", destination_place_id=rid)["options"]}
+    fails(s, "get_route", "no_route", {"destination_place_id": rid, "mode": "cycling"})
+    assert ok(s, "get_route", {"destination_place_id": rid, "mode": "walking"})["distance_m"] > 0
+    compare = {o["mode"]: o for o in ok(s, "compare_travel_modes", {"destination_place_id": rid})["options"]}
     assert not compare["driving"]["available"] and compare["walking"]["available"]
     # Planning a trip after the closure ends works already; once the clock passes it, so does now.
     after = closure["ends_at"]
-    assert ok(s, "get_route", destination_place_id=rid, depart_at=after)["mode"] == "driving"
+    assert ok(s, "get_route", {"destination_place_id": rid, "depart_at": after})["mode"] == "driving"
     s.advance(24 * 3600 * 2)
-    assert ok(s, "get_route", destination_place_id=rid)["duration_min"] >= 1
-    active = ok(s, "list_road_closures", city_id=home_city(s), active_only=True)["closures"]
+    assert ok(s, "get_route", {"destination_place_id": rid})["duration_min"] >= 1
+    active = ok(s, "list_road_closures", {"city_id": home_city(s), "active_only": True})["closures"]
     assert closure["closure_id"] not in [c["closure_id"] for c in active]
 
 
 def test_transit_lines_and_departures(s):
-    lines = ok(s, "list_transit_lines", city_id=home_city(s))
+    lines = ok(s, "list_transit_lines", {"city_id": home_city(s)})
     assert lines["total"] == 4 and {ln["mode"] for ln in lines["lines"]} == {"subway", "bus"}
     assert all(ln["running_now"] for ln in lines["lines"] if not ln["weekdays_only"])
-    deps = ok(s, "get_departures", place_id=me(s)["work"]["place_id"], limit=50)
+    deps = ok(s, "get_departures", {"place_id": me(s)["work"]["place_id"], "limit": 50})
     times = [d["departs_at"] for d in deps["departures"]]
     assert times == sorted(times) and all(t >= "2026-03-16T09:00:00" for t in times)
     assert all(d["walk_m"] <= 600 for d in deps["departures"])
-    night = ok(s, "get_departures", place_id=me(s)["work"]["place_id"], at="2026-03-17T02:00")
+    night = ok(s, "get_departures", {"place_id": me(s)["work"]["place_id"], "at": "2026-03-17T02:00"})
     assert all(d["departs_at"] >= "2026-03-17T05:30:00" for d in night["departures"])
 
 
@@ -269,77 +244,78 @@ def test_transit_lines_and_departures(s):
 
 def test_saved_lists_flow(s):
     cafe = places(s, category="cafe", city_id=home_city(s))[0]
-    lst = ok(s, "create_list", list_name="Work cafes", description="Laptop-friendly")
-    fails(s, "create_list", "duplicate_name", list_name="work CAFES")
-    saved = ok(s, "save_place", place_id=cafe["place_id"], list_id=lst["list_id"], note="fast wifi")
+    lst = ok(s, "create_list", {"list_name": "Work cafes", "description": "Laptop-friendly"})
+    fails(s, "create_list", "duplicate_name", {"list_name": "work CAFES"})
+    saved = ok(s, "save_place", {"place_id": cafe["place_id"], "list_id": lst["list_id"], "note": "fast wifi"})
     assert saved["place_count"] == 1 and saved["list_name"] == "Work cafes"
-    fails(s, "save_place", "already_saved", place_id=cafe["place_id"], list_id=lst["list_id"])
-    detail = ok(s, "get_saved_list", list_id=lst["list_id"])
+    fails(s, "save_place", "already_saved", {"place_id": cafe["place_id"], "list_id": lst["list_id"]})
+    detail = ok(s, "get_saved_list", {"list_id": lst["list_id"]})
     assert [(e["place"]["place_id"], e["note"]) for e in detail["places"]] == [(cafe["place_id"], "fast wifi")]
-    assert lst["list_id"] in ok(s, "get_place", place_id=cafe["place_id"])["saved_in"]
+    assert lst["list_id"] in ok(s, "get_place", {"place_id": cafe["place_id"]})["saved_in"]
     favorites = next(x for x in ok(s, "list_saved_lists")["lists"] if x["is_default"])
-    fails(s, "delete_list", "default_list", list_id=favorites["list_id"])
-    fails(s, "remove_saved_place", "not_in_list", place_id=me(s)["work"]["place_id"])
-    deleted = ok(s, "delete_list", list_id=lst["list_id"])
+    fails(s, "delete_list", "default_list", {"list_id": favorites["list_id"]})
+    fails(s, "remove_saved_place", "not_in_list", {"place_id": me(s)["work"]["place_id"]})
+    deleted = ok(s, "delete_list", {"list_id": lst["list_id"]})
     assert deleted["place_count"] == 1
-    fails(s, "get_saved_list", "not_found", list_id=lst["list_id"])
-    assert lst["list_id"] not in ok(s, "get_place", place_id=cafe["place_id"])["saved_in"]
+    fails(s, "get_saved_list", "not_found", {"list_id": lst["list_id"]})
+    assert lst["list_id"] not in ok(s, "get_place", {"place_id": cafe["place_id"]})["saved_in"]
 
 
 def test_favorites_is_the_default_list(s):
     favorites = next(x for x in ok(s, "list_saved_lists")["lists"] if x["is_default"])
     museum = places(s, category="museum")[0]["place_id"]
-    assert ok(s, "save_place", place_id=museum)["list_id"] == favorites["list_id"]
-    count = ok(s, "get_saved_list", list_id=favorites["list_id"])["place_count"]
+    assert ok(s, "save_place", {"place_id": museum})["list_id"] == favorites["list_id"]
+    count = ok(s, "get_saved_list", {"list_id": favorites["list_id"]})["place_count"]
     assert count == favorites["place_count"] + 1
-    assert ok(s, "remove_saved_place", place_id=museum)["place_count"] == favorites["place_count"]
+    assert ok(s, "remove_saved_place", {"place_id": museum})["place_count"] == favorites["place_count"]
 
 
 def test_reviews_move_the_rating(s):
     restaurant = next(p for p in places(s, category="restaurant", city_id=home_city(s))
-                      if ok(s, "get_place", place_id=p["place_id"])["my_review_id"] is None)
+                      if ok(s, "get_place", {"place_id": p["place_id"]})["my_review_id"] is None)
     rid = restaurant["place_id"]
-    before = ok(s, "list_reviews", place_id=rid)
-    review = ok(s, "write_review", place_id=rid, rating=1, review_text="Cold food and a long wait.")
+    before = ok(s, "list_reviews", {"place_id": rid})
+    review = ok(s, "write_review", {"place_id": rid, "rating": 1, "review_text": "Cold food and a long wait."})
     assert review["is_mine"] and review["created_at"] == "2026-03-16T09:00:00"
-    after = ok(s, "list_reviews", place_id=rid)
+    after = ok(s, "list_reviews", {"place_id": rid})
     assert after["rating_count"] == before["rating_count"] + 1 and after["total"] == before["total"] + 1
     assert after["reviews"][0]["review_id"] == review["review_id"]
     assert after["rating"] <= before["rating"]
-    fails(s, "write_review", "already_reviewed", place_id=rid, rating=5, review_text="Second try.")
-    updated = ok(s, "update_review", review_id=review["review_id"], rating=5)
+    fails(s, "write_review", "already_reviewed", {"place_id": rid, "rating": 5, "review_text": "Second try."})
+    updated = ok(s, "update_review", {"review_id": review["review_id"], "rating": 5})
     assert updated["rating"] == 5 and updated["updated_at"] == "2026-03-16T09:00:00"
-    fails(s, "update_review", "nothing_to_update", review_id=review["review_id"], rating=5)
-    assert ok(s, "get_place", place_id=rid)["my_review_id"] == review["review_id"]
-    ok(s, "delete_review", review_id=review["review_id"])
-    final = ok(s, "list_reviews", place_id=rid)
+    fails(s, "update_review", "nothing_to_update", {"review_id": review["review_id"], "rating": 5})
+    assert ok(s, "get_place", {"place_id": rid})["my_review_id"] == review["review_id"]
+    ok(s, "delete_review", {"review_id": review["review_id"]})
+    final = ok(s, "list_reviews", {"place_id": rid})
     assert (final["rating"], final["rating_count"]) == (before["rating"], before["rating_count"])
     others = next(r for r in before["reviews"] if not r["is_mine"]) if before["reviews"] else None
     if others:
-        fails(s, "update_review", "not_author", review_id=others["review_id"], review_text="changed")
-        fails(s, "delete_review", "not_author", review_id=others["review_id"])
-    fails(s, "write_review", "not_reviewable", place_id=me(s)["home"]["place_id"], rating=5, review_text="Nice home.")
+        fails(s, "update_review", "not_author", {"review_id": others["review_id"], "review_text": "changed"})
+        fails(s, "delete_review", "not_author", {"review_id": others["review_id"]})
+    fails(s, "write_review", "not_reviewable",
+          {"place_id": me(s)["home"]["place_id"], "rating": 5, "review_text": "Nice home."})
 
 
 def test_closure_report_is_confirmed_a_day_later(s):
     cafe = places(s, category="cafe", city_id=home_city(s))[0]
     cid = cafe["place_id"]
-    fails(s, "report_closure", "no_change", place_id=cid, status="open")
-    report = ok(s, "report_closure", place_id=cid, status="permanently_closed", note="Boarded up")
+    fails(s, "report_closure", "no_change", {"place_id": cid, "status": "open"})
+    report = ok(s, "report_closure", {"place_id": cid, "status": "permanently_closed", "note": "Boarded up"})
     assert report["status"] == "pending" and report["reviewed_at"] == "2026-03-17T09:00:00"
-    fails(s, "report_closure", "already_reported", place_id=cid, status="temporarily_closed")
-    assert ok(s, "get_place", place_id=cid)["status"] == "open"  # not until it is reviewed
+    fails(s, "report_closure", "already_reported", {"place_id": cid, "status": "temporarily_closed"})
+    assert ok(s, "get_place", {"place_id": cid})["status"] == "open"  # not until it is reviewed
     s.advance(23 * 3600)
-    assert ok(s, "list_my_reports", status="pending")["total"] == 1
+    assert ok(s, "list_my_reports", {"status": "pending"})["total"] == 1
     s.advance(3600)
     reports = ok(s, "list_my_reports")["reports"]
     assert reports[0]["report_id"] == report["report_id"] and reports[0]["status"] == "confirmed"
-    place = ok(s, "get_place", place_id=cid)
+    place = ok(s, "get_place", {"place_id": cid})
     assert place["status"] == "permanently_closed" and not place["open_now"]
     assert cid not in [p["place_id"] for p in places(s, category="cafe", city_id=home_city(s))]
     assert cid in [p["place_id"] for p in places(s, category="cafe", city_id=home_city(s), include_closed=True)]
-    fails(s, "save_place", "place_closed", place_id=cid)
-    fails(s, "write_review", "place_closed", place_id=cid, rating=2, review_text="Gone.")
+    fails(s, "save_place", "place_closed", {"place_id": cid})
+    fails(s, "write_review", "place_closed", {"place_id": cid, "rating": 2, "review_text": "Gone."})
     diff = s.diff().tables()
     assert diff["maps.places"]["update"] == 1 and diff["maps.closure_reports"]["insert"] == 1
 
@@ -348,8 +324,8 @@ def test_moving_home_changes_where_routes_start(s):
     profile = me(s)
     new_home = next(p for p in places(s, category="residential", city_id=home_city(s))
                     if p["place_id"] != profile["home"]["place_id"])
-    fails(s, "set_saved_address", "no_change", label="home", place_id=profile["home"]["place_id"])
-    updated = ok(s, "set_saved_address", label="home", place_id=new_home["place_id"])
+    fails(s, "set_saved_address", "no_change", {"label": "home", "place_id": profile["home"]["place_id"]})
+    updated = ok(s, "set_saved_address", {"label": "home", "place_id": new_home["place_id"]})
     assert updated["home"]["place_id"] == new_home["place_id"]
-    route = ok(s, "get_route", destination_place_id=profile["work"]["place_id"])
+    route = ok(s, "get_route", {"destination_place_id": profile["work"]["place_id"]})
     assert route["origin_place_id"] == new_home["place_id"]

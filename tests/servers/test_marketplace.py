@@ -7,35 +7,16 @@ than the particular rows of one world.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from prove.env import Session, registry
 
+from .helpers import fails, ok, session_fixture
+
 SERVER = registry.get("marketplace")
 
 
-@pytest.fixture
-def s():
-    with Session("marketplace", world=0) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    """Call a tool that must succeed; return its data."""
-    result = s.call(tool, args)
-    assert result.ok, f"{tool}({args}) failed: {result.error}"
-    return result.data
-
-
-def fails(s: Session, tool: str, **args: Any) -> str:
-    """Call a tool that must fail without changing the state; return the error code."""
-    before = s.fingerprint()
-    result = s.call(tool, args)
-    assert not result.ok, f"{tool}({args}) should have failed but returned {result.data}"
-    assert s.fingerprint() == before, f"failed call {tool} changed the state"
-    return result.code
+s = session_fixture("marketplace")
 
 
 def balance(s: Session) -> float:
@@ -44,16 +25,16 @@ def balance(s: Session) -> float:
 
 def others_listing(s: Session, *, offers: bool | None = None, cheap: bool = False) -> dict:
     """An active listing of another member (taking offers, if asked)."""
-    found = ok(s, "search_listings", sort="price_low" if cheap else "newest", limit=50)["listings"]
+    found = ok(s, "search_listings", {"sort": "price_low" if cheap else "newest", "limit": 50})["listings"]
     return next(x for x in found if not x["is_mine"] and (offers is None or x["accepts_offers"] == offers))
 
 
 def received_pending(s: Session) -> list[dict]:
-    return ok(s, "list_offers", role="received", status="pending", limit=50)["offers"]
+    return ok(s, "list_offers", {"role": "received", "status": "pending", "limit": 50})["offers"]
 
 
 def my_countered(s: Session) -> dict:
-    return ok(s, "list_offers", role="made", status="countered")["offers"][0]
+    return ok(s, "list_offers", {"role": "made", "status": "countered"})["offers"][0]
 
 
 def card(s: Session, expired: bool) -> dict:
@@ -82,11 +63,11 @@ def test_world_has_the_states_the_tools_need(s: Session) -> None:
     assert any(p["is_default"] and not p["expired"] for p in account["payment_methods"])
     assert received_pending(s), "offers wait for the member's answer"
     assert my_countered(s)["counter_amount"] > my_countered(s)["amount"]
-    statuses = {o["status"] for o in ok(s, "list_orders", role="purchases", limit=50)["orders"]}
+    statuses = {o["status"] for o in ok(s, "list_orders", {"role": "purchases", "limit": 50})["orders"]}
     assert statuses == {"paid", "shipped", "delivered"}
-    assert ok(s, "list_orders", role="sales", status="paid")["orders"], "a sale waits to be shipped"
+    assert ok(s, "list_orders", {"role": "sales", "status": "paid"})["orders"], "a sale waits to be shipped"
     assert {g["status"] for g in gift_cards(s)} == {"unredeemed", "redeemed"}
-    assert ok(s, "search_listings", limit=1)["total"] > 100
+    assert ok(s, "search_listings", {"limit": 1})["total"] > 100
 
 
 def test_worlds_differ_by_seed() -> None:
@@ -99,27 +80,28 @@ def test_worlds_differ_by_seed() -> None:
 
 def test_buy_listing_marks_it_sold_and_records_the_order(s: Session) -> None:
     listing = others_listing(s)
-    order = ok(s, "buy_listing", listing_id=listing["listing_id"])
+    order = ok(s, "buy_listing", {"listing_id": listing["listing_id"]})
     assert order["status"] == "paid" and order["buyer_id"] == "MBR-10001"
     assert order["total"] == round(listing["price"] + listing["shipping_cost"], 2)
     assert order["paid_with"] == card(s, expired=False)["label"]
-    assert ok(s, "get_listing", listing_id=listing["listing_id"])["status"] == "sold"
-    purchases = ok(s, "list_orders", role="purchases", status="paid")["orders"]
+    assert ok(s, "get_listing", {"listing_id": listing["listing_id"]})["status"] == "sold"
+    purchases = ok(s, "list_orders", {"role": "purchases", "status": "paid"})["orders"]
     assert order["order_id"] in {o["order_id"] for o in purchases}
-    assert fails(s, "buy_listing", listing_id=listing["listing_id"]) == "listing_unavailable"
-    assert fails(s, "make_offer", listing_id=listing["listing_id"], amount=1.0) == "listing_unavailable"
+    fails(s, "buy_listing", "listing_unavailable", {"listing_id": listing["listing_id"]})
+    fails(s, "make_offer", "listing_unavailable", {"listing_id": listing["listing_id"], "amount": 1.0})
 
 
 def test_buy_with_balance_after_redeeming_a_gift_card(s: Session) -> None:
     start = balance(s)
-    listing = next(x for x in ok(s, "search_listings", min_price=start + 1, max_price=start + 60,
-                                 sort="price_low", limit=50)["listings"] if not x["is_mine"])
-    assert fails(s, "buy_listing", listing_id=listing["listing_id"], use_balance=True) == "insufficient_balance"
+    listing = next(x for x in ok(s, "search_listings", {"min_price": start + 1, "max_price": start + 60,
+                                                        "sort": "price_low",
+                                                        "limit": 50})["listings"] if not x["is_mine"])
+    fails(s, "buy_listing", "insufficient_balance", {"listing_id": listing["listing_id"], "use_balance": True})
     good = next(g for g in gift_cards(s) if g["status"] == "unredeemed" and g["expires_on"] >= "2026-03-16")
-    redeemed = ok(s, "redeem_gift_card", code=good["code"].lower())
+    redeemed = ok(s, "redeem_gift_card", {"code": good["code"].lower()})
     assert redeemed["new_balance"] == round(start + good["amount"], 2) == balance(s)
-    assert fails(s, "redeem_gift_card", code=good["code"]) == "already_redeemed"
-    order = ok(s, "buy_listing", listing_id=listing["listing_id"], use_balance=True)
+    fails(s, "redeem_gift_card", "already_redeemed", {"code": good["code"]})
+    order = ok(s, "buy_listing", {"listing_id": listing["listing_id"], "use_balance": True})
     assert order["paid_with"] == "marketplace balance"
     assert balance(s) == round(start + good["amount"] - order["total"], 2)
 
@@ -127,23 +109,23 @@ def test_buy_with_balance_after_redeeming_a_gift_card(s: Session) -> None:
 def test_payment_failures(s: Session) -> None:
     listing = others_listing(s)
     expired = card(s, expired=True)
-    assert fails(s, "buy_listing", listing_id=listing["listing_id"],
-                 payment_method_id=expired["payment_method_id"]) == "payment_method_expired"
-    assert fails(s, "buy_listing", listing_id=listing["listing_id"], payment_method_id="PM-99999") == "not_found"
-    assert fails(s, "buy_listing", listing_id=listing["listing_id"], use_balance=True,
-                 payment_method_id=card(s, expired=False)["payment_method_id"]) == "conflicting_payment"
-    mine = ok(s, "list_my_listings", status="active")["listings"][0]
-    assert fails(s, "buy_listing", listing_id=mine["listing_id"]) == "own_listing"
-    assert fails(s, "buy_listing", listing_id="LST-99999") == "not_found"
+    fails(s, "buy_listing", "payment_method_expired", {"listing_id": listing["listing_id"],
+                                                       "payment_method_id": expired["payment_method_id"]})
+    fails(s, "buy_listing", "not_found", {"listing_id": listing["listing_id"], "payment_method_id": "PM-99999"})
+    fails(s, "buy_listing", "conflicting_payment", {"listing_id": listing["listing_id"], "use_balance": True,
+                                                    "payment_method_id": card(s, expired=False)["payment_method_id"]})
+    mine = ok(s, "list_my_listings", {"status": "active"})["listings"][0]
+    fails(s, "buy_listing", "own_listing", {"listing_id": mine["listing_id"]})
+    fails(s, "buy_listing", "not_found", {"listing_id": "LST-99999"})
 
 
 def test_gift_card_failures(s: Session) -> None:
     expired = next(g for g in gift_cards(s) if g["status"] == "unredeemed" and g["expires_on"] < "2026-03-16")
-    assert fails(s, "redeem_gift_card", code=expired["code"]) == "gift_card_expired"
+    fails(s, "redeem_gift_card", "gift_card_expired", {"code": expired["code"]})
     used = next(g for g in gift_cards(s) if g["status"] == "redeemed")
-    assert fails(s, "redeem_gift_card", code=used["code"]) == "already_redeemed"
-    assert fails(s, "redeem_gift_card", code="MKT-0000-0000-0000") == "invalid_code"
-    assert fails(s, "redeem_gift_card", code="") == "invalid_code"
+    fails(s, "redeem_gift_card", "already_redeemed", {"code": used["code"]})
+    fails(s, "redeem_gift_card", "invalid_code", {"code": "MKT-0000-0000-0000"})
+    fails(s, "redeem_gift_card", "invalid_code", {"code": ""})
 
 
 # ----- offers --------------------------------------------------------------------------------------
@@ -153,29 +135,29 @@ def test_make_and_withdraw_an_offer(s: Session) -> None:
     listing = others_listing(s, offers=True)
     price = listing["price"]
     lid = listing["listing_id"]
-    assert fails(s, "make_offer", listing_id=lid, amount=price) == "offer_not_below_price"
-    assert fails(s, "make_offer", listing_id=lid, amount=round(price * 0.3, 2)) == "offer_too_low"
-    offer = ok(s, "make_offer", listing_id=lid, amount=round(price * 0.8, 2), message="Can pay today.")
+    fails(s, "make_offer", "offer_not_below_price", {"listing_id": lid, "amount": price})
+    fails(s, "make_offer", "offer_too_low", {"listing_id": lid, "amount": round(price * 0.3, 2)})
+    offer = ok(s, "make_offer", {"listing_id": lid, "amount": round(price * 0.8, 2), "message": "Can pay today."})
     assert offer["status"] == "pending" and offer["expires_at"] == "2026-03-18T09:00:00"
-    assert ok(s, "get_listing", listing_id=lid)["my_open_offer_id"] == offer["offer_id"]
-    assert fails(s, "make_offer", listing_id=lid, amount=round(price * 0.9, 2)) == "offer_exists"
-    assert ok(s, "withdraw_offer", offer_id=offer["offer_id"])["status"] == "withdrawn"
-    assert fails(s, "withdraw_offer", offer_id=offer["offer_id"]) == "offer_not_open"
-    assert ok(s, "get_listing", listing_id=lid)["my_open_offer_id"] is None
+    assert ok(s, "get_listing", {"listing_id": lid})["my_open_offer_id"] == offer["offer_id"]
+    fails(s, "make_offer", "offer_exists", {"listing_id": lid, "amount": round(price * 0.9, 2)})
+    assert ok(s, "withdraw_offer", {"offer_id": offer["offer_id"]})["status"] == "withdrawn"
+    fails(s, "withdraw_offer", "offer_not_open", {"offer_id": offer["offer_id"]})
+    assert ok(s, "get_listing", {"listing_id": lid})["my_open_offer_id"] is None
     no_offers = others_listing(s, offers=False)
-    assert fails(s, "make_offer", listing_id=no_offers["listing_id"],
-                 amount=round(no_offers["price"] * 0.9, 2)) == "offers_not_accepted"
+    fails(s, "make_offer", "offers_not_accepted", {"listing_id": no_offers["listing_id"],
+                                                   "amount": round(no_offers["price"] * 0.9, 2)})
 
 
 def test_offers_lapse_after_48_hours(s: Session) -> None:
     listing = others_listing(s, offers=True)
-    offer = ok(s, "make_offer", listing_id=listing["listing_id"], amount=round(listing["price"] * 0.8, 2))
+    offer = ok(s, "make_offer", {"listing_id": listing["listing_id"], "amount": round(listing["price"] * 0.8, 2)})
     s.advance(48 * 3600)
-    made = ok(s, "list_offers", role="made", listing_id=listing["listing_id"])["offers"]
+    made = ok(s, "list_offers", {"role": "made", "listing_id": listing["listing_id"]})["offers"]
     assert made[0]["offer_id"] == offer["offer_id"] and made[0]["status"] == "expired"
-    assert fails(s, "withdraw_offer", offer_id=offer["offer_id"]) == "offer_not_open"
+    fails(s, "withdraw_offer", "offer_not_open", {"offer_id": offer["offer_id"]})
     # a new offer is allowed once the old one lapsed
-    ok(s, "make_offer", listing_id=listing["listing_id"], amount=round(listing["price"] * 0.85, 2))
+    ok(s, "make_offer", {"listing_id": listing["listing_id"], "amount": round(listing["price"] * 0.85, 2)})
 
 
 def test_accept_an_offer_sells_the_listing_and_credits_proceeds(s: Session) -> None:
@@ -186,53 +168,56 @@ def test_accept_an_offer_sells_the_listing_and_credits_proceeds(s: Session) -> N
     lid, offers = max(by_listing.items(), key=lambda kv: len(kv[1]))
     chosen, others = offers[0], offers[1:]
     start = balance(s)
-    answer = ok(s, "respond_to_offer", offer_id=chosen["offer_id"], action="accept")
+    answer = ok(s, "respond_to_offer", {"offer_id": chosen["offer_id"], "action": "accept"})
     order = answer["order"]
     assert answer["offer"]["status"] == "accepted"
     assert order["seller_id"] == "MBR-10001" and order["item_price"] == chosen["amount"]
     assert balance(s) == round(start + order["seller_proceeds"], 2)
-    assert ok(s, "get_listing", listing_id=lid)["status"] == "sold"
+    assert ok(s, "get_listing", {"listing_id": lid})["status"] == "sold"
     for other in others:
-        status = next(o for o in ok(s, "list_offers", listing_id=lid)["offers"] if o["offer_id"] == other["offer_id"])
+        status = next(o for o in ok(s, "list_offers",
+                                    {"listing_id": lid})["offers"] if o["offer_id"] == other["offer_id"])
         assert status["status"] == "rejected"
-        assert fails(s, "respond_to_offer", offer_id=other["offer_id"], action="accept") == "offer_not_open"
+        fails(s, "respond_to_offer", "offer_not_open", {"offer_id": other["offer_id"], "action": "accept"})
     # then ship it
     sale = order["order_id"]
-    assert fails(s, "mark_order_shipped", order_id=sale, carrier="UPS",
-                 tracking_number="  ") == "invalid_tracking_number"
-    shipped = ok(s, "mark_order_shipped", order_id=sale, carrier="UPS", tracking_number="1Z 999 AA1 0123456784")
+    fails(s, "mark_order_shipped", "invalid_tracking_number", {"order_id": sale, "carrier": "UPS",
+                                                               "tracking_number": "  "})
+    shipped = ok(s, "mark_order_shipped",
+                 {"order_id": sale, "carrier": "UPS", "tracking_number": "1Z 999 AA1 0123456784"})
     assert shipped["status"] == "shipped" and shipped["tracking_number"] == "1Z999AA10123456784"
-    assert fails(s, "mark_order_shipped", order_id=sale, carrier="UPS", tracking_number="1Z1") == "already_shipped"
+    fails(s, "mark_order_shipped", "already_shipped", {"order_id": sale, "carrier": "UPS", "tracking_number": "1Z1"})
 
 
 def test_counter_and_reject_offers(s: Session) -> None:
     first, second = received_pending(s)[:2]
-    assert fails(s, "respond_to_offer", offer_id=first["offer_id"], action="counter") == "counter_amount_required"
-    assert fails(s, "respond_to_offer", offer_id=first["offer_id"], action="counter",
-                 counter_amount=first["asking_price"]) == "invalid_counter"
+    fails(s, "respond_to_offer", "counter_amount_required", {"offer_id": first["offer_id"], "action": "counter"})
+    fails(s, "respond_to_offer", "invalid_counter", {"offer_id": first["offer_id"], "action": "counter",
+                                                     "counter_amount": first["asking_price"]})
     counter = round((first["amount"] + first["asking_price"]) / 2, 2)
-    answer = ok(s, "respond_to_offer", offer_id=first["offer_id"], action="counter", counter_amount=counter)
+    answer = ok(s, "respond_to_offer", {"offer_id": first["offer_id"], "action": "counter", "counter_amount": counter})
     assert answer["offer"]["status"] == "countered" and answer["offer"]["counter_amount"] == counter
     assert answer["order"] is None
-    assert ok(s, "respond_to_offer", offer_id=second["offer_id"], action="reject")["offer"]["status"] == "rejected"
+    assert ok(s, "respond_to_offer",
+              {"offer_id": second["offer_id"], "action": "reject"})["offer"]["status"] == "rejected"
     mine = my_countered(s)
-    assert fails(s, "respond_to_offer", offer_id=mine["offer_id"], action="accept") == "not_your_listing"
+    fails(s, "respond_to_offer", "not_your_listing", {"offer_id": mine["offer_id"], "action": "accept"})
 
 
 def test_accept_a_counter_offer(s: Session) -> None:
     offer = my_countered(s)
-    order = ok(s, "accept_counter_offer", offer_id=offer["offer_id"])
+    order = ok(s, "accept_counter_offer", {"offer_id": offer["offer_id"]})
     assert order["item_price"] == offer["counter_amount"] and order["buyer_id"] == "MBR-10001"
-    assert ok(s, "get_listing", listing_id=offer["listing_id"])["status"] == "sold"
-    assert fails(s, "accept_counter_offer", offer_id=offer["offer_id"]) == "offer_not_countered"
+    assert ok(s, "get_listing", {"listing_id": offer["listing_id"]})["status"] == "sold"
+    fails(s, "accept_counter_offer", "offer_not_countered", {"offer_id": offer["offer_id"]})
     received = received_pending(s)[0]
-    assert fails(s, "accept_counter_offer", offer_id=received["offer_id"]) == "not_your_offer"
+    fails(s, "accept_counter_offer", "not_your_offer", {"offer_id": received["offer_id"]})
 
 
 def test_counter_offers_expire(s: Session) -> None:
     offer = my_countered(s)
     s.advance(72 * 3600)
-    assert fails(s, "accept_counter_offer", offer_id=offer["offer_id"]) == "offer_expired"
+    fails(s, "accept_counter_offer", "offer_expired", {"offer_id": offer["offer_id"]})
 
 
 # ----- selling -------------------------------------------------------------------------------------
@@ -241,77 +226,80 @@ def test_counter_offers_expire(s: Session) -> None:
 def test_create_edit_and_withdraw_a_listing(s: Session) -> None:
     cats = ok(s, "list_categories")["categories"]
     camera = next(c for c in cats if c["name"] == "Cameras & Photo")
-    fee = ok(s, "estimate_fees", category_id=camera["category_id"], price=200.0, shipping_cost=10.0)
+    fee = ok(s, "estimate_fees", {"category_id": camera["category_id"], "price": 200.0, "shipping_cost": 10.0})
     assert fee["fee"] == round(210 * camera["fee_percent"] / 100 + 0.30, 2)
     assert fee["seller_proceeds"] == round(210 - fee["fee"], 2)
-    created = ok(s, "create_listing", listing_title="Canon AE-1 Program 35mm Film Camera",
-                 category_id=camera["category_id"], price=200.0, condition="good", shipping_cost=10.0)
+    created = ok(s, "create_listing", {"listing_title": "Canon AE-1 Program 35mm Film Camera",
+                                       "category_id": camera["category_id"], "price": 200.0, "condition": "good",
+                                       "shipping_cost": 10.0})
     lid = created["listing_id"]
     assert created["status"] == "active" and created["is_mine"]
-    hits = ok(s, "search_listings", query="AE-1 Program", category_id=camera["category_id"])["listings"]
+    hits = ok(s, "search_listings", {"query": "AE-1 Program", "category_id": camera["category_id"]})["listings"]
     assert lid in {h["listing_id"] for h in hits}
-    assert fails(s, "edit_listing", listing_id=lid) == "nothing_to_change"
-    assert fails(s, "edit_listing", listing_id=lid, listing_title="   ") == "invalid_title"
-    edited = ok(s, "edit_listing", listing_id=lid, price=175.0, accepts_offers=False)
+    fails(s, "edit_listing", "nothing_to_change", {"listing_id": lid})
+    fails(s, "edit_listing", "invalid_title", {"listing_id": lid, "listing_title": "   "})
+    edited = ok(s, "edit_listing", {"listing_id": lid, "price": 175.0, "accepts_offers": False})
     assert edited["price"] == 175.0 and not edited["accepts_offers"]
-    assert ok(s, "withdraw_listing", listing_id=lid)["status"] == "withdrawn"
-    assert fails(s, "edit_listing", listing_id=lid, price=150.0) == "listing_unavailable"
-    assert fails(s, "withdraw_listing", listing_id=lid) == "listing_unavailable"
-    assert lid in {x["listing_id"] for x in ok(s, "list_my_listings", status="withdrawn")["listings"]}
+    assert ok(s, "withdraw_listing", {"listing_id": lid})["status"] == "withdrawn"
+    fails(s, "edit_listing", "listing_unavailable", {"listing_id": lid, "price": 150.0})
+    fails(s, "withdraw_listing", "listing_unavailable", {"listing_id": lid})
+    assert lid in {x["listing_id"] for x in ok(s, "list_my_listings", {"status": "withdrawn"})["listings"]}
 
 
 def test_withdrawing_a_listing_rejects_its_open_offers(s: Session) -> None:
     offer = received_pending(s)[0]
-    ok(s, "withdraw_listing", listing_id=offer["listing_id"])
-    assert fails(s, "respond_to_offer", offer_id=offer["offer_id"], action="accept") == "offer_not_open"
+    ok(s, "withdraw_listing", {"listing_id": offer["listing_id"]})
+    fails(s, "respond_to_offer", "offer_not_open", {"offer_id": offer["offer_id"], "action": "accept"})
 
 
 def test_listing_limit(s: Session) -> None:
     account = ok(s, "get_account")
     room = account["max_active_listings"] - account["active_listings"]
     for i in range(room):
-        ok(s, "create_listing", listing_title=f"Vintage postcard lot {i}", category_id="CAT-10007", price=12.0,
-           condition="good")
-    assert fails(s, "create_listing", listing_title="One too many", category_id="CAT-10007", price=12.0,
-                 condition="good") == "listing_limit_reached"
+        ok(s, "create_listing",
+           {"listing_title": f"Vintage postcard lot {i}", "category_id": "CAT-10007", "price": 12.0,
+                                 "condition": "good"})
+    fails(s, "create_listing", "listing_limit_reached",
+          {"listing_title": "One too many", "category_id": "CAT-10007", "price": 12.0,
+                                                         "condition": "good"})
 
 
 def test_cannot_edit_others_listings(s: Session) -> None:
     listing = others_listing(s)
-    assert fails(s, "edit_listing", listing_id=listing["listing_id"], price=1.0) == "not_your_listing"
-    assert fails(s, "withdraw_listing", listing_id=listing["listing_id"]) == "not_your_listing"
-    assert fails(s, "create_listing", listing_title="x", category_id="CAT-99999", price=1.0,
-                 condition="new") == "not_found"
+    fails(s, "edit_listing", "not_your_listing", {"listing_id": listing["listing_id"], "price": 1.0})
+    fails(s, "withdraw_listing", "not_your_listing", {"listing_id": listing["listing_id"]})
+    fails(s, "create_listing", "not_found", {"listing_title": "x", "category_id": "CAT-99999", "price": 1.0,
+                                             "condition": "new"})
 
 
 # ----- orders and ratings --------------------------------------------------------------------------
 
 
 def test_confirm_delivery_then_rate_the_seller(s: Session) -> None:
-    shipped = ok(s, "list_orders", role="purchases", status="shipped")["orders"][0]
+    shipped = ok(s, "list_orders", {"role": "purchases", "status": "shipped"})["orders"][0]
     oid = shipped["order_id"]
-    assert fails(s, "rate_seller", order_id=oid, stars=5) == "order_not_delivered"
-    assert ok(s, "confirm_delivery", order_id=oid)["status"] == "delivered"
-    assert fails(s, "confirm_delivery", order_id=oid) == "already_delivered"
-    before = ok(s, "get_seller_profile", member_id=shipped["seller_id"])
-    rating = ok(s, "rate_seller", order_id=oid, stars=2, comment="Slow to ship.")
+    fails(s, "rate_seller", "order_not_delivered", {"order_id": oid, "stars": 5})
+    assert ok(s, "confirm_delivery", {"order_id": oid})["status"] == "delivered"
+    fails(s, "confirm_delivery", "already_delivered", {"order_id": oid})
+    before = ok(s, "get_seller_profile", {"member_id": shipped["seller_id"]})
+    rating = ok(s, "rate_seller", {"order_id": oid, "stars": 2, "comment": "Slow to ship."})
     assert rating["stars"] == 2 and rating["order_id"] == oid
-    after = ok(s, "get_seller_profile", member_id=shipped["seller_id"])
+    after = ok(s, "get_seller_profile", {"member_id": shipped["seller_id"]})
     assert after["rating_count"] == before["rating_count"] + 1
     assert after["recent_ratings"][0]["rating_id"] == rating["rating_id"]
-    assert fails(s, "rate_seller", order_id=oid, stars=5) == "already_rated"
-    assert next(o for o in ok(s, "list_orders", limit=50)["orders"] if o["order_id"] == oid)["rated"]
+    fails(s, "rate_seller", "already_rated", {"order_id": oid, "stars": 5})
+    assert next(o for o in ok(s, "list_orders", {"limit": 50})["orders"] if o["order_id"] == oid)["rated"]
 
 
 def test_order_failures(s: Session) -> None:
-    paid = ok(s, "list_orders", role="purchases", status="paid")["orders"][0]
-    assert fails(s, "confirm_delivery", order_id=paid["order_id"]) == "order_not_shipped"
-    assert fails(s, "mark_order_shipped", order_id=paid["order_id"], carrier="USPS",
-                 tracking_number="9400111899223344556677") == "not_your_sale"
-    sale = ok(s, "list_orders", role="sales", status="paid")["orders"][0]
-    assert fails(s, "confirm_delivery", order_id=sale["order_id"]) == "not_your_purchase"
-    assert fails(s, "rate_seller", order_id=sale["order_id"], stars=4) == "not_your_purchase"
-    assert fails(s, "rate_seller", order_id="ORD-99999", stars=4) == "not_found"
+    paid = ok(s, "list_orders", {"role": "purchases", "status": "paid"})["orders"][0]
+    fails(s, "confirm_delivery", "order_not_shipped", {"order_id": paid["order_id"]})
+    fails(s, "mark_order_shipped", "not_your_sale", {"order_id": paid["order_id"], "carrier": "USPS",
+                                                     "tracking_number": "9400111899223344556677"})
+    sale = ok(s, "list_orders", {"role": "sales", "status": "paid"})["orders"][0]
+    fails(s, "confirm_delivery", "not_your_purchase", {"order_id": sale["order_id"]})
+    fails(s, "rate_seller", "not_your_purchase", {"order_id": sale["order_id"], "stars": 4})
+    fails(s, "rate_seller", "not_found", {"order_id": "ORD-99999", "stars": 4})
 
 
 # ----- messages ------------------------------------------------------------------------------------
@@ -319,23 +307,24 @@ def test_order_failures(s: Session) -> None:
 
 def test_messages_to_sellers_and_replies_on_own_listings(s: Session) -> None:
     listing = others_listing(s)
-    sent = ok(s, "send_message", listing_id=listing["listing_id"], body="Is this still available?")
+    sent = ok(s, "send_message", {"listing_id": listing["listing_id"], "body": "Is this still available?"})
     assert sent["recipient_id"] == listing["seller_id"]
-    thread = ok(s, "list_messages", listing_id=listing["listing_id"])["messages"]
+    thread = ok(s, "list_messages", {"listing_id": listing["listing_id"]})["messages"]
     assert thread[0]["message_id"] == sent["message_id"]
-    assert fails(s, "send_message", listing_id=listing["listing_id"], body="  ") == "empty_message"
-    assert fails(s, "send_message", listing_id=listing["listing_id"], body="hi",
-                 recipient_id="MBR-10001") == "invalid_recipient"
-    question = next(m for m in ok(s, "list_messages", direction="received", limit=50)["messages"]
-                    if ok(s, "get_listing", listing_id=m["listing_id"])["is_mine"])
+    fails(s, "send_message", "empty_message", {"listing_id": listing["listing_id"], "body": "  "})
+    fails(s, "send_message", "invalid_recipient", {"listing_id": listing["listing_id"], "body": "hi",
+                                                   "recipient_id": "MBR-10001"})
+    question = next(m for m in ok(s, "list_messages", {"direction": "received", "limit": 50})["messages"]
+                    if ok(s, "get_listing", {"listing_id": m["listing_id"]})["is_mine"])
     mine = question["listing_id"]
-    assert fails(s, "send_message", listing_id=mine, body="Yes!") == "recipient_required"
-    stranger = next(m["member_id"] for m in [ok(s, "get_seller_profile", member_id=listing["seller_id"])]
+    fails(s, "send_message", "recipient_required", {"listing_id": mine, "body": "Yes!"})
+    stranger = next(m["member_id"] for m in [ok(s, "get_seller_profile", {"member_id": listing["seller_id"]})]
                     if m["member_id"] != question["sender_id"])
-    assert fails(s, "send_message", listing_id=mine, body="Yes!", recipient_id=stranger) == "invalid_recipient"
-    reply = ok(s, "send_message", listing_id=mine, body="Yes, still available!", recipient_id=question["sender_id"])
+    fails(s, "send_message", "invalid_recipient", {"listing_id": mine, "body": "Yes!", "recipient_id": stranger})
+    reply = ok(s, "send_message",
+               {"listing_id": mine, "body": "Yes, still available!", "recipient_id": question["sender_id"]})
     assert reply["recipient_id"] == question["sender_id"]
-    assert ok(s, "list_messages", member_id=question["sender_id"], direction="sent")["messages"][0]["body"] == \
+    assert ok(s, "list_messages", {"member_id": question["sender_id"], "direction": "sent"})["messages"][0]["body"] == \
         "Yes, still available!"
 
 
@@ -344,29 +333,31 @@ def test_reads_do_not_change_state(s: Session) -> None:
     for tool, args in (("search_listings", {"query": "camera"}), ("get_account", {}), ("list_offers", {}),
                        ("list_orders", {"role": "sales"}), ("list_messages", {}), ("list_categories", {}),
                        ("list_my_listings", {}), ("get_seller_profile", {"member_id": "MBR-10002"})):
-        ok(s, tool, **args)
+        ok(s, tool, args)
     assert s.fingerprint() == before and not s.diff()
 
 
 def test_paying_a_counter_offer_can_fail_like_a_purchase(s: Session) -> None:
     offer = my_countered(s)
     expired = card(s, expired=True)["payment_method_id"]
-    assert fails(s, "accept_counter_offer", offer_id=offer["offer_id"],
-                 payment_method_id=expired) == "payment_method_expired"
-    assert fails(s, "accept_counter_offer", offer_id=offer["offer_id"], use_balance=True,
-                 payment_method_id=card(s, expired=False)["payment_method_id"]) == "conflicting_payment"
-    dearest = max(ok(s, "list_offers", role="made", status="countered")["offers"], key=lambda o: o["counter_amount"])
+    fails(s, "accept_counter_offer", "payment_method_expired", {"offer_id": offer["offer_id"],
+                                                                "payment_method_id": expired})
+    fails(s, "accept_counter_offer", "conflicting_payment",
+          {"offer_id": offer["offer_id"], "use_balance": True,
+           "payment_method_id": card(s, expired=False)["payment_method_id"]})
+    dearest = max(ok(s, "list_offers", {"role": "made", "status": "countered"})["offers"],
+                  key=lambda o: o["counter_amount"])
     assert dearest["counter_amount"] > balance(s)
-    assert fails(s, "accept_counter_offer", offer_id=dearest["offer_id"], use_balance=True) == "insufficient_balance"
+    fails(s, "accept_counter_offer", "insufficient_balance", {"offer_id": dearest["offer_id"], "use_balance": True})
 
 
 def test_more_ownership_failures(s: Session) -> None:
-    mine = ok(s, "list_my_listings", status="active")["listings"][0]
-    assert fails(s, "make_offer", listing_id=mine["listing_id"], amount=round(mine["price"] * 0.8, 2)) == "own_listing"
+    mine = ok(s, "list_my_listings", {"status": "active"})["listings"][0]
+    fails(s, "make_offer", "own_listing", {"listing_id": mine["listing_id"], "amount": round(mine["price"] * 0.8, 2)})
     received = received_pending(s)[0]
-    assert fails(s, "withdraw_offer", offer_id=received["offer_id"]) == "not_your_offer"
-    assert fails(s, "create_listing", listing_title=" \t ", category_id="CAT-10001", price=10.0,
-                 condition="new") == "invalid_title"
+    fails(s, "withdraw_offer", "not_your_offer", {"offer_id": received["offer_id"]})
+    fails(s, "create_listing", "invalid_title", {"listing_title": " \t ", "category_id": "CAT-10001", "price": 10.0,
+                                                 "condition": "new"})
 
 
 @pytest.mark.parametrize("tool, args", [
@@ -385,4 +376,4 @@ def test_more_ownership_failures(s: Session) -> None:
     ("send_message", {"listing_id": "LST-10002", "body": "hello", "recipient_id": "MBR-99999"}),
 ])
 def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
-    assert fails(s, tool, **args) == "not_found"
+    fails(s, tool, "not_found", args)

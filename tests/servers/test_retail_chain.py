@@ -12,46 +12,29 @@ import pytest
 
 from prove.env import Session, registry
 
+from .helpers import fails, ok, session_fixture
+
 SERVER = registry.get("retail_chain")
 HOUR = 3600
 
 
-@pytest.fixture
-def s():
-    with Session("retail_chain", world=0) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    """Call a tool that must succeed; return its data."""
-    result = s.call(tool, args)
-    assert result.ok, f"{tool}({args}) failed: {result.error}"
-    return result.data
-
-
-def fails(s: Session, tool: str, **args: Any) -> str:
-    """Call a tool that must fail without changing the state; return the error code."""
-    before = s.fingerprint()
-    result = s.call(tool, args)
-    assert not result.ok, f"{tool}({args}) should have failed but returned {result.data}"
-    assert s.fingerprint() == before, f"failed call {tool} changed the state"
-    return result.code
+s = session_fixture("retail_chain")
 
 
 def stores(s: Session, **filters: Any) -> list[dict]:
-    return ok(s, "find_stores", limit=50, **filters)["stores"]
+    return ok(s, "find_stores", {"limit": 50, **filters})["stores"]
 
 
 def reservations(s: Session, status: str) -> list[dict]:
-    return ok(s, "list_reservations", status=status, limit=50)["reservations"]
+    return ok(s, "list_reservations", {"status": status, "limit": 50})["reservations"]
 
 
 def store_open(s: Session, store_id: str) -> bool:
-    return ok(s, "get_store", store_id=store_id)["open_now"]
+    return ok(s, "get_store", {"store_id": store_id})["open_now"]
 
 
 def available(s: Session, product_id: str, store_id: str) -> int:
-    return ok(s, "check_price", product_id=product_id, store_id=store_id)["available"]
+    return ok(s, "check_price", {"product_id": product_id, "store_id": store_id})["available"]
 
 
 def points(s: Session) -> int:
@@ -64,7 +47,7 @@ def pickup_stock(s: Session, least: int = 3, most: int = 12, avoid: str | None =
     for store in stores(s, pickup_only=True):
         if not store["open_now"] or store["store_id"] == avoid:
             continue
-        for product in ok(s, "search_products", limit=50)["products"]:
+        for product in ok(s, "search_products", {"limit": 50})["products"]:
             found = s.call("check_price", {"product_id": product["product_id"], "store_id": store["store_id"]})
             if not (found.ok and least <= found.data["available"] <= most):
                 continue
@@ -113,37 +96,37 @@ def test_store_search_and_hours(s: Session) -> None:
     home = next(x for x in stores(s) if x["is_home_store"])
     city = stores(s, city=home["city"].upper())
     assert home["store_id"] in {x["store_id"] for x in city} and {x["city"] for x in city} == {home["city"]}
-    store = ok(s, "get_store", store_id=home["store_id"])
+    store = ok(s, "get_store", {"store_id": home["store_id"]})
     monday = store["weekly_hours"][0]
     assert monday == {"day": "Monday", "opens": "10:00", "closes": "21:00"}
     at_ten = stores(s, city=home["city"], open_at="2026-03-16T10:30")
     assert home["store_id"] in {x["store_id"] for x in at_ten}
     at_nine = stores(s, city=home["city"], open_at="2026-03-16T09:30")
     assert home["store_id"] not in {x["store_id"] for x in at_nine}
-    assert fails(s, "find_stores", open_at="next tuesday") == "invalid_datetime"
-    assert fails(s, "find_stores", open_at="2031-01-01T10:00") == "invalid_datetime"
+    fails(s, "find_stores", "invalid_datetime", {"open_at": "next tuesday"})
+    fails(s, "find_stores", "invalid_datetime", {"open_at": "2031-01-01T10:00"})
     assert stores(s, city="Atlantis") == []
-    assert fails(s, "get_store", store_id="STR-99999") == "not_found"
+    fails(s, "get_store", "not_found", {"store_id": "STR-99999"})
 
 
 def test_product_search_stock_and_price(s: Session) -> None:
-    found = ok(s, "search_products", query="skillet")["products"]
+    found = ok(s, "search_products", {"query": "skillet"})["products"]
     assert found and all("Skillet" in p["name"] for p in found)
-    assert ok(s, "search_products", category="Electronics", max_price=60.0, limit=50)["products"]
+    assert ok(s, "search_products", {"category": "Electronics", "max_price": 60.0, "limit": 50})["products"]
     pid = found[0]["product_id"]
-    product = ok(s, "get_product", product_id=pid)
-    stock = ok(s, "check_availability", product_id=pid)["stores"]
+    product = ok(s, "get_product", {"product_id": pid})
+    stock = ok(s, "check_availability", {"product_id": pid})["stores"]
     assert product["units_available"] == sum(x["available"] for x in stock)
     assert all(x["available"] > 0 for x in stock)
-    price = ok(s, "check_price", product_id=pid, store_id=stock[0]["store_id"])
+    price = ok(s, "check_price", {"product_id": pid, "store_id": stock[0]["store_id"]})
     assert price["available"] == stock[0]["available"] and price["store_price"] == stock[0]["price"]
     assert price["price_with_tax"] == round(price["store_price"] * (1 + price["tax_rate"] / 100), 2)
-    assert fails(s, "get_product", product_id="PRD-99999") == "not_found"
+    fails(s, "get_product", "not_found", {"product_id": "PRD-99999"})
 
 
 def test_clearance_and_not_carried(s: Session) -> None:
     for store in stores(s):
-        for product in ok(s, "search_products", limit=50)["products"]:
+        for product in ok(s, "search_products", {"limit": 50})["products"]:
             r = s.call("check_price", {"product_id": product["product_id"], "store_id": store["store_id"]})
             if not r.ok:
                 assert r.code == "not_carried"
@@ -156,9 +139,9 @@ def test_clearance_and_not_carried(s: Session) -> None:
 def test_set_home_store(s: Session) -> None:
     all_stores = stores(s)
     closed = next(x for x in all_stores if x["status"] == "temporarily_closed")
-    assert fails(s, "set_home_store", store_id=closed["store_id"]) == "store_unavailable"
+    fails(s, "set_home_store", "store_unavailable", {"store_id": closed["store_id"]})
     new = next(x for x in all_stores if not x["is_home_store"] and x["status"] == "open")
-    changed = ok(s, "set_home_store", store_id=new["store_id"])
+    changed = ok(s, "set_home_store", {"store_id": new["store_id"]})
     assert changed["home_store_id"] == new["store_id"]
     assert ok(s, "get_loyalty_account")["home_store_id"] == new["store_id"]
 
@@ -168,32 +151,32 @@ def test_set_home_store(s: Session) -> None:
 
 def test_reserve_holds_stock_then_cancel_releases_it(s: Session) -> None:
     store_id, product_id, units = pickup_stock(s)
-    res = ok(s, "reserve_for_pickup", store_id=store_id, product_id=product_id, quantity=2)
+    res = ok(s, "reserve_for_pickup", {"store_id": store_id, "product_id": product_id, "quantity": 2})
     assert res["status"] == "active" and res["expires_at"] == "2026-03-18T09:00:00"
     assert available(s, product_id, store_id) == units - 2
-    assert fails(s, "reserve_for_pickup", store_id=store_id, product_id=product_id,
-                 quantity=units - 1) == "insufficient_stock"
-    assert ok(s, "cancel_reservation", reservation_id=res["reservation_id"])["status"] == "cancelled"
+    fails(s, "reserve_for_pickup", "insufficient_stock", {"store_id": store_id, "product_id": product_id,
+                                                          "quantity": units - 1})
+    assert ok(s, "cancel_reservation", {"reservation_id": res["reservation_id"]})["status"] == "cancelled"
     assert available(s, product_id, store_id) == units
-    assert fails(s, "cancel_reservation", reservation_id=res["reservation_id"]) == "reservation_not_active"
+    fails(s, "cancel_reservation", "reservation_not_active", {"reservation_id": res["reservation_id"]})
 
 
 def test_reservations_expire_and_release_stock(s: Session) -> None:
     store_id, product_id, units = pickup_stock(s)
-    res = ok(s, "reserve_for_pickup", store_id=store_id, product_id=product_id)
+    res = ok(s, "reserve_for_pickup", {"store_id": store_id, "product_id": product_id})
     assert available(s, product_id, store_id) == units - 1
     s.advance(49 * HOUR)
     assert available(s, product_id, store_id) == units
     assert next(r for r in reservations(s, "expired") if r["reservation_id"] == res["reservation_id"])
-    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "reservation_expired"
-    assert fails(s, "extend_reservation", reservation_id=res["reservation_id"]) == "reservation_expired"
+    fails(s, "collect_reservation", "reservation_expired", {"reservation_id": res["reservation_id"]})
+    fails(s, "extend_reservation", "reservation_expired", {"reservation_id": res["reservation_id"]})
 
 
 def test_extend_once(s: Session) -> None:
     res = reservations(s, "active")[0]
-    extended = ok(s, "extend_reservation", reservation_id=res["reservation_id"])
+    extended = ok(s, "extend_reservation", {"reservation_id": res["reservation_id"]})
     assert extended["extended"] and extended["expires_at"] > res["expires_at"]
-    assert fails(s, "extend_reservation", reservation_id=res["reservation_id"]) == "already_extended"
+    fails(s, "extend_reservation", "already_extended", {"reservation_id": res["reservation_id"]})
 
 
 def test_pickup_failures(s: Session) -> None:
@@ -201,62 +184,63 @@ def test_pickup_failures(s: Session) -> None:
     express = next(x for x in all_stores if x["status"] == "open" and not x["offers_pickup"])
     closed = next(x for x in all_stores if x["status"] == "temporarily_closed")
     for store in (express, closed):
-        assert fails(s, "reserve_for_pickup", store_id=store["store_id"],
-                     product_id="PRD-10001") == "pickup_unavailable"
-    assert fails(s, "reserve_for_pickup", store_id="STR-10001", product_id="PRD-99999") == "not_found"
+        fails(s, "reserve_for_pickup", "pickup_unavailable", {"store_id": store["store_id"],
+                                                              "product_id": "PRD-10001"})
+    fails(s, "reserve_for_pickup", "not_found", {"store_id": "STR-10001", "product_id": "PRD-99999"})
     expired = reservations(s, "expired")[0]
-    assert fails(s, "collect_reservation", reservation_id=expired["reservation_id"]) == "reservation_expired"
-    assert fails(s, "cancel_reservation", reservation_id=expired["reservation_id"]) == "reservation_expired"
+    fails(s, "collect_reservation", "reservation_expired", {"reservation_id": expired["reservation_id"]})
+    fails(s, "cancel_reservation", "reservation_expired", {"reservation_id": expired["reservation_id"]})
     collected = reservations(s, "collected")[0]
-    assert fails(s, "collect_reservation", reservation_id=collected["reservation_id"]) == "reservation_not_active"
-    assert fails(s, "collect_reservation", reservation_id="RES-99999") == "not_found"
+    fails(s, "collect_reservation", "reservation_not_active", {"reservation_id": collected["reservation_id"]})
+    fails(s, "collect_reservation", "not_found", {"reservation_id": "RES-99999"})
 
 
 def test_reservation_limit(s: Session) -> None:
     held = len(reservations(s, "active"))
     made = 0
     for store in stores(s, pickup_only=True):
-        for product in ok(s, "search_products", limit=50)["products"]:
+        for product in ok(s, "search_products", {"limit": 50})["products"]:
             if held + made == 5:
                 break
             r = s.call("reserve_for_pickup", {"store_id": store["store_id"], "product_id": product["product_id"]})
             made += r.ok
     store_id, product_id, _ = pickup_stock(s, least=1)
-    assert fails(s, "reserve_for_pickup", store_id=store_id, product_id=product_id) == "reservation_limit_reached"
+    fails(s, "reserve_for_pickup", "reservation_limit_reached", {"store_id": store_id, "product_id": product_id})
 
 
 def test_collect_at_the_home_store_waits_for_opening(s: Session) -> None:
     home = next(x for x in stores(s) if x["is_home_store"])
     res = next(r for r in reservations(s, "active") if r["store_id"] == home["store_id"])
-    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "store_closed"
+    fails(s, "collect_reservation", "store_closed", {"reservation_id": res["reservation_id"]})
     start = points(s)
-    stock_before = ok(s, "check_price", product_id=res["product_id"], store_id=home["store_id"])["available"]
+    stock_before = ok(s, "check_price", {"product_id": res["product_id"], "store_id": home["store_id"]})["available"]
     s.advance(HOUR)   # 10:00, the store opens
-    pickup = ok(s, "collect_reservation", reservation_id=res["reservation_id"])
+    pickup = ok(s, "collect_reservation", {"reservation_id": res["reservation_id"]})
     assert pickup["reservation"]["status"] == "collected"
     assert pickup["subtotal"] == res["subtotal"] and pickup["discount"] == 0
-    tax_rate = ok(s, "get_store", store_id=home["store_id"])["tax_rate"]
+    tax_rate = ok(s, "get_store", {"store_id": home["store_id"]})["tax_rate"]
     assert pickup["tax"] == round(res["subtotal"] * tax_rate / 100, 2)
     assert pickup["points_balance"] == points(s) == start + pickup["points_earned"]
     assert pickup["points_earned"] == int(res["subtotal"] * ok(s, "get_loyalty_account")["points_per_dollar"])
     # the held units left the shelf: availability is unchanged, the receipt is there
     assert available(s, res["product_id"], home["store_id"]) == stock_before
-    receipt = ok(s, "list_purchases", limit=1)["purchases"][0]
+    receipt = ok(s, "list_purchases", {"limit": 1})["purchases"][0]
     assert receipt["purchase_id"] == pickup["purchase_id"] and receipt["reservation_id"] == res["reservation_id"]
-    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "reservation_not_active"
+    fails(s, "collect_reservation", "reservation_not_active", {"reservation_id": res["reservation_id"]})
 
 
 def test_collect_after_closing_time_then_next_morning(s: Session) -> None:
     res = next(r for r in reservations(s, "active")
                if store_open(s, r["store_id"]) and r["expires_at"] > "2026-03-17T12")
-    closes = ok(s, "get_store", store_id=res["store_id"])["weekly_hours"][0]["closes"]
+    closes = ok(s, "get_store", {"store_id": res["store_id"]})["weekly_hours"][0]["closes"]
     s.advance((int(closes[:2]) - 9) * HOUR + 60)            # one minute after Monday's closing time
     assert not store_open(s, res["store_id"])
-    assert fails(s, "collect_reservation", reservation_id=res["reservation_id"]) == "store_closed"
-    opens = ok(s, "get_store", store_id=res["store_id"])["next_opening"]
+    fails(s, "collect_reservation", "store_closed", {"reservation_id": res["reservation_id"]})
+    opens = ok(s, "get_store", {"store_id": res["store_id"]})["next_opening"]
     assert opens.startswith("2026-03-17T")
     s.advance((24 - int(closes[:2]) + int(opens[11:13])) * HOUR)   # Tuesday, at opening time
-    assert ok(s, "collect_reservation", reservation_id=res["reservation_id"])["reservation"]["status"] == "collected"
+    assert ok(s, "collect_reservation",
+              {"reservation_id": res["reservation_id"]})["reservation"]["status"] == "collected"
 
 
 # ----- loyalty --------------------------------------------------------------------------------------
@@ -265,26 +249,27 @@ def test_collect_after_closing_time_then_next_morning(s: Session) -> None:
 def test_redeem_points_then_use_the_certificate_at_pickup(s: Session) -> None:
     pin = ok(s, "get_loyalty_pin")["pin"]
     start = points(s)
-    assert fails(s, "redeem_points", points=500, pin="0000" if pin != "0000" else "1111") == "wrong_pin"
-    assert fails(s, "redeem_points", points=750, pin=pin) == "invalid_points_amount"
-    assert fails(s, "redeem_points", points=start // 500 * 500 + 500, pin=pin) == "insufficient_points"
-    cert = ok(s, "redeem_points", points=500, pin=pin)
+    fails(s, "redeem_points", "wrong_pin", {"points": 500, "pin": "0000" if pin != "0000" else "1111"})
+    fails(s, "redeem_points", "invalid_points_amount", {"points": 750, "pin": pin})
+    fails(s, "redeem_points", "insufficient_points", {"points": start // 500 * 500 + 500, "pin": pin})
+    cert = ok(s, "redeem_points", {"points": 500, "pin": pin})
     assert cert["value"] == 5.0 and cert["status"] == "available" and cert["expires_on"] == "2026-06-14"
     account = ok(s, "get_loyalty_account")
     assert account["points"] == start - 500
     assert account["recent_activity"][0]["points"] == -500
     res = next(r for r in reservations(s, "active") if store_open(s, r["store_id"]))
-    pickup = ok(s, "collect_reservation", reservation_id=res["reservation_id"], certificate_id=cert["certificate_id"])
+    pickup = ok(s, "collect_reservation",
+                {"reservation_id": res["reservation_id"], "certificate_id": cert["certificate_id"]})
     assert pickup["discount"] == min(5.0, res["subtotal"]) and pickup["certificate_id"] == cert["certificate_id"]
     used = next(c for c in ok(s, "get_loyalty_account")["certificates"]
                 if c["certificate_id"] == cert["certificate_id"])
     assert used["status"] == "used"
     other = next(r for r in reservations(s, "active") if r["reservation_id"] != res["reservation_id"])
     s.advance(HOUR)
-    assert fails(s, "collect_reservation", reservation_id=other["reservation_id"],
-                 certificate_id=cert["certificate_id"]) == "certificate_unavailable"
-    assert fails(s, "collect_reservation", reservation_id=other["reservation_id"],
-                 certificate_id="CRT-99999") == "not_found"
+    fails(s, "collect_reservation", "certificate_unavailable", {"reservation_id": other["reservation_id"],
+                                                                "certificate_id": cert["certificate_id"]})
+    fails(s, "collect_reservation", "not_found", {"reservation_id": other["reservation_id"],
+                                                  "certificate_id": "CRT-99999"})
 
 
 # ----- transfers ------------------------------------------------------------------------------------
@@ -293,23 +278,24 @@ def test_redeem_points_then_use_the_certificate_at_pickup(s: Session) -> None:
 def test_transfer_moves_stock_between_stores(s: Session) -> None:
     home = next(x for x in stores(s) if x["is_home_store"])
     src, product_id, units = pickup_stock(s, avoid=home["store_id"])
-    assert fails(s, "reserve_for_pickup", store_id=home["store_id"], product_id=product_id) in (
-        "not_carried", "insufficient_stock")
-    transfer = ok(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=home["store_id"],
-                  quantity=2)
+    fails(s, "reserve_for_pickup", ("not_carried", "insufficient_stock"),
+          {"store_id": home["store_id"], "product_id": product_id})
+    transfer = ok(s, "request_transfer",
+                  {"product_id": product_id, "from_store_id": src, "to_store_id": home["store_id"],
+                                          "quantity": 2})
     assert transfer["status"] == "in_transit"
     assert available(s, product_id, src) == units - 2
     assert available(s, product_id, home["store_id"]) == 0
     s.advance(24 * HOUR)
-    assert ok(s, "list_transfers", status="in_transit")["transfers"][0]["transfer_id"] == transfer["transfer_id"]
+    assert ok(s, "list_transfers", {"status": "in_transit"})["transfers"][0]["transfer_id"] == transfer["transfer_id"]
     s.advance(25 * HOUR)
     listed = next(t for t in ok(s, "list_transfers")["transfers"] if t["transfer_id"] == transfer["transfer_id"])
     assert listed["status"] == "received"
     assert available(s, product_id, home["store_id"]) == 2
-    res = ok(s, "reserve_for_pickup", store_id=home["store_id"], product_id=product_id, quantity=2)
+    res = ok(s, "reserve_for_pickup", {"store_id": home["store_id"], "product_id": product_id, "quantity": 2})
     assert res["status"] == "active"
-    assert fails(s, "cancel_transfer", transfer_id=transfer["transfer_id"]) == "transfer_not_cancellable"
-    pickup = ok(s, "collect_reservation", reservation_id=res["reservation_id"])   # Wednesday 10:00, open
+    fails(s, "cancel_transfer", "transfer_not_cancellable", {"transfer_id": transfer["transfer_id"]})
+    pickup = ok(s, "collect_reservation", {"reservation_id": res["reservation_id"]})   # Wednesday 10:00, open
     assert pickup["reservation"]["status"] == "collected"
     assert available(s, product_id, home["store_id"]) == 0
 
@@ -318,25 +304,26 @@ def test_cancel_a_transfer_returns_the_stock(s: Session) -> None:
     home = next(x for x in stores(s) if x["is_home_store"])
     src, product_id, units = pickup_stock(s)
     dest = home["store_id"] if src != home["store_id"] else stores(s, pickup_only=True)[1]["store_id"]
-    transfer = ok(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=dest)
-    assert ok(s, "cancel_transfer", transfer_id=transfer["transfer_id"])["status"] == "cancelled"
+    transfer = ok(s, "request_transfer", {"product_id": product_id, "from_store_id": src, "to_store_id": dest})
+    assert ok(s, "cancel_transfer", {"transfer_id": transfer["transfer_id"]})["status"] == "cancelled"
     assert available(s, product_id, src) == units
-    assert fails(s, "cancel_transfer", transfer_id=transfer["transfer_id"]) == "transfer_not_cancellable"
+    fails(s, "cancel_transfer", "transfer_not_cancellable", {"transfer_id": transfer["transfer_id"]})
 
 
 def test_transfer_failures(s: Session) -> None:
     all_stores = stores(s)
     closed = next(x for x in all_stores if x["status"] == "temporarily_closed")
     src, product_id, units = pickup_stock(s)
-    assert fails(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=src) == "same_store"
-    assert fails(s, "request_transfer", product_id=product_id, from_store_id=src,
-                 to_store_id=closed["store_id"]) == "store_unavailable"
+    fails(s, "request_transfer", "same_store", {"product_id": product_id, "from_store_id": src, "to_store_id": src})
+    fails(s, "request_transfer", "store_unavailable", {"product_id": product_id, "from_store_id": src,
+                                                       "to_store_id": closed["store_id"]})
     other = next(x["store_id"] for x in all_stores if x["store_id"] != src and x["status"] == "open")
-    assert fails(s, "request_transfer", product_id=product_id, from_store_id=src, to_store_id=other,
-                 quantity=units + 1) == "insufficient_stock"
-    assert fails(s, "request_transfer", product_id="PRD-99999", from_store_id=src, to_store_id=other) == "not_found"
+    fails(s, "request_transfer", "insufficient_stock",
+          {"product_id": product_id, "from_store_id": src, "to_store_id": other,
+                                                        "quantity": units + 1})
+    fails(s, "request_transfer", "not_found", {"product_id": "PRD-99999", "from_store_id": src, "to_store_id": other})
     arrived = next(t for t in ok(s, "list_transfers")["transfers"] if t["status"] == "received")
-    assert fails(s, "cancel_transfer", transfer_id=arrived["transfer_id"]) == "transfer_not_cancellable"
+    fails(s, "cancel_transfer", "transfer_not_cancellable", {"transfer_id": arrived["transfer_id"]})
 
 
 def test_an_arrived_transfer_counts_at_the_destination(s: Session) -> None:
@@ -347,8 +334,8 @@ def test_an_arrived_transfer_counts_at_the_destination(s: Session) -> None:
     units = available(s, arrived["product_id"], arrived["to_store_id"])
     assert units >= arrived["quantity"]
     # a write that settles stock leaves the count unchanged
-    ok(s, "request_transfer", product_id=arrived["product_id"], from_store_id=arrived["to_store_id"],
-       to_store_id=arrived["from_store_id"], quantity=1)
+    ok(s, "request_transfer", {"product_id": arrived["product_id"], "from_store_id": arrived["to_store_id"],
+                               "to_store_id": arrived["from_store_id"], "quantity": 1})
     assert available(s, arrived["product_id"], arrived["to_store_id"]) == units - 1
 
 
@@ -358,20 +345,21 @@ def test_reads_do_not_change_state(s: Session) -> None:
                        ("search_products", {"query": "lamp"}), ("check_availability", {"product_id": "PRD-10001"}),
                        ("list_reservations", {}), ("list_transfers", {}), ("get_loyalty_account", {}),
                        ("list_purchases", {}), ("get_loyalty_pin", {})):
-        ok(s, tool, **args)
+        ok(s, tool, args)
     assert s.fingerprint() == before and not s.diff()
 
 
 def test_more_state_failures(s: Session) -> None:
     collected = reservations(s, "collected")[0]
-    assert fails(s, "extend_reservation", reservation_id=collected["reservation_id"]) == "reservation_not_active"
+    fails(s, "extend_reservation", "reservation_not_active", {"reservation_id": collected["reservation_id"]})
     open_stores = [x for x in stores(s) if x["status"] == "open"]
     for src in open_stores:
-        for product in ok(s, "search_products", limit=50)["products"]:
+        for product in ok(s, "search_products", {"limit": 50})["products"]:
             if not s.call("check_price", {"product_id": product["product_id"], "store_id": src["store_id"]}).ok:
                 dest = next(x["store_id"] for x in open_stores if x["store_id"] != src["store_id"])
-                assert fails(s, "request_transfer", product_id=product["product_id"], from_store_id=src["store_id"],
-                             to_store_id=dest) == "not_carried"
+                fails(s, "request_transfer", "not_carried",
+                      {"product_id": product["product_id"], "from_store_id": src["store_id"],
+                                                             "to_store_id": dest})
                 return
     raise AssertionError("every store carries every product")
 
@@ -390,4 +378,4 @@ def test_more_state_failures(s: Session) -> None:
     ("list_purchases", {"store_id": "STR-99999"}),
 ])
 def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
-    assert fails(s, tool, **args) == "not_found"
+    fails(s, tool, "not_found", args)

@@ -9,38 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from prove.env import Session, registry
+
+from .helpers import fails, ok, session_fixture
 
 WORLD = 0
 
 
-@pytest.fixture
-def s():
-    with Session("team_chat", world=WORLD) as session:
-        yield session
-
-
-def ok(s: Session, tool: str, **args: Any) -> Any:
-    """Call a tool that must succeed; return its data."""
-    r = s.call(tool, args)
-    assert r.ok, f"{tool}({args}) failed: {r.error}"
-    return r.data
-
-
-def fails(s: Session, tool: str, code: str, **args: Any) -> dict:
-    """Call a tool that must fail with `code` and leave the state exactly as it was."""
-    before = s.fingerprint()
-    r = s.call(tool, args)
-    assert not r.ok, f"{tool}({args}) should fail with {code}, got {r.data}"
-    assert r.code == code, f"{tool}({args}): expected {code}, got {r.error}"
-    assert s.fingerprint() == before, f"failed {tool} changed the state"
-    return r.error
+s = session_fixture("team_chat")
 
 
 def channels(s: Session, **args: Any) -> dict[str, dict]:
-    return {c["name"]: c for c in ok(s, "list_channels", limit=100, include_archived=True, **args)["channels"]}
+    return {c["name"]: c for c in ok(s, "list_channels", {"limit": 100, "include_archived": True, **args})["channels"]}
 
 
 def cid(s: Session, name: str) -> str:
@@ -52,12 +32,12 @@ def team(s: Session) -> dict:
 
 
 def me(s: Session) -> dict:
-    return next(u for u in ok(s, "list_users", limit=100)["users"] if u["is_me"])
+    return next(u for u in ok(s, "list_users", {"limit": 100})["users"] if u["is_me"])
 
 
 def colleague_message(s: Session, channel_id: str) -> dict:
     user = me(s)["user_id"]
-    return next(m for m in reversed(ok(s, "list_messages", channel_id=channel_id, limit=100)["messages"])
+    return next(m for m in reversed(ok(s, "list_messages", {"channel_id": channel_id, "limit": 100})["messages"])
                 if m["user_id"] != user and not m["is_deleted"])
 
 
@@ -92,12 +72,6 @@ def test_every_visible_tool_is_documented_for_the_teacher():
         assert len(tool.asks) >= 2, tool.name
 
 
-def test_same_seed_same_world_and_seeds_differ():
-    with Session("team_chat", world=0) as a, Session("team_chat", world=0) as b, Session("team_chat", world=1) as c:
-        assert a.fingerprint() == b.fingerprint()
-        assert a.fingerprint() != c.fingerprint()
-
-
 def test_the_workspace_at_the_epoch(s):
     cs = channels(s)
     assert cs["general"]["is_member"] and cs["announcements"]["is_member"]
@@ -114,16 +88,16 @@ def test_read_tools_do_not_change_state(s):
     t = team(s)["channel_id"]
     m = colleague_message(s, t)
     ok(s, "list_channels")
-    ok(s, "get_channel", channel_id=t)
-    ok(s, "list_messages", channel_id=t)
-    ok(s, "get_thread", message_id=m["message_id"])
-    ok(s, "search_messages", query="the")
-    ok(s, "list_mentions", unread_only=True)
-    ok(s, "list_pins", channel_id=t)
-    ok(s, "list_users", query="a")
-    ok(s, "get_user", user_id=m["user_id"])
-    ok(s, "list_scheduled_messages", include_past=True)
-    ok(s, "list_reminders", include_done=True)
+    ok(s, "get_channel", {"channel_id": t})
+    ok(s, "list_messages", {"channel_id": t})
+    ok(s, "get_thread", {"message_id": m["message_id"]})
+    ok(s, "search_messages", {"query": "the"})
+    ok(s, "list_mentions", {"unread_only": True})
+    ok(s, "list_pins", {"channel_id": t})
+    ok(s, "list_users", {"query": "a"})
+    ok(s, "get_user", {"user_id": m["user_id"]})
+    ok(s, "list_scheduled_messages", {"include_past": True})
+    ok(s, "list_reminders", {"include_done": True})
     assert s.fingerprint() == before
     assert not s.diff()
 
@@ -132,178 +106,183 @@ def test_read_tools_do_not_change_state(s):
 
 def test_join_post_and_leave_a_public_channel(s):
     c = not_my_channel(s)
-    fails(s, "post_message", "not_in_channel", channel_id=c["channel_id"], text="hi")
-    fails(s, "leave_channel", "not_in_channel", channel_id=c["channel_id"])
-    assert ok(s, "list_messages", channel_id=c["channel_id"])["total"] >= 0  # public: readable without joining
-    joined = ok(s, "join_channel", channel_id=c["channel_id"])
+    fails(s, "post_message", "not_in_channel", {"channel_id": c["channel_id"], "text": "hi"})
+    fails(s, "leave_channel", "not_in_channel", {"channel_id": c["channel_id"]})
+    assert ok(s, "list_messages", {"channel_id": c["channel_id"]})["total"] >= 0  # public: readable without joining
+    joined = ok(s, "join_channel", {"channel_id": c["channel_id"]})
     assert joined["is_member"] and joined["member_count"] == c["member_count"] + 1 and joined["unread_count"] == 0
-    fails(s, "join_channel", "already_member", channel_id=c["channel_id"])
-    posted = ok(s, "post_message", channel_id=c["channel_id"], text="Hi all, happy to be here!")
-    assert ok(s, "list_messages", channel_id=c["channel_id"])["messages"][-1]["message_id"] == posted["message_id"]
-    left = ok(s, "leave_channel", channel_id=c["channel_id"])
+    fails(s, "join_channel", "already_member", {"channel_id": c["channel_id"]})
+    posted = ok(s, "post_message", {"channel_id": c["channel_id"], "text": "Hi all, happy to be here!"})
+    assert ok(s, "list_messages", {"channel_id": c["channel_id"]})["messages"][-1]["message_id"] == posted["message_id"]
+    left = ok(s, "leave_channel", {"channel_id": c["channel_id"]})
     assert not left["is_member"] and left["unread_count"] is None
-    fails(s, "post_message", "not_in_channel", channel_id=c["channel_id"], text="again")
+    fails(s, "post_message", "not_in_channel", {"channel_id": c["channel_id"], "text": "again"})
 
 
 def test_private_channels_need_an_invitation(s):
     secret = private_elsewhere(s)
-    fails(s, "join_channel", "private_channel", channel_id=secret)
-    fails(s, "list_messages", "private_channel", channel_id=secret)
-    fails(s, "get_channel", "private_channel", channel_id=secret)
-    fails(s, "invite_to_channel", "private_channel", channel_id=secret, user_ids=[me(s)["user_id"]])
+    fails(s, "join_channel", "private_channel", {"channel_id": secret})
+    fails(s, "list_messages", "private_channel", {"channel_id": secret})
+    fails(s, "get_channel", "private_channel", {"channel_id": secret})
+    fails(s, "invite_to_channel", "private_channel", {"channel_id": secret, "user_ids": [me(s)["user_id"]]})
     assert secret not in [c["channel_id"] for c in channels(s).values()]
-    hits = ok(s, "search_messages", limit=100)["messages"]
+    hits = ok(s, "search_messages", {"limit": 100})["messages"]
     assert secret not in {m["channel_id"] for m in hits}
 
 
 def test_create_a_private_channel_and_invite(s):
-    people = [u for u in ok(s, "list_users", limit=100)["users"] if not u["is_me"]]
-    c = ok(s, "create_channel", name="#Launch-Crew", is_private=True, topic="Launch prep",
-           member_ids=[people[0]["user_id"]])
+    people = [u for u in ok(s, "list_users", {"limit": 100})["users"] if not u["is_me"]]
+    c = ok(s, "create_channel", {"name": "#Launch-Crew", "is_private": True, "topic": "Launch prep",
+                                 "member_ids": [people[0]["user_id"]]})
     assert c["name"] == "launch-crew" and c["kind"] == "private" and c["member_count"] == 2
-    fails(s, "create_channel", "name_taken", name="launch-crew")
-    fails(s, "create_channel", "name_taken", name="general")
-    fails(s, "create_channel", "invalid_name", name="launch crew!")
-    inv = ok(s, "invite_to_channel", channel_id=c["channel_id"], user_ids=[people[1]["user_id"], people[2]["user_id"]])
+    fails(s, "create_channel", "name_taken", {"name": "launch-crew"})
+    fails(s, "create_channel", "name_taken", {"name": "general"})
+    fails(s, "create_channel", "invalid_name", {"name": "launch crew!"})
+    inv = ok(s, "invite_to_channel",
+             {"channel_id": c["channel_id"], "user_ids": [people[1]["user_id"], people[2]["user_id"]]})
     assert inv["member_count"] == 4
-    fails(s, "invite_to_channel", "already_member", channel_id=c["channel_id"], user_ids=[people[1]["user_id"]])
-    gone = next(u for u in ok(s, "list_users", include_deactivated=True, limit=100)["users"] if not u["is_active"])
-    fails(s, "invite_to_channel", "user_deactivated", channel_id=c["channel_id"], user_ids=[gone["user_id"]])
-    fails(s, "create_channel", "user_deactivated", name="another-one", member_ids=[gone["user_id"]])
-    assert c["channel_id"] in [x["channel_id"] for x in ok(s, "list_channels", kind="private")["channels"]]
+    fails(s, "invite_to_channel", "already_member", {"channel_id": c["channel_id"], "user_ids": [people[1]["user_id"]]})
+    gone = next(u for u in ok(s, "list_users",
+                              {"include_deactivated": True, "limit": 100})["users"] if not u["is_active"])
+    fails(s, "invite_to_channel", "user_deactivated", {"channel_id": c["channel_id"], "user_ids": [gone["user_id"]]})
+    fails(s, "create_channel", "user_deactivated", {"name": "another-one", "member_ids": [gone["user_id"]]})
+    assert c["channel_id"] in [x["channel_id"] for x in ok(s, "list_channels", {"kind": "private"})["channels"]]
 
 
 def test_archive_and_unarchive(s):
-    c = ok(s, "create_channel", name="temp-war-room")
-    ok(s, "post_message", channel_id=c["channel_id"], text="Kicking off")
-    archived = ok(s, "archive_channel", channel_id=c["channel_id"])
+    c = ok(s, "create_channel", {"name": "temp-war-room"})
+    ok(s, "post_message", {"channel_id": c["channel_id"], "text": "Kicking off"})
+    archived = ok(s, "archive_channel", {"channel_id": c["channel_id"]})
     assert archived["is_archived"]
-    fails(s, "archive_channel", "already_archived", channel_id=c["channel_id"])
-    fails(s, "post_message", "channel_archived", channel_id=c["channel_id"], text="anyone?")
-    fails(s, "set_channel_topic", "channel_archived", channel_id=c["channel_id"], topic="x")
-    msg = ok(s, "list_messages", channel_id=c["channel_id"])["messages"][0]
-    fails(s, "add_reaction", "channel_archived", message_id=msg["message_id"], emoji="eyes")
-    fails(s, "edit_message", "channel_archived", message_id=msg["message_id"], text="edited")
-    assert c["channel_id"] not in [x["channel_id"] for x in ok(s, "list_channels", limit=100)["channels"]]
-    ok(s, "unarchive_channel", channel_id=c["channel_id"])
-    fails(s, "unarchive_channel", "not_archived", channel_id=c["channel_id"])
-    ok(s, "post_message", channel_id=c["channel_id"], text="Back again")
+    fails(s, "archive_channel", "already_archived", {"channel_id": c["channel_id"]})
+    fails(s, "post_message", "channel_archived", {"channel_id": c["channel_id"], "text": "anyone?"})
+    fails(s, "set_channel_topic", "channel_archived", {"channel_id": c["channel_id"], "topic": "x"})
+    msg = ok(s, "list_messages", {"channel_id": c["channel_id"]})["messages"][0]
+    fails(s, "add_reaction", "channel_archived", {"message_id": msg["message_id"], "emoji": "eyes"})
+    fails(s, "edit_message", "channel_archived", {"message_id": msg["message_id"], "text": "edited"})
+    assert c["channel_id"] not in [x["channel_id"] for x in ok(s, "list_channels", {"limit": 100})["channels"]]
+    ok(s, "unarchive_channel", {"channel_id": c["channel_id"]})
+    fails(s, "unarchive_channel", "not_archived", {"channel_id": c["channel_id"]})
+    ok(s, "post_message", {"channel_id": c["channel_id"], "text": "Back again"})
 
 
 def test_default_channel_and_dms_are_special(s):
     general = cid(s, "general")
-    fails(s, "leave_channel", "default_channel", channel_id=general)
-    fails(s, "archive_channel", "default_channel", channel_id=general)
+    fails(s, "leave_channel", "default_channel", {"channel_id": general})
+    fails(s, "archive_channel", "default_channel", {"channel_id": general})
     dm = next(c for c in channels(s).values() if c["kind"] == "dm" and not c["is_archived"])
-    fails(s, "join_channel", "is_direct_message", channel_id=dm["channel_id"])
-    fails(s, "leave_channel", "is_direct_message", channel_id=dm["channel_id"])
-    fails(s, "archive_channel", "is_direct_message", channel_id=dm["channel_id"])
-    fails(s, "get_channel", "not_found", channel_id="DM-99999")
+    fails(s, "join_channel", "is_direct_message", {"channel_id": dm["channel_id"]})
+    fails(s, "leave_channel", "is_direct_message", {"channel_id": dm["channel_id"]})
+    fails(s, "archive_channel", "is_direct_message", {"channel_id": dm["channel_id"]})
+    fails(s, "get_channel", "not_found", {"channel_id": "DM-99999"})
 
 
 def test_topic_and_read_position(s):
     t = team(s)
-    ch = ok(s, "set_channel_topic", channel_id=t["channel_id"], topic="Beta on March 30")
+    ch = ok(s, "set_channel_topic", {"channel_id": t["channel_id"], "topic": "Beta on March 30"})
     assert ch["topic"] == "Beta on March 30"
     unread = next(c for c in channels(s).values() if c["is_member"] and c["unread_count"])
-    assert ok(s, "mark_channel_read", channel_id=unread["channel_id"])["unread_count"] == 0
+    assert ok(s, "mark_channel_read", {"channel_id": unread["channel_id"]})["unread_count"] == 0
     assert channels(s)[unread["name"]]["unread_count"] == 0
-    fails(s, "mark_channel_read", "not_in_channel", channel_id=not_my_channel(s)["channel_id"])
+    fails(s, "mark_channel_read", "not_in_channel", {"channel_id": not_my_channel(s)["channel_id"]})
 
 
 # ----- messages ----------------------------------------------------------------------------------------------
 
 def test_post_with_mentions_and_edit_only_own(s):
     t = team(s)["channel_id"]
-    people = ok(s, "get_channel", channel_id=t)["members"]
+    people = ok(s, "get_channel", {"channel_id": t})["members"]
     other = next(p for p in people if p["user_id"] != me(s)["user_id"])
     text = f"@{other['handle']} can you review? cc <@{other['user_id']}> @here"
-    posted = ok(s, "post_message", channel_id=t, text=text)
+    posted = ok(s, "post_message", {"channel_id": t, "text": text})
     assert posted["mentioned_user_ids"] == [other["user_id"]] and posted["mentions_channel"]
-    edited = ok(s, "edit_message", message_id=posted["message_id"], text="Never mind, sorted.")
+    edited = ok(s, "edit_message", {"message_id": posted["message_id"], "text": "Never mind, sorted."})
     assert edited["edited_at"] == "2026-03-16T09:00:00" and edited["mentioned_user_ids"] == []
     theirs = colleague_message(s, t)
-    fails(s, "edit_message", "not_author", message_id=theirs["message_id"], text="hijacked")
-    fails(s, "delete_message", "not_author", message_id=theirs["message_id"])
-    fails(s, "post_message", "invalid_arguments", channel_id=t, text="   ")
+    fails(s, "edit_message", "not_author", {"message_id": theirs["message_id"], "text": "hijacked"})
+    fails(s, "delete_message", "not_author", {"message_id": theirs["message_id"]})
+    fails(s, "post_message", "invalid_arguments", {"channel_id": t, "text": "   "})
 
 
 def test_announcements_are_for_admins(s):
     ann = cid(s, "announcements")
-    fails(s, "post_message", "posting_restricted", channel_id=ann, text="Hello everyone")
-    fails(s, "schedule_message", "posting_restricted", channel_id=ann, text="Later", post_at="2026-03-17T09:00:00")
-    post = ok(s, "list_messages", channel_id=ann)["messages"][-1]
-    reply = ok(s, "reply_in_thread", message_id=post["message_id"], text="Thanks for the update!")
+    fails(s, "post_message", "posting_restricted", {"channel_id": ann, "text": "Hello everyone"})
+    fails(s, "schedule_message", "posting_restricted",
+          {"channel_id": ann, "text": "Later", "post_at": "2026-03-17T09:00:00"})
+    post = ok(s, "list_messages", {"channel_id": ann})["messages"][-1]
+    reply = ok(s, "reply_in_thread", {"message_id": post["message_id"], "text": "Thanks for the update!"})
     assert reply["thread_id"] == post["message_id"]
-    fails(s, "reply_in_thread", "posting_restricted", message_id=post["message_id"], text="Also here",
-          also_send_to_channel=True)
+    fails(s, "reply_in_thread", "posting_restricted", {"message_id": post["message_id"], "text": "Also here",
+                                                       "also_send_to_channel": True})
 
 
 def test_threads(s):
     t = team(s)["channel_id"]
     root = colleague_message(s, t)
-    first = ok(s, "reply_in_thread", message_id=root["message_id"], text="On it.")
-    second = ok(s, "reply_in_thread", message_id=first["message_id"], text="Done.")
+    first = ok(s, "reply_in_thread", {"message_id": root["message_id"], "text": "On it."})
+    second = ok(s, "reply_in_thread", {"message_id": first["message_id"], "text": "Done."})
     assert first["thread_id"] == second["thread_id"] == root["message_id"]
-    thread = ok(s, "get_thread", message_id=second["message_id"])
+    thread = ok(s, "get_thread", {"message_id": second["message_id"]})
     assert thread["root"]["message_id"] == root["message_id"]
     assert [m["message_id"] for m in thread["replies"]][-2:] == [first["message_id"], second["message_id"]]
     assert thread["root"]["reply_count"] == root["reply_count"] + 2
-    channel_view = ok(s, "list_messages", channel_id=t, limit=100)["messages"]
+    channel_view = ok(s, "list_messages", {"channel_id": t, "limit": 100})["messages"]
     assert first["message_id"] not in [m["message_id"] for m in channel_view]
-    shared = ok(s, "reply_in_thread", message_id=root["message_id"], text="Summary: shipped.",
-                also_send_to_channel=True)
-    assert ok(s, "list_messages", channel_id=t)["messages"][-1]["message_id"] == shared["message_id"]
+    shared = ok(s, "reply_in_thread", {"message_id": root["message_id"], "text": "Summary: shipped.",
+                                       "also_send_to_channel": True})
+    assert ok(s, "list_messages", {"channel_id": t})["messages"][-1]["message_id"] == shared["message_id"]
 
 
 def test_delete_keeps_the_thread_but_blocks_new_activity(s):
     t = team(s)["channel_id"]
-    mine = ok(s, "post_message", channel_id=t, text="Who can take the on-call swap?")
-    ok(s, "reply_in_thread", message_id=mine["message_id"], text="I can")
-    ok(s, "add_reaction", message_id=mine["message_id"], emoji="eyes")
-    gone = ok(s, "delete_message", message_id=mine["message_id"])
+    mine = ok(s, "post_message", {"channel_id": t, "text": "Who can take the on-call swap?"})
+    ok(s, "reply_in_thread", {"message_id": mine["message_id"], "text": "I can"})
+    ok(s, "add_reaction", {"message_id": mine["message_id"], "emoji": "eyes"})
+    gone = ok(s, "delete_message", {"message_id": mine["message_id"]})
     assert gone["replies_kept"] == 1
-    thread = ok(s, "get_thread", message_id=mine["message_id"])
+    thread = ok(s, "get_thread", {"message_id": mine["message_id"]})
     assert thread["root"]["is_deleted"] and thread["root"]["text"] == "This message was deleted."
     assert thread["root"]["reactions"] == [] and thread["total"] == 1
-    fails(s, "delete_message", "message_deleted", message_id=mine["message_id"])
-    fails(s, "edit_message", "message_deleted", message_id=mine["message_id"], text="x")
-    fails(s, "reply_in_thread", "message_deleted", message_id=mine["message_id"], text="x")
-    fails(s, "add_reaction", "message_deleted", message_id=mine["message_id"], emoji="tada")
-    fails(s, "pin_message", "message_deleted", message_id=mine["message_id"])
-    found = ok(s, "search_messages", query="on-call swap")["messages"]
+    fails(s, "delete_message", "message_deleted", {"message_id": mine["message_id"]})
+    fails(s, "edit_message", "message_deleted", {"message_id": mine["message_id"], "text": "x"})
+    fails(s, "reply_in_thread", "message_deleted", {"message_id": mine["message_id"], "text": "x"})
+    fails(s, "add_reaction", "message_deleted", {"message_id": mine["message_id"], "emoji": "tada"})
+    fails(s, "pin_message", "message_deleted", {"message_id": mine["message_id"]})
+    found = ok(s, "search_messages", {"query": "on-call swap"})["messages"]
     assert mine["message_id"] not in [m["message_id"] for m in found]
 
 
 def test_direct_messages(s):
     user = me(s)
-    other = next(u for u in ok(s, "list_users", limit=100)["users"] if not u["is_me"])
-    sent = ok(s, "send_direct_message", user_id=other["user_id"], text="Got a minute?")
+    other = next(u for u in ok(s, "list_users", {"limit": 100})["users"] if not u["is_me"])
+    sent = ok(s, "send_direct_message", {"user_id": other["user_id"], "text": "Got a minute?"})
     assert sent["channel_id"].startswith("DM-")
-    again = ok(s, "send_direct_message", user_id=other["user_id"], text="About the launch.")
+    again = ok(s, "send_direct_message", {"user_id": other["user_id"], "text": "About the launch."})
     assert again["channel_id"] == sent["channel_id"]
-    history = ok(s, "list_messages", channel_id=sent["channel_id"])["messages"]
+    history = ok(s, "list_messages", {"channel_id": sent["channel_id"]})["messages"]
     assert [m["text"] for m in history[-2:]] == ["Got a minute?", "About the launch."]
-    fails(s, "send_direct_message", "cannot_message_self", user_id=user["user_id"], text="hi me")
-    gone = next(u for u in ok(s, "list_users", include_deactivated=True, limit=100)["users"] if not u["is_active"])
-    fails(s, "send_direct_message", "user_deactivated", user_id=gone["user_id"], text="hi")
-    fails(s, "send_direct_message", "not_found", user_id="USR-1", text="hi")
+    fails(s, "send_direct_message", "cannot_message_self", {"user_id": user["user_id"], "text": "hi me"})
+    gone = next(u for u in ok(s, "list_users",
+                              {"include_deactivated": True, "limit": 100})["users"] if not u["is_active"])
+    fails(s, "send_direct_message", "user_deactivated", {"user_id": gone["user_id"], "text": "hi"})
+    fails(s, "send_direct_message", "not_found", {"user_id": "USR-1", "text": "hi"})
 
 
 def test_search_messages(s):
     t = team(s)["channel_id"]
-    posted = ok(s, "post_message", channel_id=t, text="The Zanzibar migration starts tomorrow")
-    hits = ok(s, "search_messages", query="zanzibar")
+    posted = ok(s, "post_message", {"channel_id": t, "text": "The Zanzibar migration starts tomorrow"})
+    hits = ok(s, "search_messages", {"query": "zanzibar"})
     assert [m["message_id"] for m in hits["messages"]] == [posted["message_id"]]
-    by_me = ok(s, "search_messages", from_user_id=me(s)["user_id"], channel_id=t, limit=100)["messages"]
+    by_me = ok(s, "search_messages", {"from_user_id": me(s)["user_id"], "channel_id": t, "limit": 100})["messages"]
     assert posted["message_id"] in [m["message_id"] for m in by_me]
     assert all(m["user_id"] == me(s)["user_id"] for m in by_me)
-    window = ok(s, "search_messages", after="2026-03-09T00:00:00", before="2026-03-10T00:00:00", limit=100)["messages"]
+    window = ok(s, "search_messages",
+                {"after": "2026-03-09T00:00:00", "before": "2026-03-10T00:00:00", "limit": 100})["messages"]
     assert window and all("2026-03-09" <= m["posted_at"] < "2026-03-10" for m in window)
-    fails(s, "search_messages", "invalid_time", after="yesterday")
-    fails(s, "search_messages", "end_before_start", after="2026-03-10T00:00:00", before="2026-03-09T00:00:00")
+    fails(s, "search_messages", "invalid_time", {"after": "yesterday"})
+    fails(s, "search_messages", "end_before_start", {"after": "2026-03-10T00:00:00", "before": "2026-03-09T00:00:00"})
     for odd in ("'; DROP TABLE messages; --", "zzqqxx"):
-        assert ok(s, "search_messages", query=odd)["total"] == 0
+        assert ok(s, "search_messages", {"query": odd})["total"] == 0
 
 
 # ----- reactions and pins -----------------------------------------------------------------------------------------
@@ -311,60 +290,60 @@ def test_search_messages(s):
 def test_reactions(s):
     t = team(s)["channel_id"]
     m = colleague_message(s, t)
-    data = ok(s, "add_reaction", message_id=m["message_id"], emoji=":+1:")
+    data = ok(s, "add_reaction", {"message_id": m["message_id"], "emoji": ":+1:"})
     mine = next(r for r in data["reactions"] if r["emoji"] == "thumbsup")
     assert mine["reacted_by_me"]
-    fails(s, "add_reaction", "already_reacted", message_id=m["message_id"], emoji="thumbsup")
-    fails(s, "add_reaction", "invalid_emoji", message_id=m["message_id"], emoji="not-an-emoji")
-    ok(s, "remove_reaction", message_id=m["message_id"], emoji="thumbsup")
-    fails(s, "remove_reaction", "no_reaction", message_id=m["message_id"], emoji="thumbsup")
+    fails(s, "add_reaction", "already_reacted", {"message_id": m["message_id"], "emoji": "thumbsup"})
+    fails(s, "add_reaction", "invalid_emoji", {"message_id": m["message_id"], "emoji": "not-an-emoji"})
+    ok(s, "remove_reaction", {"message_id": m["message_id"], "emoji": "thumbsup"})
+    fails(s, "remove_reaction", "no_reaction", {"message_id": m["message_id"], "emoji": "thumbsup"})
     outside = not_my_channel(s)
-    theirs = ok(s, "list_messages", channel_id=outside["channel_id"])["messages"]
+    theirs = ok(s, "list_messages", {"channel_id": outside["channel_id"]})["messages"]
     if theirs:
-        fails(s, "add_reaction", "not_in_channel", message_id=theirs[-1]["message_id"], emoji="eyes")
+        fails(s, "add_reaction", "not_in_channel", {"message_id": theirs[-1]["message_id"], "emoji": "eyes"})
 
 
 def test_pins(s):
     t = team(s)["channel_id"]
     m = colleague_message(s, t)
-    before = ok(s, "list_pins", channel_id=t)["total"]
-    assert ok(s, "pin_message", message_id=m["message_id"])["is_pinned"]
-    fails(s, "pin_message", "already_pinned", message_id=m["message_id"])
-    pins = ok(s, "list_pins", channel_id=t)
+    before = ok(s, "list_pins", {"channel_id": t})["total"]
+    assert ok(s, "pin_message", {"message_id": m["message_id"]})["is_pinned"]
+    fails(s, "pin_message", "already_pinned", {"message_id": m["message_id"]})
+    pins = ok(s, "list_pins", {"channel_id": t})
     assert pins["total"] == before + 1 and pins["messages"][0]["message_id"] == m["message_id"]
-    assert ok(s, "get_channel", channel_id=t)["pinned_count"] == before + 1
-    ok(s, "unpin_message", message_id=m["message_id"])
-    fails(s, "unpin_message", "not_pinned", message_id=m["message_id"])
+    assert ok(s, "get_channel", {"channel_id": t})["pinned_count"] == before + 1
+    ok(s, "unpin_message", {"message_id": m["message_id"]})
+    fails(s, "unpin_message", "not_pinned", {"message_id": m["message_id"]})
 
 
 # ----- people and status --------------------------------------------------------------------------------------
 
 def test_status_set_expire_and_clear(s):
-    u = ok(s, "set_status", text="In a meeting", emoji=":spiral_calendar_pad:", duration_minutes=30)
+    u = ok(s, "set_status", {"text": "In a meeting", "emoji": ":spiral_calendar_pad:", "duration_minutes": 30})
     assert u["status_text"] == "In a meeting" and u["status_expires_at"] == "2026-03-16T09:30:00"
-    fails(s, "set_status", "invalid_emoji", text="x", emoji="no_such_emoji")
+    fails(s, "set_status", "invalid_emoji", {"text": "x", "emoji": "no_such_emoji"})
     s.advance(31 * 60)
     assert me(s)["status_text"] is None
     fails(s, "clear_status", "no_status")
-    ok(s, "set_status", text="Working remotely", emoji="house_with_garden")
+    ok(s, "set_status", {"text": "Working remotely", "emoji": "house_with_garden"})
     assert ok(s, "clear_status")["status_text"] is None
 
 
 def test_other_peoples_statuses_expire(s):
-    busy = [u for u in ok(s, "list_users", limit=100)["users"] if u["status_expires_at"]]
+    busy = [u for u in ok(s, "list_users", {"limit": 100})["users"] if u["status_expires_at"]]
     assert busy
     s.advance(8 * 86400)
-    after = {u["user_id"]: u for u in ok(s, "list_users", limit=100)["users"]}
+    after = {u["user_id"]: u for u in ok(s, "list_users", {"limit": 100})["users"]}
     assert all(after[u["user_id"]]["status_text"] is None for u in busy)
 
 
 # ----- time: colleagues post, scheduled messages, reminders -------------------------------------------------
 
 def test_colleagues_keep_posting_and_mention_the_user(s):
-    before = ok(s, "list_mentions", unread_only=True)["total"]
+    before = ok(s, "list_mentions", {"unread_only": True})["total"]
     t = team(s)
     s.advance(3600)
-    after = ok(s, "list_mentions", unread_only=True)
+    after = ok(s, "list_mentions", {"unread_only": True})
     assert after["total"] == before + 1
     newest = after["messages"][0]
     assert newest["channel_id"] == t["channel_id"] and me(s)["user_id"] in newest["mentioned_user_ids"]
@@ -376,42 +355,43 @@ def test_colleagues_keep_posting_and_mention_the_user(s):
 
 def test_nothing_is_posted_into_an_archived_channel(s):
     archived = [c for c in channels(s).values() if c["is_archived"] and c["kind"] == "public"]
-    counts = {c["channel_id"]: ok(s, "list_messages", channel_id=c["channel_id"])["total"] for c in archived}
+    counts = {c["channel_id"]: ok(s, "list_messages", {"channel_id": c["channel_id"]})["total"] for c in archived}
     s.advance(4 * 86400)
-    assert counts == {c: ok(s, "list_messages", channel_id=c)["total"] for c in counts}
+    assert counts == {c: ok(s, "list_messages", {"channel_id": c})["total"] for c in counts}
 
 
 def test_scheduled_messages_post_when_due(s):
     t = team(s)["channel_id"]
-    fails(s, "schedule_message", "past_date", channel_id=t, text="x", post_at="2026-03-16T08:00:00")
-    fails(s, "schedule_message", "invalid_time", channel_id=t, text="x", post_at="2026-12-31T09:00:00")
-    fails(s, "schedule_message", "invalid_time", channel_id=t, text="x", post_at="tomorrow")
-    sch = ok(s, "schedule_message", channel_id=t, text="Standup in 5!", post_at="2026-03-16T09:55:00")
+    fails(s, "schedule_message", "past_date", {"channel_id": t, "text": "x", "post_at": "2026-03-16T08:00:00"})
+    fails(s, "schedule_message", "invalid_time", {"channel_id": t, "text": "x", "post_at": "2026-12-31T09:00:00"})
+    fails(s, "schedule_message", "invalid_time", {"channel_id": t, "text": "x", "post_at": "tomorrow"})
+    sch = ok(s, "schedule_message", {"channel_id": t, "text": "Standup in 5!", "post_at": "2026-03-16T09:55:00"})
     assert sch["status"] == "pending"
     world = next(x for x in ok(s, "list_scheduled_messages")["scheduled_messages"]
                  if x["scheduled_id"] != sch["scheduled_id"])
-    ok(s, "cancel_scheduled_message", scheduled_id=world["scheduled_id"])
-    fails(s, "cancel_scheduled_message", "not_pending", scheduled_id=world["scheduled_id"])
+    ok(s, "cancel_scheduled_message", {"scheduled_id": world["scheduled_id"]})
+    fails(s, "cancel_scheduled_message", "not_pending", {"scheduled_id": world["scheduled_id"]})
     s.advance(3600)
-    done = next(x for x in ok(s, "list_scheduled_messages", include_past=True)["scheduled_messages"]
+    done = next(x for x in ok(s, "list_scheduled_messages", {"include_past": True})["scheduled_messages"]
                 if x["scheduled_id"] == sch["scheduled_id"])
     assert done["status"] == "sent" and done["message_id"]
-    posted = ok(s, "get_thread", message_id=done["message_id"])["root"]
+    posted = ok(s, "get_thread", {"message_id": done["message_id"]})["root"]
     assert posted["text"] == "Standup in 5!" and posted["posted_at"] == "2026-03-16T09:55:00"
     # going out by itself does not mark the channel read: the manager's 09:xx question stays unread
-    assert any(m["channel_id"] == t for m in ok(s, "list_mentions", unread_only=True)["messages"])
-    fails(s, "cancel_scheduled_message", "not_pending", scheduled_id=sch["scheduled_id"])
+    assert any(m["channel_id"] == t for m in ok(s, "list_mentions", {"unread_only": True})["messages"])
+    fails(s, "cancel_scheduled_message", "not_pending", {"scheduled_id": sch["scheduled_id"]})
     s.advance(86400)  # the cancelled one never goes out
-    assert next(x for x in ok(s, "list_scheduled_messages", include_past=True)["scheduled_messages"]
+    assert next(x for x in ok(s, "list_scheduled_messages", {"include_past": True})["scheduled_messages"]
                 if x["scheduled_id"] == world["scheduled_id"])["status"] == "cancelled"
 
 
 def test_scheduled_message_fails_if_the_channel_is_archived(s):
-    c = ok(s, "create_channel", name="short-lived")
-    sch = ok(s, "schedule_message", channel_id=c["channel_id"], text="Hello later", post_at="2026-03-16T12:00:00")
-    ok(s, "archive_channel", channel_id=c["channel_id"])
+    c = ok(s, "create_channel", {"name": "short-lived"})
+    sch = ok(s, "schedule_message",
+             {"channel_id": c["channel_id"], "text": "Hello later", "post_at": "2026-03-16T12:00:00"})
+    ok(s, "archive_channel", {"channel_id": c["channel_id"]})
     s.advance(4 * 3600)
-    status = next(x for x in ok(s, "list_scheduled_messages", include_past=True)["scheduled_messages"]
+    status = next(x for x in ok(s, "list_scheduled_messages", {"include_past": True})["scheduled_messages"]
                   if x["scheduled_id"] == sch["scheduled_id"])["status"]
     assert status == "failed"
 
@@ -419,19 +399,20 @@ def test_scheduled_message_fails_if_the_channel_is_archived(s):
 def test_reminders_arrive_from_slackbot(s):
     t = team(s)["channel_id"]
     m = colleague_message(s, t)
-    fails(s, "set_reminder", "past_date", text="x", remind_at="2026-03-15T10:00:00")
-    r = ok(s, "set_reminder", text="reply to the thread", remind_at="2026-03-16T10:00:00", message_id=m["message_id"])
-    fails(s, "set_reminder", "not_found", text="x", remind_at="2026-03-16T10:00:00", message_id="CM-1")
+    fails(s, "set_reminder", "past_date", {"text": "x", "remind_at": "2026-03-15T10:00:00"})
+    r = ok(s, "set_reminder",
+           {"text": "reply to the thread", "remind_at": "2026-03-16T10:00:00", "message_id": m["message_id"]})
+    fails(s, "set_reminder", "not_found", {"text": "x", "remind_at": "2026-03-16T10:00:00", "message_id": "CM-1"})
     s.advance(3600)
-    reminders = {x["reminder_id"]: x for x in ok(s, "list_reminders", include_done=True)["reminders"]}
+    reminders = {x["reminder_id"]: x for x in ok(s, "list_reminders", {"include_done": True})["reminders"]}
     assert reminders[r["reminder_id"]]["status"] == "done"
     bot = next(c for c in channels(s).values() if c["kind"] == "dm" and c["name"] == "Slackbot")
-    last = ok(s, "list_messages", channel_id=bot["channel_id"])["messages"][-1]
+    last = ok(s, "list_messages", {"channel_id": bot["channel_id"]})["messages"][-1]
     assert last["text"].startswith("Reminder: reply to the thread") and m["message_id"] in last["text"]
     assert last["posted_at"] == "2026-03-16T10:00:00"
     pending = ok(s, "list_reminders")["reminders"]
-    ok(s, "delete_reminder", reminder_id=pending[0]["reminder_id"])
-    fails(s, "delete_reminder", "not_found", reminder_id=pending[0]["reminder_id"])
+    ok(s, "delete_reminder", {"reminder_id": pending[0]["reminder_id"]})
+    fails(s, "delete_reminder", "not_found", {"reminder_id": pending[0]["reminder_id"]})
 
 
 def test_replaying_the_same_calls_gives_the_same_state():
@@ -439,8 +420,8 @@ def test_replaying_the_same_calls_gives_the_same_state():
     for _ in range(2):
         with Session("team_chat", world=WORLD) as s:
             t = team(s)["channel_id"]
-            ok(s, "post_message", channel_id=t, text="hello")
-            ok(s, "create_channel", name="replay-check")
+            ok(s, "post_message", {"channel_id": t, "text": "hello"})
+            ok(s, "create_channel", {"name": "replay-check"})
             s.advance(86400)
             prints.append(s.fingerprint())
     assert prints[0] == prints[1]

@@ -68,11 +68,20 @@ class Server:
         return register
 
     def lister(self, kind: str) -> str | None:
-        """The visible read tool that lists entities of `kind` without any required argument."""
-        for tool in self.visible_tools:
-            if tool.read_only and kind in tool.produces and not any(p.required for p in tool.params):
-                return tool.name
-        return None
+        """The visible read tool that best lists entities of `kind` without a required argument.
+
+        A `list_`/`search_` tool is preferred, then one whose output carries fewest other kinds.
+        """
+        candidates = [t for t in self.visible_tools
+                      if t.read_only and kind in t.produces and not any(p.required for p in t.params)]
+        if not candidates:
+            return None
+
+        def rank(tool: Tool) -> tuple[bool, bool, int]:
+            named = tool.name.startswith(("list_", "search_", "find_"))
+            return (not named, kind.rstrip("s") not in tool.name, len(tool.produces))
+
+        return min(candidates, key=rank).name
 
     @property
     def visible_tools(self) -> list[Tool]:

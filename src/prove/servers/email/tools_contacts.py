@@ -19,7 +19,6 @@ from .tools import (
     check_address,
     escape_like,
     now_iso,
-    quote,
     server,
 )
 
@@ -40,10 +39,7 @@ class Unblocked(BaseModel):
 
 
 def _contact(ctx: Ctx, contact_id: str) -> Contact:
-    row = ctx.db.execute("SELECT * FROM contacts WHERE contact_id = ?", (contact_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No contact has ID {quote(contact_id)}.",
-                        hint="Find contacts with search_contacts; IDs look like 'CON-10004'.")
+    row = ctx.get("contact", contact_id)
     return Contact(contact_id=row["contact_id"], name=row["name"], email=row["email"], phone=row["phone"],
                    company=row["company"], notes=row["notes"], is_favorite=bool(row["is_favorite"]))
 

@@ -67,16 +67,8 @@ def order_status(row: sqlite3.Row, now: datetime) -> str:
     return "delivered"
 
 
-def order_row(ctx: Ctx, order_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM orders WHERE order_id = ?", (order_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No order has ID {show(order_id)}.",
-                        hint="See your orders with list_orders; IDs look like 'ORD-10001'.")
-    return row
-
-
 def order_model(ctx: Ctx, order_id: str) -> Order:
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     status = order_status(row, ctx.now())
     lines = [OrderLine(item_id=r["item_id"], name=r["name"], quantity=r["quantity"], unit_price=r["unit_price"],
                        special_instructions=r["special_instructions"])
@@ -333,7 +325,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -
         not_found: the order does not exist.
         order_not_cancellable: the order is already being prepared, on its way, delivered or cancelled.
     """
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     status = order_status(row, ctx.now())
     if status not in ("placed", "scheduled"):
         raise ToolError("order_not_cancellable", f"Order {order_id} is {status.replace('_', ' ')}; only an order "
@@ -367,7 +359,7 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
         order_cancelled: the order was cancelled.
         tip_window_closed: the order was delivered more than 24 hours ago.
     """
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     status = order_status(row, ctx.now())
     if status == "cancelled":
         raise ToolError("order_cancelled", f"Order {order_id} was cancelled; there is nothing to tip.")
@@ -409,7 +401,7 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating:
         already_rated: the order already has a review.
         rating_window_closed: the order was delivered more than 14 days ago.
     """
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     status = order_status(row, ctx.now())
     if status != "delivered":
         raise ToolError("order_not_delivered", f"Order {order_id} is {status.replace('_', ' ')}; only delivered "
@@ -454,7 +446,7 @@ def reorder(ctx: Ctx, order_id: OrderId) -> Reorder:
         item_unavailable: every dish of the order is sold out now.
         quantity_limit: a cart line would hold more than 20 of one dish.
     """
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     lines = ctx.db.execute("SELECT oi.*, m.available FROM order_items oi JOIN menu_items m ON m.item_id = oi.item_id "
                            "WHERE oi.order_id = ? ORDER BY oi.line", (order_id,)).fetchall()
     added = [line for line in lines if line["available"]]

@@ -403,14 +403,6 @@ def pct(new: float, old: float) -> float:
 
 # ----- accounts --------------------------------------------------------------------------------
 
-def account(ctx: Ctx, account_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No account has ID {quote_text(account_id)}.",
-                        hint="See the investor's accounts with list_accounts; IDs look like 'BRK-10001'.")
-    return row
-
-
 def reserved_cash(ctx: Ctx, account_id: str) -> float:
     (value,) = ctx.db.execute(
         "SELECT coalesce(sum(quantity * limit_price), 0) FROM orders "

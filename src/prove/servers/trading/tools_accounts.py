@@ -23,7 +23,6 @@ from .tools import (
     Position,
     PositionList,
     Ticker,
-    account,
     buying_power,
     cents,
     contribution_room,
@@ -107,7 +106,7 @@ def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     Raises:
         not_found: no account has that ID.
     """
-    acct = account(ctx, account_id)
+    acct = ctx.get("account", account_id)
     positions = _positions(ctx, account_id)
     value = money(sum(p.market_value for p in positions))
     (open_orders,) = ctx.db.execute("SELECT count(*) FROM orders WHERE account_id = ? AND status = 'open'",
@@ -144,7 +143,7 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     Raises:
         not_found: no account has that ID.
     """
-    account(ctx, account_id)
+    ctx.get("account", account_id)
     positions = _positions(ctx, account_id)
     if ticker is not None:
         positions = [p for p in positions if p.ticker == ticker.strip().upper()]
@@ -185,7 +184,7 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
     """
     sql, args = "SELECT * FROM activity WHERE 1 = 1", []
     if account_id is not None:
-        account(ctx, account_id)
+        ctx.get("account", account_id)
         sql += " AND account_id = ?"
         args.append(account_id)
     if kind is not None:
@@ -283,7 +282,7 @@ def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amo
         contribution_limit_exceeded: a Roth IRA deposit exceeds this year's remaining contribution room.
     """
     settle(ctx)
-    acct = account(ctx, account_id)
+    acct = ctx.get("account", account_id)
     link = _bank_link(ctx, bank_link_id)
     amount = cents(amount)
     limit = ctx.db.execute("SELECT daily_deposit_limit FROM profile").fetchone()[0]
@@ -329,7 +328,7 @@ def withdraw_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, am
         insufficient_funds: the amount is more than the account's buying power.
     """
     settle(ctx)
-    acct = account(ctx, account_id)
+    acct = ctx.get("account", account_id)
     link = _bank_link(ctx, bank_link_id)
     amount = cents(amount)
     _no_ira_withdrawal(acct)
@@ -387,8 +386,8 @@ def transfer_cash(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId
             remaining contribution room.
     """
     settle(ctx)
-    src = account(ctx, from_account_id)
-    dst = account(ctx, to_account_id)
+    src = ctx.get("account", from_account_id)
+    dst = ctx.get("account", to_account_id)
     if from_account_id == to_account_id:
         raise ToolError("same_account", "The source and destination accounts are the same.",
                         hint="Pick two different accounts from list_accounts.")

@@ -17,7 +17,6 @@ from .tools import (
     Side,
     Ticker,
     TimeInForce,
-    account,
     buying_power,
     day_order_expiry,
     execute,
@@ -76,7 +75,7 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
             committed to open sell orders.
     """
     settle(ctx)
-    acct = account(ctx, account_id)
+    acct = ctx.get("account", account_id)
     sec = security(ctx, ticker)
     if order_type == "limit" and limit_price is None:
         raise ToolError("invalid_order", "A limit order needs a limit_price.",
@@ -213,7 +212,7 @@ def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStat
     """
     sql, args = "SELECT * FROM orders WHERE 1 = 1", []
     if account_id is not None:
-        account(ctx, account_id)
+        ctx.get("account", account_id)
         sql += " AND account_id = ?"
         args.append(account_id)
     for column, value in (("status", status), ("side", side)):

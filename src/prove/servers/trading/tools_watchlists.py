@@ -40,14 +40,6 @@ from .tools import (
 from .world import market_clock
 
 
-def _watchlist_row(ctx: Ctx, watchlist_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM watchlists WHERE watchlist_id = ?", (watchlist_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No watchlist has ID {quote_text(watchlist_id)}.",
-                        hint="See the watchlists with list_watchlists; IDs look like 'WL-10001'.")
-    return row
-
-
 def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
     t, is_open = market_clock(ctx.now())
     items = []
@@ -110,7 +102,7 @@ def create_watchlist(ctx: Ctx, name: Name,
         sec = security(ctx, ticker)
         ctx.db.execute("INSERT INTO watchlist_items (watchlist_id, ticker, added_at) VALUES (?, ?, ?)",
                        (watchlist_id, sec["ticker"], now_iso(ctx)))
-    return _watchlist(ctx, _watchlist_row(ctx, watchlist_id))
+    return _watchlist(ctx, ctx.get("watchlist", watchlist_id))
 
 
 @server.tool(effect=WRITE, asks=[
@@ -133,7 +125,7 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
         watchlist_full: the watchlist already holds the most items allowed (50).
     """
     settle(ctx)
-    row = _watchlist_row(ctx, watchlist_id)
+    row = ctx.get("watchlist", watchlist_id)
     sec = security(ctx, ticker)
     if ctx.db.execute("SELECT 1 FROM watchlist_items WHERE watchlist_id = ? AND ticker = ?",
                       (watchlist_id, sec["ticker"])).fetchone():
@@ -166,7 +158,7 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
         not_on_watchlist: the security is not on the watchlist.
     """
     settle(ctx)
-    row = _watchlist_row(ctx, watchlist_id)
+    row = ctx.get("watchlist", watchlist_id)
     symbol = ticker.strip().upper()
     gone = ctx.db.execute("DELETE FROM watchlist_items WHERE watchlist_id = ? AND ticker = ?",
                           (watchlist_id, symbol)).rowcount
@@ -193,7 +185,7 @@ def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
         not_found: the watchlist does not exist.
     """
     settle(ctx)
-    row = _watchlist_row(ctx, watchlist_id)
+    row = ctx.get("watchlist", watchlist_id)
     items = ctx.db.execute("DELETE FROM watchlist_items WHERE watchlist_id = ?", (watchlist_id,)).rowcount
     ctx.db.execute("DELETE FROM watchlists WHERE watchlist_id = ?", (watchlist_id,))
     return WatchlistDeleted(watchlist_id=watchlist_id, name=row["name"], removed_items=items)
