@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, env, reward, serve
+from . import bench, env, reward, serve, synth
 
 app = typer.Typer(
     name="prove",
@@ -17,6 +17,7 @@ env.register(app)
 serve.register(app)
 app.add_typer(bench.app, name="bench")
 app.add_typer(reward.app, name="reward")
+app.add_typer(synth.app, name="synth")
 
 
 def main() -> None:

@@ -46,3 +46,14 @@ def mcp(seconds: Annotated[float, typer.Option(help="Measured seconds per point.
         quick: Quick = False) -> None:
     """MCP serving: calls/s and p50/p99 with 1, 32, 256 episodes, prove serve vs a bare MCPServer; 2 workers vs 1."""
     _run("mcp", ["--seconds", str(seconds), "--rounds", str(rounds)] + (["--quick"] if quick else []))
+
+
+@app.command("synth")
+def synth(n: Annotated[int, typer.Option(help="Examples of the programmatic run.")] = 13_500,
+          workers: Annotated[int, typer.Option(help="Worker processes.")] = 2,
+          delay: Annotated[float, typer.Option(help="Scripted server delay d (s).")] = 0.2,
+          concurrency: Annotated[int, typer.Option(help="OpenAI teacher requests in flight c.")] = 32,
+          quick: Quick = False) -> None:
+    """Synthesis: 13,500 examples with the programmatic teacher (time, yield, replay, grounding); OpenAI-teacher throughput vs c/d."""
+    _run("synth", ["--n", str(n), "--workers", str(workers), "--delay", str(delay), "--concurrency",
+                   str(concurrency)] + (["--quick"] if quick else []))

@@ -1,0 +1,189 @@
+"""Where entity references live in a tool's inputs and outputs, and which entities exist.
+
+The framework records which entity kinds a tool takes (`Param.entity`) and which its result
+carries (`Tool.produces`); synthesis also needs *where* in a result each kind sits, to follow
+data flow from one call's output into a later call's argument, and to keep the set of entities
+that exist at each point of an episode (the grounding measure).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import typing
+from collections.abc import Iterator, Mapping
+from typing import Any, get_args, get_origin
+
+from pydantic import BaseModel
+
+from ..env import Entity, EntityKind, Server, Tool
+from ..env.world import EPOCH, clock_params
+
+__all__ = ["EntityIndex", "entity_fields", "extract_entities", "iter_records", "kind_of_param"]
+
+
+def _markers(annotation: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [annotation]
+    while stack:
+        current = stack.pop()
+        if get_origin(current) is typing.Annotated:
+            base, *meta = get_args(current)
+            found.update(m.kind for m in meta if isinstance(m, Entity))
+            stack.append(base)
+        else:
+            stack.extend(a for a in get_args(current) if a is not Ellipsis)
+    return found
+
+
+def _models(annotation: Any) -> Iterator[type[BaseModel]]:
+    stack, seen = [annotation], set()
+    while stack:
+        current = stack.pop()
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            if current in seen:
+                continue
+            seen.add(current)
+            yield current
+            for info in current.model_fields.values():
+                stack.append(info.annotation)
+        else:
+            stack.extend(a for a in get_args(current) if a is not Ellipsis)
+
+
+_FIELDS_CACHE: dict[int, dict[str, tuple[str, ...]]] = {}
+
+
+def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
+    """Field name -> entity kinds for every entity-typed field anywhere in the tool's result.
+
+    A JSON record does not say which model it came from, so a field name that means different
+    kinds in different nested models (a `path` that is a folder here and a file there) maps to
+    all of them. The key "" holds the kinds of a bare result (a list of IDs).
+    """
+    key = id(tool)
+    found = _FIELDS_CACHE.get(key)
+    if found is not None:
+        return found
+    out: dict[str, tuple[str, ...]] = {}
+    try:
+        returns = typing.get_type_hints(tool.fn, include_extras=True).get("return")
+    except Exception:  # noqa: BLE001 - the framework already resolved these hints once
+        returns = None
+    if returns is not None:
+        for model in _models(returns):
+            for name, info in model.model_fields.items():
+                hint = info.annotation
+                if info.metadata:
+                    hint = typing.Annotated[(hint, *info.metadata)]
+                kinds = _markers(hint)
+                if kinds:
+                    out[name] = tuple(sorted(set(out.get(name, ())) | kinds))
+        top = _markers(returns)
+        if top:
+            out[""] = tuple(sorted(top))
+    _FIELDS_CACHE[key] = out
+    return out
+
+
+def kind_of_param(tool: Tool, name: str) -> str | None:
+    for p in tool.params:
+        if p.name == name:
+            return p.entity
+    return None
+
+
+def iter_records(data: Any, depth: int = 0) -> Iterator[Mapping[str, Any]]:
+    """Every JSON object inside a result, outermost first."""
+    if depth > 8:
+        return
+    if isinstance(data, Mapping):
+        yield data
+        for value in data.values():
+            if isinstance(value, (Mapping, list)):
+                yield from iter_records(value, depth + 1)
+    elif isinstance(data, list):
+        for item in data:
+            yield from iter_records(item, depth + 1)
+
+
+def extract_entities(tool: Tool, data: Any) -> list[tuple[str, str, Mapping[str, Any]]]:
+    """(kind, id, record) for every entity reference in a result, in document order."""
+    fields = entity_fields(tool)
+    if not fields:
+        return []
+    out: list[tuple[str, str, Mapping[str, Any]]] = []
+    if "" in fields:
+        for value in data if isinstance(data, list) else [data]:
+            if isinstance(value, str):
+                out.extend((kind, value, {}) for kind in fields[""])
+    for record in iter_records(data):
+        for name, value in record.items():
+            kinds = fields.get(name)
+            if kinds is None or not name:
+                continue
+            values = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)] \
+                if isinstance(value, list) else []
+            for v in values:
+                out.extend((kind, v, record) for kind in kinds)
+    return out
+
+
+def own_ids(tool: Tool, data: Any) -> set[str]:
+    """The IDs of the records a result *is* (each record's first entity field), not the ones it refers to.
+
+    A card record carries `card_id` and then `account_id`: the card is the record, the account a
+    reference. Models put their own ID first, which is what this relies on.
+    """
+    fields = entity_fields(tool)
+    out: set[str] = set()
+    if not fields:
+        return out
+    if "" in fields:
+        for value in data if isinstance(data, list) else [data]:
+            if isinstance(value, str):
+                out.add(value)
+    for record in iter_records(data):
+        for name, value in record.items():
+            if name in fields and name:
+                if isinstance(value, str):
+                    out.add(value)
+                break
+    return out
+
+
+class EntityIndex:
+    """The entity IDs of one server's world: all of them, the live ones, and their labels.
+
+    Read once from the world template (read-only SQL on the declared table, key, label and
+    `live` condition); an episode adds what its calls create (`EpisodeEntities`).
+    """
+
+    def __init__(self, server: Server, world: int) -> None:
+        self.server = server.name
+        self.world = world
+        db: sqlite3.Connection = server.template(world).db
+        self.ids: dict[str, set[str]] = {}
+        self.live: dict[str, list[str]] = {}
+        self.labels: dict[str, dict[str, str]] = {}
+        self.rows: dict[str, dict[str, dict[str, Any]]] = {}
+        params = clock_params(EPOCH)
+        for kind in server.entities.values():
+            self.ids[kind.name] = {str(r[0]) for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}"')}
+            live = db.execute(f'SELECT * FROM "{kind.table}" WHERE {kind.live or 1} ORDER BY "{kind.key}"',
+                              params)
+            cols = [d[0] for d in live.description]
+            rows = [dict(zip(cols, r)) for r in live.fetchall()]
+            self.live[kind.name] = [str(r[kind.key]) for r in rows]
+            self.rows[kind.name] = {str(r[kind.key]): r for r in rows}
+            if kind.label:
+                self.labels[kind.name] = {str(r[kind.key]): str(r[kind.label]) for r in rows
+                                          if r.get(kind.label) not in (None, "")}
+
+    def exists(self, kind: str, value: str, created: Mapping[str, set[str]] | None = None) -> bool:
+        if value in self.ids.get(kind, ()):
+            return True
+        return bool(created) and value in created.get(kind, ())  # type: ignore[union-attr]
+
+
+def entity_kinds(server: Server) -> dict[str, EntityKind]:
+    return server.entities

@@ -1,0 +1,197 @@
+"""Stage 1: the dependency graph of a server's tools, and chains drawn from it.
+
+Every ordered pair (A, B) of visible tools is classified:
+
+- `explicit`: A's output carries an entity that B takes as an argument (data flows A -> B);
+- `implicit`: A writes state that B reads or writes (same entity kinds), so A must run first;
+- `none`.
+
+The schema classifier derives the labels from the entity flow and the effects the framework
+records. An LLM classifier (the paper's method, through the teacher) refines them; its answers
+are cached on disk by the hash of the server's schemas, so a tool change invalidates them and
+nothing else does. Chains of 2-5 tools are walks on the graph.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..env import Server, Tool
+from ..env.annotations import Effect
+
+__all__ = ["EXPLICIT", "IMPLICIT", "LABELS", "NONE", "DependencyGraph", "PairClassifier", "build_graph",
+           "graph_cache_path", "schema_classify", "schema_hash"]
+
+EXPLICIT, IMPLICIT, NONE = "explicit", "implicit", "none"
+LABELS = (EXPLICIT, IMPLICIT, NONE)
+CLASSIFIER_VERSION = 1
+
+# (server, tool A, candidate tools B) -> {B name: label}; labels outside LABELS are ignored.
+PairClassifier = Callable[[Server, Tool, Sequence[Tool]], Mapping[str, str]]
+
+
+def _touches(tool: Tool) -> frozenset[str]:
+    return tool.produces | tool.consumes
+
+
+def schema_classify(a: Tool, b: Tool) -> tuple[str, tuple[str, ...]]:
+    """The schema classifier: a label and the entity kinds that flow from A to B."""
+    if a.name == b.name:
+        return NONE, ()
+    flow = tuple(sorted(a.produces & b.consumes))
+    if flow:
+        return EXPLICIT, flow
+    if a.effect is Effect.WRITE and _touches(a) & _touches(b):
+        return IMPLICIT, ()
+    return NONE, ()
+
+
+def schema_hash(server: Server) -> str:
+    """A stable hash of everything the classifiers look at: schemas, effects, entity flow."""
+    items = []
+    for tool in server.visible_tools:
+        items.append({"schema": tool.openai_schema(), "effect": tool.effect.value,
+                      "produces": sorted(tool.produces), "consumes": sorted(tool.consumes)})
+    text = json.dumps({"server": server.name, "tools": items, "v": CLASSIFIER_VERSION}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class DependencyGraph:
+    """Labels for every ordered pair of a server's visible tools (pairs absent are `none`)."""
+
+    server: str
+    tools: list[str]
+    labels: dict[tuple[str, str], str] = field(default_factory=dict)
+    flows: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    schema_hash: str = ""
+    classifier: str = "schema"
+
+    def label(self, a: str, b: str) -> str:
+        return self.labels.get((a, b), NONE)
+
+    def successors(self, a: str) -> list[tuple[str, str]]:
+        return [(b, self.labels[(a, b)]) for b in self.tools if (a, b) in self.labels]
+
+    def counts(self) -> dict[str, int]:
+        out = {EXPLICIT: 0, IMPLICIT: 0, NONE: 0}
+        for a in self.tools:
+            for b in self.tools:
+                if a != b:
+                    out[self.label(a, b)] += 1
+        return out
+
+    def walk(self, rng: random.Random, length: int, start: str | None = None,
+             avoid: frozenset[str] = frozenset()) -> list[str]:
+        """A chain of up to `length` distinct tools, each linked to an earlier one by an edge.
+
+        The next tool prefers an explicit edge from the last tool (data flows on), then explicit
+        edges from earlier tools, then implicit ones. The walk stops early where no edge leads on.
+        """
+        pool = [t for t in self.tools if t not in avoid]
+        if not pool:
+            return []
+        if start is None:
+            weights = [1.0 + len(self.successors(t)) ** 0.5 for t in pool]
+            start = rng.choices(pool, weights)[0]
+        chain = [start]
+        while len(chain) < length:
+            scores: dict[str, float] = {}
+            for i, a in enumerate(chain):
+                last = i == len(chain) - 1
+                for b, label in self.successors(a):
+                    if b in chain or b in avoid:
+                        continue
+                    w = (3.0 if last else 1.0) if label == EXPLICIT else (1.0 if last else 0.4)
+                    scores[b] = scores.get(b, 0.0) + w
+            if not scores:
+                break
+            names = sorted(scores)
+            chain.append(rng.choices(names, [scores[n] for n in names])[0])
+        return chain
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "server": self.server, "schema_hash": self.schema_hash, "classifier": self.classifier,
+            "tools": self.tools,
+            "edges": [[a, b, lab, list(self.flows.get((a, b), ()))] for (a, b), lab in sorted(self.labels.items())],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DependencyGraph:
+        g = cls(data["server"], list(data["tools"]), schema_hash=data.get("schema_hash", ""),
+                classifier=data.get("classifier", "schema"))
+        for a, b, lab, flow in data["edges"]:
+            g.labels[(a, b)] = lab
+            if flow:
+                g.flows[(a, b)] = tuple(flow)
+        return g
+
+
+def graph_cache_path(server: Server, classifier_id: str, cache_dir: Path, digest: str | None = None) -> Path:
+    """Where an LLM-refined graph of `server` is cached: keyed by its schema hash and the classifier."""
+    digest = digest or schema_hash(server)
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in classifier_id)
+    return Path(cache_dir) / "graphs" / f"{server.name}-{digest[:20]}-{safe}.json"
+
+
+def build_graph(server: Server, classifier: PairClassifier | None = None, *, classifier_id: str = "schema",
+                cache_dir: Path | None = None) -> DependencyGraph:
+    """The graph of `server`: the schema classifier, refined by `classifier` when given.
+
+    With a classifier and a `cache_dir`, its answers are stored under the schema hash and the
+    classifier's id and reused: the same schemas never cost a second round of requests.
+    """
+    tools = [t for t in server.visible_tools]
+    digest = schema_hash(server)
+    graph = DependencyGraph(server.name, [t.name for t in tools], schema_hash=digest, classifier="schema")
+    for a in tools:
+        for b in tools:
+            label, flow = schema_classify(a, b)
+            if label != NONE:
+                graph.labels[(a.name, b.name)] = label
+                if flow:
+                    graph.flows[(a.name, b.name)] = flow
+    if classifier is None:
+        return graph
+    path = None
+    if cache_dir is not None:
+        path = graph_cache_path(server, classifier_id, cache_dir, digest)
+        if path.is_file():
+            try:
+                cached = DependencyGraph.from_dict(json.loads(path.read_text()))
+                if cached.schema_hash == digest:
+                    return cached
+            except (ValueError, KeyError, TypeError):
+                pass  # a damaged cache entry is rebuilt
+    refined = DependencyGraph(server.name, graph.tools, dict(graph.labels), dict(graph.flows), digest,
+                              classifier=classifier_id)
+    for a in tools:
+        others = [b for b in tools if b.name != a.name]
+        answer = classifier(server, a, others) or {}
+        for b in others:
+            label = answer.get(b.name)
+            if label not in LABELS:
+                continue  # no answer or a bad one: the schema label stands
+            key = (a.name, b.name)
+            if label == NONE:
+                refined.labels.pop(key, None)
+                refined.flows.pop(key, None)
+            else:
+                refined.labels[key] = label
+                if label == EXPLICIT:
+                    refined.flows[key] = graph.flows.get(key) or tuple(sorted(a.produces & b.consumes))
+                else:
+                    refined.flows.pop(key, None)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(refined.to_dict(), sort_keys=True))
+        tmp.replace(path)
+    return refined

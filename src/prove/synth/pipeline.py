@@ -1,0 +1,522 @@
+"""`prove synth`: the stages composed into a resumable, deterministic, sharded run.
+
+Candidate example `i` is derived from (seed, i) alone: its server (a weighted round robin over
+the servers, by tool count), the sampling context of its block (redrawn every `refresh`
+conversations of that server), its chain, kind, level and perturbations, and every choice the
+teacher makes (an RNG per purpose, seeded from seed and index). Candidates are processed in
+shards of `shard_size`; workers produce a shard's validated examples, and the parent process
+deduplicates them in index order and writes the shard. So `--workers K` writes byte-identical
+files to `--workers 1`, and a killed run continues from the last complete shard.
+
+Layout of the output directory:
+
+    manifest.json          the config, its digest and the completed shards (no timestamps)
+    shards/00000.jsonl.gz  accepted examples of candidates 0..249, canonical JSON lines (gzip)
+    shards/00000.meta.json one entry per candidate: server, kind, status or rejection reason, figures
+    graphs.json            the dependency graphs used
+    dataset.jsonl          the first n accepted examples: the canonical dataset
+    stats.json             the figures the report plots
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import json
+import logging
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..env import Server, registry
+from ..env.errors import ProveError
+from .config import SynthConfig
+from .entities import EntityIndex
+from .graph import DependencyGraph, build_graph, graph_cache_path
+from .machine import ConversationSpec, Machine, Rejected, finish, run_sync
+from .perturb import choose, distractor_pool, shown_tools
+from .sampler import Sampler
+from .teachers import Teacher, make_teacher
+from .validate import Deduper, call_set, check
+
+__all__ = ["Summary", "SynthError", "Synthesizer", "load_servers", "run"]
+
+log = logging.getLogger("prove.synth")
+MANIFEST = "manifest.json"
+FORMAT_VERSION = 1
+
+
+class SynthError(ProveError):
+    """A synthesis run cannot start or continue (bad output directory, no server, bad config)."""
+
+
+def load_servers(names: Sequence[str] = (), warn: Callable[[str], None] | None = None) -> list[Server]:
+    """The servers to synthesise for; one that fails to load is skipped with a warning."""
+    wanted = list(names) or registry.names()
+    out = []
+    for name in wanted:
+        try:
+            server = registry.get(name)
+            if not server.visible_tools:
+                raise ProveError("it has no visible tools")
+            server.template(0)
+        except Exception as exc:  # noqa: BLE001 - a broken server must never break a run
+            message = f"server {name!r} skipped: {exc}"
+            log.warning(message)
+            if warn is not None:
+                warn(message)
+            continue
+        out.append(server)
+    if not out:
+        raise SynthError("no server could be loaded" + (f" of {', '.join(names)}" if names else ""))
+    return out
+
+
+def _schedule(servers: Sequence[Server]) -> list[int]:
+    """One cycle of a smooth weighted round robin over servers, weighted by visible tool count."""
+    weights = [len(s.visible_tools) for s in servers]
+    current = [0] * len(servers)
+    total = sum(weights)
+    out = []
+    for _ in range(total):
+        for i, w in enumerate(weights):
+            current[i] += w
+        best = max(range(len(servers)), key=lambda i: (current[i], -i))
+        current[best] -= total
+        out.append(best)
+    return out
+
+
+class Synthesizer:
+    """Everything one process needs to turn candidate indices into judged examples."""
+
+    def __init__(self, config: SynthConfig, *, cache_dir: Path | None = None,
+                 warn: Callable[[str], None] | None = None, teacher: Teacher | None = None) -> None:
+        self.config = config
+        self.servers = load_servers(config.servers, warn)
+        self.by_name = {s.name: s for s in self.servers}
+        self.teacher = teacher or make_teacher(config.teacher, cache_dir=cache_dir, **config.teacher_options)
+        classifier = self.teacher.classifier()
+        prefetch = getattr(self.teacher, "prefetch", None)
+        if classifier is not None and prefetch is not None:
+            missing = [s for s in self.servers if cache_dir is None
+                       or not graph_cache_path(s, self.teacher.id, cache_dir).is_file()]
+            if missing:
+                asyncio.run(prefetch(missing))
+        self.graphs: dict[str, DependencyGraph] = {
+            s.name: build_graph(s, classifier, classifier_id=self.teacher.id, cache_dir=cache_dir)
+            for s in self.servers}
+        worlds = list(range(config.worlds))
+        self.samplers = {s.name: Sampler(s, config.seed, worlds, config.per_kind) for s in self.servers}
+        self.pool = distractor_pool(self.servers)
+        self.schedule = _schedule(self.servers)
+        self._slot = self._slots()
+        self._indexes: dict[tuple[str, int], EntityIndex] = {}
+        self.machine = Machine(self.index)
+
+    def _slots(self) -> list[int]:
+        seen: dict[int, int] = {}
+        out = []
+        for s in self.schedule:
+            out.append(seen.get(s, 0))
+            seen[s] = seen.get(s, 0) + 1
+        return out
+
+    def index(self, server: Server, world: int) -> EntityIndex:
+        key = (server.name, world)
+        found = self._indexes.get(key)
+        if found is None:
+            found = self._indexes[key] = self.samplers[server.name].index(world)
+        return found
+
+    def locate(self, i: int) -> tuple[Server, int]:
+        """The server of candidate `i` and its conversation number on that server."""
+        cycle, pos = divmod(i, len(self.schedule))
+        s = self.schedule[pos]
+        weight = len(self.servers[s].visible_tools)
+        return self.servers[s], cycle * weight + self._slot[pos]
+
+    def spec(self, i: int) -> ConversationSpec:
+        cfg = self.config
+        server, j = self.locate(i)
+        block = j // cfg.refresh
+        context = self.samplers[server.name].context(block)
+        graph = self.graphs[server.name]
+        rng = random.Random(f"{cfg.seed}:{i}:spec")
+        choice = choose(rng, cfg.rates, server)
+        hidden = {choice.abstain_tool} if choice.abstain_tool else set()
+        tools, applied = shown_tools(server, rng, hidden=hidden, distractors=choice.distractors,
+                                     pool=self.pool[server.name], strip=choice.strip)
+        length = rng.choice(range(cfg.chain_min, cfg.chain_max + 1))
+        chain = graph.walk(rng, length, avoid=frozenset(hidden))
+        turns = 3 if rng.random() < cfg.rates.third_turn else 2
+        return ConversationSpec(
+            id=f"{server.name}-{cfg.seed}-{i:07d}", index=i, seed=cfg.seed, server=server, world=context.world,
+            context=context, graph=graph, kind=choice.kind, level=choice.level, chain=chain, turns=turns,
+            tools=tools, perturbations=sorted(set(choice.perturbations) | set(applied)), hidden=hidden,
+            abstain_tool=choice.abstain_tool, hide_lookup=choice.hide_lookup, ungrounded=cfg.ungrounded,
+            recovery=cfg.rates.recovery, infeasible=cfg.rates.infeasible, max_turns=cfg.max_turns,
+            max_steps=cfg.max_steps, max_regenerations=cfg.max_regenerations, teacher=self.teacher.id)
+
+    async def aexample(self, i: int) -> Candidate:
+        spec = self.spec(i)
+        base = {"index": i, "id": spec.id, "server": spec.server.name, "kind": spec.kind, "level": spec.level,
+                "chain": len(spec.chain), "perturbations": list(spec.perturbations), "world": spec.world}
+        conv = None
+        try:
+            conv = await self.machine.run(spec, self.teacher)
+            example, stats = finish(conv)
+        except Rejected as exc:
+            stats = _conv_stats(conv) if conv is not None else {}
+            return Candidate(i, None, {**base, **stats, "status": exc.reason, "detail": exc.detail[:300]})
+        finally:
+            if conv is not None:
+                conv.session.close()
+        base.update(kind=example["kind"], level=spec.level, chain=len(spec.chain),
+                    perturbations=example["perturbations"])
+        verdict = check(example, spec.server, self.index(spec.server, spec.world),
+                        max_failure_rate=self.config.max_failure_rate)
+        info = {**base, **stats, "turns": len(example["turns"]),
+                "replay": verdict.ok or verdict.reason not in ("replay_mismatch", "fingerprint_mismatch")}
+        if not verdict.ok:
+            return Candidate(i, None, {**info, "status": verdict.reason, "detail": verdict.detail[:300]})
+        line = json.dumps(_canonical(example), ensure_ascii=False)
+        return Candidate(i, line, {**info, "status": "accepted"}, call_set(example))
+
+    def example(self, i: int) -> Candidate:
+        """Candidate `i`, judged (an async teacher gets an event loop of its own)."""
+        if _is_async(self.teacher):
+            return asyncio.run(self._closing(self.aexample(i)))
+        return run_sync(self.aexample(i))
+
+    def indices(self, s: int) -> range:
+        size = self.config.shard_size
+        return range(s * size, (s + 1) * size)
+
+    def shard(self, s: int) -> list[Candidate]:
+        if _is_async(self.teacher):
+            return asyncio.run(self._closing(self.ashard(s)))
+        return [self.example(i) for i in self.indices(s)]
+
+    async def ashard(self, s: int) -> list[Candidate]:
+        """A shard's candidates, all conversations in flight at once (the teacher bounds its requests)."""
+        return list(await asyncio.gather(*(self.aexample(i) for i in self.indices(s))))
+
+    async def _closing(self, coro: Any) -> Any:
+        try:
+            return await coro
+        finally:
+            await self.teacher.aclose()
+
+
+def _is_async(teacher: Teacher) -> bool:
+    return getattr(teacher, "is_async", False)
+
+
+def _conv_stats(conv: Any) -> dict[str, Any]:
+    return {"calls": len(conv.executed), "failed": sum(not e.result.ok for e in conv.executed),
+            "regenerations": conv.regenerations, "outcomes": conv.outcomes,
+            "refs": sum(len(e.refs) for e in conv.executed if e.mistake is None),
+            "refs_exist": sum(r[2] for e in conv.executed if e.mistake is None for r in e.refs)}
+
+
+def _canonical(example: dict[str, Any]) -> dict[str, Any]:
+    """The record as `records.write_jsonl` writes it (None values dropped)."""
+    def clean(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: clean(x) for k, x in v.items() if x is not None}
+        if isinstance(v, list):
+            return [clean(x) for x in v]
+        return v
+    out = dict(example)
+    out["messages"] = [clean(m) for m in example["messages"]]
+    return out
+
+
+@dataclass
+class Candidate:
+    index: int
+    line: str | None
+    info: dict[str, Any]
+    calls: frozenset[str] = frozenset()
+
+
+@dataclass
+class Summary:
+    out: Path
+    accepted: int
+    candidates: int
+    shards: int
+    resumed: int
+    seconds: float
+    reasons: dict[str, int] = field(default_factory=dict)
+    stopped: str | None = None
+
+    accepted_total: int = 0
+
+    @property
+    def yield_(self) -> float:
+        """Accepted candidates over candidates run (the dataset keeps the first n accepted)."""
+        return self.accepted_total / self.candidates if self.candidates else 0.0
+
+
+# ----- process pool -------------------------------------------------------------------------------
+
+_WORKER: Synthesizer | None = None
+
+
+def _init_worker(config_json: str, cache_dir: str | None) -> None:
+    global _WORKER
+    logging.getLogger("prove.env").setLevel(logging.CRITICAL)
+    _WORKER = Synthesizer(SynthConfig.model_validate_json(config_json),
+                          cache_dir=Path(cache_dir) if cache_dir else None)
+
+
+def _work(s: int) -> list[Candidate]:
+    assert _WORKER is not None
+    return _WORKER.shard(s)
+
+
+# ----- the run ------------------------------------------------------------------------------------
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def servers_digest(servers: Sequence[Server], graphs: dict[str, DependencyGraph]) -> dict[str, str]:
+    """Per server, a hash of its tool schemas and of its world 0: a resumed run must see the same servers."""
+    out = {}
+    for s in servers:
+        h = hashlib.sha256(graphs[s.name].schema_hash.encode())
+        for table, digest in sorted(s.template(0).digests.items()):
+            h.update(table.encode() + b"\0" + digest)
+        out[s.name] = h.hexdigest()[:16]
+    return out
+
+
+def _manifest(out: Path, config: SynthConfig, overwrite: bool, servers: dict[str, str]) -> dict[str, Any]:
+    path = out / MANIFEST
+    digest = hashlib.sha256((config.digest() + json.dumps(servers, sort_keys=True)).encode()).hexdigest()[:16]
+    fresh = {"format": FORMAT_VERSION, "digest": digest, "config": config.identity(), "servers": servers,
+             "shards": []}
+    if not path.exists() or overwrite:
+        if overwrite and (out / "shards").is_dir():
+            for f in (out / "shards").iterdir():
+                f.unlink()
+        return fresh
+    try:
+        found = json.loads(path.read_text())
+    except ValueError as exc:
+        raise SynthError(f"{path} is damaged ({exc}); rerun with --overwrite") from exc
+    if found.get("digest") != fresh["digest"]:
+        changed = sorted(k for k in set(servers) | set(found.get("servers", {}))
+                         if servers.get(k) != found.get("servers", {}).get(k))
+        what = (f"the servers changed since it started ({', '.join(changed)})" if changed and
+                found.get("config") == fresh["config"] else "another configuration")
+        raise SynthError(f"{out} holds a run with {what}; use another --out, or --overwrite to start again")
+    return found
+
+
+def _completed(out: Path, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The shards already written, verified against their hashes; stops at the first bad one."""
+    done = []
+    for i, entry in enumerate(manifest.get("shards", [])):
+        path = out / "shards" / f"{i:05d}.jsonl.gz"
+        meta = out / "shards" / f"{i:05d}.meta.json"
+        if entry.get("shard") != i or not path.is_file() or not meta.is_file():
+            break
+        if _sha(path.read_bytes()) != entry.get("sha256") or _sha(meta.read_bytes()) != entry.get("meta_sha256"):
+            break
+        done.append(entry)
+    return done
+
+
+def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | None = None,
+        overwrite: bool = False, progress: Callable[[dict[str, Any]], None] | None = None,
+        warn: Callable[[str], None] | None = None, synthesizer: Synthesizer | None = None) -> Summary:
+    """Run (or resume) a synthesis into `out`; see the module docstring for the layout."""
+    started = time.perf_counter()
+    out = Path(out)
+    (out / "shards").mkdir(parents=True, exist_ok=True)
+    local = synthesizer or Synthesizer(config, cache_dir=cache_dir, warn=warn)
+    manifest = _manifest(out, config, overwrite, servers_digest(local.servers, local.graphs))
+    done = _completed(out, manifest)
+    manifest["shards"] = done
+    _write(out / "graphs.json", json.dumps({n: g.to_dict() for n, g in sorted(local.graphs.items())},
+                                           sort_keys=True).encode())
+    dedup = Deduper(config.dedup)
+    accepted = 0
+    candidates = 0
+    reasons: dict[str, int] = {}
+    for i, entry in enumerate(done):
+        for info in json.loads((out / "shards" / f"{i:05d}.meta.json").read_text())["candidates"]:
+            if info["status"] == "accepted":
+                dedup.keep(frozenset(info["callset"]))
+        accepted += entry["accepted"]
+        candidates += entry["candidates"]
+        for k, v in entry.get("reasons", {}).items():
+            reasons[k] = reasons.get(k, 0) + v
+    resumed = len(done)
+    limit = int(config.n * config.max_candidates) + config.shard_size
+    stopped = None
+
+    def report(event: str) -> None:
+        if progress is not None:
+            progress({"event": event, "accepted": min(accepted, config.n), "n": config.n, "candidates": candidates,
+                      "shards": len(manifest["shards"]), "reasons": dict(reasons)})
+
+    report("start")
+
+    def commit(s: int, results: list[Candidate]) -> None:
+        nonlocal accepted, candidates
+        lines = []
+        metas = []
+        shard_reasons: dict[str, int] = {}
+        for c in results:
+            info = dict(c.info)
+            if c.line is not None:
+                if dedup.add(c.calls):
+                    lines.append(c.line)
+                    info["callset"] = sorted(c.calls)
+                else:
+                    info["status"] = "duplicate"
+            if info["status"] != "accepted":
+                shard_reasons[info["status"]] = shard_reasons.get(info["status"], 0) + 1
+            metas.append(info)
+        # Shards are compressed (deterministically: no name, no time in the header); dataset.jsonl is not.
+        data = gzip.compress("".join(line + "\n" for line in lines).encode(), compresslevel=5, mtime=0)
+        meta = json.dumps({"shard": s, "candidates": metas}, ensure_ascii=False, sort_keys=True).encode()
+        _write(out / "shards" / f"{s:05d}.jsonl.gz", data)
+        _write(out / "shards" / f"{s:05d}.meta.json", meta)
+        manifest["shards"].append({"shard": s, "candidates": len(results), "accepted": len(lines),
+                                   "reasons": dict(sorted(shard_reasons.items())),
+                                   "sha256": _sha(data), "meta_sha256": _sha(meta)})
+        _write(out / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True).encode())
+        accepted += len(lines)
+        candidates += len(results)
+        for k, v in shard_reasons.items():
+            reasons[k] = reasons.get(k, 0) + v
+        report("shard")
+
+    next_shard = len(done)
+    if accepted < config.n:
+        if workers <= 1 and _is_async(local.teacher):
+            stopped = asyncio.run(local._closing(_run_async(local, next_shard, commit, lambda: accepted,
+                                                            lambda: candidates, limit)))
+        elif workers <= 1:
+            while accepted < config.n:
+                if candidates >= limit:
+                    stopped = "max_candidates"
+                    break
+                commit(next_shard, local.shard(next_shard))
+                next_shard += 1
+        else:
+            stopped = _parallel(config, workers, cache_dir, next_shard, commit, lambda: accepted, lambda: candidates,
+                                limit)
+    finish_run(out, config, manifest)
+    report("done")
+    return Summary(out, min(accepted, config.n), candidates, len(manifest["shards"]), resumed,
+                   time.perf_counter() - started, reasons, stopped, accepted)
+
+
+def _parallel(config: SynthConfig, workers: int, cache_dir: Path | None, first: int,
+              commit: Callable[[int, list[Candidate]], None], accepted: Callable[[], int],
+              candidates: Callable[[], int], limit: int) -> str | None:
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    pending: dict[int, Future[list[Candidate]]] = {}
+    nxt = first
+    stopped = None
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
+                             initargs=(config.model_dump_json(), str(cache_dir) if cache_dir else None)) as pool:
+        try:
+            while True:
+                # Keep every worker busy, guessing how many shards are still needed from the yield so far.
+                done_c = candidates()
+                rate = accepted() / done_c if done_c else 0.9
+                needed = config.n - accepted()
+                ahead = max(1, int(needed / max(rate, 0.05) / config.shard_size + 0.999))
+                while len(pending) < min(workers + 1, ahead) and (candidates() + len(pending) * config.shard_size) < limit:
+                    pending[nxt] = pool.submit(_work, nxt)
+                    nxt += 1
+                if not pending:
+                    stopped = "max_candidates" if accepted() < config.n else None
+                    break
+                s = min(pending)
+                commit(s, pending.pop(s).result())
+                if accepted() >= config.n:
+                    break
+        finally:
+            for f in pending.values():
+                f.cancel()
+    return stopped
+
+
+async def _run_async(local: Synthesizer, first: int, commit: Callable[[int, list[Candidate]], None],
+                     accepted: Callable[[], int], candidates: Callable[[], int], limit: int) -> str | None:
+    """Async teachers in one process: two shards in flight, so the endpoint never waits on a shard's tail."""
+    config = local.config
+    pending: dict[int, asyncio.Task[list[Candidate]]] = {}
+    nxt = first
+    try:
+        while True:
+            while len(pending) < 2 and candidates() + len(pending) * config.shard_size < limit:
+                pending[nxt] = asyncio.ensure_future(local.ashard(nxt))
+                nxt += 1
+            if not pending:
+                return "max_candidates" if accepted() < config.n else None
+            s = min(pending)
+            commit(s, await pending.pop(s))
+            if accepted() >= config.n:
+                return None
+    finally:
+        for task in pending.values():
+            task.cancel()
+        if pending:
+            await asyncio.gather(*pending.values(), return_exceptions=True)
+
+
+def iter_shard_lines(out: Path, manifest: dict[str, Any]) -> Iterator[str]:
+    for entry in manifest["shards"]:
+        path = out / "shards" / f"{entry['shard']:05d}.jsonl.gz"
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    yield line.rstrip("\n")
+
+
+def iter_meta(out: Path, manifest: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for entry in manifest["shards"]:
+        path = out / "shards" / f"{entry['shard']:05d}.meta.json"
+        yield from json.loads(path.read_text())["candidates"]
+
+
+def finish_run(out: Path, config: SynthConfig, manifest: dict[str, Any]) -> None:
+    """Write dataset.jsonl (the first n accepted examples) and stats.json."""
+    from .report import collect
+
+    kept = [info["id"] for info in iter_meta(out, manifest) if info["status"] == "accepted"][:config.n]
+    tmp = out / "dataset.jsonl.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for n, line in enumerate(iter_shard_lines(out, manifest)):
+            if n >= config.n:
+                break
+            fh.write(line + "\n")
+    os.replace(tmp, out / "dataset.jsonl")
+    stats = collect(out, manifest, kept)
+    _write(out / "stats.json", json.dumps(stats, indent=1, sort_keys=True).encode())

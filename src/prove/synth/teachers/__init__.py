@@ -1,0 +1,74 @@
+"""Teachers: who writes the conversations the state machine runs.
+
+- `programmatic` (default): no model. Plans each conversation on a fork of the live session,
+  takes every entity from the sampling context or an earlier tool output, and words the user's
+  side from the tools' `asks` phrasings.
+- `openai:MODEL@BASE_URL`: any OpenAI-compatible chat-completions endpoint (vLLM, SGLang,
+  Ollama, llama.cpp server, hosted APIs), with bounded concurrency, retries, format validation
+  with regeneration and an on-disk response cache.
+
+A teacher answers the machine's questions for one conversation at a time (`query`,
+`assistant`, `continuation`); per-conversation state lives on the `Conversation`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..graph import PairClassifier
+    from ..machine import Conversation, Move
+
+__all__ = ["Teacher", "make_teacher", "parse_teacher"]
+
+
+class Teacher(Protocol):
+    """What the state machine asks of a teacher."""
+
+    id: str
+
+    async def query(self, conv: Conversation) -> str | None:
+        """The next user message, or None to end the conversation."""
+
+    async def assistant(self, conv: Conversation, feedback: str | None = None) -> Move:
+        """The assistant's next move: tool calls, or text that answers the turn.
+
+        `feedback` says why the previous answer to the same question was rejected by the
+        format validator (a regeneration).
+        """
+
+    async def continuation(self, conv: Conversation) -> str:
+        """After a turn: 'end', 'follow_up' or 'clarification'."""
+
+    def classifier(self) -> PairClassifier | None:
+        """A pair classifier for the dependency graph, or None for the schema classifier."""
+
+    async def aclose(self) -> None: ...
+
+
+def parse_teacher(spec: str) -> tuple[str, dict[str, Any]]:
+    """'programmatic' or 'openai:MODEL@BASE_URL' -> (kind, options)."""
+    spec = (spec or "programmatic").strip()
+    if spec == "programmatic":
+        return "programmatic", {}
+    if spec.startswith("openai:"):
+        rest = spec[len("openai:"):]
+        model, sep, base = rest.partition("@")
+        if not model or not sep or not base:
+            raise ValueError(f"teacher {spec!r}: use openai:MODEL@BASE_URL, such as "
+                             "openai:Qwen/Qwen3-8B@http://localhost:8000/v1")
+        return "openai", {"model": model, "base_url": base}
+    raise ValueError(f"unknown teacher {spec!r}: use 'programmatic' or 'openai:MODEL@BASE_URL'")
+
+
+def make_teacher(spec: str, *, cache_dir: Path | None = None, **options: Any) -> Teacher:
+    """Build a teacher from its command-line form."""
+    kind, parsed = parse_teacher(spec)
+    if kind == "programmatic":
+        from .programmatic import ProgrammaticTeacher
+
+        return ProgrammaticTeacher()
+    from .openai import OpenAITeacher
+
+    return OpenAITeacher(parsed["model"], parsed["base_url"], cache_dir=cache_dir, **options)

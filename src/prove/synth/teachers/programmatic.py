@@ -1,0 +1,795 @@
+"""The programmatic teacher: grounded conversations with no model.
+
+At the first QUERY it plans the whole conversation on a fork of the live session:
+
+1. For each tool of the chain it picks an `asks` phrasing and fills the arguments. An entity
+   comes from an earlier tool output of the episode (data flow) or from the sampling context;
+   at the *minimal* information level the user names it by its label and the assistant looks
+   it up first. A sensitive value comes from a hidden read tool (the PIN a customer knows) and
+   is said by the user. Anything else comes from `ValueMaker`.
+2. Each candidate is screened on the fork: a call that fails leaves no trace (every call runs
+   in a savepoint), so the teacher tries a few candidates and keeps one that works.
+3. Turns follow the data: a later call that needs an ID the user cannot know yet goes to the
+   next turn, after the assistant's reply has shown it; then turns are split to reach 2-3.
+4. Words: user turns from the phrasings, assistant replies from the results, a deliberate
+   mistake and its recovery in some conversations, a request that fails and a graceful
+   give-up in a few.
+
+The machine then plays the plan on the real session; every result must equal the planned one.
+
+`ungrounded` (the contrast run) plans without the sampling context: user-given entity IDs are
+invented in the format the tool documents ('ACC-10001' -> 'ACC-48213'), as a model without the
+context does; such calls fail, are retried once with another invented ID, then given up.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...env import Session, Tool, ToolResult
+from ...env.annotations import Effect
+from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
+from ..entities import extract_entities, iter_records
+from ..graph import EXPLICIT
+from ..machine import Call, Conversation, Move, Rejected
+from .values import ValueMaker, example_of, render_value
+from .wording import fill, slots, words_of
+
+__all__ = ["ProgrammaticTeacher"]
+
+MAX_TRIES = 8
+_SCHEMA_CODES = {INVALID_ARGUMENTS, UNKNOWN_TOOL, INTERNAL_ERROR, TIMEOUT, "not_found"}
+_ALIASES = {"security_code": {"cvv", "cvc", "cvv2"}, "cvv": {"security_code", "cvc"}, "pin": {"passcode"},
+            "passcode": {"pin"}}
+_ID_SHAPE = re.compile(r"^([A-Z][A-Z0-9]*)-(\d+)$")
+
+
+@dataclass
+class Source:
+    kind: str  # "user", "flow" or "secret"
+    step: int | None = None
+    mode: str = "id"  # how the user refers to it: "id", "label", "new" or "cite"
+    text: str | None = None
+
+
+@dataclass
+class Step:
+    tool: Tool
+    args: dict[str, Any]
+    sources: dict[str, Source]
+    result: ToolResult
+    phrase: str | None
+    asked: bool = True
+    discovery_for: int | None = None
+    infeasible: bool = False
+    turn: int = 0
+    cite: set[str] = field(default_factory=set)
+
+
+@dataclass
+class PlannedTurn:
+    user: str
+    moves: list[Move]
+    question: bool = False
+
+
+class ProgrammaticTeacher:
+    """Plans on a fork, then plays the plan (see the module docstring)."""
+
+    id = "programmatic"
+
+    def classifier(self) -> None:
+        return None
+
+    async def aclose(self) -> None:
+        return None
+
+    def _plan(self, conv: Conversation) -> dict[str, Any]:
+        state = conv.scratch.get("plan")
+        if state is None:
+            planner = Planner(conv)
+            turns = planner.plan()
+            state = conv.scratch["plan"] = {"turns": turns, "turn": -1, "move": 0, "checked": 0,
+                                            "expected": planner.expected}
+        return state
+
+    async def query(self, conv: Conversation) -> str | None:
+        state = self._plan(conv)
+        state["turn"] += 1
+        state["move"] = 0
+        if state["turn"] >= len(state["turns"]):
+            return None
+        return state["turns"][state["turn"]].user
+
+    async def assistant(self, conv: Conversation, feedback: str | None = None) -> Move:
+        state = self._plan(conv)
+        self._check(conv, state)
+        turn: PlannedTurn = state["turns"][state["turn"]]
+        if feedback is not None:  # never happens for a plan; fail loudly rather than loop
+            raise Rejected("teacher_format", feedback)
+        move = turn.moves[state["move"]]
+        state["move"] += 1
+        return move
+
+    def _check(self, conv: Conversation, state: dict[str, Any]) -> None:
+        """Every result of the real session must equal the planned one."""
+        expected = state["expected"]
+        for done in conv.executed[state["checked"]:]:
+            want = expected[state["checked"]] if state["checked"] < len(expected) else None
+            if want is not None and want != done.result.text():
+                raise Rejected("plan_diverged", f"{done.name} returned something else than planned")
+            state["checked"] += 1
+
+    async def continuation(self, conv: Conversation) -> str:
+        state = self._plan(conv)
+        self._check(conv, state)
+        nxt = state["turn"] + 1
+        if nxt >= len(state["turns"]):
+            return "end"
+        return "clarification" if state["turns"][state["turn"]].question else "follow_up"
+
+
+class Planner:
+    """Builds one conversation's plan (see the module docstring)."""
+
+    def __init__(self, conv: Conversation) -> None:
+        self.conv = conv
+        self.spec = conv.spec
+        self.server = conv.server
+        self.rng = self.spec.rng("plan")
+        self.words = conv.wording
+        self.ungrounded = self.spec.ungrounded
+        self.values = ValueMaker(None if self.ungrounded else self.spec.context, self.rng)
+        self.index = conv.index
+        self.expected: list[str | None] = []
+
+    # ----- entry -------------------------------------------------------------------------------
+
+    def plan(self) -> list[PlannedTurn]:
+        kind = self.spec.kind
+        if kind == "irrelevance":
+            examples = self.rng.sample(self.server.visible_tools, min(2, len(self.server.visible_tools)))
+            turns = [PlannedTurn(self.words.off_topic(), [Move(text=self.words.decline(self.server, examples))])]
+        elif kind == "abstention":
+            turns = self._abstention()
+        else:
+            turns = self._task()
+        return turns
+
+    def _abstention(self) -> list[PlannedTurn]:
+        name = self.spec.abstain_tool
+        tool = self.server.tools.get(name or "")
+        if tool is None:
+            raise Rejected("plan_failed", "no tool to abstain on")
+        phrase = self.rng.choice(tool.asks) if tool.asks else None
+        refs = {}
+        props = tool.parameters.get("properties", {})
+        for slot in slots(phrase or ""):
+            p = next((p for p in tool.params if p.name == slot), None)
+            if p is None:
+                continue
+            if p.entity:
+                ids = self.spec.context.ids(p.entity) if not self.ungrounded else []
+                value: Any = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
+            else:
+                value = self.values.value(p.name, props.get(p.name, {}), p.description)
+            refs[slot] = render_value(value)
+        request = fill(phrase, refs) if phrase else f"Please {tool.summary[:1].lower()}{tool.summary[1:]}"
+        user = self.words.user_turn([request], 0)
+        return [PlannedTurn(user, [Move(text=self.words.abstain(tool, self.server))])]
+
+    # ----- a task ------------------------------------------------------------------------------
+
+    def _task(self) -> list[PlannedTurn]:
+        chain = [t for t in self.spec.chain if t in self.conv.shown]
+        steps: list[Step] = []
+        for attempt in range(3):
+            fork = self.conv.session.fork()
+            try:
+                steps = self._steps(chain, fork)
+            finally:
+                fork.close()
+            if sum(s.asked for s in steps) >= 2 or (attempt == 2 and steps):
+                break
+            walk_rng = self.spec.rng(f"rewalk{attempt}")
+            length = max(3, len(self.spec.chain))
+            chain = [t for t in self.spec.graph.walk(walk_rng, length, avoid=frozenset(self.spec.hidden))
+                     if t in self.conv.shown]
+            self.conv.scratch["rewalked"] = chain
+        if not any(s.asked and not s.infeasible for s in steps) and not (self.ungrounded and steps):
+            # (An ungrounded plan is played even when every step fails: that failure is what it measures.)
+            raise Rejected("plan_failed", "no step of the chain could be planned")
+        self.spec.chain[:] = [s.tool.name for s in steps if s.asked]
+        turns = self._turns(steps)
+        return self._write(steps, turns)
+
+    def _steps(self, chain: list[str], sess: Session) -> list[Step]:
+        steps: list[Step] = []
+        last = len(chain) - 1
+        for pos, name in enumerate(chain):
+            tool = self.server.tools[name]
+            # A give-up is one failed call: only where enough calls keep the failing share under 30%.
+            infeasible = (pos == last and len(steps) >= 3 and not self.ungrounded
+                          and self.rng.random() < self.spec.infeasible)
+            planned = self._step(tool, steps, sess, infeasible)
+            if planned:
+                steps.extend(planned)
+        return steps
+
+    def _step(self, tool: Tool, steps: list[Step], sess: Session, want_infeasible: bool) -> list[Step]:
+        """Plan one tool: try candidates on the fork, return its discovery steps and itself."""
+        phrase = self._phrase(tool, steps)
+        include = [p for p in tool.params if p.required or (phrase and p.name in slots(phrase))]
+        props = tool.parameters.get("properties", {})
+        tries = 2 if self.ungrounded else MAX_TRIES
+        for attempt in range(tries):
+            args: dict[str, Any] = {}
+            sources: dict[str, Source] = {}
+            found: list[Step] = []
+            ok = True
+            for p in include:
+                if not p.entity:
+                    continue
+                picked = self._entity(p, tool, steps, found, sess, attempt)
+                if picked is None:
+                    ok = False
+                    break
+                args[p.name], sources[p.name] = picked
+            if not ok:
+                if any(p.required and p.entity for p in include):
+                    return []
+                continue
+            record = None
+            for p in include:
+                if p.sensitive and p.name not in args:
+                    args[p.name], record = self._secret(p, tool, args, sess, attempt)
+                    sources[p.name] = Source("secret")
+            for p in include:
+                if p.name in args:
+                    continue
+                if record is not None:
+                    hit = next((record[f] for f in record if _match(p.name, f) and isinstance(record[f], (str, int, float))
+                                and not isinstance(record[f], bool)), None)
+                    if hit is not None and _fits(hit, props.get(p.name, {})):
+                        args[p.name] = hit
+                        sources[p.name] = Source("user")
+                        continue
+                args[p.name] = self.values.value(p.name, props.get(p.name, {}), p.description, attempt)
+                sources[p.name] = Source("user")
+            _order_pairs(args)
+            result = sess.call(tool.name, args)
+            if result.ok and not want_infeasible:
+                return self._keep(found, Step(tool, args, sources, result, phrase), steps)
+            if not result.ok:
+                code = result.code or ""
+                business = code not in _SCHEMA_CODES
+                if (want_infeasible and business) or (self.ungrounded and attempt == tries - 1):
+                    step = Step(tool, args, sources, result, phrase, infeasible=True)
+                    return self._keep(found, step, steps)
+            if result.ok and want_infeasible:
+                # It worked after all: keep it (the fork has moved on), no give-up this time.
+                return self._keep(found, Step(tool, args, sources, result, phrase), steps)
+        return []
+
+    def _keep(self, found: list[Step], step: Step, steps: list[Step]) -> list[Step]:
+        base = len(steps)
+        for i, d in enumerate(found):
+            d.discovery_for = base + len(found)
+        # Discovery steps were numbered as if appended in order; sources already point at them.
+        return [*found, step]
+
+    def _phrase(self, tool: Tool, steps: list[Step]) -> str | None:
+        if not tool.asks:
+            return None
+        used = {s.phrase for s in steps}
+        usable = [a for a in tool.asks if a not in used and self._fillable(tool, a, steps)] or \
+                 [a for a in tool.asks if self._fillable(tool, a, steps)]
+        if not usable:
+            return None
+        if self.spec.level == "minimal":
+            fewest = min(len(slots(a)) for a in usable)
+            usable = [a for a in usable if len(slots(a)) == fewest]
+        return self.rng.choice(usable)
+
+    def _fillable(self, tool: Tool, phrase: str, steps: list[Step]) -> bool:
+        for slot in slots(phrase):
+            p = next((p for p in tool.params if p.name == slot), None)
+            if p is None:
+                return False
+            if p.entity and not p.required and not self.ungrounded and not self.spec.context.ids(p.entity) and \
+                    not any(k == p.entity for s in steps if s.result.ok for k, _, _ in extract_entities(s.tool, s.result.data)):
+                return False
+        return True
+
+    # ----- entity arguments --------------------------------------------------------------------
+
+    def _entity(self, p: Any, tool: Tool, steps: list[Step], found: list[Step], sess: Session,
+                attempt: int) -> tuple[Any, Source] | None:
+        kind = p.entity
+        spec = tool.parameters.get("properties", {}).get(p.name, {})
+        many = spec.get("type") == "array"
+        base = len(steps)
+        flows: list[tuple[int, str, Any]] = []
+        for i in range(len(steps) - 1, -1, -1):
+            s = steps[i]
+            if not s.result.ok:
+                continue
+            for k, v, rec in extract_entities(s.tool, s.result.data):
+                if k == kind and self._usable(kind, v):
+                    flows.append((i, v, rec))
+        for j, d in enumerate(found):
+            for k, v, rec in extract_entities(d.tool, d.result.data):
+                if k == kind and self._usable(kind, v):
+                    flows.append((base + j, v, rec))
+        rng = self.rng
+        graph = self.spec.graph
+        linked = [f for f in flows if f[0] < base and graph.label(steps[f[0]].tool.name, tool.name) == EXPLICIT]
+        pool_ctx = self.spec.context.ids(kind) if not self.ungrounded else []
+        use_flow = bool(flows) and (not pool_ctx or rng.random() < (0.75 if attempt == 0 else 0.5))
+        if use_flow:
+            pick_from = linked or flows
+            src_step = pick_from[0][0] if rng.random() < 0.7 else rng.choice(pick_from)[0]
+            candidates = [f for f in pick_from if f[0] == src_step]
+            chosen = rng.sample(candidates, min(len(candidates), 2 if many and rng.random() < 0.4 else 1))
+            values = [c[1] for c in chosen]
+            mode, text = self._flow_ref(kind, values, src_step, steps, found, base)
+            value: Any = values if many else values[0]
+            return value, Source("flow", src_step, mode, text)
+        if self.ungrounded:
+            invented = [self._invent(p.description, kind) for _ in range(2 if many and rng.random() < 0.4 else 1)]
+            return (invented if many else invented[0]), Source("user", text=render_value(invented))
+        if not pool_ctx:
+            return None
+        if self.spec.level == "minimal" and not many:
+            looked = self._discover(kind, tool, steps, found, sess)
+            if looked is not None:
+                return looked
+        if attempt and not many:
+            # Later attempts walk the context in order from a random start: distinct entities each time.
+            start = self.conv.scratch.setdefault(("start", tool.name, p.name), rng.randrange(len(pool_ctx)))
+            chosen_ids = [pool_ctx[(start + attempt) % len(pool_ctx)]]
+        else:
+            chosen_ids = rng.sample(pool_ctx, min(len(pool_ctx), 2 if many and rng.random() < 0.4 else 1))
+        text = render_value(chosen_ids)
+        if not many and rng.random() < 0.3:
+            label = self.spec.context.label(kind, chosen_ids[0])
+            if label:
+                text = f"{label} ({chosen_ids[0]})"
+        return (chosen_ids if many else chosen_ids[0]), Source("user", text=text)
+
+    def _usable(self, kind: str, value: str) -> bool:
+        """An entity from an output is usable if it is live, or new in this episode."""
+        if value not in self.index.ids.get(kind, ()):
+            return True
+        return value in self.index.rows.get(kind, {})
+
+    def _flow_ref(self, kind: str, values: list[str], src: int, steps: list[Step], found: list[Step],
+                  base: int) -> tuple[str, str | None]:
+        """How the user can refer to entities from an output: by label, as 'the new X', or by ID after seeing it."""
+        source = steps[src] if src < base else found[src - base]
+        if len(values) == 1:
+            v = values[0]
+            if v not in self.index.ids.get(kind, ()):
+                return "new", self.rng.choice([f"the new {words_of(kind)}", "it", f"that {words_of(kind)}"])
+            label = self._label_in(source, kind, v)
+            if label:
+                return "label", label
+        return "cite", render_value(values)
+
+    def _label_in(self, step: Step, kind: str, value: str) -> str | None:
+        """The label a person would use for an entity of an output, if the output shows it unambiguously.
+
+        The label must be in the same output record as the ID (a card record that carries only an
+        `account_id` does not let anyone resolve "Main Checking"), and no other entity of the kind
+        in the output may share it.
+        """
+        ek = self.server.entities.get(kind)
+        labels = self.index.labels.get(kind, {})
+        label = None
+        refs = extract_entities(step.tool, step.result.data)
+        for k, v, rec in refs:
+            if k != kind or v != value:
+                continue
+            candidate = labels.get(v)
+            if candidate is None and ek and ek.label and isinstance(rec.get(ek.label), str):
+                candidate = rec[ek.label]
+            if candidate and any(isinstance(x, str) and candidate in x for x in rec.values()):
+                label = candidate
+                break
+        if not label:
+            return None
+        for k, v, rec in refs:
+            if k == kind and v != value and (labels.get(v) == label or (ek and ek.label and rec.get(ek.label) == label)):
+                return None
+        return label
+
+    def _discover(self, kind: str, tool: Tool, steps: list[Step], found: list[Step],
+                  sess: Session) -> tuple[Any, Source] | None:
+        """Minimal level: the user names the entity by label; the assistant looks it up first."""
+        tools = [t for t in self.server.visible_tools
+                 if t.name in self.conv.shown and t.effect is Effect.READ and kind in t.produces
+                 and not any(p.required for p in t.params) and t.name != tool.name]
+        if not tools:
+            return None
+        # Prefer the lookup made for this kind (list_cards for a card) over one that mentions it in passing.
+        own = [t for t in tools if kind in t.name or kind.rstrip("s") in t.name.removeprefix("list_")]
+        d = self.rng.choice(sorted(own or tools, key=lambda t: t.name))
+        # A lookup already made in this episode is read again, not repeated.
+        earlier = [(i, s) for i, s in enumerate([*steps, *found]) if s.tool.name == d.name and not s.args
+                   and s.result.ok]
+        if earlier:
+            index, step = earlier[-1]
+            result = step.result
+        else:
+            result = sess.call(d.name, {})
+            if not result.ok:
+                return None
+            step = Step(d, {}, {}, result, None, asked=False)
+            index = None
+        labelled = []
+        for k, v, _ in extract_entities(d, result.data):
+            if k == kind and self._usable(kind, v) and v in self.spec.context.ids(kind):
+                label = self._label_in(step, kind, v)
+                if label and (v, label) not in labelled:
+                    labelled.append((v, label))
+        if not labelled:
+            return None
+        v, label = self.rng.choice(labelled)
+        if index is None:
+            found.append(step)
+            index = len(steps) + len(found) - 1
+        return v, Source("flow", index, "label", label)
+
+    def _invent(self, description: str, kind: str) -> str:
+        """An ID in the documented format that nobody checked: what an ungrounded model writes."""
+        ex = example_of(description)
+        if isinstance(ex, str):
+            m = _ID_SHAPE.match(ex)
+            if m:
+                return f"{m.group(1)}-{self.rng.randint(10 ** (len(m.group(2)) - 1), 10 ** len(m.group(2)) - 1)}"
+        prefix = "".join(w[0] for w in kind.split("_")).upper() or "ID"
+        return f"{prefix}{kind[:3].upper()}-{self.rng.randint(10000, 99999)}"
+
+    # ----- sensitive arguments -----------------------------------------------------------------
+
+    def _secret(self, p: Any, tool: Tool, args: dict[str, Any], sess: Session,
+                attempt: int) -> tuple[Any, dict[str, Any] | None]:
+        props = tool.parameters.get("properties", {})
+        if not p.name.startswith(("new_", "confirm_")):
+            records = self._secret_records(tool, args, sess)
+            matches = [(rec, f) for rec in records for f in rec
+                       if _match(p.name, f) and isinstance(rec[f], (str, int)) and not isinstance(rec[f], bool)]
+            if matches and (attempt < MAX_TRIES - 1 or self.rng.random() < 0.5):
+                rec, f = matches[attempt % len(matches)] if attempt else self.rng.choice(matches)
+                return str(rec[f]) if props.get(p.name, {}).get("type") == "string" else rec[f], rec
+        return self.values.value(p.name, props.get(p.name, {}), p.description, attempt), None
+
+    def _secret_records(self, tool: Tool, args: dict[str, Any], sess: Session) -> list[dict[str, Any]]:
+        """Records of the server's hidden read tools, called with this call's entities."""
+        by_kind = {p.entity: args[p.name] for p in tool.params
+                   if p.entity and p.name in args and isinstance(args[p.name], str)}
+        out: list[dict[str, Any]] = []
+        for h in self.server.tools.values():
+            if not h.hidden or h.effect is not Effect.READ:
+                continue
+            call: dict[str, Any] = {}
+            for hp in h.params:
+                if not hp.required:
+                    continue
+                if hp.entity and hp.entity in by_kind:
+                    call[hp.name] = by_kind[hp.entity]
+                else:
+                    call = {}
+                    break
+            if any(hp.required for hp in h.params) and not call:
+                continue
+            result = sess.call(h.name, call)
+            if result.ok:
+                out.extend(dict(r) for r in iter_records(result.data))
+        return out
+
+    # ----- turns -------------------------------------------------------------------------------
+
+    def _turns(self, steps: list[Step]) -> int:
+        """Assign a turn to every step; returns the number of turns."""
+        spec = self.spec
+        limit = spec.max_turns - (1 if spec.level == "missing" else 0)
+        want = min(spec.turns - (1 if spec.level == "missing" else 0), limit)
+        turn = 0
+        by_target: dict[int, list[int]] = {}
+        for i, s in enumerate(steps):
+            if s.discovery_for is not None:
+                by_target.setdefault(s.discovery_for, []).append(i)
+        keep = len(steps)
+        for i, s in enumerate(steps):
+            if not s.asked:
+                continue
+            t = turn
+            for name, src in s.sources.items():
+                if src.kind == "flow" and src.mode == "cite" and src.step is not None:
+                    t = max(t, steps[src.step].turn + 1)
+                    steps[src.step].cite.update(_strs([s.args[name]]))
+            if t >= limit:
+                keep = min(by_target.get(i, [i]) + [i])
+                break
+            s.turn = turn = t
+            for d in by_target.get(i, []):
+                steps[d].turn = t
+        del steps[keep:]
+        # Never leave a step that depends on a dropped or failed one.
+        for i, s in enumerate(steps):
+            if any(src.kind == "flow" and src.step is not None and (src.step >= len(steps) or steps[src.step].infeasible)
+                   for src in s.sources.values()):
+                del steps[i:]
+                break
+        turns = (max((s.turn for s in steps), default=0) + 1) if steps else 0
+        while turns < want:
+            # Split the busiest turn between two asked steps.
+            split = None
+            for t in range(turns):
+                asked = [i for i, s in enumerate(steps) if s.turn == t and s.asked]
+                if len(asked) >= 2:
+                    split = asked[1 + self.rng.randrange(len(asked) - 1)]
+                    break
+            if split is None:
+                break
+            t0 = steps[split].turn
+            for j in range(len(steps)):
+                if j >= split or steps[j].discovery_for is not None and steps[j].discovery_for >= split:
+                    if steps[j].turn >= t0:
+                        steps[j].turn += 1
+            turns += 1
+        return turns
+
+    # ----- words -------------------------------------------------------------------------------
+
+    def _request(self, s: Step, omit: str | None = None, turn_of: dict[int, int] | None = None,
+                 steps: list[Step] | None = None) -> str:
+        refs: dict[str, str] = {}
+        for name, value in s.args.items():
+            src = s.sources.get(name, Source("user"))
+            if src.kind == "flow" and src.mode in ("label", "new") and src.text or src.kind == "user" and src.text:
+                refs[name] = src.text
+            else:
+                refs[name] = render_value(value)
+        phrase = s.phrase
+        if phrase is None:
+            phrase = f"Please {s.tool.summary[:1].lower()}{s.tool.summary[1:].rstrip('.')}."
+        if omit is not None and omit in slots(phrase):
+            others = [a for a in s.tool.asks if omit not in slots(a) and all(x in s.args for x in slots(a))]
+            phrase = self.rng.choice(others) if others else self.words.intent(s.tool)
+        text = fill(phrase, refs)
+        said = set(slots(phrase))
+        extra = []
+        for p in s.tool.params:
+            if p.name in said or p.name not in s.args or p.name == omit:
+                continue
+            src = s.sources.get(p.name, Source("user"))
+            if src.kind == "flow" and src.mode == "cite":
+                extra.append(self.words.clause(p.name, refs[p.name]))
+            elif src.kind == "flow":
+                if src.mode in ("label", "new"):
+                    extra.append(self.words.clause(p.name, refs[p.name]))
+            else:
+                extra.append(self.words.clause(p.name, refs[p.name], secret=p.sensitive))
+        return " ".join([text, *extra])
+
+    def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
+        spec = self.spec
+        words = self.words
+        rng = self.rng
+        out: list[PlannedTurn] = []
+        question: tuple[str, Any, bool, str | None] | None = None
+        omit_step = None
+        if spec.level == "missing":
+            question, omit_step = self._omit(steps)
+            spec.kind = "clarification" if question is not None else "multi_turn"
+            if question is None:
+                spec.level = "complete"
+        failures = sum(s.infeasible for s in steps)
+        mistake: tuple[int, tuple[str, dict[str, Any], ToolResult, str | None]] | None = None
+        if not self.ungrounded and rng.random() < spec.recovery and (failures + 1) / (len(steps) + 1) <= 0.3:
+            cands = [i for i, s in enumerate(steps) if s.asked and not s.infeasible and i != omit_step]
+            if cands:
+                at = rng.choice(cands)
+                made = self._mistake(steps[at], steps)
+                if made is not None:
+                    mistake = (at, made)
+        # Where the wrong attempt goes: before the target, or before its lookups for `label_as_id`.
+        mistake_pos = None
+        if mistake is not None:
+            at, (kind, _, _, _) = mistake
+            lookups = [i for i, s in enumerate(steps) if s.discovery_for == at]
+            mistake_pos = min(lookups) if kind == "label_as_id" and lookups else at
+        for t in range(n_turns):
+            in_turn = [i for i, s in enumerate(steps) if s.turn == t]
+            asked = [i for i in in_turn if steps[i].asked]
+            omit = question[0] if question is not None and question[3] is None else None
+            requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
+            user = words.user_turn(requests or ["Can you help me with that?"], t)
+            if question is not None and t == 0:
+                param, value, secret, hidden_kind = question
+                entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
+                q = words.question(param, entity=entity, secret=secret, hidden_kind=hidden_kind)
+                out.append(PlannedTurn(user, [Move(text=q)], question=True))
+                user = words.answer(param, render_value(value))
+            moves: list[Move] = []
+            pos = 0
+            while pos < len(in_turn):
+                k = in_turn[pos]
+                s = steps[k]
+                if mistake is not None and k == mistake_pos:
+                    at, (kind, call, result, text) = mistake
+                    target = steps[at]
+                    moves.append(Move(text=words.preface(), calls=[Call(target.tool.name, call, mistake=kind)]))
+                    self.expected.append(result.text())
+                    self.conv.strategies.append("another_tool" if kind == "label_as_id" else "retry")
+                    mistake_pos = None
+                    if k == at:
+                        moves.append(Move(text=text, calls=[Call(s.tool.name, s.args)]))
+                        self.expected.append(s.result.text())
+                        pos += 1
+                        continue
+                    # The lookup that recovers comes next, with the explanation.
+                    moves.append(Move(text=text, calls=[Call(s.tool.name, s.args)]))
+                    self.expected.append(s.result.text())
+                    pos += 1
+                    continue
+                group = [k]
+                if s.asked and not s.infeasible and s.tool.effect is Effect.READ:
+                    while pos + len(group) < len(in_turn) and rng.random() < 0.4:
+                        j = in_turn[pos + len(group)]
+                        nxt = steps[j]
+                        if nxt.infeasible or nxt.tool.effect is not Effect.READ or j == mistake_pos or \
+                                any(src.kind == "flow" and src.step in group for src in nxt.sources.values()):
+                            break
+                        group.append(j)
+                calls = [Call(steps[g].tool.name, steps[g].args) for g in group]
+                moves.append(Move(text=words.preface() if rng.random() < 0.5 else None, calls=calls))
+                self.expected.extend(steps[g].result.text() for g in group)
+                if s.infeasible and self.ungrounded and s.result.code == "not_found":
+                    retry = self._reinvent(s)
+                    if retry is not None:
+                        moves.append(Move(text=words.retry(s.result.code), calls=[Call(s.tool.name, retry)]))
+                        self.expected.append(None)  # computed on the real session, not planned
+                        self.conv.strategies.append("retry")
+                if s.infeasible:
+                    self.conv.strategies.append("give_up")
+                pos += len(group)
+            reply = []
+            for k in in_turn:
+                s = steps[k]
+                if s.asked:
+                    reply.append(words.failure(s.result.error or {}) if s.infeasible
+                                 else words.summary(s.tool, s.result.data, sorted(s.cite)))
+            moves.append(Move(text=" ".join(reply) if reply else words.pick(["Done.", "All set."])))
+            out.append(PlannedTurn(user, moves))
+        return out
+
+    def _reinvent(self, s: Step) -> dict[str, Any] | None:
+        """Ungrounded recovery: the same call with other invented IDs."""
+        retry = dict(s.args)
+        changed = False
+        for name, src in s.sources.items():
+            p = self._param(s, name)
+            if src.kind == "user" and p.entity and isinstance(retry.get(name), str):
+                retry[name] = self._invent(p.description, p.entity)
+                changed = True
+        return retry if changed else None
+
+    def _param(self, s: Step, name: str) -> Any:
+        return next(p for p in s.tool.params if p.name == name)
+
+    def _omit(self, steps: list[Step]) -> tuple[tuple[str, Any, bool, str | None] | None, int | None]:
+        """Missing level: a required value the user leaves out of the first turn's requests."""
+        options = []
+        for i, s in enumerate(steps):
+            if s.turn != 0 or not s.asked or s.infeasible:
+                continue
+            for p in s.tool.params:
+                src = s.sources.get(p.name)
+                if not p.required or src is None or src.kind == "flow":
+                    continue
+                options.append((i, p))
+        if not options:
+            return None, None
+        plain = [o for o in options if not o[1].entity and not o[1].sensitive]
+        first, p = self.rng.choice(plain if plain and self.rng.random() < 0.6 else options)
+        s = steps[first]
+        if self.spec.hide_lookup and p.entity and isinstance(s.args[p.name], str):
+            label = self.spec.context.label(p.entity, s.args[p.name])
+            if label and self._hide_lookups(p.entity, steps):
+                # The user names it by its label; with the lookups hidden, the assistant asks for the ID.
+                s.sources[p.name] = Source("user", text=label)
+                return (p.name, s.args[p.name], p.sensitive, p.entity), first
+        return (p.name, s.args[p.name], p.sensitive, None), first
+
+    def _hide_lookups(self, kind: str, steps: list[Step]) -> bool:
+        used = {s.tool.name for s in steps}
+        lookups = [t.name for t in self.server.visible_tools
+                   if t.name in self.conv.shown and t.effect is Effect.READ and kind in t.produces
+                   and t.name not in used and not any(p.entity == kind and p.required for p in t.params)]
+        if not lookups:
+            return False
+        self.conv.hide(lookups)
+        return True
+
+    def _mistake(self, s: Step, steps: list[Step]) -> tuple[str, dict[str, Any], ToolResult, str | None] | None:
+        """A wrong first attempt that the framework rejects before the tool runs (no state change)."""
+        props = s.tool.parameters.get("properties", {})
+        options: list[tuple[str, dict[str, Any]]] = []
+        for name, value in s.args.items():
+            spec = props.get(name, {})
+            if spec.get("type") in ("number", "integer") and not isinstance(value, bool):
+                options.append(("wrong_type", {**s.args, name: self.rng.choice([f"${render_value(value)}",
+                                                                                    f"{render_value(value)} dollars"
+                                                                                    if "amount" in name or "price" in name
+                                                                                    else f"{render_value(value)} units"])}))
+            if "enum" in spec and isinstance(value, str) and value.swapcase() != value:
+                options.append(("bad_enum", {**s.args, name: value.replace("_", " ").title()}))
+        required = [p.name for p in s.tool.params if p.required and p.name in s.args]
+        if required:
+            drop = self.rng.choice(required)
+            options.append(("missing_required", {k: v for k, v in s.args.items() if k != drop}))
+        if s.tool.effect is Effect.READ:
+            for name, src in s.sources.items():
+                if src.kind == "flow" and src.mode == "label" and src.text and src.step is not None \
+                        and steps[src.step].discovery_for is not None:
+                    options.append(("label_as_id", {**s.args, name: src.text}))
+        if not options:
+            return None
+        kind, call = self.rng.choice(options)
+        with self.conv.session.fork() as probe:
+            # Schema errors do not depend on the state, and a read tool cannot change it.
+            result = probe.call(s.tool.name, call)
+        if result.ok:
+            return None
+        text = self.words.retry(result.code or "error", another=kind == "label_as_id")
+        return kind, call, result, text
+
+
+def _match(param: str, field: str) -> bool:
+    if param == field:
+        return True
+    if param.endswith("_" + field) or field.endswith("_" + param):
+        return True
+    return field in _ALIASES.get(param, ())
+
+
+def _fits(value: Any, spec: dict[str, Any]) -> bool:
+    t = spec.get("type")
+    if "enum" in spec:
+        return value in spec["enum"]
+    if t == "string":
+        return isinstance(value, str)
+    if t == "integer":
+        return isinstance(value, int)
+    if t == "number":
+        return isinstance(value, (int, float))
+    return True
+
+
+def _strs(values: Any) -> list[str]:
+    out = []
+    for v in values:
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, list):
+            out.extend(x for x in v if isinstance(x, str))
+    return out
+
+
+def _order_pairs(args: dict[str, Any]) -> None:
+    """Keep ranges the right way round: start before end, min below max."""
+    for lo, hi in (("start_date", "end_date"), ("start", "end"), ("since", "until"), ("after", "before"),
+                   ("min_amount", "max_amount"), ("min_price", "max_price"), ("min_rating", "max_rating"),
+                   ("from_date", "to_date"), ("check_in", "check_out"), ("closing_after", "closing_before")):
+        a, b = args.get(lo), args.get(hi)
+        if a is not None and b is not None and type(a) is type(b) and a > b:
+            args[lo], args[hi] = b, a
+        elif a is not None and b is not None and a == b and isinstance(a, str):
+            pass
+
+

@@ -1,0 +1,335 @@
+"""Wording for the programmatic teacher: system prompts, user turns, assistant replies.
+
+User requests come from each tool's `asks` phrasings; this module composes them into turns
+(connectors, personas, follow-up openers, clauses for values a phrasing has no slot for) and
+writes the assistant's side (short prefaces, summaries of results, clarification questions,
+graceful refusals) with variety, every choice drawn from the example's RNG.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ...env import Server, Tool
+from .values import render_value
+
+__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "words_of"]
+
+_SLOT = re.compile(r"\{([^{}]*)\}")
+
+
+class Persona:
+    def __init__(self, name: str, greet: Sequence[str], close: Sequence[str], please: float) -> None:
+        self.name = name
+        self.greet = greet
+        self.close = close
+        self.please = please
+
+
+PERSONAS = [
+    Persona("terse", ["", "", ""], ["", ""], 0.0),
+    Persona("polite", ["Hello.", "Hi there.", "Good morning."], ["Thank you.", "Thanks in advance.", ""], 0.5),
+    Persona("casual", ["Hey!", "Hi!", "Hey there,", ""], ["Thanks!", "Cheers.", ""], 0.2),
+    Persona("busy", ["Quick one:", "Need a hand:", ""], ["", "Thanks."], 0.0),
+    Persona("detailed", ["Hi, I hope you can help.", "Hello, I need some help with my account."],
+            ["Thanks for your help.", "I appreciate it."], 0.3),
+]
+
+FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Thanks! ", "Alright. ", "",
+             "Nice. ", "Thank you. "]
+FOLLOW_UP_NEXT = ["", "", "Now ", "Next, ", "One more thing: ", "Also, ", "And "]
+THEN = ["Then ", "After that, ", "Once that's done, ", "Then please ", "Next, "]
+ALSO = ["Also, ", "And ", "Plus, ", "Oh, and "]
+CLAUSES = ["Use {value} as the {words}.", "The {words} is {value}.", "({words}: {value})",
+           "For the {words}, use {value}.", "{Words}: {value}."]
+SECRET_CLAUSES = ["My {words} is {value}.", "The {words} is {value}.", "{Words}: {value}."]
+PREFACES = ["Let me check that.", "Let me look that up.", "I'll take care of that.", "One moment.",
+            "Sure, let me do that.", "On it.", "Let me pull that up.", "Checking now."]
+RETRY = ["That call failed ({code}); let me correct it and try again.",
+         "I made a mistake in that request ({code}). Retrying with the right arguments.",
+         "The tool rejected that ({code}). Fixing the arguments.", "Let me fix that and retry."]
+ANOTHER = ["That didn't work ({code}). Let me look up the right ID first.",
+           "I need the exact ID for that; let me look it up.",
+           "The lookup failed ({code}); I'll find the right ID with another tool."]
+DONE = ["Done.", "All set.", "That's done.", "Finished.", "Here you go.", "OK."]
+FOUND = ["Here's what I found:", "Here are the results:", "This is what I see:", "I found the following:"]
+CANT = ["I couldn't complete that: {message}", "That didn't go through: {message}",
+        "I wasn't able to do that. {message}", "Unfortunately that failed: {message}"]
+ANSWERS = ["It's {value}.", "Use {value}.", "{value}, please.", "Sorry, it's {value}.", "{Words}: {value}.",
+           "Oh right, the {words} is {value}.", "Go with {value}."]
+QUESTIONS_ENTITY = ["Which {words} should I use (its ID, please)?",
+                    "Could you tell me the ID of the {words} you mean?",
+                    "I need the {words} for that. Which one do you mean (its ID)?"]
+QUESTIONS_SECRET = ["For security I need your {words}. Could you give it to me?",
+                    "Could you tell me the {words} so I can continue?"]
+QUESTIONS_VALUE = ["What {words} would you like?", "Could you tell me the {words}?",
+                   "I need one more detail: the {words}. What should it be?",
+                   "Before I do that: what's the {words}?"]
+QUESTIONS_HIDDEN = ["I can't look up your {kind} by name here. Could you give me its ID?",
+                    "I don't have a way to search for that {kind}. What is its ID?"]
+ABSTAIN = ["I'm sorry, but I can't do that: none of the tools I have here can {what}.",
+           "Unfortunately that's not something I can do with the tools available to me; there is no way to {what}.",
+           "I can't help with that one. The tools I have don't let me {what}."]
+DECLINE = ["Sorry, I can't help with that here. I can only help with {domain}, for example {examples}.",
+           "That's outside what I can do. I'm set up for {domain}: {examples}.",
+           "I'm afraid I can't help with that request. I can assist with {domain}, such as {examples}."]
+
+OFF_TOPIC = [
+    "What's the capital of Australia?", "Can you write me a short poem about the ocean?",
+    "How many calories are in a banana?", "Who won the football world cup in 2010?",
+    "Translate 'good morning' into Japanese.", "What's a good recipe for banana bread?",
+    "Explain quantum entanglement in simple terms.", "Tell me a joke about programmers.",
+    "What time is sunset in Lisbon today?", "How do I fix a leaking kitchen faucet?",
+    "Recommend a sci-fi novel for the weekend.", "What's the difference between a crocodile and an alligator?",
+    "Help me write a cover letter for a barista job.", "How far is the moon from the earth?",
+    "What are the rules of chess castling?", "Can you summarize the plot of Hamlet?",
+    "Which houseplants are safe for cats?", "What's the best way to learn Spanish fast?",
+    "Solve 17 times 23 for me.", "How do I change a flat tire?", "Who painted the Mona Lisa?",
+    "What's the weather usually like in Iceland in May?", "Suggest a name for my new puppy.",
+    "How long should I boil an egg for a soft yolk?", "Write a haiku about autumn leaves.",
+    "What's the tallest mountain in Africa?", "How does a rainbow form?",
+    "Give me three ideas for a birthday party theme.", "Is it better to stretch before or after running?",
+    "What does 'carpe diem' mean?", "Plan a 3-day itinerary for Rome.", "How do vaccines work?",
+    "What's the population of Canada?", "Can you help me with my chemistry homework on moles?",
+    "Which programming language should I learn first?", "How do I get red wine out of a carpet?",
+    "What's the origin of Halloween?", "Write a limerick about a cat.", "How do solar panels work?",
+    "What's the best board game for four players?",
+]
+OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off topic, but ", "Hi! "]
+
+
+def words_of(name: str) -> str:
+    """A parameter or kind name as words: 'from_account_id' -> 'from account'."""
+    base = name.removesuffix("_id")
+    base = base.removesuffix("_ids")
+    return base.replace("_", " ").strip() or name
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _lower_first(text: str) -> str:
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper() and not text.startswith(("I ", "I'")):
+        return text[0].lower() + text[1:]
+    return text
+
+
+def fill(phrase: str, refs: Mapping[str, str]) -> str:
+    return _SLOT.sub(lambda m: refs.get(m.group(1), m.group(0)), phrase)
+
+
+def slots(phrase: str) -> list[str]:
+    return _SLOT.findall(phrase)
+
+
+def _action(tool: Tool) -> str:
+    """The tool's summary as a verb phrase: 'Freeze a card: ...' -> 'freeze a card'."""
+    text = tool.summary.split(":")[0].split(";")[0].rstrip(".")
+    text = re.sub(r"\s*\([^)]*\)", "", text).strip()
+    return _lower_first(text)
+
+
+class Wording:
+    """Sentence composition for one conversation (persona and RNG fixed)."""
+
+    def __init__(self, rng: random.Random, persona: Persona | None = None) -> None:
+        self.rng = rng
+        self.persona = persona or rng.choice(PERSONAS)
+
+    def pick(self, options: Sequence[str]) -> str:
+        return self.rng.choice(list(options))
+
+    # ----- system ------------------------------------------------------------------------------
+
+    def system(self, server: Server, now: datetime) -> str:
+        when = now.strftime("%A %Y-%m-%d %H:%M")
+        options = [
+            f"You are the {server.title} assistant. {server.description} Today is {when}. Use the tools to act "
+            "for the signed-in user; ask when a required detail is missing, and say so when a request is "
+            "outside what the tools can do.",
+            f"You help the user with {server.title}. Current date and time: {when}. Call tools to look things up "
+            "and make changes; never make up IDs or values. If something needed is missing, ask the user first.",
+            f"{server.description}\n\nYou are a careful assistant with access to the tools below. It is {when}. "
+            "Only use information from the user or from tool results. Decline requests the tools cannot serve.",
+            f"Assistant for {server.title}. Date: {when}. Help the user by calling the available functions. "
+            "Ask a clarifying question when a required value is unknown.",
+        ]
+        return self.pick(options)
+
+    # ----- user --------------------------------------------------------------------------------
+
+    def clause(self, param: str, value: str, secret: bool = False) -> str:
+        words = words_of(param)
+        template = self.pick(SECRET_CLAUSES if secret else CLAUSES)
+        return template.format(value=value, words=words, Words=_cap(words))
+
+    def join_requests(self, parts: Sequence[str]) -> str:
+        out = ""
+        for i, part in enumerate(parts):
+            part = part.strip()
+            if i == 0:
+                out = part
+                continue
+            opener = self.pick(ALSO) if parts[i - 1].rstrip().endswith("?") or part.endswith("?") else self.pick(THEN)
+            out += " " + opener + _lower_first(part)
+        return out
+
+    def user_turn(self, requests: Sequence[str], turn: int) -> str:
+        body = self.join_requests(requests)
+        p = self.persona
+        if turn == 0:
+            greet = self.pick(p.greet)
+            if greet:
+                body = f"{greet} {body}"
+        else:
+            opener = self.pick(FOLLOW_UP) + self.pick(FOLLOW_UP_NEXT)
+            if opener:
+                body = opener + (_lower_first(body) if opener.rstrip()[-1:] not in ".!:" else body)
+        if self.rng.random() < p.please and not body.rstrip().endswith("?") and "please" not in body.lower():
+            body = body.rstrip(".") + ", please."
+        close = self.pick(p.close)
+        if close and self.rng.random() < 0.5:
+            body = f"{body} {close}"
+        return _cap(body.strip())
+
+    def intent(self, tool: Tool) -> str:
+        """A request that names what to do but no values: "I'd like to freeze a card." """
+        return self.pick(["I'd like to {a}.", "Can you {a}?", "Please {a}.", "I want to {a}."]).format(a=_action(tool))
+
+    def answer(self, param: str, value: str) -> str:
+        words = words_of(param)
+        return self.pick(ANSWERS).format(value=value, words=words, Words=_cap(words))
+
+    def off_topic(self) -> str:
+        return self.pick(OFF_TOPIC_OPEN) + self.pick(OFF_TOPIC)
+
+    # ----- assistant ---------------------------------------------------------------------------
+
+    def preface(self) -> str | None:
+        return self.pick(PREFACES) if self.rng.random() < 0.25 else None
+
+    def retry(self, code: str, another: bool = False) -> str | None:
+        if self.rng.random() < 0.25:
+            return None
+        return self.pick(ANOTHER if another else RETRY).format(code=code)
+
+    def question(self, param: str, *, entity: str | None, secret: bool, hidden_kind: str | None = None) -> str:
+        if hidden_kind is not None:
+            return self.pick(QUESTIONS_HIDDEN).format(kind=words_of(hidden_kind))
+        words = words_of(param)
+        pool = QUESTIONS_SECRET if secret else QUESTIONS_ENTITY if entity else QUESTIONS_VALUE
+        return self.pick(pool).format(words=words)
+
+    def abstain(self, tool: Tool, server: Server) -> str:
+        return self.pick(ABSTAIN).format(what=_action(tool))
+
+    def decline(self, server: Server, examples: Sequence[Tool]) -> str:
+        ex = " or ".join(_action(t) for t in examples[:2]) or "tasks in this app"
+        return self.pick(DECLINE).format(domain=server.title.lower(), examples=ex)
+
+    def failure(self, error: Mapping[str, Any]) -> str:
+        message = str(error.get("message", "the tool returned an error."))
+        hint = error.get("hint")
+        text = self.pick(CANT).format(message=message)
+        if hint and self.rng.random() < 0.6:
+            text += f" {hint}"
+        return text
+
+    def summary(self, tool: Tool, data: Any, cite: Sequence[str] = ()) -> str:
+        """A short report of one result, naming every ID in `cite`."""
+        facts = describe(data, cite)
+        if tool.effect.value == "write":
+            head = self.pick(DONE)
+            return f"{head} {_cap(_action(tool))}: {facts}" if facts else head
+        if not facts:
+            return self.pick(["I found nothing matching that.", "There are no results for that.",
+                              "Nothing came up."])
+        return f"{self.pick(FOUND)} {facts}"
+
+
+_PRIORITY = ("name", "title", "subject", "label", "nickname", "status", "balance", "current_balance",
+             "available_balance", "amount", "total", "price", "date", "start", "due_date", "created_at")
+
+
+def _scalar(v: Any) -> bool:
+    return isinstance(v, (str, int, float, bool)) and not (isinstance(v, str) and len(v) > 80)
+
+
+def _record_text(rec: Mapping[str, Any], limit: int = 4) -> str:
+    ids = [(k, v) for k, v in rec.items() if (k.endswith("_id") or k == "id" or k == "code") and isinstance(v, str)]
+    main_id = ids[0][1] if ids else None
+    parts = []
+    for key in _PRIORITY:
+        if key in rec and _scalar(rec[key]) and len(parts) < limit:
+            parts.append(f"{key.replace('_', ' ')} {render_value(rec[key])}")
+    if len(parts) < 2:
+        for key, value in rec.items():
+            if len(parts) >= limit:
+                break
+            if _scalar(value) and not key.endswith("_id") and key not in _PRIORITY:
+                parts.append(f"{key.replace('_', ' ')} {render_value(value)}")
+    body = ", ".join(parts)
+    return f"{main_id} ({body})" if main_id and body else (main_id or body)
+
+
+def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
+    """A compact English rendering of a result, with the cited IDs guaranteed to appear."""
+    if isinstance(data, list):
+        items = data
+    elif isinstance(data, Mapping):
+        lists = [(k, v) for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)]
+        identity = any(isinstance(v, str) and (k.endswith("_id") or k in ("name", "title", "subject"))
+                       for k, v in data.items())
+        if lists and identity:
+            # A record that carries lists (a meeting's invitees, a deal's history): the record first.
+            text = _record_text(data, limit=5)
+            counts = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in lists[:3])
+            text = f"{text}; {counts}" if text else counts
+            return text + _missing(text, cite, data) + "."
+        if not lists and not identity and any(isinstance(v, list) and not v for v in data.values()):
+            return ""  # an empty listing: the summary says nothing was found
+        if lists:
+            key, items = lists[0]
+            total = data.get("total", len(items))
+            shown = _pick_items(items, cite, limit)
+            text = f"{total} {key.replace('_', ' ')}: " + "; ".join(_record_text(r) for r in shown)
+            if len(items) > len(shown):
+                text += f"; and {len(items) - len(shown)} more"
+            extra = _missing(text, cite, data)
+            return text + extra + "."
+        text = _record_text(data, limit=6)
+        subs = [(k, v) for k, v in data.items() if isinstance(v, Mapping)]
+        parts = [text] if text else []
+        for key, sub in subs[:3]:
+            inner = _record_text(sub, limit=3)
+            if inner:
+                parts.append(f"{key.replace('_', ' ')} {inner}")
+        text = "; ".join(parts)
+        return text + _missing(text, cite, data) + ("." if text else "")
+    else:
+        return render_value(data)
+    if not items:
+        return ""
+    if isinstance(items[0], Mapping):
+        shown = _pick_items(items, cite, limit)
+        text = f"{len(items)} results: " + "; ".join(_record_text(r) for r in shown)
+    else:
+        text = ", ".join(render_value(v) for v in items[:limit])
+    return text + _missing(text, cite, data) + "."
+
+
+def _pick_items(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
+    wanted = [r for r in items if isinstance(r, Mapping) and any(c in json.dumps(r, ensure_ascii=False) for c in cite)]
+    rest = [r for r in items if r not in wanted]
+    return (wanted + rest)[:max(limit, len(wanted))]
+
+
+def _missing(text: str, cite: Sequence[str], data: Any) -> str:
+    absent = [c for c in cite if c not in text]
+    return f" (IDs: {', '.join(absent)})" if absent else ""

@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prove.env import registry
+from prove.synth.machine import (
+    Call,
+    Move,
+    Rejected,
+    outcome_of,
+    run_sync,
+    validate_move,
+)
+
+
+class Scripted:
+    """A teacher that plays fixed moves: user turns and assistant moves in order."""
+
+    id = "scripted"
+
+    def __init__(self, users, moves) -> None:
+        self.users = list(users)
+        self.moves = list(moves)
+
+    def classifier(self):
+        return None
+
+    async def aclose(self) -> None:
+        pass
+
+    async def query(self, conv):
+        return self.users.pop(0) if self.users else None
+
+    async def assistant(self, conv, feedback=None):
+        return self.moves.pop(0)
+
+    async def continuation(self, conv):
+        return "follow_up" if self.users else "end"
+
+
+def _spec(synth, server="banking", **kw):
+    i = next(i for i in range(200) if synth.locate(i)[0].name == server and synth.spec(i).kind == "multi_turn")
+    spec = synth.spec(i)
+    for k, v in kw.items():
+        setattr(spec, k, v)
+    return spec
+
+
+def test_failed_attempts_stay_out_of_the_gold_and_edges_follow_data_flow(synth) -> None:
+    from prove.synth.machine import finish
+
+    spec = _spec(synth, max_turns=3)
+    pin_card = spec.context.ids("card")[0]
+    teacher = Scripted(
+        ["What accounts do I have?", "Show me the first one in detail."],
+        [Move(calls=[Call("list_accounts", {})]), Move(text="You have accounts."),
+         Move(calls=[Call("get_account", {"account_id": "ACC-10001", "extra": 1})]),   # invalid arguments
+         Move(text="Retrying.", calls=[Call("get_account", {"account_id": "ACC-10001"})]),
+         Move(text="Here it is.")])
+    conv = run_sync(synth.machine.run(spec, teacher))
+    example, stats = finish(conv)
+    gold = [c for t in example["turns"] for c in t["calls"]]
+    assert [c["name"] for c in gold] == ["list_accounts", "get_account"]
+    assert [len(t["calls"]) for t in example["turns"]] == [1, 1]
+    assert gold[1]["after"] == [gold[0]["id"]]          # the ID came from list_accounts' output
+    assert stats["calls"] == 3 and stats["failed"] == 1
+    assert conv.outcomes == ["none", "success"] or conv.outcomes == ["success", "success"]
+    tool_msgs = [m for m in example["messages"] if m["role"] == "tool"]
+    assert json.loads(tool_msgs[1]["content"])["error"]["code"] == "invalid_arguments"
+    assert example["fingerprint"] == conv.session.fingerprint()
+    assert pin_card  # the context has cards
+
+
+def test_format_validator_catches_bad_moves(synth) -> None:
+    spec = _spec(synth)
+    conv = run_sync(synth.machine.run(spec, Scripted([], [])))
+    conv.turn = 0
+    assert validate_move(conv, Move()) == ["the answer has neither tool calls nor text"]
+    assert "unknown tool" in validate_move(conv, Move(calls=[Call("launch_rocket", {})]))[0]
+    assert "not a JSON object" in validate_move(conv, Move(calls=[Call("get_account", "{oops")]))[0]
+    invented = validate_move(conv, Move(calls=[Call("get_account", {"account_id": "ACC-99999"})]))
+    assert invented and "not an entity of the live state" in invented[0]
+    real = spec.context.ids("account")[0]
+    assert validate_move(conv, Move(calls=[Call("get_account", json.dumps({"account_id": real}))])) == []
+    spec.ungrounded = True
+    assert validate_move(conv, Move(calls=[Call("get_account", {"account_id": "ACC-99999"})])) == []
+
+
+def test_a_teacher_that_never_fixes_its_format_is_rejected(synth) -> None:
+    spec = _spec(synth, max_regenerations=2)
+    teacher = Scripted(["hi"], [Move(calls=[Call("nope", {})])] * 3)
+    with pytest.raises(Rejected) as err:
+        run_sync(synth.machine.run(spec, teacher))
+    assert err.value.reason == "teacher_format"
+
+
+def test_outcomes(synth) -> None:
+    spec = _spec(synth)
+    acc = spec.context.ids("account")[0]
+    teacher = Scripted(["a"], [Move(calls=[Call("get_account", {"account_id": acc}),
+                                           Call("freeze_card", {"card_id": "CRD-1"})]), Move(text="done")])
+    spec.ungrounded = True
+    conv = run_sync(synth.machine.run(spec, teacher))
+    assert outcome_of(conv.executed).value == "partial"
+    assert outcome_of(conv.executed[1:]).value == "failure"
+    assert outcome_of([]).value == "none"
+
+
+def test_run_sync_refuses_a_coroutine_that_suspends() -> None:
+    import asyncio
+
+    async def sleeps():
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError):
+        run_sync(sleeps())
+
+
+def test_registry_has_the_servers_used() -> None:
+    assert "banking" in registry

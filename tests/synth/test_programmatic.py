@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import json
+import re
+
+from prove.records import Example
+from prove.synth import SynthConfig, Synthesizer
+
+from .conftest import SERVERS
+
+
+def _examples(candidates):
+    return [json.loads(c.line) for c in candidates if c.line]
+
+
+def test_yield_grounding_and_records(candidates) -> None:
+    accepted = _examples(candidates)
+    assert len(accepted) / len(candidates) >= 0.9
+    for ex in accepted:
+        Example.model_validate(ex)
+        assert ex["meta"]["teacher"] == "programmatic"
+    infos = [c.info for c in candidates if "refs" in c.info]
+    assert sum(i["refs_exist"] for i in infos) == sum(i["refs"] for i in infos) > 0
+
+
+def test_every_kind_and_level_appears(candidates) -> None:
+    kinds = {c.info["kind"] for c in candidates if c.line}
+    levels = {c.info["level"] for c in candidates if c.line}
+    assert {"multi_turn", "clarification", "abstention", "irrelevance"} <= kinds
+    assert {"complete", "missing", "minimal"} <= levels
+
+
+def test_multi_turn_examples_have_two_or_three_user_turns(candidates) -> None:
+    turns = [len(ex["turns"]) for ex in _examples(candidates) if ex["kind"] in ("multi_turn", "clarification")]
+    assert set(turns) <= {1, 2, 3}
+    assert sum(t >= 2 for t in turns) >= 0.9 * len(turns)
+
+
+def test_clarification_asks_then_acts(candidates) -> None:
+    for ex in _examples(candidates):
+        if ex["kind"] != "clarification":
+            continue
+        assert ex["turns"][0]["calls"] == [] and any(t["calls"] for t in ex["turns"][1:])
+        first_reply = next(m for m in ex["messages"] if m["role"] == "assistant")
+        assert "tool_calls" not in first_reply and first_reply["content"].rstrip().endswith("?")
+
+
+def test_abstention_and_irrelevance_make_no_calls_and_hide_the_tool(candidates) -> None:
+    seen = set()
+    for ex in _examples(candidates):
+        if ex["kind"] in ("abstention", "irrelevance"):
+            seen.add(ex["kind"])
+            assert all(not t["calls"] for t in ex["turns"])
+            assert not any(m.get("tool_calls") for m in ex["messages"])
+        if ex["kind"] == "abstention":
+            assert "hidden_tool" in ex["perturbations"]
+    assert seen == {"abstention", "irrelevance"}
+
+
+def test_minimal_level_names_entities_by_label_and_looks_them_up(candidates) -> None:
+    found = 0
+    for ex in _examples(candidates):
+        if ex["meta"]["level"] != "minimal" or ex["kind"] != "multi_turn":
+            continue
+        first_user = ex["turns"][0]["user"]
+        ids = set(re.findall(r"\b[A-Z]+-\d{5}\b", first_user))
+        gold = [c for t in ex["turns"] for c in t["calls"]]
+        if gold and not ids and any(c["after"] for c in gold):
+            found += 1
+    assert found > 0
+
+
+def test_sensitive_values_come_from_the_user(synth) -> None:
+    """change_card_pin's current PIN is learned through the hidden get_card_pin and said by the user."""
+    seen = 0
+    for i in range(900):
+        server, _ = synth.locate(i)
+        if server.name != "banking":
+            continue
+        spec = synth.spec(i)
+        if "change_card_pin" not in spec.chain or spec.kind != "multi_turn":
+            continue
+        c = synth.example(i)
+        if not c.line:
+            continue
+        ex = json.loads(c.line)
+        for p in ex["provenance"]:
+            seen += 1
+            assert ex["messages"][p["message"]]["role"] == p["source"]
+        tools = {t["function"]["name"] for t in ex["tools"]}
+        assert "get_card_pin" not in tools
+        assert not any(tc["function"]["name"] == "get_card_pin" for m in ex["messages"] for tc in m.get("tool_calls") or [])
+    assert seen > 0
+
+
+def test_distractors_and_stripped_enums(candidates) -> None:
+    for ex in _examples(candidates):
+        names = [t["function"]["name"] for t in ex["tools"]]
+        assert len(names) == len(set(names))
+        text = json.dumps(ex["tools"])
+        if "stripped_enums" in ex["perturbations"]:
+            assert '"enum"' not in text
+        own = {c["name"] for t in ex["turns"] for c in t["calls"]}
+        assert own <= set(names)
+
+
+def test_ungrounded_mode_invents_entities_and_fails() -> None:
+    synth = Synthesizer(SynthConfig(n=10, seed=3, servers=SERVERS, ungrounded=True))
+    infos = [synth.example(i).info for i in range(60)]
+    refs = sum(i.get("refs", 0) for i in infos)
+    exist = sum(i.get("refs_exist", 0) for i in infos)
+    assert refs and exist / refs < 0.8
+    accepted = sum(i["status"] == "accepted" for i in infos)
+    assert accepted < 0.9 * len(infos)
+
+
+def test_the_same_seed_and_index_give_the_same_example(synth) -> None:
+    other = Synthesizer(SynthConfig(n=50, seed=3, servers=SERVERS))
+    for i in (0, 7, 42):
+        assert synth.example(i).line == other.example(i).line
+    third = Synthesizer(SynthConfig(n=50, seed=4, servers=SERVERS))
+    assert third.example(7).line != synth.example(7).line
