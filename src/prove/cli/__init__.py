@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, env, reward, serve, synth
+from . import bench, env, export, reward, serve, synth
+from . import eval as eval_cmd
 
 app = typer.Typer(
     name="prove",
@@ -15,8 +16,10 @@ app = typer.Typer(
 )
 env.register(app)
 serve.register(app)
+eval_cmd.register(app)
 app.add_typer(bench.app, name="bench")
 app.add_typer(reward.app, name="reward")
+app.add_typer(export.app, name="export")
 app.add_typer(synth.app, name="synth")
 
 

@@ -1,0 +1,241 @@
+"""TRL (1.16) integration: `environment_factory` classes generated from servers, rows, and the reward.
+
+```python
+from trl import GRPOConfig, GRPOTrainer
+from prove.integrations.trl import environments, rows, trl_reward
+examples = read_examples("dataset.jsonl")
+trainer = GRPOTrainer(model, reward_funcs=[trl_reward()], train_dataset=Dataset.from_list(rows(examples)),
+                      environment_factory=environments(examples), args=GRPOConfig(...))
+```
+
+`environment_class(servers)` builds a class whose public methods are the servers' tools, each
+with the tool's signature (types from its JSON schema, optional parameters defaulting to None)
+and a Google-style docstring made of its description and its parameters' descriptions: TRL
+turns them into the tool schemas the model sees. A method runs its call on the episode and
+returns the result's JSON text, `{"error": {code, message, hint}}` included: it never raises,
+so that TRL's tool loop records the framework's error body (what the reward reads as a failed
+call) rather than a Python exception's text. `reset(**row)` closes the previous episode and
+opens a session on the row's `world` (TRL calls it with every column of the row, once per
+rollout, reusing instances across batches).
+
+`rows(examples)` writes one row per example (`prompt` up to the first user message, the
+ground truth as JSON text, `world`, `environment`); with `per_turn=True`, one row per user turn
+whose prompt is the reference conversation up to that turn and whose `turn` column makes both
+`reset` (which replays the earlier turns' gold calls, so the state matches the prompt's
+history) and the reward (which scores that turn's gold calls only) consistent. TRL's loop
+cannot inject scripted follow-up turns; per-turn rows are how multi-turn examples train here.
+
+Limits of TRL's tool loop, compared with `prove_agent` in VERL: every example of an environment
+sees the same tools (per-example distractors and stripped enums are not shown; `tools=` picks
+a subset), and the conversation ends at the first answer in words.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from prove.env import Session, ToolResult
+from prove.records import Example
+from prove.reward import trl_reward
+
+__all__ = ["environment_class", "environments", "rows", "trl_reward"]
+
+_PY = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
+
+
+def _annotation(spec: Mapping[str, Any]) -> Any:
+    """A Python type for a JSON schema (what transformers' schema builder reads back)."""
+    enum = spec.get("enum")
+    if isinstance(enum, list) and enum and all(isinstance(v, (str, int, float, bool)) for v in enum):
+        return Literal[tuple(enum)]  # type: ignore[valid-type]
+    t = spec.get("type")
+    if isinstance(t, list):
+        types = [_annotation({**spec, "type": x}) for x in t if x != "null"]
+        return typing.Union[tuple(types)] if len(types) > 1 else (types[0] if types else Any)  # noqa: UP007
+    if t == "array":
+        items = spec.get("items")
+        return list[_annotation(items)] if isinstance(items, Mapping) else list
+    if t in _PY:
+        return _PY[t]
+    for key in ("anyOf", "oneOf"):
+        if isinstance(spec.get(key), list):
+            types = [_annotation(b) for b in spec[key] if isinstance(b, Mapping) and b.get("type") != "null"]
+            if types:
+                return typing.Union[tuple(types)] if len(types) > 1 else types[0]  # noqa: UP007
+    return str
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _method(name: str, schema: Mapping[str, Any]) -> Callable[..., str]:
+    """A method with the tool's signature and docstring that runs the call on the episode."""
+    fn = schema["function"]
+    params = fn.get("parameters") or {}
+    props: Mapping[str, Any] = params.get("properties") or {}
+    required = set(params.get("required") or [])
+
+    def tool_method(self: Any, **kwargs: Any) -> str:
+        return self._call(name, kwargs)
+
+    sig_params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    annotations: dict[str, Any] = {}
+    for key in sorted(props, key=lambda k: k not in required):       # required ones first
+        ann = _annotation(props[key])
+        if key in required:
+            sig_params.append(inspect.Parameter(key, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=ann))
+        else:
+            ann = ann | None if ann is not Any else Any
+            sig_params.append(inspect.Parameter(key, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                                annotation=ann))
+        annotations[key] = ann
+    annotations["return"] = str
+    args = "\n".join(f"    {k}: {_one_line(props[k].get('description') or k)}" for k in props)
+    # Transformers reads the text before "Args:" as the description; keep the tool's own sections
+    # ("Returns: ...", "Errors: ...") in it, worded so that no line starts a section of its own.
+    description = "\n".join(line.replace("Returns:", "It returns:").replace("Raises:", "It raises:")
+                            for line in str(fn.get("description") or name).splitlines())
+    tool_method.__doc__ = f"{description}\n\nArgs:\n{args}\n" if props else description
+    tool_method.__name__ = name
+    tool_method.__qualname__ = name
+    tool_method.__signature__ = inspect.Signature(sig_params, return_annotation=str)  # type: ignore[attr-defined]
+    tool_method.__annotations__ = annotations
+    return tool_method
+
+
+class ProveEnvironment:
+    """The base of generated environment classes: the episode, `reset` and the call plumbing."""
+
+    servers: tuple[str, ...] = ()
+    call_timeout: float | None = 10.0
+
+    def __init__(self) -> None:
+        self.session: Session | None = None
+        self.world: int | None = None
+        self.results: list[ToolResult] = []
+
+    def reset(self, **row: Any) -> str | None:
+        """Open a fresh episode on the row's world (closing the previous one); TRL calls it per rollout."""
+        self._close()
+        self.world = int(row.get("world") or 0)
+        self.session = Session(list(self.servers), world=self.world, timeout=self.call_timeout)
+        self.results = []
+        turn = row.get("turn")
+        if turn:
+            for name, arguments in _earlier_calls(row, int(turn)):
+                self.session.call(name, arguments)
+        return None
+
+    def _call(self, name: str, arguments: Mapping[str, Any]) -> str:
+        if self.session is None or self.session.closed:
+            return json.dumps({"error": {"code": "no_episode", "message": "reset() was not called"}})
+        args = {k: v for k, v in arguments.items() if v is not None}      # None: left out
+        result = self.session.call(name, args)
+        self.results.append(result)
+        return result.text()
+
+    def _close(self) -> None:
+        # Private: TRL makes every public method a tool.
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def __del__(self) -> None:
+        try:
+            self._close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _earlier_calls(row: Mapping[str, Any], turn: int) -> list[tuple[str, dict[str, Any]]]:
+    gt = row.get("ground_truth")
+    if isinstance(gt, (str, bytes)):
+        gt = json.loads(gt)
+    turns = (gt or {}).get("turns") if isinstance(gt, Mapping) else row.get("turns")
+    out = []
+    for t in (turns or [])[:turn]:
+        for call in t.get("calls") or []:
+            out.append((call["name"], {k: v for k, v in (call.get("arguments") or {}).items() if v is not None}))
+    return out
+
+
+def environment_class(servers: str | Sequence[str], *, tools: Iterable[str] | None = None,
+                      call_timeout: float | None = 10.0, name: str | None = None) -> type[ProveEnvironment]:
+    """A TRL environment class for an episode of `servers` (see the module docstring).
+
+    Args:
+        servers: the servers of the episode.
+        tools: only these tools (by the name the model calls them); default: every visible tool.
+        call_timeout: seconds a call's SQL may run.
+        name: the class name (default from the servers, such as `BankingEnv`).
+    """
+    names = [servers] if isinstance(servers, str) else list(servers)
+    with Session(names) as probe:
+        schemas = {t["function"]["name"]: t for t in probe.tool_schemas()}
+    if tools is not None:
+        wanted = list(tools)
+        unknown = [t for t in wanted if t not in schemas]
+        if unknown:
+            raise ValueError(f"no tool {unknown[0]!r} in {names}")
+        schemas = {t: schemas[t] for t in wanted}
+    clash = [t for t in schemas if t.startswith("_") or t in ("reset", "get_reward")]
+    if clash:
+        raise ValueError(f"tool {clash[0]!r} cannot be an environment method")
+    body: dict[str, Any] = {t: _method(t, s) for t, s in schemas.items()}
+    body.update(servers=tuple(names), call_timeout=call_timeout,
+                __doc__=f"TRL environment: an episode of {', '.join(names)} (PROVE).")
+    cls_name = name or "".join(p.title().replace("_", "") for p in names) + "Env"
+    return type(cls_name, (ProveEnvironment,), body)
+
+
+def _key(servers: Sequence[str]) -> str:
+    return "+".join(servers)
+
+
+def environments(examples: Iterable[Example], *, tools: Mapping[str, Iterable[str]] | None = None,
+                 call_timeout: float | None = 10.0) -> dict[str, type[ProveEnvironment]]:
+    """One environment class per server combination of the examples, keyed as `rows` names them.
+
+    Pass the result as `environment_factory` (TRL routes each row by its `environment` column).
+    `tools` may restrict a combination's tools: {"banking": ["get_account", ...]}.
+    """
+    out: dict[str, type[ProveEnvironment]] = {}
+    for ex in examples:
+        key = _key(ex.servers)
+        if key not in out:
+            out[key] = environment_class(ex.servers, tools=(tools or {}).get(key), call_timeout=call_timeout)
+    return out
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+def rows(examples: Iterable[Example], *, per_turn: bool = False) -> list[dict[str, Any]]:
+    """Dataset rows for GRPOTrainer (see the module docstring); build a `datasets.Dataset` from them."""
+    out = []
+    for ex in examples:
+        messages = [m.model_dump(mode="json", exclude_none=True) for m in ex.messages]
+        users = [i for i, m in enumerate(messages) if m["role"] == "user"]
+        gt = json.dumps(ex.model_dump(mode="json", exclude_none=True, exclude={"messages", "meta", "provenance"}),
+                        ensure_ascii=False)
+        stops = users if per_turn else users[:1]
+        for turn, index in enumerate(stops):
+            prompt = []
+            for m in messages[:index + 1]:
+                if turn == 0 and m["role"] not in ("system", "user"):
+                    continue
+                prompt.append({k: (_text(v) if k == "content" else v) for k, v in m.items()})
+            out.append({"prompt": prompt, "example_id": ex.id, "world": ex.world, "environment": _key(ex.servers),
+                        "turn": turn, "ground_truth": gt})
+    return out
+

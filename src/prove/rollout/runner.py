@@ -1,0 +1,122 @@
+"""Run a policy on examples, each in its own live episode, and score what it did.
+
+    from prove.rollout import OpenAIPolicy, evaluate, local_env
+    policy = OpenAIPolicy("http://127.0.0.1:8000/v1", "Qwen/Qwen3-4B")
+    trajectories = evaluate(examples, policy, env=local_env(call_timeout=10), concurrency=8)
+
+Each trajectory is a `prove.records.Trajectory` dict: the whole episode in chat form (every
+tool result as the environment answered it), `reward` (the score and its breakdown from
+`prove.reward`, with the state component from the episode's own diff when it is computed) and
+`meta` (status, counters, each call's outcome, the final fingerprint, timings, token usage).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ..env import ProveError, Session
+from ..records import Example
+from ..reward import RewardConfig, Scorer
+from .episode import Env, Episode, EpisodeError, Limits, script
+from .policy import Policy, PolicyError
+
+__all__ = ["EnvFactory", "evaluate", "local_env", "run_episode"]
+
+EnvFactory = Callable[[Sequence[str], int], Env]
+"""`factory(servers, world) -> env`: opens a fresh episode on a world (a Session, a RemoteEnv)."""
+
+
+def local_env(call_timeout: float | None = 10.0) -> EnvFactory:
+    """In-process sessions; a call whose SQL runs past `call_timeout` seconds ends as a `timeout` result."""
+
+    def open_session(servers: Sequence[str], world: int) -> Session:
+        return Session(list(servers), world=world, timeout=call_timeout)
+
+    return open_session
+
+
+def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = None, limits: Limits | None = None,
+                scorer: Scorer | None = None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play one example to its end and return the trajectory (scored when a scorer is given).
+
+    The environment is closed whatever happens. A policy that fails (after its retries) or an
+    environment that breaks ends the episode early with `meta.status` `policy_error` or
+    `env_error`; the trajectory is still returned and scored as it stands.
+    """
+    sc = script(example)
+    factory = env or local_env()
+    start = time.monotonic()
+    handle = factory(sc.servers, sc.world)
+    episode = Episode(sc, handle, limits)
+    usage: dict[str, int] = {}
+    finish: dict[str, int] = {}
+    policy_seconds = 0.0
+    fingerprint = None
+    diff = None
+    try:
+        while not episode.done:
+            try:
+                reply = policy(episode.messages, sc.tools)
+            except PolicyError as exc:
+                episode.fail("policy_error", f"{exc.code}: {exc}")
+                break
+            policy_seconds += reply.seconds
+            for k, v in reply.usage.items():
+                if isinstance(v, int):
+                    usage[k] = usage.get(k, 0) + v
+            reason = reply.finish_reason or "unknown"
+            finish[reason] = finish.get(reason, 0) + 1
+            try:
+                episode.step(reply.message)
+            except EpisodeError:
+                break
+        if episode.status != "env_error":
+            try:
+                fingerprint = handle.fingerprint()
+                if scorer is not None and scorer.state:
+                    diff = handle.diff()
+            except ProveError as exc:
+                episode.fail("env_error", f"{type(exc).__name__}: {exc}")
+    finally:
+        handle.close()
+    trajectory = episode.trajectory(fingerprint=fingerprint, seconds=round(time.monotonic() - start, 4),
+                                    policy_seconds=round(policy_seconds, 4), usage=usage, finish_reasons=finish,
+                                    **(meta or {}))
+    if scorer is not None:
+        trajectory["reward"] = scorer.score(trajectory, diff=diff).breakdown()
+    return trajectory
+
+
+def evaluate(examples: Iterable[Example], policy: Policy, *, env: EnvFactory | None = None,
+             limits: Limits | None = None, config: RewardConfig | None = None, concurrency: int = 4,
+             meta: dict[str, Any] | None = None,
+             on_result: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Run and score every example, `concurrency` episodes at a time; trajectories in input order.
+
+    `on_result` is called with each trajectory as it finishes (from a worker thread, one at a
+    time), to stream results to a file or a progress bar.
+    """
+    items = list(examples)
+    scorer = Scorer(items, config)
+    factory = env or local_env()
+
+    def one(ex: Example) -> dict[str, Any]:
+        return run_episode(ex, policy, env=factory, limits=limits, scorer=scorer, meta=meta)
+
+    results: list[dict[str, Any]] = []
+    if concurrency <= 1:
+        for ex in items:
+            results.append(one(ex))
+            if on_result is not None:
+                on_result(results[-1])
+        return results
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="prove-rollout") as pool:
+        futures = [pool.submit(one, ex) for ex in items]
+        for future in futures:
+            results.append(future.result())
+            if on_result is not None:
+                on_result(results[-1])
+    return results

@@ -1,0 +1,158 @@
+"""`prove export verl` and the schema flattening, checked against VERL's own classes and config."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from prove.env import Session, registry
+from prove.integrations.verl.schema import flatten_property, flatten_tool
+from prove.records import Example, write_jsonl
+
+from .conftest import missing
+
+if missing("pyarrow", "yaml"):
+    pytest.skip("pyarrow and pyyaml are not installed (pip install 'prove-rl[data]')", allow_module_level=True)
+
+import pyarrow.parquet as pq  # noqa: E402
+import yaml  # noqa: E402
+
+from prove.integrations.verl.export import export, learning_rate, overrides  # noqa: E402
+
+NO_VERL = missing("verl")
+needs_verl = pytest.mark.skipif(NO_VERL is not None, reason="verl is not installed (pip install 'prove-rl[verl]')")
+
+
+def test_flatten_moves_constraints_into_descriptions() -> None:
+    prop = flatten_property({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "maxItems": 3,
+                             "description": "labels"})
+    assert prop == {"type": "array", "description": 'labels (a list of one of "a", "b"; at most 3 items)'}
+    prop = flatten_property({"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "default": None})
+    assert prop["type"] == "integer" and "at least 1" in prop["description"] and "default null" in prop["description"]
+    assert flatten_property({"enum": [1, 2]}) == {"type": "integer", "description": "", "enum": [1, 2]}
+    nested = flatten_property({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
+    assert nested["description"] == "an object {a: string}"
+
+
+@needs_verl
+def test_every_tool_of_every_server_passes_verls_schema_whole() -> None:
+    from verl.tools.schemas import OpenAIFunctionToolSchema
+
+    count = 0
+    for name in registry.names():
+        try:
+            server = registry.get(name)
+        except Exception:  # noqa: BLE001 - a broken server is the conformance suite's to report
+            continue
+        with Session([server]) as s:
+            for tool in s.tool_schemas():
+                flat = flatten_tool(tool)
+                parsed = OpenAIFunctionToolSchema.model_validate(flat)
+                # Nothing is silently dropped by VERL's model: what we write is what it keeps.
+                assert parsed.model_dump(exclude_unset=True, exclude_none=True) == flat, tool["function"]["name"]
+                count += 1
+    assert count >= 40
+
+
+def test_export_writes_verl_inputs(tmp_path: Path, examples: list[Example]) -> None:
+    result = export(examples, tmp_path, val=1, model="Qwen/Qwen3-8B")
+    assert (result.train, result.val) == (4, 1)
+    rows = pq.read_table(tmp_path / "train.parquet").to_pylist() + pq.read_table(tmp_path / "val.parquet").to_pylist()
+    by_id = {r["extra_info"]["example_id"]: r for r in rows}
+    assert set(by_id) == {ex.id for ex in examples}
+    two = by_id["bank-two-turns"]
+    assert two["agent_name"] == "prove_agent" and two["data_source"] == "prove/banking"
+    assert [m["role"] for m in two["prompt"]] == ["system", "user"]
+    assert two["extra_info"]["followups"] == ["Pay 25 dollars from it to AT&T Wireless (PAY-10004)."]
+    assert two["extra_info"]["tools_kwargs"] == {"prove": {"servers": ["banking"], "world": 0}}
+    gt = json.loads(two["reward_model"]["ground_truth"])
+    ex = next(e for e in examples if e.id == "bank-two-turns")
+    assert gt["turns"] == ex.model_dump(mode="json")["turns"] and gt["fingerprint"] == ex.fingerprint
+    assert "messages" not in gt
+    assert json.loads(two["extra_info"]["tools"]) == [t.model_dump(mode="json", exclude_none=True) for t in ex.tools]
+    abstain = by_id["bank-abstain"]
+    assert "freeze_card" not in abstain["extra_info"]["tool_selection"]
+
+    loops = yaml.safe_load((tmp_path / "agent_loop.yaml").read_text())
+    assert loops == [{"name": "prove_agent", "_target_": "prove.integrations.verl.agent_loop.ProveAgentLoop",
+                      "env_url": None, "call_timeout": 10.0, "max_calls": 50, "record_diff": False}]
+    tools = yaml.safe_load((tmp_path / "tool_config.yaml").read_text())["tools"]
+    assert {t["tool_schema"]["function"]["name"] for t in tools} >= {"get_account", "list_calendars"}
+    assert all(t["class_name"] == "prove.integrations.verl.tool.ProveTool" for t in tools)
+
+    script = (tmp_path / "train_grpo.sh").read_text()
+    assert os.access(tmp_path / "train_grpo.sh", os.X_OK)
+    assert subprocess.run(["bash", "-n", str(tmp_path / "train_grpo.sh")]).returncode == 0
+    for setting in ("data.train_batch_size=16", "actor_rollout_ref.rollout.n=16", "kl_loss_coef=0.01",
+                    "max_user_turns=5", "max_assistant_turns=10", "STEPS:-350", "MODEL:-Qwen/Qwen3-8B"):
+        assert setting in script
+
+
+def test_learning_rate_per_family(tmp_path: Path, examples: list[Example]) -> None:
+    assert learning_rate("Qwen/Qwen3-4B") == learning_rate("qwen3-8b") == 1e-6
+    assert learning_rate("Qwen/Qwen2.5-7B-Instruct") == 1e-6
+    assert learning_rate("ibm-granite/granite-4.1-8b") == 5e-7
+    # The script picks the same values from $MODEL (its LR block, run alone).
+    export(examples, tmp_path, val=1)
+    script = (tmp_path / "train_grpo.sh").read_text()
+    block = script[script.index('if [ -z "${LR:-}" ]'):script.index("REWARD=")]
+    for model in ("Qwen/Qwen3-4B", "Qwen/Qwen2.5-7B", "ibm-granite/granite-4.1-8b"):
+        out = subprocess.run(["bash", "-c", f'MODEL="$1"\n{block}\necho "$LR"', "_", model],
+                             capture_output=True, text=True)
+        assert float(out.stdout) == learning_rate(model), (model, out.stderr)
+
+
+@needs_verl
+def test_launch_settings_exist_in_verls_config(tmp_path: Path, examples: list[Example]) -> None:
+    """Every override of the launch script is a key of VERL's own trainer config."""
+    import verl
+    from hydra import compose, initialize_config_dir
+
+    export(examples, tmp_path, val=1)
+    from prove.integrations.verl.export import lengths
+
+    values = {"$HERE": str(tmp_path), "$MODEL": "Qwen/Qwen3-4B", "$LR": "1e-6", "$TP": "1", "$REWARD": "/r.py",
+              "$NGPUS": "8", "$NNODES": "1", "$STEPS": "350", "$EXPERIMENT": "x"}
+    for agent in ("prove_agent", "tool_agent"):
+        items = []
+        for o in overrides(lengths=lengths(examples), agent=agent):
+            for k, v in values.items():
+                o = o.replace(k, v)
+            items.append(o)
+        config_dir = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
+        with initialize_config_dir(config_dir=config_dir, version_base=None):
+            cfg = compose(config_name="ppo_trainer", overrides=items)
+        assert cfg.data.train_batch_size == 16 and cfg.actor_rollout_ref.rollout.n == 16
+        assert cfg.actor_rollout_ref.actor.kl_loss_coef == 0.01 and cfg.actor_rollout_ref.actor.use_kl_loss
+        assert cfg.algorithm.adv_estimator == "grpo" and cfg.trainer.total_training_steps == 350
+        multi = cfg.actor_rollout_ref.rollout.multi_turn
+        assert (multi.max_user_turns, multi.max_assistant_turns) == (5, 10)
+        assert cfg.actor_rollout_ref.rollout.agent.default_agent_loop == agent
+        assert (multi.tool_config_path is not None) == (agent == "tool_agent")
+
+
+@needs_verl
+def test_tool_config_loads_with_verls_loader(tmp_path: Path, examples: list[Example]) -> None:
+    from verl.tools.tool_registry import initialize_tools_from_config
+
+    export(examples, tmp_path, val=1)
+    tools = initialize_tools_from_config(str(tmp_path / "tool_config.yaml"))
+    assert {type(t).__name__ for t in tools} == {"ProveTool"}
+    assert {t.name for t in tools} == {t.function.name for ex in examples for t in ex.tools}
+
+
+def test_cli_export(tmp_path: Path, examples: list[Example]) -> None:
+    data = tmp_path / "data.jsonl"
+    write_jsonl(data, examples)
+    run = subprocess.run([sys.executable, "-m", "prove", "export", "verl", str(data), str(tmp_path / "out"),
+                          "--val", "2", "--json"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert (report["train"], report["val"]) == (3, 2) and Path(report["files"]["script"]).exists()
+    assert subprocess.run([sys.executable, "-m", "prove", "export", "verl", str(tmp_path / "nope.jsonl"),
+                           str(tmp_path / "o")], capture_output=True, text=True).returncode == 2
