@@ -116,7 +116,8 @@ def test_results_carry_structured_content_and_errors(live: Live) -> None:
             assert listing.structured_content == {"result": text_of(listing)} and len(text_of(listing)) == 2
             err = await c.call_tool("get_wallet", {"wallet_id": "nope"})
             assert err.is_error and err.structured_content == {"error": {
-                "code": "not_found", "message": "No wallet 'nope'.", "hint": "List wallets first."}}
+                "code": "not_found", "message": "No wallet has ID 'nope'.",
+                "hint": "Call list_wallets to see the IDs that exist."}}
             bad = await c.call_tool("move", {"src": "W-10001"})
             assert bad.is_error and bad.structured_content["error"]["code"] == "invalid_arguments"
             boom = await c.call_tool("explode", {"wallet_id": "W-10002"})
