@@ -115,6 +115,10 @@ class Ctx:
     def today(self) -> date:
         return self._session.now.date()
 
+    def now_iso(self) -> str:
+        """The simulated time as stored and shown: '2026-03-16T09:00:00'."""
+        return self._session.now.isoformat(timespec="seconds")
+
     def new_id(self, prefix: str) -> str:
         """A deterministic fresh ID such as 'TRX-10042' (rolled back with a failed call)."""
         return new_id(self.db, prefix)
