@@ -38,7 +38,7 @@ CALLS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     "calendar": {
         "read": ("get_event", {"event_id": "EVT-10006"}),
         "write": ("add_reminder", {"event_id": "EVT-10006", "minutes_before": 10}),
-        "heavy_write": ("create_event", {"calendar_id": "CAL-10001", "title": "Sync",
+        "heavy_write": ("create_event", {"calendar_id": "CAL-10037", "title": "Sync",
                                          "start": "2026-03-20T07:00:00", "end": "2026-03-20T07:30:00",
                                          "allow_overlap": True}),
     },
