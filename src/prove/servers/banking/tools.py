@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import money, quote
 
 from .world import build_world
 
@@ -76,19 +77,13 @@ _LISTED_BY = {
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def show(value: Any, width: int = 40) -> str:
-    """A user-supplied value quoted for an error message, cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
 def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
     spec = server.entities[kind]  # table and key names come from the declaration, never from input
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
     if row is None:
         what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
 
@@ -100,11 +95,6 @@ def active_payee(ctx: Ctx, payee_id: str) -> sqlite3.Row:
         raise ToolError("not_found", f"Payee {payee_id} ({row['name']}) was removed.",
                         hint="Add the payee again with add_payee, or call list_payees for current payees.")
     return row
-
-
-def money(value: float) -> float:
-    """Dollars rounded to cents (never -0.0)."""
-    return round(value, 2) + 0.0
 
 
 def cents(amount: float, what: str = "amount") -> float:

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     AccountId,
@@ -22,7 +23,6 @@ from .tools import (
     daily_limit,
     fetch,
     held,
-    money,
     paid_today,
     server,
 )

@@ -11,8 +11,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
-from .tools import AccountId, CardId, Money, Pin, cents, fetch, money, server
+from .tools import AccountId, CardId, Money, Pin, cents, fetch, server
 from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin, luhn_digit
 
 CardStatus = Literal["active", "frozen", "lost", "stolen"]

@@ -9,8 +9,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
-from .tools import AccountId, DisputeId, TransactionId, fetch, money, server, timestamp
+from .tools import AccountId, DisputeId, TransactionId, fetch, server, timestamp
 from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
 
 Reason = Literal["unauthorized", "duplicate", "wrong_amount", "not_received", "not_as_described", "cancelled",

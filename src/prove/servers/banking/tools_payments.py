@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env.values import money, quote
 
 from .tools import (
     AccountId,
@@ -23,11 +24,9 @@ from .tools import (
     cents,
     daily_limit,
     fetch,
-    money,
     paid_today,
     post,
     server,
-    show,
     timestamp,
 )
 from .world import CASH_ADVANCE_FEE_RATE, CASH_ADVANCE_MIN_FEE, MAX_DAYS_AHEAD
@@ -304,7 +303,7 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
     """
     name = " ".join(name.split())
     if not _PAYEE_NAME.fullmatch(name) or not any(ch.isalpha() for ch in name):
-        raise ToolError("invalid_name", f"{show(name)} is not a usable payee name.",
+        raise ToolError("invalid_name", f"{quote(name)} is not a usable payee name.",
                         hint="Use 2-80 letters, digits, spaces and . , ' & ( ) / + - only.")
     number = re.sub(r"[\s-]", "", account_number)
     if not re.fullmatch(r"\d{4,17}", number):
@@ -312,7 +311,7 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
                         hint="Ask the customer for the payee's account number again.")
     routing = routing_number.strip()
     if not re.fullmatch(r"\d{9}", routing):
-        raise ToolError("invalid_routing_number", f"{show(routing_number)} is not a 9-digit routing number.",
+        raise ToolError("invalid_routing_number", f"{quote(routing_number)} is not a 9-digit routing number.",
                         hint="Ask the customer for the 9-digit routing number of the payee's bank.")
     same = ctx.db.execute(
         "SELECT payee_id, name FROM payees WHERE status = 'active' "

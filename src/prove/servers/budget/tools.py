@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import money
 
 from .world import build_world
 
@@ -143,16 +144,8 @@ class MonthlySummary(BaseModel):
 
 # ----- helpers -----------------------------------------------------------------------------------
 
-def money(x: float) -> float:
-    return round(x, 2) + 0.0
-
-
 def fmt(x: float) -> str:
     return f"${x:,.2f}"
-
-
-def now_iso(ctx: Ctx) -> str:
-    return ctx.now().isoformat(timespec="seconds")
 
 
 def month_of(day: date) -> str:
@@ -327,7 +320,7 @@ def insert_tx(ctx: Ctx, *, account_id: str, category_id: str | None, day: date, 
         "INSERT INTO transactions (transaction_id, account_id, category_id, date, amount, payee, note, kind, "
         "bill_id, goal_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (tid, account_id, category_id, day.isoformat(), money(amount), payee, note or None, kind, bill_id, goal_id,
-         now_iso(ctx)))
+         ctx.now_iso()))
     return tid
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     TX_SELECT,
@@ -29,7 +30,6 @@ from .tools import (
     load_category,
     insert_tx,
     load_tx,
-    money,
     month_of,
     over_budget_warnings,
     server,

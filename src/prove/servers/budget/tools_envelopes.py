@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     TX_SELECT,
@@ -23,10 +24,8 @@ from .tools import (
     budget_status,
     fmt,
     load_category,
-    money,
     month_of,
     net_moves,
-    now_iso,
     server,
     set_budget,
     shift_month,
@@ -410,7 +409,7 @@ def move_budget(ctx: Ctx, from_category_id: CategoryId, to_category_id: Category
     mid = ctx.new_id("MOVE")
     ctx.db.execute("INSERT INTO budget_moves (move_id, month, from_category_id, to_category_id, amount, note, "
                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (mid, month, from_category_id, to_category_id, amount, note or None, now_iso(ctx)))
+                   (mid, month, from_category_id, to_category_id, amount, note or None, ctx.now_iso()))
     return MoveResult(move=_move(ctx, mid), from_remaining=money(before.remaining - amount),
                       to_remaining=money(to_before.remaining + amount))
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     AccountId,
@@ -31,7 +32,6 @@ from .tools import (
     load_account,
     load_category,
     load_tx,
-    money,
     not_found,
     over_budget_warnings,
     server,

@@ -28,6 +28,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .world import build_world, iso
 
@@ -260,15 +261,6 @@ def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT person_id FROM people WHERE is_me = 1").fetchone()[0]
 
 
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
-def quote(value: str, width: int = 40) -> str:
-    """A user-supplied value, quoted and shortened, for error messages."""
-    return repr(value if len(value) <= width else value[:width] + "...")
-
-
 def person_rows(ctx: Ctx, person_ids: Iterable[str]) -> list[sqlite3.Row]:
     """The people with these IDs, in the order given, duplicates dropped."""
     rows = []
@@ -345,9 +337,9 @@ def require_confirmed(event: sqlite3.Row) -> None:
 
 
 def require_not_started(ctx: Ctx, event: sqlite3.Row) -> None:
-    if event["starts_at"] < now_iso(ctx):
+    if event["starts_at"] < ctx.now_iso():
         raise ToolError("past_date", f"'{event['title']}' started at {event['starts_at']}; it is now "
-                        f"{now_iso(ctx)} and past events cannot be changed.")
+                        f"{ctx.now_iso()} and past events cannot be changed.")
 
 
 # ----- times ---------------------------------------------------------------------------------------
@@ -392,7 +384,7 @@ def parse_span(start: str, end: str, *, max_days: int | None = None) -> tuple[da
 
 def check_future(ctx: Ctx, start: datetime) -> None:
     if start < ctx.now():
-        raise ToolError("past_date", f"{iso(start)} is in the past; it is now {now_iso(ctx)}.",
+        raise ToolError("past_date", f"{iso(start)} is in the past; it is now {ctx.now_iso()}.",
                         hint="Pick a time later than now.")
 
 
@@ -490,11 +482,6 @@ def series_targets(ctx: Ctx, event: sqlite3.Row, whole_series: bool) -> list[str
     return [r[0] for r in ctx.db.execute(
         "SELECT event_id FROM events WHERE series_id = ? AND starts_at >= ? AND status = 'confirmed' "
         "ORDER BY starts_at", (event["series_id"], event["starts_at"]))]
-
-
-def escape_like(text: str) -> str:
-    """`text` as a literal inside a LIKE pattern (with ESCAPE '\\')."""
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 # The tools, by area, in the order a model is shown them. Imported last so that they find

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like
 
 from .tools import (
     VISIBLE_EVENTS,
@@ -21,7 +22,6 @@ from .tools import (
     calendar_access,
     check_double_booking,
     check_future,
-    escape_like,
     event_model,
     me,
     parse_span,
@@ -156,7 +156,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
     if query is not None:
         sql += (" AND (lower(e.title) LIKE :q ESCAPE '\\' OR lower(coalesce(e.description, '')) LIKE :q "
                 "ESCAPE '\\' OR lower(coalesce(e.location, '')) LIKE :q ESCAPE '\\')")
-        params["q"] = f"%{escape_like(query.lower())}%"
+        params["q"] = like(query)
     if attendee_id is not None:
         person_rows(ctx, [attendee_id])
         sql += (" AND (e.organizer_id = :who OR EXISTS (SELECT 1 FROM invitations x "

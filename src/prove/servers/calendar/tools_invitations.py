@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     Attendees,
@@ -18,9 +19,7 @@ from .tools import (
     event_model,
     invitation_model,
     me,
-    now_iso,
     person_rows,
-    quote,
     require_confirmed,
     require_not_started,
     require_organizer,
@@ -147,7 +146,7 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
     """
     rows = ctx.db.execute(MY_INVITATIONS + " AND i.response = :response AND e.status = 'confirmed' "
                           "AND e.starts_at >= :now ORDER BY e.starts_at, e.event_id",
-                          {"me": me(ctx), "response": response, "now": now_iso(ctx)}).fetchall()
+                          {"me": me(ctx), "response": response, "now": ctx.now_iso()}).fetchall()
     return InvitationList(invitations=[invitation_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from prove.env import READ, Ctx
+from prove.env.values import like
 
-from .tools import Limit, Person, PersonList, Query, escape_like, server
+from .tools import Limit, Person, PersonList, Query, server
 
 
 @server.tool(effect=READ, asks=[
@@ -26,7 +27,7 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 10) -> PersonList:
         The matching people (colleagues first, then by name) with their person ID, email, job
         title, department, company and whether they are a colleague, and how many matched.
     """
-    pattern = f"%{escape_like(query.lower())}%"
+    pattern = like(query)
     rows = ctx.db.execute(
         "SELECT * FROM people WHERE (lower(name) LIKE :p ESCAPE '\\' OR lower(email) LIKE :p ESCAPE '\\') "
         "ORDER BY is_colleague DESC, name, person_id", {"p": pattern}).fetchall()

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     READABLE,
@@ -30,11 +31,9 @@ from .tools import (
     check_double_booking,
     check_future,
     me,
-    now_iso,
     parse_span,
     parse_time,
     person_rows,
-    quote,
     server,
     writable_calendar,
 )
@@ -66,7 +65,7 @@ def visible_series(ctx: Ctx, series_id: str) -> sqlite3.Row:
 
 def _upcoming(ctx: Ctx, series_id: str) -> int:
     return ctx.db.execute("SELECT count(*) FROM events WHERE series_id = ? AND status = 'confirmed' "
-                          "AND starts_at >= ?", (series_id, now_iso(ctx))).fetchone()[0]
+                          "AND starts_at >= ?", (series_id, ctx.now_iso())).fetchone()[0]
 
 
 def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
@@ -235,7 +234,7 @@ def cancel_series(ctx: Ctx, series_id: SeriesId, starting: str | None = None) ->
         not_organizer: someone else organizes the series.
         already_cancelled: no confirmed occurrence is left at or after `starting` (or now).
     """
-    cutoff = now_iso(ctx)
+    cutoff = ctx.now_iso()
     if starting is not None:
         cutoff = max(cutoff, iso(parse_time(starting, "starting")))
     row = visible_series(ctx, series_id)

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     EventId,
@@ -16,8 +17,6 @@ from .tools import (
     Reminder,
     ReminderId,
     ReminderList,
-    now_iso,
-    quote,
     require_confirmed,
     require_not_started,
     server,
@@ -101,7 +100,7 @@ def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50)
         visible_event(ctx, event_id)
         rows = ctx.db.execute(REMINDERS + " WHERE r.event_id = ?", (event_id,)).fetchall()
     else:
-        rows = ctx.db.execute(REMINDERS + " WHERE e.starts_at >= ?", (now_iso(ctx),)).fetchall()
+        rows = ctx.db.execute(REMINDERS + " WHERE e.starts_at >= ?", (ctx.now_iso(),)).fetchall()
     reminders = sorted((_reminder(r) for r in rows), key=lambda r: (r.fires_at, r.reminder_id))
     return ReminderList(reminders=reminders[:limit], total=len(reminders))
 

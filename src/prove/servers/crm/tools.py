@@ -27,8 +27,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
-from .world import PROBABILITY, build_world, iso
+from .world import PROBABILITY, build_world
 
 server = Server(
     "crm", "Sales CRM",
@@ -347,15 +348,6 @@ def me(ctx: Ctx) -> sqlite3.Row:
     return ctx.db.execute("SELECT * FROM reps WHERE is_me = 1").fetchone()
 
 
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
-def show(value: str, width: int = 40) -> str:
-    """A user-supplied value, quoted and shortened, for error messages."""
-    return repr(value if len(value) <= width else value[:width] + "...")
-
-
 def rep_name(ctx: Ctx, rep_id: str | None) -> str | None:
     if rep_id is None:
         return None
@@ -366,7 +358,7 @@ def rep_name(ctx: Ctx, rep_id: str | None) -> str | None:
 def _get(ctx: Ctx, table: str, key: str, value: str, what: str, where: str, example: str) -> sqlite3.Row:
     row = ctx.db.execute(f"SELECT * FROM {table} WHERE {key} = ?", (value,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No {what} has ID {show(value)}.",
+        raise ToolError("not_found", f"No {what} has ID {quote(value)}.",
                         hint=f"Find {what}s with {where}; IDs look like '{example}'.")
     return row
 
@@ -420,10 +412,10 @@ def parse_date(value: str, name: str) -> date:
     try:
         day = date.fromisoformat(text) if len(text) <= 10 else datetime.fromisoformat(text).date()
     except ValueError:
-        raise ToolError("invalid_date", f"{name} {show(value)} is not a date.",
+        raise ToolError("invalid_date", f"{name} {quote(value)} is not a date.",
                         hint="Use the form '2026-03-31'.") from None
     if not 2000 <= day.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {show(value)} is outside the years 2000 to 2099.")
+        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
     return day
 
 
@@ -432,10 +424,10 @@ def parse_time(value: str, name: str) -> datetime:
     try:
         dt = datetime.fromisoformat(value.strip())
     except ValueError:
-        raise ToolError("invalid_date", f"{name} {show(value)} is not a date and time.",
+        raise ToolError("invalid_date", f"{name} {quote(value)} is not a date and time.",
                         hint="Use the form '2026-03-16T10:30:00'.") from None
     if not 2000 <= dt.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {show(value)} is outside the years 2000 to 2099.")
+        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
     return dt.replace(tzinfo=None, microsecond=0)
 
 
@@ -486,7 +478,7 @@ def record_stage(ctx: Ctx, deal_id: str, from_stage: str | None, to_stage: str) 
     seq = ctx.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM deal_stage_history WHERE deal_id = ?",
                          (deal_id,)).fetchone()[0]
     ctx.db.execute("INSERT INTO deal_stage_history (deal_id, seq, from_stage, to_stage, changed_at, changed_by) "
-                   "VALUES (?, ?, ?, ?, ?, ?)", (deal_id, seq, from_stage, to_stage, now_iso(ctx), me(ctx)["rep_id"]))
+                   "VALUES (?, ?, ?, ?, ?, ?)", (deal_id, seq, from_stage, to_stage, ctx.now_iso(), me(ctx)["rep_id"]))
 
 
 def probability(stage: str) -> int:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     ACTIVITY_SELECT,
@@ -42,10 +43,8 @@ from .tools import (
     deal_summary,
     email_taken,
     me,
-    now_iso,
     rep_row,
     server,
-    show,
 )
 
 
@@ -236,13 +235,13 @@ def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType =
     """
     dup = ctx.db.execute("SELECT account_id FROM accounts WHERE lower(name) = lower(?)", (name,)).fetchone()
     if dup:
-        raise ToolError("duplicate_account", f"An account named {show(name)} already exists ({dup['account_id']}).",
+        raise ToolError("duplicate_account", f"An account named {quote(name)} already exists ({dup['account_id']}).",
                         hint="Use the existing account.")
     account_id = ctx.new_id("ACC")
     ctx.db.execute("INSERT INTO accounts (account_id, name, industry, type, website, phone, city, country, employees, "
                    "annual_revenue, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (account_id, name, industry, type, website, phone, city, country, employees, annual_revenue,
-                    me(ctx)["rep_id"], now_iso(ctx)))
+                    me(ctx)["rep_id"], ctx.now_iso()))
     return get_account(ctx, account_id)
 
 
@@ -346,7 +345,7 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
     ctx.db.execute("INSERT INTO contacts (contact_id, account_id, first_name, last_name, full_name, title, email, phone, "
                    "owner_id, do_not_contact, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                    (contact_id, account_id, first_name, last_name, f"{first_name} {last_name}", title, email, phone,
-                    acc["owner_id"], now_iso(ctx)))
+                    acc["owner_id"], ctx.now_iso()))
     return contact_model(ctx, contact_id)
 
 

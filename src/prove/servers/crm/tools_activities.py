@@ -30,10 +30,8 @@ from .tools import (
     activity_row,
     contact_row,
     deal_row,
-    iso,
     lead_row,
     me,
-    now_iso,
     parse_date,
     parse_time,
     rep_row,
@@ -41,6 +39,7 @@ from .tools import (
     server,
     targets,
 )
+from .world import iso
 
 
 def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
@@ -150,7 +149,7 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
                    "outcome, owner_id, account_id, contact_id, deal_id, lead_id, created_at) "
                    "VALUES (?, 'task', ?, ?, 'open', ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?)",
                    (activity_id, subject, details or None, priority, due, owner, about["account_id"],
-                    about["contact_id"], about["deal_id"], about["lead_id"], now_iso(ctx)))
+                    about["contact_id"], about["deal_id"], about["lead_id"], ctx.now_iso()))
     return activity_by_id(ctx, activity_id)
 
 
@@ -176,7 +175,7 @@ def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None
     """
     _task(ctx, activity_id)
     ctx.db.execute("UPDATE activities SET status = 'completed', occurred_at = ?, outcome = ? WHERE activity_id = ?",
-                   (now_iso(ctx), outcome or None, activity_id))
+                   (ctx.now_iso(), outcome or None, activity_id))
     return activity_by_id(ctx, activity_id)
 
 
@@ -251,14 +250,14 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
                             "to them are not allowed.", hint="Reach the account through another contact.")
     when = parse_time(occurred_at, "occurred_at") if occurred_at is not None else ctx.now()
     if when > ctx.now():
-        raise ToolError("occurred_in_future", f"occurred_at {iso(when)} is later than now ({now_iso(ctx)}).",
+        raise ToolError("occurred_in_future", f"occurred_at {iso(when)} is later than now ({ctx.now_iso()}).",
                         hint="Log activities after they happen; plan future work with create_task.")
     activity_id = ctx.new_id("ACT")
     ctx.db.execute("INSERT INTO activities (activity_id, kind, subject, details, status, priority, due_date, occurred_at, "
                    "outcome, owner_id, account_id, contact_id, deal_id, lead_id, created_at) "
                    "VALUES (?, ?, ?, ?, 'completed', 'normal', NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (activity_id, kind, subject, details or None, iso(when), outcome or None, me(ctx)["rep_id"],
-                    about["account_id"], about["contact_id"], about["deal_id"], about["lead_id"], now_iso(ctx)))
+                    about["account_id"], about["contact_id"], about["deal_id"], about["lead_id"], ctx.now_iso()))
     if lead_id is not None and kind in ("call", "email"):
         ctx.db.execute("UPDATE leads SET status = 'working' WHERE lead_id = ? AND status = 'new' AND owner_id = ?",
                        (lead_id, me(ctx)["rep_id"]))
@@ -347,7 +346,7 @@ def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | 
     ctx.db.execute("INSERT INTO notes (note_id, title, body, author_id, account_id, contact_id, deal_id, lead_id, "
                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (note_id, title or " ".join(body.split()[:6])[:60], body, me(ctx)["rep_id"], about["account_id"],
-                    about["contact_id"], about["deal_id"], about["lead_id"], now_iso(ctx)))
+                    about["contact_id"], about["deal_id"], about["lead_id"], ctx.now_iso()))
     return _note(ctx.db.execute(NOTE_SELECT + " WHERE n.note_id = ?", (note_id,)).fetchone())
 
 

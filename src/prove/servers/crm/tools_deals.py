@@ -32,7 +32,6 @@ from .tools import (
     deal_summary,
     future_close_date,
     me,
-    now_iso,
     parse_date,
     probability,
     quarter_of,
@@ -177,7 +176,7 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
         _contact_at(ctx, contact_id, account_id)
     close = future_close_date(ctx, close_date)
     deal_id = ctx.new_id("DEAL")
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     ctx.db.execute("INSERT INTO deals (deal_id, name, account_id, contact_id, owner_id, stage, amount, probability, "
                    "close_date, next_step, loss_reason, lead_id, created_at, updated_at, closed_at) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, NULL)",
@@ -231,7 +230,7 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
     if contact_id is not None:
         _contact_at(ctx, contact_id, row["account_id"])
         updates["contact_id"] = contact_id
-    updates["updated_at"] = now_iso(ctx)
+    updates["updated_at"] = ctx.now_iso()
     for column, value in updates.items():     # column names come from the fixed keys above
         ctx.db.execute(f"UPDATE deals SET {column} = ? WHERE deal_id = ?", (value, deal_id))
     return deal_model(ctx, deal_id)
@@ -272,7 +271,7 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
                         f"cannot move to {stage}.", hint="Reopen it with reopen_deal first.")
     if stage == current:
         raise ToolError("invalid_stage_transition", f"'{row['name']}' is already in {stage}.")
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     if stage == "closed_lost":
         if not loss_reason:
             raise ToolError("loss_reason_required", "Say why the deal was lost (loss_reason).",
@@ -322,7 +321,7 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
     close = future_close_date(ctx, close_date) if close_date is not None else \
         (ctx.today() + timedelta(days=30)).isoformat()
     ctx.db.execute("UPDATE deals SET stage = ?, probability = ?, close_date = ?, closed_at = NULL, loss_reason = NULL, "
-                   "updated_at = ? WHERE deal_id = ?", (stage, probability(stage), close, now_iso(ctx), deal_id))
+                   "updated_at = ? WHERE deal_id = ?", (stage, probability(stage), close, ctx.now_iso(), deal_id))
     record_stage(ctx, deal_id, row["stage"], stage)
     return deal_model(ctx, deal_id)
 
@@ -351,7 +350,7 @@ def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
     require_owner(ctx, row, "deal")
     _require_open(row)
     active_rep(ctx, owner_id)
-    ctx.db.execute("UPDATE deals SET owner_id = ?, updated_at = ? WHERE deal_id = ?", (owner_id, now_iso(ctx), deal_id))
+    ctx.db.execute("UPDATE deals SET owner_id = ?, updated_at = ? WHERE deal_id = ?", (owner_id, ctx.now_iso(), deal_id))
     return deal_model(ctx, deal_id)
 
 

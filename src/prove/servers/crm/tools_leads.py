@@ -32,7 +32,6 @@ from .tools import (
     lead_row,
     lead_summary,
     me,
-    now_iso,
     probability,
     record_stage,
     rep_row,
@@ -151,7 +150,7 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
                    "phone, source, status, rating, owner_id, created_at) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'new', ?, ?, ?)",
                    (lead_id, first_name, last_name, f"{first_name} {last_name}", company, industry, title, email, phone,
-                    source, rating, me(ctx)["rep_id"] if assign_to_me else None, now_iso(ctx)))
+                    source, rating, me(ctx)["rep_id"] if assign_to_me else None, ctx.now_iso()))
     return lead_model(ctx, lead_id)
 
 
@@ -257,7 +256,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
         raise ToolError("lead_unqualified", f"{row['full_name']} is marked unqualified.",
                         hint="If they are a real opportunity now, set the status to 'qualified' with update_lead_status.")
     me_id = me(ctx)["rep_id"]
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     close = future_close_date(ctx, close_date) if close_date is not None else \
         (ctx.today() + timedelta(days=90)).isoformat()
     if account_id is not None:

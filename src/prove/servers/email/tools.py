@@ -31,6 +31,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import quote
 
 from .world import build_world, iso
 
@@ -236,20 +237,6 @@ class Filter(BaseModel):
 class FilterList(BaseModel):
     filters: list[Filter]
     total: int
-
-
-def quote(value: str, width: int = 40) -> str:
-    """A user-supplied value, quoted and shortened, for error messages."""
-    return repr(value if len(value) <= width else value[:width] + "...")
-
-
-def escape_like(text: str) -> str:
-    """`text` as a literal inside a LIKE pattern (with ESCAPE '\\')."""
-    return "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
 
 
 # ----- the user ------------------------------------------------------------------------------------

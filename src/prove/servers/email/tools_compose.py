@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     MAX_ATTACHMENTS_KB,
@@ -30,9 +31,7 @@ from .tools import (
     my_addresses,
     my_name,
     new_thread,
-    now_iso,
     parse_time,
-    quote,
     recipients,
     require_not_draft,
     self_deliver,
@@ -79,7 +78,7 @@ def _check_size(ctx: Ctx, total_kb: int) -> None:
 
 def _send_now(ctx: Ctx, message_id: str) -> SentMessage:
     ctx.db.execute("UPDATE messages SET status = 'sent', folder_id = 'sent', sent_at = ?, is_read = 1 "
-                   "WHERE message_id = ?", (now_iso(ctx), message_id))
+                   "WHERE message_id = ?", (ctx.now_iso(), message_id))
     return sent_model(ctx, message_id, self_deliver(ctx, message_id))
 
 
@@ -141,7 +140,7 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
     subject = subject or "(no subject)"
     message_id = insert_message(ctx, thread_id=new_thread(ctx, subject), folder_id="sent", status="sent",
                                 from_name=my_name(ctx), from_address=sender, subject=subject,
-                                body=with_signature(ctx, body, include_signature), sent_at=now_iso(ctx),
+                                body=with_signature(ctx, body, include_signature), sent_at=ctx.now_iso(),
                                 to=t, cc=c, bcc=b)
     return sent_model(ctx, message_id, self_deliver(ctx, message_id))
 
@@ -177,7 +176,7 @@ def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, Stri
     to, cc = _reply_recipients(ctx, row, reply_all)
     reply_id = insert_message(ctx, thread_id=row["thread_id"], folder_id="sent", status="sent", from_name=my_name(ctx),
                               from_address=_reply_from(ctx, row), subject=_prefixed("Re:", row["subject"]),
-                              body=with_signature(ctx, body, include_signature), sent_at=now_iso(ctx), to=to, cc=cc,
+                              body=with_signature(ctx, body, include_signature), sent_at=ctx.now_iso(), to=to, cc=cc,
                               in_reply_to=message_id)
     return sent_model(ctx, reply_id, self_deliver(ctx, reply_id))
 
@@ -225,7 +224,7 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
     body = (f"{top}\n\n{quoted}" if top else quoted)[:10_000]
     fwd_id = insert_message(ctx, thread_id=row["thread_id"], folder_id="sent", status="sent", from_name=my_name(ctx),
                             from_address=_reply_from(ctx, row), subject=_prefixed("Fwd:", row["subject"]), body=body,
-                            sent_at=now_iso(ctx), to=t, cc=c, in_reply_to=message_id)
+                            sent_at=ctx.now_iso(), to=t, cc=c, in_reply_to=message_id)
     if include_attachments:
         copy_attachments(ctx, message_id, fwd_id)
     return sent_model(ctx, fwd_id, self_deliver(ctx, fwd_id))
@@ -279,7 +278,7 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
         thread_id = new_thread(ctx, subject or "(no subject)")
         sender = sender_address(ctx, from_address)
     draft_id = insert_message(ctx, thread_id=thread_id, folder_id="drafts", status="draft", from_name=my_name(ctx),
-                              from_address=sender, subject=subject or "", body=body, sent_at=now_iso(ctx),
+                              from_address=sender, subject=subject or "", body=body, sent_at=ctx.now_iso(),
                               to=t, cc=c, bcc=b, in_reply_to=in_reply_to)
     return message_model(ctx, draft_id)
 
@@ -322,7 +321,7 @@ def update_draft(ctx: Ctx, draft_id: DraftId, to: Addresses | None = None, cc: A
     set_recipients(ctx, draft_id, t, c, b)
     ctx.db.execute("UPDATE messages SET subject = ?, body = ?, sent_at = ? WHERE message_id = ?",
                    (row["subject"] if subject is None else subject, row["body"] if body is None else body,
-                    now_iso(ctx), draft_id))
+                    ctx.now_iso(), draft_id))
     return message_model(ctx, draft_id)
 
 
@@ -361,7 +360,7 @@ def add_attachment(ctx: Ctx, draft_id: DraftId, filename: Filename,
     ctx.db.execute("INSERT INTO attachments (attachment_id, message_id, filename, mime_type, size_kb) "
                    "VALUES (?, ?, ?, ?, ?)",
                    (ctx.new_id("ATT"), draft_id, filename, MIME.get(ext, "application/octet-stream"), size_kb))
-    ctx.db.execute("UPDATE messages SET sent_at = ? WHERE message_id = ?", (now_iso(ctx), draft_id))
+    ctx.db.execute("UPDATE messages SET sent_at = ? WHERE message_id = ?", (ctx.now_iso(), draft_id))
     return message_model(ctx, draft_id)
 
 
@@ -432,7 +431,7 @@ def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentM
         return _send_now(ctx, draft_id)
     when = parse_time(send_at, "send_at")
     if when <= ctx.now():
-        raise ToolError("past_date", f"send_at {iso(when)} is not in the future; it is now {now_iso(ctx)}.",
+        raise ToolError("past_date", f"send_at {iso(when)} is not in the future; it is now {ctx.now_iso()}.",
                         hint="Omit send_at to send right away.")
     if when - ctx.now() > timedelta(days=366):
         raise ToolError("invalid_date", f"send_at {iso(when)} is more than a year ahead.")
@@ -464,7 +463,7 @@ def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
         raise ToolError("not_scheduled", f"{message_id} is {what}, not a scheduled one.",
                         hint="list_messages with folder_id 'scheduled' shows what is scheduled.")
     ctx.db.execute("UPDATE messages SET status = 'draft', folder_id = 'drafts', sent_at = ? WHERE message_id = ?",
-                   (now_iso(ctx), message_id))
+                   (ctx.now_iso(), message_id))
     return message_model(ctx, message_id)
 
 

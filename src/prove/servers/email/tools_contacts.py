@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like
 
 from .tools import (
     Address,
@@ -17,8 +18,6 @@ from .tools import (
     Name,
     Query,
     check_address,
-    escape_like,
-    now_iso,
     server,
 )
 
@@ -74,7 +73,7 @@ def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool =
     if query is not None:
         sql += (" AND (lower(name) LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
                 "OR lower(coalesce(company, '')) LIKE ? ESCAPE '\\')")
-        params += [escape_like(query)] * 3
+        params += [like(query)] * 3
     if favorites_only:
         sql += " AND is_favorite = 1"
     ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY name COLLATE NOCASE, contact_id", params)]
@@ -110,7 +109,7 @@ def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None
     ctx.db.execute("INSERT INTO contacts (contact_id, name, email, phone, company, notes, is_favorite, created_at) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    (contact_id, name, address, phone or None, company or None, notes or None, int(favorite),
-                    now_iso(ctx)))
+                    ctx.now_iso()))
     return _contact(ctx, contact_id)
 
 

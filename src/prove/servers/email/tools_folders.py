@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     Color,
@@ -27,8 +28,6 @@ from .tools import (
     folder_row,
     label_row,
     message_row,
-    now_iso,
-    quote,
     server,
     summary,
 )
@@ -118,7 +117,7 @@ def create_folder(ctx: Ctx, name: Name) -> Folder:
     _unique_folder_name(ctx, name)
     folder_id = ctx.new_id("FLD")
     ctx.db.execute("INSERT INTO folders (folder_id, name, kind, created_at) VALUES (?, ?, 'custom', ?)",
-                   (folder_id, name, now_iso(ctx)))
+                   (folder_id, name, ctx.now_iso()))
     return _folder(ctx, folder_id)
 
 
@@ -220,7 +219,7 @@ def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
         raise ToolError("duplicate_name", f"There is already a label named {quote(name)} ({clash[0]}).")
     label_id = ctx.new_id("LBL")
     ctx.db.execute("INSERT INTO labels (label_id, name, color, created_at) VALUES (?, ?, ?, ?)",
-                   (label_id, name, color, now_iso(ctx)))
+                   (label_id, name, color, ctx.now_iso()))
     return _label(ctx, label_id)
 
 
@@ -348,7 +347,7 @@ def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subj
         "INSERT INTO filters (filter_id, name, from_contains, subject_contains, move_to_folder_id, add_label_id, "
         "mark_read, star, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (filter_id, name, from_contains, subject_contains, folder["folder_id"] if folder else None, add_label_id,
-         int(mark_read), int(star), now_iso(ctx)))
+         int(mark_read), int(star), ctx.now_iso()))
     row = ctx.db.execute("SELECT * FROM filters WHERE filter_id = ?", (filter_id,)).fetchone()
     applied: list[str] = []
     if apply_to_existing:

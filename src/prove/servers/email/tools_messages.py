@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like, quote
 
 from .tools import (
     FolderId,
@@ -20,13 +21,11 @@ from .tools import (
     Thread,
     ThreadId,
     delete_messages,
-    escape_like,
     folder_row,
     label_row,
     message_model,
     message_row,
     parse_time,
-    quote,
     require_not_draft,
     server,
     summary,
@@ -166,14 +165,14 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
     if query is not None:
         sql += (" AND (lower(m.subject) LIKE ? ESCAPE '\\' OR lower(m.body) LIKE ? ESCAPE '\\' "
                 "OR lower(m.from_name || ' ' || m.from_address) LIKE ? ESCAPE '\\')")
-        params += [escape_like(query)] * 3
+        params += [like(query)] * 3
     if sender is not None:
         sql += " AND lower(m.from_name || ' <' || m.from_address || '>') LIKE ? ESCAPE '\\'"
-        params.append(escape_like(sender))
+        params.append(like(sender))
     if recipient is not None:
         sql += (" AND EXISTS (SELECT 1 FROM recipients r WHERE r.message_id = m.message_id "
                 "AND r.address LIKE ? ESCAPE '\\')")
-        params.append(escape_like(recipient))
+        params.append(like(recipient))
     if has_attachment is not None:
         sql += (f" AND {'' if has_attachment else 'NOT '}EXISTS "
                 "(SELECT 1 FROM attachments a WHERE a.message_id = m.message_id)")

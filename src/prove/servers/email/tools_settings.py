@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     AppPasswordId,
@@ -17,9 +18,7 @@ from .tools import (
     Password,
     Subject,
     my_addresses,
-    now_iso,
     parse_time,
-    quote,
     server,
 )
 
@@ -224,7 +223,7 @@ def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
     password = " ".join(letters[i:i + 4] for i in range(0, 16, 4))
     app_id = ctx.new_id("APP")
     ctx.db.execute("INSERT INTO app_passwords (app_password_id, name, password, status, created_at, last_used_at) "
-                   "VALUES (?, ?, ?, 'active', ?, NULL)", (app_id, name, password, now_iso(ctx)))
+                   "VALUES (?, ?, ?, 'active', ?, NULL)", (app_id, name, password, ctx.now_iso()))
     row = ctx.db.execute("SELECT * FROM app_passwords WHERE app_password_id = ?", (app_id,)).fetchone()
     return NewAppPassword(**_app(row).model_dump(), password=password)
 

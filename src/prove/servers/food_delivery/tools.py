@@ -26,6 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .world import CUISINES, build_world, iso
 
@@ -398,17 +399,8 @@ def customer(ctx: Ctx) -> sqlite3.Row:
     return ctx.db.execute("SELECT * FROM customers").fetchone()
 
 
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
 def money(x: float) -> float:
     return round(x + 1e-9, 2)
-
-
-def show(value: str, width: int = 40) -> str:
-    """A user-supplied value, quoted and shortened, for error messages."""
-    return repr(value if len(value) <= width else value[:width] + "...")
 
 
 # ----- restaurants -------------------------------------------------------------------------------
@@ -416,7 +408,7 @@ def show(value: str, width: int = 40) -> str:
 def restaurant_row(ctx: Ctx, restaurant_id: str) -> sqlite3.Row:
     row = ctx.db.execute("SELECT * FROM restaurants WHERE restaurant_id = ?", (restaurant_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No restaurant has ID {show(restaurant_id)}.",
+        raise ToolError("not_found", f"No restaurant has ID {quote(restaurant_id)}.",
                         hint="Find restaurants with search_restaurants; IDs look like 'RST-10001'.")
     return row
 
@@ -492,7 +484,7 @@ def address_row(ctx: Ctx, address_id: str | None) -> sqlite3.Row:
     row = ctx.db.execute("SELECT a.*, n.city, n.zip FROM addresses a JOIN neighborhoods n ON n.name = a.neighborhood "
                          "WHERE a.address_id = ? AND a.deleted = 0", (address_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No saved address has ID {show(str(address_id))}.",
+        raise ToolError("not_found", f"No saved address has ID {quote(str(address_id))}.",
                         hint="See your addresses with list_addresses; IDs look like 'ADR-10001'.")
     return row
 
@@ -503,7 +495,7 @@ def payment_row(ctx: Ctx, payment_method_id: str | None) -> sqlite3.Row:
     row = ctx.db.execute("SELECT * FROM payment_methods WHERE payment_method_id = ?",
                          (payment_method_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No saved card has ID {show(str(payment_method_id))}.",
+        raise ToolError("not_found", f"No saved card has ID {quote(str(payment_method_id))}.",
                         hint="See your cards with list_payment_methods; IDs look like 'PM-10001'.")
     return row
 
@@ -518,7 +510,7 @@ def card_expired(row: sqlite3.Row, today: date) -> bool:
 def promo_row(ctx: Ctx, code: str) -> sqlite3.Row:
     row = ctx.db.execute("SELECT * FROM promo_codes WHERE code = ?", (code.strip().upper(),)).fetchone()
     if row is None:
-        raise ToolError("promo_invalid", f"{show(code)} is not a valid promo code.",
+        raise ToolError("promo_invalid", f"{quote(code)} is not a valid promo code.",
                         hint="Check the spelling, or see current offers with list_promotions.")
     return row
 

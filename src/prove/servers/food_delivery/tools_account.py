@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel
 
 from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env.values import quote
 
 from .tools import (
     Account,
@@ -27,10 +28,8 @@ from .tools import (
     card_expired,
     customer,
     money,
-    now_iso,
     payment_row,
     server,
-    show,
 )
 from .tools_orders import order_status
 from .world import MAX_ADDRESSES
@@ -119,10 +118,10 @@ def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apa
     hood = ctx.db.execute("SELECT * FROM neighborhoods WHERE lower(name) = lower(?)", (neighborhood,)).fetchone()
     if hood is None:
         names = ", ".join(r[0] for r in ctx.db.execute("SELECT name FROM neighborhoods ORDER BY name"))
-        raise ToolError("unknown_neighborhood", f"{show(neighborhood)} is not a neighborhood of "
+        raise ToolError("unknown_neighborhood", f"{quote(neighborhood)} is not a neighborhood of "
                         f"{customer(ctx)['city']}.", hint=f"Use one of: {names}.")
     if ctx.db.execute("SELECT 1 FROM addresses WHERE deleted = 0 AND lower(label) = lower(?)", (label,)).fetchone():
-        raise ToolError("duplicate_label", f"You already have an address called {show(label)}.",
+        raise ToolError("duplicate_label", f"You already have an address called {quote(label)}.",
                         hint="Pick another label, or delete the old address first.")
     if ctx.db.execute("SELECT count(*) FROM addresses WHERE deleted = 0").fetchone()[0] >= MAX_ADDRESSES:
         raise ToolError("address_limit_reached", f"At most {MAX_ADDRESSES} addresses can be saved.",
@@ -130,7 +129,7 @@ def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apa
     address_id = ctx.new_id("ADR")
     ctx.db.execute("INSERT INTO addresses (address_id, label, street, apartment, neighborhood, instructions, deleted, "
                    "created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                   (address_id, label, street, apartment or None, hood["name"], instructions or None, now_iso(ctx)))
+                   (address_id, label, street, apartment or None, hood["name"], instructions or None, ctx.now_iso()))
     if make_default:
         ctx.db.execute("UPDATE customers SET default_address_id = ?", (address_id,))
     return _address(address_row(ctx, address_id), customer(ctx)["default_address_id"])
@@ -248,7 +247,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
         raise ToolError("invalid_card", "Only Visa, Mastercard, American Express and Discover cards are accepted.")
     match = re.fullmatch(r"\s*(\d{1,2})\s*/\s*(\d{2}|\d{4})\s*", expiry)
     if match is None or not 1 <= int(match.group(1)) <= 12:
-        raise ToolError("invalid_card", f"Expiry {show(expiry)} is not a month and year.", hint="Use 'MM/YY', such as '06/29'.")
+        raise ToolError("invalid_card", f"Expiry {quote(expiry)} is not a month and year.", hint="Use 'MM/YY', such as '06/29'.")
     month, year = int(match.group(1)), int(match.group(2))
     year = year + 2000 if year < 100 else year
     want = 4 if brand == "American Express" else 3
@@ -265,7 +264,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
     pm_id = ctx.new_id("PM")
     ctx.db.execute("INSERT INTO payment_methods (payment_method_id, nickname, brand, last4, exp_month, exp_year, "
                    "added_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (pm_id, nickname or f"{brand} ending {last4}", brand, last4, month, year, now_iso(ctx)))
+                   (pm_id, nickname or f"{brand} ending {last4}", brand, last4, month, year, ctx.now_iso()))
     if make_default:
         ctx.db.execute("UPDATE customers SET default_payment_method_id = ?", (pm_id,))
     return _card(payment_row(ctx, pm_id), ctx)
@@ -318,7 +317,7 @@ def redeem_gift_card(ctx: Ctx, code: GiftCode) -> GiftCardRedemption:
         raise ToolError("gift_card_invalid", "No gift card has that code.", hint="Check the code and try again.")
     if row["redeemed_at"] is not None:
         raise ToolError("gift_card_already_redeemed", f"That gift card was redeemed on {row['redeemed_at'][:10]}.")
-    ctx.db.execute("UPDATE gift_cards SET redeemed_at = ? WHERE gift_card_id = ?", (now_iso(ctx), row["gift_card_id"]))
+    ctx.db.execute("UPDATE gift_cards SET redeemed_at = ? WHERE gift_card_id = ?", (ctx.now_iso(), row["gift_card_id"]))
     balance = money(customer(ctx)["credit_balance"] + row["amount"])
     ctx.db.execute("UPDATE customers SET credit_balance = ?", (balance,))
     return GiftCardRedemption(gift_card_id=row["gift_card_id"], amount=row["amount"], from_name=row["from_name"],

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     AddressId,
@@ -25,12 +26,10 @@ from .tools import (
     customer,
     discount_of,
     money,
-    now_iso,
     promo_error,
     promo_row,
     restaurant_row,
     server,
-    show,
     zone_for,
 )
 from .world import MAX_LINE_QUANTITY, SERVICE_FEE_MAX, SERVICE_FEE_MIN, SERVICE_FEE_RATE
@@ -94,9 +93,9 @@ def touch_cart(ctx: Ctx, restaurant_id: str) -> str:
     if cart is None:
         cart_id = ctx.new_id("CRT")
         ctx.db.execute("INSERT INTO carts (cart_id, restaurant_id, promo_code, created_at, updated_at) "
-                       "VALUES (?, ?, NULL, ?, ?)", (cart_id, restaurant_id, now_iso(ctx), now_iso(ctx)))
+                       "VALUES (?, ?, NULL, ?, ?)", (cart_id, restaurant_id, ctx.now_iso(), ctx.now_iso()))
         return cart_id
-    ctx.db.execute("UPDATE carts SET updated_at = ? WHERE cart_id = ?", (now_iso(ctx), cart["cart_id"]))
+    ctx.db.execute("UPDATE carts SET updated_at = ? WHERE cart_id = ?", (ctx.now_iso(), cart["cart_id"]))
     return cart["cart_id"]
 
 
@@ -121,13 +120,13 @@ def add_line(ctx: Ctx, cart_id: str, item: sqlite3.Row, quantity: int, instructi
         ctx.db.execute("INSERT INTO cart_items (cart_item_id, cart_id, item_id, name, quantity, "
                        "special_instructions, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (ctx.new_id("CI"), cart_id, item["item_id"], item["name"], quantity, instructions,
-                        now_iso(ctx)))
+                        ctx.now_iso()))
 
 
 def _item(ctx: Ctx, item_id: str):  # noqa: ANN202 - a sqlite3.Row
     row = ctx.db.execute("SELECT * FROM menu_items WHERE item_id = ?", (item_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No menu item has ID {show(item_id)}.",
+        raise ToolError("not_found", f"No menu item has ID {quote(item_id)}.",
                         hint="Find dishes with get_menu or search_dishes; IDs look like 'ITM-10107'.")
     return row
 
@@ -197,7 +196,7 @@ def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int
     line = ctx.db.execute("SELECT ci.*, c.restaurant_id FROM cart_items ci JOIN carts c ON c.cart_id = ci.cart_id "
                           "WHERE ci.cart_item_id = ?", (cart_item_id,)).fetchone()
     if line is None:
-        raise ToolError("not_found", f"No cart line has ID {show(cart_item_id)}.",
+        raise ToolError("not_found", f"No cart line has ID {quote(cart_item_id)}.",
                         hint="See the lines of a cart with view_cart; IDs look like 'CI-10001'.")
     if quantity == 0:
         ctx.db.execute("DELETE FROM cart_items WHERE cart_item_id = ?", (cart_item_id,))
@@ -312,7 +311,7 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
     if err is not None:
         raise err
     ctx.db.execute("UPDATE carts SET promo_code = ?, updated_at = ? WHERE cart_id = ?",
-                   (promo["code"], now_iso(ctx), cart["cart_id"]))
+                   (promo["code"], ctx.now_iso(), cart["cart_id"]))
     return cart_model(ctx, restaurant_id)
 
 
@@ -338,5 +337,5 @@ def remove_promo_code(ctx: Ctx, restaurant_id: RestaurantId) -> Cart:
     if cart["promo_code"] is None:
         raise ToolError("no_promo_applied", "That cart has no promo code applied.")
     ctx.db.execute("UPDATE carts SET promo_code = NULL, updated_at = ? WHERE cart_id = ?",
-                   (now_iso(ctx), cart["cart_id"]))
+                   (ctx.now_iso(), cart["cart_id"]))
     return cart_model(ctx, restaurant_id)

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     AddressId,
@@ -32,13 +33,11 @@ from .tools import (
     is_open,
     money,
     next_opening,
-    now_iso,
     payment_row,
     promo_error,
     rating_of,
     restaurant_row,
     server,
-    show,
     zone_for,
 )
 from .tools_cart import add_line, cart_model, cart_row, touch_cart
@@ -98,7 +97,7 @@ def _parse_schedule(ctx: Ctx, value: str) -> datetime:
     try:
         when = datetime.fromisoformat(value.strip())
     except ValueError:
-        raise ToolError("invalid_schedule_time", f"scheduled_for {show(value)} is not a local date and time.",
+        raise ToolError("invalid_schedule_time", f"scheduled_for {quote(value)} is not a local date and time.",
                         hint="Use the form '2026-03-16T19:30:00'.") from None
     when = when.replace(tzinfo=None, second=0, microsecond=0)
     now = ctx.now()
@@ -222,7 +221,7 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
         "discount, delivery_fee, service_fee, tax, tip, total, credit_applied, charged, refunded, "
         "dropoff_instructions, courier_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, ?, ?, ?, ?, "
         "?, ?, 0, ?, ?)",
-        (order_id, restaurant_id, rest["name"], address["address_id"], card["payment_method_id"], now_iso(ctx),
+        (order_id, restaurant_id, rest["name"], address["address_id"], card["payment_method_id"], ctx.now_iso(),
          scheduled, iso(prep), iso(ready), iso(delivered), priced.subtotal,
          priced.promo_code, priced.discount, priced.delivery_fee, priced.service_fee, priced.tax, money(tip), total,
          credit, money(total - credit), dropoff_instructions or address["instructions"], _courier(order_id)))
@@ -333,7 +332,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -
                         hint="Contact the restaurant about problems with an order in progress." if status != "cancelled"
                         else None)
     ctx.db.execute("UPDATE orders SET cancelled_at = ?, cancel_reason = ?, refunded = total WHERE order_id = ?",
-                   (now_iso(ctx), reason or None, order_id))
+                   (ctx.now_iso(), reason or None, order_id))
     balance = money(customer(ctx)["credit_balance"] + row["credit_applied"])
     ctx.db.execute("UPDATE customers SET credit_balance = ?", (balance,))
     return Cancellation(order_id=order_id, status="cancelled", refunded_to_card=row["charged"],
@@ -364,7 +363,7 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
     if status == "cancelled":
         raise ToolError("order_cancelled", f"Order {order_id} was cancelled; there is nothing to tip.")
     deadline = tip_deadline(row)
-    if status == "delivered" and now_iso(ctx) > deadline:
+    if status == "delivered" and ctx.now_iso() > deadline:
         raise ToolError("tip_window_closed", f"Order {order_id} was delivered at {row['delivered_at']}; tips can be "
                         f"changed until {deadline}.")
     total = money(row["total"] - row["tip"] + tip)
@@ -410,14 +409,14 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating:
     if ctx.db.execute("SELECT 1 FROM reviews WHERE order_id = ?", (order_id,)).fetchone():
         raise ToolError("already_rated", f"Order {order_id} is already rated; a review cannot be changed.")
     deadline = rating_deadline(row)
-    if now_iso(ctx) > deadline:
+    if ctx.now_iso() > deadline:
         raise ToolError("rating_window_closed", f"Order {order_id} was delivered at {row['delivered_at']}; "
                         f"it could be rated until {deadline}.")
     review_id = ctx.new_id("REV")
     ctx.db.execute("INSERT INTO reviews (review_id, order_id, restaurant_id, food_rating, delivery_rating, comment, "
                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (review_id, order_id, row["restaurant_id"], food_rating, delivery_rating, comment or None,
-                    now_iso(ctx)))
+                    ctx.now_iso()))
     ctx.db.execute("UPDATE restaurants SET rating_total = rating_total + ?, rating_count = rating_count + 1 "
                    "WHERE restaurant_id = ?", (food_rating, row["restaurant_id"]))
     rest = restaurant_row(ctx, row["restaurant_id"])

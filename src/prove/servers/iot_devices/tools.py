@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .world import HEAT_RATE_PER_HOUR, WEEKDAYS, build_world, iso
 
@@ -136,23 +137,13 @@ class Skipped(BaseModel):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def show(value: Any, width: int = 40) -> str:
-    """A user-supplied value quoted for an error message, cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
 def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
     spec = server.entities[kind]  # table and key names come from the declaration, never from input
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
     if row is None:
         what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
 
@@ -169,7 +160,7 @@ def device(ctx: Ctx, row: sqlite3.Row | str) -> Device:
     return Device(
         device_id=row["device_id"], name=row["name"], type=row["type"], room_id=row["room_id"], room_name=room_name,
         manufacturer=row["manufacturer"], model=row["model"], online=bool(row["online"]), battery=row["battery"],
-        last_seen=now_iso(ctx) if row["online"] else row["last_seen"], firmware=row["firmware"],
+        last_seen=ctx.now_iso() if row["online"] else row["last_seen"], firmware=row["firmware"],
         update_available=row["firmware"] != row["latest_firmware"], power=row["power"],
         brightness=row["brightness"], color=row["color"], supports_color=flag(row["supports_color"]),
         watts=row["watts"], mode=row["mode"], target_temp=row["target_temp"], current_temp=row["current_temp"],

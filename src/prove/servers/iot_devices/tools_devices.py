@@ -8,9 +8,10 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
-                    device, fetch, log, server, show)
+                    device, fetch, log, server)
 from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES, iso
 
 Percent = Annotated[int, Field(ge=0, le=100)]
@@ -145,7 +146,7 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
     taken = ctx.db.execute("SELECT device_id FROM devices WHERE lower(name) = lower(?) AND device_id <> ?",
                            (name, device_id)).fetchone()
     if taken:
-        raise ToolError("duplicate_name", f"Another device ({taken[0]}) is already named {show(name)}.",
+        raise ToolError("duplicate_name", f"Another device ({taken[0]}) is already named {quote(name)}.",
                         hint="Choose a name no other device has.")
     ctx.db.execute("UPDATE devices SET name = ? WHERE device_id = ?", (name, device_id))
     log(ctx, "settings", f"{row['name']} renamed to '{name}'", device_id)

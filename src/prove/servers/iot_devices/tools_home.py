@@ -7,9 +7,10 @@ from datetime import date, datetime, timedelta
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
-from .tools import (ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, fetch,
-                    log, now_iso, server, show)
+from .tools import (ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, fetch, log,
+                    server)
 from .world import iso
 
 # ----- models -------------------------------------------------------------------------------------
@@ -187,7 +188,7 @@ def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
                 continue
             ctx.db.execute("UPDATE devices SET mode = 'eco' WHERE device_id = ?", (t["device_id"],))
             eco.append(t["device_id"])
-    ctx.db.execute("UPDATE homes SET mode = ?, mode_changed_at = ?", (mode, now_iso(ctx)))
+    ctx.db.execute("UPDATE homes SET mode = ?, mode_changed_at = ?", (mode, ctx.now_iso()))
     log(ctx, "mode", f"Home mode changed to '{mode}'")
     return ModeChange(previous_mode=home["mode"], mode=mode, cameras_armed=armed, cameras_disarmed=disarmed,
                       thermostats_set_to_eco=eco, skipped=skipped)
@@ -243,11 +244,11 @@ def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
         raise ToolError("invalid_name", "A floor name is 1 to 40 characters.", hint="Use a name such as 'Upstairs'.")
     taken = ctx.db.execute("SELECT room_id FROM rooms WHERE lower(name) = lower(?)", (name,)).fetchone()
     if taken:
-        raise ToolError("duplicate_room", f"There is already a room named {show(name)} ({taken[0]}).",
+        raise ToolError("duplicate_room", f"There is already a room named {quote(name)} ({taken[0]}).",
                         hint="Use the existing room or choose another name.")
     room_id = ctx.new_id("RM")
     ctx.db.execute("INSERT INTO rooms (room_id, name, floor, created_at) VALUES (?, ?, ?, ?)",
-                   (room_id, name, floor, now_iso(ctx)))
+                   (room_id, name, floor, ctx.now_iso()))
     log(ctx, "settings", f"Room '{name}' added")
     return _room(ctx, room_id)
 

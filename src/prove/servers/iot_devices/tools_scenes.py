@@ -10,9 +10,10 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, fetch, log,
-                    now_iso, server, show)
+                    server)
 from .world import WEEKDAYS, iso
 
 MAX_SCENE_DEVICES = 40
@@ -209,7 +210,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
                         hint="Ask the user whether to run it anyway for the other devices (allow_partial=true).")
     note = f" ({len(skipped)} device(s) skipped)" if skipped else ""
     log(ctx, "scene", f"Scene '{s['name']}' activated{note}")
-    return SceneRun(scene_id=scene_id, name=s["name"], activated_at=now_iso(ctx), changed=changed, skipped=skipped,
+    return SceneRun(scene_id=scene_id, name=s["name"], activated_at=ctx.now_iso(), changed=changed, skipped=skipped,
                     complete=not skipped)
 
 
@@ -239,11 +240,11 @@ def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     """
     taken = ctx.db.execute("SELECT scene_id FROM scenes WHERE lower(name) = lower(?)", (name,)).fetchone()
     if taken:
-        raise ToolError("duplicate_scene", f"There is already a scene named {show(name)} ({taken[0]}).",
+        raise ToolError("duplicate_scene", f"There is already a scene named {quote(name)} ({taken[0]}).",
                         hint="Choose another name, or delete the old scene first.")
     scene_id = ctx.new_id("SCN")
     ctx.db.execute("INSERT INTO scenes (scene_id, name, created_at, last_activated_at) VALUES (?, ?, ?, NULL)",
-                   (scene_id, name, now_iso(ctx)))
+                   (scene_id, name, ctx.now_iso()))
     for device_id in dict.fromkeys(device_ids):
         d = controllable(ctx, device_id, "light", "thermostat", "lock", "camera", "plug", "blind", "speaker")
         act = {"power": None, "brightness": None, "color": None, "mode": None, "target_temp": None,
@@ -350,18 +351,18 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
     fetch(ctx, "scene", scene_id)
     m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", run_at)
     if not m or int(m[1]) > 23 or int(m[2]) > 59:
-        raise ToolError("invalid_time", f"run_at {show(run_at)} is not a 24-hour time such as '22:30'.",
+        raise ToolError("invalid_time", f"run_at {quote(run_at)} is not a 24-hour time such as '22:30'.",
                         hint="Give the time as 'HH:MM'.")
     at = f"{int(m[1]):02d}:{m[2]}"
     taken = ctx.db.execute("SELECT automation_id FROM automations WHERE lower(name) = lower(?)", (name,)).fetchone()
     if taken:
-        raise ToolError("duplicate_automation", f"There is already an automation named {show(name)} ({taken[0]}).",
+        raise ToolError("duplicate_automation", f"There is already an automation named {quote(name)} ({taken[0]}).",
                         hint="Choose another name.")
     ordered = ",".join(d for d in WEEKDAYS if d in days)
     automation_id = ctx.new_id("AUT")
     ctx.db.execute("INSERT INTO automations (automation_id, name, scene_id, run_at, days, enabled, created_at, "
                    "last_run_at) VALUES (?, ?, ?, ?, ?, 1, ?, NULL)",
-                   (automation_id, name, scene_id, at, ordered, now_iso(ctx)))
+                   (automation_id, name, scene_id, at, ordered, ctx.now_iso()))
     log(ctx, "settings", f"Automation '{name}' created")
     return _automation(ctx, automation_id)
 

@@ -11,8 +11,7 @@ from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
 
-from .tools import (Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable, device, fetch, log, now_iso,
-                    server)
+from .tools import Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable, device, fetch, log, server
 from .world import MAX_CODES_PER_LOCK, iso
 
 DoorCode = Annotated[str, Sensitive()]
@@ -79,7 +78,7 @@ class DeletedRecording(BaseModel):
 
 
 def _status(ctx: Ctx, row: sqlite3.Row) -> str:
-    return "expired" if row["valid_until"] is not None and row["valid_until"] < now_iso(ctx) else "active"
+    return "expired" if row["valid_until"] is not None and row["valid_until"] < ctx.now_iso() else "active"
 
 
 def _code(ctx: Ctx, row: sqlite3.Row) -> LockCode:
@@ -180,7 +179,7 @@ def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
         raise ToolError("code_expired", f"The code '{match['name']}' expired at {match['valid_until']}.",
                         hint="Ask the user for a current code, or add a new one with add_lock_code.")
     ctx.db.execute("UPDATE devices SET lock_state = 'unlocked' WHERE device_id = ?", (device_id,))
-    ctx.db.execute("UPDATE lock_codes SET last_used_at = ? WHERE code_id = ?", (now_iso(ctx), match["code_id"]))
+    ctx.db.execute("UPDATE lock_codes SET last_used_at = ? WHERE code_id = ?", (ctx.now_iso(), match["code_id"]))
     log(ctx, "lock", f"{row['name']} unlocked with the code '{match['name']}'", device_id)
     return device(ctx, device_id)
 
@@ -275,7 +274,7 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
     until = None
     if valid_until is not None:
         until = iso(valid_until.replace(tzinfo=None, microsecond=0))
-        if until <= now_iso(ctx):
+        if until <= ctx.now_iso():
             raise ToolError("past_date", f"valid_until {until} is not in the future.",
                             hint="Give a time after now, or leave it out for a permanent code.")
     (count,) = ctx.db.execute("SELECT count(*) FROM lock_codes WHERE device_id = ?", (device_id,)).fetchone()
@@ -284,7 +283,7 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
                         hint="Delete an old or expired code with delete_lock_code first.")
     code_id = ctx.new_id("LKC")
     ctx.db.execute("INSERT INTO lock_codes (code_id, device_id, name, code, created_at, valid_until, last_used_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?, NULL)", (code_id, device_id, name, code, now_iso(ctx), until))
+                   "VALUES (?, ?, ?, ?, ?, ?, NULL)", (code_id, device_id, name, code, ctx.now_iso(), until))
     log(ctx, "code", f"Code '{name}' added to {row['name']}", device_id)
     return _code(ctx, fetch(ctx, "lock_code", code_id))
 

@@ -26,8 +26,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
-from .world import RESOLVED, TRANSITIONS, build_world, iso
+from .world import RESOLVED, TRANSITIONS, build_world
 
 server = Server(
     "issue_tracker", "Issue tracker",
@@ -315,18 +316,8 @@ _LISTED_BY = {"user": "search_users", "project": "list_projects", "issue": "sear
               "worklog": "list_worklogs", "change": "get_issue_history"}
 
 
-def show(value: object, width: int = 40) -> str:
-    """A user-supplied value quoted for an error message, cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
 def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT user_id FROM users WHERE is_me = 1").fetchone()[0]
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
 
 
 def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
@@ -334,7 +325,7 @@ def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     spec = server.entities[kind]
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No {kind} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {kind} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
 
@@ -404,7 +395,7 @@ def parse_date(value: str, what: str = "date") -> date:
     try:
         parsed = date.fromisoformat(value.strip())
     except ValueError:
-        raise ToolError("invalid_date", f"The {what} {show(value)} is not a date.",
+        raise ToolError("invalid_date", f"The {what} {quote(value)} is not a date.",
                         hint="Use YYYY-MM-DD, such as '2026-03-27'.") from None
     if not 2000 <= parsed.year <= 2099:
         raise ToolError("invalid_date", f"The {what} {value} is outside 2000-2099.", hint="Use a nearby date.")
@@ -416,7 +407,7 @@ def normalize_labels(labels: list[str]) -> list[str]:
     for raw in labels:
         label = raw.strip().lower().replace(" ", "-")
         if not _LABEL.match(label):
-            raise ToolError("invalid_label", f"{show(raw)} is not a valid label.",
+            raise ToolError("invalid_label", f"{quote(raw)} is not a valid label.",
                             hint="Labels are 1-30 characters: lower-case letters, digits and dashes, "
                                  "such as 'tech-debt'.")
         if label not in out:
@@ -441,7 +432,7 @@ def labels_of(ctx: Ctx, issue_id: str) -> list[str]:
 
 def record(ctx: Ctx, issue_id: str, field: str, old: object, new: object) -> None:
     """Add a change to the issue's history and touch its updated_at."""
-    at = now_iso(ctx)
+    at = ctx.now_iso()
     ctx.db.execute("INSERT INTO history (change_id, issue_id, user_id, at, field, old_value, new_value) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (ctx.new_id("CHG"), issue_id, me(ctx), at, field,

@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     Comment,
@@ -24,11 +25,9 @@ from .tools import (
     labels_of,
     me,
     normalize_labels,
-    now_iso,
     record,
     require,
     server,
-    show,
 )
 
 COMMENT_SQL = "SELECT c.*, u.name AS author_name FROM comments c JOIN users u ON u.user_id = c.author_id"
@@ -63,8 +62,8 @@ def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
     require(ctx, issue["project_id"], "comment")
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, issue_id, author_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                   (comment_id, issue_id, me(ctx), body, now_iso(ctx)))
-    ctx.db.execute("UPDATE issues SET updated_at = ? WHERE issue_id = ?", (now_iso(ctx), issue_id))
+                   (comment_id, issue_id, me(ctx), body, ctx.now_iso()))
+    ctx.db.execute("UPDATE issues SET updated_at = ? WHERE issue_id = ?", (ctx.now_iso(), issue_id))
     return _comment(ctx.db.execute(COMMENT_SQL + " WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
@@ -121,7 +120,7 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
     require(ctx, issue["project_id"], "view")
     if row["body"] == body:
         raise ToolError("no_change", f"Comment {comment_id} already says that.", hint="Nothing to do.")
-    ctx.db.execute("UPDATE comments SET body = ?, edited_at = ? WHERE comment_id = ?", (body, now_iso(ctx), comment_id))
+    ctx.db.execute("UPDATE comments SET body = ?, edited_at = ? WHERE comment_id = ?", (body, ctx.now_iso(), comment_id))
     return _comment(ctx.db.execute(COMMENT_SQL + " WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
@@ -185,7 +184,7 @@ def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
     tag = label.strip().lower().replace(" ", "-")
     if tag not in labels_of(ctx, issue_id):
         have = ", ".join(labels_of(ctx, issue_id)) or "none"
-        raise ToolError("label_not_found", f"{issue_id} has no label {show(label)}.", hint=f"Its labels: {have}.")
+        raise ToolError("label_not_found", f"{issue_id} has no label {quote(label)}.", hint=f"Its labels: {have}.")
     ctx.db.execute("DELETE FROM labels WHERE issue_id = ? AND label = ?", (issue_id, tag))
     record(ctx, issue_id, "labels", tag, None)
     return Labels(issue_id=issue_id, labels=labels_of(ctx, issue_id), removed=[tag])

@@ -38,7 +38,6 @@ from .tools import (
     fetch,
     me,
     normalize_labels,
-    now_iso,
     open_blockers,
     parse_date,
     record,
@@ -308,7 +307,7 @@ def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType 
     due = _valid_due(ctx, due_date) if due_date is not None else None
     tags = normalize_labels(labels or [])
     issue_id = ctx.new_id(project["key"])
-    at, uid = now_iso(ctx), me(ctx)
+    at, uid = ctx.now_iso(), me(ctx)
     ctx.db.execute(
         "INSERT INTO issues (issue_id, project_id, type, title, description, status, priority, assignee_id, "
         "reporter_id, sprint_id, parent_id, story_points, estimate_minutes, spent_minutes, due_date, created_at, "

@@ -25,7 +25,6 @@ from .tools import (
     WorklogResult,
     fetch,
     me,
-    now_iso,
     parse_date,
     record,
     require,
@@ -361,6 +360,6 @@ def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_to: SprintId | None
         ctx.db.execute("UPDATE issues SET sprint_id = ? WHERE issue_id = ?", (move_open_to, issue_id))
         record(ctx, issue_id, "sprint", sprint_id, move_open_to)
     ctx.db.execute("UPDATE sprints SET status = 'completed', completed_at = ? WHERE sprint_id = ?",
-                   (now_iso(ctx), sprint_id))
+                   (ctx.now_iso(), sprint_id))
     return SprintCompletion(sprint=sprint_model(ctx, sprint_id), resolved_issues=resolved, moved_issues=moved,
                             moved_to=move_open_to)

@@ -17,7 +17,6 @@ from .tools import (
     check_can_resolve,
     fetch,
     me,
-    now_iso,
     record,
     require,
     server,
@@ -30,7 +29,7 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
     if body:
         ctx.db.execute("INSERT INTO comments (comment_id, issue_id, author_id, body, created_at) "
                        "VALUES (?, ?, ?, ?, ?)",
-                       (ctx.new_id("CMT"), issue_id, me(ctx), body, now_iso(ctx)))
+                       (ctx.new_id("CMT"), issue_id, me(ctx), body, ctx.now_iso()))
 
 
 @server.tool(effect=WRITE, asks=[
@@ -75,7 +74,7 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
     if status == "done":
         check_can_resolve(ctx, issue)
         ctx.db.execute("UPDATE issues SET status = 'done', resolution = 'fixed', resolved_at = ? WHERE issue_id = ?",
-                       (now_iso(ctx), issue_id))
+                       (ctx.now_iso(), issue_id))
     else:
         ctx.db.execute("UPDATE issues SET status = ? WHERE issue_id = ?", (status, issue_id))
     record(ctx, issue_id, "status", issue["status"], status)
@@ -128,7 +127,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
         fetch(ctx, "issue", duplicate_of)
     check_can_resolve(ctx, issue)
     ctx.db.execute("UPDATE issues SET status = 'closed', resolution = ?, resolved_at = ? WHERE issue_id = ?",
-                   (resolution, now_iso(ctx), issue_id))
+                   (resolution, ctx.now_iso(), issue_id))
     record(ctx, issue_id, "status", issue["status"], "closed")
     record(ctx, issue_id, "resolution", None, resolution)
     if duplicate_of is not None:
@@ -137,7 +136,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
         if not exists:
             ctx.db.execute("INSERT INTO links (link_id, source_id, target_id, type, created_at) "
                            "VALUES (?, ?, ?, 'duplicates', ?)",
-                           (ctx.new_id("LNK"), issue_id, duplicate_of, now_iso(ctx)))
+                           (ctx.new_id("LNK"), issue_id, duplicate_of, ctx.now_iso()))
     _comment(ctx, issue_id, comment)
     return issue_model(ctx, issue_id)
 
@@ -243,7 +242,7 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
         raise ToolError("circular_dependency", f"{target} already blocks {source} (directly or through other "
                         "issues); the link would make a cycle.", hint="Check the existing links with get_issue.")
     link_id = ctx.new_id("LNK")
-    at = now_iso(ctx)
+    at = ctx.now_iso()
     ctx.db.execute("INSERT INTO links (link_id, source_id, target_id, type, created_at) VALUES (?, ?, ?, ?, ?)",
                    (link_id, source, target, kind, at))
     record(ctx, issue_id, "link", None, f"{relation} {other_issue_id}")

@@ -24,6 +24,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .routing import Point
 from .world import CATEGORIES, REVIEW_AFTER, build_world, iso
@@ -383,23 +384,14 @@ _LISTED_BY = {"city": "list_cities", "place": "search_places", "review": "list_r
               "road_closure": "list_road_closures", "user": "get_profile"}
 
 
-def show(value: object, width: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
 def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     """The row of entity `kind` with this ID, or `not_found` naming the tool that lists them."""
     spec = server.entities[kind]
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
 
 
 def escape_like(text: str) -> str:
@@ -413,13 +405,13 @@ def parse_time(ctx: Ctx, value: str | None, what: str = "depart_at") -> datetime
     try:
         at = datetime.fromisoformat(value.strip())
     except ValueError:
-        raise ToolError("invalid_time", f"{what} {show(value)} is not a date and time.",
+        raise ToolError("invalid_time", f"{what} {quote(value)} is not a date and time.",
                         hint="Use local ISO time, such as '2026-03-16T18:30'.") from None
     if at.tzinfo is not None:
-        raise ToolError("invalid_time", f"{what} {show(value)} has a UTC offset.",
+        raise ToolError("invalid_time", f"{what} {quote(value)} has a UTC offset.",
                         hint="Give local time without an offset, such as '2026-03-16T18:30'.")
     if at < ctx.now() - timedelta(minutes=1):
-        raise ToolError("past_time", f"{what} {iso(at)} is in the past; it is now {now_iso(ctx)}.",
+        raise ToolError("past_time", f"{what} {iso(at)} is in the past; it is now {ctx.now_iso()}.",
                         hint="Give a time from now on, or omit it for now.")
     if at > ctx.now() + MAX_AHEAD:
         raise ToolError("invalid_time", f"{what} {iso(at)} is more than 90 days ahead.",

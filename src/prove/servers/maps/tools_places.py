@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, Ctx, ToolError
+from prove.env.values import quote
 
 from .routing import Grid, haversine
 from .tools import (
@@ -41,7 +42,6 @@ from .tools import (
     profile,
     rating,
     server,
-    show,
     show_day,
 )
 from .tools import DAYS
@@ -401,7 +401,7 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
                                     city_id=r["city_id"], lat=r["lat"], lon=r["lon"], place_id=r["place_id"],
                                     place_name=r["name"], kind="place"))
     if not matches:
-        raise ToolError("no_match", f"Nothing on the map matches {show(address)}.",
+        raise ToolError("no_match", f"Nothing on the map matches {quote(address)}.",
                         hint="Check the street name and number (numbers rise by 100 a block), add the city, "
                              "or search_places by name.")
     return GeocodeResult(query=address, matches=matches, total=len(matches))

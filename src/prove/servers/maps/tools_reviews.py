@@ -20,7 +20,6 @@ from .tools import (
     ReviewList,
     fetch,
     iso,
-    now_iso,
     place_row,
     profile,
     rating,
@@ -115,7 +114,7 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
     ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, rating, body, created_at) "
                    "VALUES (?, ?, ?, 1, ?, ?, ?)",
                    (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", rating, review_text,
-                    now_iso(ctx)))
+                    ctx.now_iso()))
     _rate(ctx, place_id, rating, 1)
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
@@ -148,7 +147,7 @@ def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
         raise ToolError("nothing_to_update", "The review already has that rating and text.",
                         hint="Give a new rating or text.")
     ctx.db.execute("UPDATE reviews SET rating = ?, body = ?, updated_at = ? WHERE review_id = ?",
-                   (new_rating, new_text, now_iso(ctx), review_id))
+                   (new_rating, new_text, ctx.now_iso(), review_id))
     _rate(ctx, row["place_id"], new_rating - row["rating"], 0)
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
@@ -219,7 +218,7 @@ def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_clo
                         hint="It is reviewed 24 hours after it was filed; list_my_reports shows it.")
     report_id = ctx.new_id("RPT")
     ctx.db.execute("INSERT INTO closure_reports (report_id, place_id, reported, note, status, created_at) "
-                   "VALUES (?, ?, ?, ?, 'pending', ?)", (report_id, place_id, status, note, now_iso(ctx)))
+                   "VALUES (?, ?, ?, ?, 'pending', ?)", (report_id, place_id, status, note, ctx.now_iso()))
     return _report(ctx.db.execute(REPORT_SQL + " WHERE r.report_id = ?", (report_id,)).fetchone())
 
 

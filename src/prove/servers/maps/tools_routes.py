@@ -30,7 +30,6 @@ from .tools import (
     TransitLineList,
     fetch,
     iso,
-    now_iso,
     parse_time,
     place_row,
     point,
@@ -369,7 +368,7 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
     Raises:
         not_found: city_id is given and no city has that ID.
     """
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     sql = ("SELECT c.*, s.city_id, s.name AS street_name FROM road_closures c "
            "JOIN streets s ON s.street_id = c.street_id "
            "WHERE c.ends_at > ?")

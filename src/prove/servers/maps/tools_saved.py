@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     ListId,
@@ -19,13 +20,11 @@ from .tools import (
     SavedListList,
     SaveResult,
     fetch,
-    now_iso,
     place_row,
     place_summary,
     profile,
     require_not_gone,
     server,
-    show,
 )
 
 MAX_LISTS = 20
@@ -151,7 +150,7 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
         too_many_lists: the user already has 20 lists.
     """
     if ctx.db.execute("SELECT 1 FROM saved_lists WHERE lower(name) = lower(?)", (list_name,)).fetchone():
-        raise ToolError("duplicate_name", f"You already have a list named {show(list_name)}.",
+        raise ToolError("duplicate_name", f"You already have a list named {quote(list_name)}.",
                         hint="Pick another name, or save places into the existing list.")
     (count,) = ctx.db.execute("SELECT count(*) FROM saved_lists").fetchone()
     if count >= MAX_LISTS:
@@ -159,7 +158,7 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
     list_id = ctx.new_id("LST")
     ctx.db.execute("INSERT INTO saved_lists (list_id, name, description, is_default, created_at) "
                    "VALUES (?, ?, ?, 0, ?)",
-                   (list_id, list_name, description, now_iso(ctx)))
+                   (list_id, list_name, description, ctx.now_iso()))
     return list_model(ctx, list_id)
 
 
@@ -196,7 +195,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
         raise ToolError("list_full", f"{lst['name']} already holds {MAX_LIST_PLACES} places.",
                         hint="Remove a place or use another list.")
     ctx.db.execute("INSERT INTO saved_places (list_id, place_id, note, added_at) VALUES (?, ?, ?, ?)",
-                   (target, place_id, note, now_iso(ctx)))
+                   (target, place_id, note, ctx.now_iso()))
     return SaveResult(list_id=target, list_name=lst["name"], place_id=place_id, place_name=row["name"], note=note,
                       place_count=count + 1)
 

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import money
 
 from .world import OFFER_HOURS, build_world, card_expired, fee_for
 
@@ -133,10 +134,6 @@ class Order(BaseModel):
 
 def iso(dt: datetime) -> str:
     return dt.isoformat(timespec="seconds")
-
-
-def money(value: float) -> float:
-    return round(value + 0.0, 2)
 
 
 def like(text: str) -> str:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     OFFER_SQL,
@@ -21,7 +22,6 @@ from .tools import (
     iso,
     listing_row,
     me,
-    money,
     offer_expiry,
     offer_model,
     offer_row,

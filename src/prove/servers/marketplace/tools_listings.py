@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     LISTING_SQL,
@@ -22,7 +23,6 @@ from .tools import (
     like,
     listing_row,
     me,
-    money,
     server,
     summary,
 )

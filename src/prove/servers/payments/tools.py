@@ -27,6 +27,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import money, quote
 
 from .world import REFUND_WINDOW_DAYS, build_world, iso
 
@@ -261,11 +262,6 @@ class TransferReceipt(BaseModel):
 
 # ----- small helpers ---------------------------------------------------------------------------
 
-def money(value: float) -> float:
-    """Dollars rounded to cents (never -0.0)."""
-    return round(value, 2) + 0.0
-
-
 def cents(value: float, what: str = "amount") -> float:
     rounded = money(value)
     if rounded < 0.01:
@@ -274,26 +270,14 @@ def cents(value: float, what: str = "amount") -> float:
     return rounded
 
 
-def quote_text(value: str, width: int = 40) -> str:
-    return repr(value if len(value) <= width else value[:width] + "...")
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
-def escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def parse_date(value: str, name: str) -> date:
     try:
         day = date.fromisoformat(value.strip())
     except ValueError:
-        raise ToolError("invalid_date", f"{name} {quote_text(value)} is not a date.",
+        raise ToolError("invalid_date", f"{name} {quote(value)} is not a date.",
                         hint="Use the form '2026-03-31'.") from None
     if not 2000 <= day.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {quote_text(value)} is outside the years 2000 to 2099.")
+        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
     return day
 
 
@@ -314,7 +298,7 @@ def adjust_balance(ctx: Ctx, delta: float) -> None:
 def user_row(ctx: Ctx, user_id: str) -> sqlite3.Row:
     row = ctx.db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No member has ID {quote_text(user_id)}.",
+        raise ToolError("not_found", f"No member has ID {quote(user_id)}.",
                         hint="Find people and businesses with search_users or list_contacts; "
                              "IDs look like 'USR-10002'.")
     return row
@@ -346,7 +330,7 @@ def source_model(ctx: Ctx, row: sqlite3.Row) -> FundingSource:
 def source_row(ctx: Ctx, source_id: str) -> sqlite3.Row:
     row = ctx.db.execute("SELECT * FROM funding_sources WHERE source_id = ?", (source_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No funding source has ID {quote_text(source_id)}.",
+        raise ToolError("not_found", f"No funding source has ID {quote(source_id)}.",
                         hint="See linked banks and cards with list_funding_sources; IDs look like 'FS-10001'.")
     return row
 
@@ -437,7 +421,7 @@ def payment_model(ctx: Ctx, row: sqlite3.Row) -> Payment:
 def payment_row(ctx: Ctx, payment_id: str) -> sqlite3.Row:
     row = ctx.db.execute(PAYMENT_SQL + " WHERE p.payment_id = ?", (payment_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No payment has ID {quote_text(payment_id)}.",
+        raise ToolError("not_found", f"No payment has ID {quote(payment_id)}.",
                         hint="Find payments with list_payments; IDs look like 'PAY-10042'.")
     return row
 
@@ -450,7 +434,7 @@ def insert_payment(ctx: Ctx, *, direction: str, counterparty_id: str, amount: fl
         "INSERT INTO payments (payment_id, direction, counterparty_id, amount, fee, note, source_id, audience, status, "
         "refunded_amount, request_id, invoice_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'completed', 0, ?, ?, ?)",
         (payment_id, direction, counterparty_id, amount, fee, note, source_id, audience, request_id, invoice_id,
-         now_iso(ctx)))
+         ctx.now_iso()))
     return payment_id
 
 
@@ -473,7 +457,7 @@ def request_model(row: sqlite3.Row) -> Request:
 def request_row(ctx: Ctx, request_id: str) -> sqlite3.Row:
     row = ctx.db.execute(REQUEST_SQL + " WHERE r.request_id = ?", (request_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No request has ID {quote_text(request_id)}.",
+        raise ToolError("not_found", f"No request has ID {quote(request_id)}.",
                         hint="See requests with list_requests; IDs look like 'REQ-10007'.")
     return row
 
@@ -516,7 +500,7 @@ def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
 def invoice_row(ctx: Ctx, invoice_id: str) -> sqlite3.Row:
     row = ctx.db.execute(INVOICE_SQL + " WHERE i.invoice_id = ?", (invoice_id,)).fetchone()
     if row is None:
-        raise ToolError("not_found", f"No invoice has ID {quote_text(invoice_id)}.",
+        raise ToolError("not_found", f"No invoice has ID {quote(invoice_id)}.",
                         hint="Find invoices with list_invoices; IDs look like 'INV-10003'.")
     return row
 
@@ -536,7 +520,7 @@ def transfer_model(ctx: Ctx, row: sqlite3.Row) -> Transfer:
     arriving = money(row["amount"] - row["fee"]) if row["direction"] == "cash_out" else row["amount"]
     return Transfer(transfer_id=row["transfer_id"], direction=row["direction"], source_id=row["source_id"],
                     source_name=row["source_name"], amount=row["amount"], fee=row["fee"], arriving_amount=arriving,
-                    speed=row["speed"], status="completed" if row["arrives_at"] <= now_iso(ctx) else "pending",
+                    speed=row["speed"], status="completed" if row["arrives_at"] <= ctx.now_iso() else "pending",
                     created_at=row["created_at"], arrives_at=row["arrives_at"])
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     INVOICE_SQL,
@@ -19,8 +20,6 @@ from .tools import (
     UserId,
     invoice_model,
     invoice_row,
-    money,
-    now_iso,
     open_invoice,
     parse_date,
     profile,
@@ -83,7 +82,7 @@ def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem
     name = title or f"{me['business_name']} - {today.strftime('%B %Y')}"
     ctx.db.execute("INSERT INTO invoices (invoice_id, customer_id, title, amount, status, issued_at, due_date) "
                    "VALUES (?, ?, ?, ?, 'open', ?, ?)",
-                   (invoice_id, customer["user_id"], name, amount, now_iso(ctx), due.isoformat()))
+                   (invoice_id, customer["user_id"], name, amount, ctx.now_iso(), due.isoformat()))
     ctx.db.executemany("INSERT INTO invoice_items (invoice_id, line, description, quantity, unit_price) "
                        "VALUES (?, ?, ?, ?, ?)", [(invoice_id, n, d, q, p) for n, d, q, p, _ in lines])
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
@@ -171,7 +170,7 @@ def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
                         "the client can be reminded once every 24 hours.",
                         hint=f"Try again after {(last + REMINDER_GAP).isoformat()}.")
     ctx.db.execute("UPDATE invoices SET reminders_sent = reminders_sent + 1, last_reminded_at = ? WHERE invoice_id = ?",
-                   (now_iso(ctx), invoice_id))
+                   (ctx.now_iso(), invoice_id))
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
@@ -194,7 +193,7 @@ def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """
     open_invoice(ctx, invoice_id)
     ctx.db.execute("UPDATE invoices SET status = 'void', voided_at = ? WHERE invoice_id = ?",
-                   (now_iso(ctx), invoice_id))
+                   (ctx.now_iso(), invoice_id))
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
@@ -218,5 +217,5 @@ def mark_invoice_paid(ctx: Ctx, invoice_id: InvoiceId, method: Literal["cash", "
     """
     open_invoice(ctx, invoice_id)
     ctx.db.execute("UPDATE invoices SET status = 'paid', paid_at = ?, paid_via = ? WHERE invoice_id = ?",
-                   (now_iso(ctx), method, invoice_id))
+                   (ctx.now_iso(), method, invoice_id))
     return invoice_model(ctx, invoice_row(ctx, invoice_id))

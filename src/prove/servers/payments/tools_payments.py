@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like, money
 
 from .tools import (
     PAYMENT_SQL,
@@ -30,11 +31,8 @@ from .tools import (
     balance,
     cents,
     check_weekly_limit,
-    escape_like,
     fund,
     insert_payment,
-    money,
-    now_iso,
     parse_date,
     payment_model,
     payment_row,
@@ -132,7 +130,7 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
         args.append(counterparty_id)
     if query is not None:
         sql += " AND lower(p.note) LIKE ? ESCAPE '\\'"
-        args.append(f"%{escape_like(query.lower())}%")
+        args.append(like(query))
     start = parse_date(start_date, "start_date") if start_date is not None else None
     end = parse_date(end_date, "end_date") if end_date is not None else None
     if start and end and end < start:
@@ -221,7 +219,7 @@ def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None
                         f"${amount:,.2f} is needed.", hint="Add money to the wallet first with add_money.")
     refund_id = ctx.new_id("RFD")
     ctx.db.execute("INSERT INTO refunds (refund_id, payment_id, amount, reason, created_at) VALUES (?, ?, ?, ?, ?)",
-                   (refund_id, payment_id, amount, reason, now_iso(ctx)))
+                   (refund_id, payment_id, amount, reason, ctx.now_iso()))
     refunded = money(row["refunded_amount"] + amount)
     ctx.db.execute("UPDATE payments SET refunded_amount = ?, status = ? WHERE payment_id = ?",
                    (refunded, "refunded" if refunded >= row["amount"] else "partially_refunded", payment_id))
@@ -265,7 +263,7 @@ def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Requ
                         f"for ${amount:,.2f}.", hint="Wait for them to answer it, or cancel it first.")
     request_id = ctx.new_id("REQ")
     ctx.db.execute("INSERT INTO requests (request_id, direction, counterparty_id, amount, note, status, created_at) "
-                   "VALUES (?, 'outgoing', ?, ?, ?, 'pending', ?)", (request_id, user_id, amount, note, now_iso(ctx)))
+                   "VALUES (?, 'outgoing', ?, ?, ?, 'pending', ?)", (request_id, user_id, amount, note, ctx.now_iso()))
     return request_model(request_row(ctx, request_id))
 
 
@@ -338,7 +336,7 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
     payment_id = insert_payment(ctx, direction="sent", counterparty_id=req["counterparty_id"], amount=req["amount"],
                                 fee=fee, note=req["note"], source_id=source, audience="friends", request_id=request_id)
     ctx.db.execute("UPDATE requests SET status = 'paid', resolved_at = ? WHERE request_id = ?",
-                   (now_iso(ctx), request_id))
+                   (ctx.now_iso(), request_id))
     return _receipt(ctx, payment_id)
 
 
@@ -362,7 +360,7 @@ def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
     """
     pending_request(ctx, request_id, "incoming")
     ctx.db.execute("UPDATE requests SET status = 'declined', resolved_at = ? WHERE request_id = ?",
-                   (now_iso(ctx), request_id))
+                   (ctx.now_iso(), request_id))
     return request_model(request_row(ctx, request_id))
 
 
@@ -386,5 +384,5 @@ def cancel_request(ctx: Ctx, request_id: RequestId) -> Request:
     """
     pending_request(ctx, request_id, "outgoing")
     ctx.db.execute("UPDATE requests SET status = 'cancelled', resolved_at = ? WHERE request_id = ?",
-                   (now_iso(ctx), request_id))
+                   (ctx.now_iso(), request_id))
     return request_model(request_row(ctx, request_id))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like
 
-from .tools import Limit, Query, User, UserId, UserList, escape_like, server, user_model, user_row
+from .tools import Limit, Query, User, UserId, UserList, server, user_model, user_row
 
 
 @server.tool(effect=READ, asks=[
@@ -26,7 +27,7 @@ def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Lim
         The matching members (contacts first, then by name) with their user ID, name, username,
         kind, business category, city and contact status, and how many matched.
     """
-    pattern = f"%{escape_like(query.lower())}%"
+    pattern = like(query)
     sql = ("SELECT * FROM users WHERE (lower(display_name) LIKE :p ESCAPE '\\' OR lower(username) LIKE :p ESCAPE '\\')"
            + (" AND is_contact = 1" if contacts_only else "") + " ORDER BY is_contact DESC, display_name, user_id")
     rows = ctx.db.execute(sql, {"p": pattern}).fetchall()

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env.values import money
 
 from .tools import (
     MAX_ACTIVE_SOURCES,
@@ -28,8 +29,6 @@ from .tools import (
     balance,
     card_expired,
     cents,
-    money,
-    now_iso,
     profile,
     remaining_this_week,
     sent_in_window,
@@ -62,7 +61,7 @@ def get_wallet(ctx: Ctx) -> Wallet:
     default = ctx.db.execute("SELECT * FROM funding_sources WHERE is_default = 1 AND status = 'active'").fetchone()
     sent, _ = sent_in_window(ctx)
     (transit,) = ctx.db.execute("SELECT coalesce(sum(amount - fee), 0) FROM transfers WHERE direction = 'cash_out' "
-                                "AND arrives_at > ?", (now_iso(ctx),)).fetchone()
+                                "AND arrives_at > ?", (ctx.now_iso(),)).fetchone()
     (incoming,) = ctx.db.execute("SELECT count(*) FROM requests WHERE direction = 'incoming' AND status = 'pending'"
                                  ).fetchone()
     (invoices,) = ctx.db.execute("SELECT count(*) FROM invoices WHERE status = 'open'").fetchone()
@@ -193,7 +192,7 @@ def add_card(ctx: Ctx, card_number: CardNumber, expires: str, cvv: Cvv, card_typ
     ctx.db.execute(
         "INSERT INTO funding_sources (source_id, name, kind, institution, last4, card_number, expires, status, "
         "is_default, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?)",
-        (source_id, name, f"{card_type}_card", network, number[-4:], number, stamp, now_iso(ctx)))
+        (source_id, name, f"{card_type}_card", network, number[-4:], number, stamp, ctx.now_iso()))
     return source_model(ctx, source_row(ctx, source_id))
 
 
@@ -223,7 +222,7 @@ def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
         raise ToolError("default_source", f"{row['name']} is the default funding source.",
                         hint="Make another source the default with set_default_funding_source, then remove this one.")
     pending = ctx.db.execute("SELECT transfer_id, arrives_at FROM transfers WHERE source_id = ? AND arrives_at > ? "
-                             "ORDER BY arrives_at DESC", (source_id, now_iso(ctx))).fetchone()
+                             "ORDER BY arrives_at DESC", (source_id, ctx.now_iso())).fetchone()
     if pending:
         raise ToolError("pending_transfer", f"Transfer {pending['transfer_id']} with {row['name']} arrives at "
                         f"{pending['arrives_at']}; the source cannot be removed before then.")

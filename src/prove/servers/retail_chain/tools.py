@@ -15,6 +15,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import money
 
 from .world import build_world
 
@@ -69,10 +70,6 @@ MAX_ACTIVE_RESERVATIONS = 5
 
 def iso(dt: datetime) -> str:
     return dt.isoformat(timespec="seconds")
-
-
-def money(value: float) -> float:
-    return round(value, 2) + 0.0
 
 
 def like(text: str) -> str:

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     MAX_ACTIVE_RESERVATIONS,
@@ -23,7 +24,6 @@ from .tools import (
     is_open,
     iso,
     loyalty_row,
-    money,
     next_opening,
     product_row,
     reservation_model,

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     AVAILABLE_SQL,
@@ -19,7 +20,6 @@ from .tools import (
     is_open,
     iso,
     like,
-    money,
     next_opening,
     product_row,
     server,

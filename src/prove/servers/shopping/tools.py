@@ -15,11 +15,12 @@ import re
 import sqlite3
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import quote
 
 from .world import build_world
 
@@ -103,28 +104,13 @@ _LISTED_BY = {
 
 # ----- helpers ------------------------------------------------------------------------------------
 
-def money(value: float) -> float:
-    """Dollars rounded to cents (never -0.0)."""
-    return round(value, 2) + 0.0
-
-
-def show(value: Any, width: int = 40) -> str:
-    """A user-supplied value quoted for an error message, cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
-def now_iso(ctx: Ctx) -> str:
-    return ctx.now().isoformat(timespec="seconds")
-
-
 def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
     spec = server.entities[kind]
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
     if row is None:
         what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
 
@@ -134,7 +120,7 @@ def active(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     row = fetch(ctx, kind, entity_id)
     if row["status"] != "active":
         what = kind.replace("_", " ")
-        raise ToolError("not_found", f"The {what} {show(entity_id)} was removed from the account.",
+        raise ToolError("not_found", f"The {what} {quote(entity_id)} was removed from the account.",
                         hint=f"Call {_LISTED_BY[kind]} to see the saved ones.")
     return row
 

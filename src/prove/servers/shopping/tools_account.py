@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money, quote
 
 from .tools import (
     AddressId,
@@ -20,9 +21,7 @@ from .tools import (
     active,
     card_expired,
     fetch,
-    money,
     server,
-    show,
 )
 
 Region = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=40)]
@@ -206,11 +205,11 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
     """
     if ctx.db.execute("SELECT 1 FROM addresses WHERE label = ? COLLATE NOCASE AND status = 'active'",
                       (label,)).fetchone():
-        raise ToolError("duplicate_label", f"An address labelled {show(label)} already exists.",
+        raise ToolError("duplicate_label", f"An address labelled {quote(label)} already exists.",
                         hint="Choose another label.")
     zip_code = postal_code.strip()
     if not re.fullmatch(r"\d{5}(-\d{4})?", zip_code):
-        raise ToolError("invalid_postal_code", f"{show(postal_code)} is not a US ZIP code.",
+        raise ToolError("invalid_postal_code", f"{quote(postal_code)} is not a US ZIP code.",
                         hint="Use 5 digits, such as '97205', or ZIP+4, such as '97205-1234'.")
     if make_default:
         ctx.db.execute("UPDATE addresses SET is_default = 0 WHERE is_default = 1")

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money, quote
 
 from .tools import (
     EXPRESS_FEE,
@@ -26,10 +27,7 @@ from .tools import (
     active,
     card_expired,
     fetch,
-    money,
-    now_iso,
     server,
-    show,
 )
 from .tools_orders import Order, load_order
 
@@ -184,7 +182,7 @@ def _in_cart(ctx: Ctx, variant_id: str) -> sqlite3.Row:
                          "JOIN products p ON p.product_id = v.product_id WHERE ci.variant_id = ?",
                          (variant_id,)).fetchone()
     if row is None:
-        raise ToolError("not_in_cart", f"Variant {show(variant_id)} is not in the cart.",
+        raise ToolError("not_in_cart", f"Variant {quote(variant_id)} is not in the cart.",
                         hint="Call view_cart to see the variant IDs in the cart.")
     return row
 
@@ -239,7 +237,7 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
                             hint="Ask which one the customer wants and pass its variant_id.")
         variant_id = options[0]["variant_id"]
     elif variant_id not in {o["variant_id"] for o in options}:
-        raise ToolError("not_found", f"{product['name']} has no variant {show(variant_id)}.",
+        raise ToolError("not_found", f"{product['name']} has no variant {quote(variant_id)}.",
                         hint="Call get_product to see the product's variants.")
     if product["status"] != "active":
         raise ToolError("product_unavailable", f"{product['name']} is discontinued and cannot be bought.",
@@ -256,7 +254,7 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
         ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE variant_id = ?", (wanted, variant_id))
     else:
         ctx.db.execute("INSERT INTO cart_items (variant_id, quantity, added_at) VALUES (?, ?, ?)",
-                       (variant_id, quantity, now_iso(ctx)))
+                       (variant_id, quantity, ctx.now_iso()))
     return cart_model(ctx)
 
 
@@ -360,7 +358,7 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     """
     coupon = ctx.db.execute("SELECT * FROM coupons WHERE code = ?", (code.strip().upper(),)).fetchone()
     if coupon is None:
-        raise ToolError("invalid_coupon", f"{show(code)} is not a valid coupon code.",
+        raise ToolError("invalid_coupon", f"{quote(code)} is not a valid coupon code.",
                         hint="Call list_coupons to see the customer's coupons.")
     t = totals(ctx)
     if not t.lines:
@@ -464,7 +462,7 @@ def checkout(ctx: Ctx, address_id: AddressId, payment_method_id: PaymentMethodId
         "INSERT INTO orders (order_id, placed_at, status, summary, address_id, payment_method_id, shipping_speed, "
         "subtotal, discount, shipping_fee, store_credit_used, total_charged, coupon_code, estimated_delivery) "
         "VALUES (?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (order_id, now_iso(ctx), summary, address_id, payment_method_id, shipping_speed, t.subtotal, t.discount, fee,
+        (order_id, ctx.now_iso(), summary, address_id, payment_method_id, shipping_speed, t.subtotal, t.discount, fee,
          from_credit, money(due - from_credit), t.coupon["code"] if t.coupon else None, eta.isoformat()))
     for r in t.lines:
         ctx.db.execute(

@@ -21,7 +21,6 @@ from .tools import (
     VariantId,
     fetch,
     like,
-    now_iso,
     server,
     words,
 )
@@ -422,7 +421,7 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     fetch(ctx, "product", product_id)
     if ctx.db.execute("SELECT 1 FROM wishlist WHERE product_id = ?", (product_id,)).fetchone():
         raise ToolError("already_in_wishlist", f"{product_id} is already on your wishlist.")
-    ctx.db.execute("INSERT INTO wishlist (product_id, added_at) VALUES (?, ?)", (product_id, now_iso(ctx)))
+    ctx.db.execute("INSERT INTO wishlist (product_id, added_at) VALUES (?, ?)", (product_id, ctx.now_iso()))
     return _wishlist(ctx)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     RETURN_WINDOW_DAYS,
@@ -23,8 +24,6 @@ from .tools import (
     VariantId,
     fetch,
     like,
-    money,
-    now_iso,
     server,
 )
 
@@ -247,7 +246,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId,
     if o["coupon_code"]:
         ctx.db.execute("UPDATE coupons SET used_on = NULL WHERE code = ?", (o["coupon_code"],))
     ctx.db.execute("UPDATE orders SET status = 'cancelled', cancelled_at = ?, cancel_reason = ? WHERE order_id = ?",
-                   (now_iso(ctx), (reason or "").strip() or None, order_id))
+                   (ctx.now_iso(), (reason or "").strip() or None, order_id))
     return load_order(ctx, order_id)
 
 
@@ -302,7 +301,7 @@ def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
     ctx.db.execute("INSERT INTO returns (return_id, order_id, order_item_id, product_name, quantity, reason, status, "
                    "refund_amount, requested_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 'requested', ?, ?, NULL)",
                    (rid, o["order_id"], order_item_id, item["product_name"], quantity, reason,
-                    money(item["unit_price"] * quantity * share), now_iso(ctx)))
+                    money(item["unit_price"] * quantity * share), ctx.now_iso()))
     return _return(fetch(ctx, "return", rid))
 
 
@@ -345,7 +344,7 @@ def cancel_return(ctx: Ctx, return_id: ReturnId) -> Return:
     if r["status"] != "requested":
         raise ToolError("return_not_cancellable", f"Return {return_id} is {r['status']} and cannot be withdrawn.")
     ctx.db.execute("UPDATE returns SET status = 'cancelled', resolved_at = ? WHERE return_id = ?",
-                   (now_iso(ctx), return_id))
+                   (ctx.now_iso(), return_id))
     return _return(fetch(ctx, "return", return_id))
 
 
@@ -407,7 +406,7 @@ def advance_order(ctx: Ctx, order_id: OrderId) -> Order:
         _ship(ctx, order_id, ctx.now())
     elif o["status"] == "shipped":
         ctx.db.execute("UPDATE orders SET status = 'delivered', delivered_at = ? WHERE order_id = ?",
-                       (now_iso(ctx), order_id))
+                       (ctx.now_iso(), order_id))
     else:
         raise ToolError("order_closed", f"Order {order_id} is {o['status']}.")
     return load_order(ctx, order_id)
@@ -431,5 +430,5 @@ def process_return(ctx: Ctx, return_id: ReturnId) -> Return:
     if r["status"] != "requested":
         raise ToolError("return_not_open", f"Return {return_id} is {r['status']}.")
     ctx.db.execute("UPDATE returns SET status = 'refunded', resolved_at = ? WHERE return_id = ?",
-                   (now_iso(ctx), return_id))
+                   (ctx.now_iso(), return_id))
     return _return(fetch(ctx, "return", return_id))

@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .world import EDIT_WINDOW_MINUTES, REPORT_REVIEW_HOURS, REQUEST_ANSWER_HOURS, build_world, iso
 
@@ -154,14 +155,6 @@ class PostList(BaseModel):
 def me(ctx: Ctx) -> str:
     """The signed-in user's account ID."""
     return ctx.db.execute("SELECT account_id FROM accounts WHERE is_me = 1").fetchone()[0]
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
-def quote(value: str, width: int = 40) -> str:
-    return repr(value if len(value) <= width else value[:width] + "...")
 
 
 def fetch_account(ctx: Ctx, account_id: str) -> sqlite3.Row:

@@ -20,7 +20,6 @@ from .tools import (
     fetch_account,
     follows,
     me,
-    now_iso,
     require_can_see,
     require_not_blocked,
     server,
@@ -228,11 +227,11 @@ def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
                         "their approval.", hint="Wait for them to answer, or withdraw it with unfollow_account.")
     if target["is_private"]:
         ctx.db.execute("INSERT INTO follow_requests (requester_id, target_id, created_at) VALUES (?, ?, ?)",
-                       (user, account_id, now_iso(ctx)))
+                       (user, account_id, ctx.now_iso()))
         status = "requested"
     else:
         ctx.db.execute("INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
-                       (user, account_id, now_iso(ctx)))
+                       (user, account_id, ctx.now_iso()))
         status = "following"
     profile = account_model(ctx, account_id)
     return FollowResult(account_id=account_id, handle=target["handle"], status=status,
@@ -297,7 +296,7 @@ def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
     if block_between(ctx, account_id) == "you":
         raise ToolError("already_blocked", f"You already blocked @{target['handle']}.")
     ctx.db.execute("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
-                   (user, account_id, now_iso(ctx)))
+                   (user, account_id, ctx.now_iso()))
     removed = ctx.db.execute("DELETE FROM follows WHERE (follower_id = :a AND followee_id = :b) OR "
                              "(follower_id = :b AND followee_id = :a)", {"a": user, "b": account_id}).rowcount
     ctx.db.execute("DELETE FROM follow_requests WHERE (requester_id = :a AND target_id = :b) OR "

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     AccountId,
@@ -21,9 +22,7 @@ from .tools import (
     fetch_account,
     follows,
     me,
-    now_iso,
     post_model,
-    quote,
     readable_post,
     require_not_blocked,
     server,
@@ -93,7 +92,7 @@ def like_post(ctx: Ctx, post_id: PostId) -> Post:
     user = me(ctx)
     if ctx.db.execute("SELECT 1 FROM likes WHERE post_id = ? AND account_id = ?", (post_id, user)).fetchone():
         raise ToolError("already_liked", f"You already liked {post_id}.")
-    ctx.db.execute("INSERT INTO likes (post_id, account_id, created_at) VALUES (?, ?, ?)", (post_id, user, now_iso(ctx)))
+    ctx.db.execute("INSERT INTO likes (post_id, account_id, created_at) VALUES (?, ?, ?)", (post_id, user, ctx.now_iso()))
     return post_model(ctx, post_id)
 
 
@@ -220,7 +219,7 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, post_id, author_id, parent_id, text, created_at, status) "
                    "VALUES (?, ?, ?, ?, ?, ?, 'visible')",
-                   (comment_id, post_id, user, reply_to_comment_id, text, now_iso(ctx)))
+                   (comment_id, post_id, user, reply_to_comment_id, text, ctx.now_iso()))
     return _comment(ctx.db.execute(COMMENTS + "WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
@@ -301,7 +300,7 @@ def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
                         f"{earlier['status']}).", hint="list_reports shows where it stands.")
     report_id = ctx.new_id("RPT")
     ctx.db.execute("INSERT INTO reports (report_id, post_id, reason, details, status, created_at, resolved_at) "
-                   "VALUES (?, ?, ?, ?, 'open', ?, NULL)", (report_id, post_id, reason, details or None, now_iso(ctx)))
+                   "VALUES (?, ?, ?, ?, 'open', ?, NULL)", (report_id, post_id, reason, details or None, ctx.now_iso()))
     return _report(ctx.db.execute(REPORTS + "WHERE r.report_id = ?", (report_id,)).fetchone())
 
 

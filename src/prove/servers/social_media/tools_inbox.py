@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     AccountId,
@@ -20,8 +21,6 @@ from .tools import (
     fetch_account,
     follows,
     me,
-    now_iso,
-    quote,
     require_not_blocked,
     server,
 )
@@ -271,5 +270,5 @@ def send_direct_message(ctx: Ctx, account_id: AccountId, text: MessageText) -> D
                         "and they do not follow you.", hint="Mention them in a post or comment instead.")
     message_id = ctx.new_id("DM")
     ctx.db.execute("INSERT INTO messages (message_id, sender_id, recipient_id, text, sent_at) VALUES (?, ?, ?, ?, ?)",
-                   (message_id, user, account_id, text, now_iso(ctx)))
+                   (message_id, user, account_id, text, ctx.now_iso()))
     return _dm(ctx.db.execute("SELECT * FROM messages WHERE message_id = ?", (message_id,)).fetchone(), user)

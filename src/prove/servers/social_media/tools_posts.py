@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     POSTS,
@@ -25,10 +26,8 @@ from .tools import (
     editable_until,
     fetch_account,
     me,
-    now_iso,
     post_model,
     post_models,
-    quote,
     readable_post,
     require_can_see,
     server,
@@ -232,7 +231,7 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
         raise ToolError("invalid_time", f"scheduled_for {quote(value)} carries a UTC offset; times are local.",
                         hint="Drop the offset, as in '2026-03-17T08:00:00'.")
     if at <= ctx.now():
-        raise ToolError("past_date", f"{iso(at)} is not in the future; it is now {now_iso(ctx)}.",
+        raise ToolError("past_date", f"{iso(at)} is not in the future; it is now {ctx.now_iso()}.",
                         hint="Omit scheduled_for to post right away.")
     if at > ctx.now() + timedelta(days=MAX_SCHEDULE_DAYS):
         raise ToolError("too_far_ahead", f"Posts can be scheduled at most {MAX_SCHEDULE_DAYS} days ahead.")
@@ -273,7 +272,7 @@ def create_post(ctx: Ctx, text: PostText, visibility: Visibility = "public", rep
     if same:
         raise ToolError("duplicate_post", f"You already posted this text ({same[0]}) in the last 24 hours.",
                         hint="Change the wording, or edit the existing post.")
-    when = _schedule_time(ctx, scheduled_for) if scheduled_for is not None else now_iso(ctx)
+    when = _schedule_time(ctx, scheduled_for) if scheduled_for is not None else ctx.now_iso()
     post_id = ctx.new_id("PST")
     ctx.db.execute("INSERT INTO posts (post_id, author_id, text, visibility, reply_policy, status, created_at, "
                    "edited_at, violates) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0)",
@@ -328,7 +327,7 @@ def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibilit
         raise ToolError("edit_window_closed", f"{post_id} was posted at {row['created_at']}; posts can be edited "
                         "for 60 minutes only.", hint="Delete it and post again, if the user wants.")
     if row["status"] == "published":
-        changes["edited_at"] = now_iso(ctx)
+        changes["edited_at"] = ctx.now_iso()
     assignments = ", ".join(f"{column} = :{column}" for column in changes)  # our column names, not input
     ctx.db.execute(f"UPDATE posts SET {assignments} WHERE post_id = :post_id", {**changes, "post_id": post_id})
     if text is not None:

@@ -31,6 +31,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .world import build_world, iso
 
@@ -196,18 +197,6 @@ class UserList(BaseModel):
 
 
 # ----- helpers ---------------------------------------------------------------------------------------
-
-def quote(value: str, width: int = 40) -> str:
-    return repr(value if len(value) <= width else value[:width] + "...")
-
-
-def escape_like(text: str) -> str:
-    return "%" + text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
 
 def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT user_id FROM users WHERE is_me = 1").fetchone()[0]
@@ -405,7 +394,7 @@ def future_time(ctx: Ctx, value: str, name: str, max_days: int = 120) -> str:
     """A time after now and at most `max_days` ahead, as stored."""
     dt = parse_time(value, name)
     if dt <= ctx.now():
-        raise ToolError("past_date", f"{name} {iso(dt)} is not in the future; it is now {now_iso(ctx)}.")
+        raise ToolError("past_date", f"{name} {iso(dt)} is not in the future; it is now {ctx.now_iso()}.")
     if (dt - ctx.now()).days > max_days:
         raise ToolError("invalid_time", f"{name} {iso(dt)} is more than {max_days} days ahead.")
     return iso(dt)
@@ -456,7 +445,7 @@ def open_dm(ctx: Ctx, other: str) -> str:
         return row[0]
     name = ctx.db.execute("SELECT name FROM users WHERE user_id = ?", (other,)).fetchone()[0]
     channel_id = ctx.new_id("DM")
-    at = now_iso(ctx)
+    at = ctx.now_iso()
     ctx.db.execute("INSERT INTO channels (channel_id, name, kind, topic, purpose, created_by, created_at, is_archived, "
                    "is_default, posting) VALUES (?, ?, 'dm', NULL, NULL, ?, ?, 0, 0, 'everyone')",
                    (channel_id, name, user, at))

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like, quote
 
 from .tools import (
     Channel,
@@ -20,11 +21,8 @@ from .tools import (
     UserId,
     active_user,
     channel_row,
-    escape_like,
     is_member,
     me,
-    now_iso,
-    quote,
     readable_channel,
     require_member,
     require_not_dm,
@@ -56,7 +54,7 @@ def channel_model(ctx: Ctx, channel_id: str) -> Channel:
 
 
 def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
-    at = now_iso(ctx)
+    at = ctx.now_iso()
     ctx.db.execute("INSERT INTO members (channel_id, user_id, joined_at, last_read_at) VALUES (?, ?, ?, ?)",
                    (channel_id, user_id, at, at))
 
@@ -96,7 +94,7 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
     if query is not None:
         sql += (" AND (lower(c.name) LIKE :q ESCAPE '\\' OR lower(coalesce(c.topic, '')) LIKE :q ESCAPE '\\' "
                 "OR lower(coalesce(c.purpose, '')) LIKE :q ESCAPE '\\')")
-        params["q"] = escape_like(query.lstrip("#") or query)
+        params["q"] = like(query.lstrip("#") or query)
     rows = ctx.db.execute(sql + " ORDER BY c.kind = 'dm', c.name, c.channel_id", params).fetchall()
     return ChannelList(channels=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
@@ -166,7 +164,7 @@ def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic:
     ctx.db.execute("INSERT INTO channels (channel_id, name, kind, topic, purpose, created_by, created_at, is_archived, "
                    "is_default, posting) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 'everyone')",
                    (channel_id, clean, "private" if is_private else "public", topic or None, purpose or None, user,
-                    now_iso(ctx)))
+                    ctx.now_iso()))
     for u in [user, *people]:
         _join(ctx, channel_id, u)
     return channel_model(ctx, channel_id)
@@ -382,5 +380,5 @@ def mark_channel_read(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     row = readable_channel(ctx, channel_id)
     require_member(ctx, row)
     ctx.db.execute("UPDATE members SET last_read_at = max(last_read_at, ?) WHERE channel_id = ? AND user_id = ?",
-                   (now_iso(ctx), channel_id, me(ctx)))
+                   (ctx.now_iso(), channel_id, me(ctx)))
     return summary(ctx, row)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     ChannelId,
@@ -17,8 +18,6 @@ from .tools import (
     Text,
     future_time,
     message_row,
-    now_iso,
-    quote,
     require_can_post,
     server,
     writable_channel,
@@ -101,7 +100,7 @@ def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) 
     scheduled_id = ctx.new_id("SCH")
     ctx.db.execute("INSERT INTO scheduled_messages (scheduled_id, channel_id, text, post_at, status, message_id, "
                    "created_at) VALUES (?, ?, ?, ?, 'pending', NULL, ?)",
-                   (scheduled_id, channel_id, text, when, now_iso(ctx)))
+                   (scheduled_id, channel_id, text, when, ctx.now_iso()))
     return _scheduled(ctx, ctx.db.execute("SELECT * FROM scheduled_messages WHERE scheduled_id = ?",
                                           (scheduled_id,)).fetchone())
 
@@ -180,7 +179,7 @@ def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | N
     when = future_time(ctx, remind_at, "remind_at")
     reminder_id = ctx.new_id("REM")
     ctx.db.execute("INSERT INTO reminders (reminder_id, text, remind_at, message_id, status, created_at) "
-                   "VALUES (?, ?, ?, ?, 'pending', ?)", (reminder_id, text, when, message_id, now_iso(ctx)))
+                   "VALUES (?, ?, ?, ?, 'pending', ?)", (reminder_id, text, when, message_id, ctx.now_iso()))
     return _reminder(ctx.db.execute("SELECT * FROM reminders WHERE reminder_id = ?", (reminder_id,)).fetchone())
 
 

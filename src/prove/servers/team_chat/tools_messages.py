@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like
 
 from .tools import (
     ChannelId,
@@ -17,12 +18,10 @@ from .tools import (
     UserId,
     active_user,
     channel_row,
-    escape_like,
     find_mentions,
     me,
     message_model,
     message_row,
-    now_iso,
     open_dm,
     parse_time,
     post,
@@ -166,7 +165,7 @@ def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     """
     row = writable_channel(ctx, channel_id)
     require_can_post(ctx, row)
-    message_id = post(ctx, channel_id, me(ctx), text, now_iso(ctx))
+    message_id = post(ctx, channel_id, me(ctx), text, ctx.now_iso())
     return message_model(ctx, message_row(ctx, message_id))
 
 
@@ -199,7 +198,7 @@ def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_ch
     require_not_deleted(root)
     if also_send_to_channel:
         require_can_post(ctx, channel)
-    reply_id = post(ctx, row["channel_id"], me(ctx), text, now_iso(ctx), thread_id=root["message_id"],
+    reply_id = post(ctx, row["channel_id"], me(ctx), text, ctx.now_iso(), thread_id=root["message_id"],
                     in_channel=also_send_to_channel)
     return message_model(ctx, message_row(ctx, reply_id))
 
@@ -228,7 +227,7 @@ def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
         raise ToolError("cannot_message_self", "That is your own user ID.",
                         hint="Use set_reminder to leave yourself a note.")
     channel_id = open_dm(ctx, person["user_id"])
-    message_id = post(ctx, channel_id, me(ctx), text, now_iso(ctx))
+    message_id = post(ctx, channel_id, me(ctx), text, ctx.now_iso())
     return message_model(ctx, message_row(ctx, message_id))
 
 
@@ -256,7 +255,7 @@ def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     row = _own_message(ctx, message_id)
     people, broadcast = find_mentions(ctx, text)
     ctx.db.execute("UPDATE messages SET text = ?, edited_at = ?, mentions_channel = ? WHERE message_id = ?",
-                   (text, now_iso(ctx), int(broadcast), row["message_id"]))
+                   (text, ctx.now_iso(), int(broadcast), row["message_id"]))
     ctx.db.execute("DELETE FROM mentions WHERE message_id = ?", (row["message_id"],))
     ctx.db.executemany("INSERT INTO mentions (message_id, user_id) VALUES (?, ?)",
                        [(row["message_id"], u) for u in people])
@@ -343,7 +342,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         params["hi"] = hi
     if query is not None:
         sql += " AND lower(text) LIKE :q ESCAPE '\\'"
-        params["q"] = escape_like(query)
+        params["q"] = like(query)
     rows = ctx.db.execute(sql + " ORDER BY posted_at DESC, message_id DESC", params).fetchall()
     return MessageList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows))
 

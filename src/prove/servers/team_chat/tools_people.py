@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import like
 
 from .tools import (
     Emoji,
@@ -16,7 +17,6 @@ from .tools import (
     User,
     UserId,
     UserList,
-    escape_like,
     me,
     normalize_emoji,
     server,
@@ -54,7 +54,7 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
     if query is not None:
         sql += (" AND (lower(name) LIKE ? ESCAPE '\\' OR handle LIKE ? ESCAPE '\\' OR lower(coalesce(title, '')) "
                 "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')")
-        params += [escape_like(query.lstrip("@") or query)] * 4
+        params += [like(query.lstrip("@") or query)] * 4
     rows = ctx.db.execute(sql + " ORDER BY name, user_id", params).fetchall()
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 

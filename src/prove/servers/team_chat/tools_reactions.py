@@ -14,7 +14,6 @@ from .tools import (
     message_model,
     message_row,
     normalize_emoji,
-    now_iso,
     readable_channel,
     require_not_deleted,
     server,
@@ -116,7 +115,7 @@ def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     if row["pinned_at"] is not None:
         raise ToolError("already_pinned", f"{message_id} is already pinned (since {row['pinned_at']}).")
     ctx.db.execute("UPDATE messages SET pinned_by = ?, pinned_at = ? WHERE message_id = ?",
-                   (me(ctx), now_iso(ctx), message_id))
+                   (me(ctx), ctx.now_iso(), message_id))
     return message_model(ctx, message_row(ctx, message_id))
 
 

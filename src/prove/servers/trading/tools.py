@@ -26,6 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import money, quote as quote_text
 
 from .world import (
     IRA_LIMIT,
@@ -324,11 +325,6 @@ MAX_WATCH_ITEMS = 50
 MAX_ACTIVE_ALERTS = 25
 
 
-def money(value: float) -> float:
-    """Dollars rounded to cents (never -0.0)."""
-    return round(value, 2) + 0.0
-
-
 def cents(value: float, what: str = "amount") -> float:
     """A positive dollar amount rounded to cents, or the ToolError saying it is too small."""
     rounded = money(value)
@@ -336,15 +332,6 @@ def cents(value: float, what: str = "amount") -> float:
         raise ToolError("invalid_amount", f"The {what} {value!r} rounds to less than one cent.",
                         hint="Use an amount of at least 0.01 dollars.")
     return rounded
-
-
-def quote_text(value: str, width: int = 40) -> str:
-    """A user-supplied value, quoted and shortened, for error messages."""
-    return repr(value if len(value) <= width else value[:width] + "...")
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
 
 
 def parse_date(value: str, name: str) -> date:
@@ -356,10 +343,6 @@ def parse_date(value: str, name: str) -> date:
     if not 2000 <= day.year <= 2099:
         raise ToolError("invalid_date", f"{name} {quote_text(value)} is outside the years 2000 to 2099.")
     return day
-
-
-def escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 # ----- securities and prices -------------------------------------------------------------------
@@ -439,7 +422,7 @@ def log_activity(ctx: Ctx, account_id: str, kind: str, amount: float, descriptio
     ctx.db.execute(
         "INSERT INTO activity (activity_id, account_id, occurred_at, kind, ticker, quantity, price, amount, "
         "realized_gain, order_id, bank_link_id, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (activity_id, account_id, now_iso(ctx), kind, ticker, quantity, price, money(amount), realized_gain,
+        (activity_id, account_id, ctx.now_iso(), kind, ticker, quantity, price, money(amount), realized_gain,
          order_id, bank_link_id, description))
     return activity_id
 
@@ -504,7 +487,7 @@ def execute(ctx: Ctx, order: sqlite3.Row, px: float) -> None:
         log_activity(ctx, acct_id, "sell", gross, f"Sold {qty} {ticker} @ {px:.2f}", ticker=ticker,
                      quantity=qty, price=px, realized_gain=gain, order_id=order["order_id"])
     ctx.db.execute("UPDATE orders SET status = 'filled', filled_at = ?, fill_price = ? WHERE order_id = ?",
-                   (now_iso(ctx), px, order["order_id"]))
+                   (ctx.now_iso(), px, order["order_id"]))
 
 
 def settle(ctx: Ctx) -> None:
@@ -513,7 +496,7 @@ def settle(ctx: Ctx) -> None:
     Day orders past their session's close expire; open orders whose limit the market reaches
     now fill, oldest first; active alerts whose condition holds now trigger.
     """
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     ctx.db.execute("UPDATE orders SET status = 'expired', cancelled_at = expires_at "
                    "WHERE status = 'open' AND time_in_force = 'day' AND expires_at <= ?", (now,))
     if market_clock(ctx.now())[1]:

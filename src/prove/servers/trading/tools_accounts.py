@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money, quote as quote_text
 
 from .tools import (
     AccountBrief,
@@ -28,13 +29,10 @@ from .tools import (
     contribution_room,
     contributions_this_year,
     log_activity,
-    money,
-    now_iso,
     parse_date,
     pct,
     previous_close,
     price_at,
-    quote_text,
     reserved_cash,
     reserved_shares,
     server,
@@ -298,7 +296,7 @@ def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amo
     aid = log_activity(ctx, account_id, "deposit", amount, f"{what} from {link['nickname']}",
                        bank_link_id=bank_link_id)
     return CashMovement(kind="deposit", amount=amount, activity_ids=[aid], from_account_id=None,
-                        to_account_id=account_id, bank_link_id=bank_link_id, occurred_at=now_iso(ctx),
+                        to_account_id=account_id, bank_link_id=bank_link_id, occurred_at=ctx.now_iso(),
                         from_account_cash=None, to_account_cash=_cash(ctx, account_id))
 
 
@@ -337,7 +335,7 @@ def withdraw_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, am
     aid = log_activity(ctx, account_id, "withdrawal", -amount, f"Withdrawal to {link['nickname']}",
                        bank_link_id=bank_link_id)
     return CashMovement(kind="withdrawal", amount=amount, activity_ids=[aid], from_account_id=account_id,
-                        to_account_id=None, bank_link_id=bank_link_id, occurred_at=now_iso(ctx),
+                        to_account_id=None, bank_link_id=bank_link_id, occurred_at=ctx.now_iso(),
                         from_account_cash=_cash(ctx, account_id), to_account_cash=None)
 
 
@@ -402,7 +400,7 @@ def transfer_cash(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId
                          f"{'Roth IRA contribution' if dst['kind'] == 'roth_ira' else 'Transfer'} from {src['name']}")
     return CashMovement(kind="transfer", amount=amount, activity_ids=[out_id, in_id],
                         from_account_id=from_account_id, to_account_id=to_account_id, bank_link_id=None,
-                        occurred_at=now_iso(ctx),
+                        occurred_at=ctx.now_iso(),
                         from_account_cash=_cash(ctx, from_account_id),
                         to_account_cash=_cash(ctx, to_account_id))
 

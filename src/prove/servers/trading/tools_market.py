@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, Ctx
+from prove.env.values import like
 
 from .tools import (
     DailyClose,
@@ -19,7 +20,6 @@ from .tools import (
     Security,
     SecurityList,
     Ticker,
-    escape_like,
     iso,
     pct,
     previous_close,
@@ -81,11 +81,11 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
     sql, args = "SELECT * FROM securities WHERE 1 = 1", []
     if query is not None:
         sql += " AND (lower(ticker) LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\')"
-        pattern = f"%{escape_like(query.lower())}%"
+        pattern = like(query)
         args += [pattern, pattern]
     if sector is not None:
         sql += " AND lower(sector) LIKE ? ESCAPE '\\'"
-        args.append(f"%{escape_like(sector.lower())}%")
+        args.append(like(sector))
     if kind is not None:
         sql += " AND kind = ?"
         args.append(kind)

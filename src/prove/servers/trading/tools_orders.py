@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     AccountId,
@@ -21,8 +22,6 @@ from .tools import (
     day_order_expiry,
     execute,
     fill_price_now,
-    money,
-    now_iso,
     order_model,
     order_row,
     quote,
@@ -94,7 +93,7 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
     _, is_open = market_clock(now)
     q = quote(ctx, sec)
     if order_type == "market" and not is_open:
-        raise ToolError("market_closed", f"The market is closed ({now_iso(ctx)}); market orders cannot be placed.",
+        raise ToolError("market_closed", f"The market is closed ({ctx.now_iso()}); market orders cannot be placed.",
                         hint=f"It next opens at {next_open(now).isoformat(timespec='seconds')}. A limit order "
                              "can be placed now and will wait for the open.")
     if side == "buy":
@@ -126,7 +125,7 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
         "INSERT INTO orders (order_id, account_id, ticker, side, order_type, quantity, limit_price, time_in_force, "
         "status, placed_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
         (order_id, account_id, sec["ticker"], side, order_type, quantity, limit_price, time_in_force,
-         now_iso(ctx), day_order_expiry(now) if time_in_force == "day" else None))
+         ctx.now_iso(), day_order_expiry(now) if time_in_force == "day" else None))
     row = order_row(ctx, order_id)
     px = fill_price_now(ctx, row, sec)
     if px is not None:
@@ -153,14 +152,14 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
     """
     row = order_row(ctx, order_id)
     status, when = row["status"], row["filled_at"] or row["cancelled_at"]
-    if status == "open" and row["expires_at"] is not None and row["expires_at"] <= now_iso(ctx):
+    if status == "open" and row["expires_at"] is not None and row["expires_at"] <= ctx.now_iso():
         status, when = "expired", row["expires_at"]  # its session closed; settle() will record it
     if status != "open":
         raise ToolError("order_not_open", f"Order {order_id} is already {status} ({when}).",
                         hint="Only open orders can be cancelled; list_orders with status 'open' shows them.")
     # Cancelling wins over a fill the market would allow now; other resting orders are then checked.
     ctx.db.execute("UPDATE orders SET status = 'cancelled', cancelled_at = ? WHERE order_id = ?",
-                   (now_iso(ctx), order_id))
+                   (ctx.now_iso(), order_id))
     settle(ctx)
     return order_model(order_row(ctx, order_id))
 

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money, quote as quote_text
 
 from .tools import (
     MAX_ACTIVE_ALERTS,
@@ -27,12 +28,9 @@ from .tools import (
     WatchlistId,
     WatchlistList,
     current_price,
-    money,
-    now_iso,
     pct,
     previous_close,
     price_at,
-    quote_text,
     security,
     server,
     settle,
@@ -97,11 +95,11 @@ def create_watchlist(ctx: Ctx, name: Name,
                         hint="Delete a watchlist you no longer use first.")
     watchlist_id = ctx.new_id("WL")
     ctx.db.execute("INSERT INTO watchlists (watchlist_id, name, created_at) VALUES (?, ?, ?)",
-                   (watchlist_id, name, now_iso(ctx)))
+                   (watchlist_id, name, ctx.now_iso()))
     for ticker in dict.fromkeys(t.strip().upper() for t in tickers or []):
         sec = security(ctx, ticker)
         ctx.db.execute("INSERT INTO watchlist_items (watchlist_id, ticker, added_at) VALUES (?, ?, ?)",
-                       (watchlist_id, sec["ticker"], now_iso(ctx)))
+                       (watchlist_id, sec["ticker"], ctx.now_iso()))
     return _watchlist(ctx, ctx.get("watchlist", watchlist_id))
 
 
@@ -135,7 +133,7 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
         raise ToolError("watchlist_full", f"'{row['name']}' already holds {count} securities, the most allowed.",
                         hint="Remove a security first, or start another watchlist.")
     ctx.db.execute("INSERT INTO watchlist_items (watchlist_id, ticker, added_at) VALUES (?, ?, ?)",
-                   (watchlist_id, sec["ticker"], now_iso(ctx)))
+                   (watchlist_id, sec["ticker"], ctx.now_iso()))
     return _watchlist(ctx, row)
 
 
@@ -273,7 +271,7 @@ def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_pr
                         hint="Cancel an alert you no longer need first.")
     alert_id = ctx.new_id("ALR")
     ctx.db.execute("INSERT INTO price_alerts (alert_id, ticker, condition, target_price, status, created_at) "
-                   "VALUES (?, ?, ?, ?, 'active', ?)", (alert_id, sec["ticker"], condition, target, now_iso(ctx)))
+                   "VALUES (?, ?, ?, ?, 'active', ?)", (alert_id, sec["ticker"], condition, target, ctx.now_iso()))
     return _alert(ctx, ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone())
 
 
@@ -302,6 +300,6 @@ def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
     if row["status"] != "active":
         raise ToolError("alert_not_active", f"Alert {alert_id} is already {row['status']}.")
     ctx.db.execute("UPDATE price_alerts SET status = 'cancelled', cancelled_at = ? WHERE alert_id = ?",
-                   (now_iso(ctx), alert_id))
+                   (ctx.now_iso(), alert_id))
     return _alert(ctx, ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone())
 

@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import money, quote
 
 from .world import (
     AIRCRAFT,
@@ -121,21 +122,6 @@ _LISTED_BY = {
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def show(value: Any, width: int = 40) -> str:
-    """A user-supplied value quoted for an error message, cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
-def money(value: float) -> float:
-    """Dollars rounded to cents (never -0.0)."""
-    return round(value, 2) + 0.0
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
 def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
     spec = server.entities[kind]  # table and key names come from the declaration, never from input
@@ -143,7 +129,7 @@ def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (key,)).fetchone()
     if row is None:
         what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
 
@@ -253,7 +239,7 @@ def move_points(ctx: Ctx, points: int, description: str, booking_id: str | None,
         return
     ctx.db.execute("UPDATE accounts SET points_balance = points_balance + ?", (points,))
     ctx.db.execute("INSERT INTO loyalty_activity (activity_id, occurred_at, points, description, booking_id) "
-                   "VALUES (?, ?, ?, ?, ?)", (ctx.new_id("LYA"), at or now_iso(ctx), points, description, booking_id))
+                   "VALUES (?, ?, ?, ?, ?)", (ctx.new_id("LYA"), at or ctx.now_iso(), points, description, booking_id))
 
 
 def spend_points(ctx: Ctx, amount: float, description: str, booking_id: str) -> int:
@@ -274,7 +260,7 @@ def record_payment(ctx: Ctx, booking_id: str, kind: str, amount: float, descript
     card_id = card["payment_method_id"] if isinstance(card, sqlite3.Row) else card
     ctx.db.execute("INSERT INTO payments (payment_id, booking_id, payment_method_id, kind, amount, points, "
                    "description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (payment_id, booking_id, card_id, kind, money(amount), points, description, at or now_iso(ctx)))
+                   (payment_id, booking_id, card_id, kind, money(amount), points, description, at or ctx.now_iso()))
     return payment_id
 
 

@@ -19,7 +19,6 @@ from .tools import (
     PaymentMethodId,
     TravelerId,
     fetch,
-    now_iso,
     server,
 )
 from .world import (
@@ -356,7 +355,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber,
         "INSERT INTO payment_methods (payment_method_id, brand, nickname, card_number, last4, cardholder, expiry, "
         "expires_on, is_default, added_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (payment_method_id, brand, nickname or f"{brand} ending {number[-4:]}", number, number[-4:],
-         cardholder_name.upper(), expiry, expires_on.isoformat(), int(make_default), now_iso(ctx)[:10]))
+         cardholder_name.upper(), expiry, expires_on.isoformat(), int(make_default), ctx.now_iso()[:10]))
     return _method(ctx, fetch(ctx, "payment_method", payment_method_id))
 
 

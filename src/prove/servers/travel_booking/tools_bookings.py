@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     AirportCode,
@@ -33,9 +34,7 @@ from .tools import (
     confirmation_code,
     fetch,
     flight_status,
-    money,
     move_points,
-    now_iso,
     points_for,
     record_payment,
     require_cabin,
@@ -265,12 +264,12 @@ def open_booking(ctx: Ctx, booking_id: str) -> sqlite3.Row:
                         f"{(b['cancelled_at'] or '')[:10]}.", hint="Call list_bookings for the active bookings.")
     if b["kind"] == "flight":
         flight = fetch(ctx, "flight", b["flight_id"])
-        if b["status"] == "completed" or flight["departs_at"] <= now_iso(ctx):
+        if b["status"] == "completed" or flight["departs_at"] <= ctx.now_iso():
             raise ToolError("already_departed", f"{b['summary']} departed at {flight['departs_at']}.",
                             hint="Nothing can be changed on a flight that has left.")
     else:
         start = f"{b['check_in']}T{HOTEL_CHECK_IN.isoformat()}"
-        if b["status"] == "completed" or start <= now_iso(ctx):
+        if b["status"] == "completed" or start <= ctx.now_iso():
             raise ToolError("stay_started", f"The stay {b['summary']} began at {start}.",
                             hint="A stay that has begun can no longer be cancelled online.")
     return b
@@ -409,7 +408,7 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
     if flight["status"] == "cancelled":
         raise ToolError("flight_cancelled", f"{flight['flight_number']} on {flight['departs_at'][:10]} was cancelled "
                         "by the airline.", hint="Search another flight with search_flights.")
-    if flight["departs_at"] <= now_iso(ctx):
+    if flight["departs_at"] <= ctx.now_iso():
         raise ToolError("past_date", f"{flight['flight_number']} departed at {flight['departs_at']}.",
                         hint="Search a later flight with search_flights.")
     rule = FARES[fare]
@@ -443,7 +442,7 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
         "INSERT INTO bookings (booking_id, kind, confirmation_code, summary, status, trip_id, created_at, "
         "payment_method_id, points_used, flight_id, fare, cabin) VALUES (?, 'flight', ?, ?, 'confirmed', ?, ?, ?, "
         "0, ?, ?, ?)",
-        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, now_iso(ctx),
+        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, ctx.now_iso(),
          card["payment_method_id"] if card else None, flight["flight_id"], fare, rule.cabin))
     ctx.db.executemany("INSERT INTO booking_passengers (booking_id, traveler_id, seat, checked_bags) "
                        "VALUES (?, ?, NULL, 0)", [(booking_id, t["traveler_id"]) for t in travelers])
@@ -493,7 +492,7 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
         params.append(trip_id)
     found = summaries(ctx, " AND ".join(where), tuple(params))
     if upcoming_only:
-        stamp = now_iso(ctx)
+        stamp = ctx.now_iso()
         found = [s for s in found if s.status == "confirmed" and s.starts_at > stamp]
     return BookingList(bookings=found[:limit], total=len(found))
 
@@ -576,6 +575,6 @@ def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Cancellation:
     b = open_booking(ctx, booking_id)
     t = refund_terms(ctx, b)
     what = "Refund" if not t.fee else f"Refund less ${t.fee:.2f} kept"
-    apply_cancellation(ctx, b, t, now_iso(ctx), what)
+    apply_cancellation(ctx, b, t, ctx.now_iso(), what)
     return Cancellation(booking=load_booking(ctx, booking_id), refund_amount=t.cash, refund_points=t.points,
                         fee=t.fee, reason=t.reason)

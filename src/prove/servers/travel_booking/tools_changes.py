@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     BookingId,
@@ -18,8 +19,6 @@ from .tools import (
     TravelerId,
     check_passports,
     fetch,
-    money,
-    now_iso,
     record_payment,
     require_cabin,
     seats_left,
@@ -183,7 +182,7 @@ def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
     if new["status"] == "cancelled":
         raise ToolError("flight_cancelled", f"{new['flight_number']} on {new['departs_at'][:10]} was cancelled by "
                         "the airline.", hint="Pick another flight from search_flights.")
-    if new["departs_at"] <= now_iso(ctx):
+    if new["departs_at"] <= ctx.now_iso():
         raise ToolError("past_date", f"{new['flight_number']} departed at {new['departs_at']}.",
                         hint="Pick a later flight from search_flights.")
     rule = FARES[b["fare"]]
@@ -399,7 +398,7 @@ def check_in(ctx: Ctx, booking_id: BookingId) -> CheckIn:
                            (seat, booking_id, p["traveler_id"]))
         passes.append(BoardingPass(traveler_id=p["traveler_id"], name=p["full_name"], seat=seat,
                                    boarding_group=group, checked_bags=p["checked_bags"]))
-    stamp = now_iso(ctx)
+    stamp = ctx.now_iso()
     ctx.db.execute("UPDATE bookings SET checked_in_at = ? WHERE booking_id = ?", (stamp, booking_id))
     return CheckIn(booking_id=booking_id, flight_id=flight["flight_id"], flight_number=flight["flight_number"],
                    departs_at=flight["departs_at"], checked_in_at=stamp, boarding_passes=passes)

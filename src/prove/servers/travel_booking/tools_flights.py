@@ -20,7 +20,6 @@ from .tools import (
     booked_counts,
     fetch,
     flight_status,
-    now_iso,
     require_cabin,
     seats_left,
     server,
@@ -258,7 +257,7 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
     day = departure_date.isoformat()
     rows = ctx.db.execute(
         "SELECT * FROM flights WHERE origin = ? AND destination = ? AND substr(departs_at, 1, 10) = ? "
-        "AND status = 'scheduled' AND departs_at > ?", (o["code"], d["code"], day, now_iso(ctx))).fetchall()
+        "AND status = 'scheduled' AND departs_at > ?", (o["code"], d["code"], day, ctx.now_iso())).fetchall()
     booked = booked_counts(ctx)
     cheapest = next(f for f in FARES.values() if f.cabin == cabin)
     found = []

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
 from .tools import (
     HotelId,
@@ -20,8 +21,6 @@ from .tools import (
     choose_payment,
     confirmation_code,
     fetch,
-    money,
-    now_iso,
     record_payment,
     server,
     spend_points,
@@ -310,7 +309,7 @@ def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: da
         "INSERT INTO bookings (booking_id, kind, confirmation_code, summary, status, trip_id, created_at, "
         "payment_method_id, points_used, hotel_id, room_type_id, check_in, check_out, rooms, guests, rate_plan) "
         "VALUES (?, 'hotel', ?, ?, 'confirmed', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
-        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, now_iso(ctx),
+        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, ctx.now_iso(),
          card["payment_method_id"] if card else None, hotel["hotel_id"], room["room_type_id"], check_in.isoformat(),
          check_out.isoformat(), rooms, guests, rate_plan))
     what = (f"{len(nights)} night(s), {rooms} x {room['name']}, "

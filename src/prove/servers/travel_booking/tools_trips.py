@@ -8,8 +8,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import money
 
-from .tools import BookingId, Limit, TripId, fetch, money, now_iso, server
+from .tools import BookingId, Limit, TripId, fetch, server
 from .tools_bookings import BookingSummary, summaries
 
 TripName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
@@ -67,7 +68,7 @@ def load_trip(ctx: Ctx, trip: sqlite3.Row) -> Trip:
 def _status(ctx: Ctx, start: str | None, end: str | None) -> str:
     if start is None or end is None:
         return "empty"
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     if start > now:
         return "upcoming"
     return "past" if end <= now else "in_progress"
@@ -151,7 +152,7 @@ def create_trip(ctx: Ctx, name: TripName,
     _duplicate(ctx, name)
     bookings = [fetch(ctx, "booking", b) for b in booking_ids or []]
     trip_id = ctx.new_id("TRP")
-    ctx.db.execute("INSERT INTO trips (trip_id, name, created_at) VALUES (?, ?, ?)", (trip_id, name, now_iso(ctx)))
+    ctx.db.execute("INSERT INTO trips (trip_id, name, created_at) VALUES (?, ?, ?)", (trip_id, name, ctx.now_iso()))
     ctx.db.executemany("UPDATE bookings SET trip_id = ? WHERE booking_id = ?",
                        [(trip_id, b["booking_id"]) for b in bookings])
     return load_trip(ctx, fetch(ctx, "trip", trip_id))

@@ -15,11 +15,12 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
 
 from .world import CHARGE_EFFICIENCY, CLIMATE_KW, build_world, iso
 
@@ -154,15 +155,6 @@ class VehicleStatus(BaseModel):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def show(value: Any, width: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…'"
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
 def vehicle(ctx: Ctx) -> sqlite3.Row:
     return ctx.db.execute("SELECT * FROM vehicles").fetchone()
 
@@ -173,7 +165,7 @@ def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
     row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
     if row is None:
         what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {show(entity_id)}.",
+        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
                         hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
     return row
 

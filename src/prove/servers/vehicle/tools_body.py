@@ -9,8 +9,7 @@ from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
 
-from .tools import (ProfileId, VehicleStatus, fetch, log, no_valet, not_moving, now_iso, parked, server, status,
-                    vehicle)
+from .tools import ProfileId, VehicleStatus, fetch, log, no_valet, not_moving, parked, server, status, vehicle
 from .world import VALET_SPEED_LIMIT_MPH, VENT_POSITION
 
 ValetPin = Annotated[str, Sensitive()]
@@ -252,7 +251,7 @@ def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     """
     not_moving(ctx, vehicle(ctx), "honk remotely")
     log(ctx, "command", f"Horn honked {times} time{'s' if times > 1 else ''}")
-    return Signal(action="honk_horn", done_at=now_iso(ctx), message=f"Honked {times}x.")
+    return Signal(action="honk_horn", done_at=ctx.now_iso(), message=f"Honked {times}x.")
 
 
 @server.tool(effect=WRITE, asks=[
@@ -270,7 +269,7 @@ def flash_lights(ctx: Ctx) -> Signal:
     """
     not_moving(ctx, vehicle(ctx), "flash its lights remotely")
     log(ctx, "command", "Lights flashed")
-    return Signal(action="flash_lights", done_at=now_iso(ctx), message="Flashed the lights.")
+    return Signal(action="flash_lights", done_at=ctx.now_iso(), message="Flashed the lights.")
 
 
 @server.tool(effect=WRITE, asks=[
@@ -364,7 +363,7 @@ def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
         ctx.db.execute("UPDATE vehicles SET trunk_open = 0")
     ctx.db.execute("UPDATE vehicles SET valet_mode = 1")
     log(ctx, "valet", "Valet mode turned on")
-    return ValetState(valet_mode=True, speed_limit_mph=VALET_SPEED_LIMIT_MPH, changed_at=now_iso(ctx))
+    return ValetState(valet_mode=True, speed_limit_mph=VALET_SPEED_LIMIT_MPH, changed_at=ctx.now_iso())
 
 
 @server.tool(effect=WRITE, asks=[
@@ -390,7 +389,7 @@ def disable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     _check_pin(car, pin)
     ctx.db.execute("UPDATE vehicles SET valet_mode = 0")
     log(ctx, "valet", "Valet mode turned off")
-    return ValetState(valet_mode=False, speed_limit_mph=None, changed_at=now_iso(ctx))
+    return ValetState(valet_mode=False, speed_limit_mph=None, changed_at=ctx.now_iso())
 
 
 # ----- driver profiles ------------------------------------------------------------------------

@@ -8,9 +8,10 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, fetch, fuel_range, log, not_moving,
-                    now_iso, place_label, server, show, status, vehicle)
+                    place_label, server, status, vehicle)
 from .world import drive_minutes, energy_for, iso, miles_between
 
 PlaceCategory = Literal["home", "work", "favorite", "charging_station", "service_center", "grocery", "restaurant",
@@ -295,7 +296,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, nickname: Nickname | None = None) ->
         taken = ctx.db.execute("SELECT place_id FROM places WHERE saved = 1 AND lower(nickname) = lower(?)",
                                (nickname,)).fetchone()
         if taken:
-            raise ToolError("duplicate_nickname", f"A saved place ({taken[0]}) is already called {show(nickname)}.",
+            raise ToolError("duplicate_nickname", f"A saved place ({taken[0]}) is already called {quote(nickname)}.",
                             hint="Choose another nickname.")
     ctx.db.execute("UPDATE places SET saved = 1, nickname = coalesce(?, nickname) WHERE place_id = ?",
                    (nickname, place_id))
@@ -438,7 +439,7 @@ def start_drive(ctx: Ctx) -> Trip:
     eta = ctx.now() + timedelta(minutes=minutes)
     ctx.db.execute("INSERT INTO trips (trip_id, started_at, ended_at, eta, from_place_id, from_name, to_place_id, "
                    "to_name, distance_mi, electric_kwh, fuel_gal, status) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, "
-                   "'in_progress')", (trip_id, now_iso(ctx), iso(eta), from_id, from_name, dest["place_id"],
+                   "'in_progress')", (trip_id, ctx.now_iso(), iso(eta), from_id, from_name, dest["place_id"],
                                       place_label(dest), miles, kwh, gallons))
     ctx.db.execute("UPDATE vehicles SET active_trip_id = ?, place_id = NULL, parked_since = NULL", (trip_id,))
     log(ctx, "drive", f"Drive to {place_label(dest)} started ({miles:g} mi, arriving {iso(eta)[11:16]})")

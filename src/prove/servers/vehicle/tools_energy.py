@@ -9,9 +9,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
-from .tools import (ChargingSessionId, Limit, PlaceId, VehicleStatus, fetch, log, now_iso, parked, server, show,
-                    status, vehicle)
+from .tools import ChargingSessionId, Limit, PlaceId, VehicleStatus, fetch, log, parked, server, status, vehicle
 from .world import (CHARGE_EFFICIENCY, CHARGE_LIMIT_MIN, CLIMATE_MAX, CLIMATE_MIN, CLIMATE_MIN_BATTERY,
                     UPDATE_MIN_BATTERY, iso)
 
@@ -114,7 +114,7 @@ def end_charging(ctx: Ctx, final: str, message: str) -> None:
     """End the session under way now as `final` ('stopped' or 'completed')."""
     car = vehicle(ctx)
     ctx.db.execute("UPDATE charging_sessions SET status = ?, ended_at = ?, end_pct = ? WHERE status = 'charging'",
-                   (final, now_iso(ctx), car["battery_pct"]))
+                   (final, ctx.now_iso(), car["battery_pct"]))
     ctx.db.execute("UPDATE vehicles SET charging = 0")
     log(ctx, "charging", message)
 
@@ -262,7 +262,7 @@ def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeStat
     if start_time is not None:
         m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", start_time)
         if not m or int(m[1]) > 23 or int(m[2]) > 59:
-            raise ToolError("invalid_time", f"start_time {show(start_time)} is not a 24-hour time such as '23:00'.",
+            raise ToolError("invalid_time", f"start_time {quote(start_time)} is not a 24-hour time such as '23:00'.",
                             hint="Give the time as 'HH:MM'.")
         value = f"{int(m[1]):02d}:{m[2]}"
     ctx.db.execute("UPDATE vehicles SET scheduled_charge_time = ?", (value,))

@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ctx, ToolError
 
-from .tools import (AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, fetch, log, now_iso, place_label,
-                    server, vehicle)
+from .tools import (AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, fetch, log, place_label, server,
+                    vehicle)
 from .world import BOOKING_DAYS_AHEAD, CANCEL_NOTICE, SERVICE_SOON_DAYS, SERVICE_SOON_MI, add_months, iso
 
 ReminderStatus = Literal["overdue", "due_soon", "ok"]
@@ -235,7 +235,7 @@ def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: datetim
     appointment_id = ctx.new_id("APT")
     ctx.db.execute("INSERT INTO service_appointments (appointment_id, place_id, scheduled_for, services, note, status, "
                    "created_at) VALUES (?, ?, ?, ?, ?, 'booked', ?)",
-                   (appointment_id, place_id, iso(at), services, note or None, now_iso(ctx)))
+                   (appointment_id, place_id, iso(at), services, note or None, ctx.now_iso()))
     log(ctx, "service", f"Service booked at {p['name']} for {iso(at)}")
     return _appointment(ctx, fetch(ctx, "service_appointment", appointment_id))
 

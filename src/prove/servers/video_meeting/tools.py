@@ -34,6 +34,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import quote
 
 from .world import (
     ADMIT_AFTER_SECONDS,
@@ -205,15 +206,6 @@ class Recording(BaseModel):
 def me(ctx: Ctx) -> str:
     """The signed-in user's person ID."""
     return ctx.db.execute("SELECT person_id FROM people WHERE is_me = 1").fetchone()[0]
-
-
-def now_iso(ctx: Ctx) -> str:
-    return iso(ctx.now())
-
-
-def quote(value: str, width: int = 40) -> str:
-    """A user-supplied value, quoted and shortened, for error messages."""
-    return repr(value if len(value) <= width else value[:width] + "...")
 
 
 def ends_at(row: sqlite3.Row | dict) -> str:

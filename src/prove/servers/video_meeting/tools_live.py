@@ -34,7 +34,6 @@ from .tools import (
     live_hosted,
     me,
     meeting_model,
-    now_iso,
     participant_model,
     recording_model,
     require_attended,
@@ -124,10 +123,10 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     opens = datetime.fromisoformat(row["starts_at"]) - timedelta(minutes=START_EARLY_MINUTES)
     if ctx.now() < opens:
         raise ToolError("too_early", f"'{row['topic']}' is scheduled for {row['starts_at']}; it can start from "
-                        f"{iso(opens)}, and it is now {now_iso(ctx)}.",
+                        f"{iso(opens)}, and it is now {ctx.now_iso()}.",
                         hint="Wait until closer to the start, or start an instant meeting instead.")
     _host_busy(ctx)
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     ctx.db.execute("UPDATE meetings SET status = 'live', started_at = ?, recording_since = ? WHERE meeting_id = ?",
                    (now, now if row["auto_record"] else None, meeting_id))
     live = fetch_meeting(ctx, meeting_id)
@@ -181,7 +180,7 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
         kind, default_topic = "instant", f"{first}'s meeting"
     hold = use_personal_room if waiting_room is None else waiting_room
     meeting_id = ctx.new_id("MTG")
-    now = now_iso(ctx)
+    now = ctx.now_iso()
     ctx.db.execute(
         "INSERT INTO meetings (meeting_id, meeting_number, host_id, topic, agenda, kind, starts_at, duration_minutes, "
         "passcode, waiting_room, mute_on_entry, auto_record, status, started_at, ended_at, recording_since, "
@@ -242,7 +241,7 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
     if mine is not None and mine["status"] in ("waiting", "in_meeting"):
         raise ToolError("already_joined", f"You are already {'waiting to join' if mine['status'] == 'waiting' else 'in'} "
                         f"'{row['topic']}'.", hint="list_participants shows who is there.")
-    participant_id = arrive(ctx, row, user, now_iso(ctx))
+    participant_id = arrive(ctx, row, user, ctx.now_iso())
     joined = fetch_participant(ctx, participant_id)
     (count,) = ctx.db.execute("SELECT count(*) FROM participants WHERE meeting_id = ? AND status = 'in_meeting'",
                               (meeting_id,)).fetchone()
@@ -276,7 +275,7 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
     if mine is None or mine["status"] not in ("waiting", "in_meeting"):
         raise ToolError("not_in_meeting", f"You are not in '{row['topic']}'.")
     ctx.db.execute("UPDATE participants SET status = 'left', left_at = ? WHERE participant_id = ?",
-                   (now_iso(ctx), mine["participant_id"]))
+                   (ctx.now_iso(), mine["participant_id"]))
     return participant_model(ctx.db.execute(PARTICIPANTS + "WHERE pa.participant_id = ?",
                                             (mine["participant_id"],)).fetchone())
 
@@ -407,7 +406,7 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     if part["status"] not in ("waiting", "in_meeting"):
         raise ToolError("not_in_meeting", f"{part['name']} is not in the meeting; their status is '{part['status']}'.")
     ctx.db.execute("UPDATE participants SET status = 'removed', left_at = ? WHERE participant_id = ?",
-                   (now_iso(ctx), participant_id))
+                   (ctx.now_iso(), participant_id))
     return participant_model(fetch_participant(ctx, participant_id))
 
 
@@ -499,7 +498,7 @@ def send_chat_message(ctx: Ctx, meeting_id: MeetingId, text: ChatText,
         recipient = part["person_id"]
     message_id = ctx.new_id("MSG")
     ctx.db.execute("INSERT INTO chat_messages (message_id, meeting_id, sender_id, recipient_id, sent_at, text) "
-                   "VALUES (?, ?, ?, ?, ?, ?)", (message_id, meeting_id, me(ctx), recipient, now_iso(ctx), text))
+                   "VALUES (?, ?, ?, ?, ?, ?)", (message_id, meeting_id, me(ctx), recipient, ctx.now_iso(), text))
     return _messages(ctx, "WHERE c.message_id = ?", [message_id])[0]
 
 

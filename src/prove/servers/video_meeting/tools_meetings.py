@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     Agenda,
@@ -27,9 +28,7 @@ from .tools import (
     live_hosted,
     me,
     meeting_model,
-    now_iso,
     parse_time,
-    quote,
     require_host,
     require_scheduled,
     server,
@@ -262,7 +261,7 @@ def get_meeting_passcode(ctx: Ctx, meeting_id: MeetingId) -> MeetingPasscode:
 
 def _check_future(ctx: Ctx, start: datetime) -> None:
     if start < ctx.now():
-        raise ToolError("past_date", f"{iso(start)} is in the past; it is now {now_iso(ctx)}.",
+        raise ToolError("past_date", f"{iso(start)} is in the past; it is now {ctx.now_iso()}.",
                         hint="Pick a start time later than now.")
 
 

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import quote
 
 from .tools import (
     RECORDINGS,
@@ -15,8 +16,6 @@ from .tools import (
     Recording,
     RecordingId,
     fetch_meeting,
-    now_iso,
-    quote,
     recording_model,
     require_host,
     require_live,
@@ -212,7 +211,7 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     if used >= quota:
         raise ToolError("storage_full", f"Your cloud recordings use {used:.1f} MB of {quota:.0f} MB.",
                         hint="Delete old recordings with delete_recording to free space.")
-    ctx.db.execute("UPDATE meetings SET recording_since = ? WHERE meeting_id = ?", (now_iso(ctx), meeting_id))
+    ctx.db.execute("UPDATE meetings SET recording_since = ? WHERE meeting_id = ?", (ctx.now_iso(), meeting_id))
     return _recording_state(ctx, meeting_id)
 
 
