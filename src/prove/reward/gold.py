@@ -316,7 +316,8 @@ def _default_equal(default: Any, value: Any, opts: Values) -> bool:
     return _equal(canon(default, False, opts), canon(value, False, opts), opts.tolerance)
 
 
-def _json_type(v: Any) -> str:
+def json_type(v: Any) -> str:
+    """The JSON Schema type name of a decoded JSON value."""
     if isinstance(v, bool):
         return "boolean"
     if isinstance(v, int):
@@ -356,7 +357,7 @@ def _specs_from_gold(calls: list[Mapping[str, Any]]) -> dict[str, ToolSpec]:
         args = {k: v for k, v in (call.get("arguments") or {}).items() if v is not None}
         keys[name] = set(args) if name not in keys else keys[name] & set(args)
         for k, v in args.items():
-            types.setdefault((name, k), set()).add(_json_type(v))
+            types.setdefault((name, k), set()).add(json_type(v))
     return {name: ToolSpec(name, tuple((k, tuple(sorted(types[(name, k)]))) for k in sorted(ks)), {},
                            frozenset(), {})
             for name, ks in keys.items()}

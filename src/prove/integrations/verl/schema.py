@@ -16,25 +16,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from prove.reward.gold import json_type
+
 __all__ = ["flatten_property", "flatten_tool"]
 
 _JSON_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
-
-
-def _value_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
 
 
 def _branches(spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -57,10 +43,10 @@ def _types(spec: Mapping[str, Any]) -> list[str]:
                 out.append(x)
     if not out and isinstance(spec.get("enum"), list):
         for v in spec["enum"]:
-            if _value_type(v) not in out:
-                out.append(_value_type(v))
+            if json_type(v) not in out:
+                out.append(json_type(v))
     if not out and "const" in spec:
-        out.append(_value_type(spec["const"]))
+        out.append(json_type(spec["const"]))
     return out
 
 

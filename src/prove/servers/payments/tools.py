@@ -270,17 +270,6 @@ def cents(value: float, what: str = "amount") -> float:
     return rounded
 
 
-def parse_date(value: str, name: str) -> date:
-    try:
-        day = date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is not a date.",
-                        hint="Use the form '2026-03-31'.") from None
-    if not 2000 <= day.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return day
-
-
 def profile(ctx: Ctx) -> sqlite3.Row:
     return ctx.db.execute("SELECT * FROM profile").fetchone()
 

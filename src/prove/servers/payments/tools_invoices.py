@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import parse_date
 from prove.env.values import money
 
 from .tools import (
@@ -21,7 +22,6 @@ from .tools import (
     invoice_model,
     invoice_row,
     open_invoice,
-    parse_date,
     profile,
     server,
     user_row,

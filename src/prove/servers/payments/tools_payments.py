@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import parse_date
 from prove.env.values import like, money
 
 from .tools import (
@@ -33,7 +34,6 @@ from .tools import (
     check_weekly_limit,
     fund,
     insert_payment,
-    parse_date,
     payment_model,
     payment_row,
     pending_request,

@@ -19,7 +19,7 @@ Rules every tool follows:
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -332,17 +332,6 @@ def cents(value: float, what: str = "amount") -> float:
         raise ToolError("invalid_amount", f"The {what} {value!r} rounds to less than one cent.",
                         hint="Use an amount of at least 0.01 dollars.")
     return rounded
-
-
-def parse_date(value: str, name: str) -> date:
-    try:
-        day = date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_date", f"{name} {quote_text(value)} is not a date.",
-                        hint="Use the form '2026-03-02'.") from None
-    if not 2000 <= day.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {quote_text(value)} is outside the years 2000 to 2099.")
-    return day
 
 
 # ----- securities and prices -------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env.values import parse_date
 from prove.env.values import money, quote as quote_text
 
 from .tools import (
@@ -29,7 +30,6 @@ from .tools import (
     contribution_room,
     contributions_this_year,
     log_activity,
-    parse_date,
     pct,
     previous_close,
     price_at,
