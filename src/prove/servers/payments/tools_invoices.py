@@ -8,8 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import parse_date
-from prove.env.values import money
+from prove.env.values import money, parse_date
 
 from .tools import (
     INVOICE_SQL,

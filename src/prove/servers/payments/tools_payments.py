@@ -6,8 +6,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import parse_date
-from prove.env.values import like, money
+from prove.env.values import like, money, parse_date
 
 from .tools import (
     PAYMENT_SQL,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import parse_date
-from prove.env.values import money, quote as quote_text
+from prove.env.values import money, parse_date, quote as quote_text
 
 from .tools import (
     AccountBrief,
