@@ -321,3 +321,17 @@ def test_interrupt_from_another_thread_stops_the_running_call(toy: Server) -> No
         assert r.code == "timeout" and "nothing changed" in r.error["message"]
         assert s.fingerprint() == start and toy.tools["spin"].internal_errors == 0
         assert s.call("spin", {"n": 100}).data == 100  # the interrupt does not leak into later calls
+
+
+def test_an_entity_kind_can_name_its_lister_and_a_wrong_name_fails_at_build() -> None:
+    from prove.env import EntityKind, ToolDefinitionError
+    from tests.env.toy import build
+
+    named = make_server("named")
+    named.entities["wallet"] = EntityKind("wallet", "wallets", "wallet_id", "owner", lister="get_wallet")
+    with Session([named], world=1) as s:
+        assert s.call("get_wallet", {"wallet_id": "nope"}).error["hint"] == "Call get_wallet to see the IDs that exist."
+    wrong = Server("wronglister", "Wrong", "An entity kind naming a tool that does not exist.", schema=SCHEMA,
+                   world=build, entities=[EntityKind("wallet", "wallets", "wallet_id", lister="no_such_tool")])
+    with pytest.raises(ToolDefinitionError, match="unknown lister"):
+        wrong.template(0)

@@ -46,6 +46,8 @@ class EntityKind:
         live: an SQL condition on the table selecting the rows that are usable now, such as
             "status = 'active'" or "expires_on >= :today" (`:now` and `:today` are the
             episode's simulated time as ISO text); the sampler offers only those. None: every row.
+        lister: the tool a model calls to find these entities, named in `not_found` hints;
+            None: the best visible read tool that outputs them (see `Server.lister`).
     """
 
     name: str
@@ -54,3 +56,4 @@ class EntityKind:
     label: str | None = None
     description: str = ""
     live: str | None = None
+    lister: str | None = None

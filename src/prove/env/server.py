@@ -72,6 +72,9 @@ class Server:
 
         A `list_`/`search_` tool is preferred, then one whose output carries fewest other kinds.
         """
+        declared = self.entities[kind].lister
+        if declared is not None:
+            return declared
         candidates = [t for t in self.visible_tools
                       if t.read_only and kind in t.produces and not any(p.required for p in t.params)]
         if not candidates:

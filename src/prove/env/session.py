@@ -25,6 +25,7 @@ from .errors import (
 from .server import Server
 from .state import RowChange, diff_table, dirty_tables, table_digest
 from .tool import Tool
+from .values import quote
 from .world import EPOCH, Template, connect, new_id
 
 log = logging.getLogger("prove.env")
@@ -104,7 +105,7 @@ class Ctx:
         row = self.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
         if row is None:
             lister = self._spec.lister(kind)
-            raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {_echo(entity_id)}.",
+            raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {quote(entity_id)}.",
                             hint=f"Call {lister} to see the IDs that exist." if lister else None)
         return row
 

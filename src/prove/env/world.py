@@ -111,6 +111,8 @@ def build_template(server: Server, seed: int) -> Template:
     for kind in server.entities.values():
         if kind.table not in tables:
             raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} names missing table {kind.table!r}")
+        if kind.lister is not None and kind.lister not in {t.name for t in server.visible_tools}:
+            raise ToolDefinitionError(f"{server.name}: entity {kind.name!r} names unknown lister {kind.lister!r}")
         try:
             db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {kind.live or 1} LIMIT 1', clock_params(EPOCH))
         except sqlite3.Error as exc:

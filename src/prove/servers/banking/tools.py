@@ -18,7 +18,7 @@ from typing import Annotated
 from pydantic import Field
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import money, quote
+from prove.env.values import money
 
 from .world import build_world
 
@@ -67,30 +67,12 @@ Pin = Annotated[str, Sensitive()]
 Memo = Annotated[str, Field(max_length=140)]
 Limit = Annotated[int, Field(ge=1, le=200)]
 
-# The tool that lists each kind of entity, named in `not_found` hints.
-_LISTED_BY = {
-    "account": "list_accounts", "transaction": "list_transactions", "transfer": "list_transactions",
-    "payee": "list_payees", "scheduled_payment": "list_scheduled_payments", "card": "list_cards",
-    "statement": "list_statements", "dispute": "list_disputes",
-}
-
 # ----- helpers ------------------------------------------------------------------------------------
-
-
-def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
-    """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
-    spec = server.entities[kind]  # table and key names come from the declaration, never from input
-    row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
-    if row is None:
-        what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
-                        hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
-    return row
 
 
 def active_payee(ctx: Ctx, payee_id: str) -> sqlite3.Row:
     """A payee that has not been removed, else `not_found`."""
-    row = fetch(ctx, "payee", payee_id)
+    row = ctx.get("payee", payee_id)
     if row["status"] != "active":
         raise ToolError("not_found", f"Payee {payee_id} ({row['name']}) was removed.",
                         hint="Add the payee again with add_payee, or call list_payees for current payees.")

@@ -21,7 +21,6 @@ from .tools import (
     TransferId,
     available,
     daily_limit,
-    fetch,
     held,
     paid_today,
     server,
@@ -203,7 +202,7 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     Raises:
         not_found: no account has that ID.
     """
-    return _account(ctx, fetch(ctx, "account", account_id))
+    return _account(ctx, ctx.get("account", account_id))
 
 
 # ----- transactions -------------------------------------------------------------------------------
@@ -258,11 +257,11 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     where: list[str] = []
     params: list[object] = []
     if account_id is not None:
-        fetch(ctx, "account", account_id)
+        ctx.get("account", account_id)
         where.append("t.account_id = ?")
         params.append(account_id)
     if card_id is not None:
-        fetch(ctx, "card", card_id)
+        ctx.get("card", card_id)
         where.append("t.card_id = ?")
         params.append(card_id)
     if start_date and end_date and start_date > end_date:
@@ -318,7 +317,7 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     Raises:
         not_found: no transaction has that ID.
     """
-    fetch(ctx, "transaction", transaction_id)
+    ctx.get("transaction", transaction_id)
     return _transaction(ctx.db.execute(f"{_TRANSACTION_SQL} WHERE t.transaction_id = ?", (transaction_id,)).fetchone())
 
 
@@ -351,7 +350,7 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     where: list[str] = []
     params: list[object] = []
     if account_id is not None:
-        fetch(ctx, "account", account_id)
+        ctx.get("account", account_id)
         where.append("account_id = ?")
         params.append(account_id)
     if period is not None:
@@ -380,7 +379,7 @@ def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     Raises:
         not_found: no statement has that ID.
     """
-    row = fetch(ctx, "statement", statement_id)
+    row = ctx.get("statement", statement_id)
     spending = ctx.db.execute(
         "SELECT category, round(-sum(amount), 2) AS amount, count(*) AS count FROM transactions "
         "WHERE account_id = ? AND status = 'posted' AND amount < 0 AND substr(occurred_at, 1, 10) BETWEEN ? AND ? "

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ctx, ToolError
 from prove.env.values import money
 
-from .tools import AccountId, CardId, Money, Pin, cents, fetch, server
+from .tools import AccountId, CardId, Money, Pin, cents, server
 from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin, luhn_digit
 
 CardStatus = Literal["active", "frozen", "lost", "stolen"]
@@ -74,7 +74,7 @@ def _card(row: sqlite3.Row) -> Card:
 
 def _live_card(ctx: Ctx, card_id: str) -> sqlite3.Row:
     """A card that was not reported lost or stolen (it may be frozen), else `card_inactive`."""
-    row = fetch(ctx, "card", card_id)
+    row = ctx.get("card", card_id)
     if row["status"] in ("lost", "stolen"):
         replacement = ctx.db.execute("SELECT card_id FROM cards WHERE replaces_card_id = ?", (card_id,)).fetchone()
         hint = (f"Use its replacement {replacement[0]}." if replacement
@@ -115,7 +115,7 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
     where: list[str] = []
     params: list[object] = []
     if account_id is not None:
-        fetch(ctx, "account", account_id)
+        ctx.get("account", account_id)
         where.append("account_id = ?")
         params.append(account_id)
     if status is not None:
@@ -143,7 +143,7 @@ def get_card(ctx: Ctx, card_id: CardId) -> Card:
     Raises:
         not_found: no card has that ID.
     """
-    return _card(fetch(ctx, "card", card_id))
+    return _card(ctx.get("card", card_id))
 
 
 @server.tool(effect=READ, hidden=True)
@@ -159,7 +159,7 @@ def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
     Raises:
         not_found: no card has that ID.
     """
-    row = fetch(ctx, "card", card_id)
+    row = ctx.get("card", card_id)
     return CardPin(card_id=row["card_id"], pin=row["pin"])
 
 
@@ -191,7 +191,7 @@ def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
         raise ToolError("already_frozen", f"{row['name']} is already frozen.",
                         hint="Nothing to do; call unfreeze_card when the customer wants to use it again.")
     ctx.db.execute("UPDATE cards SET status = 'frozen' WHERE card_id = ?", (card_id,))
-    return _card(fetch(ctx, "card", card_id))
+    return _card(ctx.get("card", card_id))
 
 
 @server.tool(effect=WRITE, asks=[
@@ -217,7 +217,7 @@ def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
         raise ToolError("not_frozen", f"{row['name']} is not frozen; it is {row['status']}.",
                         hint="Nothing to do: the card already works.")
     ctx.db.execute("UPDATE cards SET status = 'active' WHERE card_id = ?", (card_id,))
-    return _card(fetch(ctx, "card", card_id))
+    return _card(ctx.get("card", card_id))
 
 
 @server.tool(effect=WRITE, asks=[
@@ -255,8 +255,8 @@ def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"
         (new_id, row["account_id"], f"{row['network']} {row['kind']} card ending {number[-4:]}", row["kind"],
          row["network"], number, row["cardholder"], date(today.year + 4, today.month, 1).strftime("%m/%y"),
          row["pin"], row["daily_spending_limit"], today.isoformat(), card_id))
-    return CardReplacement(reported_card=_card(fetch(ctx, "card", card_id)),
-                           replacement=_card(fetch(ctx, "card", new_id)),
+    return CardReplacement(reported_card=_card(ctx.get("card", card_id)),
+                           replacement=_card(ctx.get("card", new_id)),
                            arrives_by=(today + timedelta(days=REPLACEMENT_SHIPPING_DAYS)).isoformat())
 
 
@@ -333,4 +333,4 @@ def set_card_spending_limit(ctx: Ctx, card_id: CardId, daily_limit: Money) -> Ca
         raise ToolError("limit_too_high", f"The daily limit of {row['name']} can be at most {ceiling:.2f}.",
                         hint=f"Choose {ceiling:.2f} or less.")
     ctx.db.execute("UPDATE cards SET daily_spending_limit = ? WHERE card_id = ?", (daily_limit, card_id))
-    return _card(fetch(ctx, "card", card_id))
+    return _card(ctx.get("card", card_id))

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ctx, ToolError
 from prove.env.values import money
 
-from .tools import AccountId, DisputeId, TransactionId, fetch, server, timestamp
+from .tools import AccountId, DisputeId, TransactionId, server, timestamp
 from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
 
 Reason = Literal["unauthorized", "duplicate", "wrong_amount", "not_received", "not_as_described", "cancelled",
@@ -81,7 +81,7 @@ def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
         transaction_pending: the charge has not posted yet.
         outside_dispute_window: the charge was made more than 60 days ago.
     """
-    row = fetch(ctx, "transaction", transaction_id)
+    row = ctx.get("transaction", transaction_id)
     existing = ctx.db.execute("SELECT dispute_id, status FROM disputes WHERE transaction_id = ?",
                               (transaction_id,)).fetchone()
     if existing is not None:
@@ -135,7 +135,7 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
         where.append("d.status = ?")
         params.append(status)
     if account_id is not None:
-        fetch(ctx, "account", account_id)
+        ctx.get("account", account_id)
         where.append("t.account_id = ?")
         params.append(account_id)
     condition = " WHERE " + " AND ".join(where) if where else ""
@@ -161,5 +161,5 @@ def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     Raises:
         not_found: no dispute has that ID.
     """
-    fetch(ctx, "dispute", dispute_id)
+    ctx.get("dispute", dispute_id)
     return _dispute(ctx.db.execute(f"{_DISPUTE_SQL} WHERE d.dispute_id = ?", (dispute_id,)).fetchone())

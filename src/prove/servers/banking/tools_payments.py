@@ -23,7 +23,6 @@ from .tools import (
     available,
     cents,
     daily_limit,
-    fetch,
     paid_today,
     post,
     server,
@@ -147,8 +146,8 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
         insufficient_funds: the source's available balance (for a credit card, its available
             credit, fee included) is below what the transfer needs.
     """
-    source = fetch(ctx, "account", from_account_id)
-    target = fetch(ctx, "account", to_account_id)
+    source = ctx.get("account", from_account_id)
+    target = ctx.get("account", to_account_id)
     if from_account_id == to_account_id:
         raise ToolError("same_account", "The two accounts are the same.",
                         hint="Pick a different account to move the money to.")
@@ -211,7 +210,7 @@ def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: M
         insufficient_funds: the account's available balance is below the amount.
     """
     payee = active_payee(ctx, payee_id)
-    source = fetch(ctx, "account", from_account_id)
+    source = ctx.get("account", from_account_id)
     amount = cents(amount)
     if source["type"] != "checking":
         raise ToolError("unsupported_account", f"{source['nickname']} is not a checking account; payees can "
@@ -326,7 +325,7 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
         "VALUES (?, ?, ?, ?, ?, ?, 'active', ?)",
         (payee_id, name, kind, "transfer" if kind == "person" else "bills", number, routing,
          ctx.today().isoformat()))
-    return _payee(fetch(ctx, "payee", payee_id))
+    return _payee(ctx.get("payee", payee_id))
 
 
 @server.tool(effect=WRITE, asks=[
@@ -354,7 +353,7 @@ def remove_payee(ctx: Ctx, payee_id: PayeeId) -> Payee:
         raise ToolError("has_scheduled_payments", f"Payments to {payee_id} are still scheduled: {', '.join(pending)}.",
                         hint="Cancel them with cancel_scheduled_payment, then remove the payee.")
     ctx.db.execute("UPDATE payees SET status = 'removed' WHERE payee_id = ?", (payee_id,))
-    return _payee(fetch(ctx, "payee", payee_id))
+    return _payee(ctx.get("payee", payee_id))
 
 
 # ----- scheduled payments -------------------------------------------------------------------------
@@ -407,9 +406,9 @@ def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_o
     if (payee_id is None) == (to_account_id is None):
         raise ToolError("invalid_recipient", "Give exactly one of payee_id or to_account_id.",
                         hint="Use payee_id to pay a payee, or to_account_id to move money to your own account.")
-    source = fetch(ctx, "account", from_account_id)
+    source = ctx.get("account", from_account_id)
     payee = active_payee(ctx, payee_id) if payee_id is not None else None
-    target = fetch(ctx, "account", to_account_id) if to_account_id is not None else None
+    target = ctx.get("account", to_account_id) if to_account_id is not None else None
     if target is not None and to_account_id == from_account_id:
         raise ToolError("same_account", "The payment would go to the account it is paid from.",
                         hint="Pick a different account to transfer to.")
@@ -445,7 +444,7 @@ def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_o
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
         (scheduled_id, from_account_id, payee_id, to_account_id, recipient, amount, frequency, send_on.isoformat(),
          end_date.isoformat() if end_date else None, _memo(memo), timestamp(ctx)))
-    return _scheduled(fetch(ctx, "scheduled_payment", scheduled_id))
+    return _scheduled(ctx.get("scheduled_payment", scheduled_id))
 
 
 @server.tool(effect=READ, asks=[
@@ -476,11 +475,11 @@ def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", 
         where.append("status = ?")
         params.append(status)
     if account_id is not None:
-        fetch(ctx, "account", account_id)
+        ctx.get("account", account_id)
         where.append("(from_account_id = ? OR to_account_id = ?)")
         params += [account_id, account_id]
     if payee_id is not None:
-        fetch(ctx, "payee", payee_id)
+        ctx.get("payee", payee_id)
         where.append("payee_id = ?")
         params.append(payee_id)
     condition = " WHERE " + " AND ".join(where) if where else ""
@@ -506,10 +505,10 @@ def cancel_scheduled_payment(ctx: Ctx, scheduled_payment_id: ScheduledPaymentId)
         not_found: no scheduled payment has that ID.
         not_cancellable: the payment is already completed or cancelled.
     """
-    row = fetch(ctx, "scheduled_payment", scheduled_payment_id)
+    row = ctx.get("scheduled_payment", scheduled_payment_id)
     if row["status"] != "scheduled":
         raise ToolError("not_cancellable", f"Scheduled payment {scheduled_payment_id} is already {row['status']}.",
                         hint="Call list_scheduled_payments to find payments that are still scheduled.")
     ctx.db.execute("UPDATE scheduled_payments SET status = 'cancelled', next_date = NULL "
                    "WHERE scheduled_payment_id = ?", (scheduled_payment_id,))
-    return _scheduled(fetch(ctx, "scheduled_payment", scheduled_payment_id))
+    return _scheduled(ctx.get("scheduled_payment", scheduled_payment_id))

@@ -67,7 +67,8 @@ server = Server(
     on_advance=on_advance,
     entities=[
         EntityKind("person", table="people", key="person_id", label="name",
-                   description="a colleague or external contact in the directory (or the user)"),
+                   description="a colleague or external contact in the directory (or the user)",
+                   lister="search_people"),
         EntityKind("meeting", table="meetings", key="meeting_id", label="topic",
                    description="a meeting the user hosts or is invited to",
                    live="status IN ('scheduled', 'live')"),
@@ -212,22 +213,6 @@ def ends_at(row: sqlite3.Row | dict) -> str:
     return iso(datetime.fromisoformat(row["starts_at"]) + timedelta(minutes=row["duration_minutes"]))
 
 
-def fetch_meeting(ctx: Ctx, meeting_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM meetings WHERE meeting_id = ?", (meeting_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No meeting has ID {quote(meeting_id)}.",
-                        hint="Find meetings with list_meetings; IDs look like 'MTG-10001'.")
-    return row
-
-
-def fetch_person(ctx: Ctx, person_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM people WHERE person_id = ?", (person_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No person has ID {quote(person_id)}.",
-                        hint="Find people with search_people; IDs look like 'PER-10002'.")
-    return row
-
-
 def fetch_participant(ctx: Ctx, participant_id: str) -> sqlite3.Row:
     row = ctx.db.execute("SELECT pa.*, p.name FROM participants pa JOIN people p ON p.person_id = pa.person_id "
                          "WHERE pa.participant_id = ?", (participant_id,)).fetchone()
@@ -320,7 +305,7 @@ def show_number(number: str) -> str:
 
 
 def meeting_model(ctx: Ctx, meeting_id: str) -> Meeting:
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     user = me(ctx)
     (host_name,) = ctx.db.execute("SELECT name FROM people WHERE person_id = ?", (row["host_id"],)).fetchone()
     counts = dict(ctx.db.execute("SELECT status, count(*) FROM participants WHERE meeting_id = ? GROUP BY status",

@@ -28,9 +28,7 @@ from .tools import (
     Topic,
     arrive,
     close_meeting,
-    fetch_meeting,
     fetch_participant,
-    fetch_person,
     live_hosted,
     me,
     meeting_model,
@@ -117,7 +115,7 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
         too_early: it is more than 10 minutes before the scheduled start.
         host_busy: the user is already hosting another live meeting.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "start")
     require_scheduled(row)
     opens = datetime.fromisoformat(row["starts_at"]) - timedelta(minutes=START_EARLY_MINUTES)
@@ -129,7 +127,7 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     now = ctx.now_iso()
     ctx.db.execute("UPDATE meetings SET status = 'live', started_at = ?, recording_since = ? WHERE meeting_id = ?",
                    (now, now if row["auto_record"] else None, meeting_id))
-    live = fetch_meeting(ctx, meeting_id)
+    live = ctx.get("meeting", meeting_id)
     arrive(ctx, live, row["host_id"], now, role="host")
     for (pid,) in ctx.db.execute("SELECT person_id FROM invitees WHERE meeting_id = ? AND response = 'accepted' "
                                  "ORDER BY person_id", (meeting_id,)).fetchall():
@@ -186,9 +184,9 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
         "passcode, waiting_room, mute_on_entry, auto_record, status, started_at, ended_at, recording_since, "
         "recorded_seconds) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, 0, 0, 'live', ?, NULL, NULL, 0)",
         (meeting_id, number, user, topic or default_topic, kind, now, duration_minutes, passcode, int(hold), now))
-    arrive(ctx, fetch_meeting(ctx, meeting_id), user, now, role="host")
+    arrive(ctx, ctx.get("meeting", meeting_id), user, now, role="host")
     for pid in dict.fromkeys(invitees or []):
-        person = fetch_person(ctx, pid)
+        person = ctx.get("person", pid)
         if pid == user:
             raise ToolError("already_invited", f"{person['name']} is you, the host.",
                             hint="Invite other people only.")
@@ -224,7 +222,7 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
         removed_from_meeting: the host removed the user from this meeting.
         already_joined: the user is already in the meeting or its waiting room.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     user = me(ctx)
     if row["host_id"] == user:
         raise ToolError("host_must_start", f"You host '{row['topic']}'.",
@@ -267,7 +265,7 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
         host_cannot_leave: the user hosts the meeting (end it with end_meeting).
         not_in_meeting: the user is not in the meeting or its waiting room.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     if row["host_id"] == me(ctx):
         raise ToolError("host_cannot_leave", f"You host '{row['topic']}'.",
                         hint="End it for everyone with end_meeting.")
@@ -303,7 +301,7 @@ def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
         meeting_ended: the meeting already ended.
         meeting_cancelled: the meeting was cancelled.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "end")
     require_live(row)
     (count,) = ctx.db.execute("SELECT count(*) FROM participants WHERE meeting_id = ? AND status != 'waiting'",
@@ -339,7 +337,7 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
         meeting_cancelled: the meeting was cancelled.
         not_attended: the user neither hosts nor joined the meeting.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_attended(ctx, row)
     sql = PARTICIPANTS + "WHERE pa.meeting_id = ?"
     params: list[object] = [meeting_id]
@@ -369,7 +367,7 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
         not_waiting: the participant is not in the waiting room.
     """
     part = fetch_participant(ctx, participant_id)
-    meeting = fetch_meeting(ctx, part["meeting_id"])
+    meeting = ctx.get("meeting", part["meeting_id"])
     require_host(ctx, meeting, "admit people to")
     if part["status"] != "waiting":
         raise ToolError("not_waiting", f"{part['name']} is not in the waiting room; their status is "
@@ -398,7 +396,7 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
         not_in_meeting: the participant already left or was removed.
     """
     part = fetch_participant(ctx, participant_id)
-    meeting = fetch_meeting(ctx, part["meeting_id"])
+    meeting = ctx.get("meeting", part["meeting_id"])
     require_host(ctx, meeting, "remove people from")
     if part["role"] == "host":
         raise ToolError("cannot_remove_host", "The host cannot be removed from their own meeting.",
@@ -436,7 +434,7 @@ def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True
         not_muted: the participant is not muted.
     """
     part = fetch_participant(ctx, participant_id)
-    meeting = fetch_meeting(ctx, part["meeting_id"])
+    meeting = ctx.get("meeting", part["meeting_id"])
     own = part["person_id"] == me(ctx)
     if not own:
         require_host(ctx, meeting, "mute other people in")
@@ -481,7 +479,7 @@ def send_chat_message(ctx: Ctx, meeting_id: MeetingId, text: ChatText,
         cannot_message_self: the private recipient is the user.
         recipient_not_present: the private recipient is not in the meeting now.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_live(row)
     _require_in_meeting(ctx, row)
     recipient = None
@@ -531,7 +529,7 @@ def get_meeting_chat(ctx: Ctx, meeting_id: MeetingId, limit: Limit = 50) -> Chat
         meeting_cancelled: the meeting was cancelled.
         not_attended: the user neither hosts nor joined the meeting.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_attended(ctx, row)
     user = me(ctx)
     messages = _messages(ctx, "WHERE c.meeting_id = ? AND (c.recipient_id IS NULL OR c.recipient_id = ? "

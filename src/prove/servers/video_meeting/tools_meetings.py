@@ -23,8 +23,6 @@ from .tools import (
     PersonId,
     Query,
     Topic,
-    fetch_meeting,
-    fetch_person,
     live_hosted,
     me,
     meeting_model,
@@ -252,7 +250,7 @@ def get_meeting_passcode(ctx: Ctx, meeting_id: MeetingId) -> MeetingPasscode:
     Raises:
         not_found: no meeting has that ID.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     return MeetingPasscode(meeting_id=row["meeting_id"], passcode=row["passcode"])
 
 
@@ -277,7 +275,7 @@ def _invite(ctx: Ctx, meeting_id: str, host_id: str, person_ids: list[str]) -> l
     """Add invitees (checked: they exist and are not yet invited); returns their IDs."""
     added: list[str] = []
     for pid in dict.fromkeys(person_ids):
-        person = fetch_person(ctx, pid)
+        person = ctx.get("person", pid)
         if pid == host_id:
             raise ToolError("already_invited", f"{person['name']} hosts this meeting.",
                             hint="The host does not need an invitation.")
@@ -383,7 +381,7 @@ def update_meeting(ctx: Ctx, meeting_id: MeetingId, topic: Topic | None = None, 
         invalid_time: `start_time` is malformed, has a UTC offset or is outside 2000-2099.
         past_date: `start_time` is before now.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "change")
     require_scheduled(row)
     changes: dict[str, object] = {}
@@ -428,7 +426,7 @@ def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
         meeting_ended: the meeting already took place.
         meeting_cancelled: the meeting is already cancelled.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "cancel")
     require_scheduled(row)
     ctx.db.execute("UPDATE meetings SET status = 'cancelled' WHERE meeting_id = ?", (meeting_id,))
@@ -461,7 +459,7 @@ def invite_to_meeting(ctx: Ctx, meeting_id: MeetingId,
         already_invited: a person is already invited, or is the host.
         too_many_invitees: more people than the plan's meeting capacity.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "invite people to")
     if row["status"] in ("ended", "cancelled"):
         require_scheduled(row)

@@ -15,7 +15,6 @@ from .tools import (
     MeetingId,
     Recording,
     RecordingId,
-    fetch_meeting,
     recording_model,
     require_host,
     require_live,
@@ -99,7 +98,7 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
         where.append("r.status = ?")
         params.append(status)
     if meeting_id is not None:
-        fetch_meeting(ctx, meeting_id)
+        ctx.get("meeting", meeting_id)
         where.append("r.meeting_id = ?")
         params.append(meeting_id)
     rows = ctx.db.execute(RECORDINGS + f"WHERE {' AND '.join(where)} ORDER BY r.created_at DESC, r.recording_id",
@@ -172,7 +171,7 @@ def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
 
 
 def _recording_state(ctx: Ctx, meeting_id: str) -> RecordingState:
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     (quota,) = ctx.db.execute("SELECT storage_quota_mb FROM account").fetchone()
     return RecordingState(meeting_id=meeting_id, topic=row["topic"], recording_now=row["recording_since"] is not None,
                           recorded_seconds=row["recorded_seconds"], storage_used_mb=storage_used(ctx),
@@ -201,7 +200,7 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
         already_recording: the meeting is already being recorded.
         storage_full: the cloud recordings already fill the plan's storage quota.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "record")
     require_live(row)
     if row["recording_since"] is not None:
@@ -236,7 +235,7 @@ def stop_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
         meeting_cancelled: the meeting was cancelled.
         not_recording: the meeting is not being recorded.
     """
-    row = fetch_meeting(ctx, meeting_id)
+    row = ctx.get("meeting", meeting_id)
     require_host(ctx, row, "record")
     require_live(row)
     if row["recording_since"] is None:
