@@ -89,6 +89,9 @@ def test_hidden_tools_are_callable_but_not_listed(session: Session) -> None:
     assert "count_wallets" not in session.tools()
     assert "count_wallets" in session.tools(include_hidden=True)
     assert session.call("count_wallets").data == 20
+    assert session.tool("count_wallets").hidden and session.tool("nope") is None
+    refused = session.call("count_wallets", allow_hidden=False)
+    assert refused.code == "unknown_tool" and "count_wallets" not in refused.error["hint"]
     assert {s["function"]["name"] for s in session.tool_schemas()} == {"get_wallet", "list_wallets", "move", "explode"}
 
 

@@ -263,11 +263,21 @@ class Session:
 
     # ----- calls -------------------------------------------------------------------------------
 
-    def call(self, name: str, arguments: Any = None) -> ToolResult:
-        """Run one tool call. Never raises for anything the caller sent: errors are results."""
+    def tool(self, name: Any) -> Tool | None:
+        """The tool this episode calls `name` (hidden ones included), or None."""
+        route = self._routes.get(name) if isinstance(name, str) else None
+        return route[1] if route is not None else None
+
+    def call(self, name: str, arguments: Any = None, *, allow_hidden: bool = True) -> ToolResult:
+        """Run one tool call. Never raises for anything the caller sent: errors are results.
+
+        With `allow_hidden=False` (what a model's calls get), a hidden tool is an unknown tool.
+        """
         with self._lock:
             self._check_open()
             route = self._routes.get(name) if isinstance(name, str) else None
+            if route is not None and route[1].hidden and not allow_hidden:
+                route = None
             if route is None:
                 result = self._unknown(name)
                 server = None

@@ -337,18 +337,16 @@ class Episodes:
                              f"Its servers: {', '.join(episode.servers)}; use /mcp/<one of them> or /mcp.")
 
         def work(session: Session) -> tuple[ToolResult, str]:
-            tools = session.tools(include_hidden=True)
             if scope is None:
-                tool = tools.get(name) if isinstance(name, str) else None
-                if tool is not None and tool.hidden and not include_hidden:
-                    return unknown_tool(name, [n for n, t in tools.items() if not t.hidden]), "-"
-                return session.call(name, arguments), tool.server if tool is not None else "-"
+                tool = session.tool(name)
+                result = session.call(name, arguments, allow_hidden=include_hidden)
+                return result, tool.server if tool is not None and result.code != UNKNOWN_TOOL else "-"
             tool = scope.tools.get(name) if isinstance(name, str) else None
             if tool is None or (tool.hidden and not include_hidden):
-                if isinstance(name, str) and name in tools:    # hidden, or another server's tool
+                if session.tool(name) is not None:    # hidden, or another server's tool
                     return unknown_tool(name, [t.name for t in scope.visible_tools]), scope.name
                 return session.call(name, arguments), scope.name
-            target = name if tools.get(name) is tool else f"{scope.name}_{name}"
+            target = name if session.tool(name) is tool else f"{scope.name}_{name}"
             return session.call(target, arguments), scope.name
 
         result, server = await self.run(session_id, work)
