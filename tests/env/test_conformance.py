@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prove.env import FRAMEWORK_CODES, INTERNAL_ERROR, Session, ToolDefinitionError, registry
-from prove.env.world import build_template
+
+from prove.env.asks import problems as ask_problems
 
 from ..strategies import arguments, entity_values
 
@@ -56,7 +57,7 @@ def test_server_declaration(server_name: str) -> None:
 @pytest.mark.parametrize("server_name", SERVERS)
 def test_worlds_are_deterministic_realistic_and_vary_by_seed(server_name: str) -> None:
     server = registry.get(server_name)
-    a, b, c = build_template(server, 5), build_template(server, 5), build_template(server, 6)
+    a, b, c = server.build(5), server.build(5), server.build(6)
     assert a.digests == b.digests, "the same seed must give the same world"
     assert a.digests != c.digests, "different seeds must give different worlds"
     rows = sum(a.db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in a.tables)
@@ -132,6 +133,21 @@ def test_tool_schema_and_docs(server_name: str, tool_name: str) -> None:
         assert len(tool.asks) >= 2, "each visible tool needs at least two asks phrasings"
         assert len(set(tool.asks)) == len(tool.asks)
     assert not set(tool.errors) & FRAMEWORK_CODES, "framework codes are not documented per tool"
+
+
+@pytest.mark.parametrize("server_name, tool_name", TOOLS)
+def test_phrasings_carry_their_meaning(server_name: str, tool_name: str) -> None:
+    """Every phrasing says every required argument (a slot or a binding), and binds every option
+    its words name; every visible write tool says how its result is reported."""
+    tool = registry.get(server_name).tools[tool_name]
+    if tool.hidden:
+        return
+    props = tool.parameters["properties"]
+    params = {p.name: (p.required, props[p.name]) for p in tool.params}
+    found = [problem for ask in tool.asks for problem in ask_problems(ask, params)]
+    assert not found, "\n".join(found)
+    if not tool.read_only:
+        assert tool.replies, "a visible write tool needs reply= wording built from its result"
 
 
 @pytest.mark.parametrize("server_name, tool_name", TOOLS)

@@ -11,7 +11,6 @@ from typing import Any
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
-from prove.env.world import build_template
 
 SERVER = registry.get("budget")
 MONTH = "2026-03"
@@ -77,7 +76,7 @@ def test_world_is_realistic_and_varies_by_seed(s):
     bills = ok(s, "list_bills")["bills"]
     assert sum(b["overdue"] for b in bills) == 1
     assert any(g["status"] == "completed" for g in ok(s, "list_goals")["goals"])
-    other = build_template(SERVER, 1)
+    other = SERVER.build(1)
     assert other.digests != template.digests
     with Session("budget", world=1) as s1:
         assert ok(s1, "list_accounts")["accounts"][0]["balance"] != ok(s, "list_accounts")["accounts"][0]["balance"]

@@ -77,7 +77,7 @@ def tools(server: Annotated[str, typer.Argument(help="Server name, such as banki
     chosen = [t for t in srv.tools.values() if hidden or not t.hidden]
     if as_json:
         print_json([{**t.openai_schema(), "effect": t.effect.value, "hidden": t.hidden,
-                     "asks": list(t.asks), "errors": t.errors, "output_schema": t.output_schema}
+                     "asks": [a.as_dict() for a in t.asks], "errors": t.errors, "output_schema": t.output_schema}
                     for t in chosen])
         return
     table = Table(title=f"{srv.title} ({srv.name}): {len(chosen)} tools", show_lines=True)

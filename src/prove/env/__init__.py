@@ -4,6 +4,7 @@ It knows no domain; servers (`prove.servers.*`) are written against it.
 """
 
 from .annotations import READ, WRITE, Effect, Entity, EntityKind, Sensitive
+from .asks import Ask
 from .errors import (
     FRAMEWORK_CODES,
     HookError,
@@ -24,12 +25,13 @@ from .server import Server
 from .session import CallRecord, Ctx, Diff, Session, Snapshot, ToolResult, tool_names
 from .state import RowChange
 from .tool import Param, Tool
+from .toolset import Toolset
 from .world import EPOCH, WorldGen
 
 __all__ = [
     "EPOCH", "FRAMEWORK_CODES", "INTERNAL_ERROR", "INVALID_ARGUMENTS", "READ", "UNKNOWN_TOOL", "WRITE",
-    "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "HookError", "Param", "PoolFullError", "PoolStats",
+    "Ask", "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "HookError", "Param", "PoolFullError", "PoolStats",
     "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
-    "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "ToolError", "ToolResult",
+    "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "Toolset", "ToolError", "ToolResult",
     "UnknownServerError", "UnknownSessionError", "WorldGen", "registry", "tool_names",
 ]

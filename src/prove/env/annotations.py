@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Annotated, Any
 
 
 class Effect(str, enum.Enum):
@@ -19,9 +20,14 @@ WRITE = Effect.WRITE
 
 @dataclass(frozen=True, slots=True)
 class Entity:
-    """`Annotated[str, Entity("account")]`: the value refers to an entity of that kind."""
+    """`Annotated[str, Entity("account")]`: the value refers to an entity of that kind.
+
+    `where` narrows the kind for one parameter with an SQL condition on the kind's table, such as
+    "type = 'light'" for a tool that only dims lights: the sampler offers only matching rows.
+    """
 
     kind: str
+    where: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,9 @@ class EntityKind:
             episode's simulated time as ISO text); the sampler offers only those. None: every row.
         lister: the tool a model calls to find these entities, named in `not_found` hints;
             None: the best visible read tool that outputs them (see `Server.lister`).
+        noun: what a person calls one, such as 'card' or 'email'; None: the kind's name as words.
+        public_id: whether people quote these IDs themselves (order numbers, confirmation
+            codes, ticket keys); otherwise a user names the entity by its label or description.
     """
 
     name: str
@@ -57,3 +66,19 @@ class EntityKind:
     description: str = ""
     live: str | None = None
     lister: str | None = None
+    noun: str | None = None
+    public_id: bool = False
+
+    @property
+    def words(self) -> str:
+        """What a person calls one of these: `noun`, or the kind's name as words."""
+        return self.noun or self.name.replace("_", " ")
+
+    @property
+    def id(self) -> Any:
+        """The type of a parameter or field that refers to this kind: `Annotated[str, Entity(name)]`."""
+        return Annotated[str, Entity(self.name)]
+
+    def where(self, condition: str) -> Any:
+        """The ID type of a subset of this kind, such as `DEVICE.where("type = 'light'")`."""
+        return Annotated[str, Entity(self.name, condition)]

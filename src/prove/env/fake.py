@@ -11,6 +11,8 @@ import string
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from .values import luhn_digit
+
 FIRST_NAMES = (
     "Aaliyah Aaron Abigail Adam Adrian Aisha Alejandro Alexander Alice Amara Amelia Ana Andre Andrew "
     "Anika Anna Arjun Aria Ava Benjamin Bianca Brandon Caleb Camila Carlos Caroline Charlotte Chen "
@@ -172,6 +174,11 @@ class Fake:
 
     def digits(self, n: int) -> str:
         return "".join(self.rng.choice(string.digits) for _ in range(n))
+
+    def card_number(self, prefix: str = "4", length: int = 16) -> str:
+        """A card number of `length` digits starting with `prefix` that passes the Luhn check."""
+        body = prefix + self.digits(length - len(prefix) - 1)
+        return body + luhn_digit(body)
 
     def code(self, n: int, alphabet: str = string.ascii_uppercase + string.digits) -> str:
         return "".join(self.rng.choice(alphabet) for _ in range(n))

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from .annotations import Effect, EntityKind
+from .asks import Ask
 from .errors import ToolDefinitionError
 from .tool import Tool, build_tool
-from .world import Template, WorldGen, build_template
+from .toolset import Toolset
+from .state import TableMeta
+from .world import EPOCH, Template, WorldGen, build_template, clock_params
 
 F = TypeVar("F", bound=Callable[..., Any])
 WorldBuilder = Callable[[WorldGen], dict[str, list[dict[str, Any]]]]
@@ -51,13 +55,30 @@ class Server:
         self._cached_worlds = cached_worlds
         self._lock = threading.Lock()
 
-    def tool(self, fn: F | None = None, *, effect: Effect | None = None, asks: Sequence[str] = (),
-             hidden: bool = False, name: str | None = None) -> Callable[[F], F]:
-        """Register a tool: `@server.tool(effect=WRITE, asks=["Pay {amount} to {payee_id}."])`."""
+    def tool(self, fn: F | None = None, *, effect: Effect | None = None, asks: Sequence[str | Ask] = (),
+             hidden: bool = False, name: str | None = None, reply: str | Sequence[str] = (),
+             values: Mapping[str, Sequence[Any]] | None = None, needs: Sequence[str] = ()) -> Callable[[F], F]:
+        """Register a tool: `@server.tool(effect=WRITE, asks=["Pay {amount} to {payee_id}."])`.
+
+        Args:
+            effect: READ or WRITE.
+            asks: phrasings a user would say, with `{param}` slots; an `Ask` also binds the
+                argument values its words fix (see `prove.env.asks`).
+            hidden: a helper for tests and the pipeline, never shown to a model.
+            name: the tool's name, if not the function's.
+            reply: how the assistant reports a successful call, with `{param}` slots for
+                arguments (said in the user's terms) and `{result.field}` slots for the result.
+            values: candidate values per free-text parameter (a scene's name, a message body),
+                so that synthesized calls carry values that fit the tool.
+            needs: tools that set up this one's precondition (add to the cart before checkout);
+                the planner runs them first.
+        """
 
         def register(func: F) -> F:
             built = build_tool(func, server=self.name, effect=effect, asks=asks,  # type: ignore[arg-type]
-                               hidden=hidden, name=name, entity_kinds=list(self.entities))
+                               hidden=hidden, name=name, entity_kinds=list(self.entities),
+                               replies=(reply,) if isinstance(reply, str) else tuple(reply),
+                               values=dict(values or {}), needs=needs)
             if built.name in self.tools:
                 raise ToolDefinitionError(f"{self.name}: tool {built.name!r} is defined twice")
             self.tools[built.name] = built
@@ -66,6 +87,25 @@ class Server:
         if fn is not None or effect is None:
             raise ToolDefinitionError("use @server.tool(effect=READ or WRITE, ...), with arguments")
         return register
+
+    def include(self, *toolsets: Toolset) -> Server:
+        """Build and register the tools of each toolset (in order); returns the server."""
+        for toolset in toolsets:
+            for spec in toolset.specs:
+                self.tool(effect=spec.effect, asks=spec.asks, hidden=spec.hidden, name=spec.name,
+                          reply=spec.replies, values=spec.values, needs=spec.needs)(spec.fn)
+        for tool in self.tools.values():
+            unknown = [n for n in tool.needs if n not in self.tools]
+            if unknown:
+                raise ToolDefinitionError(f"{self.name}.{tool.name}: needs unknown tools {unknown}")
+        return self
+
+    def advances_with(self, hook: AdvanceHook) -> Server:
+        """Set the hook run when an episode's clock moves (for hooks kept in their own module)."""
+        if self.on_advance is not None:
+            raise ToolDefinitionError(f"{self.name}: on_advance is set twice")
+        self.on_advance = hook
+        return self
 
     def lister(self, kind: str) -> str | None:
         """The visible read tool that best lists entities of `kind` without a required argument.
@@ -98,12 +138,38 @@ class Server:
             if found is not None:
                 self._templates.move_to_end(seed)
                 return found
-        built = build_template(self, seed)
+        built = self.build(seed)
         with self._lock:
             self._templates.setdefault(seed, built)
             while len(self._templates) > self._cached_worlds:
                 self._templates.popitem(last=False)
             return self._templates[seed]
+
+    def build(self, seed: int) -> Template:
+        """Build the world for `seed` afresh (not cached), checking the declaration against it."""
+        return build_template(self.name, self.schema_sql, self.build_world, seed, self._check_world)
+
+    def _check_world(self, db: sqlite3.Connection, tables: dict[str, TableMeta]) -> None:
+        visible = {t.name for t in self.visible_tools}
+        for kind in self.entities.values():
+            if kind.table not in tables:
+                raise ToolDefinitionError(f"{self.name}: entity {kind.name!r} names missing table {kind.table!r}")
+            if kind.lister is not None and kind.lister not in visible:
+                raise ToolDefinitionError(f"{self.name}: entity {kind.name!r} names unknown lister {kind.lister!r}")
+            try:
+                db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {kind.live or 1} LIMIT 1',
+                           clock_params(EPOCH))
+            except sqlite3.Error as exc:
+                raise ToolDefinitionError(f"{self.name}: entity {kind.name!r} key or live condition: {exc}") from exc
+        for tool in self.tools.values():
+            for p in tool.params:
+                if p.where is None:
+                    continue
+                kind = self.entities[p.entity]  # type: ignore[index]
+                try:
+                    db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} LIMIT 1')
+                except sqlite3.Error as exc:
+                    raise ToolDefinitionError(f"{self.name}.{tool.name}: {p.name}'s entity condition: {exc}") from exc
 
     def __repr__(self) -> str:
         return f"Server({self.name!r}, {len(self.visible_tools)} tools)"

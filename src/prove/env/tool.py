@@ -13,6 +13,7 @@ import docstring_parser
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from .annotations import Effect, Entity, Sensitive
+from .asks import Ask, as_ask
 from .errors import ToolDefinitionError
 from .schema import plain_schema
 
@@ -34,6 +35,7 @@ class Param:
     required: bool
     entity: str | None
     sensitive: bool
+    where: str | None = None  # the entity's SQL condition for this parameter (a light, not any device)
 
 
 @dataclass(eq=False)
@@ -50,11 +52,14 @@ class Tool:
     parameters: dict[str, Any]
     output_schema: dict[str, Any] | None
     errors: dict[str, str]
-    asks: tuple[str, ...]
+    asks: tuple[Ask, ...]
     hidden: bool
     produces: frozenset[str]
     args_model: type[BaseModel]
     result_adapter: TypeAdapter[Any]
+    replies: tuple[str, ...] = ()
+    values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    needs: tuple[str, ...] = ()
     internal_errors: int = field(default=0)
 
     @property
@@ -87,10 +92,13 @@ def build_tool(
     *,
     server: str,
     effect: Effect,
-    asks: Sequence[str],
+    asks: Sequence[str | Ask],
     hidden: bool,
     name: str | None,
     entity_kinds: Sequence[str],
+    replies: Sequence[str] = (),
+    values: dict[str, Sequence[Any]] | None = None,
+    needs: Sequence[str] = (),
 ) -> Tool:
     """Build a `Tool` from a function, failing loudly on anything undocumented or untyped."""
     tool_name = name or fn.__name__
@@ -129,13 +137,15 @@ def build_tool(
         entities, sensitive = _markers(annotation)
         if len(entities) > 1:
             raise ToolDefinitionError(f"{where}: parameter {pname!r} names several entity kinds")
-        entity = next(iter(entities), None)
+        marker = next(iter(entities), None)
+        entity = marker.kind if marker else None
         if entity is not None and entity not in entity_kinds:
             raise ToolDefinitionError(f"{where}: parameter {pname!r} refers to undeclared entity kind {entity!r}")
         required = sp.default is inspect.Parameter.empty
         default = ... if required else sp.default
         fields[pname] = (annotation, Field(default, description=documented[pname]))
-        params.append(Param(pname, annotation, documented[pname], required, entity, sensitive))
+        params.append(Param(pname, annotation, documented[pname], required, entity, sensitive,
+                            marker.where if marker else None))
     stray = set(documented) - set(names[1:])
     if stray:
         raise ToolDefinitionError(f"{where}: Args: documents parameters it does not have: {sorted(stray)}")
@@ -152,11 +162,10 @@ def build_tool(
             raise ToolDefinitionError(f"{where}: Raises: entries are `error_code: when`, got {code!r}")
         errors[code] = _oneline(raised.description)
 
-    asks = tuple(asks)
-    for phrase in asks:
-        for slot in _SLOT.findall(phrase):
-            if slot not in fields:
-                raise ToolDefinitionError(f"{where}: asks phrase {phrase!r} uses unknown slot {{{slot}}}")
+    phrasings = tuple(as_ask(a) for a in asks)
+    for ask in phrasings:
+        _check_ask(where, ask, fields)
+    kept_values = _check_values(where, values or {}, fields)
 
     args_model = create_model(f"{tool_name}_arguments", __config__=_ARGS_CONFIG, **fields)
     try:
@@ -191,12 +200,80 @@ def build_tool(
         parameters=parameters,
         output_schema=output_schema,
         errors=errors,
-        asks=asks,
+        asks=phrasings,
         hidden=hidden,
         produces=frozenset(produced),
         args_model=args_model,
         result_adapter=TypeAdapter(returns),
+        replies=_check_replies(where, replies, fields, returns),
+        values=kept_values,
+        needs=tuple(needs),
     )
+
+
+def _check_ask(where: str, ask: Ask, fields: dict[str, Any]) -> None:
+    for slot in ask.slots:
+        if slot not in fields:
+            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} uses unknown slot {{{slot}}}")
+    for name, value in ask.binds.items():
+        if name not in fields:
+            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} binds unknown parameter {name!r}")
+        if name in ask.slots:
+            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} both slots and binds {name!r}")
+        try:
+            TypeAdapter(fields[name][0]).validate_python(value, strict=True)
+        except ValueError as exc:
+            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} binds {name}={value!r}, which the "
+                                      f"parameter does not accept: {exc}") from None
+
+
+def _check_values(where: str, values: dict[str, Sequence[Any]], fields: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    kept = {}
+    for name, candidates in values.items():
+        if name not in fields:
+            raise ToolDefinitionError(f"{where}: values given for unknown parameter {name!r}")
+        if isinstance(candidates, (str, bytes)) or not candidates:
+            raise ToolDefinitionError(f"{where}: values[{name!r}] is a non-empty list of candidate values")
+        adapter = TypeAdapter(fields[name][0])
+        for value in candidates:
+            try:
+                adapter.validate_python(value, strict=True)
+            except ValueError as exc:
+                raise ToolDefinitionError(f"{where}: values[{name!r}] holds {value!r}, which the parameter does "
+                                          f"not accept: {exc}") from None
+        kept[name] = tuple(candidates)
+    return kept
+
+
+def _check_replies(where: str, replies: Sequence[str], fields: dict[str, Any], returns: Any) -> tuple[str, ...]:
+    """Reply templates: `{param}` slots name arguments, `{result.a.b}` name fields of the result."""
+    if isinstance(replies, str):
+        replies = (replies,)
+    for reply in replies:
+        for slot in _SLOT.findall(reply):
+            head, _, path = slot.partition(".")
+            if head == "result":
+                if not _has_path(returns, path.split(".") if path else []):
+                    raise ToolDefinitionError(f"{where}: reply {reply!r} names {slot!r}, which the result lacks")
+            elif slot not in fields:
+                raise ToolDefinitionError(f"{where}: reply {reply!r} uses unknown slot {{{slot}}}")
+    return tuple(replies)
+
+
+def _has_path(annotation: Any, path: list[str]) -> bool:
+    """Whether a field path exists in a return type (through models, optional values and lists)."""
+    if not path:
+        return True
+    stack = [annotation]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            info = current.model_fields.get(path[0])
+            if info is None:
+                continue
+            return _has_path(info.annotation, path[1:])
+        stack.extend(a for a in get_args(current) if a is not Ellipsis)
+    return False
 
 
 def _oneline(text: str | None) -> str:
@@ -227,9 +304,9 @@ def _description(summary: str, long: str, doc: docstring_parser.Docstring, error
     return "\n\n".join(parts)
 
 
-def _markers(annotation: Any) -> tuple[set[str], bool]:
-    """Entity kinds and sensitivity found anywhere inside an annotation."""
-    entities: set[str] = set()
+def _markers(annotation: Any) -> tuple[set[Entity], bool]:
+    """Entity markers and sensitivity found anywhere inside an annotation."""
+    entities: set[Entity] = set()
     sensitive = False
     stack = [annotation]
     while stack:
@@ -238,7 +315,7 @@ def _markers(annotation: Any) -> tuple[set[str], bool]:
             base, *meta = get_args(current)
             for item in meta:
                 if isinstance(item, Entity):
-                    entities.add(item.kind)
+                    entities.add(item)
                 elif isinstance(item, Sensitive):
                     sensitive = True
             stack.append(base)
@@ -250,7 +327,7 @@ def _markers(annotation: Any) -> tuple[set[str], bool]:
 def _produced_entities(annotation: Any, seen: set[type] | None = None) -> set[str]:
     """Entity kinds carried by a return type, including fields of nested models."""
     seen = set() if seen is None else seen
-    found, _ = _markers(annotation)
+    found = {marker.kind for marker in _markers(annotation)[0]}
     stack = [annotation]
     while stack:
         current = stack.pop()

@@ -1,12 +1,19 @@
-"""Small helpers every server needs for user-supplied values: quoting, LIKE, money, times.
+"""Small helpers every server needs for user-supplied values: quoting, LIKE, money, times, cards.
 
 Tools raise `ToolError` for a value the model can correct; these helpers do it with one wording
-across every server.
+and one set of rules across every server, so a model meets the same time rules everywhere:
+
+- a time is ISO 8601 local time, '2026-03-18T14:00:00' (seconds optional; a bare date is its
+  midnight); a UTC offset or 'Z' is refused, since every clock is the user's local one;
+  code `invalid_time`;
+- a date is '2026-03-31' (the date part of a date-time is accepted); code `invalid_date`;
+- a time of day is 24-hour 'HH:MM'; code `invalid_time`;
+- years run from 2000 to 2099.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 
 from .errors import ToolError
 
@@ -68,3 +75,56 @@ def parse_date(value: str, name: str, *, code: str = "invalid_date") -> date:
     if not _EARLIEST <= day.year <= _LATEST:
         raise ToolError(code, f"{name} {quote(value)} is outside the years {_EARLIEST} to {_LATEST}.")
     return day
+
+
+def parse_clock(value: str, name: str, *, code: str = "invalid_time") -> time:
+    """A 24-hour time of day such as '09:00' or '17:30'.
+
+    Raises ToolError(`code`) for text that is not one or carries a UTC offset.
+    """
+    try:
+        moment = time.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError(code, f"{name} {quote(value)} is not a time of day.",
+                        hint="Use 24-hour 'HH:MM', such as '09:00' or '17:30'.") from None
+    if moment.tzinfo is not None:
+        raise ToolError(code, f"{name} {quote(value)} carries a UTC offset; times are local.",
+                        hint="Drop the offset, as in '17:30'.")
+    return moment.replace(second=0, microsecond=0)
+
+
+def parse_span(start: str, end: str, *, names: tuple[str, str] = ("start", "end"),
+               max_days: int | None = None) -> tuple[datetime, datetime]:
+    """Two local times where `end` is after `start`, at most `max_days` apart.
+
+    Raises ToolError `invalid_time`, `end_before_start` or `range_too_large`.
+    """
+    s, e = parse_time(start, names[0]), parse_time(end, names[1])
+    if e <= s:
+        raise ToolError("end_before_start", f"{names[1]} {iso(e)} is not after {names[0]} {iso(s)}.",
+                        hint=f"Give a {names[1]} later than the {names[0]}.")
+    if max_days is not None and e - s > timedelta(days=max_days):
+        raise ToolError("range_too_large", f"The window spans {(e - s).days} days; at most {max_days} are allowed.",
+                        hint=f"Ask about at most {max_days} days at a time.")
+    return s, e
+
+
+def luhn_ok(number: str) -> bool:
+    """Whether a string of digits passes the Luhn check that card numbers carry."""
+    if not number.isascii() or not number.isdigit():
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(number)):
+        d = int(ch)
+        if i % 2 == 1:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def luhn_digit(body: str) -> str:
+    """The check digit that makes `body` + digit pass the Luhn check."""
+    for digit in "0123456789":
+        if luhn_ok(body + digit):
+            return digit
+    raise ValueError(f"not digits: {body!r}")  # unreachable for digit strings

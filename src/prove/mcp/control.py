@@ -52,7 +52,7 @@ def tool_info(name: str, tool: Tool) -> dict[str, Any]:
     return {"name": name, "server": tool.server, "tool": tool.name, "summary": tool.summary,
             "description": tool.description, "parameters": tool.parameters, "output_schema": tool.output_schema,
             "effect": tool.effect.value, "read_only": tool.read_only, "hidden": tool.hidden,
-            "errors": tool.errors, "asks": list(tool.asks)}
+            "errors": tool.errors, "asks": [a.as_dict() for a in tool.asks]}
 
 
 def result_json(result: ToolResult) -> dict[str, Any]:

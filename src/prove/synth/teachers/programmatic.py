@@ -163,7 +163,7 @@ class Planner:
         tool = self.server.tools.get(name or "")
         if tool is None:
             raise Rejected("plan_failed", "no tool to abstain on")
-        phrase = self.rng.choice(tool.asks) if tool.asks else None
+        phrase = self.rng.choice(tool.asks).text if tool.asks else None
         refs = {}
         props = tool.parameters.get("properties", {})
         for slot in slots(phrase or ""):
@@ -284,8 +284,9 @@ class Planner:
         if not tool.asks:
             return None
         used = {s.phrase for s in steps}
-        usable = [a for a in tool.asks if a not in used and self._fillable(tool, a, steps)] or \
-                 [a for a in tool.asks if self._fillable(tool, a, steps)]
+        texts = [a.text for a in tool.asks]
+        usable = [a for a in texts if a not in used and self._fillable(tool, a, steps)] or \
+                 [a for a in texts if self._fillable(tool, a, steps)]
         if not usable:
             return None
         if self.spec.level == "minimal":
@@ -558,7 +559,7 @@ class Planner:
         if phrase is None:
             phrase = f"Please {s.tool.summary[:1].lower()}{s.tool.summary[1:].rstrip('.')}."
         if omit is not None and omit in slots(phrase):
-            others = [a for a in s.tool.asks if omit not in slots(a) and all(x in s.args for x in slots(a))]
+            others = [a.text for a in s.tool.asks if omit not in a.slots and all(x in s.args for x in a.slots)]
             phrase = self.rng.choice(others) if others else self.words.intent(s.tool)
         text = fill(phrase, refs)
         said = set(slots(phrase))

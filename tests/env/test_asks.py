@@ -1,0 +1,132 @@
+"""Phrasings that carry their meaning, toolsets, and the shared value helpers."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel
+
+from prove.env import READ, WRITE, Ask, Ctx, EntityKind, Server, ToolDefinitionError, ToolError, Toolset
+from prove.env.asks import problems
+from prove.env.values import luhn_ok, parse_clock, parse_span, parse_time
+
+SCHEMA = "CREATE TABLE messages (message_id TEXT PRIMARY KEY, subject TEXT NOT NULL, kind TEXT NOT NULL);"
+MESSAGE = EntityKind("message", "messages", "message_id", "subject", noun="email")
+
+
+class Forwarded(BaseModel):
+    message_id: MESSAGE.id
+    subject: str
+    attachments: int
+
+
+def _server(tools: Toolset) -> Server:
+    return Server("mail", "Mail", "A mailbox for tests of phrasings and toolsets, nothing more.",
+                  schema=SCHEMA, world=None, entities=[MESSAGE]).include(tools)
+
+
+def _forward_tools(*asks: str | Ask, reply: str = "Forwarded {message_id}.") -> Toolset:
+    tools = Toolset("compose")
+
+    @tools.tool(effect=WRITE, asks=asks, reply=reply)
+    def forward(ctx: Ctx, message_id: MESSAGE.id, to: str, include_attachments: bool = True,
+                priority: Literal["normal", "urgent"] = "normal") -> Forwarded:
+        """Forward a message.
+
+        Args:
+            message_id: the message, such as 'MSG-10001'.
+            to: the address, such as 'ana@example.com'.
+            include_attachments: send its attachments too, such as false; default true.
+            priority: how urgent, such as 'urgent'.
+        """
+        return Forwarded(message_id=message_id, subject="x", attachments=0)
+
+    return tools
+
+
+def _problems(server: Server, name: str = "forward") -> list[str]:
+    tool = server.tools[name]
+    props = tool.parameters["properties"]
+    return [p for ask in tool.asks for p in problems(ask, {q.name: (q.required, props[q.name]) for q in tool.params})]
+
+
+def test_a_phrase_that_names_an_option_it_does_not_bind_is_flagged() -> None:
+    server = _server(_forward_tools("Forward {message_id} to {to} but without the attachments.",
+                                    "Forward {message_id} to {to}, it's urgent."))
+    found = _problems(server)
+    assert any("include_attachments" in p for p in found) and any("'urgent' of 'priority'" in p for p in found)
+
+
+def test_bound_phrases_pass_and_agree_only_with_their_values() -> None:
+    ask = Ask("Forward {message_id} to {to} without the attachments.", include_attachments=False)
+    server = _server(_forward_tools(ask, Ask("Forward {message_id} to {to}, urgently.", priority="urgent")))
+    assert _problems(server) == []
+    assert server.tools["forward"].asks[0] == ask and ask.slots == ["message_id", "to"]
+    assert ask.agrees({"message_id": "M", "to": "a", "include_attachments": False})
+    assert not ask.agrees({"message_id": "M", "to": "a"})
+    assert not ask.agrees({"message_id": "M", "to": "a", "include_attachments": True})
+
+
+def test_a_phrase_must_say_every_required_argument() -> None:
+    server = _server(_forward_tools("Forward {message_id}.", "Forward {message_id} to {to}."))
+    assert _problems(server) == ["'Forward {message_id}.' leaves the required 'to' unsaid (slot it or bind it)"]
+
+
+@pytest.mark.parametrize("ask, error", [
+    (Ask("Forward {message_id} to {to}.", colour="red"), "binds unknown parameter"),
+    (Ask("Forward {message_id} to {to}.", include_attachments="no"), "does not accept"),
+    (Ask("Forward {message_id} to {to}.", priority="loud"), "does not accept"),
+    (Ask("Forward {message_id} to {to}.", to="x"), "both slots and binds"),
+])
+def test_bad_bindings_fail_at_import(ask: Ask, error: str) -> None:
+    with pytest.raises(ToolDefinitionError, match=error):
+        _server(_forward_tools(ask))
+
+
+@pytest.mark.parametrize("reply, error", [("Sent {result.nothing}.", "the result lacks"),
+                                          ("Sent {nobody}.", "unknown slot")])
+def test_reply_slots_name_arguments_or_result_fields(reply: str, error: str) -> None:
+    with pytest.raises(ToolDefinitionError, match=error):
+        _server(_forward_tools("Forward {message_id} to {to}.", reply=reply))
+    ok = _server(_forward_tools("Forward {message_id} to {to}.", reply="Sent {result.subject} to {to}."))
+    assert ok.tools["forward"].replies == ("Sent {result.subject} to {to}.",)
+
+
+def test_values_and_needs_are_checked() -> None:
+    tools = Toolset("x")
+
+    @tools.tool(effect=READ, asks=["Find {query}."], values={"query": ["budget", "trip"]}, needs=["nothing_here"])
+    def find(ctx: Ctx, query: str) -> list[str]:
+        """Find messages.
+
+        Args:
+            query: words, such as 'budget'.
+        """
+        return []
+
+    with pytest.raises(ToolDefinitionError, match="needs unknown tools"):
+        _server(tools)
+    bad = Toolset("y")
+    bad.tool(effect=READ, values={"query": [3]})(find)
+    with pytest.raises(ToolDefinitionError, match="does not accept"):
+        _server(bad)
+
+
+def test_entity_kinds_give_their_id_types_and_words() -> None:
+    assert MESSAGE.words == "email" and EntityKind("scheduled_payment", "t", "k").words == "scheduled payment"
+    server = _server(_forward_tools("Forward {message_id} to {to}."))
+    assert server.tools["forward"].params[0].entity == "message"
+
+
+def test_one_set_of_time_rules() -> None:
+    assert parse_time("2026-03-18T14:00", "start").hour == 14
+    for bad in ("2026-03-18T14:00:00Z", "2026-03-18T14:00:00+02:00", "tomorrow"):
+        with pytest.raises(ToolError) as info:
+            parse_time(bad, "start")
+        assert info.value.code == "invalid_time"
+    assert parse_clock("17:30", "at").minute == 30
+    with pytest.raises(ToolError) as info:
+        parse_span("2026-03-18T14:00", "2026-03-18T13:00")
+    assert info.value.code == "end_before_start"
+    assert luhn_ok("4111111111111111") and not luhn_ok("4111111111111112")
