@@ -1,18 +1,13 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from prove.env import registry
-from prove.synth.machine import (
-    Call,
-    Move,
-    Rejected,
-    outcome_of,
-    run_sync,
-    validate_move,
-)
+from prove.synth.contract import Call, Move, Rejected
+from prove.synth.machine import outcome_of, run_sync, validate_move
 
 
 class Scripted:
@@ -39,13 +34,13 @@ class Scripted:
     async def continuation(self, conv):
         return "follow_up" if self.users else "end"
 
+    def advance(self, conv):
+        return 0
+
 
 def _spec(synth, server="banking", **kw):
     i = next(i for i in range(200) if synth.locate(i)[0].name == server and synth.spec(i).kind == "multi_turn")
-    spec = synth.spec(i)
-    for k, v in kw.items():
-        setattr(spec, k, v)
-    return spec
+    return dataclasses.replace(synth.spec(i), **kw)
 
 
 def test_failed_attempts_stay_out_of_the_gold_and_edges_follow_data_flow(synth) -> None:
@@ -61,6 +56,7 @@ def test_failed_attempts_stay_out_of_the_gold_and_edges_follow_data_flow(synth) 
          Move(text="Here it is.")])
     conv = run_sync(synth.machine.run(spec, teacher))
     example, stats = finish(conv)
+    example = example.model_dump(mode='json', exclude_none=True)
     gold = [c for t in example["turns"] for c in t["calls"]]
     assert [c["name"] for c in gold] == ["list_accounts", "get_account"]
     assert [len(t["calls"]) for t in example["turns"]] == [1, 1]
@@ -84,7 +80,7 @@ def test_format_validator_catches_bad_moves(synth) -> None:
     assert invented and "not an entity of the live state" in invented[0]
     real = spec.context.ids("account")[0]
     assert validate_move(conv, Move(calls=[Call("get_account", json.dumps({"account_id": real}))])) == []
-    spec.ungrounded = True
+    conv.spec = dataclasses.replace(spec, ungrounded=True)
     assert validate_move(conv, Move(calls=[Call("get_account", {"account_id": "ACC-99999"})])) == []
 
 
@@ -97,11 +93,10 @@ def test_a_teacher_that_never_fixes_its_format_is_rejected(synth) -> None:
 
 
 def test_outcomes(synth) -> None:
-    spec = _spec(synth)
+    spec = _spec(synth, ungrounded=True)
     acc = spec.context.ids("account")[0]
     teacher = Scripted(["a"], [Move(calls=[Call("get_account", {"account_id": acc}),
                                            Call("freeze_card", {"card_id": "CRD-1"})]), Move(text="done")])
-    spec.ungrounded = True
     conv = run_sync(synth.machine.run(spec, teacher))
     assert outcome_of(conv.executed).value == "partial"
     assert outcome_of(conv.executed[1:]).value == "failure"

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Ask", "as_ask", "words_in"]
+__all__ = ["Ask", "as_ask", "bool_words", "problems", "words_in"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -87,7 +87,8 @@ _TOGGLES = {
 }
 
 
-def _bool_words(param: str) -> set[str]:
+def bool_words(param: str) -> set[str]:
+    """Words that, said in a request, speak of a boolean parameter of this name."""
     parts = param.split("_")
     found = set(_TOGGLES.get(param, ()))
     for part in parts:
@@ -124,7 +125,7 @@ def problems(ask: Ask, params: Mapping[str, tuple[bool, dict[str, Any]]]) -> lis
         if name in covered:
             continue
         if schema.get("type") == "boolean":
-            named = sorted(w for w in _bool_words(name) if w in words)
+            named = sorted(w for w in bool_words(name) if w in words)
             if named:
                 found.append(f"{ask.text!r} speaks of {name!r} ({', '.join(named)}) but does not bind it")
             continue

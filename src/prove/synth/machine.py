@@ -20,262 +20,31 @@ sensitive value first appeared.
 
 from __future__ import annotations
 
-import enum
-import json
-import random
-import re
 from collections.abc import Coroutine, Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from ..env import Server, Session, Tool, ToolResult
+from ..env import Server, Session
 from ..env.world import EPOCH
-from .entities import EntityIndex, extract_entities, own_ids
+from ..records import Example
+from .contract import (
+    Conversation,
+    ConversationSpec,
+    Executed,
+    Move,
+    Outcome,
+    Rejected,
+    Teacher,
+    as_args,
+    entity_values,
+    token,
+)
+from .entities import extract_entities, own_ids
 from .graph import NONE, DependencyGraph
-from .sampler import SamplingContext
+from .wording import system_prompt
 
-if TYPE_CHECKING:
-    from .teachers import Teacher
-    from .teachers.wording import Wording
-
-__all__ = ["Call", "Conversation", "ConversationSpec", "Machine", "Move", "Outcome", "Phase", "Rejected",
-           "run_sync", "sensitive_provenance"]
+__all__ = ["Machine", "finish", "run_sync", "sensitive_provenance"]
 
 T = TypeVar("T")
-
-
-class Phase(str, enum.Enum):
-    QUERY = "query"
-    ASSISTANT = "assistant"
-    EXECUTE = "execute"
-    RECOVER = "recover"
-    RESPOND = "respond"
-    CONTINUE = "continue"
-    END = "end"
-
-
-class Outcome(str, enum.Enum):
-    SUCCESS = "success"
-    PARTIAL = "partial"
-    FAILURE = "failure"
-    NONE = "none"  # a turn without calls: a question, an answer from memory, a refusal
-
-
-class Rejected(Exception):
-    """The conversation cannot become an example; `reason` is a short stable code."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
-
-
-@dataclass
-class Call:
-    """A tool call the assistant proposes. `mistake` marks a deliberate error the teacher shows."""
-
-    name: Any
-    arguments: Any
-    mistake: str | None = None
-
-
-@dataclass
-class Move:
-    """The assistant's move: calls (with optional text before them), or a final text."""
-
-    text: str | None = None
-    calls: list[Call] = field(default_factory=list)
-
-
-@dataclass
-class ConversationSpec:
-    """Everything decided about one example before the teacher starts (derived from seed and index)."""
-
-    id: str
-    index: int
-    seed: int
-    server: Server
-    world: int
-    context: SamplingContext
-    graph: DependencyGraph
-    kind: str = "multi_turn"
-    level: str = "complete"
-    chain: list[str] = field(default_factory=list)
-    turns: int = 2
-    tools: list[dict[str, Any]] = field(default_factory=list)
-    perturbations: list[str] = field(default_factory=list)
-    hidden: set[str] = field(default_factory=set)
-    abstain_tool: str | None = None
-    hide_lookup: bool = False
-    ungrounded: bool = False
-    recovery: float = 0.12
-    infeasible: float = 0.03
-    max_turns: int = 3
-    max_steps: int = 10
-    max_regenerations: int = 3
-    teacher: str = "programmatic"
-
-    def rng(self, purpose: str) -> random.Random:
-        return random.Random(f"{self.seed}:{self.index}:{purpose}")
-
-
-@dataclass
-class Executed:
-    id: str
-    name: str
-    arguments: Any
-    result: ToolResult
-    turn: int
-    message: int
-    mistake: str | None
-    refs: list[tuple[str, str, bool]]  # (kind, value, exists at that point)
-
-
-class Conversation:
-    """The transcript and live state of one conversation, shared by the machine and the teacher."""
-
-    def __init__(self, spec: ConversationSpec, session: Session, index: EntityIndex, wording: Wording) -> None:
-        self.spec = spec
-        self.session = session
-        self.index = index
-        self.wording = wording
-        self.server = spec.server
-        self.messages: list[dict[str, Any]] = []
-        self.users: list[str] = []
-        self.executed: list[Executed] = []
-        self.created: dict[str, set[str]] = {}
-        self.phase = Phase.QUERY
-        self.turn = -1
-        self.scratch: dict[str, Any] = {}
-        self.regenerations = 0
-        self.feedback: list[str] = []
-        self.outcomes: list[str] = []
-        self.strategies: list[str] = []
-        self._next_call = 1
-        self.shown = {t["function"]["name"] for t in spec.tools}
-
-    # ----- views for teachers ----------------------------------------------------------------
-
-    def tool(self, name: str) -> Tool | None:
-        """A tool of the server that the model is shown."""
-        if name not in self.shown:
-            return None
-        return self.server.tools.get(name)
-
-    def turn_calls(self, turn: int | None = None) -> list[Executed]:
-        t = self.turn if turn is None else turn
-        return [e for e in self.executed if e.turn == t]
-
-    def known_values(self) -> set[str]:
-        """Entity IDs a grounded assistant may use: the context, user messages, tool outputs."""
-        known = set(self.spec.context.known())
-        for ids in self.created.values():
-            known |= ids
-        return known
-
-    def mentioned(self, value: str) -> bool:
-        """Whether a value was said in a user message or returned by a tool so far."""
-        pattern = _token(value)
-        for m in self.messages:
-            if m["role"] in ("user", "tool") and isinstance(m.get("content"), str) and pattern.search(m["content"]):
-                return True
-        return False
-
-    def hide(self, names: Iterable[str]) -> None:
-        """Take tools out of the model's view (before the first assistant move): a hidden-tool perturbation."""
-        names = set(names)
-        self.spec.tools = [t for t in self.spec.tools if t["function"]["name"] not in names]
-        self.spec.hidden |= names
-        self.shown -= names
-        if "hidden_tool" not in self.spec.perturbations:
-            self.spec.perturbations.append("hidden_tool")
-
-    # ----- transcript ------------------------------------------------------------------------
-
-    def add_system(self, text: str) -> None:
-        self.messages.append({"role": "system", "content": text})
-
-    def add_user(self, text: str) -> None:
-        self.turn += 1
-        self.users.append(text)
-        self.messages.append({"role": "user", "content": text})
-
-    def add_text(self, text: str) -> None:
-        self.messages.append({"role": "assistant", "content": text})
-
-    def execute(self, move: Move) -> list[Executed]:
-        """Run a move's calls in order on the live session and append them to the transcript."""
-        tool_calls = []
-        ids = []
-        for call in move.calls:
-            cid = f"c{self._next_call}"
-            self._next_call += 1
-            ids.append(cid)
-            args = call.arguments
-            text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-            tool_calls.append({"id": cid, "type": "function", "function": {"name": str(call.name), "arguments": text}})
-        msg: dict[str, Any] = {"role": "assistant", "content": move.text, "tool_calls": tool_calls}
-        self.messages.append(msg)
-        at = len(self.messages) - 1
-        out = []
-        for cid, call in zip(ids, move.calls):
-            args = _as_args(call.arguments)
-            refs = self._refs(call.name, args)
-            result = self.session.call(call.name, args if args is not None else call.arguments)
-            if result.ok:
-                tool = self.server.tools.get(call.name)
-                if tool is not None:
-                    for kind, value, _ in extract_entities(tool, result.data):
-                        self.created.setdefault(kind, set()).add(value)
-            self.messages.append({"role": "tool", "tool_call_id": cid, "name": str(call.name), "content": result.text()})
-            ex = Executed(cid, str(call.name), args if args is not None else call.arguments, result, self.turn, at,
-                          call.mistake, refs)
-            self.executed.append(ex)
-            out.append(ex)
-        return out
-
-    def _refs(self, name: Any, args: dict[str, Any] | None) -> list[tuple[str, str, bool]]:
-        tool = self.server.tools.get(name) if isinstance(name, str) else None
-        if tool is None or not isinstance(args, dict):
-            return []
-        refs = []
-        for p in tool.params:
-            if p.entity and p.name in args:
-                for v in _values(args[p.name]):
-                    refs.append((p.entity, v, self.index.exists(p.entity, v, self.created)))
-        return refs
-
-
-def _as_args(arguments: Any) -> dict[str, Any] | None:
-    if isinstance(arguments, dict):
-        return arguments
-    if isinstance(arguments, (str, bytes)):
-        try:
-            parsed = json.loads(arguments)
-        except ValueError:
-            return None
-        return parsed if isinstance(parsed, dict) else None
-    return None
-
-
-def _values(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str)]
-    return []
-
-
-_TOKEN_CACHE: dict[str, re.Pattern[str]] = {}
-
-
-def _token(value: str) -> re.Pattern[str]:
-    found = _TOKEN_CACHE.get(value)
-    if found is None:
-        if len(_TOKEN_CACHE) > 50_000:
-            _TOKEN_CACHE.clear()
-        found = _TOKEN_CACHE[value] = re.compile(r"(?<![0-9A-Za-z])" + re.escape(value) + r"(?![0-9A-Za-z])")
-    return found
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
@@ -299,7 +68,7 @@ def validate_move(conv: Conversation, move: Move) -> list[str]:
             shown = sorted(conv.shown)
             problems.append(f"unknown tool {call.name!r}; the tools are: {', '.join(shown[:40])}")
             continue
-        args = _as_args(call.arguments)
+        args = as_args(call.arguments)
         if args is None:
             problems.append(f"the arguments of {call.name} are not a JSON object: {str(call.arguments)[:120]}")
             continue
@@ -312,7 +81,7 @@ def validate_move(conv: Conversation, move: Move) -> list[str]:
                 continue
             if known is None:
                 known = conv.known_values()
-            for v in _values(args[p.name]):
+            for v in entity_values(args[p.name]):
                 if v not in known and not conv.mentioned(v):
                     problems.append(f"{call.name}.{p.name} = {v!r} is not an entity of the live state; use an "
                                     f"ID from the context, the user or a tool result")
@@ -339,11 +108,9 @@ class Machine:
         self._index_for = index_for
 
     async def run(self, spec: ConversationSpec, teacher: Teacher) -> Conversation:
-        from .teachers.wording import Wording
-
         session = Session([spec.server], world=spec.world, session_id=spec.id)
-        conv = Conversation(spec, session, self._index_for(spec.server, spec.world), Wording(spec.rng("wording")))
-        conv.add_system(conv.wording.system(spec.server, EPOCH))
+        conv = Conversation(spec, session, self._index_for(spec.server, spec.world))
+        conv.add_system(system_prompt(spec.server, EPOCH, spec.rng("system")))
         try:
             await self._loop(conv, teacher)
         except BaseException:
@@ -354,31 +121,24 @@ class Machine:
     async def _loop(self, conv: Conversation, teacher: Teacher) -> None:
         spec = conv.spec
         for _ in range(spec.max_turns + 1):
-            conv.phase = Phase.QUERY
             text = await teacher.query(conv)
             if text is None:
                 break
-            conv.add_user(text)
+            conv.add_user(text, teacher.advance(conv))
             start = len(conv.executed)
             for _step in range(spec.max_steps):
-                conv.phase = Phase.ASSISTANT if conv.phase != Phase.RECOVER else Phase.RECOVER
                 move = await self._assistant(conv, teacher)
                 if move.calls:
-                    conv.phase = Phase.EXECUTE
-                    results = conv.execute(move)
-                    conv.phase = Phase.RECOVER if any(not r.result.ok for r in results) else Phase.ASSISTANT
+                    conv.execute(move)
                     continue
-                conv.phase = Phase.RESPOND
                 conv.add_text(move.text or "")
                 break
             else:
                 raise Rejected("too_many_steps", f"turn {conv.turn} did not end within {spec.max_steps} steps")
             conv.outcomes.append(outcome_of(conv.executed[start:]).value)
-            conv.phase = Phase.CONTINUE
             decision = await teacher.continuation(conv)
             if decision == "end" or conv.turn + 1 >= spec.max_turns:
                 break
-        conv.phase = Phase.END
 
     async def _assistant(self, conv: Conversation, teacher: Teacher) -> Move:
         feedback = None
@@ -411,8 +171,8 @@ def sensitive_provenance(messages: list[dict[str, Any]], calls: Iterable[tuple[s
         for p in tool.params:
             if not p.sensitive or p.name not in args:
                 continue
-            for value in _values(args[p.name]) or [str(args[p.name])]:
-                pattern = _token(value)
+            for value in entity_values(args[p.name]) or [str(args[p.name])]:
+                pattern = token(value)
                 where = next((i for i, m in enumerate(messages[:at]) if m["role"] in ("user", "tool")
                               and isinstance(m.get("content"), str) and pattern.search(m["content"])), None)
                 if where is None:
@@ -446,7 +206,7 @@ def _after(conv: Conversation, gold: list[Executed], graph: DependencyGraph) -> 
         produced = {v for _, v, _ in extract_entities(tool, g.result.data)} if tool else set()
         args = g.arguments if isinstance(g.arguments, dict) else {}
         arg_ids = {v for p in (tool.params if tool else ()) if p.entity and p.name in args
-                   for v in _values(args[p.name])}
+                   for v in entity_values(args[p.name])}
         deps: list[str] = []
         for value in sorted(arg_ids):
             source = next((prev for prev, out, _ in done if value in out), None)
@@ -454,7 +214,7 @@ def _after(conv: Conversation, gold: list[Executed], graph: DependencyGraph) -> 
                 continue
             said = first_user.get(value)
             if said is None:
-                pattern = _token(value)
+                pattern = token(value)
                 said = next((i for i, text in user_texts if pattern.search(text)), 10**9)
                 first_user[value] = said
             if said < source.message:
@@ -474,44 +234,46 @@ def _after(conv: Conversation, gold: list[Executed], graph: DependencyGraph) -> 
     return edges
 
 
-def finish(conv: Conversation) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The example record (a plain dict in the `records.Example` shape) and its statistics."""
+def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
+    """The example record and its statistics."""
     spec = conv.spec
+    decided = conv.decided
     gold = [e for e in conv.executed if e.result.ok]
     edges = _after(conv, gold, spec.graph)
     turns = []
     for t, text in enumerate(conv.users):
         calls = [{"id": e.id, "name": e.name, "arguments": e.arguments, "after": edges[e.id]}
                  for e in gold if e.turn == t]
-        turns.append({"user": text, "calls": calls})
+        turn: dict[str, Any] = {"user": text, "calls": calls}
+        if decided.advance.get(t):
+            turn["advance"] = decided.advance[t]
+        turns.append(turn)
     provenance, missing = sensitive_provenance(
         conv.messages, [(e.id, e.message, e.name, e.arguments) for e in gold if isinstance(e.arguments, dict)],
         conv.server)
-    kind = spec.kind
+    kind = decided.kind
     if kind in ("multi_turn", "clarification") and not gold:
         raise Rejected("no_successful_calls", "the conversation made no call that succeeded")
     if kind in ("abstention", "irrelevance") and gold:
         kind = "multi_turn"
     if kind == "clarification" and (not turns or turns[0]["calls"]):
         kind = "multi_turn"
-    example = {
-        "id": spec.id,
-        "servers": [spec.server.name],
-        "world": spec.world,
-        "kind": kind,
-        "perturbations": sorted(spec.perturbations),
-        "tools": spec.tools,
-        "messages": conv.messages,
-        "turns": turns,
-        "fingerprint": conv.session.fingerprint(),
-        "provenance": provenance,
-        "meta": {
-            "teacher": spec.teacher, "chain": spec.chain, "level": spec.level, "seed": spec.seed,
-            "index": spec.index, "world": spec.world, "context_block": spec.context.block,
-            "grounded": not spec.ungrounded, "outcomes": conv.outcomes, "persona": conv.wording.persona.name,
-            "strategies": conv.strategies,
-        },
+    gold_ids = {e.id for e in gold}
+    meta: dict[str, Any] = {
+        "teacher": spec.teacher, "chain": decided.chain, "level": decided.level, "seed": spec.seed,
+        "index": spec.index, "world": spec.world, "context_block": spec.context.block,
+        "grounded": not spec.ungrounded, "outcomes": conv.outcomes, "strategies": decided.strategies,
     }
+    if decided.persona:
+        meta["persona"] = decided.persona
+    bindings = {cid: b for cid, b in decided.bindings.items() if cid in gold_ids and b}
+    if bindings:
+        meta["bindings"] = bindings
+    example = Example.model_validate({
+        "id": spec.id, "servers": [spec.server.name], "world": spec.world, "kind": kind,
+        "perturbations": sorted(decided.perturbations), "tools": conv.tools, "messages": conv.messages,
+        "turns": turns, "fingerprint": conv.session.fingerprint(), "provenance": provenance, "meta": meta,
+    })
     gold_refs = [r for e in gold for r in e.refs]
     intended = [r for e in conv.executed if e.mistake is None for r in e.refs]
     stats = {
@@ -519,6 +281,6 @@ def finish(conv: Conversation) -> tuple[dict[str, Any], dict[str, Any]]:
         "gold": len(gold), "turns": len(turns), "regenerations": conv.regenerations,
         "outcomes": conv.outcomes, "refs": len(intended), "refs_exist": sum(r[2] for r in intended),
         "gold_refs": len(gold_refs), "gold_refs_exist": sum(r[2] for r in gold_refs),
-        "sensitive_missing": missing, "strategies": conv.strategies,
+        "sensitive_missing": missing, "strategies": decided.strategies,
     }
     return example, stats

@@ -39,10 +39,11 @@ from ..env.errors import ProveError
 from .config import SynthConfig
 from .entities import EntityIndex
 from .graph import DependencyGraph, build_graph, graph_cache_path
-from .machine import ConversationSpec, Machine, Rejected, finish, run_sync
+from .contract import ConversationSpec, Rejected, Teacher
+from .machine import Machine, finish, run_sync
 from .perturb import choose, distractor_pool, shown_tools
 from .sampler import Sampler
-from .teachers import Teacher, make_teacher
+from .teachers import make_teacher
 from .validate import Deduper, call_set, check
 
 __all__ = ["Summary", "SynthError", "Synthesizer", "load_servers", "run"]
@@ -158,8 +159,9 @@ class Synthesizer:
         turns = 3 if rng.random() < cfg.rates.third_turn else 2
         return ConversationSpec(
             id=f"{server.name}-{cfg.seed}-{i:07d}", index=i, seed=cfg.seed, server=server, world=context.world,
-            context=context, graph=graph, kind=choice.kind, level=choice.level, chain=chain, turns=turns,
-            tools=tools, perturbations=sorted(set(choice.perturbations) | set(applied)), hidden=hidden,
+            context=context, graph=graph, kind=choice.kind, level=choice.level, chain=tuple(chain), turns=turns,
+            tools=tuple(tools), perturbations=tuple(sorted(set(choice.perturbations) | set(applied))),
+            hidden=frozenset(hidden),
             abstain_tool=choice.abstain_tool, hide_lookup=choice.hide_lookup, ungrounded=cfg.ungrounded,
             recovery=cfg.rates.recovery, infeasible=cfg.rates.infeasible, max_turns=cfg.max_turns,
             max_steps=cfg.max_steps, max_regenerations=cfg.max_regenerations, teacher=self.teacher.id)
@@ -171,22 +173,23 @@ class Synthesizer:
         conv = None
         try:
             conv = await self.machine.run(spec, self.teacher)
-            example, stats = finish(conv)
+            record, stats = finish(conv)
         except Rejected as exc:
             stats = _conv_stats(conv) if conv is not None else {}
             return Candidate(i, None, {**base, **stats, "status": exc.reason, "detail": exc.detail[:300]})
         finally:
             if conv is not None:
                 conv.session.close()
-        base.update(kind=example["kind"], level=spec.level, chain=len(spec.chain),
-                    perturbations=example["perturbations"])
+        example = record.model_dump(mode="json", exclude_none=True)
+        base.update(kind=record.kind, level=conv.decided.level, chain=len(conv.decided.chain),
+                    perturbations=record.perturbations)
         verdict = check(example, spec.server, self.index(spec.server, spec.world),
-                        max_failure_rate=self.config.max_failure_rate)
+                        max_failure_rate=self.config.max_failure_rate, parse=False)
         info = {**base, **stats, "turns": len(example["turns"]),
                 "replay": verdict.ok or verdict.reason not in ("replay_mismatch", "fingerprint_mismatch")}
         if not verdict.ok:
             return Candidate(i, None, {**info, "status": verdict.reason, "detail": verdict.detail[:300]})
-        line = json.dumps(_canonical(example), ensure_ascii=False)
+        line = json.dumps(example, ensure_ascii=False)
         return Candidate(i, line, {**info, "status": "accepted"}, call_set(example))
 
     def example(self, i: int) -> Candidate:
@@ -224,19 +227,6 @@ def _conv_stats(conv: Any) -> dict[str, Any]:
             "regenerations": conv.regenerations, "outcomes": conv.outcomes,
             "refs": sum(len(e.refs) for e in conv.executed if e.mistake is None),
             "refs_exist": sum(r[2] for e in conv.executed if e.mistake is None for r in e.refs)}
-
-
-def _canonical(example: dict[str, Any]) -> dict[str, Any]:
-    """The record as `records.write_jsonl` writes it (None values dropped)."""
-    def clean(v: Any) -> Any:
-        if isinstance(v, dict):
-            return {k: clean(x) for k, x in v.items() if x is not None}
-        if isinstance(v, list):
-            return [clean(x) for x in v]
-        return v
-    out = dict(example)
-    out["messages"] = [clean(m) for m in example["messages"]]
-    return out
 
 
 @dataclass

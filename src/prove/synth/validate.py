@@ -11,7 +11,8 @@ world and rejects it when:
 - the replayed final fingerprint differs from the recorded one (`fingerprint_mismatch`);
 - a gold call names an entity that does not exist at that point (`ungrounded_reference`);
 - a `Sensitive` value of a gold call appeared in no earlier user turn or tool output
-  (`sensitive_provenance`), or the recorded provenance is not where it first appeared.
+  (`sensitive_provenance`), or the recorded provenance is not where it first appeared;
+- a gold call does not mean what the conversation asked (`unfaithful_*`, see `faithful.py`).
 
 `Deduper` then drops near-duplicates: Jaccard similarity of the gold call sequences (name and
 arguments of each call) at or above the threshold (0.70), with prefix filtering so that a
@@ -34,6 +35,7 @@ from pydantic import ValidationError
 from ..env import Server, Session
 from ..records import Example
 from .entities import EntityIndex, extract_entities
+from .faithful import faithfulness
 from .machine import sensitive_provenance
 
 __all__ = ["Deduper", "Verdict", "call_set", "check"]
@@ -134,6 +136,9 @@ def check(example: Mapping[str, Any], server: Server, index: EntityIndex, *, max
         return _fail(verdict, "sensitive_provenance", f"never given before use: {', '.join(missing)}")
     if provenance != list(example.get("provenance", [])):
         return _fail(verdict, "provenance_mismatch", "the recorded provenance is not where values first appeared")
+    unfaithful = faithfulness(example, server, index)
+    if unfaithful is not None:
+        return _fail(verdict, unfaithful.reason, unfaithful.detail)
     return verdict
 
 

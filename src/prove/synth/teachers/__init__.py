@@ -8,43 +8,17 @@
   with regeneration and an on-disk response cache.
 
 A teacher answers the machine's questions for one conversation at a time (`query`,
-`assistant`, `continuation`); per-conversation state lives on the `Conversation`.
+`assistant`, `continuation`); each keeps its per-conversation state itself; the protocol is in `synth.contract`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-if TYPE_CHECKING:
-    from ..graph import PairClassifier
-    from ..machine import Conversation, Move
+from ..contract import Teacher
 
 __all__ = ["Teacher", "make_teacher", "parse_teacher"]
-
-
-class Teacher(Protocol):
-    """What the state machine asks of a teacher."""
-
-    id: str
-
-    async def query(self, conv: Conversation) -> str | None:
-        """The next user message, or None to end the conversation."""
-
-    async def assistant(self, conv: Conversation, feedback: str | None = None) -> Move:
-        """The assistant's next move: tool calls, or text that answers the turn.
-
-        `feedback` says why the previous answer to the same question was rejected by the
-        format validator (a regeneration).
-        """
-
-    async def continuation(self, conv: Conversation) -> str:
-        """After a turn: 'end', 'follow_up' or 'clarification'."""
-
-    def classifier(self) -> PairClassifier | None:
-        """A pair classifier for the dependency graph, or None for the schema classifier."""
-
-    async def aclose(self) -> None: ...
 
 
 def parse_teacher(spec: str) -> tuple[str, dict[str, Any]]:

@@ -19,6 +19,7 @@ import json
 import os
 import random
 import re
+import weakref
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +29,8 @@ import httpx2 as httpx
 
 from ...env import Server, Tool
 from ..graph import LABELS
-from ..machine import Call, Conversation, Move, Rejected
+from ..contract import Call, Conversation, Move, Rejected
+from ..wording import PERSONAS
 from .cache import ResponseCache, request_key
 
 __all__ = ["OpenAITeacher", "TeacherError"]
@@ -67,6 +69,7 @@ class OpenAITeacher:
         self._client: httpx.AsyncClient | None = None
         self._sem: asyncio.Semaphore | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._regen: weakref.WeakKeyDictionary[Conversation, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
 
     # ----- transport -----------------------------------------------------------------------------
 
@@ -169,7 +172,7 @@ class OpenAITeacher:
         seg = self._segments(conv)
         turn = conv.turn + 1
         parts = [f"{QUERY_MARK} with an assistant for {server.title}: {server.description}",
-                 f"The user's style: {conv.wording.persona.name}. Today is Monday 2026-03-16, 09:00.",
+                 f"The user's style: {self._persona(conv)}. Today is Monday 2026-03-16, 09:00.",
                  "Write only the user's next message, as plain text: no quotes, no role names, no explanations."]
         if not spec.ungrounded:
             parts.append(spec.context.render())
@@ -244,16 +247,16 @@ class OpenAITeacher:
         if not spec.ungrounded:
             system += "\n\n" + spec.context.render()
         messages = [{"role": "system", "content": system}, *conv.messages[1:]]
-        regen: list[dict[str, Any]] = conv.scratch.get("regen", []) if feedback is not None else []
+        regen: list[dict[str, Any]] = self._regen.get(conv, []) if feedback is not None else []
         if feedback is not None:
             # A regeneration sees the answers it corrects and why they were rejected.
             regen.append({"role": "user", "content": f"[validator] {feedback}. Answer again."})
             messages.extend(regen)
-        message = await self._call(self._payload(messages, spec.tools))
+        message = await self._call(self._payload(messages, conv.tools))
         answer: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
         if message.get("tool_calls"):
             answer["tool_calls"] = message["tool_calls"]
-        conv.scratch["regen"] = [*regen, answer]
+        self._regen[conv] = [*regen, answer]
         return _move(message)
 
     async def _call(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -261,6 +264,15 @@ class OpenAITeacher:
             return await self.complete(payload)
         except TeacherError as exc:
             raise Rejected("teacher_error", str(exc)) from exc
+
+    def advance(self, conv: Conversation) -> int:
+        return 0
+
+    def _persona(self, conv: Conversation) -> str:
+        """The user's style for this conversation, drawn once from its seed."""
+        if conv.decided.persona is None:
+            conv.decided.persona = conv.spec.rng("wording").choice(PERSONAS).name
+        return conv.decided.persona
 
     async def continuation(self, conv: Conversation) -> str:
         spec = conv.spec

@@ -25,17 +25,19 @@ context does; such calls fail, are retried once with another invented ID, then g
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...env import Session, Tool, ToolResult
+from ...env import Ask, Session, Tool, ToolResult
 from ...env.annotations import Effect
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
+from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, iter_records
 from ..graph import EXPLICIT
-from ..machine import Call, Conversation, Move, Rejected
-from .values import ValueMaker, example_of, render_value
-from .wording import fill, slots, words_of
+from ..phrasing import Phrasing, QUERY_PARAMS
+from ..values import ValueMaker, example_of, render_value
+from ..wording import Wording, words_of
 
 __all__ = ["ProgrammaticTeacher"]
 
@@ -60,7 +62,7 @@ class Step:
     args: dict[str, Any]
     sources: dict[str, Source]
     result: ToolResult
-    phrase: str | None
+    phrase: Ask | None
     asked: bool = True
     discovery_for: int | None = None
     infeasible: bool = False
@@ -75,10 +77,24 @@ class PlannedTurn:
     question: bool = False
 
 
+@dataclass
+class _Playback:
+    """Where the machine is in a conversation's plan."""
+
+    turns: list[PlannedTurn]
+    expected: list[str | None]
+    turn: int = -1
+    move: int = 0
+    checked: int = 0
+
+
 class ProgrammaticTeacher:
     """Plans on a fork, then plays the plan (see the module docstring)."""
 
     id = "programmatic"
+
+    def __init__(self) -> None:
+        self._plans: weakref.WeakKeyDictionary[Conversation, _Playback] = weakref.WeakKeyDictionary()
 
     def classifier(self) -> None:
         return None
@@ -86,49 +102,48 @@ class ProgrammaticTeacher:
     async def aclose(self) -> None:
         return None
 
-    def _plan(self, conv: Conversation) -> dict[str, Any]:
-        state = conv.scratch.get("plan")
+    def advance(self, conv: Conversation) -> int:
+        return 0
+
+    def _plan(self, conv: Conversation) -> _Playback:
+        state = self._plans.get(conv)
         if state is None:
             planner = Planner(conv)
-            turns = planner.plan()
-            state = conv.scratch["plan"] = {"turns": turns, "turn": -1, "move": 0, "checked": 0,
-                                            "expected": planner.expected}
+            state = self._plans[conv] = _Playback(planner.plan(), planner.expected)
         return state
 
     async def query(self, conv: Conversation) -> str | None:
         state = self._plan(conv)
-        state["turn"] += 1
-        state["move"] = 0
-        if state["turn"] >= len(state["turns"]):
+        state.turn += 1
+        state.move = 0
+        if state.turn >= len(state.turns):
             return None
-        return state["turns"][state["turn"]].user
+        return state.turns[state.turn].user
 
     async def assistant(self, conv: Conversation, feedback: str | None = None) -> Move:
         state = self._plan(conv)
         self._check(conv, state)
-        turn: PlannedTurn = state["turns"][state["turn"]]
+        turn = state.turns[state.turn]
         if feedback is not None:  # never happens for a plan; fail loudly rather than loop
             raise Rejected("teacher_format", feedback)
-        move = turn.moves[state["move"]]
-        state["move"] += 1
+        move = turn.moves[state.move]
+        state.move += 1
         return move
 
-    def _check(self, conv: Conversation, state: dict[str, Any]) -> None:
+    def _check(self, conv: Conversation, state: _Playback) -> None:
         """Every result of the real session must equal the planned one."""
-        expected = state["expected"]
-        for done in conv.executed[state["checked"]:]:
-            want = expected[state["checked"]] if state["checked"] < len(expected) else None
+        for done in conv.executed[state.checked:]:
+            want = state.expected[state.checked] if state.checked < len(state.expected) else None
             if want is not None and want != done.result.text():
                 raise Rejected("plan_diverged", f"{done.name} returned something else than planned")
-            state["checked"] += 1
+            state.checked += 1
 
     async def continuation(self, conv: Conversation) -> str:
         state = self._plan(conv)
         self._check(conv, state)
-        nxt = state["turn"] + 1
-        if nxt >= len(state["turns"]):
+        if state.turn + 1 >= len(state.turns):
             return "end"
-        return "clarification" if state["turns"][state["turn"]].question else "follow_up"
+        return "clarification" if state.turns[state.turn].question else "follow_up"
 
 
 class Planner:
@@ -139,8 +154,12 @@ class Planner:
         self.spec = conv.spec
         self.server = conv.server
         self.rng = self.spec.rng("plan")
-        self.words = conv.wording
+        self.words = Wording(self.spec.rng("wording"))
+        conv.decided.persona = self.words.persona.name
+        self.decided = conv.decided
         self.ungrounded = self.spec.ungrounded
+        self.say = Phrasing(self.server, self.spec.context, conv.index, self.words)
+        self._starts: dict[tuple[str, str], int] = {}
         self.values = ValueMaker(None if self.ungrounded else self.spec.context, self.rng)
         self.index = conv.index
         self.expected: list[str | None] = []
@@ -163,27 +182,26 @@ class Planner:
         tool = self.server.tools.get(name or "")
         if tool is None:
             raise Rejected("plan_failed", "no tool to abstain on")
-        phrase = self.rng.choice(tool.asks).text if tool.asks else None
-        refs = {}
+        asks = [a for a in tool.asks if self._fillable(tool, a, [])]
+        if not asks:
+            raise Rejected("plan_failed", f"{tool.name} has no phrasing that says every required argument")
+        ask = self.rng.choice(asks)
+        args: dict[str, Any] = dict(ask.binds)
         props = tool.parameters.get("properties", {})
-        for slot in slots(phrase or ""):
-            p = next((p for p in tool.params if p.name == slot), None)
-            if p is None:
-                continue
+        for slot in ask.slots:
+            p = self._param_of(tool, slot)
             if p.entity:
-                ids = self.spec.context.ids(p.entity) if not self.ungrounded else []
-                value: Any = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
+                ids = self._candidates(p) if not self.ungrounded else []
+                args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
             else:
-                value = self.values.value(p.name, props.get(p.name, {}), p.description)
-            refs[slot] = render_value(value)
-        request = fill(phrase, refs) if phrase else f"Please {tool.summary[:1].lower()}{tool.summary[1:]}"
-        user = self.words.user_turn([request], 0)
+                args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0)
+        user = self.words.user_turn([self.say.request(tool, ask, args, {})], 0)
         return [PlannedTurn(user, [Move(text=self.words.abstain(tool, self.server))])]
 
     # ----- a task ------------------------------------------------------------------------------
 
     def _task(self) -> list[PlannedTurn]:
-        chain = [t for t in self.spec.chain if t in self.conv.shown]
+        chain = self._with_needs([t for t in self.spec.chain if t in self.conv.shown])
         steps: list[Step] = []
         for attempt in range(3):
             fork = self.conv.session.fork()
@@ -195,15 +213,25 @@ class Planner:
                 break
             walk_rng = self.spec.rng(f"rewalk{attempt}")
             length = max(3, len(self.spec.chain))
-            chain = [t for t in self.spec.graph.walk(walk_rng, length, avoid=frozenset(self.spec.hidden))
-                     if t in self.conv.shown]
-            self.conv.scratch["rewalked"] = chain
+            chain = self._with_needs([t for t in self.spec.graph.walk(walk_rng, length, avoid=self.spec.hidden)
+                                      if t in self.conv.shown])
         if not any(s.asked and not s.infeasible for s in steps) and not (self.ungrounded and steps):
             # (An ungrounded plan is played even when every step fails: that failure is what it measures.)
             raise Rejected("plan_failed", "no step of the chain could be planned")
-        self.spec.chain[:] = [s.tool.name for s in steps if s.asked]
+        self.decided.chain = [s.tool.name for s in steps if s.asked]
         turns = self._turns(steps)
         return self._write(steps, turns)
+
+    def _with_needs(self, chain: list[str]) -> list[str]:
+        """The chain with each tool's set-up tools (`needs`) placed before it, once."""
+        out: list[str] = []
+        for name in chain:
+            for need in self.server.tools[name].needs:
+                if need not in out and need in self.conv.shown:
+                    out.append(need)
+            if name not in out or self.server.tools[name].read_only:
+                out.append(name)
+        return out
 
     def _steps(self, chain: list[str], sess: Session) -> list[Step]:
         steps: list[Step] = []
@@ -219,14 +247,20 @@ class Planner:
         return steps
 
     def _step(self, tool: Tool, steps: list[Step], sess: Session, want_infeasible: bool) -> list[Step]:
-        """Plan one tool: try candidates on the fork, return its discovery steps and itself."""
+        """Plan one tool: try candidates on the fork, return its discovery steps and itself.
+
+        The phrasing comes first and fixes which arguments the call carries: its slots (filled
+        here) and its bindings (taken as they are). No other optional argument is set.
+        """
         phrase = self._phrase(tool, steps)
-        include = [p for p in tool.params if p.required or (phrase and p.name in slots(phrase))]
+        if phrase is None:
+            return []
+        include = [p for p in tool.params if p.name in phrase.slots]
         props = tool.parameters.get("properties", {})
         tries = 2 if self.ungrounded else MAX_TRIES
         for attempt in range(tries):
-            args: dict[str, Any] = {}
-            sources: dict[str, Source] = {}
+            args: dict[str, Any] = dict(phrase.binds)
+            sources: dict[str, Source] = {name: Source("bound") for name in phrase.binds}
             found: list[Step] = []
             ok = True
             for p in include:
@@ -238,7 +272,7 @@ class Planner:
                     break
                 args[p.name], sources[p.name] = picked
             if not ok:
-                if any(p.required and p.entity for p in include):
+                if any(p.entity for p in include):
                     return []
                 continue
             record = None
@@ -256,10 +290,19 @@ class Planner:
                         args[p.name] = hit
                         sources[p.name] = Source("user")
                         continue
-                args[p.name] = self.values.value(p.name, props.get(p.name, {}), p.description, attempt)
+                if p.name in QUERY_PARAMS and tool.read_only:
+                    query = self._query(tool, attempt)
+                    if query is not None:
+                        args[p.name] = query
+                        sources[p.name] = Source("user")
+                        continue
+                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt)
                 sources[p.name] = Source("user")
             _order_pairs(args)
             result = sess.call(tool.name, args)
+            if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and _empty(result.data) \
+                    and attempt < tries - 1:
+                continue  # a search must find what the user is after
             if result.ok and not want_infeasible:
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
             if not result.ok:
@@ -273,6 +316,26 @@ class Planner:
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
         return []
 
+    def _plain_value(self, tool: Tool, p: Any, spec: dict[str, Any], attempt: int) -> Any:
+        """A non-entity value: the tool's own candidates first, else one made from the schema."""
+        candidates = tool.values.get(p.name)
+        if candidates:
+            return candidates[(self.rng.randrange(len(candidates)) + attempt) % len(candidates)]
+        return self.values.value(p.name, spec, p.description, attempt)
+
+    def _query(self, tool: Tool, attempt: int) -> str | None:
+        """Search words that find a live entity the tool returns: its label, or a telling word of it."""
+        labels = [self.spec.context.label(kind, v) for kind in sorted(tool.produces)
+                  for v in self.spec.context.ids(kind)]
+        labels = sorted({lab for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
+        if not labels:
+            return None
+        label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", label) if w.lower() not in _STOP]
+        if words and len(label.split()) > 2 and self.rng.random() < 0.5:
+            return self.rng.choice(words)
+        return label
+
     def _keep(self, found: list[Step], step: Step, steps: list[Step]) -> list[Step]:
         base = len(steps)
         for i, d in enumerate(found):
@@ -280,22 +343,23 @@ class Planner:
         # Discovery steps were numbered as if appended in order; sources already point at them.
         return [*found, step]
 
-    def _phrase(self, tool: Tool, steps: list[Step]) -> str | None:
-        if not tool.asks:
+    def _phrase(self, tool: Tool, steps: list[Step]) -> Ask | None:
+        usable_all = [a for a in tool.asks if self._fillable(tool, a, steps)]
+        if not usable_all:
             return None
         used = {s.phrase for s in steps}
-        texts = [a.text for a in tool.asks]
-        usable = [a for a in texts if a not in used and self._fillable(tool, a, steps)] or \
-                 [a for a in texts if self._fillable(tool, a, steps)]
-        if not usable:
-            return None
+        usable = [a for a in usable_all if a not in used] or usable_all
         if self.spec.level == "minimal":
-            fewest = min(len(slots(a)) for a in usable)
-            usable = [a for a in usable if len(slots(a)) == fewest]
+            fewest = min(len(a.slots) for a in usable)
+            usable = [a for a in usable if len(a.slots) == fewest]
         return self.rng.choice(usable)
 
-    def _fillable(self, tool: Tool, phrase: str, steps: list[Step]) -> bool:
-        for slot in slots(phrase):
+    def _fillable(self, tool: Tool, ask: Ask, steps: list[Step]) -> bool:
+        """A phrasing can be used when it says every required argument and its entities can be had."""
+        covered = ask.covers
+        if any(p.required and p.name not in covered for p in tool.params):
+            return False
+        for slot in ask.slots:
             p = next((p for p in tool.params if p.name == slot), None)
             if p is None:
                 return False
@@ -327,7 +391,7 @@ class Planner:
         rng = self.rng
         graph = self.spec.graph
         linked = [f for f in flows if f[0] < base and graph.label(steps[f[0]].tool.name, tool.name) == EXPLICIT]
-        pool_ctx = self.spec.context.ids(kind) if not self.ungrounded else []
+        pool_ctx = self._candidates(p) if not self.ungrounded else []
         use_flow = bool(flows) and (not pool_ctx or rng.random() < (0.75 if attempt == 0 else 0.5))
         if use_flow:
             pick_from = linked or flows
@@ -340,7 +404,7 @@ class Planner:
             return value, Source("flow", src_step, mode, text)
         if self.ungrounded:
             invented = [self._invent(p.description, kind) for _ in range(2 if many and rng.random() < 0.4 else 1)]
-            return (invented if many else invented[0]), Source("user", text=render_value(invented))
+            return (invented if many else invented[0]), Source("user", text=self.say.entities(kind, invented))
         if not pool_ctx:
             return None
         if self.spec.level == "minimal" and not many:
@@ -349,16 +413,26 @@ class Planner:
                 return looked
         if attempt and not many:
             # Later attempts walk the context in order from a random start: distinct entities each time.
-            start = self.conv.scratch.setdefault(("start", tool.name, p.name), rng.randrange(len(pool_ctx)))
+            start = self._starts.setdefault((tool.name, p.name), rng.randrange(len(pool_ctx)))
             chosen_ids = [pool_ctx[(start + attempt) % len(pool_ctx)]]
         else:
             chosen_ids = rng.sample(pool_ctx, min(len(pool_ctx), 2 if many and rng.random() < 0.4 else 1))
-        text = render_value(chosen_ids)
-        if not many and rng.random() < 0.3:
-            label = self.spec.context.label(kind, chosen_ids[0])
-            if label:
-                text = f"{label} ({chosen_ids[0]})"
-        return (chosen_ids if many else chosen_ids[0]), Source("user", text=text)
+        return (chosen_ids if many else chosen_ids[0]), Source("user")
+
+    def _candidates(self, p: Any) -> list[str]:
+        """The context's entities of a parameter's kind, narrowed by its `where` condition."""
+        ids = self.spec.context.ids(p.entity)
+        if p.where is None or not ids:
+            return ids
+        kind = self.server.entities[p.entity]
+        db = self.server.template(self.spec.world).db
+        marks = ", ".join("?" * len(ids))
+        keep = {r[0] for r in db.execute(
+            f'SELECT "{kind.key}" FROM "{kind.table}" WHERE "{kind.key}" IN ({marks}) AND ({p.where})', ids)}
+        return [i for i in ids if i in keep]
+
+    def _param_of(self, tool: Tool, name: str) -> Any:
+        return next(p for p in tool.params if p.name == name)
 
     def _usable(self, kind: str, value: str) -> bool:
         """An entity from an output is usable if it is live, or new in this episode."""
@@ -546,36 +620,45 @@ class Planner:
 
     # ----- words -------------------------------------------------------------------------------
 
-    def _request(self, s: Step, omit: str | None = None, turn_of: dict[int, int] | None = None,
-                 steps: list[Step] | None = None) -> str:
-        refs: dict[str, str] = {}
-        for name, value in s.args.items():
+    def _request(self, s: Step, omit: str | None = None) -> str:
+        """The user's words for one step: its phrasing with every slot said as a person says it.
+
+        `omit` is the slot the user leaves vague (the missing information level): the entity is
+        named only by its kind ("my card"), and the assistant asks which one.
+        """
+        said: dict[str, str] = {}
+        for name in s.phrase.slots if s.phrase else ():
             src = s.sources.get(name, Source("user"))
-            if src.kind == "flow" and src.mode in ("label", "new") and src.text or src.kind == "user" and src.text:
-                refs[name] = src.text
-            else:
-                refs[name] = render_value(value)
-        phrase = s.phrase
-        if phrase is None:
-            phrase = f"Please {s.tool.summary[:1].lower()}{s.tool.summary[1:].rstrip('.')}."
-        if omit is not None and omit in slots(phrase):
-            others = [a.text for a in s.tool.asks if omit not in a.slots and all(x in s.args for x in a.slots)]
-            phrase = self.rng.choice(others) if others else self.words.intent(s.tool)
-        text = fill(phrase, refs)
-        said = set(slots(phrase))
-        extra = []
-        for p in s.tool.params:
-            if p.name in said or p.name not in s.args or p.name == omit:
-                continue
-            src = s.sources.get(p.name, Source("user"))
-            if src.kind == "flow" and src.mode == "cite":
-                extra.append(self.words.clause(p.name, refs[p.name]))
-            elif src.kind == "flow":
-                if src.mode in ("label", "new"):
-                    extra.append(self.words.clause(p.name, refs[p.name]))
-            else:
-                extra.append(self.words.clause(p.name, refs[p.name], secret=p.sensitive))
-        return " ".join([text, *extra])
+            p = self._param_of(s.tool, name)
+            value = s.args.get(name)
+            if name == omit and p.entity:
+                said[name] = self.words.vague(self.say.entity_noun(p.entity))
+            elif src.kind == "flow" and src.mode == "new" and src.text:
+                said[name] = src.text
+            elif src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
+                said[name] = self.say.entity(p.entity, value, label=src.text)
+            elif src.text:
+                said[name] = src.text
+        if s.phrase is None:
+            return self.words.intent(s.tool)
+        return self.say.request(s.tool, s.phrase, s.args, said)
+
+    def _reply(self, s: Step) -> str:
+        """What the assistant tells the user after a step: the tool's reply wording, or the results."""
+        if s.infeasible:
+            return self.words.failure(s.result.error or {})
+        if s.tool.replies:
+            said = {}
+            for name, src in s.sources.items():
+                p = self._param_of(s.tool, name)
+                value = s.args.get(name)
+                if src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
+                    said[name] = self.say.entity(p.entity, value, label=src.text)
+            template = self.rng.choice(s.tool.replies)
+            return self.say.reply(s.tool, template, s.args, s.result.data, said)
+        if not s.tool.read_only:
+            return self.words.pick(["Done.", "All set.", "That's done."])
+        return self.words.summary(s.tool, s.result.data, sorted(s.cite))
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
@@ -586,9 +669,9 @@ class Planner:
         omit_step = None
         if spec.level == "missing":
             question, omit_step = self._omit(steps)
-            spec.kind = "clarification" if question is not None else "multi_turn"
+            self.decided.kind = "clarification" if question is not None else "multi_turn"
             if question is None:
-                spec.level = "complete"
+                self.decided.level = "complete"
         failures = sum(s.infeasible for s in steps)
         mistake: tuple[int, tuple[str, dict[str, Any], ToolResult, str | None]] | None = None
         if not self.ungrounded and rng.random() < spec.recovery and (failures + 1) / (len(steps) + 1) <= 0.3:
@@ -613,9 +696,11 @@ class Planner:
             if question is not None and t == 0:
                 param, value, secret, hidden_kind = question
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
-                q = words.question(param, entity=entity, secret=secret, hidden_kind=hidden_kind)
+                noun = self.say.entity_noun(hidden_kind or entity)
+                q = words.question(noun, hidden=hidden_kind is not None)
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
-                user = words.answer(param, render_value(value))
+                answer = value if hidden_kind is not None else self.say.entity(entity, value)
+                user = words.answer(answer)
             moves: list[Move] = []
             pos = 0
             while pos < len(in_turn):
@@ -626,15 +711,15 @@ class Planner:
                     target = steps[at]
                     moves.append(Move(text=words.preface(), calls=[Call(target.tool.name, call, mistake=kind)]))
                     self.expected.append(result.text())
-                    self.conv.strategies.append("another_tool" if kind == "label_as_id" else "retry")
+                    self.decided.strategies.append("another_tool" if kind == "label_as_id" else "retry")
                     mistake_pos = None
                     if k == at:
-                        moves.append(Move(text=text, calls=[Call(s.tool.name, s.args)]))
+                        moves.append(Move(text=text, calls=[Call(s.tool.name, s.args, binds=_binds(s))]))
                         self.expected.append(s.result.text())
                         pos += 1
                         continue
                     # The lookup that recovers comes next, with the explanation.
-                    moves.append(Move(text=text, calls=[Call(s.tool.name, s.args)]))
+                    moves.append(Move(text=text, calls=[Call(s.tool.name, s.args, binds=_binds(s))]))
                     self.expected.append(s.result.text())
                     pos += 1
                     continue
@@ -647,7 +732,7 @@ class Planner:
                                 any(src.kind == "flow" and src.step in group for src in nxt.sources.values()):
                             break
                         group.append(j)
-                calls = [Call(steps[g].tool.name, steps[g].args) for g in group]
+                calls = [Call(steps[g].tool.name, steps[g].args, binds=_binds(steps[g])) for g in group]
                 moves.append(Move(text=words.preface() if rng.random() < 0.5 else None, calls=calls))
                 self.expected.extend(steps[g].result.text() for g in group)
                 if s.infeasible and self.ungrounded and s.result.code == "not_found":
@@ -655,16 +740,11 @@ class Planner:
                     if retry is not None:
                         moves.append(Move(text=words.retry(s.result.code), calls=[Call(s.tool.name, retry)]))
                         self.expected.append(None)  # computed on the real session, not planned
-                        self.conv.strategies.append("retry")
+                        self.decided.strategies.append("retry")
                 if s.infeasible:
-                    self.conv.strategies.append("give_up")
+                    self.decided.strategies.append("give_up")
                 pos += len(group)
-            reply = []
-            for k in in_turn:
-                s = steps[k]
-                if s.asked:
-                    reply.append(words.failure(s.result.error or {}) if s.infeasible
-                                 else words.summary(s.tool, s.result.data, sorted(s.cite)))
+            reply = [self._reply(steps[k]) for k in in_turn if steps[k].asked]
             moves.append(Move(text=" ".join(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
         return out
@@ -684,26 +764,31 @@ class Planner:
         return next(p for p in s.tool.params if p.name == name)
 
     def _omit(self, steps: list[Step]) -> tuple[tuple[str, Any, bool, str | None] | None, int | None]:
-        """Missing level: a required value the user leaves out of the first turn's requests."""
+        """Missing level: the user names an entity of the first turn only by its kind ("my card").
+
+        Only an entity the user would name (not one from an earlier result, not a secret) is left
+        vague, so the question asks for exactly the missing thing and the answer names it.
+        """
         options = []
         for i, s in enumerate(steps):
-            if s.turn != 0 or not s.asked or s.infeasible:
+            if s.turn != 0 or not s.asked or s.infeasible or s.phrase is None:
                 continue
             for p in s.tool.params:
                 src = s.sources.get(p.name)
-                if not p.required or src is None or src.kind == "flow":
+                if not p.required or not p.entity or p.sensitive or p.name not in s.phrase.slots:
+                    continue
+                if src is None or src.kind != "user" or not isinstance(s.args.get(p.name), str):
                     continue
                 options.append((i, p))
         if not options:
             return None, None
-        plain = [o for o in options if not o[1].entity and not o[1].sensitive]
-        first, p = self.rng.choice(plain if plain and self.rng.random() < 0.6 else options)
+        first, p = self.rng.choice(options)
         s = steps[first]
-        if self.spec.hide_lookup and p.entity and isinstance(s.args[p.name], str):
-            label = self.spec.context.label(p.entity, s.args[p.name])
+        if self.spec.hide_lookup:
+            label = self.say.label(p.entity, s.args[p.name])
             if label and self._hide_lookups(p.entity, steps):
                 # The user names it by its label; with the lookups hidden, the assistant asks for the ID.
-                s.sources[p.name] = Source("user", text=label)
+                s.sources[p.name] = Source("user", text=self.say.entity(p.entity, s.args[p.name], label=label))
                 return (p.name, s.args[p.name], p.sensitive, p.entity), first
         return (p.name, s.args[p.name], p.sensitive, None), first
 
@@ -749,6 +834,23 @@ class Planner:
             return None
         text = self.words.retry(result.code or "error", another=kind == "label_as_id")
         return kind, call, result, text
+
+
+def _binds(step: Step) -> dict[str, Any]:
+    return dict(step.phrase.binds) if step.phrase is not None else {}
+
+
+_STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
+
+
+def _empty(data: Any) -> bool:
+    """A result that found nothing: an empty list, or a record whose lists are all empty."""
+    if isinstance(data, list):
+        return not data
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        return bool(lists) and not any(lists)
+    return False
 
 
 def _match(param: str, field: str) -> bool:

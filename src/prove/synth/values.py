@@ -14,9 +14,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...env.fake import Fake
-from ...env.world import EPOCH
-from ..sampler import SamplingContext
+from ..env.fake import Fake
+from ..env.world import EPOCH
+from .sampler import SamplingContext
 
 __all__ = ["ValueMaker", "example_of", "render_value"]
 

@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ...env import Server, Tool
+from ..env import Server, Tool
 from .values import render_value
 
-__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "words_of"]
+__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt", "words_of"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
 
@@ -45,9 +45,6 @@ FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Th
 FOLLOW_UP_NEXT = ["", "", "Now ", "Next, ", "One more thing: ", "Also, ", "And "]
 THEN = ["Then ", "After that, ", "Once that's done, ", "Then please ", "Next, "]
 ALSO = ["Also, ", "And ", "Plus, ", "Oh, and "]
-CLAUSES = ["Use {value} as the {words}.", "The {words} is {value}.", "({words}: {value})",
-           "For the {words}, use {value}.", "{Words}: {value}."]
-SECRET_CLAUSES = ["My {words} is {value}.", "The {words} is {value}.", "{Words}: {value}."]
 PREFACES = ["Let me check that.", "Let me look that up.", "I'll take care of that.", "One moment.",
             "Sure, let me do that.", "On it.", "Let me pull that up.", "Checking now."]
 RETRY = ["That call failed ({code}); let me correct it and try again.",
@@ -60,18 +57,13 @@ DONE = ["Done.", "All set.", "That's done.", "Finished.", "Here you go.", "OK."]
 FOUND = ["Here's what I found:", "Here are the results:", "This is what I see:", "I found the following:"]
 CANT = ["I couldn't complete that: {message}", "That didn't go through: {message}",
         "I wasn't able to do that. {message}", "Unfortunately that failed: {message}"]
-ANSWERS = ["It's {value}.", "Use {value}.", "{value}, please.", "Sorry, it's {value}.", "{Words}: {value}.",
-           "Oh right, the {words} is {value}.", "Go with {value}."]
-QUESTIONS_ENTITY = ["Which {words} should I use (its ID, please)?",
-                    "Could you tell me the ID of the {words} you mean?",
-                    "I need the {words} for that. Which one do you mean (its ID)?"]
-QUESTIONS_SECRET = ["For security I need your {words}. Could you give it to me?",
-                    "Could you tell me the {words} so I can continue?"]
-QUESTIONS_VALUE = ["What {words} would you like?", "Could you tell me the {words}?",
-                   "I need one more detail: the {words}. What should it be?",
-                   "Before I do that: what's the {words}?"]
-QUESTIONS_HIDDEN = ["I can't look up your {kind} by name here. Could you give me its ID?",
-                    "I don't have a way to search for that {kind}. What is its ID?"]
+ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.", "Oh, {value}.",
+           "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
+QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of your {nouns} should I use?",
+             "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
+QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its ID?",
+                    "I don't have a way to search for that {noun}. What is its ID?"]
+VAGUE = ["my {noun}", "one of my {nouns}", "a {noun} of mine"]
 ABSTAIN = ["I'm sorry, but I can't do that: none of the tools I have here can {what}.",
            "Unfortunately that's not something I can do with the tools available to me; there is no way to {what}.",
            "I can't help with that one. The tools I have don't let me {what}."]
@@ -110,6 +102,14 @@ def words_of(name: str) -> str:
     return base.replace("_", " ").strip() or name
 
 
+def _plural(noun: str) -> str:
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
@@ -135,6 +135,23 @@ def _action(tool: Tool) -> str:
     return _lower_first(text)
 
 
+def system_prompt(server: Server, now: datetime, rng: random.Random) -> str:
+    """The system message of a conversation: the server, the date, how to behave."""
+    when = now.strftime("%A %Y-%m-%d %H:%M")
+    options = [
+        f"You are the {server.title} assistant. {server.description} Today is {when}. Use the tools to act "
+        "for the signed-in user; ask when a required detail is missing, and say so when a request is "
+        "outside what the tools can do.",
+        f"You help the user with {server.title}. Current date and time: {when}. Call tools to look things up "
+        "and make changes; never make up IDs or values. If something needed is missing, ask the user first.",
+        f"{server.description}\n\nYou are a careful assistant with access to the tools below. It is {when}. "
+        "Only use information from the user or from tool results. Decline requests the tools cannot serve.",
+        f"Assistant for {server.title}. Date: {when}. Help the user by calling the available functions. "
+        "Ask a clarifying question when a required value is unknown.",
+    ]
+    return rng.choice(options)
+
+
 class Wording:
     """Sentence composition for one conversation (persona and RNG fixed)."""
 
@@ -147,27 +164,7 @@ class Wording:
 
     # ----- system ------------------------------------------------------------------------------
 
-    def system(self, server: Server, now: datetime) -> str:
-        when = now.strftime("%A %Y-%m-%d %H:%M")
-        options = [
-            f"You are the {server.title} assistant. {server.description} Today is {when}. Use the tools to act "
-            "for the signed-in user; ask when a required detail is missing, and say so when a request is "
-            "outside what the tools can do.",
-            f"You help the user with {server.title}. Current date and time: {when}. Call tools to look things up "
-            "and make changes; never make up IDs or values. If something needed is missing, ask the user first.",
-            f"{server.description}\n\nYou are a careful assistant with access to the tools below. It is {when}. "
-            "Only use information from the user or from tool results. Decline requests the tools cannot serve.",
-            f"Assistant for {server.title}. Date: {when}. Help the user by calling the available functions. "
-            "Ask a clarifying question when a required value is unknown.",
-        ]
-        return self.pick(options)
-
     # ----- user --------------------------------------------------------------------------------
-
-    def clause(self, param: str, value: str, secret: bool = False) -> str:
-        words = words_of(param)
-        template = self.pick(SECRET_CLAUSES if secret else CLAUSES)
-        return template.format(value=value, words=words, Words=_cap(words))
 
     def join_requests(self, parts: Sequence[str]) -> str:
         out = ""
@@ -202,9 +199,14 @@ class Wording:
         """A request that names what to do but no values: "I'd like to freeze a card." """
         return self.pick(["I'd like to {a}.", "Can you {a}?", "Please {a}.", "I want to {a}."]).format(a=_action(tool))
 
-    def answer(self, param: str, value: str) -> str:
-        words = words_of(param)
-        return self.pick(ANSWERS).format(value=value, words=words, Words=_cap(words))
+    def answer(self, value: str) -> str:
+        """The user's answer to a clarification question: the thing they meant, named."""
+        template = self.pick(ANSWERS)
+        return template.format(value=value, Value=_cap(value))
+
+    def vague(self, noun: str) -> str:
+        """An entity named only by its kind, for a request that leaves it open."""
+        return self.pick(VAGUE).format(noun=noun, nouns=_plural(noun))
 
     def off_topic(self) -> str:
         return self.pick(OFF_TOPIC_OPEN) + self.pick(OFF_TOPIC)
@@ -219,12 +221,10 @@ class Wording:
             return None
         return self.pick(ANOTHER if another else RETRY).format(code=code)
 
-    def question(self, param: str, *, entity: str | None, secret: bool, hidden_kind: str | None = None) -> str:
-        if hidden_kind is not None:
-            return self.pick(QUESTIONS_HIDDEN).format(kind=words_of(hidden_kind))
-        words = words_of(param)
-        pool = QUESTIONS_SECRET if secret else QUESTIONS_ENTITY if entity else QUESTIONS_VALUE
-        return self.pick(pool).format(words=words)
+    def question(self, noun: str, *, hidden: bool = False) -> str:
+        """A clarification question that asks for exactly the missing thing, in plain words."""
+        pool = QUESTIONS_HIDDEN if hidden else QUESTIONS
+        return self.pick(pool).format(noun=noun, nouns=_plural(noun))
 
     def abstain(self, tool: Tool, server: Server) -> str:
         return self.pick(ABSTAIN).format(what=_action(tool))
@@ -242,11 +242,8 @@ class Wording:
         return text
 
     def summary(self, tool: Tool, data: Any, cite: Sequence[str] = ()) -> str:
-        """A short report of one result, naming every ID in `cite`."""
+        """A short report of what a read found, naming every ID in `cite`."""
         facts = describe(data, cite)
-        if tool.effect.value == "write":
-            head = self.pick(DONE)
-            return f"{head} {_cap(_action(tool))}: {facts}" if facts else head
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",
                               "Nothing came up."])
