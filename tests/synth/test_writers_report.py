@@ -8,6 +8,7 @@ import pytest
 
 from prove.synth import SynthConfig, run
 from prove.synth.report import collect, render
+from prove.synth.rundir import RunDir
 from prove.synth.writers import MissingExtra, verl_row, write_hf, write_parquet
 
 from .conftest import SERVERS
@@ -90,4 +91,4 @@ def test_report_renders_svg_plots_and_the_comparison(small: Path, tmp_path: Path
         assert words in page
     manifest = json.loads((small / "manifest.json").read_text())
     kept = [json.loads(line)["id"] for line in (small / "dataset.jsonl").read_text().splitlines()]
-    assert collect(small, manifest, kept) == stats
+    assert collect(RunDir(small), manifest, kept) == stats

@@ -7,10 +7,10 @@ from .annotations import READ, WRITE, Effect, Entity, EntityKind, Sensitive
 from .asks import Ask
 from .errors import (
     FRAMEWORK_CODES,
-    HookError,
     INTERNAL_ERROR,
     INVALID_ARGUMENTS,
     UNKNOWN_TOOL,
+    HookError,
     PoolFullError,
     ProveError,
     SessionClosedError,

@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 from .annotations import Effect, EntityKind
 from .asks import Ask
 from .errors import ToolDefinitionError
+from .state import TableMeta
 from .tool import Tool, build_tool
 from .toolset import Toolset
-from .state import TableMeta
 from .world import EPOCH, Template, WorldGen, build_template, clock_params
 
 F = TypeVar("F", bound=Callable[..., Any])

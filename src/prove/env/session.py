@@ -20,7 +20,13 @@ from pydantic import ValidationError
 
 from .annotations import Effect
 from .errors import (
-    INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL, HookError, SessionClosedError, ToolError,
+    INTERNAL_ERROR,
+    INVALID_ARGUMENTS,
+    TIMEOUT,
+    UNKNOWN_TOOL,
+    HookError,
+    SessionClosedError,
+    ToolError,
 )
 from .server import Server
 from .state import RowChange, diff_table, dirty_tables, table_digest

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from collections.abc import Callable
 from typing import Any
 
 from .errors import ToolDefinitionError

@@ -13,8 +13,8 @@ Depends on `prove.env` and `prove.records` only.
 """
 
 from .config import Rates, SynthConfig
-from .graph import DependencyGraph, build_graph
 from .contract import Conversation, ConversationSpec, Move, Rejected
+from .graph import DependencyGraph, build_graph
 from .machine import Machine
 from .pipeline import Summary, SynthError, Synthesizer, load_servers, run
 from .sampler import Sampler, SamplingContext

@@ -8,27 +8,19 @@ shards of `shard_size`; workers produce a shard's validated examples, and the pa
 deduplicates them in index order and writes the shard. So `--workers K` writes byte-identical
 files to `--workers 1`, and a killed run continues from the last complete shard.
 
-Layout of the output directory:
-
-    manifest.json          the config, its digest and the completed shards (no timestamps)
-    shards/00000.jsonl.gz  accepted examples of candidates 0..249, canonical JSON lines (gzip)
-    shards/00000.meta.json one entry per candidate: server, kind, status or rejection reason, figures
-    graphs.json            the dependency graphs used
-    dataset.jsonl          the first n accepted examples: the canonical dataset
-    stats.json             the figures the report plots
+The output directory's layout is in `rundir.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gzip
 import hashlib
 import json
 import logging
 import os
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,11 +29,14 @@ from typing import Any
 from ..env import Server, registry
 from ..env.errors import ProveError
 from .config import SynthConfig
+from .contract import ConversationSpec, Rejected, Teacher
 from .entities import EntityIndex
 from .graph import DependencyGraph, build_graph, graph_cache_path
-from .contract import ConversationSpec, Rejected, Teacher
 from .machine import Machine, finish, run_sync
 from .perturb import choose, distractor_pool, shown_tools
+from .quality import figures
+from .report import collect
+from .rundir import FORMAT_VERSION, RunDir
 from .sampler import Sampler
 from .teachers import make_teacher
 from .validate import Deduper, call_set, check
@@ -49,8 +44,6 @@ from .validate import Deduper, call_set, check
 __all__ = ["Summary", "SynthError", "Synthesizer", "load_servers", "run"]
 
 log = logging.getLogger("prove.synth")
-MANIFEST = "manifest.json"
-FORMAT_VERSION = 1
 
 
 class SynthError(ProveError):
@@ -190,6 +183,7 @@ class Synthesizer:
         if not verdict.ok:
             return Candidate(i, None, {**info, "status": verdict.reason, "detail": verdict.detail[:300]})
         line = json.dumps(example, ensure_ascii=False)
+        info["quality"] = figures(example, spec.server)
         return Candidate(i, line, {**info, "status": "accepted"}, call_set(example))
 
     def example(self, i: int) -> Candidate:
@@ -276,16 +270,6 @@ def _work(s: int) -> list[Candidate]:
 # ----- the run ------------------------------------------------------------------------------------
 
 
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def servers_digest(servers: Sequence[Server], graphs: dict[str, DependencyGraph]) -> dict[str, str]:
     """Per server, a hash of its tool schemas and of its world 0: a resumed run must see the same servers."""
     out = {}
@@ -297,15 +281,14 @@ def servers_digest(servers: Sequence[Server], graphs: dict[str, DependencyGraph]
     return out
 
 
-def _manifest(out: Path, config: SynthConfig, overwrite: bool, servers: dict[str, str]) -> dict[str, Any]:
-    path = out / MANIFEST
+def _manifest(rd: RunDir, config: SynthConfig, overwrite: bool, servers: dict[str, str]) -> dict[str, Any]:
+    path, out = rd.manifest, rd.path
     digest = hashlib.sha256((config.digest() + json.dumps(servers, sort_keys=True)).encode()).hexdigest()[:16]
     fresh = {"format": FORMAT_VERSION, "digest": digest, "config": config.identity(), "servers": servers,
              "shards": []}
     if not path.exists() or overwrite:
-        if overwrite and (out / "shards").is_dir():
-            for f in (out / "shards").iterdir():
-                f.unlink()
+        if overwrite:
+            rd.clear_shards()
         return fresh
     try:
         found = json.loads(path.read_text())
@@ -320,39 +303,25 @@ def _manifest(out: Path, config: SynthConfig, overwrite: bool, servers: dict[str
     return found
 
 
-def _completed(out: Path, manifest: dict[str, Any]) -> list[dict[str, Any]]:
-    """The shards already written, verified against their hashes; stops at the first bad one."""
-    done = []
-    for i, entry in enumerate(manifest.get("shards", [])):
-        path = out / "shards" / f"{i:05d}.jsonl.gz"
-        meta = out / "shards" / f"{i:05d}.meta.json"
-        if entry.get("shard") != i or not path.is_file() or not meta.is_file():
-            break
-        if _sha(path.read_bytes()) != entry.get("sha256") or _sha(meta.read_bytes()) != entry.get("meta_sha256"):
-            break
-        done.append(entry)
-    return done
-
-
 def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | None = None,
         overwrite: bool = False, progress: Callable[[dict[str, Any]], None] | None = None,
         warn: Callable[[str], None] | None = None, synthesizer: Synthesizer | None = None) -> Summary:
     """Run (or resume) a synthesis into `out`; see the module docstring for the layout."""
     started = time.perf_counter()
     out = Path(out)
-    (out / "shards").mkdir(parents=True, exist_ok=True)
+    rd = RunDir(out)
+    rd.create()
     local = synthesizer or Synthesizer(config, cache_dir=cache_dir, warn=warn)
-    manifest = _manifest(out, config, overwrite, servers_digest(local.servers, local.graphs))
-    done = _completed(out, manifest)
+    manifest = _manifest(rd, config, overwrite, servers_digest(local.servers, local.graphs))
+    done = rd.completed(manifest)
     manifest["shards"] = done
-    _write(out / "graphs.json", json.dumps({n: g.to_dict() for n, g in sorted(local.graphs.items())},
-                                           sort_keys=True).encode())
+    rd.write_json(rd.graphs, {n: g.to_dict() for n, g in sorted(local.graphs.items())}, indent=None)
     dedup = Deduper(config.dedup)
     accepted = 0
     candidates = 0
     reasons: dict[str, int] = {}
     for i, entry in enumerate(done):
-        for info in json.loads((out / "shards" / f"{i:05d}.meta.json").read_text())["candidates"]:
+        for info in rd.candidates(i):
             if info["status"] == "accepted":
                 dedup.keep(frozenset(info["callset"]))
         accepted += entry["accepted"]
@@ -386,15 +355,11 @@ def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | N
             if info["status"] != "accepted":
                 shard_reasons[info["status"]] = shard_reasons.get(info["status"], 0) + 1
             metas.append(info)
-        # Shards are compressed (deterministically: no name, no time in the header); dataset.jsonl is not.
-        data = gzip.compress("".join(line + "\n" for line in lines).encode(), compresslevel=5, mtime=0)
-        meta = json.dumps({"shard": s, "candidates": metas}, ensure_ascii=False, sort_keys=True).encode()
-        _write(out / "shards" / f"{s:05d}.jsonl.gz", data)
-        _write(out / "shards" / f"{s:05d}.meta.json", meta)
+        data_sha, meta_sha = rd.write_shard(s, lines, metas)
         manifest["shards"].append({"shard": s, "candidates": len(results), "accepted": len(lines),
                                    "reasons": dict(sorted(shard_reasons.items())),
-                                   "sha256": _sha(data), "meta_sha256": _sha(meta)})
-        _write(out / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True).encode())
+                                   "sha256": data_sha, "meta_sha256": meta_sha})
+        rd.write(rd.manifest, json.dumps(manifest, indent=1, sort_keys=True).encode())
         accepted += len(lines)
         candidates += len(results)
         for k, v in shard_reasons.items():
@@ -481,32 +446,15 @@ async def _run_async(local: Synthesizer, first: int, commit: Callable[[int, list
             await asyncio.gather(*pending.values(), return_exceptions=True)
 
 
-def iter_shard_lines(out: Path, manifest: dict[str, Any]) -> Iterator[str]:
-    for entry in manifest["shards"]:
-        path = out / "shards" / f"{entry['shard']:05d}.jsonl.gz"
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    yield line.rstrip("\n")
-
-
-def iter_meta(out: Path, manifest: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    for entry in manifest["shards"]:
-        path = out / "shards" / f"{entry['shard']:05d}.meta.json"
-        yield from json.loads(path.read_text())["candidates"]
-
-
 def finish_run(out: Path, config: SynthConfig, manifest: dict[str, Any]) -> None:
     """Write dataset.jsonl (the first n accepted examples) and stats.json."""
-    from .report import collect
-
-    kept = [info["id"] for info in iter_meta(out, manifest) if info["status"] == "accepted"][:config.n]
-    tmp = out / "dataset.jsonl.tmp"
+    rd = RunDir(out)
+    kept = [info["id"] for info in rd.iter_meta(manifest) if info["status"] == "accepted"][:config.n]
+    tmp = rd.dataset.with_name(rd.dataset.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
-        for n, line in enumerate(iter_shard_lines(out, manifest)):
+        for n, line in enumerate(rd.iter_lines(manifest)):
             if n >= config.n:
                 break
             fh.write(line + "\n")
-    os.replace(tmp, out / "dataset.jsonl")
-    stats = collect(out, manifest, kept)
-    _write(out / "stats.json", json.dumps(stats, indent=1, sort_keys=True).encode())
+    os.replace(tmp, rd.dataset)
+    rd.write_json(rd.stats, collect(rd, manifest, kept))

@@ -29,6 +29,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..env import ProveError, Server, registry
+from .quality import summarize
+from .rundir import RunDir
+
 __all__ = ["collect", "load_stats", "render"]
 
 KIND_COLORS = {"multi_turn": "#4C78A8", "clarification": "#F58518", "abstention": "#54A24B",
@@ -42,12 +46,10 @@ def _ratio(a: float, b: float) -> float | None:
     return a / b if b else None
 
 
-def collect(out: Path, manifest: Mapping[str, Any], kept: Sequence[str]) -> dict[str, Any]:
+def collect(rd: RunDir, manifest: dict[str, Any], kept: Sequence[str]) -> dict[str, Any]:
     """Figures of a run from its shards' candidate records (`kept`: the ids in dataset.jsonl)."""
-    from .pipeline import iter_meta
-
     keep = set(kept)
-    metas = list(iter_meta(out, manifest))
+    metas = list(rd.iter_meta(manifest))
     accepted = [m for m in metas if m["id"] in keep]
     reasons = Counter(m["status"] for m in metas if m["status"] != "accepted")
     ran = [m for m in metas if "calls" in m]
@@ -75,6 +77,7 @@ def collect(out: Path, manifest: Mapping[str, Any], kept: Sequence[str]) -> dict
         "gold_calls": dict(sorted(Counter(str(m.get("gold", 0)) for m in accepted).items(), key=lambda kv: int(kv[0]))),
         "turns": dict(sorted(Counter(str(m.get("turns", 0)) for m in accepted).items())),
         "perturbations": dict(sorted(Counter(p for m in accepted for p in (m.get("perturbations") or ["none"])).items())),
+        "quality": summarize(accepted, _servers(sorted({m["server"] for m in metas})), reasons),
         "strategies": dict(sorted(strategies.items())),
         "outcomes": dict(sorted(outcomes.items())),
         "grounding": {
@@ -91,6 +94,16 @@ def collect(out: Path, manifest: Mapping[str, Any], kept: Sequence[str]) -> dict
             "regenerations": sum(m.get("regenerations", 0) for m in ran),
         },
     }
+
+
+def _servers(names: Sequence[str]) -> list[Server]:
+    out = []
+    for name in names:
+        try:
+            out.append(registry.get(name))
+        except ProveError:
+            continue  # a server no longer installed: its tools are not counted
+    return out
 
 
 def load_stats(out: Path) -> dict[str, Any]:

@@ -28,8 +28,8 @@ from typing import Any
 import httpx2 as httpx
 
 from ...env import Server, Tool
-from ..graph import LABELS
 from ..contract import Call, Conversation, Move, Rejected
+from ..graph import LABELS
 from ..wording import PERSONAS
 from .cache import ResponseCache, request_key
 

@@ -35,7 +35,7 @@ from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TO
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, iter_records
 from ..graph import EXPLICIT
-from ..phrasing import Phrasing, QUERY_PARAMS
+from ..phrasing import QUERY_PARAMS, Phrasing
 from ..values import ValueMaker, example_of, render_value
 from ..wording import Wording, words_of
 
@@ -422,14 +422,16 @@ class Planner:
     def _candidates(self, p: Any) -> list[str]:
         """The context's entities of a parameter's kind, narrowed by its `where` condition."""
         ids = self.spec.context.ids(p.entity)
-        if p.where is None or not ids:
+        if p.where is None:
             return ids
+        # The condition replaces the kind's `live` one (unarchiving takes archived channels):
+        # context entities that match it first, then the world's other matching rows.
         kind = self.server.entities[p.entity]
         db = self.server.template(self.spec.world).db
-        marks = ", ".join("?" * len(ids))
-        keep = {r[0] for r in db.execute(
-            f'SELECT "{kind.key}" FROM "{kind.table}" WHERE "{kind.key}" IN ({marks}) AND ({p.where})', ids)}
-        return [i for i in ids if i in keep]
+        rows = [str(r[0]) for r in db.execute(
+            f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} ORDER BY "{kind.key}"')]
+        matching = set(rows)
+        return [i for i in ids if i in matching] or rows
 
     def _param_of(self, tool: Tool, name: str) -> Any:
         return next(p for p in tool.params if p.name == name)
