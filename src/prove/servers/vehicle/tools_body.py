@@ -7,10 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
 
-from .tools import ProfileId, VehicleStatus, fetch, log, no_valet, not_moving, parked, server, status, vehicle
+from .server import ProfileId, VehicleStatus, log, no_valet, not_moving, parked, status, vehicle
 from .world import VALET_SPEED_LIMIT_MPH, VENT_POSITION
+
+tools = Toolset("body")
 
 ValetPin = Annotated[str, Sensitive()]
 Window = Literal["front_left", "front_right", "rear_left", "rear_right", "sunroof", "all"]
@@ -76,7 +78,7 @@ class DriverProfileList(BaseModel):
 # ----- status ---------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How's my car doing? Is it locked and how much charge is left?",
     "What's the range on the car right now?",
     "Give me the full status of the car.",
@@ -96,7 +98,7 @@ def get_vehicle_status(ctx: Ctx) -> VehicleStatus:
 # ----- doors and trunk ----------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Lock my car.",
     "Did I forget to lock the car? Lock it please.",
 ])
@@ -117,7 +119,7 @@ def lock_doors(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unlock the car, I'm right next to it.",
     "Can you open the doors for my friend?",
 ])
@@ -140,7 +142,7 @@ def unlock_doors(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Open the trunk.",
     "Pop the liftgate, I need to load groceries.",
 ])
@@ -166,7 +168,7 @@ def open_trunk(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Close the trunk.",
     "I left the liftgate open, shut it please.",
 ])
@@ -190,7 +192,7 @@ def close_trunk(ctx: Ctx) -> VehicleStatus:
 # ----- windows ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Crack the windows a bit, {position} percent.",
     "Close {window} window.",
     "Open the {window} window all the way.",
@@ -233,7 +235,7 @@ def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le
 # ----- horn and lights ------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Honk the horn so I can find the car.",
     "Beep the car {times} times.",
 ])
@@ -254,7 +256,7 @@ def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     return Signal(action="honk_horn", done_at=ctx.now_iso(), message=f"Honked {times}x.")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Flash the lights, I can't see where I parked.",
     "Blink the headlights so I can spot the car.",
 ])
@@ -272,7 +274,7 @@ def flash_lights(ctx: Ctx) -> Signal:
     return Signal(action="flash_lights", done_at=ctx.now_iso(), message="Flashed the lights.")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set the headlights to {mode}.",
     "Turn the headlights {mode}.",
 ])
@@ -299,7 +301,7 @@ def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatu
 # ----- tyres ----------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are my tyre pressures?",
     "The dashboard showed a tyre warning, which tyre is low?",
 ])
@@ -322,7 +324,7 @@ def get_tire_pressure(ctx: Ctx) -> TirePressures:
 # ----- valet mode ---------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_valet_pin(ctx: Ctx) -> ValetPinSecret:
     """The car's valet PIN, for the synthesis pipeline to put in a user turn (never shown to a model).
 
@@ -338,7 +340,7 @@ def _check_pin(car, pin: str) -> None:
                         hint="Ask the owner for the 4-digit valet PIN they set in the car.")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn on valet mode, the PIN is {pin}.",
     "I'm handing the car to the valet. Valet mode on with PIN {pin}.",
 ])
@@ -366,7 +368,7 @@ def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     return ValetState(valet_mode=True, speed_limit_mph=VALET_SPEED_LIMIT_MPH, changed_at=ctx.now_iso())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn valet mode off, PIN {pin}.",
     "I got the car back from the valet; disable valet mode with {pin}.",
 ])
@@ -401,7 +403,7 @@ def _profile(row, active: str | None) -> DriverProfile:
                          seat_heat=row["seat_heat"], active=row["profile_id"] == active)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which driver profiles are saved in the car?",
     "Show me the driver profiles and which one is active.",
 ])
@@ -416,7 +418,7 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
     return DriverProfileList(driver_profiles=[_profile(r, active) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Switch to driver profile {profile_id}.",
     "My partner is driving today, load profile {profile_id}.",
 ])
@@ -437,7 +439,7 @@ def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
         vehicle_moving: a drive is under way (the seat cannot move while driving).
         valet_mode_active: valet mode is on.
     """
-    p = fetch(ctx, "driver_profile", profile_id)
+    p = ctx.get("driver_profile", profile_id)
     car = vehicle(ctx)
     if car["active_profile_id"] == profile_id:
         raise ToolError("already_active", f"The profile '{p['name']}' is already active.", hint="Nothing to do.")
@@ -448,4 +450,4 @@ def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
     if car["climate_on"] or car["engine"] == "running":
         ctx.db.execute("UPDATE seats SET heat_level = ? WHERE seat = 'driver'", (p["seat_heat"],))
     log(ctx, "command", f"Driver profile '{p['name']}' loaded")
-    return _profile(fetch(ctx, "driver_profile", profile_id), profile_id)
+    return _profile(ctx.get("driver_profile", profile_id), profile_id)
