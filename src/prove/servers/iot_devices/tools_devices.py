@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time, quote
 
-from .tools import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
-                    device, fetch, log, server)
-from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES, iso
+from .server import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
+                     device, log)
+from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES
 
 Percent = Annotated[int, Field(ge=0, le=100)]
 Brightness = Annotated[int, Field(ge=1, le=100)]
+
+tools = Toolset("devices")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -59,7 +60,7 @@ class FirmwareUpdate(BaseModel):
 # ----- finding devices ----------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What devices do I have in {room_id}?",
     "Show me all my {device_type}s.",
     "Which devices are offline right now?",
@@ -84,7 +85,7 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     """
     where, params = ["1"], []
     if room_id is not None:
-        fetch(ctx, "room", room_id)
+        ctx.get("room", room_id)
         where.append("room_id = ?")
         params.append(room_id)
     if device_type is not None:
@@ -103,7 +104,7 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is {device_id} on?",
     "What's the status of {device_id}?",
 ])
@@ -124,7 +125,7 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Rename {device_id} to {name}.",
     "Call device {device_id} '{name}' from now on.",
 ])
@@ -142,7 +143,7 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
         not_found: no device has that ID.
         duplicate_name: another device already has that name (any case).
     """
-    row = fetch(ctx, "device", device_id)
+    row = ctx.get("device", device_id)
     taken = ctx.db.execute("SELECT device_id FROM devices WHERE lower(name) = lower(?) AND device_id <> ?",
                            (name, device_id)).fetchone()
     if taken:
@@ -153,7 +154,7 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {device_id} to the room {room_id}.",
     "I put {device_id} in another room; it's in {room_id} now.",
 ])
@@ -171,8 +172,8 @@ def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
         not_found: the device or the room does not exist.
         same_room: the device is already in that room.
     """
-    row = fetch(ctx, "device", device_id)
-    room = fetch(ctx, "room", room_id)
+    row = ctx.get("device", device_id)
+    room = ctx.get("room", room_id)
     if row["room_id"] == room_id:
         raise ToolError("same_room", f"{row['name']} is already in {room['name']}.", hint="Nothing to do.")
     ctx.db.execute("UPDATE devices SET room_id = ? WHERE device_id = ?", (room_id, device_id))
@@ -183,7 +184,7 @@ def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
 # ----- lights, plugs, speakers --------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn {device_id} on.",
     "Switch off {device_id}, please.",
     "Can you power {device_id} {on}?",
@@ -216,7 +217,7 @@ def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Dim {device_id} to {brightness} percent.",
     "Set the brightness of {device_id} to {brightness}.",
 ])
@@ -240,7 +241,7 @@ def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Dev
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {device_id} {color}.",
     "Change the colour of {device_id} to {color}.",
 ])
@@ -272,7 +273,7 @@ def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn off all the lights in {room_id}.",
     "Switch the lights in {room_id} on at {brightness} percent.",
 ])
@@ -292,7 +293,7 @@ def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness 
         no_lights: the room has no lights.
         brightness_when_off: a brightness was given with `on` false.
     """
-    room = fetch(ctx, "room", room_id)
+    room = ctx.get("room", room_id)
     if brightness is not None and not on:
         raise ToolError("brightness_when_off", "A brightness only applies when switching lights on.",
                         hint="Leave brightness out to switch the lights off.")
@@ -313,7 +314,7 @@ def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness 
                       skipped=skipped)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set {device_id} to volume {volume}.",
     "Turn the speaker {device_id} down to {volume}.",
 ])
@@ -340,7 +341,7 @@ def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
 # ----- thermostats --------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Switch the thermostat {device_id} to {mode}.",
     "Put {device_id} in {mode} mode.",
 ])
@@ -366,7 +367,7 @@ def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> 
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set {device_id} to {target_temp} degrees.",
     "Make it {target_temp}°F on the thermostat {device_id}.",
     "It's cold, raise {device_id} to {target_temp}.",
@@ -411,7 +412,7 @@ def set_temperature(ctx: Ctx, device_id: DeviceId,
 # ----- blinds ---------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Open {device_id} to {position} percent.",
     "Close the blinds {device_id}.",
     "Set {device_id} halfway, {position}.",
@@ -443,12 +444,12 @@ def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Devi
 # ----- sensors and firmware -----------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What was the temperature on {device_id} since {start}?",
     "Show me the temperature history of {device_id}.",
 ])
-def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = None,
-                        end: datetime | None = None, limit: Limit = 50) -> ReadingList:
+def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: str | None = None,
+                        end: str | None = None, limit: Limit = 50) -> ReadingList:
     """Read the temperature and humidity history of a temperature sensor or thermostat (every three hours).
 
     Args:
@@ -463,15 +464,16 @@ def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = 
     Raises:
         not_found: no device has that ID.
         unsupported_device: the device records no temperatures (not a thermostat or temperature sensor).
+        invalid_time: `start` or `end` is not an ISO 8601 local time.
         invalid_date_range: `start` is after `end`.
     """
-    row = fetch(ctx, "device", device_id)
+    row = ctx.get("device", device_id)
     if not (row["type"] == "thermostat" or row["sensor_kind"] == "temperature"):
         raise ToolError("unsupported_device", f"{row['name']} records no temperatures.",
                         hint="Call list_devices with device_type='sensor' or 'thermostat' to find one that does.")
-    lo = iso(start.replace(tzinfo=None)) if start else ""
-    hi = iso(end.replace(tzinfo=None)) if end else "9999"
-    if start and end and lo > hi:
+    lo = iso(parse_time(start, "start")) if start is not None else ""
+    hi = iso(parse_time(end, "end")) if end is not None else "9999"
+    if start is not None and end is not None and lo > hi:
         raise ToolError("invalid_date_range", "start is after end.", hint="Give a start before the end.")
     rows = ctx.db.execute("SELECT * FROM (SELECT recorded_at, temperature, humidity FROM sensor_readings "
                           "WHERE device_id = ? AND recorded_at BETWEEN ? AND ? ORDER BY recorded_at DESC LIMIT ?) "
@@ -484,7 +486,7 @@ def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = 
                        average_temperature=round(sum(temps) / len(temps), 1) if temps else None)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Update the firmware on {device_id}.",
     "Is there a software update for {device_id}? Install it.",
 ])

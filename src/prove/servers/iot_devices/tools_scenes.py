@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from datetime import datetime, timedelta
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_clock, quote
 
-from .tools import (AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, fetch, log,
-                    server)
-from .world import WEEKDAYS, iso
+from .server import AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, log
+from .world import WEEKDAYS
 
 MAX_SCENE_DEVICES = 40
 SceneDevices = Annotated[list[DeviceId], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
 Days = Annotated[list[Weekday], Field(min_length=1, max_length=7)]
+
+tools = Toolset("scenes")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class DeletedAutomation(BaseModel):
 
 
 def _scene(ctx: Ctx, scene_id: str, detail: bool = False) -> SceneDetail | Scene:
-    s = fetch(ctx, "scene", scene_id)
+    s = ctx.get("scene", scene_id)
     actions = ctx.db.execute("SELECT a.*, d.name, d.online FROM scene_actions a JOIN devices d USING (device_id) "
                              "WHERE a.scene_id = ? ORDER BY a.device_id", (scene_id,)).fetchall()
     autos = [r[0] for r in ctx.db.execute("SELECT automation_id FROM automations WHERE scene_id = ? "
@@ -133,7 +133,7 @@ def _next_run(row: sqlite3.Row, now: datetime) -> str | None:
 
 
 def _automation(ctx: Ctx, automation_id: str) -> Automation:
-    a = fetch(ctx, "automation", automation_id)
+    a = ctx.get("automation", automation_id)
     (scene_name,) = ctx.db.execute("SELECT name FROM scenes WHERE scene_id = ?", (a["scene_id"],)).fetchone()
     return Automation(automation_id=a["automation_id"], name=a["name"], scene_id=a["scene_id"], scene_name=scene_name,
                       run_at=a["run_at"], days=a["days"].split(","), enabled=bool(a["enabled"]),
@@ -143,7 +143,7 @@ def _automation(ctx: Ctx, automation_id: str) -> Automation:
 # ----- scenes -------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What scenes do I have?",
     "List my saved scenes and when I last used them.",
 ])
@@ -159,7 +159,7 @@ def list_scenes(ctx: Ctx) -> SceneList:
     return SceneList(scenes=scenes, total=len(scenes))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What does the scene {scene_id} do?",
     "Which devices are in {scene_id}?",
 ])
@@ -179,7 +179,7 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
     return _scene(ctx, scene_id, detail=True)  # type: ignore[return-value]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Run the scene {scene_id}.",
     "Activate {scene_id} even if some devices are offline.",
     "Start my {scene_id} scene.",
@@ -202,7 +202,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
         not_found: no scene has that ID.
         devices_unavailable: some devices of the scene cannot be set and `allow_partial` is false.
     """
-    s = fetch(ctx, "scene", scene_id)
+    s = ctx.get("scene", scene_id)
     changed, skipped = apply_actions(ctx, scene_id, ctx.now())
     if skipped and not allow_partial:
         names = ", ".join(f"{k.name} ({k.reason})" for k in skipped)
@@ -214,7 +214,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
                     complete=not skipped)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save how {device_ids} are set right now as a scene called {name}.",
     "Create a scene named {name} with {device_ids}.",
 ])
@@ -272,7 +272,7 @@ def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     return _scene(ctx, scene_id, detail=True)  # type: ignore[return-value]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete the scene {scene_id}.",
     "I don't use {scene_id} anymore, remove it.",
 ])
@@ -289,7 +289,7 @@ def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
         not_found: no scene has that ID.
         scene_in_use: automations still run this scene.
     """
-    s = fetch(ctx, "scene", scene_id)
+    s = ctx.get("scene", scene_id)
     autos = ctx.db.execute("SELECT automation_id, name FROM automations WHERE scene_id = ? ORDER BY automation_id",
                            (scene_id,)).fetchall()
     if autos:
@@ -305,7 +305,7 @@ def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
 # ----- automations --------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which automations are set up?",
     "Show me my schedules and when they run next.",
 ])
@@ -327,7 +327,7 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     return AutomationList(automations=autos, total=len(autos))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Run {scene_id} every day at {run_at}; call it {name}.",
     "Set up an automation {name} that starts {scene_id} at {run_at} on {days}.",
 ])
@@ -348,12 +348,8 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
         invalid_time: `run_at` is not a 24-hour 'HH:MM' time.
         duplicate_automation: an automation already has that name (any case).
     """
-    fetch(ctx, "scene", scene_id)
-    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", run_at)
-    if not m or int(m[1]) > 23 or int(m[2]) > 59:
-        raise ToolError("invalid_time", f"run_at {quote(run_at)} is not a 24-hour time such as '22:30'.",
-                        hint="Give the time as 'HH:MM'.")
-    at = f"{int(m[1]):02d}:{m[2]}"
+    ctx.get("scene", scene_id)
+    at = parse_clock(run_at, "run_at").strftime("%H:%M")
     taken = ctx.db.execute("SELECT automation_id FROM automations WHERE lower(name) = lower(?)", (name,)).fetchone()
     if taken:
         raise ToolError("duplicate_automation", f"There is already an automation named {quote(name)} ({taken[0]}).",
@@ -367,7 +363,7 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
     return _automation(ctx, automation_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn off the automation {automation_id} for now.",
     "Enable {automation_id} again.",
 ])
@@ -386,7 +382,7 @@ def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool)
         already_enabled: it is already enabled and `enabled` is true.
         already_disabled: it is already disabled and `enabled` is false.
     """
-    a = fetch(ctx, "automation", automation_id)
+    a = ctx.get("automation", automation_id)
     if bool(a["enabled"]) == enabled:
         code = "already_enabled" if enabled else "already_disabled"
         raise ToolError(code, f"The automation '{a['name']}' is already {'enabled' if enabled else 'disabled'}.",
@@ -396,7 +392,7 @@ def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool)
     return _automation(ctx, automation_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete the automation {automation_id}.",
     "Get rid of the schedule {automation_id}.",
 ])
@@ -412,7 +408,7 @@ def delete_automation(ctx: Ctx, automation_id: AutomationId) -> DeletedAutomatio
     Raises:
         not_found: no automation has that ID.
     """
-    a = fetch(ctx, "automation", automation_id)
+    a = ctx.get("automation", automation_id)
     ctx.db.execute("DELETE FROM automations WHERE automation_id = ?", (automation_id,))
     log(ctx, "settings", f"Automation '{a['name']}' deleted")
     return DeletedAutomation(automation_id=automation_id, name=a["name"], deleted=True)
