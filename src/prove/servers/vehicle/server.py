@@ -27,7 +27,7 @@ from prove.env.values import iso
 from .world import SERVICE_SOON_DAYS, SERVICE_SOON_MI, build_world
 
 VEHICLE = EntityKind("vehicle", table="vehicles", key="vehicle_id", label="nickname",
-                     description="the owner's car", lister="get_vehicle_status")
+                     description="the owner's car", lister="get_vehicle_status", noun="car")
 PLACE = EntityKind("place", table="places", key="place_id", label="name",
                    description="a saved place or point of interest the car can navigate to", lister="search_places")
 TRIP = EntityKind("trip", table="trips", key="trip_id", label="to_name", description="a drive of the car",
@@ -40,12 +40,13 @@ DRIVER_PROFILE = EntityKind("driver_profile", table="driver_profiles", key="prof
                             lister="list_driver_profiles")
 SERVICE_REMINDER = EntityKind("service_reminder", table="service_reminders", key="reminder_id", label="title",
                               description="a maintenance item that comes due by mileage or time",
-                              lister="list_service_reminders")
+                              lister="list_service_reminders", noun="service item")
 SERVICE_APPOINTMENT = EntityKind("service_appointment", table="service_appointments", key="appointment_id",
                                  label="services", description="a booked visit to a service centre",
                                  live="status = 'booked'", lister="list_service_appointments")
 VEHICLE_EVENT = EntityKind("vehicle_event", table="events", key="event_id", label="message",
-                           description="an entry of the car's event log", lister="list_events")
+                           description="an entry of the car's event log", lister="list_events",
+                           noun="event")
 
 server = Server(
     "vehicle", "Connected car",

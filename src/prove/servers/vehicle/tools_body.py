@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 
 from .server import ProfileId, VehicleStatus, log, no_valet, not_moving, parked, status, vehicle
 from .world import VALET_SPEED_LIMIT_MPH, VENT_POSITION
@@ -101,7 +101,8 @@ def get_vehicle_status(ctx: Ctx) -> VehicleStatus:
 @tools.tool(effect=WRITE, asks=[
     "Lock my car.",
     "Did I forget to lock the car? Lock it please.",
-])
+    "Can you lock up the car for me?",
+], reply=["Done: the car is locked.", "I've locked the car for you."])
 def lock_doors(ctx: Ctx) -> VehicleStatus:
     """Lock all doors.
 
@@ -122,7 +123,8 @@ def lock_doors(ctx: Ctx) -> VehicleStatus:
 @tools.tool(effect=WRITE, asks=[
     "Unlock the car, I'm right next to it.",
     "Can you open the doors for my friend?",
-])
+    "Please unlock my car.",
+], reply=["The car is unlocked.", "Done: I've unlocked the doors."])
 def unlock_doors(ctx: Ctx) -> VehicleStatus:
     """Unlock all doors. Not while driving.
 
@@ -145,7 +147,7 @@ def unlock_doors(ctx: Ctx) -> VehicleStatus:
 @tools.tool(effect=WRITE, asks=[
     "Open the trunk.",
     "Pop the liftgate, I need to load groceries.",
-])
+], reply=["The trunk is open.", "I've opened the liftgate for you."])
 def open_trunk(ctx: Ctx) -> VehicleStatus:
     """Open the power liftgate. The car must be in Park, and valet mode keeps the trunk shut.
 
@@ -171,7 +173,7 @@ def open_trunk(ctx: Ctx) -> VehicleStatus:
 @tools.tool(effect=WRITE, asks=[
     "Close the trunk.",
     "I left the liftgate open, shut it please.",
-])
+], reply=["The trunk is closed.", "I've shut the liftgate."])
 def close_trunk(ctx: Ctx) -> VehicleStatus:
     """Close the power liftgate.
 
@@ -193,10 +195,12 @@ def close_trunk(ctx: Ctx) -> VehicleStatus:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Crack the windows a bit, {position} percent.",
-    "Close {window} window.",
-    "Open the {window} window all the way.",
-])
+    Ask("Crack all the windows a bit.", window="all", position=10),
+    Ask("Close all the windows.", window="all", position=0),
+    Ask("Open the sunroof all the way.", window="sunroof", position=100),
+    Ask("Close the {window} window.", position=0),
+    "Open the {window} window to {position} percent.",
+], reply=["Done: {window} is now at {position}% open.", "I've set {window} to {position}% open (0 is closed)."])
 def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le=100)]) -> WindowList:
     """Open, vent or close a window, the sunroof, or all windows at once.
 
@@ -238,7 +242,8 @@ def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le
 @tools.tool(effect=WRITE, asks=[
     "Honk the horn so I can find the car.",
     "Beep the car {times} times.",
-])
+    "Give the horn a quick honk.",
+], reply=["Done: {result.message}", "I honked the horn; listen for it."])
 def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     """Sound the horn to find the car in a car park. Not while driving.
 
@@ -259,7 +264,7 @@ def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
 @tools.tool(effect=WRITE, asks=[
     "Flash the lights, I can't see where I parked.",
     "Blink the headlights so I can spot the car.",
-])
+], reply=["I flashed the lights; look for them.", "Done: the lights flashed."])
 def flash_lights(ctx: Ctx) -> Signal:
     """Flash the exterior lights to find the car. Not while driving.
 
@@ -275,9 +280,11 @@ def flash_lights(ctx: Ctx) -> Signal:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set the headlights to {mode}.",
-    "Turn the headlights {mode}.",
-])
+    Ask("Set the headlights to auto.", mode="auto"),
+    Ask("Turn the headlights on.", mode="on"),
+    Ask("Switch the headlights off.", mode="off"),
+    "Put the headlights on {mode}.",
+], reply=["The headlights are now set to {mode}.", "Done: headlights {mode}."])
 def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatus:
     """Set the headlights: 'auto' (on when it is dark), 'on' or 'off'.
 
@@ -343,7 +350,8 @@ def _check_pin(car, pin: str) -> None:
 @tools.tool(effect=WRITE, asks=[
     "Turn on valet mode, the PIN is {pin}.",
     "I'm handing the car to the valet. Valet mode on with PIN {pin}.",
-])
+], reply=["Valet mode is on; top speed is limited to {result.speed_limit_mph} mph.",
+          "Done: valet mode is on and the trunk stays shut."])
 def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     """Turn on valet mode: top speed limited to 70 mph, trunk kept shut, driver profiles locked.
 
@@ -371,7 +379,7 @@ def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
 @tools.tool(effect=WRITE, asks=[
     "Turn valet mode off, PIN {pin}.",
     "I got the car back from the valet; disable valet mode with {pin}.",
-])
+], reply=["Valet mode is off.", "Done: I've turned valet mode off."])
 def disable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     """Turn off valet mode; it needs the valet PIN.
 
@@ -419,9 +427,11 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Switch to driver profile {profile_id}.",
-    "My partner is driving today, load profile {profile_id}.",
-])
+    "Switch to {profile_id}.",
+    "My partner is driving today, load {profile_id}.",
+    "Set the car up with {profile_id}.",
+], reply=["{profile_id} is loaded: seat and mirrors moved, climate target {result.climate_target}°F.",
+          "Done: the car is set up with {profile_id}."])
 def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
     """Load a driver profile: the seat and mirrors move, the climate target and driver seat heat are set.
 

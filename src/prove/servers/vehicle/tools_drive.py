@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, quote
 
 from .server import (Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, end_charging, fuel_range, log,
@@ -120,7 +120,8 @@ def _plan(car, dest) -> tuple[float, int, float, float]:
 @tools.tool(effect=WRITE, asks=[
     "Start the car.",
     "Warm up the engine, I'm leaving in ten minutes.",
-])
+    "Get the engine running, please.",
+], reply=["The car is started.", "Done: the engine is running."])
 def start_engine(ctx: Ctx) -> VehicleStatus:
     """Start the car (engine and drive systems on). Starting stops a charging session.
 
@@ -147,7 +148,7 @@ def start_engine(ctx: Ctx) -> VehicleStatus:
 @tools.tool(effect=WRITE, asks=[
     "Turn the engine off.",
     "Shut the car down, we're here.",
-])
+], reply=["The engine is off.", "I've turned the car off."])
 def stop_engine(ctx: Ctx) -> VehicleStatus:
     """Turn the engine off. The car must be parked (in P, not driving).
 
@@ -173,9 +174,11 @@ def stop_engine(ctx: Ctx) -> VehicleStatus:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Put the car in {gear}.",
-    "Shift into {gear}.",
-])
+    Ask("Put the car in park.", gear="P"),
+    Ask("Shift into drive.", gear="D"),
+    Ask("Put it in reverse.", gear="R"),
+    Ask("Shift to neutral.", gear="N"),
+], reply=["The car is in {gear} now.", "Done: shifted into {gear}."])
 def shift_gear(ctx: Ctx, gear: Gear) -> VehicleStatus:
     """Shift gears: 'P' park, 'R' reverse, 'N' neutral, 'D' drive.
 
@@ -219,9 +222,11 @@ def shift_gear(ctx: Ctx, gear: Gear) -> VehicleStatus:
 
 
 @tools.tool(effect=READ, asks=[
-    "Find a {category} near me.",
+    Ask("Find a charging station near me.", category="charging_station"),
+    Ask("Where's the nearest gas station?", category="gas_station"),
+    Ask("Is there a coffee shop close by?", category="coffee"),
     "Search for {query} nearby.",
-    "Show my saved places.",
+    Ask("Show my saved places.", saved_only=True),
 ])
 def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | None = None,
                   saved_only: bool = False, limit: Limit = 10) -> PlaceList:
@@ -255,9 +260,10 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Save {place_id} to my places as {nickname}.",
-    "Add {place_id} to my favourites.",
-])
+    "Save {place_id} to my places as '{nickname}'.",
+    "Add {place_id} to my saved places.",
+    "Keep {place_id} in my places, call it '{nickname}'.",
+], reply=["{place_id} is now in your saved places.", "Saved {place_id} to your places."])
 def save_place(ctx: Ctx, place_id: PlaceId, nickname: Nickname | None = None) -> Place:
     """Add a place to the owner's saved places, optionally with a nickname.
 
@@ -311,7 +317,9 @@ def _navigation(ctx: Ctx) -> Navigation:
 @tools.tool(effect=WRITE, asks=[
     "Navigate to {place_id}.",
     "Set the destination to {place_id} and tell me how long it takes.",
-])
+    "Take me to {place_id}.",
+], reply=["Route set to {place_id}: {result.distance_mi} miles, about {result.minutes} minutes.",
+          "Navigation is on to {place_id}, {result.minutes} minutes away."])
 def set_navigation_destination(ctx: Ctx, place_id: PlaceId) -> Navigation:
     """Set the navigation destination; the route shows distance, time, electric miles and whether the range suffices.
 
@@ -354,7 +362,7 @@ def get_navigation(ctx: Ctx) -> Navigation:
 @tools.tool(effect=WRITE, asks=[
     "Cancel the navigation.",
     "Clear the destination, I'm not going anymore.",
-])
+], reply=["Navigation cancelled.", "Done: the destination is cleared."])
 def cancel_navigation(ctx: Ctx) -> Navigation:
     """Clear the navigation destination. Not during a drive.
 
@@ -376,7 +384,8 @@ def cancel_navigation(ctx: Ctx) -> Navigation:
 @tools.tool(effect=WRITE, asks=[
     "Let's go, start driving to the destination.",
     "Start the trip now.",
-])
+], reply=["On our way to {result.to_name}: {result.distance_mi} miles.",
+          "The drive to {result.to_name} has started; it takes about {result.duration_min} minutes."])
 def start_drive(ctx: Ctx) -> Trip:
     """Start driving to the navigation destination (the car drives the route; the clock must be advanced to arrive).
 
@@ -434,6 +443,7 @@ def start_drive(ctx: Ctx) -> Trip:
     "Where did I drive between {start_date} and {end_date}?",
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
+    "Show my trips to or from {place_id}.",
 ])
 def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:

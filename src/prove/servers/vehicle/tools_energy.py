@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_clock, parse_date
 
 from .server import (ChargingSessionId, Limit, PlaceId, VehicleStatus, begin_charging, end_charging, log, parked,
@@ -144,7 +144,8 @@ def list_charging_sessions(ctx: Ctx, start_date: str | None = None, limit: Limit
 @tools.tool(effect=WRITE, asks=[
     "Start charging the car.",
     "Charge the car now, don't wait for the schedule.",
-])
+], reply=["Charging has started at {result.power_kw} kW, up to {result.charge_limit}%.",
+          "The car is charging now; about {result.minutes_to_limit} minutes to {result.charge_limit}%."])
 def start_charging(ctx: Ctx) -> ChargeState:
     """Start charging now. Needs the cable plugged in, the engine off and the battery below the charge limit.
 
@@ -176,7 +177,7 @@ def start_charging(ctx: Ctx) -> ChargeState:
 @tools.tool(effect=WRITE, asks=[
     "Stop charging.",
     "That's enough charge for now, stop it.",
-])
+], reply=["Charging stopped at {result.battery_pct}%.", "Done: the car stopped charging at {result.battery_pct}%."])
 def stop_charging(ctx: Ctx) -> ChargeState:
     """Stop the charging session under way; the cable stays plugged in.
 
@@ -195,7 +196,8 @@ def stop_charging(ctx: Ctx) -> ChargeState:
 @tools.tool(effect=WRITE, asks=[
     "Set the charge limit to {percent} percent.",
     "Only charge up to {percent}% from now on.",
-])
+    "Let the battery charge to {percent}%, please.",
+], reply=["The charge limit is now {percent}%.", "Done: the car will charge up to {percent}%."])
 def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN, le=100)]) -> ChargeState:
     """Set the percent the battery charges to (50-100); 80-90% is kinder to the battery for daily use.
 
@@ -223,7 +225,9 @@ def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN
     "Schedule charging to start at {start_time} every night.",
     "Charge only off-peak, from {start_time}.",
     "Turn off scheduled charging.",
-])
+    "Stop the charging schedule, I'll start charging myself.",
+], reply=["Done: the charging schedule is updated.",
+          "The charging schedule is saved; the battery is at {result.battery_pct}% now."])
 def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeState:
     """Set when plugged-in charging starts by itself each day (off-peak), or turn the schedule off.
 
@@ -245,7 +249,7 @@ def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeStat
 @tools.tool(effect=WRITE, asks=[
     "Release the charging cable so I can unplug.",
     "Unlock the charge port.",
-])
+], reply=["The charge port is unlocked; you can unplug the cable.", "Done: the cable is released."])
 def release_charge_cable(ctx: Ctx) -> ChargeState:
     """Unlatch the charge port so the cable can be unplugged; a charging session stops.
 
@@ -269,10 +273,12 @@ def release_charge_cable(ctx: Ctx) -> ChargeState:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Turn on the heat in the car, set it to {target_temp}.",
-    "Precondition the cabin to {target_temp} degrees.",
-    "Switch the climate off.",
-])
+    Ask("Turn on the heat in the car, set it to {target_temp} degrees.", on=True),
+    Ask("Precondition the cabin to {target_temp} degrees.", on=True),
+    Ask("Turn the climate on.", on=True),
+    Ask("Switch the climate off.", on=False),
+], reply=["Done: the climate setting is updated; the cabin is at {result.cabin_temp}°F now.",
+          "The climate is set. Right now the cabin is {result.cabin_temp}°F."])
 def set_climate(ctx: Ctx, on: bool,
                 target_temp: Annotated[float, Field(ge=-50, le=150)] | None = None) -> VehicleStatus:
     """Turn the climate control on or off, optionally with a target temperature (60-85 °F).
@@ -309,9 +315,11 @@ def set_climate(ctx: Ctx, on: bool,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Turn on my seat heater, level {level}.",
-    "Warm up the {seat} seat.",
-])
+    Ask("Turn on my seat heater on high.", seat="driver", level=3),
+    Ask("Warm up the passenger seat, medium is fine.", seat="passenger", level=2),
+    "Set the {seat} seat heater to level {level}.",
+    Ask("Turn off the {seat} seat heater.", level=0),
+], reply=["The {seat} seat heater is at level {level}.", "Done: {seat} seat heater set to {level} of 3."])
 def set_seat_heater(ctx: Ctx, seat: Seat, level: Annotated[int, Field(ge=0, le=3)]) -> SeatHeaters:
     """Set a seat heater: 0 off, 1 low, 2 medium, 3 high. Needs the climate on or the engine running.
 
@@ -366,7 +374,8 @@ def get_software_update(ctx: Ctx) -> SoftwareUpdate:
 @tools.tool(effect=WRITE, asks=[
     "Install the software update now.",
     "Go ahead and update the car's software.",
-])
+], reply=["Installing {result.available_version} now; the car can't be started until it's done.",
+          "The update to {result.available_version} is installing ({result.install_minutes} minutes)."])
 def install_software_update(ctx: Ctx) -> SoftwareUpdate:
     """Install the downloaded software update. The car must be parked with the engine off and at least 20% battery.
 

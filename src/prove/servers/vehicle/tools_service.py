@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time
 
 from .server import (AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, log, place_label, reminder_status,
@@ -97,7 +97,8 @@ def _appointment(ctx: Ctx, a: sqlite3.Row) -> Appointment:
 
 @tools.tool(effect=READ, asks=[
     "Is any maintenance due on the car?",
-    "Show me the {status} service items.",
+    Ask("What maintenance is overdue on the car?", status="overdue"),
+    Ask("Is any service coming up soon?", status="due_soon"),
 ])
 def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> ServiceReminderList:
     """List maintenance reminders (tyre rotation, oil change, filters, brake fluid, ...) and when each is due.
@@ -117,9 +118,11 @@ def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> Se
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I had the {reminder_id} done myself, mark it as done.",
-    "Mark service item {reminder_id} complete.",
-])
+    "I had {reminder_id} done myself, mark it as done.",
+    "Mark {reminder_id} as done.",
+    "{reminder_id} is taken care of; record it.",
+], reply=["Recorded {reminder_id} as done today at the current mileage.",
+          "Done: {reminder_id} is marked done and its next due date moved on."])
 def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
     """Record that a maintenance item was done today at the current mileage; its next due date and mileage move on.
 
@@ -153,8 +156,10 @@ def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
 
 
 @tools.tool(effect=READ, asks=[
-    "Do I have a service appointment coming up?",
-    "Show my {status} service appointments.",
+    Ask("Do I have a service appointment coming up?", status="booked"),
+    Ask("Show my past service visits.", status="completed"),
+    Ask("Which service appointments did I cancel?", status="cancelled"),
+    "List all my service appointments.",
 ])
 def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "cancelled"] | None = None
                               ) -> AppointmentList:
@@ -176,8 +181,10 @@ def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "
 
 @tools.tool(effect=WRITE, asks=[
     "Book a service at {place_id} on {scheduled_for} for {services}.",
-    "Can you get me an appointment at {place_id} for {services}?",
-])
+    "Can you get me an appointment at {place_id} on {scheduled_for}? I need: {services}.",
+    "Book {place_id} for {scheduled_for}, {services}, and tell the technician: {note}",
+], reply=["You're booked at {result.service_center} on {scheduled_for}; the appointment is {result.appointment_id}.",
+          "Done: {services} at {result.service_center} on {scheduled_for}."])
 def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: str, services: Services,
                              note: Note | None = None) -> Appointment:
     """Book a visit at a service centre, on the hour or half hour within its opening hours.
@@ -233,9 +240,9 @@ def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: str, se
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel my service appointment {appointment_id}.",
-    "I can't make it to {appointment_id}, please cancel.",
-])
+    "Cancel {appointment_id}.",
+    "I can't make it to {appointment_id}, please cancel it.",
+], reply=["{appointment_id} is cancelled.", "Done: I've cancelled {appointment_id} at {result.service_center}."])
 def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appointment:
     """Cancel a booked service appointment, at least two hours before it starts.
 
@@ -267,6 +274,7 @@ def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appoi
 @tools.tool(effect=READ, asks=[
     "What has the car been up to since {since}?",
     "Show me the recent {kind} events of the car.",
+    Ask("Were there any alerts from the car?", kind="alert"),
 ])
 def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = None,
                 limit: Limit = 30) -> EventList:
