@@ -32,7 +32,7 @@ DEVICE = EntityKind("device", table="devices", key="device_id", label="name",
                     live="online = 1", lister="list_devices")
 LOCK_CODE = EntityKind("lock_code", table="lock_codes", key="code_id", label="name",
                        description="a door code of one smart lock, for a person",
-                       live="valid_until IS NULL OR valid_until >= :now", lister="list_lock_codes")
+                       live="valid_until IS NULL OR valid_until >= :now", lister="list_lock_codes", noun="door code")
 SCENE = EntityKind("scene", table="scenes", key="scene_id", label="name",
                    description="a saved set of device settings applied together, such as 'Good Night'",
                    lister="list_scenes")
@@ -42,7 +42,8 @@ AUTOMATION = EntityKind("automation", table="automations", key="automation_id", 
 RECORDING = EntityKind("recording", table="recordings", key="recording_id", label="started_at",
                        description="a video clip a camera recorded", lister="list_recordings")
 ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="message",
-                      description="one entry of the home's activity feed", lister="list_activity")
+                      description="one entry of the home's activity feed", lister="list_activity",
+                      noun="activity entry")
 
 server = Server(
     "iot_devices", "Smart home",

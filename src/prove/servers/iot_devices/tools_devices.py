@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time, quote
 
 from .server import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
@@ -63,7 +63,8 @@ class FirmwareUpdate(BaseModel):
 @tools.tool(effect=READ, asks=[
     "What devices do I have in {room_id}?",
     "Show me all my {device_type}s.",
-    "Which devices are offline right now?",
+    Ask("Which devices are offline right now?", online=False),
+    "Find the devices called '{name}'.",
 ])
 def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceType | None = None,
                  online: bool | None = None, name: str | None = None, limit: Limit = 100) -> DeviceList:
@@ -126,9 +127,9 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Rename {device_id} to {name}.",
-    "Call device {device_id} '{name}' from now on.",
-])
+    "Rename {device_id} to '{name}'.",
+    "Call {device_id} '{name}' from now on.",
+], reply=["{device_id} is now called {result.name}.", "Done: renamed it to {result.name}."])
 def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
 
@@ -155,9 +156,9 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move {device_id} to the room {room_id}.",
-    "I put {device_id} in another room; it's in {room_id} now.",
-])
+    "Move {device_id} to {room_id}.",
+    "I put {device_id} somewhere else; it's in {room_id} now.",
+], reply=["{device_id} is now in {room_id}.", "Done: moved {device_id} to {result.room_name}."])
 def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
     """Assign a device to another room.
 
@@ -185,10 +186,11 @@ def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Turn {device_id} on.",
-    "Switch off {device_id}, please.",
-    "Can you power {device_id} {on}?",
-])
+    Ask("Turn {device_id} on.", on=True),
+    Ask("Switch off {device_id}, please.", on=False),
+    Ask("Can you power up {device_id}?", on=True),
+    Ask("Shut {device_id} off.", on=False),
+], reply=["{device_id} is {result.power} now.", "Done: {device_id} is switched {result.power}."])
 def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
     """Switch a light, smart plug or speaker on or off.
 
@@ -219,8 +221,9 @@ def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
 
 @tools.tool(effect=WRITE, asks=[
     "Dim {device_id} to {brightness} percent.",
-    "Set the brightness of {device_id} to {brightness}.",
-])
+    "Set {device_id} to {brightness}% brightness.",
+    "Brighten {device_id} up to {brightness}%.",
+], reply=["{device_id} is at {brightness}% now.", "Done: {device_id} set to {brightness}% brightness."])
 def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Device:
     """Set a light's brightness; a light that is off is switched on.
 
@@ -244,7 +247,8 @@ def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Dev
 @tools.tool(effect=WRITE, asks=[
     "Make {device_id} {color}.",
     "Change the colour of {device_id} to {color}.",
-])
+    Ask("Turn {device_id} blue for the game.", color="blue"),
+], reply=["{device_id} is {color} now.", "Done: {device_id} changed to {color}."])
 def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
     """Set a light's colour; a light that is off is switched on.
 
@@ -274,9 +278,11 @@ def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Turn off all the lights in {room_id}.",
-    "Switch the lights in {room_id} on at {brightness} percent.",
-])
+    Ask("Turn off all the lights in {room_id}.", on=False),
+    Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
+    Ask("Turn on the lights in {room_id}.", on=True),
+], reply=["The lights in {room_id} are {result.power}; offline ones were left as they were.",
+          "Done: switched the lights {result.power} in {room_id}."])
 def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
     """Switch every light in a room on or off at once; offline lights are skipped and reported.
 
@@ -316,8 +322,9 @@ def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness 
 
 @tools.tool(effect=WRITE, asks=[
     "Set {device_id} to volume {volume}.",
-    "Turn the speaker {device_id} down to {volume}.",
-])
+    "Turn {device_id} down to {volume}.",
+    Ask("Mute {device_id}.", volume=0),
+], reply=["{device_id} is at volume {volume}.", "Done: volume set to {volume} on {device_id}."])
 def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
     """Set a speaker's volume.
 
@@ -342,9 +349,12 @@ def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Switch the thermostat {device_id} to {mode}.",
+    Ask("Switch {device_id} to heat.", mode="heat"),
+    Ask("Put {device_id} in cooling mode.", mode="cool"),
+    Ask("Set {device_id} to eco while we're out.", mode="eco"),
+    Ask("Turn {device_id} off.", mode="off"),
     "Put {device_id} in {mode} mode.",
-])
+], reply=["{device_id} is in {mode} mode now.", "Done: {device_id} set to {mode}."])
 def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> Device:
     """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
 
@@ -369,9 +379,9 @@ def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> 
 
 @tools.tool(effect=WRITE, asks=[
     "Set {device_id} to {target_temp} degrees.",
-    "Make it {target_temp}°F on the thermostat {device_id}.",
+    "Make it {target_temp}°F on {device_id}.",
     "It's cold, raise {device_id} to {target_temp}.",
-])
+], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
 def set_temperature(ctx: Ctx, device_id: DeviceId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:
     """Set a thermostat's target temperature in °F (rounded to the nearest half degree).
@@ -414,9 +424,10 @@ def set_temperature(ctx: Ctx, device_id: DeviceId,
 
 @tools.tool(effect=WRITE, asks=[
     "Open {device_id} to {position} percent.",
-    "Close the blinds {device_id}.",
-    "Set {device_id} halfway, {position}.",
-])
+    Ask("Close {device_id}.", position=0),
+    Ask("Open {device_id} all the way.", position=100),
+    Ask("Set {device_id} halfway.", position=50),
+], reply=["{device_id} is at {position}% open.", "Done: {device_id} moved to {position}% (0 is closed)."])
 def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Device:
     """Move a motorised blind: 0 is fully closed, 100 fully open.
 
@@ -447,6 +458,7 @@ def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Devi
 @tools.tool(effect=READ, asks=[
     "What was the temperature on {device_id} since {start}?",
     "Show me the temperature history of {device_id}.",
+    "How warm was it by {device_id} between {start} and {end}?",
 ])
 def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: str | None = None,
                         end: str | None = None, limit: Limit = 50) -> ReadingList:
@@ -489,7 +501,8 @@ def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: str | None = None,
 @tools.tool(effect=WRITE, asks=[
     "Update the firmware on {device_id}.",
     "Is there a software update for {device_id}? Install it.",
-])
+], reply=["{device_id} is updated to firmware {result.firmware}.",
+          "Done: {device_id} went from {result.previous_firmware} to {result.firmware}."])
 def update_firmware(ctx: Ctx, device_id: DeviceId) -> FirmwareUpdate:
     """Install the latest firmware on a device (`update_available` in get_device).
 

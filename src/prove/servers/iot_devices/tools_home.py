@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time, quote
 
 from .server import ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, log
@@ -119,6 +119,7 @@ def _home(ctx: Ctx) -> Home:
 @tools.tool(effect=READ, asks=[
     "What mode is the house in right now?",
     "Give me a quick overview of my smart home: anything offline or unlocked?",
+    "Is everything OK at home?",
 ])
 def get_home(ctx: Ctx) -> Home:
     """Show the home: its mode, and how many devices are offline, doors unlocked, locks jammed, cameras armed.
@@ -131,10 +132,12 @@ def get_home(ctx: Ctx) -> Home:
 
 
 @tools.tool(effect=WRITE, asks=[
+    Ask("We're heading out, switch the home to away.", mode="away"),
+    Ask("Put the house in night mode.", mode="night"),
+    Ask("We're leaving for two weeks; set the home to vacation mode.", mode="vacation"),
+    Ask("I'm back, set the house to home mode.", mode="home"),
     "Set the house to {mode} mode.",
-    "We're heading out, switch the home to {mode}.",
-    "Put the home in {mode} mode for the night.",
-])
+], reply=["The home is in {mode} mode now.", "Done: switched from {result.previous_mode} to {mode} mode."])
 def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
     """Change the home's mode; cameras and thermostats follow it.
 
@@ -199,7 +202,7 @@ def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
 
 @tools.tool(effect=READ, asks=[
     "Which rooms are set up in the app?",
-    "List the rooms on the {floor} with their temperatures.",
+    "Show me the rooms of the floor '{floor}' with their temperatures.",
 ])
 def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     """List the rooms of the home with device counts, lights on and the latest temperature.
@@ -222,9 +225,11 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add a room called {name} on the {floor}.",
-    "I set up a new {name}, can you create a room for it?",
-])
+    "Add a room called '{name}' to the '{floor}' floor.",
+    "I set up a new room, '{name}'; can you add it?",
+    "Create a room named '{name}'.",
+], reply=["The room {result.name} is added; it has no devices yet.",
+          "Done: {result.name} is set up on {result.floor}."])
 def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
     """Create a room, to move devices into it with move_device.
 
@@ -259,6 +264,7 @@ def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
 @tools.tool(effect=READ, asks=[
     "What's happened at home since {since}?",
     "Show me the recent {kind} events.",
+    Ask("Any motion at home lately?", kind="motion"),
     "Any activity on {device_id} lately?",
 ])
 def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKind | None = None,

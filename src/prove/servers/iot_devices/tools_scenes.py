@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_clock, quote
 
 from .server import AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, log
@@ -160,7 +160,7 @@ def list_scenes(ctx: Ctx) -> SceneList:
 
 
 @tools.tool(effect=READ, asks=[
-    "What does the scene {scene_id} do?",
+    "What does {scene_id} do?",
     "Which devices are in {scene_id}?",
 ])
 def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
@@ -180,10 +180,10 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Run the scene {scene_id}.",
-    "Activate {scene_id} even if some devices are offline.",
-    "Start my {scene_id} scene.",
-])
+    "Run {scene_id}.",
+    Ask("Activate {scene_id} even if some devices are offline.", allow_partial=True),
+    "Start {scene_id}.",
+], reply=["{scene_id} is activated.", "Done: I ran {scene_id}."])
 def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> SceneRun:
     """Apply a scene: set every device in it as the scene says.
 
@@ -215,9 +215,10 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Save how {device_ids} are set right now as a scene called {name}.",
-    "Create a scene named {name} with {device_ids}.",
-])
+    "Save how {device_ids} are set right now as a scene called '{name}'.",
+    "Create a scene named '{name}' with {device_ids}.",
+], reply=["The scene {result.name} is saved with {result.devices} devices.",
+          "Done: {result.name} will bring those devices back to how they are now."])
 def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     """Create a scene from the current state of some devices, to bring them back to it later.
 
@@ -273,9 +274,9 @@ def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the scene {scene_id}.",
+    "Delete {scene_id}.",
     "I don't use {scene_id} anymore, remove it.",
-])
+], reply=["{scene_id} is deleted.", "Done: I removed {scene_id}."])
 def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
     """Delete a scene. A scene that automations run cannot be deleted until they are deleted.
 
@@ -308,6 +309,7 @@ def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
 @tools.tool(effect=READ, asks=[
     "Which automations are set up?",
     "Show me my schedules and when they run next.",
+    Ask("Which automations are turned off?", enabled=False),
 ])
 def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     """List the time-based automations, each running a scene at a time on chosen weekdays.
@@ -328,9 +330,11 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Run {scene_id} every day at {run_at}; call it {name}.",
-    "Set up an automation {name} that starts {scene_id} at {run_at} on {days}.",
-])
+    Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
+    Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"]),
+    Ask("On weekends, start {scene_id} at {run_at} and call the automation '{name}'.", days=["SA", "SU"]),
+], reply=["The automation {result.name} will run {scene_id} at {run_at}.",
+          "Done: {scene_id} now runs by itself at {run_at}."])
 def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days: Days) -> Automation:
     """Schedule a scene to run at a local time on chosen weekdays; it starts enabled.
 
@@ -364,9 +368,11 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Turn off the automation {automation_id} for now.",
-    "Enable {automation_id} again.",
-])
+    Ask("Turn off {automation_id} for now.", enabled=False),
+    Ask("Enable {automation_id} again.", enabled=True),
+    Ask("Pause {automation_id} while we're away.", enabled=False),
+    Ask("Switch {automation_id} back on.", enabled=True),
+], reply=["Done: {automation_id} is updated.", "{automation_id} is changed as you asked (enabled: {result.enabled})."])
 def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool) -> Automation:
     """Enable or disable an automation; a disabled one does not run until enabled again.
 
@@ -393,9 +399,9 @@ def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool)
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the automation {automation_id}.",
-    "Get rid of the schedule {automation_id}.",
-])
+    "Delete {automation_id}.",
+    "Get rid of {automation_id}.",
+], reply=["{automation_id} is deleted; its scene stays.", "Done: I removed {automation_id}."])
 def delete_automation(ctx: Ctx, automation_id: AutomationId) -> DeletedAutomation:
     """Delete an automation; its scene stays.
 

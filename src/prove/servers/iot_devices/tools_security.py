@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable, device, log
@@ -118,7 +118,7 @@ def _weak(code: str) -> bool:
 @tools.tool(effect=WRITE, asks=[
     "Lock {device_id}.",
     "Did I leave the door unlocked? Lock {device_id} please.",
-])
+], reply=["{device_id} is locked.", "Done: I've locked {device_id}."])
 def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
     """Lock a smart door lock.
 
@@ -146,7 +146,7 @@ def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
 @tools.tool(effect=WRITE, asks=[
     "Unlock {device_id}, the code is {code}.",
     "Let me in: open {device_id} with code {code}.",
-])
+], reply=["{device_id} is unlocked.", "Done: {device_id} is open."])
 def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
     """Unlock a smart door lock with one of its door codes, which the user must give.
 
@@ -188,7 +188,9 @@ def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
 
 @tools.tool(effect=READ, asks=[
     "Who has a code for {device_id}?",
-    "List the door codes, including {status} ones.",
+    Ask("Which door codes have expired?", status="expired"),
+    Ask("Which door codes still work?", status="active"),
+    "List all the door codes.",
 ])
 def list_lock_codes(ctx: Ctx, device_id: DeviceId | None = None,
                     status: Literal["active", "expired"] | None = None) -> LockCodeList:
@@ -238,9 +240,9 @@ def get_lock_code(ctx: Ctx, code_id: LockCodeId) -> LockCodeSecret:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add a code {code} on {device_id} for {name}.",
+    "Add the code {code} on {device_id} for {name}.",
     "Give {name} the door code {code} for {device_id} until {valid_until}.",
-])
+], reply=["Added the code for {name} on {result.lock_name}.", "Done: {name} can now open {device_id} with that code."])
 def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
                   valid_until: str | None = None) -> LockCode:
     """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).
@@ -292,9 +294,9 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the door code {code_id}.",
-    "Revoke code {code_id}, they don't need access anymore.",
-])
+    "Delete {code_id}.",
+    "Revoke {code_id}, they don't need access anymore.",
+], reply=["{code_id} is deleted from {result.lock_name}.", "Done: that code no longer opens {result.lock_name}."])
 def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
     """Delete a door code from its lock; it stops working at once.
 
@@ -326,9 +328,10 @@ def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Arm the camera {device_id}.",
-    "Turn off motion recording on {device_id}.",
-])
+    Ask("Arm {device_id}.", armed=True),
+    Ask("Turn off motion recording on {device_id}.", armed=False),
+    Ask("Disarm {device_id}, we're home.", armed=False),
+], reply=["Done: {device_id} is updated (armed: {result.armed}).", "{device_id} is set as you asked."])
 def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
     """Arm a camera (it records and alerts on motion) or disarm it.
 
@@ -354,7 +357,8 @@ def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
 @tools.tool(effect=READ, asks=[
     "Show me the clips from {device_id}.",
     "Were there any {trigger} recordings on {day}?",
-    "Did the cameras pick up anything today?",
+    Ask("Did a package get delivered? Check the camera clips.", trigger="package"),
+    "Did the cameras pick up anything lately?",
 ])
 def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigger | None = None,
                     day: str | None = None, limit: Limit = 20) -> RecordingList:
@@ -396,9 +400,9 @@ def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigge
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the clip {recording_id}.",
-    "Get rid of recording {recording_id}, it's just the cat.",
-])
+    "Delete {recording_id}.",
+    "Get rid of {recording_id}, it's just the cat.",
+], reply=["Deleted; {result.freed_mb} MB freed.", "Done: the clip is gone and {result.freed_mb} MB are free again."])
 def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
     """Delete a camera recording for good.
 
