@@ -9,12 +9,13 @@ from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 
-from .server import ProfileId, VehicleStatus, log, no_valet, not_moving, parked, status, vehicle
+from .server import DRIVER_PROFILE, ProfileId, VehicleStatus, log, no_valet, not_moving, parked, status, vehicle
 from .world import VALET_SPEED_LIMIT_MPH, VENT_POSITION
 
 tools = Toolset("body")
 
 ValetPin = Annotated[str, Sensitive()]
+InactiveProfileId = DRIVER_PROFILE.where("profile_id IS NOT (SELECT active_profile_id FROM vehicles)")
 Window = Literal["front_left", "front_right", "rear_left", "rear_right", "sunroof", "all"]
 
 # ----- models -------------------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def get_vehicle_status(ctx: Ctx) -> VehicleStatus:
 # ----- doors and trunk ----------------------------------------------------------------------------
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["unlock_doors"], asks=[
     "Lock my car.",
     "Did I forget to lock the car? Lock it please.",
     "Can you lock up the car for me?",
@@ -170,7 +171,7 @@ def open_trunk(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["open_trunk"], asks=[
     "Close the trunk.",
     "I left the liftgate open, shut it please.",
 ], reply=["The trunk is closed.", "I've shut the liftgate."])
@@ -376,7 +377,7 @@ def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     return ValetState(valet_mode=True, speed_limit_mph=VALET_SPEED_LIMIT_MPH, changed_at=ctx.now_iso())
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["enable_valet_mode"], asks=[
     "Turn valet mode off, PIN {pin}.",
     "I got the car back from the valet; disable valet mode with {pin}.",
 ], reply=["Valet mode is off.", "Done: I've turned valet mode off."])
@@ -432,7 +433,7 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
     "Set the car up with {profile_id}.",
 ], reply=["{profile_id} is loaded: seat and mirrors moved, climate target {result.climate_target}°F.",
           "Done: the car is set up with {profile_id}."])
-def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
+def apply_driver_profile(ctx: Ctx, profile_id: InactiveProfileId) -> DriverProfile:
     """Load a driver profile: the seat and mirrors move, the climate target and driver seat heat are set.
 
     The driver seat heater is set only while the climate is on or the engine runs.

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, quote
 
-from .server import (Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, end_charging, fuel_range, log,
+from .server import (PLACE, Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, end_charging, fuel_range, log,
                      not_moving, place_label, status, vehicle)
 from .world import drive_minutes, energy_for, miles_between
 
@@ -19,6 +19,8 @@ tools = Toolset("drive")
 PlaceCategory = Literal["home", "work", "favorite", "charging_station", "service_center", "grocery", "restaurant",
                         "coffee", "shopping", "school", "gym", "airport", "park", "hospital", "gas_station"]
 Nickname = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+UnsavedPlaceId = PLACE.where("saved = 0")
+ElsewhereId = PLACE.where("place_id IS NOT (SELECT place_id FROM vehicles)")   # not where the car is parked
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -145,7 +147,7 @@ def start_engine(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["start_engine"], asks=[
     "Turn the engine off.",
     "Shut the car down, we're here.",
 ], reply=["The engine is off.", "I've turned the car off."])
@@ -173,7 +175,7 @@ def stop_engine(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["start_engine"], asks=[
     Ask("Put the car in park.", gear="P"),
     Ask("Shift into drive.", gear="D"),
     Ask("Put it in reverse.", gear="R"),
@@ -259,12 +261,15 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
     return PlaceList(places=places[:limit], total=len(places))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "nickname": ["Gym", "Mom's place", "Office", "Kids' school", "Favourite cafe", "Dentist", "Soccer practice",
+                 "Grandpa's"],
+}, asks=[
     "Save {place_id} to my places as '{nickname}'.",
     "Add {place_id} to my saved places.",
     "Keep {place_id} in my places, call it '{nickname}'.",
 ], reply=["{place_id} is now in your saved places.", "Saved {place_id} to your places."])
-def save_place(ctx: Ctx, place_id: PlaceId, nickname: Nickname | None = None) -> Place:
+def save_place(ctx: Ctx, place_id: UnsavedPlaceId, nickname: Nickname | None = None) -> Place:
     """Add a place to the owner's saved places, optionally with a nickname.
 
     Args:
@@ -320,7 +325,7 @@ def _navigation(ctx: Ctx) -> Navigation:
     "Take me to {place_id}.",
 ], reply=["Route set to {place_id}: {result.distance_mi} miles, about {result.minutes} minutes.",
           "Navigation is on to {place_id}, {result.minutes} minutes away."])
-def set_navigation_destination(ctx: Ctx, place_id: PlaceId) -> Navigation:
+def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
     """Set the navigation destination; the route shows distance, time, electric miles and whether the range suffices.
 
     Args:
@@ -359,7 +364,7 @@ def get_navigation(ctx: Ctx) -> Navigation:
     return _navigation(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["set_navigation_destination"], asks=[
     "Cancel the navigation.",
     "Clear the destination, I'm not going anymore.",
 ], reply=["Navigation cancelled.", "Done: the destination is cleared."])
@@ -381,7 +386,8 @@ def cancel_navigation(ctx: Ctx) -> Navigation:
     return _navigation(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["set_navigation_destination", "release_charge_cable", "start_engine",
+                                "shift_gear"], asks=[
     "Let's go, start driving to the destination.",
     "Start the trip now.",
 ], reply=["On our way to {result.to_name}: {result.distance_mi} miles.",

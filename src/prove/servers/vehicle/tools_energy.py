@@ -174,7 +174,7 @@ def start_charging(ctx: Ctx) -> ChargeState:
     return _charge_state(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["start_charging"], asks=[
     "Stop charging.",
     "That's enough charge for now, stop it.",
 ], reply=["Charging stopped at {result.battery_pct}%.", "Done: the car stopped charging at {result.battery_pct}%."])
@@ -221,7 +221,8 @@ def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN
     return _charge_state(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={"start_time": ["21:00", "22:00", "23:00", "23:30", "00:00", "01:00"]},
+            asks=[
     "Schedule charging to start at {start_time} every night.",
     "Charge only off-peak, from {start_time}.",
     "Turn off scheduled charging.",
@@ -314,7 +315,7 @@ def set_climate(ctx: Ctx, on: bool,
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["set_climate"], asks=[
     Ask("Turn on my seat heater on high.", seat="driver", level=3),
     Ask("Warm up the passenger seat, medium is fine.", seat="passenger", level=2),
     "Set the {seat} seat heater to level {level}.",

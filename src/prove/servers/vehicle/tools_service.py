@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time
 
-from .server import (AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, log, place_label, reminder_status,
-                     vehicle)
+from .server import (PLACE, AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, log, place_label,
+                     reminder_status, vehicle)
 from .world import BOOKING_DAYS_AHEAD, CANCEL_NOTICE, add_months
 
 tools = Toolset("service")
@@ -20,6 +20,7 @@ tools = Toolset("service")
 ReminderStatus = Literal["overdue", "due_soon", "ok"]
 Services = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+ServiceCenterId = PLACE.where("category = 'service_center'")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -179,13 +180,19 @@ def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "
     return AppointmentList(service_appointments=[_appointment(ctx, r) for r in rows], total=len(rows))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "services": ["Oil change", "Tire rotation", "Tire rotation and oil change", "Brake inspection", "Annual service",
+                 "Cabin air filter replacement", "Battery check", "Wheel alignment"],
+    "note": ["Squeak from the front left brake", "Check engine light came on yesterday", "I'll wait at the dealership",
+             "Please wash the car if there is time", "Rattle from the rear at highway speed",
+             "Low tyre warning keeps coming back", "I need a loaner car", "The air conditioning smells musty"],
+}, asks=[
     "Book a service at {place_id} on {scheduled_for} for {services}.",
     "Can you get me an appointment at {place_id} on {scheduled_for}? I need: {services}.",
     "Book {place_id} for {scheduled_for}, {services}, and tell the technician: {note}",
 ], reply=["You're booked at {result.service_center} on {scheduled_for}; the appointment is {result.appointment_id}.",
           "Done: {services} at {result.service_center} on {scheduled_for}."])
-def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: str, services: Services,
+def book_service_appointment(ctx: Ctx, place_id: ServiceCenterId, scheduled_for: str, services: Services,
                              note: Note | None = None) -> Appointment:
     """Book a visit at a service centre, on the hour or half hour within its opening hours.
 
