@@ -9,12 +9,20 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time, quote
 
-from .server import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
-                     device, log)
+from .server import (DEVICE, ROOM, Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode,
+                     controllable, device, log)
 from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES
 
 Percent = Annotated[int, Field(ge=0, le=100)]
 Brightness = Annotated[int, Field(ge=1, le=100)]
+LightId = DEVICE.where("type = 'light'")
+SwitchId = DEVICE.where("type IN ('light', 'plug', 'speaker')")
+SpeakerId = DEVICE.where("type = 'speaker'")
+ThermostatId = DEVICE.where("type = 'thermostat'")
+BlindId = DEVICE.where(f"type = 'blind' AND coalesce(battery, 100) >= {MIN_MOTOR_BATTERY}")
+TemperatureDeviceId = DEVICE.where("type = 'thermostat' OR sensor_kind = 'temperature'")
+OutdatedId = DEVICE.where("firmware <> latest_firmware")
+LitRoomId = ROOM.where("room_id IN (SELECT room_id FROM devices WHERE type = 'light')")
 
 tools = Toolset("devices")
 
@@ -126,7 +134,10 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     return device(ctx, device_id)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "name": ["Reading Lamp", "Desk Lamp", "Bedside Lamp", "Porch Light", "Kitchen Speaker", "Hallway Thermostat",
+             "Front Door Lock", "Garage Camera", "Coffee Maker Plug", "Nursery Blind"],
+}, asks=[
     "Rename {device_id} to '{name}'.",
     "Call {device_id} '{name}' from now on.",
 ], reply=["{device_id} is now called {result.name}.", "Done: renamed it to {result.name}."])
@@ -191,7 +202,7 @@ def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
     Ask("Can you power up {device_id}?", on=True),
     Ask("Shut {device_id} off.", on=False),
 ], reply=["{device_id} is {result.power} now.", "Done: {device_id} is switched {result.power}."])
-def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
+def set_power(ctx: Ctx, device_id: SwitchId, on: bool) -> Device:
     """Switch a light, smart plug or speaker on or off.
 
     Turning a plug on powers what is plugged into it; turning a speaker off stops what it plays.
@@ -224,7 +235,7 @@ def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
     "Set {device_id} to {brightness}% brightness.",
     "Brighten {device_id} up to {brightness}%.",
 ], reply=["{device_id} is at {brightness}% now.", "Done: {device_id} set to {brightness}% brightness."])
-def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Device:
+def set_brightness(ctx: Ctx, device_id: LightId, brightness: Brightness) -> Device:
     """Set a light's brightness; a light that is off is switched on.
 
     Args:
@@ -249,7 +260,7 @@ def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Dev
     "Change the colour of {device_id} to {color}.",
     Ask("Turn {device_id} blue for the game.", color="blue"),
 ], reply=["{device_id} is {color} now.", "Done: {device_id} changed to {color}."])
-def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
+def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     """Set a light's colour; a light that is off is switched on.
 
     Every light can show whites ('warm white', 'soft white', 'cool white', 'daylight'); only
@@ -283,7 +294,7 @@ def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
     Ask("Turn on the lights in {room_id}.", on=True),
 ], reply=["The lights in {room_id} are {result.power}; offline ones were left as they were.",
           "Done: switched the lights {result.power} in {room_id}."])
-def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
+def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
     """Switch every light in a room on or off at once; offline lights are skipped and reported.
 
     Args:
@@ -325,7 +336,7 @@ def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness 
     "Turn {device_id} down to {volume}.",
     Ask("Mute {device_id}.", volume=0),
 ], reply=["{device_id} is at volume {volume}.", "Done: volume set to {volume} on {device_id}."])
-def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
+def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
     """Set a speaker's volume.
 
     Args:
@@ -355,7 +366,7 @@ def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
     Ask("Turn {device_id} off.", mode="off"),
     "Put {device_id} in {mode} mode.",
 ], reply=["{device_id} is in {mode} mode now.", "Done: {device_id} set to {mode}."])
-def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> Device:
+def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode) -> Device:
     """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
 
     Args:
@@ -382,7 +393,7 @@ def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> 
     "Make it {target_temp}°F on {device_id}.",
     "It's cold, raise {device_id} to {target_temp}.",
 ], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
-def set_temperature(ctx: Ctx, device_id: DeviceId,
+def set_temperature(ctx: Ctx, device_id: ThermostatId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:
     """Set a thermostat's target temperature in °F (rounded to the nearest half degree).
 
@@ -428,7 +439,7 @@ def set_temperature(ctx: Ctx, device_id: DeviceId,
     Ask("Open {device_id} all the way.", position=100),
     Ask("Set {device_id} halfway.", position=50),
 ], reply=["{device_id} is at {position}% open.", "Done: {device_id} moved to {position}% (0 is closed)."])
-def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Device:
+def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Device:
     """Move a motorised blind: 0 is fully closed, 100 fully open.
 
     Args:
@@ -460,7 +471,7 @@ def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Devi
     "Show me the temperature history of {device_id}.",
     "How warm was it by {device_id} between {start} and {end}?",
 ])
-def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: str | None = None,
+def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | None = None,
                         end: str | None = None, limit: Limit = 50) -> ReadingList:
     """Read the temperature and humidity history of a temperature sensor or thermostat (every three hours).
 
@@ -503,7 +514,7 @@ def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: str | None = None,
     "Is there a software update for {device_id}? Install it.",
 ], reply=["{device_id} is updated to firmware {result.firmware}.",
           "Done: {device_id} went from {result.previous_firmware} to {result.firmware}."])
-def update_firmware(ctx: Ctx, device_id: DeviceId) -> FirmwareUpdate:
+def update_firmware(ctx: Ctx, device_id: OutdatedId) -> FirmwareUpdate:
     """Install the latest firmware on a device (`update_available` in get_device).
 
     Args:

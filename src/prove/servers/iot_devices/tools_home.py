@@ -131,7 +131,7 @@ def get_home(ctx: Ctx) -> Home:
     return _home(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["lock_door"], asks=[
     Ask("We're heading out, switch the home to away.", mode="away"),
     Ask("Put the house in night mode.", mode="night"),
     Ask("We're leaving for two weeks; set the home to vacation mode.", mode="vacation"),
@@ -224,7 +224,11 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     return RoomList(rooms=rooms, total=len(rooms))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "name": ["Sunroom", "Home Office", "Guest Room", "Laundry Room", "Nursery", "Garage", "Patio", "Home Gym",
+             "Mudroom", "Attic"],
+    "floor": ["Ground floor", "Upstairs", "Basement", "Outdoors"],
+}, asks=[
     "Add a room called '{name}' to the '{floor}' floor.",
     "I set up a new room, '{name}'; can you add it?",
     "Create a room named '{name}'.",

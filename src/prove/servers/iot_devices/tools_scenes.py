@@ -11,11 +11,13 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_clock, quote
 
-from .server import AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, log
+from .server import (DEVICE, SCENE, AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions,
+                     controllable, log)
 from .world import WEEKDAYS
 
 MAX_SCENE_DEVICES = 40
-SceneDevices = Annotated[list[DeviceId], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
+SceneDevices = Annotated[list[DEVICE.where("type <> 'sensor'")], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
+UnusedSceneId = SCENE.where("scene_id NOT IN (SELECT scene_id FROM automations)")
 Days = Annotated[list[Weekday], Field(min_length=1, max_length=7)]
 
 tools = Toolset("scenes")
@@ -214,7 +216,10 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
                     complete=not skipped)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "name": ["Movie night", "Good morning", "Dinner time", "Reading nook", "Bedtime", "Leaving home", "Party",
+             "Relax", "Work from home", "Welcome home"],
+}, asks=[
     "Save how {device_ids} are set right now as a scene called '{name}'.",
     "Create a scene named '{name}' with {device_ids}.",
 ], reply=["The scene {result.name} is saved with {result.devices} devices.",
@@ -277,7 +282,7 @@ def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     "Delete {scene_id}.",
     "I don't use {scene_id} anymore, remove it.",
 ], reply=["{scene_id} is deleted.", "Done: I removed {scene_id}."])
-def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
+def delete_scene(ctx: Ctx, scene_id: UnusedSceneId) -> DeletedScene:
     """Delete a scene. A scene that automations run cannot be deleted until they are deleted.
 
     Args:
@@ -329,7 +334,11 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     return AutomationList(automations=autos, total=len(autos))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "name": ["Morning routine", "Bedtime", "Weekday wake-up", "Evening lights", "Away at work", "Weekend lie-in",
+             "Night security", "Sunset"],
+    "run_at": ["06:30", "07:00", "07:30", "17:30", "19:00", "21:30", "22:30", "23:00"],
+}, asks=[
     Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
     Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"]),
     Ask("On weekends, start {scene_id} at {run_at} and call the automation '{name}'.", days=["SA", "SU"]),

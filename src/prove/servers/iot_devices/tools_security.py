@@ -11,10 +11,19 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
-from .server import Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable, device, log
+from .server import (DEVICE, LOCK_CODE, RECORDING, Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable,
+                     device, log)
 from .world import MAX_CODES_PER_LOCK
 
 DoorCode = Annotated[str, Sensitive()]
+LockId = DEVICE.where("type = 'lock'")
+UnlockedId = DEVICE.where("type = 'lock' AND lock_state = 'unlocked'")
+LockedId = DEVICE.where("type = 'lock' AND lock_state = 'locked'")
+CameraId = DEVICE.where("type = 'camera'")
+# a temporary code, or a permanent one whose lock keeps another permanent code
+RemovableCodeId = LOCK_CODE.where("valid_until IS NOT NULL OR device_id IN (SELECT device_id FROM lock_codes "
+                                  "WHERE valid_until IS NULL GROUP BY device_id HAVING count(*) > 1)")
+UnprotectedId = RECORDING.where("protected = 0")
 Trigger = Literal["motion", "person", "package", "vehicle", "animal", "manual"]
 
 tools = Toolset("security")
@@ -119,7 +128,7 @@ def _weak(code: str) -> bool:
     "Lock {device_id}.",
     "Did I leave the door unlocked? Lock {device_id} please.",
 ], reply=["{device_id} is locked.", "Done: I've locked {device_id}."])
-def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
+def lock_door(ctx: Ctx, device_id: UnlockedId) -> Device:
     """Lock a smart door lock.
 
     Args:
@@ -147,7 +156,7 @@ def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
     "Unlock {device_id}, the code is {code}.",
     "Let me in: open {device_id} with code {code}.",
 ], reply=["{device_id} is unlocked.", "Done: {device_id} is open."])
-def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
+def unlock_door(ctx: Ctx, device_id: LockedId, code: DoorCode) -> Device:
     """Unlock a smart door lock with one of its door codes, which the user must give.
 
     A code opens only its own lock, and a temporary code only until it expires.
@@ -192,7 +201,7 @@ def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
     Ask("Which door codes still work?", status="active"),
     "List all the door codes.",
 ])
-def list_lock_codes(ctx: Ctx, device_id: DeviceId | None = None,
+def list_lock_codes(ctx: Ctx, device_id: LockId | None = None,
                     status: Literal["active", "expired"] | None = None) -> LockCodeList:
     """List the door codes of the home's locks (who each is for, expiry, last use); the digits are never shown.
 
@@ -239,11 +248,15 @@ def get_lock_code(ctx: Ctx, code_id: LockCodeId) -> LockCodeSecret:
     return LockCodeSecret(code_id=row["code_id"], device_id=row["device_id"], code=row["code"])
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "name": ["Dog walker (Maria)", "Cleaner (Ana)", "Babysitter", "Guest", "Contractor (Bob)", "Grandma",
+             "Neighbour (Tom)", "Holiday rental guest"],
+    "code": ["582914", "730461", "4827", "915306", "26048173", "3719", "640285", "8153"],
+}, asks=[
     "Add the code {code} on {device_id} for {name}.",
     "Give {name} the door code {code} for {device_id} until {valid_until}.",
 ], reply=["Added the code for {name} on {result.lock_name}.", "Done: {name} can now open {device_id} with that code."])
-def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
+def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, code: DoorCode,
                   valid_until: str | None = None) -> LockCode:
     """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).
 
@@ -297,7 +310,7 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
     "Delete {code_id}.",
     "Revoke {code_id}, they don't need access anymore.",
 ], reply=["{code_id} is deleted from {result.lock_name}.", "Done: that code no longer opens {result.lock_name}."])
-def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
+def delete_lock_code(ctx: Ctx, code_id: RemovableCodeId) -> DeletedLockCode:
     """Delete a door code from its lock; it stops working at once.
 
     Args:
@@ -332,7 +345,7 @@ def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
     Ask("Turn off motion recording on {device_id}.", armed=False),
     Ask("Disarm {device_id}, we're home.", armed=False),
 ], reply=["Done: {device_id} is updated (armed: {result.armed}).", "{device_id} is set as you asked."])
-def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
+def set_camera_armed(ctx: Ctx, device_id: CameraId, armed: bool) -> Device:
     """Arm a camera (it records and alerts on motion) or disarm it.
 
     Args:
@@ -360,7 +373,7 @@ def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
     Ask("Did a package get delivered? Check the camera clips.", trigger="package"),
     "Did the cameras pick up anything lately?",
 ])
-def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigger | None = None,
+def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigger | None = None,
                     day: str | None = None, limit: Limit = 20) -> RecordingList:
     """List camera recordings, newest first, by camera, what triggered them and day.
 
@@ -403,7 +416,7 @@ def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigge
     "Delete {recording_id}.",
     "Get rid of {recording_id}, it's just the cat.",
 ], reply=["Deleted; {result.freed_mb} MB freed.", "Done: the clip is gone and {result.freed_mb} MB are free again."])
-def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
+def delete_recording(ctx: Ctx, recording_id: UnprotectedId) -> DeletedRecording:
     """Delete a camera recording for good.
 
     Args:
