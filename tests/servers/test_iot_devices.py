@@ -362,3 +362,15 @@ def test_firmware_update(s):
     assert done["firmware"] != done["previous_firmware"]
     assert not ok(s, "get_device", {"device_id": stale["device_id"]})["update_available"]
     fails(s, "update_firmware", "already_up_to_date", {"device_id": stale["device_id"]})
+
+
+def test_one_set_of_time_codes(s):
+    lock = ok(s, "list_devices", {"device_type": "lock", "online": True})["devices"][0]
+    sensor = next(d for d in ok(s, "list_devices", {"device_type": "sensor"})["devices"]
+                  if d["sensor_kind"] == "temperature")
+    fails(s, "list_activity", "invalid_time", {"since": "2026-03-15T18:00:00Z"})
+    fails(s, "get_sensor_readings", "invalid_time", {"device_id": sensor["device_id"], "start": "yesterday"})
+    fails(s, "get_energy_usage", "invalid_date", {"start_date": "2026-02-30"})
+    fails(s, "list_recordings", "invalid_date", {"day": "15 March"})
+    fails(s, "add_lock_code", "invalid_time", {"device_id": lock["device_id"], "name": "Guest", "code": "582914",
+                                               "valid_until": "2026-03-22T18:00:00+01:00"})

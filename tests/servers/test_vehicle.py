@@ -324,6 +324,8 @@ def test_service_appointment_booking_rules(s):
     fails(s, "book_service_appointment", "too_far_ahead",
           {"place_id": center["place_id"], "scheduled_for": "2026-08-18T09:00:00",
                                                            "services": "Tire rotation"})
+    fails(s, "book_service_appointment", "invalid_time",
+          {"place_id": center["place_id"], "scheduled_for": "2026-03-18T09:00:00Z", "services": "Tire rotation"})
     appt = ok(s, "book_service_appointment", {"place_id": center["place_id"], "scheduled_for": "2026-03-16T10:30:00",
                                               "services": "Tire rotation", "note": "Low tyre warning"})
     assert appt["status"] == "booked"
@@ -352,3 +354,10 @@ def test_tyres_and_warnings(s):
     warnings = ok(s, "get_vehicle_status")["warnings"]
     assert tyres["all_ok"] is (not low)
     assert len([w for w in warnings if w.startswith("Low tyre")]) == len(low)
+
+
+def test_one_set_of_time_codes(s):
+    fails(s, "list_trips", "invalid_date", {"start_date": "March 3"})
+    fails(s, "list_charging_sessions", "invalid_date", {"start_date": "2026-13-01"})
+    fails(s, "list_events", "invalid_time", {"since": "2026-03-15T00:00:00+02:00"})
+    fails(s, "set_charging_schedule", "invalid_time", {"start_time": "11pm"})

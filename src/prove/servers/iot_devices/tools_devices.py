@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time, quote
 
-from .tools import (Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode, controllable,
-                    device, fetch, log, server)
-from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES, iso
+from .server import (DEVICE, ROOM, Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode,
+                     controllable, device, log)
+from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES
 
 Percent = Annotated[int, Field(ge=0, le=100)]
 Brightness = Annotated[int, Field(ge=1, le=100)]
+LightId = DEVICE.where("type = 'light'")
+SwitchId = DEVICE.where("type IN ('light', 'plug', 'speaker')")
+SpeakerId = DEVICE.where("type = 'speaker'")
+ThermostatId = DEVICE.where("type = 'thermostat'")
+BlindId = DEVICE.where(f"type = 'blind' AND coalesce(battery, 100) >= {MIN_MOTOR_BATTERY}")
+TemperatureDeviceId = DEVICE.where("type = 'thermostat' OR sensor_kind = 'temperature'")
+OutdatedId = DEVICE.where("firmware <> latest_firmware")
+LitRoomId = ROOM.where("room_id IN (SELECT room_id FROM devices WHERE type = 'light')")
+
+tools = Toolset("devices")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -59,10 +68,11 @@ class FirmwareUpdate(BaseModel):
 # ----- finding devices ----------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What devices do I have in {room_id}?",
     "Show me all my {device_type}s.",
-    "Which devices are offline right now?",
+    Ask("Which devices are offline right now?", online=False),
+    "Find the devices called '{name}'.",
 ])
 def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceType | None = None,
                  online: bool | None = None, name: str | None = None, limit: Limit = 100) -> DeviceList:
@@ -84,7 +94,7 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     """
     where, params = ["1"], []
     if room_id is not None:
-        fetch(ctx, "room", room_id)
+        ctx.get("room", room_id)
         where.append("room_id = ?")
         params.append(room_id)
     if device_type is not None:
@@ -103,7 +113,7 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is {device_id} on?",
     "What's the status of {device_id}?",
 ])
@@ -124,10 +134,13 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Rename {device_id} to {name}.",
-    "Call device {device_id} '{name}' from now on.",
-])
+@tools.tool(effect=WRITE, values={
+    "name": ["Reading Lamp", "Desk Lamp", "Bedside Lamp", "Porch Light", "Kitchen Speaker", "Hallway Thermostat",
+             "Front Door Lock", "Garage Camera", "Coffee Maker Plug", "Nursery Blind"],
+}, asks=[
+    "Rename {device_id} to '{name}'.",
+    "Call {device_id} '{name}' from now on.",
+], reply=["{device_id} is now called {result.name}.", "Done: renamed it to {result.name}."])
 def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
 
@@ -142,7 +155,7 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
         not_found: no device has that ID.
         duplicate_name: another device already has that name (any case).
     """
-    row = fetch(ctx, "device", device_id)
+    row = ctx.get("device", device_id)
     taken = ctx.db.execute("SELECT device_id FROM devices WHERE lower(name) = lower(?) AND device_id <> ?",
                            (name, device_id)).fetchone()
     if taken:
@@ -153,10 +166,10 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Move {device_id} to the room {room_id}.",
-    "I put {device_id} in another room; it's in {room_id} now.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Move {device_id} to {room_id}.",
+    "I put {device_id} somewhere else; it's in {room_id} now.",
+], reply=["{device_id} is now in {room_id}.", "Done: moved {device_id} to {result.room_name}."])
 def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
     """Assign a device to another room.
 
@@ -171,8 +184,8 @@ def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
         not_found: the device or the room does not exist.
         same_room: the device is already in that room.
     """
-    row = fetch(ctx, "device", device_id)
-    room = fetch(ctx, "room", room_id)
+    row = ctx.get("device", device_id)
+    room = ctx.get("room", room_id)
     if row["room_id"] == room_id:
         raise ToolError("same_room", f"{row['name']} is already in {room['name']}.", hint="Nothing to do.")
     ctx.db.execute("UPDATE devices SET room_id = ? WHERE device_id = ?", (room_id, device_id))
@@ -183,12 +196,13 @@ def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
 # ----- lights, plugs, speakers --------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Turn {device_id} on.",
-    "Switch off {device_id}, please.",
-    "Can you power {device_id} {on}?",
-])
-def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
+@tools.tool(effect=WRITE, asks=[
+    Ask("Turn {device_id} on.", on=True),
+    Ask("Switch off {device_id}, please.", on=False),
+    Ask("Can you power up {device_id}?", on=True),
+    Ask("Shut {device_id} off.", on=False),
+], reply=["{device_id} is {result.power} now.", "Done: {device_id} is switched {result.power}."])
+def set_power(ctx: Ctx, device_id: SwitchId, on: bool) -> Device:
     """Switch a light, smart plug or speaker on or off.
 
     Turning a plug on powers what is plugged into it; turning a speaker off stops what it plays.
@@ -216,11 +230,12 @@ def set_power(ctx: Ctx, device_id: DeviceId, on: bool) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Dim {device_id} to {brightness} percent.",
-    "Set the brightness of {device_id} to {brightness}.",
-])
-def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Device:
+    "Set {device_id} to {brightness}% brightness.",
+    "Brighten {device_id} up to {brightness}%.",
+], reply=["{device_id} is at {brightness}% now.", "Done: {device_id} set to {brightness}% brightness."])
+def set_brightness(ctx: Ctx, device_id: LightId, brightness: Brightness) -> Device:
     """Set a light's brightness; a light that is off is switched on.
 
     Args:
@@ -240,11 +255,12 @@ def set_brightness(ctx: Ctx, device_id: DeviceId, brightness: Brightness) -> Dev
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {device_id} {color}.",
     "Change the colour of {device_id} to {color}.",
-])
-def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
+    Ask("Turn {device_id} blue for the game.", color="blue"),
+], reply=["{device_id} is {color} now.", "Done: {device_id} changed to {color}."])
+def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     """Set a light's colour; a light that is off is switched on.
 
     Every light can show whites ('warm white', 'soft white', 'cool white', 'daylight'); only
@@ -272,11 +288,13 @@ def set_color(ctx: Ctx, device_id: DeviceId, color: Color) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Turn off all the lights in {room_id}.",
-    "Switch the lights in {room_id} on at {brightness} percent.",
-])
-def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
+@tools.tool(effect=WRITE, asks=[
+    Ask("Turn off all the lights in {room_id}.", on=False),
+    Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
+    Ask("Turn on the lights in {room_id}.", on=True),
+], reply=["The lights in {room_id} are {result.power}; offline ones were left as they were.",
+          "Done: switched the lights {result.power} in {room_id}."])
+def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
     """Switch every light in a room on or off at once; offline lights are skipped and reported.
 
     Args:
@@ -292,7 +310,7 @@ def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness 
         no_lights: the room has no lights.
         brightness_when_off: a brightness was given with `on` false.
     """
-    room = fetch(ctx, "room", room_id)
+    room = ctx.get("room", room_id)
     if brightness is not None and not on:
         raise ToolError("brightness_when_off", "A brightness only applies when switching lights on.",
                         hint="Leave brightness out to switch the lights off.")
@@ -313,11 +331,12 @@ def set_room_lights(ctx: Ctx, room_id: RoomId, on: bool, brightness: Brightness 
                       skipped=skipped)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set {device_id} to volume {volume}.",
-    "Turn the speaker {device_id} down to {volume}.",
-])
-def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
+    "Turn {device_id} down to {volume}.",
+    Ask("Mute {device_id}.", volume=0),
+], reply=["{device_id} is at volume {volume}.", "Done: volume set to {volume} on {device_id}."])
+def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
     """Set a speaker's volume.
 
     Args:
@@ -340,11 +359,14 @@ def set_volume(ctx: Ctx, device_id: DeviceId, volume: Percent) -> Device:
 # ----- thermostats --------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Switch the thermostat {device_id} to {mode}.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Switch {device_id} to heat.", mode="heat"),
+    Ask("Put {device_id} in cooling mode.", mode="cool"),
+    Ask("Set {device_id} to eco while we're out.", mode="eco"),
+    Ask("Turn {device_id} off.", mode="off"),
     "Put {device_id} in {mode} mode.",
-])
-def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> Device:
+], reply=["{device_id} is in {mode} mode now.", "Done: {device_id} set to {mode}."])
+def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode) -> Device:
     """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
 
     Args:
@@ -366,12 +388,12 @@ def set_thermostat_mode(ctx: Ctx, device_id: DeviceId, mode: ThermostatMode) -> 
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set {device_id} to {target_temp} degrees.",
-    "Make it {target_temp}°F on the thermostat {device_id}.",
+    "Make it {target_temp}°F on {device_id}.",
     "It's cold, raise {device_id} to {target_temp}.",
-])
-def set_temperature(ctx: Ctx, device_id: DeviceId,
+], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
+def set_temperature(ctx: Ctx, device_id: ThermostatId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:
     """Set a thermostat's target temperature in °F (rounded to the nearest half degree).
 
@@ -411,12 +433,13 @@ def set_temperature(ctx: Ctx, device_id: DeviceId,
 # ----- blinds ---------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Open {device_id} to {position} percent.",
-    "Close the blinds {device_id}.",
-    "Set {device_id} halfway, {position}.",
-])
-def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Device:
+    Ask("Close {device_id}.", position=0),
+    Ask("Open {device_id} all the way.", position=100),
+    Ask("Set {device_id} halfway.", position=50),
+], reply=["{device_id} is at {position}% open.", "Done: {device_id} moved to {position}% (0 is closed)."])
+def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Device:
     """Move a motorised blind: 0 is fully closed, 100 fully open.
 
     Args:
@@ -443,12 +466,13 @@ def set_blind_position(ctx: Ctx, device_id: DeviceId, position: Percent) -> Devi
 # ----- sensors and firmware -----------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What was the temperature on {device_id} since {start}?",
     "Show me the temperature history of {device_id}.",
+    "How warm was it by {device_id} between {start} and {end}?",
 ])
-def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = None,
-                        end: datetime | None = None, limit: Limit = 50) -> ReadingList:
+def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | None = None,
+                        end: str | None = None, limit: Limit = 50) -> ReadingList:
     """Read the temperature and humidity history of a temperature sensor or thermostat (every three hours).
 
     Args:
@@ -463,15 +487,16 @@ def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = 
     Raises:
         not_found: no device has that ID.
         unsupported_device: the device records no temperatures (not a thermostat or temperature sensor).
+        invalid_time: `start` or `end` is not an ISO 8601 local time.
         invalid_date_range: `start` is after `end`.
     """
-    row = fetch(ctx, "device", device_id)
+    row = ctx.get("device", device_id)
     if not (row["type"] == "thermostat" or row["sensor_kind"] == "temperature"):
         raise ToolError("unsupported_device", f"{row['name']} records no temperatures.",
                         hint="Call list_devices with device_type='sensor' or 'thermostat' to find one that does.")
-    lo = iso(start.replace(tzinfo=None)) if start else ""
-    hi = iso(end.replace(tzinfo=None)) if end else "9999"
-    if start and end and lo > hi:
+    lo = iso(parse_time(start, "start")) if start is not None else ""
+    hi = iso(parse_time(end, "end")) if end is not None else "9999"
+    if start is not None and end is not None and lo > hi:
         raise ToolError("invalid_date_range", "start is after end.", hint="Give a start before the end.")
     rows = ctx.db.execute("SELECT * FROM (SELECT recorded_at, temperature, humidity FROM sensor_readings "
                           "WHERE device_id = ? AND recorded_at BETWEEN ? AND ? ORDER BY recorded_at DESC LIMIT ?) "
@@ -484,11 +509,12 @@ def get_sensor_readings(ctx: Ctx, device_id: DeviceId, start: datetime | None = 
                        average_temperature=round(sum(temps) / len(temps), 1) if temps else None)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Update the firmware on {device_id}.",
     "Is there a software update for {device_id}? Install it.",
-])
-def update_firmware(ctx: Ctx, device_id: DeviceId) -> FirmwareUpdate:
+], reply=["{device_id} is updated to firmware {result.firmware}.",
+          "Done: {device_id} went from {result.previous_firmware} to {result.firmware}."])
+def update_firmware(ctx: Ctx, device_id: OutdatedId) -> FirmwareUpdate:
     """Install the latest firmware on a device (`update_available` in get_device).
 
     Args:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_time, quote
 
-from .tools import (ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, fetch, log,
-                    server)
-from .world import iso
+from .server import ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, log
+
+tools = Toolset("home")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -90,7 +90,7 @@ class EnergyReport(BaseModel):
 
 
 def _room(ctx: Ctx, room_id: str) -> Room:
-    r = fetch(ctx, "room", room_id)
+    r = ctx.get("room", room_id)
     counts = ctx.db.execute(
         "SELECT count(*), coalesce(sum(online = 0), 0), coalesce(sum(type = 'light' AND power = 'on'), 0) "
         "FROM devices WHERE room_id = ?", (room_id,)).fetchone()
@@ -116,9 +116,10 @@ def _home(ctx: Ctx) -> Home:
 # ----- the home -----------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What mode is the house in right now?",
     "Give me a quick overview of my smart home: anything offline or unlocked?",
+    "Is everything OK at home?",
 ])
 def get_home(ctx: Ctx) -> Home:
     """Show the home: its mode, and how many devices are offline, doors unlocked, locks jammed, cameras armed.
@@ -130,11 +131,13 @@ def get_home(ctx: Ctx) -> Home:
     return _home(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["lock_door"], asks=[
+    Ask("We're heading out, switch the home to away.", mode="away"),
+    Ask("Put the house in night mode.", mode="night"),
+    Ask("We're leaving for two weeks; set the home to vacation mode.", mode="vacation"),
+    Ask("I'm back, set the house to home mode.", mode="home"),
     "Set the house to {mode} mode.",
-    "We're heading out, switch the home to {mode}.",
-    "Put the home in {mode} mode for the night.",
-])
+], reply=["The home is in {mode} mode now.", "Done: switched from {result.previous_mode} to {mode} mode."])
 def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
     """Change the home's mode; cameras and thermostats follow it.
 
@@ -197,9 +200,9 @@ def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
 # ----- rooms --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which rooms are set up in the app?",
-    "List the rooms on the {floor} with their temperatures.",
+    "Show me the rooms of the floor '{floor}' with their temperatures.",
 ])
 def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     """List the rooms of the home with device counts, lights on and the latest temperature.
@@ -221,10 +224,16 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     return RoomList(rooms=rooms, total=len(rooms))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add a room called {name} on the {floor}.",
-    "I set up a new {name}, can you create a room for it?",
-])
+@tools.tool(effect=WRITE, values={
+    "name": ["Sunroom", "Home Office", "Guest Room", "Laundry Room", "Nursery", "Garage", "Patio", "Home Gym",
+             "Mudroom", "Attic"],
+    "floor": ["Ground floor", "Upstairs", "Basement", "Outdoors"],
+}, asks=[
+    "Add a room called '{name}' to the '{floor}' floor.",
+    "I set up a new room, '{name}'; can you add it?",
+    "Create a room named '{name}'.",
+], reply=["The room {result.name} is added; it has no devices yet.",
+          "Done: {result.name} is set up on {result.floor}."])
 def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
     """Create a room, to move devices into it with move_device.
 
@@ -256,13 +265,14 @@ def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
 # ----- activity and energy ------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's happened at home since {since}?",
     "Show me the recent {kind} events.",
+    Ask("Any motion at home lately?", kind="motion"),
     "Any activity on {device_id} lately?",
 ])
 def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKind | None = None,
-                  since: datetime | None = None, limit: Limit = 30) -> ActivityList:
+                  since: str | None = None, limit: Limit = 30) -> ActivityList:
     """Read the home's activity feed, newest first: motion, doors, locks, cameras, scenes, automations, mode changes.
 
     Args:
@@ -277,10 +287,11 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
 
     Raises:
         not_found: `device_id` does not exist.
+        invalid_time: `since` is not an ISO 8601 local time.
     """
     where, params = ["1"], []
     if device_id is not None:
-        fetch(ctx, "device", device_id)
+        ctx.get("device", device_id)
         where.append("device_id = ?")
         params.append(device_id)
     if kind is not None:
@@ -288,7 +299,7 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
         params.append(kind)
     if since is not None:
         where.append("occurred_at >= ?")
-        params.append(iso(since.replace(tzinfo=None)))
+        params.append(iso(parse_time(since, "since")))
     cond = " AND ".join(where)
     (total,) = ctx.db.execute(f"SELECT count(*) FROM activity WHERE {cond}", params).fetchone()
     rows = ctx.db.execute(f"SELECT * FROM activity WHERE {cond} ORDER BY occurred_at DESC, activity_id DESC LIMIT ?",
@@ -298,12 +309,12 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
                         total=total)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much electricity did we use between {start_date} and {end_date}?",
     "What's using the most energy in room {room_id} this week?",
     "How much has {device_id} cost me in power lately?",
 ])
-def get_energy_usage(ctx: Ctx, start_date: date | None = None, end_date: date | None = None,
+def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                      room_id: RoomId | None = None, device_id: DeviceId | None = None) -> EnergyReport:
     """Report electricity use of metered devices (lights, plugs, thermostats, speakers) per device over whole days.
 
@@ -320,21 +331,22 @@ def get_energy_usage(ctx: Ctx, start_date: date | None = None, end_date: date | 
 
     Raises:
         not_found: `room_id` or `device_id` does not exist.
+        invalid_date: `start_date` or `end_date` is not an ISO date.
         invalid_date_range: `start_date` is after `end_date`.
     """
     today = ctx.today()
-    end = end_date or today - timedelta(days=1)
-    start = start_date or min(end, today - timedelta(days=7))
+    end = parse_date(end_date, "end_date") if end_date is not None else today - timedelta(days=1)
+    start = parse_date(start_date, "start_date") if start_date is not None else min(end, today - timedelta(days=7))
     if start > end:
         raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Give a start date on or before the end date.")
     where, params = ["e.day BETWEEN ? AND ?"], [start.isoformat(), end.isoformat()]
     if room_id is not None:
-        fetch(ctx, "room", room_id)
+        ctx.get("room", room_id)
         where.append("d.room_id = ?")
         params.append(room_id)
     if device_id is not None:
-        fetch(ctx, "device", device_id)
+        ctx.get("device", device_id)
         where.append("d.device_id = ?")
         params.append(device_id)
     (rate,) = ctx.db.execute("SELECT electricity_rate FROM homes").fetchone()

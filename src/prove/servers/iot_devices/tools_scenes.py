@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from datetime import datetime, timedelta
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_clock, quote
 
-from .tools import (AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions, controllable, fetch, log,
-                    server)
-from .world import WEEKDAYS, iso
+from .server import (DEVICE, SCENE, AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions,
+                     controllable, log)
+from .world import WEEKDAYS
 
 MAX_SCENE_DEVICES = 40
-SceneDevices = Annotated[list[DeviceId], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
+SceneDevices = Annotated[list[DEVICE.where("type <> 'sensor'")], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
+UnusedSceneId = SCENE.where("scene_id NOT IN (SELECT scene_id FROM automations)")
 Days = Annotated[list[Weekday], Field(min_length=1, max_length=7)]
+
+tools = Toolset("scenes")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -102,7 +104,7 @@ class DeletedAutomation(BaseModel):
 
 
 def _scene(ctx: Ctx, scene_id: str, detail: bool = False) -> SceneDetail | Scene:
-    s = fetch(ctx, "scene", scene_id)
+    s = ctx.get("scene", scene_id)
     actions = ctx.db.execute("SELECT a.*, d.name, d.online FROM scene_actions a JOIN devices d USING (device_id) "
                              "WHERE a.scene_id = ? ORDER BY a.device_id", (scene_id,)).fetchall()
     autos = [r[0] for r in ctx.db.execute("SELECT automation_id FROM automations WHERE scene_id = ? "
@@ -133,7 +135,7 @@ def _next_run(row: sqlite3.Row, now: datetime) -> str | None:
 
 
 def _automation(ctx: Ctx, automation_id: str) -> Automation:
-    a = fetch(ctx, "automation", automation_id)
+    a = ctx.get("automation", automation_id)
     (scene_name,) = ctx.db.execute("SELECT name FROM scenes WHERE scene_id = ?", (a["scene_id"],)).fetchone()
     return Automation(automation_id=a["automation_id"], name=a["name"], scene_id=a["scene_id"], scene_name=scene_name,
                       run_at=a["run_at"], days=a["days"].split(","), enabled=bool(a["enabled"]),
@@ -143,7 +145,7 @@ def _automation(ctx: Ctx, automation_id: str) -> Automation:
 # ----- scenes -------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What scenes do I have?",
     "List my saved scenes and when I last used them.",
 ])
@@ -159,8 +161,8 @@ def list_scenes(ctx: Ctx) -> SceneList:
     return SceneList(scenes=scenes, total=len(scenes))
 
 
-@server.tool(effect=READ, asks=[
-    "What does the scene {scene_id} do?",
+@tools.tool(effect=READ, asks=[
+    "What does {scene_id} do?",
     "Which devices are in {scene_id}?",
 ])
 def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
@@ -179,11 +181,11 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
     return _scene(ctx, scene_id, detail=True)  # type: ignore[return-value]
 
 
-@server.tool(effect=WRITE, asks=[
-    "Run the scene {scene_id}.",
-    "Activate {scene_id} even if some devices are offline.",
-    "Start my {scene_id} scene.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Run {scene_id}.",
+    Ask("Activate {scene_id} even if some devices are offline.", allow_partial=True),
+    "Start {scene_id}.",
+], reply=["{scene_id} is activated.", "Done: I ran {scene_id}."])
 def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> SceneRun:
     """Apply a scene: set every device in it as the scene says.
 
@@ -202,7 +204,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
         not_found: no scene has that ID.
         devices_unavailable: some devices of the scene cannot be set and `allow_partial` is false.
     """
-    s = fetch(ctx, "scene", scene_id)
+    s = ctx.get("scene", scene_id)
     changed, skipped = apply_actions(ctx, scene_id, ctx.now())
     if skipped and not allow_partial:
         names = ", ".join(f"{k.name} ({k.reason})" for k in skipped)
@@ -214,10 +216,14 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
                     complete=not skipped)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Save how {device_ids} are set right now as a scene called {name}.",
-    "Create a scene named {name} with {device_ids}.",
-])
+@tools.tool(effect=WRITE, values={
+    "name": ["Movie night", "Good morning", "Dinner time", "Reading nook", "Bedtime", "Leaving home", "Party",
+             "Relax", "Work from home", "Welcome home"],
+}, asks=[
+    "Save how {device_ids} are set right now as a scene called '{name}'.",
+    "Create a scene named '{name}' with {device_ids}.",
+], reply=["The scene {result.name} is saved with {result.devices} devices.",
+          "Done: {result.name} will bring those devices back to how they are now."])
 def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     """Create a scene from the current state of some devices, to bring them back to it later.
 
@@ -272,11 +278,11 @@ def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     return _scene(ctx, scene_id, detail=True)  # type: ignore[return-value]
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the scene {scene_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {scene_id}.",
     "I don't use {scene_id} anymore, remove it.",
-])
-def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
+], reply=["{scene_id} is deleted.", "Done: I removed {scene_id}."])
+def delete_scene(ctx: Ctx, scene_id: UnusedSceneId) -> DeletedScene:
     """Delete a scene. A scene that automations run cannot be deleted until they are deleted.
 
     Args:
@@ -289,7 +295,7 @@ def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
         not_found: no scene has that ID.
         scene_in_use: automations still run this scene.
     """
-    s = fetch(ctx, "scene", scene_id)
+    s = ctx.get("scene", scene_id)
     autos = ctx.db.execute("SELECT automation_id, name FROM automations WHERE scene_id = ? ORDER BY automation_id",
                            (scene_id,)).fetchall()
     if autos:
@@ -305,9 +311,10 @@ def delete_scene(ctx: Ctx, scene_id: SceneId) -> DeletedScene:
 # ----- automations --------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which automations are set up?",
     "Show me my schedules and when they run next.",
+    Ask("Which automations are turned off?", enabled=False),
 ])
 def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     """List the time-based automations, each running a scene at a time on chosen weekdays.
@@ -327,10 +334,16 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     return AutomationList(automations=autos, total=len(autos))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Run {scene_id} every day at {run_at}; call it {name}.",
-    "Set up an automation {name} that starts {scene_id} at {run_at} on {days}.",
-])
+@tools.tool(effect=WRITE, values={
+    "name": ["Morning routine", "Bedtime", "Weekday wake-up", "Evening lights", "Away at work", "Weekend lie-in",
+             "Night security", "Sunset"],
+    "run_at": ["06:30", "07:00", "07:30", "17:30", "19:00", "21:30", "22:30", "23:00"],
+}, asks=[
+    Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
+    Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"]),
+    Ask("On weekends, start {scene_id} at {run_at} and call the automation '{name}'.", days=["SA", "SU"]),
+], reply=["The automation {result.name} will run {scene_id} at {run_at}.",
+          "Done: {scene_id} now runs by itself at {run_at}."])
 def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days: Days) -> Automation:
     """Schedule a scene to run at a local time on chosen weekdays; it starts enabled.
 
@@ -348,12 +361,8 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
         invalid_time: `run_at` is not a 24-hour 'HH:MM' time.
         duplicate_automation: an automation already has that name (any case).
     """
-    fetch(ctx, "scene", scene_id)
-    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", run_at)
-    if not m or int(m[1]) > 23 or int(m[2]) > 59:
-        raise ToolError("invalid_time", f"run_at {quote(run_at)} is not a 24-hour time such as '22:30'.",
-                        hint="Give the time as 'HH:MM'.")
-    at = f"{int(m[1]):02d}:{m[2]}"
+    ctx.get("scene", scene_id)
+    at = parse_clock(run_at, "run_at").strftime("%H:%M")
     taken = ctx.db.execute("SELECT automation_id FROM automations WHERE lower(name) = lower(?)", (name,)).fetchone()
     if taken:
         raise ToolError("duplicate_automation", f"There is already an automation named {quote(name)} ({taken[0]}).",
@@ -367,10 +376,12 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
     return _automation(ctx, automation_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Turn off the automation {automation_id} for now.",
-    "Enable {automation_id} again.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Turn off {automation_id} for now.", enabled=False),
+    Ask("Enable {automation_id} again.", enabled=True),
+    Ask("Pause {automation_id} while we're away.", enabled=False),
+    Ask("Switch {automation_id} back on.", enabled=True),
+], reply=["Done: {automation_id} is updated.", "{automation_id} is changed as you asked (enabled: {result.enabled})."])
 def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool) -> Automation:
     """Enable or disable an automation; a disabled one does not run until enabled again.
 
@@ -386,7 +397,7 @@ def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool)
         already_enabled: it is already enabled and `enabled` is true.
         already_disabled: it is already disabled and `enabled` is false.
     """
-    a = fetch(ctx, "automation", automation_id)
+    a = ctx.get("automation", automation_id)
     if bool(a["enabled"]) == enabled:
         code = "already_enabled" if enabled else "already_disabled"
         raise ToolError(code, f"The automation '{a['name']}' is already {'enabled' if enabled else 'disabled'}.",
@@ -396,10 +407,10 @@ def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool)
     return _automation(ctx, automation_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the automation {automation_id}.",
-    "Get rid of the schedule {automation_id}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Delete {automation_id}.",
+    "Get rid of {automation_id}.",
+], reply=["{automation_id} is deleted; its scene stays.", "Done: I removed {automation_id}."])
 def delete_automation(ctx: Ctx, automation_id: AutomationId) -> DeletedAutomation:
     """Delete an automation; its scene stays.
 
@@ -412,7 +423,7 @@ def delete_automation(ctx: Ctx, automation_id: AutomationId) -> DeletedAutomatio
     Raises:
         not_found: no automation has that ID.
     """
-    a = fetch(ctx, "automation", automation_id)
+    a = ctx.get("automation", automation_id)
     ctx.db.execute("DELETE FROM automations WHERE automation_id = ?", (automation_id,))
     log(ctx, "settings", f"Automation '{a['name']}' deleted")
     return DeletedAutomation(automation_id=automation_id, name=a["name"], deleted=True)

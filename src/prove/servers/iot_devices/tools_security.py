@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_time
 
-from .tools import Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable, device, fetch, log, server
-from .world import MAX_CODES_PER_LOCK, iso
+from .server import (DEVICE, LOCK_CODE, RECORDING, Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable,
+                     device, log)
+from .world import MAX_CODES_PER_LOCK
 
 DoorCode = Annotated[str, Sensitive()]
+LockId = DEVICE.where("type = 'lock'")
+UnlockedId = DEVICE.where("type = 'lock' AND lock_state = 'unlocked'")
+LockedId = DEVICE.where("type = 'lock' AND lock_state = 'locked'")
+CameraId = DEVICE.where("type = 'camera'")
+# a temporary code, or a permanent one whose lock keeps another permanent code
+RemovableCodeId = LOCK_CODE.where("valid_until IS NOT NULL OR device_id IN (SELECT device_id FROM lock_codes "
+                                  "WHERE valid_until IS NULL GROUP BY device_id HAVING count(*) > 1)")
+UnprotectedId = RECORDING.where("protected = 0")
 Trigger = Literal["motion", "person", "package", "vehicle", "animal", "manual"]
+
+tools = Toolset("security")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -113,11 +124,11 @@ def _weak(code: str) -> bool:
 # ----- locks --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Lock {device_id}.",
     "Did I leave the door unlocked? Lock {device_id} please.",
-])
-def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
+], reply=["{device_id} is locked.", "Done: I've locked {device_id}."])
+def lock_door(ctx: Ctx, device_id: UnlockedId) -> Device:
     """Lock a smart door lock.
 
     Args:
@@ -141,11 +152,11 @@ def lock_door(ctx: Ctx, device_id: DeviceId) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unlock {device_id}, the code is {code}.",
     "Let me in: open {device_id} with code {code}.",
-])
-def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
+], reply=["{device_id} is unlocked.", "Done: {device_id} is open."])
+def unlock_door(ctx: Ctx, device_id: LockedId, code: DoorCode) -> Device:
     """Unlock a smart door lock with one of its door codes, which the user must give.
 
     A code opens only its own lock, and a temporary code only until it expires.
@@ -184,11 +195,13 @@ def unlock_door(ctx: Ctx, device_id: DeviceId, code: DoorCode) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who has a code for {device_id}?",
-    "List the door codes, including {status} ones.",
+    Ask("Which door codes have expired?", status="expired"),
+    Ask("Which door codes still work?", status="active"),
+    "List all the door codes.",
 ])
-def list_lock_codes(ctx: Ctx, device_id: DeviceId | None = None,
+def list_lock_codes(ctx: Ctx, device_id: LockId | None = None,
                     status: Literal["active", "expired"] | None = None) -> LockCodeList:
     """List the door codes of the home's locks (who each is for, expiry, last use); the digits are never shown.
 
@@ -206,7 +219,7 @@ def list_lock_codes(ctx: Ctx, device_id: DeviceId | None = None,
     params: list[object] = []
     cond = "1"
     if device_id is not None:
-        row = fetch(ctx, "device", device_id)
+        row = ctx.get("device", device_id)
         if row["type"] != "lock":
             raise ToolError("unsupported_device", f"{row['name']} is a {row['type']}, not a lock.",
                             hint="Call list_devices with device_type='lock'.")
@@ -218,7 +231,7 @@ def list_lock_codes(ctx: Ctx, device_id: DeviceId | None = None,
     return LockCodeList(lock_codes=codes, total=len(codes))
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_lock_code(ctx: Ctx, code_id: LockCodeId) -> LockCodeSecret:
     """The digits of a door code, for the synthesis pipeline to put in a user turn (never shown to a model).
 
@@ -231,16 +244,20 @@ def get_lock_code(ctx: Ctx, code_id: LockCodeId) -> LockCodeSecret:
     Raises:
         not_found: no code has that ID.
     """
-    row = fetch(ctx, "lock_code", code_id)
+    row = ctx.get("lock_code", code_id)
     return LockCodeSecret(code_id=row["code_id"], device_id=row["device_id"], code=row["code"])
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add a code {code} on {device_id} for {name}.",
+@tools.tool(effect=WRITE, values={
+    "name": ["Dog walker (Maria)", "Cleaner (Ana)", "Babysitter", "Guest", "Contractor (Bob)", "Grandma",
+             "Neighbour (Tom)", "Holiday rental guest"],
+    "code": ["582914", "730461", "4827", "915306", "26048173", "3719", "640285", "8153"],
+}, asks=[
+    "Add the code {code} on {device_id} for {name}.",
     "Give {name} the door code {code} for {device_id} until {valid_until}.",
-])
-def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
-                  valid_until: datetime | None = None) -> LockCode:
+], reply=["Added the code for {name} on {result.lock_name}.", "Done: {name} can now open {device_id} with that code."])
+def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, code: DoorCode,
+                  valid_until: str | None = None) -> LockCode:
     """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).
 
     Args:
@@ -259,6 +276,7 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
         unsupported_device: the device is not a lock.
         device_offline: the lock is offline; codes are written to the lock itself.
         invalid_code: the code is not 4 to 8 digits, or is easy to guess.
+        invalid_time: `valid_until` is not an ISO 8601 local time.
         duplicate_code: the lock already has that code.
         past_date: `valid_until` is not in the future.
         too_many_codes: the lock already holds 10 codes (expired ones count until deleted).
@@ -273,7 +291,7 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
                         hint="Ask the user for another code.")
     until = None
     if valid_until is not None:
-        until = iso(valid_until.replace(tzinfo=None, microsecond=0))
+        until = iso(parse_time(valid_until, "valid_until"))
         if until <= ctx.now_iso():
             raise ToolError("past_date", f"valid_until {until} is not in the future.",
                             hint="Give a time after now, or leave it out for a permanent code.")
@@ -285,14 +303,14 @@ def add_lock_code(ctx: Ctx, device_id: DeviceId, name: Name, code: DoorCode,
     ctx.db.execute("INSERT INTO lock_codes (code_id, device_id, name, code, created_at, valid_until, last_used_at) "
                    "VALUES (?, ?, ?, ?, ?, ?, NULL)", (code_id, device_id, name, code, ctx.now_iso(), until))
     log(ctx, "code", f"Code '{name}' added to {row['name']}", device_id)
-    return _code(ctx, fetch(ctx, "lock_code", code_id))
+    return _code(ctx, ctx.get("lock_code", code_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the door code {code_id}.",
-    "Revoke code {code_id}, they don't need access anymore.",
-])
-def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
+@tools.tool(effect=WRITE, asks=[
+    "Delete {code_id}.",
+    "Revoke {code_id}, they don't need access anymore.",
+], reply=["{code_id} is deleted from {result.lock_name}.", "Done: that code no longer opens {result.lock_name}."])
+def delete_lock_code(ctx: Ctx, code_id: RemovableCodeId) -> DeletedLockCode:
     """Delete a door code from its lock; it stops working at once.
 
     Args:
@@ -306,7 +324,7 @@ def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
         device_offline: the code's lock is offline; codes are removed from the lock itself.
         last_permanent_code: it is the lock's only permanent code.
     """
-    row = fetch(ctx, "lock_code", code_id)
+    row = ctx.get("lock_code", code_id)
     lock = controllable(ctx, row["device_id"], "lock")
     if row["valid_until"] is None:
         (permanent,) = ctx.db.execute("SELECT count(*) FROM lock_codes WHERE device_id = ? AND valid_until IS NULL",
@@ -322,11 +340,12 @@ def delete_lock_code(ctx: Ctx, code_id: LockCodeId) -> DeletedLockCode:
 # ----- cameras ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Arm the camera {device_id}.",
-    "Turn off motion recording on {device_id}.",
-])
-def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
+@tools.tool(effect=WRITE, asks=[
+    Ask("Arm {device_id}.", armed=True),
+    Ask("Turn off motion recording on {device_id}.", armed=False),
+    Ask("Disarm {device_id}, we're home.", armed=False),
+], reply=["Done: {device_id} is updated (armed: {result.armed}).", "{device_id} is set as you asked."])
+def set_camera_armed(ctx: Ctx, device_id: CameraId, armed: bool) -> Device:
     """Arm a camera (it records and alerts on motion) or disarm it.
 
     Args:
@@ -348,13 +367,14 @@ def set_camera_armed(ctx: Ctx, device_id: DeviceId, armed: bool) -> Device:
     return device(ctx, device_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the clips from {device_id}.",
     "Were there any {trigger} recordings on {day}?",
-    "Did the cameras pick up anything today?",
+    Ask("Did a package get delivered? Check the camera clips.", trigger="package"),
+    "Did the cameras pick up anything lately?",
 ])
-def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigger | None = None,
-                    day: date | None = None, limit: Limit = 20) -> RecordingList:
+def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigger | None = None,
+                    day: str | None = None, limit: Limit = 20) -> RecordingList:
     """List camera recordings, newest first, by camera, what triggered them and day.
 
     Args:
@@ -369,10 +389,11 @@ def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigge
     Raises:
         not_found: `device_id` does not exist.
         unsupported_device: `device_id` is not a camera.
+        invalid_date: `day` is not an ISO date.
     """
     where, params = ["1"], []
     if device_id is not None:
-        row = fetch(ctx, "device", device_id)
+        row = ctx.get("device", device_id)
         if row["type"] != "camera":
             raise ToolError("unsupported_device", f"{row['name']} is a {row['type']}, not a camera.",
                             hint="Call list_devices with device_type='camera'.")
@@ -383,7 +404,7 @@ def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigge
         params.append(trigger)
     if day is not None:
         where.append("substr(started_at, 1, 10) = ?")
-        params.append(day.isoformat())
+        params.append(parse_date(day, "day").isoformat())
     cond = " AND ".join(where)
     (total,) = ctx.db.execute(f"SELECT count(*) FROM recordings WHERE {cond}", params).fetchone()
     rows = ctx.db.execute(f"SELECT * FROM recordings WHERE {cond} ORDER BY started_at DESC, recording_id DESC LIMIT ?",
@@ -391,11 +412,11 @@ def list_recordings(ctx: Ctx, device_id: DeviceId | None = None, trigger: Trigge
     return RecordingList(recordings=[_recording(ctx, r) for r in rows], total=total)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the clip {recording_id}.",
-    "Get rid of recording {recording_id}, it's just the cat.",
-])
-def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
+@tools.tool(effect=WRITE, asks=[
+    "Delete {recording_id}.",
+    "Get rid of {recording_id}, it's just the cat.",
+], reply=["Deleted; {result.freed_mb} MB freed.", "Done: the clip is gone and {result.freed_mb} MB are free again."])
+def delete_recording(ctx: Ctx, recording_id: UnprotectedId) -> DeletedRecording:
     """Delete a camera recording for good.
 
     Args:
@@ -408,7 +429,7 @@ def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
         not_found: no recording has that ID.
         recording_protected: the clip is protected (kept) and cannot be deleted.
     """
-    row = fetch(ctx, "recording", recording_id)
+    row = ctx.get("recording", recording_id)
     if row["protected"]:
         raise ToolError("recording_protected", f"Recording {recording_id} is protected and cannot be deleted.",
                         hint="Protected clips are kept as evidence; only unprotected clips can be deleted.")

@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- vocabulary shared with the tools ---------------------------------------------------------
 
@@ -34,10 +35,6 @@ MIN_FIRMWARE_BATTERY = 20          # battery devices update firmware only above 
 MIN_MOTOR_BATTERY = 5              # a blind's motor does not move below this charge
 HEAT_RATE_PER_HOUR = 3.0           # how fast a thermostat brings the room to its target (°F/h)
 TEMP_FLOOR, TEMP_CEILING = 45.0, 95.0
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
 
 
 # ----- catalogues -----------------------------------------------------------------------------

@@ -7,12 +7,15 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 
-from .tools import ProfileId, VehicleStatus, fetch, log, no_valet, not_moving, parked, server, status, vehicle
+from .server import DRIVER_PROFILE, ProfileId, VehicleStatus, log, no_valet, not_moving, parked, status, vehicle
 from .world import VALET_SPEED_LIMIT_MPH, VENT_POSITION
 
+tools = Toolset("body")
+
 ValetPin = Annotated[str, Sensitive()]
+InactiveProfileId = DRIVER_PROFILE.where("profile_id IS NOT (SELECT active_profile_id FROM vehicles)")
 Window = Literal["front_left", "front_right", "rear_left", "rear_right", "sunroof", "all"]
 
 # ----- models -------------------------------------------------------------------------------------
@@ -76,7 +79,7 @@ class DriverProfileList(BaseModel):
 # ----- status ---------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How's my car doing? Is it locked and how much charge is left?",
     "What's the range on the car right now?",
     "Give me the full status of the car.",
@@ -96,10 +99,11 @@ def get_vehicle_status(ctx: Ctx) -> VehicleStatus:
 # ----- doors and trunk ----------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["unlock_doors"], asks=[
     "Lock my car.",
     "Did I forget to lock the car? Lock it please.",
-])
+    "Can you lock up the car for me?",
+], reply=["Done: the car is locked.", "I've locked the car for you."])
 def lock_doors(ctx: Ctx) -> VehicleStatus:
     """Lock all doors.
 
@@ -117,10 +121,11 @@ def lock_doors(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unlock the car, I'm right next to it.",
     "Can you open the doors for my friend?",
-])
+    "Please unlock my car.",
+], reply=["The car is unlocked.", "Done: I've unlocked the doors."])
 def unlock_doors(ctx: Ctx) -> VehicleStatus:
     """Unlock all doors. Not while driving.
 
@@ -140,10 +145,10 @@ def unlock_doors(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Open the trunk.",
     "Pop the liftgate, I need to load groceries.",
-])
+], reply=["The trunk is open.", "I've opened the liftgate for you."])
 def open_trunk(ctx: Ctx) -> VehicleStatus:
     """Open the power liftgate. The car must be in Park, and valet mode keeps the trunk shut.
 
@@ -166,10 +171,10 @@ def open_trunk(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["open_trunk"], asks=[
     "Close the trunk.",
     "I left the liftgate open, shut it please.",
-])
+], reply=["The trunk is closed.", "I've shut the liftgate."])
 def close_trunk(ctx: Ctx) -> VehicleStatus:
     """Close the power liftgate.
 
@@ -190,11 +195,13 @@ def close_trunk(ctx: Ctx) -> VehicleStatus:
 # ----- windows ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Crack the windows a bit, {position} percent.",
-    "Close {window} window.",
-    "Open the {window} window all the way.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Crack all the windows a bit.", window="all", position=10),
+    Ask("Close all the windows.", window="all", position=0),
+    Ask("Open the sunroof all the way.", window="sunroof", position=100),
+    Ask("Close the {window} window.", position=0),
+    "Open the {window} window to {position} percent.",
+], reply=["Done: {window} is now at {position}% open.", "I've set {window} to {position}% open (0 is closed)."])
 def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le=100)]) -> WindowList:
     """Open, vent or close a window, the sunroof, or all windows at once.
 
@@ -233,10 +240,11 @@ def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le
 # ----- horn and lights ------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Honk the horn so I can find the car.",
     "Beep the car {times} times.",
-])
+    "Give the horn a quick honk.",
+], reply=["Done: {result.message}", "I honked the horn; listen for it."])
 def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     """Sound the horn to find the car in a car park. Not while driving.
 
@@ -254,10 +262,10 @@ def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     return Signal(action="honk_horn", done_at=ctx.now_iso(), message=f"Honked {times}x.")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Flash the lights, I can't see where I parked.",
     "Blink the headlights so I can spot the car.",
-])
+], reply=["I flashed the lights; look for them.", "Done: the lights flashed."])
 def flash_lights(ctx: Ctx) -> Signal:
     """Flash the exterior lights to find the car. Not while driving.
 
@@ -272,10 +280,12 @@ def flash_lights(ctx: Ctx) -> Signal:
     return Signal(action="flash_lights", done_at=ctx.now_iso(), message="Flashed the lights.")
 
 
-@server.tool(effect=WRITE, asks=[
-    "Set the headlights to {mode}.",
-    "Turn the headlights {mode}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Set the headlights to auto.", mode="auto"),
+    Ask("Turn the headlights on.", mode="on"),
+    Ask("Switch the headlights off.", mode="off"),
+    "Put the headlights on {mode}.",
+], reply=["The headlights are now set to {mode}.", "Done: headlights {mode}."])
 def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatus:
     """Set the headlights: 'auto' (on when it is dark), 'on' or 'off'.
 
@@ -299,7 +309,7 @@ def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatu
 # ----- tyres ----------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are my tyre pressures?",
     "The dashboard showed a tyre warning, which tyre is low?",
 ])
@@ -322,7 +332,7 @@ def get_tire_pressure(ctx: Ctx) -> TirePressures:
 # ----- valet mode ---------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_valet_pin(ctx: Ctx) -> ValetPinSecret:
     """The car's valet PIN, for the synthesis pipeline to put in a user turn (never shown to a model).
 
@@ -338,10 +348,11 @@ def _check_pin(car, pin: str) -> None:
                         hint="Ask the owner for the 4-digit valet PIN they set in the car.")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn on valet mode, the PIN is {pin}.",
     "I'm handing the car to the valet. Valet mode on with PIN {pin}.",
-])
+], reply=["Valet mode is on; top speed is limited to {result.speed_limit_mph} mph.",
+          "Done: valet mode is on and the trunk stays shut."])
 def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     """Turn on valet mode: top speed limited to 70 mph, trunk kept shut, driver profiles locked.
 
@@ -366,10 +377,10 @@ def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     return ValetState(valet_mode=True, speed_limit_mph=VALET_SPEED_LIMIT_MPH, changed_at=ctx.now_iso())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["enable_valet_mode"], asks=[
     "Turn valet mode off, PIN {pin}.",
     "I got the car back from the valet; disable valet mode with {pin}.",
-])
+], reply=["Valet mode is off.", "Done: I've turned valet mode off."])
 def disable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     """Turn off valet mode; it needs the valet PIN.
 
@@ -401,7 +412,7 @@ def _profile(row, active: str | None) -> DriverProfile:
                          seat_heat=row["seat_heat"], active=row["profile_id"] == active)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which driver profiles are saved in the car?",
     "Show me the driver profiles and which one is active.",
 ])
@@ -416,11 +427,13 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
     return DriverProfileList(driver_profiles=[_profile(r, active) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Switch to driver profile {profile_id}.",
-    "My partner is driving today, load profile {profile_id}.",
-])
-def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
+@tools.tool(effect=WRITE, asks=[
+    "Switch to {profile_id}.",
+    "My partner is driving today, load {profile_id}.",
+    "Set the car up with {profile_id}.",
+], reply=["{profile_id} is loaded: seat and mirrors moved, climate target {result.climate_target}°F.",
+          "Done: the car is set up with {profile_id}."])
+def apply_driver_profile(ctx: Ctx, profile_id: InactiveProfileId) -> DriverProfile:
     """Load a driver profile: the seat and mirrors move, the climate target and driver seat heat are set.
 
     The driver seat heater is set only while the climate is on or the engine runs.
@@ -437,7 +450,7 @@ def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
         vehicle_moving: a drive is under way (the seat cannot move while driving).
         valet_mode_active: valet mode is on.
     """
-    p = fetch(ctx, "driver_profile", profile_id)
+    p = ctx.get("driver_profile", profile_id)
     car = vehicle(ctx)
     if car["active_profile_id"] == profile_id:
         raise ToolError("already_active", f"The profile '{p['name']}' is already active.", hint="Nothing to do.")
@@ -448,4 +461,4 @@ def apply_driver_profile(ctx: Ctx, profile_id: ProfileId) -> DriverProfile:
     if car["climate_on"] or car["engine"] == "running":
         ctx.db.execute("UPDATE seats SET heat_level = ? WHERE seat = 'driver'", (p["seat_heat"],))
     log(ctx, "command", f"Driver profile '{p['name']}' loaded")
-    return _profile(fetch(ctx, "driver_profile", profile_id), profile_id)
+    return _profile(ctx.get("driver_profile", profile_id), profile_id)

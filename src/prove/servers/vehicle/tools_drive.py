@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, quote
 
-from .tools import (Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, fetch, fuel_range, log, not_moving,
-                    place_label, server, status, vehicle)
-from .world import drive_minutes, energy_for, iso, miles_between
+from .server import (PLACE, Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, end_charging, fuel_range, log,
+                     not_moving, place_label, status, vehicle)
+from .world import drive_minutes, energy_for, miles_between
+
+tools = Toolset("drive")
 
 PlaceCategory = Literal["home", "work", "favorite", "charging_station", "service_center", "grocery", "restaurant",
                         "coffee", "shopping", "school", "gym", "airport", "park", "hospital", "gas_station"]
 Nickname = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+UnsavedPlaceId = PLACE.where("saved = 0")
+ElsewhereId = PLACE.where("place_id IS NOT (SELECT place_id FROM vehicles)")   # not where the car is parked
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -112,29 +116,14 @@ def _plan(car, dest) -> tuple[float, int, float, float]:
     return miles, drive_minutes(miles), kwh, gallons
 
 
-def arrive(ctx: Ctx, at: datetime) -> None:
-    """The drive under way ends at `at`: the car is at its destination, in Park, engine running."""
-    car = vehicle(ctx)
-    trip = fetch(ctx, "trip", car["active_trip_id"])
-    dest = fetch(ctx, "place", trip["to_place_id"])
-    have = car["battery_pct"] / 100 * car["battery_kwh"]
-    battery = round(max(0.0, have - trip["electric_kwh"]) / car["battery_kwh"] * 100, 1)
-    fuel = round(max(0.0, car["fuel_gal"] - trip["fuel_gal"]), 2)
-    ctx.db.execute("UPDATE trips SET status = 'completed', ended_at = ? WHERE trip_id = ?", (iso(at), trip["trip_id"]))
-    ctx.db.execute("UPDATE vehicles SET active_trip_id = NULL, destination_id = NULL, gear = 'P', place_id = ?, "
-                   "lat = ?, lon = ?, parked_since = ?, odometer_mi = round(odometer_mi + ?, 1), battery_pct = ?, "
-                   "fuel_gal = ?", (dest["place_id"], dest["lat"], dest["lon"], iso(at), trip["distance_mi"], battery,
-                                    fuel))
-    log(ctx, "drive", f"Arrived at {trip['to_name']} ({trip['distance_mi']:g} mi)", at)
-
-
 # ----- engine and gears ---------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start the car.",
     "Warm up the engine, I'm leaving in ten minutes.",
-])
+    "Get the engine running, please.",
+], reply=["The car is started.", "Done: the engine is running."])
 def start_engine(ctx: Ctx) -> VehicleStatus:
     """Start the car (engine and drive systems on). Starting stops a charging session.
 
@@ -152,18 +141,16 @@ def start_engine(ctx: Ctx) -> VehicleStatus:
         raise ToolError("update_in_progress", f"A software update is installing until {car['update_finishes_at']}; "
                         "the car cannot start until it finishes.", hint="Wait for the update to finish.")
     if car["charging"]:
-        from .tools_energy import end_charging
-
         end_charging(ctx, "stopped", "Charging stopped: the car was started")
     ctx.db.execute("UPDATE vehicles SET engine = 'running'")
     log(ctx, "command", "Engine started")
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["start_engine"], asks=[
     "Turn the engine off.",
     "Shut the car down, we're here.",
-])
+], reply=["The engine is off.", "I've turned the car off."])
 def stop_engine(ctx: Ctx) -> VehicleStatus:
     """Turn the engine off. The car must be parked (in P, not driving).
 
@@ -188,10 +175,12 @@ def stop_engine(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Put the car in {gear}.",
-    "Shift into {gear}.",
-])
+@tools.tool(effect=WRITE, needs=["start_engine"], asks=[
+    Ask("Put the car in park.", gear="P"),
+    Ask("Shift into drive.", gear="D"),
+    Ask("Put it in reverse.", gear="R"),
+    Ask("Shift to neutral.", gear="N"),
+], reply=["The car is in {gear} now.", "Done: shifted into {gear}."])
 def shift_gear(ctx: Ctx, gear: Gear) -> VehicleStatus:
     """Shift gears: 'P' park, 'R' reverse, 'N' neutral, 'D' drive.
 
@@ -234,10 +223,12 @@ def shift_gear(ctx: Ctx, gear: Gear) -> VehicleStatus:
 # ----- places and navigation ----------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
-    "Find a {category} near me.",
+@tools.tool(effect=READ, asks=[
+    Ask("Find a charging station near me.", category="charging_station"),
+    Ask("Where's the nearest gas station?", category="gas_station"),
+    Ask("Is there a coffee shop close by?", category="coffee"),
     "Search for {query} nearby.",
-    "Show my saved places.",
+    Ask("Show my saved places.", saved_only=True),
 ])
 def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | None = None,
                   saved_only: bool = False, limit: Limit = 10) -> PlaceList:
@@ -270,11 +261,15 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
     return PlaceList(places=places[:limit], total=len(places))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Save {place_id} to my places as {nickname}.",
-    "Add {place_id} to my favourites.",
-])
-def save_place(ctx: Ctx, place_id: PlaceId, nickname: Nickname | None = None) -> Place:
+@tools.tool(effect=WRITE, values={
+    "nickname": ["Gym", "Mom's place", "Office", "Kids' school", "Favourite cafe", "Dentist", "Soccer practice",
+                 "Grandpa's"],
+}, asks=[
+    "Save {place_id} to my places as '{nickname}'.",
+    "Add {place_id} to my saved places.",
+    "Keep {place_id} in my places, call it '{nickname}'.",
+], reply=["{place_id} is now in your saved places.", "Saved {place_id} to your places."])
+def save_place(ctx: Ctx, place_id: UnsavedPlaceId, nickname: Nickname | None = None) -> Place:
     """Add a place to the owner's saved places, optionally with a nickname.
 
     Args:
@@ -289,7 +284,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, nickname: Nickname | None = None) ->
         already_saved: the place is already saved.
         duplicate_nickname: another saved place has that nickname (any case).
     """
-    p = fetch(ctx, "place", place_id)
+    p = ctx.get("place", place_id)
     if p["saved"]:
         raise ToolError("already_saved", f"{place_label(p)} is already in the saved places.", hint="Nothing to do.")
     if nickname is not None:
@@ -300,14 +295,14 @@ def save_place(ctx: Ctx, place_id: PlaceId, nickname: Nickname | None = None) ->
                             hint="Choose another nickname.")
     ctx.db.execute("UPDATE places SET saved = 1, nickname = coalesce(?, nickname) WHERE place_id = ?",
                    (nickname, place_id))
-    return _place(ctx, fetch(ctx, "place", place_id))
+    return _place(ctx, ctx.get("place", place_id))
 
 
 def _navigation(ctx: Ctx) -> Navigation:
     car = vehicle(ctx)
     if car["active_trip_id"] is not None:
-        trip = fetch(ctx, "trip", car["active_trip_id"])
-        dest = fetch(ctx, "place", trip["to_place_id"])
+        trip = ctx.get("trip", car["active_trip_id"])
+        dest = ctx.get("place", trip["to_place_id"])
         minutes = max(0, round((datetime.fromisoformat(trip["eta"]) - ctx.now()).total_seconds() / 60))
         return Navigation(active=True, destination=_place(ctx, dest, car), distance_mi=trip["distance_mi"],
                           minutes=minutes, arrival=trip["eta"], electric_mi=None, range_after_mi=None,
@@ -315,7 +310,7 @@ def _navigation(ctx: Ctx) -> Navigation:
     if car["destination_id"] is None:
         return Navigation(active=False, destination=None, distance_mi=None, minutes=None, arrival=None,
                           electric_mi=None, range_after_mi=None, enough_range=None, driving=False)
-    dest = fetch(ctx, "place", car["destination_id"])
+    dest = ctx.get("place", car["destination_id"])
     miles, minutes, kwh, gallons = _plan(car, dest)
     total = electric_range(car) + fuel_range(car)
     return Navigation(active=True, destination=_place(ctx, dest, car), distance_mi=miles, minutes=minutes,
@@ -324,11 +319,13 @@ def _navigation(ctx: Ctx) -> Navigation:
                       enough_range=total >= miles, driving=False)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Navigate to {place_id}.",
     "Set the destination to {place_id} and tell me how long it takes.",
-])
-def set_navigation_destination(ctx: Ctx, place_id: PlaceId) -> Navigation:
+    "Take me to {place_id}.",
+], reply=["Route set to {place_id}: {result.distance_mi} miles, about {result.minutes} minutes.",
+          "Navigation is on to {place_id}, {result.minutes} minutes away."])
+def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
     """Set the navigation destination; the route shows distance, time, electric miles and whether the range suffices.
 
     Args:
@@ -343,7 +340,7 @@ def set_navigation_destination(ctx: Ctx, place_id: PlaceId) -> Navigation:
         vehicle_moving: a drive is under way.
         already_there: the car is parked at that place.
     """
-    p = fetch(ctx, "place", place_id)
+    p = ctx.get("place", place_id)
     car = vehicle(ctx)
     not_moving(ctx, car, "change the destination")
     if car["place_id"] == place_id:
@@ -353,7 +350,7 @@ def set_navigation_destination(ctx: Ctx, place_id: PlaceId) -> Navigation:
     return _navigation(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How long until we get there?",
     "Where is the navigation taking me and do I have enough range?",
 ])
@@ -367,10 +364,10 @@ def get_navigation(ctx: Ctx) -> Navigation:
     return _navigation(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["set_navigation_destination"], asks=[
     "Cancel the navigation.",
     "Clear the destination, I'm not going anymore.",
-])
+], reply=["Navigation cancelled.", "Done: the destination is cleared."])
 def cancel_navigation(ctx: Ctx) -> Navigation:
     """Clear the navigation destination. Not during a drive.
 
@@ -389,10 +386,12 @@ def cancel_navigation(ctx: Ctx) -> Navigation:
     return _navigation(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["set_navigation_destination", "release_charge_cable", "start_engine",
+                                "shift_gear"], asks=[
     "Let's go, start driving to the destination.",
     "Start the trip now.",
-])
+], reply=["On our way to {result.to_name}: {result.distance_mi} miles.",
+          "The drive to {result.to_name} has started; it takes about {result.duration_min} minutes."])
 def start_drive(ctx: Ctx) -> Trip:
     """Start driving to the navigation destination (the car drives the route; the clock must be advanced to arrive).
 
@@ -423,7 +422,7 @@ def start_drive(ctx: Ctx) -> Trip:
                         hint="Call shift_gear with gear 'D' first.")
     if not car["locked"]:
         raise ToolError("doors_unlocked", "Lock the doors before driving.", hint="Call lock_doors first.")
-    dest = fetch(ctx, "place", car["destination_id"])
+    dest = ctx.get("place", car["destination_id"])
     miles, minutes, kwh, gallons = _plan(car, dest)
     total = electric_range(car) + fuel_range(car)
     if total < miles:
@@ -431,7 +430,7 @@ def start_drive(ctx: Ctx) -> Trip:
         raise ToolError("insufficient_range", f"{place_label(dest)} is {miles:g} mi away but the range is "
                         f"{total:g} mi.", hint=f"Go to {station} first (search_places).")
     if car["place_id"]:
-        origin = fetch(ctx, "place", car["place_id"])
+        origin = ctx.get("place", car["place_id"])
         from_id, from_name = origin["place_id"], place_label(origin)
     else:
         from_id, from_name = None, f"{car['lat']:.4f}, {car['lon']:.4f}"
@@ -443,15 +442,16 @@ def start_drive(ctx: Ctx) -> Trip:
                                       place_label(dest), miles, kwh, gallons))
     ctx.db.execute("UPDATE vehicles SET active_trip_id = ?, place_id = NULL, parked_since = NULL", (trip_id,))
     log(ctx, "drive", f"Drive to {place_label(dest)} started ({miles:g} mi, arriving {iso(eta)[11:16]})")
-    return _trip(fetch(ctx, "trip", trip_id))
+    return _trip(ctx.get("trip", trip_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where did I drive between {start_date} and {end_date}?",
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
+    "Show my trips to or from {place_id}.",
 ])
-def list_trips(ctx: Ctx, start_date: date | None = None, end_date: date | None = None,
+def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:
     """List drives, newest first, with the distance, electric energy and fuel they used.
 
@@ -467,20 +467,23 @@ def list_trips(ctx: Ctx, start_date: date | None = None, end_date: date | None =
 
     Raises:
         not_found: `place_id` does not exist.
+        invalid_date: `start_date` or `end_date` is not an ISO date.
         invalid_date_range: `start_date` is after `end_date`.
     """
-    if start_date and end_date and start_date > end_date:
-        raise ToolError("invalid_date_range", f"start_date {start_date} is after end_date {end_date}.",
+    start = parse_date(start_date, "start_date") if start_date is not None else None
+    end = parse_date(end_date, "end_date") if end_date is not None else None
+    if start and end and start > end:
+        raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Give a start date on or before the end date.")
     where, params = ["1"], []
-    if start_date is not None:
+    if start is not None:
         where.append("substr(started_at, 1, 10) >= ?")
-        params.append(start_date.isoformat())
-    if end_date is not None:
+        params.append(start.isoformat())
+    if end is not None:
         where.append("substr(started_at, 1, 10) <= ?")
-        params.append(end_date.isoformat())
+        params.append(end.isoformat())
     if place_id is not None:
-        fetch(ctx, "place", place_id)
+        ctx.get("place", place_id)
         where.append("(from_place_id = ? OR to_place_id = ?)")
         params += [place_id, place_id]
     cond = " AND ".join(where)
@@ -493,7 +496,7 @@ def list_trips(ctx: Ctx, start_date: date | None = None, end_date: date | None =
                     total_electric_kwh=round(kwh, 2), total_fuel_gal=round(gal, 2))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where's my car?",
     "Where did I park?",
 ])
@@ -505,8 +508,8 @@ def get_location(ctx: Ctx) -> Location:
         is parked, or the destination and ETA while driving.
     """
     car = vehicle(ctx)
-    place = fetch(ctx, "place", car["place_id"]) if car["place_id"] else None
-    trip = fetch(ctx, "trip", car["active_trip_id"]) if car["active_trip_id"] else None
+    place = ctx.get("place", car["place_id"]) if car["place_id"] else None
+    trip = ctx.get("trip", car["active_trip_id"]) if car["active_trip_id"] else None
     return Location(latitude=car["lat"], longitude=car["lon"], place_id=car["place_id"],
                     place_name=place_label(place) if place else None, address=place["address"] if place else None,
                     parked_since=car["parked_since"], driving_to=trip["to_name"] if trip else None,

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import re
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_clock, parse_date
 
-from .tools import ChargingSessionId, Limit, PlaceId, VehicleStatus, fetch, log, parked, server, status, vehicle
+from .server import (ChargingSessionId, Limit, PlaceId, VehicleStatus, begin_charging, end_charging, log, parked,
+                     status, vehicle)
 from .world import (CHARGE_EFFICIENCY, CHARGE_LIMIT_MIN, CLIMATE_MAX, CLIMATE_MIN, CLIMATE_MIN_BATTERY,
-                    UPDATE_MIN_BATTERY, iso)
+                    UPDATE_MIN_BATTERY)
+
+tools = Toolset("energy")
 
 Seat = Literal["driver", "passenger", "rear_left", "rear_right"]
 
@@ -92,37 +94,10 @@ def _charge_state(ctx: Ctx) -> ChargeState:
                        session=_session(row) if row else None)
 
 
-def begin_charging(ctx: Ctx, at: datetime, scheduled: bool = False) -> str:
-    """Start a charging session at `at` where the car is; returns its ID."""
-    car = vehicle(ctx)
-    place = fetch(ctx, "place", car["place_id"]) if car["place_id"] else None
-    charger = place["charger_kw"] if place is not None and place["charger_kw"] else 1.4   # a wall socket
-    kw = min(car["onboard_charger_kw"], charger)
-    location = "Home" if place is not None and place["category"] == "home" else place["name"] if place else "Outlet"
-    session_id = ctx.new_id("CHG")
-    ctx.db.execute("INSERT INTO charging_sessions (session_id, place_id, location, started_at, ended_at, start_pct, "
-                   "end_pct, kwh_added, power_kw, cost, status) "
-                   "VALUES (?, ?, ?, ?, NULL, ?, NULL, 0, ?, 0, 'charging')",
-                   (session_id, place["place_id"] if place else None, location, iso(at), car["battery_pct"], kw))
-    ctx.db.execute("UPDATE vehicles SET charging = 1")
-    how = "scheduled charging" if scheduled else "charging"
-    log(ctx, "charging", f"{how.capitalize()} started at {location} ({kw:g} kW)", at)
-    return session_id
-
-
-def end_charging(ctx: Ctx, final: str, message: str) -> None:
-    """End the session under way now as `final` ('stopped' or 'completed')."""
-    car = vehicle(ctx)
-    ctx.db.execute("UPDATE charging_sessions SET status = ?, ended_at = ?, end_pct = ? WHERE status = 'charging'",
-                   (final, ctx.now_iso(), car["battery_pct"]))
-    ctx.db.execute("UPDATE vehicles SET charging = 0")
-    log(ctx, "charging", message)
-
-
 # ----- charging -----------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is the car charging?",
     "How long until the battery is full?",
 ])
@@ -137,11 +112,11 @@ def get_charge_state(ctx: Ctx) -> ChargeState:
     return _charge_state(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much did charging cost me since {start_date}?",
     "Show my recent charging sessions.",
 ])
-def list_charging_sessions(ctx: Ctx, start_date: date | None = None, limit: Limit = 20) -> ChargingSessionList:
+def list_charging_sessions(ctx: Ctx, start_date: str | None = None, limit: Limit = 20) -> ChargingSessionList:
     """List charging sessions, newest first, with the energy added and what they cost.
 
     Args:
@@ -151,10 +126,13 @@ def list_charging_sessions(ctx: Ctx, start_date: date | None = None, limit: Limi
     Returns:
         The sessions (where, start, end, battery before and after, kWh, power, cost, status),
         newest first, how many matched, and the total kWh and cost over every match.
+
+    Raises:
+        invalid_date: `start_date` is not an ISO date.
     """
     where, params = "1", []
     if start_date is not None:
-        where, params = "substr(started_at, 1, 10) >= ?", [start_date.isoformat()]
+        where, params = "substr(started_at, 1, 10) >= ?", [parse_date(start_date, "start_date").isoformat()]
     total, kwh, cost = ctx.db.execute(f"SELECT count(*), coalesce(sum(kwh_added), 0), coalesce(sum(cost), 0) "
                                       f"FROM charging_sessions WHERE {where}", params).fetchone()
     rows = ctx.db.execute(f"SELECT * FROM charging_sessions WHERE {where} ORDER BY started_at DESC, session_id DESC "
@@ -163,10 +141,11 @@ def list_charging_sessions(ctx: Ctx, start_date: date | None = None, limit: Limi
                                total_cost=round(cost, 2))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start charging the car.",
     "Charge the car now, don't wait for the schedule.",
-])
+], reply=["Charging has started at {result.power_kw} kW, up to {result.charge_limit}%.",
+          "The car is charging now; about {result.minutes_to_limit} minutes to {result.charge_limit}%."])
 def start_charging(ctx: Ctx) -> ChargeState:
     """Start charging now. Needs the cable plugged in, the engine off and the battery below the charge limit.
 
@@ -195,10 +174,10 @@ def start_charging(ctx: Ctx) -> ChargeState:
     return _charge_state(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["start_charging"], asks=[
     "Stop charging.",
     "That's enough charge for now, stop it.",
-])
+], reply=["Charging stopped at {result.battery_pct}%.", "Done: the car stopped charging at {result.battery_pct}%."])
 def stop_charging(ctx: Ctx) -> ChargeState:
     """Stop the charging session under way; the cable stays plugged in.
 
@@ -214,10 +193,11 @@ def stop_charging(ctx: Ctx) -> ChargeState:
     return _charge_state(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set the charge limit to {percent} percent.",
     "Only charge up to {percent}% from now on.",
-])
+    "Let the battery charge to {percent}%, please.",
+], reply=["The charge limit is now {percent}%.", "Done: the car will charge up to {percent}%."])
 def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN, le=100)]) -> ChargeState:
     """Set the percent the battery charges to (50-100); 80-90% is kinder to the battery for daily use.
 
@@ -241,11 +221,14 @@ def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN
     return _charge_state(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={"start_time": ["21:00", "22:00", "23:00", "23:30", "00:00", "01:00"]},
+            asks=[
     "Schedule charging to start at {start_time} every night.",
     "Charge only off-peak, from {start_time}.",
     "Turn off scheduled charging.",
-])
+    "Stop the charging schedule, I'll start charging myself.",
+], reply=["Done: the charging schedule is updated.",
+          "The charging schedule is saved; the battery is at {result.battery_pct}% now."])
 def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeState:
     """Set when plugged-in charging starts by itself each day (off-peak), or turn the schedule off.
 
@@ -258,22 +241,16 @@ def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeStat
     Raises:
         invalid_time: `start_time` is not a 24-hour 'HH:MM' time.
     """
-    value = None
-    if start_time is not None:
-        m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", start_time)
-        if not m or int(m[1]) > 23 or int(m[2]) > 59:
-            raise ToolError("invalid_time", f"start_time {quote(start_time)} is not a 24-hour time such as '23:00'.",
-                            hint="Give the time as 'HH:MM'.")
-        value = f"{int(m[1]):02d}:{m[2]}"
+    value = parse_clock(start_time, "start_time").strftime("%H:%M") if start_time is not None else None
     ctx.db.execute("UPDATE vehicles SET scheduled_charge_time = ?", (value,))
     log(ctx, "charging", f"Charging schedule set to {value}" if value else "Charging schedule turned off")
     return _charge_state(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Release the charging cable so I can unplug.",
     "Unlock the charge port.",
-])
+], reply=["The charge port is unlocked; you can unplug the cable.", "Done: the cable is released."])
 def release_charge_cable(ctx: Ctx) -> ChargeState:
     """Unlatch the charge port so the cable can be unplugged; a charging session stops.
 
@@ -296,11 +273,13 @@ def release_charge_cable(ctx: Ctx) -> ChargeState:
 # ----- climate and seats --------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Turn on the heat in the car, set it to {target_temp}.",
-    "Precondition the cabin to {target_temp} degrees.",
-    "Switch the climate off.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Turn on the heat in the car, set it to {target_temp} degrees.", on=True),
+    Ask("Precondition the cabin to {target_temp} degrees.", on=True),
+    Ask("Turn the climate on.", on=True),
+    Ask("Switch the climate off.", on=False),
+], reply=["Done: the climate setting is updated; the cabin is at {result.cabin_temp}°F now.",
+          "The climate is set. Right now the cabin is {result.cabin_temp}°F."])
 def set_climate(ctx: Ctx, on: bool,
                 target_temp: Annotated[float, Field(ge=-50, le=150)] | None = None) -> VehicleStatus:
     """Turn the climate control on or off, optionally with a target temperature (60-85 °F).
@@ -336,10 +315,12 @@ def set_climate(ctx: Ctx, on: bool,
     return status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Turn on my seat heater, level {level}.",
-    "Warm up the {seat} seat.",
-])
+@tools.tool(effect=WRITE, needs=["set_climate"], asks=[
+    Ask("Turn on my seat heater on high.", seat="driver", level=3),
+    Ask("Warm up the passenger seat, medium is fine.", seat="passenger", level=2),
+    "Set the {seat} seat heater to level {level}.",
+    Ask("Turn off the {seat} seat heater.", level=0),
+], reply=["The {seat} seat heater is at level {level}.", "Done: {seat} seat heater set to {level} of 3."])
 def set_seat_heater(ctx: Ctx, seat: Seat, level: Annotated[int, Field(ge=0, le=3)]) -> SeatHeaters:
     """Set a seat heater: 0 off, 1 low, 2 medium, 3 high. Needs the climate on or the engine running.
 
@@ -377,7 +358,7 @@ def _software(ctx: Ctx) -> SoftwareUpdate:
                           installing=car["update_finishes_at"] is not None, finishes_at=car["update_finishes_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is there a software update for the car?",
     "What version is the car running?",
 ])
@@ -391,10 +372,11 @@ def get_software_update(ctx: Ctx) -> SoftwareUpdate:
     return _software(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Install the software update now.",
     "Go ahead and update the car's software.",
-])
+], reply=["Installing {result.available_version} now; the car can't be started until it's done.",
+          "The update to {result.available_version} is installing ({result.install_minutes} minutes)."])
 def install_software_update(ctx: Ctx) -> SoftwareUpdate:
     """Install the downloaded software update. The car must be parked with the engine off and at least 20% battery.
 

@@ -8,15 +8,19 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time
 
-from .tools import (AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, fetch, log, place_label, server,
-                    vehicle)
-from .world import BOOKING_DAYS_AHEAD, CANCEL_NOTICE, SERVICE_SOON_DAYS, SERVICE_SOON_MI, add_months, iso
+from .server import (PLACE, AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, log, place_label,
+                     reminder_status, vehicle)
+from .world import BOOKING_DAYS_AHEAD, CANCEL_NOTICE, add_months
+
+tools = Toolset("service")
 
 ReminderStatus = Literal["overdue", "due_soon", "ok"]
 Services = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+ServiceCenterId = PLACE.where("category = 'service_center'")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -72,18 +76,6 @@ class EventList(BaseModel):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def reminder_status(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> str:
-    today = ctx.today().isoformat()
-    soon = (ctx.today() + timedelta(days=SERVICE_SOON_DAYS)).isoformat()
-    odo = car["odometer_mi"]
-    if (r["due_on"] and r["due_on"] <= today) or (r["due_odometer"] is not None and odo >= r["due_odometer"]):
-        return "overdue"
-    if (r["due_on"] and r["due_on"] <= soon) or (
-            r["due_odometer"] is not None and odo >= r["due_odometer"] - SERVICE_SOON_MI):
-        return "due_soon"
-    return "ok"
-
-
 def _reminder(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> ServiceReminder:
     return ServiceReminder(
         reminder_id=r["reminder_id"], title=r["title"], status=reminder_status(ctx, r, car), due_on=r["due_on"],
@@ -95,7 +87,7 @@ def _reminder(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> ServiceReminder:
 
 
 def _appointment(ctx: Ctx, a: sqlite3.Row) -> Appointment:
-    p = fetch(ctx, "place", a["place_id"])
+    p = ctx.get("place", a["place_id"])
     return Appointment(appointment_id=a["appointment_id"], place_id=a["place_id"], service_center=p["name"],
                        address=p["address"], scheduled_for=a["scheduled_for"], services=a["services"], note=a["note"],
                        status=a["status"], created_at=a["created_at"])
@@ -104,9 +96,10 @@ def _appointment(ctx: Ctx, a: sqlite3.Row) -> Appointment:
 # ----- reminders ----------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is any maintenance due on the car?",
-    "Show me the {status} service items.",
+    Ask("What maintenance is overdue on the car?", status="overdue"),
+    Ask("Is any service coming up soon?", status="due_soon"),
 ])
 def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> ServiceReminderList:
     """List maintenance reminders (tyre rotation, oil change, filters, brake fluid, ...) and when each is due.
@@ -125,10 +118,12 @@ def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> Se
     return ServiceReminderList(service_reminders=items, total=len(items))
 
 
-@server.tool(effect=WRITE, asks=[
-    "I had the {reminder_id} done myself, mark it as done.",
-    "Mark service item {reminder_id} complete.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "I had {reminder_id} done myself, mark it as done.",
+    "Mark {reminder_id} as done.",
+    "{reminder_id} is taken care of; record it.",
+], reply=["Recorded {reminder_id} as done today at the current mileage.",
+          "Done: {reminder_id} is marked done and its next due date moved on."])
 def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
     """Record that a maintenance item was done today at the current mileage; its next due date and mileage move on.
 
@@ -142,7 +137,7 @@ def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
         not_found: no reminder has that ID.
         not_due: the item is not due yet (more than 30 days and 1,000 miles away).
     """
-    r = fetch(ctx, "service_reminder", reminder_id)
+    r = ctx.get("service_reminder", reminder_id)
     car = vehicle(ctx)
     if reminder_status(ctx, r, car) == "ok":
         raise ToolError("not_due", f"'{r['title']}' is not due yet.",
@@ -155,15 +150,17 @@ def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
                     if r["interval_months"] else None, odo + r["interval_mi"] if r["interval_mi"] else None,
                     reminder_id))
     log(ctx, "service", f"Service item done: {r['title']}")
-    return _reminder(ctx, fetch(ctx, "service_reminder", reminder_id), vehicle(ctx))
+    return _reminder(ctx, ctx.get("service_reminder", reminder_id), vehicle(ctx))
 
 
 # ----- appointments -------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
-    "Do I have a service appointment coming up?",
-    "Show my {status} service appointments.",
+@tools.tool(effect=READ, asks=[
+    Ask("Do I have a service appointment coming up?", status="booked"),
+    Ask("Show my past service visits.", status="completed"),
+    Ask("Which service appointments did I cancel?", status="cancelled"),
+    "List all my service appointments.",
 ])
 def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "cancelled"] | None = None
                               ) -> AppointmentList:
@@ -183,11 +180,19 @@ def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "
     return AppointmentList(service_appointments=[_appointment(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    "services": ["Oil change", "Tire rotation", "Tire rotation and oil change", "Brake inspection", "Annual service",
+                 "Cabin air filter replacement", "Battery check", "Wheel alignment"],
+    "note": ["Squeak from the front left brake", "Check engine light came on yesterday", "I'll wait at the dealership",
+             "Please wash the car if there is time", "Rattle from the rear at highway speed",
+             "Low tyre warning keeps coming back", "I need a loaner car", "The air conditioning smells musty"],
+}, asks=[
     "Book a service at {place_id} on {scheduled_for} for {services}.",
-    "Can you get me an appointment at {place_id} for {services}?",
-])
-def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: datetime, services: Services,
+    "Can you get me an appointment at {place_id} on {scheduled_for}? I need: {services}.",
+    "Book {place_id} for {scheduled_for}, {services}, and tell the technician: {note}",
+], reply=["You're booked at {result.service_center} on {scheduled_for}; the appointment is {result.appointment_id}.",
+          "Done: {services} at {result.service_center} on {scheduled_for}."])
+def book_service_appointment(ctx: Ctx, place_id: ServiceCenterId, scheduled_for: str, services: Services,
                              note: Note | None = None) -> Appointment:
     """Book a visit at a service centre, on the hour or half hour within its opening hours.
 
@@ -208,14 +213,15 @@ def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: datetim
         not_a_service_center: the place is not a service centre.
         past_date: the time is not in the future.
         too_far_ahead: the time is more than 90 days ahead.
+        invalid_time: `scheduled_for` is not an ISO 8601 local time.
         outside_hours: the time is not on the hour or half hour within opening hours.
         appointment_exists: an appointment is already booked.
     """
-    p = fetch(ctx, "place", place_id)
+    p = ctx.get("place", place_id)
     if p["category"] != "service_center":
         raise ToolError("not_a_service_center", f"{place_label(p)} is not a service centre.",
                         hint="Call search_places with category 'service_center'.")
-    at = scheduled_for.replace(tzinfo=None, microsecond=0)
+    at = parse_time(scheduled_for, "scheduled_for")
     if at <= ctx.now():
         raise ToolError("past_date", f"{iso(at)} is not in the future.", hint="Choose a later time.")
     if at > ctx.now() + timedelta(days=BOOKING_DAYS_AHEAD):
@@ -237,13 +243,13 @@ def book_service_appointment(ctx: Ctx, place_id: PlaceId, scheduled_for: datetim
                    "created_at) VALUES (?, ?, ?, ?, ?, 'booked', ?)",
                    (appointment_id, place_id, iso(at), services, note or None, ctx.now_iso()))
     log(ctx, "service", f"Service booked at {p['name']} for {iso(at)}")
-    return _appointment(ctx, fetch(ctx, "service_appointment", appointment_id))
+    return _appointment(ctx, ctx.get("service_appointment", appointment_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel my service appointment {appointment_id}.",
-    "I can't make it to {appointment_id}, please cancel.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {appointment_id}.",
+    "I can't make it to {appointment_id}, please cancel it.",
+], reply=["{appointment_id} is cancelled.", "Done: I've cancelled {appointment_id} at {result.service_center}."])
 def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appointment:
     """Cancel a booked service appointment, at least two hours before it starts.
 
@@ -258,7 +264,7 @@ def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appoi
         not_cancellable: the appointment is completed or already cancelled.
         too_late: it starts in less than two hours (or has started).
     """
-    a = fetch(ctx, "service_appointment", appointment_id)
+    a = ctx.get("service_appointment", appointment_id)
     if a["status"] != "booked":
         raise ToolError("not_cancellable", f"Appointment {appointment_id} is {a['status']}.", hint="Nothing to cancel.")
     if datetime.fromisoformat(a["scheduled_for"]) - ctx.now() < CANCEL_NOTICE:
@@ -266,17 +272,18 @@ def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appoi
                         "be cancelled online.", hint="Call the service centre directly.")
     ctx.db.execute("UPDATE service_appointments SET status = 'cancelled' WHERE appointment_id = ?", (appointment_id,))
     log(ctx, "service", f"Service appointment {appointment_id} cancelled")
-    return _appointment(ctx, fetch(ctx, "service_appointment", appointment_id))
+    return _appointment(ctx, ctx.get("service_appointment", appointment_id))
 
 
 # ----- events -------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What has the car been up to since {since}?",
     "Show me the recent {kind} events of the car.",
+    Ask("Were there any alerts from the car?", kind="alert"),
 ])
-def list_events(ctx: Ctx, kind: EventKind | None = None, since: datetime | None = None,
+def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = None,
                 limit: Limit = 30) -> EventList:
     """Read the car's event log, newest first: locking, charging, refuelling, alerts, drives, updates, commands.
 
@@ -288,6 +295,9 @@ def list_events(ctx: Ctx, kind: EventKind | None = None, since: datetime | None 
 
     Returns:
         The events (ID, time, kind, message), newest first, and how many matched.
+
+    Raises:
+        invalid_time: `since` is not an ISO 8601 local time.
     """
     where, params = ["1"], []
     if kind is not None:
@@ -295,7 +305,7 @@ def list_events(ctx: Ctx, kind: EventKind | None = None, since: datetime | None 
         params.append(kind)
     if since is not None:
         where.append("occurred_at >= ?")
-        params.append(iso(since.replace(tzinfo=None)))
+        params.append(iso(parse_time(since, "since")))
     cond = " AND ".join(where)
     (total,) = ctx.db.execute(f"SELECT count(*) FROM events WHERE {cond}", params).fetchone()
     rows = ctx.db.execute(f"SELECT * FROM events WHERE {cond} ORDER BY occurred_at DESC, event_id DESC LIMIT ?",

@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- rules shared with the tools --------------------------------------------------------------
 
@@ -37,10 +38,6 @@ VALET_SPEED_LIMIT_MPH = 70
 BOOKING_DAYS_AHEAD = 90
 CANCEL_NOTICE = timedelta(hours=2)
 SERVICE_SOON_DAYS, SERVICE_SOON_MI = 30, 1000
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
 
 
 def miles_between(lat1: float, lon1: float, lat2: float, lon2: float) -> float:

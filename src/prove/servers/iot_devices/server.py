@@ -1,36 +1,49 @@
-"""The iot_devices server: the smart home of one signed-in user.
+"""The iot_devices server's declaration: the smart home of one signed-in user.
 
-This module holds `server`, the ID types, the device model and the helpers every tool module
-shares, and the `on_advance` hook (automations run, rooms warm up). The tools live in one module
-per area, imported at the bottom so that they register on `server`:
+This module holds `server`, the entity kinds and their ID types, the device model and the helpers
+every tool module shares. The tools live in one toolset per area, which `__init__` includes:
 
     tools_home.py       the home and its mode, rooms, activity feed, energy use
     tools_devices.py    devices: lights, plugs, speakers, thermostats, blinds, sensors, firmware
     tools_security.py   locks and door codes, cameras and recordings
     tools_scenes.py     scenes and automations
+
+`hooks.py` holds the `on_advance` hook (automations run, rooms warm up).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso
 
-from .world import HEAT_RATE_PER_HOUR, WEEKDAYS, build_world, iso
+from .world import build_world
 
-
-def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """As the clock moves on, enabled automations run their scenes at their times (skipping
-    offline and jammed devices) and thermostats bring their rooms towards the target."""
-    run_automations(ctx, old, new)
-    _warm_rooms(ctx, old, new)
-
+ROOM = EntityKind("room", table="rooms", key="room_id", label="name", description="a room of the home",
+                  lister="list_rooms")
+DEVICE = EntityKind("device", table="devices", key="device_id", label="name",
+                    description="a connected device: light, thermostat, lock, camera, sensor, plug, blind or speaker",
+                    live="online = 1", lister="list_devices")
+LOCK_CODE = EntityKind("lock_code", table="lock_codes", key="code_id", label="name",
+                       description="a door code of one smart lock, for a person",
+                       live="valid_until IS NULL OR valid_until >= :now", lister="list_lock_codes", noun="door code")
+SCENE = EntityKind("scene", table="scenes", key="scene_id", label="name",
+                   description="a saved set of device settings applied together, such as 'Good Night'",
+                   lister="list_scenes")
+AUTOMATION = EntityKind("automation", table="automations", key="automation_id", label="name",
+                        description="a schedule that runs a scene at a time on chosen weekdays",
+                        lister="list_automations")
+RECORDING = EntityKind("recording", table="recordings", key="recording_id", label="started_at",
+                       description="a video clip a camera recorded", lister="list_recordings")
+ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="message",
+                      description="one entry of the home's activity feed", lister="list_activity",
+                      noun="activity entry")
 
 server = Server(
     "iot_devices", "Smart home",
@@ -42,35 +55,18 @@ server = Server(
     "Offline devices cannot be controlled and a jammed lock does not move.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=on_advance,
-    entities=[
-        EntityKind("room", table="rooms", key="room_id", label="name", description="a room of the home"),
-        EntityKind("device", table="devices", key="device_id", label="name",
-                   description="a connected device: light, thermostat, lock, camera, sensor, plug, blind or speaker",
-                   live="online = 1"),
-        EntityKind("lock_code", table="lock_codes", key="code_id", label="name",
-                   description="a door code of one smart lock, for a person",
-                   live="valid_until IS NULL OR valid_until >= :now"),
-        EntityKind("scene", table="scenes", key="scene_id", label="name",
-                   description="a saved set of device settings applied together, such as 'Good Night'"),
-        EntityKind("automation", table="automations", key="automation_id", label="name",
-                   description="a schedule that runs a scene at a time on chosen weekdays"),
-        EntityKind("recording", table="recordings", key="recording_id", label="started_at",
-                   description="a video clip a camera recorded"),
-        EntityKind("activity", table="activity", key="activity_id", label="message",
-                   description="one entry of the home's activity feed"),
-    ],
+    entities=[ROOM, DEVICE, LOCK_CODE, SCENE, AUTOMATION, RECORDING, ACTIVITY],
 )
 
 # ----- parameter and field types ----------------------------------------------------------------
 
-RoomId = Annotated[str, Entity("room")]
-DeviceId = Annotated[str, Entity("device")]
-LockCodeId = Annotated[str, Entity("lock_code")]
-SceneId = Annotated[str, Entity("scene")]
-AutomationId = Annotated[str, Entity("automation")]
-RecordingId = Annotated[str, Entity("recording")]
-ActivityId = Annotated[str, Entity("activity")]
+RoomId = ROOM.id
+DeviceId = DEVICE.id
+LockCodeId = LOCK_CODE.id
+SceneId = SCENE.id
+AutomationId = AUTOMATION.id
+RecordingId = RECORDING.id
+ActivityId = ACTIVITY.id
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 Limit = Annotated[int, Field(ge=1, le=200)]
@@ -82,10 +78,6 @@ HomeMode = Literal["home", "away", "night", "vacation"]
 Weekday = Literal["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 ActivityKind = Literal["motion", "contact", "lock", "camera", "device", "mode", "scene", "automation", "code",
                        "settings"]
-
-_LISTED_BY = {"room": "list_rooms", "device": "list_devices", "lock_code": "list_lock_codes",
-              "scene": "list_scenes", "automation": "list_automations", "recording": "list_recordings",
-              "activity": "list_activity"}
 
 # ----- the device model -------------------------------------------------------------------------
 
@@ -137,21 +129,10 @@ class Skipped(BaseModel):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
-    """The row of entity `kind` with this ID, or a `not_found` error naming the list tool."""
-    spec = server.entities[kind]  # table and key names come from the declaration, never from input
-    row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
-    if row is None:
-        what = kind.replace("_", " ")
-        raise ToolError("not_found", f"No {what} has ID {quote(entity_id)}.",
-                        hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
-    return row
-
-
 def device(ctx: Ctx, row: sqlite3.Row | str) -> Device:
     """The `Device` model of a row (or of a device ID)."""
     if isinstance(row, str):
-        row = fetch(ctx, "device", row)
+        row = ctx.get("device", row)
     (room_name,) = ctx.db.execute("SELECT name FROM rooms WHERE room_id = ?", (row["room_id"],)).fetchone()
 
     def flag(v: Any) -> bool | None:
@@ -172,7 +153,7 @@ def device(ctx: Ctx, row: sqlite3.Row | str) -> Device:
 
 def controllable(ctx: Ctx, device_id: str, *types: str) -> sqlite3.Row:
     """A device of one of `types` that is online, else `not_found`, `unsupported_device` or `device_offline`."""
-    row = fetch(ctx, "device", device_id)
+    row = ctx.get("device", device_id)
     if types and row["type"] not in types:
         kinds = " or ".join(types)
         raise ToolError("unsupported_device", f"{row['name']} is a {row['type']}, not a {kinds}.",
@@ -225,49 +206,3 @@ def apply_actions(ctx: Ctx, scene_id: str, at: datetime) -> tuple[list[str], lis
         changed.append(a["device_id"])
     ctx.db.execute("UPDATE scenes SET last_activated_at = ? WHERE scene_id = ?", (iso(at), scene_id))
     return changed, skipped
-
-
-def run_automations(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """Run every enabled automation whose time falls in (old, new], in time order."""
-    autos = ctx.db.execute("SELECT a.*, s.name AS scene_name FROM automations a JOIN scenes s USING (scene_id) "
-                           "WHERE a.enabled = 1").fetchall()
-    if not autos:
-        return
-    due: list[tuple[datetime, str, sqlite3.Row]] = []
-    # A scene sets absolute values, so over a long jump only the last two weeks of runs matter.
-    day = max(old.date(), new.date() - timedelta(days=14))
-    while day <= new.date():
-        weekday = WEEKDAYS[day.weekday()]
-        for a in autos:
-            if weekday not in a["days"].split(","):
-                continue
-            hh, mm = map(int, a["run_at"].split(":"))
-            at = datetime(day.year, day.month, day.day, hh, mm)
-            if old < at <= new:
-                due.append((at, a["automation_id"], a))
-        day += timedelta(days=1)
-    due.sort(key=lambda d: (d[0], d[1]))
-    for at, automation_id, a in due:
-        _, skipped = apply_actions(ctx, a["scene_id"], at)
-        ctx.db.execute("UPDATE automations SET last_run_at = ? WHERE automation_id = ?", (iso(at), automation_id))
-        note = f" ({len(skipped)} device(s) unreachable)" if skipped else ""
-        log(ctx, "automation", f"Automation '{a['name']}' ran the scene '{a['scene_name']}'{note}", at=at)
-
-
-def _warm_rooms(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """Thermostats move the room temperature towards their target at a few degrees an hour."""
-    hours = (new - old).total_seconds() / 3600
-    step = HEAT_RATE_PER_HOUR * hours
-    for t in ctx.db.execute("SELECT device_id, mode, target_temp, current_temp FROM devices "
-                            "WHERE type = 'thermostat' AND online = 1 AND mode IN ('heat', 'cool', 'auto')").fetchall():
-        target, current = t["target_temp"], t["current_temp"]
-        if t["mode"] == "heat" and current >= target or t["mode"] == "cool" and current <= target:
-            continue
-        moved = min(abs(target - current), step)
-        value = current + moved if target > current else current - moved
-        ctx.db.execute("UPDATE devices SET current_temp = ? WHERE device_id = ?",
-                       (round(value * 2) / 2, t["device_id"]))
-
-
-# Register the tools (each module adds its tools to `server`).
-from . import tools_home, tools_devices, tools_security, tools_scenes  # noqa: E402, F401, I001
