@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import like, quote
 
-from .tools import (
+from .server import (
     Channel,
     ChannelId,
     ChannelList,
@@ -27,10 +27,11 @@ from .tools import (
     require_member,
     require_not_dm,
     require_open,
-    server,
     summary,
     writable_channel,
 )
+
+tools = Toolset("channels")
 
 ChannelName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Topic = Annotated[str, StringConstraints(strip_whitespace=True, max_length=250)]
@@ -59,7 +60,7 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
                    (channel_id, user_id, at, at))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What channels are there?",
     "Which channels am I in, and how many unread messages do they have?",
     "Is there a channel about {query}?",
@@ -99,7 +100,7 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
     return ChannelList(channels=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who's in {channel_id}?",
     "Tell me about the channel {channel_id}: topic, members, pins.",
 ])
@@ -120,7 +121,7 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     return channel_model(ctx, row["channel_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a channel called {name}.",
     "Make a private channel named {name} with {member_ids}.",
     "Start a channel {name} about {topic} and add {member_ids}.",
@@ -170,7 +171,7 @@ def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic:
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Join {channel_id}.",
     "Add me to the channel {channel_id}.",
 ])
@@ -203,7 +204,7 @@ def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Leave {channel_id}.",
     "Take me out of the channel {channel_id}, it's too noisy.",
 ])
@@ -232,7 +233,7 @@ def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     return summary(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invite {user_ids} to {channel_id}.",
     "Add {user_ids} to the channel {channel_id}.",
 ])
@@ -268,7 +269,7 @@ def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Chan
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set the topic of {channel_id} to '{topic}'.",
     "Change {channel_id}'s topic to {topic}.",
 ])
@@ -296,7 +297,7 @@ def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Archive {channel_id}.",
     "We're done with {channel_id}, archive it.",
 ])
@@ -329,7 +330,7 @@ def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     return summary(ctx, ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unarchive {channel_id}.",
     "Bring the channel {channel_id} back, we need it again.",
 ])
@@ -359,7 +360,7 @@ def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     return summary(ctx, ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mark {channel_id} as read.",
     "I've caught up on {channel_id}, clear its unread count.",
 ])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import like
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, parse_time
 
-from .tools import (
+from .server import (
     ChannelId,
     ChatMessage,
     Limit,
@@ -23,17 +23,15 @@ from .tools import (
     message_model,
     message_row,
     open_dm,
-    parse_time,
     post,
     readable_channel,
     require_can_post,
     require_not_deleted,
     require_open,
-    server,
-    user_row,
     writable_channel,
 )
-from .world import iso
+
+tools = Toolset("messages")
 
 
 class Thread(BaseModel):
@@ -62,14 +60,14 @@ READABLE = ("SELECT channel_id FROM channels WHERE kind = 'public' UNION "
 def _own_message(ctx: Ctx, message_id: str):
     row = message_row(ctx, message_id)
     if row["user_id"] != me(ctx):
-        author = user_row(ctx, row["user_id"])["name"]
+        author = ctx.get("user", row["user_id"])["name"]
         raise ToolError("not_author", f"{message_id} was posted by {author}; only its author can change it.")
     require_not_deleted(row)
     require_open(channel_row(ctx, row["channel_id"]))
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's been happening in {channel_id}?",
     "Show me the last {limit} messages in {channel_id}.",
     "What did people post in {channel_id} after {after}?",
@@ -115,7 +113,7 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
     return MessageList(messages=[message_model(ctx, r) for r in rows[-limit:]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the thread on {message_id}.",
     "What did people reply to {message_id}?",
 ])
@@ -139,7 +137,7 @@ def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
     return Thread(root=message_model(ctx, root), replies=[message_model(ctx, r) for r in replies], total=len(replies))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Post '{text}' in {channel_id}.",
     "Tell everyone in {channel_id}: {text}",
 ])
@@ -169,7 +167,7 @@ def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reply to {message_id} in the thread: {text}",
     "Answer {message_id} with '{text}' and also send it to the channel.",
 ])
@@ -203,7 +201,7 @@ def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_ch
     return message_model(ctx, message_row(ctx, reply_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "DM {user_id}: {text}",
     "Send {user_id} a direct message saying {text}.",
 ])
@@ -231,7 +229,7 @@ def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Edit my message {message_id} to say '{text}'.",
     "Fix the typo in {message_id}: it should read {text}",
 ])
@@ -262,7 +260,7 @@ def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my message {message_id}.",
     "Remove {message_id}, I posted it in the wrong place.",
 ])
@@ -291,7 +289,7 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     return DeletedMessage(message_id=message_id, channel_id=row["channel_id"], replies_kept=replies)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Search chat for {query}.",
     "What has {from_user_id} said about {query}?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
@@ -327,7 +325,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         sql += " AND channel_id = :channel"
         params["channel"] = channel_id
     if from_user_id is not None:
-        user_row(ctx, from_user_id)
+        ctx.get("user", from_user_id)
         sql += " AND user_id = :author"
         params["author"] = from_user_id
     lo = iso(parse_time(after, "after")) if after is not None else None
@@ -347,7 +345,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
     return MessageList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Did anyone mention me?",
     "Show my unread mentions.",
 ])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     ChannelId,
     ChatMessage,
     Emoji,
@@ -16,12 +16,13 @@ from .tools import (
     normalize_emoji,
     readable_channel,
     require_not_deleted,
-    server,
     writable_channel,
 )
 
+tools = Toolset("reactions")
 
-@server.tool(effect=WRITE, asks=[
+
+@tools.tool(effect=WRITE, asks=[
     "React to {message_id} with {emoji}.",
     "Add a :{emoji}: to {message_id}.",
 ])
@@ -56,7 +57,7 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove my {emoji} reaction from {message_id}.",
     "Take back the :{emoji}: I put on {message_id}.",
 ])
@@ -88,7 +89,7 @@ def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessag
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Pin {message_id}.",
     "Pin the message {message_id} to the channel so people can find it.",
 ])
@@ -119,7 +120,7 @@ def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unpin {message_id}.",
     "{message_id} doesn't need to be pinned anymore.",
 ])
@@ -147,7 +148,7 @@ def unpin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's pinned in {channel_id}?",
     "Show me the pinned messages of {channel_id}.",
 ])
