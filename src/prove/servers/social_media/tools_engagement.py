@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, quote
 
-from .tools import (
+from .server import (
     AccountId,
     CommentId,
     CommentText,
@@ -19,15 +19,15 @@ from .tools import (
     Post,
     PostId,
     ReportId,
-    fetch_account,
     follows,
     me,
     post_model,
     readable_post,
     require_not_blocked,
-    server,
 )
-from .world import REPORT_REVIEW_HOURS, iso
+from .world import REPORT_REVIEW_HOURS
+
+tools = Toolset("engagement")
 
 Reason = Literal["spam", "harassment", "hate", "misinformation", "violence", "impersonation", "other"]
 
@@ -69,7 +69,7 @@ class ReportList(BaseModel):
 # ----- likes --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Like {post_id}.",
     "Give {post_id} a like, it's a great post.",
 ])
@@ -96,7 +96,7 @@ def like_post(ctx: Ctx, post_id: PostId) -> Post:
     return post_model(ctx, post_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unlike {post_id}.",
     "Remove my like from {post_id}, I tapped it by accident.",
 ])
@@ -146,7 +146,7 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
 ])
@@ -180,7 +180,7 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     return CommentList(post_id=post_id, comments=[_comment(r) for r in ordered[:limit]], total=len(ordered))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Comment '{text}' on {post_id}.",
     "Reply to comment {reply_to_comment_id} on {post_id} with: {text}",
 ])
@@ -215,7 +215,7 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
         if parent is None or parent["post_id"] != post_id:
             raise ToolError("not_found", f"No comment {quote(reply_to_comment_id)} is on {post_id}.",
                             hint="list_comments shows the post's comments.")
-        require_not_blocked(ctx, fetch_account(ctx, parent["author_id"]))
+        require_not_blocked(ctx, ctx.get("account", parent["author_id"]))
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, post_id, author_id, parent_id, text, created_at, status) "
                    "VALUES (?, ?, ?, ?, ?, ?, 'visible')",
@@ -223,7 +223,7 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
     return _comment(ctx.db.execute(COMMENTS + "WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my comment {comment_id}.",
     "Remove the comment {comment_id} from my post.",
 ])
@@ -267,7 +267,7 @@ def _report(row: sqlite3.Row) -> Report:
                   created_at=row["created_at"], review_by=review, resolved_at=row["resolved_at"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Report {post_id} as {reason}.",
     "This post {post_id} is a scam, please flag it to the moderators.",
 ])
@@ -304,7 +304,7 @@ def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
     return _report(ctx.db.execute(REPORTS + "WHERE r.report_id = ?", (report_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What happened to the posts I reported?",
     "Show me my {status} reports.",
 ])

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time, quote
 
-from .tools import (
+from .server import (
     POSTS,
     READABLE,
     AccountId,
@@ -24,15 +24,15 @@ from .tools import (
     ReplyPolicy,
     Visibility,
     editable_until,
-    fetch_account,
     me,
     post_model,
     post_models,
     readable_post,
     require_can_see,
-    server,
 )
-from .world import DUPLICATE_WINDOW_HOURS, hashtags_of, iso
+from .world import DUPLICATE_WINDOW_HOURS, hashtags_of
+
+tools = Toolset("posts")
 
 MAX_SCHEDULE_DAYS = 90
 
@@ -58,7 +58,7 @@ class HashtagPosts(BaseModel):
 # ----- reading ---------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's new in my feed?",
     "Show me the latest {limit} posts from people I follow.",
 ])
@@ -82,7 +82,7 @@ def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
     return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my posts.",
     "What has {account_id} posted lately?",
     "Do I have any scheduled posts?",
@@ -103,7 +103,7 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
         private_account: the account is private and the user does not follow it.
     """
     user = me(ctx)
-    author = fetch_account(ctx, account_id if account_id is not None else user)
+    author = ctx.get("account", account_id if account_id is not None else user)
     require_can_see(ctx, author)
     if author["account_id"] == user:
         where = "p.author_id = :me AND p.status IN ('published', 'scheduled')"
@@ -114,7 +114,7 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
     return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Open post {post_id}.",
     "How many likes does {post_id} have?",
 ])
@@ -137,7 +137,7 @@ def get_post(ctx: Ctx, post_id: PostId) -> Post:
     return post_model(ctx, post_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Search posts for {query}.",
     "Has anyone posted about {query}?",
 ])
@@ -160,7 +160,7 @@ def _tag(value: str) -> str:
     return value.strip().lstrip("#").lower()
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me posts tagged #{hashtag}.",
     "What are people saying under the {hashtag} hashtag?",
 ])
@@ -187,7 +187,7 @@ def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagP
     return HashtagPosts(hashtag=tag, posts=post_models(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's trending right now?",
     "What were the top hashtags over the last {days} days?",
 ])
@@ -222,14 +222,7 @@ def _tag_post(ctx: Ctx, post_id: str, text: str) -> None:
 
 
 def _schedule_time(ctx: Ctx, value: str) -> str:
-    try:
-        at = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"scheduled_for {quote(value)} is not an ISO 8601 local time.",
-                        hint="Use the form '2026-03-17T08:00:00'.") from None
-    if at.tzinfo is not None:
-        raise ToolError("invalid_time", f"scheduled_for {quote(value)} carries a UTC offset; times are local.",
-                        hint="Drop the offset, as in '2026-03-17T08:00:00'.")
+    at = parse_time(value, "scheduled_for")
     if at <= ctx.now():
         raise ToolError("past_date", f"{iso(at)} is not in the future; it is now {ctx.now_iso()}.",
                         hint="Omit scheduled_for to post right away.")
@@ -238,7 +231,7 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
     return iso(at)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Post this: {text}",
     "Share '{text}' with my followers only.",
     "Schedule a post saying '{text}' for {scheduled_for}.",
@@ -293,7 +286,7 @@ def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Fix the typo in my post {post_id}: it should say '{text}'.",
     "Change {post_id} to {visibility} only.",
 ])
@@ -335,7 +328,7 @@ def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibilit
     return post_model(ctx, post_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my post {post_id}.",
     "Take down {post_id}, I regret posting it.",
     "Cancel my scheduled post {post_id}.",
