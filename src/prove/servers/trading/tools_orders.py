@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     AccountId,
     Limit,
     Order,
@@ -23,17 +23,17 @@ from .tools import (
     execute,
     fill_price_now,
     order_model,
-    order_row,
     quote,
     reserved_shares,
     security,
-    server,
     settle,
 )
 from .world import market_clock, next_open
 
+tools = Toolset("orders")
 
-@server.tool(effect=WRITE, asks=[
+
+@tools.tool(effect=WRITE, asks=[
     "Buy {quantity} shares of {ticker} in my {account_id} account.",
     "Sell {quantity} {ticker} from {account_id} at market.",
     "Put in a limit order to {side} {quantity} {ticker} at {limit_price} in {account_id}, good till cancelled.",
@@ -126,14 +126,14 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
         "status, placed_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
         (order_id, account_id, sec["ticker"], side, order_type, quantity, limit_price, time_in_force,
          ctx.now_iso(), day_order_expiry(now) if time_in_force == "day" else None))
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     px = fill_price_now(ctx, row, sec)
     if px is not None:
         execute(ctx, row, px)
-    return order_model(order_row(ctx, order_id))
+    return order_model(ctx.get("order", order_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel order {order_id}.",
     "Please pull my open order {order_id}, I changed my mind.",
 ])
@@ -150,7 +150,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
         not_found: no order has that ID.
         order_not_open: the order has already been filled, cancelled or has expired.
     """
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     status, when = row["status"], row["filled_at"] or row["cancelled_at"]
     if status == "open" and row["expires_at"] is not None and row["expires_at"] <= ctx.now_iso():
         status, when = "expired", row["expires_at"]  # its session closed; settle() will record it
@@ -161,10 +161,10 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
     ctx.db.execute("UPDATE orders SET status = 'cancelled', cancelled_at = ? WHERE order_id = ?",
                    (ctx.now_iso(), order_id))
     settle(ctx)
-    return order_model(order_row(ctx, order_id))
+    return order_model(ctx.get("order", order_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the status of order {order_id}?",
     "Did my order {order_id} go through?",
 ])
@@ -184,10 +184,10 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     Raises:
         not_found: no order has that ID.
     """
-    return order_model(order_row(ctx, order_id))
+    return order_model(ctx.get("order", order_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any open orders?",
     "Show my {status} orders in account {account_id}.",
     "List my recent {side} orders for {ticker}.",

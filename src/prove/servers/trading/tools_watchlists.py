@@ -7,10 +7,11 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money, quote as quote_text
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import money
+from prove.env.values import quote as quote_text
 
-from .tools import (
+from .server import (
     MAX_ACTIVE_ALERTS,
     MAX_WATCH_ITEMS,
     MAX_WATCHLISTS,
@@ -32,10 +33,11 @@ from .tools import (
     previous_close,
     price_at,
     security,
-    server,
     settle,
 )
 from .world import market_clock
+
+tools = Toolset("watchlists")
 
 
 def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
@@ -50,7 +52,7 @@ def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
                      items=items, count=len(items))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my watchlists.",
     "What's on my watchlists and how are those stocks doing today?",
 ])
@@ -65,7 +67,7 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
     return WatchlistList(watchlists=[_watchlist(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a watchlist called {name}.",
     "Start a new watchlist named {name} with {tickers} on it.",
 ])
@@ -103,7 +105,7 @@ def create_watchlist(ctx: Ctx, name: Name,
     return _watchlist(ctx, ctx.get("watchlist", watchlist_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {ticker} to my watchlist {watchlist_id}.",
     "Put {ticker} on watchlist {watchlist_id} so I can keep an eye on it.",
 ])
@@ -137,7 +139,7 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
     return _watchlist(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take {ticker} off watchlist {watchlist_id}.",
     "Remove {ticker} from my {watchlist_id} watchlist.",
 ])
@@ -166,7 +168,7 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
     return _watchlist(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my watchlist {watchlist_id}.",
     "I don't need watchlist {watchlist_id} anymore, remove it.",
 ])
@@ -199,7 +201,7 @@ def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
                  triggered_price=row["triggered_price"], cancelled_at=row["cancelled_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What price alerts do I have set?",
     "Show my {status} alerts for {ticker}.",
 ])
@@ -228,7 +230,7 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
     return AlertList(alerts=[_alert(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Alert me when {ticker} goes {condition} {target_price}.",
     "Set a price alert for {ticker} if it drops below {target_price}.",
     "Let me know if {ticker} gets {condition} ${target_price}.",
@@ -275,7 +277,7 @@ def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_pr
     return _alert(ctx, ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel price alert {alert_id}.",
     "Turn off my alert {alert_id}, I don't need it anymore.",
 ])
@@ -293,10 +295,7 @@ def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
         alert_not_active: the alert has already triggered or been cancelled.
     """
     settle(ctx)
-    row = ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No price alert has ID {quote_text(alert_id)}.",
-                        hint="See alerts with list_price_alerts; IDs look like 'ALR-10001'.")
+    row = ctx.get("alert", alert_id)
     if row["status"] != "active":
         raise ToolError("alert_not_active", f"Alert {alert_id} is already {row['status']}.")
     ctx.db.execute("UPDATE price_alerts SET status = 'cancelled', cancelled_at = ? WHERE alert_id = ?",
