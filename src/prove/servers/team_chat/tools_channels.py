@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, quote
 
 from .server import (
@@ -62,9 +62,11 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
 
 @tools.tool(effect=READ, asks=[
     "What channels are there?",
-    "Which channels am I in, and how many unread messages do they have?",
+    Ask("Which channels am I in, and how many unread messages do they have?", member_only=True),
     "Is there a channel about {query}?",
-    "List my {kind} conversations.",
+    Ask("List my direct message conversations.", kind="dm"),
+    Ask("Which private channels am I in?", kind="private"),
+    Ask("Show every channel, archived ones too.", include_archived=True),
 ])
 def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = None, member_only: bool = False,
                   include_archived: bool = False, query: Query | None = None, limit: Limit = 50) -> ChannelList:
@@ -102,7 +104,8 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
 
 @tools.tool(effect=READ, asks=[
     "Who's in {channel_id}?",
-    "Tell me about the channel {channel_id}: topic, members, pins.",
+    "Tell me about {channel_id}: its topic, members and pins.",
+    "What is {channel_id} for, and who posts there?",
 ])
 def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.
@@ -123,8 +126,12 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
 
 @tools.tool(effect=WRITE, asks=[
     "Create a channel called {name}.",
-    "Make a private channel named {name} with {member_ids}.",
+    Ask("Make a private channel named {name} with {member_ids}.", is_private=True),
     "Start a channel {name} about {topic} and add {member_ids}.",
+    "Set up {name} as a channel to {purpose}.",
+], reply=[
+    "Created #{result.name}; it has {result.member_count} members.",
+    "Done: #{result.name} is ready.",
 ])
 def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic: Topic | None = None,
                    purpose: Topic | None = None, member_ids: Annotated[list[UserId], Field(max_length=30)] | None = None
@@ -173,7 +180,11 @@ def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic:
 
 @tools.tool(effect=WRITE, asks=[
     "Join {channel_id}.",
-    "Add me to the channel {channel_id}.",
+    "Add me to {channel_id}.",
+    "I'd like to follow {channel_id}; can you get me in?",
+], reply=[
+    "You've joined {channel_id}.",
+    "Done: you're now a member of {channel_id}, with {result.member_count} people.",
 ])
 def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     """Join a public channel; private channels can only be joined by invitation.
@@ -206,7 +217,10 @@ def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
 
 @tools.tool(effect=WRITE, asks=[
     "Leave {channel_id}.",
-    "Take me out of the channel {channel_id}, it's too noisy.",
+    "Take me out of {channel_id}, it's too noisy.",
+], reply=[
+    "You've left {channel_id}.",
+    "Done: you're no longer in {channel_id}.",
 ])
 def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     """Leave a channel. Nobody leaves the default channel; a private one can be rejoined only by invitation.
@@ -235,7 +249,11 @@ def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
 
 @tools.tool(effect=WRITE, asks=[
     "Invite {user_ids} to {channel_id}.",
-    "Add {user_ids} to the channel {channel_id}.",
+    "Add {user_ids} to {channel_id}.",
+    "Can you bring {user_ids} into {channel_id}?",
+], reply=[
+    "Added {user_ids} to {channel_id}; it now has {result.member_count} members.",
+    "Done: {user_ids} can now see {channel_id}.",
 ])
 def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Channel:
     """Add people to a channel the user is a member of (the only way into a private channel).
@@ -271,7 +289,11 @@ def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Chan
 
 @tools.tool(effect=WRITE, asks=[
     "Set the topic of {channel_id} to '{topic}'.",
-    "Change {channel_id}'s topic to {topic}.",
+    "Change {channel_id}'s topic to: {topic}",
+    Ask("Clear the topic of {channel_id}.", topic=""),
+], reply=[
+    "Done: I've updated the topic of {channel_id}.",
+    "{channel_id} has its new topic now.",
 ])
 def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
     """Set a channel's topic; '' clears it.
@@ -300,6 +322,9 @@ def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
 @tools.tool(effect=WRITE, asks=[
     "Archive {channel_id}.",
     "We're done with {channel_id}, archive it.",
+], reply=[
+    "{channel_id} is archived; it stays readable, but nobody can post in it.",
+    "Done: I've archived {channel_id}.",
 ])
 def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     """Archive a channel: it stays readable, but nothing can be posted or changed until unarchived.
@@ -332,7 +357,10 @@ def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
 
 @tools.tool(effect=WRITE, asks=[
     "Unarchive {channel_id}.",
-    "Bring the channel {channel_id} back, we need it again.",
+    "Bring {channel_id} back, we need it again.",
+], reply=[
+    "{channel_id} is unarchived; people can post there again.",
+    "Done: {channel_id} is open again.",
 ])
 def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     """Unarchive a channel the user is a member of, so people can post in it again.
@@ -363,6 +391,9 @@ def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
 @tools.tool(effect=WRITE, asks=[
     "Mark {channel_id} as read.",
     "I've caught up on {channel_id}, clear its unread count.",
+], reply=[
+    "Marked {channel_id} as read.",
+    "Done: {channel_id} has no unread messages now.",
 ])
 def mark_channel_read(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     """Mark everything in a channel or direct message as read, up to now.

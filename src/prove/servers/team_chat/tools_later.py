@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     ChannelId,
@@ -72,7 +72,10 @@ def _reminder(row: sqlite3.Row) -> Reminder:
 
 @tools.tool(effect=WRITE, asks=[
     "Schedule '{text}' in {channel_id} for {post_at}.",
-    "Post {text} to {channel_id} tomorrow morning at {post_at}.",
+    "At {post_at}, post this in {channel_id}: {text}",
+], reply=[
+    "Scheduled it for {post_at} in {channel_id}.",
+    "Done: it will post in #{result.channel_name} at {post_at}.",
 ])
 def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) -> ScheduledMessage:
     """Schedule a message to be posted in a channel later, when the clock reaches `post_at`.
@@ -107,7 +110,7 @@ def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) 
 
 @tools.tool(effect=READ, asks=[
     "What messages do I have scheduled?",
-    "Show my scheduled messages, including ones already sent.",
+    Ask("Show all my scheduled messages, including ones already sent.", include_past=True),
 ])
 def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledList:
     """List the user's scheduled messages by time: pending ones, or all with `include_past`.
@@ -124,8 +127,11 @@ def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledLi
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel the scheduled message {scheduled_id}.",
+    "Cancel {scheduled_id}.",
     "Don't post {scheduled_id} after all.",
+], reply=[
+    "Cancelled {scheduled_id}; it won't be posted.",
+    "Done: that message won't go out.",
 ])
 def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMessage:
     """Cancel a pending scheduled message so it is never posted.
@@ -152,7 +158,11 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
 
 @tools.tool(effect=WRITE, asks=[
     "Remind me to {text} at {remind_at}.",
-    "Remind me about {message_id} at {remind_at}.",
+    "Remind me about {message_id} at {remind_at}: {text}",
+    "At {remind_at}, remind me to {text}.",
+], reply=[
+    "I'll remind you at {remind_at}: {text}.",
+    "Done: Slackbot will remind you at {remind_at}.",
 ])
 def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | None = None) -> Reminder:
     """Set a reminder: at `remind_at`, Slackbot sends the user a direct message with it.
@@ -182,7 +192,7 @@ def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | N
 
 @tools.tool(effect=READ, asks=[
     "What reminders do I have?",
-    "List all my reminders, including the ones that already went off.",
+    Ask("List all my reminders, including the ones that already went off.", include_done=True),
 ])
 def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
     """List the user's reminders by time: pending ones, or all with `include_done`.
@@ -199,8 +209,11 @@ def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the reminder {reminder_id}.",
-    "I don't need reminder {reminder_id} anymore.",
+    "Delete {reminder_id}.",
+    "I don't need {reminder_id} anymore.",
+], reply=[
+    "Deleted the reminder '{result.text}'.",
+    "Done: that reminder is gone.",
 ])
 def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> DeletedReminder:
     """Delete a reminder, pending or done.

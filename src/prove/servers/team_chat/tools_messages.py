@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time
 
 from .server import (
@@ -71,6 +71,7 @@ def _own_message(ctx: Ctx, message_id: str):
     "What's been happening in {channel_id}?",
     "Show me the last {limit} messages in {channel_id}.",
     "What did people post in {channel_id} after {after}?",
+    "What was said in {channel_id} between {after} and {before}?",
 ])
 def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str | None = None,
                   before: str | None = None) -> MessageList:
@@ -140,6 +141,10 @@ def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
 @tools.tool(effect=WRITE, asks=[
     "Post '{text}' in {channel_id}.",
     "Tell everyone in {channel_id}: {text}",
+    "Write this in {channel_id}: {text}",
+], reply=[
+    "Posted in {channel_id}.",
+    "Done: your message is up in #{result.channel_name}.",
 ])
 def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     """Post a message in a channel or direct message the user is in.
@@ -169,7 +174,11 @@ def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
 
 @tools.tool(effect=WRITE, asks=[
     "Reply to {message_id} in the thread: {text}",
-    "Answer {message_id} with '{text}' and also send it to the channel.",
+    Ask("Answer {message_id} with '{text}' and also send it to the channel.", also_send_to_channel=True),
+    "In the thread under {message_id}, say: {text}",
+], reply=[
+    "Replied in the thread on {message_id}.",
+    "Done: your reply is in the thread in #{result.channel_name}.",
 ])
 def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_channel: bool = False) -> ChatMessage:
     """Reply in a message's thread (a reply to a reply goes to the same thread).
@@ -203,7 +212,11 @@ def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_ch
 
 @tools.tool(effect=WRITE, asks=[
     "DM {user_id}: {text}",
-    "Send {user_id} a direct message saying {text}.",
+    "Send {user_id} a direct message saying: {text}",
+    "Message {user_id} privately: {text}",
+], reply=[
+    "Sent {user_id} a direct message.",
+    "Done: your DM to {user_id} is sent.",
 ])
 def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
     """Send a direct message to one person, opening the conversation if there is none yet.
@@ -230,8 +243,11 @@ def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Edit my message {message_id} to say '{text}'.",
+    "Edit {message_id} to say '{text}'.",
     "Fix the typo in {message_id}: it should read {text}",
+], reply=[
+    "Edited the message; it now reads '{text}'.",
+    "Done: the message is updated and marked as edited.",
 ])
 def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     """Replace the text of one of the user's own messages; it is marked as edited.
@@ -261,8 +277,11 @@ def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my message {message_id}.",
+    "Delete {message_id}.",
     "Remove {message_id}, I posted it in the wrong place.",
+], reply=[
+    "Deleted {message_id}.",
+    "Done: the message is gone; {result.replies_kept} thread replies stay under it.",
 ])
 def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     """Delete one of the user's own messages; its reactions and pin go, thread replies stay.
@@ -293,6 +312,7 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     "Search chat for {query}.",
     "What has {from_user_id} said about {query}?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
+    "Show me what {from_user_id} wrote in {channel_id}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId | None = None,
                     from_user_id: UserId | None = None, after: str | None = None, before: str | None = None,
@@ -347,7 +367,8 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
 
 @tools.tool(effect=READ, asks=[
     "Did anyone mention me?",
-    "Show my unread mentions.",
+    Ask("Show my unread mentions.", unread_only=True),
+    "Who has @-mentioned me lately?",
 ])
 def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> MentionList:
     """List messages that mention the user by name, or the whole channel (@here, @channel) in

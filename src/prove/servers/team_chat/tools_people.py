@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like
 
 from .server import (
@@ -31,6 +31,8 @@ StatusText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
     "Who is {query} on chat?",
     "Find {query}'s handle so I can mention them.",
     "List everyone in the workspace.",
+    Ask("List everyone, deactivated accounts included.", include_deactivated=True),
+    Ask("Which bots are in the workspace?", include_bots=True),
 ])
 def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool = False, include_bots: bool = False,
                limit: Limit = 50) -> UserList:
@@ -78,8 +80,12 @@ def get_user(ctx: Ctx, user_id: UserId) -> User:
 
 
 @tools.tool(effect=WRITE, asks=[
+    "Set my status to '{text}'.",
     "Set my status to '{text}' for {duration_minutes} minutes.",
     "Change my status to {text} with the :{emoji}: emoji.",
+], reply=[
+    "Your status is now '{text}'.",
+    "Done: your status reads :{result.status_emoji}: {text}.",
 ])
 def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
                duration_minutes: Annotated[int, Field(ge=1, le=43_200)] | None = None) -> User:
@@ -107,6 +113,9 @@ def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
 @tools.tool(effect=WRITE, asks=[
     "Clear my status.",
     "Remove my status, I'm back.",
+], reply=[
+    "Cleared your status.",
+    "Done: you have no status now.",
 ])
 def clear_status(ctx: Ctx) -> User:
     """Clear the user's status.

@@ -25,6 +25,10 @@ tools = Toolset("reactions")
 @tools.tool(effect=WRITE, asks=[
     "React to {message_id} with {emoji}.",
     "Add a :{emoji}: to {message_id}.",
+    "Put a {emoji} reaction on {message_id}.",
+], reply=[
+    "Reacted to {message_id} with :{emoji}:.",
+    "Done: your :{emoji}: is on the message.",
 ])
 def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Add the user's emoji reaction to a message; each person reacts with a given emoji once.
@@ -60,6 +64,9 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
 @tools.tool(effect=WRITE, asks=[
     "Remove my {emoji} reaction from {message_id}.",
     "Take back the :{emoji}: I put on {message_id}.",
+], reply=[
+    "Removed your :{emoji}: from {message_id}.",
+    "Done: your :{emoji}: reaction is gone.",
 ])
 def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Remove one of the user's own reactions from a message.
@@ -91,7 +98,10 @@ def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessag
 
 @tools.tool(effect=WRITE, asks=[
     "Pin {message_id}.",
-    "Pin the message {message_id} to the channel so people can find it.",
+    "Pin {message_id} to the channel so people can find it.",
+], reply=[
+    "Pinned {message_id}.",
+    "Done: it's pinned in #{result.channel_name}.",
 ])
 def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     """Pin a message to its channel.
@@ -122,7 +132,10 @@ def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
 
 @tools.tool(effect=WRITE, asks=[
     "Unpin {message_id}.",
-    "{message_id} doesn't need to be pinned anymore.",
+    "No need to keep {message_id} pinned anymore, unpin it.",
+], reply=[
+    "Unpinned {message_id}.",
+    "Done: it's no longer pinned in #{result.channel_name}.",
 ])
 def unpin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     """Unpin a message from its channel (anyone in the channel may unpin).
