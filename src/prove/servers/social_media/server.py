@@ -42,7 +42,7 @@ COMMENT = EntityKind("comment", table="comments", key="comment_id", label="text"
                      description="a comment on a post, or a reply to a comment", live="status = 'visible'")
 HASHTAG = EntityKind("hashtag", table="hashtags", key="tag", label="tag",
                      description="a hashtag used in posts, without '#'")
-MESSAGE = EntityKind("message", table="messages", key="message_id", label="text",
+MESSAGE = EntityKind("message", table="messages", key="message_id", label="text", noun="direct message",
                      description="a direct message between the user and another account")
 NOTIFICATION = EntityKind("notification", table="notifications", key="notification_id", label="kind",
                           description="something that happened to the user's account", live="is_read = 0")

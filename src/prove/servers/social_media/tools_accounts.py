@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     Account,
@@ -72,9 +72,14 @@ def get_profile(ctx: Ctx, account_id: AccountId | None = None) -> Account:
 
 @tools.tool(effect=WRITE, asks=[
     "Change my bio to '{bio}'.",
-    "Make my account private.",
+    Ask("Make my account private.", is_private=True),
+    Ask("Make my account public again.", is_private=False),
     "Update my display name to {display_name} and my location to {location}.",
-    "Only let people I follow send me messages.",
+    Ask("Only let people I follow send me messages.", messages_from="following"),
+    Ask("Let anyone send me direct messages.", messages_from="everyone"),
+], reply=[
+    "Your profile is updated.",
+    "Done: I've saved the changes to your profile.",
 ])
 def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio | None = None,
                    location: Location | None = None, is_private: bool | None = None,
@@ -196,7 +201,10 @@ def list_following(ctx: Ctx, account_id: AccountId | None = None, limit: Limit =
 
 @tools.tool(effect=WRITE, asks=[
     "Follow {account_id}.",
-    "I'd like to see posts from {account_id} in my feed, follow them please.",
+    "I'd like to see posts from {account_id} in my feed, follow them.",
+], reply=[
+    "Done: I followed {account_id}; the status is now {result.status}.",
+    "Follow sent to {account_id} (status: {result.status}).",
 ])
 def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
     """Follow an account. A private account gets a follow request it approves first (in about two hours).
@@ -242,6 +250,9 @@ def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
     "Unfollow {account_id}.",
     "Stop following {account_id}, their posts aren't for me.",
     "Withdraw my follow request to {account_id}.",
+], reply=[
+    "Done: you no longer follow {account_id}, and no request is pending.",
+    "Unfollowed {account_id}.",
 ])
 def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
     """Stop following an account, or withdraw a pending follow request to it.
@@ -273,7 +284,10 @@ def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
 
 @tools.tool(effect=WRITE, asks=[
     "Block {account_id}.",
-    "{account_id} keeps harassing me, block them.",
+    "Someone keeps harassing me: block {account_id}.",
+], reply=[
+    "Blocked {account_id}; {result.follows_removed} follows between you were removed.",
+    "Done: {account_id} is blocked.",
 ])
 def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
     """Block an account: its posts and comments vanish for the user, and follows both ways are removed.
@@ -307,6 +321,9 @@ def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
 @tools.tool(effect=WRITE, asks=[
     "Unblock {account_id}.",
     "I made up with {account_id}, please lift the block.",
+], reply=[
+    "Unblocked {account_id}.",
+    "Done: {account_id} is no longer blocked.",
 ])
 def unblock_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
     """Unblock an account. Follows the block removed do not come back.

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, quote
 
 from .server import (
@@ -72,6 +72,9 @@ class ReportList(BaseModel):
 @tools.tool(effect=WRITE, asks=[
     "Like {post_id}.",
     "Give {post_id} a like, it's a great post.",
+], reply=[
+    "Liked {post_id}; it has {result.like_count} likes now.",
+    "Done: you like {post_id}.",
 ])
 def like_post(ctx: Ctx, post_id: PostId) -> Post:
     """Like a post the user can see.
@@ -99,6 +102,9 @@ def like_post(ctx: Ctx, post_id: PostId) -> Post:
 @tools.tool(effect=WRITE, asks=[
     "Unlike {post_id}.",
     "Remove my like from {post_id}, I tapped it by accident.",
+], reply=[
+    "Removed your like from {post_id}.",
+    "Done: {post_id} has {result.like_count} likes now.",
 ])
 def unlike_post(ctx: Ctx, post_id: PostId) -> Post:
     """Take back the user's like of a post.
@@ -182,7 +188,11 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
 
 @tools.tool(effect=WRITE, asks=[
     "Comment '{text}' on {post_id}.",
-    "Reply to comment {reply_to_comment_id} on {post_id} with: {text}",
+    "Reply to {reply_to_comment_id} on {post_id} with: {text}",
+    "Leave a comment on {post_id} saying: {text}",
+], reply=[
+    "Commented on {post_id}.",
+    "Done: your comment is up.",
 ])
 def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
                     reply_to_comment_id: CommentId | None = None) -> Comment:
@@ -224,8 +234,11 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my comment {comment_id}.",
-    "Remove the comment {comment_id} from my post.",
+    "Delete {comment_id}.",
+    "Remove {comment_id} from my post.",
+], reply=[
+    "Deleted {comment_id}.",
+    "Done: the comment is gone.",
 ])
 def delete_comment(ctx: Ctx, comment_id: CommentId) -> Comment:
     """Delete a comment the user wrote, or any comment on the user's own posts.
@@ -269,7 +282,11 @@ def _report(row: sqlite3.Row) -> Report:
 
 @tools.tool(effect=WRITE, asks=[
     "Report {post_id} as {reason}.",
-    "This post {post_id} is a scam, please flag it to the moderators.",
+    Ask("Please report {post_id} as spam, it's a scam.", reason="spam"),
+    Ask("Report {post_id} for harassment: {details}", reason="harassment"),
+], reply=[
+    "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
+    "Done: the moderators will look at your report by {result.review_by}.",
 ])
 def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
                 details: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
@@ -306,7 +323,8 @@ def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
 
 @tools.tool(effect=READ, asks=[
     "What happened to the posts I reported?",
-    "Show me my {status} reports.",
+    Ask("Which of my reports are still open?", status="open"),
+    Ask("Which of my reports led the moderators to take action?", status="action_taken"),
 ])
 def list_reports(ctx: Ctx, status: Literal["open", "action_taken", "no_violation"] | None = None,
                  limit: Limit = 20) -> ReportList:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     AccountId,
@@ -108,8 +108,9 @@ def _unread(ctx: Ctx) -> int:
 
 @tools.tool(effect=READ, asks=[
     "Any new notifications?",
-    "Show me my unread {kind} notifications.",
-    "Who liked my posts recently?",
+    Ask("Show me my unread {kind} notifications.", unread_only=True),
+    Ask("Who liked my posts recently?", kind="like"),
+    Ask("Who started following me lately?", kind="follow"),
 ])
 def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = None,
                        limit: Limit = 20) -> NotificationList:
@@ -142,6 +143,9 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
 @tools.tool(effect=WRITE, asks=[
     "Mark all my notifications as read.",
     "Mark {notification_ids} as read.",
+], reply=[
+    "Marked {result.marked} notifications as read; {result.unread} are still unread.",
+    "Done: {result.marked} notifications marked as read.",
 ])
 def mark_notifications_read(ctx: Ctx, notification_ids: Annotated[list[NotificationId], Field(max_length=100)]
                             | None = None) -> MarkedRead:
@@ -236,6 +240,9 @@ def get_conversation(ctx: Ctx, account_id: AccountId, limit: Limit = 50) -> Thre
 @tools.tool(effect=WRITE, asks=[
     "Message {account_id}: {text}",
     "Send a DM to {account_id} saying '{text}'.",
+], reply=[
+    "Sent your message to {account_id}.",
+    "Done: {account_id} has your DM.",
 ])
 def send_direct_message(ctx: Ctx, account_id: AccountId, text: MessageText) -> DirectMessage:
     """Send a direct message to another account.

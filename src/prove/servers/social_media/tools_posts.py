@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time, quote
 
 from .server import (
@@ -115,7 +115,7 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
 
 
 @tools.tool(effect=READ, asks=[
-    "Open post {post_id}.",
+    "Open {post_id}.",
     "How many likes does {post_id} have?",
 ])
 def get_post(ctx: Ctx, post_id: PostId) -> Post:
@@ -161,8 +161,8 @@ def _tag(value: str) -> str:
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me posts tagged #{hashtag}.",
-    "What are people saying under the {hashtag} hashtag?",
+    "Show me posts with {hashtag}.",
+    "What are people saying under {hashtag}?",
 ])
 def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagPosts:
     """List the readable posts that use a hashtag, newest first.
@@ -233,8 +233,12 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
 
 @tools.tool(effect=WRITE, asks=[
     "Post this: {text}",
-    "Share '{text}' with my followers only.",
+    Ask("Share '{text}' with my followers only.", visibility="followers"),
     "Schedule a post saying '{text}' for {scheduled_for}.",
+    Ask("Post '{text}', and only let people I follow comment on it.", reply_policy="following"),
+], reply=[
+    "Done: your post is {result.status}.",
+    "Your post '{text}' is {result.status}.",
 ])
 def create_post(ctx: Ctx, text: PostText, visibility: Visibility = "public", reply_policy: ReplyPolicy = "everyone",
                 scheduled_for: str | None = None) -> Post:
@@ -287,8 +291,13 @@ def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Fix the typo in my post {post_id}: it should say '{text}'.",
-    "Change {post_id} to {visibility} only.",
+    "Fix the typo in {post_id}: it should say '{text}'.",
+    Ask("Change {post_id} to followers only.", visibility="followers"),
+    Ask("Make {post_id} public.", visibility="public"),
+    Ask("Only let people I follow comment on {post_id}.", reply_policy="following"),
+], reply=[
+    "Updated {post_id}.",
+    "Done: the post is edited.",
 ])
 def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibility: Visibility | None = None,
               reply_policy: ReplyPolicy | None = None) -> Post:
@@ -329,9 +338,12 @@ def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibilit
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my post {post_id}.",
+    "Delete {post_id}.",
     "Take down {post_id}, I regret posting it.",
-    "Cancel my scheduled post {post_id}.",
+    "Cancel {post_id}; I don't want it to go out after all.",
+], reply=[
+    "Deleted {post_id}.",
+    "Done: the post is gone.",
 ])
 def delete_post(ctx: Ctx, post_id: PostId) -> Post:
     """Delete one of the user's posts (or cancel a scheduled one); it disappears from every feed.
