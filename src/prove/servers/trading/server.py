@@ -39,17 +39,18 @@ from .world import (
 
 ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
                      description="a brokerage account of the investor (individual, joint or Roth IRA)")
-SECURITY = EntityKind("security", table="securities", key="ticker", label="name",
+SECURITY = EntityKind("security", table="securities", key="ticker", label="name", noun="ticker", public_id=True,
                       description="a stock or ETF that can be quoted and traded, by ticker symbol")
-ORDER = EntityKind("order", table="orders", key="order_id", label="ticker",
+ORDER = EntityKind("order", table="orders", key="order_id", label="ticker", public_id=True,
                    description="an order to buy or sell shares, open or done")
-ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="description",
+ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="description", noun="transaction",
                       description="one entry of an account's history: a fill, dividend, deposit or transfer")
 BANK_LINK = EntityKind("bank_link", table="bank_links", key="bank_link_id", label="nickname",
+                       noun="linked bank account",
                        description="an external bank account linked for deposits and withdrawals")
 WATCHLIST = EntityKind("watchlist", table="watchlists", key="watchlist_id", label="name",
                        description="a named list of securities the investor follows")
-ALERT = EntityKind("alert", table="price_alerts", key="alert_id", label="ticker",
+ALERT = EntityKind("alert", table="price_alerts", key="alert_id", label="ticker", noun="price alert",
                    description="a price alert on a security (above or below a target)")
 
 server = Server(

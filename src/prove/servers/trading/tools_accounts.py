@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money, parse_date
 
 from .server import (
@@ -84,8 +84,8 @@ def list_accounts(ctx: Ctx) -> AccountList:
 
 @tools.tool(effect=READ, asks=[
     "How much buying power do I have in {account_id}?",
-    "Give me a summary of account {account_id}.",
-    "How much is my {account_id} account worth, and how is it doing today?",
+    "Give me a summary of {account_id}.",
+    "How much is {account_id} worth, and how is it doing today?",
 ])
 def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     """Get one account's balances: cash, buying power, value of positions, gains and day change.
@@ -123,7 +123,7 @@ def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
 
 @tools.tool(effect=READ, asks=[
     "What do I hold in {account_id}?",
-    "Show my positions in account {account_id} with gains and losses.",
+    "Show my positions in {account_id} with gains and losses.",
     "How many shares of {ticker} do I own in {account_id}?",
 ])
 def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None) -> PositionList:
@@ -152,9 +152,10 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
 
 @tools.tool(effect=READ, asks=[
     "Show me recent activity in {account_id}.",
-    "What dividends did I get in {account_id} since {start_date}?",
-    "List my {kind} transactions in account {account_id}.",
+    Ask("What dividends did I get in {account_id} since {start_date}?", kind="dividend"),
+    Ask("List my deposits into {account_id}.", kind="deposit"),
     "What trades did I make in {ticker}?",
+    "What happened in {account_id} between {start_date} and {end_date}?",
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,
                   ticker: Ticker | None = None, start_date: str | None = None, end_date: str | None = None,
@@ -252,8 +253,11 @@ def _cash(ctx: Ctx, account_id: str) -> float:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Deposit {amount} dollars into {account_id} from my bank {bank_link_id}.",
-    "Move ${amount} from {bank_link_id} into my brokerage account {account_id}.",
+    "Deposit ${amount} into {account_id} from {bank_link_id}.",
+    "Move ${amount} from {bank_link_id} into {account_id}.",
+], reply=[
+    "Deposited ${amount} into {account_id}; its cash is now ${result.to_account_cash}.",
+    "Done: ${amount} moved from {bank_link_id} into {account_id}.",
 ])
 def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amount: Amount) -> CashMovement:
     """Deposit cash from a linked bank into an account; it is available to trade at once.
@@ -298,8 +302,11 @@ def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amo
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Withdraw {amount} dollars from {account_id} to my bank {bank_link_id}.",
-    "Cash out ${amount} from account {account_id} to {bank_link_id}, please.",
+    "Withdraw ${amount} from {account_id} to {bank_link_id}.",
+    "Cash out ${amount} from {account_id} into {bank_link_id}, please.",
+], reply=[
+    "Withdrew ${amount} from {account_id} to {bank_link_id}.",
+    "Done: ${amount} is on its way to {bank_link_id}; {account_id} has ${result.from_account_cash} in cash left.",
 ])
 def withdraw_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amount: Amount) -> CashMovement:
     """Withdraw cash from a taxable account to a linked bank.
@@ -353,9 +360,12 @@ def _check_funds(ctx: Ctx, acct: sqlite3.Row, amount: float) -> None:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Transfer {amount} dollars from {from_account_id} to {to_account_id}.",
-    "Put ${amount} from my {from_account_id} account into {to_account_id}.",
-    "Fund my IRA {to_account_id} with {amount} from {from_account_id}.",
+    "Transfer ${amount} from {from_account_id} to {to_account_id}.",
+    "Put ${amount} from {from_account_id} into {to_account_id}.",
+    "Fund {to_account_id} with ${amount} from {from_account_id}.",
+], reply=[
+    "Moved ${amount} from {from_account_id} to {to_account_id}.",
+    "Done: {to_account_id} now has ${result.to_account_cash} in cash.",
 ])
 def transfer_cash(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Amount) -> CashMovement:
     """Move cash between two of the investor's accounts, instantly.

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, Ctx, Toolset
+from prove.env import READ, Ask, Ctx, Toolset
 from prove.env.values import iso, like
 
 from .server import (
@@ -56,9 +56,10 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
 
 
 @tools.tool(effect=READ, asks=[
-    "Find stocks matching '{query}'.",
+    "Look up '{query}' for me.",
     "What's the ticker for {query}?",
-    "Show me {kind}s in the {sector} sector.",
+    Ask("Show me ETFs in the {sector} sector.", kind="etf"),
+    Ask("Which stocks are in the {sector} sector?", kind="stock"),
     "List up to {limit} securities in {sector}.",
 ])
 def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None = None,

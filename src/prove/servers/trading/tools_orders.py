@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -34,10 +34,15 @@ tools = Toolset("orders")
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Buy {quantity} shares of {ticker} in my {account_id} account.",
-    "Sell {quantity} {ticker} from {account_id} at market.",
-    "Put in a limit order to {side} {quantity} {ticker} at {limit_price} in {account_id}, good till cancelled.",
-    "I want to {side} {quantity} shares of {ticker} in account {account_id} with a {order_type} order.",
+    Ask("Buy {quantity} shares of {ticker} in {account_id}.", side="buy"),
+    Ask("Sell {quantity} shares of {ticker} from {account_id} at market.", side="sell", order_type="market"),
+    Ask("Put in a limit order to {side} {quantity} shares of {ticker} at ${limit_price} in {account_id}, "
+        "good till cancelled.", order_type="limit", time_in_force="gtc"),
+    Ask("In {account_id}, place a limit order to buy {quantity} shares of {ticker} at ${limit_price}, just for today.",
+        side="buy", order_type="limit", time_in_force="day"),
+], reply=[
+    "Your order to {side} {quantity} shares of {ticker} is {result.status}: {result.order_id}.",
+    "Done: order {result.order_id} is {result.status}.",
 ])
 def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, quantity: Quantity,
                 order_type: OrderType = "market", limit_price: Price | None = None,
@@ -134,8 +139,11 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel order {order_id}.",
-    "Please pull my open order {order_id}, I changed my mind.",
+    "Cancel {order_id}.",
+    "Please pull {order_id}, I changed my mind.",
+], reply=[
+    "Cancelled {order_id}.",
+    "Done: {order_id} is cancelled; nothing more of it will fill.",
 ])
 def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Cancel an open order, releasing the cash or shares it reserved.
@@ -165,8 +173,8 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
 
 
 @tools.tool(effect=READ, asks=[
-    "What's the status of order {order_id}?",
-    "Did my order {order_id} go through?",
+    "What's the status of {order_id}?",
+    "Did {order_id} go through?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Look up one order: its terms, status and, once filled, the fill price and total.
@@ -188,9 +196,10 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
 
 
 @tools.tool(effect=READ, asks=[
-    "Do I have any open orders?",
-    "Show my {status} orders in account {account_id}.",
-    "List my recent {side} orders for {ticker}.",
+    Ask("Do I have any open orders?", status="open"),
+    Ask("Which orders filled in {account_id}?", status="filled"),
+    Ask("List my recent buy orders for {ticker}.", side="buy"),
+    "Show every order in {account_id}.",
 ])
 def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStatus | None = None,
                 ticker: Ticker | None = None, side: Side | None = None, limit: Limit = 20) -> OrderList:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 from prove.env.values import quote as quote_text
 
@@ -70,6 +70,9 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
 @tools.tool(effect=WRITE, asks=[
     "Create a watchlist called {name}.",
     "Start a new watchlist named {name} with {tickers} on it.",
+], reply=[
+    "Created the {result.name} watchlist with {result.count} securities.",
+    "Done: your watchlist {name} is ready.",
 ])
 def create_watchlist(ctx: Ctx, name: Name,
                      tickers: Annotated[list[Ticker], Field(max_length=MAX_WATCH_ITEMS)] | None = None) -> Watchlist:
@@ -106,8 +109,11 @@ def create_watchlist(ctx: Ctx, name: Name,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add {ticker} to my watchlist {watchlist_id}.",
-    "Put {ticker} on watchlist {watchlist_id} so I can keep an eye on it.",
+    "Add {ticker} to {watchlist_id}.",
+    "Put {ticker} on {watchlist_id} so I can keep an eye on it.",
+], reply=[
+    "Added {ticker} to {watchlist_id}.",
+    "Done: {watchlist_id} now holds {result.count} securities.",
 ])
 def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Add a security to a watchlist.
@@ -140,8 +146,11 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Take {ticker} off watchlist {watchlist_id}.",
-    "Remove {ticker} from my {watchlist_id} watchlist.",
+    "Take {ticker} off {watchlist_id}.",
+    "Remove {ticker} from {watchlist_id}.",
+], reply=[
+    "Removed {ticker} from {watchlist_id}.",
+    "Done: {ticker} is off the list; {result.count} securities remain.",
 ])
 def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Remove a security from a watchlist.
@@ -169,8 +178,11 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my watchlist {watchlist_id}.",
-    "I don't need watchlist {watchlist_id} anymore, remove it.",
+    "Delete {watchlist_id}.",
+    "I don't need {watchlist_id} anymore, remove it.",
+], reply=[
+    "Deleted the {result.name} watchlist.",
+    "Done: the watchlist and its {result.removed_items} securities are gone.",
 ])
 def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
     """Delete a watchlist and everything on it (the securities themselves are not affected).
@@ -203,7 +215,8 @@ def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
 
 @tools.tool(effect=READ, asks=[
     "What price alerts do I have set?",
-    "Show my {status} alerts for {ticker}.",
+    Ask("Which of my alerts have triggered?", status="triggered"),
+    Ask("Show my active alerts for {ticker}.", status="active"),
 ])
 def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticker | None = None) -> AlertList:
     """List price alerts, newest first, with each security's current price.
@@ -231,9 +244,12 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Alert me when {ticker} goes {condition} {target_price}.",
-    "Set a price alert for {ticker} if it drops below {target_price}.",
-    "Let me know if {ticker} gets {condition} ${target_price}.",
+    "Alert me when {ticker} goes {condition} ${target_price}.",
+    Ask("Set a price alert for {ticker} if it drops below ${target_price}.", condition="below"),
+    Ask("Let me know if {ticker} climbs above ${target_price}.", condition="above"),
+], reply=[
+    "I'll alert you when {ticker} goes {condition} ${target_price}.",
+    "Done: the alert is set; {ticker} is at ${result.current_price} now.",
 ])
 def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_price: Price) -> Alert:
     """Create an alert that triggers when a security's price goes above or below a target.
@@ -278,8 +294,11 @@ def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_pr
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel price alert {alert_id}.",
-    "Turn off my alert {alert_id}, I don't need it anymore.",
+    "Cancel {alert_id}.",
+    "Turn off {alert_id}, I don't need it anymore.",
+], reply=[
+    "Cancelled {alert_id}.",
+    "Done: that alert won't fire.",
 ])
 def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
     """Cancel an active price alert.
