@@ -65,6 +65,11 @@ ChannelId = CHANNEL.id
 MessageId = MESSAGE.id
 ScheduledId = SCHEDULED_MESSAGE.id
 ReminderId = REMINDER.id
+# Subsets some tools take, so that sampled calls name a channel or person the tool can act on.
+GroupChannelId = CHANNEL.where("kind != 'dm'")
+PublicChannelId = CHANNEL.where("kind = 'public'")
+ArchivedChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 1")
+ColleagueId = USER.where("is_me = 0 AND is_bot = 0")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]

@@ -11,12 +11,16 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, quote
 
 from .server import (
+    ArchivedChannelId,
     Channel,
     ChannelId,
     ChannelList,
     ChannelSummary,
+    ColleagueId,
+    GroupChannelId,
     Limit,
     Member,
+    PublicChannelId,
     Query,
     UserId,
     active_user,
@@ -35,7 +39,11 @@ tools = Toolset("channels")
 
 ChannelName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Topic = Annotated[str, StringConstraints(strip_whitespace=True, max_length=250)]
-People = Annotated[list[UserId], Field(min_length=1, max_length=30)]
+People = Annotated[list[ColleagueId], Field(min_length=1, max_length=30)]
+# Topics people set, offered to both tools that write one.
+TOPICS = ["Launch checklist and dates", "Weekly design critiques, Thursdays at 3pm", "Handoffs between on-call shifts",
+          "Agenda and travel for the offsite", "Open questions on the Q2 roadmap",
+          "Candidate pipeline for the backend role", "Customer feedback from the beta", "Data quality issues and fixes"]
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 
 
@@ -132,7 +140,17 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
 ], reply=[
     "Created #{result.name}; it has {result.member_count} members.",
     "Done: #{result.name} is ready.",
-])
+], values={
+    "name": [
+        "proj-spring-launch", "design-reviews", "oncall-handoff", "team-offsite-2026", "data-quality",
+        "hiring-backend", "customer-feedback", "q2-planning",
+    ],
+    "topic": TOPICS,
+    "purpose": [
+        "coordinate the spring launch", "share customer feedback with the product team", "plan the team offsite",
+        "track data quality issues", "review designs before handoff", "organize hiring for the backend team",
+    ],
+})
 def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic: Topic | None = None,
                    purpose: Topic | None = None, member_ids: Annotated[list[UserId], Field(max_length=30)] | None = None
                    ) -> Channel:
@@ -186,7 +204,7 @@ def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic:
     "You've joined {channel_id}.",
     "Done: you're now a member of {channel_id}, with {result.member_count} people.",
 ])
-def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
+def join_channel(ctx: Ctx, channel_id: PublicChannelId) -> Channel:
     """Join a public channel; private channels can only be joined by invitation.
 
     Args:
@@ -222,7 +240,7 @@ def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     "You've left {channel_id}.",
     "Done: you're no longer in {channel_id}.",
 ])
-def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+def leave_channel(ctx: Ctx, channel_id: GroupChannelId) -> ChannelSummary:
     """Leave a channel. Nobody leaves the default channel; a private one can be rejoined only by invitation.
 
     Args:
@@ -255,7 +273,7 @@ def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     "Added {user_ids} to {channel_id}; it now has {result.member_count} members.",
     "Done: {user_ids} can now see {channel_id}.",
 ])
-def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Channel:
+def invite_to_channel(ctx: Ctx, channel_id: GroupChannelId, user_ids: People) -> Channel:
     """Add people to a channel the user is a member of (the only way into a private channel).
 
     Args:
@@ -294,8 +312,10 @@ def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Chan
 ], reply=[
     "Done: I've updated the topic of {channel_id}.",
     "{channel_id} has its new topic now.",
-])
-def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
+], values={
+    "topic": TOPICS,
+})
+def set_channel_topic(ctx: Ctx, channel_id: GroupChannelId, topic: Topic) -> Channel:
     """Set a channel's topic; '' clears it.
 
     Args:
@@ -326,7 +346,7 @@ def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
     "{channel_id} is archived; it stays readable, but nobody can post in it.",
     "Done: I've archived {channel_id}.",
 ])
-def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+def archive_channel(ctx: Ctx, channel_id: GroupChannelId) -> ChannelSummary:
     """Archive a channel: it stays readable, but nothing can be posted or changed until unarchived.
 
     Args:
@@ -362,7 +382,7 @@ def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     "{channel_id} is unarchived; people can post there again.",
     "Done: {channel_id} is open again.",
 ])
-def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+def unarchive_channel(ctx: Ctx, channel_id: ArchivedChannelId) -> ChannelSummary:
     """Unarchive a channel the user is a member of, so people can post in it again.
 
     Args:

@@ -76,7 +76,13 @@ def _reminder(row: sqlite3.Row) -> Reminder:
 ], reply=[
     "Scheduled it for {post_at} in {channel_id}.",
     "Done: it will post in #{result.channel_name} at {post_at}.",
-])
+], values={
+    "text": [
+        "Standup in 5!", "Reminder: demo at 2pm today!", "Happy Friday, team!", "Timesheets are due today.",
+        "The retro starts in 10 minutes.", "Don't forget to submit your expense reports.",
+        "Good morning! Today's agenda is pinned.", "Release freeze starts at 6pm.",
+    ],
+})
 def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) -> ScheduledMessage:
     """Schedule a message to be posted in a channel later, when the clock reaches `post_at`.
 
@@ -163,7 +169,13 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
 ], reply=[
     "I'll remind you at {remind_at}: {text}.",
     "Done: Slackbot will remind you at {remind_at}.",
-])
+], values={
+    "text": [
+        "send the weekly update", "review the launch checklist", "follow up with design",
+        "submit my expense report", "prepare the demo", "call the vendor back", "book the offsite venue",
+        "reply to the onboarding thread",
+    ],
+})
 def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | None = None) -> Reminder:
     """Set a reminder: at `remind_at`, Slackbot sends the user a direct message with it.
 

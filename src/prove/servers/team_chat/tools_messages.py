@@ -10,6 +10,7 @@ from prove.env.values import iso, like, parse_time
 from .server import (
     ChannelId,
     ChatMessage,
+    ColleagueId,
     Limit,
     MessageId,
     MessageList,
@@ -145,7 +146,15 @@ def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
 ], reply=[
     "Posted in {channel_id}.",
     "Done: your message is up in #{result.channel_name}.",
-])
+], values={
+    "text": [
+        "Release notes are up, please take a look.", "Standup moved to 10:15 today.",
+        "Who has the conference room booked at 2?", "Deploy is done, all green.",
+        "Reminder: timesheets are due Friday.", "Lunch is here, kitchen on 3!",
+        "Can someone review my PR before noon?", "The dashboard is back up after the outage.",
+        "Slides for tomorrow's demo are in the shared drive.",
+    ],
+})
 def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     """Post a message in a channel or direct message the user is in.
 
@@ -179,7 +188,13 @@ def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
 ], reply=[
     "Replied in the thread on {message_id}.",
     "Done: your reply is in the thread in #{result.channel_name}.",
-])
+], values={
+    "text": [
+        "On it, will update by noon.", "Thanks, that fixed it for me.", "+1, same here.", "I can take this one.",
+        "Good catch, pushing a fix now.", "Let's discuss at standup.", "Done, see the updated doc.",
+        "Works for me.",
+    ],
+})
 def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_channel: bool = False) -> ChatMessage:
     """Reply in a message's thread (a reply to a reply goes to the same thread).
 
@@ -217,8 +232,15 @@ def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_ch
 ], reply=[
     "Sent {user_id} a direct message.",
     "Done: your DM to {user_id} is sent.",
-])
-def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
+], values={
+    "text": [
+        "Got a minute to talk about the launch?", "Can you send me the latest numbers?",
+        "Thanks for covering for me yesterday!", "Are we still on for 3pm?",
+        "Could you review my doc when you have a moment?", "Running 5 minutes late to our 1:1.",
+        "Nice work on the demo today.", "Do you have the login for the staging server?",
+    ],
+})
+def send_direct_message(ctx: Ctx, user_id: ColleagueId, text: Text) -> ChatMessage:
     """Send a direct message to one person, opening the conversation if there is none yet.
 
     Args:
@@ -248,7 +270,13 @@ def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
 ], reply=[
     "Edited the message; it now reads '{text}'.",
     "Done: the message is updated and marked as edited.",
-])
+], values={
+    "text": [
+        "Standup moved to 10:15 today.", "Correction: the deadline is Thursday, not Wednesday.",
+        "Release notes are up, @here please review.", "The meeting is in room 4B, not 4A.",
+        "Updated: the deploy is at 5pm.", "Thanks everyone, this is resolved now.",
+    ],
+})
 def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     """Replace the text of one of the user's own messages; it is marked as edited.
 

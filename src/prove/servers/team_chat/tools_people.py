@@ -86,7 +86,16 @@ def get_user(ctx: Ctx, user_id: UserId) -> User:
 ], reply=[
     "Your status is now '{text}'.",
     "Done: your status reads :{result.status_emoji}: {text}.",
-])
+], values={
+    "text": [
+        "In a meeting", "Out sick", "On vacation", "Commuting", "Focusing", "Working remotely", "At lunch",
+        "Out of office until Monday",
+    ],
+    "emoji": [
+        "spiral_calendar_pad", "face_with_thermometer", "palm_tree", "bus", "headphones", "house_with_garden",
+        "pizza", "airplane",
+    ],
+})
 def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
                duration_minutes: Annotated[int, Field(ge=1, le=43_200)] | None = None) -> User:
     """Set the user's status, optionally clearing itself after some minutes.
@@ -116,7 +125,7 @@ def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
 ], reply=[
     "Cleared your status.",
     "Done: you have no status now.",
-])
+], needs=["set_status"])
 def clear_status(ctx: Ctx) -> User:
     """Clear the user's status.
 

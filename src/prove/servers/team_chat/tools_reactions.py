@@ -29,7 +29,11 @@ tools = Toolset("reactions")
 ], reply=[
     "Reacted to {message_id} with :{emoji}:.",
     "Done: your :{emoji}: is on the message.",
-])
+], values={
+    "emoji": [
+        "thumbsup", "tada", "eyes", "white_check_mark", "heart", "raised_hands", "rocket", "pray", "100", "joy",
+    ],
+})
 def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Add the user's emoji reaction to a message; each person reacts with a given emoji once.
 
