@@ -70,6 +70,18 @@ Hashtag = HASHTAG.id
 MessageId = MESSAGE.id
 NotificationId = NOTIFICATION.id
 ReportId = REPORT.id
+# Subsets some tools take, so that sampled calls name an account or post the tool can act on.
+_ME = "(SELECT account_id FROM accounts WHERE is_me = 1)"
+OtherAccountId = ACCOUNT.where("is_me = 0")
+FollowedAccountId = ACCOUNT.where(
+    f"account_id IN (SELECT followee_id FROM follows WHERE follower_id = {_ME}) "
+    f"OR account_id IN (SELECT target_id FROM follow_requests WHERE requester_id = {_ME})")
+BlockedAccountId = ACCOUNT.where(f"account_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = {_ME})")
+OwnPostId = POST.where(f"author_id = {_ME}")
+OthersPostId = POST.where(f"author_id != {_ME}")
+LikedPostId = POST.where(f"post_id IN (SELECT post_id FROM likes WHERE account_id = {_ME})")
+DeletableCommentId = COMMENT.where(
+    f"author_id = {_ME} OR post_id IN (SELECT post_id FROM posts WHERE author_id = {_ME})")
 
 PostText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 CommentText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]

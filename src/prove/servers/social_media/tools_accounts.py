@@ -12,7 +12,10 @@ from .server import (
     Account,
     AccountId,
     AccountList,
+    BlockedAccountId,
+    FollowedAccountId,
     Limit,
+    OtherAccountId,
     Query,
     account_model,
     account_summary,
@@ -80,7 +83,19 @@ def get_profile(ctx: Ctx, account_id: AccountId | None = None) -> Account:
 ], reply=[
     "Your profile is updated.",
     "Done: I've saved the changes to your profile.",
-])
+], values={
+    "display_name": [
+        "Ana López", "Sam Carter", "Priya N.", "Jordan Lee", "Mia Chen", "Leo Martins",
+    ],
+    "bio": [
+        "Runner, coffee snob, weekend baker.", "Product designer in Portland. Opinions my own.",
+        "Trail miles and film photos.", "Learning to cook one recipe at a time.",
+        "Reading, hiking, too many houseplants.", "Frontend dev. Cats. Bad puns.",
+    ],
+    "location": [
+        "Portland, OR", "Austin, TX", "Brooklyn, NY", "Denver, CO", "Chicago, IL", "San Diego, CA",
+    ],
+})
 def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio | None = None,
                    location: Location | None = None, is_private: bool | None = None,
                    messages_from: Literal["everyone", "following"] | None = None) -> Account:
@@ -206,7 +221,7 @@ def list_following(ctx: Ctx, account_id: AccountId | None = None, limit: Limit =
     "Done: I followed {account_id}; the status is now {result.status}.",
     "Follow sent to {account_id} (status: {result.status}).",
 ])
-def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
+def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
     """Follow an account. A private account gets a follow request it approves first (in about two hours).
 
     Args:
@@ -254,7 +269,7 @@ def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
     "Done: you no longer follow {account_id}, and no request is pending.",
     "Unfollowed {account_id}.",
 ])
-def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
+def unfollow_account(ctx: Ctx, account_id: FollowedAccountId) -> FollowResult:
     """Stop following an account, or withdraw a pending follow request to it.
 
     Args:
@@ -289,7 +304,7 @@ def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
     "Blocked {account_id}; {result.follows_removed} follows between you were removed.",
     "Done: {account_id} is blocked.",
 ])
-def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
+def block_account(ctx: Ctx, account_id: OtherAccountId) -> BlockResult:
     """Block an account: its posts and comments vanish for the user, and follows both ways are removed.
 
     Args:
@@ -325,7 +340,7 @@ def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
     "Unblocked {account_id}.",
     "Done: {account_id} is no longer blocked.",
 ])
-def unblock_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
+def unblock_account(ctx: Ctx, account_id: BlockedAccountId) -> BlockResult:
     """Unblock an account. Follows the block removed do not come back.
 
     Args:

@@ -15,7 +15,10 @@ from .server import (
     AccountId,
     CommentId,
     CommentText,
+    DeletableCommentId,
+    LikedPostId,
     Limit,
+    OthersPostId,
     Post,
     PostId,
     ReportId,
@@ -106,7 +109,7 @@ def like_post(ctx: Ctx, post_id: PostId) -> Post:
     "Removed your like from {post_id}.",
     "Done: {post_id} has {result.like_count} likes now.",
 ])
-def unlike_post(ctx: Ctx, post_id: PostId) -> Post:
+def unlike_post(ctx: Ctx, post_id: LikedPostId) -> Post:
     """Take back the user's like of a post.
 
     Args:
@@ -193,7 +196,12 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
 ], reply=[
     "Commented on {post_id}.",
     "Done: your comment is up.",
-])
+], values={
+    "text": [
+        "Love this!", "Congrats, that's awesome!", "Where is this? Looks amazing.", "Great shot!",
+        "Totally agree.", "Saving this for later, thanks!", "Haha, so true.", "Recipe please!",
+    ],
+})
 def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
                     reply_to_comment_id: CommentId | None = None) -> Comment:
     """Comment on a post the user can see, or reply to a comment on it.
@@ -240,7 +248,7 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
     "Deleted {comment_id}.",
     "Done: the comment is gone.",
 ])
-def delete_comment(ctx: Ctx, comment_id: CommentId) -> Comment:
+def delete_comment(ctx: Ctx, comment_id: DeletableCommentId) -> Comment:
     """Delete a comment the user wrote, or any comment on the user's own posts.
 
     Args:
@@ -287,8 +295,14 @@ def _report(row: sqlite3.Row) -> Report:
 ], reply=[
     "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
     "Done: the moderators will look at your report by {result.review_by}.",
-])
-def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
+], values={
+    "details": [
+        "Repeated links to a fake giveaway.", "Insulting replies aimed at me.",
+        "Pretends to be a brand's official account.", "Shares a false health claim.",
+        "Posts the same ad dozens of times.", "Threatening language in the replies.",
+    ],
+})
+def report_post(ctx: Ctx, post_id: OthersPostId, reason: Reason,
                 details: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
                 ) -> Report:
     """Report a post to the moderators, who review it within 24 hours and remove it if it breaks the rules.

@@ -15,6 +15,7 @@ from .server import (
     MessageId,
     MessageText,
     NotificationId,
+    OtherAccountId,
     PostId,
     ReportId,
     follows,
@@ -215,7 +216,7 @@ def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     "Show me my messages with {account_id}.",
     "What did {account_id} last say to me?",
 ])
-def get_conversation(ctx: Ctx, account_id: AccountId, limit: Limit = 50) -> Thread:
+def get_conversation(ctx: Ctx, account_id: OtherAccountId, limit: Limit = 50) -> Thread:
     """Read the direct messages between the user and one account, oldest first.
 
     Args:
@@ -243,8 +244,14 @@ def get_conversation(ctx: Ctx, account_id: AccountId, limit: Limit = 50) -> Thre
 ], reply=[
     "Sent your message to {account_id}.",
     "Done: {account_id} has your DM.",
-])
-def send_direct_message(ctx: Ctx, account_id: AccountId, text: MessageText) -> DirectMessage:
+], values={
+    "text": [
+        "Hey! Loved your post about the trail.", "Are you going to the meetup on Saturday?",
+        "Thanks for the recommendation!", "Can you send me that recipe?", "Long time no see, how have you been?",
+        "Congrats on the race!", "Do you still have that book I could borrow?", "Happy birthday!",
+    ],
+})
+def send_direct_message(ctx: Ctx, account_id: OtherAccountId, text: MessageText) -> DirectMessage:
     """Send a direct message to another account.
 
     Accounts that take messages only from accounts they follow refuse messages from others.

@@ -16,6 +16,7 @@ from .server import (
     AccountId,
     Hashtag,
     Limit,
+    OwnPostId,
     Post,
     PostId,
     PostList,
@@ -35,6 +36,13 @@ from .world import DUPLICATE_WINDOW_HOURS, hashtags_of
 tools = Toolset("posts")
 
 MAX_SCHEDULE_DAYS = 90
+# Posts people write, offered to both tools that write a post's text.
+POST_TEXTS = [
+    "Sunday long run done! #running", "Finally tried the new ramen place downtown. Worth the wait. #foodie",
+    "Anyone have a good sourdough starter tip? #baking", "Sunrise hike this morning, legs are toast. #hiking",
+    "Finished a great book this weekend, recommendations welcome. #books", "New plant, who dis? #houseplants",
+    "Coffee first, then emails. #mondaymotivation", "Farmers market haul: peaches and heirloom tomatoes. #summer",
+]
 
 
 class HashtagCount(BaseModel):
@@ -239,7 +247,9 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
 ], reply=[
     "Done: your post is {result.status}.",
     "Your post '{text}' is {result.status}.",
-])
+], values={
+    "text": POST_TEXTS,
+})
 def create_post(ctx: Ctx, text: PostText, visibility: Visibility = "public", reply_policy: ReplyPolicy = "everyone",
                 scheduled_for: str | None = None) -> Post:
     """Publish a post from the user's account now, or schedule it for later.
@@ -298,8 +308,10 @@ def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
 ], reply=[
     "Updated {post_id}.",
     "Done: the post is edited.",
-])
-def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibility: Visibility | None = None,
+], values={
+    "text": POST_TEXTS,
+})
+def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibility: Visibility | None = None,
               reply_policy: ReplyPolicy | None = None) -> Post:
     """Edit one of the user's posts. A published post can be edited for 60 minutes after it was
     posted; a scheduled post until it publishes.
@@ -345,7 +357,7 @@ def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibilit
     "Deleted {post_id}.",
     "Done: the post is gone.",
 ])
-def delete_post(ctx: Ctx, post_id: PostId) -> Post:
+def delete_post(ctx: Ctx, post_id: OwnPostId) -> Post:
     """Delete one of the user's posts (or cancel a scheduled one); it disappears from every feed.
 
     Args:
