@@ -73,6 +73,11 @@ ActivityId = ACTIVITY.id
 BankLinkId = BANK_LINK.id
 WatchlistId = WATCHLIST.id
 AlertId = ALERT.id
+# Subsets some tools take, so that sampled calls name an entity the tool can act on.
+OpenOrderId = ORDER.where("status = 'open'")
+ActiveAlertId = ALERT.where("status = 'active'")
+VerifiedBankLinkId = BANK_LINK.where("status = 'verified'")
+TaxableAccountId = ACCOUNT.where("kind != 'roth_ira'")
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]

@@ -17,13 +17,14 @@ from .server import (
     ActivityList,
     Amount,
     BankLink,
-    BankLinkId,
     BankLinkList,
     CashMovement,
     Limit,
     Position,
     PositionList,
+    TaxableAccountId,
     Ticker,
+    VerifiedBankLinkId,
     buying_power,
     cents,
     contribution_room,
@@ -259,7 +260,7 @@ def _cash(ctx: Ctx, account_id: str) -> float:
     "Deposited ${amount} into {account_id}; its cash is now ${result.to_account_cash}.",
     "Done: ${amount} moved from {bank_link_id} into {account_id}.",
 ])
-def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amount: Amount) -> CashMovement:
+def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: VerifiedBankLinkId, amount: Amount) -> CashMovement:
     """Deposit cash from a linked bank into an account; it is available to trade at once.
 
     Deposits from all banks together may not exceed the investor's daily deposit limit. A
@@ -308,7 +309,8 @@ def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amo
     "Withdrew ${amount} from {account_id} to {bank_link_id}.",
     "Done: ${amount} is on its way to {bank_link_id}; {account_id} has ${result.from_account_cash} in cash left.",
 ])
-def withdraw_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amount: Amount) -> CashMovement:
+def withdraw_funds(ctx: Ctx, account_id: TaxableAccountId, bank_link_id: VerifiedBankLinkId,
+                   amount: Amount) -> CashMovement:
     """Withdraw cash from a taxable account to a linked bank.
 
     Only buying power (cash not reserved for open buy orders) can be withdrawn. Money cannot
@@ -367,7 +369,8 @@ def _check_funds(ctx: Ctx, acct: sqlite3.Row, amount: float) -> None:
     "Moved ${amount} from {from_account_id} to {to_account_id}.",
     "Done: {to_account_id} now has ${result.to_account_cash} in cash.",
 ])
-def transfer_cash(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Amount) -> CashMovement:
+def transfer_cash(ctx: Ctx, from_account_id: TaxableAccountId, to_account_id: AccountId,
+                  amount: Amount) -> CashMovement:
     """Move cash between two of the investor's accounts, instantly.
 
     Money moved into a Roth IRA is a contribution and counts against the annual limit; money

@@ -8,6 +8,7 @@ from prove.env.values import money
 from .server import (
     AccountId,
     Limit,
+    OpenOrderId,
     Order,
     OrderId,
     OrderList,
@@ -145,7 +146,7 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
     "Cancelled {order_id}.",
     "Done: {order_id} is cancelled; nothing more of it will fill.",
 ])
-def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
+def cancel_order(ctx: Ctx, order_id: OpenOrderId) -> Order:
     """Cancel an open order, releasing the cash or shares it reserved.
 
     Args:

@@ -15,8 +15,8 @@ from .server import (
     MAX_ACTIVE_ALERTS,
     MAX_WATCH_ITEMS,
     MAX_WATCHLISTS,
+    ActiveAlertId,
     Alert,
-    AlertId,
     AlertList,
     AlertStatus,
     Condition,
@@ -73,7 +73,12 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
 ], reply=[
     "Created the {result.name} watchlist with {result.count} securities.",
     "Done: your watchlist {name} is ready.",
-])
+], values={
+    "name": [
+        "Tech", "Dividend income", "Energy", "Long-term holds", "ETFs to research", "Earnings this week",
+        "Healthcare", "Growth ideas",
+    ],
+})
 def create_watchlist(ctx: Ctx, name: Name,
                      tickers: Annotated[list[Ticker], Field(max_length=MAX_WATCH_ITEMS)] | None = None) -> Watchlist:
     """Create a new watchlist, optionally with securities already on it.
@@ -300,7 +305,7 @@ def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_pr
     "Cancelled {alert_id}.",
     "Done: that alert won't fire.",
 ])
-def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
+def cancel_price_alert(ctx: Ctx, alert_id: ActiveAlertId) -> Alert:
     """Cancel an active price alert.
 
     Args:
