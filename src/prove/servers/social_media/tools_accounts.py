@@ -6,24 +6,27 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     Account,
     AccountId,
     AccountList,
+    BlockedAccountId,
+    FollowedAccountId,
     Limit,
+    OtherAccountId,
     Query,
     account_model,
     account_summary,
     block_between,
-    fetch_account,
     follows,
     me,
     require_can_see,
     require_not_blocked,
-    server,
 )
+
+tools = Toolset("accounts")
 
 DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=50)]
 Bio = Annotated[str, StringConstraints(strip_whitespace=True, max_length=160)]
@@ -48,7 +51,7 @@ class BlockResult(BaseModel):
 # ----- profiles -------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my profile.",
     "Who is {account_id}? Do they follow me?",
     "How many followers does {account_id} have?",
@@ -70,12 +73,29 @@ def get_profile(ctx: Ctx, account_id: AccountId | None = None) -> Account:
     return account_model(ctx, account_id if account_id is not None else me(ctx))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change my bio to '{bio}'.",
-    "Make my account private.",
+    Ask("Make my account private.", is_private=True),
+    Ask("Make my account public again.", is_private=False),
     "Update my display name to {display_name} and my location to {location}.",
-    "Only let people I follow send me messages.",
-])
+    Ask("Only let people I follow send me messages.", messages_from="following"),
+    Ask("Let anyone send me direct messages.", messages_from="everyone"),
+], reply=[
+    "Your profile is updated.",
+    "Done: I've saved the changes to your profile.",
+], values={
+    "display_name": [
+        "Ana López", "Sam Carter", "Priya N.", "Jordan Lee", "Mia Chen", "Leo Martins",
+    ],
+    "bio": [
+        "Runner, coffee snob, weekend baker.", "Product designer in Portland. Opinions my own.",
+        "Trail miles and film photos.", "Learning to cook one recipe at a time.",
+        "Reading, hiking, too many houseplants.", "Frontend dev. Cats. Bad puns.",
+    ],
+    "location": [
+        "Portland, OR", "Austin, TX", "Brooklyn, NY", "Denver, CO", "Chicago, IL", "San Diego, CA",
+    ],
+})
 def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio | None = None,
                    location: Location | None = None, is_private: bool | None = None,
                    messages_from: Literal["everyone", "following"] | None = None) -> Account:
@@ -114,7 +134,7 @@ def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio |
     return account_model(ctx, user)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find the account {query}.",
     "Search for people called {query}.",
 ])
@@ -138,7 +158,7 @@ def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
 
 
 def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limit: int) -> AccountList:
-    target = fetch_account(ctx, account_id) if account_id is not None else fetch_account(ctx, me(ctx))
+    target = ctx.get("account", account_id) if account_id is not None else ctx.get("account", me(ctx))
     require_can_see(ctx, target)
     rows = ctx.db.execute(f"SELECT a.* FROM follows f JOIN accounts a ON a.account_id = f.{other} "  # noqa: S608
                           f"WHERE f.{column} = ? ORDER BY f.created_at DESC, a.account_id",
@@ -146,7 +166,7 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
     return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who follows me?",
     "Show me {account_id}'s followers.",
 ])
@@ -169,7 +189,7 @@ def list_followers(ctx: Ctx, account_id: AccountId | None = None, limit: Limit =
     return _connections(ctx, account_id, "followee_id", "follower_id", limit)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who am I following?",
     "Which accounts does {account_id} follow?",
 ])
@@ -194,11 +214,14 @@ def list_following(ctx: Ctx, account_id: AccountId | None = None, limit: Limit =
 # ----- following --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Follow {account_id}.",
-    "I'd like to see posts from {account_id} in my feed, follow them please.",
+    "I'd like to see posts from {account_id} in my feed, follow them.",
+], reply=[
+    "Done: I followed {account_id}; the status is now {result.status}.",
+    "Follow sent to {account_id} (status: {result.status}).",
 ])
-def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
+def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
     """Follow an account. A private account gets a follow request it approves first (in about two hours).
 
     Args:
@@ -214,7 +237,7 @@ def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
         already_following: the user already follows the account.
         request_pending: a follow request to this private account is already waiting.
     """
-    target = fetch_account(ctx, account_id)
+    target = ctx.get("account", account_id)
     user = me(ctx)
     if account_id == user:
         raise ToolError("cannot_follow_self", "You cannot follow yourself.")
@@ -238,12 +261,15 @@ def follow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
                         followers_count=profile.followers_count)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unfollow {account_id}.",
     "Stop following {account_id}, their posts aren't for me.",
     "Withdraw my follow request to {account_id}.",
+], reply=[
+    "Done: you no longer follow {account_id}, and no request is pending.",
+    "Unfollowed {account_id}.",
 ])
-def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
+def unfollow_account(ctx: Ctx, account_id: FollowedAccountId) -> FollowResult:
     """Stop following an account, or withdraw a pending follow request to it.
 
     Args:
@@ -256,7 +282,7 @@ def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
         not_found: no account has that ID.
         not_following: the user neither follows the account nor has a request pending.
     """
-    target = fetch_account(ctx, account_id)
+    target = ctx.get("account", account_id)
     user = me(ctx)
     gone = ctx.db.execute("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", (user, account_id)).rowcount
     gone += ctx.db.execute("DELETE FROM follow_requests WHERE requester_id = ? AND target_id = ?",
@@ -271,11 +297,14 @@ def unfollow_account(ctx: Ctx, account_id: AccountId) -> FollowResult:
 # ----- blocks -------------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Block {account_id}.",
-    "{account_id} keeps harassing me, block them.",
+    "Someone keeps harassing me: block {account_id}.",
+], reply=[
+    "Blocked {account_id}; {result.follows_removed} follows between you were removed.",
+    "Done: {account_id} is blocked.",
 ])
-def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
+def block_account(ctx: Ctx, account_id: OtherAccountId) -> BlockResult:
     """Block an account: its posts and comments vanish for the user, and follows both ways are removed.
 
     Args:
@@ -289,7 +318,7 @@ def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
         cannot_block_self: the account is the user's own.
         already_blocked: the user already blocked the account.
     """
-    target = fetch_account(ctx, account_id)
+    target = ctx.get("account", account_id)
     user = me(ctx)
     if account_id == user:
         raise ToolError("cannot_block_self", "You cannot block yourself.")
@@ -304,11 +333,14 @@ def block_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
     return BlockResult(account_id=account_id, handle=target["handle"], blocked=True, follows_removed=removed)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unblock {account_id}.",
     "I made up with {account_id}, please lift the block.",
+], reply=[
+    "Unblocked {account_id}.",
+    "Done: {account_id} is no longer blocked.",
 ])
-def unblock_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
+def unblock_account(ctx: Ctx, account_id: BlockedAccountId) -> BlockResult:
     """Unblock an account. Follows the block removed do not come back.
 
     Args:
@@ -321,14 +353,14 @@ def unblock_account(ctx: Ctx, account_id: AccountId) -> BlockResult:
         not_found: no account has that ID.
         not_blocked: the user has not blocked the account.
     """
-    target = fetch_account(ctx, account_id)
+    target = ctx.get("account", account_id)
     gone = ctx.db.execute("DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (me(ctx), account_id)).rowcount
     if not gone:
         raise ToolError("not_blocked", f"You have not blocked @{target['handle']}.")
     return BlockResult(account_id=account_id, handle=target["handle"], blocked=False, follows_removed=0)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who have I blocked?",
     "Show me my blocked accounts.",
 ])

@@ -8,26 +8,29 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, quote
 
-from .tools import (
+from .server import (
     AccountId,
     CommentId,
     CommentText,
+    DeletableCommentId,
+    LikedPostId,
     Limit,
+    OthersPostId,
     Post,
     PostId,
     ReportId,
-    fetch_account,
     follows,
     me,
     post_model,
     readable_post,
     require_not_blocked,
-    server,
 )
-from .world import REPORT_REVIEW_HOURS, iso
+from .world import REPORT_REVIEW_HOURS
+
+tools = Toolset("engagement")
 
 Reason = Literal["spam", "harassment", "hate", "misinformation", "violence", "impersonation", "other"]
 
@@ -69,9 +72,12 @@ class ReportList(BaseModel):
 # ----- likes --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Like {post_id}.",
     "Give {post_id} a like, it's a great post.",
+], reply=[
+    "Liked {post_id}; it has {result.like_count} likes now.",
+    "Done: you like {post_id}.",
 ])
 def like_post(ctx: Ctx, post_id: PostId) -> Post:
     """Like a post the user can see.
@@ -96,11 +102,14 @@ def like_post(ctx: Ctx, post_id: PostId) -> Post:
     return post_model(ctx, post_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unlike {post_id}.",
     "Remove my like from {post_id}, I tapped it by accident.",
+], reply=[
+    "Removed your like from {post_id}.",
+    "Done: {post_id} has {result.like_count} likes now.",
 ])
-def unlike_post(ctx: Ctx, post_id: PostId) -> Post:
+def unlike_post(ctx: Ctx, post_id: LikedPostId) -> Post:
     """Take back the user's like of a post.
 
     Args:
@@ -146,7 +155,7 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
 ])
@@ -180,10 +189,19 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     return CommentList(post_id=post_id, comments=[_comment(r) for r in ordered[:limit]], total=len(ordered))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Comment '{text}' on {post_id}.",
-    "Reply to comment {reply_to_comment_id} on {post_id} with: {text}",
-])
+    "Reply to {reply_to_comment_id} on {post_id} with: {text}",
+    "Leave a comment on {post_id} saying: {text}",
+], reply=[
+    "Commented on {post_id}.",
+    "Done: your comment is up.",
+], values={
+    "text": [
+        "Love this!", "Congrats, that's awesome!", "Where is this? Looks amazing.", "Great shot!",
+        "Totally agree.", "Saving this for later, thanks!", "Haha, so true.", "Recipe please!",
+    ],
+})
 def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
                     reply_to_comment_id: CommentId | None = None) -> Comment:
     """Comment on a post the user can see, or reply to a comment on it.
@@ -215,7 +233,7 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
         if parent is None or parent["post_id"] != post_id:
             raise ToolError("not_found", f"No comment {quote(reply_to_comment_id)} is on {post_id}.",
                             hint="list_comments shows the post's comments.")
-        require_not_blocked(ctx, fetch_account(ctx, parent["author_id"]))
+        require_not_blocked(ctx, ctx.get("account", parent["author_id"]))
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, post_id, author_id, parent_id, text, created_at, status) "
                    "VALUES (?, ?, ?, ?, ?, ?, 'visible')",
@@ -223,11 +241,14 @@ def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
     return _comment(ctx.db.execute(COMMENTS + "WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my comment {comment_id}.",
-    "Remove the comment {comment_id} from my post.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {comment_id}.",
+    "Remove {comment_id} from my post.",
+], reply=[
+    "Deleted {comment_id}.",
+    "Done: the comment is gone.",
 ])
-def delete_comment(ctx: Ctx, comment_id: CommentId) -> Comment:
+def delete_comment(ctx: Ctx, comment_id: DeletableCommentId) -> Comment:
     """Delete a comment the user wrote, or any comment on the user's own posts.
 
     Args:
@@ -267,11 +288,21 @@ def _report(row: sqlite3.Row) -> Report:
                   created_at=row["created_at"], review_by=review, resolved_at=row["resolved_at"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Report {post_id} as {reason}.",
-    "This post {post_id} is a scam, please flag it to the moderators.",
-])
-def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
+    Ask("Please report {post_id} as spam, it's a scam.", reason="spam"),
+    Ask("Report {post_id} for harassment: {details}", reason="harassment"),
+], reply=[
+    "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
+    "Done: the moderators will look at your report by {result.review_by}.",
+], values={
+    "details": [
+        "Repeated links to a fake giveaway.", "Insulting replies aimed at me.",
+        "Pretends to be a brand's official account.", "Shares a false health claim.",
+        "Posts the same ad dozens of times.", "Threatening language in the replies.",
+    ],
+})
+def report_post(ctx: Ctx, post_id: OthersPostId, reason: Reason,
                 details: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
                 ) -> Report:
     """Report a post to the moderators, who review it within 24 hours and remove it if it breaks the rules.
@@ -304,9 +335,10 @@ def report_post(ctx: Ctx, post_id: PostId, reason: Reason,
     return _report(ctx.db.execute(REPORTS + "WHERE r.report_id = ?", (report_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What happened to the posts I reported?",
-    "Show me my {status} reports.",
+    Ask("Which of my reports are still open?", status="open"),
+    Ask("Which of my reports led the moderators to take action?", status="action_taken"),
 ])
 def list_reports(ctx: Ctx, status: Literal["open", "action_taken", "no_violation"] | None = None,
                  limit: Limit = 20) -> ReportList:

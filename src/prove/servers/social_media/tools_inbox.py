@@ -7,23 +7,23 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     AccountId,
     Limit,
     MessageId,
     MessageText,
     NotificationId,
+    OtherAccountId,
     PostId,
     ReportId,
-    fetch_account,
     follows,
     me,
     require_not_blocked,
-    server,
 )
+
+tools = Toolset("inbox")
 
 Kind = Literal["like", "comment", "reply", "follow", "mention", "message", "follow_accepted", "report_update"]
 
@@ -107,10 +107,11 @@ def _unread(ctx: Ctx) -> int:
     return ctx.db.execute("SELECT count(*) FROM notifications WHERE is_read = 0").fetchone()[0]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Any new notifications?",
-    "Show me my unread {kind} notifications.",
-    "Who liked my posts recently?",
+    Ask("Show me my unread {kind} notifications.", unread_only=True),
+    Ask("Who liked my posts recently?", kind="like"),
+    Ask("Who started following me lately?", kind="follow"),
 ])
 def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = None,
                        limit: Limit = 20) -> NotificationList:
@@ -140,9 +141,12 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
                             unread=_unread(ctx))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mark all my notifications as read.",
     "Mark {notification_ids} as read.",
+], reply=[
+    "Marked {result.marked} notifications as read; {result.unread} are still unread.",
+    "Done: {result.marked} notifications marked as read.",
 ])
 def mark_notifications_read(ctx: Ctx, notification_ids: Annotated[list[NotificationId], Field(max_length=100)]
                             | None = None) -> MarkedRead:
@@ -163,11 +167,7 @@ def mark_notifications_read(ctx: Ctx, notification_ids: Annotated[list[Notificat
     else:
         marked = 0
         for nid in dict.fromkeys(notification_ids):
-            row = ctx.db.execute("SELECT is_read FROM notifications WHERE notification_id = ?", (nid,)).fetchone()
-            if row is None:
-                raise ToolError("not_found", f"No notification has ID {quote(nid)}.",
-                                hint="list_notifications shows them; IDs look like 'NTF-10061'.")
-            if not row["is_read"]:
+            if not ctx.get("notification", nid)["is_read"]:
                 ctx.db.execute("UPDATE notifications SET is_read = 1 WHERE notification_id = ?", (nid,))
                 marked += 1
     if not marked:
@@ -184,7 +184,7 @@ def _dm(row: sqlite3.Row, user: str) -> DirectMessage:
                          from_you=row["sender_id"] == user, text=row["text"], sent_at=row["sent_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my DMs.",
     "Who have I been messaging lately?",
 ])
@@ -212,11 +212,11 @@ def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     return ConversationList(conversations=conversations[:limit], total=len(conversations))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my messages with {account_id}.",
     "What did {account_id} last say to me?",
 ])
-def get_conversation(ctx: Ctx, account_id: AccountId, limit: Limit = 50) -> Thread:
+def get_conversation(ctx: Ctx, account_id: OtherAccountId, limit: Limit = 50) -> Thread:
     """Read the direct messages between the user and one account, oldest first.
 
     Args:
@@ -229,7 +229,7 @@ def get_conversation(ctx: Ctx, account_id: AccountId, limit: Limit = 50) -> Thre
     Raises:
         not_found: no account has that ID.
     """
-    other = fetch_account(ctx, account_id)
+    other = ctx.get("account", account_id)
     user = me(ctx)
     rows = ctx.db.execute("SELECT * FROM messages WHERE (sender_id = :me AND recipient_id = :o) OR "
                           "(sender_id = :o AND recipient_id = :me) ORDER BY sent_at, message_id",
@@ -238,11 +238,20 @@ def get_conversation(ctx: Ctx, account_id: AccountId, limit: Limit = 50) -> Thre
                   total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Message {account_id}: {text}",
     "Send a DM to {account_id} saying '{text}'.",
-])
-def send_direct_message(ctx: Ctx, account_id: AccountId, text: MessageText) -> DirectMessage:
+], reply=[
+    "Sent your message to {account_id}.",
+    "Done: {account_id} has your DM.",
+], values={
+    "text": [
+        "Hey! Loved your post about the trail.", "Are you going to the meetup on Saturday?",
+        "Thanks for the recommendation!", "Can you send me that recipe?", "Long time no see, how have you been?",
+        "Congrats on the race!", "Do you still have that book I could borrow?", "Happy birthday!",
+    ],
+})
+def send_direct_message(ctx: Ctx, account_id: OtherAccountId, text: MessageText) -> DirectMessage:
     """Send a direct message to another account.
 
     Accounts that take messages only from accounts they follow refuse messages from others.
@@ -260,7 +269,7 @@ def send_direct_message(ctx: Ctx, account_id: AccountId, text: MessageText) -> D
         blocked: the user blocked the recipient, or the recipient blocked the user.
         messages_closed: the recipient takes messages only from accounts they follow, and they do not follow the user.
     """
-    other = fetch_account(ctx, account_id)
+    other = ctx.get("account", account_id)
     user = me(ctx)
     if account_id == user:
         raise ToolError("cannot_message_self", "You cannot send a message to yourself.")

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time, quote
 
-from .tools import (
+from .server import (
     POSTS,
     READABLE,
     AccountId,
     Hashtag,
     Limit,
+    OwnPostId,
     Post,
     PostId,
     PostList,
@@ -24,17 +25,24 @@ from .tools import (
     ReplyPolicy,
     Visibility,
     editable_until,
-    fetch_account,
     me,
     post_model,
     post_models,
     readable_post,
     require_can_see,
-    server,
 )
-from .world import DUPLICATE_WINDOW_HOURS, hashtags_of, iso
+from .world import DUPLICATE_WINDOW_HOURS, hashtags_of
+
+tools = Toolset("posts")
 
 MAX_SCHEDULE_DAYS = 90
+# Posts people write, offered to both tools that write a post's text.
+POST_TEXTS = [
+    "Sunday long run done! #running", "Finally tried the new ramen place downtown. Worth the wait. #foodie",
+    "Anyone have a good sourdough starter tip? #baking", "Sunrise hike this morning, legs are toast. #hiking",
+    "Finished a great book this weekend, recommendations welcome. #books", "New plant, who dis? #houseplants",
+    "Coffee first, then emails. #mondaymotivation", "Farmers market haul: peaches and heirloom tomatoes. #summer",
+]
 
 
 class HashtagCount(BaseModel):
@@ -58,7 +66,7 @@ class HashtagPosts(BaseModel):
 # ----- reading ---------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's new in my feed?",
     "Show me the latest {limit} posts from people I follow.",
 ])
@@ -82,7 +90,7 @@ def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
     return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my posts.",
     "What has {account_id} posted lately?",
     "Do I have any scheduled posts?",
@@ -103,7 +111,7 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
         private_account: the account is private and the user does not follow it.
     """
     user = me(ctx)
-    author = fetch_account(ctx, account_id if account_id is not None else user)
+    author = ctx.get("account", account_id if account_id is not None else user)
     require_can_see(ctx, author)
     if author["account_id"] == user:
         where = "p.author_id = :me AND p.status IN ('published', 'scheduled')"
@@ -114,8 +122,8 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
     return PostList(posts=post_models(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Open post {post_id}.",
+@tools.tool(effect=READ, asks=[
+    "Open {post_id}.",
     "How many likes does {post_id} have?",
 ])
 def get_post(ctx: Ctx, post_id: PostId) -> Post:
@@ -137,7 +145,7 @@ def get_post(ctx: Ctx, post_id: PostId) -> Post:
     return post_model(ctx, post_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Search posts for {query}.",
     "Has anyone posted about {query}?",
 ])
@@ -160,9 +168,9 @@ def _tag(value: str) -> str:
     return value.strip().lstrip("#").lower()
 
 
-@server.tool(effect=READ, asks=[
-    "Show me posts tagged #{hashtag}.",
-    "What are people saying under the {hashtag} hashtag?",
+@tools.tool(effect=READ, asks=[
+    "Show me posts with {hashtag}.",
+    "What are people saying under {hashtag}?",
 ])
 def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagPosts:
     """List the readable posts that use a hashtag, newest first.
@@ -187,7 +195,7 @@ def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagP
     return HashtagPosts(hashtag=tag, posts=post_models(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's trending right now?",
     "What were the top hashtags over the last {days} days?",
 ])
@@ -222,14 +230,7 @@ def _tag_post(ctx: Ctx, post_id: str, text: str) -> None:
 
 
 def _schedule_time(ctx: Ctx, value: str) -> str:
-    try:
-        at = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"scheduled_for {quote(value)} is not an ISO 8601 local time.",
-                        hint="Use the form '2026-03-17T08:00:00'.") from None
-    if at.tzinfo is not None:
-        raise ToolError("invalid_time", f"scheduled_for {quote(value)} carries a UTC offset; times are local.",
-                        hint="Drop the offset, as in '2026-03-17T08:00:00'.")
+    at = parse_time(value, "scheduled_for")
     if at <= ctx.now():
         raise ToolError("past_date", f"{iso(at)} is not in the future; it is now {ctx.now_iso()}.",
                         hint="Omit scheduled_for to post right away.")
@@ -238,11 +239,17 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
     return iso(at)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Post this: {text}",
-    "Share '{text}' with my followers only.",
+    Ask("Share '{text}' with my followers only.", visibility="followers"),
     "Schedule a post saying '{text}' for {scheduled_for}.",
-])
+    Ask("Post '{text}', and only let people I follow comment on it.", reply_policy="following"),
+], reply=[
+    "Done: your post is {result.status}.",
+    "Your post '{text}' is {result.status}.",
+], values={
+    "text": POST_TEXTS,
+})
 def create_post(ctx: Ctx, text: PostText, visibility: Visibility = "public", reply_policy: ReplyPolicy = "everyone",
                 scheduled_for: str | None = None) -> Post:
     """Publish a post from the user's account now, or schedule it for later.
@@ -293,11 +300,18 @@ def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=WRITE, asks=[
-    "Fix the typo in my post {post_id}: it should say '{text}'.",
-    "Change {post_id} to {visibility} only.",
-])
-def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibility: Visibility | None = None,
+@tools.tool(effect=WRITE, asks=[
+    "Fix the typo in {post_id}: it should say '{text}'.",
+    Ask("Change {post_id} to followers only.", visibility="followers"),
+    Ask("Make {post_id} public.", visibility="public"),
+    Ask("Only let people I follow comment on {post_id}.", reply_policy="following"),
+], reply=[
+    "Updated {post_id}.",
+    "Done: the post is edited.",
+], values={
+    "text": POST_TEXTS,
+})
+def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibility: Visibility | None = None,
               reply_policy: ReplyPolicy | None = None) -> Post:
     """Edit one of the user's posts. A published post can be edited for 60 minutes after it was
     posted; a scheduled post until it publishes.
@@ -335,12 +349,15 @@ def edit_post(ctx: Ctx, post_id: PostId, text: PostText | None = None, visibilit
     return post_model(ctx, post_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my post {post_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {post_id}.",
     "Take down {post_id}, I regret posting it.",
-    "Cancel my scheduled post {post_id}.",
+    "Cancel {post_id}; I don't want it to go out after all.",
+], reply=[
+    "Deleted {post_id}.",
+    "Done: the post is gone.",
 ])
-def delete_post(ctx: Ctx, post_id: PostId) -> Post:
+def delete_post(ctx: Ctx, post_id: OwnPostId) -> Post:
     """Delete one of the user's posts (or cancel a scheduled one); it disappears from every feed.
 
     Args:

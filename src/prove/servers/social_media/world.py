@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
 
@@ -31,10 +32,6 @@ MAX_POST_LENGTH = 280
 HISTORY_DAYS = 21
 
 HASHTAG = re.compile(r"#(\w{1,50})")
-
-
-def iso(dt: datetime) -> str:
-    return dt.replace(microsecond=0).isoformat()
 
 
 def hashtags_of(text: str) -> list[str]:

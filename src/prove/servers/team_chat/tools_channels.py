@@ -7,16 +7,20 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, quote
 
-from .tools import (
+from .server import (
+    ArchivedChannelId,
     Channel,
     ChannelId,
     ChannelList,
     ChannelSummary,
+    ColleagueId,
+    GroupChannelId,
     Limit,
     Member,
+    PublicChannelId,
     Query,
     UserId,
     active_user,
@@ -27,14 +31,19 @@ from .tools import (
     require_member,
     require_not_dm,
     require_open,
-    server,
     summary,
     writable_channel,
 )
 
+tools = Toolset("channels")
+
 ChannelName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Topic = Annotated[str, StringConstraints(strip_whitespace=True, max_length=250)]
-People = Annotated[list[UserId], Field(min_length=1, max_length=30)]
+People = Annotated[list[ColleagueId], Field(min_length=1, max_length=30)]
+# Topics people set, offered to both tools that write one.
+TOPICS = ["Launch checklist and dates", "Weekly design critiques, Thursdays at 3pm", "Handoffs between on-call shifts",
+          "Agenda and travel for the offsite", "Open questions on the Q2 roadmap",
+          "Candidate pipeline for the backend role", "Customer feedback from the beta", "Data quality issues and fixes"]
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 
 
@@ -59,11 +68,13 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
                    (channel_id, user_id, at, at))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What channels are there?",
-    "Which channels am I in, and how many unread messages do they have?",
+    Ask("Which channels am I in, and how many unread messages do they have?", member_only=True),
     "Is there a channel about {query}?",
-    "List my {kind} conversations.",
+    Ask("List my direct message conversations.", kind="dm"),
+    Ask("Which private channels am I in?", kind="private"),
+    Ask("Show every channel, archived ones too.", include_archived=True),
 ])
 def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = None, member_only: bool = False,
                   include_archived: bool = False, query: Query | None = None, limit: Limit = 50) -> ChannelList:
@@ -99,9 +110,10 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
     return ChannelList(channels=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who's in {channel_id}?",
-    "Tell me about the channel {channel_id}: topic, members, pins.",
+    "Tell me about {channel_id}: its topic, members and pins.",
+    "What is {channel_id} for, and who posts there?",
 ])
 def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.
@@ -120,11 +132,25 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     return channel_model(ctx, row["channel_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a channel called {name}.",
-    "Make a private channel named {name} with {member_ids}.",
+    Ask("Make a private channel named {name} with {member_ids}.", is_private=True),
     "Start a channel {name} about {topic} and add {member_ids}.",
-])
+    "Set up {name} as a channel to {purpose}.",
+], reply=[
+    "Created #{result.name}; it has {result.member_count} members.",
+    "Done: #{result.name} is ready.",
+], values={
+    "name": [
+        "proj-spring-launch", "design-reviews", "oncall-handoff", "team-offsite-2026", "data-quality",
+        "hiring-backend", "customer-feedback", "q2-planning",
+    ],
+    "topic": TOPICS,
+    "purpose": [
+        "coordinate the spring launch", "share customer feedback with the product team", "plan the team offsite",
+        "track data quality issues", "review designs before handoff", "organize hiring for the backend team",
+    ],
+})
 def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic: Topic | None = None,
                    purpose: Topic | None = None, member_ids: Annotated[list[UserId], Field(max_length=30)] | None = None
                    ) -> Channel:
@@ -170,11 +196,15 @@ def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic:
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Join {channel_id}.",
-    "Add me to the channel {channel_id}.",
+    "Add me to {channel_id}.",
+    "I'd like to follow {channel_id}; can you get me in?",
+], reply=[
+    "You've joined {channel_id}.",
+    "Done: you're now a member of {channel_id}, with {result.member_count} people.",
 ])
-def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
+def join_channel(ctx: Ctx, channel_id: PublicChannelId) -> Channel:
     """Join a public channel; private channels can only be joined by invitation.
 
     Args:
@@ -203,11 +233,14 @@ def join_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Leave {channel_id}.",
-    "Take me out of the channel {channel_id}, it's too noisy.",
+    "Take me out of {channel_id}, it's too noisy.",
+], reply=[
+    "You've left {channel_id}.",
+    "Done: you're no longer in {channel_id}.",
 ])
-def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+def leave_channel(ctx: Ctx, channel_id: GroupChannelId) -> ChannelSummary:
     """Leave a channel. Nobody leaves the default channel; a private one can be rejoined only by invitation.
 
     Args:
@@ -232,11 +265,15 @@ def leave_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     return summary(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invite {user_ids} to {channel_id}.",
-    "Add {user_ids} to the channel {channel_id}.",
+    "Add {user_ids} to {channel_id}.",
+    "Can you bring {user_ids} into {channel_id}?",
+], reply=[
+    "Added {user_ids} to {channel_id}; it now has {result.member_count} members.",
+    "Done: {user_ids} can now see {channel_id}.",
 ])
-def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Channel:
+def invite_to_channel(ctx: Ctx, channel_id: GroupChannelId, user_ids: People) -> Channel:
     """Add people to a channel the user is a member of (the only way into a private channel).
 
     Args:
@@ -268,11 +305,17 @@ def invite_to_channel(ctx: Ctx, channel_id: ChannelId, user_ids: People) -> Chan
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set the topic of {channel_id} to '{topic}'.",
-    "Change {channel_id}'s topic to {topic}.",
-])
-def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
+    "Change {channel_id}'s topic to: {topic}",
+    Ask("Clear the topic of {channel_id}.", topic=""),
+], reply=[
+    "Done: I've updated the topic of {channel_id}.",
+    "{channel_id} has its new topic now.",
+], values={
+    "topic": TOPICS,
+})
+def set_channel_topic(ctx: Ctx, channel_id: GroupChannelId, topic: Topic) -> Channel:
     """Set a channel's topic; '' clears it.
 
     Args:
@@ -296,11 +339,14 @@ def set_channel_topic(ctx: Ctx, channel_id: ChannelId, topic: Topic) -> Channel:
     return channel_model(ctx, channel_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Archive {channel_id}.",
     "We're done with {channel_id}, archive it.",
+], reply=[
+    "{channel_id} is archived; it stays readable, but nobody can post in it.",
+    "Done: I've archived {channel_id}.",
 ])
-def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+def archive_channel(ctx: Ctx, channel_id: GroupChannelId) -> ChannelSummary:
     """Archive a channel: it stays readable, but nothing can be posted or changed until unarchived.
 
     Args:
@@ -329,11 +375,14 @@ def archive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     return summary(ctx, ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unarchive {channel_id}.",
-    "Bring the channel {channel_id} back, we need it again.",
+    "Bring {channel_id} back, we need it again.",
+], reply=[
+    "{channel_id} is unarchived; people can post there again.",
+    "Done: {channel_id} is open again.",
 ])
-def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
+def unarchive_channel(ctx: Ctx, channel_id: ArchivedChannelId) -> ChannelSummary:
     """Unarchive a channel the user is a member of, so people can post in it again.
 
     Args:
@@ -359,9 +408,12 @@ def unarchive_channel(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     return summary(ctx, ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mark {channel_id} as read.",
     "I've caught up on {channel_id}, clear its unread count.",
+], reply=[
+    "Marked {channel_id} as read.",
+    "Done: {channel_id} has no unread messages now.",
 ])
 def mark_channel_read(ctx: Ctx, channel_id: ChannelId) -> ChannelSummary:
     """Mark everything in a channel or direct message as read, up to now.

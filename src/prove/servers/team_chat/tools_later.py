@@ -7,10 +7,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     ChannelId,
     MessageId,
     ReminderId,
@@ -19,9 +18,10 @@ from .tools import (
     future_time,
     message_row,
     require_can_post,
-    server,
     writable_channel,
 )
+
+tools = Toolset("later")
 
 
 class ScheduledMessage(BaseModel):
@@ -70,10 +70,19 @@ def _reminder(row: sqlite3.Row) -> Reminder:
                     message_id=row["message_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Schedule '{text}' in {channel_id} for {post_at}.",
-    "Post {text} to {channel_id} tomorrow morning at {post_at}.",
-])
+    "At {post_at}, post this in {channel_id}: {text}",
+], reply=[
+    "Scheduled it for {post_at} in {channel_id}.",
+    "Done: it will post in #{result.channel_name} at {post_at}.",
+], values={
+    "text": [
+        "Standup in 5!", "Reminder: demo at 2pm today!", "Happy Friday, team!", "Timesheets are due today.",
+        "The retro starts in 10 minutes.", "Don't forget to submit your expense reports.",
+        "Good morning! Today's agenda is pinned.", "Release freeze starts at 6pm.",
+    ],
+})
 def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) -> ScheduledMessage:
     """Schedule a message to be posted in a channel later, when the clock reaches `post_at`.
 
@@ -105,9 +114,9 @@ def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) 
                                           (scheduled_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What messages do I have scheduled?",
-    "Show my scheduled messages, including ones already sent.",
+    Ask("Show all my scheduled messages, including ones already sent.", include_past=True),
 ])
 def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledList:
     """List the user's scheduled messages by time: pending ones, or all with `include_past`.
@@ -123,9 +132,12 @@ def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledLi
     return ScheduledList(scheduled_messages=[_scheduled(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel the scheduled message {scheduled_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {scheduled_id}.",
     "Don't post {scheduled_id} after all.",
+], reply=[
+    "Cancelled {scheduled_id}; it won't be posted.",
+    "Done: that message won't go out.",
 ])
 def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMessage:
     """Cancel a pending scheduled message so it is never posted.
@@ -140,10 +152,7 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
         not_found: no scheduled message has that ID.
         not_pending: it was already sent, cancelled or failed.
     """
-    row = ctx.db.execute("SELECT * FROM scheduled_messages WHERE scheduled_id = ?", (scheduled_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No scheduled message has ID {quote(scheduled_id)}.",
-                        hint="list_scheduled_messages shows them.")
+    row = ctx.get("scheduled_message", scheduled_id)
     if row["status"] != "pending":
         raise ToolError("not_pending", f"{scheduled_id} is already {row['status']}"
                         + (f" (posted as {row['message_id']})." if row["message_id"] else "."),
@@ -153,10 +162,20 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
                                           (scheduled_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remind me to {text} at {remind_at}.",
-    "Remind me about {message_id} at {remind_at}.",
-])
+    "Remind me about {message_id} at {remind_at}: {text}",
+    "At {remind_at}, remind me to {text}.",
+], reply=[
+    "I'll remind you at {remind_at}: {text}.",
+    "Done: Slackbot will remind you at {remind_at}.",
+], values={
+    "text": [
+        "send the weekly update", "review the launch checklist", "follow up with design",
+        "submit my expense report", "prepare the demo", "call the vendor back", "book the offsite venue",
+        "reply to the onboarding thread",
+    ],
+})
 def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | None = None) -> Reminder:
     """Set a reminder: at `remind_at`, Slackbot sends the user a direct message with it.
 
@@ -183,9 +202,9 @@ def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | N
     return _reminder(ctx.db.execute("SELECT * FROM reminders WHERE reminder_id = ?", (reminder_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What reminders do I have?",
-    "List all my reminders, including the ones that already went off.",
+    Ask("List all my reminders, including the ones that already went off.", include_done=True),
 ])
 def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
     """List the user's reminders by time: pending ones, or all with `include_done`.
@@ -201,9 +220,12 @@ def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
     return ReminderList(reminders=[_reminder(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the reminder {reminder_id}.",
-    "I don't need reminder {reminder_id} anymore.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {reminder_id}.",
+    "I don't need {reminder_id} anymore.",
+], reply=[
+    "Deleted the reminder '{result.text}'.",
+    "Done: that reminder is gone.",
 ])
 def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> DeletedReminder:
     """Delete a reminder, pending or done.
@@ -217,8 +239,6 @@ def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> DeletedReminder:
     Raises:
         not_found: no reminder has that ID.
     """
-    row = ctx.db.execute("SELECT * FROM reminders WHERE reminder_id = ?", (reminder_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No reminder has ID {quote(reminder_id)}.", hint="list_reminders shows them.")
+    row = ctx.get("reminder", reminder_id)
     ctx.db.execute("DELETE FROM reminders WHERE reminder_id = ?", (reminder_id,))
     return DeletedReminder(reminder_id=reminder_id, text=row["text"])

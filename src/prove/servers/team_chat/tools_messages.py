@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import like
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, parse_time
 
-from .tools import (
+from .server import (
     ChannelId,
     ChatMessage,
+    ColleagueId,
     Limit,
     MessageId,
     MessageList,
@@ -23,17 +24,15 @@ from .tools import (
     message_model,
     message_row,
     open_dm,
-    parse_time,
     post,
     readable_channel,
     require_can_post,
     require_not_deleted,
     require_open,
-    server,
-    user_row,
     writable_channel,
 )
-from .world import iso
+
+tools = Toolset("messages")
 
 
 class Thread(BaseModel):
@@ -62,17 +61,18 @@ READABLE = ("SELECT channel_id FROM channels WHERE kind = 'public' UNION "
 def _own_message(ctx: Ctx, message_id: str):
     row = message_row(ctx, message_id)
     if row["user_id"] != me(ctx):
-        author = user_row(ctx, row["user_id"])["name"]
+        author = ctx.get("user", row["user_id"])["name"]
         raise ToolError("not_author", f"{message_id} was posted by {author}; only its author can change it.")
     require_not_deleted(row)
     require_open(channel_row(ctx, row["channel_id"]))
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's been happening in {channel_id}?",
     "Show me the last {limit} messages in {channel_id}.",
     "What did people post in {channel_id} after {after}?",
+    "What was said in {channel_id} between {after} and {before}?",
 ])
 def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str | None = None,
                   before: str | None = None) -> MessageList:
@@ -115,7 +115,7 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
     return MessageList(messages=[message_model(ctx, r) for r in rows[-limit:]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the thread on {message_id}.",
     "What did people reply to {message_id}?",
 ])
@@ -139,10 +139,22 @@ def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
     return Thread(root=message_model(ctx, root), replies=[message_model(ctx, r) for r in replies], total=len(replies))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Post '{text}' in {channel_id}.",
     "Tell everyone in {channel_id}: {text}",
-])
+    "Write this in {channel_id}: {text}",
+], reply=[
+    "Posted in {channel_id}.",
+    "Done: your message is up in #{result.channel_name}.",
+], values={
+    "text": [
+        "Release notes are up, please take a look.", "Standup moved to 10:15 today.",
+        "Who has the conference room booked at 2?", "Deploy is done, all green.",
+        "Reminder: timesheets are due Friday.", "Lunch is here, kitchen on 3!",
+        "Can someone review my PR before noon?", "The dashboard is back up after the outage.",
+        "Slides for tomorrow's demo are in the shared drive.",
+    ],
+})
 def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     """Post a message in a channel or direct message the user is in.
 
@@ -169,10 +181,20 @@ def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reply to {message_id} in the thread: {text}",
-    "Answer {message_id} with '{text}' and also send it to the channel.",
-])
+    Ask("Answer {message_id} with '{text}' and also send it to the channel.", also_send_to_channel=True),
+    "In the thread under {message_id}, say: {text}",
+], reply=[
+    "Replied in the thread on {message_id}.",
+    "Done: your reply is in the thread in #{result.channel_name}.",
+], values={
+    "text": [
+        "On it, will update by noon.", "Thanks, that fixed it for me.", "+1, same here.", "I can take this one.",
+        "Good catch, pushing a fix now.", "Let's discuss at standup.", "Done, see the updated doc.",
+        "Works for me.",
+    ],
+})
 def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_channel: bool = False) -> ChatMessage:
     """Reply in a message's thread (a reply to a reply goes to the same thread).
 
@@ -203,11 +225,22 @@ def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_ch
     return message_model(ctx, message_row(ctx, reply_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "DM {user_id}: {text}",
-    "Send {user_id} a direct message saying {text}.",
-])
-def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
+    "Send {user_id} a direct message saying: {text}",
+    "Message {user_id} privately: {text}",
+], reply=[
+    "Sent {user_id} a direct message.",
+    "Done: your DM to {user_id} is sent.",
+], values={
+    "text": [
+        "Got a minute to talk about the launch?", "Can you send me the latest numbers?",
+        "Thanks for covering for me yesterday!", "Are we still on for 3pm?",
+        "Could you review my doc when you have a moment?", "Running 5 minutes late to our 1:1.",
+        "Nice work on the demo today.", "Do you have the login for the staging server?",
+    ],
+})
+def send_direct_message(ctx: Ctx, user_id: ColleagueId, text: Text) -> ChatMessage:
     """Send a direct message to one person, opening the conversation if there is none yet.
 
     Args:
@@ -231,10 +264,19 @@ def send_direct_message(ctx: Ctx, user_id: UserId, text: Text) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Edit my message {message_id} to say '{text}'.",
+@tools.tool(effect=WRITE, asks=[
+    "Edit {message_id} to say '{text}'.",
     "Fix the typo in {message_id}: it should read {text}",
-])
+], reply=[
+    "Edited the message; it now reads '{text}'.",
+    "Done: the message is updated and marked as edited.",
+], values={
+    "text": [
+        "Standup moved to 10:15 today.", "Correction: the deadline is Thursday, not Wednesday.",
+        "Release notes are up, @here please review.", "The meeting is in room 4B, not 4A.",
+        "Updated: the deploy is at 5pm.", "Thanks everyone, this is resolved now.",
+    ],
+})
 def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     """Replace the text of one of the user's own messages; it is marked as edited.
 
@@ -262,9 +304,12 @@ def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my message {message_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {message_id}.",
     "Remove {message_id}, I posted it in the wrong place.",
+], reply=[
+    "Deleted {message_id}.",
+    "Done: the message is gone; {result.replies_kept} thread replies stay under it.",
 ])
 def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     """Delete one of the user's own messages; its reactions and pin go, thread replies stay.
@@ -291,10 +336,11 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     return DeletedMessage(message_id=message_id, channel_id=row["channel_id"], replies_kept=replies)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Search chat for {query}.",
     "What has {from_user_id} said about {query}?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
+    "Show me what {from_user_id} wrote in {channel_id}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId | None = None,
                     from_user_id: UserId | None = None, after: str | None = None, before: str | None = None,
@@ -327,7 +373,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         sql += " AND channel_id = :channel"
         params["channel"] = channel_id
     if from_user_id is not None:
-        user_row(ctx, from_user_id)
+        ctx.get("user", from_user_id)
         sql += " AND user_id = :author"
         params["author"] = from_user_id
     lo = iso(parse_time(after, "after")) if after is not None else None
@@ -347,9 +393,10 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
     return MessageList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Did anyone mention me?",
-    "Show my unread mentions.",
+    Ask("Show my unread mentions.", unread_only=True),
+    "Who has @-mentioned me lately?",
 ])
 def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> MentionList:
     """List messages that mention the user by name, or the whole channel (@here, @channel) in

@@ -7,10 +7,10 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import like
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like
 
-from .tools import (
+from .server import (
     Emoji,
     Limit,
     Query,
@@ -19,19 +19,20 @@ from .tools import (
     UserList,
     me,
     normalize_emoji,
-    server,
     user_model,
-    user_row,
 )
-from .world import iso
+
+tools = Toolset("people")
 
 StatusText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who is {query} on chat?",
     "Find {query}'s handle so I can mention them.",
     "List everyone in the workspace.",
+    Ask("List everyone, deactivated accounts included.", include_deactivated=True),
+    Ask("Which bots are in the workspace?", include_bots=True),
 ])
 def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool = False, include_bots: bool = False,
                limit: Limit = 50) -> UserList:
@@ -59,7 +60,7 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is {user_id} around today? What's their status?",
     "Show me {user_id}'s profile.",
 ])
@@ -75,13 +76,26 @@ def get_user(ctx: Ctx, user_id: UserId) -> User:
     Raises:
         not_found: no user has that ID.
     """
-    return user_model(user_row(ctx, user_id))
+    return user_model(ctx.get("user", user_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
+    "Set my status to '{text}'.",
     "Set my status to '{text}' for {duration_minutes} minutes.",
     "Change my status to {text} with the :{emoji}: emoji.",
-])
+], reply=[
+    "Your status is now '{text}'.",
+    "Done: your status reads :{result.status_emoji}: {text}.",
+], values={
+    "text": [
+        "In a meeting", "Out sick", "On vacation", "Commuting", "Focusing", "Working remotely", "At lunch",
+        "Out of office until Monday",
+    ],
+    "emoji": [
+        "spiral_calendar_pad", "face_with_thermometer", "palm_tree", "bus", "headphones", "house_with_garden",
+        "pizza", "airplane",
+    ],
+})
 def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
                duration_minutes: Annotated[int, Field(ge=1, le=43_200)] | None = None) -> User:
     """Set the user's status, optionally clearing itself after some minutes.
@@ -102,13 +116,16 @@ def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
     until = iso(ctx.now() + timedelta(minutes=duration_minutes)) if duration_minutes else None
     ctx.db.execute("UPDATE users SET status_text = ?, status_emoji = ?, status_expires_at = ? WHERE is_me = 1",
                    (text, name, until))
-    return user_model(user_row(ctx, me(ctx)))
+    return user_model(ctx.get("user", me(ctx)))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Clear my status.",
     "Remove my status, I'm back.",
-])
+], reply=[
+    "Cleared your status.",
+    "Done: you have no status now.",
+], needs=["set_status"])
 def clear_status(ctx: Ctx) -> User:
     """Clear the user's status.
 
@@ -118,8 +135,8 @@ def clear_status(ctx: Ctx) -> User:
     Raises:
         no_status: the user has no status set.
     """
-    row = user_row(ctx, me(ctx))
+    row = ctx.get("user", me(ctx))
     if row["status_text"] is None and row["status_emoji"] is None:
         raise ToolError("no_status", "You have no status set.")
     ctx.db.execute("UPDATE users SET status_text = NULL, status_emoji = NULL, status_expires_at = NULL WHERE is_me = 1")
-    return user_model(user_row(ctx, me(ctx)))
+    return user_model(ctx.get("user", me(ctx)))

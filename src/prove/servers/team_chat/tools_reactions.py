@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     ChannelId,
     ChatMessage,
     Emoji,
@@ -16,15 +16,24 @@ from .tools import (
     normalize_emoji,
     readable_channel,
     require_not_deleted,
-    server,
     writable_channel,
 )
 
+tools = Toolset("reactions")
 
-@server.tool(effect=WRITE, asks=[
+
+@tools.tool(effect=WRITE, asks=[
     "React to {message_id} with {emoji}.",
     "Add a :{emoji}: to {message_id}.",
-])
+    "Put a {emoji} reaction on {message_id}.",
+], reply=[
+    "Reacted to {message_id} with :{emoji}:.",
+    "Done: your :{emoji}: is on the message.",
+], values={
+    "emoji": [
+        "thumbsup", "tada", "eyes", "white_check_mark", "heart", "raised_hands", "rocket", "pray", "100", "joy",
+    ],
+})
 def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Add the user's emoji reaction to a message; each person reacts with a given emoji once.
 
@@ -56,9 +65,12 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove my {emoji} reaction from {message_id}.",
     "Take back the :{emoji}: I put on {message_id}.",
+], reply=[
+    "Removed your :{emoji}: from {message_id}.",
+    "Done: your :{emoji}: reaction is gone.",
 ])
 def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Remove one of the user's own reactions from a message.
@@ -88,9 +100,12 @@ def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessag
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Pin {message_id}.",
-    "Pin the message {message_id} to the channel so people can find it.",
+    "Pin {message_id} to the channel so people can find it.",
+], reply=[
+    "Pinned {message_id}.",
+    "Done: it's pinned in #{result.channel_name}.",
 ])
 def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     """Pin a message to its channel.
@@ -119,9 +134,12 @@ def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unpin {message_id}.",
-    "{message_id} doesn't need to be pinned anymore.",
+    "No need to keep {message_id} pinned anymore, unpin it.",
+], reply=[
+    "Unpinned {message_id}.",
+    "Done: it's no longer pinned in #{result.channel_name}.",
 ])
 def unpin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     """Unpin a message from its channel (anyone in the channel may unpin).
@@ -147,7 +165,7 @@ def unpin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
     return message_model(ctx, message_row(ctx, message_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's pinned in {channel_id}?",
     "Show me the pinned messages of {channel_id}.",
 ])

@@ -24,6 +24,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 TEAMS = ("platform", "payments", "growth", "data", "mobile", "search", "checkout", "onboarding")
 PROJECTS = ("atlas", "phoenix", "helios", "orion", "nimbus", "falcon", "aurora", "mercury", "polaris", "titan")
@@ -110,10 +111,6 @@ STATUSES = (("On vacation", "palm_tree"), ("Out sick", "face_with_thermometer"),
             ("In a meeting", "spiral_calendar_pad"), ("Commuting", "bus"), ("Focusing", "headphones"))
 
 FIRST_DAY = date(2026, 3, 2)  # two working weeks before the epoch
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money, parse_date, quote as quote_text
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import money, parse_date
 
-from .tools import (
+from .server import (
     AccountBrief,
     AccountId,
     AccountList,
@@ -17,13 +17,14 @@ from .tools import (
     ActivityList,
     Amount,
     BankLink,
-    BankLinkId,
     BankLinkList,
     CashMovement,
     Limit,
     Position,
     PositionList,
+    TaxableAccountId,
     Ticker,
+    VerifiedBankLinkId,
     buying_power,
     cents,
     contribution_room,
@@ -34,10 +35,11 @@ from .tools import (
     price_at,
     reserved_cash,
     reserved_shares,
-    server,
     settle,
 )
 from .world import market_clock
+
+tools = Toolset("accounts")
 
 
 def _positions(ctx: Ctx, account_id: str) -> list[Position]:
@@ -66,7 +68,7 @@ def _brief(ctx: Ctx, acct: sqlite3.Row) -> AccountBrief:
                         total_value=money(acct["cash"] + value))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What accounts do I have?",
     "Show me all my brokerage accounts and what they're worth.",
 ])
@@ -81,10 +83,10 @@ def list_accounts(ctx: Ctx) -> AccountList:
     return AccountList(accounts=[_brief(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much buying power do I have in {account_id}?",
-    "Give me a summary of account {account_id}.",
-    "How much is my {account_id} account worth, and how is it doing today?",
+    "Give me a summary of {account_id}.",
+    "How much is {account_id} worth, and how is it doing today?",
 ])
 def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     """Get one account's balances: cash, buying power, value of positions, gains and day change.
@@ -120,9 +122,9 @@ def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
         contribution_room=contribution_room(ctx, acct) if ira else None)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What do I hold in {account_id}?",
-    "Show my positions in account {account_id} with gains and losses.",
+    "Show my positions in {account_id} with gains and losses.",
     "How many shares of {ticker} do I own in {account_id}?",
 ])
 def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None) -> PositionList:
@@ -149,11 +151,12 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
                         total_unrealized_gain=money(sum(p.unrealized_gain for p in positions)))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me recent activity in {account_id}.",
-    "What dividends did I get in {account_id} since {start_date}?",
-    "List my {kind} transactions in account {account_id}.",
+    Ask("What dividends did I get in {account_id} since {start_date}?", kind="dividend"),
+    Ask("List my deposits into {account_id}.", kind="deposit"),
     "What trades did I make in {ticker}?",
+    "What happened in {account_id} between {start_date} and {end_date}?",
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,
                   ticker: Ticker | None = None, start_date: str | None = None, end_date: str | None = None,
@@ -208,7 +211,7 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
     return ActivityList(activities=items, total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which bank accounts are linked to my brokerage?",
     "Show my linked banks.",
 ])
@@ -224,10 +227,7 @@ def list_bank_links(ctx: Ctx) -> BankLinkList:
 
 
 def _bank_link(ctx: Ctx, bank_link_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM bank_links WHERE bank_link_id = ?", (bank_link_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No linked bank has ID {quote_text(bank_link_id)}.",
-                        hint="See linked banks with list_bank_links; IDs look like 'BNK-10001'.")
+    row = ctx.get("bank_link", bank_link_id)
     if row["status"] != "verified":
         raise ToolError("bank_link_unverified", f"{row['nickname']} is still pending verification.",
                         hint="Use a verified bank link; verification takes 1-2 business days after the "
@@ -253,11 +253,14 @@ def _cash(ctx: Ctx, account_id: str) -> float:
     return ctx.db.execute("SELECT cash FROM accounts WHERE account_id = ?", (account_id,)).fetchone()["cash"]
 
 
-@server.tool(effect=WRITE, asks=[
-    "Deposit {amount} dollars into {account_id} from my bank {bank_link_id}.",
-    "Move ${amount} from {bank_link_id} into my brokerage account {account_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Deposit ${amount} into {account_id} from {bank_link_id}.",
+    "Move ${amount} from {bank_link_id} into {account_id}.",
+], reply=[
+    "Deposited ${amount} into {account_id}; its cash is now ${result.to_account_cash}.",
+    "Done: ${amount} moved from {bank_link_id} into {account_id}.",
 ])
-def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amount: Amount) -> CashMovement:
+def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: VerifiedBankLinkId, amount: Amount) -> CashMovement:
     """Deposit cash from a linked bank into an account; it is available to trade at once.
 
     Deposits from all banks together may not exceed the investor's daily deposit limit. A
@@ -299,11 +302,15 @@ def deposit_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amo
                         from_account_cash=None, to_account_cash=_cash(ctx, account_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Withdraw {amount} dollars from {account_id} to my bank {bank_link_id}.",
-    "Cash out ${amount} from account {account_id} to {bank_link_id}, please.",
+@tools.tool(effect=WRITE, asks=[
+    "Withdraw ${amount} from {account_id} to {bank_link_id}.",
+    "Cash out ${amount} from {account_id} into {bank_link_id}, please.",
+], reply=[
+    "Withdrew ${amount} from {account_id} to {bank_link_id}.",
+    "Done: ${amount} is on its way to {bank_link_id}; {account_id} has ${result.from_account_cash} in cash left.",
 ])
-def withdraw_funds(ctx: Ctx, account_id: AccountId, bank_link_id: BankLinkId, amount: Amount) -> CashMovement:
+def withdraw_funds(ctx: Ctx, account_id: TaxableAccountId, bank_link_id: VerifiedBankLinkId,
+                   amount: Amount) -> CashMovement:
     """Withdraw cash from a taxable account to a linked bank.
 
     Only buying power (cash not reserved for open buy orders) can be withdrawn. Money cannot
@@ -354,12 +361,16 @@ def _check_funds(ctx: Ctx, acct: sqlite3.Row, amount: float) -> None:
                         hint="Use a smaller amount, or cancel open buy orders to release reserved cash.")
 
 
-@server.tool(effect=WRITE, asks=[
-    "Transfer {amount} dollars from {from_account_id} to {to_account_id}.",
-    "Put ${amount} from my {from_account_id} account into {to_account_id}.",
-    "Fund my IRA {to_account_id} with {amount} from {from_account_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Transfer ${amount} from {from_account_id} to {to_account_id}.",
+    "Put ${amount} from {from_account_id} into {to_account_id}.",
+    "Fund {to_account_id} with ${amount} from {from_account_id}.",
+], reply=[
+    "Moved ${amount} from {from_account_id} to {to_account_id}.",
+    "Done: {to_account_id} now has ${result.to_account_cash} in cash.",
 ])
-def transfer_cash(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Amount) -> CashMovement:
+def transfer_cash(ctx: Ctx, from_account_id: TaxableAccountId, to_account_id: AccountId,
+                  amount: Amount) -> CashMovement:
     """Move cash between two of the investor's accounts, instantly.
 
     Money moved into a Roth IRA is a contribution and counts against the annual limit; money

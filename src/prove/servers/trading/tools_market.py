@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, Ctx
-from prove.env.values import like
+from prove.env import READ, Ask, Ctx, Toolset
+from prove.env.values import iso, like
 
-from .tools import (
+from .server import (
     DailyClose,
     Limit,
     MarketStatus,
@@ -20,18 +20,18 @@ from .tools import (
     Security,
     SecurityList,
     Ticker,
-    iso,
     pct,
     previous_close,
     price_at,
     quote,
     security,
-    server,
 )
 from .world import day_index, is_trading_day, market_clock, next_open, session_close, session_of
 
+tools = Toolset("market")
 
-@server.tool(effect=READ, asks=[
+
+@tools.tool(effect=READ, asks=[
     "What's {ticker} trading at right now?",
     "Get me a quote for {ticker}.",
     "How is {ticker} doing today?",
@@ -55,10 +55,11 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     return quote(ctx, security(ctx, ticker))
 
 
-@server.tool(effect=READ, asks=[
-    "Find stocks matching '{query}'.",
+@tools.tool(effect=READ, asks=[
+    "Look up '{query}' for me.",
     "What's the ticker for {query}?",
-    "Show me {kind}s in the {sector} sector.",
+    Ask("Show me ETFs in the {sector} sector.", kind="etf"),
+    Ask("Which stocks are in the {sector} sector?", kind="stock"),
     "List up to {limit} securities in {sector}.",
 ])
 def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None = None,
@@ -103,7 +104,7 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
     return SecurityList(securities=out, total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How has {ticker} done over the last {days} trading days?",
     "Show me the daily closing prices of {ticker}.",
 ])
@@ -141,7 +142,7 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
                         change_percent=pct(out[-1].close, closes[0][1]))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is the stock market open right now?",
     "When does the market open next?",
     "Can I still place a market order today?",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     AccountId,
     Limit,
+    OpenOrderId,
     Order,
     OrderId,
     OrderList,
@@ -23,21 +24,26 @@ from .tools import (
     execute,
     fill_price_now,
     order_model,
-    order_row,
     quote,
     reserved_shares,
     security,
-    server,
     settle,
 )
 from .world import market_clock, next_open
 
+tools = Toolset("orders")
 
-@server.tool(effect=WRITE, asks=[
-    "Buy {quantity} shares of {ticker} in my {account_id} account.",
-    "Sell {quantity} {ticker} from {account_id} at market.",
-    "Put in a limit order to {side} {quantity} {ticker} at {limit_price} in {account_id}, good till cancelled.",
-    "I want to {side} {quantity} shares of {ticker} in account {account_id} with a {order_type} order.",
+
+@tools.tool(effect=WRITE, asks=[
+    Ask("Buy {quantity} shares of {ticker} in {account_id}.", side="buy"),
+    Ask("Sell {quantity} shares of {ticker} from {account_id} at market.", side="sell", order_type="market"),
+    Ask("Put in a limit order to {side} {quantity} shares of {ticker} at ${limit_price} in {account_id}, "
+        "good till cancelled.", order_type="limit", time_in_force="gtc"),
+    Ask("In {account_id}, place a limit order to buy {quantity} shares of {ticker} at ${limit_price}, just for today.",
+        side="buy", order_type="limit", time_in_force="day"),
+], reply=[
+    "Your order to {side} {quantity} shares of {ticker} is {result.status}: {result.order_id}.",
+    "Done: order {result.order_id} is {result.status}.",
 ])
 def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, quantity: Quantity,
                 order_type: OrderType = "market", limit_price: Price | None = None,
@@ -126,18 +132,21 @@ def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, qua
         "status, placed_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
         (order_id, account_id, sec["ticker"], side, order_type, quantity, limit_price, time_in_force,
          ctx.now_iso(), day_order_expiry(now) if time_in_force == "day" else None))
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     px = fill_price_now(ctx, row, sec)
     if px is not None:
         execute(ctx, row, px)
-    return order_model(order_row(ctx, order_id))
+    return order_model(ctx.get("order", order_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel order {order_id}.",
-    "Please pull my open order {order_id}, I changed my mind.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {order_id}.",
+    "Please pull {order_id}, I changed my mind.",
+], reply=[
+    "Cancelled {order_id}.",
+    "Done: {order_id} is cancelled; nothing more of it will fill.",
 ])
-def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
+def cancel_order(ctx: Ctx, order_id: OpenOrderId) -> Order:
     """Cancel an open order, releasing the cash or shares it reserved.
 
     Args:
@@ -150,7 +159,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
         not_found: no order has that ID.
         order_not_open: the order has already been filled, cancelled or has expired.
     """
-    row = order_row(ctx, order_id)
+    row = ctx.get("order", order_id)
     status, when = row["status"], row["filled_at"] or row["cancelled_at"]
     if status == "open" and row["expires_at"] is not None and row["expires_at"] <= ctx.now_iso():
         status, when = "expired", row["expires_at"]  # its session closed; settle() will record it
@@ -161,12 +170,12 @@ def cancel_order(ctx: Ctx, order_id: OrderId) -> Order:
     ctx.db.execute("UPDATE orders SET status = 'cancelled', cancelled_at = ? WHERE order_id = ?",
                    (ctx.now_iso(), order_id))
     settle(ctx)
-    return order_model(order_row(ctx, order_id))
+    return order_model(ctx.get("order", order_id))
 
 
-@server.tool(effect=READ, asks=[
-    "What's the status of order {order_id}?",
-    "Did my order {order_id} go through?",
+@tools.tool(effect=READ, asks=[
+    "What's the status of {order_id}?",
+    "Did {order_id} go through?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Look up one order: its terms, status and, once filled, the fill price and total.
@@ -184,13 +193,14 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     Raises:
         not_found: no order has that ID.
     """
-    return order_model(order_row(ctx, order_id))
+    return order_model(ctx.get("order", order_id))
 
 
-@server.tool(effect=READ, asks=[
-    "Do I have any open orders?",
-    "Show my {status} orders in account {account_id}.",
-    "List my recent {side} orders for {ticker}.",
+@tools.tool(effect=READ, asks=[
+    Ask("Do I have any open orders?", status="open"),
+    Ask("Which orders filled in {account_id}?", status="filled"),
+    Ask("List my recent buy orders for {ticker}.", side="buy"),
+    "Show every order in {account_id}.",
 ])
 def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStatus | None = None,
                 ticker: Ticker | None = None, side: Side | None = None, limit: Limit = 20) -> OrderList:

@@ -7,15 +7,16 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money, quote as quote_text
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import money
+from prove.env.values import quote as quote_text
 
-from .tools import (
+from .server import (
     MAX_ACTIVE_ALERTS,
     MAX_WATCH_ITEMS,
     MAX_WATCHLISTS,
+    ActiveAlertId,
     Alert,
-    AlertId,
     AlertList,
     AlertStatus,
     Condition,
@@ -32,10 +33,11 @@ from .tools import (
     previous_close,
     price_at,
     security,
-    server,
     settle,
 )
 from .world import market_clock
+
+tools = Toolset("watchlists")
 
 
 def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
@@ -50,7 +52,7 @@ def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
                      items=items, count=len(items))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my watchlists.",
     "What's on my watchlists and how are those stocks doing today?",
 ])
@@ -65,10 +67,18 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
     return WatchlistList(watchlists=[_watchlist(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a watchlist called {name}.",
     "Start a new watchlist named {name} with {tickers} on it.",
-])
+], reply=[
+    "Created the {result.name} watchlist with {result.count} securities.",
+    "Done: your watchlist {name} is ready.",
+], values={
+    "name": [
+        "Tech", "Dividend income", "Energy", "Long-term holds", "ETFs to research", "Earnings this week",
+        "Healthcare", "Growth ideas",
+    ],
+})
 def create_watchlist(ctx: Ctx, name: Name,
                      tickers: Annotated[list[Ticker], Field(max_length=MAX_WATCH_ITEMS)] | None = None) -> Watchlist:
     """Create a new watchlist, optionally with securities already on it.
@@ -103,9 +113,12 @@ def create_watchlist(ctx: Ctx, name: Name,
     return _watchlist(ctx, ctx.get("watchlist", watchlist_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add {ticker} to my watchlist {watchlist_id}.",
-    "Put {ticker} on watchlist {watchlist_id} so I can keep an eye on it.",
+@tools.tool(effect=WRITE, asks=[
+    "Add {ticker} to {watchlist_id}.",
+    "Put {ticker} on {watchlist_id} so I can keep an eye on it.",
+], reply=[
+    "Added {ticker} to {watchlist_id}.",
+    "Done: {watchlist_id} now holds {result.count} securities.",
 ])
 def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Add a security to a watchlist.
@@ -137,9 +150,12 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
     return _watchlist(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Take {ticker} off watchlist {watchlist_id}.",
-    "Remove {ticker} from my {watchlist_id} watchlist.",
+@tools.tool(effect=WRITE, asks=[
+    "Take {ticker} off {watchlist_id}.",
+    "Remove {ticker} from {watchlist_id}.",
+], reply=[
+    "Removed {ticker} from {watchlist_id}.",
+    "Done: {ticker} is off the list; {result.count} securities remain.",
 ])
 def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Remove a security from a watchlist.
@@ -166,9 +182,12 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
     return _watchlist(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my watchlist {watchlist_id}.",
-    "I don't need watchlist {watchlist_id} anymore, remove it.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {watchlist_id}.",
+    "I don't need {watchlist_id} anymore, remove it.",
+], reply=[
+    "Deleted the {result.name} watchlist.",
+    "Done: the watchlist and its {result.removed_items} securities are gone.",
 ])
 def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
     """Delete a watchlist and everything on it (the securities themselves are not affected).
@@ -199,9 +218,10 @@ def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
                  triggered_price=row["triggered_price"], cancelled_at=row["cancelled_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What price alerts do I have set?",
-    "Show my {status} alerts for {ticker}.",
+    Ask("Which of my alerts have triggered?", status="triggered"),
+    Ask("Show my active alerts for {ticker}.", status="active"),
 ])
 def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticker | None = None) -> AlertList:
     """List price alerts, newest first, with each security's current price.
@@ -228,10 +248,13 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
     return AlertList(alerts=[_alert(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Alert me when {ticker} goes {condition} {target_price}.",
-    "Set a price alert for {ticker} if it drops below {target_price}.",
-    "Let me know if {ticker} gets {condition} ${target_price}.",
+@tools.tool(effect=WRITE, asks=[
+    "Alert me when {ticker} goes {condition} ${target_price}.",
+    Ask("Set a price alert for {ticker} if it drops below ${target_price}.", condition="below"),
+    Ask("Let me know if {ticker} climbs above ${target_price}.", condition="above"),
+], reply=[
+    "I'll alert you when {ticker} goes {condition} ${target_price}.",
+    "Done: the alert is set; {ticker} is at ${result.current_price} now.",
 ])
 def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_price: Price) -> Alert:
     """Create an alert that triggers when a security's price goes above or below a target.
@@ -275,11 +298,14 @@ def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_pr
     return _alert(ctx, ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel price alert {alert_id}.",
-    "Turn off my alert {alert_id}, I don't need it anymore.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {alert_id}.",
+    "Turn off {alert_id}, I don't need it anymore.",
+], reply=[
+    "Cancelled {alert_id}.",
+    "Done: that alert won't fire.",
 ])
-def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
+def cancel_price_alert(ctx: Ctx, alert_id: ActiveAlertId) -> Alert:
     """Cancel an active price alert.
 
     Args:
@@ -293,10 +319,7 @@ def cancel_price_alert(ctx: Ctx, alert_id: AlertId) -> Alert:
         alert_not_active: the alert has already triggered or been cancelled.
     """
     settle(ctx)
-    row = ctx.db.execute("SELECT * FROM price_alerts WHERE alert_id = ?", (alert_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No price alert has ID {quote_text(alert_id)}.",
-                        hint="See alerts with list_price_alerts; IDs look like 'ALR-10001'.")
+    row = ctx.get("alert", alert_id)
     if row["status"] != "active":
         raise ToolError("alert_not_active", f"Alert {alert_id} is already {row['status']}.")
     ctx.db.execute("UPDATE price_alerts SET status = 'cancelled', cancelled_at = ? WHERE alert_id = ?",

@@ -26,6 +26,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 EPOCH_DAY = date(2026, 3, 16)
 OPEN_MINUTE, REGULAR_OPEN, REGULAR_CLOSE, CLOSE_MINUTE = 4 * 60, 9 * 60 + 30, 16 * 60, 20 * 60
@@ -222,10 +223,6 @@ def model_price(ref_price: float, drift: float, volatility: float, phase: float,
 
 def half_spread(price: float) -> float:
     return max(0.01, round(price * 0.0002, 2))
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 # ----- the world -----------------------------------------------------------------------------------

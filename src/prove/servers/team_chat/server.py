@@ -1,8 +1,8 @@
-"""The team chat server: the one `server`, its entity types, result models and shared rules.
+"""The team chat server's declaration: the `server`, its entity kinds, types, result models and shared rules.
 
 The tools live by area in `tools_<area>.py` (channels, messages, reactions and pins, people,
-scheduled messages and reminders); each imports what it needs from here. They are imported at
-the bottom of this module, so importing it always yields the complete server.
+scheduled messages and reminders), each a toolset the package includes; `hooks.py` holds what
+passing time does.
 
 Rules every tool follows:
 
@@ -24,38 +24,27 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, parse_time, quote
 
-from .world import build_world, iso
+from .world import build_world
 
-
-def advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """What happens as time passes: colleagues post, scheduled messages go out, reminders fire,
-    statuses expire, in time order."""
-    due: list[tuple[str, int, str]] = []
-    end = iso(new)
-    due += [(r[1], 0, r[0]) for r in ctx.db.execute(
-        "SELECT upcoming_id, post_at FROM upcoming WHERE post_at <= ?", (end,))]
-    due += [(r[1], 1, r[0]) for r in ctx.db.execute(
-        "SELECT scheduled_id, post_at FROM scheduled_messages WHERE status = 'pending' AND post_at <= ?", (end,))]
-    due += [(r[1], 2, r[0]) for r in ctx.db.execute(
-        "SELECT reminder_id, remind_at FROM reminders WHERE status = 'pending' AND remind_at <= ?", (end,))]
-    for at, kind, key in sorted(due):
-        if kind == 0:
-            _post_upcoming(ctx, key)
-        elif kind == 1:
-            _post_scheduled(ctx, key)
-        else:
-            _fire_reminder(ctx, key)
-    ctx.db.execute("UPDATE users SET status_text = NULL, status_emoji = NULL, status_expires_at = NULL "
-                   "WHERE status_expires_at IS NOT NULL AND status_expires_at <= ?", (end,))
+USER = EntityKind("user", table="users", key="user_id", label="name",
+                  description="a person (or bot) in the workspace", live="is_active = 1")
+CHANNEL = EntityKind("channel", table="channels", key="channel_id", label="name",
+                     description="a public or private channel, or a direct message conversation",
+                     live="is_archived = 0")
+MESSAGE = EntityKind("message", table="messages", key="message_id", label="text",
+                     description="a message or thread reply in a channel", live="is_deleted = 0")
+SCHEDULED_MESSAGE = EntityKind("scheduled_message", table="scheduled_messages", key="scheduled_id", label="text",
+                               description="a message the user scheduled to post later", live="status = 'pending'")
+REMINDER = EntityKind("reminder", table="reminders", key="reminder_id", label="text",
+                      description="a reminder Slackbot sends the user at a set time", live="status = 'pending'")
 
 
 server = Server(
@@ -66,29 +55,21 @@ server = Server(
     "reminders. Colleagues keep posting as time passes.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=advance,
-    entities=[
-        EntityKind("user", table="users", key="user_id", label="name",
-                   description="a person (or bot) in the workspace", live="is_active = 1"),
-        EntityKind("channel", table="channels", key="channel_id", label="name",
-                   description="a public or private channel, or a direct message conversation",
-                   live="is_archived = 0"),
-        EntityKind("message", table="messages", key="message_id", label="text",
-                   description="a message or thread reply in a channel", live="is_deleted = 0"),
-        EntityKind("scheduled_message", table="scheduled_messages", key="scheduled_id", label="text",
-                   description="a message the user scheduled to post later", live="status = 'pending'"),
-        EntityKind("reminder", table="reminders", key="reminder_id", label="text",
-                   description="a reminder Slackbot sends the user at a set time", live="status = 'pending'"),
-    ],
+    entities=[USER, CHANNEL, MESSAGE, SCHEDULED_MESSAGE, REMINDER],
 )
 
 # ----- parameter types -------------------------------------------------------------------------
 
-UserId = Annotated[str, Entity("user")]
-ChannelId = Annotated[str, Entity("channel")]
-MessageId = Annotated[str, Entity("message")]
-ScheduledId = Annotated[str, Entity("scheduled_message")]
-ReminderId = Annotated[str, Entity("reminder")]
+UserId = USER.id
+ChannelId = CHANNEL.id
+MessageId = MESSAGE.id
+ScheduledId = SCHEDULED_MESSAGE.id
+ReminderId = REMINDER.id
+# Subsets some tools take, so that sampled calls name a channel or person the tool can act on.
+GroupChannelId = CHANNEL.where("kind != 'dm'")
+PublicChannelId = CHANNEL.where("kind = 'public'")
+ArchivedChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 1")
+ColleagueId = USER.where("is_me = 0 AND is_bot = 0")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -202,16 +183,8 @@ def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT user_id FROM users WHERE is_me = 1").fetchone()[0]
 
 
-def user_row(ctx: Ctx, user_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No user has ID {quote(user_id)}.",
-                        hint="Find people with list_users; IDs look like 'USR-10004'.")
-    return row
-
-
 def active_user(ctx: Ctx, user_id: str) -> sqlite3.Row:
-    row = user_row(ctx, user_id)
+    row = ctx.get("user", user_id)
     if not row["is_active"]:
         raise ToolError("user_deactivated", f"{row['name']}'s account is deactivated.")
     return row
@@ -224,8 +197,8 @@ def is_member(ctx: Ctx, channel_id: str, user_id: str) -> bool:
 
 def channel_row(ctx: Ctx, channel_id: str) -> sqlite3.Row:
     """A channel the user can know of: any public or private channel, or one of their DMs."""
-    row = ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (channel_id,)).fetchone()
-    if row is None or (row["kind"] == "dm" and not is_member(ctx, channel_id, me(ctx))):
+    row = ctx.get("channel", channel_id)
+    if row["kind"] == "dm" and not is_member(ctx, channel_id, me(ctx)):
         raise ToolError("not_found", f"No channel has ID {quote(channel_id)}.",
                         hint="list_channels shows the channels; IDs look like 'CHN-10003' "
                         "(direct messages 'DM-10001').")
@@ -267,17 +240,14 @@ def writable_channel(ctx: Ctx, channel_id: str) -> sqlite3.Row:
 
 
 def require_can_post(ctx: Ctx, row: sqlite3.Row) -> None:
-    if row["posting"] == "admins" and not user_row(ctx, me(ctx))["is_admin"]:
+    if row["posting"] == "admins" and not ctx.get("user", me(ctx))["is_admin"]:
         raise ToolError("posting_restricted", f"Only workspace admins can post in #{row['name']}.",
                         hint="Ask an admin to post it; replying in a thread of an existing post is allowed.")
 
 
 def message_row(ctx: Ctx, message_id: str) -> sqlite3.Row:
     """A message in a channel the user can read."""
-    row = ctx.db.execute("SELECT * FROM messages WHERE message_id = ?", (message_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No message has ID {quote(message_id)}.",
-                        hint="list_messages or search_messages show message IDs, such as 'CM-10042'.")
+    row = ctx.get("message", message_id)
     readable_channel(ctx, row["channel_id"])
     return row
 
@@ -375,21 +345,6 @@ def user_model(row: sqlite3.Row) -> User:
                 status_expires_at=row["status_expires_at"], is_me=bool(row["is_me"]))
 
 
-def parse_time(value: str, name: str) -> datetime:
-    """An ISO 8601 local time such as '2026-03-17T09:30:00' (a bare date means its midnight)."""
-    try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is not an ISO 8601 local time.",
-                        hint="Use the form '2026-03-17T09:30:00'.") from None
-    if dt.tzinfo is not None:
-        raise ToolError("invalid_time", f"{name} {quote(value)} carries a UTC offset; times are local.",
-                        hint="Drop the offset or 'Z', as in '2026-03-17T09:30:00'.")
-    if not 2000 <= dt.year <= 2099:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return dt.replace(microsecond=0)
-
-
 def future_time(ctx: Ctx, value: str, name: str, max_days: int = 120) -> str:
     """A time after now and at most `max_days` ahead, as stored."""
     dt = parse_time(value, name)
@@ -398,39 +353,6 @@ def future_time(ctx: Ctx, value: str, name: str, max_days: int = 120) -> str:
     if (dt - ctx.now()).days > max_days:
         raise ToolError("invalid_time", f"{name} {iso(dt)} is more than {max_days} days ahead.")
     return iso(dt)
-
-
-# ----- what passing time does ------------------------------------------------------------------------
-
-def _post_upcoming(ctx: Ctx, upcoming_id: str) -> None:
-    r = ctx.db.execute("SELECT * FROM upcoming WHERE upcoming_id = ?", (upcoming_id,)).fetchone()
-    ctx.db.execute("DELETE FROM upcoming WHERE upcoming_id = ?", (upcoming_id,))
-    channel = ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (r["channel_id"],)).fetchone()
-    if channel["is_archived"] or not is_member(ctx, r["channel_id"], r["user_id"]):
-        return  # the channel was archived, or its author left: nothing is posted
-    if r["thread_id"]:
-        root = ctx.db.execute("SELECT is_deleted FROM messages WHERE message_id = ?", (r["thread_id"],)).fetchone()
-        if root is None or root[0]:
-            return
-    post(ctx, r["channel_id"], r["user_id"], r["text"], r["post_at"], thread_id=r["thread_id"], in_channel=False)
-
-
-def _post_scheduled(ctx: Ctx, scheduled_id: str) -> None:
-    r = ctx.db.execute("SELECT * FROM scheduled_messages WHERE scheduled_id = ?", (scheduled_id,)).fetchone()
-    channel = ctx.db.execute("SELECT * FROM channels WHERE channel_id = ?", (r["channel_id"],)).fetchone()
-    user = me(ctx)
-    if channel["is_archived"] or not is_member(ctx, r["channel_id"], user):
-        ctx.db.execute("UPDATE scheduled_messages SET status = 'failed' WHERE scheduled_id = ?", (scheduled_id,))
-        return
-    message_id = post(ctx, r["channel_id"], user, r["text"], r["post_at"], mark_read=False)
-    ctx.db.execute("UPDATE scheduled_messages SET status = 'sent', message_id = ? WHERE scheduled_id = ?",
-                   (message_id, scheduled_id))
-
-
-def slackbot_dm(ctx: Ctx) -> str:
-    """The user's direct message channel with Slackbot, opened if needed."""
-    bot = ctx.db.execute("SELECT user_id FROM users WHERE handle = 'slackbot'").fetchone()[0]
-    return open_dm(ctx, bot)
 
 
 def open_dm(ctx: Ctx, other: str) -> str:
@@ -452,24 +374,3 @@ def open_dm(ctx: Ctx, other: str) -> str:
     ctx.db.executemany("INSERT INTO members (channel_id, user_id, joined_at, last_read_at) VALUES (?, ?, ?, ?)",
                        [(channel_id, user, at, at), (channel_id, other, at, at)])
     return channel_id
-
-
-def _fire_reminder(ctx: Ctx, reminder_id: str) -> None:
-    r = ctx.db.execute("SELECT * FROM reminders WHERE reminder_id = ?", (reminder_id,)).fetchone()
-    bot = ctx.db.execute("SELECT user_id FROM users WHERE handle = 'slackbot'").fetchone()[0]
-    text = f"Reminder: {r['text']}"
-    if r["message_id"]:
-        text += f" (about message {r['message_id']})"
-    post(ctx, slackbot_dm(ctx), bot, text, r["remind_at"])
-    ctx.db.execute("UPDATE reminders SET status = 'done' WHERE reminder_id = ?", (reminder_id,))
-
-
-# The tools, by area, in the order a model is shown them. Imported last so that they find
-# everything above; each import registers its module's tools on `server`.
-# isort: off
-from . import tools_channels  # noqa: E402,F401
-from . import tools_messages  # noqa: E402,F401
-from . import tools_reactions  # noqa: E402,F401
-from . import tools_people  # noqa: E402,F401
-from . import tools_later  # noqa: E402,F401
-# isort: on

@@ -1,7 +1,6 @@
-"""The social media server: one signed-in user's account on a social network.
+"""The social media server's declaration: the `server`, entity kinds, ID types, result models and shared rules.
 
-This module holds `server`, the ID types, the result models, the shared rules and the time
-hook. The tools live by area, imported at the bottom so that they register on `server`:
+The tools live by area, each a toolset the package includes; `hooks.py` holds what passing time does:
 
     tools_accounts.py     profiles, search, followers, follow and unfollow, blocks
     tools_posts.py        feed, posts, search, hashtags, creating, editing and deleting posts
@@ -30,16 +29,25 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import quote
 
-from .world import EDIT_WINDOW_MINUTES, REPORT_REVIEW_HOURS, REQUEST_ANSWER_HOURS, build_world, iso
+from .world import EDIT_WINDOW_MINUTES, build_world
 
-
-def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """As the clock moves on: scheduled posts publish, follow requests are approved, reports reviewed."""
-    move_on(ctx, new)
-
+ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="handle",
+                     description="an account on the network (or the user's own)")
+POST = EntityKind("post", table="posts", key="post_id", label="text",
+                  description="a post by an account", live="status = 'published'")
+COMMENT = EntityKind("comment", table="comments", key="comment_id", label="text",
+                     description="a comment on a post, or a reply to a comment", live="status = 'visible'")
+HASHTAG = EntityKind("hashtag", table="hashtags", key="tag", label="tag",
+                     description="a hashtag used in posts, without '#'")
+MESSAGE = EntityKind("message", table="messages", key="message_id", label="text", noun="direct message",
+                     description="a direct message between the user and another account")
+NOTIFICATION = EntityKind("notification", table="notifications", key="notification_id", label="kind",
+                          description="something that happened to the user's account", live="is_read = 0")
+REPORT = EntityKind("report", table="reports", key="report_id", label="reason",
+                    description="a post the user reported to the moderators", live="status = 'open'")
 
 server = Server(
     "social_media", "Social network",
@@ -50,34 +58,30 @@ server = Server(
     "trending hashtags; direct messages; notifications; and reports of posts to moderators.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=on_advance,
-    entities=[
-        EntityKind("account", table="accounts", key="account_id", label="handle",
-                   description="an account on the network (or the user's own)"),
-        EntityKind("post", table="posts", key="post_id", label="text",
-                   description="a post by an account", live="status = 'published'"),
-        EntityKind("comment", table="comments", key="comment_id", label="text",
-                   description="a comment on a post, or a reply to a comment", live="status = 'visible'"),
-        EntityKind("hashtag", table="hashtags", key="tag", label="tag",
-                   description="a hashtag used in posts, without '#'"),
-        EntityKind("message", table="messages", key="message_id", label="text",
-                   description="a direct message between the user and another account"),
-        EntityKind("notification", table="notifications", key="notification_id", label="kind",
-                   description="something that happened to the user's account", live="is_read = 0"),
-        EntityKind("report", table="reports", key="report_id", label="reason",
-                   description="a post the user reported to the moderators", live="status = 'open'"),
-    ],
+    entities=[ACCOUNT, POST, COMMENT, HASHTAG, MESSAGE, NOTIFICATION, REPORT],
 )
 
 # ----- parameter and field types ----------------------------------------------------------------
 
-AccountId = Annotated[str, Entity("account")]
-PostId = Annotated[str, Entity("post")]
-CommentId = Annotated[str, Entity("comment")]
-Hashtag = Annotated[str, Entity("hashtag")]
-MessageId = Annotated[str, Entity("message")]
-NotificationId = Annotated[str, Entity("notification")]
-ReportId = Annotated[str, Entity("report")]
+AccountId = ACCOUNT.id
+PostId = POST.id
+CommentId = COMMENT.id
+Hashtag = HASHTAG.id
+MessageId = MESSAGE.id
+NotificationId = NOTIFICATION.id
+ReportId = REPORT.id
+# Subsets some tools take, so that sampled calls name an account or post the tool can act on.
+_ME = "(SELECT account_id FROM accounts WHERE is_me = 1)"
+OtherAccountId = ACCOUNT.where("is_me = 0")
+FollowedAccountId = ACCOUNT.where(
+    f"account_id IN (SELECT followee_id FROM follows WHERE follower_id = {_ME}) "
+    f"OR account_id IN (SELECT target_id FROM follow_requests WHERE requester_id = {_ME})")
+BlockedAccountId = ACCOUNT.where(f"account_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = {_ME})")
+OwnPostId = POST.where(f"author_id = {_ME}")
+OthersPostId = POST.where(f"author_id != {_ME}")
+LikedPostId = POST.where(f"post_id IN (SELECT post_id FROM likes WHERE account_id = {_ME})")
+DeletableCommentId = COMMENT.where(
+    f"author_id = {_ME} OR post_id IN (SELECT post_id FROM posts WHERE author_id = {_ME})")
 
 PostText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 CommentText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
@@ -157,14 +161,6 @@ def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT account_id FROM accounts WHERE is_me = 1").fetchone()[0]
 
 
-def fetch_account(ctx: Ctx, account_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No account has ID {quote(account_id)}.",
-                        hint="Find accounts with search_accounts; IDs look like 'USR-10002'.")
-    return row
-
-
 def follows(ctx: Ctx, follower: str, followee: str) -> bool:
     return ctx.db.execute("SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?",
                           (follower, followee)).fetchone() is not None
@@ -240,7 +236,7 @@ def readable_post(ctx: Ctx, post_id: str) -> sqlite3.Row:
         raise ToolError("not_found", f"No post {quote(post_id)} is available{reason}.",
                         hint="Find posts with get_feed, list_posts or search_posts; IDs look like 'PST-10042'.")
     if not mine:
-        author = fetch_account(ctx, row["author_id"])
+        author = ctx.get("account", row["author_id"])
         require_not_blocked(ctx, author)
         if not (row["author_private"] == 0 and row["visibility"] == "public") and not follows(ctx, user, row["author_id"]):
             raise ToolError("private_account", f"This post by @{row['author_handle']} is for their followers only.",
@@ -262,7 +258,7 @@ def account_summary(ctx: Ctx, rows: list[sqlite3.Row]) -> list[AccountSummary]:
 
 
 def account_model(ctx: Ctx, account_id: str) -> Account:
-    row = fetch_account(ctx, account_id)
+    row = ctx.get("account", account_id)
     user = me(ctx)
     aid = row["account_id"]
     (followers,) = ctx.db.execute("SELECT count(*) FROM follows WHERE followee_id = ?", (aid,)).fetchone()
@@ -289,39 +285,3 @@ def notify(ctx: Ctx, kind: str, at: str, *, actor: str | None = None, post: str 
     ctx.db.execute("INSERT INTO notifications (notification_id, kind, actor_id, post_id, comment_id, report_id, "
                    "created_at, is_read) VALUES (?, ?, ?, ?, NULL, ?, ?, 0)",
                    (ctx.new_id("NTF"), kind, actor, post, report, at))
-
-
-# ----- what happens as time passes ------------------------------------------------------------------
-
-
-def move_on(ctx: Ctx, new: datetime) -> None:
-    now = iso(new)
-    user = me(ctx)
-    ctx.db.execute("UPDATE posts SET status = 'published' WHERE status = 'scheduled' AND created_at <= ?", (now,))
-    answered_before = iso(new - timedelta(hours=REQUEST_ANSWER_HOURS))
-    for req in ctx.db.execute(
-            "SELECT r.* FROM follow_requests r JOIN accounts a ON a.account_id = r.target_id "
-            "WHERE r.requester_id = ? AND a.answers_requests = 1 AND r.created_at <= ? "
-            "ORDER BY r.created_at, r.target_id", (user, answered_before)).fetchall():
-        at = iso(datetime.fromisoformat(req["created_at"]) + timedelta(hours=REQUEST_ANSWER_HOURS))
-        ctx.db.execute("DELETE FROM follow_requests WHERE requester_id = ? AND target_id = ?",
-                       (user, req["target_id"]))
-        ctx.db.execute("INSERT OR IGNORE INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)",
-                       (user, req["target_id"], at))
-        notify(ctx, "follow_accepted", at, actor=req["target_id"])
-    reviewed_before = iso(new - timedelta(hours=REPORT_REVIEW_HOURS))
-    for rep in ctx.db.execute("SELECT r.*, p.violates FROM reports r JOIN posts p ON p.post_id = r.post_id "
-                              "WHERE r.status = 'open' AND r.created_at <= ? ORDER BY r.created_at, r.report_id",
-                              (reviewed_before,)).fetchall():
-        at = iso(datetime.fromisoformat(rep["created_at"]) + timedelta(hours=REPORT_REVIEW_HOURS))
-        outcome = "action_taken" if rep["violates"] else "no_violation"
-        ctx.db.execute("UPDATE reports SET status = ?, resolved_at = ? WHERE report_id = ?",
-                       (outcome, at, rep["report_id"]))
-        if rep["violates"]:
-            ctx.db.execute("UPDATE posts SET status = 'removed' WHERE post_id = ? AND status = 'published'",
-                           (rep["post_id"],))
-        notify(ctx, "report_update", at, post=rep["post_id"], report=rep["report_id"])
-
-
-# Register the tools (each module adds its tools to `server`).
-from . import tools_accounts, tools_posts, tools_engagement, tools_inbox  # noqa: E402, F401, I001

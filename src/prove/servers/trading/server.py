@@ -1,8 +1,7 @@
-"""The trading server: the one `server`, its entity types, result models and shared rules.
+"""The trading server's declaration: the `server`, its entity kinds, types, result models and shared rules.
 
-The tools live by area in `tools_<area>.py` (market, accounts, orders, watchlists and alerts);
-each imports what it needs from here. They are imported at the bottom of this module, so
-importing it always yields the complete server.
+The tools live by area in `tools_<area>.py` (market, accounts, orders, watchlists and alerts),
+each a toolset the package includes.
 
 Rules every tool follows:
 
@@ -25,19 +24,34 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import money, quote as quote_text
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, money
 
 from .world import (
     IRA_LIMIT,
     build_world,
     half_spread,
-    iso,
     market_clock,
     model_price,
     session_close,
     session_of,
 )
+
+ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
+                     description="a brokerage account of the investor (individual, joint or Roth IRA)")
+SECURITY = EntityKind("security", table="securities", key="ticker", label="name", noun="ticker", public_id=True,
+                      description="a stock or ETF that can be quoted and traded, by ticker symbol")
+ORDER = EntityKind("order", table="orders", key="order_id", label="ticker", public_id=True,
+                   description="an order to buy or sell shares, open or done")
+ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="description", noun="transaction",
+                      description="one entry of an account's history: a fill, dividend, deposit or transfer")
+BANK_LINK = EntityKind("bank_link", table="bank_links", key="bank_link_id", label="nickname",
+                       noun="linked bank account",
+                       description="an external bank account linked for deposits and withdrawals")
+WATCHLIST = EntityKind("watchlist", table="watchlists", key="watchlist_id", label="name",
+                       description="a named list of securities the investor follows")
+ALERT = EntityKind("alert", table="price_alerts", key="alert_id", label="ticker", noun="price alert",
+                   description="a price alert on a security (above or below a target)")
 
 server = Server(
     "trading", "Brokerage trading",
@@ -47,33 +61,23 @@ server = Server(
     "alerts. The market trades weekdays 04:00-20:00 Eastern, extended hours included.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("account", table="accounts", key="account_id", label="name",
-                   description="a brokerage account of the investor (individual, joint or Roth IRA)"),
-        EntityKind("security", table="securities", key="ticker", label="name",
-                   description="a stock or ETF that can be quoted and traded, by ticker symbol"),
-        EntityKind("order", table="orders", key="order_id", label="ticker",
-                   description="an order to buy or sell shares, open or done"),
-        EntityKind("activity", table="activity", key="activity_id", label="description",
-                   description="one entry of an account's history: a fill, dividend, deposit or transfer"),
-        EntityKind("bank_link", table="bank_links", key="bank_link_id", label="nickname",
-                   description="an external bank account linked for deposits and withdrawals"),
-        EntityKind("watchlist", table="watchlists", key="watchlist_id", label="name",
-                   description="a named list of securities the investor follows"),
-        EntityKind("alert", table="price_alerts", key="alert_id", label="ticker",
-                   description="a price alert on a security (above or below a target)"),
-    ],
+    entities=[ACCOUNT, SECURITY, ORDER, ACTIVITY, BANK_LINK, WATCHLIST, ALERT],
 )
 
 # ----- parameter types -------------------------------------------------------------------------
 
-AccountId = Annotated[str, Entity("account")]
-Ticker = Annotated[str, Entity("security")]
-OrderId = Annotated[str, Entity("order")]
-ActivityId = Annotated[str, Entity("activity")]
-BankLinkId = Annotated[str, Entity("bank_link")]
-WatchlistId = Annotated[str, Entity("watchlist")]
-AlertId = Annotated[str, Entity("alert")]
+AccountId = ACCOUNT.id
+Ticker = SECURITY.id
+OrderId = ORDER.id
+ActivityId = ACTIVITY.id
+BankLinkId = BANK_LINK.id
+WatchlistId = WATCHLIST.id
+AlertId = ALERT.id
+# Subsets some tools take, so that sampled calls name an entity the tool can act on.
+OpenOrderId = ORDER.where("status = 'open'")
+ActiveAlertId = ALERT.where("status = 'active'")
+VerifiedBankLinkId = BANK_LINK.where("status = 'verified'")
+TaxableAccountId = ACCOUNT.where("kind != 'roth_ira'")
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
@@ -338,11 +342,7 @@ def cents(value: float, what: str = "amount") -> float:
 
 def security(ctx: Ctx, ticker: str) -> sqlite3.Row:
     """A security by ticker (case-insensitive), or not_found."""
-    row = ctx.db.execute("SELECT * FROM securities WHERE ticker = ?", (ticker.strip().upper(),)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No security has the ticker {quote_text(ticker)}.",
-                        hint="Find tickers with search_securities, such as 'AAPL' or 'VTI'.")
-    return row
+    return ctx.get("security", ticker.strip().upper())
 
 
 def price_at(sec: sqlite3.Row, t: float) -> float:
@@ -427,14 +427,6 @@ def order_model(row: sqlite3.Row) -> Order:
                  total=total, cancelled_at=row["cancelled_at"])
 
 
-def order_row(ctx: Ctx, order_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM orders WHERE order_id = ?", (order_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No order has ID {quote_text(order_id)}.",
-                        hint="Find orders with list_orders; IDs look like 'ORD-10042'.")
-    return row
-
-
 def fill_price_now(ctx: Ctx, order: sqlite3.Row, sec: sqlite3.Row) -> float | None:
     """The price `order` would fill at now, or None if the market is closed or the limit is not reached."""
     t, is_open = market_clock(ctx.now())
@@ -517,6 +509,3 @@ def settle(ctx: Ctx) -> None:
 def day_order_expiry(moment: datetime) -> str:
     return iso(session_close(moment))
 
-
-# The tools, by area (imported last: they register themselves on `server`).
-from . import tools_accounts, tools_market, tools_orders, tools_watchlists  # noqa: E402, F401
