@@ -19,7 +19,7 @@ from typing import Any
 
 from .config import RewardConfig, Values
 from .gold import Gold, GoldStep, ToolSpec, canon, same
-from .parse import Call
+from ..calls import Call
 from .score import Score, Scorer
 
 __all__ = ["CORRUPTIONS", "AuditReport", "Finding", "audit", "corruptions"]

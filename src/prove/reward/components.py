@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from .config import Values
 from .gold import Gold, GoldStep, ToolSpec, same
-from .parse import Call
+from ..calls import Call
 
 __all__ = [
     "align", "argument_values", "budget", "call_validity", "coverage", "efficiency", "name_precision",

@@ -17,7 +17,7 @@ from ..env import Diff
 from .components import align, argument_values, coverage, efficiency, name_precision, validity
 from .config import COMPONENTS, RewardConfig
 from .gold import Gold, prepare
-from .parse import Call, parse_trajectory
+from ..calls import Call, parse_trajectory
 from .state import Replay, compare, replay
 
 __all__ = ["Score", "Scorer", "score_calls"]
