@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from prove.calls import parse_completion
 from prove.reward import RewardConfig, Scorer, parse_trajectory
 
 TARGET_5_CALL_PER_S = 20_000
@@ -133,6 +134,37 @@ def _rate(fn: Callable[[Any], Any], items: list[Any], seconds: float, repeats: i
     return {"per_s": round(best), "us_each": round(1e6 / best, 2)}
 
 
+_MB = 1_000_000
+# Completions of about 1 MB built to stall backtracking parsers, and dense ones (a call every 11
+# characters) whose cost is the number of calls they hold.
+ADVERSARIAL = {
+    "fence_blank_lines": lambda: "```" + "\n" * _MB,
+    "fence_spaces": lambda: "```json" + " \n" * (_MB // 2) + "x",
+    "open_brackets": lambda: "[ {" * (_MB // 3),
+    "key_then_spaces": lambda: '{"name"' + " " * _MB + ":",
+    "unclosed_think": lambda: "<think>" * (_MB // 16) + "</think>" * (_MB // 16),
+    "open_call_blank_lines": lambda: "<tool_call>{" + "\n" * _MB,
+    "dense_empty_calls": lambda: "<tool_call>" * (_MB // 11),
+    "dense_responses": lambda: "<tool_call>{}</tool_call>" + "<tool_response>" * (_MB // 15),
+}
+TARGET_ADVERSARIAL_MS = 50
+
+
+def _adversarial() -> dict[str, Any]:
+    """Parse time (best of 3, ms) of each adversarial completion, and the worst of them."""
+    times = {}
+    for name, make in ADVERSARIAL.items():
+        text = make()
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            parse_completion(text)
+            best = min(best, time.perf_counter() - t0)
+        times[name] = round(best * 1000, 2)
+    worst = max(times, key=times.get)  # type: ignore[arg-type]
+    return {"ms": times, "worst": worst, "worst_ms": times[worst], "target_ms": TARGET_ADVERSARIAL_MS}
+
+
 def _pin() -> tuple[int | None, set[int] | None]:
     """Pin the process to one CPU (the last it may use): (that CPU, the CPUs to restore after)."""
     try:
@@ -180,6 +212,7 @@ def _measure(seconds: float, repeats: int, cpu: int | None) -> dict[str, Any]:
             "text": _rate(scorer.score, as_text, seconds, repeats),
             "parsed": _rate(functools.partial(scorer.score_calls, gold), parsed, seconds, repeats),
         }
+    out["adversarial_1mb"] = _adversarial()
     five = out["sizes"]["5_calls"]["messages"]["per_s"]
     out["target_5_call_per_s"] = TARGET_5_CALL_PER_S
     out["meets_target"] = five >= TARGET_5_CALL_PER_S

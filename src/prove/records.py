@@ -152,10 +152,18 @@ class GoldCall(_Strict):
 
 
 class Turn(_Strict):
-    """One user turn: what the user said and the calls it requires (none: ask or decline)."""
+    """One user turn: what the user said and the calls it requires (none: ask or decline).
+
+    Attributes:
+        user: the user's message.
+        calls: the gold calls of the turn.
+        advance: seconds of simulated time that pass before the turn (`Session.advance`);
+            replay, reward and rollout apply it before the turn's calls.
+    """
 
     user: str
     calls: list[GoldCall] = Field(default_factory=list)
+    advance: int = Field(0, ge=0)
 
 
 class Provenance(_Strict):
@@ -165,6 +173,9 @@ class Provenance(_Strict):
     argument: str
     message: int = Field(ge=0, description="index in `messages` of the user or tool message")
     source: Literal["user", "tool"]
+
+
+_LIST_FIELDS = ("servers", "perturbations", "tools", "messages", "turns", "provenance")
 
 
 class Example(_Strict):
@@ -195,6 +206,23 @@ class Example(_Strict):
     fingerprint: str | None = None
     provenance: list[Provenance] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lenient(cls, data: Any) -> Any:
+        # Records from other tools: an empty object for an empty list, and keys of their own,
+        # which are kept in `meta` (what is not a known field is data, not an error).
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for key in _LIST_FIELDS:
+            if data.get(key) == {}:
+                data[key] = []
+        extra = {k: data.pop(k) for k in [k for k in data if k not in cls.model_fields]}
+        if extra:
+            meta = data.get("meta") or {}
+            data["meta"] = {**extra, **meta} if isinstance(meta, dict) else meta
+        return data
 
     @model_validator(mode="after")
     def _check_calls(self) -> Example:

@@ -9,6 +9,8 @@ not a model) through `ScriptedClient`, which stands in for VERL's LLM server cli
 
 from __future__ import annotations
 
+from prove.reward import RewardConfig
+
 import asyncio
 import json
 import threading
@@ -34,6 +36,8 @@ from prove.integrations.verl.envs import pool  # noqa: E402
 from prove.integrations.verl.export import export  # noqa: E402
 
 from .verl_helpers import ScriptedClient, batch, compose, run, workers  # noqa: E402
+
+BEST = RewardConfig().best()  # the default preset's best without the state component
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +65,7 @@ def test_oracle_episodes_get_the_best_reward(tiny_dir: Path, exported: Path, tok
     nt = out.non_tensor_batch
     ids = [p["example_id"] for p in nt["prove"]]
     assert sorted(set(ids)) == sorted(ex.id for ex in examples) and len(ids) == 2 * len(examples)
-    best = {ex.id: (1.0 if not ex.gold_calls() else 1.3) for ex in examples}
+    best = {ex.id: (1.0 if not ex.gold_calls() else BEST) for ex in examples}
     scores = out.batch["rm_scores"].sum(-1).tolist()
     for i, ex_id in enumerate(ids):
         assert scores[i] == pytest.approx(best[ex_id]), (ex_id, nt["prove"][i])
@@ -232,7 +236,7 @@ def test_stock_tool_agent_with_prove_tool(tiny_dir: Path, tmp_path: Path, tokeni
         assert ttl_pool.get(sid).fingerprint() == chain.fingerprint      # both calls ran on it, in order
     response = tokenizer.decode(out.batch["responses"][0], skip_special_tokens=False)
     assert json.loads(response.split("<tool_response>")[2].split("</tool_response>")[0])["account_id"] == "ACC-10002"
-    assert out.non_tensor_batch["score"][0] == pytest.approx(1.3)     # scored from the text by the fallback
+    assert out.non_tensor_batch["score"][0] == pytest.approx(BEST)     # scored from the text by the fallback
     deadline = time.monotonic() + 10              # the pool's reaper closes them once idle past the TTL
     while ttl_pool.stats().live and time.monotonic() < deadline:
         time.sleep(0.05)

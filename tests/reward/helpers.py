@@ -40,7 +40,7 @@ def example(*turns: list[tuple[str, str, dict[str, Any], list[str]]], tools: lis
 
 
 def gold_of(ex: dict[str, Any], config: RewardConfig | None = None) -> Gold:
-    return prepare(ex, config or RewardConfig())
+    return prepare(ex, config or RewardConfig(preset="paper"))
 
 
 def calls_of(ex: dict[str, Any], ok: bool | None = True, turns: bool = True) -> list[Call]:

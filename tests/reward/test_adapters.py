@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from prove.reward import RewardConfig
+
 import functools
 import json
 import math
@@ -13,6 +15,8 @@ import pytest
 from prove.records import Example
 from prove.reward import compute_score, compute_score_batch, trl_reward
 from prove.reward.config import COMPONENTS
+
+BEST = RewardConfig().best()  # the default preset's best without the state component
 
 
 def _hermes(calls: list[tuple[str, dict]]) -> str:
@@ -66,7 +70,7 @@ def test_verl_compute_score_as_the_naive_manager_calls_it(examples: list[Example
     rewards, info = _verl_naive_loop(compute_score, batch)
     for ex, good, empty in zip(examples, rewards[::2], rewards[1::2]):
         abstain = not ex.gold_calls()
-        assert good == pytest.approx(1.0 if abstain else 1.3), ex.id
+        assert good == pytest.approx(1.0 if abstain else BEST), ex.id
         assert empty == (1.0 if abstain else 0.0)
     # VERL stacks every key across the batch: same keys, one float each, for every sample.
     assert set(info) == {"score", *COMPONENTS, "abstain", "n_calls", "n_gold", "matched"}
@@ -90,19 +94,22 @@ def test_verl_loads_the_adapter_by_its_path(by_id: dict[str, Example]) -> None:
     ex = by_id["read-1"]
     result = module.compute_score(data_source="prove", solution_str=_hermes(_gold(ex)),
                                   ground_truth=ex.model_dump_json(), extra_info=None)
-    assert result["score"] == pytest.approx(1.3)
+    assert result["score"] == pytest.approx(BEST)
 
 
 def test_verl_reward_kwargs_and_extra_kwargs(by_id: dict[str, Example]) -> None:
     ex = by_id["chain-3"]
     gold = _gold(ex)
     # custom_reward_function.reward_kwargs are bound with functools.partial; newer managers add more.
-    fn = functools.partial(compute_score, config={"scale": "unit"}, execute=True)
+    fn = functools.partial(compute_score, config={"scale": "unit", "preset": "paper"}, execute=True)
     result = fn(data_source="prove", solution_str=_hermes(gold + gold[1:2]),
                 ground_truth=ex.model_dump_json(), extra_info={"tools_kwargs": {}},
                 reward_router_address=None, reward_model_tokenizer=None)
-    assert result["score"] == pytest.approx(1.0)  # unit scale; the repeat is within the budget
+    assert result["score"] == pytest.approx(1.0)  # paper, unit scale: the repeat is within the budget
     assert result["state"] < 1.0  # executed: the second move is collateral
+    prove = compute_score("prove", _hermes(gold + gold[1:2]), ex.model_dump_json(), None, config={"scale": "unit"},
+                          execute=True)
+    assert prove["score"] < 0.8  # prove: the repeated move costs, and its state counts
 
 
 def test_verl_ground_truth_forms(by_id: dict[str, Example]) -> None:
@@ -115,14 +122,14 @@ def test_verl_ground_truth_forms(by_id: dict[str, Example]) -> None:
     for gt, extra in ((json.dumps(dumped), None), (dumped, {}), (as_arrays, None),
                       (json.dumps(flat_calls), {"tools": json.dumps(dumped["tools"])}),
                       ({"calls": flat_calls}, {"tools": _FakeArray(dumped["tools"])})):
-        assert compute_score("prove", solution, gt, extra)["score"] == pytest.approx(1.3)
+        assert compute_score("prove", solution, gt, extra)["score"] == pytest.approx(BEST)
 
 
 def test_verl_one_turn_per_prompt(by_id: dict[str, Example]) -> None:
     ex = by_id["two-turns"]
     gt = ex.model_dump_json()
     second = _hermes(_gold(ex, 1))
-    assert compute_score("prove", second, gt, {"turn": 1})["score"] == pytest.approx(1.3)
+    assert compute_score("prove", second, gt, {"turn": 1})["score"] == pytest.approx(BEST)
     assert compute_score("prove", _hermes(_gold(ex, 0)), gt, {"turn": 1})["score"] < 1.0  # did turn 0 again
     assert compute_score("prove", second, gt, {"turn": 1}, execute=True)["state"] == 1.0
 
@@ -132,7 +139,7 @@ def test_verl_batch_manager(examples: list[Example]) -> None:
     sols = [_hermes(_gold(ex)) for ex in examples]
     out = compute_score_batch(data_sources=["prove"] * len(gts), solution_strs=sols, ground_truths=gts,
                               extra_infos=[{}] * len(gts))
-    assert [o["score"] for o in out] == pytest.approx([1.0 if not ex.gold_calls() else 1.3 for ex in examples])
+    assert [o["score"] for o in out] == pytest.approx([1.0 if not ex.gold_calls() else BEST for ex in examples])
 
 
 def test_verl_bad_ground_truth_is_a_developer_error() -> None:
@@ -162,7 +169,7 @@ def test_trl_reward_as_grpo_trainer_calls_it(examples: list[Example]) -> None:
     assert isinstance(out, list) and len(out) == len(rows) and all(isinstance(x, float) for x in out)
     for i, ex in enumerate(rows):
         abstain = not ex.gold_calls()
-        expected = (1.0 if abstain else 1.3) if i % 2 == 0 else (1.0 if abstain else 0.0)
+        expected = (1.0 if abstain else BEST) if i % 2 == 0 else (1.0 if abstain else 0.0)
         assert out[i] == pytest.approx(expected), ex.id
     assert set(logged) >= {"prove/validity", "prove/coverage", "prove/efficiency", "prove/name", "prove/args"}
 
@@ -173,14 +180,15 @@ def test_trl_reward_with_string_completions_and_example_columns(examples: list[E
     columns = [ex.model_dump(mode="json") for ex in examples]
     kwargs = {key: [c.get(key) for c in columns] for key in ("id", "servers", "world", "kind", "tools", "turns")}
     out = reward(prompts=["p"] * len(examples), completions=[_hermes(_gold(ex)) for ex in examples], **kwargs)
-    assert out == pytest.approx([1.0 if not ex.gold_calls() else 1.3 for ex in examples])
+    assert out == pytest.approx([1.0 if not ex.gold_calls() else BEST for ex in examples])
 
 
 def test_trl_reward_by_example_id(examples: list[Example]) -> None:
     reward = trl_reward(examples=examples, execute=True)
     out = reward(prompts=["p"] * len(examples), completions=[_hermes(_gold(ex)) for ex in examples],
                  example_id=[ex.id for ex in examples])
-    assert out == pytest.approx([1.0 if not ex.gold_calls() else 1.3 for ex in examples])
+    executed = RewardConfig().best(state=True)
+    assert out == pytest.approx([1.0 if not ex.gold_calls() else executed for ex in examples])
     with pytest.raises(ValueError, match="ground_truth"):
         reward(prompts=["p"], completions=["x"], example_id=["unknown"])
 

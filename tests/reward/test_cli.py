@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from prove.reward import CORRUPTIONS, RewardConfig
+
 import json
 from pathlib import Path
 
@@ -14,6 +16,8 @@ from prove.records import Example, write_jsonl
 from .toy_data import build, wallets
 
 runner = CliRunner()
+
+BEST = RewardConfig().best()  # the default preset's best without the state component
 
 
 @pytest.fixture()
@@ -31,21 +35,27 @@ def test_audit_gold_is_the_best_and_nothing_beats_it(dataset: Path, examples: li
     assert report["gold_below_best"] == []
     assert not [f for f in report["findings"] if f["verdict"] == "beat"]
     corruptions = report["corruptions"]
-    assert set(corruptions) == {"no_calls", "drop_one", "swap_dependent", "wrong_value", "missing_key", "repeat_1",
-                                "repeat_3", "random_calls", "calls_on_abstention"}
+    assert set(corruptions) <= set(CORRUPTIONS) and {"repeat_write", "repeat_read", "alternative_order"} <= set(
+        corruptions)
     assert all(c["beats"] == 0 for c in corruptions.values())
-    assert corruptions["no_calls"]["max"] == 0.0 and corruptions["calls_on_abstention"]["max"] == 0.0
-    # The only ties are repeats within the efficiency budget, which the paper makes free by design.
-    assert {f["corruption"] for f in report["findings"]} <= {"repeat_1", "repeat_3"}
-    assert all("within the budget" in f["note"] for f in report["findings"])
-    # The state metric sees what the paper's components do not: a repeated move moves money twice.
-    assert corruptions["repeat_1"]["mean_state"] < 1.0
+    assert corruptions["calls_on_abstention"]["max"] == 0.0
+    # prove: gold strictly above every corruption, and the alternative orders scored as gold.
+    assert report["strict_ok"] and report["findings"] == []
+    assert corruptions["alternative_order"]["punished"] == 0
+    # Beside it, the paper preset: repeats within the efficiency budget tie, as its formula makes them.
+    (paper,) = report["beside"]
+    assert paper["preset"] == "paper" and not paper["strict_ok"]
+    assert {f["corruption"] for f in paper["findings"]} <= {"repeat_1", "repeat_3", "repeat_write", "repeat_read"}
+    assert corruptions["repeat_write"]["mean_state"] < 1.0
+    strict = runner.invoke(app, ["reward", "audit", str(dataset), "--strict", "--no-beside"])
+    assert strict.exit_code == 0, strict.output
+    assert runner.invoke(app, ["reward", "audit", str(dataset), "--strict", "--preset", "paper"]).exit_code == 1
 
 
 def test_audit_for_people(dataset: Path) -> None:
     result = runner.invoke(app, ["reward", "audit", str(dataset), "--show", "2"])
     assert result.exit_code == 0, result.output
-    assert "gold scores the best (1.3) on every example" in result.stdout
+    assert "gold scores the best on every example" in result.stdout
     assert "wrong_value" in result.stdout and "repeat_1" in result.stdout
 
 
@@ -97,10 +107,10 @@ def test_score_json_and_out(tmp_path: Path, dataset: Path, examples: list[Exampl
     result = runner.invoke(app, ["reward", "score", str(trajs), "-d", str(dataset), "--json", "-o", str(out)])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["count"] == 2 * len(examples) and report["best"] == 1.3
+    assert report["count"] == 2 * len(examples) and report["best"] == BEST
     by_row = report["scores"]
     for ex, perfect in zip(examples, by_row[::2]):
-        assert perfect["score"] == pytest.approx(1.0 if not ex.gold_calls() else 1.3)
+        assert perfect["score"] == pytest.approx(1.0 if not ex.gold_calls() else BEST)
         assert perfect["state"] is None
     written = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(written) == len(by_row) and written[0]["reward"]["score"] == by_row[0]["score"]
@@ -127,7 +137,7 @@ def test_score_a_malformed_call_instead_of_stopping(tmp_path: Path, dataset: Pat
     result = runner.invoke(app, ["reward", "score", str(path), "-d", str(dataset), "--json"])
     assert result.exit_code == 0, result.output
     (row,) = json.loads(result.stdout)["scores"]
-    assert row["n_calls"] == 1 and row["validity"] == 0.0 and row["score"] == 0.0
+    assert row["n_calls"] == 1 and row["validity"] == 0.0 and row["score"] <= 0.0  # an unmatched call costs
 
 
 def test_score_from_stdin(dataset: Path, examples: list[Example]) -> None:

@@ -38,7 +38,7 @@ def test_budget_and_efficiency_match_the_paper() -> None:
 def test_nine_calls_on_four_gold_calls_end_to_end() -> None:
     gold = gold_of(FOUR)
     calls = calls_of(FOUR) + [Call("get", {"item_id": "IT-1"}, True, 0) for _ in range(5)]
-    score = score_calls(gold, calls, RewardConfig())
+    score = score_calls(gold, calls, RewardConfig(preset="paper"))
     assert score.budget == 6 and score.n_calls == 9
     assert score.components["efficiency"] == pytest.approx(-0.25)
     # Every other component is perfect: 0.5 + 0.5 + 0.2 + 0.1 - 0.15 * 0.25
@@ -204,7 +204,7 @@ def test_name_precision() -> None:
 ])
 def test_value_normalisation(gold_args: dict, model_args: dict, values: Values, expected: float) -> None:
     ex = example([("a", "pay", gold_args, [])])
-    config = RewardConfig(values=values)
+    config = RewardConfig(preset="paper", values=values)
     mu, shares = align(gold_of(ex, config), [Call("pay", model_args, True, 0)], values)
     assert mu == [0]
     assert argument_values(mu, shares) == pytest.approx(expected)
@@ -214,7 +214,7 @@ def test_enum_values_ignore_case_only_where_the_schema_has_an_enum() -> None:
     ex = example([("a", "ship", {"item_id": "IT-1", "speed": "fast"}, [])])
     for speed, expected, values in (("FAST", 1.0, Values()), (" Fast ", 1.0, Values()),
                                     ("FAST", 0.5, Values(casefold="none"))):
-        config = RewardConfig(values=values)
+        config = RewardConfig(preset="paper", values=values)
         mu, shares = align(gold_of(ex, config), [Call("ship", {"item_id": "IT-1", "speed": speed}, True, 0)], values)
         assert argument_values(mu, shares) == pytest.approx(expected), (speed, values)
 
@@ -232,10 +232,10 @@ def test_nested_values() -> None:
 def test_omitted_defaults() -> None:
     ex = example([("a", "find", {"query": "q", "limit": 10}, [])])
     calls = [Call("find", {"query": "q"}, True, 0)]
-    config = RewardConfig()
+    config = RewardConfig(preset="paper")
     mu, shares = align(gold_of(ex, config), calls, config.values)
     assert mu == [0] and shares == [1.0]  # limit=10 is the schema's default
-    strict = RewardConfig(omitted_defaults=False)
+    strict = RewardConfig(preset="paper", omitted_defaults=False)
     assert align(gold_of(ex, strict), calls, strict.values)[0] == [-1]
     other = example([("a", "find", {"query": "q", "limit": 5}, [])])
     assert align(gold_of(other), calls, config.values)[0] == [-1]  # not the default: a missing key
@@ -258,7 +258,7 @@ def test_argument_values_without_matches() -> None:
 # ----- the total -----------------------------------------------------------------------------------
 
 def test_gold_scores_the_best() -> None:
-    config = RewardConfig()
+    config = RewardConfig(preset="paper")
     score = score_calls(gold_of(FOUR), calls_of(FOUR), config)
     assert score.total == pytest.approx(config.best()) == pytest.approx(1.3)
     assert score.components == {"validity": 1.0, "coverage": 1.0, "efficiency": 0.0, "name": 1.0, "args": 1.0,
@@ -267,31 +267,31 @@ def test_gold_scores_the_best() -> None:
 
 
 def test_zero_calls_score_zero() -> None:
-    score = score_calls(gold_of(FOUR), [], RewardConfig())
+    score = score_calls(gold_of(FOUR), [], RewardConfig(preset="paper"))
     assert score.total == 0.0
     assert all(v == 0.0 for k, v in score.components.items() if k != "state")
 
 
 def test_unit_scale_and_weights() -> None:
-    config = RewardConfig(scale="unit")
+    config = RewardConfig(preset="paper", scale="unit")
     assert score_calls(gold_of(FOUR), calls_of(FOUR), config).total == pytest.approx(1.0)
     half = score_calls(gold_of(FOUR), calls_of(FOUR)[:2], config)
-    raw = score_calls(gold_of(FOUR), calls_of(FOUR)[:2], RewardConfig())
+    raw = score_calls(gold_of(FOUR), calls_of(FOUR)[:2], RewardConfig(preset="paper"))
     assert half.total == pytest.approx(raw.total / 1.3)
-    only_cov = RewardConfig(weights=Weights(validity=0, coverage=1, efficiency=0, name=0, args=0))
+    only_cov = RewardConfig(preset="paper", weights=Weights(validity=0, coverage=1, efficiency=0, name=0, args=0))
     assert score_calls(gold_of(FOUR), calls_of(FOUR)[:2], only_cov).total == pytest.approx(0.5)
 
 
 def test_weight_zero_is_still_reported() -> None:
-    config = RewardConfig(weights=Weights(name=0.0))
+    config = RewardConfig(preset="paper", weights=Weights(name=0.0))
     score = score_calls(gold_of(FOUR), [Call("other", {"x": 1}, True, 0)] + calls_of(FOUR), config)
     assert score.components["name"] == pytest.approx(0.8)
     assert score.total == pytest.approx(0.5 + 0.5 + 0.1)  # "other" is offered and valid; name weighs 0
 
 
 def test_state_weight_adds_the_state_component() -> None:
-    config = RewardConfig(weights=Weights(state=1.0))
-    assert config.best() == pytest.approx(2.3)
+    config = RewardConfig(preset="paper", weights=Weights(state=1.0))
+    assert config.best(state=True) == pytest.approx(2.3) and config.best() == pytest.approx(1.3)
     score = score_calls(gold_of(FOUR), calls_of(FOUR), config, state=0.5)
     assert score.total == pytest.approx(1.8) and score.components["state"] == 0.5
 
@@ -302,31 +302,31 @@ def test_state_weight_adds_the_state_component() -> None:
 def test_abstention(kind: str) -> None:
     ex = example([], kind=kind)
     gold = gold_of(ex)
-    good = score_calls(gold, [], RewardConfig())
+    good = score_calls(gold, [], RewardConfig(preset="paper"))
     assert good.abstain and good.total == 1.0 and good.components["coverage"] == 1.0
-    bad = score_calls(gold, [Call("get", {"item_id": "1"}, True, 0)], RewardConfig())
+    bad = score_calls(gold, [Call("get", {"item_id": "1"}, True, 0)], RewardConfig(preset="paper"))
     assert bad.abstain and bad.total == 0.0
-    assert score_calls(gold, [], RewardConfig(abstain_score=1.3)).total == 1.3
+    assert score_calls(gold, [], RewardConfig(preset="paper", abstain_score=1.3)).total == 1.3
 
 
 def test_clarification_turn_penalises_a_guess() -> None:
     """Turn 0 needs a question, turn 1 the call: guessing in turn 0 earns no name credit."""
     ex = example([], [("a", "pay", {"item_id": "IT-1", "amount": 25}, [])], kind="clarification")
     gold = gold_of(ex)
-    asked = score_calls(gold, [Call("pay", {"item_id": "IT-1", "amount": 25}, True, 1)], RewardConfig())
+    asked = score_calls(gold, [Call("pay", {"item_id": "IT-1", "amount": 25}, True, 1)], RewardConfig(preset="paper"))
     guessed = score_calls(gold, [Call("pay", {"item_id": "IT-1", "amount": 10}, True, 0),
-                                 Call("pay", {"item_id": "IT-1", "amount": 25}, True, 1)], RewardConfig())
-    only_guess = score_calls(gold, [Call("pay", {"item_id": "IT-1", "amount": 25}, True, 0)], RewardConfig())
+                                 Call("pay", {"item_id": "IT-1", "amount": 25}, True, 1)], RewardConfig(preset="paper"))
+    only_guess = score_calls(gold, [Call("pay", {"item_id": "IT-1", "amount": 25}, True, 0)], RewardConfig(preset="paper"))
     assert asked.total == pytest.approx(1.3)
     assert guessed.total < asked.total
     assert only_guess.total < guessed.total and only_guess.components["coverage"] == 0.0
     pooled = score_calls(gold, [Call("pay", {"item_id": "IT-1", "amount": 25}, True, 0)],
-                         RewardConfig(turns="pooled"))
+                         RewardConfig(preset="paper", turns="pooled"))
     assert pooled.total == pytest.approx(1.3)
 
 
 def test_score_breakdown_shapes() -> None:
-    score = score_calls(gold_of(FOUR), calls_of(FOUR)[:3], RewardConfig())
+    score = score_calls(gold_of(FOUR), calls_of(FOUR)[:3], RewardConfig(preset="paper"))
     flat = score.breakdown()
     assert flat["score"] == score.total and flat["n_calls"] == 3 and flat["n_gold"] == 4 and flat["budget"] == 6
     metrics = score.metrics()

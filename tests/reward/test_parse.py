@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prove.reward import Call, parse_completion, parse_json, parse_messages, parse_text, parse_trajectory
-from prove.reward.parse import outcome
+from prove.calls import outcome
+from prove.rollout import hermes_calls
 
 ERR = json.dumps({"error": {"code": "not_found", "message": "No such wallet.", "hint": "List wallets."}})
 
@@ -170,3 +172,31 @@ def test_any_json_record_parses(value: object) -> None:
     parse_messages(value)  # type: ignore[arg-type]
     parse_completion(value)
     parse_json(value)
+
+
+# ----- adversarial input: parsing stays linear in the length of the text ---------------------------
+# Each of these took seconds to hours with backtracking patterns (a fence followed by blank lines
+# was 4.8 s at 2 KB); the timeout only guards the suite, it is not a measurement.
+
+_ADVERSARIAL = [
+    "```" + "\n" * 50_000,
+    "```json" + " \n" * 30_000 + "x",
+    "``` " + "\t" * 40_000 + "```x",
+    "[" + " " * 60_000,
+    "{" * 20_000 + " " * 20_000,
+    ('[ {' + " " * 5_000) * 20,
+    '"name"' + " " * 50_000,
+    '{"name"' + " " * 30_000 + ":" + " " * 30_000,
+    "<tool_call>" * 20_000,
+    "<tool_call>{" + "\n" * 40_000,
+    "<think>" * 10_000 + "</think>" * 10_000,
+    "<tool_response>" * 20_000,
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("text", _ADVERSARIAL, ids=lambda t: repr(t[:12]))
+def test_adversarial_text_parses_in_linear_time(text: str) -> None:
+    for call in parse_completion(text) + parse_json(text) + parse_text(text):
+        assert call.name is None or isinstance(call.name, str)
+    hermes_calls(text)

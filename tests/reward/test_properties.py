@@ -57,7 +57,10 @@ def test_gold_is_the_best_and_no_corruption_beats_it(ex: dict[str, Any], config:
     for name, variant, calls in corruptions(gold, random.Random(seed), 4, config.values):
         s = score_calls(gold, calls, config)
         assert s.total <= best.total + 1e-9, (name, variant, s.breakdown())
-        if name in ("no_calls", "drop_one", "missing_key", "wrong_value", "random_calls"):
+        # Two gold calls that differ only in a default leave a wrong value room to match the
+        # other one: a tie the example itself allows.
+        ambiguous = name == "wrong_value" and len({c.name for c in gold.calls}) < len(gold.calls)
+        if name in ("no_calls", "drop_one", "missing_key", "wrong_value", "random_calls") and not ambiguous:
             assert s.total < best.total - 1e-9, (name, variant, s.breakdown())
 
 
@@ -65,7 +68,7 @@ def test_gold_is_the_best_and_no_corruption_beats_it(ex: dict[str, Any], config:
 @given(examples(), st.sampled_from([0.0, 0.5, 1.0]), st.data())
 def test_extra_calls_are_free_within_the_budget_and_cost_beyond(ex: dict[str, Any], beta: float,
                                                                 data: st.DataObject) -> None:
-    config = RewardConfig(beta=beta)
+    config = RewardConfig(preset="paper", beta=beta)
     gold = gold_of(ex, config)
     calls = calls_of(ex)
     base = score_calls(gold, calls, config).total
@@ -87,7 +90,7 @@ def test_extra_calls_are_free_within_the_budget_and_cost_beyond(ex: dict[str, An
 @settings(max_examples=100, deadline=None)
 @given(examples(), st.integers(0, 6))
 def test_efficiency_never_rewards_and_penalises_only_the_excess(ex: dict[str, Any], extra: int) -> None:
-    config = RewardConfig()
+    config = RewardConfig(preset="paper")
     gold = gold_of(ex, config)
     filler = [Call("other", {"x": 1}, True, None)] * extra
     s = score_calls(gold, calls_of(ex) + filler, config)

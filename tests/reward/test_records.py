@@ -39,8 +39,9 @@ def test_example_validation() -> None:
         Example.model_validate(_ex(kind="abstention"))
     with pytest.raises(ValidationError):
         Example.model_validate(_ex(kind="chitchat"))
+    assert Example.model_validate(_ex(unknown_field=1)).meta == {"unknown_field": 1}  # kept, not rejected
     with pytest.raises(ValidationError):
-        Example.model_validate(_ex(unknown_field=1))  # examples are strict
+        Example.model_validate(_ex(turns=[{"user": "u", "unknown": 1}]))  # the ground truth is strict
 
 
 def test_dependencies_across_turns() -> None:
@@ -103,4 +104,26 @@ def test_read_errors_name_the_line(tmp_path: Path) -> None:
         read_examples(path)
     path.write_text(json.dumps(_ex()) + "\n" + json.dumps(_ex()) + "\n")
     with pytest.raises(RecordError, match="appears twice"):
+        read_examples(path)
+
+
+def test_a_turn_may_carry_simulated_time_that_passes_before_it() -> None:
+    ex = Example.model_validate(_ex(turns=[{"user": "u", "advance": 3600, "calls": []}, {"user": "v"}]))
+    assert [t.advance for t in ex.turns] == [3600, 0]
+    with pytest.raises(ValidationError):
+        Example.model_validate(_ex(turns=[{"user": "u", "advance": -5}]))
+
+
+def test_external_records_are_read_leniently() -> None:
+    # An empty object where a list belongs (what some writers emit for an empty list), and keys
+    # PROVE does not know, which are kept in `meta` rather than rejected.
+    ex = Example.model_validate(_ex(provenance={}, perturbations={}, source="bfcl", meta={"a": 1}))
+    assert ex.provenance == [] and ex.perturbations == []
+    assert ex.meta == {"a": 1, "source": "bfcl"}
+
+
+def test_what_cannot_be_read_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(_ex(provenance={"c1": "user"})) + "\n")
+    with pytest.raises(RecordError, match=r"bad.jsonl:1: invalid Example: provenance: .*list"):
         read_examples(path)

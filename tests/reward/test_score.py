@@ -9,6 +9,8 @@ import pytest
 from prove.records import Example, Trajectory
 from prove.reward import Call, RewardConfig, Scorer, Weights, prepare
 
+PAPER = RewardConfig(preset="paper")
+
 
 def _text(calls: list[tuple[str, dict]], responses: list[str] | None = None) -> str:
     out = []
@@ -21,7 +23,7 @@ def _text(calls: list[tuple[str, dict]], responses: list[str] | None = None) -> 
 
 def test_reference_conversations_score_the_best(examples: list[Example]) -> None:
     """Each example's own messages are a perfect trajectory: its outcomes are in the tool messages."""
-    config = RewardConfig()
+    config = RewardConfig(preset="paper")
     scorer = Scorer(examples, config)
     for ex in examples:
         score = scorer.score({"example_id": ex.id, "messages": [m.model_dump(exclude_none=True) for m in ex.messages]})
@@ -31,7 +33,7 @@ def test_reference_conversations_score_the_best(examples: list[Example]) -> None
 
 def test_trajectory_models_are_accepted(examples: list[Example]) -> None:
     ex = examples[1]
-    scorer = Scorer(examples)
+    scorer = Scorer(examples, PAPER)
     traj = Trajectory(example_id=ex.id, messages=ex.messages)
     assert scorer.score(traj).total == pytest.approx(1.3)
     with pytest.raises(KeyError, match="no example"):
@@ -41,8 +43,8 @@ def test_trajectory_models_are_accepted(examples: list[Example]) -> None:
 def test_execution_fills_outcomes_and_the_state_metric(by_id: dict[str, Example]) -> None:
     ex = by_id["chain-3"]
     gold = [(c.name, c.arguments) for c in ex.gold_calls()]
-    plain = Scorer([ex])
-    live = Scorer([ex], execute=True)
+    plain = Scorer([ex], PAPER)
+    live = Scorer([ex], PAPER, execute=True)
     assert live.state and not plain.state
     completion = {"example_id": ex.id, "completion": _text(gold)}
     assert plain.score(completion).total == pytest.approx(1.3)  # two checkable levels of validity
@@ -63,19 +65,19 @@ def test_recorded_outcomes_win_over_execution(by_id: dict[str, Example]) -> None
     (call,) = ex.gold_calls()
     err = json.dumps({"error": {"code": "not_found", "message": "x"}})
     text = _text([(call.name, call.arguments)], [err])
-    assert Scorer([ex], execute=True).score({"example_id": ex.id, "completion": text}).components["validity"] == \
+    assert Scorer([ex], PAPER, execute=True).score({"example_id": ex.id, "completion": text}).components["validity"] == \
         pytest.approx(2 / 3)
 
 
 def test_state_weight_makes_the_state_count(by_id: dict[str, Example]) -> None:
     ex = by_id["chain-3"]
     gold = [(c.name, c.arguments) for c in ex.gold_calls()]
-    config = RewardConfig(weights=Weights(state=0.5))
+    config = RewardConfig(preset="paper", weights=Weights(state=0.5))
     scorer = Scorer([ex], config)
     assert scorer.state  # a weighted state is always computed, by replaying the episode
     best = scorer.score({"example_id": ex.id, "completion": _text(gold)})
     twice = scorer.score({"example_id": ex.id, "completion": _text(gold[:2] + gold[1:])})
-    assert best.total == pytest.approx(config.best()) == pytest.approx(1.8)
+    assert best.total == pytest.approx(config.best(state=True)) == pytest.approx(1.8)
     assert twice.total < best.total
 
 
@@ -83,7 +85,7 @@ def test_an_episode_diff_given_by_the_caller_is_used(by_id: dict[str, Example]) 
     from prove.env import Diff
 
     ex = by_id["chain-3"]
-    scorer = Scorer([ex], state=True)
+    scorer = Scorer([ex], PAPER, state=True)
     msgs = [m.model_dump(exclude_none=True) for m in ex.messages]
     assert scorer.score({"example_id": ex.id, "messages": msgs}, diff=Diff()).components["state"] == 0.0
     assert scorer.score({"example_id": ex.id, "messages": msgs}).components["state"] == 1.0
@@ -97,8 +99,8 @@ def test_turns_causal_and_pooled(by_id: dict[str, Example]) -> None:
         {"role": "assistant", "tool_calls": [{"id": f"t{i}", "type": "function",
                                               "function": {"name": n, "arguments": json.dumps(a)}}]}
         for i, (n, a) in enumerate(calls)]
-    causal = Scorer([ex]).score({"example_id": ex.id, "messages": early})
-    pooled = Scorer([ex], RewardConfig(turns="pooled")).score({"example_id": ex.id, "messages": early})
+    causal = Scorer([ex], PAPER).score({"example_id": ex.id, "messages": early})
+    pooled = Scorer([ex], RewardConfig(preset="paper", turns="pooled")).score({"example_id": ex.id, "messages": early})
     assert pooled.total == pytest.approx(1.3)
     assert causal.total < pooled.total and causal.matched == 1
 
@@ -106,7 +108,7 @@ def test_turns_causal_and_pooled(by_id: dict[str, Example]) -> None:
 def test_clarification_example(by_id: dict[str, Example]) -> None:
     ex = by_id["clarify"]
     msgs = [m.model_dump(exclude_none=True) for m in ex.messages]
-    scorer = Scorer([ex])
+    scorer = Scorer([ex], PAPER)
     assert scorer.score({"example_id": ex.id, "messages": msgs}).total == pytest.approx(1.3)
     (call,) = ex.gold_calls()
     guess = [msgs[0], msgs[1], {"role": "assistant", "tool_calls": [
@@ -117,7 +119,7 @@ def test_clarification_example(by_id: dict[str, Example]) -> None:
 def test_abstention_examples(by_id: dict[str, Example]) -> None:
     for name in ("abstain", "irrelevant"):
         ex = by_id[name]
-        scorer = Scorer([ex], execute=True)
+        scorer = Scorer([ex], PAPER, execute=True)
         assert scorer.score({"example_id": ex.id, "completion": "I can't do that."}).total == 1.0
         call = _text([("get_wallet", {"wallet_id": "W-10002"})])
         assert scorer.score({"example_id": ex.id, "completion": call}).total == 0.0
@@ -125,12 +127,12 @@ def test_abstention_examples(by_id: dict[str, Example]) -> None:
 
 def test_hidden_and_unknown_tools_fail_without_running(by_id: dict[str, Example]) -> None:
     ex = by_id["read-1"]
-    score = Scorer([ex], execute=True).score({"example_id": ex.id, "completion": _text([("count_wallets", {})])})
+    score = Scorer([ex], PAPER, execute=True).score({"example_id": ex.id, "completion": _text([("count_wallets", {})])})
     assert score.components["validity"] == 0.0 and score.components["state"] == 1.0
 
 
 def test_batch_scoring(examples: list[Example]) -> None:
-    scorer = Scorer(examples)
+    scorer = Scorer(examples, PAPER)
     trajs = [{"example_id": ex.id, "completion": ""} for ex in examples]
     scores = scorer.score_batch(trajs)
     assert [s.total for s in scores] == [1.0 if not ex.gold_calls() else 0.0 for ex in examples]
@@ -141,9 +143,9 @@ def test_prepare_one_turn(by_id: dict[str, Example]) -> None:
     gold = prepare(ex, turn=1)
     assert [s.id for s in gold.calls] == ["c2", "c3"]
     assert gold.calls[0].deps == () and gold.calls[1].deps == (0,)  # c1 is done in the prompt
-    assert gold.prefix == (("get_wallet", ex.turns[0].calls[0].arguments),)
+    assert gold.prefix == (("get_wallet", ex.turns[0].calls[0].arguments, 0),)
     assert prepare(ex, turn=7).calls == ()
-    scorer = Scorer([ex], execute=True)
+    scorer = Scorer([ex], PAPER, execute=True)
     calls = [Call(s.name, dict(s.arguments), None, None) for s in gold.calls]
     score = scorer.score_calls(gold, calls)
     assert score.total == pytest.approx(1.3) and score.components["state"] == 1.0

@@ -6,7 +6,7 @@ import pytest
 
 from prove.env import RowChange
 from prove.records import Example
-from prove.reward import compare, replay
+from prove.reward import Call, RewardConfig, Scorer, compare, replay
 
 
 def _upd(key: str, before: dict, after: dict, table: str = "wallets") -> RowChange:
@@ -81,7 +81,7 @@ def test_inserts_without_other_columns_match_by_key() -> None:
 
 def test_replay_on_the_toy_server(by_id: dict[str, Example]) -> None:
     ex = by_id["chain-3"]
-    gold_calls = [(c.name, c.arguments) for c in ex.gold_calls()]
+    gold_calls = [(c.name, c.arguments, 0) for c in ex.gold_calls()]
     gold = replay(ex.servers, ex.world, gold_calls)
     assert gold.outcomes == [True, True, True]
     assert gold.fingerprint == ex.fingerprint
@@ -90,12 +90,30 @@ def test_replay_on_the_toy_server(by_id: dict[str, Example]) -> None:
     s = compare(gold.diff, twice.diff)
     assert s.value < 1.0 and s.collateral == 1  # the second move: balances off, one more row
     offered = {t.function.name for t in ex.tools}
-    hidden = replay(ex.servers, ex.world, [("count_wallets", {}), (None, {}), ("get_wallet", None)], offered=offered)
+    hidden = replay(ex.servers, ex.world, [("count_wallets", {}, 0), (None, {}, 0), ("get_wallet", None, 0)], offered=offered)
     assert hidden.outcomes == [False, False, False] and not hidden.diff
 
 
 def test_replay_after_a_prefix(by_id: dict[str, Example]) -> None:
     ex = by_id["two-turns"]
-    calls = [(c.name, c.arguments) for c in ex.gold_calls()]
-    r = replay(ex.servers, ex.world, calls[1:], prefix=calls[:1])
+    calls = [(c.name, c.arguments, t) for t, turn in enumerate(ex.turns) for c in turn.calls]
+    r = replay(ex.servers, ex.world, calls[1:], prefix=calls[:1], first=1)
     assert r.outcomes == [True, True] and len(r.diff) == 3  # two balances and one move
+
+
+def test_replay_lets_each_turns_time_pass_before_its_calls(by_id: dict[str, Example]) -> None:
+    ex = by_id["two-turns"]
+    calls = [(c.name, c.arguments, t) for t, turn in enumerate(ex.turns) for c in turn.calls]
+    still = replay(ex.servers, ex.world, calls)
+    later = replay(ex.servers, ex.world, calls, advance=(0, 86_400 * 30), last=1)
+    move = next(ch for ch in later.diff if ch.table == "moves")
+    assert move.after["at"] > next(ch for ch in still.diff if ch.table == "moves").after["at"]
+    assert later.fingerprint != still.fingerprint
+    # The reward replays the record's own advances, gold and episode alike: gold still ends in
+    # the gold's state.
+    record = ex.model_dump(mode="json")
+    record["turns"][1]["advance"] = 86_400 * 30
+    scorer = Scorer([record], RewardConfig(), execute=True)
+    gold = [Call(c.name, dict(c.arguments), None, t) for t, turn in enumerate(ex.turns) for c in turn.calls]
+    score = scorer.score_calls(ex.id, gold)
+    assert score.components["state"] == 1.0 and scorer.gold_replay(ex.id).fingerprint == later.fingerprint

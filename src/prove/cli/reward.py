@@ -28,7 +28,7 @@ ScaleOpt = Annotated[str | None, typer.Option("--scale", help="raw (weighted sum
 TurnsOpt = Annotated[str | None, typer.Option("--turns", help="causal (default) or pooled.")]
 
 
-def _config(path: Path | None, scale: str | None, turns: str | None) -> RewardConfig:
+def _config(path: Path | None, scale: str | None, turns: str | None, preset: str | None = None) -> RewardConfig:
     data: dict[str, Any] = {}
     if path is not None:
         try:
@@ -39,6 +39,8 @@ def _config(path: Path | None, scale: str | None, turns: str | None) -> RewardCo
         data["scale"] = scale
     if turns is not None:
         data["turns"] = turns
+    if preset is not None:
+        data["preset"] = preset
     try:
         return RewardConfig.model_validate(data)
     except ValidationError as exc:
@@ -168,8 +170,13 @@ def _num(value: Any) -> str:
 
 @app.command("audit")
 def audit(
-    dataset: Annotated[Path, typer.Argument(help="The examples to audit (JSONL); their servers must be installed.")],
+    dataset: Annotated[Path, typer.Argument(help="The examples to audit (JSONL); examples of servers not installed "
+                                                 "are audited without execution.")],
     config: ConfigOpt = None, scale: ScaleOpt = None, turns: TurnsOpt = None,
+    preset: Annotated[str | None, typer.Option(help="prove (default) or paper.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on any tie with gold too (and on an alternative "
+                                                          "order scored below gold).")] = False,
+    beside: Annotated[bool, typer.Option(help="Score the other preset on the same variants, shown beside.")] = True,
     seed: Annotated[int, typer.Option(help="Seeds the variants and the random calls.")] = 0,
     variants: Annotated[int, typer.Option(help="At most this many variants of each corruption per example.")] = 8,
     show: Annotated[int, typer.Option(help="Findings listed per corruption (--json lists them all).")] = 50,
@@ -177,53 +184,67 @@ def audit(
 ) -> None:
     """Score every example's gold calls against corruptions of them, executed live.
 
-    Exits with 1 when gold is below the best score on some example or a corruption beats it.
-    Ties are listed too: a call repeated within the efficiency budget ties by design.
+    Exits with 1 when gold is below the best score on some example or a corruption beats it;
+    with --strict, also when one ties it.
     """
-    cfg = _config(config, scale, turns)
+    cfg = _config(config, scale, turns, preset)
+    other = cfg.model_copy(update={"preset": "paper" if cfg.preset == "prove" else "prove"})
+    other = RewardConfig.model_validate(other.model_dump())
     examples = _examples(dataset)
     try:
         with _progress("auditing") as bar:
             task = bar.add_task("audit", total=len(examples))
-            report = run_audit(examples, cfg, seed=seed, max_variants=variants,
-                               progress=lambda n: bar.advance(task, n))
+            found = run_audit(examples, cfg, seed=seed, max_variants=variants,
+                              progress=lambda n: bar.advance(task, n), also=[other] if beside else [])
     except ProveError as exc:
         fail(f"cannot replay the dataset's calls: {exc}")
+    reports = found if isinstance(found, list) else [found]
+    main = reports[0]
     if as_json:
-        print_json(report.to_dict())
+        print_json({**main.to_dict(), "beside": [r.to_dict() for r in reports[1:]]})
     else:
-        _show_audit(report, show)
-    if not report.ok:
+        _show_audit(main, show, strict)
+        for r in reports[1:]:
+            console.print(f"[dim]beside it, preset {r.preset}: gold mean {r.gold_mean:.3f}, "
+                          + ", ".join(f"{name} {s['ties']} ties / {s['beats']} beats"
+                                      for name, s in r.corruptions.items() if s["ties"] or s["beats"])
+                          + (" (no tie)" if not r.findings else "") + "[/]")
+    if not (main.strict_ok if strict else main.ok):
         raise typer.Exit(1)
 
 
-def _show_audit(report: Any, show: int) -> None:
-    table = Table(title=f"reward audit: {report.examples} examples, gold mean {report.gold_mean:.3f} "
-                        f"(best {report.best:g})")
+def _show_audit(report: Any, show: int, strict: bool = False) -> None:
+    table = Table(title=f"reward audit ({report.preset}): {report.examples} examples, gold mean "
+                        f"{report.gold_mean:.3f} (best {report.best:g})")
     table.add_column("corruption", style="cyan", no_wrap=True)
     for col in ("examples", "variants", "mean", "max", "mean state", "ties", "beats"):
         table.add_column(col, justify="right")
     for name, s in report.corruptions.items():
+        ties = s["ties"] + s["punished"]
         table.add_row(name, str(s["examples"]), str(s["variants"]), _num(s["mean"]), _num(s["max"]),
-                      _num(s["mean_state"]), str(s["ties"]) if s["ties"] else "[dim]0[/]",
+                      _num(s["mean_state"]), (f"[yellow]{ties}[/]" if ties else "[dim]0[/]"),
                       f"[bold red]{s['beats']}[/]" if s["beats"] else "[dim]0[/]")
     console.print(table)
+    if report.not_executed:
+        console.print(f"[yellow]{len(report.not_executed)} example(s) of servers not installed here were audited "
+                      "without execution (no outcomes, no state, no fingerprint check)[/]")
     if report.gold_below_best:
         console.print(f"[bold red]gold below the best on {len(report.gold_below_best)} example(s):[/]")
         for g in report.gold_below_best[:show]:
             console.print(f"  {g['example']}: {g['score']:.3f} < {g['best']:g} ({g['why']})")
     else:
-        console.print(f"[green]gold scores the best ({report.best:g}) on every example[/]")
+        console.print("[green]gold scores the best on every example[/]")
     if not report.findings:
-        console.print("[green]no corruption scores as high as gold[/]")
+        console.print("[green]gold is strictly above every corruption on every example[/]")
         return
     by_kind: dict[str, list[Any]] = {}
     for f in report.findings:
         by_kind.setdefault(f.corruption, []).append(f)
     for kind, found in by_kind.items():
         beats = sum(f.verdict == "beat" for f in found)
-        colour = "bold red" if beats else "yellow"
-        console.print(f"[{colour}]{kind}[/]: at least as high as gold on {len(found)} example(s)"
+        colour = "bold red" if beats or strict else "yellow"
+        what = "below gold (it must score the same)" if kind == "alternative_order" else "at least as high as gold"
+        console.print(f"[{colour}]{kind}[/]: {what} on {len(found)} example(s)"
                       + (f", [bold red]above gold on {beats}[/]" if beats else ""))
         for f in found[:show]:
             note = f" [dim]({f.note})[/]" if f.note else ""

@@ -23,7 +23,7 @@ from .components import (
 )
 from .config import COMPONENTS, RewardConfig, Values, Weights
 from .gold import Gold, GoldStep, ToolSpec, prepare
-from .parse import Call, parse_completion, parse_json, parse_messages, parse_text, parse_trajectory
+from ..calls import Call, parse_completion, parse_json, parse_messages, parse_text, parse_trajectory
 from .score import Score, Scorer, score_calls
 from .state import Replay, StateScore, compare, replay
 

@@ -33,7 +33,7 @@ from typing import Any
 # its package.
 from prove.reward.config import COMPONENTS, RewardConfig
 from prove.reward.gold import Gold, prepare
-from prove.reward.parse import parse_completion
+from prove.calls import parse_completion
 from prove.reward.score import Score, Scorer
 
 __all__ = ["compute_score", "compute_score_batch", "trl_reward"]

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 
 from .config import Values
 from .gold import Gold, GoldStep, ToolSpec, same
-from .parse import Call
+from ..calls import Call
 
 __all__ = [
     "align", "argument_values", "budget", "call_validity", "coverage", "efficiency", "name_precision",
-    "validity", "value_share",
+    "unmatched_cost", "validity", "value_share",
 ]
 
 
@@ -24,12 +24,31 @@ def budget(n_gold: int, beta: float) -> int:
     return n_gold + math.ceil(n_gold * beta)
 
 
-def efficiency(n_calls: int, n_gold: int, alpha: float, beta: float) -> float:
-    """R_eff = -alpha * max(0, n_calls - B) / B; 0 within the budget (and when there is no gold)."""
+def efficiency(n_calls: int, n_gold: int, alpha: float, beta: float, unmatched: float = 0.0) -> float:
+    """R_eff = -alpha * (max(0, n_calls - B) + unmatched) / B; 0 when there is no gold.
+
+    `unmatched` is 0 in `paper` (calls within the budget are free) and `unmatched_cost` in
+    `prove` (an unmatched call is never free, a write whatever the budget).
+    """
     b = budget(n_gold, beta)
-    if b <= 0 or n_calls <= b:
+    if b <= 0:
         return 0.0
-    return -alpha * (n_calls - b) / b
+    excess = max(0, n_calls - b) + unmatched
+    return -alpha * excess / b if excess else 0.0
+
+
+def unmatched_cost(calls: Sequence[Call], mu: Sequence[int], specs: Mapping[str, ToolSpec], read: float,
+                   write: float) -> float:
+    """What the calls no gold call is aligned with cost, in budget units: `read` for a call to
+    a read tool, `write` for a write, a tool of unknown effect, or a call that names no offered tool."""
+    used = set(mu)
+    total = 0.0
+    for i, c in enumerate(calls):
+        if i in used:
+            continue
+        spec = specs.get(c.name) if c.name is not None else None
+        total += read if spec is not None and spec.read else write
+    return total
 
 
 def call_validity(call: Call, specs: Mapping[str, ToolSpec], unknown: str = "skip") -> float:
@@ -59,14 +78,23 @@ def call_validity(call: Call, specs: Mapping[str, ToolSpec], unknown: str = "ski
     return 1.0 if ok else 2 / 3
 
 
-def validity(calls: Sequence[Call], specs: Mapping[str, ToolSpec], unknown: str = "skip") -> float:
-    """R_val: the mean of `call_validity` over the model's calls (0 without calls)."""
+def validity(calls: Sequence[Call], specs: Mapping[str, ToolSpec], unknown: str = "skip",
+             n_gold: int | None = None) -> float:
+    """R_val (0 without calls).
+
+    `paper` (no `n_gold`): the mean of `call_validity` over the model's calls, which a repeated
+    valid call raises. `prove` (`n_gold` given): 1 less the calls' summed shortfalls from a valid
+    call over the gold's size, at least 0; a valid call adds no shortfall, so adding calls can
+    never raise it.
+    """
     if not calls:
         return 0.0
     total = 0.0
     for c in calls:
         total += call_validity(c, specs, unknown)
-    return total / len(calls)
+    if n_gold is None:
+        return total / len(calls)
+    return max(0.0, 1.0 - (len(calls) - total) / max(1, n_gold))
 
 
 def value_share(step: GoldStep, args: Mapping[str, object], opts: Values) -> float:
@@ -163,27 +191,41 @@ def coverage(gold: Gold, mu: Sequence[int]) -> float:
     return total / len(steps)
 
 
-def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True) -> float:
+def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, counted: bool = False) -> float:
     """R_name: the share of the model's calls whose name is a gold name (0 without calls).
 
     With `causal`, a call made in turn t counts only names of gold calls of turns <= t: a call
     made before the user asked for it (a guess instead of a clarifying question) earns nothing.
+    With `counted` (`prove`), a name earns credit at most as many times as the gold uses it, so
+    a repeated call is not a precise one.
     """
     if not calls:
         return 0.0
     hits = 0
     names = gold.names
+    seen: dict[str, int] = {}
+    counts = gold.counts
     for c in calls:
-        if c.name in (names if not causal or c.turn is None else gold.names_for(c.turn)):
+        name = c.name
+        if name in (names if not causal or c.turn is None else gold.names_for(c.turn)):
+            if counted:
+                k = seen.get(name, 0)  # type: ignore[arg-type]
+                if k >= counts.get(name, 0):  # type: ignore[arg-type]
+                    continue
+                seen[name] = k + 1  # type: ignore[index]
             hits += 1
     return hits / len(calls)
 
 
-def argument_values(mu: Sequence[int], shares: Sequence[float]) -> float:
-    """R_arg: the mean value share over the coverage-aligned pairs (0 when none)."""
+def argument_values(mu: Sequence[int], shares: Sequence[float], exact: bool = False) -> float:
+    """R_arg: the mean value share over the coverage-aligned pairs (0 when none).
+
+    With `exact` (`prove`), a pair earns 1 only when every value matches, else 0: one wrong
+    value costs a whole call's worth, at least what an unneeded call costs.
+    """
     total, n = 0.0, 0
     for m, s in zip(mu, shares):
         if m >= 0:
-            total += s
+            total += (1.0 if s >= 1.0 else 0.0) if exact else s
             n += 1
     return total / n if n else 0.0

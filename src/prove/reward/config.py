@@ -1,4 +1,4 @@
-"""The reward's settings, with every weight declared in one place.
+"""The reward's settings, with every component and its weight per preset declared in one table.
 
 A component with weight 0 is still computed and reported in the breakdown: a logged metric.
 """
@@ -7,25 +7,36 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
 
-COMPONENTS: tuple[str, ...] = ("validity", "coverage", "efficiency", "name", "args", "state")
+from ..calls import Outcomes
+
+PRESETS: tuple[str, ...] = ("paper", "prove")
+
+# The one table of components: name, weight in `paper`, weight in `prove`, what it measures.
+TABLE: tuple[tuple[str, float, float, str], ...] = (
+    ("validity", 0.5, 0.5, "the calls are well-formed, offered, typed and succeed"),
+    ("coverage", 0.5, 0.5, "the gold calls are matched (name and keys) in dependency order"),
+    ("efficiency", 0.15, 0.15, "calls beyond the budget cost; in `prove` every unmatched call too"),
+    ("name", 0.2, 0.2, "the calls use gold tool names"),
+    ("args", 0.1, 0.3, "the matched calls carry the gold values"),
+    ("state", 0.0, 2.0, "the episode leaves the world as the gold calls do (where it was executed)"),
+)
+COMPONENTS: tuple[str, ...] = tuple(row[0] for row in TABLE)
+_PRESET_WEIGHTS = {preset: {row[0]: row[1 + k] for row in TABLE} for k, preset in enumerate(PRESETS)}
+
+_WeightsBase = create_model(  # type: ignore[call-overload]
+    "_WeightsBase", __config__=ConfigDict(extra="forbid", frozen=True),
+    **{name: (float | None, Field(None, description=what)) for name, _, _, what in TABLE})
 
 
-class Weights(BaseModel):
-    """Weights of the components in the total (the paper's, plus `state` as a metric)."""
+class Weights(_WeightsBase):  # type: ignore[misc, valid-type]
+    """Weights that replace the preset's (None: the preset's weight); see `TABLE`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    validity: float = 0.5
-    coverage: float = 0.5
-    efficiency: float = 0.15
-    name: float = 0.2
-    args: float = 0.1
-    state: float = 0.0
-
-    def items(self) -> list[tuple[str, float]]:
-        return [(c, getattr(self, c)) for c in COMPONENTS]
+    def resolve(self, preset: str) -> dict[str, float]:
+        """Every component's weight: these where given, else the preset's."""
+        base = _PRESET_WEIGHTS[preset]
+        return {c: (base[c] if getattr(self, c) is None else float(getattr(self, c))) for c in COMPONENTS}
 
 
 class Values(BaseModel):
@@ -45,10 +56,14 @@ class RewardConfig(BaseModel):
     """Everything that shapes the reward.
 
     Attributes:
-        weights: the components' weights.
+        preset: `prove` (default): the paper's five ideas with their loopholes closed and the
+            state component where the episode was executed; `paper`: the paper's formula
+            verbatim (docs/reward.md sets them side by side).
+        weights: weights replacing the preset's.
         alpha: the efficiency penalty's slope.
         beta: the budget's slack: B = n_gt + ceil(n_gt * beta).
         values: how argument values are normalised.
+        outcomes: which tool results are failures (validity's third level).
         turns: `causal` (default): the episode's calls are scored against all gold calls, and
             a gold call of user turn t can only be matched by a call made in turn t or later;
             `pooled`: turns are ignored.
@@ -57,36 +72,52 @@ class RewardConfig(BaseModel):
         unknown_outcome: how a call whose execution outcome is unknown counts in validity:
             `skip` averages the two levels that can be checked, `pass` and `fail` assume it.
         abstain_score: the total when the gold has no calls and the model makes none (else 0).
-        scale: `raw` keeps the weighted sum (best 1.3 with the paper's weights, efficiency being
-            at most 0); `unit` divides it by the sum of the positive weights (best 1.0).
+        scale: `raw` keeps the weighted sum; `unit` divides it by the sum of the positive
+            weights of the components computed (best 1.0).
         state_collateral: the state component's penalty per changed row the gold did not change,
             relative to the number of rows the gold changed.
+        unmatched_read: `prove`: what an unmatched call to a read tool costs in efficiency, in
+            budget units (a call beyond the budget costs 1).
+        unmatched_write: `prove`: the same for a write (or a tool of unknown effect), whatever
+            the budget.
+        state_miss: `prove`: the most the state component gives an episode that does not end in
+            the gold's state (one that does gets 1).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    preset: Literal["paper", "prove"] = "prove"
     weights: Weights = Field(default_factory=Weights)
     alpha: float = Field(0.5, ge=0)
     beta: float = Field(0.5, ge=0)
     values: Values = Field(default_factory=Values)
+    outcomes: Outcomes = Field(default_factory=Outcomes)
     turns: Literal["causal", "pooled"] = "causal"
     omitted_defaults: bool = True
     unknown_outcome: Literal["skip", "pass", "fail"] = "skip"
     abstain_score: float = 1.0
     scale: Literal["raw", "unit"] = "raw"
     state_collateral: float = Field(0.5, ge=0)
-    _positive: float = PrivateAttr(1.0)
+    unmatched_read: float = Field(0.1, ge=0)
+    unmatched_write: float = Field(1.0, ge=0)
+    state_miss: float = Field(0.5, le=1)
+    _w: dict[str, float] = PrivateAttr(default_factory=dict)
 
     def model_post_init(self, context: Any) -> None:
-        # Efficiency is at most 0, so its weight never adds to the best score.
-        self._positive = sum(w for c, w in self.weights.items() if w > 0 and c != "efficiency") or 1.0
+        self._w = self.weights.resolve(self.preset)
 
-    def best(self, abstain: bool = False) -> float:
-        """The highest total a trajectory can get (on an example without gold calls: `abstain`)."""
+    @property
+    def w(self) -> dict[str, float]:
+        """Every component's weight (the preset's, with `weights` applied)."""
+        return self._w
+
+    def positive_sum(self, state: bool = False) -> float:
+        """The raw best: the positive weights but efficiency's (at most 0), state's only when computed."""
+        return sum(w for c, w in self._w.items() if w > 0 and c != "efficiency" and (state or c != "state")) or 1.0
+
+    def best(self, abstain: bool = False, state: bool = False) -> float:
+        """The highest total a trajectory can get (on an example without gold calls: `abstain`;
+        `state`: when the state component is computed)."""
         if abstain:
             return self.abstain_score
-        return 1.0 if self.scale == "unit" else self.positive_sum()
-
-    def positive_sum(self) -> float:
-        """The sum of the positive weights but efficiency's (which is at most 0): the raw best."""
-        return self._positive
+        return 1.0 if self.scale == "unit" else self.positive_sum(state)

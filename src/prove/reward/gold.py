@@ -8,12 +8,14 @@ validity check needs, and the name sets for precision.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..env import registry
 from .config import RewardConfig, Values
 
 __all__ = ["Gold", "GoldStep", "ToolSpec", "canon", "checker", "prepare", "same", "spec_from_schema", "type_ok"]
@@ -92,6 +94,7 @@ class ToolSpec:
     fold: frozenset[str]
     defaults: Mapping[str, Any]
     checks: tuple[tuple[str, Callable[[Any], bool] | None], ...] = ()
+    read: bool | None = None  # the tool only reads (None: unknown, counted as a write)
 
     def __post_init__(self) -> None:
         if not self.checks and self.required:
@@ -117,7 +120,16 @@ def spec_from_schema(tool: Mapping[str, Any]) -> ToolSpec | None:
         if "default" in sub:
             defaults[key] = sub["default"]
     return ToolSpec(fn["name"], tuple((k, _types(props.get(k))) for k in required if isinstance(k, str)),
-                    props, frozenset(fold), defaults)
+                    props, frozenset(fold), defaults, read=_read_hint(tool, fn))
+
+
+def _read_hint(tool: Mapping[str, Any], fn: Mapping[str, Any]) -> bool | None:
+    """MCP's `readOnlyHint`, where a schema carries its annotations (on the tool or its function)."""
+    for holder in (fn, tool):
+        notes = holder.get("annotations")
+        if isinstance(notes, Mapping) and isinstance(notes.get("readOnlyHint"), bool):
+            return notes["readOnlyHint"]
+    return None
 
 
 # ----- values ------------------------------------------------------------------------------------
@@ -199,7 +211,17 @@ class Gold:
     kind: str = "multi_turn"
     fingerprint: str | None = None
     edges: tuple[tuple[int, int], ...] = field(default=())
-    prefix: tuple[tuple[str, dict[str, Any]], ...] = field(default=())
+    prefix: tuple[tuple[str, dict[str, Any], int], ...] = field(default=())
+    counts: Mapping[str, int] = field(default_factory=dict)
+    advance: tuple[int, ...] = field(default=())
+    first: int = 0
+    last: int = -1
+    missing: tuple[str, ...] = field(default=())
+
+    @property
+    def executable(self) -> bool:
+        """Whether the example's servers are all installed here (so its calls can be run)."""
+        return bool(self.servers) and not self.missing
 
     @property
     def key(self) -> tuple[str, tuple[str, ...]]:
@@ -259,10 +281,16 @@ def prepare(example: Any, config: RewardConfig | None = None, *, turn: int | Non
         for t in range(min(max(turn, 0), len(turns))):
             for call in (turns[t].get("calls") if isinstance(turns[t], Mapping) else None) or []:
                 args = {k: v for k, v in (call.get("arguments") or {}).items() if v is not None}
-                prefix.append((str(call.get("name")), args))
+                prefix.append((str(call.get("name")), args, t))
+    servers = tuple(ex.get("servers") or ())
+    missing = tuple(s for s in servers if s not in registry)
     if not specs:
-        specs = _specs_from_servers(ex.get("servers") or (), int(ex.get("world") or 0)) or \
+        specs = (_specs_from_servers(servers, int(ex.get("world") or 0)) if not missing else {}) or \
             _specs_from_gold([c for _, c in raw])
+    if servers and not missing:
+        effects = _effects(servers)
+        specs = {name: (replace(spec, read=effects[name]) if spec.read is None and name in effects else spec)
+                 for name, spec in specs.items()}
     opts = config.values
     index: dict[str, int] = {}
     steps: list[GoldStep] = []
@@ -296,6 +324,9 @@ def prepare(example: Any, config: RewardConfig | None = None, *, turn: int | Non
         acc |= names_by_turn.get(t, set())
         upto.append(frozenset(acc))
     n = len(steps)
+    counts: dict[str, int] = {}
+    for step in steps:
+        counts[step.name] = counts.get(step.name, 0) + 1
     return Gold(
         id=str(ex.get("id", "")),
         calls=tuple(steps),
@@ -303,12 +334,17 @@ def prepare(example: Any, config: RewardConfig | None = None, *, turn: int | Non
         names=frozenset(s.name for s in steps),
         names_upto=tuple(upto),
         budget=n + math.ceil(n * config.beta),
-        servers=tuple(ex.get("servers") or ()),
+        servers=servers,
         world=int(ex.get("world") or 0),
         kind=str(ex.get("kind") or "multi_turn"),
         fingerprint=ex.get("fingerprint"),
         edges=tuple(edges),
         prefix=tuple(prefix),
+        counts=counts,
+        advance=tuple(int(t.get("advance") or 0) if isinstance(t, Mapping) else 0 for t in turns),
+        first=0 if turn is None else max(turn, 0),
+        last=len(turns) - 1 if turn is None else turn,
+        missing=missing,
     )
 
 
@@ -345,6 +381,18 @@ def _specs_from_servers(servers: Any, world: int) -> dict[str, ToolSpec]:
     except (ProveError, ValueError):
         return {}
     return {spec.name: spec for spec in map(spec_from_schema, schemas) if spec is not None}
+
+
+@functools.lru_cache(maxsize=256)
+def _effects(servers: tuple[str, ...]) -> dict[str, bool]:
+    """Whether each visible tool of the servers only reads, under the names an episode routes them by."""
+    from ..env import ProveError, Session
+
+    try:
+        with Session(list(servers)) as session:
+            return {name: tool.read_only for name, tool in session.tools().items()}
+    except (ProveError, ValueError):
+        return {}
 
 
 def _specs_from_gold(calls: list[Mapping[str, Any]]) -> dict[str, ToolSpec]:

@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..calls import Call, outcome_reader, parse_trajectory
 from ..env import Diff
-from .components import align, argument_values, coverage, efficiency, name_precision, validity
+from .components import align, argument_values, coverage, efficiency, name_precision, unmatched_cost, validity
 from .config import COMPONENTS, RewardConfig
 from .gold import Gold, prepare
-from .parse import Call, parse_trajectory
 from .state import Replay, compare, replay
 
 __all__ = ["Score", "Scorer", "score_calls"]
@@ -28,7 +28,8 @@ class Score:
     """A total and what it is made of.
 
     `components` holds every component's unweighted value (`state` is None when it was not
-    computed); the counts say how the calls lined up with the gold.
+    computed); `best` is the highest total possible with the components computed; the counts
+    say how the calls lined up with the gold.
     """
 
     total: float
@@ -39,6 +40,7 @@ class Score:
     budget: int
     matched: int
     ordered: int
+    best: float = 0.0
     details: dict[str, Any] = field(default_factory=dict)
 
     def breakdown(self) -> dict[str, Any]:
@@ -46,7 +48,7 @@ class Score:
         out: dict[str, Any] = {"score": self.total}
         out.update(self.components)
         out.update(abstain=self.abstain, n_calls=self.n_calls, n_gold=self.n_gold, budget=self.budget,
-                   matched=self.matched, ordered=self.ordered)
+                   matched=self.matched, ordered=self.ordered, best=self.best)
         if self.details:
             out.update(self.details)
         return out
@@ -63,30 +65,42 @@ class Score:
 
 
 def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: float | None = None) -> Score:
-    """Score the model's calls against a prepared gold (the pure core of the reward)."""
+    """Score the model's calls against a prepared gold (the pure core of the reward).
+
+    `state` is the state component's value when the caller computed it (`Scorer` does).
+    """
     n = len(calls)
-    w = config.weights
+    w = config.w
     if not gold.calls:
         good = n == 0
         v = 1.0 if good else 0.0
         comps: dict[str, float | None] = {"validity": v, "coverage": v, "efficiency": 0.0, "name": v, "args": v,
                                           "state": state}
-        return Score(config.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0)
+        return Score(config.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0, config.abstain_score)
+    prove = config.preset == "prove"
     causal = config.turns == "causal"
+    n_gold = len(gold.calls)
     mu, shares = align(gold, calls, config.values, causal)
-    val = validity(calls, gold.specs, config.unknown_outcome)
-    cov = coverage(gold, mu)
-    eff = efficiency(n, len(gold.calls), config.alpha, config.beta)
-    nam = name_precision(calls, gold, causal)
-    arg = argument_values(mu, shares)
-    total = w.validity * val + w.coverage * cov + w.efficiency * eff + w.name * nam + w.args * arg
-    if state is not None:
-        total += w.state * state
+    unmatched = unmatched_cost(calls, mu, gold.specs, config.unmatched_read, config.unmatched_write) if prove \
+        else 0.0
+    comps = {
+        "validity": validity(calls, gold.specs, config.unknown_outcome, n_gold if prove else None),
+        "coverage": coverage(gold, mu),
+        "efficiency": efficiency(n, n_gold, config.alpha, config.beta, unmatched),
+        "name": name_precision(calls, gold, causal, counted=prove),
+        "args": argument_values(mu, shares, exact=prove),
+        "state": state,
+    }
+    total = 0.0
+    for c, value in comps.items():
+        if value is not None:
+            total += w[c] * value
+    best = config.positive_sum(state is not None)
     if config.scale == "unit":
-        total /= config.positive_sum()
+        total /= best
+        best = 1.0
     matched = len(mu) - mu.count(-1)
-    comps = {"validity": val, "coverage": cov, "efficiency": eff, "name": nam, "args": arg, "state": state}
-    return Score(total, comps, False, n, len(gold.calls), gold.budget, matched, round(cov * len(gold.calls)))
+    return Score(total, comps, False, n, n_gold, gold.budget, matched, round(comps["coverage"] * n_gold), best)
 
 
 class Scorer:
@@ -98,14 +112,20 @@ class Scorer:
         execute: run the calls of a trajectory that carries no outcomes on a fresh session of
             the example's world (`Session(example.servers, world=example.world)`) to learn them.
         state: compute the state component (replays both the gold and the episode); by
-            default when `execute` is on or the state weight is not 0.
+            default when `execute` is on or `weights.state` is set to a non-zero weight (the
+            `prove` preset's own state weight counts only where the episode was executed). A
+            live episode's `diff` or `fingerprint` given to `score` always gives it.
+
+    Examples of servers that are not installed are scored without execution; their scores
+    say so in `details["execution"]`.
     """
 
     def __init__(self, examples: Iterable[Any] = (), config: RewardConfig | None = None, *,
                  execute: bool = False, state: bool | None = None) -> None:
         self.config = config or RewardConfig()
         self.execute = execute
-        self.state = state if state is not None else (execute or self.config.weights.state != 0)
+        self.state = state if state is not None else (execute or bool(self.config.weights.state))
+        self.outcome = outcome_reader(self.config.outcomes)
         self._examples: dict[str, Any] = {}
         self._gold: dict[str, Gold] = {}
         self._gold_replay: dict[tuple[str, tuple[str, ...]], Replay] = {}
@@ -141,38 +161,57 @@ class Scorer:
             gold = self.gold(gold)
         found = self._gold_replay.get(gold.key)
         if found is None:
-            found = replay(gold.servers, gold.world, [(s.name, s.arguments) for s in gold.calls],
-                           prefix=gold.prefix)
+            found = replay(gold.servers, gold.world, [(s.name, s.arguments, s.turn) for s in gold.calls],
+                           prefix=gold.prefix, advance=gold.advance, first=gold.first, last=gold.last)
             self._gold_replay[gold.key] = found
         return found
 
-    def score(self, trajectory: Mapping[str, Any] | Any, *, diff: Diff | None = None) -> Score:
+    def score(self, trajectory: Mapping[str, Any] | Any, *, diff: Diff | None = None,
+              fingerprint: str | None = None) -> Score:
         """Score one trajectory (`{example_id, messages}` or `{example_id, completion}`).
 
-        `diff` is the episode's own `Session.diff()` when the caller ran it live; the state
-        component uses it instead of a replay.
+        `diff` (`Session.diff()`) and `fingerprint` describe the episode's final state when the
+        caller ran it live; the state component uses them instead of a replay.
         """
         if type(trajectory) is not dict and not isinstance(trajectory, Mapping):
             trajectory = trajectory.model_dump(mode="json", exclude_none=True)
         gold = self.gold(trajectory["example_id"])
-        return self.score_calls(gold, parse_trajectory(trajectory), diff=diff)
+        return self.score_calls(gold, parse_trajectory(trajectory, self.outcome), diff=diff, fingerprint=fingerprint)
 
-    def score_calls(self, gold: Gold | str, calls: list[Call], *, diff: Diff | None = None) -> Score:
-        """Score parsed calls, executing them first where this scorer is told to."""
+    def score_calls(self, gold: Gold | str, calls: Sequence[Call], *, diff: Diff | None = None,
+                    fingerprint: str | None = None) -> Score:
+        """Score parsed calls (left as they are), executing them first where this scorer is told to."""
         if isinstance(gold, str):
             gold = self.gold(gold)
-        state = None
+        live = diff is not None or fingerprint is not None
         need_outcomes = self.execute and any(c.ok is None for c in calls)
-        if gold.servers and (need_outcomes or (self.state and diff is None)):
-            run = replay(gold.servers, gold.world, [(c.name, c.args) for c in calls], offered=gold.specs,
-                         prefix=gold.prefix)
-            for call, ok in zip(calls, run.outcomes):
-                if call.ok is None:
-                    call.ok = ok
-            diff = diff if diff is not None else run.diff
-        if self.state and diff is not None and gold.servers:
-            state = compare(self.gold_replay(gold).diff, diff, self.config.state_collateral).value
+        if gold.servers and not gold.executable and (need_outcomes or (self.state and not live)):
+            score = score_calls(gold, calls, self.config)
+            score.details["execution"] = f"off: server(s) {', '.join(gold.missing)} not installed"
+            return score
+        if gold.servers and (need_outcomes or (self.state and not live)):
+            run = replay(gold.servers, gold.world, [(c.name, c.args, c.turn) for c in calls], offered=gold.specs,
+                         prefix=gold.prefix, advance=gold.advance, first=gold.first, last=gold.last)
+            calls = [c if c.ok is not None else Call(c.name, c.args, ok, c.turn) for c, ok in zip(calls, run.outcomes)]
+            if not live:
+                diff, fingerprint = run.diff, run.fingerprint
+        state = None
+        if (self.state or live) and gold.executable and (diff is not None or fingerprint is not None):
+            state = self._state(gold, diff, fingerprint)
         return score_calls(gold, calls, self.config, state)
+
+    def _state(self, gold: Gold, diff: Diff | None, fingerprint: str | None) -> float:
+        """The state component: `compare`'s value in `paper`; in `prove`, 1 for an episode that
+        ends in the gold's state and at most `state_miss` for one that does not."""
+        ref = self.gold_replay(gold)
+        if diff is None:
+            reached = fingerprint == ref.fingerprint
+            return 1.0 if reached else min(0.0, self.config.state_miss)
+        value = compare(ref.diff, diff, self.config.state_collateral).value
+        if self.config.preset == "paper":
+            return value
+        reached = value >= 1.0 or (fingerprint is not None and fingerprint == ref.fingerprint)
+        return 1.0 if reached else min(value, self.config.state_miss)
 
     def score_batch(self, trajectories: Iterable[Mapping[str, Any] | Any]) -> list[Score]:
         """Score many trajectories (golds prepared once per example, shared across the batch)."""

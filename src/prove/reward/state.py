@@ -114,28 +114,46 @@ class Replay:
     fingerprint: str
 
 
-def replay(servers: Sequence[str], world: int, calls: Iterable[tuple[str | None, Mapping[str, Any] | None]],
+def replay(servers: Sequence[str], world: int,
+           calls: Iterable[tuple[str | None, Mapping[str, Any] | None, int | None]],
            offered: Iterable[str] | None = None,
-           prefix: Iterable[tuple[str, Mapping[str, Any]]] = ()) -> Replay:
-    """Run calls, in order, on a fresh `Session(servers, world=world)`.
+           prefix: Iterable[tuple[str, Mapping[str, Any], int]] = (), advance: Sequence[int] = (),
+           first: int = 0, last: int = -1) -> Replay:
+    """Run calls `(name, arguments, turn)`, in order, on a fresh `Session(servers, world=world)`.
 
     A call without a name or with arguments that are not an object, or (when `offered` is
     given) to a tool the model was not shown, fails without touching the state: an
     environment only routes what it offered. `prefix` calls (earlier turns' gold calls, when
-    one turn is scored alone) run first; the diff is then taken from the state after them.
+    one turn is scored alone, from turn `first`) run first; the diff is then taken from the
+    state after them. `advance[t]` seconds of simulated time pass before turn t's first call
+    (a call without a turn belongs to turn `first`), and those of every turn up to `last`
+    have passed by the end.
     """
     allowed = set(offered) if offered is not None else None
     outcomes: list[bool] = []
     with Session(list(servers), world=world) as session:
+        done = 0  # turns whose time has passed
+
+        def reach(turn: int) -> None:
+            nonlocal done
+            while done <= turn and done < len(advance):
+                if advance[done]:
+                    session.advance(advance[done])
+                done += 1
+
         base = None
         prefix = list(prefix)
-        if prefix:
-            for name, args in prefix:
+        if prefix or first:
+            for name, args, turn in prefix:
+                reach(turn)
                 session.call(name, dict(args))
+            reach(first - 1)
             base = session.snapshot()
-        for name, args in calls:
+        for name, args, turn in calls:
+            reach(first if turn is None or turn < first else turn)
             if name is None or args is None or (allowed is not None and name not in allowed):
                 outcomes.append(False)
                 continue
             outcomes.append(session.call(name, dict(args)).ok)
+        reach(last)
         return Replay(outcomes, session.diff(base), session.fingerprint())

@@ -19,11 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..calls import hermes_blocks, read_arguments
+
 __all__ = ["PendingCall", "hermes_calls", "normalize", "render_hermes"]
 
-_BLOCK = re.compile(r"<tool_call>(.*?)(?:</tool_call>|(?=<tool_call>)|\Z)", re.S)
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.S)
-_NAME = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
+_NAME = re.compile(r'"name"[ \t\n\r]{0,20}:[ \t\n\r]{0,20}"([^"\\]{1,200})"')
 
 
 @dataclass(slots=True)
@@ -45,37 +45,27 @@ def _arguments_text(raw: Any) -> str:
 
 def _decode_arguments(raw: Any) -> Any:
     """Arguments as a dict when they are a JSON object (decoded twice if encoded twice), else as given."""
-    if isinstance(raw, dict):
-        return raw
-    if raw is None:
-        return {}
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text:
-            return {}
-        try:
-            value = json.loads(text)
-        except ValueError:
-            return raw
-        if isinstance(value, str):
-            return _decode_arguments(value)
-        return value
-    return raw
+    decoded = read_arguments(raw)
+    return raw if decoded is None else decoded
 
 
 def hermes_calls(text: str) -> tuple[str, list[tuple[str, Any]]]:
     """The `<tool_call>` blocks of a text as (name, arguments) pairs, and the text without them.
 
-    Reasoning in `<think>` is not searched. `arguments` is a dict for a well-formed block, and
-    the block's raw text otherwise (the name then is what the text seems to name, or "").
+    The blocks are those `prove.calls` reads (reasoning in `<think>` is not searched), so the
+    environment runs exactly the calls the reward scores. `arguments` is a dict for a
+    well-formed block, and the block's raw text otherwise (the name then is what the text
+    seems to name, or "").
     """
-    searched = _THINK.sub("", text) if "<think>" in text else text
+    blocks = [b for b in hermes_blocks(text) if b.tag == "<tool_call>"] if "<tool_call>" in text else []
+    if not blocks:
+        return text, []
     calls: list[tuple[str, Any]] = []
-    for m in _BLOCK.finditer(searched):
-        body = m.group(1).strip()
+    for block in blocks:
+        body = block.body(text).strip()
         try:
             obj = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             obj = None
         if isinstance(obj, dict) and isinstance(obj.get("function"), dict):
             obj = obj["function"]
@@ -85,10 +75,12 @@ def hermes_calls(text: str) -> tuple[str, list[tuple[str, Any]]]:
         else:
             guess = _NAME.search(body)
             calls.append((guess.group(1) if guess else "", body))
-    if not calls:
-        return text, []
-    rest = _BLOCK.sub("", text).strip()
-    return rest, calls
+    parts, pos = [], 0
+    for block in blocks:
+        parts.append(text[pos:block.start])
+        pos = block.end
+    parts.append(text[pos:])
+    return "".join(parts).strip(), calls
 
 
 def normalize(message: dict[str, Any], *, id_prefix: str = "call") -> tuple[dict[str, Any], list[PendingCall], str]:

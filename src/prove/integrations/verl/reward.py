@@ -103,7 +103,7 @@ def compute_score(data_source: Any, solution_str: str, ground_truth: Any, extra_
     key = _gold_id(scorer, ground_truth, extra)
     # The messages continue the prompt, whose user message is turn 0.
     calls = parse_messages(_plain(episode.get("messages") or []), first_turn=0, episode=False)
-    score = scorer.score_calls(key, calls, diff=_diff(episode.get("diff")))
+    score = scorer.score_calls(key, calls, diff=_diff(episode.get("diff")), fingerprint=episode.get("fingerprint") or None)
     out = score.metrics()
     gt_fp = scorer.gold(key).fingerprint
     fp = episode.get("fingerprint")
