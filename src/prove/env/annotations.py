@@ -23,7 +23,9 @@ class Entity:
     """`Annotated[str, Entity("account")]`: the value refers to an entity of that kind.
 
     `where` narrows the kind for one parameter with an SQL condition on the kind's table, such as
-    "type = 'light'" for a tool that only dims lights: the sampler offers only matching rows.
+    "type = 'light'" for a tool that only dims lights: the sampler offers only matching rows. It
+    replaces the kind's `live` condition (unarchiving takes archived channels) and may use `:now`
+    and `:today` like it.
     """
 
     kind: str

@@ -92,7 +92,8 @@ def bool_words(param: str) -> set[str]:
     parts = param.split("_")
     found = set(_TOGGLES.get(param, ()))
     for part in parts:
-        found |= _TOGGLES.get(part, set())
+        if len(part) >= 3:  # 'on' in 'mute_on_entry' says nothing about on/off
+            found |= _TOGGLES.get(part, set())
         if len(part) >= 3 and part not in _GENERIC:
             found.add(part)
     return found

@@ -167,7 +167,8 @@ class Server:
                     continue
                 kind = self.entities[p.entity]  # type: ignore[index]
                 try:
-                    db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} LIMIT 1')
+                    db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} LIMIT 1',
+                               clock_params(EPOCH))
                 except sqlite3.Error as exc:
                     raise ToolDefinitionError(f"{self.name}.{tool.name}: {p.name}'s entity condition: {exc}") from exc
 

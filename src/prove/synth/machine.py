@@ -7,7 +7,7 @@
 The machine owns the live session and the transcript; the teacher only proposes (a user
 message, an assistant move, whether to continue). Every assistant move passes a format
 validator (known tool, arguments a JSON object, and, in grounded mode, every entity reference
-known from the sampling context, a user message or an earlier tool output); a bad move is
+one of the live state: the sampling context, the world, a user message or an earlier tool output); a bad move is
 regenerated with the validator's feedback. Calls run on the live session and their results go
 back to the teacher, which recovers from failures (corrected arguments, another tool) or gives
 up gracefully. Each turn ends with an outcome: SUCCESS, PARTIAL or FAILURE.
@@ -82,7 +82,7 @@ def validate_move(conv: Conversation, move: Move) -> list[str]:
             if known is None:
                 known = conv.known_values()
             for v in entity_values(args[p.name]):
-                if v not in known and not conv.mentioned(v):
+                if v not in known and not conv.index.exists(p.entity, v, conv.created) and not conv.mentioned(v):
                     problems.append(f"{call.name}.{p.name} = {v!r} is not an entity of the live state; use an "
                                     f"ID from the context, the user or a tool result")
     return problems

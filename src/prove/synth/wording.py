@@ -32,12 +32,17 @@ class Persona:
 
 
 PERSONAS = [
-    Persona("terse", ["", "", ""], ["", ""], 0.0),
-    Persona("polite", ["Hello.", "Hi there.", "Good morning."], ["Thank you.", "Thanks in advance.", ""], 0.5),
-    Persona("casual", ["Hey!", "Hi!", "Hey there,", ""], ["Thanks!", "Cheers.", ""], 0.2),
-    Persona("busy", ["Quick one:", "Need a hand:", ""], ["", "Thanks."], 0.0),
-    Persona("detailed", ["Hi, I hope you can help.", "Hello, I need some help with my account."],
-            ["Thanks for your help.", "I appreciate it."], 0.3),
+    Persona("terse", [""], ["", ""], 0.0),
+    Persona("polite", ["Hello.", "Hi there.", "Good morning.", "Good afternoon.", "Hello there.", "", ""],
+            ["Thank you.", "Thanks in advance.", "", "Much appreciated."], 0.5),
+    Persona("casual", ["Hey!", "Hi!", "Hey there,", "Heya,", "Morning!", "Hiya.", "", ""],
+            ["Thanks!", "Cheers.", "", "Ta."], 0.2),
+    Persona("busy", ["Quick one:", "Need a hand:", "Real quick:", "Quick favor:", "When you get a sec:", "", ""],
+            ["", "Thanks."], 0.0),
+    Persona("detailed", ["Hi, I hope you can help.", "Hello, I need some help with a few things.",
+                         "Good morning, I have a couple of things to sort out.", "Hi there, could you help me out?",
+                         "Hello! Hoping you can take care of something for me.", ""],
+            ["Thanks for your help.", "I appreciate it.", "Thanks so much."], 0.3),
 ]
 
 FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Thanks! ", "Alright. ", "",
@@ -183,7 +188,7 @@ class Wording:
         if turn == 0:
             greet = self.pick(p.greet)
             if greet:
-                body = f"{greet} {body}"
+                body = f"{greet} {_lower_first(body) if greet.endswith(',') else body}"
         else:
             opener = self.pick(FOLLOW_UP) + self.pick(FOLLOW_UP_NEXT)
             if opener:

@@ -32,6 +32,7 @@ from typing import Any
 from ...env import Ask, Session, Tool, ToolResult
 from ...env.annotations import Effect
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
+from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, iter_records
 from ..graph import EXPLICIT
@@ -429,7 +430,7 @@ class Planner:
         kind = self.server.entities[p.entity]
         db = self.server.template(self.spec.world).db
         rows = [str(r[0]) for r in db.execute(
-            f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} ORDER BY "{kind.key}"')]
+            f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} ORDER BY "{kind.key}"', clock_params(EPOCH))]
         matching = set(rows)
         return [i for i in ids if i in matching] or rows
 
