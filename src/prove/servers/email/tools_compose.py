@@ -8,10 +8,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time, quote
 
-from .tools import (
+from .server import (
     MAX_ATTACHMENTS_KB,
     Addresses,
     AttachmentId,
@@ -27,22 +27,20 @@ from .tools import (
     draft_row,
     insert_message,
     message_model,
-    message_row,
     my_addresses,
     my_name,
     new_thread,
-    parse_time,
     recipients,
     require_not_draft,
     self_deliver,
     sender_address,
     sent_model,
-    server,
     set_recipients,
     split_recipients,
     with_signature,
 )
-from .world import iso
+
+tools = Toolset("compose")
 
 Filename = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 MIME = {"pdf": "application/pdf", "doc": "application/msword", "txt": "text/plain", "csv": "text/csv",
@@ -106,7 +104,7 @@ def _reply_from(ctx: Ctx, row) -> str:
     return next((a for a in rcpt["to"] + rcpt["cc"] + rcpt["bcc"] if a in mine), mine[0])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Email {to} with the subject '{subject}': {body}",
     "Send a message to {to}, cc {cc}, about {subject} saying {body}.",
     "Write to {to} from my {from_address} address: subject {subject}, message {body}.",
@@ -145,7 +143,7 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
     return sent_model(ctx, message_id, self_deliver(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reply to {message_id}: {body}",
     "Reply all to {message_id} and say {body}.",
     "Answer {message_id} with '{body}', no signature.",
@@ -171,7 +169,7 @@ def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, Stri
         not_found: no message has that ID.
         is_draft: the message is an unsent draft or scheduled message.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     to, cc = _reply_recipients(ctx, row, reply_all)
     reply_id = insert_message(ctx, thread_id=row["thread_id"], folder_id="sent", status="sent", from_name=my_name(ctx),
@@ -181,7 +179,7 @@ def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, Stri
     return sent_model(ctx, reply_id, self_deliver(ctx, reply_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Forward {message_id} to {to}.",
     "Send {message_id} on to {to} with a note: {note}",
     "Forward {message_id} to {to} but without the attachments.",
@@ -212,7 +210,7 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
         too_many_recipients: more than 50 recipients in all.
         attachment_too_large: the attachments total more than 25 MB (forward without them).
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     t, c, _ = split_recipients(to, cc or [], [])
     if include_attachments:
@@ -230,7 +228,7 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
     return sent_model(ctx, fwd_id, self_deliver(ctx, fwd_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start a draft to {to} with the subject {subject}: {body}",
     "Draft a reply to {reply_to_message_id} saying {body}, but don't send it yet.",
     "Save a draft called '{subject}' with these notes: {body}",
@@ -266,7 +264,7 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     t, c, b = split_recipients(to or [], cc or [], bcc or [])
     in_reply_to = None
     if reply_to_message_id is not None:
-        row = message_row(ctx, reply_to_message_id)
+        row = ctx.get("message", reply_to_message_id)
         require_not_draft(row)
         if to is None:
             t, _ = _reply_recipients(ctx, row, False)
@@ -283,7 +281,7 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     return message_model(ctx, draft_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the subject of draft {draft_id} to '{subject}'.",
     "Add {to} as recipients on my draft {draft_id}.",
     "Rewrite the body of {draft_id}: {body}",
@@ -325,7 +323,7 @@ def update_draft(ctx: Ctx, draft_id: DraftId, to: Addresses | None = None, cc: A
     return message_model(ctx, draft_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Attach {filename} ({size_kb} KB) to my draft {draft_id}.",
     "Add the file {filename} to draft {draft_id}; it's {size_kb} KB.",
 ])
@@ -364,7 +362,7 @@ def add_attachment(ctx: Ctx, draft_id: DraftId, filename: Filename,
     return message_model(ctx, draft_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove the attachment {attachment_id} from my draft.",
     "Take {attachment_id} off the draft, I attached the wrong file.",
 ])
@@ -393,7 +391,7 @@ def remove_attachment(ctx: Ctx, attachment_id: AttachmentId) -> RemovedAttachmen
                              draft=message_model(ctx, row["message_id"]))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Send my draft {draft_id}.",
     "Schedule draft {draft_id} to go out at {send_at}.",
 ])
@@ -417,7 +415,8 @@ def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentM
         already_scheduled: the draft is already scheduled.
         not_a_draft: the ID names a received message.
         no_recipients: the draft has no recipients yet (add them with update_draft).
-        invalid_date: `send_at` is not an ISO 8601 local time between 2000 and 2099.
+        invalid_time: `send_at` is not an ISO 8601 local time between 2000 and 2099, or is more than a year
+            ahead.
         past_date: `send_at` is not in the future.
     """
     row = draft_row(ctx, draft_id)
@@ -434,13 +433,13 @@ def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentM
         raise ToolError("past_date", f"send_at {iso(when)} is not in the future; it is now {ctx.now_iso()}.",
                         hint="Omit send_at to send right away.")
     if when - ctx.now() > timedelta(days=366):
-        raise ToolError("invalid_date", f"send_at {iso(when)} is more than a year ahead.")
+        raise ToolError("invalid_time", f"send_at {iso(when)} is more than a year ahead.")
     ctx.db.execute("UPDATE messages SET status = 'scheduled', folder_id = 'scheduled', sent_at = ? "
                    "WHERE message_id = ?", (iso(when), draft_id))
     return sent_model(ctx, draft_id, None)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Don't send {message_id} after all, cancel the scheduled send.",
     "Unschedule {message_id} and keep it as a draft.",
 ])
@@ -457,7 +456,7 @@ def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
         not_found: no message has that ID.
         not_scheduled: the message is not scheduled (already sent, a draft, or received).
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     if row["status"] != "scheduled":
         what = "a draft" if row["status"] == "draft" else f"a {row['status']} message"
         raise ToolError("not_scheduled", f"{message_id} is {what}, not a scheduled one.",
@@ -467,7 +466,7 @@ def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
     return message_model(ctx, message_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my draft {draft_id}.",
     "Discard the draft {draft_id}, I don't need it.",
 ])

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import like
 
-from .tools import (
+from .server import (
     Address,
     Contact,
     ContactId,
@@ -18,8 +18,9 @@ from .tools import (
     Name,
     Query,
     check_address,
-    server,
 )
+
+tools = Toolset("contacts")
 
 Phone = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
@@ -52,7 +53,7 @@ def _unique_email(ctx: Ctx, email: str, exclude: str = "") -> None:
                         hint="Update that contact with update_contact instead.")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's {query}'s email address?",
     "Look up {query} in my contacts.",
     "Show my favorite contacts.",
@@ -80,7 +81,7 @@ def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool =
     return ContactList(contacts=[_contact(ctx, c) for c in ids[:limit]], total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {name} ({email}) to my contacts.",
     "Save a contact for {name} at {company}: email {email}, phone {phone}.",
 ])
@@ -113,7 +114,7 @@ def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None
     return _contact(ctx, contact_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Update {contact_id}'s email to {email}.",
     "Make {contact_id} a favorite.",
     "Change the phone number for {contact_id} to {phone} and note '{notes}'.",
@@ -157,7 +158,7 @@ def update_contact(ctx: Ctx, contact_id: ContactId, name: Name | None = None, em
     return _contact(ctx, contact_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete {contact_id} from my contacts.",
     "Remove the contact {contact_id}.",
 ])
@@ -178,7 +179,7 @@ def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
     return DeletedContact(contact_id=contact_id, name=old.name, email=old.email)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unblock {address}.",
     "I blocked {address} by mistake, let their mail through again.",
 ])

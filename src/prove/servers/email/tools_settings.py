@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import string
-from datetime import date
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import parse_date, quote
 
-from .tools import (
+from .server import (
     AppPasswordId,
     Body,
     Name,
     Password,
     Subject,
     my_addresses,
-    parse_time,
-    server,
 )
+
+tools = Toolset("settings")
 
 MAX_APP_PASSWORDS = 5
 Signature = Annotated[str, StringConstraints(max_length=1000)]
@@ -79,11 +78,7 @@ def _app(row) -> AppPassword:
                        created_at=row["created_at"], last_used_at=row["last_used_at"])
 
 
-def _day(value: str, name: str) -> date:
-    return parse_time(value, name).date()
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's my email address, and do I have any aliases?",
     "Is my out-of-office reply on? Show me my mail settings.",
 ])
@@ -108,7 +103,7 @@ def get_mailbox(ctx: Ctx) -> Mailbox:
                    scheduled=count("SELECT count(*) FROM messages WHERE status = 'scheduled'"))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change my email signature to: {signature}",
     "Remove my signature.",
     "Set my sign-off to '{signature}'.",
@@ -127,7 +122,7 @@ def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     return SignatureChange(signature=signature.strip() or None, previous=previous)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn on my out-of-office from {start_date} to {end_date} saying: {message}",
     "Set an auto-reply with the subject '{subject}' until {end_date}.",
     "Turn off my vacation responder.",
@@ -167,8 +162,8 @@ def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = No
     if not body:
         raise ToolError("missing_message", "There is no saved vacation message; give `message`.",
                         hint="Pass the text of the auto-reply as message.")
-    start = _day(start_date, "start_date") if start_date is not None else ctx.today()
-    end = _day(end_date, "end_date") if end_date is not None else None
+    start = parse_date(start_date, "start_date") if start_date is not None else ctx.today()
+    end = parse_date(end_date, "end_date") if end_date is not None else None
     if end is not None and end < start:
         raise ToolError("end_before_start", f"end_date {end} is before start_date {start}.")
     if end is not None and end < ctx.today():
@@ -181,7 +176,7 @@ def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = No
     return _vacation(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which apps have passwords for my mail?",
     "List my app passwords.",
 ])
@@ -195,7 +190,7 @@ def list_app_passwords(ctx: Ctx) -> AppPasswordList:
     return AppPasswordList(app_passwords=[_app(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create an app password for {name}.",
     "I need a password so {name} can get my mail.",
 ])
@@ -228,7 +223,7 @@ def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
     return NewAppPassword(**_app(row).model_dump(), password=password)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Revoke the app password {app_password_id}.",
     "I lost the laptop; kill app password {app_password_id}.",
 ])
