@@ -6,9 +6,10 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
     PARTICIPANTS,
     ChatMessage,
     ChatMessageList,
@@ -38,9 +39,10 @@ from .tools import (
     require_host,
     require_live,
     require_scheduled,
-    server,
 )
-from .world import PASSCODE_ALPHABET, START_EARLY_MINUTES, iso
+from .world import PASSCODE_ALPHABET, START_EARLY_MINUTES
+
+tools = Toolset("live")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -89,7 +91,7 @@ def _require_in_meeting(ctx: Ctx, meeting: object) -> object:
 # ----- starting and joining --------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start my meeting {meeting_id}.",
     "Kick off {meeting_id} now, everyone's waiting.",
 ])
@@ -135,7 +137,7 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start an instant meeting about {topic}.",
     "Open my personal meeting room now.",
     "Start a quick call called {topic} and invite {invitees}.",
@@ -195,7 +197,7 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Join meeting {meeting_id}, the passcode is {passcode}.",
     "Get me into {meeting_id} with passcode {passcode}.",
 ])
@@ -247,7 +249,7 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
                       status=joined["status"], muted=bool(joined["muted"]), in_meeting=count)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Leave the meeting {meeting_id}.",
     "Drop me from {meeting_id}, I have to go.",
 ])
@@ -278,7 +280,7 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
                                             (mine["participant_id"],)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "End the meeting {meeting_id} for everyone.",
     "We're done, close {meeting_id}.",
 ])
@@ -315,7 +317,7 @@ def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
 # ----- who is in the meeting ------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who is in {meeting_id} right now?",
     "Is anyone in the waiting room of {meeting_id}?",
     "Who attended {meeting_id}?",
@@ -348,7 +350,7 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
     return ParticipantList(meeting_id=meeting_id, participants=[participant_model(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Let {participant_id} in from the waiting room.",
     "Admit participant {participant_id} to the meeting.",
 ])
@@ -376,7 +378,7 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     return participant_model(fetch_participant(ctx, participant_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {participant_id} from the meeting.",
     "Kick {participant_id} out of my call, they shouldn't be there.",
 ])
@@ -408,7 +410,7 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     return participant_model(fetch_participant(ctx, participant_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mute {participant_id}.",
     "There's background noise from {participant_id}, please mute them.",
     "Unmute me ({participant_id}).",
@@ -454,7 +456,7 @@ def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True
 # ----- chat -----------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Post '{text}' in the chat of {meeting_id}.",
     "Send {to_participant_id} a private chat message in {meeting_id}: {text}",
 ])
@@ -508,7 +510,7 @@ def _messages(ctx: Ctx, where: str, params: list[object]) -> list[ChatMessage]:
                         text=r["text"]) for r in rows]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's been said in the chat of {meeting_id}?",
     "Show me the saved chat from {meeting_id}.",
 ])

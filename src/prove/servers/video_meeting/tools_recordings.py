@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     RECORDINGS,
     Limit,
     MeetingId,
@@ -18,10 +18,11 @@ from .tools import (
     recording_model,
     require_host,
     require_live,
-    server,
     stop_recording_at,
     storage_used,
 )
+
+tools = Toolset("recordings")
 
 
 class RecordingList(BaseModel):
@@ -69,7 +70,7 @@ def _recording(ctx: Ctx, recording_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What cloud recordings do I have?",
     "Show me my {status} recordings.",
     "Is there a recording of {meeting_id}?",
@@ -108,7 +109,7 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
                          storage_used_mb=storage_used(ctx), storage_quota_mb=quota)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the transcript of recording {recording_id}.",
     "What was said in {recording_id}? Pull up the transcript.",
 ])
@@ -142,7 +143,7 @@ def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = No
                       meeting_date=row["meeting_date"], lines=lines, total=len(lines))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete the recording {recording_id}.",
     "I'm running out of cloud storage, get rid of recording {recording_id}.",
 ])
@@ -178,7 +179,7 @@ def _recording_state(ctx: Ctx, meeting_id: str) -> RecordingState:
                           storage_quota_mb=quota)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start recording {meeting_id} to the cloud.",
     "Can you record this meeting ({meeting_id})?",
 ])
@@ -214,7 +215,7 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     return _recording_state(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Stop recording {meeting_id}.",
     "Pause the recording of {meeting_id} for the confidential part.",
 ])
