@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import (
+from .server import (
     OFFER_SQL,
     ORDER_SQL,
     ListingId,
@@ -19,7 +19,6 @@ from .tools import (
     OrderId,
     PaymentMethodId,
     charge,
-    iso,
     listing_row,
     me,
     offer_expiry,
@@ -28,8 +27,9 @@ from .tools import (
     order_model,
     order_row,
     sell,
-    server,
 )
+
+tools = Toolset("deals")
 
 Amount = Annotated[float, Field(gt=0, le=50_000)]
 Limit = Annotated[int, Field(ge=1, le=50)]
@@ -62,7 +62,7 @@ def _buyable(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Buy listing {listing_id} for me.",
     "Purchase {listing_id} with my card {payment_method_id}.",
     "Buy {listing_id} and pay from my marketplace balance.",
@@ -98,7 +98,7 @@ def buy_listing(ctx: Ctx, listing_id: ListingId, payment_method_id: PaymentMetho
     return order_model(order_row(ctx, order_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Offer {amount} dollars for {listing_id}.",
     "Make the seller of {listing_id} an offer of {amount} and say '{message}'.",
 ])
@@ -152,7 +152,7 @@ def make_offer(ctx: Ctx, listing_id: ListingId, amount: Amount, message: Annotat
     return offer_model(offer_row(ctx, offer_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What offers have I received?",
     "Show the offers I made that are {status}.",
     "Any offers on my listing {listing_id}?",
@@ -187,7 +187,7 @@ def list_offers(ctx: Ctx, role: Literal["received", "made"] = "received", status
     return OfferList(offers=[offer_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Withdraw my offer {offer_id}.",
     "Cancel the offer {offer_id} I made, I changed my mind.",
 ])
@@ -216,7 +216,7 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
     return offer_model(offer_row(ctx, offer_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Accept offer {offer_id}.",
     "Reject the offer {offer_id}, it's too low.",
     "Counter offer {offer_id} at {counter_amount} dollars.",
@@ -275,7 +275,7 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
     return OfferResponse(offer=offer_model(offer_row(ctx, offer_id)), order=order)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "The seller countered my offer {offer_id}; accept their price.",
     "Take the counter-offer on {offer_id} and pay with {payment_method_id}.",
 ])
@@ -318,7 +318,7 @@ def accept_counter_offer(ctx: Ctx, offer_id: OfferId, payment_method_id: Payment
     return order_model(order_row(ctx, order_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show my recent purchases.",
     "Which of my sales still need to be {status}?",
     "List my {role} on the marketplace.",
@@ -348,7 +348,7 @@ def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
     return OrderList(orders=[order_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "I shipped order {order_id} with {carrier}, tracking {tracking_number}.",
     "Mark my sale {order_id} as shipped via {carrier}; the tracking number is {tracking_number}.",
 ])
@@ -385,7 +385,7 @@ def mark_order_shipped(ctx: Ctx, order_id: OrderId, carrier: Literal["USPS", "UP
     return order_model(order_row(ctx, order_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "My order {order_id} arrived.",
     "Confirm that I received {order_id}.",
 ])

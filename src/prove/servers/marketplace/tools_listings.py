@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, money
 
-from .tools import (
+from .server import (
     LISTING_SQL,
     OFFER_STATUS_SQL,
     CategoryId,
@@ -19,14 +19,13 @@ from .tools import (
     MemberId,
     OfferId,
     clean_text,
-    iso,
-    like,
     listing_row,
     me,
-    server,
     summary,
 )
 from .world import fee_for
+
+tools = Toolset("listings")
 
 Condition = Literal["new", "like_new", "good", "fair", "for_parts"]
 Price = Annotated[float, Field(gt=0, le=50_000)]
@@ -92,7 +91,7 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
                    open_offers=open_offers, my_open_offer_id=mine[0] if mine else None)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find me a {query} for under {max_price} dollars.",
     "Search the marketplace for {query} in {condition} condition, cheapest first.",
     "What's listed in category {category_id} right now?",
@@ -141,7 +140,7 @@ def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     return ListingList(listings=[summary(r) for r in rows], total=total)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the details of listing {listing_id}.",
     "Is {listing_id} still for sale, and how much is shipping?",
 ])
@@ -162,7 +161,7 @@ def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
     return _detail(ctx, listing_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What categories can I sell in, and what are the fees?",
     "List the marketplace categories.",
 ])
@@ -180,7 +179,7 @@ def list_categories(ctx: Ctx) -> CategoryList:
                                     for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "If I sell something for {price} dollars in {category_id}, how much do I keep?",
     "What would the fees be on a {price} sale in category {category_id} with {shipping_cost} shipping?",
 ])
@@ -200,16 +199,14 @@ def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost
     Raises:
         not_found: no category has that ID.
     """
-    row = ctx.db.execute("SELECT * FROM categories WHERE category_id = ?", (category_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No category {category_id!r}.", hint="See categories with list_categories.")
+    row = ctx.get("category", category_id)
     fee = fee_for(row["fee_percent"], price, shipping_cost)
     return FeeEstimate(category_id=category_id, category=row["name"], price=money(price),
                        shipping_cost=money(shipping_cost), fee_percent=row["fee_percent"], fee=fee,
                        seller_proceeds=money(price + shipping_cost - fee))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the things I'm selling.",
     "Which of my listings are {status}?",
 ])
@@ -240,7 +237,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
     return MyListingList(listings=out, total=total)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "List my {listing_title} for sale at {price} dollars in {condition} condition, category {category_id}.",
     "I want to sell a {listing_title} in {category_id} for {price}; it's {condition}. Shipping is {shipping_cost}.",
 ])
@@ -266,8 +263,7 @@ def create_listing(ctx: Ctx, listing_title: Title, category_id: CategoryId, pric
         invalid_title: the title is empty.
         listing_limit_reached: the member already has as many active listings as the account allows.
     """
-    if ctx.db.execute("SELECT 1 FROM categories WHERE category_id = ?", (category_id,)).fetchone() is None:
-        raise ToolError("not_found", f"No category {category_id!r}.", hint="See categories with list_categories.")
+    ctx.get("category", category_id)
     title = clean_text(listing_title, "invalid_title", "title")
     seller = me(ctx)
     active, cap = ctx.db.execute(
@@ -298,7 +294,7 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Drop the price of my listing {listing_id} to {price}.",
     "Change {listing_id}: price {price}, shipping {shipping_cost}.",
     "Stop accepting offers on {listing_id}.",
@@ -349,7 +345,7 @@ def edit_listing(ctx: Ctx, listing_id: ListingId, price: Price | None = None, li
     return _detail(ctx, listing_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take down my listing {listing_id}.",
     "I sold {listing_id} elsewhere, please withdraw it.",
 ])
