@@ -39,7 +39,7 @@ MAX_RECIPIENTS = 50
 NO_REPLY = ("noreply", "no-reply", "no_reply", "notifications@", "mailer-daemon", "notification", "automated@",
             "auto-confirm", "alerts")
 
-MESSAGE = EntityKind("message", table="messages", key="message_id", label="subject",
+MESSAGE = EntityKind("message", table="messages", key="message_id", label="subject", noun="email",
                      description="an email the user received or sent", live="status IN ('received', 'sent')")
 DRAFT = EntityKind("draft", table="messages", key="message_id", label="subject",
                    description="an unsent message the user is writing", live="status = 'draft'")
@@ -53,7 +53,7 @@ CONTACT = EntityKind("contact", table="contacts", key="contact_id", label="name"
                      description="a person in the user's address book")
 ATTACHMENT = EntityKind("attachment", table="attachments", key="attachment_id", label="filename",
                         description="a file attached to a message (name, type and size)")
-FILTER = EntityKind("filter", table="filters", key="filter_id", label="name",
+FILTER = EntityKind("filter", table="filters", key="filter_id", label="name", noun="mail filter",
                     description="a rule that files, labels, stars or marks arriving mail")
 APP_PASSWORD = EntityKind("app_password", table="app_passwords", key="app_password_id", label="name",
                           description="a password a mail app uses to sign in", live="status = 'active'")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -98,9 +98,13 @@ def list_folders(ctx: Ctx) -> FolderList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Create a folder called {name}.",
+    "Create a folder called '{name}'.",
     "Make me a new mail folder named '{name}'.",
-])
+], reply=[
+    "Created the folder '{name}'.",
+    "Done: you have a new folder, '{name}'.",
+], values={"name": ["Receipts", "Travel", "Clients", "Newsletters", "Taxes 2026", "Projects", "Family",
+                    "Job applications", "Invoices", "Follow up"]})
 def create_folder(ctx: Ctx, name: Name) -> Folder:
     """Create a custom folder.
 
@@ -121,9 +125,13 @@ def create_folder(ctx: Ctx, name: Name) -> Folder:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Rename the folder {folder_id} to {name}.",
-    "Call my {folder_id} folder '{name}' from now on.",
-])
+    "Rename {folder_id} to '{name}'.",
+    "Call {folder_id} '{name}' from now on.",
+], reply=[
+    "Renamed {folder_id} to '{name}'.",
+    "Done: that folder is now called '{name}'.",
+], values={"name": ["Receipts", "Travel", "Clients", "Newsletters", "Archive 2025", "Projects", "Personal",
+                    "To read", "Invoices", "Done"]})
 def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     """Rename a custom folder; its messages and the filters that use it are kept.
 
@@ -148,8 +156,11 @@ def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the folder {folder_id}.",
-    "I don't need the {folder_id} folder anymore, remove it.",
+    "Delete {folder_id}.",
+    "I don't need {folder_id} anymore, remove it.",
+], reply=[
+    "Deleted the folder '{result.name}'.",
+    "Done: '{result.name}' is gone.",
 ])
 def delete_folder(ctx: Ctx, folder_id: FolderId) -> DeletedFolder:
     """Delete an empty custom folder; filters that move mail into it are deleted too.
@@ -197,9 +208,13 @@ def list_labels(ctx: Ctx) -> LabelList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Create a label called {name}.",
+    "Create a label called '{name}'.",
     "Add a new {color} label named '{name}'.",
-])
+], reply=[
+    "Created the label '{name}'.",
+    "Done: the {result.color} label '{name}' is ready to use.",
+], values={"name": ["Urgent", "Waiting on reply", "Finance", "Travel", "Read later", "Clients", "Family",
+                    "Receipts", "Important", "Team"]})
 def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
     """Create a label to tag messages with.
 
@@ -224,7 +239,10 @@ def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
 
 @tools.tool(effect=WRITE, asks=[
     "Label {message_id} with {label_id}.",
-    "Tag the email {message_id} as {label_id}.",
+    "Tag {message_id} as {label_id}.",
+], reply=[
+    "Added {label_id} to {message_id}.",
+    "Done: {message_id} now carries {label_id}.",
 ])
 def label_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled:
     """Put a label on a message (it stays in its folder).
@@ -251,8 +269,11 @@ def label_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Take the label {label_id} off {message_id}.",
+    "Take {label_id} off {message_id}.",
     "{message_id} shouldn't be tagged {label_id}, remove it.",
+], reply=[
+    "Removed {label_id} from {message_id}.",
+    "Done: {message_id} no longer carries {label_id}.",
 ])
 def unlabel_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled:
     """Remove a label from a message.
@@ -295,11 +316,16 @@ def list_filters(ctx: Ctx) -> FilterList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Make a filter so mail from {from_contains} goes to {move_to_folder_id}.",
-    "Create a rule named {name}: anything with '{subject_contains}' in the subject gets the label {add_label_id}.",
-    "Set up a filter '{name}' that stars and marks read email from {from_contains}, "
-    "and apply it to what's already in my inbox.",
-])
+    "Make a filter called '{name}' so mail from {from_contains} goes to {move_to_folder_id}.",
+    "Create a rule named '{name}': anything with '{subject_contains}' in the subject gets {add_label_id}.",
+    Ask("Set up a filter '{name}' that stars email from {from_contains} and marks it read, and apply it to "
+        "what's already in my mailbox.", star=True, mark_read=True, apply_to_existing=True),
+    Ask("Add a rule '{name}' that marks mail with '{subject_contains}' in the subject as read.", mark_read=True),
+], reply=[
+    "Created the filter '{name}'; it matched {result.total} emails already there.",
+    "Done: the filter '{name}' will handle new mail from now on.",
+], values={"name": ["Newsletters", "Receipts", "Boss", "Travel bookings", "Social", "Invoices",
+                    "Team updates", "Bank alerts"]})
 def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subject_contains: Query | None = None,
                   move_to_folder_id: FolderId | None = None, add_label_id: LabelId | None = None,
                   mark_read: bool = False, star: bool = False, apply_to_existing: bool = False) -> FilterCreated:
@@ -359,8 +385,11 @@ def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subj
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the filter {filter_id}.",
-    "Stop the rule {filter_id} from running.",
+    "Delete {filter_id}.",
+    "Stop {filter_id} from running, remove it.",
+], reply=[
+    "Deleted the filter '{result.name}'.",
+    "Done: '{result.name}' won't touch new mail any more.",
 ])
 def delete_filter(ctx: Ctx, filter_id: FilterId) -> DeletedFilter:
     """Delete a filter; mail it already filed stays where it is.

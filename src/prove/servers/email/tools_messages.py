@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
@@ -67,9 +67,10 @@ def _relocate(ctx: Ctx, row, folder_id: str) -> Moved:
 
 @tools.tool(effect=READ, asks=[
     "What's in my inbox?",
-    "Show me the unread messages in {folder_id}.",
-    "List my starred emails in {folder_id}.",
-    "Which messages carry the label {label_id}?",
+    Ask("Show me the unread messages in {folder_id}.", unread_only=True),
+    Ask("List my starred emails in {folder_id}.", starred_only=True),
+    "Which emails in my inbox carry {label_id}?",
+    "What's in {folder_id}?",
 ])
 def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = False, starred_only: bool = False,
                   label_id: LabelId | None = None, limit: Limit = 25, offset: Offset = 0) -> MessageList:
@@ -108,8 +109,9 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
 @tools.tool(effect=READ, asks=[
     "Find emails about {query}.",
     "Search my mail from {sender} since {after}.",
-    "Did {sender} send me anything with an attachment?",
+    Ask("Did {sender} send me anything with an attachment?", has_attachment=True),
     "Look for messages mentioning '{query}' sent to {recipient} before {before}.",
+    Ask("Any unread mail from {sender}?", unread_only=True),
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None = None, recipient: Query | None = None,
                     folder_id: FolderId | None = None, label_id: LabelId | None = None,
@@ -180,8 +182,9 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
 
 
 @tools.tool(effect=READ, asks=[
-    "Open message {message_id}.",
-    "What does the email {message_id} say, and who else got it?",
+    "Open {message_id}.",
+    "What does {message_id} say, and who else got it?",
+    "Read me {message_id} in full.",
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.
@@ -202,8 +205,8 @@ def get_message(ctx: Ctx, message_id: MessageId) -> Message:
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me the whole conversation {thread_id}.",
-    "Pull up every reply in thread {thread_id}.",
+    "Show me the whole conversation in {thread_id}.",
+    "Pull up every message in {thread_id}, oldest first.",
 ])
 def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     """Read a whole conversation: every message, reply, forward and draft in it, oldest first.
@@ -228,8 +231,12 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Mark {message_ids} as read.",
-    "Mark the emails {message_ids} unread again, I want to come back to them.",
+    Ask("Mark {message_ids} as read.", read=True),
+    Ask("Mark {message_ids} unread again, I want to come back to them.", read=False),
+    Ask("I've seen {message_ids}; clear them from my unread count.", read=True),
+], reply=[
+    "Done: {result.changed} of {result.total} emails changed.",
+    "I've updated {message_ids}; {result.changed} of them actually changed.",
 ])
 def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
@@ -257,9 +264,13 @@ def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Star {message_id}.",
-    "Flag the email {message_id} so I don't forget it.",
-    "Remove the star from {message_id}.",
+    Ask("Star {message_id}.", starred=True),
+    "Flag {message_id} so I don't forget it.",
+    Ask("Remove the star from {message_id}.", starred=False),
+    Ask("Unstar {message_id}, I've dealt with it.", starred=False),
+], reply=[
+    "Done: {message_id} is updated.",
+    "I've changed the star on {message_id}.",
 ])
 def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> MessageSummary:
     """Star a message, or remove its star with `starred` false.
@@ -287,7 +298,11 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
 
 @tools.tool(effect=WRITE, asks=[
     "Move {message_id} to {folder_id}.",
-    "File the email {message_id} under {folder_id}.",
+    "File {message_id} under {folder_id}.",
+    "Put {message_id} in {folder_id}, please.",
+], reply=[
+    "Moved {message_id} to {folder_id}.",
+    "Done: {message_id} is now in {folder_id}.",
 ])
 def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
     """Move a received or sent message to another folder.
@@ -325,6 +340,9 @@ def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
 @tools.tool(effect=WRITE, asks=[
     "Archive {message_id}.",
     "Get {message_id} out of my inbox but keep it.",
+], reply=[
+    "Archived {message_id}; it's still searchable.",
+    "Done: {message_id} is in the archive now.",
 ])
 def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
     """Move a message to the archive: out of the inbox (or any folder) but kept and searchable.
@@ -348,8 +366,11 @@ def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the email {message_id}.",
+    "Delete {message_id}.",
     "Throw {message_id} in the trash.",
+], reply=[
+    "Moved {message_id} to the trash; it can be restored until the trash is emptied.",
+    "Done: {message_id} is in the trash.",
 ])
 def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
     """Move a message to the trash; restore_message brings it back until the trash is emptied.
@@ -376,6 +397,9 @@ def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
 @tools.tool(effect=WRITE, asks=[
     "Restore {message_id} from the trash.",
     "I deleted {message_id} by mistake, bring it back.",
+], reply=[
+    "Restored {message_id}; it's back in {result.message.folder_id}.",
+    "Done: {message_id} is out of the trash.",
 ])
 def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
     """Take a message out of the trash, back to the folder it was trashed from.
@@ -405,6 +429,9 @@ def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
 @tools.tool(effect=WRITE, asks=[
     "Empty my trash.",
     "Permanently delete everything in the trash.",
+], reply=[
+    "Emptied the trash: {result.total} emails are gone for good.",
+    "Done: I permanently deleted {result.total} emails from the trash.",
 ])
 def empty_trash(ctx: Ctx) -> TrashEmptied:
     """Delete every message in the trash for good (with its attachments); this cannot be undone.
@@ -425,7 +452,11 @@ def empty_trash(ctx: Ctx) -> TrashEmptied:
 
 @tools.tool(effect=WRITE, asks=[
     "{message_id} is spam, report it.",
-    "Mark {message_id} as junk but don't block the sender.",
+    Ask("Report {message_id} as spam and block the sender.", block_sender=True),
+    Ask("Mark {message_id} as junk but don't block the sender.", block_sender=False),
+], reply=[
+    "Reported {message_id} as spam; it's in your spam folder now.",
+    "Done: {message_id} is in spam.",
 ])
 def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> SpamReport:
     """Move a received message to spam and, by default, block its sender.
@@ -464,6 +495,9 @@ def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> S
 @tools.tool(effect=WRITE, asks=[
     "{message_id} isn't spam, move it back to my inbox.",
     "Rescue {message_id} from the spam folder.",
+], reply=[
+    "Moved {message_id} back to your inbox.",
+    "Done: {message_id} is out of spam and in your inbox.",
 ])
 def mark_not_spam(ctx: Ctx, message_id: MessageId) -> NotSpam:
     """Move a message out of spam into the inbox, and unblock its sender if they were blocked.

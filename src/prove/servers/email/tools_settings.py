@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date, quote
 
 from .server import (
@@ -105,9 +105,13 @@ def get_mailbox(ctx: Ctx) -> Mailbox:
 
 @tools.tool(effect=WRITE, asks=[
     "Change my email signature to: {signature}",
-    "Remove my signature.",
+    Ask("Remove my signature.", signature=""),
     "Set my sign-off to '{signature}'.",
-])
+], reply=[
+    "Your signature is updated.",
+    "Done: new emails will carry the signature you gave.",
+], values={"signature": ["Best,\nAna", "Thanks,\nAna Lopez\nHead of Operations", "Cheers, Sam",
+                         "Kind regards,\nJordan Lee | Acme Corp", "Sent from my phone", "-- Alex"]})
 def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     """Set the signature appended to messages the user sends; '' removes it.
 
@@ -123,10 +127,20 @@ def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Turn on my out-of-office from {start_date} to {end_date} saying: {message}",
-    "Set an auto-reply with the subject '{subject}' until {end_date}.",
-    "Turn off my vacation responder.",
-])
+    Ask("Turn on my out-of-office from {start_date} to {end_date} saying: {message}", enabled=True),
+    Ask("Set an auto-reply with the subject '{subject}' until {end_date}.", enabled=True),
+    Ask("Turn off my vacation responder.", enabled=False),
+    Ask("I'm back, switch the out-of-office off.", enabled=False),
+], reply=[
+    "Done: the vacation responder is updated.",
+    "Your out-of-office settings are saved.",
+], values={
+    "subject": ["Out of office", "Away until Monday", "On vacation", "Out of office until March 30"],
+    "message": ["I'm away with limited access to email and will reply when I'm back.",
+                "I'm out of the office this week. For urgent matters, please contact my team.",
+                "Thanks for your email. I'm on vacation and will respond after I return.",
+                "I'm traveling and checking mail only occasionally."],
+})
 def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = None, message: Body | None = None,
                            start_date: str | None = None, end_date: str | None = None) -> Vacation:
     """Turn the vacation auto-reply on (with its text and dates) or off.
@@ -193,7 +207,11 @@ def list_app_passwords(ctx: Ctx) -> AppPasswordList:
 @tools.tool(effect=WRITE, asks=[
     "Create an app password for {name}.",
     "I need a password so {name} can get my mail.",
-])
+], reply=[
+    "Created an app password for {name}; it's shown only this once.",
+    "Done: here is the new password for {name}, it won't be shown again.",
+], values={"name": ["Thunderbird", "iPhone Mail", "Outlook on my laptop", "Calendar sync", "Android tablet",
+                    "Work desktop"]})
 def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
     """Create a password for a mail app (such as Thunderbird) that cannot sign in interactively.
 
@@ -224,8 +242,11 @@ def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Revoke the app password {app_password_id}.",
-    "I lost the laptop; kill app password {app_password_id}.",
+    "Revoke {app_password_id}.",
+    "I lost the laptop; kill {app_password_id}.",
+], reply=[
+    "Revoked the app password for {result.name}; that app can no longer sign in.",
+    "Done: {app_password_id} no longer works.",
 ])
 def revoke_app_password(ctx: Ctx, app_password_id: AppPasswordId) -> AppPassword:
     """Revoke an app password: the app using it can no longer sign in.
