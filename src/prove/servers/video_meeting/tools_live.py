@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -92,8 +92,11 @@ def _require_in_meeting(ctx: Ctx, meeting: object) -> object:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Start my meeting {meeting_id}.",
+    "Start {meeting_id}.",
     "Kick off {meeting_id} now, everyone's waiting.",
+], reply=[
+    "Started {meeting_id}; {result.in_meeting} people are in so far.",
+    "{meeting_id} is live now; the link is {result.join_url}.",
 ])
 def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Start a scheduled meeting the user hosts.
@@ -138,10 +141,15 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Start an instant meeting about {topic}.",
-    "Open my personal meeting room now.",
-    "Start a quick call called {topic} and invite {invitees}.",
-])
+    "Start an instant meeting about '{topic}'.",
+    Ask("Start a meeting at my personal link now.", use_personal_room=True),
+    "Start a quick call called '{topic}' and invite {invitees}.",
+    Ask("Start a call about '{topic}' right now and let people straight in.", waiting_room=False),
+], reply=[
+    "Your meeting is live: {result.join_url}.",
+    "Started '{result.topic}'; people can join at {result.join_url}.",
+], values={"topic": ["Quick sync", "Incident call", "Pairing session", "Coffee chat", "Hotfix review",
+                     "Urgent: customer escalation", "Brainstorm"]})
 def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_room: bool = False,
                           invitees: list[PersonId] | None = None, waiting_room: bool | None = None,
                           duration_minutes: Minutes = 60) -> Meeting:
@@ -198,8 +206,11 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Join meeting {meeting_id}, the passcode is {passcode}.",
+    "Join {meeting_id}, the passcode is {passcode}.",
     "Get me into {meeting_id} with passcode {passcode}.",
+], reply=[
+    "You're in '{result.topic}' (status: {result.status}).",
+    "Joined {meeting_id}; you're {result.status}.",
 ])
 def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinResult:
     """Join a live meeting someone else hosts, with its passcode.
@@ -250,8 +261,11 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Leave the meeting {meeting_id}.",
+    "Leave {meeting_id}.",
     "Drop me from {meeting_id}, I have to go.",
+], reply=[
+    "You've left {meeting_id}.",
+    "Done: you're out of {meeting_id}.",
 ])
 def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
     """Leave a meeting someone else hosts (or its waiting room); the meeting goes on.
@@ -281,8 +295,11 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "End the meeting {meeting_id} for everyone.",
+    "End {meeting_id} for everyone.",
     "We're done, close {meeting_id}.",
+], reply=[
+    "Ended {meeting_id}; {result.attendees} people attended.",
+    "{meeting_id} is over for everyone.",
 ])
 def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
     """End a live meeting the user hosts, for everyone.
@@ -318,8 +335,8 @@ def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
 
 
 @tools.tool(effect=READ, asks=[
-    "Who is in {meeting_id} right now?",
-    "Is anyone in the waiting room of {meeting_id}?",
+    Ask("Who is in {meeting_id} right now?", status="in_meeting"),
+    Ask("Is anyone in the waiting room of {meeting_id}?", status="waiting"),
     "Who attended {meeting_id}?",
 ])
 def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus | None = None) -> ParticipantList:
@@ -352,7 +369,10 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
 
 @tools.tool(effect=WRITE, asks=[
     "Let {participant_id} in from the waiting room.",
-    "Admit participant {participant_id} to the meeting.",
+    "Admit {participant_id} to the meeting.",
+], reply=[
+    "Admitted {result.name}; they're in the meeting now.",
+    "Done: {result.name} is in.",
 ])
 def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Admit someone from the waiting room of a live meeting the user hosts.
@@ -381,6 +401,9 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
 @tools.tool(effect=WRITE, asks=[
     "Remove {participant_id} from the meeting.",
     "Kick {participant_id} out of my call, they shouldn't be there.",
+], reply=[
+    "Removed {result.name} from the meeting.",
+    "Done: {result.name} is out.",
 ])
 def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Remove someone from a live meeting the user hosts (or its waiting room); they cannot rejoin.
@@ -411,9 +434,12 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Mute {participant_id}.",
-    "There's background noise from {participant_id}, please mute them.",
-    "Unmute me ({participant_id}).",
+    Ask("Mute {participant_id}.", muted=True),
+    Ask("There's background noise from {participant_id}, please mute them.", muted=True),
+    Ask("Unmute {participant_id}.", muted=False),
+], reply=[
+    "Done: {result.name} is updated.",
+    "I've changed {result.name}'s microphone as you asked.",
 ])
 def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True) -> Participant:
     """Mute a participant, or unmute the user themselves.
@@ -459,7 +485,14 @@ def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True
 @tools.tool(effect=WRITE, asks=[
     "Post '{text}' in the chat of {meeting_id}.",
     "Send {to_participant_id} a private chat message in {meeting_id}: {text}",
-])
+    "Tell everyone in {meeting_id}'s chat: {text}",
+], reply=[
+    "Posted your message in the chat of {meeting_id}.",
+    "Sent: '{text}'.",
+], values={"text": ["Can everyone see my screen?", "Running 5 minutes late, start without me.",
+                    "Here's the doc: https://docs.example.com/q2-plan", "You're on mute!",
+                    "Let's take a 5-minute break.", "Thanks all, great discussion.",
+                    "Could you share the slides after the call?", "I'll send the notes by email."]})
 def send_chat_message(ctx: Ctx, meeting_id: MeetingId, text: ChatText,
                       to_participant_id: ParticipantId | None = None) -> ChatMessage:
     """Send a chat message in a live meeting the user is in, to everyone or privately to one participant.

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
@@ -137,9 +137,11 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
 
 @tools.tool(effect=READ, asks=[
     "What meetings do I have coming up?",
-    "Show me my {status} meetings.",
-    "Which meetings am I hosting between {from_date} and {to_date}?",
+    Ask("Show me my cancelled meetings.", status="cancelled"),
+    Ask("Which meetings have already ended?", status="ended"),
+    Ask("Which meetings am I hosting between {from_date} and {to_date}?", role="host"),
     "Do I have any meetings about {query}?",
+    Ask("What meetings am I invited to this week, from {from_date} to {to_date}?", role="invited"),
 ])
 def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "ended", "cancelled", "all"] = "upcoming",
                   role: Literal["host", "invited"] | None = None, from_date: str | None = None,
@@ -283,10 +285,23 @@ def _invite(ctx: Ctx, meeting_id: str, host_id: str, person_ids: list[str]) -> l
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Schedule a meeting called {topic} at {start_time} for {duration_minutes} minutes.",
-    "Set up a {duration_minutes}-minute call on {topic} starting {start_time} and invite {invitees}.",
-    "Book a video meeting '{topic}' for {start_time} with {invitees}, recorded automatically.",
-])
+    "Schedule a meeting called '{topic}' for {start_time}, {duration_minutes} minutes long.",
+    "Set up a {duration_minutes}-minute call about '{topic}' starting {start_time} and invite {invitees}.",
+    Ask("Book a video meeting '{topic}' for {start_time} with {invitees}, and record it automatically.",
+        auto_record=True),
+    Ask("Schedule '{topic}' for {start_time} without a waiting room.", waiting_room=False),
+    Ask("Set up '{topic}' for {start_time} and mute people when they join.", mute_on_entry=True),
+], reply=[
+    "Scheduled '{topic}' for {result.starts_at}; the join link is {result.join_url}.",
+    "Done: '{topic}' is on the calendar at {result.starts_at}, link {result.join_url}.",
+], values={
+    "topic": ["Weekly team sync", "Q2 planning", "Design review", "1:1 check-in", "Customer onboarding call",
+              "Sprint retrospective", "Budget review", "Interview: backend engineer", "Product demo",
+              "All-hands prep"],
+    "agenda": ["Status updates, blockers, next steps", "Review the Q2 roadmap and staffing",
+               "Walk through the new dashboard mockups", "Go over the onboarding checklist with the customer",
+               "What went well, what didn't, what to change", "Decide on the vendor shortlist"],
+})
 def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: Minutes = 30,
                      invitees: Invitees | None = None, agenda: Agenda | None = None, waiting_room: bool = True,
                      mute_on_entry: bool = False, auto_record: bool = False,
@@ -337,9 +352,19 @@ def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: 
 
 @tools.tool(effect=WRITE, asks=[
     "Move {meeting_id} to {start_time}.",
-    "Rename {meeting_id} to {topic} and make it {duration_minutes} minutes.",
-    "Turn the waiting room {waiting_room} for {meeting_id}.",
-])
+    "Rename {meeting_id} to '{topic}' and make it {duration_minutes} minutes.",
+    Ask("Enable the waiting room for {meeting_id}.", waiting_room=True),
+    Ask("Let people into {meeting_id} without a waiting room.", waiting_room=False),
+    Ask("Record {meeting_id} automatically.", auto_record=True),
+], reply=[
+    "Updated {meeting_id}; it's at {result.starts_at} for {result.duration_minutes} minutes.",
+    "Done: {meeting_id} is saved with your changes.",
+], values={
+    "topic": ["Weekly team sync (moved)", "Q2 planning, part 2", "Design review: final", "Roadmap check-in",
+              "Project kickoff", "Quarterly business review"],
+    "agenda": ["Updated agenda: decisions first, then open questions", "Demo of the new release",
+               "Review action items from last time", "Hiring plan and budget"],
+})
 def update_meeting(ctx: Ctx, meeting_id: MeetingId, topic: Topic | None = None, start_time: str | None = None,
                    duration_minutes: Minutes | None = None, agenda: Agenda | None = None,
                    waiting_room: bool | None = None, mute_on_entry: bool | None = None,
@@ -397,8 +422,11 @@ def update_meeting(ctx: Ctx, meeting_id: MeetingId, topic: Topic | None = None, 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel my meeting {meeting_id}.",
+    "Cancel {meeting_id}.",
     "Call off {meeting_id}, we don't need it anymore.",
+], reply=[
+    "Cancelled {meeting_id}; the invitees are told.",
+    "Done: {meeting_id} is off.",
 ])
 def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Cancel a scheduled meeting the user hosts; it stays on record as cancelled.
@@ -425,7 +453,10 @@ def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
 
 @tools.tool(effect=WRITE, asks=[
     "Invite {person_ids} to {meeting_id}.",
-    "Add {person_ids} to the invite list of meeting {meeting_id}.",
+    "Add {person_ids} to the invite list of {meeting_id}.",
+], reply=[
+    "Invited {person_ids} to {meeting_id}.",
+    "Done: {person_ids} are now on the invite list of '{result.topic}'.",
 ])
 def invite_to_meeting(ctx: Ctx, meeting_id: MeetingId,
                       person_ids: Annotated[list[PersonId], Field(min_length=1, max_length=50)]) -> Invitation:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -72,8 +72,9 @@ def _recording(ctx: Ctx, recording_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 @tools.tool(effect=READ, asks=[
     "What cloud recordings do I have?",
-    "Show me my {status} recordings.",
+    Ask("Which of my recordings are still processing?", status="processing"),
     "Is there a recording of {meeting_id}?",
+    Ask("Show me the recordings I deleted.", status="deleted"),
 ])
 def list_recordings(ctx: Ctx, status: Literal["processing", "available", "deleted"] | None = None,
                     meeting_id: MeetingId | None = None, limit: Limit = 20) -> RecordingList:
@@ -110,8 +111,9 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me the transcript of recording {recording_id}.",
+    "Show me the transcript of {recording_id}.",
     "What was said in {recording_id}? Pull up the transcript.",
+    "What did {speaker} say in {recording_id}?",
 ])
 def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = None) -> Transcript:
     """Read the audio transcript of a cloud recording, line by line.
@@ -144,8 +146,11 @@ def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = No
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete the recording {recording_id}.",
-    "I'm running out of cloud storage, get rid of recording {recording_id}.",
+    "Delete {recording_id}.",
+    "I'm running out of cloud storage, get rid of {recording_id}.",
+], reply=[
+    "Deleted the recording; {result.freed_mb} MB freed, {result.storage_used_mb} MB in use now.",
+    "Done: that recording is gone and {result.freed_mb} MB are free again.",
 ])
 def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
     """Delete a cloud recording; it moves to the trash and no longer uses storage.
@@ -181,7 +186,10 @@ def _recording_state(ctx: Ctx, meeting_id: str) -> RecordingState:
 
 @tools.tool(effect=WRITE, asks=[
     "Start recording {meeting_id} to the cloud.",
-    "Can you record this meeting ({meeting_id})?",
+    "Can you record {meeting_id}?",
+], reply=[
+    "Recording '{result.topic}' to the cloud now.",
+    "Done: {meeting_id} is being recorded.",
 ])
 def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     """Start (or resume) the cloud recording of a live meeting the user hosts.
@@ -218,6 +226,9 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
 @tools.tool(effect=WRITE, asks=[
     "Stop recording {meeting_id}.",
     "Pause the recording of {meeting_id} for the confidential part.",
+], reply=[
+    "Stopped recording '{result.topic}'; {result.recorded_seconds} seconds are recorded so far.",
+    "Done: the recording of {meeting_id} is paused.",
 ])
 def stop_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     """Stop the cloud recording of a live meeting the user hosts; what was recorded is kept.
