@@ -28,7 +28,7 @@ LISTING = EntityKind("listing", table="listings", key="listing_id", label="title
                      description="an item for sale (active, sold or withdrawn)")
 OFFER = EntityKind("offer", table="offers", key="offer_id", label=None,
                    description="an offer below the asking price on a listing")
-ORDER = EntityKind("order", table="orders", key="order_id", label=None,
+ORDER = EntityKind("order", table="orders", key="order_id", label=None, public_id=True,
                    description="a completed sale: one of the member's purchases or sales")
 PAYMENT_METHOD = EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="label",
                             description="a card or wallet the signed-in member pays with")

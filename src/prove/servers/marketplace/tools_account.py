@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -153,8 +153,8 @@ def get_account(ctx: Ctx) -> Account:
 
 
 @tools.tool(effect=READ, asks=[
-    "Is seller {member_id} trustworthy? Show their ratings.",
-    "Tell me about the member {member_id}.",
+    "Is {member_id} a trustworthy seller? Show their ratings.",
+    "Tell me about {member_id}.",
 ])
 def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
     """Look up a member's public profile: location, rating, sales and their five latest ratings.
@@ -184,9 +184,16 @@ def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Give the seller of order {order_id} {stars} stars.",
-    "Rate my purchase {order_id} {stars} out of 5 and say '{comment}'.",
-])
+    "Give the seller of {order_id} {stars} stars.",
+    "Rate my purchase {order_id} {stars} out of 5 and say: {comment}",
+    "Leave {stars} stars for {order_id} with the comment '{comment}'.",
+], reply=[
+    "Rated the seller {stars} stars for {order_id}.",
+    "Done: your {stars}-star rating is posted.",
+], values={"comment": ["Fast shipping, item exactly as described.", "Great seller, would buy again!",
+                       "Item arrived a bit late but works fine.", "Well packed and in perfect condition.",
+                       "Not as described; the box was damaged.", "Friendly and quick to answer questions.",
+                       "Good value for the price."]})
 def rate_seller(ctx: Ctx, order_id: OrderId, stars: Annotated[int, Field(ge=1, le=5)],
                 comment: Annotated[str, Field(max_length=500)] | None = None) -> Rating:
     """Rate the seller of one of the signed-in member's delivered purchases, once per order.
@@ -224,9 +231,16 @@ def rate_seller(ctx: Ctx, order_id: OrderId, stars: Annotated[int, Field(ge=1, l
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Ask the seller of {listing_id}: '{body}'",
-    "Reply to {recipient_id} about my listing {listing_id}: {body}",
-])
+    "Ask the seller of {listing_id}: {body}",
+    "Reply to {recipient_id} about {listing_id}: {body}",
+    "Message the seller of {listing_id} and say '{body}'.",
+], reply=[
+    "Sent your message about {listing_id} to {result.recipient_username}.",
+    "Done: {result.recipient_username} has your message.",
+], values={"body": ["Is this still available?", "Would you ship to Denver?", "Can you send a photo of the back?",
+                    "Does it come with the original charger?", "Thanks, I'll ship it tomorrow morning.",
+                    "Is the price negotiable?", "Yes, it's still available.",
+                    "Could you combine shipping if I buy two?"]})
 def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max_length=2000)],
                  recipient_id: MemberId | None = None) -> Message:
     """Send a message about a listing: to its seller, or, on the member's own listing, to an interested member.
@@ -292,7 +306,8 @@ def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> Me
 @tools.tool(effect=READ, asks=[
     "Do I have any messages about {listing_id}?",
     "Show my conversation with {member_id}.",
-    "Show my {direction} messages.",
+    Ask("Show the messages I've received.", direction="received"),
+    Ask("What messages have I sent?", direction="sent"),
 ])
 def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: MemberId | None = None,
                   direction: Literal["all", "received", "sent"] = "all", limit: Limit = 20) -> MessageList:
@@ -322,6 +337,9 @@ def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: Memb
 @tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a marketplace gift card, the code is {code}. Add it to my balance.",
+], reply=[
+    "Redeemed the gift card: ${result.amount} added, your balance is now ${result.new_balance}.",
+    "Done: your marketplace balance is ${result.new_balance}.",
 ])
 def redeem_gift_card(ctx: Ctx, code: GiftCardCode) -> GiftCardRedemption:
     """Redeem a marketplace gift card: its amount is added to the signed-in member's balance.
