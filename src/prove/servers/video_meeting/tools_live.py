@@ -266,7 +266,7 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
 ], reply=[
     "You've left {meeting_id}.",
     "Done: you're out of {meeting_id}.",
-])
+], needs=["join_meeting"])
 def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
     """Leave a meeting someone else hosts (or its waiting room); the meeting goes on.
 
@@ -300,7 +300,7 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
 ], reply=[
     "Ended {meeting_id}; {result.attendees} people attended.",
     "{meeting_id} is over for everyone.",
-])
+], needs=["start_meeting"])
 def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
     """End a live meeting the user hosts, for everyone.
 
@@ -373,7 +373,7 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
 ], reply=[
     "Admitted {result.name}; they're in the meeting now.",
     "Done: {result.name} is in.",
-])
+], needs=["start_meeting"])
 def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Admit someone from the waiting room of a live meeting the user hosts.
 
@@ -404,7 +404,7 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
 ], reply=[
     "Removed {result.name} from the meeting.",
     "Done: {result.name} is out.",
-])
+], needs=["start_meeting"])
 def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Remove someone from a live meeting the user hosts (or its waiting room); they cannot rejoin.
 
@@ -440,7 +440,7 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
 ], reply=[
     "Done: {result.name} is updated.",
     "I've changed {result.name}'s microphone as you asked.",
-])
+], needs=["start_meeting"])
 def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True) -> Participant:
     """Mute a participant, or unmute the user themselves.
 
@@ -492,7 +492,8 @@ def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True
 ], values={"text": ["Can everyone see my screen?", "Running 5 minutes late, start without me.",
                     "Here's the doc: https://docs.example.com/q2-plan", "You're on mute!",
                     "Let's take a 5-minute break.", "Thanks all, great discussion.",
-                    "Could you share the slides after the call?", "I'll send the notes by email."]})
+                    "Could you share the slides after the call?", "I'll send the notes by email."]},
+    needs=["start_meeting"])
 def send_chat_message(ctx: Ctx, meeting_id: MeetingId, text: ChatText,
                       to_participant_id: ParticipantId | None = None) -> ChatMessage:
     """Send a chat message in a live meeting the user is in, to everyone or privately to one participant.

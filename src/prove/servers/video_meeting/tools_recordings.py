@@ -190,7 +190,7 @@ def _recording_state(ctx: Ctx, meeting_id: str) -> RecordingState:
 ], reply=[
     "Recording '{result.topic}' to the cloud now.",
     "Done: {meeting_id} is being recorded.",
-])
+], needs=["start_meeting"])
 def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     """Start (or resume) the cloud recording of a live meeting the user hosts.
 
@@ -229,7 +229,7 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
 ], reply=[
     "Stopped recording '{result.topic}'; {result.recorded_seconds} seconds are recorded so far.",
     "Done: the recording of {meeting_id} is paused.",
-])
+], needs=["start_recording"])
 def stop_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     """Stop the cloud recording of a live meeting the user hosts; what was recorded is kept.
 
