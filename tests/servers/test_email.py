@@ -219,7 +219,7 @@ def test_search_by_sender_dates_and_attachments(s):
     assert all(day <= x["date"] < day + "T23:59:59" for x in window["messages"])
     with_files = ok(s, "search_messages", {"has_attachment": True, "limit": 100})["messages"]
     assert with_files and all(x["has_attachments"] for x in with_files)
-    fails(s, "search_messages", "invalid_date", {"after": "last tuesday"})
+    fails(s, "search_messages", "invalid_time", {"after": "last tuesday"})
     fails(s, "search_messages", "end_before_start", {"after": "2026-03-10", "before": "2026-03-01"})
     for odd in ("'; DROP TABLE messages; --", "zzzqqqxx"):
         assert ok(s, "search_messages", {"query": odd})["total"] == 0
@@ -354,7 +354,7 @@ def test_reply_draft_then_delete(s):
 def test_scheduled_send_goes_out_when_the_clock_passes(s):
     d = ok(s, "create_draft", {"to": ["team@example.com"], "subject": "Friday notes", "body": "Notes attached."})
     fails(s, "send_draft", "past_date", {"draft_id": d["message_id"], "send_at": "2026-03-16T08:00:00"})
-    fails(s, "send_draft", "invalid_date", {"draft_id": d["message_id"], "send_at": "next friday"})
+    fails(s, "send_draft", "invalid_time", {"draft_id": d["message_id"], "send_at": "next friday"})
     sch = ok(s, "send_draft", {"draft_id": d["message_id"], "send_at": "2026-03-16T15:00:00"})
     assert sch["status"] == "scheduled" and sch["folder_id"] == "scheduled" and sch["date"] == "2026-03-16T15:00:00"
     fails(s, "send_draft", "already_scheduled", {"draft_id": d["message_id"]})

@@ -208,6 +208,7 @@ def test_scheduling_failures(s):
     fails(s, "schedule_meeting", "already_invited", {"topic": "Self", "start_time": "2026-03-18T10:00:00",
                                                      "invitees": [me]})
     fails(s, "list_meetings", "end_before_start", {"from_date": "2026-03-20", "to_date": "2026-03-18"})
+    fails(s, "list_meetings", "invalid_date", {"from_date": "next week"})
 
 
 def test_only_the_host_manages_a_meeting(s):

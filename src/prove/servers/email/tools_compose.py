@@ -8,10 +8,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time, quote
 
-from .tools import (
+from .server import (
     MAX_ATTACHMENTS_KB,
     Addresses,
     AttachmentId,
@@ -27,22 +27,20 @@ from .tools import (
     draft_row,
     insert_message,
     message_model,
-    message_row,
     my_addresses,
     my_name,
     new_thread,
-    parse_time,
     recipients,
     require_not_draft,
     self_deliver,
     sender_address,
     sent_model,
-    server,
     set_recipients,
     split_recipients,
     with_signature,
 )
-from .world import iso
+
+tools = Toolset("compose")
 
 Filename = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 MIME = {"pdf": "application/pdf", "doc": "application/msword", "txt": "text/plain", "csv": "text/csv",
@@ -106,11 +104,26 @@ def _reply_from(ctx: Ctx, row) -> str:
     return next((a for a in rcpt["to"] + rcpt["cc"] + rcpt["bcc"] if a in mine), mine[0])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Email {to} with the subject '{subject}': {body}",
-    "Send a message to {to}, cc {cc}, about {subject} saying {body}.",
-    "Write to {to} from my {from_address} address: subject {subject}, message {body}.",
-])
+    "Send a message to {to}, cc {cc}, with the subject '{subject}', saying: {body}",
+    "Write to {to} from {from_address}, subject '{subject}': {body}",
+    Ask("Send {to} an email titled '{subject}' without my signature: {body}", include_signature=False),
+    "Bcc {bcc} on an email to {to}, subject '{subject}': {body}",
+], reply=[
+    "Sent '{subject}' to {to}.",
+    "Your email '{subject}' is on its way to {to}.",
+], values={
+    "subject": ["Q2 budget numbers", "Lunch on Friday?", "Updated project timeline", "Invoice question",
+                "Notes from today's call", "Contract draft for review", "Team offsite plans", "Quick question"],
+    "body": ["Hi, could you send me the latest numbers before Thursday? Thanks!",
+             "Are you free for lunch on Friday around noon?",
+             "Attached is the updated timeline; the launch moves to April 14.",
+             "Thanks for the call today. I'll follow up with the details tomorrow.",
+             "Please review the contract draft and let me know if anything needs changing.",
+             "Just checking in on the status of the invoice from last month.",
+             "Can we move our meeting to 3 PM? Something came up."],
+})
 def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subject: Subject, body: Body,
                  cc: Addresses | None = None, bcc: Addresses | None = None, from_address: str | None = None,
                  include_signature: bool = True) -> SentMessage:
@@ -145,11 +158,20 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
     return sent_model(ctx, message_id, self_deliver(ctx, message_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Reply to {message_id}: {body}",
-    "Reply all to {message_id} and say {body}.",
-    "Answer {message_id} with '{body}', no signature.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Answer {message_id}: {body}",
+    Ask("Reply to {message_id}: {body}", reply_all=False),
+    Ask("Reply all to {message_id} and say: {body}", reply_all=True),
+    Ask("Answer {message_id} with '{body}', no signature.", include_signature=False),
+], reply=[
+    "Replied to {message_id}.",
+    "Your reply to {message_id} is sent, to {result.to}.",
+], values={
+    "body": ["Thanks, that works for me.", "Got it, I'll take a look today.", "Sounds good, see you then!",
+             "Could you send me the file again? The link doesn't open.", "I can't make it on Friday; how about Monday?",
+             "Thanks for the update. Let's discuss at the next sync.", "Yes, please go ahead.",
+             "I'll get back to you by end of day."],
+})
 def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, StringConstraints(min_length=1)],
                      reply_all: bool = False, include_signature: bool = True) -> SentMessage:
     """Reply now to a received or sent message, in the same thread.
@@ -171,7 +193,7 @@ def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, Stri
         not_found: no message has that ID.
         is_draft: the message is an unsent draft or scheduled message.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     to, cc = _reply_recipients(ctx, row, reply_all)
     reply_id = insert_message(ctx, thread_id=row["thread_id"], folder_id="sent", status="sent", from_name=my_name(ctx),
@@ -181,11 +203,19 @@ def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, Stri
     return sent_model(ctx, reply_id, self_deliver(ctx, reply_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Forward {message_id} to {to}.",
     "Send {message_id} on to {to} with a note: {note}",
-    "Forward {message_id} to {to} but without the attachments.",
-])
+    Ask("Forward {message_id} to {to} but without the attachments.", include_attachments=False),
+    "Pass {message_id} along to {to} and cc {cc}.",
+], reply=[
+    "Forwarded {message_id} to {to}.",
+    "Done: {message_id} went to {to}.",
+], values={
+    "note": ["FYI, see below.", "Can you take care of this one?", "Forwarding for your records.",
+             "Please review before our meeting.", "Thought you'd find this interesting.",
+             "Could you handle the reply to this?", "Here's the confirmation we talked about."],
+})
 def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Field(min_length=1)],
                     note: Body | None = None, cc: Addresses | None = None, include_attachments: bool = True,
                     include_signature: bool = True) -> SentMessage:
@@ -212,7 +242,7 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
         too_many_recipients: more than 50 recipients in all.
         attachment_too_large: the attachments total more than 25 MB (forward without them).
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     t, c, _ = split_recipients(to, cc or [], [])
     if include_attachments:
@@ -230,11 +260,23 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
     return sent_model(ctx, fwd_id, self_deliver(ctx, fwd_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Start a draft to {to} with the subject {subject}: {body}",
-    "Draft a reply to {reply_to_message_id} saying {body}, but don't send it yet.",
+@tools.tool(effect=WRITE, asks=[
+    "Start a draft to {to} with the subject '{subject}': {body}",
+    "Draft a reply to {reply_to_message_id} saying: {body}",
     "Save a draft called '{subject}' with these notes: {body}",
-])
+    "Start an empty draft to {to}.",
+], reply=[
+    "Saved a draft '{result.subject}'; it hasn't been sent.",
+    "Your draft is saved in Drafts, ready when you are.",
+], values={
+    "subject": ["Proposal follow-up", "Vacation plans", "Weekly status update", "Meeting recap",
+                "Question about the invoice", "Welcome aboard!", "Feedback on the design"],
+    "body": ["Hi team, here's a quick summary of where we are this week.",
+             "Following up on the proposal we discussed last week.",
+             "Thanks again for your help with the launch.",
+             "Notes: confirm dates, book the venue, send invites.",
+             "I'd like to share some thoughts on the latest design."],
+})
 def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None = None, body: Body = "",
                  cc: Addresses | None = None, bcc: Addresses | None = None,
                  reply_to_message_id: MessageId | None = None, from_address: str | None = None) -> Message:
@@ -266,7 +308,7 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     t, c, b = split_recipients(to or [], cc or [], bcc or [])
     in_reply_to = None
     if reply_to_message_id is not None:
-        row = message_row(ctx, reply_to_message_id)
+        row = ctx.get("message", reply_to_message_id)
         require_not_draft(row)
         if to is None:
             t, _ = _reply_recipients(ctx, row, False)
@@ -283,11 +325,19 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     return message_model(ctx, draft_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Change the subject of draft {draft_id} to '{subject}'.",
-    "Add {to} as recipients on my draft {draft_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Change the subject of {draft_id} to '{subject}'.",
+    "Send {draft_id} to {to} instead.",
     "Rewrite the body of {draft_id}: {body}",
-])
+    "Cc {cc} on {draft_id}.",
+], reply=[
+    "Updated {draft_id}.",
+    "Done: the draft '{result.subject}' is saved with your changes.",
+], values={
+    "subject": ["Updated: project timeline", "Re: budget review", "Agenda for Monday", "Final numbers"],
+    "body": ["Hi all, the final numbers are attached.", "Please see the revised agenda below.",
+             "Quick update: the deadline moved to next Friday.", "Thanks, everyone, for a great quarter."],
+})
 def update_draft(ctx: Ctx, draft_id: DraftId, to: Addresses | None = None, cc: Addresses | None = None,
                  bcc: Addresses | None = None, subject: Subject | None = None, body: Body | None = None) -> Message:
     """Change a draft: each field given replaces the old value (an empty list clears recipients).
@@ -325,10 +375,16 @@ def update_draft(ctx: Ctx, draft_id: DraftId, to: Addresses | None = None, cc: A
     return message_model(ctx, draft_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Attach {filename} ({size_kb} KB) to my draft {draft_id}.",
-    "Add the file {filename} to draft {draft_id}; it's {size_kb} KB.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Attach {filename} ({size_kb} KB) to {draft_id}.",
+    "Add the file {filename} to {draft_id}; it's {size_kb} KB.",
+], reply=[
+    "Attached {filename} to {draft_id}.",
+    "Done: {draft_id} now carries {filename}.",
+], values={
+    "filename": ["report.pdf", "budget.xlsx", "slides.pptx", "photo.jpg", "contract.docx", "notes.txt",
+                 "invite.ics", "data.csv"],
+})
 def add_attachment(ctx: Ctx, draft_id: DraftId, filename: Filename,
                    size_kb: Annotated[int, Field(ge=1, le=1_000_000)]) -> Message:
     """Attach a file to a draft (metadata only: its name and size).
@@ -364,9 +420,12 @@ def add_attachment(ctx: Ctx, draft_id: DraftId, filename: Filename,
     return message_model(ctx, draft_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Remove the attachment {attachment_id} from my draft.",
+@tools.tool(effect=WRITE, asks=[
+    "Remove {attachment_id} from my draft.",
     "Take {attachment_id} off the draft, I attached the wrong file.",
+], reply=[
+    "Removed {result.filename} from the draft.",
+    "Done: {attachment_id} is no longer attached.",
 ])
 def remove_attachment(ctx: Ctx, attachment_id: AttachmentId) -> RemovedAttachment:
     """Remove an attachment from a draft.
@@ -393,9 +452,13 @@ def remove_attachment(ctx: Ctx, attachment_id: AttachmentId) -> RemovedAttachmen
                              draft=message_model(ctx, row["message_id"]))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Send my draft {draft_id}.",
-    "Schedule draft {draft_id} to go out at {send_at}.",
+@tools.tool(effect=WRITE, asks=[
+    "Send {draft_id}.",
+    "Schedule {draft_id} to go out on {send_at}.",
+    "{draft_id} is ready, send it now.",
+], reply=[
+    "Done: {draft_id} is {result.status}.",
+    "I've taken care of {draft_id}; its status is now {result.status}.",
 ])
 def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentMessage:
     """Send a draft now, or schedule it for `send_at`; a draft can be sent only once.
@@ -417,7 +480,8 @@ def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentM
         already_scheduled: the draft is already scheduled.
         not_a_draft: the ID names a received message.
         no_recipients: the draft has no recipients yet (add them with update_draft).
-        invalid_date: `send_at` is not an ISO 8601 local time between 2000 and 2099.
+        invalid_time: `send_at` is not an ISO 8601 local time between 2000 and 2099, or is more than a year
+            ahead.
         past_date: `send_at` is not in the future.
     """
     row = draft_row(ctx, draft_id)
@@ -434,15 +498,18 @@ def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentM
         raise ToolError("past_date", f"send_at {iso(when)} is not in the future; it is now {ctx.now_iso()}.",
                         hint="Omit send_at to send right away.")
     if when - ctx.now() > timedelta(days=366):
-        raise ToolError("invalid_date", f"send_at {iso(when)} is more than a year ahead.")
+        raise ToolError("invalid_time", f"send_at {iso(when)} is more than a year ahead.")
     ctx.db.execute("UPDATE messages SET status = 'scheduled', folder_id = 'scheduled', sent_at = ? "
                    "WHERE message_id = ?", (iso(when), draft_id))
     return sent_model(ctx, draft_id, None)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Don't send {message_id} after all, cancel the scheduled send.",
     "Unschedule {message_id} and keep it as a draft.",
+], reply=[
+    "Cancelled the scheduled send; {message_id} is back in your drafts.",
+    "Done: {message_id} won't go out, it's a draft again.",
 ])
 def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
     """Stop a scheduled message from going out; it goes back to Drafts.
@@ -457,7 +524,7 @@ def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
         not_found: no message has that ID.
         not_scheduled: the message is not scheduled (already sent, a draft, or received).
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     if row["status"] != "scheduled":
         what = "a draft" if row["status"] == "draft" else f"a {row['status']} message"
         raise ToolError("not_scheduled", f"{message_id} is {what}, not a scheduled one.",
@@ -467,9 +534,12 @@ def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
     return message_model(ctx, message_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my draft {draft_id}.",
-    "Discard the draft {draft_id}, I don't need it.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {draft_id}.",
+    "Discard {draft_id}, I don't need it.",
+], reply=[
+    "Deleted the draft '{result.subject}'.",
+    "Done: the draft '{result.subject}' is gone.",
 ])
 def delete_draft(ctx: Ctx, draft_id: DraftId) -> DeletedDraft:
     """Discard a draft for good, with its attachments.

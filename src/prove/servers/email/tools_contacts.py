@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
-from .tools import (
+from .server import (
     Address,
     Contact,
     ContactId,
@@ -18,8 +18,9 @@ from .tools import (
     Name,
     Query,
     check_address,
-    server,
 )
+
+tools = Toolset("contacts")
 
 Phone = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
@@ -52,10 +53,10 @@ def _unique_email(ctx: Ctx, email: str, exclude: str = "") -> None:
                         hint="Update that contact with update_contact instead.")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's {query}'s email address?",
     "Look up {query} in my contacts.",
-    "Show my favorite contacts.",
+    Ask("Show my favorite contacts.", favorites_only=True),
 ])
 def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool = False,
                     limit: Limit = 25) -> ContactList:
@@ -80,10 +81,15 @@ def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool =
     return ContactList(contacts=[_contact(ctx, c) for c in ids[:limit]], total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {name} ({email}) to my contacts.",
     "Save a contact for {name} at {company}: email {email}, phone {phone}.",
-])
+    Ask("Add {name}, {email}, to my contacts as a favorite.", favorite=True),
+], reply=[
+    "Added {name} to your contacts.",
+    "Saved {name} ({email}) in your address book.",
+], values={"notes": ["Met at the March conference", "Prefers calls in the morning", "Accountant",
+                     "Landlord", "Daughter's teacher", "Handles our account at the agency"]})
 def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None, company: Text | None = None,
                 notes: Text | None = None, favorite: bool = False) -> Contact:
     """Add a person to the address book.
@@ -113,11 +119,16 @@ def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None
     return _contact(ctx, contact_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Update {contact_id}'s email to {email}.",
-    "Make {contact_id} a favorite.",
-    "Change the phone number for {contact_id} to {phone} and note '{notes}'.",
-])
+    Ask("Make {contact_id} a favorite.", favorite=True),
+    "Change the phone number for {contact_id} to {phone} and note: {notes}",
+    Ask("Take {contact_id} off my favorites.", favorite=False),
+], reply=[
+    "Updated {contact_id}.",
+    "Done: the contact {result.name} is saved with your changes.",
+], values={"notes": ["Moved to the Boston office", "New number since March", "Now at Initech",
+                     "Call after 10 AM", "Prefers email", "Birthday in June"]})
 def update_contact(ctx: Ctx, contact_id: ContactId, name: Name | None = None, email: Address | None = None,
                    phone: Phone | None = None, company: Text | None = None, notes: Text | None = None,
                    favorite: bool | None = None) -> Contact:
@@ -157,9 +168,12 @@ def update_contact(ctx: Ctx, contact_id: ContactId, name: Name | None = None, em
     return _contact(ctx, contact_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete {contact_id} from my contacts.",
-    "Remove the contact {contact_id}.",
+    "Remove {contact_id}.",
+], reply=[
+    "Deleted {result.name} from your contacts.",
+    "Done: {result.name} ({result.email}) is no longer in your address book.",
 ])
 def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
     """Remove a contact from the address book (their mail is kept).
@@ -178,9 +192,12 @@ def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
     return DeletedContact(contact_id=contact_id, name=old.name, email=old.email)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unblock {address}.",
     "I blocked {address} by mistake, let their mail through again.",
+], reply=[
+    "Unblocked {address}; their mail will reach your inbox again.",
+    "Done: {address} is no longer blocked.",
 ])
 def unblock_sender(ctx: Ctx, address: Address) -> Unblocked:
     """Unblock a sender, so their new mail reaches the inbox again (get_mailbox lists blocked senders).

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     Color,
     Filter,
     FilterId,
@@ -26,11 +26,10 @@ from .tools import (
     filter_matches,
     filter_model,
     folder_row,
-    label_row,
-    message_row,
-    server,
     summary,
 )
+
+tools = Toolset("folders")
 
 
 class DeletedFolder(BaseModel):
@@ -84,7 +83,7 @@ def _unique_folder_name(ctx: Ctx, name: str, exclude: str | None = None) -> None
 
 # ----- folders -----------------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What folders do I have?",
     "How many unread emails are in each of my folders?",
 ])
@@ -98,10 +97,14 @@ def list_folders(ctx: Ctx) -> FolderList:
     return FolderList(folders=[_folder(ctx, f) for f in ids], total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Create a folder called {name}.",
+@tools.tool(effect=WRITE, asks=[
+    "Create a folder called '{name}'.",
     "Make me a new mail folder named '{name}'.",
-])
+], reply=[
+    "Created the folder '{name}'.",
+    "Done: you have a new folder, '{name}'.",
+], values={"name": ["Receipts", "Travel", "Clients", "Newsletters", "Taxes 2026", "Projects", "Family",
+                    "Job applications", "Invoices", "Follow up"]})
 def create_folder(ctx: Ctx, name: Name) -> Folder:
     """Create a custom folder.
 
@@ -121,10 +124,14 @@ def create_folder(ctx: Ctx, name: Name) -> Folder:
     return _folder(ctx, folder_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Rename the folder {folder_id} to {name}.",
-    "Call my {folder_id} folder '{name}' from now on.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Rename {folder_id} to '{name}'.",
+    "Call {folder_id} '{name}' from now on.",
+], reply=[
+    "Renamed {folder_id} to '{name}'.",
+    "Done: that folder is now called '{name}'.",
+], values={"name": ["Receipts", "Travel", "Clients", "Newsletters", "Archive 2025", "Projects", "Personal",
+                    "To read", "Invoices", "Done"]})
 def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     """Rename a custom folder; its messages and the filters that use it are kept.
 
@@ -148,9 +155,12 @@ def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     return _folder(ctx, row["folder_id"])
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the folder {folder_id}.",
-    "I don't need the {folder_id} folder anymore, remove it.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {folder_id}.",
+    "I don't need {folder_id} anymore, remove it.",
+], reply=[
+    "Deleted the folder '{result.name}'.",
+    "Done: '{result.name}' is gone.",
 ])
 def delete_folder(ctx: Ctx, folder_id: FolderId) -> DeletedFolder:
     """Delete an empty custom folder; filters that move mail into it are deleted too.
@@ -183,7 +193,7 @@ def delete_folder(ctx: Ctx, folder_id: FolderId) -> DeletedFolder:
 
 # ----- labels ------------------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What labels do I have?",
     "Show my labels and how many emails carry each.",
 ])
@@ -197,10 +207,14 @@ def list_labels(ctx: Ctx) -> LabelList:
     return LabelList(labels=[_label(ctx, lid) for lid in ids], total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Create a label called {name}.",
+@tools.tool(effect=WRITE, asks=[
+    "Create a label called '{name}'.",
     "Add a new {color} label named '{name}'.",
-])
+], reply=[
+    "Created the label '{name}'.",
+    "Done: the {result.color} label '{name}' is ready to use.",
+], values={"name": ["Urgent", "Waiting on reply", "Finance", "Travel", "Read later", "Clients", "Family",
+                    "Receipts", "Important", "Team"]})
 def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
     """Create a label to tag messages with.
 
@@ -223,9 +237,12 @@ def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
     return _label(ctx, label_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Label {message_id} with {label_id}.",
-    "Tag the email {message_id} as {label_id}.",
+    "Tag {message_id} as {label_id}.",
+], reply=[
+    "Added {label_id} to {message_id}.",
+    "Done: {message_id} now carries {label_id}.",
 ])
 def label_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled:
     """Put a label on a message (it stays in its folder).
@@ -241,19 +258,22 @@ def label_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled
         not_found: the message or the label does not exist.
         already_labeled: the message already carries that label.
     """
-    row = message_row(ctx, message_id)
-    label = label_row(ctx, label_id)
+    row = ctx.get("message", message_id)
+    label = ctx.get("label", label_id)
     if ctx.db.execute("SELECT 1 FROM message_labels WHERE message_id = ? AND label_id = ?",
                       (message_id, label_id)).fetchone():
         raise ToolError("already_labeled", f"{message_id} already carries the label '{label['name']}'.")
     ctx.db.execute("INSERT INTO message_labels (message_id, label_id) VALUES (?, ?)", (message_id, label_id))
-    return Labeled(message=summary(ctx, message_row(ctx, row["message_id"])), label_id=label_id,
+    return Labeled(message=summary(ctx, ctx.get("message", row["message_id"])), label_id=label_id,
                    label_name=label["name"])
 
 
-@server.tool(effect=WRITE, asks=[
-    "Take the label {label_id} off {message_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Take {label_id} off {message_id}.",
     "{message_id} shouldn't be tagged {label_id}, remove it.",
+], reply=[
+    "Removed {label_id} from {message_id}.",
+    "Done: {message_id} no longer carries {label_id}.",
 ])
 def unlabel_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled:
     """Remove a label from a message.
@@ -269,18 +289,18 @@ def unlabel_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Label
         not_found: the message or the label does not exist.
         not_labeled: the message does not carry that label.
     """
-    row = message_row(ctx, message_id)
-    label = label_row(ctx, label_id)
+    row = ctx.get("message", message_id)
+    label = ctx.get("label", label_id)
     cur = ctx.db.execute("DELETE FROM message_labels WHERE message_id = ? AND label_id = ?", (message_id, label_id))
     if not cur.rowcount:
         raise ToolError("not_labeled", f"{message_id} does not carry the label '{label['name']}'.")
-    return Labeled(message=summary(ctx, message_row(ctx, row["message_id"])), label_id=label_id,
+    return Labeled(message=summary(ctx, ctx.get("message", row["message_id"])), label_id=label_id,
                    label_name=label["name"])
 
 
 # ----- filters -----------------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What mail filters do I have set up?",
     "Show me my email rules.",
 ])
@@ -295,12 +315,17 @@ def list_filters(ctx: Ctx) -> FilterList:
     return FilterList(filters=[filter_model(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Make a filter so mail from {from_contains} goes to {move_to_folder_id}.",
-    "Create a rule named {name}: anything with '{subject_contains}' in the subject gets the label {add_label_id}.",
-    "Set up a filter '{name}' that stars and marks read email from {from_contains}, "
-    "and apply it to what's already in my inbox.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Make a filter called '{name}' so mail from {from_contains} goes to {move_to_folder_id}.",
+    "Create a rule named '{name}': anything with '{subject_contains}' in the subject gets {add_label_id}.",
+    Ask("Set up a filter '{name}' that stars email from {from_contains} and marks it read, and apply it to "
+        "what's already in my mailbox.", star=True, mark_read=True, apply_to_existing=True),
+    Ask("Add a rule '{name}' that marks mail with '{subject_contains}' in the subject as read.", mark_read=True),
+], reply=[
+    "Created the filter '{name}'; it matched {result.total} emails already there.",
+    "Done: the filter '{name}' will handle new mail from now on.",
+], values={"name": ["Newsletters", "Receipts", "Boss", "Travel bookings", "Social", "Invoices",
+                    "Team updates", "Bank alerts"]})
 def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subject_contains: Query | None = None,
                   move_to_folder_id: FolderId | None = None, add_label_id: LabelId | None = None,
                   mark_read: bool = False, star: bool = False, apply_to_existing: bool = False) -> FilterCreated:
@@ -336,7 +361,7 @@ def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subj
                         "A filter needs an action: move_to_folder_id, add_label_id, mark_read or star.")
     folder = folder_row(ctx, move_to_folder_id) if move_to_folder_id is not None else None
     if add_label_id is not None:
-        label_row(ctx, add_label_id)
+        ctx.get("label", add_label_id)
     if folder is not None and folder["folder_id"] in ("drafts", "scheduled", "sent"):
         raise ToolError("invalid_destination", f"A filter cannot move arriving mail into {folder['name']}.",
                         hint="Pick 'archive', 'trash', 'spam' or one of your folders.")
@@ -359,9 +384,12 @@ def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subj
     return FilterCreated(filter=filter_model(ctx, row), applied_to=applied, total=len(applied))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the filter {filter_id}.",
-    "Stop the rule {filter_id} from running.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {filter_id}.",
+    "Stop {filter_id} from running, remove it.",
+], reply=[
+    "Deleted the filter '{result.name}'.",
+    "Done: '{result.name}' won't touch new mail any more.",
 ])
 def delete_filter(ctx: Ctx, filter_id: FilterId) -> DeletedFilter:
     """Delete a filter; mail it already filed stays where it is.

@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import like, quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, parse_time, quote
 
-from .tools import (
+from .server import (
     FolderId,
     LabelId,
     Limit,
@@ -22,15 +22,12 @@ from .tools import (
     ThreadId,
     delete_messages,
     folder_row,
-    label_row,
     message_model,
-    message_row,
-    parse_time,
     require_not_draft,
-    server,
     summary,
 )
-from .world import iso
+
+tools = Toolset("messages")
 
 Offset = Annotated[int, Field(ge=0, le=10_000)]
 
@@ -65,14 +62,15 @@ def _relocate(ctx: Ctx, row, folder_id: str) -> Moved:
     """Put a message in `folder_id`; remember where a trashed message came from."""
     ctx.db.execute("UPDATE messages SET folder_id = ?, trashed_from = ? WHERE message_id = ?",
                    (folder_id, row["folder_id"] if folder_id == "trash" else None, row["message_id"]))
-    return Moved(message=summary(ctx, message_row(ctx, row["message_id"])), from_folder_id=row["folder_id"])
+    return Moved(message=summary(ctx, ctx.get("message", row["message_id"])), from_folder_id=row["folder_id"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's in my inbox?",
-    "Show me the unread messages in {folder_id}.",
-    "List my starred emails in {folder_id}.",
-    "Which messages carry the label {label_id}?",
+    Ask("Show me the unread messages in {folder_id}.", unread_only=True),
+    Ask("List my starred emails in {folder_id}.", starred_only=True),
+    "Which emails in my inbox carry {label_id}?",
+    "What's in {folder_id}?",
 ])
 def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = False, starred_only: bool = False,
                   label_id: LabelId | None = None, limit: Limit = 25, offset: Offset = 0) -> MessageList:
@@ -101,18 +99,19 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
     if starred_only:
         sql += " AND m.is_starred = 1"
     if label_id is not None:
-        label_row(ctx, label_id)
+        ctx.get("label", label_id)
         sql += " AND EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)"
         params.append(label_id)
     rows = ctx.db.execute(sql + " ORDER BY m.sent_at DESC, m.message_id DESC", params).fetchall()
     return MessageList(messages=[summary(ctx, r) for r in rows[offset:offset + limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find emails about {query}.",
     "Search my mail from {sender} since {after}.",
-    "Did {sender} send me anything with an attachment?",
+    Ask("Did {sender} send me anything with an attachment?", has_attachment=True),
     "Look for messages mentioning '{query}' sent to {recipient} before {before}.",
+    Ask("Any unread mail from {sender}?", unread_only=True),
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None = None, recipient: Query | None = None,
                     folder_id: FolderId | None = None, label_id: LabelId | None = None,
@@ -139,7 +138,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
 
     Raises:
         not_found: the folder or the label does not exist.
-        invalid_date: `after` or `before` is not an ISO 8601 date or time between 2000 and 2099.
+        invalid_time: `after` or `before` is not an ISO 8601 date or local time between 2000 and 2099.
         end_before_start: `before` is not later than `after`.
     """
     sql, params = "SELECT m.* FROM messages m WHERE 1", []
@@ -149,7 +148,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
     else:
         sql += " AND m.folder_id NOT IN ('spam', 'trash')"
     if label_id is not None:
-        label_row(ctx, label_id)
+        ctx.get("label", label_id)
         sql += " AND EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)"
         params.append(label_id)
     lo = iso(parse_time(after, "after")) if after is not None else None
@@ -182,9 +181,10 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
     return MessageList(messages=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Open message {message_id}.",
-    "What does the email {message_id} say, and who else got it?",
+@tools.tool(effect=READ, asks=[
+    "Open {message_id}.",
+    "What does {message_id} say, and who else got it?",
+    "Read me {message_id} in full.",
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.
@@ -204,9 +204,9 @@ def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     return message_model(ctx, message_id)
 
 
-@server.tool(effect=READ, asks=[
-    "Show me the whole conversation {thread_id}.",
-    "Pull up every reply in thread {thread_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me the whole conversation in {thread_id}.",
+    "Pull up every message in {thread_id}, oldest first.",
 ])
 def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     """Read a whole conversation: every message, reply, forward and draft in it, oldest first.
@@ -230,9 +230,13 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
                   total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Mark {message_ids} as read.",
-    "Mark the emails {message_ids} unread again, I want to come back to them.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Mark {message_ids} as read.", read=True),
+    Ask("Mark {message_ids} unread again, I want to come back to them.", read=False),
+    Ask("I've seen {message_ids}; clear them from my unread count.", read=True),
+], reply=[
+    "Done: {result.changed} of {result.total} emails changed.",
+    "I've updated {message_ids}; {result.changed} of them actually changed.",
 ])
 def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
@@ -249,20 +253,24 @@ def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length
         not_found: a message does not exist.
         is_draft: a message is a draft or scheduled message, which has no read state.
     """
-    rows = [message_row(ctx, m) for m in dict.fromkeys(message_ids)]
+    rows = [ctx.get("message", m) for m in dict.fromkeys(message_ids)]
     for row in rows:
         require_not_draft(row)
     changed = sum(1 for r in rows if bool(r["is_read"]) != read)
     ctx.db.executemany("UPDATE messages SET is_read = ? WHERE message_id = ?",
                        [(int(read), r["message_id"]) for r in rows])
-    return ReadUpdate(messages=[summary(ctx, message_row(ctx, r["message_id"])) for r in rows], total=len(rows),
+    return ReadUpdate(messages=[summary(ctx, ctx.get("message", r["message_id"])) for r in rows], total=len(rows),
                       changed=changed)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Star {message_id}.",
-    "Flag the email {message_id} so I don't forget it.",
-    "Remove the star from {message_id}.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Star {message_id}.", starred=True),
+    "Flag {message_id} so I don't forget it.",
+    Ask("Remove the star from {message_id}.", starred=False),
+    Ask("Unstar {message_id}, I've dealt with it.", starred=False),
+], reply=[
+    "Done: {message_id} is updated.",
+    "I've changed the star on {message_id}.",
 ])
 def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> MessageSummary:
     """Star a message, or remove its star with `starred` false.
@@ -279,18 +287,22 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
         already_starred: the message is already starred.
         not_starred: the message is not starred, so there is no star to remove.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     if starred and row["is_starred"]:
         raise ToolError("already_starred", f"{message_id} ('{row['subject']}') is already starred.")
     if not starred and not row["is_starred"]:
         raise ToolError("not_starred", f"{message_id} ('{row['subject']}') is not starred.")
     ctx.db.execute("UPDATE messages SET is_starred = ? WHERE message_id = ?", (int(starred), message_id))
-    return summary(ctx, message_row(ctx, message_id))
+    return summary(ctx, ctx.get("message", message_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {message_id} to {folder_id}.",
-    "File the email {message_id} under {folder_id}.",
+    "File {message_id} under {folder_id}.",
+    "Put {message_id} in {folder_id}, please.",
+], reply=[
+    "Moved {message_id} to {folder_id}.",
+    "Done: {message_id} is now in {folder_id}.",
 ])
 def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
     """Move a received or sent message to another folder.
@@ -312,7 +324,7 @@ def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
             send, or 'spam' for one they sent.
         already_in_folder: the message is already in that folder.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     folder = folder_row(ctx, folder_id)
     require_not_draft(row)
     dest = folder["folder_id"]
@@ -325,9 +337,12 @@ def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
     return _relocate(ctx, row, dest)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Archive {message_id}.",
     "Get {message_id} out of my inbox but keep it.",
+], reply=[
+    "Archived {message_id}; it's still searchable.",
+    "Done: {message_id} is in the archive now.",
 ])
 def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
     """Move a message to the archive: out of the inbox (or any folder) but kept and searchable.
@@ -343,16 +358,19 @@ def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
         is_draft: the message is a draft or scheduled message.
         already_archived: the message is already in the archive.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     if row["folder_id"] == "archive":
         raise ToolError("already_archived", f"{message_id} ('{row['subject']}') is already archived.")
     return _relocate(ctx, row, "archive")
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the email {message_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {message_id}.",
     "Throw {message_id} in the trash.",
+], reply=[
+    "Moved {message_id} to the trash; it can be restored until the trash is emptied.",
+    "Done: {message_id} is in the trash.",
 ])
 def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
     """Move a message to the trash; restore_message brings it back until the trash is emptied.
@@ -368,7 +386,7 @@ def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
         is_draft: the message is a draft or scheduled message (use delete_draft).
         already_in_trash: the message is already in the trash.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     if row["folder_id"] == "trash":
         raise ToolError("already_in_trash", f"{message_id} ('{row['subject']}') is already in the trash.",
@@ -376,9 +394,12 @@ def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
     return _relocate(ctx, row, "trash")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Restore {message_id} from the trash.",
     "I deleted {message_id} by mistake, bring it back.",
+], reply=[
+    "Restored {message_id}; it's back in {result.message.folder_id}.",
+    "Done: {message_id} is out of the trash.",
 ])
 def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
     """Take a message out of the trash, back to the folder it was trashed from.
@@ -395,7 +416,7 @@ def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
         not_found: no message has that ID.
         not_in_trash: the message is not in the trash.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     if row["folder_id"] != "trash":
         raise ToolError("not_in_trash", f"{message_id} is in {row['folder_id']}, not in the trash.")
     back = row["trashed_from"]
@@ -405,9 +426,12 @@ def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
     return _relocate(ctx, row, back)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Empty my trash.",
     "Permanently delete everything in the trash.",
+], reply=[
+    "Emptied the trash: {result.total} emails are gone for good.",
+    "Done: I permanently deleted {result.total} emails from the trash.",
 ])
 def empty_trash(ctx: Ctx) -> TrashEmptied:
     """Delete every message in the trash for good (with its attachments); this cannot be undone.
@@ -426,9 +450,13 @@ def empty_trash(ctx: Ctx) -> TrashEmptied:
     return TrashEmptied(deleted_ids=ids, total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "{message_id} is spam, report it.",
-    "Mark {message_id} as junk but don't block the sender.",
+    Ask("Report {message_id} as spam and block the sender.", block_sender=True),
+    Ask("Mark {message_id} as junk but don't block the sender.", block_sender=False),
+], reply=[
+    "Reported {message_id} as spam; it's in your spam folder now.",
+    "Done: {message_id} is in spam.",
 ])
 def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> SpamReport:
     """Move a received message to spam and, by default, block its sender.
@@ -448,7 +476,7 @@ def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> S
         not_received: the user sent this message themselves.
         already_spam: the message is already in spam.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     require_not_draft(row)
     if row["status"] != "received":
         raise ToolError("not_received", f"{message_id} is a message you sent; only received mail can be spam.")
@@ -464,9 +492,12 @@ def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> S
     return SpamReport(message=moved.message, blocked_sender=blocked)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "{message_id} isn't spam, move it back to my inbox.",
     "Rescue {message_id} from the spam folder.",
+], reply=[
+    "Moved {message_id} back to your inbox.",
+    "Done: {message_id} is out of spam and in your inbox.",
 ])
 def mark_not_spam(ctx: Ctx, message_id: MessageId) -> NotSpam:
     """Move a message out of spam into the inbox, and unblock its sender if they were blocked.
@@ -481,7 +512,7 @@ def mark_not_spam(ctx: Ctx, message_id: MessageId) -> NotSpam:
         not_found: no message has that ID.
         not_spam: the message is not in spam.
     """
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     if row["folder_id"] != "spam":
         raise ToolError("not_spam", f"{message_id} is in {row['folder_id']}, not in spam.")
     cur = ctx.db.execute("DELETE FROM blocked_senders WHERE address = ?", (row["from_address"],))

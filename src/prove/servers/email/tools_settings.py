@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import string
-from datetime import date
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import parse_date, quote
 
-from .tools import (
+from .server import (
     AppPasswordId,
     Body,
     Name,
     Password,
     Subject,
     my_addresses,
-    parse_time,
-    server,
 )
+
+tools = Toolset("settings")
 
 MAX_APP_PASSWORDS = 5
 Signature = Annotated[str, StringConstraints(max_length=1000)]
@@ -79,11 +78,7 @@ def _app(row) -> AppPassword:
                        created_at=row["created_at"], last_used_at=row["last_used_at"])
 
 
-def _day(value: str, name: str) -> date:
-    return parse_time(value, name).date()
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's my email address, and do I have any aliases?",
     "Is my out-of-office reply on? Show me my mail settings.",
 ])
@@ -108,11 +103,15 @@ def get_mailbox(ctx: Ctx) -> Mailbox:
                    scheduled=count("SELECT count(*) FROM messages WHERE status = 'scheduled'"))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change my email signature to: {signature}",
-    "Remove my signature.",
+    Ask("Remove my signature.", signature=""),
     "Set my sign-off to '{signature}'.",
-])
+], reply=[
+    "Your signature is updated.",
+    "Done: new emails will carry the signature you gave.",
+], values={"signature": ["Best,\nAna", "Thanks,\nAna Lopez\nHead of Operations", "Cheers, Sam",
+                         "Kind regards,\nJordan Lee | Acme Corp", "Sent from my phone", "-- Alex"]})
 def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     """Set the signature appended to messages the user sends; '' removes it.
 
@@ -127,11 +126,21 @@ def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     return SignatureChange(signature=signature.strip() or None, previous=previous)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Turn on my out-of-office from {start_date} to {end_date} saying: {message}",
-    "Set an auto-reply with the subject '{subject}' until {end_date}.",
-    "Turn off my vacation responder.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Turn on my out-of-office from {start_date} to {end_date} saying: {message}", enabled=True),
+    Ask("Set an auto-reply with the subject '{subject}' until {end_date}.", enabled=True),
+    Ask("Turn off my vacation responder.", enabled=False),
+    Ask("I'm back, switch the out-of-office off.", enabled=False),
+], reply=[
+    "Done: the vacation responder is updated.",
+    "Your out-of-office settings are saved.",
+], values={
+    "subject": ["Out of office", "Away until Monday", "On vacation", "Out of office until March 30"],
+    "message": ["I'm away with limited access to email and will reply when I'm back.",
+                "I'm out of the office this week. For urgent matters, please contact my team.",
+                "Thanks for your email. I'm on vacation and will respond after I return.",
+                "I'm traveling and checking mail only occasionally."],
+})
 def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = None, message: Body | None = None,
                            start_date: str | None = None, end_date: str | None = None) -> Vacation:
     """Turn the vacation auto-reply on (with its text and dates) or off.
@@ -167,8 +176,8 @@ def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = No
     if not body:
         raise ToolError("missing_message", "There is no saved vacation message; give `message`.",
                         hint="Pass the text of the auto-reply as message.")
-    start = _day(start_date, "start_date") if start_date is not None else ctx.today()
-    end = _day(end_date, "end_date") if end_date is not None else None
+    start = parse_date(start_date, "start_date") if start_date is not None else ctx.today()
+    end = parse_date(end_date, "end_date") if end_date is not None else None
     if end is not None and end < start:
         raise ToolError("end_before_start", f"end_date {end} is before start_date {start}.")
     if end is not None and end < ctx.today():
@@ -181,7 +190,7 @@ def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = No
     return _vacation(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which apps have passwords for my mail?",
     "List my app passwords.",
 ])
@@ -195,10 +204,14 @@ def list_app_passwords(ctx: Ctx) -> AppPasswordList:
     return AppPasswordList(app_passwords=[_app(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create an app password for {name}.",
     "I need a password so {name} can get my mail.",
-])
+], reply=[
+    "Created an app password for {name}; it's shown only this once.",
+    "Done: here is the new password for {name}, it won't be shown again.",
+], values={"name": ["Thunderbird", "iPhone Mail", "Outlook on my laptop", "Calendar sync", "Android tablet",
+                    "Work desktop"]})
 def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
     """Create a password for a mail app (such as Thunderbird) that cannot sign in interactively.
 
@@ -228,9 +241,12 @@ def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
     return NewAppPassword(**_app(row).model_dump(), password=password)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Revoke the app password {app_password_id}.",
-    "I lost the laptop; kill app password {app_password_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Revoke {app_password_id}.",
+    "I lost the laptop; kill {app_password_id}.",
+], reply=[
+    "Revoked the app password for {result.name}; that app can no longer sign in.",
+    "Done: {app_password_id} no longer works.",
 ])
 def revoke_app_password(ctx: Ctx, app_password_id: AppPasswordId) -> AppPassword:
     """Revoke an app password: the app using it can no longer sign in.

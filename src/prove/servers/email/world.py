@@ -25,6 +25,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 FIRST_DAY = date(2026, 2, 2)
 SYSTEM_FOLDERS = (("inbox", "Inbox"), ("sent", "Sent"), ("drafts", "Drafts"), ("scheduled", "Scheduled"),
@@ -199,10 +200,6 @@ ATTACH_WORK = (("{p}_launch_plan.pdf", "application/pdf"), ("Q2_budget_{team}.xl
                ("{p}_mockups.png", "image/png"), ("{p}_review.pptx",
                "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
                ("notes.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"))
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def slug(text: str) -> str:

@@ -6,9 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
     GiftCardCode,
     GiftCardId,
     ListingId,
@@ -18,13 +19,13 @@ from .tools import (
     PaymentMethodId,
     RatingId,
     clean_text,
-    iso,
     listing_row,
     me,
     order_row,
-    server,
 )
 from .world import card_expired
+
+tools = Toolset("account")
 
 Limit = Annotated[int, Field(ge=1, le=50)]
 
@@ -122,7 +123,7 @@ RATING_SQL = ("SELECT r.*, m.username AS rater_username FROM ratings r "
               "JOIN members m ON m.member_id = r.rater_id")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's my marketplace balance?",
     "Which cards do I have on my marketplace account?",
 ])
@@ -151,9 +152,9 @@ def get_account(ctx: Ctx) -> Account:
                    seller_rating=row["rating"], seller_rating_count=row["rating_count"], payment_methods=methods)
 
 
-@server.tool(effect=READ, asks=[
-    "Is seller {member_id} trustworthy? Show their ratings.",
-    "Tell me about the member {member_id}.",
+@tools.tool(effect=READ, asks=[
+    "Is {member_id} a trustworthy seller? Show their ratings.",
+    "Tell me about {member_id}.",
 ])
 def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
     """Look up a member's public profile: location, rating, sales and their five latest ratings.
@@ -168,9 +169,7 @@ def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
     Raises:
         not_found: no member has that ID.
     """
-    row = ctx.db.execute("SELECT * FROM members WHERE member_id = ?", (member_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No member {member_id!r}.", hint="A listing's seller_id names its seller.")
+    row = ctx.get("member", member_id)
     stats = ctx.db.execute(
         "SELECT round(avg(stars), 2), count(*), round(100.0 * sum(stars >= 4) / max(count(*), 1), 1) "
         "FROM ratings WHERE seller_id = ?", (member_id,)).fetchone()
@@ -184,10 +183,17 @@ def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
                          items_sold=counts[1] or 0, recent_ratings=[_rating(r) for r in recent])
 
 
-@server.tool(effect=WRITE, asks=[
-    "Give the seller of order {order_id} {stars} stars.",
-    "Rate my purchase {order_id} {stars} out of 5 and say '{comment}'.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Give the seller of {order_id} {stars} stars.",
+    "Rate my purchase {order_id} {stars} out of 5 and say: {comment}",
+    "Leave {stars} stars for {order_id} with the comment '{comment}'.",
+], reply=[
+    "Rated the seller {stars} stars for {order_id}.",
+    "Done: your {stars}-star rating is posted.",
+], values={"comment": ["Fast shipping, item exactly as described.", "Great seller, would buy again!",
+                       "Item arrived a bit late but works fine.", "Well packed and in perfect condition.",
+                       "Not as described; the box was damaged.", "Friendly and quick to answer questions.",
+                       "Good value for the price."]})
 def rate_seller(ctx: Ctx, order_id: OrderId, stars: Annotated[int, Field(ge=1, le=5)],
                 comment: Annotated[str, Field(max_length=500)] | None = None) -> Rating:
     """Rate the seller of one of the signed-in member's delivered purchases, once per order.
@@ -224,10 +230,17 @@ def rate_seller(ctx: Ctx, order_id: OrderId, stars: Annotated[int, Field(ge=1, l
     return _rating(ctx.db.execute(RATING_SQL + " WHERE r.rating_id = ?", (rating_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
-    "Ask the seller of {listing_id}: '{body}'",
-    "Reply to {recipient_id} about my listing {listing_id}: {body}",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Ask the seller of {listing_id}: {body}",
+    "Reply to {recipient_id} about {listing_id}: {body}",
+    "Message the seller of {listing_id} and say '{body}'.",
+], reply=[
+    "Sent your message about {listing_id} to {result.recipient_username}.",
+    "Done: {result.recipient_username} has your message.",
+], values={"body": ["Is this still available?", "Would you ship to Denver?", "Can you send a photo of the back?",
+                    "Does it come with the original charger?", "Thanks, I'll ship it tomorrow morning.",
+                    "Is the price negotiable?", "Yes, it's still available.",
+                    "Could you combine shipping if I buy two?"]})
 def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max_length=2000)],
                  recipient_id: MemberId | None = None) -> Message:
     """Send a message about a listing: to its seller, or, on the member's own listing, to an interested member.
@@ -250,9 +263,8 @@ def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max
     """
     listing = listing_row(ctx, listing_id)
     member = me(ctx)
-    if recipient_id is not None and ctx.db.execute("SELECT 1 FROM members WHERE member_id = ?",
-                                                   (recipient_id,)).fetchone() is None:
-        raise ToolError("not_found", f"No member {recipient_id!r}.")
+    if recipient_id is not None:
+        ctx.get("member", recipient_id)
     text = clean_text(body, "empty_message", "message")
     if listing["is_mine"]:
         if recipient_id is None:
@@ -291,10 +303,11 @@ def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> Me
                                          sent_at=r["sent_at"]) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any messages about {listing_id}?",
     "Show my conversation with {member_id}.",
-    "Show my {direction} messages.",
+    Ask("Show the messages I've received.", direction="received"),
+    Ask("What messages have I sent?", direction="sent"),
 ])
 def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: MemberId | None = None,
                   direction: Literal["all", "received", "sent"] = "all", limit: Limit = 20) -> MessageList:
@@ -321,9 +334,12 @@ def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: Memb
     return _messages(ctx, where, params, limit)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a marketplace gift card, the code is {code}. Add it to my balance.",
+], reply=[
+    "Redeemed the gift card: ${result.amount} added, your balance is now ${result.new_balance}.",
+    "Done: your marketplace balance is ${result.new_balance}.",
 ])
 def redeem_gift_card(ctx: Ctx, code: GiftCardCode) -> GiftCardRedemption:
     """Redeem a marketplace gift card: its amount is added to the signed-in member's balance.
@@ -354,7 +370,7 @@ def redeem_gift_card(ctx: Ctx, code: GiftCardCode) -> GiftCardRedemption:
     return GiftCardRedemption(gift_card_id=row["gift_card_id"], amount=row["amount"], new_balance=balance)
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def list_gift_cards(ctx: Ctx) -> GiftCardList:
     """List the gift cards the signed-in member received, with their secret codes (for the pipeline).
 

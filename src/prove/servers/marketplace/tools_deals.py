@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import (
+from .server import (
     OFFER_SQL,
     ORDER_SQL,
     ListingId,
@@ -19,7 +19,6 @@ from .tools import (
     OrderId,
     PaymentMethodId,
     charge,
-    iso,
     listing_row,
     me,
     offer_expiry,
@@ -28,8 +27,9 @@ from .tools import (
     order_model,
     order_row,
     sell,
-    server,
 )
+
+tools = Toolset("deals")
 
 Amount = Annotated[float, Field(gt=0, le=50_000)]
 Limit = Annotated[int, Field(ge=1, le=50)]
@@ -62,10 +62,13 @@ def _buyable(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=WRITE, asks=[
-    "Buy listing {listing_id} for me.",
-    "Purchase {listing_id} with my card {payment_method_id}.",
-    "Buy {listing_id} and pay from my marketplace balance.",
+@tools.tool(effect=WRITE, asks=[
+    "Buy {listing_id} for me.",
+    "Purchase {listing_id} with {payment_method_id}.",
+    Ask("Buy {listing_id} and pay from my marketplace balance.", use_balance=True),
+], reply=[
+    "Bought '{result.title}' for ${result.total}; the order is {result.order_id}.",
+    "Done: order {result.order_id}, ${result.total} paid with {result.paid_with}.",
 ])
 def buy_listing(ctx: Ctx, listing_id: ListingId, payment_method_id: PaymentMethodId | None = None,
                 use_balance: bool = False) -> Order:
@@ -98,10 +101,16 @@ def buy_listing(ctx: Ctx, listing_id: ListingId, payment_method_id: PaymentMetho
     return order_model(order_row(ctx, order_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Offer {amount} dollars for {listing_id}.",
-    "Make the seller of {listing_id} an offer of {amount} and say '{message}'.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Offer ${amount} for {listing_id}.",
+    "Make the seller of {listing_id} an offer of ${amount} and say: {message}",
+    "Would the seller take ${amount} for {listing_id}? Make the offer.",
+], reply=[
+    "Offered ${amount} for '{result.listing_title}'; it's open until {result.expires_at}.",
+    "Done: your ${amount} offer is with {result.seller_username}.",
+], values={"message": ["Would you take this? I can pay today.", "I can pick it up this weekend.",
+                       "Is this fair given the scratches?", "Happy to pay right away if you accept.",
+                       "This is my best offer, thanks!", "Can you do this price with shipping?"]})
 def make_offer(ctx: Ctx, listing_id: ListingId, amount: Amount, message: Annotated[str, Field(max_length=500)]
                | None = None) -> Offer:
     """Offer to buy another member's listing for less than its asking price.
@@ -152,10 +161,11 @@ def make_offer(ctx: Ctx, listing_id: ListingId, amount: Amount, message: Annotat
     return offer_model(offer_row(ctx, offer_id))
 
 
-@server.tool(effect=READ, asks=[
-    "What offers have I received?",
-    "Show the offers I made that are {status}.",
-    "Any offers on my listing {listing_id}?",
+@tools.tool(effect=READ, asks=[
+    Ask("What offers have I received?", role="received"),
+    Ask("Which of the offers I made are still pending?", role="made", status="pending"),
+    "Any offers on {listing_id}?",
+    Ask("Did any seller counter my offers?", role="made", status="countered"),
 ])
 def list_offers(ctx: Ctx, role: Literal["received", "made"] = "received", status: OfferStatus | None = None,
                 listing_id: ListingId | None = None, limit: Limit = 20) -> OfferList:
@@ -187,9 +197,12 @@ def list_offers(ctx: Ctx, role: Literal["received", "made"] = "received", status
     return OfferList(offers=[offer_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Withdraw my offer {offer_id}.",
-    "Cancel the offer {offer_id} I made, I changed my mind.",
+@tools.tool(effect=WRITE, asks=[
+    "Withdraw {offer_id}.",
+    "Cancel {offer_id}, I changed my mind.",
+], reply=[
+    "Withdrew your offer on '{result.listing_title}'.",
+    "Done: your ${result.amount} offer is withdrawn.",
 ])
 def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
     """Withdraw an open offer the signed-in member made (pending, or countered by the seller).
@@ -216,11 +229,14 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
     return offer_model(offer_row(ctx, offer_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Accept offer {offer_id}.",
-    "Reject the offer {offer_id}, it's too low.",
-    "Counter offer {offer_id} at {counter_amount} dollars.",
-    "Please {action} the offer {offer_id} on my listing.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Accept {offer_id}.", action="accept"),
+    Ask("Reject {offer_id}, it's too low.", action="reject"),
+    Ask("Counter {offer_id} at ${counter_amount}.", action="counter"),
+    Ask("Say yes to {offer_id}, I'll sell at that price.", action="accept"),
+], reply=[
+    "Done: the offer on '{result.offer.listing_title}' is now {result.offer.status}.",
+    "I've answered {offer_id}; it's {result.offer.status}.",
 ])
 def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "reject", "counter"],
                      counter_amount: Amount | None = None) -> OfferResponse:
@@ -275,9 +291,13 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
     return OfferResponse(offer=offer_model(offer_row(ctx, offer_id)), order=order)
 
 
-@server.tool(effect=WRITE, asks=[
-    "The seller countered my offer {offer_id}; accept their price.",
+@tools.tool(effect=WRITE, asks=[
+    "The seller countered {offer_id}; accept their price.",
     "Take the counter-offer on {offer_id} and pay with {payment_method_id}.",
+    Ask("Accept the counter on {offer_id} and pay from my marketplace balance.", use_balance=True),
+], reply=[
+    "Bought '{result.title}' at the counter price: ${result.total}, order {result.order_id}.",
+    "Done: order {result.order_id} is paid with {result.paid_with}.",
 ])
 def accept_counter_offer(ctx: Ctx, offer_id: OfferId, payment_method_id: PaymentMethodId | None = None,
                          use_balance: bool = False) -> Order:
@@ -318,10 +338,11 @@ def accept_counter_offer(ctx: Ctx, offer_id: OfferId, payment_method_id: Payment
     return order_model(order_row(ctx, order_id))
 
 
-@server.tool(effect=READ, asks=[
-    "Show my recent purchases.",
-    "Which of my sales still need to be {status}?",
-    "List my {role} on the marketplace.",
+@tools.tool(effect=READ, asks=[
+    Ask("Show my recent purchases.", role="purchases"),
+    Ask("Which of my sales still need to be shipped?", role="sales", status="paid"),
+    Ask("List what I've sold on the marketplace.", role="sales"),
+    Ask("Which of my purchases have been delivered?", role="purchases", status="delivered"),
 ])
 def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
                 status: Literal["paid", "shipped", "delivered"] | None = None, limit: Limit = 20) -> OrderList:
@@ -348,9 +369,12 @@ def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
     return OrderList(orders=[order_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "I shipped order {order_id} with {carrier}, tracking {tracking_number}.",
+@tools.tool(effect=WRITE, asks=[
+    "I shipped {order_id} with {carrier}, tracking {tracking_number}.",
     "Mark my sale {order_id} as shipped via {carrier}; the tracking number is {tracking_number}.",
+], reply=[
+    "Marked {order_id} as shipped with {carrier}, tracking {tracking_number}.",
+    "Done: the buyer can track {order_id} with {tracking_number}.",
 ])
 def mark_order_shipped(ctx: Ctx, order_id: OrderId, carrier: Literal["USPS", "UPS", "FedEx", "DHL"],
                        tracking_number: Annotated[str, Field(max_length=40)]) -> Order:
@@ -385,9 +409,12 @@ def mark_order_shipped(ctx: Ctx, order_id: OrderId, carrier: Literal["USPS", "UP
     return order_model(order_row(ctx, order_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "My order {order_id} arrived.",
+@tools.tool(effect=WRITE, asks=[
+    "{order_id} arrived.",
     "Confirm that I received {order_id}.",
+], reply=[
+    "Confirmed delivery of {order_id}; you can rate the seller now.",
+    "Done: {order_id} is marked delivered.",
 ])
 def confirm_delivery(ctx: Ctx, order_id: OrderId) -> Order:
     """Confirm that a shipped purchase of the signed-in member has arrived.

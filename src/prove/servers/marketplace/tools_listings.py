@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, money
 
-from .tools import (
+from .server import (
     LISTING_SQL,
     OFFER_STATUS_SQL,
     CategoryId,
@@ -19,14 +19,13 @@ from .tools import (
     MemberId,
     OfferId,
     clean_text,
-    iso,
-    like,
     listing_row,
     me,
-    server,
     summary,
 )
 from .world import fee_for
+
+tools = Toolset("listings")
 
 Condition = Literal["new", "like_new", "good", "fair", "for_parts"]
 Price = Annotated[float, Field(gt=0, le=50_000)]
@@ -92,10 +91,11 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
                    open_offers=open_offers, my_open_offer_id=mine[0] if mine else None)
 
 
-@server.tool(effect=READ, asks=[
-    "Find me a {query} for under {max_price} dollars.",
-    "Search the marketplace for {query} in {condition} condition, cheapest first.",
-    "What's listed in category {category_id} right now?",
+@tools.tool(effect=READ, asks=[
+    "Find me a {query} for under ${max_price}.",
+    Ask("Search the marketplace for {query} in {condition} condition, cheapest first.", sort="price_low"),
+    "What's listed in {category_id} right now?",
+    Ask("Show the newest {query} listings.", sort="newest"),
 ])
 def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     min_price: Annotated[float, Field(ge=0)] | None = None,
@@ -141,8 +141,8 @@ def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     return ListingList(listings=[summary(r) for r in rows], total=total)
 
 
-@server.tool(effect=READ, asks=[
-    "Show me the details of listing {listing_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me the details of {listing_id}.",
     "Is {listing_id} still for sale, and how much is shipping?",
 ])
 def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
@@ -162,7 +162,7 @@ def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
     return _detail(ctx, listing_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What categories can I sell in, and what are the fees?",
     "List the marketplace categories.",
 ])
@@ -180,9 +180,9 @@ def list_categories(ctx: Ctx) -> CategoryList:
                                     for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "If I sell something for {price} dollars in {category_id}, how much do I keep?",
-    "What would the fees be on a {price} sale in category {category_id} with {shipping_cost} shipping?",
+@tools.tool(effect=READ, asks=[
+    "If I sell something for ${price} in {category_id}, how much do I keep?",
+    "What would the fees be on a ${price} sale in {category_id} with ${shipping_cost} shipping?",
 ])
 def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost: Shipping = 0.0) -> FeeEstimate:
     """Estimate the selling fee and what the seller keeps for a sale at a given price.
@@ -200,18 +200,17 @@ def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost
     Raises:
         not_found: no category has that ID.
     """
-    row = ctx.db.execute("SELECT * FROM categories WHERE category_id = ?", (category_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No category {category_id!r}.", hint="See categories with list_categories.")
+    row = ctx.get("category", category_id)
     fee = fee_for(row["fee_percent"], price, shipping_cost)
     return FeeEstimate(category_id=category_id, category=row["name"], price=money(price),
                        shipping_cost=money(shipping_cost), fee_percent=row["fee_percent"], fee=fee,
                        seller_proceeds=money(price + shipping_cost - fee))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the things I'm selling.",
-    "Which of my listings are {status}?",
+    Ask("Which of my listings have sold?", status="sold"),
+    Ask("What have I withdrawn from sale?", status="withdrawn"),
 ])
 def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | None = None,
                      limit: Limit = 20) -> MyListingList:
@@ -240,10 +239,22 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
     return MyListingList(listings=out, total=total)
 
 
-@server.tool(effect=WRITE, asks=[
-    "List my {listing_title} for sale at {price} dollars in {condition} condition, category {category_id}.",
-    "I want to sell a {listing_title} in {category_id} for {price}; it's {condition}. Shipping is {shipping_cost}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "List my {listing_title} for sale at ${price} in {condition} condition, in {category_id}.",
+    "I want to sell a {listing_title} in {category_id} for ${price}; it's {condition}. Shipping is ${shipping_cost}.",
+    Ask("Put my {listing_title} up in {category_id} for ${price}, {condition}, price firm, no offers.",
+        accepts_offers=False),
+], reply=[
+    "Listed '{listing_title}' for ${price}; the listing is {result.listing_id}.",
+    "Done: '{listing_title}' is for sale in {result.category} at ${price}.",
+], values={
+    "listing_title": ["Vintage Canon AE-1 camera", "IKEA Kallax shelf, white", "Nintendo Switch with two controllers",
+                      "Trek mountain bike, 17-inch frame", "Le Creuset dutch oven", "Lego Millennium Falcon set",
+                      "Road bike helmet, size M", "Kindle Paperwhite (11th gen)"],
+    "description": ["Works perfectly, light scratches on the back.", "Barely used, comes with the original box.",
+                    "Smoke-free home; pickup or shipping.", "All parts included, manual missing.",
+                    "Selling because I upgraded.", "Sold as-is for parts; does not power on."],
+})
 def create_listing(ctx: Ctx, listing_title: Title, category_id: CategoryId, price: Price, condition: Condition,
                    description: Description | None = None, shipping_cost: Shipping = 0.0,
                    accepts_offers: bool = True) -> Listing:
@@ -266,8 +277,7 @@ def create_listing(ctx: Ctx, listing_title: Title, category_id: CategoryId, pric
         invalid_title: the title is empty.
         listing_limit_reached: the member already has as many active listings as the account allows.
     """
-    if ctx.db.execute("SELECT 1 FROM categories WHERE category_id = ?", (category_id,)).fetchone() is None:
-        raise ToolError("not_found", f"No category {category_id!r}.", hint="See categories with list_categories.")
+    ctx.get("category", category_id)
     title = clean_text(listing_title, "invalid_title", "title")
     seller = me(ctx)
     active, cap = ctx.db.execute(
@@ -298,11 +308,20 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=WRITE, asks=[
-    "Drop the price of my listing {listing_id} to {price}.",
-    "Change {listing_id}: price {price}, shipping {shipping_cost}.",
-    "Stop accepting offers on {listing_id}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Drop the price of {listing_id} to ${price}.",
+    "Change {listing_id}: price ${price}, shipping ${shipping_cost}.",
+    Ask("Stop accepting offers on {listing_id}.", accepts_offers=False),
+    Ask("Let buyers make offers on {listing_id}.", accepts_offers=True),
+], reply=[
+    "Updated {listing_id}; it's listed at ${result.price} now.",
+    "Done: '{result.title}' is saved with your changes.",
+], values={
+    "listing_title": ["Vintage Canon AE-1 camera, with 50mm lens", "Nintendo Switch bundle", "Trek bike, price drop",
+                      "Kindle Paperwhite, like new"],
+    "description": ["Price reduced for a quick sale.", "Now includes the original charger.",
+                    "Shipping within 2 days.", "Added more photos of the scratches."],
+})
 def edit_listing(ctx: Ctx, listing_id: ListingId, price: Price | None = None, listing_title: Title | None = None,
                  description: Description | None = None, shipping_cost: Shipping | None = None,
                  accepts_offers: bool | None = None) -> Listing:
@@ -349,9 +368,12 @@ def edit_listing(ctx: Ctx, listing_id: ListingId, price: Price | None = None, li
     return _detail(ctx, listing_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Take down my listing {listing_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Take down {listing_id}.",
     "I sold {listing_id} elsewhere, please withdraw it.",
+], reply=[
+    "Withdrew '{result.title}'; it's no longer for sale.",
+    "Done: {listing_id} is off the marketplace.",
 ])
 def withdraw_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
     """Withdraw one of the signed-in member's active listings; open offers on it are rejected.

@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 from prove.env.fake import CITIES
 
 US_CITIES = tuple(c for c in CITIES if c.country == "US")
@@ -218,10 +219,6 @@ FOLLOW_UPS = ("Great, thanks!", "Perfect, I'll think about it.", "Thanks for the
 BUYER_NOTES = ("Would you consider this?", "Can pay right away.", "Happy to buy today if this works.",
                "Is this a fair offer?", None, None)
 CARRIERS = ("USPS", "UPS", "FedEx")
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def nice_price(value: float) -> float:

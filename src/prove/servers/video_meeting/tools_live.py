@@ -6,9 +6,10 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
     PARTICIPANTS,
     ChatMessage,
     ChatMessageList,
@@ -38,9 +39,10 @@ from .tools import (
     require_host,
     require_live,
     require_scheduled,
-    server,
 )
-from .world import PASSCODE_ALPHABET, START_EARLY_MINUTES, iso
+from .world import PASSCODE_ALPHABET, START_EARLY_MINUTES
+
+tools = Toolset("live")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -89,9 +91,12 @@ def _require_in_meeting(ctx: Ctx, meeting: object) -> object:
 # ----- starting and joining --------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Start my meeting {meeting_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Start {meeting_id}.",
     "Kick off {meeting_id} now, everyone's waiting.",
+], reply=[
+    "Started {meeting_id}; {result.in_meeting} people are in so far.",
+    "{meeting_id} is live now; the link is {result.join_url}.",
 ])
 def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Start a scheduled meeting the user hosts.
@@ -135,11 +140,16 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Start an instant meeting about {topic}.",
-    "Open my personal meeting room now.",
-    "Start a quick call called {topic} and invite {invitees}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Start an instant meeting about '{topic}'.",
+    Ask("Start a meeting at my personal link now.", use_personal_room=True),
+    "Start a quick call called '{topic}' and invite {invitees}.",
+    Ask("Start a call about '{topic}' right now and let people straight in.", waiting_room=False),
+], reply=[
+    "Your meeting is live: {result.join_url}.",
+    "Started '{result.topic}'; people can join at {result.join_url}.",
+], values={"topic": ["Quick sync", "Incident call", "Pairing session", "Coffee chat", "Hotfix review",
+                     "Urgent: customer escalation", "Brainstorm"]})
 def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_room: bool = False,
                           invitees: list[PersonId] | None = None, waiting_room: bool | None = None,
                           duration_minutes: Minutes = 60) -> Meeting:
@@ -195,9 +205,12 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Join meeting {meeting_id}, the passcode is {passcode}.",
+@tools.tool(effect=WRITE, asks=[
+    "Join {meeting_id}, the passcode is {passcode}.",
     "Get me into {meeting_id} with passcode {passcode}.",
+], reply=[
+    "You're in '{result.topic}' (status: {result.status}).",
+    "Joined {meeting_id}; you're {result.status}.",
 ])
 def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinResult:
     """Join a live meeting someone else hosts, with its passcode.
@@ -247,10 +260,13 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
                       status=joined["status"], muted=bool(joined["muted"]), in_meeting=count)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Leave the meeting {meeting_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Leave {meeting_id}.",
     "Drop me from {meeting_id}, I have to go.",
-])
+], reply=[
+    "You've left {meeting_id}.",
+    "Done: you're out of {meeting_id}.",
+], needs=["join_meeting"])
 def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
     """Leave a meeting someone else hosts (or its waiting room); the meeting goes on.
 
@@ -278,10 +294,13 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
                                             (mine["participant_id"],)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
-    "End the meeting {meeting_id} for everyone.",
+@tools.tool(effect=WRITE, asks=[
+    "End {meeting_id} for everyone.",
     "We're done, close {meeting_id}.",
-])
+], reply=[
+    "Ended {meeting_id}; {result.attendees} people attended.",
+    "{meeting_id} is over for everyone.",
+], needs=["start_meeting"])
 def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
     """End a live meeting the user hosts, for everyone.
 
@@ -315,9 +334,9 @@ def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
 # ----- who is in the meeting ------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
-    "Who is in {meeting_id} right now?",
-    "Is anyone in the waiting room of {meeting_id}?",
+@tools.tool(effect=READ, asks=[
+    Ask("Who is in {meeting_id} right now?", status="in_meeting"),
+    Ask("Is anyone in the waiting room of {meeting_id}?", status="waiting"),
     "Who attended {meeting_id}?",
 ])
 def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus | None = None) -> ParticipantList:
@@ -348,10 +367,13 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
     return ParticipantList(meeting_id=meeting_id, participants=[participant_model(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Let {participant_id} in from the waiting room.",
-    "Admit participant {participant_id} to the meeting.",
-])
+    "Admit {participant_id} to the meeting.",
+], reply=[
+    "Admitted {result.name}; they're in the meeting now.",
+    "Done: {result.name} is in.",
+], needs=["start_meeting"])
 def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Admit someone from the waiting room of a live meeting the user hosts.
 
@@ -376,10 +398,13 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     return participant_model(fetch_participant(ctx, participant_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {participant_id} from the meeting.",
     "Kick {participant_id} out of my call, they shouldn't be there.",
-])
+], reply=[
+    "Removed {result.name} from the meeting.",
+    "Done: {result.name} is out.",
+], needs=["start_meeting"])
 def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Remove someone from a live meeting the user hosts (or its waiting room); they cannot rejoin.
 
@@ -408,11 +433,14 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     return participant_model(fetch_participant(ctx, participant_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Mute {participant_id}.",
-    "There's background noise from {participant_id}, please mute them.",
-    "Unmute me ({participant_id}).",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Mute {participant_id}.", muted=True),
+    Ask("There's background noise from {participant_id}, please mute them.", muted=True),
+    Ask("Unmute {participant_id}.", muted=False),
+], reply=[
+    "Done: {result.name} is updated.",
+    "I've changed {result.name}'s microphone as you asked.",
+], needs=["start_meeting"])
 def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True) -> Participant:
     """Mute a participant, or unmute the user themselves.
 
@@ -454,10 +482,18 @@ def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True
 # ----- chat -----------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Post '{text}' in the chat of {meeting_id}.",
     "Send {to_participant_id} a private chat message in {meeting_id}: {text}",
-])
+    "Tell everyone in {meeting_id}'s chat: {text}",
+], reply=[
+    "Posted your message in the chat of {meeting_id}.",
+    "Sent: '{text}'.",
+], values={"text": ["Can everyone see my screen?", "Running 5 minutes late, start without me.",
+                    "Here's the doc: https://docs.example.com/q2-plan", "You're on mute!",
+                    "Let's take a 5-minute break.", "Thanks all, great discussion.",
+                    "Could you share the slides after the call?", "I'll send the notes by email."]},
+    needs=["start_meeting"])
 def send_chat_message(ctx: Ctx, meeting_id: MeetingId, text: ChatText,
                       to_participant_id: ParticipantId | None = None) -> ChatMessage:
     """Send a chat message in a live meeting the user is in, to everyone or privately to one participant.
@@ -508,7 +544,7 @@ def _messages(ctx: Ctx, where: str, params: list[object]) -> list[ChatMessage]:
                         text=r["text"]) for r in rows]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's been said in the chat of {meeting_id}?",
     "Show me the saved chat from {meeting_id}.",
 ])

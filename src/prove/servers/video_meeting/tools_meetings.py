@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_time
 
-from .tools import (
+from .server import (
     Agenda,
     Limit,
     Meeting,
@@ -26,14 +26,14 @@ from .tools import (
     live_hosted,
     me,
     meeting_model,
-    parse_time,
     require_host,
     require_scheduled,
-    server,
     show_number,
     storage_used,
 )
-from .world import JOIN_URL, MAX_PARTICIPANTS, PASSCODE_ALPHABET, iso
+from .world import JOIN_URL, MAX_PARTICIPANTS, PASSCODE_ALPHABET
+
+tools = Toolset("meetings")
 
 Invitees = Annotated[list[PersonId], Field(max_length=50)]
 
@@ -84,7 +84,7 @@ class Invitation(BaseModel):
 # ----- the account and the directory ------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's my personal meeting room link?",
     "How much cloud recording storage do I have left?",
     "Which plan am I on, and am I hosting anything right now?",
@@ -108,7 +108,7 @@ def get_my_account(ctx: Ctx) -> Account:
                    hosting_now=hosting["meeting_id"] if hosting else None)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find {query} in the directory.",
     "What's the person ID for {query}? I want to invite them to a call.",
 ])
@@ -135,21 +135,13 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
 # ----- reading meetings -----------------------------------------------------------------------------
 
 
-def _date(value: str, name: str) -> str:
-    try:
-        day = date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is not a date like '2026-03-18'.") from None
-    if not 2000 <= day.year <= 2099:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return day.isoformat()
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What meetings do I have coming up?",
-    "Show me my {status} meetings.",
-    "Which meetings am I hosting between {from_date} and {to_date}?",
+    Ask("Show me my cancelled meetings.", status="cancelled"),
+    Ask("Which meetings have already ended?", status="ended"),
+    Ask("Which meetings am I hosting between {from_date} and {to_date}?", role="host"),
     "Do I have any meetings about {query}?",
+    Ask("What meetings am I invited to this week, from {from_date} to {to_date}?", role="invited"),
 ])
 def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "ended", "cancelled", "all"] = "upcoming",
                   role: Literal["host", "invited"] | None = None, from_date: str | None = None,
@@ -174,7 +166,7 @@ def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "en
         matched.
 
     Raises:
-        invalid_time: a date is malformed or outside 2000-2099.
+        invalid_date: a date is malformed or outside 2000-2099.
         end_before_start: `to_date` is before `from_date`.
     """
     user = me(ctx)
@@ -189,8 +181,8 @@ def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "en
         where.append("m.host_id = :me")
     elif role == "invited":
         where.append("m.host_id != :me")
-    start = _date(from_date, "from_date") if from_date is not None else None
-    end = _date(to_date, "to_date") if to_date is not None else None
+    start = parse_date(from_date, "from_date").isoformat() if from_date is not None else None
+    end = parse_date(to_date, "to_date").isoformat() if to_date is not None else None
     if start and end and end < start:
         raise ToolError("end_before_start", f"to_date {end} is before from_date {start}.")
     if start:
@@ -215,7 +207,7 @@ def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "en
     return MeetingList(meetings=meetings[:limit], total=len(meetings))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Give me the details and join link for {meeting_id}.",
     "Who's invited to {meeting_id}, and is it running yet?",
 ])
@@ -237,7 +229,7 @@ def get_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_meeting_passcode(ctx: Ctx, meeting_id: MeetingId) -> MeetingPasscode:
     """The passcode of a meeting, as its invitation gives it, for the synthesis pipeline to put in a user turn.
 
@@ -292,11 +284,24 @@ def _invite(ctx: Ctx, meeting_id: str, host_id: str, person_ids: list[str]) -> l
     return added
 
 
-@server.tool(effect=WRITE, asks=[
-    "Schedule a meeting called {topic} at {start_time} for {duration_minutes} minutes.",
-    "Set up a {duration_minutes}-minute call on {topic} starting {start_time} and invite {invitees}.",
-    "Book a video meeting '{topic}' for {start_time} with {invitees}, recorded automatically.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Schedule a meeting called '{topic}' for {start_time}, {duration_minutes} minutes long.",
+    "Set up a {duration_minutes}-minute call about '{topic}' starting {start_time} and invite {invitees}.",
+    Ask("Book a video meeting '{topic}' for {start_time} with {invitees}, and record it automatically.",
+        auto_record=True),
+    Ask("Schedule '{topic}' for {start_time} without a waiting room.", waiting_room=False),
+    Ask("Set up '{topic}' for {start_time} and mute people when they join.", mute_on_entry=True),
+], reply=[
+    "Scheduled '{topic}' for {result.starts_at}; the join link is {result.join_url}.",
+    "Done: '{topic}' is on the calendar at {result.starts_at}, link {result.join_url}.",
+], values={
+    "topic": ["Weekly team sync", "Q2 planning", "Design review", "1:1 check-in", "Customer onboarding call",
+              "Sprint retrospective", "Budget review", "Interview: backend engineer", "Product demo",
+              "All-hands prep"],
+    "agenda": ["Status updates, blockers, next steps", "Review the Q2 roadmap and staffing",
+               "Walk through the new dashboard mockups", "Go over the onboarding checklist with the customer",
+               "What went well, what didn't, what to change", "Decide on the vendor shortlist"],
+})
 def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: Minutes = 30,
                      invitees: Invitees | None = None, agenda: Agenda | None = None, waiting_room: bool = True,
                      mute_on_entry: bool = False, auto_record: bool = False,
@@ -345,11 +350,21 @@ def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: 
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {meeting_id} to {start_time}.",
-    "Rename {meeting_id} to {topic} and make it {duration_minutes} minutes.",
-    "Turn the waiting room {waiting_room} for {meeting_id}.",
-])
+    "Rename {meeting_id} to '{topic}' and make it {duration_minutes} minutes.",
+    Ask("Enable the waiting room for {meeting_id}.", waiting_room=True),
+    Ask("Let people into {meeting_id} without a waiting room.", waiting_room=False),
+    Ask("Record {meeting_id} automatically.", auto_record=True),
+], reply=[
+    "Updated {meeting_id}; it's at {result.starts_at} for {result.duration_minutes} minutes.",
+    "Done: {meeting_id} is saved with your changes.",
+], values={
+    "topic": ["Weekly team sync (moved)", "Q2 planning, part 2", "Design review: final", "Roadmap check-in",
+              "Project kickoff", "Quarterly business review"],
+    "agenda": ["Updated agenda: decisions first, then open questions", "Demo of the new release",
+               "Review action items from last time", "Hiring plan and budget"],
+})
 def update_meeting(ctx: Ctx, meeting_id: MeetingId, topic: Topic | None = None, start_time: str | None = None,
                    duration_minutes: Minutes | None = None, agenda: Agenda | None = None,
                    waiting_room: bool | None = None, mute_on_entry: bool | None = None,
@@ -406,9 +421,12 @@ def update_meeting(ctx: Ctx, meeting_id: MeetingId, topic: Topic | None = None, 
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel my meeting {meeting_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {meeting_id}.",
     "Call off {meeting_id}, we don't need it anymore.",
+], reply=[
+    "Cancelled {meeting_id}; the invitees are told.",
+    "Done: {meeting_id} is off.",
 ])
 def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Cancel a scheduled meeting the user hosts; it stays on record as cancelled.
@@ -433,9 +451,12 @@ def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     return meeting_model(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invite {person_ids} to {meeting_id}.",
-    "Add {person_ids} to the invite list of meeting {meeting_id}.",
+    "Add {person_ids} to the invite list of {meeting_id}.",
+], reply=[
+    "Invited {person_ids} to {meeting_id}.",
+    "Done: {person_ids} are now on the invite list of '{result.topic}'.",
 ])
 def invite_to_meeting(ctx: Ctx, meeting_id: MeetingId,
                       person_ids: Annotated[list[PersonId], Field(min_length=1, max_length=50)]) -> Invitation:

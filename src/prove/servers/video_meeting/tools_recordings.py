@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     RECORDINGS,
     Limit,
     MeetingId,
@@ -18,10 +18,11 @@ from .tools import (
     recording_model,
     require_host,
     require_live,
-    server,
     stop_recording_at,
     storage_used,
 )
+
+tools = Toolset("recordings")
 
 
 class RecordingList(BaseModel):
@@ -69,10 +70,11 @@ def _recording(ctx: Ctx, recording_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What cloud recordings do I have?",
-    "Show me my {status} recordings.",
+    Ask("Which of my recordings are still processing?", status="processing"),
     "Is there a recording of {meeting_id}?",
+    Ask("Show me the recordings I deleted.", status="deleted"),
 ])
 def list_recordings(ctx: Ctx, status: Literal["processing", "available", "deleted"] | None = None,
                     meeting_id: MeetingId | None = None, limit: Limit = 20) -> RecordingList:
@@ -108,9 +110,10 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
                          storage_used_mb=storage_used(ctx), storage_quota_mb=quota)
 
 
-@server.tool(effect=READ, asks=[
-    "Show me the transcript of recording {recording_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me the transcript of {recording_id}.",
     "What was said in {recording_id}? Pull up the transcript.",
+    "What did {speaker} say in {recording_id}?",
 ])
 def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = None) -> Transcript:
     """Read the audio transcript of a cloud recording, line by line.
@@ -142,9 +145,12 @@ def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = No
                       meeting_date=row["meeting_date"], lines=lines, total=len(lines))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete the recording {recording_id}.",
-    "I'm running out of cloud storage, get rid of recording {recording_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {recording_id}.",
+    "I'm running out of cloud storage, get rid of {recording_id}.",
+], reply=[
+    "Deleted the recording; {result.freed_mb} MB freed, {result.storage_used_mb} MB in use now.",
+    "Done: that recording is gone and {result.freed_mb} MB are free again.",
 ])
 def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
     """Delete a cloud recording; it moves to the trash and no longer uses storage.
@@ -178,10 +184,13 @@ def _recording_state(ctx: Ctx, meeting_id: str) -> RecordingState:
                           storage_quota_mb=quota)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start recording {meeting_id} to the cloud.",
-    "Can you record this meeting ({meeting_id})?",
-])
+    "Can you record {meeting_id}?",
+], reply=[
+    "Recording '{result.topic}' to the cloud now.",
+    "Done: {meeting_id} is being recorded.",
+], needs=["start_meeting"])
 def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     """Start (or resume) the cloud recording of a live meeting the user hosts.
 
@@ -214,10 +223,13 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     return _recording_state(ctx, meeting_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Stop recording {meeting_id}.",
     "Pause the recording of {meeting_id} for the confidential part.",
-])
+], reply=[
+    "Stopped recording '{result.topic}'; {result.recorded_seconds} seconds are recorded so far.",
+    "Done: the recording of {meeting_id} is paused.",
+], needs=["start_recording"])
 def stop_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
     """Stop the cloud recording of a live meeting the user hosts; what was recorded is kept.
 

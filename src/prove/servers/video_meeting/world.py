@@ -21,6 +21,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
 
@@ -36,11 +37,6 @@ JOIN_URL = "https://vmeet.app/j/{number}"
 
 HISTORY_START = date(2026, 2, 16)   # a Monday, four weeks before the epoch
 HORIZON_END = date(2026, 3, 27)     # the Friday two weeks after the epoch
-
-
-def iso(dt: datetime) -> str:
-    """A time as stored: '2026-03-16T09:00:00'."""
-    return dt.replace(microsecond=0).isoformat()
 
 
 # ----- phrase banks ---------------------------------------------------------------------------------

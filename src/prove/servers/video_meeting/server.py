@@ -1,7 +1,8 @@
-"""The video meeting server: one signed-in user's account on a Zoom-like service.
+"""The video meeting server's declaration: one signed-in user's account on a Zoom-like service.
 
-This module holds `server`, the ID types, the result models, the shared rules and the time
-hook. The tools live by area, imported at the bottom so that they register on `server`:
+This module holds `server`, the entity kinds and ID types, the result models and the shared
+rules. The tools live by area in toolsets that the package includes; `hooks.py` moves meetings
+on as the clock moves:
 
     tools_meetings.py     account, directory, scheduling, invitations, passcodes
     tools_live.py         starting, joining, the waiting room, muting, chat, ending
@@ -33,26 +34,32 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import iso
 
 from .world import (
-    ADMIT_AFTER_SECONDS,
     JOIN_URL,
-    LATECOMER_MINUTES,
     MB_PER_MINUTE,
     READY_AFTER_MINUTES,
     build_world,
-    iso,
     transcript,
 )
 
 
-def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """As the clock moves on: colleagues' meetings start and end, hosts admit the user from
-    waiting rooms, latecomers arrive at the user's meetings, recordings finish processing."""
-    move_on(ctx, new)
-
+PERSON = EntityKind("person", table="people", key="person_id", label="name",
+                    description="a colleague or external contact in the directory (or the user)",
+                    lister="search_people")
+MEETING = EntityKind("meeting", table="meetings", key="meeting_id", label="topic",
+                     description="a meeting the user hosts or is invited to",
+                     live="status IN ('scheduled', 'live')")
+PARTICIPANT = EntityKind("participant", table="participants", key="participant_id", label=None,
+                         description="one person's presence in one meeting (waiting room included)",
+                         live="status IN ('waiting', 'in_meeting')")
+CHAT_MESSAGE = EntityKind("chat_message", table="chat_messages", key="message_id", label="text",
+                          description="a message in a meeting's chat")
+RECORDING = EntityKind("recording", table="recordings", key="recording_id", label=None,
+                       description="a cloud recording of a meeting the user hosted",
+                       live="status = 'available'")
 
 server = Server(
     "video_meeting", "Video meetings",
@@ -64,32 +71,16 @@ server = Server(
     "room; cloud recordings with transcripts and a storage quota; the company directory.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=on_advance,
-    entities=[
-        EntityKind("person", table="people", key="person_id", label="name",
-                   description="a colleague or external contact in the directory (or the user)",
-                   lister="search_people"),
-        EntityKind("meeting", table="meetings", key="meeting_id", label="topic",
-                   description="a meeting the user hosts or is invited to",
-                   live="status IN ('scheduled', 'live')"),
-        EntityKind("participant", table="participants", key="participant_id", label=None,
-                   description="one person's presence in one meeting (waiting room included)",
-                   live="status IN ('waiting', 'in_meeting')"),
-        EntityKind("chat_message", table="chat_messages", key="message_id", label="text",
-                   description="a message in a meeting's chat"),
-        EntityKind("recording", table="recordings", key="recording_id", label=None,
-                   description="a cloud recording of a meeting the user hosted",
-                   live="status = 'available'"),
-    ],
+    entities=[PERSON, MEETING, PARTICIPANT, CHAT_MESSAGE, RECORDING],
 )
 
 # ----- parameter and field types ----------------------------------------------------------------
 
-PersonId = Annotated[str, Entity("person")]
-MeetingId = Annotated[str, Entity("meeting")]
-ParticipantId = Annotated[str, Entity("participant")]
-MessageId = Annotated[str, Entity("chat_message")]
-RecordingId = Annotated[str, Entity("recording")]
+PersonId = PERSON.id
+MeetingId = MEETING.id
+ParticipantId = PARTICIPANT.id
+MessageId = CHAT_MESSAGE.id
+RecordingId = RECORDING.id
 Passcode = Annotated[str, Sensitive()]
 
 Topic = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -213,13 +204,13 @@ def ends_at(row: sqlite3.Row | dict) -> str:
     return iso(datetime.fromisoformat(row["starts_at"]) + timedelta(minutes=row["duration_minutes"]))
 
 
+PARTICIPANTS = ("SELECT pa.*, p.name FROM participants pa JOIN people p ON p.person_id = pa.person_id ")
+
+
 def fetch_participant(ctx: Ctx, participant_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT pa.*, p.name FROM participants pa JOIN people p ON p.person_id = pa.person_id "
-                         "WHERE pa.participant_id = ?", (participant_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No participant has ID {quote(participant_id)}.",
-                        hint="See who is in a meeting with list_participants; IDs look like 'PRT-10005'.")
-    return row
+    """A participant's row with the person's name."""
+    ctx.get("participant", participant_id)
+    return ctx.db.execute(PARTICIPANTS + "WHERE pa.participant_id = ?", (participant_id,)).fetchone()
 
 
 def require_host(ctx: Ctx, meeting: sqlite3.Row, action: str) -> None:
@@ -272,21 +263,6 @@ def require_attended(ctx: Ctx, meeting: sqlite3.Row) -> None:
                         "are not visible to you.", hint="Join the meeting first (join_meeting), if it is live.")
 
 
-def parse_time(value: str, name: str) -> datetime:
-    """An ISO 8601 local time such as '2026-03-18T14:00:00' (a bare date means its midnight)."""
-    try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is not an ISO 8601 local time.",
-                        hint="Use the form '2026-03-18T14:00:00'.") from None
-    if dt.tzinfo is not None:
-        raise ToolError("invalid_time", f"{name} {quote(value)} carries a UTC offset; times are local.",
-                        hint="Drop the offset or 'Z', as in '2026-03-18T14:00:00'.")
-    if not 2000 <= dt.year <= 2099:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return dt.replace(microsecond=0)
-
-
 def storage_used(ctx: Ctx) -> float:
     (used,) = ctx.db.execute("SELECT coalesce(sum(size_mb), 0) FROM recordings WHERE status != 'deleted'").fetchone()
     return round(used, 1)
@@ -326,9 +302,6 @@ def meeting_model(ctx: Ctx, meeting_id: str) -> Meeting:
         auto_record=bool(row["auto_record"]), recording_now=row["recording_since"] is not None,
         in_meeting=counts.get("in_meeting", 0), waiting=counts.get("waiting", 0),
         my_status=mine["status"] if mine else None, invitees=invitees)
-
-
-PARTICIPANTS = ("SELECT pa.*, p.name FROM participants pa JOIN people p ON p.person_id = pa.person_id ")
 
 
 def participant_model(row: sqlite3.Row) -> Participant:
@@ -405,48 +378,3 @@ def close_meeting(ctx: Ctx, meeting: sqlite3.Row, at: datetime) -> str | None:
         ctx.db.execute("INSERT INTO transcript_lines (recording_id, seq, offset_seconds, speaker, text) "
                        "VALUES (:recording_id, :seq, :offset_seconds, :speaker, :text)", line)
     return recording_id
-
-
-def move_on(ctx: Ctx, new: datetime) -> None:
-    """Apply what happens between the last time and `new` (the on_advance hook)."""
-    now = iso(new)
-    user = me(ctx)
-    # Colleagues' meetings start at their start time; invitees who accepted come in.
-    for m in ctx.db.execute("SELECT * FROM meetings WHERE host_id != ? AND status = 'scheduled' AND starts_at <= ? "
-                            "ORDER BY starts_at, meeting_id", (user, now)).fetchall():
-        ctx.db.execute("UPDATE meetings SET status = 'live', started_at = starts_at WHERE meeting_id = ?",
-                       (m["meeting_id"],))
-        arrive(ctx, m, m["host_id"], m["starts_at"], role="host")
-        for (pid,) in ctx.db.execute("SELECT person_id FROM invitees WHERE meeting_id = ? AND response = 'accepted' "
-                                     "AND person_id != ? ORDER BY person_id", (m["meeting_id"], user)).fetchall():
-            ctx.db.execute("INSERT INTO participants (participant_id, meeting_id, person_id, role, status, muted, "
-                           "joined_at, left_at) VALUES (?, ?, ?, 'attendee', 'in_meeting', ?, ?, NULL)",
-                           (ctx.new_id("PRT"), m["meeting_id"], pid, m["mute_on_entry"], m["starts_at"]))
-    # Colleague hosts admit the user from their waiting rooms a minute after the user asked.
-    admit_before = iso(new - timedelta(seconds=ADMIT_AFTER_SECONDS))
-    ctx.db.execute("UPDATE participants SET status = 'in_meeting' WHERE person_id = ? AND status = 'waiting' "
-                   "AND joined_at <= ? AND meeting_id IN (SELECT meeting_id FROM meetings WHERE status = 'live' "
-                   "AND host_id != ?)", (user, admit_before, user))
-    # Latecomers: invitees of the user's live meetings who had not accepted (nor declined).
-    for m in ctx.db.execute("SELECT * FROM meetings WHERE host_id = ? AND status = 'live' ORDER BY meeting_id",
-                            (user,)).fetchall():
-        due = datetime.fromisoformat(m["started_at"]) + timedelta(minutes=LATECOMER_MINUTES)
-        if due > new:
-            continue
-        for (pid,) in ctx.db.execute(
-                "SELECT person_id FROM invitees WHERE meeting_id = ? AND response != 'declined' AND person_id NOT IN "
-                "(SELECT person_id FROM participants WHERE meeting_id = ?) ORDER BY person_id",
-                (m["meeting_id"], m["meeting_id"])).fetchall():
-            arrive(ctx, m, pid, iso(max(due, datetime.fromisoformat(m["started_at"]))))
-    # Colleagues' meetings end at their scheduled end.
-    for m in ctx.db.execute("SELECT * FROM meetings WHERE host_id != ? AND status = 'live' ORDER BY meeting_id",
-                            (user,)).fetchall():
-        end = datetime.fromisoformat(ends_at(m))
-        if end <= new:
-            close_meeting(ctx, m, end)
-    # Recordings finish processing.
-    ctx.db.execute("UPDATE recordings SET status = 'available' WHERE status = 'processing' AND ready_at <= ?", (now,))
-
-
-# Register the tools (each module adds its tools to `server`).
-from . import tools_meetings, tools_live, tools_recordings  # noqa: E402, F401, I001

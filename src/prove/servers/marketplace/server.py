@@ -1,8 +1,9 @@
-"""The marketplace server: the signed-in member buys, makes offers, sells and talks to other members.
+"""The marketplace server's declaration: the signed-in member buys, makes offers, sells and talks to members.
 
-This module declares the server, the shared types and helpers; the tools live in
-`tools_listings.py` (browsing and the member's own listings), `tools_deals.py` (offers, purchases
-and orders) and `tools_account.py` (account, messages, ratings and gift cards).
+This module declares the server, its entity kinds, the shared types and helpers; the package
+includes the toolsets of `tools_listings.py` (browsing and the member's own listings),
+`tools_deals.py` (offers, purchases and orders) and `tools_account.py` (account, messages,
+ratings and gift cards).
 """
 
 from __future__ import annotations
@@ -14,10 +15,29 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import money
+from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import iso, money
 
 from .world import OFFER_HOURS, build_world, card_expired, fee_for
+
+MEMBER = EntityKind("member", table="members", key="member_id", label="username",
+                    description="a member of the marketplace, buyer or seller")
+CATEGORY = EntityKind("category", table="categories", key="category_id", label="name",
+                      description="a listing category with its selling fee")
+LISTING = EntityKind("listing", table="listings", key="listing_id", label="title",
+                     description="an item for sale (active, sold or withdrawn)")
+OFFER = EntityKind("offer", table="offers", key="offer_id", label=None,
+                   description="an offer below the asking price on a listing")
+ORDER = EntityKind("order", table="orders", key="order_id", label=None, public_id=True,
+                   description="a completed sale: one of the member's purchases or sales")
+PAYMENT_METHOD = EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="label",
+                            description="a card or wallet the signed-in member pays with")
+RATING = EntityKind("rating", table="ratings", key="rating_id", label="comment",
+                    description="a buyer's star rating of a seller")
+MESSAGE = EntityKind("message", table="messages", key="message_id", label="body",
+                     description="a message about a listing between two members")
+GIFT_CARD = EntityKind("gift_card", table="gift_cards", key="gift_card_id", label=None,
+                       description="a marketplace gift card the signed-in member received")
 
 server = Server(
     "marketplace", "Marketplace",
@@ -27,37 +47,18 @@ server = Server(
     "offers on them, ship sales, rate sellers, message members and redeem gift cards.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("member", table="members", key="member_id", label="username",
-                   description="a member of the marketplace, buyer or seller"),
-        EntityKind("category", table="categories", key="category_id", label="name",
-                   description="a listing category with its selling fee"),
-        EntityKind("listing", table="listings", key="listing_id", label="title",
-                   description="an item for sale (active, sold or withdrawn)"),
-        EntityKind("offer", table="offers", key="offer_id", label=None,
-                   description="an offer below the asking price on a listing"),
-        EntityKind("order", table="orders", key="order_id", label=None,
-                   description="a completed sale: one of the member's purchases or sales"),
-        EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="label",
-                   description="a card or wallet the signed-in member pays with"),
-        EntityKind("rating", table="ratings", key="rating_id", label="comment",
-                   description="a buyer's star rating of a seller"),
-        EntityKind("message", table="messages", key="message_id", label="body",
-                   description="a message about a listing between two members"),
-        EntityKind("gift_card", table="gift_cards", key="gift_card_id", label=None,
-                   description="a marketplace gift card the signed-in member received"),
-    ],
+    entities=[MEMBER, CATEGORY, LISTING, OFFER, ORDER, PAYMENT_METHOD, RATING, MESSAGE, GIFT_CARD],
 )
 
-MemberId = Annotated[str, Entity("member")]
-CategoryId = Annotated[str, Entity("category")]
-ListingId = Annotated[str, Entity("listing")]
-OfferId = Annotated[str, Entity("offer")]
-OrderId = Annotated[str, Entity("order")]
-PaymentMethodId = Annotated[str, Entity("payment_method")]
-RatingId = Annotated[str, Entity("rating")]
-MessageId = Annotated[str, Entity("message")]
-GiftCardId = Annotated[str, Entity("gift_card")]
+MemberId = MEMBER.id
+CategoryId = CATEGORY.id
+ListingId = LISTING.id
+OfferId = OFFER.id
+OrderId = ORDER.id
+PaymentMethodId = PAYMENT_METHOD.id
+RatingId = RATING.id
+MessageId = MESSAGE.id
+GiftCardId = GIFT_CARD.id
 GiftCardCode = Annotated[str, Sensitive()]
 
 OPEN_OFFER = ("pending", "countered")
@@ -132,16 +133,6 @@ class Order(BaseModel):
 
 # ----- shared helpers -----------------------------------------------------------------------------
 
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
-
-
-def like(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, with its wildcards escaped (use ESCAPE '\\')."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT member_id FROM members WHERE is_self = 1").fetchone()[0]
 
@@ -167,11 +158,9 @@ FROM listings l JOIN categories c ON c.category_id = l.category_id JOIN members 
 
 
 def listing_row(ctx: Ctx, listing_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(LISTING_SQL + " WHERE l.listing_id = ?", (listing_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No listing {listing_id!r}.",
-                        hint="Find listings with search_listings or list_my_listings.")
-    return row
+    """A listing with its category, fee and seller's username and rating."""
+    ctx.get("listing", listing_id)
+    return ctx.db.execute(LISTING_SQL + " WHERE l.listing_id = ?", (listing_id,)).fetchone()
 
 
 def summary(row: sqlite3.Row) -> ListingSummary:
@@ -192,10 +181,9 @@ JOIN members b ON b.member_id = o.buyer_id JOIN members s ON s.member_id = l.sel
 
 
 def offer_row(ctx: Ctx, offer_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(OFFER_SQL + " WHERE o.offer_id = :id", {"now": iso(ctx.now()), "id": offer_id}).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No offer {offer_id!r}.", hint="See your offers with list_offers.")
-    return row
+    """An offer with its status now, its listing and both members' usernames."""
+    ctx.get("offer", offer_id)
+    return ctx.db.execute(OFFER_SQL + " WHERE o.offer_id = :id", {"now": iso(ctx.now()), "id": offer_id}).fetchone()
 
 
 def offer_model(row: sqlite3.Row) -> Offer:
@@ -215,10 +203,9 @@ JOIN members b ON b.member_id = o.buyer_id JOIN members s ON s.member_id = o.sel
 
 
 def order_row(ctx: Ctx, order_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(ORDER_SQL + " WHERE o.order_id = ?", (order_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No order {order_id!r}.", hint="See orders with list_orders.")
-    return row
+    """An order with its listing's title, both members' usernames and whether it was rated."""
+    ctx.get("order", order_id)
+    return ctx.db.execute(ORDER_SQL + " WHERE o.order_id = ?", (order_id,)).fetchone()
 
 
 def order_model(row: sqlite3.Row) -> Order:
@@ -252,11 +239,7 @@ def charge(ctx: Ctx, total: float, payment_method_id: str | None, use_balance: b
     if payment_method_id is None:
         row = ctx.db.execute("SELECT * FROM payment_methods WHERE is_default = 1").fetchone()
     else:
-        row = ctx.db.execute("SELECT * FROM payment_methods WHERE payment_method_id = ?",
-                             (payment_method_id,)).fetchone()
-        if row is None:
-            raise ToolError("not_found", f"No payment method {payment_method_id!r}.",
-                            hint="See your payment methods with get_account.")
+        row = ctx.get("payment_method", payment_method_id)
     if row["expires"] and card_expired(row["expires"], ctx.today()):
         raise ToolError("payment_method_expired", f"{row['label']} expired in {row['expires']}.",
                         hint="Choose another payment method from get_account.")
@@ -300,5 +283,3 @@ def clean_text(value: str, code: str, what: str) -> str:
         raise ToolError(code, f"The {what} is empty or not readable text.", hint=f"Give a non-empty {what}.")
     return text
 
-
-from . import tools_account, tools_deals, tools_listings  # noqa: E402,F401  (registers the tools)

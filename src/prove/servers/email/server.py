@@ -1,8 +1,8 @@
-"""The email server: the one `server`, its entity types, result models and shared rules.
+"""The email server's declaration: the `server`, its entity kinds, types, result models and shared rules.
 
 The tools live by area in `tools_<area>.py` (messages, compose, folders and labels, contacts,
-filters, settings); each imports what it needs from here. They are imported at the bottom of
-this module, so importing it always yields the complete server.
+settings) and import what they need from here; `hooks.py` delivers mail as the clock moves and
+the package's `__init__` assembles them.
 
 Rules every tool follows:
 
@@ -24,38 +24,39 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
+from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
 from prove.env.values import quote
 
-from .world import build_world, iso
+from .world import SYSTEM_FOLDERS, build_world
 
 MAX_ATTACHMENTS_KB = 25_600
 MAX_RECIPIENTS = 50
 NO_REPLY = ("noreply", "no-reply", "no_reply", "notifications@", "mailer-daemon", "notification", "automated@",
             "auto-confirm", "alerts")
 
-
-def advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """Deliver the mail that arrives and send the scheduled messages due by `new`, in time order."""
-    due: list[tuple[str, int, str]] = []
-    for r in ctx.db.execute("SELECT message_id, sent_at FROM messages WHERE status = 'scheduled' AND sent_at <= ?",
-                            (iso(new),)):
-        due.append((r["sent_at"], 0, r["message_id"]))
-    for r in ctx.db.execute("SELECT inbound_id, arrives_at FROM inbound WHERE arrives_at <= ?", (iso(new),)):
-        due.append((r["arrives_at"], 1, r["inbound_id"]))
-    for _, kind, key in sorted(due):
-        if kind == 0:
-            ctx.db.execute("UPDATE messages SET status = 'sent', folder_id = 'sent' WHERE message_id = ?", (key,))
-            self_deliver(ctx, key)
-        else:
-            receive_inbound(ctx, key)
-
+MESSAGE = EntityKind("message", table="messages", key="message_id", label="subject", noun="email",
+                     description="an email the user received or sent", live="status IN ('received', 'sent')")
+DRAFT = EntityKind("draft", table="messages", key="message_id", label="subject",
+                   description="an unsent message the user is writing", live="status = 'draft'")
+THREAD = EntityKind("thread", table="threads", key="thread_id", label="subject",
+                    description="a conversation: a message and its replies and forwards")
+FOLDER = EntityKind("folder", table="folders", key="folder_id", label="name",
+                    description="a mail folder, system ('inbox', 'sent', ...) or made by the user")
+LABEL = EntityKind("label", table="labels", key="label_id", label="name",
+                   description="a tag the user puts on messages")
+CONTACT = EntityKind("contact", table="contacts", key="contact_id", label="name",
+                     description="a person in the user's address book")
+ATTACHMENT = EntityKind("attachment", table="attachments", key="attachment_id", label="filename",
+                        description="a file attached to a message (name, type and size)")
+FILTER = EntityKind("filter", table="filters", key="filter_id", label="name", noun="mail filter",
+                    description="a rule that files, labels, stars or marks arriving mail")
+APP_PASSWORD = EntityKind("app_password", table="app_passwords", key="app_password_id", label="name",
+                          description="a password a mail app uses to sign in", live="status = 'active'")
 
 server = Server(
     "email", "Email",
@@ -66,40 +67,20 @@ server = Server(
     "responder and app passwords. New mail arrives as time passes.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=advance,
-    entities=[
-        EntityKind("message", table="messages", key="message_id", label="subject",
-                   description="an email the user received or sent", live="status IN ('received', 'sent')"),
-        EntityKind("draft", table="messages", key="message_id", label="subject",
-                   description="an unsent message the user is writing", live="status = 'draft'"),
-        EntityKind("thread", table="threads", key="thread_id", label="subject",
-                   description="a conversation: a message and its replies and forwards"),
-        EntityKind("folder", table="folders", key="folder_id", label="name",
-                   description="a mail folder, system ('inbox', 'sent', ...) or made by the user"),
-        EntityKind("label", table="labels", key="label_id", label="name",
-                   description="a tag the user puts on messages"),
-        EntityKind("contact", table="contacts", key="contact_id", label="name",
-                   description="a person in the user's address book"),
-        EntityKind("attachment", table="attachments", key="attachment_id", label="filename",
-                   description="a file attached to a message (name, type and size)"),
-        EntityKind("filter", table="filters", key="filter_id", label="name",
-                   description="a rule that files, labels, stars or marks arriving mail"),
-        EntityKind("app_password", table="app_passwords", key="app_password_id", label="name",
-                   description="a password a mail app uses to sign in", live="status = 'active'"),
-    ],
+    entities=[MESSAGE, DRAFT, THREAD, FOLDER, LABEL, CONTACT, ATTACHMENT, FILTER, APP_PASSWORD],
 )
 
 # ----- parameter types -------------------------------------------------------------------------
 
-MessageId = Annotated[str, Entity("message")]
-DraftId = Annotated[str, Entity("draft")]
-ThreadId = Annotated[str, Entity("thread")]
-FolderId = Annotated[str, Entity("folder")]
-LabelId = Annotated[str, Entity("label")]
-ContactId = Annotated[str, Entity("contact")]
-AttachmentId = Annotated[str, Entity("attachment")]
-FilterId = Annotated[str, Entity("filter")]
-AppPasswordId = Annotated[str, Entity("app_password")]
+MessageId = MESSAGE.id
+DraftId = DRAFT.id
+ThreadId = THREAD.id
+FolderId = FOLDER.id
+LabelId = LABEL.id
+ContactId = CONTACT.id
+AttachmentId = ATTACHMENT.id
+FilterId = FILTER.id
+AppPasswordId = APP_PASSWORD.id
 Password = Annotated[str, Sensitive()]
 
 Address = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=254)]
@@ -292,20 +273,9 @@ def split_recipients(to: Sequence[str], cc: Sequence[str],
 
 # ----- rows ---------------------------------------------------------------------------------------
 
-def message_row(ctx: Ctx, message_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM messages WHERE message_id = ?", (message_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No message has ID {quote(message_id)}.",
-                        hint="Find messages with list_messages or search_messages; IDs look like 'MSG-10042'.")
-    return row
-
-
 def draft_row(ctx: Ctx, draft_id: str) -> sqlite3.Row:
     """A message that is still a draft, or why it is not."""
-    row = ctx.db.execute("SELECT * FROM messages WHERE message_id = ?", (draft_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No draft has ID {quote(draft_id)}.",
-                        hint="list_messages with folder_id 'drafts' shows your drafts.")
+    row = ctx.get("draft", draft_id)
     if row["status"] == "sent":
         raise ToolError("already_sent", f"{draft_id} ('{row['subject']}') was already sent on {row['sent_at']}.",
                         hint="Create a new draft or reply to the sent message instead.")
@@ -327,21 +297,9 @@ def require_not_draft(row: sqlite3.Row) -> None:
 
 
 def folder_row(ctx: Ctx, folder_id: str) -> sqlite3.Row:
+    """A folder by ID; system folders may be named in any case ('Inbox')."""
     key = folder_id.strip()
-    row = ctx.db.execute("SELECT * FROM folders WHERE folder_id = ? OR (kind = 'system' AND folder_id = lower(?))",
-                         (key, key)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No folder has ID {quote(folder_id)}.",
-                        hint="list_folders shows the folders: system ones are 'inbox', 'sent', 'drafts', 'scheduled', "
-                        "'archive', 'spam', 'trash'; yours look like 'FLD-10001'.")
-    return row
-
-
-def label_row(ctx: Ctx, label_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM labels WHERE label_id = ?", (label_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No label has ID {quote(label_id)}.", hint="list_labels shows your labels.")
-    return row
+    return ctx.get("folder", key.lower() if key.lower() in dict(SYSTEM_FOLDERS) else key)
 
 
 def recipients(ctx: Ctx, message_id: str) -> dict[str, list[str]]:
@@ -411,7 +369,7 @@ def with_signature(ctx: Ctx, body: str, include: bool) -> str:
 
 def deliver(ctx: Ctx, message_id: str) -> None:
     """File a message that just arrived: spam if the sender is blocked, else through the filters."""
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     if ctx.db.execute("SELECT 1 FROM blocked_senders WHERE address = ?", (row["from_address"],)).fetchone():
         ctx.db.execute("UPDATE messages SET folder_id = 'spam' WHERE message_id = ?", (message_id,))
         return
@@ -444,7 +402,7 @@ def apply_filter(ctx: Ctx, f: sqlite3.Row, message_id: str) -> None:
 
 def self_deliver(ctx: Ctx, sent_id: str) -> str | None:
     """If a sent message is addressed to one of the user's addresses, deliver a copy to the inbox."""
-    row = message_row(ctx, sent_id)
+    row = ctx.get("message", sent_id)
     rcpt = recipients(ctx, sent_id)
     if not set(rcpt["to"] + rcpt["cc"] + rcpt["bcc"]) & set(my_addresses(ctx)):
         return None
@@ -483,7 +441,7 @@ def receive_inbound(ctx: Ctx, inbound_id: str) -> str:
 def vacation_reply(ctx: Ctx, message_id: str) -> None:
     """Answer a person's arriving message once per sender while the vacation responder is on."""
     box = ctx.db.execute("SELECT * FROM mailbox").fetchone()
-    msg = message_row(ctx, message_id)
+    msg = ctx.get("message", message_id)
     day = msg["sent_at"][:10]
     sender = msg["from_address"]
     if (not box["vacation_enabled"] or msg["folder_id"] == "spam" or sender in my_addresses(ctx)
@@ -515,7 +473,7 @@ def summary(ctx: Ctx, row: sqlite3.Row) -> MessageSummary:
 
 
 def message_model(ctx: Ctx, message_id: str) -> Message:
-    row = message_row(ctx, message_id)
+    row = ctx.get("message", message_id)
     rcpt = recipients(ctx, message_id)
     folder = ctx.db.execute("SELECT name FROM folders WHERE folder_id = ?", (row["folder_id"],)).fetchone()[0]
     labels = ctx.db.execute("SELECT l.label_id, l.name FROM message_labels m JOIN labels l ON l.label_id = m.label_id "
@@ -542,29 +500,3 @@ def filter_model(ctx: Ctx, row: sqlite3.Row) -> Filter:
                   subject_contains=row["subject_contains"], move_to_folder_id=row["move_to_folder_id"],
                   move_to_folder_name=folder[0] if folder else None, add_label_id=row["add_label_id"],
                   add_label_name=label[0] if label else None, mark_read=bool(row["mark_read"]), star=bool(row["star"]))
-
-
-def parse_time(value: str, name: str) -> datetime:
-    """An ISO 8601 local date or time such as '2026-03-17T08:00:00' or '2026-03-17'."""
-    try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is not an ISO 8601 date or time.",
-                        hint="Use '2026-03-17' or '2026-03-17T08:00:00'.") from None
-    if dt.tzinfo is not None:
-        raise ToolError("invalid_date", f"{name} {quote(value)} carries a UTC offset; times are local.",
-                        hint="Drop the offset or 'Z', as in '2026-03-17T08:00:00'.")
-    if not 2000 <= dt.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return dt.replace(microsecond=0)
-
-
-# The tools, by area, in the order a model is shown them. Imported last so that they find
-# everything above; each import registers its module's tools on `server`.
-# isort: off
-from . import tools_messages  # noqa: E402,F401
-from . import tools_compose  # noqa: E402,F401
-from . import tools_folders  # noqa: E402,F401
-from . import tools_contacts  # noqa: E402,F401
-from . import tools_settings  # noqa: E402,F401
-# isort: on
