@@ -8,10 +8,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money, quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import luhn_ok, money, quote
 
-from .tools import (
+from .server import (
     AddressId,
     CardNumber,
     GiftCardCode,
@@ -20,9 +20,9 @@ from .tools import (
     Text,
     active,
     card_expired,
-    fetch,
-    server,
 )
+
+tools = Toolset("account")
 
 Region = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=40)]
 NETWORKS = (("American Express", ("34", "37"), 15), ("Visa", ("4",), 16),
@@ -125,18 +125,7 @@ def _cards(ctx: Ctx) -> PaymentMethodList:
     return PaymentMethodList(payment_methods=[_card(ctx, r) for r in rows], total=len(rows))
 
 
-def luhn_ok(number: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            d -= 9 if d > 9 else 0
-        total += d
-    return total % 10 == 0
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my account details.",
     "How much store credit do I have?",
 ])
@@ -164,7 +153,7 @@ def get_account(ctx: Ctx) -> Account:
                    open_orders=count("SELECT count(*) FROM orders WHERE status IN ('placed', 'shipped')"))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What addresses do I have saved?",
     "Where can you ship my order? Show my saved addresses.",
 ])
@@ -177,7 +166,7 @@ def list_addresses(ctx: Ctx) -> AddressList:
     return _addresses(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save a new address called {label}: {recipient}, {street}, {city}, {region} {postal_code}.",
     "Add my {label} address, {street} in {city}, {region} {postal_code}, and make it my default: {make_default}.",
 ])
@@ -218,10 +207,10 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
                    "phone, is_default, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'US', ?, ?, 'active')",
                    (aid, label, recipient, street, city, region, zip_code, (phone or "").strip() or None,
                     int(make_default)))
-    return _address(fetch(ctx, "address", aid))
+    return _address(ctx.get("address", aid))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my saved address {address_id}.",
     "I moved out, remove address {address_id} from my account.",
 ])
@@ -253,7 +242,7 @@ def delete_address(ctx: Ctx, address_id: AddressId) -> AddressList:
     return _addresses(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Show my payment methods and whether any have expired.",
 ])
@@ -266,7 +255,7 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     return _cards(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add my card {card_number}, expiring {exp_month}/{exp_year}, security code {security_code}, "
     "name on card {cardholder}.",
     "Save a new card for {cardholder}: number {card_number}, exp {exp_month}/{exp_year}, CVV {security_code}; "
@@ -321,10 +310,10 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)",
                    (pid, f"{network} ending {number[-4:]}", network, number, number[-4:], exp_month, exp_year,
                     cardholder.upper(), code, zip_code, int(make_default), today.isoformat()))
-    return _card(ctx, fetch(ctx, "payment_method", pid))
+    return _card(ctx, ctx.get("payment_method", pid))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove card {payment_method_id} from my account.",
     "Delete the saved payment method {payment_method_id}, it's expired.",
 ])
@@ -356,7 +345,7 @@ def remove_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> Payme
     return _cards(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a gift card, the code is {code}. Add it to my balance.",
 ])
@@ -387,7 +376,7 @@ def redeem_gift_card(ctx: Ctx, code: GiftCardCode) -> Redemption:
 
 # ----- hidden helpers: secrets the customer knows, for the synthesis pipeline ------------------------
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_payment_secrets(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentSecrets:
     """Read a saved card's full number and security code, which only the customer knows.
 
@@ -400,12 +389,12 @@ def get_payment_secrets(ctx: Ctx, payment_method_id: PaymentMethodId) -> Payment
     Raises:
         not_found: no card has that ID.
     """
-    row = fetch(ctx, "payment_method", payment_method_id)
+    row = ctx.get("payment_method", payment_method_id)
     return PaymentSecrets(payment_method_id=payment_method_id, card_number=row["card_number"],
                           security_code=row["security_code"], exp_month=row["exp_month"], exp_year=row["exp_year"])
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def list_gift_cards(ctx: Ctx) -> GiftCardList:
     """List the gift cards the customer holds and has not redeemed yet, with their codes.
 

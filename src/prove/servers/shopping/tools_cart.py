@@ -9,10 +9,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import money, quote
 
-from .tools import (
+from .server import (
     EXPRESS_FEE,
     FREE_SHIPPING_FROM,
     MAX_PER_LINE,
@@ -20,16 +20,17 @@ from .tools import (
     AddressId,
     CategoryId,
     CouponCode,
+    Order,
     PaymentMethodId,
     ProductId,
     SecurityCode,
     VariantId,
     active,
     card_expired,
-    fetch,
-    server,
+    load_order,
 )
-from .tools_orders import Order, load_order
+
+tools = Toolset("cart")
 
 Quantity = Annotated[int, Field(ge=1, le=MAX_PER_LINE)]
 
@@ -139,7 +140,7 @@ def totals(ctx: Ctx) -> Totals:
             t.warnings.append(f"out_of_stock: {r['product_name']} ({r['variant_name']}) {left}.")
     (code,) = ctx.db.execute("SELECT coupon_code FROM cart").fetchone()
     if code:
-        t.coupon = fetch(ctx, "coupon", code)
+        t.coupon = ctx.get("coupon", code)
         t.problem = coupon_problem(ctx, t.coupon, lines, t.subtotal)
         if t.problem is not None:
             t.warnings.append(f"{t.problem.code}: {t.problem.message}")
@@ -187,7 +188,7 @@ def _in_cart(ctx: Ctx, variant_id: str) -> sqlite3.Row:
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's in my cart?",
     "How much is my cart going to cost, shipping included?",
 ])
@@ -202,7 +203,7 @@ def view_cart(ctx: Ctx) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {quantity} of {product_id} to my cart.",
     "Put product {product_id} in variant {variant_id} into my cart.",
     "I'll take {product_id}, {quantity} of them, in {variant_id}.",
@@ -226,7 +227,7 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
         out_of_stock: the store has fewer units than the cart would hold.
         quantity_limit: the cart would hold more than 10 units of the variant.
     """
-    product = fetch(ctx, "product", product_id)
+    product = ctx.get("product", product_id)
     options = ctx.db.execute("SELECT variant_id, name, stock FROM variants WHERE product_id = ? ORDER BY variant_id",
                              (product_id,)).fetchall()
     if variant_id is None:
@@ -258,7 +259,7 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the quantity of {variant_id} in my cart to {quantity}.",
     "Make it {quantity} of {variant_id} instead.",
 ])
@@ -286,7 +287,7 @@ def update_cart_item(ctx: Ctx, variant_id: VariantId, quantity: Annotated[int, F
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {variant_id} from my cart.",
     "Take variant {variant_id} out of the cart, I don't want it anymore.",
 ])
@@ -307,7 +308,7 @@ def remove_from_cart(ctx: Ctx, variant_id: VariantId) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any coupons?",
     "Show me my {status} coupon codes.",
 ])
@@ -335,7 +336,7 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
     return CouponList(coupons=out, total=len(out))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Apply coupon {code} to my cart.",
     "I have a promo code, {code}. Can you use it?",
 ])
@@ -370,7 +371,7 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove the coupon from my cart.",
     "Take off the promo code, I'll save it for later.",
 ])
@@ -390,7 +391,7 @@ def remove_coupon(ctx: Ctx) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Check out and ship to {address_id}, paying with {payment_method_id}; the security code is {security_code}.",
     "Place my order with {shipping_speed} shipping to address {address_id} using card {payment_method_id} "
     "(CVV {security_code}).",
