@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import money, parse_date
 
-from .tools import (
+from .server import (
     INVOICE_SQL,
     Invoice,
     InvoiceId,
@@ -22,9 +22,9 @@ from .tools import (
     invoice_row,
     open_invoice,
     profile,
-    server,
-    user_row,
 )
+
+tools = Toolset("invoices")
 
 REMINDER_GAP = timedelta(hours=24)
 
@@ -35,7 +35,7 @@ class LineItem(BaseModel):
     unit_price: Annotated[float, Field(gt=0, le=100_000, description="dollars per unit, such as 150.0")]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invoice {customer_id} for {items}, due {due_date}.",
     "Bill {customer_id}: {items}. Payment due by {due_date}, title it '{title}'.",
 ])
@@ -62,7 +62,7 @@ def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem
         invalid_due_date: due_date is in the past or more than a year away.
         invalid_amount: a line rounds to less than one cent.
     """
-    customer = user_row(ctx, customer_id)
+    customer = ctx.get("user", customer_id)
     due = parse_date(due_date, "due_date")
     today = ctx.today()
     if due < today or due > today + timedelta(days=365):
@@ -87,7 +87,7 @@ def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which of my invoices are still {status}?",
     "Show the invoices I sent to {customer_id}.",
     "Who hasn't paid their invoice yet?",
@@ -117,14 +117,14 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
         sql += " AND i.status = ?"
         args.append(status)
     if customer_id is not None:
-        user_row(ctx, customer_id)
+        ctx.get("user", customer_id)
         sql += " AND i.customer_id = ?"
         args.append(customer_id)
     rows = ctx.db.execute(sql + " ORDER BY i.issued_at DESC, i.invoice_id DESC", args).fetchall()
     return InvoiceList(invoices=[invoice_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me invoice {invoice_id}.",
     "Has invoice {invoice_id} been paid?",
 ])
@@ -144,7 +144,7 @@ def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Send a reminder for invoice {invoice_id}.",
     "Nudge the client about {invoice_id}, it's still unpaid.",
 ])
@@ -173,7 +173,7 @@ def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Void invoice {invoice_id}.",
     "Cancel the invoice {invoice_id}, I sent it by mistake.",
 ])
@@ -196,7 +196,7 @@ def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mark invoice {invoice_id} as paid, they paid by {method}.",
     "{invoice_id} was settled with a {method}; record it as paid.",
 ])

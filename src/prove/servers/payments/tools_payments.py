@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import like, money, parse_date
 
-from .tools import (
+from .server import (
     PAYMENT_SQL,
     REQUEST_SQL,
     Amount,
@@ -39,10 +39,10 @@ from .tools import (
     remaining_this_week,
     request_model,
     request_row,
-    server,
-    user_row,
 )
 from .world import REFUND_WINDOW_DAYS
+
+tools = Toolset("payments")
 
 
 def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
@@ -50,7 +50,7 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
                           remaining_this_week=remaining_this_week(ctx))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
     "Venmo {user_id} {amount} for {note} using my card {source_id}.",
@@ -82,7 +82,7 @@ def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_i
         source_unavailable: the funding source was removed.
         card_expired: the card has expired.
     """
-    recipient = user_row(ctx, user_id)
+    recipient = ctx.get("user", user_id)
     amount = cents(amount)
     check_weekly_limit(ctx, amount)
     source, fee = fund(ctx, amount, source_id, recipient)
@@ -91,7 +91,7 @@ def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_i
     return _receipt(ctx, payment_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show my recent payments.",
     "What have I paid {counterparty_id} since {start_date}?",
     "Find the payment for '{query}'.",
@@ -124,7 +124,7 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
         sql += " AND p.direction = ?"
         args.append(direction)
     if counterparty_id is not None:
-        user_row(ctx, counterparty_id)
+        ctx.get("user", counterparty_id)
         sql += " AND p.counterparty_id = ?"
         args.append(counterparty_id)
     if query is not None:
@@ -144,7 +144,7 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
     return PaymentList(payments=[payment_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me payment {payment_id}.",
     "Can I still refund payment {payment_id}?",
 ])
@@ -164,7 +164,7 @@ def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     return payment_model(ctx, payment_row(ctx, payment_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Refund payment {payment_id}.",
     "Give {amount} back on payment {payment_id}, reason: {reason}.",
     "Send back the money from {payment_id}, they paid me by mistake.",
@@ -229,7 +229,7 @@ def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None
 
 # ----- requests ----------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Request {amount} dollars from {user_id} for {note}.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
 ])
@@ -250,7 +250,7 @@ def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Requ
         business_account: the member is a business; money can only be requested from people.
         duplicate_request: a pending request to the same person for the same amount already exists.
     """
-    who = user_row(ctx, user_id)
+    who = ctx.get("user", user_id)
     amount = cents(amount)
     if who["kind"] == "business":
         raise ToolError("business_account", f"{who['display_name']} is a business; requests go to people only.",
@@ -266,7 +266,7 @@ def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Requ
     return request_model(request_row(ctx, request_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any pending requests?",
     "Who owes me money? Show my {status} {direction} requests.",
     "What requests has {counterparty_id} sent me?",
@@ -295,14 +295,14 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
             sql += f" AND {column} = ?"
             args.append(value)
     if counterparty_id is not None:
-        user_row(ctx, counterparty_id)
+        ctx.get("user", counterparty_id)
         sql += " AND r.counterparty_id = ?"
         args.append(counterparty_id)
     rows = ctx.db.execute(sql + " ORDER BY r.created_at DESC, r.request_id DESC", args).fetchall()
     return RequestList(requests=[request_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Pay request {request_id}.",
     "Go ahead and pay {request_id} with {source_id}.",
 ])
@@ -329,7 +329,7 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
         card_expired: the card has expired.
     """
     req = pending_request(ctx, request_id, "incoming")
-    requester = user_row(ctx, req["counterparty_id"])
+    requester = ctx.get("user", req["counterparty_id"])
     check_weekly_limit(ctx, req["amount"])
     source, fee = fund(ctx, req["amount"], source_id, requester)
     payment_id = insert_payment(ctx, direction="sent", counterparty_id=req["counterparty_id"], amount=req["amount"],
@@ -339,7 +339,7 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
     return _receipt(ctx, payment_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Decline request {request_id}.",
     "I don't owe that, turn down {request_id}.",
 ])
@@ -363,7 +363,7 @@ def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
     return request_model(request_row(ctx, request_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel my request {request_id}.",
     "Never mind the request {request_id}, they paid me in cash.",
 ])

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import like
 
-from .tools import Limit, Query, User, UserId, UserList, server, user_model, user_row
+from .server import Limit, Query, User, UserId, UserList, user_model
+
+tools = Toolset("people")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find {query} on the app.",
     "What's the username of {query}?",
     "Search my contacts for {query}.",
@@ -34,7 +36,7 @@ def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Lim
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who are my contacts?",
     "List my contacts, up to {limit}.",
 ])
@@ -52,7 +54,7 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {user_id} to my contacts.",
     "Save {user_id} as a contact so I can find them quickly.",
 ])
@@ -69,16 +71,16 @@ def add_contact(ctx: Ctx, user_id: UserId) -> User:
         not_found: no member has that ID.
         already_contact: they are already a contact.
     """
-    row = user_row(ctx, user_id)
+    row = ctx.get("user", user_id)
     if row["is_contact"]:
         raise ToolError("already_contact",
                         f"{row['display_name']} is already a contact (since {row['contact_since']}).")
     ctx.db.execute("UPDATE users SET is_contact = 1, contact_since = ? WHERE user_id = ?",
                    (ctx.today().isoformat(), user_id))
-    return user_model(user_row(ctx, user_id))
+    return user_model(ctx.get("user", user_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {user_id} from my contacts.",
     "I don't want {user_id} in my contacts anymore.",
 ])
@@ -95,10 +97,10 @@ def remove_contact(ctx: Ctx, user_id: UserId) -> User:
         not_found: no member has that ID.
         not_contact: they are not a contact.
     """
-    row = user_row(ctx, user_id)
+    row = ctx.get("user", user_id)
     if not row["is_contact"]:
         raise ToolError("not_contact", f"{row['display_name']} is not one of your contacts.")
     ctx.db.execute("UPDATE users SET is_contact = 0, contact_since = NULL WHERE user_id = ?", (user_id,))
-    return user_model(user_row(ctx, user_id))
+    return user_model(ctx.get("user", user_id))
 
 
