@@ -8,10 +8,10 @@ from typing import Annotated
 
 from pydantic import BaseModel
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import luhn_ok, quote
 
-from .tools import (
+from .server import (
     Account,
     Address,
     AddressId,
@@ -28,11 +28,12 @@ from .tools import (
     card_expired,
     customer,
     money,
+    order_status,
     payment_row,
-    server,
 )
-from .tools_orders import order_status
 from .world import MAX_ADDRESSES
+
+tools = Toolset("account")
 
 CardNumber = Annotated[str, Sensitive()]
 Cvv = Annotated[str, Sensitive()]
@@ -52,7 +53,7 @@ def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
                          is_default=row["payment_method_id"] == customer(ctx)["default_payment_method_id"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much credit do I have on my account?",
     "Show me my account details.",
 ])
@@ -73,7 +74,7 @@ def get_account(ctx: Ctx) -> Account:
                    favorite_restaurants=favorites)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What addresses do I have saved?",
     "Which of my addresses is the default for delivery?",
 ])
@@ -91,7 +92,7 @@ def list_addresses(ctx: Ctx) -> AddressList:
     return AddressList(addresses=[_address(r, default_id) for r in rows], total=len(rows), neighborhoods=hoods)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save a new address called {label}: {street}, in {neighborhood}.",
     "Add {street} ({neighborhood}) as my '{label}' address and make it the default.",
 ])
@@ -135,7 +136,7 @@ def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apa
     return _address(address_row(ctx, address_id), customer(ctx)["default_address_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {address_id} my default address.",
     "Deliver to {address_id} by default from now on.",
 ])
@@ -156,7 +157,7 @@ def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
     return _address(row, address_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my saved address {address_id}.",
     "I moved out, remove the address {address_id}.",
 ])
@@ -186,7 +187,7 @@ def delete_address(ctx: Ctx, address_id: AddressId) -> DeletedAddress:
     return DeletedAddress(address_id=address_id, label=row["label"], deleted=True)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Is any of my saved cards expired?",
 ])
@@ -204,19 +205,7 @@ _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "Am
            (r"^(6011|65)", "Discover"))
 
 
-def _luhn_ok(number: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add my card {card_number}, expiring {expiry}, security code {cvv}.",
     "Save a new card: number {card_number}, exp {expiry}, CVV {cvv}, and call it '{nickname}'.",
 ])
@@ -240,7 +229,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
         duplicate_card: the same card is already saved.
     """
     number = re.sub(r"[ -]", "", card_number)
-    if not number.isascii() or not number.isdigit() or not 13 <= len(number) <= 19 or not _luhn_ok(number):
+    if not number.isascii() or not number.isdigit() or not 13 <= len(number) <= 19 or not luhn_ok(number):
         raise ToolError("invalid_card", "That card number is not valid.", hint="Check the digits and try again.")
     brand = next((name for pattern, name in _BRANDS if re.match(pattern, number)), None)
     if brand is None:
@@ -270,7 +259,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
     return _card(payment_row(ctx, pm_id), ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Use {payment_method_id} as my default card.",
     "Charge {payment_method_id} by default from now on.",
 ])
@@ -295,7 +284,7 @@ def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> 
     return _card(row, ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a gift card, the code is {code}. Add it to my account.",
 ])
@@ -344,7 +333,7 @@ class Secrets(BaseModel):
     wallet_cards: list[WalletCard]
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_user_secrets(ctx: Ctx) -> Secrets:
     """What the customer knows but the app does not show: gift card codes and cards not yet saved.
 

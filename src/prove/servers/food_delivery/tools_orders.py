@@ -6,10 +6,10 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time
 
-from .tools import (
+from .server import (
     AddressId,
     Cancellation,
     Comment,
@@ -27,20 +27,22 @@ from .tools import (
     Stars,
     Tip,
     TipChange,
+    add_line,
     address_row,
     card_expired,
+    cart_model,
+    cart_row,
     customer,
     is_open,
     money,
     next_opening,
+    order_status,
     payment_row,
     promo_error,
     rating_of,
-    restaurant_row,
-    server,
+    touch_cart,
     zone_for,
 )
-from .tools_cart import add_line, cart_model, cart_row, touch_cart
 from .world import (
     CONFIRM_MINUTES,
     COURIERS,
@@ -48,23 +50,11 @@ from .world import (
     SCHEDULE_MAX_DAYS,
     SCHEDULE_MIN_MINUTES,
     TIP_WINDOW_HOURS,
-    iso,
 )
 
+tools = Toolset("orders")
+
 # ----- order status and results, shared with the account tools ---------------------------------------
-
-def order_status(row: sqlite3.Row, now: datetime) -> str:
-    if row["cancelled_at"] is not None:
-        return "cancelled"
-    t = iso(now)
-    if t < row["prep_start_at"]:
-        return "scheduled" if row["scheduled_for"] else "placed"
-    if t < row["ready_at"]:
-        return "preparing"
-    if t < row["delivered_at"]:
-        return "out_for_delivery"
-    return "delivered"
-
 
 def order_model(ctx: Ctx, order_id: str) -> Order:
     row = ctx.get("order", order_id)
@@ -94,12 +84,7 @@ def rating_deadline(row: sqlite3.Row) -> str:
     return iso(datetime.fromisoformat(row["delivered_at"]) + timedelta(days=RATING_WINDOW_DAYS))
 
 def _parse_schedule(ctx: Ctx, value: str) -> datetime:
-    try:
-        when = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_schedule_time", f"scheduled_for {quote(value)} is not a local date and time.",
-                        hint="Use the form '2026-03-16T19:30:00'.") from None
-    when = when.replace(tzinfo=None, second=0, microsecond=0)
+    when = parse_time(value, "scheduled_for").replace(second=0)
     now = ctx.now()
     if when < now or when - now > timedelta(days=SCHEDULE_MAX_DAYS):
         raise ToolError("invalid_schedule_time", f"{iso(when)} is not between now ({iso(now)}) and "
@@ -112,7 +97,7 @@ def _courier(order_id: str) -> str:
     return f"{COURIERS[n % len(COURIERS)]} {'ABCDEFGHJKLMNPRSTW'[n % 18]}."
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Check out my cart at {restaurant_id} and send it to {address_id}.",
     "Place the order at {restaurant_id} with a {tip} dollar tip.",
     "Schedule my {restaurant_id} order for {scheduled_for}, paid with {payment_method_id}.",
@@ -154,10 +139,11 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
         promo_already_used: the cart's promo code was used on another order meanwhile.
         promo_minimum_not_met: the food subtotal is below the cart's promo code minimum.
         payment_method_expired: the card has expired.
-        invalid_schedule_time: `scheduled_for` is malformed, in the past, too soon or more than 7 days ahead.
+        invalid_time: `scheduled_for` is not an ISO 8601 local time (or carries a UTC offset).
+        invalid_schedule_time: `scheduled_for` is in the past, too soon or more than 7 days ahead.
         restaurant_closed: the restaurant is closed now (or at the scheduled time).
     """
-    rest = restaurant_row(ctx, restaurant_id)
+    rest = ctx.get("restaurant", restaurant_id)
     address = address_row(ctx, address_id)
     card = payment_row(ctx, payment_method_id)
     cart = cart_row(ctx, restaurant_id)
@@ -237,7 +223,7 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
     return order_model(ctx, order_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where's my food?",
     "Show my {status} orders.",
     "What have I ordered from {restaurant_id} before?",
@@ -260,7 +246,7 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
         not_found: the restaurant does not exist.
     """
     if restaurant_id is not None:
-        restaurant_row(ctx, restaurant_id)
+        ctx.get("restaurant", restaurant_id)
     sql = ("SELECT o.*, (SELECT sum(quantity) FROM order_items i WHERE i.order_id = o.order_id) AS n, "
            "(SELECT 1 FROM reviews r WHERE r.order_id = o.order_id) AS rated FROM orders o")
     params: list[str] = []
@@ -281,7 +267,7 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
     return OrderList(orders=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the status of order {order_id}?",
     "When will order {order_id} arrive, and what did I get?",
 ])
@@ -303,7 +289,7 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     return order_model(ctx, order_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel order {order_id}.",
     "Please cancel my order {order_id}, {reason}.",
 ])
@@ -339,7 +325,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -
                         refunded_to_credit=row["credit_applied"], credit_balance=balance)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the tip on {order_id} to {tip} dollars.",
     "The courier was great, make the tip on order {order_id} {tip}.",
 ])
@@ -377,7 +363,7 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
     return TipChange(order_id=order_id, previous_tip=row["tip"], tip=money(tip), total=total, charged=charged)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Give order {order_id} {food_rating} stars.",
     "Rate my order {order_id}: food {food_rating} out of 5, delivery {delivery_rating}, and say '{comment}'.",
 ])
@@ -419,13 +405,13 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating:
                     ctx.now_iso()))
     ctx.db.execute("UPDATE restaurants SET rating_total = rating_total + ?, rating_count = rating_count + 1 "
                    "WHERE restaurant_id = ?", (food_rating, row["restaurant_id"]))
-    rest = restaurant_row(ctx, row["restaurant_id"])
+    rest = ctx.get("restaurant", row["restaurant_id"])
     return Review(review_id=review_id, order_id=order_id, restaurant_id=row["restaurant_id"], food_rating=food_rating,
                   delivery_rating=delivery_rating, comment=comment or None, restaurant_rating=rating_of(rest),
                   restaurant_rating_count=rest["rating_count"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reorder {order_id}.",
     "I want the same thing I got in order {order_id} again.",
 ])

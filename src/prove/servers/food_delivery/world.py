@@ -19,6 +19,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
 
@@ -377,10 +378,6 @@ GIFT_MESSAGES = ("Happy birthday! Dinner is on me.", "Thanks for all your help w
                  "Enjoy a night off from cooking.", None)
 
 EPOCH_DAY = date(2026, 3, 16)
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def clock(text: str) -> int:
