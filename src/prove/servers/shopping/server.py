@@ -35,16 +35,19 @@ BRAND = EntityKind("brand", table="brands", key="brand_id", label="name", descri
 REVIEW = EntityKind("review", table="reviews", key="review_id", label="title", description="a product review",
                     lister="list_reviews")
 COUPON = EntityKind("coupon", table="coupons", key="code", label="description",
-                    description="a coupon code of the customer's account", live="used_on IS NULL")
+                    description="a coupon code of the customer's account", live="used_on IS NULL",
+                    public_id=True)
 ADDRESS = EntityKind("address", table="addresses", key="address_id", label="label",
                      description="a saved shipping address of the customer", live="status = 'active'")
 PAYMENT_METHOD = EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="nickname",
-                            description="a saved card of the customer", live="status = 'active'")
-ORDER = EntityKind("order", table="orders", key="order_id", label="summary", description="an order")
+                            description="a saved card of the customer", live="status = 'active'",
+                            noun="card")
+ORDER = EntityKind("order", table="orders", key="order_id", label="summary", description="an order",
+                   public_id=True)
 ORDER_ITEM = EntityKind("order_item", table="order_items", key="order_item_id", label="product_name",
-                        description="one line of an order", lister="get_order")
+                        description="one line of an order", lister="get_order", noun="item")
 RETURN = EntityKind("return", table="returns", key="return_id", label="product_name",
-                    description="a return of an order line")
+                    description="a return of an order line", public_id=True)
 
 server = Server(
     "shopping", "Online store",

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
 from .server import (
@@ -164,8 +164,10 @@ def _wishlist(ctx: Ctx) -> Wishlist:
 @tools.tool(effect=READ, asks=[
     "Search the store for {query}.",
     "Find {query} under {max_price} dollars rated at least {min_rating} stars.",
-    "Show me the cheapest {query} that are in stock, sorted by {sort}.",
-    "What products does brand {brand_id} have in category {category_id}?",
+    Ask("Show me the cheapest {query} that are in stock.", sort="price_low", in_stock_only=True),
+    "What products does {brand_id} have in {category_id}?",
+    Ask("What are the best-rated {query}?", sort="rating"),
+    Ask("Show me the newest {query}.", sort="newest"),
 ])
 def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     brand_id: BrandId | None = None, min_price: Price | None = None, max_price: Price | None = None,
@@ -238,8 +240,9 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me more about product {product_id}.",
-    "What sizes or colours does {product_id} come in, and are they in stock?",
+    "Tell me more about {product_id}.",
+    "What sizes or colours does {product_id} come in, and are they available?",
+    "Can I return {product_id} if it doesn't work out?",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
@@ -287,7 +290,7 @@ def list_categories(ctx: Ctx) -> CategoryList:
 
 @tools.tool(effect=READ, asks=[
     "Which brands do you carry?",
-    "What brands are there in category {category_id}?",
+    "What brands are there in {category_id}?",
 ])
 def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
     """List brands with how many products each has, optionally within one category.
@@ -313,8 +316,9 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
 
 @tools.tool(effect=READ, asks=[
     "What do people say about {product_id}?",
-    "Show me the {sort} reviews of {product_id} with at least {min_rating} stars.",
-    "Are there any bad reviews of product {product_id}?",
+    Ask("Show me the newest reviews of {product_id} with at least {min_rating} stars.", sort="newest"),
+    Ask("Are there any bad reviews of {product_id}? Worst first.", sort="lowest"),
+    Ask("What are the best reviews of {product_id}?", sort="highest"),
 ])
 def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
                  max_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
@@ -348,9 +352,22 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Leave a {rating}-star review of {product_id} titled {title}: {body}",
-    "I want to review {product_id}. {rating} stars. Title: {title}. {body}",
-])
+    "Leave a {rating}-star review of {product_id} titled '{title}': {body}",
+    "I want to review {product_id}. {rating} stars. Title: '{title}'. {body}",
+    "Rate {product_id} {rating} out of 5 with the headline '{title}' and say: {body}",
+], reply=[
+    "Your {rating}-star review of {product_id} is published.",
+    "Posted your review '{title}' for {product_id}.",
+], values={
+    "title": ["Keeps coffee hot all morning", "Great value for the price", "Runs a size small",
+              "Exactly as described", "Stopped working after a month", "Better than I expected",
+              "Comfortable all day", "Solid build, a bit heavy"],
+    "body": ["Fits my car's cup holder and does not leak.", "Arrived quickly and works as advertised.",
+             "I had to exchange for a larger size, but the quality is great.",
+             "The colour is a little darker than in the photos.", "Battery life is shorter than promised.",
+             "I use it every day and would buy it again.", "Good, but the instructions were confusing.",
+             "Sturdy and well made; worth every penny."],
+})
 def write_review(ctx: Ctx, product_id: ProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
                  body: LongText) -> Review:
     """Publish the customer's review of a product they bought and received.
@@ -390,7 +407,7 @@ def write_review(ctx: Ctx, product_id: ProductId, rating: Annotated[int, Field(g
 
 @tools.tool(effect=READ, asks=[
     "What's on my wishlist?",
-    "Show me my saved items and whether they're in stock.",
+    "Show me my saved items and whether they're available.",
 ])
 def get_wishlist(ctx: Ctx) -> Wishlist:
     """Show the customer's wishlist, most recently added first.
@@ -403,7 +420,11 @@ def get_wishlist(ctx: Ctx) -> Wishlist:
 
 @tools.tool(effect=WRITE, asks=[
     "Save {product_id} to my wishlist.",
-    "Add product {product_id} to my wish list for later.",
+    "Add {product_id} to my wish list for later.",
+    "Put {product_id} on my wishlist so I remember it.",
+], reply=[
+    "Added {product_id} to your wishlist; it has {result.total} items now.",
+    "{product_id} is on your wishlist.",
 ])
 def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     """Add a product to the wishlist.
@@ -427,7 +448,11 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
 
 @tools.tool(effect=WRITE, asks=[
     "Take {product_id} off my wishlist.",
-    "Remove product {product_id} from my wish list.",
+    "Remove {product_id} from my wish list.",
+    "I don't want {product_id} on my wishlist anymore.",
+], reply=[
+    "Removed {product_id} from your wishlist.",
+    "{product_id} is off your wishlist; {result.total} items remain.",
 ])
 def remove_from_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     """Remove a product from the wishlist.

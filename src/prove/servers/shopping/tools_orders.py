@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, money
 
 from .server import (
@@ -52,8 +52,10 @@ class ReturnList(BaseModel):
 
 @tools.tool(effect=READ, asks=[
     "Show me my recent orders.",
-    "Which of my orders are {status}?",
+    Ask("Which of my orders are still on their way?", status="shipped"),
+    Ask("List the orders I've cancelled.", status="cancelled"),
     "Did I ever order {query}? Look at orders since {since}.",
+    Ask("What orders are waiting to ship?", status="placed"),
 ])
 def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = None, query: str | None = None,
                 limit: Limit = 20) -> OrderList:
@@ -92,9 +94,9 @@ def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = Non
 
 
 @tools.tool(effect=READ, asks=[
-    "Where is my order {order_id}?",
-    "Show me the details of order {order_id}, including tracking.",
-    "Until when can I return the things from order {order_id}?",
+    "Where is {order_id}?",
+    "Show me the details of {order_id}, including tracking.",
+    "Until when can I return the things from {order_id}?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Look up one order: items, totals, shipping address, card, tracking and returns.
@@ -113,9 +115,14 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel order {order_id}.",
-    "Please cancel my order {order_id}, {reason}.",
-])
+    "Cancel {order_id}.",
+    "Please cancel {order_id}, {reason}.",
+    "I no longer need {order_id}; call it off.",
+], reply=[
+    "{order_id} is cancelled; your card won't be charged.",
+    "Done: I cancelled {order_id} and released its items.",
+], values={"reason": ["ordered by mistake", "found it cheaper elsewhere", "no longer needed",
+                      "wrong size ordered", "it would arrive too late", "ordered twice"]})
 def cancel_order(ctx: Ctx, order_id: OrderId,
                  reason: Annotated[str, Field(max_length=200)] | None = None) -> Order:
     """Cancel an order that has not shipped yet.
@@ -154,8 +161,14 @@ def cancel_order(ctx: Ctx, order_id: OrderId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I want to return {order_item_id} because it {reason}.",
-    "Start a return for {quantity} of order line {order_item_id}, reason: {reason}.",
+    Ask("I want to return {order_item_id} because it doesn't fit.", reason="doesn't fit"),
+    Ask("Start a return for {order_item_id}; it arrived damaged.", reason="arrived damaged"),
+    Ask("{order_item_id} is defective, I'd like to send it back.", reason="defective"),
+    Ask("Return {quantity} of {order_item_id}, I changed my mind.", reason="changed my mind"),
+    Ask("Send back {order_item_id}, it's not as described.", reason="not as described"),
+], reply=[
+    "Return {result.return_id} is open for {result.product_name}; you'll get ${result.refund_amount} back.",
+    "I've started return {result.return_id}; the refund will be ${result.refund_amount}.",
 ])
 def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
                    quantity: Annotated[int, Field(ge=1, le=10)] = 1) -> Return:
@@ -209,8 +222,9 @@ def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
 
 
 @tools.tool(effect=READ, asks=[
-    "What returns do I have open?",
-    "Show my {status} returns.",
+    "Show my returns.",
+    Ask("What returns do I have open?", status="requested"),
+    Ask("Which of my returns have been refunded?", status="refunded"),
 ])
 def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"] | None = None) -> ReturnList:
     """List the customer's returns, newest first.
@@ -227,8 +241,12 @@ def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"]
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel my return {return_id}, I'm keeping it.",
-    "Never mind return {return_id}, please withdraw it.",
+    "Cancel {return_id}, I'm keeping the item.",
+    "Never mind {return_id}, please withdraw it.",
+    "Withdraw {return_id}.",
+], reply=[
+    "Withdrew {return_id}; you keep the {result.product_name}.",
+    "Done: {return_id} is cancelled.",
 ])
 def cancel_return(ctx: Ctx, return_id: ReturnId) -> Return:
     """Withdraw a return request that has not been refunded yet.
