@@ -39,19 +39,20 @@ from .world import (
 RESTAURANT = EntityKind("restaurant", table="restaurants", key="restaurant_id", label="name",
                         description="a restaurant on the app, with its menu, hours and delivery zones")
 MENU_ITEM = EntityKind("menu_item", table="menu_items", key="item_id", label="name",
-                       description="a dish or drink on a restaurant's menu", lister="get_menu")
+                       description="a dish or drink on a restaurant's menu", lister="get_menu", noun="dish")
 CART_ITEM = EntityKind("cart_item", table="cart_items", key="cart_item_id", label="name",
                        description="one line of the customer's cart at a restaurant", lister="view_cart")
 ORDER = EntityKind("order", table="orders", key="order_id", label="restaurant_name",
-                   description="an order the customer placed, past or in progress")
+                   description="an order the customer placed, past or in progress", public_id=True)
 ADDRESS = EntityKind("address", table="addresses", key="address_id", label="label",
                      description="a saved delivery address of the customer")
 PAYMENT_METHOD = EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="nickname",
-                            description="a card saved to the customer's account")
+                            description="a card saved to the customer's account", noun="card")
 PROMO = EntityKind("promo", table="promo_codes", key="code", label="description",
-                   description="a promo code that takes money off an order")
+                   description="a promo code that takes money off an order", noun="promo code",
+                   public_id=True)
 REVIEW = EntityKind("review", table="reviews", key="review_id", label=None,
-                    description="the customer's rating of a delivered order")
+                    description="the customer's rating of a delivered order", noun="rating")
 GIFT_CARD = EntityKind("gift_card", table="gift_cards", key="gift_card_id", label="from_name",
                        description="a gift card the customer received")
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import luhn_ok, quote
 
 from .server import (
@@ -56,6 +56,7 @@ def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
 @tools.tool(effect=READ, asks=[
     "How much credit do I have on my account?",
     "Show me my account details.",
+    "How many orders have I placed?",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's profile, account credit, defaults, order count and favorites.
@@ -93,9 +94,21 @@ def list_addresses(ctx: Ctx) -> AddressList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Save a new address called {label}: {street}, in {neighborhood}.",
-    "Add {street} ({neighborhood}) as my '{label}' address and make it the default.",
-])
+    "Save a new address called '{label}': {street}, in {neighborhood}.",
+    Ask("Add {street} ({neighborhood}) as my '{label}' address and make it the default.", make_default=True),
+    "Add my '{label}' address: {street}, {apartment}, in {neighborhood}.",
+    "Save '{label}' at {street} in {neighborhood}; the courier should know: {instructions}",
+], reply=[
+    "Saved '{result.label}': {result.street}, {result.neighborhood}.",
+    "Your '{result.label}' address is saved.",
+], values={
+    "label": ["Home", "Work", "Gym", "Mom's place", "Studio", "Office", "Partner's place", "Weekend"],
+    "street": ["742 Maple Avenue", "18 Harbor Street", "1200 Pine Road", "55 Elm Court", "9 Lakeview Drive",
+               "310 Market Street"],
+    "apartment": ["Apt 3B", "Unit 12", "Floor 4", "Suite 200", "Apt 7", "Room 501"],
+    "instructions": ["Leave it at the door.", "Ring the bell twice.", "Call when you arrive.",
+                     "Hand it to the front desk.", "Gate code is 4321."],
+})
 def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apartment: ShortText | None = None,
                 instructions: ShortText | None = None, make_default: bool = False) -> Address:
     """Save a delivery address in the customer's city.
@@ -139,6 +152,9 @@ def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apa
 @tools.tool(effect=WRITE, asks=[
     "Make {address_id} my default address.",
     "Deliver to {address_id} by default from now on.",
+], reply=[
+    "{address_id} is your default delivery address now.",
+    "Done: orders go to {address_id} unless you say otherwise.",
 ])
 def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
     """Make a saved address the default for deliveries and delivery quotes.
@@ -158,8 +174,11 @@ def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my saved address {address_id}.",
-    "I moved out, remove the address {address_id}.",
+    "Delete {address_id} from my saved addresses.",
+    "I moved out, remove {address_id}.",
+], reply=[
+    "Deleted {address_id}.",
+    "{address_id} is no longer one of your saved addresses.",
 ])
 def delete_address(ctx: Ctx, address_id: AddressId) -> DeletedAddress:
     """Delete a saved address (past orders keep showing it).
@@ -208,7 +227,12 @@ _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "Am
 @tools.tool(effect=WRITE, asks=[
     "Add my card {card_number}, expiring {expiry}, security code {cvv}.",
     "Save a new card: number {card_number}, exp {expiry}, CVV {cvv}, and call it '{nickname}'.",
-])
+    Ask("Add card {card_number} ({expiry}, CVV {cvv}) and make it my default.", make_default=True),
+], reply=[
+    "Saved the {result.brand} ending {result.last4}.",
+    "Your {result.brand} card ending {result.last4} is on file now.",
+], values={"nickname": ["Work card", "Personal Visa", "Travel card", "Groceries", "Joint account",
+                        "Backup card"]})
 def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, nickname: Label | None = None,
                      make_default: bool = False) -> PaymentMethod:
     """Save a credit or debit card to the account; only its brand, last four digits and expiry are kept.
@@ -260,8 +284,11 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Use {payment_method_id} as my default card.",
+    "Make {payment_method_id} my default card.",
     "Charge {payment_method_id} by default from now on.",
+], reply=[
+    "{payment_method_id} is your default card now.",
+    "Done: orders will be charged to {payment_method_id}.",
 ])
 def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentMethod:
     """Make a saved card the default for orders.
@@ -287,6 +314,9 @@ def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> 
 @tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a gift card, the code is {code}. Add it to my account.",
+], reply=[
+    "Redeemed ${result.amount} from {result.from_name}; your credit is now ${result.credit_balance}.",
+    "The gift card added ${result.amount}, so you have ${result.credit_balance} in credit.",
 ])
 def redeem_gift_card(ctx: Ctx, code: GiftCode) -> GiftCardRedemption:
     """Redeem a gift card: its amount becomes account credit, which pays for orders first.

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -47,10 +47,15 @@ def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Ro
 
 
 @tools.tool(effect=WRITE, asks=[
+    "Add {item_id} to my cart.",
     "Add {quantity} of {item_id} to my cart.",
     "Put {item_id} in the cart, with the note '{special_instructions}'.",
-    "I'd like to order {item_id}, please add it.",
-])
+    "I'd like to order {quantity} of {item_id}, please add them.",
+], reply=[
+    "Added to your {result.restaurant_name} cart; the subtotal is ${result.subtotal}.",
+    "{item_id} is in your cart at {result.restaurant_name}, which comes to about ${result.estimated_total}.",
+], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
+                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]})
 def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instructions: ShortText | None = None) -> Cart:
     """Add a dish to the cart of its restaurant (each restaurant has its own cart).
 
@@ -81,9 +86,15 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
 
 @tools.tool(effect=WRITE, asks=[
     "Change {cart_item_id} to {quantity}.",
-    "Remove {cart_item_id} from my cart.",
+    Ask("Remove {cart_item_id} from my cart.", quantity=0),
     "Update the note on {cart_item_id} to '{special_instructions}'.",
-])
+    "Make that {quantity} of {cart_item_id} instead.",
+], reply=[
+    "Updated your {result.restaurant_name} cart; the subtotal is now ${result.subtotal}.",
+    "Done. Your cart at {result.restaurant_name} now comes to about ${result.estimated_total}.",
+], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
+                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]},
+needs=["add_to_cart"])
 def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int, Field(ge=0, le=20)] | None = None,
                      special_instructions: ShortText | None = None) -> Cart:
     """Change the quantity or the kitchen note of one cart line; quantity 0 removes the line.
@@ -121,6 +132,7 @@ def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int
 @tools.tool(effect=READ, asks=[
     "What's in my cart at {restaurant_id}?",
     "How much would my {restaurant_id} order come to if delivered to {address_id}?",
+    "Does my cart at {restaurant_id} meet the minimum order yet?",
 ])
 def view_cart(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Cart:
     """Show the cart at one restaurant, priced for delivery to an address.
@@ -166,7 +178,11 @@ def list_carts(ctx: Ctx) -> CartList:
 @tools.tool(effect=WRITE, asks=[
     "Empty my cart at {restaurant_id}.",
     "Clear everything out of the {restaurant_id} cart.",
-])
+    "Forget my {restaurant_id} order, throw out the cart.",
+], reply=[
+    "Emptied your cart at {result.restaurant_name}; {result.removed_items} items removed.",
+    "Your {result.restaurant_name} cart is clear now.",
+], needs=["add_to_cart"])
 def clear_cart(ctx: Ctx, restaurant_id: RestaurantId) -> ClearedCart:
     """Remove every dish (and the promo code) from the cart at one restaurant.
 
@@ -190,7 +206,11 @@ def clear_cart(ctx: Ctx, restaurant_id: RestaurantId) -> ClearedCart:
 @tools.tool(effect=WRITE, asks=[
     "Apply the code {code} to my {restaurant_id} order.",
     "I have a promo code, {code}. Use it on the cart at {restaurant_id}.",
-])
+    "Use {code} at {restaurant_id}.",
+], reply=[
+    "Applied {code} at {result.restaurant_name}: ${result.discount} off.",
+    "{code} is on your {result.restaurant_name} cart; the estimated total is ${result.estimated_total}.",
+], needs=["add_to_cart"])
 def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> Cart:
     """Apply a promo code to the cart at one restaurant (replacing any code already applied).
 
@@ -224,7 +244,11 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
 @tools.tool(effect=WRITE, asks=[
     "Take the promo code off my {restaurant_id} cart.",
     "Remove the discount code from the cart at {restaurant_id}.",
-])
+    "Don't use a promo on my {restaurant_id} order after all.",
+], reply=[
+    "The promo code is off your {result.restaurant_name} cart.",
+    "Removed the code; your {result.restaurant_name} order now comes to about ${result.estimated_total}.",
+], needs=["apply_promo_code"])
 def remove_promo_code(ctx: Ctx, restaurant_id: RestaurantId) -> Cart:
     """Remove the promo code from the cart at one restaurant.
 

@@ -6,7 +6,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time
 
 from .server import (
@@ -101,8 +101,17 @@ def _courier(order_id: str) -> str:
     "Check out my cart at {restaurant_id} and send it to {address_id}.",
     "Place the order at {restaurant_id} with a {tip} dollar tip.",
     "Schedule my {restaurant_id} order for {scheduled_for}, paid with {payment_method_id}.",
-    "Order what's in my {restaurant_id} cart, but keep my account credit for later.",
-])
+    Ask("Order what's in my {restaurant_id} cart, but keep my account credit for later.", use_credit=False),
+    "Send my {restaurant_id} order, and tell the courier: {dropoff_instructions}",
+], reply=[
+    "Order {result.order_id} from {result.restaurant_name} is placed; it should arrive around "
+    "{result.estimated_delivery}. Total ${result.total}.",
+    "Your {result.restaurant_name} order is in ({result.order_id}), ${result.charged} charged to the card, "
+    "arriving around {result.estimated_delivery}.",
+], values={"dropoff_instructions": ["Leave it at the door.", "Ring the bell twice.", "Call when you arrive.",
+                                    "Hand it to the front desk.", "Buzz apartment 4B.",
+                                    "Don't knock, the baby is asleep.", "Meet me in the lobby."]},
+needs=["add_to_cart"])
 def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None,
                 payment_method_id: PaymentMethodId | None = None, tip: Tip = 0.0, scheduled_for: str | None = None,
                 use_credit: bool = True, dropoff_instructions: ShortText | None = None) -> Order:
@@ -224,8 +233,11 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
 
 
 @tools.tool(effect=READ, asks=[
-    "Where's my food?",
-    "Show my {status} orders.",
+    Ask("Where's my food?", status="active"),
+    "Show my recent orders.",
+    Ask("Which of my orders were delivered?", status="delivered"),
+    Ask("Is anything out for delivery right now?", status="out_for_delivery"),
+    Ask("What orders do I have scheduled?", status="scheduled"),
     "What have I ordered from {restaurant_id} before?",
 ])
 def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "preparing", "out_for_delivery",
@@ -268,8 +280,9 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
 
 
 @tools.tool(effect=READ, asks=[
-    "What's the status of order {order_id}?",
-    "When will order {order_id} arrive, and what did I get?",
+    "What's the status of {order_id}?",
+    "When will {order_id} arrive, and what did I get?",
+    "How much did I pay for {order_id}?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Show one order: its status right now, delivery time, items, price breakdown and courier.
@@ -290,9 +303,15 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel order {order_id}.",
-    "Please cancel my order {order_id}, {reason}.",
-])
+    "Cancel {order_id}.",
+    "Please cancel {order_id}, {reason}.",
+    "I don't want {order_id} anymore, call it off.",
+], reply=[
+    "Cancelled {order_id}: ${result.refunded_to_card} goes back to your card and ${result.refunded_to_credit} "
+    "to your credit.",
+    "{order_id} is cancelled and refunded in full.",
+], values={"reason": ["ordered by mistake", "it's taking too long", "plans changed", "wrong address",
+                      "ordered from the wrong place", "no longer hungry"]})
 def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -> Cancellation:
     """Cancel an order before the kitchen starts on it, refunding it in full.
 
@@ -327,7 +346,11 @@ def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -
 
 @tools.tool(effect=WRITE, asks=[
     "Change the tip on {order_id} to {tip} dollars.",
-    "The courier was great, make the tip on order {order_id} {tip}.",
+    "The courier was great, make the tip on {order_id} {tip} dollars.",
+    "Set a ${tip} tip for {order_id}.",
+], reply=[
+    "The tip on {order_id} is now ${result.tip} (it was ${result.previous_tip}); the total is ${result.total}.",
+    "Done, {order_id} now has a ${result.tip} tip.",
 ])
 def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
     """Set a new courier tip on an order, up to 24 hours after it was delivered.
@@ -364,9 +387,16 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Give order {order_id} {food_rating} stars.",
-    "Rate my order {order_id}: food {food_rating} out of 5, delivery {delivery_rating}, and say '{comment}'.",
-])
+    "Give {order_id} {food_rating} stars.",
+    "Rate {order_id}: food {food_rating} out of 5, delivery {delivery_rating}, and say '{comment}'.",
+    "The food from {order_id} deserves {food_rating} stars; delivery was {delivery_rating}.",
+], reply=[
+    "Thanks, your {food_rating}-star rating of {order_id} is in.",
+    "Rated {order_id}; the restaurant now averages {result.restaurant_rating} stars.",
+], values={"comment": ["Hot and fresh, arrived early.", "Portions were smaller than usual.",
+                       "Perfectly spicy, will order again.", "The fries were soggy.",
+                       "Driver was friendly and fast.", "Missing the extra sauce I asked for.",
+                       "Best pad thai in town.", "Cold by the time it arrived."]})
 def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating: Stars | None = None,
                comment: Comment | None = None) -> Review:
     """Rate a delivered order (once, within 14 days of delivery); the restaurant's rating updates.
@@ -413,7 +443,11 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating:
 
 @tools.tool(effect=WRITE, asks=[
     "Reorder {order_id}.",
-    "I want the same thing I got in order {order_id} again.",
+    "I want the same thing I got in {order_id} again.",
+    "Put everything from {order_id} back in my cart.",
+], reply=[
+    "Added the dishes from {order_id} to your cart again: {result.added}.",
+    "Your cart has the {order_id} dishes again ({result.added}).",
 ])
 def reorder(ctx: Ctx, order_id: OrderId) -> Reorder:
     """Put the dishes of a past order back into that restaurant's cart (then check out with place_order).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Toolset
 
 from .server import (
     WEEKDAYS,
@@ -40,9 +40,11 @@ tools = Toolset("restaurants")
 
 @tools.tool(effect=READ, asks=[
     "Which {cuisine} places deliver to me?",
-    "Find me somewhere that's open now and does {query}.",
-    "Which restaurants deliver to my {address_id} address? Sort them by {sort_by}.",
-    "Any {cuisine} restaurants with a delivery fee under {max_delivery_fee} dollars?",
+    Ask("Find me somewhere that's open now and does {query}.", open_now=True),
+    Ask("Which restaurants deliver to {address_id}? Cheapest delivery first.", sort_by="delivery_fee"),
+    "Any {cuisine} restaurants that charge less than {max_delivery_fee} dollars to deliver?",
+    Ask("Show my favorite restaurants.", favorites_only=True),
+    Ask("What's the fastest {cuisine} delivery?", sort_by="delivery_time"),
 ])
 def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | None = None,
                        open_now: bool = False, address_id: AddressId | None = None, delivers_only: bool = True,
@@ -103,9 +105,9 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me about restaurant {restaurant_id}: is it open and how much is delivery?",
+    "Tell me about {restaurant_id}: is it open and how much is delivery?",
     "What are the opening hours of {restaurant_id}?",
-    "Does {restaurant_id} deliver to my {address_id} address?",
+    "Does {restaurant_id} deliver to {address_id}?",
 ])
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Restaurant:
     """Show one restaurant: description, hours for the week, delivery zones and fees, and whether it is open.
@@ -143,6 +145,7 @@ def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId 
     "What's on the menu at {restaurant_id}?",
     "Show me the {dietary} options at {restaurant_id}.",
     "What {category} does {restaurant_id} have for under {max_price} dollars?",
+    Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
 ])
 def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = None, dietary: Dietary | None = None,
              max_price: Money | None = None, available_only: bool = False) -> Menu:
@@ -181,7 +184,8 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
 @tools.tool(effect=READ, asks=[
     "Where can I get {query} delivered?",
     "Find {dietary} {query} under {max_price} dollars.",
-    "Who has the cheapest {query} that I can order right now?",
+    Ask("Who has {query} that I can order right now?", open_now=True),
+    "Find {cuisine} {query} near me.",
 ])
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
@@ -231,7 +235,8 @@ def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_pr
 
 @tools.tool(effect=READ, asks=[
     "Are there any promo codes I can use?",
-    "What deals are there at {restaurant_id} right now?",
+    "What deals are there at {restaurant_id}?",
+    Ask("Show every promo code, including the ones I've already used.", include_used=True),
 ])
 def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include_used: bool = False) -> PromotionList:
     """List the promo codes that are valid today, optionally only those that work at one restaurant.
@@ -266,8 +271,12 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add {restaurant_id} to my favorites.",
-    "Take {restaurant_id} off my favorite restaurants.",
+    Ask("Add {restaurant_id} to my favorites.", favorite=True),
+    Ask("Take {restaurant_id} off my favorite restaurants.", favorite=False),
+    Ask("I love {restaurant_id}, save it as a favorite.", favorite=True),
+], reply=[
+    "Done: your favorites are updated for {restaurant_id}.",
+    "Your favorite restaurants now reflect that change to {restaurant_id}.",
 ])
 def set_favorite(ctx: Ctx, restaurant_id: RestaurantId, favorite: bool = True) -> Favorite:
     """Add a restaurant to the customer's favorites, or remove it (idempotent).
