@@ -31,9 +31,11 @@ from prove.env.values import iso, money
 from .world import REFUND_WINDOW_DAYS, build_world
 
 USER = EntityKind("user", table="users", key="user_id", label="display_name",
-                  description="another member of the network: a person or a business", lister="search_users")
+                  description="another member of the network: a person or a business", lister="search_users",
+                  noun="member")
 FUNDING_SOURCE = EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
-                            description="a bank account or card linked to the member's wallet")
+                            description="a bank account or card linked to the member's wallet",
+                            noun="payment method")
 PAYMENT = EntityKind("payment", table="payments", key="payment_id", label="note",
                      description="money the member sent to or received from another member")
 REQUEST = EntityKind("request", table="requests", key="request_id", label="note",
@@ -41,7 +43,7 @@ REQUEST = EntityKind("request", table="requests", key="request_id", label="note"
 REFUND = EntityKind("refund", table="refunds", key="refund_id", label="reason",
                     description="money returned on a payment")
 INVOICE = EntityKind("invoice", table="invoices", key="invoice_id", label="title",
-                     description="a bill the member sent a client for freelance work")
+                     description="a bill the member sent a client for freelance work", public_id=True)
 TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,
                       description="money moved between the wallet and a bank account or debit card")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, money, parse_date
 
 from .server import (
@@ -53,8 +53,16 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
 @tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
-    "Venmo {user_id} {amount} for {note} using my card {source_id}.",
-])
+    "Send {user_id} {amount} for {note} using {source_id}.",
+    Ask("Pay {user_id} ${amount} for '{note}' and keep it private.", audience="private"),
+    Ask("Send ${amount} to {user_id} for {note}, and share it publicly.", audience="public"),
+], reply=[
+    "Sent ${result.payment.amount} to {user_id}; your balance is ${result.balance}.",
+    "Paid {user_id} ${result.payment.amount} for '{result.payment.note}'. You can send "
+    "${result.remaining_this_week} more this week.",
+], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
+                    "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
+                    "Gas money for the road trip"]})
 def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_id: SourceId | None = None,
                  audience: Audience = "friends") -> PaymentReceipt:
     """Send money to another member, a person or a business. Payments cannot be cancelled.
@@ -95,7 +103,8 @@ def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_i
     "Show my recent payments.",
     "What have I paid {counterparty_id} since {start_date}?",
     "Find the payment for '{query}'.",
-    "List money I {direction} in the last month.",
+    Ask("List the money I received between {start_date} and {end_date}.", direction="received"),
+    Ask("What payments have I sent lately?", direction="sent"),
 ])
 def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None,
                   counterparty_id: UserId | None = None, query: Query | None = None,
@@ -145,8 +154,9 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me payment {payment_id}.",
-    "Can I still refund payment {payment_id}?",
+    "Show me {payment_id}.",
+    "Can I still refund {payment_id}?",
+    "Who was {payment_id} with, and what was it for?",
 ])
 def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.
@@ -165,10 +175,15 @@ def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Refund payment {payment_id}.",
-    "Give {amount} back on payment {payment_id}, reason: {reason}.",
+    "Refund {payment_id}.",
+    "Give ${amount} back on {payment_id}, reason: {reason}.",
     "Send back the money from {payment_id}, they paid me by mistake.",
-])
+    "Refund part of {payment_id}: ${amount}.",
+], reply=[
+    "Refunded ${result.refund.amount} on {payment_id}; your balance is now ${result.balance}.",
+    "Sent ${result.refund.amount} back on {payment_id}.",
+], values={"reason": ["Paid twice by mistake", "Order was cancelled", "Overpaid for dinner",
+                      "Event was called off", "Wrong amount sent", "Item returned"]})
 def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None,
                    reason: Note | None = None) -> RefundReceipt:
     """Refund, fully or partly, a payment the member received, from the wallet balance.
@@ -232,7 +247,13 @@ def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None
 @tools.tool(effect=WRITE, asks=[
     "Request {amount} dollars from {user_id} for {note}.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
-])
+    "{user_id} owes me ${amount} for {note}; send them a request.",
+], reply=[
+    "Requested ${result.amount} from {user_id} for '{result.note}'.",
+    "Your request {result.request_id} for ${result.amount} is waiting on {user_id}.",
+], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
+                    "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
+                    "Gas money for the road trip"]})
 def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Request:
     """Ask another person to pay the member; they can pay or decline it.
 
@@ -267,9 +288,10 @@ def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Requ
 
 
 @tools.tool(effect=READ, asks=[
-    "Do I have any pending requests?",
-    "Who owes me money? Show my {status} {direction} requests.",
-    "What requests has {counterparty_id} sent me?",
+    Ask("Do I have any pending requests?", status="pending"),
+    Ask("Who owes me money? Show my pending outgoing requests.", status="pending", direction="outgoing"),
+    Ask("What requests has {counterparty_id} sent me?", direction="incoming"),
+    Ask("Which requests did I decline?", status="declined"),
 ])
 def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = None,
                   status: Literal["pending", "paid", "declined", "cancelled"] | None = None,
@@ -303,8 +325,13 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Pay request {request_id}.",
+    "Pay {request_id}.",
     "Go ahead and pay {request_id} with {source_id}.",
+    "Settle {request_id} for me.",
+], reply=[
+    "Paid {request_id}: ${result.payment.amount} to {result.payment.counterparty_name}. Balance: "
+    "${result.balance}.",
+    "{request_id} is paid; you can send ${result.remaining_this_week} more this week.",
 ])
 def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = None) -> PaymentReceipt:
     """Pay an incoming request: sends its amount to the requester and marks it paid.
@@ -340,8 +367,12 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Decline request {request_id}.",
+    "Decline {request_id}.",
     "I don't owe that, turn down {request_id}.",
+    "Reject {request_id}, please.",
+], reply=[
+    "Declined {request_id} from {result.counterparty_name}.",
+    "{request_id} is declined; nothing was paid.",
 ])
 def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
     """Decline an incoming request; nothing is paid.
@@ -364,8 +395,12 @@ def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel my request {request_id}.",
-    "Never mind the request {request_id}, they paid me in cash.",
+    "Cancel {request_id}.",
+    "Never mind {request_id}, they paid me in cash.",
+    "Withdraw {request_id}.",
+], reply=[
+    "Cancelled {request_id}; {result.counterparty_name} no longer sees it.",
+    "{request_id} is withdrawn.",
 ])
 def cancel_request(ctx: Ctx, request_id: RequestId) -> Request:
     """Cancel a request the member sent that has not been answered yet.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
 from .server import Limit, Query, User, UserId, UserList, user_model
@@ -13,7 +13,7 @@ tools = Toolset("people")
 @tools.tool(effect=READ, asks=[
     "Find {query} on the app.",
     "What's the username of {query}?",
-    "Search my contacts for {query}.",
+    Ask("Search my contacts for {query}.", contacts_only=True),
 ])
 def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Limit = 10) -> UserList:
     """Search the member directory (people and businesses) by name or username.
@@ -57,6 +57,9 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
 @tools.tool(effect=WRITE, asks=[
     "Add {user_id} to my contacts.",
     "Save {user_id} as a contact so I can find them quickly.",
+], reply=[
+    "{result.display_name} (@{result.username}) is in your contacts now.",
+    "Added {user_id} to your contacts.",
 ])
 def add_contact(ctx: Ctx, user_id: UserId) -> User:
     """Add a member of the directory to the member's contacts.
@@ -83,6 +86,9 @@ def add_contact(ctx: Ctx, user_id: UserId) -> User:
 @tools.tool(effect=WRITE, asks=[
     "Remove {user_id} from my contacts.",
     "I don't want {user_id} in my contacts anymore.",
+], reply=[
+    "Removed {user_id} from your contacts.",
+    "{result.display_name} is no longer one of your contacts.",
 ])
 def remove_contact(ctx: Ctx, user_id: UserId) -> User:
     """Remove someone from the member's contacts (payments with them are kept).

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso, luhn_ok, money
 
 from .server import (
@@ -48,6 +48,7 @@ Pin = Annotated[str, Sensitive(), StringConstraints(max_length=20)]
 @tools.tool(effect=READ, asks=[
     "What's my balance?",
     "How much money is in my wallet, and how much more can I send this week?",
+    "Do I have requests waiting on me?",
 ])
 def get_wallet(ctx: Ctx) -> Wallet:
     """Get the member's wallet: balance, default funding source, weekly limit use and what is pending.
@@ -101,7 +102,8 @@ def get_limits(ctx: Ctx) -> Limits:
 
 @tools.tool(effect=READ, asks=[
     "Which bank accounts and cards are linked to my wallet?",
-    "Show all my payment methods, even the ones I removed.",
+    Ask("Show all my payment methods, even the ones I removed.", include_removed=True),
+    "What's my default bank or card?",
 ])
 def list_funding_sources(ctx: Ctx, include_removed: bool = False) -> FundingSourceList:
     """List the bank accounts and cards linked to the wallet.
@@ -133,8 +135,14 @@ def _network(number: str) -> str | None:
 
 @tools.tool(effect=WRITE, asks=[
     "Add my new {card_type} card {card_number}, expiring {expires}, CVV {cvv}.",
-    "Link the card {card_number} (exp {expires}, security code {cvv}) to my wallet as a {card_type} card.",
-])
+    "Link {card_number} (exp {expires}, security code {cvv}) to my wallet as a {card_type} card.",
+    Ask("Add my debit card {card_number}, exp {expires}, CVV {cvv}, and call it '{nickname}'.", card_type="debit"),
+    Ask("Link my credit card {card_number}, {expires}, code {cvv}.", card_type="credit"),
+], reply=[
+    "Linked {result.name} to your wallet.",
+    "Your {result.institution} card ending {result.last4} is linked now.",
+], values={"nickname": ["Travel card", "Everyday debit", "Backup card", "Work card", "Groceries",
+                        "Joint account card"]})
 def add_card(ctx: Ctx, card_number: CardNumber, expires: str, cvv: Cvv, card_type: Literal["debit", "credit"],
              nickname: Text | None = None) -> FundingSource:
     """Link a debit or credit card to the wallet.
@@ -198,7 +206,10 @@ def add_card(ctx: Ctx, card_number: CardNumber, expires: str, cvv: Cvv, card_typ
 
 @tools.tool(effect=WRITE, asks=[
     "Remove {source_id} from my wallet.",
-    "Unlink the payment method {source_id}, I closed that account.",
+    "Unlink {source_id}, I closed that account.",
+], reply=[
+    "Unlinked {result.name} from your wallet.",
+    "{source_id} is removed from your wallet.",
 ])
 def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
     """Unlink a bank account or card from the wallet (past payments keep referring to it).
@@ -233,6 +244,9 @@ def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
 @tools.tool(effect=WRITE, asks=[
     "Make {source_id} my default payment method.",
     "Use {source_id} as the default from now on.",
+], reply=[
+    "{result.name} is your default now.",
+    "Done: {source_id} will be used when you don't pick one.",
 ])
 def set_default_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
     """Make a linked bank account or card the wallet's default funding source.
@@ -260,7 +274,12 @@ def _receipt(ctx: Ctx, transfer_id: str) -> TransferReceipt:
 
 @tools.tool(effect=WRITE, asks=[
     "Add {amount} dollars to my wallet from {source_id}.",
-    "Top up my balance with ${amount} from my bank {source_id}.",
+    "Top up my balance with ${amount} from {source_id}.",
+    "Move ${amount} from {source_id} into my wallet.",
+], reply=[
+    "Adding ${result.transfer.amount} from {source_id}; it arrives {result.transfer.arrives_at}.",
+    "Top-up started: ${result.transfer.amount} from {result.transfer.source_name}, your balance is "
+    "${result.balance}.",
 ])
 def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
     """Move money from a linked bank account into the wallet balance, at once and for free.
@@ -295,8 +314,13 @@ def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cash out {amount} to {source_id}. My PIN is {pin}.",
-    "Transfer ${amount} from my balance to my bank {source_id}, {speed} please; PIN {pin}.",
+    "Cash out {amount} dollars to {source_id}. My PIN is {pin}.",
+    Ask("Transfer ${amount} from my balance to {source_id} instantly; PIN {pin}.", speed="instant"),
+    Ask("Move ${amount} to {source_id} the standard way, PIN {pin}.", speed="standard"),
+], reply=[
+    "Cashing out ${result.transfer.amount} to {result.transfer.source_name}; it arrives "
+    "{result.transfer.arrives_at}.",
+    "On its way: ${result.transfer.arriving_amount} to {source_id}. Your balance is ${result.balance}.",
 ])
 def cash_out(ctx: Ctx, amount: Amount, source_id: SourceId, pin: Pin,
              speed: Literal["standard", "instant"] = "standard") -> TransferReceipt:
@@ -355,9 +379,10 @@ def cash_out(ctx: Ctx, amount: Amount, source_id: SourceId, pin: Pin,
 
 
 @tools.tool(effect=READ, asks=[
-    "Show my recent cash-outs.",
+    Ask("Show my recent cash-outs.", direction="cash_out"),
     "Has my transfer to the bank arrived yet?",
-    "List my last {limit} {direction} transfers.",
+    Ask("List my last {limit} top-ups.", direction="add_money"),
+    "Show my transfers.",
 ])
 def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None = None,
                    limit: Limit = 20) -> TransferList:
