@@ -14,6 +14,8 @@ from prove.env.values import luhn_ok, money, quote
 from .server import (
     AddressId,
     CardNumber,
+    FreeAddressId,
+    FreeCardId,
     GiftCardCode,
     PaymentMethodId,
     SecurityCode,
@@ -234,7 +236,7 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
     "Removed {address_id}; you have {result.total} saved addresses left.",
     "Done: {address_id} is deleted from your account.",
 ])
-def delete_address(ctx: Ctx, address_id: AddressId) -> AddressList:
+def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
     """Delete a saved address; past orders keep showing it.
 
     If it was the default, the oldest other address becomes the default.
@@ -346,7 +348,7 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
     "Removed {payment_method_id}; {result.total} cards remain on your account.",
     "Done: {payment_method_id} is no longer saved.",
 ])
-def remove_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentMethodList:
+def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMethodList:
     """Remove a saved card. If it was the default, the next saved card becomes the default.
 
     Args:

@@ -18,6 +18,7 @@ from .server import (
     MAX_PER_LINE,
     STANDARD_FEE,
     AddressId,
+    CartVariantId,
     CategoryId,
     CouponCode,
     Order,
@@ -271,8 +272,8 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
 ], reply=[
     "Your cart now has {quantity} of {variant_id}; the total is ${result.amount_due}.",
     "Updated: {quantity} of {variant_id}, ${result.amount_due} due.",
-], needs=["add_to_cart"])
-def update_cart_item(ctx: Ctx, variant_id: VariantId, quantity: Annotated[int, Field(ge=0, le=MAX_PER_LINE)]) -> Cart:
+])
+def update_cart_item(ctx: Ctx, variant_id: CartVariantId, quantity: Annotated[int, Field(ge=0, le=MAX_PER_LINE)]) -> Cart:
     """Set how many units of a variant the cart holds; 0 removes the line.
 
     Args:
@@ -303,8 +304,8 @@ def update_cart_item(ctx: Ctx, variant_id: VariantId, quantity: Annotated[int, F
 ], reply=[
     "Took {variant_id} out of your cart; {result.item_count} items remain.",
     "Removed {variant_id}. Your cart now comes to ${result.amount_due}.",
-], needs=["add_to_cart"])
-def remove_from_cart(ctx: Ctx, variant_id: VariantId) -> Cart:
+])
+def remove_from_cart(ctx: Ctx, variant_id: CartVariantId) -> Cart:
     """Remove a line from the cart.
 
     Args:
@@ -397,7 +398,7 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
 ], reply=[
     "The coupon is off your cart; ${result.amount_due} is due now.",
     "Removed the coupon. It stays in your account for later.",
-])
+], needs=["apply_coupon"])
 def remove_coupon(ctx: Ctx) -> Cart:
     """Remove the coupon applied to the cart (it stays in the account for later).
 
@@ -426,7 +427,7 @@ def remove_coupon(ctx: Ctx) -> Cart:
     "{result.estimated_delivery}.",
     "Done! Your order {result.order_id} should arrive by {result.estimated_delivery}; the card was charged "
     "${result.total_charged}.",
-], needs=["add_to_cart"])
+])
 def checkout(ctx: Ctx, address_id: AddressId, payment_method_id: PaymentMethodId, security_code: SecurityCode,
              shipping_speed: Literal["standard", "express"] = "standard", use_store_credit: bool = False) -> Order:
     """Place an order for everything in the cart, shipped to a saved address and paid by a saved card.

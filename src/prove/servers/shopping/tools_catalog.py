@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
 from .server import (
+    BoughtProductId,
     BrandId,
     CategoryId,
     Limit,
@@ -20,6 +21,7 @@ from .server import (
     ReviewId,
     Text,
     VariantId,
+    WishedProductId,
     words,
 )
 
@@ -368,7 +370,7 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
              "I use it every day and would buy it again.", "Good, but the instructions were confusing.",
              "Sturdy and well made; worth every penny."],
 })
-def write_review(ctx: Ctx, product_id: ProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
+def write_review(ctx: Ctx, product_id: BoughtProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
                  body: LongText) -> Review:
     """Publish the customer's review of a product they bought and received.
 
@@ -454,7 +456,7 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     "Removed {product_id} from your wishlist.",
     "{product_id} is off your wishlist; {result.total} items remain.",
 ])
-def remove_from_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
+def remove_from_wishlist(ctx: Ctx, product_id: WishedProductId) -> Wishlist:
     """Remove a product from the wishlist.
 
     Args:

@@ -11,10 +11,12 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, money
 
 from .server import (
+    DeliveredItemId,
     Limit,
+    OpenReturnId,
     Order,
     OrderId,
-    OrderItemId,
+    PlacedOrderId,
     Return,
     ReturnId,
     ReturnReason,
@@ -123,7 +125,7 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     "Done: I cancelled {order_id} and released its items.",
 ], values={"reason": ["ordered by mistake", "found it cheaper elsewhere", "no longer needed",
                       "wrong size ordered", "it would arrive too late", "ordered twice"]})
-def cancel_order(ctx: Ctx, order_id: OrderId,
+def cancel_order(ctx: Ctx, order_id: PlacedOrderId,
                  reason: Annotated[str, Field(max_length=200)] | None = None) -> Order:
     """Cancel an order that has not shipped yet.
 
@@ -170,7 +172,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId,
     "Return {result.return_id} is open for {result.product_name}; you'll get ${result.refund_amount} back.",
     "I've started return {result.return_id}; the refund will be ${result.refund_amount}.",
 ])
-def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
+def request_return(ctx: Ctx, order_item_id: DeliveredItemId, reason: ReturnReason,
                    quantity: Annotated[int, Field(ge=1, le=10)] = 1) -> Return:
     """Request a return of units from a delivered order line, within 30 days of delivery.
 
@@ -248,7 +250,7 @@ def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"]
     "Withdrew {return_id}; you keep the {result.product_name}.",
     "Done: {return_id} is cancelled.",
 ])
-def cancel_return(ctx: Ctx, return_id: ReturnId) -> Return:
+def cancel_return(ctx: Ctx, return_id: OpenReturnId) -> Return:
     """Withdraw a return request that has not been refunded yet.
 
     Args:
