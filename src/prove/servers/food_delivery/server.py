@@ -45,7 +45,7 @@ CART_ITEM = EntityKind("cart_item", table="cart_items", key="cart_item_id", labe
 ORDER = EntityKind("order", table="orders", key="order_id", label="restaurant_name",
                    description="an order the customer placed, past or in progress", public_id=True)
 ADDRESS = EntityKind("address", table="addresses", key="address_id", label="label",
-                     description="a saved delivery address of the customer")
+                     description="a saved delivery address of the customer", live="deleted = 0")
 PAYMENT_METHOD = EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="nickname",
                             description="a card saved to the customer's account", noun="card")
 PROMO = EntityKind("promo", table="promo_codes", key="code", label="description",
@@ -79,6 +79,11 @@ PaymentMethodId = PAYMENT_METHOD.id
 PromoCode = PROMO.id
 ReviewId = REVIEW.id
 GiftCardId = GIFT_CARD.id
+
+# Subsets of a kind for tools that act on only some of its rows (the sampler offers only those): an
+# address that is not the default, and a scheduled order not yet cancelled (the cancellable ones).
+OtherAddressId = ADDRESS.where("address_id NOT IN (SELECT default_address_id FROM customers)")
+ScheduledOrderId = ORDER.where("scheduled_for IS NOT NULL AND cancelled_at IS NULL")
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]

@@ -19,6 +19,7 @@ from .server import (
     DeletedAddress,
     GiftCardRedemption,
     Label,
+    OtherAddressId,
     PaymentMethod,
     PaymentMethodId,
     PaymentMethodList,
@@ -180,7 +181,7 @@ def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
     "Deleted {address_id}.",
     "{address_id} is no longer one of your saved addresses.",
 ])
-def delete_address(ctx: Ctx, address_id: AddressId) -> DeletedAddress:
+def delete_address(ctx: Ctx, address_id: OtherAddressId) -> DeletedAddress:
     """Delete a saved address (past orders keep showing it).
 
     Args:

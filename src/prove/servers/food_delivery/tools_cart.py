@@ -93,8 +93,7 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
     "Updated your {result.restaurant_name} cart; the subtotal is now ${result.subtotal}.",
     "Done. Your cart at {result.restaurant_name} now comes to about ${result.estimated_total}.",
 ], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
-                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]},
-needs=["add_to_cart"])
+                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]})
 def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int, Field(ge=0, le=20)] | None = None,
                      special_instructions: ShortText | None = None) -> Cart:
     """Change the quantity or the kitchen note of one cart line; quantity 0 removes the line.

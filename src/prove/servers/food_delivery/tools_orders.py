@@ -23,6 +23,7 @@ from .server import (
     Reorder,
     RestaurantId,
     Review,
+    ScheduledOrderId,
     ShortText,
     Stars,
     Tip,
@@ -312,7 +313,7 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     "{order_id} is cancelled and refunded in full.",
 ], values={"reason": ["ordered by mistake", "it's taking too long", "plans changed", "wrong address",
                       "ordered from the wrong place", "no longer hungry"]})
-def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -> Cancellation:
+def cancel_order(ctx: Ctx, order_id: ScheduledOrderId, reason: ShortText | None = None) -> Cancellation:
     """Cancel an order before the kitchen starts on it, refunding it in full.
 
     The card payment goes back to the card and the credit part back to the account credit.

@@ -3,6 +3,7 @@
 from . import hooks, tools_account, tools_cart, tools_catalog, tools_orders
 from .server import server
 
-server.include(tools_account.tools, tools_orders.tools, tools_cart.tools, tools_catalog.tools).advances_with(hooks.advance)
+server.include(tools_account.tools, tools_orders.tools, tools_cart.tools, tools_catalog.tools)
+server.advances_with(hooks.advance)
 
 __all__ = ["server"]

@@ -80,8 +80,10 @@ PlacedOrderId = ORDER.where("status = 'placed'")
 OpenReturnId = RETURN.where("status = 'requested'")
 DeliveredItemId = ORDER_ITEM.where("order_id IN (SELECT order_id FROM orders WHERE status = 'delivered')")
 CartVariantId = VARIANT.where("variant_id IN (SELECT variant_id FROM cart_items)")
-FreeAddressId = ADDRESS.where("address_id NOT IN (SELECT address_id FROM orders WHERE status IN ('placed', 'shipped'))")
-FreeCardId = PAYMENT_METHOD.where("payment_method_id NOT IN (SELECT payment_method_id FROM orders WHERE status = 'placed')")
+FreeAddressId = ADDRESS.where("address_id NOT IN (SELECT address_id FROM orders "
+                              "WHERE status IN ('placed', 'shipped'))")
+FreeCardId = PAYMENT_METHOD.where("payment_method_id NOT IN (SELECT payment_method_id FROM orders "
+                                  "WHERE status = 'placed')")
 WishedProductId = PRODUCT.where("product_id IN (SELECT product_id FROM wishlist)")
 BoughtProductId = PRODUCT.where("product_id IN (SELECT i.product_id FROM order_items i JOIN orders o "
                                 "ON o.order_id = i.order_id WHERE o.status = 'delivered') "
