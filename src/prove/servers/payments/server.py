@@ -35,6 +35,7 @@ USER = EntityKind("user", table="users", key="user_id", label="display_name",
                   noun="member")
 FUNDING_SOURCE = EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
                             description="a bank account or card linked to the member's wallet",
+                            live="status = 'active'",
                             noun="payment method")
 PAYMENT = EntityKind("payment", table="payments", key="payment_id", label="note",
                      description="money the member sent to or received from another member")
@@ -67,6 +68,18 @@ RequestId = REQUEST.id
 RefundId = REFUND.id
 InvoiceId = INVOICE.id
 TransferId = TRANSFER.id
+
+# Subsets of a kind for tools that act on only some of its rows (the sampler offers only those).
+PersonId = USER.where("kind = 'person'")
+ContactId = USER.where("is_contact = 1")
+NonContactId = USER.where("is_contact = 0")
+BankId = FUNDING_SOURCE.where("kind = 'bank_account'")
+PayoutSourceId = FUNDING_SOURCE.where("kind IN ('bank_account', 'debit_card')")
+OtherSourceId = FUNDING_SOURCE.where("is_default = 0")
+ReceivedPaymentId = PAYMENT.where("direction = 'received' AND status != 'refunded'")
+IncomingRequestId = REQUEST.where("direction = 'incoming' AND status = 'pending'")
+OutgoingRequestId = REQUEST.where("direction = 'outgoing' AND status = 'pending'")
+OpenInvoiceId = INVOICE.where("status = 'open'")
 
 Note = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]

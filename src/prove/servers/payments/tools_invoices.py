@@ -16,6 +16,7 @@ from .server import (
     InvoiceId,
     InvoiceList,
     Limit,
+    OpenInvoiceId,
     Text,
     UserId,
     invoice_model,
@@ -160,7 +161,7 @@ def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     "Sent a reminder to {result.customer_name} about {invoice_id}.",
     "{result.customer_name} has been reminded about {invoice_id} (${result.amount}, due {result.due_date}).",
 ])
-def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+def send_invoice_reminder(ctx: Ctx, invoice_id: OpenInvoiceId) -> Invoice:
     """Remind the client of an unpaid invoice (at most once every 24 hours).
 
     Args:
@@ -193,7 +194,7 @@ def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     "{invoice_id} is void; {result.customer_name} no longer owes it.",
     "Done: I voided {invoice_id}.",
 ])
-def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+def void_invoice(ctx: Ctx, invoice_id: OpenInvoiceId) -> Invoice:
     """Void an unpaid invoice so that it can no longer be paid.
 
     Args:
@@ -221,7 +222,7 @@ def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     "Recorded {invoice_id} as paid by {method}.",
     "{invoice_id} from {result.customer_name} is marked paid.",
 ])
-def mark_invoice_paid(ctx: Ctx, invoice_id: InvoiceId, method: Literal["cash", "check", "bank_transfer"]) -> Invoice:
+def mark_invoice_paid(ctx: Ctx, invoice_id: OpenInvoiceId, method: Literal["cash", "check", "bank_transfer"]) -> Invoice:
     """Record that an open invoice was paid outside the app (cash, check or bank transfer).
 
     Args:

@@ -13,17 +13,20 @@ from .server import (
     REQUEST_SQL,
     Amount,
     Audience,
+    IncomingRequestId,
     Limit,
     Note,
+    OutgoingRequestId,
     Payment,
     PaymentId,
     PaymentList,
     PaymentReceipt,
+    PersonId,
     Query,
+    ReceivedPaymentId,
     Refund,
     RefundReceipt,
     Request,
-    RequestId,
     RequestList,
     SourceId,
     UserId,
@@ -184,7 +187,7 @@ def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     "Sent ${result.refund.amount} back on {payment_id}.",
 ], values={"reason": ["Paid twice by mistake", "Order was cancelled", "Overpaid for dinner",
                       "Event was called off", "Wrong amount sent", "Item returned"]})
-def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None,
+def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | None = None,
                    reason: Note | None = None) -> RefundReceipt:
     """Refund, fully or partly, a payment the member received, from the wallet balance.
 
@@ -254,7 +257,7 @@ def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None
 ], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
                     "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
                     "Gas money for the road trip"]})
-def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Request:
+def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Request:
     """Ask another person to pay the member; they can pay or decline it.
 
     Args:
@@ -333,7 +336,7 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
     "${result.balance}.",
     "{request_id} is paid; you can send ${result.remaining_this_week} more this week.",
 ])
-def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = None) -> PaymentReceipt:
+def pay_request(ctx: Ctx, request_id: IncomingRequestId, source_id: SourceId | None = None) -> PaymentReceipt:
     """Pay an incoming request: sends its amount to the requester and marks it paid.
 
     Funding and limits are as for send_payment: the wallet balance unless `source_id` names a
@@ -374,7 +377,7 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
     "Declined {request_id} from {result.counterparty_name}.",
     "{request_id} is declined; nothing was paid.",
 ])
-def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
+def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
     """Decline an incoming request; nothing is paid.
 
     Args:
@@ -402,7 +405,7 @@ def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
     "Cancelled {request_id}; {result.counterparty_name} no longer sees it.",
     "{request_id} is withdrawn.",
 ])
-def cancel_request(ctx: Ctx, request_id: RequestId) -> Request:
+def cancel_request(ctx: Ctx, request_id: OutgoingRequestId) -> Request:
     """Cancel a request the member sent that has not been answered yet.
 
     Args:

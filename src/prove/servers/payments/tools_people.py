@@ -5,7 +5,15 @@ from __future__ import annotations
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
-from .server import Limit, Query, User, UserId, UserList, user_model
+from .server import (
+    ContactId,
+    Limit,
+    NonContactId,
+    Query,
+    User,
+    UserList,
+    user_model,
+)
 
 tools = Toolset("people")
 
@@ -61,7 +69,7 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
     "{result.display_name} (@{result.username}) is in your contacts now.",
     "Added {user_id} to your contacts.",
 ])
-def add_contact(ctx: Ctx, user_id: UserId) -> User:
+def add_contact(ctx: Ctx, user_id: NonContactId) -> User:
     """Add a member of the directory to the member's contacts.
 
     Args:
@@ -90,7 +98,7 @@ def add_contact(ctx: Ctx, user_id: UserId) -> User:
     "Removed {user_id} from your contacts.",
     "{result.display_name} is no longer one of your contacts.",
 ])
-def remove_contact(ctx: Ctx, user_id: UserId) -> User:
+def remove_contact(ctx: Ctx, user_id: ContactId) -> User:
     """Remove someone from the member's contacts (payments with them are kept).
 
     Args:

@@ -16,10 +16,13 @@ from .server import (
     TRANSFER_SQL,
     WEEK,
     Amount,
+    BankId,
     FundingSource,
     FundingSourceList,
     Limit,
     Limits,
+    OtherSourceId,
+    PayoutSourceId,
     SourceId,
     Text,
     TransferList,
@@ -211,7 +214,7 @@ def add_card(ctx: Ctx, card_number: CardNumber, expires: str, cvv: Cvv, card_typ
     "Unlinked {result.name} from your wallet.",
     "{source_id} is removed from your wallet.",
 ])
-def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
+def remove_funding_source(ctx: Ctx, source_id: OtherSourceId) -> FundingSource:
     """Unlink a bank account or card from the wallet (past payments keep referring to it).
 
     Args:
@@ -281,7 +284,7 @@ def _receipt(ctx: Ctx, transfer_id: str) -> TransferReceipt:
     "Top-up started: ${result.transfer.amount} from {result.transfer.source_name}, your balance is "
     "${result.balance}.",
 ])
-def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
+def add_money(ctx: Ctx, source_id: BankId, amount: Amount) -> TransferReceipt:
     """Move money from a linked bank account into the wallet balance, at once and for free.
 
     Args:
@@ -322,7 +325,7 @@ def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
     "{result.transfer.arrives_at}.",
     "On its way: ${result.transfer.arriving_amount} to {source_id}. Your balance is ${result.balance}.",
 ])
-def cash_out(ctx: Ctx, amount: Amount, source_id: SourceId, pin: Pin,
+def cash_out(ctx: Ctx, amount: Amount, source_id: PayoutSourceId, pin: Pin,
              speed: Literal["standard", "instant"] = "standard") -> TransferReceipt:
     """Move money from the wallet balance to a linked bank account or debit card.
 
