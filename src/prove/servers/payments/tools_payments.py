@@ -369,6 +369,14 @@ def pay_request(ctx: Ctx, request_id: IncomingRequestId, source_id: SourceId | N
     return _receipt(ctx, payment_id)
 
 
+def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Request:
+    """Close a pending request of `direction` as `status` ('declined' or 'cancelled'), nothing paid."""
+    pending_request(ctx, request_id, direction)
+    ctx.db.execute("UPDATE requests SET status = ?, resolved_at = ? WHERE request_id = ?",
+                   (status, ctx.now_iso(), request_id))
+    return request_model(request_row(ctx, request_id))
+
+
 @tools.tool(effect=WRITE, asks=[
     "Decline {request_id}.",
     "I don't owe that, turn down {request_id}.",
@@ -391,10 +399,7 @@ def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
         wrong_direction: the request is one the member sent (cancel it instead).
         request_not_pending: the request was already paid, declined or cancelled.
     """
-    pending_request(ctx, request_id, "incoming")
-    ctx.db.execute("UPDATE requests SET status = 'declined', resolved_at = ? WHERE request_id = ?",
-                   (ctx.now_iso(), request_id))
-    return request_model(request_row(ctx, request_id))
+    return _close_request(ctx, request_id, "incoming", "declined")
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -419,7 +424,4 @@ def cancel_request(ctx: Ctx, request_id: OutgoingRequestId) -> Request:
         wrong_direction: the request was sent to the member (decline it instead).
         request_not_pending: the request was already paid, declined or cancelled.
     """
-    pending_request(ctx, request_id, "outgoing")
-    ctx.db.execute("UPDATE requests SET status = 'cancelled', resolved_at = ? WHERE request_id = ?",
-                   (ctx.now_iso(), request_id))
-    return request_model(request_row(ctx, request_id))
+    return _close_request(ctx, request_id, "outgoing", "cancelled")

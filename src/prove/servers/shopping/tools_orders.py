@@ -242,6 +242,16 @@ def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"]
     return ReturnList(returns=[return_model(r) for r in rows], total=len(rows))
 
 
+def _close_return(ctx: Ctx, return_id: str, status: str, code: str, why: str) -> Return:
+    """Close a requested return as `status` now; one already closed is a `code` error."""
+    r = ctx.get("return", return_id)
+    if r["status"] != "requested":
+        raise ToolError(code, f"Return {return_id} is {r['status']}{why}.")
+    ctx.db.execute("UPDATE returns SET status = ?, resolved_at = ? WHERE return_id = ?",
+                   (status, ctx.now_iso(), return_id))
+    return return_model(ctx.get("return", return_id))
+
+
 @tools.tool(effect=WRITE, asks=[
     "Cancel {return_id}, I'm keeping the item.",
     "Never mind {return_id}, please withdraw it.",
@@ -263,12 +273,7 @@ def cancel_return(ctx: Ctx, return_id: OpenReturnId) -> Return:
         not_found: no return has that ID.
         return_not_cancellable: the return is already refunded or cancelled.
     """
-    r = ctx.get("return", return_id)
-    if r["status"] != "requested":
-        raise ToolError("return_not_cancellable", f"Return {return_id} is {r['status']} and cannot be withdrawn.")
-    ctx.db.execute("UPDATE returns SET status = 'cancelled', resolved_at = ? WHERE return_id = ?",
-                   (ctx.now_iso(), return_id))
-    return return_model(ctx.get("return", return_id))
+    return _close_return(ctx, return_id, "cancelled", "return_not_cancellable", " and cannot be withdrawn")
 
 
 # ----- hidden helpers: the warehouse's side, for tests and the pipeline -----------------------------
@@ -312,9 +317,4 @@ def process_return(ctx: Ctx, return_id: ReturnId) -> Return:
         not_found: no return has that ID.
         return_not_open: the return is already refunded or cancelled.
     """
-    r = ctx.get("return", return_id)
-    if r["status"] != "requested":
-        raise ToolError("return_not_open", f"Return {return_id} is {r['status']}.")
-    ctx.db.execute("UPDATE returns SET status = 'refunded', resolved_at = ? WHERE return_id = ?",
-                   (ctx.now_iso(), return_id))
-    return return_model(ctx.get("return", return_id))
+    return _close_return(ctx, return_id, "refunded", "return_not_open", "")
