@@ -134,8 +134,9 @@ def test_closed_restaurant_can_only_be_scheduled_while_open(s):
     assert "opens" in err["hint"]
     fails(s, "place_order", "invalid_schedule_time", {"restaurant_id": rest["restaurant_id"],
                                                       "scheduled_for": "2026-03-16T09:20:00"})
-    fails(s, "place_order", "invalid_schedule_time",
-          {"restaurant_id": rest["restaurant_id"], "scheduled_for": "tonight"})
+    fails(s, "place_order", "invalid_time", {"restaurant_id": rest["restaurant_id"], "scheduled_for": "tonight"})
+    fails(s, "place_order", "invalid_time", {"restaurant_id": rest["restaurant_id"],
+                                             "scheduled_for": "2026-03-16T13:00:00Z"})
     fails(s, "place_order", "restaurant_closed", {"restaurant_id": rest["restaurant_id"],
                                                   "scheduled_for": "2026-03-16T23:30:00"})
     placed = ok(s, "place_order", {"restaurant_id": rest["restaurant_id"], "scheduled_for": "2026-03-16T13:00:00"})

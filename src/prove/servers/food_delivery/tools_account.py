@@ -8,10 +8,10 @@ from typing import Annotated
 
 from pydantic import BaseModel
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import luhn_ok, quote
 
-from .tools import (
+from .server import (
     Account,
     Address,
     AddressId,
@@ -19,6 +19,7 @@ from .tools import (
     DeletedAddress,
     GiftCardRedemption,
     Label,
+    OtherAddressId,
     PaymentMethod,
     PaymentMethodId,
     PaymentMethodList,
@@ -28,11 +29,12 @@ from .tools import (
     card_expired,
     customer,
     money,
+    order_status,
     payment_row,
-    server,
 )
-from .tools_orders import order_status
 from .world import MAX_ADDRESSES
+
+tools = Toolset("account")
 
 CardNumber = Annotated[str, Sensitive()]
 Cvv = Annotated[str, Sensitive()]
@@ -52,9 +54,10 @@ def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
                          is_default=row["payment_method_id"] == customer(ctx)["default_payment_method_id"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much credit do I have on my account?",
     "Show me my account details.",
+    "How many orders have I placed?",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's profile, account credit, defaults, order count and favorites.
@@ -73,7 +76,7 @@ def get_account(ctx: Ctx) -> Account:
                    favorite_restaurants=favorites)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What addresses do I have saved?",
     "Which of my addresses is the default for delivery?",
 ])
@@ -91,10 +94,22 @@ def list_addresses(ctx: Ctx) -> AddressList:
     return AddressList(addresses=[_address(r, default_id) for r in rows], total=len(rows), neighborhoods=hoods)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Save a new address called {label}: {street}, in {neighborhood}.",
-    "Add {street} ({neighborhood}) as my '{label}' address and make it the default.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Save a new address called '{label}': {street}, in {neighborhood}.",
+    Ask("Add {street} ({neighborhood}) as my '{label}' address and make it the default.", make_default=True),
+    "Add my '{label}' address: {street}, {apartment}, in {neighborhood}.",
+    "Save '{label}' at {street} in {neighborhood}; the courier should know: {instructions}",
+], reply=[
+    "Saved '{result.label}': {result.street}, {result.neighborhood}.",
+    "Your '{result.label}' address is saved.",
+], values={
+    "label": ["Home", "Work", "Gym", "Mom's place", "Studio", "Office", "Partner's place", "Weekend"],
+    "street": ["742 Maple Avenue", "18 Harbor Street", "1200 Pine Road", "55 Elm Court", "9 Lakeview Drive",
+               "310 Market Street"],
+    "apartment": ["Apt 3B", "Unit 12", "Floor 4", "Suite 200", "Apt 7", "Room 501"],
+    "instructions": ["Leave it at the door.", "Ring the bell twice.", "Call when you arrive.",
+                     "Hand it to the front desk.", "Gate code is 4321."],
+})
 def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apartment: ShortText | None = None,
                 instructions: ShortText | None = None, make_default: bool = False) -> Address:
     """Save a delivery address in the customer's city.
@@ -135,9 +150,12 @@ def add_address(ctx: Ctx, label: Label, street: Street, neighborhood: Label, apa
     return _address(address_row(ctx, address_id), customer(ctx)["default_address_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {address_id} my default address.",
     "Deliver to {address_id} by default from now on.",
+], reply=[
+    "{address_id} is your default delivery address now.",
+    "Done: orders go to {address_id} unless you say otherwise.",
 ])
 def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
     """Make a saved address the default for deliveries and delivery quotes.
@@ -156,11 +174,14 @@ def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
     return _address(row, address_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my saved address {address_id}.",
-    "I moved out, remove the address {address_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {address_id} from my saved addresses.",
+    "I moved out, remove {address_id}.",
+], reply=[
+    "Deleted {address_id}.",
+    "{address_id} is no longer one of your saved addresses.",
 ])
-def delete_address(ctx: Ctx, address_id: AddressId) -> DeletedAddress:
+def delete_address(ctx: Ctx, address_id: OtherAddressId) -> DeletedAddress:
     """Delete a saved address (past orders keep showing it).
 
     Args:
@@ -186,7 +207,7 @@ def delete_address(ctx: Ctx, address_id: AddressId) -> DeletedAddress:
     return DeletedAddress(address_id=address_id, label=row["label"], deleted=True)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Is any of my saved cards expired?",
 ])
@@ -204,22 +225,15 @@ _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "Am
            (r"^(6011|65)", "Discover"))
 
 
-def _luhn_ok(number: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add my card {card_number}, expiring {expiry}, security code {cvv}.",
     "Save a new card: number {card_number}, exp {expiry}, CVV {cvv}, and call it '{nickname}'.",
-])
+    Ask("Add card {card_number} ({expiry}, CVV {cvv}) and make it my default.", make_default=True),
+], reply=[
+    "Saved the {result.brand} ending {result.last4}.",
+    "Your {result.brand} card ending {result.last4} is on file now.",
+], values={"nickname": ["Work card", "Personal Visa", "Travel card", "Groceries", "Joint account",
+                        "Backup card"]})
 def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, nickname: Label | None = None,
                      make_default: bool = False) -> PaymentMethod:
     """Save a credit or debit card to the account; only its brand, last four digits and expiry are kept.
@@ -240,7 +254,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
         duplicate_card: the same card is already saved.
     """
     number = re.sub(r"[ -]", "", card_number)
-    if not number.isascii() or not number.isdigit() or not 13 <= len(number) <= 19 or not _luhn_ok(number):
+    if not number.isascii() or not number.isdigit() or not 13 <= len(number) <= 19 or not luhn_ok(number):
         raise ToolError("invalid_card", "That card number is not valid.", hint="Check the digits and try again.")
     brand = next((name for pattern, name in _BRANDS if re.match(pattern, number)), None)
     if brand is None:
@@ -270,9 +284,12 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, n
     return _card(payment_row(ctx, pm_id), ctx)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Use {payment_method_id} as my default card.",
+@tools.tool(effect=WRITE, asks=[
+    "Make {payment_method_id} my default card.",
     "Charge {payment_method_id} by default from now on.",
+], reply=[
+    "{payment_method_id} is your default card now.",
+    "Done: orders will be charged to {payment_method_id}.",
 ])
 def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentMethod:
     """Make a saved card the default for orders.
@@ -295,9 +312,12 @@ def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> 
     return _card(row, ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a gift card, the code is {code}. Add it to my account.",
+], reply=[
+    "Redeemed ${result.amount} from {result.from_name}; your credit is now ${result.credit_balance}.",
+    "The gift card added ${result.amount}, so you have ${result.credit_balance} in credit.",
 ])
 def redeem_gift_card(ctx: Ctx, code: GiftCode) -> GiftCardRedemption:
     """Redeem a gift card: its amount becomes account credit, which pays for orders first.
@@ -344,7 +364,7 @@ class Secrets(BaseModel):
     wallet_cards: list[WalletCard]
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_user_secrets(ctx: Ctx) -> Secrets:
     """What the customer knows but the app does not show: gift card codes and cards not yet saved.
 

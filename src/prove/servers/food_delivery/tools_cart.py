@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     AddressId,
     Cart,
     CartItemId,
-    CartLine,
     CartList,
     CartSummary,
     ClearedCart,
@@ -22,117 +20,25 @@ from .tools import (
     PromoCode,
     RestaurantId,
     ShortText,
-    address_row,
-    customer,
-    discount_of,
+    add_line,
+    cart_lines,
+    cart_model,
+    cart_row,
+    drop_cart_if_empty,
     money,
     promo_error,
     promo_row,
-    restaurant_row,
-    server,
-    zone_for,
+    touch_cart,
 )
-from .world import MAX_LINE_QUANTITY, SERVICE_FEE_MAX, SERVICE_FEE_MIN, SERVICE_FEE_RATE
+from .world import MAX_LINE_QUANTITY
+
+tools = Toolset("cart")
 
 Quantity = Annotated[int, Field(ge=1, le=MAX_LINE_QUANTITY)]
 
-# ----- the cart rules, shared with the order tools ---------------------------------------------------
-
-def cart_row(ctx: Ctx, restaurant_id: str) -> sqlite3.Row | None:
-    return ctx.db.execute("SELECT * FROM carts WHERE restaurant_id = ?", (restaurant_id,)).fetchone()
-
-
-def cart_lines(ctx: Ctx, cart_id: str) -> list[sqlite3.Row]:
-    return ctx.db.execute(
-        "SELECT ci.*, m.price, m.available FROM cart_items ci JOIN menu_items m ON m.item_id = ci.item_id "
-        "WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.cart_item_id", (cart_id,)).fetchall()
-
-
-def service_fee(subtotal: float) -> float:
-    if subtotal <= 0:
-        return 0.0
-    return money(min(max(subtotal * SERVICE_FEE_RATE, SERVICE_FEE_MIN), SERVICE_FEE_MAX))
-
-
-def cart_model(ctx: Ctx, restaurant_id: str, address_id: str | None = None) -> Cart:
-    """The cart at a restaurant (empty if there is none) priced for an address (default: the default one)."""
-    rest = restaurant_row(ctx, restaurant_id)
-    address = address_row(ctx, address_id)
-    cart = cart_row(ctx, restaurant_id)
-    rows = cart_lines(ctx, cart["cart_id"]) if cart else []
-    lines = [CartLine(cart_item_id=r["cart_item_id"], item_id=r["item_id"], name=r["name"], quantity=r["quantity"],
-                      unit_price=r["price"], line_total=money(r["price"] * r["quantity"]),
-                      special_instructions=r["special_instructions"], available=bool(r["available"]))
-             for r in rows]
-    subtotal = money(sum(line.line_total for line in lines))
-    zone = zone_for(ctx, restaurant_id, address["neighborhood"])
-    fee = zone["delivery_fee"] if zone else None
-    discount, problem, code = 0.0, None, cart["promo_code"] if cart else None
-    if code is not None:
-        promo = ctx.db.execute("SELECT * FROM promo_codes WHERE code = ?", (code,)).fetchone()
-        err = promo_error(ctx, promo, rest, subtotal)
-        if err is None:
-            discount = discount_of(promo, subtotal, fee or 0.0)
-        else:
-            problem = err.message
-    food_discount = 0.0 if code and problem is None and promo["kind"] == "free_delivery" else discount
-    tax = money((subtotal - food_discount) * customer(ctx)["tax_rate"] / 100)
-    service = service_fee(subtotal)
-    total = money(subtotal - discount + (fee or 0.0) + service + tax) if lines else 0.0
-    return Cart(restaurant_id=restaurant_id, restaurant_name=rest["name"], items=lines,
-                item_count=sum(line.quantity for line in lines), subtotal=subtotal,
-                minimum_order=rest["minimum_order"], meets_minimum=subtotal >= rest["minimum_order"],
-                promo_code=code, discount=discount, promo_problem=problem, address_id=address["address_id"],
-                delivers=zone is not None, delivery_fee=fee, service_fee=service if lines else 0.0,
-                tax=tax if lines else 0.0, estimated_total=total)
-
-
-def touch_cart(ctx: Ctx, restaurant_id: str) -> str:
-    """The cart ID at a restaurant, creating the cart if needed, marked as updated now."""
-    cart = cart_row(ctx, restaurant_id)
-    if cart is None:
-        cart_id = ctx.new_id("CRT")
-        ctx.db.execute("INSERT INTO carts (cart_id, restaurant_id, promo_code, created_at, updated_at) "
-                       "VALUES (?, ?, NULL, ?, ?)", (cart_id, restaurant_id, ctx.now_iso(), ctx.now_iso()))
-        return cart_id
-    ctx.db.execute("UPDATE carts SET updated_at = ? WHERE cart_id = ?", (ctx.now_iso(), cart["cart_id"]))
-    return cart["cart_id"]
-
-
-def drop_cart_if_empty(ctx: Ctx, cart_id: str) -> None:
-    if ctx.db.execute("SELECT 1 FROM cart_items WHERE cart_id = ?", (cart_id,)).fetchone() is None:
-        ctx.db.execute("DELETE FROM carts WHERE cart_id = ?", (cart_id,))
-
-
-def add_line(ctx: Ctx, cart_id: str, item: sqlite3.Row, quantity: int, instructions: str | None) -> None:
-    """Add `quantity` of a menu item to a cart, merging with a line of the same dish and instructions."""
-    same = ctx.db.execute(
-        "SELECT * FROM cart_items WHERE cart_id = ? AND item_id = ? AND special_instructions IS ?",
-        (cart_id, item["item_id"], instructions)).fetchone()
-    have = same["quantity"] if same else 0
-    if have + quantity > MAX_LINE_QUANTITY:
-        raise ToolError("quantity_limit", f"At most 20 of one dish fit on a cart line; the cart already has "
-                        f"{have} x {item['name']}.", hint="Use a smaller quantity.")
-    if same:
-        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE cart_item_id = ?",
-                       (have + quantity, same["cart_item_id"]))
-    else:
-        ctx.db.execute("INSERT INTO cart_items (cart_item_id, cart_id, item_id, name, quantity, "
-                       "special_instructions, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (ctx.new_id("CI"), cart_id, item["item_id"], item["name"], quantity, instructions,
-                        ctx.now_iso()))
-
-
-def _item(ctx: Ctx, item_id: str):  # noqa: ANN202 - a sqlite3.Row
-    row = ctx.db.execute("SELECT * FROM menu_items WHERE item_id = ?", (item_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No menu item has ID {quote(item_id)}.",
-                        hint="Find dishes with get_menu or search_dishes; IDs look like 'ITM-10107'.")
-    return row
-
 
 def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Row
-    rest = restaurant_row(ctx, restaurant_id)
+    rest = ctx.get("restaurant", restaurant_id)
     cart = cart_row(ctx, restaurant_id)
     if cart is None:
         raise ToolError("cart_empty", f"Your cart at {rest['name']} is empty.",
@@ -140,11 +46,16 @@ def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Ro
     return cart
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
+    "Add {item_id} to my cart.",
     "Add {quantity} of {item_id} to my cart.",
     "Put {item_id} in the cart, with the note '{special_instructions}'.",
-    "I'd like to order {item_id}, please add it.",
-])
+    "I'd like to order {quantity} of {item_id}, please add them.",
+], reply=[
+    "Added to your {result.restaurant_name} cart; the subtotal is ${result.subtotal}.",
+    "{item_id} is in your cart at {result.restaurant_name}, which comes to about ${result.estimated_total}.",
+], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
+                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]})
 def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instructions: ShortText | None = None) -> Cart:
     """Add a dish to the cart of its restaurant (each restaurant has its own cart).
 
@@ -164,7 +75,7 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
         item_unavailable: the dish is sold out right now.
         quantity_limit: the cart line would hold more than 20 of the dish.
     """
-    item = _item(ctx, item_id)
+    item = ctx.get("menu_item", item_id)
     if not item["available"]:
         raise ToolError("item_unavailable", f"{item['name']} ({item_id}) is sold out right now.",
                         hint="Pick another dish from get_menu.")
@@ -173,11 +84,16 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
     return cart_model(ctx, item["restaurant_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change {cart_item_id} to {quantity}.",
-    "Remove {cart_item_id} from my cart.",
+    Ask("Remove {cart_item_id} from my cart.", quantity=0),
     "Update the note on {cart_item_id} to '{special_instructions}'.",
-])
+    "Make that {quantity} of {cart_item_id} instead.",
+], reply=[
+    "Updated your {result.restaurant_name} cart; the subtotal is now ${result.subtotal}.",
+    "Done. Your cart at {result.restaurant_name} now comes to about ${result.estimated_total}.",
+], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
+                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]})
 def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int, Field(ge=0, le=20)] | None = None,
                      special_instructions: ShortText | None = None) -> Cart:
     """Change the quantity or the kitchen note of one cart line; quantity 0 removes the line.
@@ -212,9 +128,10 @@ def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int
     return cart_model(ctx, line["restaurant_id"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's in my cart at {restaurant_id}?",
     "How much would my {restaurant_id} order come to if delivered to {address_id}?",
+    "Does my cart at {restaurant_id} meet the minimum order yet?",
 ])
 def view_cart(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Cart:
     """Show the cart at one restaurant, priced for delivery to an address.
@@ -235,7 +152,7 @@ def view_cart(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | Non
     return cart_model(ctx, restaurant_id, address_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have anything sitting in a cart?",
     "Show all my open carts.",
 ])
@@ -257,10 +174,14 @@ def list_carts(ctx: Ctx) -> CartList:
     return CartList(carts=carts, total=len(carts))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Empty my cart at {restaurant_id}.",
     "Clear everything out of the {restaurant_id} cart.",
-])
+    "Forget my {restaurant_id} order, throw out the cart.",
+], reply=[
+    "Emptied your cart at {result.restaurant_name}; {result.removed_items} items removed.",
+    "Your {result.restaurant_name} cart is clear now.",
+], needs=["add_to_cart"])
 def clear_cart(ctx: Ctx, restaurant_id: RestaurantId) -> ClearedCart:
     """Remove every dish (and the promo code) from the cart at one restaurant.
 
@@ -277,14 +198,18 @@ def clear_cart(ctx: Ctx, restaurant_id: RestaurantId) -> ClearedCart:
     cart = _nonempty_cart(ctx, restaurant_id)
     removed = ctx.db.execute("DELETE FROM cart_items WHERE cart_id = ?", (cart["cart_id"],)).rowcount
     ctx.db.execute("DELETE FROM carts WHERE cart_id = ?", (cart["cart_id"],))
-    return ClearedCart(restaurant_id=restaurant_id, restaurant_name=restaurant_row(ctx, restaurant_id)["name"],
+    return ClearedCart(restaurant_id=restaurant_id, restaurant_name=ctx.get("restaurant", restaurant_id)["name"],
                        removed_items=removed)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Apply the code {code} to my {restaurant_id} order.",
     "I have a promo code, {code}. Use it on the cart at {restaurant_id}.",
-])
+    "Use {code} at {restaurant_id}.",
+], reply=[
+    "Applied {code} at {result.restaurant_name}: ${result.discount} off.",
+    "{code} is on your {result.restaurant_name} cart; the estimated total is ${result.estimated_total}.",
+], needs=["add_to_cart"])
 def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> Cart:
     """Apply a promo code to the cart at one restaurant (replacing any code already applied).
 
@@ -307,7 +232,7 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
     cart = _nonempty_cart(ctx, restaurant_id)
     promo = promo_row(ctx, code)
     current = cart_model(ctx, restaurant_id)
-    err = promo_error(ctx, promo, restaurant_row(ctx, restaurant_id), current.subtotal)
+    err = promo_error(ctx, promo, ctx.get("restaurant", restaurant_id), current.subtotal)
     if err is not None:
         raise err
     ctx.db.execute("UPDATE carts SET promo_code = ?, updated_at = ? WHERE cart_id = ?",
@@ -315,10 +240,14 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
     return cart_model(ctx, restaurant_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take the promo code off my {restaurant_id} cart.",
     "Remove the discount code from the cart at {restaurant_id}.",
-])
+    "Don't use a promo on my {restaurant_id} order after all.",
+], reply=[
+    "The promo code is off your {result.restaurant_name} cart.",
+    "Removed the code; your {result.restaurant_name} order now comes to about ${result.estimated_total}.",
+], needs=["apply_promo_code"])
 def remove_promo_code(ctx: Ctx, restaurant_id: RestaurantId) -> Cart:
     """Remove the promo code from the cart at one restaurant.
 

@@ -6,10 +6,10 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_time
 
-from .tools import (
+from .server import (
     AddressId,
     Cancellation,
     Comment,
@@ -23,24 +23,27 @@ from .tools import (
     Reorder,
     RestaurantId,
     Review,
+    ScheduledOrderId,
     ShortText,
     Stars,
     Tip,
     TipChange,
+    add_line,
     address_row,
     card_expired,
+    cart_model,
+    cart_row,
     customer,
     is_open,
     money,
     next_opening,
+    order_status,
     payment_row,
     promo_error,
     rating_of,
-    restaurant_row,
-    server,
+    touch_cart,
     zone_for,
 )
-from .tools_cart import add_line, cart_model, cart_row, touch_cart
 from .world import (
     CONFIRM_MINUTES,
     COURIERS,
@@ -48,23 +51,11 @@ from .world import (
     SCHEDULE_MAX_DAYS,
     SCHEDULE_MIN_MINUTES,
     TIP_WINDOW_HOURS,
-    iso,
 )
 
+tools = Toolset("orders")
+
 # ----- order status and results, shared with the account tools ---------------------------------------
-
-def order_status(row: sqlite3.Row, now: datetime) -> str:
-    if row["cancelled_at"] is not None:
-        return "cancelled"
-    t = iso(now)
-    if t < row["prep_start_at"]:
-        return "scheduled" if row["scheduled_for"] else "placed"
-    if t < row["ready_at"]:
-        return "preparing"
-    if t < row["delivered_at"]:
-        return "out_for_delivery"
-    return "delivered"
-
 
 def order_model(ctx: Ctx, order_id: str) -> Order:
     row = ctx.get("order", order_id)
@@ -94,12 +85,7 @@ def rating_deadline(row: sqlite3.Row) -> str:
     return iso(datetime.fromisoformat(row["delivered_at"]) + timedelta(days=RATING_WINDOW_DAYS))
 
 def _parse_schedule(ctx: Ctx, value: str) -> datetime:
-    try:
-        when = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_schedule_time", f"scheduled_for {quote(value)} is not a local date and time.",
-                        hint="Use the form '2026-03-16T19:30:00'.") from None
-    when = when.replace(tzinfo=None, second=0, microsecond=0)
+    when = parse_time(value, "scheduled_for").replace(second=0)
     now = ctx.now()
     if when < now or when - now > timedelta(days=SCHEDULE_MAX_DAYS):
         raise ToolError("invalid_schedule_time", f"{iso(when)} is not between now ({iso(now)}) and "
@@ -112,12 +98,21 @@ def _courier(order_id: str) -> str:
     return f"{COURIERS[n % len(COURIERS)]} {'ABCDEFGHJKLMNPRSTW'[n % 18]}."
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Check out my cart at {restaurant_id} and send it to {address_id}.",
     "Place the order at {restaurant_id} with a {tip} dollar tip.",
     "Schedule my {restaurant_id} order for {scheduled_for}, paid with {payment_method_id}.",
-    "Order what's in my {restaurant_id} cart, but keep my account credit for later.",
-])
+    Ask("Order what's in my {restaurant_id} cart, but keep my account credit for later.", use_credit=False),
+    "Send my {restaurant_id} order, and tell the courier: {dropoff_instructions}",
+], reply=[
+    "Order {result.order_id} from {result.restaurant_name} is placed; it should arrive around "
+    "{result.estimated_delivery}. Total ${result.total}.",
+    "Your {result.restaurant_name} order is in ({result.order_id}), ${result.charged} charged to the card, "
+    "arriving around {result.estimated_delivery}.",
+], values={"dropoff_instructions": ["Leave it at the door.", "Ring the bell twice.", "Call when you arrive.",
+                                    "Hand it to the front desk.", "Buzz apartment 4B.",
+                                    "Don't knock, the baby is asleep.", "Meet me in the lobby."]},
+needs=["add_to_cart"])
 def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None,
                 payment_method_id: PaymentMethodId | None = None, tip: Tip = 0.0, scheduled_for: str | None = None,
                 use_credit: bool = True, dropoff_instructions: ShortText | None = None) -> Order:
@@ -154,10 +149,11 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
         promo_already_used: the cart's promo code was used on another order meanwhile.
         promo_minimum_not_met: the food subtotal is below the cart's promo code minimum.
         payment_method_expired: the card has expired.
-        invalid_schedule_time: `scheduled_for` is malformed, in the past, too soon or more than 7 days ahead.
+        invalid_time: `scheduled_for` is not an ISO 8601 local time (or carries a UTC offset).
+        invalid_schedule_time: `scheduled_for` is in the past, too soon or more than 7 days ahead.
         restaurant_closed: the restaurant is closed now (or at the scheduled time).
     """
-    rest = restaurant_row(ctx, restaurant_id)
+    rest = ctx.get("restaurant", restaurant_id)
     address = address_row(ctx, address_id)
     card = payment_row(ctx, payment_method_id)
     cart = cart_row(ctx, restaurant_id)
@@ -237,9 +233,12 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
     return order_model(ctx, order_id)
 
 
-@server.tool(effect=READ, asks=[
-    "Where's my food?",
-    "Show my {status} orders.",
+@tools.tool(effect=READ, asks=[
+    Ask("Where's my food?", status="active"),
+    "Show my recent orders.",
+    Ask("Which of my orders were delivered?", status="delivered"),
+    Ask("Is anything out for delivery right now?", status="out_for_delivery"),
+    Ask("What orders do I have scheduled?", status="scheduled"),
     "What have I ordered from {restaurant_id} before?",
 ])
 def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "preparing", "out_for_delivery",
@@ -260,7 +259,7 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
         not_found: the restaurant does not exist.
     """
     if restaurant_id is not None:
-        restaurant_row(ctx, restaurant_id)
+        ctx.get("restaurant", restaurant_id)
     sql = ("SELECT o.*, (SELECT sum(quantity) FROM order_items i WHERE i.order_id = o.order_id) AS n, "
            "(SELECT 1 FROM reviews r WHERE r.order_id = o.order_id) AS rated FROM orders o")
     params: list[str] = []
@@ -281,9 +280,10 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
     return OrderList(orders=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
-    "What's the status of order {order_id}?",
-    "When will order {order_id} arrive, and what did I get?",
+@tools.tool(effect=READ, asks=[
+    "What's the status of {order_id}?",
+    "When will {order_id} arrive, and what did I get?",
+    "How much did I pay for {order_id}?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Show one order: its status right now, delivery time, items, price breakdown and courier.
@@ -303,11 +303,17 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     return order_model(ctx, order_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel order {order_id}.",
-    "Please cancel my order {order_id}, {reason}.",
-])
-def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -> Cancellation:
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {order_id}.",
+    "Please cancel {order_id}, {reason}.",
+    "I don't want {order_id} anymore, call it off.",
+], reply=[
+    "Cancelled {order_id}: ${result.refunded_to_card} goes back to your card and ${result.refunded_to_credit} "
+    "to your credit.",
+    "{order_id} is cancelled and refunded in full.",
+], values={"reason": ["ordered by mistake", "it's taking too long", "plans changed", "wrong address",
+                      "ordered from the wrong place", "no longer hungry"]})
+def cancel_order(ctx: Ctx, order_id: ScheduledOrderId, reason: ShortText | None = None) -> Cancellation:
     """Cancel an order before the kitchen starts on it, refunding it in full.
 
     The card payment goes back to the card and the credit part back to the account credit.
@@ -339,9 +345,13 @@ def cancel_order(ctx: Ctx, order_id: OrderId, reason: ShortText | None = None) -
                         refunded_to_credit=row["credit_applied"], credit_balance=balance)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the tip on {order_id} to {tip} dollars.",
-    "The courier was great, make the tip on order {order_id} {tip}.",
+    "The courier was great, make the tip on {order_id} {tip} dollars.",
+    "Set a ${tip} tip for {order_id}.",
+], reply=[
+    "The tip on {order_id} is now ${result.tip} (it was ${result.previous_tip}); the total is ${result.total}.",
+    "Done, {order_id} now has a ${result.tip} tip.",
 ])
 def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
     """Set a new courier tip on an order, up to 24 hours after it was delivered.
@@ -377,10 +387,17 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
     return TipChange(order_id=order_id, previous_tip=row["tip"], tip=money(tip), total=total, charged=charged)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Give order {order_id} {food_rating} stars.",
-    "Rate my order {order_id}: food {food_rating} out of 5, delivery {delivery_rating}, and say '{comment}'.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Give {order_id} {food_rating} stars.",
+    "Rate {order_id}: food {food_rating} out of 5, delivery {delivery_rating}, and say '{comment}'.",
+    "The food from {order_id} deserves {food_rating} stars; delivery was {delivery_rating}.",
+], reply=[
+    "Thanks, your {food_rating}-star rating of {order_id} is in.",
+    "Rated {order_id}; the restaurant now averages {result.restaurant_rating} stars.",
+], values={"comment": ["Hot and fresh, arrived early.", "Portions were smaller than usual.",
+                       "Perfectly spicy, will order again.", "The fries were soggy.",
+                       "Driver was friendly and fast.", "Missing the extra sauce I asked for.",
+                       "Best pad thai in town.", "Cold by the time it arrived."]})
 def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating: Stars | None = None,
                comment: Comment | None = None) -> Review:
     """Rate a delivered order (once, within 14 days of delivery); the restaurant's rating updates.
@@ -419,15 +436,19 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating:
                     ctx.now_iso()))
     ctx.db.execute("UPDATE restaurants SET rating_total = rating_total + ?, rating_count = rating_count + 1 "
                    "WHERE restaurant_id = ?", (food_rating, row["restaurant_id"]))
-    rest = restaurant_row(ctx, row["restaurant_id"])
+    rest = ctx.get("restaurant", row["restaurant_id"])
     return Review(review_id=review_id, order_id=order_id, restaurant_id=row["restaurant_id"], food_rating=food_rating,
                   delivery_rating=delivery_rating, comment=comment or None, restaurant_rating=rating_of(rest),
                   restaurant_rating_count=rest["rating_count"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reorder {order_id}.",
-    "I want the same thing I got in order {order_id} again.",
+    "I want the same thing I got in {order_id} again.",
+    "Put everything from {order_id} back in my cart.",
+], reply=[
+    "Added the dishes from {order_id} to your cart again: {result.added}.",
+    "Your cart has the {order_id} dishes again ({result.added}).",
 ])
 def reorder(ctx: Ctx, order_id: OrderId) -> Reorder:
     """Put the dishes of a past order back into that restaurant's cart (then check out with place_order).

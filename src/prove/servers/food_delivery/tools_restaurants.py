@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx
+from prove.env import READ, WRITE, Ask, Ctx, Toolset
 
-from .tools import (
+from .server import (
+    WEEKDAYS,
     AddressId,
     Cuisine,
     Dietary,
@@ -24,7 +25,6 @@ from .tools import (
     Restaurant,
     RestaurantId,
     RestaurantList,
-    WEEKDAYS,
     Zone,
     address_row,
     hours_on,
@@ -32,17 +32,19 @@ from .tools import (
     menu_item,
     next_opening,
     promo_used,
-    restaurant_row,
     restaurant_summary,
-    server,
 )
 
+tools = Toolset("restaurants")
 
-@server.tool(effect=READ, asks=[
+
+@tools.tool(effect=READ, asks=[
     "Which {cuisine} places deliver to me?",
-    "Find me somewhere that's open now and does {query}.",
-    "Which restaurants deliver to my {address_id} address? Sort them by {sort_by}.",
-    "Any {cuisine} restaurants with a delivery fee under {max_delivery_fee} dollars?",
+    Ask("Find me somewhere that's open now and does {query}.", open_now=True),
+    Ask("Which restaurants deliver to {address_id}? Cheapest delivery first.", sort_by="delivery_fee"),
+    "Any {cuisine} restaurants that charge less than {max_delivery_fee} dollars to deliver?",
+    Ask("Show my favorite restaurants.", favorites_only=True),
+    Ask("What's the fastest {cuisine} delivery?", sort_by="delivery_time"),
 ])
 def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | None = None,
                        open_now: bool = False, address_id: AddressId | None = None, delivers_only: bool = True,
@@ -102,10 +104,10 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
     return RestaurantList(restaurants=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me about restaurant {restaurant_id}: is it open and how much is delivery?",
+@tools.tool(effect=READ, asks=[
+    "Tell me about {restaurant_id}: is it open and how much is delivery?",
     "What are the opening hours of {restaurant_id}?",
-    "Does {restaurant_id} deliver to my {address_id} address?",
+    "Does {restaurant_id} deliver to {address_id}?",
 ])
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Restaurant:
     """Show one restaurant: description, hours for the week, delivery zones and fees, and whether it is open.
@@ -122,7 +124,7 @@ def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId 
     Raises:
         not_found: the restaurant or the address does not exist.
     """
-    row = restaurant_row(ctx, restaurant_id)
+    row = ctx.get("restaurant", restaurant_id)
     address = address_row(ctx, address_id)
     summary = restaurant_summary(ctx, row, address)
     week_start = ctx.today() - timedelta(days=ctx.today().weekday())
@@ -139,10 +141,11 @@ def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId 
                       hours=hours, delivery_zones=zones)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on the menu at {restaurant_id}?",
     "Show me the {dietary} options at {restaurant_id}.",
     "What {category} does {restaurant_id} have for under {max_price} dollars?",
+    Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
 ])
 def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = None, dietary: Dietary | None = None,
              max_price: Money | None = None, available_only: bool = False) -> Menu:
@@ -162,7 +165,7 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     Raises:
         not_found: the restaurant does not exist.
     """
-    rest = restaurant_row(ctx, restaurant_id)
+    rest = ctx.get("restaurant", restaurant_id)
     rows = ctx.db.execute("SELECT * FROM menu_items WHERE restaurant_id = ? ORDER BY item_id", (restaurant_id,)).fetchall()
     categories = list(dict.fromkeys(r["category"] for r in rows))
     items = [menu_item(r) for r in rows]
@@ -178,10 +181,11 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
                 total=len(items))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where can I get {query} delivered?",
     "Find {dietary} {query} under {max_price} dollars.",
-    "Who has the cheapest {query} that I can order right now?",
+    Ask("Who has {query} that I can order right now?", open_now=True),
+    "Find {cuisine} {query} near me.",
 ])
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
@@ -229,9 +233,10 @@ def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_pr
     return DishList(dishes=dishes[:limit], total=len(dishes))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Are there any promo codes I can use?",
-    "What deals are there at {restaurant_id} right now?",
+    "What deals are there at {restaurant_id}?",
+    Ask("Show every promo code, including the ones I've already used.", include_used=True),
 ])
 def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include_used: bool = False) -> PromotionList:
     """List the promo codes that are valid today, optionally only those that work at one restaurant.
@@ -247,7 +252,7 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
     Raises:
         not_found: the restaurant does not exist.
     """
-    rest = restaurant_row(ctx, restaurant_id) if restaurant_id is not None else None
+    rest = ctx.get("restaurant", restaurant_id) if restaurant_id is not None else None
     today = ctx.today().isoformat()
     promos = []
     for row in ctx.db.execute("SELECT * FROM promo_codes WHERE valid_from <= ? AND valid_until >= ? ORDER BY code",
@@ -265,9 +270,13 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
     return PromotionList(promotions=promos, total=len(promos))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add {restaurant_id} to my favorites.",
-    "Take {restaurant_id} off my favorite restaurants.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Add {restaurant_id} to my favorites.", favorite=True),
+    Ask("Take {restaurant_id} off my favorite restaurants.", favorite=False),
+    Ask("I love {restaurant_id}, save it as a favorite.", favorite=True),
+], reply=[
+    "Done: your favorites are updated for {restaurant_id}.",
+    "Your favorite restaurants now reflect that change to {restaurant_id}.",
 ])
 def set_favorite(ctx: Ctx, restaurant_id: RestaurantId, favorite: bool = True) -> Favorite:
     """Add a restaurant to the customer's favorites, or remove it (idempotent).
@@ -282,10 +291,10 @@ def set_favorite(ctx: Ctx, restaurant_id: RestaurantId, favorite: bool = True) -
     Raises:
         not_found: the restaurant does not exist.
     """
-    rest = restaurant_row(ctx, restaurant_id)
+    rest = ctx.get("restaurant", restaurant_id)
     if favorite:
         ctx.db.execute("INSERT OR IGNORE INTO favorites (restaurant_id, added_at) VALUES (?, ?)",
-                       (restaurant_id, ctx.now().isoformat(timespec="seconds")))
+                       (restaurant_id, ctx.now_iso()))
     else:
         ctx.db.execute("DELETE FROM favorites WHERE restaurant_id = ?", (restaurant_id,))
     return Favorite(restaurant_id=restaurant_id, name=rest["name"], is_favorite=favorite)

@@ -19,6 +19,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
 
@@ -379,27 +380,10 @@ GIFT_MESSAGES = ("Happy birthday! Dinner is on me.", "Thanks for all your help w
 EPOCH_DAY = date(2026, 3, 16)
 
 
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
-
-
 def clock(text: str) -> int:
     """'HH:MM' as minutes after midnight."""
     h, m = text.split(":")
     return int(h) * 60 + int(m)
-
-
-def luhn_complete(partial: str) -> str:
-    """`partial` with a Luhn check digit appended."""
-    total = 0
-    for i, ch in enumerate(reversed(partial)):
-        d = int(ch)
-        if i % 2 == 0:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return partial + str((10 - total % 10) % 10)
 
 
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
@@ -590,7 +574,7 @@ class _Builder:
         self.customer["default_payment_method_id"] = rows[0]["payment_method_id"]
         self.tables["payment_methods"] = rows
         prefix = rng.choice(("4", "51", "52", "55"))
-        number = luhn_complete(prefix + self.w.fake.digits(15 - len(prefix)))
+        number = self.w.fake.card_number(prefix, 16)
         self.tables["wallet_cards"] = [{
             "card_number": number, "brand": "Visa" if prefix == "4" else "Mastercard",
             "expiry": f"{rng.randint(1, 12):02d}/{rng.randint(27, 31)}", "cvv": self.w.fake.digits(3),

@@ -7,24 +7,25 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money, parse_date
 
-from .tools import (
+from .server import (
     INVOICE_SQL,
     Invoice,
     InvoiceId,
     InvoiceList,
     Limit,
+    OpenInvoiceId,
     Text,
     UserId,
     invoice_model,
     invoice_row,
     open_invoice,
     profile,
-    server,
-    user_row,
 )
+
+tools = Toolset("invoices")
 
 REMINDER_GAP = timedelta(hours=24)
 
@@ -35,10 +36,16 @@ class LineItem(BaseModel):
     unit_price: Annotated[float, Field(gt=0, le=100_000, description="dollars per unit, such as 150.0")]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invoice {customer_id} for {items}, due {due_date}.",
     "Bill {customer_id}: {items}. Payment due by {due_date}, title it '{title}'.",
-])
+    "Send {customer_id} an invoice for {items}; they should pay by {due_date}.",
+], reply=[
+    "Invoice {result.invoice_id} for ${result.amount} is on its way to {customer_id}, due {result.due_date}.",
+    "I've billed {customer_id} ${result.amount} (invoice {result.invoice_id}).",
+], values={"title": ["Website redesign, phase 1", "March photography sessions", "Logo and brand kit",
+                     "Tutoring, spring term", "Event catering deposit", "Monthly bookkeeping",
+                     "Garden design consultation", "Wedding video editing"]})
 def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem], Field(min_length=1, max_length=20)],
                    due_date: str, title: Text | None = None) -> Invoice:
     """Create and send an invoice to a client for work done by the member's business.
@@ -62,7 +69,7 @@ def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem
         invalid_due_date: due_date is in the past or more than a year away.
         invalid_amount: a line rounds to less than one cent.
     """
-    customer = user_row(ctx, customer_id)
+    customer = ctx.get("user", customer_id)
     due = parse_date(due_date, "due_date")
     today = ctx.today()
     if due < today or due > today + timedelta(days=365):
@@ -87,10 +94,11 @@ def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=READ, asks=[
-    "Which of my invoices are still {status}?",
+@tools.tool(effect=READ, asks=[
+    Ask("Which of my invoices are still open?", status="open"),
     "Show the invoices I sent to {customer_id}.",
-    "Who hasn't paid their invoice yet?",
+    Ask("Who hasn't paid their invoice yet? Show the overdue ones.", status="overdue"),
+    Ask("Which invoices have been paid?", status="paid"),
 ])
 def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] | None = None,
                   customer_id: UserId | None = None, limit: Limit = 20) -> InvoiceList:
@@ -117,16 +125,17 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
         sql += " AND i.status = ?"
         args.append(status)
     if customer_id is not None:
-        user_row(ctx, customer_id)
+        ctx.get("user", customer_id)
         sql += " AND i.customer_id = ?"
         args.append(customer_id)
     rows = ctx.db.execute(sql + " ORDER BY i.issued_at DESC, i.invoice_id DESC", args).fetchall()
     return InvoiceList(invoices=[invoice_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me invoice {invoice_id}.",
-    "Has invoice {invoice_id} been paid?",
+@tools.tool(effect=READ, asks=[
+    "Show me {invoice_id}.",
+    "Has {invoice_id} been paid?",
+    "How many reminders have gone out for {invoice_id}?",
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.
@@ -144,11 +153,15 @@ def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Send a reminder for invoice {invoice_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Send a reminder for {invoice_id}.",
     "Nudge the client about {invoice_id}, it's still unpaid.",
+    "Remind them about {invoice_id}, please.",
+], reply=[
+    "Sent a reminder to {result.customer_name} about {invoice_id}.",
+    "{result.customer_name} has been reminded about {invoice_id} (${result.amount}, due {result.due_date}).",
 ])
-def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+def send_invoice_reminder(ctx: Ctx, invoice_id: OpenInvoiceId) -> Invoice:
     """Remind the client of an unpaid invoice (at most once every 24 hours).
 
     Args:
@@ -173,11 +186,15 @@ def send_invoice_reminder(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Void invoice {invoice_id}.",
-    "Cancel the invoice {invoice_id}, I sent it by mistake.",
+@tools.tool(effect=WRITE, asks=[
+    "Void {invoice_id}.",
+    "Cancel {invoice_id}, I sent it by mistake.",
+    "Withdraw {invoice_id}; the client won't owe it.",
+], reply=[
+    "{invoice_id} is void; {result.customer_name} no longer owes it.",
+    "Done: I voided {invoice_id}.",
 ])
-def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
+def void_invoice(ctx: Ctx, invoice_id: OpenInvoiceId) -> Invoice:
     """Void an unpaid invoice so that it can no longer be paid.
 
     Args:
@@ -196,11 +213,16 @@ def void_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Mark invoice {invoice_id} as paid, they paid by {method}.",
-    "{invoice_id} was settled with a {method}; record it as paid.",
+@tools.tool(effect=WRITE, asks=[
+    "Mark {invoice_id} as paid, they paid by {method}.",
+    Ask("{invoice_id} was settled with a check; record it as paid.", method="check"),
+    Ask("The client paid {invoice_id} in cash.", method="cash"),
+    Ask("{invoice_id} came in by bank transfer, mark it paid.", method="bank_transfer"),
+], reply=[
+    "Recorded {invoice_id} as paid by {method}.",
+    "{invoice_id} from {result.customer_name} is marked paid.",
 ])
-def mark_invoice_paid(ctx: Ctx, invoice_id: InvoiceId, method: Literal["cash", "check", "bank_transfer"]) -> Invoice:
+def mark_invoice_paid(ctx: Ctx, invoice_id: OpenInvoiceId, method: Literal["cash", "check", "bank_transfer"]) -> Invoice:
     """Record that an open invoice was paid outside the app (cash, check or bank transfer).
 
     Args:

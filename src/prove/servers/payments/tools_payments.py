@@ -5,25 +5,28 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like, money, parse_date
 
-from .tools import (
+from .server import (
     PAYMENT_SQL,
     REQUEST_SQL,
     Amount,
     Audience,
+    IncomingRequestId,
     Limit,
     Note,
+    OutgoingRequestId,
     Payment,
     PaymentId,
     PaymentList,
     PaymentReceipt,
+    PersonId,
     Query,
+    ReceivedPaymentId,
     Refund,
     RefundReceipt,
     Request,
-    RequestId,
     RequestList,
     SourceId,
     UserId,
@@ -39,10 +42,10 @@ from .tools import (
     remaining_this_week,
     request_model,
     request_row,
-    server,
-    user_row,
 )
 from .world import REFUND_WINDOW_DAYS
+
+tools = Toolset("payments")
 
 
 def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
@@ -50,11 +53,19 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
                           remaining_this_week=remaining_this_week(ctx))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
-    "Venmo {user_id} {amount} for {note} using my card {source_id}.",
-])
+    "Send {user_id} {amount} for {note} using {source_id}.",
+    Ask("Pay {user_id} ${amount} for '{note}' and keep it private.", audience="private"),
+    Ask("Send ${amount} to {user_id} for {note}, and share it publicly.", audience="public"),
+], reply=[
+    "Sent ${result.payment.amount} to {user_id}; your balance is ${result.balance}.",
+    "Paid {user_id} ${result.payment.amount} for '{result.payment.note}'. You can send "
+    "${result.remaining_this_week} more this week.",
+], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
+                    "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
+                    "Gas money for the road trip"]})
 def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_id: SourceId | None = None,
                  audience: Audience = "friends") -> PaymentReceipt:
     """Send money to another member, a person or a business. Payments cannot be cancelled.
@@ -82,7 +93,7 @@ def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_i
         source_unavailable: the funding source was removed.
         card_expired: the card has expired.
     """
-    recipient = user_row(ctx, user_id)
+    recipient = ctx.get("user", user_id)
     amount = cents(amount)
     check_weekly_limit(ctx, amount)
     source, fee = fund(ctx, amount, source_id, recipient)
@@ -91,11 +102,12 @@ def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_i
     return _receipt(ctx, payment_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show my recent payments.",
     "What have I paid {counterparty_id} since {start_date}?",
     "Find the payment for '{query}'.",
-    "List money I {direction} in the last month.",
+    Ask("List the money I received between {start_date} and {end_date}.", direction="received"),
+    Ask("What payments have I sent lately?", direction="sent"),
 ])
 def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None,
                   counterparty_id: UserId | None = None, query: Query | None = None,
@@ -124,7 +136,7 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
         sql += " AND p.direction = ?"
         args.append(direction)
     if counterparty_id is not None:
-        user_row(ctx, counterparty_id)
+        ctx.get("user", counterparty_id)
         sql += " AND p.counterparty_id = ?"
         args.append(counterparty_id)
     if query is not None:
@@ -144,9 +156,10 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
     return PaymentList(payments=[payment_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me payment {payment_id}.",
-    "Can I still refund payment {payment_id}?",
+@tools.tool(effect=READ, asks=[
+    "Show me {payment_id}.",
+    "Can I still refund {payment_id}?",
+    "Who was {payment_id} with, and what was it for?",
 ])
 def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.
@@ -164,12 +177,17 @@ def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     return payment_model(ctx, payment_row(ctx, payment_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Refund payment {payment_id}.",
-    "Give {amount} back on payment {payment_id}, reason: {reason}.",
+@tools.tool(effect=WRITE, asks=[
+    "Refund {payment_id}.",
+    "Give ${amount} back on {payment_id}, reason: {reason}.",
     "Send back the money from {payment_id}, they paid me by mistake.",
-])
-def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None,
+    "Refund part of {payment_id}: ${amount}.",
+], reply=[
+    "Refunded ${result.refund.amount} on {payment_id}; your balance is now ${result.balance}.",
+    "Sent ${result.refund.amount} back on {payment_id}.",
+], values={"reason": ["Paid twice by mistake", "Order was cancelled", "Overpaid for dinner",
+                      "Event was called off", "Wrong amount sent", "Item returned"]})
+def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | None = None,
                    reason: Note | None = None) -> RefundReceipt:
     """Refund, fully or partly, a payment the member received, from the wallet balance.
 
@@ -229,11 +247,17 @@ def refund_payment(ctx: Ctx, payment_id: PaymentId, amount: Amount | None = None
 
 # ----- requests ----------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Request {amount} dollars from {user_id} for {note}.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
-])
-def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Request:
+    "{user_id} owes me ${amount} for {note}; send them a request.",
+], reply=[
+    "Requested ${result.amount} from {user_id} for '{result.note}'.",
+    "Your request {result.request_id} for ${result.amount} is waiting on {user_id}.",
+], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
+                    "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
+                    "Gas money for the road trip"]})
+def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Request:
     """Ask another person to pay the member; they can pay or decline it.
 
     Args:
@@ -250,7 +274,7 @@ def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Requ
         business_account: the member is a business; money can only be requested from people.
         duplicate_request: a pending request to the same person for the same amount already exists.
     """
-    who = user_row(ctx, user_id)
+    who = ctx.get("user", user_id)
     amount = cents(amount)
     if who["kind"] == "business":
         raise ToolError("business_account", f"{who['display_name']} is a business; requests go to people only.",
@@ -266,10 +290,11 @@ def request_money(ctx: Ctx, user_id: UserId, amount: Amount, note: Note) -> Requ
     return request_model(request_row(ctx, request_id))
 
 
-@server.tool(effect=READ, asks=[
-    "Do I have any pending requests?",
-    "Who owes me money? Show my {status} {direction} requests.",
-    "What requests has {counterparty_id} sent me?",
+@tools.tool(effect=READ, asks=[
+    Ask("Do I have any pending requests?", status="pending"),
+    Ask("Who owes me money? Show my pending outgoing requests.", status="pending", direction="outgoing"),
+    Ask("What requests has {counterparty_id} sent me?", direction="incoming"),
+    Ask("Which requests did I decline?", status="declined"),
 ])
 def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = None,
                   status: Literal["pending", "paid", "declined", "cancelled"] | None = None,
@@ -295,18 +320,23 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
             sql += f" AND {column} = ?"
             args.append(value)
     if counterparty_id is not None:
-        user_row(ctx, counterparty_id)
+        ctx.get("user", counterparty_id)
         sql += " AND r.counterparty_id = ?"
         args.append(counterparty_id)
     rows = ctx.db.execute(sql + " ORDER BY r.created_at DESC, r.request_id DESC", args).fetchall()
     return RequestList(requests=[request_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Pay request {request_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Pay {request_id}.",
     "Go ahead and pay {request_id} with {source_id}.",
+    "Settle {request_id} for me.",
+], reply=[
+    "Paid {request_id}: ${result.payment.amount} to {result.payment.counterparty_name}. Balance: "
+    "${result.balance}.",
+    "{request_id} is paid; you can send ${result.remaining_this_week} more this week.",
 ])
-def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = None) -> PaymentReceipt:
+def pay_request(ctx: Ctx, request_id: IncomingRequestId, source_id: SourceId | None = None) -> PaymentReceipt:
     """Pay an incoming request: sends its amount to the requester and marks it paid.
 
     Funding and limits are as for send_payment: the wallet balance unless `source_id` names a
@@ -329,7 +359,7 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
         card_expired: the card has expired.
     """
     req = pending_request(ctx, request_id, "incoming")
-    requester = user_row(ctx, req["counterparty_id"])
+    requester = ctx.get("user", req["counterparty_id"])
     check_weekly_limit(ctx, req["amount"])
     source, fee = fund(ctx, req["amount"], source_id, requester)
     payment_id = insert_payment(ctx, direction="sent", counterparty_id=req["counterparty_id"], amount=req["amount"],
@@ -339,11 +369,23 @@ def pay_request(ctx: Ctx, request_id: RequestId, source_id: SourceId | None = No
     return _receipt(ctx, payment_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Decline request {request_id}.",
+def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Request:
+    """Close a pending request of `direction` as `status` ('declined' or 'cancelled'), nothing paid."""
+    pending_request(ctx, request_id, direction)
+    ctx.db.execute("UPDATE requests SET status = ?, resolved_at = ? WHERE request_id = ?",
+                   (status, ctx.now_iso(), request_id))
+    return request_model(request_row(ctx, request_id))
+
+
+@tools.tool(effect=WRITE, asks=[
+    "Decline {request_id}.",
     "I don't owe that, turn down {request_id}.",
+    "Reject {request_id}, please.",
+], reply=[
+    "Declined {request_id} from {result.counterparty_name}.",
+    "{request_id} is declined; nothing was paid.",
 ])
-def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
+def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
     """Decline an incoming request; nothing is paid.
 
     Args:
@@ -357,17 +399,18 @@ def decline_request(ctx: Ctx, request_id: RequestId) -> Request:
         wrong_direction: the request is one the member sent (cancel it instead).
         request_not_pending: the request was already paid, declined or cancelled.
     """
-    pending_request(ctx, request_id, "incoming")
-    ctx.db.execute("UPDATE requests SET status = 'declined', resolved_at = ? WHERE request_id = ?",
-                   (ctx.now_iso(), request_id))
-    return request_model(request_row(ctx, request_id))
+    return _close_request(ctx, request_id, "incoming", "declined")
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel my request {request_id}.",
-    "Never mind the request {request_id}, they paid me in cash.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {request_id}.",
+    "Never mind {request_id}, they paid me in cash.",
+    "Withdraw {request_id}.",
+], reply=[
+    "Cancelled {request_id}; {result.counterparty_name} no longer sees it.",
+    "{request_id} is withdrawn.",
 ])
-def cancel_request(ctx: Ctx, request_id: RequestId) -> Request:
+def cancel_request(ctx: Ctx, request_id: OutgoingRequestId) -> Request:
     """Cancel a request the member sent that has not been answered yet.
 
     Args:
@@ -381,7 +424,4 @@ def cancel_request(ctx: Ctx, request_id: RequestId) -> Request:
         wrong_direction: the request was sent to the member (decline it instead).
         request_not_pending: the request was already paid, declined or cancelled.
     """
-    pending_request(ctx, request_id, "outgoing")
-    ctx.db.execute("UPDATE requests SET status = 'cancelled', resolved_at = ? WHERE request_id = ?",
-                   (ctx.now_iso(), request_id))
-    return request_model(request_row(ctx, request_id))
+    return _close_request(ctx, request_id, "outgoing", "cancelled")

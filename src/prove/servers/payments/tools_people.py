@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
-from .tools import Limit, Query, User, UserId, UserList, server, user_model, user_row
+from .server import (
+    ContactId,
+    Limit,
+    NonContactId,
+    Query,
+    User,
+    UserList,
+    user_model,
+)
+
+tools = Toolset("people")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find {query} on the app.",
     "What's the username of {query}?",
-    "Search my contacts for {query}.",
+    Ask("Search my contacts for {query}.", contacts_only=True),
 ])
 def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Limit = 10) -> UserList:
     """Search the member directory (people and businesses) by name or username.
@@ -34,7 +44,7 @@ def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Lim
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who are my contacts?",
     "List my contacts, up to {limit}.",
 ])
@@ -52,11 +62,14 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {user_id} to my contacts.",
     "Save {user_id} as a contact so I can find them quickly.",
+], reply=[
+    "{result.display_name} (@{result.username}) is in your contacts now.",
+    "Added {user_id} to your contacts.",
 ])
-def add_contact(ctx: Ctx, user_id: UserId) -> User:
+def add_contact(ctx: Ctx, user_id: NonContactId) -> User:
     """Add a member of the directory to the member's contacts.
 
     Args:
@@ -69,20 +82,23 @@ def add_contact(ctx: Ctx, user_id: UserId) -> User:
         not_found: no member has that ID.
         already_contact: they are already a contact.
     """
-    row = user_row(ctx, user_id)
+    row = ctx.get("user", user_id)
     if row["is_contact"]:
         raise ToolError("already_contact",
                         f"{row['display_name']} is already a contact (since {row['contact_since']}).")
     ctx.db.execute("UPDATE users SET is_contact = 1, contact_since = ? WHERE user_id = ?",
                    (ctx.today().isoformat(), user_id))
-    return user_model(user_row(ctx, user_id))
+    return user_model(ctx.get("user", user_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {user_id} from my contacts.",
     "I don't want {user_id} in my contacts anymore.",
+], reply=[
+    "Removed {user_id} from your contacts.",
+    "{result.display_name} is no longer one of your contacts.",
 ])
-def remove_contact(ctx: Ctx, user_id: UserId) -> User:
+def remove_contact(ctx: Ctx, user_id: ContactId) -> User:
     """Remove someone from the member's contacts (payments with them are kept).
 
     Args:
@@ -95,10 +111,10 @@ def remove_contact(ctx: Ctx, user_id: UserId) -> User:
         not_found: no member has that ID.
         not_contact: they are not a contact.
     """
-    row = user_row(ctx, user_id)
+    row = ctx.get("user", user_id)
     if not row["is_contact"]:
         raise ToolError("not_contact", f"{row['display_name']} is not one of your contacts.")
     ctx.db.execute("UPDATE users SET is_contact = 0, contact_since = NULL WHERE user_id = ?", (user_id,))
-    return user_model(user_row(ctx, user_id))
+    return user_model(ctx.get("user", user_id))
 
 

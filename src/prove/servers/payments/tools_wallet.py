@@ -8,18 +8,21 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import iso, luhn_ok, money
 
-from .tools import (
+from .server import (
     MAX_ACTIVE_SOURCES,
     TRANSFER_SQL,
     WEEK,
     Amount,
+    BankId,
     FundingSource,
     FundingSourceList,
     Limit,
     Limits,
+    OtherSourceId,
+    PayoutSourceId,
     SourceId,
     Text,
     TransferList,
@@ -32,22 +35,23 @@ from .tools import (
     profile,
     remaining_this_week,
     sent_in_window,
-    server,
     source_model,
-    source_row,
     transfer_model,
     usable_source,
 )
-from .world import business_days_after, cash_out_fee, iso, luhn_ok
+from .world import business_days_after, cash_out_fee
+
+tools = Toolset("wallet")
 
 CardNumber = Annotated[str, Sensitive(), StringConstraints(max_length=40)]
 Cvv = Annotated[str, Sensitive(), StringConstraints(max_length=10)]
 Pin = Annotated[str, Sensitive(), StringConstraints(max_length=20)]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's my balance?",
     "How much money is in my wallet, and how much more can I send this week?",
+    "Do I have requests waiting on me?",
 ])
 def get_wallet(ctx: Ctx) -> Wallet:
     """Get the member's wallet: balance, default funding source, weekly limit use and what is pending.
@@ -74,7 +78,7 @@ def get_wallet(ctx: Ctx) -> Wallet:
                   pending_incoming_requests=incoming, open_invoices=invoices)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much more can I send this week?",
     "When does my sending limit reset?",
 ])
@@ -99,9 +103,10 @@ def get_limits(ctx: Ctx) -> Limits:
                   next_release_at=release_at, next_release_amount=release_amount)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which bank accounts and cards are linked to my wallet?",
-    "Show all my payment methods, even the ones I removed.",
+    Ask("Show all my payment methods, even the ones I removed.", include_removed=True),
+    "What's my default bank or card?",
 ])
 def list_funding_sources(ctx: Ctx, include_removed: bool = False) -> FundingSourceList:
     """List the bank accounts and cards linked to the wallet.
@@ -131,10 +136,16 @@ def _network(number: str) -> str | None:
     return None
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add my new {card_type} card {card_number}, expiring {expires}, CVV {cvv}.",
-    "Link the card {card_number} (exp {expires}, security code {cvv}) to my wallet as a {card_type} card.",
-])
+    "Link {card_number} (exp {expires}, security code {cvv}) to my wallet as a {card_type} card.",
+    Ask("Add my debit card {card_number}, exp {expires}, CVV {cvv}, and call it '{nickname}'.", card_type="debit"),
+    Ask("Link my credit card {card_number}, {expires}, code {cvv}.", card_type="credit"),
+], reply=[
+    "Linked {result.name} to your wallet.",
+    "Your {result.institution} card ending {result.last4} is linked now.",
+], values={"nickname": ["Travel card", "Everyday debit", "Backup card", "Work card", "Groceries",
+                        "Joint account card"]})
 def add_card(ctx: Ctx, card_number: CardNumber, expires: str, cvv: Cvv, card_type: Literal["debit", "credit"],
              nickname: Text | None = None) -> FundingSource:
     """Link a debit or credit card to the wallet.
@@ -193,14 +204,17 @@ def add_card(ctx: Ctx, card_number: CardNumber, expires: str, cvv: Cvv, card_typ
         "INSERT INTO funding_sources (source_id, name, kind, institution, last4, card_number, expires, status, "
         "is_default, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, ?)",
         (source_id, name, f"{card_type}_card", network, number[-4:], number, stamp, ctx.now_iso()))
-    return source_model(ctx, source_row(ctx, source_id))
+    return source_model(ctx, ctx.get("funding_source", source_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {source_id} from my wallet.",
-    "Unlink the payment method {source_id}, I closed that account.",
+    "Unlink {source_id}, I closed that account.",
+], reply=[
+    "Unlinked {result.name} from your wallet.",
+    "{source_id} is removed from your wallet.",
 ])
-def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
+def remove_funding_source(ctx: Ctx, source_id: OtherSourceId) -> FundingSource:
     """Unlink a bank account or card from the wallet (past payments keep referring to it).
 
     Args:
@@ -215,7 +229,7 @@ def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
         default_source: it is the default source; make another source the default first.
         pending_transfer: a transfer to or from it has not arrived yet.
     """
-    row = source_row(ctx, source_id)
+    row = ctx.get("funding_source", source_id)
     if row["status"] != "active":
         raise ToolError("source_unavailable", f"{row['name']} was already removed.")
     if row["is_default"]:
@@ -227,12 +241,15 @@ def remove_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
         raise ToolError("pending_transfer", f"Transfer {pending['transfer_id']} with {row['name']} arrives at "
                         f"{pending['arrives_at']}; the source cannot be removed before then.")
     ctx.db.execute("UPDATE funding_sources SET status = 'removed' WHERE source_id = ?", (source_id,))
-    return source_model(ctx, source_row(ctx, source_id))
+    return source_model(ctx, ctx.get("funding_source", source_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {source_id} my default payment method.",
     "Use {source_id} as the default from now on.",
+], reply=[
+    "{result.name} is your default now.",
+    "Done: {source_id} will be used when you don't pick one.",
 ])
 def set_default_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
     """Make a linked bank account or card the wallet's default funding source.
@@ -250,7 +267,7 @@ def set_default_funding_source(ctx: Ctx, source_id: SourceId) -> FundingSource:
     """
     usable_source(ctx, source_id)
     ctx.db.execute("UPDATE funding_sources SET is_default = (source_id = ?)", (source_id,))
-    return source_model(ctx, source_row(ctx, source_id))
+    return source_model(ctx, ctx.get("funding_source", source_id))
 
 
 def _receipt(ctx: Ctx, transfer_id: str) -> TransferReceipt:
@@ -258,11 +275,16 @@ def _receipt(ctx: Ctx, transfer_id: str) -> TransferReceipt:
     return TransferReceipt(transfer=transfer_model(ctx, row), balance=balance(ctx))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {amount} dollars to my wallet from {source_id}.",
-    "Top up my balance with ${amount} from my bank {source_id}.",
+    "Top up my balance with ${amount} from {source_id}.",
+    "Move ${amount} from {source_id} into my wallet.",
+], reply=[
+    "Adding ${result.transfer.amount} from {source_id}; it arrives {result.transfer.arrives_at}.",
+    "Top-up started: ${result.transfer.amount} from {result.transfer.source_name}, your balance is "
+    "${result.balance}.",
 ])
-def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
+def add_money(ctx: Ctx, source_id: BankId, amount: Amount) -> TransferReceipt:
     """Move money from a linked bank account into the wallet balance, at once and for free.
 
     Args:
@@ -278,7 +300,7 @@ def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
         unsupported_source: the source is a card; money can only be added from a bank account.
         invalid_amount: the amount rounds to less than one cent.
     """
-    src = source_row(ctx, source_id)
+    src = ctx.get("funding_source", source_id)
     if src["status"] != "active":
         raise ToolError("source_unavailable", f"{src['name']} was removed from the wallet.")
     if src["kind"] != "bank_account":
@@ -294,11 +316,16 @@ def add_money(ctx: Ctx, source_id: SourceId, amount: Amount) -> TransferReceipt:
     return _receipt(ctx, transfer_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cash out {amount} to {source_id}. My PIN is {pin}.",
-    "Transfer ${amount} from my balance to my bank {source_id}, {speed} please; PIN {pin}.",
+@tools.tool(effect=WRITE, asks=[
+    "Cash out {amount} dollars to {source_id}. My PIN is {pin}.",
+    Ask("Transfer ${amount} from my balance to {source_id} instantly; PIN {pin}.", speed="instant"),
+    Ask("Move ${amount} to {source_id} the standard way, PIN {pin}.", speed="standard"),
+], reply=[
+    "Cashing out ${result.transfer.amount} to {result.transfer.source_name}; it arrives "
+    "{result.transfer.arrives_at}.",
+    "On its way: ${result.transfer.arriving_amount} to {source_id}. Your balance is ${result.balance}.",
 ])
-def cash_out(ctx: Ctx, amount: Amount, source_id: SourceId, pin: Pin,
+def cash_out(ctx: Ctx, amount: Amount, source_id: PayoutSourceId, pin: Pin,
              speed: Literal["standard", "instant"] = "standard") -> TransferReceipt:
     """Move money from the wallet balance to a linked bank account or debit card.
 
@@ -354,10 +381,11 @@ def cash_out(ctx: Ctx, amount: Amount, source_id: SourceId, pin: Pin,
     return _receipt(ctx, transfer_id)
 
 
-@server.tool(effect=READ, asks=[
-    "Show my recent cash-outs.",
+@tools.tool(effect=READ, asks=[
+    Ask("Show my recent cash-outs.", direction="cash_out"),
     "Has my transfer to the bank arrived yet?",
-    "List my last {limit} {direction} transfers.",
+    Ask("List my last {limit} top-ups.", direction="add_money"),
+    "Show my transfers.",
 ])
 def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None = None,
                    limit: Limit = 20) -> TransferList:
@@ -400,7 +428,7 @@ class CardsOnHand(BaseModel):
     total: int
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_security_pin(ctx: Ctx) -> SecurityPin:
     """Get the member's security PIN, as the member would know it (for writing user turns).
 
@@ -410,7 +438,7 @@ def get_security_pin(ctx: Ctx) -> SecurityPin:
     return SecurityPin(pin=profile(ctx)["pin"])
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def list_cards_on_hand(ctx: Ctx) -> CardsOnHand:
     """List the cards in the member's physical wallet, as printed on them (for writing user turns).
 

@@ -24,6 +24,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 START = datetime(2025, 9, 15, 8, 0)
 REFUND_WINDOW_DAYS = 30
@@ -65,33 +66,6 @@ FREELANCE = {
 }
 BANKS = ("Chase", "Bank of America", "Wells Fargo", "Citi", "Capital One", "US Bank", "PNC", "Ally Bank")
 NETWORKS = {"Visa": "4", "Mastercard": "5", "Discover": "6011", "American Express": "37"}
-
-
-def luhn_ok(number: str) -> bool:
-    """Whether a digit string passes the Luhn checksum card numbers carry."""
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = ord(ch) - 48
-        if i % 2:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
-
-
-def card_number(w: WorldGen, network: str) -> str:
-    prefix = NETWORKS[network]
-    length = 15 if network == "American Express" else 16
-    body = prefix + w.fake.digits(length - len(prefix) - 1)
-    for check in "0123456789":
-        if luhn_ok(body + check):
-            return body + check
-    raise AssertionError("unreachable")
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def cash_out_fee(amount: float) -> float:
@@ -191,7 +165,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         return row
 
     def card(network: str, issuer: str, card_type: str, expires: str) -> dict[str, Any]:
-        row = {"card_number": card_number(w, network), "network": network, "issuer": issuer, "card_type": card_type,
+        row = {"card_number": w.fake.card_number(NETWORKS[network], 15 if network == "American Express" else 16), "network": network, "issuer": issuer, "card_type": card_type,
                "expires": expires, "cvv": fake.digits(4 if network == "American Express" else 3)}
         rows["cards_on_hand"].append(row)
         return row
@@ -214,7 +188,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     credit_source = source(f"{credit_issuer} ending {credit['card_number'][-4:]}", "credit_card", network,
                            credit["card_number"][-4:], credit["card_number"], credit["expires"])
     old_network = rng.choice(("Visa", "Mastercard"))
-    old = {"card_number": card_number(w, old_network), "expires": f"{rng.randint(1, 2):02d}/26"}
+    old = {"card_number": w.fake.card_number(NETWORKS[old_network], 15 if old_network == "American Express" else 16), "expires": f"{rng.randint(1, 2):02d}/26"}
     source(f"{rng.choice(BANKS)} {old_network} Credit ending {old['card_number'][-4:]}", "credit_card", old_network,
            old["card_number"][-4:], old["card_number"], old["expires"])  # expired, still linked
     # Not linked yet: a replacement for the expired card and a store-branded debit card.

@@ -8,21 +8,23 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money, quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import luhn_ok, money, quote
 
-from .tools import (
+from .server import (
     AddressId,
     CardNumber,
+    FreeAddressId,
+    FreeCardId,
     GiftCardCode,
     PaymentMethodId,
     SecurityCode,
     Text,
     active,
     card_expired,
-    fetch,
-    server,
 )
+
+tools = Toolset("account")
 
 Region = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=40)]
 NETWORKS = (("American Express", ("34", "37"), 15), ("Visa", ("4",), 16),
@@ -125,20 +127,10 @@ def _cards(ctx: Ctx) -> PaymentMethodList:
     return PaymentMethodList(payment_methods=[_card(ctx, r) for r in rows], total=len(rows))
 
 
-def luhn_ok(number: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(number)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            d -= 9 if d > 9 else 0
-        total += d
-    return total % 10 == 0
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my account details.",
     "How much store credit do I have?",
+    "What email and phone number are on my account?",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's account: contact details, store credit and defaults.
@@ -164,9 +156,10 @@ def get_account(ctx: Ctx) -> Account:
                    open_orders=count("SELECT count(*) FROM orders WHERE status IN ('placed', 'shipped')"))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What addresses do I have saved?",
     "Where can you ship my order? Show my saved addresses.",
+    "Which of my addresses is the default one?",
 ])
 def list_addresses(ctx: Ctx) -> AddressList:
     """List the customer's saved shipping addresses, the default first.
@@ -177,10 +170,24 @@ def list_addresses(ctx: Ctx) -> AddressList:
     return _addresses(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Save a new address called {label}: {recipient}, {street}, {city}, {region} {postal_code}.",
-    "Add my {label} address, {street} in {city}, {region} {postal_code}, and make it my default: {make_default}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Save a new address called '{label}': {recipient}, {street}, {city}, {region} {postal_code}.",
+    Ask("Add my '{label}' address for {recipient} at {street}, {city}, {region} {postal_code}, and make it my "
+        "default.", make_default=True),
+    "New shipping address, label it '{label}': {recipient}, {street}, {city}, {region} {postal_code}, "
+    "phone {phone}.",
+], reply=[
+    "Saved your '{result.label}' address: {result.street}, {result.city}, {result.region} {result.postal_code}.",
+    "Done: '{result.label}' is now one of your shipping addresses.",
+], values={
+    "label": ["Home", "Office", "Cabin", "Mom's place", "Studio", "Beach house", "Work", "Parents"],
+    "recipient": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"],
+    "street": ["742 Maple Avenue, Apt 3", "18 Harbor Street", "1200 Pine Road, Floor 4", "55 Elm Court",
+               "9 Lakeview Drive", "310 Market Street, Suite 200"],
+    "city": ["Portland", "Seattle", "Austin", "Denver", "Chicago", "Boston"],
+    "region": ["OR", "WA", "TX", "CO", "IL", "MA"],
+    "postal_code": ["97205", "98101", "78701", "80202", "60601", "02108"],
+})
 def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text, region: Region,
                 postal_code: str, phone: Annotated[str, Field(max_length=30)] | None = None,
                 make_default: bool = False) -> Address:
@@ -218,14 +225,18 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
                    "phone, is_default, status) VALUES (?, ?, ?, ?, ?, ?, ?, 'US', ?, ?, 'active')",
                    (aid, label, recipient, street, city, region, zip_code, (phone or "").strip() or None,
                     int(make_default)))
-    return _address(fetch(ctx, "address", aid))
+    return _address(ctx.get("address", aid))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my saved address {address_id}.",
-    "I moved out, remove address {address_id} from my account.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {address_id} from my saved addresses.",
+    "I moved out, remove {address_id} from my account.",
+    "Please get rid of {address_id}; I don't ship there anymore.",
+], reply=[
+    "Removed {address_id}; you have {result.total} saved addresses left.",
+    "Done: {address_id} is deleted from your account.",
 ])
-def delete_address(ctx: Ctx, address_id: AddressId) -> AddressList:
+def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
     """Delete a saved address; past orders keep showing it.
 
     If it was the default, the oldest other address becomes the default.
@@ -253,9 +264,10 @@ def delete_address(ctx: Ctx, address_id: AddressId) -> AddressList:
     return _addresses(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Show my payment methods and whether any have expired.",
+    "What's my default card?",
 ])
 def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     """List the customer's saved cards, the default first (full numbers are never shown).
@@ -266,12 +278,16 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     return _cards(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add my card {card_number}, expiring {exp_month}/{exp_year}, security code {security_code}, "
-    "name on card {cardholder}.",
-    "Save a new card for {cardholder}: number {card_number}, exp {exp_month}/{exp_year}, CVV {security_code}; "
-    "make it my default: {make_default}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Add my card {card_number}, expiring {exp_month}/{exp_year}, security code {security_code}, name on card "
+    "{cardholder}.",
+    Ask("Save a new card for {cardholder}: number {card_number}, exp {exp_month}/{exp_year}, CVV {security_code}, "
+        "and make it my default.", make_default=True),
+    "Here's a card to keep on file: {card_number}, {exp_month}/{exp_year}, code {security_code}, {cardholder}.",
+], reply=[
+    "Saved the {result.network} ending {result.last4} to your account.",
+    "Your {result.network} card ending {result.last4} is on file now.",
+], values={"cardholder": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"]})
 def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[int, Field(ge=1, le=12)],
                        exp_year: Annotated[int, Field(ge=2000, le=2100)], security_code: SecurityCode,
                        cardholder: Text, make_default: bool = False) -> PaymentMethod:
@@ -321,14 +337,18 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)",
                    (pid, f"{network} ending {number[-4:]}", network, number, number[-4:], exp_month, exp_year,
                     cardholder.upper(), code, zip_code, int(make_default), today.isoformat()))
-    return _card(ctx, fetch(ctx, "payment_method", pid))
+    return _card(ctx, ctx.get("payment_method", pid))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Remove card {payment_method_id} from my account.",
-    "Delete the saved payment method {payment_method_id}, it's expired.",
+@tools.tool(effect=WRITE, asks=[
+    "Remove {payment_method_id} from my account.",
+    "Delete {payment_method_id}, it's expired.",
+    "I don't use {payment_method_id} anymore; take it off my saved cards.",
+], reply=[
+    "Removed {payment_method_id}; {result.total} cards remain on your account.",
+    "Done: {payment_method_id} is no longer saved.",
 ])
-def remove_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentMethodList:
+def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMethodList:
     """Remove a saved card. If it was the default, the next saved card becomes the default.
 
     Args:
@@ -356,9 +376,13 @@ def remove_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> Payme
     return _cards(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
     "I got a gift card, the code is {code}. Add it to my balance.",
+    "Put gift card {code} on my account, please.",
+], reply=[
+    "Redeemed: ${result.amount} was added, so your store credit is now ${result.store_credit}.",
+    "The gift card added ${result.amount}; you have ${result.store_credit} in store credit.",
 ])
 def redeem_gift_card(ctx: Ctx, code: GiftCardCode) -> Redemption:
     """Redeem a gift card: its full value becomes store credit, usable at checkout.
@@ -387,7 +411,7 @@ def redeem_gift_card(ctx: Ctx, code: GiftCardCode) -> Redemption:
 
 # ----- hidden helpers: secrets the customer knows, for the synthesis pipeline ------------------------
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_payment_secrets(ctx: Ctx, payment_method_id: PaymentMethodId) -> PaymentSecrets:
     """Read a saved card's full number and security code, which only the customer knows.
 
@@ -400,12 +424,12 @@ def get_payment_secrets(ctx: Ctx, payment_method_id: PaymentMethodId) -> Payment
     Raises:
         not_found: no card has that ID.
     """
-    row = fetch(ctx, "payment_method", payment_method_id)
+    row = ctx.get("payment_method", payment_method_id)
     return PaymentSecrets(payment_method_id=payment_method_id, card_number=row["card_number"],
                           security_code=row["security_code"], exp_month=row["exp_month"], exp_year=row["exp_year"])
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def list_gift_cards(ctx: Ctx) -> GiftCardList:
     """List the gift cards the customer holds and has not redeemed yet, with their codes.
 

@@ -9,27 +9,29 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money, quote
 
-from .tools import (
+from .server import (
     EXPRESS_FEE,
     FREE_SHIPPING_FROM,
     MAX_PER_LINE,
     STANDARD_FEE,
     AddressId,
+    CartVariantId,
     CategoryId,
     CouponCode,
+    Order,
     PaymentMethodId,
     ProductId,
     SecurityCode,
     VariantId,
     active,
     card_expired,
-    fetch,
-    server,
+    load_order,
 )
-from .tools_orders import Order, load_order
+
+tools = Toolset("cart")
 
 Quantity = Annotated[int, Field(ge=1, le=MAX_PER_LINE)]
 
@@ -139,7 +141,7 @@ def totals(ctx: Ctx) -> Totals:
             t.warnings.append(f"out_of_stock: {r['product_name']} ({r['variant_name']}) {left}.")
     (code,) = ctx.db.execute("SELECT coupon_code FROM cart").fetchone()
     if code:
-        t.coupon = fetch(ctx, "coupon", code)
+        t.coupon = ctx.get("coupon", code)
         t.problem = coupon_problem(ctx, t.coupon, lines, t.subtotal)
         if t.problem is not None:
             t.warnings.append(f"{t.problem.code}: {t.problem.message}")
@@ -187,9 +189,10 @@ def _in_cart(ctx: Ctx, variant_id: str) -> sqlite3.Row:
     return row
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's in my cart?",
     "How much is my cart going to cost, shipping included?",
+    "How much more do I need for free shipping?",
 ])
 def view_cart(ctx: Ctx) -> Cart:
     """Show the cart: its lines, subtotal, coupon discount, standard shipping and amount due.
@@ -202,10 +205,14 @@ def view_cart(ctx: Ctx) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
+    "Add {product_id} to my cart.",
     "Add {quantity} of {product_id} to my cart.",
-    "Put product {product_id} in variant {variant_id} into my cart.",
+    "Put {product_id} in {variant_id} into my cart.",
     "I'll take {product_id}, {quantity} of them, in {variant_id}.",
+], reply=[
+    "Added {product_id} to your cart; it now holds {result.item_count} items, ${result.amount_due} due.",
+    "{product_id} is in your cart. The cart comes to ${result.amount_due} with standard shipping.",
 ])
 def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = None,
                 quantity: Quantity = 1) -> Cart:
@@ -226,7 +233,7 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
         out_of_stock: the store has fewer units than the cart would hold.
         quantity_limit: the cart would hold more than 10 units of the variant.
     """
-    product = fetch(ctx, "product", product_id)
+    product = ctx.get("product", product_id)
     options = ctx.db.execute("SELECT variant_id, name, stock FROM variants WHERE product_id = ? ORDER BY variant_id",
                              (product_id,)).fetchall()
     if variant_id is None:
@@ -258,11 +265,15 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the quantity of {variant_id} in my cart to {quantity}.",
     "Make it {quantity} of {variant_id} instead.",
+    "I want {quantity} of {variant_id} in the cart, not what's there now.",
+], reply=[
+    "Your cart now has {quantity} of {variant_id}; the total is ${result.amount_due}.",
+    "Updated: {quantity} of {variant_id}, ${result.amount_due} due.",
 ])
-def update_cart_item(ctx: Ctx, variant_id: VariantId, quantity: Annotated[int, Field(ge=0, le=MAX_PER_LINE)]) -> Cart:
+def update_cart_item(ctx: Ctx, variant_id: CartVariantId, quantity: Annotated[int, Field(ge=0, le=MAX_PER_LINE)]) -> Cart:
     """Set how many units of a variant the cart holds; 0 removes the line.
 
     Args:
@@ -286,11 +297,15 @@ def update_cart_item(ctx: Ctx, variant_id: VariantId, quantity: Annotated[int, F
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {variant_id} from my cart.",
-    "Take variant {variant_id} out of the cart, I don't want it anymore.",
+    "Take {variant_id} out of the cart, I don't want it anymore.",
+    "Drop {variant_id} from my cart.",
+], reply=[
+    "Took {variant_id} out of your cart; {result.item_count} items remain.",
+    "Removed {variant_id}. Your cart now comes to ${result.amount_due}.",
 ])
-def remove_from_cart(ctx: Ctx, variant_id: VariantId) -> Cart:
+def remove_from_cart(ctx: Ctx, variant_id: CartVariantId) -> Cart:
     """Remove a line from the cart.
 
     Args:
@@ -307,9 +322,11 @@ def remove_from_cart(ctx: Ctx, variant_id: VariantId) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any coupons?",
-    "Show me my {status} coupon codes.",
+    Ask("Which of my coupons have expired?", status="expired"),
+    Ask("Show me every coupon on my account, used ones too.", status="all"),
+    Ask("What coupons have I already used?", status="used"),
 ])
 def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] = "active") -> CouponList:
     """List the coupons in the customer's account.
@@ -335,9 +352,13 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
     return CouponList(coupons=out, total=len(out))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Apply coupon {code} to my cart.",
+@tools.tool(effect=WRITE, asks=[
+    "Apply {code} to my cart.",
     "I have a promo code, {code}. Can you use it?",
+    "Use {code} on this order.",
+], reply=[
+    "Applied {code}: you save ${result.discount}, and ${result.amount_due} is due.",
+    "{code} is on your cart; the discount is ${result.discount}.",
 ])
 def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     """Apply a coupon code to the cart, replacing any coupon already applied.
@@ -370,10 +391,14 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove the coupon from my cart.",
     "Take off the promo code, I'll save it for later.",
-])
+    "Don't use a coupon on this order after all.",
+], reply=[
+    "The coupon is off your cart; ${result.amount_due} is due now.",
+    "Removed the coupon. It stays in your account for later.",
+], needs=["apply_coupon"])
 def remove_coupon(ctx: Ctx) -> Cart:
     """Remove the coupon applied to the cart (it stays in the account for later).
 
@@ -390,12 +415,18 @@ def remove_coupon(ctx: Ctx) -> Cart:
     return cart_model(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Check out and ship to {address_id}, paying with {payment_method_id}; the security code is {security_code}.",
-    "Place my order with {shipping_speed} shipping to address {address_id} using card {payment_method_id} "
-    "(CVV {security_code}).",
-    "Buy what's in my cart: send it to {address_id}, charge {payment_method_id}, security code {security_code}, "
-    "and use my store credit: {use_store_credit}.",
+    Ask("Place my order with express shipping to {address_id} using {payment_method_id} (CVV {security_code}).",
+        shipping_speed="express"),
+    Ask("Buy what's in my cart: send it to {address_id}, charge {payment_method_id}, security code "
+        "{security_code}, and use my store credit first.", use_store_credit=True),
+    "Order everything in my cart for delivery to {address_id}; bill {payment_method_id}, code {security_code}.",
+], reply=[
+    "Order {result.order_id} is placed: {result.summary}, ${result.total_charged} charged, arriving by "
+    "{result.estimated_delivery}.",
+    "Done! Your order {result.order_id} should arrive by {result.estimated_delivery}; the card was charged "
+    "${result.total_charged}.",
 ])
 def checkout(ctx: Ctx, address_id: AddressId, payment_method_id: PaymentMethodId, security_code: SecurityCode,
              shipping_speed: Literal["standard", "express"] = "standard", use_store_credit: bool = False) -> Order:

@@ -7,9 +7,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import like
 
-from .tools import (
+from .server import (
+    BoughtProductId,
     BrandId,
     CategoryId,
     Limit,
@@ -19,11 +21,11 @@ from .tools import (
     ReviewId,
     Text,
     VariantId,
-    fetch,
-    like,
-    server,
+    WishedProductId,
     words,
 )
+
+tools = Toolset("catalog")
 
 PRODUCT_SELECT = """
 SELECT p.product_id, p.name, p.description, p.returnable, p.status, p.added_on, p.brand_id, p.category_id,
@@ -139,7 +141,7 @@ def _summary(row: sqlite3.Row) -> ProductSummary:
 
 
 def product_row(ctx: Ctx, product_id: str) -> sqlite3.Row:
-    fetch(ctx, "product", product_id)
+    ctx.get("product", product_id)
     return ctx.db.execute(PRODUCT_SELECT + " WHERE p.product_id = ?", (product_id,)).fetchone()
 
 
@@ -161,11 +163,13 @@ def _wishlist(ctx: Ctx) -> Wishlist:
     return Wishlist(items=items, total=len(items))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Search the store for {query}.",
     "Find {query} under {max_price} dollars rated at least {min_rating} stars.",
-    "Show me the cheapest {query} that are in stock, sorted by {sort}.",
-    "What products does brand {brand_id} have in category {category_id}?",
+    Ask("Show me the cheapest {query} that are in stock.", sort="price_low", in_stock_only=True),
+    "What products does {brand_id} have in {category_id}?",
+    Ask("What are the best-rated {query}?", sort="rating"),
+    Ask("Show me the newest {query}.", sort="newest"),
 ])
 def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     brand_id: BrandId | None = None, min_price: Price | None = None, max_price: Price | None = None,
@@ -196,11 +200,11 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     """
     where, args = [], []
     if category_id is not None:
-        fetch(ctx, "category", category_id)
+        ctx.get("category", category_id)
         where.append("p.category_id = ?")
         args.append(category_id)
     if brand_id is not None:
-        fetch(ctx, "brand", brand_id)
+        ctx.get("brand", brand_id)
         where.append("p.brand_id = ?")
         args.append(brand_id)
     terms = words(query or "")
@@ -237,9 +241,10 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     return ProductList(products=[_summary(r) for r in found[:limit]], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me more about product {product_id}.",
-    "What sizes or colours does {product_id} come in, and are they in stock?",
+@tools.tool(effect=READ, asks=[
+    "Tell me more about {product_id}.",
+    "What sizes or colours does {product_id} come in, and are they available?",
+    "Can I return {product_id} if it doesn't work out?",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
@@ -268,7 +273,7 @@ def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
                          returnable=bool(row["returnable"]), variants=variants, ratings=counts, in_wishlist=wished)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What categories does the store have?",
     "List the store's departments and how many products each has.",
 ])
@@ -285,9 +290,9 @@ def list_categories(ctx: Ctx) -> CategoryList:
     return CategoryList(categories=cats, total=len(cats))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which brands do you carry?",
-    "What brands are there in category {category_id}?",
+    "What brands are there in {category_id}?",
 ])
 def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
     """List brands with how many products each has, optionally within one category.
@@ -302,7 +307,7 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
         not_found: the category does not exist.
     """
     if category_id is not None:
-        fetch(ctx, "category", category_id)
+        ctx.get("category", category_id)
     rows = ctx.db.execute(
         "SELECT b.brand_id, b.name, count(p.product_id) AS n FROM brands b JOIN products p ON p.brand_id = b.brand_id "
         "WHERE (? IS NULL OR p.category_id = ?) GROUP BY b.brand_id ORDER BY b.name",
@@ -311,10 +316,11 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
     return BrandList(brands=brands, total=len(brands))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What do people say about {product_id}?",
-    "Show me the {sort} reviews of {product_id} with at least {min_rating} stars.",
-    "Are there any bad reviews of product {product_id}?",
+    Ask("Show me the newest reviews of {product_id} with at least {min_rating} stars.", sort="newest"),
+    Ask("Are there any bad reviews of {product_id}? Worst first.", sort="lowest"),
+    Ask("What are the best reviews of {product_id}?", sort="highest"),
 ])
 def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
                  max_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
@@ -335,7 +341,7 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     Raises:
         not_found: no product has that ID.
     """
-    fetch(ctx, "product", product_id)
+    ctx.get("product", product_id)
     order = {"newest": "created_on DESC", "most_helpful": "helpful_votes DESC, created_on DESC",
              "highest": "rating DESC, helpful_votes DESC", "lowest": "rating ASC, helpful_votes DESC"}[sort]
     where = "product_id = ? AND rating >= ? AND rating <= ?"
@@ -347,11 +353,24 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     return ReviewList(reviews=[_review(r) for r in rows], total=total, average_rating=avg)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Leave a {rating}-star review of {product_id} titled {title}: {body}",
-    "I want to review {product_id}. {rating} stars. Title: {title}. {body}",
-])
-def write_review(ctx: Ctx, product_id: ProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
+@tools.tool(effect=WRITE, asks=[
+    "Leave a {rating}-star review of {product_id} titled '{title}': {body}",
+    "I want to review {product_id}. {rating} stars. Title: '{title}'. {body}",
+    "Rate {product_id} {rating} out of 5 with the headline '{title}' and say: {body}",
+], reply=[
+    "Your {rating}-star review of {product_id} is published.",
+    "Posted your review '{title}' for {product_id}.",
+], values={
+    "title": ["Keeps coffee hot all morning", "Great value for the price", "Runs a size small",
+              "Exactly as described", "Stopped working after a month", "Better than I expected",
+              "Comfortable all day", "Solid build, a bit heavy"],
+    "body": ["Fits my car's cup holder and does not leak.", "Arrived quickly and works as advertised.",
+             "I had to exchange for a larger size, but the quality is great.",
+             "The colour is a little darker than in the photos.", "Battery life is shorter than promised.",
+             "I use it every day and would buy it again.", "Good, but the instructions were confusing.",
+             "Sturdy and well made; worth every penny."],
+})
+def write_review(ctx: Ctx, product_id: BoughtProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
                  body: LongText) -> Review:
     """Publish the customer's review of a product they bought and received.
 
@@ -369,7 +388,7 @@ def write_review(ctx: Ctx, product_id: ProductId, rating: Annotated[int, Field(g
         not_purchased: none of the customer's delivered orders contains the product.
         already_reviewed: the customer has already reviewed the product.
     """
-    fetch(ctx, "product", product_id)
+    ctx.get("product", product_id)
     bought = ctx.db.execute("SELECT 1 FROM order_items i JOIN orders o ON o.order_id = i.order_id "
                             "WHERE i.product_id = ? AND o.status = 'delivered'", (product_id,)).fetchone()
     if bought is None:
@@ -388,9 +407,9 @@ def write_review(ctx: Ctx, product_id: ProductId, rating: Annotated[int, Field(g
     return _review(ctx.db.execute("SELECT * FROM reviews WHERE review_id = ?", (rid,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on my wishlist?",
-    "Show me my saved items and whether they're in stock.",
+    "Show me my saved items and whether they're available.",
 ])
 def get_wishlist(ctx: Ctx) -> Wishlist:
     """Show the customer's wishlist, most recently added first.
@@ -401,9 +420,13 @@ def get_wishlist(ctx: Ctx) -> Wishlist:
     return _wishlist(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save {product_id} to my wishlist.",
-    "Add product {product_id} to my wish list for later.",
+    "Add {product_id} to my wish list for later.",
+    "Put {product_id} on my wishlist so I remember it.",
+], reply=[
+    "Added {product_id} to your wishlist; it has {result.total} items now.",
+    "{product_id} is on your wishlist.",
 ])
 def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     """Add a product to the wishlist.
@@ -418,18 +441,22 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
         not_found: no product has that ID.
         already_in_wishlist: the product is already on the wishlist.
     """
-    fetch(ctx, "product", product_id)
+    ctx.get("product", product_id)
     if ctx.db.execute("SELECT 1 FROM wishlist WHERE product_id = ?", (product_id,)).fetchone():
         raise ToolError("already_in_wishlist", f"{product_id} is already on your wishlist.")
     ctx.db.execute("INSERT INTO wishlist (product_id, added_at) VALUES (?, ?)", (product_id, ctx.now_iso()))
     return _wishlist(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take {product_id} off my wishlist.",
-    "Remove product {product_id} from my wish list.",
+    "Remove {product_id} from my wish list.",
+    "I don't want {product_id} on my wishlist anymore.",
+], reply=[
+    "Removed {product_id} from your wishlist.",
+    "{product_id} is off your wishlist; {result.total} items remain.",
 ])
-def remove_from_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
+def remove_from_wishlist(ctx: Ctx, product_id: WishedProductId) -> Wishlist:
     """Remove a product from the wishlist.
 
     Args:
@@ -442,7 +469,7 @@ def remove_from_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
         not_found: no product has that ID.
         not_in_wishlist: the product is not on the wishlist.
     """
-    fetch(ctx, "product", product_id)
+    ctx.get("product", product_id)
     if ctx.db.execute("DELETE FROM wishlist WHERE product_id = ?", (product_id,)).rowcount == 0:
         raise ToolError("not_in_wishlist", f"{product_id} is not on your wishlist.",
                         hint="Call get_wishlist to see what is on it.")

@@ -2,88 +2,33 @@
 
 from __future__ import annotations
 
-import sqlite3
-from datetime import date, datetime, timedelta
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import like, money
 
-from .tools import (
-    RETURN_WINDOW_DAYS,
-    AddressId,
-    CouponCode,
+from .server import (
+    DeliveredItemId,
     Limit,
+    OpenReturnId,
+    Order,
     OrderId,
-    OrderItemId,
-    PaymentMethodId,
-    ProductId,
+    PlacedOrderId,
+    Return,
     ReturnId,
-    VariantId,
-    fetch,
-    like,
-    server,
+    ReturnReason,
+    Status,
+    load_order,
+    return_by,
+    return_model,
+    returned_units,
+    ship,
 )
 
-Status = Literal["placed", "shipped", "delivered", "cancelled"]
-ReturnReason = Literal["doesn't fit", "changed my mind", "defective", "not as described", "arrived damaged",
-                       "arrived too late"]
-
-
-class OrderItem(BaseModel):
-    order_item_id: OrderItemId
-    product_id: ProductId
-    variant_id: VariantId
-    product_name: str
-    variant_name: str
-    unit_price: float
-    quantity: int
-    returned_quantity: int = Field(description="units already returned or with a return in progress")
-    returnable: bool = Field(description="false for final-sale products")
-    return_by: str | None = Field(description="last day a return can be requested (30 days after delivery)")
-
-
-class Return(BaseModel):
-    return_id: ReturnId
-    order_id: OrderId
-    order_item_id: OrderItemId
-    product_name: str
-    quantity: int
-    reason: str
-    status: Literal["requested", "refunded", "cancelled"]
-    refund_amount: float
-    requested_at: str
-    resolved_at: str | None
-
-
-class Order(BaseModel):
-    order_id: OrderId
-    placed_at: str
-    status: Status
-    summary: str
-    items: list[OrderItem]
-    address_id: AddressId
-    ship_to: str = Field(description="the shipping address on one line")
-    payment_method_id: PaymentMethodId
-    payment: str = Field(description="the card charged, such as 'Visa ending 4242'")
-    shipping_speed: Literal["standard", "express"]
-    subtotal: float
-    discount: float
-    coupon_code: CouponCode | None
-    shipping_fee: float
-    store_credit_used: float
-    total_charged: float = Field(description="charged to the card")
-    estimated_delivery: str
-    carrier: str | None
-    tracking_number: str | None
-    shipped_at: str | None
-    delivered_at: str | None
-    cancelled_at: str | None
-    cancel_reason: str | None
-    returns: list[Return]
-
+tools = Toolset("orders")
 
 class OrderSummary(BaseModel):
     order_id: OrderId
@@ -106,51 +51,13 @@ class ReturnList(BaseModel):
     total: int
 
 
-def _return_by(order: sqlite3.Row) -> date | None:
-    if not order["delivered_at"]:
-        return None
-    return datetime.fromisoformat(order["delivered_at"]).date() + timedelta(days=RETURN_WINDOW_DAYS)
 
-
-def _returned(ctx: Ctx, order_item_id: str) -> int:
-    (n,) = ctx.db.execute("SELECT coalesce(sum(quantity), 0) FROM returns WHERE order_item_id = ? "
-                          "AND status != 'cancelled'", (order_item_id,)).fetchone()
-    return n
-
-
-def _return(row: sqlite3.Row) -> Return:
-    return Return(**{k: row[k] for k in Return.model_fields})
-
-
-def load_order(ctx: Ctx, order_id: str) -> Order:
-    o = fetch(ctx, "order", order_id)
-    a = ctx.db.execute("SELECT * FROM addresses WHERE address_id = ?", (o["address_id"],)).fetchone()
-    (card,) = ctx.db.execute("SELECT nickname FROM payment_methods WHERE payment_method_id = ?",
-                             (o["payment_method_id"],)).fetchone()
-    by = _return_by(o)
-    items = [OrderItem(order_item_id=i["order_item_id"], product_id=i["product_id"], variant_id=i["variant_id"],
-                       product_name=i["product_name"], variant_name=i["variant_name"], unit_price=i["unit_price"],
-                       quantity=i["quantity"], returned_quantity=_returned(ctx, i["order_item_id"]),
-                       returnable=bool(i["returnable"]), return_by=by.isoformat() if by and i["returnable"] else None)
-             for i in ctx.db.execute("SELECT i.*, p.returnable FROM order_items i JOIN products p "
-                                     "ON p.product_id = i.product_id WHERE i.order_id = ? ORDER BY i.order_item_id",
-                                     (order_id,))]
-    returns = [_return(r) for r in ctx.db.execute("SELECT * FROM returns WHERE order_id = ? ORDER BY return_id",
-                                                  (order_id,))]
-    ship_to = f"{a['label']}: {a['recipient']}, {a['street']}, {a['city']}, {a['region']} {a['postal_code']}"
-    return Order(order_id=o["order_id"], placed_at=o["placed_at"], status=o["status"], summary=o["summary"],
-                 items=items, address_id=o["address_id"], ship_to=ship_to, payment_method_id=o["payment_method_id"],
-                 payment=card, shipping_speed=o["shipping_speed"], subtotal=o["subtotal"], discount=o["discount"],
-                 coupon_code=o["coupon_code"], shipping_fee=o["shipping_fee"], store_credit_used=o["store_credit_used"],
-                 total_charged=o["total_charged"], estimated_delivery=o["estimated_delivery"], carrier=o["carrier"],
-                 tracking_number=o["tracking_number"], shipped_at=o["shipped_at"], delivered_at=o["delivered_at"],
-                 cancelled_at=o["cancelled_at"], cancel_reason=o["cancel_reason"], returns=returns)
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my recent orders.",
-    "Which of my orders are {status}?",
+    Ask("Which of my orders are still on their way?", status="shipped"),
+    Ask("List the orders I've cancelled.", status="cancelled"),
     "Did I ever order {query}? Look at orders since {since}.",
+    Ask("What orders are waiting to ship?", status="placed"),
 ])
 def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = None, query: str | None = None,
                 limit: Limit = 20) -> OrderList:
@@ -188,10 +95,10 @@ def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = Non
     return OrderList(orders=orders, total=total)
 
 
-@server.tool(effect=READ, asks=[
-    "Where is my order {order_id}?",
-    "Show me the details of order {order_id}, including tracking.",
-    "Until when can I return the things from order {order_id}?",
+@tools.tool(effect=READ, asks=[
+    "Where is {order_id}?",
+    "Show me the details of {order_id}, including tracking.",
+    "Until when can I return the things from {order_id}?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Look up one order: items, totals, shipping address, card, tracking and returns.
@@ -209,11 +116,16 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     return load_order(ctx, order_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel order {order_id}.",
-    "Please cancel my order {order_id}, {reason}.",
-])
-def cancel_order(ctx: Ctx, order_id: OrderId,
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {order_id}.",
+    "Please cancel {order_id}, {reason}.",
+    "I no longer need {order_id}; call it off.",
+], reply=[
+    "{order_id} is cancelled; your card won't be charged.",
+    "Done: I cancelled {order_id} and released its items.",
+], values={"reason": ["ordered by mistake", "found it cheaper elsewhere", "no longer needed",
+                      "wrong size ordered", "it would arrive too late", "ordered twice"]})
+def cancel_order(ctx: Ctx, order_id: PlacedOrderId,
                  reason: Annotated[str, Field(max_length=200)] | None = None) -> Order:
     """Cancel an order that has not shipped yet.
 
@@ -232,7 +144,7 @@ def cancel_order(ctx: Ctx, order_id: OrderId,
         already_shipped: the order has shipped (or been delivered); request a return once it arrives.
         already_cancelled: the order is already cancelled.
     """
-    o = fetch(ctx, "order", order_id)
+    o = ctx.get("order", order_id)
     if o["status"] == "cancelled":
         raise ToolError("already_cancelled", f"Order {order_id} was already cancelled on {o['cancelled_at'][:10]}.")
     if o["status"] in ("shipped", "delivered"):
@@ -250,11 +162,17 @@ def cancel_order(ctx: Ctx, order_id: OrderId,
     return load_order(ctx, order_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "I want to return {order_item_id} because it {reason}.",
-    "Start a return for {quantity} of order line {order_item_id}, reason: {reason}.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("I want to return {order_item_id} because it doesn't fit.", reason="doesn't fit"),
+    Ask("Start a return for {order_item_id}; it arrived damaged.", reason="arrived damaged"),
+    Ask("{order_item_id} is defective, I'd like to send it back.", reason="defective"),
+    Ask("Return {quantity} of {order_item_id}, I changed my mind.", reason="changed my mind"),
+    Ask("Send back {order_item_id}, it's not as described.", reason="not as described"),
+], reply=[
+    "Return {result.return_id} is open for {result.product_name}; you'll get ${result.refund_amount} back.",
+    "I've started return {result.return_id}; the refund will be ${result.refund_amount}.",
 ])
-def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
+def request_return(ctx: Ctx, order_item_id: DeliveredItemId, reason: ReturnReason,
                    quantity: Annotated[int, Field(ge=1, le=10)] = 1) -> Return:
     """Request a return of units from a delivered order line, within 30 days of delivery.
 
@@ -276,8 +194,8 @@ def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
         return_window_closed: the order was delivered more than 30 days ago.
         exceeds_returnable: more units than the line has left to return.
     """
-    item = fetch(ctx, "order_item", order_item_id)
-    o = fetch(ctx, "order", item["order_id"])
+    item = ctx.get("order_item", order_item_id)
+    o = ctx.get("order", item["order_id"])
     if o["status"] != "delivered":
         raise ToolError("not_delivered", f"Order {o['order_id']} is {o['status']}, not delivered; only delivered "
                         "items can be returned.",
@@ -287,11 +205,11 @@ def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
                                    (item["product_id"],)).fetchone()
     if not returnable:
         raise ToolError("not_returnable", f"{item['product_name']} is final sale and cannot be returned.")
-    by = _return_by(o)
+    by = return_by(o)
     if by is not None and ctx.today() > by:
         raise ToolError("return_window_closed", f"{item['product_name']} was delivered on {o['delivered_at'][:10]}; "
                         f"returns closed on {by.isoformat()}.")
-    left = item["quantity"] - _returned(ctx, order_item_id)
+    left = item["quantity"] - returned_units(ctx, order_item_id)
     if quantity > left:
         raise ToolError("exceeds_returnable", f"Only {left} of {item['quantity']} unit(s) of "
                         f"{item['product_name']} can still be returned.",
@@ -302,12 +220,13 @@ def request_return(ctx: Ctx, order_item_id: OrderItemId, reason: ReturnReason,
                    "refund_amount, requested_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 'requested', ?, ?, NULL)",
                    (rid, o["order_id"], order_item_id, item["product_name"], quantity, reason,
                     money(item["unit_price"] * quantity * share), ctx.now_iso()))
-    return _return(fetch(ctx, "return", rid))
+    return return_model(ctx.get("return", rid))
 
 
-@server.tool(effect=READ, asks=[
-    "What returns do I have open?",
-    "Show my {status} returns.",
+@tools.tool(effect=READ, asks=[
+    "Show my returns.",
+    Ask("What returns do I have open?", status="requested"),
+    Ask("Which of my returns have been refunded?", status="refunded"),
 ])
 def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"] | None = None) -> ReturnList:
     """List the customer's returns, newest first.
@@ -320,14 +239,28 @@ def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"]
     """
     rows = ctx.db.execute("SELECT * FROM returns WHERE (? IS NULL OR status = ?) ORDER BY requested_at DESC",
                           (status, status)).fetchall()
-    return ReturnList(returns=[_return(r) for r in rows], total=len(rows))
+    return ReturnList(returns=[return_model(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel my return {return_id}, I'm keeping it.",
-    "Never mind return {return_id}, please withdraw it.",
+def _close_return(ctx: Ctx, return_id: str, status: str, code: str, why: str) -> Return:
+    """Close a requested return as `status` now; one already closed is a `code` error."""
+    r = ctx.get("return", return_id)
+    if r["status"] != "requested":
+        raise ToolError(code, f"Return {return_id} is {r['status']}{why}.")
+    ctx.db.execute("UPDATE returns SET status = ?, resolved_at = ? WHERE return_id = ?",
+                   (status, ctx.now_iso(), return_id))
+    return return_model(ctx.get("return", return_id))
+
+
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {return_id}, I'm keeping the item.",
+    "Never mind {return_id}, please withdraw it.",
+    "Withdraw {return_id}.",
+], reply=[
+    "Withdrew {return_id}; you keep the {result.product_name}.",
+    "Done: {return_id} is cancelled.",
 ])
-def cancel_return(ctx: Ctx, return_id: ReturnId) -> Return:
+def cancel_return(ctx: Ctx, return_id: OpenReturnId) -> Return:
     """Withdraw a return request that has not been refunded yet.
 
     Args:
@@ -340,54 +273,12 @@ def cancel_return(ctx: Ctx, return_id: ReturnId) -> Return:
         not_found: no return has that ID.
         return_not_cancellable: the return is already refunded or cancelled.
     """
-    r = fetch(ctx, "return", return_id)
-    if r["status"] != "requested":
-        raise ToolError("return_not_cancellable", f"Return {return_id} is {r['status']} and cannot be withdrawn.")
-    ctx.db.execute("UPDATE returns SET status = 'cancelled', resolved_at = ? WHERE return_id = ?",
-                   (ctx.now_iso(), return_id))
-    return _return(fetch(ctx, "return", return_id))
+    return _close_return(ctx, return_id, "cancelled", "return_not_cancellable", " and cannot be withdrawn")
 
 
-# ----- the warehouse's side: time moving on, and hidden helpers for tests and the pipeline -----------
+# ----- hidden helpers: the warehouse's side, for tests and the pipeline -----------------------------
 
-SHIP_AFTER = timedelta(hours=20)        # an order leaves the warehouse this long after it is placed
-REFUND_AFTER = timedelta(days=6)        # a return is received and refunded this long after it is requested
-CARRIERS = ("UPS", "FedEx", "USPS")
-
-
-def _ship(ctx: Ctx, order_id: str, at: datetime) -> None:
-    rng = ctx.rng()
-    carrier = rng.choice(CARRIERS)
-    tracking = {"UPS": "1Z" + "".join(rng.choice("0123456789ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(16)),
-                "FedEx": "".join(rng.choice("0123456789") for _ in range(12)),
-                "USPS": "9400" + "".join(rng.choice("0123456789") for _ in range(18))}[carrier]
-    ctx.db.execute("UPDATE orders SET status = 'shipped', carrier = ?, tracking_number = ?, shipped_at = ? "
-                   "WHERE order_id = ?", (carrier, tracking, at.isoformat(timespec="seconds"), order_id))
-
-
-def move_on(ctx: Ctx, now: datetime) -> None:
-    """Everything that has happened by `now`: placed orders ship, shipped orders arrive on their
-    estimated delivery date (at 3 pm, a day after shipping at the earliest), returns are refunded."""
-    for o in ctx.db.execute("SELECT order_id, placed_at FROM orders WHERE status = 'placed' "
-                            "ORDER BY placed_at, order_id").fetchall():
-        at = datetime.fromisoformat(o["placed_at"]) + SHIP_AFTER
-        if at <= now:
-            _ship(ctx, o["order_id"], at)
-    for o in ctx.db.execute("SELECT order_id, shipped_at, estimated_delivery FROM orders WHERE status = 'shipped' "
-                            "ORDER BY shipped_at, order_id").fetchall():
-        at = max(datetime.fromisoformat(o["estimated_delivery"]).replace(hour=15),
-                 datetime.fromisoformat(o["shipped_at"]) + timedelta(days=1))
-        if at <= now:
-            ctx.db.execute("UPDATE orders SET status = 'delivered', delivered_at = ? WHERE order_id = ?",
-                           (at.isoformat(timespec="seconds"), o["order_id"]))
-    for r in ctx.db.execute("SELECT return_id, requested_at FROM returns WHERE status = 'requested'").fetchall():
-        at = datetime.fromisoformat(r["requested_at"]) + REFUND_AFTER
-        if at <= now:
-            ctx.db.execute("UPDATE returns SET status = 'refunded', resolved_at = ? WHERE return_id = ?",
-                           (at.isoformat(timespec="seconds"), r["return_id"]))
-
-
-@server.tool(effect=WRITE, hidden=True)
+@tools.tool(effect=WRITE, hidden=True)
 def advance_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Move an order one step on now, as the warehouse would: placed to shipped, shipped to delivered.
 
@@ -401,9 +292,9 @@ def advance_order(ctx: Ctx, order_id: OrderId) -> Order:
         not_found: no order has that ID.
         order_closed: the order is delivered or cancelled.
     """
-    o = fetch(ctx, "order", order_id)
+    o = ctx.get("order", order_id)
     if o["status"] == "placed":
-        _ship(ctx, order_id, ctx.now())
+        ship(ctx, order_id, ctx.now())
     elif o["status"] == "shipped":
         ctx.db.execute("UPDATE orders SET status = 'delivered', delivered_at = ? WHERE order_id = ?",
                        (ctx.now_iso(), order_id))
@@ -412,7 +303,7 @@ def advance_order(ctx: Ctx, order_id: OrderId) -> Order:
     return load_order(ctx, order_id)
 
 
-@server.tool(effect=WRITE, hidden=True)
+@tools.tool(effect=WRITE, hidden=True)
 def process_return(ctx: Ctx, return_id: ReturnId) -> Return:
     """Receive a returned item and refund it, as the warehouse would.
 
@@ -426,9 +317,4 @@ def process_return(ctx: Ctx, return_id: ReturnId) -> Return:
         not_found: no return has that ID.
         return_not_open: the return is already refunded or cancelled.
     """
-    r = fetch(ctx, "return", return_id)
-    if r["status"] != "requested":
-        raise ToolError("return_not_open", f"Return {return_id} is {r['status']}.")
-    ctx.db.execute("UPDATE returns SET status = 'refunded', resolved_at = ? WHERE return_id = ?",
-                   (ctx.now_iso(), return_id))
-    return _return(fetch(ctx, "return", return_id))
+    return _close_return(ctx, return_id, "refunded", "return_not_open", "")

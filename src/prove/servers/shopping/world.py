@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso, luhn_digit
 
 CATEGORIES = {
     "Electronics": "Headphones, speakers, wearables and computer accessories.",
@@ -207,14 +208,7 @@ CARD_NETWORKS = (("Visa", ("4",)), ("Mastercard", ("51", "52", "53", "54", "55")
 def luhn_complete(prefix: str, length: int, rng: Any) -> str:
     """A card number of `length` digits starting with `prefix` that passes the Luhn check."""
     body = prefix + "".join(str(rng.randint(0, 9)) for _ in range(length - len(prefix) - 1))
-    total = 0
-    for i, ch in enumerate(reversed(body)):
-        d = int(ch)
-        if i % 2 == 0:
-            d *= 2
-            d -= 9 if d > 9 else 0
-        total += d
-    return body + str((10 - total % 10) % 10)
+    return body + luhn_digit(body)
 
 
 def _variants(axis: str | None, rng: Any) -> list[tuple[str, float]]:
@@ -444,7 +438,7 @@ def build_world(w: WorldGen) -> dict[str, Any]:
         delivered = (shipped + timedelta(days=rng.randint(1, 2) if speed == "express" else rng.randint(2, 4))).replace(
             hour=rng.randint(10, 19), minute=rng.randint(0, 59))
         eta = (placed + timedelta(days=2 if speed == "express" else 5)).date()
-        order = {"order_id": oid, "placed_at": placed.isoformat(timespec="seconds"), "status": status,
+        order = {"order_id": oid, "placed_at": iso(placed), "status": status,
                  "summary": items[0]["product_name"] + (f" and {len(items) - 1} more" if len(items) > 1 else ""),
                  "address_id": address_ids[0] if rng.random() < 0.75 else rng.choice(address_ids),
                  "payment_method_id": card, "shipping_speed": speed, "subtotal": subtotal, "discount": discount,
@@ -457,11 +451,11 @@ def build_world(w: WorldGen) -> dict[str, Any]:
             order["carrier"] = carrier
             order["tracking_number"] = {"UPS": "1Z" + w.fake.code(16), "FedEx": w.fake.digits(12),
                                         "USPS": "9400" + w.fake.digits(18)}[carrier]
-            order["shipped_at"] = shipped.isoformat(timespec="seconds")
+            order["shipped_at"] = iso(shipped)
         if status == "delivered":
-            order["delivered_at"] = delivered.isoformat(timespec="seconds")
+            order["delivered_at"] = iso(delivered)
         if status == "cancelled":
-            order["cancelled_at"] = (placed + timedelta(hours=rng.randint(1, 6))).isoformat(timespec="seconds")
+            order["cancelled_at"] = iso(placed + timedelta(hours=rng.randint(1, 6)))
             order["cancel_reason"] = rng.choice(("ordered by mistake", "found a better price", "no longer needed"))
         rows["orders"].append(order)
         rows["order_items"].extend(items)
@@ -475,8 +469,8 @@ def build_world(w: WorldGen) -> dict[str, Any]:
                     "product_name": item["product_name"], "quantity": 1,
                     "reason": _reason(rng, by_id[item["product_id"]]["_category"]),
                     "status": "refunded", "refund_amount": round(item["unit_price"] * share, 2),
-                    "requested_at": asked.isoformat(timespec="seconds"),
-                    "resolved_at": (asked + timedelta(days=rng.randint(4, 9))).isoformat(timespec="seconds")})
+                    "requested_at": iso(asked),
+                    "resolved_at": iso(asked + timedelta(days=rng.randint(4, 9)))})
 
     # a return of a recent delivery, still waiting for the parcel to reach the warehouse
     recent = [o for o in reversed(rows["orders"]) if o["status"] == "delivered"
@@ -495,7 +489,7 @@ def build_world(w: WorldGen) -> dict[str, Any]:
             "product_name": item["product_name"], "quantity": 1,
             "reason": _reason(rng, by_id[item["product_id"]]["_category"]),
             "status": "requested", "refund_amount": round(item["unit_price"] * share, 2),
-            "requested_at": asked.isoformat(timespec="seconds"), "resolved_at": None})
+            "requested_at": iso(asked), "resolved_at": None})
         break
 
     # the customer's own reviews of two delivered products
@@ -515,19 +509,18 @@ def build_world(w: WorldGen) -> dict[str, Any]:
     for p in rng.sample(in_stock, rng.randint(2, 3)):
         v = next(v for v in variants[p["product_id"]] if v["stock"] >= 5)
         rows["cart_items"].append({"variant_id": v["variant_id"], "quantity": 1 if rng.random() < 0.8 else 2,
-                                   "added_at": (now - timedelta(days=rng.randint(0, 9), hours=rng.randint(1, 12)))
-                                   .isoformat(timespec="seconds")})
+                                   "added_at": iso(now - timedelta(days=rng.randint(0, 9), hours=rng.randint(1, 12)))})
     sold_out = [v for p in active for v in variants[p["product_id"]] if v["stock"] == 0]
     if sold_out and rng.random() < 0.5:  # added weeks ago; it has sold out since
         v = rng.choice(sold_out)
         added = now - timedelta(days=rng.randint(10, 20))
         rows["cart_items"].append({"variant_id": v["variant_id"], "quantity": 1,
-                                   "added_at": added.isoformat(timespec="seconds")})
+                                   "added_at": iso(added)})
     rows["cart"].append({"cart_id": "cart", "coupon_code": None})
     for p in rng.sample(products, rng.randint(4, 7)):
         rows["wishlist"].append({"product_id": p["product_id"],
-                                 "added_at": (now - timedelta(days=rng.randint(1, 120), minutes=rng.randint(0, 900)))
-                                 .isoformat(timespec="seconds")})
+                                 "added_at": iso(now - timedelta(days=rng.randint(1, 120),
+                                                                 minutes=rng.randint(0, 900)))})
 
     for p in products:
         del p["_noun"], p["_category"]

@@ -1,8 +1,7 @@
 """The food delivery server: the one `server`, its entity types, result models and shared rules.
 
-The tools live by area in `tools_<area>.py` (restaurants, cart, orders, account); each imports
-what it needs from here. They are imported at the bottom of this module, so importing it always
-yields the complete server.
+The tools live by area in toolsets, `tools_<area>.py` (account, cart, orders, restaurants); each
+imports what it needs from here, and the package includes them.
 
 Rules every tool follows:
 
@@ -25,10 +24,37 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, quote
 
-from .world import CUISINES, build_world, iso
+from .world import (
+    CUISINES,
+    MAX_LINE_QUANTITY,
+    SERVICE_FEE_MAX,
+    SERVICE_FEE_MIN,
+    SERVICE_FEE_RATE,
+    build_world,
+)
+
+RESTAURANT = EntityKind("restaurant", table="restaurants", key="restaurant_id", label="name",
+                        description="a restaurant on the app, with its menu, hours and delivery zones")
+MENU_ITEM = EntityKind("menu_item", table="menu_items", key="item_id", label="name",
+                       description="a dish or drink on a restaurant's menu", lister="get_menu", noun="dish")
+CART_ITEM = EntityKind("cart_item", table="cart_items", key="cart_item_id", label="name",
+                       description="one line of the customer's cart at a restaurant", lister="view_cart")
+ORDER = EntityKind("order", table="orders", key="order_id", label="restaurant_name",
+                   description="an order the customer placed, past or in progress", public_id=True)
+ADDRESS = EntityKind("address", table="addresses", key="address_id", label="label",
+                     description="a saved delivery address of the customer", live="deleted = 0")
+PAYMENT_METHOD = EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="nickname",
+                            description="a card saved to the customer's account", noun="card")
+PROMO = EntityKind("promo", table="promo_codes", key="code", label="description",
+                   description="a promo code that takes money off an order", noun="promo code",
+                   public_id=True)
+REVIEW = EntityKind("review", table="reviews", key="review_id", label=None,
+                    description="the customer's rating of a delivered order", noun="rating")
+GIFT_CARD = EntityKind("gift_card", table="gift_cards", key="gift_card_id", label="from_name",
+                       description="a gift card the customer received")
 
 server = Server(
     "food_delivery", "Food delivery",
@@ -39,39 +65,25 @@ server = Server(
     "addresses, cards and favorite restaurants.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("restaurant", table="restaurants", key="restaurant_id", label="name",
-                   description="a restaurant on the app, with its menu, hours and delivery zones"),
-        EntityKind("menu_item", table="menu_items", key="item_id", label="name",
-                   description="a dish or drink on a restaurant's menu"),
-        EntityKind("cart_item", table="cart_items", key="cart_item_id", label="name",
-                   description="one line of the customer's cart at a restaurant"),
-        EntityKind("order", table="orders", key="order_id", label="restaurant_name",
-                   description="an order the customer placed, past or in progress"),
-        EntityKind("address", table="addresses", key="address_id", label="label",
-                   description="a saved delivery address of the customer"),
-        EntityKind("payment_method", table="payment_methods", key="payment_method_id", label="nickname",
-                   description="a card saved to the customer's account"),
-        EntityKind("promo", table="promo_codes", key="code", label="description",
-                   description="a promo code that takes money off an order"),
-        EntityKind("review", table="reviews", key="review_id", label=None,
-                   description="the customer's rating of a delivered order"),
-        EntityKind("gift_card", table="gift_cards", key="gift_card_id", label="from_name",
-                   description="a gift card the customer received"),
-    ],
+    entities=[RESTAURANT, MENU_ITEM, CART_ITEM, ORDER, ADDRESS, PAYMENT_METHOD, PROMO, REVIEW, GIFT_CARD],
 )
 
 # ----- parameter types ---------------------------------------------------------------------------
 
-RestaurantId = Annotated[str, Entity("restaurant")]
-ItemId = Annotated[str, Entity("menu_item")]
-CartItemId = Annotated[str, Entity("cart_item")]
-OrderId = Annotated[str, Entity("order")]
-AddressId = Annotated[str, Entity("address")]
-PaymentMethodId = Annotated[str, Entity("payment_method")]
-PromoCode = Annotated[str, Entity("promo")]
-ReviewId = Annotated[str, Entity("review")]
-GiftCardId = Annotated[str, Entity("gift_card")]
+RestaurantId = RESTAURANT.id
+ItemId = MENU_ITEM.id
+CartItemId = CART_ITEM.id
+OrderId = ORDER.id
+AddressId = ADDRESS.id
+PaymentMethodId = PAYMENT_METHOD.id
+PromoCode = PROMO.id
+ReviewId = REVIEW.id
+GiftCardId = GIFT_CARD.id
+
+# Subsets of a kind for tools that act on only some of its rows (the sampler offers only those): an
+# address that is not the default, and a scheduled order not yet cancelled (the cancellable ones).
+OtherAddressId = ADDRESS.where("address_id NOT IN (SELECT default_address_id FROM customers)")
+ScheduledOrderId = ORDER.where("scheduled_for IS NOT NULL AND cancelled_at IS NULL")
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
@@ -405,14 +417,6 @@ def money(x: float) -> float:
 
 # ----- restaurants -------------------------------------------------------------------------------
 
-def restaurant_row(ctx: Ctx, restaurant_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM restaurants WHERE restaurant_id = ?", (restaurant_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No restaurant has ID {quote(restaurant_id)}.",
-                        hint="Find restaurants with search_restaurants; IDs look like 'RST-10001'.")
-    return row
-
-
 def hours_on(ctx: Ctx, restaurant_id: str, day: date) -> tuple[str, str] | None:
     row = ctx.db.execute("SELECT opens, closes FROM restaurant_hours WHERE restaurant_id = ? AND weekday = ?",
                          (restaurant_id, day.weekday())).fetchone()
@@ -478,26 +482,19 @@ def menu_item(row: sqlite3.Row) -> MenuItem:
 # ----- addresses and cards -----------------------------------------------------------------------
 
 def address_row(ctx: Ctx, address_id: str | None) -> sqlite3.Row:
-    """A saved address, or the default one when `address_id` is None."""
+    """A saved address with its city and ZIP (`ctx.get`; a deleted one is not found), or the default one."""
     if address_id is None:
         address_id = customer(ctx)["default_address_id"]
-    row = ctx.db.execute("SELECT a.*, n.city, n.zip FROM addresses a JOIN neighborhoods n ON n.name = a.neighborhood "
-                         "WHERE a.address_id = ? AND a.deleted = 0", (address_id,)).fetchone()
-    if row is None:
+    if ctx.get("address", address_id)["deleted"]:
         raise ToolError("not_found", f"No saved address has ID {quote(str(address_id))}.",
-                        hint="See your addresses with list_addresses; IDs look like 'ADR-10001'.")
-    return row
+                        hint="See your addresses with list_addresses.")
+    return ctx.db.execute("SELECT a.*, n.city, n.zip FROM addresses a JOIN neighborhoods n ON n.name = a.neighborhood "
+                          "WHERE a.address_id = ?", (address_id,)).fetchone()
 
 
 def payment_row(ctx: Ctx, payment_method_id: str | None) -> sqlite3.Row:
-    if payment_method_id is None:
-        payment_method_id = customer(ctx)["default_payment_method_id"]
-    row = ctx.db.execute("SELECT * FROM payment_methods WHERE payment_method_id = ?",
-                         (payment_method_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No saved card has ID {quote(str(payment_method_id))}.",
-                        hint="See your cards with list_payment_methods; IDs look like 'PM-10001'.")
-    return row
+    """A saved card (`ctx.get`), or the default one when `payment_method_id` is None."""
+    return ctx.get("payment_method", payment_method_id or customer(ctx)["default_payment_method_id"])
 
 
 def card_expired(row: sqlite3.Row, today: date) -> bool:
@@ -556,10 +553,103 @@ def discount_of(promo: sqlite3.Row, subtotal: float, delivery_fee: float) -> flo
     return money(off)
 
 
-# The tools, by area; imported last so that they find everything above.
-from . import (  # noqa: E402,F401  (registers the tools on `server`)
-    tools_account,
-    tools_cart,
-    tools_orders,
-    tools_restaurants,
-)
+# ----- the cart, shared with the order tools ---------------------------------------------------
+
+def cart_row(ctx: Ctx, restaurant_id: str) -> sqlite3.Row | None:
+    return ctx.db.execute("SELECT * FROM carts WHERE restaurant_id = ?", (restaurant_id,)).fetchone()
+
+
+def cart_lines(ctx: Ctx, cart_id: str) -> list[sqlite3.Row]:
+    return ctx.db.execute(
+        "SELECT ci.*, m.price, m.available FROM cart_items ci JOIN menu_items m ON m.item_id = ci.item_id "
+        "WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.cart_item_id", (cart_id,)).fetchall()
+
+
+def service_fee(subtotal: float) -> float:
+    if subtotal <= 0:
+        return 0.0
+    return money(min(max(subtotal * SERVICE_FEE_RATE, SERVICE_FEE_MIN), SERVICE_FEE_MAX))
+
+
+def cart_model(ctx: Ctx, restaurant_id: str, address_id: str | None = None) -> Cart:
+    """The cart at a restaurant (empty if there is none) priced for an address (default: the default one)."""
+    rest = ctx.get("restaurant", restaurant_id)
+    address = address_row(ctx, address_id)
+    cart = cart_row(ctx, restaurant_id)
+    rows = cart_lines(ctx, cart["cart_id"]) if cart else []
+    lines = [CartLine(cart_item_id=r["cart_item_id"], item_id=r["item_id"], name=r["name"], quantity=r["quantity"],
+                      unit_price=r["price"], line_total=money(r["price"] * r["quantity"]),
+                      special_instructions=r["special_instructions"], available=bool(r["available"]))
+             for r in rows]
+    subtotal = money(sum(line.line_total for line in lines))
+    zone = zone_for(ctx, restaurant_id, address["neighborhood"])
+    fee = zone["delivery_fee"] if zone else None
+    discount, problem, code = 0.0, None, cart["promo_code"] if cart else None
+    if code is not None:
+        promo = ctx.db.execute("SELECT * FROM promo_codes WHERE code = ?", (code,)).fetchone()
+        err = promo_error(ctx, promo, rest, subtotal)
+        if err is None:
+            discount = discount_of(promo, subtotal, fee or 0.0)
+        else:
+            problem = err.message
+    food_discount = 0.0 if code and problem is None and promo["kind"] == "free_delivery" else discount
+    tax = money((subtotal - food_discount) * customer(ctx)["tax_rate"] / 100)
+    service = service_fee(subtotal)
+    total = money(subtotal - discount + (fee or 0.0) + service + tax) if lines else 0.0
+    return Cart(restaurant_id=restaurant_id, restaurant_name=rest["name"], items=lines,
+                item_count=sum(line.quantity for line in lines), subtotal=subtotal,
+                minimum_order=rest["minimum_order"], meets_minimum=subtotal >= rest["minimum_order"],
+                promo_code=code, discount=discount, promo_problem=problem, address_id=address["address_id"],
+                delivers=zone is not None, delivery_fee=fee, service_fee=service if lines else 0.0,
+                tax=tax if lines else 0.0, estimated_total=total)
+
+
+def touch_cart(ctx: Ctx, restaurant_id: str) -> str:
+    """The cart ID at a restaurant, creating the cart if needed, marked as updated now."""
+    cart = cart_row(ctx, restaurant_id)
+    if cart is None:
+        cart_id = ctx.new_id("CRT")
+        ctx.db.execute("INSERT INTO carts (cart_id, restaurant_id, promo_code, created_at, updated_at) "
+                       "VALUES (?, ?, NULL, ?, ?)", (cart_id, restaurant_id, ctx.now_iso(), ctx.now_iso()))
+        return cart_id
+    ctx.db.execute("UPDATE carts SET updated_at = ? WHERE cart_id = ?", (ctx.now_iso(), cart["cart_id"]))
+    return cart["cart_id"]
+
+
+def drop_cart_if_empty(ctx: Ctx, cart_id: str) -> None:
+    if ctx.db.execute("SELECT 1 FROM cart_items WHERE cart_id = ?", (cart_id,)).fetchone() is None:
+        ctx.db.execute("DELETE FROM carts WHERE cart_id = ?", (cart_id,))
+
+
+def add_line(ctx: Ctx, cart_id: str, item: sqlite3.Row, quantity: int, instructions: str | None) -> None:
+    """Add `quantity` of a menu item to a cart, merging with a line of the same dish and instructions."""
+    same = ctx.db.execute(
+        "SELECT * FROM cart_items WHERE cart_id = ? AND item_id = ? AND special_instructions IS ?",
+        (cart_id, item["item_id"], instructions)).fetchone()
+    have = same["quantity"] if same else 0
+    if have + quantity > MAX_LINE_QUANTITY:
+        raise ToolError("quantity_limit", f"At most 20 of one dish fit on a cart line; the cart already has "
+                        f"{have} x {item['name']}.", hint="Use a smaller quantity.")
+    if same:
+        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE cart_item_id = ?",
+                       (have + quantity, same["cart_item_id"]))
+    else:
+        ctx.db.execute("INSERT INTO cart_items (cart_item_id, cart_id, item_id, name, quantity, "
+                       "special_instructions, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (ctx.new_id("CI"), cart_id, item["item_id"], item["name"], quantity, instructions,
+                        ctx.now_iso()))
+
+
+# ----- orders ------------------------------------------------------------------------------------
+
+def order_status(row: sqlite3.Row, now: datetime) -> str:
+    if row["cancelled_at"] is not None:
+        return "cancelled"
+    t = iso(now)
+    if t < row["prep_start_at"]:
+        return "scheduled" if row["scheduled_for"] else "placed"
+    if t < row["ready_at"]:
+        return "preparing"
+    if t < row["delivered_at"]:
+        return "out_for_delivery"
+    return "delivered"

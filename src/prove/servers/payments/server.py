@@ -1,8 +1,7 @@
 """The payments server: the one `server`, its entity types, result models and shared rules.
 
-The tools live by area in `tools_<area>.py` (wallet and funding sources, people, payments and
-requests, invoices); each imports what it needs from here. They are imported at the bottom of
-this module, so importing it always yields the complete server.
+The tools live by area in toolsets, `tools_<area>.py` (invoices, payments and requests, people,
+wallet and funding sources); each imports what it needs from here, and the package includes them.
 
 Rules every tool follows:
 
@@ -26,10 +25,28 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import money, quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, money
 
-from .world import REFUND_WINDOW_DAYS, build_world, iso
+from .world import REFUND_WINDOW_DAYS, build_world
+
+USER = EntityKind("user", table="users", key="user_id", label="display_name",
+                  description="another member of the network: a person or a business", lister="search_users",
+                  noun="member")
+FUNDING_SOURCE = EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
+                            description="a bank account or card linked to the member's wallet",
+                            live="status = 'active'",
+                            noun="payment method")
+PAYMENT = EntityKind("payment", table="payments", key="payment_id", label="note",
+                     description="money the member sent to or received from another member")
+REQUEST = EntityKind("request", table="requests", key="request_id", label="note",
+                     description="a request for money, to the member (incoming) or from them (outgoing)")
+REFUND = EntityKind("refund", table="refunds", key="refund_id", label="reason",
+                    description="money returned on a payment")
+INVOICE = EntityKind("invoice", table="invoices", key="invoice_id", label="title",
+                     description="a bill the member sent a client for freelance work", public_id=True)
+TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,
+                      description="money moved between the wallet and a bank account or debit card")
 
 server = Server(
     "payments", "Payments app",
@@ -39,33 +56,30 @@ server = Server(
     "limit, cash-outs and top-ups, and invoices the member sends to clients of their freelance business.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("user", table="users", key="user_id", label="display_name",
-                   description="another member of the network: a person or a business"),
-        EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
-                   description="a bank account or card linked to the member's wallet"),
-        EntityKind("payment", table="payments", key="payment_id", label="note",
-                   description="money the member sent to or received from another member"),
-        EntityKind("request", table="requests", key="request_id", label="note",
-                   description="a request for money, to the member (incoming) or from them (outgoing)"),
-        EntityKind("refund", table="refunds", key="refund_id", label="reason",
-                   description="money returned on a payment"),
-        EntityKind("invoice", table="invoices", key="invoice_id", label="title",
-                   description="a bill the member sent a client for freelance work"),
-        EntityKind("transfer", table="transfers", key="transfer_id", label=None,
-                   description="money moved between the wallet and a bank account or debit card"),
-    ],
+    entities=[USER, FUNDING_SOURCE, PAYMENT, REQUEST, REFUND, INVOICE, TRANSFER],
 )
 
 # ----- parameter types -------------------------------------------------------------------------
 
-UserId = Annotated[str, Entity("user")]
-SourceId = Annotated[str, Entity("funding_source")]
-PaymentId = Annotated[str, Entity("payment")]
-RequestId = Annotated[str, Entity("request")]
-RefundId = Annotated[str, Entity("refund")]
-InvoiceId = Annotated[str, Entity("invoice")]
-TransferId = Annotated[str, Entity("transfer")]
+UserId = USER.id
+SourceId = FUNDING_SOURCE.id
+PaymentId = PAYMENT.id
+RequestId = REQUEST.id
+RefundId = REFUND.id
+InvoiceId = INVOICE.id
+TransferId = TRANSFER.id
+
+# Subsets of a kind for tools that act on only some of its rows (the sampler offers only those).
+PersonId = USER.where("kind = 'person'")
+ContactId = USER.where("is_contact = 1")
+NonContactId = USER.where("is_contact = 0")
+BankId = FUNDING_SOURCE.where("kind = 'bank_account'")
+PayoutSourceId = FUNDING_SOURCE.where("kind IN ('bank_account', 'debit_card')")
+OtherSourceId = FUNDING_SOURCE.where("is_default = 0")
+ReceivedPaymentId = PAYMENT.where("direction = 'received' AND status != 'refunded'")
+IncomingRequestId = REQUEST.where("direction = 'incoming' AND status = 'pending'")
+OutgoingRequestId = REQUEST.where("direction = 'outgoing' AND status = 'pending'")
+OpenInvoiceId = INVOICE.where("status = 'open'")
 
 Note = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=280)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -284,15 +298,6 @@ def adjust_balance(ctx: Ctx, delta: float) -> None:
 
 # ----- users -----------------------------------------------------------------------------------
 
-def user_row(ctx: Ctx, user_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM users WHERE user_id = ?", (user_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No member has ID {quote(user_id)}.",
-                        hint="Find people and businesses with search_users or list_contacts; "
-                             "IDs look like 'USR-10002'.")
-    return row
-
-
 def user_model(row: sqlite3.Row) -> User:
     return User(user_id=row["user_id"], display_name=row["display_name"], username=row["username"], kind=row["kind"],
                 category=row["category"], city=row["city"], is_contact=bool(row["is_contact"]),
@@ -316,17 +321,9 @@ def source_model(ctx: Ctx, row: sqlite3.Row) -> FundingSource:
                          is_default=bool(row["is_default"]), added_at=row["added_at"])
 
 
-def source_row(ctx: Ctx, source_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM funding_sources WHERE source_id = ?", (source_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No funding source has ID {quote(source_id)}.",
-                        hint="See linked banks and cards with list_funding_sources; IDs look like 'FS-10001'.")
-    return row
-
-
 def usable_source(ctx: Ctx, source_id: str) -> sqlite3.Row:
     """An active, unexpired funding source, or the ToolError saying why it cannot be used."""
-    row = source_row(ctx, source_id)
+    row = ctx.get("funding_source", source_id)
     if row["status"] != "active":
         raise ToolError("source_unavailable", f"{row['name']} was removed from the wallet.",
                         hint="Pick an active source from list_funding_sources.")
@@ -408,11 +405,9 @@ def payment_model(ctx: Ctx, row: sqlite3.Row) -> Payment:
 
 
 def payment_row(ctx: Ctx, payment_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(PAYMENT_SQL + " WHERE p.payment_id = ?", (payment_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No payment has ID {quote(payment_id)}.",
-                        hint="Find payments with list_payments; IDs look like 'PAY-10042'.")
-    return row
+    """The payment (`ctx.get`) with the columns its model shows."""
+    ctx.get("payment", payment_id)
+    return ctx.db.execute(PAYMENT_SQL + " WHERE p.payment_id = ?", (payment_id,)).fetchone()
 
 
 def insert_payment(ctx: Ctx, *, direction: str, counterparty_id: str, amount: float, fee: float, note: str,
@@ -444,11 +439,9 @@ def request_model(row: sqlite3.Row) -> Request:
 
 
 def request_row(ctx: Ctx, request_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(REQUEST_SQL + " WHERE r.request_id = ?", (request_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No request has ID {quote(request_id)}.",
-                        hint="See requests with list_requests; IDs look like 'REQ-10007'.")
-    return row
+    """The request (`ctx.get`) with the columns its model shows."""
+    ctx.get("request", request_id)
+    return ctx.db.execute(REQUEST_SQL + " WHERE r.request_id = ?", (request_id,)).fetchone()
 
 
 def pending_request(ctx: Ctx, request_id: str, direction: str) -> sqlite3.Row:
@@ -487,11 +480,9 @@ def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
 
 
 def invoice_row(ctx: Ctx, invoice_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(INVOICE_SQL + " WHERE i.invoice_id = ?", (invoice_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No invoice has ID {quote(invoice_id)}.",
-                        hint="Find invoices with list_invoices; IDs look like 'INV-10003'.")
-    return row
+    """The invoice (`ctx.get`) with the columns its model shows."""
+    ctx.get("invoice", invoice_id)
+    return ctx.db.execute(INVOICE_SQL + " WHERE i.invoice_id = ?", (invoice_id,)).fetchone()
 
 
 def open_invoice(ctx: Ctx, invoice_id: str) -> sqlite3.Row:
@@ -514,7 +505,3 @@ def transfer_model(ctx: Ctx, row: sqlite3.Row) -> Transfer:
 
 
 TRANSFER_SQL = "SELECT t.*, f.name AS source_name FROM transfers t JOIN funding_sources f ON f.source_id = t.source_id"
-
-
-# The tools, by area (imported last: they register themselves on `server`).
-from . import tools_invoices, tools_payments, tools_people, tools_wallet  # noqa: E402, F401
