@@ -92,14 +92,16 @@ class DependencyGraph:
         """A chain of up to `length` distinct tools, each linked to an earlier one by an edge.
 
         The next tool prefers an explicit edge from the last tool (data flows on), then explicit
-        edges from earlier tools, then implicit ones. The walk stops early where no edge leads on.
+        edges from earlier tools, then implicit ones. Where no edge leads on, the chain goes on
+        with an independent request (another tool, no edge), as people ask for unrelated things
+        in one conversation: so a tool that no edge reaches still gets chains of its own.
+        Every tool starts chains equally often.
         """
         pool = [t for t in self.tools if t not in avoid]
         if not pool:
             return []
         if start is None:
-            weights = [1.0 + len(self.successors(t)) ** 0.5 for t in pool]
-            start = rng.choices(pool, weights)[0]
+            start = rng.choice(pool)
         chain = [start]
         while len(chain) < length:
             scores: dict[str, float] = {}
@@ -111,7 +113,11 @@ class DependencyGraph:
                     w = (3.0 if last else 1.0) if label == EXPLICIT else (1.0 if last else 0.4)
                     scores[b] = scores.get(b, 0.0) + w
             if not scores:
-                break
+                rest = [t for t in pool if t not in chain]
+                if not rest:
+                    break
+                chain.append(rng.choice(rest))
+                continue
             names = sorted(scores)
             chain.append(rng.choices(names, [scores[n] for n in names])[0])
         return chain

@@ -24,7 +24,6 @@ from collections.abc import Coroutine, Iterable
 from typing import Any, TypeVar
 
 from ..env import Server, Session
-from ..env.world import EPOCH
 from ..records import Example
 from .contract import (
     Conversation,
@@ -110,7 +109,6 @@ class Machine:
     async def run(self, spec: ConversationSpec, teacher: Teacher) -> Conversation:
         session = Session([spec.server], world=spec.world, session_id=spec.id)
         conv = Conversation(spec, session, self._index_for(spec.server, spec.world))
-        conv.add_system(system_prompt(spec.server, EPOCH, spec.rng("system")))
         try:
             await self._loop(conv, teacher)
         except BaseException:
@@ -124,7 +122,14 @@ class Machine:
             text = await teacher.query(conv)
             if text is None:
                 break
-            conv.add_user(text, teacher.advance(conv))
+            advance = teacher.advance(conv)
+            if not conv.messages:  # the conversation starts once that time has passed: so does its date
+                if advance:
+                    conv.session.advance(advance)
+                    conv.decided.advance[0] = advance
+                    advance = 0
+                conv.add_system(system_prompt(spec.server, conv.session.now, spec.rng("system")))
+            conv.add_user(text, advance)
             start = len(conv.executed)
             for _step in range(spec.max_steps):
                 move = await self._assistant(conv, teacher)

@@ -131,7 +131,11 @@ class Phrasing:
             return f"{noun} {value}"
         label = label or self.label(kind, value)
         if not label:
-            return f"{noun} {value}"
+            shared = self.index.labels.get(kind, {}).get(value)
+            extra = self._telling(kind, value, shared) if isinstance(shared, str) and len(shared) <= 60 else None
+            if extra is None:
+                return f"{noun} {value}"
+            return f"the {noun} '{shared}' {extra}"
         if noun in PERSON_NOUNS:
             return label
         if _title_like(label):
@@ -139,6 +143,28 @@ class Phrasing:
                 return f"the {label}"
             return f"the {label} {noun}"
         return f"the {noun} '{label}'"
+
+    def _telling(self, kind: str, value: str, label: str) -> str | None:
+        """What tells an entity apart from others with the same label: its sender, owner or date."""
+        rows = self.index.rows.get(kind, {})
+        row = rows.get(value)
+        if row is None:
+            return None
+        twins = [r for k, r in rows.items() if k != value and self.index.labels.get(kind, {}).get(k) == label]
+        for column, cell in row.items():
+            if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40:
+                continue
+            named = any(w in column for w in ("name", "from", "sender", "author", "owner", "merchant", "host"))
+            dated = bool(_DATE.match(cell[:10])) and column.endswith(("_at", "_on", "date", "_time"))
+            if not (named or dated) or any(r.get(column) == cell for r in twins):
+                continue
+            if not dated:
+                return f"from {cell}"
+            try:
+                return f"from {_day(date.fromisoformat(cell[:10]))}"
+            except ValueError:
+                continue
+        return None
 
     def entities(self, kind: str, values: Sequence[str], labels: Mapping[str, str] | None = None) -> str:
         parts = [self.entity(kind, v, (labels or {}).get(v)) for v in values]

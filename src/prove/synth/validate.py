@@ -82,7 +82,12 @@ def check(example: Mapping[str, Any], server: Server, index: EntityIndex, *, max
     created: dict[str, set[str]] = {}
     succeeded: list[tuple[str, int, str, Any]] = []
     with Session([server], world=example["world"], session_id=f"replay-{example['id']}") as session:
+        users = 0
         for at, m in enumerate(messages):
+            if m.get("role") == "user":
+                if users < len(example["turns"]) and example["turns"][users].get("advance"):
+                    session.advance(example["turns"][users]["advance"])
+                users += 1
             if m.get("role") != "assistant" or not m.get("tool_calls"):
                 continue
             for tc in m["tool_calls"]:

@@ -43,6 +43,11 @@ from ..wording import Wording, words_of
 __all__ = ["ProgrammaticTeacher"]
 
 MAX_TRIES = 8
+# Errors that passing time can cure (a meeting that starts later, a bill not yet due, a market
+# that opens at 9:30), and the waits tried before the conversation, shortest first.
+WAIT_CODES = frozenset({"too_early", "not_due_yet", "not_due", "market_closed", "restaurant_closed", "store_closed",
+                        "place_closed", "check_in_not_open", "meeting_not_started"})
+WAITS = (900, 3600, 3 * 3600, 86_400, 3 * 86_400, 7 * 86_400)
 _SCHEMA_CODES = {INVALID_ARGUMENTS, UNKNOWN_TOOL, INTERNAL_ERROR, TIMEOUT, "not_found"}
 _ALIASES = {"security_code": {"cvv", "cvc", "cvv2"}, "cvv": {"security_code", "cvc"}, "pin": {"passcode"},
             "passcode": {"pin"}}
@@ -84,6 +89,7 @@ class _Playback:
 
     turns: list[PlannedTurn]
     expected: list[str | None]
+    advance: int = 0  # simulated seconds that pass before the first turn
     turn: int = -1
     move: int = 0
     checked: int = 0
@@ -104,13 +110,14 @@ class ProgrammaticTeacher:
         return None
 
     def advance(self, conv: Conversation) -> int:
-        return 0
+        state = self._plan(conv)
+        return state.advance if state.turn == 0 else 0
 
     def _plan(self, conv: Conversation) -> _Playback:
         state = self._plans.get(conv)
         if state is None:
             planner = Planner(conv)
-            state = self._plans[conv] = _Playback(planner.plan(), planner.expected)
+            state = self._plans[conv] = _Playback(planner.plan(), planner.expected, planner.advance)
         return state
 
     async def query(self, conv: Conversation) -> str | None:
@@ -164,6 +171,7 @@ class Planner:
         self.values = ValueMaker(None if self.ungrounded else self.spec.context, self.rng)
         self.index = conv.index
         self.expected: list[str | None] = []
+        self.advance = 0  # seconds that pass before the conversation, found while planning its first call
 
     # ----- entry -------------------------------------------------------------------------------
 
@@ -205,6 +213,7 @@ class Planner:
         chain = self._with_needs([t for t in self.spec.chain if t in self.conv.shown])
         steps: list[Step] = []
         for attempt in range(3):
+            self.advance = 0
             fork = self.conv.session.fork()
             try:
                 steps = self._steps(chain, fork)
@@ -301,6 +310,9 @@ class Planner:
                 sources[p.name] = Source("user")
             _order_pairs(args)
             result = sess.call(tool.name, args)
+            if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
+                    and not want_infeasible:
+                result = self._wait(sess, tool, args, result)
             if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and _empty(result.data) \
                     and attempt < tries - 1:
                 continue  # a search must find what the user is after
@@ -316,6 +328,22 @@ class Planner:
                 # It worked after all: keep it (the fork has moved on), no give-up this time.
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
         return []
+
+    def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
+        """A first call that fails only because it is too early: let time pass before the conversation.
+
+        The shortest wait (of a few) after which the call succeeds becomes the first turn's
+        `advance`; the fork moves on by it, so the rest of the plan sees the later clock.
+        """
+        for delta in WAITS:
+            with sess.fork() as probe:
+                probe.advance(delta)
+                ok = probe.call(tool.name, args).ok
+            if ok:
+                sess.advance(delta)
+                self.advance = delta
+                return sess.call(tool.name, args)
+        return failed
 
     def _plain_value(self, tool: Tool, p: Any, spec: dict[str, Any], attempt: int) -> Any:
         """A non-entity value: the tool's own candidates first, else one made from the schema."""
@@ -454,7 +482,7 @@ class Planner:
             label = self._label_in(source, kind, v)
             if label:
                 return "label", label
-        return "cite", render_value(values)
+        return "cite", None
 
     def _label_in(self, step: Step, kind: str, value: str) -> str | None:
         """The label a person would use for an entity of an output, if the output shows it unambiguously.
