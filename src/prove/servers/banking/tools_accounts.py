@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     AccountId,
     CardId,
     DisputeId,
@@ -23,9 +23,10 @@ from .tools import (
     daily_limit,
     held,
     paid_today,
-    server,
 )
 from .world import Category
+
+tools = Toolset("accounts")
 
 AccountType = Literal["checking", "savings", "credit_card"]
 Period = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
@@ -131,7 +132,7 @@ class StatementDetail(Statement):
 # ----- profile and accounts -----------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much more can I send to payees today?",
     "What phone number and address do you have on file for me?",
     "What's my daily payment limit?",
@@ -157,7 +158,7 @@ def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
                    credit_limit=row["credit_limit"], interest_rate=row["interest_rate"], opened_on=row["opened_on"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What accounts do I have with you?",
     "Show me the balances of all my {account_type} accounts.",
     "Give me an overview of my accounts and how much is in each.",
@@ -180,7 +181,7 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
     return AccountList(accounts=[_account(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much money is in {account_id} right now?",
     "What's the available balance on {account_id}?",
     "How much do I owe on {account_id}, and how much credit do I have left?",
@@ -215,7 +216,7 @@ def _transaction(row: sqlite3.Row) -> Transaction:
     return Transaction(**{k: row[k] for k in Transaction.model_fields})
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my recent transactions on {account_id}.",
     "How much did I spend on {category} between {start_date} and {end_date}?",
     "Did I pay anything at {merchant} recently?",
@@ -300,7 +301,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     return TransactionList(transactions=[_transaction(r) for r in rows], total=total, net_amount=money(net))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Tell me more about transaction {transaction_id}.",
     "Which card was used for {transaction_id}, and has it posted yet?",
 ])
@@ -328,7 +329,7 @@ def _statement(row: sqlite3.Row) -> Statement:
     return Statement(**{k: row[k] for k in Statement.model_fields})
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which statements are available for {account_id}?",
     "Find my {period} statements.",
     "What was the closing balance on my {account_id} statement for {period}?",
@@ -361,7 +362,7 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Open statement {statement_id} and tell me where my money went.",
     "What did I spend by category on statement {statement_id}?",
 ])

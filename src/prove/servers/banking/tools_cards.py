@@ -10,11 +10,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import luhn_digit, money
 
-from .tools import AccountId, CardId, Money, Pin, cents, server
-from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin, luhn_digit
+from .server import AccountId, CardId, Money, Pin, cents
+from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin
+
+tools = Toolset("cards")
 
 CardStatus = Literal["active", "frozen", "lost", "stolen"]
 
@@ -93,7 +95,7 @@ def _replacement_number(old_number: str, card_id: str) -> str:
 # ----- reading ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What cards do I have?",
     "Show me the cards linked to {account_id}.",
     "Are any of my cards {status} right now?",
@@ -126,7 +128,7 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
     return CardList(cards=[_card(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is card {card_id} frozen?",
     "When does my card {card_id} expire, and what's its daily limit?",
 ])
@@ -146,7 +148,7 @@ def get_card(ctx: Ctx, card_id: CardId) -> Card:
     return _card(ctx.get("card", card_id))
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
     """The card's current PIN, for the synthesis pipeline to put in a user turn (never shown to a model).
 
@@ -166,7 +168,7 @@ def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
 # ----- changing -----------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Freeze my card {card_id}, I can't find it.",
     "Please put a temporary block on {card_id}.",
 ])
@@ -194,7 +196,7 @@ def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
     return _card(ctx.get("card", card_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "I found my card {card_id}, please unfreeze it.",
     "Unblock card {card_id} so I can use it again.",
 ])
@@ -220,7 +222,7 @@ def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
     return _card(ctx.get("card", card_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "My card {card_id} was {reason}, please cancel it and send me a new one.",
     "Report card {card_id} as {reason}.",
     "I lost my card {card_id}. Block it and order a replacement.",
@@ -260,7 +262,7 @@ def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"
                            arrives_by=(today + timedelta(days=REPLACEMENT_SHIPPING_DAYS)).isoformat())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the PIN on {card_id} from {current_pin} to {new_pin}.",
     "I'd like a new PIN for card {card_id}: my current one is {current_pin}, make it {new_pin}.",
 ])
@@ -295,7 +297,7 @@ def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -
     return PinChange(card_id=card_id, pin_changed_on=ctx.today().isoformat())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set the daily spending limit on {card_id} to {daily_limit} dollars.",
     "Lower my card {card_id}'s limit to {daily_limit} a day.",
 ])

@@ -8,11 +8,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import AccountId, DisputeId, TransactionId, server, timestamp
+from .server import AccountId, DisputeId, TransactionId
 from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
+
+tools = Toolset("disputes")
 
 Reason = Literal["unauthorized", "duplicate", "wrong_amount", "not_received", "not_as_described", "cancelled",
                  "other"]
@@ -52,7 +54,7 @@ def _dispute(row: sqlite3.Row) -> Dispute:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "I want to dispute transaction {transaction_id}, the reason is {reason}.",
     "I never made the charge {transaction_id}. Please open a dispute: {details}",
     "Dispute {transaction_id} for me, I was charged twice.",
@@ -105,11 +107,11 @@ def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
         "INSERT INTO disputes (dispute_id, transaction_id, merchant, amount, reason, details, status, resolution, "
         "opened_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 'open', NULL, ?, NULL)",
         (dispute_id, transaction_id, row["merchant"], money(-row["amount"]), reason,
-         (" ".join(details.split()) or None) if details else None, timestamp(ctx)))
+         (" ".join(details.split()) or None) if details else None, iso(ctx.now())))
     return _dispute(ctx.db.execute(f"{_DISPUTE_SQL} WHERE d.dispute_id = ?", (dispute_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What disputes do I have open?",
     "Have any of my disputes been resolved yet?",
     "Have I disputed anything on {account_id}?",
@@ -144,7 +146,7 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
     return DisputeList(disputes=[_dispute(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the status of my dispute {dispute_id}?",
     "Did I get my money back for dispute {dispute_id}?",
 ])

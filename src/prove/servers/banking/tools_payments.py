@@ -9,10 +9,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
-from prove.env.values import money, quote
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import iso, money, quote
 
-from .tools import (
+from .server import (
     AccountId,
     Memo,
     Money,
@@ -25,10 +25,10 @@ from .tools import (
     daily_limit,
     paid_today,
     post,
-    server,
-    timestamp,
 )
 from .world import CASH_ADVANCE_FEE_RATE, CASH_ADVANCE_MIN_FEE, MAX_DAYS_AHEAD
+
+tools = Toolset("payments")
 
 Frequency = Literal["once", "weekly", "biweekly", "monthly"]
 
@@ -116,7 +116,7 @@ def _insufficient(account: sqlite3.Row, free: float, needed: float) -> ToolError
                      hint="Send less, or first move money into this account from another one.")
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {amount} dollars from {from_account_id} to {to_account_id}.",
     "Transfer {amount} from my {from_account_id} into {to_account_id}, memo '{memo}'.",
     "Pay {amount} toward my credit card {to_account_id} from {from_account_id}.",
@@ -167,7 +167,7 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
     ctx.db.execute(
         "INSERT INTO transfers (transfer_id, kind, from_account_id, to_account_id, payee_id, scheduled_payment_id, "
         "amount, memo, created_at) VALUES (?, 'internal', ?, ?, NULL, NULL, ?, ?, ?)",
-        (transfer_id, from_account_id, to_account_id, amount, memo, timestamp(ctx)))
+        (transfer_id, from_account_id, to_account_id, amount, memo, iso(ctx.now())))
     verb = "Cash advance" if fee else "Payment" if target["type"] == "credit_card" else "Transfer"
     post(ctx, source, -amount, f"{verb} to {target['nickname']}", "transfer", "transfer",
          transfer_id=transfer_id, memo=memo)
@@ -177,11 +177,11 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
         post(ctx, source, -fee, "Cash advance fee", "fees", "fee", transfer_id=transfer_id)
     return Transfer(transfer_id=transfer_id, kind="internal", from_account_id=from_account_id,
                     to_account_id=to_account_id, payee_id=None, amount=amount, fee=fee, memo=memo,
-                    created_at=timestamp(ctx), from_account_balance=_balance(ctx, from_account_id),
+                    created_at=iso(ctx.now()), from_account_balance=_balance(ctx, from_account_id),
                     to_account_balance=_balance(ctx, to_account_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Pay {payee_id} {amount} dollars from {from_account_id}.",
     "Send {amount} to {payee_id} out of my {from_account_id} account for '{memo}'.",
     "I need to pay {payee_id} {amount} today.",
@@ -230,10 +230,10 @@ def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: M
     ctx.db.execute(
         "INSERT INTO transfers (transfer_id, kind, from_account_id, to_account_id, payee_id, scheduled_payment_id, "
         "amount, memo, created_at) VALUES (?, 'payee', ?, NULL, ?, NULL, ?, ?, ?)",
-        (transfer_id, from_account_id, payee_id, amount, memo, timestamp(ctx)))
+        (transfer_id, from_account_id, payee_id, amount, memo, iso(ctx.now())))
     post(ctx, source, -amount, payee["name"], payee["category"], "payment", transfer_id=transfer_id, memo=memo)
     return Transfer(transfer_id=transfer_id, kind="payee", from_account_id=from_account_id, to_account_id=None,
-                    payee_id=payee_id, amount=amount, fee=0.0, memo=memo, created_at=timestamp(ctx),
+                    payee_id=payee_id, amount=amount, fee=0.0, memo=memo, created_at=iso(ctx.now()),
                     from_account_balance=_balance(ctx, from_account_id), to_account_balance=None)
 
 
@@ -247,7 +247,7 @@ def _payee(row: sqlite3.Row) -> Payee:
                  account_ending=row["account_number"][-4:], status=row["status"], added_on=row["added_on"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who are my saved payees?",
     "Do I have {name} set up as a payee?",
     "List the {kind} payees on my account.",
@@ -275,7 +275,7 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
     return PayeeList(payees=[_payee(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {name} as a new payee: account {account_number}, routing number {routing_number}.",
     "I want to start paying {name}. Their account number is {account_number} and the routing number is "
     "{routing_number}; it's a {kind}.",
@@ -328,7 +328,7 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
     return _payee(ctx.get("payee", payee_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {payee_id} from my payees.",
     "I don't pay {payee_id} anymore, please delete them from my payee list.",
 ])
@@ -363,7 +363,7 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
     return ScheduledPayment(**{k: row[k] for k in ScheduledPayment.model_fields})
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Schedule a payment of {amount} to {payee_id} from {from_account_id} on {send_on}.",
     "Set up a {frequency} transfer of {amount} from {from_account_id} to {to_account_id} starting {send_on}.",
     "Pay {payee_id} {amount} every month from {from_account_id}, starting {send_on} and ending {end_date}.",
@@ -443,11 +443,11 @@ def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_o
         "recipient_name, amount, frequency, next_date, end_date, memo, status, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
         (scheduled_id, from_account_id, payee_id, to_account_id, recipient, amount, frequency, send_on.isoformat(),
-         end_date.isoformat() if end_date else None, _memo(memo), timestamp(ctx)))
+         end_date.isoformat() if end_date else None, _memo(memo), iso(ctx.now())))
     return _scheduled(ctx.get("scheduled_payment", scheduled_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What payments do I have scheduled?",
     "Show me the scheduled payments coming out of {account_id}.",
     "Are there any payments set up to {payee_id}?",
@@ -488,7 +488,7 @@ def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", 
     return ScheduledPaymentList(scheduled_payments=[_scheduled(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel scheduled payment {scheduled_payment_id}.",
     "Please stop the recurring payment {scheduled_payment_id}, I don't need it anymore.",
 ])
