@@ -7,9 +7,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
+    REVIEW_SQL,
     Limit,
     Note,
     PlaceId,
@@ -18,16 +20,15 @@ from .tools import (
     Review,
     ReviewId,
     ReviewList,
-    fetch,
-    iso,
     place_row,
     profile,
     rating,
     require_not_gone,
-    server,
+    review_model,
 )
-from .tools_places import REVIEW_SQL, review_model
 from .world import REVIEW_AFTER
+
+tools = Toolset("reviews")
 
 Stars = Annotated[int, Field(ge=1, le=5)]
 ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=2000)]
@@ -36,7 +37,7 @@ REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN place
 
 
 def _mine(ctx: Ctx, review_id: str):  # noqa: ANN202 - a sqlite3.Row
-    fetch(ctx, "review", review_id)
+    ctx.get("review", review_id)
     row = ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone()
     if not row["is_mine"]:
         raise ToolError("not_author", f"Review {review_id} was written by {row['author']}.",
@@ -51,7 +52,7 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
 
 # ----- reviews -----------------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What do people say about {place_id}?",
     "Show me the {sort} reviews of {place_id}.",
 ])
@@ -79,7 +80,7 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
                       reviews=[review_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Leave a {rating}-star review for {place_id}: {review_text}",
     "Review {place_id}: {rating} stars, '{review_text}'.",
 ])
@@ -119,7 +120,7 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change my review {review_id} to {rating} stars.",
     "Update my review {review_id} to say '{review_text}'.",
 ])
@@ -152,7 +153,7 @@ def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my review {review_id}.",
     "Take down the review I wrote, {review_id}.",
 ])
@@ -184,7 +185,7 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
                   reviewed_at=reviewed)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Report that {place_id} is {status} now.",
     "Let the map know that {place_id} is {status}: {note}",
 ])
@@ -222,7 +223,7 @@ def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_clo
     return _report(ctx.db.execute(REPORT_SQL + " WHERE r.report_id = ?", (report_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What happened to the closures I reported?",
     "Show my {status} reports.",
 ])

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     ListId,
     Note,
     PlaceId,
@@ -19,13 +19,13 @@ from .tools import (
     SavedListDetail,
     SavedListList,
     SaveResult,
-    fetch,
     place_row,
     place_summary,
     profile,
     require_not_gone,
-    server,
 )
+
+tools = Toolset("saved")
 
 MAX_LISTS = 20
 MAX_LIST_PLACES = 100
@@ -33,7 +33,7 @@ ListName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 
 
 def list_model(ctx: Ctx, list_id: str) -> SavedList:
-    row = fetch(ctx, "saved_list", list_id)
+    row = ctx.get("saved_list", list_id)
     (count,) = ctx.db.execute("SELECT count(*) FROM saved_places WHERE list_id = ?", (list_id,)).fetchone()
     return SavedList(list_id=row["list_id"], name=row["name"], description=row["description"],
                      is_default=bool(row["is_default"]), place_count=count, created_at=row["created_at"])
@@ -43,7 +43,7 @@ def _default_list(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT list_id FROM saved_lists WHERE is_default = 1").fetchone()[0]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where have I set as home and work?",
     "Show me my map profile.",
 ])
@@ -62,7 +62,7 @@ def get_profile(ctx: Ctx) -> Profile:
                    work=place_summary(ctx, place_row(ctx, row["work_place_id"])), saved_places=saved, reviews=reviews)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set my {label} to {place_id}.",
     "I moved; my new {label} is at {place_id}.",
 ])
@@ -90,7 +90,7 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceI
     return get_profile(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What lists of places have I saved?",
     "Show my saved lists.",
 ])
@@ -106,7 +106,7 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
     return SavedListList(lists=[list_model(ctx, i) for i in ids], total=len(ids))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on my list {list_id}?",
     "Show me the places I saved in {list_id} and which are open now.",
 ])
@@ -131,7 +131,7 @@ def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
     return SavedListDetail(**base.model_dump(), places=entries)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make a new list called '{list_name}'.",
     "Create a list {list_name} for {description}.",
 ])
@@ -162,7 +162,7 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
     return list_model(ctx, list_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save {place_id} to my favorites.",
     "Add {place_id} to my list {list_id} with the note '{note}'.",
 ])
@@ -185,7 +185,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
     """
     row = place_row(ctx, place_id)
     target = list_id or _default_list(ctx)
-    lst = fetch(ctx, "saved_list", target)
+    lst = ctx.get("saved_list", target)
     require_not_gone(row)
     if ctx.db.execute("SELECT 1 FROM saved_places WHERE list_id = ? AND place_id = ?", (target, place_id)).fetchone():
         raise ToolError("already_saved", f"{row['name']} is already in {lst['name']}.",
@@ -200,7 +200,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
                       place_count=count + 1)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {place_id} from my favorites.",
     "Take {place_id} off my list {list_id}.",
 ])
@@ -220,7 +220,7 @@ def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = Non
     """
     row = place_row(ctx, place_id)
     target = list_id or _default_list(ctx)
-    lst = fetch(ctx, "saved_list", target)
+    lst = ctx.get("saved_list", target)
     entry = ctx.db.execute("SELECT note FROM saved_places WHERE list_id = ? AND place_id = ?",
                            (target, place_id)).fetchone()
     if entry is None:
@@ -232,7 +232,7 @@ def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = Non
                       note=entry["note"], place_count=count)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete my list {list_id}.",
     "I don't need the list {list_id} anymore, get rid of it.",
 ])
