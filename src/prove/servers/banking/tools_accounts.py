@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -162,6 +162,7 @@ def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
     "What accounts do I have with you?",
     "Show me the balances of all my {account_type} accounts.",
     "Give me an overview of my accounts and how much is in each.",
+    Ask("How much do I have in savings altogether?", account_type="savings"),
 ])
 def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountList:
     """List the customer's accounts with their current and available balances.
@@ -220,8 +221,8 @@ def _transaction(row: sqlite3.Row) -> Transaction:
     "Show me my recent transactions on {account_id}.",
     "How much did I spend on {category} between {start_date} and {end_date}?",
     "Did I pay anything at {merchant} recently?",
-    "List the charges over {min_amount} dollars since {start_date}.",
-    "What's still pending on card {card_id}?",
+    "List everything over ${min_amount} since {start_date}.",
+    Ask("What's still pending on {card_id}?", status="pending"),
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: CardId | None = None,
                       start_date: date | None = None, end_date: date | None = None,
@@ -302,8 +303,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me more about transaction {transaction_id}.",
-    "Which card was used for {transaction_id}, and has it posted yet?",
+    "Tell me more about {transaction_id}.",
+    "Which card was used for {transaction_id}, and has it gone through yet?",
 ])
 def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     """Show one transaction in full.
@@ -331,8 +332,8 @@ def _statement(row: sqlite3.Row) -> Statement:
 
 @tools.tool(effect=READ, asks=[
     "Which statements are available for {account_id}?",
-    "Find my {period} statements.",
-    "What was the closing balance on my {account_id} statement for {period}?",
+    "Find my statements for {period}.",
+    "What was the closing balance of {account_id} on its {period} statement?",
 ])
 def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
     """List monthly statements, newest first, with their opening and closing balances.
@@ -363,8 +364,8 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
 
 
 @tools.tool(effect=READ, asks=[
-    "Open statement {statement_id} and tell me where my money went.",
-    "What did I spend by category on statement {statement_id}?",
+    "Open {statement_id} and tell me where my money went.",
+    "What did I spend by category on {statement_id}?",
 ])
 def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     """Show one monthly statement with its money out broken down by category.

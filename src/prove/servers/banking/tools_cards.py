@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import luhn_digit, money
 
 from .server import AccountId, CardId, Money, Pin, cents
@@ -99,6 +99,7 @@ def _replacement_number(old_number: str, card_id: str) -> str:
     "What cards do I have?",
     "Show me the cards linked to {account_id}.",
     "Are any of my cards {status} right now?",
+    Ask("Which of my cards are frozen?", status="frozen"),
 ])
 def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus | None = None) -> CardList:
     """List the customer's debit and credit cards, including frozen and lost ones.
@@ -129,8 +130,8 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
 
 
 @tools.tool(effect=READ, asks=[
-    "Is card {card_id} frozen?",
-    "When does my card {card_id} expire, and what's its daily limit?",
+    "Is {card_id} frozen?",
+    "When does {card_id} expire, and what's its daily limit?",
 ])
 def get_card(ctx: Ctx, card_id: CardId) -> Card:
     """Show one card: its status, expiry and daily spending limit.
@@ -169,8 +170,12 @@ def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Freeze my card {card_id}, I can't find it.",
+    "Freeze {card_id}, I can't find it.",
     "Please put a temporary block on {card_id}.",
+    "Can you freeze {card_id} for now?",
+], reply=[
+    "Done: {card_id} is frozen; no new charges will go through until you unfreeze it.",
+    "I've frozen {card_id}.",
 ])
 def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
     """Temporarily block a card: no new purchases or withdrawals until it is unfrozen.
@@ -197,8 +202,11 @@ def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I found my card {card_id}, please unfreeze it.",
-    "Unblock card {card_id} so I can use it again.",
+    "I found {card_id}, please unfreeze it.",
+    "Unblock {card_id} so I can use it again.",
+], reply=[
+    "{card_id} is unfrozen and works again.",
+    "Done: you can use {card_id} again.",
 ])
 def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
     """Lift a freeze so that the card works again.
@@ -223,9 +231,14 @@ def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "My card {card_id} was {reason}, please cancel it and send me a new one.",
-    "Report card {card_id} as {reason}.",
-    "I lost my card {card_id}. Block it and order a replacement.",
+    Ask("I lost {card_id}. Block it and order a replacement.", reason="lost"),
+    Ask("{card_id} was stolen; cancel it and send me a new one.", reason="stolen"),
+    "Report {card_id} as {reason} and get me a replacement.",
+], reply=[
+    "I've blocked {card_id}. Your replacement, ending {result.replacement.number_ending}, arrives by "
+    "{result.arrives_by}.",
+    "Done: {card_id} no longer works, and a new card ending {result.replacement.number_ending} is on its way "
+    "(by {result.arrives_by}).",
 ])
 def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"] = "lost") -> CardReplacement:
     """Report a card lost or stolen: it is blocked for good and a replacement is mailed.
@@ -264,7 +277,10 @@ def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"
 
 @tools.tool(effect=WRITE, asks=[
     "Change the PIN on {card_id} from {current_pin} to {new_pin}.",
-    "I'd like a new PIN for card {card_id}: my current one is {current_pin}, make it {new_pin}.",
+    "I'd like a new PIN for {card_id}: my current one is {current_pin}, make it {new_pin}.",
+], reply=[
+    "Your PIN for {card_id} is changed.",
+    "Done: {card_id} now has the new PIN you chose.",
 ])
 def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -> PinChange:
     """Change a card's 4-digit PIN; the customer must give the current PIN.
@@ -298,8 +314,12 @@ def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set the daily spending limit on {card_id} to {daily_limit} dollars.",
-    "Lower my card {card_id}'s limit to {daily_limit} a day.",
+    "Set the daily spending limit on {card_id} to ${daily_limit}.",
+    "Lower the limit of {card_id} to ${daily_limit} a day.",
+    "Let me spend up to ${daily_limit} a day with {card_id}.",
+], reply=[
+    "{card_id} can now spend up to ${result.daily_spending_limit} a day.",
+    "Done: the daily limit of {card_id} is ${result.daily_spending_limit}.",
 ])
 def set_card_spending_limit(ctx: Ctx, card_id: CardId, daily_limit: Money) -> Card:
     """Set how much a card may spend per day.

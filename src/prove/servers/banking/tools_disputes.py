@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, money
 
 from .server import AccountId, DisputeId, TransactionId
@@ -55,9 +55,14 @@ def _dispute(row: sqlite3.Row) -> Dispute:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I want to dispute transaction {transaction_id}, the reason is {reason}.",
-    "I never made the charge {transaction_id}. Please open a dispute: {details}",
-    "Dispute {transaction_id} for me, I was charged twice.",
+    Ask("I never made the charge {transaction_id}; please dispute it.", reason="unauthorized"),
+    Ask("Dispute {transaction_id} for me, I was charged twice.", reason="duplicate"),
+    Ask("{transaction_id} charged me the wrong amount. Open a dispute and tell them: {details}",
+        reason="wrong_amount"),
+    Ask("I paid for {transaction_id} but the order never arrived; open a dispute.", reason="not_received"),
+], reply=[
+    "I've opened dispute {result.dispute_id} for the ${result.amount} charge at {result.merchant}.",
+    "Your dispute of {transaction_id} is open as {result.dispute_id}; we'll let you know how it turns out.",
 ])
 def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
                  details: Annotated[str, Field(max_length=1000)] | None = None) -> Dispute:
@@ -112,9 +117,10 @@ def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
 
 
 @tools.tool(effect=READ, asks=[
-    "What disputes do I have open?",
-    "Have any of my disputes been resolved yet?",
+    Ask("What disputes do I have open?", status="open"),
+    Ask("Have any of my disputes been resolved yet?", status="resolved"),
     "Have I disputed anything on {account_id}?",
+    Ask("Which of my disputes are still under review?", status="under_review"),
 ])
 def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", "all"] = "all",
                   account_id: AccountId | None = None) -> DisputeList:
@@ -147,8 +153,8 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
 
 
 @tools.tool(effect=READ, asks=[
-    "What's the status of my dispute {dispute_id}?",
-    "Did I get my money back for dispute {dispute_id}?",
+    "What's the status of {dispute_id}?",
+    "Did I get my money back for {dispute_id}?",
 ])
 def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     """Show one dispute and where it stands.

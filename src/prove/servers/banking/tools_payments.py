@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso, money, quote
 
 from .server import (
@@ -117,9 +117,13 @@ def _insufficient(account: sqlite3.Row, free: float, needed: float) -> ToolError
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move {amount} dollars from {from_account_id} to {to_account_id}.",
-    "Transfer {amount} from my {from_account_id} into {to_account_id}, memo '{memo}'.",
-    "Pay {amount} toward my credit card {to_account_id} from {from_account_id}.",
+    "Move ${amount} from {from_account_id} to {to_account_id}.",
+    "Transfer ${amount} from {from_account_id} into {to_account_id} with the memo '{memo}'.",
+    "Pay ${amount} toward {to_account_id} from {from_account_id}.",
+    "Could you put ${amount} from {from_account_id} into {to_account_id}?",
+], reply=[
+    "Done: ${amount} moved from {from_account_id} to {to_account_id}. The transfer is {result.transfer_id}.",
+    "I've transferred ${amount} to {to_account_id}; {from_account_id} now shows ${result.from_account_balance}.",
 ])
 def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Money,
                               memo: Memo | None = None) -> Transfer:
@@ -182,9 +186,12 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Pay {payee_id} {amount} dollars from {from_account_id}.",
-    "Send {amount} to {payee_id} out of my {from_account_id} account for '{memo}'.",
-    "I need to pay {payee_id} {amount} today.",
+    "Pay {payee_id} ${amount} from {from_account_id}.",
+    "Send ${amount} to {payee_id} out of {from_account_id} for '{memo}'.",
+    "I need to pay {payee_id} ${amount} today; take it from {from_account_id}.",
+], reply=[
+    "Paid ${amount} to {payee_id} from {from_account_id}; the confirmation is {result.transfer_id}.",
+    "Done: {payee_id} gets ${amount}, and {from_account_id} now shows ${result.from_account_balance}.",
 ])
 def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: Money,
               memo: Memo | None = None) -> Transfer:
@@ -250,7 +257,8 @@ def _payee(row: sqlite3.Row) -> Payee:
 @tools.tool(effect=READ, asks=[
     "Who are my saved payees?",
     "Do I have {name} set up as a payee?",
-    "List the {kind} payees on my account.",
+    Ask("Which businesses do I have as payees?", kind="business"),
+    Ask("List the people I can send money to.", kind="person"),
 ])
 def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "business"] | None = None) -> PayeeList:
     """List the customer's saved payees (removed ones are not shown).
@@ -277,8 +285,13 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
 
 @tools.tool(effect=WRITE, asks=[
     "Add {name} as a new payee: account {account_number}, routing number {routing_number}.",
-    "I want to start paying {name}. Their account number is {account_number} and the routing number is "
-    "{routing_number}; it's a {kind}.",
+    Ask("I want to start paying my friend {name}. Their account number is {account_number} and the routing "
+        "number is {routing_number}.", kind="person"),
+    Ask("Set up the company {name} as a payee, account {account_number} at routing number {routing_number}.",
+        kind="business"),
+], reply=[
+    "{name} is now one of your payees (account ending {result.account_ending}).",
+    "Added {name} as a payee; you can pay them right away.",
 ])
 def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_number: Annotated[str, Sensitive()],
               routing_number: str, kind: Literal["person", "business"] = "business") -> Payee:
@@ -331,6 +344,9 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
 @tools.tool(effect=WRITE, asks=[
     "Remove {payee_id} from my payees.",
     "I don't pay {payee_id} anymore, please delete them from my payee list.",
+], reply=[
+    "Removed {payee_id} from your payees.",
+    "Done: {payee_id} is no longer on your payee list.",
 ])
 def remove_payee(ctx: Ctx, payee_id: PayeeId) -> Payee:
     """Remove a saved payee; past payments to it stay in the history.
@@ -364,9 +380,18 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Schedule a payment of {amount} to {payee_id} from {from_account_id} on {send_on}.",
-    "Set up a {frequency} transfer of {amount} from {from_account_id} to {to_account_id} starting {send_on}.",
-    "Pay {payee_id} {amount} every month from {from_account_id}, starting {send_on} and ending {end_date}.",
+    Ask("Schedule a one-time payment of ${amount} to {payee_id} from {from_account_id} on {send_on}.",
+        frequency="once"),
+    Ask("Set up a monthly payment of ${amount} to {payee_id} from {from_account_id}, starting {send_on} and "
+        "ending {end_date}.", frequency="monthly"),
+    Ask("Every week, move ${amount} from {from_account_id} to {to_account_id}, starting {send_on}.",
+        frequency="weekly"),
+    Ask("Starting {send_on}, send {payee_id} ${amount} from {from_account_id} every two weeks with the memo "
+        "'{memo}'.", frequency="biweekly"),
+], reply=[
+    "Scheduled: ${amount} to {result.recipient_name} from {from_account_id}, first on {result.next_date}.",
+    "All set. ${amount} will go to {result.recipient_name} on {result.next_date}; the scheduled payment is "
+    "{result.scheduled_payment_id}.",
 ])
 def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_on: date,
                      payee_id: PayeeId | None = None, to_account_id: AccountId | None = None,
@@ -448,9 +473,10 @@ def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_o
 
 
 @tools.tool(effect=READ, asks=[
-    "What payments do I have scheduled?",
-    "Show me the scheduled payments coming out of {account_id}.",
+    Ask("What payments do I have scheduled?", status="scheduled"),
+    Ask("Show me the scheduled payments coming out of {account_id}.", status="scheduled"),
     "Are there any payments set up to {payee_id}?",
+    Ask("Which of my scheduled payments have I cancelled?", status="cancelled"),
 ])
 def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", "cancelled", "all"] = "scheduled",
                             account_id: AccountId | None = None,
@@ -489,8 +515,11 @@ def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel scheduled payment {scheduled_payment_id}.",
-    "Please stop the recurring payment {scheduled_payment_id}, I don't need it anymore.",
+    "Cancel {scheduled_payment_id}.",
+    "Please stop {scheduled_payment_id}, I don't need it anymore.",
+], reply=[
+    "Cancelled {scheduled_payment_id}; it won't go out again.",
+    "Done: {scheduled_payment_id} is cancelled.",
 ])
 def cancel_scheduled_payment(ctx: Ctx, scheduled_payment_id: ScheduledPaymentId) -> ScheduledPayment:
     """Cancel a scheduled payment so that it never runs again; past payments are not undone.
