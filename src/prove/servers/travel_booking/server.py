@@ -52,14 +52,14 @@ from .world import (
 # ----- entity kinds and their ID types ---------------------------------------------------------
 
 AIRPORT = EntityKind("airport", "airports", "code", "name", "an airport, by IATA code such as 'BOS'",
-                          lister="list_airports")
+                     lister="list_airports", public_id=True)
 AIRLINE = EntityKind("airline", "airlines", "code", "name", "an airline, by IATA code such as 'LH'",
                      lister="search_flights")
 FLIGHT = EntityKind("flight", "flights", "flight_id", "flight_number", "one dated direct flight",
                     live="status = 'scheduled' AND departs_at > :now", lister="search_flights")
 HOTEL = EntityKind("hotel", "hotels", "hotel_id", "name", "a hotel", lister="search_hotels")
 ROOM_TYPE = EntityKind("room_type", "room_types", "room_type_id", "name",
-                       "a kind of room at a hotel, with its nightly rate", lister="get_hotel")
+                       "a kind of room at a hotel, with its nightly rate", lister="get_hotel", noun="room")
 BOOKING = EntityKind("booking", "bookings", "booking_id", "summary", "a flight booking or a hotel stay of the user",
                      live="status = 'confirmed'", lister="list_bookings")
 TRIP = EntityKind("trip", "trips", "trip_id", "name", "a trip grouping bookings into one itinerary",
@@ -67,7 +67,8 @@ TRIP = EntityKind("trip", "trips", "trip_id", "name", "a trip grouping bookings 
 TRAVELER = EntityKind("traveler", "travelers", "traveler_id", "full_name",
                       "the user or a saved companion they book for", lister="list_travelers")
 PAYMENT_METHOD = EntityKind("payment_method", "payment_methods", "payment_method_id", "nickname",
-                            "a saved card of the user", live="expires_on >= :today", lister="list_payment_methods")
+                            "a saved card of the user", live="expires_on >= :today", lister="list_payment_methods",
+                            noun="card")
 PAYMENT = EntityKind("payment", "payments", "payment_id", "description", "a charge or refund of a booking",
                      lister="get_booking")
 LOYALTY_ACTIVITY = EntityKind("loyalty_activity", "loyalty_activity", "activity_id", "description",

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import luhn_ok
 
 from .server import (
@@ -173,6 +173,7 @@ def get_profile(ctx: Ctx) -> Profile:
 @tools.tool(effect=READ, asks=[
     "Who do I have saved as travellers?",
     "Does my {relationship} have a passport on file?",
+    Ask("Which of my kids are saved as travellers?", relationship="child"),
 ])
 def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "parent", "friend", "colleague",
                                                    "other"] | None = None) -> TravelerList:
@@ -197,6 +198,11 @@ def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "
     "Save {first_name} {last_name}, born {date_of_birth}, as a traveller.",
     "Add my {relationship} {first_name} {last_name} (born {date_of_birth}); passport {passport_number}, "
     "expires {passport_expiry}.",
+    "Please add {first_name} {last_name}, date of birth {date_of_birth}, with a {passport_country} passport "
+    "{passport_number} valid until {passport_expiry}.",
+], reply=[
+    "{result.full_name} is saved as a traveller.",
+    "Done: you can now book for {result.full_name}.",
 ])
 def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: date,
                  relationship: Relationship = "other", passport_number: PassportNumber | None = None,
@@ -248,8 +254,12 @@ def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: dat
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Update {traveler_id}'s passport: number {passport_number}, expiring {passport_expiry}.",
-    "My new passport is {passport_number}, valid until {passport_expiry}; please save it on {traveler_id}.",
+    "Update the passport of {traveler_id}: number {passport_number}, expiring {passport_expiry}.",
+    "There's a new passport for {traveler_id}: {passport_number}, valid until {passport_expiry}; please save it.",
+    "Save the {passport_country} passport {passport_number} for {traveler_id}; it expires {passport_expiry}.",
+], reply=[
+    "The passport of {result.full_name} is updated; it is valid until {result.passport_expiry}.",
+    "Done: {traveler_id} has the new passport on file.",
 ])
 def update_traveler_passport(ctx: Ctx, traveler_id: TravelerId, passport_number: PassportNumber,
                              passport_expiry: date, passport_country: CountryCode = "US") -> Traveler:
@@ -310,8 +320,12 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Save my card {card_number}, expiring {expiry}, name {cardholder_name}.",
-    "Add a new card ending in {card_number} (exp {expiry}) for {cardholder_name} and make it my default.",
+    "Save my card {card_number}, expiring {expiry}, name on card {cardholder_name}.",
+    Ask("Add the card {card_number} (exp {expiry}) for {cardholder_name} and make it my default.", make_default=True),
+    "Save the card {card_number}, expiring {expiry}, for {cardholder_name} as '{nickname}'.",
+], reply=[
+    "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
+    "Done: the card ending {result.last4} is saved.",
 ])
 def add_payment_card(ctx: Ctx, card_number: CardNumber,
                      expiry: Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^\d{2}/\d{2}$")],

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -143,9 +143,13 @@ def apply_cancellation(ctx: Ctx, b: sqlite3.Row, terms: Terms, at: str, descript
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Book flight {flight_id} in {fare} for {traveler_ids}, charge card {payment_method_id}.",
-    "Please get {traveler_ids} on {flight_id} with the {fare} fare and pay with my points.",
-    "Reserve {flight_id} ({fare}) for {traveler_ids} on {payment_method_id} and add it to trip {trip_id}.",
+    "Book {flight_id} in {fare} for {traveler_ids} and charge {payment_method_id}.",
+    Ask("Please get {traveler_ids} on {flight_id} with the {fare} fare and pay with my points.", use_points=True),
+    "Reserve {flight_id} ({fare}) for {traveler_ids} on {payment_method_id} and add it to {trip_id}.",
+], reply=[
+    "You're booked: {result.summary}, confirmation {result.confirmation_code}.",
+    "Done. {result.summary} is confirmed under code {result.confirmation_code}; ${result.total_charged} was "
+    "charged.",
 ])
 def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
                 traveler_ids: Annotated[list[TravelerId], Field(min_length=1, max_length=MAX_PASSENGERS)],
@@ -234,9 +238,10 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
 
 
 @tools.tool(effect=READ, asks=[
-    "What trips do I have coming up?",
+    Ask("What do I have booked coming up?", upcoming_only=True),
     "Show my {status} {kind} bookings.",
-    "Which bookings are in trip {trip_id}?",
+    "Which bookings are in {trip_id}?",
+    Ask("Which of my bookings were cancelled?", status="cancelled"),
 ])
 def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["flight", "hotel"] | None = None,
                   trip_id: TripId | None = None, upcoming_only: bool = False, limit: Limit = 20) -> BookingList:
@@ -275,7 +280,7 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me the details of booking {booking_id}.",
+    "Show me the details of {booking_id}.",
     "What seats and bags do we have on {booking_id}, and what did I pay?",
 ])
 def get_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
@@ -327,8 +332,11 @@ def get_cancellation_quote(ctx: Ctx, booking_id: BookingId) -> CancellationQuote
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel booking {booking_id}.",
+    "Cancel {booking_id}.",
     "I can't make it anymore, please cancel {booking_id} and refund what you can.",
+], reply=[
+    "{booking_id} is cancelled; ${result.refund_amount} and {result.refund_points} points come back to you.",
+    "Done: I cancelled {booking_id}. {result.reason}",
 ])
 def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Cancellation:
     """Cancel a flight or hotel booking and refund it by its rules (see get_cancellation_quote).

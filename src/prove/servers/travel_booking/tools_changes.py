@@ -144,8 +144,11 @@ def _charge(ctx: Ctx, b: sqlite3.Row, card: sqlite3.Row, amount: float, what: st
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move my booking {booking_id} to flight {new_flight_id}.",
+    "Move {booking_id} to {new_flight_id}.",
     "Can you switch {booking_id} onto {new_flight_id} instead and put any fee on {payment_method_id}?",
+], reply=[
+    "{booking_id} is now on {new_flight_id}; the change cost ${result.amount_charged}.",
+    "Done: you're on {new_flight_id} now, and ${result.amount_charged} was charged for the change.",
 ])
 def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
                   payment_method_id: PaymentMethodId | None = None) -> FlightChange:
@@ -230,8 +233,11 @@ def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Put {traveler_id} in seat {seat} on booking {booking_id}.",
-    "I'd like seat {seat} for {traveler_id} on my flight {booking_id}, please.",
+    "Put {traveler_id} in seat {seat} on {booking_id}.",
+    "I'd like seat {seat} for {traveler_id} on {booking_id}, please.",
+], reply=[
+    "{result.name} is in seat {result.seat} now.",
+    "Done: seat {result.seat} is assigned to {traveler_id}.",
 ])
 def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: SeatCode) -> SeatAssignment:
     """Choose a passenger's seat on a booked flight (free of charge), in the booking's cabin.
@@ -289,8 +295,12 @@ def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add {bags} checked bag(s) for {traveler_id} on booking {booking_id}.",
-    "We're bringing luggage: add {bags} bag each to {booking_id}.",
+    "Add {bags} checked bags for {traveler_id} on {booking_id}.",
+    "We're bringing luggage: add {bags} checked bags for each of us on {booking_id}.",
+    "Add {bags} checked bags for everyone on {booking_id} and charge {payment_method_id}.",
+], reply=[
+    "Added {result.bags_added} checked bags to {booking_id}; the fee was ${result.fee_charged}.",
+    "Done: the bags are on {booking_id}, for ${result.fee_charged}.",
 ])
 def add_bags(ctx: Ctx, booking_id: BookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
              traveler_id: TravelerId | None = None, payment_method_id: PaymentMethodId | None = None) -> BagPurchase:
@@ -348,7 +358,10 @@ def add_bags(ctx: Ctx, booking_id: BookingId, bags: Annotated[int, Field(ge=1, l
 
 @tools.tool(effect=WRITE, asks=[
     "Check me in for {booking_id}.",
-    "Can you do the online check-in for booking {booking_id} and get our boarding passes?",
+    "Can you do the online check-in for {booking_id} and get our boarding passes?",
+], reply=[
+    "You're checked in for {result.flight_number}; your boarding passes are ready.",
+    "Done: {booking_id} is checked in for the flight at {result.departs_at}.",
 ])
 def check_in(ctx: Ctx, booking_id: BookingId) -> CheckIn:
     """Check in every passenger of a flight booking and issue boarding passes.

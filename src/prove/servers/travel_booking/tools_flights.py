@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     AirlineCode,
@@ -163,7 +163,7 @@ def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
 
 
 @tools.tool(effect=READ, asks=[
-    "Which airports can I fly to from {query}?",
+    "Is there an airport in {query} that you fly to?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
 ])
@@ -199,9 +199,11 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
 
 @tools.tool(effect=READ, asks=[
     "Find me a flight from {origin} to {destination} on {departure_date}.",
-    "What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for {passengers} people?",
-    "Are there any {airline} flights {origin} to {destination} on {departure_date} leaving after {depart_after}?",
-    "I need to be in {destination} on {departure_date}; what flies from {origin} under {max_price} dollars?",
+    Ask("What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for "
+        "{passengers} people?", sort_by="price"),
+    "Are there any {airline} flights from {origin} to {destination} on {departure_date} leaving after {depart_after}?",
+    "I need to be in {destination} on {departure_date}; what flies from {origin} for under ${max_price}?",
+    Ask("What's the quickest way from {origin} to {destination} on {departure_date}?", sort_by="duration"),
 ])
 def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, departure_date: date,
                    cabin: Cabin = "economy", passengers: Annotated[int, Field(ge=1, le=MAX_PASSENGERS)] = 1,
@@ -297,9 +299,9 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me more about flight {flight_id}: what fares are there?",
+    "Tell me more about {flight_id}: what fares are there?",
     "How much is business class on {flight_id}, and is it refundable?",
-    "Is flight {flight_id} on time?",
+    "Is {flight_id} on time?",
 ])
 def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     """Show one flight with its status and every fare family with price, seats left and rules.
@@ -320,7 +322,8 @@ def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
 
 @tools.tool(effect=READ, asks=[
     "Which {position} seats are still free in {cabin} on {flight_id}?",
-    "Show me the seat map for flight {flight_id}.",
+    "Show me the free seats on {flight_id}.",
+    Ask("Show me the whole {cabin} seat map of {flight_id}, taken seats too.", include_taken=True),
 ])
 def get_seat_map(ctx: Ctx, flight_id: FlightId, cabin: Cabin = "economy",
                  position: Literal["window", "middle", "aisle"] | None = None,

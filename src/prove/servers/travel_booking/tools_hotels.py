@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -141,8 +141,11 @@ def _amenities(row: sqlite3.Row) -> list[str]:
 
 @tools.tool(effect=READ, asks=[
     "Find me a hotel in {city} from {check_in} to {check_out}.",
-    "I need {rooms} rooms for {guests} people in {city}, {check_in} to {check_out}, at least {min_stars} stars.",
-    "What's the best-rated hotel in {city} under {max_nightly_rate} a night for {check_in} to {check_out}?",
+    "I need {rooms} rooms for {guests} people in {city}, {check_in} to {check_out}, at a {min_stars}-star hotel "
+    "or better.",
+    Ask("What's the best-rated hotel in {city} under ${max_nightly_rate} a night from {check_in} to {check_out}?",
+        sort_by="rating"),
+    Ask("What's the cheapest place to stay in {city} from {check_in} to {check_out}?", sort_by="price"),
 ])
 def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)],
                   check_in: date, check_out: date, guests: Guests = 1, rooms: Rooms = 1,
@@ -210,7 +213,7 @@ def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitesp
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me about hotel {hotel_id}.",
+    "Tell me about {hotel_id}.",
     "What rooms does {hotel_id} have free from {check_in} to {check_out}, and how much?",
 ])
 def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_out: date | None = None) -> Hotel:
@@ -255,9 +258,14 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Book room {room_type_id} from {check_in} to {check_out} for {guests} guests on card {payment_method_id}.",
-    "Reserve {rooms} rooms of {room_type_id}, {check_in} to {check_out}, {rate_plan} rate, paid with points.",
-    "Grab {room_type_id} for {check_in} to {check_out} and put it in trip {trip_id}.",
+    "Book {room_type_id} from {check_in} to {check_out} for {guests} guests on {payment_method_id}.",
+    Ask("Reserve {rooms} rooms of {room_type_id} for {guests} guests, {check_in} to {check_out}, at the "
+        "{rate_plan} rate, paid with points.", use_points=True),
+    "Grab {room_type_id} for {guests} guests from {check_in} to {check_out}, charge {payment_method_id} and "
+    "put it in {trip_id}.",
+], reply=[
+    "Your stay is booked: {result.summary}, confirmation {result.confirmation_code}.",
+    "Done. {result.summary} is confirmed under code {result.confirmation_code}.",
 ])
 def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: date, guests: Guests,
                rooms: Rooms = 1, rate_plan: RatePlan = "flexible", payment_method_id: PaymentMethodId | None = None,

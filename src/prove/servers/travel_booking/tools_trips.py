@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import BookingId, BookingSummary, Limit, TripId, summaries
@@ -88,7 +88,8 @@ def _duplicate(ctx: Ctx, name: str, trip_id: str | None = None) -> None:
 
 @tools.tool(effect=READ, asks=[
     "What trips do I have planned?",
-    "Show me my {status} trips.",
+    Ask("Which of my trips are coming up?", status="upcoming"),
+    Ask("Which trips have I already taken?", status="past"),
 ])
 def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) -> TripList:
     """List the user's trips with their dates, newest start first.
@@ -112,8 +113,8 @@ def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) ->
 
 
 @tools.tool(effect=READ, asks=[
-    "What's the itinerary for trip {trip_id}?",
-    "Walk me through my {trip_id} trip: flights, hotels and what it cost.",
+    "What's the itinerary for {trip_id}?",
+    "Walk me through {trip_id}: flights, hotels and what it cost.",
 ])
 def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
     """Show a trip's itinerary: its flight and hotel bookings in order, with dates and cost.
@@ -132,8 +133,11 @@ def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Start a new trip called {name}.",
-    "Group {booking_ids} into a trip named {name}.",
+    "Start a new trip called '{name}'.",
+    "Group {booking_ids} into a trip named '{name}'.",
+], reply=[
+    "I've created the trip '{result.name}'.",
+    "Done: '{result.name}' is set up as a trip.",
 ])
 def create_trip(ctx: Ctx, name: TripName,
                 booking_ids: Annotated[list[BookingId], Field(max_length=20)] | None = None) -> Trip:
@@ -160,8 +164,11 @@ def create_trip(ctx: Ctx, name: TripName,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add booking {booking_id} to my trip {trip_id}.",
+    "Add {booking_id} to {trip_id}.",
     "Put {booking_id} under the {trip_id} itinerary.",
+], reply=[
+    "{booking_id} is now part of {result.trip.name}.",
+    "Done: I added {booking_id} to {trip_id}.",
 ])
 def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> TripChange:
     """Put a booking into a trip; a booking in another trip moves (a booking is in one trip at most).
@@ -188,7 +195,10 @@ def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> Tri
 
 @tools.tool(effect=WRITE, asks=[
     "Take {booking_id} out of its trip.",
-    "Booking {booking_id} doesn't belong to that trip, remove it.",
+    "{booking_id} doesn't belong to that trip, remove it.",
+], reply=[
+    "{booking_id} is no longer part of {result.trip.name}.",
+    "Done: I took {booking_id} out of its trip.",
 ])
 def remove_booking_from_trip(ctx: Ctx, booking_id: BookingId) -> TripChange:
     """Take a booking out of its trip (the booking itself stays as it is).
