@@ -37,9 +37,10 @@ PLACE = EntityKind("place", "places", "place_id", "name", "a business, landmark,
 REVIEW = EntityKind("review", "reviews", "review_id", "author", "a rating and comment someone left on a place",
                     lister="list_reviews")
 SAVED_LIST = EntityKind("saved_list", "saved_lists", "list_id", "name", "one of the user's lists of saved places",
-                        lister="list_saved_lists")
+                        lister="list_saved_lists", noun="list")
 REPORT = EntityKind("report", "closure_reports", "report_id",
-                    description="the user's report that a place closed or reopened", lister="list_my_reports")
+                    description="the user's report that a place closed or reopened", lister="list_my_reports",
+                    noun="closure report")
 TRANSIT_LINE = EntityKind("transit_line", "transit_lines", "line_id", "name", "a subway or bus line of a city",
                           lister="list_transit_lines")
 ROAD_CLOSURE = EntityKind("road_closure", "road_closures", "closure_id", "reason",

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, quote
 
 from .routing import Grid, haversine
@@ -101,10 +101,11 @@ def list_cities(ctx: Ctx) -> CityList:
 
 
 @tools.tool(effect=READ, asks=[
-    "Find {query} places in {city_id}.",
-    "Is there a {cuisine} restaurant with at least {min_rating} stars?",
-    "Show me {category} places sorted by {sort}.",
+    "Find places matching '{query}' in {city_id}.",
+    Ask("Is there a {cuisine} restaurant with at least {min_rating} stars?", category="restaurant"),
+    Ask("What are the best-rated {category} places in {city_id}?", sort="rating"),
     "Search the map for {query}.",
+    Ask("Which {category} places are open right now?", open_now=True),
 ])
 def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None = None,
                   category: Category | None = None,
@@ -202,6 +203,7 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
 @tools.tool(effect=READ, asks=[
     "Will {place_id} be open at {at}?",
     "Is {place_id} open right now?",
+    "Can I still go to {place_id} on {at}?",
 ])
 def check_open(ctx: Ctx, place_id: PlaceId, at: str | None = None) -> OpenCheck:
     """Check whether a place is open at a given time (default now), its hours that day and when that changes.
@@ -232,6 +234,7 @@ def check_open(ctx: Ctx, place_id: PlaceId, at: str | None = None) -> OpenCheck:
     "What {category} places are near {place_id}?",
     "Find places within {radius_m} metres of {place_id}.",
     "What's around {lat}, {lon}?",
+    Ask("Is there a {category} near {place_id} that's open now?", open_now=True),
 ])
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -54,7 +54,8 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
 
 @tools.tool(effect=READ, asks=[
     "What do people say about {place_id}?",
-    "Show me the {sort} reviews of {place_id}.",
+    Ask("Show me the best reviews of {place_id}.", sort="highest"),
+    Ask("What are the worst reviews of {place_id}?", sort="lowest"),
 ])
 def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
                  limit: Limit = 10) -> ReviewList:
@@ -83,6 +84,9 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
 @tools.tool(effect=WRITE, asks=[
     "Leave a {rating}-star review for {place_id}: {review_text}",
     "Review {place_id}: {rating} stars, '{review_text}'.",
+], reply=[
+    "Your {rating}-star review of {result.place_name} is posted.",
+    "Done: I posted your review of {result.place_name}.",
 ])
 def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
     """Write the user's review of a place (one per place); it counts toward the place's rating at once.
@@ -121,8 +125,11 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change my review {review_id} to {rating} stars.",
-    "Update my review {review_id} to say '{review_text}'.",
+    "Change {review_id} to {rating} stars.",
+    "Update {review_id} to say '{review_text}'.",
+], reply=[
+    "Your review of {result.place_name} is updated; it gives {result.rating} stars.",
+    "Done: I updated your review of {result.place_name}.",
 ])
 def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
                   review_text: ReviewText | None = None) -> Review:
@@ -154,8 +161,11 @@ def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my review {review_id}.",
-    "Take down the review I wrote, {review_id}.",
+    "Delete {review_id}.",
+    "Take down {review_id}, the review I wrote.",
+], reply=[
+    "Your review of {result.place_name} is deleted.",
+    "Done: I took down your review of {result.place_name}.",
 ])
 def delete_review(ctx: Ctx, review_id: ReviewId) -> Review:
     """Delete one of the user's reviews; its stars come off the place's rating.
@@ -186,8 +196,12 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Report that {place_id} is {status} now.",
-    "Let the map know that {place_id} is {status}: {note}",
+    Ask("{place_id} has closed for good; please report it.", status="permanently_closed"),
+    Ask("Let the map know that {place_id} is temporarily closed: {note}", status="temporarily_closed"),
+    Ask("{place_id} is open again, please update the map.", status="open"),
+], reply=[
+    "Thanks, I reported {result.place_name}; the report is reviewed by {result.reviewed_at}.",
+    "Done: your report on {result.place_name} is filed and will be reviewed by {result.reviewed_at}.",
 ])
 def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
                    note: Note | None = None) -> Report:
@@ -225,7 +239,8 @@ def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_clo
 
 @tools.tool(effect=READ, asks=[
     "What happened to the closures I reported?",
-    "Show my {status} reports.",
+    Ask("Which of my reports are still waiting for review?", status="pending"),
+    Ask("Which of my reports were confirmed?", status="confirmed"),
 ])
 def list_my_reports(ctx: Ctx, status: Literal["pending", "confirmed"] | None = None) -> ReportList:
     """The user's reports of closed or reopened places, newest first.

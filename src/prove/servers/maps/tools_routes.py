@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from . import routing
@@ -243,7 +243,8 @@ def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Place
 @tools.tool(effect=READ, asks=[
     "How long does it take to get to {destination_place_id} by {mode}?",
     "If I leave {origin_place_id} at {depart_at}, when do I get to {destination_place_id} by {mode}?",
-    "How far is the drive from home to {destination_place_id}?",
+    Ask("How far is the drive from home to {destination_place_id}?", mode="driving"),
+    Ask("How long would it take me to walk from {origin_place_id} to {destination_place_id}?", mode="walking"),
 ])
 def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
               mode: Mode = "driving", depart_at: str | None = None) -> Route:
@@ -281,6 +282,7 @@ def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId 
 @tools.tool(effect=READ, asks=[
     "Give me step-by-step {mode} directions to {destination_place_id}.",
     "How do I get from {origin_place_id} to {destination_place_id} by {mode}? Walk me through it.",
+    Ask("Which trains or buses do I take to {destination_place_id}, leaving at {depart_at}?", mode="transit"),
 ])
 def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
                    mode: Mode = "driving", depart_at: str | None = None) -> Directions:
@@ -361,6 +363,7 @@ def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_i
 @tools.tool(effect=READ, asks=[
     "Are there any road closures in {city_id}?",
     "What roads are closed or about to close in {city_id}?",
+    Ask("Which roads in {city_id} are closed at this moment?", active_only=True),
 ])
 def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: bool = False) -> ClosureList:
     """List road closures that have not ended yet (active now or coming up), soonest first.

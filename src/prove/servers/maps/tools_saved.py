@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -64,7 +64,11 @@ def get_profile(ctx: Ctx) -> Profile:
 
 @tools.tool(effect=WRITE, asks=[
     "Set my {label} to {place_id}.",
-    "I moved; my new {label} is at {place_id}.",
+    Ask("I moved; my new home is {place_id}.", label="home"),
+    Ask("I work at {place_id} now, please save it as my work address.", label="work"),
+], reply=[
+    "Your {label} is now {place_id}.",
+    "Done: I saved {place_id} as your {label}.",
 ])
 def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceId) -> Profile:
     """Set the user's home or work to a place; routes without an origin start from home.
@@ -107,7 +111,7 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
 
 
 @tools.tool(effect=READ, asks=[
-    "What's on my list {list_id}?",
+    "What's on {list_id}?",
     "Show me the places I saved in {list_id} and which are open now.",
 ])
 def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
@@ -133,7 +137,10 @@ def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
 
 @tools.tool(effect=WRITE, asks=[
     "Make a new list called '{list_name}'.",
-    "Create a list {list_name} for {description}.",
+    "Create a list '{list_name}' for {description}.",
+], reply=[
+    "I've created the list '{result.name}'.",
+    "Done: '{result.name}' is ready for places.",
 ])
 def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) -> SavedList:
     """Create a new, empty list of places.
@@ -164,7 +171,11 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
 
 @tools.tool(effect=WRITE, asks=[
     "Save {place_id} to my favorites.",
-    "Add {place_id} to my list {list_id} with the note '{note}'.",
+    "Add {place_id} to {list_id} with the note '{note}'.",
+    "Put {place_id} on {list_id}.",
+], reply=[
+    "Saved {result.place_name} to {result.list_name}.",
+    "Done: {result.place_name} is on {result.list_name}, which now has {result.place_count} places.",
 ])
 def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note: Note | None = None) -> SaveResult:
     """Save a place to one of the user's lists (default: Favorites), with an optional note.
@@ -202,7 +213,10 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
 
 @tools.tool(effect=WRITE, asks=[
     "Remove {place_id} from my favorites.",
-    "Take {place_id} off my list {list_id}.",
+    "Take {place_id} off {list_id}.",
+], reply=[
+    "Removed {result.place_name} from {result.list_name}.",
+    "Done: {result.place_name} is off {result.list_name}.",
 ])
 def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None) -> SaveResult:
     """Remove a place from one of the user's lists (default: Favorites).
@@ -233,8 +247,11 @@ def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = Non
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete my list {list_id}.",
-    "I don't need the list {list_id} anymore, get rid of it.",
+    "Delete {list_id}.",
+    "I don't need {list_id} anymore, get rid of it.",
+], reply=[
+    "Deleted the list '{result.name}'.",
+    "Done: '{result.name}' is gone.",
 ])
 def delete_list(ctx: Ctx, list_id: ListId) -> SavedList:
     """Delete one of the user's lists and the places saved in it; Favorites cannot be deleted.
