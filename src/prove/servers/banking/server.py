@@ -41,10 +41,13 @@ DISPUTE = EntityKind("dispute", "disputes", "dispute_id", "merchant", "a claim t
 
 AccountId = ACCOUNT.id
 TransactionId = TRANSACTION.id
+DisputableId = TRANSACTION.where("status = 'posted' AND kind IN ('purchase', 'fee') AND amount < 0")
 TransferId = TRANSFER.id
 PayeeId = PAYEE.id
 ScheduledPaymentId = SCHEDULED_PAYMENT.id
 CardId = CARD.id
+ActiveCardId = CARD.where("status = 'active'")
+FrozenCardId = CARD.where("status = 'frozen'")
 StatementId = STATEMENT.id
 DisputeId = DISPUTE.id
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import luhn_digit, money
 
-from .server import AccountId, CardId, Money, Pin, cents
+from .server import AccountId, ActiveCardId, CardId, FrozenCardId, Money, Pin, cents
 from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin
 
 tools = Toolset("cards")
@@ -177,7 +177,7 @@ def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
     "Done: {card_id} is frozen; no new charges will go through until you unfreeze it.",
     "I've frozen {card_id}.",
 ])
-def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
+def freeze_card(ctx: Ctx, card_id: ActiveCardId) -> Card:
     """Temporarily block a card: no new purchases or withdrawals until it is unfrozen.
 
     Use this when a card is misplaced; report_card_lost blocks it for good and orders a new one.
@@ -207,8 +207,8 @@ def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
 ], reply=[
     "{card_id} is unfrozen and works again.",
     "Done: you can use {card_id} again.",
-])
-def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
+], needs=["freeze_card"])
+def unfreeze_card(ctx: Ctx, card_id: FrozenCardId) -> Card:
     """Lift a freeze so that the card works again.
 
     Args:

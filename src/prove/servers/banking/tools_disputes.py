@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, money
 
-from .server import AccountId, DisputeId, TransactionId
+from .server import AccountId, DisputableId, DisputeId, TransactionId
 from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
 
 tools = Toolset("disputes")
@@ -63,8 +63,12 @@ def _dispute(row: sqlite3.Row) -> Dispute:
 ], reply=[
     "I've opened dispute {result.dispute_id} for the ${result.amount} charge at {result.merchant}.",
     "Your dispute of {transaction_id} is open as {result.dispute_id}; we'll let you know how it turns out.",
-])
-def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
+], values={
+    "details": ["I was charged twice for the same order.", "I never made this purchase and still have my card.",
+        "The receipt says $24.50 but I was charged more.", "I cancelled the order and the merchant confirmed it.",
+        "The package never arrived.", "The item was broken when it arrived."],
+})
+def open_dispute(ctx: Ctx, transaction_id: DisputableId, reason: Reason,
                  details: Annotated[str, Field(max_length=1000)] | None = None) -> Dispute:
     """Dispute a posted card purchase or fee the customer believes is wrong.
 

@@ -124,7 +124,10 @@ def _insufficient(account: sqlite3.Row, free: float, needed: float) -> ToolError
 ], reply=[
     "Done: ${amount} moved from {from_account_id} to {to_account_id}. The transfer is {result.transfer_id}.",
     "I've transferred ${amount} to {to_account_id}; {from_account_id} now shows ${result.from_account_balance}.",
-])
+], values={
+    "memo": ["Savings top-up", "Emergency fund", "Credit card payment", "Vacation fund", "Move for rent",
+        "Monthly budget", "Paying down the card"],
+})
 def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Money,
                               memo: Memo | None = None) -> Transfer:
     """Move money now between two accounts of the customer; both balances change at once.
@@ -192,7 +195,10 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
 ], reply=[
     "Paid ${amount} to {payee_id} from {from_account_id}; the confirmation is {result.transfer_id}.",
     "Done: {payee_id} gets ${amount}, and {from_account_id} now shows ${result.from_account_balance}.",
-])
+], values={
+    "memo": ["Rent for March", "Dinner last night", "Savings top-up", "Utilities split", "Birthday gift",
+        "Car payment", "Concert tickets", "Groceries"],
+})
 def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: Money,
               memo: Memo | None = None) -> Transfer:
     """Pay a saved payee now from a checking account.
@@ -292,7 +298,10 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
 ], reply=[
     "{name} is now one of your payees (account ending {result.account_ending}).",
     "Added {name} as a payee; you can pay them right away.",
-])
+], values={
+    "name": ["Maria Lopez", "Greenview Property Management", "City Water Utility", "Daniel Kim",
+        "Sunrise Dental Care", "Oak Street Daycare", "Priya Shah", "Metro Energy"],
+})
 def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_number: Annotated[str, Sensitive()],
               routing_number: str, kind: Literal["person", "business"] = "business") -> Payee:
     """Save a new payee so that it can be paid or scheduled.
@@ -392,7 +401,10 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
     "Scheduled: ${amount} to {result.recipient_name} from {from_account_id}, first on {result.next_date}.",
     "All set. ${amount} will go to {result.recipient_name} on {result.next_date}; the scheduled payment is "
     "{result.scheduled_payment_id}.",
-])
+], values={
+    "memo": ["Monthly rent", "Allowance", "Gym membership", "Car loan", "Savings plan", "Babysitting",
+        "Piano lessons", "Phone bill"],
+})
 def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_on: date,
                      payee_id: PayeeId | None = None, to_account_id: AccountId | None = None,
                      frequency: Frequency = "once", end_date: date | None = None,

@@ -51,6 +51,7 @@ USER = EntityKind("user", "profile", "user_id", "name", "the signed-in user", li
 CityId = CITY.id
 PlaceId = PLACE.id
 ReviewId = REVIEW.id
+MyReviewId = REVIEW.where("is_mine = 1")
 ListId = SAVED_LIST.id
 ReportId = REPORT.id
 LineId = TRANSIT_LINE.id

@@ -13,12 +13,12 @@ from prove.env.values import iso
 from .server import (
     REVIEW_SQL,
     Limit,
+    MyReviewId,
     Note,
     PlaceId,
     Report,
     ReportList,
     Review,
-    ReviewId,
     ReviewList,
     place_row,
     profile,
@@ -87,7 +87,12 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
 ], reply=[
     "Your {rating}-star review of {result.place_name} is posted.",
     "Done: I posted your review of {result.place_name}.",
-])
+], values={
+    "review_text": ["Friendly staff and quick service; I will be back.",
+        "Great food but it was very loud on a Friday night.", "Overpriced for what you get.",
+        "A calm spot to read with good coffee.", "Clean, well organised and easy to find.",
+        "We waited forty minutes for a table.", "Lovely garden seating in the summer."],
+})
 def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
     """Write the user's review of a place (one per place); it counts toward the place's rating at once.
 
@@ -130,8 +135,12 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
 ], reply=[
     "Your review of {result.place_name} is updated; it gives {result.rating} stars.",
     "Done: I updated your review of {result.place_name}.",
-])
-def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
+], values={
+    "review_text": ["Went back and it has improved a lot.", "Service was slow this time.",
+        "Still my favourite place in the neighbourhood.", "Prices went up but quality stayed the same.",
+        "New owners, much better coffee."],
+})
+def update_review(ctx: Ctx, review_id: MyReviewId, rating: Stars | None = None,
                   review_text: ReviewText | None = None) -> Review:
     """Change the stars or text of one of the user's reviews.
 
@@ -167,7 +176,7 @@ def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
     "Your review of {result.place_name} is deleted.",
     "Done: I took down your review of {result.place_name}.",
 ])
-def delete_review(ctx: Ctx, review_id: ReviewId) -> Review:
+def delete_review(ctx: Ctx, review_id: MyReviewId) -> Review:
     """Delete one of the user's reviews; its stars come off the place's rating.
 
     Args:
@@ -202,7 +211,10 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
 ], reply=[
     "Thanks, I reported {result.place_name}; the report is reviewed by {result.reviewed_at}.",
     "Done: your report on {result.place_name} is filed and will be reviewed by {result.reviewed_at}.",
-])
+], values={
+    "note": ["The doors are boarded up.", "A sign says closed for renovation until next month.",
+        "It reopened last week.", "The space is for lease now.", "Closed after a fire.", "Back to normal hours."],
+})
 def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
                    note: Note | None = None) -> Report:
     """Report that a place has closed (for now or for good) or reopened; it is reviewed 24 hours later.

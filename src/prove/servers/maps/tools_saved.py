@@ -141,7 +141,12 @@ def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
 ], reply=[
     "I've created the list '{result.name}'.",
     "Done: '{result.name}' is ready for places.",
-])
+], values={
+    "list_name": ["Date night", "Coffee spots", "Weekend brunch", "Museums to visit", "Kid-friendly",
+        "Late-night food", "Best parks", "Visiting friends"],
+    "description": ["places to take visitors", "quiet places to work", "for the next trip",
+        "restaurants worth a try", "Sunday mornings", "rainy-day ideas"],
+})
 def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) -> SavedList:
     """Create a new, empty list of places.
 
@@ -176,7 +181,10 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
 ], reply=[
     "Saved {result.place_name} to {result.list_name}.",
     "Done: {result.place_name} is on {result.list_name}, which now has {result.place_count} places.",
-])
+], values={
+    "note": ["Great for brunch", "Try the tasting menu", "Quiet in the mornings", "Good for groups",
+        "Book ahead on weekends", "Free parking nearby", "Open late"],
+})
 def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note: Note | None = None) -> SaveResult:
     """Save a place to one of the user's lists (default: Favorites), with an optional note.
 
@@ -217,7 +225,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
 ], reply=[
     "Removed {result.place_name} from {result.list_name}.",
     "Done: {result.place_name} is off {result.list_name}.",
-])
+], needs=["save_place"])
 def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None) -> SaveResult:
     """Remove a place from one of the user's lists (default: Favorites).
 

@@ -80,6 +80,7 @@ FlightId = FLIGHT.id
 HotelId = HOTEL.id
 RoomTypeId = ROOM_TYPE.id
 BookingId = BOOKING.id
+FlightBookingId = BOOKING.where("kind = 'flight'")
 TripId = TRIP.id
 TravelerId = TRAVELER.id
 PaymentMethodId = PAYMENT_METHOD.id

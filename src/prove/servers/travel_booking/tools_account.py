@@ -326,7 +326,10 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
 ], reply=[
     "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
     "Done: the card ending {result.last4} is saved.",
-])
+], values={
+    "nickname": ["Work Visa", "Travel card", "Personal Mastercard", "Shared family card", "Backup Amex",
+        "Business card"],
+})
 def add_payment_card(ctx: Ctx, card_number: CardNumber,
                      expiry: Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^\d{2}/\d{2}$")],
                      cardholder_name: Name, nickname: Name | None = None, make_default: bool = False) -> PaymentMethod:

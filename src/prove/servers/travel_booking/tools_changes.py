@@ -14,6 +14,7 @@ from prove.env.values import iso, money
 from .server import (
     Booking,
     BookingId,
+    FlightBookingId,
     FlightId,
     Passenger,
     PaymentId,
@@ -150,7 +151,7 @@ def _charge(ctx: Ctx, b: sqlite3.Row, card: sqlite3.Row, amount: float, what: st
     "{booking_id} is now on {new_flight_id}; the change cost ${result.amount_charged}.",
     "Done: you're on {new_flight_id} now, and ${result.amount_charged} was charged for the change.",
 ])
-def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
+def change_flight(ctx: Ctx, booking_id: FlightBookingId, new_flight_id: FlightId,
                   payment_method_id: PaymentMethodId | None = None) -> FlightChange:
     """Move a flight booking to another flight on the same route, keeping its fare and passengers.
 
@@ -239,7 +240,7 @@ def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
     "{result.name} is in seat {result.seat} now.",
     "Done: seat {result.seat} is assigned to {traveler_id}.",
 ])
-def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: SeatCode) -> SeatAssignment:
+def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, seat: SeatCode) -> SeatAssignment:
     """Choose a passenger's seat on a booked flight (free of charge), in the booking's cabin.
 
     Basic Economy seats cannot be chosen; they are assigned at check-in. See get_seat_map for
@@ -302,7 +303,7 @@ def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: 
     "Added {result.bags_added} checked bags to {booking_id}; the fee was ${result.fee_charged}.",
     "Done: the bags are on {booking_id}, for ${result.fee_charged}.",
 ])
-def add_bags(ctx: Ctx, booking_id: BookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
+def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
              traveler_id: TravelerId | None = None, payment_method_id: PaymentMethodId | None = None) -> BagPurchase:
     """Add checked bags to a booked flight, for one passenger or for each passenger.
 
@@ -363,7 +364,7 @@ def add_bags(ctx: Ctx, booking_id: BookingId, bags: Annotated[int, Field(ge=1, l
     "You're checked in for {result.flight_number}; your boarding passes are ready.",
     "Done: {booking_id} is checked in for the flight at {result.departs_at}.",
 ])
-def check_in(ctx: Ctx, booking_id: BookingId) -> CheckIn:
+def check_in(ctx: Ctx, booking_id: FlightBookingId) -> CheckIn:
     """Check in every passenger of a flight booking and issue boarding passes.
 
     Online check-in opens 24 hours before departure and closes 1 hour before. Passengers without a

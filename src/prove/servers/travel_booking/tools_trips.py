@@ -138,7 +138,10 @@ def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
 ], reply=[
     "I've created the trip '{result.name}'.",
     "Done: '{result.name}' is set up as a trip.",
-])
+], values={
+    "name": ["Summer in Lisbon", "Tokyo business trip", "Family visit to Chicago", "Paris anniversary",
+        "Spring break", "Conference in Berlin", "Ski week", "Wedding in Boston"],
+})
 def create_trip(ctx: Ctx, name: TripName,
                 booking_ids: Annotated[list[BookingId], Field(max_length=20)] | None = None) -> Trip:
     """Create a trip, optionally with bookings in it (a booking in another trip moves here).
