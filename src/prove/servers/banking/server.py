@@ -72,6 +72,31 @@ Limit = Annotated[int, Field(ge=1, le=200)]
 # ----- helpers ------------------------------------------------------------------------------------
 
 
+class Where:
+    """The WHERE clause of a listing, built from the optional filters a caller gave."""
+
+    def __init__(self, ctx: Ctx, *terms: str) -> None:
+        self.ctx = ctx
+        self.terms = list(terms)
+        self.params: list[object] = []
+
+    def add(self, term: str, value: object, *more: object) -> Where:
+        """Add `term` with its `?` values, unless `value` is None (the filter was not given)."""
+        if value is not None:
+            self.terms.append(term)
+            self.params += [value, *more]
+        return self
+
+    def entity(self, kind: str, term: str, entity_id: str | None, *more: object) -> Where:
+        """Add `term` for an entity filter, after checking the entity exists (`not_found`)."""
+        if entity_id is not None:
+            self.ctx.get(kind, entity_id)
+        return self.add(term, entity_id, *more)
+
+    def __str__(self) -> str:
+        return " WHERE " + " AND ".join(self.terms) if self.terms else ""
+
+
 def active_payee(ctx: Ctx, payee_id: str) -> sqlite3.Row:
     """A payee that has not been removed, else `not_found`."""
     row = ctx.get("payee", payee_id)

@@ -19,6 +19,7 @@ from .server import (
     StatementId,
     TransactionId,
     TransferId,
+    Where,
     available,
     daily_limit,
     held,
@@ -175,10 +176,8 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
         The accounts (ID, nickname, type, last four digits, current balance, pending amount,
         available balance, credit limit, interest rate) and how many there are.
     """
-    sql, params = "SELECT * FROM accounts", []
-    if account_type is not None:
-        sql, params = sql + " WHERE type = ?", [account_type]
-    rows = ctx.db.execute(sql + " ORDER BY account_id", params).fetchall()
+    where = Where(ctx).add("type = ?", account_type)
+    rows = ctx.db.execute(f"SELECT * FROM accounts{where} ORDER BY account_id", where.params).fetchall()
     return AccountList(accounts=[_account(ctx, r) for r in rows], total=len(rows))
 
 
@@ -256,49 +255,23 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
         invalid_date_range: `start_date` is after `end_date`.
         invalid_amount_range: `min_amount` is greater than `max_amount`.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("t.account_id = ?")
-        params.append(account_id)
-    if card_id is not None:
-        ctx.get("card", card_id)
-        where.append("t.card_id = ?")
-        params.append(card_id)
+    where = Where(ctx).entity("account", "t.account_id = ?", account_id).entity("card", "t.card_id = ?", card_id)
     if start_date and end_date and start_date > end_date:
         raise ToolError("invalid_date_range", f"start_date {start_date} is after end_date {end_date}.",
                         hint="Swap the two dates.")
-    if start_date is not None:
-        where.append("substr(t.occurred_at, 1, 10) >= ?")
-        params.append(start_date.isoformat())
-    if end_date is not None:
-        where.append("substr(t.occurred_at, 1, 10) <= ?")
-        params.append(end_date.isoformat())
-    if category is not None:
-        where.append("t.category = ?")
-        params.append(category)
-    if merchant and merchant.strip():
-        where.append("instr(lower(t.merchant), lower(?)) > 0")
-        params.append(merchant.strip())
     if min_amount is not None and max_amount is not None and min_amount > max_amount:
         raise ToolError("invalid_amount_range", f"min_amount {min_amount} is greater than max_amount {max_amount}.",
                         hint="Swap the two amounts.")
-    if min_amount is not None:
-        where.append("abs(t.amount) >= ?")
-        params.append(min_amount)
-    if max_amount is not None:
-        where.append("abs(t.amount) <= ?")
-        params.append(max_amount)
-    if status is not None:
-        where.append("t.status = ?")
-        params.append(status)
-    condition = " WHERE " + " AND ".join(where) if where else ""
+    where.add("substr(t.occurred_at, 1, 10) >= ?", start_date and start_date.isoformat())
+    where.add("substr(t.occurred_at, 1, 10) <= ?", end_date and end_date.isoformat())
+    where.add("t.category = ?", category)
+    where.add("instr(lower(t.merchant), lower(?)) > 0", (merchant or "").strip() or None)
+    where.add("abs(t.amount) >= ?", min_amount).add("abs(t.amount) <= ?", max_amount).add("t.status = ?", status)
     total, net = ctx.db.execute(
-        f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{condition}", params).fetchone()
+        f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{where}", where.params).fetchone()
     rows = ctx.db.execute(
-        f"{_TRANSACTION_SQL}{condition} ORDER BY t.occurred_at DESC, t.transaction_id DESC LIMIT ?",
-        [*params, limit]).fetchall()
+        f"{_TRANSACTION_SQL}{where} ORDER BY t.occurred_at DESC, t.transaction_id DESC LIMIT ?",
+        [*where.params, limit]).fetchall()
     return TransactionList(transactions=[_transaction(r) for r in rows], total=total, net_amount=money(net))
 
 
@@ -349,17 +322,9 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     Raises:
         not_found: `account_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("account_id = ?")
-        params.append(account_id)
-    if period is not None:
-        where.append("period = ?")
-        params.append(period)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM statements{condition} ORDER BY period DESC, account_id", params).fetchall()
+    where = Where(ctx).entity("account", "account_id = ?", account_id).add("period = ?", period)
+    rows = ctx.db.execute(f"SELECT * FROM statements{where} ORDER BY period DESC, account_id",
+                          where.params).fetchall()
     return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
 
 

@@ -13,7 +13,16 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import luhn_digit, money
 
-from .server import AccountId, ActiveCardId, CardId, FrozenCardId, Money, Pin, cents
+from .server import (
+    AccountId,
+    ActiveCardId,
+    CardId,
+    FrozenCardId,
+    Money,
+    Pin,
+    Where,
+    cents,
+)
 from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin
 
 tools = Toolset("cards")
@@ -85,6 +94,16 @@ def _live_card(ctx: Ctx, card_id: str) -> sqlite3.Row:
     return row
 
 
+def _set_status(ctx: Ctx, card_id: str, status: str, code: str, message: str, hint: str) -> Card:
+    """Freeze ('frozen') or unfreeze ('active') a live card; if it already has that status, the
+    error `code` with `message` (a template over the card's columns) and `hint`."""
+    row = _live_card(ctx, card_id)
+    if row["status"] == status:
+        raise ToolError(code, message.format(**dict(row)), hint=hint)
+    ctx.db.execute("UPDATE cards SET status = ? WHERE card_id = ?", (status, card_id))
+    return _card(ctx.get("card", card_id))
+
+
 def _replacement_number(old_number: str, card_id: str) -> str:
     """A new card number on the same network, derived from the IDs (deterministic, no RNG)."""
     digest = hashlib.sha256(f"{old_number}:{card_id}".encode()).hexdigest()
@@ -115,17 +134,8 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
     Raises:
         not_found: `account_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("account_id = ?")
-        params.append(account_id)
-    if status is not None:
-        where.append("status = ?")
-        params.append(status)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM cards{condition} ORDER BY card_id", params).fetchall()
+    where = Where(ctx).entity("account", "account_id = ?", account_id).add("status = ?", status)
+    rows = ctx.db.execute(f"SELECT * FROM cards{where} ORDER BY card_id", where.params).fetchall()
     return CardList(cards=[_card(r) for r in rows], total=len(rows))
 
 
@@ -193,12 +203,8 @@ def freeze_card(ctx: Ctx, card_id: ActiveCardId) -> Card:
         card_inactive: the card was reported lost or stolen.
         already_frozen: the card is already frozen.
     """
-    row = _live_card(ctx, card_id)
-    if row["status"] == "frozen":
-        raise ToolError("already_frozen", f"{row['name']} is already frozen.",
-                        hint="Nothing to do; call unfreeze_card when the customer wants to use it again.")
-    ctx.db.execute("UPDATE cards SET status = 'frozen' WHERE card_id = ?", (card_id,))
-    return _card(ctx.get("card", card_id))
+    return _set_status(ctx, card_id, "frozen", "already_frozen", "{name} is already frozen.",
+                       "Nothing to do; call unfreeze_card when the customer wants to use it again.")
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -222,12 +228,8 @@ def unfreeze_card(ctx: Ctx, card_id: FrozenCardId) -> Card:
         card_inactive: the card was reported lost or stolen; it cannot be unfrozen.
         not_frozen: the card is not frozen.
     """
-    row = _live_card(ctx, card_id)
-    if row["status"] != "frozen":
-        raise ToolError("not_frozen", f"{row['name']} is not frozen; it is {row['status']}.",
-                        hint="Nothing to do: the card already works.")
-    ctx.db.execute("UPDATE cards SET status = 'active' WHERE card_id = ?", (card_id,))
-    return _card(ctx.get("card", card_id))
+    return _set_status(ctx, card_id, "active", "not_frozen", "{name} is not frozen; it is {status}.",
+                       "Nothing to do: the card already works.")
 
 
 @tools.tool(effect=WRITE, asks=[

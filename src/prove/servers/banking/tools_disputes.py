@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, money
 
-from .server import AccountId, DisputableId, DisputeId, TransactionId
+from .server import AccountId, DisputableId, DisputeId, TransactionId, Where
 from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
 
 tools = Toolset("disputes")
@@ -141,18 +141,10 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
     Raises:
         not_found: `account_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if status != "all":
-        where.append("d.status = ?")
-        params.append(status)
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("t.account_id = ?")
-        params.append(account_id)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"{_DISPUTE_SQL}{condition} ORDER BY d.opened_at DESC, d.dispute_id DESC",
-                          params).fetchall()
+    where = Where(ctx).add("d.status = ?", None if status == "all" else status)
+    where.entity("account", "t.account_id = ?", account_id)
+    rows = ctx.db.execute(f"{_DISPUTE_SQL}{where} ORDER BY d.opened_at DESC, d.dispute_id DESC",
+                          where.params).fetchall()
     return DisputeList(disputes=[_dispute(r) for r in rows], total=len(rows))
 
 

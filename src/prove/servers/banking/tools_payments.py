@@ -19,6 +19,7 @@ from .server import (
     PayeeId,
     ScheduledPaymentId,
     TransferId,
+    Where,
     active_payee,
     available,
     cents,
@@ -277,15 +278,9 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
         The payees (ID, name, kind, category, last four digits of their account number, date
         added), sorted by name, and how many there are.
     """
-    where, params = ["status = 'active'"], []
-    if name and name.strip():
-        where.append("instr(lower(name), lower(?)) > 0")
-        params.append(name.strip())
-    if kind is not None:
-        where.append("kind = ?")
-        params.append(kind)
-    rows = ctx.db.execute(f"SELECT * FROM payees WHERE {' AND '.join(where)} ORDER BY name, payee_id",
-                          params).fetchall()
+    where = Where(ctx, "status = 'active'").add("instr(lower(name), lower(?)) > 0", (name or "").strip() or None)
+    where.add("kind = ?", kind)
+    rows = ctx.db.execute(f"SELECT * FROM payees{where} ORDER BY name, payee_id", where.params).fetchall()
     return PayeeList(payees=[_payee(r) for r in rows], total=len(rows))
 
 
@@ -507,22 +502,11 @@ def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", 
     Raises:
         not_found: `account_id` or `payee_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if status != "all":
-        where.append("status = ?")
-        params.append(status)
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("(from_account_id = ? OR to_account_id = ?)")
-        params += [account_id, account_id]
-    if payee_id is not None:
-        ctx.get("payee", payee_id)
-        where.append("payee_id = ?")
-        params.append(payee_id)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM scheduled_payments{condition} "
-                          "ORDER BY next_date IS NULL, next_date, scheduled_payment_id", params).fetchall()
+    where = Where(ctx).add("status = ?", None if status == "all" else status)
+    where.entity("account", "(from_account_id = ? OR to_account_id = ?)", account_id, account_id)
+    where.entity("payee", "payee_id = ?", payee_id)
+    rows = ctx.db.execute(f"SELECT * FROM scheduled_payments{where} "
+                          "ORDER BY next_date IS NULL, next_date, scheduled_payment_id", where.params).fetchall()
     return ScheduledPaymentList(scheduled_payments=[_scheduled(r) for r in rows], total=len(rows))
 
 
