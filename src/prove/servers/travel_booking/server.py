@@ -245,6 +245,29 @@ def record_payment(ctx: Ctx, booking_id: str, kind: str, amount: float, descript
     return payment_id
 
 
+def new_booking(ctx: Ctx, kind: str, summary: str, trip: sqlite3.Row | None, card: sqlite3.Row | None,
+                **columns: object) -> str:
+    """Insert a confirmed booking of `kind` with its own `columns` (flight, fare, stay...); returns its ID."""
+    row = {"booking_id": ctx.new_id("BKG"), "kind": kind, "confirmation_code": confirmation_code(ctx),
+           "summary": summary, "status": "confirmed", "trip_id": trip["trip_id"] if trip else None,
+           "created_at": ctx.now_iso(), "payment_method_id": card["payment_method_id"] if card else None,
+           "points_used": 0, **columns}
+    ctx.db.execute(f"INSERT INTO bookings ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                   tuple(row.values()))
+    return str(row["booking_id"])
+
+
+def charge_booking(ctx: Ctx, booking_id: str, total: float, what: str, summary: str,
+                   card: sqlite3.Row | None) -> None:
+    """Pay for a new booking: charge `card`, or with no card spend the points for `total`."""
+    if card is not None:
+        record_payment(ctx, booking_id, "charge", total, what, card=card)
+        return
+    points = spend_points(ctx, total, f"Redeemed for {summary}", booking_id)
+    ctx.db.execute("UPDATE bookings SET points_used = ? WHERE booking_id = ?", (points, booking_id))
+    record_payment(ctx, booking_id, "charge", 0.0, what + ", paid with points", card=None, points=points)
+
+
 def confirmation_code(ctx: Ctx) -> str:
     """A fresh six-character record locator such as 'K7QM2X'."""
     rng = ctx.rng()

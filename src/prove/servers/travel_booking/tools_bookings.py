@@ -23,18 +23,18 @@ from .server import (
     PaymentMethodId,
     TravelerId,
     TripId,
+    charge_booking,
     check_passports,
     choose_payment,
-    confirmation_code,
     load_booking,
     move_points,
+    new_booking,
     open_booking,
     paid,
     points_for,
     record_payment,
     require_cabin,
     seats_left,
-    spend_points,
     summaries,
 )
 from .world import (
@@ -217,23 +217,13 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
     price = fare_price(flight, fare)
     assert price is not None
     total = money(price * len(travelers))
-    booking_id = ctx.new_id("BKG")
     summary = f"{flight['flight_number']} {flight['origin']} to {flight['destination']} on {flight['departs_at'][:10]}"
-    ctx.db.execute(
-        "INSERT INTO bookings (booking_id, kind, confirmation_code, summary, status, trip_id, created_at, "
-        "payment_method_id, points_used, flight_id, fare, cabin) VALUES (?, 'flight', ?, ?, 'confirmed', ?, ?, ?, "
-        "0, ?, ?, ?)",
-        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, ctx.now_iso(),
-         card["payment_method_id"] if card else None, flight["flight_id"], fare, rule.cabin))
+    booking_id = new_booking(ctx, "flight", summary, trip, card, flight_id=flight["flight_id"], fare=fare,
+                             cabin=rule.cabin)
     ctx.db.executemany("INSERT INTO booking_passengers (booking_id, traveler_id, seat, checked_bags) "
                        "VALUES (?, ?, NULL, 0)", [(booking_id, t["traveler_id"]) for t in travelers])
     what = f"{rule.name} fare, {len(travelers)} passenger(s)"
-    if card is not None:
-        record_payment(ctx, booking_id, "charge", total, what, card=card)
-    else:
-        points = spend_points(ctx, total, f"Redeemed for {summary}", booking_id)
-        ctx.db.execute("UPDATE bookings SET points_used = ? WHERE booking_id = ?", (points, booking_id))
-        record_payment(ctx, booking_id, "charge", 0.0, what + ", paid with points", card=None, points=points)
+    charge_booking(ctx, booking_id, total, what, summary, card)
     return load_booking(ctx, booking_id)
 
 

@@ -19,11 +19,10 @@ from .server import (
     RatePlan,
     RoomTypeId,
     TripId,
+    charge_booking,
     choose_payment,
-    confirmation_code,
     load_booking,
-    record_payment,
-    spend_points,
+    new_booking,
 )
 from .world import (
     HOTEL_CHECK_IN,
@@ -318,21 +317,11 @@ def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: da
     card = choose_payment(ctx, payment_method_id, use_points)
     hotel = ctx.get("hotel", room["hotel_id"])
     total = stay_price(room, nights, rate_plan, rooms)
-    booking_id = ctx.new_id("BKG")
     summary = f"{hotel['name']}, {room['name']}, {check_in.isoformat()} to {check_out.isoformat()}"
-    ctx.db.execute(
-        "INSERT INTO bookings (booking_id, kind, confirmation_code, summary, status, trip_id, created_at, "
-        "payment_method_id, points_used, hotel_id, room_type_id, check_in, check_out, rooms, guests, rate_plan) "
-        "VALUES (?, 'hotel', ?, ?, 'confirmed', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
-        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, ctx.now_iso(),
-         card["payment_method_id"] if card else None, hotel["hotel_id"], room["room_type_id"], check_in.isoformat(),
-         check_out.isoformat(), rooms, guests, rate_plan))
+    booking_id = new_booking(ctx, "hotel", summary, trip, card, hotel_id=hotel["hotel_id"],
+                             room_type_id=room["room_type_id"], check_in=check_in.isoformat(),
+                             check_out=check_out.isoformat(), rooms=rooms, guests=guests, rate_plan=rate_plan)
     what = (f"{len(nights)} night(s), {rooms} x {room['name']}, "
             f"{'non-refundable' if rate_plan == 'non_refundable' else 'flexible'} rate")
-    if card is not None:
-        record_payment(ctx, booking_id, "charge", total, what, card=card)
-    else:
-        points = spend_points(ctx, total, f"Redeemed for {summary}", booking_id)
-        ctx.db.execute("UPDATE bookings SET points_used = ? WHERE booking_id = ?", (points, booking_id))
-        record_payment(ctx, booking_id, "charge", 0.0, what + ", paid with points", card=None, points=points)
+    charge_booking(ctx, booking_id, total, what, summary, card)
     return load_booking(ctx, booking_id)
