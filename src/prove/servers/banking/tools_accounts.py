@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     AccountId,
     CardId,
     DisputeId,
@@ -19,13 +19,15 @@ from .tools import (
     StatementId,
     TransactionId,
     TransferId,
+    Where,
     available,
     daily_limit,
     held,
     paid_today,
-    server,
 )
 from .world import Category
+
+tools = Toolset("accounts")
 
 AccountType = Literal["checking", "savings", "credit_card"]
 Period = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
@@ -131,7 +133,7 @@ class StatementDetail(Statement):
 # ----- profile and accounts -----------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much more can I send to payees today?",
     "What phone number and address do you have on file for me?",
     "What's my daily payment limit?",
@@ -157,10 +159,11 @@ def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
                    credit_limit=row["credit_limit"], interest_rate=row["interest_rate"], opened_on=row["opened_on"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What accounts do I have with you?",
     "Show me the balances of all my {account_type} accounts.",
     "Give me an overview of my accounts and how much is in each.",
+    Ask("How much do I have in savings altogether?", account_type="savings"),
 ])
 def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountList:
     """List the customer's accounts with their current and available balances.
@@ -173,14 +176,12 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
         The accounts (ID, nickname, type, last four digits, current balance, pending amount,
         available balance, credit limit, interest rate) and how many there are.
     """
-    sql, params = "SELECT * FROM accounts", []
-    if account_type is not None:
-        sql, params = sql + " WHERE type = ?", [account_type]
-    rows = ctx.db.execute(sql + " ORDER BY account_id", params).fetchall()
+    where = Where(ctx).add("type = ?", account_type)
+    rows = ctx.db.execute(f"SELECT * FROM accounts{where} ORDER BY account_id", where.params).fetchall()
     return AccountList(accounts=[_account(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much money is in {account_id} right now?",
     "What's the available balance on {account_id}?",
     "How much do I owe on {account_id}, and how much credit do I have left?",
@@ -215,12 +216,12 @@ def _transaction(row: sqlite3.Row) -> Transaction:
     return Transaction(**{k: row[k] for k in Transaction.model_fields})
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my recent transactions on {account_id}.",
     "How much did I spend on {category} between {start_date} and {end_date}?",
     "Did I pay anything at {merchant} recently?",
-    "List the charges over {min_amount} dollars since {start_date}.",
-    "What's still pending on card {card_id}?",
+    "List everything over ${min_amount} since {start_date}.",
+    Ask("What's still pending on {card_id}?", status="pending"),
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: CardId | None = None,
                       start_date: date | None = None, end_date: date | None = None,
@@ -254,55 +255,29 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
         invalid_date_range: `start_date` is after `end_date`.
         invalid_amount_range: `min_amount` is greater than `max_amount`.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("t.account_id = ?")
-        params.append(account_id)
-    if card_id is not None:
-        ctx.get("card", card_id)
-        where.append("t.card_id = ?")
-        params.append(card_id)
+    where = Where(ctx).entity("account", "t.account_id = ?", account_id).entity("card", "t.card_id = ?", card_id)
     if start_date and end_date and start_date > end_date:
         raise ToolError("invalid_date_range", f"start_date {start_date} is after end_date {end_date}.",
                         hint="Swap the two dates.")
-    if start_date is not None:
-        where.append("substr(t.occurred_at, 1, 10) >= ?")
-        params.append(start_date.isoformat())
-    if end_date is not None:
-        where.append("substr(t.occurred_at, 1, 10) <= ?")
-        params.append(end_date.isoformat())
-    if category is not None:
-        where.append("t.category = ?")
-        params.append(category)
-    if merchant and merchant.strip():
-        where.append("instr(lower(t.merchant), lower(?)) > 0")
-        params.append(merchant.strip())
     if min_amount is not None and max_amount is not None and min_amount > max_amount:
         raise ToolError("invalid_amount_range", f"min_amount {min_amount} is greater than max_amount {max_amount}.",
                         hint="Swap the two amounts.")
-    if min_amount is not None:
-        where.append("abs(t.amount) >= ?")
-        params.append(min_amount)
-    if max_amount is not None:
-        where.append("abs(t.amount) <= ?")
-        params.append(max_amount)
-    if status is not None:
-        where.append("t.status = ?")
-        params.append(status)
-    condition = " WHERE " + " AND ".join(where) if where else ""
+    where.add("substr(t.occurred_at, 1, 10) >= ?", start_date and start_date.isoformat())
+    where.add("substr(t.occurred_at, 1, 10) <= ?", end_date and end_date.isoformat())
+    where.add("t.category = ?", category)
+    where.add("instr(lower(t.merchant), lower(?)) > 0", (merchant or "").strip() or None)
+    where.add("abs(t.amount) >= ?", min_amount).add("abs(t.amount) <= ?", max_amount).add("t.status = ?", status)
     total, net = ctx.db.execute(
-        f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{condition}", params).fetchone()
+        f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{where}", where.params).fetchone()
     rows = ctx.db.execute(
-        f"{_TRANSACTION_SQL}{condition} ORDER BY t.occurred_at DESC, t.transaction_id DESC LIMIT ?",
-        [*params, limit]).fetchall()
+        f"{_TRANSACTION_SQL}{where} ORDER BY t.occurred_at DESC, t.transaction_id DESC LIMIT ?",
+        [*where.params, limit]).fetchall()
     return TransactionList(transactions=[_transaction(r) for r in rows], total=total, net_amount=money(net))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me more about transaction {transaction_id}.",
-    "Which card was used for {transaction_id}, and has it posted yet?",
+@tools.tool(effect=READ, asks=[
+    "Tell me more about {transaction_id}.",
+    "Which card was used for {transaction_id}, and has it gone through yet?",
 ])
 def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     """Show one transaction in full.
@@ -328,10 +303,10 @@ def _statement(row: sqlite3.Row) -> Statement:
     return Statement(**{k: row[k] for k in Statement.model_fields})
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which statements are available for {account_id}?",
-    "Find my {period} statements.",
-    "What was the closing balance on my {account_id} statement for {period}?",
+    "Find my statements for {period}.",
+    "What was the closing balance of {account_id} on its {period} statement?",
 ])
 def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
     """List monthly statements, newest first, with their opening and closing balances.
@@ -347,23 +322,15 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     Raises:
         not_found: `account_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("account_id = ?")
-        params.append(account_id)
-    if period is not None:
-        where.append("period = ?")
-        params.append(period)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM statements{condition} ORDER BY period DESC, account_id", params).fetchall()
+    where = Where(ctx).entity("account", "account_id = ?", account_id).add("period = ?", period)
+    rows = ctx.db.execute(f"SELECT * FROM statements{where} ORDER BY period DESC, account_id",
+                          where.params).fetchall()
     return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Open statement {statement_id} and tell me where my money went.",
-    "What did I spend by category on statement {statement_id}?",
+@tools.tool(effect=READ, asks=[
+    "Open {statement_id} and tell me where my money went.",
+    "What did I spend by category on {statement_id}?",
 ])
 def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     """Show one monthly statement with its money out broken down by category.

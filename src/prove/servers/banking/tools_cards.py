@@ -10,11 +10,22 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import luhn_digit, money
 
-from .tools import AccountId, CardId, Money, Pin, cents, server
-from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin, luhn_digit
+from .server import (
+    AccountId,
+    ActiveCardId,
+    CardId,
+    FrozenCardId,
+    Money,
+    Pin,
+    Where,
+    cents,
+)
+from .world import DEBIT_CARD_MAX_LIMIT, REPLACEMENT_SHIPPING_DAYS, is_weak_pin
+
+tools = Toolset("cards")
 
 CardStatus = Literal["active", "frozen", "lost", "stolen"]
 
@@ -83,6 +94,16 @@ def _live_card(ctx: Ctx, card_id: str) -> sqlite3.Row:
     return row
 
 
+def _set_status(ctx: Ctx, card_id: str, status: str, code: str, message: str, hint: str) -> Card:
+    """Freeze ('frozen') or unfreeze ('active') a live card; if it already has that status, the
+    error `code` with `message` (a template over the card's columns) and `hint`."""
+    row = _live_card(ctx, card_id)
+    if row["status"] == status:
+        raise ToolError(code, message.format(**dict(row)), hint=hint)
+    ctx.db.execute("UPDATE cards SET status = ? WHERE card_id = ?", (status, card_id))
+    return _card(ctx.get("card", card_id))
+
+
 def _replacement_number(old_number: str, card_id: str) -> str:
     """A new card number on the same network, derived from the IDs (deterministic, no RNG)."""
     digest = hashlib.sha256(f"{old_number}:{card_id}".encode()).hexdigest()
@@ -93,10 +114,11 @@ def _replacement_number(old_number: str, card_id: str) -> str:
 # ----- reading ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What cards do I have?",
     "Show me the cards linked to {account_id}.",
     "Are any of my cards {status} right now?",
+    Ask("Which of my cards are frozen?", status="frozen"),
 ])
 def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus | None = None) -> CardList:
     """List the customer's debit and credit cards, including frozen and lost ones.
@@ -112,23 +134,14 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
     Raises:
         not_found: `account_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("account_id = ?")
-        params.append(account_id)
-    if status is not None:
-        where.append("status = ?")
-        params.append(status)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM cards{condition} ORDER BY card_id", params).fetchall()
+    where = Where(ctx).entity("account", "account_id = ?", account_id).add("status = ?", status)
+    rows = ctx.db.execute(f"SELECT * FROM cards{where} ORDER BY card_id", where.params).fetchall()
     return CardList(cards=[_card(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Is card {card_id} frozen?",
-    "When does my card {card_id} expire, and what's its daily limit?",
+@tools.tool(effect=READ, asks=[
+    "Is {card_id} frozen?",
+    "When does {card_id} expire, and what's its daily limit?",
 ])
 def get_card(ctx: Ctx, card_id: CardId) -> Card:
     """Show one card: its status, expiry and daily spending limit.
@@ -146,7 +159,7 @@ def get_card(ctx: Ctx, card_id: CardId) -> Card:
     return _card(ctx.get("card", card_id))
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
     """The card's current PIN, for the synthesis pipeline to put in a user turn (never shown to a model).
 
@@ -166,11 +179,15 @@ def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
 # ----- changing -----------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Freeze my card {card_id}, I can't find it.",
+@tools.tool(effect=WRITE, asks=[
+    "Freeze {card_id}, I can't find it.",
     "Please put a temporary block on {card_id}.",
+    "Can you freeze {card_id} for now?",
+], reply=[
+    "Done: {card_id} is frozen; no new charges will go through until you unfreeze it.",
+    "I've frozen {card_id}.",
 ])
-def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
+def freeze_card(ctx: Ctx, card_id: ActiveCardId) -> Card:
     """Temporarily block a card: no new purchases or withdrawals until it is unfrozen.
 
     Use this when a card is misplaced; report_card_lost blocks it for good and orders a new one.
@@ -186,19 +203,18 @@ def freeze_card(ctx: Ctx, card_id: CardId) -> Card:
         card_inactive: the card was reported lost or stolen.
         already_frozen: the card is already frozen.
     """
-    row = _live_card(ctx, card_id)
-    if row["status"] == "frozen":
-        raise ToolError("already_frozen", f"{row['name']} is already frozen.",
-                        hint="Nothing to do; call unfreeze_card when the customer wants to use it again.")
-    ctx.db.execute("UPDATE cards SET status = 'frozen' WHERE card_id = ?", (card_id,))
-    return _card(ctx.get("card", card_id))
+    return _set_status(ctx, card_id, "frozen", "already_frozen", "{name} is already frozen.",
+                       "Nothing to do; call unfreeze_card when the customer wants to use it again.")
 
 
-@server.tool(effect=WRITE, asks=[
-    "I found my card {card_id}, please unfreeze it.",
-    "Unblock card {card_id} so I can use it again.",
-])
-def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
+@tools.tool(effect=WRITE, asks=[
+    "I found {card_id}, please unfreeze it.",
+    "Unblock {card_id} so I can use it again.",
+], reply=[
+    "{card_id} is unfrozen and works again.",
+    "Done: you can use {card_id} again.",
+], needs=["freeze_card"])
+def unfreeze_card(ctx: Ctx, card_id: FrozenCardId) -> Card:
     """Lift a freeze so that the card works again.
 
     Args:
@@ -212,18 +228,19 @@ def unfreeze_card(ctx: Ctx, card_id: CardId) -> Card:
         card_inactive: the card was reported lost or stolen; it cannot be unfrozen.
         not_frozen: the card is not frozen.
     """
-    row = _live_card(ctx, card_id)
-    if row["status"] != "frozen":
-        raise ToolError("not_frozen", f"{row['name']} is not frozen; it is {row['status']}.",
-                        hint="Nothing to do: the card already works.")
-    ctx.db.execute("UPDATE cards SET status = 'active' WHERE card_id = ?", (card_id,))
-    return _card(ctx.get("card", card_id))
+    return _set_status(ctx, card_id, "active", "not_frozen", "{name} is not frozen; it is {status}.",
+                       "Nothing to do: the card already works.")
 
 
-@server.tool(effect=WRITE, asks=[
-    "My card {card_id} was {reason}, please cancel it and send me a new one.",
-    "Report card {card_id} as {reason}.",
-    "I lost my card {card_id}. Block it and order a replacement.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("I lost {card_id}. Block it and order a replacement.", reason="lost"),
+    Ask("{card_id} was stolen; cancel it and send me a new one.", reason="stolen"),
+    "Report {card_id} as {reason} and get me a replacement.",
+], reply=[
+    "I've blocked {card_id}. Your replacement, ending {result.replacement.number_ending}, arrives by "
+    "{result.arrives_by}.",
+    "Done: {card_id} no longer works, and a new card ending {result.replacement.number_ending} is on its way "
+    "(by {result.arrives_by}).",
 ])
 def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"] = "lost") -> CardReplacement:
     """Report a card lost or stolen: it is blocked for good and a replacement is mailed.
@@ -260,9 +277,12 @@ def report_card_lost(ctx: Ctx, card_id: CardId, reason: Literal["lost", "stolen"
                            arrives_by=(today + timedelta(days=REPLACEMENT_SHIPPING_DAYS)).isoformat())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the PIN on {card_id} from {current_pin} to {new_pin}.",
-    "I'd like a new PIN for card {card_id}: my current one is {current_pin}, make it {new_pin}.",
+    "I'd like a new PIN for {card_id}: my current one is {current_pin}, make it {new_pin}.",
+], reply=[
+    "Your PIN for {card_id} is changed.",
+    "Done: {card_id} now has the new PIN you chose.",
 ])
 def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -> PinChange:
     """Change a card's 4-digit PIN; the customer must give the current PIN.
@@ -295,9 +315,13 @@ def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -
     return PinChange(card_id=card_id, pin_changed_on=ctx.today().isoformat())
 
 
-@server.tool(effect=WRITE, asks=[
-    "Set the daily spending limit on {card_id} to {daily_limit} dollars.",
-    "Lower my card {card_id}'s limit to {daily_limit} a day.",
+@tools.tool(effect=WRITE, asks=[
+    "Set the daily spending limit on {card_id} to ${daily_limit}.",
+    "Lower the limit of {card_id} to ${daily_limit} a day.",
+    "Let me spend up to ${daily_limit} a day with {card_id}.",
+], reply=[
+    "{card_id} can now spend up to ${result.daily_spending_limit} a day.",
+    "Done: the daily limit of {card_id} is ${result.daily_spending_limit}.",
 ])
 def set_card_spending_limit(ctx: Ctx, card_id: CardId, daily_limit: Money) -> Card:
     """Set how much a card may spend per day.

@@ -8,11 +8,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import AccountId, DisputeId, TransactionId, server, timestamp
+from .server import AccountId, DisputableId, DisputeId, TransactionId, Where
 from .world import DISPUTABLE_KINDS, DISPUTE_WINDOW_DAYS
+
+tools = Toolset("disputes")
 
 Reason = Literal["unauthorized", "duplicate", "wrong_amount", "not_received", "not_as_described", "cancelled",
                  "other"]
@@ -52,12 +54,21 @@ def _dispute(row: sqlite3.Row) -> Dispute:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "I want to dispute transaction {transaction_id}, the reason is {reason}.",
-    "I never made the charge {transaction_id}. Please open a dispute: {details}",
-    "Dispute {transaction_id} for me, I was charged twice.",
-])
-def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
+@tools.tool(effect=WRITE, asks=[
+    Ask("I never made the charge {transaction_id}; please dispute it.", reason="unauthorized"),
+    Ask("Dispute {transaction_id} for me, I was charged twice.", reason="duplicate"),
+    Ask("{transaction_id} charged me the wrong amount. Open a dispute and tell them: {details}",
+        reason="wrong_amount"),
+    Ask("I paid for {transaction_id} but the order never arrived; open a dispute.", reason="not_received"),
+], reply=[
+    "I've opened dispute {result.dispute_id} for the ${result.amount} charge at {result.merchant}.",
+    "Your dispute of {transaction_id} is open as {result.dispute_id}; we'll let you know how it turns out.",
+], values={
+    "details": ["I was charged twice for the same order.", "I never made this purchase and still have my card.",
+        "The receipt says $24.50 but I was charged more.", "I cancelled the order and the merchant confirmed it.",
+        "The package never arrived.", "The item was broken when it arrived."],
+})
+def open_dispute(ctx: Ctx, transaction_id: DisputableId, reason: Reason,
                  details: Annotated[str, Field(max_length=1000)] | None = None) -> Dispute:
     """Dispute a posted card purchase or fee the customer believes is wrong.
 
@@ -105,14 +116,15 @@ def open_dispute(ctx: Ctx, transaction_id: TransactionId, reason: Reason,
         "INSERT INTO disputes (dispute_id, transaction_id, merchant, amount, reason, details, status, resolution, "
         "opened_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 'open', NULL, ?, NULL)",
         (dispute_id, transaction_id, row["merchant"], money(-row["amount"]), reason,
-         (" ".join(details.split()) or None) if details else None, timestamp(ctx)))
+         (" ".join(details.split()) or None) if details else None, iso(ctx.now())))
     return _dispute(ctx.db.execute(f"{_DISPUTE_SQL} WHERE d.dispute_id = ?", (dispute_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
-    "What disputes do I have open?",
-    "Have any of my disputes been resolved yet?",
+@tools.tool(effect=READ, asks=[
+    Ask("What disputes do I have open?", status="open"),
+    Ask("Have any of my disputes been resolved yet?", status="resolved"),
     "Have I disputed anything on {account_id}?",
+    Ask("Which of my disputes are still under review?", status="under_review"),
 ])
 def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", "all"] = "all",
                   account_id: AccountId | None = None) -> DisputeList:
@@ -129,24 +141,16 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
     Raises:
         not_found: `account_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if status != "all":
-        where.append("d.status = ?")
-        params.append(status)
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("t.account_id = ?")
-        params.append(account_id)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"{_DISPUTE_SQL}{condition} ORDER BY d.opened_at DESC, d.dispute_id DESC",
-                          params).fetchall()
+    where = Where(ctx).add("d.status = ?", None if status == "all" else status)
+    where.entity("account", "t.account_id = ?", account_id)
+    rows = ctx.db.execute(f"{_DISPUTE_SQL}{where} ORDER BY d.opened_at DESC, d.dispute_id DESC",
+                          where.params).fetchall()
     return DisputeList(disputes=[_dispute(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "What's the status of my dispute {dispute_id}?",
-    "Did I get my money back for dispute {dispute_id}?",
+@tools.tool(effect=READ, asks=[
+    "What's the status of {dispute_id}?",
+    "Did I get my money back for {dispute_id}?",
 ])
 def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     """Show one dispute and where it stands.

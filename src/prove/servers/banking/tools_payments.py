@@ -9,26 +9,27 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
-from prove.env.values import money, quote
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import iso, money, quote
 
-from .tools import (
+from .server import (
     AccountId,
     Memo,
     Money,
     PayeeId,
     ScheduledPaymentId,
     TransferId,
+    Where,
     active_payee,
     available,
     cents,
     daily_limit,
     paid_today,
     post,
-    server,
-    timestamp,
 )
 from .world import CASH_ADVANCE_FEE_RATE, CASH_ADVANCE_MIN_FEE, MAX_DAYS_AHEAD
+
+tools = Toolset("payments")
 
 Frequency = Literal["once", "weekly", "biweekly", "monthly"]
 
@@ -116,11 +117,18 @@ def _insufficient(account: sqlite3.Row, free: float, needed: float) -> ToolError
                      hint="Send less, or first move money into this account from another one.")
 
 
-@server.tool(effect=WRITE, asks=[
-    "Move {amount} dollars from {from_account_id} to {to_account_id}.",
-    "Transfer {amount} from my {from_account_id} into {to_account_id}, memo '{memo}'.",
-    "Pay {amount} toward my credit card {to_account_id} from {from_account_id}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Move ${amount} from {from_account_id} to {to_account_id}.",
+    "Transfer ${amount} from {from_account_id} into {to_account_id} with the memo '{memo}'.",
+    "Pay ${amount} toward {to_account_id} from {from_account_id}.",
+    "Could you put ${amount} from {from_account_id} into {to_account_id}?",
+], reply=[
+    "Done: ${amount} moved from {from_account_id} to {to_account_id}. The transfer is {result.transfer_id}.",
+    "I've transferred ${amount} to {to_account_id}; {from_account_id} now shows ${result.from_account_balance}.",
+], values={
+    "memo": ["Savings top-up", "Emergency fund", "Credit card payment", "Vacation fund", "Move for rent",
+        "Monthly budget", "Paying down the card"],
+})
 def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Money,
                               memo: Memo | None = None) -> Transfer:
     """Move money now between two accounts of the customer; both balances change at once.
@@ -167,7 +175,7 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
     ctx.db.execute(
         "INSERT INTO transfers (transfer_id, kind, from_account_id, to_account_id, payee_id, scheduled_payment_id, "
         "amount, memo, created_at) VALUES (?, 'internal', ?, ?, NULL, NULL, ?, ?, ?)",
-        (transfer_id, from_account_id, to_account_id, amount, memo, timestamp(ctx)))
+        (transfer_id, from_account_id, to_account_id, amount, memo, iso(ctx.now())))
     verb = "Cash advance" if fee else "Payment" if target["type"] == "credit_card" else "Transfer"
     post(ctx, source, -amount, f"{verb} to {target['nickname']}", "transfer", "transfer",
          transfer_id=transfer_id, memo=memo)
@@ -177,15 +185,21 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
         post(ctx, source, -fee, "Cash advance fee", "fees", "fee", transfer_id=transfer_id)
     return Transfer(transfer_id=transfer_id, kind="internal", from_account_id=from_account_id,
                     to_account_id=to_account_id, payee_id=None, amount=amount, fee=fee, memo=memo,
-                    created_at=timestamp(ctx), from_account_balance=_balance(ctx, from_account_id),
+                    created_at=iso(ctx.now()), from_account_balance=_balance(ctx, from_account_id),
                     to_account_balance=_balance(ctx, to_account_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Pay {payee_id} {amount} dollars from {from_account_id}.",
-    "Send {amount} to {payee_id} out of my {from_account_id} account for '{memo}'.",
-    "I need to pay {payee_id} {amount} today.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Pay {payee_id} ${amount} from {from_account_id}.",
+    "Send ${amount} to {payee_id} out of {from_account_id} for '{memo}'.",
+    "I need to pay {payee_id} ${amount} today; take it from {from_account_id}.",
+], reply=[
+    "Paid ${amount} to {payee_id} from {from_account_id}; the confirmation is {result.transfer_id}.",
+    "Done: {payee_id} gets ${amount}, and {from_account_id} now shows ${result.from_account_balance}.",
+], values={
+    "memo": ["Rent for March", "Dinner last night", "Savings top-up", "Utilities split", "Birthday gift",
+        "Car payment", "Concert tickets", "Groceries"],
+})
 def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: Money,
               memo: Memo | None = None) -> Transfer:
     """Pay a saved payee now from a checking account.
@@ -230,10 +244,10 @@ def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: M
     ctx.db.execute(
         "INSERT INTO transfers (transfer_id, kind, from_account_id, to_account_id, payee_id, scheduled_payment_id, "
         "amount, memo, created_at) VALUES (?, 'payee', ?, NULL, ?, NULL, ?, ?, ?)",
-        (transfer_id, from_account_id, payee_id, amount, memo, timestamp(ctx)))
+        (transfer_id, from_account_id, payee_id, amount, memo, iso(ctx.now())))
     post(ctx, source, -amount, payee["name"], payee["category"], "payment", transfer_id=transfer_id, memo=memo)
     return Transfer(transfer_id=transfer_id, kind="payee", from_account_id=from_account_id, to_account_id=None,
-                    payee_id=payee_id, amount=amount, fee=0.0, memo=memo, created_at=timestamp(ctx),
+                    payee_id=payee_id, amount=amount, fee=0.0, memo=memo, created_at=iso(ctx.now()),
                     from_account_balance=_balance(ctx, from_account_id), to_account_balance=None)
 
 
@@ -247,10 +261,11 @@ def _payee(row: sqlite3.Row) -> Payee:
                  account_ending=row["account_number"][-4:], status=row["status"], added_on=row["added_on"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who are my saved payees?",
     "Do I have {name} set up as a payee?",
-    "List the {kind} payees on my account.",
+    Ask("Which businesses do I have as payees?", kind="business"),
+    Ask("List the people I can send money to.", kind="person"),
 ])
 def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "business"] | None = None) -> PayeeList:
     """List the customer's saved payees (removed ones are not shown).
@@ -263,23 +278,25 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
         The payees (ID, name, kind, category, last four digits of their account number, date
         added), sorted by name, and how many there are.
     """
-    where, params = ["status = 'active'"], []
-    if name and name.strip():
-        where.append("instr(lower(name), lower(?)) > 0")
-        params.append(name.strip())
-    if kind is not None:
-        where.append("kind = ?")
-        params.append(kind)
-    rows = ctx.db.execute(f"SELECT * FROM payees WHERE {' AND '.join(where)} ORDER BY name, payee_id",
-                          params).fetchall()
+    where = Where(ctx, "status = 'active'").add("instr(lower(name), lower(?)) > 0", (name or "").strip() or None)
+    where.add("kind = ?", kind)
+    rows = ctx.db.execute(f"SELECT * FROM payees{where} ORDER BY name, payee_id", where.params).fetchall()
     return PayeeList(payees=[_payee(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {name} as a new payee: account {account_number}, routing number {routing_number}.",
-    "I want to start paying {name}. Their account number is {account_number} and the routing number is "
-    "{routing_number}; it's a {kind}.",
-])
+    Ask("I want to start paying my friend {name}. Their account number is {account_number} and the routing "
+        "number is {routing_number}.", kind="person"),
+    Ask("Set up the company {name} as a payee, account {account_number} at routing number {routing_number}.",
+        kind="business"),
+], reply=[
+    "{name} is now one of your payees (account ending {result.account_ending}).",
+    "Added {name} as a payee; you can pay them right away.",
+], values={
+    "name": ["Maria Lopez", "Greenview Property Management", "City Water Utility", "Daniel Kim",
+        "Sunrise Dental Care", "Oak Street Daycare", "Priya Shah", "Metro Energy"],
+})
 def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_number: Annotated[str, Sensitive()],
               routing_number: str, kind: Literal["person", "business"] = "business") -> Payee:
     """Save a new payee so that it can be paid or scheduled.
@@ -328,9 +345,12 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
     return _payee(ctx.get("payee", payee_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {payee_id} from my payees.",
     "I don't pay {payee_id} anymore, please delete them from my payee list.",
+], reply=[
+    "Removed {payee_id} from your payees.",
+    "Done: {payee_id} is no longer on your payee list.",
 ])
 def remove_payee(ctx: Ctx, payee_id: PayeeId) -> Payee:
     """Remove a saved payee; past payments to it stay in the history.
@@ -363,11 +383,23 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
     return ScheduledPayment(**{k: row[k] for k in ScheduledPayment.model_fields})
 
 
-@server.tool(effect=WRITE, asks=[
-    "Schedule a payment of {amount} to {payee_id} from {from_account_id} on {send_on}.",
-    "Set up a {frequency} transfer of {amount} from {from_account_id} to {to_account_id} starting {send_on}.",
-    "Pay {payee_id} {amount} every month from {from_account_id}, starting {send_on} and ending {end_date}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Schedule a one-time payment of ${amount} to {payee_id} from {from_account_id} on {send_on}.",
+        frequency="once"),
+    Ask("Set up a monthly payment of ${amount} to {payee_id} from {from_account_id}, starting {send_on} and "
+        "ending {end_date}.", frequency="monthly"),
+    Ask("Every week, move ${amount} from {from_account_id} to {to_account_id}, starting {send_on}.",
+        frequency="weekly"),
+    Ask("Starting {send_on}, send {payee_id} ${amount} from {from_account_id} every two weeks with the memo "
+        "'{memo}'.", frequency="biweekly"),
+], reply=[
+    "Scheduled: ${amount} to {result.recipient_name} from {from_account_id}, first on {result.next_date}.",
+    "All set. ${amount} will go to {result.recipient_name} on {result.next_date}; the scheduled payment is "
+    "{result.scheduled_payment_id}.",
+], values={
+    "memo": ["Monthly rent", "Allowance", "Gym membership", "Car loan", "Savings plan", "Babysitting",
+        "Piano lessons", "Phone bill"],
+})
 def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_on: date,
                      payee_id: PayeeId | None = None, to_account_id: AccountId | None = None,
                      frequency: Frequency = "once", end_date: date | None = None,
@@ -443,14 +475,15 @@ def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_o
         "recipient_name, amount, frequency, next_date, end_date, memo, status, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', ?)",
         (scheduled_id, from_account_id, payee_id, to_account_id, recipient, amount, frequency, send_on.isoformat(),
-         end_date.isoformat() if end_date else None, _memo(memo), timestamp(ctx)))
+         end_date.isoformat() if end_date else None, _memo(memo), iso(ctx.now())))
     return _scheduled(ctx.get("scheduled_payment", scheduled_id))
 
 
-@server.tool(effect=READ, asks=[
-    "What payments do I have scheduled?",
-    "Show me the scheduled payments coming out of {account_id}.",
+@tools.tool(effect=READ, asks=[
+    Ask("What payments do I have scheduled?", status="scheduled"),
+    Ask("Show me the scheduled payments coming out of {account_id}.", status="scheduled"),
     "Are there any payments set up to {payee_id}?",
+    Ask("Which of my scheduled payments have I cancelled?", status="cancelled"),
 ])
 def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", "cancelled", "all"] = "scheduled",
                             account_id: AccountId | None = None,
@@ -469,28 +502,20 @@ def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", 
     Raises:
         not_found: `account_id` or `payee_id` does not exist.
     """
-    where: list[str] = []
-    params: list[object] = []
-    if status != "all":
-        where.append("status = ?")
-        params.append(status)
-    if account_id is not None:
-        ctx.get("account", account_id)
-        where.append("(from_account_id = ? OR to_account_id = ?)")
-        params += [account_id, account_id]
-    if payee_id is not None:
-        ctx.get("payee", payee_id)
-        where.append("payee_id = ?")
-        params.append(payee_id)
-    condition = " WHERE " + " AND ".join(where) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM scheduled_payments{condition} "
-                          "ORDER BY next_date IS NULL, next_date, scheduled_payment_id", params).fetchall()
+    where = Where(ctx).add("status = ?", None if status == "all" else status)
+    where.entity("account", "(from_account_id = ? OR to_account_id = ?)", account_id, account_id)
+    where.entity("payee", "payee_id = ?", payee_id)
+    rows = ctx.db.execute(f"SELECT * FROM scheduled_payments{where} "
+                          "ORDER BY next_date IS NULL, next_date, scheduled_payment_id", where.params).fetchall()
     return ScheduledPaymentList(scheduled_payments=[_scheduled(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel scheduled payment {scheduled_payment_id}.",
-    "Please stop the recurring payment {scheduled_payment_id}, I don't need it anymore.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {scheduled_payment_id}.",
+    "Please stop {scheduled_payment_id}, I don't need it anymore.",
+], reply=[
+    "Cancelled {scheduled_payment_id}; it won't go out again.",
+    "Done: {scheduled_payment_id} is cancelled.",
 ])
 def cancel_scheduled_payment(ctx: Ctx, scheduled_payment_id: ScheduledPaymentId) -> ScheduledPayment:
     """Cancel a scheduled payment so that it never runs again; past payments are not undone.

@@ -248,8 +248,7 @@ class _Builder:
               limit: float, replaces: dict[str, Any] | None = None) -> dict[str, Any]:
         fake = self.w.fake
         prefix = "4" if network == "Visa" else "5" + str(self.rng.randint(1, 5))
-        body = prefix + fake.digits(15 - len(prefix))
-        number = body + luhn_digit(body)
+        number = fake.card_number(prefix)
         expiry_year = issued.year + 4   # cards are reissued every four years until the account closes
         while expiry_year <= self.today.year:
             expiry_year += 4
@@ -734,17 +733,6 @@ def _occurrences(first: date, frequency: str):  # noqa: ANN202 - a plain generat
                                 day=min(first.day, calendar.monthrange(year, month % 12 + 1)[1]))
         else:
             day = first + timedelta(days=n * (7 if frequency == "weekly" else 14))
-
-
-def luhn_digit(digits: str) -> str:
-    """The check digit that makes `digits` + it pass the Luhn test."""
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 0:
-            d = d * 2 - 9 if d * 2 > 9 else d * 2
-        total += d
-    return str((10 - total % 10) % 10)
 
 
 def _pin(rng: Any) -> str:

@@ -8,12 +8,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, quote
 
 from .routing import Grid, haversine
-from .tools import (
+from .server import (
+    DAYS,
     PLACE_SQL,
+    REVIEW_SQL,
     Category,
     City,
     CityId,
@@ -30,33 +32,21 @@ from .tools import (
     PlaceList,
     Query,
     ReverseGeocode,
-    Review,
-    escape_like,
-    fetch,
+    coming,
     hours_on,
-    iso,
     open_state,
-    parse_time,
     place_row,
     place_summary,
     profile,
     rating,
-    server,
+    review_model,
     show_day,
 )
-from .tools import DAYS
 from .world import grid_latlon, house_number, place_xy
 
+tools = Toolset("places")
+
 COVERAGE_MARGIN = 400.0  # metres around a city's grid that still count as that city
-REVIEW_SQL = "SELECT r.*, p.name AS place_name FROM reviews r JOIN places p ON p.place_id = r.place_id"
-
-
-def review_model(row) -> Review:  # noqa: ANN001 - a sqlite3.Row
-    return Review(review_id=row["review_id"], place_id=row["place_id"], place_name=row["place_name"],
-                  author=row["author"], is_mine=bool(row["is_mine"]), rating=row["rating"], body=row["body"],
-                  created_at=row["created_at"], updated_at=row["updated_at"])
-
-
 def place_model(ctx: Ctx, place_id: str) -> Place:
     row = place_row(ctx, place_id)
     now = ctx.now()
@@ -86,7 +76,7 @@ def city_of_point(ctx: Ctx, lat: float, lon: float) -> Grid:
                     hint="list_cities shows the cities on the map and their centres.")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which cities does the map cover?",
     "What cities can you give me directions in?",
 ])
@@ -110,11 +100,12 @@ def list_cities(ctx: Ctx) -> CityList:
     return CityList(cities=out, total=len(out))
 
 
-@server.tool(effect=READ, asks=[
-    "Find {query} places in {city_id}.",
-    "Is there a {cuisine} restaurant with at least {min_rating} stars?",
-    "Show me {category} places sorted by {sort}.",
+@tools.tool(effect=READ, asks=[
+    "Find places matching '{query}' in {city_id}.",
+    Ask("Is there a {cuisine} restaurant with at least {min_rating} stars?", category="restaurant"),
+    Ask("What are the best-rated {category} places in {city_id}?", sort="rating"),
     "Search the map for {query}.",
+    Ask("Which {category} places are open right now?", open_now=True),
 ])
 def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None = None,
                   category: Category | None = None,
@@ -148,12 +139,12 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
     """
     where, params = ["1"], []
     if query is not None:
-        pattern = f"%{escape_like(query)}%"
+        pattern = like(query)
         where.append("(p.name LIKE ? ESCAPE '\\' OR p.category LIKE ? ESCAPE '\\' OR p.cuisine LIKE ? ESCAPE '\\' "
                      "OR s.name LIKE ? ESCAPE '\\' OR replace(p.category, '_', ' ') LIKE ? ESCAPE '\\')")
         params += [pattern] * 5
     if city_id is not None:
-        fetch(ctx, "city", city_id)
+        ctx.get("city", city_id)
         where.append("p.city_id = ?")
         params.append(city_id)
     if category is not None:
@@ -188,7 +179,7 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
     return PlaceList(places=[place_summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Tell me about {place_id}.",
     "What are the hours and rating of {place_id}, and is it open now?",
 ])
@@ -209,9 +200,10 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     return place_model(ctx, place_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Will {place_id} be open at {at}?",
     "Is {place_id} open right now?",
+    "Can I still go to {place_id} on {at}?",
 ])
 def check_open(ctx: Ctx, place_id: PlaceId, at: str | None = None) -> OpenCheck:
     """Check whether a place is open at a given time (default now), its hours that day and when that changes.
@@ -231,17 +223,18 @@ def check_open(ctx: Ctx, place_id: PlaceId, at: str | None = None) -> OpenCheck:
         past_time: `at` is in the past.
     """
     row = place_row(ctx, place_id)
-    when = parse_time(ctx, at, "at")
+    when = coming(ctx, at, "at")
     is_open, change = open_state(row, when)
     return OpenCheck(place_id=place_id, name=row["name"], at=iso(when), status=row["status"], is_open=is_open,
                      hours_that_day=hours_on(row, when) if row["status"] == "open" else "closed",
                      next_change=iso(change) if change else None)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What {category} places are near {place_id}?",
     "Find places within {radius_m} metres of {place_id}.",
     "What's around {lat}, {lon}?",
+    Ask("Is there a {category} near {place_id} that's open now?", open_now=True),
 ])
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,
@@ -312,7 +305,7 @@ def _cities(ctx: Ctx, city_id: str | None, rest: str) -> list[str]:
     map: no city.
     """
     if city_id is not None:
-        fetch(ctx, "city", city_id)
+        ctx.get("city", city_id)
         return [city_id]
     rows = ctx.db.execute("SELECT city_id, name, region FROM cities ORDER BY city_id").fetchall()
     first = rest.split(",")[0].strip().lower()
@@ -329,7 +322,7 @@ def _cities(ctx: Ctx, city_id: str | None, rest: str) -> list[str]:
     return []
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are the coordinates of {address}?",
     "Find {address} on the map.",
     "Where is {address} in {city_id}?",
@@ -391,9 +384,9 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
                                         place_name=None, kind="intersection"))
     if not matches:
         sql = PLACE_SQL + " WHERE p.name LIKE ? ESCAPE '\\'"
-        params: list[object] = [f"%{escape_like(address.split(',')[0].strip())}%"]
+        params: list[object] = [like(address.split(',')[0].strip())]
         if city_id is not None:
-            fetch(ctx, "city", city_id)
+            ctx.get("city", city_id)
             sql += " AND p.city_id = ?"
             params.append(city_id)
         for r in ctx.db.execute(sql + " ORDER BY p.rating_count DESC, p.place_id LIMIT 10", params).fetchall():
@@ -407,7 +400,7 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
     return GeocodeResult(query=address, matches=matches, total=len(matches))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the address at {lat}, {lon}?",
     "Where am I? My coordinates are {lat}, {lon}.",
 ])

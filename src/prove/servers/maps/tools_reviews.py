@@ -7,27 +7,28 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
+    REVIEW_SQL,
     Limit,
+    MyReviewId,
     Note,
     PlaceId,
     Report,
     ReportList,
     Review,
-    ReviewId,
     ReviewList,
-    fetch,
-    iso,
     place_row,
     profile,
     rating,
     require_not_gone,
-    server,
+    review_model,
 )
-from .tools_places import REVIEW_SQL, review_model
 from .world import REVIEW_AFTER
+
+tools = Toolset("reviews")
 
 Stars = Annotated[int, Field(ge=1, le=5)]
 ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=2000)]
@@ -36,7 +37,7 @@ REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN place
 
 
 def _mine(ctx: Ctx, review_id: str):  # noqa: ANN202 - a sqlite3.Row
-    fetch(ctx, "review", review_id)
+    ctx.get("review", review_id)
     row = ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone()
     if not row["is_mine"]:
         raise ToolError("not_author", f"Review {review_id} was written by {row['author']}.",
@@ -51,9 +52,10 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
 
 # ----- reviews -----------------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What do people say about {place_id}?",
-    "Show me the {sort} reviews of {place_id}.",
+    Ask("Show me the best reviews of {place_id}.", sort="highest"),
+    Ask("What are the worst reviews of {place_id}?", sort="lowest"),
 ])
 def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
                  limit: Limit = 10) -> ReviewList:
@@ -79,10 +81,18 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
                       reviews=[review_model(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Leave a {rating}-star review for {place_id}: {review_text}",
     "Review {place_id}: {rating} stars, '{review_text}'.",
-])
+], reply=[
+    "Your {rating}-star review of {result.place_name} is posted.",
+    "Done: I posted your review of {result.place_name}.",
+], values={
+    "review_text": ["Friendly staff and quick service; I will be back.",
+        "Great food but it was very loud on a Friday night.", "Overpriced for what you get.",
+        "A calm spot to read with good coffee.", "Clean, well organised and easy to find.",
+        "We waited forty minutes for a table.", "Lovely garden seating in the summer."],
+})
 def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
     """Write the user's review of a place (one per place); it counts toward the place's rating at once.
 
@@ -119,11 +129,18 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
-    "Change my review {review_id} to {rating} stars.",
-    "Update my review {review_id} to say '{review_text}'.",
-])
-def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
+@tools.tool(effect=WRITE, asks=[
+    "Change {review_id} to {rating} stars.",
+    "Update {review_id} to say '{review_text}'.",
+], reply=[
+    "Your review of {result.place_name} is updated; it gives {result.rating} stars.",
+    "Done: I updated your review of {result.place_name}.",
+], values={
+    "review_text": ["Went back and it has improved a lot.", "Service was slow this time.",
+        "Still my favourite place in the neighbourhood.", "Prices went up but quality stayed the same.",
+        "New owners, much better coffee."],
+})
+def update_review(ctx: Ctx, review_id: MyReviewId, rating: Stars | None = None,
                   review_text: ReviewText | None = None) -> Review:
     """Change the stars or text of one of the user's reviews.
 
@@ -152,11 +169,14 @@ def update_review(ctx: Ctx, review_id: ReviewId, rating: Stars | None = None,
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my review {review_id}.",
-    "Take down the review I wrote, {review_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {review_id}.",
+    "Take down {review_id}, the review I wrote.",
+], reply=[
+    "Your review of {result.place_name} is deleted.",
+    "Done: I took down your review of {result.place_name}.",
 ])
-def delete_review(ctx: Ctx, review_id: ReviewId) -> Review:
+def delete_review(ctx: Ctx, review_id: MyReviewId) -> Review:
     """Delete one of the user's reviews; its stars come off the place's rating.
 
     Args:
@@ -184,10 +204,17 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
                   reviewed_at=reviewed)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Report that {place_id} is {status} now.",
-    "Let the map know that {place_id} is {status}: {note}",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("{place_id} has closed for good; please report it.", status="permanently_closed"),
+    Ask("Let the map know that {place_id} is temporarily closed: {note}", status="temporarily_closed"),
+    Ask("{place_id} is open again, please update the map.", status="open"),
+], reply=[
+    "Thanks, I reported {result.place_name}; the report is reviewed by {result.reviewed_at}.",
+    "Done: your report on {result.place_name} is filed and will be reviewed by {result.reviewed_at}.",
+], values={
+    "note": ["The doors are boarded up.", "A sign says closed for renovation until next month.",
+        "It reopened last week.", "The space is for lease now.", "Closed after a fire.", "Back to normal hours."],
+})
 def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
                    note: Note | None = None) -> Report:
     """Report that a place has closed (for now or for good) or reopened; it is reviewed 24 hours later.
@@ -222,9 +249,10 @@ def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_clo
     return _report(ctx.db.execute(REPORT_SQL + " WHERE r.report_id = ?", (report_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What happened to the closures I reported?",
-    "Show my {status} reports.",
+    Ask("Which of my reports are still waiting for review?", status="pending"),
+    Ask("Which of my reports were confirmed?", status="confirmed"),
 ])
 def list_my_reports(ctx: Ctx, status: Literal["pending", "confirmed"] | None = None) -> ReportList:
     """The user's reports of closed or reopened places, newest first.

@@ -7,11 +7,20 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
 from . import routing
-from .routing import WALK_KMH, WALK_ONLY_LIMIT, Grid, NoRoute, Segment, haversine, highway_mps
-from .tools import (
+from .routing import (
+    WALK_KMH,
+    WALK_ONLY_LIMIT,
+    Grid,
+    NoRoute,
+    Segment,
+    haversine,
+    highway_mps,
+)
+from .server import (
     CityId,
     Closure,
     ClosureList,
@@ -28,15 +37,14 @@ from .tools import (
     Step,
     TransitLine,
     TransitLineList,
-    fetch,
-    iso,
-    parse_time,
+    coming,
     place_row,
     point,
     profile,
-    server,
 )
 from .world import grid_latlon
+
+tools = Toolset("routes")
 
 HIGHWAY_DETOUR = 1.2   # road distance between cities over the straight line
 STOP_RADIUS = 600.0    # how far a stop may be for get_departures
@@ -202,7 +210,7 @@ def _route(origin: sqlite3.Row, dest: sqlite3.Row, p: Plan) -> dict:
             "warnings": p.warnings, "fare": p.fare, "transfers": p.transfers}
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How far is {destination_place_id} from {origin_place_id} as the crow flies?",
     "What's the straight-line distance from home to {destination_place_id}?",
 ])
@@ -232,10 +240,11 @@ def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Place
                     same_city=origin["city_id"] == dest["city_id"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How long does it take to get to {destination_place_id} by {mode}?",
     "If I leave {origin_place_id} at {depart_at}, when do I get to {destination_place_id} by {mode}?",
-    "How far is the drive from home to {destination_place_id}?",
+    Ask("How far is the drive from home to {destination_place_id}?", mode="driving"),
+    Ask("How long would it take me to walk from {origin_place_id} to {destination_place_id}?", mode="walking"),
 ])
 def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
               mode: Mode = "driving", depart_at: str | None = None) -> Route:
@@ -266,13 +275,14 @@ def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId 
         past_time: depart_at is in the past.
     """
     origin, dest = _endpoints(ctx, origin_place_id, destination_place_id)
-    at = parse_time(ctx, depart_at)
+    at = coming(ctx, depart_at)
     return Route(**_route(origin, dest, plan(ctx, origin, dest, mode, at)))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Give me step-by-step {mode} directions to {destination_place_id}.",
     "How do I get from {origin_place_id} to {destination_place_id} by {mode}? Walk me through it.",
+    Ask("Which trains or buses do I take to {destination_place_id}, leaving at {depart_at}?", mode="transit"),
 ])
 def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
                    mode: Mode = "driving", depart_at: str | None = None) -> Directions:
@@ -299,12 +309,12 @@ def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Pla
         past_time: depart_at is in the past.
     """
     origin, dest = _endpoints(ctx, origin_place_id, destination_place_id)
-    at = parse_time(ctx, depart_at)
+    at = coming(ctx, depart_at)
     p = plan(ctx, origin, dest, mode, at)
     return Directions(**_route(origin, dest, p), steps=p.steps)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the fastest way to get to {destination_place_id}?",
     "Compare driving, walking, biking and transit from {origin_place_id} to {destination_place_id} at {depart_at}.",
 ])
@@ -331,7 +341,7 @@ def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_i
     origin, dest = _endpoints(ctx, origin_place_id, destination_place_id)
     if origin["place_id"] == dest["place_id"]:
         raise ToolError("same_place", "The origin and the destination are the same place.", hint="Pick two places.")
-    at = parse_time(ctx, depart_at)
+    at = coming(ctx, depart_at)
     options = []
     for mode in ("driving", "walking", "cycling", "transit"):
         try:
@@ -350,9 +360,10 @@ def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_i
 
 # ----- closures and transit -----------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Are there any road closures in {city_id}?",
     "What roads are closed or about to close in {city_id}?",
+    Ask("Which roads in {city_id} are closed at this moment?", active_only=True),
 ])
 def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: bool = False) -> ClosureList:
     """List road closures that have not ended yet (active now or coming up), soonest first.
@@ -374,7 +385,7 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
            "WHERE c.ends_at > ?")
     params: list[object] = [now]
     if city_id is not None:
-        fetch(ctx, "city", city_id)
+        ctx.get("city", city_id)
         sql += " AND s.city_id = ?"
         params.append(city_id)
     if active_only:
@@ -390,7 +401,7 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
     return ClosureList(closures=out, total=len(out))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What subway and bus lines are there in {city_id}?",
     "Which transit lines run in {city_id} and how often?",
 ])
@@ -408,7 +419,7 @@ def list_transit_lines(ctx: Ctx, city_id: CityId) -> TransitLineList:
     Raises:
         not_found: no city has that ID.
     """
-    fetch(ctx, "city", city_id)
+    ctx.get("city", city_id)
     grid = Grid(ctx.db, city_id)
     out = []
     for line in routing.load_lines(ctx.db, grid):
@@ -423,7 +434,7 @@ def list_transit_lines(ctx: Ctx, city_id: CityId) -> TransitLineList:
     return TransitLineList(lines=out, total=len(out))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "When is the next train or bus near {place_id}?",
     "What transit leaves near {place_id} after {at}?",
 ])
@@ -446,7 +457,7 @@ def get_departures(ctx: Ctx, place_id: PlaceId, at: str | None = None, limit: Li
         past_time: `at` is in the past.
     """
     row = place_row(ctx, place_id)
-    when = parse_time(ctx, at, "at")
+    when = coming(ctx, at, "at")
     grid = Grid(ctx.db, row["city_id"])
     px, py = grid.point_xy(row["street_id"], row["block"], row["frac"])
     found = []

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     ListId,
     Note,
     PlaceId,
@@ -19,13 +19,13 @@ from .tools import (
     SavedListDetail,
     SavedListList,
     SaveResult,
-    fetch,
     place_row,
     place_summary,
     profile,
     require_not_gone,
-    server,
 )
+
+tools = Toolset("saved")
 
 MAX_LISTS = 20
 MAX_LIST_PLACES = 100
@@ -33,7 +33,7 @@ ListName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
 
 
 def list_model(ctx: Ctx, list_id: str) -> SavedList:
-    row = fetch(ctx, "saved_list", list_id)
+    row = ctx.get("saved_list", list_id)
     (count,) = ctx.db.execute("SELECT count(*) FROM saved_places WHERE list_id = ?", (list_id,)).fetchone()
     return SavedList(list_id=row["list_id"], name=row["name"], description=row["description"],
                      is_default=bool(row["is_default"]), place_count=count, created_at=row["created_at"])
@@ -43,7 +43,7 @@ def _default_list(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT list_id FROM saved_lists WHERE is_default = 1").fetchone()[0]
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where have I set as home and work?",
     "Show me my map profile.",
 ])
@@ -62,9 +62,13 @@ def get_profile(ctx: Ctx) -> Profile:
                    work=place_summary(ctx, place_row(ctx, row["work_place_id"])), saved_places=saved, reviews=reviews)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set my {label} to {place_id}.",
-    "I moved; my new {label} is at {place_id}.",
+    Ask("I moved; my new home is {place_id}.", label="home"),
+    Ask("I work at {place_id} now, please save it as my work address.", label="work"),
+], reply=[
+    "Your {label} is now {place_id}.",
+    "Done: I saved {place_id} as your {label}.",
 ])
 def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceId) -> Profile:
     """Set the user's home or work to a place; routes without an origin start from home.
@@ -90,7 +94,7 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceI
     return get_profile(ctx)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What lists of places have I saved?",
     "Show my saved lists.",
 ])
@@ -106,8 +110,8 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
     return SavedListList(lists=[list_model(ctx, i) for i in ids], total=len(ids))
 
 
-@server.tool(effect=READ, asks=[
-    "What's on my list {list_id}?",
+@tools.tool(effect=READ, asks=[
+    "What's on {list_id}?",
     "Show me the places I saved in {list_id} and which are open now.",
 ])
 def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
@@ -131,10 +135,18 @@ def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
     return SavedListDetail(**base.model_dump(), places=entries)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make a new list called '{list_name}'.",
-    "Create a list {list_name} for {description}.",
-])
+    "Create a list '{list_name}' for {description}.",
+], reply=[
+    "I've created the list '{result.name}'.",
+    "Done: '{result.name}' is ready for places.",
+], values={
+    "list_name": ["Date night", "Coffee spots", "Weekend brunch", "Museums to visit", "Kid-friendly",
+        "Late-night food", "Best parks", "Visiting friends"],
+    "description": ["places to take visitors", "quiet places to work", "for the next trip",
+        "restaurants worth a try", "Sunday mornings", "rainy-day ideas"],
+})
 def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) -> SavedList:
     """Create a new, empty list of places.
 
@@ -162,10 +174,17 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
     return list_model(ctx, list_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save {place_id} to my favorites.",
-    "Add {place_id} to my list {list_id} with the note '{note}'.",
-])
+    "Add {place_id} to {list_id} with the note '{note}'.",
+    "Put {place_id} on {list_id}.",
+], reply=[
+    "Saved {result.place_name} to {result.list_name}.",
+    "Done: {result.place_name} is on {result.list_name}, which now has {result.place_count} places.",
+], values={
+    "note": ["Great for brunch", "Try the tasting menu", "Quiet in the mornings", "Good for groups",
+        "Book ahead on weekends", "Free parking nearby", "Open late"],
+})
 def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note: Note | None = None) -> SaveResult:
     """Save a place to one of the user's lists (default: Favorites), with an optional note.
 
@@ -185,7 +204,7 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
     """
     row = place_row(ctx, place_id)
     target = list_id or _default_list(ctx)
-    lst = fetch(ctx, "saved_list", target)
+    lst = ctx.get("saved_list", target)
     require_not_gone(row)
     if ctx.db.execute("SELECT 1 FROM saved_places WHERE list_id = ? AND place_id = ?", (target, place_id)).fetchone():
         raise ToolError("already_saved", f"{row['name']} is already in {lst['name']}.",
@@ -200,10 +219,13 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
                       place_count=count + 1)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {place_id} from my favorites.",
-    "Take {place_id} off my list {list_id}.",
-])
+    "Take {place_id} off {list_id}.",
+], reply=[
+    "Removed {result.place_name} from {result.list_name}.",
+    "Done: {result.place_name} is off {result.list_name}.",
+], needs=["save_place"])
 def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None) -> SaveResult:
     """Remove a place from one of the user's lists (default: Favorites).
 
@@ -220,7 +242,7 @@ def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = Non
     """
     row = place_row(ctx, place_id)
     target = list_id or _default_list(ctx)
-    lst = fetch(ctx, "saved_list", target)
+    lst = ctx.get("saved_list", target)
     entry = ctx.db.execute("SELECT note FROM saved_places WHERE list_id = ? AND place_id = ?",
                            (target, place_id)).fetchone()
     if entry is None:
@@ -232,9 +254,12 @@ def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = Non
                       note=entry["note"], place_count=count)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete my list {list_id}.",
-    "I don't need the list {list_id} anymore, get rid of it.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {list_id}.",
+    "I don't need {list_id} anymore, get rid of it.",
+], reply=[
+    "Deleted the list '{result.name}'.",
+    "Done: '{result.name}' is gone.",
 ])
 def delete_list(ctx: Ctx, list_id: ListId) -> SavedList:
     """Delete one of the user's lists and the places saved in it; Favorites cannot be deleted.

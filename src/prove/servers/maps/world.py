@@ -15,11 +15,12 @@ reviews of their own and one confirmed closure report.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from prove.env import WorldGen
 from prove.env.fake import CITIES
+from prove.env.values import iso
 
 # ----- vocabulary shared with the tools ---------------------------------------------------------
 
@@ -177,10 +178,6 @@ def locate(city: dict[str, Any], street: dict[str, Any], block: int, frac: float
     return {"street_id": street["street_id"], "block": block, "frac": frac, "side": side,
             "number": house_number(block, frac, side), "zip": f"{city['zip_prefix']}{district + 1:02d}"[:5],
             "lat": lat, "lon": lon}
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:

@@ -9,17 +9,16 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import luhn_ok
 
-from .tools import (
+from .server import (
     ActivityId,
     AirportCode,
     BookingId,
     Limit,
     PaymentMethodId,
     TravelerId,
-    fetch,
-    server,
 )
 from .world import (
     AIRPORT,
@@ -28,9 +27,10 @@ from .world import (
     TIER_FREE_BAGS,
     TIER_MULTIPLIER,
     card_brand,
-    luhn_digit,
     month_end,
 )
+
+tools = Toolset("account")
 
 PassportNumber = Annotated[str, Sensitive(), StringConstraints(max_length=40)]
 CardNumber = Annotated[str, Sensitive(), StringConstraints(max_length=40)]
@@ -151,7 +151,7 @@ def _method(ctx: Ctx, row: sqlite3.Row) -> PaymentMethod:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's my home airport and loyalty status?",
     "Show me my travel profile.",
 ])
@@ -170,9 +170,10 @@ def get_profile(ctx: Ctx) -> Profile:
                    member_since=a["member_since"], default_payment_method_id=default[0] if default else None)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who do I have saved as travellers?",
     "Does my {relationship} have a passport on file?",
+    Ask("Which of my kids are saved as travellers?", relationship="child"),
 ])
 def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "parent", "friend", "colleague",
                                                    "other"] | None = None) -> TravelerList:
@@ -193,10 +194,15 @@ def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "
     return TravelerList(travelers=[_traveler(r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save {first_name} {last_name}, born {date_of_birth}, as a traveller.",
     "Add my {relationship} {first_name} {last_name} (born {date_of_birth}); passport {passport_number}, "
     "expires {passport_expiry}.",
+    "Please add {first_name} {last_name}, date of birth {date_of_birth}, with a {passport_country} passport "
+    "{passport_number} valid until {passport_expiry}.",
+], reply=[
+    "{result.full_name} is saved as a traveller.",
+    "Done: you can now book for {result.full_name}.",
 ])
 def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: date,
                  relationship: Relationship = "other", passport_number: PassportNumber | None = None,
@@ -244,12 +250,16 @@ def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: dat
         (traveler_id, first_name, last_name, full, relationship, date_of_birth.isoformat(), number,
          (passport_country or "US") if number else None, passport_expiry.isoformat() if number and passport_expiry
          else None, ctx.today().isoformat()))
-    return _traveler(fetch(ctx, "traveler", traveler_id))
+    return _traveler(ctx.get("traveler", traveler_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Update {traveler_id}'s passport: number {passport_number}, expiring {passport_expiry}.",
-    "My new passport is {passport_number}, valid until {passport_expiry}; please save it on {traveler_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Update the passport of {traveler_id}: number {passport_number}, expiring {passport_expiry}.",
+    "There's a new passport for {traveler_id}: {passport_number}, valid until {passport_expiry}; please save it.",
+    "Save the {passport_country} passport {passport_number} for {traveler_id}; it expires {passport_expiry}.",
+], reply=[
+    "The passport of {result.full_name} is updated; it is valid until {result.passport_expiry}.",
+    "Done: {traveler_id} has the new passport on file.",
 ])
 def update_traveler_passport(ctx: Ctx, traveler_id: TravelerId, passport_number: PassportNumber,
                              passport_expiry: date, passport_country: CountryCode = "US") -> Traveler:
@@ -269,14 +279,14 @@ def update_traveler_passport(ctx: Ctx, traveler_id: TravelerId, passport_number:
         invalid_passport: the passport number is malformed.
         passport_expired: the passport has already expired.
     """
-    fetch(ctx, "traveler", traveler_id)
+    ctx.get("traveler", traveler_id)
     number = _passport(ctx, passport_number, passport_expiry)
     ctx.db.execute("UPDATE travelers SET passport_number = ?, passport_country = ?, passport_expiry = ? "
                    "WHERE traveler_id = ?", (number, passport_country, passport_expiry.isoformat(), traveler_id))
-    return _traveler(fetch(ctx, "traveler", traveler_id))
+    return _traveler(ctx.get("traveler", traveler_id))
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_traveler_passport(ctx: Ctx, traveler_id: TravelerId) -> PassportOnFile:
     """The full passport number on file, for the synthesis pipeline to put in a user turn (never shown to a model).
 
@@ -289,12 +299,12 @@ def get_traveler_passport(ctx: Ctx, traveler_id: TravelerId) -> PassportOnFile:
     Raises:
         not_found: no traveller has that ID.
     """
-    t = fetch(ctx, "traveler", traveler_id)
+    t = ctx.get("traveler", traveler_id)
     return PassportOnFile(traveler_id=t["traveler_id"], full_name=t["full_name"], passport_number=t["passport_number"],
                           passport_country=t["passport_country"], passport_expiry=t["passport_expiry"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Is any of my saved cards expired?",
 ])
@@ -309,10 +319,17 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     return PaymentMethodList(payment_methods=[_method(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Save my card {card_number}, expiring {expiry}, name {cardholder_name}.",
-    "Add a new card ending in {card_number} (exp {expiry}) for {cardholder_name} and make it my default.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Save my card {card_number}, expiring {expiry}, name on card {cardholder_name}.",
+    Ask("Add the card {card_number} (exp {expiry}) for {cardholder_name} and make it my default.", make_default=True),
+    "Save the card {card_number}, expiring {expiry}, for {cardholder_name} as '{nickname}'.",
+], reply=[
+    "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
+    "Done: the card ending {result.last4} is saved.",
+], values={
+    "nickname": ["Work Visa", "Travel card", "Personal Mastercard", "Shared family card", "Backup Amex",
+        "Business card"],
+})
 def add_payment_card(ctx: Ctx, card_number: CardNumber,
                      expiry: Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^\d{2}/\d{2}$")],
                      cardholder_name: Name, nickname: Name | None = None, make_default: bool = False) -> PaymentMethod:
@@ -336,7 +353,7 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber,
     """
     number = re.sub(r"[\s-]", "", card_number)
     brand = card_brand(number) if number.isdigit() else None
-    if brand is None or not 13 <= len(number) <= 19 or luhn_digit(number[:-1]) != number[-1]:
+    if brand is None or not 13 <= len(number) <= 19 or not luhn_ok(number):
         raise ToolError("invalid_card_number", "That is not a valid card number.",
                         hint="Ask the user to read the 15 or 16 digits on the card again.")
     month, year = int(expiry[:2]), 2000 + int(expiry[3:])
@@ -356,10 +373,10 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber,
         "expires_on, is_default, added_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (payment_method_id, brand, nickname or f"{brand} ending {number[-4:]}", number, number[-4:],
          cardholder_name.upper(), expiry, expires_on.isoformat(), int(make_default), ctx.now_iso()[:10]))
-    return _method(ctx, fetch(ctx, "payment_method", payment_method_id))
+    return _method(ctx, ctx.get("payment_method", payment_method_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How many points do I have?",
     "Show my last {limit} loyalty transactions.",
 ])

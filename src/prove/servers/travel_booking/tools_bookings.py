@@ -1,7 +1,4 @@
-"""Travel booking tools: booking flights, reading bookings, cancellation quotes and refunds.
-
-Also `move_on`, what passing time does to bookings (the server's `on_advance` hook).
-"""
+"""Travel booking tools: booking flights, reading bookings, cancellation quotes and refunds."""
 
 from __future__ import annotations
 
@@ -12,137 +9,49 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
-    AirportCode,
+from .server import (
+    Booking,
     BookingId,
-    Cabin,
+    BookingStatus,
+    BookingSummary,
     Fare,
     FlightId,
-    HotelId,
     Limit,
-    PaymentId,
     PaymentMethodId,
-    RatePlan,
-    RoomTypeId,
     TravelerId,
     TripId,
+    charge_booking,
     check_passports,
     choose_payment,
-    confirmation_code,
-    fetch,
-    flight_status,
+    load_booking,
     move_points,
+    new_booking,
+    open_booking,
+    paid,
     points_for,
     record_payment,
     require_cabin,
     seats_left,
-    server,
-    spend_points,
+    summaries,
 )
 from .world import (
     FARES,
     FREE_CANCEL_DAYS,
     FREE_CANCEL_WINDOW,
     HOTEL_CHECK_IN,
-    HOTEL_CHECK_OUT,
     HOTEL_FREE_CANCEL,
     MAX_PASSENGERS,
     POINT_VALUE,
-    POINTS_PER_DOLLAR,
-    TIER_FREE_BAGS,
-    TIER_MULTIPLIER,
     fare_price,
-    iso,
     night_rate,
 )
 
-BookingStatus = Literal["confirmed", "cancelled", "completed"]
+tools = Toolset("bookings")
 
 # ----- models -------------------------------------------------------------------------------------
-
-
-class Passenger(BaseModel):
-    traveler_id: TravelerId
-    name: str
-    seat: str | None = Field(description="The assigned seat, or null if none is chosen yet.")
-    checked_bags: int
-    free_bags: int = Field(description="Checked bags included per passenger (fare or loyalty tier).")
-
-
-class FlightLeg(BaseModel):
-    flight_id: FlightId
-    flight_number: str
-    origin: AirportCode
-    destination: AirportCode
-    departs_at: str
-    arrives_at: str
-    flight_status: Literal["scheduled", "departed", "landed", "cancelled"] = Field(
-        description="'cancelled' means the airline cancelled the flight.")
-    fare: Fare
-    fare_name: str
-    cabin: Cabin
-    checked_in: bool
-
-
-class Stay(BaseModel):
-    hotel_id: HotelId
-    hotel_name: str
-    city: str
-    room_type_id: RoomTypeId
-    room_name: str
-    check_in: str
-    check_out: str
-    nights: int
-    rooms: int
-    guests: int
-    rate_plan: RatePlan
-    free_cancellation_until: str | None = Field(description="Flexible rate: free cancellation before this "
-                                                            "time; null for non-refundable rates.")
-
-
-class PaymentLine(BaseModel):
-    payment_id: PaymentId
-    kind: Literal["charge", "refund"]
-    amount: float = Field(description="Dollars charged to or refunded on the card.")
-    points: int = Field(description="Loyalty points spent or returned.")
-    payment_method_id: PaymentMethodId | None
-    description: str
-    created_at: str
-
-
-class Booking(BaseModel):
-    booking_id: BookingId
-    kind: Literal["flight", "hotel"]
-    confirmation_code: str
-    status: BookingStatus
-    summary: str
-    trip_id: TripId | None
-    created_at: str
-    cancelled_at: str | None
-    flight: FlightLeg | None = Field(description="Flight bookings only.")
-    passengers: list[Passenger] = Field(description="Flight bookings only.")
-    stay: Stay | None = Field(description="Hotel bookings only.")
-    payment_method_id: PaymentMethodId | None = Field(description="The card the booking is charged to; null if "
-                                                                   "it was paid with points.")
-    points_used: int
-    total_charged: float = Field(description="Dollars charged to cards for this booking.")
-    total_refunded: float
-    payments: list[PaymentLine]
-
-
-class BookingSummary(BaseModel):
-    booking_id: BookingId
-    kind: Literal["flight", "hotel"]
-    confirmation_code: str
-    status: BookingStatus
-    summary: str
-    starts_at: str = Field(description="Departure, or hotel check-in time.")
-    ends_at: str = Field(description="Arrival, or hotel check-out time.")
-    trip_id: TripId | None
-    net_paid: float = Field(description="Dollars charged less refunded.")
 
 
 class BookingList(BaseModel):
@@ -166,85 +75,6 @@ class Cancellation(BaseModel):
     reason: str
 
 
-# ----- reading ------------------------------------------------------------------------------------
-
-
-def starts_ends(b: sqlite3.Row, flight: sqlite3.Row | None) -> tuple[str, str]:
-    if b["kind"] == "flight" and flight is not None:
-        return flight["departs_at"], flight["arrives_at"]
-    return (f"{b['check_in']}T{HOTEL_CHECK_IN.isoformat()}", f"{b['check_out']}T{HOTEL_CHECK_OUT.isoformat()}")
-
-
-def paid(ctx: Ctx, booking_id: str) -> tuple[float, int, float, int]:
-    """(cash charged, points spent, cash refunded, points refunded) of a booking."""
-    charged, spent, refunded, returned = ctx.db.execute(
-        "SELECT coalesce(sum(CASE WHEN kind = 'charge' THEN amount END), 0), "
-        "coalesce(sum(CASE WHEN kind = 'charge' THEN points END), 0), "
-        "coalesce(sum(CASE WHEN kind = 'refund' THEN amount END), 0), "
-        "coalesce(sum(CASE WHEN kind = 'refund' THEN points END), 0) FROM payments WHERE booking_id = ?",
-        (booking_id,)).fetchone()
-    return money(charged), spent, money(refunded), returned
-
-
-def free_bags(ctx: Ctx, fare: str) -> int:
-    (tier,) = ctx.db.execute("SELECT tier FROM accounts").fetchone()
-    return max(FARES[fare].bags_included, TIER_FREE_BAGS[tier])
-
-
-def load_booking(ctx: Ctx, booking_id: str) -> Booking:
-    b = fetch(ctx, "booking", booking_id)
-    flight_leg = stay = None
-    passengers: list[Passenger] = []
-    if b["kind"] == "flight":
-        f = fetch(ctx, "flight", b["flight_id"])
-        flight_leg = FlightLeg(flight_id=f["flight_id"], flight_number=f["flight_number"], origin=f["origin"],
-                               destination=f["destination"], departs_at=f["departs_at"], arrives_at=f["arrives_at"],
-                               flight_status=flight_status(f, ctx.now()), fare=b["fare"],  # type: ignore[arg-type]
-                               fare_name=FARES[b["fare"]].name, cabin=b["cabin"],
-                               checked_in=b["checked_in_at"] is not None)
-        allowance = free_bags(ctx, b["fare"])
-        for p in ctx.db.execute("SELECT p.*, t.full_name FROM booking_passengers p JOIN travelers t USING "
-                                "(traveler_id) WHERE booking_id = ? ORDER BY traveler_id", (booking_id,)):
-            passengers.append(Passenger(traveler_id=p["traveler_id"], name=p["full_name"], seat=p["seat"],
-                                        checked_bags=p["checked_bags"], free_bags=allowance))
-    else:
-        h = fetch(ctx, "hotel", b["hotel_id"])
-        r = fetch(ctx, "room_type", b["room_type_id"])
-        check_in = date.fromisoformat(b["check_in"])
-        until = None
-        if b["rate_plan"] == "flexible":
-            until = iso(datetime.combine(check_in, HOTEL_CHECK_IN) - HOTEL_FREE_CANCEL)
-        stay = Stay(hotel_id=h["hotel_id"], hotel_name=h["name"], city=h["city"], room_type_id=r["room_type_id"],
-                    room_name=r["name"], check_in=b["check_in"], check_out=b["check_out"],
-                    nights=(date.fromisoformat(b["check_out"]) - check_in).days, rooms=b["rooms"],
-                    guests=b["guests"], rate_plan=b["rate_plan"], free_cancellation_until=until)
-    lines = [PaymentLine(payment_id=p["payment_id"], kind=p["kind"], amount=p["amount"], points=p["points"],
-                         payment_method_id=p["payment_method_id"], description=p["description"],
-                         created_at=p["created_at"])
-             for p in ctx.db.execute("SELECT * FROM payments WHERE booking_id = ? ORDER BY created_at, payment_id",
-                                     (booking_id,))]
-    charged, _, refunded, _ = paid(ctx, booking_id)
-    return Booking(booking_id=b["booking_id"], kind=b["kind"], confirmation_code=b["confirmation_code"],
-                   status=b["status"], summary=b["summary"], trip_id=b["trip_id"], created_at=b["created_at"],
-                   cancelled_at=b["cancelled_at"], flight=flight_leg, passengers=passengers, stay=stay,
-                   payment_method_id=b["payment_method_id"], points_used=b["points_used"], total_charged=charged,
-                   total_refunded=refunded, payments=lines)
-
-
-def summaries(ctx: Ctx, where: str = "1", params: tuple = ()) -> list[BookingSummary]:
-    """Bookings matching an SQL condition on `b`, in order of their start."""
-    out = []
-    for b in ctx.db.execute(f"SELECT b.*, f.departs_at, f.arrives_at FROM bookings b LEFT JOIN flights f "
-                            f"USING (flight_id) WHERE {where}", params).fetchall():
-        start, end = starts_ends(b, b if b["kind"] == "flight" else None)
-        charged, _, refunded, _ = paid(ctx, b["booking_id"])
-        out.append(BookingSummary(booking_id=b["booking_id"], kind=b["kind"], confirmation_code=b["confirmation_code"],
-                                  status=b["status"], summary=b["summary"], starts_at=start, ends_at=end,
-                                  trip_id=b["trip_id"], net_paid=money(charged - refunded)))
-    out.sort(key=lambda s: (s.starts_at, s.booking_id))
-    return out
-
-
 # ----- refund rules -------------------------------------------------------------------------------
 
 
@@ -256,25 +86,6 @@ class Terms:
     reason: str
 
 
-def open_booking(ctx: Ctx, booking_id: str) -> sqlite3.Row:
-    """A booking that can still be changed or cancelled: confirmed, not yet flown or begun."""
-    b = fetch(ctx, "booking", booking_id)
-    if b["status"] == "cancelled":
-        raise ToolError("booking_cancelled", f"Booking {booking_id} ({b['summary']}) was cancelled on "
-                        f"{(b['cancelled_at'] or '')[:10]}.", hint="Call list_bookings for the active bookings.")
-    if b["kind"] == "flight":
-        flight = fetch(ctx, "flight", b["flight_id"])
-        if b["status"] == "completed" or flight["departs_at"] <= ctx.now_iso():
-            raise ToolError("already_departed", f"{b['summary']} departed at {flight['departs_at']}.",
-                            hint="Nothing can be changed on a flight that has left.")
-    else:
-        start = f"{b['check_in']}T{HOTEL_CHECK_IN.isoformat()}"
-        if b["status"] == "completed" or start <= ctx.now_iso():
-            raise ToolError("stay_started", f"The stay {b['summary']} began at {start}.",
-                            hint="A stay that has begun can no longer be cancelled online.")
-    return b
-
-
 def refund_terms(ctx: Ctx, b: sqlite3.Row) -> Terms:
     """What cancelling a booking now gives back, by its rules and the clock."""
     charged, spent, refunded, returned = paid(ctx, b["booking_id"])
@@ -283,7 +94,7 @@ def refund_terms(ctx: Ctx, b: sqlite3.Row) -> Terms:
     now = ctx.now()
     fee: float | None
     if b["kind"] == "flight":
-        flight = fetch(ctx, "flight", b["flight_id"])
+        flight = ctx.get("flight", b["flight_id"])
         rule = FARES[b["fare"]]
         created = datetime.fromisoformat(b["created_at"])
         departs = datetime.fromisoformat(flight["departs_at"])
@@ -308,7 +119,7 @@ def refund_terms(ctx: Ctx, b: sqlite3.Row) -> Terms:
         elif now < check_in - HOTEL_FREE_CANCEL:
             fee, reason = 0.0, "Flexible rate cancelled more than 48 hours before check-in: free."
         else:
-            room = fetch(ctx, "room_type", b["room_type_id"])
+            room = ctx.get("room_type", b["room_type_id"])
             fee = money(night_rate(room["nightly_rate"], check_in.date(), b["rate_plan"]) * b["rooms"])
             reason = "Flexible rate cancelled within 48 hours of check-in: the first night is charged."
     if fee is None:
@@ -328,47 +139,17 @@ def apply_cancellation(ctx: Ctx, b: sqlite3.Row, terms: Terms, at: str, descript
     move_points(ctx, terms.points, f"Refunded for {b['summary']}", b["booking_id"], at)
 
 
-# ----- time passing -------------------------------------------------------------------------------
-
-
-def move_on(ctx: Ctx, now: datetime) -> None:
-    """Everything that has happened by `now`, in time order: bookings on flights the airline
-    cancelled are refunded in full at departure; flights land and stays end, completing their
-    bookings and earning loyalty points for what was paid by card."""
-    stamp = iso(now)
-    events: list[tuple[str, str, str]] = []
-    for b in ctx.db.execute("SELECT b.booking_id, f.status AS flight_status, f.departs_at, f.arrives_at "
-                            "FROM bookings b JOIN flights f USING (flight_id) WHERE b.status = 'confirmed'").fetchall():
-        if b["flight_status"] == "cancelled" and b["departs_at"] <= stamp:
-            events.append((b["departs_at"], b["booking_id"], "refund"))
-        elif b["flight_status"] == "scheduled" and b["arrives_at"] <= stamp:
-            events.append((b["arrives_at"], b["booking_id"], "complete"))
-    for b in ctx.db.execute("SELECT booking_id, check_out FROM bookings WHERE kind = 'hotel' "
-                            "AND status = 'confirmed'").fetchall():
-        end = f"{b['check_out']}T{HOTEL_CHECK_OUT.isoformat()}"
-        if end <= stamp:
-            events.append((end, b["booking_id"], "complete"))
-    (tier,) = ctx.db.execute("SELECT tier FROM accounts").fetchone()
-    for at, booking_id, what in sorted(events):
-        b = fetch(ctx, "booking", booking_id)
-        if what == "refund":
-            charged, spent, refunded, returned = paid(ctx, booking_id)
-            terms = Terms(money(charged - refunded), spent - returned, 0.0, "airline cancellation")
-            apply_cancellation(ctx, b, terms, at, "The airline cancelled the flight: full refund")
-            continue
-        ctx.db.execute("UPDATE bookings SET status = 'completed' WHERE booking_id = ?", (booking_id,))
-        charged, _, refunded, _ = paid(ctx, booking_id)
-        points = int(max(0.0, charged - refunded) * POINTS_PER_DOLLAR[b["kind"]] * TIER_MULTIPLIER[tier])
-        move_points(ctx, points, f"Earned for {b['summary']}", booking_id, at)
-
-
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Book flight {flight_id} in {fare} for {traveler_ids}, charge card {payment_method_id}.",
-    "Please get {traveler_ids} on {flight_id} with the {fare} fare and pay with my points.",
-    "Reserve {flight_id} ({fare}) for {traveler_ids} on {payment_method_id} and add it to trip {trip_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Book {flight_id} in {fare} for {traveler_ids} and charge {payment_method_id}.",
+    Ask("Please get {traveler_ids} on {flight_id} with the {fare} fare and pay with my points.", use_points=True),
+    "Reserve {flight_id} ({fare}) for {traveler_ids} on {payment_method_id} and add it to {trip_id}.",
+], reply=[
+    "You're booked: {result.summary}, confirmation {result.confirmation_code}.",
+    "Done. {result.summary} is confirmed under code {result.confirmation_code}; ${result.total_charged} was "
+    "charged.",
 ])
 def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
                 traveler_ids: Annotated[list[TravelerId], Field(min_length=1, max_length=MAX_PASSENGERS)],
@@ -404,7 +185,7 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
         card_expired: the card has expired.
         insufficient_points: the points balance does not cover the price.
     """
-    flight = fetch(ctx, "flight", flight_id)
+    flight = ctx.get("flight", flight_id)
     if flight["status"] == "cancelled":
         raise ToolError("flight_cancelled", f"{flight['flight_number']} on {flight['departs_at'][:10]} was cancelled "
                         "by the airline.", hint="Search another flight with search_flights.")
@@ -416,7 +197,7 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
     if len(set(traveler_ids)) != len(traveler_ids):
         raise ToolError("duplicate_passenger", "A traveller is listed more than once.",
                         hint="List each traveller once.")
-    travelers = [fetch(ctx, "traveler", t) for t in traveler_ids]
+    travelers = [ctx.get("traveler", t) for t in traveler_ids]
     marks = ", ".join("?" * len(traveler_ids))
     clash = ctx.db.execute(
         f"SELECT t.full_name, b.booking_id FROM booking_passengers p JOIN bookings b USING (booking_id) "
@@ -431,35 +212,26 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
                         f"left for {len(travelers)} passenger(s).",
                         hint="Try another cabin, or another flight from search_flights.")
     check_passports(flight, travelers)
-    trip = fetch(ctx, "trip", trip_id) if trip_id is not None else None
+    trip = ctx.get("trip", trip_id) if trip_id is not None else None
     card = choose_payment(ctx, payment_method_id, use_points)
     price = fare_price(flight, fare)
     assert price is not None
     total = money(price * len(travelers))
-    booking_id = ctx.new_id("BKG")
     summary = f"{flight['flight_number']} {flight['origin']} to {flight['destination']} on {flight['departs_at'][:10]}"
-    ctx.db.execute(
-        "INSERT INTO bookings (booking_id, kind, confirmation_code, summary, status, trip_id, created_at, "
-        "payment_method_id, points_used, flight_id, fare, cabin) VALUES (?, 'flight', ?, ?, 'confirmed', ?, ?, ?, "
-        "0, ?, ?, ?)",
-        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, ctx.now_iso(),
-         card["payment_method_id"] if card else None, flight["flight_id"], fare, rule.cabin))
+    booking_id = new_booking(ctx, "flight", summary, trip, card, flight_id=flight["flight_id"], fare=fare,
+                             cabin=rule.cabin)
     ctx.db.executemany("INSERT INTO booking_passengers (booking_id, traveler_id, seat, checked_bags) "
                        "VALUES (?, ?, NULL, 0)", [(booking_id, t["traveler_id"]) for t in travelers])
     what = f"{rule.name} fare, {len(travelers)} passenger(s)"
-    if card is not None:
-        record_payment(ctx, booking_id, "charge", total, what, card=card)
-    else:
-        points = spend_points(ctx, total, f"Redeemed for {summary}", booking_id)
-        ctx.db.execute("UPDATE bookings SET points_used = ? WHERE booking_id = ?", (points, booking_id))
-        record_payment(ctx, booking_id, "charge", 0.0, what + ", paid with points", card=None, points=points)
+    charge_booking(ctx, booking_id, total, what, summary, card)
     return load_booking(ctx, booking_id)
 
 
-@server.tool(effect=READ, asks=[
-    "What trips do I have coming up?",
+@tools.tool(effect=READ, asks=[
+    Ask("What do I have booked coming up?", upcoming_only=True),
     "Show my {status} {kind} bookings.",
-    "Which bookings are in trip {trip_id}?",
+    "Which bookings are in {trip_id}?",
+    Ask("Which of my bookings were cancelled?", status="cancelled"),
 ])
 def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["flight", "hotel"] | None = None,
                   trip_id: TripId | None = None, upcoming_only: bool = False, limit: Limit = 20) -> BookingList:
@@ -487,7 +259,7 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
         where.append("b.kind = ?")
         params.append(kind)
     if trip_id is not None:
-        fetch(ctx, "trip", trip_id)
+        ctx.get("trip", trip_id)
         where.append("b.trip_id = ?")
         params.append(trip_id)
     found = summaries(ctx, " AND ".join(where), tuple(params))
@@ -497,8 +269,8 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
     return BookingList(bookings=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me the details of booking {booking_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me the details of {booking_id}.",
     "What seats and bags do we have on {booking_id}, and what did I pay?",
 ])
 def get_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
@@ -518,7 +290,7 @@ def get_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     return load_booking(ctx, booking_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "If I cancel {booking_id} now, how much do I get back?",
     "What's the refund on {booking_id} if I cancel it today?",
 ])
@@ -549,9 +321,12 @@ def get_cancellation_quote(ctx: Ctx, booking_id: BookingId) -> CancellationQuote
                              reason=t.reason)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel booking {booking_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {booking_id}.",
     "I can't make it anymore, please cancel {booking_id} and refund what you can.",
+], reply=[
+    "{booking_id} is cancelled; ${result.refund_amount} and {result.refund_points} points come back to you.",
+    "Done: I cancelled {booking_id}. {result.reason}",
 ])
 def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Cancellation:
     """Cancel a flight or hotel booking and refund it by its rules (see get_cancellation_quote).

@@ -8,26 +8,40 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import (
+from .server import (
+    Booking,
     BookingId,
+    FlightBookingId,
     FlightId,
+    Passenger,
     PaymentId,
     PaymentMethodId,
     TravelerId,
     check_passports,
-    fetch,
+    free_bags,
+    load_booking,
+    open_booking,
     record_payment,
     require_cabin,
     seats_left,
-    server,
     taken_seats,
     usable_card,
 )
-from .tools_bookings import Booking, Passenger, free_bags, load_booking, open_booking
-from .world import AIRCRAFT, BAG_FEES, CHECK_IN_CLOSES, CHECK_IN_OPENS, FARES, MAX_BAGS, fare_price, iso, seat_cabin
+from .world import (
+    AIRCRAFT,
+    BAG_FEES,
+    CHECK_IN_CLOSES,
+    CHECK_IN_OPENS,
+    FARES,
+    MAX_BAGS,
+    fare_price,
+    seat_cabin,
+)
+
+tools = Toolset("changes")
 
 SeatCode = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, min_length=1, max_length=8)]
 BOARDING_GROUP = {"business": 1, "premium_economy": 2, "economy_flex": 3, "economy": 4, "basic_economy": 6}
@@ -88,7 +102,7 @@ class CheckIn(BaseModel):
 
 def _flight_booking(ctx: Ctx, booking_id: str) -> sqlite3.Row:
     """A confirmed flight booking whose flight has not left, else the matching error."""
-    b = fetch(ctx, "booking", booking_id)
+    b = ctx.get("booking", booking_id)
     if b["kind"] != "flight":
         raise ToolError("not_a_flight", f"Booking {booking_id} is a hotel stay ({b['summary']}).",
                         hint="Use a flight booking from list_bookings with kind='flight'.")
@@ -96,7 +110,7 @@ def _flight_booking(ctx: Ctx, booking_id: str) -> sqlite3.Row:
 
 
 def _passenger(ctx: Ctx, b: sqlite3.Row, traveler_id: str) -> sqlite3.Row:
-    t = fetch(ctx, "traveler", traveler_id)
+    t = ctx.get("traveler", traveler_id)
     p = ctx.db.execute("SELECT * FROM booking_passengers WHERE booking_id = ? AND traveler_id = ?",
                        (b["booking_id"], traveler_id)).fetchone()
     if p is None:
@@ -130,11 +144,14 @@ def _charge(ctx: Ctx, b: sqlite3.Row, card: sqlite3.Row, amount: float, what: st
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Move my booking {booking_id} to flight {new_flight_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Move {booking_id} to {new_flight_id}.",
     "Can you switch {booking_id} onto {new_flight_id} instead and put any fee on {payment_method_id}?",
+], reply=[
+    "{booking_id} is now on {new_flight_id}; the change cost ${result.amount_charged}.",
+    "Done: you're on {new_flight_id} now, and ${result.amount_charged} was charged for the change.",
 ])
-def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
+def change_flight(ctx: Ctx, booking_id: FlightBookingId, new_flight_id: FlightId,
                   payment_method_id: PaymentMethodId | None = None) -> FlightChange:
     """Move a flight booking to another flight on the same route, keeping its fare and passengers.
 
@@ -169,8 +186,8 @@ def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
         card_expired: the card has expired.
     """
     b = _flight_booking(ctx, booking_id)
-    old = fetch(ctx, "flight", b["flight_id"])
-    new = fetch(ctx, "flight", new_flight_id)
+    old = ctx.get("flight", b["flight_id"])
+    new = ctx.get("flight", new_flight_id)
     card = usable_card(ctx, payment_method_id) if payment_method_id is not None else None
     if new["flight_id"] == old["flight_id"]:
         raise ToolError("same_flight", f"Booking {booking_id} is already on {old['flight_number']}.",
@@ -216,11 +233,14 @@ def change_flight(ctx: Ctx, booking_id: BookingId, new_flight_id: FlightId,
                         fare_difference=difference, amount_charged=money(fee + difference), payment_id=payment_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Put {traveler_id} in seat {seat} on booking {booking_id}.",
-    "I'd like seat {seat} for {traveler_id} on my flight {booking_id}, please.",
+@tools.tool(effect=WRITE, asks=[
+    "Put {traveler_id} in seat {seat} on {booking_id}.",
+    "I'd like seat {seat} for {traveler_id} on {booking_id}, please.",
+], reply=[
+    "{result.name} is in seat {result.seat} now.",
+    "Done: seat {result.seat} is assigned to {traveler_id}.",
 ])
-def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: SeatCode) -> SeatAssignment:
+def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, seat: SeatCode) -> SeatAssignment:
     """Choose a passenger's seat on a booked flight (free of charge), in the booking's cabin.
 
     Basic Economy seats cannot be chosen; they are assigned at check-in. See get_seat_map for
@@ -251,7 +271,7 @@ def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: 
     if not rule.seat_selection:
         raise ToolError("seat_selection_not_allowed", f"{rule.name} fares get a seat assigned at check-in.",
                         hint="Seats are assigned by check_in; change to a higher fare to choose one.")
-    flight = fetch(ctx, "flight", b["flight_id"])
+    flight = ctx.get("flight", b["flight_id"])
     layout = seat_cabin(flight["aircraft"], seat)
     if layout is None:
         mine = AIRCRAFT[flight["aircraft"]][b["cabin"]]
@@ -275,11 +295,15 @@ def select_seat(ctx: Ctx, booking_id: BookingId, traveler_id: TravelerId, seat: 
                           extra_legroom=row in layout.extra_legroom, previous_seat=p["seat"])
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add {bags} checked bag(s) for {traveler_id} on booking {booking_id}.",
-    "We're bringing luggage: add {bags} bag each to {booking_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Add {bags} checked bags for {traveler_id} on {booking_id}.",
+    "We're bringing luggage: add {bags} checked bags for each of us on {booking_id}.",
+    "Add {bags} checked bags for everyone on {booking_id} and charge {payment_method_id}.",
+], reply=[
+    "Added {result.bags_added} checked bags to {booking_id}; the fee was ${result.fee_charged}.",
+    "Done: the bags are on {booking_id}, for ${result.fee_charged}.",
 ])
-def add_bags(ctx: Ctx, booking_id: BookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
+def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
              traveler_id: TravelerId | None = None, payment_method_id: PaymentMethodId | None = None) -> BagPurchase:
     """Add checked bags to a booked flight, for one passenger or for each passenger.
 
@@ -333,11 +357,14 @@ def add_bags(ctx: Ctx, booking_id: BookingId, bags: Annotated[int, Field(ge=1, l
                        bags_added=bags * len(passengers), fee_charged=money(fee), payment_id=payment_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Check me in for {booking_id}.",
-    "Can you do the online check-in for booking {booking_id} and get our boarding passes?",
+    "Can you do the online check-in for {booking_id} and get our boarding passes?",
+], reply=[
+    "You're checked in for {result.flight_number}; your boarding passes are ready.",
+    "Done: {booking_id} is checked in for the flight at {result.departs_at}.",
 ])
-def check_in(ctx: Ctx, booking_id: BookingId) -> CheckIn:
+def check_in(ctx: Ctx, booking_id: FlightBookingId) -> CheckIn:
     """Check in every passenger of a flight booking and issue boarding passes.
 
     Online check-in opens 24 hours before departure and closes 1 hour before. Passengers without a
@@ -364,7 +391,7 @@ def check_in(ctx: Ctx, booking_id: BookingId) -> CheckIn:
         passport_expiring: a passenger's passport expires less than six months after the flight.
     """
     b = _flight_booking(ctx, booking_id)
-    flight = fetch(ctx, "flight", b["flight_id"])
+    flight = ctx.get("flight", b["flight_id"])
     if flight["status"] == "cancelled":
         raise ToolError("flight_cancelled", f"{flight['flight_number']} was cancelled by the airline.",
                         hint="Move the booking to another flight with change_flight (free), or cancel it for a refund.")

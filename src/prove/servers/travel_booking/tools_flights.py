@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     AirlineCode,
     AirportCode,
     Cabin,
@@ -18,14 +18,23 @@ from .tools import (
     FlightId,
     Limit,
     booked_counts,
-    fetch,
     flight_status,
     require_cabin,
     seats_left,
-    server,
     taken_seats,
 )
-from .world import AIRCRAFT, AIRPORT, COUNTRY_NAMES, FARES, MAX_PASSENGERS, capacity, fare_price, is_international
+from .world import (
+    AIRCRAFT,
+    AIRPORT,
+    COUNTRY_NAMES,
+    FARES,
+    MAX_PASSENGERS,
+    capacity,
+    fare_price,
+    is_international,
+)
+
+tools = Toolset("flights")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -153,8 +162,8 @@ def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
-    "Which airports can I fly to from {query}?",
+@tools.tool(effect=READ, asks=[
+    "Is there an airport in {query} that you fly to?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
 ])
@@ -188,11 +197,13 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
     return AirportList(airports=out, total=len(out))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find me a flight from {origin} to {destination} on {departure_date}.",
-    "What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for {passengers} people?",
-    "Are there any {airline} flights {origin} to {destination} on {departure_date} leaving after {depart_after}?",
-    "I need to be in {destination} on {departure_date}; what flies from {origin} under {max_price} dollars?",
+    Ask("What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for "
+        "{passengers} people?", sort_by="price"),
+    "Are there any {airline} flights from {origin} to {destination} on {departure_date} leaving after {depart_after}?",
+    "I need to be in {destination} on {departure_date}; what flies from {origin} for under ${max_price}?",
+    Ask("What's the quickest way from {origin} to {destination} on {departure_date}?", sort_by="duration"),
 ])
 def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, departure_date: date,
                    cabin: Cabin = "economy", passengers: Annotated[int, Field(ge=1, le=MAX_PASSENGERS)] = 1,
@@ -231,13 +242,13 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
         no_schedule: the date is after the last day flights are on sale.
         invalid_time_range: depart_after is later than depart_before.
     """
-    o = fetch(ctx, "airport", origin)
-    d = fetch(ctx, "airport", destination)
+    o = ctx.get("airport", origin.strip().upper())
+    d = ctx.get("airport", destination.strip().upper())
     if o["code"] == d["code"]:
         raise ToolError("same_airport", f"Origin and destination are both {o['code']}.",
                         hint="Give two different airports.")
     if airline is not None:
-        airline = fetch(ctx, "airline", airline)["code"]
+        airline = ctx.get("airline", airline.strip().upper())["code"]
     if ctx.db.execute("SELECT 1 FROM flights WHERE origin = ? AND destination = ? LIMIT 1",
                       (o["code"], d["code"])).fetchone() is None:
         served = sorted({r[0] for r in ctx.db.execute("SELECT destination FROM flights WHERE origin = ?",
@@ -287,10 +298,10 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
     return FlightList(flights=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me more about flight {flight_id}: what fares are there?",
+@tools.tool(effect=READ, asks=[
+    "Tell me more about {flight_id}: what fares are there?",
     "How much is business class on {flight_id}, and is it refundable?",
-    "Is flight {flight_id} on time?",
+    "Is {flight_id} on time?",
 ])
 def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     """Show one flight with its status and every fare family with price, seats left and rules.
@@ -306,12 +317,13 @@ def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     Raises:
         not_found: no flight has that ID.
     """
-    return load_flight(ctx, fetch(ctx, "flight", flight_id))
+    return load_flight(ctx, ctx.get("flight", flight_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which {position} seats are still free in {cabin} on {flight_id}?",
-    "Show me the seat map for flight {flight_id}.",
+    "Show me the free seats on {flight_id}.",
+    Ask("Show me the whole {cabin} seat map of {flight_id}, taken seats too.", include_taken=True),
 ])
 def get_seat_map(ctx: Ctx, flight_id: FlightId, cabin: Cabin = "economy",
                  position: Literal["window", "middle", "aisle"] | None = None,
@@ -332,7 +344,7 @@ def get_seat_map(ctx: Ctx, flight_id: FlightId, cabin: Cabin = "economy",
         not_found: no flight has that ID.
         cabin_unavailable: the aircraft has no such cabin.
     """
-    flight = fetch(ctx, "flight", flight_id)
+    flight = ctx.get("flight", flight_id)
     require_cabin(flight, cabin)
     layout = AIRCRAFT[flight["aircraft"]][cabin]
     taken = taken_seats(ctx, flight, cabin)

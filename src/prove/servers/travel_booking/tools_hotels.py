@@ -8,25 +8,31 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
+    Booking,
     HotelId,
     Limit,
     PaymentMethodId,
     RatePlan,
     RoomTypeId,
     TripId,
+    charge_booking,
     choose_payment,
-    confirmation_code,
-    fetch,
-    record_payment,
-    server,
-    spend_points,
+    load_booking,
+    new_booking,
 )
-from .tools_bookings import Booking, load_booking
-from .world import HOTEL_CHECK_IN, HOTEL_CHECK_OUT, MAX_DAYS_AHEAD, MAX_NIGHTS, night_rate
+from .world import (
+    HOTEL_CHECK_IN,
+    HOTEL_CHECK_OUT,
+    MAX_DAYS_AHEAD,
+    MAX_NIGHTS,
+    night_rate,
+)
+
+tools = Toolset("hotels")
 
 Guests = Annotated[int, Field(ge=1, le=20)]
 Rooms = Annotated[int, Field(ge=1, le=5)]
@@ -132,10 +138,13 @@ def _amenities(row: sqlite3.Row) -> list[str]:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find me a hotel in {city} from {check_in} to {check_out}.",
-    "I need {rooms} rooms for {guests} people in {city}, {check_in} to {check_out}, at least {min_stars} stars.",
-    "What's the best-rated hotel in {city} under {max_nightly_rate} a night for {check_in} to {check_out}?",
+    "I need {rooms} rooms for {guests} people in {city}, {check_in} to {check_out}, at a {min_stars}-star hotel "
+    "or better.",
+    Ask("What's the best-rated hotel in {city} under ${max_nightly_rate} a night from {check_in} to {check_out}?",
+        sort_by="rating"),
+    Ask("What's the cheapest place to stay in {city} from {check_in} to {check_out}?", sort_by="price"),
 ])
 def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)],
                   check_in: date, check_out: date, guests: Guests = 1, rooms: Rooms = 1,
@@ -202,8 +211,8 @@ def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitesp
     return HotelList(hotels=found[:limit], total=len(found), nights=len(nights))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me about hotel {hotel_id}.",
+@tools.tool(effect=READ, asks=[
+    "Tell me about {hotel_id}.",
     "What rooms does {hotel_id} have free from {check_in} to {check_out}, and how much?",
 ])
 def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_out: date | None = None) -> Hotel:
@@ -226,7 +235,7 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
         too_far_ahead: check-in is more than 330 days ahead.
         stay_too_long: the stay is longer than 28 nights.
     """
-    h = fetch(ctx, "hotel", hotel_id)
+    h = ctx.get("hotel", hotel_id)
     nights: list[date] | None = None
     if (check_in is None) != (check_out is None):
         raise ToolError("invalid_dates", "Give both check_in and check_out, or neither.",
@@ -247,10 +256,15 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
                  check_out_time=HOTEL_CHECK_OUT.strftime("%H:%M"), room_types=options)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Book room {room_type_id} from {check_in} to {check_out} for {guests} guests on card {payment_method_id}.",
-    "Reserve {rooms} rooms of {room_type_id}, {check_in} to {check_out}, {rate_plan} rate, paid with points.",
-    "Grab {room_type_id} for {check_in} to {check_out} and put it in trip {trip_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Book {room_type_id} from {check_in} to {check_out} for {guests} guests on {payment_method_id}.",
+    Ask("Reserve {rooms} rooms of {room_type_id} for {guests} guests, {check_in} to {check_out}, at the "
+        "{rate_plan} rate, paid with points.", use_points=True),
+    "Grab {room_type_id} for {guests} guests from {check_in} to {check_out}, charge {payment_method_id} and "
+    "put it in {trip_id}.",
+], reply=[
+    "Your stay is booked: {result.summary}, confirmation {result.confirmation_code}.",
+    "Done. {result.summary} is confirmed under code {result.confirmation_code}.",
 ])
 def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: date, guests: Guests,
                rooms: Rooms = 1, rate_plan: RatePlan = "flexible", payment_method_id: PaymentMethodId | None = None,
@@ -287,7 +301,7 @@ def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: da
         card_expired: the card has expired.
         insufficient_points: the points balance does not cover the price.
     """
-    room = fetch(ctx, "room_type", room_type_id)
+    room = ctx.get("room_type", room_type_id)
     nights = stay_nights(ctx, check_in, check_out)
     if guests > room["max_guests"] * rooms:
         raise ToolError("too_many_guests", f"{rooms} {room['name']} room(s) sleep at most "
@@ -299,25 +313,15 @@ def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: da
         raise ToolError("sold_out", f"Only {left} {room['name']} room(s) are free for the whole stay; "
                         f"short on {', '.join(full[:5])}.",
                         hint="Try other dates, another room type, or search_hotels.")
-    trip = fetch(ctx, "trip", trip_id) if trip_id is not None else None
+    trip = ctx.get("trip", trip_id) if trip_id is not None else None
     card = choose_payment(ctx, payment_method_id, use_points)
-    hotel = fetch(ctx, "hotel", room["hotel_id"])
+    hotel = ctx.get("hotel", room["hotel_id"])
     total = stay_price(room, nights, rate_plan, rooms)
-    booking_id = ctx.new_id("BKG")
     summary = f"{hotel['name']}, {room['name']}, {check_in.isoformat()} to {check_out.isoformat()}"
-    ctx.db.execute(
-        "INSERT INTO bookings (booking_id, kind, confirmation_code, summary, status, trip_id, created_at, "
-        "payment_method_id, points_used, hotel_id, room_type_id, check_in, check_out, rooms, guests, rate_plan) "
-        "VALUES (?, 'hotel', ?, ?, 'confirmed', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)",
-        (booking_id, confirmation_code(ctx), summary, trip["trip_id"] if trip else None, ctx.now_iso(),
-         card["payment_method_id"] if card else None, hotel["hotel_id"], room["room_type_id"], check_in.isoformat(),
-         check_out.isoformat(), rooms, guests, rate_plan))
+    booking_id = new_booking(ctx, "hotel", summary, trip, card, hotel_id=hotel["hotel_id"],
+                             room_type_id=room["room_type_id"], check_in=check_in.isoformat(),
+                             check_out=check_out.isoformat(), rooms=rooms, guests=guests, rate_plan=rate_plan)
     what = (f"{len(nights)} night(s), {rooms} x {room['name']}, "
             f"{'non-refundable' if rate_plan == 'non_refundable' else 'flexible'} rate")
-    if card is not None:
-        record_payment(ctx, booking_id, "charge", total, what, card=card)
-    else:
-        points = spend_points(ctx, total, f"Redeemed for {summary}", booking_id)
-        ctx.db.execute("UPDATE bookings SET points_used = ? WHERE booking_id = ?", (points, booking_id))
-        record_payment(ctx, booking_id, "charge", 0.0, what + ", paid with points", card=None, points=points)
+    charge_booking(ctx, booking_id, total, what, summary, card)
     return load_booking(ctx, booking_id)

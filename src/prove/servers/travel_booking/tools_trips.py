@@ -7,11 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import BookingId, Limit, TripId, fetch, server
-from .tools_bookings import BookingSummary, summaries
+from .server import BookingId, BookingSummary, Limit, TripId, summaries
+
+tools = Toolset("trips")
 
 TripName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 TripStatus = Literal["upcoming", "in_progress", "past", "empty"]
@@ -85,9 +86,10 @@ def _duplicate(ctx: Ctx, name: str, trip_id: str | None = None) -> None:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What trips do I have planned?",
-    "Show me my {status} trips.",
+    Ask("Which of my trips are coming up?", status="upcoming"),
+    Ask("Which trips have I already taken?", status="past"),
 ])
 def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) -> TripList:
     """List the user's trips with their dates, newest start first.
@@ -110,9 +112,9 @@ def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) ->
     return TripList(trips=out[:limit], total=len(out))
 
 
-@server.tool(effect=READ, asks=[
-    "What's the itinerary for trip {trip_id}?",
-    "Walk me through my {trip_id} trip: flights, hotels and what it cost.",
+@tools.tool(effect=READ, asks=[
+    "What's the itinerary for {trip_id}?",
+    "Walk me through {trip_id}: flights, hotels and what it cost.",
 ])
 def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
     """Show a trip's itinerary: its flight and hotel bookings in order, with dates and cost.
@@ -127,13 +129,19 @@ def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
     Raises:
         not_found: no trip has that ID.
     """
-    return load_trip(ctx, fetch(ctx, "trip", trip_id))
+    return load_trip(ctx, ctx.get("trip", trip_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Start a new trip called {name}.",
-    "Group {booking_ids} into a trip named {name}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Start a new trip called '{name}'.",
+    "Group {booking_ids} into a trip named '{name}'.",
+], reply=[
+    "I've created the trip '{result.name}'.",
+    "Done: '{result.name}' is set up as a trip.",
+], values={
+    "name": ["Summer in Lisbon", "Tokyo business trip", "Family visit to Chicago", "Paris anniversary",
+        "Spring break", "Conference in Berlin", "Ski week", "Wedding in Boston"],
+})
 def create_trip(ctx: Ctx, name: TripName,
                 booking_ids: Annotated[list[BookingId], Field(max_length=20)] | None = None) -> Trip:
     """Create a trip, optionally with bookings in it (a booking in another trip moves here).
@@ -150,17 +158,20 @@ def create_trip(ctx: Ctx, name: TripName,
         not_found: a booking does not exist.
     """
     _duplicate(ctx, name)
-    bookings = [fetch(ctx, "booking", b) for b in booking_ids or []]
+    bookings = [ctx.get("booking", b) for b in booking_ids or []]
     trip_id = ctx.new_id("TRP")
     ctx.db.execute("INSERT INTO trips (trip_id, name, created_at) VALUES (?, ?, ?)", (trip_id, name, ctx.now_iso()))
     ctx.db.executemany("UPDATE bookings SET trip_id = ? WHERE booking_id = ?",
                        [(trip_id, b["booking_id"]) for b in bookings])
-    return load_trip(ctx, fetch(ctx, "trip", trip_id))
+    return load_trip(ctx, ctx.get("trip", trip_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add booking {booking_id} to my trip {trip_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Add {booking_id} to {trip_id}.",
     "Put {booking_id} under the {trip_id} itinerary.",
+], reply=[
+    "{booking_id} is now part of {result.trip.name}.",
+    "Done: I added {booking_id} to {trip_id}.",
 ])
 def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> TripChange:
     """Put a booking into a trip; a booking in another trip moves (a booking is in one trip at most).
@@ -176,8 +187,8 @@ def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> Tri
         not_found: the trip or the booking does not exist.
         already_in_trip: the booking is already in this trip.
     """
-    trip = fetch(ctx, "trip", trip_id)
-    b = fetch(ctx, "booking", booking_id)
+    trip = ctx.get("trip", trip_id)
+    b = ctx.get("booking", booking_id)
     if b["trip_id"] == trip["trip_id"]:
         raise ToolError("already_in_trip", f"Booking {booking_id} is already in {trip['name']!r}.",
                         hint="Nothing to do; call get_trip to see the itinerary.")
@@ -185,9 +196,12 @@ def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> Tri
     return TripChange(trip=load_trip(ctx, trip), booking_id=booking_id, previous_trip_id=b["trip_id"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take {booking_id} out of its trip.",
-    "Booking {booking_id} doesn't belong to that trip, remove it.",
+    "{booking_id} doesn't belong to that trip, remove it.",
+], reply=[
+    "{booking_id} is no longer part of {result.trip.name}.",
+    "Done: I took {booking_id} out of its trip.",
 ])
 def remove_booking_from_trip(ctx: Ctx, booking_id: BookingId) -> TripChange:
     """Take a booking out of its trip (the booking itself stays as it is).
@@ -202,10 +216,10 @@ def remove_booking_from_trip(ctx: Ctx, booking_id: BookingId) -> TripChange:
         not_found: no booking has that ID.
         not_in_trip: the booking is not in any trip.
     """
-    b = fetch(ctx, "booking", booking_id)
+    b = ctx.get("booking", booking_id)
     if b["trip_id"] is None:
         raise ToolError("not_in_trip", f"Booking {booking_id} is not in a trip.",
                         hint="Call list_trips or add_booking_to_trip.")
     ctx.db.execute("UPDATE bookings SET trip_id = NULL WHERE booking_id = ?", (booking_id,))
-    return TripChange(trip=load_trip(ctx, fetch(ctx, "trip", b["trip_id"])), booking_id=booking_id,
+    return TripChange(trip=load_trip(ctx, ctx.get("trip", b["trip_id"])), booking_id=booking_id,
                       previous_trip_id=b["trip_id"])

@@ -23,6 +23,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
 
@@ -236,10 +237,6 @@ TABLES = ("airports", "airlines", "travelers", "accounts", "payment_methods", "f
 
 # ----- shared helpers -------------------------------------------------------------------------------
 
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
-
-
 def distance_km(a: str, b: str) -> float:
     lat1, lon1, lat2, lon2 = map(math.radians, (AIRPORT[a][4], AIRPORT[a][5], AIRPORT[b][4], AIRPORT[b][5]))
     h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
@@ -263,18 +260,6 @@ def night_rate(nightly_rate: float, night: date, rate_plan: str) -> float:
     if rate_plan == "non_refundable":
         rate *= NON_REFUNDABLE_DISCOUNT
     return round(rate, 2)
-
-
-def luhn_digit(body: str) -> str:
-    total = 0
-    for i, ch in enumerate(reversed(body)):
-        d = int(ch)
-        if i % 2 == 0:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return str((10 - total % 10) % 10)
 
 
 def card_brand(number: str) -> str | None:
@@ -422,8 +407,7 @@ class _Builder:
         for i, (brand, nickname) in enumerate(names):
             prefix = {"Visa": "4", "Mastercard": "5" + str(rng.randint(1, 5)), "American Express": "37"}[brand]
             length = 15 if brand == "American Express" else 16
-            body = prefix + fake.digits(length - 1 - len(prefix))
-            number = body + luhn_digit(body)
+            number = fake.card_number(prefix, length)
             if i == 2:   # the old card on file has expired
                 year, month = 2026, rng.choice((1, 2))
             else:

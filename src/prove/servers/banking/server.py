@@ -1,7 +1,6 @@
-"""The banking server: the online bank of one signed-in customer.
+"""The banking server's declaration: `server`, its entity kinds, ID types and shared helpers.
 
-This module holds `server`, the ID types and the helpers every tool module shares. The tools
-live in one module per area, imported at the bottom so that they register on `server`:
+The tools live in one toolset per area, which the package includes (see `__init__.py`):
 
     tools_accounts.py   profile, accounts, transactions, statements
     tools_payments.py   transfers, payees, scheduled payments
@@ -17,10 +16,40 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import money
+from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import iso, money
 
 from .world import build_world
+
+# ----- entity kinds and their ID types ---------------------------------------------------------
+
+ACCOUNT = EntityKind("account", "accounts", "account_id", "nickname",
+                     "a checking, savings or credit card account of the customer")
+TRANSACTION = EntityKind("transaction", "transactions", "transaction_id", "merchant",
+                         "one line of an account's history: a purchase, deposit, transfer, fee...")
+TRANSFER = EntityKind("transfer", "transfers", "transfer_id",
+                      description="money moved between the customer's accounts or to a payee")
+PAYEE = EntityKind("payee", "payees", "payee_id", "name", "a person or company the customer pays",
+                   live="status = 'active'")
+SCHEDULED_PAYMENT = EntityKind("scheduled_payment", "scheduled_payments", "scheduled_payment_id",
+                               "recipient_name", "a one-time or recurring payment set up in advance",
+                               live="status = 'scheduled'")
+CARD = EntityKind("card", "cards", "card_id", "name", "a debit or credit card of the customer",
+                  live="status IN ('active', 'frozen')")
+STATEMENT = EntityKind("statement", "statements", "statement_id", "period", "the monthly statement of one account")
+DISPUTE = EntityKind("dispute", "disputes", "dispute_id", "merchant", "a claim that a card charge is wrong")
+
+AccountId = ACCOUNT.id
+TransactionId = TRANSACTION.id
+DisputableId = TRANSACTION.where("status = 'posted' AND kind IN ('purchase', 'fee') AND amount < 0")
+TransferId = TRANSFER.id
+PayeeId = PAYEE.id
+ScheduledPaymentId = SCHEDULED_PAYMENT.id
+CardId = CARD.id
+ActiveCardId = CARD.where("status = 'active'")
+FrozenCardId = CARD.where("status = 'frozen'")
+StatementId = STATEMENT.id
+DisputeId = DISPUTE.id
 
 server = Server(
     "banking", "Banking",
@@ -30,37 +59,10 @@ server = Server(
     "credit cards (freeze, report lost, change PIN, spending limits); disputes of card charges.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("account", table="accounts", key="account_id", label="nickname",
-                   description="a checking, savings or credit card account of the customer"),
-        EntityKind("transaction", table="transactions", key="transaction_id", label="merchant",
-                   description="one line of an account's history: a purchase, deposit, transfer, fee..."),
-        EntityKind("transfer", table="transfers", key="transfer_id",
-                   description="money moved between the customer's accounts or to a payee"),
-        EntityKind("payee", table="payees", key="payee_id", label="name",
-                   description="a person or company the customer pays", live="status = 'active'"),
-        EntityKind("scheduled_payment", table="scheduled_payments", key="scheduled_payment_id",
-                   label="recipient_name", description="a one-time or recurring payment set up in advance",
-                   live="status = 'scheduled'"),
-        EntityKind("card", table="cards", key="card_id", label="name",
-                   description="a debit or credit card of the customer", live="status IN ('active', 'frozen')"),
-        EntityKind("statement", table="statements", key="statement_id", label="period",
-                   description="the monthly statement of one account"),
-        EntityKind("dispute", table="disputes", key="dispute_id", label="merchant",
-                   description="a claim that a card charge is wrong"),
-    ],
+    entities=[ACCOUNT, TRANSACTION, TRANSFER, PAYEE, SCHEDULED_PAYMENT, CARD, STATEMENT, DISPUTE],
 )
 
 # ----- parameter and field types ----------------------------------------------------------------
-
-AccountId = Annotated[str, Entity("account")]
-TransactionId = Annotated[str, Entity("transaction")]
-TransferId = Annotated[str, Entity("transfer")]
-PayeeId = Annotated[str, Entity("payee")]
-ScheduledPaymentId = Annotated[str, Entity("scheduled_payment")]
-CardId = Annotated[str, Entity("card")]
-StatementId = Annotated[str, Entity("statement")]
-DisputeId = Annotated[str, Entity("dispute")]
 
 Money = Annotated[float, Field(gt=0, le=1_000_000)]
 Pin = Annotated[str, Sensitive()]
@@ -68,6 +70,31 @@ Memo = Annotated[str, Field(max_length=140)]
 Limit = Annotated[int, Field(ge=1, le=200)]
 
 # ----- helpers ------------------------------------------------------------------------------------
+
+
+class Where:
+    """The WHERE clause of a listing, built from the optional filters a caller gave."""
+
+    def __init__(self, ctx: Ctx, *terms: str) -> None:
+        self.ctx = ctx
+        self.terms = list(terms)
+        self.params: list[object] = []
+
+    def add(self, term: str, value: object, *more: object) -> Where:
+        """Add `term` with its `?` values, unless `value` is None (the filter was not given)."""
+        if value is not None:
+            self.terms.append(term)
+            self.params += [value, *more]
+        return self
+
+    def entity(self, kind: str, term: str, entity_id: str | None, *more: object) -> Where:
+        """Add `term` for an entity filter, after checking the entity exists (`not_found`)."""
+        if entity_id is not None:
+            self.ctx.get(kind, entity_id)
+        return self.add(term, entity_id, *more)
+
+    def __str__(self) -> str:
+        return " WHERE " + " AND ".join(self.terms) if self.terms else ""
 
 
 def active_payee(ctx: Ctx, payee_id: str) -> sqlite3.Row:
@@ -114,17 +141,12 @@ def post(ctx: Ctx, account: sqlite3.Row, amount: float, merchant: str, category:
     ctx.db.execute(
         "INSERT INTO transactions (transaction_id, account_id, occurred_at, amount, merchant, category, kind, "
         "status, card_id, transfer_id, memo) VALUES (?, ?, ?, ?, ?, ?, ?, 'posted', NULL, ?, ?)",
-        (transaction_id, account["account_id"], timestamp(ctx), money(amount), merchant, category, kind,
+        (transaction_id, account["account_id"], iso(ctx.now()), money(amount), merchant, category, kind,
          transfer_id, memo))
     sign = -1 if account["type"] == "credit_card" else 1
     ctx.db.execute("UPDATE accounts SET current_balance = round(current_balance + ?, 2) WHERE account_id = ?",
                    (sign * money(amount), account["account_id"]))
     return transaction_id
-
-
-def timestamp(ctx: Ctx) -> str:
-    """The simulated time as stored: '2026-03-16T09:00:00'."""
-    return ctx.now().isoformat(timespec="seconds")
 
 
 def paid_today(ctx: Ctx) -> float:
@@ -139,6 +161,3 @@ def daily_limit(ctx: Ctx) -> float:
     (limit,) = ctx.db.execute("SELECT daily_payment_limit FROM customers").fetchone()
     return money(limit)
 
-
-# Register the tools (each module adds its tools to `server`).
-from . import tools_accounts, tools_payments, tools_cards, tools_disputes  # noqa: E402, F401, I001

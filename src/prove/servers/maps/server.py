@@ -1,8 +1,8 @@
-"""The maps server: the one `server`, its entity types, result models and shared helpers.
+"""The maps server's declaration: `server`, its entity kinds, result models and shared helpers.
 
-The tools live by area in `tools_<area>.py` (places, routes, saved, reviews); each imports what
-it needs from here. They are imported at the bottom of this module, so importing it always yields
-the complete server. Routing itself is in `routing.py`.
+The tools live by area in toolsets (`tools_places.py`, `tools_routes.py`, `tools_saved.py`,
+`tools_reviews.py`) that the package includes; the time hook is in `hooks.py`. Routing itself
+is in `routing.py`.
 
 Rules every tool follows:
 
@@ -23,23 +23,40 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, parse_time
 
 from .routing import Point
-from .world import CATEGORIES, REVIEW_AFTER, build_world, iso
+from .world import CATEGORIES, build_world
 
+# ----- entity kinds and their ID types ---------------------------------------------------------
 
-def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """Pending closure reports filed 24 hours or more before `new` are confirmed."""
-    due = iso(new - REVIEW_AFTER)
-    for row in ctx.db.execute("SELECT * FROM closure_reports WHERE status = 'pending' AND created_at <= ? "
-                              "ORDER BY created_at, report_id", (due,)).fetchall():
-        reviewed = iso(datetime.fromisoformat(row["created_at"]) + REVIEW_AFTER)
-        ctx.db.execute("UPDATE closure_reports SET status = 'confirmed', resolved_at = ? WHERE report_id = ?",
-                       (reviewed, row["report_id"]))
-        ctx.db.execute("UPDATE places SET status = ? WHERE place_id = ?", (row["reported"], row["place_id"]))
+CITY = EntityKind("city", "cities", "city_id", "name", "a city on the map", lister="list_cities")
+PLACE = EntityKind("place", "places", "place_id", "name", "a business, landmark, office or building on the map",
+                   live="status != 'permanently_closed'", lister="search_places")
+REVIEW = EntityKind("review", "reviews", "review_id", "author", "a rating and comment someone left on a place",
+                    lister="list_reviews")
+SAVED_LIST = EntityKind("saved_list", "saved_lists", "list_id", "name", "one of the user's lists of saved places",
+                        lister="list_saved_lists", noun="list")
+REPORT = EntityKind("report", "closure_reports", "report_id",
+                    description="the user's report that a place closed or reopened", lister="list_my_reports",
+                    noun="closure report")
+TRANSIT_LINE = EntityKind("transit_line", "transit_lines", "line_id", "name", "a subway or bus line of a city",
+                          lister="list_transit_lines")
+ROAD_CLOSURE = EntityKind("road_closure", "road_closures", "closure_id", "reason",
+                          "a block of a street closed to cars and bicycles for a while", live="ends_at > :now",
+                          lister="list_road_closures")
+USER = EntityKind("user", "profile", "user_id", "name", "the signed-in user", lister="get_profile")
 
+CityId = CITY.id
+PlaceId = PLACE.id
+ReviewId = REVIEW.id
+MyReviewId = REVIEW.where("is_mine = 1")
+ListId = SAVED_LIST.id
+ReportId = REPORT.id
+LineId = TRANSIT_LINE.id
+ClosureId = ROAD_CLOSURE.id
+UserId = USER.id
 
 server = Server(
     "maps", "Maps",
@@ -51,37 +68,10 @@ server = Server(
     "the user's home and work, saved lists, reviews and reports of closed places.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=on_advance,
-    entities=[
-        EntityKind("city", table="cities", key="city_id", label="name", description="a city on the map"),
-        EntityKind("place", table="places", key="place_id", label="name",
-                   description="a business, landmark, office or building on the map",
-                   live="status != 'permanently_closed'"),
-        EntityKind("review", table="reviews", key="review_id", label="author",
-                   description="a rating and comment someone left on a place"),
-        EntityKind("saved_list", table="saved_lists", key="list_id", label="name",
-                   description="one of the user's lists of saved places"),
-        EntityKind("report", table="closure_reports", key="report_id",
-                   description="the user's report that a place closed or reopened"),
-        EntityKind("transit_line", table="transit_lines", key="line_id", label="name",
-                   description="a subway or bus line of a city"),
-        EntityKind("road_closure", table="road_closures", key="closure_id", label="reason",
-                   description="a block of a street closed to cars and bicycles for a while",
-                   live="ends_at > :now"),
-        EntityKind("user", table="profile", key="user_id", label="name", description="the signed-in user"),
-    ],
+    entities=[CITY, PLACE, REVIEW, SAVED_LIST, REPORT, TRANSIT_LINE, ROAD_CLOSURE, USER],
 )
 
 # ----- parameter and field types ------------------------------------------------------------------
-
-CityId = Annotated[str, Entity("city")]
-PlaceId = Annotated[str, Entity("place")]
-ReviewId = Annotated[str, Entity("review")]
-ListId = Annotated[str, Entity("saved_list")]
-ReportId = Annotated[str, Entity("report")]
-LineId = Annotated[str, Entity("transit_line")]
-ClosureId = Annotated[str, Entity("road_closure")]
-UserId = Annotated[str, Entity("user")]
 
 Category = Literal["restaurant", "cafe", "bar", "bakery", "grocery", "pharmacy", "gas_station", "ev_charging",
                    "parking", "museum", "park", "hotel", "bank", "hospital", "gym", "library", "cinema",
@@ -379,37 +369,11 @@ class Profile(BaseModel):
 
 # ----- helpers -----------------------------------------------------------------------------------------
 
-_LISTED_BY = {"city": "list_cities", "place": "search_places", "review": "list_reviews",
-              "saved_list": "list_saved_lists", "report": "list_my_reports", "transit_line": "list_transit_lines",
-              "road_closure": "list_road_closures", "user": "get_profile"}
-
-
-def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
-    """The row of entity `kind` with this ID, or `not_found` naming the tool that lists them."""
-    spec = server.entities[kind]
-    row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {quote(entity_id)}.",
-                        hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
-    return row
-
-
-def escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def parse_time(ctx: Ctx, value: str | None, what: str = "depart_at") -> datetime:
+def coming(ctx: Ctx, value: str | None, what: str = "depart_at") -> datetime:
     """A local time from now up to 90 days ahead (default now)."""
     if value is None:
         return ctx.now()
-    try:
-        at = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"{what} {quote(value)} is not a date and time.",
-                        hint="Use local ISO time, such as '2026-03-16T18:30'.") from None
-    if at.tzinfo is not None:
-        raise ToolError("invalid_time", f"{what} {quote(value)} has a UTC offset.",
-                        hint="Give local time without an offset, such as '2026-03-16T18:30'.")
+    at = parse_time(value, what)
     if at < ctx.now() - timedelta(minutes=1):
         raise ToolError("past_time", f"{what} {iso(at)} is in the past; it is now {ctx.now_iso()}.",
                         hint="Give a time from now on, or omit it for now.")
@@ -493,7 +457,7 @@ def rating(row: sqlite3.Row) -> float | None:
 
 
 def place_row(ctx: Ctx, place_id: str) -> sqlite3.Row:
-    fetch(ctx, "place", place_id)
+    ctx.get("place", place_id)
     return ctx.db.execute(PLACE_SQL + " WHERE p.place_id = ?", (place_id,)).fetchone()
 
 
@@ -519,11 +483,10 @@ def require_not_gone(row: sqlite3.Row) -> None:
                         hint="search_places or search_nearby finds places that are still in business.")
 
 
-# The tools, by area, in the order a model is shown them. Imported last so that they find
-# everything above; each import registers its module's tools on `server`.
-# isort: off
-from . import tools_places  # noqa: E402,F401
-from . import tools_routes  # noqa: E402,F401
-from . import tools_saved  # noqa: E402,F401
-from . import tools_reviews  # noqa: E402,F401
-# isort: on
+REVIEW_SQL = "SELECT r.*, p.name AS place_name FROM reviews r JOIN places p ON p.place_id = r.place_id"
+
+
+def review_model(row: sqlite3.Row) -> Review:
+    return Review(review_id=row["review_id"], place_id=row["place_id"], place_name=row["place_name"],
+                  author=row["author"], is_mine=bool(row["is_mine"]), rating=row["rating"], body=row["body"],
+                  created_at=row["created_at"], updated_at=row["updated_at"])
