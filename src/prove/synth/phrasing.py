@@ -65,6 +65,8 @@ def human(value: Any) -> str:
                 moment = datetime.fromisoformat(value)
             except ValueError:
                 return value
+            if moment.time() == time(0, 0):  # a day's start: people just name the day
+                return _day(moment.date())
             return f"{_day(moment.date())} at {_clock(moment.time())}"
         if _CLOCK.match(value):
             try:
@@ -180,6 +182,10 @@ class Phrasing:
         if param is not None and param.entity:
             values = value if isinstance(value, list) else [value]
             return self.entities(param.entity, [v for v in values if isinstance(v, str)])
+        schema = tool.parameters.get("properties", {}).get(name, {})
+        if schema.get("enum") or (schema.get("items") or {}).get("enum"):  # an option: its words
+            return human([v.replace("_", " ") if isinstance(v, str) else v for v in value]
+                         if isinstance(value, list) else value.replace("_", " ") if isinstance(value, str) else value)
         return human(value)
 
     def request(self, tool: Tool, ask: Ask, args: Mapping[str, Any], said: Mapping[str, str]) -> str:

@@ -4,8 +4,8 @@
 report adds them up (`summarize`):
 
 - replies that paste a tool's description (its summary sentence) — target 0;
-- user turns with a parameter-name clause ("Use yes as the read only.", "The from account is
-  ...", a snake_case word) — target 0;
+- user turns with a parameter-name clause ("Use yes as the read only.", "For the from account,
+  use ...", "(read only: yes)") or a snake_case word outside quotes — target 0;
 - user turns that name a raw ID ("MSG-10010") — target at most 15% (order numbers and other IDs
   people quote count too);
 - searches (read calls with a query argument) that find nothing — target at most 10%;
@@ -41,8 +41,8 @@ def _clause_patterns(server: Server) -> re.Pattern[str]:
                     for t in server.visible_tools for p in t.params if "_" in p.name or len(p.name) > 3}, key=len,
                    reverse=True)
     alt = "|".join(re.escape(w) for w in words if len(w) > 2)
-    return re.compile(rf"\b(?:use .{{1,60}} as the (?:{alt})\b|the (?:{alt}) is\b|for the (?:{alt}), use\b|"
-                      rf"\((?:{alt}): |(?:^|[.!?] )(?:{alt}): )", re.IGNORECASE)
+    return re.compile(rf"\b(?:use .{{1,60}} as the (?:{alt})\b|for the (?:{alt}), use\b|\((?:{alt}): )",
+                      re.IGNORECASE)
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}

@@ -68,7 +68,7 @@ QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
 QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its ID?",
                     "I don't have a way to search for that {noun}. What is its ID?"]
-VAGUE = ["my {noun}", "one of my {nouns}", "a {noun} of mine"]
+VAGUE = ["one of my {nouns}", "one of the {nouns}", "a {noun}"]
 ABSTAIN = ["I'm sorry, but I can't do that: none of the tools I have here can {what}.",
            "Unfortunately that's not something I can do with the tools available to me; there is no way to {what}.",
            "I can't help with that one. The tools I have don't let me {what}."]

@@ -47,7 +47,7 @@ MAX_TRIES = 8
 # that opens at 9:30), and the waits tried before the conversation, shortest first.
 WAIT_CODES = frozenset({"too_early", "not_due_yet", "not_due", "market_closed", "restaurant_closed", "store_closed",
                         "place_closed", "check_in_not_open", "meeting_not_started"})
-WAITS = (900, 3600, 3 * 3600, 86_400, 3 * 86_400, 7 * 86_400)
+WAITS = (900, 3600, 3 * 3600, 6 * 3600, *(d * 86_400 for d in range(1, 8)))
 _SCHEMA_CODES = {INVALID_ARGUMENTS, UNKNOWN_TOOL, INTERNAL_ERROR, TIMEOUT, "not_found"}
 _ALIASES = {"security_code": {"cvv", "cvc", "cvv2"}, "cvv": {"security_code", "cvc"}, "pin": {"passcode"},
             "passcode": {"pin"}}

@@ -1,0 +1,83 @@
+"""The programmatic teacher's wording rules, read off synthesized examples of finished servers."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from prove.env import registry
+from prove.env.asks import Ask
+from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
+from prove.synth.phrasing import Phrasing, human, renderings
+from prove.synth.quality import RAW_ID, figures
+from prove.synth.sampler import Sampler
+from prove.synth.wording import Wording
+
+
+def _accepted(candidates):
+    return [json.loads(c.line) for c in candidates if c.line]
+
+
+def test_gold_calls_carry_only_what_the_phrasing_says(candidates) -> None:
+    """No optional argument is set unless a slot or a binding of the request's phrasing says it."""
+    checked = 0
+    for ex in _accepted(candidates):
+        server = registry.get(ex["servers"][0])
+        bindings = ex["meta"].get("bindings", {})
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                tool = server.tools[call["name"]]
+                fixed = bindings.get(call["id"], {})
+                for name, value in fixed.items():
+                    assert call["arguments"].get(name) == value, (ex["id"], call)
+                optional = {p.name for p in tool.params if not p.required} & set(call["arguments"])
+                if not optional or not tool.asks:
+                    continue
+                # Some phrasing of the tool slots or binds every optional argument the call carries.
+                assert any(optional <= a.covers for a in tool.asks), (ex["id"], call)
+                checked += 1
+    assert checked > 10
+
+
+def test_no_parameter_name_clauses_and_no_pasted_descriptions(candidates) -> None:
+    for ex in _accepted(candidates):
+        server = registry.get(ex["servers"][0])
+        f = figures(ex, server)
+        assert f["clause_turns"] == 0, [m["content"] for m in ex["messages"] if m["role"] == "user"]
+        assert f["docstring_replies"] == 0, ex["id"]
+
+
+def test_entities_are_named_as_people_name_them() -> None:
+    server = registry.get("banking")
+    index = EntityIndex(server, 0)
+    context = Sampler(server, 0, [0]).context(0)
+    say = Phrasing(server, context, index, Wording(random.Random(0)))
+    account, nickname = next(iter(index.labels["account"].items()))
+    assert say.entity("account", account) in (f"the {nickname} account", f"the {nickname}")
+    assert not RAW_ID.search(say.entity("account", account))
+    assert say.request(server.tools["get_account"], Ask("How much is in {account_id}?"), {"account_id": account},
+                       {}).startswith("How much is in the ")
+
+
+def test_values_read_as_people_write_them() -> None:
+    assert human("2026-03-18T14:30:00") == "March 18 at 2:30 PM"
+    assert human("2026-03-18T00:00:00") == "March 18" and human("2027-01-02") == "January 2, 2027"
+    assert human(["a", "b", "c"]) == "a, b and c" and human(12.5) == "12.50"
+    assert "credit card" in renderings("credit_card") and "march 18" in renderings("2026-03-18")
+
+
+def test_a_first_call_that_is_too_early_lets_time_pass() -> None:
+    """Starting a meeting scheduled later: the example waits before its first turn, and replays."""
+    synth = Synthesizer(SynthConfig(n=30, seed=5, servers=["video_meeting"]))
+    waited = []
+    for i in range(120):
+        c = synth.example(i)
+        if c.line and '"advance"' in c.line:
+            waited.append(json.loads(c.line))
+    assert waited, "no example let time pass"
+    ex = waited[0]
+    assert ex["turns"][0]["advance"] > 0
+    assert re.search(r"\d{4}-\d{2}-\d{2}", ex["messages"][0]["content"])
+    assert "2026-03-16 09:00" not in ex["messages"][0]["content"]  # the date is the conversation's, not the epoch
