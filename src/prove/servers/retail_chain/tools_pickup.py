@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import (
+from .server import (
     MAX_ACTIVE_RESERVATIONS,
     RESERVATION_SQL,
     CertificateId,
@@ -22,21 +22,19 @@ from .tools import (
     StoreId,
     TransferId,
     is_open,
-    iso,
     loyalty_row,
     next_opening,
-    product_row,
     reservation_model,
     reservation_row,
     reservation_status,
-    server,
     settle,
     stock,
-    store_row,
     transfer_status,
     weekly_hours,
 )
 from .world import EXTENSION_HOURS, RESERVATION_HOURS, TIER_MULTIPLIER
+
+tools = Toolset("pickup")
 
 Quantity = Annotated[int, Field(ge=1, le=20)]
 
@@ -91,13 +89,12 @@ def _transfer(ctx: Ctx, row) -> Transfer:  # noqa: ANN001 - a sqlite3.Row
 
 
 def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
-    row = ctx.db.execute(TRANSFER_SQL + " WHERE t.transfer_id = ?", (transfer_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No transfer {transfer_id!r}.", hint="See your transfers with list_transfers.")
-    return row
+    """The transfer with its product's and stores' names (`not_found` from `ctx.get`)."""
+    ctx.get("transfer", transfer_id)
+    return ctx.db.execute(TRANSFER_SQL + " WHERE t.transfer_id = ?", (transfer_id,)).fetchone()
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reserve {quantity} of {product_id} for pickup at {store_id}.",
     "Can you hold {product_id} for me at store {store_id}? I'll pick it up.",
 ])
@@ -122,8 +119,8 @@ def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quant
         insufficient_stock: the store has fewer units available than `quantity`.
         reservation_limit_reached: the customer already has 5 active reservations.
     """
-    store = store_row(ctx, store_id)
-    product = product_row(ctx, product_id)
+    store = ctx.get("store", store_id)
+    product = ctx.get("product", product_id)
     if store["status"] != "open" or not store["offers_pickup"]:
         why = ((store["status_note"] or "It is temporarily closed.") if store["status"] != "open"
                else "It is an express store without click-and-collect.")
@@ -152,7 +149,7 @@ def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quant
     return reservation_model(reservation_row(ctx, reservation_id), now)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What do I have on hold for pickup?",
     "Show my {status} reservations.",
 ])
@@ -186,7 +183,7 @@ def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202
     return row
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel my reservation {reservation_id}.",
     "I don't need {reservation_id} anymore, release it.",
 ])
@@ -210,7 +207,7 @@ def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     return reservation_model(reservation_row(ctx, reservation_id), ctx.now())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Can you hold {reservation_id} one more day?",
     "Extend my pickup reservation {reservation_id}.",
 ])
@@ -239,7 +236,7 @@ def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     return reservation_model(reservation_row(ctx, reservation_id), ctx.now())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "I'm at the store, check out my reservation {reservation_id}.",
     "Collect {reservation_id} and use my reward certificate {certificate_id}.",
 ])
@@ -266,7 +263,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
     """
     row = _open_reservation(ctx, reservation_id, "collected")
     now = ctx.now()
-    store = store_row(ctx, row["store_id"])
+    store = ctx.get("store", row["store_id"])
     hours = weekly_hours(ctx, store["store_id"])
     if not is_open(store, hours, now):
         nxt = next_opening(store, hours, now)
@@ -314,7 +311,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
                   total=money(taxable + tax), points_earned=points, points_balance=loyalty["points"] + points)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {quantity} of {product_id} from {from_store_id} to {to_store_id} so I can pick it up there.",
     "Can you transfer {product_id} from store {from_store_id} to my store {to_store_id}?",
 ])
@@ -341,9 +338,9 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to
         not_carried: the source store does not carry this product.
         insufficient_stock: the source store has fewer units available than `quantity`.
     """
-    product = product_row(ctx, product_id)
-    src = store_row(ctx, from_store_id)
-    dst = store_row(ctx, to_store_id)
+    product = ctx.get("product", product_id)
+    src = ctx.get("store", from_store_id)
+    dst = ctx.get("store", to_store_id)
     if from_store_id == to_store_id:
         raise ToolError("same_store", "The source and destination stores are the same.",
                         hint="If the store has stock, reserve it there with reserve_for_pickup.")
@@ -371,7 +368,7 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to
     return _transfer(ctx, _transfer_row(ctx, transfer_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where are my store transfers?",
     "Show my transfers that are {status}.",
 ])
@@ -393,7 +390,7 @@ def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelle
     return TransferList(transfers=items[:limit], total=len(items))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel the transfer {transfer_id}.",
     "I don't need {transfer_id} to come to my store anymore; stop it.",
 ])

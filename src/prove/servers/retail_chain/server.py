@@ -1,8 +1,9 @@
 """The retail_chain server: stores, stock, click-and-collect, transfers and a loyalty account.
 
-This module declares the server, the shared types and helpers; the tools live in
-`tools_stores.py` (stores, products, stock and prices), `tools_pickup.py` (reservations and
-store-to-store transfers) and `tools_loyalty.py` (loyalty points, certificates, purchases).
+This module declares the server, its entity kinds, the shared types and helpers; the toolsets
+live in `tools_stores.py` (stores, products, stock and prices), `tools_pickup.py` (reservations
+and store-to-store transfers) and `tools_loyalty.py` (loyalty points, certificates, purchases),
+and `__init__.py` includes them.
 """
 
 from __future__ import annotations
@@ -14,10 +15,29 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import money
+from prove.env import Ctx, EntityKind, Sensitive, Server
+from prove.env.values import iso, money
 
 from .world import build_world
+
+STORE = EntityKind("store", table="stores", key="store_id", label="name",
+                   description="a store of the chain, with its city and opening hours")
+PRODUCT = EntityKind("product", table="products", key="product_id", label="name",
+                     description="a product the chain sells")
+CUSTOMER = EntityKind("customer", table="customers", key="customer_id", label="name",
+                      description="the signed-in customer")
+LOYALTY_ACCOUNT = EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",
+                             description="the customer's loyalty account with its points")
+CERTIFICATE = EntityKind("certificate", table="certificates", key="certificate_id", label=None,
+                         description="a reward certificate bought with loyalty points")
+RESERVATION = EntityKind("reservation", table="reservations", key="reservation_id", label=None,
+                         description="a click-and-collect reservation holding stock at a store")
+TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,
+                      description="stock moved from one store to another at the customer's request")
+PURCHASE = EntityKind("purchase", table="purchases", key="purchase_id", label=None,
+                      description="a receipt of the customer's purchase at a store")
+POINTS_ACTIVITY = EntityKind("points_activity", table="points_activity", key="activity_id", label="description",
+                             description="one entry of the loyalty points history")
 
 server = Server(
     "retail_chain", "Retail chain",
@@ -28,37 +48,18 @@ server = Server(
     "certificates.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("store", table="stores", key="store_id", label="name",
-                   description="a store of the chain, with its city and opening hours"),
-        EntityKind("product", table="products", key="product_id", label="name",
-                   description="a product the chain sells"),
-        EntityKind("customer", table="customers", key="customer_id", label="name",
-                   description="the signed-in customer"),
-        EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",
-                   description="the customer's loyalty account with its points"),
-        EntityKind("certificate", table="certificates", key="certificate_id", label=None,
-                   description="a reward certificate bought with loyalty points"),
-        EntityKind("reservation", table="reservations", key="reservation_id", label=None,
-                   description="a click-and-collect reservation holding stock at a store"),
-        EntityKind("transfer", table="transfers", key="transfer_id", label=None,
-                   description="stock moved from one store to another at the customer's request"),
-        EntityKind("purchase", table="purchases", key="purchase_id", label=None,
-                   description="a receipt of the customer's purchase at a store"),
-        EntityKind("points_activity", table="points_activity", key="activity_id", label="description",
-                   description="one entry of the loyalty points history"),
-    ],
+    entities=[STORE, PRODUCT, CUSTOMER, LOYALTY_ACCOUNT, CERTIFICATE, RESERVATION, TRANSFER, PURCHASE, POINTS_ACTIVITY],
 )
 
-StoreId = Annotated[str, Entity("store")]
-ProductId = Annotated[str, Entity("product")]
-CustomerId = Annotated[str, Entity("customer")]
-LoyaltyId = Annotated[str, Entity("loyalty_account")]
-CertificateId = Annotated[str, Entity("certificate")]
-ReservationId = Annotated[str, Entity("reservation")]
-TransferId = Annotated[str, Entity("transfer")]
-PurchaseId = Annotated[str, Entity("purchase")]
-ActivityId = Annotated[str, Entity("points_activity")]
+StoreId = STORE.id
+ProductId = PRODUCT.id
+CustomerId = CUSTOMER.id
+LoyaltyId = LOYALTY_ACCOUNT.id
+CertificateId = CERTIFICATE.id
+ReservationId = RESERVATION.id
+TransferId = TRANSFER.id
+PurchaseId = PURCHASE.id
+ActivityId = POINTS_ACTIVITY.id
 Pin = Annotated[str, Sensitive()]
 Limit = Annotated[int, Field(ge=1, le=50)]
 
@@ -66,30 +67,6 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 MAX_ACTIVE_RESERVATIONS = 5
 
 # ----- helpers ------------------------------------------------------------------------------------
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
-
-
-def like(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, with its wildcards escaped (use ESCAPE '\\')."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def store_row(ctx: Ctx, store_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM stores WHERE store_id = ?", (store_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No store {store_id!r}.", hint="Find stores with find_stores.")
-    return row
-
-
-def product_row(ctx: Ctx, product_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM products WHERE product_id = ?", (product_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No product {product_id!r}.", hint="Find products with search_products.")
-    return row
 
 
 def weekly_hours(ctx: Ctx, store_id: str) -> dict[int, tuple[str, str]]:
@@ -204,11 +181,6 @@ def reservation_model(row: sqlite3.Row, now: datetime) -> Reservation:
 
 
 def reservation_row(ctx: Ctx, reservation_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(RESERVATION_SQL + " WHERE r.reservation_id = ?", (reservation_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No reservation {reservation_id!r}.",
-                        hint="See your reservations with list_reservations.")
-    return row
-
-
-from . import tools_loyalty, tools_pickup, tools_stores  # noqa: E402,F401  (registers the tools)
+    """The reservation with its store's and product's names (`not_found` from `ctx.get`)."""
+    ctx.get("reservation", reservation_id)
+    return ctx.db.execute(RESERVATION_SQL + " WHERE r.reservation_id = ?", (reservation_id,)).fetchone()

@@ -1,0 +1,497 @@
+"""The calendar server: the one `server`, its entity types, result models and shared rules.
+
+The tools live by area in `tools_<area>.py` (calendars, people, events, recurrence, invitations,
+availability, reminders); each imports what it needs from here. They are imported at the bottom
+of this module, so importing it always yields the complete server.
+
+Rules every tool follows:
+
+- The user ("me") is the one person with `is_me = 1`. They can read a calendar they own or that
+  is shared with them for 'read' or 'write', and write to one they own or may 'write'.
+- An event is visible to the user if it is on a calendar they can read, they organize it, or
+  they are invited to it. Invited events also show on the user's primary calendar.
+- A person is busy during a confirmed event shown as busy that they organize or are invited to
+  and have not declined, and during their private busy blocks. Only colleagues' free/busy is
+  visible; external contacts' is not.
+- Times are local ISO 8601 text ('2026-03-18T14:00:00'), compared as strings. An event that has
+  started is history: it can no longer be changed, answered or reminded of.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from datetime import datetime, time, timedelta
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env.values import quote
+
+from .world import build_world, iso
+
+server = Server(
+    "calendar", "Calendar",
+    "The calendars of one signed-in employee: their work and personal calendars and a team "
+    "calendar shared with them; events, recurring series, invitations and responses, "
+    "colleagues' free/busy time, reminders and the company directory.",
+    schema=Path(__file__).with_name("schema.sql"),
+    world=build_world,
+    entities=[
+        EntityKind("person", table="people", key="person_id", label="name",
+                   description="a colleague or external contact in the directory (or the user)"),
+        EntityKind("calendar", table="calendars", key="calendar_id", label="name",
+                   description="a calendar owned by someone, possibly shared with the user"),
+        EntityKind("event", table="events", key="event_id", label="title",
+                   description="a meeting, appointment or block of time on a calendar",
+                   live="status = 'confirmed'"),
+        EntityKind("series", table="series", key="series_id", label="title",
+                   description="a recurring event: a rule whose occurrences are events"),
+        EntityKind("invitation", table="invitations", key="invitation_id", label=None,
+                   description="one person's invitation to one event, with their response"),
+        EntityKind("reminder", table="reminders", key="reminder_id", label=None,
+                   description="a notification the user set before one of their events"),
+    ],
+)
+
+# ----- parameter types -------------------------------------------------------------------------
+
+PersonId = Annotated[str, Entity("person")]
+CalendarId = Annotated[str, Entity("calendar")]
+EventId = Annotated[str, Entity("event")]
+SeriesId = Annotated[str, Entity("series")]
+InvitationId = Annotated[str, Entity("invitation")]
+ReminderId = Annotated[str, Entity("reminder")]
+
+Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]
+Limit = Annotated[int, Field(ge=1, le=100)]
+MAX_ATTENDEES = 30
+Attendees = Annotated[list[PersonId], Field(min_length=1, max_length=MAX_ATTENDEES)]
+Response = Literal["accepted", "declined", "tentative"]
+ResponseStatus = Literal["needs_action", "accepted", "declined", "tentative"]
+Permission = Literal["free_busy", "read", "write"]
+Weekday = Literal["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+
+MAX_RANGE_DAYS = 31  # the longest window free/busy questions may span
+
+# ----- result models ---------------------------------------------------------------------------
+
+
+class Person(BaseModel):
+    person_id: PersonId
+    name: str
+    email: str
+    job_title: str | None
+    department: str | None
+    company: str
+    is_colleague: bool = Field(description="works at the user's company (their free/busy is visible)")
+
+
+class PersonList(BaseModel):
+    people: list[Person]
+    total: int = Field(description="how many people matched, before `limit`")
+
+
+class Share(BaseModel):
+    person_id: PersonId
+    name: str
+    email: str
+    permission: Permission
+
+
+class Calendar(BaseModel):
+    calendar_id: CalendarId
+    name: str
+    description: str | None
+    owner_id: PersonId
+    owner_name: str
+    access: Literal["owner", "write", "read", "free_busy"] = Field(description="what the user may do with it")
+    is_primary: bool = Field(description="the owner's main calendar, where invitations appear")
+    shared_with: list[Share] = Field(description="who else has access (only shown for calendars you own)")
+
+
+class CalendarList(BaseModel):
+    calendars: list[Calendar]
+    total: int
+
+
+class CalendarShare(BaseModel):
+    calendar_id: CalendarId
+    calendar_name: str
+    person_id: PersonId
+    name: str
+    email: str
+    permission: Permission
+    previous_permission: Permission | None = Field(description="the access the person had before, if any")
+
+
+class Attendee(BaseModel):
+    person_id: PersonId
+    name: str
+    email: str
+    response: ResponseStatus
+
+
+class Event(BaseModel):
+    event_id: EventId
+    calendar_id: CalendarId
+    calendar_name: str
+    title: str
+    start: str
+    end: str
+    location: str | None
+    description: str | None
+    status: Literal["confirmed", "cancelled"]
+    show_as: Literal["busy", "free"] = Field(description="'free' events are informational and block nobody")
+    organizer_id: PersonId
+    organizer_name: str
+    series_id: SeriesId | None = Field(description="the recurring series this is an occurrence of, if any")
+    my_response: Literal["organizer", "needs_action", "accepted", "declined", "tentative"] | None = Field(
+        description="'organizer' if you organize it, your answer if invited, null if you only see it")
+    attendees: list[Attendee]
+
+
+class EventSummary(BaseModel):
+    event_id: EventId
+    calendar_id: CalendarId
+    title: str
+    start: str
+    end: str
+    location: str | None
+    status: Literal["confirmed", "cancelled"]
+    organizer_name: str
+    series_id: SeriesId | None
+    my_response: Literal["organizer", "needs_action", "accepted", "declined", "tentative"] | None
+
+
+class EventList(BaseModel):
+    events: list[EventSummary]
+    total: int = Field(description="how many events matched, before `limit`")
+
+
+class Occurrence(BaseModel):
+    event_id: EventId
+    start: str
+    end: str
+    status: Literal["confirmed", "cancelled"]
+
+
+class Series(BaseModel):
+    series_id: SeriesId
+    calendar_id: CalendarId
+    title: str
+    organizer_id: PersonId
+    rule: str = Field(description="the rule in words, such as 'every week on MO, WE, 10 times'")
+    upcoming: int = Field(description="confirmed occurrences that have not started yet")
+    occurrences: list[Occurrence]
+    total: int = Field(description="how many occurrences matched, before `limit`")
+
+
+class SeriesCancellation(BaseModel):
+    series_id: SeriesId
+    title: str
+    cancelled: list[Occurrence] = Field(description="the occurrences this call cancelled")
+    total: int
+    upcoming: int = Field(description="confirmed occurrences still ahead after the cancellation")
+
+
+class Invitation(BaseModel):
+    invitation_id: InvitationId
+    event_id: EventId
+    title: str
+    start: str
+    end: str
+    organizer_id: PersonId
+    organizer_name: str
+    series_id: SeriesId | None
+    response: ResponseStatus
+    note: str | None
+    conflicts: list[EventId] = Field(description="your other events, not declined, at the same time")
+
+
+class InvitationList(BaseModel):
+    invitations: list[Invitation]
+    total: int
+
+
+class Interval(BaseModel):
+    start: str
+    end: str
+
+
+class FreeBusy(BaseModel):
+    person_id: PersonId
+    name: str
+    start: str
+    end: str
+    busy: list[Interval] = Field(description="merged busy periods inside the window, in order")
+    total: int
+
+
+class SlotList(BaseModel):
+    slots: list[Interval] = Field(description="non-overlapping free slots of the requested length, earliest first")
+    total: int = Field(description="how many such slots the window holds, before `limit`")
+    duration_minutes: int
+    people: list[PersonId] = Field(description="whose time was checked (the user too, when include_me)")
+
+
+class Reminder(BaseModel):
+    reminder_id: ReminderId
+    event_id: EventId
+    event_title: str
+    event_start: str
+    minutes_before: int
+    method: Literal["popup", "email"]
+    fires_at: str
+
+
+class ReminderList(BaseModel):
+    reminders: list[Reminder]
+    total: int
+
+
+# ----- who, and what they may see -----------------------------------------------------------------
+
+def me(ctx: Ctx) -> str:
+    """The signed-in user's person ID."""
+    return ctx.db.execute("SELECT person_id FROM people WHERE is_me = 1").fetchone()[0]
+
+
+def person_rows(ctx: Ctx, person_ids: Iterable[str]) -> list[sqlite3.Row]:
+    """The people with these IDs, in the order given, duplicates dropped."""
+    rows = []
+    for pid in dict.fromkeys(person_ids):
+        row = ctx.db.execute("SELECT * FROM people WHERE person_id = ?", (pid,)).fetchone()
+        if row is None:
+            raise ToolError("not_found", f"No person has ID {quote(pid)}.",
+                            hint="Find people with search_people; IDs look like 'PER-10002'.")
+        rows.append(row)
+    return rows
+
+
+# A calendar the user can read: their own, or shared with them for reading or writing.
+READABLE = ("SELECT calendar_id FROM calendars WHERE owner_id = :me UNION "
+            "SELECT calendar_id FROM calendar_shares WHERE person_id = :me AND permission IN ('read', 'write')")
+
+# Events the user can see, with their calendar, organizer and the user's own response.
+VISIBLE_EVENTS = f"""
+SELECT e.*, c.name AS calendar_name, o.name AS organizer_name,
+       CASE WHEN e.organizer_id = :me THEN 'organizer' ELSE i.response END AS my_response
+FROM events e
+JOIN calendars c ON c.calendar_id = e.calendar_id
+JOIN people o ON o.person_id = e.organizer_id
+LEFT JOIN invitations i ON i.event_id = e.event_id AND i.person_id = :me
+WHERE (e.calendar_id IN ({READABLE}) OR e.organizer_id = :me OR i.invitation_id IS NOT NULL)
+"""
+
+
+def calendar_access(ctx: Ctx, calendar_id: str) -> tuple[sqlite3.Row, str | None]:
+    """A calendar and the user's access to it: 'owner', a share permission, or None."""
+    row = ctx.db.execute("SELECT * FROM calendars WHERE calendar_id = ?", (calendar_id,)).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No calendar has ID {quote(calendar_id)}.",
+                        hint="See your calendars with list_calendars.")
+    user = me(ctx)
+    if row["owner_id"] == user:
+        return row, "owner"
+    share = ctx.db.execute("SELECT permission FROM calendar_shares WHERE calendar_id = ? AND person_id = ?",
+                           (calendar_id, user)).fetchone()
+    return row, share["permission"] if share else None
+
+
+def writable_calendar(ctx: Ctx, calendar_id: str) -> sqlite3.Row:
+    """A calendar the user may add events to, or the ToolError saying why not."""
+    row, access = calendar_access(ctx, calendar_id)
+    if access in ("read", "free_busy"):
+        raise ToolError("read_only_calendar", f"Calendar '{row['name']}' is shared with you without write access.",
+                        hint="Create the event on one of your own calendars (list_calendars shows your access).")
+    if access is None:
+        raise ToolError("no_access", f"Calendar {calendar_id} is not shared with you.",
+                        hint="Use a calendar from list_calendars.")
+    return row
+
+
+def visible_event(ctx: Ctx, event_id: str) -> sqlite3.Row:
+    """An event the user can see (with calendar_name, organizer_name, my_response)."""
+    row = ctx.db.execute(VISIBLE_EVENTS + " AND e.event_id = :event_id",
+                         {"me": me(ctx), "event_id": event_id}).fetchone()
+    if row is None:
+        raise ToolError("not_found", f"No event {quote(event_id)} is on your calendars.",
+                        hint="Find events with list_events or search_events; IDs look like 'EVT-10042'.")
+    return row
+
+
+def require_organizer(ctx: Ctx, event: sqlite3.Row) -> None:
+    if event["organizer_id"] != me(ctx):
+        raise ToolError("not_organizer", f"Only the organizer, {event['organizer_name']}, can change "
+                        f"'{event['title']}'.", hint="You can respond to it with respond_to_invitation instead.")
+
+
+def require_confirmed(event: sqlite3.Row) -> None:
+    if event["status"] == "cancelled":
+        raise ToolError("event_cancelled", f"'{event['title']}' on {event['starts_at']} is cancelled.")
+
+
+def require_not_started(ctx: Ctx, event: sqlite3.Row) -> None:
+    if event["starts_at"] < ctx.now_iso():
+        raise ToolError("past_date", f"'{event['title']}' started at {event['starts_at']}; it is now "
+                        f"{ctx.now_iso()} and past events cannot be changed.")
+
+
+# ----- times ---------------------------------------------------------------------------------------
+
+def parse_time(value: str, name: str) -> datetime:
+    """An ISO 8601 local time such as '2026-03-18T14:00:00' (a bare date means its midnight)."""
+    try:
+        dt = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_time", f"{name} {quote(value)} is not an ISO 8601 local time.",
+                        hint="Use the form '2026-03-18T14:00:00'.") from None
+    if dt.tzinfo is not None:
+        raise ToolError("invalid_time", f"{name} {quote(value)} carries a UTC offset; times are local.",
+                        hint="Drop the offset or 'Z', as in '2026-03-18T14:00:00'.")
+    if not 2000 <= dt.year <= 2099:
+        raise ToolError("invalid_time", f"{name} {quote(value)} is outside the years 2000 to 2099.")
+    return dt.replace(microsecond=0)
+
+
+def parse_clock(value: str, name: str) -> int:
+    """A time of day such as '09:00', as minutes after midnight."""
+    try:
+        t = time.fromisoformat(value.strip())
+    except ValueError:
+        raise ToolError("invalid_time", f"{name} {quote(value)} is not a time of day.",
+                        hint="Use 24-hour 'HH:MM', such as '09:00' or '17:30'.") from None
+    if t.tzinfo is not None:
+        raise ToolError("invalid_time", f"{name} {quote(value)} carries a UTC offset; times are local.")
+    return t.hour * 60 + t.minute
+
+
+def parse_span(start: str, end: str, *, max_days: int | None = None) -> tuple[datetime, datetime]:
+    """Two times where `end` is after `start`, at most `max_days` apart."""
+    s, e = parse_time(start, "start"), parse_time(end, "end")
+    if e <= s:
+        raise ToolError("end_before_start", f"end {iso(e)} is not after start {iso(s)}.")
+    if max_days is not None and e - s > timedelta(days=max_days):
+        raise ToolError("range_too_large", f"The window spans {(e - s).days} days; at most {max_days} are allowed.",
+                        hint="Ask about a shorter window, such as one week.")
+    return s, e
+
+
+def check_future(ctx: Ctx, start: datetime) -> None:
+    if start < ctx.now():
+        raise ToolError("past_date", f"{iso(start)} is in the past; it is now {ctx.now_iso()}.",
+                        hint="Pick a time later than now.")
+
+
+# ----- busy time -----------------------------------------------------------------------------------
+
+# Confirmed busy events a person organizes or has not declined, overlapping [:start, :end).
+BUSY_EVENTS = """
+SELECT e.event_id, e.title, e.starts_at, e.ends_at FROM events e
+WHERE e.status = 'confirmed' AND e.show_as = 'busy' AND e.starts_at < :end AND e.ends_at > :start
+  AND (e.organizer_id = :person OR EXISTS (
+       SELECT 1 FROM invitations i WHERE i.event_id = e.event_id AND i.person_id = :person
+       AND i.response != 'declined'))
+"""
+
+
+def busy_events(ctx: Ctx, person_id: str, start: str, end: str, exclude: Sequence[str] = ()) -> list[sqlite3.Row]:
+    """The events that make `person_id` busy between `start` and `end`, in time order."""
+    rows = ctx.db.execute(BUSY_EVENTS + " ORDER BY e.starts_at, e.event_id",
+                          {"person": person_id, "start": start, "end": end}).fetchall()
+    return [r for r in rows if r["event_id"] not in exclude]
+
+
+def busy_intervals(ctx: Ctx, person_id: str, start: str, end: str) -> list[tuple[str, str]]:
+    """A person's busy time between `start` and `end`: merged, clipped to the window, in order."""
+    spans = [(r["starts_at"], r["ends_at"]) for r in busy_events(ctx, person_id, start, end)]
+    spans += [tuple(r) for r in ctx.db.execute(
+        "SELECT starts_at, ends_at FROM busy_blocks WHERE person_id = ? AND starts_at < ? AND ends_at > ?",
+        (person_id, end, start))]
+    merged: list[list[str]] = []
+    for s, e in sorted((max(s, start), min(e, end)) for s, e in spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return [(s, e) for s, e in merged]
+
+
+def require_free_busy(person: sqlite3.Row) -> None:
+    if not person["is_colleague"]:
+        raise ToolError("free_busy_unavailable", f"{person['name']} is an external contact; their calendar "
+                        "is not visible to you.", hint="Only colleagues at your company share free/busy time.")
+
+
+def check_double_booking(ctx: Ctx, start: datetime, end: datetime, allow_overlap: bool,
+                         exclude: Sequence[str] = ()) -> None:
+    """Refuse a time that overlaps the user's busy events unless the caller allows it."""
+    if allow_overlap:
+        return
+    clashes = busy_events(ctx, me(ctx), iso(start), iso(end), exclude)
+    if clashes:
+        shown = "; ".join(f"'{r['title']}' ({r['event_id']}) {r['starts_at']} to {r['ends_at']}" for r in clashes[:3])
+        raise ToolError("double_booking", f"{iso(start)} to {iso(end)} overlaps {len(clashes)} of your "
+                        f"events: {shown}.", hint="Pick a free time (find_free_slots helps) or pass "
+                        "allow_overlap=true to book it anyway.")
+
+
+# ----- building results ----------------------------------------------------------------------------
+
+def summary(row: sqlite3.Row) -> EventSummary:
+    return EventSummary(event_id=row["event_id"], calendar_id=row["calendar_id"], title=row["title"],
+                        start=row["starts_at"], end=row["ends_at"], location=row["location"],
+                        status=row["status"], organizer_name=row["organizer_name"], series_id=row["series_id"],
+                        my_response=row["my_response"])
+
+
+def event_model(ctx: Ctx, event_id: str) -> Event:
+    """The full event, as the user sees it, with its attendees."""
+    row = visible_event(ctx, event_id)
+    attendees = [Attendee(**dict(a)) for a in ctx.db.execute(
+        "SELECT p.person_id, p.name, p.email, i.response FROM invitations i "
+        "JOIN people p ON p.person_id = i.person_id WHERE i.event_id = ? ORDER BY p.name", (event_id,))]
+    return Event(event_id=row["event_id"], calendar_id=row["calendar_id"], calendar_name=row["calendar_name"],
+                 title=row["title"], start=row["starts_at"], end=row["ends_at"], location=row["location"],
+                 description=row["description"], status=row["status"], show_as=row["show_as"],
+                 organizer_id=row["organizer_id"], organizer_name=row["organizer_name"],
+                 series_id=row["series_id"], my_response=row["my_response"], attendees=attendees)
+
+
+def invitation_model(ctx: Ctx, row: sqlite3.Row) -> Invitation:
+    """The user's invitation to an event; `row` joins invitations, events and the organizer."""
+    conflicts: list[str] = []
+    if row["response"] != "declined":
+        conflicts = [r["event_id"] for r in busy_events(ctx, me(ctx), row["starts_at"], row["ends_at"],
+                                                        exclude=[row["event_id"]])]
+    return Invitation(invitation_id=row["invitation_id"], event_id=row["event_id"], title=row["title"],
+                      start=row["starts_at"], end=row["ends_at"], organizer_id=row["organizer_id"],
+                      organizer_name=row["organizer_name"], series_id=row["series_id"],
+                      response=row["response"], note=row["note"], conflicts=conflicts)
+
+
+def series_targets(ctx: Ctx, event: sqlite3.Row, whole_series: bool) -> list[str]:
+    """The event, or with `whole_series` it and its series' later confirmed occurrences."""
+    if not whole_series or event["series_id"] is None:
+        return [event["event_id"]]
+    return [r[0] for r in ctx.db.execute(
+        "SELECT event_id FROM events WHERE series_id = ? AND starts_at >= ? AND status = 'confirmed' "
+        "ORDER BY starts_at", (event["series_id"], event["starts_at"]))]
+
+
+# The tools, by area, in the order a model is shown them. Imported last so that they find
+# everything above; each import registers its module's tools on `server`.
+# isort: off
+from . import tools_people  # noqa: E402,F401
+from . import tools_calendars  # noqa: E402,F401
+from . import tools_events  # noqa: E402,F401
+from . import tools_recurrence  # noqa: E402,F401
+from . import tools_invitations  # noqa: E402,F401
+from . import tools_availability  # noqa: E402,F401
+from . import tools_reminders  # noqa: E402,F401
+# isort: on
