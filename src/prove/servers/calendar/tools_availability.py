@@ -7,9 +7,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_clock, parse_span
 
-from .tools import (
+from .server import (
     MAX_RANGE_DAYS,
     FreeBusy,
     Interval,
@@ -18,13 +19,11 @@ from .tools import (
     SlotList,
     busy_intervals,
     me,
-    parse_clock,
-    parse_span,
     person_rows,
     require_free_busy,
-    server,
 )
-from .world import at, iso
+
+tools = Toolset("availability")
 
 GRID = timedelta(minutes=30)  # free slots start on the hour or the half hour
 
@@ -37,7 +36,7 @@ def _align(t: datetime) -> datetime:
     return base
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is {person_id} free between {start} and {end}?",
     "When is {person_id} busy from {start} to {end}?",
 ])
@@ -70,7 +69,7 @@ def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBu
     return FreeBusy(person_id=person_id, name=person["name"], start=iso(s), end=iso(e), busy=busy, total=len(busy))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find {duration_minutes} minutes when {people} and I are all free between {start} and {end}.",
     "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, "
     "between {day_start} and {day_end}?",
@@ -128,7 +127,7 @@ def find_free_slots(ctx: Ctx, people: Annotated[list[PersonId], Field(min_length
     day = s.date()
     while day <= e.date():
         if include_weekends or day.weekday() < 5:
-            t, close = _align(max(s, at(day, open_at))), min(e, at(day, close_at))
+            t, close = _align(max(s, datetime.combine(day, open_at))), min(e, datetime.combine(day, close_at))
             todays = [(a, b) for a, b in busy if a < close and b > t]
             while t + length <= close:
                 clash = [b for a, b in todays if a < t + length and b > t]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     Calendar,
     CalendarId,
     CalendarList,
@@ -19,8 +19,9 @@ from .tools import (
     calendar_access,
     me,
     person_rows,
-    server,
 )
+
+tools = Toolset("calendars")
 
 # Calendars the user owns or that are shared with them, with the user's access.
 MY_CALENDARS = """
@@ -45,7 +46,7 @@ def _calendar(ctx: Ctx, row: sqlite3.Row) -> Calendar:
                     is_primary=bool(row["is_primary"]), shared_with=shares)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which calendars do I have?",
     "Show me all my calendars, including the ones people shared with me.",
 ])
@@ -62,7 +63,7 @@ def list_calendars(ctx: Ctx) -> CalendarList:
     return CalendarList(calendars=[_calendar(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make me a new calendar called {name}.",
     "Create a calendar named {name} for {description}.",
 ])
@@ -92,7 +93,7 @@ def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> C
     return _calendar(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Share calendar {calendar_id} with {person_id} and give them {permission} access.",
     "Give {person_id} {permission} access to calendar {calendar_id}.",
     "Let {person_id} see my {calendar_id} calendar.",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import like
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, parse_span, parse_time
 
-from .tools import (
+from .server import (
     VISIBLE_EVENTS,
     Attendees,
     CalendarId,
@@ -24,21 +24,19 @@ from .tools import (
     check_future,
     event_model,
     me,
-    parse_span,
-    parse_time,
     person_rows,
     require_confirmed,
     require_not_started,
     require_organizer,
-    server,
     summary,
     visible_event,
     writable_calendar,
 )
-from .world import iso
+
+tools = Toolset("events")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on my calendar between {start} and {end}?",
     "Show me my meetings from {start} to {end}.",
     "List everything on calendar {calendar_id} from {start} until {end}.",
@@ -91,7 +89,7 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
     return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Give me the details of event {event_id}.",
     "Who's coming to {event_id}, and where is it?",
 ])
@@ -111,7 +109,7 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find my meetings about {query}.",
     "When am I next meeting with {attendee_id}? Look from {start} on.",
     "Search my calendar for '{query}' between {start} and {end}.",
@@ -168,7 +166,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
     return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Put '{title}' on my calendar {calendar_id} from {start} to {end}.",
     "Set up a meeting called {title} with {attendees} from {start} to {end} on calendar {calendar_id}.",
     "Book {title} at {location} between {start} and {end} on {calendar_id}, even if it overlaps something.",
@@ -221,7 +219,7 @@ def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, en
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Rename {event_id} to '{title}'.",
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
@@ -263,7 +261,7 @@ def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, locati
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {event_id} to {start}.",
     "Reschedule {event_id} to run from {start} to {end}.",
     "Push {event_id} to {start} even if that clashes with something else.",
@@ -312,7 +310,7 @@ def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = 
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel {event_id}.",
     "Call off the meeting {event_id}, it's not needed anymore.",
 ])

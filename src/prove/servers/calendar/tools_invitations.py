@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     Attendees,
     Event,
     EventId,
@@ -24,9 +24,10 @@ from .tools import (
     require_not_started,
     require_organizer,
     series_targets,
-    server,
     visible_event,
 )
+
+tools = Toolset("invitations")
 
 # The user's invitations with their event and its organizer.
 MY_INVITATIONS = """
@@ -44,7 +45,7 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
                           (event_id, person_id)).fetchone() is not None
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invite {people} to {event_id}.",
     "Add {people} to the meeting {event_id}.",
     "Add {people} to {event_id} and to every later meeting of that series.",
@@ -89,7 +90,7 @@ def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_serie
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take {person_id} off the invite list for {event_id}.",
     "Remove {person_id} from {event_id}, they don't need to be there.",
 ])
@@ -125,7 +126,7 @@ def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_seri
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any meeting invitations I haven't answered?",
     "Which upcoming invitations have I marked as {response}?",
 ])
@@ -150,7 +151,7 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
     return InvitationList(invitations=[invitation_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Accept the invitation to {event_id}.",
     "Answer '{response}' to the invite for {event_id} and tell the organizer: {note}",
     "Decline {event_id} and all the following meetings in that series.",

@@ -13,10 +13,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_span, parse_time, quote
 
-from .tools import (
+from .server import (
     READABLE,
     Attendees,
     CalendarId,
@@ -31,13 +31,12 @@ from .tools import (
     check_double_booking,
     check_future,
     me,
-    parse_span,
-    parse_time,
     person_rows,
-    server,
     writable_calendar,
 )
-from .world import WEEKDAYS, iso, recurrence_dates
+from .world import WEEKDAYS, recurrence_dates
+
+tools = Toolset("recurrence")
 
 MAX_OCCURRENCES = 60
 
@@ -74,7 +73,7 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
         (series_id,))]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set up '{title}' every week on {weekdays} from {start} to {end}, {count} times, on calendar {calendar_id}.",
     "Create a recurring {title} on {calendar_id} starting {start} (ending {end}) that repeats {frequency} "
     "until {until}.",
@@ -118,7 +117,8 @@ def create_recurring_event(
         not_found: the calendar or an attendee does not exist.
         no_access: the calendar is not shared with the user.
         read_only_calendar: the calendar is shared with the user read-only.
-        invalid_time: `start`, `end` or `until` is not an ISO 8601 local time or date between 2000 and 2099.
+        invalid_time: `start` or `end` is not an ISO 8601 local time between 2000 and 2099.
+        invalid_date: `until` is not an ISO date between 2000 and 2099.
         end_before_start: `end` is not after `start`.
         invalid_rule: not exactly one of `count` and `until`, weekdays with a daily rule, an
             occurrence of a day or longer, or a rule with no occurrence or more than 60.
@@ -126,7 +126,7 @@ def create_recurring_event(
         double_booking: the user is busy during an occurrence and `allow_overlap` is false.
     """
     s, e = parse_span(start, end)
-    last = parse_time(until, "until").date() if until is not None else None
+    last = parse_date(until, "until") if until is not None else None
     calendar = writable_calendar(ctx, calendar_id)
     user = me(ctx)
     people = [p for p in person_rows(ctx, attendees or []) if p["person_id"] != user]
@@ -175,7 +175,7 @@ def create_recurring_event(
                   total=len(occurrences))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "When does the series {series_id} happen between {start} and {end}?",
     "List the upcoming occurrences of {series_id}.",
 ])
@@ -210,7 +210,7 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
                   occurrences=occurrences[:limit], total=len(occurrences))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel the whole recurring series {series_id}.",
     "Stop the series {series_id} from {starting} on.",
 ])

@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, quote
 
-from .tools import (
+from .server import (
     EventId,
     Limit,
     Reminder,
@@ -19,10 +19,10 @@ from .tools import (
     ReminderList,
     require_confirmed,
     require_not_started,
-    server,
     visible_event,
 )
-from .world import iso
+
+tools = Toolset("reminders")
 
 MAX_REMINDERS = 5  # per event
 
@@ -37,7 +37,7 @@ def _reminder(row: sqlite3.Row) -> Reminder:
     return Reminder(**dict(row), fires_at=iso(fires))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remind me {minutes_before} minutes before {event_id}.",
     "Set an {method} reminder {minutes_before} minutes ahead of {event_id}.",
 ])
@@ -78,7 +78,7 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
     return _reminder(ctx.db.execute(REMINDERS + " WHERE r.reminder_id = ?", (reminder_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What reminders have I set?",
     "Which reminders are on {event_id}?",
 ])
@@ -105,7 +105,7 @@ def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50)
     return ReminderList(reminders=reminders[:limit], total=len(reminders))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete reminder {reminder_id}.",
     "I don't need the reminder {reminder_id} anymore, remove it.",
 ])
