@@ -12,13 +12,29 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
-    ROOT, FilePath, FolderPath, ItemPath, Limit, check_unlocked, ensure_space, human, log_activity, lookup, normalize,
-    resolve, resolve_new, server, split, subtree,
+from .server import (
+    ROOT,
+    FilePath,
+    FolderPath,
+    ItemPath,
+    Limit,
+    check_unlocked,
+    destination,
+    ensure_space,
+    human,
+    insert_node,
+    log_activity,
+    lookup,
+    normalize,
+    resolve,
+    resolve_new,
+    split,
+    subtree,
 )
-from .tools_edit import destination, insert_node
+
+tools = Toolset("archive")
 
 Sources = Annotated[list[ItemPath], Field(min_length=1, max_length=20)]
 
@@ -71,7 +87,7 @@ def _archive(ctx: Ctx, path: str) -> tuple[dict, list]:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Zip up {paths} into {archive_path}.",
     "Compress {paths} into an archive called {archive_path}.",
 ])
@@ -135,7 +151,7 @@ def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveC
                           size_text=human(size))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's inside {path}?",
     "List the contents of the zip file {path}.",
 ])
@@ -165,7 +181,7 @@ def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing
                           uncompressed_text=human(size))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unzip {path}.",
     "Extract {path} into {destination_folder}.",
 ])

@@ -2,34 +2,49 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError
+from prove.env import WRITE, Ctx, ToolError, Toolset
+from prove.env.values import quote
 
-from .tools import (
-    ROOT, FilePath, FolderPath, ItemPath, Text, bad_name, check_fits, check_not_protected, check_text_size,
-    check_unlocked, ensure_space, fingerprint, guard_vault, human, inside, join, log_activity, lookup, mime_for,
-    normalize, now, require_text, resolve, resolve_new, server, show, split, subtree, text_size,
+from .server import (
+    ROOT,
+    FilePath,
+    FileWritten,
+    FolderPath,
+    ItemPath,
+    Text,
+    bad_name,
+    check_fits,
+    check_not_protected,
+    check_unlocked,
+    destination,
+    ensure_space,
+    guard_vault,
+    human,
+    insert_node,
+    inside,
+    log_activity,
+    lookup,
+    mime_for,
+    normalize,
+    replace_content,
+    resolve,
+    resolve_new,
+    split,
+    subtree,
+    text_size,
+    writable_text,
+    written,
 )
+
+tools = Toolset("edit")
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 
 # ----- models -----------------------------------------------------------------------------------
-
-
-class FileWritten(BaseModel):
-    """A text file after a write."""
-
-    path: FilePath
-    size: int
-    size_text: str
-    lines: int
-    version: int = Field(description="the number of the current content; earlier ones are listed by list_versions")
-    modified_at: str
-    changed: bool = Field(description="false if the content was already exactly this")
 
 
 class FolderCreated(BaseModel):
@@ -61,68 +76,7 @@ class Protection(BaseModel):
     affected_items: int = Field(description="the item and everything inside it")
 
 
-# ----- helpers shared with versions and archives -------------------------------------------------
-
-
-def current_version(ctx: Ctx, node_id: int) -> int:
-    (n,) = ctx.db.execute("SELECT count(*) FROM versions WHERE node_id = ?", (node_id,)).fetchone()
-    return n + 1
-
-
-def save_version(ctx: Ctx, row: sqlite3.Row) -> None:
-    """Keep the file's current content as its newest earlier version."""
-    (last,) = ctx.db.execute("SELECT coalesce(max(version_no), 0) FROM versions WHERE node_id = ?",
-                             (row["node_id"],)).fetchone()
-    ctx.db.execute("INSERT INTO versions (version_id, node_id, version_no, content, size, modified_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
-                   (ctx.new_id("VER"), row["node_id"], last + 1, row["content"], row["size"], row["modified_at"]))
-
-
-def replace_content(ctx: Ctx, row: sqlite3.Row, content: str, action: str = "edited",
-                    detail: str | None = None) -> FileWritten:
-    """Give a writable text file new content, keeping the old one as a version."""
-    check_text_size(content)
-    if content == row["content"]:
-        return _written(ctx, row["node_id"], changed=False)
-    size = text_size(content)
-    ensure_space(ctx, size - row["size"])
-    save_version(ctx, row)
-    ctx.db.execute("UPDATE nodes SET content = ?, size = ?, content_hash = ?, modified_at = ? WHERE node_id = ?",
-                   (content, size, fingerprint(content), now(ctx), row["node_id"]))
-    log_activity(ctx, action, row["path"], detail)
-    return _written(ctx, row["node_id"], changed=True)
-
-
-def _written(ctx: Ctx, node_id: int, changed: bool) -> FileWritten:
-    row = ctx.db.execute("SELECT * FROM nodes WHERE node_id = ?", (node_id,)).fetchone()
-    return FileWritten(path=row["path"], size=row["size"], size_text=human(row["size"]),
-                       lines=len(row["content"].splitlines()), version=current_version(ctx, node_id),
-                       modified_at=row["modified_at"], changed=changed)
-
-
-def writable_text(ctx: Ctx, path: str) -> sqlite3.Row:
-    """A text file the user may change: invalid_path, vault_locked, not_found, is_a_directory,
-    binary_file, read_only."""
-    row = resolve(ctx, path, expect="file")
-    require_text(row)
-    check_unlocked(ctx, row["path"], "change")
-    return row
-
-
-def insert_node(ctx: Ctx, parent_id: int, path: str, kind: str, *, content: str | None = None, size: int = 0,
-                digest: str | None = None, mime: str | None = None) -> int:
-    """Add a node owned by the user, created now; returns its node_id."""
-    (owner,) = ctx.db.execute("SELECT name FROM account").fetchone()
-    name = split(path)[1]
-    if kind == "file":
-        mime = mime or mime_for(name, content is not None)
-        digest = digest or fingerprint(content or "")
-    stamp = now(ctx)
-    cur = ctx.db.execute(
-        "INSERT INTO nodes (parent_id, path, name, kind, content, size, mime_type, content_hash, owner, read_only, "
-        "created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
-        (parent_id, path, name, kind, content, size, mime if kind == "file" else None, digest, owner, stamp, stamp))
-    return int(cur.lastrowid)
+# ----- helpers -----------------------------------------------------------------------------------
 
 
 def repath(ctx: Ctx, old: str, new: str) -> None:
@@ -132,21 +86,10 @@ def repath(ctx: Ctx, old: str, new: str) -> None:
                    (new, len(old) + 1, old, len(old) + 1, old + "/"))
 
 
-def destination(ctx: Ctx, folder: str, name: str) -> tuple[sqlite3.Row, str]:
-    """A folder to put an item called `name` in, and the item's new path there."""
-    dest = resolve(ctx, folder, expect="folder")
-    target = normalize(join(dest["path"], name))
-    existing = lookup(ctx, target)
-    if existing is not None:
-        raise ToolError("already_exists", f"A {existing['kind']} named {name!r} already exists in {dest['path']!r}.",
-                        hint="Rename one of them first, or choose another destination.")
-    return dest, target
-
-
 def check_name(name: str) -> str:
     why = bad_name(name.strip())
     if why:
-        raise ToolError("invalid_name", f"{show(name)} cannot be used: {why}.",
+        raise ToolError("invalid_name", f"{quote(name, 60)} cannot be used: {why}.",
                         hint="Use a plain name such as 'Budget 2026.csv', without / \\ : * ? \" < > |.")
     return name.strip()
 
@@ -154,7 +97,7 @@ def check_name(name: str) -> str:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make a new folder at {path}.",
     "Create the folder {path}, including any missing parent folders.",
 ])
@@ -211,7 +154,7 @@ def _above(path: str) -> list[str]:
     return [ROOT] + ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a file {path} that says: {content}",
     "Make a new text file at {path}.",
 ])
@@ -238,10 +181,10 @@ def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     ensure_space(ctx, text_size(content))
     node_id = insert_node(ctx, parent["node_id"], target, "file", content=content, size=text_size(content))
     log_activity(ctx, "created", target)
-    return _written(ctx, node_id, changed=True)
+    return written(ctx, node_id, changed=True)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Replace everything in {path} with: {content}",
     "Overwrite {path} with this text: {content}",
 ])
@@ -267,7 +210,7 @@ def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
     return replace_content(ctx, writable_text(ctx, path), content)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add this line to the end of {path}: {content}",
     "Append {content} to {path}.",
 ])
@@ -300,7 +243,7 @@ def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConst
     return replace_content(ctx, row, joined)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "In {path}, change {find} to {replace}.",
     "Replace every {find} with {replace} in {path}.",
 ])
@@ -332,14 +275,14 @@ def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstra
     text = row["content"]
     count = text.count(find)
     if count == 0:
-        raise ToolError("text_not_found", f"{show(find)} does not occur in {row['path']!r}.",
+        raise ToolError("text_not_found", f"{quote(find, 60)} does not occur in {row['path']!r}.",
                         hint="The match is exact and case-sensitive; check the text with read_file or search_content.")
     done = count if replace_all else 1
     written = replace_content(ctx, row, text.replace(find, replace, -1 if replace_all else 1))
     return Edit(file=written, replacements=done)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {path} into {destination_folder}.",
     "Put {path} in the {destination_folder} folder.",
 ])
@@ -385,7 +328,7 @@ def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Reloc
                      size_text=human(size))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Rename {path} to {new_name}.",
     "Change the name of {path} to {new_name}, please.",
 ])
@@ -427,7 +370,7 @@ def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
                      size_text=human(size))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make a copy of {path} in {destination_folder}.",
     "Copy {path} to {destination_folder} and call it {new_name}.",
 ])
@@ -481,7 +424,7 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
                      size_text=human(size))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {path} read-only so nobody changes it by accident.",
     "Unlock {path} so I can edit it again.",
 ])

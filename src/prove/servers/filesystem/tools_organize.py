@@ -7,9 +7,21 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, quote
 
-from .tools import Entry, EntryList, ItemPath, Kind, Limit, entries, hidden_vault, resolve, server, show, stamp
+from .server import (
+    Entry,
+    EntryList,
+    ItemPath,
+    Kind,
+    Limit,
+    entries,
+    hidden_vault,
+    resolve,
+)
+
+tools = Toolset("organize")
 
 TagText = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 MAX_TAGS = 20
@@ -56,7 +68,7 @@ class FavoriteChange(BaseModel):
 def clean_tag(tag: str) -> str:
     text = " ".join(tag.split()).lower().lstrip("#")
     if not re.fullmatch(r"[a-z0-9][a-z0-9 _-]{0,29}", text):
-        raise ToolError("invalid_tag", f"{show(tag)} is not a tag.",
+        raise ToolError("invalid_tag", f"{quote(tag, 60)} is not a tag.",
                         hint="A tag is 1-30 letters, digits, spaces, '-' or '_', such as 'taxes' or 'to-review'.")
     return text
 
@@ -68,7 +80,7 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Tag {path} as {tag}.",
     "Add the label {tag} to {path}.",
 ])
@@ -102,7 +114,7 @@ def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     return Tagging(path=row["path"], tag=text, tags=_tags(ctx, row["node_id"]))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove the {tag} tag from {path}.",
     "{path} shouldn't be tagged {tag} any more.",
 ])
@@ -132,7 +144,7 @@ def remove_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     return Tagging(path=row["path"], tag=text, tags=_tags(ctx, row["node_id"]))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What tags do I use?",
     "List all my tags and how many files have each.",
 ])
@@ -148,7 +160,7 @@ def list_tags(ctx: Ctx) -> TagList:
     return TagList(tags=[TagCount(tag=r[0], items=r[1]) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me everything tagged {tag}.",
     "Which files have the {tag} tag?",
 ])
@@ -173,7 +185,7 @@ def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
     return EntryList(entries=found, total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {path} to my favorites.",
     "Star {path} so I can find it quickly.",
 ])
@@ -195,11 +207,11 @@ def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
     row = resolve(ctx, path)
     if ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone():
         raise ToolError("already_favorite", f"{row['path']!r} is already a favorite.", hint="Nothing to do.")
-    ctx.db.execute("INSERT INTO favorites (node_id, added_at) VALUES (?, ?)", (row["node_id"], stamp(ctx.now())))
+    ctx.db.execute("INSERT INTO favorites (node_id, added_at) VALUES (?, ?)", (row["node_id"], iso(ctx.now())))
     return FavoriteChange(path=row["path"], favorite=True)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {path} from my favorites.",
     "Unstar {path}.",
 ])
@@ -225,7 +237,7 @@ def remove_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
     return FavoriteChange(path=row["path"], favorite=False)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are my favorite files?",
     "Show my starred items.",
 ])
