@@ -29,13 +29,13 @@ CUSTOMER = EntityKind("customer", table="customers", key="customer_id", label="n
 LOYALTY_ACCOUNT = EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",
                              description="the customer's loyalty account with its points")
 CERTIFICATE = EntityKind("certificate", table="certificates", key="certificate_id", label=None,
-                         description="a reward certificate bought with loyalty points")
+                         description="a reward certificate bought with loyalty points", public_id=True)
 RESERVATION = EntityKind("reservation", table="reservations", key="reservation_id", label=None,
-                         description="a click-and-collect reservation holding stock at a store")
+                         description="a click-and-collect reservation holding stock at a store", public_id=True)
 TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,
-                      description="stock moved from one store to another at the customer's request")
+                      description="stock moved from one store to another at the customer's request", public_id=True)
 PURCHASE = EntityKind("purchase", table="purchases", key="purchase_id", label=None,
-                      description="a receipt of the customer's purchase at a store")
+                      description="a receipt of the customer's purchase at a store", public_id=True)
 POINTS_ACTIVITY = EntityKind("points_activity", table="points_activity", key="activity_id", label="description",
                              description="one entry of the loyalty points history")
 

@@ -105,6 +105,7 @@ def _certificate(row, today: str) -> Certificate:  # noqa: ANN001 - a sqlite3.Ro
 @tools.tool(effect=READ, asks=[
     "How many loyalty points do I have?",
     "Show my rewards account and certificates.",
+    "What tier am I in your rewards program?",
 ])
 def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
     """Show the customer's loyalty account: tier, points and their value, certificates and recent activity.
@@ -135,6 +136,10 @@ def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
 @tools.tool(effect=WRITE, asks=[
     "Turn {points} of my points into a reward certificate; my PIN is {pin}.",
     "Redeem {points} loyalty points, PIN {pin}.",
+], reply=[
+    "Redeemed {points} points for {result.certificate_id}, worth ${result.value} and valid until "
+    "{result.expires_on}.",
+    "Done: you have a new ${result.value} reward certificate, {result.certificate_id}.",
 ])
 def redeem_points(ctx: Ctx, points: Annotated[int, Field(ge=1, le=1_000_000)], pin: Pin) -> Certificate:
     """Redeem loyalty points for a reward certificate (500 points = $5), valid for 90 days.
@@ -180,7 +185,8 @@ def redeem_points(ctx: Ctx, points: Annotated[int, Field(ge=1, le=1_000_000)], p
 
 @tools.tool(effect=READ, asks=[
     "What have I bought recently?",
-    "Show my receipts from store {store_id}.",
+    "Show my receipts from {store_id}.",
+    "What did I buy at {store_id}?",
 ])
 def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10) -> PurchaseList:
     """List the customer's purchase receipts, newest first.

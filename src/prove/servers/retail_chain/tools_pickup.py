@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, money
 
 from .server import (
@@ -96,7 +96,12 @@ def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 @tools.tool(effect=WRITE, asks=[
     "Reserve {quantity} of {product_id} for pickup at {store_id}.",
-    "Can you hold {product_id} for me at store {store_id}? I'll pick it up.",
+    "Can you hold {product_id} for me at {store_id}? I'll pick it up.",
+    "Put {quantity} of {product_id} on hold at {store_id} for click-and-collect.",
+], reply=[
+    "Reserved {result.quantity} of {result.product_name} at {result.store_name}; it's held until "
+    "{result.expires_at} under {result.reservation_id}.",
+    "Done: {product_id} is on hold for you at {store_id} until {result.expires_at}.",
 ])
 def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
     """Reserve units of a product at a store for click-and-collect; they are held for 48 hours.
@@ -151,7 +156,9 @@ def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quant
 
 @tools.tool(effect=READ, asks=[
     "What do I have on hold for pickup?",
-    "Show my {status} reservations.",
+    Ask("Show my active reservations.", status="active"),
+    Ask("Which of my reservations have expired?", status="expired"),
+    Ask("List the reservations I've already collected.", status="collected"),
 ])
 def list_reservations(ctx: Ctx, status: Literal["active", "collected", "cancelled", "expired"] | None = None,
                       limit: Limit = 20) -> ReservationList:
@@ -184,8 +191,11 @@ def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel my reservation {reservation_id}.",
-    "I don't need {reservation_id} anymore, release it.",
+    "Cancel {reservation_id}.",
+    "I don't need {reservation_id} anymore; release it.",
+], reply=[
+    "Cancelled {reservation_id}; the {result.product_name} is released.",
+    "Done: {reservation_id} is cancelled and {result.store_name} no longer holds it.",
 ])
 def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     """Cancel one of the customer's active reservations; its units become available again.
@@ -209,7 +219,10 @@ def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
 
 @tools.tool(effect=WRITE, asks=[
     "Can you hold {reservation_id} one more day?",
-    "Extend my pickup reservation {reservation_id}.",
+    "Extend {reservation_id}; I can't make it in time.",
+], reply=[
+    "Extended {reservation_id}; it's now held until {result.expires_at}.",
+    "Done: {result.store_name} will hold it until {result.expires_at}.",
 ])
 def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     """Keep an active reservation 24 hours longer; each reservation can be extended once.
@@ -237,8 +250,13 @@ def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I'm at the store, check out my reservation {reservation_id}.",
-    "Collect {reservation_id} and use my reward certificate {certificate_id}.",
+    "I'm at the store; check out {reservation_id}.",
+    "Collect {reservation_id} and use {certificate_id}.",
+    "I'm picking up {reservation_id} now and want to apply {certificate_id} to it.",
+], reply=[
+    "Collected {reservation_id}: you paid ${result.total} and earned {result.points_earned} points.",
+    "Done: {reservation_id} is picked up; the total was ${result.total} and your balance is now "
+    "{result.points_balance} points.",
 ])
 def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id: CertificateId | None = None) -> Pickup:
     """Pick up and pay for an active reservation at its store, which must be open now.
@@ -313,7 +331,12 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
 
 @tools.tool(effect=WRITE, asks=[
     "Move {quantity} of {product_id} from {from_store_id} to {to_store_id} so I can pick it up there.",
-    "Can you transfer {product_id} from store {from_store_id} to my store {to_store_id}?",
+    "Can you transfer {product_id} from {from_store_id} to {to_store_id}?",
+    "Have {from_store_id} send {quantity} of {product_id} over to {to_store_id}.",
+], reply=[
+    "Requested: {result.quantity} of {result.product_name} from {result.from_store_name} to "
+    "{result.to_store_name}, arriving {result.arrives_at}.",
+    "Done: {product_id} is on its way to {to_store_id} and should arrive {result.arrives_at}.",
 ])
 def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to_store_id: StoreId,
                      quantity: Quantity = 1) -> Transfer:
@@ -370,7 +393,9 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to
 
 @tools.tool(effect=READ, asks=[
     "Where are my store transfers?",
-    "Show my transfers that are {status}.",
+    Ask("Which of my transfers are still on the way?", status="in_transit"),
+    Ask("Show the transfers that have arrived.", status="received"),
+    Ask("List my cancelled transfers.", status="cancelled"),
 ])
 def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelled"] | None = None,
                    limit: Limit = 20) -> TransferList:
@@ -391,8 +416,11 @@ def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelle
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel the transfer {transfer_id}.",
+    "Cancel {transfer_id}.",
     "I don't need {transfer_id} to come to my store anymore; stop it.",
+], reply=[
+    "Cancelled {transfer_id}; the units stay at {result.from_store_name}.",
+    "Done: {transfer_id} is stopped.",
 ])
 def cancel_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
     """Cancel a transfer that has not arrived yet; its units go back to the source store.

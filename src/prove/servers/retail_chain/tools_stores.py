@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, money, parse_time
 
 from .server import (
@@ -142,7 +142,9 @@ def _home(ctx: Ctx) -> str:
 @tools.tool(effect=READ, asks=[
     "Which stores do you have in {city}?",
     "Is any store in {city} open at {open_at}?",
-    "Find me a store that does click-and-collect.",
+    Ask("Find me a store that does click-and-collect.", pickup_only=True),
+    Ask("Which of your stores in {city} offer click-and-collect pickup?", pickup_only=True),
+    "List all your stores.",
 ])
 def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, pickup_only: bool = False,
                 limit: Limit = 20) -> StoreList:
@@ -184,8 +186,9 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
 
 
 @tools.tool(effect=READ, asks=[
-    "What are the opening hours of store {store_id}?",
+    "What are the opening hours of {store_id}?",
     "Is {store_id} open right now?",
+    "Give me the address and phone number of {store_id}.",
 ])
 def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     """Look up one store: address, phone, weekly opening hours, whether it is open now, pickup and tax.
@@ -211,8 +214,9 @@ def get_store(ctx: Ctx, store_id: StoreId) -> Store:
 
 @tools.tool(effect=READ, asks=[
     "Do you sell {query}?",
-    "Show me {category} products under {max_price} dollars.",
-    "Search for {query} from the {category} department.",
+    "Show me {category} products under ${max_price}.",
+    "Search the {category} department for {query}.",
+    "Find {query} for less than ${max_price}.",
 ])
 def search_products(ctx: Ctx, query: str | None = None, category: Department | None = None,
                     max_price: Annotated[float, Field(ge=0)] | None = None, limit: Limit = 10) -> ProductList:
@@ -246,8 +250,8 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me more about product {product_id}.",
-    "What does {product_id} cost and is it in stock anywhere?",
+    "Tell me more about {product_id}.",
+    "What does {product_id} cost, and is it in stock anywhere?",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     """Look up one product with its description, list price and how much of it the chain has available.
@@ -272,8 +276,9 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
 
 
 @tools.tool(effect=READ, asks=[
-    "Which stores have {product_id} in stock?",
+    Ask("Which stores have {product_id} in stock?", in_stock_only=True),
     "Is {product_id} available anywhere in {city}?",
+    Ask("Which stores carry {product_id} at all, even the ones out of stock?", in_stock_only=False),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
@@ -313,8 +318,9 @@ def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
 
 
 @tools.tool(effect=READ, asks=[
-    "How much is {product_id} at store {store_id}?",
-    "Price check: {product_id} at {store_id}, is it on clearance?",
+    "How much is {product_id} at {store_id}?",
+    "Price check: {product_id} at {store_id}. Is it on clearance?",
+    "What would {product_id} cost me with tax at {store_id}?",
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
     """Check a product's shelf price at one store, against the list price, with tax and stock.
@@ -347,6 +353,9 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
 @tools.tool(effect=WRITE, asks=[
     "Make {store_id} my home store.",
     "I moved; please switch my home store to {store_id}.",
+], reply=[
+    "Done: {store_id} is now your home store.",
+    "I've set your home store to {result.home_store_name}.",
 ])
 def set_home_store(ctx: Ctx, store_id: StoreId) -> HomeStore:
     """Set the customer's home store, the one shown first and used for store news.
