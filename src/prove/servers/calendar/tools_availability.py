@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_clock, parse_span
 
 from .server import (
@@ -71,9 +71,13 @@ def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBu
 
 @tools.tool(effect=READ, asks=[
     "Find {duration_minutes} minutes when {people} and I are all free between {start} and {end}.",
-    "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, "
-    "between {day_start} and {day_end}?",
+    "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, during {day_start} to "
+    "{day_end} each day?",
     "Suggest {limit} times for a {duration_minutes}-minute call with {people} from {start} to {end}.",
+    Ask("When are {people} free for {duration_minutes} minutes between {start} and {end}? Leave my own calendar "
+        "out of it.", include_me=False),
+    Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
+        include_weekends=True),
 ])
 def find_free_slots(ctx: Ctx, people: Annotated[list[PersonId], Field(min_length=1, max_length=20)],
                     duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     Calendar,
@@ -64,8 +64,12 @@ def list_calendars(ctx: Ctx) -> CalendarList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Make me a new calendar called {name}.",
-    "Create a calendar named {name} for {description}.",
+    "Make me a new calendar called '{name}'.",
+    "Create a calendar named '{name}', described as: {description}",
+    "I'd like a separate calendar, '{name}'.",
+], reply=[
+    "Created your new calendar '{result.name}'.",
+    "Done: the '{name}' calendar is ready for events.",
 ])
 def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> Calendar:
     """Create a new calendar owned by the user.
@@ -94,9 +98,13 @@ def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> C
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Share calendar {calendar_id} with {person_id} and give them {permission} access.",
-    "Give {person_id} {permission} access to calendar {calendar_id}.",
-    "Let {person_id} see my {calendar_id} calendar.",
+    Ask("Let {person_id} see the events on {calendar_id}.", permission="read"),
+    Ask("Give {person_id} edit access to {calendar_id}.", permission="write"),
+    Ask("Share only my free/busy times on {calendar_id} with {person_id}.", permission="free_busy"),
+    Ask("{person_id} should be able to add events to {calendar_id}; please share it.", permission="write"),
+], reply=[
+    "Shared {calendar_id} with {person_id}.",
+    "Done: {result.name} now has {result.permission} access to {result.calendar_name}.",
 ])
 def share_calendar(ctx: Ctx, calendar_id: CalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:
     """Share a calendar the user owns with a person, or change the access they already have.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_span, parse_time
 
 from .server import (
@@ -39,7 +39,9 @@ tools = Toolset("events")
 @tools.tool(effect=READ, asks=[
     "What's on my calendar between {start} and {end}?",
     "Show me my meetings from {start} to {end}.",
-    "List everything on calendar {calendar_id} from {start} until {end}.",
+    "List everything on {calendar_id} from {start} until {end}.",
+    Ask("Show my events from {start} to {end}, including the cancelled ones.", include_cancelled=True),
+    Ask("What was I invited to between {start} and {end}, even meetings I declined?", include_declined=True),
 ])
 def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None = None,
                 include_cancelled: bool = False, include_declined: bool = False, limit: Limit = 50) -> EventList:
@@ -90,7 +92,7 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
 
 
 @tools.tool(effect=READ, asks=[
-    "Give me the details of event {event_id}.",
+    "Give me the details of {event_id}.",
     "Who's coming to {event_id}, and where is it?",
 ])
 def get_event(ctx: Ctx, event_id: EventId) -> Event:
@@ -111,8 +113,9 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
 
 @tools.tool(effect=READ, asks=[
     "Find my meetings about {query}.",
-    "When am I next meeting with {attendee_id}? Look from {start} on.",
+    "When am I meeting with {attendee_id} after {start}?",
     "Search my calendar for '{query}' between {start} and {end}.",
+    Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
 ])
 def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | None = None,
                   start: str | None = None, end: str | None = None, include_cancelled: bool = False,
@@ -167,9 +170,14 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Put '{title}' on my calendar {calendar_id} from {start} to {end}.",
-    "Set up a meeting called {title} with {attendees} from {start} to {end} on calendar {calendar_id}.",
-    "Book {title} at {location} between {start} and {end} on {calendar_id}, even if it overlaps something.",
+    "Put '{title}' on {calendar_id} from {start} to {end}.",
+    "Set up a meeting called '{title}' with {attendees} from {start} to {end} on {calendar_id}.",
+    Ask("Book '{title}' at {location} from {start} to {end} on {calendar_id}, even if it overlaps something.",
+        allow_overlap=True),
+    "Schedule '{title}' on {calendar_id}, {start} to {end}, with this agenda: {description}",
+], reply=[
+    "Booked '{result.title}' on {result.calendar_name} from {result.start} to {result.end}.",
+    "Done: '{title}' is on your calendar for {start}.",
 ])
 def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, end: str,
                  attendees: Attendees | None = None, location: Note | None = None,
@@ -223,6 +231,9 @@ def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, en
     "Rename {event_id} to '{title}'.",
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
+], reply=[
+    "Updated {event_id}.",
+    "Done: '{result.title}' now reads as you asked.",
 ])
 def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, location: Note | None = None,
                  description: Note | None = None) -> Event:
@@ -264,7 +275,10 @@ def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, locati
 @tools.tool(effect=WRITE, asks=[
     "Move {event_id} to {start}.",
     "Reschedule {event_id} to run from {start} to {end}.",
-    "Push {event_id} to {start} even if that clashes with something else.",
+    Ask("Push {event_id} to {start} even if that clashes with something else.", allow_overlap=True),
+], reply=[
+    "Moved '{result.title}' to {result.start} until {result.end}.",
+    "Done: {event_id} now starts at {result.start}.",
 ])
 def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = None,
                      allow_overlap: bool = False) -> Event:
@@ -312,7 +326,10 @@ def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = 
 
 @tools.tool(effect=WRITE, asks=[
     "Cancel {event_id}.",
-    "Call off the meeting {event_id}, it's not needed anymore.",
+    "Call off {event_id}; it's not needed anymore.",
+], reply=[
+    "Cancelled '{result.title}'; the attendees will see it's off.",
+    "Done: {event_id} is cancelled.",
 ])
 def cancel_event(ctx: Ctx, event_id: EventId) -> Event:
     """Cancel an upcoming event the user organizes; for a recurring event, only this occurrence.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -47,8 +47,11 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
 
 @tools.tool(effect=WRITE, asks=[
     "Invite {people} to {event_id}.",
-    "Add {people} to the meeting {event_id}.",
-    "Add {people} to {event_id} and to every later meeting of that series.",
+    "Add {people} to {event_id}.",
+    Ask("Add {people} to {event_id} and to every later meeting of that series.", whole_series=True),
+], reply=[
+    "Invited {people} to '{result.title}'.",
+    "Done: {people} now have an invitation to {event_id}.",
 ])
 def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_series: bool = False) -> Event:
     """Invite more people to an upcoming event the user organizes.
@@ -92,7 +95,11 @@ def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_serie
 
 @tools.tool(effect=WRITE, asks=[
     "Take {person_id} off the invite list for {event_id}.",
-    "Remove {person_id} from {event_id}, they don't need to be there.",
+    "Remove {person_id} from {event_id}; they don't need to be there.",
+    Ask("Drop {person_id} from {event_id} and from the rest of that series.", whole_series=True),
+], reply=[
+    "Removed {person_id} from '{result.title}'.",
+    "Done: {person_id} is no longer invited to {event_id}.",
 ])
 def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_series: bool = False) -> Event:
     """Remove an attendee from an upcoming event the user organizes.
@@ -128,7 +135,9 @@ def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_seri
 
 @tools.tool(effect=READ, asks=[
     "Do I have any meeting invitations I haven't answered?",
-    "Which upcoming invitations have I marked as {response}?",
+    Ask("Which upcoming invitations have I accepted?", response="accepted"),
+    Ask("Show the invitations I said maybe to.", response="tentative"),
+    Ask("Which upcoming meetings have I declined?", response="declined"),
 ])
 def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit: Limit = 20) -> InvitationList:
     """List the user's invitations to upcoming events, by their response; by default the unanswered ones.
@@ -152,9 +161,14 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Accept the invitation to {event_id}.",
-    "Answer '{response}' to the invite for {event_id} and tell the organizer: {note}",
-    "Decline {event_id} and all the following meetings in that series.",
+    Ask("Accept the invitation to {event_id}.", response="accepted"),
+    Ask("Decline {event_id} and tell the organizer: {note}", response="declined"),
+    Ask("Decline {event_id} and all the following meetings in that series.", response="declined",
+        whole_series=True),
+    Ask("Tell them I might make it to {event_id}.", response="tentative"),
+], reply=[
+    "Answered {result.response} for '{result.title}'.",
+    "Done: {result.organizer_name} will see your answer to {event_id}.",
 ])
 def respond_to_invitation(ctx: Ctx, event_id: EventId, response: Response, note: Note | None = None,
                           whole_series: bool = False) -> Invitation:

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_span, parse_time, quote
 
 from .server import (
@@ -74,11 +74,17 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set up '{title}' every week on {weekdays} from {start} to {end}, {count} times, on calendar {calendar_id}.",
-    "Create a recurring {title} on {calendar_id} starting {start} (ending {end}) that repeats {frequency} "
-    "until {until}.",
-    "Add a standing '{title}' with {attendees}: first one {start} to {end}, every {interval} weeks on "
-    "{weekdays}, {count} occurrences, calendar {calendar_id}.",
+    Ask("Set up '{title}' every Monday and Wednesday from {start} to {end}, {count} times, on {calendar_id}.",
+        frequency="weekly", weekdays=["MO", "WE"]),
+    Ask("Create a daily '{title}' on {calendar_id}, starting {start} and ending {end}, until {until}.",
+        frequency="daily"),
+    "Add a standing '{title}' with {attendees}: first one {start} to {end}, every {interval} weeks, "
+    "{count} occurrences, on {calendar_id}.",
+    Ask("Put a weekly '{title}' on {calendar_id} from {start} to {end}, repeating until {until}.",
+        frequency="weekly"),
+], reply=[
+    "Created the series '{result.title}': {result.rule}.",
+    "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
 ])
 def create_recurring_event(
     ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, end: str,
@@ -176,7 +182,7 @@ def create_recurring_event(
 
 
 @tools.tool(effect=READ, asks=[
-    "When does the series {series_id} happen between {start} and {end}?",
+    "When does {series_id} happen between {start} and {end}?",
     "List the upcoming occurrences of {series_id}.",
 ])
 def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, end: str | None = None,
@@ -211,8 +217,11 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel the whole recurring series {series_id}.",
-    "Stop the series {series_id} from {starting} on.",
+    "Cancel all of {series_id}.",
+    "Stop {series_id} from {starting} on.",
+], reply=[
+    "Cancelled {result.total} meetings of '{result.title}'.",
+    "Done: {series_id} is called off; {result.upcoming} meetings of it remain ahead.",
 ])
 def cancel_series(ctx: Ctx, series_id: SeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, quote
 
 from .server import (
@@ -39,7 +39,11 @@ def _reminder(row: sqlite3.Row) -> Reminder:
 
 @tools.tool(effect=WRITE, asks=[
     "Remind me {minutes_before} minutes before {event_id}.",
-    "Set an {method} reminder {minutes_before} minutes ahead of {event_id}.",
+    Ask("Email me {minutes_before} minutes ahead of {event_id}.", method="email"),
+    Ask("Pop up a reminder {minutes_before} minutes before {event_id}.", method="popup"),
+], reply=[
+    "I'll remind you {minutes_before} minutes before '{result.event_title}', at {result.fires_at}.",
+    "Done: a {result.method} reminder is set for {event_id}.",
 ])
 def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Field(ge=0, le=40320)],
                  method: Literal["popup", "email"] = "popup") -> Reminder:
@@ -106,8 +110,11 @@ def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50)
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete reminder {reminder_id}.",
-    "I don't need the reminder {reminder_id} anymore, remove it.",
+    "Delete {reminder_id}.",
+    "I don't need {reminder_id} anymore; remove it.",
+], reply=[
+    "Deleted the reminder for '{result.event_title}'.",
+    "Done: you won't be reminded of '{result.event_title}' {result.minutes_before} minutes ahead.",
 ])
 def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> Reminder:
     """Delete one of the user's reminders.
