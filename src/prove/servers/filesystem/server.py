@@ -68,7 +68,7 @@ FILE = EntityKind("file", table="nodes", key="path", label="name",
 FOLDER = EntityKind("folder", table="nodes", key="path", label="name",
                     description="a folder in the drive, named by its path", live="kind = 'folder' AND trash_id IS NULL")
 TRASH_ITEM = EntityKind("trash_item", table="trash", key="trash_id", label="name",
-                        description="a deleted file or folder waiting in the trash")
+                        description="a deleted file or folder waiting in the trash", noun="deleted item")
 VERSION = EntityKind("version", table="versions", key="version_id", label=None,
                      description="an earlier content of a text file")
 SHARE_LINK = EntityKind("share_link", table="share_links", key="link_id", label=None,

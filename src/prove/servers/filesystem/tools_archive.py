@@ -89,7 +89,10 @@ def _archive(ctx: Ctx, path: str) -> tuple[dict, list]:
 
 @tools.tool(effect=WRITE, asks=[
     "Zip up {paths} into {archive_path}.",
-    "Compress {paths} into an archive called {archive_path}.",
+    "Compress {paths} into an archive at {archive_path}.",
+], reply=[
+    "Zipped {result.members} items into {archive_path} ({result.size_text}).",
+    "Done: {archive_path} holds {paths}.",
 ])
 def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveCreated:
     """Compress files and folders into a new .zip archive (the originals stay where they are).
@@ -153,7 +156,7 @@ def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveC
 
 @tools.tool(effect=READ, asks=[
     "What's inside {path}?",
-    "List the contents of the zip file {path}.",
+    "List the contents of the zip {path}.",
 ])
 def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing:
     """List the files and folders inside a .zip archive without extracting it.
@@ -184,6 +187,9 @@ def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing
 @tools.tool(effect=WRITE, asks=[
     "Unzip {path}.",
     "Extract {path} into {destination_folder}.",
+], reply=[
+    "Extracted {result.items} items to {result.path}.",
+    "Done: the contents of {path} are in {result.path}.",
 ])
 def extract_archive(ctx: Ctx, path: FilePath, destination_folder: FolderPath | None = None) -> Extracted:
     """Extract a .zip archive into a new folder named after it (the archive itself stays).

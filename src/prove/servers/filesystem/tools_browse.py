@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -164,9 +164,11 @@ def _depth_first(path: str, rows: list) -> list:
 
 
 @tools.tool(effect=READ, asks=[
-    "What's in my {path} folder?",
+    "What's in {path}?",
     "List the files in {path}, sorted by {sort_by}.",
     "Show me everything in the root of my drive.",
+    Ask("Show {path} with the biggest files first.", sort_by="size", descending=True),
+    Ask("List everything in {path}, hidden files included.", include_hidden=True),
 ])
 def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modified", "size"] = "name",
                 descending: bool = False, include_hidden: bool = False, limit: Limit = 100) -> FolderListing:
@@ -244,8 +246,8 @@ def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(g
 
 
 @tools.tool(effect=READ, asks=[
-    "How big is {path} and when was it last changed?",
-    "Give me the details of {path}: owner, size, tags, whether it's read-only.",
+    "How big is {path}, and when was it last changed?",
+    "Give me the details of {path}: owner, size, tags and whether it's protected.",
 ])
 def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     """Show the details of one file or folder: size, type, owner, times, protection, tags and more.
@@ -297,8 +299,9 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
 
 @tools.tool(effect=READ, asks=[
     "Open {path} and show me what it says.",
-    "Read me lines {start_line} onwards of {path}.",
+    "Read me {path} from line {start_line} on.",
     "What's written in {path}?",
+    "Show me the first {max_lines} lines of {path}.",
 ])
 def read_file(ctx: Ctx, path: FilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:
@@ -448,7 +451,9 @@ def get_storage_quota(ctx: Ctx) -> StorageQuota:
 @tools.tool(effect=READ, asks=[
     "What happened to {path} recently?",
     "Show me the recent activity in my drive.",
-    "Which files did I {action} lately?",
+    Ask("Which files did I delete lately?", action="deleted"),
+    Ask("What have I shared recently?", action="shared"),
+    Ask("Show me the files I edited lately.", action="edited"),
 ])
 def list_activity(ctx: Ctx, path: str | None = None, action: Action | None = None, limit: Limit = 20) -> ActivityList:
     """Show the drive's activity log, newest first: uploads, edits, moves, shares, deletions...

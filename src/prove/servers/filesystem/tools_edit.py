@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError, Toolset
+from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -99,7 +99,11 @@ def check_name(name: str) -> str:
 
 @tools.tool(effect=WRITE, asks=[
     "Make a new folder at {path}.",
-    "Create the folder {path}, including any missing parent folders.",
+    Ask("Create the folder {path}, along with any missing folders above it.", parents=True),
+    "I need an empty folder {path}.",
+], reply=[
+    "Created the folder {result.path}.",
+    "Done: {path} is ready.",
 ])
 def create_folder(ctx: Ctx, path: str, parents: bool = False) -> FolderCreated:
     """Create a folder.
@@ -156,7 +160,11 @@ def _above(path: str) -> list[str]:
 
 @tools.tool(effect=WRITE, asks=[
     "Create a file {path} that says: {content}",
-    "Make a new text file at {path}.",
+    "Make a new empty text file at {path}.",
+    "Start a note at {path} with this text: {content}",
+], reply=[
+    "Created {path} ({result.size_text}).",
+    "Done: {path} is saved with {result.lines} lines.",
 ])
 def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     """Create a new text file (it fails if something already exists there; use write_file to replace).
@@ -187,6 +195,9 @@ def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
 @tools.tool(effect=WRITE, asks=[
     "Replace everything in {path} with: {content}",
     "Overwrite {path} with this text: {content}",
+], reply=[
+    "Saved the new text to {path}; the old content is kept as an earlier version.",
+    "Done: {path} now holds {result.lines} lines ({result.size_text}).",
 ])
 def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
     """Replace the whole content of an existing text file; the old content is kept as a version.
@@ -212,7 +223,10 @@ def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
 
 @tools.tool(effect=WRITE, asks=[
     "Add this line to the end of {path}: {content}",
-    "Append {content} to {path}.",
+    "Append '{content}' to {path}.",
+], reply=[
+    "Added it to the end of {path}.",
+    "Done: {path} now has {result.lines} lines.",
 ])
 def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConstraints(min_length=1, max_length=10_000)]
                    ) -> FileWritten:
@@ -244,8 +258,12 @@ def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConst
 
 
 @tools.tool(effect=WRITE, asks=[
-    "In {path}, change {find} to {replace}.",
-    "Replace every {find} with {replace} in {path}.",
+    "In {path}, change '{find}' to '{replace}'.",
+    Ask("Change every '{find}' to '{replace}' in {path}.", replace_all=True),
+    "Fix {path}: '{find}' should read '{replace}'.",
+], reply=[
+    "Made {result.replacements} replacements in {path}.",
+    "Done: '{find}' now reads '{replace}' in {path}.",
 ])
 def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstraints(min_length=1, max_length=10_000)],
                     replace: Text, replace_all: bool = False) -> Edit:
@@ -284,7 +302,10 @@ def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstra
 
 @tools.tool(effect=WRITE, asks=[
     "Move {path} into {destination_folder}.",
-    "Put {path} in the {destination_folder} folder.",
+    "Put {path} in {destination_folder}.",
+], reply=[
+    "Moved {path} to {destination_folder}.",
+    "Done: it now lives at {result.path}.",
 ])
 def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Relocated:
     """Move a file or folder (with everything inside) into another folder, keeping its name.
@@ -329,8 +350,11 @@ def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Reloc
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Rename {path} to {new_name}.",
-    "Change the name of {path} to {new_name}, please.",
+    "Rename {path} to '{new_name}'.",
+    "Change the name of {path} to '{new_name}', please.",
+], reply=[
+    "Renamed it to '{new_name}'.",
+    "Done: {path} is now called '{new_name}'.",
 ])
 def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
     """Rename a file or folder where it is.
@@ -372,7 +396,10 @@ def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
 
 @tools.tool(effect=WRITE, asks=[
     "Make a copy of {path} in {destination_folder}.",
-    "Copy {path} to {destination_folder} and call it {new_name}.",
+    "Copy {path} to {destination_folder} and call it '{new_name}'.",
+], reply=[
+    "Copied {path} to {result.path}.",
+    "Done: there's a copy in {destination_folder} now.",
 ])
 def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name: Name | None = None) -> Relocated:
     """Copy a file or folder (with everything inside) into a folder, optionally under a new name.
@@ -425,8 +452,13 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Make {path} read-only so nobody changes it by accident.",
-    "Unlock {path} so I can edit it again.",
+    Ask("Make {path} read-only so nobody changes it by accident.", read_only=True),
+    Ask("Unlock {path} so I can edit it again.", read_only=False),
+    Ask("Protect {path} against changes.", read_only=True),
+    Ask("{path} no longer needs to be read-only.", read_only=False),
+], reply=[
+    "Updated the protection on {path}; it covers {result.affected_items} items.",
+    "Done: {path} and everything inside it now have the read-only setting you asked for.",
 ])
 def set_read_only(ctx: Ctx, path: ItemPath, read_only: bool) -> Protection:
     """Protect an item from changes (read-only) or remove that protection.

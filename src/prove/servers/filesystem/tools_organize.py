@@ -81,8 +81,11 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Tag {path} as {tag}.",
-    "Add the label {tag} to {path}.",
+    "Tag {path} as '{tag}'.",
+    "Add the label '{tag}' to {path}.",
+], reply=[
+    "Tagged {path} '{tag}'.",
+    "Done: {path} now carries the tags {result.tags}.",
 ])
 def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     """Add a tag (a label such as 'taxes' or 'to-review') to a file or folder.
@@ -115,8 +118,11 @@ def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Remove the {tag} tag from {path}.",
-    "{path} shouldn't be tagged {tag} any more.",
+    "Remove the '{tag}' tag from {path}.",
+    "{path} shouldn't be tagged '{tag}' any more.",
+], reply=[
+    "Removed '{tag}' from {path}.",
+    "Done: {path} is no longer tagged '{tag}'.",
 ])
 def remove_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     """Remove a tag from a file or folder.
@@ -161,8 +167,8 @@ def list_tags(ctx: Ctx) -> TagList:
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me everything tagged {tag}.",
-    "Which files have the {tag} tag?",
+    "Show me everything tagged '{tag}'.",
+    "Which files have the '{tag}' tag?",
 ])
 def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
     """Find the files and folders that carry a tag.
@@ -187,7 +193,10 @@ def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
 
 @tools.tool(effect=WRITE, asks=[
     "Add {path} to my favorites.",
-    "Star {path} so I can find it quickly.",
+    "Mark {path} as a favorite so I can find it quickly.",
+], reply=[
+    "Added {path} to your favorites.",
+    "Done: {path} is in your favorites now.",
 ])
 def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
     """Star a file or folder as a favorite.
@@ -213,7 +222,10 @@ def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
 
 @tools.tool(effect=WRITE, asks=[
     "Remove {path} from my favorites.",
-    "Unstar {path}.",
+    "Take {path} off my favorites list.",
+], reply=[
+    "Removed {path} from your favorites.",
+    "Done: {path} is no longer a favorite.",
 ])
 def remove_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
     """Remove the star from a favorite file or folder.
@@ -239,7 +251,7 @@ def remove_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
 
 @tools.tool(effect=READ, asks=[
     "What are my favorite files?",
-    "Show my starred items.",
+    "Show my favorites.",
 ])
 def list_favorites(ctx: Ctx, limit: Limit = 50) -> FavoriteList:
     """List the user's favorite (starred) files and folders, most recently added first.

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
@@ -84,9 +84,9 @@ def _moment(value: str, name: str, end: bool) -> datetime:
 
 
 @tools.tool(effect=READ, asks=[
-    "Find files with {query} in the name.",
-    "Search {path} for anything called {query}.",
-    "Where are my files matching {query}?",
+    "Find files with '{query}' in the name.",
+    "Search {path} for anything called '{query}'.",
+    Ask("Is there a folder named '{query}' somewhere?", kind="folder"),
 ])
 def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | None = None,
                    limit: Limit = 50) -> EntryList:
@@ -125,8 +125,9 @@ def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | 
 
 
 @tools.tool(effect=READ, asks=[
-    "Which of my files mention {query}?",
-    "Search inside the files in {path} for {query}.",
+    "Which of my files mention '{query}'?",
+    "Search inside the files in {path} for '{query}'.",
+    Ask("Find files containing exactly '{query}', with that capitalization.", case_sensitive=True),
 ])
 def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitive: bool = False,
                    limit: Limit = 20) -> ContentMatches:
@@ -167,8 +168,8 @@ def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitiv
 
 
 @tools.tool(effect=READ, asks=[
-    "Find all my {extension} files.",
-    "List every .{extension} file under {path}.",
+    "Find all my .{extension} files.",
+    "List every .{extension} file in {path}.",
 ])
 def find_by_extension(ctx: Ctx, extension: Annotated[str, StringConstraints(min_length=1, max_length=20)],
                       path: FolderPath = "/", limit: Limit = 50) -> EntryList:
@@ -201,7 +202,8 @@ def find_by_extension(ctx: Ctx, extension: Annotated[str, StringConstraints(min_
 
 @tools.tool(effect=READ, asks=[
     "What files did I change between {since} and {until}?",
-    "Show me files modified since {since} in {path}.",
+    "Show me the files in {path} modified since {since}.",
+    Ask("Which folders changed since {since}?", kind="folder"),
 ])
 def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPath = "/",
                   kind: Kind | None = "file", limit: Limit = 50) -> EntryList:

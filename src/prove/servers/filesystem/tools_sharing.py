@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -92,7 +92,12 @@ def _expiry(ctx: Ctx, days: int | None) -> str | None:
 
 @tools.tool(effect=WRITE, asks=[
     "Create a link so people can see {path}.",
-    "Share {path} with a link that lets people {access} it and expires in {expires_in_days} days.",
+    "Share {path} with a link that expires in {expires_in_days} days.",
+    Ask("Give me a link to {path} that lets people change it.", access="edit"),
+    Ask("Make a view-only link to {path} that stops working after {expires_in_days} days.", access="view"),
+], reply=[
+    "Here's the link to {path}: {result.url}",
+    "Done: anyone with {result.url} can {result.access} it.",
 ])
 def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
                       expires_in_days: Days | None = None) -> ShareLink:
@@ -134,7 +139,8 @@ def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
 @tools.tool(effect=READ, asks=[
     "Which of my files are shared by link?",
     "Show me the share links for {path}.",
-    "List my {status} share links.",
+    Ask("List my share links that still work.", status="active"),
+    Ask("Which of my links have expired?", status="expired"),
 ])
 def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus | None = None,
                      limit: Limit = 50) -> ShareLinkList:
@@ -166,8 +172,12 @@ def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change link {link_id} so people can {access} the file.",
-    "Make share link {link_id} expire in {expires_in_days} days.",
+    Ask("Change {link_id} so people can edit the file too.", access="edit"),
+    Ask("Make {link_id} view-only.", access="view"),
+    "Make {link_id} expire in {expires_in_days} days.",
+], reply=[
+    "Updated {link_id}: {result.access} access.",
+    "Done: {link_id} now gives {result.access} access.",
 ])
 def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
                       expires_in_days: Days | None = None) -> ShareLink:
@@ -206,8 +216,11 @@ def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Stop sharing link {link_id}.",
-    "Revoke the share link {link_id} right away.",
+    "Stop sharing through {link_id}.",
+    "Revoke {link_id} right away.",
+], reply=[
+    "Revoked {link_id}; it no longer opens {result.path}.",
+    "Done: that link is dead.",
 ])
 def revoke_share_link(ctx: Ctx, link_id: LinkId) -> ShareLink:
     """Turn a share link off for good: nobody can use it any more.

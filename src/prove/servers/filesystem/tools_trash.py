@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -114,7 +114,11 @@ def _trash_row(ctx: Ctx, trash_id: str) -> sqlite3.Row:
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {path}.",
-    "Throw {path} in the trash, with everything in it.",
+    Ask("Throw {path} in the trash, with everything in it.", recursive=True),
+    "Move {path} to the trash.",
+], reply=[
+    "Moved {path} to the trash; it can be restored until {result.purge_on}.",
+    "Done: {path} is in the trash ({result.size_text}).",
 ])
 def delete_path(ctx: Ctx, path: ItemPath, recursive: bool = False) -> Deleted:
     """Move a file or folder to the trash, where it stays restorable for 30 days.
@@ -179,6 +183,10 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
 @tools.tool(effect=WRITE, asks=[
     "Restore {trash_id} from the trash.",
     "Undelete {trash_id} and put it in {destination_folder}.",
+    "Bring back {trash_id}; I deleted it by mistake.",
+], reply=[
+    "Restored {trash_id} to {result.path}.",
+    "Done: it's back at {result.path}.",
 ])
 def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: FolderPath | None = None) -> Restored:
     """Bring a deleted item back from the trash, to where it was or into another folder.
@@ -222,6 +230,9 @@ def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: FolderPa
 @tools.tool(effect=WRITE, asks=[
     "Permanently delete {trash_id} from the trash.",
     "Get rid of {trash_id} for good.",
+], reply=[
+    "Deleted it for good and freed {result.freed_text}.",
+    "Done: {trash_id} is gone permanently.",
 ])
 def delete_from_trash(ctx: Ctx, trash_id: TrashId) -> Purged:
     """Delete one trash item for good, freeing its space. This cannot be undone.
@@ -245,6 +256,9 @@ def delete_from_trash(ctx: Ctx, trash_id: TrashId) -> Purged:
 @tools.tool(effect=WRITE, asks=[
     "Empty my trash.",
     "Clear out the trash to free up some space.",
+], reply=[
+    "Emptied the trash: {result.items} items, {result.freed_text} freed.",
+    "Done: the trash is empty and you got {result.freed_text} back.",
 ])
 def empty_trash(ctx: Ctx) -> Purged:
     """Delete everything in the trash for good, freeing its space. This cannot be undone.

@@ -75,8 +75,11 @@ def get_vault_status(ctx: Ctx) -> VaultStatus:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Unlock my Personal Vault, the passcode is {passcode}.",
+    "Unlock my Personal Vault; the passcode is {passcode}.",
     "Open the vault with code {passcode}.",
+], reply=[
+    "The vault is open until {result.unlocked_until}.",
+    "Done: your Personal Vault is unlocked; it locks itself again at {result.unlocked_until}.",
 ])
 def unlock_vault(ctx: Ctx, passcode: Passcode) -> VaultStatus:
     """Unlock the Personal Vault with the user's passcode, for 20 minutes (unlocking again restarts the timer).
@@ -101,7 +104,10 @@ def unlock_vault(ctx: Ctx, passcode: Passcode) -> VaultStatus:
 
 @tools.tool(effect=WRITE, asks=[
     "Lock my Personal Vault now.",
-    "I'm done with the vault, lock it again.",
+    "I'm done with the vault; lock it again.",
+], reply=[
+    "Locked your Personal Vault.",
+    "Done: the vault is locked; it needs the passcode to open again.",
 ])
 def lock_vault(ctx: Ctx) -> VaultStatus:
     """Lock the Personal Vault right away.

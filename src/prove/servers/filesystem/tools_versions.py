@@ -106,8 +106,8 @@ def list_versions(ctx: Ctx, path: FilePath) -> VersionList:
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me what version {version_id} said.",
-    "Open the old version {version_id}.",
+    "Show me what {version_id} said.",
+    "Open {version_id}.",
 ])
 def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
     """Read the full text of an earlier version of a file.
@@ -128,7 +128,7 @@ def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
 
 
 @tools.tool(effect=READ, asks=[
-    "What changed in the file since version {version_id}?",
+    "What changed in the file since {version_id}?",
     "Compare {version_id} with the current file.",
 ])
 def diff_version(ctx: Ctx, version_id: VersionId,
@@ -152,8 +152,11 @@ def diff_version(ctx: Ctx, version_id: VersionId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Roll {version_id} back in as the current version.",
-    "Undo my changes: restore version {version_id}.",
+    "Roll the file back to {version_id}.",
+    "Undo my changes: restore {version_id}.",
+], reply=[
+    "Restored {version_id}; {result.path} holds that text again, and what it replaced is kept as a version.",
+    "Done: {result.path} is back to {version_id}.",
 ])
 def restore_version(ctx: Ctx, version_id: VersionId) -> FileWritten:
     """Make an earlier version the file's current content; the content it replaces is kept as a version.
