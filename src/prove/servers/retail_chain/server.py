@@ -60,6 +60,12 @@ ReservationId = RESERVATION.id
 TransferId = TRANSFER.id
 PurchaseId = PURCHASE.id
 ActivityId = POINTS_ACTIVITY.id
+# Subsets a tool accepts, so that sampled calls name rows it can act on.
+OpenStoreId = STORE.where("status = 'open'")
+PickupStoreId = STORE.where("status = 'open' AND offers_pickup = 1")
+ActiveReservationId = RESERVATION.where("status = 'active'")
+AvailableCertificateId = CERTIFICATE.where("status = 'available'")
+InTransitTransferId = TRANSFER.where("status = 'in_transit'")
 Pin = Annotated[str, Sensitive()]
 Limit = Annotated[int, Field(ge=1, le=50)]
 

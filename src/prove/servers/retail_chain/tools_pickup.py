@@ -13,12 +13,16 @@ from prove.env.values import iso, money
 from .server import (
     MAX_ACTIVE_RESERVATIONS,
     RESERVATION_SQL,
+    ActiveReservationId,
+    AvailableCertificateId,
     CertificateId,
+    InTransitTransferId,
     Limit,
+    OpenStoreId,
+    PickupStoreId,
     ProductId,
     PurchaseId,
     Reservation,
-    ReservationId,
     StoreId,
     TransferId,
     is_open,
@@ -103,7 +107,7 @@ def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
     "{result.expires_at} under {result.reservation_id}.",
     "Done: {product_id} is on hold for you at {store_id} until {result.expires_at}.",
 ])
-def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
+def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
     """Reserve units of a product at a store for click-and-collect; they are held for 48 hours.
 
     The store price at reservation time is honoured at pickup. Reserved units are no longer
@@ -197,7 +201,7 @@ def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202
     "Cancelled {reservation_id}; the {result.product_name} is released.",
     "Done: {reservation_id} is cancelled and {result.store_name} no longer holds it.",
 ])
-def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
+def cancel_reservation(ctx: Ctx, reservation_id: ActiveReservationId) -> Reservation:
     """Cancel one of the customer's active reservations; its units become available again.
 
     Args:
@@ -224,7 +228,7 @@ def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     "Extended {reservation_id}; it's now held until {result.expires_at}.",
     "Done: {result.store_name} will hold it until {result.expires_at}.",
 ])
-def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
+def extend_reservation(ctx: Ctx, reservation_id: ActiveReservationId) -> Reservation:
     """Keep an active reservation 24 hours longer; each reservation can be extended once.
 
     Args:
@@ -258,7 +262,8 @@ def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     "Done: {reservation_id} is picked up; the total was ${result.total} and your balance is now "
     "{result.points_balance} points.",
 ])
-def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id: CertificateId | None = None) -> Pickup:
+def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
+                        certificate_id: AvailableCertificateId | None = None) -> Pickup:
     """Pick up and pay for an active reservation at its store, which must be open now.
 
     Pays the reserved price plus the store's sales tax, less an optional reward certificate, and
@@ -338,7 +343,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
     "{result.to_store_name}, arriving {result.arrives_at}.",
     "Done: {product_id} is on its way to {to_store_id} and should arrive {result.arrives_at}.",
 ])
-def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to_store_id: StoreId,
+def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: OpenStoreId, to_store_id: OpenStoreId,
                      quantity: Quantity = 1) -> Transfer:
     """Ask for units of a product to be sent from one store to another, to pick up or reserve there.
 
@@ -422,7 +427,7 @@ def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelle
     "Cancelled {transfer_id}; the units stay at {result.from_store_name}.",
     "Done: {transfer_id} is stopped.",
 ])
-def cancel_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
+def cancel_transfer(ctx: Ctx, transfer_id: InTransitTransferId) -> Transfer:
     """Cancel a transfer that has not arrived yet; its units go back to the source store.
 
     Args:

@@ -15,6 +15,7 @@ from .server import (
     WEEKDAYS,
     CustomerId,
     Limit,
+    OpenStoreId,
     ProductId,
     StoreId,
     is_open,
@@ -357,7 +358,7 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
     "Done: {store_id} is now your home store.",
     "I've set your home store to {result.home_store_name}.",
 ])
-def set_home_store(ctx: Ctx, store_id: StoreId) -> HomeStore:
+def set_home_store(ctx: Ctx, store_id: OpenStoreId) -> HomeStore:
     """Set the customer's home store, the one shown first and used for store news.
 
     Args:
