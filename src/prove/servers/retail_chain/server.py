@@ -15,7 +15,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import Ctx, EntityKind, Sensitive, Server
+from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
 from prove.env.values import iso, money
 
 from .world import build_world
@@ -121,6 +121,26 @@ def stock(ctx: Ctx, store_id: str, product_id: str) -> sqlite3.Row | None:
     return ctx.db.execute(f"SELECT i.*, {AVAILABLE_SQL} AS available FROM inventory i "
                           "WHERE i.store_id = :store AND i.product_id = :product",
                           {"now": iso(ctx.now()), "store": store_id, "product": product_id}).fetchone()
+
+
+def require_open(store: sqlite3.Row, hint: str) -> None:
+    """`store_unavailable` if the store is temporarily closed."""
+    if store["status"] != "open":
+        raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {store['status_note'] or ''}"
+                        .strip(), hint=hint)
+
+
+def units(ctx: Ctx, store: sqlite3.Row, product: sqlite3.Row, quantity: int = 0, *,
+          short_hint: str = "") -> sqlite3.Row:
+    """The store's stock of the product (see `stock`): `not_carried`, or `insufficient_stock` below `quantity`."""
+    row = stock(ctx, store["store_id"], product["product_id"])
+    if row is None:
+        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
+                        hint="Use check_availability to find stores that do.")
+    if row["available"] < quantity:
+        raise ToolError("insufficient_stock", f"{store['name']} has {row['available']} of {product['name']} "
+                        f"available, fewer than {quantity}.", hint=short_hint)
+    return row
 
 
 def settle(ctx: Ctx) -> None:

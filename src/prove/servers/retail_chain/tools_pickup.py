@@ -28,12 +28,13 @@ from .server import (
     is_open,
     loyalty_row,
     next_opening,
+    require_open,
     reservation_model,
     reservation_row,
     reservation_status,
     settle,
-    stock,
     transfer_status,
+    units,
     weekly_hours,
 )
 from .world import EXTENSION_HOURS, RESERVATION_HOURS, TIER_MULTIPLIER
@@ -135,14 +136,8 @@ def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId,
                else "It is an express store without click-and-collect.")
         raise ToolError("pickup_unavailable", f"{store['name']} does not take pickup reservations. {why}",
                         hint="Find a store that does with find_stores(pickup_only=true).")
-    row = stock(ctx, store_id, product_id)
-    if row is None:
-        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
-                        hint="Use check_availability to find stores that do.")
-    if row["available"] < quantity:
-        raise ToolError("insufficient_stock", f"{store['name']} has {row['available']} of {product['name']} "
-                        f"available, fewer than {quantity}.",
-                        hint="Reserve fewer, try another store (check_availability), or request_transfer.")
+    row = units(ctx, store, product, quantity,
+                short_hint="Reserve fewer, try another store (check_availability), or request_transfer.")
     now = ctx.now()
     active = ctx.db.execute("SELECT count(*) FROM reservations WHERE status = 'active' AND expires_at > ?",
                             (iso(now),)).fetchone()[0]
@@ -373,17 +368,9 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: OpenStoreId
         raise ToolError("same_store", "The source and destination stores are the same.",
                         hint="If the store has stock, reserve it there with reserve_for_pickup.")
     for store in (src, dst):
-        if store["status"] != "open":
-            raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {store['status_note'] or ''}"
-                            .strip(), hint="Choose another store with check_availability or find_stores.")
+        require_open(store, "Choose another store with check_availability or find_stores.")
     settle(ctx)
-    row = stock(ctx, from_store_id, product_id)
-    if row is None:
-        raise ToolError("not_carried", f"{src['name']} does not carry {product['name']}.",
-                        hint="Use check_availability to find stores that have it.")
-    if row["available"] < quantity:
-        raise ToolError("insufficient_stock", f"{src['name']} has {row['available']} of {product['name']} "
-                        f"available, fewer than {quantity}.", hint="Use check_availability to find another store.")
+    units(ctx, src, product, quantity, short_hint="Use check_availability to find another store.")
     now = ctx.now()
     arrives = now + timedelta(hours=24 if src["city"] == dst["city"] else 48)
     ctx.db.execute("UPDATE inventory SET on_hand = on_hand - ? WHERE store_id = ? AND product_id = ?",

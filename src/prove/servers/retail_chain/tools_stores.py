@@ -20,8 +20,9 @@ from .server import (
     StoreId,
     is_open,
     next_opening,
-    stock,
+    require_open,
     today_hours,
+    units,
     weekly_hours,
 )
 
@@ -340,10 +341,7 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
     """
     product = ctx.get("product", product_id)
     store = ctx.get("store", store_id)
-    row = stock(ctx, store_id, product_id)
-    if row is None:
-        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
-                        hint="Use check_availability to find stores that do.")
+    row = units(ctx, store, product)
     return PriceCheck(product_id=product_id, product_name=product["name"], store_id=store_id,
                       store_name=store["name"], list_price=product["list_price"], store_price=row["price"],
                       on_clearance=bool(row["clearance"]), savings=money(product["list_price"] - row["price"]),
@@ -372,10 +370,7 @@ def set_home_store(ctx: Ctx, store_id: OpenStoreId) -> HomeStore:
         store_unavailable: the store is temporarily closed.
     """
     store = ctx.get("store", store_id)
-    if store["status"] != "open":
-        note = store["status_note"] or ""
-        raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {note}".strip(),
-                        hint="Choose another store with find_stores.")
+    require_open(store, "Choose another store with find_stores.")
     customer = ctx.db.execute("SELECT customer_id, home_store_id FROM customers").fetchone()
     ctx.db.execute("UPDATE customers SET home_store_id = ? WHERE customer_id = ?", (store_id, customer[0]))
     return HomeStore(customer_id=customer[0], home_store_id=store_id, home_store_name=store["name"],
