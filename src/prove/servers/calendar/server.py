@@ -64,6 +64,17 @@ SeriesId = SERIES.id
 InvitationId = INVITATION.id
 ReminderId = REMINDER.id
 
+# Subsets a tool accepts, so that sampled calls name rows it can act on.
+_ME = "(SELECT person_id FROM people WHERE is_me = 1)"
+ColleagueId = PERSON.where("is_colleague = 1 AND is_me = 0")
+OwnCalendarId = CALENDAR.where(f"owner_id = {_ME}")
+WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT calendar_id FROM calendar_shares "
+                                    f"WHERE person_id = {_ME} AND permission = 'write')")
+OwnEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed'")
+InvitedEventId = EVENT.where(f"status = 'confirmed' AND event_id IN (SELECT event_id FROM invitations "
+                             f"WHERE person_id = {_ME})")
+OwnSeriesId = SERIES.where(f"organizer_id = {_ME}")
+
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]

@@ -12,10 +12,10 @@ from prove.env.values import iso, parse_clock, parse_span
 
 from .server import (
     MAX_RANGE_DAYS,
+    ColleagueId,
     FreeBusy,
     Interval,
     Limit,
-    PersonId,
     SlotList,
     busy_intervals,
     me,
@@ -40,7 +40,7 @@ def _align(t: datetime) -> datetime:
     "Is {person_id} free between {start} and {end}?",
     "When is {person_id} busy from {start} to {end}?",
 ])
-def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBusy:
+def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> FreeBusy:
     """Show when a colleague (or the user) is busy in a time window, without event details.
 
     Busy time comes from events the person organizes or has not declined, and from their
@@ -79,7 +79,7 @@ def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBu
     Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
         include_weekends=True),
 ])
-def find_free_slots(ctx: Ctx, people: Annotated[list[PersonId], Field(min_length=1, max_length=20)],
+def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_length=1, max_length=20)],
                     duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,
                     day_start: str = "09:00", day_end: str = "17:00", include_me: bool = True,
                     include_weekends: bool = False, limit: Limit = 10) -> SlotList:

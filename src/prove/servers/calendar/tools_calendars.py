@@ -8,10 +8,10 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     Calendar,
-    CalendarId,
     CalendarList,
     CalendarShare,
     Note,
+    OwnCalendarId,
     Permission,
     PersonId,
     Share,
@@ -70,7 +70,13 @@ def list_calendars(ctx: Ctx) -> CalendarList:
 ], reply=[
     "Created your new calendar '{result.name}'.",
     "Done: the '{name}' calendar is ready for events.",
-])
+], values={
+    "name": ["Book club", "Side project", "Kids' activities", "Training plan", "On-call rotation", "Travel",
+             "Volunteering", "Home renovation"],
+    "description": ["Monthly meetups and reading deadlines", "Evenings and weekends only",
+                    "School events, practices and pickups", "Runs, rides and gym sessions",
+                    "Who is on call, week by week", "Flights, hotels and trip plans"],
+})
 def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> Calendar:
     """Create a new calendar owned by the user.
 
@@ -106,7 +112,7 @@ def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> C
     "Shared {calendar_id} with {person_id}.",
     "Done: {result.name} now has {result.permission} access to {result.calendar_name}.",
 ])
-def share_calendar(ctx: Ctx, calendar_id: CalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:
+def share_calendar(ctx: Ctx, calendar_id: OwnCalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:
     """Share a calendar the user owns with a person, or change the access they already have.
 
     Permissions: 'free_busy' shows only when the user is busy, 'read' shows every event's

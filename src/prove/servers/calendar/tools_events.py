@@ -16,9 +16,11 @@ from .server import (
     EventList,
     Limit,
     Note,
+    OwnEventId,
     PersonId,
     Query,
     Title,
+    WritableCalendarId,
     calendar_access,
     check_double_booking,
     check_future,
@@ -178,8 +180,16 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
 ], reply=[
     "Booked '{result.title}' on {result.calendar_name} from {result.start} to {result.end}.",
     "Done: '{title}' is on your calendar for {start}.",
-])
-def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, end: str,
+], values={
+    "title": ["Atlas design review", "1:1 with my manager", "Sprint planning", "Dentist appointment",
+              "Coffee chat", "Interview debrief", "Quarterly roadmap review", "Lunch with a customer",
+              "Focus time", "Team retro"],
+    "location": ["Room 2A (Fuji)", "Room 4C (Everest)", "Zoom", "Google Meet", "Cafeteria", "Main lobby"],
+    "description": ["Agenda: open questions and next steps.", "Goal: agree on the launch date.",
+                    "Bring the latest metrics.", "Notes doc linked in the invite.",
+                    "Walk through the design doc together.", "No agenda; just catching up."],
+})
+def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
                  attendees: Attendees | None = None, location: Note | None = None,
                  description: Note | None = None, allow_overlap: bool = False) -> Event:
     """Create a one-off event organized by the user, and invite attendees to it.
@@ -234,8 +244,15 @@ def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, en
 ], reply=[
     "Updated {event_id}.",
     "Done: '{result.title}' now reads as you asked.",
-])
-def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, location: Note | None = None,
+], values={
+    "title": ["Atlas design review (rescheduled)", "Sprint planning", "Roadmap review", "Team retro",
+              "Project sync", "Customer prep"],
+    "location": ["Room 2A (Fuji)", "Room 5B (Denali)", "Zoom", "Microsoft Teams", "Cafeteria"],
+    "description": ["Agenda: status, risks, next steps.", "Goal: decide on the vendor.",
+                    "Please read the doc beforehand.", "Moved online; link in the invite.",
+                    "Focus: the Q3 hiring plan.", "Bring your questions."],
+})
+def update_event(ctx: Ctx, event_id: OwnEventId, title: Title | None = None, location: Note | None = None,
                  description: Note | None = None) -> Event:
     """Change the title, location or description of an upcoming event the user organizes.
 
@@ -280,7 +297,7 @@ def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, locati
     "Moved '{result.title}' to {result.start} until {result.end}.",
     "Done: {event_id} now starts at {result.start}.",
 ])
-def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = None,
+def reschedule_event(ctx: Ctx, event_id: OwnEventId, start: str, end: str | None = None,
                      allow_overlap: bool = False) -> Event:
     """Move an upcoming event the user organizes to a new time.
 
@@ -331,7 +348,7 @@ def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = 
     "Cancelled '{result.title}'; the attendees will see it's off.",
     "Done: {event_id} is cancelled.",
 ])
-def cancel_event(ctx: Ctx, event_id: EventId) -> Event:
+def cancel_event(ctx: Ctx, event_id: OwnEventId) -> Event:
     """Cancel an upcoming event the user organizes; for a recurring event, only this occurrence.
 
     The event stays on record with status 'cancelled', frees everyone's time and loses its

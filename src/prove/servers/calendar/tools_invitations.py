@@ -8,11 +8,12 @@ from prove.env.values import quote
 from .server import (
     Attendees,
     Event,
-    EventId,
     Invitation,
     InvitationList,
+    InvitedEventId,
     Limit,
     Note,
+    OwnEventId,
     PersonId,
     Response,
     ResponseStatus,
@@ -53,7 +54,7 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
     "Invited {people} to '{result.title}'.",
     "Done: {people} now have an invitation to {event_id}.",
 ])
-def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_series: bool = False) -> Event:
+def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_series: bool = False) -> Event:
     """Invite more people to an upcoming event the user organizes.
 
     Each new attendee gets an invitation awaiting their response. The call is all or nothing:
@@ -101,7 +102,7 @@ def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_serie
     "Removed {person_id} from '{result.title}'.",
     "Done: {person_id} is no longer invited to {event_id}.",
 ])
-def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_series: bool = False) -> Event:
+def remove_attendee(ctx: Ctx, event_id: OwnEventId, person_id: PersonId, whole_series: bool = False) -> Event:
     """Remove an attendee from an upcoming event the user organizes.
 
     Args:
@@ -169,8 +170,12 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
 ], reply=[
     "Answered {result.response} for '{result.title}'.",
     "Done: {result.organizer_name} will see your answer to {event_id}.",
-])
-def respond_to_invitation(ctx: Ctx, event_id: EventId, response: Response, note: Note | None = None,
+], values={
+    "note": ["Running 5 minutes late.", "I have a conflict; can we move it?", "Looking forward to it!",
+             "I can join for the first half only.", "Please send the notes afterwards.",
+             "I'll dial in remotely.", "Out of office that day, sorry."],
+})
+def respond_to_invitation(ctx: Ctx, event_id: InvitedEventId, response: Response, note: Note | None = None,
                           whole_series: bool = False) -> Invitation:
     """Answer the user's invitation to an upcoming event: accept, decline or tentatively accept.
 

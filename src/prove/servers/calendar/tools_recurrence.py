@@ -19,15 +19,16 @@ from prove.env.values import iso, parse_date, parse_span, parse_time, quote
 from .server import (
     READABLE,
     Attendees,
-    CalendarId,
     Limit,
     Note,
     Occurrence,
+    OwnSeriesId,
     Series,
     SeriesCancellation,
     SeriesId,
     Title,
     Weekday,
+    WritableCalendarId,
     check_double_booking,
     check_future,
     me,
@@ -85,9 +86,15 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
 ], reply=[
     "Created the series '{result.title}': {result.rule}.",
     "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
-])
+], values={
+    "title": ["Weekly 1:1", "Team standup", "Sprint planning", "Office hours", "Yoga class", "Spanish lesson",
+              "Project sync", "Book club"],
+    "location": ["Room 2A (Fuji)", "Room 3B (Olympus)", "Zoom", "Google Meet", "Community center"],
+    "description": ["Rotating facilitator.", "Agenda in the shared doc.", "Status, blockers, next steps.",
+                    "Bring your questions.", "Camera optional."],
+})
 def create_recurring_event(
-    ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, end: str,
+    ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
     frequency: Literal["daily", "weekly"] = "weekly", weekdays: list[Weekday] | None = None,
     interval: Annotated[int, Field(ge=1, le=4)] = 1, count: Annotated[int, Field(ge=1)] | None = None,
     until: str | None = None, attendees: Attendees | None = None, location: Note | None = None,
@@ -223,7 +230,7 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Cancelled {result.total} meetings of '{result.title}'.",
     "Done: {series_id} is called off; {result.upcoming} meetings of it remain ahead.",
 ])
-def cancel_series(ctx: Ctx, series_id: SeriesId, starting: str | None = None) -> SeriesCancellation:
+def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.
 
     Occurrences that have already started are history and stay as they are. To cancel a
