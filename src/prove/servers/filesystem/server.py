@@ -95,6 +95,12 @@ TrashId = TRASH_ITEM.id
 VersionId = VERSION.id
 LinkId = SHARE_LINK.id
 
+# Subsets a tool accepts, so that sampled calls name items it can act on.
+TextFilePath = FILE.where("content IS NOT NULL")
+ArchivePath = FILE.where("node_id IN (SELECT node_id FROM archive_members)")
+TaggedPath = ITEM.where("node_id IN (SELECT node_id FROM tags)")
+FavoritePath = ITEM.where("node_id IN (SELECT node_id FROM favorites)")
+
 Limit = Annotated[int, Field(ge=1, le=500)]
 Text = Annotated[str, Field(max_length=10_000)]
 Kind = Literal["file", "folder"]

@@ -16,6 +16,7 @@ from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
 from .server import (
     ROOT,
+    ArchivePath,
     FilePath,
     FolderPath,
     ItemPath,
@@ -93,7 +94,10 @@ def _archive(ctx: Ctx, path: str) -> tuple[dict, list]:
 ], reply=[
     "Zipped {result.members} items into {archive_path} ({result.size_text}).",
     "Done: {archive_path} holds {paths}.",
-])
+], values={
+    "archive_path": ["/Documents/Archive.zip", "/Desktop/Backup.zip", "/Documents/Tax documents.zip",
+                     "/Downloads/Bundle.zip", "/Documents/Trip photos.zip"],
+})
 def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveCreated:
     """Compress files and folders into a new .zip archive (the originals stay where they are).
 
@@ -158,7 +162,7 @@ def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveC
     "What's inside {path}?",
     "List the contents of the zip {path}.",
 ])
-def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing:
+def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveListing:
     """List the files and folders inside a .zip archive without extracting it.
 
     Args:
@@ -191,7 +195,7 @@ def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing
     "Extracted {result.items} items to {result.path}.",
     "Done: the contents of {path} are in {result.path}.",
 ])
-def extract_archive(ctx: Ctx, path: FilePath, destination_folder: FolderPath | None = None) -> Extracted:
+def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: FolderPath | None = None) -> Extracted:
     """Extract a .zip archive into a new folder named after it (the archive itself stays).
 
     Args:

@@ -19,6 +19,7 @@ from .server import (
     ItemPath,
     Kind,
     Limit,
+    TextFilePath,
     entries,
     folder_size,
     hidden_vault,
@@ -303,7 +304,7 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     "What's written in {path}?",
     "Show me the first {max_lines} lines of {path}.",
 ])
-def read_file(ctx: Ctx, path: FilePath, start_line: Annotated[int, Field(ge=1)] = 1,
+def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:
     """Read a text file (.txt, .md, .csv, code...), whole or a range of its lines.
 
@@ -341,7 +342,7 @@ def read_file(ctx: Ctx, path: FilePath, start_line: Annotated[int, Field(ge=1)] 
     "How many words are in {path}?",
     "Count the lines and characters of {path}.",
 ])
-def get_text_stats(ctx: Ctx, path: FilePath) -> TextStats:
+def get_text_stats(ctx: Ctx, path: TextFilePath) -> TextStats:
     """Count the lines, words, characters and bytes of a text file.
 
     Args:

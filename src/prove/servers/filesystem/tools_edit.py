@@ -11,11 +11,11 @@ from prove.env.values import quote
 
 from .server import (
     ROOT,
-    FilePath,
     FileWritten,
     FolderPath,
     ItemPath,
     Text,
+    TextFilePath,
     bad_name,
     check_fits,
     check_not_protected,
@@ -43,6 +43,7 @@ from .server import (
 tools = Toolset("edit")
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+Snippet = Annotated[str, StringConstraints(min_length=1, max_length=10_000)]
 
 # ----- models -----------------------------------------------------------------------------------
 
@@ -104,7 +105,10 @@ def check_name(name: str) -> str:
 ], reply=[
     "Created the folder {result.path}.",
     "Done: {path} is ready.",
-])
+], values={
+    "path": ["/Documents/Receipts 2026", "/Documents/Taxes 2026", "/Photos/Passport scans", "/Desktop/To sort",
+             "/Documents/Contracts", "/Downloads/Installers", "/Documents/Car", "/Music/New albums"],
+})
 def create_folder(ctx: Ctx, path: str, parents: bool = False) -> FolderCreated:
     """Create a folder.
 
@@ -165,7 +169,13 @@ def _above(path: str) -> list[str]:
 ], reply=[
     "Created {path} ({result.size_text}).",
     "Done: {path} is saved with {result.lines} lines.",
-])
+], values={
+    "path": ["/Documents/Notes.txt", "/Desktop/todo.md", "/Documents/Shopping list.txt", "/Desktop/ideas.txt",
+             "/Documents/Reading list.md", "/Documents/Packing list.md"],
+    "content": ["Buy milk, eggs and coffee.", "# Ideas\n- Weekend trip\n- New bookshelf",
+                "Call the dentist on Monday.", "- Passport\n- Chargers\n- Rain jacket",
+                "Books to read: The Overstory, Piranesi, Project Hail Mary.", "Wi-Fi guest network: ask at the desk."],
+})
 def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     """Create a new text file (it fails if something already exists there; use write_file to replace).
 
@@ -198,8 +208,12 @@ def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
 ], reply=[
     "Saved the new text to {path}; the old content is kept as an earlier version.",
     "Done: {path} now holds {result.lines} lines ({result.size_text}).",
-])
-def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
+], values={
+    "content": ["# To do\n- Pay rent\n- Renew car insurance", "Meeting moved to Thursday at 10:00.",
+                "Final version, approved on 2026-03-16.", "Budget: rent 1800, food 600, transport 150.",
+                "Draft 2: tighter intro, new closing paragraph.", "Nothing planned yet."],
+})
+def write_file(ctx: Ctx, path: TextFilePath, content: Text) -> FileWritten:
     """Replace the whole content of an existing text file; the old content is kept as a version.
 
     Args:
@@ -227,9 +241,11 @@ def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
 ], reply=[
     "Added it to the end of {path}.",
     "Done: {path} now has {result.lines} lines.",
-])
-def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConstraints(min_length=1, max_length=10_000)]
-                   ) -> FileWritten:
+], values={
+    "content": ["- Follow up with the landlord", "Renew passport before June.", "2026-03-16: paid the electricity bill",
+                "Remember to back up the photos.", "- Call Mom on Sunday", "Action item: send the slides to the team."],
+})
+def append_to_file(ctx: Ctx, path: TextFilePath, content: Snippet) -> FileWritten:
     """Add text at the end of a text file; a line break is added first if the file does not end with one.
 
     Args:
@@ -265,8 +281,7 @@ def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConst
     "Made {result.replacements} replacements in {path}.",
     "Done: '{find}' now reads '{replace}' in {path}.",
 ])
-def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstraints(min_length=1, max_length=10_000)],
-                    replace: Text, replace_all: bool = False) -> Edit:
+def replace_in_file(ctx: Ctx, path: TextFilePath, find: Snippet, replace: Text, replace_all: bool = False) -> Edit:
     """Replace some text in a text file (the first occurrence, or all of them).
 
     Args:

@@ -13,9 +13,11 @@ from prove.env.values import iso, quote
 from .server import (
     Entry,
     EntryList,
+    FavoritePath,
     ItemPath,
     Kind,
     Limit,
+    TaggedPath,
     entries,
     hidden_vault,
     resolve,
@@ -86,7 +88,7 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
 ], reply=[
     "Tagged {path} '{tag}'.",
     "Done: {path} now carries the tags {result.tags}.",
-])
+], values={"tag": ["important", "work", "receipts", "taxes", "travel", "family", "to-review", "archive"]})
 def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     """Add a tag (a label such as 'taxes' or 'to-review') to a file or folder.
 
@@ -124,7 +126,7 @@ def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     "Removed '{tag}' from {path}.",
     "Done: {path} is no longer tagged '{tag}'.",
 ])
-def remove_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
+def remove_tag(ctx: Ctx, path: TaggedPath, tag: TagText) -> Tagging:
     """Remove a tag from a file or folder.
 
     Args:
@@ -227,7 +229,7 @@ def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
     "Removed {path} from your favorites.",
     "Done: {path} is no longer a favorite.",
 ])
-def remove_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
+def remove_favorite(ctx: Ctx, path: FavoritePath) -> FavoriteChange:
     """Remove the star from a favorite file or folder.
 
     Args:

@@ -19,6 +19,7 @@ from .server import (
     FolderPath,
     Kind,
     Limit,
+    TextFilePath,
     entries,
     hidden_vault,
     human,
@@ -280,7 +281,7 @@ def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, F
     "What's the difference between {path_a} and {path_b}?",
     "Compare {path_a} with {path_b} line by line.",
 ])
-def diff_files(ctx: Ctx, path_a: FilePath, path_b: FilePath,
+def diff_files(ctx: Ctx, path_a: TextFilePath, path_b: TextFilePath,
                context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:
     """Compare two text files line by line and show a unified diff.
 

@@ -13,6 +13,7 @@ from .server import (
     FileDiff,
     FilePath,
     FileWritten,
+    TextFilePath,
     VersionId,
     current_version,
     guard_vault,
@@ -76,7 +77,7 @@ def _version(ctx: Ctx, version_id: str) -> tuple[sqlite3.Row, sqlite3.Row]:
     "What earlier versions of {path} are there?",
     "Show me the version history of {path}.",
 ])
-def list_versions(ctx: Ctx, path: FilePath) -> VersionList:
+def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
     """List the earlier versions kept of a text file (one is kept each time it is changed).
 
     Args:
