@@ -342,6 +342,29 @@ def require_not_started(ctx: Ctx, event: sqlite3.Row) -> None:
                         f"{ctx.now_iso()} and past events cannot be changed.")
 
 
+def upcoming_event(ctx: Ctx, event_id: str) -> sqlite3.Row:
+    """A visible event that is confirmed and has not started: `not_found`, `event_cancelled`, `past_date`."""
+    event = visible_event(ctx, event_id)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    return event
+
+
+def own_upcoming_event(ctx: Ctx, event_id: str) -> sqlite3.Row:
+    """An upcoming event the user organizes: also `not_organizer`."""
+    event = visible_event(ctx, event_id)
+    require_organizer(ctx, event)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    return event
+
+
+def invite(ctx: Ctx, event_id: str, person_id: str) -> None:
+    """Send a person an invitation to an event, awaiting their response."""
+    ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
+                   "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), event_id, person_id))
+
+
 # ----- times ---------------------------------------------------------------------------------------
 
 def check_future(ctx: Ctx, start: datetime) -> None:

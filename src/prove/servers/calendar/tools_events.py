@@ -25,9 +25,10 @@ from .server import (
     check_double_booking,
     check_future,
     event_model,
+    invite,
     me,
+    own_upcoming_event,
     person_rows,
-    require_confirmed,
     require_not_started,
     require_organizer,
     summary,
@@ -36,6 +37,14 @@ from .server import (
 )
 
 tools = Toolset("events")
+
+
+def _event_list(ctx: Ctx, sql: str, params: dict[str, object], include_cancelled: bool, limit: int) -> EventList:
+    """The events a VISIBLE_EVENTS query selects, in start order (cancelled ones only if asked)."""
+    if not include_cancelled:
+        sql += " AND e.status = 'confirmed'"
+    rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
+    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
 
 
 @tools.tool(effect=READ, asks=[
@@ -85,12 +94,9 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
         else:
             sql += " AND e.calendar_id = :cid"
         params["cid"] = calendar_id
-    if not include_cancelled:
-        sql += " AND e.status = 'confirmed'"
     if not include_declined:
         sql += " AND coalesce(i.response, '') != 'declined'"
-    rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
-    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
+    return _event_list(ctx, sql, params, include_cancelled, limit)
 
 
 @tools.tool(effect=READ, asks=[
@@ -165,10 +171,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
         sql += (" AND (e.organizer_id = :who OR EXISTS (SELECT 1 FROM invitations x "
                 "WHERE x.event_id = e.event_id AND x.person_id = :who))")
         params["who"] = attendee_id
-    if not include_cancelled:
-        sql += " AND e.status = 'confirmed'"
-    rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
-    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
+    return _event_list(ctx, sql, params, include_cancelled, limit)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -232,8 +235,7 @@ def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start:
         "starts_at, ends_at, status, show_as) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, 'confirmed', 'busy')",
         (event_id, calendar["calendar_id"], user, title, description or None, location or None, iso(s), iso(e)))
     for p in people:
-        ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
-                       "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), event_id, p["person_id"]))
+        invite(ctx, event_id, p["person_id"])
     return event_model(ctx, event_id)
 
 
@@ -275,10 +277,7 @@ def update_event(ctx: Ctx, event_id: OwnEventId, title: Title | None = None, loc
         past_date: the event has already started.
         nothing_to_update: none of `title`, `location` and `description` was given.
     """
-    event = visible_event(ctx, event_id)
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
+    event = own_upcoming_event(ctx, event_id)
     if title is None and location is None and description is None:
         raise ToolError("nothing_to_update", "Give at least one of title, location or description.")
     ctx.db.execute(
@@ -323,10 +322,7 @@ def reschedule_event(ctx: Ctx, event_id: OwnEventId, start: str, end: str | None
         end_before_start: `end` is not after `start`.
         double_booking: the user is busy during part of the new time and `allow_overlap` is false.
     """
-    event = visible_event(ctx, event_id)
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
+    event = own_upcoming_event(ctx, event_id)
     if end is None:
         s = parse_time(start, "start")
         e = s + (datetime.fromisoformat(event["ends_at"]) - datetime.fromisoformat(event["starts_at"]))

@@ -19,13 +19,13 @@ from .server import (
     ResponseStatus,
     event_model,
     invitation_model,
+    invite,
     me,
+    own_upcoming_event,
     person_rows,
     require_confirmed,
     require_not_started,
-    require_organizer,
     series_targets,
-    visible_event,
 )
 
 tools = Toolset("invitations")
@@ -76,11 +76,8 @@ def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_se
         past_date: the event has already started.
         already_invited: a person is already invited to the event, or is its organizer.
     """
-    event = visible_event(ctx, event_id)
+    event = own_upcoming_event(ctx, event_id)
     rows = person_rows(ctx, people)
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
     for p in rows:
         if p["person_id"] == event["organizer_id"] or _invited(ctx, event_id, p["person_id"]):
             role = "organizes" if p["person_id"] == event["organizer_id"] else "is already invited to"
@@ -89,8 +86,7 @@ def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_se
     for target in series_targets(ctx, event, whole_series):
         for p in rows:
             if not _invited(ctx, target, p["person_id"]):
-                ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
-                               "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), target, p["person_id"]))
+                invite(ctx, target, p["person_id"])
     return event_model(ctx, event_id)
 
 
@@ -121,11 +117,8 @@ def remove_attendee(ctx: Ctx, event_id: OwnEventId, person_id: PersonId, whole_s
         past_date: the event has already started.
         not_invited: the person is not an attendee of the event.
     """
-    event = visible_event(ctx, event_id)
+    event = own_upcoming_event(ctx, event_id)
     (person,) = person_rows(ctx, [person_id])
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
     if not _invited(ctx, event_id, person_id):
         raise ToolError("not_invited", f"{person['name']} is not an attendee of '{event['title']}'.",
                         hint="get_event lists the attendees.")

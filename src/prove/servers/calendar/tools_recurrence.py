@@ -31,6 +31,7 @@ from .server import (
     WritableCalendarId,
     check_double_booking,
     check_future,
+    invite,
     me,
     person_rows,
     writable_calendar,
@@ -179,8 +180,7 @@ def create_recurring_event(
             (event_id, calendar["calendar_id"], series_id, user, title, description or None, location or None,
              iso(occ), iso(occ + length)))
         for p in people:
-            ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
-                           "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), event_id, p["person_id"]))
+            invite(ctx, event_id, p["person_id"])
     row = visible_series(ctx, series_id)
     occurrences = _occurrences(ctx, series_id)
     return Series(series_id=series_id, calendar_id=row["calendar_id"], title=title, organizer_id=user,

@@ -17,8 +17,7 @@ from .server import (
     Reminder,
     ReminderId,
     ReminderList,
-    require_confirmed,
-    require_not_started,
+    upcoming_event,
     visible_event,
 )
 
@@ -65,9 +64,7 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
         duplicate_reminder: the event already has a reminder with the same time and method.
         too_many_reminders: the event already has 5 reminders.
     """
-    event = visible_event(ctx, event_id)
-    require_confirmed(event)
-    require_not_started(ctx, event)
+    event = upcoming_event(ctx, event_id)
     existing = ctx.db.execute("SELECT minutes_before, method FROM reminders WHERE event_id = ?",
                               (event_id,)).fetchall()
     if (minutes_before, method) in [tuple(r) for r in existing]:
