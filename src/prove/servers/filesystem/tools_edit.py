@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -80,11 +81,25 @@ class Protection(BaseModel):
 # ----- helpers -----------------------------------------------------------------------------------
 
 
-def repath(ctx: Ctx, old: str, new: str) -> None:
-    """Rename the live subtree at `old` to `new` (the node itself and everything inside)."""
+def _repath(ctx: Ctx, row: sqlite3.Row, target: str) -> list[sqlite3.Row]:
+    """Give the item and everything inside it paths under `target`; returns the items as they were."""
+    items = subtree(ctx, row["path"])
+    check_fits((r["path"] for r in items), row["path"], target)
     ctx.db.execute("UPDATE nodes SET path = ? || substr(path, ?) WHERE trash_id IS NULL "
                    "AND (path = ? OR substr(path, 1, ?) = ?)",
-                   (new, len(old) + 1, old, len(old) + 1, old + "/"))
+                   (target, len(row["path"]) + 1, row["path"], len(row["path"]) + 1, row["path"] + "/"))
+    return items
+
+
+def _files_size(items: list[sqlite3.Row]) -> int:
+    return sum(r["size"] for r in items if r["kind"] == "file")
+
+
+def _relocated(row: sqlite3.Row, target: str, items: list[sqlite3.Row], *, copied: bool = False) -> Relocated:
+    """What a move or rename (or, `copied`, a copy) of the item at `row` to `target` did."""
+    size = _files_size(items)
+    return Relocated(old_path=None if copied else row["path"], source=row["path"] if copied else None, path=target,
+                     kind=row["kind"], items=len(items), size=size, size_text=human(size))
 
 
 def check_name(name: str) -> str:
@@ -354,14 +369,10 @@ def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Reloc
     dest, target = destination(ctx, dest["path"], row["name"])
     check_unlocked(ctx, row["path"], "move")
     check_unlocked(ctx, dest["path"], "move items into")
-    items = subtree(ctx, row["path"])
-    check_fits((r["path"] for r in items), row["path"], target)
-    repath(ctx, row["path"], target)
+    items = _repath(ctx, row, target)
     ctx.db.execute("UPDATE nodes SET parent_id = ? WHERE node_id = ?", (dest["node_id"], row["node_id"]))
     log_activity(ctx, "moved", target, f"from {row['path']}")
-    size = sum(r["size"] for r in items if r["kind"] == "file")
-    return Relocated(old_path=row["path"], source=None, path=target, kind=row["kind"], items=len(items), size=size,
-                     size_text=human(size))
+    return _relocated(row, target, items)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -398,15 +409,11 @@ def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
     parent_path = split(row["path"])[0]
     dest, target = destination(ctx, parent_path, name)
     check_unlocked(ctx, row["path"], "rename")
-    items = subtree(ctx, row["path"])
-    check_fits((r["path"] for r in items), row["path"], target)
-    repath(ctx, row["path"], target)
+    items = _repath(ctx, row, target)
     mime = mime_for(name, row["content"] is not None) if row["kind"] == "file" else None
     ctx.db.execute("UPDATE nodes SET name = ?, mime_type = ? WHERE node_id = ?", (name, mime, row["node_id"]))
     log_activity(ctx, "renamed", target, f"was {row['name']}")
-    size = sum(r["size"] for r in items if r["kind"] == "file")
-    return Relocated(old_path=row["path"], source=None, path=target, kind=row["kind"], items=len(items), size=size,
-                     size_text=human(size))
+    return _relocated(row, target, items)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -449,8 +456,7 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
     dest, target = destination(ctx, dest["path"], name)
     check_unlocked(ctx, dest["path"], "copy items into")
     items = subtree(ctx, row["path"])
-    size = sum(r["size"] for r in items if r["kind"] == "file")
-    ensure_space(ctx, size)
+    ensure_space(ctx, _files_size(items))
     ids = {row["parent_id"]: dest["node_id"]}
     base = len(row["path"])
     for r in items:
@@ -462,8 +468,7 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
                        "modified_at) SELECT ?, member_path, kind, content, size, content_hash, modified_at "
                        "FROM archive_members WHERE node_id = ?", (ids[r["node_id"]], r["node_id"]))
     log_activity(ctx, "copied", target, f"from {row['path']}")
-    return Relocated(old_path=None, source=row["path"], path=target, kind=row["kind"], items=len(items), size=size,
-                     size_text=human(size))
+    return _relocated(row, target, items, copied=True)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
@@ -73,6 +74,10 @@ def clean_tag(tag: str) -> str:
         raise ToolError("invalid_tag", f"{quote(tag, 60)} is not a tag.",
                         hint="A tag is 1-30 letters, digits, spaces, '-' or '_', such as 'taxes' or 'to-review'.")
     return text
+
+
+def _is_favorite(ctx: Ctx, row: sqlite3.Row) -> bool:
+    return ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone() is not None
 
 
 def _tags(ctx: Ctx, node_id: int) -> list[str]:
@@ -216,7 +221,7 @@ def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
         already_favorite: the item is already a favorite.
     """
     row = resolve(ctx, path)
-    if ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone():
+    if _is_favorite(ctx, row):
         raise ToolError("already_favorite", f"{row['path']!r} is already a favorite.", hint="Nothing to do.")
     ctx.db.execute("INSERT INTO favorites (node_id, added_at) VALUES (?, ?)", (row["node_id"], iso(ctx.now())))
     return FavoriteChange(path=row["path"], favorite=True)
@@ -245,7 +250,7 @@ def remove_favorite(ctx: Ctx, path: FavoritePath) -> FavoriteChange:
         not_favorite: the item is not a favorite.
     """
     row = resolve(ctx, path)
-    if not ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone():
+    if not _is_favorite(ctx, row):
         raise ToolError("not_favorite", f"{row['path']!r} is not a favorite.", hint="Call list_favorites to see them.")
     ctx.db.execute("DELETE FROM favorites WHERE node_id = ?", (row["node_id"],))
     return FavoriteChange(path=row["path"], favorite=False)
