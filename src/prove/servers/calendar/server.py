@@ -39,7 +39,7 @@ CALENDAR = EntityKind("calendar", table="calendars", key="calendar_id", label="n
 EVENT = EntityKind("event", table="events", key="event_id", label="title",
                    description="a meeting, appointment or block of time on a calendar", live="status = 'confirmed'")
 SERIES = EntityKind("series", table="series", key="series_id", label="title",
-                    description="a recurring event: a rule whose occurrences are events")
+                    description="a recurring event: a rule whose occurrences are events", noun="recurring event")
 INVITATION = EntityKind("invitation", table="invitations", key="invitation_id", label=None,
                         description="one person's invitation to one event, with their response")
 REMINDER = EntityKind("reminder", table="reminders", key="reminder_id", label=None,
