@@ -29,7 +29,8 @@ CUSTOMER = EntityKind("customer", table="customers", key="customer_id", label="n
 LOYALTY_ACCOUNT = EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",
                              description="the customer's loyalty account with its points")
 CERTIFICATE = EntityKind("certificate", table="certificates", key="certificate_id", label=None,
-                         description="a reward certificate bought with loyalty points", public_id=True)
+                         description="a reward certificate bought with loyalty points", public_id=True,
+                         noun="reward certificate")
 RESERVATION = EntityKind("reservation", table="reservations", key="reservation_id", label=None,
                          description="a click-and-collect reservation holding stock at a store", public_id=True)
 TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,
@@ -37,7 +38,8 @@ TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=No
 PURCHASE = EntityKind("purchase", table="purchases", key="purchase_id", label=None,
                       description="a receipt of the customer's purchase at a store", public_id=True)
 POINTS_ACTIVITY = EntityKind("points_activity", table="points_activity", key="activity_id", label="description",
-                             description="one entry of the loyalty points history")
+                             description="one entry of the loyalty points history",
+                             noun="points entry")
 
 server = Server(
     "retail_chain", "Retail chain",
