@@ -33,7 +33,8 @@ from prove.env.values import iso, quote
 from .world import build_world
 
 PERSON = EntityKind("person", table="people", key="person_id", label="name",
-                    description="a colleague or external contact in the directory (or the user)")
+                    description="a colleague or external contact in the directory (or the user)",
+                    lister="search_people")
 CALENDAR = EntityKind("calendar", table="calendars", key="calendar_id", label="name",
                       description="a calendar owned by someone, possibly shared with the user")
 EVENT = EntityKind("event", table="events", key="event_id", label="title",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import quote
 
 from .server import (
     Attendees,
@@ -193,11 +192,9 @@ def respond_to_invitation(ctx: Ctx, event_id: InvitedEventId, response: Response
         past_date: the event has already started.
     """
     user = me(ctx)
+    ctx.get("event", event_id)
     event = ctx.db.execute("SELECT e.*, o.name AS organizer_name FROM events e JOIN people o "
                            "ON o.person_id = e.organizer_id WHERE e.event_id = ?", (event_id,)).fetchone()
-    if event is None:
-        raise ToolError("not_found", f"No event has ID {quote(event_id)}.",
-                        hint="list_invitations shows the events you are invited to.")
     if not _invited(ctx, event_id, user):
         why = "you organize it" if event["organizer_id"] == user else "you are not on its guest list"
         raise ToolError("not_invited", f"You have no invitation to '{event['title']}': {why}.",

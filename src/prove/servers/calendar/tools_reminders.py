@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, quote
+from prove.env.values import iso
 
 from .server import (
     EventId,
@@ -125,9 +125,7 @@ def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> Reminder:
     Raises:
         not_found: no reminder has that ID.
     """
+    ctx.get("reminder", reminder_id)
     row = ctx.db.execute(REMINDERS + " WHERE r.reminder_id = ?", (reminder_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No reminder has ID {quote(reminder_id)}.",
-                        hint="list_reminders shows your reminders and their IDs.")
     ctx.db.execute("DELETE FROM reminders WHERE reminder_id = ?", (reminder_id,))
     return _reminder(row)
