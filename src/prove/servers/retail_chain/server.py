@@ -30,7 +30,8 @@ LOYALTY_ACCOUNT = EntityKind("loyalty_account", table="loyalty_accounts", key="l
                              description="the customer's loyalty account with its points")
 CERTIFICATE = EntityKind("certificate", table="certificates", key="certificate_id", label=None,
                          description="a reward certificate bought with loyalty points", public_id=True,
-                         noun="reward certificate")
+                         noun="reward certificate",
+                         lister="get_loyalty_account")
 RESERVATION = EntityKind("reservation", table="reservations", key="reservation_id", label=None,
                          description="a click-and-collect reservation holding stock at a store", public_id=True)
 TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,

@@ -292,10 +292,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
     loyalty = loyalty_row(ctx)
     discount, cert = 0.0, None
     if certificate_id is not None:
-        cert = ctx.db.execute("SELECT * FROM certificates WHERE certificate_id = ?", (certificate_id,)).fetchone()
-        if cert is None:
-            raise ToolError("not_found", f"No certificate {certificate_id!r}.",
-                            hint="See your certificates with get_loyalty_account.")
+        cert = ctx.get("certificate", certificate_id)
         if cert["status"] != "available" or cert["expires_on"] < now.date().isoformat():
             state = "used" if cert["status"] == "used" else "expired"
             raise ToolError("certificate_unavailable", f"Certificate {certificate_id} is {state}.",
