@@ -62,15 +62,18 @@ FORBIDDEN_CHARS = frozenset('\\:*?"<>|')
 
 
 ITEM = EntityKind("item", table="nodes", key="path", label="name",
-                  description="a file or folder in the drive, named by its path", live="trash_id IS NULL")
+                  description="a file or folder in the drive, named by its path", live="trash_id IS NULL",
+                  lister="list_folder")
 FILE = EntityKind("file", table="nodes", key="path", label="name",
-                  description="a file in the drive, named by its path", live="kind = 'file' AND trash_id IS NULL")
+                  description="a file in the drive, named by its path", live="kind = 'file' AND trash_id IS NULL",
+                  lister="list_folder")
 FOLDER = EntityKind("folder", table="nodes", key="path", label="name",
                     description="a folder in the drive, named by its path", live="kind = 'folder' AND trash_id IS NULL")
 TRASH_ITEM = EntityKind("trash_item", table="trash", key="trash_id", label="name",
                         description="a deleted file or folder waiting in the trash", noun="deleted item")
 VERSION = EntityKind("version", table="versions", key="version_id", label=None,
-                     description="an earlier content of a text file")
+                     description="an earlier content of a text file",
+                     lister="list_versions")
 SHARE_LINK = EntityKind("share_link", table="share_links", key="link_id", label=None,
                         description="a link that lets others view or edit an item", live="revoked_at IS NULL")
 
