@@ -102,6 +102,7 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
 @tools.tool(effect=READ, asks=[
     "Give me the details of {event_id}.",
     "Who's coming to {event_id}, and where is it?",
+    "Pull up {event_id} for me.",
 ])
 def get_event(ctx: Ctx, event_id: EventId) -> Event:
     """Get one event with all its details, including every attendee and their response.
@@ -340,6 +341,7 @@ def reschedule_event(ctx: Ctx, event_id: OwnEventId, start: str, end: str | None
 @tools.tool(effect=WRITE, asks=[
     "Cancel {event_id}.",
     "Call off {event_id}; it's not needed anymore.",
+    "{event_id} isn't happening; please take it off the calendar.",
 ], reply=[
     "Cancelled '{result.title}'; the attendees will see it's off.",
     "Done: {event_id} is cancelled.",
