@@ -254,6 +254,7 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
 @tools.tool(effect=READ, asks=[
     "Tell me more about {product_id}.",
     "What does {product_id} cost, and is it in stock anywhere?",
+    "Describe {product_id} for me.",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     """Look up one product with its description, list price and how much of it the chain has available.
