@@ -333,6 +333,7 @@ def replace_in_file(ctx: Ctx, path: TextFilePath, find: Snippet, replace: Text, 
 @tools.tool(effect=WRITE, asks=[
     "Move {path} into {destination_folder}.",
     "Put {path} in {destination_folder}.",
+    "{path} belongs in {destination_folder}; move it there.",
 ], reply=[
     "Moved {path} to {destination_folder}.",
     "Done: it now lives at {result.path}.",
@@ -378,6 +379,7 @@ def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Reloc
 @tools.tool(effect=WRITE, asks=[
     "Rename {path} to '{new_name}'.",
     "Change the name of {path} to '{new_name}', please.",
+    "Call {path} '{new_name}' from now on.",
 ], reply=[
     "Renamed it to '{new_name}'.",
     "Done: {path} is now called '{new_name}'.",

@@ -244,6 +244,7 @@ def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPa
 @tools.tool(effect=READ, asks=[
     "Do I have duplicate files wasting space?",
     "Find files with identical content in {path}.",
+    "Which duplicate files larger than {min_size} bytes do I have?",
 ])
 def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, Field(ge=0)] = 0,
                     limit: Limit = 50) -> DuplicateList:

@@ -163,6 +163,7 @@ def delete_path(ctx: Ctx, path: ItemPath, recursive: bool = False) -> Deleted:
 @tools.tool(effect=READ, asks=[
     "What's in my trash?",
     "Show me the files I deleted recently.",
+    "Is there anything in the trash I could still restore?",
 ])
 def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
     """List what is in the trash, most recently deleted first (vault items only while it is unlocked).
