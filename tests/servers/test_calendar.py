@@ -406,7 +406,7 @@ def test_recurrence_rule_failures(s):
     fails(s, "create_recurring_event", "invalid_rule", {"calendar_id": base["calendar_id"], "title": "Long",
                                                         "start": "2026-03-17T07:00:00", "end": "2026-03-18T08:00:00",
                                                         "count": 2})
-    fails(s, "create_recurring_event", "invalid_time", {**base, "until": "someday"})
+    fails(s, "create_recurring_event", "invalid_date", {**base, "until": "someday"})
     fails(s, "create_recurring_event", "past_date", {**{**base, "start": "2026-03-10T07:00:00",
                                                      "end": "2026-03-10T07:30:00"}, "count": 2})
     fails(s, "create_recurring_event", "read_only_calendar",

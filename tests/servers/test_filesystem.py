@@ -154,7 +154,7 @@ def test_no_tool_touches_the_host_file_system(s, tmp_path):
 
 def test_tool_modules_do_no_host_io():
     """Static guard: the server's modules import nothing that reaches the host's files, and never
-    call open(); pathlib serves only to locate schema.sql next to tools.py."""
+    call open(); pathlib serves only to locate schema.sql next to server.py."""
     banned = {"os", "shutil", "subprocess", "io", "glob", "tempfile", "socket", "urllib", "zipfile", "tarfile"}
     for module in sorted(PACKAGE.glob("*.py")):
         tree = ast.parse(module.read_text())
@@ -164,13 +164,13 @@ def test_tool_modules_do_no_host_io():
             elif isinstance(node, ast.ImportFrom):
                 assert (node.module or "").split(".")[0] not in banned, (module.name, node.module)
                 if node.module == "pathlib":
-                    assert module.name == "tools.py", module.name
+                    assert module.name == "server.py", module.name
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in {"open", "exec", "eval", "__import__"}, (module.name, node.func.id)
             elif isinstance(node, ast.Attribute):
                 assert node.attr not in {"write_text", "write_bytes", "unlink", "mkdir", "rmdir", "rename",
                                          "open", "system", "popen"}, (module.name, node.attr)
-    assert 'Path(__file__).with_name("schema.sql")' in (PACKAGE / "tools.py").read_text()
+    assert 'Path(__file__).with_name("schema.sql")' in (PACKAGE / "server.py").read_text()
 
 
 # ----- reading and searching --------------------------------------------------------------------------

@@ -103,8 +103,9 @@ def test_store_search_and_hours(s: Session) -> None:
     assert home["store_id"] in {x["store_id"] for x in at_ten}
     at_nine = stores(s, city=home["city"], open_at="2026-03-16T09:30")
     assert home["store_id"] not in {x["store_id"] for x in at_nine}
-    fails(s, "find_stores", "invalid_datetime", {"open_at": "next tuesday"})
-    fails(s, "find_stores", "invalid_datetime", {"open_at": "2031-01-01T10:00"})
+    fails(s, "find_stores", "invalid_time", {"open_at": "next tuesday"})
+    fails(s, "find_stores", "invalid_time", {"open_at": "2031-01-01T10:00"})
+    fails(s, "find_stores", "invalid_time", {"open_at": "2026-03-16T19:30:00Z"})
     assert stores(s, city="Atlantis") == []
     fails(s, "get_store", "not_found", {"store_id": "STR-99999"})
 

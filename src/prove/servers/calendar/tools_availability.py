@@ -7,24 +7,23 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_clock, parse_span
 
-from .tools import (
+from .server import (
     MAX_RANGE_DAYS,
+    ColleagueId,
     FreeBusy,
     Interval,
     Limit,
-    PersonId,
     SlotList,
     busy_intervals,
     me,
-    parse_clock,
-    parse_span,
     person_rows,
     require_free_busy,
-    server,
 )
-from .world import at, iso
+
+tools = Toolset("availability")
 
 GRID = timedelta(minutes=30)  # free slots start on the hour or the half hour
 
@@ -37,11 +36,11 @@ def _align(t: datetime) -> datetime:
     return base
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is {person_id} free between {start} and {end}?",
     "When is {person_id} busy from {start} to {end}?",
 ])
-def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBusy:
+def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> FreeBusy:
     """Show when a colleague (or the user) is busy in a time window, without event details.
 
     Busy time comes from events the person organizes or has not declined, and from their
@@ -70,13 +69,17 @@ def get_free_busy(ctx: Ctx, person_id: PersonId, start: str, end: str) -> FreeBu
     return FreeBusy(person_id=person_id, name=person["name"], start=iso(s), end=iso(e), busy=busy, total=len(busy))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find {duration_minutes} minutes when {people} and I are all free between {start} and {end}.",
-    "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, "
-    "between {day_start} and {day_end}?",
+    "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, during {day_start} to "
+    "{day_end} each day?",
     "Suggest {limit} times for a {duration_minutes}-minute call with {people} from {start} to {end}.",
+    Ask("When are {people} free for {duration_minutes} minutes between {start} and {end}? Leave my own calendar "
+        "out of it.", include_me=False),
+    Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
+        include_weekends=True),
 ])
-def find_free_slots(ctx: Ctx, people: Annotated[list[PersonId], Field(min_length=1, max_length=20)],
+def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_length=1, max_length=20)],
                     duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,
                     day_start: str = "09:00", day_end: str = "17:00", include_me: bool = True,
                     include_weekends: bool = False, limit: Limit = 10) -> SlotList:
@@ -128,7 +131,7 @@ def find_free_slots(ctx: Ctx, people: Annotated[list[PersonId], Field(min_length
     day = s.date()
     while day <= e.date():
         if include_weekends or day.weekday() < 5:
-            t, close = _align(max(s, at(day, open_at))), min(e, at(day, close_at))
+            t, close = _align(max(s, datetime.combine(day, open_at))), min(e, datetime.combine(day, close_at))
             todays = [(a, b) for a, b in busy if a < close and b > t]
             while t + length <= close:
                 clash = [b for a, b in todays if a < t + length and b > t]

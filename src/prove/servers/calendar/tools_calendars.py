@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     Calendar,
-    CalendarId,
     CalendarList,
     CalendarShare,
     Note,
+    OwnCalendarId,
     Permission,
     PersonId,
     Share,
@@ -19,8 +19,9 @@ from .tools import (
     calendar_access,
     me,
     person_rows,
-    server,
 )
+
+tools = Toolset("calendars")
 
 # Calendars the user owns or that are shared with them, with the user's access.
 MY_CALENDARS = """
@@ -45,7 +46,7 @@ def _calendar(ctx: Ctx, row: sqlite3.Row) -> Calendar:
                     is_primary=bool(row["is_primary"]), shared_with=shares)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which calendars do I have?",
     "Show me all my calendars, including the ones people shared with me.",
 ])
@@ -62,10 +63,20 @@ def list_calendars(ctx: Ctx) -> CalendarList:
     return CalendarList(calendars=[_calendar(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Make me a new calendar called {name}.",
-    "Create a calendar named {name} for {description}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Make me a new calendar called '{name}'.",
+    "Create a calendar named '{name}', described as: {description}",
+    "I'd like a separate calendar, '{name}'.",
+], reply=[
+    "Created your new calendar '{result.name}'.",
+    "Done: the '{name}' calendar is ready for events.",
+], values={
+    "name": ["Book club", "Side project", "Kids' activities", "Training plan", "On-call rotation", "Travel",
+             "Volunteering", "Home renovation"],
+    "description": ["Monthly meetups and reading deadlines", "Evenings and weekends only",
+                    "School events, practices and pickups", "Runs, rides and gym sessions",
+                    "Who is on call, week by week", "Flights, hotels and trip plans"],
+})
 def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> Calendar:
     """Create a new calendar owned by the user.
 
@@ -92,12 +103,16 @@ def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> C
     return _calendar(ctx, row)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Share calendar {calendar_id} with {person_id} and give them {permission} access.",
-    "Give {person_id} {permission} access to calendar {calendar_id}.",
-    "Let {person_id} see my {calendar_id} calendar.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Let {person_id} see the events on {calendar_id}.", permission="read"),
+    Ask("Give {person_id} edit access to {calendar_id}.", permission="write"),
+    Ask("Share only my free/busy times on {calendar_id} with {person_id}.", permission="free_busy"),
+    Ask("{person_id} should be able to add events to {calendar_id}; please share it.", permission="write"),
+], reply=[
+    "Shared {calendar_id} with {person_id}.",
+    "Done: {result.name} now has {result.permission} access to {result.calendar_name}.",
 ])
-def share_calendar(ctx: Ctx, calendar_id: CalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:
+def share_calendar(ctx: Ctx, calendar_id: OwnCalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:
     """Share a calendar the user owns with a person, or change the access they already have.
 
     Permissions: 'free_busy' shows only when the user is busy, 'read' shows every event's

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import like
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, parse_span, parse_time
 
-from .tools import (
+from .server import (
     VISIBLE_EVENTS,
     Attendees,
     CalendarId,
@@ -16,32 +16,43 @@ from .tools import (
     EventList,
     Limit,
     Note,
+    OwnEventId,
     PersonId,
     Query,
     Title,
+    WritableCalendarId,
     calendar_access,
     check_double_booking,
     check_future,
     event_model,
+    invite,
     me,
-    parse_span,
-    parse_time,
+    own_upcoming_event,
     person_rows,
-    require_confirmed,
     require_not_started,
     require_organizer,
-    server,
     summary,
     visible_event,
     writable_calendar,
 )
-from .world import iso
+
+tools = Toolset("events")
 
 
-@server.tool(effect=READ, asks=[
+def _event_list(ctx: Ctx, sql: str, params: dict[str, object], include_cancelled: bool, limit: int) -> EventList:
+    """The events a VISIBLE_EVENTS query selects, in start order (cancelled ones only if asked)."""
+    if not include_cancelled:
+        sql += " AND e.status = 'confirmed'"
+    rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
+    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
+
+
+@tools.tool(effect=READ, asks=[
     "What's on my calendar between {start} and {end}?",
     "Show me my meetings from {start} to {end}.",
-    "List everything on calendar {calendar_id} from {start} until {end}.",
+    "List everything on {calendar_id} from {start} until {end}.",
+    Ask("Show my events from {start} to {end}, including the cancelled ones.", include_cancelled=True),
+    Ask("What was I invited to between {start} and {end}, even meetings I declined?", include_declined=True),
 ])
 def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None = None,
                 include_cancelled: bool = False, include_declined: bool = False, limit: Limit = 50) -> EventList:
@@ -83,17 +94,15 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
         else:
             sql += " AND e.calendar_id = :cid"
         params["cid"] = calendar_id
-    if not include_cancelled:
-        sql += " AND e.status = 'confirmed'"
     if not include_declined:
         sql += " AND coalesce(i.response, '') != 'declined'"
-    rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
-    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
+    return _event_list(ctx, sql, params, include_cancelled, limit)
 
 
-@server.tool(effect=READ, asks=[
-    "Give me the details of event {event_id}.",
+@tools.tool(effect=READ, asks=[
+    "Give me the details of {event_id}.",
     "Who's coming to {event_id}, and where is it?",
+    "Pull up {event_id} for me.",
 ])
 def get_event(ctx: Ctx, event_id: EventId) -> Event:
     """Get one event with all its details, including every attendee and their response.
@@ -111,10 +120,11 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find my meetings about {query}.",
-    "When am I next meeting with {attendee_id}? Look from {start} on.",
+    "When am I meeting with {attendee_id} after {start}?",
     "Search my calendar for '{query}' between {start} and {end}.",
+    Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
 ])
 def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | None = None,
                   start: str | None = None, end: str | None = None, include_cancelled: bool = False,
@@ -162,18 +172,28 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
         sql += (" AND (e.organizer_id = :who OR EXISTS (SELECT 1 FROM invitations x "
                 "WHERE x.event_id = e.event_id AND x.person_id = :who))")
         params["who"] = attendee_id
-    if not include_cancelled:
-        sql += " AND e.status = 'confirmed'"
-    rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
-    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
+    return _event_list(ctx, sql, params, include_cancelled, limit)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Put '{title}' on my calendar {calendar_id} from {start} to {end}.",
-    "Set up a meeting called {title} with {attendees} from {start} to {end} on calendar {calendar_id}.",
-    "Book {title} at {location} between {start} and {end} on {calendar_id}, even if it overlaps something.",
-])
-def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, end: str,
+@tools.tool(effect=WRITE, asks=[
+    "Put '{title}' on {calendar_id} from {start} to {end}.",
+    "Set up a meeting called '{title}' with {attendees} from {start} to {end} on {calendar_id}.",
+    Ask("Book '{title}' at {location} from {start} to {end} on {calendar_id}, even if it overlaps something.",
+        allow_overlap=True),
+    "Schedule '{title}' on {calendar_id}, {start} to {end}, with this agenda: {description}",
+], reply=[
+    "Booked '{result.title}' on {result.calendar_name} from {result.start} to {result.end}.",
+    "Done: '{title}' is on your calendar for {start}.",
+], values={
+    "title": ["Atlas design review", "1:1 with my manager", "Sprint planning", "Dentist appointment",
+              "Coffee chat", "Interview debrief", "Quarterly roadmap review", "Lunch with a customer",
+              "Focus time", "Team retro"],
+    "location": ["Room 2A (Fuji)", "Room 4C (Everest)", "Zoom", "Google Meet", "Cafeteria", "Main lobby"],
+    "description": ["Agenda: open questions and next steps.", "Goal: agree on the launch date.",
+                    "Bring the latest metrics.", "Notes doc linked in the invite.",
+                    "Walk through the design doc together.", "No agenda; just catching up."],
+})
+def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
                  attendees: Attendees | None = None, location: Note | None = None,
                  description: Note | None = None, allow_overlap: bool = False) -> Event:
     """Create a one-off event organized by the user, and invite attendees to it.
@@ -216,17 +236,26 @@ def create_event(ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, en
         "starts_at, ends_at, status, show_as) VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, 'confirmed', 'busy')",
         (event_id, calendar["calendar_id"], user, title, description or None, location or None, iso(s), iso(e)))
     for p in people:
-        ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
-                       "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), event_id, p["person_id"]))
+        invite(ctx, event_id, p["person_id"])
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Rename {event_id} to '{title}'.",
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
-])
-def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, location: Note | None = None,
+], reply=[
+    "Updated {event_id}.",
+    "Done: '{result.title}' now reads as you asked.",
+], values={
+    "title": ["Atlas design review (rescheduled)", "Sprint planning", "Roadmap review", "Team retro",
+              "Project sync", "Customer prep"],
+    "location": ["Room 2A (Fuji)", "Room 5B (Denali)", "Zoom", "Microsoft Teams", "Cafeteria"],
+    "description": ["Agenda: status, risks, next steps.", "Goal: decide on the vendor.",
+                    "Please read the doc beforehand.", "Moved online; link in the invite.",
+                    "Focus: the Q3 hiring plan.", "Bring your questions."],
+})
+def update_event(ctx: Ctx, event_id: OwnEventId, title: Title | None = None, location: Note | None = None,
                  description: Note | None = None) -> Event:
     """Change the title, location or description of an upcoming event the user organizes.
 
@@ -249,10 +278,7 @@ def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, locati
         past_date: the event has already started.
         nothing_to_update: none of `title`, `location` and `description` was given.
     """
-    event = visible_event(ctx, event_id)
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
+    event = own_upcoming_event(ctx, event_id)
     if title is None and location is None and description is None:
         raise ToolError("nothing_to_update", "Give at least one of title, location or description.")
     ctx.db.execute(
@@ -263,12 +289,15 @@ def update_event(ctx: Ctx, event_id: EventId, title: Title | None = None, locati
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {event_id} to {start}.",
     "Reschedule {event_id} to run from {start} to {end}.",
-    "Push {event_id} to {start} even if that clashes with something else.",
+    Ask("Push {event_id} to {start} even if that clashes with something else.", allow_overlap=True),
+], reply=[
+    "Moved '{result.title}' to {result.start} until {result.end}.",
+    "Done: {event_id} now starts at {result.start}.",
 ])
-def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = None,
+def reschedule_event(ctx: Ctx, event_id: OwnEventId, start: str, end: str | None = None,
                      allow_overlap: bool = False) -> Event:
     """Move an upcoming event the user organizes to a new time.
 
@@ -294,10 +323,7 @@ def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = 
         end_before_start: `end` is not after `start`.
         double_booking: the user is busy during part of the new time and `allow_overlap` is false.
     """
-    event = visible_event(ctx, event_id)
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
+    event = own_upcoming_event(ctx, event_id)
     if end is None:
         s = parse_time(start, "start")
         e = s + (datetime.fromisoformat(event["ends_at"]) - datetime.fromisoformat(event["starts_at"]))
@@ -312,11 +338,15 @@ def reschedule_event(ctx: Ctx, event_id: EventId, start: str, end: str | None = 
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel {event_id}.",
-    "Call off the meeting {event_id}, it's not needed anymore.",
+    "Call off {event_id}; it's not needed anymore.",
+    "{event_id} isn't happening; please take it off the calendar.",
+], reply=[
+    "Cancelled '{result.title}'; the attendees will see it's off.",
+    "Done: {event_id} is cancelled.",
 ])
-def cancel_event(ctx: Ctx, event_id: EventId) -> Event:
+def cancel_event(ctx: Ctx, event_id: OwnEventId) -> Event:
     """Cancel an upcoming event the user organizes; for a recurring event, only this occurrence.
 
     The event stays on record with status 'cancelled', frees everyone's time and loses its

@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     Attendees,
     Event,
-    EventId,
     Invitation,
     InvitationList,
+    InvitedEventId,
     Limit,
     Note,
+    OwnEventId,
     PersonId,
     Response,
     ResponseStatus,
     event_model,
     invitation_model,
+    invite,
     me,
+    own_upcoming_event,
     person_rows,
     require_confirmed,
     require_not_started,
-    require_organizer,
     series_targets,
-    server,
-    visible_event,
 )
+
+tools = Toolset("invitations")
 
 # The user's invitations with their event and its organizer.
 MY_INVITATIONS = """
@@ -44,12 +45,15 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
                           (event_id, person_id)).fetchone() is not None
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Invite {people} to {event_id}.",
-    "Add {people} to the meeting {event_id}.",
-    "Add {people} to {event_id} and to every later meeting of that series.",
+    "Add {people} to {event_id}.",
+    Ask("Add {people} to {event_id} and to every later meeting of that series.", whole_series=True),
+], reply=[
+    "Invited {people} to '{result.title}'.",
+    "Done: {people} now have an invitation to {event_id}.",
 ])
-def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_series: bool = False) -> Event:
+def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_series: bool = False) -> Event:
     """Invite more people to an upcoming event the user organizes.
 
     Each new attendee gets an invitation awaiting their response. The call is all or nothing:
@@ -71,11 +75,8 @@ def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_serie
         past_date: the event has already started.
         already_invited: a person is already invited to the event, or is its organizer.
     """
-    event = visible_event(ctx, event_id)
+    event = own_upcoming_event(ctx, event_id)
     rows = person_rows(ctx, people)
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
     for p in rows:
         if p["person_id"] == event["organizer_id"] or _invited(ctx, event_id, p["person_id"]):
             role = "organizes" if p["person_id"] == event["organizer_id"] else "is already invited to"
@@ -84,16 +85,19 @@ def invite_attendees(ctx: Ctx, event_id: EventId, people: Attendees, whole_serie
     for target in series_targets(ctx, event, whole_series):
         for p in rows:
             if not _invited(ctx, target, p["person_id"]):
-                ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
-                               "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), target, p["person_id"]))
+                invite(ctx, target, p["person_id"])
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take {person_id} off the invite list for {event_id}.",
-    "Remove {person_id} from {event_id}, they don't need to be there.",
+    "Remove {person_id} from {event_id}; they don't need to be there.",
+    Ask("Drop {person_id} from {event_id} and from the rest of that series.", whole_series=True),
+], reply=[
+    "Removed {person_id} from '{result.title}'.",
+    "Done: {person_id} is no longer invited to {event_id}.",
 ])
-def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_series: bool = False) -> Event:
+def remove_attendee(ctx: Ctx, event_id: OwnEventId, person_id: PersonId, whole_series: bool = False) -> Event:
     """Remove an attendee from an upcoming event the user organizes.
 
     Args:
@@ -112,11 +116,8 @@ def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_seri
         past_date: the event has already started.
         not_invited: the person is not an attendee of the event.
     """
-    event = visible_event(ctx, event_id)
+    event = own_upcoming_event(ctx, event_id)
     (person,) = person_rows(ctx, [person_id])
-    require_organizer(ctx, event)
-    require_confirmed(event)
-    require_not_started(ctx, event)
     if not _invited(ctx, event_id, person_id):
         raise ToolError("not_invited", f"{person['name']} is not an attendee of '{event['title']}'.",
                         hint="get_event lists the attendees.")
@@ -125,9 +126,11 @@ def remove_attendee(ctx: Ctx, event_id: EventId, person_id: PersonId, whole_seri
     return event_model(ctx, event_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have any meeting invitations I haven't answered?",
-    "Which upcoming invitations have I marked as {response}?",
+    Ask("Which upcoming invitations have I accepted?", response="accepted"),
+    Ask("Show the invitations I said maybe to.", response="tentative"),
+    Ask("Which upcoming meetings have I declined?", response="declined"),
 ])
 def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit: Limit = 20) -> InvitationList:
     """List the user's invitations to upcoming events, by their response; by default the unanswered ones.
@@ -150,12 +153,21 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
     return InvitationList(invitations=[invitation_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Accept the invitation to {event_id}.",
-    "Answer '{response}' to the invite for {event_id} and tell the organizer: {note}",
-    "Decline {event_id} and all the following meetings in that series.",
-])
-def respond_to_invitation(ctx: Ctx, event_id: EventId, response: Response, note: Note | None = None,
+@tools.tool(effect=WRITE, asks=[
+    Ask("Accept the invitation to {event_id}.", response="accepted"),
+    Ask("Decline {event_id} and tell the organizer: {note}", response="declined"),
+    Ask("Decline {event_id} and all the following meetings in that series.", response="declined",
+        whole_series=True),
+    Ask("Tell them I might make it to {event_id}.", response="tentative"),
+], reply=[
+    "Answered {result.response} for '{result.title}'.",
+    "Done: {result.organizer_name} will see your answer to {event_id}.",
+], values={
+    "note": ["Running 5 minutes late.", "I have a conflict; can we move it?", "Looking forward to it!",
+             "I can join for the first half only.", "Please send the notes afterwards.",
+             "I'll dial in remotely.", "Out of office that day, sorry."],
+})
+def respond_to_invitation(ctx: Ctx, event_id: InvitedEventId, response: Response, note: Note | None = None,
                           whole_series: bool = False) -> Invitation:
     """Answer the user's invitation to an upcoming event: accept, decline or tentatively accept.
 
@@ -180,11 +192,9 @@ def respond_to_invitation(ctx: Ctx, event_id: EventId, response: Response, note:
         past_date: the event has already started.
     """
     user = me(ctx)
+    ctx.get("event", event_id)
     event = ctx.db.execute("SELECT e.*, o.name AS organizer_name FROM events e JOIN people o "
                            "ON o.person_id = e.organizer_id WHERE e.event_id = ?", (event_id,)).fetchone()
-    if event is None:
-        raise ToolError("not_found", f"No event has ID {quote(event_id)}.",
-                        hint="list_invitations shows the events you are invited to.")
     if not _invited(ctx, event_id, user):
         why = "you organize it" if event["organizer_id"] == user else "you are not on its guest list"
         raise ToolError("not_invited", f"You have no invitation to '{event['title']}': {why}.",

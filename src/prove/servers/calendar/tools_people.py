@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from prove.env import READ, Ctx
+from prove.env import READ, Ctx, Toolset
 from prove.env.values import like
 
-from .tools import Limit, Person, PersonList, Query, server
+from .server import Limit, Person, PersonList, Query
+
+tools = Toolset("people")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's {query}'s email address?",
     "Look up {query} in the company directory.",
     "Who do we have in the directory matching '{query}'? Show me up to {limit}.",

@@ -13,31 +13,32 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_span, parse_time, quote
 
-from .tools import (
+from .server import (
     READABLE,
     Attendees,
-    CalendarId,
     Limit,
     Note,
     Occurrence,
+    OwnSeriesId,
     Series,
     SeriesCancellation,
     SeriesId,
     Title,
     Weekday,
+    WritableCalendarId,
     check_double_booking,
     check_future,
+    invite,
     me,
-    parse_span,
-    parse_time,
     person_rows,
-    server,
     writable_calendar,
 )
-from .world import WEEKDAYS, iso, recurrence_dates
+from .world import WEEKDAYS, recurrence_dates
+
+tools = Toolset("recurrence")
 
 MAX_OCCURRENCES = 60
 
@@ -74,15 +75,27 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
         (series_id,))]
 
 
-@server.tool(effect=WRITE, asks=[
-    "Set up '{title}' every week on {weekdays} from {start} to {end}, {count} times, on calendar {calendar_id}.",
-    "Create a recurring {title} on {calendar_id} starting {start} (ending {end}) that repeats {frequency} "
-    "until {until}.",
-    "Add a standing '{title}' with {attendees}: first one {start} to {end}, every {interval} weeks on "
-    "{weekdays}, {count} occurrences, calendar {calendar_id}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Set up '{title}' every Monday and Wednesday from {start} to {end}, {count} times, on {calendar_id}.",
+        frequency="weekly", weekdays=["MO", "WE"]),
+    Ask("Create a daily '{title}' on {calendar_id}, starting {start} and ending {end}, until {until}.",
+        frequency="daily"),
+    "Add a standing '{title}' with {attendees}: first one {start} to {end}, every {interval} weeks, "
+    "{count} occurrences, on {calendar_id}.",
+    Ask("Put a weekly '{title}' on {calendar_id} from {start} to {end}, repeating until {until}.",
+        frequency="weekly"),
+], reply=[
+    "Created the series '{result.title}': {result.rule}.",
+    "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
+], values={
+    "title": ["Weekly 1:1", "Team standup", "Sprint planning", "Office hours", "Yoga class", "Spanish lesson",
+              "Project sync", "Book club"],
+    "location": ["Room 2A (Fuji)", "Room 3B (Olympus)", "Zoom", "Google Meet", "Community center"],
+    "description": ["Rotating facilitator.", "Agenda in the shared doc.", "Status, blockers, next steps.",
+                    "Bring your questions.", "Camera optional."],
+})
 def create_recurring_event(
-    ctx: Ctx, calendar_id: CalendarId, title: Title, start: str, end: str,
+    ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
     frequency: Literal["daily", "weekly"] = "weekly", weekdays: list[Weekday] | None = None,
     interval: Annotated[int, Field(ge=1, le=4)] = 1, count: Annotated[int, Field(ge=1)] | None = None,
     until: str | None = None, attendees: Attendees | None = None, location: Note | None = None,
@@ -118,7 +131,8 @@ def create_recurring_event(
         not_found: the calendar or an attendee does not exist.
         no_access: the calendar is not shared with the user.
         read_only_calendar: the calendar is shared with the user read-only.
-        invalid_time: `start`, `end` or `until` is not an ISO 8601 local time or date between 2000 and 2099.
+        invalid_time: `start` or `end` is not an ISO 8601 local time between 2000 and 2099.
+        invalid_date: `until` is not an ISO date between 2000 and 2099.
         end_before_start: `end` is not after `start`.
         invalid_rule: not exactly one of `count` and `until`, weekdays with a daily rule, an
             occurrence of a day or longer, or a rule with no occurrence or more than 60.
@@ -126,7 +140,7 @@ def create_recurring_event(
         double_booking: the user is busy during an occurrence and `allow_overlap` is false.
     """
     s, e = parse_span(start, end)
-    last = parse_time(until, "until").date() if until is not None else None
+    last = parse_date(until, "until") if until is not None else None
     calendar = writable_calendar(ctx, calendar_id)
     user = me(ctx)
     people = [p for p in person_rows(ctx, attendees or []) if p["person_id"] != user]
@@ -166,8 +180,7 @@ def create_recurring_event(
             (event_id, calendar["calendar_id"], series_id, user, title, description or None, location or None,
              iso(occ), iso(occ + length)))
         for p in people:
-            ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
-                           "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), event_id, p["person_id"]))
+            invite(ctx, event_id, p["person_id"])
     row = visible_series(ctx, series_id)
     occurrences = _occurrences(ctx, series_id)
     return Series(series_id=series_id, calendar_id=row["calendar_id"], title=title, organizer_id=user,
@@ -175,8 +188,8 @@ def create_recurring_event(
                   total=len(occurrences))
 
 
-@server.tool(effect=READ, asks=[
-    "When does the series {series_id} happen between {start} and {end}?",
+@tools.tool(effect=READ, asks=[
+    "When does {series_id} happen between {start} and {end}?",
     "List the upcoming occurrences of {series_id}.",
 ])
 def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, end: str | None = None,
@@ -210,11 +223,14 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
                   occurrences=occurrences[:limit], total=len(occurrences))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel the whole recurring series {series_id}.",
-    "Stop the series {series_id} from {starting} on.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel all of {series_id}.",
+    "Stop {series_id} from {starting} on.",
+], reply=[
+    "Cancelled {result.total} meetings of '{result.title}'.",
+    "Done: {series_id} is called off; {result.upcoming} meetings of it remain ahead.",
 ])
-def cancel_series(ctx: Ctx, series_id: SeriesId, starting: str | None = None) -> SeriesCancellation:
+def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.
 
     Occurrences that have already started are history and stay as they are. To cancel a

@@ -8,21 +8,20 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
     EventId,
     Limit,
     Reminder,
     ReminderId,
     ReminderList,
-    require_confirmed,
-    require_not_started,
-    server,
+    upcoming_event,
     visible_event,
 )
-from .world import iso
+
+tools = Toolset("reminders")
 
 MAX_REMINDERS = 5  # per event
 
@@ -37,9 +36,13 @@ def _reminder(row: sqlite3.Row) -> Reminder:
     return Reminder(**dict(row), fires_at=iso(fires))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remind me {minutes_before} minutes before {event_id}.",
-    "Set an {method} reminder {minutes_before} minutes ahead of {event_id}.",
+    Ask("Email me {minutes_before} minutes ahead of {event_id}.", method="email"),
+    Ask("Pop up a reminder {minutes_before} minutes before {event_id}.", method="popup"),
+], reply=[
+    "I'll remind you {minutes_before} minutes before '{result.event_title}', at {result.fires_at}.",
+    "Done: a {result.method} reminder is set for {event_id}.",
 ])
 def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Field(ge=0, le=40320)],
                  method: Literal["popup", "email"] = "popup") -> Reminder:
@@ -61,9 +64,7 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
         duplicate_reminder: the event already has a reminder with the same time and method.
         too_many_reminders: the event already has 5 reminders.
     """
-    event = visible_event(ctx, event_id)
-    require_confirmed(event)
-    require_not_started(ctx, event)
+    event = upcoming_event(ctx, event_id)
     existing = ctx.db.execute("SELECT minutes_before, method FROM reminders WHERE event_id = ?",
                               (event_id,)).fetchall()
     if (minutes_before, method) in [tuple(r) for r in existing]:
@@ -78,7 +79,7 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
     return _reminder(ctx.db.execute(REMINDERS + " WHERE r.reminder_id = ?", (reminder_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What reminders have I set?",
     "Which reminders are on {event_id}?",
 ])
@@ -105,9 +106,12 @@ def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50)
     return ReminderList(reminders=reminders[:limit], total=len(reminders))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete reminder {reminder_id}.",
-    "I don't need the reminder {reminder_id} anymore, remove it.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {reminder_id}.",
+    "I don't need {reminder_id} anymore; remove it.",
+], reply=[
+    "Deleted the reminder for '{result.event_title}'.",
+    "Done: you won't be reminded of '{result.event_title}' {result.minutes_before} minutes ahead.",
 ])
 def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> Reminder:
     """Delete one of the user's reminders.
@@ -121,9 +125,7 @@ def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> Reminder:
     Raises:
         not_found: no reminder has that ID.
     """
+    ctx.get("reminder", reminder_id)
     row = ctx.db.execute(REMINDERS + " WHERE r.reminder_id = ?", (reminder_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No reminder has ID {quote(reminder_id)}.",
-                        hint="list_reminders shows your reminders and their IDs.")
     ctx.db.execute("DELETE FROM reminders WHERE reminder_id = ?", (reminder_id,))
     return _reminder(row)

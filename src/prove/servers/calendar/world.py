@@ -24,6 +24,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 FIRST_DAY = date(2026, 2, 2)    # Monday, six weeks before the epoch
@@ -105,10 +106,6 @@ def recurrence_dates(first: date, frequency: str, interval: int, weekdays: Seque
             if full():
                 return out
         week += timedelta(weeks=interval)
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def at(day: date, minutes: int) -> datetime:

@@ -12,13 +12,30 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
-    ROOT, FilePath, FolderPath, ItemPath, Limit, check_unlocked, ensure_space, human, log_activity, lookup, normalize,
-    resolve, resolve_new, server, split, subtree,
+from .server import (
+    ROOT,
+    ArchivePath,
+    FilePath,
+    FolderPath,
+    ItemPath,
+    Limit,
+    check_unlocked,
+    destination,
+    ensure_space,
+    human,
+    insert_node,
+    log_activity,
+    lookup,
+    normalize,
+    resolve,
+    resolve_new,
+    split,
+    subtree,
 )
-from .tools_edit import destination, insert_node
+
+tools = Toolset("archive")
 
 Sources = Annotated[list[ItemPath], Field(min_length=1, max_length=20)]
 
@@ -71,10 +88,16 @@ def _archive(ctx: Ctx, path: str) -> tuple[dict, list]:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Zip up {paths} into {archive_path}.",
-    "Compress {paths} into an archive called {archive_path}.",
-])
+    "Compress {paths} into an archive at {archive_path}.",
+], reply=[
+    "Zipped {result.members} items into {archive_path} ({result.size_text}).",
+    "Done: {archive_path} holds {paths}.",
+], values={
+    "archive_path": ["/Documents/Archive.zip", "/Desktop/Backup.zip", "/Documents/Tax documents.zip",
+                     "/Downloads/Bundle.zip", "/Documents/Trip photos.zip"],
+})
 def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveCreated:
     """Compress files and folders into a new .zip archive (the originals stay where they are).
 
@@ -135,11 +158,11 @@ def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveC
                           size_text=human(size))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's inside {path}?",
-    "List the contents of the zip file {path}.",
+    "List the contents of the zip {path}.",
 ])
-def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing:
+def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveListing:
     """List the files and folders inside a .zip archive without extracting it.
 
     Args:
@@ -165,11 +188,14 @@ def list_archive(ctx: Ctx, path: FilePath, limit: Limit = 200) -> ArchiveListing
                           uncompressed_text=human(size))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Unzip {path}.",
     "Extract {path} into {destination_folder}.",
+], reply=[
+    "Extracted {result.items} items to {result.path}.",
+    "Done: the contents of {path} are in {result.path}.",
 ])
-def extract_archive(ctx: Ctx, path: FilePath, destination_folder: FolderPath | None = None) -> Extracted:
+def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: FolderPath | None = None) -> Extracted:
     """Extract a .zip archive into a new folder named after it (the archive itself stays).
 
     Args:

@@ -7,13 +7,36 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
-    VAULT, Entry, EntryList, FilePath, FolderPath, ItemPath, Kind, Limit, entries, folder_size, hidden_vault, human,
-    inside, locked_by, normalize, prefix, quota, read_only_paths, require_text, resolve, server, stamp, used_bytes,
+from .server import (
+    VAULT,
+    Entry,
+    EntryList,
+    FilePath,
+    FolderPath,
+    ItemPath,
+    Kind,
+    Limit,
+    TextFilePath,
+    entries,
+    folder_size,
+    hidden_vault,
+    human,
+    inside,
+    locked_by,
+    normalize,
+    prefix,
+    quota,
+    read_only_paths,
+    require_text,
+    resolve,
+    used_bytes,
     vault_open,
 )
+
+tools = Toolset("browse")
 
 Action = Literal["created", "uploaded", "edited", "renamed", "moved", "copied", "deleted", "restored", "purged",
                  "shared", "unshared", "link_updated", "protected", "unprotected", "archived", "extracted",
@@ -141,10 +164,12 @@ def _depth_first(path: str, rows: list) -> list:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
-    "What's in my {path} folder?",
+@tools.tool(effect=READ, asks=[
+    "What's in {path}?",
     "List the files in {path}, sorted by {sort_by}.",
     "Show me everything in the root of my drive.",
+    Ask("Show {path} with the biggest files first.", sort_by="size", descending=True),
+    Ask("List everything in {path}, hidden files included.", include_hidden=True),
 ])
 def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modified", "size"] = "name",
                 descending: bool = False, include_hidden: bool = False, limit: Limit = 100) -> FolderListing:
@@ -184,7 +209,7 @@ def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modi
     return FolderListing(path=folder["path"], entries=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me the folder structure of {path}.",
     "Give me a tree of {path} down to {max_depth} levels.",
 ])
@@ -221,9 +246,9 @@ def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(g
     return Tree(path=folder["path"], entries=items, total=len(ordered), truncated=len(ordered) > limit)
 
 
-@server.tool(effect=READ, asks=[
-    "How big is {path} and when was it last changed?",
-    "Give me the details of {path}: owner, size, tags, whether it's read-only.",
+@tools.tool(effect=READ, asks=[
+    "How big is {path}, and when was it last changed?",
+    "Give me the details of {path}: owner, size, tags and whether it's protected.",
 ])
 def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     """Show the details of one file or folder: size, type, owner, times, protection, tags and more.
@@ -252,7 +277,7 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
         files_inside = ctx.db.execute(
             "SELECT count(*) FROM nodes WHERE trash_id IS NULL AND kind = 'file' AND substr(path, 1, ?) = ?",
             (len(prefix(row["path"])), prefix(row["path"]))).fetchone()[0]
-    now = stamp(ctx.now())
+    now = iso(ctx.now())
     return ItemInfo(
         path=row["path"], name=row["name"] or "/", kind=row["kind"], size=size, size_text=human(size),
         mime_type=row["mime_type"], owner=row["owner"], created_at=row["created_at"], modified_at=row["modified_at"],
@@ -273,12 +298,13 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     )
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Open {path} and show me what it says.",
-    "Read me lines {start_line} onwards of {path}.",
+    "Read me {path} from line {start_line} on.",
     "What's written in {path}?",
+    "Show me the first {max_lines} lines of {path}.",
 ])
-def read_file(ctx: Ctx, path: FilePath, start_line: Annotated[int, Field(ge=1)] = 1,
+def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:
     """Read a text file (.txt, .md, .csv, code...), whole or a range of its lines.
 
@@ -312,11 +338,11 @@ def read_file(ctx: Ctx, path: FilePath, start_line: Annotated[int, Field(ge=1)] 
                        mime_type=row["mime_type"], modified_at=row["modified_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How many words are in {path}?",
     "Count the lines and characters of {path}.",
 ])
-def get_text_stats(ctx: Ctx, path: FilePath) -> TextStats:
+def get_text_stats(ctx: Ctx, path: TextFilePath) -> TextStats:
     """Count the lines, words, characters and bytes of a text file.
 
     Args:
@@ -338,7 +364,7 @@ def get_text_stats(ctx: Ctx, path: FilePath) -> TextStats:
                      characters=len(text), bytes=row["size"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which files did I change in the last {days} days?",
     "Show me my most recently edited files.",
 ])
@@ -352,14 +378,14 @@ def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, 
     Returns:
         The files modified within `days` days, newest first, and how many there are.
     """
-    since = stamp(ctx.now() - timedelta(days=days))
+    since = iso(ctx.now() - timedelta(days=days))
     hide, params = hidden_vault(ctx)
     rows = ctx.db.execute(f"SELECT * FROM nodes WHERE trash_id IS NULL AND kind = 'file' AND modified_at >= ? "
                           f"AND {hide} ORDER BY modified_at DESC, path", [since, *params]).fetchall()
     return EntryList(entries=entries(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's taking up the most space in {path}?",
     "Break down the disk usage of my drive by folder.",
 ])
@@ -402,7 +428,7 @@ def get_disk_usage(ctx: Ctx, path: FolderPath = "/") -> DiskUsage:
                      folders=sum(1 for r in rows if r["kind"] == "folder"), children=usage, total=len(usage))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much storage do I have left?",
     "Am I close to my storage limit?",
 ])
@@ -423,10 +449,12 @@ def get_storage_quota(ctx: Ctx) -> StorageQuota:
                         available_text=human(free), percent_used=round(100 * used / total, 1))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What happened to {path} recently?",
     "Show me the recent activity in my drive.",
-    "Which files did I {action} lately?",
+    Ask("Which files did I delete lately?", action="deleted"),
+    Ask("What have I shared recently?", action="shared"),
+    Ask("Show me the files I edited lately.", action="edited"),
 ])
 def list_activity(ctx: Ctx, path: str | None = None, action: Action | None = None, limit: Limit = 20) -> ActivityList:
     """Show the drive's activity log, newest first: uploads, edits, moves, shares, deletions...

@@ -7,29 +7,46 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError
+from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import quote
 
-from .tools import (
-    ROOT, FilePath, FolderPath, ItemPath, Text, bad_name, check_fits, check_not_protected, check_text_size,
-    check_unlocked, ensure_space, fingerprint, guard_vault, human, inside, join, log_activity, lookup, mime_for,
-    normalize, now, require_text, resolve, resolve_new, server, show, split, subtree, text_size,
+from .server import (
+    ROOT,
+    FileWritten,
+    FolderPath,
+    ItemPath,
+    Text,
+    TextFilePath,
+    bad_name,
+    check_fits,
+    check_not_protected,
+    check_unlocked,
+    destination,
+    ensure_space,
+    guard_vault,
+    human,
+    insert_node,
+    inside,
+    log_activity,
+    lookup,
+    mime_for,
+    normalize,
+    replace_content,
+    resolve,
+    resolve_new,
+    split,
+    subtree,
+    text_size,
+    writable_text,
+    written,
 )
 
+tools = Toolset("edit")
+
 Name = Annotated[str, StringConstraints(min_length=1, max_length=300)]
+Snippet = Annotated[str, StringConstraints(min_length=1, max_length=10_000)]
 
 # ----- models -----------------------------------------------------------------------------------
-
-
-class FileWritten(BaseModel):
-    """A text file after a write."""
-
-    path: FilePath
-    size: int
-    size_text: str
-    lines: int
-    version: int = Field(description="the number of the current content; earlier ones are listed by list_versions")
-    modified_at: str
-    changed: bool = Field(description="false if the content was already exactly this")
 
 
 class FolderCreated(BaseModel):
@@ -61,92 +78,34 @@ class Protection(BaseModel):
     affected_items: int = Field(description="the item and everything inside it")
 
 
-# ----- helpers shared with versions and archives -------------------------------------------------
+# ----- helpers -----------------------------------------------------------------------------------
 
 
-def current_version(ctx: Ctx, node_id: int) -> int:
-    (n,) = ctx.db.execute("SELECT count(*) FROM versions WHERE node_id = ?", (node_id,)).fetchone()
-    return n + 1
-
-
-def save_version(ctx: Ctx, row: sqlite3.Row) -> None:
-    """Keep the file's current content as its newest earlier version."""
-    (last,) = ctx.db.execute("SELECT coalesce(max(version_no), 0) FROM versions WHERE node_id = ?",
-                             (row["node_id"],)).fetchone()
-    ctx.db.execute("INSERT INTO versions (version_id, node_id, version_no, content, size, modified_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
-                   (ctx.new_id("VER"), row["node_id"], last + 1, row["content"], row["size"], row["modified_at"]))
-
-
-def replace_content(ctx: Ctx, row: sqlite3.Row, content: str, action: str = "edited",
-                    detail: str | None = None) -> FileWritten:
-    """Give a writable text file new content, keeping the old one as a version."""
-    check_text_size(content)
-    if content == row["content"]:
-        return _written(ctx, row["node_id"], changed=False)
-    size = text_size(content)
-    ensure_space(ctx, size - row["size"])
-    save_version(ctx, row)
-    ctx.db.execute("UPDATE nodes SET content = ?, size = ?, content_hash = ?, modified_at = ? WHERE node_id = ?",
-                   (content, size, fingerprint(content), now(ctx), row["node_id"]))
-    log_activity(ctx, action, row["path"], detail)
-    return _written(ctx, row["node_id"], changed=True)
-
-
-def _written(ctx: Ctx, node_id: int, changed: bool) -> FileWritten:
-    row = ctx.db.execute("SELECT * FROM nodes WHERE node_id = ?", (node_id,)).fetchone()
-    return FileWritten(path=row["path"], size=row["size"], size_text=human(row["size"]),
-                       lines=len(row["content"].splitlines()), version=current_version(ctx, node_id),
-                       modified_at=row["modified_at"], changed=changed)
-
-
-def writable_text(ctx: Ctx, path: str) -> sqlite3.Row:
-    """A text file the user may change: invalid_path, vault_locked, not_found, is_a_directory,
-    binary_file, read_only."""
-    row = resolve(ctx, path, expect="file")
-    require_text(row)
-    check_unlocked(ctx, row["path"], "change")
-    return row
-
-
-def insert_node(ctx: Ctx, parent_id: int, path: str, kind: str, *, content: str | None = None, size: int = 0,
-                digest: str | None = None, mime: str | None = None) -> int:
-    """Add a node owned by the user, created now; returns its node_id."""
-    (owner,) = ctx.db.execute("SELECT name FROM account").fetchone()
-    name = split(path)[1]
-    if kind == "file":
-        mime = mime or mime_for(name, content is not None)
-        digest = digest or fingerprint(content or "")
-    stamp = now(ctx)
-    cur = ctx.db.execute(
-        "INSERT INTO nodes (parent_id, path, name, kind, content, size, mime_type, content_hash, owner, read_only, "
-        "created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
-        (parent_id, path, name, kind, content, size, mime if kind == "file" else None, digest, owner, stamp, stamp))
-    return int(cur.lastrowid)
-
-
-def repath(ctx: Ctx, old: str, new: str) -> None:
-    """Rename the live subtree at `old` to `new` (the node itself and everything inside)."""
+def _repath(ctx: Ctx, row: sqlite3.Row, target: str) -> list[sqlite3.Row]:
+    """Give the item and everything inside it paths under `target`; returns the items as they were."""
+    items = subtree(ctx, row["path"])
+    check_fits((r["path"] for r in items), row["path"], target)
     ctx.db.execute("UPDATE nodes SET path = ? || substr(path, ?) WHERE trash_id IS NULL "
                    "AND (path = ? OR substr(path, 1, ?) = ?)",
-                   (new, len(old) + 1, old, len(old) + 1, old + "/"))
+                   (target, len(row["path"]) + 1, row["path"], len(row["path"]) + 1, row["path"] + "/"))
+    return items
 
 
-def destination(ctx: Ctx, folder: str, name: str) -> tuple[sqlite3.Row, str]:
-    """A folder to put an item called `name` in, and the item's new path there."""
-    dest = resolve(ctx, folder, expect="folder")
-    target = normalize(join(dest["path"], name))
-    existing = lookup(ctx, target)
-    if existing is not None:
-        raise ToolError("already_exists", f"A {existing['kind']} named {name!r} already exists in {dest['path']!r}.",
-                        hint="Rename one of them first, or choose another destination.")
-    return dest, target
+def _files_size(items: list[sqlite3.Row]) -> int:
+    return sum(r["size"] for r in items if r["kind"] == "file")
+
+
+def _relocated(row: sqlite3.Row, target: str, items: list[sqlite3.Row], *, copied: bool = False) -> Relocated:
+    """What a move or rename (or, `copied`, a copy) of the item at `row` to `target` did."""
+    size = _files_size(items)
+    return Relocated(old_path=None if copied else row["path"], source=row["path"] if copied else None, path=target,
+                     kind=row["kind"], items=len(items), size=size, size_text=human(size))
 
 
 def check_name(name: str) -> str:
     why = bad_name(name.strip())
     if why:
-        raise ToolError("invalid_name", f"{show(name)} cannot be used: {why}.",
+        raise ToolError("invalid_name", f"{quote(name, 60)} cannot be used: {why}.",
                         hint="Use a plain name such as 'Budget 2026.csv', without / \\ : * ? \" < > |.")
     return name.strip()
 
@@ -154,10 +113,17 @@ def check_name(name: str) -> str:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make a new folder at {path}.",
-    "Create the folder {path}, including any missing parent folders.",
-])
+    Ask("Create the folder {path}, along with any missing folders above it.", parents=True),
+    "I need an empty folder {path}.",
+], reply=[
+    "Created the folder {result.path}.",
+    "Done: {path} is ready.",
+], values={
+    "path": ["/Documents/Receipts 2026", "/Documents/Taxes 2026", "/Photos/Passport scans", "/Desktop/To sort",
+             "/Documents/Contracts", "/Downloads/Installers", "/Documents/Car", "/Music/New albums"],
+})
 def create_folder(ctx: Ctx, path: str, parents: bool = False) -> FolderCreated:
     """Create a folder.
 
@@ -211,10 +177,20 @@ def _above(path: str) -> list[str]:
     return [ROOT] + ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a file {path} that says: {content}",
-    "Make a new text file at {path}.",
-])
+    "Make a new empty text file at {path}.",
+    "Start a note at {path} with this text: {content}",
+], reply=[
+    "Created {path} ({result.size_text}).",
+    "Done: {path} is saved with {result.lines} lines.",
+], values={
+    "path": ["/Documents/Notes.txt", "/Desktop/todo.md", "/Documents/Shopping list.txt", "/Desktop/ideas.txt",
+             "/Documents/Reading list.md", "/Documents/Packing list.md"],
+    "content": ["Buy milk, eggs and coffee.", "# Ideas\n- Weekend trip\n- New bookshelf",
+                "Call the dentist on Monday.", "- Passport\n- Chargers\n- Rain jacket",
+                "Books to read: The Overstory, Piranesi, Project Hail Mary.", "Wi-Fi guest network: ask at the desk."],
+})
 def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     """Create a new text file (it fails if something already exists there; use write_file to replace).
 
@@ -238,14 +214,21 @@ def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     ensure_space(ctx, text_size(content))
     node_id = insert_node(ctx, parent["node_id"], target, "file", content=content, size=text_size(content))
     log_activity(ctx, "created", target)
-    return _written(ctx, node_id, changed=True)
+    return written(ctx, node_id, changed=True)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Replace everything in {path} with: {content}",
     "Overwrite {path} with this text: {content}",
-])
-def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
+], reply=[
+    "Saved the new text to {path}; the old content is kept as an earlier version.",
+    "Done: {path} now holds {result.lines} lines ({result.size_text}).",
+], values={
+    "content": ["# To do\n- Pay rent\n- Renew car insurance", "Meeting moved to Thursday at 10:00.",
+                "Final version, approved on 2026-03-16.", "Budget: rent 1800, food 600, transport 150.",
+                "Draft 2: tighter intro, new closing paragraph.", "Nothing planned yet."],
+})
+def write_file(ctx: Ctx, path: TextFilePath, content: Text) -> FileWritten:
     """Replace the whole content of an existing text file; the old content is kept as a version.
 
     Args:
@@ -267,12 +250,17 @@ def write_file(ctx: Ctx, path: FilePath, content: Text) -> FileWritten:
     return replace_content(ctx, writable_text(ctx, path), content)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add this line to the end of {path}: {content}",
-    "Append {content} to {path}.",
-])
-def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConstraints(min_length=1, max_length=10_000)]
-                   ) -> FileWritten:
+    "Append '{content}' to {path}.",
+], reply=[
+    "Added it to the end of {path}.",
+    "Done: {path} now has {result.lines} lines.",
+], values={
+    "content": ["- Follow up with the landlord", "Renew passport before June.", "2026-03-16: paid the electricity bill",
+                "Remember to back up the photos.", "- Call Mom on Sunday", "Action item: send the slides to the team."],
+})
+def append_to_file(ctx: Ctx, path: TextFilePath, content: Snippet) -> FileWritten:
     """Add text at the end of a text file; a line break is added first if the file does not end with one.
 
     Args:
@@ -300,12 +288,15 @@ def append_to_file(ctx: Ctx, path: FilePath, content: Annotated[str, StringConst
     return replace_content(ctx, row, joined)
 
 
-@server.tool(effect=WRITE, asks=[
-    "In {path}, change {find} to {replace}.",
-    "Replace every {find} with {replace} in {path}.",
+@tools.tool(effect=WRITE, asks=[
+    "In {path}, change '{find}' to '{replace}'.",
+    Ask("Change every '{find}' to '{replace}' in {path}.", replace_all=True),
+    "Fix {path}: '{find}' should read '{replace}'.",
+], reply=[
+    "Made {result.replacements} replacements in {path}.",
+    "Done: '{find}' now reads '{replace}' in {path}.",
 ])
-def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstraints(min_length=1, max_length=10_000)],
-                    replace: Text, replace_all: bool = False) -> Edit:
+def replace_in_file(ctx: Ctx, path: TextFilePath, find: Snippet, replace: Text, replace_all: bool = False) -> Edit:
     """Replace some text in a text file (the first occurrence, or all of them).
 
     Args:
@@ -332,16 +323,20 @@ def replace_in_file(ctx: Ctx, path: FilePath, find: Annotated[str, StringConstra
     text = row["content"]
     count = text.count(find)
     if count == 0:
-        raise ToolError("text_not_found", f"{show(find)} does not occur in {row['path']!r}.",
+        raise ToolError("text_not_found", f"{quote(find, 60)} does not occur in {row['path']!r}.",
                         hint="The match is exact and case-sensitive; check the text with read_file or search_content.")
     done = count if replace_all else 1
     written = replace_content(ctx, row, text.replace(find, replace, -1 if replace_all else 1))
     return Edit(file=written, replacements=done)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {path} into {destination_folder}.",
-    "Put {path} in the {destination_folder} folder.",
+    "Put {path} in {destination_folder}.",
+    "{path} belongs in {destination_folder}; move it there.",
+], reply=[
+    "Moved {path} to {destination_folder}.",
+    "Done: it now lives at {result.path}.",
 ])
 def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Relocated:
     """Move a file or folder (with everything inside) into another folder, keeping its name.
@@ -375,19 +370,19 @@ def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Reloc
     dest, target = destination(ctx, dest["path"], row["name"])
     check_unlocked(ctx, row["path"], "move")
     check_unlocked(ctx, dest["path"], "move items into")
-    items = subtree(ctx, row["path"])
-    check_fits((r["path"] for r in items), row["path"], target)
-    repath(ctx, row["path"], target)
+    items = _repath(ctx, row, target)
     ctx.db.execute("UPDATE nodes SET parent_id = ? WHERE node_id = ?", (dest["node_id"], row["node_id"]))
     log_activity(ctx, "moved", target, f"from {row['path']}")
-    size = sum(r["size"] for r in items if r["kind"] == "file")
-    return Relocated(old_path=row["path"], source=None, path=target, kind=row["kind"], items=len(items), size=size,
-                     size_text=human(size))
+    return _relocated(row, target, items)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Rename {path} to {new_name}.",
-    "Change the name of {path} to {new_name}, please.",
+@tools.tool(effect=WRITE, asks=[
+    "Rename {path} to '{new_name}'.",
+    "Change the name of {path} to '{new_name}', please.",
+    "Call {path} '{new_name}' from now on.",
+], reply=[
+    "Renamed it to '{new_name}'.",
+    "Done: {path} is now called '{new_name}'.",
 ])
 def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
     """Rename a file or folder where it is.
@@ -416,20 +411,19 @@ def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
     parent_path = split(row["path"])[0]
     dest, target = destination(ctx, parent_path, name)
     check_unlocked(ctx, row["path"], "rename")
-    items = subtree(ctx, row["path"])
-    check_fits((r["path"] for r in items), row["path"], target)
-    repath(ctx, row["path"], target)
+    items = _repath(ctx, row, target)
     mime = mime_for(name, row["content"] is not None) if row["kind"] == "file" else None
     ctx.db.execute("UPDATE nodes SET name = ?, mime_type = ? WHERE node_id = ?", (name, mime, row["node_id"]))
     log_activity(ctx, "renamed", target, f"was {row['name']}")
-    size = sum(r["size"] for r in items if r["kind"] == "file")
-    return Relocated(old_path=row["path"], source=None, path=target, kind=row["kind"], items=len(items), size=size,
-                     size_text=human(size))
+    return _relocated(row, target, items)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make a copy of {path} in {destination_folder}.",
-    "Copy {path} to {destination_folder} and call it {new_name}.",
+    "Copy {path} to {destination_folder} and call it '{new_name}'.",
+], reply=[
+    "Copied {path} to {result.path}.",
+    "Done: there's a copy in {destination_folder} now.",
 ])
 def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name: Name | None = None) -> Relocated:
     """Copy a file or folder (with everything inside) into a folder, optionally under a new name.
@@ -464,8 +458,7 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
     dest, target = destination(ctx, dest["path"], name)
     check_unlocked(ctx, dest["path"], "copy items into")
     items = subtree(ctx, row["path"])
-    size = sum(r["size"] for r in items if r["kind"] == "file")
-    ensure_space(ctx, size)
+    ensure_space(ctx, _files_size(items))
     ids = {row["parent_id"]: dest["node_id"]}
     base = len(row["path"])
     for r in items:
@@ -477,13 +470,17 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
                        "modified_at) SELECT ?, member_path, kind, content, size, content_hash, modified_at "
                        "FROM archive_members WHERE node_id = ?", (ids[r["node_id"]], r["node_id"]))
     log_activity(ctx, "copied", target, f"from {row['path']}")
-    return Relocated(old_path=None, source=row["path"], path=target, kind=row["kind"], items=len(items), size=size,
-                     size_text=human(size))
+    return _relocated(row, target, items, copied=True)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Make {path} read-only so nobody changes it by accident.",
-    "Unlock {path} so I can edit it again.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Make {path} read-only so nobody changes it by accident.", read_only=True),
+    Ask("Unlock {path} so I can edit it again.", read_only=False),
+    Ask("Protect {path} against changes.", read_only=True),
+    Ask("{path} no longer needs to be read-only.", read_only=False),
+], reply=[
+    "Updated the protection on {path}; it covers {result.affected_items} items.",
+    "Done: {path} and everything inside it now have the read-only setting you asked for.",
 ])
 def set_read_only(ctx: Ctx, path: ItemPath, read_only: bool) -> Protection:
     """Protect an item from changes (read-only) or remove that protection.

@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, quote
 
-from .tools import Entry, EntryList, ItemPath, Kind, Limit, entries, hidden_vault, resolve, server, show, stamp
+from .server import (
+    Entry,
+    EntryList,
+    FavoritePath,
+    ItemPath,
+    Kind,
+    Limit,
+    TaggedPath,
+    entries,
+    hidden_vault,
+    resolve,
+)
+
+tools = Toolset("organize")
 
 TagText = Annotated[str, StringConstraints(min_length=1, max_length=100)]
 MAX_TAGS = 20
@@ -56,9 +71,13 @@ class FavoriteChange(BaseModel):
 def clean_tag(tag: str) -> str:
     text = " ".join(tag.split()).lower().lstrip("#")
     if not re.fullmatch(r"[a-z0-9][a-z0-9 _-]{0,29}", text):
-        raise ToolError("invalid_tag", f"{show(tag)} is not a tag.",
+        raise ToolError("invalid_tag", f"{quote(tag, 60)} is not a tag.",
                         hint="A tag is 1-30 letters, digits, spaces, '-' or '_', such as 'taxes' or 'to-review'.")
     return text
+
+
+def _is_favorite(ctx: Ctx, row: sqlite3.Row) -> bool:
+    return ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone() is not None
 
 
 def _tags(ctx: Ctx, node_id: int) -> list[str]:
@@ -68,10 +87,13 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
-    "Tag {path} as {tag}.",
-    "Add the label {tag} to {path}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Tag {path} as '{tag}'.",
+    "Add the label '{tag}' to {path}.",
+], reply=[
+    "Tagged {path} '{tag}'.",
+    "Done: {path} now carries the tags {result.tags}.",
+], values={"tag": ["important", "work", "receipts", "taxes", "travel", "family", "to-review", "archive"]})
 def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     """Add a tag (a label such as 'taxes' or 'to-review') to a file or folder.
 
@@ -102,11 +124,14 @@ def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     return Tagging(path=row["path"], tag=text, tags=_tags(ctx, row["node_id"]))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Remove the {tag} tag from {path}.",
-    "{path} shouldn't be tagged {tag} any more.",
+@tools.tool(effect=WRITE, asks=[
+    "Remove the '{tag}' tag from {path}.",
+    "{path} shouldn't be tagged '{tag}' any more.",
+], reply=[
+    "Removed '{tag}' from {path}.",
+    "Done: {path} is no longer tagged '{tag}'.",
 ])
-def remove_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
+def remove_tag(ctx: Ctx, path: TaggedPath, tag: TagText) -> Tagging:
     """Remove a tag from a file or folder.
 
     Args:
@@ -132,7 +157,7 @@ def remove_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     return Tagging(path=row["path"], tag=text, tags=_tags(ctx, row["node_id"]))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What tags do I use?",
     "List all my tags and how many files have each.",
 ])
@@ -148,9 +173,9 @@ def list_tags(ctx: Ctx) -> TagList:
     return TagList(tags=[TagCount(tag=r[0], items=r[1]) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me everything tagged {tag}.",
-    "Which files have the {tag} tag?",
+@tools.tool(effect=READ, asks=[
+    "Show me everything tagged '{tag}'.",
+    "Which files have the '{tag}' tag?",
 ])
 def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
     """Find the files and folders that carry a tag.
@@ -173,9 +198,12 @@ def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
     return EntryList(entries=found, total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {path} to my favorites.",
-    "Star {path} so I can find it quickly.",
+    "Mark {path} as a favorite so I can find it quickly.",
+], reply=[
+    "Added {path} to your favorites.",
+    "Done: {path} is in your favorites now.",
 ])
 def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
     """Star a file or folder as a favorite.
@@ -193,17 +221,20 @@ def add_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
         already_favorite: the item is already a favorite.
     """
     row = resolve(ctx, path)
-    if ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone():
+    if _is_favorite(ctx, row):
         raise ToolError("already_favorite", f"{row['path']!r} is already a favorite.", hint="Nothing to do.")
-    ctx.db.execute("INSERT INTO favorites (node_id, added_at) VALUES (?, ?)", (row["node_id"], stamp(ctx.now())))
+    ctx.db.execute("INSERT INTO favorites (node_id, added_at) VALUES (?, ?)", (row["node_id"], iso(ctx.now())))
     return FavoriteChange(path=row["path"], favorite=True)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove {path} from my favorites.",
-    "Unstar {path}.",
+    "Take {path} off my favorites list.",
+], reply=[
+    "Removed {path} from your favorites.",
+    "Done: {path} is no longer a favorite.",
 ])
-def remove_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
+def remove_favorite(ctx: Ctx, path: FavoritePath) -> FavoriteChange:
     """Remove the star from a favorite file or folder.
 
     Args:
@@ -219,15 +250,15 @@ def remove_favorite(ctx: Ctx, path: ItemPath) -> FavoriteChange:
         not_favorite: the item is not a favorite.
     """
     row = resolve(ctx, path)
-    if not ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (row["node_id"],)).fetchone():
+    if not _is_favorite(ctx, row):
         raise ToolError("not_favorite", f"{row['path']!r} is not a favorite.", hint="Call list_favorites to see them.")
     ctx.db.execute("DELETE FROM favorites WHERE node_id = ?", (row["node_id"],))
     return FavoriteChange(path=row["path"], favorite=False)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are my favorite files?",
-    "Show my starred items.",
+    "Show my favorites.",
 ])
 def list_favorites(ctx: Ctx, limit: Limit = 50) -> FavoriteList:
     """List the user's favorite (starred) files and folders, most recently added first.

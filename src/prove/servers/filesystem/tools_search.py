@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from datetime import date, datetime, time
+from datetime import datetime, time
 from fnmatch import fnmatchcase
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, Ctx, ToolError
+from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_time
 
-from .tools import (
-    EntryList, FilePath, FolderPath, Kind, Limit, entries, hidden_vault, human, prefix, require_text, resolve, server,
-    stamp,
+from .server import (
+    EntryList,
+    FileDiff,
+    FilePath,
+    FolderPath,
+    Kind,
+    Limit,
+    TextFilePath,
+    entries,
+    hidden_vault,
+    human,
+    prefix,
+    require_text,
+    resolve,
+    unified,
 )
 
+tools = Toolset("search")
+
 Query = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-MAX_DIFF_LINES = 400
 
 # ----- models -----------------------------------------------------------------------------------
 
@@ -50,16 +63,6 @@ class DuplicateList(BaseModel):
     wasted_text: str
 
 
-class FileDiff(BaseModel):
-    old: str = Field(description="what the diff compares from (a path or a version)")
-    new: str = Field(description="what the diff compares to")
-    identical: bool
-    added_lines: int
-    removed_lines: int
-    diff: list[str] = Field(description="a unified diff ('-' old line, '+' new line, '@@' hunk headers)")
-    truncated: bool = Field(description="true if the diff was longer than 400 lines and was cut")
-
-
 # ----- helpers ----------------------------------------------------------------------------------
 
 
@@ -71,40 +74,20 @@ def _scope(ctx: Ctx, path: str) -> tuple[str, list[object]]:
     return f"trash_id IS NULL AND substr(path, 1, ?) = ? AND {hide}", [len(base), base, *params]
 
 
-def unified(old_text: str, new_text: str, old_name: str, new_name: str, context: int) -> FileDiff:
-    lines = list(difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), old_name, new_name,
-                                      n=context, lineterm=""))
-    body = [ln for ln in lines[2:] if not ln.startswith("@@")]
-    return FileDiff(old=old_name, new=new_name, identical=not lines,
-                    added_lines=sum(1 for ln in body if ln.startswith("+")),
-                    removed_lines=sum(1 for ln in body if ln.startswith("-")),
-                    diff=lines[:MAX_DIFF_LINES], truncated=len(lines) > MAX_DIFF_LINES)
-
-
-def _moment(value: str, end: bool) -> datetime:
-    text = value.strip()
-    try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            moment = datetime.combine(day, time(23, 59, 59) if end else time(0, 0))
-        else:
-            moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ToolError("invalid_date", f"{value[:40]!r} is not a date.",
-                        hint="Use 'YYYY-MM-DD' such as '2026-03-01', or 'YYYY-MM-DDTHH:MM:SS'.") from None
-    if moment.tzinfo is not None or not 2000 <= moment.year <= 2099:
-        raise ToolError("invalid_date", f"{value[:40]!r} must be a local date between 2000 and 2099, "
-                        "without a time zone.")
-    return moment
+def _moment(value: str, name: str, end: bool) -> datetime:
+    """A bare date ('2026-03-01', its first or, with `end`, its last second) or a local date-time."""
+    if len(value.strip()) == 10:
+        return datetime.combine(parse_date(value, name), time(23, 59, 59) if end else time(0, 0))
+    return parse_time(value, name, code="invalid_date")
 
 
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
-    "Find files with {query} in the name.",
-    "Search {path} for anything called {query}.",
-    "Where are my files matching {query}?",
+@tools.tool(effect=READ, asks=[
+    "Find files with '{query}' in the name.",
+    "Search {path} for anything called '{query}'.",
+    Ask("Is there a folder named '{query}' somewhere?", kind="folder"),
 ])
 def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | None = None,
                    limit: Limit = 50) -> EntryList:
@@ -142,9 +125,10 @@ def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | 
     return EntryList(entries=entries(ctx, hits[:limit]), total=len(hits))
 
 
-@server.tool(effect=READ, asks=[
-    "Which of my files mention {query}?",
-    "Search inside the files in {path} for {query}.",
+@tools.tool(effect=READ, asks=[
+    "Which of my files mention '{query}'?",
+    "Search inside the files in {path} for '{query}'.",
+    Ask("Find files containing exactly '{query}', with that capitalization.", case_sensitive=True),
 ])
 def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitive: bool = False,
                    limit: Limit = 20) -> ContentMatches:
@@ -184,9 +168,9 @@ def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitiv
     return ContentMatches(matches=matches[:limit], total=len(matches), files_matched=files)
 
 
-@server.tool(effect=READ, asks=[
-    "Find all my {extension} files.",
-    "List every .{extension} file under {path}.",
+@tools.tool(effect=READ, asks=[
+    "Find all my .{extension} files.",
+    "List every .{extension} file in {path}.",
 ])
 def find_by_extension(ctx: Ctx, extension: Annotated[str, StringConstraints(min_length=1, max_length=20)],
                       path: FolderPath = "/", limit: Limit = 50) -> EntryList:
@@ -217,9 +201,10 @@ def find_by_extension(ctx: Ctx, extension: Annotated[str, StringConstraints(min_
     return EntryList(entries=entries(ctx, hits[:limit]), total=len(hits))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What files did I change between {since} and {until}?",
-    "Show me files modified since {since} in {path}.",
+    "Show me the files in {path} modified since {since}.",
+    Ask("Which folders changed since {since}?", kind="folder"),
 ])
 def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPath = "/",
                   kind: Kind | None = "file", limit: Limit = 50) -> EntryList:
@@ -242,23 +227,24 @@ def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPa
         not_found: no folder exists at `path`.
         not_a_directory: `path` names a file.
     """
-    start = _moment(since, end=False)
-    end = _moment(until, end=True) if until is not None else ctx.now()
+    start = _moment(since, "since", end=False)
+    end = _moment(until, "until", end=True) if until is not None else ctx.now()
     if end < start:
-        raise ToolError("invalid_date", f"The end {stamp(end)} is before the start {stamp(start)}.",
+        raise ToolError("invalid_date", f"The end {iso(end)} is before the start {iso(start)}.",
                         hint="Give `since` before `until`.")
     scope, params = _scope(ctx, path)
     if kind is not None:
         scope += " AND kind = ?"
         params.append(kind)
     rows = ctx.db.execute(f"SELECT * FROM nodes WHERE {scope} AND modified_at >= ? AND modified_at <= ? "
-                          "ORDER BY modified_at DESC, path", [*params, stamp(start), stamp(end)]).fetchall()
+                          "ORDER BY modified_at DESC, path", [*params, iso(start), iso(end)]).fetchall()
     return EntryList(entries=entries(ctx, rows[:limit]), total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do I have duplicate files wasting space?",
     "Find files with identical content in {path}.",
+    "Which duplicate files larger than {min_size} bytes do I have?",
 ])
 def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, Field(ge=0)] = 0,
                     limit: Limit = 50) -> DuplicateList:
@@ -292,11 +278,11 @@ def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, F
     return DuplicateList(groups=found[:limit], total=len(found), wasted_bytes=wasted, wasted_text=human(wasted))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the difference between {path_a} and {path_b}?",
     "Compare {path_a} with {path_b} line by line.",
 ])
-def diff_files(ctx: Ctx, path_a: FilePath, path_b: FilePath,
+def diff_files(ctx: Ctx, path_a: TextFilePath, path_b: TextFilePath,
                context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:
     """Compare two text files line by line and show a unified diff.
 

@@ -9,9 +9,21 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import ROOT, VAULT, ItemPath, Limit, LinkId, inside, log_activity, resolve, server, show, stamp
+from .server import (
+    ROOT,
+    VAULT,
+    ItemPath,
+    Limit,
+    LinkId,
+    inside,
+    log_activity,
+    resolve,
+)
+
+tools = Toolset("sharing")
 
 Access = Literal["view", "edit"]
 LinkStatus = Literal["active", "expired", "revoked", "in_trash"]
@@ -63,26 +75,29 @@ def _link(row: sqlite3.Row, now: str) -> ShareLink:
 
 
 def _get(ctx: Ctx, link_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(f"{_SELECT} WHERE l.link_id = ?", (link_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No share link has ID {show(link_id)}.",
-                        hint="Call list_share_links to see the links that exist.")
-    return row
+    """The link with its item's path, kind and trash state (`not_found` from `ctx.get`)."""
+    ctx.get("share_link", link_id)
+    return ctx.db.execute(f"{_SELECT} WHERE l.link_id = ?", (link_id,)).fetchone()
 
 
 def _expiry(ctx: Ctx, days: int | None) -> str | None:
     """The end of the day `days` days from today, or None for 0 / None (never expires)."""
     if not days:
         return None
-    return stamp(datetime.combine(ctx.today() + timedelta(days=days), time(23, 59, 59)))
+    return iso(datetime.combine(ctx.today() + timedelta(days=days), time(23, 59, 59)))
 
 
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a link so people can see {path}.",
-    "Share {path} with a link that lets people {access} it and expires in {expires_in_days} days.",
+    "Share {path} with a link that expires in {expires_in_days} days.",
+    Ask("Give me a link to {path} that lets people change it.", access="edit"),
+    Ask("Make a view-only link to {path} that stops working after {expires_in_days} days.", access="view"),
+], reply=[
+    "Here's the link to {path}: {result.url}",
+    "Done: anyone with {result.url} can {result.access} it.",
 ])
 def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
                       expires_in_days: Days | None = None) -> ShareLink:
@@ -116,15 +131,16 @@ def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
     link_id = ctx.new_id("LNK")
     ctx.db.execute("INSERT INTO share_links (link_id, node_id, token, access, created_at, expires_at, revoked_at) "
                    "VALUES (?, ?, ?, ?, ?, ?, NULL)",
-                   (link_id, row["node_id"], token, access, stamp(ctx.now()), _expiry(ctx, expires_in_days)))
+                   (link_id, row["node_id"], token, access, iso(ctx.now()), _expiry(ctx, expires_in_days)))
     log_activity(ctx, "shared", row["path"], f"{access} link {link_id}")
-    return _link(_get(ctx, link_id), stamp(ctx.now()))
+    return _link(_get(ctx, link_id), iso(ctx.now()))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which of my files are shared by link?",
     "Show me the share links for {path}.",
-    "List my {status} share links.",
+    Ask("List my share links that still work.", status="active"),
+    Ask("Which of my links have expired?", status="expired"),
 ])
 def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus | None = None,
                      limit: Limit = 50) -> ShareLinkList:
@@ -143,7 +159,7 @@ def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus 
         vault_locked: `path` is in the Personal Vault and the vault is locked.
         not_found: nothing exists at `path`.
     """
-    now = stamp(ctx.now())
+    now = iso(ctx.now())
     sql, params = f"{_SELECT}", []
     if path is not None:
         sql += " WHERE l.node_id = ?"
@@ -155,9 +171,13 @@ def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus 
     return ShareLinkList(links=links[:limit], total=len(links))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Change link {link_id} so people can {access} the file.",
-    "Make share link {link_id} expire in {expires_in_days} days.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("Change {link_id} so people can edit the file too.", access="edit"),
+    Ask("Make {link_id} view-only.", access="view"),
+    "Make {link_id} expire in {expires_in_days} days.",
+], reply=[
+    "Updated {link_id}: {result.access} access.",
+    "Done: {link_id} now gives {result.access} access.",
 ])
 def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
                       expires_in_days: Days | None = None) -> ShareLink:
@@ -192,12 +212,15 @@ def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
         ctx.db.execute("UPDATE share_links SET expires_at = ? WHERE link_id = ?", (expiry, link_id))
         changes.append(f"expires {expiry}" if expiry else "never expires")
     log_activity(ctx, "link_updated", row["path"], f"link {link_id}: {', '.join(changes)}")
-    return _link(_get(ctx, link_id), stamp(ctx.now()))
+    return _link(_get(ctx, link_id), iso(ctx.now()))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Stop sharing link {link_id}.",
-    "Revoke the share link {link_id} right away.",
+@tools.tool(effect=WRITE, asks=[
+    "Stop sharing through {link_id}.",
+    "Revoke {link_id} right away.",
+], reply=[
+    "Revoked {link_id}; it no longer opens {result.path}.",
+    "Done: that link is dead.",
 ])
 def revoke_share_link(ctx: Ctx, link_id: LinkId) -> ShareLink:
     """Turn a share link off for good: nobody can use it any more.
@@ -216,6 +239,6 @@ def revoke_share_link(ctx: Ctx, link_id: LinkId) -> ShareLink:
     if row["revoked_at"] is not None:
         raise ToolError("link_revoked", f"Link {link_id} was already revoked on {row['revoked_at'][:10]}.",
                         hint="Nothing to do.")
-    ctx.db.execute("UPDATE share_links SET revoked_at = ? WHERE link_id = ?", (stamp(ctx.now()), link_id))
+    ctx.db.execute("UPDATE share_links SET revoked_at = ? WHERE link_id = ?", (iso(ctx.now()), link_id))
     log_activity(ctx, "unshared", row["path"], f"revoked link {link_id}")
-    return _link(_get(ctx, link_id), stamp(ctx.now()))
+    return _link(_get(ctx, link_id), iso(ctx.now()))

@@ -7,14 +7,35 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
-    TRASH_DAYS, VAULT, FolderPath, ItemPath, Kind, Limit, TrashId, check_fits, check_not_protected,
-    check_subtree_unlocked, check_unlocked, guard_vault, human, inside, log_activity, lookup, purge, resolve, server,
-    show, split, stamp, subtree, vault_open,
+from .server import (
+    VAULT,
+    FolderPath,
+    ItemPath,
+    Kind,
+    Limit,
+    TrashId,
+    check_fits,
+    check_not_protected,
+    check_subtree_unlocked,
+    check_unlocked,
+    destination,
+    guard_vault,
+    human,
+    inside,
+    log_activity,
+    lookup,
+    purge,
+    resolve,
+    split,
+    subtree,
+    vault_open,
 )
-from .tools_edit import destination
+from .world import TRASH_DAYS
+
+tools = Toolset("trash")
 
 # ----- models -----------------------------------------------------------------------------------
 
@@ -66,7 +87,7 @@ class Purged(BaseModel):
 
 
 def _purge_on(deleted_at: str) -> str:
-    return stamp(datetime.fromisoformat(deleted_at) + timedelta(days=TRASH_DAYS))
+    return iso(datetime.fromisoformat(deleted_at) + timedelta(days=TRASH_DAYS))
 
 
 def _item(row: sqlite3.Row) -> TrashItem:
@@ -83,10 +104,7 @@ def _visible_trash(ctx: Ctx) -> list[sqlite3.Row]:
 
 
 def _trash_row(ctx: Ctx, trash_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM trash WHERE trash_id = ?", (trash_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No item in the trash has ID {show(trash_id)}.",
-                        hint="Call list_trash to see what is in the trash (items are deleted for good after 30 days).")
+    row = ctx.get("trash_item", trash_id)
     guard_vault(ctx, row["original_path"])
     return row
 
@@ -94,9 +112,13 @@ def _trash_row(ctx: Ctx, trash_id: str) -> sqlite3.Row:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete {path}.",
-    "Throw {path} in the trash, with everything in it.",
+    Ask("Throw {path} in the trash, with everything in it.", recursive=True),
+    "Move {path} to the trash.",
+], reply=[
+    "Moved {path} to the trash; it can be restored until {result.purge_on}.",
+    "Done: {path} is in the trash ({result.size_text}).",
 ])
 def delete_path(ctx: Ctx, path: ItemPath, recursive: bool = False) -> Deleted:
     """Move a file or folder to the trash, where it stays restorable for 30 days.
@@ -126,7 +148,7 @@ def delete_path(ctx: Ctx, path: ItemPath, recursive: bool = False) -> Deleted:
     check_subtree_unlocked(ctx, row["path"], "delete")
     trash_id = ctx.new_id("TRS")
     size = sum(r["size"] for r in items if r["kind"] == "file")
-    deleted_at = stamp(ctx.now())
+    deleted_at = iso(ctx.now())
     ctx.db.execute("INSERT INTO trash (trash_id, node_id, name, kind, original_path, size, item_count, deleted_at) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    (trash_id, row["node_id"], row["name"], row["kind"], row["path"], size, len(items), deleted_at))
@@ -138,9 +160,10 @@ def delete_path(ctx: Ctx, path: ItemPath, recursive: bool = False) -> Deleted:
                    size_text=human(size), purge_on=_purge_on(deleted_at))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's in my trash?",
     "Show me the files I deleted recently.",
+    "Is there anything in the trash I could still restore?",
 ])
 def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
     """List what is in the trash, most recently deleted first (vault items only while it is unlocked).
@@ -158,9 +181,13 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
                      total_size_text=human(size))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Restore {trash_id} from the trash.",
     "Undelete {trash_id} and put it in {destination_folder}.",
+    "Bring back {trash_id}; I deleted it by mistake.",
+], reply=[
+    "Restored {trash_id} to {result.path}.",
+    "Done: it's back at {result.path}.",
 ])
 def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: FolderPath | None = None) -> Restored:
     """Bring a deleted item back from the trash, to where it was or into another folder.
@@ -201,9 +228,12 @@ def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: FolderPa
     return Restored(path=target, original_path=old, kind=item["kind"], items=item["item_count"])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Permanently delete {trash_id} from the trash.",
     "Get rid of {trash_id} for good.",
+], reply=[
+    "Deleted it for good and freed {result.freed_text}.",
+    "Done: {trash_id} is gone permanently.",
 ])
 def delete_from_trash(ctx: Ctx, trash_id: TrashId) -> Purged:
     """Delete one trash item for good, freeing its space. This cannot be undone.
@@ -224,9 +254,12 @@ def delete_from_trash(ctx: Ctx, trash_id: TrashId) -> Purged:
     return Purged(items=1, freed_bytes=item["size"], freed_text=human(item["size"]), names=[item["name"]])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Empty my trash.",
     "Clear out the trash to free up some space.",
+], reply=[
+    "Emptied the trash: {result.items} items, {result.freed_text} freed.",
+    "Done: the trash is empty and you got {result.freed_text} back.",
 ])
 def empty_trash(ctx: Ctx) -> Purged:
     """Delete everything in the trash for good, freeing its space. This cannot be undone.

@@ -12,9 +12,19 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError
+from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import VAULT, VAULT_UNLOCK_MINUTES, FolderPath, human, prefix, server, stamp, vault_open
+from .server import (
+    VAULT,
+    VAULT_UNLOCK_MINUTES,
+    FolderPath,
+    human,
+    prefix,
+    vault_open,
+)
+
+tools = Toolset("vault")
 
 Passcode = Annotated[str, Sensitive()]
 
@@ -50,7 +60,7 @@ def _status(ctx: Ctx) -> VaultStatus:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Is my Personal Vault locked?",
     "How long will the vault stay unlocked?",
 ])
@@ -64,9 +74,12 @@ def get_vault_status(ctx: Ctx) -> VaultStatus:
     return _status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Unlock my Personal Vault, the passcode is {passcode}.",
+@tools.tool(effect=WRITE, asks=[
+    "Unlock my Personal Vault; the passcode is {passcode}.",
     "Open the vault with code {passcode}.",
+], reply=[
+    "The vault is open until {result.unlocked_until}.",
+    "Done: your Personal Vault is unlocked; it locks itself again at {result.unlocked_until}.",
 ])
 def unlock_vault(ctx: Ctx, passcode: Passcode) -> VaultStatus:
     """Unlock the Personal Vault with the user's passcode, for 20 minutes (unlocking again restarts the timer).
@@ -84,15 +97,18 @@ def unlock_vault(ctx: Ctx, passcode: Passcode) -> VaultStatus:
     if passcode.strip() != code:
         raise ToolError("wrong_passcode", "That is not the vault passcode.",
                         hint="Ask the user for their 6-digit Personal Vault passcode.")
-    until = stamp(ctx.now() + timedelta(minutes=VAULT_UNLOCK_MINUTES))
+    until = iso(ctx.now() + timedelta(minutes=VAULT_UNLOCK_MINUTES))
     ctx.db.execute("UPDATE account SET vault_unlocked_until = ?", (until,))
     return _status(ctx)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Lock my Personal Vault now.",
-    "I'm done with the vault, lock it again.",
-])
+    "I'm done with the vault; lock it again.",
+], reply=[
+    "Locked your Personal Vault.",
+    "Done: the vault is locked; it needs the passcode to open again.",
+], needs=["unlock_vault"])
 def lock_vault(ctx: Ctx) -> VaultStatus:
     """Lock the Personal Vault right away.
 
@@ -108,7 +124,7 @@ def lock_vault(ctx: Ctx) -> VaultStatus:
     return _status(ctx)
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_vault_passcode(ctx: Ctx) -> VaultPasscode:
     """The user's Personal Vault passcode, for the synthesis pipeline to put in a user turn (never shown to a model).
 

@@ -7,11 +7,25 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import FilePath, VersionId, guard_vault, human, require_text, resolve, server, show
-from .tools_edit import FileWritten, current_version, replace_content, writable_text
-from .tools_search import FileDiff, unified
+from .server import (
+    FileDiff,
+    FilePath,
+    FileWritten,
+    TextFilePath,
+    VersionId,
+    current_version,
+    guard_vault,
+    human,
+    replace_content,
+    require_text,
+    resolve,
+    unified,
+    writable_text,
+)
+
+tools = Toolset("versions")
 
 # ----- models -----------------------------------------------------------------------------------
 
@@ -47,10 +61,7 @@ class VersionContent(BaseModel):
 
 def _version(ctx: Ctx, version_id: str) -> tuple[sqlite3.Row, sqlite3.Row]:
     """A version and its live file: `not_found` or `vault_locked`."""
-    row = ctx.db.execute("SELECT * FROM versions WHERE version_id = ?", (version_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No version has ID {show(version_id)}.",
-                        hint="Call list_versions on the file to see its versions.")
+    row = ctx.get("version", version_id)
     node = ctx.db.execute("SELECT * FROM nodes WHERE node_id = ?", (row["node_id"],)).fetchone()
     if node["trash_id"] is not None:
         raise ToolError("not_found", f"The file of version {version_id} ({node['path']!r}) is in the trash.",
@@ -62,11 +73,11 @@ def _version(ctx: Ctx, version_id: str) -> tuple[sqlite3.Row, sqlite3.Row]:
 # ----- tools ------------------------------------------------------------------------------------
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What earlier versions of {path} are there?",
     "Show me the version history of {path}.",
 ])
-def list_versions(ctx: Ctx, path: FilePath) -> VersionList:
+def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
     """List the earlier versions kept of a text file (one is kept each time it is changed).
 
     Args:
@@ -95,9 +106,9 @@ def list_versions(ctx: Ctx, path: FilePath) -> VersionList:
                        modified_at=node["modified_at"], versions=versions, total=len(versions))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me what version {version_id} said.",
-    "Open the old version {version_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me what {version_id} said.",
+    "Open {version_id}.",
 ])
 def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
     """Read the full text of an earlier version of a file.
@@ -117,8 +128,8 @@ def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
                           content=row["content"], size=row["size"], modified_at=row["modified_at"])
 
 
-@server.tool(effect=READ, asks=[
-    "What changed in the file since version {version_id}?",
+@tools.tool(effect=READ, asks=[
+    "What changed in the file since {version_id}?",
     "Compare {version_id} with the current file.",
 ])
 def diff_version(ctx: Ctx, version_id: VersionId,
@@ -141,9 +152,12 @@ def diff_version(ctx: Ctx, version_id: VersionId,
                    f"{node['path']} (current)", context_lines)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Roll {version_id} back in as the current version.",
-    "Undo my changes: restore version {version_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Roll the file back to {version_id}.",
+    "Undo my changes: restore {version_id}.",
+], reply=[
+    "Restored {version_id}; {result.path} holds that text again, and what it replaced is kept as a version.",
+    "Done: {result.path} is back to {version_id}.",
 ])
 def restore_version(ctx: Ctx, version_id: VersionId) -> FileWritten:
     """Make an earlier version the file's current content; the content it replaces is kept as a version.

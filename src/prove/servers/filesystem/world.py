@@ -20,6 +20,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 from . import content as c
 
@@ -65,10 +66,6 @@ PROJECT_NAMES = ("Atlas", "Phoenix", "Helios", "Orion", "Nimbus", "Falcon", "Aur
 
 def _clock(day: date, rng: Any, early: int = 8, late: int = 22) -> datetime:
     return datetime.combine(day, time(rng.randint(early, late - 1), rng.randint(0, 59), rng.randint(0, 59)))
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
 
 
 class Drive:

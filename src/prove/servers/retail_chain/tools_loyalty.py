@@ -7,9 +7,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso
 
-from .tools import (
+from .server import (
     ActivityId,
     CertificateId,
     CustomerId,
@@ -20,12 +21,11 @@ from .tools import (
     PurchaseId,
     ReservationId,
     StoreId,
-    iso,
     loyalty_row,
-    server,
-    store_row,
 )
 from .world import CERTIFICATE_DAYS, POINTS_PER_DOLLAR, TIER_MULTIPLIER
+
+tools = Toolset("loyalty")
 
 POINTS_STEP = 500  # points are redeemed in blocks of 500 ($5)
 
@@ -102,9 +102,10 @@ def _certificate(row, today: str) -> Certificate:  # noqa: ANN001 - a sqlite3.Ro
                        status=status, issued_at=row["issued_at"], expires_on=row["expires_on"], used_at=row["used_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How many loyalty points do I have?",
     "Show my rewards account and certificates.",
+    "What tier am I in your rewards program?",
 ])
 def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
     """Show the customer's loyalty account: tier, points and their value, certificates and recent activity.
@@ -132,9 +133,13 @@ def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
                           certificates=certs, recent_activity=activity)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn {points} of my points into a reward certificate; my PIN is {pin}.",
     "Redeem {points} loyalty points, PIN {pin}.",
+], reply=[
+    "Redeemed {points} points for {result.certificate_id}, worth ${result.value} and valid until "
+    "{result.expires_on}.",
+    "Done: you have a new ${result.value} reward certificate, {result.certificate_id}.",
 ])
 def redeem_points(ctx: Ctx, points: Annotated[int, Field(ge=1, le=1_000_000)], pin: Pin) -> Certificate:
     """Redeem loyalty points for a reward certificate (500 points = $5), valid for 90 days.
@@ -178,9 +183,10 @@ def redeem_points(ctx: Ctx, points: Annotated[int, Field(ge=1, le=1_000_000)], p
     return _certificate(row, ctx.today().isoformat())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What have I bought recently?",
-    "Show my receipts from store {store_id}.",
+    "Show my receipts from {store_id}.",
+    "What did I buy at {store_id}?",
 ])
 def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10) -> PurchaseList:
     """List the customer's purchase receipts, newest first.
@@ -198,7 +204,7 @@ def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10)
     """
     where, params = "1", []
     if store_id is not None:
-        store_row(ctx, store_id)
+        ctx.get("store", store_id)
         where, params = "p.store_id = ?", [store_id]
     total = ctx.db.execute(f"SELECT count(*) FROM purchases p WHERE {where}", params).fetchone()[0]
     rows = ctx.db.execute(f"SELECT p.*, s.name AS store_name FROM purchases p JOIN stores s ON s.store_id = p.store_id "
@@ -218,7 +224,7 @@ def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10)
     return PurchaseList(purchases=out, total=total)
 
 
-@server.tool(effect=READ, hidden=True)
+@tools.tool(effect=READ, hidden=True)
 def get_loyalty_pin(ctx: Ctx) -> LoyaltyPin:
     """Return the customer's loyalty PIN, for the pipeline to put in a user turn (never shown to a model).
 

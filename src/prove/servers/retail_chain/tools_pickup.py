@@ -7,36 +7,39 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, money
 
-from .tools import (
+from .server import (
     MAX_ACTIVE_RESERVATIONS,
     RESERVATION_SQL,
+    ActiveReservationId,
+    AvailableCertificateId,
     CertificateId,
+    InTransitTransferId,
     Limit,
+    OpenStoreId,
+    PickupStoreId,
     ProductId,
     PurchaseId,
     Reservation,
-    ReservationId,
     StoreId,
     TransferId,
     is_open,
-    iso,
     loyalty_row,
     next_opening,
-    product_row,
+    require_open,
     reservation_model,
     reservation_row,
     reservation_status,
-    server,
     settle,
-    stock,
-    store_row,
     transfer_status,
+    units,
     weekly_hours,
 )
 from .world import EXTENSION_HOURS, RESERVATION_HOURS, TIER_MULTIPLIER
+
+tools = Toolset("pickup")
 
 Quantity = Annotated[int, Field(ge=1, le=20)]
 
@@ -91,17 +94,21 @@ def _transfer(ctx: Ctx, row) -> Transfer:  # noqa: ANN001 - a sqlite3.Row
 
 
 def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
-    row = ctx.db.execute(TRANSFER_SQL + " WHERE t.transfer_id = ?", (transfer_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No transfer {transfer_id!r}.", hint="See your transfers with list_transfers.")
-    return row
+    """The transfer with its product's and stores' names (`not_found` from `ctx.get`)."""
+    ctx.get("transfer", transfer_id)
+    return ctx.db.execute(TRANSFER_SQL + " WHERE t.transfer_id = ?", (transfer_id,)).fetchone()
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reserve {quantity} of {product_id} for pickup at {store_id}.",
-    "Can you hold {product_id} for me at store {store_id}? I'll pick it up.",
+    "Can you hold {product_id} for me at {store_id}? I'll pick it up.",
+    "Put {quantity} of {product_id} on hold at {store_id} for click-and-collect.",
+], reply=[
+    "Reserved {result.quantity} of {result.product_name} at {result.store_name}; it's held until "
+    "{result.expires_at} under {result.reservation_id}.",
+    "Done: {product_id} is on hold for you at {store_id} until {result.expires_at}.",
 ])
-def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
+def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
     """Reserve units of a product at a store for click-and-collect; they are held for 48 hours.
 
     The store price at reservation time is honoured at pickup. Reserved units are no longer
@@ -122,21 +129,15 @@ def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quant
         insufficient_stock: the store has fewer units available than `quantity`.
         reservation_limit_reached: the customer already has 5 active reservations.
     """
-    store = store_row(ctx, store_id)
-    product = product_row(ctx, product_id)
+    store = ctx.get("store", store_id)
+    product = ctx.get("product", product_id)
     if store["status"] != "open" or not store["offers_pickup"]:
         why = ((store["status_note"] or "It is temporarily closed.") if store["status"] != "open"
                else "It is an express store without click-and-collect.")
         raise ToolError("pickup_unavailable", f"{store['name']} does not take pickup reservations. {why}",
                         hint="Find a store that does with find_stores(pickup_only=true).")
-    row = stock(ctx, store_id, product_id)
-    if row is None:
-        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
-                        hint="Use check_availability to find stores that do.")
-    if row["available"] < quantity:
-        raise ToolError("insufficient_stock", f"{store['name']} has {row['available']} of {product['name']} "
-                        f"available, fewer than {quantity}.",
-                        hint="Reserve fewer, try another store (check_availability), or request_transfer.")
+    row = units(ctx, store, product, quantity,
+                short_hint="Reserve fewer, try another store (check_availability), or request_transfer.")
     now = ctx.now()
     active = ctx.db.execute("SELECT count(*) FROM reservations WHERE status = 'active' AND expires_at > ?",
                             (iso(now),)).fetchone()[0]
@@ -152,9 +153,11 @@ def reserve_for_pickup(ctx: Ctx, store_id: StoreId, product_id: ProductId, quant
     return reservation_model(reservation_row(ctx, reservation_id), now)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What do I have on hold for pickup?",
-    "Show my {status} reservations.",
+    Ask("Show my active reservations.", status="active"),
+    Ask("Which of my reservations have expired?", status="expired"),
+    Ask("List the reservations I've already collected.", status="collected"),
 ])
 def list_reservations(ctx: Ctx, status: Literal["active", "collected", "cancelled", "expired"] | None = None,
                       limit: Limit = 20) -> ReservationList:
@@ -186,11 +189,14 @@ def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202
     return row
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel my reservation {reservation_id}.",
-    "I don't need {reservation_id} anymore, release it.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {reservation_id}.",
+    "I don't need {reservation_id} anymore; release it.",
+], reply=[
+    "Cancelled {reservation_id}; the {result.product_name} is released.",
+    "Done: {reservation_id} is cancelled and {result.store_name} no longer holds it.",
 ])
-def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
+def cancel_reservation(ctx: Ctx, reservation_id: ActiveReservationId) -> Reservation:
     """Cancel one of the customer's active reservations; its units become available again.
 
     Args:
@@ -210,11 +216,14 @@ def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     return reservation_model(reservation_row(ctx, reservation_id), ctx.now())
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Can you hold {reservation_id} one more day?",
-    "Extend my pickup reservation {reservation_id}.",
+    "Extend {reservation_id}; I can't make it in time.",
+], reply=[
+    "Extended {reservation_id}; it's now held until {result.expires_at}.",
+    "Done: {result.store_name} will hold it until {result.expires_at}.",
 ])
-def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
+def extend_reservation(ctx: Ctx, reservation_id: ActiveReservationId) -> Reservation:
     """Keep an active reservation 24 hours longer; each reservation can be extended once.
 
     Args:
@@ -239,11 +248,17 @@ def extend_reservation(ctx: Ctx, reservation_id: ReservationId) -> Reservation:
     return reservation_model(reservation_row(ctx, reservation_id), ctx.now())
 
 
-@server.tool(effect=WRITE, asks=[
-    "I'm at the store, check out my reservation {reservation_id}.",
-    "Collect {reservation_id} and use my reward certificate {certificate_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "I'm at the store; check out {reservation_id}.",
+    "Collect {reservation_id} and use {certificate_id}.",
+    "I'm picking up {reservation_id} now and want to apply {certificate_id} to it.",
+], reply=[
+    "Collected {reservation_id}: you paid ${result.total} and earned {result.points_earned} points.",
+    "Done: {reservation_id} is picked up; the total was ${result.total} and your balance is now "
+    "{result.points_balance} points.",
 ])
-def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id: CertificateId | None = None) -> Pickup:
+def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
+                        certificate_id: AvailableCertificateId | None = None) -> Pickup:
     """Pick up and pay for an active reservation at its store, which must be open now.
 
     Pays the reserved price plus the store's sales tax, less an optional reward certificate, and
@@ -266,7 +281,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
     """
     row = _open_reservation(ctx, reservation_id, "collected")
     now = ctx.now()
-    store = store_row(ctx, row["store_id"])
+    store = ctx.get("store", row["store_id"])
     hours = weekly_hours(ctx, store["store_id"])
     if not is_open(store, hours, now):
         nxt = next_opening(store, hours, now)
@@ -277,10 +292,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
     loyalty = loyalty_row(ctx)
     discount, cert = 0.0, None
     if certificate_id is not None:
-        cert = ctx.db.execute("SELECT * FROM certificates WHERE certificate_id = ?", (certificate_id,)).fetchone()
-        if cert is None:
-            raise ToolError("not_found", f"No certificate {certificate_id!r}.",
-                            hint="See your certificates with get_loyalty_account.")
+        cert = ctx.get("certificate", certificate_id)
         if cert["status"] != "available" or cert["expires_on"] < now.date().isoformat():
             state = "used" if cert["status"] == "used" else "expired"
             raise ToolError("certificate_unavailable", f"Certificate {certificate_id} is {state}.",
@@ -314,11 +326,16 @@ def collect_reservation(ctx: Ctx, reservation_id: ReservationId, certificate_id:
                   total=money(taxable + tax), points_earned=points, points_balance=loyalty["points"] + points)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {quantity} of {product_id} from {from_store_id} to {to_store_id} so I can pick it up there.",
-    "Can you transfer {product_id} from store {from_store_id} to my store {to_store_id}?",
+    "Can you transfer {product_id} from {from_store_id} to {to_store_id}?",
+    "Have {from_store_id} send {quantity} of {product_id} over to {to_store_id}.",
+], reply=[
+    "Requested: {result.quantity} of {result.product_name} from {result.from_store_name} to "
+    "{result.to_store_name}, arriving {result.arrives_at}.",
+    "Done: {product_id} is on its way to {to_store_id} and should arrive {result.arrives_at}.",
 ])
-def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to_store_id: StoreId,
+def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: OpenStoreId, to_store_id: OpenStoreId,
                      quantity: Quantity = 1) -> Transfer:
     """Ask for units of a product to be sent from one store to another, to pick up or reserve there.
 
@@ -341,24 +358,16 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to
         not_carried: the source store does not carry this product.
         insufficient_stock: the source store has fewer units available than `quantity`.
     """
-    product = product_row(ctx, product_id)
-    src = store_row(ctx, from_store_id)
-    dst = store_row(ctx, to_store_id)
+    product = ctx.get("product", product_id)
+    src = ctx.get("store", from_store_id)
+    dst = ctx.get("store", to_store_id)
     if from_store_id == to_store_id:
         raise ToolError("same_store", "The source and destination stores are the same.",
                         hint="If the store has stock, reserve it there with reserve_for_pickup.")
     for store in (src, dst):
-        if store["status"] != "open":
-            raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {store['status_note'] or ''}"
-                            .strip(), hint="Choose another store with check_availability or find_stores.")
+        require_open(store, "Choose another store with check_availability or find_stores.")
     settle(ctx)
-    row = stock(ctx, from_store_id, product_id)
-    if row is None:
-        raise ToolError("not_carried", f"{src['name']} does not carry {product['name']}.",
-                        hint="Use check_availability to find stores that have it.")
-    if row["available"] < quantity:
-        raise ToolError("insufficient_stock", f"{src['name']} has {row['available']} of {product['name']} "
-                        f"available, fewer than {quantity}.", hint="Use check_availability to find another store.")
+    units(ctx, src, product, quantity, short_hint="Use check_availability to find another store.")
     now = ctx.now()
     arrives = now + timedelta(hours=24 if src["city"] == dst["city"] else 48)
     ctx.db.execute("UPDATE inventory SET on_hand = on_hand - ? WHERE store_id = ? AND product_id = ?",
@@ -371,9 +380,11 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: StoreId, to
     return _transfer(ctx, _transfer_row(ctx, transfer_id))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Where are my store transfers?",
-    "Show my transfers that are {status}.",
+    Ask("Which of my transfers are still on the way?", status="in_transit"),
+    Ask("Show the transfers that have arrived.", status="received"),
+    Ask("List my cancelled transfers.", status="cancelled"),
 ])
 def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelled"] | None = None,
                    limit: Limit = 20) -> TransferList:
@@ -393,11 +404,14 @@ def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelle
     return TransferList(transfers=items[:limit], total=len(items))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel the transfer {transfer_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {transfer_id}.",
     "I don't need {transfer_id} to come to my store anymore; stop it.",
+], reply=[
+    "Cancelled {transfer_id}; the units stay at {result.from_store_name}.",
+    "Done: {transfer_id} is stopped.",
 ])
-def cancel_transfer(ctx: Ctx, transfer_id: TransferId) -> Transfer:
+def cancel_transfer(ctx: Ctx, transfer_id: InTransitTransferId) -> Transfer:
     """Cancel a transfer that has not arrived yet; its units go back to the source store.
 
     Args:

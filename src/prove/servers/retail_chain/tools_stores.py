@@ -2,32 +2,31 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
-from prove.env.values import money
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, like, money, parse_time
 
-from .tools import (
+from .server import (
     AVAILABLE_SQL,
     WEEKDAYS,
     CustomerId,
     Limit,
+    OpenStoreId,
     ProductId,
     StoreId,
     is_open,
-    iso,
-    like,
     next_opening,
-    product_row,
-    server,
-    stock,
-    store_row,
+    require_open,
     today_hours,
+    units,
     weekly_hours,
 )
+
+tools = Toolset("stores")
 
 Department = Literal["Kitchen & Dining", "Home & Bedding", "Electronics", "Tools & Hardware", "Outdoor & Garden",
                      "Sports & Fitness", "Toys & Games", "Health & Beauty"]
@@ -142,19 +141,12 @@ def _home(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT home_store_id FROM customers").fetchone()[0]
 
 
-def _parse_time(value: str) -> datetime:
-    try:
-        at = datetime.fromisoformat(value.strip()).replace(tzinfo=None)
-    except ValueError:
-        raise ToolError("invalid_datetime", f"{value[:40]!r} is not a date and time.",
-                        hint="Use ISO format, such as '2026-03-16T18:30'.") from None
-    return at
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which stores do you have in {city}?",
     "Is any store in {city} open at {open_at}?",
-    "Find me a store that does click-and-collect.",
+    Ask("Find me a store that does click-and-collect.", pickup_only=True),
+    Ask("Which of your stores in {city} offer click-and-collect pickup?", pickup_only=True),
+    "List all your stores.",
 ])
 def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, pickup_only: bool = False,
                 limit: Limit = 20) -> StoreList:
@@ -172,13 +164,14 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
         open, whether they offer pickup and which is the customer's home store, and the total.
 
     Raises:
-        invalid_datetime: open_at is not a date and time, or not between yesterday and a year ahead.
+        invalid_time: open_at is not an ISO 8601 local time (a UTC offset is refused), or not between
+            yesterday and a year ahead.
     """
     at = None
     if open_at is not None:
-        at = _parse_time(open_at)
+        at = parse_time(open_at, "open_at")
         if not ctx.now() - timedelta(days=1) <= at <= ctx.now() + timedelta(days=366):
-            raise ToolError("invalid_datetime", f"{open_at[:40]!r} is not between yesterday and a year ahead.",
+            raise ToolError("invalid_time", f"{open_at[:40]!r} is not between yesterday and a year ahead.",
                             hint="Store hours are weekly; ask about a time in the coming days.")
     where, params = ["1"], []
     if city is not None:
@@ -194,9 +187,10 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
     return StoreList(stores=[_summary(ctx, r, home) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "What are the opening hours of store {store_id}?",
+@tools.tool(effect=READ, asks=[
+    "What are the opening hours of {store_id}?",
     "Is {store_id} open right now?",
+    "Give me the address and phone number of {store_id}.",
 ])
 def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     """Look up one store: address, phone, weekly opening hours, whether it is open now, pickup and tax.
@@ -211,7 +205,7 @@ def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     Raises:
         not_found: no store has that ID.
     """
-    row = store_row(ctx, store_id)
+    row = ctx.get("store", store_id)
     hours = weekly_hours(ctx, store_id)
     carried = ctx.db.execute("SELECT count(*) FROM inventory WHERE store_id = ?", (store_id,)).fetchone()[0]
     week = [DayHours(day=WEEKDAYS[d], opens=hours[d][0] if d in hours else None,
@@ -220,10 +214,11 @@ def get_store(ctx: Ctx, store_id: StoreId) -> Store:
                  products_carried=carried)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Do you sell {query}?",
-    "Show me {category} products under {max_price} dollars.",
-    "Search for {query} from the {category} department.",
+    "Show me {category} products under ${max_price}.",
+    "Search the {category} department for {query}.",
+    "Find {query} for less than ${max_price}.",
 ])
 def search_products(ctx: Ctx, query: str | None = None, category: Department | None = None,
                     max_price: Annotated[float, Field(ge=0)] | None = None, limit: Limit = 10) -> ProductList:
@@ -256,9 +251,10 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
                                  for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me more about product {product_id}.",
-    "What does {product_id} cost and is it in stock anywhere?",
+@tools.tool(effect=READ, asks=[
+    "Tell me more about {product_id}.",
+    "What does {product_id} cost, and is it in stock anywhere?",
+    "Describe {product_id} for me.",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     """Look up one product with its description, list price and how much of it the chain has available.
@@ -272,7 +268,7 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     Raises:
         not_found: no product has that ID.
     """
-    row = product_row(ctx, product_id)
+    row = ctx.get("product", product_id)
     stores, units = ctx.db.execute(
         f"SELECT sum(a > 0), coalesce(sum(a), 0) FROM (SELECT {AVAILABLE_SQL} AS a FROM inventory i "
         "JOIN stores s ON s.store_id = i.store_id AND s.status = 'open' WHERE i.product_id = :product)",
@@ -282,9 +278,10 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
                    stores_with_stock=stores or 0, units_available=units)
 
 
-@server.tool(effect=READ, asks=[
-    "Which stores have {product_id} in stock?",
+@tools.tool(effect=READ, asks=[
+    Ask("Which stores have {product_id} in stock?", in_stock_only=True),
     "Is {product_id} available anywhere in {city}?",
+    Ask("Which stores carry {product_id} at all, even the ones out of stock?", in_stock_only=False),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
@@ -305,7 +302,7 @@ def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
     Raises:
         not_found: no product has that ID.
     """
-    product = product_row(ctx, product_id)
+    product = ctx.get("product", product_id)
     params: dict[str, object] = {"now": iso(ctx.now()), "product": product_id}
     where = "i.product_id = :product AND s.status = 'open'"
     if city is not None:
@@ -323,9 +320,10 @@ def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
     return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out))
 
 
-@server.tool(effect=READ, asks=[
-    "How much is {product_id} at store {store_id}?",
-    "Price check: {product_id} at {store_id}, is it on clearance?",
+@tools.tool(effect=READ, asks=[
+    "How much is {product_id} at {store_id}?",
+    "Price check: {product_id} at {store_id}. Is it on clearance?",
+    "What would {product_id} cost me with tax at {store_id}?",
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
     """Check a product's shelf price at one store, against the list price, with tax and stock.
@@ -342,12 +340,9 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
         not_found: no product or store has that ID.
         not_carried: the store does not carry this product.
     """
-    product = product_row(ctx, product_id)
-    store = store_row(ctx, store_id)
-    row = stock(ctx, store_id, product_id)
-    if row is None:
-        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
-                        hint="Use check_availability to find stores that do.")
+    product = ctx.get("product", product_id)
+    store = ctx.get("store", store_id)
+    row = units(ctx, store, product)
     return PriceCheck(product_id=product_id, product_name=product["name"], store_id=store_id,
                       store_name=store["name"], list_price=product["list_price"], store_price=row["price"],
                       on_clearance=bool(row["clearance"]), savings=money(product["list_price"] - row["price"]),
@@ -355,11 +350,14 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
                       available=row["available"] if store["status"] == "open" else 0)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Make {store_id} my home store.",
     "I moved; please switch my home store to {store_id}.",
+], reply=[
+    "Done: {store_id} is now your home store.",
+    "I've set your home store to {result.home_store_name}.",
 ])
-def set_home_store(ctx: Ctx, store_id: StoreId) -> HomeStore:
+def set_home_store(ctx: Ctx, store_id: OpenStoreId) -> HomeStore:
     """Set the customer's home store, the one shown first and used for store news.
 
     Args:
@@ -372,11 +370,8 @@ def set_home_store(ctx: Ctx, store_id: StoreId) -> HomeStore:
         not_found: no store has that ID.
         store_unavailable: the store is temporarily closed.
     """
-    store = store_row(ctx, store_id)
-    if store["status"] != "open":
-        note = store["status_note"] or ""
-        raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {note}".strip(),
-                        hint="Choose another store with find_stores.")
+    store = ctx.get("store", store_id)
+    require_open(store, "Choose another store with find_stores.")
     customer = ctx.db.execute("SELECT customer_id, home_store_id FROM customers").fetchone()
     ctx.db.execute("UPDATE customers SET home_store_id = ? WHERE customer_id = ?", (store_id, customer[0]))
     return HomeStore(customer_id=customer[0], home_store_id=store_id, home_store_name=store["name"],

@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 RESERVATION_HOURS = 48     # how long a click-and-collect reservation holds stock
 EXTENSION_HOURS = 24       # how much one extension adds
@@ -155,10 +156,6 @@ HOURS = {
     "express": {wd: ("07:00", "22:00") for wd in range(7)},
 }
 CARRY = {"flagship": 0.95, "standard": 0.75, "express": 0.35}
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 class _Builder:

@@ -1,8 +1,9 @@
 """The retail_chain server: stores, stock, click-and-collect, transfers and a loyalty account.
 
-This module declares the server, the shared types and helpers; the tools live in
-`tools_stores.py` (stores, products, stock and prices), `tools_pickup.py` (reservations and
-store-to-store transfers) and `tools_loyalty.py` (loyalty points, certificates, purchases).
+This module declares the server, its entity kinds, the shared types and helpers; the toolsets
+live in `tools_stores.py` (stores, products, stock and prices), `tools_pickup.py` (reservations
+and store-to-store transfers) and `tools_loyalty.py` (loyalty points, certificates, purchases),
+and `__init__.py` includes them.
 """
 
 from __future__ import annotations
@@ -14,10 +15,32 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import money
+from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
+from prove.env.values import iso, money
 
 from .world import build_world
+
+STORE = EntityKind("store", table="stores", key="store_id", label="name",
+                   description="a store of the chain, with its city and opening hours")
+PRODUCT = EntityKind("product", table="products", key="product_id", label="name",
+                     description="a product the chain sells")
+CUSTOMER = EntityKind("customer", table="customers", key="customer_id", label="name",
+                      description="the signed-in customer")
+LOYALTY_ACCOUNT = EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",
+                             description="the customer's loyalty account with its points")
+CERTIFICATE = EntityKind("certificate", table="certificates", key="certificate_id", label=None,
+                         description="a reward certificate bought with loyalty points", public_id=True,
+                         noun="reward certificate",
+                         lister="get_loyalty_account")
+RESERVATION = EntityKind("reservation", table="reservations", key="reservation_id", label=None,
+                         description="a click-and-collect reservation holding stock at a store", public_id=True)
+TRANSFER = EntityKind("transfer", table="transfers", key="transfer_id", label=None,
+                      description="stock moved from one store to another at the customer's request", public_id=True)
+PURCHASE = EntityKind("purchase", table="purchases", key="purchase_id", label=None,
+                      description="a receipt of the customer's purchase at a store", public_id=True)
+POINTS_ACTIVITY = EntityKind("points_activity", table="points_activity", key="activity_id", label="description",
+                             description="one entry of the loyalty points history",
+                             noun="points entry")
 
 server = Server(
     "retail_chain", "Retail chain",
@@ -28,37 +51,24 @@ server = Server(
     "certificates.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("store", table="stores", key="store_id", label="name",
-                   description="a store of the chain, with its city and opening hours"),
-        EntityKind("product", table="products", key="product_id", label="name",
-                   description="a product the chain sells"),
-        EntityKind("customer", table="customers", key="customer_id", label="name",
-                   description="the signed-in customer"),
-        EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",
-                   description="the customer's loyalty account with its points"),
-        EntityKind("certificate", table="certificates", key="certificate_id", label=None,
-                   description="a reward certificate bought with loyalty points"),
-        EntityKind("reservation", table="reservations", key="reservation_id", label=None,
-                   description="a click-and-collect reservation holding stock at a store"),
-        EntityKind("transfer", table="transfers", key="transfer_id", label=None,
-                   description="stock moved from one store to another at the customer's request"),
-        EntityKind("purchase", table="purchases", key="purchase_id", label=None,
-                   description="a receipt of the customer's purchase at a store"),
-        EntityKind("points_activity", table="points_activity", key="activity_id", label="description",
-                   description="one entry of the loyalty points history"),
-    ],
+    entities=[STORE, PRODUCT, CUSTOMER, LOYALTY_ACCOUNT, CERTIFICATE, RESERVATION, TRANSFER, PURCHASE, POINTS_ACTIVITY],
 )
 
-StoreId = Annotated[str, Entity("store")]
-ProductId = Annotated[str, Entity("product")]
-CustomerId = Annotated[str, Entity("customer")]
-LoyaltyId = Annotated[str, Entity("loyalty_account")]
-CertificateId = Annotated[str, Entity("certificate")]
-ReservationId = Annotated[str, Entity("reservation")]
-TransferId = Annotated[str, Entity("transfer")]
-PurchaseId = Annotated[str, Entity("purchase")]
-ActivityId = Annotated[str, Entity("points_activity")]
+StoreId = STORE.id
+ProductId = PRODUCT.id
+CustomerId = CUSTOMER.id
+LoyaltyId = LOYALTY_ACCOUNT.id
+CertificateId = CERTIFICATE.id
+ReservationId = RESERVATION.id
+TransferId = TRANSFER.id
+PurchaseId = PURCHASE.id
+ActivityId = POINTS_ACTIVITY.id
+# Subsets a tool accepts, so that sampled calls name rows it can act on.
+OpenStoreId = STORE.where("status = 'open'")
+PickupStoreId = STORE.where("status = 'open' AND offers_pickup = 1")
+ActiveReservationId = RESERVATION.where("status = 'active'")
+AvailableCertificateId = CERTIFICATE.where("status = 'available'")
+InTransitTransferId = TRANSFER.where("status = 'in_transit'")
 Pin = Annotated[str, Sensitive()]
 Limit = Annotated[int, Field(ge=1, le=50)]
 
@@ -66,30 +76,6 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 MAX_ACTIVE_RESERVATIONS = 5
 
 # ----- helpers ------------------------------------------------------------------------------------
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
-
-
-def like(text: str) -> str:
-    """A LIKE pattern matching `text` anywhere, with its wildcards escaped (use ESCAPE '\\')."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def store_row(ctx: Ctx, store_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM stores WHERE store_id = ?", (store_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No store {store_id!r}.", hint="Find stores with find_stores.")
-    return row
-
-
-def product_row(ctx: Ctx, product_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM products WHERE product_id = ?", (product_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No product {product_id!r}.", hint="Find products with search_products.")
-    return row
 
 
 def weekly_hours(ctx: Ctx, store_id: str) -> dict[int, tuple[str, str]]:
@@ -138,6 +124,26 @@ def stock(ctx: Ctx, store_id: str, product_id: str) -> sqlite3.Row | None:
     return ctx.db.execute(f"SELECT i.*, {AVAILABLE_SQL} AS available FROM inventory i "
                           "WHERE i.store_id = :store AND i.product_id = :product",
                           {"now": iso(ctx.now()), "store": store_id, "product": product_id}).fetchone()
+
+
+def require_open(store: sqlite3.Row, hint: str) -> None:
+    """`store_unavailable` if the store is temporarily closed."""
+    if store["status"] != "open":
+        raise ToolError("store_unavailable", f"{store['name']} is temporarily closed. {store['status_note'] or ''}"
+                        .strip(), hint=hint)
+
+
+def units(ctx: Ctx, store: sqlite3.Row, product: sqlite3.Row, quantity: int = 0, *,
+          short_hint: str = "") -> sqlite3.Row:
+    """The store's stock of the product (see `stock`): `not_carried`, or `insufficient_stock` below `quantity`."""
+    row = stock(ctx, store["store_id"], product["product_id"])
+    if row is None:
+        raise ToolError("not_carried", f"{store['name']} does not carry {product['name']}.",
+                        hint="Use check_availability to find stores that do.")
+    if row["available"] < quantity:
+        raise ToolError("insufficient_stock", f"{store['name']} has {row['available']} of {product['name']} "
+                        f"available, fewer than {quantity}.", hint=short_hint)
+    return row
 
 
 def settle(ctx: Ctx) -> None:
@@ -204,11 +210,6 @@ def reservation_model(row: sqlite3.Row, now: datetime) -> Reservation:
 
 
 def reservation_row(ctx: Ctx, reservation_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(RESERVATION_SQL + " WHERE r.reservation_id = ?", (reservation_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No reservation {reservation_id!r}.",
-                        hint="See your reservations with list_reservations.")
-    return row
-
-
-from . import tools_loyalty, tools_pickup, tools_stores  # noqa: E402,F401  (registers the tools)
+    """The reservation with its store's and product's names (`not_found` from `ctx.get`)."""
+    ctx.get("reservation", reservation_id)
+    return ctx.db.execute(RESERVATION_SQL + " WHERE r.reservation_id = ?", (reservation_id,)).fetchone()

@@ -1,8 +1,8 @@
 """The calendar server: the one `server`, its entity types, result models and shared rules.
 
-The tools live by area in `tools_<area>.py` (calendars, people, events, recurrence, invitations,
-availability, reminders); each imports what it needs from here. They are imported at the bottom
-of this module, so importing it always yields the complete server.
+The tools live by area in toolsets, `tools_<area>.py` (people, calendars, events, recurrence,
+invitations, availability, reminders); each imports what it needs from here, and the package's
+`__init__.py` includes them in that order.
 
 Rules every tool follows:
 
@@ -21,16 +21,30 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from datetime import datetime, time, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, quote
 
-from .world import build_world, iso
+from .world import build_world
+
+PERSON = EntityKind("person", table="people", key="person_id", label="name",
+                    description="a colleague or external contact in the directory (or the user)",
+                    lister="search_people")
+CALENDAR = EntityKind("calendar", table="calendars", key="calendar_id", label="name",
+                      description="a calendar owned by someone, possibly shared with the user")
+EVENT = EntityKind("event", table="events", key="event_id", label="title",
+                   description="a meeting, appointment or block of time on a calendar", live="status = 'confirmed'")
+SERIES = EntityKind("series", table="series", key="series_id", label="title",
+                    description="a recurring event: a rule whose occurrences are events", noun="recurring event")
+INVITATION = EntityKind("invitation", table="invitations", key="invitation_id", label=None,
+                        description="one person's invitation to one event, with their response")
+REMINDER = EntityKind("reminder", table="reminders", key="reminder_id", label=None,
+                      description="a notification the user set before one of their events")
 
 server = Server(
     "calendar", "Calendar",
@@ -39,31 +53,28 @@ server = Server(
     "colleagues' free/busy time, reminders and the company directory.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("person", table="people", key="person_id", label="name",
-                   description="a colleague or external contact in the directory (or the user)"),
-        EntityKind("calendar", table="calendars", key="calendar_id", label="name",
-                   description="a calendar owned by someone, possibly shared with the user"),
-        EntityKind("event", table="events", key="event_id", label="title",
-                   description="a meeting, appointment or block of time on a calendar",
-                   live="status = 'confirmed'"),
-        EntityKind("series", table="series", key="series_id", label="title",
-                   description="a recurring event: a rule whose occurrences are events"),
-        EntityKind("invitation", table="invitations", key="invitation_id", label=None,
-                   description="one person's invitation to one event, with their response"),
-        EntityKind("reminder", table="reminders", key="reminder_id", label=None,
-                   description="a notification the user set before one of their events"),
-    ],
+    entities=[PERSON, CALENDAR, EVENT, SERIES, INVITATION, REMINDER],
 )
 
 # ----- parameter types -------------------------------------------------------------------------
 
-PersonId = Annotated[str, Entity("person")]
-CalendarId = Annotated[str, Entity("calendar")]
-EventId = Annotated[str, Entity("event")]
-SeriesId = Annotated[str, Entity("series")]
-InvitationId = Annotated[str, Entity("invitation")]
-ReminderId = Annotated[str, Entity("reminder")]
+PersonId = PERSON.id
+CalendarId = CALENDAR.id
+EventId = EVENT.id
+SeriesId = SERIES.id
+InvitationId = INVITATION.id
+ReminderId = REMINDER.id
+
+# Subsets a tool accepts, so that sampled calls name rows it can act on.
+_ME = "(SELECT person_id FROM people WHERE is_me = 1)"
+ColleagueId = PERSON.where("is_colleague = 1 AND is_me = 0")
+OwnCalendarId = CALENDAR.where(f"owner_id = {_ME}")
+WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT calendar_id FROM calendar_shares "
+                                    f"WHERE person_id = {_ME} AND permission = 'write')")
+OwnEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed'")
+InvitedEventId = EVENT.where(f"status = 'confirmed' AND event_id IN (SELECT event_id FROM invitations "
+                             f"WHERE person_id = {_ME})")
+OwnSeriesId = SERIES.where(f"organizer_id = {_ME}")
 
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -263,14 +274,7 @@ def me(ctx: Ctx) -> str:
 
 def person_rows(ctx: Ctx, person_ids: Iterable[str]) -> list[sqlite3.Row]:
     """The people with these IDs, in the order given, duplicates dropped."""
-    rows = []
-    for pid in dict.fromkeys(person_ids):
-        row = ctx.db.execute("SELECT * FROM people WHERE person_id = ?", (pid,)).fetchone()
-        if row is None:
-            raise ToolError("not_found", f"No person has ID {quote(pid)}.",
-                            hint="Find people with search_people; IDs look like 'PER-10002'.")
-        rows.append(row)
-    return rows
+    return [ctx.get("person", pid) for pid in dict.fromkeys(person_ids)]
 
 
 # A calendar the user can read: their own, or shared with them for reading or writing.
@@ -291,10 +295,7 @@ WHERE (e.calendar_id IN ({READABLE}) OR e.organizer_id = :me OR i.invitation_id 
 
 def calendar_access(ctx: Ctx, calendar_id: str) -> tuple[sqlite3.Row, str | None]:
     """A calendar and the user's access to it: 'owner', a share permission, or None."""
-    row = ctx.db.execute("SELECT * FROM calendars WHERE calendar_id = ?", (calendar_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No calendar has ID {quote(calendar_id)}.",
-                        hint="See your calendars with list_calendars.")
+    row = ctx.get("calendar", calendar_id)
     user = me(ctx)
     if row["owner_id"] == user:
         return row, "owner"
@@ -342,45 +343,30 @@ def require_not_started(ctx: Ctx, event: sqlite3.Row) -> None:
                         f"{ctx.now_iso()} and past events cannot be changed.")
 
 
+def upcoming_event(ctx: Ctx, event_id: str) -> sqlite3.Row:
+    """A visible event that is confirmed and has not started: `not_found`, `event_cancelled`, `past_date`."""
+    event = visible_event(ctx, event_id)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    return event
+
+
+def own_upcoming_event(ctx: Ctx, event_id: str) -> sqlite3.Row:
+    """An upcoming event the user organizes: also `not_organizer`."""
+    event = visible_event(ctx, event_id)
+    require_organizer(ctx, event)
+    require_confirmed(event)
+    require_not_started(ctx, event)
+    return event
+
+
+def invite(ctx: Ctx, event_id: str, person_id: str) -> None:
+    """Send a person an invitation to an event, awaiting their response."""
+    ctx.db.execute("INSERT INTO invitations (invitation_id, event_id, person_id, response) "
+                   "VALUES (?, ?, ?, 'needs_action')", (ctx.new_id("INV"), event_id, person_id))
+
+
 # ----- times ---------------------------------------------------------------------------------------
-
-def parse_time(value: str, name: str) -> datetime:
-    """An ISO 8601 local time such as '2026-03-18T14:00:00' (a bare date means its midnight)."""
-    try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is not an ISO 8601 local time.",
-                        hint="Use the form '2026-03-18T14:00:00'.") from None
-    if dt.tzinfo is not None:
-        raise ToolError("invalid_time", f"{name} {quote(value)} carries a UTC offset; times are local.",
-                        hint="Drop the offset or 'Z', as in '2026-03-18T14:00:00'.")
-    if not 2000 <= dt.year <= 2099:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return dt.replace(microsecond=0)
-
-
-def parse_clock(value: str, name: str) -> int:
-    """A time of day such as '09:00', as minutes after midnight."""
-    try:
-        t = time.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_time", f"{name} {quote(value)} is not a time of day.",
-                        hint="Use 24-hour 'HH:MM', such as '09:00' or '17:30'.") from None
-    if t.tzinfo is not None:
-        raise ToolError("invalid_time", f"{name} {quote(value)} carries a UTC offset; times are local.")
-    return t.hour * 60 + t.minute
-
-
-def parse_span(start: str, end: str, *, max_days: int | None = None) -> tuple[datetime, datetime]:
-    """Two times where `end` is after `start`, at most `max_days` apart."""
-    s, e = parse_time(start, "start"), parse_time(end, "end")
-    if e <= s:
-        raise ToolError("end_before_start", f"end {iso(e)} is not after start {iso(s)}.")
-    if max_days is not None and e - s > timedelta(days=max_days):
-        raise ToolError("range_too_large", f"The window spans {(e - s).days} days; at most {max_days} are allowed.",
-                        hint="Ask about a shorter window, such as one week.")
-    return s, e
-
 
 def check_future(ctx: Ctx, start: datetime) -> None:
     if start < ctx.now():
@@ -482,16 +468,3 @@ def series_targets(ctx: Ctx, event: sqlite3.Row, whole_series: bool) -> list[str
     return [r[0] for r in ctx.db.execute(
         "SELECT event_id FROM events WHERE series_id = ? AND starts_at >= ? AND status = 'confirmed' "
         "ORDER BY starts_at", (event["series_id"], event["starts_at"]))]
-
-
-# The tools, by area, in the order a model is shown them. Imported last so that they find
-# everything above; each import registers its module's tools on `server`.
-# isort: off
-from . import tools_people  # noqa: E402,F401
-from . import tools_calendars  # noqa: E402,F401
-from . import tools_events  # noqa: E402,F401
-from . import tools_recurrence  # noqa: E402,F401
-from . import tools_invitations  # noqa: E402,F401
-from . import tools_availability  # noqa: E402,F401
-from . import tools_reminders  # noqa: E402,F401
-# isort: on

@@ -5,7 +5,8 @@ The drive lives entirely in the session's database. A path is a *virtual* path: 
 is only ever compared with the `path` column of `nodes`. No tool touches the host's file system
 (no `open`, `os` or `pathlib` on a path a caller gave), whatever the path says.
 
-The tools live by area in `tools_<area>.py`, imported at the bottom of this module:
+The tools live by area in toolsets, `tools_<area>.py`, which the package's `__init__.py`
+includes in this order (`hooks.py` holds what passing time does):
 
     tools_browse.py     list, tree, stat, read, text stats, recent files, disk usage, activity
     tools_search.py     search by name, content, extension, date; duplicates; diff two files
@@ -33,18 +34,20 @@ Rules every tool follows:
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import sqlite3
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import iso, quote
 
-from .world import MIME_TYPES, ROOT, SHARED, TRASH_DAYS, VAULT, build_world
+from .world import MIME_TYPES, ROOT, SHARED, VAULT, build_world
 
 # ----- limits and fixed names -------------------------------------------------------------------
 
@@ -52,24 +55,27 @@ MAX_NAME_BYTES = 255
 MAX_PATH_CHARS = 1024
 MAX_DEPTH = 32
 MAX_TEXT_CHARS = 200_000          # the largest text file a tool may produce
+MAX_DIFF_LINES = 400              # the longest diff a tool returns
 VAULT_UNLOCK_MINUTES = 20
 PROTECTED = (ROOT, VAULT, SHARED)
 FORBIDDEN_CHARS = frozenset('\\:*?"<>|')
 
 
-def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """What passing time does: trash older than 30 days is purged, an unlocked vault relocks."""
-    cutoff = (new - timedelta(days=TRASH_DAYS)).isoformat(timespec="seconds")
-    due = ctx.db.execute("SELECT trash_id, original_path, deleted_at FROM trash WHERE deleted_at <= ? "
-                         "ORDER BY deleted_at, trash_id", (cutoff,)).fetchall()
-    for row in due:
-        purge(ctx, row["trash_id"])
-        at = datetime.fromisoformat(row["deleted_at"]) + timedelta(days=TRASH_DAYS)
-        log_activity(ctx, "purged", row["original_path"],
-                     f"deleted for good after {TRASH_DAYS} days in the trash", at=at)
-    ctx.db.execute("UPDATE account SET vault_unlocked_until = NULL WHERE vault_unlocked_until <= ?",
-                   (stamp(new),))
-
+ITEM = EntityKind("item", table="nodes", key="path", label="name",
+                  description="a file or folder in the drive, named by its path", live="trash_id IS NULL",
+                  lister="list_folder")
+FILE = EntityKind("file", table="nodes", key="path", label="name",
+                  description="a file in the drive, named by its path", live="kind = 'file' AND trash_id IS NULL",
+                  lister="list_folder")
+FOLDER = EntityKind("folder", table="nodes", key="path", label="name",
+                    description="a folder in the drive, named by its path", live="kind = 'folder' AND trash_id IS NULL")
+TRASH_ITEM = EntityKind("trash_item", table="trash", key="trash_id", label="name",
+                        description="a deleted file or folder waiting in the trash", noun="deleted item")
+VERSION = EntityKind("version", table="versions", key="version_id", label=None,
+                     description="an earlier content of a text file",
+                     lister="list_versions")
+SHARE_LINK = EntityKind("share_link", table="share_links", key="link_id", label=None,
+                        description="a link that lets others view or edit an item", live="revoked_at IS NULL")
 
 server = Server(
     "filesystem", "Files",
@@ -80,34 +86,23 @@ server = Server(
     "archives; read-only protection; a storage quota; and a Personal Vault locked by a passcode.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=on_advance,
-    entities=[
-        EntityKind("item", table="nodes", key="path", label="name",
-                   description="a file or folder in the drive, named by its path",
-                   live="trash_id IS NULL"),
-        EntityKind("file", table="nodes", key="path", label="name",
-                   description="a file in the drive, named by its path",
-                   live="kind = 'file' AND trash_id IS NULL"),
-        EntityKind("folder", table="nodes", key="path", label="name",
-                   description="a folder in the drive, named by its path",
-                   live="kind = 'folder' AND trash_id IS NULL"),
-        EntityKind("trash_item", table="trash", key="trash_id", label="name",
-                   description="a deleted file or folder waiting in the trash"),
-        EntityKind("version", table="versions", key="version_id", label=None,
-                   description="an earlier content of a text file"),
-        EntityKind("share_link", table="share_links", key="link_id", label=None,
-                   description="a link that lets others view or edit an item", live="revoked_at IS NULL"),
-    ],
+    entities=[ITEM, FILE, FOLDER, TRASH_ITEM, VERSION, SHARE_LINK],
 )
 
 # ----- parameter and field types ----------------------------------------------------------------
 
-ItemPath = Annotated[str, Entity("item")]
-FilePath = Annotated[str, Entity("file")]
-FolderPath = Annotated[str, Entity("folder")]
-TrashId = Annotated[str, Entity("trash_item")]
-VersionId = Annotated[str, Entity("version")]
-LinkId = Annotated[str, Entity("share_link")]
+ItemPath = ITEM.id
+FilePath = FILE.id
+FolderPath = FOLDER.id
+TrashId = TRASH_ITEM.id
+VersionId = VERSION.id
+LinkId = SHARE_LINK.id
+
+# Subsets a tool accepts, so that sampled calls name items it can act on.
+TextFilePath = FILE.where("content IS NOT NULL")
+ArchivePath = FILE.where("node_id IN (SELECT node_id FROM archive_members)")
+TaggedPath = ITEM.where("node_id IN (SELECT node_id FROM tags)")
+FavoritePath = ITEM.where("node_id IN (SELECT node_id FROM favorites)")
 
 Limit = Annotated[int, Field(ge=1, le=500)]
 Text = Annotated[str, Field(max_length=10_000)]
@@ -135,13 +130,30 @@ class EntryList(BaseModel):
     total: int = Field(description="how many items matched, before `limit`")
 
 
+class FileWritten(BaseModel):
+    """A text file after a write."""
+
+    path: FilePath
+    size: int
+    size_text: str
+    lines: int
+    version: int = Field(description="the number of the current content; earlier ones are listed by list_versions")
+    modified_at: str
+    changed: bool = Field(description="false if the content was already exactly this")
+
+
+
+class FileDiff(BaseModel):
+    old: str = Field(description="what the diff compares from (a path or a version)")
+    new: str = Field(description="what the diff compares to")
+    identical: bool
+    added_lines: int
+    removed_lines: int
+    diff: list[str] = Field(description="a unified diff ('-' old line, '+' new line, '@@' hunk headers)")
+    truncated: bool = Field(description="true if the diff was longer than 400 lines and was cut")
+
+
 # ----- paths ------------------------------------------------------------------------------------
-
-
-def show(value: object, width: int = 60) -> str:
-    """A caller's value quoted for a message, cut to `width` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 2] + "…'"
 
 
 def bad_name(name: str) -> str | None:
@@ -182,13 +194,13 @@ def normalize(raw: str) -> str:
             continue
         if part == "..":
             if not parts:
-                raise ToolError("invalid_path", f"The path {show(raw)} goes above the root of the drive.",
+                raise ToolError("invalid_path", f"The path {quote(raw, 60)} goes above the root of the drive.",
                                 hint="Paths start at '/', the root of your drive, such as '/Documents/Work'.")
             parts.pop()
             continue
         why = bad_name(part)
         if why:
-            raise ToolError("invalid_path", f"The path {show(raw)} is not valid: {why}.",
+            raise ToolError("invalid_path", f"The path {quote(raw, 60)} is not valid: {why}.",
                             hint="Use '/' between folder names, such as '/Documents/Finance/Budget 2026.csv'.")
         parts.append(part)
     if len(parts) > MAX_DEPTH:
@@ -236,20 +248,12 @@ def check_fits(paths: Iterable[str], old: str, new: str) -> None:
                             f"or deeper than {MAX_DEPTH} folders.", hint="Choose a shorter name or a shallower folder.")
 
 
-def stamp(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
-
-
-def now(ctx: Ctx) -> str:
-    return stamp(ctx.now())
-
-
 # ----- the vault --------------------------------------------------------------------------------
 
 
 def vault_open(ctx: Ctx) -> bool:
     (until,) = ctx.db.execute("SELECT vault_unlocked_until FROM account").fetchone()
-    return until is not None and until > now(ctx)
+    return until is not None and until > ctx.now_iso()
 
 
 def guard_vault(ctx: Ctx, path: str, *, contents: bool = False) -> None:
@@ -282,7 +286,7 @@ def _missing(ctx: Ctx, path: str, raw: str) -> ToolError:
         if row is None:
             continue
         if row["kind"] == "file":
-            return ToolError("not_found", f"Nothing at {show(raw)}: {above!r} is a file, not a folder.",
+            return ToolError("not_found", f"Nothing at {quote(raw, 60)}: {above!r} is a file, not a folder.",
                              hint=f"Call list_folder on {split(above)[0]!r} to see what is there.")
         step = path[len(prefix(above)):].split("/", 1)[0]
         sibling = ctx.db.execute(
@@ -292,8 +296,8 @@ def _missing(ctx: Ctx, path: str, raw: str) -> ToolError:
         what = "" if missing == path else f": there is no {missing!r}"
         hint = (f"Did you mean {sibling[0]!r}? Names are case-sensitive." if sibling
                 else f"Call list_folder on {above!r} or search_by_name to find it.")
-        return ToolError("not_found", f"Nothing at {show(raw)}{what}.", hint=hint)
-    return ToolError("not_found", f"Nothing at {show(raw)}.")
+        return ToolError("not_found", f"Nothing at {quote(raw, 60)}{what}.", hint=hint)
+    return ToolError("not_found", f"Nothing at {quote(raw, 60)}.")
 
 
 def resolve(ctx: Ctx, raw: str, expect: Kind | None = None) -> sqlite3.Row:
@@ -479,7 +483,7 @@ def subtree(ctx: Ctx, path: str) -> list[sqlite3.Row]:
 
 def log_activity(ctx: Ctx, action: str, path: str, detail: str | None = None, at: datetime | None = None) -> None:
     ctx.db.execute("INSERT INTO activity (activity_id, at, action, path, detail) VALUES (?, ?, ?, ?, ?)",
-                   (ctx.new_id("ACT"), stamp(at or ctx.now()), action, path, detail))
+                   (ctx.new_id("ACT"), iso(at or ctx.now()), action, path, detail))
 
 
 def purge(ctx: Ctx, trash_id: str) -> None:
@@ -492,11 +496,89 @@ def purge(ctx: Ctx, trash_id: str) -> None:
 
 
 def touch(ctx: Ctx, node_id: int) -> None:
-    ctx.db.execute("UPDATE nodes SET modified_at = ? WHERE node_id = ?", (now(ctx), node_id))
+    ctx.db.execute("UPDATE nodes SET modified_at = ? WHERE node_id = ?", (ctx.now_iso(), node_id))
 
 
-# Register the tools (each module adds its tools to `server`).
-from . import (  # noqa: E402, F401, I001
-    tools_browse, tools_search, tools_edit, tools_trash, tools_versions, tools_sharing, tools_organize,
-    tools_archive, tools_vault,
-)
+# ----- writing text, new nodes and diffs (shared by edits, versions, trash and archives) ------------
+
+
+def current_version(ctx: Ctx, node_id: int) -> int:
+    (n,) = ctx.db.execute("SELECT count(*) FROM versions WHERE node_id = ?", (node_id,)).fetchone()
+    return n + 1
+
+
+def save_version(ctx: Ctx, row: sqlite3.Row) -> None:
+    """Keep the file's current content as its newest earlier version."""
+    (last,) = ctx.db.execute("SELECT coalesce(max(version_no), 0) FROM versions WHERE node_id = ?",
+                             (row["node_id"],)).fetchone()
+    ctx.db.execute("INSERT INTO versions (version_id, node_id, version_no, content, size, modified_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?)",
+                   (ctx.new_id("VER"), row["node_id"], last + 1, row["content"], row["size"], row["modified_at"]))
+
+
+def replace_content(ctx: Ctx, row: sqlite3.Row, content: str, action: str = "edited",
+                    detail: str | None = None) -> FileWritten:
+    """Give a writable text file new content, keeping the old one as a version."""
+    check_text_size(content)
+    if content == row["content"]:
+        return written(ctx, row["node_id"], changed=False)
+    size = text_size(content)
+    ensure_space(ctx, size - row["size"])
+    save_version(ctx, row)
+    ctx.db.execute("UPDATE nodes SET content = ?, size = ?, content_hash = ?, modified_at = ? WHERE node_id = ?",
+                   (content, size, fingerprint(content), ctx.now_iso(), row["node_id"]))
+    log_activity(ctx, action, row["path"], detail)
+    return written(ctx, row["node_id"], changed=True)
+
+
+def written(ctx: Ctx, node_id: int, changed: bool) -> FileWritten:
+    row = ctx.db.execute("SELECT * FROM nodes WHERE node_id = ?", (node_id,)).fetchone()
+    return FileWritten(path=row["path"], size=row["size"], size_text=human(row["size"]),
+                       lines=len(row["content"].splitlines()), version=current_version(ctx, node_id),
+                       modified_at=row["modified_at"], changed=changed)
+
+
+def writable_text(ctx: Ctx, path: str) -> sqlite3.Row:
+    """A text file the user may change: invalid_path, vault_locked, not_found, is_a_directory,
+    binary_file, read_only."""
+    row = resolve(ctx, path, expect="file")
+    require_text(row)
+    check_unlocked(ctx, row["path"], "change")
+    return row
+
+
+def insert_node(ctx: Ctx, parent_id: int, path: str, kind: str, *, content: str | None = None, size: int = 0,
+                digest: str | None = None, mime: str | None = None) -> int:
+    """Add a node owned by the user, created now; returns its node_id."""
+    (owner,) = ctx.db.execute("SELECT name FROM account").fetchone()
+    name = split(path)[1]
+    if kind == "file":
+        mime = mime or mime_for(name, content is not None)
+        digest = digest or fingerprint(content or "")
+    created = ctx.now_iso()
+    cur = ctx.db.execute(
+        "INSERT INTO nodes (parent_id, path, name, kind, content, size, mime_type, content_hash, owner, read_only, "
+        "created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+        (parent_id, path, name, kind, content, size, mime if kind == "file" else None, digest, owner, created, created))
+    return int(cur.lastrowid)
+
+
+def destination(ctx: Ctx, folder: str, name: str) -> tuple[sqlite3.Row, str]:
+    """A folder to put an item called `name` in, and the item's new path there."""
+    dest = resolve(ctx, folder, expect="folder")
+    target = normalize(join(dest["path"], name))
+    existing = lookup(ctx, target)
+    if existing is not None:
+        raise ToolError("already_exists", f"A {existing['kind']} named {name!r} already exists in {dest['path']!r}.",
+                        hint="Rename one of them first, or choose another destination.")
+    return dest, target
+
+
+def unified(old_text: str, new_text: str, old_name: str, new_name: str, context: int) -> FileDiff:
+    lines = list(difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), old_name, new_name,
+                                      n=context, lineterm=""))
+    body = [ln for ln in lines[2:] if not ln.startswith("@@")]
+    return FileDiff(old=old_name, new=new_name, identical=not lines,
+                    added_lines=sum(1 for ln in body if ln.startswith("+")),
+                    removed_lines=sum(1 for ln in body if ln.startswith("-")),
+                    diff=lines[:MAX_DIFF_LINES], truncated=len(lines) > MAX_DIFF_LINES)
