@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_time
 
-from .tools import (
+from .server import (
     ACTIVITY_SELECT,
     AccountId,
     Activity,
@@ -23,27 +24,19 @@ from .tools import (
     Priority,
     RepId,
     Text,
-    account_row,
     active_rep,
     activity_by_id,
     activity_model,
-    activity_row,
-    contact_row,
-    deal_row,
-    lead_row,
     me,
-    parse_date,
-    parse_time,
-    rep_row,
     require_owner,
-    server,
     targets,
 )
-from .world import iso
+
+tools = Toolset("activities")
 
 
 def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
-    row = activity_row(ctx, activity_id)
+    row = ctx.get("activity", activity_id)
     if row["kind"] != "task":
         raise ToolError("not_a_task", f"{activity_id} is a logged {row['kind']}, not a task.",
                         hint="Find your tasks with list_tasks.")
@@ -61,7 +54,7 @@ def _due(ctx: Ctx, value: str) -> str:
     return day.isoformat()
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on my to-do list?",
     "Which of my tasks are {status}?",
     "Show the open tasks for {deal_id}.",
@@ -87,7 +80,7 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
         not_found: the rep, deal or contact does not exist.
         invalid_date: `due_before` is not a date.
     """
-    owner = rep_row(ctx, owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
+    owner = ctx.get("rep", owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
     sql, params = ACTIVITY_SELECT + " WHERE t.kind = 'task' AND t.owner_id = ?", [owner]
     if status in ("open", "overdue"):
         sql += " AND t.status = 'open'"
@@ -101,15 +94,15 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
         params.append(parse_date(due_before, "due_before").isoformat())
     if deal_id is not None:
         sql += " AND t.deal_id = ?"
-        params.append(deal_row(ctx, deal_id)["deal_id"])
+        params.append(ctx.get("deal", deal_id)["deal_id"])
     if contact_id is not None:
         sql += " AND t.contact_id = ?"
-        params.append(contact_row(ctx, contact_id)["contact_id"])
+        params.append(ctx.get("contact", contact_id)["contact_id"])
     rows = ctx.db.execute(sql + " ORDER BY t.due_date, t.activity_id", params).fetchall()
     return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remind me to '{subject}' on {due_date}, it's for {deal_id}.",
     "Create a {priority} priority task for {deal_id}: {subject}, due {due_date}.",
     "Give {owner_id} a task to {subject} by {due_date}, about {contact_id}.",
@@ -153,7 +146,7 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mark the task {activity_id} as done.",
     "I finished {activity_id}; the outcome was '{outcome}'.",
 ])
@@ -179,7 +172,7 @@ def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move the task {activity_id} to {due_date}.",
     "Push {activity_id} to {due_date} and make it {priority} priority.",
 ])
@@ -208,7 +201,7 @@ def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: 
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Log a call with {contact_id}: {subject}, outcome '{outcome}'.",
     "Record that I e-mailed {contact_id} about {deal_id}: {subject}.",
     "Log a {kind} with the lead {lead_id}: {subject}.",
@@ -239,12 +232,12 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
         missing_target: none of contact, deal, account or lead was given.
         contact_not_on_account: the contact works at another account than the deal or account.
         contact_opted_out: a call or e-mail with a contact who asked not to be contacted.
-        invalid_date: `occurred_at` is not a date and time.
+        invalid_time: `occurred_at` is not a local date and time (a UTC offset is refused).
         occurred_in_future: `occurred_at` is later than now.
     """
     about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
     if contact_id is not None and kind in ("call", "email"):
-        contact = contact_row(ctx, contact_id)
+        contact = ctx.get("contact", contact_id)
         if contact["do_not_contact"]:
             raise ToolError("contact_opted_out", f"{contact['full_name']} asked not to be contacted; calls and e-mails "
                             "to them are not allowed.", hint="Reach the account through another contact.")
@@ -264,7 +257,7 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the activity history on {deal_id}?",
     "When did we last talk to {contact_id}?",
     "Show all {kind}s with {account_id}.",
@@ -290,10 +283,10 @@ def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: Deal
         not_found: the contact, deal, account or lead does not exist.
     """
     sql, params = ACTIVITY_SELECT + " WHERE 1 = 1", []
-    for column, value, check in (("contact_id", contact_id, contact_row), ("deal_id", deal_id, deal_row),
-                                 ("account_id", account_id, account_row), ("lead_id", lead_id, lead_row)):
+    for column, value, entity in (("contact_id", contact_id, "contact"), ("deal_id", deal_id, "deal"),
+                                 ("account_id", account_id, "account"), ("lead_id", lead_id, "lead")):
         if value is not None:
-            check(ctx, value)
+            ctx.get(entity, value)
             sql += f" AND t.{column} = ?"
             params.append(value)
     if kind is not None:
@@ -313,7 +306,7 @@ def _note(row) -> Note:  # noqa: ANN001 - a sqlite3.Row joined with the author's
 NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.rep_id = n.author_id"
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add a note to {deal_id}: {body}",
     "Note on {contact_id}, titled '{title}': {body}",
 ])
@@ -350,7 +343,7 @@ def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | 
     return _note(ctx.db.execute(NOTE_SELECT + " WHERE n.note_id = ?", (note_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What notes do we have on {account_id}?",
     "Read me the notes on {deal_id}.",
 ])
@@ -372,10 +365,10 @@ def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | 
         not_found: the deal, contact, account or lead does not exist.
     """
     sql, params = NOTE_SELECT + " WHERE 1 = 1", []
-    for column, value, check in (("deal_id", deal_id, deal_row), ("contact_id", contact_id, contact_row),
-                                 ("account_id", account_id, account_row), ("lead_id", lead_id, lead_row)):
+    for column, value, entity in (("deal_id", deal_id, "deal"), ("contact_id", contact_id, "contact"),
+                                 ("account_id", account_id, "account"), ("lead_id", lead_id, "lead")):
         if value is not None:
-            check(ctx, value)
+            ctx.get(entity, value)
             sql += f" AND n.{column} = ?"
             params.append(value)
     rows = ctx.db.execute(sql + " ORDER BY n.created_at DESC, n.note_id DESC", params).fetchall()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import parse_date
 
-from .tools import (
+from .server import (
     DEAL_SELECT,
     AccountId,
     Amount,
@@ -24,27 +25,23 @@ from .tools import (
     Stage,
     StageSummary,
     Text,
-    account_row,
     active_rep,
-    contact_row,
     deal_model,
-    deal_row,
     deal_summary,
     future_close_date,
     me,
-    parse_date,
     probability,
     quarter_of,
     record_stage,
-    rep_row,
     require_owner,
-    server,
 )
 from .world import OPEN_STAGES, STAGES
 
+tools = Toolset("deals")
+
 
 def _contact_at(ctx: Ctx, contact_id: str, account_id: str) -> None:
-    contact = contact_row(ctx, contact_id)
+    contact = ctx.get("contact", contact_id)
     if contact["account_id"] != account_id:
         raise ToolError("contact_not_on_account", f"{contact['full_name']} does not work at the deal's account.",
                         hint="Pick a contact of that account (list_contacts with account_id).")
@@ -56,7 +53,7 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
                         "changed.", hint="Reopen it first with reopen_deal.")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show my open deals.",
     "Which deals are in {stage}?",
     "What deals are closing before {closing_before}, biggest first?",
@@ -97,13 +94,13 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
         sql += " AND d.stage NOT IN ('closed_won', 'closed_lost')"
     if owner_id is not None:
         sql += " AND d.owner_id = ?"
-        params.append(rep_row(ctx, owner_id)["rep_id"])
+        params.append(ctx.get("rep", owner_id)["rep_id"])
     if mine:
         sql += " AND d.owner_id = ?"
         params.append(me(ctx)["rep_id"])
     if account_id is not None:
         sql += " AND d.account_id = ?"
-        params.append(account_row(ctx, account_id)["account_id"])
+        params.append(ctx.get("account", account_id)["account_id"])
     if closing_after is not None:
         sql += " AND d.close_date >= ?"
         params.append(parse_date(closing_after, "closing_after").isoformat())
@@ -123,7 +120,7 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
                     total_amount=round(sum(r["amount"] for r in rows), 2))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Tell me about the deal {deal_id}.",
     "What stage is {deal_id} in, and how did it get there?",
 ])
@@ -144,7 +141,7 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Open a new deal '{name}' with {account_id} for {amount}, closing {close_date}.",
     "Create a {stage} deal called '{name}' at {account_id}, worth {amount} dollars, expected to close on {close_date}, with {contact_id} as the contact.",
 ])
@@ -171,7 +168,7 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    account_row(ctx, account_id)
+    ctx.get("account", account_id)
     if contact_id is not None:
         _contact_at(ctx, contact_id, account_id)
     close = future_close_date(ctx, close_date)
@@ -186,7 +183,7 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the amount on {deal_id} to {amount}.",
     "Push the close date of {deal_id} to {close_date}.",
     "Set the next step on {deal_id} to '{next_step}'.",
@@ -215,7 +212,7 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     _require_open(row)
     updates: dict[str, object] = {}
@@ -236,7 +233,7 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {deal_id} to {stage}.",
     "We lost {deal_id}: mark it closed_lost because '{loss_reason}'.",
     "{deal_id} is signed! Mark it {stage}.",
@@ -263,7 +260,7 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
         invalid_stage_transition: the deal is closed (reopen it first) or already in that stage.
         loss_reason_required: `stage` is 'closed_lost' and no loss reason was given.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     current = row["stage"]
     if current in ("closed_won", "closed_lost"):
@@ -291,7 +288,7 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reopen {deal_id} in {stage}.",
     "The customer came back; reopen the lost deal {deal_id} with a close date of {close_date}.",
 ])
@@ -313,7 +310,7 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     if row["stage"] in OPEN_STAGES:
         raise ToolError("deal_not_closed", f"'{row['name']}' is open (in {row['stage']}); only closed deals can be "
@@ -326,7 +323,7 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Hand {deal_id} over to {owner_id}.",
     "Reassign my deal {deal_id} to {owner_id}, they're taking over the account.",
 ])
@@ -346,7 +343,7 @@ def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
         deal_closed: the deal is won or lost.
         rep_inactive: the rep has left the company.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     _require_open(row)
     active_rep(ctx, owner_id)
@@ -354,7 +351,7 @@ def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How does my pipeline look?",
     "Give me the team's pipeline by stage.",
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
@@ -375,7 +372,7 @@ def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False
     Raises:
         not_found: `owner_id` is not a rep.
     """
-    rep = rep_row(ctx, owner_id) if owner_id is not None else (me(ctx) if mine else None)
+    rep = ctx.get("rep", owner_id) if owner_id is not None else (me(ctx) if mine else None)
     start, end, label = quarter_of(ctx.today())
     sql, params = "SELECT * FROM deals WHERE 1 = 1", []
     if rep is not None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     LEAD_SELECT,
     AccountId,
     Amount,
@@ -25,22 +25,20 @@ from .tools import (
     Query,
     Rating,
     RepId,
-    account_row,
     email_taken,
     future_close_date,
     lead_model,
-    lead_row,
     lead_summary,
     me,
     probability,
     record_stage,
-    rep_row,
     require_owner,
-    server,
 )
 
+tools = Toolset("leads")
 
-@server.tool(effect=READ, asks=[
+
+@tools.tool(effect=READ, asks=[
     "Show me my {status} leads.",
     "What leads are waiting in the unassigned queue?",
     "List the {rating} leads that came from {source}.",
@@ -74,7 +72,7 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
             params.append(value)
     if owner_id is not None:
         sql += " AND l.owner_id = ?"
-        params.append(rep_row(ctx, owner_id)["rep_id"])
+        params.append(ctx.get("rep", owner_id)["rep_id"])
     if mine:
         sql += " AND l.owner_id = ?"
         params.append(me(ctx)["rep_id"])
@@ -88,7 +86,7 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
     return LeadList(leads=[lead_summary(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me lead {lead_id}.",
     "What's the status of the lead {lead_id}, and who owns it?",
 ])
@@ -108,7 +106,7 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "New lead: {first_name} {last_name} from {company}, {email}, came in through {source}.",
     "Add {first_name} {last_name} ({title} at {company}) as a {rating} lead from {source}.",
 ])
@@ -154,7 +152,7 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Claim lead {lead_id} from the queue.",
     "Assign the unowned lead {lead_id} to me.",
 ])
@@ -172,18 +170,18 @@ def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
         lead_already_converted: the lead was converted already.
         lead_already_assigned: the lead already has an owner.
     """
-    row = lead_row(ctx, lead_id)
+    row = ctx.get("lead", lead_id)
     if row["status"] == "converted":
         raise ToolError("lead_already_converted", f"{row['full_name']} was converted on {row['converted_at'][:10]}.")
     if row["owner_id"] is not None:
-        owner = "you" if row["owner_id"] == me(ctx)["rep_id"] else rep_row(ctx, row["owner_id"])["name"]
+        owner = "you" if row["owner_id"] == me(ctx)["rep_id"] else ctx.get("rep", row["owner_id"])["name"]
         raise ToolError("lead_already_assigned", f"{row['full_name']} is already owned by {owner}.",
                         hint="Only leads in the shared queue can be claimed (list_leads with unassigned=true).")
     ctx.db.execute("UPDATE leads SET owner_id = ? WHERE lead_id = ?", (me(ctx)["rep_id"], lead_id))
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Mark lead {lead_id} as {status}.",
     "I spoke with {lead_id}; they're {status} now.",
 ])
@@ -204,7 +202,7 @@ def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "workin
         lead_already_converted: the lead was converted; its status is final.
         not_owner: the lead belongs to another rep or to the shared queue.
     """
-    row = lead_row(ctx, lead_id)
+    row = ctx.get("lead", lead_id)
     if row["status"] == "converted":
         raise ToolError("lead_already_converted", f"{row['full_name']} was converted on {row['converted_at'][:10]}; "
                         "the status of a converted lead cannot change.")
@@ -214,7 +212,7 @@ def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "workin
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Convert lead {lead_id} into a deal worth {amount}.",
     "Convert {lead_id} under the existing account {account_id}; no deal yet.",
     "{lead_id} is ready: convert them with a deal named '{deal_name}' closing on {close_date}.",
@@ -247,7 +245,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    row = lead_row(ctx, lead_id)
+    row = ctx.get("lead", lead_id)
     if row["status"] == "converted":
         raise ToolError("lead_already_converted", f"{row['full_name']} was converted on {row['converted_at'][:10]} "
                         f"into contact {row['converted_contact_id']}.", hint="Work with that contact and account instead.")
@@ -260,7 +258,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
     close = future_close_date(ctx, close_date) if close_date is not None else \
         (ctx.today() + timedelta(days=90)).isoformat()
     if account_id is not None:
-        acc = account_row(ctx, account_id)
+        acc = ctx.get("account", account_id)
     else:
         acc = ctx.db.execute("SELECT * FROM accounts WHERE lower(name) = lower(?)", (row["company"],)).fetchone()
     account_created = acc is None
@@ -270,7 +268,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
                        "employees, annual_revenue, owner_id, created_at) VALUES (?, ?, ?, 'prospect', NULL, "
                        "NULL, NULL, NULL, NULL, NULL, ?, ?)",
                        (new_account, row["company"], row["industry"] or "Other", me_id, now))
-        acc = account_row(ctx, new_account)
+        acc = ctx.get("account", new_account)
     contact = email_taken(ctx, row["email"])
     contact_created = contact is None
     if contact is None:
