@@ -6,10 +6,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     Comment,
     CommentId,
     CommentList,
@@ -21,14 +21,14 @@ from .tools import (
     UserId,
     Watchers,
     add_labels_to,
-    fetch,
     labels_of,
     me,
     normalize_labels,
     record,
     require,
-    server,
 )
+
+tools = Toolset("collab")
 
 COMMENT_SQL = "SELECT c.*, u.name AS author_name FROM comments c JOIN users u ON u.user_id = c.author_id"
 
@@ -39,7 +39,7 @@ def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
 
 # ----- comments ----------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Comment on {issue_id}: {body}",
     "Add a note to {issue_id} saying '{body}'.",
 ])
@@ -58,7 +58,7 @@ def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
         project_archived: the issue's project is archived.
         permission_denied: the user is not a member of the issue's project.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "comment")
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, issue_id, author_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -67,7 +67,7 @@ def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
     return _comment(ctx.db.execute(COMMENT_SQL + " WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are people saying on {issue_id}?",
     "Show me the latest {limit} comments on {issue_id}.",
 ])
@@ -85,14 +85,14 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
     Raises:
         not_found: no issue has that ID.
     """
-    fetch(ctx, "issue", issue_id)
+    ctx.get("issue", issue_id)
     order = "DESC" if newest_first else "ASC"
     rows = ctx.db.execute(COMMENT_SQL + f" WHERE c.issue_id = ? ORDER BY c.created_at {order}, c.comment_id {order}",
                           (issue_id,)).fetchall()
     return CommentList(comments=[_comment(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Edit my comment {comment_id} to say '{body}'.",
     "Fix the typo in comment {comment_id}: it should read {body}",
 ])
@@ -112,11 +112,11 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
         project_archived: the issue's project is archived.
         no_change: the comment already has that text.
     """
-    row = fetch(ctx, "comment", comment_id)
+    row = ctx.get("comment", comment_id)
     if row["author_id"] != me(ctx):
         raise ToolError("not_author", f"Comment {comment_id} was written by someone else.",
                         hint="You can only edit your own comments; add a new comment instead.")
-    issue = fetch(ctx, "issue", row["issue_id"])
+    issue = ctx.get("issue", row["issue_id"])
     require(ctx, issue["project_id"], "view")
     if row["body"] == body:
         raise ToolError("no_change", f"Comment {comment_id} already says that.", hint="Nothing to do.")
@@ -126,7 +126,7 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
 
 # ----- labels ------------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Label {issue_id} with {labels}.",
     "Tag {issue_id} as {labels}.",
 ])
@@ -149,7 +149,7 @@ def add_labels(ctx: Ctx, issue_id: IssueId,
         no_change: the issue already has every label given.
         too_many_labels: the issue would have more than 10 labels.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "work")
     tags = normalize_labels(labels)
     if all(t in labels_of(ctx, issue_id) for t in tags):
@@ -159,7 +159,7 @@ def add_labels(ctx: Ctx, issue_id: IssueId,
     return Labels(issue_id=issue_id, labels=labels_of(ctx, issue_id), added=added)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove the {label} label from {issue_id}.",
     "{issue_id} isn't {label} anymore, untag it.",
 ])
@@ -179,7 +179,7 @@ def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
         permission_denied: the user is not a member or admin of the issue's project.
         label_not_found: the issue does not have that label.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "work")
     tag = label.strip().lower().replace(" ", "-")
     if tag not in labels_of(ctx, issue_id):
@@ -198,7 +198,7 @@ def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     return Watchers(issue_id=issue_id, user_id=user_id, watchers=ids, total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Watch {issue_id} for me.",
     "Keep me posted on {issue_id}.",
     "Add {user_id} as a watcher on {issue_id}.",
@@ -219,9 +219,9 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
         user_inactive: the user's account is deactivated.
         already_watching: the user already watches the issue.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     who = user_id or me(ctx)
-    user = fetch(ctx, "user", who)
+    user = ctx.get("user", who)
     require(ctx, issue["project_id"], "view")
     if not user["active"]:
         raise ToolError("user_inactive", f"{user['name']}'s account is deactivated.", hint="Pick an active user.")
@@ -231,7 +231,7 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
     return _watchers(ctx, issue_id, who)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Stop watching {issue_id}.",
     "I don't need notifications for {issue_id} anymore.",
     "Remove {user_id} from the watchers of {issue_id}.",
@@ -251,9 +251,9 @@ def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) ->
         project_archived: the issue's project is archived.
         not_watching: the user does not watch the issue.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     who = user_id or me(ctx)
-    user = fetch(ctx, "user", who)
+    user = ctx.get("user", who)
     require(ctx, issue["project_id"], "view")
     gone = ctx.db.execute("DELETE FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).rowcount
     if not gone:

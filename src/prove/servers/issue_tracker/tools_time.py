@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import parse_date
 
-from .tools import (
+from .server import (
     IssueId,
     Limit,
     ProjectId,
@@ -23,14 +24,13 @@ from .tools import (
     WorklogId,
     WorklogList,
     WorklogResult,
-    fetch,
     me,
-    parse_date,
     record,
     require,
     require_unresolved,
-    server,
 )
+
+tools = Toolset("time")
 
 MAX_BACKDATE_DAYS = 60
 MAX_DAY_MINUTES = 24 * 60
@@ -51,7 +51,7 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
 
 # ----- worklogs ------------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Log {minutes} minutes on {issue_id}.",
     "I spent {minutes} minutes on {issue_id} on {work_date}: {note}.",
     "Record {minutes} minutes of work on {issue_id} for today.",
@@ -79,10 +79,10 @@ def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le
         future_date: work_date is after today.
         daily_limit_exceeded: the user's worklogs on that day would exceed 24 hours.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "work")
     require_unresolved(issue)
-    day = parse_date(work_date, "work date") if work_date is not None else ctx.today()
+    day = parse_date(work_date, "work_date") if work_date is not None else ctx.today()
     if day > ctx.today():
         raise ToolError("future_date", f"{day} is in the future; today is {ctx.today()}.",
                         hint="Log work for today or an earlier day.")
@@ -107,7 +107,7 @@ def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le
                          issue_remaining_minutes=None if est is None else max(est - spent, 0))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Delete worklog {worklog_id}, I logged it by mistake.",
     "Remove the time entry {worklog_id}.",
 ])
@@ -128,11 +128,11 @@ def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
     """
     row = ctx.db.execute(WORKLOG_SQL + " WHERE w.worklog_id = ?", (worklog_id,)).fetchone()
     if row is None:
-        fetch(ctx, "worklog", worklog_id)
+        ctx.get("worklog", worklog_id)
     if row["user_id"] != me(ctx):
         raise ToolError("not_author", f"Worklog {worklog_id} was logged by {row['user_name']}.",
                         hint="You can only delete your own worklogs.")
-    issue = fetch(ctx, "issue", row["issue_id"])
+    issue = ctx.get("issue", row["issue_id"])
     require(ctx, issue["project_id"], "view")
     require_unresolved(issue)
     ctx.db.execute("DELETE FROM worklogs WHERE worklog_id = ?", (worklog_id,))
@@ -142,7 +142,7 @@ def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
     return _worklog(row)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much time did I log between {start_date} and {end_date}?",
     "Show the worklogs on {issue_id}.",
     "What did {user_id} log between {start_date} and {end_date}?",
@@ -170,18 +170,18 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | N
     """
     where, params = ["1"], []
     if issue_id is not None:
-        fetch(ctx, "issue", issue_id)
+        ctx.get("issue", issue_id)
         where.append("w.issue_id = ?")
         params.append(issue_id)
     if user_id is not None:
-        fetch(ctx, "user", user_id)
+        ctx.get("user", user_id)
     elif issue_id is None:
         user_id = me(ctx)
     if user_id is not None:
         where.append("w.user_id = ?")
         params.append(user_id)
-    start = parse_date(start_date, "start date") if start_date is not None else None
-    end = parse_date(end_date, "end date") if end_date is not None else None
+    start = parse_date(start_date, "start_date") if start_date is not None else None
+    end = parse_date(end_date, "end_date") if end_date is not None else None
     if start and end and start > end:
         raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Swap the dates.")
@@ -200,7 +200,7 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | N
 # ----- sprints -------------------------------------------------------------------------------------------
 
 def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
-    row = fetch(ctx, "sprint", sprint_id)
+    row = ctx.get("sprint", sprint_id)
     stats = ctx.db.execute(
         "SELECT count(*), coalesce(sum(status NOT IN ('done', 'closed')), 0), coalesce(sum(story_points), 0), "
         "coalesce(sum(CASE WHEN status IN ('done', 'closed') THEN story_points END), 0) "
@@ -210,7 +210,7 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
                   unresolved_count=stats[1], points_total=stats[2], points_done=stats[3])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What sprints does {project_id} have?",
     "Show me the {status} sprints of project {project_id}.",
 ])
@@ -229,14 +229,14 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     Raises:
         not_found: no project has that ID.
     """
-    fetch(ctx, "project", project_id)
+    ctx.get("project", project_id)
     sql = "SELECT sprint_id FROM sprints WHERE project_id = ?" + (" AND status = ?" if status else "")
     ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY start_date DESC, sprint_id DESC",
                                         (project_id, status) if status else (project_id,))]
     return SprintList(sprints=[sprint_model(ctx, i) for i in ids], total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Plan a new sprint '{sprint_name}' in {project_id} from {start_date} to {end_date}.",
     "Create sprint {sprint_name} for project {project_id}, {start_date} through {end_date}, with the goal '{goal}'.",
 ])
@@ -264,7 +264,7 @@ def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, star
         duplicate_name: the project already has a sprint with that name.
     """
     require(ctx, project_id, "admin")
-    start, end = parse_date(start_date, "start date"), parse_date(end_date, "end date")
+    start, end = parse_date(start_date, "start_date"), parse_date(end_date, "end_date")
     if start < ctx.today():
         raise ToolError("past_date", f"start_date {start} is before today ({ctx.today()}).",
                         hint="Sprints start today or later.")
@@ -282,7 +282,7 @@ def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, star
     return sprint_model(ctx, sprint_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start sprint {sprint_id}.",
     "Kick off the planned sprint {sprint_id} today.",
 ])
@@ -302,7 +302,7 @@ def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
         invalid_sprint_state: the sprint is not planned (already active or completed).
         sprint_already_active: another sprint of the project is active; complete it first.
     """
-    sprint = fetch(ctx, "sprint", sprint_id)
+    sprint = ctx.get("sprint", sprint_id)
     require(ctx, sprint["project_id"], "admin")
     if sprint["status"] != "planned":
         raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not planned.",
@@ -312,14 +312,14 @@ def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
     if active:
         raise ToolError("sprint_already_active", f"{active['name']} ({active['sprint_id']}) is still active.",
                         hint="Complete it with complete_sprint first.")
-    start, end = parse_date(sprint["start_date"]), parse_date(sprint["end_date"])
+    start, end = date.fromisoformat(sprint["start_date"]), date.fromisoformat(sprint["end_date"])
     today = ctx.today()
     ctx.db.execute("UPDATE sprints SET status = 'active', start_date = ?, end_date = ? WHERE sprint_id = ?",
                    (today.isoformat(), (today + (end - start)).isoformat(), sprint_id))
     return sprint_model(ctx, sprint_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Complete sprint {sprint_id} and move what's left to {move_open_to}.",
     "Close out sprint {sprint_id}; unfinished issues go back to the backlog.",
 ])
@@ -341,13 +341,13 @@ def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_to: SprintId | None
         invalid_sprint_state: the sprint is not active.
         invalid_target: move_open_to is not a planned sprint of the same project.
     """
-    sprint = fetch(ctx, "sprint", sprint_id)
+    sprint = ctx.get("sprint", sprint_id)
     require(ctx, sprint["project_id"], "admin")
     if sprint["status"] != "active":
         raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not active.",
                         hint="Only the active sprint can be completed.")
     if move_open_to is not None:
-        target = fetch(ctx, "sprint", move_open_to)
+        target = ctx.get("sprint", move_open_to)
         if target["project_id"] != sprint["project_id"] or target["status"] != "planned":
             raise ToolError("invalid_target", f"{move_open_to} is not a planned sprint of the same project.",
                             hint="list_sprints with status 'planned' shows the candidates, or omit move_open_to.")

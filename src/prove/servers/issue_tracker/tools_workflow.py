@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import WRITE, Ctx, ToolError
+from prove.env import WRITE, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
     Issue,
     IssueId,
     Link,
@@ -15,14 +15,14 @@ from .tools import (
     Text,
     can_work_on_either,
     check_can_resolve,
-    fetch,
+    issue_model,
     me,
     record,
     require,
-    server,
 )
-from .tools_issues import issue_model
 from .world import RESOLVED, TRANSITIONS
+
+tools = Toolset("workflow")
 
 
 def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
@@ -32,7 +32,7 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
                        (ctx.new_id("CMT"), issue_id, me(ctx), body, ctx.now_iso()))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {issue_id} to {status}.",
     "Set the status of {issue_id} to {status}, please.",
     "{issue_id} should be {status} now; update it and add the comment '{comment}'.",
@@ -61,7 +61,7 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
         blocked: moving to done while an unresolved issue blocks this one.
         open_children: moving an epic to done while some of its issues are unresolved.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "work")
     allowed = TRANSITIONS[issue["status"]]
     if status not in allowed:
@@ -87,7 +87,7 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Close {issue_id} as {resolution}.",
     "{issue_id} can be closed: resolution {resolution}, with the note '{comment}'.",
 ])
@@ -114,7 +114,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
         blocked: an unresolved issue blocks this one.
         open_children: the issue is an epic with unresolved issues.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "work")
     if issue["status"] in RESOLVED:
         raise ToolError("already_closed", f"{issue_id} is already {issue['status']} ({issue['resolution']}).",
@@ -124,7 +124,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
                         "and only a duplicate takes duplicate_of.", hint="Pass resolution='duplicate' with "
                         "duplicate_of, or drop duplicate_of.")
     if duplicate_of is not None:
-        fetch(ctx, "issue", duplicate_of)
+        ctx.get("issue", duplicate_of)
     check_can_resolve(ctx, issue)
     ctx.db.execute("UPDATE issues SET status = 'closed', resolution = ?, resolved_at = ? WHERE issue_id = ?",
                    (resolution, ctx.now_iso(), issue_id))
@@ -141,7 +141,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reopen {issue_id}.",
     "{issue_id} is happening again, reopen it and note '{comment}'.",
 ])
@@ -163,7 +163,7 @@ def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Is
         permission_denied: the user is not a member or admin of the issue's project.
         not_resolved: the issue is not done or closed.
     """
-    issue = fetch(ctx, "issue", issue_id)
+    issue = ctx.get("issue", issue_id)
     require(ctx, issue["project_id"], "work")
     if issue["status"] not in RESOLVED:
         raise ToolError("not_resolved", f"{issue_id} is {issue['status']}, not done or closed.",
@@ -172,7 +172,7 @@ def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Is
                    (issue_id,))
     record(ctx, issue_id, "status", issue["status"], "open")
     if issue["sprint_id"] is not None:
-        sprint = fetch(ctx, "sprint", issue["sprint_id"])
+        sprint = ctx.get("sprint", issue["sprint_id"])
         if sprint["status"] == "completed":
             ctx.db.execute("UPDATE issues SET sprint_id = NULL WHERE issue_id = ?", (issue_id,))
             record(ctx, issue_id, "sprint", issue["sprint_id"], None)
@@ -197,7 +197,7 @@ def _reaches(ctx: Ctx, start: str, goal: str) -> bool:
     return False
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Link {issue_id} to {other_issue_id} with the relation '{relation}'.",
     "Add a '{relation}' link from {issue_id} to {other_issue_id}.",
 ])
@@ -223,8 +223,8 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
         already_linked: the two issues are already linked.
         circular_dependency: the new 'blocks' link would close a cycle of blockers.
     """
-    a = fetch(ctx, "issue", issue_id)
-    b = fetch(ctx, "issue", other_issue_id)
+    a = ctx.get("issue", issue_id)
+    b = ctx.get("issue", other_issue_id)
     if issue_id == other_issue_id:
         raise ToolError("self_link", "An issue cannot be linked to itself.", hint="Pick two different issues.")
     can_work_on_either(ctx, a, b)
@@ -249,7 +249,7 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
     return Link(link_id=link_id, source_id=source, target_id=target, type=kind, created_at=at)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove link {link_id}.",
     "Those two issues aren't related after all; delete the link {link_id}.",
 ])
@@ -267,8 +267,8 @@ def unlink_issues(ctx: Ctx, link_id: LinkId) -> Link:
         project_archived: the user's issue is in an archived project.
         permission_denied: the user is not a member or admin of either issue's project.
     """
-    link = fetch(ctx, "link", link_id)
-    can_work_on_either(ctx, fetch(ctx, "issue", link["source_id"]), fetch(ctx, "issue", link["target_id"]))
+    link = ctx.get("link", link_id)
+    can_work_on_either(ctx, ctx.get("issue", link["source_id"]), ctx.get("issue", link["target_id"]))
     ctx.db.execute("DELETE FROM links WHERE link_id = ?", (link_id,))
     record(ctx, link["source_id"], "link", f"{link['type']} {link['target_id']}", None)
     return Link(**{k: link[k] for k in link.keys()})
