@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     AccountId,
     BillId,
     BudgetStatus,
@@ -30,14 +30,14 @@ from .tools import (
     fmt,
     insert_tx,
     load_account,
-    load_category,
     load_tx,
-    not_found,
     over_budget_warnings,
-    server,
 )
 
 # A bill can be paid from this many days before its due date.
+tools = Toolset("plans")
+
+
 PAY_WINDOW_DAYS = 14
 STEP_MONTHS = {"monthly": 1, "quarterly": 3, "yearly": 12}
 
@@ -85,10 +85,7 @@ class GoalTransferResult(BaseModel):
 
 
 def _goal_row(ctx: Ctx, goal_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM goals WHERE goal_id = ?", (goal_id,)).fetchone()
-    if row is None:
-        raise not_found("savings goal", goal_id, "Call list_goals to see the goals and their IDs.")
-    return row
+    return ctx.get("goal", goal_id)
 
 
 def _goal(ctx: Ctx, row: sqlite3.Row) -> Goal:
@@ -138,7 +135,7 @@ def _goal_transfer(ctx: Ctx, goal: sqlite3.Row, acc: sqlite3.Row, amount: float)
                               account_balance=balance, completed_now=reached and goal["status"] != "completed")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How are my savings goals coming along?",
     "Show my {status} savings goals.",
 ])
@@ -158,7 +155,7 @@ def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") 
     return GoalList(goals=goals, total=len(goals), total_saved=money(sum(g.saved_amount for g in goals)))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much have I saved toward goal {goal_id}?",
     "Show me goal {goal_id} and all my contributions to it.",
 ])
@@ -180,7 +177,7 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     return GoalDetail(**goal.model_dump(), contributions=[Contribution(**dict(r)) for r in rows])
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Start a savings goal called {name} for {target_amount} by {target_date}.",
     "I want to save {target_amount} for {name}.",
 ])
@@ -215,7 +212,7 @@ def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | 
     return _goal(ctx, _goal_row(ctx, gid))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Put {amount} from {account_id} toward my {goal_id} goal.",
     "Contribute {amount} to savings goal {goal_id} using account {account_id}.",
 ])
@@ -255,7 +252,7 @@ def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: Acc
     return _goal_transfer(ctx, goal, acc, amount)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Take {amount} out of my {goal_id} goal and put it back in {account_id}.",
     "Withdraw {amount} from savings goal {goal_id} into {account_id}.",
 ])
@@ -328,10 +325,8 @@ BILL_SELECT = ("SELECT b.*, c.name AS category_name, a.name AS account_name FROM
 
 
 def _bill_row(ctx: Ctx, bill_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(BILL_SELECT + " WHERE b.bill_id = ?", (bill_id,)).fetchone()
-    if row is None:
-        raise not_found("bill", bill_id, "Call list_bills to see the recurring bills and their IDs.")
-    return row
+    ctx.get("bill", bill_id)
+    return ctx.db.execute(BILL_SELECT + " WHERE b.bill_id = ?", (bill_id,)).fetchone()
 
 
 def _bill(ctx: Ctx, row: sqlite3.Row) -> Bill:
@@ -388,7 +383,7 @@ def run_autopay(ctx: Ctx, until: date) -> None:
                        (due.isoformat(), last, row["bill_id"]))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What bills do I have coming up in the next {due_within_days} days?",
     "List my recurring bills.",
     "Show my {status} bills.",
@@ -419,7 +414,7 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
     return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add a {frequency} bill {name} to {payee} for {amount}, next due {next_due_date}, paid from {account_id} "
     "under {category_id}.",
     "Track my new {name} subscription: {amount} {frequency} from {account_id}, category {category_id}, "
@@ -466,7 +461,7 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Cate
     return _bill(ctx, _bill_row(ctx, bid))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "My {bill_id} bill went up to {amount}; update it.",
     "Pay bill {bill_id} from {account_id} from now on, and set autopay to {autopay}.",
     "Push the next due date of {bill_id} to {next_due_date}.",
@@ -512,7 +507,7 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
     return _bill(ctx, _bill_row(ctx, bill_id))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Pay my {bill_id} bill.",
     "Pay bill {bill_id} now; it came to {amount} this time. Use {account_id}.",
 ])
@@ -550,7 +545,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
                         f"from {PAY_WINDOW_DAYS} days before the due date.",
                         hint=f"Pay it from {(due - timedelta(days=PAY_WINDOW_DAYS)).isoformat()} on.")
     pay = money(amount if amount is not None else row["amount"])
-    cat = load_category(ctx, row["category_id"])
+    cat = ctx.get("category", row["category_id"])
     before = budget_status(ctx, cat, today.strftime("%Y-%m"))
     balance = change_balance(ctx, acc, -pay)
     tid = insert_tx(ctx, account_id=acc["account_id"], category_id=row["category_id"], day=today, amount=-pay,
@@ -563,7 +558,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
                        warnings=over_budget_warnings(status, before.remaining))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Cancel my {bill_id} bill, I ended that subscription.",
     "Stop tracking bill {bill_id}.",
 ])
