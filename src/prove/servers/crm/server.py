@@ -40,7 +40,7 @@ LEAD = EntityKind("lead", table="leads", key="lead_id", label="full_name",
                   description="a prospective buyer not yet converted into a contact")
 DEAL = EntityKind("deal", table="deals", key="deal_id", label="name",
                   description="a sales opportunity with an account, moving through pipeline stages")
-ACTIVITY = EntityKind("activity", table="activities", key="activity_id", label="subject",
+ACTIVITY = EntityKind("activity", table="activities", key="activity_id", label="subject", noun="task",
                       description="a task to do, or a logged call, e-mail or meeting")
 NOTE = EntityKind("note", table="notes", key="note_id", label="title",
                   description="a free-text note on an account, contact, lead or deal")

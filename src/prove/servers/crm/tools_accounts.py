@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -49,7 +49,8 @@ tools = Toolset("accounts")
 @tools.tool(effect=READ, asks=[
     "Find anything in the CRM about {query}.",
     "Search for '{query}'.",
-    "Look up {query}: is it a lead, a contact or an account?",
+    Ask("Look up {query}: is it a lead or a contact?", kinds=["contact", "lead"]),
+    Ask("Which deals have '{query}' in the name?", kinds=["deal"]),
 ])
 def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "lead", "deal"]] | None = None,
            limit: Limit = 5) -> SearchResults:
@@ -95,6 +96,7 @@ def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "le
 @tools.tool(effect=READ, asks=[
     "Who is on the sales team?",
     "Who's my manager, and what's my quota?",
+    Ask("List everyone on the sales team, including people who have left.", include_inactive=True),
 ])
 def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
     """List the sales team: reps with their title, team, manager and quarterly quota; one of them is you.
@@ -126,9 +128,11 @@ def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[Accou
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me my accounts.",
+    Ask("Show me my accounts.", mine=True),
     "Which {industry} companies are {type}s?",
-    "List the accounts owned by {owner_id}, biggest pipeline first.",
+    Ask("List the accounts owned by {owner_id}, biggest pipeline first.", sort_by="open_pipeline"),
+    "Is there an account called '{query}'?",
+    Ask("What are our largest {industry} accounts by headcount?", sort_by="employees"),
 ])
 def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | None = None,
                   type: AccountType | None = None, owner_id: RepId | None = None, mine: bool = False,
@@ -175,8 +179,9 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me about the account {account_id}.",
+    "Tell me about {account_id}.",
     "Who do we know at {account_id}, and what deals do we have with them?",
+    "How much open pipeline is there with {account_id}?",
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
@@ -207,6 +212,11 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
 @tools.tool(effect=WRITE, asks=[
     "Create an account for {name}, a {industry} company.",
     "Add {name} ({website}) to the CRM as a {type} in {industry}, based in {city}.",
+    Ask("{name} is a new {industry} prospect with about {employees} employees; set up an account for them.",
+        type="prospect"),
+], reply=[
+    "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
+    "I've created the account {result.name} ({result.account_id}) as a {type}.",
 ])
 def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType = "prospect",
                    website: Name | None = None, phone: Phone | None = None, city: Name | None = None,
@@ -245,7 +255,8 @@ def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType =
 
 @tools.tool(effect=READ, asks=[
     "Who are the contacts at {account_id}?",
-    "Find the contact named {query}.",
+    "Find the person named {query} in our contacts.",
+    Ask("Which people at {account_id} can we still reach out to?", include_do_not_contact=False),
 ])
 def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | None = None,
                   include_do_not_contact: bool = True, limit: Limit = 20) -> ContactList:
@@ -292,8 +303,9 @@ def contact_model(ctx: Ctx, contact_id: str) -> Contact:
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me the contact {contact_id}.",
+    "Show me {contact_id}.",
     "What's the latest with {contact_id}?",
+    "What's the e-mail and phone number of {contact_id}?",
 ])
 def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     """Show one contact with their deals and their five latest activities.
@@ -313,7 +325,11 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
 
 @tools.tool(effect=WRITE, asks=[
     "Add {first_name} {last_name} ({email}) as a contact at {account_id}.",
-    "Create a contact: {first_name} {last_name}, {title} at {account_id}, phone {phone}.",
+    "Create a contact: {first_name} {last_name}, {title} at {account_id}, e-mail {email}, phone {phone}.",
+    "We met {first_name} {last_name} from {account_id}; their e-mail is {email}. Put them in the CRM.",
+], reply=[
+    "Added {result.full_name} as a contact at {result.account_name} ({result.contact_id}).",
+    "{result.full_name} is now in the CRM under {account_id}.",
 ])
 def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name: Name, email: Email,
                    title: Name | None = None, phone: Phone | None = None) -> Contact:
@@ -349,8 +365,13 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
 
 @tools.tool(effect=WRITE, asks=[
     "Update {contact_id}'s title to {title}.",
-    "{contact_id} asked us to stop contacting them, please flag that.",
+    Ask("{contact_id} asked us to stop contacting them, please flag that.", do_not_contact=True),
     "Change the e-mail of {contact_id} to {email} and the phone to {phone}.",
+    "{contact_id} moved to {account_id}; update their record.",
+    Ask("{contact_id} is happy to hear from us again; lift the do-not-contact flag.", do_not_contact=False),
+], reply=[
+    "Updated {result.full_name}'s record.",
+    "Done: {result.full_name} ({result.title}, {result.account_name}) is up to date.",
 ])
 def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, email: Email | None = None,
                    phone: Phone | None = None, account_id: AccountId | None = None,

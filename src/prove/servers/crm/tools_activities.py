@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
@@ -56,8 +56,10 @@ def _due(ctx: Ctx, value: str) -> str:
 
 @tools.tool(effect=READ, asks=[
     "What's on my to-do list?",
-    "Which of my tasks are {status}?",
-    "Show the open tasks for {deal_id}.",
+    Ask("Which of my tasks are overdue?", status="overdue"),
+    Ask("Show my open tasks for {deal_id}.", status="open"),
+    Ask("What tasks have I completed?", status="completed"),
+    "What do I have due by {due_before}?",
 ])
 def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open", owner_id: RepId | None = None,
                due_before: str | None = None, deal_id: DealId | None = None, contact_id: ContactId | None = None,
@@ -103,9 +105,13 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Remind me to '{subject}' on {due_date}, it's for {deal_id}.",
-    "Create a {priority} priority task for {deal_id}: {subject}, due {due_date}.",
-    "Give {owner_id} a task to {subject} by {due_date}, about {contact_id}.",
+    "Remind me on {due_date} about {deal_id}: '{subject}'.",
+    "Create a {priority} priority task for {deal_id}, due {due_date}: '{subject}'.",
+    "Give {owner_id} a task about {contact_id}, due {due_date}: '{subject}'.",
+    "Add a to-do for {account_id} by {due_date}: '{subject}'.",
+], reply=[
+    "Task created: '{result.subject}', due {due_date} ({result.activity_id}).",
+    "I've added '{result.subject}' for {result.owner_name}, due {due_date}.",
 ])
 def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal", owner_id: RepId | None = None,
                 deal_id: DealId | None = None, contact_id: ContactId | None = None,
@@ -147,8 +153,12 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Mark the task {activity_id} as done.",
+    "Mark {activity_id} as done.",
     "I finished {activity_id}; the outcome was '{outcome}'.",
+    "Tick off {activity_id}, it's finished.",
+], reply=[
+    "Done: '{result.subject}' is marked completed.",
+    "I've closed out the task '{result.subject}'.",
 ])
 def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None) -> Activity:
     """Mark one of your open tasks as completed now.
@@ -173,8 +183,12 @@ def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move the task {activity_id} to {due_date}.",
+    "Move {activity_id} to {due_date}.",
     "Push {activity_id} to {due_date} and make it {priority} priority.",
+    "I can't get to {activity_id} in time; it's now due {due_date}.",
+], reply=[
+    "'{result.subject}' is now due {due_date}.",
+    "Rescheduled: '{result.subject}' moves to {due_date}, {result.priority} priority.",
 ])
 def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: Priority | None = None) -> Activity:
     """Give one of your open tasks a new due date (and optionally a new priority).
@@ -202,9 +216,13 @@ def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Log a call with {contact_id}: {subject}, outcome '{outcome}'.",
-    "Record that I e-mailed {contact_id} about {deal_id}: {subject}.",
-    "Log a {kind} with the lead {lead_id}: {subject}.",
+    Ask("Log a call with {contact_id} about '{subject}'; outcome: {outcome}.", kind="call"),
+    Ask("Record that I e-mailed {contact_id} about {deal_id}: '{subject}'.", kind="email"),
+    "Log a {kind} with {lead_id}: '{subject}'.",
+    Ask("I met {contact_id} at {occurred_at}; log the meeting as '{subject}'.", kind="meeting"),
+], reply=[
+    "Logged the {kind} '{result.subject}' ({result.activity_id}).",
+    "The {kind} '{result.subject}' is on the record now.",
 ])
 def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: Name, contact_id: ContactId | None = None,
                  deal_id: DealId | None = None, account_id: AccountId | None = None, lead_id: LeadId | None = None,
@@ -261,6 +279,7 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
     "What's the activity history on {deal_id}?",
     "When did we last talk to {contact_id}?",
     "Show all {kind}s with {account_id}.",
+    "What have we done so far with {lead_id}?",
 ])
 def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: DealId | None = None,
                     account_id: AccountId | None = None, lead_id: LeadId | None = None,
@@ -309,6 +328,11 @@ NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.r
 @tools.tool(effect=WRITE, asks=[
     "Add a note to {deal_id}: {body}",
     "Note on {contact_id}, titled '{title}': {body}",
+    "Jot this down on {account_id}: {body}",
+    "Put a note on {lead_id} saying: {body}",
+], reply=[
+    "Saved the note '{result.title}' ({result.note_id}).",
+    "Noted: '{result.title}' is on the record.",
 ])
 def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | None = None,
              contact_id: ContactId | None = None, account_id: AccountId | None = None,
@@ -346,6 +370,7 @@ def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | 
 @tools.tool(effect=READ, asks=[
     "What notes do we have on {account_id}?",
     "Read me the notes on {deal_id}.",
+    "Has anyone written anything down about {lead_id}?",
 ])
 def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | None = None,
                account_id: AccountId | None = None, lead_id: LeadId | None = None, limit: Limit = 20) -> NoteList:

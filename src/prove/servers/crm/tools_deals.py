@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import parse_date
 
 from .server import (
@@ -54,10 +54,11 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
 
 
 @tools.tool(effect=READ, asks=[
-    "Show my open deals.",
+    Ask("Show my open deals.", mine=True, open_only=True),
     "Which deals are in {stage}?",
-    "What deals are closing before {closing_before}, biggest first?",
+    Ask("What deals are closing by {closing_before}, biggest first?", sort_by="amount"),
     "List the deals with {account_id}.",
+    Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
 ])
 def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: RepId | None = None,
                mine: bool = False, account_id: AccountId | None = None, closing_after: str | None = None,
@@ -121,8 +122,9 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me about the deal {deal_id}.",
+    "Tell me about {deal_id}.",
     "What stage is {deal_id} in, and how did it get there?",
+    "What's the next step on {deal_id}?",
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
@@ -142,8 +144,13 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Open a new deal '{name}' with {account_id} for {amount}, closing {close_date}.",
-    "Create a {stage} deal called '{name}' at {account_id}, worth {amount} dollars, expected to close on {close_date}, with {contact_id} as the contact.",
+    "Open a new deal '{name}' with {account_id} for ${amount}, closing {close_date}.",
+    ("Create a {stage} deal called '{name}' at {account_id}, worth ${amount}, expected to close on "
+     "{close_date}, with {contact_id} as the contact."),
+    "{account_id} wants to buy: log a ${amount} opportunity named '{name}' closing {close_date}.",
+], reply=[
+    "Created the deal '{result.name}' ({result.deal_id}) for ${result.amount}, in {result.stage}.",
+    "'{result.name}' is in your pipeline now, expected to close {close_date}.",
 ])
 def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, close_date: str,
                 stage: OpenStage = "prospecting", contact_id: ContactId | None = None,
@@ -184,9 +191,13 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change the amount on {deal_id} to {amount}.",
+    "Change the amount on {deal_id} to ${amount}.",
     "Push the close date of {deal_id} to {close_date}.",
     "Set the next step on {deal_id} to '{next_step}'.",
+    "Make {contact_id} the main contact on {deal_id}.",
+], reply=[
+    "Updated '{result.name}': ${result.amount}, closing {result.close_date}.",
+    "Done; {deal_id} is up to date.",
 ])
 def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amount | None = None,
                 close_date: str | None = None, next_step: Text | None = None,
@@ -235,8 +246,12 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
 
 @tools.tool(effect=WRITE, asks=[
     "Move {deal_id} to {stage}.",
-    "We lost {deal_id}: mark it closed_lost because '{loss_reason}'.",
-    "{deal_id} is signed! Mark it {stage}.",
+    Ask("We lost {deal_id} because {loss_reason}; close it as lost.", stage="closed_lost"),
+    Ask("{deal_id} is signed! Mark it won.", stage="closed_won"),
+    "Advance {deal_id} to the {stage} stage.",
+], reply=[
+    "{deal_id} is now in {stage}, at {result.probability}% probability.",
+    "Moved '{result.name}' to {stage}.",
 ])
 def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text | None = None) -> Deal:
     """Move a deal you own to another stage; closing it as won or lost is final until it is reopened.
@@ -290,7 +305,11 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
 
 @tools.tool(effect=WRITE, asks=[
     "Reopen {deal_id} in {stage}.",
-    "The customer came back; reopen the lost deal {deal_id} with a close date of {close_date}.",
+    "The customer came back; reopen {deal_id} with a close date of {close_date}.",
+    "Bring {deal_id} back to life.",
+], reply=[
+    "Reopened '{result.name}' in {result.stage}, closing {result.close_date}.",
+    "{deal_id} is open again, expected to close {result.close_date}.",
 ])
 def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", close_date: str | None = None) -> Deal:
     """Reopen a won or lost deal you own, back into an open stage.
@@ -325,7 +344,11 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
 
 @tools.tool(effect=WRITE, asks=[
     "Hand {deal_id} over to {owner_id}.",
-    "Reassign my deal {deal_id} to {owner_id}, they're taking over the account.",
+    "Reassign {deal_id} to {owner_id}, they're taking over the account.",
+    "{owner_id} should own {deal_id} from now on.",
+], reply=[
+    "{deal_id} now belongs to {owner_id}.",
+    "Handed '{result.name}' over to {result.owner_name}.",
 ])
 def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
     """Hand an open deal you own to another active rep (after that, only they can change it).
@@ -352,9 +375,10 @@ def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
 
 
 @tools.tool(effect=READ, asks=[
-    "How does my pipeline look?",
+    Ask("How does my pipeline look?", mine=True),
     "Give me the team's pipeline by stage.",
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
+    Ask("How far am I from my quota this quarter?", mine=True),
 ])
 def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False) -> PipelineSummary:
     """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.

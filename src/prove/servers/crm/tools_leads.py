@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 
 from .server import (
     LEAD_SELECT,
@@ -39,9 +39,10 @@ tools = Toolset("leads")
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me my {status} leads.",
-    "What leads are waiting in the unassigned queue?",
+    Ask("Show me my {status} leads.", mine=True),
+    Ask("What leads are waiting in the unassigned queue?", unassigned=True),
     "List the {rating} leads that came from {source}.",
+    "Do we have a lead from {query}?",
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
                rating: Rating | None = None, owner_id: RepId | None = None, mine: bool = False,
@@ -87,8 +88,9 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me lead {lead_id}.",
-    "What's the status of the lead {lead_id}, and who owns it?",
+    "Show me {lead_id}.",
+    "What's the status of {lead_id}, and who owns it?",
+    "What's happened with {lead_id} so far?",
 ])
 def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     """Show one lead with its latest activities and, once converted, what it became.
@@ -108,7 +110,12 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
 
 @tools.tool(effect=WRITE, asks=[
     "New lead: {first_name} {last_name} from {company}, {email}, came in through {source}.",
-    "Add {first_name} {last_name} ({title} at {company}) as a {rating} lead from {source}.",
+    "Add {first_name} {last_name} ({title} at {company}, {email}) as a {rating} lead from {source}.",
+    Ask("Put {first_name} {last_name} of {company} ({email}, from {source}) in the shared queue for someone else.",
+        assign_to_me=False),
+], reply=[
+    "Created the lead {result.full_name} from {result.company} ({result.lead_id}).",
+    "{result.full_name} is in the CRM as a new {result.rating} lead.",
 ])
 def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, email: Email, source: LeadSource,
                 title: Name | None = None, phone: Phone | None = None, industry: Industry | None = None,
@@ -153,8 +160,11 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Claim lead {lead_id} from the queue.",
-    "Assign the unowned lead {lead_id} to me.",
+    "Claim {lead_id} from the queue.",
+    "I'll take {lead_id}; make it mine.",
+], reply=[
+    "{lead_id} is yours now.",
+    "You now own the lead {result.full_name} from {result.company}.",
 ])
 def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     """Take a lead from the shared queue: you become its owner.
@@ -182,8 +192,13 @@ def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Mark lead {lead_id} as {status}.",
-    "I spoke with {lead_id}; they're {status} now.",
+    "Mark {lead_id} as {status}.",
+    Ask("I spoke with {lead_id}; they're qualified now.", status="qualified"),
+    Ask("{lead_id} isn't a fit; mark them unqualified.", status="unqualified"),
+    "Set {lead_id} to {status} and rate them {rating}.",
+], reply=[
+    "{lead_id} is now {status}.",
+    "Updated {result.full_name}: {status}, rated {result.rating}.",
 ])
 def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "working", "qualified", "unqualified"],
                        rating: Rating | None = None) -> Lead:
@@ -213,9 +228,13 @@ def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "workin
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Convert lead {lead_id} into a deal worth {amount}.",
-    "Convert {lead_id} under the existing account {account_id}; no deal yet.",
-    "{lead_id} is ready: convert them with a deal named '{deal_name}' closing on {close_date}.",
+    "Convert {lead_id} into a ${amount} opportunity.",
+    Ask("Convert {lead_id} under the existing account {account_id}, without a deal for now.", create_deal=False),
+    "{lead_id} is ready: convert them with an opportunity named '{deal_name}' closing on {close_date}.",
+    "Turn {lead_id} into a customer contact.",
+], reply=[
+    "Converted {lead_id}: contact {result.contact_id} at {result.account_name}.",
+    "{lead_id} is converted; they're now a contact at {result.account_name}.",
 ])
 def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None, create_deal: bool = True,
                  deal_name: Name | None = None, amount: Amount | None = None, close_date: str | None = None) -> LeadConversion:
