@@ -36,16 +36,16 @@ PROJECT = EntityKind("project", table="projects", key="project_id", label="name"
                      lister="list_projects")
 ISSUE = EntityKind("issue", table="issues", key="issue_id", label="title",
                    description="a bug, task, story or epic in a project",
-                   live="status NOT IN ('done', 'closed')", lister="search_issues")
+                   live="status NOT IN ('done', 'closed')", lister="search_issues", public_id=True)
 SPRINT = EntityKind("sprint", table="sprints", key="sprint_id", label="name",
                     description="a time box of a project's work", live="status != 'completed'", lister="list_sprints")
 COMMENT = EntityKind("comment", table="comments", key="comment_id",
                      description="a comment on an issue", lister="list_comments")
 LINK = EntityKind("link", table="links", key="link_id",
                   description="a relation between two issues: blocks, duplicates or relates to", lister="get_issue")
-WORKLOG = EntityKind("worklog", table="worklogs", key="worklog_id",
+WORKLOG = EntityKind("worklog", table="worklogs", key="worklog_id", noun="time entry",
                      description="time someone logged against an issue on one day", lister="list_worklogs")
-CHANGE = EntityKind("change", table="history", key="change_id", label="field",
+CHANGE = EntityKind("change", table="history", key="change_id", label="field", noun="history entry",
                     description="one recorded change of an issue's field", lister="get_issue_history")
 
 server = Server(

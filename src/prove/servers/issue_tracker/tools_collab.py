@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
@@ -41,7 +41,11 @@ def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
 
 @tools.tool(effect=WRITE, asks=[
     "Comment on {issue_id}: {body}",
-    "Add a note to {issue_id} saying '{body}'.",
+    "Add a comment to {issue_id} saying '{body}'.",
+    "Reply on {issue_id}: {body}",
+], reply=[
+    "Posted your comment on {issue_id}.",
+    "Your comment is on {issue_id} ({result.comment_id}).",
 ])
 def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
     """Add a comment to an issue, as the signed-in user (any member, admin or viewer of its project may).
@@ -69,7 +73,8 @@ def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
 
 @tools.tool(effect=READ, asks=[
     "What are people saying on {issue_id}?",
-    "Show me the latest {limit} comments on {issue_id}.",
+    Ask("Show me the latest {limit} comments on {issue_id}.", newest_first=True),
+    "Read me the discussion on {issue_id} from the start.",
 ])
 def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit: Limit = 20) -> CommentList:
     """List the comments on an issue.
@@ -93,8 +98,11 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Edit my comment {comment_id} to say '{body}'.",
-    "Fix the typo in comment {comment_id}: it should read {body}",
+    "Edit {comment_id} to say '{body}'.",
+    "Fix the typo in {comment_id}; it should read: {body}",
+], reply=[
+    "Your comment on {result.issue_id} now reads as you asked.",
+    "Edited {comment_id}.",
 ])
 def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
     """Change the text of one of the signed-in user's own comments.
@@ -129,6 +137,9 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
 @tools.tool(effect=WRITE, asks=[
     "Label {issue_id} with {labels}.",
     "Tag {issue_id} as {labels}.",
+], reply=[
+    "{issue_id} is labelled {labels} now.",
+    "Added the labels; {issue_id} carries {result.labels}.",
 ])
 def add_labels(ctx: Ctx, issue_id: IssueId,
                labels: Annotated[list[Label], Field(min_length=1, max_length=10)]) -> Labels:
@@ -161,7 +172,10 @@ def add_labels(ctx: Ctx, issue_id: IssueId,
 
 @tools.tool(effect=WRITE, asks=[
     "Remove the {label} label from {issue_id}.",
-    "{issue_id} isn't {label} anymore, untag it.",
+    "{issue_id} isn't {label} anymore; untag it.",
+], reply=[
+    "Removed {label} from {issue_id}.",
+    "{issue_id} no longer carries {label}.",
 ])
 def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
     """Remove one label from an issue.
@@ -202,6 +216,9 @@ def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     "Watch {issue_id} for me.",
     "Keep me posted on {issue_id}.",
     "Add {user_id} as a watcher on {issue_id}.",
+], reply=[
+    "Watching {issue_id}; it has {result.total} watchers now.",
+    "Notifications for {issue_id} are on.",
 ])
 def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
     """Start watching an issue (get notified of its changes), or add someone else as a watcher.
@@ -235,6 +252,9 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
     "Stop watching {issue_id}.",
     "I don't need notifications for {issue_id} anymore.",
     "Remove {user_id} from the watchers of {issue_id}.",
+], reply=[
+    "No more notifications for {issue_id}.",
+    "Removed from the watchers of {issue_id}; {result.total} remain.",
 ])
 def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
     """Stop watching an issue, or remove someone else from its watchers.

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import like, parse_date
 
 from .server import (
@@ -73,10 +73,14 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
 
 @tools.tool(effect=READ, asks=[
     "Find issues about {query}.",
-    "Show me the {priority} priority {type} issues in project {project_id}.",
+    "Which {type}s in {project_id} are marked {priority}?",
     "What's assigned to {assignee_id} that is still {status}?",
-    "Which issues in sprint {sprint_id} are labelled {label}?",
+    "Which issues in {sprint_id} are labelled {label}?",
     "List the issues in {project_id}, sorted by {sort}.",
+    Ask("Which unresolved issues in {project_id} have nobody assigned?", unresolved_only=True, unassigned=True),
+    Ask("What in {project_id} is overdue?", overdue=True),
+    Ask("Which issues am I watching?", watching=True),
+    Ask("What's sitting in the backlog of {project_id}?", backlog_only=True),
 ])
 def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
                   status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,
@@ -170,8 +174,9 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me issue {issue_id}.",
+    "Show me {issue_id}.",
     "What's the status of {issue_id} and what is blocking it?",
+    "Who is working on {issue_id}?",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
@@ -194,6 +199,7 @@ def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
 @tools.tool(effect=READ, asks=[
     "What has changed on {issue_id}?",
     "Show me the history of {issue_id}.",
+    "Who touched {issue_id} last, and what did they change?",
 ])
 def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History:
     """The recorded changes of an issue, oldest first: who changed which field from what to what, and when.
@@ -219,8 +225,12 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
 
 @tools.tool(effect=WRITE, asks=[
     "Create a {type} in {project_id} titled '{title}'.",
-    "File a {priority} {type} in {project_id}: {title}. Assign it to {assignee_id}.",
-    "Add a {type} '{title}' to project {project_id} under epic {parent_id} in sprint {sprint_id}.",
+    "File a {priority} {type} in {project_id}: '{title}'. Assign it to {assignee_id}.",
+    "Add a {type} '{title}' to {project_id} under the epic {parent_id}, in {sprint_id}.",
+    "Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.",
+], reply=[
+    "Created {result.issue_id}: '{result.title}'.",
+    "{result.issue_id} is filed in {project_id} as a {result.priority} {result.type}.",
 ])
 def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType = "task",
                  description: Text | None = None, priority: Priority = "medium", assignee_id: UserId | None = None,
@@ -288,8 +298,13 @@ def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType 
 
 @tools.tool(effect=WRITE, asks=[
     "Change the priority of {issue_id} to {priority}.",
-    "Rename {issue_id} to '{title}' and set it due {due_date}.",
+    "Rename {issue_id} to '{title}' and move its deadline to {due_date}.",
     "Set {issue_id} to {story_points} points with an estimate of {estimate_minutes} minutes.",
+    Ask("{issue_id} no longer has a deadline; clear its due date.", clear_due_date=True),
+    "Rewrite the description of {issue_id}: {description}",
+], reply=[
+    "Updated {issue_id}.",
+    "Done: {issue_id} ('{result.title}') is {result.priority} priority now.",
 ])
 def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, description: Text | None = None,
                  priority: Priority | None = None, due_date: str | None = None, clear_due_date: bool = False,
@@ -356,6 +371,9 @@ def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, descri
     "Assign {issue_id} to {assignee_id}.",
     "Give {issue_id} to {assignee_id}, please.",
     "Take {issue_id} off everyone's plate (unassign it).",
+], reply=[
+    "{issue_id} is assigned to {result.assignee_name}.",
+    "Done; {issue_id} has a new assignee.",
 ])
 def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_id: UserId | None = None) -> Issue:
     """Assign an unresolved issue to a member of its project, or unassign it; the assignee starts watching it.
@@ -398,9 +416,12 @@ def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 -
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Put {issue_id} into sprint {sprint_id}.",
+    "Put {issue_id} into {sprint_id}.",
     "Move {issue_id} to the next sprint, {sprint_id}.",
     "Take {issue_id} out of its sprint and back to the backlog.",
+], reply=[
+    "Moved {issue_id}.",
+    "{issue_id} is planned where you asked.",
 ])
 def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = None) -> Issue:
     """Move an unresolved issue into an active or planned sprint of its project, or back to the backlog.
@@ -436,8 +457,11 @@ def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = Non
 
 @tools.tool(effect=WRITE, asks=[
     "Set the priority of {issue_ids} to {priority}.",
-    "Assign all of {issue_ids} to {assignee_id} and put them in sprint {sprint_id}.",
+    "Assign all of {issue_ids} to {assignee_id} and put them in {sprint_id}.",
     "Label {issue_ids} as {add_label}.",
+], reply=[
+    "Updated {result.total} issues.",
+    "Done: the change applies to all {result.total} issues.",
 ])
 def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[IssueId], Field(min_length=1, max_length=50)],
                        priority: Priority | None = None, assignee_id: UserId | None = None,

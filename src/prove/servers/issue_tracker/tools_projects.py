@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from prove.env import READ, Ctx, Toolset
+from prove.env import Ask, READ, Ctx, Toolset
 from prove.env.values import like
 
 from .server import (
@@ -43,8 +43,8 @@ def _project_summary(ctx: Ctx, row) -> ProjectSummary:  # noqa: ANN001 - a sqlit
 
 @tools.tool(effect=READ, asks=[
     "Which projects are there?",
-    "List the projects; include archived ones: {include_archived}.",
-    "List all the projects in the tracker.",
+    Ask("Which projects are still active?", include_archived=False),
+    "List all the projects in the tracker, with their leads.",
 ])
 def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     """List the company's projects with the signed-in user's role in each.
@@ -63,8 +63,9 @@ def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
 
 
 @tools.tool(effect=READ, asks=[
-    "Tell me about project {project_id}.",
-    "Who is on the {project_id} project and what are their roles?",
+    "Tell me about {project_id}.",
+    "Who is on {project_id} and what are their roles?",
+    "How many unresolved issues does {project_id} have?",
 ])
 def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     """Get one project in full: its members and their roles, issue counts by status and labels in use.
@@ -100,7 +101,7 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
 @tools.tool(effect=READ, asks=[
     "Find {query} in the company directory.",
     "Who is {query}? I need their user ID.",
-    "Look up {query} in project {project_id}.",
+    "Look up {query} among the members of {project_id}.",
 ])
 def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, limit: Limit = 20) -> UserList:
     """Find people in the company directory by part of their name, email, title or team.
@@ -133,8 +134,8 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
 
 @tools.tool(effect=READ, asks=[
     "What's on my plate?",
-    "Show me my dashboard: my open issues and what is overdue.",
-    "How many hours have I logged this week, and what am I assigned to?",
+    "Show me my dashboard: my assigned issues and what is past its due date.",
+    "What am I assigned to right now?",
 ])
 def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
     """The signed-in user's dashboard: their unresolved issues, overdue ones, watches and time logged this week.

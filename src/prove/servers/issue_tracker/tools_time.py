@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
 from prove.env.values import parse_date
 
 from .server import (
@@ -53,8 +53,11 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
 
 @tools.tool(effect=WRITE, asks=[
     "Log {minutes} minutes on {issue_id}.",
-    "I spent {minutes} minutes on {issue_id} on {work_date}: {note}.",
+    "I spent {minutes} minutes on {issue_id} on {work_date}: {note}",
     "Record {minutes} minutes of work on {issue_id} for today.",
+], reply=[
+    "Logged {minutes} minutes on {issue_id}; {result.issue_spent_minutes} minutes spent in all.",
+    "Your {minutes} minutes on {issue_id} are recorded ({result.worklog_id}).",
 ])
 def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le=1440)],
              work_date: str | None = None, note: Text | None = None) -> WorklogResult:
@@ -108,8 +111,11 @@ def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete worklog {worklog_id}, I logged it by mistake.",
-    "Remove the time entry {worklog_id}.",
+    "Delete {worklog_id}; I logged it by mistake.",
+    "Remove {worklog_id}.",
+], reply=[
+    "Deleted the {result.minutes} minutes logged on {result.issue_id}.",
+    "That time entry on {result.issue_id} is gone.",
 ])
 def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
     """Delete one of the signed-in user's worklogs; its time comes off the issue's time spent.
@@ -144,7 +150,7 @@ def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
 
 @tools.tool(effect=READ, asks=[
     "How much time did I log between {start_date} and {end_date}?",
-    "Show the worklogs on {issue_id}.",
+    "Show the time logged on {issue_id}.",
     "What did {user_id} log between {start_date} and {end_date}?",
 ])
 def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | None = None,
@@ -212,7 +218,8 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
 
 @tools.tool(effect=READ, asks=[
     "What sprints does {project_id} have?",
-    "Show me the {status} sprints of project {project_id}.",
+    "Show me the {status} sprints of {project_id}.",
+    Ask("Which sprint of {project_id} is running right now?", status="active"),
 ])
 def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "active", "completed"] | None = None
                  ) -> SprintList:
@@ -238,7 +245,10 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
 
 @tools.tool(effect=WRITE, asks=[
     "Plan a new sprint '{sprint_name}' in {project_id} from {start_date} to {end_date}.",
-    "Create sprint {sprint_name} for project {project_id}, {start_date} through {end_date}, with the goal '{goal}'.",
+    "Create the sprint '{sprint_name}' for {project_id}, {start_date} through {end_date}, with the goal: {goal}",
+], reply=[
+    "Planned {result.name} ({result.sprint_id}) from {start_date} to {end_date}.",
+    "The sprint '{result.name}' is set up in {project_id}.",
 ])
 def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, start_date: str, end_date: str,
                   goal: Text | None = None) -> Sprint:
@@ -283,8 +293,11 @@ def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, star
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Start sprint {sprint_id}.",
-    "Kick off the planned sprint {sprint_id} today.",
+    "Start {sprint_id}.",
+    "Kick off {sprint_id} today.",
+], reply=[
+    "{result.name} has started; it runs until {result.end_date}.",
+    "Started {sprint_id} with {result.issue_count} issues.",
 ])
 def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
     """Start a planned sprint today, keeping its length; a project has at most one active sprint.
@@ -320,8 +333,11 @@ def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Complete sprint {sprint_id} and move what's left to {move_open_to}.",
-    "Close out sprint {sprint_id}; unfinished issues go back to the backlog.",
+    "Complete {sprint_id} and move what's left to {move_open_to}.",
+    "Close out {sprint_id}; unfinished issues go back to the backlog.",
+], reply=[
+    "Completed {result.sprint.name} with {result.resolved_issues} issues resolved.",
+    "{sprint_id} is complete; whatever was unfinished has moved out of it.",
 ])
 def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint; its unresolved issues move to a planned sprint of the project or to the backlog.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import WRITE, Ctx, ToolError, Toolset
+from prove.env import Ask, WRITE, Ctx, ToolError, Toolset
 
 from .server import (
     Issue,
@@ -34,8 +34,12 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
 
 @tools.tool(effect=WRITE, asks=[
     "Move {issue_id} to {status}.",
-    "Set the status of {issue_id} to {status}, please.",
-    "{issue_id} should be {status} now; update it and add the comment '{comment}'.",
+    Ask("I'm starting work on {issue_id}; mark it in progress.", status="in_progress"),
+    Ask("{issue_id} is ready for review; send it to in review with the comment '{comment}'.", status="in_review"),
+    Ask("{issue_id} is done.", status="done"),
+], reply=[
+    "{issue_id} is now {status}.",
+    "Moved {issue_id} ('{result.title}') to {status}.",
 ])
 def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_progress", "in_review", "done"],
                      comment: Text | None = None) -> Issue:
@@ -89,7 +93,12 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
 
 @tools.tool(effect=WRITE, asks=[
     "Close {issue_id} as {resolution}.",
-    "{issue_id} can be closed: resolution {resolution}, with the note '{comment}'.",
+    Ask("Close {issue_id} as fixed, with the note '{comment}'.", resolution="fixed"),
+    Ask("{issue_id} is a duplicate of {duplicate_of}; close it.", resolution="duplicate"),
+    Ask("We can't reproduce {issue_id}; close it.", resolution="cannot_reproduce"),
+], reply=[
+    "Closed {issue_id} as {resolution}.",
+    "{issue_id} is closed ({resolution}).",
 ])
 def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_of: IssueId | None = None,
                 comment: Text | None = None) -> Issue:
@@ -143,7 +152,10 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
 
 @tools.tool(effect=WRITE, asks=[
     "Reopen {issue_id}.",
-    "{issue_id} is happening again, reopen it and note '{comment}'.",
+    "{issue_id} is happening again; reopen it and note '{comment}'.",
+], reply=[
+    "Reopened {issue_id}; it's {result.status} again.",
+    "{issue_id} is back open.",
 ])
 def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Issue:
     """Reopen a done or closed issue: it becomes open again, without a resolution.
@@ -198,8 +210,13 @@ def _reaches(ctx: Ctx, start: str, goal: str) -> bool:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Link {issue_id} to {other_issue_id} with the relation '{relation}'.",
-    "Add a '{relation}' link from {issue_id} to {other_issue_id}.",
+    Ask("{issue_id} blocks {other_issue_id}; link them.", relation="blocks"),
+    Ask("Record that {issue_id} is blocked by {other_issue_id}.", relation="is_blocked_by"),
+    Ask("Mark {issue_id} as a duplicate of {other_issue_id}.", relation="duplicates"),
+    Ask("Link {issue_id} to {other_issue_id} as related.", relation="relates_to"),
+], reply=[
+    "Linked {issue_id} and {other_issue_id} ({result.link_id}).",
+    "Done: {issue_id} and {other_issue_id} are linked now.",
 ])
 def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
                 relation: Literal["blocks", "is_blocked_by", "duplicates", "is_duplicated_by", "relates_to"]) -> Link:
@@ -250,8 +267,11 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Remove link {link_id}.",
-    "Those two issues aren't related after all; delete the link {link_id}.",
+    "Remove {link_id}.",
+    "Those two issues aren't related after all; delete {link_id}.",
+], reply=[
+    "Removed the link between {result.source_id} and {result.target_id}.",
+    "{result.source_id} and {result.target_id} are no longer linked.",
 ])
 def unlink_issues(ctx: Ctx, link_id: LinkId) -> Link:
     """Remove a link between two issues (get_issue shows each link's ID).
