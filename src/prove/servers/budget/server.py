@@ -31,7 +31,7 @@ TRANSACTION = EntityKind("transaction", table="transactions", key="transaction_i
                          description="an expense, income or goal transfer on an account")
 BILL = EntityKind("bill", table="bills", key="bill_id", label="name",
                   description="a recurring bill such as rent or a subscription", live="status = 'active'")
-GOAL = EntityKind("goal", table="goals", key="goal_id", label="name",
+GOAL = EntityKind("goal", table="goals", key="goal_id", label="name", noun="savings goal",
                   description="a savings goal with a target amount", live="status = 'active'")
 CONTRIBUTION = EntityKind("contribution", table="goal_contributions", key="contribution_id", label="date",
                           description="money set aside into (or taken back from) a savings goal")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import READ, Ctx, Toolset
+from prove.env import READ, Ask, Ctx, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -23,8 +23,9 @@ tools = Toolset("accounts")
 
 @tools.tool(effect=READ, asks=[
     "What accounts do I have and how much is in each?",
-    "Show me my {status} accounts with their balances.",
+    Ask("Show me my closed accounts.", status="closed"),
     "How much money do I have across my accounts right now?",
+    Ask("List every account I've ever had, closed ones too.", status="all"),
 ])
 def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -> AccountList:
     """List the user's accounts (checking, savings, credit cards, cash) with balances.

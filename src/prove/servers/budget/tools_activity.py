@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -82,8 +82,10 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
 @tools.tool(effect=READ, asks=[
     "Show me my recent transactions.",
     "What did I spend at {payee} between {start_date} and {end_date}?",
-    "List the {kind} transactions in category {category_id}.",
-    "Show the last {limit} transactions on account {account_id}.",
+    "List the {kind} entries in {category_id}.",
+    "Show the last {limit} transactions on {account_id}.",
+    Ask("What income came in since {start_date}?", kind="income"),
+    "Which purchases were over ${min_amount}?",
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id: CategoryId | None = None,
                       kind: Literal["expense", "income", "goal_transfer"] | None = None,
@@ -147,7 +149,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
 
 
 @tools.tool(effect=READ, asks=[
-    "Show me the details of transaction {transaction_id}.",
+    "Show me the details of {transaction_id}.",
     "What was {transaction_id} for?",
 ])
 def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
@@ -167,9 +169,12 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I just spent {amount} at {payee}; put it under {category_id}, paid with {account_id}.",
-    "Log an expense of {amount} to {payee} on {date} in category {category_id} from account {account_id}.",
-    "Record that I paid {payee} {amount} with {account_id} for {category_id}. Note: {note}",
+    "I just spent ${amount} at {payee}; put it under {category_id}, paid with {account_id}.",
+    "Log an expense of ${amount} to {payee} on {date} in {category_id}, from {account_id}.",
+    "Record that I paid {payee} ${amount} with {account_id} for {category_id}. Note: {note}",
+], reply=[
+    "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
+    "Recorded the expense ({result.transaction.transaction_id}).",
 ])
 def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: AccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
@@ -214,9 +219,12 @@ def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: Ac
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I got paid {amount} from {source} into {account_id}.",
-    "Add income of {amount} from {source} to account {account_id} under {category_id}.",
-    "Record a {amount} deposit from {source} on {date} into {account_id}.",
+    "I got paid ${amount} from {source} into {account_id}.",
+    "Add income of ${amount} from {source} to {account_id} under {category_id}.",
+    "Record a ${amount} deposit from {source} on {date} into {account_id}.",
+], reply=[
+    "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
+    "Recorded the income ({result.transaction.transaction_id}).",
 ])
 def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, category_id: CategoryId | None = None,
                date: date | None = None, note: Note | None = None) -> EntryResult:
@@ -252,9 +260,13 @@ def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, cat
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move transaction {transaction_id} to category {category_id}.",
-    "Change the amount of {transaction_id} to {amount}.",
-    "Fix {transaction_id}: the payee should be {payee} and add the note {note}.",
+    "Move {transaction_id} to {category_id}.",
+    "Change the amount of {transaction_id} to ${amount}.",
+    "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
+    "{transaction_id} actually happened on {date}; fix the date.",
+], reply=[
+    "Updated {transaction_id}.",
+    "Fixed the entry; the account balance is {result.account_balance} dollars now.",
 ])
 def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | None = None,
                        category_id: CategoryId | None = None, payee: Name | None = None,
@@ -322,8 +334,11 @@ def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete transaction {transaction_id}, it was a duplicate.",
-    "Remove the entry {transaction_id} from my budget.",
+    "Delete {transaction_id}, it was a duplicate.",
+    "Remove {transaction_id} from my budget.",
+], reply=[
+    "Deleted the entry for {result.deleted.payee}; the account balance is back to {result.account_balance} dollars.",
+    "{transaction_id} is gone.",
 ])
 def delete_transaction(ctx: Ctx, transaction_id: TransactionId) -> DeletedTransaction:
     """Delete an expense or income entry, such as a duplicate or a mistake.

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -160,6 +160,7 @@ def _move(ctx: Ctx, move_id: str) -> BudgetMove:
     "What are my budget categories and how much is left in each?",
     "Show my {kind} categories for {month}.",
     "How am I doing in the {group} categories this month?",
+    Ask("List all my categories, archived ones included.", include_archived=True),
 ])
 def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense", "income"] | None = None,
                     group: str | None = None, include_archived: bool = False) -> CategoryList:
@@ -193,8 +194,8 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
 
 @tools.tool(effect=READ, asks=[
     "How much have I spent on {category_id} in {month}?",
-    "Show me category {category_id} with its transactions.",
-    "What's left in my {category_id} envelope?",
+    "Show me {category_id} with its transactions.",
+    "What's left in {category_id} this month?",
 ])
 def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
@@ -225,7 +226,7 @@ def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) 
 
 @tools.tool(effect=READ, asks=[
     "How has my spending on {category_id} changed over the last {months} months?",
-    "Show the monthly history of category {category_id}.",
+    "Show the monthly history of {category_id}.",
 ])
 def get_category_history(ctx: Ctx, category_id: CategoryId,
                          months: Annotated[int, Field(ge=1, le=24)] = 6) -> CategoryHistory:
@@ -256,9 +257,13 @@ def get_category_history(ctx: Ctx, category_id: CategoryId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Create a budget category called {name} in {group} with {monthly_limit} a month.",
-    "Add a new envelope {name} with a monthly limit of {monthly_limit}.",
-    "Set up an {kind} category named {name}.",
+    "Create a budget category called {name} in {group} with ${monthly_limit} a month.",
+    "Add a new envelope {name} with a monthly limit of ${monthly_limit}.",
+    Ask("Set up an income category named {name}.", kind="income"),
+    Ask("Make a strict category {name} capped at ${monthly_limit} a month; refuse anything over.", strict=True),
+], reply=[
+    "Created the category {result.name} with ${result.monthly_limit} a month.",
+    "{result.name} is set up in {result.group} ({result.category_id}).",
 ])
 def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit: LimitAmount = 0.0,
                     kind: Literal["expense", "income"] = "expense", strict: bool = False) -> Category:
@@ -293,9 +298,13 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set my {category_id} budget to {monthly_limit} a month.",
-    "Change the monthly limit of {category_id} to {monthly_limit} and make it strict: {strict}.",
-    "Lower the budget for {category_id} to {monthly_limit}.",
+    "Set my budget for {category_id} to ${monthly_limit} a month.",
+    Ask("Change the monthly limit of {category_id} to ${monthly_limit} and make it strict.", strict=True),
+    "Lower the budget for {category_id} to ${monthly_limit}.",
+    Ask("Raise {category_id} to ${monthly_limit} a month and let it go over again.", strict=False),
+], reply=[
+    "{result.name} now has ${result.monthly_limit} a month.",
+    "Done: the budget for {category_id} is ${monthly_limit} a month.",
 ])
 def set_category_limit(ctx: Ctx, category_id: CategoryId, monthly_limit: LimitAmount,
                        strict: bool | None = None) -> Category:
@@ -330,8 +339,11 @@ def set_category_limit(ctx: Ctx, category_id: CategoryId, monthly_limit: LimitAm
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Archive the {category_id} category, I don't use it anymore.",
-    "Remove category {category_id} from my budget.",
+    "Archive {category_id}, I don't use it anymore.",
+    "Remove {category_id} from my budget.",
+], reply=[
+    "Archived {result.name}; its history stays.",
+    "{category_id} is archived.",
 ])
 def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
     """Archive a category: it no longer takes new entries or budgets, and its history is kept.
@@ -362,9 +374,12 @@ def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move {amount} from my {from_category_id} budget to {to_category_id}.",
-    "Take {amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
-    "I overspent on {to_category_id}; cover it with {amount} from {from_category_id}. Note: {note}",
+    "Move ${amount} from my budget for {from_category_id} to {to_category_id}.",
+    "Take ${amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
+    "I overspent on {to_category_id}; cover it with ${amount} from {from_category_id}. Note: {note}",
+], reply=[
+    "Moved ${amount} from {from_category_id} to {to_category_id}; {result.to_remaining} dollars are left there.",
+    "Done: {to_category_id} has ${amount} more; {result.from_remaining} dollars are left in {from_category_id}.",
 ])
 def move_budget(ctx: Ctx, from_category_id: CategoryId, to_category_id: CategoryId, amount: Money,
                 month: Month | None = None, note: Note | None = None) -> MoveResult:

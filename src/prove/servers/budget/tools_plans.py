@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
@@ -137,7 +137,8 @@ def _goal_transfer(ctx: Ctx, goal: sqlite3.Row, acc: sqlite3.Row, amount: float)
 
 @tools.tool(effect=READ, asks=[
     "How are my savings goals coming along?",
-    "Show my {status} savings goals.",
+    Ask("Which savings goals have I reached already?", status="completed"),
+    Ask("Show all my savings goals, finished ones too.", status="all"),
 ])
 def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") -> GoalList:
     """List the user's savings goals with progress.
@@ -156,8 +157,8 @@ def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") 
 
 
 @tools.tool(effect=READ, asks=[
-    "How much have I saved toward goal {goal_id}?",
-    "Show me goal {goal_id} and all my contributions to it.",
+    "How much have I saved toward {goal_id}?",
+    "Show me {goal_id} and all my contributions to it.",
 ])
 def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     """Look up one savings goal with its contribution history.
@@ -178,8 +179,11 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Start a savings goal called {name} for {target_amount} by {target_date}.",
-    "I want to save {target_amount} for {name}.",
+    "Start a savings goal called {name} for ${target_amount} by {target_date}.",
+    "I want to save ${target_amount} for {name}.",
+], reply=[
+    "Started the goal {result.name}: ${result.target_amount} to save.",
+    "Your goal {result.name} ({result.goal_id}) is set up.",
 ])
 def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | None = None) -> Goal:
     """Create a savings goal.
@@ -213,8 +217,11 @@ def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Put {amount} from {account_id} toward my {goal_id} goal.",
-    "Contribute {amount} to savings goal {goal_id} using account {account_id}.",
+    "Put ${amount} from {account_id} toward {goal_id}.",
+    "Contribute ${amount} to {goal_id} using {account_id}.",
+], reply=[
+    "Added ${amount} to {result.goal.name}; you're at {result.goal.percent_complete}%.",
+    "Set aside ${amount} for {goal_id}; {result.goal.remaining} dollars to go.",
 ])
 def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: AccountId) -> GoalTransferResult:
     """Set money aside from an account into a savings goal.
@@ -253,8 +260,11 @@ def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: Acc
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Take {amount} out of my {goal_id} goal and put it back in {account_id}.",
-    "Withdraw {amount} from savings goal {goal_id} into {account_id}.",
+    "Take ${amount} out of {goal_id} and put it back in {account_id}.",
+    "Withdraw ${amount} from {goal_id} into {account_id}.",
+], reply=[
+    "Moved ${amount} from {result.goal.name} back to {account_id}.",
+    "Took ${amount} out of {goal_id}; {result.goal.saved_amount} dollars remain saved.",
 ])
 def withdraw_from_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: AccountId) -> GoalTransferResult:
     """Take money back out of a savings goal into an account.
@@ -386,7 +396,7 @@ def run_autopay(ctx: Ctx, until: date) -> None:
 @tools.tool(effect=READ, asks=[
     "What bills do I have coming up in the next {due_within_days} days?",
     "List my recurring bills.",
-    "Show my {status} bills.",
+    Ask("Which bills have I cancelled?", status="cancelled"),
 ])
 def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active",
                due_within_days: Annotated[int, Field(ge=0, le=366)] | None = None) -> BillList:
@@ -415,10 +425,15 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add a {frequency} bill {name} to {payee} for {amount}, next due {next_due_date}, paid from {account_id} "
-    "under {category_id}.",
-    "Track my new {name} subscription: {amount} {frequency} from {account_id}, category {category_id}, "
-    "first due {next_due_date}.",
+    ("Add a {frequency} bill {name} to {payee} for ${amount}, next due {next_due_date}, paid from "
+     "{account_id} under {category_id}."),
+    ("Track my new {name} subscription with {payee}: ${amount} {frequency} from {account_id}, under "
+     "{category_id}, first due {next_due_date}."),
+    Ask("Set up {name}: ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
+        "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
+], reply=[
+    "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
+    "{result.name} is tracked now ({result.bill_id}), ${result.amount} {frequency}.",
 ])
 def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: CategoryId, account_id: AccountId,
              frequency: Literal["weekly", "monthly", "quarterly", "yearly"], next_due_date: date,
@@ -462,9 +477,13 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Cate
 
 
 @tools.tool(effect=WRITE, asks=[
-    "My {bill_id} bill went up to {amount}; update it.",
-    "Pay bill {bill_id} from {account_id} from now on, and set autopay to {autopay}.",
+    "My {bill_id} went up to ${amount}; update it.",
+    Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True),
     "Push the next due date of {bill_id} to {next_due_date}.",
+    Ask("Stop paying {bill_id} automatically; I'll pay it myself.", autopay=False),
+], reply=[
+    "Updated {result.name}: ${result.amount}, next due {result.next_due_date}.",
+    "{bill_id} is up to date.",
 ])
 def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due_date: date | None = None,
                 account_id: AccountId | None = None, category_id: CategoryId | None = None,
@@ -508,8 +527,11 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Pay my {bill_id} bill.",
-    "Pay bill {bill_id} now; it came to {amount} this time. Use {account_id}.",
+    "Pay {bill_id}.",
+    "Pay {bill_id} now; it came to ${amount} this time. Use {account_id}.",
+], reply=[
+    "Paid {result.bill.name}; next due {result.bill.next_due_date}.",
+    "{bill_id} is paid; the account balance is {result.account_balance} dollars.",
 ])
 def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
              account_id: AccountId | None = None) -> BillPayment:
@@ -559,8 +581,11 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel my {bill_id} bill, I ended that subscription.",
-    "Stop tracking bill {bill_id}.",
+    "Cancel {bill_id}, I ended that subscription.",
+    "Stop tracking {bill_id}.",
+], reply=[
+    "Cancelled {result.name}; it won't come due again.",
+    "{bill_id} is cancelled.",
 ])
 def cancel_bill(ctx: Ctx, bill_id: BillId) -> Bill:
     """Cancel a recurring bill (an ended subscription or a paid-off plan); its past payments stay.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import Ask, READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from prove.env import Ask, READ, Ctx, Toolset
+from prove.env import READ, Ask, Ctx, Toolset
 from prove.env.values import like
 
 from .server import (

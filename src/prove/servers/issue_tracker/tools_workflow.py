@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import Ask, WRITE, Ctx, ToolError, Toolset
+from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     Issue,
