@@ -66,6 +66,15 @@ DealId = DEAL.id
 ActivityId = ACTIVITY.id
 NoteId = NOTE.id
 
+# Subsets that a tool accepts: records the signed-in rep owns, in the state the tool works on.
+_MINE = "owner_id = (SELECT rep_id FROM reps WHERE is_me = 1)"
+ActiveRepId = REP.where("active = 1")
+MyOpenTaskId = ACTIVITY.where(f"kind = 'task' AND status = 'open' AND {_MINE}")
+MyOpenDealId = DEAL.where(f"stage NOT IN ('closed_won', 'closed_lost') AND {_MINE}")
+MyClosedDealId = DEAL.where(f"stage IN ('closed_won', 'closed_lost') AND {_MINE}")
+QueuedLeadId = LEAD.where("owner_id IS NULL AND status != 'converted'")
+MyOpenLeadId = LEAD.where(f"status != 'converted' AND {_MINE}")
+
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]
@@ -84,6 +93,10 @@ LeadSource = Literal["website", "referral", "trade_show", "webinar", "cold_outre
 Rating = Literal["hot", "warm", "cold"]
 Priority = Literal["low", "normal", "high"]
 ActivityKind = Literal["task", "call", "email", "meeting"]
+
+# Candidate deal names for synthesized calls (`values=` of the deal and lead tools).
+DEAL_NAMES = ["Analytics Cloud expansion", "Enterprise Platform renewal", "Data team pilot", "Self-serve upgrade",
+              "Multi-year platform agreement", "Embedded analytics add-on", "Second business unit rollout"]
 
 # ----- result models -----------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from .server import (
     email_taken,
     me,
 )
+from .world import TITLES
 
 tools = Toolset("accounts")
 
@@ -217,7 +218,13 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
 ], reply=[
     "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
     "I've created the account {result.name} ({result.account_id}) as a {type}.",
-])
+], values={
+    "name": [
+        "Granite Freight", "Bluewater Analytics", "Osprey Health Partners", "Summit Retail Group", "Cedar Lane Energy",
+        "Harborview Media", "Ironbridge Manufacturing", "Brightpath Learning",
+    ],
+    "city": ["Chicago", "Austin", "Boston", "Denver", "Seattle", "Atlanta", "Toronto", "London"],
+})
 def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType = "prospect",
                    website: Name | None = None, phone: Phone | None = None, city: Name | None = None,
                    country: Name | None = None, employees: Annotated[int, Field(ge=1, le=5_000_000)] | None = None,
@@ -330,7 +337,7 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
 ], reply=[
     "Added {result.full_name} as a contact at {result.account_name} ({result.contact_id}).",
     "{result.full_name} is now in the CRM under {account_id}.",
-])
+], values={"title": TITLES})
 def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name: Name, email: Email,
                    title: Name | None = None, phone: Phone | None = None) -> Contact:
     """Add a person at an account as a contact, owned by the account's owner.
@@ -372,7 +379,7 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
 ], reply=[
     "Updated {result.full_name}'s record.",
     "Done: {result.full_name} ({result.title}, {result.account_name}) is up to date.",
-])
+], values={"title": TITLES})
 def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, email: Email | None = None,
                    phone: Phone | None = None, account_id: AccountId | None = None,
                    do_not_contact: bool | None = None) -> Contact:

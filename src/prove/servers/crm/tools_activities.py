@@ -10,14 +10,15 @@ from prove.env.values import iso, parse_date, parse_time
 from .server import (
     ACTIVITY_SELECT,
     AccountId,
+    ActiveRepId,
     Activity,
-    ActivityId,
     ActivityKind,
     ActivityList,
     ContactId,
     DealId,
     LeadId,
     Limit,
+    MyOpenTaskId,
     Name,
     Note,
     NoteList,
@@ -112,10 +113,22 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
 ], reply=[
     "Task created: '{result.subject}', due {due_date} ({result.activity_id}).",
     "I've added '{result.subject}' for {result.owner_name}, due {due_date}.",
-])
-def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal", owner_id: RepId | None = None,
-                deal_id: DealId | None = None, contact_id: ContactId | None = None,
-                account_id: AccountId | None = None, lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
+], values={
+    "subject": [
+        "Send the revised proposal", "Schedule a demo with the data team", "Follow up on the pricing questions",
+        "Book the quarterly business review", "Share the security questionnaire", "Confirm the renewal terms",
+        "Call back about the pilot results", "Prepare the order form",
+    ],
+    "details": [
+        "Include the 3-year pricing option.", "They want SSO covered in the demo.",
+        "Loop in their procurement lead.", "Use the updated case study deck.", "Ask about the budget timeline.",
+        "Confirm the number of seats first.",
+    ],
+})
+def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal",
+                owner_id: ActiveRepId | None = None, deal_id: DealId | None = None,
+                contact_id: ContactId | None = None, account_id: AccountId | None = None,
+                lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
     """Create a task with a due date, for you or another active rep, about a deal, contact, account or lead.
 
     Args:
@@ -159,8 +172,13 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
 ], reply=[
     "Done: '{result.subject}' is marked completed.",
     "I've closed out the task '{result.subject}'.",
-])
-def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None) -> Activity:
+], values={
+    "outcome": [
+        "Proposal sent", "Demo booked for next week", "Left a voicemail", "Order form signed",
+        "Pricing approved by their CFO", "No answer; trying again Friday", "Security review passed",
+    ],
+})
+def complete_task(ctx: Ctx, activity_id: MyOpenTaskId, outcome: Text | None = None) -> Activity:
     """Mark one of your open tasks as completed now.
 
     Args:
@@ -190,7 +208,7 @@ def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None
     "'{result.subject}' is now due {due_date}.",
     "Rescheduled: '{result.subject}' moves to {due_date}, {result.priority} priority.",
 ])
-def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: Priority | None = None) -> Activity:
+def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority: Priority | None = None) -> Activity:
     """Give one of your open tasks a new due date (and optionally a new priority).
 
     Args:
@@ -223,7 +241,21 @@ def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: 
 ], reply=[
     "Logged the {kind} '{result.subject}' ({result.activity_id}).",
     "The {kind} '{result.subject}' is on the record now.",
-])
+], values={
+    "subject": [
+        "Pricing follow-up", "Discovery call", "Quarterly business review", "Renewal check-in",
+        "Demo of the dashboards", "Intro to the new champion", "Contract questions",
+    ],
+    "outcome": [
+        "Connected - wants a proposal", "Left a voicemail", "Interested, needs budget approval",
+        "Asked for a security review", "Not a fit right now", "Agreed to a pilot",
+    ],
+    "details": [
+        "They need SSO before signing.", "Budget frees up next quarter.", "Comparing us with Looker.",
+        "Their CFO joins the next call.", "Wants references from their industry.",
+        "Renewal decision is due by the end of the month.",
+    ],
+})
 def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: Name, contact_id: ContactId | None = None,
                  deal_id: DealId | None = None, account_id: AccountId | None = None, lead_id: LeadId | None = None,
                  occurred_at: str | None = None, outcome: Text | None = None, details: Text | None = None) -> Activity:
@@ -333,7 +365,15 @@ NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.r
 ], reply=[
     "Saved the note '{result.title}' ({result.note_id}).",
     "Noted: '{result.title}' is on the record.",
-])
+], values={
+    "body": [
+        "CFO approved budget; waiting on legal.", "They are evaluating Looker as well.",
+        "Champion moves to a new role next month.", "Procurement needs three quotes before signing.",
+        "Pilot went well: 40 active users in week one.", "Renewal risk: usage dropped last quarter.",
+        "Prefers e-mail over calls.", "Decision expected after their board meeting.",
+    ],
+    "title": ["Budget", "Competition", "Champion", "Procurement", "Pilot", "Renewal risk", "Preferences", "Timeline"],
+})
 def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | None = None,
              contact_id: ContactId | None = None, account_id: AccountId | None = None,
              lead_id: LeadId | None = None) -> Note:

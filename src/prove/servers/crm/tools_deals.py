@@ -9,14 +9,18 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date
 
 from .server import (
+    DEAL_NAMES,
     DEAL_SELECT,
     AccountId,
+    ActiveRepId,
     Amount,
     ContactId,
     Deal,
     DealId,
     DealList,
     Limit,
+    MyClosedDealId,
+    MyOpenDealId,
     Name,
     OpenStage,
     PipelineSummary,
@@ -35,7 +39,7 @@ from .server import (
     record_stage,
     require_owner,
 )
-from .world import OPEN_STAGES, STAGES
+from .world import LOSS_REASONS, NEXT_STEPS, OPEN_STAGES, STAGES
 
 tools = Toolset("deals")
 
@@ -151,7 +155,10 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
 ], reply=[
     "Created the deal '{result.name}' ({result.deal_id}) for ${result.amount}, in {result.stage}.",
     "'{result.name}' is in your pipeline now, expected to close {close_date}.",
-])
+], values={
+    "name": DEAL_NAMES,
+    "next_step": NEXT_STEPS,
+})
 def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, close_date: str,
                 stage: OpenStage = "prospecting", contact_id: ContactId | None = None,
                 next_step: Text | None = None) -> Deal:
@@ -198,8 +205,11 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
 ], reply=[
     "Updated '{result.name}': ${result.amount}, closing {result.close_date}.",
     "Done; {deal_id} is up to date.",
-])
-def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amount | None = None,
+], values={
+    "name": DEAL_NAMES,
+    "next_step": NEXT_STEPS,
+})
+def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amount: Amount | None = None,
                 close_date: str | None = None, next_step: Text | None = None,
                 contact_id: ContactId | None = None) -> Deal:
     """Change an open deal you own: its name, amount, close date, next step or primary contact; omitted fields stay.
@@ -252,8 +262,10 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
 ], reply=[
     "{deal_id} is now in {stage}, at {result.probability}% probability.",
     "Moved '{result.name}' to {stage}.",
-])
-def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text | None = None) -> Deal:
+], values={
+    "loss_reason": LOSS_REASONS,
+})
+def update_deal_stage(ctx: Ctx, deal_id: MyOpenDealId, stage: Stage, loss_reason: Text | None = None) -> Deal:
     """Move a deal you own to another stage; closing it as won or lost is final until it is reopened.
 
     Open deals move freely between 'prospecting', 'qualification', 'proposal' and 'negotiation'
@@ -311,7 +323,7 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
     "Reopened '{result.name}' in {result.stage}, closing {result.close_date}.",
     "{deal_id} is open again, expected to close {result.close_date}.",
 ])
-def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", close_date: str | None = None) -> Deal:
+def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiation", close_date: str | None = None) -> Deal:
     """Reopen a won or lost deal you own, back into an open stage.
 
     Args:
@@ -350,7 +362,7 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
     "{deal_id} now belongs to {owner_id}.",
     "Handed '{result.name}' over to {result.owner_name}.",
 ])
-def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
+def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: ActiveRepId) -> Deal:
     """Hand an open deal you own to another active rep (after that, only they can change it).
 
     Args:

@@ -8,6 +8,7 @@ from typing import Literal
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
+    DEAL_NAMES,
     LEAD_SELECT,
     AccountId,
     Amount,
@@ -20,9 +21,11 @@ from .server import (
     LeadSource,
     LeadStatus,
     Limit,
+    MyOpenLeadId,
     Name,
     Phone,
     Query,
+    QueuedLeadId,
     Rating,
     RepId,
     email_taken,
@@ -34,6 +37,7 @@ from .server import (
     record_stage,
     require_owner,
 )
+from .world import LEAD_TITLES
 
 tools = Toolset("leads")
 
@@ -116,7 +120,13 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
 ], reply=[
     "Created the lead {result.full_name} from {result.company} ({result.lead_id}).",
     "{result.full_name} is in the CRM as a new {result.rating} lead.",
-])
+], values={
+    "company": [
+        "Granite Freight", "Quantum Retail", "Lakeside Clinics", "Pioneer Logistics", "Evergreen Schools",
+        "Redwood Capital", "Atlas Hospitality",
+    ],
+    "title": LEAD_TITLES,
+})
 def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, email: Email, source: LeadSource,
                 title: Name | None = None, phone: Phone | None = None, industry: Industry | None = None,
                 rating: Rating = "warm", assign_to_me: bool = True) -> Lead:
@@ -166,7 +176,7 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
     "{lead_id} is yours now.",
     "You now own the lead {result.full_name} from {result.company}.",
 ])
-def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
+def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     """Take a lead from the shared queue: you become its owner.
 
     Args:
@@ -200,7 +210,7 @@ def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     "{lead_id} is now {status}.",
     "Updated {result.full_name}: {status}, rated {result.rating}.",
 ])
-def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "working", "qualified", "unqualified"],
+def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],
                        rating: Rating | None = None) -> Lead:
     """Set the status (and optionally the rating) of a lead you own; converting is done with convert_lead.
 
@@ -235,8 +245,10 @@ def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "workin
 ], reply=[
     "Converted {lead_id}: contact {result.contact_id} at {result.account_name}.",
     "{lead_id} is converted; they're now a contact at {result.account_name}.",
-])
-def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None, create_deal: bool = True,
+], values={
+    "deal_name": DEAL_NAMES,
+})
+def convert_lead(ctx: Ctx, lead_id: MyOpenLeadId, account_id: AccountId | None = None, create_deal: bool = True,
                  deal_name: Name | None = None, amount: Amount | None = None, close_date: str | None = None) -> LeadConversion:
     """Convert a lead you own into an account, a contact and (by default) a deal in 'qualification'.
 
