@@ -71,6 +71,31 @@ LinkId = LINK.id
 WorklogId = WORKLOG.id
 ChangeId = CHANGE.id
 
+# Subsets that a tool accepts, by the signed-in user's role in the project (see `require`).
+_ME = "(SELECT user_id FROM users WHERE is_me = 1)"
+
+
+def _projects(*roles: str) -> str:
+    """The active projects where the user has one of `roles`, as an SQL subquery."""
+    quoted = ", ".join(f"'{r}'" for r in roles)
+    return (f"(SELECT m.project_id FROM members m JOIN projects p ON p.project_id = m.project_id "
+            f"WHERE m.user_id = {_ME} AND m.role IN ({quoted}) AND p.status = 'active')")
+
+
+_WORK, _COMMENT, _ADMIN = _projects("admin", "member"), _projects("admin", "member", "viewer"), _projects("admin")
+WorkProjectId = PROJECT.where(f"project_id IN {_WORK}")
+AdminProjectId = PROJECT.where(f"project_id IN {_ADMIN}")
+WorkIssueId = ISSUE.where(f"project_id IN {_WORK}")
+CommentIssueId = ISSUE.where(f"project_id IN {_COMMENT}")
+MyCommentId = COMMENT.where(f"author_id = {_ME}")
+MyWorklogId = WORKLOG.where(f"user_id = {_ME} AND issue_id IN (SELECT i.issue_id FROM issues i JOIN projects p "
+                            "ON p.project_id = i.project_id WHERE i.status NOT IN ('done', 'closed') "
+                            "AND p.status = 'active')")
+WorkLinkId = LINK.where(f"source_id IN (SELECT issue_id FROM issues WHERE project_id IN {_WORK}) "
+                        f"OR target_id IN (SELECT issue_id FROM issues WHERE project_id IN {_WORK})")
+PlannedSprintId = SPRINT.where(f"status = 'planned' AND project_id IN {_ADMIN}")
+ActiveSprintId = SPRINT.where(f"status = 'active' AND project_id IN {_ADMIN}")
+
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=5000)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
@@ -87,6 +112,12 @@ Role = Literal["admin", "member", "viewer"]
 MAX_LABELS = 10
 _LABEL = re.compile(r"^[a-z0-9][a-z0-9-]{0,29}$")
 PRIORITY_ORDER = "CASE i.priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END"
+
+# Candidate comments for synthesized calls (`values=` of the tools that take a comment).
+COMMENTS = ["Reproduced on staging; looking into it now.", "Fixed in the latest build, please verify.",
+            "This is blocked until the API change ships.", "Moving this to next sprint, we ran out of time.",
+            "Can we get design input on the empty state?", "Root cause was a race in the session cache.",
+            "Verified on iOS and Android.", "Closing as the feature was removed."]
 
 # ----- result models --------------------------------------------------------------------------------
 

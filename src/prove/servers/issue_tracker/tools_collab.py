@@ -10,16 +10,19 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
+    COMMENTS,
     Comment,
-    CommentId,
+    CommentIssueId,
     CommentList,
     IssueId,
     Label,
     Labels,
     Limit,
+    MyCommentId,
     Text,
     UserId,
     Watchers,
+    WorkIssueId,
     add_labels_to,
     labels_of,
     me,
@@ -46,8 +49,10 @@ def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
 ], reply=[
     "Posted your comment on {issue_id}.",
     "Your comment is on {issue_id} ({result.comment_id}).",
-])
-def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
+], values={
+    "body": COMMENTS,
+})
+def add_comment(ctx: Ctx, issue_id: CommentIssueId, body: Text) -> Comment:
     """Add a comment to an issue, as the signed-in user (any member, admin or viewer of its project may).
 
     Args:
@@ -103,8 +108,10 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
 ], reply=[
     "Your comment on {result.issue_id} now reads as you asked.",
     "Edited {comment_id}.",
-])
-def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
+], values={
+    "body": COMMENTS,
+})
+def edit_comment(ctx: Ctx, comment_id: MyCommentId, body: Text) -> Comment:
     """Change the text of one of the signed-in user's own comments.
 
     Args:
@@ -140,8 +147,11 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
 ], reply=[
     "{issue_id} is labelled {labels} now.",
     "Added the labels; {issue_id} carries {result.labels}.",
-])
-def add_labels(ctx: Ctx, issue_id: IssueId,
+], values={
+    "labels": [["tech-debt"], ["regression"], ["needs-design", "ux"], ["customer-reported"],
+               ["performance", "backend"], ["security"]],
+})
+def add_labels(ctx: Ctx, issue_id: WorkIssueId,
                labels: Annotated[list[Label], Field(min_length=1, max_length=10)]) -> Labels:
     """Add labels to an issue (labels it already has are skipped); an issue has at most 10 labels.
 
@@ -177,7 +187,7 @@ def add_labels(ctx: Ctx, issue_id: IssueId,
     "Removed {label} from {issue_id}.",
     "{issue_id} no longer carries {label}.",
 ])
-def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
+def remove_label(ctx: Ctx, issue_id: WorkIssueId, label: Label) -> Labels:
     """Remove one label from an issue.
 
     Args:

@@ -31,6 +31,8 @@ from .server import (
     Text,
     Title,
     UserId,
+    WorkIssueId,
+    WorkProjectId,
     add_labels_to,
     assignable,
     issue_model,
@@ -231,8 +233,19 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
 ], reply=[
     "Created {result.issue_id}: '{result.title}'.",
     "{result.issue_id} is filed in {project_id} as a {result.priority} {result.type}.",
-])
-def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType = "task",
+], values={
+    "title": [
+        "Login button unresponsive on Safari", "Add dark mode to the settings page", "Checkout times out under load",
+        "Migrate the billing service to the new queue", "Document the public search API",
+        "Crash when uploading a large photo", "Improve onboarding empty states", "Rate-limit password reset e-mails",
+    ],
+    "description": [
+        "Steps: open the page, click the button, nothing happens.", "Users asked for it in the last survey.",
+        "Seen at around 500 concurrent users in the load test.", "The old queue is deprecated next quarter.",
+        "Partners keep asking how pagination works.", "Happens on Android 14 with photos over 20 MB.",
+    ],
+})
+def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueType = "task",
                  description: Text | None = None, priority: Priority = "medium", assignee_id: UserId | None = None,
                  parent_id: IssueId | None = None, sprint_id: SprintId | None = None, due_date: str | None = None,
                  story_points: Points | None = None, estimate_minutes: Minutes | None = None,
@@ -305,8 +318,19 @@ def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType 
 ], reply=[
     "Updated {issue_id}.",
     "Done: {issue_id} ('{result.title}') is {result.priority} priority now.",
-])
-def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, description: Text | None = None,
+], values={
+    "title": [
+        "Login button unresponsive on Safari 17", "Dark mode for settings and profile",
+        "Checkout times out above 500 users", "Crash on photo upload over 20 MB",
+        "Rate-limit reset e-mails per user", "Document search API pagination",
+    ],
+    "description": [
+        "Only reproducible on Safari 17 with extensions disabled.", "Scope now includes the profile page.",
+        "Load test shows the database pool running dry.", "Confirmed on Android 14 and 15.",
+        "Limit to 3 e-mails per hour per account.", "Cover cursors and page sizes.",
+    ],
+})
+def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, description: Text | None = None,
                  priority: Priority | None = None, due_date: str | None = None, clear_due_date: bool = False,
                  story_points: Points | None = None, estimate_minutes: Minutes | None = None,
                  parent_id: IssueId | None = None) -> Issue:
@@ -375,7 +399,7 @@ def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, descri
     "{issue_id} is assigned to {result.assignee_name}.",
     "Done; {issue_id} has a new assignee.",
 ])
-def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_id: UserId | None = None) -> Issue:
+def assign_issue(ctx: Ctx, issue_id: WorkIssueId, assignee_id: UserId | None = None) -> Issue:
     """Assign an unresolved issue to a member of its project, or unassign it; the assignee starts watching it.
 
     Args:
@@ -423,7 +447,7 @@ def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 -
     "Moved {issue_id}.",
     "{issue_id} is planned where you asked.",
 ])
-def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = None) -> Issue:
+def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None = None) -> Issue:
     """Move an unresolved issue into an active or planned sprint of its project, or back to the backlog.
 
     Args:
@@ -462,8 +486,10 @@ def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = Non
 ], reply=[
     "Updated {result.total} issues.",
     "Done: the change applies to all {result.total} issues.",
-])
-def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[IssueId], Field(min_length=1, max_length=50)],
+], values={
+    "add_label": ["tech-debt", "regression", "needs-design", "customer-reported", "performance", "security"],
+})
+def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[WorkIssueId], Field(min_length=1, max_length=50)],
                        priority: Priority | None = None, assignee_id: UserId | None = None,
                        sprint_id: SprintId | None = None, add_label: Label | None = None) -> BulkResult:
     """Apply the same changes to several unresolved issues at once; if any issue cannot take them, none changes.

@@ -11,8 +11,12 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date
 
 from .server import (
+    ActiveSprintId,
+    AdminProjectId,
     IssueId,
     Limit,
+    MyWorklogId,
+    PlannedSprintId,
     ProjectId,
     Sprint,
     SprintCompletion,
@@ -20,8 +24,8 @@ from .server import (
     SprintList,
     Text,
     UserId,
+    WorkIssueId,
     Worklog,
-    WorklogId,
     WorklogList,
     WorklogResult,
     me,
@@ -58,8 +62,13 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
 ], reply=[
     "Logged {minutes} minutes on {issue_id}; {result.issue_spent_minutes} minutes spent in all.",
     "Your {minutes} minutes on {issue_id} are recorded ({result.worklog_id}).",
-])
-def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le=1440)],
+], values={
+    "note": [
+        "Debugging the session cache", "Code review", "Wrote integration tests", "Pairing on the fix",
+        "Investigated the crash logs", "Updated the docs",
+    ],
+})
+def log_work(ctx: Ctx, issue_id: WorkIssueId, minutes: Annotated[int, Field(ge=1, le=1440)],
              work_date: str | None = None, note: Text | None = None) -> WorklogResult:
     """Log time the signed-in user spent on an unresolved issue; it adds to the issue's time spent.
 
@@ -117,7 +126,7 @@ def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le
     "Deleted the {result.minutes} minutes logged on {result.issue_id}.",
     "That time entry on {result.issue_id} is gone.",
 ])
-def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
+def delete_worklog(ctx: Ctx, worklog_id: MyWorklogId) -> Worklog:
     """Delete one of the signed-in user's worklogs; its time comes off the issue's time spent.
 
     Args:
@@ -249,8 +258,17 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
 ], reply=[
     "Planned {result.name} ({result.sprint_id}) from {start_date} to {end_date}.",
     "The sprint '{result.name}' is set up in {project_id}.",
-])
-def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, start_date: str, end_date: str,
+], values={
+    "sprint_name": [
+        "Sprint 14", "Sprint 15", "Release hardening", "Q2 kickoff sprint", "Performance sprint",
+        "Onboarding polish",
+    ],
+    "goal": [
+        "Ship the new onboarding flow", "Close the top crash bugs", "Get checkout under 2 seconds",
+        "Finish the billing migration", "Clear the security backlog", "Stabilize the release candidate",
+    ],
+})
+def create_sprint(ctx: Ctx, project_id: AdminProjectId, sprint_name: SprintName, start_date: str, end_date: str,
                   goal: Text | None = None) -> Sprint:
     """Plan a new sprint in a project the signed-in user administers.
 
@@ -298,8 +316,8 @@ def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, star
 ], reply=[
     "{result.name} has started; it runs until {result.end_date}.",
     "Started {sprint_id} with {result.issue_count} issues.",
-])
-def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
+], needs=["complete_sprint"])
+def start_sprint(ctx: Ctx, sprint_id: PlannedSprintId) -> Sprint:
     """Start a planned sprint today, keeping its length; a project has at most one active sprint.
 
     Args:
@@ -339,7 +357,7 @@ def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
     "Completed {result.sprint.name} with {result.resolved_issues} issues resolved.",
     "{sprint_id} is complete; whatever was unfinished has moved out of it.",
 ])
-def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
+def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint; its unresolved issues move to a planned sprint of the project or to the backlog.
 
     Args:

@@ -7,12 +7,14 @@ from typing import Literal
 from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
+    COMMENTS,
     Issue,
     IssueId,
     Link,
-    LinkId,
     Resolution,
     Text,
+    WorkIssueId,
+    WorkLinkId,
     can_work_on_either,
     check_can_resolve,
     issue_model,
@@ -40,8 +42,10 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
 ], reply=[
     "{issue_id} is now {status}.",
     "Moved {issue_id} ('{result.title}') to {status}.",
-])
-def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_progress", "in_review", "done"],
+], values={
+    "comment": COMMENTS,
+})
+def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "in_progress", "in_review", "done"],
                      comment: Text | None = None) -> Issue:
     """Move an issue along the workflow: open -> in_progress -> in_review -> done, or one step back.
 
@@ -99,8 +103,10 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
 ], reply=[
     "Closed {issue_id} as {resolution}.",
     "{issue_id} is closed ({resolution}).",
-])
-def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_of: IssueId | None = None,
+], values={
+    "comment": COMMENTS,
+})
+def close_issue(ctx: Ctx, issue_id: WorkIssueId, resolution: Resolution, duplicate_of: IssueId | None = None,
                 comment: Text | None = None) -> Issue:
     """Close an unresolved issue with a resolution, from any status; a duplicate is linked to the original.
 
@@ -156,8 +162,13 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
 ], reply=[
     "Reopened {issue_id}; it's {result.status} again.",
     "{issue_id} is back open.",
-])
-def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Issue:
+], values={
+    "comment": [
+        "Seen again in production today.", "The fix did not cover Safari.", "Regression after the last release.",
+        "QA found it again on Android.", "Customer reported it again this morning.", "Still happening on staging.",
+    ],
+}, needs=["close_issue"])
+def reopen_issue(ctx: Ctx, issue_id: WorkIssueId, comment: Text | None = None) -> Issue:
     """Reopen a done or closed issue: it becomes open again, without a resolution.
 
     An issue whose sprint is completed goes back to the backlog.
@@ -273,7 +284,7 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
     "Removed the link between {result.source_id} and {result.target_id}.",
     "{result.source_id} and {result.target_id} are no longer linked.",
 ])
-def unlink_issues(ctx: Ctx, link_id: LinkId) -> Link:
+def unlink_issues(ctx: Ctx, link_id: WorkLinkId) -> Link:
     """Remove a link between two issues (get_issue shows each link's ID).
 
     Args:
