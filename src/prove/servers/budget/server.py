@@ -57,6 +57,13 @@ GoalId = GOAL.id
 ContributionId = CONTRIBUTION.id
 MoveId = BUDGET_MOVE.id
 
+# Subsets that a tool accepts.
+ExpenseCategoryId = CATEGORY.where("kind = 'expense'")
+IncomeCategoryId = CATEGORY.where("kind = 'income'")
+UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
+FundingAccountId = ACCOUNT.where("type != 'credit_card'")
+FundedGoalId = GOAL.where("saved_amount > 0")
+
 Month = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
 Money = Annotated[float, Field(ge=0.01, le=1_000_000)]
 Limit = Annotated[int, Field(ge=1, le=200)]
@@ -65,6 +72,11 @@ Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
 
 # How far back an entry may be dated.
 BACKDATE_DAYS = 365
+
+
+# Candidate notes for synthesized entries (`values=` of the transaction tools).
+NOTES = ["Split with roommate", "Birthday dinner", "Work trip, to be reimbursed", "Bought in bulk",
+         "Refund expected", "Monthly stock-up", "Gift for Mom", "Paid in cash"]
 
 
 # ----- models ------------------------------------------------------------------------------------

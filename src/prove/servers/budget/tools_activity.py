@@ -11,10 +11,13 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
+    NOTES,
     TX_SELECT,
     AccountId,
     BudgetStatus,
     CategoryId,
+    ExpenseCategoryId,
+    IncomeCategoryId,
     Limit,
     Money,
     Name,
@@ -175,8 +178,14 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 ], reply=[
     "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
     "Recorded the expense ({result.transaction.transaction_id}).",
-])
-def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: AccountId, payee: Name,
+], values={
+    "payee": [
+        "Whole Foods Market", "Trader Joe's", "Starbucks", "Shell", "Uber", "Amazon", "Target", "CVS Pharmacy",
+        "Chipotle", "AMC Theatres",
+    ],
+    "note": NOTES,
+})
+def add_expense(ctx: Ctx, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
     """Record an expense paid from one of the user's accounts, in a budget category.
 
@@ -225,9 +234,19 @@ def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: Ac
 ], reply=[
     "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
     "Recorded the income ({result.transaction.transaction_id}).",
-])
-def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, category_id: CategoryId | None = None,
-               date: date | None = None, note: Note | None = None) -> EntryResult:
+], values={
+    "source": [
+        "Acme Corp payroll", "Freelance client", "Tax refund", "Venmo from Alex", "Etsy shop sales", "Interest",
+        "Bonus", "Side gig",
+    ],
+    "note": [
+        "March paycheck", "Logo design project", "2025 federal refund", "Concert tickets paid back",
+        "Quarterly bonus", "Weekend tutoring",
+    ],
+})
+def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name,
+               category_id: IncomeCategoryId | None = None, date: date | None = None,
+               note: Note | None = None) -> EntryResult:
     """Record money received into one of the user's accounts (a paycheck, a client payment, a refund).
 
     Args:
@@ -267,7 +286,10 @@ def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, cat
 ], reply=[
     "Updated {transaction_id}.",
     "Fixed the entry; the account balance is {result.account_balance} dollars now.",
-])
+], values={
+    'payee': ['Whole Foods Market', "Trader Joe's", 'Starbucks', 'Shell', 'Uber', 'Amazon', 'Target', 'Chipotle'],
+    "note": NOTES,
+})
 def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | None = None,
                        category_id: CategoryId | None = None, payee: Name | None = None,
                        note: Note | None = None, date: date | None = None) -> EntryResult:

@@ -14,6 +14,7 @@ from .server import (
     TX_SELECT,
     BillId,
     CategoryId,
+    ExpenseCategoryId,
     Limit,
     Money,
     Month,
@@ -21,6 +22,7 @@ from .server import (
     Name,
     Note,
     Transaction,
+    UnbilledCategoryId,
     budget_status,
     fmt,
     month_of,
@@ -264,7 +266,10 @@ def get_category_history(ctx: Ctx, category_id: CategoryId,
 ], reply=[
     "Created the category {result.name} with ${result.monthly_limit} a month.",
     "{result.name} is set up in {result.group} ({result.category_id}).",
-])
+], values={
+    "name": ["Childcare", "Home Office", "Streaming", "Car Maintenance", "Hobbies", "Charity", "Baby", "Parking"],
+    "group": ["Housing", "Transportation", "Fun", "Personal", "Giving", "Health", "Food", "Shopping"],
+})
 def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit: LimitAmount = 0.0,
                     kind: Literal["expense", "income"] = "expense", strict: bool = False) -> Category:
     """Create a budget category (an envelope).
@@ -306,7 +311,7 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
     "{result.name} now has ${result.monthly_limit} a month.",
     "Done: the budget for {category_id} is ${monthly_limit} a month.",
 ])
-def set_category_limit(ctx: Ctx, category_id: CategoryId, monthly_limit: LimitAmount,
+def set_category_limit(ctx: Ctx, category_id: ExpenseCategoryId, monthly_limit: LimitAmount,
                        strict: bool | None = None) -> Category:
     """Change an expense category's monthly limit, and optionally whether it is strict.
 
@@ -345,7 +350,7 @@ def set_category_limit(ctx: Ctx, category_id: CategoryId, monthly_limit: LimitAm
     "Archived {result.name}; its history stays.",
     "{category_id} is archived.",
 ])
-def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
+def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
     """Archive a category: it no longer takes new entries or budgets, and its history is kept.
 
     Args:
@@ -380,8 +385,13 @@ def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
 ], reply=[
     "Moved ${amount} from {from_category_id} to {to_category_id}; {result.to_remaining} dollars are left there.",
     "Done: {to_category_id} has ${amount} more; {result.from_remaining} dollars are left in {from_category_id}.",
-])
-def move_budget(ctx: Ctx, from_category_id: CategoryId, to_category_id: CategoryId, amount: Money,
+], values={
+    "note": [
+        "Covering the dinner party", "Car repair came up", "Holiday shopping", "Less eating out this month",
+        "Concert tickets", "Vet bill",
+    ],
+})
+def move_budget(ctx: Ctx, from_category_id: ExpenseCategoryId, to_category_id: ExpenseCategoryId, amount: Money,
                 month: Month | None = None, note: Note | None = None) -> MoveResult:
     """Move budget between two expense envelopes for one month (the current month or a later one).
 

@@ -17,6 +17,9 @@ from .server import (
     BudgetStatus,
     CategoryId,
     ContributionId,
+    ExpenseCategoryId,
+    FundedGoalId,
+    FundingAccountId,
     GoalId,
     Money,
     Name,
@@ -184,7 +187,10 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
 ], reply=[
     "Started the goal {result.name}: ${result.target_amount} to save.",
     "Your goal {result.name} ({result.goal_id}) is set up.",
-])
+], values={
+    "name": ["Kitchen Remodel", "Japan Trip", "New Couch", "Grad School Fund", "Camera Upgrade",
+             "Anniversary Trip", "Moving Costs", "Concert Season"],
+})
 def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | None = None) -> Goal:
     """Create a savings goal.
 
@@ -223,7 +229,7 @@ def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | 
     "Added ${amount} to {result.goal.name}; you're at {result.goal.percent_complete}%.",
     "Set aside ${amount} for {goal_id}; {result.goal.remaining} dollars to go.",
 ])
-def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: AccountId) -> GoalTransferResult:
+def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: FundingAccountId) -> GoalTransferResult:
     """Set money aside from an account into a savings goal.
 
     Reaching the target completes the goal.
@@ -266,7 +272,8 @@ def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: Acc
     "Moved ${amount} from {result.goal.name} back to {account_id}.",
     "Took ${amount} out of {goal_id}; {result.goal.saved_amount} dollars remain saved.",
 ])
-def withdraw_from_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: AccountId) -> GoalTransferResult:
+def withdraw_from_goal(ctx: Ctx, goal_id: FundedGoalId, amount: Money,
+                       account_id: FundingAccountId) -> GoalTransferResult:
     """Take money back out of a savings goal into an account.
 
     A completed goal that drops below its target becomes active again.
@@ -434,8 +441,13 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
 ], reply=[
     "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
     "{result.name} is tracked now ({result.bill_id}), ${result.amount} {frequency}.",
-])
-def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: CategoryId, account_id: AccountId,
+], values={
+    "name": ["Hulu", "YouTube Premium", "Pet insurance", "Cloud storage", "Audible", "Meal kit",
+             "Dog walker", "Parking permit"],
+    "payee": ["Hulu", "Google", "Lemonade Pet", "Dropbox", "Audible", "HelloFresh", "Rover",
+              "City Parking Office"],
+})
+def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId,
              frequency: Literal["weekly", "monthly", "quarterly", "yearly"], next_due_date: date,
              autopay: bool = False) -> Bill:
     """Start tracking a recurring bill.
@@ -486,7 +498,7 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Cate
     "{bill_id} is up to date.",
 ])
 def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due_date: date | None = None,
-                account_id: AccountId | None = None, category_id: CategoryId | None = None,
+                account_id: AccountId | None = None, category_id: ExpenseCategoryId | None = None,
                 autopay: bool | None = None) -> Bill:
     """Change an active bill's amount, next due date, paying account, category or autopay.
 
