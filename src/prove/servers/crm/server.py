@@ -385,12 +385,17 @@ def active_rep(ctx: Ctx, rep_id: str) -> sqlite3.Row:
 
 # ----- dates ---------------------------------------------------------------------------------------
 
-def future_close_date(ctx: Ctx, value: str) -> str:
-    day = parse_date(value, "close_date")
+def not_in_past(ctx: Ctx, value: str, name: str, hint: str) -> str:
+    """A date parameter that is today or later, as ISO text; else `invalid_date` or `<name>_in_past`."""
+    day = parse_date(value, name)
     if day < ctx.today():
-        raise ToolError("close_date_in_past", f"close_date {day.isoformat()} is before today, {ctx.today().isoformat()}.",
-                        hint="An open deal's expected close date is today or later.")
+        raise ToolError(f"{name}_in_past", f"{name} {day.isoformat()} is before today, {ctx.today().isoformat()}.",
+                        hint=hint)
     return day.isoformat()
+
+
+def future_close_date(ctx: Ctx, value: str) -> str:
+    return not_in_past(ctx, value, "close_date", "An open deal's expected close date is today or later.")
 
 
 def quarter_of(day: date) -> tuple[date, date, str]:
@@ -489,6 +494,17 @@ def lead_model(ctx: Ctx, lead_id: str) -> Lead:
 def email_taken(ctx: Ctx, email: str, except_contact: str | None = None) -> sqlite3.Row | None:
     return ctx.db.execute("SELECT * FROM contacts WHERE lower(email) = lower(?) AND contact_id IS NOT ?",
                           (email, except_contact)).fetchone()
+
+
+def about_filter(ctx: Ctx, alias: str, **ids: str | None) -> tuple[str, list[str]]:
+    """SQL conditions on `alias` for the records given (each checked to exist, in order), and their values."""
+    sql, params = "", []
+    for column, value in ids.items():
+        if value is not None:
+            ctx.get(column.removesuffix("_id"), value)
+            sql += f" AND {alias}.{column} = ?"
+            params.append(value)
+    return sql, params
 
 
 def targets(ctx: Ctx, *, account_id: str | None = None, contact_id: str | None = None, deal_id: str | None = None,

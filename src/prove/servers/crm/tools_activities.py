@@ -25,10 +25,12 @@ from .server import (
     Priority,
     RepId,
     Text,
+    about_filter,
     active_rep,
     activity_by_id,
     activity_model,
     me,
+    not_in_past,
     require_owner,
     targets,
 )
@@ -45,14 +47,6 @@ def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
     if row["status"] == "completed":
         raise ToolError("task_already_completed", f"'{row['subject']}' was completed at {row['occurred_at']}.")
     return row
-
-
-def _due(ctx: Ctx, value: str) -> str:
-    day = parse_date(value, "due_date")
-    if day < ctx.today():
-        raise ToolError("due_date_in_past", f"due_date {day.isoformat()} is before today, {ctx.today().isoformat()}.",
-                        hint="Pick today or a later day.")
-    return day.isoformat()
 
 
 @tools.tool(effect=READ, asks=[
@@ -155,7 +149,7 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
     """
     owner = active_rep(ctx, owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
     about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
-    due = _due(ctx, due_date)
+    due = not_in_past(ctx, due_date, "due_date", "Pick today or a later day.")
     activity_id = ctx.new_id("ACT")
     ctx.db.execute("INSERT INTO activities (activity_id, kind, subject, details, status, priority, due_date, occurred_at, "
                    "outcome, owner_id, account_id, contact_id, deal_id, lead_id, created_at) "
@@ -229,7 +223,7 @@ def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority
     """
     _task(ctx, activity_id)
     ctx.db.execute("UPDATE activities SET due_date = ?, priority = coalesce(?, priority) WHERE activity_id = ?",
-                   (_due(ctx, due_date), priority, activity_id))
+                   (not_in_past(ctx, due_date, "due_date", "Pick today or a later day."), priority, activity_id))
     return activity_by_id(ctx, activity_id)
 
 
@@ -333,13 +327,9 @@ def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: Deal
     Raises:
         not_found: the contact, deal, account or lead does not exist.
     """
-    sql, params = ACTIVITY_SELECT + " WHERE 1 = 1", []
-    for column, value, entity in (("contact_id", contact_id, "contact"), ("deal_id", deal_id, "deal"),
-                                 ("account_id", account_id, "account"), ("lead_id", lead_id, "lead")):
-        if value is not None:
-            ctx.get(entity, value)
-            sql += f" AND t.{column} = ?"
-            params.append(value)
+    where, params = about_filter(ctx, "t", contact_id=contact_id, deal_id=deal_id, account_id=account_id,
+                                 lead_id=lead_id)
+    sql = ACTIVITY_SELECT + " WHERE 1 = 1" + where
     if kind is not None:
         sql += " AND t.kind = ?"
         params.append(kind)
@@ -429,12 +419,8 @@ def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | 
     Raises:
         not_found: the deal, contact, account or lead does not exist.
     """
-    sql, params = NOTE_SELECT + " WHERE 1 = 1", []
-    for column, value, entity in (("deal_id", deal_id, "deal"), ("contact_id", contact_id, "contact"),
-                                 ("account_id", account_id, "account"), ("lead_id", lead_id, "lead")):
-        if value is not None:
-            ctx.get(entity, value)
-            sql += f" AND n.{column} = ?"
-            params.append(value)
-    rows = ctx.db.execute(sql + " ORDER BY n.created_at DESC, n.note_id DESC", params).fetchall()
+    where, params = about_filter(ctx, "n", deal_id=deal_id, contact_id=contact_id, account_id=account_id,
+                                 lead_id=lead_id)
+    rows = ctx.db.execute(NOTE_SELECT + " WHERE 1 = 1" + where + " ORDER BY n.created_at DESC, n.note_id DESC",
+                          params).fetchall()
     return NoteList(notes=[_note(r) for r in rows[:limit]], total=len(rows))
