@@ -323,7 +323,8 @@ def update_deal_stage(ctx: Ctx, deal_id: MyOpenDealId, stage: Stage, loss_reason
     "Reopened '{result.name}' in {result.stage}, closing {result.close_date}.",
     "{deal_id} is open again, expected to close {result.close_date}.",
 ])
-def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiation", close_date: str | None = None) -> Deal:
+def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiation",
+                close_date: str | None = None) -> Deal:
     """Reopen a won or lost deal you own, back into an open stage.
 
     Args:
