@@ -380,6 +380,17 @@ def require_unresolved(issue: sqlite3.Row) -> None:
                         hint="Reopen it with reopen_issue first.")
 
 
+def issue_for(ctx: Ctx, issue_id: str, level: Literal["view", "comment", "work"] = "work", *,
+              unresolved: bool = False) -> sqlite3.Row:
+    """The issue, if the user may do `level` things in its project (see `require`) and, with
+    `unresolved`, it is not done or closed (`issue_resolved`)."""
+    issue = ctx.get("issue", issue_id)
+    require(ctx, issue["project_id"], level)
+    if unresolved:
+        require_unresolved(issue)
+    return issue
+
+
 def assignable(ctx: Ctx, project_id: str, user_id: str) -> sqlite3.Row:
     """A user who may be assigned issues of the project, else `user_inactive` or `not_a_member`."""
     user = ctx.get("user", user_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Annotated
 
 from pydantic import Field
@@ -24,6 +25,7 @@ from .server import (
     Watchers,
     WorkIssueId,
     add_labels_to,
+    issue_for,
     labels_of,
     me,
     normalize_labels,
@@ -67,8 +69,7 @@ def add_comment(ctx: Ctx, issue_id: CommentIssueId, body: Text) -> Comment:
         project_archived: the issue's project is archived.
         permission_denied: the user is not a member of the issue's project.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "comment")
+    issue_for(ctx, issue_id, "comment")
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, issue_id, author_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
                    (comment_id, issue_id, me(ctx), body, ctx.now_iso()))
@@ -170,8 +171,7 @@ def add_labels(ctx: Ctx, issue_id: WorkIssueId,
         no_change: the issue already has every label given.
         too_many_labels: the issue would have more than 10 labels.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue_for(ctx, issue_id)
     tags = normalize_labels(labels)
     if all(t in labels_of(ctx, issue_id) for t in tags):
         raise ToolError("no_change", f"{issue_id} already has {', '.join(tags)}.", hint="Nothing to do.")
@@ -203,8 +203,7 @@ def remove_label(ctx: Ctx, issue_id: WorkIssueId, label: Label) -> Labels:
         permission_denied: the user is not a member or admin of the issue's project.
         label_not_found: the issue does not have that label.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue_for(ctx, issue_id)
     tag = label.strip().lower().replace(" ", "-")
     if tag not in labels_of(ctx, issue_id):
         have = ", ".join(labels_of(ctx, issue_id)) or "none"
@@ -215,6 +214,15 @@ def remove_label(ctx: Ctx, issue_id: WorkIssueId, label: Label) -> Labels:
 
 
 # ----- watchers -------------------------------------------------------------------------------------------
+
+def _watcher(ctx: Ctx, issue_id: str, user_id: str | None) -> tuple[str, sqlite3.Row]:
+    """Who watches or stops watching (default: the user) and their row; the issue's project must not be archived."""
+    issue = ctx.get("issue", issue_id)
+    who = user_id or me(ctx)
+    user = ctx.get("user", who)
+    require(ctx, issue["project_id"], "view")
+    return who, user
+
 
 def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     ids = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
@@ -246,10 +254,7 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
         user_inactive: the user's account is deactivated.
         already_watching: the user already watches the issue.
     """
-    issue = ctx.get("issue", issue_id)
-    who = user_id or me(ctx)
-    user = ctx.get("user", who)
-    require(ctx, issue["project_id"], "view")
+    who, user = _watcher(ctx, issue_id, user_id)
     if not user["active"]:
         raise ToolError("user_inactive", f"{user['name']}'s account is deactivated.", hint="Pick an active user.")
     if ctx.db.execute("SELECT 1 FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).fetchone():
@@ -281,10 +286,7 @@ def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) ->
         project_archived: the issue's project is archived.
         not_watching: the user does not watch the issue.
     """
-    issue = ctx.get("issue", issue_id)
-    who = user_id or me(ctx)
-    user = ctx.get("user", who)
-    require(ctx, issue["project_id"], "view")
+    who, user = _watcher(ctx, issue_id, user_id)
     gone = ctx.db.execute("DELETE FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).rowcount
     if not gone:
         raise ToolError("not_watching", f"{user['name']} does not watch {issue_id}.", hint="Nothing to do.")

@@ -35,12 +35,12 @@ from .server import (
     WorkProjectId,
     add_labels_to,
     assignable,
+    issue_for,
     issue_model,
     me,
     normalize_labels,
     record,
     require,
-    require_unresolved,
     summary,
     summary_of,
     usable_sprint,
@@ -361,9 +361,7 @@ def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, de
         invalid_date: the due date is not a date.
         past_date: the due date is before today.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     if due_date is not None and clear_due_date:
         raise ToolError("conflicting_fields", "Either set a due date or clear it, not both.",
                         hint="Pass due_date or clear_due_date=true.")
@@ -419,9 +417,7 @@ def assign_issue(ctx: Ctx, issue_id: WorkIssueId, assignee_id: UserId | None = N
         user_inactive: the assignee's account is deactivated.
         no_change: the issue is already assigned to that person (or already unassigned).
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     if assignee_id is not None:
         assignable(ctx, issue["project_id"], assignee_id)
     if issue["assignee_id"] == assignee_id:
@@ -466,9 +462,7 @@ def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None =
         sprint_closed: the sprint is completed.
         no_change: the issue is already there.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     if sprint_id is not None:
         usable_sprint(ctx, sprint_id, issue["project_id"])
     if issue["sprint_id"] == sprint_id:
@@ -524,9 +518,7 @@ def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[WorkIssueId], Field(m
     tags = normalize_labels([add_label]) if add_label is not None else []
     ids = list(dict.fromkeys(issue_ids))
     for issue_id in ids:
-        issue = ctx.get("issue", issue_id)
-        require(ctx, issue["project_id"], "work")
-        require_unresolved(issue)
+        issue = issue_for(ctx, issue_id, unresolved=True)
         if assignee_id is not None:
             assignable(ctx, issue["project_id"], assignee_id)
         if sprint_id is not None:

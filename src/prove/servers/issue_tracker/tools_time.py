@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
@@ -28,6 +29,7 @@ from .server import (
     Worklog,
     WorklogList,
     WorklogResult,
+    issue_for,
     me,
     record,
     require,
@@ -91,9 +93,7 @@ def log_work(ctx: Ctx, issue_id: WorkIssueId, minutes: Annotated[int, Field(ge=1
         future_date: work_date is after today.
         daily_limit_exceeded: the user's worklogs on that day would exceed 24 hours.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     day = parse_date(work_date, "work_date") if work_date is not None else ctx.today()
     if day > ctx.today():
         raise ToolError("future_date", f"{day} is in the future; today is {ctx.today()}.",
@@ -214,6 +214,16 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | N
 
 # ----- sprints -------------------------------------------------------------------------------------------
 
+def _admin_sprint(ctx: Ctx, sprint_id: str, status: str, hint: str) -> sqlite3.Row:
+    """A sprint the user administers, in `status`; else `permission_denied` or `invalid_sprint_state`."""
+    sprint = ctx.get("sprint", sprint_id)
+    require(ctx, sprint["project_id"], "admin")
+    if sprint["status"] != status:
+        raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not {status}.",
+                        hint=hint)
+    return sprint
+
+
 def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
     row = ctx.get("sprint", sprint_id)
     stats = ctx.db.execute(
@@ -333,11 +343,7 @@ def start_sprint(ctx: Ctx, sprint_id: PlannedSprintId) -> Sprint:
         invalid_sprint_state: the sprint is not planned (already active or completed).
         sprint_already_active: another sprint of the project is active; complete it first.
     """
-    sprint = ctx.get("sprint", sprint_id)
-    require(ctx, sprint["project_id"], "admin")
-    if sprint["status"] != "planned":
-        raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not planned.",
-                        hint="Only planned sprints can be started.")
+    sprint = _admin_sprint(ctx, sprint_id, "planned", "Only planned sprints can be started.")
     active = ctx.db.execute("SELECT sprint_id, name FROM sprints WHERE project_id = ? AND status = 'active'",
                             (sprint["project_id"],)).fetchone()
     if active:
@@ -375,11 +381,7 @@ def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId 
         invalid_sprint_state: the sprint is not active.
         invalid_target: move_open_to is not a planned sprint of the same project.
     """
-    sprint = ctx.get("sprint", sprint_id)
-    require(ctx, sprint["project_id"], "admin")
-    if sprint["status"] != "active":
-        raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not active.",
-                        hint="Only the active sprint can be completed.")
+    sprint = _admin_sprint(ctx, sprint_id, "active", "Only the active sprint can be completed.")
     if move_open_to is not None:
         target = ctx.get("sprint", move_open_to)
         if target["project_id"] != sprint["project_id"] or target["status"] != "planned":

@@ -17,10 +17,10 @@ from .server import (
     WorkLinkId,
     can_work_on_either,
     check_can_resolve,
+    issue_for,
     issue_model,
     me,
     record,
-    require,
 )
 from .world import RESOLVED, TRANSITIONS
 
@@ -69,8 +69,7 @@ def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "i
         blocked: moving to done while an unresolved issue blocks this one.
         open_children: moving an epic to done while some of its issues are unresolved.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue = issue_for(ctx, issue_id)
     allowed = TRANSITIONS[issue["status"]]
     if status not in allowed:
         if issue["status"] in RESOLVED:
@@ -129,8 +128,7 @@ def close_issue(ctx: Ctx, issue_id: WorkIssueId, resolution: Resolution, duplica
         blocked: an unresolved issue blocks this one.
         open_children: the issue is an epic with unresolved issues.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue = issue_for(ctx, issue_id)
     if issue["status"] in RESOLVED:
         raise ToolError("already_closed", f"{issue_id} is already {issue['status']} ({issue['resolution']}).",
                         hint="Reopen it with reopen_issue if it needs more work.")
@@ -186,8 +184,7 @@ def reopen_issue(ctx: Ctx, issue_id: WorkIssueId, comment: Text | None = None) -
         permission_denied: the user is not a member or admin of the issue's project.
         not_resolved: the issue is not done or closed.
     """
-    issue = ctx.get("issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue = issue_for(ctx, issue_id)
     if issue["status"] not in RESOLVED:
         raise ToolError("not_resolved", f"{issue_id} is {issue['status']}, not done or closed.",
                         hint="Only done or closed issues can be reopened.")
