@@ -74,7 +74,9 @@ Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
 BACKDATE_DAYS = 365
 
 
-# Candidate notes for synthesized entries (`values=` of the transaction tools).
+# Candidate payees and notes for synthesized entries (`values=` of the transaction tools).
+PAYEES = ["Whole Foods Market", "Trader Joe's", "Starbucks", "Shell", "Uber", "Amazon", "Target", "CVS Pharmacy",
+          "Chipotle", "AMC Theatres"]
 NOTES = ["Split with roommate", "Birthday dinner", "Work trip, to be reimbursed", "Bought in bulk",
          "Refund expected", "Monthly stock-up", "Gift for Mom", "Paid in cash"]
 
@@ -153,10 +155,6 @@ def fmt(x: float) -> str:
     return f"${x:,.2f}"
 
 
-def month_of(day: date) -> str:
-    return day.strftime("%Y-%m")
-
-
 def month_range(month: str) -> tuple[str, str]:
     """First day of `month` and first day of the next month, as ISO dates."""
     y, m = int(month[:4]), int(month[5:])
@@ -167,16 +165,6 @@ def month_range(month: str) -> tuple[str, str]:
 def shift_month(month: str, n: int) -> str:
     y, m = divmod(int(month[:4]) * 12 + int(month[5:]) - 1 + n, 12)
     return f"{y:04d}-{m + 1:02d}"
-
-
-def add_months(d: date, n: int) -> date:
-    y, m = divmod(d.month - 1 + n, 12)
-    for day in (d.day, 30, 29, 28):
-        try:
-            return date(d.year + y, m + 1, day)
-        except ValueError:
-            continue
-    raise AssertionError("unreachable")
 
 
 def load_account(ctx: Ctx, account_id: str, *, open_only: bool = True) -> sqlite3.Row:

@@ -14,9 +14,9 @@ from .server import (
     MonthlySummary,
     account_model,
     budget_status,
-    month_of,
     month_range,
 )
+from .world import month_of
 
 tools = Toolset("accounts")
 

@@ -12,6 +12,7 @@ from prove.env.values import money
 
 from .server import (
     NOTES,
+    PAYEES,
     TX_SELECT,
     AccountId,
     BudgetStatus,
@@ -32,11 +33,11 @@ from .server import (
     insert_tx,
     load_account,
     load_tx,
-    month_of,
     over_budget_warnings,
     spent,
     tx_model,
 )
+from .world import month_of
 
 tools = Toolset("activity")
 
@@ -179,10 +180,7 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
     "Recorded the expense ({result.transaction.transaction_id}).",
 ], values={
-    "payee": [
-        "Whole Foods Market", "Trader Joe's", "Starbucks", "Shell", "Uber", "Amazon", "Target", "CVS Pharmacy",
-        "Chipotle", "AMC Theatres",
-    ],
+    "payee": PAYEES,
     "note": NOTES,
 })
 def add_expense(ctx: Ctx, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId, payee: Name,
@@ -287,7 +285,7 @@ def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name,
     "Updated {transaction_id}.",
     "Fixed the entry; the account balance is {result.account_balance} dollars now.",
 ], values={
-    'payee': ['Whole Foods Market', "Trader Joe's", 'Starbucks', 'Shell', 'Uber', 'Amazon', 'Target', 'Chipotle'],
+    "payee": PAYEES,
     "note": NOTES,
 })
 def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | None = None,

@@ -25,12 +25,12 @@ from .server import (
     UnbilledCategoryId,
     budget_status,
     fmt,
-    month_of,
     net_moves,
     set_budget,
     shift_month,
     tx_model,
 )
+from .world import month_of
 
 Group = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 LimitAmount = Annotated[float, Field(ge=0, le=1_000_000)]

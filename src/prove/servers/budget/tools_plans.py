@@ -26,7 +26,6 @@ from .server import (
     Transaction,
     TransactionId,
     active_category,
-    add_months,
     available,
     budget_status,
     change_balance,
@@ -36,6 +35,7 @@ from .server import (
     load_tx,
     over_budget_warnings,
 )
+from .world import add_months
 
 # A bill can be paid from this many days before its due date.
 tools = Toolset("plans")
