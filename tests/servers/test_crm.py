@@ -253,6 +253,9 @@ def test_logging_respects_do_not_contact(s):
           {"kind": "meeting", "subject": "Lunch", "contact_id": opted["contact_id"],
                                                     "occurred_at": "2026-03-17T12:00:00"})
     fails(s, "log_activity", "missing_target", {"kind": "call", "subject": "Check-in"})
+    for bad in ("yesterday", "2026-03-16T08:30:00Z"):
+        fails(s, "log_activity", "invalid_time", {"kind": "meeting", "subject": "Lunch",
+                                                  "contact_id": opted["contact_id"], "occurred_at": bad})
     ok(s, "log_activity", {"kind": "meeting", "subject": "Met at the conference", "contact_id": opted["contact_id"]})
     ok(s, "update_contact", {"contact_id": opted["contact_id"], "do_not_contact": False})
     logged = ok(s, "log_activity", {"kind": "call", "subject": "Check-in", "contact_id": opted["contact_id"],

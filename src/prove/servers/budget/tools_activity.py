@@ -7,14 +7,18 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
+    NOTES,
+    PAYEES,
     TX_SELECT,
     AccountId,
     BudgetStatus,
     CategoryId,
+    ExpenseCategoryId,
+    IncomeCategoryId,
     Limit,
     Money,
     Name,
@@ -26,16 +30,16 @@ from .tools import (
     change_balance,
     check_entry_date,
     fmt,
-    load_account,
-    load_category,
     insert_tx,
+    load_account,
     load_tx,
-    month_of,
     over_budget_warnings,
-    server,
     spent,
     tx_model,
 )
+from .world import month_of
+
+tools = Toolset("activity")
 
 
 class TransactionList(BaseModel):
@@ -63,7 +67,7 @@ def _entry(ctx: Ctx, transaction_id: str, before_remaining: float | None = None)
     (balance,) = ctx.db.execute("SELECT balance FROM accounts WHERE account_id = ?", (tx.account_id,)).fetchone()
     status, warnings = None, []
     if tx.category_id is not None and tx.kind == "expense":
-        status = budget_status(ctx, load_category(ctx, tx.category_id), tx.date[:7])
+        status = budget_status(ctx, ctx.get("category", tx.category_id), tx.date[:7])
         before = status.remaining + 1e9 if before_remaining is None else before_remaining
         warnings = over_budget_warnings(status, before)
     return EntryResult(transaction=tx, account_balance=balance, budget=status,
@@ -79,11 +83,13 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
              "or use another category.")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Show me my recent transactions.",
     "What did I spend at {payee} between {start_date} and {end_date}?",
-    "List the {kind} transactions in category {category_id}.",
-    "Show the last {limit} transactions on account {account_id}.",
+    "List the {kind} entries in {category_id}.",
+    "Show the last {limit} transactions on {account_id}.",
+    Ask("What income came in since {start_date}?", kind="income"),
+    "Which purchases were over ${min_amount}?",
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id: CategoryId | None = None,
                       kind: Literal["expense", "income", "goal_transfer"] | None = None,
@@ -116,7 +122,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
         where.append("t.account_id = ?")
         args.append(account_id)
     if category_id is not None:
-        load_category(ctx, category_id)
+        ctx.get("category", category_id)
         where.append("t.category_id = ?")
         args.append(category_id)
     if kind is not None:
@@ -146,8 +152,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     return TransactionList(transactions=[tx_model(r) for r in rows], total=total, net_amount=money(net))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me the details of transaction {transaction_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me the details of {transaction_id}.",
     "What was {transaction_id} for?",
 ])
 def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
@@ -166,12 +172,18 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     return load_tx(ctx, transaction_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "I just spent {amount} at {payee}; put it under {category_id}, paid with {account_id}.",
-    "Log an expense of {amount} to {payee} on {date} in category {category_id} from account {account_id}.",
-    "Record that I paid {payee} {amount} with {account_id} for {category_id}. Note: {note}",
-])
-def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: AccountId, payee: Name,
+@tools.tool(effect=WRITE, asks=[
+    "I just spent ${amount} at {payee}; put it under {category_id}, paid with {account_id}.",
+    "Log an expense of ${amount} to {payee} on {date} in {category_id}, from {account_id}.",
+    "Record that I paid {payee} ${amount} with {account_id} for {category_id}. Note: {note}",
+], reply=[
+    "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
+    "Recorded the expense ({result.transaction.transaction_id}).",
+], values={
+    "payee": PAYEES,
+    "note": NOTES,
+})
+def add_expense(ctx: Ctx, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
     """Record an expense paid from one of the user's accounts, in a budget category.
 
@@ -213,13 +225,26 @@ def add_expense(ctx: Ctx, amount: Money, category_id: CategoryId, account_id: Ac
     return _entry(ctx, tid, before.remaining)
 
 
-@server.tool(effect=WRITE, asks=[
-    "I got paid {amount} from {source} into {account_id}.",
-    "Add income of {amount} from {source} to account {account_id} under {category_id}.",
-    "Record a {amount} deposit from {source} on {date} into {account_id}.",
-])
-def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, category_id: CategoryId | None = None,
-               date: date | None = None, note: Note | None = None) -> EntryResult:
+@tools.tool(effect=WRITE, asks=[
+    "I got paid ${amount} from {source} into {account_id}.",
+    "Add income of ${amount} from {source} to {account_id} under {category_id}.",
+    "Record a ${amount} deposit from {source} on {date} into {account_id}.",
+], reply=[
+    "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
+    "Recorded the income ({result.transaction.transaction_id}).",
+], values={
+    "source": [
+        "Acme Corp payroll", "Freelance client", "Tax refund", "Venmo from Alex", "Etsy shop sales", "Interest",
+        "Bonus", "Side gig",
+    ],
+    "note": [
+        "March paycheck", "Logo design project", "2025 federal refund", "Concert tickets paid back",
+        "Quarterly bonus", "Weekend tutoring",
+    ],
+})
+def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name,
+               category_id: IncomeCategoryId | None = None, date: date | None = None,
+               note: Note | None = None) -> EntryResult:
     """Record money received into one of the user's accounts (a paycheck, a client payment, a refund).
 
     Args:
@@ -251,11 +276,18 @@ def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name, cat
     return _entry(ctx, tid)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Move transaction {transaction_id} to category {category_id}.",
-    "Change the amount of {transaction_id} to {amount}.",
-    "Fix {transaction_id}: the payee should be {payee} and add the note {note}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Move {transaction_id} to {category_id}.",
+    "Change the amount of {transaction_id} to ${amount}.",
+    "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
+    "{transaction_id} actually happened on {date}; fix the date.",
+], reply=[
+    "Updated {transaction_id}.",
+    "Fixed the entry; the account balance is {result.account_balance} dollars now.",
+], values={
+    "payee": PAYEES,
+    "note": NOTES,
+})
 def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | None = None,
                        category_id: CategoryId | None = None, payee: Name | None = None,
                        note: Note | None = None, date: date | None = None) -> EntryResult:
@@ -311,7 +343,7 @@ def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | 
                    (signed, new_cat, payee if payee is not None else tx.payee,
                     (note or None) if note is not None else tx.note, new_date, transaction_id))
     if new_cat and tx.kind == "expense":
-        cat = load_category(ctx, new_cat)
+        cat = ctx.get("category", new_cat)
         status = budget_status(ctx, cat, new_date[:7])
         if cat["strict"] and status.over_budget and status.spent > spent_before + 0.004:
             before = status.model_copy(update={"spent": spent_before,
@@ -321,9 +353,12 @@ def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | 
     return _entry(ctx, transaction_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete transaction {transaction_id}, it was a duplicate.",
-    "Remove the entry {transaction_id} from my budget.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {transaction_id}, it was a duplicate.",
+    "Remove {transaction_id} from my budget.",
+], reply=[
+    "Deleted the entry for {result.deleted.payee}; the account balance is back to {result.account_balance} dollars.",
+    "{transaction_id} is gone.",
 ])
 def delete_transaction(ctx: Ctx, transaction_id: TransactionId) -> DeletedTransaction:
     """Delete an expense or income entry, such as a duplicate or a mistake.
@@ -352,5 +387,5 @@ def delete_transaction(ctx: Ctx, transaction_id: TransactionId) -> DeletedTransa
     ctx.db.execute("DELETE FROM transactions WHERE transaction_id = ?", (transaction_id,))
     status = None
     if tx.category_id and tx.kind == "expense":
-        status = budget_status(ctx, load_category(ctx, tx.category_id), tx.date[:7])
+        status = budget_status(ctx, ctx.get("category", tx.category_id), tx.date[:7])
     return DeletedTransaction(deleted=tx, account_balance=balance, budget=status)

@@ -7,34 +7,37 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     TX_SELECT,
     BillId,
     CategoryId,
+    ExpenseCategoryId,
     Limit,
     Money,
-    MoveId,
     Month,
+    MoveId,
     Name,
     Note,
     Transaction,
+    UnbilledCategoryId,
     budget_status,
     fmt,
-    load_category,
-    month_of,
     net_moves,
-    server,
     set_budget,
     shift_month,
     tx_model,
 )
+from .world import month_of
 
 Group = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
 LimitAmount = Annotated[float, Field(ge=0, le=1_000_000)]
 # How far ahead budgets may be planned.
+tools = Toolset("envelopes")
+
+
 PLAN_MONTHS = 12
 
 
@@ -134,7 +137,7 @@ def _plannable(ctx: Ctx, month: str | None) -> str:
 
 
 def _expense_category(ctx: Ctx, category_id: str) -> sqlite3.Row:
-    cat = load_category(ctx, category_id)
+    cat = ctx.get("category", category_id)
     if cat["kind"] != "expense":
         raise ToolError("category_kind_mismatch", f"{cat['name']!r} is an income category and has no budget.",
                         hint="Pick an expense category from list_categories(kind='expense').")
@@ -155,10 +158,11 @@ def _move(ctx: Ctx, move_id: str) -> BudgetMove:
                       created_at=row["created_at"])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are my budget categories and how much is left in each?",
     "Show my {kind} categories for {month}.",
     "How am I doing in the {group} categories this month?",
+    Ask("List all my categories, archived ones included.", include_archived=True),
 ])
 def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense", "income"] | None = None,
                     group: str | None = None, include_archived: bool = False) -> CategoryList:
@@ -190,10 +194,10 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     return CategoryList(month=month, categories=cats, total=len(cats))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much have I spent on {category_id} in {month}?",
-    "Show me category {category_id} with its transactions.",
-    "What's left in my {category_id} envelope?",
+    "Show me {category_id} with its transactions.",
+    "What's left in {category_id} this month?",
 ])
 def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
@@ -212,7 +216,7 @@ def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) 
         not_found: no category has that ID.
     """
     month = month or month_of(ctx.today())
-    cat = load_category(ctx, category_id)
+    cat = ctx.get("category", category_id)
     base = _category(ctx, cat, month)
     rows = ctx.db.execute(TX_SELECT + " WHERE t.category_id = ? AND substr(t.date, 1, 7) = ? "
                           "ORDER BY t.date DESC, t.transaction_id DESC", (category_id, month)).fetchall()
@@ -222,9 +226,9 @@ def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) 
                           bills=[BillRef(**dict(b)) for b in bills])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How has my spending on {category_id} changed over the last {months} months?",
-    "Show the monthly history of category {category_id}.",
+    "Show the monthly history of {category_id}.",
 ])
 def get_category_history(ctx: Ctx, category_id: CategoryId,
                          months: Annotated[int, Field(ge=1, le=24)] = 6) -> CategoryHistory:
@@ -241,7 +245,7 @@ def get_category_history(ctx: Ctx, category_id: CategoryId,
     Raises:
         not_found: no category has that ID.
     """
-    cat = load_category(ctx, category_id)
+    cat = ctx.get("category", category_id)
     current = month_of(ctx.today())
     lines = []
     for i in range(months - 1, -1, -1):
@@ -254,11 +258,18 @@ def get_category_history(ctx: Ctx, category_id: CategoryId,
                            months_over_budget=sum(x.over_budget for x in lines))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Create a budget category called {name} in {group} with {monthly_limit} a month.",
-    "Add a new envelope {name} with a monthly limit of {monthly_limit}.",
-    "Set up an {kind} category named {name}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Create a budget category called {name} in {group} with ${monthly_limit} a month.",
+    "Add a new envelope {name} with a monthly limit of ${monthly_limit}.",
+    Ask("Set up an income category named {name}.", kind="income"),
+    Ask("Make a strict category {name} capped at ${monthly_limit} a month; refuse anything over.", strict=True),
+], reply=[
+    "Created the category {result.name} with ${result.monthly_limit} a month.",
+    "{result.name} is set up in {result.group} ({result.category_id}).",
+], values={
+    "name": ["Childcare", "Home Office", "Streaming", "Car Maintenance", "Hobbies", "Charity", "Baby", "Parking"],
+    "group": ["Housing", "Transportation", "Fun", "Personal", "Giving", "Health", "Food", "Shopping"],
+})
 def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit: LimitAmount = 0.0,
                     kind: Literal["expense", "income"] = "expense", strict: bool = False) -> Category:
     """Create a budget category (an envelope).
@@ -288,15 +299,19 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
     ctx.db.execute("INSERT INTO categories (category_id, name, group_name, kind, monthly_limit, strict, status, "
                    "created_on) VALUES (?, ?, ?, ?, ?, ?, 'active', ?)",
                    (cid, name, group, kind, limit, int(strict and kind == "expense"), ctx.today().isoformat()))
-    return _category(ctx, load_category(ctx, cid), month_of(ctx.today()))
+    return _category(ctx, ctx.get("category", cid), month_of(ctx.today()))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Set my {category_id} budget to {monthly_limit} a month.",
-    "Change the monthly limit of {category_id} to {monthly_limit} and make it strict: {strict}.",
-    "Lower the budget for {category_id} to {monthly_limit}.",
+@tools.tool(effect=WRITE, asks=[
+    "Set my budget for {category_id} to ${monthly_limit} a month.",
+    Ask("Change the monthly limit of {category_id} to ${monthly_limit} and make it strict.", strict=True),
+    "Lower the budget for {category_id} to ${monthly_limit}.",
+    Ask("Raise {category_id} to ${monthly_limit} a month and let it go over again.", strict=False),
+], reply=[
+    "{result.name} now has ${result.monthly_limit} a month.",
+    "Done: the budget for {category_id} is ${monthly_limit} a month.",
 ])
-def set_category_limit(ctx: Ctx, category_id: CategoryId, monthly_limit: LimitAmount,
+def set_category_limit(ctx: Ctx, category_id: ExpenseCategoryId, monthly_limit: LimitAmount,
                        strict: bool | None = None) -> Category:
     """Change an expense category's monthly limit, and optionally whether it is strict.
 
@@ -325,14 +340,17 @@ def set_category_limit(ctx: Ctx, category_id: CategoryId, monthly_limit: LimitAm
         "SELECT month FROM budgets WHERE category_id = ? AND month > ?", (category_id, current))}
     for month in months:
         set_budget(ctx, category_id, month, limit + net_moves(ctx, category_id, month))
-    return _category(ctx, load_category(ctx, category_id), current)
+    return _category(ctx, ctx.get("category", category_id), current)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Archive the {category_id} category, I don't use it anymore.",
-    "Remove category {category_id} from my budget.",
+@tools.tool(effect=WRITE, asks=[
+    "Archive {category_id}, I don't use it anymore.",
+    "Remove {category_id} from my budget.",
+], reply=[
+    "Archived {result.name}; its history stays.",
+    "{category_id} is archived.",
 ])
-def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
+def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
     """Archive a category: it no longer takes new entries or budgets, and its history is kept.
 
     Args:
@@ -346,7 +364,7 @@ def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
         already_archived: the category is already archived.
         category_in_use: active recurring bills are charged to it.
     """
-    cat = load_category(ctx, category_id)
+    cat = ctx.get("category", category_id)
     if cat["status"] == "archived":
         raise ToolError("already_archived", f"{cat['name']!r} is already archived.")
     bills = ctx.db.execute("SELECT bill_id, name FROM bills WHERE category_id = ? AND status = 'active' "
@@ -357,15 +375,23 @@ def archive_category(ctx: Ctx, category_id: CategoryId) -> Category:
                         hint="Cancel those bills or move them to another category with update_bill first.")
     ctx.db.execute("UPDATE categories SET status = 'archived' WHERE category_id = ?", (category_id,))
     ctx.db.execute("DELETE FROM budgets WHERE category_id = ? AND month > ?", (category_id, month_of(ctx.today())))
-    return _category(ctx, load_category(ctx, category_id), month_of(ctx.today()))
+    return _category(ctx, ctx.get("category", category_id), month_of(ctx.today()))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Move {amount} from my {from_category_id} budget to {to_category_id}.",
-    "Take {amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
-    "I overspent on {to_category_id}; cover it with {amount} from {from_category_id}. Note: {note}",
-])
-def move_budget(ctx: Ctx, from_category_id: CategoryId, to_category_id: CategoryId, amount: Money,
+@tools.tool(effect=WRITE, asks=[
+    "Move ${amount} from my budget for {from_category_id} to {to_category_id}.",
+    "Take ${amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
+    "I overspent on {to_category_id}; cover it with ${amount} from {from_category_id}. Note: {note}",
+], reply=[
+    "Moved ${amount} from {from_category_id} to {to_category_id}; {result.to_remaining} dollars are left there.",
+    "Done: {to_category_id} has ${amount} more; {result.from_remaining} dollars are left in {from_category_id}.",
+], values={
+    "note": [
+        "Covering the dinner party", "Car repair came up", "Holiday shopping", "Less eating out this month",
+        "Concert tickets", "Vet bill",
+    ],
+})
+def move_budget(ctx: Ctx, from_category_id: ExpenseCategoryId, to_category_id: ExpenseCategoryId, amount: Money,
                 month: Month | None = None, note: Note | None = None) -> MoveResult:
     """Move budget between two expense envelopes for one month (the current month or a later one).
 
@@ -391,7 +417,7 @@ def move_budget(ctx: Ctx, from_category_id: CategoryId, to_category_id: Category
     """
     amount = money(amount)
     if from_category_id == to_category_id:
-        load_category(ctx, from_category_id)
+        ctx.get("category", from_category_id)
         raise ToolError("same_category", "The source and destination categories are the same.",
                         hint="Pick two different categories.")
     src = _expense_category(ctx, from_category_id)
@@ -414,7 +440,7 @@ def move_budget(ctx: Ctx, from_category_id: CategoryId, to_category_id: Category
                       to_remaining=money(to_before.remaining + amount))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What budget moves have I made in {month}?",
     "Show me the money I've moved in and out of {category_id}.",
 ])
@@ -438,7 +464,7 @@ def list_budget_moves(ctx: Ctx, month: Month | None = None, category_id: Categor
         where.append("month = ?")
         args.append(month)
     if category_id is not None:
-        load_category(ctx, category_id)
+        ctx.get("category", category_id)
         where.append("(from_category_id = ? OR to_category_id = ?)")
         args.extend((category_id, category_id))
     clause = (" WHERE " + " AND ".join(where)) if where else ""

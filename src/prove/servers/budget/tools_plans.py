@@ -8,36 +8,39 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .tools import (
+from .server import (
     AccountId,
     BillId,
     BudgetStatus,
     CategoryId,
     ContributionId,
+    ExpenseCategoryId,
+    FundedGoalId,
+    FundingAccountId,
     GoalId,
     Money,
     Name,
     Transaction,
     TransactionId,
     active_category,
-    add_months,
     available,
     budget_status,
     change_balance,
     fmt,
     insert_tx,
     load_account,
-    load_category,
     load_tx,
-    not_found,
     over_budget_warnings,
-    server,
 )
+from .world import add_months
 
 # A bill can be paid from this many days before its due date.
+tools = Toolset("plans")
+
+
 PAY_WINDOW_DAYS = 14
 STEP_MONTHS = {"monthly": 1, "quarterly": 3, "yearly": 12}
 
@@ -85,10 +88,7 @@ class GoalTransferResult(BaseModel):
 
 
 def _goal_row(ctx: Ctx, goal_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM goals WHERE goal_id = ?", (goal_id,)).fetchone()
-    if row is None:
-        raise not_found("savings goal", goal_id, "Call list_goals to see the goals and their IDs.")
-    return row
+    return ctx.get("goal", goal_id)
 
 
 def _goal(ctx: Ctx, row: sqlite3.Row) -> Goal:
@@ -138,9 +138,10 @@ def _goal_transfer(ctx: Ctx, goal: sqlite3.Row, acc: sqlite3.Row, amount: float)
                               account_balance=balance, completed_now=reached and goal["status"] != "completed")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How are my savings goals coming along?",
-    "Show my {status} savings goals.",
+    Ask("Which savings goals have I reached already?", status="completed"),
+    Ask("Show all my savings goals, finished ones too.", status="all"),
 ])
 def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") -> GoalList:
     """List the user's savings goals with progress.
@@ -158,9 +159,9 @@ def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") 
     return GoalList(goals=goals, total=len(goals), total_saved=money(sum(g.saved_amount for g in goals)))
 
 
-@server.tool(effect=READ, asks=[
-    "How much have I saved toward goal {goal_id}?",
-    "Show me goal {goal_id} and all my contributions to it.",
+@tools.tool(effect=READ, asks=[
+    "How much have I saved toward {goal_id}?",
+    "Show me {goal_id} and all my contributions to it.",
 ])
 def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     """Look up one savings goal with its contribution history.
@@ -180,10 +181,16 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     return GoalDetail(**goal.model_dump(), contributions=[Contribution(**dict(r)) for r in rows])
 
 
-@server.tool(effect=WRITE, asks=[
-    "Start a savings goal called {name} for {target_amount} by {target_date}.",
-    "I want to save {target_amount} for {name}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Start a savings goal called {name} for ${target_amount} by {target_date}.",
+    "I want to save ${target_amount} for {name}.",
+], reply=[
+    "Started the goal {result.name}: ${result.target_amount} to save.",
+    "Your goal {result.name} ({result.goal_id}) is set up.",
+], values={
+    "name": ["Kitchen Remodel", "Japan Trip", "New Couch", "Grad School Fund", "Camera Upgrade",
+             "Anniversary Trip", "Moving Costs", "Concert Season"],
+})
 def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | None = None) -> Goal:
     """Create a savings goal.
 
@@ -215,11 +222,14 @@ def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | 
     return _goal(ctx, _goal_row(ctx, gid))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Put {amount} from {account_id} toward my {goal_id} goal.",
-    "Contribute {amount} to savings goal {goal_id} using account {account_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Put ${amount} from {account_id} toward {goal_id}.",
+    "Contribute ${amount} to {goal_id} using {account_id}.",
+], reply=[
+    "Added ${amount} to {result.goal.name}; you're at {result.goal.percent_complete}%.",
+    "Set aside ${amount} for {goal_id}; {result.goal.remaining} dollars to go.",
 ])
-def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: AccountId) -> GoalTransferResult:
+def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: FundingAccountId) -> GoalTransferResult:
     """Set money aside from an account into a savings goal.
 
     Reaching the target completes the goal.
@@ -255,11 +265,15 @@ def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: Acc
     return _goal_transfer(ctx, goal, acc, amount)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Take {amount} out of my {goal_id} goal and put it back in {account_id}.",
-    "Withdraw {amount} from savings goal {goal_id} into {account_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Take ${amount} out of {goal_id} and put it back in {account_id}.",
+    "Withdraw ${amount} from {goal_id} into {account_id}.",
+], reply=[
+    "Moved ${amount} from {result.goal.name} back to {account_id}.",
+    "Took ${amount} out of {goal_id}; {result.goal.saved_amount} dollars remain saved.",
 ])
-def withdraw_from_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: AccountId) -> GoalTransferResult:
+def withdraw_from_goal(ctx: Ctx, goal_id: FundedGoalId, amount: Money,
+                       account_id: FundingAccountId) -> GoalTransferResult:
     """Take money back out of a savings goal into an account.
 
     A completed goal that drops below its target becomes active again.
@@ -328,10 +342,8 @@ BILL_SELECT = ("SELECT b.*, c.name AS category_name, a.name AS account_name FROM
 
 
 def _bill_row(ctx: Ctx, bill_id: str) -> sqlite3.Row:
-    row = ctx.db.execute(BILL_SELECT + " WHERE b.bill_id = ?", (bill_id,)).fetchone()
-    if row is None:
-        raise not_found("bill", bill_id, "Call list_bills to see the recurring bills and their IDs.")
-    return row
+    ctx.get("bill", bill_id)
+    return ctx.db.execute(BILL_SELECT + " WHERE b.bill_id = ?", (bill_id,)).fetchone()
 
 
 def _bill(ctx: Ctx, row: sqlite3.Row) -> Bill:
@@ -388,10 +400,10 @@ def run_autopay(ctx: Ctx, until: date) -> None:
                        (due.isoformat(), last, row["bill_id"]))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What bills do I have coming up in the next {due_within_days} days?",
     "List my recurring bills.",
-    "Show my {status} bills.",
+    Ask("Which bills have I cancelled?", status="cancelled"),
 ])
 def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active",
                due_within_days: Annotated[int, Field(ge=0, le=366)] | None = None) -> BillList:
@@ -419,13 +431,23 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
     return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Add a {frequency} bill {name} to {payee} for {amount}, next due {next_due_date}, paid from {account_id} "
-    "under {category_id}.",
-    "Track my new {name} subscription: {amount} {frequency} from {account_id}, category {category_id}, "
-    "first due {next_due_date}.",
-])
-def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: CategoryId, account_id: AccountId,
+@tools.tool(effect=WRITE, asks=[
+    ("Add a {frequency} bill {name} to {payee} for ${amount}, next due {next_due_date}, paid from "
+     "{account_id} under {category_id}."),
+    ("Track my new {name} subscription with {payee}: ${amount} {frequency} from {account_id}, under "
+     "{category_id}, first due {next_due_date}."),
+    Ask("Set up {name}: ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
+        "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
+], reply=[
+    "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
+    "{result.name} is tracked now ({result.bill_id}), ${result.amount} {frequency}.",
+], values={
+    "name": ["Hulu", "YouTube Premium", "Pet insurance", "Cloud storage", "Audible", "Meal kit",
+             "Dog walker", "Parking permit"],
+    "payee": ["Hulu", "Google", "Lemonade Pet", "Dropbox", "Audible", "HelloFresh", "Rover",
+              "City Parking Office"],
+})
+def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId,
              frequency: Literal["weekly", "monthly", "quarterly", "yearly"], next_due_date: date,
              autopay: bool = False) -> Bill:
     """Start tracking a recurring bill.
@@ -466,13 +488,17 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Cate
     return _bill(ctx, _bill_row(ctx, bid))
 
 
-@server.tool(effect=WRITE, asks=[
-    "My {bill_id} bill went up to {amount}; update it.",
-    "Pay bill {bill_id} from {account_id} from now on, and set autopay to {autopay}.",
+@tools.tool(effect=WRITE, asks=[
+    "My {bill_id} went up to ${amount}; update it.",
+    Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True),
     "Push the next due date of {bill_id} to {next_due_date}.",
+    Ask("Stop paying {bill_id} automatically; I'll pay it myself.", autopay=False),
+], reply=[
+    "Updated {result.name}: ${result.amount}, next due {result.next_due_date}.",
+    "{bill_id} is up to date.",
 ])
 def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due_date: date | None = None,
-                account_id: AccountId | None = None, category_id: CategoryId | None = None,
+                account_id: AccountId | None = None, category_id: ExpenseCategoryId | None = None,
                 autopay: bool | None = None) -> Bill:
     """Change an active bill's amount, next due date, paying account, category or autopay.
 
@@ -512,9 +538,12 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
     return _bill(ctx, _bill_row(ctx, bill_id))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Pay my {bill_id} bill.",
-    "Pay bill {bill_id} now; it came to {amount} this time. Use {account_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Pay {bill_id}.",
+    "Pay {bill_id} now; it came to ${amount} this time. Use {account_id}.",
+], reply=[
+    "Paid {result.bill.name}; next due {result.bill.next_due_date}.",
+    "{bill_id} is paid; the account balance is {result.account_balance} dollars.",
 ])
 def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
              account_id: AccountId | None = None) -> BillPayment:
@@ -550,7 +579,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
                         f"from {PAY_WINDOW_DAYS} days before the due date.",
                         hint=f"Pay it from {(due - timedelta(days=PAY_WINDOW_DAYS)).isoformat()} on.")
     pay = money(amount if amount is not None else row["amount"])
-    cat = load_category(ctx, row["category_id"])
+    cat = ctx.get("category", row["category_id"])
     before = budget_status(ctx, cat, today.strftime("%Y-%m"))
     balance = change_balance(ctx, acc, -pay)
     tid = insert_tx(ctx, account_id=acc["account_id"], category_id=row["category_id"], day=today, amount=-pay,
@@ -563,9 +592,12 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
                        warnings=over_budget_warnings(status, before.remaining))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Cancel my {bill_id} bill, I ended that subscription.",
-    "Stop tracking bill {bill_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Cancel {bill_id}, I ended that subscription.",
+    "Stop tracking {bill_id}.",
+], reply=[
+    "Cancelled {result.name}; it won't come due again.",
+    "{bill_id} is cancelled.",
 ])
 def cancel_bill(ctx: Ctx, bill_id: BillId) -> Bill:
     """Cancel a recurring bill (an ended subscription or a paid-off plan); its past payments stay.

@@ -92,11 +92,11 @@ def money_round(x: float) -> float:
     return round(x, 2)
 
 
-def _month(d: date) -> str:
+def month_of(d: date) -> str:
     return d.strftime("%Y-%m")
 
 
-def _add_months(d: date, n: int) -> date:
+def add_months(d: date, n: int) -> date:
     """`d` moved `n` months, clamped to the month's last day."""
     y, m = divmod(d.month - 1 + n, 12)
     year, month = d.year + y, m + 1
@@ -205,19 +205,19 @@ def build_world(w: WorldGen) -> dict[str, Any]:
         pays_from = checking if cat in ("Rent", "Utilities", "Insurance") else rng.choice(spenders)
         day = 1 if name == "Rent" else rng.randint(4, 13) if name == overdue_bill else rng.randint(3, 28)
         step = {"monthly": 1, "quarterly": 3, "yearly": 12}[freq]
-        first = date(2025, 10, day) if freq == "monthly" else _add_months(date(2025, 10, day), rng.randint(0, step - 1))
+        first = date(2025, 10, day) if freq == "monthly" else add_months(date(2025, 10, day), rng.randint(0, step - 1))
         if freq == "yearly":
             first = date(2025, rng.choice((4, 6, 8, 11)), day)
         due, last_paid = first, None
         while due <= today:
-            if name == overdue_bill and _month(due) == _month(today):
+            if name == overdue_bill and month_of(due) == month_of(today):
                 break  # this month's cycle was missed: the bill is overdue
             if due >= HISTORY_START:
                 paid = round(amount * rng.uniform(0.85, 1.2), 2) if variable_amount else amount
                 tx_specs.append({"account_id": pays_from, "category": cat, "date": due, "amount": -paid,
                                  "payee": payee.format(**names), "note": None, "kind": "expense", "bill_id": bid})
             last_paid = due
-            due = _add_months(due, step)
+            due = add_months(due, step)
         bills.append({"bill_id": bid, "name": name, "payee": payee.format(**names), "amount": amount,
                       "category_id": cat_ids[cat], "account_id": pays_from, "frequency": freq,
                       "next_due_date": due.isoformat(), "autopay": int(name != overdue_bill and rng.random() < 0.6),
@@ -235,14 +235,14 @@ def build_world(w: WorldGen) -> dict[str, Any]:
         heat = rng.uniform(0.9, 1.7)
         month_spent: dict[str, float] = {}
         while day < today:
-            rate = per_month / 30.4 * (heat if _month(day) == _month(today) else 1.0)
+            rate = per_month / 30.4 * (heat if month_of(day) == month_of(today) else 1.0)
             if rng.random() < rate:
                 amount = round(rng.uniform(lo, hi) * (1.0 if rng.random() < 0.85 else 0.5), 2)
-                so_far = month_spent.get(_month(day), 0.0)
+                so_far = month_spent.get(month_of(day), 0.0)
                 if name in strict_pick and so_far + amount > limits[name]:
                     day += timedelta(days=1)
                     continue  # a strict envelope refuses overspending, so the history never shows it
-                month_spent[_month(day)] = so_far + amount
+                month_spent[month_of(day)] = so_far + amount
                 if name == "Coffee Shops":
                     account_id = cash if rng.random() < 0.35 else rng.choice(spenders)
                 elif name in ("Groceries", "Household", "Pharmacy") and rng.random() < 0.3:
@@ -274,7 +274,7 @@ def build_world(w: WorldGen) -> dict[str, Any]:
                                  "amount": w.fake.money(300, 1800), "payee": rng.choice(clients),
                                  "note": "Invoice paid", "kind": "income", "bill_id": None})
     for month in MONTHS[:-1]:
-        d = _add_months(date(int(month[:4]), int(month[5:]), 28), 0)
+        d = add_months(date(int(month[:4]), int(month[5:]), 28), 0)
         tx_specs.append({"account_id": savings, "category": "Interest", "date": d, "amount": w.fake.money(9, 65),
                          "payee": accounts[1]["institution"], "note": "Monthly interest", "kind": "income",
                          "bill_id": None})
@@ -310,7 +310,7 @@ def build_world(w: WorldGen) -> dict[str, Any]:
                              "payee": f"Goal: {gname}", "note": None, "kind": "goal_transfer", "bill_id": None,
                              "goal": gid, "contribution": amount})
             saved = round(saved + amount, 2)
-        target_date = None if rng.random() < 0.25 else _add_months(today, rng.randint(3, 20)).isoformat()
+        target_date = None if rng.random() < 0.25 else add_months(today, rng.randint(3, 20)).isoformat()
         goals.append({"goal_id": gid, "name": gname, "target_amount": target, "saved_amount": saved,
                       "target_date": "2025-12-15" if completed else target_date,
                       "status": "completed" if completed else "active", "created_on": "2025-09-28",

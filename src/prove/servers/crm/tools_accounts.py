@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
     ACTIVITY_SELECT,
     CONTACT_SELECT,
     DEAL_SELECT,
@@ -36,22 +36,22 @@ from .tools import (
     RepId,
     RepList,
     SearchResults,
-    account_row,
     activity_model,
-    contact_row,
     contact_summary,
     deal_summary,
     email_taken,
     me,
-    rep_row,
-    server,
 )
+from .world import TITLES
+
+tools = Toolset("accounts")
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find anything in the CRM about {query}.",
     "Search for '{query}'.",
-    "Look up {query}: is it a lead, a contact or an account?",
+    Ask("Look up {query}: is it a lead or a contact?", kinds=["contact", "lead"]),
+    Ask("Which deals have '{query}' in the name?", kinds=["deal"]),
 ])
 def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "lead", "deal"]] | None = None,
            limit: Limit = 5) -> SearchResults:
@@ -94,9 +94,10 @@ def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "le
     return SearchResults(accounts=accounts, contacts=contacts, leads=leads, deals=deals, total=total)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who is on the sales team?",
     "Who's my manager, and what's my quota?",
+    Ask("List everyone on the sales team, including people who have left.", include_inactive=True),
 ])
 def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
     """List the sales team: reps with their title, team, manager and quarterly quota; one of them is you.
@@ -127,10 +128,12 @@ def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[Accou
             for r in rows]
 
 
-@server.tool(effect=READ, asks=[
-    "Show me my accounts.",
+@tools.tool(effect=READ, asks=[
+    Ask("Show me my accounts.", mine=True),
     "Which {industry} companies are {type}s?",
-    "List the accounts owned by {owner_id}, biggest pipeline first.",
+    Ask("List the accounts owned by {owner_id}, biggest pipeline first.", sort_by="open_pipeline"),
+    "Is there an account called '{query}'?",
+    Ask("What are our largest {industry} accounts by headcount?", sort_by="employees"),
 ])
 def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | None = None,
                   type: AccountType | None = None, owner_id: RepId | None = None, mine: bool = False,
@@ -165,7 +168,7 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
         params.append(type)
     if owner_id is not None:
         where += " AND a.owner_id = ?"
-        params.append(rep_row(ctx, owner_id)["rep_id"])
+        params.append(ctx.get("rep", owner_id)["rep_id"])
     if mine:
         where += " AND a.owner_id = ?"
         params.append(me(ctx)["rep_id"])
@@ -176,9 +179,10 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
     return AccountList(accounts=found[:limit], total=len(found))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me about the account {account_id}.",
+@tools.tool(effect=READ, asks=[
+    "Tell me about {account_id}.",
     "Who do we know at {account_id}, and what deals do we have with them?",
+    "How much open pipeline is there with {account_id}?",
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
@@ -193,9 +197,9 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     Raises:
         not_found: the account does not exist.
     """
-    account_row(ctx, account_id)
+    ctx.get("account", account_id)
     summary = _account_summaries(ctx, "a.account_id = ?", [account_id])[0]
-    row = account_row(ctx, account_id)
+    row = ctx.get("account", account_id)
     contacts = [contact_summary(r) for r in ctx.db.execute(CONTACT_SELECT + " WHERE c.account_id = ? ORDER BY c.full_name",
                                                            (account_id,))]
     deals = [deal_summary(r) for r in ctx.db.execute(DEAL_SELECT + " WHERE d.account_id = ? ORDER BY d.close_date DESC, "
@@ -206,10 +210,21 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
                    contacts=contacts, deals=deals)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create an account for {name}, a {industry} company.",
     "Add {name} ({website}) to the CRM as a {type} in {industry}, based in {city}.",
-])
+    Ask("{name} is a new {industry} prospect with about {employees} employees; set up an account for them.",
+        type="prospect"),
+], reply=[
+    "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
+    "I've created the account {result.name} ({result.account_id}) as a {type}.",
+], values={
+    "name": [
+        "Granite Freight", "Bluewater Analytics", "Osprey Health Partners", "Summit Retail Group", "Cedar Lane Energy",
+        "Harborview Media", "Ironbridge Manufacturing", "Brightpath Learning",
+    ],
+    "city": ["Chicago", "Austin", "Boston", "Denver", "Seattle", "Atlanta", "Toronto", "London"],
+})
 def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType = "prospect",
                    website: Name | None = None, phone: Phone | None = None, city: Name | None = None,
                    country: Name | None = None, employees: Annotated[int, Field(ge=1, le=5_000_000)] | None = None,
@@ -245,9 +260,10 @@ def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType =
     return get_account(ctx, account_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Who are the contacts at {account_id}?",
-    "Find the contact named {query}.",
+    "Find the person named {query} in our contacts.",
+    Ask("Which people at {account_id} can we still reach out to?", include_do_not_contact=False),
 ])
 def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | None = None,
                   include_do_not_contact: bool = True, limit: Limit = 20) -> ContactList:
@@ -267,7 +283,7 @@ def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | 
     """
     sql, params = CONTACT_SELECT + " WHERE 1 = 1", []
     if account_id is not None:
-        account_row(ctx, account_id)
+        ctx.get("account", account_id)
         sql += " AND c.account_id = ?"
         params.append(account_id)
     if query is not None:
@@ -280,22 +296,23 @@ def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | 
 
 
 def contact_model(ctx: Ctx, contact_id: str) -> Contact:
-    contact_row(ctx, contact_id)
+    ctx.get("contact", contact_id)
     row = ctx.db.execute(CONTACT_SELECT + " WHERE c.contact_id = ?", (contact_id,)).fetchone()
     deals = [deal_summary(r) for r in ctx.db.execute(DEAL_SELECT + " WHERE d.contact_id = ? ORDER BY d.close_date DESC",
                                                      (contact_id,))]
     acts = [activity_model(ctx, r) for r in ctx.db.execute(
         ACTIVITY_SELECT + " WHERE t.contact_id = ? ORDER BY coalesce(t.occurred_at, t.due_date) DESC, "
         "t.activity_id DESC LIMIT 5", (contact_id,))]
-    owner = rep_row(ctx, row["owner_id"])
+    owner = ctx.get("rep", row["owner_id"])
     return Contact(**contact_summary(row).model_dump(), first_name=row["first_name"], last_name=row["last_name"],
                    owner_id=row["owner_id"], owner_name=owner["name"], created_at=row["created_at"], deals=deals,
                    recent_activities=acts)
 
 
-@server.tool(effect=READ, asks=[
-    "Show me the contact {contact_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me {contact_id}.",
     "What's the latest with {contact_id}?",
+    "What's the e-mail and phone number of {contact_id}?",
 ])
 def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     """Show one contact with their deals and their five latest activities.
@@ -313,10 +330,14 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     return contact_model(ctx, contact_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add {first_name} {last_name} ({email}) as a contact at {account_id}.",
-    "Create a contact: {first_name} {last_name}, {title} at {account_id}, phone {phone}.",
-])
+    "Create a contact: {first_name} {last_name}, {title} at {account_id}, e-mail {email}, phone {phone}.",
+    "We met {first_name} {last_name} from {account_id}; their e-mail is {email}. Put them in the CRM.",
+], reply=[
+    "Added {result.full_name} as a contact at {result.account_name} ({result.contact_id}).",
+    "{result.full_name} is now in the CRM under {account_id}.",
+], values={"title": TITLES})
 def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name: Name, email: Email,
                    title: Name | None = None, phone: Phone | None = None) -> Contact:
     """Add a person at an account as a contact, owned by the account's owner.
@@ -336,7 +357,7 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
         not_found: the account does not exist.
         duplicate_email: another contact already has that e-mail address.
     """
-    acc = account_row(ctx, account_id)
+    acc = ctx.get("account", account_id)
     dup = email_taken(ctx, email)
     if dup:
         raise ToolError("duplicate_email", f"{dup['full_name']} ({dup['contact_id']}) already has the e-mail {email}.",
@@ -349,11 +370,16 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
     return contact_model(ctx, contact_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Update {contact_id}'s title to {title}.",
-    "{contact_id} asked us to stop contacting them, please flag that.",
+    Ask("{contact_id} asked us to stop contacting them, please flag that.", do_not_contact=True),
     "Change the e-mail of {contact_id} to {email} and the phone to {phone}.",
-])
+    "{contact_id} moved to {account_id}; update their record.",
+    Ask("{contact_id} is happy to hear from us again; lift the do-not-contact flag.", do_not_contact=False),
+], reply=[
+    "Updated {result.full_name}'s record.",
+    "Done: {result.full_name} ({result.title}, {result.account_name}) is up to date.",
+], values={"title": TITLES})
 def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, email: Email | None = None,
                    phone: Phone | None = None, account_id: AccountId | None = None,
                    do_not_contact: bool | None = None) -> Contact:
@@ -374,14 +400,14 @@ def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, e
         not_found: the contact or the account does not exist.
         duplicate_email: another contact already has that e-mail address.
     """
-    contact_row(ctx, contact_id)
+    ctx.get("contact", contact_id)
     if email is not None:
         dup = email_taken(ctx, email, except_contact=contact_id)
         if dup:
             raise ToolError("duplicate_email", f"{dup['full_name']} ({dup['contact_id']}) already has the e-mail {email}.")
         ctx.db.execute("UPDATE contacts SET email = ? WHERE contact_id = ?", (email, contact_id))
     if account_id is not None:
-        account_row(ctx, account_id)
+        ctx.get("account", account_id)
         ctx.db.execute("UPDATE contacts SET account_id = ? WHERE contact_id = ?", (account_id, contact_id))
     if title is not None:
         ctx.db.execute("UPDATE contacts SET title = ? WHERE contact_id = ?", (title, contact_id))

@@ -4,46 +4,42 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import iso, parse_date, parse_time
 
-from .tools import (
+from .server import (
     ACTIVITY_SELECT,
     AccountId,
+    ActiveRepId,
     Activity,
-    ActivityId,
     ActivityKind,
     ActivityList,
     ContactId,
     DealId,
     LeadId,
     Limit,
+    MyOpenTaskId,
     Name,
     Note,
     NoteList,
     Priority,
     RepId,
     Text,
-    account_row,
+    about_filter,
     active_rep,
     activity_by_id,
     activity_model,
-    activity_row,
-    contact_row,
-    deal_row,
-    lead_row,
     me,
-    parse_date,
-    parse_time,
-    rep_row,
+    not_in_past,
     require_owner,
-    server,
     targets,
 )
-from .world import iso
+
+tools = Toolset("activities")
 
 
 def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
-    row = activity_row(ctx, activity_id)
+    row = ctx.get("activity", activity_id)
     if row["kind"] != "task":
         raise ToolError("not_a_task", f"{activity_id} is a logged {row['kind']}, not a task.",
                         hint="Find your tasks with list_tasks.")
@@ -53,18 +49,12 @@ def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
     return row
 
 
-def _due(ctx: Ctx, value: str) -> str:
-    day = parse_date(value, "due_date")
-    if day < ctx.today():
-        raise ToolError("due_date_in_past", f"due_date {day.isoformat()} is before today, {ctx.today().isoformat()}.",
-                        hint="Pick today or a later day.")
-    return day.isoformat()
-
-
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on my to-do list?",
-    "Which of my tasks are {status}?",
-    "Show the open tasks for {deal_id}.",
+    Ask("Which of my tasks are overdue?", status="overdue"),
+    Ask("Show my open tasks for {deal_id}.", status="open"),
+    Ask("What tasks have I completed?", status="completed"),
+    "What do I have due by {due_before}?",
 ])
 def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open", owner_id: RepId | None = None,
                due_before: str | None = None, deal_id: DealId | None = None, contact_id: ContactId | None = None,
@@ -87,7 +77,7 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
         not_found: the rep, deal or contact does not exist.
         invalid_date: `due_before` is not a date.
     """
-    owner = rep_row(ctx, owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
+    owner = ctx.get("rep", owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
     sql, params = ACTIVITY_SELECT + " WHERE t.kind = 'task' AND t.owner_id = ?", [owner]
     if status in ("open", "overdue"):
         sql += " AND t.status = 'open'"
@@ -101,22 +91,38 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
         params.append(parse_date(due_before, "due_before").isoformat())
     if deal_id is not None:
         sql += " AND t.deal_id = ?"
-        params.append(deal_row(ctx, deal_id)["deal_id"])
+        params.append(ctx.get("deal", deal_id)["deal_id"])
     if contact_id is not None:
         sql += " AND t.contact_id = ?"
-        params.append(contact_row(ctx, contact_id)["contact_id"])
+        params.append(ctx.get("contact", contact_id)["contact_id"])
     rows = ctx.db.execute(sql + " ORDER BY t.due_date, t.activity_id", params).fetchall()
     return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Remind me to '{subject}' on {due_date}, it's for {deal_id}.",
-    "Create a {priority} priority task for {deal_id}: {subject}, due {due_date}.",
-    "Give {owner_id} a task to {subject} by {due_date}, about {contact_id}.",
-])
-def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal", owner_id: RepId | None = None,
-                deal_id: DealId | None = None, contact_id: ContactId | None = None,
-                account_id: AccountId | None = None, lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
+@tools.tool(effect=WRITE, asks=[
+    "Remind me on {due_date} about {deal_id}: '{subject}'.",
+    "Create a {priority} priority task for {deal_id}, due {due_date}: '{subject}'.",
+    "Give {owner_id} a task about {contact_id}, due {due_date}: '{subject}'.",
+    "Add a to-do for {account_id} by {due_date}: '{subject}'.",
+], reply=[
+    "Task created: '{result.subject}', due {due_date} ({result.activity_id}).",
+    "I've added '{result.subject}' for {result.owner_name}, due {due_date}.",
+], values={
+    "subject": [
+        "Send the revised proposal", "Schedule a demo with the data team", "Follow up on the pricing questions",
+        "Book the quarterly business review", "Share the security questionnaire", "Confirm the renewal terms",
+        "Call back about the pilot results", "Prepare the order form",
+    ],
+    "details": [
+        "Include the 3-year pricing option.", "They want SSO covered in the demo.",
+        "Loop in their procurement lead.", "Use the updated case study deck.", "Ask about the budget timeline.",
+        "Confirm the number of seats first.",
+    ],
+})
+def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal",
+                owner_id: ActiveRepId | None = None, deal_id: DealId | None = None,
+                contact_id: ContactId | None = None, account_id: AccountId | None = None,
+                lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
     """Create a task with a due date, for you or another active rep, about a deal, contact, account or lead.
 
     Args:
@@ -143,7 +149,7 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
     """
     owner = active_rep(ctx, owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
     about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
-    due = _due(ctx, due_date)
+    due = not_in_past(ctx, due_date, "due_date", "Pick today or a later day.")
     activity_id = ctx.new_id("ACT")
     ctx.db.execute("INSERT INTO activities (activity_id, kind, subject, details, status, priority, due_date, occurred_at, "
                    "outcome, owner_id, account_id, contact_id, deal_id, lead_id, created_at) "
@@ -153,11 +159,20 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Mark the task {activity_id} as done.",
+@tools.tool(effect=WRITE, asks=[
+    "Mark {activity_id} as done.",
     "I finished {activity_id}; the outcome was '{outcome}'.",
-])
-def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None) -> Activity:
+    "Tick off {activity_id}, it's finished.",
+], reply=[
+    "Done: '{result.subject}' is marked completed.",
+    "I've closed out the task '{result.subject}'.",
+], values={
+    "outcome": [
+        "Proposal sent", "Demo booked for next week", "Left a voicemail", "Order form signed",
+        "Pricing approved by their CFO", "No answer; trying again Friday", "Security review passed",
+    ],
+})
+def complete_task(ctx: Ctx, activity_id: MyOpenTaskId, outcome: Text | None = None) -> Activity:
     """Mark one of your open tasks as completed now.
 
     Args:
@@ -179,11 +194,15 @@ def complete_task(ctx: Ctx, activity_id: ActivityId, outcome: Text | None = None
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Move the task {activity_id} to {due_date}.",
+@tools.tool(effect=WRITE, asks=[
+    "Move {activity_id} to {due_date}.",
     "Push {activity_id} to {due_date} and make it {priority} priority.",
+    "I can't get to {activity_id} in time; it's now due {due_date}.",
+], reply=[
+    "'{result.subject}' is now due {due_date}.",
+    "Rescheduled: '{result.subject}' moves to {due_date}, {result.priority} priority.",
 ])
-def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: Priority | None = None) -> Activity:
+def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority: Priority | None = None) -> Activity:
     """Give one of your open tasks a new due date (and optionally a new priority).
 
     Args:
@@ -204,15 +223,33 @@ def reschedule_task(ctx: Ctx, activity_id: ActivityId, due_date: str, priority: 
     """
     _task(ctx, activity_id)
     ctx.db.execute("UPDATE activities SET due_date = ?, priority = coalesce(?, priority) WHERE activity_id = ?",
-                   (_due(ctx, due_date), priority, activity_id))
+                   (not_in_past(ctx, due_date, "due_date", "Pick today or a later day."), priority, activity_id))
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Log a call with {contact_id}: {subject}, outcome '{outcome}'.",
-    "Record that I e-mailed {contact_id} about {deal_id}: {subject}.",
-    "Log a {kind} with the lead {lead_id}: {subject}.",
-])
+@tools.tool(effect=WRITE, asks=[
+    Ask("Log a call with {contact_id} about '{subject}'; outcome: {outcome}.", kind="call"),
+    Ask("Record that I e-mailed {contact_id} about {deal_id}: '{subject}'.", kind="email"),
+    "Log a {kind} with {lead_id}: '{subject}'.",
+    Ask("I met {contact_id} at {occurred_at}; log the meeting as '{subject}'.", kind="meeting"),
+], reply=[
+    "Logged the {kind} '{result.subject}' ({result.activity_id}).",
+    "The {kind} '{result.subject}' is on the record now.",
+], values={
+    "subject": [
+        "Pricing follow-up", "Discovery call", "Quarterly business review", "Renewal check-in",
+        "Demo of the dashboards", "Intro to the new champion", "Contract questions",
+    ],
+    "outcome": [
+        "Connected - wants a proposal", "Left a voicemail", "Interested, needs budget approval",
+        "Asked for a security review", "Not a fit right now", "Agreed to a pilot",
+    ],
+    "details": [
+        "They need SSO before signing.", "Budget frees up next quarter.", "Comparing us with Looker.",
+        "Their CFO joins the next call.", "Wants references from their industry.",
+        "Renewal decision is due by the end of the month.",
+    ],
+})
 def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: Name, contact_id: ContactId | None = None,
                  deal_id: DealId | None = None, account_id: AccountId | None = None, lead_id: LeadId | None = None,
                  occurred_at: str | None = None, outcome: Text | None = None, details: Text | None = None) -> Activity:
@@ -239,12 +276,12 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
         missing_target: none of contact, deal, account or lead was given.
         contact_not_on_account: the contact works at another account than the deal or account.
         contact_opted_out: a call or e-mail with a contact who asked not to be contacted.
-        invalid_date: `occurred_at` is not a date and time.
+        invalid_time: `occurred_at` is not a local date and time (a UTC offset is refused).
         occurred_in_future: `occurred_at` is later than now.
     """
     about = targets(ctx, account_id=account_id, contact_id=contact_id, deal_id=deal_id, lead_id=lead_id)
     if contact_id is not None and kind in ("call", "email"):
-        contact = contact_row(ctx, contact_id)
+        contact = ctx.get("contact", contact_id)
         if contact["do_not_contact"]:
             raise ToolError("contact_opted_out", f"{contact['full_name']} asked not to be contacted; calls and e-mails "
                             "to them are not allowed.", hint="Reach the account through another contact.")
@@ -264,10 +301,11 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
     return activity_by_id(ctx, activity_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's the activity history on {deal_id}?",
     "When did we last talk to {contact_id}?",
     "Show all {kind}s with {account_id}.",
+    "What have we done so far with {lead_id}?",
 ])
 def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: DealId | None = None,
                     account_id: AccountId | None = None, lead_id: LeadId | None = None,
@@ -289,13 +327,9 @@ def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: Deal
     Raises:
         not_found: the contact, deal, account or lead does not exist.
     """
-    sql, params = ACTIVITY_SELECT + " WHERE 1 = 1", []
-    for column, value, check in (("contact_id", contact_id, contact_row), ("deal_id", deal_id, deal_row),
-                                 ("account_id", account_id, account_row), ("lead_id", lead_id, lead_row)):
-        if value is not None:
-            check(ctx, value)
-            sql += f" AND t.{column} = ?"
-            params.append(value)
+    where, params = about_filter(ctx, "t", contact_id=contact_id, deal_id=deal_id, account_id=account_id,
+                                 lead_id=lead_id)
+    sql = ACTIVITY_SELECT + " WHERE 1 = 1" + where
     if kind is not None:
         sql += " AND t.kind = ?"
         params.append(kind)
@@ -313,10 +347,23 @@ def _note(row) -> Note:  # noqa: ANN001 - a sqlite3.Row joined with the author's
 NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.rep_id = n.author_id"
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Add a note to {deal_id}: {body}",
     "Note on {contact_id}, titled '{title}': {body}",
-])
+    "Jot this down on {account_id}: {body}",
+    "Put a note on {lead_id} saying: {body}",
+], reply=[
+    "Saved the note '{result.title}' ({result.note_id}).",
+    "Noted: '{result.title}' is on the record.",
+], values={
+    "body": [
+        "CFO approved budget; waiting on legal.", "They are evaluating Looker as well.",
+        "Champion moves to a new role next month.", "Procurement needs three quotes before signing.",
+        "Pilot went well: 40 active users in week one.", "Renewal risk: usage dropped last quarter.",
+        "Prefers e-mail over calls.", "Decision expected after their board meeting.",
+    ],
+    "title": ["Budget", "Competition", "Champion", "Procurement", "Pilot", "Renewal risk", "Preferences", "Timeline"],
+})
 def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | None = None,
              contact_id: ContactId | None = None, account_id: AccountId | None = None,
              lead_id: LeadId | None = None) -> Note:
@@ -350,9 +397,10 @@ def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | 
     return _note(ctx.db.execute(NOTE_SELECT + " WHERE n.note_id = ?", (note_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What notes do we have on {account_id}?",
     "Read me the notes on {deal_id}.",
+    "Has anyone written anything down about {lead_id}?",
 ])
 def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | None = None,
                account_id: AccountId | None = None, lead_id: LeadId | None = None, limit: Limit = 20) -> NoteList:
@@ -371,12 +419,8 @@ def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | 
     Raises:
         not_found: the deal, contact, account or lead does not exist.
     """
-    sql, params = NOTE_SELECT + " WHERE 1 = 1", []
-    for column, value, check in (("deal_id", deal_id, deal_row), ("contact_id", contact_id, contact_row),
-                                 ("account_id", account_id, account_row), ("lead_id", lead_id, lead_row)):
-        if value is not None:
-            check(ctx, value)
-            sql += f" AND n.{column} = ?"
-            params.append(value)
-    rows = ctx.db.execute(sql + " ORDER BY n.created_at DESC, n.note_id DESC", params).fetchall()
+    where, params = about_filter(ctx, "n", deal_id=deal_id, contact_id=contact_id, account_id=account_id,
+                                 lead_id=lead_id)
+    rows = ctx.db.execute(NOTE_SELECT + " WHERE 1 = 1" + where + " ORDER BY n.created_at DESC, n.note_id DESC",
+                          params).fetchall()
     return NoteList(notes=[_note(r) for r in rows[:limit]], total=len(rows))

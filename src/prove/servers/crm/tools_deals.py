@@ -5,17 +5,22 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import parse_date
 
-from .tools import (
+from .server import (
+    DEAL_NAMES,
     DEAL_SELECT,
     AccountId,
+    ActiveRepId,
     Amount,
     ContactId,
     Deal,
     DealId,
     DealList,
     Limit,
+    MyClosedDealId,
+    MyOpenDealId,
     Name,
     OpenStage,
     PipelineSummary,
@@ -24,27 +29,23 @@ from .tools import (
     Stage,
     StageSummary,
     Text,
-    account_row,
     active_rep,
-    contact_row,
     deal_model,
-    deal_row,
     deal_summary,
     future_close_date,
     me,
-    parse_date,
     probability,
     quarter_of,
     record_stage,
-    rep_row,
     require_owner,
-    server,
 )
-from .world import OPEN_STAGES, STAGES
+from .world import LOSS_REASONS, NEXT_STEPS, OPEN_STAGES, STAGES
+
+tools = Toolset("deals")
 
 
 def _contact_at(ctx: Ctx, contact_id: str, account_id: str) -> None:
-    contact = contact_row(ctx, contact_id)
+    contact = ctx.get("contact", contact_id)
     if contact["account_id"] != account_id:
         raise ToolError("contact_not_on_account", f"{contact['full_name']} does not work at the deal's account.",
                         hint="Pick a contact of that account (list_contacts with account_id).")
@@ -56,11 +57,12 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
                         "changed.", hint="Reopen it first with reopen_deal.")
 
 
-@server.tool(effect=READ, asks=[
-    "Show my open deals.",
+@tools.tool(effect=READ, asks=[
+    Ask("Show my open deals.", mine=True, open_only=True),
     "Which deals are in {stage}?",
-    "What deals are closing before {closing_before}, biggest first?",
+    Ask("What deals are closing by {closing_before}, biggest first?", sort_by="amount"),
     "List the deals with {account_id}.",
+    Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
 ])
 def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: RepId | None = None,
                mine: bool = False, account_id: AccountId | None = None, closing_after: str | None = None,
@@ -97,13 +99,13 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
         sql += " AND d.stage NOT IN ('closed_won', 'closed_lost')"
     if owner_id is not None:
         sql += " AND d.owner_id = ?"
-        params.append(rep_row(ctx, owner_id)["rep_id"])
+        params.append(ctx.get("rep", owner_id)["rep_id"])
     if mine:
         sql += " AND d.owner_id = ?"
         params.append(me(ctx)["rep_id"])
     if account_id is not None:
         sql += " AND d.account_id = ?"
-        params.append(account_row(ctx, account_id)["account_id"])
+        params.append(ctx.get("account", account_id)["account_id"])
     if closing_after is not None:
         sql += " AND d.close_date >= ?"
         params.append(parse_date(closing_after, "closing_after").isoformat())
@@ -123,9 +125,10 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
                     total_amount=round(sum(r["amount"] for r in rows), 2))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me about the deal {deal_id}.",
+@tools.tool(effect=READ, asks=[
+    "Tell me about {deal_id}.",
     "What stage is {deal_id} in, and how did it get there?",
+    "What's the next step on {deal_id}?",
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
@@ -144,10 +147,18 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Open a new deal '{name}' with {account_id} for {amount}, closing {close_date}.",
-    "Create a {stage} deal called '{name}' at {account_id}, worth {amount} dollars, expected to close on {close_date}, with {contact_id} as the contact.",
-])
+@tools.tool(effect=WRITE, asks=[
+    "Open a new deal '{name}' with {account_id} for ${amount}, closing {close_date}.",
+    ("Create a {stage} deal called '{name}' at {account_id}, worth ${amount}, expected to close on "
+     "{close_date}, with {contact_id} as the contact."),
+    "{account_id} wants to buy: log a ${amount} opportunity named '{name}' closing {close_date}.",
+], reply=[
+    "Created the deal '{result.name}' ({result.deal_id}) for ${result.amount}, in {result.stage}.",
+    "'{result.name}' is in your pipeline now, expected to close {close_date}.",
+], values={
+    "name": DEAL_NAMES,
+    "next_step": NEXT_STEPS,
+})
 def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, close_date: str,
                 stage: OpenStage = "prospecting", contact_id: ContactId | None = None,
                 next_step: Text | None = None) -> Deal:
@@ -171,7 +182,7 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    account_row(ctx, account_id)
+    ctx.get("account", account_id)
     if contact_id is not None:
         _contact_at(ctx, contact_id, account_id)
     close = future_close_date(ctx, close_date)
@@ -186,12 +197,19 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Change the amount on {deal_id} to {amount}.",
+@tools.tool(effect=WRITE, asks=[
+    "Change the amount on {deal_id} to ${amount}.",
     "Push the close date of {deal_id} to {close_date}.",
     "Set the next step on {deal_id} to '{next_step}'.",
-])
-def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amount | None = None,
+    "Make {contact_id} the main contact on {deal_id}.",
+], reply=[
+    "Updated '{result.name}': ${result.amount}, closing {result.close_date}.",
+    "Done; {deal_id} is up to date.",
+], values={
+    "name": DEAL_NAMES,
+    "next_step": NEXT_STEPS,
+})
+def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amount: Amount | None = None,
                 close_date: str | None = None, next_step: Text | None = None,
                 contact_id: ContactId | None = None) -> Deal:
     """Change an open deal you own: its name, amount, close date, next step or primary contact; omitted fields stay.
@@ -215,7 +233,7 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     _require_open(row)
     updates: dict[str, object] = {}
@@ -236,12 +254,18 @@ def update_deal(ctx: Ctx, deal_id: DealId, name: Name | None = None, amount: Amo
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {deal_id} to {stage}.",
-    "We lost {deal_id}: mark it closed_lost because '{loss_reason}'.",
-    "{deal_id} is signed! Mark it {stage}.",
-])
-def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text | None = None) -> Deal:
+    Ask("We lost {deal_id} because {loss_reason}; close it as lost.", stage="closed_lost"),
+    Ask("{deal_id} is signed! Mark it won.", stage="closed_won"),
+    "Advance {deal_id} to the {stage} stage.",
+], reply=[
+    "{deal_id} is now in {stage}, at {result.probability}% probability.",
+    "Moved '{result.name}' to {stage}.",
+], values={
+    "loss_reason": LOSS_REASONS,
+})
+def update_deal_stage(ctx: Ctx, deal_id: MyOpenDealId, stage: Stage, loss_reason: Text | None = None) -> Deal:
     """Move a deal you own to another stage; closing it as won or lost is final until it is reopened.
 
     Open deals move freely between 'prospecting', 'qualification', 'proposal' and 'negotiation'
@@ -263,7 +287,7 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
         invalid_stage_transition: the deal is closed (reopen it first) or already in that stage.
         loss_reason_required: `stage` is 'closed_lost' and no loss reason was given.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     current = row["stage"]
     if current in ("closed_won", "closed_lost"):
@@ -291,11 +315,16 @@ def update_deal_stage(ctx: Ctx, deal_id: DealId, stage: Stage, loss_reason: Text
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reopen {deal_id} in {stage}.",
-    "The customer came back; reopen the lost deal {deal_id} with a close date of {close_date}.",
+    "The customer came back; reopen {deal_id} with a close date of {close_date}.",
+    "Bring {deal_id} back to life.",
+], reply=[
+    "Reopened '{result.name}' in {result.stage}, closing {result.close_date}.",
+    "{deal_id} is open again, expected to close {result.close_date}.",
 ])
-def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", close_date: str | None = None) -> Deal:
+def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiation",
+                close_date: str | None = None) -> Deal:
     """Reopen a won or lost deal you own, back into an open stage.
 
     Args:
@@ -313,7 +342,7 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     if row["stage"] in OPEN_STAGES:
         raise ToolError("deal_not_closed", f"'{row['name']}' is open (in {row['stage']}); only closed deals can be "
@@ -326,11 +355,15 @@ def reopen_deal(ctx: Ctx, deal_id: DealId, stage: OpenStage = "negotiation", clo
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Hand {deal_id} over to {owner_id}.",
-    "Reassign my deal {deal_id} to {owner_id}, they're taking over the account.",
+    "Reassign {deal_id} to {owner_id}, they're taking over the account.",
+    "{owner_id} should own {deal_id} from now on.",
+], reply=[
+    "{deal_id} now belongs to {owner_id}.",
+    "Handed '{result.name}' over to {result.owner_name}.",
 ])
-def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
+def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: ActiveRepId) -> Deal:
     """Hand an open deal you own to another active rep (after that, only they can change it).
 
     Args:
@@ -346,7 +379,7 @@ def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
         deal_closed: the deal is won or lost.
         rep_inactive: the rep has left the company.
     """
-    row = deal_row(ctx, deal_id)
+    row = ctx.get("deal", deal_id)
     require_owner(ctx, row, "deal")
     _require_open(row)
     active_rep(ctx, owner_id)
@@ -354,10 +387,11 @@ def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: RepId) -> Deal:
     return deal_model(ctx, deal_id)
 
 
-@server.tool(effect=READ, asks=[
-    "How does my pipeline look?",
+@tools.tool(effect=READ, asks=[
+    Ask("How does my pipeline look?", mine=True),
     "Give me the team's pipeline by stage.",
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
+    Ask("How far am I from my quota this quarter?", mine=True),
 ])
 def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False) -> PipelineSummary:
     """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.
@@ -375,7 +409,7 @@ def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False
     Raises:
         not_found: `owner_id` is not a rep.
     """
-    rep = rep_row(ctx, owner_id) if owner_id is not None else (me(ctx) if mine else None)
+    rep = ctx.get("rep", owner_id) if owner_id is not None else (me(ctx) if mine else None)
     start, end, label = quarter_of(ctx.today())
     sql, params = "SELECT * FROM deals WHERE 1 = 1", []
     if rep is not None:

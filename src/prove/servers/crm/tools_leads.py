@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
+    DEAL_NAMES,
     LEAD_SELECT,
     AccountId,
     Amount,
@@ -20,30 +21,32 @@ from .tools import (
     LeadSource,
     LeadStatus,
     Limit,
+    MyOpenLeadId,
     Name,
     Phone,
     Query,
+    QueuedLeadId,
     Rating,
     RepId,
-    account_row,
     email_taken,
     future_close_date,
     lead_model,
-    lead_row,
     lead_summary,
     me,
     probability,
     record_stage,
-    rep_row,
     require_owner,
-    server,
 )
+from .world import LEAD_TITLES
+
+tools = Toolset("leads")
 
 
-@server.tool(effect=READ, asks=[
-    "Show me my {status} leads.",
-    "What leads are waiting in the unassigned queue?",
+@tools.tool(effect=READ, asks=[
+    Ask("Show me my {status} leads.", mine=True),
+    Ask("What leads are waiting in the unassigned queue?", unassigned=True),
     "List the {rating} leads that came from {source}.",
+    "Do we have a lead from {query}?",
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
                rating: Rating | None = None, owner_id: RepId | None = None, mine: bool = False,
@@ -74,7 +77,7 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
             params.append(value)
     if owner_id is not None:
         sql += " AND l.owner_id = ?"
-        params.append(rep_row(ctx, owner_id)["rep_id"])
+        params.append(ctx.get("rep", owner_id)["rep_id"])
     if mine:
         sql += " AND l.owner_id = ?"
         params.append(me(ctx)["rep_id"])
@@ -88,9 +91,10 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
     return LeadList(leads=[lead_summary(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me lead {lead_id}.",
-    "What's the status of the lead {lead_id}, and who owns it?",
+@tools.tool(effect=READ, asks=[
+    "Show me {lead_id}.",
+    "What's the status of {lead_id}, and who owns it?",
+    "What's happened with {lead_id} so far?",
 ])
 def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     """Show one lead with its latest activities and, once converted, what it became.
@@ -108,10 +112,21 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "New lead: {first_name} {last_name} from {company}, {email}, came in through {source}.",
-    "Add {first_name} {last_name} ({title} at {company}) as a {rating} lead from {source}.",
-])
+    "Add {first_name} {last_name} ({title} at {company}, {email}) as a {rating} lead from {source}.",
+    Ask("Put {first_name} {last_name} of {company} ({email}, from {source}) in the shared queue for someone else.",
+        assign_to_me=False),
+], reply=[
+    "Created the lead {result.full_name} from {result.company} ({result.lead_id}).",
+    "{result.full_name} is in the CRM as a new {result.rating} lead.",
+], values={
+    "company": [
+        "Granite Freight", "Quantum Retail", "Lakeside Clinics", "Pioneer Logistics", "Evergreen Schools",
+        "Redwood Capital", "Atlas Hospitality",
+    ],
+    "title": LEAD_TITLES,
+})
 def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, email: Email, source: LeadSource,
                 title: Name | None = None, phone: Phone | None = None, industry: Industry | None = None,
                 rating: Rating = "warm", assign_to_me: bool = True) -> Lead:
@@ -154,11 +169,14 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Claim lead {lead_id} from the queue.",
-    "Assign the unowned lead {lead_id} to me.",
+@tools.tool(effect=WRITE, asks=[
+    "Claim {lead_id} from the queue.",
+    "I'll take {lead_id}; make it mine.",
+], reply=[
+    "{lead_id} is yours now.",
+    "You now own the lead {result.full_name} from {result.company}.",
 ])
-def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
+def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     """Take a lead from the shared queue: you become its owner.
 
     Args:
@@ -172,22 +190,27 @@ def claim_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
         lead_already_converted: the lead was converted already.
         lead_already_assigned: the lead already has an owner.
     """
-    row = lead_row(ctx, lead_id)
+    row = ctx.get("lead", lead_id)
     if row["status"] == "converted":
         raise ToolError("lead_already_converted", f"{row['full_name']} was converted on {row['converted_at'][:10]}.")
     if row["owner_id"] is not None:
-        owner = "you" if row["owner_id"] == me(ctx)["rep_id"] else rep_row(ctx, row["owner_id"])["name"]
+        owner = "you" if row["owner_id"] == me(ctx)["rep_id"] else ctx.get("rep", row["owner_id"])["name"]
         raise ToolError("lead_already_assigned", f"{row['full_name']} is already owned by {owner}.",
                         hint="Only leads in the shared queue can be claimed (list_leads with unassigned=true).")
     ctx.db.execute("UPDATE leads SET owner_id = ? WHERE lead_id = ?", (me(ctx)["rep_id"], lead_id))
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Mark lead {lead_id} as {status}.",
-    "I spoke with {lead_id}; they're {status} now.",
+@tools.tool(effect=WRITE, asks=[
+    "Mark {lead_id} as {status}.",
+    Ask("I spoke with {lead_id}; they're qualified now.", status="qualified"),
+    Ask("{lead_id} isn't a fit; mark them unqualified.", status="unqualified"),
+    "Set {lead_id} to {status} and rate them {rating}.",
+], reply=[
+    "{lead_id} is now {status}.",
+    "Updated {result.full_name}: {status}, rated {result.rating}.",
 ])
-def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "working", "qualified", "unqualified"],
+def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],
                        rating: Rating | None = None) -> Lead:
     """Set the status (and optionally the rating) of a lead you own; converting is done with convert_lead.
 
@@ -204,7 +227,7 @@ def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "workin
         lead_already_converted: the lead was converted; its status is final.
         not_owner: the lead belongs to another rep or to the shared queue.
     """
-    row = lead_row(ctx, lead_id)
+    row = ctx.get("lead", lead_id)
     if row["status"] == "converted":
         raise ToolError("lead_already_converted", f"{row['full_name']} was converted on {row['converted_at'][:10]}; "
                         "the status of a converted lead cannot change.")
@@ -214,12 +237,18 @@ def update_lead_status(ctx: Ctx, lead_id: LeadId, status: Literal["new", "workin
     return lead_model(ctx, lead_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Convert lead {lead_id} into a deal worth {amount}.",
-    "Convert {lead_id} under the existing account {account_id}; no deal yet.",
-    "{lead_id} is ready: convert them with a deal named '{deal_name}' closing on {close_date}.",
-])
-def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None, create_deal: bool = True,
+@tools.tool(effect=WRITE, asks=[
+    "Convert {lead_id} into a ${amount} opportunity.",
+    Ask("Convert {lead_id} under the existing account {account_id}, without a deal for now.", create_deal=False),
+    "{lead_id} is ready: convert them with an opportunity named '{deal_name}' closing on {close_date}.",
+    "Turn {lead_id} into a customer contact.",
+], reply=[
+    "Converted {lead_id}: contact {result.contact_id} at {result.account_name}.",
+    "{lead_id} is converted; they're now a contact at {result.account_name}.",
+], values={
+    "deal_name": DEAL_NAMES,
+})
+def convert_lead(ctx: Ctx, lead_id: MyOpenLeadId, account_id: AccountId | None = None, create_deal: bool = True,
                  deal_name: Name | None = None, amount: Amount | None = None, close_date: str | None = None) -> LeadConversion:
     """Convert a lead you own into an account, a contact and (by default) a deal in 'qualification'.
 
@@ -247,7 +276,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
         invalid_date: `close_date` is not a date.
         close_date_in_past: `close_date` is before today.
     """
-    row = lead_row(ctx, lead_id)
+    row = ctx.get("lead", lead_id)
     if row["status"] == "converted":
         raise ToolError("lead_already_converted", f"{row['full_name']} was converted on {row['converted_at'][:10]} "
                         f"into contact {row['converted_contact_id']}.", hint="Work with that contact and account instead.")
@@ -260,7 +289,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
     close = future_close_date(ctx, close_date) if close_date is not None else \
         (ctx.today() + timedelta(days=90)).isoformat()
     if account_id is not None:
-        acc = account_row(ctx, account_id)
+        acc = ctx.get("account", account_id)
     else:
         acc = ctx.db.execute("SELECT * FROM accounts WHERE lower(name) = lower(?)", (row["company"],)).fetchone()
     account_created = acc is None
@@ -270,7 +299,7 @@ def convert_lead(ctx: Ctx, lead_id: LeadId, account_id: AccountId | None = None,
                        "employees, annual_revenue, owner_id, created_at) VALUES (?, ?, ?, 'prospect', NULL, "
                        "NULL, NULL, NULL, NULL, NULL, ?, ?)",
                        (new_account, row["company"], row["industry"] or "Other", me_id, now))
-        acc = account_row(ctx, new_account)
+        acc = ctx.get("account", new_account)
     contact = email_taken(ctx, row["email"])
     contact_created = contact is None
     if contact is None:

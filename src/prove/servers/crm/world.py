@@ -21,6 +21,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- vocabulary shared with the tools -----------------------------------------------------------
 
@@ -91,10 +92,6 @@ NOTE_TOPICS = (
     ("Renewal risk", "Usage dropped {n}% last quarter; plan a health check with {first}."),
 )
 RIVALS = ("Tableau", "Looker", "Power BI", "Domo", "Sigma", "Mode")
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:

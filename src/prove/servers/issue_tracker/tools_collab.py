@@ -2,33 +2,38 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
-from .tools import (
+from .server import (
+    COMMENTS,
     Comment,
-    CommentId,
+    CommentIssueId,
     CommentList,
     IssueId,
     Label,
     Labels,
     Limit,
+    MyCommentId,
     Text,
     UserId,
     Watchers,
+    WorkIssueId,
     add_labels_to,
-    fetch,
+    issue_for,
     labels_of,
     me,
     normalize_labels,
     record,
     require,
-    server,
 )
+
+tools = Toolset("collab")
 
 COMMENT_SQL = "SELECT c.*, u.name AS author_name FROM comments c JOIN users u ON u.user_id = c.author_id"
 
@@ -39,11 +44,17 @@ def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
 
 # ----- comments ----------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Comment on {issue_id}: {body}",
-    "Add a note to {issue_id} saying '{body}'.",
-])
-def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
+    "Add a comment to {issue_id} saying '{body}'.",
+    "Reply on {issue_id}: {body}",
+], reply=[
+    "Posted your comment on {issue_id}.",
+    "Your comment is on {issue_id} ({result.comment_id}).",
+], values={
+    "body": COMMENTS,
+})
+def add_comment(ctx: Ctx, issue_id: CommentIssueId, body: Text) -> Comment:
     """Add a comment to an issue, as the signed-in user (any member, admin or viewer of its project may).
 
     Args:
@@ -58,8 +69,7 @@ def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
         project_archived: the issue's project is archived.
         permission_denied: the user is not a member of the issue's project.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "comment")
+    issue_for(ctx, issue_id, "comment")
     comment_id = ctx.new_id("CMT")
     ctx.db.execute("INSERT INTO comments (comment_id, issue_id, author_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
                    (comment_id, issue_id, me(ctx), body, ctx.now_iso()))
@@ -67,9 +77,10 @@ def add_comment(ctx: Ctx, issue_id: IssueId, body: Text) -> Comment:
     return _comment(ctx.db.execute(COMMENT_SQL + " WHERE c.comment_id = ?", (comment_id,)).fetchone())
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What are people saying on {issue_id}?",
-    "Show me the latest {limit} comments on {issue_id}.",
+    Ask("Show me the latest {limit} comments on {issue_id}.", newest_first=True),
+    "Read me the discussion on {issue_id} from the start.",
 ])
 def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit: Limit = 20) -> CommentList:
     """List the comments on an issue.
@@ -85,18 +96,23 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
     Raises:
         not_found: no issue has that ID.
     """
-    fetch(ctx, "issue", issue_id)
+    ctx.get("issue", issue_id)
     order = "DESC" if newest_first else "ASC"
     rows = ctx.db.execute(COMMENT_SQL + f" WHERE c.issue_id = ? ORDER BY c.created_at {order}, c.comment_id {order}",
                           (issue_id,)).fetchall()
     return CommentList(comments=[_comment(r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Edit my comment {comment_id} to say '{body}'.",
-    "Fix the typo in comment {comment_id}: it should read {body}",
-])
-def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
+@tools.tool(effect=WRITE, asks=[
+    "Edit {comment_id} to say '{body}'.",
+    "Fix the typo in {comment_id}; it should read: {body}",
+], reply=[
+    "Your comment on {result.issue_id} now reads as you asked.",
+    "Edited {comment_id}.",
+], values={
+    "body": COMMENTS,
+})
+def edit_comment(ctx: Ctx, comment_id: MyCommentId, body: Text) -> Comment:
     """Change the text of one of the signed-in user's own comments.
 
     Args:
@@ -112,11 +128,11 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
         project_archived: the issue's project is archived.
         no_change: the comment already has that text.
     """
-    row = fetch(ctx, "comment", comment_id)
+    row = ctx.get("comment", comment_id)
     if row["author_id"] != me(ctx):
         raise ToolError("not_author", f"Comment {comment_id} was written by someone else.",
                         hint="You can only edit your own comments; add a new comment instead.")
-    issue = fetch(ctx, "issue", row["issue_id"])
+    issue = ctx.get("issue", row["issue_id"])
     require(ctx, issue["project_id"], "view")
     if row["body"] == body:
         raise ToolError("no_change", f"Comment {comment_id} already says that.", hint="Nothing to do.")
@@ -126,11 +142,17 @@ def edit_comment(ctx: Ctx, comment_id: CommentId, body: Text) -> Comment:
 
 # ----- labels ------------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Label {issue_id} with {labels}.",
     "Tag {issue_id} as {labels}.",
-])
-def add_labels(ctx: Ctx, issue_id: IssueId,
+], reply=[
+    "{issue_id} is labelled {labels} now.",
+    "Added the labels; {issue_id} carries {result.labels}.",
+], values={
+    "labels": [["tech-debt"], ["regression"], ["needs-design", "ux"], ["customer-reported"],
+               ["performance", "backend"], ["security"]],
+})
+def add_labels(ctx: Ctx, issue_id: WorkIssueId,
                labels: Annotated[list[Label], Field(min_length=1, max_length=10)]) -> Labels:
     """Add labels to an issue (labels it already has are skipped); an issue has at most 10 labels.
 
@@ -149,8 +171,7 @@ def add_labels(ctx: Ctx, issue_id: IssueId,
         no_change: the issue already has every label given.
         too_many_labels: the issue would have more than 10 labels.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue_for(ctx, issue_id)
     tags = normalize_labels(labels)
     if all(t in labels_of(ctx, issue_id) for t in tags):
         raise ToolError("no_change", f"{issue_id} already has {', '.join(tags)}.", hint="Nothing to do.")
@@ -159,11 +180,14 @@ def add_labels(ctx: Ctx, issue_id: IssueId,
     return Labels(issue_id=issue_id, labels=labels_of(ctx, issue_id), added=added)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Remove the {label} label from {issue_id}.",
-    "{issue_id} isn't {label} anymore, untag it.",
+    "{issue_id} isn't {label} anymore; untag it.",
+], reply=[
+    "Removed {label} from {issue_id}.",
+    "{issue_id} no longer carries {label}.",
 ])
-def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
+def remove_label(ctx: Ctx, issue_id: WorkIssueId, label: Label) -> Labels:
     """Remove one label from an issue.
 
     Args:
@@ -179,8 +203,7 @@ def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
         permission_denied: the user is not a member or admin of the issue's project.
         label_not_found: the issue does not have that label.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue_for(ctx, issue_id)
     tag = label.strip().lower().replace(" ", "-")
     if tag not in labels_of(ctx, issue_id):
         have = ", ".join(labels_of(ctx, issue_id)) or "none"
@@ -192,16 +215,28 @@ def remove_label(ctx: Ctx, issue_id: IssueId, label: Label) -> Labels:
 
 # ----- watchers -------------------------------------------------------------------------------------------
 
+def _watcher(ctx: Ctx, issue_id: str, user_id: str | None) -> tuple[str, sqlite3.Row]:
+    """Who watches or stops watching (default: the user) and their row; the issue's project must not be archived."""
+    issue = ctx.get("issue", issue_id)
+    who = user_id or me(ctx)
+    user = ctx.get("user", who)
+    require(ctx, issue["project_id"], "view")
+    return who, user
+
+
 def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     ids = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
                                         (issue_id,))]
     return Watchers(issue_id=issue_id, user_id=user_id, watchers=ids, total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Watch {issue_id} for me.",
     "Keep me posted on {issue_id}.",
     "Add {user_id} as a watcher on {issue_id}.",
+], reply=[
+    "Watching {issue_id}; it has {result.total} watchers now.",
+    "Notifications for {issue_id} are on.",
 ])
 def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
     """Start watching an issue (get notified of its changes), or add someone else as a watcher.
@@ -219,10 +254,7 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
         user_inactive: the user's account is deactivated.
         already_watching: the user already watches the issue.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    who = user_id or me(ctx)
-    user = fetch(ctx, "user", who)
-    require(ctx, issue["project_id"], "view")
+    who, user = _watcher(ctx, issue_id, user_id)
     if not user["active"]:
         raise ToolError("user_inactive", f"{user['name']}'s account is deactivated.", hint="Pick an active user.")
     if ctx.db.execute("SELECT 1 FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).fetchone():
@@ -231,10 +263,13 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
     return _watchers(ctx, issue_id, who)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Stop watching {issue_id}.",
     "I don't need notifications for {issue_id} anymore.",
     "Remove {user_id} from the watchers of {issue_id}.",
+], reply=[
+    "No more notifications for {issue_id}.",
+    "Removed from the watchers of {issue_id}; {result.total} remain.",
 ])
 def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
     """Stop watching an issue, or remove someone else from its watchers.
@@ -251,10 +286,7 @@ def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) ->
         project_archived: the issue's project is archived.
         not_watching: the user does not watch the issue.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    who = user_id or me(ctx)
-    user = fetch(ctx, "user", who)
-    require(ctx, issue["project_id"], "view")
+    who, user = _watcher(ctx, issue_id, user_id)
     gone = ctx.db.execute("DELETE FROM watchers WHERE issue_id = ? AND user_id = ?", (issue_id, who)).rowcount
     if not gone:
         raise ToolError("not_watching", f"{user['name']} does not watch {issue_id}.", hint="Nothing to do.")

@@ -6,9 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import like, parse_date
 
-from .tools import (
+from .server import (
     ISSUE_SQL,
     PRIORITY_ORDER,
     BulkResult,
@@ -20,7 +21,6 @@ from .tools import (
     IssueType,
     Label,
     Limit,
-    LinkView,
     Minutes,
     Points,
     Priority,
@@ -31,23 +31,22 @@ from .tools import (
     Text,
     Title,
     UserId,
+    WorkIssueId,
+    WorkProjectId,
     add_labels_to,
-    allowed_transitions,
     assignable,
-    escape_like,
-    fetch,
+    issue_for,
+    issue_model,
     me,
     normalize_labels,
-    open_blockers,
-    parse_date,
     record,
     require,
-    require_unresolved,
-    server,
     summary,
     summary_of,
     usable_sprint,
 )
+
+tools = Toolset("issues")
 
 SORTS = {
     "updated": "i.updated_at DESC, i.issue_id",
@@ -57,40 +56,8 @@ SORTS = {
 }
 
 
-def issue_model(ctx: Ctx, issue_id: str) -> Issue:
-    """The full issue as the user sees it."""
-    fetch(ctx, "issue", issue_id)
-    row = ctx.db.execute(ISSUE_SQL + " WHERE i.issue_id = ?", (issue_id,)).fetchone()
-    reporter = fetch(ctx, "user", row["reporter_id"])
-    links = []
-    for r in ctx.db.execute(
-            "SELECT l.link_id, l.type, l.source_id, l.target_id, o.issue_id AS other, o.title, o.status "
-            "FROM links l JOIN issues o ON o.issue_id = CASE WHEN l.source_id = :id THEN l.target_id "
-            "ELSE l.source_id END WHERE l.source_id = :id OR l.target_id = :id ORDER BY l.link_id", {"id": issue_id}):
-        outgoing = r["source_id"] == issue_id
-        relation = {"blocks": ("blocks", "is_blocked_by"), "duplicates": ("duplicates", "is_duplicated_by"),
-                    "relates_to": ("relates_to", "relates_to")}[r["type"]][0 if outgoing else 1]
-        links.append(LinkView(link_id=r["link_id"], relation=relation, issue_id=r["other"], title=r["title"],
-                              status=r["status"]))
-    watchers = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
-                                             (issue_id,))]
-    children = [r[0] for r in ctx.db.execute("SELECT issue_id FROM issues WHERE parent_id = ? ORDER BY issue_id",
-                                             (issue_id,))]
-    (comments,) = ctx.db.execute("SELECT count(*) FROM comments WHERE issue_id = ?", (issue_id,)).fetchone()
-    remaining = None
-    if row["estimate_minutes"] is not None:
-        remaining = max(row["estimate_minutes"] - row["spent_minutes"], 0)
-    return Issue(**summary(ctx, row).model_dump(), description=row["description"], resolution=row["resolution"],
-                 reporter_id=row["reporter_id"], reporter_name=reporter["name"], parent_id=row["parent_id"],
-                 children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
-                 spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
-                 resolved_at=row["resolved_at"], links=links, blocked_by=open_blockers(ctx, issue_id),
-                 watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
-                 allowed_transitions=allowed_transitions(row))
-
-
 def _valid_due(ctx: Ctx, due_date: str) -> str:
-    due = parse_date(due_date, "due date")
+    due = parse_date(due_date, "due_date")
     if due < ctx.today():
         raise ToolError("past_date", f"The due date {due} is before today ({ctx.today()}).",
                         hint="Pick today or a later date.")
@@ -98,7 +65,7 @@ def _valid_due(ctx: Ctx, due_date: str) -> str:
 
 
 def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | None = None) -> None:
-    parent = fetch(ctx, "issue", parent_id)
+    parent = ctx.get("issue", parent_id)
     if parent["type"] != "epic" or parent["project_id"] != project_id or parent["issue_id"] == issue_id:
         raise ToolError("invalid_parent", f"{parent_id} is not an epic of the same project.",
                         hint="search_issues with type='epic' and the project lists its epics.")
@@ -106,12 +73,16 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
 
 # ----- reading -----------------------------------------------------------------------------------------
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find issues about {query}.",
-    "Show me the {priority} priority {type} issues in project {project_id}.",
+    "Which {type}s in {project_id} are marked {priority}?",
     "What's assigned to {assignee_id} that is still {status}?",
-    "Which issues in sprint {sprint_id} are labelled {label}?",
+    "Which issues in {sprint_id} are labelled {label}?",
     "List the issues in {project_id}, sorted by {sort}.",
+    Ask("Which unresolved issues in {project_id} have nobody assigned?", unresolved_only=True, unassigned=True),
+    Ask("What in {project_id} is overdue?", overdue=True),
+    Ask("Which issues am I watching?", watching=True),
+    Ask("What's sitting in the backlog of {project_id}?", backlog_only=True),
 ])
 def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
                   status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,
@@ -159,9 +130,9 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     if query is not None:
         where.append("(i.title LIKE ? ESCAPE '\\' OR i.description LIKE ? ESCAPE '\\' "
                      "OR i.issue_id LIKE ? ESCAPE '\\')")
-        params += [f"%{escape_like(query)}%"] * 3
+        params += [like(query)] * 3
     if project_id is not None:
-        fetch(ctx, "project", project_id)
+        ctx.get("project", project_id)
         where.append("i.project_id = ?")
         params.append(project_id)
     if status is not None:
@@ -176,20 +147,20 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
         where.append("i.priority = ?")
         params.append(priority)
     if assignee_id is not None:
-        fetch(ctx, "user", assignee_id)
+        ctx.get("user", assignee_id)
         where.append("i.assignee_id = ?")
         params.append(assignee_id)
     if unassigned:
         where.append("i.assignee_id IS NULL")
     if reporter_id is not None:
-        fetch(ctx, "user", reporter_id)
+        ctx.get("user", reporter_id)
         where.append("i.reporter_id = ?")
         params.append(reporter_id)
     if label is not None:
         where.append("EXISTS (SELECT 1 FROM labels l WHERE l.issue_id = i.issue_id AND l.label = ?)")
         params.append(label.lower().replace(" ", "-"))
     if sprint_id is not None:
-        fetch(ctx, "sprint", sprint_id)
+        ctx.get("sprint", sprint_id)
         where.append("i.sprint_id = ?")
         params.append(sprint_id)
     if backlog_only:
@@ -204,9 +175,10 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     return IssueList(issues=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Show me issue {issue_id}.",
+@tools.tool(effect=READ, asks=[
+    "Show me {issue_id}.",
     "What's the status of {issue_id} and what is blocking it?",
+    "Who is working on {issue_id}?",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
@@ -226,9 +198,10 @@ def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What has changed on {issue_id}?",
     "Show me the history of {issue_id}.",
+    "Who touched {issue_id} last, and what did they change?",
 ])
 def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History:
     """The recorded changes of an issue, oldest first: who changed which field from what to what, and when.
@@ -243,7 +216,7 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
     Raises:
         not_found: no issue has that ID.
     """
-    fetch(ctx, "issue", issue_id)
+    ctx.get("issue", issue_id)
     rows = ctx.db.execute("SELECT h.*, u.name AS user_name FROM history h JOIN users u ON u.user_id = h.user_id "
                           "WHERE h.issue_id = ? ORDER BY h.at, h.change_id", (issue_id,)).fetchall()
     changes = [Change(**{k: r[k] for k in r.keys()}) for r in rows[-limit:]]
@@ -252,12 +225,27 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
 
 # ----- writing -----------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Create a {type} in {project_id} titled '{title}'.",
-    "File a {priority} {type} in {project_id}: {title}. Assign it to {assignee_id}.",
-    "Add a {type} '{title}' to project {project_id} under epic {parent_id} in sprint {sprint_id}.",
-])
-def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType = "task",
+    "File a {priority} {type} in {project_id}: '{title}'. Assign it to {assignee_id}.",
+    "Add a {type} '{title}' to {project_id} under the epic {parent_id}, in {sprint_id}.",
+    "Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.",
+], reply=[
+    "Created {result.issue_id}: '{result.title}'.",
+    "{result.issue_id} is filed in {project_id} as a {result.priority} {result.type}.",
+], values={
+    "title": [
+        "Login button unresponsive on Safari", "Add dark mode to the settings page", "Checkout times out under load",
+        "Migrate the billing service to the new queue", "Document the public search API",
+        "Crash when uploading a large photo", "Improve onboarding empty states", "Rate-limit password reset e-mails",
+    ],
+    "description": [
+        "Steps: open the page, click the button, nothing happens.", "Users asked for it in the last survey.",
+        "Seen at around 500 concurrent users in the load test.", "The old queue is deprecated next quarter.",
+        "Partners keep asking how pagination works.", "Happens on Android 14 with photos over 20 MB.",
+    ],
+})
+def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueType = "task",
                  description: Text | None = None, priority: Priority = "medium", assignee_id: UserId | None = None,
                  parent_id: IssueId | None = None, sprint_id: SprintId | None = None, due_date: str | None = None,
                  story_points: Points | None = None, estimate_minutes: Minutes | None = None,
@@ -321,12 +309,28 @@ def create_issue(ctx: Ctx, project_id: ProjectId, title: Title, type: IssueType 
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Change the priority of {issue_id} to {priority}.",
-    "Rename {issue_id} to '{title}' and set it due {due_date}.",
+    "Rename {issue_id} to '{title}' and move its deadline to {due_date}.",
     "Set {issue_id} to {story_points} points with an estimate of {estimate_minutes} minutes.",
-])
-def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, description: Text | None = None,
+    Ask("{issue_id} no longer has a deadline; clear its due date.", clear_due_date=True),
+    "Rewrite the description of {issue_id}: {description}",
+], reply=[
+    "Updated {issue_id}.",
+    "Done: {issue_id} ('{result.title}') is {result.priority} priority now.",
+], values={
+    "title": [
+        "Login button unresponsive on Safari 17", "Dark mode for settings and profile",
+        "Checkout times out above 500 users", "Crash on photo upload over 20 MB",
+        "Rate-limit reset e-mails per user", "Document search API pagination",
+    ],
+    "description": [
+        "Only reproducible on Safari 17 with extensions disabled.", "Scope now includes the profile page.",
+        "Load test shows the database pool running dry.", "Confirmed on Android 14 and 15.",
+        "Limit to 3 e-mails per hour per account.", "Cover cursors and page sizes.",
+    ],
+})
+def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, description: Text | None = None,
                  priority: Priority | None = None, due_date: str | None = None, clear_due_date: bool = False,
                  story_points: Points | None = None, estimate_minutes: Minutes | None = None,
                  parent_id: IssueId | None = None) -> Issue:
@@ -357,9 +361,7 @@ def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, descri
         invalid_date: the due date is not a date.
         past_date: the due date is before today.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     if due_date is not None and clear_due_date:
         raise ToolError("conflicting_fields", "Either set a due date or clear it, not both.",
                         hint="Pass due_date or clear_due_date=true.")
@@ -387,12 +389,15 @@ def update_issue(ctx: Ctx, issue_id: IssueId, title: Title | None = None, descri
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Assign {issue_id} to {assignee_id}.",
     "Give {issue_id} to {assignee_id}, please.",
     "Take {issue_id} off everyone's plate (unassign it).",
+], reply=[
+    "{issue_id} is assigned to {result.assignee_name}.",
+    "Done; {issue_id} has a new assignee.",
 ])
-def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_id: UserId | None = None) -> Issue:
+def assign_issue(ctx: Ctx, issue_id: WorkIssueId, assignee_id: UserId | None = None) -> Issue:
     """Assign an unresolved issue to a member of its project, or unassign it; the assignee starts watching it.
 
     Args:
@@ -412,9 +417,7 @@ def assign_issue(ctx: Ctx, issue_id: IssueId, assignee_id: UserId | None = None)
         user_inactive: the assignee's account is deactivated.
         no_change: the issue is already assigned to that person (or already unassigned).
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     if assignee_id is not None:
         assignable(ctx, issue["project_id"], assignee_id)
     if issue["assignee_id"] == assignee_id:
@@ -432,12 +435,15 @@ def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 -
     record(ctx, issue["issue_id"], "assignee", issue["assignee_id"], assignee_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Put {issue_id} into sprint {sprint_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Put {issue_id} into {sprint_id}.",
     "Move {issue_id} to the next sprint, {sprint_id}.",
     "Take {issue_id} out of its sprint and back to the backlog.",
+], reply=[
+    "Moved {issue_id}.",
+    "{issue_id} is planned where you asked.",
 ])
-def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = None) -> Issue:
+def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None = None) -> Issue:
     """Move an unresolved issue into an active or planned sprint of its project, or back to the backlog.
 
     Args:
@@ -456,9 +462,7 @@ def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = Non
         sprint_closed: the sprint is completed.
         no_change: the issue is already there.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
+    issue = issue_for(ctx, issue_id, unresolved=True)
     if sprint_id is not None:
         usable_sprint(ctx, sprint_id, issue["project_id"])
     if issue["sprint_id"] == sprint_id:
@@ -469,12 +473,17 @@ def move_to_sprint(ctx: Ctx, issue_id: IssueId, sprint_id: SprintId | None = Non
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Set the priority of {issue_ids} to {priority}.",
-    "Assign all of {issue_ids} to {assignee_id} and put them in sprint {sprint_id}.",
+    "Assign all of {issue_ids} to {assignee_id} and put them in {sprint_id}.",
     "Label {issue_ids} as {add_label}.",
-])
-def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[IssueId], Field(min_length=1, max_length=50)],
+], reply=[
+    "Updated {result.total} issues.",
+    "Done: the change applies to all {result.total} issues.",
+], values={
+    "add_label": ["tech-debt", "regression", "needs-design", "customer-reported", "performance", "security"],
+})
+def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[WorkIssueId], Field(min_length=1, max_length=50)],
                        priority: Priority | None = None, assignee_id: UserId | None = None,
                        sprint_id: SprintId | None = None, add_label: Label | None = None) -> BulkResult:
     """Apply the same changes to several unresolved issues at once; if any issue cannot take them, none changes.
@@ -509,9 +518,7 @@ def bulk_update_issues(ctx: Ctx, issue_ids: Annotated[list[IssueId], Field(min_l
     tags = normalize_labels([add_label]) if add_label is not None else []
     ids = list(dict.fromkeys(issue_ids))
     for issue_id in ids:
-        issue = fetch(ctx, "issue", issue_id)
-        require(ctx, issue["project_id"], "work")
-        require_unresolved(issue)
+        issue = issue_for(ctx, issue_id, unresolved=True)
         if assignee_id is not None:
             assignable(ctx, issue["project_id"], assignee_id)
         if sprint_id is not None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from prove.env import READ, Ctx
+from prove.env import READ, Ask, Ctx, Toolset
+from prove.env.values import like
 
-from .tools import (
+from .server import (
     ISSUE_SQL,
     PRIORITY_ORDER,
     Dashboard,
@@ -19,16 +20,15 @@ from .tools import (
     Query,
     User,
     UserList,
-    escape_like,
-    fetch,
     me,
-    server,
     summary,
 )
 
+tools = Toolset("projects")
+
 
 def _project_summary(ctx: Ctx, row) -> ProjectSummary:  # noqa: ANN001 - a sqlite3.Row
-    lead = fetch(ctx, "user", row["lead_id"])
+    lead = ctx.get("user", row["lead_id"])
     role = ctx.db.execute("SELECT role FROM members WHERE project_id = ? AND user_id = ?",
                           (row["project_id"], me(ctx))).fetchone()
     (unresolved,) = ctx.db.execute("SELECT count(*) FROM issues WHERE project_id = ? AND status NOT IN "
@@ -41,10 +41,10 @@ def _project_summary(ctx: Ctx, row) -> ProjectSummary:  # noqa: ANN001 - a sqlit
                           active_sprint_name=sprint[1] if sprint else None)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Which projects are there?",
-    "List the projects; include archived ones: {include_archived}.",
-    "List all the projects in the tracker.",
+    Ask("Which projects are still active?", include_archived=False),
+    "List all the projects in the tracker, with their leads.",
 ])
 def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     """List the company's projects with the signed-in user's role in each.
@@ -62,9 +62,10 @@ def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     return ProjectList(projects=[_project_summary(ctx, r) for r in rows], total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
-    "Tell me about project {project_id}.",
-    "Who is on the {project_id} project and what are their roles?",
+@tools.tool(effect=READ, asks=[
+    "Tell me about {project_id}.",
+    "Who is on {project_id} and what are their roles?",
+    "How many unresolved issues does {project_id} have?",
 ])
 def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     """Get one project in full: its members and their roles, issue counts by status and labels in use.
@@ -79,7 +80,7 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     Raises:
         not_found: no project has that ID.
     """
-    row = fetch(ctx, "project", project_id)
+    row = ctx.get("project", project_id)
     base = _project_summary(ctx, row)
     members = [Member(user_id=r["user_id"], name=r["name"], title=r["title"], role=r["role"], active=bool(r["active"]))
                for r in ctx.db.execute(
@@ -97,10 +98,10 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
                    members=members, issues_by_status=counts, labels=labels)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "Find {query} in the company directory.",
     "Who is {query}? I need their user ID.",
-    "Look up {query} in project {project_id}.",
+    "Look up {query} among the members of {project_id}.",
 ])
 def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, limit: Limit = 20) -> UserList:
     """Find people in the company directory by part of their name, email, title or team.
@@ -117,13 +118,13 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
     Raises:
         not_found: `project_id` is given and no project has that ID.
     """
-    pattern = f"%{escape_like(query)}%"
+    pattern = like(query)
     params: list[object] = [pattern] * 4
     sql = ("SELECT u.*, m.role FROM users u LEFT JOIN members m ON m.user_id = u.user_id AND m.project_id = ? "
            "WHERE (u.name LIKE ? ESCAPE '\\' OR u.email LIKE ? ESCAPE '\\' OR u.title LIKE ? ESCAPE '\\' "
            "OR u.team LIKE ? ESCAPE '\\')")
     if project_id is not None:
-        fetch(ctx, "project", project_id)
+        ctx.get("project", project_id)
         sql += " AND m.role IS NOT NULL"
     rows = ctx.db.execute(sql + " ORDER BY u.name", [project_id, *params]).fetchall()
     users = [User(user_id=r["user_id"], name=r["name"], email=r["email"], title=r["title"], team=r["team"],
@@ -131,10 +132,10 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
     return UserList(users=users, total=len(rows))
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What's on my plate?",
-    "Show me my dashboard: my open issues and what is overdue.",
-    "How many hours have I logged this week, and what am I assigned to?",
+    "Show me my dashboard: my assigned issues and what is past its due date.",
+    "What am I assigned to right now?",
 ])
 def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
     """The signed-in user's dashboard: their unresolved issues, overdue ones, watches and time logged this week.
@@ -148,7 +149,7 @@ def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
         unresolved issues they watch and the minutes they logged since Monday of this week.
     """
     uid = me(ctx)
-    name = fetch(ctx, "user", uid)["name"]
+    name = ctx.get("user", uid)["name"]
     rows = ctx.db.execute(
         ISSUE_SQL + f" WHERE i.assignee_id = ? AND i.status NOT IN ('done', 'closed') "
         f"ORDER BY {PRIORITY_ORDER}, i.due_date IS NULL, i.due_date, i.issue_id", (uid,)).fetchall()

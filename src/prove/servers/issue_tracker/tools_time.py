@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import sqlite3
+from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ctx, ToolError
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import parse_date
 
-from .tools import (
+from .server import (
+    ActiveSprintId,
+    AdminProjectId,
     IssueId,
     Limit,
+    MyWorklogId,
+    PlannedSprintId,
     ProjectId,
     Sprint,
     SprintCompletion,
@@ -19,18 +25,18 @@ from .tools import (
     SprintList,
     Text,
     UserId,
+    WorkIssueId,
     Worklog,
-    WorklogId,
     WorklogList,
     WorklogResult,
-    fetch,
+    issue_for,
     me,
-    parse_date,
     record,
     require,
     require_unresolved,
-    server,
 )
+
+tools = Toolset("time")
 
 MAX_BACKDATE_DAYS = 60
 MAX_DAY_MINUTES = 24 * 60
@@ -51,12 +57,20 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
 
 # ----- worklogs ------------------------------------------------------------------------------------------
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Log {minutes} minutes on {issue_id}.",
-    "I spent {minutes} minutes on {issue_id} on {work_date}: {note}.",
+    "I spent {minutes} minutes on {issue_id} on {work_date}: {note}",
     "Record {minutes} minutes of work on {issue_id} for today.",
-])
-def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le=1440)],
+], reply=[
+    "Logged {minutes} minutes on {issue_id}; {result.issue_spent_minutes} minutes spent in all.",
+    "Your {minutes} minutes on {issue_id} are recorded ({result.worklog_id}).",
+], values={
+    "note": [
+        "Debugging the session cache", "Code review", "Wrote integration tests", "Pairing on the fix",
+        "Investigated the crash logs", "Updated the docs",
+    ],
+})
+def log_work(ctx: Ctx, issue_id: WorkIssueId, minutes: Annotated[int, Field(ge=1, le=1440)],
              work_date: str | None = None, note: Text | None = None) -> WorklogResult:
     """Log time the signed-in user spent on an unresolved issue; it adds to the issue's time spent.
 
@@ -79,10 +93,8 @@ def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le
         future_date: work_date is after today.
         daily_limit_exceeded: the user's worklogs on that day would exceed 24 hours.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
-    require_unresolved(issue)
-    day = parse_date(work_date, "work date") if work_date is not None else ctx.today()
+    issue = issue_for(ctx, issue_id, unresolved=True)
+    day = parse_date(work_date, "work_date") if work_date is not None else ctx.today()
     if day > ctx.today():
         raise ToolError("future_date", f"{day} is in the future; today is {ctx.today()}.",
                         hint="Log work for today or an earlier day.")
@@ -107,11 +119,14 @@ def log_work(ctx: Ctx, issue_id: IssueId, minutes: Annotated[int, Field(ge=1, le
                          issue_remaining_minutes=None if est is None else max(est - spent, 0))
 
 
-@server.tool(effect=WRITE, asks=[
-    "Delete worklog {worklog_id}, I logged it by mistake.",
-    "Remove the time entry {worklog_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Delete {worklog_id}; I logged it by mistake.",
+    "Remove {worklog_id}.",
+], reply=[
+    "Deleted the {result.minutes} minutes logged on {result.issue_id}.",
+    "That time entry on {result.issue_id} is gone.",
 ])
-def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
+def delete_worklog(ctx: Ctx, worklog_id: MyWorklogId) -> Worklog:
     """Delete one of the signed-in user's worklogs; its time comes off the issue's time spent.
 
     Args:
@@ -128,11 +143,11 @@ def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
     """
     row = ctx.db.execute(WORKLOG_SQL + " WHERE w.worklog_id = ?", (worklog_id,)).fetchone()
     if row is None:
-        fetch(ctx, "worklog", worklog_id)
+        ctx.get("worklog", worklog_id)
     if row["user_id"] != me(ctx):
         raise ToolError("not_author", f"Worklog {worklog_id} was logged by {row['user_name']}.",
                         hint="You can only delete your own worklogs.")
-    issue = fetch(ctx, "issue", row["issue_id"])
+    issue = ctx.get("issue", row["issue_id"])
     require(ctx, issue["project_id"], "view")
     require_unresolved(issue)
     ctx.db.execute("DELETE FROM worklogs WHERE worklog_id = ?", (worklog_id,))
@@ -142,9 +157,9 @@ def delete_worklog(ctx: Ctx, worklog_id: WorklogId) -> Worklog:
     return _worklog(row)
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "How much time did I log between {start_date} and {end_date}?",
-    "Show the worklogs on {issue_id}.",
+    "Show the time logged on {issue_id}.",
     "What did {user_id} log between {start_date} and {end_date}?",
 ])
 def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | None = None,
@@ -170,18 +185,18 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | N
     """
     where, params = ["1"], []
     if issue_id is not None:
-        fetch(ctx, "issue", issue_id)
+        ctx.get("issue", issue_id)
         where.append("w.issue_id = ?")
         params.append(issue_id)
     if user_id is not None:
-        fetch(ctx, "user", user_id)
+        ctx.get("user", user_id)
     elif issue_id is None:
         user_id = me(ctx)
     if user_id is not None:
         where.append("w.user_id = ?")
         params.append(user_id)
-    start = parse_date(start_date, "start date") if start_date is not None else None
-    end = parse_date(end_date, "end date") if end_date is not None else None
+    start = parse_date(start_date, "start_date") if start_date is not None else None
+    end = parse_date(end_date, "end_date") if end_date is not None else None
     if start and end and start > end:
         raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Swap the dates.")
@@ -199,8 +214,18 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | N
 
 # ----- sprints -------------------------------------------------------------------------------------------
 
+def _admin_sprint(ctx: Ctx, sprint_id: str, status: str, hint: str) -> sqlite3.Row:
+    """A sprint the user administers, in `status`; else `permission_denied` or `invalid_sprint_state`."""
+    sprint = ctx.get("sprint", sprint_id)
+    require(ctx, sprint["project_id"], "admin")
+    if sprint["status"] != status:
+        raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not {status}.",
+                        hint=hint)
+    return sprint
+
+
 def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
-    row = fetch(ctx, "sprint", sprint_id)
+    row = ctx.get("sprint", sprint_id)
     stats = ctx.db.execute(
         "SELECT count(*), coalesce(sum(status NOT IN ('done', 'closed')), 0), coalesce(sum(story_points), 0), "
         "coalesce(sum(CASE WHEN status IN ('done', 'closed') THEN story_points END), 0) "
@@ -210,9 +235,10 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
                   unresolved_count=stats[1], points_total=stats[2], points_done=stats[3])
 
 
-@server.tool(effect=READ, asks=[
+@tools.tool(effect=READ, asks=[
     "What sprints does {project_id} have?",
-    "Show me the {status} sprints of project {project_id}.",
+    "Show me the {status} sprints of {project_id}.",
+    Ask("Which sprint of {project_id} is running right now?", status="active"),
 ])
 def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "active", "completed"] | None = None
                  ) -> SprintList:
@@ -229,18 +255,30 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     Raises:
         not_found: no project has that ID.
     """
-    fetch(ctx, "project", project_id)
+    ctx.get("project", project_id)
     sql = "SELECT sprint_id FROM sprints WHERE project_id = ?" + (" AND status = ?" if status else "")
     ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY start_date DESC, sprint_id DESC",
                                         (project_id, status) if status else (project_id,))]
     return SprintList(sprints=[sprint_model(ctx, i) for i in ids], total=len(ids))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Plan a new sprint '{sprint_name}' in {project_id} from {start_date} to {end_date}.",
-    "Create sprint {sprint_name} for project {project_id}, {start_date} through {end_date}, with the goal '{goal}'.",
-])
-def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, start_date: str, end_date: str,
+    "Create the sprint '{sprint_name}' for {project_id}, {start_date} through {end_date}, with the goal: {goal}",
+], reply=[
+    "Planned {result.name} ({result.sprint_id}) from {start_date} to {end_date}.",
+    "The sprint '{result.name}' is set up in {project_id}.",
+], values={
+    "sprint_name": [
+        "Sprint 14", "Sprint 15", "Release hardening", "Q2 kickoff sprint", "Performance sprint",
+        "Onboarding polish",
+    ],
+    "goal": [
+        "Ship the new onboarding flow", "Close the top crash bugs", "Get checkout under 2 seconds",
+        "Finish the billing migration", "Clear the security backlog", "Stabilize the release candidate",
+    ],
+})
+def create_sprint(ctx: Ctx, project_id: AdminProjectId, sprint_name: SprintName, start_date: str, end_date: str,
                   goal: Text | None = None) -> Sprint:
     """Plan a new sprint in a project the signed-in user administers.
 
@@ -264,7 +302,7 @@ def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, star
         duplicate_name: the project already has a sprint with that name.
     """
     require(ctx, project_id, "admin")
-    start, end = parse_date(start_date, "start date"), parse_date(end_date, "end date")
+    start, end = parse_date(start_date, "start_date"), parse_date(end_date, "end_date")
     if start < ctx.today():
         raise ToolError("past_date", f"start_date {start} is before today ({ctx.today()}).",
                         hint="Sprints start today or later.")
@@ -282,11 +320,14 @@ def create_sprint(ctx: Ctx, project_id: ProjectId, sprint_name: SprintName, star
     return sprint_model(ctx, sprint_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Start sprint {sprint_id}.",
-    "Kick off the planned sprint {sprint_id} today.",
-])
-def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
+@tools.tool(effect=WRITE, asks=[
+    "Start {sprint_id}.",
+    "Kick off {sprint_id} today.",
+], reply=[
+    "{result.name} has started; it runs until {result.end_date}.",
+    "Started {sprint_id} with {result.issue_count} issues.",
+], needs=["complete_sprint"])
+def start_sprint(ctx: Ctx, sprint_id: PlannedSprintId) -> Sprint:
     """Start a planned sprint today, keeping its length; a project has at most one active sprint.
 
     Args:
@@ -302,28 +343,27 @@ def start_sprint(ctx: Ctx, sprint_id: SprintId) -> Sprint:
         invalid_sprint_state: the sprint is not planned (already active or completed).
         sprint_already_active: another sprint of the project is active; complete it first.
     """
-    sprint = fetch(ctx, "sprint", sprint_id)
-    require(ctx, sprint["project_id"], "admin")
-    if sprint["status"] != "planned":
-        raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not planned.",
-                        hint="Only planned sprints can be started.")
+    sprint = _admin_sprint(ctx, sprint_id, "planned", "Only planned sprints can be started.")
     active = ctx.db.execute("SELECT sprint_id, name FROM sprints WHERE project_id = ? AND status = 'active'",
                             (sprint["project_id"],)).fetchone()
     if active:
         raise ToolError("sprint_already_active", f"{active['name']} ({active['sprint_id']}) is still active.",
                         hint="Complete it with complete_sprint first.")
-    start, end = parse_date(sprint["start_date"]), parse_date(sprint["end_date"])
+    start, end = date.fromisoformat(sprint["start_date"]), date.fromisoformat(sprint["end_date"])
     today = ctx.today()
     ctx.db.execute("UPDATE sprints SET status = 'active', start_date = ?, end_date = ? WHERE sprint_id = ?",
                    (today.isoformat(), (today + (end - start)).isoformat(), sprint_id))
     return sprint_model(ctx, sprint_id)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Complete sprint {sprint_id} and move what's left to {move_open_to}.",
-    "Close out sprint {sprint_id}; unfinished issues go back to the backlog.",
+@tools.tool(effect=WRITE, asks=[
+    "Complete {sprint_id} and move what's left to {move_open_to}.",
+    "Close out {sprint_id}; unfinished issues go back to the backlog.",
+], reply=[
+    "Completed {result.sprint.name} with {result.resolved_issues} issues resolved.",
+    "{sprint_id} is complete; whatever was unfinished has moved out of it.",
 ])
-def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
+def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint; its unresolved issues move to a planned sprint of the project or to the backlog.
 
     Args:
@@ -341,13 +381,9 @@ def complete_sprint(ctx: Ctx, sprint_id: SprintId, move_open_to: SprintId | None
         invalid_sprint_state: the sprint is not active.
         invalid_target: move_open_to is not a planned sprint of the same project.
     """
-    sprint = fetch(ctx, "sprint", sprint_id)
-    require(ctx, sprint["project_id"], "admin")
-    if sprint["status"] != "active":
-        raise ToolError("invalid_sprint_state", f"Sprint {sprint['name']} is {sprint['status']}, not active.",
-                        hint="Only the active sprint can be completed.")
+    sprint = _admin_sprint(ctx, sprint_id, "active", "Only the active sprint can be completed.")
     if move_open_to is not None:
-        target = fetch(ctx, "sprint", move_open_to)
+        target = ctx.get("sprint", move_open_to)
         if target["project_id"] != sprint["project_id"] or target["status"] != "planned":
             raise ToolError("invalid_target", f"{move_open_to} is not a planned sprint of the same project.",
                             hint="list_sprints with status 'planned' shows the candidates, or omit move_open_to.")

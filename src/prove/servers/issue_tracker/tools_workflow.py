@@ -4,25 +4,27 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import WRITE, Ctx, ToolError
+from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
 
-from .tools import (
+from .server import (
+    COMMENTS,
     Issue,
     IssueId,
     Link,
-    LinkId,
     Resolution,
     Text,
+    WorkIssueId,
+    WorkLinkId,
     can_work_on_either,
     check_can_resolve,
-    fetch,
+    issue_for,
+    issue_model,
     me,
     record,
-    require,
-    server,
 )
-from .tools_issues import issue_model
 from .world import RESOLVED, TRANSITIONS
+
+tools = Toolset("workflow")
 
 
 def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
@@ -32,12 +34,18 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
                        (ctx.new_id("CMT"), issue_id, me(ctx), body, ctx.now_iso()))
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Move {issue_id} to {status}.",
-    "Set the status of {issue_id} to {status}, please.",
-    "{issue_id} should be {status} now; update it and add the comment '{comment}'.",
-])
-def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_progress", "in_review", "done"],
+    Ask("I'm starting work on {issue_id}; mark it in progress.", status="in_progress"),
+    Ask("{issue_id} is ready for review; send it to in review with the comment '{comment}'.", status="in_review"),
+    Ask("{issue_id} is done.", status="done"),
+], reply=[
+    "{issue_id} is now {status}.",
+    "Moved {issue_id} ('{result.title}') to {status}.",
+], values={
+    "comment": COMMENTS,
+})
+def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "in_progress", "in_review", "done"],
                      comment: Text | None = None) -> Issue:
     """Move an issue along the workflow: open -> in_progress -> in_review -> done, or one step back.
 
@@ -61,8 +69,7 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
         blocked: moving to done while an unresolved issue blocks this one.
         open_children: moving an epic to done while some of its issues are unresolved.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue = issue_for(ctx, issue_id)
     allowed = TRANSITIONS[issue["status"]]
     if status not in allowed:
         if issue["status"] in RESOLVED:
@@ -87,11 +94,18 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, status: Literal["open", "in_pr
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Close {issue_id} as {resolution}.",
-    "{issue_id} can be closed: resolution {resolution}, with the note '{comment}'.",
-])
-def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_of: IssueId | None = None,
+    Ask("Close {issue_id} as fixed, with the note '{comment}'.", resolution="fixed"),
+    Ask("{issue_id} is a duplicate of {duplicate_of}; close it.", resolution="duplicate"),
+    Ask("We can't reproduce {issue_id}; close it.", resolution="cannot_reproduce"),
+], reply=[
+    "Closed {issue_id} as {resolution}.",
+    "{issue_id} is closed ({resolution}).",
+], values={
+    "comment": COMMENTS,
+})
+def close_issue(ctx: Ctx, issue_id: WorkIssueId, resolution: Resolution, duplicate_of: IssueId | None = None,
                 comment: Text | None = None) -> Issue:
     """Close an unresolved issue with a resolution, from any status; a duplicate is linked to the original.
 
@@ -114,8 +128,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
         blocked: an unresolved issue blocks this one.
         open_children: the issue is an epic with unresolved issues.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue = issue_for(ctx, issue_id)
     if issue["status"] in RESOLVED:
         raise ToolError("already_closed", f"{issue_id} is already {issue['status']} ({issue['resolution']}).",
                         hint="Reopen it with reopen_issue if it needs more work.")
@@ -124,7 +137,7 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
                         "and only a duplicate takes duplicate_of.", hint="Pass resolution='duplicate' with "
                         "duplicate_of, or drop duplicate_of.")
     if duplicate_of is not None:
-        fetch(ctx, "issue", duplicate_of)
+        ctx.get("issue", duplicate_of)
     check_can_resolve(ctx, issue)
     ctx.db.execute("UPDATE issues SET status = 'closed', resolution = ?, resolved_at = ? WHERE issue_id = ?",
                    (resolution, ctx.now_iso(), issue_id))
@@ -141,11 +154,19 @@ def close_issue(ctx: Ctx, issue_id: IssueId, resolution: Resolution, duplicate_o
     return issue_model(ctx, issue_id)
 
 
-@server.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Reopen {issue_id}.",
-    "{issue_id} is happening again, reopen it and note '{comment}'.",
-])
-def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Issue:
+    "{issue_id} is happening again; reopen it and note '{comment}'.",
+], reply=[
+    "Reopened {issue_id}; it's {result.status} again.",
+    "{issue_id} is back open.",
+], values={
+    "comment": [
+        "Seen again in production today.", "The fix did not cover Safari.", "Regression after the last release.",
+        "QA found it again on Android.", "Customer reported it again this morning.", "Still happening on staging.",
+    ],
+}, needs=["close_issue"])
+def reopen_issue(ctx: Ctx, issue_id: WorkIssueId, comment: Text | None = None) -> Issue:
     """Reopen a done or closed issue: it becomes open again, without a resolution.
 
     An issue whose sprint is completed goes back to the backlog.
@@ -163,8 +184,7 @@ def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Is
         permission_denied: the user is not a member or admin of the issue's project.
         not_resolved: the issue is not done or closed.
     """
-    issue = fetch(ctx, "issue", issue_id)
-    require(ctx, issue["project_id"], "work")
+    issue = issue_for(ctx, issue_id)
     if issue["status"] not in RESOLVED:
         raise ToolError("not_resolved", f"{issue_id} is {issue['status']}, not done or closed.",
                         hint="Only done or closed issues can be reopened.")
@@ -172,7 +192,7 @@ def reopen_issue(ctx: Ctx, issue_id: IssueId, comment: Text | None = None) -> Is
                    (issue_id,))
     record(ctx, issue_id, "status", issue["status"], "open")
     if issue["sprint_id"] is not None:
-        sprint = fetch(ctx, "sprint", issue["sprint_id"])
+        sprint = ctx.get("sprint", issue["sprint_id"])
         if sprint["status"] == "completed":
             ctx.db.execute("UPDATE issues SET sprint_id = NULL WHERE issue_id = ?", (issue_id,))
             record(ctx, issue_id, "sprint", issue["sprint_id"], None)
@@ -197,9 +217,14 @@ def _reaches(ctx: Ctx, start: str, goal: str) -> bool:
     return False
 
 
-@server.tool(effect=WRITE, asks=[
-    "Link {issue_id} to {other_issue_id} with the relation '{relation}'.",
-    "Add a '{relation}' link from {issue_id} to {other_issue_id}.",
+@tools.tool(effect=WRITE, asks=[
+    Ask("{issue_id} blocks {other_issue_id}; link them.", relation="blocks"),
+    Ask("Record that {issue_id} is blocked by {other_issue_id}.", relation="is_blocked_by"),
+    Ask("Mark {issue_id} as a duplicate of {other_issue_id}.", relation="duplicates"),
+    Ask("Link {issue_id} to {other_issue_id} as related.", relation="relates_to"),
+], reply=[
+    "Linked {issue_id} and {other_issue_id} ({result.link_id}).",
+    "Done: {issue_id} and {other_issue_id} are linked now.",
 ])
 def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
                 relation: Literal["blocks", "is_blocked_by", "duplicates", "is_duplicated_by", "relates_to"]) -> Link:
@@ -223,8 +248,8 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
         already_linked: the two issues are already linked.
         circular_dependency: the new 'blocks' link would close a cycle of blockers.
     """
-    a = fetch(ctx, "issue", issue_id)
-    b = fetch(ctx, "issue", other_issue_id)
+    a = ctx.get("issue", issue_id)
+    b = ctx.get("issue", other_issue_id)
     if issue_id == other_issue_id:
         raise ToolError("self_link", "An issue cannot be linked to itself.", hint="Pick two different issues.")
     can_work_on_either(ctx, a, b)
@@ -249,11 +274,14 @@ def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,
     return Link(link_id=link_id, source_id=source, target_id=target, type=kind, created_at=at)
 
 
-@server.tool(effect=WRITE, asks=[
-    "Remove link {link_id}.",
-    "Those two issues aren't related after all; delete the link {link_id}.",
+@tools.tool(effect=WRITE, asks=[
+    "Remove {link_id}.",
+    "Those two issues aren't related after all; delete {link_id}.",
+], reply=[
+    "Removed the link between {result.source_id} and {result.target_id}.",
+    "{result.source_id} and {result.target_id} are no longer linked.",
 ])
-def unlink_issues(ctx: Ctx, link_id: LinkId) -> Link:
+def unlink_issues(ctx: Ctx, link_id: WorkLinkId) -> Link:
     """Remove a link between two issues (get_issue shows each link's ID).
 
     Args:
@@ -267,8 +295,8 @@ def unlink_issues(ctx: Ctx, link_id: LinkId) -> Link:
         project_archived: the user's issue is in an archived project.
         permission_denied: the user is not a member or admin of either issue's project.
     """
-    link = fetch(ctx, "link", link_id)
-    can_work_on_either(ctx, fetch(ctx, "issue", link["source_id"]), fetch(ctx, "issue", link["target_id"]))
+    link = ctx.get("link", link_id)
+    can_work_on_either(ctx, ctx.get("issue", link["source_id"]), ctx.get("issue", link["target_id"]))
     ctx.db.execute("DELETE FROM links WHERE link_id = ?", (link_id,))
     record(ctx, link["source_id"], "link", f"{link['type']} {link['target_id']}", None)
     return Link(**{k: link[k] for k in link.keys()})

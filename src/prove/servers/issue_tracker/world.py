@@ -25,6 +25,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
+from prove.env.values import iso
 
 # ----- vocabulary shared with the tools ---------------------------------------------------------
 
@@ -117,10 +118,6 @@ WORKLOG_NOTES = ("investigation", "implementation", "code review fixes", "writin
 
 PROJECT_CREATED = date(2025, 10, 1)
 SPRINT_DAYS = 14
-
-
-def iso(dt: datetime) -> str:
-    return dt.isoformat(timespec="seconds")
 
 
 def office(rng, day: date) -> datetime:  # noqa: ANN001 - a random.Random

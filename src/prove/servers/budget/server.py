@@ -1,8 +1,9 @@
-"""The budget server: a personal budgeting app of one signed-in user.
+"""The budget server's declaration: a personal budgeting app of one signed-in user.
 
-This module declares the server, the entity kinds, the shared result models and helpers, and the
-account and monthly-summary tools. The other tools live by area:
+This module declares the server, the entity kinds, the shared result models and helpers. The tools
+live by area, each a toolset that `__init__.py` includes:
 
+- `tools_accounts.py`: accounts and the monthly summary;
 - `tools_activity.py`: transactions (expenses, income, edits);
 - `tools_envelopes.py`: categories, monthly budgets and moves between envelopes;
 - `tools_plans.py`: savings goals and recurring bills.
@@ -11,23 +12,31 @@ account and monthly-summary tools. The other tools live by area:
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, Ctx, Entity, EntityKind, Server, ToolError
+from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import money
 
 from .world import build_world
 
-def on_advance(ctx: Ctx, old: datetime, new: datetime) -> None:
-    """As the clock moves on, autopay bills that come due are paid (see tools_plans.run_autopay)."""
-    from .tools_plans import run_autopay
-
-    run_autopay(ctx, new.date())
-
+ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
+                     description="a bank account, credit card or cash wallet of the user", live="status = 'open'")
+CATEGORY = EntityKind("category", table="categories", key="category_id", label="name",
+                      description="a budget category (envelope) for expenses or income", live="status = 'active'")
+TRANSACTION = EntityKind("transaction", table="transactions", key="transaction_id", label="payee",
+                         description="an expense, income or goal transfer on an account")
+BILL = EntityKind("bill", table="bills", key="bill_id", label="name",
+                  description="a recurring bill such as rent or a subscription", live="status = 'active'")
+GOAL = EntityKind("goal", table="goals", key="goal_id", label="name", noun="savings goal",
+                  description="a savings goal with a target amount", live="status = 'active'")
+CONTRIBUTION = EntityKind("contribution", table="goal_contributions", key="contribution_id", label="date",
+                          description="money set aside into (or taken back from) a savings goal")
+BUDGET_MOVE = EntityKind("budget_move", table="budget_moves", key="move_id", label="note",
+                         description="budget moved from one envelope to another for a month")
 
 server = Server(
     "budget", "Personal budget",
@@ -37,32 +46,23 @@ server = Server(
     "Going over a budget is reported as a warning, except in strict categories, which refuse it.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    on_advance=on_advance,
-    entities=[
-        EntityKind("account", table="accounts", key="account_id", label="name",
-                   description="a bank account, credit card or cash wallet of the user", live="status = 'open'"),
-        EntityKind("category", table="categories", key="category_id", label="name",
-                   description="a budget category (envelope) for expenses or income", live="status = 'active'"),
-        EntityKind("transaction", table="transactions", key="transaction_id", label="payee",
-                   description="an expense, income or goal transfer on an account"),
-        EntityKind("bill", table="bills", key="bill_id", label="name",
-                   description="a recurring bill such as rent or a subscription", live="status = 'active'"),
-        EntityKind("goal", table="goals", key="goal_id", label="name",
-                   description="a savings goal with a target amount", live="status = 'active'"),
-        EntityKind("contribution", table="goal_contributions", key="contribution_id", label="date",
-                   description="money set aside into (or taken back from) a savings goal"),
-        EntityKind("budget_move", table="budget_moves", key="move_id", label="note",
-                   description="budget moved from one envelope to another for a month"),
-    ],
+    entities=[ACCOUNT, CATEGORY, TRANSACTION, BILL, GOAL, CONTRIBUTION, BUDGET_MOVE],
 )
 
-AccountId = Annotated[str, Entity("account")]
-CategoryId = Annotated[str, Entity("category")]
-TransactionId = Annotated[str, Entity("transaction")]
-BillId = Annotated[str, Entity("bill")]
-GoalId = Annotated[str, Entity("goal")]
-ContributionId = Annotated[str, Entity("contribution")]
-MoveId = Annotated[str, Entity("budget_move")]
+AccountId = ACCOUNT.id
+CategoryId = CATEGORY.id
+TransactionId = TRANSACTION.id
+BillId = BILL.id
+GoalId = GOAL.id
+ContributionId = CONTRIBUTION.id
+MoveId = BUDGET_MOVE.id
+
+# Subsets that a tool accepts.
+ExpenseCategoryId = CATEGORY.where("kind = 'expense'")
+IncomeCategoryId = CATEGORY.where("kind = 'income'")
+UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
+FundingAccountId = ACCOUNT.where("type != 'credit_card'")
+FundedGoalId = GOAL.where("saved_amount > 0")
 
 Month = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
 Money = Annotated[float, Field(ge=0.01, le=1_000_000)]
@@ -72,6 +72,13 @@ Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
 
 # How far back an entry may be dated.
 BACKDATE_DAYS = 365
+
+
+# Candidate payees and notes for synthesized entries (`values=` of the transaction tools).
+PAYEES = ["Whole Foods Market", "Trader Joe's", "Starbucks", "Shell", "Uber", "Amazon", "Target", "CVS Pharmacy",
+          "Chipotle", "AMC Theatres"]
+NOTES = ["Split with roommate", "Birthday dinner", "Work trip, to be reimbursed", "Bought in bulk",
+         "Refund expected", "Monthly stock-up", "Gift for Mom", "Paid in cash"]
 
 
 # ----- models ------------------------------------------------------------------------------------
@@ -148,10 +155,6 @@ def fmt(x: float) -> str:
     return f"${x:,.2f}"
 
 
-def month_of(day: date) -> str:
-    return day.strftime("%Y-%m")
-
-
 def month_range(month: str) -> tuple[str, str]:
     """First day of `month` and first day of the next month, as ISO dates."""
     y, m = int(month[:4]), int(month[5:])
@@ -164,40 +167,18 @@ def shift_month(month: str, n: int) -> str:
     return f"{y:04d}-{m + 1:02d}"
 
 
-def add_months(d: date, n: int) -> date:
-    y, m = divmod(d.month - 1 + n, 12)
-    for day in (d.day, 30, 29, 28):
-        try:
-            return date(d.year + y, m + 1, day)
-        except ValueError:
-            continue
-    raise AssertionError("unreachable")
-
-
-def not_found(what: str, value: str, hint: str) -> ToolError:
-    return ToolError("not_found", f"No {what} with ID {value[:60]!r}.", hint=hint)
-
-
 def load_account(ctx: Ctx, account_id: str, *, open_only: bool = True) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
-    if row is None:
-        raise not_found("account", account_id, "Call list_accounts to see the user's accounts and their IDs.")
+    """The account, else `not_found`; with `open_only`, `account_closed` for a closed one."""
+    row = ctx.get("account", account_id)
     if open_only and row["status"] != "open":
         raise ToolError("account_closed", f"{row['name']} ({account_id}) is closed.",
                         hint="Use one of the open accounts from list_accounts.")
     return row
 
 
-def load_category(ctx: Ctx, category_id: str) -> sqlite3.Row:
-    row = ctx.db.execute("SELECT * FROM categories WHERE category_id = ?", (category_id,)).fetchone()
-    if row is None:
-        raise not_found("category", category_id, "Call list_categories to see the categories and their IDs.")
-    return row
-
-
 def active_category(ctx: Ctx, category_id: str, kind: str) -> sqlite3.Row:
     """A category that may take new entries of `kind` ('expense' or 'income')."""
-    row = load_category(ctx, category_id)
+    row = ctx.get("category", category_id)
     if row["status"] != "active":
         raise ToolError("category_archived", f"The category {row['name']!r} is archived.",
                         hint="Pick an active category from list_categories.")
@@ -306,11 +287,8 @@ def tx_model(row: sqlite3.Row) -> Transaction:
 
 
 def load_tx(ctx: Ctx, transaction_id: str) -> Transaction:
-    row = ctx.db.execute(TX_SELECT + " WHERE t.transaction_id = ?", (transaction_id,)).fetchone()
-    if row is None:
-        raise not_found("transaction", transaction_id,
-                        "Call list_transactions (filter by payee, category or date) to find the ID.")
-    return tx_model(row)
+    ctx.get("transaction", transaction_id)
+    return tx_model(ctx.db.execute(TX_SELECT + " WHERE t.transaction_id = ?", (transaction_id,)).fetchone())
 
 
 def insert_tx(ctx: Ctx, *, account_id: str, category_id: str | None, day: date, amount: float, payee: str,
@@ -328,68 +306,3 @@ def account_model(row: sqlite3.Row) -> Account:
     return Account(account_id=row["account_id"], name=row["name"], type=row["type"], institution=row["institution"],
                    last4=row["last4"], balance=row["balance"], credit_limit=row["credit_limit"],
                    available=available(row), status=row["status"])
-
-
-# ----- accounts and the monthly summary ----------------------------------------------------------
-
-@server.tool(effect=READ, asks=[
-    "What accounts do I have and how much is in each?",
-    "Show me my {status} accounts with their balances.",
-    "How much money do I have across my accounts right now?",
-])
-def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -> AccountList:
-    """List the user's accounts (checking, savings, credit cards, cash) with balances.
-
-    Args:
-        status: which accounts to list: 'open' (default), 'closed' or 'all'.
-
-    Returns:
-        The accounts with balance, credit limit and available money, and the net worth of the
-        open accounts (credit card balances are negative: money owed).
-    """
-    sql = "SELECT * FROM accounts" + ("" if status == "all" else " WHERE status = ?") + " ORDER BY account_id"
-    rows = ctx.db.execute(sql, () if status == "all" else (status,)).fetchall()
-    (net,) = ctx.db.execute("SELECT coalesce(sum(balance), 0) FROM accounts WHERE status = 'open'").fetchone()
-    return AccountList(accounts=[account_model(r) for r in rows], total=len(rows), net_worth=money(net))
-
-
-@server.tool(effect=READ, asks=[
-    "How did I do with my budget in {month}?",
-    "Give me a summary of my spending and income for {month}.",
-    "Am I over budget anywhere this month?",
-])
-def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
-    """Summarise one month's income, expenses, goal savings and every category's budget.
-
-    Each expense category shows its budget for the month, what was spent and what is left.
-
-    Args:
-        month: the month as 'YYYY-MM', such as '2026-02'; default the current month.
-
-    Returns:
-        Totals for the month and one line per expense category (budgeted, spent, remaining,
-        over_budget), categories that are over budget first.
-    """
-    month = month or month_of(ctx.today())
-    start, end = month_range(month)
-    totals = {k: v for k, v in ctx.db.execute(
-        "SELECT kind, coalesce(sum(amount), 0) FROM transactions WHERE date >= ? AND date < ? GROUP BY kind",
-        (start, end)).fetchall()}
-    lines = []
-    for cat in ctx.db.execute("SELECT * FROM categories WHERE kind = 'expense' ORDER BY group_name, name"):
-        st = budget_status(ctx, cat, month)
-        if cat["status"] == "archived" and st.budgeted == 0 and st.spent == 0:
-            continue
-        lines.append(CategoryLine(category_id=cat["category_id"], name=cat["name"], group=cat["group_name"],
-                                  budgeted=st.budgeted, spent=st.spent, remaining=st.remaining,
-                                  over_budget=st.over_budget))
-    lines.sort(key=lambda x: (not x.over_budget, x.group, x.name))
-    income, expenses = money(totals.get("income", 0.0)), money(-totals.get("expense", 0.0))
-    total_budget = money(sum(x.budgeted for x in lines))
-    return MonthlySummary(month=month, income=income, expenses=expenses, net=money(income - expenses),
-                          saved_to_goals=money(-totals.get("goal_transfer", 0.0)), budgeted=total_budget,
-                          remaining=money(total_budget - expenses),
-                          over_budget_count=sum(x.over_budget for x in lines), categories=lines, total=len(lines))
-
-
-from . import tools_activity, tools_envelopes, tools_plans  # noqa: E402,F401  (registers their tools)

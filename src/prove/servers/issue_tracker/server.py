@@ -1,8 +1,7 @@
-"""The issue tracker server: the one `server`, its entity types, result models and shared rules.
+"""The issue tracker's declaration: `server`, its entity kinds, types, result models and shared rules.
 
 The tools live by area in `tools_<area>.py` (projects, issues, workflow, collaboration, time and
-sprints); each imports what it needs from here. They are imported at the bottom of this module,
-so importing it always yields the complete server.
+sprints), each a toolset that imports what it needs from here; `__init__.py` includes them.
 
 Rules every tool follows:
 
@@ -19,16 +18,35 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
+from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import quote
 
 from .world import RESOLVED, TRANSITIONS, build_world
+
+USER = EntityKind("user", table="users", key="user_id", label="name",
+                  description="a person in the company directory (or the signed-in user)", live="active = 1",
+                  lister="search_users")
+PROJECT = EntityKind("project", table="projects", key="project_id", label="name",
+                     description="a project holding issues and sprints", live="status = 'active'",
+                     lister="list_projects")
+ISSUE = EntityKind("issue", table="issues", key="issue_id", label="title",
+                   description="a bug, task, story or epic in a project",
+                   live="status NOT IN ('done', 'closed')", lister="search_issues", public_id=True)
+SPRINT = EntityKind("sprint", table="sprints", key="sprint_id", label="name",
+                    description="a time box of a project's work", live="status != 'completed'", lister="list_sprints")
+COMMENT = EntityKind("comment", table="comments", key="comment_id",
+                     description="a comment on an issue", lister="list_comments")
+LINK = EntityKind("link", table="links", key="link_id",
+                  description="a relation between two issues: blocks, duplicates or relates to", lister="get_issue")
+WORKLOG = EntityKind("worklog", table="worklogs", key="worklog_id", noun="time entry",
+                     description="time someone logged against an issue on one day", lister="list_worklogs")
+CHANGE = EntityKind("change", table="history", key="change_id", label="field", noun="history entry",
+                    description="one recorded change of an issue's field", lister="get_issue_history")
 
 server = Server(
     "issue_tracker", "Issue tracker",
@@ -39,37 +57,44 @@ server = Server(
     "time logged against issues, sprints, search, bulk edits and each issue's history.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("user", table="users", key="user_id", label="name",
-                   description="a person in the company directory (or the signed-in user)", live="active = 1"),
-        EntityKind("project", table="projects", key="project_id", label="name",
-                   description="a project holding issues and sprints", live="status = 'active'"),
-        EntityKind("issue", table="issues", key="issue_id", label="title",
-                   description="a bug, task, story or epic in a project",
-                   live="status NOT IN ('done', 'closed')"),
-        EntityKind("sprint", table="sprints", key="sprint_id", label="name",
-                   description="a time box of a project's work", live="status != 'completed'"),
-        EntityKind("comment", table="comments", key="comment_id",
-                   description="a comment on an issue"),
-        EntityKind("link", table="links", key="link_id",
-                   description="a relation between two issues: blocks, duplicates or relates to"),
-        EntityKind("worklog", table="worklogs", key="worklog_id",
-                   description="time someone logged against an issue on one day"),
-        EntityKind("change", table="history", key="change_id", label="field",
-                   description="one recorded change of an issue's field"),
-    ],
+    entities=[USER, PROJECT, ISSUE, SPRINT, COMMENT, LINK, WORKLOG, CHANGE],
 )
 
 # ----- parameter and field types ------------------------------------------------------------------
 
-UserId = Annotated[str, Entity("user")]
-ProjectId = Annotated[str, Entity("project")]
-IssueId = Annotated[str, Entity("issue")]
-SprintId = Annotated[str, Entity("sprint")]
-CommentId = Annotated[str, Entity("comment")]
-LinkId = Annotated[str, Entity("link")]
-WorklogId = Annotated[str, Entity("worklog")]
-ChangeId = Annotated[str, Entity("change")]
+UserId = USER.id
+ProjectId = PROJECT.id
+IssueId = ISSUE.id
+SprintId = SPRINT.id
+CommentId = COMMENT.id
+LinkId = LINK.id
+WorklogId = WORKLOG.id
+ChangeId = CHANGE.id
+
+# Subsets that a tool accepts, by the signed-in user's role in the project (see `require`).
+_ME = "(SELECT user_id FROM users WHERE is_me = 1)"
+
+
+def _projects(*roles: str) -> str:
+    """The active projects where the user has one of `roles`, as an SQL subquery."""
+    quoted = ", ".join(f"'{r}'" for r in roles)
+    return (f"(SELECT m.project_id FROM members m JOIN projects p ON p.project_id = m.project_id "
+            f"WHERE m.user_id = {_ME} AND m.role IN ({quoted}) AND p.status = 'active')")
+
+
+_WORK, _COMMENT, _ADMIN = _projects("admin", "member"), _projects("admin", "member", "viewer"), _projects("admin")
+WorkProjectId = PROJECT.where(f"project_id IN {_WORK}")
+AdminProjectId = PROJECT.where(f"project_id IN {_ADMIN}")
+WorkIssueId = ISSUE.where(f"project_id IN {_WORK}")
+CommentIssueId = ISSUE.where(f"project_id IN {_COMMENT}")
+MyCommentId = COMMENT.where(f"author_id = {_ME}")
+MyWorklogId = WORKLOG.where(f"user_id = {_ME} AND issue_id IN (SELECT i.issue_id FROM issues i JOIN projects p "
+                            "ON p.project_id = i.project_id WHERE i.status NOT IN ('done', 'closed') "
+                            "AND p.status = 'active')")
+WorkLinkId = LINK.where(f"source_id IN (SELECT issue_id FROM issues WHERE project_id IN {_WORK}) "
+                        f"OR target_id IN (SELECT issue_id FROM issues WHERE project_id IN {_WORK})")
+PlannedSprintId = SPRINT.where(f"status = 'planned' AND project_id IN {_ADMIN}")
+ActiveSprintId = SPRINT.where(f"status = 'active' AND project_id IN {_ADMIN}")
 
 Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=5000)]
@@ -87,6 +112,12 @@ Role = Literal["admin", "member", "viewer"]
 MAX_LABELS = 10
 _LABEL = re.compile(r"^[a-z0-9][a-z0-9-]{0,29}$")
 PRIORITY_ORDER = "CASE i.priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END"
+
+# Candidate comments for synthesized calls (`values=` of the tools that take a comment).
+COMMENTS = ["Reproduced on staging; looking into it now.", "Fixed in the latest build, please verify.",
+            "This is blocked until the API change ships.", "Moving this to next sprint, we ran out of time.",
+            "Can we get design input on the empty state?", "Root cause was a race in the session cache.",
+            "Verified on iOS and Android.", "Closing as the feature was removed."]
 
 # ----- result models --------------------------------------------------------------------------------
 
@@ -311,23 +342,8 @@ class BulkResult(BaseModel):
 
 # ----- helpers -----------------------------------------------------------------------------------------
 
-_LISTED_BY = {"user": "search_users", "project": "list_projects", "issue": "search_issues",
-              "sprint": "list_sprints", "comment": "list_comments", "link": "get_issue",
-              "worklog": "list_worklogs", "change": "get_issue_history"}
-
-
 def me(ctx: Ctx) -> str:
     return ctx.db.execute("SELECT user_id FROM users WHERE is_me = 1").fetchone()[0]
-
-
-def fetch(ctx: Ctx, kind: str, entity_id: str) -> sqlite3.Row:
-    """The row of entity `kind` with this ID, or `not_found` naming the tool that lists them."""
-    spec = server.entities[kind]
-    row = ctx.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No {kind} has ID {quote(entity_id)}.",
-                        hint=f"Call {_LISTED_BY[kind]} to see the IDs that exist.")
-    return row
 
 
 def role_of(ctx: Ctx, project_id: str, user_id: str) -> str | None:
@@ -342,7 +358,7 @@ def require(ctx: Ctx, project_id: str, level: Literal["view", "comment", "work",
     'view' only refuses archived projects (watching); 'comment' needs any role; 'work' needs
     member or admin; 'admin' needs admin.
     """
-    project = fetch(ctx, "project", project_id)
+    project = ctx.get("project", project_id)
     if project["status"] == "archived":
         raise ToolError("project_archived", f"Project {project['name']} ({project['key']}) is archived and "
                         "read-only.", hint="Archived projects can be read but not changed.")
@@ -364,9 +380,20 @@ def require_unresolved(issue: sqlite3.Row) -> None:
                         hint="Reopen it with reopen_issue first.")
 
 
+def issue_for(ctx: Ctx, issue_id: str, level: Literal["view", "comment", "work"] = "work", *,
+              unresolved: bool = False) -> sqlite3.Row:
+    """The issue, if the user may do `level` things in its project (see `require`) and, with
+    `unresolved`, it is not done or closed (`issue_resolved`)."""
+    issue = ctx.get("issue", issue_id)
+    require(ctx, issue["project_id"], level)
+    if unresolved:
+        require_unresolved(issue)
+    return issue
+
+
 def assignable(ctx: Ctx, project_id: str, user_id: str) -> sqlite3.Row:
     """A user who may be assigned issues of the project, else `user_inactive` or `not_a_member`."""
-    user = fetch(ctx, "user", user_id)
+    user = ctx.get("user", user_id)
     if not user["active"]:
         raise ToolError("user_inactive", f"{user['name']}'s account is deactivated.",
                         hint="Assign someone else; get_project lists the members.")
@@ -381,7 +408,7 @@ def assignable(ctx: Ctx, project_id: str, user_id: str) -> sqlite3.Row:
 
 def usable_sprint(ctx: Ctx, sprint_id: str, project_id: str) -> sqlite3.Row:
     """A sprint of the project that issues may join, else `wrong_project` or `sprint_closed`."""
-    sprint = fetch(ctx, "sprint", sprint_id)
+    sprint = ctx.get("sprint", sprint_id)
     if sprint["project_id"] != project_id:
         raise ToolError("wrong_project", f"Sprint {sprint['name']} belongs to another project.",
                         hint="list_sprints shows the sprints of the issue's project.")
@@ -389,17 +416,6 @@ def usable_sprint(ctx: Ctx, sprint_id: str, project_id: str) -> sqlite3.Row:
         raise ToolError("sprint_closed", f"Sprint {sprint['name']} is completed.",
                         hint="Use the active or a planned sprint (list_sprints).")
     return sprint
-
-
-def parse_date(value: str, what: str = "date") -> date:
-    try:
-        parsed = date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_date", f"The {what} {quote(value)} is not a date.",
-                        hint="Use YYYY-MM-DD, such as '2026-03-27'.") from None
-    if not 2000 <= parsed.year <= 2099:
-        raise ToolError("invalid_date", f"The {what} {value} is outside 2000-2099.", hint="Use a nearby date.")
-    return parsed
 
 
 def normalize_labels(labels: list[str]) -> list[str]:
@@ -438,10 +454,6 @@ def record(ctx: Ctx, issue_id: str, field: str, old: object, new: object) -> Non
                    (ctx.new_id("CHG"), issue_id, me(ctx), at, field,
                     None if old is None else str(old), None if new is None else str(new)))
     ctx.db.execute("UPDATE issues SET updated_at = ? WHERE issue_id = ?", (at, issue_id))
-
-
-def escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 ISSUE_SQL = """
@@ -506,12 +518,33 @@ def can_work_on_either(ctx: Ctx, a: sqlite3.Row, b: sqlite3.Row) -> None:
     raise errors[0]
 
 
-# The tools, by area, in the order a model is shown them. Imported last so that they find
-# everything above; each import registers its module's tools on `server`.
-# isort: off
-from . import tools_projects  # noqa: E402,F401
-from . import tools_issues  # noqa: E402,F401
-from . import tools_workflow  # noqa: E402,F401
-from . import tools_collab  # noqa: E402,F401
-from . import tools_time  # noqa: E402,F401
-# isort: on
+def issue_model(ctx: Ctx, issue_id: str) -> Issue:
+    """The full issue as the user sees it."""
+    ctx.get("issue", issue_id)
+    row = ctx.db.execute(ISSUE_SQL + " WHERE i.issue_id = ?", (issue_id,)).fetchone()
+    reporter = ctx.get("user", row["reporter_id"])
+    links = []
+    for r in ctx.db.execute(
+            "SELECT l.link_id, l.type, l.source_id, l.target_id, o.issue_id AS other, o.title, o.status "
+            "FROM links l JOIN issues o ON o.issue_id = CASE WHEN l.source_id = :id THEN l.target_id "
+            "ELSE l.source_id END WHERE l.source_id = :id OR l.target_id = :id ORDER BY l.link_id", {"id": issue_id}):
+        outgoing = r["source_id"] == issue_id
+        relation = {"blocks": ("blocks", "is_blocked_by"), "duplicates": ("duplicates", "is_duplicated_by"),
+                    "relates_to": ("relates_to", "relates_to")}[r["type"]][0 if outgoing else 1]
+        links.append(LinkView(link_id=r["link_id"], relation=relation, issue_id=r["other"], title=r["title"],
+                              status=r["status"]))
+    watchers = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
+                                             (issue_id,))]
+    children = [r[0] for r in ctx.db.execute("SELECT issue_id FROM issues WHERE parent_id = ? ORDER BY issue_id",
+                                             (issue_id,))]
+    (comments,) = ctx.db.execute("SELECT count(*) FROM comments WHERE issue_id = ?", (issue_id,)).fetchone()
+    remaining = None
+    if row["estimate_minutes"] is not None:
+        remaining = max(row["estimate_minutes"] - row["spent_minutes"], 0)
+    return Issue(**summary(ctx, row).model_dump(), description=row["description"], resolution=row["resolution"],
+                 reporter_id=row["reporter_id"], reporter_name=reporter["name"], parent_id=row["parent_id"],
+                 children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
+                 spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
+                 resolved_at=row["resolved_at"], links=links, blocked_by=open_blockers(ctx, issue_id),
+                 watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
+                 allowed_transitions=allowed_transitions(row))

@@ -1,8 +1,7 @@
-"""The CRM server: the one `server`, its entity types, result models and shared rules.
+"""The CRM server's declaration: `server`, its entity kinds, types, result models and shared rules.
 
 The tools live by area in `tools_<area>.py` (accounts and contacts, leads, deals, activities
-and notes); each imports what it needs from here. They are imported at the bottom of this
-module, so importing it always yields the complete server.
+and notes), each a toolset that imports what it needs from here; `__init__.py` includes them.
 
 Rules every tool follows:
 
@@ -20,16 +19,31 @@ Rules every tool follows:
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, Entity, EntityKind, Server, ToolError
-from prove.env.values import quote
+from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env.values import parse_date
 
 from .world import PROBABILITY, build_world
+
+REP = EntityKind("rep", table="reps", key="rep_id", label="name",
+                 description="a member of the sales team (one of them is the signed-in user)")
+ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
+                     description="a company: a prospect, customer or partner")
+CONTACT = EntityKind("contact", table="contacts", key="contact_id", label="full_name",
+                     description="a person at an account")
+LEAD = EntityKind("lead", table="leads", key="lead_id", label="full_name",
+                  description="a prospective buyer not yet converted into a contact")
+DEAL = EntityKind("deal", table="deals", key="deal_id", label="name",
+                  description="a sales opportunity with an account, moving through pipeline stages")
+ACTIVITY = EntityKind("activity", table="activities", key="activity_id", label="subject", noun="task",
+                      description="a task to do, or a logged call, e-mail or meeting")
+NOTE = EntityKind("note", table="notes", key="note_id", label="title",
+                  description="a free-text note on an account, contact, lead or deal")
 
 server = Server(
     "crm", "Sales CRM",
@@ -39,33 +53,27 @@ server = Server(
     "due dates, logged calls, e-mails and meetings, notes, the sales team and search.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[
-        EntityKind("rep", table="reps", key="rep_id", label="name",
-                   description="a member of the sales team (one of them is the signed-in user)"),
-        EntityKind("account", table="accounts", key="account_id", label="name",
-                   description="a company: a prospect, customer or partner"),
-        EntityKind("contact", table="contacts", key="contact_id", label="full_name",
-                   description="a person at an account"),
-        EntityKind("lead", table="leads", key="lead_id", label="full_name",
-                   description="a prospective buyer not yet converted into a contact"),
-        EntityKind("deal", table="deals", key="deal_id", label="name",
-                   description="a sales opportunity with an account, moving through pipeline stages"),
-        EntityKind("activity", table="activities", key="activity_id", label="subject",
-                   description="a task to do, or a logged call, e-mail or meeting"),
-        EntityKind("note", table="notes", key="note_id", label="title",
-                   description="a free-text note on an account, contact, lead or deal"),
-    ],
+    entities=[REP, ACCOUNT, CONTACT, LEAD, DEAL, ACTIVITY, NOTE],
 )
 
 # ----- parameter types ---------------------------------------------------------------------------
 
-RepId = Annotated[str, Entity("rep")]
-AccountId = Annotated[str, Entity("account")]
-ContactId = Annotated[str, Entity("contact")]
-LeadId = Annotated[str, Entity("lead")]
-DealId = Annotated[str, Entity("deal")]
-ActivityId = Annotated[str, Entity("activity")]
-NoteId = Annotated[str, Entity("note")]
+RepId = REP.id
+AccountId = ACCOUNT.id
+ContactId = CONTACT.id
+LeadId = LEAD.id
+DealId = DEAL.id
+ActivityId = ACTIVITY.id
+NoteId = NOTE.id
+
+# Subsets that a tool accepts: records the signed-in rep owns, in the state the tool works on.
+_MINE = "owner_id = (SELECT rep_id FROM reps WHERE is_me = 1)"
+ActiveRepId = REP.where("active = 1")
+MyOpenTaskId = ACTIVITY.where(f"kind = 'task' AND status = 'open' AND {_MINE}")
+MyOpenDealId = DEAL.where(f"stage NOT IN ('closed_won', 'closed_lost') AND {_MINE}")
+MyClosedDealId = DEAL.where(f"stage IN ('closed_won', 'closed_lost') AND {_MINE}")
+QueuedLeadId = LEAD.where("owner_id IS NULL AND status != 'converted'")
+MyOpenLeadId = LEAD.where(f"status != 'converted' AND {_MINE}")
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
@@ -85,6 +93,10 @@ LeadSource = Literal["website", "referral", "trade_show", "webinar", "cold_outre
 Rating = Literal["hot", "warm", "cold"]
 Priority = Literal["low", "normal", "high"]
 ActivityKind = Literal["task", "call", "email", "meeting"]
+
+# Candidate deal names for synthesized calls (`values=` of the deal and lead tools).
+DEAL_NAMES = ["Analytics Cloud expansion", "Enterprise Platform renewal", "Data team pilot", "Self-serve upgrade",
+              "Multi-year platform agreement", "Embedded analytics add-on", "Second business unit rollout"]
 
 # ----- result models -----------------------------------------------------------------------------
 
@@ -355,39 +367,6 @@ def rep_name(ctx: Ctx, rep_id: str | None) -> str | None:
     return row["name"] if row else None
 
 
-def _get(ctx: Ctx, table: str, key: str, value: str, what: str, where: str, example: str) -> sqlite3.Row:
-    row = ctx.db.execute(f"SELECT * FROM {table} WHERE {key} = ?", (value,)).fetchone()
-    if row is None:
-        raise ToolError("not_found", f"No {what} has ID {quote(value)}.",
-                        hint=f"Find {what}s with {where}; IDs look like '{example}'.")
-    return row
-
-
-def rep_row(ctx: Ctx, rep_id: str) -> sqlite3.Row:
-    return _get(ctx, "reps", "rep_id", rep_id, "rep", "list_reps", "REP-10003")
-
-
-def account_row(ctx: Ctx, account_id: str) -> sqlite3.Row:
-    return _get(ctx, "accounts", "account_id", account_id, "account", "list_accounts or search", "ACC-10002")
-
-
-def contact_row(ctx: Ctx, contact_id: str) -> sqlite3.Row:
-    return _get(ctx, "contacts", "contact_id", contact_id, "contact", "list_contacts or search", "CON-10007")
-
-
-def lead_row(ctx: Ctx, lead_id: str) -> sqlite3.Row:
-    return _get(ctx, "leads", "lead_id", lead_id, "lead", "list_leads or search", "LEAD-10003")
-
-
-def deal_row(ctx: Ctx, deal_id: str) -> sqlite3.Row:
-    return _get(ctx, "deals", "deal_id", deal_id, "deal", "list_deals or search", "DEAL-10003")
-
-
-def activity_row(ctx: Ctx, activity_id: str) -> sqlite3.Row:
-    return _get(ctx, "activities", "activity_id", activity_id, "activity", "list_tasks or list_activities",
-                "ACT-10246")
-
-
 def require_owner(ctx: Ctx, row: sqlite3.Row, what: str) -> None:
     """Refuse a change to a record the signed-in rep does not own."""
     if row["owner_id"] != me(ctx)["rep_id"]:
@@ -397,7 +376,7 @@ def require_owner(ctx: Ctx, row: sqlite3.Row, what: str) -> None:
 
 
 def active_rep(ctx: Ctx, rep_id: str) -> sqlite3.Row:
-    row = rep_row(ctx, rep_id)
+    row = ctx.get("rep", rep_id)
     if not row["active"]:
         raise ToolError("rep_inactive", f"{row['name']} has left the company; nothing can be assigned to them.",
                         hint="Pick an active rep from list_reps.")
@@ -406,37 +385,17 @@ def active_rep(ctx: Ctx, rep_id: str) -> sqlite3.Row:
 
 # ----- dates ---------------------------------------------------------------------------------------
 
-def parse_date(value: str, name: str) -> date:
-    """An ISO date such as '2026-03-31' (a date-time's date part is accepted)."""
-    text = value.strip()
-    try:
-        day = date.fromisoformat(text) if len(text) <= 10 else datetime.fromisoformat(text).date()
-    except ValueError:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is not a date.",
-                        hint="Use the form '2026-03-31'.") from None
-    if not 2000 <= day.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return day
-
-
-def parse_time(value: str, name: str) -> datetime:
-    """An ISO local date and time such as '2026-03-16T10:30:00' (a bare date means its midnight)."""
-    try:
-        dt = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is not a date and time.",
-                        hint="Use the form '2026-03-16T10:30:00'.") from None
-    if not 2000 <= dt.year <= 2099:
-        raise ToolError("invalid_date", f"{name} {quote(value)} is outside the years 2000 to 2099.")
-    return dt.replace(tzinfo=None, microsecond=0)
+def not_in_past(ctx: Ctx, value: str, name: str, hint: str) -> str:
+    """A date parameter that is today or later, as ISO text; else `invalid_date` or `<name>_in_past`."""
+    day = parse_date(value, name)
+    if day < ctx.today():
+        raise ToolError(f"{name}_in_past", f"{name} {day.isoformat()} is before today, {ctx.today().isoformat()}.",
+                        hint=hint)
+    return day.isoformat()
 
 
 def future_close_date(ctx: Ctx, value: str) -> str:
-    day = parse_date(value, "close_date")
-    if day < ctx.today():
-        raise ToolError("close_date_in_past", f"close_date {day.isoformat()} is before today, {ctx.today().isoformat()}.",
-                        hint="An open deal's expected close date is today or later.")
-    return day.isoformat()
+    return not_in_past(ctx, value, "close_date", "An open deal's expected close date is today or later.")
 
 
 def quarter_of(day: date) -> tuple[date, date, str]:
@@ -460,7 +419,7 @@ def deal_summary(row: sqlite3.Row) -> DealSummary:
 
 
 def deal_model(ctx: Ctx, deal_id: str) -> Deal:
-    deal_row(ctx, deal_id)
+    ctx.get("deal", deal_id)
     row = ctx.db.execute(DEAL_SELECT + " WHERE d.deal_id = ?", (deal_id,)).fetchone()
     contact = ctx.db.execute("SELECT full_name FROM contacts WHERE contact_id = ?", (row["contact_id"],)).fetchone()
     history = [StageChange(from_stage=h["from_stage"], to_stage=h["to_stage"], changed_at=h["changed_at"],
@@ -521,7 +480,7 @@ def lead_summary(row: sqlite3.Row) -> LeadSummary:
 
 
 def lead_model(ctx: Ctx, lead_id: str) -> Lead:
-    lead_row(ctx, lead_id)
+    ctx.get("lead", lead_id)
     row = ctx.db.execute(LEAD_SELECT + " WHERE l.lead_id = ?", (lead_id,)).fetchone()
     acts = [activity_model(ctx, r) for r in ctx.db.execute(
         ACTIVITY_SELECT + " WHERE t.lead_id = ? ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC "
@@ -537,6 +496,17 @@ def email_taken(ctx: Ctx, email: str, except_contact: str | None = None) -> sqli
                           (email, except_contact)).fetchone()
 
 
+def about_filter(ctx: Ctx, alias: str, **ids: str | None) -> tuple[str, list[str]]:
+    """SQL conditions on `alias` for the records given (each checked to exist, in order), and their values."""
+    sql, params = "", []
+    for column, value in ids.items():
+        if value is not None:
+            ctx.get(column.removesuffix("_id"), value)
+            sql += f" AND {alias}.{column} = ?"
+            params.append(value)
+    return sql, params
+
+
 def targets(ctx: Ctx, *, account_id: str | None = None, contact_id: str | None = None, deal_id: str | None = None,
             lead_id: str | None = None) -> dict[str, str | None]:
     """Check the records an activity or note is about and fill in the account they share.
@@ -549,13 +519,13 @@ def targets(ctx: Ctx, *, account_id: str | None = None, contact_id: str | None =
                         hint="Pass account_id, contact_id, deal_id or lead_id.")
     accounts = set()
     if account_id is not None:
-        accounts.add(account_row(ctx, account_id)["account_id"])
+        accounts.add(ctx.get("account", account_id)["account_id"])
     if deal_id is not None:
-        accounts.add(deal_row(ctx, deal_id)["account_id"])
+        accounts.add(ctx.get("deal", deal_id)["account_id"])
     if lead_id is not None:
-        lead_row(ctx, lead_id)
+        ctx.get("lead", lead_id)
     if contact_id is not None:
-        contact = contact_row(ctx, contact_id)
+        contact = ctx.get("contact", contact_id)
         if accounts and contact["account_id"] not in accounts:
             raise ToolError("contact_not_on_account", f"{contact['full_name']} works at another account than the "
                             "deal or account given.", hint="Use a contact of that account (list_contacts).")
@@ -564,12 +534,3 @@ def targets(ctx: Ctx, *, account_id: str | None = None, contact_id: str | None =
         raise ToolError("contact_not_on_account", "The deal and the account given belong to different companies.")
     return {"account_id": next(iter(accounts), None), "contact_id": contact_id, "deal_id": deal_id,
             "lead_id": lead_id}
-
-
-# The tools, by area; imported last so that they find everything above.
-from . import (  # noqa: E402,F401  (registers the tools on `server`)
-    tools_accounts,
-    tools_activities,
-    tools_deals,
-    tools_leads,
-)
