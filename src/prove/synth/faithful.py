@@ -55,8 +55,9 @@ def _said(text: str, value: str) -> bool:
     if not value:
         return False
     if len(value) <= 3 or value[0].isalnum() and value[-1].isalnum():
-        return re.search(r"(?<![0-9a-z])" + re.escape(value) + r"(?![0-9a-z])", text) is not None
-    return value in text
+        # A word may stand in its plural ("customers" for 'customer').
+        return re.search(r"(?<![0-9a-z])" + re.escape(value) + r"(?:e?s)?(?![0-9a-z])", text) is not None
+    return value in text or value[-1] in ".!" and value[:-1] in text
 
 
 def _leaves(value: Any) -> list[Any]:

@@ -33,15 +33,19 @@ class Persona:
 
 PERSONAS = [
     Persona("terse", [""], ["", ""], 0.0),
-    Persona("polite", ["Hello.", "Hi there.", "Good morning.", "Good afternoon.", "Hello there.", "", ""],
+    Persona("polite", ["Hello.", "Hi there.", "Good morning.", "Good afternoon.", "Hello there.", "Good evening.",
+                       "Hi, hope you're well.", "Hello, thanks for helping.", "", "", "", ""],
             ["Thank you.", "Thanks in advance.", "", "Much appreciated."], 0.5),
-    Persona("casual", ["Hey!", "Hi!", "Hey there,", "Heya,", "Morning!", "Hiya.", "", ""],
+    Persona("casual", ["Hey!", "Hi!", "Hey there,", "Heya,", "Morning!", "Hiya.", "Yo,", "Okay so", "Hey, quick thing:",
+                       "", "", ""],
             ["Thanks!", "Cheers.", "", "Ta."], 0.2),
-    Persona("busy", ["Quick one:", "Need a hand:", "Real quick:", "Quick favor:", "When you get a sec:", "", ""],
+    Persona("busy", ["Quick one:", "Need a hand:", "Real quick:", "Quick favor:", "When you get a sec:", "ASAP:",
+                     "Short one:", "", "", ""],
             ["", "Thanks."], 0.0),
     Persona("detailed", ["Hi, I hope you can help.", "Hello, I need some help with a few things.",
                          "Good morning, I have a couple of things to sort out.", "Hi there, could you help me out?",
-                         "Hello! Hoping you can take care of something for me.", ""],
+                         "Hello! Hoping you can take care of something for me.", "I have a few things today.",
+                         "Could you help me with something?", "Thanks for being here.", "", ""],
             ["Thanks for your help.", "I appreciate it.", "Thanks so much."], 0.3),
 ]
 
@@ -183,8 +187,13 @@ class Wording:
         return out
 
     def user_turn(self, requests: Sequence[str], turn: int) -> str:
-        body = self.join_requests(requests)
+        parts = list(requests)
         p = self.persona
+        if parts and self.rng.random() < p.please and not parts[0].rstrip().endswith("?") \
+                and not any("please" in r.lower() for r in parts):
+            # "Please" leads the request: a trailing ", please." would eat the period of a value.
+            parts[0] = "Please " + _lower_first(parts[0])
+        body = self.join_requests(parts)
         if turn == 0:
             greet = self.pick(p.greet)
             if greet:
@@ -193,8 +202,6 @@ class Wording:
             opener = self.pick(FOLLOW_UP) + self.pick(FOLLOW_UP_NEXT)
             if opener:
                 body = opener + (_lower_first(body) if opener.rstrip()[-1:] not in ".!:" else body)
-        if self.rng.random() < p.please and not body.rstrip().endswith("?") and "please" not in body.lower():
-            body = body.rstrip(".") + ", please."
         close = self.pick(p.close)
         if close and self.rng.random() < 0.5:
             body = f"{body} {close}"

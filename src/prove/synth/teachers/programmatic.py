@@ -314,8 +314,8 @@ class Planner:
                     and not want_infeasible:
                 result = self._wait(sess, tool, args, result)
             if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and _empty(result.data) \
-                    and attempt < tries - 1:
-                continue  # a search must find what the user is after
+                    and not self.ungrounded:
+                continue  # a search must find what the user is after (else the step is left out)
             if result.ok and not want_infeasible:
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
             if not result.ok:
