@@ -22,7 +22,6 @@ from any teacher (an LLM teacher makes these mistakes too). Reasons: `unfaithful
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,8 +54,17 @@ def _said(text: str, value: str) -> bool:
     if not value:
         return False
     if len(value) <= 3 or value[0].isalnum() and value[-1].isalnum():
-        # A word may stand in its plural ("customers" for 'customer').
-        return re.search(r"(?<![0-9a-z])" + re.escape(value) + r"(?:e?s)?(?![0-9a-z])", text) is not None
+        start = text.find(value)
+        while start >= 0:
+            end = start + len(value)
+            if text[end:end + 2] == "es":  # a word may stand in its plural ("customers" for 'customer')
+                end += 2
+            elif text[end:end + 1] == "s":
+                end += 1
+            if (start == 0 or not text[start - 1].isalnum()) and (end >= len(text) or not text[end].isalnum()):
+                return True
+            start = text.find(value, start + 1)
+        return False
     return value in text or value[-1] in ".!" and value[:-1] in text
 
 

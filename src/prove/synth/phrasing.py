@@ -17,22 +17,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime, time
+from datetime import date
 from typing import Any
 
 from ..env import Ask, Server, Tool
-from ..env.world import EPOCH
 from .entities import EntityIndex
 from .sampler import SamplingContext
-from .values import render_value
+from .values import DAY, day, human, render_value
 from .wording import Wording
 
 __all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "human", "renderings"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
-_CLOCK = re.compile(r"^\d{2}:\d{2}$")
 # Free-text parameters that search: their value must find what the request is after.
 QUERY_PARAMS = frozenset({"query", "q", "search", "keyword", "keywords", "term", "text_query", "name_contains",
                           "contains", "search_text"})
@@ -40,44 +36,6 @@ QUERY_PARAMS = frozenset({"query", "q", "search", "keyword", "keywords", "term",
 PERSON_NOUNS = frozenset({"contact", "person", "payee", "friend", "member", "user", "participant", "attendee",
                           "customer", "lead", "employee", "traveler", "passenger", "driver", "follower", "account holder",
                           "teammate", "assignee", "recipient", "guest", "seller", "buyer", "player", "author"})
-
-
-def _clock(t: time) -> str:
-    hour = t.hour % 12 or 12
-    return f"{hour}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
-
-
-def _day(d: date) -> str:
-    text = f"{d.strftime('%B')} {d.day}"
-    return text if d.year == EPOCH.year else f"{text}, {d.year}"
-
-
-def human(value: Any) -> str:
-    """A non-entity value as a person writes it in a message (see the module docstring)."""
-    if isinstance(value, str):
-        if _DATE.match(value):
-            try:
-                return _day(date.fromisoformat(value))
-            except ValueError:
-                return value
-        if _DATETIME.match(value):
-            try:
-                moment = datetime.fromisoformat(value)
-            except ValueError:
-                return value
-            if moment.time() == time(0, 0):  # a day's start: people just name the day
-                return _day(moment.date())
-            return f"{_day(moment.date())} at {_clock(moment.time())}"
-        if _CLOCK.match(value):
-            try:
-                return _clock(time.fromisoformat(value))
-            except ValueError:
-                return value
-        return value
-    if isinstance(value, list):
-        items = [human(v) for v in value]
-        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
-    return render_value(value)
 
 
 def renderings(value: Any) -> set[str]:
@@ -157,13 +115,13 @@ class Phrasing:
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40:
                 continue
             named = any(w in column for w in ("name", "from", "sender", "author", "owner", "merchant", "host"))
-            dated = bool(_DATE.match(cell[:10])) and column.endswith(("_at", "_on", "date", "_time"))
+            dated = bool(DAY.match(cell[:10])) and column.endswith(("_at", "_on", "date", "_time"))
             if not (named or dated) or any(r.get(column) == cell for r in twins):
                 continue
             if not dated:
                 return f"from {cell}"
             try:
-                return f"from {_day(date.fromisoformat(cell[:10]))}"
+                return f"from {day(date.fromisoformat(cell[:10]))}"
             except ValueError:
                 continue
         return None
@@ -186,20 +144,35 @@ class Phrasing:
         if schema.get("enum") or (schema.get("items") or {}).get("enum"):  # an option: its words
             return human([v.replace("_", " ") if isinstance(v, str) else v for v in value]
                          if isinstance(value, list) else value.replace("_", " ") if isinstance(value, str) else value)
+        if isinstance(value, float) and not value.is_integer() and not any(m in name for m in MONEY_WORDS):
+            return f"{value:g}"  # 70.5 degrees, not 70.50
         return human(value)
 
     def request(self, tool: Tool, ask: Ask, args: Mapping[str, Any], said: Mapping[str, str]) -> str:
         """An `Ask` with its slots filled from the call's arguments."""
-        text = _SLOT.sub(lambda m: self.argument(tool, m.group(1), args.get(m.group(1)), said.get(m.group(1))),
-                         ask.text)
-        return _cap(text)
+        return _cap(self.fill(tool, ask.text, lambda name: self.argument(tool, name, args.get(name), said.get(name))))
+
+    def fill(self, tool: Tool, template: str, say: Any) -> str:
+        """Fill `{slot}`s with `say(slot)`, minding the words around them (see `tidy`)."""
+        out: list[str] = []
+        pos = 0
+        for m in _SLOT.finditer(template):
+            before = template[pos:m.start()]
+            text = say(m.group(1))
+            param = next((p for p in tool.params if p.name == m.group(1)), None)
+            if param is not None and param.entity:
+                before = _drop_noun(before, self.entity_noun(param.entity), text)
+            out.append(before)
+            out.append(text)
+            pos = m.end()
+        out.append(template[pos:])
+        return tidy("".join(out))
 
     def reply(self, tool: Tool, template: str, args: Mapping[str, Any], data: Any,
               said: Mapping[str, str]) -> str:
         """A reply template filled from the call's arguments and its result."""
 
-        def fill(m: re.Match[str]) -> str:
-            slot = m.group(1)
+        def say(slot: str) -> str:
             head, _, path = slot.partition(".")
             if head != "result":
                 return self.argument(tool, slot, args.get(slot), said.get(slot))
@@ -208,7 +181,7 @@ class Phrasing:
                 value = value.get(part) if isinstance(value, Mapping) else None
             return self.result_value(tool, path.split(".")[-1] if path else "", value)
 
-        return _sentences(_SLOT.sub(fill, template))
+        return _sentences(self.fill(tool, template, say))
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
@@ -218,6 +191,34 @@ class Phrasing:
         if value is None:
             return "none"
         return human(value)
+
+
+MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "total", "limit", "budget", "tip", "deposit", "pay",
+               "salary", "rent", "value", "target", "bid", "offer")
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+
+
+def _drop_noun(before: str, noun: str, rendered: str) -> str:
+    """Text before an entity slot without the noun the rendering already says.
+
+    "in room {room_id}" with "the Entryway room" reads "in the Entryway room"; "the code {code}"
+    with "promo code FREEDEL" reads "promo code FREEDEL".
+    """
+    last = noun.split()[-1]
+    if not rendered.lower().endswith(last) and last not in rendered.lower().split():
+        return before
+    trimmed = re.sub(rf"(?:\b(?:the|my|a|an|your|this|that) )?(?:{re.escape(noun)}|{re.escape(last)}) $", "", before,
+                     flags=re.IGNORECASE)
+    return trimmed
+
+
+def tidy(text: str) -> str:
+    """Mend what filling slots breaks: doubled articles, 'at March 3', 'a event'."""
+    text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
+    text = re.sub(r"\bthe The ", "The ", text)
+    text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
+    text = re.sub(r"\b([Aa]) ([aeioAEIO]\w)", r"\1n \2", text)
+    return text
 
 
 def _cap(text: str) -> str:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from ..env.fake import Fake
 from ..env.world import EPOCH
 from .sampler import SamplingContext
 
-__all__ = ["ValueMaker", "example_of", "render_value"]
+__all__ = ["DAY", "ValueMaker", "day", "example_of", "human", "render_value"]
 
 _EXAMPLE = re.compile(r"""such as (?:'((?:[^'\\]|\\.|'(?=[a-z]))*)'|"([^"]*)"|(-?\d[\d,]*(?:\.\d+)?)|(\[[^\]]*\])|(true|false))""")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -26,6 +26,10 @@ _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
 _EXPIRY = re.compile(r"^\d{2}/\d{2}$")
+
+DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATETIME_HUMAN = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
+_CLOCK = re.compile(r"^\d{2}:\d{2}$")
 
 _SECRET_NAMES = ("pin", "password", "passcode", "token", "secret", "cvv", "cvc", "security_code")
 
@@ -88,6 +92,44 @@ def render_value(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k.replace('_', ' ')} {render_value(v)}" for k, v in value.items())
     return str(value)
+
+
+def _clock(t: time) -> str:
+    hour = t.hour % 12 or 12
+    return f"{hour}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
+def day(d: date) -> str:
+    text = f"{d.strftime('%B')} {d.day}"
+    return text if d.year == EPOCH.year else f"{text}, {d.year}"
+
+
+def human(value: Any) -> str:
+    """A non-entity value as a person writes it in a message (see the module docstring)."""
+    if isinstance(value, str):
+        if DAY.match(value):
+            try:
+                return day(date.fromisoformat(value))
+            except ValueError:
+                return value
+        if _DATETIME_HUMAN.match(value):
+            try:
+                moment = datetime.fromisoformat(value)
+            except ValueError:
+                return value
+            if moment.time() == time(0, 0):  # a day's start: people just name the day
+                return day(moment.date())
+            return f"{day(moment.date())} at {_clock(moment.time())}"
+        if _CLOCK.match(value):
+            try:
+                return _clock(time.fromisoformat(value))
+            except ValueError:
+                return value
+        return value
+    if isinstance(value, list):
+        items = [human(v) for v in value]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+    return render_value(value)
 
 
 def _nice(x: float) -> float:

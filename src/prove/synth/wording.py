@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from ..env import Server, Tool
-from .values import render_value
+from .values import human, render_value
 
 __all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt", "words_of"]
 
@@ -43,7 +43,7 @@ PERSONAS = [
                      "Short one:", "", "", ""],
             ["", "Thanks."], 0.0),
     Persona("detailed", ["Hi, I hope you can help.", "Hello, I need some help with a few things.",
-                         "Good morning, I have a couple of things to sort out.", "Hi there, could you help me out?",
+                         "Good morning, I have a couple of things to sort out.", "Hey, could you help me out?",
                          "Hello! Hoping you can take care of something for me.", "I have a few things today.",
                          "Could you help me with something?", "Thanks for being here.", "", ""],
             ["Thanks for your help.", "I appreciate it.", "Thanks so much."], 0.3),
@@ -73,12 +73,15 @@ QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of
 QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its ID?",
                     "I don't have a way to search for that {noun}. What is its ID?"]
 VAGUE = ["one of my {nouns}", "one of the {nouns}", "a {noun}"]
-ABSTAIN = ["I'm sorry, but I can't do that: none of the tools I have here can {what}.",
-           "Unfortunately that's not something I can do with the tools available to me; there is no way to {what}.",
-           "I can't help with that one. The tools I have don't let me {what}."]
-DECLINE = ["Sorry, I can't help with that here. I can only help with {domain}, for example {examples}.",
-           "That's outside what I can do. I'm set up for {domain}: {examples}.",
-           "I'm afraid I can't help with that request. I can assist with {domain}, such as {examples}."]
+ABSTAIN = ["I'm sorry, but I can't do that with the tools I have here.",
+           "Unfortunately that's not something I can do: none of my tools does that.",
+           "I can't help with that one; I don't have a tool for it here.",
+           "That's not something I'm able to do here, sorry.",
+           "I'm afraid I have no way to do that with what I can access."]
+DECLINE = ["Sorry, I can't help with that here. I can only help with your {domain}.",
+           "That's outside what I can do: I'm set up to help with your {domain}.",
+           "I'm afraid I can't help with that request; I can only assist with your {domain}.",
+           "I can't answer that one. I'm here for your {domain}, if there's anything you need there."]
 
 OFF_TOPIC = [
     "What's the capital of Australia?", "Can you write me a short poem about the ocean?",
@@ -124,6 +127,10 @@ def _cap(text: str) -> str:
 
 
 def _lower_first(text: str) -> str:
+    """Lower the first letter of a sentence that goes on after a connector, unless it starts a name."""
+    words = text.split(maxsplit=2)
+    if len(words) >= 2 and words[0][:1].isupper() and words[1][:1].isupper():
+        return text  # "Adam Patel should ...", "The Green Residences ..."
     if len(text) > 1 and text[0].isupper() and not text[1].isupper() and not text.startswith(("I ", "I'")):
         return text[0].lower() + text[1:]
     return text
@@ -197,7 +204,8 @@ class Wording:
         if turn == 0:
             greet = self.pick(p.greet)
             if greet:
-                body = f"{greet} {_lower_first(body) if greet.endswith(',') else body}"
+                ends = greet.rstrip()[-1:] in ".!?"
+                body = f"{greet} {body if ends else _lower_first(body)}"
         else:
             opener = self.pick(FOLLOW_UP) + self.pick(FOLLOW_UP_NEXT)
             if opener:
@@ -221,7 +229,9 @@ class Wording:
         return self.pick(VAGUE).format(noun=noun, nouns=_plural(noun))
 
     def off_topic(self) -> str:
-        return self.pick(OFF_TOPIC_OPEN) + self.pick(OFF_TOPIC)
+        opener = self.pick(OFF_TOPIC_OPEN)
+        question = self.pick(OFF_TOPIC)
+        return opener + (_lower_first(question) if opener.rstrip().endswith(",") or opener.endswith("but ") else question)
 
     # ----- assistant ---------------------------------------------------------------------------
 
@@ -239,11 +249,11 @@ class Wording:
         return self.pick(pool).format(noun=noun, nouns=_plural(noun))
 
     def abstain(self, tool: Tool, server: Server) -> str:
-        return self.pick(ABSTAIN).format(what=_action(tool))
+        """The assistant cannot serve the request: said plainly, never by quoting a tool's description."""
+        return self.pick(ABSTAIN)
 
     def decline(self, server: Server, examples: Sequence[Tool]) -> str:
-        ex = " or ".join(_action(t) for t in examples[:2]) or "tasks in this app"
-        return self.pick(DECLINE).format(domain=server.title.lower(), examples=ex)
+        return self.pick(DECLINE).format(domain=server.title.lower())
 
     def failure(self, error: Mapping[str, Any]) -> str:
         message = str(error.get("message", "the tool returned an error."))
@@ -270,21 +280,55 @@ def _scalar(v: Any) -> bool:
     return isinstance(v, (str, int, float, bool)) and not (isinstance(v, str) and len(v) > 80)
 
 
-def _record_text(rec: Mapping[str, Any], limit: int = 4) -> str:
+_LABELS = ("name", "title", "subject", "nickname", "display_name", "handle", "username", "filename", "label",
+           "full_name", "product_name", "restaurant_name", "topic")
+_MONEY = ("balance", "amount", "price", "total", "cost", "fee", "subtotal", "credit_limit", "limit", "refund",
+          "tip", "budget", "spent", "remaining", "value_usd")
+
+
+def _say(key: str, value: Any) -> str:
+    """A result field's value as a person reads it: money with its sign, dates as days, options as words."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and any(m in key for m in _MONEY) \
+            and "points" not in key and "count" not in key:
+        return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+    if isinstance(value, str) and key in ("status", "kind", "type", "state", "mode"):
+        return value.replace("_", " ")
+    return human(value) if isinstance(value, str) else render_value(value)
+
+
+def _record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()) -> str:
+    """One record: its name first, then a few telling fields; its ID only where the user needs it."""
     ids = [(k, v) for k, v in rec.items() if (k.endswith("_id") or k == "id" or k == "code") and isinstance(v, str)]
     main_id = ids[0][1] if ids else None
+    label_key = next((k for k in _LABELS if isinstance(rec.get(k), str) and rec[k]), None)
     parts = []
     for key in _PRIORITY:
-        if key in rec and _scalar(rec[key]) and len(parts) < limit:
-            parts.append(f"{key.replace('_', ' ')} {render_value(rec[key])}")
+        if key != label_key and key in rec and _scalar(rec[key]) and len(parts) < limit:
+            parts.append(f"{key.replace('_', ' ')} {_say(key, rec[key])}")
     if len(parts) < 2:
         for key, value in rec.items():
             if len(parts) >= limit:
                 break
-            if _scalar(value) and not key.endswith("_id") and key not in _PRIORITY:
-                parts.append(f"{key.replace('_', ' ')} {render_value(value)}")
+            if _scalar(value) and not key.endswith("_id") and key not in _PRIORITY and key != label_key:
+                parts.append(f"{key.replace('_', ' ')} {_say(key, value)}")
     body = ", ".join(parts)
-    return f"{main_id} ({body})" if main_id and body else (main_id or body)
+    head = rec[label_key] if label_key else main_id
+    if label_key and main_id and main_id in cite:
+        head = f"{head} ({main_id})"
+    if head and body:
+        return f"{head}: {body}"
+    return head or body
+
+
+def _counted(n: int, key: str) -> str:
+    words = key.replace("_", " ")
+    if n == 1 and words.endswith("ies"):
+        words = words[:-3] + "y"
+    elif n == 1 and words.endswith(("ches", "shes", "sses", "xes")):
+        words = words[:-2]
+    elif n == 1 and words.endswith("s") and not words.endswith("ss"):
+        words = words[:-1]
+    return f"{n} {words}"
 
 
 def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
@@ -297,8 +341,8 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
                        for k, v in data.items())
         if lists and identity:
             # A record that carries lists (a meeting's invitees, a deal's history): the record first.
-            text = _record_text(data, limit=5)
-            counts = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in lists[:3])
+            text = _record_text(data, limit=5, cite=cite)
+            counts = ", ".join(_counted(len(v), k) for k, v in lists[:3])
             text = f"{text}; {counts}" if text else counts
             return text + _missing(text, cite, data) + "."
         if not lists and not identity and any(isinstance(v, list) and not v for v in data.values()):
@@ -307,16 +351,16 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
             key, items = lists[0]
             total = data.get("total", len(items))
             shown = _pick_items(items, cite, limit)
-            text = f"{total} {key.replace('_', ' ')}: " + "; ".join(_record_text(r) for r in shown)
+            text = f"{_counted(total, key)}: " + "; ".join(_record_text(r, cite=cite) for r in shown)
             if len(items) > len(shown):
                 text += f"; and {len(items) - len(shown)} more"
             extra = _missing(text, cite, data)
             return text + extra + "."
-        text = _record_text(data, limit=6)
+        text = _record_text(data, limit=6, cite=cite)
         subs = [(k, v) for k, v in data.items() if isinstance(v, Mapping)]
         parts = [text] if text else []
         for key, sub in subs[:3]:
-            inner = _record_text(sub, limit=3)
+            inner = _record_text(sub, limit=3, cite=cite)
             if inner:
                 parts.append(f"{key.replace('_', ' ')} {inner}")
         text = "; ".join(parts)
@@ -327,7 +371,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
         return ""
     if isinstance(items[0], Mapping):
         shown = _pick_items(items, cite, limit)
-        text = f"{len(items)} results: " + "; ".join(_record_text(r) for r in shown)
+        text = f"{_counted(len(items), 'results')}: " + "; ".join(_record_text(r, cite=cite) for r in shown)
     else:
         text = ", ".join(render_value(v) for v in items[:limit])
     return text + _missing(text, cite, data) + "."

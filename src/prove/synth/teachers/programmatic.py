@@ -666,8 +666,9 @@ class Planner:
                 said[name] = self.words.vague(self.say.entity_noun(p.entity))
             elif src.kind == "flow" and src.mode == "new" and src.text:
                 said[name] = src.text
-            elif src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
-                said[name] = self.say.entity(p.entity, value, label=src.text)
+            elif src.kind == "flow" and src.mode == "label" and src.text and p.entity:
+                one = value[0] if isinstance(value, list) and len(value) == 1 else value
+                said[name] = self.say.entity(p.entity, one, label=src.text) if isinstance(one, str) else src.text
             elif src.text:
                 said[name] = src.text
         if s.phrase is None:
