@@ -34,11 +34,12 @@ def _original(body: dict[str, Any]) -> str:
 
 
 def faithful(body: dict[str, Any]) -> Reply:
-    """A rewrite that keeps every value: another opener, the first sentence moved to the end."""
+    """A rewrite that keeps every value: another opener, the first sentence moved to the end (after
+    a reasoning block, as thinking models answer)."""
     sentences = re.split(r"(?<=[.!?])\s+", _original(body))
     if len(sentences) > 1:
         sentences = sentences[1:] + sentences[:1]
-    return Reply("Okay, so: " + " ".join(sentences))
+    return Reply("<think>Keep every value.</think>\nOkay, so: " + " ".join(sentences))
 
 
 def breaking(body: dict[str, Any]) -> Reply:
@@ -163,7 +164,7 @@ def test_faithful_rewrites_are_used_and_the_examples_replay(tmp_path: Path, prog
         ex, base = data[ex_id], programmatic[ex_id]
         assert ex["meta"]["teacher"] == "reword:scripted"
         assert _execution(ex) == _execution(base)  # the same plan, calls and results: only the words change
-        assert all(a != b for a, b in zip(_texts(ex), _texts(base)))
+        assert all(a != b and a.startswith("Okay, so: ") for a, b in zip(_texts(ex), _texts(base)))
         assert [t["user"] for t in ex["turns"]] == [m["content"] for m in ex["messages"] if m["role"] == "user"]
     for ex in data.values():
         server_ = synth.by_name[ex["servers"][0]]

@@ -50,6 +50,7 @@ _TOKEN = re.compile(r"[0-9A-Za-z'\u2019]+")
 _NEGATIONS = frozenset({"not", "no", "without", "never", "dont", "doesnt", "didnt", "wont", "cant", "shouldnt",
                         "isnt", "arent", "nor", "neither", "skip", "exclude", "excluding", "omit", "minus"})
 _WINDOW = 3
+_THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -235,8 +236,9 @@ def _value(value: Any) -> str:
 
 
 def _clean(content: Any) -> str:
-    text = content.strip() if isinstance(content, str) else ""
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+    """The rewrite in a model's answer: without a reasoning block, or quotes around the whole of it."""
+    text = _THINK.sub("", content).strip() if isinstance(content, str) else ""
+    if len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1]:
         text = text[1:-1].strip()
     return text
 
