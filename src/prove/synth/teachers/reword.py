@@ -157,7 +157,7 @@ def needs_of(original: str, calls: Iterable[CallView], results: Iterable[Any] = 
             p = params.get(name)
             if isinstance(value, bool) or name in binds:
                 option = _option(name, value, original, tokens)
-                if option is not None:
+                if option is not None and all((o.param, o.value) != (name, value) for o in options):
                     options.append(option)
                 if isinstance(value, bool):
                     continue
