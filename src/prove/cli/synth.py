@@ -57,8 +57,9 @@ def synth(
                                                                        "default every registered server that loads.")] = None,
     n: Annotated[int | None, typer.Option("--n", help="Accepted examples to write (default 200).")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Run seed: the same seed gives byte-identical files.")] = None,
-    teacher: Annotated[str | None, typer.Option("--teacher", help="programmatic (default, no model) or "
-                                                                  "openai:MODEL@BASE_URL.")] = None,
+    teacher: Annotated[str | None, typer.Option("--teacher", help="programmatic (default, no model), "
+                                                                  "openai:MODEL@BASE_URL, or reword:MODEL@BASE_URL "
+                                                                  "(the programmatic plan, worded by the model).")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (resumed if it holds this run).")] = Path(
         "prove-synth"),
     workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes (the output does not depend on it).")] = 1,

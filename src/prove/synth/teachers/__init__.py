@@ -6,6 +6,9 @@
 - `openai:MODEL@BASE_URL`: any OpenAI-compatible chat-completions endpoint (vLLM, SGLang,
   Ollama, llama.cpp server, hosted APIs), with bounded concurrency, retries, format validation
   with regeneration and an on-disk response cache.
+- `reword:MODEL@BASE_URL`: the programmatic plan (the same calls and results), with its user turns
+  and replies rewritten by such a model; a rewrite that drops or changes a value the words carry
+  is asked again, then the programmatic words stay.
 
 A teacher answers the machine's questions for one conversation at a time (`query`,
 `assistant`, `continuation`); each keeps its per-conversation state itself; the protocol is in `synth.contract`.
@@ -22,18 +25,19 @@ __all__ = ["Teacher", "make_teacher", "parse_teacher"]
 
 
 def parse_teacher(spec: str) -> tuple[str, dict[str, Any]]:
-    """'programmatic' or 'openai:MODEL@BASE_URL' -> (kind, options)."""
+    """'programmatic', 'openai:MODEL@BASE_URL' or 'reword:MODEL@BASE_URL' -> (kind, options)."""
     spec = (spec or "programmatic").strip()
     if spec == "programmatic":
         return "programmatic", {}
-    if spec.startswith("openai:"):
-        rest = spec[len("openai:"):]
-        model, sep, base = rest.partition("@")
-        if not model or not sep or not base:
-            raise ValueError(f"teacher {spec!r}: use openai:MODEL@BASE_URL, such as "
-                             "openai:Qwen/Qwen3-8B@http://localhost:8000/v1")
-        return "openai", {"model": model, "base_url": base}
-    raise ValueError(f"unknown teacher {spec!r}: use 'programmatic' or 'openai:MODEL@BASE_URL'")
+    for kind in ("openai", "reword"):
+        if spec.startswith(kind + ":"):
+            model, sep, base = spec[len(kind) + 1:].partition("@")
+            if not model or not sep or not base:
+                raise ValueError(f"teacher {spec!r}: use {kind}:MODEL@BASE_URL, such as "
+                                 f"{kind}:Qwen/Qwen3-8B@http://localhost:8000/v1")
+            return kind, {"model": model, "base_url": base}
+    raise ValueError(f"unknown teacher {spec!r}: use 'programmatic', 'openai:MODEL@BASE_URL' or "
+                     "'reword:MODEL@BASE_URL'")
 
 
 def make_teacher(spec: str, *, cache_dir: Path | None = None, **options: Any) -> Teacher:
@@ -43,6 +47,10 @@ def make_teacher(spec: str, *, cache_dir: Path | None = None, **options: Any) ->
         from .programmatic import ProgrammaticTeacher
 
         return ProgrammaticTeacher()
+    if kind == "reword":
+        from .reword import RewordTeacher
+
+        return RewordTeacher(parsed["model"], parsed["base_url"], cache_dir=cache_dir, **options)
     from .openai import OpenAITeacher
 
     return OpenAITeacher(parsed["model"], parsed["base_url"], cache_dir=cache_dir, **options)
