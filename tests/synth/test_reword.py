@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from prove.env import registry
+from prove.env.asks import bool_words, words_in
 from prove.synth import SynthConfig, Synthesizer, run
 from prove.synth.teachers import make_teacher, parse_teacher
 from prove.synth.teachers.reword import REWORD_MARK, RewordTeacher, needs_of, problems
@@ -184,18 +185,16 @@ def test_broken_rewrites_are_asked_again_then_the_programmatic_words_stay(tmp_pa
     assert {len(b["messages"]) for b in bodies} == {2, 4}  # each text: one rejected rewrite, one regeneration
     assert any("round (block_sender=false)" in f or "round (include_attachments=false)" in f for f in feedback)
     assert any("it drops 'MSG-" in f for f in feedback) and all("it adds the number 99" in f for f in feedback)
-    negated = 0
+    kept = 0
     for ex in _dataset(tmp_path / "once").values():
         assert all(t.startswith("Okay, so: ") for t in _texts(ex))  # every text is the regenerated rewrite
-        users = " ".join(t["user"] for t in ex["turns"])
+        users = set(words_in(" ".join(t["user"] for t in ex["turns"])))
         for bound in (ex["meta"].get("bindings") or {}).values():
-            if bound.get("block_sender") is False:
-                assert "don't block the sender" in users
-                negated += 1
-            if bound.get("include_attachments") is False:
-                assert "without the attachments" in users
-                negated += 1
-    assert negated
+            for name, value in bound.items():
+                if isinstance(value, bool):  # the words that fix an option survive the rewrite
+                    assert any(u.startswith(w) for w in bool_words(name) for u in users), (ex["id"], name)
+                    kept += 1
+    assert kept
 
     with ScriptedServer(breaking) as server:
         server.keep_bodies = True

@@ -33,7 +33,7 @@ from ..env.asks import bool_words, words_in
 from .entities import EntityIndex
 from .phrasing import renderings
 
-__all__ = ["Unfaithful", "faithfulness"]
+__all__ = ["Unfaithful", "faithfulness", "leaves", "said"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def _default(tool: Tool, name: str) -> Any:
     return info.default
 
 
-def _said(text: str, value: str) -> bool:
+def said(text: str, value: str) -> bool:
     """Whether `value` (lower case) stands in `text` (lower case) as a whole word or phrase."""
     if not value:
         return False
@@ -68,12 +68,12 @@ def _said(text: str, value: str) -> bool:
     return value in text or value[-1] in ".!" and value[:-1] in text
 
 
-def _leaves(value: Any) -> list[Any]:
+def leaves(value: Any) -> list[Any]:
     """The scalar values inside a structure (a line item's description, quantity and price)."""
     if isinstance(value, Mapping):
-        return [leaf for v in value.values() for leaf in _leaves(v)]
+        return [leaf for v in value.values() for leaf in leaves(v)]
     if isinstance(value, list):
-        return [leaf for v in value for leaf in _leaves(v)]
+        return [leaf for v in value for leaf in leaves(v)]
     return [] if value is None or isinstance(value, bool) else [value]
 
 
@@ -126,13 +126,13 @@ def _check_call(call: Mapping[str, Any], tool: Tool, bound: Mapping[str, Any], u
         for item in value if isinstance(value, list) else [value]:
             if p.entity and isinstance(item, str):
                 label = index.labels.get(p.entity, {}).get(item, "")
-                if not (_said(users, item.lower()) or _said(outputs, item.lower())
-                        or (label and _said(users, label.lower()))):
+                if not (said(users, item.lower()) or said(outputs, item.lower())
+                        or (label and said(users, label.lower()))):
                     return Unfaithful("unfaithful_entity", f"{where}: {p.name}={item!r} is neither named by the "
                                                            f"user nor read from a result")
                 continue
-            for leaf in _leaves(item):
-                if not any(_said(users, r) or _said(outputs, r) for r in renderings(leaf)):
+            for leaf in leaves(item):
+                if not any(said(users, r) or said(outputs, r) for r in renderings(leaf)):
                     return Unfaithful("unfaithful_value", f"{where}: {p.name} holds {leaf!r}, said nowhere before "
                                                           f"the call")
     return None

@@ -138,6 +138,11 @@ class ProgrammaticTeacher:
         state.move += 1
         return move
 
+    def planned_calls(self, conv: Conversation, start: int, stop: int | None = None) -> list[Call]:
+        """The intended calls (deliberate mistakes left out) the plan makes in user turns `start` to `stop`."""
+        return [call for planned in self._plan(conv).turns[start:stop] for move in planned.moves
+                for call in move.calls if call.mistake is None]
+
     def _check(self, conv: Conversation, state: _Playback) -> None:
         """Every result of the real session must equal the planned one."""
         for done in conv.executed[state.checked:]:

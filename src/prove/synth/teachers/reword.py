@@ -34,7 +34,7 @@ from typing import Any
 from ...env import Tool
 from ...env.asks import bool_words, words_in
 from ..contract import Conversation, Move, entity_values
-from ..faithful import _leaves, _said
+from ..faithful import leaves, said
 from ..phrasing import renderings
 from .openai import OpenAITeacher, TeacherError
 from .programmatic import ProgrammaticTeacher
@@ -166,17 +166,17 @@ def needs_of(original: str, calls: Iterable[CallView], results: Iterable[Any] = 
                     found = {v.lower()} | {lab.lower() for lab in (labels(p.entity, v) if labels else ()) if lab}
                     candidates.append(frozenset(found))
                 continue
-            candidates.extend(frozenset(renderings(leaf)) for leaf in _leaves(value))
+            candidates.extend(frozenset(renderings(leaf)) for leaf in leaves(value))
     for data in results:
-        candidates.extend(frozenset(renderings(leaf)) for leaf in _leaves(data))
+        candidates.extend(frozenset(renderings(leaf)) for leaf in leaves(data))
     keep: dict[str, Keep] = {}
     numbers = _numbers(original)
     for forms in candidates:
         for f in forms:
             numbers |= _numbers(f)
-        said = sorted((f for f in forms if _said(low, f)), key=len, reverse=True)
-        if said and not any(k.forms & forms for k in keep.values()):
-            keep[said[0]] = Keep(_shown(original, said[0]), forms)
+        present = sorted((f for f in forms if said(low, f)), key=len, reverse=True)
+        if present and not any(k.forms & forms for k in keep.values()):
+            keep[present[0]] = Keep(_shown(original, present[0]), forms)
     ids = set(_ID.findall(original))
     for i in ids:
         if not any(i.lower() in k.forms for k in keep.values()):
@@ -213,7 +213,7 @@ def problems(needs: Needs, original: str, rewrite: str) -> list[str]:
     low = text.lower()
     found = []
     for k in needs.keep:
-        if not any(_said(low, f) for f in k.forms):
+        if not any(said(low, f) for f in k.forms):
             found.append(f"it drops {k.shown!r}")
     words = [w for w, _, _ in _tokens(text)]
     for o in needs.options:
@@ -356,12 +356,9 @@ def _labels(conv: Conversation) -> Labels:
 
 def _planned(inner: ProgrammaticTeacher, conv: Conversation, start: int, stop: int | None) -> list[CallView]:
     """The calls the plan makes in user turns `start` to `stop` (exclusive)."""
-    plan = inner._plan(conv)  # the plan exists once `query` has run
     out: list[CallView] = []
-    for planned in plan.turns[start:stop]:
-        for move in planned.moves:
-            for call in move.calls:
-                tool = conv.server.tools.get(call.name) if isinstance(call.name, str) else None
-                if tool is not None and call.mistake is None and isinstance(call.arguments, dict):
-                    out.append((tool, call.arguments, call.binds))
+    for call in inner.planned_calls(conv, start, stop):
+        tool = conv.server.tools.get(call.name) if isinstance(call.name, str) else None
+        if tool is not None and isinstance(call.arguments, dict):
+            out.append((tool, call.arguments, call.binds))
     return out
