@@ -188,6 +188,7 @@ def test_broken_rewrites_are_asked_again_then_the_programmatic_words_stay(tmp_pa
     kept = 0
     for ex in _dataset(tmp_path / "once").values():
         assert all(t.startswith("Okay, so: ") for t in _texts(ex))  # every text is the regenerated rewrite
+        assert ex["meta"]["wording"] and all(w.endswith(":rewritten") for w in ex["meta"]["wording"])
         users = set(words_in(" ".join(t["user"] for t in ex["turns"])))
         for bound in (ex["meta"].get("bindings") or {}).values():
             for name, value in bound.items():

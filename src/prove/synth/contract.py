@@ -109,6 +109,8 @@ class Decisions:
     persona: str | None = None
     # Per gold call ID, the argument values the request's phrasing bound (checked by validation).
     bindings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Who worded each rewritten text, in order ("user:rewritten", "reply:programmatic"): the reword teacher's.
+    wording: list[str] = field(default_factory=list)
     # Seconds of simulated time that pass before each user turn (by turn index; absent: none).
     advance: dict[int, int] = field(default_factory=dict)
 

@@ -271,6 +271,8 @@ def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
     }
     if decided.persona:
         meta["persona"] = decided.persona
+    if decided.wording:
+        meta["wording"] = list(decided.wording)
     bindings = {cid: b for cid, b in decided.bindings.items() if cid in gold_ids and b}
     if bindings:
         meta["bindings"] = bindings

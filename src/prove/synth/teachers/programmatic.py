@@ -314,6 +314,7 @@ class Planner:
                 args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt)
                 sources[p.name] = Source("user")
             _order_pairs(args)
+            _cohere(args, sources)
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
@@ -871,6 +872,24 @@ class Planner:
             return None
         text = self.words.retry(result.code or "error", another=kind == "label_as_id")
         return kind, call, result, text
+
+
+def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
+    """Values that must agree with each other: a new person's e-mail address is made from their name."""
+    for key in ("email", "email_address"):
+        if key not in args or sources.get(key, Source("user")).kind != "user" or not isinstance(args[key], str):
+            continue
+        first, last = args.get("first_name"), args.get("last_name")
+        if not (isinstance(first, str) and isinstance(last, str)) and isinstance(args.get("name"), str) \
+                and len(args["name"].split()) == 2:
+            first, last = args["name"].split()
+        if not (isinstance(first, str) and isinstance(last, str)):
+            continue
+        company = args.get("company")
+        domain = (re.sub(r"[^a-z0-9]", "", company.lower()) + ".com") if isinstance(company, str) and company \
+            else args[key].rsplit("@", 1)[-1]
+        local = re.sub(r"[^a-z0-9.]", "", f"{first}.{last}".lower())
+        args[key] = f"{local}@{domain}"
 
 
 def _binds(step: Step) -> dict[str, Any]:

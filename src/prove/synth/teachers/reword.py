@@ -308,6 +308,7 @@ class RewordTeacher:
             wrong = problems(needs, original, text)
             if not wrong:
                 self.stats[f"{role}_rewritten"] += 1
+                conv.decided.wording.append(f"{role}:rewritten")
                 return text
             self.stats["reword_rejected"] += 1
             messages = [*messages, {"role": "assistant", "content": text},
@@ -315,6 +316,7 @@ class RewordTeacher:
                                                     "Rewrite the original message again."}]
         self.stats["reword_fallback"] += 1
         self.stats[f"{role}_fallback"] += 1
+        conv.decided.wording.append(f"{role}:programmatic")
         return original
 
     def _prompt(self, conv: Conversation, role: str, original: str, needs: Needs) -> list[dict[str, Any]]:
