@@ -112,6 +112,12 @@ class Phrasing:
             return None
         twins = [r for k, r in rows.items() if k != value and self.index.labels.get(kind, {}).get(k) == label]
         for column, cell in row.items():
+            if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key \
+                    and not any(r.get(column) == cell for r in twins):
+                owner = self._label_anywhere(cell)  # the dish's restaurant, the place's city
+                if owner:
+                    return f"{'in' if 'city' in column else 'from'} {owner}"
+                continue
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40:
                 continue
             named = any(w in column for w in ("name", "from", "sender", "author", "owner", "merchant", "host"))
@@ -124,6 +130,13 @@ class Phrasing:
                 return f"from {day(date.fromisoformat(cell[:10]))}"
             except ValueError:
                 continue
+        return None
+
+    def _label_anywhere(self, entity_id: str) -> str | None:
+        for labels in self.index.labels.values():
+            found = labels.get(entity_id)
+            if isinstance(found, str) and len(found) <= 40:
+                return found
         return None
 
     def entities(self, kind: str, values: Sequence[str], labels: Mapping[str, str] | None = None) -> str:

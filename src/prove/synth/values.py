@@ -30,6 +30,7 @@ _EXPIRY = re.compile(r"^\d{2}/\d{2}$")
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATETIME_HUMAN = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
 _CLOCK = re.compile(r"^\d{2}:\d{2}$")
+_MONTH_ONLY = re.compile(r"^\d{4}-\d{2}$")
 
 _SECRET_NAMES = ("pin", "password", "passcode", "token", "secret", "cvv", "cvc", "security_code")
 
@@ -120,6 +121,11 @@ def human(value: Any) -> str:
             if moment.time() == time(0, 0):  # a day's start: people just name the day
                 return day(moment.date())
             return f"{day(moment.date())} at {_clock(moment.time())}"
+        if _MONTH_ONLY.match(value):
+            try:
+                return date.fromisoformat(value + "-01").strftime("%B %Y")
+            except ValueError:
+                return value
         if _CLOCK.match(value):
             try:
                 return _clock(time.fromisoformat(value))

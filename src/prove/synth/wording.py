@@ -127,13 +127,24 @@ def _cap(text: str) -> str:
 
 
 def _lower_first(text: str) -> str:
-    """Lower the first letter of a sentence that goes on after a connector, unless it starts a name."""
-    words = text.split(maxsplit=2)
-    if len(words) >= 2 and words[0][:1].isupper() and words[1][:1].isupper():
-        return text  # "Adam Patel should ...", "The Green Residences ..."
+    """Lower the first letter of a sentence that goes on after a connector."""
     if len(text) > 1 and text[0].isupper() and not text[1].isupper() and not text.startswith(("I ", "I'")):
         return text[0].lower() + text[1:]
     return text
+
+
+_IMPERATIVE = frozenset(
+    "show list send add create cancel delete remove move set turn book pay transfer freeze unfreeze find search make "
+    "put give mark update change schedule open close start stop get tell reply forward post share rename archive "
+    "block unblock follow unfollow invite accept decline reserve order buy withdraw apply lock unlock mute unmute save "
+    "copy extract check read pin unpin star flag assign log record reopen restore empty lower raise dim switch "
+    "upload download submit request approve reject cash top add plan close merge label tag email call text "
+    "remind note leave join end admit edit write rate review comment like report link unlink void refund".split())
+
+
+def _imperative(text: str) -> bool:
+    first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
+    return first in _IMPERATIVE
 
 
 def fill(phrase: str, refs: Mapping[str, str]) -> str:
@@ -182,7 +193,8 @@ class Wording:
 
     # ----- user --------------------------------------------------------------------------------
 
-    def join_requests(self, parts: Sequence[str]) -> str:
+    def join_requests(self, parts: Sequence[str], names_first: Sequence[bool] = ()) -> str:
+        """Requests joined as one message; a request that starts with a name keeps its capital."""
         out = ""
         for i, part in enumerate(parts):
             part = part.strip()
@@ -190,26 +202,29 @@ class Wording:
                 out = part
                 continue
             opener = self.pick(ALSO) if parts[i - 1].rstrip().endswith("?") or part.endswith("?") else self.pick(THEN)
-            out += " " + opener + _lower_first(part)
+            keep = i < len(names_first) and names_first[i]
+            out += " " + opener + (part if keep else _lower_first(part))
         return out
 
-    def user_turn(self, requests: Sequence[str], turn: int) -> str:
+    def user_turn(self, requests: Sequence[str], turn: int, names_first: Sequence[bool] = ()) -> str:
         parts = list(requests)
+        keep = list(names_first) + [False] * (len(parts) - len(names_first))
         p = self.persona
-        if parts and self.rng.random() < p.please and not parts[0].rstrip().endswith("?") \
+        if parts and self.rng.random() < p.please and not keep[0] and _imperative(parts[0]) \
                 and not any("please" in r.lower() for r in parts):
-            # "Please" leads the request: a trailing ", please." would eat the period of a value.
+            # "Please" leads an imperative: a trailing ", please." would eat the period of a value.
             parts[0] = "Please " + _lower_first(parts[0])
-        body = self.join_requests(parts)
+        body = self.join_requests(parts, keep)
         if turn == 0:
             greet = self.pick(p.greet)
             if greet:
                 ends = greet.rstrip()[-1:] in ".!?"
-                body = f"{greet} {body if ends else _lower_first(body)}"
+                body = f"{greet} {body if ends or keep[0] else _lower_first(body)}"
         else:
             opener = self.pick(FOLLOW_UP) + self.pick(FOLLOW_UP_NEXT)
             if opener:
-                body = opener + (_lower_first(body) if opener.rstrip()[-1:] not in ".!:" else body)
+                lower = opener.rstrip()[-1:] not in ".!:" and not (keep and keep[0])
+                body = opener + (_lower_first(body) if lower else body)
         close = self.pick(p.close)
         if close and self.rng.random() < 0.5:
             body = f"{body} {close}"
@@ -281,9 +296,9 @@ def _scalar(v: Any) -> bool:
 
 
 _LABELS = ("name", "title", "subject", "nickname", "display_name", "handle", "username", "filename", "label",
-           "full_name", "product_name", "restaurant_name", "topic")
-_MONEY = ("balance", "amount", "price", "total", "cost", "fee", "subtotal", "credit_limit", "limit", "refund",
-          "tip", "budget", "spent", "remaining", "value_usd")
+           "full_name", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "address")
+_MONEY = ("balance", "amount", "price", "total_amount", "total_price", "cost", "fee", "subtotal", "credit_limit",
+          "limit", "refund", "tip", "budget", "spent", "remaining", "value_usd", "line_total", "due")
 
 
 def _say(key: str, value: Any) -> str:

@@ -619,6 +619,9 @@ class Planner:
             if not s.asked:
                 continue
             t = turn
+            # A set-up step (`needs`) is asked for in a turn of its own, before what it sets up.
+            if any(steps[j].asked and steps[j].tool.name in s.tool.needs for j in range(i)):
+                t = max(t, max(steps[j].turn for j in range(i) if steps[j].tool.name in s.tool.needs) + 1)
             for name, src in s.sources.items():
                 if src.kind == "flow" and src.mode == "cite" and src.step is not None:
                     t = max(t, steps[src.step].turn + 1)
@@ -730,7 +733,8 @@ class Planner:
             asked = [i for i in in_turn if steps[i].asked]
             omit = question[0] if question is not None and question[3] is None else None
             requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
-            user = words.user_turn(requests or ["Can you help me with that?"], t)
+            names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{") for i in asked]
+            user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
             if question is not None and t == 0:
                 param, value, secret, hidden_kind = question
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
