@@ -28,7 +28,8 @@ def test_create_get_close_and_counters(toy: Server) -> None:
         pool.get(s.id)
     with pytest.raises(UnknownSessionError):
         pool.close(s.id)
-    assert pool.stats().to_dict() == {"created": 1, "live": 0, "in_use": 0, "reaped": 0, "closed": 1, "refused": 0}
+    assert pool.stats().to_dict() == {"created": 1, "live": 0, "in_use": 0, "reaped": 0, "closed": 1, "refused": 0,
+                                      "bytes": 0, "largest": 0}
 
 
 def test_full_pool_refuses_clearly_and_never_drops_a_session(toy: Server) -> None:

@@ -8,15 +8,17 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
-from .errors import PoolFullError, UnknownSessionError
+from .errors import InvalidRequestError, PoolFullError, SessionExistsError, UnknownSessionError
 from .server import Server
-from .session import Session
+from .session import LOG_BYTES, Session
 
 
 @dataclass
 class PoolStats:
     created: int = 0
     live: int = 0
+    bytes: int = 0          # what the live sessions hold (databases and call logs), about
+    largest: int = 0        # bytes of the largest live session
     in_use: int = 0
     reaped: int = 0
     closed: int = 0
@@ -47,16 +49,18 @@ class SessionPool:
         max_sessions: hard cap on live sessions.
         idle_ttl: seconds an unleased session may sit unused.
         reap_interval: seconds between background reaps once `start()` is called.
+        log_bytes: how much of each call's arguments and result a session's call log keeps.
         clock: monotonic time source (injectable for tests).
     """
 
     def __init__(self, *, max_sessions: int = 1024, idle_ttl: float = 600.0, reap_interval: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 log_bytes: int = LOG_BYTES, clock: Callable[[], float] = time.monotonic) -> None:
         if max_sessions < 1 or idle_ttl <= 0:
-            raise ValueError("max_sessions must be >= 1 and idle_ttl > 0")
+            raise InvalidRequestError("max_sessions must be >= 1 and idle_ttl > 0")
         self.max_sessions = max_sessions
         self.idle_ttl = idle_ttl
         self.reap_interval = reap_interval
+        self.log_bytes = log_bytes
         self._clock = clock
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()
@@ -70,7 +74,7 @@ class SessionPool:
                session_id: str | None = None) -> Session:
         """Open a new session (not leased: it is reaped after `idle_ttl` without use)."""
         self._admit(session_id)
-        session = Session(servers, world, session_id=session_id)
+        session = Session(servers, world, session_id=session_id, log_bytes=self.log_bytes)
         return self._add(session)
 
     def fork(self, session_id: str, new_id: str | None = None) -> Session:
@@ -172,8 +176,10 @@ class SessionPool:
 
     def stats(self) -> PoolStats:
         with self._lock:
+            sizes = [e.session.size() for e in self._entries.values()]
             return PoolStats(**{**self._stats.to_dict(), "live": len(self._entries),
-                                "in_use": sum(1 for e in self._entries.values() if e.leases)})
+                                "in_use": sum(1 for e in self._entries.values() if e.leases),
+                                "bytes": sum(sizes), "largest": max(sizes, default=0)})
 
     # ----- internals ---------------------------------------------------------------------------
 
@@ -186,7 +192,7 @@ class SessionPool:
     def _admit(self, session_id: str | None) -> None:
         with self._lock:
             if session_id is not None and session_id in self._entries:
-                raise ValueError(f"session {session_id!r} already exists")
+                raise SessionExistsError(f"session {session_id!r} already exists")
             full = len(self._entries) >= self.max_sessions
         if full:
             self.reap()
@@ -201,7 +207,7 @@ class SessionPool:
         with self._lock:
             if session.id in self._entries:
                 session.close()
-                raise ValueError(f"session {session.id!r} already exists")
+                raise SessionExistsError(f"session {session.id!r} already exists")
             if len(self._entries) >= self.max_sessions:
                 self._stats.refused += 1
                 session.close()
