@@ -392,10 +392,10 @@ class Session:
         db.execute("SAVEPOINT prove_call")
         try:
             value = self._invoke(tool, rt.ctx, kwargs)
+            if value is _STOPPED or self._interrupted:   # stopped, or its caller was told it was
+                raise CallInterrupted
             data = tool.result_adapter.dump_python(value, mode="json")
             del value
-            if self._interrupted:   # stopped, or past the point where its caller was told it was
-                raise CallInterrupted
             if not write and db.total_changes != changes:
                 raise RuntimeError(f"read tool {tool.name} changed state")
         except CallInterrupted:
