@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Any
 
-from prove.env import FRAMEWORK_CODES, INTERNAL_ERROR, Session, SessionPool, Tool, ToolDefinitionError, registry
+from prove.env import FRAMEWORK_CODES, INTERNAL_ERROR, Session, SessionPool, Tool, registry
 from prove.env.world import clock_params
 
 TARGET_LOG_MB = 5.0
@@ -119,12 +119,7 @@ def arguments(tool: Tool, ids: dict[str, list[Any]], rng: random.Random) -> Any:
 
 
 def fuzz(total: int, seed: int) -> dict[str, Any]:
-    servers = []
-    for name in registry.names():
-        try:
-            servers.append(registry.get(name))
-        except ToolDefinitionError:
-            pass
+    servers, _ = registry.loadable()
     tools = [(s, t) for s in servers for t in s.tools.values()]
     per_tool = max(1, total // len(tools))
     rng = random.Random(seed)

@@ -95,14 +95,10 @@ class ServeConfig:
         for name in names:
             registry.get(name)          # a named server that does not load is an error
         if not names:                   # every registered server that loads; the others are reported
-            loaded = []
-            for name in known:
-                try:
-                    registry.get(name)
-                    loaded.append(name)
-                except ProveError as exc:
-                    log.warning("not serving %s: %s", name, exc)
-            names = tuple(loaded)
+            loaded, broken = registry.loadable()
+            for name, exc in broken.items():
+                log.warning("not serving %s: %s", name, exc)
+            names = tuple(s.name for s in loaded)
         if not names:
             raise ConfigError("no server to serve: none is registered (or none loads)")
         return replace(self, servers=names)
