@@ -121,7 +121,7 @@ def arguments(tool: Tool, ids: dict[str, list[Any]], rng: random.Random) -> Any:
 def fuzz(total: int, seed: int) -> dict[str, Any]:
     servers, _ = registry.loadable()
     tools = [(s, t) for s in servers for t in s.tools.values()]
-    per_tool = max(1, total // len(tools))
+    per_tool = max(1, -(-total // len(tools)))   # at least `total` calls in all
     rng = random.Random(seed)
     counts = {"calls": 0, "ok": 0, "exceptions": 0, "internal_errors": 0, "partial_writes": 0,
               "undocumented_codes": 0}
