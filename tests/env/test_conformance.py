@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prove.env import FRAMEWORK_CODES, INTERNAL_ERROR, Session, ToolDefinitionError, registry
+from prove.env import FRAMEWORK_CODES, INTERNAL_ERROR, INTERNAL_ERRORS, Session, ToolDefinitionError, registry
 
 from prove.env.asks import problems as ask_problems
 
@@ -159,7 +159,7 @@ def test_random_and_malformed_arguments(server_name: str, tool_name: str) -> Non
     session = Session([server], world=0)
     entities = entity_values(session)
     allowed = set(tool.errors) | (FRAMEWORK_CODES - {INTERNAL_ERROR})
-    internal_before = tool.internal_errors
+    internal_before = INTERNAL_ERRORS.count(server_name, tool_name)
 
     @FUZZ
     @given(args=arguments(tool, entities))
@@ -179,7 +179,7 @@ def test_random_and_malformed_arguments(server_name: str, tool_name: str) -> Non
         check()
     finally:
         session.close()
-    assert tool.internal_errors == internal_before
+    assert INTERNAL_ERRORS.count(server_name, tool_name) == internal_before
 
 
 @pytest.mark.parametrize("server_name", SERVERS)
@@ -222,3 +222,66 @@ def test_fork_isolation_and_snapshot_round_trip(server_name: str) -> None:
         session.restore(snap)
         assert session.fingerprint() == start and not session.diff()
         child.close()
+
+
+# Extreme values for every numeric and string parameter: past SQLite's 64-bit integers, past the
+# float range a tool can compute with, at and past the framework's size bounds.
+EXTREME_INTEGERS = [0, -1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, -(2**63) - 1, 2**64, 10**30, -(10**30), 10**4400]
+EXTREME_FLOATS = [0.0, -0.0, 5e-324, 1e16, -1e16, 1e308, -1e308, 1.7976931348623157e308]
+EXTREME_STRINGS = ["", "\x00" * 64, "9" * 5000, "x" * 10_000, "x" * 10_001, "😀" * 5000, "-" * 10_000,
+                   "2026-03-16T09:00:00" + "9" * 9000]
+
+
+def _base_value(schema: dict, entity: str | None, entities: dict[str, list[str]], examples: list[str]) -> object:
+    """One well-typed value for a parameter: an existing entity, the docstring's example, the lower bound."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "string":
+        if entity and entities.get(entity):
+            return entities[entity][0]
+        return examples[0] if examples else "x"
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", schema.get("exclusiveMinimum", 0) + (1 if "exclusiveMinimum" in schema else 0))
+        return max(low, 1) if kind == "integer" else float(max(low, 1))
+    if kind == "boolean":
+        return False
+    if kind == "array":
+        return []
+    return None
+
+
+def _extremes(schema: dict) -> list[object]:
+    kinds = {schema.get("type")} | {b.get("type") for b in schema.get("anyOf", [])}
+    items = schema.get("items", {})
+    out: list[object] = []
+    if "integer" in kinds:
+        out += EXTREME_INTEGERS
+    if "number" in kinds:
+        out += EXTREME_FLOATS + EXTREME_INTEGERS[3:]
+    if "string" in kinds and "enum" not in schema:
+        out += EXTREME_STRINGS
+    if "array" in kinds:
+        out += [[v] for v in _extremes(items)] + [[_base_value(items, None, {}, [])] * 10_000]
+    return out
+
+
+@pytest.mark.parametrize("server_name, tool_name", TOOLS)
+def test_extreme_values_of_every_parameter(server_name: str, tool_name: str) -> None:
+    """Huge integers, floats and sizes in each numeric or string parameter end as a result or a
+    documented error, never an internal error, and a failing call writes nothing."""
+    server = registry.get(server_name)
+    tool = server.tools[tool_name]
+    allowed = set(tool.errors) | (FRAMEWORK_CODES - {INTERNAL_ERROR})
+    with Session([server], world=0) as session:
+        entities = entity_values(session)
+        props = tool.parameters["properties"]
+        base = {p.name: _base_value(props[p.name], p.entity, entities, re.findall(r"'([^']{1,60})'", p.description))
+                for p in tool.params if p.required}
+        for param in tool.params:
+            for value in _extremes(props[param.name]):
+                before = session.fingerprint()
+                result = session.call(tool_name, {**base, param.name: value})
+                shown = repr(value)[:40] if not isinstance(value, int) or value.bit_length() < 200 else "huge int"
+                assert result.ok or result.code in allowed, (param.name, shown, result.error)
+                assert result.ok or session.fingerprint() == before, (param.name, shown, "a failing call wrote")

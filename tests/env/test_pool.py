@@ -28,7 +28,8 @@ def test_create_get_close_and_counters(toy: Server) -> None:
         pool.get(s.id)
     with pytest.raises(UnknownSessionError):
         pool.close(s.id)
-    assert pool.stats().to_dict() == {"created": 1, "live": 0, "in_use": 0, "reaped": 0, "closed": 1, "refused": 0}
+    assert pool.stats().to_dict() == {"created": 1, "live": 0, "in_use": 0, "reaped": 0, "closed": 1, "refused": 0,
+                                      "bytes": 0, "largest": 0}
 
 
 def test_full_pool_refuses_clearly_and_never_drops_a_session(toy: Server) -> None:
@@ -141,3 +142,20 @@ def test_closing_a_leased_session_waits_for_the_lease(toy: Server) -> None:
         with pytest.raises(UnknownSessionError):
             pool.lease(s.id).__enter__()
     assert s.closed and pool.stats().closed == 1
+
+
+def test_the_reaper_hands_freed_memory_back_after_sessions_close(toy: Server,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import prove.env.pool as pool_module
+
+    trims: list[int] = []
+    monkeypatch.setattr(pool_module, "_TRIM", trims.append)
+    with SessionPool(reap_interval=0.01) as pool:
+        pool.create([toy], 1)
+        time.sleep(0.1)                 # reaper passes with nothing closed: nothing to hand back
+        assert trims == []
+        pool.close(pool.ids()[0])
+        deadline = time.monotonic() + 10
+        while not trims and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert trims == [0]

@@ -63,3 +63,12 @@ def test_third_party_server_through_entry_point(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(ToolDefinitionError, match="failed to load.*missing dependency"):
         reg.get("broken")
     sys.modules.pop("plugin_pkg", None)
+
+
+def test_loadable_gives_the_servers_that_load_and_why_the_others_do_not() -> None:
+    from prove.env import Registry, ToolDefinitionError
+
+    reg = Registry()
+    reg._pending = {"broken": "no_such_module_anywhere:server"}
+    found, broken = reg.loadable()
+    assert found == [] and isinstance(broken["broken"], ToolDefinitionError)

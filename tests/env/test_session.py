@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from prove.env import EPOCH, HookError, Server, Session, SessionClosedError
+from prove.env import EPOCH, INTERNAL_ERRORS, HookError, Server, Session, SessionClosedError
 
 from .conftest import pin_of
 from .toy import SCHEMA, make_server
@@ -15,7 +15,7 @@ from .toy import SCHEMA, make_server
 
 def test_read_call_returns_data(session: Session) -> None:
     r = session.call("get_wallet", {"wallet_id": "W-10002"})
-    assert r.ok and not r.is_error
+    assert r.ok and r.error is None
     assert r.data["wallet_id"] == "W-10002" and isinstance(r.data["balance"], float)
     assert r.content == r.data
     assert session.log[-1].name == "get_wallet" and session.log[-1].server == "toy"
@@ -98,11 +98,11 @@ def test_hidden_tools_are_callable_but_not_listed(session: Session) -> None:
 def test_internal_error_is_logged_counted_and_rolled_back(session: Session, toy: Server,
                                                           caplog: pytest.LogCaptureFixture) -> None:
     before = session.fingerprint()
-    count = toy.tools["explode"].internal_errors
+    count = INTERNAL_ERRORS.count("toy", "explode")
     with caplog.at_level(logging.ERROR, logger="prove.env"):
         r = session.call("explode", {"wallet_id": "W-10005"})
     assert r.code == "internal_error" and "bug" in r.error["message"]
-    assert toy.tools["explode"].internal_errors == count + 1
+    assert INTERNAL_ERRORS.count("toy", "explode") == count + 1
     assert "toy.explode" in caplog.text
     assert session.fingerprint() == before
 
@@ -322,7 +322,7 @@ def test_interrupt_from_another_thread_stops_the_running_call(toy: Server) -> No
         r = s.call("spin", {"n": 10**10})
         timer.join()
         assert r.code == "timeout" and "nothing changed" in r.error["message"]
-        assert s.fingerprint() == start and toy.tools["spin"].internal_errors == 0
+        assert s.fingerprint() == start and INTERNAL_ERRORS.count("toy", "spin") == 0
         assert s.call("spin", {"n": 100}).data == 100  # the interrupt does not leak into later calls
 
 
@@ -338,3 +338,128 @@ def test_an_entity_kind_can_name_its_lister_and_a_wrong_name_fails_at_build() ->
                    world=build, entities=[EntityKind("wallet", "wallets", "wallet_id", lister="no_such_tool")])
     with pytest.raises(ToolDefinitionError, match="unknown lister"):
         wrong.template(0)
+
+
+class _Hostile:
+    """An argument whose every method fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _HostileStr(str):
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr")
+
+    def __str__(self) -> str:
+        raise RuntimeError("str")
+
+    __hash__ = str.__hash__
+
+
+class _UnhashableStr(_HostileStr):
+    def __hash__(self) -> int:
+        raise RuntimeError("hash")
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+HOSTILE_ARGUMENTS = [
+    {"wallet_id": _nested(5000)}, _nested(5000), {"wallet_id": 10**5000}, {"wallet_id": -(10**5000)},
+    {"wallet_id": _Hostile()}, {"wallet_id": [_Hostile()]}, {_HostileStr("wallet_id"): "W-10002"},
+    {"wallet_id": _HostileStr("W-10002")}, {10**5000: 1}, {("a", "b"): 1}, _Hostile(), {"x" * 100_000: 1},
+    "[" * 100_000, "1" * 5000, '{"wallet_id": ' + "9" * 5000 + "}", b"\xff\xfe", float("nan"),
+]
+
+
+@pytest.mark.parametrize("arguments", HOSTILE_ARGUMENTS, ids=range(len(HOSTILE_ARGUMENTS)))
+def test_call_never_raises_for_hostile_arguments(session: Session, arguments: object) -> None:
+    r = session.call("get_wallet", arguments)
+    assert r.ok or r.code == "invalid_arguments", r.error
+    assert len(r.text()) < 4000
+    assert session.log[-1].name == "get_wallet"
+
+
+@pytest.mark.parametrize("name", [_nested(5000), 10**5000, _Hostile(), _HostileStr("get_wallet"),
+                                  _UnhashableStr("get_wallet"), "x" * 100_000], ids=range(6))
+def test_call_never_raises_for_hostile_names(session: Session, name: object) -> None:
+    r = session.call(name, {"wallet_id": "W-10002"})  # type: ignore[arg-type]
+    assert r.ok or r.code == "unknown_tool"
+    assert len(r.name) <= 81 and len(r.error["message"] if r.error else "") < 200
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 10**30, "9223372036854775808"], ids=range(4))
+def test_integers_beyond_64_bits_are_invalid_arguments(session: Session, value: object) -> None:
+    r = session.call("list_wallets", {"limit": value})
+    assert r.code == "invalid_arguments" and "out of range" in r.error["message"]
+    assert session.call("list_wallets", {"limit": 2**63 - 1}).ok
+
+
+def test_the_call_log_keeps_a_bounded_summary(toy: Server) -> None:
+    big = "x" * (1 << 20)
+    with Session([toy], world=1) as s:
+        empty = s.size()
+        for _ in range(300):
+            s.call("get_wallet", {"wallet_id": big})
+            s.call("churn", {"n": 1, "note": "y" * 9000})
+        assert s.size() - empty < 5 << 20
+        kept = s.log[0].arguments
+        assert set(kept) == {"omitted", "preview"} and len(kept["preview"]) < 300
+        assert s.log[1].arguments["omitted"] and s.log[1].result.data == 0    # a small result is kept as it is
+        s.call("get_wallet", {"wallet_id": "W-10002"})
+        assert s.log[-1].arguments == {"wallet_id": "W-10002"} and s.log[-1].result.data["owner"]
+    with Session([toy], world=1, log_bytes=100_000) as roomy:
+        roomy.call("churn", {"n": 1, "note": "y" * 9000})
+        assert roomy.log[0].arguments["note"] == "y" * 9000
+
+
+def test_interrupt_stops_pure_python_work(toy: Server) -> None:
+    import threading
+
+    with Session([toy], world=1) as s:
+        start = s.fingerprint()
+        timer = threading.Timer(0.2, s.interrupt)
+        timer.start()
+        r = s.call("churn", {"n": 10**12})
+        timer.join()
+        assert r.code == "timeout" and s.fingerprint() == start
+        assert s.call("churn", {"n": 10}).data == 24  # nothing of the interrupt is left for later calls
+        s.interrupt()                                 # between calls: no effect on the next one
+        assert s.call("churn", {"n": 10}).data == 24
+
+
+def test_fork_is_built_by_the_constructor(toy: Server) -> None:
+    with Session([toy], world=1, timeout=3.0, log_bytes=123) as s:
+        s.call("get_wallet", {"wallet_id": "W-10002"})
+        child = s.fork("child")
+        assert (child.id, child.timeout, child.log_bytes, child.world) == ("child", 3.0, 123, 1)
+        assert child.log == s.log and child.size() == s.size()
+        child.interrupt()                             # its own interrupt state, not its parent's
+        assert s.call("churn", {"n": 10}).data == 24
+        child.close()
+
+
+def test_a_world_builder_bug_is_a_definition_error_not_a_value_error() -> None:
+    from prove.env import ToolDefinitionError
+
+    def broken(w: object) -> dict:
+        raise ValueError("a bug in the builder")
+
+    server = Server("broken_world", "Broken", "A server whose world builder has a bug in it.", schema=SCHEMA,
+                    world=broken)
+    with pytest.raises(ToolDefinitionError, match="world builder failed") as info:
+        Session([server])
+    assert not isinstance(info.value, ValueError)

@@ -156,6 +156,20 @@ def make_server(name: str = "toy") -> Server:
         """A read tool that writes (a bug the framework must catch)."""
         return ctx.db.execute("UPDATE wallets SET balance = balance + 1").rowcount
 
+    @server.tool(effect=WRITE, hidden=True)
+    def churn(ctx: Ctx, n: int, note: str = "") -> int:
+        """Write a row, then loop `n` times in pure Python (to test that a timeout ends any call).
+
+        Args:
+            n: number of iterations, such as 1000.
+            note: any text, such as 'a note' (to test what the call log keeps).
+        """
+        ctx.db.execute("UPDATE wallets SET balance = balance + 1")
+        total = 0
+        for i in range(n):
+            total += i % 7
+        return total
+
     @server.tool(effect=READ, hidden=True)
     def count_wallets(ctx: Ctx) -> int:
         """Count wallets (a hidden helper)."""

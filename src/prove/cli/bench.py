@@ -1,8 +1,14 @@
-"""`prove bench NAME`: run a benchmark from the source tree's `benchmarks/` and print its JSON."""
+"""`prove bench NAME`: run a benchmark from the source tree's `benchmarks/` and print its JSON.
+
+The benchmarks are scripts of the source repository, not modules of the installed package: a
+wheel has none. `PROVE_BENCHMARKS` names the folder that holds them when it is not the checkout
+this package was installed from (`pip install -e .`).
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -11,13 +17,19 @@ import typer
 from .output import fail
 
 app = typer.Typer(help="Reproducible benchmarks (JSON on stdout).", no_args_is_help=True)
-BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+CHECKOUT = Path(__file__).resolve().parents[3] / "benchmarks"   # src/prove/cli -> the repository
+
+
+def benchmarks_dir() -> Path:
+    return Path(os.environ["PROVE_BENCHMARKS"]) if os.environ.get("PROVE_BENCHMARKS") else CHECKOUT
 
 
 def _run(name: str, argv: list[str]) -> None:
-    path = BENCHMARKS / f"{name}.py"
+    path = benchmarks_dir() / f"{name}.py"
     if not path.is_file():
-        fail(f"benchmark {name!r} not found at {path}; benchmarks ship with the source checkout")
+        fail(f"benchmark {name!r} is not at {path}. Benchmarks are scripts of the source repository "
+             "(its benchmarks/ folder), not part of the installed package: run `prove bench` from a checkout "
+             "installed with `pip install -e .`, or set PROVE_BENCHMARKS to that benchmarks/ folder.")
     spec = importlib.util.spec_from_file_location(f"prove_benchmarks.{name}", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
@@ -46,6 +58,14 @@ def mcp(seconds: Annotated[float, typer.Option(help="Measured seconds per point.
         quick: Quick = False) -> None:
     """MCP serving: calls/s and p50/p99 with 1, 32, 256 episodes, prove serve vs a bare MCPServer; 2 workers vs 1."""
     _run("mcp", ["--seconds", str(seconds), "--rounds", str(rounds)] + (["--quick"] if quick else []))
+
+
+@app.command("fuzz")
+def fuzz(calls: Annotated[int, typer.Option(help="Hostile calls, spread over every tool of every server.")] = 100_000,
+         quick: Quick = False) -> None:
+    """Hostile arguments on every tool (exceptions, internal errors, partial writes, slowest call); memory per
+    episode after 300 calls with 1 MB arguments; RSS returned after 256 episodes close."""
+    _run("fuzz", ["--calls", str(calls)] + (["--quick"] if quick else []))
 
 
 @app.command("synth")

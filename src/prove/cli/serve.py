@@ -29,6 +29,11 @@ def serve(
     world: Annotated[int, typer.Option("--world", "-s", help="World seed of the episodes MCP sessions open.")] = 0,
     max_sessions: Annotated[int, typer.Option(help="Cap on live episodes per worker.")] = 1024,
     idle_ttl: Annotated[float, typer.Option(help="Seconds an idle episode lives before it is reaped.")] = 600.0,
+    handshake_ttl: Annotated[float, typer.Option(
+        help="Seconds an MCP session that has bound no episode yet may sit idle.")] = 30.0,
+    max_mcp_sessions: Annotated[int, typer.Option(help="Cap on open MCP sessions per endpoint.")] = 10_000,
+    log_bytes: Annotated[int, typer.Option(
+        help="Bytes of each call's arguments and result an episode's call log keeps.")] = 4096,
     call_timeout: Annotated[float, typer.Option(help="Seconds a tool call may run.")] = 10.0,
     max_request_bytes: Annotated[int, typer.Option(help="Largest accepted request body.")] = 1 << 20,
     token: Annotated[str | None, typer.Option(envvar="PROVE_TOKEN", show_default=False,
@@ -50,7 +55,8 @@ def serve(
     try:
         load_servers(loads)
         config = ServeConfig(servers=tuple(servers or ()), host=host, port=port, stateless=stateless, world=world,
-                             max_sessions=max_sessions, idle_ttl=idle_ttl, call_timeout=call_timeout,
+                             max_sessions=max_sessions, idle_ttl=idle_ttl, handshake_ttl=handshake_ttl,
+                             max_mcp_sessions=max_mcp_sessions, log_bytes=log_bytes, call_timeout=call_timeout,
                              max_request_bytes=max_request_bytes, token=token, workers=workers).checked()
     except (ConfigError, ProveError) as exc:
         fail(str(exc))

@@ -11,9 +11,11 @@ from .errors import (
     INVALID_ARGUMENTS,
     UNKNOWN_TOOL,
     HookError,
+    InvalidRequestError,
     PoolFullError,
     ProveError,
     SessionClosedError,
+    SessionExistsError,
     ToolDefinitionError,
     ToolError,
     UnknownServerError,
@@ -22,16 +24,16 @@ from .errors import (
 from .pool import PoolStats, SessionPool
 from .registry import Registry, registry
 from .server import Server
-from .session import CallRecord, Ctx, Diff, Session, Snapshot, ToolResult, tool_names
+from .session import INTERNAL_ERRORS, CallRecord, Ctx, Diff, ErrorCounts, Session, Snapshot, ToolResult, tool_names
 from .state import RowChange
 from .tool import Param, Tool
 from .toolset import Toolset
 from .world import EPOCH, WorldGen
 
 __all__ = [
-    "EPOCH", "FRAMEWORK_CODES", "INTERNAL_ERROR", "INVALID_ARGUMENTS", "READ", "UNKNOWN_TOOL", "WRITE",
-    "Ask", "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "HookError", "Param", "PoolFullError", "PoolStats",
+    "EPOCH", "FRAMEWORK_CODES", "INTERNAL_ERROR", "INTERNAL_ERRORS", "INVALID_ARGUMENTS", "READ", "UNKNOWN_TOOL", "WRITE",
+    "Ask", "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "ErrorCounts", "HookError", "InvalidRequestError", "Param", "PoolFullError", "PoolStats",
     "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
-    "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "Toolset", "ToolError", "ToolResult",
+    "SessionExistsError", "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "Toolset", "ToolError", "ToolResult",
     "UnknownServerError", "UnknownSessionError", "WorldGen", "registry", "tool_names",
 ]

@@ -60,6 +60,15 @@ class UnknownSessionError(ProveError, KeyError):
         return str(self.args[0]) if self.args else "unknown session"
 
 
+class InvalidRequestError(ProveError, ValueError):
+    """The framework was asked for something it cannot do (a session without servers, a clock
+    moved backwards, a snapshot of other servers); the caller's to fix, never a server's bug."""
+
+
+class SessionExistsError(InvalidRequestError):
+    """A session with the requested ID is already live."""
+
+
 class HookError(ProveError):
     """A server's `on_advance` hook raised: a bug in the server; the clock and state are unchanged."""
 

@@ -11,6 +11,7 @@ import string
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from .errors import ToolDefinitionError
 from .values import luhn_digit
 
 FIRST_NAMES = (
@@ -160,7 +161,7 @@ class Fake:
         """A city, optionally of one country ('US', 'GB', 'DE', ...)."""
         pool = [c for c in CITIES if c.country == country] if country else CITIES
         if not pool:
-            raise ValueError(f"no cities for country {country!r}")
+            raise ToolDefinitionError(f"no cities for country {country!r}")
         return self.rng.choice(pool)
 
     def street_address(self) -> str:

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
-from .errors import PoolFullError, UnknownSessionError
+from .errors import InvalidRequestError, PoolFullError, SessionExistsError, UnknownSessionError
 from .server import Server
-from .session import Session
+from .session import LOG_BYTES, Session
 
 
 @dataclass
 class PoolStats:
     created: int = 0
     live: int = 0
+    bytes: int = 0          # what the live sessions hold (databases and call logs), about
+    largest: int = 0        # bytes of the largest live session
     in_use: int = 0
     reaped: int = 0
     closed: int = 0
@@ -24,6 +28,17 @@ class PoolStats:
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, or None where the C library has none (musl, macOS)."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _malloc_trim()
 
 
 class _Entry:
@@ -40,29 +55,33 @@ class SessionPool:
     """Owns sessions under leases.
 
     A session idle (no lease held) for longer than `idle_ttl` seconds is reaped: closed and
-    forgotten. A session under a lease is never reaped, however old. When `max_sessions` are
+    forgotten. After sessions close, the reaper hands the C heap's free pages back to the OS
+    (SQLite frees a closed session's pages, but glibc would keep them resident). A session under a lease is never reaped, however old. When `max_sessions` are
     live, `create` first reaps what has expired and then refuses with `PoolFullError`.
 
     Args:
         max_sessions: hard cap on live sessions.
         idle_ttl: seconds an unleased session may sit unused.
         reap_interval: seconds between background reaps once `start()` is called.
+        log_bytes: how much of each call's arguments and result a session's call log keeps.
         clock: monotonic time source (injectable for tests).
     """
 
     def __init__(self, *, max_sessions: int = 1024, idle_ttl: float = 600.0, reap_interval: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 log_bytes: int = LOG_BYTES, clock: Callable[[], float] = time.monotonic) -> None:
         if max_sessions < 1 or idle_ttl <= 0:
-            raise ValueError("max_sessions must be >= 1 and idle_ttl > 0")
+            raise InvalidRequestError("max_sessions must be >= 1 and idle_ttl > 0")
         self.max_sessions = max_sessions
         self.idle_ttl = idle_ttl
         self.reap_interval = reap_interval
+        self.log_bytes = log_bytes
         self._clock = clock
         self._entries: dict[str, _Entry] = {}
         self._lock = threading.Lock()
         self._stats = PoolStats()
         self._stop = threading.Event()
         self._reaper: threading.Thread | None = None
+        self._freed = False       # sessions closed since memory was last handed back
 
     # ----- sessions ----------------------------------------------------------------------------
 
@@ -70,7 +89,7 @@ class SessionPool:
                session_id: str | None = None) -> Session:
         """Open a new session (not leased: it is reaped after `idle_ttl` without use)."""
         self._admit(session_id)
-        session = Session(servers, world, session_id=session_id)
+        session = Session(servers, world, session_id=session_id, log_bytes=self.log_bytes)
         return self._add(session)
 
     def fork(self, session_id: str, new_id: str | None = None) -> Session:
@@ -114,6 +133,7 @@ class SessionPool:
             del self._entries[session_id]
             self._stats.closed += 1
             entry.closing = True
+            self._freed = True
             if entry.leases:
                 return
         entry.session.close()
@@ -136,6 +156,7 @@ class SessionPool:
                        if e.leases == 0 and now - e.last_used > self.idle_ttl]
             victims = [self._entries.pop(sid).session for sid in expired]
             self._stats.reaped += len(victims)
+            self._freed = self._freed or bool(victims)
         for session in victims:
             session.close()
         return len(victims)
@@ -151,6 +172,18 @@ class SessionPool:
     def _run(self) -> None:
         while not self._stop.wait(self.reap_interval):
             self.reap()
+            if self._freed:
+                self._freed = False
+                self.release_memory()
+
+    @staticmethod
+    def release_memory() -> None:
+        """Hand the free pages of the C heap back to the OS (glibc; a no-op elsewhere).
+
+        Measured: 256 closed filesystem episodes left 114 MB resident without it, 8 MB with it.
+        """
+        if _TRIM is not None:
+            _TRIM(0)
 
     def shutdown(self) -> None:
         """Stop the reaper and close every session."""
@@ -172,8 +205,10 @@ class SessionPool:
 
     def stats(self) -> PoolStats:
         with self._lock:
+            sizes = [e.session.size() for e in self._entries.values()]
             return PoolStats(**{**self._stats.to_dict(), "live": len(self._entries),
-                                "in_use": sum(1 for e in self._entries.values() if e.leases)})
+                                "in_use": sum(1 for e in self._entries.values() if e.leases),
+                                "bytes": sum(sizes), "largest": max(sizes, default=0)})
 
     # ----- internals ---------------------------------------------------------------------------
 
@@ -186,7 +221,7 @@ class SessionPool:
     def _admit(self, session_id: str | None) -> None:
         with self._lock:
             if session_id is not None and session_id in self._entries:
-                raise ValueError(f"session {session_id!r} already exists")
+                raise SessionExistsError(f"session {session_id!r} already exists")
             full = len(self._entries) >= self.max_sessions
         if full:
             self.reap()
@@ -201,7 +236,7 @@ class SessionPool:
         with self._lock:
             if session.id in self._entries:
                 session.close()
-                raise ValueError(f"session {session.id!r} already exists")
+                raise SessionExistsError(f"session {session.id!r} already exists")
             if len(self._entries) >= self.max_sessions:
                 self._stats.refused += 1
                 session.close()

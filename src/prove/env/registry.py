@@ -11,9 +11,10 @@ PROVE's own servers are declared the same way. Servers load lazily, on first use
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from importlib.metadata import entry_points
 
-from .errors import ToolDefinitionError, UnknownServerError
+from .errors import ProveError, ToolDefinitionError, UnknownServerError
 from .server import Server
 
 GROUP = "prove.servers"
@@ -63,6 +64,17 @@ class Registry:
 
     def all(self) -> list[Server]:
         return [self.get(name) for name in self.names()]
+
+    def loadable(self, names: Sequence[str] = ()) -> tuple[list[Server], dict[str, ProveError]]:
+        """The named servers (default: every registered one) that load, and why each other did not."""
+        found: list[Server] = []
+        broken: dict[str, ProveError] = {}
+        for name in names or self.names():
+            try:
+                found.append(self.get(name))
+            except ProveError as exc:
+                broken[name] = exc
+        return found, broken
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name in self.names()

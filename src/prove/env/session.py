@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import random
+import reprlib
 import secrets
 import sqlite3
 import threading
@@ -25,17 +26,25 @@ from .errors import (
     TIMEOUT,
     UNKNOWN_TOOL,
     HookError,
+    InvalidRequestError,
     SessionClosedError,
+    ToolDefinitionError,
     ToolError,
 )
 from .server import Server
 from .state import RowChange, diff_table, dirty_tables, table_digest
 from .tool import Tool
 from .values import quote
-from .world import EPOCH, Template, connect, new_id
+from .world import EPOCH, PAGE_SIZE, Template, connect, new_id
 
 log = logging.getLogger("prove.env")
 _MAX_ECHO = 80
+# The call log keeps a call's arguments and result up to this many bytes each (a summary beyond),
+# so that an episode's memory stays bounded whatever the model sends.
+LOG_BYTES = 4096
+# SQLite integers are 64-bit: a larger one cannot reach a query (OverflowError) and is no sensible
+# value for any tool, so the framework refuses it whatever the tool's schema says.
+MAX_INTEGER = 2**63 - 1
 # SQLite calls the progress handler every this many VM steps; a typical call takes fewer, so
 # the deadline check costs nothing unless a query runs long.
 _PROGRESS_STEPS = 5000
@@ -53,10 +62,6 @@ class ToolResult:
     error: dict[str, Any] | None = None
 
     @property
-    def is_error(self) -> bool:
-        return not self.ok
-
-    @property
     def code(self) -> str | None:
         return self.error["code"] if self.error else None
 
@@ -71,7 +76,11 @@ class ToolResult:
 
 @dataclass(slots=True)
 class CallRecord:
-    """One entry of a session's call log."""
+    """One entry of a session's call log.
+
+    `arguments` and `result.data` are what the call got and gave when they fit in the session's
+    `log_bytes` as plain JSON; otherwise a summary `{"omitted": why, "preview": text}`.
+    """
 
     index: int
     name: str
@@ -88,6 +97,35 @@ class Snapshot:
     data: dict[str, bytes]
     now: datetime
     log: tuple[CallRecord, ...]
+
+
+class ErrorCounts:
+    """Internal errors per (server, tool), counted from every thread; `/metrics` reads them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[tuple[str, str], int] = {}
+
+    def add(self, server: str, tool: str) -> None:
+        with self._lock:
+            self._counts[server, tool] = self._counts.get((server, tool), 0) + 1
+
+    def count(self, server: str, tool: str | None = None) -> int:
+        """Internal errors of one tool, or of every tool of `server`."""
+        with self._lock:
+            return sum(n for (srv, name), n in self._counts.items() if srv == server and tool in (None, name))
+
+    def items(self) -> list[tuple[tuple[str, str], int]]:
+        with self._lock:
+            return sorted(self._counts.items())
+
+
+INTERNAL_ERRORS = ErrorCounts()
+
+
+class CallInterrupted(BaseException):
+    """Raised inside a running tool by `Session.interrupt` (a BaseException: tools' `except
+    Exception` must not swallow it)."""
 
 
 class Ctx:
@@ -201,7 +239,7 @@ def tool_names(servers: Sequence[Server]) -> dict[str, Tool]:
         for name, tool in server.tools.items():
             public = f"{server.name}_{name}" if owners[name] > 1 else name
             if public in names:
-                raise ValueError(f"tool name {public!r} is ambiguous in this episode")
+                raise ToolDefinitionError(f"tool name {public!r} is ambiguous in this episode")
             names[public] = tool
     return names
 
@@ -219,33 +257,44 @@ class Session:
         servers: server names (looked up in the registry) or `Server` objects.
         world: the world seed; the same seed gives the same initial state.
         session_id: an ID to use; by default an unguessable 128-bit random hex string.
-        timeout: seconds a call's SQL may run before it is aborted (`timeout` error, state
-            rolled back); None for no limit. Pure-Python work inside a tool is not interrupted.
+        timeout: seconds a call may run before it is aborted (`timeout` error, state rolled
+            back); None for no limit.
+        log_bytes: how much of each call's arguments and result the call log keeps.
     """
 
     def __init__(self, servers: str | Server | Sequence[str | Server], world: int = 0, *,
-                 session_id: str | None = None, timeout: float | None = None) -> None:
+                 session_id: str | None = None, timeout: float | None = None, log_bytes: int = LOG_BYTES,
+                 _parent: Session | None = None) -> None:
         if isinstance(servers, (str, Server)):
             servers = [servers]
         resolved = _resolve(servers)
         if not resolved:
-            raise ValueError("a session needs at least one server")
+            raise InvalidRequestError("a session needs at least one server")
         names = [s.name for s in resolved]
         if len(set(names)) != len(names):
-            raise ValueError(f"a server appears twice in {names}")
+            raise InvalidRequestError(f"a server appears twice in {names}")
         self.id = session_id or secrets.token_hex(16)
         self.world = world
-        self.now = EPOCH
-        self.log: list[CallRecord] = []
         self.timeout = timeout
+        self.log_bytes = log_bytes
         self._deadline: float | None = None
         self._interrupted = False
         self._lock = threading.RLock()
+        self._guard = threading.Lock()       # between a running tool and `interrupt()`
+        self._worker: int | None = None      # the thread running a tool's function, while one does
+        self._sent = self._taken = False
         self._closed = False
-        self._runtimes = []
-        for server in resolved:
-            template = server.template(world)
-            self._runtimes.append(_Runtime(server, template, template.data, self))
+        if _parent is None:                  # a fresh episode
+            self.now = EPOCH
+            self.log: list[CallRecord] = []
+            self._runtimes = [_Runtime(s, t, t.data, self) for s, t in ((s, s.template(world)) for s in resolved)]
+        else:                                # a fork: the parent's state, clock and log as they are
+            self.now = _parent.now
+            self.log = list(_parent.log)
+            self._runtimes = [_Runtime(rt.server, rt.template, rt.db.serialize(), self, rt.digests)
+                              for rt in _parent._runtimes]
+        self._log_size = sum(map(_record_size, self.log))
+        self._measure()
         self._routes = self._route()
 
     # ----- tools -------------------------------------------------------------------------------
@@ -281,6 +330,8 @@ class Session:
         """
         with self._lock:
             self._check_open()
+            if isinstance(name, str) and type(name) is not str:
+                name = str.__str__(name)     # a str subclass's own methods never run here
             route = self._routes.get(name) if isinstance(name, str) else None
             if route is not None and route[1].hidden and not allow_hidden:
                 route = None
@@ -290,14 +341,21 @@ class Session:
             else:
                 result = self._execute(name, route[0], route[1], arguments)
                 server = route[0].server.name
-            self.log.append(CallRecord(len(self.log), name, server, arguments, result))
+            record = CallRecord(len(self.log), result.name, server, _bounded(arguments, self.log_bytes, "arguments"),
+                                ToolResult(result.name, result.ok, _bounded(result.data, self.log_bytes, "result"),
+                                           result.error))
+            self.log.append(record)
+            self._log_size += _record_size(record)
+            if server is not None and route[1].effect is Effect.WRITE:
+                self._measure()
             return result
 
     def _unknown(self, name: Any) -> ToolResult:
         shown = [n for n, (_, t) in self._routes.items() if not t.hidden]
-        close = difflib.get_close_matches(name, shown, n=3) if isinstance(name, str) else []
+        text = name[:_MAX_ECHO] if isinstance(name, str) else _echo(name)
+        close = difflib.get_close_matches(name, shown, n=3) if isinstance(name, str) and len(name) <= 100 else []
         hint = f"Did you mean {', '.join(close)}?" if close else f"Available tools: {', '.join(shown)}."
-        return _error(str(name)[:_MAX_ECHO], UNKNOWN_TOOL, f"No tool named {_echo(name)} in this episode.", hint)
+        return _error(text, UNKNOWN_TOOL, f"No tool named {_echo(name)} in this episode.", hint)
 
     def _execute(self, name: str, rt: _Runtime, tool: Tool, arguments: Any) -> ToolResult:
         if arguments is None:
@@ -317,6 +375,13 @@ class Session:
             return _error(name, INVALID_ARGUMENTS, _explain(exc), _expected(tool))
         except RecursionError:
             return _error(name, INVALID_ARGUMENTS, "Arguments nest too deeply.", _expected(tool))
+        except Exception as exc:  # an argument object whose own methods fail: the caller's doing
+            return _error(name, INVALID_ARGUMENTS, f"Arguments could not be read ({type(exc).__name__}).",
+                          _expected(tool))
+        huge = next((key for key, value in kwargs.items() if _too_large(value)), None)
+        if huge is not None:
+            return _error(name, INVALID_ARGUMENTS, f"Invalid arguments: {huge}: a number is out of range (integers "
+                          f"are at most {MAX_INTEGER:,} in magnitude).", _expected(tool))
         db = rt.db
         # Every call runs in a savepoint; a read tool that changed anything is a bug, undone here.
         write = tool.effect is Effect.WRITE
@@ -326,20 +391,26 @@ class Session:
         changes = db.total_changes
         db.execute("SAVEPOINT prove_call")
         try:
-            data = tool.result_adapter.dump_python(tool.fn(rt.ctx, **kwargs), mode="json")
+            value = self._invoke(tool, rt.ctx, kwargs)
+            if value is _STOPPED or self._interrupted:   # stopped, or its caller was told it was
+                raise CallInterrupted
+            data = tool.result_adapter.dump_python(value, mode="json")
+            del value
             if not write and db.total_changes != changes:
                 raise RuntimeError(f"read tool {tool.name} changed state")
+        except CallInterrupted:
+            _rollback(db)
+            return self._timed_out(name)
         except ToolError as exc:
             _rollback(db)
             return ToolResult(name, False, error=exc.body()["error"])
         except Exception as exc:
             _rollback(db)
             if isinstance(exc, sqlite3.OperationalError) and self._past_deadline():
-                limit = f"longer than {self.timeout:g}s" if self.timeout is not None else "too long"
-                return _error(name, TIMEOUT, f"The call ran {limit} and was stopped; nothing changed.",
-                              "Narrow the request (filters, a smaller limit) and try again.")
-            tool.internal_errors += 1
-            log.exception("internal error in %s.%s with arguments %r", tool.server, tool.name, kwargs)
+                return self._timed_out(name)
+            INTERNAL_ERRORS.add(tool.server, tool.name)
+            log.exception("internal error in %s.%s with arguments %s", tool.server, tool.name,
+                          _echo(kwargs, 2000))
             return _error(name, INTERNAL_ERROR, "The tool failed unexpectedly; this is a bug in the server.",
                           "Try a different request; retrying the same call will fail the same way.")
         except BaseException:
@@ -350,19 +421,67 @@ class Session:
         db.execute("RELEASE prove_call")
         return ToolResult(name, True, data)
 
+    def _timed_out(self, name: str) -> ToolResult:
+        limit = f"longer than {self.timeout:g}s" if self.timeout is not None else "too long"
+        return _error(name, TIMEOUT, f"The call ran {limit} and was stopped; nothing changed.",
+                      "Narrow the request (filters, a smaller limit) and try again.")
+
+    def _invoke(self, tool: Tool, ctx: Ctx, kwargs: dict[str, Any]) -> Any:
+        """Run a tool's function where `interrupt()` can stop it; `_STOPPED` if it did.
+
+        `interrupt()` raises `CallInterrupted` in this thread only while the function runs, and
+        at most once; the function's own exceptions propagate.
+        """
+        value: Any = _STOPPED
+        try:
+            with self._guard:
+                self._worker, self._sent, self._taken = threading.get_ident(), False, False
+            value = tool.fn(ctx, **kwargs)
+        except CallInterrupted:
+            self._taken = True
+        finally:
+            self._disarm()
+        return value
+
+    def _disarm(self) -> None:
+        """No interrupt can reach this thread once this returns (one sent earlier is taken here)."""
+        while True:
+            try:
+                with self._guard:
+                    self._worker = None
+                    pending = self._sent and not self._taken
+                if pending:          # sent but not yet raised: it is, at the next Python call
+                    for _ in range(100):
+                        _tick()
+                return
+            except CallInterrupted:
+                self._taken = True
+
     def interrupt(self) -> None:
         """Stop the call running now, from another thread (a server's own deadline).
 
-        Its SQL stops at the next check, the call is rolled back and answers `timeout`.
-        Pure-Python work inside a tool is not interrupted. No effect on later calls.
+        Its SQL stops at the next check, and pure-Python work in the tool at its next line
+        (`CallInterrupted` is raised in the calling thread); the call is rolled back and answers
+        `timeout`. No effect on later calls.
         """
         self._interrupted = True
+        with self._guard:
+            if self._worker is not None and not self._sent and _raise_in(self._worker, CallInterrupted):
+                self._sent = True
 
     def _past_deadline(self) -> bool:
         if self._interrupted:
             return True
         deadline = self._deadline
         return deadline is not None and time.monotonic() > deadline
+
+    def size(self) -> int:
+        """About how many bytes the episode holds: its databases and its call log, as of its last
+        operation (read without waiting for a call in progress)."""
+        return 0 if self._closed else self._db_bytes + self._log_size
+
+    def _measure(self) -> None:
+        self._db_bytes = sum(rt.db.execute("PRAGMA page_count").fetchone()[0] * PAGE_SIZE for rt in self._runtimes)
 
     # ----- state -------------------------------------------------------------------------------
 
@@ -379,10 +498,13 @@ class Session:
                 new = self.now + step
             except OverflowError:
                 new = datetime.max
+            except (TypeError, ValueError):
+                raise InvalidRequestError(f"the clock moves by a number of seconds or a timedelta, "
+                                          f"not {_echo(delta)}") from None
             if new > _LATEST:
-                raise ValueError(f"the simulated clock stops at {_LATEST.isoformat()}")
+                raise InvalidRequestError(f"the simulated clock stops at {_LATEST.isoformat()}")
             if new < self.now:
-                raise ValueError("the simulated clock only moves forward")
+                raise InvalidRequestError("the simulated clock only moves forward")
             old = self.now
             hooked = [rt for rt in self._runtimes if rt.server.on_advance is not None]
             for rt in hooked:
@@ -427,11 +549,13 @@ class Session:
         with self._lock:
             self._check_open()
             if set(snapshot.data) != set(self.servers):
-                raise ValueError(f"snapshot holds {sorted(snapshot.data)}, session has {sorted(self.servers)}")
+                raise InvalidRequestError(f"snapshot holds {sorted(snapshot.data)}, session has {sorted(self.servers)}")
             for rt in self._runtimes:
                 rt.load(snapshot.data[rt.server.name])
             self.now = snapshot.now
             self.log = list(snapshot.log)
+            self._log_size = sum(map(_record_size, self.log))
+            self._measure()
 
     def reset(self) -> None:
         """Back to the initial world: state, clock and call log."""
@@ -442,25 +566,15 @@ class Session:
                 rt.digests.clear()
             self.now = EPOCH
             self.log = []
+            self._log_size = 0
+            self._measure()
 
     def fork(self, session_id: str | None = None) -> Session:
         """An independent copy of this episode as it is now (branch a rollout)."""
         with self._lock:
             self._check_open()
-            child = object.__new__(Session)
-            child.id = session_id or secrets.token_hex(16)
-            child.world = self.world
-            child.now = self.now
-            child.log = list(self.log)
-            child.timeout = self.timeout
-            child._deadline = None
-            child._interrupted = False
-            child._lock = threading.RLock()
-            child._closed = False
-            child._runtimes = [_Runtime(rt.server, rt.template, rt.db.serialize(), child, rt.digests)
-                               for rt in self._runtimes]
-            child._routes = child._route()
-            return child
+            return Session([rt.server for rt in self._runtimes], self.world, session_id=session_id,
+                           timeout=self.timeout, log_bytes=self.log_bytes, _parent=self)
 
     def diff(self, other: Session | Snapshot | None = None) -> Diff:
         """Row-level changes from `other` (default: the initial world) to this session."""
@@ -484,11 +598,11 @@ class Session:
         if isinstance(other, Session):
             peer = next((o for o in other._runtimes if o.server.name == name), None)
             if peer is None:
-                raise ValueError(f"session {other.id} has no server {name!r}")
+                raise InvalidRequestError(f"session {other.id} has no server {name!r}")
             same_world = peer.template is rt.template
             return peer.db, (rt.dirty() | peer.dirty()) if same_world else set(rt.template.tables)
         if name not in other.data:
-            raise ValueError(f"snapshot has no server {name!r}")
+            raise InvalidRequestError(f"snapshot has no server {name!r}")
         db = connect()
         db.deserialize(other.data[name])
         return db, set(rt.template.tables)
@@ -561,15 +675,123 @@ def _error(name: str, code: str, message: str, hint: str | None) -> ToolResult:
     return ToolResult(name, False, error=err)
 
 
-def _echo(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= _MAX_ECHO else text[:_MAX_ECHO] + "…"
+class _Echo(reprlib.Repr):
+    """A repr bounded in length and depth, for any value: hostile objects and huge integers too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxstring, self.maxother, self.maxlong = 4, 60, 60, 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:         # repr() of a 4,300-digit integer raises ValueError
+            return f"<{'-' if x < 0 else ''}integer of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_ECHO = _Echo()
+
+
+def _echo(value: Any, limit: int = _MAX_ECHO) -> str:
+    """A short repr of anything the caller sent, for messages; it never raises."""
+    try:
+        text = _ECHO.repr(value)
+    except Exception:  # noqa: BLE001 - a class whose name shadows a builtin type, and the like
+        text = "<unprintable value>"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _tick() -> None:
+    """A Python call: where a pending asynchronous exception is raised."""
+
+
+def _raise_in(thread_id: int, exc: type[BaseException]) -> bool:
+    """Raise `exc` in another thread at its next Python line (CPython); False where unsupported."""
+    try:
+        import ctypes
+
+        set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    except (ImportError, AttributeError):
+        return False
+    set_async.argtypes = (ctypes.c_ulong, ctypes.py_object)
+    set_async.restype = ctypes.c_int
+    return set_async(thread_id, exc) == 1
+
+
+_STOPPED = object()
+
+
+def _too_large(value: Any) -> bool:
+    """Whether a validated argument holds an integer beyond SQLite's 64 bits, at any depth."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int):
+            if not -MAX_INTEGER <= item <= MAX_INTEGER:
+                return True
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif hasattr(item, "__pydantic_fields__"):
+            stack.extend(item.__dict__.values())
+    return False
+
+
+def _json_size(value: Any, budget: int) -> int | None:
+    """The approximate JSON size of `value` if it is plain JSON (exact built-in types) within
+    `budget` bytes; None otherwise. Stops as soon as it knows."""
+    stack, used = [(value, 0)], 0
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            used += len(item) + 2
+        elif item is None or kind is bool or kind is float:
+            used += 8
+        elif kind is int:
+            used += item.bit_length() // 3 + 2
+        elif kind is dict or kind is list or kind is tuple:
+            if depth >= 32 or len(item) > budget:
+                return None
+            if kind is dict:
+                for key, sub in dict.items(item):
+                    if type(key) is not str:
+                        return None
+                    used += len(key) + 4
+                    stack.append((sub, depth + 1))
+            else:
+                used += len(item) + 2
+                stack.extend((sub, depth + 1) for sub in item)
+        else:
+            return None
+        if used > budget:
+            return None
+    return used
+
+
+def _bounded(value: Any, limit: int, what: str) -> Any:
+    """`value` as the call log keeps it: itself if plain JSON within `limit` bytes, else a summary."""
+    if _json_size(value, limit) is not None:
+        return value
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        why = f"{what} of {len(value):,} characters, over the log's {limit:,}"
+    else:
+        why = f"{what} over the log's {limit:,} bytes, or not plain JSON"
+    return {"omitted": why, "preview": _echo(value, 200)}
+
+
+def _record_size(record: CallRecord) -> int:
+    """About how many bytes one call-log entry holds (its kept values are bounded)."""
+    size = 200 + len(record.name)
+    for value in (record.arguments, record.result.data, record.result.error):
+        size += _json_size(value, 1 << 62) or 0
+    return size
 
 
 def _explain(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors(include_url=False)[:8]:
-        loc = ".".join(str(p) for p in err["loc"]) or "arguments"
+        loc = (".".join(str(p) for p in err["loc"]) or "arguments")[:_MAX_ECHO]
         if err["type"] == "missing":
             parts.append(f"{loc}: required parameter is missing")
         elif err["type"] == "extra_forbidden":

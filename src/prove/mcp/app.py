@@ -10,7 +10,8 @@
 
 Bound to loopback, every request must carry a loopback Host (and Origin, when sent), which
 stops DNS-rebinding pages from driving it; with a token, every route but `/healthz` requires
-`Authorization: Bearer <token>`.
+`Authorization: Bearer <token>`. An episode token (issued by the control plane with each session)
+reaches that one episode over MCP and nothing else, with or without a control-plane token.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import ipaddress
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,7 +34,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from . import control
 from .config import ServeConfig, is_loopback
-from .endpoint import MCP_SESSION_HEADER, Endpoint
+from .endpoint import MCP_SESSION_HEADER, PINNED_EPISODE, Endpoint
 from .episodes import Episodes
 from .errors import ServeError
 from .metrics import Metrics
@@ -75,13 +77,18 @@ async def _refuse(send: Send, err: ServeError, headers: list[tuple[bytes, bytes]
 
 
 class Guard:
-    """Host/Origin checks on loopback, and the bearer token, in front of every route."""
+    """Host/Origin checks on loopback, and the bearer tokens, in front of every route.
 
-    def __init__(self, app: Any, config: ServeConfig, metrics: Metrics) -> None:
+    The control-plane token opens every route. An episode token opens the MCP routes only, for
+    its own episode: the request is pinned to it (`scope[PINNED_EPISODE]`).
+    """
+
+    def __init__(self, app: Any, config: ServeConfig, metrics: Metrics, episodes: Episodes) -> None:
         self.app = app
         self.check_host = is_loopback(config.host)
         self.token = config.token.encode() if config.token else None
         self.metrics = metrics
+        self.episodes = episodes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -105,8 +112,16 @@ class Guard:
                 self.metrics.refused["forbidden_origin"] += 1
                 await _refuse(send, ServeError("forbidden_origin", "requests from a non-loopback Origin are refused"))
                 return
-        if self.token is not None and scope["path"] != "/healthz":
-            supplied = auth[7:] if auth is not None and auth[:7].lower() == b"bearer " else b""
+        supplied = auth[7:] if auth is not None and auth[:7].lower() == b"bearer " else b""
+        pinned = self.episodes.token_episode(supplied.decode("latin-1")) if supplied else None
+        if pinned is not None:
+            if scope["path"] != "/mcp" and not scope["path"].startswith("/mcp/"):
+                self.metrics.refused["forbidden_episode"] += 1
+                await _refuse(send, ServeError("forbidden_episode", "an episode token reaches its episode over MCP only",
+                                               "The control plane needs the control-plane token."))
+                return
+            scope[PINNED_EPISODE] = pinned
+        elif self.token is not None and scope["path"] != "/healthz":
             if not hmac.compare_digest(supplied, self.token):
                 self.metrics.refused["unauthorized"] += 1
                 await _refuse(send, ServeError("unauthorized", "a valid bearer token is required",
@@ -166,13 +181,17 @@ class ServeApp:
                      for name, server in self.episodes.servers.items()}
         endpoints[""] = Endpoint(self.episodes, None, sessions=sessions)
         self.endpoints = endpoints
+        # An MCP session lives `handshake_ttl` idle until it binds an episode, then `idle_ttl`; MCP
+        # sessions are capped on their own, apart from the episodes (`max_sessions`).
         self.managers = {
             name: StreamableHTTPSessionManager(
                 app=ep.server, json_response=True, stateless=config.stateless, security_settings=None,
-                max_request_body_size=config.max_request_bytes, session_idle_timeout=config.idle_ttl,
-                max_sessions=config.max_sessions)
+                max_request_body_size=config.max_request_bytes, session_idle_timeout=config.handshake_ttl,
+                max_sessions=config.max_mcp_sessions)
             for name, ep in endpoints.items()
         }
+        for name, ep in endpoints.items():
+            ep.on_bound = _extend_idle(self.managers[name], config.idle_ttl)
         mcp = McpRoutes(self.managers, self.episodes)
         routes = [
             Route("/mcp", mcp),
@@ -182,7 +201,7 @@ class ServeApp:
             Route("/metrics", self._metrics, methods=["GET"]),
         ]
         self.starlette = Starlette(routes=routes, lifespan=self._lifespan)
-        self._app = Guard(self.starlette, config, self.metrics)
+        self._app = Guard(self.starlette, config, self.metrics, self.episodes)
 
     @asynccontextmanager
     async def _lifespan(self, _: Starlette) -> AsyncIterator[None]:
@@ -206,6 +225,19 @@ class ServeApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self._app(scope, receive, send)
+
+
+def _extend_idle(manager: StreamableHTTPSessionManager, seconds: float) -> Callable[[str], None]:
+    """What an endpoint calls when an MCP session binds an episode: that session now lives
+    `seconds` idle, not the handshake's TTL. The SDK has no public setter for one session's idle
+    timeout; its transport reads `_idle_timeout` at the end of every request (this one included)."""
+
+    def extend(mcp_session_id: str) -> None:
+        transport = manager._server_instances.get(mcp_session_id)
+        if transport is not None:
+            transport._idle_timeout = seconds
+
+    return extend
 
 
 def uvicorn_config(app: ServeApp, **overrides: Any) -> Any:

@@ -39,6 +39,10 @@ class ServeConfig:
         world: world seed of the episodes that MCP sessions open (`?world=` overrides it).
         max_sessions: hard cap on live episodes (the pool refuses beyond it).
         idle_ttl: seconds an episode may sit unused before it is reaped.
+        handshake_ttl: seconds an MCP session that has bound no episode yet may sit idle
+            (such sessions do not count against `max_sessions`).
+        max_mcp_sessions: cap on open MCP sessions per endpoint, bound or not.
+        log_bytes: how much of each call's arguments and result an episode's call log keeps.
         reap_interval: seconds between reaper passes.
         call_timeout: seconds a tool call may run before the caller gets a `timeout` error.
         max_request_bytes: largest accepted HTTP request body.
@@ -54,6 +58,9 @@ class ServeConfig:
     world: int = 0
     max_sessions: int = 1024
     idle_ttl: float = 600.0
+    handshake_ttl: float = 30.0
+    max_mcp_sessions: int = 10_000
+    log_bytes: int = 4096
     reap_interval: float = 5.0
     call_timeout: float = 10.0
     max_request_bytes: int = 1 << 20
@@ -70,11 +77,12 @@ class ServeConfig:
         if self.token is not None and len(self.token) < 16:
             raise ConfigError("the bearer token must be at least 16 characters long")
         for name, value in (("max_sessions", self.max_sessions), ("max_request_bytes", self.max_request_bytes),
-                            ("workers", self.workers)):
+                            ("workers", self.workers), ("max_mcp_sessions", self.max_mcp_sessions),
+                            ("log_bytes", self.log_bytes)):
             if value < 1:
                 raise ConfigError(f"{name} must be at least 1, got {value}")
         for name, value in (("idle_ttl", self.idle_ttl), ("reap_interval", self.reap_interval),
-                            ("call_timeout", self.call_timeout)):
+                            ("call_timeout", self.call_timeout), ("handshake_ttl", self.handshake_ttl)):
             if not value > 0:
                 raise ConfigError(f"{name} must be a positive number of seconds, got {value}")
         if not 0 <= self.port <= 65535 or (self.workers > 1 and self.port == 0) or self.port + self.workers - 1 > 65535:
@@ -87,14 +95,10 @@ class ServeConfig:
         for name in names:
             registry.get(name)          # a named server that does not load is an error
         if not names:                   # every registered server that loads; the others are reported
-            loaded = []
-            for name in known:
-                try:
-                    registry.get(name)
-                    loaded.append(name)
-                except ProveError as exc:
-                    log.warning("not serving %s: %s", name, exc)
-            names = tuple(loaded)
+            loaded, broken = registry.loadable()
+            for name, exc in broken.items():
+                log.warning("not serving %s: %s", name, exc)
+            names = tuple(s.name for s in loaded)
         if not names:
             raise ConfigError("no server to serve: none is registered (or none loads)")
         return replace(self, servers=names)

@@ -118,8 +118,6 @@ def routes(episodes: Episodes, max_body: int) -> list[Route]:
                 response = await fn(request)
             except Exception as exc:  # noqa: BLE001 - every failure becomes a structured answer
                 err = as_serve_error(exc)
-                if err is None and isinstance(exc, (ValueError, TypeError)):
-                    err = ServeError("invalid_request", str(exc))
                 if err is None:
                     log.exception("control plane: %s failed", name)
                     err = ServeError("internal_error", f"{name} failed: {type(exc).__name__}; see the server log")
@@ -141,13 +139,17 @@ def routes(episodes: Episodes, max_body: int) -> list[Route]:
             raise ServeError("invalid_request", "field 'servers' is a list of server names")
         world = _field(body, "world", int, 0)
         session = await episodes.create(servers, world, _field(body, "session_id", str, None))
-        return json_response(describe(session), 201)
+        return json_response(issued(session), 201)
 
     async def list_sessions(request: Request) -> Response:
         return json_response({"sessions": episodes.pool.ids(), "stats": episodes.stats()})
 
+    def issued(session: Session) -> dict[str, Any]:
+        """A session's description with its episode token (for the model's MCP client)."""
+        return {**describe(session), "mcp_token": episodes.episode_token(session.id)}
+
     async def get(request: Request) -> Response:
-        return json_response(await episodes.run(sid(request), describe, timeout=60))
+        return json_response(await episodes.run(sid(request), issued, timeout=60))
 
     async def close(request: Request) -> Response:
         await episodes.close(sid(request))
@@ -175,7 +177,7 @@ def routes(episodes: Episodes, max_body: int) -> list[Route]:
     async def fork(request: Request) -> Response:
         body = await read_json(request, max_body)
         child = await episodes.fork(sid(request), _field(body, "session_id", str, None))
-        return json_response(describe(child), 201)
+        return json_response(issued(child), 201)
 
     async def reset(request: Request) -> Response:
         def work(s: Session) -> dict[str, Any]:

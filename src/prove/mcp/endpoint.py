@@ -8,7 +8,7 @@ A call is bound to its episode, in order, by `_meta["prove/session"]`, by the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import mcp_types as types
@@ -25,6 +25,7 @@ from .episodes import SESSION_HEADER, SESSION_META, Episodes, check_id
 from .errors import ServeError, as_serve_error
 
 MCP_SESSION_HEADER = "mcp-session-id"
+PINNED_EPISODE = "prove.episode"     # ASGI scope key: the episode a request's episode token reaches
 STATIC_LISTING_TTL_MS = 60_000
 
 
@@ -52,6 +53,7 @@ class Endpoint:
         self.scope = scope
         self.sessions = sessions
         self.fixed = fixed
+        self.on_bound: Callable[[str], None] | None = None   # told the MCP session that binds an episode
         served = list(episodes.servers.values())
         self._listing_cache: dict[tuple[str, ...], dict[str, Any]] = {}
         if scope is not None:
@@ -116,18 +118,30 @@ class Endpoint:
             servers = [s.strip() for s in query["servers"].split(",") if s.strip()]
         return servers, world
 
+    @staticmethod
+    def pinned(request: Request | None, session_id: str | None) -> str | None:
+        """The episode an episode token pins this request to (a different explicit one is refused)."""
+        pinned = request.scope.get(PINNED_EPISODE) if request is not None else None
+        if pinned is not None and session_id is not None and session_id != pinned:
+            raise ServeError("forbidden_episode", "this request's episode token reaches another episode",
+                             "An episode token reaches its own episode only; the control plane reaches any.")
+        return pinned
+
     async def bind(self, ctx: Any, params: Any) -> str:
         """The ID of the episode this request acts on (creating a plain MCP session's episode)."""
         request = ctx.request if isinstance(ctx.request, Request) else None
-        session_id = self.explicit(params, request)
-        if session_id is not None:
-            return session_id
-        if self.sessions == "fixed" and self.fixed is not None:
-            return self.fixed
+        explicit = self.explicit(params, request)
+        session_id = self.pinned(request, explicit) or explicit
         mcp_session = request.headers.get(MCP_SESSION_HEADER) if request is not None else None
-        if self.sessions == "mcp" and mcp_session:
+        if session_id is None and self.sessions == "fixed" and self.fixed is not None:
+            session_id = self.fixed
+        if session_id is None and self.sessions == "mcp" and mcp_session:
             servers, world = self._query_servers(request)
-            return await self.episodes.for_mcp_session(mcp_session, servers, world)
+            session_id = await self.episodes.for_mcp_session(mcp_session, servers, world)
+        if session_id is not None:
+            if mcp_session and self.on_bound is not None:
+                self.on_bound(mcp_session)
+            return session_id
         if self.sessions == "explicit":
             raise ServeError("no_episode", "this server is stateless: every call must name its episode",
                              f'Create a session on the control plane (POST /v1/sessions) and send its ID as '
@@ -159,7 +173,8 @@ class Endpoint:
             if self._static is not None:
                 return self._static_modern if modern else self._static
             request = ctx.request if isinstance(ctx.request, Request) else None
-            bound = self.explicit(params, request) or (self.fixed if self.sessions == "fixed" else None)
+            explicit = self.explicit(params, request)
+            bound = self.pinned(request, explicit) or explicit or (self.fixed if self.sessions == "fixed" else None)
             servers = self.episodes.servers_of(bound) if bound is not None else self._query_servers(request)[0]
             listing = self._listing(servers)
         except Exception as exc:

@@ -10,8 +10,11 @@ is really finished.
 from __future__ import annotations
 
 import asyncio
+import base64
 import difflib
 import functools
+import hashlib
+import hmac
 import logging
 import queue
 import secrets
@@ -22,7 +25,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
-from prove.env import UNKNOWN_TOOL, Server, Session, SessionPool, Snapshot, ToolResult, registry
+from prove.env import UNKNOWN_TOOL, Server, Session, SessionExistsError, SessionPool, Snapshot, ToolResult, registry
 
 from .config import ServeConfig
 from .errors import ServeError, as_serve_error
@@ -38,6 +41,7 @@ _ABORT_GRACE = 1.0           # seconds an aborted call gets to unwind before the
 _MAX_SNAPSHOTS = 64          # per session
 _MAX_SNAPSHOT_BYTES = 1 << 30   # all sessions together
 _REMEMBERED_MCP = 100_000    # MCP session IDs remembered, to say "expired" rather than "unknown"
+EPISODE_TOKEN_PREFIX = "prove-ep."
 
 
 def check_id(value: Any, what: str = "session ID") -> str:
@@ -85,15 +89,19 @@ class DaemonExecutor(Executor):
 
     def _work(self) -> None:
         while (item := self._queue.get()) is not None:
-            future, fn, args = item
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                result = fn(*args)
-            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting caller
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
+            self._run(*item)
+            del item        # an idle thread keeps nothing of its last call (function, arguments, result)
+
+    @staticmethod
+    def _run(future: Future[Any], fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting caller
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         if self._closed:
@@ -129,7 +137,10 @@ class Episodes:
         self.config = config
         self.metrics = metrics or Metrics(config.worker)
         self.pool = SessionPool(max_sessions=config.max_sessions, idle_ttl=config.idle_ttl,
-                                reap_interval=config.reap_interval)
+                                reap_interval=config.reap_interval, log_bytes=config.log_bytes)
+        # Episode tokens are signed with the control-plane token (shared by the workers), else
+        # with a secret of this process (an episode lives in one process).
+        self._secret = config.token.encode() if config.token else secrets.token_bytes(32)
         self.servers = {name: registry.get(name) for name in config.servers}
         self._executor = DaemonExecutor(threads)
         self._episodes: dict[str, _Episode] = {}
@@ -198,7 +209,7 @@ class Episodes:
             check_id(session_id)
         try:
             session = await self._offload(lambda: self.pool.create(resolved, world, session_id=session_id))
-        except ValueError as exc:
+        except SessionExistsError as exc:
             raise ServeError("session_exists", str(exc)) from None
         self._episodes[session.id] = _Episode(session)
         return session
@@ -255,6 +266,29 @@ class Episodes:
 
     def servers_of(self, session_id: str) -> tuple[str, ...]:
         return self._episode(session_id).servers
+
+    # ----- episode tokens ----------------------------------------------------------------------
+
+    def episode_token(self, session_id: str) -> str:
+        """A bearer token that reaches this one episode over MCP and nothing else (not the
+        control plane, not another episode): what the model's side is given."""
+        encoded = base64.urlsafe_b64encode(session_id.encode()).decode().rstrip("=")
+        return f"{EPISODE_TOKEN_PREFIX}{encoded}.{self._mac(session_id)}"
+
+    def token_episode(self, token: str) -> str | None:
+        """The episode an episode token was issued for; None if it is not a valid one."""
+        if not token.startswith(EPISODE_TOKEN_PREFIX):
+            return None
+        encoded, _, mac = token[len(EPISODE_TOKEN_PREFIX):].rpartition(".")
+        try:
+            session_id = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return session_id if hmac.compare_digest(mac, self._mac(session_id)) else None
+
+    def _mac(self, session_id: str) -> str:
+        digest = hmac.new(self._secret, b"prove-episode\0" + session_id.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
     # ----- running operations ------------------------------------------------------------------
 
@@ -316,11 +350,11 @@ class Episodes:
                 self.metrics.timeouts_running -= 1
 
             future.add_done_callback(done)
-            log.error("a call is still running %.1fs past its %gs timeout; it is not SQLite-bound and cannot be "
-                      "aborted (a bug in the tool?)", _ABORT_GRACE, limit)
+            log.error("a call is still running %.1fs past its %gs timeout, blocked outside Python and SQLite "
+                      "(a bug in the tool?)", _ABORT_GRACE, limit)
             raise ServeError("timeout", f"the call did not finish within {limit:g}s and is still running",
-                             "It could not be aborted: the episode answers episode_busy until it ends, and "
-                             "whatever it changes then stands.") from None
+                             "It is blocked where it cannot be stopped at once: the episode answers episode_busy "
+                             "until it ends, and its changes are rolled back then.") from None
         except Exception:  # noqa: BLE001 - the call failed while unwinding: it is rolled back either way
             pass
         raise ServeError("timeout", f"the call did not finish within {limit:g}s and was aborted",
@@ -361,7 +395,7 @@ class Episodes:
             check_id(new_id)
         try:
             child = await self.run(session_id, lambda s: self.pool.fork(session_id, new_id), timeout=60)
-        except ValueError as exc:
+        except SessionExistsError as exc:
             raise ServeError("session_exists", str(exc)) from None
         self._episodes[child.id] = _Episode(child)
         return child

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from prove.env import PoolFullError, ProveError, SessionClosedError, UnknownServerError, UnknownSessionError
+from prove.env import (
+    InvalidRequestError,
+    PoolFullError,
+    ProveError,
+    SessionClosedError,
+    UnknownServerError,
+    UnknownSessionError,
+)
 
 # code -> (JSON-RPC error code, HTTP status). JSON-RPC codes sit in the implementation-defined
 # server range, clear of the ones MCP itself uses (-32000..-32001, -32020..-32022, -32042).
@@ -31,6 +38,7 @@ CODES: dict[str, tuple[int, int]] = {
     "forbidden_origin": (-32072, 403),
     "not_found": (-32073, 404),
     "snapshot_limit": (-32074, 507),
+    "forbidden_episode": (-32075, 403),
     "internal_error": (-32603, 500),
 }
 
@@ -70,6 +78,8 @@ def as_serve_error(exc: BaseException) -> ServeError | None:
         return ServeError("pool_full", str(exc), "Close finished episodes or start the server with a larger cap.")
     if isinstance(exc, UnknownServerError):
         return ServeError("unknown_server", str(exc))
+    if isinstance(exc, InvalidRequestError):
+        return ServeError("invalid_request", str(exc))
     return None
 
 

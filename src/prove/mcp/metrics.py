@@ -10,6 +10,8 @@ from bisect import bisect_left
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from prove.env import INTERNAL_ERRORS
+
 if TYPE_CHECKING:
     from prove.env import SessionPool
 
@@ -65,6 +67,9 @@ class Metrics:
 
         metric("prove_sessions_live", "gauge", "Live sessions (episodes) in the pool.", [("", stats.live)])
         metric("prove_sessions_in_use", "gauge", "Sessions under a lease (a call in progress).", [("", stats.in_use)])
+        metric("prove_sessions_bytes", "gauge", "Bytes the live sessions hold (databases and call logs), about.",
+               [("", stats.bytes)])
+        metric("prove_session_bytes_max", "gauge", "Bytes of the largest live session, about.", [("", stats.largest)])
         for field, help_ in (("created", "Sessions created."), ("reaped", "Sessions reaped after their idle TTL."),
                              ("closed", "Sessions closed by their client or at shutdown."),
                              ("refused", "Session creations refused because the pool was full.")):
@@ -78,6 +83,9 @@ class Metrics:
                [(f'{{code="{_esc(c)}"}}', n) for c, n in sorted(self.refused.items())])
         metric("prove_control_requests_total", "counter", "Control-plane requests, by operation and status.",
                [(f'{{op="{_esc(op)}",status="{st}"}}', n) for (op, st), n in sorted(self.control.items())])
+        metric("prove_tool_internal_errors_total", "counter",
+               "Tool calls that hit a bug in the server (answered internal_error), by tool, in this process.",
+               [(f'{{server="{_esc(s)}",tool="{_esc(t)}"}}', n) for (s, t), n in INTERNAL_ERRORS.items()])
         metric("prove_calls_abandoned_running", "gauge",
                "Calls that timed out and whose thread has not finished yet.", [("", self.timeouts_running)])
         name = "prove_tool_call_duration_seconds"

@@ -174,6 +174,7 @@ class RemoteEnv:
     def _set(self, info: dict[str, Any]) -> None:
         self.id: str = info["session_id"]
         self.world: int = info["world"]
+        self.mcp_token: str | None = info.get("mcp_token")   # reaches this episode over MCP, nothing else
         self._servers: list[str] = list(info["servers"])
 
     def _path(self, suffix: str = "") -> str:
@@ -203,8 +204,12 @@ class RemoteEnv:
 
     @property
     def mcp_headers(self) -> dict[str, str]:
-        """HTTP headers that bind every MCP request of a client to this episode."""
-        return {SESSION_HEADER: self.id}
+        """HTTP headers that bind every MCP request of a client to this episode (its episode
+        token included: the model's client needs no control-plane token, and reaches no other)."""
+        headers = {SESSION_HEADER: self.id}
+        if self.mcp_token:
+            headers["Authorization"] = f"Bearer {self.mcp_token}"
+        return headers
 
     # ----- the Session interface ------------------------------------------------------------------
 

@@ -8,11 +8,13 @@ import sys
 
 from .app import serve
 from .config import ServeConfig, load_servers
-from .workers import TOKEN_ENV
+from .workers import TOKEN_ENV, exit_with
 
 
 def main(argv: list[str] | None = None) -> None:
     spec = json.loads((argv if argv is not None else sys.argv[1:])[0])
+    if spec.get("launcher"):
+        exit_with(spec["launcher"])
     load_servers(spec.get("loads", []))
     fields = dict(spec["config"])
     fields["servers"] = tuple(fields["servers"])

@@ -19,6 +19,8 @@ import json
 import logging
 import os
 import random
+import select
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -255,11 +257,31 @@ class Summary:
 _WORKER: Synthesizer | None = None
 
 
-def _init_worker(config_json: str, cache_dir: str | None) -> None:
+def _init_worker(config_json: str, cache_dir: str | None, parent: int) -> None:
     global _WORKER
+    _exit_with(parent)
     logging.getLogger("prove.env").setLevel(logging.CRITICAL)
     _WORKER = Synthesizer(SynthConfig.model_validate_json(config_json),
                           cache_dir=Path(cache_dir) if cache_dir else None)
+
+
+def _exit_with(pid: int) -> None:
+    """End this worker as soon as the run's process `pid` ends, however it ends (`kill -9` too):
+    a pidfd wakes the watcher at once (Linux 5.3+); elsewhere it polls its parent's PID."""
+    if os.getppid() != pid:
+        os._exit(1)
+
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(pid)
+        except (AttributeError, OSError):    # no pidfd here, or the run is gone already
+            while os.getppid() == pid:
+                time.sleep(0.5)
+        else:
+            select.select([fd], [], [])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="prove-run-watch", daemon=True).start()
 
 
 def _work(s: int) -> list[Candidate]:
@@ -392,13 +414,14 @@ def _parallel(config: SynthConfig, workers: int, cache_dir: Path | None, first: 
               candidates: Callable[[], int], limit: int) -> str | None:
     import multiprocessing
 
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
+    # Workers are the run's own children (spawn, not a forkserver, which outlives a killed run),
+    # each watching the run: none survives it, and the resource tracker ends with the last of them.
+    ctx = multiprocessing.get_context("spawn")
     pending: dict[int, Future[list[Candidate]]] = {}
     nxt = first
     stopped = None
     with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                             initargs=(config.model_dump_json(), str(cache_dir) if cache_dir else None)) as pool:
+                             initargs=(config.model_dump_json(), str(cache_dir) if cache_dir else None, os.getpid())) as pool:
         try:
             while True:
                 # Keep every worker busy, guessing how many shards are still needed from the yield so far.
