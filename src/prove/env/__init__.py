@@ -24,7 +24,17 @@ from .errors import (
 from .pool import PoolStats, SessionPool
 from .registry import Registry, registry
 from .server import Server
-from .session import INTERNAL_ERRORS, CallRecord, Ctx, Diff, ErrorCounts, Session, Snapshot, ToolResult, tool_names
+from .session import (
+    INTERNAL_ERRORS,
+    CallRecord,
+    Ctx,
+    Diff,
+    ErrorCounts,
+    Session,
+    Snapshot,
+    ToolResult,
+    tool_names,
+)
 from .state import RowChange
 from .tool import Param, Tool
 from .toolset import Toolset

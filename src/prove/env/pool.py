@@ -10,7 +10,12 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
-from .errors import InvalidRequestError, PoolFullError, SessionExistsError, UnknownSessionError
+from .errors import (
+    InvalidRequestError,
+    PoolFullError,
+    SessionExistsError,
+    UnknownSessionError,
+)
 from .server import Server
 from .session import LOG_BYTES, Session
 

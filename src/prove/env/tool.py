@@ -60,7 +60,6 @@ class Tool:
     replies: tuple[str, ...] = ()
     values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     needs: tuple[str, ...] = ()
-    internal_errors: int = field(default=0)
 
     @property
     def read_only(self) -> bool:

@@ -8,7 +8,14 @@ from .app import ServeApp, serve
 from .config import ConfigError, ServeConfig, is_loopback, load_servers
 from .episodes import SESSION_HEADER, SESSION_META, Episodes
 from .errors import RemoteError, ServeError
-from .remote import ControlClient, RemoteEnv, RemoteSnapshot, RemoteTool, shard, worker_urls
+from .remote import (
+    ControlClient,
+    RemoteEnv,
+    RemoteSnapshot,
+    RemoteTool,
+    shard,
+    worker_urls,
+)
 
 __all__ = [
     "SESSION_HEADER", "SESSION_META", "ConfigError", "ControlClient", "Episodes", "RemoteEnv", "RemoteError",

@@ -19,9 +19,8 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 

@@ -25,7 +25,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
-from prove.env import UNKNOWN_TOOL, Server, Session, SessionExistsError, SessionPool, Snapshot, ToolResult, registry
+from prove.env import (
+    UNKNOWN_TOOL,
+    Server,
+    Session,
+    SessionExistsError,
+    SessionPool,
+    Snapshot,
+    ToolResult,
+    registry,
+)
 
 from .config import ServeConfig
 from .errors import ServeError, as_serve_error

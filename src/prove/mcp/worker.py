@@ -6,9 +6,10 @@ import json
 import os
 import sys
 
+from ..env.process import exit_with
 from .app import serve
 from .config import ServeConfig, load_servers
-from .workers import TOKEN_ENV, exit_with
+from .workers import TOKEN_ENV
 
 
 def main(argv: list[str] | None = None) -> None:

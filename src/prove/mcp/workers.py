@@ -13,11 +13,9 @@ import dataclasses
 import json
 import logging
 import os
-import select
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Sequence
 
@@ -33,28 +31,6 @@ def worker_command(config: ServeConfig, index: int, loads: Sequence[str]) -> lis
     spec["servers"] = list(config.servers)
     return [sys.executable, "-m", "prove.mcp.worker",
             json.dumps({"config": spec, "loads": list(loads), "launcher": os.getpid()})]
-
-
-def exit_with(pid: int) -> None:
-    """End this process as soon as process `pid` (its launcher, its parent) ends, however it ends.
-
-    A pidfd (Linux 5.3+) wakes the watcher the moment the launcher is gone; elsewhere it polls
-    its parent's PID. Exiting at once frees the worker's port for a restarted launcher.
-    """
-    if os.getppid() != pid:
-        os._exit(1)
-
-    def watch() -> None:
-        try:
-            fd = os.pidfd_open(pid)
-        except (AttributeError, OSError):    # no pidfd here, or the launcher is gone already
-            while os.getppid() == pid:
-                time.sleep(0.5)
-        else:
-            select.select([fd], [], [])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="prove-launcher-watch", daemon=True).start()
 
 
 def run_workers(config: ServeConfig, loads: Sequence[str] = ()) -> int:

@@ -8,6 +8,14 @@
 `docs/reward.md` has the definitions and the decisions the paper leaves open.
 """
 
+from ..calls import (
+    Call,
+    parse_completion,
+    parse_json,
+    parse_messages,
+    parse_text,
+    parse_trajectory,
+)
 from .adapters import compute_score, compute_score_batch, trl_reward
 from .audit import CORRUPTIONS, AuditReport, Finding, audit, corruptions
 from .components import (
@@ -23,7 +31,6 @@ from .components import (
 )
 from .config import COMPONENTS, RewardConfig, Values, Weights
 from .gold import Gold, GoldStep, ToolSpec, prepare
-from ..calls import Call, parse_completion, parse_json, parse_messages, parse_text, parse_trajectory
 from .score import Score, Scorer, score_calls
 from .state import Replay, StateScore, compare, replay
 

@@ -29,11 +29,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from prove.calls import parse_completion
+
 # Absolute imports: VERL loads this file by its path (`custom_reward_function.path`), outside
 # its package.
 from prove.reward.config import COMPONENTS, RewardConfig
 from prove.reward.gold import Gold, prepare
-from prove.calls import parse_completion
 from prove.reward.score import Score, Scorer
 
 __all__ = ["compute_score", "compute_score_batch", "trl_reward"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from ..calls import Call
 from .config import Values
 from .gold import Gold, GoldStep, ToolSpec, same
-from ..calls import Call
 
 __all__ = [
     "align", "argument_values", "budget", "call_validity", "coverage", "efficiency", "name_precision",

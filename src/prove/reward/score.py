@@ -15,7 +15,15 @@ from typing import Any
 
 from ..calls import Call, outcome_reader, parse_trajectory
 from ..env import Diff
-from .components import align, argument_values, coverage, efficiency, name_precision, unmatched_cost, validity
+from .components import (
+    align,
+    argument_values,
+    coverage,
+    efficiency,
+    name_precision,
+    unmatched_cost,
+    validity,
+)
 from .config import COMPONENTS, RewardConfig
 from .gold import Gold, prepare
 from .state import Replay, compare, replay

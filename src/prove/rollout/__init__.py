@@ -13,7 +13,16 @@ caps, and is scored by `prove.reward`. Nothing here imports a deep-learning fram
 """
 
 from .calls import PendingCall, hermes_calls, normalize, render_hermes
-from .episode import CALL_LIMIT, Env, Episode, EpisodeError, Limits, Script, Step, script
+from .episode import (
+    CALL_LIMIT,
+    Env,
+    Episode,
+    EpisodeError,
+    Limits,
+    Script,
+    Step,
+    script,
+)
 from .policy import OpenAIPolicy, Policy, PolicyError, Reply, Sampling
 from .report import summarize
 from .runner import EnvFactory, evaluate, local_env, run_episode

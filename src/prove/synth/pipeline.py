@@ -19,8 +19,6 @@ import json
 import logging
 import os
 import random
-import select
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -30,6 +28,7 @@ from typing import Any
 
 from ..env import Server, registry
 from ..env.errors import ProveError
+from ..env.process import exit_with
 from .config import SynthConfig
 from .contract import ConversationSpec, Rejected, Teacher
 from .entities import EntityIndex
@@ -54,21 +53,22 @@ class SynthError(ProveError):
 
 def load_servers(names: Sequence[str] = (), warn: Callable[[str], None] | None = None) -> list[Server]:
     """The servers to synthesise for; one that fails to load is skipped with a warning."""
-    wanted = list(names) or registry.names()
+    found, broken = registry.loadable(names)
     out = []
-    for name in wanted:
+    for server in found:
         try:
-            server = registry.get(name)
             if not server.visible_tools:
                 raise ProveError("it has no visible tools")
             server.template(0)
-        except Exception as exc:  # noqa: BLE001 - a broken server must never break a run
-            message = f"server {name!r} skipped: {exc}"
-            log.warning(message)
-            if warn is not None:
-                warn(message)
+        except ProveError as exc:
+            broken[server.name] = exc
             continue
         out.append(server)
+    for name, exc in broken.items():
+        message = f"server {name!r} skipped: {exc}"
+        log.warning(message)
+        if warn is not None:
+            warn(message)
     if not out:
         raise SynthError("no server could be loaded" + (f" of {', '.join(names)}" if names else ""))
     return out
@@ -259,29 +259,10 @@ _WORKER: Synthesizer | None = None
 
 def _init_worker(config_json: str, cache_dir: str | None, parent: int) -> None:
     global _WORKER
-    _exit_with(parent)
+    exit_with(parent)
     logging.getLogger("prove.env").setLevel(logging.CRITICAL)
     _WORKER = Synthesizer(SynthConfig.model_validate_json(config_json),
                           cache_dir=Path(cache_dir) if cache_dir else None)
-
-
-def _exit_with(pid: int) -> None:
-    """End this worker as soon as the run's process `pid` ends, however it ends (`kill -9` too):
-    a pidfd wakes the watcher at once (Linux 5.3+); elsewhere it polls its parent's PID."""
-    if os.getppid() != pid:
-        os._exit(1)
-
-    def watch() -> None:
-        try:
-            fd = os.pidfd_open(pid)
-        except (AttributeError, OSError):    # no pidfd here, or the run is gone already
-            while os.getppid() == pid:
-                time.sleep(0.5)
-        else:
-            select.select([fd], [], [])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="prove-run-watch", daemon=True).start()
 
 
 def _work(s: int) -> list[Candidate]:

@@ -44,7 +44,11 @@ from prove.integrations import require
 
 require("verl", "verl", "prove.integrations.verl.agent_loop")
 
-from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopOutput, register  # noqa: E402
+from verl.experimental.agent_loop.agent_loop import (  # noqa: E402
+    AgentLoopBase,
+    AgentLoopOutput,
+    register,
+)
 from verl.experimental.agent_loop.tool_parser import ToolParser  # noqa: E402
 from verl.tools.schemas import OpenAIFunctionToolSchema  # noqa: E402
 from verl.utils.profiler import simple_timer  # noqa: E402

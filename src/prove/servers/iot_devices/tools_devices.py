@@ -9,9 +9,29 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time, quote
 
-from .server import (DEVICE, ROOM, Color, Device, DeviceId, DeviceType, Limit, Name, RoomId, Skipped, ThermostatMode,
-                     controllable, device, log)
-from .world import MIN_FIRMWARE_BATTERY, MIN_MOTOR_BATTERY, TEMP_CEILING, TEMP_FLOOR, WHITES
+from .server import (
+    DEVICE,
+    ROOM,
+    Color,
+    Device,
+    DeviceId,
+    DeviceType,
+    Limit,
+    Name,
+    RoomId,
+    Skipped,
+    ThermostatMode,
+    controllable,
+    device,
+    log,
+)
+from .world import (
+    MIN_FIRMWARE_BATTERY,
+    MIN_MOTOR_BATTERY,
+    TEMP_CEILING,
+    TEMP_FLOOR,
+    WHITES,
+)
 
 Percent = Annotated[int, Field(ge=0, le=100)]
 Brightness = Annotated[int, Field(ge=1, le=100)]

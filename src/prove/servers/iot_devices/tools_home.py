@@ -9,7 +9,18 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time, quote
 
-from .server import ActivityId, ActivityKind, DeviceId, DeviceType, HomeMode, Limit, Name, RoomId, Skipped, log
+from .server import (
+    ActivityId,
+    ActivityKind,
+    DeviceId,
+    DeviceType,
+    HomeMode,
+    Limit,
+    Name,
+    RoomId,
+    Skipped,
+    log,
+)
 
 tools = Toolset("home")
 

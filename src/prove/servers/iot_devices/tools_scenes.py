@@ -11,8 +11,19 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_clock, quote
 
-from .server import (DEVICE, SCENE, AutomationId, DeviceId, Name, SceneId, Skipped, Weekday, apply_actions,
-                     controllable, log)
+from .server import (
+    DEVICE,
+    SCENE,
+    AutomationId,
+    DeviceId,
+    Name,
+    SceneId,
+    Skipped,
+    Weekday,
+    apply_actions,
+    controllable,
+    log,
+)
 from .world import WEEKDAYS
 
 MAX_SCENE_DEVICES = 40

@@ -11,8 +11,20 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
-from .server import (DEVICE, LOCK_CODE, RECORDING, Device, DeviceId, Limit, LockCodeId, Name, RecordingId, controllable,
-                     device, log)
+from .server import (
+    DEVICE,
+    LOCK_CODE,
+    RECORDING,
+    Device,
+    DeviceId,
+    Limit,
+    LockCodeId,
+    Name,
+    RecordingId,
+    controllable,
+    device,
+    log,
+)
 from .world import MAX_CODES_PER_LOCK
 
 DoorCode = Annotated[str, Sensitive()]

@@ -21,8 +21,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prove.env import WorldGen
-from prove.env.values import iso
 from prove.env.fake import CITIES
+from prove.env.values import iso
 
 US_CITIES = tuple(c for c in CITIES if c.country == "US")
 OFFER_HOURS = 48  # an offer or a counter-offer lapses this many hours after it is made

@@ -26,7 +26,14 @@ from .server import (
     quote,
     security,
 )
-from .world import day_index, is_trading_day, market_clock, next_open, session_close, session_of
+from .world import (
+    day_index,
+    is_trading_day,
+    market_clock,
+    next_open,
+    session_close,
+    session_of,
+)
 
 tools = Toolset("market")
 

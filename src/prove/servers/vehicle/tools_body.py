@@ -9,7 +9,17 @@ from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 
-from .server import DRIVER_PROFILE, ProfileId, VehicleStatus, log, no_valet, not_moving, parked, status, vehicle
+from .server import (
+    DRIVER_PROFILE,
+    ProfileId,
+    VehicleStatus,
+    log,
+    no_valet,
+    not_moving,
+    parked,
+    status,
+    vehicle,
+)
 from .world import VALET_SPEED_LIMIT_MPH, VENT_POSITION
 
 tools = Toolset("body")

@@ -10,8 +10,22 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, quote
 
-from .server import (PLACE, Gear, Limit, PlaceId, TripId, VehicleStatus, electric_range, end_charging, fuel_range, log,
-                     not_moving, place_label, status, vehicle)
+from .server import (
+    PLACE,
+    Gear,
+    Limit,
+    PlaceId,
+    TripId,
+    VehicleStatus,
+    electric_range,
+    end_charging,
+    fuel_range,
+    log,
+    not_moving,
+    place_label,
+    status,
+    vehicle,
+)
 from .world import drive_minutes, energy_for, miles_between
 
 tools = Toolset("drive")

@@ -10,10 +10,26 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_clock, parse_date
 
-from .server import (ChargingSessionId, Limit, PlaceId, VehicleStatus, begin_charging, end_charging, log, parked,
-                     status, vehicle)
-from .world import (CHARGE_EFFICIENCY, CHARGE_LIMIT_MIN, CLIMATE_MAX, CLIMATE_MIN, CLIMATE_MIN_BATTERY,
-                    UPDATE_MIN_BATTERY)
+from .server import (
+    ChargingSessionId,
+    Limit,
+    PlaceId,
+    VehicleStatus,
+    begin_charging,
+    end_charging,
+    log,
+    parked,
+    status,
+    vehicle,
+)
+from .world import (
+    CHARGE_EFFICIENCY,
+    CHARGE_LIMIT_MIN,
+    CLIMATE_MAX,
+    CLIMATE_MIN,
+    CLIMATE_MIN_BATTERY,
+    UPDATE_MIN_BATTERY,
+)
 
 tools = Toolset("energy")
 

@@ -11,8 +11,19 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_time
 
-from .server import (PLACE, AppointmentId, EventId, EventKind, Limit, PlaceId, ReminderId, log, place_label,
-                     reminder_status, vehicle)
+from .server import (
+    PLACE,
+    AppointmentId,
+    EventId,
+    EventKind,
+    Limit,
+    PlaceId,
+    ReminderId,
+    log,
+    place_label,
+    reminder_status,
+    vehicle,
+)
 from .world import BOOKING_DAYS_AHEAD, CANCEL_NOTICE, add_months
 
 tools = Toolset("service")

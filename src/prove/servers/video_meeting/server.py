@@ -45,7 +45,6 @@ from .world import (
     transcript,
 )
 
-
 PERSON = EntityKind("person", table="people", key="person_id", label="name",
                     description="a colleague or external contact in the directory (or the user)",
                     lister="search_people")

@@ -11,6 +11,7 @@ from prove.env.values import iso
 
 from .server import (
     PARTICIPANTS,
+    RECORDINGS,
     ChatMessage,
     ChatMessageList,
     ChatText,
@@ -25,7 +26,6 @@ from .server import (
     Passcode,
     PersonId,
     Recording,
-    RECORDINGS,
     Topic,
     arrive,
     close_meeting,
