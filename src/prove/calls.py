@@ -93,15 +93,18 @@ def outcome_reader(rules: Outcomes | None = None) -> Callable[[Any], bool]:
 
     def ok(content: Any) -> bool:
         if isinstance(content, str):
-            head = content[:longest + 64].lstrip()
-            if head[:1] == "{":
-                if not any(n in content for n in needles):
-                    return True
+            if content[:1] == "{" or content[:longest + 64].lstrip()[:1] == "{":
+                for n in needles:
+                    if n in content:
+                        break
+                else:
+                    return True  # no key that could make it a failure
                 try:
                     value = json.loads(content)
                 except (ValueError, RecursionError):
                     return True
                 return not (isinstance(value, dict) and failed_object(value))
+            head = content[:longest + 64].lstrip()
             return not (prefixes and head[:longest].casefold().startswith(prefixes))
         if isinstance(content, list):
             return ok(_text(content))
@@ -120,15 +123,17 @@ outcome = outcome_reader()
 
 _decoder = json.JSONDecoder()
 _raw_decode = _decoder.raw_decode
+_scan = _decoder.scan_once
 _WS = " \t\n\r"
 
 
 def _loads(text: str) -> Any:
-    """`json.loads` for the hot path: most argument strings have no surrounding whitespace."""
+    """`json.loads` for the hot path: most argument strings have no surrounding whitespace, so the
+    scanner is called directly (it raises `StopIteration` where no value starts at 0)."""
     try:
-        value, end = _raw_decode(text)
-    except ValueError:
-        return _decoder.decode(text)  # leading whitespace, or a real error (raised)
+        value, end = _scan(text, 0)
+    except StopIteration:
+        return _decoder.decode(text)  # leading whitespace, or no JSON at all (raises)
     if end != len(text) and text[end:].strip():
         raise ValueError(f"extra data after the JSON value at {end}")
     return value
@@ -396,7 +401,7 @@ def parse_messages(messages: Sequence[Any], *, first_turn: int | None = None, ep
         outcome: tells a tool result's success from its body (`outcome_reader(Outcomes(...))`).
     """
     calls: list[Call] = []
-    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+    if type(messages) is not list and (isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence)):
         return calls
     by_id: dict[Any, Call] = {}
     pending = 0
@@ -415,16 +420,21 @@ def parse_messages(messages: Sequence[Any], *, first_turn: int | None = None, ep
                     calls.append(Call(None, None, None, turn))
                     continue
                 for tc in tool_calls:
-                    fn = tc.get("function") if type(tc) is dict else None
-                    if type(fn) is dict and type(fn.get("name")) is str and fn["name"]:
-                        # The common OpenAI shape, without the general path's checks.
-                        raw = fn["arguments"] if "arguments" in fn else fn.get("parameters")
-                        call = Call(fn["name"], raw if type(raw) is dict else read_arguments(raw), None, turn)
+                    if type(tc) is dict:
+                        fn = tc.get("function")
+                        name = fn.get("name") if type(fn) is dict else None
+                        if type(name) is str and name:
+                            # The common OpenAI shape, without the general path's checks.
+                            raw = fn["arguments"] if "arguments" in fn else fn.get("parameters")
+                            call = Call(name, raw if type(raw) is dict else read_arguments(raw), None, turn)
+                        else:
+                            call = _from_object(tc, turn)
+                        cid = tc.get("id")
+                        if type(cid) is str or isinstance(cid, (str, int)):
+                            by_id[cid] = call
                     else:
                         call = _from_object(tc, turn)
                     calls.append(call)
-                    if type(tc) is dict and isinstance(tc.get("id"), (str, int)):
-                        by_id[tc["id"]] = call
                 continue
             legacy = msg.get("function_call")
             if isinstance(legacy, dict):
@@ -440,7 +450,7 @@ def parse_messages(messages: Sequence[Any], *, first_turn: int | None = None, ep
                     calls.extend(found)
         elif role == "tool" or role == "function":
             tcid = msg.get("tool_call_id")
-            call = by_id.pop(tcid, None) if isinstance(tcid, (str, int)) else None
+            call = by_id.pop(tcid, None) if type(tcid) is str or isinstance(tcid, (str, int)) else None
             if call is None:
                 while pending < len(calls) and calls[pending].ok is not None:
                     pending += 1
@@ -467,7 +477,7 @@ def parse_messages(messages: Sequence[Any], *, first_turn: int | None = None, ep
 
 def parse_trajectory(trajectory: Mapping[str, Any], outcome: Callable[[Any], bool] = outcome) -> list[Call]:
     """Calls of a trajectory record (`messages`: a whole episode; or `completion`: raw text)."""
-    if not isinstance(trajectory, Mapping):
+    if type(trajectory) is not dict and not isinstance(trajectory, Mapping):
         return []
     messages = trajectory.get("messages")
     if messages is not None:

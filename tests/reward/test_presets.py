@@ -29,6 +29,12 @@ def test_prove_is_the_default_and_paper_keeps_the_formula() -> None:
     assert _total(calls_of(EX)) == pytest.approx(PROVE.best())
 
 
+def test_a_copy_with_another_preset_has_that_presets_weights() -> None:
+    copied = PROVE.model_copy(update={"preset": "paper"})
+    assert copied.w == PAPER.w
+    assert _total(calls_of(EX), copied) == pytest.approx(1.3)
+
+
 def test_a_repeated_or_unmatched_write_is_never_free() -> None:
     gold = calls_of(EX)
     twice = gold[:3] + [gold[2]] + gold[3:]                        # pay twice: within the budget of 6

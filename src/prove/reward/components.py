@@ -97,6 +97,10 @@ def validity(calls: Sequence[Call], specs: Mapping[str, ToolSpec], unknown: str 
     return max(0.0, 1.0 - (len(calls) - total) / max(1, n_gold))
 
 
+_MISSING = object()
+_EXACT = (str, float, int, bool)
+
+
 def value_share(step: GoldStep, args: Mapping[str, object], opts: Values) -> float:
     """The share of a gold call's arguments whose values a model call's arguments match.
 
@@ -107,14 +111,20 @@ def value_share(step: GoldStep, args: Mapping[str, object], opts: Values) -> flo
     if not values:
         return 1.0
     hit = 0
+    get = args.get
+    numbers = opts.numbers
     for key, gold, fold, omittable in values:
-        if key in args:
-            value = args[key]
-            t = type(value)
-            # Fast path (most values are right and already canonical), then the full comparison.
-            if (t is type(gold) and (t is str or t is float) and value == gold) or same(gold, value, fold, opts):
+        value = get(key, _MISSING)
+        if value is _MISSING:
+            if omittable:
                 hit += 1
-        elif omittable:
+            continue
+        # Fast path: most values are right and already canonical (a scalar of the gold's type
+        # equal to it is the same after normalisation); then the full comparison.
+        t = type(value)
+        if value == gold and (t is type(gold) and t in _EXACT or numbers and t is int and type(gold) is float):
+            hit += 1
+        elif same(gold, value, fold, opts):
             hit += 1
     return hit / len(values)
 
@@ -136,18 +146,23 @@ def align(gold: Gold, calls: Sequence[Call], opts: Values, causal: bool = True) 
                 by_name[c.name] = [i]
             else:
                 found.append(i)
-    used = [False] * len(calls)
+    used: set[int] = set()
     mu: list[int] = []
     shares: list[float] = []
     for step in gold.calls:
+        candidates = by_name.get(step.name)
+        if candidates is None:
+            mu.append(-1)
+            shares.append(0.0)
+            continue
         keys, turn = step.keys, step.turn
         floor = -1
         for d in step.deps:
             if mu[d] > floor:
                 floor = mu[d]
-        best, best_key, best_share = -1, (False, -1.0), 0.0
-        for i in by_name.get(step.name, ()):
-            if used[i]:
+        best, best_after, best_share = -1, False, -1.0
+        for i in candidates:
+            if i in used:
                 continue
             c = calls[i]
             if causal and c.turn is not None and c.turn < turn:
@@ -158,15 +173,19 @@ def align(gold: Gold, calls: Sequence[Call], opts: Values, causal: bool = True) 
                     break
             else:
                 share = value_share(step, args, opts)  # type: ignore[arg-type]
-                key = (i > floor, share)
-                if key > best_key:
-                    best, best_key, best_share = i, key, share
-                    if share == 1.0 and i > floor:
+                after = i > floor
+                # The best (after its dependencies, share), the earliest among equals.
+                if after > best_after or (after == best_after and share > best_share):
+                    best, best_after, best_share = i, after, share
+                    if share == 1.0 and after:
                         break
         if best >= 0:
-            used[best] = True
-        mu.append(best)
-        shares.append(best_share)
+            used.add(best)
+            mu.append(best)
+            shares.append(best_share)
+        else:
+            mu.append(-1)
+            shares.append(0.0)
     return mu, shares
 
 
@@ -203,11 +222,20 @@ def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, count
         return 0.0
     hits = 0
     names = gold.names
+    upto = gold.names_upto if causal else ()
+    last = len(upto) - 1
     seen: dict[str, int] = {}
     counts = gold.counts
     for c in calls:
         name = c.name
-        if name in (names if not causal or c.turn is None else gold.names_for(c.turn)):
+        turn = c.turn
+        if turn is None or not upto:
+            allowed = names
+        elif turn < 0:
+            continue  # before the first user turn: no gold name yet
+        else:
+            allowed = upto[turn if turn < last else last]
+        if name in allowed:
             if counted:
                 k = seen.get(name, 0)  # type: ignore[arg-type]
                 if k >= counts.get(name, 0):  # type: ignore[arg-type]

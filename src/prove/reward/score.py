@@ -70,37 +70,38 @@ def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: 
     `state` is the state component's value when the caller computed it (`Scorer` does).
     """
     n = len(calls)
-    w = config.w
+    plan = config.plan
     if not gold.calls:
         good = n == 0
         v = 1.0 if good else 0.0
         comps: dict[str, float | None] = {"validity": v, "coverage": v, "efficiency": 0.0, "name": v, "args": v,
                                           "state": state}
-        return Score(config.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0, config.abstain_score)
-    prove = config.preset == "prove"
-    causal = config.turns == "causal"
+        return Score(plan.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0, plan.abstain_score)
+    prove = plan.prove
+    causal = plan.causal
     n_gold = len(gold.calls)
-    mu, shares = align(gold, calls, config.values, causal)
-    unmatched = unmatched_cost(calls, mu, gold.specs, config.unmatched_read, config.unmatched_write) if prove \
-        else 0.0
+    mu, shares = align(gold, calls, plan.values, causal)
+    unmatched = unmatched_cost(calls, mu, gold.specs, plan.unmatched_read, plan.unmatched_write) if prove else 0.0
+    cov = coverage(gold, mu)
     comps = {
-        "validity": validity(calls, gold.specs, config.unknown_outcome, n_gold if prove else None),
-        "coverage": coverage(gold, mu),
-        "efficiency": efficiency(n, n_gold, config.alpha, config.beta, unmatched),
+        "validity": validity(calls, gold.specs, plan.unknown, n_gold if prove else None),
+        "coverage": cov,
+        "efficiency": efficiency(n, n_gold, plan.alpha, plan.beta, unmatched),
         "name": name_precision(calls, gold, causal, counted=prove),
         "args": argument_values(mu, shares, exact=prove),
         "state": state,
     }
+    w = plan.w
     total = 0.0
     for c, value in comps.items():
         if value is not None:
             total += w[c] * value
-    best = config.positive_sum(state is not None)
-    if config.scale == "unit":
+    best = plan.best_raw if state is None else plan.best_state
+    if plan.unit:
         total /= best
         best = 1.0
-    matched = len(mu) - mu.count(-1)
-    return Score(total, comps, False, n, n_gold, gold.budget, matched, round(comps["coverage"] * n_gold), best)
+    matched = n_gold - mu.count(-1)
+    return Score(total, comps, False, n, n_gold, gold.budget, matched, round(cov * n_gold), best)
 
 
 class Scorer:
