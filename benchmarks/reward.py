@@ -135,8 +135,9 @@ def _rate(fn: Callable[[Any], Any], items: list[Any], seconds: float, repeats: i
 
 
 _MB = 1_000_000
-# Completions of about 1 MB built to stall backtracking parsers, and dense ones (a call every 11
-# characters) whose cost is the number of calls they hold.
+# Completions of about 1 MB built to stall backtracking parsers, and dense ones (a tag every few
+# characters) whose cost is the number of tags they hold: the parser's caps (`ParseLimits`) bound
+# the work on those, and count the calls past them.
 ADVERSARIAL = {
     "fence_blank_lines": lambda: "```" + "\n" * _MB,
     "fence_spaces": lambda: "```json" + " \n" * (_MB // 2) + "x",
@@ -144,8 +145,15 @@ ADVERSARIAL = {
     "key_then_spaces": lambda: '{"name"' + " " * _MB + ":",
     "unclosed_think": lambda: "<think>" * (_MB // 16) + "</think>" * (_MB // 16),
     "open_call_blank_lines": lambda: "<tool_call>{" + "\n" * _MB,
+    "angle_brackets": lambda: "<tool_call>{}" + "<" * _MB,
     "dense_empty_calls": lambda: "<tool_call>" * (_MB // 11),
+    "dense_calls": lambda: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' * (_MB // 52),
     "dense_responses": lambda: "<tool_call>{}</tool_call>" + "<tool_response>" * (_MB // 15),
+    "dense_think": lambda: "<tool_call>{}</tool_call>" + "<think></think>" * (_MB // 15),
+    "dense_user_turns": lambda: "<tool_call>{}</tool_call>" + "<|im_start|>user\n" * (_MB // 17),
+    "dense_json_calls": lambda: '{"name": "f"} ' * (_MB // 14),
+    "dense_json_keys": lambda: 'x "name": ' * (_MB // 10),
+    "json_list_of_calls": lambda: "[" + ", ".join(['{"name": "f", "arguments": {}}'] * (_MB // 32)) + "]",
 }
 TARGET_ADVERSARIAL_MS = 50
 

@@ -38,11 +38,12 @@ def efficiency(n_calls: int, n_gold: int, alpha: float, beta: float, unmatched: 
 
 
 def unmatched_cost(calls: Sequence[Call], mu: Sequence[int], specs: Mapping[str, ToolSpec], read: float,
-                   write: float) -> float:
+                   write: float, excess: int = 0) -> float:
     """What the calls no gold call is aligned with cost, in budget units: `read` for a call to
-    a read tool, `write` for a write, a tool of unknown effect, or a call that names no offered tool."""
+    a read tool, `write` for a write, a tool of unknown effect, or a call that names no offered
+    tool (the `excess` calls past the parser's caps among them)."""
     used = set(mu)
-    total = 0.0
+    total = write * excess
     for i, c in enumerate(calls):
         if i in used:
             continue
@@ -79,22 +80,23 @@ def call_validity(call: Call, specs: Mapping[str, ToolSpec], unknown: str = "ski
 
 
 def validity(calls: Sequence[Call], specs: Mapping[str, ToolSpec], unknown: str = "skip",
-             n_gold: int | None = None) -> float:
+             n_gold: int | None = None, excess: int = 0) -> float:
     """R_val (0 without calls).
 
     `paper` (no `n_gold`): the mean of `call_validity` over the model's calls, which a repeated
     valid call raises. `prove` (`n_gold` given): 1 less the calls' summed shortfalls from a valid
     call over the gold's size, at least 0; a valid call adds no shortfall, so adding calls can
-    never raise it.
+    never raise it. The `excess` calls past the parser's caps are malformed calls (validity 0).
     """
-    if not calls:
+    n = len(calls) + excess
+    if not n:
         return 0.0
     total = 0.0
     for c in calls:
         total += call_validity(c, specs, unknown)
     if n_gold is None:
-        return total / len(calls)
-    return max(0.0, 1.0 - (len(calls) - total) / max(1, n_gold))
+        return total / n
+    return max(0.0, 1.0 - (n - total) / max(1, n_gold))
 
 
 _MISSING = object()
@@ -210,15 +212,16 @@ def coverage(gold: Gold, mu: Sequence[int]) -> float:
     return total / len(steps)
 
 
-def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, counted: bool = False) -> float:
+def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, counted: bool = False,
+                   excess: int = 0) -> float:
     """R_name: the share of the model's calls whose name is a gold name (0 without calls).
 
     With `causal`, a call made in turn t counts only names of gold calls of turns <= t: a call
     made before the user asked for it (a guess instead of a clarifying question) earns nothing.
     With `counted` (`prove`), a name earns credit at most as many times as the gold uses it, so
-    a repeated call is not a precise one.
+    a repeated call is not a precise one. The `excess` calls past the parser's caps name nothing.
     """
-    if not calls:
+    if not calls and not excess:
         return 0.0
     hits = 0
     names = gold.names
@@ -242,7 +245,7 @@ def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, count
                     continue
                 seen[name] = k + 1  # type: ignore[index]
             hits += 1
-    return hits / len(calls)
+    return hits / (len(calls) + excess)
 
 
 def argument_values(mu: Sequence[int], shares: Sequence[float], exact: bool = False) -> float:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ..calls import Outcomes
+from ..calls import Outcomes, ParseLimits
 
 PRESETS: tuple[str, ...] = ("paper", "prove")
 
@@ -65,6 +65,7 @@ class RewardConfig(BaseModel):
         beta: the budget's slack: B = n_gt + ceil(n_gt * beta).
         values: how argument values are normalised.
         outcomes: which tool results are failures (validity's third level).
+        parsing: how much of one trajectory is read (calls past the caps count as malformed calls).
         turns: `causal` (default): the episode's calls are scored against all gold calls, and
             a gold call of user turn t can only be matched by a call made in turn t or later;
             `pooled`: turns are ignored.
@@ -93,6 +94,7 @@ class RewardConfig(BaseModel):
     beta: float = Field(0.5, ge=0)
     values: Values = Field(default_factory=Values)
     outcomes: Outcomes = Field(default_factory=Outcomes)
+    parsing: ParseLimits = Field(default_factory=ParseLimits)
     turns: Literal["causal", "pooled"] = "causal"
     omitted_defaults: bool = True
     unknown_outcome: Literal["skip", "pass", "fail"] = "skip"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..calls import Call, outcome_reader, parse_trajectory
+from ..calls import Call, Calls, outcome_reader, parse_trajectory
 from ..env import Diff
 from .components import align, argument_values, coverage, efficiency, name_precision, unmatched_cost, validity
 from .config import COMPONENTS, RewardConfig
@@ -67,9 +67,11 @@ class Score:
 def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: float | None = None) -> Score:
     """Score the model's calls against a prepared gold (the pure core of the reward).
 
-    `state` is the state component's value when the caller computed it (`Scorer` does).
+    `state` is the state component's value when the caller computed it (`Scorer` does). The
+    calls past the parser's caps (`Calls.excess`) count as malformed calls.
     """
-    n = len(calls)
+    excess = calls.excess if type(calls) is Calls else 0  # calls past the parser's caps: malformed, not read
+    n = len(calls) + excess
     plan = config.plan
     if not gold.calls:
         good = n == 0
@@ -81,13 +83,14 @@ def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: 
     causal = plan.causal
     n_gold = len(gold.calls)
     mu, shares = align(gold, calls, plan.values, causal)
-    unmatched = unmatched_cost(calls, mu, gold.specs, plan.unmatched_read, plan.unmatched_write) if prove else 0.0
+    unmatched = unmatched_cost(calls, mu, gold.specs, plan.unmatched_read, plan.unmatched_write, excess) \
+        if prove else 0.0
     cov = coverage(gold, mu)
     comps = {
-        "validity": validity(calls, gold.specs, plan.unknown, n_gold if prove else None),
+        "validity": validity(calls, gold.specs, plan.unknown, n_gold if prove else None, excess),
         "coverage": cov,
         "efficiency": efficiency(n, n_gold, plan.alpha, plan.beta, unmatched),
-        "name": name_precision(calls, gold, causal, counted=prove),
+        "name": name_precision(calls, gold, causal, prove, excess),
         "args": argument_values(mu, shares, exact=prove),
         "state": state,
     }
@@ -101,7 +104,10 @@ def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: 
         total /= best
         best = 1.0
     matched = n_gold - mu.count(-1)
-    return Score(total, comps, False, n, n_gold, gold.budget, matched, round(cov * n_gold), best)
+    score = Score(total, comps, False, n, n_gold, gold.budget, matched, round(cov * n_gold), best)
+    if excess:
+        score.details["unread_calls"] = excess
+    return score
 
 
 class Scorer:
@@ -177,7 +183,8 @@ class Scorer:
         if type(trajectory) is not dict and not isinstance(trajectory, Mapping):
             trajectory = trajectory.model_dump(mode="json", exclude_none=True)
         gold = self.gold(trajectory["example_id"])
-        return self.score_calls(gold, parse_trajectory(trajectory, self.outcome), diff=diff, fingerprint=fingerprint)
+        calls = parse_trajectory(trajectory, self.outcome, self.config.parsing)
+        return self.score_calls(gold, calls, diff=diff, fingerprint=fingerprint)
 
     def score_calls(self, gold: Gold | str, calls: Sequence[Call], *, diff: Diff | None = None,
                     fingerprint: str | None = None) -> Score:
@@ -193,7 +200,8 @@ class Scorer:
         if gold.servers and (need_outcomes or (self.state and not live)):
             run = replay(gold.servers, gold.world, [(c.name, c.args, c.turn) for c in calls], offered=gold.specs,
                          prefix=gold.prefix, advance=gold.advance, first=gold.first, last=gold.last)
-            calls = [c if c.ok is not None else Call(c.name, c.args, ok, c.turn) for c, ok in zip(calls, run.outcomes)]
+            read = [c if c.ok is not None else Call(c.name, c.args, ok, c.turn) for c, ok in zip(calls, run.outcomes)]
+            calls = Calls(read, calls.excess if type(calls) is Calls else 0)
             if not live:
                 diff, fingerprint = run.diff, run.fingerprint
         state = None
