@@ -222,6 +222,11 @@ class Scorer:
         reached = value >= 1.0 or (fingerprint is not None and fingerprint == ref.fingerprint)
         return 1.0 if reached else min(value, self.config.state_miss)
 
+    def breakdown(self, trajectory: Mapping[str, Any], diff: Diff | None = None) -> dict[str, Any]:
+        """The score's breakdown of a trajectory: the scoring callable a rollout takes
+        (`prove.rollout.evaluate(..., score=scorer.breakdown, state=scorer.state)`)."""
+        return self.score(trajectory, diff=diff).breakdown()
+
     def score_batch(self, trajectories: Iterable[Mapping[str, Any] | Any]) -> list[Score]:
         """Score many trajectories (golds prepared once per example, shared across the batch)."""
         return [self.score(t) for t in trajectories]
