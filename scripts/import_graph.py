@@ -142,7 +142,8 @@ def main(argv: list[str]) -> int:
         for loop in loops:
             print("circle: " + " -> ".join(loop + loop[:1]))
         for v in wrong:
-            print(f"against the direction: {v['from']} -> {v['to']} ({', '.join(v['modules'])})")  # type: ignore[arg-type]
+            where = ", ".join(v["modules"])  # type: ignore[arg-type]
+            print(f"against the direction: {v['from']} -> {v['to']} ({where})")
         print(f"{len(loops)} circle(s), {len(wrong)} import(s) against the direction")
     return 1 if loops or wrong else 0
 
