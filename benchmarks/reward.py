@@ -7,7 +7,8 @@ text with `<tool_call>` / `<tool_response>` blocks, and calls already parsed (th
 alone). The golds are prepared once, as a trainer's scorer does. No execution: the outcomes are
 in the trajectories. The process is pinned to one CPU where the OS allows it.
 
-Target: at least 20,000 five-call trajectories per second from `messages` on one core.
+Target: at least 20,000 five-call trajectories per second from `messages` on one core, and a
+worst case of 50 ms to parse any of the 1 MB adversarial completions.
 """
 
 from __future__ import annotations
@@ -115,13 +116,16 @@ def _text(example: dict[str, Any], calls: list[tuple[int, dict[str, Any], bool]]
 
 
 def _rate(fn: Callable[[Any], Any], items: list[Any], seconds: float, repeats: int) -> dict[str, float]:
-    """Best-of-`repeats` throughput of `fn` over `items` (cycled) for about `seconds` each."""
-    best = 0.0
+    """Best-of-`repeats` throughput of `fn` over `items` (cycled) for about `seconds` each: by the wall
+    clock (`per_s`) and by the thread's CPU time (`cpu_per_s`, what a shared machine's other load
+    takes less from)."""
+    best, best_cpu = 0.0, 0.0
     per_round = max(1, len(items))
     for _ in range(repeats):
         gc.collect()  # the collector stays on while timing, as it is in a trainer
         done = 0
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         deadline = t0 + seconds
         while True:
             for item in items:
@@ -130,13 +134,16 @@ def _rate(fn: Callable[[Any], Any], items: list[Any], seconds: float, repeats: i
             now = time.perf_counter()
             if now >= deadline:
                 break
+        cpu = time.thread_time() - c0
         best = max(best, done / (now - t0))
-    return {"per_s": round(best), "us_each": round(1e6 / best, 2)}
+        best_cpu = max(best_cpu, done / cpu) if cpu > 0 else best_cpu
+    return {"per_s": round(best), "us_each": round(1e6 / best, 2), "cpu_per_s": round(best_cpu)}
 
 
 _MB = 1_000_000
-# Completions of about 1 MB built to stall backtracking parsers, and dense ones (a call every 11
-# characters) whose cost is the number of calls they hold.
+# Completions of about 1 MB built to stall backtracking parsers, and dense ones (a tag every few
+# characters) whose cost is the number of tags they hold: the parser's caps (`ParseLimits`) bound
+# the work on those, and count the calls past them.
 ADVERSARIAL = {
     "fence_blank_lines": lambda: "```" + "\n" * _MB,
     "fence_spaces": lambda: "```json" + " \n" * (_MB // 2) + "x",
@@ -144,8 +151,15 @@ ADVERSARIAL = {
     "key_then_spaces": lambda: '{"name"' + " " * _MB + ":",
     "unclosed_think": lambda: "<think>" * (_MB // 16) + "</think>" * (_MB // 16),
     "open_call_blank_lines": lambda: "<tool_call>{" + "\n" * _MB,
+    "angle_brackets": lambda: "<tool_call>{}" + "<" * _MB,
     "dense_empty_calls": lambda: "<tool_call>" * (_MB // 11),
+    "dense_calls": lambda: '<tool_call>{"name": "f", "arguments": {}}</tool_call>' * (_MB // 52),
     "dense_responses": lambda: "<tool_call>{}</tool_call>" + "<tool_response>" * (_MB // 15),
+    "dense_think": lambda: "<tool_call>{}</tool_call>" + "<think></think>" * (_MB // 15),
+    "dense_user_turns": lambda: "<tool_call>{}</tool_call>" + "<|im_start|>user\n" * (_MB // 17),
+    "dense_json_calls": lambda: '{"name": "f"} ' * (_MB // 14),
+    "dense_json_keys": lambda: 'x "name": ' * (_MB // 10),
+    "json_list_of_calls": lambda: "[" + ", ".join(['{"name": "f", "arguments": {}}'] * (_MB // 32)) + "]",
 }
 TARGET_ADVERSARIAL_MS = 50
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -35,7 +35,7 @@ from .env.errors import ProveError
 __all__ = [
     "AssistantMessage", "Example", "FunctionCall", "FunctionSpec", "GoldCall", "KINDS", "Kind", "Message",
     "Provenance", "RecordError", "SystemMessage", "ToolCall", "ToolMessage", "ToolSchema", "Trajectory",
-    "Turn", "UserMessage", "read_examples", "read_jsonl", "read_trajectories", "write_jsonl",
+    "Turn", "UserMessage", "plain", "read_examples", "read_jsonl", "read_trajectories", "write_jsonl",
 ]
 
 Kind = Literal["multi_turn", "clarification", "abstention", "irrelevance"]
@@ -343,3 +343,16 @@ def read_examples(path: str | Path) -> list[Example]:
 
 def read_trajectories(path: str | Path) -> Iterator[Trajectory]:
     return read_jsonl(path, Trajectory)
+
+
+def plain(value: Any) -> Any:
+    """A record's value as it arrives from a dataset's columns (numpy arrays and scalars, as Parquet
+    and Arrow give them to trainers, and tuples) as plain JSON-able Python values, recursively."""
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist) and not isinstance(value, (str, bytes)):
+        return plain(tolist())
+    return value

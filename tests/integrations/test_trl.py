@@ -106,3 +106,56 @@ def test_grpo_on_cpu_calls_live_tools_and_changes_weights(tmp_path: Path) -> Non
     assert figures["steps"] == 3 and len(figures["reward_per_step"]) == 3
     assert figures["live_tool_calls"] > 0 and figures["live_tool_calls_ok"] > 0
     assert figures["weights_changed"] > 0 and figures["weight_change_l2"] > 0
+
+
+def _chain_completion(amount: float) -> list[dict]:
+    calls = [("transfer_between_accounts", {"from_account_id": "ACC-10001", "to_account_id": "ACC-10002",
+                                            "amount": amount}), ("get_account", {"account_id": "ACC-10002"})]
+    out: list[dict] = []
+    for name, args in calls:
+        out.append({"role": "assistant", "content": "", "tool_calls": [
+            {"type": "function", "function": {"name": name, "arguments": args}}]})
+        out.append({"role": "tool", "name": name, "content": "{}"})
+    out.append({"role": "assistant", "content": "Done."})
+    return out
+
+
+def test_reward_reads_the_episode_the_rollout_ran_in(examples: list[Example]) -> None:
+    """As TRL 1.16's GRPOTrainer calls reward functions under `environment_factory`: `environments=`
+    holds the instance each completion was generated in; its final state gives the state component."""
+    row = next(r for r in rows(examples) if r["example_id"] == "bank-chain")
+    factory = environments(examples)["banking"]
+    played = []
+    for amount in (50.0, 60.0):
+        env = factory()
+        env.reset(**row)
+        env.transfer_between_accounts(from_account_id="ACC-10001", to_account_id="ACC-10002", amount=amount,
+                                      memo=None)
+        env.get_account(account_id="ACC-10002")
+        played.append(env)
+    reward = trl_reward()
+    cols = {k: [row[k], row[k]] for k in row if k != "prompt"}
+    # Both completions show the gold calls: only the episodes tell them apart.
+    same_text = [_chain_completion(50.0)] * 2
+    solved, missed = reward(prompts=[row["prompt"]] * 2, completions=same_text, environments=played, **cols)
+    assert solved == pytest.approx(RewardConfig().best(state=True))
+    cfg = RewardConfig()
+    assert missed == pytest.approx(solved - cfg.w["state"] * (1 - cfg.state_miss))  # the state missed
+    offline = reward(prompts=[row["prompt"]], completions=same_text[:1], **{k: v[:1] for k, v in cols.items()})
+    assert offline == [pytest.approx(BEST)]  # no episode: the completion alone, no state component
+
+
+def test_reset_lets_the_turns_simulated_time_pass(examples: list[Example]) -> None:
+    from prove.env.world import EPOCH
+
+    row = next(r for r in rows(examples, per_turn=True) if r["example_id"] == "bank-two-turns" and r["turn"] == 1)
+    gt = json.loads(row["ground_truth"])
+    gt["turns"][0]["advance"], gt["turns"][1]["advance"] = 600, 3600
+    env = environments(examples)["banking"]()
+    env.reset(**{**row, "ground_truth": json.dumps(gt)})
+    assert (env.session.now - EPOCH).total_seconds() == 4200
+    assert [c.name for c in env.session.log] == ["get_account"]
+    assert env.base is not None and env._final_state()[0].changes == []  # the turn starts from the replayed state
+    first = next(r for r in rows(examples) if r["example_id"] == "bank-two-turns")
+    env.reset(**{**first, "ground_truth": json.dumps(gt)})
+    assert (env.session.now - EPOCH).total_seconds() == 600 and env.base is None

@@ -1,4 +1,4 @@
-"""The trainer adapters, called exactly as VERL's reward managers and TRL's GRPOTrainer call them."""
+"""The trainers' reward hooks, called exactly as VERL's reward managers and TRL's GRPOTrainer call them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from prove.records import Example
-from prove.reward import compute_score, compute_score_batch, trl_reward
+from prove.integrations.trl import trl_reward
+from prove.integrations.verl.reward import compute_score, compute_score_batch
 from prove.reward.config import COMPONENTS
 
 BEST = RewardConfig().best()  # the default preset's best without the state component
@@ -73,7 +74,7 @@ def test_verl_compute_score_as_the_naive_manager_calls_it(examples: list[Example
         assert good == pytest.approx(1.0 if abstain else BEST), ex.id
         assert empty == (1.0 if abstain else 0.0)
     # VERL stacks every key across the batch: same keys, one float each, for every sample.
-    assert set(info) == {"score", *COMPONENTS, "abstain", "n_calls", "n_gold", "matched"}
+    assert set(info) == {"score", *COMPONENTS, "abstain", "n_calls", "n_gold", "matched", "solved", "episode_calls"}
     assert all(len(v) == len(batch) and all(isinstance(x, float) for x in v) for v in info.values())
 
 
@@ -82,9 +83,9 @@ def test_verl_loads_the_adapter_by_its_path(by_id: dict[str, Example]) -> None:
     import importlib.util
     import sys
 
-    import prove.reward.adapters as adapters
+    import prove.integrations.verl.reward as hook
 
-    spec = importlib.util.spec_from_file_location("custom_module", adapters.__file__)
+    spec = importlib.util.spec_from_file_location("custom_module", hook.__file__)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules["custom_module"] = module
     try:
@@ -195,5 +196,17 @@ def test_trl_reward_by_example_id(examples: list[Example]) -> None:
 
 def test_metrics_are_nan_free_except_an_uncomputed_state(by_id: dict[str, Example]) -> None:
     result = compute_score("prove", "", by_id["read-1"].model_dump_json(), None)
-    assert math.isnan(result["state"])
-    assert all(not math.isnan(v) for k, v in result.items() if k != "state")
+    assert math.isnan(result["state"]) and math.isnan(result["solved"])  # no episode: neither is known
+    assert all(not math.isnan(v) for k, v in result.items() if k not in ("state", "solved"))
+
+
+def test_rows_without_ids_never_share_a_gold_replay(examples: list[Example]) -> None:
+    """Two ground truths with no `id` and the same call ids are two golds, each replayed on its own."""
+    # read-1 and clarify both have one gold call: once without ids, their golds looked the same.
+    for ex in sorted((ex for ex in examples if ex.gold_calls()), key=lambda e: len(e.gold_calls())):
+        gt = ex.model_dump(mode="json", exclude_none=True, exclude={"id", "messages"})
+        for t in gt["turns"]:
+            for k, call in enumerate(t["calls"]):
+                call["id"], call["after"] = f"c{k}", []
+        out = compute_score("prove", _hermes(_gold(ex)), json.dumps(gt), None, execute=True)
+        assert out["state"] == 1.0, ex.id

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prove.reward import Call, parse_completion, parse_json, parse_messages, parse_text, parse_trajectory
-from prove.calls import outcome
+from prove.calls import ParseLimits, outcome
 from prove.rollout import hermes_calls
 
 ERR = json.dumps({"error": {"code": "not_found", "message": "No such wallet.", "hint": "List wallets."}})
@@ -200,3 +200,48 @@ def test_adversarial_text_parses_in_linear_time(text: str) -> None:
     for call in parse_completion(text) + parse_json(text) + parse_text(text):
         assert call.name is None or isinstance(call.name, str)
     hermes_calls(text)
+
+
+# ----- the reading caps: bounded work, and the calls past them counted ----------------------------
+
+SMALL = ParseLimits(max_calls=3, max_blocks=8, max_chars=400)
+_CALL = '<tool_call>{"name": "get", "arguments": {"item_id": "IT-1"}}</tool_call>'
+
+
+def test_calls_past_the_cap_are_counted_not_read() -> None:
+    text = "<think>plan</think>" + _CALL * 5
+    calls = parse_text(text, limits=ParseLimits(max_calls=3))
+    assert [c.name for c in calls] == ["get"] * 3 and calls.excess == 2
+    messages = [{"role": "user", "content": "go"},
+                {"role": "assistant", "tool_calls": [_tc(f"c{i}", "get", "{}") for i in range(2)]},
+                {"role": "assistant", "tool_calls": [_tc(f"d{i}", "get", "{}") for i in range(3)]},
+                {"role": "assistant", "content": _CALL * 2},
+                {"role": "tool", "tool_call_id": "d2", "content": ERR}]
+    read = parse_messages(messages, limits=ParseLimits(max_calls=3))
+    assert len(read) == 3 and read.excess == 4
+    assert [c.ok for c in read] == [None, None, None]  # d2's response answers a call that was not read
+    as_json = parse_json('{"name": "get"} ' * 6, limits=ParseLimits(max_calls=4))
+    assert len(as_json) == 4 and as_json.excess == 2
+    listed = parse_json(json.dumps([{"name": "get", "arguments": {}}] * 6), limits=ParseLimits(max_calls=4))
+    assert len(listed) == 4 and listed.excess == 2
+
+
+def test_text_past_the_character_cap_is_not_read_and_its_calls_count() -> None:
+    text = _CALL * 2 + " " * 400 + _CALL * 3
+    calls = parse_text(text, limits=ParseLimits(max_chars=300))
+    assert len(calls) == 2 and calls.excess == 3
+    cut_list = parse_json(json.dumps([{"name": "get", "arguments": {}}] * 40), limits=ParseLimits(max_chars=300))
+    assert len(cut_list) + cut_list.excess == 40
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_fragments | st.text(max_size=12), max_size=40).map("".join), st.integers(1, 4), st.integers(1, 10))
+def test_capped_text_reads_a_prefix_and_counts_the_rest(text: str, max_calls: int, max_blocks: int) -> None:
+    whole = parse_text(text)
+    limits = ParseLimits(max_calls=max_calls, max_blocks=max_blocks)
+    capped = parse_text(text, limits=limits)
+    assert len(capped) <= max_calls and capped.excess >= 0
+    assert len(capped) + capped.excess >= len(whole)
+    assert [(c.name, c.args, c.turn) for c in capped] == [(c.name, c.args, c.turn) for c in whole[:len(capped)]]
+    for calls in (parse_completion(text, limits=SMALL), parse_json(text, limits=SMALL)):
+        assert len(calls) <= SMALL.max_calls

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from prove.calls import Outcomes, outcome_reader
+from prove.calls import Outcomes, ParseLimits, outcome_reader
 from prove.records import Example
 from prove.reward import Call, RewardConfig, Scorer, prepare, score_calls
 
@@ -27,6 +29,12 @@ def test_prove_is_the_default_and_paper_keeps_the_formula() -> None:
     assert RewardConfig().preset == "prove"
     assert _total(calls_of(EX), PAPER) == pytest.approx(1.3)
     assert _total(calls_of(EX)) == pytest.approx(PROVE.best())
+
+
+def test_a_copy_with_another_preset_has_that_presets_weights() -> None:
+    copied = PROVE.model_copy(update={"preset": "paper"})
+    assert copied.w == PAPER.w
+    assert _total(calls_of(EX), copied) == pytest.approx(1.3)
 
 
 def test_a_repeated_or_unmatched_write_is_never_free() -> None:
@@ -144,3 +152,18 @@ def test_error_shapes_are_configurable() -> None:
                 {"role": "tool", "tool_call_id": "a", "content": "failed: index offline"}]
     score = scorer.score({"example_id": "ex", "messages": messages})
     assert score.components["validity"] < 1.0  # the call failed: validity stops at its second level
+
+
+@pytest.mark.parametrize("config", [PROVE, PAPER], ids=["prove", "paper"])
+def test_calls_past_the_parsers_cap_count_as_malformed_calls(config: RewardConfig) -> None:
+    capped = config.model_copy(update={"parsing": ParseLimits(max_calls=4)})
+    scorer = Scorer([EX], capped)
+    gold = "".join(f'<tool_call>{{"name": "{c.name}", "arguments": {json.dumps(c.args)}}}</tool_call>'
+                   for c in calls_of(EX))
+    junk = "<tool_call>{}</tool_call>" * 6
+    flooded = scorer.score({"example_id": EX["id"], "completion": gold + junk})
+    assert flooded.n_calls == 10 and flooded.details["unread_calls"] == 6
+    # The six unread calls score exactly as six malformed calls read one by one would.
+    read = Scorer([EX], config).score({"example_id": EX["id"], "completion": gold + junk})
+    assert flooded.breakdown() == {**read.breakdown(), "unread_calls": 6}
+    assert flooded.total < scorer.score({"example_id": EX["id"], "completion": gold}).total

@@ -161,3 +161,28 @@ def test_only_offered_tools_run(by_id: dict[str, Example]) -> None:
         assert [json.loads(m["content"])["error"]["code"] for m in step.messages] == ["unknown_tool"] * 2
         assert [c.executed for c in ep.calls] == [False, False] and env.fingerprint() == before
         assert env.log == []
+
+
+def test_the_turns_simulated_time_passes_before_each_user_turn(by_id: dict[str, Example]) -> None:
+    from prove.env.world import EPOCH
+
+    ex = by_id["bank-two-turns"].model_copy(deep=True)
+    ex.turns[0].advance, ex.turns[1].advance = 600, 3600
+    sc = script(ex)
+    assert sc.advance == (600, 3600)
+    with Session(sc.servers, world=sc.world) as env:
+        ep = Episode(sc, env)
+        assert (env.now - EPOCH).total_seconds() == 600          # before the first user message
+        ep.step(call("get_account", account_id="ACC-10001"))
+        assert (env.now - EPOCH).total_seconds() == 600
+        step = ep.step(say("It holds 2687.51."))
+        assert step.kind == "user" and (env.now - EPOCH).total_seconds() == 4200
+
+
+def test_a_clock_that_cannot_move_ends_the_episode(by_id: dict[str, Example]) -> None:
+    ex = by_id["bank-two-turns"].model_copy(deep=True)
+    ex.turns[0].advance = 10**12  # past the simulated clock's end
+    sc = script(ex)
+    with Session(sc.servers, world=sc.world) as env:
+        ep = Episode(sc, env)
+        assert ep.done and ep.status == "env_error"

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from prove.records import Example
+from prove.reward import Scorer
 from prove.rollout import OpenAIPolicy, ScriptedModel, ScriptedServer, evaluate, local_env, oracle
 
 mcp = pytest.importorskip("prove.mcp", reason="prove.mcp (RemoteEnv) is not available")
@@ -43,8 +44,9 @@ def test_remote_episodes_match_in_process_ones(serve_url: str, examples: list[Ex
 
     with ScriptedServer(ScriptedModel(oracle(examples), form="hermes")) as server, \
             OpenAIPolicy(server.url, "scripted") as policy:
-        far = evaluate(examples, policy, env=remote, concurrency=3)
-        near = evaluate(examples, policy, env=local_env(), concurrency=3)
+        scorer = Scorer(examples)
+        far = evaluate(examples, policy, env=remote, score=scorer.breakdown, concurrency=3)
+        near = evaluate(examples, policy, env=local_env(), score=scorer.breakdown, concurrency=3)
     for a, b in zip(far, near, strict=True):
         assert a["reward"] == b["reward"]
         assert a["meta"]["fingerprint"] == b["meta"]["fingerprint"] is not None

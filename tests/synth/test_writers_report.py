@@ -40,7 +40,7 @@ def test_parquet_has_verl_columns_and_round_trips(small: Path, tmp_path: Path) -
 
 
 def test_parquet_rows_score_with_the_verl_adapter(small: Path) -> None:
-    from prove.reward import compute_score
+    from prove.integrations.verl.reward import compute_score
 
     ex = json.loads((small / "dataset.jsonl").read_text().splitlines()[0])
     row = verl_row(ex, 0)

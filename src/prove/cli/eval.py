@@ -19,7 +19,7 @@ from rich.table import Table
 
 from ..env import ProveError
 from ..records import Example
-from ..reward import COMPONENTS
+from ..reward import COMPONENTS, Scorer
 from .output import console, errors, fail, print_json
 from .reward import ConfigOpt, ScaleOpt, TurnsOpt, _config, _examples
 
@@ -121,14 +121,16 @@ def eval_command(
                         sink.flush()
                     progress.advance(task)
 
-            trajectories = evaluate(examples, policy, env=env, limits=limits, config=cfg,
-                                    concurrency=max(1, concurrency), meta={"model": model}, on_result=done)
+            scorer = Scorer(examples, cfg)
+            trajectories = evaluate(examples, policy, env=env, limits=limits, score=scorer.breakdown,
+                                    state=scorer.state, concurrency=max(1, concurrency), meta={"model": model},
+                                    on_result=done)
     except ProveError as exc:
         fail(f"cannot run the episodes: {exc}")
     finally:
         if sink is not None:
             sink.close()
-    report = summarize(trajectories, examples, cfg)
+    report = summarize(trajectories, examples, components=COMPONENTS, best=cfg.best())
     report = {"model": model, "dataset": str(dataset), "count": len(trajectories), **report}
     if as_json:
         print_json(report)

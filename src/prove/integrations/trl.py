@@ -16,7 +16,15 @@ returns the result's JSON text, `{"error": {code, message, hint}}` included: it 
 so that TRL's tool loop records the framework's error body (what the reward reads as a failed
 call) rather than a Python exception's text. `reset(**row)` closes the previous episode and
 opens a session on the row's `world` (TRL calls it with every column of the row, once per
-rollout, reusing instances across batches).
+rollout, reusing instances across batches); the simulated time of the example's turns
+(`turns[i].advance`) passes as in a replay: before each earlier turn's gold calls, and before the
+row's own turn begins.
+
+`trl_reward()` is the reward function. When TRL ran the rollout in one of these environments
+(it passes them to reward functions as `environments`), the reward reads the episode it ran in:
+its final state (the state component: the diff from the state `reset` set up, and the final
+fingerprint), next to the calls and outcomes of the completion's messages; without one (a
+dataset scored offline, another trainer's rows), it scores the completion alone.
 
 `rows(examples)` writes one row per example (`prompt` up to the first user message, the
 ground truth as JSON text, `world`, `environment`); with `per_turn=True`, one row per user turn
@@ -38,9 +46,9 @@ import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from prove.env import Session, ToolResult
-from prove.records import Example
-from prove.reward import trl_reward
+from prove.env import Diff, Session, Snapshot, ToolResult
+from prove.records import Example, plain
+from prove.reward import COMPONENTS, RewardConfig, RowScorer, Score
 
 __all__ = ["environment_class", "environments", "rows", "trl_reward"]
 
@@ -118,18 +126,41 @@ class ProveEnvironment:
         self.session: Session | None = None
         self.world: int | None = None
         self.results: list[ToolResult] = []
+        self.base: Snapshot | None = None  # the state the row's turn starts from (None: the initial world)
 
     def reset(self, **row: Any) -> str | None:
-        """Open a fresh episode on the row's world (closing the previous one); TRL calls it per rollout."""
+        """Open a fresh episode on the row's world (closing the previous one); TRL calls it per rollout.
+
+        For a row of a later turn, the earlier turns' gold calls run first (each turn after its
+        `advance`), so that the state matches the prompt's history; then the row's own turn's
+        `advance` passes.
+        """
         self._close()
         self.world = int(row.get("world") or 0)
         self.session = Session(list(self.servers), world=self.world, timeout=self.call_timeout)
         self.results = []
-        turn = row.get("turn")
+        self.base = None
+        turn = int(row.get("turn") or 0)
+        turns = _turns(row)
+        for t in turns[:turn]:
+            _advance(self.session, t)
+            for call in t.get("calls") or []:
+                self.session.call(call["name"], {k: v for k, v in (call.get("arguments") or {}).items()
+                                                 if v is not None})
         if turn:
-            for name, arguments in _earlier_calls(row, int(turn)):
-                self.session.call(name, arguments)
+            self.base = self.session.snapshot()
+        if turn < len(turns):
+            _advance(self.session, turns[turn])
         return None
+
+    def _final_state(self) -> tuple[Diff, str] | None:
+        """The episode's changes since its turn began and its fingerprint (None without an open episode).
+
+        Private, as every method TRL may show the model as a tool is.
+        """
+        if self.session is None or self.session.closed:
+            return None
+        return self.session.diff(self.base), self.session.fingerprint()
 
     def _call(self, name: str, arguments: Mapping[str, Any]) -> str:
         if self.session is None or self.session.closed:
@@ -152,16 +183,19 @@ class ProveEnvironment:
             pass
 
 
-def _earlier_calls(row: Mapping[str, Any], turn: int) -> list[tuple[str, dict[str, Any]]]:
+def _turns(row: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The example's turns, from the row's ground truth (JSON text or a dict) or its own `turns` column."""
     gt = row.get("ground_truth")
     if isinstance(gt, (str, bytes)):
         gt = json.loads(gt)
-    turns = (gt or {}).get("turns") if isinstance(gt, Mapping) else row.get("turns")
-    out = []
-    for t in (turns or [])[:turn]:
-        for call in t.get("calls") or []:
-            out.append((call["name"], {k: v for k, v in (call.get("arguments") or {}).items() if v is not None}))
-    return out
+    turns = plain(gt.get("turns") if isinstance(gt, Mapping) else row.get("turns"))
+    return [t for t in turns or [] if isinstance(t, Mapping)]
+
+
+def _advance(session: Session, turn: Mapping[str, Any]) -> None:
+    seconds = turn.get("advance")
+    if seconds:
+        session.advance(float(seconds))
 
 
 def environment_class(servers: str | Sequence[str], *, tools: Iterable[str] | None = None,
@@ -239,3 +273,53 @@ def rows(examples: Iterable[Example], *, per_turn: bool = False) -> list[dict[st
                         "turn": turn, "ground_truth": gt})
     return out
 
+
+def trl_reward(config: RewardConfig | None = None, *, examples: Iterable[Any] = (), execute: bool = False,
+               name: str = "prove_reward") -> Callable[..., list[float]]:
+    """A TRL reward function: `GRPOTrainer(reward_funcs=[trl_reward()])`.
+
+    TRL calls it as `reward(prompts=..., completions=..., completion_ids=..., **dataset_columns)`
+    (with `environments=` when it ran the rollouts in `environment_factory` instances); it
+    returns one float per completion and, where TRL passes `log_metric`, logs each component's
+    mean. Each row's ground truth is its `ground_truth` column, else the example named by its
+    `example_id` (or `id`) column among `examples`, else the example's own columns (`turns`,
+    `tools`, ...) when the dataset is made of examples. A row whose environment is one of
+    `environments(...)` is scored with the final state of the episode it ran in.
+    """
+    scorer = RowScorer(config, execute, examples)
+
+    def reward(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+               completion_ids: Sequence[Any] | None = None, **kwargs: Any) -> list[float]:
+        completions = list(completions or [])
+        envs = kwargs.get("environments")
+        envs = list(envs) if isinstance(envs, (list, tuple)) and len(envs) == len(completions) else []
+        scores: list[Score] = []
+        for i, completion in enumerate(completions):
+            row = {k: v[i] for k, v in kwargs.items() if k != "environments" and isinstance(v, (list, tuple))
+                   and len(v) == len(completions)}
+            if "example_id" not in row and "id" in row and "turns" not in row:
+                row["example_id"] = row["id"]
+            if "ground_truth" in row:
+                gt = row["ground_truth"]
+            elif row.get("example_id") in scorer.scorer:
+                gt = None
+            elif "turns" in row:
+                gt = {k: row[k] for k in ("turns", "tools", "servers", "world", "kind", "id", "fingerprint")
+                      if k in row}
+            else:
+                raise ValueError("a row needs a `ground_truth` column, an `example_id` of a known example, "
+                                 "or the example's own `turns`")
+            live = envs[i]._final_state() if i < len(envs) and isinstance(envs[i], ProveEnvironment) else None
+            diff, fingerprint = live if live is not None else (None, None)
+            scores.append(scorer.score(completion, gt, row, diff=diff, fingerprint=fingerprint))
+        log_metric = kwargs.get("log_metric")
+        if callable(log_metric) and scores:
+            for c in COMPONENTS:
+                values = [s.components[c] for s in scores if s.components.get(c) is not None]
+                if values:
+                    log_metric(f"prove/{c}", sum(values) / len(values))  # type: ignore[arg-type]
+        return [s.total for s in scores]
+
+    reward.__name__ = name
+    reward.__qualname__ = name
+    return reward

@@ -38,11 +38,12 @@ def efficiency(n_calls: int, n_gold: int, alpha: float, beta: float, unmatched: 
 
 
 def unmatched_cost(calls: Sequence[Call], mu: Sequence[int], specs: Mapping[str, ToolSpec], read: float,
-                   write: float) -> float:
+                   write: float, excess: int = 0) -> float:
     """What the calls no gold call is aligned with cost, in budget units: `read` for a call to
-    a read tool, `write` for a write, a tool of unknown effect, or a call that names no offered tool."""
+    a read tool, `write` for a write, a tool of unknown effect, or a call that names no offered
+    tool (the `excess` calls past the parser's caps among them)."""
     used = set(mu)
-    total = 0.0
+    total = write * excess
     for i, c in enumerate(calls):
         if i in used:
             continue
@@ -79,22 +80,27 @@ def call_validity(call: Call, specs: Mapping[str, ToolSpec], unknown: str = "ski
 
 
 def validity(calls: Sequence[Call], specs: Mapping[str, ToolSpec], unknown: str = "skip",
-             n_gold: int | None = None) -> float:
+             n_gold: int | None = None, excess: int = 0) -> float:
     """R_val (0 without calls).
 
     `paper` (no `n_gold`): the mean of `call_validity` over the model's calls, which a repeated
     valid call raises. `prove` (`n_gold` given): 1 less the calls' summed shortfalls from a valid
     call over the gold's size, at least 0; a valid call adds no shortfall, so adding calls can
-    never raise it.
+    never raise it. The `excess` calls past the parser's caps are malformed calls (validity 0).
     """
-    if not calls:
+    n = len(calls) + excess
+    if not n:
         return 0.0
     total = 0.0
     for c in calls:
         total += call_validity(c, specs, unknown)
     if n_gold is None:
-        return total / len(calls)
-    return max(0.0, 1.0 - (len(calls) - total) / max(1, n_gold))
+        return total / n
+    return max(0.0, 1.0 - (n - total) / max(1, n_gold))
+
+
+_MISSING = object()
+_EXACT = (str, float, int, bool)
 
 
 def value_share(step: GoldStep, args: Mapping[str, object], opts: Values) -> float:
@@ -107,14 +113,20 @@ def value_share(step: GoldStep, args: Mapping[str, object], opts: Values) -> flo
     if not values:
         return 1.0
     hit = 0
+    get = args.get
+    numbers = opts.numbers
     for key, gold, fold, omittable in values:
-        if key in args:
-            value = args[key]
-            t = type(value)
-            # Fast path (most values are right and already canonical), then the full comparison.
-            if (t is type(gold) and (t is str or t is float) and value == gold) or same(gold, value, fold, opts):
+        value = get(key, _MISSING)
+        if value is _MISSING:
+            if omittable:
                 hit += 1
-        elif omittable:
+            continue
+        # Fast path: most values are right and already canonical (a scalar of the gold's type
+        # equal to it is the same after normalisation); then the full comparison.
+        t = type(value)
+        if value == gold and (t is type(gold) and t in _EXACT or numbers and t is int and type(gold) is float):
+            hit += 1
+        elif same(gold, value, fold, opts):
             hit += 1
     return hit / len(values)
 
@@ -136,18 +148,23 @@ def align(gold: Gold, calls: Sequence[Call], opts: Values, causal: bool = True) 
                 by_name[c.name] = [i]
             else:
                 found.append(i)
-    used = [False] * len(calls)
+    used: set[int] = set()
     mu: list[int] = []
     shares: list[float] = []
     for step in gold.calls:
+        candidates = by_name.get(step.name)
+        if candidates is None:
+            mu.append(-1)
+            shares.append(0.0)
+            continue
         keys, turn = step.keys, step.turn
         floor = -1
         for d in step.deps:
             if mu[d] > floor:
                 floor = mu[d]
-        best, best_key, best_share = -1, (False, -1.0), 0.0
-        for i in by_name.get(step.name, ()):
-            if used[i]:
+        best, best_after, best_share = -1, False, -1.0
+        for i in candidates:
+            if i in used:
                 continue
             c = calls[i]
             if causal and c.turn is not None and c.turn < turn:
@@ -158,15 +175,19 @@ def align(gold: Gold, calls: Sequence[Call], opts: Values, causal: bool = True) 
                     break
             else:
                 share = value_share(step, args, opts)  # type: ignore[arg-type]
-                key = (i > floor, share)
-                if key > best_key:
-                    best, best_key, best_share = i, key, share
-                    if share == 1.0 and i > floor:
+                after = i > floor
+                # The best (after its dependencies, share), the earliest among equals.
+                if after > best_after or (after == best_after and share > best_share):
+                    best, best_after, best_share = i, after, share
+                    if share == 1.0 and after:
                         break
         if best >= 0:
-            used[best] = True
-        mu.append(best)
-        shares.append(best_share)
+            used.add(best)
+            mu.append(best)
+            shares.append(best_share)
+        else:
+            mu.append(-1)
+            shares.append(0.0)
     return mu, shares
 
 
@@ -191,30 +212,40 @@ def coverage(gold: Gold, mu: Sequence[int]) -> float:
     return total / len(steps)
 
 
-def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, counted: bool = False) -> float:
+def name_precision(calls: Sequence[Call], gold: Gold, causal: bool = True, counted: bool = False,
+                   excess: int = 0) -> float:
     """R_name: the share of the model's calls whose name is a gold name (0 without calls).
 
     With `causal`, a call made in turn t counts only names of gold calls of turns <= t: a call
     made before the user asked for it (a guess instead of a clarifying question) earns nothing.
     With `counted` (`prove`), a name earns credit at most as many times as the gold uses it, so
-    a repeated call is not a precise one.
+    a repeated call is not a precise one. The `excess` calls past the parser's caps name nothing.
     """
-    if not calls:
+    if not calls and not excess:
         return 0.0
     hits = 0
     names = gold.names
+    upto = gold.names_upto if causal else ()
+    last = len(upto) - 1
     seen: dict[str, int] = {}
     counts = gold.counts
     for c in calls:
         name = c.name
-        if name in (names if not causal or c.turn is None else gold.names_for(c.turn)):
+        turn = c.turn
+        if turn is None or not upto:
+            allowed = names
+        elif turn < 0:
+            continue  # before the first user turn: no gold name yet
+        else:
+            allowed = upto[turn if turn < last else last]
+        if name in allowed:
             if counted:
                 k = seen.get(name, 0)  # type: ignore[arg-type]
                 if k >= counts.get(name, 0):  # type: ignore[arg-type]
                     continue
                 seen[name] = k + 1  # type: ignore[index]
             hits += 1
-    return hits / len(calls)
+    return hits / (len(calls) + excess)
 
 
 def argument_values(mu: Sequence[int], shares: Sequence[float], exact: bool = False) -> float:

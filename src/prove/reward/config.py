@@ -5,11 +5,12 @@ A component with weight 0 is still computed and reported in the breakdown: a log
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ..calls import Outcomes
+from ..calls import Outcomes, ParseLimits
 
 PRESETS: tuple[str, ...] = ("paper", "prove")
 
@@ -64,6 +65,7 @@ class RewardConfig(BaseModel):
         beta: the budget's slack: B = n_gt + ceil(n_gt * beta).
         values: how argument values are normalised.
         outcomes: which tool results are failures (validity's third level).
+        parsing: how much of one trajectory is read (calls past the caps count as malformed calls).
         turns: `causal` (default): the episode's calls are scored against all gold calls, and
             a gold call of user turn t can only be matched by a call made in turn t or later;
             `pooled`: turns are ignored.
@@ -92,6 +94,7 @@ class RewardConfig(BaseModel):
     beta: float = Field(0.5, ge=0)
     values: Values = Field(default_factory=Values)
     outcomes: Outcomes = Field(default_factory=Outcomes)
+    parsing: ParseLimits = Field(default_factory=ParseLimits)
     turns: Literal["causal", "pooled"] = "causal"
     omitted_defaults: bool = True
     unknown_outcome: Literal["skip", "pass", "fail"] = "skip"
@@ -101,19 +104,31 @@ class RewardConfig(BaseModel):
     unmatched_read: float = Field(0.1, ge=0)
     unmatched_write: float = Field(1.0, ge=0)
     state_miss: float = Field(0.5, le=1)
-    _w: dict[str, float] = PrivateAttr(default_factory=dict)
+    # A slot, not a pydantic attribute: read on every score, and absent from a copy made without
+    # validation (`model_copy(update=...)`), which then derives its own from its own fields.
+    __slots__ = ("_plan",)
 
     def model_post_init(self, context: Any) -> None:
-        self._w = self.weights.resolve(self.preset)
+        object.__setattr__(self, "_plan", Plan.of(self))
+
+    @property
+    def plan(self) -> Plan:
+        """The settings as plain values for the hot path."""
+        try:
+            return self._plan  # type: ignore[no-any-return]
+        except AttributeError:
+            plan = Plan.of(self)
+            object.__setattr__(self, "_plan", plan)
+            return plan
 
     @property
     def w(self) -> dict[str, float]:
         """Every component's weight (the preset's, with `weights` applied)."""
-        return self._w
+        return self.plan.w
 
     def positive_sum(self, state: bool = False) -> float:
         """The raw best: the positive weights but efficiency's (at most 0), state's only when computed."""
-        return sum(w for c, w in self._w.items() if w > 0 and c != "efficiency" and (state or c != "state")) or 1.0
+        return self.plan.best_state if state else self.plan.best_raw
 
     def best(self, abstain: bool = False, state: bool = False) -> float:
         """The highest total a trajectory can get (on an example without gold calls: `abstain`;
@@ -121,3 +136,33 @@ class RewardConfig(BaseModel):
         if abstain:
             return self.abstain_score
         return 1.0 if self.scale == "unit" else self.positive_sum(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A `RewardConfig` read once into plain values (its attributes cost more on the hot path)."""
+
+    w: dict[str, float]
+    prove: bool
+    causal: bool
+    unit: bool
+    best_raw: float  # the positive weights but efficiency's and state's
+    best_state: float  # the same with state's
+    alpha: float
+    beta: float
+    unknown: str
+    unmatched_read: float
+    unmatched_write: float
+    abstain_score: float
+    values: Values
+
+    @classmethod
+    def of(cls, config: RewardConfig) -> Plan:
+        w = config.weights.resolve(config.preset)
+
+        def best(state: bool) -> float:
+            return sum(v for c, v in w.items() if v > 0 and c != "efficiency" and (state or c != "state")) or 1.0
+
+        return cls(w, config.preset == "prove", config.turns == "causal", config.scale == "unit", best(False),
+                   best(True), config.alpha, config.beta, config.unknown_outcome, config.unmatched_read,
+                   config.unmatched_write, config.abstain_score, config.values)

@@ -198,7 +198,10 @@ class GoldStep:
 
 @dataclass(slots=True)
 class Gold:
-    """An example's ground truth, prepared for one `RewardConfig`."""
+    """An example's ground truth, prepared for one `RewardConfig`.
+
+    `names_upto[t]` holds the gold names of turns 0..t: what a call made in turn t may use.
+    """
 
     id: str
     calls: tuple[GoldStep, ...]
@@ -227,14 +230,6 @@ class Gold:
     def key(self) -> tuple[str, tuple[str, ...]]:
         """Identifies the gold calls (an example scored whole, or one of its turns)."""
         return (self.id, tuple(s.id for s in self.calls))
-
-    def names_for(self, turn: int | None) -> frozenset[str]:
-        """Gold names a call made in `turn` may use (turns so far; every turn when unknown)."""
-        if turn is None or not self.names_upto:
-            return self.names
-        if turn < 0:
-            return frozenset()
-        return self.names_upto[min(turn, len(self.names_upto) - 1)]
 
 
 def _dump(example: Any) -> Mapping[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..calls import Call, outcome_reader, parse_trajectory
+from ..calls import Call, Calls, outcome_reader, parse_trajectory
 from ..env import Diff
 from .components import (
     align,
@@ -75,40 +75,47 @@ class Score:
 def score_calls(gold: Gold, calls: Sequence[Call], config: RewardConfig, state: float | None = None) -> Score:
     """Score the model's calls against a prepared gold (the pure core of the reward).
 
-    `state` is the state component's value when the caller computed it (`Scorer` does).
+    `state` is the state component's value when the caller computed it (`Scorer` does). The
+    calls past the parser's caps (`Calls.excess`) count as malformed calls.
     """
-    n = len(calls)
-    w = config.w
+    excess = calls.excess if type(calls) is Calls else 0  # calls past the parser's caps: malformed, not read
+    n = len(calls) + excess
+    plan = config.plan
     if not gold.calls:
         good = n == 0
         v = 1.0 if good else 0.0
         comps: dict[str, float | None] = {"validity": v, "coverage": v, "efficiency": 0.0, "name": v, "args": v,
                                           "state": state}
-        return Score(config.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0, config.abstain_score)
-    prove = config.preset == "prove"
-    causal = config.turns == "causal"
+        return Score(plan.abstain_score if good else 0.0, comps, True, n, 0, 0, 0, 0, plan.abstain_score)
+    prove = plan.prove
+    causal = plan.causal
     n_gold = len(gold.calls)
-    mu, shares = align(gold, calls, config.values, causal)
-    unmatched = unmatched_cost(calls, mu, gold.specs, config.unmatched_read, config.unmatched_write) if prove \
-        else 0.0
+    mu, shares = align(gold, calls, plan.values, causal)
+    unmatched = unmatched_cost(calls, mu, gold.specs, plan.unmatched_read, plan.unmatched_write, excess) \
+        if prove else 0.0
+    cov = coverage(gold, mu)
     comps = {
-        "validity": validity(calls, gold.specs, config.unknown_outcome, n_gold if prove else None),
-        "coverage": coverage(gold, mu),
-        "efficiency": efficiency(n, n_gold, config.alpha, config.beta, unmatched),
-        "name": name_precision(calls, gold, causal, counted=prove),
+        "validity": validity(calls, gold.specs, plan.unknown, n_gold if prove else None, excess),
+        "coverage": cov,
+        "efficiency": efficiency(n, n_gold, plan.alpha, plan.beta, unmatched),
+        "name": name_precision(calls, gold, causal, prove, excess),
         "args": argument_values(mu, shares, exact=prove),
         "state": state,
     }
+    w = plan.w
     total = 0.0
     for c, value in comps.items():
         if value is not None:
             total += w[c] * value
-    best = config.positive_sum(state is not None)
-    if config.scale == "unit":
+    best = plan.best_raw if state is None else plan.best_state
+    if plan.unit:
         total /= best
         best = 1.0
-    matched = len(mu) - mu.count(-1)
-    return Score(total, comps, False, n, n_gold, gold.budget, matched, round(comps["coverage"] * n_gold), best)
+    matched = n_gold - mu.count(-1)
+    score = Score(total, comps, False, n, n_gold, gold.budget, matched, round(cov * n_gold), best)
+    if excess:
+        score.details["unread_calls"] = excess
+    return score
 
 
 class Scorer:
@@ -184,7 +191,8 @@ class Scorer:
         if type(trajectory) is not dict and not isinstance(trajectory, Mapping):
             trajectory = trajectory.model_dump(mode="json", exclude_none=True)
         gold = self.gold(trajectory["example_id"])
-        return self.score_calls(gold, parse_trajectory(trajectory, self.outcome), diff=diff, fingerprint=fingerprint)
+        calls = parse_trajectory(trajectory, self.outcome, self.config.parsing)
+        return self.score_calls(gold, calls, diff=diff, fingerprint=fingerprint)
 
     def score_calls(self, gold: Gold | str, calls: Sequence[Call], *, diff: Diff | None = None,
                     fingerprint: str | None = None) -> Score:
@@ -200,7 +208,8 @@ class Scorer:
         if gold.servers and (need_outcomes or (self.state and not live)):
             run = replay(gold.servers, gold.world, [(c.name, c.args, c.turn) for c in calls], offered=gold.specs,
                          prefix=gold.prefix, advance=gold.advance, first=gold.first, last=gold.last)
-            calls = [c if c.ok is not None else Call(c.name, c.args, ok, c.turn) for c, ok in zip(calls, run.outcomes)]
+            read = [c if c.ok is not None else Call(c.name, c.args, ok, c.turn) for c, ok in zip(calls, run.outcomes)]
+            calls = Calls(read, calls.excess if type(calls) is Calls else 0)
             if not live:
                 diff, fingerprint = run.diff, run.fingerprint
         state = None
@@ -220,6 +229,11 @@ class Scorer:
             return value
         reached = value >= 1.0 or (fingerprint is not None and fingerprint == ref.fingerprint)
         return 1.0 if reached else min(value, self.config.state_miss)
+
+    def breakdown(self, trajectory: Mapping[str, Any], diff: Diff | None = None) -> dict[str, Any]:
+        """The score's breakdown of a trajectory: the scoring callable a rollout takes
+        (`prove.rollout.evaluate(..., score=scorer.breakdown, state=scorer.state)`)."""
+        return self.score(trajectory, diff=diff).breakdown()
 
     def score_batch(self, trajectories: Iterable[Mapping[str, Any] | Any]) -> list[Score]:
         """Score many trajectories (golds prepared once per example, shared across the batch)."""

@@ -1,15 +1,19 @@
 """Rollouts: a policy behind an OpenAI-compatible endpoint, played against live episodes.
 
+    from prove.reward import COMPONENTS, Scorer
     from prove.rollout import Limits, OpenAIPolicy, evaluate, local_env, summarize
     policy = OpenAIPolicy("http://127.0.0.1:8000/v1", "Qwen/Qwen3-4B")
-    trajectories = evaluate(examples, policy, env=local_env(call_timeout=10), limits=Limits())
-    report = summarize(trajectories, examples)
+    scorer = Scorer(examples)
+    trajectories = evaluate(examples, policy, env=local_env(call_timeout=10), limits=Limits(),
+                            score=scorer.breakdown, state=scorer.state)
+    report = summarize(trajectories, examples, components=COMPONENTS, best=scorer.config.best())
 
 An episode opens a fresh environment on the example's world (in-process `Session`, or any
 factory returning something with its interface, such as `prove.mcp.RemoteEnv`), starts from the
 example's first user message, runs every tool call the policy makes (native `tool_calls` or
 Hermes `<tool_call>` text), brings in the example's scripted follow-up user turns, stops at the
-caps, and is scored by `prove.reward`. Nothing here imports a deep-learning framework.
+caps, and is scored by the scoring callable it is given (the reward; this package does not import
+it). Nothing here imports a deep-learning framework.
 """
 
 from .calls import PendingCall, hermes_calls, normalize, render_hermes
@@ -25,7 +29,7 @@ from .episode import (
 )
 from .policy import OpenAIPolicy, Policy, PolicyError, Reply, Sampling
 from .report import summarize
-from .runner import EnvFactory, evaluate, local_env, run_episode
+from .runner import EnvFactory, ScoreFn, evaluate, local_env, run_episode
 
 _SCRIPTED = ("ScriptedModel", "ScriptedServer", "oracle")
 
@@ -41,6 +45,6 @@ def __getattr__(name: str):  # noqa: ANN202 - module attribute hook
 
 __all__ = [
     "CALL_LIMIT", "Env", "EnvFactory", "Episode", "EpisodeError", "Limits", "OpenAIPolicy", "PendingCall", "Policy",
-    "PolicyError", "Reply", "Sampling", "Script", "ScriptedModel", "ScriptedServer", "Step", "evaluate",
+    "PolicyError", "Reply", "Sampling", "ScoreFn", "Script", "ScriptedModel", "ScriptedServer", "Step", "evaluate",
     "hermes_calls", "local_env", "normalize", "oracle", "render_hermes", "run_episode", "script", "summarize",
 ]

@@ -20,6 +20,9 @@ Caps (`Limits`), with the paper's values as defaults:
   `call_limit` (so it fails validity and counts for efficiency, as the model did make it), and
   a call past `max_calls` ends the episode.
 
+The simulated time of the example's turns (`turns[i].advance`) passes as in the replay of the
+gold calls: turn 0's when the episode opens, each later turn's before its user message is sent.
+
 A call to a tool the example does not offer is answered `unknown_tool` without reaching the
 environment (a session would run a server's hidden helpers, or the tool an abstention example
 withholds).
@@ -53,6 +56,8 @@ class Env(Protocol):
 
     def call(self, name: str, arguments: Any = None) -> ToolResult: ...
 
+    def advance(self, delta: float) -> Any: ...
+
     def fingerprint(self) -> str: ...
 
     def diff(self) -> Diff: ...
@@ -83,6 +88,7 @@ class Script:
     prompt: list[dict[str, Any]]
     followups: list[dict[str, Any]]
     kind: str = "multi_turn"
+    advance: tuple[int, ...] = ()  # seconds of simulated time before each user turn (the example's `turns`)
 
 
 def script(example: Example | Mapping[str, Any]) -> Script:
@@ -105,7 +111,8 @@ def script(example: Example | Mapping[str, Any]) -> Script:
     else:
         followups = [{"role": "user", "content": t.user} for t in ex.turns[1:]]
     tools = [t.model_dump(mode="json", exclude_none=True) for t in ex.tools]
-    return Script(ex.id, list(ex.servers), ex.world, tools, prompt, followups, ex.kind)
+    return Script(ex.id, list(ex.servers), ex.world, tools, prompt, followups, ex.kind,
+                  tuple(int(t.advance or 0) for t in ex.turns))
 
 
 @dataclass(slots=True)
@@ -165,6 +172,10 @@ class Episode:
         self._next_followup = 0
         names = {t.get("function", {}).get("name") for t in script.tools if isinstance(t, Mapping)}
         self._offered: frozenset[str] | None = frozenset(n for n in names if isinstance(n, str)) or None
+        try:
+            self._advance(0)
+        except EpisodeError:
+            pass  # the episode has ended (`env_error`); the driver sees it done
 
     @property
     def done(self) -> bool:
@@ -207,6 +218,7 @@ class Episode:
             return self._end(last, [])
         user = dict(self.script.followups[self._next_followup])
         self._next_followup += 1
+        self._advance(self.user_turns)
         self.user_turns += 1
         self.env_turns += 1
         self.messages.append(user)
@@ -220,6 +232,17 @@ class Episode:
         """End the episode on an error of the policy or the infrastructure."""
         self.status = status
         self.error = error
+
+    def _advance(self, turn: int) -> None:
+        """Let the simulated time before user turn `turn` pass, as the replay of the gold calls does."""
+        seconds = self.script.advance[turn] if turn < len(self.script.advance) else 0
+        if not seconds:
+            return
+        try:
+            self.env.advance(seconds)
+        except (ProveError, ValueError) as exc:  # ValueError: past the simulated clock's end
+            self.fail("env_error", f"{type(exc).__name__}: {exc}")
+            raise EpisodeError(f"the environment failed moving its clock by {seconds} s: {exc}") from exc
 
     def _end(self, reason: str, messages: list[dict[str, Any]]) -> Step:
         self.status = reason

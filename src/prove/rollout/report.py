@@ -8,22 +8,22 @@ Per group (everything, each server, each kind):
   example without gold calls (abstention, irrelevance), no call at all;
 - `state_match`: the share whose final state equals the example's fingerprint (over those
   that record one);
-- `perfect`: the share that reached the best score the reward allows;
+- `perfect`: the share that reached the best score the reward allows (the breakdown's `best`);
 - `calls`, `gold`, `budget`: mean calls made, gold calls and the efficiency budget
   B = n_gt + ceil(n_gt * beta); `calls_per_budget`: mean of calls / B, and `over_budget`: the
   share that made more calls than B (both over examples with gold calls);
 - `errors`: episodes ended by a policy or environment error; `status`: how episodes ended.
 
-A multi-server episode is counted once, under its servers joined by '+'.
+A multi-server episode is counted once, under its servers joined by '+'. The report reads the
+reward's breakdowns as the trajectories carry them (the caller names the `components`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..records import Example
-from ..reward import COMPONENTS, RewardConfig
 
 __all__ = ["summarize"]
 
@@ -34,9 +34,9 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _group(rows: list[tuple[dict[str, Any], Example]], config: RewardConfig) -> dict[str, Any]:
+def _group(rows: list[tuple[dict[str, Any], Example]], components: Sequence[str]) -> dict[str, Any]:
     scores, success, state, perfect, calls, gold, budget, ratio, over = [], [], [], [], [], [], [], [], []
-    comps: dict[str, list[float]] = {c: [] for c in COMPONENTS}
+    comps: dict[str, list[float]] = {c: [] for c in components}
     status: dict[str, int] = {}
     for traj, ex in rows:
         r = traj.get("reward") or {}
@@ -46,7 +46,7 @@ def _group(rows: list[tuple[dict[str, Any], Example]], config: RewardConfig) -> 
         if not r:
             continue
         scores.append(float(r["score"]))
-        for c in COMPONENTS:
+        for c in components:
             v = r.get(c)
             if v is not None:
                 comps[c].append(float(v))
@@ -68,7 +68,7 @@ def _group(rows: list[tuple[dict[str, Any], Example]], config: RewardConfig) -> 
             if b > 0:
                 ratio.append(n_calls / b)
                 over.append(1.0 if n_calls > b else 0.0)
-        perfect.append(1.0 if float(r["score"]) >= config.best(abstain) - 1e-9 else 0.0)
+        perfect.append(1.0 if float(r["score"]) >= float(r["best"]) - 1e-9 else 0.0)
     return {
         "n": len(rows),
         "score": _mean(scores),
@@ -86,10 +86,13 @@ def _group(rows: list[tuple[dict[str, Any], Example]], config: RewardConfig) -> 
     }
 
 
-def summarize(trajectories: Iterable[Mapping[str, Any]], examples: Iterable[Example],
-              config: RewardConfig | None = None) -> dict[str, Any]:
-    """The report of an evaluation: `overall`, `by_server` and `by_kind` (see the module docstring)."""
-    config = config or RewardConfig()
+def summarize(trajectories: Iterable[Mapping[str, Any]], examples: Iterable[Example], *,
+              components: Sequence[str] = (), best: float | None = None) -> dict[str, Any]:
+    """The report of an evaluation: `overall`, `by_server` and `by_kind` (see the module docstring).
+
+    `components`: the reward components to average (`prove.reward.COMPONENTS`); `best`: the
+    reward's best score, reported as it is.
+    """
     by_id = {ex.id: ex for ex in examples}
     rows = []
     for traj in trajectories:
@@ -103,8 +106,8 @@ def summarize(trajectories: Iterable[Mapping[str, Any]], examples: Iterable[Exam
         servers.setdefault("+".join(row[1].servers), []).append(row)
         kinds.setdefault(row[1].kind, []).append(row)
     return {
-        "best": config.best(),
-        "overall": _group(rows, config),
-        "by_server": {k: _group(v, config) for k, v in sorted(servers.items())},
-        "by_kind": {k: _group(v, config) for k, v in sorted(kinds.items())},
+        "best": best,
+        "overall": _group(rows, components),
+        "by_server": {k: _group(v, components) for k, v in sorted(servers.items())},
+        "by_kind": {k: _group(v, components) for k, v in sorted(kinds.items())},
     }

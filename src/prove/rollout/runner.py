@@ -17,13 +17,16 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..env import ProveError, Session
+from ..env import Diff, ProveError, Session
 from ..records import Example
-from ..reward import RewardConfig, Scorer
 from .episode import Env, Episode, EpisodeError, Limits, script
 from .policy import Policy, PolicyError
 
-__all__ = ["EnvFactory", "evaluate", "local_env", "run_episode"]
+__all__ = ["EnvFactory", "ScoreFn", "evaluate", "local_env", "run_episode"]
+
+ScoreFn = Callable[[dict[str, Any], "Diff | None"], dict[str, Any]]
+"""`score(trajectory, diff) -> breakdown`: the reward, passed in (`prove.reward.Scorer.breakdown`);
+`diff` is the episode's row-level diff when the caller asked for it (`state=True`), else None."""
 
 EnvFactory = Callable[[Sequence[str], int], Env]
 """`factory(servers, world) -> env`: opens a fresh episode on a world (a Session, a RemoteEnv)."""
@@ -39,8 +42,10 @@ def local_env(call_timeout: float | None = 10.0) -> EnvFactory:
 
 
 def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = None, limits: Limits | None = None,
-                scorer: Scorer | None = None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Play one example to its end and return the trajectory (scored when a scorer is given).
+                score: ScoreFn | None = None, state: bool = False,
+                meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play one example to its end and return the trajectory (scored, under `reward`, when `score` is given;
+    `state`: `score` gets the episode's diff).
 
     The environment is closed whatever happens. A policy that fails (after its retries) or an
     environment that breaks ends the episode early with `meta.status` `policy_error` or
@@ -76,7 +81,7 @@ def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = No
         if episode.status != "env_error":
             try:
                 fingerprint = handle.fingerprint()
-                if scorer is not None and scorer.state:
+                if score is not None and state:
                     diff = handle.diff()
             except ProveError as exc:
                 episode.fail("env_error", f"{type(exc).__name__}: {exc}")
@@ -85,26 +90,25 @@ def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = No
     trajectory = episode.trajectory(fingerprint=fingerprint, seconds=round(time.monotonic() - start, 4),
                                     policy_seconds=round(policy_seconds, 4), usage=usage, finish_reasons=finish,
                                     **(meta or {}))
-    if scorer is not None:
-        trajectory["reward"] = scorer.score(trajectory, diff=diff).breakdown()
+    if score is not None:
+        trajectory["reward"] = score(trajectory, diff)
     return trajectory
 
 
 def evaluate(examples: Iterable[Example], policy: Policy, *, env: EnvFactory | None = None,
-             limits: Limits | None = None, config: RewardConfig | None = None, concurrency: int = 4,
-             meta: dict[str, Any] | None = None,
+             limits: Limits | None = None, score: ScoreFn | None = None, state: bool = False,
+             concurrency: int = 4, meta: dict[str, Any] | None = None,
              on_result: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-    """Run and score every example, `concurrency` episodes at a time; trajectories in input order.
+    """Run (and, with `score`, score) every example, `concurrency` episodes at a time; trajectories in input order.
 
     `on_result` is called with each trajectory as it finishes (from a worker thread, one at a
     time), to stream results to a file or a progress bar.
     """
     items = list(examples)
-    scorer = Scorer(items, config)
     factory = env or local_env()
 
     def one(ex: Example) -> dict[str, Any]:
-        return run_episode(ex, policy, env=factory, limits=limits, scorer=scorer, meta=meta)
+        return run_episode(ex, policy, env=factory, limits=limits, score=score, state=state, meta=meta)
 
     results: list[dict[str, Any]] = []
     if concurrency <= 1:

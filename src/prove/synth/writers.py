@@ -69,7 +69,7 @@ def _prompt(example: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def ground_truth(example: dict[str, Any]) -> str:
-    """The example without its messages, as JSON text (what `prove.reward.adapters` reads)."""
+    """The example without its messages, as JSON text (what `prove.reward.rows` reads)."""
     return json.dumps({k: v for k, v in example.items() if k != "messages"}, ensure_ascii=False)
 
 

@@ -54,6 +54,7 @@ from verl.tools.schemas import OpenAIFunctionToolSchema  # noqa: E402
 from verl.utils.profiler import simple_timer  # noqa: E402
 
 from prove.env import ProveError  # noqa: E402
+from prove.records import plain  # noqa: E402
 from prove.rollout import Episode, EpisodeError, Limits, Script  # noqa: E402
 
 from .envs import EnvConfig  # noqa: E402
@@ -65,18 +66,6 @@ log = logging.getLogger("prove.integrations.verl")
 AGENT_NAME = "prove_agent"
 
 
-def _plain(value: Any) -> Any:
-    """Numpy arrays and scalars (as Parquet columns arrive) as plain Python values, recursively."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    tolist = getattr(value, "tolist", None)
-    if callable(tolist) and not isinstance(value, (str, bytes)):
-        return _plain(tolist())
-    return value
-
-
 def _json(value: Any) -> Any:
     if isinstance(value, bytes):
         value = value.decode()
@@ -85,8 +74,8 @@ def _json(value: Any) -> Any:
 
 def episode_script(kwargs: Mapping[str, Any]) -> Script:
     """The episode a rollout plays, from its dataset row (`extra_info`, else the ground truth)."""
-    extra = _plain(kwargs.get("extra_info") or {})
-    reward_model = _plain(kwargs.get("reward_model") or {})
+    extra = plain(kwargs.get("extra_info") or {})
+    reward_model = plain(kwargs.get("reward_model") or {})
     gt = reward_model.get("ground_truth") if isinstance(reward_model, Mapping) else None
     gt = _json(gt) if gt is not None else {}
     gt = gt if isinstance(gt, Mapping) else {}
@@ -104,7 +93,7 @@ def episode_script(kwargs: Mapping[str, Any]) -> Script:
         followups = extra.get("user_turns")
     if followups is None:
         followups = [t.get("user", "") for t in (gt.get("turns") or [])[1:]]
-    prompt = [dict(m) for m in _plain(kwargs["raw_prompt"])]
+    prompt = [dict(m) for m in plain(kwargs["raw_prompt"])]
     return Script(str(pick("example_id", pick("id", ""))), list(servers), int(pick("world", 0)), list(tools),
                   prompt, [{"role": "user", "content": str(t)} for t in followups], str(pick("kind", "multi_turn")))
 
