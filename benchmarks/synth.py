@@ -8,8 +8,10 @@ Prints JSON. Two parts:
    in the live state), replay pass rate, and an *independent* check after the run: every
    accepted example's gold calls are replayed on a fresh session, each must succeed and the
    last fingerprint must equal the recorded one.
-   Targets: at most 600 s, yield at least 90%, every example replays, zero references to
-   entities that do not exist.
+   Targets: at most 600 s (300 s for the faithful-synthesis round), yield at least 90% (95%),
+   every example replays, zero references to entities that do not exist; and the wording figures
+   of `prove.synth.quality` (replies pasting descriptions, parameter-name clauses, raw IDs, empty
+   searches, the top opener, tool coverage) against their targets.
 
 2. **OpenAI-compatible teacher**: a scripted chat-completions server on 127.0.0.1 answers every
    request after a fixed delay d; the synthesis runs at concurrency c against it (graph
@@ -46,12 +48,14 @@ def _replay(dataset: Path) -> dict[str, Any]:
     with open(dataset, encoding="utf-8") as fh:
         for line in fh:
             ex = json.loads(line)
-            calls = [c for t in ex["turns"] for c in t["calls"]]
             checked += 1
             with Session(ex["servers"], world=ex["world"]) as s:
-                for c in calls:
-                    if not s.call(c["name"], c["arguments"]).ok:
-                        failed_calls += 1
+                for turn in ex["turns"]:
+                    if turn.get("advance"):
+                        s.advance(turn["advance"])
+                    for c in turn["calls"]:
+                        if not s.call(c["name"], c["arguments"]).ok:
+                            failed_calls += 1
                 if s.fingerprint() != ex["fingerprint"]:
                     mismatches += 1
     return {"checked": checked, "failed_gold_calls": failed_calls, "fingerprint_mismatches": mismatches}
@@ -78,12 +82,22 @@ def programmatic(n: int, workers: int, seed: int, servers: list[str]) -> dict[st
         "gold_entity_existence": g["gold_entity_existence"], "gold_refs": g["gold_refs"],
         "entity_existence": g["entity_existence"], "replay_pass_rate": g["replay_pass_rate"],
         "state_machine_failure_rate": g["state_machine_failure_rate"], "independent_replay": replay,
+        "wording": {k: v for k, v in stats["quality"].items() if k != "tools_never_used"},
+        "tools_never_in_gold": stats["quality"]["tools_never_used"],
     }
     result["targets"] = {
         "seconds<=600": seconds <= TARGET_SECONDS * n / 13_500,
         "yield>=0.90": summary.yield_ >= TARGET_YIELD,
         "every_example_replays": replay["failed_gold_calls"] == 0 and replay["fingerprint_mismatches"] == 0,
         "no_missing_entities": g["gold_refs_exist"] == g["gold_refs"],
+        "seconds<=300 (faithful-synthesis target)": seconds <= 300 * n / 13_500,
+        "yield>=0.95": summary.yield_ >= 0.95,
+        "no_description_in_replies": stats["quality"]["docstring_reply_share"] == 0,
+        "no_parameter_name_clauses": stats["quality"]["clause_turn_share"] == 0,
+        "raw_id_turns<=0.15": (stats["quality"]["raw_id_turn_share"] or 0) <= 0.15,
+        "empty_searches<=0.10": (stats["quality"]["empty_search_share"] or 0) <= 0.10,
+        "top_opener<=0.03": (stats["quality"]["top_opener_share"] or 0) <= 0.03,
+        "tool_coverage>=0.99": (stats["quality"]["tool_coverage"] or 0) >= 0.99,
     }
     return result
 
