@@ -231,6 +231,8 @@ def tidy(text: str) -> str:
     text = re.sub(r"\bthe The ", "The ", text)
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
     text = re.sub(r"\b([Aa]) ([aeioAEIO]\w)", r"\1n \2", text)
+    text = re.sub(r"(?<![\d.,$])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
+    text = re.sub(r"(?<![\d.,$])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
     return text
 
 

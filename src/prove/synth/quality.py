@@ -5,7 +5,9 @@ report adds them up (`summarize`):
 
 - replies that paste a tool's description (its summary sentence) — target 0;
 - user turns with a parameter-name clause ("Use yes as the read only.", "For the from account,
-  use ...", "(read only: yes)") or a snake_case word outside quotes — target 0;
+  use ...", "(read only: yes)") or a schema word (a parameter name or an enum value in
+  snake_case, such as 'free_busy'; a username like 'arjuns_furniture' is a value, not schema) —
+  target 0;
 - user turns that name a raw ID ("MSG-10010") — target at most 15% (order numbers and other IDs
   people quote count too);
 - searches (read calls with a query argument) that find nothing — target at most 10%;
@@ -46,6 +48,22 @@ def _clause_patterns(server: Server) -> re.Pattern[str]:
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
+_SCHEMA_WORDS: dict[str, frozenset[str]] = {}
+
+
+def _schema_words(server: Server) -> frozenset[str]:
+    """The snake_case words of a server's schemas (parameter names, enum values): schema leaking into speech."""
+    found = _SCHEMA_WORDS.get(server.name)
+    if found is None:
+        words: set[str] = set()
+        for tool in server.visible_tools:
+            for name, prop in tool.parameters.get("properties", {}).items():
+                words.add(name)
+                for value in prop.get("enum") or (prop.get("items") or {}).get("enum") or ():
+                    if isinstance(value, str):
+                        words.add(value)
+        found = _SCHEMA_WORDS[server.name] = frozenset(w for w in words if "_" in w)
+    return found
 
 
 def _skeleton(text: str) -> str:
@@ -77,7 +95,7 @@ def figures(example: Mapping[str, Any], server: Server) -> dict[str, Any]:
     first = users[0] if users else ""
     return {
         "user_turns": len(users),
-        "clause_turns": sum(1 for u in users if pattern.search(u) or _SNAKE.search(_QUOTED.sub("", u))),
+        "clause_turns": sum(1 for u in users if pattern.search(u) or _schema_words(server) & set(_SNAKE.findall(u))),
         "raw_id_turns": sum(1 for u in users if RAW_ID.search(u)),
         "replies": len(replies),
         "docstring_replies": sum(1 for r in replies if any(s in r for s in summaries)),

@@ -370,6 +370,9 @@ class ValueMaker:
         return any(w in n for w in ("since", "after", "start", "from", "period", "past"))
 
     def date(self, n: str, ex: str | None) -> str:
+        if "birth" in n or n in ("dob", "born_on"):  # a person's birthday: years back, not next week
+            born = date(self.now.year - self.rng.randint(8, 75), self.rng.randint(1, 12), self.rng.randint(1, 28))
+            return born.isoformat()
         days = self.rng.choice([1, 2, 3, 5, 7, 10, 14, 21, 30, 45])
         if self._past(n, ex):
             days = -days

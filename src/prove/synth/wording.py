@@ -43,7 +43,7 @@ PERSONAS = [
                      "Short one:", "", "", ""],
             ["", "Thanks."], 0.0),
     Persona("detailed", ["Hi, I hope you can help.", "Hello, I need some help with a few things.",
-                         "Good morning, I have a couple of things to sort out.", "Hey, could you help me out?",
+                         "Morning, I have a couple of things to sort out.", "Hey, could you help me out?",
                          "Hello! Hoping you can take care of something for me.", "I have a few things today.",
                          "Could you help me with something?", "Thanks for being here.", "", ""],
             ["Thanks for your help.", "I appreciate it.", "Thanks so much."], 0.3),

@@ -73,6 +73,7 @@ server = Server(
 # ----- parameter types -------------------------------------------------------------------------
 
 MessageId = MESSAGE.id
+ScheduledMessageId = MESSAGE.where("status = 'scheduled'")
 DraftId = DRAFT.id
 ThreadId = THREAD.id
 FolderId = FOLDER.id

@@ -19,6 +19,7 @@ from .server import (
     DraftId,
     Message,
     MessageId,
+    ScheduledMessageId,
     SentMessage,
     Subject,
     attachments_kb,
@@ -511,7 +512,7 @@ def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentM
     "Cancelled the scheduled send; {message_id} is back in your drafts.",
     "Done: {message_id} won't go out, it's a draft again.",
 ])
-def cancel_scheduled_send(ctx: Ctx, message_id: MessageId) -> Message:
+def cancel_scheduled_send(ctx: Ctx, message_id: ScheduledMessageId) -> Message:
     """Stop a scheduled message from going out; it goes back to Drafts.
 
     Args:

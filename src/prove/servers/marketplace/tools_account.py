@@ -18,6 +18,7 @@ from .server import (
     OrderId,
     PaymentMethodId,
     RatingId,
+    UnratedPurchaseId,
     clean_text,
     listing_row,
     me,
@@ -194,7 +195,7 @@ def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
                        "Item arrived a bit late but works fine.", "Well packed and in perfect condition.",
                        "Not as described; the box was damaged.", "Friendly and quick to answer questions.",
                        "Good value for the price."]})
-def rate_seller(ctx: Ctx, order_id: OrderId, stars: Annotated[int, Field(ge=1, le=5)],
+def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Field(ge=1, le=5)],
                 comment: Annotated[str, Field(max_length=500)] | None = None) -> Rating:
     """Rate the seller of one of the signed-in member's delivered purchases, once per order.
 

@@ -18,6 +18,7 @@ from .server import (
     Order,
     OrderId,
     PaymentMethodId,
+    ShippedPurchaseId,
     charge,
     listing_row,
     me,
@@ -416,7 +417,7 @@ def mark_order_shipped(ctx: Ctx, order_id: OrderId, carrier: Literal["USPS", "UP
     "Confirmed delivery of {order_id}; you can rate the seller now.",
     "Done: {order_id} is marked delivered.",
 ])
-def confirm_delivery(ctx: Ctx, order_id: OrderId) -> Order:
+def confirm_delivery(ctx: Ctx, order_id: ShippedPurchaseId) -> Order:
     """Confirm that a shipped purchase of the signed-in member has arrived.
 
     Args:
