@@ -9,8 +9,6 @@ not a model) through `ScriptedClient`, which stands in for VERL's LLM server cli
 
 from __future__ import annotations
 
-from prove.reward import RewardConfig
-
 import asyncio
 import json
 import threading
@@ -22,6 +20,7 @@ from typing import Any
 import pytest
 
 from prove.records import Example
+from prove.reward import RewardConfig
 from prove.rollout import ScriptedModel, ScriptedServer, oracle
 
 from .conftest import missing
@@ -37,7 +36,8 @@ from prove.integrations.verl.export import export  # noqa: E402
 
 from .verl_helpers import ScriptedClient, batch, compose, run, workers  # noqa: E402
 
-BEST = RewardConfig().best()  # the default preset's best without the state component
+BEST = RewardConfig().best()  # the default preset's best without the state component (scored from text)
+BEST_LIVE = RewardConfig().best(state=True)  # with it: prove_agent records the episode's final state
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_oracle_episodes_get_the_best_reward(tiny_dir: Path, exported: Path, tok
     nt = out.non_tensor_batch
     ids = [p["example_id"] for p in nt["prove"]]
     assert sorted(set(ids)) == sorted(ex.id for ex in examples) and len(ids) == 2 * len(examples)
-    best = {ex.id: (1.0 if not ex.gold_calls() else BEST) for ex in examples}
+    best = {ex.id: (1.0 if not ex.gold_calls() else BEST_LIVE) for ex in examples}
     scores = out.batch["rm_scores"].sum(-1).tolist()
     for i, ex_id in enumerate(ids):
         assert scores[i] == pytest.approx(best[ex_id]), (ex_id, nt["prove"][i])
