@@ -7,15 +7,15 @@ from typing import Annotated
 
 import typer
 
+from .datasets import DATASET_HELP, read_dataset
 from .output import console, fail, print_json
-from .reward import _examples
 
 app = typer.Typer(help="Write a dataset in a trainer's input format.", no_args_is_help=True)
 
 
 @app.command("verl")
 def verl(
-    dataset: Annotated[Path, typer.Argument(help="The examples (JSONL).")],
+    dataset: Annotated[Path, typer.Argument(help=DATASET_HELP)],
     out: Annotated[Path, typer.Argument(help="Directory to write into (created if needed).")],
     val: Annotated[float, typer.Option(help="Validation examples: a share below 1, or a count.")] = 0.05,
     model: Annotated[str, typer.Option(help="Default model of the launch script ($MODEL overrides it).")] =
@@ -33,7 +33,7 @@ def verl(
     from ..integrations import MissingExtraError
     from ..integrations.verl.export import export
 
-    examples = _examples(dataset)
+    examples = read_dataset(dataset)
     if agent not in ("prove_agent", "tool_agent"):
         fail("--agent is prove_agent or tool_agent")
     try:
