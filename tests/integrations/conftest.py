@@ -1,7 +1,8 @@
 """Fixtures of the trainer integration tests: the live dataset, a tiny local model, VERL helpers.
 
 Nothing is downloaded: the tokenizer is trained here on synthesized text and the model is a
-randomly initialised two-layer Qwen2 (`tiny.py`). The model server the VERL tests generate from
+randomly initialised two-layer Qwen2 (`tiny.py`). `examples` are five hand-recorded examples;
+`synthesized` a real `prove synth` run over every server. The model server the VERL tests generate from
 is scripted (`prove.rollout.ScriptedServer`), not a model.
 """
 
@@ -28,6 +29,17 @@ def missing(*modules: str) -> str | None:
 @pytest.fixture(scope="session")
 def examples() -> list[Example]:
     return dataset()
+
+
+@pytest.fixture(scope="session")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> list[Example]:
+    """200 examples of `prove synth --n 200 --seed 2` over every server (about 15 s on one core)."""
+    from prove.records import read_examples
+    from prove.synth import SynthConfig, run
+
+    out = tmp_path_factory.mktemp("synth")
+    run(SynthConfig(n=200, seed=2), out, cache_dir=out / "cache")
+    return read_examples(out / "dataset.jsonl")
 
 
 @pytest.fixture(scope="session")

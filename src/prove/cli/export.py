@@ -25,7 +25,14 @@ def verl(
     env_url: Annotated[str | None, typer.Option(help="Run episodes on this `prove serve` (comma-separated "
                                                      "workers) instead of in each VERL worker.")] = None,
     call_timeout: Annotated[float, typer.Option(help="Seconds a tool call may run.")] = 10.0,
-    max_calls: Annotated[int, typer.Option(help="Tool calls per episode.")] = 50,
+    max_calls: Annotated[int | None, typer.Option(help="Tool calls per episode (default: the most a reference "
+                                                       "makes, at least 50).")] = None,
+    max_user_turns: Annotated[int | None, typer.Option(help="VERL's multi_turn.max_user_turns, which counts every "
+                                                            "round of tool results and every follow-up (default: "
+                                                            "what the longest reference needs, at least 5).")] = None,
+    max_assistant_turns: Annotated[int | None, typer.Option(help="VERL's multi_turn.max_assistant_turns (default: "
+                                                                 "the longest reference's replies, at least 10).")]
+    = None,
     record_diff: Annotated[bool, typer.Option(help="Hand each episode's state diff to the reward.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")] = False,
 ) -> None:
@@ -38,7 +45,8 @@ def verl(
         fail("--agent is prove_agent or tool_agent")
     try:
         result = export(examples, out, val=int(val) if val >= 1 else val, model=model, env_url=env_url,
-                        call_timeout=call_timeout, max_calls=max_calls, record_diff=record_diff, agent=agent)
+                        call_timeout=call_timeout, max_calls=max_calls, max_user_turns=max_user_turns,
+                        max_assistant_turns=max_assistant_turns, record_diff=record_diff, agent=agent)
     except MissingExtraError as exc:
         fail(str(exc))
     if as_json:
@@ -48,5 +56,14 @@ def verl(
                   f"to {result.out}")
     for name, path in result.files.items():
         console.print(f"  {name:<12} {path}")
-    console.print(f"[dim]prompt budget {result.lengths.prompt} tokens, response {result.lengths.response}; "
-                  f"launch: MODEL=Qwen/Qwen3-4B bash {result.files['script']}[/]")
+    b = result.budget
+    console.print(f"caps: max_user_turns {b.user_turns} (VERL counts each round of tool results), "
+                  f"max_assistant_turns {b.assistant_turns}, max_parallel_calls {b.parallel_calls}, "
+                  f"max_calls {b.calls}; prompt {b.prompt} tokens, response {b.response}, "
+                  f"tool responses {b.tool_response_chars} characters")
+    share = f"{b.fit} of {b.examples} reference conversations fit them ({b.fit / max(b.examples, 1):.0%})"
+    if b.cut:
+        console.print(f"[yellow]{share}; cut off by " + ", ".join(f"{k} {v}" for k, v in b.cut.items()) + "[/]")
+    else:
+        console.print(share)
+    console.print(f"[dim]launch: MODEL=Qwen/Qwen3-4B bash {result.files['script']}[/]")
