@@ -58,3 +58,18 @@ def tiny_dir(tmp_path_factory: pytest.TempPathFactory, examples: list[Example]) 
     path = tmp_path_factory.mktemp("tiny-model")
     build(path, examples, ["banking", "calendar"])
     return path
+
+
+@pytest.fixture(scope="session")
+def wide_dir(tmp_path_factory: pytest.TempPathFactory, synthesized: list[Example]) -> Path:
+    """A tiny model whose tokenizer is trained on every server and the synthesized examples."""
+    gone = missing("torch", "transformers", "tokenizers")
+    if gone:
+        pytest.skip(f"{gone} is not installed (pip install 'prove-rl[train]')")
+    from prove.env import registry
+
+    from .tiny import build
+
+    path = tmp_path_factory.mktemp("wide-model")
+    build(path, synthesized, registry.names(), vocab_size=8000)
+    return path
