@@ -1,4 +1,4 @@
-"""`prove export verl`: a dataset as VERL training input (Parquet, configs, a GRPO launch script)."""
+"""`prove export verl` (Parquet, configs, a GRPO launch script) and `prove export sft` (chat-template-ready JSONL)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .datasets import DATASET_HELP, read_dataset
+from .datasets import DATASET_HELP, dataset_file, read_dataset
 from .output import console, fail, print_json
 
 app = typer.Typer(help="Write a dataset in a trainer's input format.", no_args_is_help=True)
@@ -67,3 +67,31 @@ def verl(
     else:
         console.print(share)
     console.print(f"[dim]launch: MODEL=Qwen/Qwen3-4B bash {result.files['script']}[/]")
+
+
+@app.command("sft")
+def sft(
+    dataset: Annotated[Path, typer.Argument(help=DATASET_HELP)],
+    out: Annotated[Path, typer.Argument(help="JSONL file to write: one {id, messages, tools} per example.")],
+    split_parallel: Annotated[bool, typer.Option(help="One call per assistant message, each followed by its result "
+                                                      "(for templates that reject parallel calls: Llama 3.1).")]
+    = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable JSON on stdout.")] = False,
+) -> None:
+    """Conversations ready for chat templates and SFT: tool-call arguments as objects, not JSON text.
+
+    The records keep OpenAI's `arguments` as JSON text, which chat templates that `tojson` them
+    (Qwen2.5, Llama 3.1) would encode a second time. `datasets.load_dataset("json",
+    data_files=OUT)` reads the file back with the messages as lists of dicts.
+    """
+    from ..synth.writers import write_chat
+
+    source = dataset_file(dataset)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    counts = write_chat(source, out, split_parallel=split_parallel)
+    if as_json:
+        print_json({"out": str(out), **counts})
+        return
+    console.print(f"wrote {counts['examples']} conversations ({counts['calls']} calls, arguments as objects) to {out}")
+    if split_parallel:
+        console.print(f"split {counts['split']} assistant messages with parallel calls into one call each")
