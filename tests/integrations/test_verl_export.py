@@ -210,3 +210,15 @@ def test_cli_export(tmp_path: Path, examples: list[Example]) -> None:
     assert (report["train"], report["val"]) == (3, 2) and Path(report["files"]["script"]).exists()
     assert subprocess.run([sys.executable, "-m", "prove", "export", "verl", str(tmp_path / "nope.jsonl"),
                            str(tmp_path / "o")], capture_output=True, text=True).returncode == 2
+
+
+def test_cli_export_without_pyarrow_names_the_extra(tmp_path: Path, examples: list[Example]) -> None:
+    """On the core install (no pyarrow), the command says which extra to install; pyyaml is core."""
+    data = tmp_path / "data.jsonl"
+    write_jsonl(data, examples)
+    code = ("import sys; sys.modules['pyarrow'] = None; sys.modules['pyarrow.parquet'] = None; "
+            "from prove.cli import main; sys.argv = ['prove', 'export', 'verl', sys.argv[1], sys.argv[2]]; main()")
+    run = subprocess.run([sys.executable, "-c", code, str(data), str(tmp_path / "out")], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert "pyarrow" in run.stderr and "prove-rl[data]" in run.stderr and "yaml" not in run.stderr
