@@ -299,10 +299,10 @@ SCRIPT = r'''#!/usr/bin/env bash
 # paper does not publish its values: the ones below are starting points to tune). Runs on one
 # node of 8 GPUs by default.
 #
-# Caps, from the data ({fit} of {examples} reference conversations fit them): VERL counts every turn
-# the environment takes (a round of tool results, a follow-up) as a user turn, so the longest
-# reference needs max_user_turns={user_turns}; max_assistant_turns={assistant_turns}, max_parallel_calls={parallel_calls},
-# tool responses up to {tool_chars} characters, responses up to {response} tokens.
+# Caps ({fit} of {examples} reference conversations fit them): max_user_turns={user_turns} (VERL
+# counts every turn the environment takes, a round of tool results or a follow-up, as a user
+# turn), max_assistant_turns={assistant_turns}, max_parallel_calls={parallel_calls}, tool responses up to {tool_chars}
+# characters, responses up to {response} tokens.
 #
 #   MODEL=Qwen/Qwen3-4B bash {script_name}          # any extra argument is passed on to VERL
 #   MODEL=/models/granite-4.1-8b TP=2 bash {script_name} trainer.logger='["console","wandb"]'
