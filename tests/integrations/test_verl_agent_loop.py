@@ -9,8 +9,6 @@ not a model) through `ScriptedClient`, which stands in for VERL's LLM server cli
 
 from __future__ import annotations
 
-from prove.reward import RewardConfig
-
 import asyncio
 import json
 import threading
@@ -22,6 +20,7 @@ from typing import Any
 import pytest
 
 from prove.records import Example
+from prove.reward import RewardConfig
 from prove.rollout import ScriptedModel, ScriptedServer, oracle
 
 from .conftest import missing
@@ -33,11 +32,12 @@ if NEEDED:
 from transformers import AutoTokenizer  # noqa: E402
 
 from prove.integrations.verl.envs import pool  # noqa: E402
-from prove.integrations.verl.export import export  # noqa: E402
+from prove.integrations.verl.export import budget, export, needs  # noqa: E402
 
-from .verl_helpers import ScriptedClient, batch, compose, run, workers  # noqa: E402
+from .verl_helpers import ScriptedClient, batch, compose, compose_exported, run, workers  # noqa: E402
 
-BEST = RewardConfig().best()  # the default preset's best without the state component
+BEST = RewardConfig().best()  # the default preset's best without the state component (scored from text)
+BEST_LIVE = RewardConfig().best(state=True)  # with it: prove_agent records the episode's final state
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_oracle_episodes_get_the_best_reward(tiny_dir: Path, exported: Path, tok
     nt = out.non_tensor_batch
     ids = [p["example_id"] for p in nt["prove"]]
     assert sorted(set(ids)) == sorted(ex.id for ex in examples) and len(ids) == 2 * len(examples)
-    best = {ex.id: (1.0 if not ex.gold_calls() else BEST) for ex in examples}
+    best = {ex.id: (1.0 if not ex.gold_calls() else BEST_LIVE) for ex in examples}
     scores = out.batch["rm_scores"].sum(-1).tolist()
     for i, ex_id in enumerate(ids):
         assert scores[i] == pytest.approx(best[ex_id]), (ex_id, nt["prove"][i])
@@ -78,6 +78,51 @@ def test_oracle_episodes_get_the_best_reward(tiny_dir: Path, exported: Path, tok
     response = tokenizer.decode(out.batch["responses"][two], skip_special_tokens=False)
     assert "Pay 25 dollars from it" in response and response.count("<tool_response>") == 2
     assert nt["__num_turns__"][two] == 3 + 4 + 1        # env turns (tool, follow-up, tool) + replies + 1
+    assert live_sessions() == 0
+
+
+def test_oracle_solves_every_synthesized_row_with_the_exported_config(wide_dir: Path, tmp_path: Path,
+                                                                     synthesized: list[Example]) -> None:
+    """VERL's own workers replay the gold conversations of a `prove synth` run with the exported caps.
+
+    The caps are what `prove export verl` writes into the launch script (VERL counts every round
+    of tool results as a user turn); with the paper's 5 user turns a quarter of these episodes
+    would end early (`user_turn_cap`).
+    """
+    # The scripted model finds an example's script by its first user message: one example per message.
+    firsts: dict[str, Example] = {}
+    for ex in synthesized:
+        firsts.setdefault(next(m.content for m in ex.messages if m.role == "user"), ex)
+    rows = list(firsts.values())[:100]
+    assert len(rows) == 100
+    result = export(rows, tmp_path, val=0)
+    assert result.budget.fit == len(rows)
+    config = compose_exported(wide_dir, tmp_path, result.budget)
+    tokenizer = AutoTokenizer.from_pretrained(wide_dir)
+    with ScriptedServer(ScriptedModel(oracle(rows), form="hermes")) as server:
+        out = run(workers(config, ScriptedClient(server.url, tokenizer)),
+                  batch(config, tmp_path / "train.parquet", tokenizer))
+    nt = out.non_tensor_batch
+    assert sorted(p["example_id"] for p in nt["prove"]) == sorted(ex.id for ex in rows)   # none filtered as overlong
+    statuses = {p["example_id"]: p["status"] for p in nt["prove"]}
+    assert set(statuses.values()) == {"done"}, {k: v for k, v in statuses.items() if v != "done"}
+    assert list(nt["solved"]) == [1.0] * len(rows)
+    # The export counts turns as VERL does: its count of each reference is VERL's count of the episode.
+    by_id = {ex.id: needs(ex) for ex in rows}
+    for p, turns in zip(nt["prove"], nt["__num_turns__"]):
+        n = by_id[p["example_id"]]
+        assert turns == n.env_turns + n.replies + 1, p["example_id"]
+    assert live_sessions() == 0
+
+    # With the paper's 5 user turns, exactly the references that need more are cut off.
+    longer = [ex for ex in rows if by_id[ex.id].env_turns > 5]
+    assert len(longer) >= 10
+    export(longer, tmp_path / "five", val=0, max_user_turns=5)
+    config = compose_exported(wide_dir, tmp_path / "five", budget(longer, user_turns=5))
+    with ScriptedServer(ScriptedModel(oracle(longer), form="hermes")) as server:
+        out = run(workers(config, ScriptedClient(server.url, tokenizer)),
+                  batch(config, tmp_path / "five" / "train.parquet", tokenizer))
+    assert {p["status"] for p in out.non_tensor_batch["prove"]} == {"user_turn_cap"}
     assert live_sessions() == 0
 
 

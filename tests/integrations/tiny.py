@@ -120,10 +120,10 @@ def build_model(path: Path, vocab_size: int, *, seed: int = 0, layers: int = 2, 
 
 
 def build(path: Path, examples: list[Example], servers: Iterable[str], *, chat_template: str = CHATML_TOOLS,
-          model: bool = True) -> tuple[Any, Any]:
+          model: bool = True, vocab_size: int = 3000) -> tuple[Any, Any]:
     """Tokenizer and (optionally) model in one local directory, usable as a model path."""
     path.mkdir(parents=True, exist_ok=True)
-    tok = build_tokenizer(path, corpus(examples, servers), chat_template=chat_template)
+    tok = build_tokenizer(path, corpus(examples, servers), chat_template=chat_template, vocab_size=vocab_size)
     built = build_model(path, len(tok)) if model else None
     if built is not None:
         built.config.eos_token_id = tok.convert_tokens_to_ids("<|im_end|>")

@@ -45,6 +45,26 @@ def compose(model_dir: Path, out: Path, *extra: str) -> Any:
         return hydra_compose(config_name="ppo_trainer", overrides=overrides)
 
 
+def compose_exported(model_dir: Path, out: Path, budget: Any, *extra: str) -> Any:
+    """VERL's trainer config with the exported launch script's own overrides (caps and budgets included)."""
+    import verl
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    from prove.integrations.verl.export import overrides
+
+    values = {"$HERE": str(out), "$MODEL": str(model_dir), "$LR": "1e-6", "$TP": "1", "$REWARD": REWARD,
+              "$NGPUS": "1", "$NNODES": "1", "$STEPS": "1", "$EXPERIMENT": "test"}
+    items = []
+    for o in overrides(str(out), budget=budget):
+        for k, v in values.items():
+            o = o.replace(k, v)
+        items.append(o)
+    config_dir = os.path.join(os.path.dirname(verl.__file__), "trainer", "config")
+    with initialize_config_dir(config_dir=config_dir, version_base=None):
+        return hydra_compose(config_name="ppo_trainer", overrides=[*items, *extra])
+
+
 class ScriptedClient:
     """VERL's `server_manager.generate` contract, answered by the scripted model server."""
 

@@ -9,7 +9,7 @@ import pytest
 from prove.synth import SynthConfig, run
 from prove.synth.report import collect, render
 from prove.synth.rundir import RunDir
-from prove.synth.writers import MissingExtra, verl_row, write_hf, write_parquet
+from prove.synth.writers import MissingExtra, chat_messages, verl_row, write_hf, write_parquet
 
 from .conftest import SERVERS
 
@@ -51,13 +51,39 @@ def test_parquet_rows_score_with_the_verl_adapter(small: Path) -> None:
     assert out["score"] > 0 if calls else out["score"] == 1.0
 
 
-def test_hf_dataset_loads(small: Path, tmp_path: Path) -> None:
+def test_hf_dataset_loads_with_nested_features(small: Path, tmp_path: Path) -> None:
     datasets = pytest.importorskip("datasets")
     target = write_hf(small / "dataset.jsonl", tmp_path / "hf")
-    ds = datasets.load_from_disk(str(target))
+    ds = datasets.load_dataset(str(target), split="train")
     assert len(ds) == 24
     assert set(ds.column_names) >= {"id", "prompt", "messages", "tools", "turns", "ground_truth", "kind"}
-    assert json.loads(ds[0]["messages"])[0]["role"] == "system"
+    examples = [json.loads(line) for line in (small / "dataset.jsonl").read_text().splitlines()]
+    for row, ex in zip(ds, examples):
+        # Lists and dicts, exactly as the records hold them (no keys padded in), arguments as objects.
+        assert row["messages"] == chat_messages(ex["messages"]) and row["tools"] == ex["tools"]
+        assert row["turns"] == ex["turns"] and row["meta"] == ex.get("meta", {})
+        for m in row["messages"]:
+            for call in m.get("tool_calls") or []:
+                assert isinstance(call["function"]["arguments"], dict)
+    again = write_hf(small / "dataset.jsonl", tmp_path / "hf2")
+    assert (again / "data" / "train-00000-of-00001.parquet").read_bytes() == \
+        (target / "data" / "train-00000-of-00001.parquet").read_bytes()
+
+
+def test_chat_messages_objects_and_split_parallel_calls() -> None:
+    calls = [{"id": "a", "type": "function", "function": {"name": "f", "arguments": '{"x": 1}'}},
+             {"id": "b", "type": "function", "function": {"name": "g", "arguments": "{not json"}}]
+    messages = [{"role": "user", "content": "go"}, {"role": "assistant", "content": "Both.", "tool_calls": calls},
+                {"role": "tool", "tool_call_id": "b", "content": "B"}, {"role": "tool", "tool_call_id": "a", "content": "A"},
+                {"role": "assistant", "content": "Done."}]
+    kept = chat_messages(messages)
+    assert kept[1]["tool_calls"][0]["function"]["arguments"] == {"x": 1}
+    assert kept[1]["tool_calls"][1]["function"]["arguments"] == "{not json"      # not an object: left as it is
+    assert messages[1]["tool_calls"][0]["function"]["arguments"] == '{"x": 1}'   # the input is not changed
+    split = chat_messages(messages, split_parallel=True)
+    assert [(m["role"], m.get("content"), [c["id"] for c in m.get("tool_calls", [])], m.get("tool_call_id"))
+            for m in split] == [("user", "go", [], None), ("assistant", "Both.", ["a"], None), ("tool", "A", [], "a"),
+                                ("assistant", None, ["b"], None), ("tool", "B", [], "b"), ("assistant", "Done.", [], None)]
 
 
 def test_missing_extra_names_it(small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

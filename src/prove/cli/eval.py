@@ -20,8 +20,9 @@ from rich.table import Table
 from ..env import ProveError
 from ..records import Example
 from ..reward import COMPONENTS, Scorer
+from .datasets import DATASET_HELP, read_dataset
 from .output import console, errors, fail, print_json
-from .reward import ConfigOpt, ScaleOpt, TurnsOpt, _config, _examples
+from .reward import ConfigOpt, ScaleOpt, TurnsOpt, _config
 
 
 def register(app: typer.Typer) -> None:
@@ -47,7 +48,7 @@ def _pick(examples: list[Example], ids: str | None, servers: str | None, kinds: 
 
 
 def eval_command(
-    dataset: Annotated[Path, typer.Argument(help="The examples to run (JSONL).")],
+    dataset: Annotated[Path, typer.Argument(help=DATASET_HELP)],
     model: Annotated[str, typer.Option("--model", "-m", help="Model name the endpoint serves.")],
     base_url: Annotated[str, typer.Option("--base-url", "-u",
                                           help="OpenAI-compatible endpoint, such as http://127.0.0.1:8000/v1.")],
@@ -87,7 +88,7 @@ def eval_command(
     from ..rollout import Limits, OpenAIPolicy, Sampling, evaluate, local_env, summarize
 
     cfg = _config(config, scale, turns)
-    examples = _pick(_examples(dataset), ids, servers, kinds, limit)
+    examples = _pick(read_dataset(dataset), ids, servers, kinds, limit)
     if not examples:
         fail("no example to run")
     if tools not in ("api", "none"):

@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console(highlight=False, emoji=False)
 errors = Console(stderr=True, highlight=False, emoji=False, soft_wrap=True)  # never break a message mid-line
@@ -19,5 +20,6 @@ def print_json(data: Any) -> None:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    errors.print(f"[bold red]error:[/] {message}")
+    # Escaped: a message is text, and `pip install 'prove-rl[data]'` must keep its `[data]`.
+    errors.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)

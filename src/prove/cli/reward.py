@@ -20,9 +20,10 @@ from rich.progress import (
 from rich.table import Table
 
 from ..env import ProveError
-from ..records import Example, RecordError, read_examples, read_jsonl
+from ..records import RecordError, read_jsonl
 from ..reward import COMPONENTS, RewardConfig, Scorer
 from ..reward import audit as run_audit
+from .datasets import read_dataset
 from .output import console, errors, fail, print_json
 
 app = typer.Typer(help="Score trajectories with the programmatic reward, and audit the reward.",
@@ -51,15 +52,6 @@ def _config(path: Path | None, scale: str | None, turns: str | None, preset: str
         return RewardConfig.model_validate(data)
     except ValidationError as exc:
         fail(f"invalid reward config: {exc.errors(include_url=False)[0]['msg']}")
-
-
-def _examples(path: Path) -> list[Example]:
-    if not path.is_file():
-        fail(f"no such dataset: {path}")
-    try:
-        return read_examples(path)
-    except RecordError as exc:
-        fail(str(exc))
 
 
 def _progress(what: str) -> Progress:
@@ -109,7 +101,7 @@ def _envelope(data: Any) -> str | None:
 def score(
     file: Annotated[str, typer.Argument(help="Trajectories, one JSON object a line ({example_id, messages} "
                                              "or {example_id, completion}); - for stdin.")],
-    dataset: Annotated[Path, typer.Option("--dataset", "-d", help="The examples the trajectories refer to (JSONL).")],
+    dataset: Annotated[Path, typer.Option("--dataset", "-d", help="The examples the trajectories refer to: a JSONL file or a `prove synth --out` directory.")],
     out: Annotated[Path | None, typer.Option("--out", "-o",
                                              help="Write each trajectory with its `reward` (JSONL).")] = None,
     execute: Annotated[bool, typer.Option(help="Run calls that carry no outcome on a fresh session of the example's "
@@ -120,7 +112,7 @@ def score(
 ) -> None:
     """Score trajectories: the total reward of each, with its breakdown."""
     cfg = _config(config, scale, turns)
-    scorer = Scorer(_examples(dataset), cfg, execute=execute)
+    scorer = Scorer(read_dataset(dataset), cfg, execute=execute)
     rows: list[dict[str, Any]] = []
     scored: list[dict[str, Any]] = []
     with _progress("scoring") as bar:
@@ -176,8 +168,9 @@ def _num(value: Any) -> str:
 
 @app.command("audit")
 def audit(
-    dataset: Annotated[Path, typer.Argument(help="The examples to audit (JSONL); examples of servers not installed "
-                                                 "are audited without execution.")],
+    dataset: Annotated[Path, typer.Argument(help="The examples to audit (a JSONL file or a `prove synth "
+                                                 "--out` directory); examples of servers not installed are "
+                                                 "audited without execution.")],
     config: ConfigOpt = None, scale: ScaleOpt = None, turns: TurnsOpt = None,
     preset: Annotated[str | None, typer.Option(help="prove (default) or paper.")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on any tie with gold too (and on an alternative "
@@ -196,7 +189,7 @@ def audit(
     cfg = _config(config, scale, turns, preset)
     other = cfg.model_copy(update={"preset": "paper" if cfg.preset == "prove" else "prove"})
     other = RewardConfig.model_validate(other.model_dump())
-    examples = _examples(dataset)
+    examples = read_dataset(dataset)
     try:
         with _progress("auditing") as bar:
             task = bar.add_task("audit", total=len(examples))

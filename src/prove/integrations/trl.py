@@ -2,9 +2,9 @@
 
 ```python
 from trl import GRPOConfig, GRPOTrainer
-from prove.integrations.trl import environments, rows, trl_reward
+from prove.integrations.trl import dataset, environments, trl_reward
 examples = read_examples("dataset.jsonl")
-trainer = GRPOTrainer(model, reward_funcs=[trl_reward()], train_dataset=Dataset.from_list(rows(examples)),
+trainer = GRPOTrainer(model, reward_funcs=[trl_reward()], train_dataset=dataset(examples, per_turn=True),
                       environment_factory=environments(examples), args=GRPOConfig(...))
 ```
 
@@ -32,6 +32,8 @@ whose prompt is the reference conversation up to that turn and whose `turn` colu
 `reset` (which replays the earlier turns' gold calls, so the state matches the prompt's
 history) and the reward (which scores that turn's gold calls only) consistent. TRL's loop
 cannot inject scripted follow-up turns; per-turn rows are how multi-turn examples train here.
+The prompts are chat-template ready (tool-call arguments as objects); `dataset(examples)` gives
+the rows as a `datasets.Dataset` that keeps them exactly (each message a `Json` value).
 
 Limits of TRL's tool loop, compared with `prove_agent` in VERL: every example of an environment
 sees the same tools (per-example distractors and stripped enums are not shown; `tools=` picks
@@ -49,8 +51,9 @@ from typing import Any, Literal
 from prove.env import Diff, Session, Snapshot, ToolResult
 from prove.records import Example, plain
 from prove.reward import COMPONENTS, RewardConfig, RowScorer, Score
+from prove.synth.writers import chat_messages
 
-__all__ = ["environment_class", "environments", "rows", "trl_reward"]
+__all__ = ["dataset", "environment_class", "environments", "rows", "trl_reward"]
 
 _PY = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict}
 
@@ -254,11 +257,18 @@ def _text(content: Any) -> str:
     return ""
 
 
-def rows(examples: Iterable[Example], *, per_turn: bool = False) -> list[dict[str, Any]]:
-    """Dataset rows for GRPOTrainer (see the module docstring); build a `datasets.Dataset` from them."""
+def rows(examples: Iterable[Example], *, per_turn: bool = False, split_parallel: bool = False) -> list[dict[str, Any]]:
+    """Dataset rows for GRPOTrainer (see the module docstring); `dataset` builds the `datasets.Dataset`.
+
+    The prompts are chat-template ready (`prove.synth.writers.chat_messages`): tool-call
+    arguments are objects, which templates render once (as JSON text, Qwen2.5's and Llama 3.1's
+    would encode them twice); `split_parallel` puts one call in each assistant message, for
+    templates that reject parallel calls (Llama 3.1's).
+    """
     out = []
     for ex in examples:
-        messages = [m.model_dump(mode="json", exclude_none=True) for m in ex.messages]
+        messages = chat_messages([m.model_dump(mode="json", exclude_none=True) for m in ex.messages],
+                                 split_parallel=split_parallel)
         users = [i for i, m in enumerate(messages) if m["role"] == "user"]
         gt = json.dumps(ex.model_dump(mode="json", exclude_none=True, exclude={"messages", "meta", "provenance"}),
                         ensure_ascii=False)
@@ -323,3 +333,21 @@ def trl_reward(config: RewardConfig | None = None, *, examples: Iterable[Any] = 
     reward.__name__ = name
     reward.__qualname__ = name
     return reward
+
+
+def dataset(examples: Iterable[Example], *, per_turn: bool = False, split_parallel: bool = False) -> Any:
+    """`rows` as a `datasets.Dataset` whose prompts are lists of `Json` messages.
+
+    `Dataset.from_list` alone would infer one struct for every message and every call's
+    arguments, padding each with the keys of all the others as nulls (which templates then
+    render, and which makes Llama 3.1's see a `tool_calls` key in every message).
+    """
+    import datasets
+
+    data = rows(examples, per_turn=per_turn, split_parallel=split_parallel)
+    text = datasets.Value("string")
+    features = datasets.Features({"prompt": datasets.List(datasets.Json()), "example_id": text,
+                                  "world": datasets.Value("int64"), "environment": text,
+                                  "turn": datasets.Value("int64"), "ground_truth": text})
+    return datasets.Dataset.from_list(data, features=features)
+
