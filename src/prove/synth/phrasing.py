@@ -118,7 +118,8 @@ class Phrasing:
                 if owner:
                     return f"{'in' if 'city' in column else 'from'} {owner}"
                 continue
-            if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40:
+            if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40 \
+                    or cell.lower() == label.lower():
                 continue
             named = any(w in column for w in ("name", "from", "sender", "author", "owner", "merchant", "host"))
             dated = bool(DAY.match(cell[:10])) and column.endswith(("_at", "_on", "date", "_time"))
@@ -230,7 +231,7 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\bthe The ", "The ", text)
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
-    text = re.sub(r"\b([Aa]) ([aeioAEIO]\w)", r"\1n \2", text)
+    text = re.sub(r"\b([Aa]) (?!one\b|once\b|one-)([aeioAEIO]\w)", r"\1n \2", text)
     text = re.sub(r"(?<![\d.,$])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
     text = re.sub(r"(?<![\d.,$])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
     return text

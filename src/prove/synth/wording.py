@@ -201,6 +201,8 @@ class Wording:
             if i == 0:
                 out = part
                 continue
+            if out[-1:].isalnum():  # a request that ends on a value ("signature to: -- Alex") ends its sentence
+                out += "."
             opener = self.pick(ALSO) if parts[i - 1].rstrip().endswith("?") or part.endswith("?") else self.pick(THEN)
             keep = i < len(names_first) and names_first[i]
             out += " " + opener + (part if keep else _lower_first(part))

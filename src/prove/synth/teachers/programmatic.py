@@ -733,7 +733,8 @@ class Planner:
             asked = [i for i in in_turn if steps[i].asked]
             omit = question[0] if question is not None and question[3] is None else None
             requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
-            names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{") for i in asked]
+            names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{")
+                           and r.split(maxsplit=1)[0].lower() not in _ARTICLES for i, r in zip(asked, requests)]
             user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
             if question is not None and t == 0:
                 param, value, secret, hidden_kind = question
@@ -900,6 +901,7 @@ def _binds(step: Step) -> dict[str, Any]:
     return dict(step.phrase.binds) if step.phrase is not None else {}
 
 
+_ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 
 
