@@ -94,8 +94,11 @@ def episode_script(kwargs: Mapping[str, Any]) -> Script:
     if followups is None:
         followups = [t.get("user", "") for t in (gt.get("turns") or [])[1:]]
     prompt = [dict(m) for m in plain(kwargs["raw_prompt"])]
+    # Simulated time before each user turn (turns[i].advance), as the replay and the reward apply it.
+    advance = tuple(int(t.get("advance") or 0) for t in (gt.get("turns") or []) if isinstance(t, Mapping))
     return Script(str(pick("example_id", pick("id", ""))), list(servers), int(pick("world", 0)), list(tools),
-                  prompt, [{"role": "user", "content": str(t)} for t in followups], str(pick("kind", "multi_turn")))
+                  prompt, [{"role": "user", "content": str(t)} for t in followups], str(pick("kind", "multi_turn")),
+                  advance)
 
 
 @register(AGENT_NAME)
