@@ -245,6 +245,16 @@ def render(stats: Mapping[str, Any], *, ungrounded: Mapping[str, Any] | None = N
         ("replay pass rate", _pct(g.get("replay_pass_rate"))),
         ("state-machine failure rate", _pct(g.get("state_machine_failure_rate"))),
     ]
+    q = stats.get("quality") or {}
+    if q:
+        head += [
+            ("replies pasting a description", _pct(q.get("docstring_reply_share"))),
+            ("turns with a parameter-name clause", _pct(q.get("clause_turn_share"))),
+            ("turns naming a raw ID", _pct(q.get("raw_id_turn_share"))),
+            ("searches that find nothing", _pct(q.get("empty_search_share"))),
+            (f"top opener ('{q.get('top_opener')}')", _pct(q.get("top_opener_share"))),
+            ("tools in 5+ gold calls", _pct(q.get("tool_coverage"))),
+        ]
     cards = "".join(f"<div class=card><div class=k>{_esc(k)}</div><div class=v>{_esc(v)}</div></div>" for k, v in head)
     figs = [
         stacked("Examples per server and kind", stats["per_server"], KIND_COLORS),
@@ -257,6 +267,7 @@ def render(stats: Mapping[str, Any], *, ungrounded: Mapping[str, Any] | None = N
         hbar("Turn outcomes", stats.get("outcomes", {}), color="#E45756", sort=True),
         hbar("Recovery strategies", stats.get("strategies", {}), color="#B279A2", sort=True),
         hbar("Rejection reasons", stats["reasons"], color="#E45756", sort=True),
+        hbar("Rejected as unfaithful, by reason", q.get("unfaithful", {}), color="#E45756", sort=True),
     ]
     runs = {"grounded": stats}
     if ungrounded is not None:
