@@ -158,7 +158,8 @@ class Phrasing:
         if schema.get("enum") or (schema.get("items") or {}).get("enum"):  # an option: its words
             return human([v.replace("_", " ") if isinstance(v, str) else v for v in value]
                          if isinstance(value, list) else value.replace("_", " ") if isinstance(value, str) else value)
-        if isinstance(value, float) and not value.is_integer() and not any(m in name for m in MONEY_WORDS):
+        money = any(m in name for m in MONEY_WORDS) and not any(w in name for w in ("temp", "percent", "rating"))
+        if isinstance(value, float) and not value.is_integer() and not money:
             return f"{value:g}"  # 70.5 degrees, not 70.50
         return human(value)
 

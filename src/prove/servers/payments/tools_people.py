@@ -66,7 +66,7 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
     "Add {user_id} to my contacts.",
     "Save {user_id} as a contact so I can find them quickly.",
 ], reply=[
-    "{result.display_name} (@{result.username}) is in your contacts now.",
+    "{result.display_name} ({result.username}) is in your contacts now.",
     "Added {user_id} to your contacts.",
 ])
 def add_contact(ctx: Ctx, user_id: NonContactId) -> User:
