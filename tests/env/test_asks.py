@@ -7,7 +7,17 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel
 
-from prove.env import READ, WRITE, Ask, Ctx, EntityKind, Server, ToolDefinitionError, ToolError, Toolset
+from prove.env import (
+    READ,
+    WRITE,
+    Ask,
+    Ctx,
+    EntityKind,
+    Server,
+    ToolDefinitionError,
+    ToolError,
+    Toolset,
+)
 from prove.env.asks import problems
 from prove.env.values import luhn_ok, parse_clock, parse_span, parse_time
 
@@ -130,3 +140,24 @@ def test_one_set_of_time_rules() -> None:
         parse_span("2026-03-18T14:00", "2026-03-18T13:00")
     assert info.value.code == "end_before_start"
     assert luhn_ok("4111111111111111") and not luhn_ok("4111111111111112")
+
+
+def test_values_that_belong_together_are_checked_as_tuples() -> None:
+    def rate(ctx: Ctx, stars: int, comment: str) -> list[str]:
+        """Rate something.
+
+        Args:
+            stars: from 1 to 5, such as 4.
+            comment: a few words, such as 'Fast shipping.'.
+        """
+        return []
+
+    good = Toolset("good")
+    good.tool(effect=WRITE, asks=["Give it {stars} stars: {comment}"], reply="Rated.",
+              values={"stars, comment": [(5, "Loved it."), (1, "Broken on arrival.")]})(rate)
+    assert _server(good).tools["rate"].values == {"stars, comment": ((5, "Loved it."), (1, "Broken on arrival."))}
+    for bad, error in (([(5, "Loved it.", "extra")], "tuple of 2"), ([("five", "Loved it.")], "does not accept")):
+        tools = Toolset("bad")
+        tools.tool(effect=WRITE, values={"stars, comment": bad})(rate)
+        with pytest.raises(ToolDefinitionError, match=error):
+            _server(tools)

@@ -41,6 +41,15 @@ def test_gold_calls_carry_only_what_the_phrasing_says(candidates) -> None:
     assert checked > 10
 
 
+def test_values_that_belong_together_are_drawn_together(candidates) -> None:
+    """A review's stars, title and text come from one candidate: no five stars for 'Arrived broken'."""
+    tool = registry.get("shopping").tools["write_review"]
+    joint = set(tool.values["rating, title, body"])
+    reviews = [c["arguments"] for ex in _accepted(candidates) for t in ex["turns"] for c in t["calls"]
+               if ex["servers"] == ["shopping"] and c["name"] == "write_review"]
+    assert reviews and all((a["rating"], a["title"], a["body"]) in joint for a in reviews)
+
+
 def test_no_parameter_name_clauses_and_no_pasted_descriptions(candidates) -> None:
     for ex in _accepted(candidates):
         server = registry.get(ex["servers"][0])

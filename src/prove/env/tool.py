@@ -227,20 +227,30 @@ def _check_ask(where: str, ask: Ask, fields: dict[str, Any]) -> None:
 
 
 def _check_values(where: str, values: dict[str, Sequence[Any]], fields: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """Candidate values per parameter; a key naming several parameters ("rating, comment") holds
+    tuples of values that belong together (a 5-star rating with a happy comment)."""
     kept = {}
-    for name, candidates in values.items():
-        if name not in fields:
-            raise ToolDefinitionError(f"{where}: values given for unknown parameter {name!r}")
+    for key, candidates in values.items():
+        names = [n.strip() for n in key.split(",")]
+        for name in names:
+            if name not in fields:
+                raise ToolDefinitionError(f"{where}: values given for unknown parameter {name!r}")
         if isinstance(candidates, (str, bytes)) or not candidates:
-            raise ToolDefinitionError(f"{where}: values[{name!r}] is a non-empty list of candidate values")
-        adapter = TypeAdapter(fields[name][0])
-        for value in candidates:
-            try:
-                adapter.validate_python(value, strict=True)
-            except ValueError as exc:
-                raise ToolDefinitionError(f"{where}: values[{name!r}] holds {value!r}, which the parameter does "
-                                          f"not accept: {exc}") from None
-        kept[name] = tuple(candidates)
+            raise ToolDefinitionError(f"{where}: values[{key!r}] is a non-empty list of candidate values")
+        adapters = [TypeAdapter(fields[name][0]) for name in names]
+        for candidate in candidates:
+            parts = candidate if len(names) > 1 else (candidate,)
+            if len(names) > 1 and (not isinstance(candidate, (tuple, list)) or len(candidate) != len(names)):
+                raise ToolDefinitionError(f"{where}: values[{key!r}] holds {candidate!r}; each is a tuple of "
+                                          f"{len(names)} values")
+            for name, adapter, value in zip(names, adapters, parts):
+                try:
+                    adapter.validate_python(value, strict=True)
+                except ValueError as exc:
+                    raise ToolDefinitionError(f"{where}: values[{key!r}] holds {value!r} for {name!r}, which the "
+                                              f"parameter does not accept: {exc}") from None
+        kept[", ".join(names) if len(names) > 1 else names[0]] = tuple(
+            tuple(c) if len(names) > 1 else c for c in candidates)
     return kept
 
 

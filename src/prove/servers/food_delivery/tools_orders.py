@@ -394,10 +394,11 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
 ], reply=[
     "Thanks, your {food_rating}-star rating of {order_id} is in.",
     "Rated {order_id}; the restaurant now averages {result.restaurant_rating} stars.",
-], values={"comment": ["Hot and fresh, arrived early.", "Portions were smaller than usual.",
-                       "Perfectly spicy, will order again.", "The fries were soggy.",
-                       "Driver was friendly and fast.", "Missing the extra sauce I asked for.",
-                       "Best pad thai in town.", "Cold by the time it arrived."]})
+], values={"food_rating, delivery_rating, comment": [
+    (5, 5, "Hot and fresh, arrived early."), (5, 4, "Perfectly spicy, will order again."),
+    (5, 5, "Driver was friendly and fast."), (4, 5, "Best pad thai in town."),
+    (3, 4, "Portions were smaller than usual."), (3, 2, "Missing the extra sauce I asked for."),
+    (2, 3, "The fries were soggy."), (2, 1, "Cold by the time it arrived.")]})
 def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating: Stars | None = None,
                comment: Comment | None = None) -> Review:
     """Rate a delivered order (once, within 14 days of delivery); the restaurant's rating updates.

@@ -88,10 +88,11 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
     "Your {rating}-star review of {result.place_name} is posted.",
     "Done: I posted your review of {result.place_name}.",
 ], values={
-    "review_text": ["Friendly staff and quick service; I will be back.",
-        "Great food but it was very loud on a Friday night.", "Overpriced for what you get.",
-        "A calm spot to read with good coffee.", "Clean, well organised and easy to find.",
-        "We waited forty minutes for a table.", "Lovely garden seating in the summer."],
+    "rating, review_text": [
+        (5, "Friendly staff and quick service; I will be back."), (5, "Lovely garden seating in the summer."),
+        (4, "A calm spot to read with good coffee."), (4, "Clean, well organised and easy to find."),
+        (3, "Great food but it was very loud on a Friday night."), (2, "Overpriced for what you get."),
+        (2, "We waited forty minutes for a table."), (1, "Rude staff and a dirty table; never again.")],
 })
 def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
     """Write the user's review of a place (one per place); it counts toward the place's rating at once.
@@ -212,8 +213,11 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
     "Thanks, I reported {result.place_name}; the report is reviewed by {result.reviewed_at}.",
     "Done: your report on {result.place_name} is filed and will be reviewed by {result.reviewed_at}.",
 ], values={
-    "note": ["The doors are boarded up.", "A sign says closed for renovation until next month.",
-        "It reopened last week.", "The space is for lease now.", "Closed after a fire.", "Back to normal hours."],
+    "status, note": [
+        ("permanently_closed", "The doors are boarded up."), ("permanently_closed", "The space is for lease now."),
+        ("temporarily_closed", "A sign says closed for renovation until next month."),
+        ("temporarily_closed", "Closed after a fire."), ("open", "It reopened last week."),
+        ("open", "Back to normal hours.")],
 })
 def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
                    note: Note | None = None) -> Report:

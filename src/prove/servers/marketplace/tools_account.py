@@ -191,10 +191,12 @@ def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
 ], reply=[
     "Rated the seller {stars} stars for {order_id}.",
     "Done: your {stars}-star rating is posted.",
-], values={"comment": ["Fast shipping, item exactly as described.", "Great seller, would buy again!",
-                       "Item arrived a bit late but works fine.", "Well packed and in perfect condition.",
-                       "Not as described; the box was damaged.", "Friendly and quick to answer questions.",
-                       "Good value for the price."]})
+], values={
+    "stars, comment": [
+        (5, "Fast shipping and exactly as described."), (5, "Friendly and quick to answer questions."),
+        (4, "Good value for the price."), (3, "Fine, but it took a week to ship."),
+        (2, "Not as described; the box was damaged."), (1, "Never answered my messages.")],
+})
 def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Field(ge=1, le=5)],
                 comment: Annotated[str, Field(max_length=500)] | None = None) -> Rating:
     """Rate the seller of one of the signed-in member's delivered purchases, once per order.

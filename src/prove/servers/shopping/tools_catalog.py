@@ -361,14 +361,13 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     "Your {rating}-star review of {product_id} is published.",
     "Posted your review '{title}' for {product_id}.",
 ], values={
-    "title": ["Keeps coffee hot all morning", "Great value for the price", "Runs a size small",
-              "Exactly as described", "Stopped working after a month", "Better than I expected",
-              "Comfortable all day", "Solid build, a bit heavy"],
-    "body": ["Fits my car's cup holder and does not leak.", "Arrived quickly and works as advertised.",
-             "I had to exchange for a larger size, but the quality is great.",
-             "The colour is a little darker than in the photos.", "Battery life is shorter than promised.",
-             "I use it every day and would buy it again.", "Good, but the instructions were confusing.",
-             "Sturdy and well made; worth every penny."],
+    "rating, title, body": [
+        (5, "Keeps coffee hot all morning", "Fits my car's cup holder and does not leak."),
+        (5, "Exactly as described", "Arrived quickly and works as advertised."),
+        (4, "Great value for the price", "Does the job well; the finish could be a little better."),
+        (3, "Runs a size small", "I had to exchange for a larger size, but the quality is great."),
+        (2, "Disappointing", "It stopped working after two weeks."),
+        (1, "Arrived broken", "The box was crushed and the item was cracked.")],
 })
 def write_review(ctx: Ctx, product_id: BoughtProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
                  body: LongText) -> Review:

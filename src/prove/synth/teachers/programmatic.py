@@ -311,7 +311,7 @@ class Planner:
                         args[p.name] = query
                         sources[p.name] = Source("user")
                         continue
-                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt)
+                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
                 sources[p.name] = Source("user")
             _order_pairs(args)
             _cohere(args, sources)
@@ -351,8 +351,22 @@ class Planner:
                 return sess.call(tool.name, args)
         return failed
 
-    def _plain_value(self, tool: Tool, p: Any, spec: dict[str, Any], attempt: int) -> Any:
-        """A non-entity value: the tool's own candidates first, else one made from the schema."""
+    def _plain_value(self, tool: Tool, p: Any, spec: dict[str, Any], attempt: int,
+                     args: dict[str, Any] | None = None) -> Any:
+        """A non-entity value: the tool's own candidates first, else one made from the schema.
+
+        Candidates that belong together ("rating, comment") are drawn as one: a value already
+        in the call (bound by the phrasing, or drawn for a sibling) picks the tuples that agree.
+        """
+        args = args if args is not None else {}
+        for key, candidates in tool.values.items():
+            names = [n.strip() for n in key.split(",")]
+            if len(names) < 2 or p.name not in names:
+                continue
+            fits = [c for c in candidates if all(args[n] == v for n, v in zip(names, c) if n in args)]
+            if fits:
+                pick = fits[(self.rng.randrange(len(fits)) + attempt) % len(fits)]
+                return pick[names.index(p.name)]
         candidates = tool.values.get(p.name)
         if candidates:
             return candidates[(self.rng.randrange(len(candidates)) + attempt) % len(candidates)]
