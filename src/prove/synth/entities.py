@@ -187,3 +187,13 @@ class EntityIndex:
 
 def entity_kinds(server: Server) -> dict[str, EntityKind]:
     return server.entities
+
+
+def found_nothing(data: Any) -> bool:
+    """A result that found nothing: an empty list, or a record whose lists are all empty."""
+    if isinstance(data, list):
+        return not data
+    if isinstance(data, Mapping):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        return bool(lists) and not any(lists)
+    return False

@@ -23,7 +23,7 @@ from typing import Any
 from ..env import Ask, Server, Tool
 from .entities import EntityIndex
 from .sampler import SamplingContext
-from .values import DAY, day, human, render_value
+from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
 __all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "human", "renderings"]
@@ -158,8 +158,7 @@ class Phrasing:
         if schema.get("enum") or (schema.get("items") or {}).get("enum"):  # an option: its words
             return human([v.replace("_", " ") if isinstance(v, str) else v for v in value]
                          if isinstance(value, list) else value.replace("_", " ") if isinstance(value, str) else value)
-        money = any(m in name for m in MONEY_WORDS) and not any(w in name for w in ("temp", "percent", "rating"))
-        if isinstance(value, float) and not value.is_integer() and not money:
+        if isinstance(value, float) and not value.is_integer() and not is_money(name):
             return f"{value:g}"  # 70.5 degrees, not 70.50
         return human(value)
 
@@ -208,8 +207,6 @@ class Phrasing:
         return human(value)
 
 
-MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "total", "limit", "budget", "tip", "deposit", "pay",
-               "salary", "rent", "value", "target", "bid", "offer")
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 
 

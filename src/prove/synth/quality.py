@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..env import Server
+from .entities import found_nothing
 from .phrasing import QUERY_PARAMS
 
 __all__ = ["figures", "summarize"]
@@ -112,12 +113,7 @@ def _is_empty(content: Any) -> bool:
         data = json.loads(content) if isinstance(content, str) else content
     except ValueError:
         return False
-    if isinstance(data, list):
-        return not data
-    if isinstance(data, dict):
-        lists = [v for v in data.values() if isinstance(v, list)]
-        return bool(lists) and not any(lists)
-    return False
+    return found_nothing(data)
 
 
 def _share(a: int, b: int) -> float | None:

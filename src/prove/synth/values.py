@@ -18,7 +18,7 @@ from ..env.fake import Fake
 from ..env.world import EPOCH
 from .sampler import SamplingContext
 
-__all__ = ["DAY", "ValueMaker", "day", "example_of", "human", "render_value"]
+__all__ = ["DAY", "ValueMaker", "day", "example_of", "human", "is_money", "render_value"]
 
 _EXAMPLE = re.compile(r"""such as (?:'((?:[^'\\]|\\.|'(?=[a-z]))*)'|"([^"]*)"|(-?\d[\d,]*(?:\.\d+)?)|(\[[^\]]*\])|(true|false))""")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -136,6 +136,17 @@ def human(value: Any) -> str:
         items = [human(v) for v in value]
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
     return render_value(value)
+
+
+_MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit", "budget", "tip", "deposit", "refund",
+                "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
+                "offer")
+_NOT_MONEY = ("temp", "percent", "rating", "points", "count", "stars", "quantity")
+
+
+def is_money(name: str) -> bool:
+    """Whether a parameter or result field of this name holds dollars (a price, not a rating or a count)."""
+    return any(w in name for w in _MONEY_WORDS) and not any(w in name for w in _NOT_MONEY)
 
 
 def _nice(x: float) -> float:

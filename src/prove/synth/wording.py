@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from ..env import Server, Tool
-from .values import human, render_value
+from .values import human, is_money, render_value
 
-__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt", "words_of"]
+__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt"]
 
-_SLOT = re.compile(r"\{([^{}]*)\}")
 
 
 class Persona:
@@ -107,13 +105,6 @@ OFF_TOPIC = [
 OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off topic, but ", "Hi! "]
 
 
-def words_of(name: str) -> str:
-    """A parameter or kind name as words: 'from_account_id' -> 'from account'."""
-    base = name.removesuffix("_id")
-    base = base.removesuffix("_ids")
-    return base.replace("_", " ").strip() or name
-
-
 def _plural(noun: str) -> str:
     if noun.endswith(("s", "x", "ch", "sh")):
         return noun + "es"
@@ -145,21 +136,6 @@ _IMPERATIVE = frozenset(
 def _imperative(text: str) -> bool:
     first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
     return first in _IMPERATIVE
-
-
-def fill(phrase: str, refs: Mapping[str, str]) -> str:
-    return _SLOT.sub(lambda m: refs.get(m.group(1), m.group(0)), phrase)
-
-
-def slots(phrase: str) -> list[str]:
-    return _SLOT.findall(phrase)
-
-
-def _action(tool: Tool) -> str:
-    """The tool's summary as a verb phrase: 'Freeze a card: ...' -> 'freeze a card'."""
-    text = tool.summary.split(":")[0].split(";")[0].rstrip(".")
-    text = re.sub(r"\s*\([^)]*\)", "", text).strip()
-    return _lower_first(text)
 
 
 def system_prompt(server: Server, now: datetime, rng: random.Random) -> str:
@@ -232,10 +208,6 @@ class Wording:
             body = f"{body} {close}"
         return _cap(body.strip())
 
-    def intent(self, tool: Tool) -> str:
-        """A request that names what to do but no values: "I'd like to freeze a card." """
-        return self.pick(["I'd like to {a}.", "Can you {a}?", "Please {a}.", "I want to {a}."]).format(a=_action(tool))
-
     def answer(self, value: str) -> str:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
@@ -299,14 +271,11 @@ def _scalar(v: Any) -> bool:
 
 _LABELS = ("name", "title", "subject", "nickname", "display_name", "handle", "username", "filename", "label",
            "full_name", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "address")
-_MONEY = ("balance", "amount", "price", "total_amount", "total_price", "cost", "fee", "subtotal", "credit_limit",
-          "limit", "refund", "tip", "budget", "spent", "remaining", "value_usd", "line_total", "due")
 
 
 def _say(key: str, value: Any) -> str:
     """A result field's value as a person reads it: money with its sign, dates as days, options as words."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and any(m in key for m in _MONEY) \
-            and "points" not in key and "count" not in key:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and is_money(key):
         return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
     if isinstance(value, str) and key in ("status", "kind", "type", "state", "mode"):
         return value.replace("_", " ")

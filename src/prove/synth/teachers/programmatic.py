@@ -24,21 +24,22 @@ context does; such calls fail, are retried once with another invented ID, then g
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...env import Ask, Session, Tool, ToolResult
+from ...env import Ask, Server, Session, Tool, ToolResult
 from ...env.annotations import Effect
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
 from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
-from ..entities import extract_entities, iter_records
+from ..entities import extract_entities, found_nothing, iter_records
 from ..graph import EXPLICIT
 from ..phrasing import QUERY_PARAMS, Phrasing
 from ..values import ValueMaker, example_of, render_value
-from ..wording import Wording, words_of
+from ..wording import Wording
 
 __all__ = ["ProgrammaticTeacher"]
 
@@ -319,7 +320,7 @@ class Planner:
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
                 result = self._wait(sess, tool, args, result)
-            if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and _empty(result.data) \
+            if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and found_nothing(result.data) \
                     and not self.ungrounded:
                 continue  # a search must find what the user is after (else the step is left out)
             if result.ok and not want_infeasible:
@@ -475,12 +476,9 @@ class Planner:
             return ids
         # The condition replaces the kind's `live` one (unarchiving takes archived channels):
         # context entities that match it first, then the world's other matching rows.
-        kind = self.server.entities[p.entity]
-        db = self.server.template(self.spec.world).db
-        rows = [str(r[0]) for r in db.execute(
-            f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where} ORDER BY "{kind.key}"', clock_params(EPOCH))]
+        rows = _subset(self.server, self.spec.world, p.entity, p.where)
         matching = set(rows)
-        return [i for i in ids if i in matching] or rows
+        return [i for i in ids if i in matching] or list(rows)
 
     def _param_of(self, tool: Tool, name: str) -> Any:
         return next(p for p in tool.params if p.name == name)
@@ -498,7 +496,8 @@ class Planner:
         if len(values) == 1:
             v = values[0]
             if v not in self.index.ids.get(kind, ()):
-                return "new", self.rng.choice([f"the new {words_of(kind)}", "it", f"that {words_of(kind)}"])
+                noun = self.say.entity_noun(kind)
+                return "new", self.rng.choice([f"the new {noun}", "it", f"that {noun}"])
             label = self._label_in(source, kind, v)
             if label:
                 return "label", label
@@ -694,8 +693,7 @@ class Planner:
                 said[name] = self.say.entity(p.entity, one, label=src.text) if isinstance(one, str) else src.text
             elif src.text:
                 said[name] = src.text
-        if s.phrase is None:
-            return self.words.intent(s.tool)
+        assert s.phrase is not None, "only a step planned from a phrasing is asked for"
         return self.say.request(s.tool, s.phrase, s.args, said)
 
     def _reply(self, s: Step) -> str:
@@ -893,6 +891,15 @@ class Planner:
         return kind, call, result, text
 
 
+@functools.lru_cache(maxsize=4096)
+def _subset(server: Server, world: int, kind_name: str, where: str) -> tuple[str, ...]:
+    """The rows of a world's template that an entity subset takes (templates never change: cached)."""
+    kind = server.entities[kind_name]
+    db = server.template(world).db
+    return tuple(str(r[0]) for r in db.execute(
+        f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {where} ORDER BY "{kind.key}"', clock_params(EPOCH)))
+
+
 def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
     """Values that must agree with each other: a new person's e-mail address is made from their name."""
     for key in ("email", "email_address"):
@@ -917,16 +924,6 @@ def _binds(step: Step) -> dict[str, Any]:
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
-
-
-def _empty(data: Any) -> bool:
-    """A result that found nothing: an empty list, or a record whose lists are all empty."""
-    if isinstance(data, list):
-        return not data
-    if isinstance(data, dict):
-        lists = [v for v in data.values() if isinstance(v, list)]
-        return bool(lists) and not any(lists)
-    return False
 
 
 def _match(param: str, field: str) -> bool:
