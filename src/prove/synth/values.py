@@ -141,7 +141,8 @@ def human(value: Any) -> str:
 _MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit", "budget", "tip", "deposit", "refund",
                 "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
                 "offer")
-_NOT_MONEY = ("temp", "percent", "rating", "points", "count", "stars", "quantity")
+_NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "count", "stars", "quantity", "odometer", "mile",
+              "_mi", "charge_limit", "kw", "_mb", "minutes", "days")
 
 
 def is_money(name: str) -> bool:
