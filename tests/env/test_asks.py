@@ -36,7 +36,7 @@ def _server(tools: Toolset) -> Server:
                   schema=SCHEMA, world=None, entities=[MESSAGE]).include(tools)
 
 
-def _forward_tools(*asks: str | Ask, reply: str = "Forwarded {message_id}.") -> Toolset:
+def _forward_tools(*asks: str | Ask, reply: str | list[str | Ask] = "Forwarded {message_id}.") -> Toolset:
     tools = Toolset("compose")
 
     @tools.tool(effect=WRITE, asks=asks, reply=reply)
@@ -100,7 +100,33 @@ def test_reply_slots_name_arguments_or_result_fields(reply: str, error: str) -> 
     with pytest.raises(ToolDefinitionError, match=error):
         _server(_forward_tools("Forward {message_id} to {to}.", reply=reply))
     ok = _server(_forward_tools("Forward {message_id} to {to}.", reply="Sent {result.subject} to {to}."))
-    assert ok.tools["forward"].replies == ("Sent {result.subject} to {to}.",)
+    assert ok.tools["forward"].replies == (Ask("Sent {result.subject} to {to}."),)
+
+
+@pytest.mark.parametrize("reply, error", [(Ask("Sent {to}.", colour="red"), "binds unknown parameter"),
+                                          (Ask("Sent {to}.", include_attachments="no"), "does not accept")])
+def test_reply_bindings_are_checked_at_import(reply: Ask, error: str) -> None:
+    with pytest.raises(ToolDefinitionError, match=error):
+        _server(_forward_tools("Forward {message_id} to {to}.", reply=[reply]))
+
+
+def test_a_reply_is_chosen_only_for_calls_that_hold_its_bindings() -> None:
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    with_files = Ask("Forwarded {message_id} with its attachments.", include_attachments=True)
+    without = Ask("Forwarded {message_id}, attachments left out.", include_attachments=False)
+    tool = _server(_forward_tools("Forward {message_id} to {to}.", reply=[with_files, without, "Sent."])).tools["forward"]
+    assert _fitting_replies(tool, {"message_id": "M", "to": "a"}) == [with_files, Ask("Sent.")]  # the default: True
+    assert _fitting_replies(tool, {"message_id": "M", "to": "a", "include_attachments": False}) == [without, Ask("Sent.")]
+
+
+def test_a_reply_that_names_an_option_it_does_not_bind_is_flagged() -> None:
+    tool = _server(_forward_tools("Forward {message_id} to {to}.", reply=[
+        "Forwarded {message_id} without the attachments.",
+        Ask("Forwarded {message_id} without the attachments.", include_attachments=False)])).tools["forward"]
+    props = tool.parameters["properties"]
+    params = {q.name: (q.required, props[q.name]) for q in tool.params}
+    assert [bool(problems(r, params, reply=True)) for r in tool.replies] == [True, False]
 
 
 def test_values_and_needs_are_checked() -> None:

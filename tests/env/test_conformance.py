@@ -138,13 +138,15 @@ def test_tool_schema_and_docs(server_name: str, tool_name: str) -> None:
 @pytest.mark.parametrize("server_name, tool_name", TOOLS)
 def test_phrasings_carry_their_meaning(server_name: str, tool_name: str) -> None:
     """Every phrasing says every required argument (a slot or a binding), and binds every option
-    its words name; every visible write tool says how its result is reported."""
+    its words name, and so does every reply; every visible write tool says how its result is
+    reported."""
     tool = registry.get(server_name).tools[tool_name]
     if tool.hidden:
         return
     props = tool.parameters["properties"]
     params = {p.name: (p.required, props[p.name]) for p in tool.params}
     found = [problem for ask in tool.asks for problem in ask_problems(ask, params)]
+    found += [problem for reply in tool.replies for problem in ask_problems(reply, params, reply=True)]
     assert not found, "\n".join(found)
     if not tool.read_only:
         assert tool.replies, "a visible write tool needs reply= wording built from its result"

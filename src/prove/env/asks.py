@@ -108,10 +108,11 @@ def _contains(words: list[str], seq: list[str]) -> bool:
     return n > 0 and any(words[i:i + n] == seq for i in range(len(words) - n + 1))
 
 
-def problems(ask: Ask, params: Mapping[str, tuple[bool, dict[str, Any]]]) -> list[str]:
+def problems(ask: Ask, params: Mapping[str, tuple[bool, dict[str, Any]]], *, reply: bool = False) -> list[str]:
     """What is wrong with a phrasing, given the tool's parameters: name -> (required, JSON schema).
 
-    - every required parameter is a slot or a binding;
+    - every required parameter is a slot or a binding (not asked of a `reply`, which may leave
+      arguments unsaid);
     - an enum parameter that the words name by one of its values is slotted or bound;
     - a boolean parameter whose subject the words name ("without the attachments", "don't block
       the sender", "switch it off") is bound.
@@ -119,7 +120,7 @@ def problems(ask: Ask, params: Mapping[str, tuple[bool, dict[str, Any]]]) -> lis
     found = []
     covered = ask.covers
     for name, (required, _) in params.items():
-        if required and name not in covered:
+        if required and not reply and name not in covered:
             found.append(f"{ask.text!r} leaves the required {name!r} unsaid (slot it or bind it)")
     words = words_in(ask.text)
     for name, (_, schema) in params.items():

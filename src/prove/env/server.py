@@ -56,7 +56,7 @@ class Server:
         self._lock = threading.Lock()
 
     def tool(self, fn: F | None = None, *, effect: Effect | None = None, asks: Sequence[str | Ask] = (),
-             hidden: bool = False, name: str | None = None, reply: str | Sequence[str] = (),
+             hidden: bool = False, name: str | None = None, reply: str | Ask | Sequence[str | Ask] = (),
              values: Mapping[str, Sequence[Any]] | None = None, needs: Sequence[str] = ()) -> Callable[[F], F]:
         """Register a tool: `@server.tool(effect=WRITE, asks=["Pay {amount} to {payee_id}."])`.
 
@@ -67,7 +67,9 @@ class Server:
             hidden: a helper for tests and the pipeline, never shown to a model.
             name: the tool's name, if not the function's.
             reply: how the assistant reports a successful call, with `{param}` slots for
-                arguments (said in the user's terms) and `{result.field}` slots for the result.
+                arguments (said in the user's terms) and `{result.field}` slots for the result;
+                an `Ask` reply fits only calls that hold its bindings (`Ask("Unassigned
+                {issue_id}.", assignee_id=None)`).
             values: candidate values per free-text parameter (a scene's name, a message body),
                 so that synthesized calls carry values that fit the tool.
             needs: tools that set up this one's precondition (add to the cart before checkout);
@@ -77,7 +79,7 @@ class Server:
         def register(func: F) -> F:
             built = build_tool(func, server=self.name, effect=effect, asks=asks,  # type: ignore[arg-type]
                                hidden=hidden, name=name, entity_kinds=list(self.entities),
-                               replies=(reply,) if isinstance(reply, str) else tuple(reply),
+                               replies=(reply,) if isinstance(reply, (str, Ask)) else tuple(reply),
                                values=dict(values or {}), needs=needs)
             if built.name in self.tools:
                 raise ToolDefinitionError(f"{self.name}: tool {built.name!r} is defined twice")

@@ -57,7 +57,7 @@ class Tool:
     produces: frozenset[str]
     args_model: type[BaseModel]
     result_adapter: TypeAdapter[Any]
-    replies: tuple[str, ...] = ()
+    replies: tuple[Ask, ...] = ()
     values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     needs: tuple[str, ...] = ()
 
@@ -95,7 +95,7 @@ def build_tool(
     hidden: bool,
     name: str | None,
     entity_kinds: Sequence[str],
-    replies: Sequence[str] = (),
+    replies: Sequence[str | Ask] = (),
     values: dict[str, Sequence[Any]] | None = None,
     needs: Sequence[str] = (),
 ) -> Tool:
@@ -254,19 +254,33 @@ def _check_values(where: str, values: dict[str, Sequence[Any]], fields: dict[str
     return kept
 
 
-def _check_replies(where: str, replies: Sequence[str], fields: dict[str, Any], returns: Any) -> tuple[str, ...]:
-    """Reply templates: `{param}` slots name arguments, `{result.a.b}` name fields of the result."""
-    if isinstance(replies, str):
+def _check_replies(where: str, replies: Sequence[str | Ask] | str | Ask, fields: dict[str, Any],
+                   returns: Any) -> tuple[Ask, ...]:
+    """Reply templates: `{param}` slots name arguments, `{result.a.b}` name fields of the result.
+
+    A reply given as an `Ask` fits only calls whose arguments hold its bindings ("Unassigned
+    {issue_id}." for `assignee_id=None`); a plain string fits every call.
+    """
+    if isinstance(replies, (str, Ask)):
         replies = (replies,)
-    for reply in replies:
-        for slot in _SLOT.findall(reply):
+    kept = tuple(as_ask(reply) for reply in replies)
+    for reply in kept:
+        for slot in reply.slots:
             head, _, path = slot.partition(".")
             if head == "result":
                 if not _has_path(returns, path.split(".") if path else []):
-                    raise ToolDefinitionError(f"{where}: reply {reply!r} names {slot!r}, which the result lacks")
+                    raise ToolDefinitionError(f"{where}: reply {reply.text!r} names {slot!r}, which the result lacks")
             elif slot not in fields:
-                raise ToolDefinitionError(f"{where}: reply {reply!r} uses unknown slot {{{slot}}}")
-    return tuple(replies)
+                raise ToolDefinitionError(f"{where}: reply {reply.text!r} uses unknown slot {{{slot}}}")
+        for name, value in reply.binds.items():
+            if name not in fields:
+                raise ToolDefinitionError(f"{where}: reply {reply.text!r} binds unknown parameter {name!r}")
+            try:
+                TypeAdapter(fields[name][0]).validate_python(value, strict=True)
+            except ValueError as exc:
+                raise ToolDefinitionError(f"{where}: reply {reply.text!r} binds {name}={value!r}, which the "
+                                          f"parameter does not accept: {exc}") from None
+    return kept
 
 
 def _has_path(annotation: Any, path: list[str]) -> bool:

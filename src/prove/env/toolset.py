@@ -31,7 +31,7 @@ class ToolSpec:
     asks: tuple[str | Ask, ...]
     hidden: bool
     name: str | None
-    replies: tuple[str, ...]
+    replies: tuple[str | Ask, ...]
     values: Mapping[str, Sequence[Any]]
     needs: tuple[str, ...]
 
@@ -44,7 +44,7 @@ class Toolset:
         self.specs: list[ToolSpec] = []
 
     def tool(self, fn: F | None = None, *, effect: Effect | None = None, asks: Sequence[str | Ask] = (),
-             hidden: bool = False, name: str | None = None, reply: str | Sequence[str] = (),
+             hidden: bool = False, name: str | None = None, reply: str | Ask | Sequence[str | Ask] = (),
              values: Mapping[str, Sequence[Any]] | None = None, needs: Sequence[str] = ()) -> Callable[[F], F]:
         """Declare a tool; the arguments are those of `Server.tool`."""
         if fn is not None or effect is None:
@@ -52,7 +52,7 @@ class Toolset:
 
         def declare(func: F) -> F:
             self.specs.append(ToolSpec(func, effect, tuple(asks), hidden, name,
-                                       (reply,) if isinstance(reply, str) else tuple(reply),
+                                       (reply,) if isinstance(reply, (str, Ask)) else tuple(reply),
                                        dict(values or {}), tuple(needs)))
             return func
 

@@ -166,7 +166,8 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
     Ask("Answer {message_id} with '{body}', no signature.", include_signature=False),
 ], reply=[
     "Replied to {message_id}.",
-    "Your reply to {message_id} is sent, to {result.to}.",
+    Ask("Your reply to {message_id} is sent, to {result.to}.", reply_all=False),
+    Ask("Your reply to {message_id} went to everyone on it: {result.to}.", reply_all=True),
 ], values={
     "body": ["Thanks, that works for me.", "Got it, I'll take a look today.", "Sounds good, see you then!",
              "Could you send me the file again? The link doesn't open.", "I can't make it on Friday; how about Monday?",

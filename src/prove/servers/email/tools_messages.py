@@ -269,8 +269,10 @@ def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length
     Ask("Remove the star from {message_id}.", starred=False),
     Ask("Unstar {message_id}, I've dealt with it.", starred=False),
 ], reply=[
-    "Done: {message_id} is updated.",
-    "I've changed the star on {message_id}.",
+    Ask("Starred {message_id}.", starred=True),
+    Ask("Done: {message_id} has a star now.", starred=True),
+    Ask("Removed the star from {message_id}.", starred=False),
+    Ask("Done: {message_id} is no longer starred.", starred=False),
 ])
 def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> MessageSummary:
     """Star a message, or remove its star with `starred` false.

@@ -479,8 +479,10 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
     Ask("Protect {path} against changes.", read_only=True),
     Ask("{path} no longer needs to be read-only.", read_only=False),
 ], reply=[
-    "Updated the protection on {path}; it covers {result.affected_items} items.",
-    "Done: {path} and everything inside it now have the read-only setting you asked for.",
+    Ask("{path} is read-only now; that covers {result.affected_items} items.", read_only=True),
+    Ask("Done: {path} and everything inside it are protected from changes.", read_only=True),
+    Ask("{path} can be changed again; that covers {result.affected_items} items.", read_only=False),
+    Ask("Done: {path} is no longer read-only.", read_only=False),
 ])
 def set_read_only(ctx: Ctx, path: ItemPath, read_only: bool) -> Protection:
     """Protect an item from changes (read-only) or remove that protection.

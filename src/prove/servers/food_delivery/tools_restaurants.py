@@ -275,8 +275,10 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
     Ask("Take {restaurant_id} off my favorite restaurants.", favorite=False),
     Ask("I love {restaurant_id}, save it as a favorite.", favorite=True),
 ], reply=[
-    "Done: your favorites are updated for {restaurant_id}.",
-    "Your favorite restaurants now reflect that change to {restaurant_id}.",
+    Ask("Done: {restaurant_id} is in your favorites.", favorite=True),
+    Ask("Saved {restaurant_id} as a favorite.", favorite=True),
+    Ask("Done: {restaurant_id} is off your favorites.", favorite=False),
+    Ask("Removed {restaurant_id} from your favorite restaurants.", favorite=False),
 ])
 def set_favorite(ctx: Ctx, restaurant_id: RestaurantId, favorite: bool = True) -> Favorite:
     """Add a restaurant to the customer's favorites, or remove it (idempotent).

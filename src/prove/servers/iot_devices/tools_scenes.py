@@ -392,7 +392,12 @@ def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days
     Ask("Enable {automation_id} again.", enabled=True),
     Ask("Pause {automation_id} while we're away.", enabled=False),
     Ask("Switch {automation_id} back on.", enabled=True),
-], reply=["Done: {automation_id} is updated.", "{automation_id} is changed as you asked (enabled: {result.enabled})."])
+], reply=[
+    Ask("Done: {automation_id} is enabled and will run again.", enabled=True),
+    Ask("{automation_id} is back on.", enabled=True),
+    Ask("Done: {automation_id} is paused; it won't run until you enable it.", enabled=False),
+    Ask("{automation_id} is disabled.", enabled=False),
+])
 def set_automation_enabled(ctx: Ctx, automation_id: AutomationId, enabled: bool) -> Automation:
     """Enable or disable an automation; a disabled one does not run until enabled again.
 

@@ -356,7 +356,12 @@ def delete_lock_code(ctx: Ctx, code_id: RemovableCodeId) -> DeletedLockCode:
     Ask("Arm {device_id}.", armed=True),
     Ask("Turn off motion recording on {device_id}.", armed=False),
     Ask("Disarm {device_id}, we're home.", armed=False),
-], reply=["Done: {device_id} is updated (armed: {result.armed}).", "{device_id} is set as you asked."])
+], reply=[
+    Ask("Done: {device_id} is armed and will record on motion.", armed=True),
+    Ask("Armed {device_id}.", armed=True),
+    Ask("Done: {device_id} is disarmed.", armed=False),
+    Ask("{device_id} won't record motion until you arm it again.", armed=False),
+])
 def set_camera_armed(ctx: Ctx, device_id: CameraId, armed: bool) -> Device:
     """Arm a camera (it records and alerts on motion) or disarm it.
 

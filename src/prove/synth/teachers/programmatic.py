@@ -28,6 +28,7 @@ import functools
 import re
 import weakref
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from ...env import Ask, Server, Session, Tool, ToolResult
@@ -707,8 +708,10 @@ class Planner:
                 value = s.args.get(name)
                 if src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
                     said[name] = self.say.entity(p.entity, value, label=src.text)
-            template = self.rng.choice(s.tool.replies)
-            return self.say.reply(s.tool, template, s.args, s.result.data, said)
+            fitting = _fitting_replies(s.tool, s.args)
+            if fitting:
+                reply = self.rng.choice(fitting)
+                return self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         return self.words.summary(s.tool, s.result.data, sorted(s.cite))
@@ -916,6 +919,15 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
             else args[key].rsplit("@", 1)[-1]
         local = re.sub(r"[^a-z0-9.]", "", f"{first}.{last}".lower())
         args[key] = f"{local}@{domain}"
+
+
+def _fitting_replies(tool: Tool, args: Mapping[str, Any]) -> list[Ask]:
+    """The tool's replies whose bindings the call holds, defaults counted ("Unassigned ..." only
+    for `assignee_id=None`)."""
+    effective = {name: schema["default"] for name, schema in tool.parameters.get("properties", {}).items()
+                 if "default" in schema}
+    effective.update(args)
+    return [reply for reply in tool.replies if reply.agrees(effective)]
 
 
 def _binds(step: Step) -> dict[str, Any]:
