@@ -116,8 +116,12 @@ def test_a_reply_is_chosen_only_for_calls_that_hold_its_bindings() -> None:
     with_files = Ask("Forwarded {message_id} with its attachments.", include_attachments=True)
     without = Ask("Forwarded {message_id}, attachments left out.", include_attachments=False)
     tool = _server(_forward_tools("Forward {message_id} to {to}.", reply=[with_files, without, "Sent."])).tools["forward"]
-    assert _fitting_replies(tool, {"message_id": "M", "to": "a"}) == [with_files, Ask("Sent.")]  # the default: True
-    assert _fitting_replies(tool, {"message_id": "M", "to": "a", "include_attachments": False}) == [without, Ask("Sent.")]
+    assert _fitting_replies(tool, {"message_id": "M", "to": "a"}) == [with_files]  # the default: True
+    assert _fitting_replies(tool, {"message_id": "M", "to": "a", "include_attachments": False}) == [without]
+    urgent = Ask("Forwarded {message_id}, marked urgent.", priority="urgent")
+    tool = _server(_forward_tools("Forward {message_id} to {to}.", reply=[urgent, "Sent."])).tools["forward"]
+    assert _fitting_replies(tool, {"message_id": "M", "to": "a", "priority": "urgent"}) == [urgent]
+    assert _fitting_replies(tool, {"message_id": "M", "to": "a"}) == [Ask("Sent.")]  # no bound reply fits
 
 
 def test_a_reply_that_names_an_option_it_does_not_bind_is_flagged() -> None:

@@ -922,12 +922,14 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any]) -> list[Ask]:
-    """The tool's replies whose bindings the call holds, defaults counted ("Unassigned ..." only
-    for `assignee_id=None`)."""
+    """The replies for this call: those whose bindings it holds (defaults counted), or, where no
+    bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
+    `assignee_id=None`), an unbound one the general case ("Assigned ... to {assignee_id}.")."""
     effective = {name: schema["default"] for name, schema in tool.parameters.get("properties", {}).items()
                  if "default" in schema}
     effective.update(args)
-    return [reply for reply in tool.replies if reply.agrees(effective)]
+    bound = [reply for reply in tool.replies if reply.binds and reply.agrees(effective)]
+    return bound or [reply for reply in tool.replies if not reply.binds]
 
 
 def _binds(step: Step) -> dict[str, Any]:
