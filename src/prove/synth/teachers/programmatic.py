@@ -697,7 +697,7 @@ class Planner:
         assert s.phrase is not None, "only a step planned from a phrasing is asked for"
         return self.say.request(s.tool, s.phrase, s.args, said)
 
-    def _reply(self, s: Step) -> str:
+    def _reply(self, s: Step, opener: bool = True) -> str:
         """What the assistant tells the user after a step: the tool's reply wording, or the results."""
         if s.infeasible:
             return self.words.failure(s.result.error or {})
@@ -711,10 +711,12 @@ class Planner:
             fitting = _fitting_replies(s.tool, s.args)
             if fitting:
                 reply = self.rng.choice(fitting)
-                return self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
+                text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
+                if not s.tool.read_only or all(c in text for c in s.cite):  # a read names what later turns use
+                    return text
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
-        return self.words.summary(s.tool, s.result.data, sorted(s.cite))
+        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener)
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
@@ -802,7 +804,11 @@ class Planner:
                 if s.infeasible:
                     self.decided.strategies.append("give_up")
                 pos += len(group)
-            reply = [self._reply(steps[k]) for k in in_turn if steps[k].asked]
+            reply = []
+            for k in in_turn:
+                if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
+                    reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
+                                                                     if j < k and steps[j].asked)))
             moves.append(Move(text=" ".join(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
         return out
