@@ -382,9 +382,9 @@ class Planner:
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
-        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", label) if w.lower() not in _STOP]
-        if words and len(label.split()) > 2 and self.rng.random() < 0.5:
-            return self.rng.choice(words)
+        words = _head_words(label)
+        if words and self.rng.random() < 0.5:
+            return words
         return label
 
     def _keep(self, found: list[Step], step: Step, steps: list[Step]) -> list[Step]:
@@ -925,6 +925,25 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
             else args[key].rsplit("@", 1)[-1]
         local = re.sub(r"[^a-z0-9.]", "", f"{first}.{last}".lower())
         args[key] = f"{local}@{domain}"
+
+
+def _head_words(label: str) -> str | None:
+    """The words a person searches a long name by: its head noun phrase, before any size, number
+    or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
+    Rug"); None where the name is short already or has no such phrase."""
+    lead: list[str] = []
+    for token in label.split():
+        if any(ch.isdigit() for ch in token) or token.startswith(("(", "-", "/", "&")):
+            break
+        lead.append(token.rstrip(","))
+        if token.endswith(","):
+            break
+    if len(label.split()) <= 2 or len(lead) < 2:
+        return None
+    tail = lead[-2:]
+    if any(w.lower() in _STOP or not re.fullmatch(r"[A-Za-z][A-Za-z'-]{2,}", w) for w in tail):
+        return None
+    return " ".join(tail)
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any]) -> list[Ask]:
