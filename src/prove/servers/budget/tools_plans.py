@@ -13,6 +13,7 @@ from prove.env.values import money
 
 from .server import (
     AccountId,
+    BillableCategoryId,
     BillId,
     BudgetStatus,
     CategoryId,
@@ -35,7 +36,7 @@ from .server import (
     load_tx,
     over_budget_warnings,
 )
-from .world import add_months
+from .world import CATEGORY_IDS, add_months
 
 # A bill can be paid from this many days before its due date.
 tools = Toolset("plans")
@@ -434,7 +435,7 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
 @tools.tool(effect=WRITE, asks=[
     ("Add a {frequency} bill {name} to {payee} for ${amount}, next due {next_due_date}, paid from "
      "{account_id} under {category_id}."),
-    ("Track my new {name} subscription with {payee}: ${amount} {frequency} from {account_id}, under "
+    ("Track my new {name} bill with {payee}: ${amount} {frequency} from {account_id}, under "
      "{category_id}, first due {next_due_date}."),
     Ask("Set up {name}: ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
         "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
@@ -442,12 +443,23 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
     "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
     "{result.name} is tracked now ({result.bill_id}), ${result.amount} {frequency}.",
 ], values={
-    "name": ["Hulu", "YouTube Premium", "Pet insurance", "Cloud storage", "Audible", "Meal kit",
-             "Dog walker", "Parking permit"],
-    "payee": ["Hulu", "Google", "Lemonade Pet", "Dropbox", "Audible", "HelloFresh", "Rover",
-              "City Parking Office"],
+    # A bill with its payee, the category it belongs under, how often it comes and what it costs.
+    "name, payee, category_id, frequency, amount": [
+        ("Hulu", "Hulu", CATEGORY_IDS["Subscriptions"], "monthly", 17.99),
+        ("YouTube Premium", "Google", CATEGORY_IDS["Subscriptions"], "monthly", 13.99),
+        ("Cloud storage", "Dropbox", CATEGORY_IDS["Subscriptions"], "yearly", 119.88),
+        ("Audible", "Audible", CATEGORY_IDS["Subscriptions"], "monthly", 14.95),
+        ("Meal kit", "HelloFresh", CATEGORY_IDS["Groceries"], "weekly", 59.99),
+        ("Grocery delivery", "Instacart", CATEGORY_IDS["Groceries"], "monthly", 9.99),
+        ("Pet food delivery", "Chewy", CATEGORY_IDS["Pets"], "monthly", 45.0),
+        ("Pet insurance", "Lemonade Pet", CATEGORY_IDS["Insurance"], "monthly", 24.0),
+        ("Dog walker", "Rover", CATEGORY_IDS["Pets"], "weekly", 75.0),
+        ("Yoga classes", "CorePower Yoga", CATEGORY_IDS["Fitness"], "monthly", 89.0),
+        ("Second phone line", "Mint Mobile", CATEGORY_IDS["Phone & Internet"], "monthly", 15.0),
+        ("Home insurance", "State Farm", CATEGORY_IDS["Insurance"], "quarterly", 310.0),
+    ],
 })
-def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId,
+def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: BillableCategoryId, account_id: AccountId,
              frequency: Literal["weekly", "monthly", "quarterly", "yearly"], next_due_date: date,
              autopay: bool = False) -> Bill:
     """Start tracking a recurring bill.
@@ -489,13 +501,14 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Expe
 
 
 @tools.tool(effect=WRITE, asks=[
-    "My {bill_id} went up to ${amount}; update it.",
+    "{bill_id} is ${amount} now; update it.",
     Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True),
     "Push the next due date of {bill_id} to {next_due_date}.",
     Ask("Stop paying {bill_id} automatically; I'll pay it myself.", autopay=False),
 ], reply=[
+    Ask("{result.name} is paid automatically from {account_id} from now on.", autopay=True),
+    Ask("Autopay is off for {result.name}; you'll pay it yourself from now on.", autopay=False),
     "Updated {result.name}: ${result.amount}, next due {result.next_due_date}.",
-    "{bill_id} is up to date.",
 ])
 def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due_date: date | None = None,
                 account_id: AccountId | None = None, category_id: ExpenseCategoryId | None = None,

@@ -56,7 +56,7 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
 @tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
-    "Send {user_id} {amount} for {note} using {source_id}.",
+    "Send {user_id} ${amount} for {note} using {source_id}.",
     Ask("Pay {user_id} ${amount} for '{note}' and keep it private.", audience="private"),
     Ask("Send ${amount} to {user_id} for {note}, and share it publicly.", audience="public"),
 ], reply=[
@@ -66,7 +66,7 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
 ], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
                     "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
                     "Gas money for the road trip"]})
-def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_id: SourceId | None = None,
+def send_payment(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note, source_id: SourceId | None = None,
                  audience: Audience = "friends") -> PaymentReceipt:
     """Send money to another member, a person or a business. Payments cannot be cancelled.
 

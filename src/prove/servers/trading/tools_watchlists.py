@@ -74,10 +74,8 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
     "Created the {result.name} watchlist with {result.count} securities.",
     "Done: your watchlist {name} is ready.",
 ], values={
-    "name": [
-        "Tech", "Dividend income", "Energy", "Long-term holds", "ETFs to research", "Earnings this week",
-        "Healthcare", "Growth ideas",
-    ],
+    # The tickers of a new list are drawn from the world: names that fit any of them.
+    "name": ["Shortlist", "Ideas for March", "To research", "Watching closely", "Next buys", "Maybe later"],
 })
 def create_watchlist(ctx: Ctx, name: Name,
                      tickers: Annotated[list[Ticker], Field(max_length=MAX_WATCH_ITEMS)] | None = None) -> Watchlist:
