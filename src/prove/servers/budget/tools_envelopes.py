@@ -198,8 +198,11 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     "How much have I spent on {category_id} in {month}?",
     "Show me {category_id} with its transactions.",
     "What's left in {category_id} this month?",
+], reply=[
+    "In {result.month}, {result.name} has ${result.spent} spent of ${result.budgeted} budgeted, leaving "
+    "${result.remaining}, over {result.transactions} entries.",
 ])
-def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) -> CategoryDetail:
+def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
 
     The recurring bills charged to the category are listed too.
@@ -230,10 +233,9 @@ def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) 
     "How has my spending on {category_id} changed over the last {months} months?",
     "Show the monthly history of {category_id}.",
 ], reply=[
-    "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month and "
-    "went over budget in {result.months_over_budget} of them.",
+    "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month.",
 ])
-def get_category_history(ctx: Ctx, category_id: CategoryId,
+def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
                          months: Annotated[int, Field(ge=1, le=24)] = 6) -> CategoryHistory:
     """Show a category's budget and spending month by month, ending with the current month.
 

@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money, parse_date
 
 from .server import (
+    ClientId,
     INVOICE_SQL,
     Invoice,
     InvoiceId,
@@ -57,7 +58,7 @@ class LineItem(BaseModel):
          "Late cancellation"),
     ],
 })
-def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem], Field(min_length=1, max_length=20)],
+def create_invoice(ctx: Ctx, customer_id: ClientId, items: Annotated[list[LineItem], Field(min_length=1, max_length=20)],
                    due_date: str, title: Text | None = None) -> Invoice:
     """Create and send an invoice to a client for work done by the member's business.
 
@@ -147,6 +148,9 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     "Show me {invoice_id}.",
     "Has {invoice_id} been paid?",
     "How many reminders have gone out for {invoice_id}?",
+], reply=[
+    "{result.title}, ${result.amount} to {result.customer_name}, is {result.status}; it was due {result.due_date}, "
+    "and reminders sent so far: {result.reminders_sent}.",
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.
