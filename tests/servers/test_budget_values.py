@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from prove.env import Session, registry
-from prove.servers.budget.world import CATEGORY_IDS
+from prove.servers.budget.world import BILL_IDS, CATEGORY_IDS
 
 from .helpers import ok
 
@@ -41,7 +41,8 @@ def test_add_bill_offers_a_monthly_bill_for_every_category_it_draws() -> None:
     candidates = tool.values["name, payee, category_id, frequency, amount"]
     for world in range(4):
         s = Session("budget", world=world)
-        for (category_id,) in SERVER.template(world).db.execute(f"SELECT category_id FROM categories WHERE {where}"):
+        for (category_id,) in SERVER.template(world).db.execute(
+                f"SELECT category_id FROM categories WHERE status = 'active' AND {where}"):
             assert any(c[2] == category_id and c[3] == "monthly" for c in candidates), category_id
 
 
@@ -53,3 +54,17 @@ def test_an_expense_drawn_from_the_candidates_is_logged_under_its_category() -> 
     entry = ok(s, "add_expense", {"amount": 12.5, "category_id": category_id, "account_id": account,
                                   "payee": payee, "note": note})["transaction"]
     assert (entry["category_name"], entry["payee"], entry["note"]) == ("Groceries", payee, note)
+
+
+@pytest.mark.parametrize("world", range(4))
+def test_a_bill_has_the_same_id_in_every_world_and_amounts_to_be_paid_and_raised_to(world: int) -> None:
+    s = Session("budget", world=world)
+    bills = [b for b in ok(s, "list_bills", {"status": "all"})["bills"] if b["name"] in BILL_IDS]
+    assert bills and all(BILL_IDS[b["name"]] == b["bill_id"] for b in bills)
+    for tool in ("pay_bill", "update_bill"):
+        candidates = SERVER.tools[tool].values["bill_id, amount"]
+        for bill in bills:
+            amounts = [a for bid, a in candidates if bid == bill["bill_id"]]
+            assert amounts, (tool, bill["name"])
+            # Within the bill's own scale: never a $92 cycle of a $4 subscription.
+            assert all(0.2 * bill["amount"] <= a <= 5 * bill["amount"] for a in amounts), (tool, bill["name"], amounts)

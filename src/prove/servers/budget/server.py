@@ -63,10 +63,6 @@ IncomeCategoryId = CATEGORY.where("kind = 'income'")
 UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
 FundingAccountId = ACCOUNT.where("type != 'credit_card'")
 FundedGoalId = GOAL.where("saved_amount > 0")
-# The categories whose bills add_bill's candidates name (see its values).
-BillableCategoryId = CATEGORY.where("kind = 'expense' AND category_id IN ("
-                                    + ", ".join(f"'{CATEGORY_IDS[n]}'" for n in ("Subscriptions", "Groceries",
-                                                "Insurance", "Pets", "Fitness", "Phone & Internet")) + ")")
 EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
                                     "(SELECT category_id FROM bills WHERE status = 'active')")
 # Entries that a correction takes: grocery purchases, which may belong under Shopping or Household.

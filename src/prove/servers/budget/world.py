@@ -94,6 +94,8 @@ ARCHIVED = "Kids' Activities"
 # world ('CAT-10007' is always Groceries), and one a world lacks leaves its ID unused.
 CATALOG = (*dict.fromkeys(b[0] for b in BILLS), *(v[0] for v in VARIABLE), *INCOME, ARCHIVED)
 CATEGORY_IDS = {name: f"CAT-{10001 + i}" for i, name in enumerate(CATALOG)}
+# Likewise every recurring bill a world may track keeps its ID ('BILL-10007' is always Spotify Premium).
+BILL_IDS = {b[2]: f"BILL-{10001 + i}" for i, b in enumerate(BILLS)}
 
 
 def money_round(x: float) -> float:
@@ -210,8 +212,10 @@ def build_world(w: WorldGen) -> dict[str, Any]:
     bills: list[dict[str, Any]] = []
     tx_specs: list[dict[str, Any]] = []  # transactions before IDs are assigned
     overdue_bill = rng.choice([b[2] for b in bill_specs if b[6] == "monthly" and b[2] != "Rent"])
+    reserved_bills = {b[2]: w.new_id("BILL") for b in BILLS}
+    assert reserved_bills == BILL_IDS
     for cat, _, name, payee, _, _, freq, variable_amount in bill_specs:
-        bid = w.new_id("BILL")
+        bid = reserved_bills[name]
         amount = bill_amounts[name]
         pays_from = checking if cat in ("Rent", "Utilities", "Insurance") else rng.choice(spenders)
         day = 1 if name == "Rent" else rng.randint(4, 13) if name == overdue_bill else rng.randint(3, 28)

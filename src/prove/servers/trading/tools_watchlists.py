@@ -71,7 +71,7 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
     "Create a watchlist called {name}.",
     "Start a new watchlist named {name} with {tickers} on it.",
 ], reply=[
-    "Created the {result.name} watchlist with {result.count} securities.",
+    "Created the {result.name} watchlist with {result.count} tickers on it.",
     "Done: your watchlist {name} is ready.",
 ], values={
     # The tickers of a new list are drawn from the world: names that fit any of them.
@@ -116,7 +116,7 @@ def create_watchlist(ctx: Ctx, name: Name,
     "Put {ticker} on {watchlist_id} so I can keep an eye on it.",
 ], reply=[
     "Added {ticker} to {watchlist_id}.",
-    "Done: {watchlist_id} now holds {result.count} securities.",
+    "Done: {watchlist_id} now holds {result.count} tickers.",
 ])
 def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Add a security to a watchlist.
@@ -153,7 +153,7 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
     "Remove {ticker} from {watchlist_id}.",
 ], reply=[
     "Removed {ticker} from {watchlist_id}.",
-    "Done: {ticker} is off the list; {result.count} securities remain.",
+    "Done: {ticker} is off the list; {result.count} tickers remain.",
 ])
 def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Remove a security from a watchlist.
@@ -185,7 +185,7 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
     "I don't need {watchlist_id} anymore, remove it.",
 ], reply=[
     "Deleted the {result.name} watchlist.",
-    "Done: the watchlist and its {result.removed_items} securities are gone.",
+    "Done: the watchlist and its {result.removed_items} tickers are gone.",
 ])
 def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
     """Delete a watchlist and everything on it (the securities themselves are not affected).
