@@ -23,15 +23,15 @@ def test_a_category_has_the_same_id_in_every_world(world: int) -> None:
 def test_every_category_add_expense_can_draw_has_payees_that_fit_it(world: int) -> None:
     s = Session("budget", world=world)
     tool = SERVER.tools["add_expense"]
-    candidates = tool.values["category_id, payee, note"]
+    candidates = tool.values["category_id, payee, note, amount"]
     where = next(p.where for p in tool.params if p.name == "category_id")
     drawable = [r[0] for r in SERVER.template(world).db.execute(f"SELECT category_id FROM categories WHERE status = 'active' AND {where}")]
     assert drawable
     for category_id in drawable:
-        payees = {payee for cid, payee, _ in candidates if cid == category_id}
+        payees = {payee for cid, payee, _, _ in candidates if cid == category_id}
         assert payees, category_id
         # A payee of Groceries is never offered for Coffee Shops, and so on.
-        others = {payee for cid, payee, _ in candidates if cid != category_id}
+        others = {payee for cid, payee, _, _ in candidates if cid != category_id}
         assert not payees & others or category_id in (CATEGORY_IDS["Shopping"], CATEGORY_IDS["Household"])
 
 
@@ -49,9 +49,9 @@ def test_add_bill_offers_a_monthly_bill_for_every_category_it_draws() -> None:
 def test_an_expense_drawn_from_the_candidates_is_logged_under_its_category() -> None:
     s = Session("budget", world=0)
     account = ok(s, "list_accounts")["accounts"][0]["account_id"]
-    category_id, payee, note = next(c for c in SERVER.tools["add_expense"].values["category_id, payee, note"]
+    category_id, payee, note, amount = next(c for c in SERVER.tools["add_expense"].values["category_id, payee, note, amount"]
                                     if c[0] == CATEGORY_IDS["Groceries"])
-    entry = ok(s, "add_expense", {"amount": 12.5, "category_id": category_id, "account_id": account,
+    entry = ok(s, "add_expense", {"amount": amount, "category_id": category_id, "account_id": account,
                                   "payee": payee, "note": note})["transaction"]
     assert (entry["category_name"], entry["payee"], entry["note"]) == ("Groceries", payee, note)
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import money
 
-from .world import CATEGORY_IDS, build_world
+from .world import CATEGORY_IDS, VARIABLE, build_world
 
 ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
                      description="a bank account, credit card or cash wallet of the user", live="status = 'open'")
@@ -120,8 +120,20 @@ INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
            (CATEGORY_IDS["Other Income"], "Tax refund", "2025 federal refund"),
            (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
 GROCERY_FIXES = [(payee, note) for payee in _EXPENSES["Groceries"][0] for note in _EXPENSES["Groceries"][1]]
-EXPENSES = [(CATEGORY_IDS[category], payee, note) for category, (payees, notes) in _EXPENSES.items()
-            for payee in payees for note in notes]
+# What one entry of a category costs: within the range the world's history draws it from
+# (world.VARIABLE), or a plausible one-off for a bill category.
+_SPANS = {v[0]: (v[4], v[5]) for v in VARIABLE} | {
+    "Rent": (900, 2400), "Utilities": (40, 120), "Phone & Internet": (45, 90), "Subscriptions": (9.99, 17.99),
+    "Fitness": (15, 60), "Insurance": (120, 480)}
+
+
+def _amounts(category: str) -> tuple[float, ...]:
+    lo, hi = _SPANS[category]
+    return tuple(sorted({round(lo + (hi - lo) * share, 2) for share in (0.25, 0.6)}))
+
+
+EXPENSES = [(CATEGORY_IDS[category], payee, note, amount) for category, (payees, notes) in _EXPENSES.items()
+            for payee in payees for note in notes for amount in _amounts(category)]
 
 
 # ----- models ------------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
     "List the {kind} entries in {category_id}.",
     "Show the last {limit} transactions on {account_id}.",
     Ask("What income came in since {start_date}?", kind="income"),
-    "Which purchases were over ${min_amount}?",
+    Ask("Which purchases were over ${min_amount}?", kind="expense"),
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id: CategoryId | None = None,
                       kind: Literal["expense", "income", "goal_transfer"] | None = None,
@@ -183,7 +183,7 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
     "Recorded the expense ({result.transaction.transaction_id}).",
 ], values={
-    "category_id, payee, note": EXPENSES,
+    "category_id, payee, note, amount": EXPENSES,
 })
 def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, account_id: AccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
@@ -278,8 +278,8 @@ def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name,
     "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
     "{transaction_id} actually happened on {date}; fix the date.",
 ], reply=[
-    "Updated {transaction_id}: it is now {result.transaction.payee} on {result.transaction.date}, under "
-    "{result.transaction.category_name}.",
+    "Updated {transaction_id}: it is now {result.transaction.payee}, {result.transaction.amount}, on "
+    "{result.transaction.date}, under {result.transaction.category_name}.",
     "Fixed the entry ({result.transaction.payee}, {result.transaction.date}, {result.transaction.category_name}); "
     "the account balance is {result.account_balance} dollars now.",
 ], values={
