@@ -200,7 +200,7 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     "What's left in {category_id} this month?",
 ], reply=[
     "In {result.month}, {result.name} has ${result.spent} spent of ${result.budgeted} budgeted, leaving "
-    "${result.remaining}, over {result.transactions} entries.",
+    "${result.remaining} (entries this month: {result.transactions}).",
 ])
 def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
