@@ -357,8 +357,8 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
     "I have a promo code, {code}. Can you use it?",
     "Use {code} on this order.",
 ], reply=[
-    "Applied {code}: you save ${result.discount}, and ${result.amount_due} is due.",
-    "{code} is on your cart; the discount is ${result.discount}.",
+    "Applied {code} ({result.coupon_description}); ${result.amount_due} is due now, shipping included.",
+    "{code} is on your cart, so ${result.amount_due} is due with shipping.",
 ])
 def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     """Apply a coupon code to the cart, replacing any coupon already applied.
