@@ -380,3 +380,46 @@ def test_more_state_failures(s: Session) -> None:
 ])
 def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
     fails(s, tool, "not_found", args)
+
+
+# ----- what the replies of the reads say --------------------------------------------------------
+
+
+def test_store_open_status_and_hours_agree_with_the_store(s: Session) -> None:
+    for store in stores(s):
+        got = ok(s, "get_store", {"store_id": store["store_id"]})
+        if got["status"] != "open":
+            assert got["open_status"].startswith("temporarily closed")
+        elif got["open_now"]:
+            assert got["open_status"].startswith("open now, until ")
+        else:
+            assert got["open_status"].startswith("closed now")
+        assert got["hours_text"].startswith("Monday") or got["hours_text"].startswith("closed Monday")
+    # Monday 09:00: a store that opens at 10 says when it opens, today
+    later = [st for st in stores(s) if st["status"] == "open" and not st["open_now"]]
+    assert later
+    assert all("opening" in ok(s, "get_store", {"store_id": st["store_id"]})["open_status"] for st in later)
+
+
+def test_store_hours_text_groups_days_with_the_same_hours() -> None:
+    from prove.servers.retail_chain.tools_stores import hours_text
+    week = {d: ("09:00", "21:00") for d in range(5)} | {5: ("10:00", "20:30")}
+    assert hours_text(week) == "Monday to Friday 9 AM-9 PM, Saturday 10 AM-8:30 PM, closed Sunday"
+    assert hours_text({0: ("09:00", "17:00"), 1: ("09:00", "17:00")}).startswith("Monday and Tuesday 9 AM-5 PM")
+
+
+def test_price_check_says_whether_it_is_on_clearance(s: Session) -> None:
+    seen = set()
+    for store in stores(s, pickup_only=True):
+        for item in ok(s, "search_products", {"limit": 50})["products"]:
+            got = s.call("check_price", {"product_id": item["product_id"], "store_id": store["store_id"]})
+            if not got.ok:
+                continue
+            d = got.data
+            seen.add(d["on_clearance"])
+            if d["on_clearance"]:
+                assert d["clearance_note"] == (f"it's on clearance, ${d['savings']:.2f} off the "
+                                               f"${d['list_price']:.2f} list price")
+            else:
+                assert d["clearance_note"] == "it isn't on clearance"
+    assert seen == {True, False}
