@@ -377,3 +377,47 @@ def test_more_ownership_failures(s: Session) -> None:
 ])
 def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
     fails(s, tool, "not_found", args)
+
+
+# ----- what the values, phrasings and replies say ------------------------------------------------
+
+
+def test_a_new_listing_goes_with_its_category(s: Session) -> None:
+    tool = SERVER.tools["create_listing"]
+    names = {c["category_id"]: c["name"] for c in ok(s, "list_categories")["categories"]}
+    fits = {"Kindle": "Electronics", "Canon": "Cameras & Photo", "Guitar": "Musical Instruments",
+            "Stratocaster": "Musical Instruments", "Nintendo": "Video Games", "PlayStation": "Video Games",
+            "Creuset": "Home & Kitchen", "Instant Pot": "Home & Kitchen", "Kallax": "Furniture",
+            "table": "Furniture", "Pokemon": "Collectibles", "baseball": "Collectibles", "bike": "Sports & Outdoors",
+            "jeans": "Clothing & Shoes", "jacket": "Clothing & Shoes", "Harry Potter": "Books", "Lord of the Rings": "Books",
+            "Lego": "Toys & Hobbies", "train": "Toys & Hobbies", "earrings": "Jewelry & Watches",
+            "watch": "Jewelry & Watches", "GoPro": "Cameras & Photo", "Bose": "Electronics"}
+    tuples = tool.values["category_id, listing_title, price"]
+    assert {c for c, _, _ in tuples} == set(names)  # every category has items, every item a real category
+    for category_id, title, _ in tuples:
+        word = next(w for w in fits if w.lower() in title.lower())
+        assert names[category_id] == fits[word], title
+    listing = ok(s, "create_listing", {"category_id": "CAT-10006", "listing_title": "IKEA Kallax shelf, white",
+                                       "price": 60.0, "condition": "good"})
+    assert listing["category"] == "Furniture"
+
+
+def test_seller_profiles_are_asked_of_other_members() -> None:
+    member = SERVER.tools["get_seller_profile"].params[0]
+    assert member.where == "is_self = 0"
+
+
+def test_a_message_to_a_seller_is_a_buyers_question() -> None:
+    tool = SERVER.tools["send_message"]
+    assert all(b.endswith("?") for b in tool.values["body"])
+    replies = [a for a in tool.asks if "recipient_id" in a.slots]
+    assert replies and all("body" in a.binds and "{body}" not in a.text for a in replies)
+
+
+def test_edit_listing_replies_say_what_changed(s: Session) -> None:
+    tool = SERVER.tools["edit_listing"]
+    bound = {a.binds.get("accepts_offers"): a.text for a in tool.replies if a.binds}
+    assert "no longer" in bound[False] and "can make offers" in bound[True]
+    mine = ok(s, "list_my_listings", {"status": "active"})["listings"][0]
+    got = ok(s, "edit_listing", {"listing_id": mine["listing_id"], "accepts_offers": False})
+    assert got["accepts_offers"] is False and got["price"] == mine["price"]  # 'it stays at $price'

@@ -51,6 +51,8 @@ server = Server(
 )
 
 MemberId = MEMBER.id
+# Another member (a seller to look up): the signed-in member is not their own seller.
+OtherMemberId = MEMBER.where("is_self = 0")
 CategoryId = CATEGORY.id
 ListingId = LISTING.id
 OfferId = OFFER.id

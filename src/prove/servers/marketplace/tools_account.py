@@ -15,6 +15,7 @@ from .server import (
     ListingId,
     MemberId,
     MessageId,
+    OtherMemberId,
     OrderId,
     PaymentMethodId,
     RatingId,
@@ -157,7 +158,7 @@ def get_account(ctx: Ctx) -> Account:
     "Is {member_id} a trustworthy seller? Show their ratings.",
     "Tell me about {member_id}.",
 ])
-def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
+def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
     """Look up a member's public profile: location, rating, sales and their five latest ratings.
 
     Args:
@@ -235,15 +236,16 @@ def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Fie
 
 @tools.tool(effect=WRITE, asks=[
     "Ask the seller of {listing_id}: {body}",
-    "Reply to {recipient_id} about {listing_id}: {body}",
+    Ask("Reply to {recipient_id} about {listing_id}: 'Yes, it's still available.'", body="Yes, it's still available."),
+    Ask("Write back to {recipient_id} about {listing_id}: 'Thanks for your interest, happy to answer any "
+        "questions.'", body="Thanks for your interest, happy to answer any questions."),
     "Message the seller of {listing_id} and say '{body}'.",
 ], reply=[
-    "Sent your message about {listing_id} to {result.recipient_username}.",
-    "Done: {result.recipient_username} has your message.",
+    "Sent your message to {result.recipient_username}: '{body}'",
+    "Done: {result.recipient_username} has your message about '{result.listing_title}'.",
 ], values={"body": ["Is this still available?", "Would you ship to Denver?", "Can you send a photo of the back?",
-                    "Does it come with the original charger?", "Thanks, I'll ship it tomorrow morning.",
-                    "Is the price negotiable?", "Yes, it's still available.",
-                    "Could you combine shipping if I buy two?"]})
+                    "Does it come with the original charger?", "Is the price negotiable?",
+                    "Could you combine shipping if I buy two?", "Are there any scratches not shown in the photos?"]})
 def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max_length=2000)],
                  recipient_id: MemberId | None = None) -> Message:
     """Send a message about a listing: to its seller, or, on the member's own listing, to an interested member.

@@ -236,8 +236,10 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
     Ask("Counter {offer_id} at ${counter_amount}.", action="counter"),
     Ask("Say yes to {offer_id}, I'll sell at that price.", action="accept"),
 ], reply=[
-    "Done: the offer on '{result.offer.listing_title}' is now {result.offer.status}.",
-    "I've answered {offer_id}; it's {result.offer.status}.",
+    Ask("Accepted {offer_id}: '{result.offer.listing_title}' sells for ${result.offer.amount}.", action="accept"),
+    Ask("Done: you accepted the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="accept"),
+    Ask("Rejected {offer_id}, the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="reject"),
+    Ask("Countered {offer_id} at ${counter_amount}; the buyer can take it or leave it.", action="counter"),
 ])
 def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "reject", "counter"],
                      counter_amount: Amount | None = None) -> OfferResponse:
