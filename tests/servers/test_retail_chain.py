@@ -394,7 +394,6 @@ def test_store_open_status_and_hours_agree_with_the_store(s: Session) -> None:
             assert got["open_status"].startswith("open now, until ")
         else:
             assert got["open_status"].startswith("closed now")
-        assert got["hours_text"].startswith("Monday") or got["hours_text"].startswith("closed Monday")
     # Monday 09:00: a store that opens at 10 says when it opens, today
     later = [st for st in stores(s) if st["status"] == "open" and not st["open_now"]]
     assert later
@@ -406,6 +405,23 @@ def test_store_hours_text_groups_days_with_the_same_hours() -> None:
     week = {d: ("09:00", "21:00") for d in range(5)} | {5: ("10:00", "20:30")}
     assert hours_text(week) == "Monday to Friday 9 AM-9 PM, Saturday 10 AM-8:30 PM, closed Sunday"
     assert hours_text({0: ("09:00", "17:00"), 1: ("09:00", "17:00")}).startswith("Monday and Tuesday 9 AM-5 PM")
+    # a closed day is said last, not as the start of the week
+    assert hours_text({d: ("07:00", "18:00") for d in range(1, 7)}) == "Tuesday to Sunday 7 AM-6 PM, closed Monday"
+
+
+def test_availability_names_the_stores(s: Session) -> None:
+    product = ok(s, "search_products", {"limit": 1})["products"][0]
+    got = ok(s, "check_availability", {"product_id": product["product_id"], "in_stock_only": False})
+    assert got["stores"]
+    for st in got["stores"]:
+        assert (f"{st['store_name']} ({st['available']} at ${st['price']:.2f})" if st["available"]
+                else f"{st['store_name']} (none left, ${st['price']:.2f})") in got["stores_text"]
+    none = ok(s, "check_availability", {"product_id": product["product_id"], "city": "Nowhere"})
+    assert none["stores_text"] == "none"
+
+
+def test_a_new_home_store_is_not_the_current_one() -> None:
+    assert "home_store_id" in SERVER.tools["set_home_store"].params[0].where
 
 
 def test_price_check_says_whether_it_is_on_clearance(s: Session) -> None:

@@ -449,3 +449,9 @@ def test_order_progress_says_where_it_is_and_until_when_it_can_be_returned(s):
 def test_a_free_shipping_coupon_is_not_reported_as_saving_nothing():
     replies = [r.text for r in SERVER.tools["apply_coupon"].replies]
     assert not any("{result.discount}" in r for r in replies)
+
+
+def test_review_words_fit_any_product():
+    """The product is drawn apart from the words: none names a use ('coffee', 'size') some products lack."""
+    for _, title, body in SERVER.tools["write_review"].values["rating, title, body"]:
+        assert not any(w in (title + body).lower() for w in ("coffee", "size", "cup", "working", "leak")), title

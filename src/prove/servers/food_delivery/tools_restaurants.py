@@ -165,12 +165,15 @@ def _hours_text(hours: list[OpeningHours]) -> str:
             runs[-1] = (runs[-1][0], h.day, h.opens, h.closes)
         else:
             runs.append((h.day, h.day, h.opens, h.closes))
-    parts = []
+    open_, closed = [], []
     for first, last, opens, closes in runs:
         join = " and " if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 else " to "
         days = first if first == last else f"{first}{join}{last}"
-        parts.append(f"{days} {_clock(opens)}-{_clock(closes)}" if opens and closes else f"closed {days}")
-    return ", ".join(parts)
+        if opens and closes:
+            open_.append(f"{days} {_clock(opens)}-{_clock(closes)}")
+        else:
+            closed.append(days)
+    return ", ".join(open_ + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
 
 
 def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:

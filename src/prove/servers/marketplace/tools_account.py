@@ -54,6 +54,7 @@ class Account(BaseModel):
     seller_rating: float | None
     seller_rating_count: int
     payment_methods: list[PaymentMethod]
+    payment_methods_text: str = Field(description="the payment methods on one line, the default one marked")
 
 
 class Rating(BaseModel):
@@ -128,6 +129,9 @@ RATING_SQL = ("SELECT r.*, m.username AS rater_username FROM ratings r "
 @tools.tool(effect=READ, asks=[
     "What's my marketplace balance?",
     "Which cards do I have on my marketplace account?",
+], reply=[
+    "Your marketplace balance is ${result.balance}, and you pay with {result.payment_methods_text}.",
+    "You have ${result.balance} on your marketplace balance; your payment methods are {result.payment_methods_text}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in member's account: profile, marketplace balance, seller rating and payment methods.
@@ -151,7 +155,17 @@ def get_account(ctx: Ctx) -> Account:
     return Account(member_id=member_id, username=row["username"], full_name=row["full_name"], email=row["email"],
                    shipping_address=row["shipping_address"], member_since=row["joined_on"], balance=row["balance"],
                    active_listings=row["active"], max_active_listings=row["max_active_listings"],
-                   seller_rating=row["rating"], seller_rating_count=row["rating_count"], payment_methods=methods)
+                   seller_rating=row["rating"], seller_rating_count=row["rating_count"], payment_methods=methods,
+                   payment_methods_text=_methods_text(methods))
+
+
+def _methods_text(methods: list[PaymentMethod]) -> str:
+    """'Visa ending 4242 (your default), PayPal and Discover ending 7542 (expired)'."""
+    parts = [m.label + (" (your default)" if m.is_default else "") + (" (expired)" if m.expired else "")
+             for m in methods]
+    if not parts:
+        return "no saved payment method"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @tools.tool(effect=READ, asks=[
@@ -236,9 +250,6 @@ def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Fie
 
 @tools.tool(effect=WRITE, asks=[
     "Ask the seller of {listing_id}: {body}",
-    Ask("Reply to {recipient_id} about {listing_id}: 'Yes, it's still available.'", body="Yes, it's still available."),
-    Ask("Write back to {recipient_id} about {listing_id}: 'Thanks for your interest, happy to answer any "
-        "questions.'", body="Thanks for your interest, happy to answer any questions."),
     "Message the seller of {listing_id} and say '{body}'.",
 ], reply=[
     "Sent your message to {result.recipient_username}: '{body}'",

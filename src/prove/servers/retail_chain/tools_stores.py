@@ -15,7 +15,7 @@ from .server import (
     WEEKDAYS,
     CustomerId,
     Limit,
-    OpenStoreId,
+    OtherOpenStoreId,
     ProductId,
     StoreId,
     is_open,
@@ -105,6 +105,7 @@ class StockList(BaseModel):
     product_name: str
     stores: list[StoreStock]
     total: int
+    stores_text: str = Field(description="The stores on one line with their units and price, or 'none'.")
 
 
 class PriceCheck(BaseModel):
@@ -157,12 +158,15 @@ def hours_text(hours: dict[int, tuple[str, str]]) -> str:
             runs[-1] = (runs[-1][0], d, h)
         else:
             runs.append((d, d, h))
-    parts = []
+    open_, closed = [], []
     for first, last, h in runs:
         join = " and " if last == first + 1 else " to "
         days = WEEKDAYS[first] if first == last else f"{WEEKDAYS[first]}{join}{WEEKDAYS[last]}"
-        parts.append(f"{days} {_clock(h[0])}-{_clock(h[1])}" if h else f"closed {days}")
-    return ", ".join(parts)
+        if h:
+            open_.append(f"{days} {_clock(h[0])}-{_clock(h[1])}")
+        else:
+            closed.append(days)
+    return ", ".join(open_ + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
 
 
 def open_status(row, hours: dict[int, tuple[str, str]], now: datetime) -> str:  # noqa: ANN001 - a sqlite3.Row
@@ -329,6 +333,9 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     Ask("Which stores have {product_id} in stock?", in_stock_only=True),
     "Is {product_id} available anywhere in {city}?",
     Ask("Which stores carry {product_id} at all, even the ones out of stock?", in_stock_only=False),
+], reply=[
+    Ask("Stores with {result.product_name} in stock: {result.stores_text}.", in_stock_only=True),
+    Ask("Stores that carry {result.product_name}: {result.stores_text}.", in_stock_only=False),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
@@ -364,7 +371,17 @@ def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
     out = [StoreStock(store_id=r["store_id"], store_name=r["name"], city=r["city"], available=r["available"],
                       price=r["price"], on_clearance=bool(r["clearance"]), offers_pickup=bool(r["offers_pickup"]),
                       open_now=is_open(r, weekly_hours(ctx, r["store_id"]), now)) for r in rows]
-    return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out))
+    return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out),
+                     stores_text=_stores_text(out))
+
+
+def _stores_text(stores: list[StoreStock]) -> str:
+    """'Harbor Supply Co. Proctor (5 at $24.00) and Harbor Supply Co. Westside (none left, $24.00)'."""
+    if not stores:
+        return "none"
+    parts = [f"{st.store_name} ({st.available} at ${st.price:.2f})" if st.available
+             else f"{st.store_name} (none left, ${st.price:.2f})" for st in stores]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @tools.tool(effect=READ, asks=[
@@ -412,7 +429,7 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
     "Done: {store_id} is now your home store.",
     "I've set your home store to {result.home_store_name}.",
 ])
-def set_home_store(ctx: Ctx, store_id: OpenStoreId) -> HomeStore:
+def set_home_store(ctx: Ctx, store_id: OtherOpenStoreId) -> HomeStore:
     """Set the customer's home store, the one shown first and used for store news.
 
     Args:

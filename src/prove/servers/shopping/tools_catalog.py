@@ -383,12 +383,13 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     "Posted your review '{title}' for {product_id}.",
 ], values={
     "rating, title, body": [
-        (5, "Keeps coffee hot all morning", "Fits my car's cup holder and does not leak."),
-        (5, "Exactly as described", "Arrived quickly and works as advertised."),
+        # words that fit any product (a book, a shirt or a blender): the product is drawn apart from them
+        (5, "Exactly as described", "Arrived quickly and is just what the photos show."),
+        (5, "Love it", "Great quality; I would buy it again."),
         (4, "Great value for the price", "Does the job well; the finish could be a little better."),
-        (3, "Runs a size small", "I had to exchange for a larger size, but the quality is great."),
-        (2, "Disappointing", "It stopped working after two weeks."),
-        (1, "Arrived broken", "The box was crushed and the item was cracked.")],
+        (3, "It's okay", "Fine for the price, but it feels cheaper than I expected."),
+        (2, "Disappointing", "The quality doesn't match the photos."),
+        (1, "Arrived damaged", "The box was crushed and the item inside was damaged.")],
 })
 def write_review(ctx: Ctx, product_id: BoughtProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
                  body: LongText) -> Review:
