@@ -430,3 +430,10 @@ def test_edit_listing_replies_say_what_changed(s: Session) -> None:
     mine = ok(s, "list_my_listings", {"status": "active"})["listings"][0]
     got = ok(s, "edit_listing", {"listing_id": mine["listing_id"], "accepts_offers": False})
     assert got["accepts_offers"] is False and got["price"] == mine["price"]  # 'it stays at $price'
+
+
+def test_sorted_searches_are_asked_of_a_category() -> None:
+    """'The newest <one listing's title> listings' makes no sense: a phrasing that binds a sort names no query."""
+    for ask in SERVER.tools["search_listings"].asks:
+        if "sort" in ask.binds:
+            assert "query" not in ask.slots and "category_id" in ask.slots, ask.text

@@ -455,3 +455,24 @@ def test_review_words_fit_any_product():
     """The product is drawn apart from the words: none names a use ('coffee', 'size') some products lack."""
     for _, title, body in SERVER.tools["write_review"].values["rating, title, body"]:
         assert not any(w in (title + body).lower() for w in ("coffee", "size", "cup", "working", "leak")), title
+
+
+def test_a_new_address_has_a_city_with_its_state_and_zip():
+    tuples = SERVER.tools["add_address"].values["city, region, postal_code"]
+    zips = {"OR": "97", "WA": "98", "TX": "78", "CO": "80", "IL": "60", "MA": "02"}
+    assert all(z.startswith(zips[r]) for _, r, z in tuples)
+
+
+def test_cards_and_cart_say_the_default_card_and_the_free_shipping_gap(s):
+    cards = ok(s, "list_payment_methods")
+    default = next(c for c in cards["payment_methods"] if c["is_default"])
+    assert f"{default['nickname']} (your default)" in cards["cards_text"]
+    assert all(c["nickname"] in cards["cards_text"] for c in cards["payment_methods"])
+    cart = ok(s, "view_cart")
+    if cart["shipping_fee"]:
+        assert cart["shipping_note"] == (f"standard shipping is ${cart['shipping_fee']:.2f}, and "
+                                         f"${cart['free_shipping_remaining']:.2f} more would make it free")
+    else:
+        assert cart["shipping_note"] == "standard shipping is free"
+    clear_cart(s)
+    assert ok(s, "view_cart")["shipping_note"] == "there is nothing to ship yet"

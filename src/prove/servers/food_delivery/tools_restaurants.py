@@ -173,6 +173,8 @@ def _hours_text(hours: list[OpeningHours]) -> str:
             open_.append(f"{days} {_clock(opens)}-{_clock(closes)}")
         else:
             closed.append(days)
+    if len(runs) == 1 and runs[0][2]:
+        return f"every day {open_[0].split(' ', 3)[-1]}"
     return ", ".join(open_ + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
 
 

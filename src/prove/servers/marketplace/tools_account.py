@@ -325,7 +325,7 @@ def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> Me
     Ask("Show the messages I've received.", direction="received"),
     Ask("What messages have I sent?", direction="sent"),
 ])
-def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: MemberId | None = None,
+def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: OtherMemberId | None = None,
                   direction: Literal["all", "received", "sent"] = "all", limit: Limit = 20) -> MessageList:
     """List messages the signed-in member sent or received, newest first.
 

@@ -93,9 +93,10 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
 
 @tools.tool(effect=READ, asks=[
     "Find me a {query} for under ${max_price}.",
-    Ask("Search the marketplace for {query} in {condition} condition, cheapest first.", sort="price_low"),
+    Ask("Show me {condition} listings in {category_id}, cheapest first.", sort="price_low"),
     "What's listed in {category_id} right now?",
-    Ask("Show the newest {query} listings.", sort="newest"),
+    Ask("Show the newest listings in {category_id}.", sort="newest"),
+    Ask("What's the priciest thing listed in {category_id}?", sort="price_high"),
 ])
 def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     min_price: Annotated[float, Field(ge=0)] | None = None,

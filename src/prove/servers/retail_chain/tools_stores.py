@@ -166,13 +166,16 @@ def hours_text(hours: dict[int, tuple[str, str]]) -> str:
             open_.append(f"{days} {_clock(h[0])}-{_clock(h[1])}")
         else:
             closed.append(days)
+    if len(runs) == 1 and runs[0][2]:
+        return f"every day {open_[0].split(' ', 3)[-1]}"
     return ", ".join(open_ + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
 
 
 def open_status(row, hours: dict[int, tuple[str, str]], now: datetime) -> str:  # noqa: ANN001 - a sqlite3.Row
     """'open now, until 9 PM', 'closed now, opening Tuesday at 9 AM' or 'temporarily closed (...)'."""
     if row["status"] != "open":
-        return "temporarily closed" + (f" ({row['status_note'].rstrip('.')})" if row["status_note"] else "")
+        note = (row["status_note"] or "").rstrip(".")
+        return "temporarily closed" + (f" {note[7:]}" if note.startswith("Closed ") else f" ({note})" if note else "")
     if is_open(row, hours, now):
         return f"open now, until {_clock(hours[now.weekday()][1])}"
     nxt = next_opening(row, hours, now)
