@@ -255,7 +255,7 @@ def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Fie
     "Sent your message to {result.recipient_username}: '{body}'",
     "Done: {result.recipient_username} has your message about '{result.listing_title}'.",
 ], values={"body": ["Is this still available?", "Would you ship to Denver?", "Can you send a photo of the back?",
-                    "Does it come with the original charger?", "Is the price negotiable?",
+                    "Does it come with the original box?", "Is the price negotiable?",
                     "Could you combine shipping if I buy two?", "Are there any scratches not shown in the photos?"]})
 def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max_length=2000)],
                  recipient_id: MemberId | None = None) -> Message:

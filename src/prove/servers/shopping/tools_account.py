@@ -239,7 +239,7 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
     "I moved out, remove {address_id} from my account.",
     "Please get rid of {address_id}; I don't ship there anymore.",
 ], reply=[
-    "Removed {address_id}; you have {result.total} saved addresses left.",
+    "Removed {address_id}. Saved addresses left on your account: {result.total}.",
     "Done: {address_id} is deleted from your account.",
 ])
 def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
@@ -354,7 +354,7 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
     "Delete {payment_method_id}, it's expired.",
     "I don't use {payment_method_id} anymore; take it off my saved cards.",
 ], reply=[
-    "Removed {payment_method_id}; {result.total} cards remain on your account.",
+    "Removed {payment_method_id}. Cards still on your account: {result.total}.",
     "Done: {payment_method_id} is no longer saved.",
 ])
 def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMethodList:

@@ -310,7 +310,7 @@ def update_cart_item(ctx: Ctx, variant_id: CartVariantId, quantity: Annotated[in
     "Take {variant_id} out of the cart, I don't want it anymore.",
     "Drop {variant_id} from my cart.",
 ], reply=[
-    "Took {variant_id} out of your cart; {result.item_count} items remain.",
+    "Took {variant_id} out of your cart, which now holds {result.item_count} items.",
     "Removed {variant_id}. Your cart now comes to ${result.amount_due}.",
 ])
 def remove_from_cart(ctx: Ctx, variant_id: CartVariantId) -> Cart:

@@ -475,7 +475,7 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     "I don't want {product_id} on my wishlist anymore.",
 ], reply=[
     "Removed {product_id} from your wishlist.",
-    "{product_id} is off your wishlist; {result.total} items remain.",
+    "{product_id} is off your wishlist, which now holds {result.total} items.",
 ])
 def remove_from_wishlist(ctx: Ctx, product_id: WishedProductId) -> Wishlist:
     """Remove a product from the wishlist.
