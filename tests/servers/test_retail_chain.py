@@ -408,6 +408,9 @@ def test_store_hours_text_groups_days_with_the_same_hours() -> None:
     # a closed day is said last, not as the start of the week
     assert hours_text({d: ("07:00", "18:00") for d in range(1, 7)}) == "Tuesday to Sunday 7 AM-6 PM, closed Monday"
     assert hours_text({d: ("07:00", "22:00") for d in range(7)}) == "every day 7 AM-10 PM"
+    # the same hours on both sides of a closed day are said once
+    assert hours_text({d: ("11:00", "23:00") for d in (0, 2, 3, 4, 5, 6)}) == \
+        "Monday and Wednesday to Sunday 11 AM-11 PM, closed Tuesday"
 
 
 def test_availability_names_the_stores(s: Session) -> None:

@@ -165,17 +165,19 @@ def _hours_text(hours: list[OpeningHours]) -> str:
             runs[-1] = (runs[-1][0], h.day, h.opens, h.closes)
         else:
             runs.append((h.day, h.day, h.opens, h.closes))
-    open_, closed = [], []
+    if len(runs) == 1 and runs[0][2] and runs[0][3]:
+        return f"every day {_clock(runs[0][2])}-{_clock(runs[0][3])}"
+    same: dict[tuple[str, str], list[str]] = {}  # runs with the same hours said together
+    closed = []
     for first, last, opens, closes in runs:
         join = " and " if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 else " to "
         days = first if first == last else f"{first}{join}{last}"
         if opens and closes:
-            open_.append(f"{days} {_clock(opens)}-{_clock(closes)}")
+            same.setdefault((opens, closes), []).append(days)
         else:
             closed.append(days)
-    if len(runs) == 1 and runs[0][2]:
-        return f"every day {open_[0].split(' ', 3)[-1]}"
-    return ", ".join(open_ + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
+    parts = [f"{' and '.join(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
+    return ", ".join(parts + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
 
 
 def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:

@@ -158,17 +158,16 @@ def hours_text(hours: dict[int, tuple[str, str]]) -> str:
             runs[-1] = (runs[-1][0], d, h)
         else:
             runs.append((d, d, h))
-    open_, closed = [], []
+    if len(runs) == 1 and runs[0][2]:
+        return f"every day {_clock(runs[0][2][0])}-{_clock(runs[0][2][1])}"
+    same: dict[tuple[str, str], list[str]] = {}  # runs with the same hours said together
+    closed = []
     for first, last, h in runs:
         join = " and " if last == first + 1 else " to "
         days = WEEKDAYS[first] if first == last else f"{WEEKDAYS[first]}{join}{WEEKDAYS[last]}"
-        if h:
-            open_.append(f"{days} {_clock(h[0])}-{_clock(h[1])}")
-        else:
-            closed.append(days)
-    if len(runs) == 1 and runs[0][2]:
-        return f"every day {open_[0].split(' ', 3)[-1]}"
-    return ", ".join(open_ + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
+        (same.setdefault(h, []) if h else closed).append(days)
+    parts = [f"{' and '.join(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
+    return ", ".join(parts + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
 
 
 def open_status(row, hours: dict[int, tuple[str, str]], now: datetime) -> str:  # noqa: ANN001 - a sqlite3.Row
