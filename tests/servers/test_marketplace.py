@@ -437,3 +437,20 @@ def test_sorted_searches_are_asked_of_a_category() -> None:
     for ask in SERVER.tools["search_listings"].asks:
         if "sort" in ask.binds:
             assert "query" not in ask.slots and "category_id" in ask.slots, ask.text
+
+
+def test_shipping_is_asked_of_a_paid_sale(s: Session) -> None:
+    param = SERVER.tools["mark_order_shipped"].params[0]
+    assert "status = 'paid'" in param.where and "seller_id" in param.where
+    sale = ok(s, "list_orders", {"role": "sales", "status": "paid"})["orders"][0]
+    got = ok(s, "mark_order_shipped", {"order_id": sale["order_id"], "carrier": "UPS",
+                                       "tracking_number": "1Z999AA10123456784"})
+    assert got["status"] == "shipped"
+
+
+def test_a_tracking_number_goes_with_its_carrier() -> None:
+    shapes = {"USPS": lambda t: t.startswith("94") and len(t) == 22, "UPS": lambda t: t.startswith("1Z"),
+              "FedEx": lambda t: t.isdigit() and len(t) == 12, "DHL": lambda t: t.isdigit() and len(t) == 10}
+    pairs = SERVER.tools["mark_order_shipped"].values["carrier, tracking_number"]
+    assert {c for c, _ in pairs} == set(shapes)
+    assert all(shapes[c](t) for c, t in pairs)

@@ -16,7 +16,7 @@ from .server import (
     Offer,
     OfferId,
     Order,
-    OrderId,
+    PaidSaleId,
     PaymentMethodId,
     ShippedPurchaseId,
     charge,
@@ -378,8 +378,14 @@ def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
 ], reply=[
     "Marked {order_id} as shipped with {carrier}, tracking {tracking_number}.",
     "Done: the buyer can track {order_id} with {tracking_number}.",
-])
-def mark_order_shipped(ctx: Ctx, order_id: OrderId, carrier: Literal["USPS", "UPS", "FedEx", "DHL"],
+], values={
+    # a carrier with a tracking number in its own format
+    "carrier, tracking_number": [("USPS", "9400111899223344556677"), ("USPS", "9405511206213456789012"),
+                                 ("UPS", "1Z999AA10123456784"), ("UPS", "1Z4F82W90312345678"),
+                                 ("FedEx", "449044304137"), ("FedEx", "794612345678"),
+                                 ("DHL", "1234567890"), ("DHL", "5678901234")],
+})
+def mark_order_shipped(ctx: Ctx, order_id: PaidSaleId, carrier: Literal["USPS", "UPS", "FedEx", "DHL"],
                        tracking_number: Annotated[str, Field(max_length=40)]) -> Order:
     """Mark one of the signed-in member's paid sales as shipped, with the carrier and tracking number.
 
