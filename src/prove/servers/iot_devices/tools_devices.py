@@ -42,6 +42,9 @@ ThermostatId = DEVICE.where("type = 'thermostat'")
 BlindId = DEVICE.where(f"type = 'blind' AND coalesce(battery, 100) >= {MIN_MOTOR_BATTERY}")
 TemperatureDeviceId = DEVICE.where("type = 'thermostat' OR sensor_kind = 'temperature'")
 OutdatedId = DEVICE.where("firmware <> latest_firmware")
+# the names a person gives a lamp fit an indoor light, not the deck lights or the garage light
+IndoorLightId = DEVICE.where("type = 'light' AND room_id IN (SELECT room_id FROM rooms WHERE floor <> 'Outdoors' "
+                             "AND name <> 'Garage')")
 LitRoomId = ROOM.where("room_id IN (SELECT room_id FROM devices WHERE type = 'light')")
 
 tools = Toolset("devices")
@@ -134,7 +137,7 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
 
 
 @tools.tool(effect=READ, asks=[
-    "Is {device_id} on?",
+    "How is {device_id} doing right now?",
     "What's the status of {device_id}?",
 ])
 def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
@@ -155,13 +158,13 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
 
 
 @tools.tool(effect=WRITE, values={
-    "name": ["Reading Lamp", "Desk Lamp", "Bedside Lamp", "Porch Light", "Kitchen Speaker", "Hallway Thermostat",
-             "Front Door Lock", "Garage Camera", "Coffee Maker Plug", "Nursery Blind"],
+    "name": ["Reading Lamp", "Main Light", "Corner Lamp", "Ceiling Light", "Accent Light", "Night Light",
+             "Overhead Light", "Mood Light"],
 }, asks=[
     "Rename {device_id} to '{name}'.",
     "Call {device_id} '{name}' from now on.",
 ], reply=["{device_id} is now called {result.name}.", "Done: renamed it to {result.name}."])
-def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
+def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
 
     Args:
@@ -312,8 +315,15 @@ def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     Ask("Turn off all the lights in {room_id}.", on=False),
     Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
     Ask("Turn on the lights in {room_id}.", on=True),
-], reply=["The lights in {room_id} are {result.power}; offline ones were left as they were.",
-          "Done: switched the lights {result.power} in {room_id}."])
+], reply=[
+    Ask("Done: {result.changed} lights in {room_id} are on now; {result.skipped} offline lights were left as they were.",
+        on=True),
+    Ask("Switched on {result.changed} lights in {room_id}; {result.skipped} offline lights were not reachable.", on=True),
+    Ask("Done: {result.changed} lights in {room_id} are off now; {result.skipped} offline lights were left as they were.",
+        on=False),
+    Ask("Switched off {result.changed} lights in {room_id}; {result.skipped} offline lights were not reachable.",
+        on=False),
+])
 def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
     """Switch every light in a room on or off at once; offline lights are skipped and reported.
 
@@ -385,7 +395,12 @@ def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
     Ask("Set {device_id} to eco while we're out.", mode="eco"),
     Ask("Turn {device_id} off.", mode="off"),
     "Put {device_id} in {mode} mode.",
-], reply=["{device_id} is in {mode} mode now.", "Done: {device_id} set to {mode}."])
+], reply=[
+    Ask("{device_id} is off now.", mode="off"),
+    Ask("Done: I turned {device_id} off.", mode="off"),
+    "{device_id} is in {mode} mode now.",
+    "Done: {device_id} set to {mode}.",
+])
 def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode) -> Device:
     """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
 

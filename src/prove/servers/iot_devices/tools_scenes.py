@@ -228,8 +228,10 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
 
 
 @tools.tool(effect=WRITE, values={
-    "name": ["Movie night", "Good morning", "Dinner time", "Reading nook", "Bedtime", "Leaving home", "Party",
-             "Relax", "Work from home", "Welcome home"],
+    # a scene saves how the chosen devices are now, whichever rooms they are in: names of a time or a
+    # mood, not of one room or one activity that the devices might not belong to
+    "name": ["Evening", "Good morning", "Bedtime", "Leaving home", "Party", "Relax", "Weekend", "Welcome home",
+             "Quiet time", "Cosy"],
 }, asks=[
     "Save how {device_ids} are set right now as a scene called '{name}'.",
     "Create a scene named '{name}' with {device_ids}.",
