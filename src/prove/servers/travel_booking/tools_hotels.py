@@ -258,7 +258,7 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
 
 @tools.tool(effect=WRITE, asks=[
     "Book {room_type_id} from {check_in} to {check_out} for {guests} guests on {payment_method_id}.",
-    Ask("Reserve {rooms} rooms of {room_type_id} for {guests} guests, {check_in} to {check_out}, at the "
+    Ask("Reserve {room_type_id} for {guests} guests, {check_in} to {check_out}, {rooms} rooms at the "
         "{rate_plan} rate, paid with points.", use_points=True),
     "Grab {room_type_id} for {guests} guests from {check_in} to {check_out}, charge {payment_method_id} and "
     "put it in {trip_id}.",
