@@ -16,6 +16,7 @@ from .server import (
     DAYS,
     PLACE_SQL,
     REVIEW_SQL,
+    BusinessId,
     Category,
     City,
     CityId,
@@ -205,7 +206,7 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     "Is {place_id} open right now?",
     "Can I still go to {place_id} on {at}?",
 ])
-def check_open(ctx: Ctx, place_id: PlaceId, at: str | None = None) -> OpenCheck:
+def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenCheck:
     """Check whether a place is open at a given time (default now), its hours that day and when that changes.
 
     Args:

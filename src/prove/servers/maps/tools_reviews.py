@@ -12,6 +12,7 @@ from prove.env.values import iso
 
 from .server import (
     REVIEW_SQL,
+    BusinessId,
     Limit,
     MyReviewId,
     Note,
@@ -89,12 +90,13 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
     "Done: I posted your review of {result.place_name}.",
 ], values={
     "rating, review_text": [
-        (5, "Friendly staff and quick service; I will be back."), (5, "Lovely garden seating in the summer."),
-        (4, "A calm spot to read with good coffee."), (4, "Clean, well organised and easy to find."),
-        (3, "Great food but it was very loud on a Friday night."), (2, "Overpriced for what you get."),
-        (2, "We waited forty minutes for a table."), (1, "Rude staff and a dirty table; never again.")],
+        # words that fit any business or landmark the user may review, not only a restaurant
+        (5, "Friendly staff and quick service; I will be back."), (5, "One of the best in town, highly recommended."),
+        (4, "Clean, well organised and easy to find."), (4, "Good overall, a little busy at the weekend."),
+        (3, "Fine, but it was very crowded on a Saturday."), (2, "Overpriced for what you get."),
+        (2, "We waited far too long to be helped."), (1, "Rude staff and a dirty place; never again.")],
 })
-def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
+def write_review(ctx: Ctx, place_id: BusinessId, rating: Stars, review_text: ReviewText) -> Review:
     """Write the user's review of a place (one per place); it counts toward the place's rating at once.
 
     Args:
@@ -122,24 +124,24 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
                         hint="Change it with update_review instead.")
     review_id = ctx.new_id("REV")
     author = profile(ctx)["name"]
-    ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, rating, body, created_at) "
-                   "VALUES (?, ?, ?, 1, ?, ?, ?)",
-                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", rating, review_text,
-                    ctx.now_iso()))
+    ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, my_place, rating, body, created_at) "
+                   "VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
+                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", row["name"], rating,
+                    review_text, ctx.now_iso()))
     _rate(ctx, place_id, rating, 1)
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change {review_id} to {rating} stars.",
-    "Update {review_id} to say '{review_text}'.",
+    "Change my {review_id} to {rating} stars.",
+    "Update my {review_id} to say '{review_text}'.",
 ], reply=[
     "Your review of {result.place_name} is updated; it gives {result.rating} stars.",
     "Done: I updated your review of {result.place_name}.",
 ], values={
     "review_text": ["Went back and it has improved a lot.", "Service was slow this time.",
         "Still my favourite place in the neighbourhood.", "Prices went up but quality stayed the same.",
-        "New owners, much better coffee."],
+        "New owners, and it is much better now."],
 })
 def update_review(ctx: Ctx, review_id: MyReviewId, rating: Stars | None = None,
                   review_text: ReviewText | None = None) -> Review:
@@ -171,8 +173,8 @@ def update_review(ctx: Ctx, review_id: MyReviewId, rating: Stars | None = None,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete {review_id}.",
-    "Take down {review_id}, the review I wrote.",
+    "Delete my {review_id}.",
+    "Take down my {review_id}, I don't stand by it anymore.",
 ], reply=[
     "Your review of {result.place_name} is deleted.",
     "Done: I took down your review of {result.place_name}.",
