@@ -205,13 +205,22 @@ def close_trunk(ctx: Ctx) -> VehicleStatus:
 # ----- windows ------------------------------------------------------------------------------------
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    # "the {window} window" names one side window; all of them and the sunroof have phrasings of their own
+    "window": ["front_left", "front_right", "rear_left", "rear_right"],
+}, asks=[
     Ask("Crack all the windows a bit.", window="all", position=10),
     Ask("Close all the windows.", window="all", position=0),
     Ask("Open the sunroof all the way.", window="sunroof", position=100),
     Ask("Close the {window} window.", position=0),
     "Open the {window} window to {position} percent.",
-], reply=["Done: {window} is now at {position}% open.", "I've set {window} to {position}% open (0 is closed)."])
+], reply=[
+    Ask("All the windows are closed.", window="all", position=0),
+    Ask("Done: all the windows are at {position}% open (0 is closed).", window="all"),
+    Ask("The sunroof is {position}% open now (0 is closed).", window="sunroof"),
+    "Done: the {window} window is now at {position}% open (0 is closed).",
+    "I've set the {window} window to {position}% open.",
+])
 def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le=100)]) -> WindowList:
     """Open, vent or close a window, the sunroof, or all windows at once.
 

@@ -276,13 +276,19 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
 
 
 @tools.tool(effect=WRITE, values={
-    "nickname": ["Gym", "Mom's place", "Office", "Kids' school", "Favourite cafe", "Dentist", "Soccer practice",
-                 "Grandpa's"],
+    # nicknames that fit whatever the place is (a nickname like 'Gym' or 'Office' would name one kind)
+    "nickname": ["Usual stop", "Weekend spot", "Halfway stop", "Meeting point", "Sunday spot", "Quick stop",
+                 "Regular", "Favourite spot"],
 }, asks=[
     "Save {place_id} to my places as '{nickname}'.",
-    "Add {place_id} to my saved places.",
+    Ask("Add {place_id} to my saved places.", nickname=None),
     "Keep {place_id} in my places, call it '{nickname}'.",
-], reply=["{place_id} is now in your saved places.", "Saved {place_id} to your places."])
+], reply=[
+    Ask("{place_id} is now in your saved places.", nickname=None),
+    Ask("Saved {place_id} to your places.", nickname=None),
+    "{place_id} is now in your saved places as '{nickname}'.",
+    "Saved {place_id} to your places; it's called '{nickname}' there.",
+])
 def save_place(ctx: Ctx, place_id: UnsavedPlaceId, nickname: Nickname | None = None) -> Place:
     """Add a place to the owner's saved places, optionally with a nickname.
 
@@ -464,6 +470,11 @@ def start_drive(ctx: Ctx) -> Trip:
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
     "Show my trips to or from {place_id}.",
+], reply=[
+    # only "since {start_date}" asks for this call alone (no end, place or limit): its answer is the
+    # total, which a list of trips does not give; the other calls get their trips listed
+    Ask("You drove {result.total_distance_mi} miles on {result.total} trips since {start_date}.",
+        end_date=None, place_id=None, limit=20),
 ])
 def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:
