@@ -654,6 +654,17 @@ def test_trips_group_bookings_into_an_itinerary(s):
     fails(s, "create_trip", "invalid_arguments", {"name": "   "})
 
 
+def test_a_booking_joins_a_trip_the_user_has_just_started(s):
+    """add_booking_to_trip takes a trip without bookings, which only create_trip makes (it needs it
+    first): the world's trips are each named for their own destination."""
+    assert list(SERVER.tools["add_booking_to_trip"].needs) == ["create_trip"]
+    assert all(t["bookings"] > 0 for t in ok(s, "list_trips", {"limit": 100})["trips"])
+    trip = ok(s, "create_trip", {"name": "Team offsite"})
+    booking = next(b for b in upcoming(s) if b["trip_id"] is None or b["trip_id"] != trip["trip_id"])
+    moved = ok(s, "add_booking_to_trip", {"trip_id": trip["trip_id"], "booking_id": booking["booking_id"]})
+    assert moved["trip"]["name"] == "Team offsite" and moved["previous_trip_id"] == booking["trip_id"]
+
+
 def test_new_flight_booking_lands_in_a_trip(s):
     home, _, abroad = routes(s)
     trip = international_trip_flight(s)["trip_id"]

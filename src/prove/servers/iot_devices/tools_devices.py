@@ -42,6 +42,11 @@ ThermostatId = DEVICE.where("type = 'thermostat'")
 BlindId = DEVICE.where(f"type = 'blind' AND coalesce(battery, 100) >= {MIN_MOTOR_BATTERY}")
 TemperatureDeviceId = DEVICE.where("type = 'thermostat' OR sensor_kind = 'temperature'")
 OutdatedId = DEVICE.where("firmware <> latest_firmware")
+# what a person carries to another room: plugs, speakers, lamps, a temperature sensor, an indoor camera
+# (not a lock, a thermostat, blinds or a ceiling light), and the indoor rooms they go to
+PortableId = DEVICE.where("type IN ('plug', 'speaker') OR name LIKE '%Lamp%' OR sensor_kind = 'temperature' "
+                          "OR (type = 'camera' AND placement = 'indoor')")
+IndoorRoomId = ROOM.where("floor <> 'Outdoors'")
 # the names a person gives a lamp fit an indoor light, not the deck lights or the garage light
 IndoorLightId = DEVICE.where("type = 'light' AND room_id IN (SELECT room_id FROM rooms WHERE floor <> 'Outdoors' "
                              "AND name <> 'Garage')")
@@ -193,7 +198,7 @@ def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
     "Move {device_id} to {room_id}.",
     "I put {device_id} somewhere else; it's in {room_id} now.",
 ], reply=["{device_id} is now in {room_id}.", "Done: moved {device_id} to {result.room_name}."])
-def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
+def move_device(ctx: Ctx, device_id: PortableId, room_id: IndoorRoomId) -> Device:
     """Assign a device to another room.
 
     Args:
@@ -423,7 +428,7 @@ def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode)
     return device(ctx, device_id)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={"target_temp": [66.0, 68.0, 69.5, 70.0, 71.0, 72.0, 73.5, 75.0]}, asks=[
     "Set {device_id} to {target_temp} degrees.",
     "Make it {target_temp}°F on {device_id}.",
     "It's cold, raise {device_id} to {target_temp}.",

@@ -248,9 +248,12 @@ class ModeOption(BaseModel):
 class ModeComparison(BaseModel):
     origin_place_id: PlaceId
     destination_place_id: PlaceId
+    destination_name: str
     depart_at: str
     options: list[ModeOption]
     fastest: Mode | None
+    fastest_min: int | None = Field(description="the fastest mode's duration in minutes")
+    fastest_arrive_at: str | None = Field(description="when the fastest mode arrives")
 
 
 class Closure(BaseModel):

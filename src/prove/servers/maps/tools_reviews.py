@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
+    PLACE,
     REVIEW_SQL,
     BusinessId,
     Limit,
@@ -34,6 +35,8 @@ tools = Toolset("reviews")
 Stars = Annotated[int, Field(ge=1, le=5)]
 ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=2000)]
 UNREVIEWABLE = ("residential", "office")
+# a place that has reviews to read
+ReviewedPlaceId = PLACE.where("place_id IN (SELECT place_id FROM reviews) AND status != 'permanently_closed'")
 REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN places p ON p.place_id = r.place_id"
 
 
@@ -58,7 +61,7 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
     Ask("Show me the best reviews of {place_id}.", sort="highest"),
     Ask("What are the worst reviews of {place_id}?", sort="lowest"),
 ])
-def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
+def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
                  limit: Limit = 10) -> ReviewList:
     """The reviews shown for a place, and its overall rating.
 

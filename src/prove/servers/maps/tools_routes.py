@@ -336,6 +336,9 @@ def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Pla
 @tools.tool(effect=READ, asks=[
     "What's the fastest way to get to {destination_place_id}?",
     "Compare driving, walking, biking and transit from {origin_place_id} to {destination_place_id} at {depart_at}.",
+], reply=[
+    "Of the {result.options} ways to {result.destination_name}, {result.fastest} is the fastest: about "
+    "{result.fastest_min} minutes, arriving at {result.fastest_arrive_at}.",
 ])
 def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
                          depart_at: str | None = None) -> ModeComparison:
@@ -372,9 +375,11 @@ def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_i
         options.append(ModeOption(mode=mode, available=True, duration_min=r["duration_min"],
                                   distance_m=r["distance_m"], arrive_at=r["arrive_at"], reason=None))
     usable = [o for o in options if o.available]
-    fastest = min(usable, key=lambda o: o.duration_min or 0).mode if usable else None
-    return ModeComparison(origin_place_id=origin["place_id"], destination_place_id=dest["place_id"], depart_at=iso(at),
-                          options=options, fastest=fastest)
+    best = min(usable, key=lambda o: o.duration_min or 0) if usable else None
+    return ModeComparison(origin_place_id=origin["place_id"], destination_place_id=dest["place_id"],
+                          destination_name=dest["name"], depart_at=iso(at), options=options,
+                          fastest=best.mode if best else None, fastest_min=best.duration_min if best else None,
+                          fastest_arrive_at=best.arrive_at if best else None)
 
 
 # ----- closures and transit -----------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ tools = Toolset("trips")
 TripName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 TripStatus = Literal["upcoming", "in_progress", "past", "empty"]
 
-# a trip still ahead (none of its bookings is over): the one a new booking joins
-OpenTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL "
-                        "AND status = 'completed')")
+# a trip with no bookings yet: one the user has just started (create_trip), whose name says what it is
+# for; a world's trips are each named for their own destination, which another booking would not fit
+NewTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL)")
 # a live booking that is in some trip
 GroupedBookingId = BOOKING.where("status = 'confirmed' AND trip_id IS NOT NULL")
 
@@ -173,14 +173,14 @@ def create_trip(ctx: Ctx, name: TripName,
     return load_trip(ctx, ctx.get("trip", trip_id))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["create_trip"], asks=[
     "Add {booking_id} to {trip_id}.",
     "Put {booking_id} under the {trip_id} itinerary.",
 ], reply=[
     "{booking_id} is now part of {result.trip.name}.",
     "Done: I added {booking_id} to {trip_id}.",
 ])
-def add_booking_to_trip(ctx: Ctx, trip_id: OpenTripId, booking_id: BookingId) -> TripChange:
+def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: BookingId) -> TripChange:
     """Put a booking into a trip; a booking in another trip moves (a booking is in one trip at most).
 
     Args:

@@ -304,7 +304,13 @@ def flash_lights(ctx: Ctx) -> Signal:
     Ask("Turn the headlights on.", mode="on"),
     Ask("Switch the headlights off.", mode="off"),
     "Put the headlights on {mode}.",
-], reply=["The headlights are now set to {mode}.", "Done: headlights {mode}."])
+], reply=[
+    Ask("The headlights are off.", mode="off"),
+    Ask("Done: I switched the headlights off.", mode="off"),
+    Ask("The headlights are on.", mode="on"),
+    Ask("Done: the headlights are switched on.", mode="on"),
+    Ask("The headlights are on auto now; they come on when it gets dark.", mode="auto"),
+])
 def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatus:
     """Set the headlights: 'auto' (on when it is dark), 'on' or 'off'.
 

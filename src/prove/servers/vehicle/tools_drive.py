@@ -281,14 +281,9 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
                  "Regular", "Favourite spot"],
 }, asks=[
     "Save {place_id} to my places as '{nickname}'.",
-    Ask("Add {place_id} to my saved places.", nickname=None),
+    "Add {place_id} to my saved places.",
     "Keep {place_id} in my places, call it '{nickname}'.",
-], reply=[
-    Ask("{place_id} is now in your saved places.", nickname=None),
-    Ask("Saved {place_id} to your places.", nickname=None),
-    "{place_id} is now in your saved places as '{nickname}'.",
-    "Saved {place_id} to your places; it's called '{nickname}' there.",
-])
+], reply=["{place_id} is now in your saved places.", "Saved {place_id} to your places."])
 def save_place(ctx: Ctx, place_id: UnsavedPlaceId, nickname: Nickname | None = None) -> Place:
     """Add a place to the owner's saved places, optionally with a nickname.
 
