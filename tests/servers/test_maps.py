@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
@@ -357,3 +359,14 @@ def test_moving_home_changes_where_routes_start(s):
     assert updated["home"]["place_id"] == new_home["place_id"]
     route = ok(s, "get_route", {"destination_place_id": profile["work"]["place_id"]})
     assert route["origin_place_id"] == new_home["place_id"]
+
+
+@pytest.mark.parametrize("world", [0, 1, 2, 3])
+def test_reverse_geocode_values_fall_in_the_worlds_cities(world):
+    """Each city a world may hold has one of reverse_geocode's candidate points, so a request
+    about coordinates finds an address in the world's three cities."""
+    points = registry.get("maps").tools["reverse_geocode"].values["lat, lon"]
+    with Session("maps", world=world) as s:
+        found = [s.call("reverse_geocode", {"lat": lat, "lon": lon}) for lat, lon in points]
+        cities = {c["city_id"] for c in ok(s, "list_cities")["cities"]}
+        assert {r.data["city_id"] for r in found if r.ok} == cities

@@ -404,7 +404,13 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
 @tools.tool(effect=READ, asks=[
     "What's the address at {lat}, {lon}?",
     "Where am I? My coordinates are {lat}, {lon}.",
-])
+], values={
+    # points a few blocks from the centre of each city a world may hold (a world has three of them;
+    # a point in another city is outside coverage)
+    "lat, lon": [(40.7141, -74.0049), (42.3612, -71.0571), (39.9539, -75.1640), (33.7502, -84.3868),
+                 (25.7629, -80.1902), (41.8793, -87.6285), (30.2684, -97.7418), (44.9790, -93.2637),
+                 (47.6074, -122.3308), (37.7761, -122.4181), (34.0534, -118.2424), (45.5164, -122.6771)],
+})
 def reverse_geocode(ctx: Ctx, lat: Latitude, lon: Longitude) -> ReverseGeocode:
     """Turn coordinates into the nearest street address, the nearest intersection and places close by.
 
