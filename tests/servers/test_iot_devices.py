@@ -116,6 +116,12 @@ def test_room_lights_skip_offline_lights(s):
         d = ok(s, "get_device", {"device_id": device_id})
         assert (d["power"], d["brightness"]) == ("on", 50)
     assert ok(s, "get_device", {"device_id": offline["device_id"]})["power"] == "off"
+    # the replies say how many lights (switched, offline), never the lists of their IDs
+    assert (result["switched"], result["offline"]) == (len(result["changed"]), len(result["skipped"])) \
+        and result["offline"] >= 1
+    replies = [r.text for r in SERVER.tools["set_room_lights"].replies]
+    assert all("{result.switched}" in t and "{result.changed}" not in t and "{result.skipped}" not in t
+               for t in replies)
     fails(s, "set_room_lights", "brightness_when_off", {"room_id": room, "on": False, "brightness": 10})
 
 

@@ -68,6 +68,8 @@ class RoomLights(BaseModel):
     power: str
     changed: list[DeviceId] = Field(description="lights that were switched")
     skipped: list[Skipped] = Field(description="lights that are offline and were left as they are")
+    switched: int = Field(description="how many lights were switched")
+    offline: int = Field(description="how many lights were offline and left as they are")
 
 
 class Reading(BaseModel):
@@ -321,12 +323,13 @@ def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
     Ask("Turn on the lights in {room_id}.", on=True),
 ], reply=[
-    Ask("Done: {result.changed} lights in {room_id} are on now; {result.skipped} offline lights were left as they were.",
+    Ask("Done: {result.switched} lights in {room_id} are on now; {result.offline} offline lights were left as they "
+        "were.", on=True),
+    Ask("Switched on {result.switched} lights in {room_id} ({result.offline} offline lights could not be reached).",
         on=True),
-    Ask("Switched on {result.changed} lights in {room_id}; {result.skipped} offline lights were not reachable.", on=True),
-    Ask("Done: {result.changed} lights in {room_id} are off now; {result.skipped} offline lights were left as they were.",
-        on=False),
-    Ask("Switched off {result.changed} lights in {room_id}; {result.skipped} offline lights were not reachable.",
+    Ask("Done: {result.switched} lights in {room_id} are off now; {result.offline} offline lights were left as they "
+        "were.", on=False),
+    Ask("Switched off {result.switched} lights in {room_id} ({result.offline} offline lights could not be reached).",
         on=False),
 ])
 def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
@@ -363,7 +366,7 @@ def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightne
                        ("on" if on else "off", brightness, light["device_id"]))
         changed.append(light["device_id"])
     return RoomLights(room_id=room_id, room_name=room["name"], power="on" if on else "off", changed=changed,
-                      skipped=skipped)
+                      skipped=skipped, switched=len(changed), offline=len(skipped))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -431,7 +434,7 @@ def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode)
 @tools.tool(effect=WRITE, values={"target_temp": [66.0, 68.0, 69.5, 70.0, 71.0, 72.0, 73.5, 75.0]}, asks=[
     "Set {device_id} to {target_temp} degrees.",
     "Make it {target_temp}°F on {device_id}.",
-    "It's cold, raise {device_id} to {target_temp}.",
+    "Change {device_id} to {target_temp}°F, please.",
 ], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
 def set_temperature(ctx: Ctx, device_id: ThermostatId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:

@@ -327,7 +327,12 @@ def _cities(ctx: Ctx, city_id: str | None, rest: str) -> list[str]:
     "What are the coordinates of {address}?",
     "Find {address} on the map.",
     "Where is {address} in {city_id}?",
-])
+], values={
+    # street addresses and intersections of the street names every world draws from, without a
+    # city: the city, if any, is the request's own (a city in the address would fight city_id)
+    "address": ["543 Elm Street", "210 Oak Street", "415 Maple Street", "Market Street & Broadway",
+                "Elm St & Lexington Ave", "Church Street & Park Avenue", "320 Washington Avenue"],
+})
 def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeResult:
     """Turn a street address, an intersection or a place name into coordinates.
 

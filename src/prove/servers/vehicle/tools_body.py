@@ -454,7 +454,7 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
 
 @tools.tool(effect=WRITE, asks=[
     "Switch to {profile_id}.",
-    "My partner is driving today, load {profile_id}.",
+    "Someone else is driving today, load {profile_id}.",
     "Set the car up with {profile_id}.",
 ], reply=["{profile_id} is loaded: seat and mirrors moved, climate target {result.climate_target}°F.",
           "Done: the car is set up with {profile_id}."])

@@ -465,11 +465,6 @@ def start_drive(ctx: Ctx) -> Trip:
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
     "Show my trips to or from {place_id}.",
-], reply=[
-    # only "since {start_date}" asks for this call alone (no end, place or limit): its answer is the
-    # total, which a list of trips does not give; the other calls get their trips listed
-    Ask("You drove {result.total_distance_mi} miles on {result.total} trips since {start_date}.",
-        end_date=None, place_id=None, limit=20),
 ])
 def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:
