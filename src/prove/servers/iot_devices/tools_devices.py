@@ -103,7 +103,11 @@ class FirmwareUpdate(BaseModel):
     "Show me all my {device_type}s.",
     Ask("Which devices are offline right now?", online=False),
     "Find the devices called '{name}'.",
-])
+    "Which of my devices have '{name}' in their name?",
+], values={
+    # words of the device names every home has (its locks, thermostats, cameras and lamps)
+    "name": ["Lamp", "Door Lock", "Thermostat", "Camera", "Front Door", "Blinds", "Sensor"],
+})
 def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceType | None = None,
                  online: bool | None = None, name: str | None = None, limit: Limit = 100) -> DeviceList:
     """List the home's devices with their current state, optionally by room, type, name or connection.

@@ -67,7 +67,8 @@ CREATE TABLE places (
 
 -- reviews: a few shown reviews per place; is_mine marks the signed-in user's own. my_place is,
 -- on the user's own reviews only, the name of the place reviewed: the user names a review of theirs
--- by its place ("my Bistro Thompson review"), never by its author, who is always them.
+-- by its place ("my Bistro Thompson review", a leading "The" left off), never by its author,
+-- who is always them.
 CREATE TABLE reviews (
     review_id  TEXT PRIMARY KEY,
     place_id   TEXT NOT NULL REFERENCES places(place_id),

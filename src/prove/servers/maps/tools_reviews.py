@@ -28,7 +28,7 @@ from .server import (
     require_not_gone,
     review_model,
 )
-from .world import REVIEW_AFTER
+from .world import REVIEW_AFTER, my_place
 
 tools = Toolset("reviews")
 
@@ -129,7 +129,7 @@ def write_review(ctx: Ctx, place_id: BusinessId, rating: Stars, review_text: Rev
     author = profile(ctx)["name"]
     ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, my_place, rating, body, created_at) "
                    "VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
-                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", row["name"], rating,
+                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", my_place(row["name"]), rating,
                     review_text, ctx.now_iso()))
     _rate(ctx, place_id, rating, 1)
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())

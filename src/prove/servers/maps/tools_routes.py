@@ -216,12 +216,14 @@ def _route(origin: sqlite3.Row, dest: sqlite3.Row, p: Plan) -> dict:
 
 @tools.tool(effect=READ, asks=[
     "How far is {destination_place_id} from {origin_place_id} as the crow flies?",
-    Ask("What's the straight-line distance from home to {destination_place_id}?", origin_place_id=None),
+    "What's the straight-line distance from home to {destination_place_id}?",
 ], reply=[
-    Ask("{result.destination_name} is {result.miles} miles ({result.km} km) {result.heading} of home in a straight "
-        "line.", origin_place_id=None),
+    # the origin by name (the home building when none was given): an unsaid origin is left out of
+    # the call, so no reply can be bound to it
     "{result.destination_name} is {result.miles} miles ({result.km} km) {result.heading} of {result.origin_name} as "
     "the crow flies.",
+    "As the crow flies, {result.destination_name} is {result.km} km ({result.miles} miles) {result.heading} of "
+    "{result.origin_name}.",
 ])
 def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None) -> Distance:
     """The straight-line (great-circle) distance and compass direction between two places.
