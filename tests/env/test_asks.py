@@ -191,3 +191,17 @@ def test_values_that_belong_together_are_checked_as_tuples() -> None:
         tools.tool(effect=WRITE, values={"stars, comment": bad})(rate)
         with pytest.raises(ToolDefinitionError, match=error):
             _server(tools)
+
+
+def test_a_session_tells_whether_an_entity_meets_a_condition() -> None:
+    from prove.env import Session
+
+    world = Server("mailw", "Mail", "A mailbox for tests of entity conditions, nothing more.", schema=SCHEMA,
+                   world=lambda gen: {"messages": [{"message_id": "M1", "subject": "Hi", "kind": "inbox"},
+                                                   {"message_id": "M2", "subject": "Yo", "kind": "spam"}]},
+                   entities=[MESSAGE]).include(_forward_tools("Forward {message_id} to {to}."))
+    with Session([world], world=0) as s:
+        assert s.satisfies("message", "M1", "kind = 'inbox'")
+        assert not s.satisfies("message", "M2", "kind = 'inbox'")
+        assert not s.satisfies("message", "M9", "1 = 1")
+        assert s.satisfies("message", "M1", "'2026-03-16' <= :today")

@@ -74,4 +74,9 @@ def test_filled_templates_say_money_once_and_agree_in_number() -> None:
     assert _one_currency("Logged $60; -$1,950.58 dollars left.") == "Logged $60; -$1,950.58 left."
     assert _one_currency("Cart: $$12.00 due, $-$5.00 off.") == "Cart: $12.00 due, -$5.00 off."
     assert tidy("1 person are in so far.") == "1 person is in so far."
+    assert tidy("1 entries, 1 matches, 1 securities; the 7-in-1 comes in red") == \
+        "1 entry, 1 match, 1 security; the 7-in-1 comes in red"
+    from prove.synth.phrasing import _sentences
+    assert _sentences("added to your Harlem Pizza Co. cart. the subtotal is $9.") == \
+        "Added to your Harlem Pizza Co. cart. The subtotal is $9."
     assert tidy("Show me the account 'kenji_ito''s followers.") == "Show me the account kenji_ito's followers."

@@ -33,7 +33,9 @@ def test_gold_calls_carry_only_what_the_phrasing_says(candidates) -> None:
                 tool = server.tools[call["name"]]
                 fixed = bindings.get(call["id"], {})
                 for name, value in fixed.items():
-                    assert call["arguments"].get(name) == value, (ex["id"], call)
+                    assert call["arguments"].get(name, tool.defaults.get(name)) == value, (ex["id"], call)
+                    if name in tool.defaults and tool.defaults[name] == value:
+                        assert name not in call["arguments"], "a binding to the default leaves the argument out"
                 optional = {p.name for p in tool.params if not p.required} & set(call["arguments"])
                 if not optional or not tool.asks:
                     continue
@@ -41,6 +43,30 @@ def test_gold_calls_carry_only_what_the_phrasing_says(candidates) -> None:
                 assert any(optional <= a.covers for a in tool.asks), (ex["id"], call)
                 checked += 1
     assert checked > 10
+
+
+def test_every_entity_a_gold_call_takes_is_one_its_parameter_takes(candidates) -> None:
+    """A parameter's `where` holds for its gold value at the time of the call, wherever the value
+    came from: the context, an earlier output, or a lookup (no "how much do I owe" on a checking
+    account taken from a transaction)."""
+    from prove.env import Session
+
+    checked = 0
+    for ex in _accepted(candidates):
+        server = registry.get(ex["servers"][0])
+        with Session([server], world=ex["world"]) as session:
+            for turn in ex["turns"]:
+                if turn.get("advance"):
+                    session.advance(turn["advance"])
+                for call in turn["calls"]:
+                    tool = server.tools[call["name"]]
+                    for p in tool.params:
+                        value = call["arguments"].get(p.name)
+                        if p.where is not None and isinstance(value, str):
+                            assert session.satisfies(p.entity, value, p.where), (ex["id"], call, p.where)
+                            checked += 1
+                    assert session.call(call["name"], call["arguments"]).ok
+    assert checked > 5
 
 
 def test_values_that_belong_together_are_drawn_together(candidates) -> None:

@@ -35,7 +35,7 @@ from .server import Server
 from .state import RowChange, diff_table, dirty_tables, table_digest
 from .tool import Tool
 from .values import quote
-from .world import EPOCH, PAGE_SIZE, Template, connect, new_id
+from .world import EPOCH, PAGE_SIZE, Template, clock_params, connect, new_id
 
 log = logging.getLogger("prove.env")
 _MAX_ECHO = 80
@@ -537,6 +537,21 @@ class Session:
                 for table, digest in sorted(rt.table_digests().items()):
                     h.update(table.encode() + b"\0" + digest)
             return h.hexdigest()
+
+    def satisfies(self, kind: str, entity_id: str, condition: str) -> bool:
+        """Whether an entity's live row meets an SQL condition (a parameter's `KIND.where`), with
+        `:now` and `:today` bound to the session's clock; False where no server holds the row."""
+        with self._lock:
+            self._check_open()
+            for rt in self._runtimes:
+                spec = rt.server.entities.get(kind)
+                if spec is None:
+                    continue
+                row = rt.db.execute(f'SELECT 1 FROM "{spec.table}" WHERE "{spec.key}" = :entity_id AND ({condition})',
+                                    {"entity_id": entity_id, **clock_params(self.now)}).fetchone()
+                if row is not None:
+                    return True
+            return False
 
     def snapshot(self) -> Snapshot:
         with self._lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -11,6 +12,7 @@ from typing import Any, get_args, get_origin
 
 import docstring_parser
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic_core import PydanticUndefined
 
 from .annotations import Effect, Entity, Sensitive
 from .asks import Ask, as_ask
@@ -64,6 +66,12 @@ class Tool:
     @property
     def read_only(self) -> bool:
         return self.effect is Effect.READ
+
+    @functools.cached_property
+    def defaults(self) -> dict[str, Any]:
+        """Each optional parameter's default, None included: what a call that leaves it out means."""
+        return {name: info.default for name, info in self.args_model.model_fields.items()
+                if info.default is not PydanticUndefined}
 
     @property
     def consumes(self) -> frozenset[str]:

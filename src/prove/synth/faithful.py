@@ -43,10 +43,7 @@ class Unfaithful:
 
 
 def _default(tool: Tool, name: str) -> Any:
-    info = tool.args_model.model_fields.get(name)
-    if info is None or info.default is PydanticUndefined:
-        return PydanticUndefined
-    return info.default
+    return tool.defaults.get(name, PydanticUndefined)
 
 
 def said(text: str, value: str) -> bool:

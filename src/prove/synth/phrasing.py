@@ -235,9 +235,11 @@ def tidy(text: str) -> str:
     text = re.sub(r"\bthe The ", "The ", text)
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
     text = re.sub(r"\b([Aa]) (?!one\b|once\b|one-)([aeioAEIO]\w)", r"\1n \2", text)
-    text = re.sub(r"(?<![\d.,$])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
-    text = re.sub(r"(?<![\d.,$])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
-    text = re.sub(r"(?<![\d.,$])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
+    text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
+    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
+    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
+    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
+    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
     return re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
 
 
@@ -252,6 +254,17 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
+_ABBREVIATIONS = ("Co.", "Inc.", "Ltd.", "Corp.", "St.", "Ave.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "vs.",
+                  "e.g.", "i.e.", "etc.", "approx.", "No.")
+
+
 def _sentences(text: str) -> str:
-    """Capitalise the start of each sentence (a slot may begin one with 'the ...')."""
-    return re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+    """Capitalise the start of each sentence (a slot may begin one with 'the ...'), not the word
+    after an abbreviation ("Harlem Pizza Co. delivers")."""
+    def cap(m: re.Match[str]) -> str:
+        before = text[:m.start(2)].rstrip()
+        if m.group(1).strip() and before.endswith(_ABBREVIATIONS):
+            return m.group(0)
+        return m.group(1) + m.group(2).upper()
+
+    return re.sub(r"(^|[.!?]\s+)([a-z])", cap, text)

@@ -142,7 +142,7 @@ _MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit"
                 "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
                 "offer", "savings", "income", "payout")
 _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "count", "stars", "quantity", "odometer", "mile",
-              "_mi", "charge_limit", "kw", "_mb", "minutes", "days")
+              "_mi", "charge_limit", "kw", "_mb", "minutes", "days", "months", "weeks", "hours", "years")
 
 
 def is_money(name: str) -> bool:

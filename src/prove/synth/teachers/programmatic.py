@@ -276,8 +276,10 @@ class Planner:
         props = tool.parameters.get("properties", {})
         tries = 2 if self.ungrounded else MAX_TRIES
         for attempt in range(tries):
-            args: dict[str, Any] = dict(phrase.binds)
-            sources: dict[str, Source] = {name: Source("bound") for name in phrase.binds}
+            # A binding to the default is said by leaving the argument out ("turn the schedule off").
+            args: dict[str, Any] = {name: v for name, v in phrase.binds.items()
+                                    if name not in tool.defaults or tool.defaults[name] != v}
+            sources: dict[str, Source] = {name: Source("bound") for name in args}
             found: list[Step] = []
             ok = True
             for p in include:
@@ -439,6 +441,8 @@ class Planner:
             for k, v, rec in extract_entities(d.tool, d.result.data):
                 if k == kind and self._usable(kind, v):
                     flows.append((base + j, v, rec))
+        if p.where is not None:  # an output's entity must be one the parameter takes (a credit card, not any account)
+            flows = [f for f in flows if sess.satisfies(kind, f[1], p.where)]
         rng = self.rng
         graph = self.spec.graph
         linked = [f for f in flows if f[0] < base and graph.label(steps[f[0]].tool.name, tool.name) == EXPLICIT]
@@ -459,7 +463,7 @@ class Planner:
         if not pool_ctx:
             return None
         if self.spec.level == "minimal" and not many:
-            looked = self._discover(kind, tool, steps, found, sess)
+            looked = self._discover(kind, tool, steps, found, sess, p.where)
             if looked is not None:
                 return looked
         if attempt and not many:
@@ -532,7 +536,7 @@ class Planner:
         return label
 
     def _discover(self, kind: str, tool: Tool, steps: list[Step], found: list[Step],
-                  sess: Session) -> tuple[Any, Source] | None:
+                  sess: Session, where: str | None = None) -> tuple[Any, Source] | None:
         """Minimal level: the user names the entity by label; the assistant looks it up first."""
         tools = [t for t in self.server.visible_tools
                  if t.name in self.conv.shown and t.effect is Effect.READ and kind in t.produces
@@ -556,7 +560,8 @@ class Planner:
             index = None
         labelled = []
         for k, v, _ in extract_entities(d, result.data):
-            if k == kind and self._usable(kind, v) and v in self.spec.context.ids(kind):
+            if k == kind and self._usable(kind, v) and v in self.spec.context.ids(kind) \
+                    and (where is None or sess.satisfies(kind, v, where)):
                 label = self._label_in(step, kind, v)
                 if label and (v, label) not in labelled:
                     labelled.append((v, label))
@@ -963,9 +968,7 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any]) -> list[Ask]:
     """The replies for this call: those whose bindings it holds (defaults counted), or, where no
     bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
     `assignee_id=None`), an unbound one the general case ("Assigned ... to {assignee_id}.")."""
-    effective = {name: schema["default"] for name, schema in tool.parameters.get("properties", {}).items()
-                 if "default" in schema}
-    effective.update(args)
+    effective = {**tool.defaults, **args}
     bound = [reply for reply in tool.replies if reply.binds and reply.agrees(effective)]
     return bound or [reply for reply in tool.replies if not reply.binds]
 
