@@ -10,6 +10,8 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
+    BlockedAddress,
+    UnwantedMessageId,
     FolderId,
     LabelId,
     Limit,
@@ -45,7 +47,7 @@ class Moved(BaseModel):
 
 class SpamReport(BaseModel):
     message: MessageSummary
-    blocked_sender: str | None = Field(description="the address now blocked, if it was blocked by this call")
+    blocked_sender: BlockedAddress | None = Field(description="the address now blocked, if it was blocked by this call")
 
 
 class NotSpam(BaseModel):
@@ -235,8 +237,10 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     Ask("Mark {message_ids} unread again, I want to come back to them.", read=False),
     Ask("I've seen {message_ids}; clear them from my unread count.", read=True),
 ], reply=[
-    "Done: {result.changed} of {result.total} emails changed.",
-    "I've updated {message_ids}; {result.changed} of them actually changed.",
+    Ask("Marked {message_ids} as read; {result.changed} of them were still unread.", read=True),
+    Ask("Done: {message_ids} count as read now ({result.changed} of {result.total} were unread before).", read=True),
+    Ask("Marked {message_ids} as unread; {result.changed} of them had been read.", read=False),
+    Ask("Done: {message_ids} show as unread again ({result.changed} of {result.total} changed).", read=False),
 ])
 def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
@@ -457,10 +461,13 @@ def empty_trash(ctx: Ctx) -> TrashEmptied:
     Ask("Report {message_id} as spam and block the sender.", block_sender=True),
     Ask("Mark {message_id} as junk but don't block the sender.", block_sender=False),
 ], reply=[
-    "Reported {message_id} as spam; it's in your spam folder now.",
-    "Done: {message_id} is in spam.",
+    Ask("Reported {message_id} as spam; it's in your spam folder, and mail from that sender goes straight to spam "
+        "now.", block_sender=True),
+    Ask("Done: {message_id} is in spam and its sender is blocked.", block_sender=True),
+    Ask("Moved {message_id} to spam without blocking its sender.", block_sender=False),
+    Ask("Done: {message_id} is in spam; I left the sender unblocked.", block_sender=False),
 ])
-def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> SpamReport:
+def report_spam(ctx: Ctx, message_id: UnwantedMessageId, block_sender: bool = True) -> SpamReport:
     """Move a received message to spam and, by default, block its sender.
 
     Mail from a blocked sender goes straight to spam from then on.

@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date, quote
 
 from .server import (
+    BlockedAddress,
     AppPasswordId,
     Body,
     Name,
@@ -39,7 +40,7 @@ class Mailbox(BaseModel):
     aliases: list[str] = Field(description="other addresses of the user: mail to them arrives in the inbox")
     signature: str | None
     vacation: Vacation
-    blocked_senders: list[str]
+    blocked_senders: list[BlockedAddress]
     inbox_unread: int
     drafts: int
     scheduled: int
@@ -108,10 +109,12 @@ def get_mailbox(ctx: Ctx) -> Mailbox:
     Ask("Remove my signature.", signature=""),
     "Set my sign-off to '{signature}'.",
 ], reply=[
-    "Your signature is updated.",
-    "Done: new emails will carry the signature you gave.",
-], values={"signature": ["Best,\nAna", "Thanks,\nAna Lopez\nHead of Operations", "Cheers, Sam",
-                         "Kind regards,\nJordan Lee | Acme Corp", "Sent from my phone", "-- Alex"]})
+    Ask("Your signature is removed; new emails go out without one.", signature=""),
+    Ask("Done: you have no signature now.", signature=""),
+    "Your signature now reads: {signature}",
+    "Done: new emails will end with '{signature}'.",
+], values={"signature": ["Best regards", "Thanks!", "Cheers", "Sent from my phone", "Talk soon",
+                         "Kind regards"]})
 def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     """Set the signature appended to messages the user sends; '' removes it.
 
@@ -132,8 +135,10 @@ def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     Ask("Turn off my vacation responder.", enabled=False),
     Ask("I'm back, switch the out-of-office off.", enabled=False),
 ], reply=[
-    "Done: the vacation responder is updated.",
-    "Your out-of-office settings are saved.",
+    Ask("Your out-of-office is on; it answers mail until {end_date}.", enabled=True),
+    Ask("Done: the auto-reply is switched on through {end_date}.", enabled=True),
+    Ask("Your out-of-office is off; mail no longer gets an auto-reply.", enabled=False),
+    Ask("Done: the vacation responder is switched off.", enabled=False),
 ], values={
     "subject": ["Out of office", "Away until Monday", "On vacation", "Out of office until March 30"],
     "message": ["I'm away with limited access to email and will reply when I'm back.",
