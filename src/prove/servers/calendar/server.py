@@ -72,6 +72,10 @@ OwnCalendarId = CALENDAR.where(f"owner_id = {_ME}")
 WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT calendar_id FROM calendar_shares "
                                     f"WHERE person_id = {_ME} AND permission = 'write')")
 OwnEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed'")
+# A hold the user booked and has yet to name ('Hold', 'TBD', ...): renaming it, or giving it a
+# room and an agenda, is what a person does with one (renaming '1:1 Ana / Sam' to 'Sprint planning' is not).
+HeldEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed' AND description = "
+                          "'Holding this time; agenda to follow.'")
 InvitedEventId = EVENT.where(f"status = 'confirmed' AND event_id IN (SELECT event_id FROM invitations "
                              f"WHERE person_id = {_ME})")
 OwnSeriesId = SERIES.where(f"organizer_id = {_ME}")

@@ -88,11 +88,16 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
     "Created the series '{result.title}': {result.rule}.",
     "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
 ], values={
-    "title": ["Weekly 1:1", "Team standup", "Sprint planning", "Office hours", "Yoga class", "Spanish lesson",
-              "Project sync", "Book club"],
-    "location": ["Room 2A (Fuji)", "Room 3B (Olympus)", "Zoom", "Google Meet", "Community center"],
-    "description": ["Rotating facilitator.", "Agenda in the shared doc.", "Status, blockers, next steps.",
-                    "Bring your questions.", "Camera optional."],
+    "title, location, description": [
+        ("Weekly 1:1", "Room 2A (Fuji)", "Rotating agenda in the shared doc."),
+        ("Team standup", "Zoom", "Status, blockers, next steps."),
+        ("Sprint planning", "Room 3B (Olympus)", "Agenda in the shared doc."),
+        ("Office hours", "Google Meet", "Bring your questions."),
+        ("Yoga class", "Community center", "Bring a mat."),
+        ("Spanish lesson", "Zoom", "Camera on, please."),
+        ("Project sync", "Google Meet", "Rotating facilitator."),
+        ("Book club", "Community center", "Read the next three chapters."),
+    ],
 })
 def create_recurring_event(
     ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
