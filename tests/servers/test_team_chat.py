@@ -425,3 +425,34 @@ def test_replaying_the_same_calls_gives_the_same_state():
             s.advance(86400)
             prints.append(s.fingerprint())
     assert prints[0] == prints[1]
+
+
+# ----- what the sampler offers, and the values drawn with it ------------------------------------------
+
+def offered(tool: str, param: str) -> list[str]:
+    """The rows of world 0 that a parameter's entity kind (narrowed by its `where`) offers the sampler."""
+    server = registry.get("team_chat")
+    p = next(p for p in server.tools[tool].params if p.name == param)
+    kind = server.entities[p.entity]
+    db = server.template(0).db
+    return [r[0] for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where or kind.live or "1"}')]
+
+
+def test_posts_go_to_channels_the_user_can_post_in(s):
+    for tool in ("post_message", "schedule_message"):
+        ids = offered(tool, "channel_id")
+        assert ids
+        for channel_id in ids:
+            channel = ok(s, "get_channel", {"channel_id": channel_id})
+            assert channel["kind"] != "dm" and channel["is_member"] and not channel["is_archived"]
+    ok(s, "post_message", {"channel_id": offered("post_message", "channel_id")[0], "text": "Deploy is done, all green."})
+
+
+def test_a_new_channels_name_topic_and_purpose_are_drawn_together():
+    tools = registry.get("team_chat").tools
+    triples = tools["create_channel"].values["name, topic, purpose"]
+    by_name = {n: (t, p) for n, t, p in triples}
+    assert "design" in by_name["design-reviews"][0].lower() and "design" in by_name["design-reviews"][1]
+    assert "customer" in by_name["customer-feedback"][0].lower()
+    statuses = {t: (e, d) for t, e, d in tools["set_status"].values["text, emoji, duration_minutes"]}
+    assert statuses["Out sick"][0] == "face_with_thermometer" and statuses["At lunch"][1] <= 60

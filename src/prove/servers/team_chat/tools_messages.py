@@ -8,6 +8,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time
 
 from .server import (
+    PostableChannelId,
     ChannelId,
     ChatMessage,
     ColleagueId,
@@ -150,12 +151,12 @@ def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
     "text": [
         "Release notes are up, please take a look.", "Standup moved to 10:15 today.",
         "Who has the conference room booked at 2?", "Deploy is done, all green.",
-        "Reminder: timesheets are due Friday.", "Lunch is here, kitchen on 3!",
+        "Reminder: timesheets are due Friday.",
         "Can someone review my PR before noon?", "The dashboard is back up after the outage.",
         "Slides for tomorrow's demo are in the shared drive.",
     ],
 })
-def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
+def post_message(ctx: Ctx, channel_id: PostableChannelId, text: Text) -> ChatMessage:
     """Post a message in a channel or direct message the user is in.
 
     Mention people with '@handle' (such as '@ana.lopez') or '<@USR-10003>', and the whole

@@ -87,13 +87,12 @@ def get_user(ctx: Ctx, user_id: UserId) -> User:
     "Your status is now '{text}'.",
     "Done: your status reads :{result.status_emoji}: {text}.",
 ], values={
-    "text": [
-        "In a meeting", "Out sick", "On vacation", "Commuting", "Focusing", "Working remotely", "At lunch",
-        "Out of office until Monday",
-    ],
-    "emoji": [
-        "spiral_calendar_pad", "face_with_thermometer", "palm_tree", "bus", "headphones", "house_with_garden",
-        "pizza", "airplane",
+    # A status, its emoji and how long it lasts belong together (not 'Out sick' with :pizza:).
+    "text, emoji, duration_minutes": [
+        ("In a meeting", "spiral_calendar_pad", 60), ("Out sick", "face_with_thermometer", 480),
+        ("On vacation", "palm_tree", 10_080), ("Commuting", "bus", 45), ("Focusing", "headphones", 120),
+        ("Working remotely", "house_with_garden", 480), ("At lunch", "pizza", 45),
+        ("Out of office until Monday", "airplane", 4_320),
     ],
 })
 def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
