@@ -251,8 +251,8 @@ def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start:
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
 ], reply=[
-    "Updated the event: it's '{result.title}' at {result.location} now, with the note '{result.description}'.",
-    "Done: '{result.title}' is saved; it's at {result.location}, and the agenda reads '{result.description}'.",
+    "Updated the event. It now reads: '{result.title}', location: {result.location}, agenda: {result.description}",
+    "Done: '{result.title}' is saved with location: {result.location}; agenda: {result.description}",
 ], values={
     "title": ["Sprint planning", "Roadmap review", "Team retro", "Project sync", "Customer prep",
               "Design review"],

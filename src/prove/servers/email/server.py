@@ -85,7 +85,8 @@ PersonMessageId = MESSAGE.where(f"status = 'received' AND folder_id != 'spam' AN
 # Mail a user would call junk: received, not in spam yet, and not from a person they know.
 UnwantedMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND NOT {_FROM_PERSON}")
 DraftId = DRAFT.id
-AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients WHERE kind = 'to')")
+AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients "
+                               "WHERE kind = 'to')")
 ThreadId = THREAD.id
 FolderId = FOLDER.id
 LabelId = LABEL.id

@@ -13,8 +13,8 @@ from prove.env.values import iso, parse_time, quote
 
 from .server import (
     MAX_ATTACHMENTS_KB,
-    Addresses,
     AddressedDraftId,
+    Addresses,
     AttachmentId,
     Body,
     DraftId,

@@ -10,7 +10,6 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
 from .server import (
-    PhoneContactId,
     Address,
     BlockedAddress,
     Contact,
@@ -18,6 +17,7 @@ from .server import (
     ContactList,
     Limit,
     Name,
+    PhoneContactId,
     Query,
     check_address,
 )

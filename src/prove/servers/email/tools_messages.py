@@ -11,7 +11,6 @@ from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
     BlockedAddress,
-    UnwantedMessageId,
     FolderId,
     LabelId,
     Limit,
@@ -22,6 +21,7 @@ from .server import (
     Query,
     Thread,
     ThreadId,
+    UnwantedMessageId,
     delete_messages,
     folder_row,
     message_model,

@@ -11,8 +11,8 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date, quote
 
 from .server import (
-    BlockedAddress,
     AppPasswordId,
+    BlockedAddress,
     Body,
     Name,
     Password,
@@ -82,6 +82,11 @@ def _app(row) -> AppPassword:
 @tools.tool(effect=READ, asks=[
     "What's my email address, and do I have any aliases?",
     "Is my out-of-office reply on? Show me my mail settings.",
+    "Which senders have I blocked?",
+], reply=[
+    # The generic summary leaves out the aliases and the blocked senders, which these questions ask for.
+    "Your address is {result.primary_address}, with the aliases {result.aliases}. Out-of-office reply on: "
+    "{result.vacation.enabled}. Blocked senders: {result.blocked_senders}.",
 ])
 def get_mailbox(ctx: Ctx) -> Mailbox:
     """Show the user's mailbox: name, addresses, signature, vacation responder, blocked senders and counts.

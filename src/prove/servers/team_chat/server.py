@@ -70,6 +70,9 @@ GroupChannelId = CHANNEL.where("kind != 'dm'")
 PublicChannelId = CHANNEL.where("kind = 'public'")
 ArchivedChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 1")
 ColleagueId = USER.where("is_me = 0 AND is_bot = 0")
+# A live message in a channel (not a DM): what threads and pins are for.
+ChannelMessageId = MESSAGE.where("is_deleted = 0 AND channel_id IN (SELECT channel_id FROM channels "
+                                 "WHERE kind != 'dm')")
 # A channel (not a DM: those take send_direct_message) the user is in and can post to.
 PostableChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 0 AND channel_id IN (SELECT channel_id FROM members "
                                   "WHERE user_id = (SELECT user_id FROM users WHERE is_me = 1))")

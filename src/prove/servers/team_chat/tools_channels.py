@@ -151,7 +151,8 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     ],
 })
 def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic: Topic | None = None,
-                   purpose: Topic | None = None, member_ids: Annotated[list[UserId], Field(max_length=30)] | None = None
+                   purpose: Topic | None = None,
+                   member_ids: Annotated[list[ColleagueId], Field(max_length=30)] | None = None
                    ) -> Channel:
     """Create a channel with the user as its first member, and add people to it.
 

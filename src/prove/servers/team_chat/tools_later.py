@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
-    PostableChannelId,
     ChannelId,
     MessageId,
+    PostableChannelId,
     ReminderId,
     ScheduledId,
     Text,

@@ -8,13 +8,14 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time
 
 from .server import (
-    PostableChannelId,
     ChannelId,
+    ChannelMessageId,
     ChatMessage,
     ColleagueId,
     Limit,
     MessageId,
     MessageList,
+    PostableChannelId,
     Query,
     Text,
     UserId,
@@ -190,13 +191,14 @@ def post_message(ctx: Ctx, channel_id: PostableChannelId, text: Text) -> ChatMes
     "Replied in the thread on {message_id}.",
     "Done: your reply is in the thread in #{result.channel_name}.",
 ], values={
+    # Thread replies that answer any message (a question, news, thanks), not only a bug report.
     "text": [
-        "On it, will update by noon.", "Thanks, that fixed it for me.", "+1, same here.", "I can take this one.",
-        "Good catch, pushing a fix now.", "Let's discuss at standup.", "Done, see the updated doc.",
-        "Works for me.",
+        "Thanks, noted!", "Sounds good to me.", "Thanks for the heads-up.", "Got it, I'll take a look today.",
+        "Let's discuss at standup.", "Makes sense, thanks.",
     ],
 })
-def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_channel: bool = False) -> ChatMessage:
+def reply_in_thread(ctx: Ctx, message_id: ChannelMessageId, text: Text,
+                    also_send_to_channel: bool = False) -> ChatMessage:
     """Reply in a message's thread (a reply to a reply goes to the same thread).
 
     Args:
@@ -309,7 +311,7 @@ def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     "Delete {message_id}.",
     "Remove {message_id}, I posted it in the wrong place.",
 ], reply=[
-    "Deleted {message_id}.",
+    "Deleted the message.",
     "Done: the message is gone; {result.replies_kept} thread replies stay under it.",
 ])
 def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:

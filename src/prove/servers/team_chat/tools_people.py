@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like
 
 from .server import (
+    ColleagueId,
     Emoji,
     Limit,
     Query,
@@ -63,8 +64,12 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
 @tools.tool(effect=READ, asks=[
     "Is {user_id} around today? What's their status?",
     "Show me {user_id}'s profile.",
+], reply=[
+    # The generic summary leaves the status out, which is what the first question asks.
+    "{result.name} (@{result.handle}, {result.timezone}) has the status: {result.status_text}.",
+    "Here's {result.name}: @{result.handle}, time zone {result.timezone}; status right now: {result.status_text}.",
 ])
-def get_user(ctx: Ctx, user_id: UserId) -> User:
+def get_user(ctx: Ctx, user_id: ColleagueId) -> User:
     """Get one person's profile and current status.
 
     Args:

@@ -6,6 +6,7 @@ from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
 from .server import (
     ChannelId,
+    ChannelMessageId,
     ChatMessage,
     Emoji,
     MessageId,
@@ -104,10 +105,10 @@ def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessag
     "Pin {message_id}.",
     "Pin {message_id} to the channel so people can find it.",
 ], reply=[
-    "Pinned {message_id}.",
+    "Pinned {message_id} in #{result.channel_name}.",
     "Done: it's pinned in #{result.channel_name}.",
 ])
-def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
+def pin_message(ctx: Ctx, message_id: ChannelMessageId) -> ChatMessage:
     """Pin a message to its channel.
 
     Args:

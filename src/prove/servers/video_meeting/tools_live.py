@@ -10,12 +10,12 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
-    HostedMeetingId,
     PARTICIPANTS,
     RECORDINGS,
     ChatMessage,
     ChatMessageList,
     ChatText,
+    HostedMeetingId,
     Limit,
     Meeting,
     MeetingId,

@@ -12,8 +12,8 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
-    HostedMeetingId,
     Agenda,
+    HostedMeetingId,
     Limit,
     Meeting,
     MeetingId,
