@@ -68,6 +68,7 @@ ReminderId = REMINDER.id
 # Subsets a tool accepts, so that sampled calls name rows it can act on.
 _ME = "(SELECT person_id FROM people WHERE is_me = 1)"
 ColleagueId = PERSON.where("is_colleague = 1 AND is_me = 0")
+OtherPersonId = PERSON.where("is_me = 0")  # someone the user meets (not the user)
 OwnCalendarId = CALENDAR.where(f"owner_id = {_ME}")
 WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT calendar_id FROM calendar_shares "
                                     f"WHERE person_id = {_ME} AND permission = 'write')")

@@ -17,8 +17,8 @@ from .server import (
     HeldEventId,
     Limit,
     Note,
+    OtherPersonId,
     OwnEventId,
-    PersonId,
     Query,
     Title,
     WritableCalendarId,
@@ -127,7 +127,7 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
     "Search my calendar for '{query}' between {start} and {end}.",
     Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
 ])
-def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | None = None,
+def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPersonId | None = None,
                   start: str | None = None, end: str | None = None, include_cancelled: bool = False,
                   limit: Limit = 20) -> EventList:
     """Search the events the user can see by text and/or by a person taking part, in start order.

@@ -56,7 +56,7 @@ ATTACHMENT = EntityKind("attachment", table="attachments", key="attachment_id", 
 FILTER = EntityKind("filter", table="filters", key="filter_id", label="name", noun="mail filter",
                     description="a rule that files, labels, stars or marks arriving mail")
 BLOCKED_SENDER = EntityKind("blocked_sender", table="blocked_senders", key="address", label="address",
-                            noun="blocked sender", public_id=True,
+                            noun="sender", public_id=True,
                             description="an address whose mail goes straight to spam (get_mailbox lists them)")
 APP_PASSWORD = EntityKind("app_password", table="app_passwords", key="app_password_id", label="name",
                           description="a password a mail app uses to sign in", live="status = 'active'")

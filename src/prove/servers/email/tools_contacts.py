@@ -198,7 +198,7 @@ def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
 
 @tools.tool(effect=WRITE, asks=[
     "Unblock {address}.",
-    "I blocked {address} by mistake, let their mail through again.",
+    "I blocked {address} by mistake; let their mail through again.",
 ], reply=[
     "Unblocked {address}; their mail will reach your inbox again.",
     "Done: {address} is no longer blocked.",

@@ -73,8 +73,10 @@ ColleagueId = USER.where("is_me = 0 AND is_bot = 0")
 # A live message in a channel (not a DM): what threads and pins are for.
 ChannelMessageId = MESSAGE.where("is_deleted = 0 AND channel_id IN (SELECT channel_id FROM channels "
                                  "WHERE kind != 'dm')")
-# A channel (not a DM: those take send_direct_message) the user is in and can post to.
-PostableChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 0 AND channel_id IN (SELECT channel_id FROM members "
+# A work channel (a team's, a project's, engineering) the user is in and can post to: where the
+# status updates and reminders that posts say belong (not #random, not a DM).
+PostableChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 0 AND (name LIKE 'team-%' OR name LIKE 'proj-%' "
+                                  "OR name = 'engineering') AND channel_id IN (SELECT channel_id FROM members "
                                   "WHERE user_id = (SELECT user_id FROM users WHERE is_me = 1))")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]

@@ -88,7 +88,11 @@ class Invitation(BaseModel):
 @tools.tool(effect=READ, asks=[
     "What's my personal meeting room link?",
     "How much cloud recording storage do I have left?",
-    "Which plan am I on, and am I hosting anything right now?",
+    "Which plan am I on, and how many people can join my meetings?",
+], reply=[
+    # The generic summary gives neither the personal room link nor the storage as used of quota.
+    "You're on the {result.plan} plan (up to {result.max_participants} people per meeting). Your personal room "
+    "is {result.personal_room_url}, and your recordings use {result.storage_used_mb} of {result.storage_quota_mb} MB.",
 ])
 def get_my_account(ctx: Ctx) -> Account:
     """Show the signed-in user's account: plan, capacity, recording storage and personal meeting room.
