@@ -610,3 +610,14 @@ def test_joint_values_keep_subject_and_body_together():
     by_subject = dict(tools["send_message"].values["subject, body"])
     assert "lunch" in by_subject["Lunch on Friday?"].lower()
     assert "invoice" in dict(tools["create_draft"].values["subject, body"])["Question about the invoice"].lower()
+
+
+def test_not_spam_rescues_the_misfiled_newsletter_and_never_real_junk(s):
+    ids = offered("mark_not_spam", "message_id")
+    assert len(ids) == 1
+    m = ok(s, "get_message", {"message_id": ids[0]})
+    spam = [x for x in folder(s, "spam") if x["message_id"] != ids[0]]
+    assert spam and m["from_address"] not in {x["from_address"] for x in spam}
+    others = ok(s, "search_messages", {"sender": m["from_address"], "limit": 100})["messages"]
+    assert any(x["folder_id"] != "spam" for x in others)  # the sender's other mail is not junk
+    assert ok(s, "mark_not_spam", {"message_id": ids[0]})["message"]["folder_id"] == "inbox"

@@ -458,3 +458,13 @@ def test_a_new_channels_name_topic_and_purpose_are_drawn_together():
     assert "customer" in by_name["customer-feedback"][0].lower()
     statuses = {t: (e, d) for t, e, d in tools["set_status"].values["text, emoji, duration_minutes"]}
     assert statuses["Out sick"][0] == "face_with_thermometer" and statuses["At lunch"][1] <= 60
+
+
+def test_an_edit_corrects_the_users_message_with_a_typo(s):
+    from prove.servers.team_chat.world import TYPO, TYPO_FIXED
+    (typo_id,) = offered("edit_message", "message_id")
+    found = ok(s, "search_messages", {"query": "Thursady"})["messages"]
+    assert [m["message_id"] for m in found] == [typo_id] and found[0]["text"] == TYPO
+    assert registry.get("team_chat").tools["edit_message"].values["text"] == (TYPO_FIXED,)
+    edited = ok(s, "edit_message", {"message_id": typo_id, "text": TYPO_FIXED})
+    assert edited["text"] == TYPO_FIXED and edited["edited_at"]

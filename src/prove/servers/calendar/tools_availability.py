@@ -78,8 +78,8 @@ def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> Fre
     "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, during {day_start} to "
     "{day_end} each day?",
     "Suggest {limit} times for a {duration_minutes}-minute call with {people} from {start} to {end}.",
-    Ask("When are {people} free for {duration_minutes} minutes between {start} and {end}? Leave my own calendar "
-        "out of it.", include_me=False),
+    Ask("Find a {duration_minutes}-minute slot for {people} between {start} and {end}; leave my own calendar out "
+        "of it.", include_me=False),
     Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
         include_weekends=True),
 ])

@@ -18,6 +18,7 @@ from .server import (
     MessageId,
     MessageList,
     MessageSummary,
+    MisfiledSpamId,
     Query,
     Thread,
     ThreadId,
@@ -237,10 +238,11 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     Ask("Mark {message_ids} unread again, I want to come back to them.", read=False),
     Ask("I've seen {message_ids}; clear them from my unread count.", read=True),
 ], reply=[
-    Ask("Marked {message_ids} as read; {result.changed} of them were still unread.", read=True),
-    Ask("Done: {message_ids} count as read now ({result.changed} of {result.total} were unread before).", read=True),
-    Ask("Marked {message_ids} as unread; {result.changed} of them had been read.", read=False),
-    Ask("Done: {message_ids} show as unread again ({result.changed} of {result.total} changed).", read=False),
+    Ask("Marked as read: {message_ids} ({result.changed} of {result.total} had been unread).", read=True),
+    Ask("Done: I marked {message_ids} as read; {result.changed} of {result.total} had been unread.", read=True),
+    Ask("Marked as unread: {message_ids} ({result.changed} of {result.total} had been read).", read=False),
+    Ask("Done: I marked {message_ids} as unread again; {result.changed} of {result.total} had been read.",
+        read=False),
 ])
 def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
@@ -508,7 +510,7 @@ def report_spam(ctx: Ctx, message_id: UnwantedMessageId, block_sender: bool = Tr
     "Moved {message_id} back to your inbox.",
     "Done: {message_id} is out of spam and in your inbox.",
 ])
-def mark_not_spam(ctx: Ctx, message_id: MessageId) -> NotSpam:
+def mark_not_spam(ctx: Ctx, message_id: MisfiledSpamId) -> NotSpam:
     """Move a message out of spam into the inbox, and unblock its sender if they were blocked.
 
     Args:

@@ -18,6 +18,7 @@ from .server import (
     PostableChannelId,
     Query,
     Text,
+    TypoMessageId,
     UserId,
     active_user,
     channel_row,
@@ -33,6 +34,7 @@ from .server import (
     require_open,
     writable_channel,
 )
+from .world import TYPO_FIXED
 
 tools = Toolset("messages")
 
@@ -272,15 +274,12 @@ def send_direct_message(ctx: Ctx, user_id: ColleagueId, text: Text) -> ChatMessa
     "Fix the typo in {message_id}: it should read {text}",
 ], reply=[
     "Edited the message; it now reads '{text}'.",
-    "Done: the message is updated and marked as edited.",
+    "Done: the message is fixed and marked as edited.",
 ], values={
-    "text": [
-        "Standup moved to 10:15 today.", "Correction: the deadline is Thursday, not Wednesday.",
-        "Release notes are up, @here please review.", "The meeting is in room 4B, not 4A.",
-        "Updated: the deploy is at 5pm.", "Thanks everyone, this is resolved now.",
-    ],
+    # The correction of the world's one message with a typo (TypoMessageId), word for word.
+    "text": [TYPO_FIXED],
 })
-def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
+def edit_message(ctx: Ctx, message_id: TypoMessageId, text: Text) -> ChatMessage:
     """Replace the text of one of the user's own messages; it is marked as edited.
 
     Args:

@@ -32,7 +32,8 @@ tools = Toolset("reactions")
     "Done: your :{emoji}: is on the message.",
 ], values={
     "emoji": [
-        "thumbsup", "tada", "eyes", "white_check_mark", "heart", "raised_hands", "rocket", "pray", "100", "joy",
+        # Reactions that suit any message (:joy: on a code-freeze notice would not).
+        "thumbsup", "eyes", "white_check_mark", "raised_hands", "pray", "100",
     ],
 })
 def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:

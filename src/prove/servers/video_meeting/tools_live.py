@@ -210,8 +210,10 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
     "Join {meeting_id}, the passcode is {passcode}.",
     "Get me into {meeting_id} with passcode {passcode}.",
 ], reply=[
-    "You're in '{result.topic}' (status: {result.status}).",
-    "Joined {meeting_id}; you're {result.status}.",
+    # Joining may land the user in the waiting room, so the reply does not say they are in.
+    "Joined '{result.topic}', where {result.in_meeting} people are now; if it has a waiting room, the host lets "
+    "you in shortly.",
+    "Done: you've joined {meeting_id}. With a waiting room on, you'll be admitted by the host in a moment.",
 ])
 def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinResult:
     """Join a live meeting someone else hosts, with its passcode.
