@@ -82,6 +82,7 @@ ScheduledMessageId = MESSAGE.where("status = 'scheduled'")
 _MY_DOMAIN = "(SELECT substr(address, instr(address, '@')) FROM addresses WHERE is_primary = 1)"
 _FROM_PERSON = (f"(from_address LIKE '%' || {_MY_DOMAIN} OR from_address IN (SELECT email FROM contacts))")
 PersonMessageId = MESSAGE.where(f"status = 'received' AND folder_id != 'spam' AND {_FROM_PERSON}")
+TrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id = 'trash'")
 # Mail in spam from a sender whose other mail is not spam: what "not spam" rescues (real junk stays).
 MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND from_address IN "
                                "(SELECT from_address FROM messages WHERE folder_id != 'spam')")

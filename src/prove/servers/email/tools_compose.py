@@ -273,8 +273,9 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
     Ask("Start a reply to {reply_to_message_id} thanking them; I'll finish it later.",
         body="Thanks so much for this,"),
     "Save a draft called '{subject}' with these notes: {body}",
-    "Start an empty draft to {to}.",
+    Ask("Start an empty draft to {to}.", body=""),
 ], reply=[
+    Ask("Started an empty draft to {to}; it's in Drafts, not sent.", body=""),
     "Saved a draft '{result.subject}'; it hasn't been sent.",
     "Your draft '{result.subject}' is saved in Drafts, ready when you are.",
 ], values={

@@ -130,8 +130,10 @@ def create_folder(ctx: Ctx, name: Name) -> Folder:
 ], reply=[
     "Renamed {folder_id} to '{name}'.",
     "Done: that folder is now called '{name}'.",
-], values={"name": ["Receipts", "Travel", "Clients", "Newsletters", "Archive 2025", "Projects", "Personal",
-                    "To read", "Invoices", "Done"]})
+], values={
+    # A new name that suits whatever folder is renamed ('Newsletters' to 'Travel' would not).
+    "name": ["Archive 2025", "Old mail", "Misc", "Keep for now", "Done", "Reference"],
+})
 def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     """Rename a custom folder; its messages and the filters that use it are kept.
 

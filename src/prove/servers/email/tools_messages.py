@@ -21,6 +21,7 @@ from .server import (
     MisfiledSpamId,
     Query,
     Thread,
+    TrashedMessageId,
     ThreadId,
     UnwantedMessageId,
     delete_messages,
@@ -406,10 +407,10 @@ def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
     "Restore {message_id} from the trash.",
     "I deleted {message_id} by mistake, bring it back.",
 ], reply=[
-    "Restored {message_id}; it's back in {result.message.folder_id}.",
+    "Restored {message_id}; it's back in the folder it was in before you deleted it.",
     "Done: {message_id} is out of the trash.",
 ])
-def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
+def restore_message(ctx: Ctx, message_id: TrashedMessageId) -> Moved:
     """Take a message out of the trash, back to the folder it was trashed from.
 
     If that folder no longer exists, a received message goes to the inbox and a sent one to Sent.

@@ -105,8 +105,7 @@ DM = ("Hey, do you have a minute to chat about {P}?", "Thanks for the review!", 
       "Could you cover my on-call shift next Tuesday?", "Nice job in the demo today!")
 # A message of the user's with a typo they have yet to fix, and how it should read: what
 # edit_message corrects (an edit that rewrites a message into something unrelated makes no sense).
-TYPO, TYPO_FIXED = ("Reminder: the retro is on Thursady at 3pm in the big room. Bring your notes!",
-                    "Reminder: the retro is on Thursday at 3pm in the big room. Bring your notes!")
+TYPO, TYPO_FIXED = "Retro is on Thursady at 3pm in the big room.", "Retro is on Thursday at 3pm in the big room."
 REPLIES = ("+1", "Thanks!", "On it.", "Good call.", "Looking into it now.", "Can you share more details?", "Same here.",
            "Fixed in the latest build.", "I'll follow up offline.", "Agreed, let's do that.", "Nice work!",
            "Which environment?", "Let's discuss at standup.", "Count me in!", "Done :white_check_mark:")
