@@ -72,6 +72,8 @@ OtherPersonId = PERSON.where("is_me = 0")  # someone the user meets (not the use
 OwnCalendarId = CALENDAR.where(f"owner_id = {_ME}")
 WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT calendar_id FROM calendar_shares "
                                     f"WHERE person_id = {_ME} AND permission = 'write')")
+# The user's primary (work) calendar: where the work meetings create_event's values describe go.
+WorkCalendarId = CALENDAR.where(f"owner_id = {_ME} AND is_primary = 1")
 OwnEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed'")
 # A hold the user booked and has yet to name ('Hold', 'TBD', ...): renaming it, or giving it a
 # room and an agenda, is what a person does with one (renaming '1:1 Ana / Sam' to 'Sprint planning' is not).

@@ -21,7 +21,7 @@ from .server import (
     OwnEventId,
     Query,
     Title,
-    WritableCalendarId,
+    WorkCalendarId,
     calendar_access,
     check_double_booking,
     check_future,
@@ -198,7 +198,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
         ("Launch readiness check", "Google Meet", "Goal: agree on the launch date."),
     ],
 })
-def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
+def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str, end: str,
                  attendees: Attendees | None = None, location: Note | None = None,
                  description: Note | None = None, allow_overlap: bool = False) -> Event:
     """Create a one-off event organized by the user, and invite attendees to it.

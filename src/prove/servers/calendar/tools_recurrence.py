@@ -232,8 +232,9 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Cancel all of {series_id}.",
     "Stop {series_id} from {starting} on.",
 ], reply=[
-    "Cancelled {result.total} meetings of '{result.title}'.",
-    "Done: {series_id} is called off; {result.upcoming} meetings of it remain ahead.",
+    # True with or without `starting` (a bound reply cannot tell an omitted `starting`: its default is no value).
+    "Cancelled {result.total} meetings of '{result.title}'; {result.upcoming} of them are still ahead.",
+    "Done: {result.total} meetings of {series_id} are cancelled, and {result.upcoming} remain on your calendar.",
 ])
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.

@@ -87,7 +87,11 @@ TrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id =
 MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND from_address IN "
                                "(SELECT from_address FROM messages WHERE folder_id != 'spam')")
 # Mail a user would call junk: received, not in spam yet, and not from a person they know.
-UnwantedMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND NOT {_FROM_PERSON}")
+# (Receipts, bookings, invoices and security alerts are wanted even so.)
+_WANTED = ("(lower(subject) LIKE '%receipt%' OR lower(subject) LIKE '%confirm%' OR lower(subject) LIKE '%reservation%' "
+           "OR lower(subject) LIKE '%invoice%' OR lower(subject) LIKE '%security alert%')")
+UnwantedMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND NOT {_FROM_PERSON} "
+                                  f"AND NOT {_WANTED}")
 DraftId = DRAFT.id
 AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients "
                                "WHERE kind = 'to')")

@@ -196,7 +196,7 @@ def post_message(ctx: Ctx, channel_id: PostableChannelId, text: Text) -> ChatMes
     # Thread replies that answer any message (a question, news, thanks), not only a bug report.
     "text": [
         "Thanks, noted!", "Sounds good to me.", "Thanks for the heads-up.", "Got it, I'll take a look today.",
-        "Let's discuss at standup.", "Makes sense, thanks.",
+        "Makes sense, thanks.",
     ],
 })
 def reply_in_thread(ctx: Ctx, message_id: ChannelMessageId, text: Text,
