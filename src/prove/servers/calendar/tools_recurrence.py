@@ -233,7 +233,7 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Stop {series_id} from {starting} on.",
 ], reply=[
     # True with or without `starting` (a bound reply cannot tell an omitted `starting`: its default is no value).
-    "Cancelled {result.total} meetings of '{result.title}'; {result.upcoming} of them are still ahead.",
+    "Cancelled {result.total} meetings of '{result.title}'; {result.upcoming} meetings of the series are still ahead.",
     "Done: {result.total} meetings of {series_id} are cancelled, and {result.upcoming} remain on your calendar.",
 ])
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
