@@ -468,3 +468,13 @@ def test_an_edit_corrects_the_users_message_with_a_typo(s):
     assert registry.get("team_chat").tools["edit_message"].values["text"] == (TYPO_FIXED,)
     edited = ok(s, "edit_message", {"message_id": typo_id, "text": TYPO_FIXED})
     assert edited["text"] == TYPO_FIXED and edited["edited_at"]
+
+
+def test_removing_a_reaction_takes_back_one_just_added(s):
+    tools = registry.get("team_chat").tools
+    assert tools["remove_reaction"].needs == ("add_reaction",)
+    assert tools["remove_reaction"].values["emoji"] == tools["add_reaction"].values["emoji"]
+    target = offered("pin_message", "message_id")[0]
+    for emoji in tools["add_reaction"].values["emoji"]:
+        ok(s, "add_reaction", {"message_id": target, "emoji": emoji})
+        ok(s, "remove_reaction", {"message_id": target, "emoji": emoji})

@@ -22,6 +22,10 @@ from .server import (
 
 tools = Toolset("reactions")
 
+# Reactions that suit any message (:joy: on a code-freeze notice would not); removing one takes
+# back what was added, so both tools draw from these.
+REACTIONS = ["thumbsup", "eyes", "white_check_mark", "raised_hands", "pray", "100"]
+
 
 @tools.tool(effect=WRITE, asks=[
     "React to {message_id} with {emoji}.",
@@ -31,10 +35,7 @@ tools = Toolset("reactions")
     "Reacted to {message_id} with :{emoji}:.",
     "Done: your :{emoji}: is on the message.",
 ], values={
-    "emoji": [
-        # Reactions that suit any message (:joy: on a code-freeze notice would not).
-        "thumbsup", "eyes", "white_check_mark", "raised_hands", "pray", "100",
-    ],
+    "emoji": REACTIONS,
 })
 def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Add the user's emoji reaction to a message; each person reacts with a given emoji once.
@@ -73,7 +74,7 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
 ], reply=[
     "Removed your :{emoji}: from {message_id}.",
     "Done: your :{emoji}: reaction is gone.",
-])
+], values={"emoji": REACTIONS}, needs=["add_reaction"])
 def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Remove one of the user's own reactions from a message.
 
