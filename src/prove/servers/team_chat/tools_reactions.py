@@ -5,6 +5,7 @@ from __future__ import annotations
 from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
 from .server import (
+    MESSAGE,
     ChannelId,
     ChannelMessageId,
     ChatMessage,
@@ -25,6 +26,10 @@ tools = Toolset("reactions")
 # Reactions that suit any message (:joy: on a code-freeze notice would not); removing one takes
 # back what was added, so both tools draw from these.
 REACTIONS = ["thumbsup", "eyes", "white_check_mark", "raised_hands", "pray", "100"]
+# A message the user reacted to with one of those: what "take back my reaction" names.
+ReactedMessageId = MESSAGE.where(
+    "is_deleted = 0 AND message_id IN (SELECT message_id FROM reactions WHERE user_id = "
+    "(SELECT user_id FROM users WHERE is_me = 1) AND emoji IN (" + ", ".join(f"'{e}'" for e in REACTIONS) + "))")
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -75,7 +80,7 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     "Removed your :{emoji}: from {message_id}.",
     "Done: your :{emoji}: reaction is gone.",
 ], values={"emoji": REACTIONS}, needs=["add_reaction"])
-def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
+def remove_reaction(ctx: Ctx, message_id: ReactedMessageId, emoji: Emoji) -> ChatMessage:
     """Remove one of the user's own reactions from a message.
 
     Args:
