@@ -79,7 +79,7 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
 ], reply=[
     "Removed your :{emoji}: from {message_id}.",
     "Done: your :{emoji}: reaction is gone.",
-], values={"emoji": REACTIONS}, needs=["add_reaction"])
+], values={"emoji": REACTIONS})
 def remove_reaction(ctx: Ctx, message_id: ReactedMessageId, emoji: Emoji) -> ChatMessage:
     """Remove one of the user's own reactions from a message.
 
