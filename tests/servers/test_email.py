@@ -621,3 +621,9 @@ def test_not_spam_rescues_the_misfiled_newsletter_and_never_real_junk(s):
     others = ok(s, "search_messages", {"sender": m["from_address"], "limit": 100})["messages"]
     assert any(x["folder_id"] != "spam" for x in others)  # the sender's other mail is not junk
     assert ok(s, "mark_not_spam", {"message_id": ids[0]})["message"]["folder_id"] == "inbox"
+
+
+def test_mail_is_filed_only_in_folders_meant_for_filing(s):
+    for tool, param in (("move_message", "folder_id"), ("create_filter", "move_to_folder_id")):
+        folders = set(offered(tool, param))
+        assert {"inbox", "archive"} <= folders and not folders & {"spam", "trash", "drafts", "scheduled", "sent"}

@@ -97,6 +97,8 @@ AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT messa
                                "WHERE kind = 'to')")
 ThreadId = THREAD.id
 FolderId = FOLDER.id
+# A folder mail is filed in (inbox, archive or a custom one): spam and trash have their own tools.
+FilingFolderId = FOLDER.where("folder_id NOT IN ('spam', 'trash', 'drafts', 'scheduled', 'sent')")
 LabelId = LABEL.id
 ContactId = CONTACT.id
 PhoneContactId = CONTACT.where("phone IS NOT NULL")  # its update reply can say the number

@@ -9,6 +9,7 @@ from prove.env.values import quote
 
 from .server import (
     Color,
+    FilingFolderId,
     Filter,
     FilterId,
     FilterList,
@@ -334,7 +335,7 @@ def list_filters(ctx: Ctx) -> FilterList:
     ("GitHub reviews", "github.com", "pull request"), ("Calendar invites", "calendar-notification", "invitation"),
     ("Security alerts", "accounts.google.com", "security alert"), ("Bank alerts", "alerts", "statement")]})
 def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subject_contains: Query | None = None,
-                  move_to_folder_id: FolderId | None = None, add_label_id: LabelId | None = None,
+                  move_to_folder_id: FilingFolderId | None = None, add_label_id: LabelId | None = None,
                   mark_read: bool = False, star: bool = False, apply_to_existing: bool = False) -> FilterCreated:
     """Create a filter for arriving mail: when every condition given matches, its actions run.
 

@@ -11,6 +11,7 @@ from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
     BlockedAddress,
+    FilingFolderId,
     FolderId,
     LabelId,
     Limit,
@@ -313,7 +314,7 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
     "Moved {message_id} to {folder_id}.",
     "Done: {message_id} is now in {folder_id}.",
 ])
-def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
+def move_message(ctx: Ctx, message_id: MessageId, folder_id: FilingFolderId) -> Moved:
     """Move a received or sent message to another folder.
 
     Moving into 'trash' works like trash_message. Nothing can be moved into 'drafts' or
