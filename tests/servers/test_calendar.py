@@ -581,3 +581,39 @@ def test_forks_are_independent(s):
     assert ok(child, "get_event", {"event_id": ev["event_id"]})
     fails(s, "get_event", "not_found", {"event_id": ev["event_id"]})
     child.close()
+
+
+# ----- what the sampler offers, and the words around it ----------------------------------------------
+
+def offered(tool: str, param: str) -> list[str]:
+    """The rows of world 0 that a parameter's entity kind (narrowed by its `where`) offers the sampler."""
+    server = registry.get("calendar")
+    p = next(p for p in server.tools[tool].params if p.name == param)
+    kind = server.entities[p.entity]
+    db = server.template(WORLD).db
+    return [r[0] for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where or kind.live or "1"}')]
+
+
+def test_renames_take_only_the_users_unnamed_holds(s):
+    from prove.servers.calendar.world import HOLDS
+    held = offered("update_event", "event_id")
+    assert len(held) >= 2
+    for event_id in held:
+        event = ok(s, "get_event", {"event_id": event_id})
+        assert event["title"] in HOLDS and event["location"] and event["description"]
+        assert event["start"] > "2026-03-16T09:00:00"
+    renamed = ok(s, "update_event", {"event_id": held[0], "title": "Sprint planning"})
+    assert renamed["title"] == "Sprint planning" and renamed["location"] and renamed["description"]
+    # A meeting with a real name is not offered for renaming.
+    named = ok(s, "search_events", {"query": "1:1", "limit": 100})["events"]
+    assert named and not {e["event_id"] for e in named} & set(held)
+
+
+def test_replies_say_which_answer_or_access_was_given():
+    tools = registry.get("calendar").tools
+    for tool, param in (("respond_to_invitation", "response"), ("share_calendar", "permission")):
+        bound = {r.binds[param] for r in tools[tool].replies}
+        assert bound == set(tools[tool].parameters["properties"][param]["enum"])
+        assert all(r.binds for r in tools[tool].replies)  # no reply that could name the wrong one
+    notes = tools["respond_to_invitation"].values["note"]
+    assert not any("looking forward" in n.lower() for n in notes)  # the note goes with a decline

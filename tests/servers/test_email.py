@@ -544,3 +544,86 @@ def test_replaying_the_same_calls_gives_the_same_state():
             s.advance(86400)
             prints.append(s.fingerprint())
     assert prints[0] == prints[1]
+
+
+# ----- what the sampler offers each parameter ---------------------------------------------------------
+
+def offered(tool: str, param: str) -> list[str]:
+    """The rows of world 0 that a parameter's entity kind (narrowed by its `where`) offers the sampler."""
+    server = registry.get("email")
+    p = next(p for p in server.tools[tool].params if p.name == param)
+    assert p.entity is not None, f"{tool}.{param} should name an entity kind"
+    kind = server.entities[p.entity]
+    where = p.where or kind.live or "1"
+    db = server.template(WORLD).db
+    return [r[0] for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {where}',
+                                     {"now": "2026-03-16T09:00:00", "today": "2026-03-16"})]
+
+
+def test_blocked_senders_are_entities_the_planner_can_unblock(s):
+    blocked = ok(s, "get_mailbox")["blocked_senders"]
+    assert blocked and sorted(offered("unblock_sender", "address")) == sorted(blocked)
+    for address in blocked:
+        assert ok(s, "unblock_sender", {"address": address})["address"] == address
+    assert ok(s, "get_mailbox")["blocked_senders"] == []
+
+
+def test_reported_spam_sender_becomes_an_unblockable_entity(s):
+    victim = offered("report_spam", "message_id")[0]
+    report = ok(s, "report_spam", {"message_id": victim})
+    tool = registry.get("email").tools["report_spam"]
+    from prove.synth.entities import extract_entities
+    kinds = {(k, v) for k, v, _ in extract_entities(tool, report)}
+    assert ("blocked_sender", report["blocked_sender"]) in kinds
+    assert ok(s, "unblock_sender", {"address": report["blocked_sender"]})["address"] == report["blocked_sender"]
+
+
+def test_replies_go_only_to_mail_a_person_wrote(s):
+    people = {c["email"] for c in ok(s, "search_contacts", {"limit": 100})["contacts"]}
+    domain = me(s).split("@")[1]
+    ids = offered("reply_to_message", "message_id")
+    assert ids and ids == offered("create_draft", "reply_to_message_id")
+    for message_id in ids:
+        m = ok(s, "get_message", {"message_id": message_id})
+        assert m["status"] == "received"
+        assert m["from_address"] in people or m["from_address"].endswith("@" + domain), m["from_address"]
+        assert not any(word in m["from_address"] for word in ("noreply", "no-reply", "no_reply", "auto-confirm"))
+
+
+def test_spam_reports_never_take_mail_from_people_the_user_knows(s):
+    people = {c["email"] for c in ok(s, "search_contacts", {"limit": 100})["contacts"]}
+    domain = me(s).split("@")[1]
+    ids = offered("report_spam", "message_id")
+    assert ids
+    for message_id in ids:
+        m = ok(s, "get_message", {"message_id": message_id})
+        assert m["folder_id"] not in ("spam", "trash")
+        assert m["from_address"] not in people and not m["from_address"].endswith("@" + domain)
+        ok(s, "report_spam", {"message_id": message_id, "block_sender": False})
+
+
+def test_joint_values_keep_subject_and_body_together():
+    tools = registry.get("email").tools
+    for name in ("send_message", "create_draft"):
+        pairs = tools[name].values["subject, body"]
+        assert len(pairs) >= 5 and "subject" not in tools[name].values and "body" not in tools[name].values
+    by_subject = dict(tools["send_message"].values["subject, body"])
+    assert "lunch" in by_subject["Lunch on Friday?"].lower()
+    assert "invoice" in dict(tools["create_draft"].values["subject, body"])["Question about the invoice"].lower()
+
+
+def test_not_spam_rescues_the_misfiled_newsletter_and_never_real_junk(s):
+    ids = offered("mark_not_spam", "message_id")
+    assert len(ids) == 1
+    m = ok(s, "get_message", {"message_id": ids[0]})
+    spam = [x for x in folder(s, "spam") if x["message_id"] != ids[0]]
+    assert spam and m["from_address"] not in {x["from_address"] for x in spam}
+    others = ok(s, "search_messages", {"sender": m["from_address"], "limit": 100})["messages"]
+    assert any(x["folder_id"] != "spam" for x in others)  # the sender's other mail is not junk
+    assert ok(s, "mark_not_spam", {"message_id": ids[0]})["message"]["folder_id"] == "inbox"
+
+
+def test_mail_is_filed_only_in_folders_meant_for_filing(s):
+    for tool, param in (("move_message", "folder_id"), ("create_filter", "move_to_folder_id")):
+        folders = set(offered(tool, param))
+        assert {"inbox", "archive"} <= folders and not folders & {"spam", "trash", "drafts", "scheduled", "sent"}

@@ -425,3 +425,61 @@ def test_replaying_the_same_calls_gives_the_same_state():
             s.advance(86400)
             prints.append(s.fingerprint())
     assert prints[0] == prints[1]
+
+
+# ----- what the sampler offers, and the values drawn with it ------------------------------------------
+
+def offered(tool: str, param: str) -> list[str]:
+    """The rows of world 0 that a parameter's entity kind (narrowed by its `where`) offers the sampler."""
+    server = registry.get("team_chat")
+    p = next(p for p in server.tools[tool].params if p.name == param)
+    kind = server.entities[p.entity]
+    db = server.template(0).db
+    return [r[0] for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {p.where or kind.live or "1"}')]
+
+
+def test_posts_go_to_channels_the_user_can_post_in(s):
+    for tool in ("post_message", "schedule_message"):
+        ids = offered(tool, "channel_id")
+        assert ids
+        for channel_id in ids:
+            channel = ok(s, "get_channel", {"channel_id": channel_id})
+            assert channel["kind"] != "dm" and channel["is_member"] and not channel["is_archived"]
+            assert channel["name"].startswith(("team-", "proj-")) or channel["name"] == "engineering"
+    first = offered("post_message", "channel_id")[0]
+    ok(s, "post_message", {"channel_id": first, "text": "Deploy is done, all green."})
+
+
+def test_a_new_channels_name_topic_and_purpose_are_drawn_together():
+    tools = registry.get("team_chat").tools
+    triples = tools["create_channel"].values["name, topic, purpose"]
+    by_name = {n: (t, p) for n, t, p in triples}
+    assert "design" in by_name["design-reviews"][0].lower() and "design" in by_name["design-reviews"][1]
+    assert "customer" in by_name["customer-feedback"][0].lower()
+    statuses = {t: (e, d) for t, e, d in tools["set_status"].values["text, emoji, duration_minutes"]}
+    assert statuses["Out sick"][0] == "face_with_thermometer" and statuses["At lunch"][1] <= 60
+
+
+def test_an_edit_corrects_the_users_message_with_a_typo(s):
+    from prove.servers.team_chat.world import TYPO, TYPO_FIXED
+    (typo_id,) = offered("edit_message", "message_id")
+    found = ok(s, "search_messages", {"query": "Thursady"})["messages"]
+    assert [m["message_id"] for m in found] == [typo_id] and found[0]["text"] == TYPO
+    assert registry.get("team_chat").tools["edit_message"].values["text"] == (TYPO_FIXED,)
+    edited = ok(s, "edit_message", {"message_id": typo_id, "text": TYPO_FIXED})
+    assert edited["text"] == TYPO_FIXED and edited["edited_at"]
+
+
+def test_reactions_to_take_back_are_the_users_own(s):
+    tools = registry.get("team_chat").tools
+    assert tools["remove_reaction"].values["emoji"] == tools["add_reaction"].values["emoji"]
+    emojis = set(tools["remove_reaction"].values["emoji"])
+    db = registry.get("team_chat").template(0).db
+    (user,) = db.execute("SELECT user_id FROM users WHERE is_me = 1").fetchone()
+    offered_ids = offered("remove_reaction", "message_id")
+    assert len(offered_ids) >= 3
+    for message_id in offered_ids:
+        mine = {e for (e,) in db.execute("SELECT emoji FROM reactions WHERE message_id = ? AND user_id = ?",
+                                         (message_id, user))}
+        emoji = sorted(mine & emojis)[0]  # one the values can name
+        ok(s, "remove_reaction", {"message_id": message_id, "emoji": emoji})

@@ -77,13 +77,14 @@ def test_host_runs_a_meeting_from_waiting_room_to_transcript(s):
     assert started["status"] == "live" and started["recording_now"]  # automatic recording is on
     assert ok(s, "get_my_account")["hosting_now"] == sync
     waiting = participants(s, sync, "waiting")
-    assert len(waiting) >= 2 and all(p["muted"] for p in waiting)  # mute on entry
+    assert len(waiting) >= 2 and not any(p["muted"] for p in waiting)  # no mute on entry: the host mutes
     fails(s, "send_chat_message", "recipient_not_present",
           {"meeting_id": sync, "text": "Hi", "to_participant_id": waiting[0]["participant_id"]})
 
     admitted = ok(s, "admit_participant", {"participant_id": waiting[0]["participant_id"]})
     assert admitted["status"] == "in_meeting"
     fails(s, "admit_participant", "not_waiting", {"participant_id": waiting[0]["participant_id"]})
+    assert ok(s, "mute_participant", {"participant_id": admitted["participant_id"]})["muted"]
     fails(s, "mute_participant", "already_muted", {"participant_id": admitted["participant_id"]})
     fails(s, "mute_participant", "unmute_not_allowed", {"participant_id": admitted["participant_id"], "muted": False})
     removed = ok(s, "remove_participant", {"participant_id": waiting[1]["participant_id"]})
@@ -294,3 +295,26 @@ def test_past_meetings_keep_attendance_and_chat(s):
     assert {c.code for c in chats if not c.ok} <= {"not_attended"}  # meetings the user skipped
     fails(s, "send_chat_message", "meeting_ended", {"meeting_id": past[0]["meeting_id"], "text": "Late note"})
     fails(s, "get_meeting", "not_found", {"meeting_id": "MTG-1"})
+
+
+# ----- set-up the planner runs before the live-meeting tools -------------------------------------------
+
+def test_live_participant_tools_have_their_set_up_and_a_meeting_to_start(s):
+    tools = registry.get("video_meeting").tools
+    assert tools["admit_participant"].needs == ("start_meeting", "list_participants")
+    assert tools["remove_participant"].needs == ("start_meeting", "list_participants")
+    assert tools["mute_participant"].needs == ("start_meeting", "list_participants", "admit_participant")
+    server = registry.get("video_meeting")
+    p = next(p for p in tools["start_meeting"].params if p.name == "meeting_id")
+    offered = {r[0] for r in server.template(0).db.execute(f"SELECT meeting_id FROM meetings WHERE {p.where}")}
+    sync = my_sync(s)["meeting_id"]
+    assert sync in offered
+    # The chain those needs make: start, see who waits, admit one, mute them; remove another.
+    ok(s, "start_meeting", {"meeting_id": sync})
+    waiting = ok(s, "list_participants", {"meeting_id": sync, "status": "waiting"})["participants"]
+    admitted = ok(s, "admit_participant", {"participant_id": waiting[0]["participant_id"]})
+    assert ok(s, "mute_participant", {"participant_id": admitted["participant_id"], "muted": True})["muted"]
+    assert ok(s, "remove_participant", {"participant_id": waiting[1]["participant_id"]})["status"] == "removed"
+    for meeting_id in offered:  # every meeting offered is the user's, still to come
+        meeting = ok(s, "get_meeting", {"meeting_id": meeting_id})
+        assert meeting["you_are_host"] and meeting["status"] in ("scheduled", "live")

@@ -68,10 +68,17 @@ ReminderId = REMINDER.id
 # Subsets a tool accepts, so that sampled calls name rows it can act on.
 _ME = "(SELECT person_id FROM people WHERE is_me = 1)"
 ColleagueId = PERSON.where("is_colleague = 1 AND is_me = 0")
+OtherPersonId = PERSON.where("is_me = 0")  # someone the user meets (not the user)
 OwnCalendarId = CALENDAR.where(f"owner_id = {_ME}")
 WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT calendar_id FROM calendar_shares "
                                     f"WHERE person_id = {_ME} AND permission = 'write')")
+# The user's primary (work) calendar: where the work meetings create_event's values describe go.
+WorkCalendarId = CALENDAR.where(f"owner_id = {_ME} AND is_primary = 1")
 OwnEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed'")
+# A hold the user booked and has yet to name ('Hold', 'TBD', ...): renaming it, or giving it a
+# room and an agenda, is what a person does with one (renaming '1:1 Ana / Sam' to 'Sprint planning' is not).
+HeldEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed' AND description = "
+                          "'Holding this time; agenda to follow.'")
 InvitedEventId = EVENT.where(f"status = 'confirmed' AND event_id IN (SELECT event_id FROM invitations "
                              f"WHERE person_id = {_ME})")
 OwnSeriesId = SERIES.where(f"organizer_id = {_ME}")

@@ -39,6 +39,10 @@ def _align(t: datetime) -> datetime:
 @tools.tool(effect=READ, asks=[
     "Is {person_id} free between {start} and {end}?",
     "When is {person_id} busy from {start} to {end}?",
+], reply=[
+    # The generic summary gives the count but not the answer: say it's free time apart from the busy periods.
+    "Busy periods for {result.name} between {start} and {end}: {result.total}. Any time outside them is free.",
+    "{result.name}'s calendar shows {result.total} busy stretches from {start} to {end}; the rest is free.",
 ])
 def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> FreeBusy:
     """Show when a colleague (or the user) is busy in a time window, without event details.
@@ -70,12 +74,12 @@ def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> Fre
 
 
 @tools.tool(effect=READ, asks=[
-    "Find {duration_minutes} minutes when {people} and I are all free between {start} and {end}.",
+    "Find {duration_minutes} minutes when {people} and I are free between {start} and {end}.",
     "When could I meet {people} for {duration_minutes} minutes between {start} and {end}, during {day_start} to "
     "{day_end} each day?",
     "Suggest {limit} times for a {duration_minutes}-minute call with {people} from {start} to {end}.",
-    Ask("When are {people} free for {duration_minutes} minutes between {start} and {end}? Leave my own calendar "
-        "out of it.", include_me=False),
+    Ask("Find a {duration_minutes}-minute slot for {people} between {start} and {end}; leave my own calendar out "
+        "of it.", include_me=False),
     Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
         include_weekends=True),
 ])

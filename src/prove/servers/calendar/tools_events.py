@@ -14,13 +14,14 @@ from .server import (
     Event,
     EventId,
     EventList,
+    HeldEventId,
     Limit,
     Note,
+    OtherPersonId,
     OwnEventId,
-    PersonId,
     Query,
     Title,
-    WritableCalendarId,
+    WorkCalendarId,
     calendar_access,
     check_double_booking,
     check_future,
@@ -126,7 +127,7 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
     "Search my calendar for '{query}' between {start} and {end}.",
     Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
 ])
-def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | None = None,
+def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPersonId | None = None,
                   start: str | None = None, end: str | None = None, include_cancelled: bool = False,
                   limit: Limit = 20) -> EventList:
     """Search the events the user can see by text and/or by a person taking part, in start order.
@@ -185,15 +186,19 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: PersonId | 
     "Booked '{result.title}' on {result.calendar_name} from {result.start} to {result.end}.",
     "Done: '{title}' is on your calendar for {start}.",
 ], values={
-    "title": ["Atlas design review", "1:1 with my manager", "Sprint planning", "Dentist appointment",
-              "Coffee chat", "Interview debrief", "Quarterly roadmap review", "Lunch with a customer",
-              "Focus time", "Team retro"],
-    "location": ["Room 2A (Fuji)", "Room 4C (Everest)", "Zoom", "Google Meet", "Cafeteria", "Main lobby"],
-    "description": ["Agenda: open questions and next steps.", "Goal: agree on the launch date.",
-                    "Bring the latest metrics.", "Notes doc linked in the invite.",
-                    "Walk through the design doc together.", "No agenda; just catching up."],
+    # What a meeting is, where it is and what it is for, drawn together.
+    "title, location, description": [
+        ("Atlas design review", "Room 2A (Fuji)", "Walk through the design doc together."),
+        ("1:1 with my manager", "Room 4C (Everest)", "Career goals and feedback."),
+        ("Sprint planning", "Zoom", "Agenda: pick the stories for the next two weeks."),
+        ("Interview debrief", "Google Meet", "Goal: a hire or no-hire decision."),
+        ("Quarterly roadmap review", "Room 4C (Everest)", "Bring the latest metrics."),
+        ("Lunch with a customer", "Cafeteria", "No agenda; just catching up."),
+        ("Team retro", "Zoom", "What went well, what didn't, what to change."),
+        ("Launch readiness check", "Google Meet", "Goal: agree on the launch date."),
+    ],
 })
-def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
+def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str, end: str,
                  attendees: Attendees | None = None, location: Note | None = None,
                  description: Note | None = None, allow_overlap: bool = False) -> Event:
     """Create a one-off event organized by the user, and invite attendees to it.
@@ -242,20 +247,20 @@ def create_event(ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start:
 
 @tools.tool(effect=WRITE, asks=[
     "Rename {event_id} to '{title}'.",
+    "{event_id} is a placeholder; call it '{title}'.",
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
 ], reply=[
-    "Updated {event_id}.",
-    "Done: '{result.title}' now reads as you asked.",
+    "Updated the event. It now reads: '{result.title}', location: {result.location}, agenda: {result.description}",
+    "Done: '{result.title}' is saved with location: {result.location}; agenda: {result.description}",
 ], values={
-    "title": ["Atlas design review (rescheduled)", "Sprint planning", "Roadmap review", "Team retro",
-              "Project sync", "Customer prep"],
+    "title": ["Sprint planning", "Roadmap review", "Team retro", "Project sync", "Customer prep",
+              "Design review"],
     "location": ["Room 2A (Fuji)", "Room 5B (Denali)", "Zoom", "Microsoft Teams", "Cafeteria"],
     "description": ["Agenda: status, risks, next steps.", "Goal: decide on the vendor.",
-                    "Please read the doc beforehand.", "Moved online; link in the invite.",
-                    "Focus: the Q3 hiring plan.", "Bring your questions."],
+                    "Please read the doc beforehand.", "Focus: the Q3 hiring plan.", "Bring your questions."],
 })
-def update_event(ctx: Ctx, event_id: OwnEventId, title: Title | None = None, location: Note | None = None,
+def update_event(ctx: Ctx, event_id: HeldEventId, title: Title | None = None, location: Note | None = None,
                  description: Note | None = None) -> Event:
     """Change the title, location or description of an upcoming event the user organizes.
 

@@ -51,7 +51,7 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
     Ask("Add {people} to {event_id} and to every later meeting of that series.", whole_series=True),
 ], reply=[
     "Invited {people} to '{result.title}'.",
-    "Done: {people} now have an invitation to {event_id}.",
+    "Done: {event_id} now has an invitation out to {people}.",
 ])
 def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_series: bool = False) -> Event:
     """Invite more people to an upcoming event the user organizes.
@@ -160,12 +160,18 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
         whole_series=True),
     Ask("Tell them I might make it to {event_id}.", response="tentative"),
 ], reply=[
-    "Answered {result.response} for '{result.title}'.",
-    "Done: {result.organizer_name} will see your answer to {event_id}.",
+    Ask("Accepted '{result.title}'; {result.organizer_name} will see you're coming.", response="accepted"),
+    Ask("Done: you're going to {event_id}.", response="accepted"),
+    Ask("Declined '{result.title}'; {result.organizer_name} will see you're not coming.", response="declined"),
+    Ask("Done: you've declined {event_id}.", response="declined"),
+    Ask("Answered maybe to '{result.title}'; {result.organizer_name} will see it as tentative.",
+        response="tentative"),
+    Ask("Done: {event_id} shows you as tentative.", response="tentative"),
 ], values={
-    "note": ["Running 5 minutes late.", "I have a conflict; can we move it?", "Looking forward to it!",
-             "I can join for the first half only.", "Please send the notes afterwards.",
-             "I'll dial in remotely.", "Out of office that day, sorry."],
+    # Only the decline phrasing carries a note: what a person says when they can't come.
+    "note": ["I have a conflict; can we move it?", "Out of office that day, sorry.",
+             "Sorry, I'm double-booked then.", "Please send the notes afterwards.",
+             "Can't make this one; I'll catch up on the recording."],
 })
 def respond_to_invitation(ctx: Ctx, event_id: InvitedEventId, response: Response, note: Note | None = None,
                           whole_series: bool = False) -> Invitation:

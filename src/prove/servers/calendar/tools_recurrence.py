@@ -88,11 +88,16 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
     "Created the series '{result.title}': {result.rule}.",
     "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
 ], values={
-    "title": ["Weekly 1:1", "Team standup", "Sprint planning", "Office hours", "Yoga class", "Spanish lesson",
-              "Project sync", "Book club"],
-    "location": ["Room 2A (Fuji)", "Room 3B (Olympus)", "Zoom", "Google Meet", "Community center"],
-    "description": ["Rotating facilitator.", "Agenda in the shared doc.", "Status, blockers, next steps.",
-                    "Bring your questions.", "Camera optional."],
+    "title, location, description": [
+        ("Weekly 1:1", "Room 2A (Fuji)", "Rotating agenda in the shared doc."),
+        ("Team standup", "Zoom", "Status, blockers, next steps."),
+        ("Sprint planning", "Room 3B (Olympus)", "Agenda in the shared doc."),
+        ("Office hours", "Google Meet", "Bring your questions."),
+        ("Yoga class", "Community center", "Bring a mat."),
+        ("Spanish lesson", "Zoom", "Camera on, please."),
+        ("Project sync", "Google Meet", "Rotating facilitator."),
+        ("Book club", "Community center", "Read the next three chapters."),
+    ],
 })
 def create_recurring_event(
     ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
@@ -227,8 +232,9 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Cancel all of {series_id}.",
     "Stop {series_id} from {starting} on.",
 ], reply=[
-    "Cancelled {result.total} meetings of '{result.title}'.",
-    "Done: {series_id} is called off; {result.upcoming} meetings of it remain ahead.",
+    # True with or without `starting` (a bound reply cannot tell an omitted `starting`: its default is no value).
+    "Cancelled {result.total} meetings of '{result.title}'; {result.upcoming} meetings of the series are still ahead.",
+    "Done: {result.total} meetings of {series_id} are cancelled, and {result.upcoming} remain on your calendar.",
 ])
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.

@@ -12,7 +12,9 @@ weeks after the epoch (Monday 2026-03-16 09:00) and holds:
 - one-off meetings the user organizes or is invited to, personal appointments, informational
   team events, a few cancelled events;
 - pending invitations (some clashing with the user's schedule), reminders, and colleagues'
-  private busy blocks so that free/busy answers are meaningful.
+  private busy blocks so that free/busy answers are meaningful;
+- a few placeholder holds ('Hold', 'TBD', ...) the user booked and has yet to name: the events
+  update_event renames.
 
 `recurrence_dates` is the one recurrence rule, shared with the tools.
 """
@@ -68,6 +70,8 @@ PERSONAL = ("Dentist appointment", "Doctor's appointment", "Haircut", "Parent-te
 CLASSES = ("Yoga class", "Spin class", "Climbing gym", "Spanish lesson", "Swim practice")
 TOPICS = ("observability", "feature flags", "accessibility", "cost tracking", "data contracts",
           "prompt design", "on-call health")
+HOLDS = ("Hold", "Placeholder", "TBD", "Hold for a meeting", "Meeting (title TBD)")
+HOLD_NOTE = "Holding this time; agenda to follow."
 AGENDA = ("Agenda: {w}.", "Notes doc linked in the invite. Focus: {w}.", "Goal: agree on {w}.",
           "Please review the {w} doc beforehand.")
 
@@ -419,6 +423,17 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                 taken.append((start, start + minutes))
                 b.rows["busy_blocks"].append({"person_id": pid, "starts_at": iso(at(day, start)),
                                               "ends_at": iso(at(day, start + minutes))})
+
+    # ----- time the user holds for a meeting they have yet to name ----------------------------
+    # (drawn last, so that everything above stays as it was; these are what a rename renames)
+    soon = [d for d in _days() if w.now.date() < d <= w.now.date() + timedelta(days=14)]
+    for title in rng.sample(HOLDS, 3):
+        day = rng.choice(soon)
+        start_min = b.find_slot(day, 60)
+        if start_min is None:
+            continue
+        b.event(work, me, title, at(day, start_min), 60, location=b.location(), description=HOLD_NOTE)
+        b.block_me(day, start_min, start_min + 60)
 
     # Rows in key order fill SQLite pages densely: a smaller template for every session to copy.
     keys = {"calendar_shares": ("calendar_id", "person_id"), "busy_blocks": ("person_id", "starts_at")}

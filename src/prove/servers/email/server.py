@@ -29,7 +29,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
+from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
 from prove.env.values import quote
 
 from .world import SYSTEM_FOLDERS, build_world
@@ -55,6 +55,9 @@ ATTACHMENT = EntityKind("attachment", table="attachments", key="attachment_id", 
                         description="a file attached to a message (name, type and size)")
 FILTER = EntityKind("filter", table="filters", key="filter_id", label="name", noun="mail filter",
                     description="a rule that files, labels, stars or marks arriving mail")
+BLOCKED_SENDER = EntityKind("blocked_sender", table="blocked_senders", key="address", label="address",
+                            noun="sender", public_id=True,
+                            description="an address whose mail goes straight to spam (get_mailbox lists them)")
 APP_PASSWORD = EntityKind("app_password", table="app_passwords", key="app_password_id", label="name",
                           description="a password a mail app uses to sign in", live="status = 'active'")
 
@@ -67,18 +70,38 @@ server = Server(
     "responder and app passwords. New mail arrives as time passes.",
     schema=Path(__file__).with_name("schema.sql"),
     world=build_world,
-    entities=[MESSAGE, DRAFT, THREAD, FOLDER, LABEL, CONTACT, ATTACHMENT, FILTER, APP_PASSWORD],
+    entities=[MESSAGE, DRAFT, THREAD, FOLDER, LABEL, CONTACT, ATTACHMENT, FILTER, APP_PASSWORD, BLOCKED_SENDER],
 )
 
 # ----- parameter types -------------------------------------------------------------------------
 
 MessageId = MESSAGE.id
 ScheduledMessageId = MESSAGE.where("status = 'scheduled'")
+# Mail from a person: a colleague at the user's own domain or someone in the address book (not a
+# newsletter, receipt, notification or spam), so that a personal reply fits it.
+_MY_DOMAIN = "(SELECT substr(address, instr(address, '@')) FROM addresses WHERE is_primary = 1)"
+_FROM_PERSON = (f"(from_address LIKE '%' || {_MY_DOMAIN} OR from_address IN (SELECT email FROM contacts))")
+PersonMessageId = MESSAGE.where(f"status = 'received' AND folder_id != 'spam' AND {_FROM_PERSON}")
+TrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id = 'trash'")
+# Mail in spam from a sender whose other mail is not spam: what "not spam" rescues (real junk stays).
+MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND from_address IN "
+                               "(SELECT from_address FROM messages WHERE folder_id != 'spam')")
+# Mail a user would call junk: received, not in spam yet, and not from a person they know.
+# (Receipts, bookings, invoices and security alerts are wanted even so.)
+_WANTED = ("(lower(subject) LIKE '%receipt%' OR lower(subject) LIKE '%confirm%' OR lower(subject) LIKE '%reservation%' "
+           "OR lower(subject) LIKE '%invoice%' OR lower(subject) LIKE '%security alert%')")
+UnwantedMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND NOT {_FROM_PERSON} "
+                                  f"AND NOT {_WANTED}")
 DraftId = DRAFT.id
+AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients "
+                               "WHERE kind = 'to')")
 ThreadId = THREAD.id
 FolderId = FOLDER.id
+# A folder mail is filed in (inbox, archive or a custom one): spam and trash have their own tools.
+FilingFolderId = FOLDER.where("folder_id NOT IN ('spam', 'trash', 'drafts', 'scheduled', 'sent')")
 LabelId = LABEL.id
 ContactId = CONTACT.id
+PhoneContactId = CONTACT.where("phone IS NOT NULL")  # its update reply can say the number
 AttachmentId = ATTACHMENT.id
 FilterId = FILTER.id
 AppPasswordId = APP_PASSWORD.id
@@ -86,6 +109,7 @@ Password = Annotated[str, Sensitive()]
 
 Address = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=254)]
 Addresses = Annotated[list[Address], Field(max_length=MAX_RECIPIENTS)]
+BlockedAddress = Annotated[Address, Entity("blocked_sender")]
 Subject = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
 Body = Annotated[str, StringConstraints(max_length=10_000)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]

@@ -13,12 +13,14 @@ from prove.env.values import iso, parse_time, quote
 
 from .server import (
     MAX_ATTACHMENTS_KB,
+    AddressedDraftId,
     Addresses,
     AttachmentId,
     Body,
     DraftId,
     Message,
     MessageId,
+    PersonMessageId,
     ScheduledMessageId,
     SentMessage,
     Subject,
@@ -115,15 +117,16 @@ def _reply_from(ctx: Ctx, row) -> str:
     "Sent '{subject}' to {to}.",
     "Your email '{subject}' is on its way to {to}.",
 ], values={
-    "subject": ["Q2 budget numbers", "Lunch on Friday?", "Updated project timeline", "Invoice question",
-                "Notes from today's call", "Contract draft for review", "Team offsite plans", "Quick question"],
-    "body": ["Hi, could you send me the latest numbers before Thursday? Thanks!",
-             "Are you free for lunch on Friday around noon?",
-             "Attached is the updated timeline; the launch moves to April 14.",
-             "Thanks for the call today. I'll follow up with the details tomorrow.",
-             "Please review the contract draft and let me know if anything needs changing.",
-             "Just checking in on the status of the invoice from last month.",
-             "Can we move our meeting to 3 PM? Something came up."],
+    "subject, body": [
+        ("Q2 budget numbers", "Hi, could you send me the latest Q2 numbers before Thursday? Thanks!"),
+        ("Lunch on Friday?", "Are you free for lunch on Friday around noon?"),
+        ("Updated project timeline", "Attached is the updated timeline; the launch moves to April 14."),
+        ("Invoice question", "Just checking in on the status of the invoice from last month."),
+        ("Notes from today's call", "Thanks for the call today. I'll follow up with the details tomorrow."),
+        ("Contract draft for review", "Please review the contract draft and let me know if anything needs changing."),
+        ("Team offsite plans", "I'm pulling together the offsite plans. Which dates work best for you in May?"),
+        ("Quick question", "Can we move our meeting to 3 PM? Something came up."),
+    ],
 })
 def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subject: Subject, body: Body,
                  cc: Addresses | None = None, bcc: Addresses | None = None, from_address: str | None = None,
@@ -169,12 +172,13 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
     Ask("Your reply to {message_id} is sent, to {result.to}.", reply_all=False),
     Ask("Your reply to {message_id} went to everyone on it: {result.to}.", reply_all=True),
 ], values={
-    "body": ["Thanks, that works for me.", "Got it, I'll take a look today.", "Sounds good, see you then!",
-             "Could you send me the file again? The link doesn't open.", "I can't make it on Friday; how about Monday?",
-             "Thanks for the update. Let's discuss at the next sync.", "Yes, please go ahead.",
-             "I'll get back to you by end of day."],
+    # Replies that fit any message a person wrote to the user (the message is never a newsletter,
+    # receipt or notification: see PersonMessageId).
+    "body": ["Thanks, got it.", "Got it, I'll take a look today.", "Thanks for the update, that helps.",
+             "Thanks! Let me check and get back to you tomorrow.", "Sounds good to me.",
+             "I'll get back to you by end of day.", "Thanks for letting me know."],
 })
-def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, StringConstraints(min_length=1)],
+def reply_to_message(ctx: Ctx, message_id: PersonMessageId, body: Annotated[Body, StringConstraints(min_length=1)],
                      reply_all: bool = False, include_signature: bool = True) -> SentMessage:
     """Reply now to a received or sent message, in the same thread.
 
@@ -216,7 +220,7 @@ def reply_to_message(ctx: Ctx, message_id: MessageId, body: Annotated[Body, Stri
 ], values={
     "note": ["FYI, see below.", "Can you take care of this one?", "Forwarding for your records.",
              "Please review before our meeting.", "Thought you'd find this interesting.",
-             "Could you handle the reply to this?", "Here's the confirmation we talked about."],
+             "Could you handle the reply to this?"],
 })
 def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Field(min_length=1)],
                     note: Body | None = None, cc: Addresses | None = None, include_attachments: bool = True,
@@ -264,24 +268,31 @@ def forward_message(ctx: Ctx, message_id: MessageId, to: Annotated[Addresses, Fi
 
 @tools.tool(effect=WRITE, asks=[
     "Start a draft to {to} with the subject '{subject}': {body}",
-    "Draft a reply to {reply_to_message_id} saying: {body}",
+    Ask("Draft a reply to {reply_to_message_id} saying I'll get back to them by Friday; don't send it yet.",
+        body="Thanks for your message. I'll get back to you by Friday."),
+    Ask("Start a reply to {reply_to_message_id} thanking them; I'll finish it later.",
+        body="Thanks so much for this,"),
     "Save a draft called '{subject}' with these notes: {body}",
-    "Start an empty draft to {to}.",
+    Ask("Start an empty draft to {to}.", body=""),
 ], reply=[
+    Ask("Started an empty draft to {to}; it's in Drafts, not sent.", body=""),
     "Saved a draft '{result.subject}'; it hasn't been sent.",
-    "Your draft is saved in Drafts, ready when you are.",
+    "Your draft '{result.subject}' is saved in Drafts, ready when you are.",
 ], values={
-    "subject": ["Proposal follow-up", "Vacation plans", "Weekly status update", "Meeting recap",
-                "Question about the invoice", "Welcome aboard!", "Feedback on the design"],
-    "body": ["Hi team, here's a quick summary of where we are this week.",
-             "Following up on the proposal we discussed last week.",
-             "Thanks again for your help with the launch.",
-             "Notes: confirm dates, book the venue, send invites.",
-             "I'd like to share some thoughts on the latest design."],
+    "subject, body": [
+        ("Proposal follow-up", "Following up on the proposal we discussed last week."),
+        ("Vacation plans", "Thinking of taking the week of May 4 off; does that work for the team?"),
+        ("Weekly status update", "Hi team, here's a quick summary of where we are this week."),
+        ("Meeting recap", "Thanks all for today's meeting. Notes: confirm dates, book the venue, send invites."),
+        ("Question about the invoice", "Could you check the amount on last month's invoice? It looks higher than "
+         "usual."),
+        ("Welcome aboard!", "Welcome to the team! Here are a few things to get you started."),
+        ("Feedback on the design", "I'd like to share some thoughts on the latest design."),
+    ],
 })
 def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None = None, body: Body = "",
                  cc: Addresses | None = None, bcc: Addresses | None = None,
-                 reply_to_message_id: MessageId | None = None, from_address: str | None = None) -> Message:
+                 reply_to_message_id: PersonMessageId | None = None, from_address: str | None = None) -> Message:
     """Save a new draft in Drafts without sending it; recipients can be added later.
 
     With `reply_to_message_id` the draft is a reply in that message's thread: unless given, the
@@ -333,14 +344,17 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     "Rewrite the body of {draft_id}: {body}",
     "Cc {cc} on {draft_id}.",
 ], reply=[
-    "Updated {draft_id}.",
-    "Done: the draft '{result.subject}' is saved with your changes.",
+    "Updated the draft '{result.subject}' (to {result.to}); it's saved, not sent.",
+    "Done: I saved your change to the draft '{result.subject}', addressed to {result.to}.",
 ], values={
-    "subject": ["Updated: project timeline", "Re: budget review", "Agenda for Monday", "Final numbers"],
-    "body": ["Hi all, the final numbers are attached.", "Please see the revised agenda below.",
-             "Quick update: the deadline moved to next Friday.", "Thanks, everyone, for a great quarter."],
+    # New wording that fits whatever the draft is about.
+    "subject": ["Following up", "Quick update", "A quick question", "Checking in", "Next steps"],
+    "body": ["Just following up on my last note; let me know what you think.",
+             "Quick update: I'll send the details by Friday.",
+             "Thanks for your patience on this. I'll have an answer for you this week.",
+             "Could we find 15 minutes to talk this through?"],
 })
-def update_draft(ctx: Ctx, draft_id: DraftId, to: Addresses | None = None, cc: Addresses | None = None,
+def update_draft(ctx: Ctx, draft_id: AddressedDraftId, to: Addresses | None = None, cc: Addresses | None = None,
                  bcc: Addresses | None = None, subject: Subject | None = None, body: Body | None = None) -> Message:
     """Change a draft: each field given replaces the old value (an empty list clears recipients).
 

@@ -11,11 +11,13 @@ from prove.env.values import like
 
 from .server import (
     Address,
+    BlockedAddress,
     Contact,
     ContactId,
     ContactList,
     Limit,
     Name,
+    PhoneContactId,
     Query,
     check_address,
 )
@@ -35,7 +37,7 @@ class DeletedContact(BaseModel):
 class Unblocked(BaseModel):
     address: str
     blocked_at: str = Field(description="when it had been blocked")
-    still_blocked: list[str] = Field(description="the addresses that remain blocked")
+    still_blocked: list[BlockedAddress] = Field(description="the addresses that remain blocked")
 
 
 def _contact(ctx: Ctx, contact_id: str) -> Contact:
@@ -125,11 +127,13 @@ def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None
     "Change the phone number for {contact_id} to {phone} and note: {notes}",
     Ask("Take {contact_id} off my favorites.", favorite=False),
 ], reply=[
-    "Updated {contact_id}.",
-    "Done: the contact {result.name} is saved with your changes.",
+    Ask("{contact_id} is one of your favorites now.", favorite=True),
+    Ask("Done: {contact_id} is no longer a favorite.", favorite=False),
+    "Updated {result.name}: their email is {result.email} and their phone {result.phone}.",
+    "Done: {result.name}'s contact now reads {result.email}, {result.phone}.",
 ], values={"notes": ["Moved to the Boston office", "New number since March", "Now at Initech",
                      "Call after 10 AM", "Prefers email", "Birthday in June"]})
-def update_contact(ctx: Ctx, contact_id: ContactId, name: Name | None = None, email: Address | None = None,
+def update_contact(ctx: Ctx, contact_id: PhoneContactId, name: Name | None = None, email: Address | None = None,
                    phone: Phone | None = None, company: Text | None = None, notes: Text | None = None,
                    favorite: bool | None = None) -> Contact:
     """Change a contact: only the fields given change ('' clears phone, company or notes).
@@ -194,12 +198,12 @@ def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
 
 @tools.tool(effect=WRITE, asks=[
     "Unblock {address}.",
-    "I blocked {address} by mistake, let their mail through again.",
+    "I blocked {address} by mistake; let their mail through again.",
 ], reply=[
     "Unblocked {address}; their mail will reach your inbox again.",
     "Done: {address} is no longer blocked.",
 ])
-def unblock_sender(ctx: Ctx, address: Address) -> Unblocked:
+def unblock_sender(ctx: Ctx, address: BlockedAddress) -> Unblocked:
     """Unblock a sender, so their new mail reaches the inbox again (get_mailbox lists blocked senders).
 
     Mail already in spam stays there; mark_not_spam moves a message back.

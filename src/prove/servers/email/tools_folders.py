@@ -9,6 +9,7 @@ from prove.env.values import quote
 
 from .server import (
     Color,
+    FilingFolderId,
     Filter,
     FilterId,
     FilterList,
@@ -130,8 +131,10 @@ def create_folder(ctx: Ctx, name: Name) -> Folder:
 ], reply=[
     "Renamed {folder_id} to '{name}'.",
     "Done: that folder is now called '{name}'.",
-], values={"name": ["Receipts", "Travel", "Clients", "Newsletters", "Archive 2025", "Projects", "Personal",
-                    "To read", "Invoices", "Done"]})
+], values={
+    # A new name that suits whatever folder is renamed ('Newsletters' to 'Travel' would not).
+    "name": ["Archive 2025", "Old mail", "Misc", "Keep for now", "Done", "Reference"],
+})
 def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     """Rename a custom folder; its messages and the filters that use it are kept.
 
@@ -322,12 +325,17 @@ def list_filters(ctx: Ctx) -> FilterList:
         "what's already in my mailbox.", star=True, mark_read=True, apply_to_existing=True),
     Ask("Add a rule '{name}' that marks mail with '{subject_contains}' in the subject as read.", mark_read=True),
 ], reply=[
-    "Created the filter '{name}'; it matched {result.total} emails already there.",
+    Ask("Created the filter '{name}'; it also went through your mailbox and matched {result.total} emails already "
+        "there.", apply_to_existing=True),
     "Done: the filter '{name}' will handle new mail from now on.",
-], values={"name": ["Newsletters", "Receipts", "Boss", "Travel bookings", "Social", "Invoices",
-                    "Team updates", "Bank alerts"]})
+    "Created the filter '{name}'; it applies to mail that arrives from now on.",
+], values={"name, from_contains, subject_contains": [
+    ("Newsletters", "substack.com", "newsletter"), ("Receipts", "amazon.com", "receipt"),
+    ("Travel bookings", "delta.com", "confirmation"), ("Invoices", "billing", "invoice"),
+    ("GitHub reviews", "github.com", "pull request"), ("Calendar invites", "calendar-notification", "invitation"),
+    ("Security alerts", "accounts.google.com", "security alert"), ("Bank alerts", "alerts", "statement")]})
 def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subject_contains: Query | None = None,
-                  move_to_folder_id: FolderId | None = None, add_label_id: LabelId | None = None,
+                  move_to_folder_id: FilingFolderId | None = None, add_label_id: LabelId | None = None,
                   mark_read: bool = False, star: bool = False, apply_to_existing: bool = False) -> FilterCreated:
     """Create a filter for arriving mail: when every condition given matches, its actions run.
 

@@ -10,6 +10,8 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
+    BlockedAddress,
+    FilingFolderId,
     FolderId,
     LabelId,
     Limit,
@@ -17,9 +19,12 @@ from .server import (
     MessageId,
     MessageList,
     MessageSummary,
+    MisfiledSpamId,
     Query,
     Thread,
+    TrashedMessageId,
     ThreadId,
+    UnwantedMessageId,
     delete_messages,
     folder_row,
     message_model,
@@ -45,7 +50,7 @@ class Moved(BaseModel):
 
 class SpamReport(BaseModel):
     message: MessageSummary
-    blocked_sender: str | None = Field(description="the address now blocked, if it was blocked by this call")
+    blocked_sender: BlockedAddress | None = Field(description="the address now blocked, if it was blocked by this call")
 
 
 class NotSpam(BaseModel):
@@ -235,8 +240,11 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     Ask("Mark {message_ids} unread again, I want to come back to them.", read=False),
     Ask("I've seen {message_ids}; clear them from my unread count.", read=True),
 ], reply=[
-    "Done: {result.changed} of {result.total} emails changed.",
-    "I've updated {message_ids}; {result.changed} of them actually changed.",
+    Ask("Marked as read: {message_ids} ({result.changed} of {result.total} had been unread).", read=True),
+    Ask("Done: I marked {message_ids} as read; {result.changed} of {result.total} had been unread.", read=True),
+    Ask("Marked as unread: {message_ids} ({result.changed} of {result.total} had been read).", read=False),
+    Ask("Done: I marked {message_ids} as unread again; {result.changed} of {result.total} had been read.",
+        read=False),
 ])
 def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
@@ -306,7 +314,7 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
     "Moved {message_id} to {folder_id}.",
     "Done: {message_id} is now in {folder_id}.",
 ])
-def move_message(ctx: Ctx, message_id: MessageId, folder_id: FolderId) -> Moved:
+def move_message(ctx: Ctx, message_id: MessageId, folder_id: FilingFolderId) -> Moved:
     """Move a received or sent message to another folder.
 
     Moving into 'trash' works like trash_message. Nothing can be moved into 'drafts' or
@@ -400,10 +408,10 @@ def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
     "Restore {message_id} from the trash.",
     "I deleted {message_id} by mistake, bring it back.",
 ], reply=[
-    "Restored {message_id}; it's back in {result.message.folder_id}.",
+    "Restored {message_id}; it's back in the folder it was in before you deleted it.",
     "Done: {message_id} is out of the trash.",
 ])
-def restore_message(ctx: Ctx, message_id: MessageId) -> Moved:
+def restore_message(ctx: Ctx, message_id: TrashedMessageId) -> Moved:
     """Take a message out of the trash, back to the folder it was trashed from.
 
     If that folder no longer exists, a received message goes to the inbox and a sent one to Sent.
@@ -457,10 +465,13 @@ def empty_trash(ctx: Ctx) -> TrashEmptied:
     Ask("Report {message_id} as spam and block the sender.", block_sender=True),
     Ask("Mark {message_id} as junk but don't block the sender.", block_sender=False),
 ], reply=[
-    "Reported {message_id} as spam; it's in your spam folder now.",
-    "Done: {message_id} is in spam.",
+    Ask("Reported {message_id} as spam; it's in your spam folder, and mail from that sender goes straight to spam "
+        "now.", block_sender=True),
+    Ask("Done: {message_id} is in spam and its sender is blocked.", block_sender=True),
+    Ask("Moved {message_id} to spam without blocking its sender.", block_sender=False),
+    Ask("Done: {message_id} is in spam; I left the sender unblocked.", block_sender=False),
 ])
-def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> SpamReport:
+def report_spam(ctx: Ctx, message_id: UnwantedMessageId, block_sender: bool = True) -> SpamReport:
     """Move a received message to spam and, by default, block its sender.
 
     Mail from a blocked sender goes straight to spam from then on.
@@ -501,7 +512,7 @@ def report_spam(ctx: Ctx, message_id: MessageId, block_sender: bool = True) -> S
     "Moved {message_id} back to your inbox.",
     "Done: {message_id} is out of spam and in your inbox.",
 ])
-def mark_not_spam(ctx: Ctx, message_id: MessageId) -> NotSpam:
+def mark_not_spam(ctx: Ctx, message_id: MisfiledSpamId) -> NotSpam:
     """Move a message out of spam into the inbox, and unblock its sender if they were blocked.
 
     Args:

@@ -12,6 +12,7 @@ from prove.env.values import parse_date, quote
 
 from .server import (
     AppPasswordId,
+    BlockedAddress,
     Body,
     Name,
     Password,
@@ -39,7 +40,7 @@ class Mailbox(BaseModel):
     aliases: list[str] = Field(description="other addresses of the user: mail to them arrives in the inbox")
     signature: str | None
     vacation: Vacation
-    blocked_senders: list[str]
+    blocked_senders: list[BlockedAddress]
     inbox_unread: int
     drafts: int
     scheduled: int
@@ -81,6 +82,11 @@ def _app(row) -> AppPassword:
 @tools.tool(effect=READ, asks=[
     "What's my email address, and do I have any aliases?",
     "Is my out-of-office reply on? Show me my mail settings.",
+    "Which senders have I blocked?",
+], reply=[
+    # The generic summary leaves out the aliases and the blocked senders, which these questions ask for.
+    "Your address is {result.primary_address}, with the aliases {result.aliases}. Out-of-office reply on: "
+    "{result.vacation.enabled}. Blocked senders: {result.blocked_senders}.",
 ])
 def get_mailbox(ctx: Ctx) -> Mailbox:
     """Show the user's mailbox: name, addresses, signature, vacation responder, blocked senders and counts.
@@ -108,10 +114,12 @@ def get_mailbox(ctx: Ctx) -> Mailbox:
     Ask("Remove my signature.", signature=""),
     "Set my sign-off to '{signature}'.",
 ], reply=[
-    "Your signature is updated.",
-    "Done: new emails will carry the signature you gave.",
-], values={"signature": ["Best,\nAna", "Thanks,\nAna Lopez\nHead of Operations", "Cheers, Sam",
-                         "Kind regards,\nJordan Lee | Acme Corp", "Sent from my phone", "-- Alex"]})
+    Ask("Your signature is removed; new emails go out without one.", signature=""),
+    Ask("Done: you have no signature now.", signature=""),
+    "Your signature now reads: {signature}",
+    "Done: new emails will end with '{signature}'.",
+], values={"signature": ["Best regards", "Thanks!", "Cheers", "Sent from my phone", "Talk soon",
+                         "Kind regards"]})
 def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     """Set the signature appended to messages the user sends; '' removes it.
 
@@ -132,8 +140,10 @@ def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     Ask("Turn off my vacation responder.", enabled=False),
     Ask("I'm back, switch the out-of-office off.", enabled=False),
 ], reply=[
-    "Done: the vacation responder is updated.",
-    "Your out-of-office settings are saved.",
+    Ask("Your out-of-office is on; it answers mail until {end_date}.", enabled=True),
+    Ask("Done: the auto-reply is switched on through {end_date}.", enabled=True),
+    Ask("Your out-of-office is off; mail no longer gets an auto-reply.", enabled=False),
+    Ask("Done: the vacation responder is switched off.", enabled=False),
 ], values={
     "subject": ["Out of office", "Away until Monday", "On vacation", "Out of office until March 30"],
     "message": ["I'm away with limited access to email and will reply when I'm back.",

@@ -10,7 +10,8 @@ travel bookings, notifications), plus some spam. The world spans 2026-02-02 to t
 - work conversations of one to five messages, some with attachments and cc'd colleagues, older
   ones archived; external and personal threads; single-message service mail, filed by filters;
 - drafts (a reply in progress, one with an attachment, one with no recipients yet), one message
-  scheduled to go out the next morning, a few messages in the trash and spam;
+  scheduled to go out the next morning, a few messages in the trash and spam (and one newsletter
+  the spam filter caught by mistake);
 - labels on some messages, contacts, filters, blocked senders, app passwords, a signature, a
   saved (off) vacation reply in some worlds;
 - mail that arrives over the next five days as the clock is advanced (`inbound`): replies to
@@ -451,6 +452,12 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                 if m["status"] == "received" and m["folder"] in ("inbox", "archive", "Newsletters")]
     for m in rng.sample(received, rng.randint(6, 10)):
         m["trashed_from"], m["folder"], m["starred"], m["labels"] = m["folder"], "trash", False, []
+
+    # ----- a newsletter the spam filter caught by mistake (no draw: the rest stays as it was) -------
+    caught = min((m for t in b.threads for m in t["messages"] if m["status"] == "received"
+                  and m["folder"] == "Newsletters"), key=lambda m: m["at"], default=None)
+    if caught is not None:
+        caught["folder"], caught["labels"] = "spam", []
 
     # ----- drafts and a scheduled message ------------------------------------------------------
     recent = [(t, o) for t, o in open_threads] or [(b.threads[0], boss)]

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import iso, parse_time, quote
 
-from .world import build_world
+from .world import TYPO, build_world
 
 USER = EntityKind("user", table="users", key="user_id", label="name",
                   description="a person (or bot) in the workspace", live="is_active = 1")
@@ -70,6 +70,17 @@ GroupChannelId = CHANNEL.where("kind != 'dm'")
 PublicChannelId = CHANNEL.where("kind = 'public'")
 ArchivedChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 1")
 ColleagueId = USER.where("is_me = 0 AND is_bot = 0")
+# The user's own message with a typo (the world holds one): the message an edit corrects.
+TypoMessageId = MESSAGE.where(f"is_deleted = 0 AND user_id = (SELECT user_id FROM users WHERE is_me = 1) "
+                              f"AND text = '{TYPO}'")
+# A live message in a channel (not a DM): what threads and pins are for.
+ChannelMessageId = MESSAGE.where("is_deleted = 0 AND channel_id IN (SELECT channel_id FROM channels "
+                                 "WHERE kind != 'dm')")
+# A work channel (a team's, a project's, engineering) the user is in and can post to: where the
+# status updates and reminders that posts say belong (not #random, not a DM).
+PostableChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 0 AND (name LIKE 'team-%' OR name LIKE 'proj-%' "
+                                  "OR name = 'engineering') AND channel_id IN (SELECT channel_id FROM members "
+                                  "WHERE user_id = (SELECT user_id FROM users WHERE is_me = 1))")
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]

@@ -41,9 +41,6 @@ ChannelName = Annotated[str, StringConstraints(strip_whitespace=True, min_length
 Topic = Annotated[str, StringConstraints(strip_whitespace=True, max_length=250)]
 People = Annotated[list[ColleagueId], Field(min_length=1, max_length=30)]
 # Topics people set, offered to both tools that write one.
-TOPICS = ["Launch checklist and dates", "Weekly design critiques, Thursdays at 3pm", "Handoffs between on-call shifts",
-          "Agenda and travel for the offsite", "Open questions on the Q2 roadmap",
-          "Candidate pipeline for the backend role", "Customer feedback from the beta", "Data quality issues and fixes"]
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 
 
@@ -141,18 +138,21 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
     "Created #{result.name}; it has {result.member_count} members.",
     "Done: #{result.name} is ready.",
 ], values={
-    "name": [
-        "proj-spring-launch", "design-reviews", "oncall-handoff", "team-offsite-2026", "data-quality",
-        "hiring-backend", "customer-feedback", "q2-planning",
-    ],
-    "topic": TOPICS,
-    "purpose": [
-        "coordinate the spring launch", "share customer feedback with the product team", "plan the team offsite",
-        "track data quality issues", "review designs before handoff", "organize hiring for the backend team",
+    # A new channel's name, topic and purpose, drawn together so they are about the same thing.
+    "name, topic, purpose": [
+        ("proj-spring-launch", "Launch checklist and dates", "coordinate the spring launch"),
+        ("design-reviews", "Weekly design critiques, Thursdays at 3pm", "review designs before handoff"),
+        ("oncall-handoff", "Handoffs between on-call shifts", "hand over on-call between shifts"),
+        ("team-offsite-2026", "Agenda and travel for the offsite", "plan the team offsite"),
+        ("data-quality", "Data quality issues and fixes", "track data quality issues"),
+        ("hiring-backend", "Candidate pipeline for the backend role", "organize hiring for the backend team"),
+        ("customer-feedback", "Customer feedback from the beta", "share customer feedback with the product team"),
+        ("q2-planning", "Open questions on the Q2 roadmap", "plan the Q2 roadmap"),
     ],
 })
 def create_channel(ctx: Ctx, name: ChannelName, is_private: bool = False, topic: Topic | None = None,
-                   purpose: Topic | None = None, member_ids: Annotated[list[UserId], Field(max_length=30)] | None = None
+                   purpose: Topic | None = None,
+                   member_ids: Annotated[list[ColleagueId], Field(max_length=30)] | None = None
                    ) -> Channel:
     """Create a channel with the user as its first member, and add people to it.
 
@@ -310,10 +310,14 @@ def invite_to_channel(ctx: Ctx, channel_id: GroupChannelId, user_ids: People) ->
     "Change {channel_id}'s topic to: {topic}",
     Ask("Clear the topic of {channel_id}.", topic=""),
 ], reply=[
-    "Done: I've updated the topic of {channel_id}.",
-    "{channel_id} has its new topic now.",
+    Ask("Cleared the topic of {channel_id}; it has none now.", topic=""),
+    "The topic of {channel_id} now reads '{topic}'.",
+    "Done: {channel_id}'s topic is '{topic}' now.",
 ], values={
-    "topic": TOPICS,
+    # House rules that suit whatever channel they are set on (a project topic would not).
+    "topic": ["Please use threads for questions", "Read the pinned messages before posting",
+              "Weekly updates every Monday morning", "Questions welcome; we answer within a day",
+              "Keep it short; details go in threads"],
 })
 def set_channel_topic(ctx: Ctx, channel_id: GroupChannelId, topic: Topic) -> Channel:
     """Set a channel's topic; '' clears it.

@@ -12,6 +12,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from .server import (
     ChannelId,
     MessageId,
+    PostableChannelId,
     ReminderId,
     ScheduledId,
     Text,
@@ -83,7 +84,7 @@ def _reminder(row: sqlite3.Row) -> Reminder:
         "Good morning! Today's agenda is pinned.", "Release freeze starts at 6pm.",
     ],
 })
-def schedule_message(ctx: Ctx, channel_id: ChannelId, text: Text, post_at: str) -> ScheduledMessage:
+def schedule_message(ctx: Ctx, channel_id: PostableChannelId, text: Text, post_at: str) -> ScheduledMessage:
     """Schedule a message to be posted in a channel later, when the clock reaches `post_at`.
 
     Args:

@@ -9,13 +9,16 @@ from prove.env.values import iso, like, parse_time
 
 from .server import (
     ChannelId,
+    ChannelMessageId,
     ChatMessage,
     ColleagueId,
     Limit,
     MessageId,
     MessageList,
+    PostableChannelId,
     Query,
     Text,
+    TypoMessageId,
     UserId,
     active_user,
     channel_row,
@@ -31,6 +34,7 @@ from .server import (
     require_open,
     writable_channel,
 )
+from .world import TYPO_FIXED
 
 tools = Toolset("messages")
 
@@ -150,12 +154,12 @@ def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
     "text": [
         "Release notes are up, please take a look.", "Standup moved to 10:15 today.",
         "Who has the conference room booked at 2?", "Deploy is done, all green.",
-        "Reminder: timesheets are due Friday.", "Lunch is here, kitchen on 3!",
+        "Reminder: timesheets are due Friday.",
         "Can someone review my PR before noon?", "The dashboard is back up after the outage.",
         "Slides for tomorrow's demo are in the shared drive.",
     ],
 })
-def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
+def post_message(ctx: Ctx, channel_id: PostableChannelId, text: Text) -> ChatMessage:
     """Post a message in a channel or direct message the user is in.
 
     Mention people with '@handle' (such as '@ana.lopez') or '<@USR-10003>', and the whole
@@ -189,13 +193,14 @@ def post_message(ctx: Ctx, channel_id: ChannelId, text: Text) -> ChatMessage:
     "Replied in the thread on {message_id}.",
     "Done: your reply is in the thread in #{result.channel_name}.",
 ], values={
+    # Thread replies that answer any message (a question, news, thanks), not only a bug report.
     "text": [
-        "On it, will update by noon.", "Thanks, that fixed it for me.", "+1, same here.", "I can take this one.",
-        "Good catch, pushing a fix now.", "Let's discuss at standup.", "Done, see the updated doc.",
-        "Works for me.",
+        "Thanks, noted!", "Sounds good to me.", "Thanks for the heads-up.", "Got it, I'll take a look today.",
+        "Makes sense, thanks.",
     ],
 })
-def reply_in_thread(ctx: Ctx, message_id: MessageId, text: Text, also_send_to_channel: bool = False) -> ChatMessage:
+def reply_in_thread(ctx: Ctx, message_id: ChannelMessageId, text: Text,
+                    also_send_to_channel: bool = False) -> ChatMessage:
     """Reply in a message's thread (a reply to a reply goes to the same thread).
 
     Args:
@@ -269,15 +274,12 @@ def send_direct_message(ctx: Ctx, user_id: ColleagueId, text: Text) -> ChatMessa
     "Fix the typo in {message_id}: it should read {text}",
 ], reply=[
     "Edited the message; it now reads '{text}'.",
-    "Done: the message is updated and marked as edited.",
+    "Done: the message is fixed and marked as edited.",
 ], values={
-    "text": [
-        "Standup moved to 10:15 today.", "Correction: the deadline is Thursday, not Wednesday.",
-        "Release notes are up, @here please review.", "The meeting is in room 4B, not 4A.",
-        "Updated: the deploy is at 5pm.", "Thanks everyone, this is resolved now.",
-    ],
+    # The correction of the world's one message with a typo (TypoMessageId), word for word.
+    "text": [TYPO_FIXED],
 })
-def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
+def edit_message(ctx: Ctx, message_id: TypoMessageId, text: Text) -> ChatMessage:
     """Replace the text of one of the user's own messages; it is marked as edited.
 
     Args:
@@ -308,7 +310,7 @@ def edit_message(ctx: Ctx, message_id: MessageId, text: Text) -> ChatMessage:
     "Delete {message_id}.",
     "Remove {message_id}, I posted it in the wrong place.",
 ], reply=[
-    "Deleted {message_id}.",
+    "Deleted the message.",
     "Done: the message is gone; {result.replies_kept} thread replies stay under it.",
 ])
 def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:

@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like
 
 from .server import (
+    ColleagueId,
     Emoji,
     Limit,
     Query,
@@ -63,8 +64,12 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
 @tools.tool(effect=READ, asks=[
     "Is {user_id} around today? What's their status?",
     "Show me {user_id}'s profile.",
+], reply=[
+    # The generic summary leaves the status out, which is what the first question asks.
+    "{result.name} (@{result.handle}, {result.timezone}) has the status: {result.status_text}.",
+    "Here's {result.name}: @{result.handle}, time zone {result.timezone}; status right now: {result.status_text}.",
 ])
-def get_user(ctx: Ctx, user_id: UserId) -> User:
+def get_user(ctx: Ctx, user_id: ColleagueId) -> User:
     """Get one person's profile and current status.
 
     Args:
@@ -87,13 +92,12 @@ def get_user(ctx: Ctx, user_id: UserId) -> User:
     "Your status is now '{text}'.",
     "Done: your status reads :{result.status_emoji}: {text}.",
 ], values={
-    "text": [
-        "In a meeting", "Out sick", "On vacation", "Commuting", "Focusing", "Working remotely", "At lunch",
-        "Out of office until Monday",
-    ],
-    "emoji": [
-        "spiral_calendar_pad", "face_with_thermometer", "palm_tree", "bus", "headphones", "house_with_garden",
-        "pizza", "airplane",
+    # A status, its emoji and how long it lasts belong together (not 'Out sick' with :pizza:).
+    "text, emoji, duration_minutes": [
+        ("In a meeting", "spiral_calendar_pad", 60), ("Out sick", "face_with_thermometer", 480),
+        ("On vacation", "palm_tree", 10_080), ("Commuting", "bus", 45), ("Focusing", "headphones", 120),
+        ("Working remotely", "house_with_garden", 480), ("At lunch", "pizza", 45),
+        ("Out of office until Monday", "airplane", 4_320),
     ],
 })
 def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",

@@ -5,7 +5,9 @@ from __future__ import annotations
 from prove.env import READ, WRITE, Ctx, ToolError, Toolset
 
 from .server import (
+    MESSAGE,
     ChannelId,
+    ChannelMessageId,
     ChatMessage,
     Emoji,
     MessageId,
@@ -21,6 +23,14 @@ from .server import (
 
 tools = Toolset("reactions")
 
+# Reactions that suit any message (:joy: on a code-freeze notice would not); removing one takes
+# back what was added, so both tools draw from these.
+REACTIONS = ["thumbsup", "eyes", "white_check_mark", "raised_hands", "pray", "100"]
+# A message the user reacted to with one of those: what "take back my reaction" names.
+ReactedMessageId = MESSAGE.where(
+    "is_deleted = 0 AND message_id IN (SELECT message_id FROM reactions WHERE user_id = "
+    "(SELECT user_id FROM users WHERE is_me = 1) AND emoji IN (" + ", ".join(f"'{e}'" for e in REACTIONS) + "))")
+
 
 @tools.tool(effect=WRITE, asks=[
     "React to {message_id} with {emoji}.",
@@ -30,9 +40,7 @@ tools = Toolset("reactions")
     "Reacted to {message_id} with :{emoji}:.",
     "Done: your :{emoji}: is on the message.",
 ], values={
-    "emoji": [
-        "thumbsup", "tada", "eyes", "white_check_mark", "heart", "raised_hands", "rocket", "pray", "100", "joy",
-    ],
+    "emoji": REACTIONS,
 })
 def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
     """Add the user's emoji reaction to a message; each person reacts with a given emoji once.
@@ -71,8 +79,8 @@ def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
 ], reply=[
     "Removed your :{emoji}: from {message_id}.",
     "Done: your :{emoji}: reaction is gone.",
-])
-def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
+], values={"emoji": REACTIONS})
+def remove_reaction(ctx: Ctx, message_id: ReactedMessageId, emoji: Emoji) -> ChatMessage:
     """Remove one of the user's own reactions from a message.
 
     Args:
@@ -104,10 +112,10 @@ def remove_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessag
     "Pin {message_id}.",
     "Pin {message_id} to the channel so people can find it.",
 ], reply=[
-    "Pinned {message_id}.",
+    "Pinned {message_id} in #{result.channel_name}.",
     "Done: it's pinned in #{result.channel_name}.",
 ])
-def pin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
+def pin_message(ctx: Ctx, message_id: ChannelMessageId) -> ChatMessage:
     """Pin a message to its channel.
 
     Args:

@@ -103,6 +103,9 @@ HIRING = ("Candidate for the senior role has onsite on Wednesday.", "Debrief for
 DM = ("Hey, do you have a minute to chat about {P}?", "Thanks for the review!", "Can you send me the link to the doc?",
       "Running 5 min late to our 1:1", "Sure, let's do 3pm.", "I'll take a look after lunch.",
       "Could you cover my on-call shift next Tuesday?", "Nice job in the demo today!")
+# A message of the user's with a typo they have yet to fix, and how it should read: what
+# edit_message corrects (an edit that rewrites a message into something unrelated makes no sense).
+TYPO, TYPO_FIXED = "Retro is on Thursady at 3pm in the big room.", "Retro is on Thursday at 3pm in the big room."
 REPLIES = ("+1", "Thanks!", "On it.", "Good call.", "Looking into it now.", "Can you share more details?", "Same here.",
            "Fixed in the latest build.", "I'll follow up offline.", "Agreed, let's do that.", "Nice work!",
            "Which environment?", "Let's discuss at standup.", "Count me in!", "Done :white_check_mark:")
@@ -343,6 +346,11 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             r = rng.choice(theirs)
             r["is_deleted"], r["text"] = 1, ""
             mention_rows = {m for m in mention_rows if m[0] != r["message_id"]}
+
+    # the user's last post before the weekend, with a typo (no draw: everything else stays as it was)
+    rows.append({"message_id": w.new_id("CM"), "channel_id": team_ch, "user_id": me, "text": TYPO,
+                 "posted_at": iso(datetime(2026, 3, 13, 16, 45)), "thread_id": None, "in_channel": 1,
+                 "edited_at": None, "is_deleted": 0, "mentions_channel": 0, "pinned_by": None, "pinned_at": None})
 
     # ----- read positions -----------------------------------------------------------------------------
     member_rows = []

@@ -77,6 +77,8 @@ server = Server(
 
 PersonId = PERSON.id
 MeetingId = MEETING.id
+# A meeting the user hosts that has yet to take place: the ones they can change or start.
+HostedMeetingId = MEETING.where("status = 'scheduled' AND host_id = (SELECT person_id FROM people WHERE is_me = 1)")
 ParticipantId = PARTICIPANT.id
 MessageId = CHAT_MESSAGE.id
 RecordingId = RECORDING.id

@@ -15,6 +15,7 @@ from .server import (
     ChatMessage,
     ChatMessageList,
     ChatText,
+    HostedMeetingId,
     Limit,
     Meeting,
     MeetingId,
@@ -98,7 +99,7 @@ def _require_in_meeting(ctx: Ctx, meeting: object) -> object:
     "Started {meeting_id}; {result.in_meeting} people are in so far.",
     "{meeting_id} is live now; the link is {result.join_url}.",
 ])
-def start_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
+def start_meeting(ctx: Ctx, meeting_id: HostedMeetingId) -> Meeting:
     """Start a scheduled meeting the user hosts.
 
     It can start from 10 minutes before its scheduled time. Invitees who accepted join at once
@@ -209,8 +210,10 @@ def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_roo
     "Join {meeting_id}, the passcode is {passcode}.",
     "Get me into {meeting_id} with passcode {passcode}.",
 ], reply=[
-    "You're in '{result.topic}' (status: {result.status}).",
-    "Joined {meeting_id}; you're {result.status}.",
+    # Joining may land the user in the waiting room, so the reply does not say they are in.
+    "Joined '{result.topic}', where {result.in_meeting} people are now; if it has a waiting room, the host lets "
+    "you in shortly.",
+    "Done: you've joined {meeting_id}. With a waiting room on, you'll be admitted by the host in a moment.",
 ])
 def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinResult:
     """Join a live meeting someone else hosts, with its passcode.
@@ -373,7 +376,7 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
 ], reply=[
     "Admitted {result.name}; they're in the meeting now.",
     "Done: {result.name} is in.",
-], needs=["start_meeting"])
+], needs=["start_meeting", "list_participants"])
 def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Admit someone from the waiting room of a live meeting the user hosts.
 
@@ -404,7 +407,7 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
 ], reply=[
     "Removed {result.name} from the meeting.",
     "Done: {result.name} is out.",
-], needs=["start_meeting"])
+], needs=["start_meeting", "list_participants"])
 def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     """Remove someone from a live meeting the user hosts (or its waiting room); they cannot rejoin.
 
@@ -438,9 +441,10 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     Ask("There's background noise from {participant_id}, please mute them.", muted=True),
     Ask("Unmute {participant_id}.", muted=False),
 ], reply=[
-    "Done: {result.name} is updated.",
-    "I've changed {result.name}'s microphone as you asked.",
-], needs=["start_meeting"])
+    Ask("Muted {result.name}.", muted=True),
+    Ask("Done: {result.name}'s microphone is off.", muted=True),
+    Ask("Unmuted {result.name}; the microphone is on.", muted=False),
+], needs=["start_meeting", "list_participants", "admit_participant"])
 def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True) -> Participant:
     """Mute a participant, or unmute the user themselves.
 

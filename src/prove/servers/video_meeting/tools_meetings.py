@@ -13,6 +13,7 @@ from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
     Agenda,
+    HostedMeetingId,
     Limit,
     Meeting,
     MeetingId,
@@ -87,7 +88,11 @@ class Invitation(BaseModel):
 @tools.tool(effect=READ, asks=[
     "What's my personal meeting room link?",
     "How much cloud recording storage do I have left?",
-    "Which plan am I on, and am I hosting anything right now?",
+    "Which plan am I on, and how many people can join my meetings?",
+], reply=[
+    # The generic summary gives neither the personal room link nor the storage as used of quota.
+    "You're on the {result.plan} plan (up to {result.max_participants} people per meeting). Your personal room "
+    "is {result.personal_room_url}, and your recordings use {result.storage_used_mb} of {result.storage_quota_mb} MB.",
 ])
 def get_my_account(ctx: Ctx) -> Account:
     """Show the signed-in user's account: plan, capacity, recording storage and personal meeting room.
@@ -295,12 +300,18 @@ def _invite(ctx: Ctx, meeting_id: str, host_id: str, person_ids: list[str]) -> l
     "Scheduled '{topic}' for {result.starts_at}; the join link is {result.join_url}.",
     "Done: '{topic}' is on the calendar at {result.starts_at}, link {result.join_url}.",
 ], values={
-    "topic": ["Weekly team sync", "Q2 planning", "Design review", "1:1 check-in", "Customer onboarding call",
-              "Sprint retrospective", "Budget review", "Interview: backend engineer", "Product demo",
-              "All-hands prep"],
-    "agenda": ["Status updates, blockers, next steps", "Review the Q2 roadmap and staffing",
-               "Walk through the new dashboard mockups", "Go over the onboarding checklist with the customer",
-               "What went well, what didn't, what to change", "Decide on the vendor shortlist"],
+    "topic, agenda": [
+        ("Weekly team sync", "Status updates, blockers, next steps"),
+        ("Q2 planning", "Review the Q2 roadmap and staffing"),
+        ("Design review", "Walk through the new dashboard mockups"),
+        ("1:1 check-in", "Priorities for the week and any blockers"),
+        ("Customer onboarding call", "Go over the onboarding checklist with the customer"),
+        ("Sprint retrospective", "What went well, what didn't, what to change"),
+        ("Budget review", "Decide on the vendor shortlist and the Q3 budget"),
+        ("Interview: backend engineer", "System design round, then questions from the candidate"),
+        ("Product demo", "Demo of the new release, then Q&A"),
+        ("All-hands prep", "Agree on the slides and who presents what"),
+    ],
 })
 def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: Minutes = 30,
                      invitees: Invitees | None = None, agenda: Agenda | None = None, waiting_room: bool = True,
@@ -352,20 +363,19 @@ def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: 
 
 @tools.tool(effect=WRITE, asks=[
     "Move {meeting_id} to {start_time}.",
-    "Rename {meeting_id} to '{topic}' and make it {duration_minutes} minutes.",
+    "Make {meeting_id} {duration_minutes} minutes long.",
+    "Move {meeting_id} to {start_time} and make it {duration_minutes} minutes.",
     Ask("Enable the waiting room for {meeting_id}.", waiting_room=True),
     Ask("Let people into {meeting_id} without a waiting room.", waiting_room=False),
     Ask("Record {meeting_id} automatically.", auto_record=True),
 ], reply=[
+    Ask("Turned on the waiting room for {meeting_id}; you'll admit people as they arrive.", waiting_room=True),
+    Ask("{meeting_id} has no waiting room now; people join it straight away.", waiting_room=False),
+    Ask("Done: {meeting_id} will be recorded to the cloud as soon as it starts.", auto_record=True),
     "Updated {meeting_id}; it's at {result.starts_at} for {result.duration_minutes} minutes.",
-    "Done: {meeting_id} is saved with your changes.",
-], values={
-    "topic": ["Weekly team sync (moved)", "Q2 planning, part 2", "Design review: final", "Roadmap check-in",
-              "Project kickoff", "Quarterly business review"],
-    "agenda": ["Updated agenda: decisions first, then open questions", "Demo of the new release",
-               "Review action items from last time", "Hiring plan and budget"],
-})
-def update_meeting(ctx: Ctx, meeting_id: MeetingId, topic: Topic | None = None, start_time: str | None = None,
+    "Done: {meeting_id} now starts {result.starts_at} and runs {result.duration_minutes} minutes.",
+])
+def update_meeting(ctx: Ctx, meeting_id: HostedMeetingId, topic: Topic | None = None, start_time: str | None = None,
                    duration_minutes: Minutes | None = None, agenda: Agenda | None = None,
                    waiting_room: bool | None = None, mute_on_entry: bool | None = None,
                    auto_record: bool | None = None) -> Meeting:
@@ -456,7 +466,7 @@ def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     "Add {person_ids} to the invite list of {meeting_id}.",
 ], reply=[
     "Invited {person_ids} to {meeting_id}.",
-    "Done: {person_ids} are now on the invite list of '{result.topic}'.",
+    "Done: the invite list of '{result.topic}' now includes {person_ids}.",
 ])
 def invite_to_meeting(ctx: Ctx, meeting_id: MeetingId,
                       person_ids: Annotated[list[PersonId], Field(min_length=1, max_length=50)]) -> Invitation:

@@ -207,6 +207,13 @@ class _Builder:
                 self._ad_hoc(day)
             day += timedelta(days=1)
         self._epoch_meetings()
+        # From the epoch on, the team sync no longer mutes people on entry: the waiting room holds
+        # them until the user admits them, and the host mutes whoever is noisy. (Set here, after
+        # the draws, so that the meetings already held keep the attendance they had.)
+        for m in self.rows["meetings"]:
+            if m["host_id"] == me["person_id"] and m["topic"] == f"Weekly {self.team_name} sync" \
+                    and m["status"] == "scheduled":
+                m["mute_on_entry"] = 0
 
     def _ad_hoc(self, day: date) -> None:
         """A few one-off meetings: customer calls, vendor demos, reviews, personal-room chats."""
