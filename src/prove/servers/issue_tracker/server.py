@@ -83,6 +83,7 @@ def _projects(*roles: str) -> str:
 
 
 _WORK, _COMMENT, _ADMIN = _projects("admin", "member"), _projects("admin", "member", "viewer"), _projects("admin")
+OtherUserId = USER.where("is_me = 0")  # someone other than the signed-in user
 WorkProjectId = PROJECT.where(f"project_id IN {_WORK}")
 AdminProjectId = PROJECT.where(f"project_id IN {_ADMIN}")
 WorkIssueId = ISSUE.where(f"project_id IN {_WORK}")
@@ -216,6 +217,7 @@ class Issue(IssueSummary):
     resolved_at: str | None
     links: list[LinkView]
     blocked_by: list[IssueId] = Field(description="unresolved issues that block this one")
+    blocker_count: int = Field(0, description="how many unresolved issues block this one")
     watchers: list[UserId]
     watching: bool = Field(description="whether the signed-in user watches it")
     comment_count: int
@@ -304,6 +306,7 @@ class SprintCompletion(BaseModel):
     sprint: Sprint
     resolved_issues: int
     moved_issues: list[IssueId] = Field(description="unresolved issues moved out of the sprint")
+    moved_count: int = Field(0, description="how many unresolved issues moved out of the sprint")
     moved_to: SprintId | None = Field(description="where they went; null for the backlog")
 
 
@@ -322,6 +325,7 @@ class History(BaseModel):
     issue_id: IssueId
     changes: list[Change]
     total: int
+    latest: str | None = Field(None, description="the most recent change in words, if any")
 
 
 class Dashboard(BaseModel):
@@ -545,6 +549,7 @@ def issue_model(ctx: Ctx, issue_id: str) -> Issue:
                  reporter_id=row["reporter_id"], reporter_name=reporter["name"], parent_id=row["parent_id"],
                  children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
                  spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
-                 resolved_at=row["resolved_at"], links=links, blocked_by=open_blockers(ctx, issue_id),
+                 resolved_at=row["resolved_at"], links=links, blocked_by=(blockers := open_blockers(ctx, issue_id)),
+                 blocker_count=len(blockers),
                  watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
                  allowed_transitions=allowed_transitions(row))

@@ -20,6 +20,7 @@ from .server import (
     Labels,
     Limit,
     MyCommentId,
+    OtherUserId,
     Text,
     UserId,
     Watchers,
@@ -107,8 +108,8 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
     "Edit {comment_id} to say '{body}'.",
     "Fix the typo in {comment_id}; it should read: {body}",
 ], reply=[
-    "Your comment on {result.issue_id} now reads as you asked.",
-    "Edited {comment_id}.",
+    "Your comment on {result.issue_id} now reads: '{body}'",
+    "Edited {comment_id}; it says '{body}' now.",
 ], values={
     "body": COMMENTS,
 })
@@ -235,10 +236,12 @@ def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     "Keep me posted on {issue_id}.",
     "Add {user_id} as a watcher on {issue_id}.",
 ], reply=[
-    "Watching {issue_id}; it has {result.total} watchers now.",
-    "Notifications for {issue_id} are on.",
+    Ask("You're watching {issue_id}; it has {result.total} watchers now.", user_id=None),
+    Ask("You'll get notifications for {issue_id} now.", user_id=None),
+    "Added {user_id} to the watchers of {issue_id}; it has {result.total} watchers now.",
+    "{user_id} is watching {issue_id} now.",
 ])
-def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
+def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:
     """Start watching an issue (get notified of its changes), or add someone else as a watcher.
 
     Args:
@@ -268,10 +271,12 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
     "I don't need notifications for {issue_id} anymore.",
     "Remove {user_id} from the watchers of {issue_id}.",
 ], reply=[
-    "No more notifications for {issue_id}.",
-    "Removed from the watchers of {issue_id}; {result.total} remain.",
+    Ask("You stopped watching {issue_id}; no more notifications for it.", user_id=None),
+    Ask("You're off the watchers of {issue_id}; {result.total} remain.", user_id=None),
+    "Removed {user_id} from the watchers of {issue_id}; {result.total} remain.",
+    "{user_id} no longer watches {issue_id}.",
 ])
-def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
+def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:
     """Stop watching an issue, or remove someone else from its watchers.
 
     Args:
