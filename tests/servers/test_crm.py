@@ -294,3 +294,55 @@ def test_contacts_accounts_and_notes(s):
                                {"limit": 100})["contacts"] if c["account_id"] != account["account_id"])
     fails(s, "add_note", "contact_not_on_account", {"body": "Mixed up", "account_id": account["account_id"],
                                                     "contact_id": other["contact_id"]})
+
+
+# ----- what synthesized calls say, and what the assistant says about them -----------------------------
+
+SERVER = registry.get("crm")
+
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (explicit None stands for an omitted argument)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    return [r.text for r in _fitting_replies(SERVER.tools[tool], args)]
+
+
+def test_a_task_without_an_owner_is_said_to_be_yours(s):
+    mine = replies_for("create_task", {"subject": "x", "due_date": "2026-03-20", "owner_id": None})
+    assert mine and all("owner_name" not in r and "you" in r for r in mine)
+    theirs = replies_for("create_task", {"subject": "x", "due_date": "2026-03-20", "owner_id": "REP-1"})
+    assert theirs and all("{result.owner_name}" in r for r in theirs)
+    account = ok(s, "list_accounts", {"mine": True})["accounts"][0]["account_id"]
+    task = ok(s, "create_task", {"subject": "Send the revised proposal", "due_date": "2026-03-20",
+                                 "account_id": account})
+    assert task["owner_id"] == me(s)["rep_id"]
+
+
+def test_contact_and_conversion_replies_say_what_changed():
+    blank = {"title": None, "email": None, "phone": None, "account_id": None, "do_not_contact": None}
+    flagged = replies_for("update_contact", {**blank, "contact_id": "CON-1", "do_not_contact": True})
+    assert flagged and all("do-not-contact" in r and "Lifted" not in r for r in flagged)
+    lifted = replies_for("update_contact", {**blank, "contact_id": "CON-1", "do_not_contact": False})
+    assert lifted and all("Lifted" in r for r in lifted)
+    titled = replies_for("update_contact", {**blank, "contact_id": "CON-1", "title": "CFO"})
+    assert titled and all("{title}" in r for r in titled)
+    no_deal = replies_for("convert_lead", {"lead_id": "LEAD-1", "create_deal": False})
+    assert no_deal and all("no deal" in r or "without a deal" in r for r in no_deal)
+    with_deal = replies_for("convert_lead", {"lead_id": "LEAD-1"})
+    assert with_deal and all("deal_name" in r for r in with_deal)
+    untitled = replies_for("add_note", {"body": "x", "title": None, "deal_id": "DEAL-1"})
+    assert untitled and all("{body}" in r for r in untitled)
+
+
+def test_what_a_call_says_belongs_together():
+    tuples = SERVER.tools["log_activity"].values["kind, subject, outcome"]
+    assert {k for k, _, _ in tuples} == {"call", "email", "meeting"}
+    assert not any(k == "email" and "call" in subject.lower() for k, subject, _ in tuples if "Recap" not in subject)
+    notes = SERVER.tools["add_note"].values["title, body"]
+    topic = {"Budget": "budget", "Competition": "evaluating", "Champion": "champion", "Procurement": "procurement",
+             "Preferences": "prefers", "Timeline": "expected", "Security": "security"}
+    assert all(topic[title] in body.lower() for title, body in notes)
+    for name in SERVER.tools["create_deal"].values["name"]:
+        assert "renewal" not in name.lower() and "expansion" not in name.lower()
+    assert all(a == round(a, -2) for a in SERVER.tools["create_deal"].values["amount"])

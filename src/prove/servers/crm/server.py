@@ -95,8 +95,12 @@ Priority = Literal["low", "normal", "high"]
 ActivityKind = Literal["task", "call", "email", "meeting"]
 
 # Candidate deal names for synthesized calls (`values=` of the deal and lead tools).
-DEAL_NAMES = ["Analytics Cloud expansion", "Enterprise Platform renewal", "Data team pilot", "Self-serve upgrade",
-              "Multi-year platform agreement", "Embedded analytics add-on", "Second business unit rollout"]
+# Names for a new deal: they fit any account, prospect or customer (a 'renewal' or an 'expansion'
+# would have to be with a customer), and a lead that is just converting.
+DEAL_NAMES = ["Data team pilot", "Multi-year platform agreement", "Analytics Cloud package", "Embedded analytics project",
+              "Team Plan rollout", "First-year platform agreement"]
+# Round deal sizes a person says ("a $24000 deal"), for the amounts of synthesized calls.
+AMOUNTS = [5000.0, 9500.0, 14500.0, 24000.0, 38500.0, 48000.0, 72000.0, 110000.0]
 
 # ----- result models -----------------------------------------------------------------------------
 

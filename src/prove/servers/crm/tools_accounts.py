@@ -217,7 +217,7 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
         type="prospect"),
 ], reply=[
     "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
-    "I've created the account {result.name} ({result.account_id}) as a {type}.",
+    "I've created the account {result.name} ({result.account_id}) as a {result.type}.",
 ], values={
     "name": [
         "Granite Freight", "Bluewater Analytics", "Osprey Health Partners", "Summit Retail Group", "Cedar Lane Energy",
@@ -377,8 +377,16 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
     "{contact_id} moved to {account_id}; update their record.",
     Ask("{contact_id} is happy to hear from us again; lift the do-not-contact flag.", do_not_contact=False),
 ], reply=[
-    "Updated {result.full_name}'s record.",
-    "Done: {result.full_name} ({result.title}, {result.account_name}) is up to date.",
+    Ask("{result.full_name} is now flagged do-not-contact; nobody will reach out to them.", do_not_contact=True,
+        title=None, email=None, phone=None, account_id=None),
+    Ask("Lifted the do-not-contact flag on {result.full_name}; we can reach out to them again.",
+        do_not_contact=False, title=None, email=None, phone=None, account_id=None),
+    Ask("{result.full_name}'s title is {title} now.", do_not_contact=None, email=None, phone=None, account_id=None),
+    Ask("Updated {result.full_name}: e-mail {email}, phone {phone}.", do_not_contact=None, title=None,
+        account_id=None),
+    Ask("{result.full_name} now sits under {result.account_name}.", do_not_contact=None, title=None, email=None,
+        phone=None),
+    "Updated {result.full_name} ({result.title}, {result.account_name}): {result.email}, {result.phone}.",
 ], values={"title": TITLES})
 def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, email: Email | None = None,
                    phone: Phone | None = None, account_id: AccountId | None = None,

@@ -105,13 +105,16 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
     "Give {owner_id} a task about {contact_id}, due {due_date}: '{subject}'.",
     "Add a to-do for {account_id} by {due_date}: '{subject}'.",
 ], reply=[
-    "Task created: '{result.subject}', due {due_date} ({result.activity_id}).",
+    Ask("Task created for you: '{result.subject}', due {due_date} ({result.activity_id}).", owner_id=None),
+    Ask("I've put '{result.subject}' on your list, due {due_date}.", owner_id=None),
+    "Task created for {result.owner_name}: '{result.subject}', due {due_date} ({result.activity_id}).",
     "I've added '{result.subject}' for {result.owner_name}, due {due_date}.",
 ], values={
+    # to-dos that fit any deal, contact, account or lead (a renewal or a pilot would have to match it)
     "subject": [
-        "Send the revised proposal", "Schedule a demo with the data team", "Follow up on the pricing questions",
-        "Book the quarterly business review", "Share the security questionnaire", "Confirm the renewal terms",
-        "Call back about the pilot results", "Prepare the order form",
+        "Send the revised proposal", "Schedule a follow-up call", "Follow up on the pricing questions",
+        "Share the security questionnaire", "Send a customer case study", "Check in on the decision timeline",
+        "Prepare the order form",
     ],
     "details": [
         "Include the 3-year pricing option.", "They want SSO covered in the demo.",
@@ -236,13 +239,21 @@ def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority
     "Logged the {kind} '{result.subject}' ({result.activity_id}).",
     "The {kind} '{result.subject}' is on the record now.",
 ], values={
-    "subject": [
-        "Pricing follow-up", "Discovery call", "Quarterly business review", "Renewal check-in",
-        "Demo of the dashboards", "Intro to the new champion", "Contract questions",
-    ],
-    "outcome": [
-        "Connected - wants a proposal", "Left a voicemail", "Interested, needs budget approval",
-        "Asked for a security review", "Not a fit right now", "Agreed to a pilot",
+    # what was said fits the kind of activity (an e-mail has a subject line, a call an outcome)
+    "kind, subject, outcome": [
+        ("call", "Pricing follow-up", "Connected - wants a revised proposal"),
+        ("call", "Discovery call", "Interested, needs budget approval"),
+        ("call", "Check-in call", "Left a voicemail"),
+        ("call", "Security questions", "Asked for a security review"),
+        ("call", "Intro call", "Not a fit right now"),
+        ("call", "Follow-up on the demo", "Agreed to a pilot"),
+        ("email", "Proposal and pricing", "Sent; waiting for a reply"),
+        ("email", "Recap of our call", "Sent the recap and next steps"),
+        ("email", "The case study you asked for", "Sent; they forwarded it to their team"),
+        ("email", "Security documentation", "Sent the security pack"),
+        ("meeting", "Product demo", "They want a trial"),
+        ("meeting", "Contract questions", "Legal to review the terms"),
+        ("meeting", "Kickoff meeting", "Agreed on the rollout plan"),
     ],
     "details": [
         "They need SSO before signing.", "Budget frees up next quarter.", "Comparing us with Looker.",
@@ -353,16 +364,22 @@ NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.r
     "Jot this down on {account_id}: {body}",
     "Put a note on {lead_id} saying: {body}",
 ], reply=[
-    "Saved the note '{result.title}' ({result.note_id}).",
-    "Noted: '{result.title}' is on the record.",
+    Ask("Saved your note ({result.note_id}): '{body}'", title=None),
+    Ask("Noted on the record: '{body}'", title=None),
+    "Saved the note '{title}' ({result.note_id}).",
+    "Noted: '{title}' is on the record.",
 ], values={
-    "body": [
-        "CFO approved budget; waiting on legal.", "They are evaluating Looker as well.",
-        "Champion moves to a new role next month.", "Procurement needs three quotes before signing.",
-        "Pilot went well: 40 active users in week one.", "Renewal risk: usage dropped last quarter.",
-        "Prefers e-mail over calls.", "Decision expected after their board meeting.",
+    # a title that names what the note says, and notes that fit any deal, contact, account or lead
+    "title, body": [
+        ("Budget", "CFO approved budget; waiting on legal."),
+        ("Competition", "They are evaluating Looker as well."),
+        ("Champion", "Our champion moves to a new role next month."),
+        ("Procurement", "Procurement needs three quotes before signing."),
+        ("Preferences", "Prefers e-mail over calls."),
+        ("Timeline", "Decision expected after their board meeting."),
+        ("Security", "A security review is required before any purchase."),
+        ("Budget", "Budget frees up next quarter."),
     ],
-    "title": ["Budget", "Competition", "Champion", "Procurement", "Pilot", "Renewal risk", "Preferences", "Timeline"],
 })
 def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | None = None,
              contact_id: ContactId | None = None, account_id: AccountId | None = None,

@@ -9,6 +9,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date
 
 from .server import (
+    AMOUNTS,
     DEAL_NAMES,
     DEAL_SELECT,
     AccountId,
@@ -63,7 +64,9 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
     Ask("What deals are closing by {closing_before}, biggest first?", sort_by="amount"),
     "List the deals with {account_id}.",
     Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
-])
+], values={
+    "min_amount": [10000.0, 25000.0, 50000.0, 100000.0],
+})
 def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: RepId | None = None,
                mine: bool = False, account_id: AccountId | None = None, closing_after: str | None = None,
                closing_before: str | None = None, min_amount: Amount | None = None, query: Query | None = None,
@@ -129,6 +132,9 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     "Tell me about {deal_id}.",
     "What stage is {deal_id} in, and how did it get there?",
     "What's the next step on {deal_id}?",
+], reply=[
+    "'{result.name}' is in {result.stage} ({result.probability}% probability), closing {result.close_date}. "
+    "Next step: {result.next_step}. Stage changes so far: {result.stage_history}.",
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
@@ -157,6 +163,7 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     "'{result.name}' is in your pipeline now, expected to close {close_date}.",
 ], values={
     "name": DEAL_NAMES,
+    "amount": AMOUNTS,
     "next_step": NEXT_STEPS,
 })
 def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, close_date: str,
@@ -203,10 +210,17 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
     "Set the next step on {deal_id} to '{next_step}'.",
     "Make {contact_id} the main contact on {deal_id}.",
 ], reply=[
-    "Updated '{result.name}': ${result.amount}, closing {result.close_date}.",
-    "Done; {deal_id} is up to date.",
+    Ask("'{result.name}' is now worth ${result.amount}.", name=None, close_date=None, next_step=None,
+        contact_id=None),
+    Ask("'{result.name}' now closes {close_date}.", name=None, amount=None, next_step=None, contact_id=None),
+    Ask("The next step on '{result.name}' is '{next_step}' now.", name=None, amount=None, close_date=None,
+        contact_id=None),
+    Ask("{result.contact_name} is the main contact on '{result.name}' now.", name=None, amount=None,
+        close_date=None, next_step=None),
+    "Updated '{result.name}': ${result.amount}, closing {result.close_date}, next step '{result.next_step}'.",
 ], values={
     "name": DEAL_NAMES,
+    "amount": AMOUNTS,
     "next_step": NEXT_STEPS,
 })
 def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amount: Amount | None = None,
