@@ -351,3 +351,49 @@ def test_search(s):
     assert them["account_id"] in {a["account_id"] for a in found}
     fails(s, "get_hashtag_posts", "not_found", {"hashtag": "#nosuchtagatall"})
     assert ok(s, "get_hashtag_posts", {"hashtag": "travel"})["total"] >= 1
+
+
+# ----- what synthesized calls draw, and what the assistant says about them ------------------------------
+
+SERVER = registry.get("social_media")
+
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (explicit None stands for an omitted argument)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    return [r.text for r in _fitting_replies(SERVER.tools[tool], args)]
+
+
+def test_the_users_own_account_is_never_drawn_as_someone_else():
+    for tool in ("get_profile", "list_followers", "list_following", "follow_account", "block_account",
+                 "send_direct_message"):
+        param = next(p for p in SERVER.tools[tool].params if p.name == "account_id")
+        assert param.where == "is_me = 0", tool
+
+
+def test_replies_say_which_setting_changed():
+    blank = {"display_name": None, "bio": None, "location": None, "is_private": None, "messages_from": None}
+    private = replies_for("update_profile", {**blank, "is_private": True})
+    assert private and all("private" in r for r in private)
+    public = replies_for("update_profile", {**blank, "is_private": False})
+    assert public and all("public" in r for r in public)
+    only_following = replies_for("update_profile", {**blank, "messages_from": "following"})
+    assert only_following and all("people you follow" in r for r in only_following)
+    plain = replies_for("create_post", {"text": "Hi", "scheduled_for": None})
+    assert plain and all("scheduled" not in r for r in plain)
+    scheduled = replies_for("create_post", {"text": "Hi", "scheduled_for": "2026-03-17T12:00:00"})
+    assert scheduled and all("{scheduled_for}" in r for r in scheduled)
+    mine = replies_for("get_profile", {"account_id": None})
+    assert mine and all(r.startswith("Your profile") for r in mine)
+
+
+def test_a_conversation_says_what_they_last_wrote(s):
+    user = me(s)
+    (other, text), = sql(s, "SELECT sender_id, text FROM messages WHERE recipient_id = ? "
+                            "ORDER BY sent_at DESC, message_id DESC LIMIT 1", user)
+    thread = ok(s, "get_conversation", {"account_id": other})
+    assert thread["last_from_them"] == text and thread["last_said"] == f"Their last message: '{text}'"
+    silent = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0") if
+                  not sql(s, "SELECT 1 FROM messages WHERE sender_id = ? AND recipient_id = ?", a, user))
+    assert ok(s, "get_conversation", {"account_id": silent})["last_said"] == "They haven't written to you yet."

@@ -198,8 +198,9 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     "Done: your comment is up.",
 ], values={
     "text": [
-        "Love this!", "Congrats, that's awesome!", "Where is this? Looks amazing.", "Great shot!",
-        "Totally agree.", "Saving this for later, thanks!", "Haha, so true.", "Recipe please!",
+        # comments that suit any post (a 'Great shot!' needs a photo, a 'Recipe please!' a dish)
+        "Love this!", "Totally agree.", "Saving this for later, thanks!", "Haha, so true.", "Thanks for sharing!",
+        "Great post!",
     ],
 })
 def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,

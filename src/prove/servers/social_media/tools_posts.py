@@ -245,8 +245,12 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
     "Schedule a post saying '{text}' for {scheduled_for}.",
     Ask("Post '{text}', and only let people I follow comment on it.", reply_policy="following"),
 ], reply=[
-    "Done: your post is {result.status}.",
-    "Your post '{text}' is {result.status}.",
+    Ask("Shared it with your followers only; the post is {result.status}.", visibility="followers"),
+    Ask("Your post is {result.status}; only people you follow can comment on it.", reply_policy="following"),
+    Ask("Done: your post is live.", scheduled_for=None, visibility="public", reply_policy="everyone"),
+    Ask("Posted: '{text}'.", scheduled_for=None, visibility="public", reply_policy="everyone"),
+    "Your post is scheduled for {scheduled_for}.",
+    "Done: '{text}' goes out on {scheduled_for}.",
 ], values={
     "text": POST_TEXTS,
 })
@@ -301,13 +305,18 @@ def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Fix the typo in {post_id}: it should say '{text}'.",
+    "Rewrite {post_id} to say '{text}'.",
     Ask("Change {post_id} to followers only.", visibility="followers"),
     Ask("Make {post_id} public.", visibility="public"),
     Ask("Only let people I follow comment on {post_id}.", reply_policy="following"),
 ], reply=[
-    "Updated {post_id}.",
-    "Done: the post is edited.",
+    Ask("{post_id} now says '{text}'.", visibility=None, reply_policy=None),
+    # (a reply cannot bind `text`, the name of an Ask's own wording; the phrasings that change the
+    # visibility or the reply policy leave the text as it is)
+    Ask("{post_id} is for your followers only now.", visibility="followers", reply_policy=None),
+    Ask("{post_id} is public now.", visibility="public", reply_policy=None),
+    Ask("Only people you follow can comment on {post_id} now.", reply_policy="following", visibility=None),
+    "Updated {post_id}: {result.visibility}, replies from {result.reply_policy}.",
 ], values={
     "text": POST_TEXTS,
 })
@@ -352,7 +361,7 @@ def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibi
 @tools.tool(effect=WRITE, asks=[
     "Delete {post_id}.",
     "Take down {post_id}, I regret posting it.",
-    "Cancel {post_id}; I don't want it to go out after all.",
+    "Remove {post_id} from my profile.",
 ], reply=[
     "Deleted {post_id}.",
     "Done: the post is gone.",
