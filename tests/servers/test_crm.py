@@ -346,3 +346,14 @@ def test_what_a_call_says_belongs_together():
     for name in SERVER.tools["create_deal"].values["name"]:
         assert "renewal" not in name.lower() and "expansion" not in name.lower()
     assert all(a == round(a, -2) for a in SERVER.tools["create_deal"].values["amount"])
+
+
+def test_another_rep_is_never_the_signed_in_one():
+    for tool, param in (("list_deals", "owner_id"), ("pipeline_summary", "owner_id"), ("reassign_deal", "owner_id"),
+                        ("create_task", "owner_id"), ("list_accounts", "owner_id"), ("list_leads", "owner_id")):
+        where = next(p.where for p in SERVER.tools[tool].params if p.name == param)
+        assert where is not None and "is_me = 0" in where, tool
+    team = replies_for("pipeline_summary", {"owner_id": None, "mine": False})
+    assert team and all("quota" not in r for r in team)
+    own = replies_for("pipeline_summary", {"owner_id": None, "mine": True})
+    assert own and all("your" in r for r in own)

@@ -69,6 +69,9 @@ NoteId = NOTE.id
 # Subsets that a tool accepts: records the signed-in rep owns, in the state the tool works on.
 _MINE = "owner_id = (SELECT rep_id FROM reps WHERE is_me = 1)"
 ActiveRepId = REP.where("active = 1")
+# Someone other than the signed-in rep (the tools say "mine" or omit the rep for the user).
+OtherRepId = REP.where("is_me = 0")
+OtherActiveRepId = REP.where("active = 1 AND is_me = 0")
 MyOpenTaskId = ACTIVITY.where(f"kind = 'task' AND status = 'open' AND {_MINE}")
 MyOpenDealId = DEAL.where(f"stage NOT IN ('closed_won', 'closed_lost') AND {_MINE}")
 MyClosedDealId = DEAL.where(f"stage IN ('closed_won', 'closed_lost') AND {_MINE}")

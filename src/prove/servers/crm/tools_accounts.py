@@ -30,10 +30,10 @@ from .server import (
     LeadRef,
     Limit,
     Name,
+    OtherRepId,
     Phone,
     Query,
     Rep,
-    RepId,
     RepList,
     SearchResults,
     activity_model,
@@ -136,7 +136,7 @@ def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[Accou
     Ask("What are our largest {industry} accounts by headcount?", sort_by="employees"),
 ])
 def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | None = None,
-                  type: AccountType | None = None, owner_id: RepId | None = None, mine: bool = False,
+                  type: AccountType | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
                   sort_by: Literal["name", "open_pipeline", "employees"] = "name", limit: Limit = 20) -> AccountList:
     """List accounts (companies), optionally filtered by name, industry, type or owner.
 

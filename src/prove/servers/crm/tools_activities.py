@@ -10,7 +10,6 @@ from prove.env.values import iso, parse_date, parse_time
 from .server import (
     ACTIVITY_SELECT,
     AccountId,
-    ActiveRepId,
     Activity,
     ActivityKind,
     ActivityList,
@@ -22,8 +21,9 @@ from .server import (
     Name,
     Note,
     NoteList,
+    OtherActiveRepId,
+    OtherRepId,
     Priority,
-    RepId,
     Text,
     about_filter,
     active_rep,
@@ -56,7 +56,8 @@ def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("What tasks have I completed?", status="completed"),
     "What do I have due by {due_before}?",
 ])
-def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open", owner_id: RepId | None = None,
+def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open",
+               owner_id: OtherRepId | None = None,
                due_before: str | None = None, deal_id: DealId | None = None, contact_id: ContactId | None = None,
                limit: Limit = 20) -> ActivityList:
     """List tasks, by default your open ones, soonest due first.
@@ -123,7 +124,7 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
     ],
 })
 def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal",
-                owner_id: ActiveRepId | None = None, deal_id: DealId | None = None,
+                owner_id: OtherActiveRepId | None = None, deal_id: DealId | None = None,
                 contact_id: ContactId | None = None, account_id: AccountId | None = None,
                 lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
     """Create a task with a due date, for you or another active rep, about a deal, contact, account or lead.
@@ -242,11 +243,11 @@ def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority
     # what was said fits the kind of activity (an e-mail has a subject line, a call an outcome)
     "kind, subject, outcome": [
         ("call", "Pricing follow-up", "Connected - wants a revised proposal"),
-        ("call", "Discovery call", "Interested, needs budget approval"),
-        ("call", "Check-in call", "Left a voicemail"),
+        ("call", "Budget timing", "Interested, needs budget approval"),
+        ("call", "Timeline for a decision", "Left a voicemail"),
         ("call", "Security questions", "Asked for a security review"),
-        ("call", "Intro call", "Not a fit right now"),
-        ("call", "Follow-up on the demo", "Agreed to a pilot"),
+        ("call", "Their current tooling", "Not a fit right now"),
+        ("call", "Next steps after the demo", "Agreed to a pilot"),
         ("email", "Proposal and pricing", "Sent; waiting for a reply"),
         ("email", "Recap of our call", "Sent the recap and next steps"),
         ("email", "The case study you asked for", "Sent; they forwarded it to their team"),

@@ -13,7 +13,6 @@ from .server import (
     DEAL_NAMES,
     DEAL_SELECT,
     AccountId,
-    ActiveRepId,
     Amount,
     ContactId,
     Deal,
@@ -24,9 +23,10 @@ from .server import (
     MyOpenDealId,
     Name,
     OpenStage,
+    OtherActiveRepId,
+    OtherRepId,
     PipelineSummary,
     Query,
-    RepId,
     Stage,
     StageSummary,
     Text,
@@ -67,7 +67,7 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
 ], values={
     "min_amount": [10000.0, 25000.0, 50000.0, 100000.0],
 })
-def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: RepId | None = None,
+def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: OtherRepId | None = None,
                mine: bool = False, account_id: AccountId | None = None, closing_after: str | None = None,
                closing_before: str | None = None, min_amount: Amount | None = None, query: Query | None = None,
                sort_by: Literal["close_date", "amount", "updated"] = "close_date", limit: Limit = 20) -> DealList:
@@ -377,7 +377,7 @@ def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiati
     "{deal_id} now belongs to {owner_id}.",
     "Handed '{result.name}' over to {result.owner_name}.",
 ])
-def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: ActiveRepId) -> Deal:
+def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -> Deal:
     """Hand an open deal you own to another active rep (after that, only they can change it).
 
     Args:
@@ -406,8 +406,17 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: ActiveRepId) -> Dea
     "Give me the team's pipeline by stage.",
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
     Ask("How far am I from my quota this quarter?", mine=True),
+], reply=[
+    Ask("The team has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
+        "weighted); won this quarter: ${result.won_this_quarter}.", owner_id=None, mine=False),
+    Ask("You have {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} weighted); "
+        "won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of your ${result.quota} quota.",
+        owner_id=None, mine=True),
+    "{owner_id} has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
+    "weighted); won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of a ${result.quota} "
+    "quota.",
 ])
-def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False) -> PipelineSummary:
+def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = False) -> PipelineSummary:
     """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.
 
     Args:

@@ -24,11 +24,11 @@ from .server import (
     Limit,
     MyOpenLeadId,
     Name,
+    OtherRepId,
     Phone,
     Query,
     QueuedLeadId,
     Rating,
-    RepId,
     email_taken,
     future_close_date,
     lead_model,
@@ -50,7 +50,7 @@ tools = Toolset("leads")
     "Do we have a lead from {query}?",
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
-               rating: Rating | None = None, owner_id: RepId | None = None, mine: bool = False,
+               rating: Rating | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
                unassigned: bool = False, query: Query | None = None, limit: Limit = 20) -> LeadList:
     """List leads, newest first, filtered by status, source, rating, owner or name.
 
@@ -243,7 +243,8 @@ def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "
 
 @tools.tool(effect=WRITE, asks=[
     "Convert {lead_id} into a ${amount} opportunity.",
-    Ask("Convert {lead_id} under the existing account {account_id}, without a deal for now.", create_deal=False),
+    Ask("Convert {lead_id} into a contact at {account_id}, which we already have, without a deal for now.",
+        create_deal=False),
     "{lead_id} is ready: convert them with an opportunity named '{deal_name}' closing on {close_date}.",
     "Turn {lead_id} into a customer contact.",
 ], reply=[

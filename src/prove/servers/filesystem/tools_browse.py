@@ -309,6 +309,8 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     "Read me {path} from line {start_line} on.",
     "What's written in {path}?",
     "Show me the first {max_lines} lines of {path}.",
+], reply=[
+    "Lines {result.start_line} to {result.end_line} of {path} (it has {result.total_lines}):\n\n{result.content}",
 ])
 def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:

@@ -109,6 +109,8 @@ def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
 @tools.tool(effect=READ, asks=[
     "Show me what {version_id} said.",
     "Open {version_id}.",
+], reply=[
+    "{version_id} of {result.path} said:\n\n{result.content}",
 ])
 def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
     """Read the full text of an earlier version of a file.

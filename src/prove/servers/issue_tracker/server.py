@@ -115,10 +115,11 @@ _LABEL = re.compile(r"^[a-z0-9][a-z0-9-]{0,29}$")
 PRIORITY_ORDER = "CASE i.priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END"
 
 # Candidate comments for synthesized calls (`values=` of the tools that take a comment).
-COMMENTS = ["Reproduced on staging; looking into it now.", "Fixed in the latest build, please verify.",
-            "This is blocked until the API change ships.", "Moving this to next sprint, we ran out of time.",
-            "Can we get design input on the empty state?", "Root cause was a race in the session cache.",
-            "Verified on iOS and Android.", "Closing as the feature was removed."]
+# (none announces a change the call does not make, such as closing the issue or moving its sprint)
+COMMENTS = ["Reproduced on staging; looking into it now.", "Fix is in the latest build, please verify.",
+            "This is blocked until the API change ships.", "Can we get design input on the empty state?",
+            "Root cause looks like a race in the session cache.", "Verified on iOS and Android.",
+            "Could this be related to last week's deploy?"]
 
 # ----- result models --------------------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ from .server import (
     MyCommentId,
     OtherUserId,
     Text,
-    UserId,
     Watchers,
     WorkIssueId,
     add_labels_to,

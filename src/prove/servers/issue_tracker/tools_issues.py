@@ -76,7 +76,7 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
 
 @tools.tool(effect=READ, asks=[
     "Find issues about {query}.",
-    "Which {type}s in {project_id} are marked {priority}?",
+    "Which {type} issues in {project_id} are marked {priority}?",
     "What's assigned to {assignee_id} that is still {status}?",
     "Which issues in {sprint_id} are labelled {label}?",
     "List the issues in {project_id}, sorted by {sort}.",

@@ -25,7 +25,6 @@ from .server import (
     SprintId,
     SprintList,
     Text,
-    UserId,
     WorkIssueId,
     Worklog,
     WorklogList,
