@@ -397,3 +397,9 @@ def test_a_conversation_says_what_they_last_wrote(s):
     silent = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0") if
                   not sql(s, "SELECT 1 FROM messages WHERE sender_id = ? AND recipient_id = ?", a, user))
     assert ok(s, "get_conversation", {"account_id": silent})["last_said"] == "They haven't written to you yet."
+
+
+def test_a_report_says_what_fits_its_reason():
+    pairs = SERVER.tools["report_post"].values["reason, details"]
+    assert {"harassment", "spam"} <= {reason for reason, _ in pairs}
+    assert all(reason != "harassment" or "giveaway" not in details for reason, details in pairs)

@@ -297,10 +297,13 @@ def _report(row: sqlite3.Row) -> Report:
     "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
     "Done: the moderators will look at your report by {result.review_by}.",
 ], values={
-    "details": [
-        "Repeated links to a fake giveaway.", "Insulting replies aimed at me.",
-        "Pretends to be a brand's official account.", "Shares a false health claim.",
-        "Posts the same ad dozens of times.", "Threatening language in the replies.",
+    # what the report says fits its reason
+    "reason, details": [
+        ("spam", "Repeated links to a fake giveaway."), ("spam", "Posts the same ad dozens of times."),
+        ("harassment", "Insulting replies aimed at me."), ("harassment", "Keeps tagging me in mocking posts."),
+        ("impersonation", "Pretends to be a brand's official account."),
+        ("misinformation", "Shares a false health claim."), ("violence", "Threatening language in the replies."),
+        ("hate", "Slurs aimed at a group of people."), ("other", "Shares my photo without asking."),
     ],
 })
 def report_post(ctx: Ctx, post_id: OthersPostId, reason: Reason,

@@ -125,6 +125,9 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
 @tools.tool(effect=READ, asks=[
     "Open {post_id}.",
     "How many likes does {post_id} have?",
+], reply=[
+    "{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes and "
+    "{result.comment_count} comments.",
 ])
 def get_post(ctx: Ctx, post_id: PostId) -> Post:
     """Show one post with its hashtags, like and comment counts.
