@@ -46,6 +46,7 @@ from .server import (
     summary_of,
     usable_sprint,
 )
+from .world import LABELS
 
 tools = Toolset("issues")
 
@@ -84,7 +85,9 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
     Ask("What in {project_id} is overdue?", overdue=True),
     Ask("Which issues am I watching?", watching=True),
     Ask("What's sitting in the backlog of {project_id}?", backlog_only=True),
-])
+], values={
+    "label": list(LABELS),  # the labels issues carry
+})
 def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
                   status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,
                   priority: Priority | None = None, assignee_id: UserId | None = None, unassigned: bool = False,
@@ -358,10 +361,11 @@ def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueT
         "Rate-limit reset e-mails per user", "Document search API pagination",
     ],
     "story_points, estimate_minutes": [(1, 60), (2, 180), (3, 240), (5, 480), (8, 960), (13, 1920)],
+    # a new description that fits any issue (a Safari or an Android detail would have to match its title)
     "description": [
-        "Only reproducible on Safari 17 with extensions disabled.", "Scope now includes the profile page.",
-        "Load test shows the database pool running dry.", "Confirmed on Android 14 and 15.",
-        "Limit to 3 e-mails per hour per account.", "Cover cursors and page sizes.",
+        "Steps to reproduce are in the first comment.", "Acceptance criteria: covered by an integration test.",
+        "Only happens for accounts created before 2025.", "Needs a migration; see the linked issues.",
+        "Scope agreed in the planning meeting; no design changes.", "Started after the last release.",
     ],
 })
 def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, description: Text | None = None,
