@@ -5,9 +5,11 @@ import json
 
 import pytest
 
-from prove.env import registry
+from pydantic import BaseModel
+
+from prove.env import WRITE, Ctx, Server, ToolError, Toolset, registry
 from prove.synth.contract import Call, Move, Rejected
-from prove.synth.machine import outcome_of, run_sync, validate_move
+from prove.synth.machine import order_edges, outcome_of, run_sync, validate_move
 
 
 class Scripted:
@@ -115,3 +117,59 @@ def test_run_sync_refuses_a_coroutine_that_suspends() -> None:
 
 def test_registry_has_the_servers_used() -> None:
     assert "banking" in registry
+
+
+COUNTERS = "CREATE TABLE counters (name TEXT PRIMARY KEY, v INTEGER NOT NULL);"
+
+
+class Counter(BaseModel):
+    name: str
+    v: int
+
+
+def _counter_server() -> Server:
+    tools = Toolset("counters")
+
+    @tools.tool(effect=WRITE, asks=["Set {name} to {v}.", "Make {name} {v}."], reply="Set.")
+    def set_counter(ctx: Ctx, name: str, v: int) -> Counter:
+        """Set a counter, creating it if need be.
+
+        Args:
+            name: the counter, such as 'a'.
+            v: its value, such as 3.
+        """
+        ctx.db.execute("INSERT OR REPLACE INTO counters VALUES (?, ?)", (name, v))
+        return Counter(name=name, v=v)
+
+    @tools.tool(effect=WRITE, asks=["Double {name}.", "Make {name} twice as big."], reply="Doubled.")
+    def double(ctx: Ctx, name: str) -> Counter:
+        """Double a counter.
+
+        Args:
+            name: the counter, such as 'a'.
+
+        Raises:
+            not_found: no counter has that name.
+        """
+        row = ctx.db.execute("SELECT v FROM counters WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise ToolError("not_found", f"No counter {name!r}.")
+        ctx.db.execute("UPDATE counters SET v = ? WHERE name = ?", (row[0] * 2, name))
+        return Counter(name=name, v=row[0] * 2)
+
+    return Server("counters", "Counters", "Named counters, for tests of call order and nothing more.",
+                  schema=COUNTERS, world=None).include(tools)
+
+
+def test_calls_whose_order_matters_get_an_edge_and_independent_ones_none() -> None:
+    server = _counter_server()
+
+    def call(cid, tool, **args):
+        return {"id": cid, "name": tool, "arguments": args, "after": []}
+
+    turns = [{"user": "x", "calls": [call("c1", "set_counter", name="a", v=3), call("c2", "set_counter", name="b", v=4),
+                                     call("c3", "double", name="b")]},
+             {"user": "y", "calls": [call("c4", "set_counter", name="a", v=5), call("c5", "double", name="a")]}]
+    assert order_edges(turns, server, 0) == 2
+    assert [c["after"] for t in turns for c in t["calls"]] == [[], [], ["c2"], [], ["c4"]]
+    assert order_edges(turns, server, 0) == 0  # ordered now: nothing more to add

@@ -6,6 +6,8 @@ import json
 import random
 import re
 
+import pytest
+
 from prove.env import registry
 from prove.env.asks import Ask
 from prove.synth import SynthConfig, Synthesizer
@@ -90,3 +92,12 @@ def test_a_first_call_that_is_too_early_lets_time_pass() -> None:
     assert ex["turns"][0]["advance"] > 0
     assert re.search(r"\d{4}-\d{2}-\d{2}", ex["messages"][0]["content"])
     assert "2026-03-16 09:00" not in ex["messages"][0]["content"]  # the date is the conversation's, not the epoch
+
+
+@pytest.mark.parametrize("label, words", [("Patio String Lights 48 ft", "String Lights"),
+                                          ("Area Rug 5 x 7 ft, Indigo", "Area Rug"),
+                                          ("Weekend brunch", None), ("Q2 budget for Search", None)])
+def test_a_search_says_the_head_of_a_long_name_never_a_stray_word(label, words) -> None:
+    from prove.synth.teachers.programmatic import _head_words
+
+    assert _head_words(label) == words

@@ -239,6 +239,60 @@ def _after(conv: Conversation, gold: list[Executed], graph: DependencyGraph) -> 
     return edges
 
 
+def _run(turns: list[dict[str, Any]], server: Server, world: int) -> tuple[str, list[bool]]:
+    """The final state and each call's success when a record's gold calls run in this order."""
+    with Session([server], world=world) as session:
+        ok = []
+        for turn in turns:
+            if turn.get("advance"):
+                session.advance(turn["advance"])
+            ok.extend(session.call(c["name"], c["arguments"]).ok for c in turn["calls"])
+        return session.fingerprint(), ok
+
+
+def order_edges(turns: list[dict[str, Any]], server: Server, world: int) -> int:
+    """Order two adjacent calls of a turn that no edge orders where their order matters.
+
+    Every order of a turn's calls that keeps the `after` edges must end in the same state with
+    every call succeeding (the reward scores such an order as gold). Data flow and the graph find
+    most orderings; this finds the rest by running the calls the other way round (two writes to
+    one balance, a rename then a move). Returns how many edges it added.
+    """
+    added = 0
+    baseline: tuple[str, list[bool]] | None = None
+    position = {c["id"]: k for k, c in enumerate(c for turn in turns for c in turn["calls"])}
+    for turn in turns:
+        calls = turn["calls"]
+        for i in range(len(calls) - 1):
+            first, second = calls[i], calls[i + 1]
+            if _orders(calls, second, first["id"]) or all(server.tools[c["name"]].read_only for c in (first, second)):
+                continue  # ordered already, or two reads, which cannot disturb each other
+            if baseline is None:
+                baseline = _run(turns, server, world)
+            calls[i], calls[i + 1] = second, first
+            swapped = _run(turns, server, world)
+            calls[i], calls[i + 1] = first, second
+            if swapped != baseline:
+                second["after"] = sorted({*second["after"], first["id"]}, key=position.__getitem__)
+                added += 1
+    return added
+
+
+def _orders(calls: list[dict[str, Any]], call: dict[str, Any], earlier: str) -> bool:
+    """Whether `call` waits for `earlier`, directly or through other calls of the turn."""
+    by_id = {c["id"]: c for c in calls}
+    stack, seen = list(call["after"]), set()
+    while stack:
+        cid = stack.pop()
+        if cid == earlier:
+            return True
+        if cid in seen or cid not in by_id:
+            continue
+        seen.add(cid)
+        stack.extend(by_id[cid]["after"])
+    return False
+
+
 def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
     """The example record and its statistics."""
     spec = conv.spec
@@ -253,6 +307,7 @@ def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
         if decided.advance.get(t):
             turn["advance"] = decided.advance[t]
         turns.append(turn)
+    order_edges(turns, spec.server, spec.world)
     provenance, missing = sensitive_provenance(
         conv.messages, [(e.id, e.message, e.name, e.arguments) for e in gold if isinstance(e.arguments, dict)],
         conv.server)

@@ -195,7 +195,7 @@ class Phrasing:
                 value = value.get(part) if isinstance(value, Mapping) else None
             return self.result_value(tool, path.split(".")[-1] if path else "", value)
 
-        return _sentences(self.fill(tool, template, say))
+        return _sentences(_one_currency(self.fill(tool, template, say)))
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
@@ -204,6 +204,10 @@ class Phrasing:
             return human([v for v in value if v is not None])
         if value is None:
             return "none"
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and is_money(field):
+            return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+        if isinstance(value, float) and not value.is_integer():
+            return f"{round(value, 2):g}"
         return human(value)
 
 
@@ -232,7 +236,15 @@ def tidy(text: str) -> str:
     text = re.sub(r"\b([Aa]) (?!one\b|once\b|one-)([aeioAEIO]\w)", r"\1n \2", text)
     text = re.sub(r"(?<![\d.,$])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
     text = re.sub(r"(?<![\d.,$])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
-    return text
+    text = re.sub(r"(?<![\d.,$])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
+    return re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
+
+
+def _one_currency(text: str) -> str:
+    """A template's own "$" or "dollars" around a slot that already reads as money says it once."""
+    text = re.sub(r"\$(-?)\$", r"\1$", text)
+    text = re.sub(r"\$-\$?", "-$", text)
+    return re.sub(r"(-?\$[\d,]+(?:\.\d+)?) dollars\b", r"\1", text)
 
 
 def _cap(text: str) -> str:

@@ -8,14 +8,13 @@ graceful refusals) with variety, every choice drawn from the example's RNG.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from ..env import Server, Tool
-from .values import human, is_money, render_value
+from .results import describe
 
 __all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt"]
 
@@ -252,123 +251,11 @@ class Wording:
             text += f" {hint}"
         return text
 
-    def summary(self, tool: Tool, data: Any, cite: Sequence[str] = ()) -> str:
-        """A short report of what a read found, naming every ID in `cite`."""
+    def summary(self, tool: Tool, data: Any, cite: Sequence[str] = (), opener: bool = True) -> str:
+        """A short report of what a read found, naming every ID in `cite`; `opener` starts it with
+        "Here's what I found:" (the first account of a reply)."""
         facts = describe(data, cite)
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",
                               "Nothing came up."])
-        return f"{self.pick(FOUND)} {facts}"
-
-
-_PRIORITY = ("name", "title", "subject", "label", "nickname", "status", "balance", "current_balance",
-             "available_balance", "amount", "total", "price", "date", "start", "due_date", "created_at")
-
-
-def _scalar(v: Any) -> bool:
-    return isinstance(v, (str, int, float, bool)) and not (isinstance(v, str) and len(v) > 80)
-
-
-_LABELS = ("name", "title", "subject", "nickname", "display_name", "handle", "username", "filename", "label",
-           "full_name", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "address")
-
-
-def _say(key: str, value: Any) -> str:
-    """A result field's value as a person reads it: money with its sign, dates as days, options as words."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and is_money(key):
-        return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
-    if isinstance(value, str) and key in ("status", "kind", "type", "state", "mode"):
-        return value.replace("_", " ")
-    return human(value) if isinstance(value, str) else render_value(value)
-
-
-def _record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()) -> str:
-    """One record: its name first, then a few telling fields; its ID only where the user needs it."""
-    ids = [(k, v) for k, v in rec.items() if (k.endswith("_id") or k == "id" or k == "code") and isinstance(v, str)]
-    main_id = ids[0][1] if ids else None
-    label_key = next((k for k in _LABELS if isinstance(rec.get(k), str) and rec[k]), None)
-    parts = []
-    for key in _PRIORITY:
-        if key != label_key and key in rec and _scalar(rec[key]) and len(parts) < limit:
-            parts.append(f"{key.replace('_', ' ')} {_say(key, rec[key])}")
-    if len(parts) < 2:
-        for key, value in rec.items():
-            if len(parts) >= limit:
-                break
-            if _scalar(value) and not key.endswith("_id") and key not in _PRIORITY and key != label_key:
-                parts.append(f"{key.replace('_', ' ')} {_say(key, value)}")
-    body = ", ".join(parts)
-    head = rec[label_key] if label_key else main_id
-    if label_key and main_id and main_id in cite:
-        head = f"{head} ({main_id})"
-    if head and body:
-        return f"{head}: {body}"
-    return head or body
-
-
-def _counted(n: int, key: str) -> str:
-    words = key.replace("_", " ")
-    if n == 1 and words.endswith("ies"):
-        words = words[:-3] + "y"
-    elif n == 1 and words.endswith(("ches", "shes", "sses", "xes")):
-        words = words[:-2]
-    elif n == 1 and words.endswith("s") and not words.endswith("ss"):
-        words = words[:-1]
-    return f"{n} {words}"
-
-
-def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
-    """A compact English rendering of a result, with the cited IDs guaranteed to appear."""
-    if isinstance(data, list):
-        items = data
-    elif isinstance(data, Mapping):
-        lists = [(k, v) for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)]
-        identity = any(isinstance(v, str) and (k.endswith("_id") or k in ("name", "title", "subject"))
-                       for k, v in data.items())
-        if lists and identity:
-            # A record that carries lists (a meeting's invitees, a deal's history): the record first.
-            text = _record_text(data, limit=5, cite=cite)
-            counts = ", ".join(_counted(len(v), k) for k, v in lists[:3])
-            text = f"{text}; {counts}" if text else counts
-            return text + _missing(text, cite, data) + "."
-        if not lists and not identity and any(isinstance(v, list) and not v for v in data.values()):
-            return ""  # an empty listing: the summary says nothing was found
-        if lists:
-            key, items = lists[0]
-            total = data.get("total", len(items))
-            shown = _pick_items(items, cite, limit)
-            text = f"{_counted(total, key)}: " + "; ".join(_record_text(r, cite=cite) for r in shown)
-            if len(items) > len(shown):
-                text += f"; and {len(items) - len(shown)} more"
-            extra = _missing(text, cite, data)
-            return text + extra + "."
-        text = _record_text(data, limit=6, cite=cite)
-        subs = [(k, v) for k, v in data.items() if isinstance(v, Mapping)]
-        parts = [text] if text else []
-        for key, sub in subs[:3]:
-            inner = _record_text(sub, limit=3, cite=cite)
-            if inner:
-                parts.append(f"{key.replace('_', ' ')} {inner}")
-        text = "; ".join(parts)
-        return text + _missing(text, cite, data) + ("." if text else "")
-    else:
-        return render_value(data)
-    if not items:
-        return ""
-    if isinstance(items[0], Mapping):
-        shown = _pick_items(items, cite, limit)
-        text = f"{_counted(len(items), 'results')}: " + "; ".join(_record_text(r, cite=cite) for r in shown)
-    else:
-        text = ", ".join(render_value(v) for v in items[:limit])
-    return text + _missing(text, cite, data) + "."
-
-
-def _pick_items(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
-    wanted = [r for r in items if isinstance(r, Mapping) and any(c in json.dumps(r, ensure_ascii=False) for c in cite)]
-    rest = [r for r in items if r not in wanted]
-    return (wanted + rest)[:max(limit, len(wanted))]
-
-
-def _missing(text: str, cite: Sequence[str], data: Any) -> str:
-    absent = [c for c in cite if c not in text]
-    return f" (IDs: {', '.join(absent)})" if absent else ""
+        return f"{self.pick(FOUND)} {facts}" if opener else facts[:1].upper() + facts[1:]

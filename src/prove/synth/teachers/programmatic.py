@@ -382,9 +382,9 @@ class Planner:
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
-        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", label) if w.lower() not in _STOP]
-        if words and len(label.split()) > 2 and self.rng.random() < 0.5:
-            return self.rng.choice(words)
+        words = _head_words(label)
+        if words and self.rng.random() < 0.5:
+            return words
         return label
 
     def _keep(self, found: list[Step], step: Step, steps: list[Step]) -> list[Step]:
@@ -697,7 +697,7 @@ class Planner:
         assert s.phrase is not None, "only a step planned from a phrasing is asked for"
         return self.say.request(s.tool, s.phrase, s.args, said)
 
-    def _reply(self, s: Step) -> str:
+    def _reply(self, s: Step, opener: bool = True) -> str:
         """What the assistant tells the user after a step: the tool's reply wording, or the results."""
         if s.infeasible:
             return self.words.failure(s.result.error or {})
@@ -711,10 +711,12 @@ class Planner:
             fitting = _fitting_replies(s.tool, s.args)
             if fitting:
                 reply = self.rng.choice(fitting)
-                return self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
+                text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
+                if not s.tool.read_only or all(c in text for c in s.cite):  # a read names what later turns use
+                    return text
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
-        return self.words.summary(s.tool, s.result.data, sorted(s.cite))
+        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener)
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
@@ -802,7 +804,11 @@ class Planner:
                 if s.infeasible:
                     self.decided.strategies.append("give_up")
                 pos += len(group)
-            reply = [self._reply(steps[k]) for k in in_turn if steps[k].asked]
+            reply = []
+            for k in in_turn:
+                if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
+                    reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
+                                                                     if j < k and steps[j].asked)))
             moves.append(Move(text=" ".join(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
         return out
@@ -919,6 +925,25 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
             else args[key].rsplit("@", 1)[-1]
         local = re.sub(r"[^a-z0-9.]", "", f"{first}.{last}".lower())
         args[key] = f"{local}@{domain}"
+
+
+def _head_words(label: str) -> str | None:
+    """The words a person searches a long name by: its head noun phrase, before any size, number
+    or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
+    Rug"); None where the name is short already or has no such phrase."""
+    lead: list[str] = []
+    for token in label.split():
+        if any(ch.isdigit() for ch in token) or token.startswith(("(", "-", "/", "&")):
+            break
+        lead.append(token.rstrip(","))
+        if token.endswith(","):
+            break
+    if len(label.split()) <= 2 or len(lead) < 2:
+        return None
+    tail = lead[-2:]
+    if any(w.lower() in _STOP or not re.fullmatch(r"[A-Za-z][A-Za-z'-]{2,}", w) for w in tail):
+        return None
+    return " ".join(tail)
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any]) -> list[Ask]:

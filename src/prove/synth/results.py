@@ -1,0 +1,257 @@
+"""A tool's result as the assistant reads it out: a short English account, never a field dump.
+
+`describe` renders what a read found, naming every cited ID (a later turn may refer to it).
+Its rules are those of a person reading a record aloud:
+
+- a record is headed by its name ("Olive Garden: ..."), or by its ID only where no name exists
+  and the ID is what people quote (an order number) or is needed later;
+- a field is said by its meaning: units come out of the key and go with the value
+  (`duration_s` 26 -> "26 seconds", `straight_line_m` -> "2,770 m"), `_at` times read
+  "started March 16 at 3:50 AM", `x_name` keys lose "name" ("user Adrian Morgan"), a status is
+  its value ("posted"), a boolean is its subject or its negation ("not on clearance");
+- a start with its end reads as a span ("March 20, 4:30 PM to 5:00 PM");
+- money is dollars, ratings and other measures are plain numbers ("3.6", never "3.60");
+- words repeat nothing: a field equal to the heading, or an ID nobody asked for, is left out;
+- a listing says how many there are in all and which it shows, consistently.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from .values import DAY, day, human, is_money
+
+__all__ = ["describe", "field_text", "found_count"]
+
+# The keys a record's name is read from, in order.
+LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
+          "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
+          "address")
+# Fields worth saying first, when a record has them.
+PRIORITY = ("status", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
+            "start", "due_date", "created_at")
+# Unit suffixes of keys: the suffix, the words that follow the value.
+_UNITS = (("_seconds", "seconds"), ("_secs", "seconds"), ("_s", "seconds"), ("_ms", "ms"), ("_minutes", "minutes"),
+          ("_mins", "minutes"), ("_min", "minutes"), ("_hours", "hours"), ("_days", "days"), ("_km", "km"),
+          ("_mi", "miles"), ("_miles", "miles"), ("_mph", "mph"), ("_kph", "km/h"), ("_m", "m"), ("_kw", "kW"),
+          ("_kwh", "kWh"), ("_mb", "MB"), ("_gb", "GB"), ("_kb", "KB"), ("_pct", "%"), ("_percent", "%"),
+          ("_deg", "degrees"), ("_f", "°F"), ("_c", "°C"))
+_BARE = {suffix[1:]: unit for suffix, unit in _UNITS if len(suffix) > 2}
+_SPANS = (("start", "end"), ("starts_at", "ends_at"), ("started_at", "ended_at"), ("start_date", "end_date"),
+          ("check_in", "check_out"), ("departs_at", "arrives_at"), ("valid_from", "valid_until"))
+_TEXT_KEYS = ("text", "body", "description", "reason", "note", "notes", "comment", "message", "details", "bio",
+              "content", "preview", "snippet", "caption", "review_text", "agenda")
+_ID = re.compile(r"^[A-Z][A-Z0-9]*-\d+$")
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+_ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
+                    "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def _number(value: float | int) -> str:
+    """12.5, 2770, 40,074 (thousands marked from five digits on, so years stay 2028)."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{round(value, 2):,.2f}".rstrip("0").rstrip(".")
+    return f"{int(value):,}" if abs(value) >= 10000 else str(int(value))
+
+
+def _money(value: float | int) -> str:
+    return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
+
+
+def _is_money(key: str, value: Any) -> bool:
+    if key == "total":  # a total of dollars, not of items
+        return isinstance(value, float)
+    return is_money(key)
+
+
+def field_text(key: str, value: Any) -> str | None:
+    """One field as words ("26 seconds long" style), or None when it says nothing worth reading."""
+    if value is None or value == "" or value == [] or value == {}:
+        return None
+    if isinstance(value, bool):
+        if key.startswith("you_"):  # you_follow -> "you follow" / "you don't follow"
+            verb = _words(key[4:])
+            return f"you {verb}" if value else f"you don't {verb}"
+        subject = key.removeprefix("is_").removeprefix("has_")
+        if key.startswith("has_"):
+            return f"has {_words(subject)}" if value else f"no {_words(subject)}"
+        return _words(subject) if value else f"not {_words(subject)}"
+    if isinstance(value, (int, float)):
+        if _is_money(key, value):
+            return f"{_words(key)} {_money(value)}"
+        if key in _BARE:  # a field named by its unit: km 2.77
+            return f"{_number(value)} {_BARE[key]}"
+        for suffix, unit in _UNITS:
+            if key.endswith(suffix) and len(key) > len(suffix):
+                base = _words(key[: -len(suffix)])
+                sep = "" if unit in ("%", "°F", "°C") else " "
+                return f"{base} {_number(value)}{sep}{unit}"
+        return f"{_words(key)} {_number(value)}"
+    if isinstance(value, str):
+        if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
+            return None  # an internal ID: a person names the thing, not its key
+        if _SNAKE.match(value):
+            value = _words(value)  # an option's value: closed_lost -> closed lost
+        if key == "status":
+            return _words(value)
+        if key.endswith("_at") or key.endswith("_time"):
+            return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
+        if key in _TEXT_KEYS or len(value.split()) > 4:
+            return f"{_words(key)} '{value}'"
+        if key in ("full_name", "display_name"):
+            return None  # the person's name, said in the heading or not needed
+        if key.endswith("_name"):
+            return f"{_words(key[:-5])} {value}"
+        if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
+            return f"{_words(key)} {_words(value)}" if "_" in value else f"{_words(key)} {value}"
+        return f"{_words(key)} {human(value)}"
+    if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
+        shown = [human(v) if isinstance(v, str) else _number(v) for v in value[:3]]
+        more = f" and {len(value) - 3} more" if len(value) > 3 else ""
+        return f"{_words(key)} {', '.join(shown)}{more}"
+    return None
+
+
+def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """A start with its end, read as one span: (start key, end key, words)."""
+    for a, b in _SPANS:
+        start, end = rec.get(a), rec.get(b)
+        if isinstance(start, str) and isinstance(end, str) and start and end:
+            if DAY.match(start) and DAY.match(end):
+                return a, b, f"{human(start)} to {human(end)}"
+            try:
+                s, e = datetime.fromisoformat(start), datetime.fromisoformat(end)
+            except ValueError:
+                return a, b, f"{human(start)} to {human(end)}"
+            if s.date() == e.date():
+                return a, b, f"{day(s.date())}, {human(start).split(' at ')[-1]} to {human(end).split(' at ')[-1]}"
+            return a, b, f"{human(start)} to {human(end)}"
+    return None
+
+
+def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()) -> str:
+    """One record: its name first, then a few telling fields; an ID only where it is needed."""
+    label_key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+    head = rec[label_key] if label_key else None
+    quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
+    main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
+    own = main_id if main_id in cite else None  # the record's own ID, where a later turn uses it
+    if head is None:
+        head = quoted_id or own
+    elif own and own not in head:
+        head = f"{head} ({own})"
+    span = _span(rec)
+    parts: list[str] = [span[2]] if span else []
+    used = {label_key} | ({span[0], span[1]} if span else set())
+    keys = [k for k in PRIORITY if k in rec] + [k for k in rec if k not in PRIORITY]
+    for key in keys:
+        if len(parts) >= limit:
+            break
+        value = rec[key]
+        if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)):
+            continue  # said already, or says the heading again
+        if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
+            continue  # the count of a list the record carries, said with the list
+        text = field_text(key, value)
+        if text:
+            parts.append(text)
+    body = ", ".join(parts)
+    if head and body:
+        return f"{head}: {body}"
+    return head or body
+
+
+def _plural_of(key: str, n: int) -> str:
+    words = _words(key)
+    if not words.endswith("s") or words.endswith(("ss", "us")):
+        noun = "entries" if words.endswith(("history", "log")) else "items"
+        return f"{words} {noun[:-3] + 'y' if n == 1 and noun == 'entries' else noun[:-1] if n == 1 else noun}"
+    if n != 1:
+        return words
+    if words.endswith("ies"):
+        return words[:-3] + "y"
+    if words.endswith(("ches", "shes", "sses", "xes")):
+        return words[:-2]
+    return words[:-1]
+
+
+def counted(n: int, key: str) -> str:
+    """'3 trips', '1 bill', '3 itinerary items', '1 stage history entry'."""
+    return f"{n:,} {_plural_of(key, n)}"
+
+
+def found_count(data: Any) -> int | None:
+    """How many things a listing found in all (its `total` when the page is shorter), or None."""
+    if isinstance(data, Mapping):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            total = data.get("total")
+            return total if isinstance(total, int) and total >= len(lists[0]) else len(lists[0])
+    return None
+
+
+def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
+    """A compact English account of a result, with the cited IDs guaranteed to appear."""
+    if isinstance(data, list):
+        return _listing("results", data, len(data), cite, limit)
+    if not isinstance(data, Mapping):
+        return human(data) if isinstance(data, str) else _number(data) if isinstance(data, (int, float)) else ""
+    lists = [(k, v) for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)]
+    identity = any(isinstance(v, str) and (k.endswith("_id") or k in LABELS) for k, v in data.items())
+    if lists and identity:
+        # A record that carries lists (a meeting's invitees, a deal's history): the record first.
+        text = record_text(data, limit=5, cite=cite)
+        counts = ", ".join(counted(len(v), k) for k, v in lists[:3])
+        text = f"{text}; {counts}" if text else counts
+        return _finish(text, cite)
+    if not lists and not identity and any(isinstance(v, list) and not v for v in data.values()):
+        return ""  # an empty listing: the summary says nothing was found
+    if lists:
+        key, items = lists[0]
+        total = data.get("total")
+        total = total if isinstance(total, int) and total >= len(items) else len(items)
+        return _listing(key, items, total, cite, limit)
+    text = record_text(data, limit=6, cite=cite)
+    parts = [text] if text else []
+    for key, sub in [(k, v) for k, v in data.items() if isinstance(v, Mapping)][:3]:
+        inner = record_text(sub, limit=3, cite=cite)
+        if inner:
+            parts.append(f"{_words(key)}: {inner}")
+    return _finish("; ".join(parts), cite)
+
+
+def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit: int) -> str:
+    if not items:
+        return ""
+    if not isinstance(items[0], Mapping):
+        shown = ", ".join(human(v) if isinstance(v, str) else _number(v) if isinstance(v, (int, float)) else str(v)
+                          for v in items[:limit])
+        more = f" and {len(items) - limit} more" if len(items) > limit else ""
+        return _finish(f"{counted(total, key)}: {shown}{more}", cite)
+    wanted = [r for r in items if any(c in json.dumps(r, ensure_ascii=False) for c in cite)]
+    shown = (wanted + [r for r in items if r not in wanted])[:max(limit, len(wanted))]
+    body = "; ".join(record_text(r, cite=cite) for r in shown)
+    if total > len(items):
+        text = f"{counted(total, key)} in all; {len(shown)} of them: {body}"
+    elif len(items) > len(shown):
+        text = f"{counted(total, key)}: {body}; and {len(items) - len(shown):,} more"
+    else:
+        text = f"{counted(total, key)}: {body}"
+    return _finish(text, cite)
+
+
+def _finish(text: str, cite: Sequence[str]) -> str:
+    absent = [c for c in cite if c not in text]
+    if absent:
+        text += f" (IDs: {', '.join(absent)})"
+    if not text:
+        return ""
+    return text if text.endswith((".", "!", "?")) else text + "."

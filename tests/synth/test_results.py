@@ -1,0 +1,77 @@
+"""Results read out as a person reads a record aloud (`prove.synth.results`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from prove.synth.phrasing import _one_currency, tidy
+from prove.synth.results import counted, describe, field_text
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("duration_s", 26, "duration 26 seconds"),
+    ("straight_line_m", 2770, "straight line 2770 m"),
+    ("odometer_mi", 40074, "odometer 40,074 miles"),
+    ("exp_year", 2028, "exp year 2028"),
+    ("stage", "closed_lost", "stage closed lost"),
+    ("km", 2.77, "2.77 km"),
+    ("battery_pct", 39.9, "battery 39.9%"),
+    ("rating", 3.6, "rating 3.6"),
+    ("amount", -85.33, "amount -$85.33"),
+    ("savings", 0, "savings $0.00"),
+    ("total", 467.89, "total $467.89"),
+    ("total", 3, "total 3"),
+    ("on_clearance", False, "not on clearance"),
+    ("verified", True, "verified"),
+    ("has_attachments", False, "no attachments"),
+    ("you_follow", False, "you don't follow"),
+    ("status", "under_review", "under review"),
+    ("posted_at", "2026-03-13T12:49:00", "posted March 13 at 12:49 PM"),
+    ("camera_name", "Backyard Camera", "camera Backyard Camera"),
+    ("text", "See you at noon.", "text 'See you at noon.'"),
+    ("state", "WA", "state WA"),
+    ("place_id", "PLC-10032", None),
+    ("order_id", "ORD-10089", "order id ORD-10089"),
+    ("full_name", "Kenji Shah", None),
+])
+def test_a_field_is_said_by_its_meaning(key, value, words) -> None:
+    assert field_text(key, value) == words
+
+
+def test_a_record_is_headed_by_its_name_and_repeats_nothing() -> None:
+    coupon = {"code": "HOLIDAY10", "status": "expired", "kind": "fixed", "value": 10.0}
+    assert describe(coupon) == "HOLIDAY10: expired, kind fixed, value 10."
+    contact = {"contact_id": "CON-10071", "full_name": "Kenji Shah", "title": "VP of Engineering"}
+    assert describe(contact) == "Kenji Shah: title VP of Engineering."
+    assert describe(contact, cite=["CON-10071"]) == "Kenji Shah (CON-10071): title VP of Engineering."
+
+
+def test_a_start_with_its_end_reads_as_a_span() -> None:
+    slots = {"slots": [{"start": "2026-03-20T16:30:00", "end": "2026-03-20T17:00:00"},
+                       {"start": "2026-03-20T23:30:00", "end": "2026-03-21T00:30:00"}]}
+    assert describe(slots) == ("2 slots: March 20, 4:30 PM to 5:00 PM; "
+                               "March 20 at 11:30 PM to March 21 at 12:30 AM.")
+
+
+def test_a_listing_counts_what_it_found_consistently() -> None:
+    orders = [{"order_id": f"ORD-{i}", "status": "filled"} for i in range(20)]
+    page = describe({"orders": orders, "total": 68})
+    assert page.startswith("68 orders in all; 5 of them: ORD-0: filled;") and "more" not in page
+    whole = describe({"orders": orders, "total": 20})
+    assert whole.startswith("20 orders: ORD-0: filled;") and whole.endswith("; and 15 more.")
+    assert describe({"orders": orders[:5]}, cite=["ORD-19"]).endswith("(IDs: ORD-19).")
+    assert describe({"orders": []}) == ""
+
+
+@pytest.mark.parametrize("n, key, words", [(3, "itinerary", "3 itinerary items"),
+                                           (1, "stage_history", "1 stage history entry"),
+                                           (1, "bills", "1 bill"), (2, "bills", "2 bills")])
+def test_counts_read_as_plain_nouns(n, key, words) -> None:
+    assert counted(n, key) == words
+
+
+def test_filled_templates_say_money_once_and_agree_in_number() -> None:
+    assert _one_currency("Logged $60; -$1,950.58 dollars left.") == "Logged $60; -$1,950.58 left."
+    assert _one_currency("Cart: $$12.00 due, $-$5.00 off.") == "Cart: $12.00 due, -$5.00 off."
+    assert tidy("1 person are in so far.") == "1 person is in so far."
+    assert tidy("Show me the account 'kenji_ito''s followers.") == "Show me the account kenji_ito's followers."
