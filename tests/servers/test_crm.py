@@ -302,10 +302,14 @@ SERVER = registry.get("crm")
 
 
 def replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call (explicit None stands for an omitted argument)."""
+    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
+    default, None for most (as the mechanism says: defaults counted)."""
     from prove.synth.teachers.programmatic import _fitting_replies
 
-    return [r.text for r in _fitting_replies(SERVER.tools[tool], args)]
+    spec = SERVER.tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
 
 
 def test_a_task_without_an_owner_is_said_to_be_yours(s):

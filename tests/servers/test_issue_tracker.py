@@ -455,10 +455,14 @@ def test_search_filters(s):
 # ----- what the assistant says about a call ------------------------------------------------------------
 
 def replies_for(tool: str, args: dict[str, Any]) -> list[str]:
-    """The reply wordings the teacher may use for a call (explicit None stands for an omitted argument)."""
+    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
+    default, None for most (as the mechanism says: defaults counted)."""
     from prove.synth.teachers.programmatic import _fitting_replies
 
-    return [r.text for r in _fitting_replies(registry.get("issue_tracker").tools[tool], args)]
+    spec = registry.get("issue_tracker").tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
 
 
 def test_replies_say_unassigned_and_backlog_for_those_calls():
@@ -469,13 +473,13 @@ def test_replies_say_unassigned_and_backlog_for_those_calls():
     backlog = replies_for("move_to_sprint", {"issue_id": "WEB-1", "sprint_id": None})
     assert backlog and all("backlog" in r for r in backlog)
     planned = replies_for("move_to_sprint", {"issue_id": "WEB-1", "sprint_id": "SPR-1"})
-    assert planned and all("{sprint_id}" in r for r in planned)
+    assert planned and all("{result.sprint_name}" in r for r in planned)
     to_backlog = replies_for("complete_sprint", {"sprint_id": "SPR-1", "move_open_to": None})
-    assert to_backlog and all("backlog" in r and "{move_open_to}" not in r for r in to_backlog)
+    assert to_backlog and all("backlog" in r and "moved_to_name" not in r for r in to_backlog)
     mine = replies_for("watch_issue", {"issue_id": "WEB-1", "user_id": None})
-    assert mine and all("{user_id}" not in r for r in mine)
+    assert mine and all("user_name" not in r for r in mine)
     theirs = replies_for("unwatch_issue", {"issue_id": "WEB-1", "user_id": "USR-2"})
-    assert theirs and all("{user_id}" in r for r in theirs)
+    assert theirs and all("{result.user_name}" in r for r in theirs)
 
 
 def test_update_replies_name_the_field_that_changed():

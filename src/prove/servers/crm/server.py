@@ -296,6 +296,7 @@ class StageSummary(BaseModel):
 
 class PipelineSummary(BaseModel):
     owner_id: RepId | None = Field(description="whose pipeline; null for the whole team")
+    owner_name: str | None = Field(None, description="their name; null for the whole team")
     quarter: str = Field(description="the current quarter, such as '2026-Q1'")
     stages: list[StageSummary] = Field(description="open deals per stage, and deals closed this quarter")
     open_count: int

@@ -412,7 +412,7 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -
     Ask("You have {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} weighted); "
         "won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of your ${result.quota} quota.",
         owner_id=None, mine=True),
-    "{owner_id} has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
+    "{result.owner_name} has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
     "weighted); won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of a ${result.quota} "
     "quota.",
 ])
@@ -450,7 +450,8 @@ def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = 
     won = next(s.amount for s in stages if s.stage == "closed_won")
     lost = next(s.amount for s in stages if s.stage == "closed_lost")
     quota = rep["quota"] if rep is not None and rep["quota"] else None
-    return PipelineSummary(owner_id=rep["rep_id"] if rep is not None else None, quarter=label, stages=stages,
+    return PipelineSummary(owner_id=rep["rep_id"] if rep is not None else None,
+                           owner_name=rep["name"] if rep is not None else None, quarter=label, stages=stages,
                            open_count=sum(s.count for s in open_), open_amount=round(sum(s.amount for s in open_), 2),
                            weighted_amount=round(sum(s.weighted_amount for s in open_), 2), won_this_quarter=won,
                            lost_this_quarter=lost, quota=quota,

@@ -219,6 +219,7 @@ class Issue(IssueSummary):
     links: list[LinkView]
     blocked_by: list[IssueId] = Field(description="unresolved issues that block this one")
     blocker_count: int = Field(0, description="how many unresolved issues block this one")
+    sprint_name: str | None = Field(None, description="the name of its sprint; null in the backlog")
     watchers: list[UserId]
     watching: bool = Field(description="whether the signed-in user watches it")
     comment_count: int
@@ -251,6 +252,7 @@ class Link(BaseModel):
 class Watchers(BaseModel):
     issue_id: IssueId
     user_id: UserId = Field(description="who started or stopped watching")
+    user_name: str = Field("", description="their name")
     watchers: list[UserId]
     total: int
 
@@ -309,6 +311,7 @@ class SprintCompletion(BaseModel):
     moved_issues: list[IssueId] = Field(description="unresolved issues moved out of the sprint")
     moved_count: int = Field(0, description="how many unresolved issues moved out of the sprint")
     moved_to: SprintId | None = Field(description="where they went; null for the backlog")
+    moved_to_name: str | None = Field(None, description="the name of that sprint; null for the backlog")
 
 
 class Change(BaseModel):
@@ -551,6 +554,7 @@ def issue_model(ctx: Ctx, issue_id: str) -> Issue:
                  children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
                  spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
                  resolved_at=row["resolved_at"], links=links, blocked_by=(blockers := open_blockers(ctx, issue_id)),
-                 blocker_count=len(blockers),
+                 blocker_count=len(blockers), sprint_name=(ctx.get("sprint", row["sprint_id"])["name"]
+                                                          if row["sprint_id"] else None),
                  watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
                  allowed_transitions=allowed_transitions(row))

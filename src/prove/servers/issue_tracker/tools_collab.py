@@ -227,7 +227,8 @@ def _watcher(ctx: Ctx, issue_id: str, user_id: str | None) -> tuple[str, sqlite3
 def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     ids = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
                                         (issue_id,))]
-    return Watchers(issue_id=issue_id, user_id=user_id, watchers=ids, total=len(ids))
+    name = ctx.get("user", user_id)["name"]
+    return Watchers(issue_id=issue_id, user_id=user_id, user_name=name, watchers=ids, total=len(ids))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -237,8 +238,8 @@ def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
 ], reply=[
     Ask("You're watching {issue_id}; it has {result.total} watchers now.", user_id=None),
     Ask("You'll get notifications for {issue_id} now.", user_id=None),
-    "Added {user_id} to the watchers of {issue_id}; it has {result.total} watchers now.",
-    "{user_id} is watching {issue_id} now.",
+    "Added {result.user_name} to the watchers of {issue_id}; it has {result.total} watchers now.",
+    "{result.user_name} is watching {issue_id} now.",
 ])
 def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:
     """Start watching an issue (get notified of its changes), or add someone else as a watcher.
@@ -272,8 +273,8 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None)
 ], reply=[
     Ask("You stopped watching {issue_id}; no more notifications for it.", user_id=None),
     Ask("You're off the watchers of {issue_id}; {result.total} remain.", user_id=None),
-    "Removed {user_id} from the watchers of {issue_id}; {result.total} remain.",
-    "{user_id} no longer watches {issue_id}.",
+    "Removed {result.user_name} from the watchers of {issue_id}; {result.total} remain.",
+    "{result.user_name} no longer watches {issue_id}.",
 ])
 def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:
     """Stop watching an issue, or remove someone else from its watchers.

@@ -482,8 +482,8 @@ def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 -
 ], reply=[
     Ask("{issue_id} is out of its sprint and back in the backlog.", sprint_id=None),
     Ask("Moved {issue_id} to the backlog.", sprint_id=None),
-    "Moved {issue_id} into {sprint_id}.",
-    "{issue_id} is planned for {sprint_id} now.",
+    "Moved {issue_id} into {result.sprint_name}.",
+    "{issue_id} is planned for {result.sprint_name} now.",
 ])
 def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None = None) -> Issue:
     """Move an unresolved issue into an active or planned sprint of its project, or back to the backlog.

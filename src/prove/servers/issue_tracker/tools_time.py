@@ -367,9 +367,9 @@ def start_sprint(ctx: Ctx, sprint_id: PlannedSprintId) -> Sprint:
     Ask("{sprint_id} is complete. Issues resolved in it: {result.resolved_issues}; unresolved ones now in the "
         "backlog: {result.moved_count}.", move_open_to=None),
     "Completed {sprint_id} with {result.resolved_issues} issues resolved; unfinished issues moved to "
-    "{move_open_to}: {result.moved_count}.",
+    "{result.moved_to_name}: {result.moved_count}.",
     "{sprint_id} is complete. Issues resolved in it: {result.resolved_issues}; unresolved ones carried over to "
-    "{move_open_to}: {result.moved_count}.",
+    "{result.moved_to_name}: {result.moved_count}.",
 ])
 def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint; its unresolved issues move to a planned sprint of the project or to the backlog.
@@ -406,4 +406,5 @@ def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId 
     ctx.db.execute("UPDATE sprints SET status = 'completed', completed_at = ? WHERE sprint_id = ?",
                    (ctx.now_iso(), sprint_id))
     return SprintCompletion(sprint=sprint_model(ctx, sprint_id), resolved_issues=resolved, moved_issues=moved,
-                            moved_count=len(moved), moved_to=move_open_to)
+                            moved_count=len(moved), moved_to=move_open_to,
+                            moved_to_name=ctx.get("sprint", move_open_to)["name"] if move_open_to else None)
