@@ -219,9 +219,14 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
     "I've created the account {result.name} ({result.account_id}) as a {result.type}.",
 ], values={
-    "name": [
-        "Granite Freight", "Bluewater Analytics", "Osprey Health Partners", "Summit Retail Group", "Cedar Lane Energy",
-        "Harborview Media", "Ironbridge Manufacturing", "Brightpath Learning",
+    # a company's name, its industry and its website go together
+    "name, industry, website": [
+        ("Granite Freight", "Logistics", "granitefreight.com"), ("Bluewater Analytics", "Software", "bluewater.io"),
+        ("Osprey Health Partners", "Healthcare", "ospreyhealth.com"),
+        ("Summit Retail Group", "Retail", "summitretail.com"), ("Cedar Lane Energy", "Energy", "cedarlane-energy.com"),
+        ("Harborview Media", "Media", "harborviewmedia.com"),
+        ("Ironbridge Manufacturing", "Manufacturing", "ironbridgemfg.com"),
+        ("Brightpath Learning", "Education", "brightpathlearning.org"),
     ],
     "city": ["Chicago", "Austin", "Boston", "Denver", "Seattle", "Atlanta", "Toronto", "London"],
 })

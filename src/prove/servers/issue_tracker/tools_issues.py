@@ -261,11 +261,16 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     "Created {result.issue_id}: '{result.title}'.",
     "{result.issue_id} is filed in {project_id} as a {result.priority} {result.type}.",
 ], values={
-    "title": [
-        "Login button unresponsive on Safari", "Add dark mode to the settings page", "Checkout times out under load",
-        "Migrate the billing service to the new queue", "Document the public search API",
-        "Crash when uploading a large photo", "Improve onboarding empty states", "Rate-limit password reset e-mails",
+    # a title that reads as its type: a bug says what is broken, an epic names a body of work
+    "type, title": [
+        ("bug", "Login button unresponsive on Safari"), ("bug", "Checkout times out under load"),
+        ("bug", "Crash when uploading a large photo"), ("task", "Migrate the billing service to the new queue"),
+        ("task", "Document the public search API"), ("task", "Rate-limit password reset e-mails"),
+        ("story", "Add dark mode to the settings page"), ("story", "Improve onboarding empty states"),
+        ("epic", "Dark mode across the app"), ("epic", "Onboarding revamp"),
     ],
+    "labels": [["frontend"], ["backend", "performance"], ["regression"], ["customer-reported"], ["security"],
+               ["tech-debt"]],
     "description": [
         "Steps: open the page, click the button, nothing happens.", "Users asked for it in the last survey.",
         "Seen at around 500 concurrent users in the load test.", "The old queue is deprecated next quarter.",

@@ -271,13 +271,11 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     "Planned {result.name} ({result.sprint_id}) from {start_date} to {end_date}.",
     "The sprint '{result.name}' is set up in {project_id}.",
 ], values={
-    "sprint_name": [
-        "Sprint 14", "Sprint 15", "Release hardening", "Q2 kickoff sprint", "Performance sprint",
-        "Onboarding polish",
-    ],
-    "goal": [
-        "Ship the new onboarding flow", "Close the top crash bugs", "Get checkout under 2 seconds",
-        "Finish the billing migration", "Clear the security backlog", "Stabilize the release candidate",
+    # a sprint's name says what its goal is (and is not the name of a numbered sprint the world has)
+    "sprint_name, goal": [
+        ("Release hardening", "Stabilize the release candidate"), ("Onboarding polish", "Ship the new onboarding flow"),
+        ("Performance sprint", "Get checkout under 2 seconds"), ("Security cleanup", "Clear the security backlog"),
+        ("Billing migration", "Finish the billing migration"), ("Crash fixes", "Close the top crash bugs"),
     ],
 })
 def create_sprint(ctx: Ctx, project_id: AdminProjectId, sprint_name: SprintName, start_date: str, end_date: str,
