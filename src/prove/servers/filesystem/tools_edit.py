@@ -523,7 +523,7 @@ def copy_path(ctx: Ctx, path: RenameablePath, destination_folder: GeneralFolderP
     Ask("{path} no longer needs to be read-only.", read_only=False),
 ], reply=[
     Ask("{path} is read-only now; that covers {result.affected_items} items.", read_only=True),
-    Ask("Done: {path} and everything inside it are protected from changes.", read_only=True),
+    Ask("Done: {path} is protected from changes now.", read_only=True),
     Ask("{path} can be changed again; that covers {result.affected_items} items.", read_only=False),
     Ask("Done: {path} is no longer read-only.", read_only=False),
 ])

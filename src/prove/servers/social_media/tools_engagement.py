@@ -18,7 +18,7 @@ from .server import (
     DeletableCommentId,
     LikedPostId,
     Limit,
-    OthersPostId,
+    ReportablePostId,
     Post,
     PostId,
     ReportId,
@@ -292,21 +292,21 @@ def _report(row: sqlite3.Row) -> Report:
 @tools.tool(effect=WRITE, asks=[
     "Report {post_id} as {reason}.",
     Ask("Please report {post_id} as spam, it's a scam.", reason="spam"),
-    Ask("Report {post_id} for harassment: {details}", reason="harassment"),
+    Ask("Report {post_id} as spam: {details}", reason="spam"),
 ], reply=[
     "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
     "Done: the moderators will look at your report by {result.review_by}.",
 ], values={
-    # what the report says fits its reason
+    # synthesized reports are of the spam accounts' posts (see ReportablePostId); the reason and what
+    # the report says fit such a post
     "reason, details": [
-        ("spam", "Repeated links to a fake giveaway."), ("spam", "Posts the same ad dozens of times."),
-        ("harassment", "Insulting replies aimed at me."), ("harassment", "Keeps tagging me in mocking posts."),
-        ("impersonation", "Pretends to be a brand's official account."),
-        ("misinformation", "Shares a false health claim."), ("violence", "Threatening language in the replies."),
-        ("hate", "Slurs aimed at a group of people."), ("other", "Shares my photo without asking."),
+        ("spam", "Repeated links to a fake giveaway."), ("spam", "Posts the same scam dozens of times."),
+        ("spam", "Asks everyone to DM them for money."),
+        ("impersonation", "Pretends to hand out a brand's gift cards."),
+        ("misinformation", "Promises impossible returns on crypto."),
     ],
 })
-def report_post(ctx: Ctx, post_id: OthersPostId, reason: Reason,
+def report_post(ctx: Ctx, post_id: ReportablePostId, reason: Reason,
                 details: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
                 ) -> Report:
     """Report a post to the moderators, who review it within 24 hours and remove it if it breaks the rules.
