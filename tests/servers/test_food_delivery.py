@@ -326,3 +326,32 @@ def test_favorites_and_search(s):
     assert all(d["vegan"] and "ramen" in d["name"].lower() for d in dishes)
     prices = [d["price"] for d in ok(s, "search_dishes", {"query": "a", "limit": 50})["dishes"]]
     assert prices == sorted(prices)
+
+
+# ----- what the replies of the reads say --------------------------------------------------------
+
+
+def test_restaurant_says_whether_it_is_open_and_delivers(s: Session) -> None:
+    addresses = ok(s, "list_addresses")["addresses"]
+    seen = set()
+    for r in ok(s, "search_restaurants", {"delivers_only": False, "limit": 100})["restaurants"]:
+        for a in addresses:
+            got = ok(s, "get_restaurant", {"restaurant_id": r["restaurant_id"], "address_id": a["address_id"]})
+            seen.add(got["delivers"])
+            if got["delivers"]:
+                assert got["delivery_quote"] == (f"delivers to {a['label']} for ${got['delivery_fee']:.2f}, in about "
+                                                 f"{got['estimated_minutes']} minutes")
+            else:
+                assert got["delivery_quote"].startswith(f"doesn't deliver to {a['label']}")
+        assert got["open_status"].startswith("open now" if got["open_now"] else "closed")
+        closed = [h["day"] for h in got["hours"] if h["opens"] is None]
+        if closed:  # the open days first, then the days it is closed
+            assert got["hours_text"].endswith("closed " + " and ".join(closed)), got["hours_text"]
+    assert seen == {True, False}
+
+
+def test_kitchen_notes_fit_any_dish() -> None:
+    tool = registry.get("food_delivery").tools["add_to_cart"]
+    notes = tool.values["special_instructions"]
+    # a note that names an ingredient or a cooking would be said of a drink or a dessert too
+    assert not any(w in n for n in notes for w in ("onion", "spicy", "dressing", "well done", "cilantro", "ice"))

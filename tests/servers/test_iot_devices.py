@@ -48,7 +48,7 @@ def test_server_declares_documented_tools():
     assert len(visible) >= 25
     assert SERVER.tools["get_lock_code"].hidden
     assert SERVER.tools["unlock_door"].sensitive_params == ("code",)
-    assert SERVER.tools["add_lock_code"].sensitive_params == ("code",)
+    assert SERVER.tools["add_lock_code"].sensitive_params == ("new_code",)
     assert set(SERVER.entities) == {"room", "device", "lock_code", "scene", "automation", "recording", "activity"}
 
 
@@ -116,6 +116,12 @@ def test_room_lights_skip_offline_lights(s):
         d = ok(s, "get_device", {"device_id": device_id})
         assert (d["power"], d["brightness"]) == ("on", 50)
     assert ok(s, "get_device", {"device_id": offline["device_id"]})["power"] == "off"
+    # the replies say how many lights (switched, offline), never the lists of their IDs
+    assert (result["switched"], result["offline"]) == (len(result["changed"]), len(result["skipped"])) \
+        and result["offline"] >= 1
+    replies = [r.text for r in SERVER.tools["set_room_lights"].replies]
+    assert all("{result.switched}" in t and "{result.changed}" not in t and "{result.skipped}" not in t
+               for t in replies)
     fails(s, "set_room_lights", "brightness_when_off", {"room_id": room, "on": False, "brightness": 10})
 
 
@@ -191,14 +197,35 @@ def test_expired_code_and_jammed_lock_fail(s):
     fails(s, "lock_door", "lock_jammed", {"device_id": jammed["device_id"]})
 
 
+def test_hidden_door_codes_open_their_lock_and_leave_out_expired_ones(s):
+    """unlock_door's code comes from get_door_codes (the user knows their codes); add_lock_code's
+    new_code is a new secret that no lookup supplies."""
+    assert SERVER.tools["get_door_codes"].hidden
+    assert "get_door_codes" not in {t.name for t in SERVER.visible_tools}
+    expired = ok(s, "list_lock_codes", {"status": "expired"})["lock_codes"]
+    assert expired
+    lock_id = expired[0]["device_id"]
+    lock = ok(s, "get_device", {"device_id": lock_id})
+    given = ok(s, "get_door_codes", {"device_id": lock_id})["codes"]
+    assert given and {c["code_id"] for c in given}.isdisjoint(c["code_id"] for c in expired)
+    if lock["lock_state"] == "jammed":
+        lock = lock_in(s, "locked")
+        given = ok(s, "get_door_codes", {"device_id": lock["device_id"]})["codes"]
+    if lock["lock_state"] == "unlocked":
+        ok(s, "lock_door", {"device_id": lock["device_id"]})
+    for c in given:
+        ok(s, "unlock_door", {"device_id": lock["device_id"], "code": c["code"]})
+        ok(s, "lock_door", {"device_id": lock["device_id"]})
+
+
 def test_add_temporary_code_then_use_it_and_it_expires(s):
     door = lock_in(s, "locked")
-    new = ok(s, "add_lock_code", {"device_id": door["device_id"], "name": "Dog walker (Ana)", "code": "582914",
+    new = ok(s, "add_lock_code", {"device_id": door["device_id"], "name": "Dog walker (Ana)", "new_code": "582914",
                                   "valid_until": "2026-03-16T18:00:00"})
     assert new["status"] == "active" and new["digits"] == 6 and "code" not in new
-    fails(s, "add_lock_code", "duplicate_code", {"device_id": door["device_id"], "name": "Again", "code": "582914"})
-    fails(s, "add_lock_code", "invalid_code", {"device_id": door["device_id"], "name": "Weak", "code": "1234"})
-    fails(s, "add_lock_code", "past_date", {"device_id": door["device_id"], "name": "Past", "code": "582915",
+    fails(s, "add_lock_code", "duplicate_code", {"device_id": door["device_id"], "name": "Again", "new_code": "582914"})
+    fails(s, "add_lock_code", "invalid_code", {"device_id": door["device_id"], "name": "Weak", "new_code": "1234"})
+    fails(s, "add_lock_code", "past_date", {"device_id": door["device_id"], "name": "Past", "new_code": "582915",
                                             "valid_until": "2026-03-15T18:00:00"})
     s.advance(10 * 3600)  # 19:00, after the code ran out
     assert next(c for c in ok(s, "list_lock_codes", {"device_id": door["device_id"]})["lock_codes"]
@@ -372,5 +399,5 @@ def test_one_set_of_time_codes(s):
     fails(s, "get_sensor_readings", "invalid_time", {"device_id": sensor["device_id"], "start": "yesterday"})
     fails(s, "get_energy_usage", "invalid_date", {"start_date": "2026-02-30"})
     fails(s, "list_recordings", "invalid_date", {"day": "15 March"})
-    fails(s, "add_lock_code", "invalid_time", {"device_id": lock["device_id"], "name": "Guest", "code": "582914",
+    fails(s, "add_lock_code", "invalid_time", {"device_id": lock["device_id"], "name": "Guest", "new_code": "582914",
                                                "valid_until": "2026-03-22T18:00:00+01:00"})

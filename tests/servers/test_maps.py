@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
@@ -198,6 +200,11 @@ def test_route_failures(s):
     assert drive["distance_km"] > 100 and any(" toward " in x["instruction"] for x in drive["steps"])
     distance = ok(s, "get_distance", {"destination_place_id": far})
     assert not distance["same_city"] and distance["km"] * 1000 < drive["distance_m"]
+    assert distance["origin_name"] == profile["home"]["name"]
+    assert distance["destination_name"] == ok(s, "get_place", {"place_id": far})["name"]
+    compass = {"N": "north", "NE": "northeast", "E": "east", "SE": "southeast", "S": "south", "SW": "southwest",
+               "W": "west", "NW": "northwest"}
+    assert distance["heading"] == compass[distance["direction"]]
 
 
 def test_transit_stops_at_night(s):
@@ -297,6 +304,24 @@ def test_reviews_move_the_rating(s):
           {"place_id": me(s)["home"]["place_id"], "rating": 5, "review_text": "Nice home."})
 
 
+def test_my_reviews_are_named_by_their_place(s):
+    """The review kind's label is the place of one of the user's own reviews (others' have none):
+    a user says "my Bistro Thompson review", never the review 'Anna S.'."""
+    from prove.synth.entities import EntityIndex
+
+    server = registry.get("maps")
+    assert server.entities["review"].label == "my_place"
+    labels = EntityIndex(server, WORLD).labels["review"]
+    rows = server.template(WORLD).db.execute(
+        "SELECT r.review_id, p.name, p.place_id FROM reviews r JOIN places p USING (place_id) WHERE r.is_mine = 1"
+    ).fetchall()
+    strip = {r[0]: r[1][4:] if r[1].startswith("The ") else r[1] for r in rows}  # "my Little Kettle review"
+    assert labels == strip and len(rows) >= 3 and len(set(labels.values())) == len(labels)
+    for review_id, name, place_id in rows:
+        place = ok(s, "get_place", {"place_id": place_id})
+        assert (place["name"], place["my_review_id"]) == (name, review_id)
+
+
 def test_closure_report_is_confirmed_a_day_later(s):
     cafe = places(s, category="cafe", city_id=home_city(s))[0]
     cid = cafe["place_id"]
@@ -325,7 +350,24 @@ def test_moving_home_changes_where_routes_start(s):
     new_home = next(p for p in places(s, category="residential", city_id=home_city(s))
                     if p["place_id"] != profile["home"]["place_id"])
     fails(s, "set_saved_address", "no_change", {"label": "home", "place_id": profile["home"]["place_id"]})
+    office = next(p for p in places(s, category="office", city_id=home_city(s))
+                  if p["place_id"] != profile["work"]["place_id"])
+    fails(s, "set_saved_address", "not_residential", {"label": "home", "place_id": office["place_id"]})
+    with s.fork() as moved:
+        assert ok(moved, "set_saved_address", {"label": "work", "place_id": office["place_id"]})["work"]["place_id"] \
+            == office["place_id"]
     updated = ok(s, "set_saved_address", {"label": "home", "place_id": new_home["place_id"]})
     assert updated["home"]["place_id"] == new_home["place_id"]
     route = ok(s, "get_route", {"destination_place_id": profile["work"]["place_id"]})
     assert route["origin_place_id"] == new_home["place_id"]
+
+
+@pytest.mark.parametrize("world", [0, 1, 2, 3])
+def test_reverse_geocode_values_fall_in_the_worlds_cities(world):
+    """Each city a world may hold has one of reverse_geocode's candidate points, so a request
+    about coordinates finds an address in the world's three cities."""
+    points = registry.get("maps").tools["reverse_geocode"].values["lat, lon"]
+    with Session("maps", world=world) as s:
+        found = [s.call("reverse_geocode", {"lat": lat, "lon": lon}) for lat, lon in points]
+        cities = {c["city_id"] for c in ok(s, "list_cities")["cities"]}
+        assert {r.data["city_id"] for r in found if r.ok} == cities

@@ -377,3 +377,80 @@ def test_more_ownership_failures(s: Session) -> None:
 ])
 def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
     fails(s, tool, "not_found", args)
+
+
+# ----- what the values, phrasings and replies say ------------------------------------------------
+
+
+def test_a_new_listing_goes_with_its_category(s: Session) -> None:
+    tool = SERVER.tools["create_listing"]
+    names = {c["category_id"]: c["name"] for c in ok(s, "list_categories")["categories"]}
+    fits = {"Kindle": "Electronics", "Canon": "Cameras & Photo", "Guitar": "Musical Instruments",
+            "Stratocaster": "Musical Instruments", "Nintendo": "Video Games", "PlayStation": "Video Games",
+            "Creuset": "Home & Kitchen", "Instant Pot": "Home & Kitchen", "Kallax": "Furniture",
+            "table": "Furniture", "Pokemon": "Collectibles", "baseball": "Collectibles", "bike": "Sports & Outdoors",
+            "jeans": "Clothing & Shoes", "jacket": "Clothing & Shoes", "Harry Potter": "Books", "Lord of the Rings": "Books",
+            "Lego": "Toys & Hobbies", "train": "Toys & Hobbies", "earrings": "Jewelry & Watches",
+            "watch": "Jewelry & Watches", "GoPro": "Cameras & Photo", "Bose": "Electronics"}
+    tuples = tool.values["category_id, listing_title, price"]
+    assert {c for c, _, _ in tuples} == set(names)  # every category has items, every item a real category
+    for category_id, title, _ in tuples:
+        word = next(w for w in fits if w.lower() in title.lower())
+        assert names[category_id] == fits[word], title
+    listing = ok(s, "create_listing", {"category_id": "CAT-10006", "listing_title": "IKEA Kallax shelf, white",
+                                       "price": 60.0, "condition": "good"})
+    assert listing["category"] == "Furniture"
+
+
+def test_seller_profiles_are_asked_of_other_members() -> None:
+    member = SERVER.tools["get_seller_profile"].params[0]
+    assert member.where == "is_self = 0"
+
+
+def test_a_message_to_a_seller_is_a_buyers_question() -> None:
+    tool = SERVER.tools["send_message"]
+    assert all(b.endswith("?") for b in tool.values["body"])
+    # A reply to a member could go to a seller or to a buyer, so no words fit it: none is phrased.
+    assert not any("recipient_id" in a.covers for a in tool.asks)
+
+
+def test_account_lists_its_payment_methods(s: Session) -> None:
+    got = ok(s, "get_account")
+    assert got["payment_methods"]
+    for m in got["payment_methods"]:
+        assert m["label"] in got["payment_methods_text"]
+    default = next(m for m in got["payment_methods"] if m["is_default"])
+    assert f"{default['label']} (your default)" in got["payment_methods_text"]
+
+
+def test_edit_listing_replies_say_what_changed(s: Session) -> None:
+    tool = SERVER.tools["edit_listing"]
+    bound = {a.binds.get("accepts_offers"): a.text for a in tool.replies if a.binds}
+    assert "no longer" in bound[False] and "can make offers" in bound[True]
+    mine = ok(s, "list_my_listings", {"status": "active"})["listings"][0]
+    got = ok(s, "edit_listing", {"listing_id": mine["listing_id"], "accepts_offers": False})
+    assert got["accepts_offers"] is False and got["price"] == mine["price"]  # 'it stays at $price'
+
+
+def test_sorted_searches_are_asked_of_a_category() -> None:
+    """'The newest <one listing's title> listings' makes no sense: a phrasing that binds a sort names no query."""
+    for ask in SERVER.tools["search_listings"].asks:
+        if "sort" in ask.binds:
+            assert "query" not in ask.slots and "category_id" in ask.slots, ask.text
+
+
+def test_shipping_is_asked_of_a_paid_sale(s: Session) -> None:
+    param = SERVER.tools["mark_order_shipped"].params[0]
+    assert "status = 'paid'" in param.where and "seller_id" in param.where
+    sale = ok(s, "list_orders", {"role": "sales", "status": "paid"})["orders"][0]
+    got = ok(s, "mark_order_shipped", {"order_id": sale["order_id"], "carrier": "UPS",
+                                       "tracking_number": "1Z999AA10123456784"})
+    assert got["status"] == "shipped"
+
+
+def test_a_tracking_number_goes_with_its_carrier() -> None:
+    shapes = {"USPS": lambda t: t.startswith("94") and len(t) == 22, "UPS": lambda t: t.startswith("1Z"),
+              "FedEx": lambda t: t.isdigit() and len(t) == 12, "DHL": lambda t: t.isdigit() and len(t) == 10}
+    pairs = SERVER.tools["mark_order_shipped"].values["carrier, tracking_number"]
+    assert {c for c, _ in pairs} == set(shapes)
+    assert all(shapes[c](t) for c, t in pairs)

@@ -380,3 +380,66 @@ def test_more_state_failures(s: Session) -> None:
 ])
 def test_unknown_ids_are_not_found(s: Session, tool: str, args: dict) -> None:
     fails(s, tool, "not_found", args)
+
+
+# ----- what the replies of the reads say --------------------------------------------------------
+
+
+def test_store_open_status_and_hours_agree_with_the_store(s: Session) -> None:
+    for store in stores(s):
+        got = ok(s, "get_store", {"store_id": store["store_id"]})
+        if got["status"] != "open":  # 'temporarily closed for remodeling until April 2', no ISO date
+            assert got["open_status"].startswith("temporarily closed ") and "2026-" not in got["open_status"]
+        elif got["open_now"]:
+            assert got["open_status"].startswith("open now, until ")
+        else:
+            assert got["open_status"].startswith("closed now")
+    # Monday 09:00: a store that opens at 10 says when it opens, today
+    later = [st for st in stores(s) if st["status"] == "open" and not st["open_now"]]
+    assert later
+    assert all("opening" in ok(s, "get_store", {"store_id": st["store_id"]})["open_status"] for st in later)
+
+
+def test_store_hours_text_groups_days_with_the_same_hours() -> None:
+    from prove.servers.retail_chain.tools_stores import hours_text
+    week = {d: ("09:00", "21:00") for d in range(5)} | {5: ("10:00", "20:30")}
+    assert hours_text(week) == "Monday to Friday 9 AM-9 PM, Saturday 10 AM-8:30 PM, closed Sunday"
+    assert hours_text({0: ("09:00", "17:00"), 1: ("09:00", "17:00")}).startswith("Monday and Tuesday 9 AM-5 PM")
+    # a closed day is said last, not as the start of the week
+    assert hours_text({d: ("07:00", "18:00") for d in range(1, 7)}) == "Tuesday to Sunday 7 AM-6 PM, closed Monday"
+    assert hours_text({d: ("07:00", "22:00") for d in range(7)}) == "every day 7 AM-10 PM"
+    # the same hours on both sides of a closed day are said once
+    assert hours_text({d: ("11:00", "23:00") for d in (0, 2, 3, 4, 5, 6)}) == \
+        "Monday and Wednesday to Sunday 11 AM-11 PM, closed Tuesday"
+
+
+def test_availability_names_the_stores(s: Session) -> None:
+    product = ok(s, "search_products", {"limit": 1})["products"][0]
+    got = ok(s, "check_availability", {"product_id": product["product_id"], "in_stock_only": False})
+    assert got["stores"]
+    for st in got["stores"]:
+        assert (f"{st['store_name']} ({st['available']} at ${st['price']:.2f})" if st["available"]
+                else f"{st['store_name']} (none left, ${st['price']:.2f})") in got["stores_text"]
+    none = ok(s, "check_availability", {"product_id": product["product_id"], "city": "Nowhere"})
+    assert none["stores_text"] == "none"
+
+
+def test_a_new_home_store_is_not_the_current_one() -> None:
+    assert "home_store_id" in SERVER.tools["set_home_store"].params[0].where
+
+
+def test_price_check_says_whether_it_is_on_clearance(s: Session) -> None:
+    seen = set()
+    for store in stores(s, pickup_only=True):
+        for item in ok(s, "search_products", {"limit": 50})["products"]:
+            got = s.call("check_price", {"product_id": item["product_id"], "store_id": store["store_id"]})
+            if not got.ok:
+                continue
+            d = got.data
+            seen.add(d["on_clearance"])
+            if d["on_clearance"]:
+                assert d["clearance_note"] == (f"it's on clearance, ${d['savings']:.2f} off the "
+                                               f"${d['list_price']:.2f} list price")
+            else:
+                assert d["clearance_note"] == "it isn't on clearance"
+    assert seen == {True, False}

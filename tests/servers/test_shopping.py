@@ -398,3 +398,81 @@ def test_wishlist(s):
     fails(s, "remove_from_wishlist", "not_in_wishlist", {"product_id": first})
     assert ok(s, "add_to_wishlist", {"product_id": first})["items"][0]["product_id"] == first
     fails(s, "add_to_wishlist", "not_found", {"product_id": "PROD-99999"})
+
+
+# ----- what the phrasings and the replies of the reads say ---------------------------------------
+
+
+def test_sorted_searches_are_asked_of_a_category_or_a_brand():
+    """'The newest <one product's name>' makes no sense: a phrasing that binds a sort names no query."""
+    for ask in SERVER.tools["search_products"].asks:
+        if "sort" in ask.binds:
+            assert "query" not in ask.slots and {"category_id", "brand_id"} & set(ask.slots), ask.text
+
+
+def test_product_detail_says_its_variants_and_return_policy(s):
+    seen = set()
+    for p in catalogue(s):
+        d = ok(s, "get_product", {"product_id": p["product_id"]})
+        seen.add(d["returnable"])
+        assert d["return_policy"] == ("returnable within 30 days of delivery" if d["returnable"]
+                                      else "a final sale, so it can't be returned")
+        if d["status"] == "active" and len(d["variants"]) > 1:
+            for v in d["variants"]:
+                assert f"{v['name']} ({'in stock' if v['in_stock'] else 'sold out'})" in d["variant_stock"]
+        elif d["status"] == "active":
+            assert d["variant_stock"] == f"one version, {'in stock' if d['in_stock'] else 'sold out'}"
+    assert seen == {True, False}
+
+
+def test_order_progress_says_where_it_is_and_until_when_it_can_be_returned(s):
+    orders = ok(s, "list_orders", {"limit": 50})["orders"]
+    statuses = set()
+    for o in orders:
+        d = ok(s, "get_order", {"order_id": o["order_id"]})
+        statuses.add(d["status"])
+        text = d["progress"]
+        if d["status"] == "cancelled":
+            assert text.startswith("it was cancelled on ") and "nothing to return" in text
+            continue
+        start = {"placed": "it's waiting to ship", "shipped": f"it's on its way with {d['carrier']}",
+                 "delivered": "it was delivered on "}[d["status"]]
+        assert text.startswith(start), text
+        if not any(i["returnable"] for i in d["items"]):
+            assert "can't be returned" in text
+        elif d["status"] == "delivered":
+            by = min(i["return_by"] for i in d["items"] if i["return_by"])
+            assert ("return it until" in text) == (by >= "2026-03-16"), text
+    assert {"placed", "shipped", "delivered", "cancelled"} <= statuses
+
+
+def test_a_free_shipping_coupon_is_not_reported_as_saving_nothing():
+    replies = [r.text for r in SERVER.tools["apply_coupon"].replies]
+    assert not any("{result.discount}" in r for r in replies)
+
+
+def test_review_words_fit_any_product():
+    """The product is drawn apart from the words: none names a use ('coffee', 'size') some products lack."""
+    for _, title, body in SERVER.tools["write_review"].values["rating, title, body"]:
+        assert not any(w in (title + body).lower() for w in ("coffee", "size", "cup", "working", "leak")), title
+
+
+def test_a_new_address_has_a_city_with_its_state_and_zip():
+    tuples = SERVER.tools["add_address"].values["city, region, postal_code"]
+    zips = {"OR": "97", "WA": "98", "TX": "78", "CO": "80", "IL": "60", "MA": "02"}
+    assert all(z.startswith(zips[r]) for _, r, z in tuples)
+
+
+def test_cards_and_cart_say_the_default_card_and_the_free_shipping_gap(s):
+    cards = ok(s, "list_payment_methods")
+    default = next(c for c in cards["payment_methods"] if c["is_default"])
+    assert f"{default['nickname']} (your default)" in cards["cards_text"]
+    assert all(c["nickname"] in cards["cards_text"] for c in cards["payment_methods"])
+    cart = ok(s, "view_cart")
+    if cart["shipping_fee"]:
+        assert cart["shipping_note"] == (f"standard shipping is ${cart['shipping_fee']:.2f}, and "
+                                         f"${cart['free_shipping_remaining']:.2f} more would make it free")
+    else:
+        assert cart["shipping_note"] == "standard shipping is free"
+    clear_cart(s)
+    assert ok(s, "view_cart")["shipping_note"] == "there is nothing to ship yet"

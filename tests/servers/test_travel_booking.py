@@ -426,6 +426,28 @@ def test_change_flight_charges_the_fee_and_fare_difference(s):
     fails(s, "change_flight", "same_flight", {"booking_id": bid, "new_flight_id": new})
 
 
+def test_change_options_are_flights_the_booking_moves_to_at_the_quoted_cost(s):
+    """list_change_options finds what change_flight takes (change_flight needs it first)."""
+    assert list(SERVER.tools["change_flight"].needs) == ["list_change_options"]
+    outbound = tomorrow_flight(s)
+    bid, old = outbound["booking_id"], outbound["flight"]
+    found = ok(s, "list_change_options", {"booking_id": bid})
+    assert found["total"] == len(found["options"]) > 0 and found["passengers"] == len(outbound["passengers"])
+    assert found["cheapest_change_cost"] == min(o["change_cost"] for o in found["options"])
+    for option in found["options"][:3]:
+        flight = ok(s, "get_flight", {"flight_id": option["flight_id"]})
+        assert (flight["origin"], flight["destination"]) == (old["origin"], old["destination"])
+        assert option["flight_id"] != old["flight_id"] and flight["departs_at"] > "2026-03-16T09:00"
+        with s.fork() as moved:
+            change = ok(moved, "change_flight", {"booking_id": bid, "new_flight_id": option["flight_id"]})
+            assert change["amount_charged"] == pytest.approx(option["change_cost"])
+            assert change["change_fee"] == pytest.approx(option["change_fee"])
+    basic = basic_bought_yesterday(s)
+    fails(s, "list_change_options", "change_not_allowed", {"booking_id": basic["booking_id"]})
+    hotel = next(b for b in upcoming(s) if b["kind"] == "hotel")
+    fails(s, "list_change_options", "not_a_flight", {"booking_id": hotel["booking_id"]})
+
+
 def test_change_flight_failures(s):
     home, domestic, _ = routes(s)
     outbound = tomorrow_flight(s)
@@ -630,6 +652,17 @@ def test_trips_group_bookings_into_an_itinerary(s):
     assert "Spring conference" in names
     assert all(t["status"] == "past" for t in ok(s, "list_trips", {"status": "past"})["trips"])
     fails(s, "create_trip", "invalid_arguments", {"name": "   "})
+
+
+def test_a_booking_joins_a_trip_the_user_has_just_started(s):
+    """add_booking_to_trip takes a trip without bookings, which only create_trip makes (it needs it
+    first): the world's trips are each named for their own destination."""
+    assert list(SERVER.tools["add_booking_to_trip"].needs) == ["create_trip"]
+    assert all(t["bookings"] > 0 for t in ok(s, "list_trips", {"limit": 100})["trips"])
+    trip = ok(s, "create_trip", {"name": "Team offsite"})
+    booking = next(b for b in upcoming(s) if b["trip_id"] is None or b["trip_id"] != trip["trip_id"])
+    moved = ok(s, "add_booking_to_trip", {"trip_id": trip["trip_id"], "booking_id": booking["booking_id"]})
+    assert moved["trip"]["name"] == "Team offsite" and moved["previous_trip_id"] == booking["trip_id"]
 
 
 def test_new_flight_booking_lands_in_a_trip(s):

@@ -361,3 +361,26 @@ def test_one_set_of_time_codes(s):
     fails(s, "list_charging_sessions", "invalid_date", {"start_date": "2026-13-01"})
     fails(s, "list_events", "invalid_time", {"since": "2026-03-15T00:00:00+02:00"})
     fails(s, "set_charging_schedule", "invalid_time", {"start_time": "11pm"})
+
+
+@pytest.mark.parametrize(("tool", "args", "must", "never"), [
+    # the phrasings that turn the schedule off or save a place without a nickname bind None
+    ("set_charging_schedule", {"start_time": None}, ("off", "cleared"), ("{start_time}", "saved")),
+    ("set_charging_schedule", {"start_time": "22:00"}, ("{start_time}",), ("off", "cleared")),
+    ("set_climate", {"on": False}, ("off",), ("heading", "target")),
+    ("set_climate", {"on": True, "target_temp": 70}, ("{result.climate_target}",), ("off",)),
+    ("set_headlights", {"mode": "off"}, ("off",), (" on",)),
+    ("set_headlights", {"mode": "auto"}, ("auto",), ("off",)),
+    ("set_window", {"window": "all", "position": 0}, ("all the windows",), ("{window} window",)),
+    ("set_window", {"window": "sunroof", "position": 50}, ("sunroof",), ("{window} window",)),
+])
+def test_replies_say_what_the_call_did(tool, args, must, never):
+    """Each reply the teacher may use for a call says what that call did (on or off, the time,
+    the nickname), and none says what it did not."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    replies = [r.text for r in _fitting_replies(SERVER.tools[tool], args)]
+    assert replies
+    for text in replies:
+        assert any(w in text.lower() or w in text for w in must), text
+        assert not any(w in text.lower() or w in text for w in never), text

@@ -115,8 +115,8 @@ class Phrasing:
             if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key \
                     and not any(r.get(column) == cell for r in twins):
                 owner = self._label_anywhere(cell)  # the dish's restaurant, the place's city
-                if owner:
-                    return f"{'in' if 'city' in column else 'from'} {owner}"
+                if owner and owner.lower() != label.lower():  # an email's thread says its subject again
+                    return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
                 continue
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40 \
                     or cell.lower() == label.lower():
@@ -211,6 +211,7 @@ class Phrasing:
         return human(value)
 
 
+_PLACES = ("city", "folder", "channel", "calendar", "project", "list", "room", "board")
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 
 

@@ -204,7 +204,7 @@ class Wording:
                 body = opener + (_lower_first(body) if lower else body)
         close = self.pick(p.close)
         if close and self.rng.random() < 0.5:
-            body = f"{body} {close}"
+            body = f"{body.rstrip()}{'.' if body.rstrip()[-1:].isalnum() else ''} {close}"  # "Note: X. Thanks."
         return _cap(body.strip())
 
     def answer(self, value: str) -> str:

@@ -40,6 +40,8 @@ STATEMENT = EntityKind("statement", "statements", "statement_id", "period", "the
 DISPUTE = EntityKind("dispute", "disputes", "dispute_id", "merchant", "a claim that a card charge is wrong")
 
 AccountId = ACCOUNT.id
+CheckingAccountId = ACCOUNT.where("type = 'checking'")  # payees are paid from checking only
+DepositAccountId = ACCOUNT.where("type != 'credit_card'")  # where scheduled payments come out of
 TransactionId = TRANSACTION.id
 DisputableId = TRANSACTION.where("status = 'posted' AND kind IN ('purchase', 'fee') AND amount < 0")
 TransferId = TRANSFER.id

@@ -137,6 +137,9 @@ class StatementDetail(Statement):
     "How much more can I send to payees today?",
     "What phone number and address do you have on file for me?",
     "What's my daily payment limit?",
+], reply=[
+    "You have {result.phone} and {result.address} on file. Your daily limit for payments to payees is "
+    "${result.daily_payment_limit}; ${result.paid_today} went out today, so ${result.remaining_today} is left.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """Show the signed-in customer's profile and how much they may still pay to payees today.
@@ -163,7 +166,8 @@ def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
     "What accounts do I have with you?",
     "Show me the balances of all my {account_type} accounts.",
     "Give me an overview of my accounts and how much is in each.",
-    Ask("How much do I have in savings altogether?", account_type="savings"),
+    Ask("How much is in each of my savings accounts?", account_type="savings"),
+    Ask("How much do I owe on my credit cards, and how much credit do I have left?", account_type="credit_card"),
 ])
 def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountList:
     """List the customer's accounts with their current and available balances.
@@ -182,9 +186,9 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
 
 
 @tools.tool(effect=READ, asks=[
-    "How much money is in {account_id} right now?",
+    "What's the balance of {account_id} right now?",
     "What's the available balance on {account_id}?",
-    "How much do I owe on {account_id}, and how much credit do I have left?",
+    "What are the current and available balances of {account_id}?",
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its current and available balances.
@@ -218,7 +222,7 @@ def _transaction(row: sqlite3.Row) -> Transaction:
 
 @tools.tool(effect=READ, asks=[
     "Show me my recent transactions on {account_id}.",
-    "How much did I spend on {category} between {start_date} and {end_date}?",
+    "What did I spend on {category} between {start_date} and {end_date}?",
     "Did I pay anything at {merchant} recently?",
     "List everything over ${min_amount} since {start_date}.",
     Ask("What's still pending on {card_id}?", status="pending"),
@@ -277,7 +281,9 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
 
 @tools.tool(effect=READ, asks=[
     "Tell me more about {transaction_id}.",
-    "Which card was used for {transaction_id}, and has it gone through yet?",
+    "Has {transaction_id} gone through yet?",
+], reply=[
+    "{result.merchant} on {result.occurred_at}: a {result.kind} in {result.category}, {result.status} now.",
 ])
 def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     """Show one transaction in full.
@@ -306,7 +312,7 @@ def _statement(row: sqlite3.Row) -> Statement:
 @tools.tool(effect=READ, asks=[
     "Which statements are available for {account_id}?",
     "Find my statements for {period}.",
-    "What was the closing balance of {account_id} on its {period} statement?",
+    "Which statements does {account_id} have for {period}?",
 ])
 def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
     """List monthly statements, newest first, with their opening and closing balances.
@@ -329,8 +335,13 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
 
 
 @tools.tool(effect=READ, asks=[
-    "Open {statement_id} and tell me where my money went.",
-    "What did I spend by category on {statement_id}?",
+    "What was the closing balance on {statement_id}?",
+    "How much came in and went out on {statement_id}?",
+    "Open {statement_id} and give me its totals.",
+], reply=[
+    "That statement opened at ${result.opening_balance} and closed at ${result.closing_balance}; "
+    "${result.total_credits} came in and ${result.total_debits} went out over {result.transaction_count} "
+    "transactions.",
 ])
 def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     """Show one monthly statement with its money out broken down by category.

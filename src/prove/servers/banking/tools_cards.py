@@ -142,6 +142,9 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
 @tools.tool(effect=READ, asks=[
     "Is {card_id} frozen?",
     "When does {card_id} expire, and what's its daily limit?",
+], reply=[
+    "{result.name} is {result.status}; it expires {result.expires} and can spend up to "
+    "${result.daily_spending_limit} a day.",
 ])
 def get_card(ctx: Ctx, card_id: CardId) -> Card:
     """Show one card: its status, expiry and daily spending limit.
@@ -317,7 +320,7 @@ def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -
 
 @tools.tool(effect=WRITE, asks=[
     "Set the daily spending limit on {card_id} to ${daily_limit}.",
-    "Lower the limit of {card_id} to ${daily_limit} a day.",
+    "Change the limit of {card_id} to ${daily_limit} a day.",
     "Let me spend up to ${daily_limit} a day with {card_id}.",
 ], reply=[
     "{card_id} can now spend up to ${result.daily_spending_limit} a day.",

@@ -64,9 +64,13 @@ def _dispute(row: sqlite3.Row) -> Dispute:
     "I've opened dispute {result.dispute_id} for the ${result.amount} charge at {result.merchant}.",
     "Your dispute of {transaction_id} is open as {result.dispute_id}; we'll let you know how it turns out.",
 ], values={
-    "details": ["I was charged twice for the same order.", "I never made this purchase and still have my card.",
-        "The receipt says $24.50 but I was charged more.", "I cancelled the order and the merchant confirmed it.",
-        "The package never arrived.", "The item was broken when it arrived."],
+    # Only the wrong-amount phrasing says the details; each stays with the reason it explains.
+    "reason, details": [
+        ("wrong_amount", "The receipt shows a lower total than what I was charged."),
+        ("wrong_amount", "The tip was added twice to the total."),
+        ("wrong_amount", "I was quoted one price at the register and charged more."),
+        ("wrong_amount", "The discount I was promised was never applied."),
+    ],
 })
 def open_dispute(ctx: Ctx, transaction_id: DisputableId, reason: Reason,
                  details: Annotated[str, Field(max_length=1000)] | None = None) -> Dispute:
@@ -151,6 +155,8 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
 @tools.tool(effect=READ, asks=[
     "What's the status of {dispute_id}?",
     "Did I get my money back for {dispute_id}?",
+], reply=[
+    "The ${result.amount} dispute with {result.merchant} is {result.status} (outcome so far: {result.resolution}).",
 ])
 def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     """Show one dispute and where it stands.

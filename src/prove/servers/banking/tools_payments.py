@@ -14,6 +14,8 @@ from prove.env.values import iso, money, quote
 
 from .server import (
     AccountId,
+    CheckingAccountId,
+    DepositAccountId,
     Memo,
     Money,
     PayeeId,
@@ -120,14 +122,15 @@ def _insufficient(account: sqlite3.Row, free: float, needed: float) -> ToolError
 @tools.tool(effect=WRITE, asks=[
     "Move ${amount} from {from_account_id} to {to_account_id}.",
     "Transfer ${amount} from {from_account_id} into {to_account_id} with the memo '{memo}'.",
-    "Pay ${amount} toward {to_account_id} from {from_account_id}.",
+    "Shift ${amount} over to {to_account_id} from {from_account_id}.",
     "Could you put ${amount} from {from_account_id} into {to_account_id}?",
 ], reply=[
     "Done: ${amount} moved from {from_account_id} to {to_account_id}. The transfer is {result.transfer_id}.",
     "I've transferred ${amount} to {to_account_id}; {from_account_id} now shows ${result.from_account_balance}.",
 ], values={
-    "memo": ["Savings top-up", "Emergency fund", "Credit card payment", "Vacation fund", "Move for rent",
-        "Monthly budget", "Paying down the card"],
+    # Either account may be a checking, savings or credit card one: memos that fit any pair.
+    "memo": ["March transfer", "Moving money around", "Monthly shuffle", "For next week", "Evening things out",
+        "Month-end move"],
 })
 def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Money,
                               memo: Memo | None = None) -> Transfer:
@@ -197,10 +200,11 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_i
     "Paid ${amount} to {payee_id} from {from_account_id}; the confirmation is {result.transfer_id}.",
     "Done: {payee_id} gets ${amount}, and {from_account_id} now shows ${result.from_account_balance}.",
 ], values={
-    "memo": ["Rent for March", "Dinner last night", "Savings top-up", "Utilities split", "Birthday gift",
-        "Car payment", "Concert tickets", "Groceries"],
+    # The payee may be a landlord, a utility, a lender or a friend: memos that fit any of them.
+    "memo": ["March payment", "Invoice 2291", "Reference 40417", "Payment for this month", "As agreed",
+        "Thanks again"],
 })
-def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: AccountId, amount: Money,
+def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: CheckingAccountId, amount: Money,
               memo: Memo | None = None) -> Transfer:
     """Pay a saved payee now from a checking account.
 
@@ -285,7 +289,8 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add {name} as a new payee: account {account_number}, routing number {routing_number}.",
+    Ask("Add {name} as a new payee so I can pay their bills: account {account_number}, routing number "
+        "{routing_number}.", kind="business"),
     Ask("I want to start paying my friend {name}. Their account number is {account_number} and the routing "
         "number is {routing_number}.", kind="person"),
     Ask("Set up the company {name} as a payee, account {account_number} at routing number {routing_number}.",
@@ -294,8 +299,10 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
     "{name} is now one of your payees (account ending {result.account_ending}).",
     "Added {name} as a payee; you can pay them right away.",
 ], values={
-    "name": ["Maria Lopez", "Greenview Property Management", "City Water Utility", "Daniel Kim",
-        "Sunrise Dental Care", "Oak Street Daycare", "Priya Shah", "Metro Energy"],
+    # A person's name goes with kind 'person', a company's with 'business'.
+    "name, kind": [("Maria Lopez", "person"), ("Daniel Kim", "person"), ("Priya Shah", "person"),
+        ("Tom Becker", "person"), ("Greenview Property Management", "business"), ("City Water Utility", "business"),
+        ("Sunrise Dental Care", "business"), ("Oak Street Daycare", "business"), ("Metro Energy", "business")],
 })
 def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_number: Annotated[str, Sensitive()],
               routing_number: str, kind: Literal["person", "business"] = "business") -> Payee:
@@ -393,14 +400,19 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
     Ask("Starting {send_on}, send {payee_id} ${amount} from {from_account_id} every two weeks with the memo "
         "'{memo}'.", frequency="biweekly"),
 ], reply=[
-    "Scheduled: ${amount} to {result.recipient_name} from {from_account_id}, first on {result.next_date}.",
-    "All set. ${amount} will go to {result.recipient_name} on {result.next_date}; the scheduled payment is "
-    "{result.scheduled_payment_id}.",
+    Ask("Scheduled: ${amount} to {result.recipient_name} from {from_account_id}, once, on {result.next_date}.",
+        frequency="once"),
+    Ask("All set. ${amount} will go to {result.recipient_name} on {result.next_date}; the scheduled payment is "
+        "{result.scheduled_payment_id}.", frequency="once"),
+    "Scheduled: ${amount} {frequency} to {result.recipient_name} from {from_account_id}, first on "
+    "{result.next_date}.",
+    "All set. ${amount} will go to {result.recipient_name} {frequency}, starting {result.next_date}; the "
+    "scheduled payment is {result.scheduled_payment_id}.",
 ], values={
-    "memo": ["Monthly rent", "Allowance", "Gym membership", "Car loan", "Savings plan", "Babysitting",
-        "Piano lessons", "Phone bill"],
+    # The recipient may be any payee or one of the customer's own accounts: memos that fit any of them.
+    "memo": ["Biweekly payment", "Standing payment", "Reference 40417", "Regular payment", "As agreed"],
 })
-def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_on: date,
+def schedule_payment(ctx: Ctx, from_account_id: DepositAccountId, amount: Money, send_on: date,
                      payee_id: PayeeId | None = None, to_account_id: AccountId | None = None,
                      frequency: Frequency = "once", end_date: date | None = None,
                      memo: Memo | None = None) -> ScheduledPayment:
@@ -486,7 +498,7 @@ def schedule_payment(ctx: Ctx, from_account_id: AccountId, amount: Money, send_o
     Ask("Which of my scheduled payments have I cancelled?", status="cancelled"),
 ])
 def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", "cancelled", "all"] = "scheduled",
-                            account_id: AccountId | None = None,
+                            account_id: DepositAccountId | None = None,
                             payee_id: PayeeId | None = None) -> ScheduledPaymentList:
     """List scheduled payments, soonest first.
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import money
 
-from .world import build_world
+from .world import CATEGORY_IDS, VARIABLE, build_world
 
 ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
                      description="a bank account, credit card or cash wallet of the user", live="status = 'open'")
@@ -63,6 +63,11 @@ IncomeCategoryId = CATEGORY.where("kind = 'income'")
 UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
 FundingAccountId = ACCOUNT.where("type != 'credit_card'")
 FundedGoalId = GOAL.where("saved_amount > 0")
+EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
+                                    "(SELECT category_id FROM bills WHERE status = 'active')")
+# Entries that a correction takes: grocery purchases, which may belong under Shopping or Household.
+GroceryEntryId = TRANSACTION.where(f"kind = 'expense' AND category_id = '{CATEGORY_IDS['Groceries']}'")
+GroceryRefileId = CATEGORY.where(f"category_id IN ('{CATEGORY_IDS['Shopping']}', '{CATEGORY_IDS['Household']}')")
 
 Month = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
 Money = Annotated[float, Field(ge=0.01, le=1_000_000)]
@@ -74,11 +79,61 @@ Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=300)]
 BACKDATE_DAYS = 365
 
 
-# Candidate payees and notes for synthesized entries (`values=` of the transaction tools).
-PAYEES = ["Whole Foods Market", "Trader Joe's", "Starbucks", "Shell", "Uber", "Amazon", "Target", "CVS Pharmacy",
-          "Chipotle", "AMC Theatres"]
-NOTES = ["Split with roommate", "Birthday dinner", "Work trip, to be reimbursed", "Bought in bulk",
-         "Refund expected", "Monthly stock-up", "Gift for Mom", "Paid in cash"]
+# Candidate entries for synthesized requests (`values=` of the transaction tools): an expense's
+# category with payees that sell what it covers and notes that fit every one of them. Categories keep their IDs in every world
+# (world.CATEGORY_IDS), so a drawn category picks its own payees.
+_EXPENSES = {
+    "Groceries": (("Whole Foods Market", "Trader Joe's", "Safeway", "Costco"),
+                  ("Monthly stock-up", "Bought in bulk", "Split with roommate")),
+    "Dining Out": (("Chipotle", "Olive Garden", "Panera Bread", "Shake Shack"),
+                   ("Birthday dinner", "Split with roommate", "Lunch with a client, to be reimbursed")),
+    "Coffee Shops": (("Starbucks", "Blue Bottle Coffee", "Peet's Coffee"),
+                     ("Coffee with a friend", "Morning coffee before work")),
+    "Gas & Fuel": (("Shell", "Chevron", "BP"), ("Filled up the tank", "Gas for the road trip")),
+    "Rideshare": (("Uber", "Lyft"), ("Ride to the airport", "Work trip, to be reimbursed")),
+    "Public Transit": (("Metro Transit", "Amtrak"), ("Monthly pass", "Train to visit family")),
+    "Pharmacy": (("CVS Pharmacy", "Walgreens"), ("Prescription refill", "Cold medicine")),
+    "Medical": (("One Medical", "Bright Smile Dental"), ("Copay", "Annual checkup")),
+    "Shopping": (("Amazon", "Target", "Best Buy"), ("Gift for Mom", "Refund expected")),
+    "Clothing": (("Uniqlo", "Nike", "Zara"), ("New work clothes", "Refund expected")),
+    "Entertainment": (("AMC Theatres", "Ticketmaster", "Regal Cinemas"), ("Night out with friends", "Date night")),
+    "Personal Care": (("Supercuts", "Sephora", "Great Clips"), ("Monthly haircut", "Treat for myself")),
+    "Pets": (("Chewy", "Petco", "PetSmart"), ("Dog food", "New leash and toys")),
+    "Gifts & Donations": (("Etsy", "1-800-Flowers"), ("Birthday gift for Mom", "Anniversary present")),
+    "Travel": (("Delta Air Lines", "Airbnb", "Marriott"), ("Summer vacation", "Work trip, to be reimbursed")),
+    "Household": (("The Home Depot", "Lowe's", "Ace Hardware"), ("Fixing the sink", "New light bulbs")),
+    "Education": (("Coursera", "Udemy"), ("Python course", "Certificate program")),
+    # Bill categories are not drawn for everyday expenses, but an earlier result may name one.
+    "Rent": (("Landlord",), ("Rent for March",)),
+    "Utilities": (("City Water Department",), ("Water bill",)),
+    "Phone & Internet": (("Verizon Wireless",), ("Phone bill",)),
+    "Subscriptions": (("Netflix", "Spotify"), ("Monthly plan",)),
+    "Fitness": (("Planet Fitness",), ("Drop-in class",)),
+    "Insurance": (("GEICO",), ("Car insurance payment",)),
+}
+INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
+           (CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "Quarterly bonus"),
+           (CATEGORY_IDS["Freelance"], "Freelance client", "Logo design project"),
+           (CATEGORY_IDS["Freelance"], "Side gig", "Weekend tutoring"),
+           (CATEGORY_IDS["Freelance"], "Etsy shop sales", "Sold handmade mugs"),
+           (CATEGORY_IDS["Interest"], "High-yield savings interest", "Monthly interest"),
+           (CATEGORY_IDS["Other Income"], "Tax refund", "2025 federal refund"),
+           (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
+GROCERY_FIXES = [(payee, note) for payee in _EXPENSES["Groceries"][0] for note in _EXPENSES["Groceries"][1]]
+# What one entry of a category costs: within the range the world's history draws it from
+# (world.VARIABLE), or a plausible one-off for a bill category.
+_SPANS = {v[0]: (v[4], v[5]) for v in VARIABLE} | {
+    "Rent": (900, 2400), "Utilities": (40, 120), "Phone & Internet": (45, 90), "Subscriptions": (9.99, 17.99),
+    "Fitness": (15, 60), "Insurance": (120, 480)}
+
+
+def _amounts(category: str) -> tuple[float, ...]:
+    lo, hi = _SPANS[category]
+    return tuple(sorted({round(lo + (hi - lo) * share, 2) for share in (0.25, 0.6)}))
+
+
+EXPENSES = [(CATEGORY_IDS[category], payee, note, amount) for category, (payees, notes) in _EXPENSES.items()
+            for payee in payees for note in notes for amount in _amounts(category)]
 
 
 # ----- models ------------------------------------------------------------------------------------

@@ -11,13 +11,17 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
-    NOTES,
-    PAYEES,
+    EXPENSES,
+    GROCERY_FIXES,
+    INCOMES,
     TX_SELECT,
     AccountId,
     BudgetStatus,
     CategoryId,
-    ExpenseCategoryId,
+    EverydayCategoryId,
+    FundingAccountId,
+    GroceryEntryId,
+    GroceryRefileId,
     IncomeCategoryId,
     Limit,
     Money,
@@ -89,7 +93,7 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
     "List the {kind} entries in {category_id}.",
     "Show the last {limit} transactions on {account_id}.",
     Ask("What income came in since {start_date}?", kind="income"),
-    "Which purchases were over ${min_amount}?",
+    Ask("Which purchases were over ${min_amount}?", kind="expense"),
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id: CategoryId | None = None,
                       kind: Literal["expense", "income", "goal_transfer"] | None = None,
@@ -180,10 +184,9 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
     "Recorded the expense ({result.transaction.transaction_id}).",
 ], values={
-    "payee": PAYEES,
-    "note": NOTES,
+    "category_id, payee, note, amount": EXPENSES,
 })
-def add_expense(ctx: Ctx, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId, payee: Name,
+def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, account_id: AccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
     """Record an expense paid from one of the user's accounts, in a budget category.
 
@@ -233,16 +236,10 @@ def add_expense(ctx: Ctx, amount: Money, category_id: ExpenseCategoryId, account
     "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
     "Recorded the income ({result.transaction.transaction_id}).",
 ], values={
-    "source": [
-        "Acme Corp payroll", "Freelance client", "Tax refund", "Venmo from Alex", "Etsy shop sales", "Interest",
-        "Bonus", "Side gig",
-    ],
-    "note": [
-        "March paycheck", "Logo design project", "2025 federal refund", "Concert tickets paid back",
-        "Quarterly bonus", "Weekend tutoring",
-    ],
+    # A source with the income category it belongs to and a note that fits it.
+    "category_id, source, note": INCOMES,
 })
-def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name,
+def add_income(ctx: Ctx, amount: Money, account_id: FundingAccountId, source: Name,
                category_id: IncomeCategoryId | None = None, date: date | None = None,
                note: Note | None = None) -> EntryResult:
     """Record money received into one of the user's accounts (a paycheck, a client payment, a refund).
@@ -282,14 +279,16 @@ def add_income(ctx: Ctx, amount: Money, account_id: AccountId, source: Name,
     "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
     "{transaction_id} actually happened on {date}; fix the date.",
 ], reply=[
-    "Updated {transaction_id}.",
-    "Fixed the entry; the account balance is {result.account_balance} dollars now.",
+    "Updated {transaction_id}: it is now {result.transaction.payee}, {result.transaction.amount}, on "
+    "{result.transaction.date}, under {result.transaction.category_name}.",
+    "Fixed the entry ({result.transaction.payee}, {result.transaction.date}, {result.transaction.category_name}); "
+    "the account balance is {result.account_balance} dollars now.",
 ], values={
-    "payee": PAYEES,
-    "note": NOTES,
+    # The corrections are asked of grocery purchases (see GroceryEntryId): grocery payees and notes.
+    "payee, note": GROCERY_FIXES,
 })
-def update_transaction(ctx: Ctx, transaction_id: TransactionId, amount: Money | None = None,
-                       category_id: CategoryId | None = None, payee: Name | None = None,
+def update_transaction(ctx: Ctx, transaction_id: GroceryEntryId, amount: Money | None = None,
+                       category_id: GroceryRefileId | None = None, payee: Name | None = None,
                        note: Note | None = None, date: date | None = None) -> EntryResult:
     """Correct an expense or income entry: its amount, category, payee, note or date.
 

@@ -159,7 +159,7 @@ def _move(ctx: Ctx, move_id: str) -> BudgetMove:
 
 
 @tools.tool(effect=READ, asks=[
-    "What are my budget categories and how much is left in each?",
+    "What are my budget categories?",
     "Show my {kind} categories for {month}.",
     "How am I doing in the {group} categories this month?",
     Ask("List all my categories, archived ones included.", include_archived=True),
@@ -198,8 +198,11 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     "How much have I spent on {category_id} in {month}?",
     "Show me {category_id} with its transactions.",
     "What's left in {category_id} this month?",
+], reply=[
+    "In {result.month}, {result.name} has ${result.spent} spent of ${result.budgeted} budgeted, leaving "
+    "${result.remaining} (entries this month: {result.transactions}).",
 ])
-def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) -> CategoryDetail:
+def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
 
     The recurring bills charged to the category are listed too.
@@ -229,8 +232,10 @@ def get_category(ctx: Ctx, category_id: CategoryId, month: Month | None = None) 
 @tools.tool(effect=READ, asks=[
     "How has my spending on {category_id} changed over the last {months} months?",
     "Show the monthly history of {category_id}.",
+], reply=[
+    "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month.",
 ])
-def get_category_history(ctx: Ctx, category_id: CategoryId,
+def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
                          months: Annotated[int, Field(ge=1, le=24)] = 6) -> CategoryHistory:
     """Show a category's budget and spending month by month, ending with the current month.
 
@@ -259,16 +264,25 @@ def get_category_history(ctx: Ctx, category_id: CategoryId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Create a budget category called {name} in {group} with ${monthly_limit} a month.",
-    "Add a new envelope {name} with a monthly limit of ${monthly_limit}.",
+    Ask("Create a budget category called {name} in {group} with ${monthly_limit} a month.", kind="expense"),
+    Ask("Add a new envelope {name} with a monthly limit of ${monthly_limit}.", kind="expense"),
     Ask("Set up an income category named {name}.", kind="income"),
-    Ask("Make a strict category {name} capped at ${monthly_limit} a month; refuse anything over.", strict=True),
+    Ask("Make a strict category {name} capped at ${monthly_limit} a month; refuse anything over.", strict=True,
+        kind="expense"),
 ], reply=[
+    Ask("Created the income category {result.name} under {result.group}.", kind="income"),
     "Created the category {result.name} with ${result.monthly_limit} a month.",
     "{result.name} is set up in {result.group} ({result.category_id}).",
 ], values={
-    "name": ["Childcare", "Home Office", "Streaming", "Car Maintenance", "Hobbies", "Charity", "Baby", "Parking"],
-    "group": ["Housing", "Transportation", "Fun", "Personal", "Giving", "Health", "Food", "Shopping"],
+    # A new category with the group it belongs in and whether it is spent from or earned into.
+    "name, group, kind": [
+        ("Childcare", "Personal", "expense"), ("Home Office", "Housing", "expense"), ("Streaming", "Fun", "expense"),
+        ("Car Maintenance", "Transportation", "expense"), ("Hobbies", "Fun", "expense"),
+        ("Charity", "Giving", "expense"), ("Vitamins", "Health", "expense"),
+        ("Parking", "Transportation", "expense"), ("Takeout", "Food", "expense"),
+        ("Side Business", "Income", "income"), ("Rental Income", "Income", "income"),
+        ("Tutoring Income", "Income", "income"), ("Dividends", "Income", "income"),
+    ],
 })
 def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit: LimitAmount = 0.0,
                     kind: Literal["expense", "income"] = "expense", strict: bool = False) -> Category:
@@ -305,8 +319,8 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
 @tools.tool(effect=WRITE, asks=[
     "Set my budget for {category_id} to ${monthly_limit} a month.",
     Ask("Change the monthly limit of {category_id} to ${monthly_limit} and make it strict.", strict=True),
-    "Lower the budget for {category_id} to ${monthly_limit}.",
-    Ask("Raise {category_id} to ${monthly_limit} a month and let it go over again.", strict=False),
+    "Change the budget for {category_id} to ${monthly_limit}.",
+    Ask("Make {category_id} ${monthly_limit} a month and let it go over again.", strict=False),
 ], reply=[
     "{result.name} now has ${result.monthly_limit} a month.",
     "Done: the budget for {category_id} is ${monthly_limit} a month.",
@@ -387,8 +401,9 @@ def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
     "Done: {to_category_id} has ${amount} more; {result.from_remaining} dollars are left in {from_category_id}.",
 ], values={
     "note": [
-        "Covering the dinner party", "Car repair came up", "Holiday shopping", "Less eating out this month",
-        "Concert tickets", "Vet bill",
+        # Either envelope may be any expense category: notes that fit any pair.
+        "Rebalancing for the month", "Unexpected expense came up", "Didn't need it all there",
+        "Covering a busy month", "Shifting what I saved",
     ],
 })
 def move_budget(ctx: Ctx, from_category_id: ExpenseCategoryId, to_category_id: ExpenseCategoryId, amount: Money,

@@ -35,9 +35,17 @@ from .server import (
     load_tx,
     over_budget_warnings,
 )
-from .world import add_months
+from .world import BILL_IDS, BILLS, CATEGORY_IDS, add_months
 
 # A bill can be paid from this many days before its due date.
+# Per bill of the world catalog: amounts it may come to in a cycle, and a new usual amount.
+CYCLE_AMOUNTS = [(BILL_IDS[b[2]], amount) for b in BILLS for amount in sorted(
+    {round(b[4] + (b[5] - b[4]) * share, 2) for share in (0.3, 0.5, 0.7)})]
+_RISES = {"Netflix": 17.99, "Spotify Premium": 12.99, "Disney+": 15.99, "iCloud+ storage": 3.99,
+          "New York Times": 6.0}
+NEW_AMOUNTS = [(BILL_IDS[name], amount) for name, amount in _RISES.items()] + [
+    (BILL_IDS[b[2]], round(b[4] + (b[5] - b[4]) * 0.6, 2)) for b in BILLS if b[2] not in _RISES]
+
 tools = Toolset("plans")
 
 
@@ -434,7 +442,7 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
 @tools.tool(effect=WRITE, asks=[
     ("Add a {frequency} bill {name} to {payee} for ${amount}, next due {next_due_date}, paid from "
      "{account_id} under {category_id}."),
-    ("Track my new {name} subscription with {payee}: ${amount} {frequency} from {account_id}, under "
+    ("Track my new {name} bill with {payee}: ${amount} {frequency} from {account_id}, under "
      "{category_id}, first due {next_due_date}."),
     Ask("Set up {name}: ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
         "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
@@ -442,10 +450,41 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
     "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
     "{result.name} is tracked now ({result.bill_id}), ${result.amount} {frequency}.",
 ], values={
-    "name": ["Hulu", "YouTube Premium", "Pet insurance", "Cloud storage", "Audible", "Meal kit",
-             "Dog walker", "Parking permit"],
-    "payee": ["Hulu", "Google", "Lemonade Pet", "Dropbox", "Audible", "HelloFresh", "Rover",
-              "City Parking Office"],
+    # A bill with its payee, the category it belongs under, how often it comes and what it costs:
+    # a monthly one for every expense category a world may hold.
+    "name, payee, category_id, frequency, amount": [
+        ("Hulu", "Hulu", CATEGORY_IDS["Subscriptions"], "monthly", 17.99),
+        ("YouTube Premium", "Google", CATEGORY_IDS["Subscriptions"], "monthly", 13.99),
+        ("Cloud storage", "Dropbox", CATEGORY_IDS["Subscriptions"], "yearly", 119.88),
+        ("Audible", "Audible", CATEGORY_IDS["Subscriptions"], "monthly", 14.95),
+        ("Meal kit", "HelloFresh", CATEGORY_IDS["Groceries"], "weekly", 59.99),
+        ("Grocery delivery", "Instacart", CATEGORY_IDS["Groceries"], "monthly", 9.99),
+        ("Pet food delivery", "Chewy", CATEGORY_IDS["Pets"], "monthly", 45.0),
+        ("Pet insurance", "Lemonade Pet", CATEGORY_IDS["Insurance"], "monthly", 24.0),
+        ("Dog walker", "Rover", CATEGORY_IDS["Pets"], "weekly", 75.0),
+        ("Yoga classes", "CorePower Yoga", CATEGORY_IDS["Fitness"], "monthly", 89.0),
+        ("Second phone line", "Mint Mobile", CATEGORY_IDS["Phone & Internet"], "monthly", 15.0),
+        ("Home insurance", "State Farm", CATEGORY_IDS["Insurance"], "quarterly", 310.0),
+        *((name, payee, CATEGORY_IDS[category], frequency, amount) for category, name, payee, frequency, amount in (
+            ("Rent", "Storage unit", "Public Storage", "monthly", 89.0),
+            ("Utilities", "Gas service", "City Gas Company", "monthly", 45.0),
+            ("Dining Out", "Lunch plan", "Sweetgreen", "monthly", 60.0),
+            ("Coffee Shops", "Coffee subscription", "Blue Bottle Coffee", "monthly", 22.0),
+            ("Gas & Fuel", "Fuel rewards plan", "Shell", "monthly", 9.99),
+            ("Rideshare", "Uber One", "Uber", "monthly", 9.99),
+            ("Public Transit", "Monthly transit pass", "Metro Transit", "monthly", 100.0),
+            ("Pharmacy", "Prescription refill", "CVS Pharmacy", "monthly", 15.0),
+            ("Medical", "Dental plan", "Bright Smile Dental", "monthly", 29.0),
+            ("Shopping", "Walmart+", "Walmart", "monthly", 12.95),
+            ("Shopping", "Amazon Prime", "Amazon", "yearly", 139.0),
+            ("Clothing", "Clothing box", "Stitch Fix", "monthly", 20.0),
+            ("Entertainment", "Movie pass", "AMC Theatres", "monthly", 24.95),
+            ("Personal Care", "Haircut membership", "Great Clips", "monthly", 30.0),
+            ("Gifts & Donations", "Monthly donation", "American Red Cross", "monthly", 25.0),
+            ("Travel", "Travel insurance", "Allianz Travel", "monthly", 12.0),
+            ("Household", "Cleaning service", "Merry Maids", "monthly", 120.0),
+            ("Education", "Coursera Plus", "Coursera", "monthly", 59.0))),
+    ],
 })
 def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId,
              frequency: Literal["weekly", "monthly", "quarterly", "yearly"], next_due_date: date,
@@ -489,14 +528,18 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Expe
 
 
 @tools.tool(effect=WRITE, asks=[
-    "My {bill_id} went up to ${amount}; update it.",
+    "{bill_id} is ${amount} now; update it.",
     Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True),
     "Push the next due date of {bill_id} to {next_due_date}.",
     Ask("Stop paying {bill_id} automatically; I'll pay it myself.", autopay=False),
 ], reply=[
+    Ask("{result.name} is paid automatically from {account_id} from now on.", autopay=True),
+    Ask("Autopay is off for {result.name}; you'll pay it yourself from now on.", autopay=False),
     "Updated {result.name}: ${result.amount}, next due {result.next_due_date}.",
-    "{bill_id} is up to date.",
-])
+], values={
+    # A new price a bill may have: a subscription's price rise, or a usage bill within its range.
+    "bill_id, amount": NEW_AMOUNTS,
+})
 def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due_date: date | None = None,
                 account_id: AccountId | None = None, category_id: ExpenseCategoryId | None = None,
                 autopay: bool | None = None) -> Bill:
@@ -544,7 +587,10 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
 ], reply=[
     "Paid {result.bill.name}; next due {result.bill.next_due_date}.",
     "{bill_id} is paid; the account balance is {result.account_balance} dollars.",
-])
+], values={
+    # What a bill may come to this cycle: within the range its amount is drawn from (world.BILLS).
+    "bill_id, amount": CYCLE_AMOUNTS,
+})
 def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
              account_id: AccountId | None = None) -> BillPayment:
     """Pay the current cycle of a recurring bill today.
@@ -593,7 +639,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel {bill_id}, I ended that subscription.",
+    "Cancel {bill_id}, I don't need to track it anymore.",
     "Stop tracking {bill_id}.",
 ], reply=[
     "Cancelled {result.name}; it won't come due again.",

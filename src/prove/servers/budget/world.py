@@ -88,6 +88,16 @@ GOALS = (("Emergency Fund", 6000, 15000), ("Vacation to {place}", 1500, 4200), (
 PLACES = ("Lisbon", "Tokyo", "Hawaii", "Mexico City", "Iceland", "Barcelona", "Costa Rica", "Rome")
 
 
+INCOME = ("Paycheck", "Freelance", "Interest", "Other Income")
+ARCHIVED = "Kids' Activities"
+# Every category a world may hold, in the order of their IDs: a category keeps its ID in every
+# world ('CAT-10007' is always Groceries), and one a world lacks leaves its ID unused.
+CATALOG = (*dict.fromkeys(b[0] for b in BILLS), *(v[0] for v in VARIABLE), *INCOME, ARCHIVED)
+CATEGORY_IDS = {name: f"CAT-{10001 + i}" for i, name in enumerate(CATALOG)}
+# Likewise every recurring bill a world may track keeps its ID ('BILL-10007' is always Spotify Premium).
+BILL_IDS = {b[2]: f"BILL-{10001 + i}" for i, b in enumerate(BILLS)}
+
+
 def money_round(x: float) -> float:
     return round(x, 2)
 
@@ -151,9 +161,12 @@ def build_world(w: WorldGen) -> dict[str, Any]:
     categories: list[dict[str, Any]] = []
     cat_ids: dict[str, str] = {}
 
+    reserved = {name: w.new_id("CAT") for name in CATALOG}
+    assert reserved == CATEGORY_IDS
+
     def category(name: str, group: str, kind: str, limit: float = 0.0, strict: bool = False,
                  created: str = "2025-09-28", status: str = "active") -> str:
-        cid = w.new_id("CAT")
+        cid = reserved[name]
         categories.append({"category_id": cid, "name": name, "group_name": group, "kind": kind,
                            "monthly_limit": limit, "strict": int(strict), "status": status, "created_on": created})
         cat_ids[name] = cid
@@ -199,8 +212,10 @@ def build_world(w: WorldGen) -> dict[str, Any]:
     bills: list[dict[str, Any]] = []
     tx_specs: list[dict[str, Any]] = []  # transactions before IDs are assigned
     overdue_bill = rng.choice([b[2] for b in bill_specs if b[6] == "monthly" and b[2] != "Rent"])
+    reserved_bills = {b[2]: w.new_id("BILL") for b in BILLS}
+    assert reserved_bills == BILL_IDS
     for cat, _, name, payee, _, _, freq, variable_amount in bill_specs:
-        bid = w.new_id("BILL")
+        bid = reserved_bills[name]
         amount = bill_amounts[name]
         pays_from = checking if cat in ("Rent", "Utilities", "Insurance") else rng.choice(spenders)
         day = 1 if name == "Rent" else rng.randint(4, 13) if name == overdue_bill else rng.randint(3, 28)

@@ -148,6 +148,11 @@ class Restaurant(RestaurantSummary):
     next_opening: str | None = Field(description="when it next opens, if it is closed now (local time)")
     hours: list[OpeningHours]
     delivery_zones: list[Zone]
+    open_status: str = Field(description="whether it is open now and until when, or when it opens next, in words")
+    hours_text: str = Field(description="the week's opening hours on one line, such as 'Monday to Friday "
+                                        "11 AM-10 PM, closed Sunday'")
+    delivery_quote: str = Field(description="whether it delivers to the address asked about, for what fee and "
+                                            "how fast, in words")
 
 
 class MenuItem(BaseModel):

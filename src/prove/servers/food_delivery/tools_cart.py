@@ -53,9 +53,11 @@ def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Ro
     "I'd like to order {quantity} of {item_id}, please add them.",
 ], reply=[
     "Added to your {result.restaurant_name} cart; the subtotal is ${result.subtotal}.",
-    "{item_id} is in your cart at {result.restaurant_name}, which comes to about ${result.estimated_total}.",
-], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
-                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]})
+    "Done: your {result.restaurant_name} cart now has {result.item_count} items, ${result.estimated_total} with "
+    "fees and tax before the tip.",
+], values={"special_instructions": ["please pack it separately", "it's for my son, please label it",
+                                    "nut allergy, please take care", "put it in its own bag",
+                                    "label it for Sam", "please make sure it's sealed well"]})
 def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instructions: ShortText | None = None) -> Cart:
     """Add a dish to the cart of its restaurant (each restaurant has its own cart).
 
@@ -90,10 +92,13 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
     "Update the note on {cart_item_id} to '{special_instructions}'.",
     "Make that {quantity} of {cart_item_id} instead.",
 ], reply=[
-    "Updated your {result.restaurant_name} cart; the subtotal is now ${result.subtotal}.",
-    "Done. Your cart at {result.restaurant_name} now comes to about ${result.estimated_total}.",
-], values={"special_instructions": ["no onions", "extra spicy", "dressing on the side", "well done",
-                                    "no cilantro, please", "sauce on the side", "cut in half", "light ice"]})
+    Ask("Removed {cart_item_id}; your {result.restaurant_name} subtotal is now ${result.subtotal}.", quantity=0),
+    "Updated your {result.restaurant_name} cart: {result.item_count} items, ${result.subtotal} subtotal.",
+    "Done. Your cart at {result.restaurant_name} now has {result.item_count} items and comes to "
+    "${result.estimated_total} with fees and tax, before the tip.",
+], values={"special_instructions": ["please pack it separately", "it's for my son, please label it",
+                                    "nut allergy, please take care", "put it in its own bag",
+                                    "label it for Sam", "please make sure it's sealed well"]})
 def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int, Field(ge=0, le=20)] | None = None,
                      special_instructions: ShortText | None = None) -> Cart:
     """Change the quantity or the kitchen note of one cart line; quantity 0 removes the line.
@@ -246,7 +251,8 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
     "Don't use a promo on my {restaurant_id} order after all.",
 ], reply=[
     "The promo code is off your {result.restaurant_name} cart.",
-    "Removed the code; your {result.restaurant_name} order now comes to about ${result.estimated_total}.",
+    "Removed the code; your {result.restaurant_name} order now comes to ${result.estimated_total} before the "
+    "tip.",
 ], needs=["apply_promo_code"])
 def remove_promo_code(ctx: Ctx, restaurant_id: RestaurantId) -> Cart:
     """Remove the promo code from the cart at one restaurant.

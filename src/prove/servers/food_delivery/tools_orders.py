@@ -110,7 +110,7 @@ def _courier(order_id: str) -> str:
     "Your {result.restaurant_name} order is in ({result.order_id}), ${result.charged} charged to the card, "
     "arriving around {result.estimated_delivery}.",
 ], values={"dropoff_instructions": ["Leave it at the door.", "Ring the bell twice.", "Call when you arrive.",
-                                    "Hand it to the front desk.", "Buzz apartment 4B.",
+                                    "Hand it to the front desk.", "Text me when you're outside.",
                                     "Don't knock, the baby is asleep.", "Meet me in the lobby."]},
 needs=["add_to_cart"])
 def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, Toolset
@@ -108,6 +108,9 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
     "Tell me about {restaurant_id}: is it open and how much is delivery?",
     "What are the opening hours of {restaurant_id}?",
     "Does {restaurant_id} deliver to {address_id}?",
+], reply=[
+    "{result.name} is {result.open_status}, and it {result.delivery_quote}. Its hours are {result.hours_text}.",
+    "{result.name} {result.delivery_quote}. It's {result.open_status}; the hours are {result.hours_text}.",
 ])
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Restaurant:
     """Show one restaurant: description, hours for the week, delivery zones and fees, and whether it is open.
@@ -135,10 +138,60 @@ def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId 
     zones = [Zone(neighborhood=z["neighborhood"], delivery_fee=z["delivery_fee"], delivery_minutes=z["delivery_minutes"])
              for z in ctx.db.execute("SELECT * FROM delivery_zones WHERE restaurant_id = ? ORDER BY delivery_fee, "
                                      "neighborhood", (restaurant_id,))]
+    nxt = None if summary.open_now else next_opening(ctx, restaurant_id, ctx.now())
+    if summary.delivers:
+        quote = f"delivers to {address['label']} for ${summary.delivery_fee:.2f}, in about " \
+                f"{summary.estimated_minutes} minutes"
+    else:
+        quote = f"doesn't deliver to {address['label']} ({address['neighborhood']})"
     return Restaurant(**summary.model_dump(), description=row["description"], street_address=row["street_address"],
-                      phone=row["phone"], prep_minutes=row["prep_minutes"],
-                      next_opening=None if summary.open_now else next_opening(ctx, restaurant_id, ctx.now()),
-                      hours=hours, delivery_zones=zones)
+                      phone=row["phone"], prep_minutes=row["prep_minutes"], next_opening=nxt,
+                      hours=hours, delivery_zones=zones, open_status=_open_status(ctx, restaurant_id, nxt),
+                      hours_text=_hours_text(hours), delivery_quote=quote)
+
+
+def _clock(hhmm: str) -> str:
+    """'21:00' -> '9 PM', '09:30' -> '9:30 AM'."""
+    hour, minute = int(hhmm[:2]), int(hhmm[3:5])
+    text = str(hour % 12 or 12) + (f":{minute:02d}" if minute else "")
+    return f"{text} {'AM' if hour < 12 else 'PM'}"
+
+
+def _hours_text(hours: list[OpeningHours]) -> str:
+    """The week's hours as a person says them, runs of days with the same hours together."""
+    runs: list[tuple[str, str, str | None, str | None]] = []
+    for h in hours:
+        if runs and runs[-1][2:] == (h.opens, h.closes):
+            runs[-1] = (runs[-1][0], h.day, h.opens, h.closes)
+        else:
+            runs.append((h.day, h.day, h.opens, h.closes))
+    if len(runs) == 1 and runs[0][2] and runs[0][3]:
+        return f"every day {_clock(runs[0][2])}-{_clock(runs[0][3])}"
+    same: dict[tuple[str, str], list[str]] = {}  # runs with the same hours said together
+    closed = []
+    for first, last, opens, closes in runs:
+        join = " and " if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 else " to "
+        days = first if first == last else f"{first}{join}{last}"
+        if opens and closes:
+            same.setdefault((opens, closes), []).append(days)
+        else:
+            closed.append(days)
+    parts = [f"{' and '.join(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
+    return ", ".join(parts + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
+
+
+def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
+    """'open now, until 10 PM', 'closed now, opening tomorrow at 11 AM' or 'closed all week'."""
+    now = ctx.now()
+    if nxt is None:
+        today = hours_on(ctx, restaurant_id, now.date())
+        if today is not None and today[0] <= now.strftime("%H:%M") < today[1]:
+            return f"open now, until {_clock(today[1])}"
+        return "closed for the coming week"
+    at = datetime.fromisoformat(nxt)
+    when = "today" if at.date() == now.date() else "tomorrow" if at.date() == now.date() + timedelta(days=1) \
+        else WEEKDAYS[at.weekday()]
+    return f"closed now, opening {when} at {_clock(at.strftime('%H:%M'))}"
 
 
 @tools.tool(effect=READ, asks=[

@@ -42,6 +42,14 @@ ThermostatId = DEVICE.where("type = 'thermostat'")
 BlindId = DEVICE.where(f"type = 'blind' AND coalesce(battery, 100) >= {MIN_MOTOR_BATTERY}")
 TemperatureDeviceId = DEVICE.where("type = 'thermostat' OR sensor_kind = 'temperature'")
 OutdatedId = DEVICE.where("firmware <> latest_firmware")
+# what a person carries to another room: plugs, speakers, lamps, a temperature sensor, an indoor camera
+# (not a lock, a thermostat, blinds or a ceiling light), and the indoor rooms they go to
+PortableId = DEVICE.where("type IN ('plug', 'speaker') OR name LIKE '%Lamp%' OR sensor_kind = 'temperature' "
+                          "OR (type = 'camera' AND placement = 'indoor')")
+IndoorRoomId = ROOM.where("floor <> 'Outdoors'")
+# the names a person gives a lamp fit an indoor light, not the deck lights or the garage light
+IndoorLightId = DEVICE.where("type = 'light' AND room_id IN (SELECT room_id FROM rooms WHERE floor <> 'Outdoors' "
+                             "AND name <> 'Garage')")
 LitRoomId = ROOM.where("room_id IN (SELECT room_id FROM devices WHERE type = 'light')")
 
 tools = Toolset("devices")
@@ -60,6 +68,8 @@ class RoomLights(BaseModel):
     power: str
     changed: list[DeviceId] = Field(description="lights that were switched")
     skipped: list[Skipped] = Field(description="lights that are offline and were left as they are")
+    switched: int = Field(description="how many lights were switched")
+    offline: int = Field(description="how many lights were offline and left as they are")
 
 
 class Reading(BaseModel):
@@ -93,7 +103,11 @@ class FirmwareUpdate(BaseModel):
     "Show me all my {device_type}s.",
     Ask("Which devices are offline right now?", online=False),
     "Find the devices called '{name}'.",
-])
+    "Which of my devices have '{name}' in their name?",
+], values={
+    # words of the device names every home has (its locks, thermostats, cameras and lamps)
+    "name": ["Lamp", "Door Lock", "Thermostat", "Camera", "Front Door", "Blinds", "Sensor"],
+})
 def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceType | None = None,
                  online: bool | None = None, name: str | None = None, limit: Limit = 100) -> DeviceList:
     """List the home's devices with their current state, optionally by room, type, name or connection.
@@ -134,7 +148,7 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
 
 
 @tools.tool(effect=READ, asks=[
-    "Is {device_id} on?",
+    "How is {device_id} doing right now?",
     "What's the status of {device_id}?",
 ])
 def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
@@ -155,13 +169,13 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
 
 
 @tools.tool(effect=WRITE, values={
-    "name": ["Reading Lamp", "Desk Lamp", "Bedside Lamp", "Porch Light", "Kitchen Speaker", "Hallway Thermostat",
-             "Front Door Lock", "Garage Camera", "Coffee Maker Plug", "Nursery Blind"],
+    "name": ["Reading Lamp", "Main Light", "Corner Lamp", "Ceiling Light", "Accent Light", "Night Light",
+             "Overhead Light", "Mood Light"],
 }, asks=[
     "Rename {device_id} to '{name}'.",
     "Call {device_id} '{name}' from now on.",
 ], reply=["{device_id} is now called {result.name}.", "Done: renamed it to {result.name}."])
-def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
+def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
 
     Args:
@@ -190,7 +204,7 @@ def rename_device(ctx: Ctx, device_id: DeviceId, name: Name) -> Device:
     "Move {device_id} to {room_id}.",
     "I put {device_id} somewhere else; it's in {room_id} now.",
 ], reply=["{device_id} is now in {room_id}.", "Done: moved {device_id} to {result.room_name}."])
-def move_device(ctx: Ctx, device_id: DeviceId, room_id: RoomId) -> Device:
+def move_device(ctx: Ctx, device_id: PortableId, room_id: IndoorRoomId) -> Device:
     """Assign a device to another room.
 
     Args:
@@ -312,8 +326,16 @@ def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     Ask("Turn off all the lights in {room_id}.", on=False),
     Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
     Ask("Turn on the lights in {room_id}.", on=True),
-], reply=["The lights in {room_id} are {result.power}; offline ones were left as they were.",
-          "Done: switched the lights {result.power} in {room_id}."])
+], reply=[
+    Ask("Done: {result.switched} lights in {room_id} are on now; {result.offline} offline lights were left as they "
+        "were.", on=True),
+    Ask("Switched on {result.switched} lights in {room_id} ({result.offline} offline lights could not be reached).",
+        on=True),
+    Ask("Done: {result.switched} lights in {room_id} are off now; {result.offline} offline lights were left as they "
+        "were.", on=False),
+    Ask("Switched off {result.switched} lights in {room_id} ({result.offline} offline lights could not be reached).",
+        on=False),
+])
 def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
     """Switch every light in a room on or off at once; offline lights are skipped and reported.
 
@@ -348,7 +370,7 @@ def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightne
                        ("on" if on else "off", brightness, light["device_id"]))
         changed.append(light["device_id"])
     return RoomLights(room_id=room_id, room_name=room["name"], power="on" if on else "off", changed=changed,
-                      skipped=skipped)
+                      skipped=skipped, switched=len(changed), offline=len(skipped))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -385,7 +407,12 @@ def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
     Ask("Set {device_id} to eco while we're out.", mode="eco"),
     Ask("Turn {device_id} off.", mode="off"),
     "Put {device_id} in {mode} mode.",
-], reply=["{device_id} is in {mode} mode now.", "Done: {device_id} set to {mode}."])
+], reply=[
+    Ask("{device_id} is off now.", mode="off"),
+    Ask("Done: I turned {device_id} off.", mode="off"),
+    "{device_id} is in {mode} mode now.",
+    "Done: {device_id} set to {mode}.",
+])
 def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode) -> Device:
     """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
 
@@ -408,10 +435,10 @@ def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode)
     return device(ctx, device_id)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={"target_temp": [66.0, 68.0, 69.5, 70.0, 71.0, 72.0, 73.5, 75.0]}, asks=[
     "Set {device_id} to {target_temp} degrees.",
     "Make it {target_temp}°F on {device_id}.",
-    "It's cold, raise {device_id} to {target_temp}.",
+    "Change {device_id} to {target_temp}°F, please.",
 ], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
 def set_temperature(ctx: Ctx, device_id: ThermostatId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:

@@ -236,13 +236,15 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
 
 
 @tools.tool(effect=WRITE, values={
-    "name": ["Sunroom", "Home Office", "Guest Room", "Laundry Room", "Nursery", "Garage", "Patio", "Home Gym",
-             "Mudroom", "Attic"],
-    "floor": ["Ground floor", "Upstairs", "Basement", "Outdoors"],
+    # a room and the floor it is on; a request that names no floor gets the ground floor
+    "name, floor": [("Sunroom", "Ground floor"), ("Mudroom", "Ground floor"), ("Pantry", "Ground floor"),
+                    ("Playroom", "Ground floor"), ("Home Office", "Upstairs"), ("Guest Room", "Upstairs"),
+                    ("Nursery", "Upstairs"), ("Attic", "Upstairs"), ("Laundry Room", "Basement"),
+                    ("Home Gym", "Basement"), ("Patio", "Outdoors"), ("Garden Shed", "Outdoors")],
 }, asks=[
     "Add a room called '{name}' to the '{floor}' floor.",
-    "I set up a new room, '{name}'; can you add it?",
-    "Create a room named '{name}'.",
+    Ask("I set up a new room downstairs, '{name}'; can you add it?", floor="Ground floor"),
+    Ask("Create a room named '{name}' on the ground floor.", floor="Ground floor"),
 ], reply=["The room {result.name} is added; it has no devices yet.",
           "Done: {result.name} is set up on {result.floor}."])
 def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:

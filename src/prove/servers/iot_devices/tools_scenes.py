@@ -228,10 +228,12 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
 
 
 @tools.tool(effect=WRITE, values={
-    "name": ["Movie night", "Good morning", "Dinner time", "Reading nook", "Bedtime", "Leaving home", "Party",
-             "Relax", "Work from home", "Welcome home"],
+    # a scene saves how the chosen devices are now, whichever rooms they are in: names of a time or a
+    # mood, not of one room or one activity that the devices might not belong to
+    "name": ["Evening", "Good morning", "Bedtime", "Leaving home", "Party", "Relax", "Weekend", "Welcome home",
+             "Quiet time", "Cosy"],
 }, asks=[
-    "Save how {device_ids} are set right now as a scene called '{name}'.",
+    "Save the current settings of {device_ids} as a scene called '{name}'.",
     "Create a scene named '{name}' with {device_ids}.",
 ], reply=["The scene {result.name} is saved with {result.devices} devices.",
           "Done: {result.name} will bring those devices back to how they are now."])
@@ -346,9 +348,10 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
 
 
 @tools.tool(effect=WRITE, values={
-    "name": ["Morning routine", "Bedtime", "Weekday wake-up", "Evening lights", "Away at work", "Weekend lie-in",
-             "Night security", "Sunset"],
-    "run_at": ["06:30", "07:00", "07:30", "17:30", "19:00", "21:30", "22:30", "23:00"],
+    # an automation's name says when it runs, not what its scene does (the scene is any of the home's)
+    "name, run_at": [("Early start", "06:30"), ("Morning", "07:00"), ("Breakfast time", "07:30"),
+                     ("After work", "17:30"), ("Evening", "19:00"), ("Late evening", "21:30"), ("Night", "22:30"),
+                     ("Last thing at night", "23:00")],
 }, asks=[
     Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
     Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"]),

@@ -30,7 +30,7 @@ from .world import MAX_CODES_PER_LOCK
 DoorCode = Annotated[str, Sensitive()]
 LockId = DEVICE.where("type = 'lock'")
 UnlockedId = DEVICE.where("type = 'lock' AND lock_state = 'unlocked'")
-LockedId = DEVICE.where("type = 'lock' AND lock_state = 'locked'")
+LockedId = DEVICE.where("type = 'lock' AND lock_state = 'locked' AND online = 1")
 CameraId = DEVICE.where("type = 'camera'")
 # a temporary code, or a permanent one whose lock keeps another permanent code
 RemovableCodeId = LOCK_CODE.where("valid_until IS NOT NULL OR device_id IN (SELECT device_id FROM lock_codes "
@@ -66,6 +66,17 @@ class LockCodeSecret(BaseModel):
     code_id: LockCodeId
     device_id: DeviceId
     code: str
+
+
+class LockDigits(BaseModel):
+    code_id: LockCodeId
+    name: str
+    code: str
+
+
+class LockDigitsList(BaseModel):
+    device_id: DeviceId
+    codes: list[LockDigits] = Field(description="the lock's codes that work now, with their digits")
 
 
 class DeletedLockCode(BaseModel):
@@ -260,22 +271,43 @@ def get_lock_code(ctx: Ctx, code_id: LockCodeId) -> LockCodeSecret:
     return LockCodeSecret(code_id=row["code_id"], device_id=row["device_id"], code=row["code"])
 
 
+@tools.tool(effect=READ, hidden=True)
+def get_door_codes(ctx: Ctx, device_id: LockId) -> LockDigitsList:
+    """The digits of a lock's working codes, for the synthesis pipeline to put in a user turn (never shown to a model).
+
+    The user knows the codes of their own locks; this is how a request to unlock a door gets one.
+
+    Args:
+        device_id: ID of the lock, such as 'DEV-10001'.
+
+    Returns:
+        The lock's ID and its active codes (ID, who it is for, digits).
+
+    Raises:
+        not_found: no device has that ID.
+    """
+    ctx.get("device", device_id)
+    rows = ctx.db.execute("SELECT * FROM lock_codes WHERE device_id = ? ORDER BY code_id", (device_id,)).fetchall()
+    return LockDigitsList(device_id=device_id, codes=[LockDigits(code_id=r["code_id"], name=r["name"], code=r["code"])
+                                                     for r in rows if _status(ctx, r) == "active"])
+
+
 @tools.tool(effect=WRITE, values={
     "name": ["Dog walker (Maria)", "Cleaner (Ana)", "Babysitter", "Guest", "Contractor (Bob)", "Grandma",
              "Neighbour (Tom)", "Holiday rental guest"],
-    "code": ["582914", "730461", "4827", "915306", "26048173", "3719", "640285", "8153"],
+    "new_code": ["582914", "730461", "4827", "915306", "26048173", "3719", "640285", "8153"],
 }, asks=[
-    "Add the code {code} on {device_id} for {name}.",
-    "Give {name} the door code {code} for {device_id} until {valid_until}.",
+    "Add the code {new_code} on {device_id} for {name}.",
+    "Give {name} the door code {new_code} for {device_id} until {valid_until}.",
 ], reply=["Added the code for {name} on {result.lock_name}.", "Done: {name} can now open {device_id} with that code."])
-def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, code: DoorCode,
+def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, new_code: DoorCode,
                   valid_until: str | None = None) -> LockCode:
     """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).
 
     Args:
         device_id: ID of the lock, such as 'DEV-10001'.
         name: who the code is for, such as 'Dog walker (Maria)'.
-        code: the new code the user chose, 4 to 8 digits, such as '582914'; not a repeated digit
+        new_code: the new code the user chose, 4 to 8 digits, such as '582914'; not a repeated digit
             or a straight run like '1234'.
         valid_until: when a temporary code stops working, such as '2026-03-22T18:00:00'; leave
             out for a permanent code.
@@ -294,7 +326,7 @@ def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, code: DoorCode,
         too_many_codes: the lock already holds 10 codes (expired ones count until deleted).
     """
     row = controllable(ctx, device_id, "lock")
-    code = code.strip()
+    code = new_code.strip()
     if not re.fullmatch(r"\d{4,8}", code) or _weak(code):
         raise ToolError("invalid_code", "A door code is 4 to 8 digits, not one repeated digit or a straight run.",
                         hint="Ask the user for another code.")

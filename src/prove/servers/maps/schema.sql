@@ -65,12 +65,16 @@ CREATE TABLE places (
     status       TEXT NOT NULL CHECK (status IN ('open', 'temporarily_closed', 'permanently_closed'))
 );
 
--- reviews: a few shown reviews per place; is_mine marks the signed-in user's own.
+-- reviews: a few shown reviews per place; is_mine marks the signed-in user's own. my_place is,
+-- on the user's own reviews only, the name of the place reviewed: the user names a review of theirs
+-- by its place ("my Bistro Thompson review", a leading "The" left off), never by its author,
+-- who is always them.
 CREATE TABLE reviews (
     review_id  TEXT PRIMARY KEY,
     place_id   TEXT NOT NULL REFERENCES places(place_id),
     author     TEXT NOT NULL,
     is_mine    INTEGER NOT NULL CHECK (is_mine IN (0, 1)),
+    my_place   TEXT,
     rating     INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5),
     body       TEXT NOT NULL,
     created_at TEXT NOT NULL,

@@ -34,7 +34,7 @@ from .world import CATEGORIES, build_world
 CITY = EntityKind("city", "cities", "city_id", "name", "a city on the map", lister="list_cities")
 PLACE = EntityKind("place", "places", "place_id", "name", "a business, landmark, office or building on the map",
                    live="status != 'permanently_closed'", lister="search_places")
-REVIEW = EntityKind("review", "reviews", "review_id", "author", "a rating and comment someone left on a place",
+REVIEW = EntityKind("review", "reviews", "review_id", "my_place", "a rating and comment someone left on a place",
                     lister="list_reviews")
 SAVED_LIST = EntityKind("saved_list", "saved_lists", "list_id", "name", "one of the user's lists of saved places",
                         lister="list_saved_lists", noun="list")
@@ -52,6 +52,8 @@ CityId = CITY.id
 PlaceId = PLACE.id
 ReviewId = REVIEW.id
 MyReviewId = REVIEW.where("is_mine = 1")
+# a business or landmark: what has opening hours worth asking about and takes reviews
+BusinessId = PLACE.where("category NOT IN ('residential', 'office') AND status != 'permanently_closed'")
 ListId = SAVED_LIST.id
 ReportId = REPORT.id
 LineId = TRANSIT_LINE.id
@@ -195,12 +197,15 @@ class ReverseGeocode(BaseModel):
 
 class Distance(BaseModel):
     origin_place_id: PlaceId
+    origin_name: str
     destination_place_id: PlaceId
+    destination_name: str
     straight_line_m: int
     km: float
     miles: float
     bearing_deg: int = Field(description="compass bearing from origin to destination")
     direction: str = Field(description="such as 'NE'")
+    heading: str = Field(description="the direction in words, such as 'northeast'")
     same_city: bool
 
 
@@ -243,9 +248,12 @@ class ModeOption(BaseModel):
 class ModeComparison(BaseModel):
     origin_place_id: PlaceId
     destination_place_id: PlaceId
+    destination_name: str
     depart_at: str
     options: list[ModeOption]
     fastest: Mode | None
+    fastest_min: int | None = Field(description="the fastest mode's duration in minutes")
+    fastest_arrive_at: str | None = Field(description="when the fastest mode arrives")
 
 
 class Closure(BaseModel):

@@ -16,6 +16,7 @@ from .server import (
     DAYS,
     PLACE_SQL,
     REVIEW_SQL,
+    BusinessId,
     Category,
     City,
     CityId,
@@ -205,7 +206,7 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     "Is {place_id} open right now?",
     "Can I still go to {place_id} on {at}?",
 ])
-def check_open(ctx: Ctx, place_id: PlaceId, at: str | None = None) -> OpenCheck:
+def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenCheck:
     """Check whether a place is open at a given time (default now), its hours that day and when that changes.
 
     Args:
@@ -326,7 +327,12 @@ def _cities(ctx: Ctx, city_id: str | None, rest: str) -> list[str]:
     "What are the coordinates of {address}?",
     "Find {address} on the map.",
     "Where is {address} in {city_id}?",
-])
+], values={
+    # street addresses and intersections of the street names every world draws from, without a
+    # city: the city, if any, is the request's own (a city in the address would fight city_id)
+    "address": ["543 Elm Street", "210 Oak Street", "415 Maple Street", "Market Street & Broadway",
+                "Elm St & Lexington Ave", "Church Street & Park Avenue", "320 Washington Avenue"],
+})
 def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeResult:
     """Turn a street address, an intersection or a place name into coordinates.
 
@@ -403,7 +409,13 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
 @tools.tool(effect=READ, asks=[
     "What's the address at {lat}, {lon}?",
     "Where am I? My coordinates are {lat}, {lon}.",
-])
+], values={
+    # points a few blocks from the centre of each city a world may hold (a world has three of them;
+    # a point in another city is outside coverage)
+    "lat, lon": [(40.7141, -74.0049), (42.3612, -71.0571), (39.9539, -75.1640), (33.7502, -84.3868),
+                 (25.7629, -80.1902), (41.8793, -87.6285), (30.2684, -97.7418), (44.9790, -93.2637),
+                 (47.6074, -122.3308), (37.7761, -122.4181), (34.0534, -118.2424), (45.5164, -122.6771)],
+})
 def reverse_geocode(ctx: Ctx, lat: Latitude, lon: Longitude) -> ReverseGeocode:
     """Turn coordinates into the nearest street address, the nearest intersection and places close by.
 

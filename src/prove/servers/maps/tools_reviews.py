@@ -11,7 +11,9 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
+    PLACE,
     REVIEW_SQL,
+    BusinessId,
     Limit,
     MyReviewId,
     Note,
@@ -26,13 +28,15 @@ from .server import (
     require_not_gone,
     review_model,
 )
-from .world import REVIEW_AFTER
+from .world import REVIEW_AFTER, my_place
 
 tools = Toolset("reviews")
 
 Stars = Annotated[int, Field(ge=1, le=5)]
 ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=2000)]
 UNREVIEWABLE = ("residential", "office")
+# a place that has reviews to read
+ReviewedPlaceId = PLACE.where("place_id IN (SELECT place_id FROM reviews) AND status != 'permanently_closed'")
 REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN places p ON p.place_id = r.place_id"
 
 
@@ -57,7 +61,7 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
     Ask("Show me the best reviews of {place_id}.", sort="highest"),
     Ask("What are the worst reviews of {place_id}?", sort="lowest"),
 ])
-def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
+def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
                  limit: Limit = 10) -> ReviewList:
     """The reviews shown for a place, and its overall rating.
 
@@ -89,12 +93,13 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, sort: Literal["newest", "highest",
     "Done: I posted your review of {result.place_name}.",
 ], values={
     "rating, review_text": [
-        (5, "Friendly staff and quick service; I will be back."), (5, "Lovely garden seating in the summer."),
-        (4, "A calm spot to read with good coffee."), (4, "Clean, well organised and easy to find."),
-        (3, "Great food but it was very loud on a Friday night."), (2, "Overpriced for what you get."),
-        (2, "We waited forty minutes for a table."), (1, "Rude staff and a dirty table; never again.")],
+        # words that fit any business or landmark the user may review, not only a restaurant
+        (5, "Friendly staff and quick service; I will be back."), (5, "One of the best in town, highly recommended."),
+        (4, "Clean, well organised and easy to find."), (4, "Good overall, a little busy at the weekend."),
+        (3, "Fine, but it was very crowded on a Saturday."), (2, "Overpriced for what you get."),
+        (2, "We waited far too long to be helped."), (1, "Rude staff and a dirty place; never again.")],
 })
-def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: ReviewText) -> Review:
+def write_review(ctx: Ctx, place_id: BusinessId, rating: Stars, review_text: ReviewText) -> Review:
     """Write the user's review of a place (one per place); it counts toward the place's rating at once.
 
     Args:
@@ -122,24 +127,24 @@ def write_review(ctx: Ctx, place_id: PlaceId, rating: Stars, review_text: Review
                         hint="Change it with update_review instead.")
     review_id = ctx.new_id("REV")
     author = profile(ctx)["name"]
-    ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, rating, body, created_at) "
-                   "VALUES (?, ?, ?, 1, ?, ?, ?)",
-                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", rating, review_text,
-                    ctx.now_iso()))
+    ctx.db.execute("INSERT INTO reviews (review_id, place_id, author, is_mine, my_place, rating, body, created_at) "
+                   "VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
+                   (review_id, place_id, f"{author.split()[0]} {author.split()[-1][0]}.", my_place(row["name"]), rating,
+                    review_text, ctx.now_iso()))
     _rate(ctx, place_id, rating, 1)
     return review_model(ctx.db.execute(REVIEW_SQL + " WHERE r.review_id = ?", (review_id,)).fetchone())
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change {review_id} to {rating} stars.",
-    "Update {review_id} to say '{review_text}'.",
+    "Change my {review_id} to {rating} stars.",
+    "Update my {review_id} to say '{review_text}'.",
 ], reply=[
     "Your review of {result.place_name} is updated; it gives {result.rating} stars.",
     "Done: I updated your review of {result.place_name}.",
 ], values={
     "review_text": ["Went back and it has improved a lot.", "Service was slow this time.",
         "Still my favourite place in the neighbourhood.", "Prices went up but quality stayed the same.",
-        "New owners, much better coffee."],
+        "New owners, and it is much better now."],
 })
 def update_review(ctx: Ctx, review_id: MyReviewId, rating: Stars | None = None,
                   review_text: ReviewText | None = None) -> Review:
@@ -171,8 +176,8 @@ def update_review(ctx: Ctx, review_id: MyReviewId, rating: Stars | None = None,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Delete {review_id}.",
-    "Take down {review_id}, the review I wrote.",
+    "Delete my {review_id}.",
+    "Take down my {review_id}, I don't stand by it anymore.",
 ], reply=[
     "Your review of {result.place_name} is deleted.",
     "Done: I took down your review of {result.place_name}.",

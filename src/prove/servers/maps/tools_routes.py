@@ -196,6 +196,10 @@ def plan(ctx: Ctx, origin: sqlite3.Row, dest: sqlite3.Row, mode: str, at: dateti
     return _streets(ctx, grid, mode, at, origin, dest)
 
 
+HEADINGS = {"N": "north", "NE": "northeast", "E": "east", "SE": "southeast", "S": "south", "SW": "southwest",
+            "W": "west", "NW": "northwest"}
+
+
 def _endpoints(ctx: Ctx, origin_place_id: str | None, destination_place_id: str) -> tuple[sqlite3.Row, sqlite3.Row]:
     origin = place_row(ctx, origin_place_id or profile(ctx)["home_place_id"])
     return origin, place_row(ctx, destination_place_id)
@@ -213,6 +217,13 @@ def _route(origin: sqlite3.Row, dest: sqlite3.Row, p: Plan) -> dict:
 @tools.tool(effect=READ, asks=[
     "How far is {destination_place_id} from {origin_place_id} as the crow flies?",
     "What's the straight-line distance from home to {destination_place_id}?",
+], reply=[
+    # the origin by name (the home building when none was given): an unsaid origin is left out of
+    # the call, so no reply can be bound to it
+    "{result.destination_name} is {result.miles} miles ({result.km} km) {result.heading} of {result.origin_name} as "
+    "the crow flies.",
+    "As the crow flies, {result.destination_name} is {result.km} km ({result.miles} miles) {result.heading} of "
+    "{result.origin_name}.",
 ])
 def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None) -> Distance:
     """The straight-line (great-circle) distance and compass direction between two places.
@@ -234,9 +245,10 @@ def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Place
         raise ToolError("same_place", "The origin and the destination are the same place.", hint="Pick two places.")
     metres = haversine(origin["lat"], origin["lon"], dest["lat"], dest["lon"])
     deg = routing.bearing(origin["lat"], origin["lon"], dest["lat"], dest["lon"])
-    return Distance(origin_place_id=origin["place_id"], destination_place_id=dest["place_id"],
+    return Distance(origin_place_id=origin["place_id"], origin_name=origin["name"],
+                    destination_place_id=dest["place_id"], destination_name=dest["name"],
                     straight_line_m=round(metres), km=round(metres / 1000, 2), miles=round(metres / 1609.344, 2),
-                    bearing_deg=round(deg) % 360, direction=routing.compass(deg),
+                    bearing_deg=round(deg) % 360, direction=routing.compass(deg), heading=HEADINGS[routing.compass(deg)],
                     same_city=origin["city_id"] == dest["city_id"])
 
 
@@ -245,6 +257,15 @@ def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Place
     "If I leave {origin_place_id} at {depart_at}, when do I get to {destination_place_id} by {mode}?",
     Ask("How far is the drive from home to {destination_place_id}?", mode="driving"),
     Ask("How long would it take me to walk from {origin_place_id} to {destination_place_id}?", mode="walking"),
+], reply=[
+    Ask("The drive from {result.origin_name} to {result.destination_name} is {result.distance_km} km and takes about "
+        "{result.duration_min} minutes; you'd get there at {result.arrive_at}.", mode="driving"),
+    Ask("Walking from {result.origin_name} to {result.destination_name} is {result.distance_km} km, about "
+        "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="walking"),
+    Ask("By bike, {result.origin_name} to {result.destination_name} is {result.distance_km} km, about "
+        "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="cycling"),
+    Ask("By transit, {result.origin_name} to {result.destination_name} takes about {result.duration_min} minutes "
+        "({result.summary}); you'd arrive at {result.arrive_at}.", mode="transit"),
 ])
 def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
               mode: Mode = "driving", depart_at: str | None = None) -> Route:
@@ -317,6 +338,9 @@ def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Pla
 @tools.tool(effect=READ, asks=[
     "What's the fastest way to get to {destination_place_id}?",
     "Compare driving, walking, biking and transit from {origin_place_id} to {destination_place_id} at {depart_at}.",
+], reply=[
+    "Of the {result.options} ways to {result.destination_name}, {result.fastest} is the fastest: about "
+    "{result.fastest_min} minutes, arriving at {result.fastest_arrive_at}.",
 ])
 def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
                          depart_at: str | None = None) -> ModeComparison:
@@ -353,9 +377,11 @@ def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_i
         options.append(ModeOption(mode=mode, available=True, duration_min=r["duration_min"],
                                   distance_m=r["distance_m"], arrive_at=r["arrive_at"], reason=None))
     usable = [o for o in options if o.available]
-    fastest = min(usable, key=lambda o: o.duration_min or 0).mode if usable else None
-    return ModeComparison(origin_place_id=origin["place_id"], destination_place_id=dest["place_id"], depart_at=iso(at),
-                          options=options, fastest=fastest)
+    best = min(usable, key=lambda o: o.duration_min or 0) if usable else None
+    return ModeComparison(origin_place_id=origin["place_id"], destination_place_id=dest["place_id"],
+                          destination_name=dest["name"], depart_at=iso(at), options=options,
+                          fastest=best.mode if best else None, fastest_min=best.duration_min if best else None,
+                          fastest_arrive_at=best.arrive_at if best else None)
 
 
 # ----- closures and transit -----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
+    PLACE,
     ListId,
     Note,
     PlaceId,
@@ -29,6 +30,8 @@ tools = Toolset("saved")
 
 MAX_LISTS = 20
 MAX_LIST_PLACES = 100
+# where a person lives or works: an apartment building or an office (a home must be a residence)
+AddressPlaceId = PLACE.where("category IN ('residential', 'office') AND status != 'permanently_closed'")
 ListName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 
 
@@ -70,12 +73,13 @@ def get_profile(ctx: Ctx) -> Profile:
     "Your {label} is now {place_id}.",
     "Done: I saved {place_id} as your {label}.",
 ])
-def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceId) -> Profile:
+def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: AddressPlaceId) -> Profile:
     """Set the user's home or work to a place; routes without an origin start from home.
 
     Args:
         label: 'home' or 'work'.
-        place_id: ID of the place, such as 'PLC-10089' (an apartment building, an office, ...).
+        place_id: ID of the place, such as 'PLC-10089': home is a residential building, work any
+            place (an office, a shop, ...).
 
     Returns:
         The updated profile.
@@ -83,10 +87,15 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: PlaceI
     Raises:
         not_found: no place has that ID.
         place_closed: the place has closed permanently.
+        not_residential: home was set to a place that is not a residential building.
         no_change: that place is already the user's `label`.
     """
     row = place_row(ctx, place_id)
     require_not_gone(row)
+    if label == "home" and row["category"] != "residential":
+        raise ToolError("not_residential", f"{row['name']} is a {row['category'].replace('_', ' ')} place, "
+                        "not a residential building.",
+                        hint="Home is where the user lives: search_places with category='residential'.")
     column = f"{label}_place_id"
     if profile(ctx)[column] == place_id:
         raise ToolError("no_change", f"{row['name']} is already your {label}.", hint="Nothing to do.")
@@ -182,8 +191,9 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
     "Saved {result.place_name} to {result.list_name}.",
     "Done: {result.place_name} is on {result.list_name}, which now has {result.place_count} places.",
 ], values={
-    "note": ["Great for brunch", "Try the tasting menu", "Quiet in the mornings", "Good for groups",
-        "Book ahead on weekends", "Free parking nearby", "Open late"],
+    # notes that fit any place on a list (a pharmacy as well as a restaurant)
+    "note": ["Recommended by a friend", "Worth a visit", "Quiet in the mornings", "Free parking nearby",
+        "Near the subway", "Go on a weekday", "Check it out next time"],
 })
 def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note: Note | None = None) -> SaveResult:
     """Save a place to one of the user's lists (default: Favorites), with an optional note.

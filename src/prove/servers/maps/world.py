@@ -180,6 +180,12 @@ def locate(city: dict[str, Any], street: dict[str, Any], block: int, frac: float
             "lat": lat, "lon": lon}
 
 
+def my_place(name: str) -> str:
+    """How the user names their review of a place: by the place, without a leading 'The'
+    ("my Little Kettle review")."""
+    return name[4:] if name.startswith("The ") else name
+
+
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     rng, fake, now = w.rng, w.fake, w.now
     rows: dict[str, list[dict[str, Any]]] = {t: [] for t in (
@@ -231,7 +237,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                 thing = rng.choice(THINGS.get(p["category"], ("service", "place", "staff")))
                 when = now - timedelta(days=rng.randint(1, 400), minutes=rng.randrange(0, 600, 5))
                 rows["reviews"].append({"review_id": w.new_id("REV"), "place_id": p["place_id"],
-                                        "author": _short(fake.person()), "is_mine": 0, "rating": stars,
+                                        "author": _short(fake.person()), "is_mine": 0, "my_place": None, "rating": stars,
                                         "body": template.format(thing=thing), "created_at": iso(when),
                                         "updated_at": None})
 
@@ -250,7 +256,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         template = rng.choice(GOOD if stars >= 4 else MIXED if stars == 3 else BAD)
         thing = rng.choice(THINGS.get(p["category"], ("service",)))
         rows["reviews"].append({"review_id": w.new_id("REV"), "place_id": p["place_id"], "author": _short(person),
-                                "is_mine": 1, "rating": stars, "body": template.format(thing=thing),
+                                "is_mine": 1, "my_place": my_place(p["name"]), "rating": stars,
+                                "body": template.format(thing=thing),
                                 "created_at": iso(now - timedelta(days=rng.randint(3, 200), hours=rng.randint(1, 9))),
                                 "updated_at": None})
 

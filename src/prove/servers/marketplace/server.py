@@ -51,12 +51,16 @@ server = Server(
 )
 
 MemberId = MEMBER.id
+# Another member (a seller to look up): the signed-in member is not their own seller.
+OtherMemberId = MEMBER.where("is_self = 0")
 CategoryId = CATEGORY.id
 ListingId = LISTING.id
 OfferId = OFFER.id
 OrderId = ORDER.id
 _MY_PURCHASE = "buyer_id = (SELECT member_id FROM members WHERE is_self = 1)"
 ShippedPurchaseId = ORDER.where(f"status = 'shipped' AND {_MY_PURCHASE}")
+# A sale of the signed-in member that is paid and waits to be shipped.
+PaidSaleId = ORDER.where("status = 'paid' AND seller_id = (SELECT member_id FROM members WHERE is_self = 1)")
 UnratedPurchaseId = ORDER.where(f"status = 'delivered' AND {_MY_PURCHASE} "
                                 "AND order_id NOT IN (SELECT order_id FROM ratings WHERE order_id IS NOT NULL)")
 PaymentMethodId = PAYMENT_METHOD.id

@@ -15,6 +15,7 @@ from .server import (
     ListingId,
     MemberId,
     MessageId,
+    OtherMemberId,
     OrderId,
     PaymentMethodId,
     RatingId,
@@ -53,6 +54,7 @@ class Account(BaseModel):
     seller_rating: float | None
     seller_rating_count: int
     payment_methods: list[PaymentMethod]
+    payment_methods_text: str = Field(description="the payment methods on one line, the default one marked")
 
 
 class Rating(BaseModel):
@@ -127,6 +129,9 @@ RATING_SQL = ("SELECT r.*, m.username AS rater_username FROM ratings r "
 @tools.tool(effect=READ, asks=[
     "What's my marketplace balance?",
     "Which cards do I have on my marketplace account?",
+], reply=[
+    "Your marketplace balance is ${result.balance}, and you pay with {result.payment_methods_text}.",
+    "You have ${result.balance} on your marketplace balance; your payment methods are {result.payment_methods_text}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in member's account: profile, marketplace balance, seller rating and payment methods.
@@ -150,14 +155,24 @@ def get_account(ctx: Ctx) -> Account:
     return Account(member_id=member_id, username=row["username"], full_name=row["full_name"], email=row["email"],
                    shipping_address=row["shipping_address"], member_since=row["joined_on"], balance=row["balance"],
                    active_listings=row["active"], max_active_listings=row["max_active_listings"],
-                   seller_rating=row["rating"], seller_rating_count=row["rating_count"], payment_methods=methods)
+                   seller_rating=row["rating"], seller_rating_count=row["rating_count"], payment_methods=methods,
+                   payment_methods_text=_methods_text(methods))
+
+
+def _methods_text(methods: list[PaymentMethod]) -> str:
+    """'Visa ending 4242 (your default), PayPal and Discover ending 7542 (expired)'."""
+    parts = [m.label + (" (your default)" if m.is_default else "") + (" (expired)" if m.expired else "")
+             for m in methods]
+    if not parts:
+        return "no saved payment method"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @tools.tool(effect=READ, asks=[
     "Is {member_id} a trustworthy seller? Show their ratings.",
     "Tell me about {member_id}.",
 ])
-def get_seller_profile(ctx: Ctx, member_id: MemberId) -> SellerProfile:
+def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
     """Look up a member's public profile: location, rating, sales and their five latest ratings.
 
     Args:
@@ -235,15 +250,13 @@ def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Fie
 
 @tools.tool(effect=WRITE, asks=[
     "Ask the seller of {listing_id}: {body}",
-    "Reply to {recipient_id} about {listing_id}: {body}",
     "Message the seller of {listing_id} and say '{body}'.",
 ], reply=[
-    "Sent your message about {listing_id} to {result.recipient_username}.",
-    "Done: {result.recipient_username} has your message.",
+    "Sent your message to {result.recipient_username}: '{body}'",
+    "Done: {result.recipient_username} has your message about '{result.listing_title}'.",
 ], values={"body": ["Is this still available?", "Would you ship to Denver?", "Can you send a photo of the back?",
-                    "Does it come with the original charger?", "Thanks, I'll ship it tomorrow morning.",
-                    "Is the price negotiable?", "Yes, it's still available.",
-                    "Could you combine shipping if I buy two?"]})
+                    "Does it come with the original box?", "Is the price negotiable?",
+                    "Could you combine shipping if I buy two?", "Are there any scratches not shown in the photos?"]})
 def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max_length=2000)],
                  recipient_id: MemberId | None = None) -> Message:
     """Send a message about a listing: to its seller, or, on the member's own listing, to an interested member.
@@ -312,7 +325,7 @@ def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> Me
     Ask("Show the messages I've received.", direction="received"),
     Ask("What messages have I sent?", direction="sent"),
 ])
-def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: MemberId | None = None,
+def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: OtherMemberId | None = None,
                   direction: Literal["all", "received", "sent"] = "all", limit: Limit = 20) -> MessageList:
     """List messages the signed-in member sent or received, newest first.
 

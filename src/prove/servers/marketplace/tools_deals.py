@@ -16,7 +16,7 @@ from .server import (
     Offer,
     OfferId,
     Order,
-    OrderId,
+    PaidSaleId,
     PaymentMethodId,
     ShippedPurchaseId,
     charge,
@@ -236,8 +236,10 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
     Ask("Counter {offer_id} at ${counter_amount}.", action="counter"),
     Ask("Say yes to {offer_id}, I'll sell at that price.", action="accept"),
 ], reply=[
-    "Done: the offer on '{result.offer.listing_title}' is now {result.offer.status}.",
-    "I've answered {offer_id}; it's {result.offer.status}.",
+    Ask("Accepted {offer_id}: '{result.offer.listing_title}' sells for ${result.offer.amount}.", action="accept"),
+    Ask("Done: you accepted the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="accept"),
+    Ask("Rejected {offer_id}, the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="reject"),
+    Ask("Countered {offer_id} at ${counter_amount}; the buyer can take it or leave it.", action="counter"),
 ])
 def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "reject", "counter"],
                      counter_amount: Amount | None = None) -> OfferResponse:
@@ -376,8 +378,14 @@ def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
 ], reply=[
     "Marked {order_id} as shipped with {carrier}, tracking {tracking_number}.",
     "Done: the buyer can track {order_id} with {tracking_number}.",
-])
-def mark_order_shipped(ctx: Ctx, order_id: OrderId, carrier: Literal["USPS", "UPS", "FedEx", "DHL"],
+], values={
+    # a carrier with a tracking number in its own format
+    "carrier, tracking_number": [("USPS", "9400111899223344556677"), ("USPS", "9405511206213456789012"),
+                                 ("UPS", "1Z999AA10123456784"), ("UPS", "1Z4F82W90312345678"),
+                                 ("FedEx", "449044304137"), ("FedEx", "794612345678"),
+                                 ("DHL", "1234567890"), ("DHL", "5678901234")],
+})
+def mark_order_shipped(ctx: Ctx, order_id: PaidSaleId, carrier: Literal["USPS", "UPS", "FedEx", "DHL"],
                        tracking_number: Annotated[str, Field(max_length=40)]) -> Order:
     """Mark one of the signed-in member's paid sales as shipped, with the carrier and tracking number.
 

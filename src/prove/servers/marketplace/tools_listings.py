@@ -93,9 +93,10 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
 
 @tools.tool(effect=READ, asks=[
     "Find me a {query} for under ${max_price}.",
-    Ask("Search the marketplace for {query} in {condition} condition, cheapest first.", sort="price_low"),
+    Ask("Show me {condition} listings in {category_id}, cheapest first.", sort="price_low"),
     "What's listed in {category_id} right now?",
-    Ask("Show the newest {query} listings.", sort="newest"),
+    Ask("Show the newest listings in {category_id}.", sort="newest"),
+    Ask("What's the priciest thing listed in {category_id}?", sort="price_high"),
 ])
 def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     min_price: Annotated[float, Field(ge=0)] | None = None,
@@ -248,9 +249,21 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
     "Listed '{listing_title}' for ${price}; the listing is {result.listing_id}.",
     "Done: '{listing_title}' is for sale in {result.category} at ${price}.",
 ], values={
-    "listing_title": ["Vintage Canon AE-1 camera", "IKEA Kallax shelf, white", "Nintendo Switch with two controllers",
-                      "Trek mountain bike, 17-inch frame", "Le Creuset dutch oven", "Lego Millennium Falcon set",
-                      "Road bike helmet, size M", "Kindle Paperwhite (11th gen)"],
+    # An item goes with its category (the world's categories, in CATALOG order) and a price that fits it.
+    "category_id, listing_title, price": [
+        ("CAT-10001", "Kindle Paperwhite (11th gen)", 85.0), ("CAT-10001", "Bose QuietComfort 35 II headphones", 120.0),
+        ("CAT-10002", "Vintage Canon AE-1 camera", 180.0), ("CAT-10002", "GoPro HERO9 with two batteries", 150.0),
+        ("CAT-10003", "Fender Squier Stratocaster, sunburst", 160.0),
+        ("CAT-10003", "Yamaha FG800 acoustic guitar", 140.0),
+        ("CAT-10004", "Nintendo Switch with two controllers", 220.0), ("CAT-10004", "PlayStation 4 Slim 1TB", 150.0),
+        ("CAT-10005", "Le Creuset dutch oven, 5.5 qt", 190.0), ("CAT-10005", "Instant Pot Duo, 6 qt", 45.0),
+        ("CAT-10006", "IKEA Kallax shelf, white", 60.0), ("CAT-10006", "Mid-century walnut side table", 95.0),
+        ("CAT-10007", "Binder of 1990s Pokemon cards", 75.0), ("CAT-10007", "Signed 1998 Yankees baseball", 130.0),
+        ("CAT-10008", "Trek mountain bike, 17-inch frame", 350.0), ("CAT-10008", "Road bike helmet, size M", 35.0),
+        ("CAT-10009", "Levi's 501 jeans, 32x32", 30.0), ("CAT-10009", "North Face puffer jacket, women's M", 90.0),
+        ("CAT-10010", "Harry Potter hardcover box set", 65.0), ("CAT-10010", "The Lord of the Rings, boxed set", 40.0),
+        ("CAT-10011", "Lego Millennium Falcon set", 120.0), ("CAT-10011", "Wooden train set, 80 pieces", 35.0),
+        ("CAT-10012", "Sterling silver hoop earrings", 45.0), ("CAT-10012", "Fossil chronograph watch", 70.0)],
     "description": ["Works perfectly, light scratches on the back.", "Barely used, comes with the original box.",
                     "Smoke-free home; pickup or shipping.", "All parts included, manual missing.",
                     "Selling because I upgraded.", "Sold as-is for parts; does not power on."],
@@ -309,13 +322,15 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Drop the price of {listing_id} to ${price}.",
+    "Change the price of {listing_id} to ${price}.",
     "Change {listing_id}: price ${price}, shipping ${shipping_cost}.",
     Ask("Stop accepting offers on {listing_id}.", accepts_offers=False),
     Ask("Let buyers make offers on {listing_id}.", accepts_offers=True),
 ], reply=[
-    "Updated {listing_id}; it's listed at ${result.price} now.",
-    "Done: '{result.title}' is saved with your changes.",
+    Ask("Done: buyers can no longer make offers on {listing_id}; it stays at ${result.price}.", accepts_offers=False),
+    Ask("Done: buyers can make offers on {listing_id} now.", accepts_offers=True),
+    "Updated {listing_id}; it's listed at ${result.price} with ${result.shipping_cost} shipping now.",
+    "Done: '{result.title}' now sells for ${result.price}, plus ${result.shipping_cost} shipping.",
 ], values={
     "listing_title": ["Vintage Canon AE-1 camera, with 50mm lens", "Nintendo Switch bundle", "Trek bike, price drop",
                       "Kindle Paperwhite, like new"],

@@ -71,6 +71,8 @@ TransferId = TRANSFER.id
 
 # Subsets of a kind for tools that act on only some of its rows (the sampler offers only those).
 PersonId = USER.where("kind = 'person'")
+# Who the member's freelance business bills: people and the businesses that are its clients.
+ClientId = USER.where("kind = 'person' OR category = 'Client'")
 ContactId = USER.where("is_contact = 1")
 NonContactId = USER.where("is_contact = 0")
 BankId = FUNDING_SOURCE.where("kind = 'bank_account'")

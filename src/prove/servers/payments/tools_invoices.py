@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money, parse_date
 
 from .server import (
+    ClientId,
     INVOICE_SQL,
     Invoice,
     InvoiceId,
@@ -43,10 +44,21 @@ class LineItem(BaseModel):
 ], reply=[
     "Invoice {result.invoice_id} for ${result.amount} is on its way to {customer_id}, due {result.due_date}.",
     "I've billed {customer_id} ${result.amount} (invoice {result.invoice_id}).",
-], values={"title": ["Website redesign, phase 1", "March photography sessions", "Logo and brand kit",
-                     "Tutoring, spring term", "Event catering deposit", "Monthly bookkeeping",
-                     "Garden design consultation", "Wedding video editing"]})
-def create_invoice(ctx: Ctx, customer_id: UserId, items: Annotated[list[LineItem], Field(min_length=1, max_length=20)],
+], values={
+    # The member's trade differs by world (photography, web design, tutoring, training, pet care):
+    # line items and titles that any of them bills, each title with its items.
+    "items, title": [
+        ([{"description": "Travel fee", "quantity": 1.0, "unit_price": 40.0}], "Travel fee, March"),
+        ([{"description": "Rush fee", "quantity": 1.0, "unit_price": 50.0},
+          {"description": "Additional hour", "quantity": 2.0, "unit_price": 65.0}], "Rush job, March 2026"),
+        ([{"description": "Additional hour", "quantity": 3.0, "unit_price": 60.0}], "Extra hours in March"),
+        ([{"description": "Materials and supplies", "quantity": 1.0, "unit_price": 35.0},
+          {"description": "Travel fee", "quantity": 1.0, "unit_price": 25.0}], "Materials and travel"),
+        ([{"description": "Cancellation fee (less than 24 hours notice)", "quantity": 1.0, "unit_price": 45.0}],
+         "Late cancellation"),
+    ],
+})
+def create_invoice(ctx: Ctx, customer_id: ClientId, items: Annotated[list[LineItem], Field(min_length=1, max_length=20)],
                    due_date: str, title: Text | None = None) -> Invoice:
     """Create and send an invoice to a client for work done by the member's business.
 
@@ -136,6 +148,9 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     "Show me {invoice_id}.",
     "Has {invoice_id} been paid?",
     "How many reminders have gone out for {invoice_id}?",
+], reply=[
+    "{result.title}, ${result.amount} to {result.customer_name}, is {result.status}; it was due {result.due_date}, "
+    "and reminders sent so far: {result.reminders_sent}.",
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.

@@ -45,6 +45,12 @@ from .server import (
 )
 from .world import REFUND_WINDOW_DAYS
 
+# A note with an amount that fits it (a coffee is a few dollars, a share of rent hundreds).
+NOTE_AMOUNTS = [("Dinner at Luigi's", 42.5), ("Dinner at Luigi's", 35.0), ("Rent for March", 650.0),
+                ("Rent for March", 825.0), ("Concert tickets", 85.0), ("Groceries", 38.2), ("Groceries", 24.75),
+                ("Uber home", 18.4), ("Birthday gift for Sam", 25.0), ("Utilities split", 47.3), ("Coffee", 4.5),
+                ("Coffee", 6.25), ("Book club snacks", 12.0), ("Gas money for the road trip", 30.0)]
+
 tools = Toolset("payments")
 
 
@@ -56,17 +62,15 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
 @tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
-    "Send {user_id} {amount} for {note} using {source_id}.",
+    "Send {user_id} ${amount} for {note} using {source_id}.",
     Ask("Pay {user_id} ${amount} for '{note}' and keep it private.", audience="private"),
     Ask("Send ${amount} to {user_id} for {note}, and share it publicly.", audience="public"),
 ], reply=[
     "Sent ${result.payment.amount} to {user_id}; your balance is ${result.balance}.",
     "Paid {user_id} ${result.payment.amount} for '{result.payment.note}'. You can send "
     "${result.remaining_this_week} more this week.",
-], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
-                    "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
-                    "Gas money for the road trip"]})
-def send_payment(ctx: Ctx, user_id: UserId, amount: Amount, note: Note, source_id: SourceId | None = None,
+], values={"note, amount": NOTE_AMOUNTS})
+def send_payment(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note, source_id: SourceId | None = None,
                  audience: Audience = "friends") -> PaymentReceipt:
     """Send money to another member, a person or a business. Payments cannot be cancelled.
 
@@ -160,6 +164,9 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
     "Show me {payment_id}.",
     "Can I still refund {payment_id}?",
     "Who was {payment_id} with, and what was it for?",
+], reply=[
+    "That payment ({result.direction}) was ${result.amount} with {result.counterparty_name} for '{result.note}'; "
+    "it is {result.status}, and ${result.refundable_amount} of it can still be refunded.",
 ])
 def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.
@@ -254,9 +261,7 @@ def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | Non
 ], reply=[
     "Requested ${result.amount} from {user_id} for '{result.note}'.",
     "Your request {result.request_id} for ${result.amount} is waiting on {user_id}.",
-], values={"note": ["Dinner at Luigi's", "Rent for March", "Concert tickets", "Groceries", "Uber home",
-                    "Birthday gift for Sam", "Utilities split", "Coffee", "Book club snacks",
-                    "Gas money for the road trip"]})
+], values={"note, amount": NOTE_AMOUNTS})
 def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Request:
     """Ask another person to pay the member; they can pay or decline it.
 

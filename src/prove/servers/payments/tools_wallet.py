@@ -52,6 +52,11 @@ Pin = Annotated[str, Sensitive(), StringConstraints(max_length=20)]
     "What's my balance?",
     "How much money is in my wallet, and how much more can I send this week?",
     "Do I have requests waiting on me?",
+    "What's my default bank or card?",
+], reply=[
+    "Your balance is ${result.balance} and you can send ${result.remaining_this_week} more this week. Requests "
+    "waiting on you: {result.pending_incoming_requests}. Your default payment method is "
+    "{result.default_source_name}.",
 ])
 def get_wallet(ctx: Ctx) -> Wallet:
     """Get the member's wallet: balance, default funding source, weekly limit use and what is pending.
@@ -106,7 +111,7 @@ def get_limits(ctx: Ctx) -> Limits:
 @tools.tool(effect=READ, asks=[
     "Which bank accounts and cards are linked to my wallet?",
     Ask("Show all my payment methods, even the ones I removed.", include_removed=True),
-    "What's my default bank or card?",
+    "What payment methods do I have?",
 ])
 def list_funding_sources(ctx: Ctx, include_removed: bool = False) -> FundingSourceList:
     """List the bank accounts and cards linked to the wallet.

@@ -65,6 +65,8 @@ PurchaseId = PURCHASE.id
 ActivityId = POINTS_ACTIVITY.id
 # Subsets a tool accepts, so that sampled calls name rows it can act on.
 OpenStoreId = STORE.where("status = 'open'")
+# A new home store: an open store that is not the home store already.
+OtherOpenStoreId = STORE.where("status = 'open' AND store_id NOT IN (SELECT home_store_id FROM customers)")
 PickupStoreId = STORE.where("status = 'open' AND offers_pickup = 1")
 ActiveReservationId = RESERVATION.where("status = 'active'")
 AvailableCertificateId = CERTIFICATE.where("status = 'available'")

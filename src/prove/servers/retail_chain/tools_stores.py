@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -15,7 +15,7 @@ from .server import (
     WEEKDAYS,
     CustomerId,
     Limit,
-    OpenStoreId,
+    OtherOpenStoreId,
     ProductId,
     StoreId,
     is_open,
@@ -64,6 +64,9 @@ class Store(StoreSummary):
     tax_rate: float = Field(description="Sales tax percent charged at this store.")
     weekly_hours: list[DayHours]
     products_carried: int
+    open_status: str = Field(description="Whether it is open now and until when, or when it opens next, in words.")
+    hours_text: str = Field(description="The weekly opening hours on one line, such as 'Monday to Saturday "
+                                        "9 AM-9 PM, Sunday 10 AM-6 PM'.")
 
 
 class ProductSummary(BaseModel):
@@ -102,6 +105,7 @@ class StockList(BaseModel):
     product_name: str
     stores: list[StoreStock]
     total: int
+    stores_text: str = Field(description="The stores on one line with their units and price, or 'none'.")
 
 
 class PriceCheck(BaseModel):
@@ -116,6 +120,7 @@ class PriceCheck(BaseModel):
     tax_rate: float
     price_with_tax: float
     available: int
+    clearance_note: str = Field(description="Whether it is on clearance and how much that saves, in words.")
 
 
 class HomeStore(BaseModel):
@@ -135,6 +140,49 @@ def _summary(ctx: Ctx, row, home: str) -> StoreSummary:  # noqa: ANN001 - a sqli
                         status_note=row["status_note"], offers_pickup=bool(row["offers_pickup"]), open_now=open_now,
                         hours_today=today_hours(hours, now) if row["status"] == "open" else "closed",
                         next_opening=iso(nxt) if nxt else None, is_home_store=row["store_id"] == home)
+
+
+def _clock(hhmm: str) -> str:
+    """'21:00' -> '9 PM', '09:30' -> '9:30 AM'."""
+    hour, minute = int(hhmm[:2]), int(hhmm[3:5])
+    text = str(hour % 12 or 12) + (f":{minute:02d}" if minute else "")
+    return f"{text} {'AM' if hour < 12 else 'PM'}"
+
+
+def hours_text(hours: dict[int, tuple[str, str]]) -> str:
+    """The week's hours as a person says them, runs of days with the same hours together."""
+    runs: list[tuple[int, int, tuple[str, str] | None]] = []
+    for d in range(7):
+        h = hours.get(d)
+        if runs and runs[-1][2] == h:
+            runs[-1] = (runs[-1][0], d, h)
+        else:
+            runs.append((d, d, h))
+    if len(runs) == 1 and runs[0][2]:
+        return f"every day {_clock(runs[0][2][0])}-{_clock(runs[0][2][1])}"
+    same: dict[tuple[str, str], list[str]] = {}  # runs with the same hours said together
+    closed = []
+    for first, last, h in runs:
+        join = " and " if last == first + 1 else " to "
+        days = WEEKDAYS[first] if first == last else f"{WEEKDAYS[first]}{join}{WEEKDAYS[last]}"
+        (same.setdefault(h, []) if h else closed).append(days)
+    parts = [f"{' and '.join(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
+    return ", ".join(parts + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
+
+
+def open_status(row, hours: dict[int, tuple[str, str]], now: datetime) -> str:  # noqa: ANN001 - a sqlite3.Row
+    """'open now, until 9 PM', 'closed now, opening Tuesday at 9 AM' or 'temporarily closed (...)'."""
+    if row["status"] != "open":
+        note = (row["status_note"] or "").rstrip(".")
+        return "temporarily closed" + (f" {note[7:]}" if note.startswith("Closed ") else f" ({note})" if note else "")
+    if is_open(row, hours, now):
+        return f"open now, until {_clock(hours[now.weekday()][1])}"
+    nxt = next_opening(row, hours, now)
+    if nxt is None:
+        return "closed now"
+    when = "today" if nxt.date() == now.date() else "tomorrow" if nxt.date() == now.date() + timedelta(days=1) \
+        else WEEKDAYS[nxt.weekday()]
+    return f"closed now, opening {when} at {_clock(nxt.strftime('%H:%M'))}"
 
 
 def _home(ctx: Ctx) -> str:
@@ -191,6 +239,10 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
     "What are the opening hours of {store_id}?",
     "Is {store_id} open right now?",
     "Give me the address and phone number of {store_id}.",
+], reply=[
+    "{result.name} ({result.address}, {result.phone}) is {result.open_status}. Its hours are {result.hours_text}.",
+    "{result.name} is {result.open_status}; the hours are {result.hours_text}. It's at {result.address}, and the "
+    "phone number is {result.phone}.",
 ])
 def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     """Look up one store: address, phone, weekly opening hours, whether it is open now, pickup and tax.
@@ -211,7 +263,8 @@ def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     week = [DayHours(day=WEEKDAYS[d], opens=hours[d][0] if d in hours else None,
                      closes=hours[d][1] if d in hours else None) for d in range(7)]
     return Store(**_summary(ctx, row, _home(ctx)).model_dump(), tax_rate=row["tax_rate"], weekly_hours=week,
-                 products_carried=carried)
+                 products_carried=carried, open_status=open_status(row, hours, ctx.now()),
+                 hours_text=hours_text(hours))
 
 
 @tools.tool(effect=READ, asks=[
@@ -282,6 +335,9 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     Ask("Which stores have {product_id} in stock?", in_stock_only=True),
     "Is {product_id} available anywhere in {city}?",
     Ask("Which stores carry {product_id} at all, even the ones out of stock?", in_stock_only=False),
+], reply=[
+    Ask("Stores with {result.product_name} in stock: {result.stores_text}.", in_stock_only=True),
+    Ask("Stores that carry {result.product_name}: {result.stores_text}.", in_stock_only=False),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
@@ -317,13 +373,28 @@ def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
     out = [StoreStock(store_id=r["store_id"], store_name=r["name"], city=r["city"], available=r["available"],
                       price=r["price"], on_clearance=bool(r["clearance"]), offers_pickup=bool(r["offers_pickup"]),
                       open_now=is_open(r, weekly_hours(ctx, r["store_id"]), now)) for r in rows]
-    return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out))
+    return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out),
+                     stores_text=_stores_text(out))
+
+
+def _stores_text(stores: list[StoreStock]) -> str:
+    """'Harbor Supply Co. Proctor (5 at $24.00) and Harbor Supply Co. Westside (none left, $24.00)'."""
+    if not stores:
+        return "none"
+    parts = [f"{st.store_name} ({st.available} at ${st.price:.2f})" if st.available
+             else f"{st.store_name} (none left, ${st.price:.2f})" for st in stores]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @tools.tool(effect=READ, asks=[
     "How much is {product_id} at {store_id}?",
     "Price check: {product_id} at {store_id}. Is it on clearance?",
     "What would {product_id} cost me with tax at {store_id}?",
+], reply=[
+    "{result.product_name} is ${result.store_price} at {result.store_name}; {result.clearance_note}. With tax it "
+    "comes to ${result.price_with_tax}.",
+    "At {result.store_name}, {result.product_name} costs ${result.store_price} (${result.price_with_tax} with "
+    "tax); {result.clearance_note}.",
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
     """Check a product's shelf price at one store, against the list price, with tax and stock.
@@ -343,11 +414,14 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
     product = ctx.get("product", product_id)
     store = ctx.get("store", store_id)
     row = units(ctx, store, product)
+    saving = money(product["list_price"] - row["price"])
+    note = (f"it's on clearance, ${saving:.2f} off the ${product['list_price']:.2f} list price" if row["clearance"]
+            else "it isn't on clearance")
     return PriceCheck(product_id=product_id, product_name=product["name"], store_id=store_id,
                       store_name=store["name"], list_price=product["list_price"], store_price=row["price"],
                       on_clearance=bool(row["clearance"]), savings=money(product["list_price"] - row["price"]),
                       tax_rate=store["tax_rate"], price_with_tax=money(row["price"] * (1 + store["tax_rate"] / 100)),
-                      available=row["available"] if store["status"] == "open" else 0)
+                      available=row["available"] if store["status"] == "open" else 0, clearance_note=note)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -357,7 +431,7 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
     "Done: {store_id} is now your home store.",
     "I've set your home store to {result.home_store_name}.",
 ])
-def set_home_store(ctx: Ctx, store_id: OpenStoreId) -> HomeStore:
+def set_home_store(ctx: Ctx, store_id: OtherOpenStoreId) -> HomeStore:
     """Set the customer's home store, the one shown first and used for store news.
 
     Args:

@@ -213,7 +213,7 @@ class _Builder:
         until = date(2026, 3, 16) + timedelta(days=rng.randint(10, 40))
         closed["status"] = "temporarily_closed"
         closed["status_note"] = rng.choice(("Closed for remodeling", "Closed after water damage",
-                                            "Closed for a floor reset")) + f" until {until.isoformat()}."
+                                            "Closed for a floor reset")) + f" until {until:%B} {until.day}."
         self.chain = chain
 
     def build_products(self) -> None:

@@ -186,6 +186,35 @@ class Order(BaseModel):
     cancelled_at: str | None
     cancel_reason: str | None
     returns: list[Return]
+    progress: str = Field(description="where the order stands and until when it can be returned, on one line")
+
+
+def _day(value: str, today: date) -> str:
+    d = date.fromisoformat(value[:10])
+    return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+
+def progress(o: sqlite3.Row, returnable: bool, today: date) -> str:
+    """Where an order stands, as a person says it: 'it was delivered on March 3, and you can return it until
+    April 2'."""
+    if o["status"] == "cancelled":
+        return f"it was cancelled on {_day(o['cancelled_at'], today)}, so there is nothing to return"
+    if o["status"] == "placed":
+        where = f"it's waiting to ship and should arrive by {_day(o['estimated_delivery'], today)}"
+    elif o["status"] == "shipped":
+        where = (f"it's on its way with {o['carrier']} (tracking {o['tracking_number']}) and should arrive by "
+                 f"{_day(o['estimated_delivery'], today)}")
+    else:
+        where = f"it was delivered on {_day(o['delivered_at'], today)}" + (
+            f" ({o['carrier']}, tracking {o['tracking_number']})" if o["carrier"] else "")
+    if not returnable:
+        return f"{where}; it was a final sale, so it can't be returned"
+    by = return_by(o)
+    if by is None:
+        return f"{where}, and you can return it up to {RETURN_WINDOW_DAYS} days after it arrives"
+    if by < today:
+        return f"{where}, and its return window closed on {_day(by.isoformat(), today)}"
+    return f"{where}, and you can return it until {_day(by.isoformat(), today)}"
 
 
 def return_by(order: sqlite3.Row) -> date | None:
@@ -226,7 +255,8 @@ def load_order(ctx: Ctx, order_id: str) -> Order:
                  coupon_code=o["coupon_code"], shipping_fee=o["shipping_fee"], store_credit_used=o["store_credit_used"],
                  total_charged=o["total_charged"], estimated_delivery=o["estimated_delivery"], carrier=o["carrier"],
                  tracking_number=o["tracking_number"], shipped_at=o["shipped_at"], delivered_at=o["delivered_at"],
-                 cancelled_at=o["cancelled_at"], cancel_reason=o["cancel_reason"], returns=returns)
+                 cancelled_at=o["cancelled_at"], cancel_reason=o["cancel_reason"], returns=returns,
+                 progress=progress(o, any(i.returnable for i in items), ctx.today()))
 
 
 def ship(ctx: Ctx, order_id: str, at: datetime) -> None:

@@ -79,6 +79,7 @@ class PaymentMethod(BaseModel):
 class PaymentMethodList(BaseModel):
     payment_methods: list[PaymentMethod]
     total: int
+    cards_text: str = Field(description="the cards on one line, the default and the expired ones marked")
 
 
 class PaymentSecrets(BaseModel):
@@ -124,7 +125,12 @@ def _card(ctx: Ctx, row: sqlite3.Row) -> PaymentMethod:
 def _cards(ctx: Ctx) -> PaymentMethodList:
     rows = ctx.db.execute("SELECT * FROM payment_methods WHERE status = 'active' "
                           "ORDER BY is_default DESC, payment_method_id").fetchall()
-    return PaymentMethodList(payment_methods=[_card(ctx, r) for r in rows], total=len(rows))
+    cards = [_card(ctx, r) for r in rows]
+    parts = [c.nickname + (" (your default)" if c.is_default else "") + (" (expired)" if c.expired else "")
+             for c in cards]
+    text = ("no saved card" if not parts else parts[0] if len(parts) == 1
+            else ", ".join(parts[:-1]) + " and " + parts[-1])
+    return PaymentMethodList(payment_methods=cards, total=len(rows), cards_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -184,9 +190,9 @@ def list_addresses(ctx: Ctx) -> AddressList:
     "recipient": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"],
     "street": ["742 Maple Avenue, Apt 3", "18 Harbor Street", "1200 Pine Road, Floor 4", "55 Elm Court",
                "9 Lakeview Drive", "310 Market Street, Suite 200"],
-    "city": ["Portland", "Seattle", "Austin", "Denver", "Chicago", "Boston"],
-    "region": ["OR", "WA", "TX", "CO", "IL", "MA"],
-    "postal_code": ["97205", "98101", "78701", "80202", "60601", "02108"],
+    # a city with its state and one of its ZIP codes
+    "city, region, postal_code": [("Portland", "OR", "97205"), ("Seattle", "WA", "98101"), ("Austin", "TX", "78701"),
+                                  ("Denver", "CO", "80202"), ("Chicago", "IL", "60601"), ("Boston", "MA", "02108")],
 })
 def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text, region: Region,
                 postal_code: str, phone: Annotated[str, Field(max_length=30)] | None = None,
@@ -233,7 +239,7 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
     "I moved out, remove {address_id} from my account.",
     "Please get rid of {address_id}; I don't ship there anymore.",
 ], reply=[
-    "Removed {address_id}; you have {result.total} saved addresses left.",
+    "Removed {address_id}. Saved addresses left on your account: {result.total}.",
     "Done: {address_id} is deleted from your account.",
 ])
 def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
@@ -268,6 +274,9 @@ def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
     "Which cards do I have saved?",
     "Show my payment methods and whether any have expired.",
     "What's my default card?",
+], reply=[
+    "Your saved cards: {result.cards_text}.",
+    "You have {result.cards_text} on file.",
 ])
 def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     """List the customer's saved cards, the default first (full numbers are never shown).
@@ -345,7 +354,7 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
     "Delete {payment_method_id}, it's expired.",
     "I don't use {payment_method_id} anymore; take it off my saved cards.",
 ], reply=[
-    "Removed {payment_method_id}; {result.total} cards remain on your account.",
+    "Removed {payment_method_id}. Cards still on your account: {result.total}.",
     "Done: {payment_method_id} is no longer saved.",
 ])
 def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMethodList:

@@ -61,6 +61,8 @@ class Cart(BaseModel):
     store_credit: float = Field(description="store credit the customer can use at checkout")
     free_shipping_remaining: float = Field(description="spend this much more for free standard shipping")
     warnings: list[str]
+    shipping_note: str = Field(description="what standard shipping costs and how far the cart is from free "
+                                           "shipping, in words")
 
 
 class Coupon(BaseModel):
@@ -167,7 +169,10 @@ def cart_model(ctx: Ctx) -> Cart:
                 coupon_code=t.coupon["code"] if t.coupon else None,
                 coupon_description=t.coupon["description"] if t.coupon else None, discount=t.discount,
                 shipping_fee=fee, amount_due=money(t.subtotal - t.discount + fee), store_credit=credit,
-                free_shipping_remaining=gap, warnings=t.warnings)
+                free_shipping_remaining=gap, warnings=t.warnings,
+                shipping_note="there is nothing to ship yet" if not items
+                else "standard shipping is free" if fee == 0
+                else f"standard shipping is ${fee:.2f}, and ${gap:.2f} more would make it free")
 
 
 def _stock_check(row: sqlite3.Row, wanted: int) -> None:
@@ -193,6 +198,9 @@ def _in_cart(ctx: Ctx, variant_id: str) -> sqlite3.Row:
     "What's in my cart?",
     "How much is my cart going to cost, shipping included?",
     "How much more do I need for free shipping?",
+], reply=[
+    "Your cart has {result.item_count} items, and ${result.amount_due} is due; {result.shipping_note}.",
+    "You have {result.item_count} items in your cart, ${result.amount_due} due with shipping; {result.shipping_note}.",
 ])
 def view_cart(ctx: Ctx) -> Cart:
     """Show the cart: its lines, subtotal, coupon discount, standard shipping and amount due.
@@ -302,7 +310,7 @@ def update_cart_item(ctx: Ctx, variant_id: CartVariantId, quantity: Annotated[in
     "Take {variant_id} out of the cart, I don't want it anymore.",
     "Drop {variant_id} from my cart.",
 ], reply=[
-    "Took {variant_id} out of your cart; {result.item_count} items remain.",
+    "Took {variant_id} out of your cart, which now holds {result.item_count} items.",
     "Removed {variant_id}. Your cart now comes to ${result.amount_due}.",
 ])
 def remove_from_cart(ctx: Ctx, variant_id: CartVariantId) -> Cart:
@@ -357,8 +365,8 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
     "I have a promo code, {code}. Can you use it?",
     "Use {code} on this order.",
 ], reply=[
-    "Applied {code}: you save ${result.discount}, and ${result.amount_due} is due.",
-    "{code} is on your cart; the discount is ${result.discount}.",
+    "Applied {code} ({result.coupon_description}); ${result.amount_due} is due now, shipping included.",
+    "{code} is on your cart, so ${result.amount_due} is due with shipping.",
 ])
 def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     """Apply a coupon code to the cart, replacing any coupon already applied.

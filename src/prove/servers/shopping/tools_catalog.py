@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import like
 
 from .server import (
+    RETURN_WINDOW_DAYS,
     BoughtProductId,
     BrandId,
     CategoryId,
@@ -74,6 +75,8 @@ class ProductDetail(ProductSummary):
     variants: list[Variant]
     ratings: dict[str, int] = Field(description="number of reviews per star rating, '1' to '5'")
     in_wishlist: bool
+    variant_stock: str = Field(description="the variants on one line, each in stock or sold out")
+    return_policy: str = Field(description="whether and for how long it can be returned, on one line")
 
 
 class Category(BaseModel):
@@ -165,11 +168,12 @@ def _wishlist(ctx: Ctx) -> Wishlist:
 
 @tools.tool(effect=READ, asks=[
     "Search the store for {query}.",
-    "Find {query} under {max_price} dollars rated at least {min_rating} stars.",
-    Ask("Show me the cheapest {query} that are in stock.", sort="price_low", in_stock_only=True),
+    "Find products in {category_id} under {max_price} dollars rated at least {min_rating} stars.",
+    Ask("Show me the cheapest products in {category_id} that are in stock.", sort="price_low", in_stock_only=True),
     "What products does {brand_id} have in {category_id}?",
-    Ask("What are the best-rated {query}?", sort="rating"),
-    Ask("Show me the newest {query}.", sort="newest"),
+    Ask("What are the best-rated products in {category_id}?", sort="rating"),
+    Ask("Show me the newest products from {brand_id}.", sort="newest"),
+    Ask("What's the most expensive thing in {category_id}?", sort="price_high"),
 ])
 def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     brand_id: BrandId | None = None, min_price: Price | None = None, max_price: Price | None = None,
@@ -245,6 +249,9 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     "Tell me more about {product_id}.",
     "What sizes or colours does {product_id} come in, and are they available?",
     "Can I return {product_id} if it doesn't work out?",
+], reply=[
+    "{result.name} starts at ${result.price}. It comes in {result.variant_stock}, and it's {result.return_policy}.",
+    "{result.name} comes in {result.variant_stock}; it's {result.return_policy}. Prices start at ${result.price}.",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
@@ -270,7 +277,20 @@ def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
         counts[str(r["rating"])] = r["n"]
     wished = ctx.db.execute("SELECT 1 FROM wishlist WHERE product_id = ?", (product_id,)).fetchone() is not None
     return ProductDetail(**_summary(row).model_dump(), description=row["description"],
-                         returnable=bool(row["returnable"]), variants=variants, ratings=counts, in_wishlist=wished)
+                         returnable=bool(row["returnable"]), variants=variants, ratings=counts, in_wishlist=wished,
+                         variant_stock=_variant_stock(variants, row["status"]),
+                         return_policy=f"returnable within {RETURN_WINDOW_DAYS} days of delivery" if row["returnable"]
+                         else "a final sale, so it can't be returned")
+
+
+def _variant_stock(variants: list[Variant], status: str) -> str:
+    """The variants as a person lists them: 'Black (in stock), White (sold out) and Navy (in stock)'."""
+    if status != "active":
+        return "no variant you can buy now (it's discontinued)"
+    if len(variants) == 1:
+        return f"one version, {'in stock' if variants[0].in_stock else 'sold out'}"
+    parts = [f"{v.name} ({'in stock' if v.in_stock else 'sold out'})" for v in variants]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @tools.tool(effect=READ, asks=[
@@ -362,12 +382,13 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     "Posted your review '{title}' for {product_id}.",
 ], values={
     "rating, title, body": [
-        (5, "Keeps coffee hot all morning", "Fits my car's cup holder and does not leak."),
-        (5, "Exactly as described", "Arrived quickly and works as advertised."),
+        # words that fit any product (a book, a shirt or a blender): the product is drawn apart from them
+        (5, "Exactly as described", "Arrived quickly and is just what the photos show."),
+        (5, "Love it", "Great quality; I would buy it again."),
         (4, "Great value for the price", "Does the job well; the finish could be a little better."),
-        (3, "Runs a size small", "I had to exchange for a larger size, but the quality is great."),
-        (2, "Disappointing", "It stopped working after two weeks."),
-        (1, "Arrived broken", "The box was crushed and the item was cracked.")],
+        (3, "It's okay", "Fine for the price, but it feels cheaper than I expected."),
+        (2, "Disappointing", "The quality doesn't match the photos."),
+        (1, "Arrived damaged", "The box was crushed and the item inside was damaged.")],
 })
 def write_review(ctx: Ctx, product_id: BoughtProductId, rating: Annotated[int, Field(ge=1, le=5)], title: Text,
                  body: LongText) -> Review:
@@ -453,7 +474,7 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     "I don't want {product_id} on my wishlist anymore.",
 ], reply=[
     "Removed {product_id} from your wishlist.",
-    "{product_id} is off your wishlist; {result.total} items remain.",
+    "{product_id} is off your wishlist, which now holds {result.total} items.",
 ])
 def remove_from_wishlist(ctx: Ctx, product_id: WishedProductId) -> Wishlist:
     """Remove a product from the wishlist.

@@ -99,6 +99,9 @@ def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = Non
     "Where is {order_id}?",
     "Show me the details of {order_id}, including tracking.",
     "Until when can I return the things from {order_id}?",
+], reply=[
+    "I checked {order_id}: {result.progress}.",
+    "Here's where {order_id} stands: {result.progress}.",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Look up one order: items, totals, shipping address, card, tracking and returns.

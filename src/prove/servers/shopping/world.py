@@ -386,7 +386,8 @@ def build_world(w: WorldGen) -> dict[str, Any]:
         ("FREESHIP", "Free standard shipping, no minimum", "free_shipping", 0.0, 0.0, None, "2026-06-30", None),
         (f"{cat_word}25", f"25% off {coupon_cat} items, minimum $50 in {coupon_cat}", "percent", 25.0, 50.0,
          cat_ids[coupon_cat], "2026-04-30", None),
-        ("WINTER30", "30% off winter styles", "percent", 30.0, 60.0, cat_ids["Clothing"], "2026-02-28", None),
+        ("WINTER30", "30% off Clothing items, minimum $60 in Clothing", "percent",
+         30.0, 60.0, cat_ids["Clothing"], "2026-02-28", None),
         ("HOLIDAY10", "$10 off orders of $50 or more", "fixed", 10.0, 50.0, None, "2026-01-05", None),
     ]
     for code, desc, kind, value, minimum, cat, expires, used in coupons:

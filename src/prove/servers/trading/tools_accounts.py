@@ -87,6 +87,9 @@ def list_accounts(ctx: Ctx) -> AccountList:
     "How much buying power do I have in {account_id}?",
     "Give me a summary of {account_id}.",
     "How much is {account_id} worth, and how is it doing today?",
+], reply=[
+    "{result.name} is worth ${result.total_value} (${result.positions_value} in positions, ${result.cash} in cash); "
+    "today's change is ${result.day_change}, and the buying power is ${result.buying_power}.",
 ])
 def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     """Get one account's balances: cash, buying power, value of positions, gains and day change.

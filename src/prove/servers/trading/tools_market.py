@@ -114,6 +114,8 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
 @tools.tool(effect=READ, asks=[
     "How has {ticker} done over the last {days} trading days?",
     "Show me the daily closing prices of {ticker}.",
+], reply=[
+    "Over the last {result.total} closes, {result.name} moved {result.change_percent}% from the first to the last.",
 ])
 def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1, le=90)] = 10) -> PriceHistory:
     """Get the closing prices of a security over its most recent completed sessions.
@@ -153,6 +155,9 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     "Is the stock market open right now?",
     "When does the market open next?",
     "Can I still place a market order today?",
+], reply=[
+    "Session now: {result.session}. Open for market orders: {result.is_open}. Closes: {result.closes_at}. "
+    "Next open: {result.next_open}.",
 ])
 def get_market_status(ctx: Ctx) -> MarketStatus:
     """Say whether the market is open now, which session it is in and when it next opens or closes.

@@ -29,7 +29,7 @@ from .server import (
     security,
     settle,
 )
-from .world import market_clock, next_open
+from .world import UNIVERSE, market_clock, next_open
 
 tools = Toolset("orders")
 
@@ -44,7 +44,14 @@ tools = Toolset("orders")
 ], reply=[
     "Your order to {side} {quantity} shares of {ticker} is {result.status}: {result.order_id}.",
     "Done: order {result.order_id} is {result.status}.",
-])
+], values={
+    # A limit price on the side of the market a resting order waits on, some way from it: a
+    # world's quote is within 0.87 to 1.17 times the security's typical price for nine in ten
+    # securities, so a buy at 0.85 times it waits below the market and a sell at 1.2 times it
+    # above, in all but a few (which fill at once, as a marketable limit order does).
+    "ticker, side, limit_price": [(t[0], "buy", round(t[5] * 0.85, 2)) for t in UNIVERSE]
+                                 + [(t[0], "sell", round(t[5] * 1.2, 2)) for t in UNIVERSE],
+})
 def place_order(ctx: Ctx, account_id: AccountId, ticker: Ticker, side: Side, quantity: Quantity,
                 order_type: OrderType = "market", limit_price: Price | None = None,
                 time_in_force: TimeInForce = "day") -> Order:

@@ -35,7 +35,7 @@ from .server import (
     security,
     settle,
 )
-from .world import market_clock
+from .world import UNIVERSE, market_clock
 
 tools = Toolset("watchlists")
 
@@ -71,13 +71,11 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
     "Create a watchlist called {name}.",
     "Start a new watchlist named {name} with {tickers} on it.",
 ], reply=[
-    "Created the {result.name} watchlist with {result.count} securities.",
+    "Created the {result.name} watchlist with {result.count} tickers on it.",
     "Done: your watchlist {name} is ready.",
 ], values={
-    "name": [
-        "Tech", "Dividend income", "Energy", "Long-term holds", "ETFs to research", "Earnings this week",
-        "Healthcare", "Growth ideas",
-    ],
+    # The tickers of a new list are drawn from the world: names that fit any of them.
+    "name": ["Shortlist", "Ideas for March", "To research", "Watching closely", "Next buys", "Maybe later"],
 })
 def create_watchlist(ctx: Ctx, name: Name,
                      tickers: Annotated[list[Ticker], Field(max_length=MAX_WATCH_ITEMS)] | None = None) -> Watchlist:
@@ -118,7 +116,7 @@ def create_watchlist(ctx: Ctx, name: Name,
     "Put {ticker} on {watchlist_id} so I can keep an eye on it.",
 ], reply=[
     "Added {ticker} to {watchlist_id}.",
-    "Done: {watchlist_id} now holds {result.count} securities.",
+    "Done: {watchlist_id} now holds {result.count} tickers.",
 ])
 def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Add a security to a watchlist.
@@ -155,7 +153,7 @@ def add_to_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Wat
     "Remove {ticker} from {watchlist_id}.",
 ], reply=[
     "Removed {ticker} from {watchlist_id}.",
-    "Done: {ticker} is off the list; {result.count} securities remain.",
+    "Done: {ticker} is off the list; {result.count} tickers remain.",
 ])
 def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -> Watchlist:
     """Remove a security from a watchlist.
@@ -187,7 +185,7 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
     "I don't need {watchlist_id} anymore, remove it.",
 ], reply=[
     "Deleted the {result.name} watchlist.",
-    "Done: the watchlist and its {result.removed_items} securities are gone.",
+    "Done: the watchlist and its {result.removed_items} tickers are gone.",
 ])
 def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
     """Delete a watchlist and everything on it (the securities themselves are not affected).
@@ -255,7 +253,12 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
 ], reply=[
     "I'll alert you when {ticker} goes {condition} ${target_price}.",
     "Done: the alert is set; {ticker} is at ${result.current_price} now.",
-])
+], values={
+    # A target some way from the price, not yet reached in all but a few worlds (see place_order;
+    # the tool refuses those few with condition_already_met, and another candidate is drawn).
+    "ticker, condition, target_price": [(t[0], "below", round(t[5] * 0.85, 2)) for t in UNIVERSE]
+                                       + [(t[0], "above", round(t[5] * 1.2, 2)) for t in UNIVERSE],
+})
 def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_price: Price) -> Alert:
     """Create an alert that triggers when a security's price goes above or below a target.
 

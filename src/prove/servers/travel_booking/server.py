@@ -82,6 +82,9 @@ RoomTypeId = ROOM_TYPE.id
 BookingId = BOOKING.id
 FlightBookingId = BOOKING.where("kind = 'flight'")
 TripId = TRIP.id
+# a trip still ahead (none of its bookings is over): the one a new booking joins
+OpenTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL "
+                        "AND status = 'completed')")
 TravelerId = TRAVELER.id
 PaymentMethodId = PAYMENT_METHOD.id
 PaymentId = PAYMENT.id

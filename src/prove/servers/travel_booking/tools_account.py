@@ -379,6 +379,13 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber,
 @tools.tool(effect=READ, asks=[
     "How many points do I have?",
     "Show my last {limit} loyalty transactions.",
+], reply=[
+    # the balance question (no limit said) gets the balance, which a list of transactions does not
+    # give; a call for the last N transactions has no reply and gets them listed
+    Ask("You have {result.points_balance} points, worth ${result.points_value}, at the {result.tier} tier.",
+        limit=20),
+    Ask("Your balance is {result.points_balance} points (${result.points_value} toward bookings); your tier is "
+        "{result.tier}.", limit=20),
 ])
 def get_loyalty_account(ctx: Ctx, limit: Limit = 20) -> LoyaltyAccount:
     """Show the loyalty account: tier, points balance and what it is worth, and recent activity.

@@ -8,10 +8,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, money
 
 from .server import (
+    BOOKING,
     Booking,
     BookingId,
     FlightBookingId,
@@ -43,6 +44,10 @@ from .world import (
 
 tools = Toolset("changes")
 
+# a flight booking that can move to another flight: confirmed, not flown yet, not Basic Economy
+ChangeableBookingId = BOOKING.where("kind = 'flight' AND status = 'confirmed' AND fare <> 'basic_economy' AND "
+                                    "flight_id IN (SELECT flight_id FROM flights WHERE departs_at > :now)")
+
 SeatCode = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, min_length=1, max_length=8)]
 BOARDING_GROUP = {"business": 1, "premium_economy": 2, "economy_flex": 3, "economy": 4, "basic_economy": 6}
 TIER_GROUP = {"member": 9, "silver": 3, "gold": 2, "platinum": 1}
@@ -59,6 +64,28 @@ class FlightChange(BaseModel):
                                                "a cheaper flight refunds nothing.")
     amount_charged: float
     payment_id: PaymentId | None = Field(description="The charge, if anything was charged.")
+
+
+class ChangeOption(BaseModel):
+    flight_id: FlightId
+    flight_number: str
+    departs_at: str = Field(description="Local time at the origin.")
+    arrives_at: str = Field(description="Local time at the destination.")
+    seats_left: int = Field(description="Seats still for sale in the booking's cabin.")
+    change_fee: float = Field(description="The fare's change fee for all passengers.")
+    fare_difference: float = Field(description="How much more the fare costs on this flight, for all passengers.")
+    change_cost: float = Field(description="What moving to this flight costs: change fee plus fare difference.")
+
+
+class ChangeOptions(BaseModel):
+    booking_id: BookingId
+    current_flight: str = Field(description="The booked flight, such as 'B6 2888 BOS to ATL on 2026-03-17'.")
+    fare: str
+    passengers: int
+    options: list[ChangeOption] = Field(description="Other flights of the same route the booking can move to, "
+                                                    "earliest first.")
+    total: int
+    cheapest_change_cost: float | None = Field(description="The lowest change_cost of the options; null if none.")
 
 
 class SeatAssignment(BaseModel):
@@ -144,14 +171,76 @@ def _charge(ctx: Ctx, b: sqlite3.Row, card: sqlite3.Row, amount: float, what: st
 # ----- tools --------------------------------------------------------------------------------------
 
 
-@tools.tool(effect=WRITE, asks=[
+def _change_cost(ctx: Ctx, b: sqlite3.Row, old: sqlite3.Row, new: sqlite3.Row, n: int) -> tuple[float, float]:
+    """The change fee and the fare difference of moving booking `b` from `old` to `new`."""
+    if old["status"] == "cancelled":
+        return 0.0, 0.0
+    rule = FARES[b["fare"]]
+    old_price, new_price = fare_price(old, b["fare"]), fare_price(new, b["fare"])
+    assert old_price is not None and new_price is not None
+    return money((rule.change_fee or 0.0) * n), money(max(0.0, new_price - old_price) * n)
+
+
+@tools.tool(effect=READ, asks=[
+    "What other flights could I move {booking_id} to?",
+    "Can I change {booking_id} to another flight? What are my options and what would it cost?",
+])
+def list_change_options(ctx: Ctx, booking_id: ChangeableBookingId) -> ChangeOptions:
+    """The flights a flight booking can be changed to: the same route, later than now, with room for its passengers.
+
+    Each option says what the change would cost (see change_flight): the fare's change fee per
+    passenger plus any increase in the fare's price; nothing if the airline cancelled the booked flight.
+
+    Args:
+        booking_id: ID of the flight booking, such as 'BKG-10010'.
+
+    Returns:
+        The booking, its flight, fare and number of passengers, and the other flights it can move
+        to with seats left and the cost of each change, earliest first.
+
+    Raises:
+        not_found: no booking has that ID.
+        not_a_flight: the booking is a hotel stay.
+        booking_cancelled: the booking is cancelled.
+        already_departed: the booked flight has already left.
+        change_not_allowed: the fare (Basic Economy) does not allow changes.
+    """
+    b = _flight_booking(ctx, booking_id)
+    old = ctx.get("flight", b["flight_id"])
+    rule = FARES[b["fare"]]
+    if rule.change_fee is None and old["status"] != "cancelled":
+        raise ToolError("change_not_allowed", f"{rule.name} fares cannot be changed.",
+                        hint="Cancel and book a new flight instead (see get_cancellation_quote).")
+    travelers = _travelers(ctx, booking_id)
+    n = len(travelers)
+    options = []
+    for new in ctx.db.execute("SELECT * FROM flights WHERE origin = ? AND destination = ? AND flight_id != ? "
+                              "AND status != 'cancelled' AND departs_at > ? ORDER BY departs_at, flight_id",
+                              (old["origin"], old["destination"], old["flight_id"], ctx.now_iso())).fetchall():
+        left = seats_left(ctx, new, rule.cabin)
+        if rule.cabin not in AIRCRAFT[new["aircraft"]] or left < n:
+            continue
+        try:
+            check_passports(new, travelers)
+        except ToolError:
+            continue
+        fee, difference = _change_cost(ctx, b, old, new, n)
+        options.append(ChangeOption(flight_id=new["flight_id"], flight_number=new["flight_number"],
+                                    departs_at=new["departs_at"], arrives_at=new["arrives_at"], seats_left=left,
+                                    change_fee=fee, fare_difference=difference, change_cost=money(fee + difference)))
+    return ChangeOptions(booking_id=booking_id, current_flight=b["summary"], fare=b["fare"], passengers=n,
+                         options=options, total=len(options),
+                         cheapest_change_cost=min((o.change_cost for o in options), default=None))
+
+
+@tools.tool(effect=WRITE, needs=["list_change_options"], asks=[
     "Move {booking_id} to {new_flight_id}.",
     "Can you switch {booking_id} onto {new_flight_id} instead and put any fee on {payment_method_id}?",
 ], reply=[
     "{booking_id} is now on {new_flight_id}; the change cost ${result.amount_charged}.",
     "Done: you're on {new_flight_id} now, and ${result.amount_charged} was charged for the change.",
 ])
-def change_flight(ctx: Ctx, booking_id: FlightBookingId, new_flight_id: FlightId,
+def change_flight(ctx: Ctx, booking_id: ChangeableBookingId, new_flight_id: FlightId,
                   payment_method_id: PaymentMethodId | None = None) -> FlightChange:
     """Move a flight booking to another flight on the same route, keeping its fare and passengers.
 
@@ -296,11 +385,13 @@ def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add {bags} checked bags for {traveler_id} on {booking_id}.",
-    "We're bringing luggage: add {bags} checked bags for each of us on {booking_id}.",
-    "Add {bags} checked bags for everyone on {booking_id} and charge {payment_method_id}.",
+    Ask("Add a checked bag for {traveler_id} on {booking_id}.", bags=1),
+    Ask("Add two checked bags for {traveler_id} on {booking_id}.", bags=2),
+    Ask("We're bringing luggage: add one checked bag for each of us on {booking_id}.", bags=1),
+    Ask("We're bringing luggage: add two checked bags for each of us on {booking_id}.", bags=2),
+    Ask("Add a checked bag for everyone on {booking_id} and charge {payment_method_id}.", bags=1),
 ], reply=[
-    "Added {result.bags_added} checked bags to {booking_id}; the fee was ${result.fee_charged}.",
+    "Checked bags added to {booking_id}, {result.bags_added} in all; the fee was ${result.fee_charged}.",
     "Done: the bags are on {booking_id}, for ${result.fee_charged}.",
 ])
 def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],

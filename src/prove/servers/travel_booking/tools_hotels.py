@@ -15,10 +15,10 @@ from .server import (
     Booking,
     HotelId,
     Limit,
+    OpenTripId,
     PaymentMethodId,
     RatePlan,
     RoomTypeId,
-    TripId,
     charge_booking,
     choose_payment,
     load_booking,
@@ -258,7 +258,7 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
 
 @tools.tool(effect=WRITE, asks=[
     "Book {room_type_id} from {check_in} to {check_out} for {guests} guests on {payment_method_id}.",
-    Ask("Reserve {rooms} rooms of {room_type_id} for {guests} guests, {check_in} to {check_out}, at the "
+    Ask("Reserve {room_type_id} for {guests} guests, {check_in} to {check_out}, {rooms} rooms at the "
         "{rate_plan} rate, paid with points.", use_points=True),
     "Grab {room_type_id} for {guests} guests from {check_in} to {check_out}, charge {payment_method_id} and "
     "put it in {trip_id}.",
@@ -268,7 +268,7 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
 ])
 def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: date, guests: Guests,
                rooms: Rooms = 1, rate_plan: RatePlan = "flexible", payment_method_id: PaymentMethodId | None = None,
-               use_points: bool = False, trip_id: TripId | None = None) -> Booking:
+               use_points: bool = False, trip_id: OpenTripId | None = None) -> Booking:
     """Book a hotel stay: rooms of one type for a range of nights, paid now by card or with points.
 
     Friday and Saturday nights cost 20% more. The 'flexible' rate can be cancelled for free until

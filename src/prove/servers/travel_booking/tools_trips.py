@@ -10,12 +10,18 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .server import BookingId, BookingSummary, Limit, TripId, summaries
+from .server import BOOKING, TRIP, BookingId, BookingSummary, Limit, TripId, summaries
 
 tools = Toolset("trips")
 
 TripName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 TripStatus = Literal["upcoming", "in_progress", "past", "empty"]
+
+# a trip with no bookings yet: one the user has just started (create_trip), whose name says what it is
+# for; a world's trips are each named for their own destination, which another booking would not fit
+NewTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL)")
+# a live booking that is in some trip
+GroupedBookingId = BOOKING.where("status = 'confirmed' AND trip_id IS NOT NULL")
 
 # ----- models -------------------------------------------------------------------------------------
 
@@ -139,8 +145,9 @@ def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
     "I've created the trip '{result.name}'.",
     "Done: '{result.name}' is set up as a trip.",
 ], values={
-    "name": ["Summer in Lisbon", "Tokyo business trip", "Family visit to Chicago", "Paris anniversary",
-        "Spring break", "Conference in Berlin", "Ski week", "Wedding in Boston"],
+    # names that say what the trip is for, not where it goes: they fit whichever bookings it groups
+    "name": ["Spring break", "Work trip", "Family visit", "Anniversary weekend", "Long weekend", "Team offsite",
+        "Client visit", "Wedding weekend"],
 })
 def create_trip(ctx: Ctx, name: TripName,
                 booking_ids: Annotated[list[BookingId], Field(max_length=20)] | None = None) -> Trip:
@@ -166,14 +173,14 @@ def create_trip(ctx: Ctx, name: TripName,
     return load_trip(ctx, ctx.get("trip", trip_id))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["create_trip"], asks=[
     "Add {booking_id} to {trip_id}.",
     "Put {booking_id} under the {trip_id} itinerary.",
 ], reply=[
     "{booking_id} is now part of {result.trip.name}.",
     "Done: I added {booking_id} to {trip_id}.",
 ])
-def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> TripChange:
+def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: BookingId) -> TripChange:
     """Put a booking into a trip; a booking in another trip moves (a booking is in one trip at most).
 
     Args:
@@ -198,12 +205,12 @@ def add_booking_to_trip(ctx: Ctx, trip_id: TripId, booking_id: BookingId) -> Tri
 
 @tools.tool(effect=WRITE, asks=[
     "Take {booking_id} out of its trip.",
-    "{booking_id} doesn't belong to that trip, remove it.",
+    "{booking_id} doesn't belong in the trip it's in; take it out.",
 ], reply=[
     "{booking_id} is no longer part of {result.trip.name}.",
     "Done: I took {booking_id} out of its trip.",
 ])
-def remove_booking_from_trip(ctx: Ctx, booking_id: BookingId) -> TripChange:
+def remove_booking_from_trip(ctx: Ctx, booking_id: GroupedBookingId) -> TripChange:
     """Take a booking out of its trip (the booking itself stays as it is).
 
     Args:

@@ -205,13 +205,22 @@ def close_trunk(ctx: Ctx) -> VehicleStatus:
 # ----- windows ------------------------------------------------------------------------------------
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, values={
+    # "the {window} window" names one side window; all of them and the sunroof have phrasings of their own
+    "window": ["front_left", "front_right", "rear_left", "rear_right"],
+}, asks=[
     Ask("Crack all the windows a bit.", window="all", position=10),
     Ask("Close all the windows.", window="all", position=0),
     Ask("Open the sunroof all the way.", window="sunroof", position=100),
     Ask("Close the {window} window.", position=0),
     "Open the {window} window to {position} percent.",
-], reply=["Done: {window} is now at {position}% open.", "I've set {window} to {position}% open (0 is closed)."])
+], reply=[
+    Ask("All the windows are closed.", window="all", position=0),
+    Ask("Done: all the windows are at {position}% open (0 is closed).", window="all"),
+    Ask("The sunroof is {position}% open now (0 is closed).", window="sunroof"),
+    "Done: the {window} window is now at {position}% open (0 is closed).",
+    "I've set the {window} window to {position}% open.",
+])
 def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le=100)]) -> WindowList:
     """Open, vent or close a window, the sunroof, or all windows at once.
 
@@ -295,7 +304,13 @@ def flash_lights(ctx: Ctx) -> Signal:
     Ask("Turn the headlights on.", mode="on"),
     Ask("Switch the headlights off.", mode="off"),
     "Put the headlights on {mode}.",
-], reply=["The headlights are now set to {mode}.", "Done: headlights {mode}."])
+], reply=[
+    Ask("The headlights are off.", mode="off"),
+    Ask("Done: I switched the headlights off.", mode="off"),
+    Ask("The headlights are on.", mode="on"),
+    Ask("Done: the headlights are switched on.", mode="on"),
+    Ask("The headlights are on auto now; they come on when it gets dark.", mode="auto"),
+])
 def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatus:
     """Set the headlights: 'auto' (on when it is dark), 'on' or 'off'.
 
@@ -439,7 +454,7 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
 
 @tools.tool(effect=WRITE, asks=[
     "Switch to {profile_id}.",
-    "My partner is driving today, load {profile_id}.",
+    "Someone else is driving today, load {profile_id}.",
     "Set the car up with {profile_id}.",
 ], reply=["{profile_id} is loaded: seat and mirrors moved, climate target {result.climate_target}°F.",
           "Done: the car is set up with {profile_id}."])

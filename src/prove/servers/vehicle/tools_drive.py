@@ -276,8 +276,9 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
 
 
 @tools.tool(effect=WRITE, values={
-    "nickname": ["Gym", "Mom's place", "Office", "Kids' school", "Favourite cafe", "Dentist", "Soccer practice",
-                 "Grandpa's"],
+    # nicknames that fit whatever the place is (a nickname like 'Gym' or 'Office' would name one kind)
+    "nickname": ["Usual stop", "Weekend spot", "Halfway stop", "Meeting point", "Sunday spot", "Quick stop",
+                 "Regular", "Favourite spot"],
 }, asks=[
     "Save {place_id} to my places as '{nickname}'.",
     "Add {place_id} to my saved places.",

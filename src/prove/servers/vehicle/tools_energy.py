@@ -241,10 +241,14 @@ def set_charge_limit(ctx: Ctx, percent: Annotated[int, Field(ge=CHARGE_LIMIT_MIN
             asks=[
     "Schedule charging to start at {start_time} every night.",
     "Charge only off-peak, from {start_time}.",
-    "Turn off scheduled charging.",
-    "Stop the charging schedule, I'll start charging myself.",
-], reply=["Done: the charging schedule is updated.",
-          "The charging schedule is saved; the battery is at {result.battery_pct}% now."])
+    Ask("Turn off scheduled charging.", start_time=None),
+    Ask("Stop the charging schedule, I'll start charging myself.", start_time=None),
+], reply=[
+    Ask("Scheduled charging is off; the car charges only when you start it.", start_time=None),
+    Ask("Done: the charging schedule is cleared; the battery is at {result.battery_pct}% now.", start_time=None),
+    "Charging will start by itself at {start_time} each night when the car is plugged in.",
+    "Done: the car starts charging at {start_time} every night; the battery is at {result.battery_pct}% now.",
+])
 def set_charging_schedule(ctx: Ctx, start_time: str | None = None) -> ChargeState:
     """Set when plugged-in charging starts by itself each day (off-peak), or turn the schedule off.
 
@@ -294,8 +298,14 @@ def release_charge_cable(ctx: Ctx) -> ChargeState:
     Ask("Precondition the cabin to {target_temp} degrees.", on=True),
     Ask("Turn the climate on.", on=True),
     Ask("Switch the climate off.", on=False),
-], reply=["Done: the climate setting is updated; the cabin is at {result.cabin_temp}°F now.",
-          "The climate is set. Right now the cabin is {result.cabin_temp}°F."])
+], reply=[
+    Ask("The climate is on, heading for {result.climate_target}°F; the cabin is {result.cabin_temp}°F right now.",
+        on=True),
+    Ask("Done: the climate is running with a target of {result.climate_target}°F (the cabin is {result.cabin_temp}°F "
+        "now).", on=True),
+    Ask("The climate is off; the cabin is at {result.cabin_temp}°F.", on=False),
+    Ask("Done: I switched the climate off. The cabin is {result.cabin_temp}°F now.", on=False),
+])
 def set_climate(ctx: Ctx, on: bool,
                 target_temp: Annotated[float, Field(ge=-50, le=150)] | None = None) -> VehicleStatus:
     """Turn the climate control on or off, optionally with a target temperature (60-85 °F).

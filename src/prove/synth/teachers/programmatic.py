@@ -563,6 +563,17 @@ class Planner:
         if not labelled:
             return None
         v, label = self.rng.choice(labelled)
+        query = next((p.name for p in d.params if p.name in QUERY_PARAMS), None)
+        if index is None and query is not None and not self.server.entities[kind].public_id:  # else said by ID
+            # A lookup that can search does: by the name the user said, not by listing everything.
+            prior = [(i, s) for i, s in enumerate([*steps, *found]) if s.tool.name == d.name
+                     and s.args == {query: label} and s.result.ok]
+            if prior:
+                index, step = prior[-1]
+            else:
+                searched = sess.call(d.name, {query: label})
+                if searched.ok and any(k == kind and e == v for k, e, _ in extract_entities(d, searched.data)):
+                    step = Step(d, {query: label}, {query: Source("user")}, searched, None, asked=False)
         if index is None:
             found.append(step)
             index = len(steps) + len(found) - 1
@@ -933,10 +944,12 @@ def _head_words(label: str) -> str | None:
     Rug"); None where the name is short already or has no such phrase."""
     lead: list[str] = []
     for token in label.split():
-        if any(ch.isdigit() for ch in token) or token.startswith(("(", "-", "/", "&")):
-            break
-        lead.append(token.rstrip(","))
-        if token.endswith(","):
+        if any(ch.isdigit() for ch in token) or token.startswith(("(", "-", "/", "&", "@", "#")):
+            if lead:
+                break
+            continue
+        lead.append(token.rstrip(",.?!:;"))
+        if token.endswith((",", ".", "?", "!", ":", ";")):
             break
     if len(label.split()) <= 2 or len(lead) < 2:
         return None
