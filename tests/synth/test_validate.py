@@ -69,10 +69,10 @@ def test_failure_share_and_ungrounded_references(synth, candidates) -> None:
     with Session([server], world=ex["world"]) as s:
         error = s.call("get_account", {"account_id": "NOPE"}).text()
     bad["messages"][2:2] = [extra, *({"role": "tool", "tool_call_id": f"x{i}", "content": error} for i in range(3))]
-    calls = sum(len(t["calls"]) for t in ex["turns"])
+    own = _judge(synth, ex)
     verdict = _judge(synth, bad)
-    assert verdict.failed == 3
-    if 3 / (calls + 3) > 0.3:
+    assert verdict.failed == own.failed + 3  # the example's own recovered mistakes, and the three
+    if (own.failed + 3) / (own.calls + 3) > 0.3:
         assert verdict.reason == "too_many_failures"
 
 
