@@ -361,3 +361,11 @@ def test_another_rep_is_never_the_signed_in_one():
     assert team and all("quota" not in r for r in team)
     own = replies_for("pipeline_summary", {"owner_id": None, "mine": True})
     assert own and all("your" in r for r in own)
+
+
+def test_the_team_listing_names_your_manager_and_quota(s):
+    data = ok(s, "list_reps")
+    mine = next(r for r in data["reps"] if r["is_me"])
+    boss = next(r for r in ok(s, "list_reps", {"include_inactive": True})["reps"] if r["rep_id"] == mine["manager_id"])
+    assert data["my_manager"] == boss["name"] and data["my_quota"] == mine["quota"]
+    assert data["names"].split(", ") == [r["name"] for r in data["reps"]]

@@ -513,3 +513,9 @@ def test_completing_a_sprint_counts_what_moved(s):
     active = ok(s, "list_sprints", {"project_id": admin, "status": "active"})["sprints"][0]
     done = ok(s, "complete_sprint", {"sprint_id": active["sprint_id"]})
     assert done["moved_count"] == len(done["moved_issues"]) > 0 and done["moved_to"] is None
+
+
+def test_a_project_says_who_has_which_role(s):
+    full = ok(s, "get_project", {"project_id": project(s, "admin")["project_id"]})
+    assert full["roles"] == ", ".join(f"{m['name']} ({m['role']})" for m in full["members"])
+    assert "(admin)" in full["roles"]

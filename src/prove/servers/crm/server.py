@@ -123,6 +123,9 @@ class Rep(BaseModel):
 class RepList(BaseModel):
     reps: list[Rep]
     total: int
+    names: str = Field("", description="the reps' names, separated by commas")
+    my_manager: str | None = Field(None, description="the name of the signed-in rep's manager")
+    my_quota: float | None = Field(None, description="the signed-in rep's quarterly quota in dollars")
 
 
 class ContactSummary(BaseModel):

@@ -98,6 +98,9 @@ def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "le
     "Who is on the sales team?",
     "Who's my manager, and what's my quota?",
     Ask("List everyone on the sales team, including people who have left.", include_inactive=True),
+], reply=[
+    "The sales team ({result.total}): {result.names}. You report to {result.my_manager}, with a quarterly quota "
+    "of ${result.my_quota}.",
 ])
 def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
     """List the sales team: reps with their title, team, manager and quarterly quota; one of them is you.
@@ -112,7 +115,12 @@ def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
     reps = [Rep(rep_id=r["rep_id"], name=r["name"], email=r["email"], title=r["title"], team=r["team"],
                 manager_id=r["manager_id"], quota=r["quota"], active=bool(r["active"]), is_me=bool(r["is_me"]))
             for r in ctx.db.execute(sql)]
-    return RepList(reps=reps, total=len(reps))
+    mine = next((r for r in reps if r.is_me), None)
+    boss = next((r.name for r in reps if mine is not None and r.rep_id == mine.manager_id), None)
+    if boss is None and mine is not None and mine.manager_id is not None:
+        boss = ctx.get("rep", mine.manager_id)["name"]
+    return RepList(reps=reps, total=len(reps), names=", ".join(r.name for r in reps), my_manager=boss,
+                   my_quota=mine.quota if mine is not None else None)
 
 
 def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[AccountSummary]:

@@ -169,6 +169,7 @@ class Project(ProjectSummary):
     description: str
     created_on: str
     members: list[Member]
+    roles: str = Field("", description="the members and their roles in words, such as 'Ana Ortiz (admin), ...'")
     issues_by_status: dict[str, int]
     labels: list[str] = Field(description="labels used on the project's issues")
 

@@ -105,7 +105,7 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
 
 @tools.tool(effect=WRITE, asks=[
     "Edit {comment_id} to say '{body}'.",
-    "Fix the typo in {comment_id}; it should read: {body}",
+    "Change {comment_id} to read: {body}",
 ], reply=[
     "Your comment on {result.issue_id} now reads: '{body}'",
     "Edited {comment_id}; it says '{body}' now.",
