@@ -410,3 +410,12 @@ def test_reports_are_of_spam_posts_with_reasons_that_fit(s):
     drawn = sql(s, f"SELECT post_id, violates FROM posts WHERE {where}")
     assert drawn and all(violates for _, violates in drawn)
     ok(s, "report_post", {"post_id": drawn[0][0], "reason": "spam", "details": pairs[0][1]})
+
+
+def test_scheduled_posts_alone_when_asked(s):
+    posts = ok(s, "list_posts", {"scheduled_only": True})["posts"]
+    assert posts and all(p["status"] == "scheduled" for p in posts)
+    everything = ok(s, "list_posts", {"limit": 100})["posts"]
+    assert {p["post_id"] for p in posts} == {p["post_id"] for p in everything if p["status"] == "scheduled"}
+    other = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0 AND is_private = 0"))
+    assert ok(s, "list_posts", {"account_id": other, "scheduled_only": True})["total"] == 0

@@ -165,7 +165,7 @@ def compress_to_archive(ctx: Ctx, paths: ZipSources, archive_path: str) -> Archi
 
 @tools.tool(effect=READ, asks=[
     "What's inside {path}?",
-    "List the contents of the zip {path}.",
+    "List the contents of {path}.",
 ])
 def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveListing:
     """List the files and folders inside a .zip archive without extracting it.

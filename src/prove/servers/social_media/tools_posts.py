@@ -13,9 +13,9 @@ from prove.env.values import iso, parse_time, quote
 from .server import (
     POSTS,
     READABLE,
-    AccountId,
     Hashtag,
     Limit,
+    OtherAccountId,
     OwnPostId,
     Post,
     PostId,
@@ -93,13 +93,15 @@ def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
 @tools.tool(effect=READ, asks=[
     "Show me my posts.",
     "What has {account_id} posted lately?",
-    "Do I have any scheduled posts?",
+    Ask("Do I have any scheduled posts?", scheduled_only=True),
 ])
-def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20) -> PostList:
+def list_posts(ctx: Ctx, account_id: OtherAccountId | None = None, scheduled_only: bool = False,
+               limit: Limit = 20) -> PostList:
     """List one account's posts, newest first: the user's own (scheduled ones included) by default.
 
     Args:
         account_id: ID of the account, such as 'USR-10005'; omit for the user's own posts.
+        scheduled_only: only the user's own posts scheduled for later (default false).
         limit: the most posts to return, 1 to 100, such as 20.
 
     Returns:
@@ -114,7 +116,10 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
     author = ctx.get("account", account_id if account_id is not None else user)
     require_can_see(ctx, author)
     if author["account_id"] == user:
-        where = "p.author_id = :me AND p.status IN ('published', 'scheduled')"
+        where = "p.author_id = :me AND p.status " + ("= 'scheduled'" if scheduled_only else
+                                                      "IN ('published', 'scheduled')")
+    elif scheduled_only:  # nobody sees another account's scheduled posts
+        return PostList(posts=[], total=0)
     else:
         where = f"p.author_id = :author AND {READABLE}"
     rows = ctx.db.execute(POSTS + f" WHERE {where} ORDER BY p.created_at DESC, p.post_id DESC",
