@@ -294,3 +294,78 @@ def test_contacts_accounts_and_notes(s):
                                {"limit": 100})["contacts"] if c["account_id"] != account["account_id"])
     fails(s, "add_note", "contact_not_on_account", {"body": "Mixed up", "account_id": account["account_id"],
                                                     "contact_id": other["contact_id"]})
+
+
+# ----- what synthesized calls say, and what the assistant says about them -----------------------------
+
+SERVER = registry.get("crm")
+
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
+    default, None for most (as the mechanism says: defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = SERVER.tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_task_without_an_owner_is_said_to_be_yours(s):
+    mine = replies_for("create_task", {"subject": "x", "due_date": "2026-03-20", "owner_id": None})
+    assert mine and all("owner_name" not in r and "you" in r for r in mine)
+    theirs = replies_for("create_task", {"subject": "x", "due_date": "2026-03-20", "owner_id": "REP-1"})
+    assert theirs and all("{result.owner_name}" in r for r in theirs)
+    account = ok(s, "list_accounts", {"mine": True})["accounts"][0]["account_id"]
+    task = ok(s, "create_task", {"subject": "Send the revised proposal", "due_date": "2026-03-20",
+                                 "account_id": account})
+    assert task["owner_id"] == me(s)["rep_id"]
+
+
+def test_contact_and_conversion_replies_say_what_changed():
+    blank = {"title": None, "email": None, "phone": None, "account_id": None, "do_not_contact": None}
+    flagged = replies_for("update_contact", {**blank, "contact_id": "CON-1", "do_not_contact": True})
+    assert flagged and all("do-not-contact" in r and "Lifted" not in r for r in flagged)
+    lifted = replies_for("update_contact", {**blank, "contact_id": "CON-1", "do_not_contact": False})
+    assert lifted and all("Lifted" in r for r in lifted)
+    titled = replies_for("update_contact", {**blank, "contact_id": "CON-1", "title": "CFO"})
+    assert titled and all("{title}" in r for r in titled)
+    no_deal = replies_for("convert_lead", {"lead_id": "LEAD-1", "create_deal": False})
+    assert no_deal and all("no deal" in r or "without a deal" in r for r in no_deal)
+    with_deal = replies_for("convert_lead", {"lead_id": "LEAD-1"})
+    assert with_deal and all("deal_name" in r for r in with_deal)
+    untitled = replies_for("add_note", {"body": "x", "title": None, "deal_id": "DEAL-1"})
+    assert untitled and all("{body}" in r for r in untitled)
+
+
+def test_what_a_call_says_belongs_together():
+    tuples = SERVER.tools["log_activity"].values["kind, subject, outcome"]
+    assert {k for k, _, _ in tuples} == {"call", "email", "meeting"}
+    assert not any(k == "email" and "call" in subject.lower() for k, subject, _ in tuples if "Recap" not in subject)
+    notes = SERVER.tools["add_note"].values["title, body"]
+    topic = {"Budget": "budget", "Competition": "evaluating", "Champion": "champion", "Procurement": "procurement",
+             "Preferences": "prefers", "Timeline": "expected", "Security": "security"}
+    assert all(topic[title] in body.lower() for title, body in notes)
+    for name in SERVER.tools["create_deal"].values["name"]:
+        assert "renewal" not in name.lower() and "expansion" not in name.lower()
+    assert all(a == round(a, -2) for a in SERVER.tools["create_deal"].values["amount"])
+
+
+def test_another_rep_is_never_the_signed_in_one():
+    for tool, param in (("list_deals", "owner_id"), ("pipeline_summary", "owner_id"), ("reassign_deal", "owner_id"),
+                        ("create_task", "owner_id"), ("list_accounts", "owner_id"), ("list_leads", "owner_id")):
+        where = next(p.where for p in SERVER.tools[tool].params if p.name == param)
+        assert where is not None and "is_me = 0" in where, tool
+    team = replies_for("pipeline_summary", {"owner_id": None, "mine": False})
+    assert team and all("quota" not in r for r in team)
+    own = replies_for("pipeline_summary", {"owner_id": None, "mine": True})
+    assert own and all("your" in r for r in own)
+
+
+def test_the_team_listing_names_your_manager_and_quota(s):
+    data = ok(s, "list_reps")
+    mine = next(r for r in data["reps"] if r["is_me"])
+    boss = next(r for r in ok(s, "list_reps", {"include_inactive": True})["reps"] if r["rep_id"] == mine["manager_id"])
+    assert data["my_manager"] == boss["name"] and data["my_quota"] == mine["quota"]
+    assert data["names"].split(", ") == [r["name"] for r in data["reps"]]

@@ -538,3 +538,68 @@ def test_archives(s):
     fails(s, "compress_to_archive", "quota_exceeded", {"paths": ["/Videos"], "archive_path": "/Desktop/videos.zip"})
     world_zip = ok(s, "find_by_extension", {"extension": "zip", "path": "/Downloads"})["entries"]
     assert len(world_zip) == 2 and all(ok(s, "list_archive", {"path": z["path"]})["total"] > 1 for z in world_zip)
+
+
+# ----- what synthesized calls draw, and what the assistant says about them ------------------------------
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
+    default, None for most (as the mechanism says: defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = SERVER.tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_link_given_only_a_new_expiry_is_not_said_to_change_access():
+    expiry = replies_for("update_share_link", {"link_id": "LNK-1", "access": None, "expires_in_days": 7})
+    assert expiry and all("expires_at" in r and "access" not in r for r in expiry)
+    access = replies_for("update_share_link", {"link_id": "LNK-1", "access": "edit", "expires_in_days": None})
+    assert access and all("{access}" in r and "expire" not in r for r in access)
+    empty = replies_for("create_file", {"path": "/Desktop/a.txt"})  # content defaults to ""
+    assert empty and all("empty" in r for r in empty)
+
+
+def _subset(tool: str, param: str, session: Session) -> set[str]:
+    """The files of the world that a parameter's `where` condition lets synthesized calls draw."""
+    import sqlite3
+
+    where = next(p.where for p in SERVER.tools[tool].params if p.name == param)
+    found = set()
+    for path in ("/Documents", "/Desktop", "/Downloads"):
+        for e in ok(session, "get_tree", {"path": path, "max_depth": 8, "limit": 500})["entries"]:
+            if e["kind"] == "file":
+                found.add(e["path"])
+    db = sqlite3.connect(":memory:")  # the condition is plain SQL on the nodes table
+    db.execute("CREATE TABLE nodes (path TEXT, kind TEXT, content TEXT)")
+    db.executemany("INSERT INTO nodes VALUES (?, 'file', 'x')", [(p,) for p in found])
+    return {r[0] for r in db.execute(f"SELECT path FROM nodes WHERE {where}")}
+
+
+def test_a_diff_compares_two_different_versions_of_one_budget(s):
+    old, new = _subset("diff_files", "path_a", s), _subset("diff_files", "path_b", s)
+    assert old == {"/Documents/Finance/Budget 2025.csv"}
+    assert new == {"/Documents/Finance/Budget 2026.csv", "/Downloads/budget-2025-export.csv"} and not old & new
+    for other in new:
+        ok(s, "diff_files", {"path_a": next(iter(old)), "path_b": other})
+
+
+def test_new_names_fit_the_file_they_rename(s):
+    for tool in ("rename_path", "copy_path"):
+        pairs = SERVER.tools[tool].values["path, new_name"]
+        assert {p for p, _ in pairs} == _subset(tool, "path", s)  # every file drawn has a name of its own
+        for path, new_name in pairs:
+            assert os.path.splitext(new_name)[1] == os.path.splitext(path)[1] and new_name != path.rsplit("/", 1)[1]
+    moved = ok(s, "rename_path", {"path": "/Desktop/todo.txt", "new_name": "To do.txt"})
+    assert moved["path"] == "/Desktop/To do.txt"
+
+
+def test_details_say_the_tags_in_words(s):
+    ok(s, "create_file", {"path": "/Desktop/fresh.txt", "content": "hello"})
+    assert ok(s, "stat_path", {"path": "/Desktop/fresh.txt"})["tags_text"] == "none"
+    ok(s, "add_tag", {"path": "/Desktop/fresh.txt", "tag": "keep"})
+    ok(s, "add_tag", {"path": "/Desktop/fresh.txt", "tag": "later"})
+    info = ok(s, "stat_path", {"path": "/Desktop/fresh.txt"})
+    assert info["tags"] == ["keep", "later"] and info["tags_text"] == "keep, later"

@@ -450,3 +450,72 @@ def test_search_filters(s):
     by_priority = issues(s, sort="priority", unresolved_only=True)
     order = ["critical", "high", "medium", "low"]
     assert [order.index(i["priority"]) for i in by_priority] == sorted(order.index(i["priority"]) for i in by_priority)
+
+
+# ----- what the assistant says about a call ------------------------------------------------------------
+
+def replies_for(tool: str, args: dict[str, Any]) -> list[str]:
+    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
+    default, None for most (as the mechanism says: defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get("issue_tracker").tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_replies_say_unassigned_and_backlog_for_those_calls():
+    unassign = replies_for("assign_issue", {"issue_id": "WEB-1", "assignee_id": None})
+    assert unassign and all("assignee_name" not in r and ("Unassigned" in r or "no assignee" in r) for r in unassign)
+    assign = replies_for("assign_issue", {"issue_id": "WEB-1", "assignee_id": "USR-1"})
+    assert assign and all("{result.assignee_name}" in r for r in assign)
+    backlog = replies_for("move_to_sprint", {"issue_id": "WEB-1", "sprint_id": None})
+    assert backlog and all("backlog" in r for r in backlog)
+    planned = replies_for("move_to_sprint", {"issue_id": "WEB-1", "sprint_id": "SPR-1"})
+    assert planned and all("{result.sprint_name}" in r for r in planned)
+    to_backlog = replies_for("complete_sprint", {"sprint_id": "SPR-1", "move_open_to": None})
+    assert to_backlog and all("backlog" in r and "moved_to_name" not in r for r in to_backlog)
+    mine = replies_for("watch_issue", {"issue_id": "WEB-1", "user_id": None})
+    assert mine and all("user_name" not in r for r in mine)
+    theirs = replies_for("unwatch_issue", {"issue_id": "WEB-1", "user_id": "USR-2"})
+    assert theirs and all("{result.user_name}" in r for r in theirs)
+
+
+def test_update_replies_name_the_field_that_changed():
+    assert all("due date" in r for r in replies_for("update_issue", {"issue_id": "WEB-1", "clear_due_date": True}))
+    assert all("{priority}" in r for r in replies_for("update_issue", {"issue_id": "WEB-1", "priority": "low"}))
+    labelled = replies_for("bulk_update_issues", {"issue_ids": ["WEB-1"], "add_label": "security"})
+    assert labelled and all("{add_label}" in r for r in labelled)
+
+
+def test_synthesized_calls_name_someone_else_as_a_watcher_or_worklog_owner():
+    tools = registry.get("issue_tracker").tools
+    for tool in ("watch_issue", "unwatch_issue", "list_worklogs"):
+        param = next(p for p in tools[tool].params if p.name == "user_id")
+        assert param.where == "is_me = 0"
+
+
+def test_history_and_issue_answer_who_changed_what_and_what_blocks(s):
+    issue = new_issue(s)
+    worker = members(s, project(s, "admin")["project_id"], "member")[0]
+    ok(s, "update_issue", {"issue_id": issue["issue_id"], "priority": "critical"})
+    history = ok(s, "get_issue_history", {"issue_id": issue["issue_id"]})
+    assert history["latest"].endswith("changed priority from medium to critical on March 16")
+    ok(s, "assign_issue", {"issue_id": issue["issue_id"], "assignee_id": worker["user_id"]})
+    assert "set assignee to " + worker["name"] in ok(s, "get_issue_history", {"issue_id": issue["issue_id"]})["latest"]
+    blocked = blocked_issue(s)
+    assert blocked["blocker_count"] == len(blocked["blocked_by"]) > 0
+
+
+def test_completing_a_sprint_counts_what_moved(s):
+    admin = project(s, "admin")["project_id"]
+    active = ok(s, "list_sprints", {"project_id": admin, "status": "active"})["sprints"][0]
+    done = ok(s, "complete_sprint", {"sprint_id": active["sprint_id"]})
+    assert done["moved_count"] == len(done["moved_issues"]) > 0 and done["moved_to"] is None
+
+
+def test_a_project_says_who_has_which_role(s):
+    full = ok(s, "get_project", {"project_id": project(s, "admin")["project_id"]})
+    assert full["roles"] == ", ".join(f"{m['name']} ({m['role']})" for m in full["members"])
+    assert "(admin)" in full["roles"]

@@ -351,3 +351,71 @@ def test_search(s):
     assert them["account_id"] in {a["account_id"] for a in found}
     fails(s, "get_hashtag_posts", "not_found", {"hashtag": "#nosuchtagatall"})
     assert ok(s, "get_hashtag_posts", {"hashtag": "travel"})["total"] >= 1
+
+
+# ----- what synthesized calls draw, and what the assistant says about them ------------------------------
+
+SERVER = registry.get("social_media")
+
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
+    default, None for most (as the mechanism says: defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = SERVER.tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_the_users_own_account_is_never_drawn_as_someone_else():
+    for tool in ("get_profile", "list_followers", "list_following", "follow_account", "block_account",
+                 "send_direct_message"):
+        param = next(p for p in SERVER.tools[tool].params if p.name == "account_id")
+        assert param.where == "is_me = 0", tool
+
+
+def test_replies_say_which_setting_changed():
+    blank = {"display_name": None, "bio": None, "location": None, "is_private": None, "messages_from": None}
+    private = replies_for("update_profile", {**blank, "is_private": True})
+    assert private and all("private" in r for r in private)
+    public = replies_for("update_profile", {**blank, "is_private": False})
+    assert public and all("public" in r for r in public)
+    only_following = replies_for("update_profile", {**blank, "messages_from": "following"})
+    assert only_following and all("people you follow" in r for r in only_following)
+    plain = replies_for("create_post", {"text": "Hi", "scheduled_for": None})
+    assert plain and all("scheduled" not in r for r in plain)
+    scheduled = replies_for("create_post", {"text": "Hi", "scheduled_for": "2026-03-17T12:00:00"})
+    assert scheduled and all("{scheduled_for}" in r for r in scheduled)
+    mine = replies_for("get_profile", {"account_id": None})
+    assert mine and all(r.startswith("Your profile") for r in mine)
+
+
+def test_a_conversation_says_what_they_last_wrote(s):
+    user = me(s)
+    (other, text), = sql(s, "SELECT sender_id, text FROM messages WHERE recipient_id = ? "
+                            "ORDER BY sent_at DESC, message_id DESC LIMIT 1", user)
+    thread = ok(s, "get_conversation", {"account_id": other})
+    assert thread["last_from_them"] == text and thread["last_said"] == f"Their last message: '{text}'"
+    silent = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0") if
+                  not sql(s, "SELECT 1 FROM messages WHERE sender_id = ? AND recipient_id = ?", a, user))
+    assert ok(s, "get_conversation", {"account_id": silent})["last_said"] == "They haven't written to you yet."
+
+
+def test_reports_are_of_spam_posts_with_reasons_that_fit(s):
+    pairs = SERVER.tools["report_post"].values["reason, details"]
+    assert {reason for reason, _ in pairs} <= {"spam", "impersonation", "misinformation"}
+    where = next(p.where for p in SERVER.tools["report_post"].params if p.name == "post_id")
+    drawn = sql(s, f"SELECT post_id, violates FROM posts WHERE {where}")
+    assert drawn and all(violates for _, violates in drawn)
+    ok(s, "report_post", {"post_id": drawn[0][0], "reason": "spam", "details": pairs[0][1]})
+
+
+def test_scheduled_posts_alone_when_asked(s):
+    posts = ok(s, "list_posts", {"scheduled_only": True})["posts"]
+    assert posts and all(p["status"] == "scheduled" for p in posts)
+    everything = ok(s, "list_posts", {"limit": 100})["posts"]
+    assert {p["post_id"] for p in posts} == {p["post_id"] for p in everything if p["status"] == "scheduled"}
+    other = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0 AND is_private = 0"))
+    assert ok(s, "list_posts", {"account_id": other, "scheduled_only": True})["total"] == 0

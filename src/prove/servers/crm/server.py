@@ -69,6 +69,9 @@ NoteId = NOTE.id
 # Subsets that a tool accepts: records the signed-in rep owns, in the state the tool works on.
 _MINE = "owner_id = (SELECT rep_id FROM reps WHERE is_me = 1)"
 ActiveRepId = REP.where("active = 1")
+# Someone other than the signed-in rep (the tools say "mine" or omit the rep for the user).
+OtherRepId = REP.where("is_me = 0")
+OtherActiveRepId = REP.where("active = 1 AND is_me = 0")
 MyOpenTaskId = ACTIVITY.where(f"kind = 'task' AND status = 'open' AND {_MINE}")
 MyOpenDealId = DEAL.where(f"stage NOT IN ('closed_won', 'closed_lost') AND {_MINE}")
 MyClosedDealId = DEAL.where(f"stage IN ('closed_won', 'closed_lost') AND {_MINE}")
@@ -95,8 +98,12 @@ Priority = Literal["low", "normal", "high"]
 ActivityKind = Literal["task", "call", "email", "meeting"]
 
 # Candidate deal names for synthesized calls (`values=` of the deal and lead tools).
-DEAL_NAMES = ["Analytics Cloud expansion", "Enterprise Platform renewal", "Data team pilot", "Self-serve upgrade",
-              "Multi-year platform agreement", "Embedded analytics add-on", "Second business unit rollout"]
+# Names for a new deal: they fit any account, prospect or customer (a 'renewal' or an 'expansion'
+# would have to be with a customer), and a lead that is just converting.
+DEAL_NAMES = ["Data team pilot", "Multi-year platform agreement", "Analytics Cloud package", "Embedded analytics project",
+              "Team Plan rollout", "First-year platform agreement"]
+# Round deal sizes a person says ("a $24000 deal"), for the amounts of synthesized calls.
+AMOUNTS = [5000.0, 9500.0, 14500.0, 24000.0, 38500.0, 48000.0, 72000.0, 110000.0]
 
 # ----- result models -----------------------------------------------------------------------------
 
@@ -116,6 +123,9 @@ class Rep(BaseModel):
 class RepList(BaseModel):
     reps: list[Rep]
     total: int
+    names: str = Field("", description="the reps' names, separated by commas")
+    my_manager: str | None = Field(None, description="the name of the signed-in rep's manager")
+    my_quota: float | None = Field(None, description="the signed-in rep's quarterly quota in dollars")
 
 
 class ContactSummary(BaseModel):
@@ -289,6 +299,7 @@ class StageSummary(BaseModel):
 
 class PipelineSummary(BaseModel):
     owner_id: RepId | None = Field(description="whose pipeline; null for the whole team")
+    owner_name: str | None = Field(None, description="their name; null for the whole team")
     quarter: str = Field(description="the current quarter, such as '2026-Q1'")
     stages: list[StageSummary] = Field(description="open deals per stage, and deals closed this quarter")
     open_count: int

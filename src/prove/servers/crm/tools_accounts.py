@@ -30,10 +30,10 @@ from .server import (
     LeadRef,
     Limit,
     Name,
+    OtherRepId,
     Phone,
     Query,
     Rep,
-    RepId,
     RepList,
     SearchResults,
     activity_model,
@@ -98,6 +98,9 @@ def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "le
     "Who is on the sales team?",
     "Who's my manager, and what's my quota?",
     Ask("List everyone on the sales team, including people who have left.", include_inactive=True),
+], reply=[
+    "The sales team ({result.total}): {result.names}. You report to {result.my_manager}, with a quarterly quota "
+    "of ${result.my_quota}.",
 ])
 def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
     """List the sales team: reps with their title, team, manager and quarterly quota; one of them is you.
@@ -112,7 +115,12 @@ def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
     reps = [Rep(rep_id=r["rep_id"], name=r["name"], email=r["email"], title=r["title"], team=r["team"],
                 manager_id=r["manager_id"], quota=r["quota"], active=bool(r["active"]), is_me=bool(r["is_me"]))
             for r in ctx.db.execute(sql)]
-    return RepList(reps=reps, total=len(reps))
+    mine = next((r for r in reps if r.is_me), None)
+    boss = next((r.name for r in reps if mine is not None and r.rep_id == mine.manager_id), None)
+    if boss is None and mine is not None and mine.manager_id is not None:
+        boss = ctx.get("rep", mine.manager_id)["name"]
+    return RepList(reps=reps, total=len(reps), names=", ".join(r.name for r in reps), my_manager=boss,
+                   my_quota=mine.quota if mine is not None else None)
 
 
 def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[AccountSummary]:
@@ -136,7 +144,7 @@ def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[Accou
     Ask("What are our largest {industry} accounts by headcount?", sort_by="employees"),
 ])
 def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | None = None,
-                  type: AccountType | None = None, owner_id: RepId | None = None, mine: bool = False,
+                  type: AccountType | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
                   sort_by: Literal["name", "open_pipeline", "employees"] = "name", limit: Limit = 20) -> AccountList:
     """List accounts (companies), optionally filtered by name, industry, type or owner.
 
@@ -217,11 +225,16 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
         type="prospect"),
 ], reply=[
     "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
-    "I've created the account {result.name} ({result.account_id}) as a {type}.",
+    "I've created the account {result.name} ({result.account_id}) as a {result.type}.",
 ], values={
-    "name": [
-        "Granite Freight", "Bluewater Analytics", "Osprey Health Partners", "Summit Retail Group", "Cedar Lane Energy",
-        "Harborview Media", "Ironbridge Manufacturing", "Brightpath Learning",
+    # a company's name, its industry and its website go together
+    "name, industry, website": [
+        ("Granite Freight", "Logistics", "granitefreight.com"), ("Bluewater Analytics", "Software", "bluewater.io"),
+        ("Osprey Health Partners", "Healthcare", "ospreyhealth.com"),
+        ("Summit Retail Group", "Retail", "summitretail.com"), ("Cedar Lane Energy", "Energy", "cedarlane-energy.com"),
+        ("Harborview Media", "Media", "harborviewmedia.com"),
+        ("Ironbridge Manufacturing", "Manufacturing", "ironbridgemfg.com"),
+        ("Brightpath Learning", "Education", "brightpathlearning.org"),
     ],
     "city": ["Chicago", "Austin", "Boston", "Denver", "Seattle", "Atlanta", "Toronto", "London"],
 })
@@ -377,8 +390,16 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
     "{contact_id} moved to {account_id}; update their record.",
     Ask("{contact_id} is happy to hear from us again; lift the do-not-contact flag.", do_not_contact=False),
 ], reply=[
-    "Updated {result.full_name}'s record.",
-    "Done: {result.full_name} ({result.title}, {result.account_name}) is up to date.",
+    Ask("{result.full_name} is now flagged do-not-contact; nobody will reach out to them.", do_not_contact=True,
+        title=None, email=None, phone=None, account_id=None),
+    Ask("Lifted the do-not-contact flag on {result.full_name}; we can reach out to them again.",
+        do_not_contact=False, title=None, email=None, phone=None, account_id=None),
+    Ask("{result.full_name}'s title is {title} now.", do_not_contact=None, email=None, phone=None, account_id=None),
+    Ask("Updated {result.full_name}: e-mail {email}, phone {phone}.", do_not_contact=None, title=None,
+        account_id=None),
+    Ask("{result.full_name} now sits under {result.account_name}.", do_not_contact=None, title=None, email=None,
+        phone=None),
+    "Updated {result.full_name} ({result.title}, {result.account_name}): {result.email}, {result.phone}.",
 ], values={"title": TITLES})
 def update_contact(ctx: Ctx, contact_id: ContactId, title: Name | None = None, email: Email | None = None,
                    phone: Phone | None = None, account_id: AccountId | None = None,

@@ -10,7 +10,6 @@ from prove.env.values import iso, parse_date, parse_time
 from .server import (
     ACTIVITY_SELECT,
     AccountId,
-    ActiveRepId,
     Activity,
     ActivityKind,
     ActivityList,
@@ -22,8 +21,9 @@ from .server import (
     Name,
     Note,
     NoteList,
+    OtherActiveRepId,
+    OtherRepId,
     Priority,
-    RepId,
     Text,
     about_filter,
     active_rep,
@@ -56,7 +56,8 @@ def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("What tasks have I completed?", status="completed"),
     "What do I have due by {due_before}?",
 ])
-def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open", owner_id: RepId | None = None,
+def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open",
+               owner_id: OtherRepId | None = None,
                due_before: str | None = None, deal_id: DealId | None = None, contact_id: ContactId | None = None,
                limit: Limit = 20) -> ActivityList:
     """List tasks, by default your open ones, soonest due first.
@@ -105,13 +106,16 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
     "Give {owner_id} a task about {contact_id}, due {due_date}: '{subject}'.",
     "Add a to-do for {account_id} by {due_date}: '{subject}'.",
 ], reply=[
-    "Task created: '{result.subject}', due {due_date} ({result.activity_id}).",
+    Ask("Task created for you: '{result.subject}', due {due_date} ({result.activity_id}).", owner_id=None),
+    Ask("I've put '{result.subject}' on your list, due {due_date}.", owner_id=None),
+    "Task created for {result.owner_name}: '{result.subject}', due {due_date} ({result.activity_id}).",
     "I've added '{result.subject}' for {result.owner_name}, due {due_date}.",
 ], values={
+    # to-dos that fit any deal, contact, account or lead (a renewal or a pilot would have to match it)
     "subject": [
-        "Send the revised proposal", "Schedule a demo with the data team", "Follow up on the pricing questions",
-        "Book the quarterly business review", "Share the security questionnaire", "Confirm the renewal terms",
-        "Call back about the pilot results", "Prepare the order form",
+        "Send the revised proposal", "Schedule a follow-up call", "Follow up on the pricing questions",
+        "Share the security questionnaire", "Send a customer case study", "Check in on the decision timeline",
+        "Prepare the order form",
     ],
     "details": [
         "Include the 3-year pricing option.", "They want SSO covered in the demo.",
@@ -120,7 +124,7 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
     ],
 })
 def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "normal",
-                owner_id: ActiveRepId | None = None, deal_id: DealId | None = None,
+                owner_id: OtherActiveRepId | None = None, deal_id: DealId | None = None,
                 contact_id: ContactId | None = None, account_id: AccountId | None = None,
                 lead_id: LeadId | None = None, details: Text | None = None) -> Activity:
     """Create a task with a due date, for you or another active rep, about a deal, contact, account or lead.
@@ -167,9 +171,10 @@ def create_task(ctx: Ctx, subject: Name, due_date: str, priority: Priority = "no
     "Done: '{result.subject}' is marked completed.",
     "I've closed out the task '{result.subject}'.",
 ], values={
+    # outcomes that fit any task (a 'demo booked' would have to follow a task about a demo)
     "outcome": [
-        "Proposal sent", "Demo booked for next week", "Left a voicemail", "Order form signed",
-        "Pricing approved by their CFO", "No answer; trying again Friday", "Security review passed",
+        "Done; they confirmed by e-mail", "Sent; waiting for their reply", "Finished; notes are on the record",
+        "Done; next step is scheduled", "Completed on time",
     ],
 })
 def complete_task(ctx: Ctx, activity_id: MyOpenTaskId, outcome: Text | None = None) -> Activity:
@@ -236,13 +241,21 @@ def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority
     "Logged the {kind} '{result.subject}' ({result.activity_id}).",
     "The {kind} '{result.subject}' is on the record now.",
 ], values={
-    "subject": [
-        "Pricing follow-up", "Discovery call", "Quarterly business review", "Renewal check-in",
-        "Demo of the dashboards", "Intro to the new champion", "Contract questions",
-    ],
-    "outcome": [
-        "Connected - wants a proposal", "Left a voicemail", "Interested, needs budget approval",
-        "Asked for a security review", "Not a fit right now", "Agreed to a pilot",
+    # what was said fits the kind of activity (an e-mail has a subject line, a call an outcome)
+    "kind, subject, outcome": [
+        ("call", "Pricing follow-up", "Connected - wants a revised proposal"),
+        ("call", "Budget timing", "Interested, needs budget approval"),
+        ("call", "Timeline for a decision", "Left a voicemail"),
+        ("call", "Security questions", "Asked for a security review"),
+        ("call", "Their current tooling", "Not a fit right now"),
+        ("call", "Next steps after the demo", "Agreed to a pilot"),
+        ("email", "Proposal and pricing", "Sent; waiting for a reply"),
+        ("email", "Recap of our call", "Sent the recap and next steps"),
+        ("email", "The case study you asked for", "Sent; they forwarded it to their team"),
+        ("email", "Security documentation", "Sent the security pack"),
+        ("meeting", "Product demo", "They want a trial"),
+        ("meeting", "Contract questions", "Legal to review the terms"),
+        ("meeting", "Kickoff meeting", "Agreed on the rollout plan"),
     ],
     "details": [
         "They need SSO before signing.", "Budget frees up next quarter.", "Comparing us with Looker.",
@@ -353,16 +366,22 @@ NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.r
     "Jot this down on {account_id}: {body}",
     "Put a note on {lead_id} saying: {body}",
 ], reply=[
-    "Saved the note '{result.title}' ({result.note_id}).",
-    "Noted: '{result.title}' is on the record.",
+    Ask("Saved your note ({result.note_id}): '{body}'", title=None),
+    Ask("Noted on the record: '{body}'", title=None),
+    "Saved the note '{title}' ({result.note_id}).",
+    "Noted: '{title}' is on the record.",
 ], values={
-    "body": [
-        "CFO approved budget; waiting on legal.", "They are evaluating Looker as well.",
-        "Champion moves to a new role next month.", "Procurement needs three quotes before signing.",
-        "Pilot went well: 40 active users in week one.", "Renewal risk: usage dropped last quarter.",
-        "Prefers e-mail over calls.", "Decision expected after their board meeting.",
+    # a title that names what the note says, and notes that fit any deal, contact, account or lead
+    "title, body": [
+        ("Budget", "CFO approved budget; waiting on legal."),
+        ("Competition", "They are evaluating Looker as well."),
+        ("Champion", "Our champion moves to a new role next month."),
+        ("Procurement", "Procurement needs three quotes before signing."),
+        ("Preferences", "Prefers e-mail over calls."),
+        ("Timeline", "Decision expected after their board meeting."),
+        ("Security", "A security review is required before any purchase."),
+        ("Budget", "Budget frees up next quarter."),
     ],
-    "title": ["Budget", "Competition", "Champion", "Procurement", "Pilot", "Renewal risk", "Preferences", "Timeline"],
 })
 def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | None = None,
              contact_id: ContactId | None = None, account_id: AccountId | None = None,

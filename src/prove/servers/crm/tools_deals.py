@@ -9,10 +9,10 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import parse_date
 
 from .server import (
+    AMOUNTS,
     DEAL_NAMES,
     DEAL_SELECT,
     AccountId,
-    ActiveRepId,
     Amount,
     ContactId,
     Deal,
@@ -23,9 +23,10 @@ from .server import (
     MyOpenDealId,
     Name,
     OpenStage,
+    OtherActiveRepId,
+    OtherRepId,
     PipelineSummary,
     Query,
-    RepId,
     Stage,
     StageSummary,
     Text,
@@ -63,8 +64,10 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
     Ask("What deals are closing by {closing_before}, biggest first?", sort_by="amount"),
     "List the deals with {account_id}.",
     Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
-])
-def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: RepId | None = None,
+], values={
+    "min_amount": [10000.0, 25000.0, 50000.0, 100000.0],
+})
+def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, owner_id: OtherRepId | None = None,
                mine: bool = False, account_id: AccountId | None = None, closing_after: str | None = None,
                closing_before: str | None = None, min_amount: Amount | None = None, query: Query | None = None,
                sort_by: Literal["close_date", "amount", "updated"] = "close_date", limit: Limit = 20) -> DealList:
@@ -129,6 +132,9 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     "Tell me about {deal_id}.",
     "What stage is {deal_id} in, and how did it get there?",
     "What's the next step on {deal_id}?",
+], reply=[
+    "'{result.name}' is in {result.stage} ({result.probability}% probability), closing {result.close_date}. "
+    "Next step: {result.next_step}. Stage changes so far: {result.stage_history}.",
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
@@ -157,6 +163,7 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     "'{result.name}' is in your pipeline now, expected to close {close_date}.",
 ], values={
     "name": DEAL_NAMES,
+    "amount": AMOUNTS,
     "next_step": NEXT_STEPS,
 })
 def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, close_date: str,
@@ -203,10 +210,17 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
     "Set the next step on {deal_id} to '{next_step}'.",
     "Make {contact_id} the main contact on {deal_id}.",
 ], reply=[
-    "Updated '{result.name}': ${result.amount}, closing {result.close_date}.",
-    "Done; {deal_id} is up to date.",
+    Ask("'{result.name}' is now worth ${result.amount}.", name=None, close_date=None, next_step=None,
+        contact_id=None),
+    Ask("'{result.name}' now closes {close_date}.", name=None, amount=None, next_step=None, contact_id=None),
+    Ask("The next step on '{result.name}' is '{next_step}' now.", name=None, amount=None, close_date=None,
+        contact_id=None),
+    Ask("{result.contact_name} is the main contact on '{result.name}' now.", name=None, amount=None,
+        close_date=None, next_step=None),
+    "Updated '{result.name}': ${result.amount}, closing {result.close_date}, next step '{result.next_step}'.",
 ], values={
     "name": DEAL_NAMES,
+    "amount": AMOUNTS,
     "next_step": NEXT_STEPS,
 })
 def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amount: Amount | None = None,
@@ -363,7 +377,7 @@ def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiati
     "{deal_id} now belongs to {owner_id}.",
     "Handed '{result.name}' over to {result.owner_name}.",
 ])
-def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: ActiveRepId) -> Deal:
+def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -> Deal:
     """Hand an open deal you own to another active rep (after that, only they can change it).
 
     Args:
@@ -392,8 +406,17 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: ActiveRepId) -> Dea
     "Give me the team's pipeline by stage.",
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
     Ask("How far am I from my quota this quarter?", mine=True),
+], reply=[
+    Ask("The team has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
+        "weighted); won this quarter: ${result.won_this_quarter}.", owner_id=None, mine=False),
+    Ask("You have {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} weighted); "
+        "won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of your ${result.quota} quota.",
+        owner_id=None, mine=True),
+    "{result.owner_name} has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
+    "weighted); won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of a ${result.quota} "
+    "quota.",
 ])
-def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False) -> PipelineSummary:
+def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = False) -> PipelineSummary:
     """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.
 
     Args:
@@ -427,7 +450,8 @@ def pipeline_summary(ctx: Ctx, owner_id: RepId | None = None, mine: bool = False
     won = next(s.amount for s in stages if s.stage == "closed_won")
     lost = next(s.amount for s in stages if s.stage == "closed_lost")
     quota = rep["quota"] if rep is not None and rep["quota"] else None
-    return PipelineSummary(owner_id=rep["rep_id"] if rep is not None else None, quarter=label, stages=stages,
+    return PipelineSummary(owner_id=rep["rep_id"] if rep is not None else None,
+                           owner_name=rep["name"] if rep is not None else None, quarter=label, stages=stages,
                            open_count=sum(s.count for s in open_), open_amount=round(sum(s.amount for s in open_), 2),
                            weighted_amount=round(sum(s.weighted_amount for s in open_), 2), won_this_quarter=won,
                            lost_this_quarter=lost, quota=quota,

@@ -8,6 +8,7 @@ from typing import Literal
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
+    AMOUNTS,
     DEAL_NAMES,
     LEAD_SELECT,
     AccountId,
@@ -23,11 +24,11 @@ from .server import (
     Limit,
     MyOpenLeadId,
     Name,
+    OtherRepId,
     Phone,
     Query,
     QueuedLeadId,
     Rating,
-    RepId,
     email_taken,
     future_close_date,
     lead_model,
@@ -49,7 +50,7 @@ tools = Toolset("leads")
     "Do we have a lead from {query}?",
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
-               rating: Rating | None = None, owner_id: RepId | None = None, mine: bool = False,
+               rating: Rating | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
                unassigned: bool = False, query: Query | None = None, limit: Limit = 20) -> LeadList:
     """List leads, newest first, filtered by status, source, rating, owner or name.
 
@@ -95,6 +96,9 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
     "Show me {lead_id}.",
     "What's the status of {lead_id}, and who owns it?",
     "What's happened with {lead_id} so far?",
+], reply=[
+    "{result.full_name} from {result.company} is a {result.rating} lead, status {result.status}; "
+    "owner: {result.owner_name}.",
 ])
 def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     """Show one lead with its latest activities and, once converted, what it became.
@@ -239,14 +243,22 @@ def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "
 
 @tools.tool(effect=WRITE, asks=[
     "Convert {lead_id} into a ${amount} opportunity.",
-    Ask("Convert {lead_id} under the existing account {account_id}, without a deal for now.", create_deal=False),
+    Ask("Convert {lead_id} into a contact at {account_id}, which we already have, without a deal for now.",
+        create_deal=False),
     "{lead_id} is ready: convert them with an opportunity named '{deal_name}' closing on {close_date}.",
     "Turn {lead_id} into a customer contact.",
 ], reply=[
-    "Converted {lead_id}: contact {result.contact_id} at {result.account_name}.",
-    "{lead_id} is converted; they're now a contact at {result.account_name}.",
+    Ask("Converted {lead_id}: contact {result.contact_id} at {result.account_name}, no deal for now.",
+        create_deal=False),
+    Ask("{lead_id} is converted without a deal; they're now a contact at {result.account_name}.",
+        create_deal=False),
+    Ask("Converted {lead_id}: contact {result.contact_id} at {result.account_name}, with the deal "
+        "'{result.deal_name}' ({result.deal_id}).", create_deal=True),
+    Ask("{lead_id} is converted; they're now a contact at {result.account_name}, and '{result.deal_name}' is in "
+        "the pipeline.", create_deal=True),
 ], values={
     "deal_name": DEAL_NAMES,
+    "amount": AMOUNTS,
 })
 def convert_lead(ctx: Ctx, lead_id: MyOpenLeadId, account_id: AccountId | None = None, create_deal: bool = True,
                  deal_name: Name | None = None, amount: Amount | None = None, close_date: str | None = None) -> LeadConversion:

@@ -104,6 +104,30 @@ ArchivePath = FILE.where("node_id IN (SELECT node_id FROM archive_members)")
 TaggedPath = ITEM.where("node_id IN (SELECT node_id FROM tags)")
 FavoritePath = ITEM.where("node_id IN (SELECT node_id FROM favorites)")
 
+# Files every world holds, for the tools whose other arguments (a new name, a line to add) must
+# fit the file: the candidates name these paths (see the `values=` of those tools).
+RENAMEABLE = ("/Desktop/todo.txt", "/Desktop/notes.txt", "/Documents/Finance/Budget 2025.csv",
+              "/Documents/Finance/Net worth.csv", "/Documents/Personal/Resume.md", "/Documents/Personal/Goals 2026.md",
+              "/Documents/Health/Medications.txt", "/Documents/Home/Moving checklist.md",
+              "/Documents/Home/Home inventory.csv", "/Downloads/budget-2025-export.csv", "/Downloads/tax-docs-2024.zip",
+              "/Documents/Personal/Resume.pdf")
+NOTE_FILES = ("/Desktop/todo.txt", "/Desktop/notes.txt")
+
+
+def _in(paths: tuple[str, ...]) -> str:
+    return "path IN (" + ", ".join(f"'{p}'" for p in paths) + ")"
+
+
+RenameablePath = FILE.where(_in(RENAMEABLE))
+NotePath = FILE.where(_in(NOTE_FILES))
+# The other side of a comparison: last year's budget against this year's or its export (never itself).
+OldBudgetPath = FILE.where("path = '/Documents/Finance/Budget 2025.csv'")
+NewBudgetPath = FILE.where(_in(("/Documents/Finance/Budget 2026.csv", "/Downloads/budget-2025-export.csv")))
+# Folders anything may be moved, copied, restored or extracted into.
+GeneralFolderPath = FOLDER.where(_in(("/Documents", "/Desktop")))
+# The user's own files outside the vault and what others shared (moving or copying those is odd).
+OwnFilePath = FILE.where("path NOT LIKE '/Shared with me/%' AND path NOT LIKE '/Personal Vault/%'")
+
 Limit = Annotated[int, Field(ge=1, le=500)]
 Text = Annotated[str, Field(max_length=10_000)]
 Kind = Literal["file", "folder"]

@@ -19,7 +19,8 @@ from .server import (
     ArchivePath,
     FilePath,
     FolderPath,
-    ItemPath,
+    ITEM,
+    GeneralFolderPath,
     Limit,
     check_unlocked,
     destination,
@@ -37,7 +38,10 @@ from .server import (
 
 tools = Toolset("archive")
 
-Sources = Annotated[list[ItemPath], Field(min_length=1, max_length=20)]
+# What synthesized calls zip: the user's own files and folders below the top level (not a whole
+# 'Music' or 'Desktop', nor the vault or what others shared).
+ZipSources = Annotated[list[ITEM.where("path LIKE '/%/%' AND path NOT LIKE '/Shared with me/%' "
+                                       "AND path NOT LIKE '/Personal Vault/%'")], Field(min_length=1, max_length=20)]
 
 # ----- models -----------------------------------------------------------------------------------
 
@@ -95,10 +99,11 @@ def _archive(ctx: Ctx, path: str) -> tuple[dict, list]:
     "Zipped {result.members} items into {archive_path} ({result.size_text}).",
     "Done: {archive_path} holds {paths}.",
 ], values={
-    "archive_path": ["/Documents/Archive.zip", "/Desktop/Backup.zip", "/Documents/Tax documents.zip",
-                     "/Downloads/Bundle.zip", "/Documents/Trip photos.zip"],
+    # names that suit whatever goes in (a 'Tax documents.zip' would have to hold tax documents)
+    "archive_path": ["/Documents/Archive.zip", "/Desktop/Backup.zip", "/Downloads/Bundle.zip",
+                     "/Documents/Backup 2026-03.zip", "/Desktop/To send.zip"],
 })
-def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveCreated:
+def compress_to_archive(ctx: Ctx, paths: ZipSources, archive_path: str) -> ArchiveCreated:
     """Compress files and folders into a new .zip archive (the originals stay where they are).
 
     Args:
@@ -160,7 +165,7 @@ def compress_to_archive(ctx: Ctx, paths: Sources, archive_path: str) -> ArchiveC
 
 @tools.tool(effect=READ, asks=[
     "What's inside {path}?",
-    "List the contents of the zip {path}.",
+    "List the contents of {path}.",
 ])
 def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveListing:
     """List the files and folders inside a .zip archive without extracting it.
@@ -195,7 +200,7 @@ def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveList
     "Extracted {result.items} items to {result.path}.",
     "Done: the contents of {path} are in {result.path}.",
 ])
-def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: FolderPath | None = None) -> Extracted:
+def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: GeneralFolderPath | None = None) -> Extracted:
     """Extract a .zip archive into a new folder named after it (the archive itself stays).
 
     Args:

@@ -84,6 +84,7 @@ class ItemInfo(BaseModel):
     items: int | None = Field(description="for a folder, how many items it directly contains")
     files_inside: int | None = Field(description="for a folder, how many files it holds at any depth")
     tags: list[str]
+    tags_text: str = Field("none", description="its tags in words: 'none', or the tags separated by commas")
     favorite: bool
     versions: int = Field(description="earlier versions kept of a text file")
     active_share_links: int
@@ -249,6 +250,9 @@ def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(g
 @tools.tool(effect=READ, asks=[
     "How big is {path}, and when was it last changed?",
     "Give me the details of {path}: owner, size, tags and whether it's protected.",
+], reply=[
+    "{path} is {result.size_text}, owned by {result.owner}, last changed {result.modified_at}. Read-only: "
+    "{result.read_only}. Tags: {result.tags_text}.",
 ])
 def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     """Show the details of one file or folder: size, type, owner, times, protection, tags and more.
@@ -287,7 +291,9 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
         items=ctx.db.execute("SELECT count(*) FROM nodes WHERE parent_id = ? AND trash_id IS NULL",
                              (node_id,)).fetchone()[0] if folder else None,
         files_inside=files_inside,
-        tags=[r[0] for r in ctx.db.execute("SELECT tag FROM tags WHERE node_id = ? ORDER BY tag", (node_id,))],
+        tags=(tags := [r[0] for r in ctx.db.execute("SELECT tag FROM tags WHERE node_id = ? ORDER BY tag",
+                                                     (node_id,))]),
+        tags_text=", ".join(tags) or "none",
         favorite=ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (node_id,)).fetchone() is not None,
         versions=ctx.db.execute("SELECT count(*) FROM versions WHERE node_id = ?", (node_id,)).fetchone()[0],
         active_share_links=ctx.db.execute(
@@ -303,6 +309,8 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     "Read me {path} from line {start_line} on.",
     "What's written in {path}?",
     "Show me the first {max_lines} lines of {path}.",
+], reply=[
+    "Lines {result.start_line} to {result.end_line} of {path} (it has {result.total_lines}):\n\n{result.content}",
 ])
 def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:
@@ -431,6 +439,9 @@ def get_disk_usage(ctx: Ctx, path: FolderPath = "/") -> DiskUsage:
 @tools.tool(effect=READ, asks=[
     "How much storage do I have left?",
     "Am I close to my storage limit?",
+], reply=[
+    "You're using {result.used_text} of your {result.quota_text} ({result.percent_used}%), so "
+    "{result.available_text} is left; {result.trash_text} of it is in the trash.",
 ])
 def get_storage_quota(ctx: Ctx) -> StorageQuota:
     """Show the user's storage plan: the quota, what is used (trash included) and what is free.

@@ -14,7 +14,11 @@ from .server import (
     ROOT,
     FileWritten,
     FolderPath,
+    GeneralFolderPath,
     ItemPath,
+    NotePath,
+    OwnFilePath,
+    RenameablePath,
     Text,
     TextFilePath,
     bad_name,
@@ -182,14 +186,22 @@ def _above(path: str) -> list[str]:
     "Make a new empty text file at {path}.",
     "Start a note at {path} with this text: {content}",
 ], reply=[
+    Ask("Created {path}; it's empty for now.", content=""),
+    Ask("Done: {path} is there, an empty file.", content=""),
     "Created {path} ({result.size_text}).",
     "Done: {path} is saved with {result.lines} lines.",
 ], values={
-    "path": ["/Documents/Notes.txt", "/Desktop/todo.md", "/Documents/Shopping list.txt", "/Desktop/ideas.txt",
-             "/Documents/Reading list.md", "/Documents/Packing list.md"],
-    "content": ["Buy milk, eggs and coffee.", "# Ideas\n- Weekend trip\n- New bookshelf",
-                "Call the dentist on Monday.", "- Passport\n- Chargers\n- Rain jacket",
-                "Books to read: The Overstory, Piranesi, Project Hail Mary.", "Wi-Fi guest network: ask at the desk."],
+    # a note's text fits its name
+    "path, content": [
+        ("/Documents/Shopping list.txt", "Buy milk, eggs and coffee."),
+        ("/Documents/Shopping list.txt", "- Bread\n- Tomatoes\n- Olive oil"),
+        ("/Desktop/ideas.txt", "# Ideas\n- Weekend trip\n- New bookshelf"),
+        ("/Documents/Notes.txt", "Call the dentist on Monday."),
+        ("/Documents/Notes.txt", "Wi-Fi guest network: ask at the desk."),
+        ("/Documents/Packing list.md", "- Passport\n- Chargers\n- Rain jacket"),
+        ("/Documents/Reading list.md", "Books to read: The Overstory, Piranesi, Project Hail Mary."),
+        ("/Desktop/todo.md", "- Renew the car insurance\n- Book the dentist"),
+    ],
 })
 def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     """Create a new text file (it fails if something already exists there; use write_file to replace).
@@ -224,11 +236,12 @@ def create_file(ctx: Ctx, path: str, content: Text = "") -> FileWritten:
     "Saved the new text to {path}; the old content is kept as an earlier version.",
     "Done: {path} now holds {result.lines} lines ({result.size_text}).",
 ], values={
+    # the synthesized calls overwrite the to-do list or the desk notes (see NotePath)
     "content": ["# To do\n- Pay rent\n- Renew car insurance", "Meeting moved to Thursday at 10:00.",
-                "Final version, approved on 2026-03-16.", "Budget: rent 1800, food 600, transport 150.",
-                "Draft 2: tighter intro, new closing paragraph.", "Nothing planned yet."],
+                "- Call the plumber\n- Return the library books", "Nothing to do this week.",
+                "Dentist on Monday at 9:00; bring the insurance card."],
 })
-def write_file(ctx: Ctx, path: TextFilePath, content: Text) -> FileWritten:
+def write_file(ctx: Ctx, path: NotePath, content: Text) -> FileWritten:
     """Replace the whole content of an existing text file; the old content is kept as a version.
 
     Args:
@@ -257,10 +270,11 @@ def write_file(ctx: Ctx, path: TextFilePath, content: Text) -> FileWritten:
     "Added it to the end of {path}.",
     "Done: {path} now has {result.lines} lines.",
 ], values={
+    # a line for the to-do list or the desk notes (see NotePath)
     "content": ["- Follow up with the landlord", "Renew passport before June.", "2026-03-16: paid the electricity bill",
-                "Remember to back up the photos.", "- Call Mom on Sunday", "Action item: send the slides to the team."],
+                "Remember to back up the photos.", "- Call Mom on Sunday"],
 })
-def append_to_file(ctx: Ctx, path: TextFilePath, content: Snippet) -> FileWritten:
+def append_to_file(ctx: Ctx, path: NotePath, content: Snippet) -> FileWritten:
     """Add text at the end of a text file; a line break is added first if the file does not end with one.
 
     Args:
@@ -338,7 +352,7 @@ def replace_in_file(ctx: Ctx, path: TextFilePath, find: Snippet, replace: Text, 
     "Moved {path} to {destination_folder}.",
     "Done: it now lives at {result.path}.",
 ])
-def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Relocated:
+def move_path(ctx: Ctx, path: OwnFilePath, destination_folder: GeneralFolderPath) -> Relocated:
     """Move a file or folder (with everything inside) into another folder, keeping its name.
 
     Args:
@@ -383,8 +397,23 @@ def move_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath) -> Reloc
 ], reply=[
     "Renamed it to '{new_name}'.",
     "Done: {path} is now called '{new_name}'.",
-])
-def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
+], values={
+    # a new name that fits the file: same kind of file, a name a person would pick
+    "path, new_name": [
+    ("/Desktop/todo.txt", "To do.txt"), ("/Desktop/todo.txt", "todo-march.txt"),
+    ("/Desktop/notes.txt", "Desk notes.txt"), ("/Desktop/notes.txt", "notes-old.txt"),
+    ("/Documents/Finance/Budget 2025.csv", "Budget 2025 (final).csv"),
+    ("/Documents/Finance/Net worth.csv", "Net worth 2026.csv"),
+    ("/Documents/Personal/Resume.md", "Resume 2026.md"), ("/Documents/Personal/Resume.pdf", "Resume 2026.pdf"),
+    ("/Documents/Personal/Goals 2026.md", "2026 goals.md"),
+    ("/Documents/Health/Medications.txt", "Medication list.txt"),
+    ("/Documents/Home/Moving checklist.md", "Move-out checklist.md"),
+    ("/Documents/Home/Home inventory.csv", "Home inventory 2026.csv"),
+    ("/Downloads/budget-2025-export.csv", "Budget 2025 export.csv"),
+    ("/Downloads/tax-docs-2024.zip", "Tax documents 2024.zip"),
+],
+})
+def rename_path(ctx: Ctx, path: RenameablePath, new_name: Name) -> Relocated:
     """Rename a file or folder where it is.
 
     Args:
@@ -424,8 +453,22 @@ def rename_path(ctx: Ctx, path: ItemPath, new_name: Name) -> Relocated:
 ], reply=[
     "Copied {path} to {result.path}.",
     "Done: there's a copy in {destination_folder} now.",
-])
-def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name: Name | None = None) -> Relocated:
+], values={
+    "path, new_name": [
+    ("/Desktop/todo.txt", "todo backup.txt"), ("/Desktop/notes.txt", "notes copy.txt"),
+    ("/Documents/Finance/Budget 2025.csv", "Budget 2025 backup.csv"),
+    ("/Documents/Finance/Net worth.csv", "Net worth backup.csv"),
+    ("/Documents/Personal/Resume.md", "Resume draft.md"), ("/Documents/Personal/Resume.pdf", "Resume to send.pdf"),
+    ("/Documents/Personal/Goals 2026.md", "Goals 2026 copy.md"),
+    ("/Documents/Health/Medications.txt", "Medications copy.txt"),
+    ("/Documents/Home/Moving checklist.md", "Moving checklist copy.md"),
+    ("/Documents/Home/Home inventory.csv", "Home inventory backup.csv"),
+    ("/Downloads/budget-2025-export.csv", "budget export copy.csv"),
+    ("/Downloads/tax-docs-2024.zip", "tax-docs-2024 backup.zip"),
+],
+})
+def copy_path(ctx: Ctx, path: RenameablePath, destination_folder: GeneralFolderPath,
+              new_name: Name | None = None) -> Relocated:
     """Copy a file or folder (with everything inside) into a folder, optionally under a new name.
 
     Copies belong to the user and are not read-only; versions, tags and share links are not copied.
@@ -480,7 +523,7 @@ def copy_path(ctx: Ctx, path: ItemPath, destination_folder: FolderPath, new_name
     Ask("{path} no longer needs to be read-only.", read_only=False),
 ], reply=[
     Ask("{path} is read-only now; that covers {result.affected_items} items.", read_only=True),
-    Ask("Done: {path} and everything inside it are protected from changes.", read_only=True),
+    Ask("Done: {path} is protected from changes now.", read_only=True),
     Ask("{path} can be changed again; that covers {result.affected_items} items.", read_only=False),
     Ask("Done: {path} is no longer read-only.", read_only=False),
 ])

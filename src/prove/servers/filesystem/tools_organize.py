@@ -93,7 +93,10 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
 ], reply=[
     "Tagged {path} '{tag}'.",
     "Done: {path} now carries the tags {result.tags}.",
-], values={"tag": ["important", "work", "receipts", "taxes", "travel", "family", "to-review", "archive"]})
+], values={
+    # tags that suit any file or folder (a 'taxes' or 'travel' tag would have to match the item)
+    "tag": ["important", "to-review", "keep", "follow-up", "archive", "later"],
+})
 def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     """Add a tag (a label such as 'taxes' or 'to-review') to a file or folder.
 

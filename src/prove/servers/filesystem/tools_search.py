@@ -17,9 +17,10 @@ from .server import (
     FileDiff,
     FilePath,
     FolderPath,
+    NewBudgetPath,
+    OldBudgetPath,
     Kind,
     Limit,
-    TextFilePath,
     entries,
     hidden_vault,
     human,
@@ -245,6 +246,8 @@ def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPa
     "Do I have duplicate files wasting space?",
     "Find files with identical content in {path}.",
     "Which duplicate files larger than {min_size} bytes do I have?",
+], reply=[
+    "Sets of identical files found: {result.total}; the extra copies take up {result.wasted_text}.",
 ])
 def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, Field(ge=0)] = 0,
                     limit: Limit = 50) -> DuplicateList:
@@ -281,8 +284,10 @@ def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, F
 @tools.tool(effect=READ, asks=[
     "What's the difference between {path_a} and {path_b}?",
     "Compare {path_a} with {path_b} line by line.",
+], reply=[
+    "Going from {path_a} to {path_b}: {result.added_lines} lines added and {result.removed_lines} removed.",
 ])
-def diff_files(ctx: Ctx, path_a: TextFilePath, path_b: TextFilePath,
+def diff_files(ctx: Ctx, path_a: OldBudgetPath, path_b: NewBudgetPath,
                context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:
     """Compare two text files line by line and show a unified diff.
 

@@ -98,7 +98,9 @@ def _expiry(ctx: Ctx, days: int | None) -> str | None:
 ], reply=[
     "Here's the link to {path}: {result.url}",
     "Done: anyone with {result.url} can {result.access} it.",
-])
+], values={
+    "expires_in_days": [3, 7, 14, 30, 90],
+})
 def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
                       expires_in_days: Days | None = None) -> ShareLink:
     """Create a link that gives anyone who has it access to a file or folder.
@@ -176,9 +178,14 @@ def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus 
     Ask("Make {link_id} view-only.", access="view"),
     "Make {link_id} expire in {expires_in_days} days.",
 ], reply=[
-    "Updated {link_id}: {result.access} access.",
-    "Done: {link_id} now gives {result.access} access.",
-])
+    Ask("{link_id} now expires on {result.expires_at}.", access=None),
+    Ask("Done: {link_id} stops working on {result.expires_at}.", access=None),
+    Ask("Done: {link_id} now gives {access} access.", expires_in_days=None),
+    Ask("Updated {link_id}: people with it can {access} the item now.", expires_in_days=None),
+    "Updated {link_id}: {access} access, expiring on {result.expires_at}.",
+], values={
+    "expires_in_days": [3, 7, 14, 30, 90],
+})
 def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
                       expires_in_days: Days | None = None) -> ShareLink:
     """Change a share link's access or expiry (an expired link can be renewed this way).

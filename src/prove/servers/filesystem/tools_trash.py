@@ -12,7 +12,7 @@ from prove.env.values import iso
 
 from .server import (
     VAULT,
-    FolderPath,
+    GeneralFolderPath,
     ItemPath,
     Kind,
     Limit,
@@ -114,7 +114,7 @@ def _trash_row(ctx: Ctx, trash_id: str) -> sqlite3.Row:
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {path}.",
-    Ask("Throw {path} in the trash, with everything in it.", recursive=True),
+    Ask("Delete {path}, contents and all.", recursive=True),
     "Move {path} to the trash.",
 ], reply=[
     "Moved {path} to the trash; it can be restored until {result.purge_on}.",
@@ -189,7 +189,7 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
     "Restored {trash_id} to {result.path}.",
     "Done: it's back at {result.path}.",
 ])
-def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: FolderPath | None = None) -> Restored:
+def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralFolderPath | None = None) -> Restored:
     """Bring a deleted item back from the trash, to where it was or into another folder.
 
     Args:

@@ -109,6 +109,8 @@ def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
 @tools.tool(effect=READ, asks=[
     "Show me what {version_id} said.",
     "Open {version_id}.",
+], reply=[
+    "{version_id} of {result.path} said:\n\n{result.content}",
 ])
 def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
     """Read the full text of an earlier version of a file.
@@ -131,6 +133,8 @@ def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
 @tools.tool(effect=READ, asks=[
     "What changed in the file since {version_id}?",
     "Compare {version_id} with the current file.",
+], reply=[
+    "Since {version_id}, {result.added_lines} lines were added to the file and {result.removed_lines} removed.",
 ])
 def diff_version(ctx: Ctx, version_id: VersionId,
                  context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:

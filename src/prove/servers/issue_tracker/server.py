@@ -83,6 +83,7 @@ def _projects(*roles: str) -> str:
 
 
 _WORK, _COMMENT, _ADMIN = _projects("admin", "member"), _projects("admin", "member", "viewer"), _projects("admin")
+OtherUserId = USER.where("is_me = 0")  # someone other than the signed-in user
 WorkProjectId = PROJECT.where(f"project_id IN {_WORK}")
 AdminProjectId = PROJECT.where(f"project_id IN {_ADMIN}")
 WorkIssueId = ISSUE.where(f"project_id IN {_WORK}")
@@ -114,10 +115,11 @@ _LABEL = re.compile(r"^[a-z0-9][a-z0-9-]{0,29}$")
 PRIORITY_ORDER = "CASE i.priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END"
 
 # Candidate comments for synthesized calls (`values=` of the tools that take a comment).
-COMMENTS = ["Reproduced on staging; looking into it now.", "Fixed in the latest build, please verify.",
-            "This is blocked until the API change ships.", "Moving this to next sprint, we ran out of time.",
-            "Can we get design input on the empty state?", "Root cause was a race in the session cache.",
-            "Verified on iOS and Android.", "Closing as the feature was removed."]
+# (none announces a change the call does not make, such as closing the issue or moving its sprint)
+COMMENTS = ["Reproduced on staging; looking into it now.", "Fix is in the latest build, please verify.",
+            "This is blocked until the API change ships.", "Can we get design input on the empty state?",
+            "Root cause looks like a race in the session cache.", "Verified on iOS and Android.",
+            "Could this be related to last week's deploy?"]
 
 # ----- result models --------------------------------------------------------------------------------
 
@@ -167,6 +169,7 @@ class Project(ProjectSummary):
     description: str
     created_on: str
     members: list[Member]
+    roles: str = Field("", description="the members and their roles in words, such as 'Ana Ortiz (admin), ...'")
     issues_by_status: dict[str, int]
     labels: list[str] = Field(description="labels used on the project's issues")
 
@@ -216,6 +219,8 @@ class Issue(IssueSummary):
     resolved_at: str | None
     links: list[LinkView]
     blocked_by: list[IssueId] = Field(description="unresolved issues that block this one")
+    blocker_count: int = Field(0, description="how many unresolved issues block this one")
+    sprint_name: str | None = Field(None, description="the name of its sprint; null in the backlog")
     watchers: list[UserId]
     watching: bool = Field(description="whether the signed-in user watches it")
     comment_count: int
@@ -248,6 +253,7 @@ class Link(BaseModel):
 class Watchers(BaseModel):
     issue_id: IssueId
     user_id: UserId = Field(description="who started or stopped watching")
+    user_name: str = Field("", description="their name")
     watchers: list[UserId]
     total: int
 
@@ -304,7 +310,9 @@ class SprintCompletion(BaseModel):
     sprint: Sprint
     resolved_issues: int
     moved_issues: list[IssueId] = Field(description="unresolved issues moved out of the sprint")
+    moved_count: int = Field(0, description="how many unresolved issues moved out of the sprint")
     moved_to: SprintId | None = Field(description="where they went; null for the backlog")
+    moved_to_name: str | None = Field(None, description="the name of that sprint; null for the backlog")
 
 
 class Change(BaseModel):
@@ -322,6 +330,7 @@ class History(BaseModel):
     issue_id: IssueId
     changes: list[Change]
     total: int
+    latest: str | None = Field(None, description="the most recent change in words, if any")
 
 
 class Dashboard(BaseModel):
@@ -545,6 +554,8 @@ def issue_model(ctx: Ctx, issue_id: str) -> Issue:
                  reporter_id=row["reporter_id"], reporter_name=reporter["name"], parent_id=row["parent_id"],
                  children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
                  spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
-                 resolved_at=row["resolved_at"], links=links, blocked_by=open_blockers(ctx, issue_id),
+                 resolved_at=row["resolved_at"], links=links, blocked_by=(blockers := open_blockers(ctx, issue_id)),
+                 blocker_count=len(blockers), sprint_name=(ctx.get("sprint", row["sprint_id"])["name"]
+                                                          if row["sprint_id"] else None),
                  watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
                  allowed_transitions=allowed_transitions(row))

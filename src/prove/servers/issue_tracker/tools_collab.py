@@ -20,8 +20,8 @@ from .server import (
     Labels,
     Limit,
     MyCommentId,
+    OtherUserId,
     Text,
-    UserId,
     Watchers,
     WorkIssueId,
     add_labels_to,
@@ -105,10 +105,10 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
 
 @tools.tool(effect=WRITE, asks=[
     "Edit {comment_id} to say '{body}'.",
-    "Fix the typo in {comment_id}; it should read: {body}",
+    "Change {comment_id} to read: {body}",
 ], reply=[
-    "Your comment on {result.issue_id} now reads as you asked.",
-    "Edited {comment_id}.",
+    "Your comment on {result.issue_id} now reads: '{body}'",
+    "Edited {comment_id}; it says '{body}' now.",
 ], values={
     "body": COMMENTS,
 })
@@ -227,7 +227,8 @@ def _watcher(ctx: Ctx, issue_id: str, user_id: str | None) -> tuple[str, sqlite3
 def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     ids = [r[0] for r in ctx.db.execute("SELECT user_id FROM watchers WHERE issue_id = ? ORDER BY user_id",
                                         (issue_id,))]
-    return Watchers(issue_id=issue_id, user_id=user_id, watchers=ids, total=len(ids))
+    name = ctx.get("user", user_id)["name"]
+    return Watchers(issue_id=issue_id, user_id=user_id, user_name=name, watchers=ids, total=len(ids))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -235,10 +236,12 @@ def _watchers(ctx: Ctx, issue_id: str, user_id: str) -> Watchers:
     "Keep me posted on {issue_id}.",
     "Add {user_id} as a watcher on {issue_id}.",
 ], reply=[
-    "Watching {issue_id}; it has {result.total} watchers now.",
-    "Notifications for {issue_id} are on.",
+    Ask("You're watching {issue_id}; it has {result.total} watchers now.", user_id=None),
+    Ask("You'll get notifications for {issue_id} now.", user_id=None),
+    "Added {result.user_name} to the watchers of {issue_id}; it has {result.total} watchers now.",
+    "{result.user_name} is watching {issue_id} now.",
 ])
-def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
+def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:
     """Start watching an issue (get notified of its changes), or add someone else as a watcher.
 
     Args:
@@ -268,10 +271,12 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> W
     "I don't need notifications for {issue_id} anymore.",
     "Remove {user_id} from the watchers of {issue_id}.",
 ], reply=[
-    "No more notifications for {issue_id}.",
-    "Removed from the watchers of {issue_id}; {result.total} remain.",
+    Ask("You stopped watching {issue_id}; no more notifications for it.", user_id=None),
+    Ask("You're off the watchers of {issue_id}; {result.total} remain.", user_id=None),
+    "Removed {result.user_name} from the watchers of {issue_id}; {result.total} remain.",
+    "{result.user_name} no longer watches {issue_id}.",
 ])
-def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId | None = None) -> Watchers:
+def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:
     """Stop watching an issue, or remove someone else from its watchers.
 
     Args:

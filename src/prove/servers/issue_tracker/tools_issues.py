@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -45,6 +46,7 @@ from .server import (
     summary_of,
     usable_sprint,
 )
+from .world import LABELS
 
 tools = Toolset("issues")
 
@@ -75,7 +77,7 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
 
 @tools.tool(effect=READ, asks=[
     "Find issues about {query}.",
-    "Which {type}s in {project_id} are marked {priority}?",
+    "Which {type} issues in {project_id} are marked {priority}?",
     "What's assigned to {assignee_id} that is still {status}?",
     "Which issues in {sprint_id} are labelled {label}?",
     "List the issues in {project_id}, sorted by {sort}.",
@@ -83,7 +85,9 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
     Ask("What in {project_id} is overdue?", overdue=True),
     Ask("Which issues am I watching?", watching=True),
     Ask("What's sitting in the backlog of {project_id}?", backlog_only=True),
-])
+], values={
+    "label": list(LABELS),  # the labels issues carry
+})
 def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
                   status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,
                   priority: Priority | None = None, assignee_id: UserId | None = None, unassigned: bool = False,
@@ -179,6 +183,9 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     "Show me {issue_id}.",
     "What's the status of {issue_id} and what is blocking it?",
     "Who is working on {issue_id}?",
+], reply=[
+    "{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; assignee: "
+    "{result.assignee_name}; unresolved blockers: {result.blocker_count}.",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
@@ -202,6 +209,8 @@ def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     "What has changed on {issue_id}?",
     "Show me the history of {issue_id}.",
     "Who touched {issue_id} last, and what did they change?",
+], reply=[
+    "Latest on {issue_id}: {result.latest}. Changes recorded in all: {result.total}.",
 ])
 def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History:
     """The recorded changes of an issue, oldest first: who changed which field from what to what, and when.
@@ -220,7 +229,25 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
     rows = ctx.db.execute("SELECT h.*, u.name AS user_name FROM history h JOIN users u ON u.user_id = h.user_id "
                           "WHERE h.issue_id = ? ORDER BY h.at, h.change_id", (issue_id,)).fetchall()
     changes = [Change(**{k: r[k] for k in r.keys()}) for r in rows[-limit:]]
-    return History(issue_id=issue_id, changes=changes, total=len(rows))
+    return History(issue_id=issue_id, changes=changes, total=len(rows),
+                   latest=_in_words(ctx, changes[-1]) if changes else None)
+
+
+def _in_words(ctx: Ctx, change: Change) -> str:
+    """A change as a sentence: 'Jordan Taylor changed status from open to in_progress on March 5'."""
+    if change.field == "assignee":  # the history holds user IDs; say their names
+        names = {r[0]: r[1] for r in ctx.db.execute("SELECT user_id, name FROM users")}
+        change = change.model_copy(update={"old_value": names.get(change.old_value, change.old_value),
+                                           "new_value": names.get(change.new_value, change.new_value)})
+    at = datetime.fromisoformat(change.at)
+    when = f"on {at:%B} {at.day}"
+    if change.field == "created":
+        return f"{change.user_name} created it {when}"
+    if change.old_value is None:
+        return f"{change.user_name} set {change.field} to {change.new_value} {when}"
+    if change.new_value is None:
+        return f"{change.user_name} removed {change.field} {change.old_value} {when}"
+    return f"{change.user_name} changed {change.field} from {change.old_value} to {change.new_value} {when}"
 
 
 # ----- writing -----------------------------------------------------------------------------------------
@@ -234,11 +261,16 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
     "Created {result.issue_id}: '{result.title}'.",
     "{result.issue_id} is filed in {project_id} as a {result.priority} {result.type}.",
 ], values={
-    "title": [
-        "Login button unresponsive on Safari", "Add dark mode to the settings page", "Checkout times out under load",
-        "Migrate the billing service to the new queue", "Document the public search API",
-        "Crash when uploading a large photo", "Improve onboarding empty states", "Rate-limit password reset e-mails",
+    # a title that reads as its type: a bug says what is broken, an epic names a body of work
+    "type, title": [
+        ("bug", "Login button unresponsive on Safari"), ("bug", "Checkout times out under load"),
+        ("bug", "Crash when uploading a large photo"), ("task", "Migrate the billing service to the new queue"),
+        ("task", "Document the public search API"), ("task", "Rate-limit password reset e-mails"),
+        ("story", "Add dark mode to the settings page"), ("story", "Improve onboarding empty states"),
+        ("epic", "Dark mode across the app"), ("epic", "Onboarding revamp"),
     ],
+    "labels": [["frontend"], ["backend", "performance"], ["regression"], ["customer-reported"], ["security"],
+               ["tech-debt"]],
     "description": [
         "Steps: open the page, click the button, nothing happens.", "Users asked for it in the last survey.",
         "Seen at around 500 concurrent users in the load test.", "The old queue is deprecated next quarter.",
@@ -316,18 +348,29 @@ def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueT
     Ask("{issue_id} no longer has a deadline; clear its due date.", clear_due_date=True),
     "Rewrite the description of {issue_id}: {description}",
 ], reply=[
-    "Updated {issue_id}.",
-    "Done: {issue_id} ('{result.title}') is {result.priority} priority now.",
+    Ask("{issue_id} is {priority} priority now.", title=None, description=None, due_date=None,
+        clear_due_date=False, story_points=None, estimate_minutes=None, parent_id=None),
+    Ask("Renamed {issue_id} to '{title}'; it's due {due_date} now.", description=None, priority=None,
+        clear_due_date=False, story_points=None, estimate_minutes=None, parent_id=None),
+    Ask("{issue_id} is at {story_points} points, with an estimate of {estimate_minutes} minutes.", title=None,
+        description=None, priority=None, due_date=None, clear_due_date=False, parent_id=None),
+    Ask("Cleared the due date of {issue_id}; it has no deadline now.", clear_due_date=True, title=None, description=None, priority=None,
+        due_date=None, story_points=None, estimate_minutes=None, parent_id=None),
+    Ask("Rewrote the description of {issue_id}.", title=None, priority=None, due_date=None, clear_due_date=False,
+        story_points=None, estimate_minutes=None, parent_id=None),
+    "Updated {issue_id}: it's now '{result.title}', {result.priority} priority.",
 ], values={
     "title": [
         "Login button unresponsive on Safari 17", "Dark mode for settings and profile",
         "Checkout times out above 500 users", "Crash on photo upload over 20 MB",
         "Rate-limit reset e-mails per user", "Document search API pagination",
     ],
+    "story_points, estimate_minutes": [(1, 60), (2, 180), (3, 240), (5, 480), (8, 960), (13, 1920)],
+    # a new description that fits any issue (a Safari or an Android detail would have to match its title)
     "description": [
-        "Only reproducible on Safari 17 with extensions disabled.", "Scope now includes the profile page.",
-        "Load test shows the database pool running dry.", "Confirmed on Android 14 and 15.",
-        "Limit to 3 e-mails per hour per account.", "Cover cursors and page sizes.",
+        "Steps to reproduce are in the first comment.", "Acceptance criteria: covered by an integration test.",
+        "Only happens for accounts created before 2025.", "Needs a migration; see the linked issues.",
+        "Scope agreed in the planning meeting; no design changes.", "Started after the last release.",
     ],
 })
 def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, description: Text | None = None,
@@ -394,8 +437,10 @@ def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, de
     "Give {issue_id} to {assignee_id}, please.",
     "Take {issue_id} off everyone's plate (unassign it).",
 ], reply=[
+    Ask("Unassigned {issue_id}; nobody is on it now.", assignee_id=None),
+    Ask("{issue_id} has no assignee any more.", assignee_id=None),
     "{issue_id} is assigned to {result.assignee_name}.",
-    "Done; {issue_id} has a new assignee.",
+    "Done; {result.assignee_name} has {issue_id} now.",
 ])
 def assign_issue(ctx: Ctx, issue_id: WorkIssueId, assignee_id: UserId | None = None) -> Issue:
     """Assign an unresolved issue to a member of its project, or unassign it; the assignee starts watching it.
@@ -440,8 +485,10 @@ def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 -
     "Move {issue_id} to the next sprint, {sprint_id}.",
     "Take {issue_id} out of its sprint and back to the backlog.",
 ], reply=[
-    "Moved {issue_id}.",
-    "{issue_id} is planned where you asked.",
+    Ask("{issue_id} is out of its sprint and back in the backlog.", sprint_id=None),
+    Ask("Moved {issue_id} to the backlog.", sprint_id=None),
+    "Moved {issue_id} into {result.sprint_name}.",
+    "{issue_id} is planned for {result.sprint_name} now.",
 ])
 def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None = None) -> Issue:
     """Move an unresolved issue into an active or planned sprint of its project, or back to the backlog.
@@ -478,8 +525,12 @@ def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None =
     "Assign all of {issue_ids} to {assignee_id} and put them in {sprint_id}.",
     "Label {issue_ids} as {add_label}.",
 ], reply=[
-    "Updated {result.total} issues.",
-    "Done: the change applies to all {result.total} issues.",
+    Ask("Set the priority of {issue_ids} to {priority}.", assignee_id=None, sprint_id=None, add_label=None),
+    Ask("Changed the priority of {issue_ids} to {priority}.", assignee_id=None, sprint_id=None, add_label=None),
+    Ask("Assigned {issue_ids} to {assignee_id} and planned for {sprint_id}.", priority=None, add_label=None),
+    Ask("Labelled {issue_ids} {add_label}.", priority=None, assignee_id=None, sprint_id=None),
+    Ask("Added the {add_label} label to {issue_ids}.", priority=None, assignee_id=None, sprint_id=None),
+    "Updated {result.total} issues: {issue_ids}.",
 ], values={
     "add_label": ["tech-debt", "regression", "needs-design", "customer-reported", "performance", "security"],
 })

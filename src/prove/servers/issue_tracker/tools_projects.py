@@ -66,6 +66,9 @@ def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     "Tell me about {project_id}.",
     "Who is on {project_id} and what are their roles?",
     "How many unresolved issues does {project_id} have?",
+], reply=[
+    "{result.name} ({result.key}, led by {result.lead_name}) has {result.unresolved_issues} unresolved issues. "
+    "Members: {result.roles}.",
 ])
 def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     """Get one project in full: its members and their roles, issue counts by status and labels in use.
@@ -95,7 +98,8 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
         "SELECT DISTINCT l.label FROM labels l JOIN issues i ON i.issue_id = l.issue_id WHERE i.project_id = ? "
         "ORDER BY l.label", (project_id,))]
     return Project(**base.model_dump(), description=row["description"], created_on=row["created_on"],
-                   members=members, issues_by_status=counts, labels=labels)
+                   members=members, roles=", ".join(f"{m.name} ({m.role})" for m in members),
+                   issues_by_status=counts, labels=labels)
 
 
 @tools.tool(effect=READ, asks=[

@@ -17,6 +17,7 @@ from .server import (
     IssueId,
     Limit,
     MyWorklogId,
+    OtherUserId,
     PlannedSprintId,
     ProjectId,
     Sprint,
@@ -24,7 +25,6 @@ from .server import (
     SprintId,
     SprintList,
     Text,
-    UserId,
     WorkIssueId,
     Worklog,
     WorklogList,
@@ -161,8 +161,10 @@ def delete_worklog(ctx: Ctx, worklog_id: MyWorklogId) -> Worklog:
     "How much time did I log between {start_date} and {end_date}?",
     "Show the time logged on {issue_id}.",
     "What did {user_id} log between {start_date} and {end_date}?",
+], reply=[
+    "Time entries: {result.total}, {result.total_minutes} minutes in all.",
 ])
-def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: UserId | None = None,
+def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserId | None = None,
                   start_date: str | None = None, end_date: str | None = None, limit: Limit = 50) -> WorklogList:
     """List worklogs of an issue or a person, optionally between two dates; without either, the signed-in user's.
 
@@ -269,13 +271,11 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     "Planned {result.name} ({result.sprint_id}) from {start_date} to {end_date}.",
     "The sprint '{result.name}' is set up in {project_id}.",
 ], values={
-    "sprint_name": [
-        "Sprint 14", "Sprint 15", "Release hardening", "Q2 kickoff sprint", "Performance sprint",
-        "Onboarding polish",
-    ],
-    "goal": [
-        "Ship the new onboarding flow", "Close the top crash bugs", "Get checkout under 2 seconds",
-        "Finish the billing migration", "Clear the security backlog", "Stabilize the release candidate",
+    # a sprint's name says what its goal is (and is not the name of a numbered sprint the world has)
+    "sprint_name, goal": [
+        ("Release hardening", "Stabilize the release candidate"), ("Onboarding polish", "Ship the new onboarding flow"),
+        ("Performance sprint", "Get checkout under 2 seconds"), ("Security cleanup", "Clear the security backlog"),
+        ("Billing migration", "Finish the billing migration"), ("Crash fixes", "Close the top crash bugs"),
     ],
 })
 def create_sprint(ctx: Ctx, project_id: AdminProjectId, sprint_name: SprintName, start_date: str, end_date: str,
@@ -360,8 +360,14 @@ def start_sprint(ctx: Ctx, sprint_id: PlannedSprintId) -> Sprint:
     "Complete {sprint_id} and move what's left to {move_open_to}.",
     "Close out {sprint_id}; unfinished issues go back to the backlog.",
 ], reply=[
-    "Completed {result.sprint.name} with {result.resolved_issues} issues resolved.",
-    "{sprint_id} is complete; whatever was unfinished has moved out of it.",
+    Ask("Completed {sprint_id} with {result.resolved_issues} issues resolved; unfinished issues moved back to the "
+        "backlog: {result.moved_count}.", move_open_to=None),
+    Ask("{sprint_id} is complete. Issues resolved in it: {result.resolved_issues}; unresolved ones now in the "
+        "backlog: {result.moved_count}.", move_open_to=None),
+    "Completed {sprint_id} with {result.resolved_issues} issues resolved; unfinished issues moved to "
+    "{result.moved_to_name}: {result.moved_count}.",
+    "{sprint_id} is complete. Issues resolved in it: {result.resolved_issues}; unresolved ones carried over to "
+    "{result.moved_to_name}: {result.moved_count}.",
 ])
 def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint; its unresolved issues move to a planned sprint of the project or to the backlog.
@@ -398,4 +404,5 @@ def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId 
     ctx.db.execute("UPDATE sprints SET status = 'completed', completed_at = ? WHERE sprint_id = ?",
                    (ctx.now_iso(), sprint_id))
     return SprintCompletion(sprint=sprint_model(ctx, sprint_id), resolved_issues=resolved, moved_issues=moved,
-                            moved_to=move_open_to)
+                            moved_count=len(moved), moved_to=move_open_to,
+                            moved_to_name=ctx.get("sprint", move_open_to)["name"] if move_open_to else None)

@@ -7,7 +7,6 @@ from typing import Literal
 from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
-    COMMENTS,
     Issue,
     IssueId,
     Link,
@@ -43,7 +42,10 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
     "{issue_id} is now {status}.",
     "Moved {issue_id} ('{result.title}') to {status}.",
 ], values={
-    "comment": COMMENTS,
+    # only the phrasing that sends an issue to review says a comment
+    "comment": ["Ready for review; the tests are green.", "Fix is up for review, please take a look.",
+                "Implemented as discussed; ready for QA.", "Done on my side, needs a second pair of eyes.",
+                "Verified on iOS and Android; ready for review."],
 })
 def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "in_progress", "in_review", "done"],
                      comment: Text | None = None) -> Issue:
@@ -103,7 +105,10 @@ def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "i
     "Closed {issue_id} as {resolution}.",
     "{issue_id} is closed ({resolution}).",
 ], values={
-    "comment": COMMENTS,
+    # only the phrasing that closes an issue as fixed says a comment
+    "comment": ["Fixed in the latest build, please verify.", "Root cause was a race in the session cache; fixed.",
+                "Fixed by the config change in the last deploy.", "Patched and verified on staging.",
+                "The fix shipped with this week's release."],
 })
 def close_issue(ctx: Ctx, issue_id: WorkIssueId, resolution: Resolution, duplicate_of: IssueId | None = None,
                 comment: Text | None = None) -> Issue:

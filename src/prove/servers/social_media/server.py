@@ -77,8 +77,11 @@ FollowedAccountId = ACCOUNT.where(
     f"account_id IN (SELECT followee_id FROM follows WHERE follower_id = {_ME}) "
     f"OR account_id IN (SELECT target_id FROM follow_requests WHERE requester_id = {_ME})")
 BlockedAccountId = ACCOUNT.where(f"account_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = {_ME})")
+# Accounts that have written to the user (what they last said is there to read).
+WroteToMeAccountId = ACCOUNT.where(f"account_id IN (SELECT sender_id FROM messages WHERE recipient_id = {_ME})")
 OwnPostId = POST.where(f"author_id = {_ME}")
-OthersPostId = POST.where(f"author_id != {_ME}")
+# A post breaking the rules (the spam accounts' posts) that is still up and not reported yet.
+ReportablePostId = POST.where("violates = 1 AND status = 'published' AND post_id NOT IN (SELECT post_id FROM reports)")
 LikedPostId = POST.where(f"post_id IN (SELECT post_id FROM likes WHERE account_id = {_ME})")
 DeletableCommentId = COMMENT.where(
     f"author_id = {_ME} OR post_id IN (SELECT post_id FROM posts WHERE author_id = {_ME})")

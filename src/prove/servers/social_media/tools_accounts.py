@@ -55,8 +55,13 @@ class BlockResult(BaseModel):
     "Show me my profile.",
     "Who is {account_id}? Do they follow me?",
     "How many followers does {account_id} have?",
+], reply=[
+    Ask("Your profile: {result.display_name} (@{result.handle}), {result.followers_count} followers, "
+        "{result.following_count} following, {result.posts_count} posts.", account_id=None),
+    "{result.display_name} (@{result.handle}) has {result.followers_count} followers. Follows you: "
+    "{result.follows_you}; you follow them: {result.you_follow}.",
 ])
-def get_profile(ctx: Ctx, account_id: AccountId | None = None) -> Account:
+def get_profile(ctx: Ctx, account_id: OtherAccountId | None = None) -> Account:
     """Show a profile: the user's own, or another account's, with how it relates to the user.
 
     Args:
@@ -81,8 +86,17 @@ def get_profile(ctx: Ctx, account_id: AccountId | None = None) -> Account:
     Ask("Only let people I follow send me messages.", messages_from="following"),
     Ask("Let anyone send me direct messages.", messages_from="everyone"),
 ], reply=[
-    "Your profile is updated.",
-    "Done: I've saved the changes to your profile.",
+    Ask("Your bio now reads '{bio}'.", display_name=None, location=None, is_private=None, messages_from=None),
+    Ask("Your account is private now: only approved followers see your posts.", is_private=True, display_name=None,
+        bio=None, location=None, messages_from=None),
+    Ask("Your account is public again.", is_private=False, display_name=None, bio=None, location=None,
+        messages_from=None),
+    Ask("Your profile now shows {display_name}, in {location}.", bio=None, is_private=None, messages_from=None),
+    Ask("Only people you follow can message you now.", messages_from="following", display_name=None, bio=None,
+        location=None, is_private=None),
+    Ask("Anyone can send you direct messages now.", messages_from="everyone", display_name=None, bio=None,
+        location=None, is_private=None),
+    "Your profile is updated: {result.display_name}, {result.location}; '{result.bio}'.",
 ], values={
     "display_name": [
         "Ana López", "Sam Carter", "Priya N.", "Jordan Lee", "Mia Chen", "Leo Martins",
@@ -170,7 +184,7 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
     "Who follows me?",
     "Show me {account_id}'s followers.",
 ])
-def list_followers(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 50) -> AccountList:
+def list_followers(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Limit = 50) -> AccountList:
     """List the accounts that follow an account (the user's own by default), most recent first.
 
     Args:
@@ -193,7 +207,7 @@ def list_followers(ctx: Ctx, account_id: AccountId | None = None, limit: Limit =
     "Who am I following?",
     "Which accounts does {account_id} follow?",
 ])
-def list_following(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 50) -> AccountList:
+def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Limit = 50) -> AccountList:
     """List the accounts an account follows (the user's own by default), most recent first.
 
     Args:
@@ -264,7 +278,7 @@ def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
 @tools.tool(effect=WRITE, asks=[
     "Unfollow {account_id}.",
     "Stop following {account_id}, their posts aren't for me.",
-    "Withdraw my follow request to {account_id}.",
+    "Stop following {account_id}, or drop my request if they haven't accepted it yet.",
 ], reply=[
     "Done: you no longer follow {account_id}, and no request is pending.",
     "Unfollowed {account_id}.",
@@ -301,7 +315,7 @@ def unfollow_account(ctx: Ctx, account_id: FollowedAccountId) -> FollowResult:
     "Block {account_id}.",
     "Someone keeps harassing me: block {account_id}.",
 ], reply=[
-    "Blocked {account_id}; {result.follows_removed} follows between you were removed.",
+    "Blocked {account_id}; follows between you removed: {result.follows_removed}.",
     "Done: {account_id} is blocked.",
 ])
 def block_account(ctx: Ctx, account_id: OtherAccountId) -> BlockResult:

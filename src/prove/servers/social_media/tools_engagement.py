@@ -18,7 +18,7 @@ from .server import (
     DeletableCommentId,
     LikedPostId,
     Limit,
-    OthersPostId,
+    ReportablePostId,
     Post,
     PostId,
     ReportId,
@@ -198,8 +198,9 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     "Done: your comment is up.",
 ], values={
     "text": [
-        "Love this!", "Congrats, that's awesome!", "Where is this? Looks amazing.", "Great shot!",
-        "Totally agree.", "Saving this for later, thanks!", "Haha, so true.", "Recipe please!",
+        # comments that suit any post (a 'Great shot!' needs a photo, a 'Recipe please!' a dish)
+        "Love this!", "Totally agree.", "Saving this for later, thanks!", "Haha, so true.", "Thanks for sharing!",
+        "Great post!",
     ],
 })
 def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
@@ -291,18 +292,21 @@ def _report(row: sqlite3.Row) -> Report:
 @tools.tool(effect=WRITE, asks=[
     "Report {post_id} as {reason}.",
     Ask("Please report {post_id} as spam, it's a scam.", reason="spam"),
-    Ask("Report {post_id} for harassment: {details}", reason="harassment"),
+    Ask("Report {post_id} as spam: {details}", reason="spam"),
 ], reply=[
     "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
     "Done: the moderators will look at your report by {result.review_by}.",
 ], values={
-    "details": [
-        "Repeated links to a fake giveaway.", "Insulting replies aimed at me.",
-        "Pretends to be a brand's official account.", "Shares a false health claim.",
-        "Posts the same ad dozens of times.", "Threatening language in the replies.",
+    # synthesized reports are of the spam accounts' posts (see ReportablePostId); the reason and what
+    # the report says fit such a post
+    "reason, details": [
+        ("spam", "Repeated links to a fake giveaway."), ("spam", "Posts the same scam dozens of times."),
+        ("spam", "Asks everyone to DM them for money."),
+        ("impersonation", "Pretends to hand out a brand's gift cards."),
+        ("misinformation", "Promises impossible returns on crypto."),
     ],
 })
-def report_post(ctx: Ctx, post_id: OthersPostId, reason: Reason,
+def report_post(ctx: Ctx, post_id: ReportablePostId, reason: Reason,
                 details: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
                 ) -> Report:
     """Report a post to the moderators, who review it within 24 hours and remove it if it breaks the rules.

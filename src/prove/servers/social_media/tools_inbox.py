@@ -18,6 +18,7 @@ from .server import (
     OtherAccountId,
     PostId,
     ReportId,
+    WroteToMeAccountId,
     follows,
     me,
     require_not_blocked,
@@ -79,6 +80,8 @@ class Thread(BaseModel):
     handle: str
     messages: list[DirectMessage] = Field(description="oldest first (the latest `limit`)")
     total: int
+    last_from_them: str | None = Field(None, description="the text of the latest message the other account sent")
+    last_said: str = Field("", description="the latest message the other account sent, in a sentence")
 
 
 # ----- notifications ----------------------------------------------------------------------------
@@ -215,8 +218,10 @@ def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
 @tools.tool(effect=READ, asks=[
     "Show me my messages with {account_id}.",
     "What did {account_id} last say to me?",
+], reply=[
+    "Messages between you and {account_id}: {result.total}. {result.last_said}",
 ])
-def get_conversation(ctx: Ctx, account_id: OtherAccountId, limit: Limit = 50) -> Thread:
+def get_conversation(ctx: Ctx, account_id: WroteToMeAccountId, limit: Limit = 50) -> Thread:
     """Read the direct messages between the user and one account, oldest first.
 
     Args:
@@ -234,8 +239,10 @@ def get_conversation(ctx: Ctx, account_id: OtherAccountId, limit: Limit = 50) ->
     rows = ctx.db.execute("SELECT * FROM messages WHERE (sender_id = :me AND recipient_id = :o) OR "
                           "(sender_id = :o AND recipient_id = :me) ORDER BY sent_at, message_id",
                           {"me": user, "o": account_id}).fetchall()
+    theirs = [r["text"] for r in rows if r["sender_id"] == account_id]
     return Thread(account_id=account_id, handle=other["handle"], messages=[_dm(r, user) for r in rows[-limit:]],
-                  total=len(rows))
+                  total=len(rows), last_from_them=theirs[-1] if theirs else None,
+                  last_said=f"Their last message: '{theirs[-1]}'" if theirs else "They haven't written to you yet.")
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -246,9 +253,10 @@ def get_conversation(ctx: Ctx, account_id: OtherAccountId, limit: Limit = 50) ->
     "Done: {account_id} has your DM.",
 ], values={
     "text": [
-        "Hey! Loved your post about the trail.", "Are you going to the meetup on Saturday?",
-        "Thanks for the recommendation!", "Can you send me that recipe?", "Long time no see, how have you been?",
-        "Congrats on the race!", "Do you still have that book I could borrow?", "Happy birthday!",
+        # messages one may send to anyone (not about a post, a race or a recipe they may never have shared)
+        "Are you going to the meetup on Saturday?", "Thanks for the recommendation!",
+        "Long time no see, how have you been?", "Want to grab coffee next week?", "Thanks for the follow!",
+        "Do you have a minute to chat this week?",
     ],
 })
 def send_direct_message(ctx: Ctx, account_id: OtherAccountId, text: MessageText) -> DirectMessage:

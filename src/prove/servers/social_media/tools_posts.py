@@ -13,9 +13,9 @@ from prove.env.values import iso, parse_time, quote
 from .server import (
     POSTS,
     READABLE,
-    AccountId,
     Hashtag,
     Limit,
+    OtherAccountId,
     OwnPostId,
     Post,
     PostId,
@@ -93,13 +93,15 @@ def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
 @tools.tool(effect=READ, asks=[
     "Show me my posts.",
     "What has {account_id} posted lately?",
-    "Do I have any scheduled posts?",
+    Ask("Do I have any scheduled posts?", scheduled_only=True),
 ])
-def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20) -> PostList:
+def list_posts(ctx: Ctx, account_id: OtherAccountId | None = None, scheduled_only: bool = False,
+               limit: Limit = 20) -> PostList:
     """List one account's posts, newest first: the user's own (scheduled ones included) by default.
 
     Args:
         account_id: ID of the account, such as 'USR-10005'; omit for the user's own posts.
+        scheduled_only: only the user's own posts scheduled for later (default false).
         limit: the most posts to return, 1 to 100, such as 20.
 
     Returns:
@@ -114,7 +116,10 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
     author = ctx.get("account", account_id if account_id is not None else user)
     require_can_see(ctx, author)
     if author["account_id"] == user:
-        where = "p.author_id = :me AND p.status IN ('published', 'scheduled')"
+        where = "p.author_id = :me AND p.status " + ("= 'scheduled'" if scheduled_only else
+                                                      "IN ('published', 'scheduled')")
+    elif scheduled_only:  # nobody sees another account's scheduled posts
+        return PostList(posts=[], total=0)
     else:
         where = f"p.author_id = :author AND {READABLE}"
     rows = ctx.db.execute(POSTS + f" WHERE {where} ORDER BY p.created_at DESC, p.post_id DESC",
@@ -125,6 +130,9 @@ def list_posts(ctx: Ctx, account_id: AccountId | None = None, limit: Limit = 20)
 @tools.tool(effect=READ, asks=[
     "Open {post_id}.",
     "How many likes does {post_id} have?",
+], reply=[
+    "{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes and "
+    "{result.comment_count} comments.",
 ])
 def get_post(ctx: Ctx, post_id: PostId) -> Post:
     """Show one post with its hashtags, like and comment counts.
@@ -245,8 +253,12 @@ def _schedule_time(ctx: Ctx, value: str) -> str:
     "Schedule a post saying '{text}' for {scheduled_for}.",
     Ask("Post '{text}', and only let people I follow comment on it.", reply_policy="following"),
 ], reply=[
-    "Done: your post is {result.status}.",
-    "Your post '{text}' is {result.status}.",
+    Ask("Shared it with your followers only; the post is {result.status}.", visibility="followers"),
+    Ask("Your post is {result.status}; only people you follow can comment on it.", reply_policy="following"),
+    Ask("Done: your post is live.", scheduled_for=None, visibility="public", reply_policy="everyone"),
+    Ask("Posted: '{text}'.", scheduled_for=None, visibility="public", reply_policy="everyone"),
+    "Your post is scheduled for {scheduled_for}.",
+    "Done: '{text}' goes out on {scheduled_for}.",
 ], values={
     "text": POST_TEXTS,
 })
@@ -301,13 +313,18 @@ def _own_post(ctx: Ctx, post_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Fix the typo in {post_id}: it should say '{text}'.",
+    "Rewrite {post_id} to say '{text}'.",
     Ask("Change {post_id} to followers only.", visibility="followers"),
     Ask("Make {post_id} public.", visibility="public"),
     Ask("Only let people I follow comment on {post_id}.", reply_policy="following"),
 ], reply=[
-    "Updated {post_id}.",
-    "Done: the post is edited.",
+    Ask("{post_id} now says '{text}'.", visibility=None, reply_policy=None),
+    # (a reply cannot bind `text`, the name of an Ask's own wording; the phrasings that change the
+    # visibility or the reply policy leave the text as it is)
+    Ask("{post_id} is for your followers only now.", visibility="followers", reply_policy=None),
+    Ask("{post_id} is public now.", visibility="public", reply_policy=None),
+    Ask("Only people you follow can comment on {post_id} now.", reply_policy="following", visibility=None),
+    "Updated {post_id}: {result.visibility}, replies from {result.reply_policy}.",
 ], values={
     "text": POST_TEXTS,
 })
@@ -352,7 +369,7 @@ def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibi
 @tools.tool(effect=WRITE, asks=[
     "Delete {post_id}.",
     "Take down {post_id}, I regret posting it.",
-    "Cancel {post_id}; I don't want it to go out after all.",
+    "Remove {post_id} from my profile.",
 ], reply=[
     "Deleted {post_id}.",
     "Done: the post is gone.",
