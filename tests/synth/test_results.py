@@ -80,3 +80,27 @@ def test_filled_templates_say_money_once_and_agree_in_number() -> None:
     assert _sentences("added to your Harlem Pizza Co. cart. the subtotal is $9.") == \
         "Added to your Harlem Pizza Co. cart. The subtotal is $9."
     assert tidy("Show me the account 'kenji_ito''s followers.") == "Show me the account kenji_ito's followers."
+
+
+def test_long_texts_are_quoted_by_their_opening_and_text_forms_win() -> None:
+    note = {"path": "/a.md", "content": "# Retro\n\nDate: 2026-02-27\nWhat went well: " + "the launch " * 20,
+            "size": 8202494, "size_text": "8.2 MB"}
+    text = describe(note)
+    assert "\n" not in text and "…" in text and "size text 8.2 MB" in text and "8202494" not in text
+
+
+def test_a_phrase_may_bind_a_parameter_named_text() -> None:
+    from prove.env import Ask
+
+    ask = Ask("Clear the post's caption.", text="")
+    assert ask.text == "Clear the post's caption." and ask.binds == {"text": ""}
+
+
+def test_please_leads_only_a_request() -> None:
+    import random
+
+    from prove.synth.wording import Wording
+
+    for seed in range(40):
+        joined = Wording(random.Random(seed)).join_requests(["Move the card.", "The deal 'Acme' is signed!"])
+        assert "please the deal" not in joined.lower()

@@ -69,6 +69,33 @@ def test_every_entity_a_gold_call_takes_is_one_its_parameter_takes(candidates) -
     assert checked > 5
 
 
+def test_nothing_is_made_and_undone_in_one_conversation(candidates) -> None:
+    """An undoing tool (delete, cancel, remove, ...) takes an entity that was there before, not one
+    an earlier call of the conversation made: "add an address ... remove the new address" is no task."""
+    from prove.env import Session
+    from prove.synth.entities import extract_entities
+    from prove.synth.teachers.programmatic import _UNDOING
+
+    undoing = 0
+    for ex in _accepted(candidates):
+        server = registry.get(ex["servers"][0])
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        made: set[str] = set()
+        with Session([server], world=ex["world"]) as start:
+            for turn in ex["turns"]:
+                for call in turn["calls"]:
+                    tool = server.tools[call["name"]]
+                    if call["name"].startswith(_UNDOING):
+                        undoing += 1
+                        taken = {v for p in tool.params if p.entity for v in
+                                 (call["arguments"].get(p.name) if isinstance(call["arguments"].get(p.name), list)
+                                  else [call["arguments"].get(p.name)])}
+                        assert not taken & made, (ex["id"], call)
+                    made |= {v for kind, v, _ in extract_entities(tool, results[call["id"]])
+                             if not start.satisfies(kind, v, "1 = 1")}
+    assert undoing > 3
+
+
 def test_values_that_belong_together_are_drawn_together(candidates) -> None:
     """A review's stars, title and text come from one candidate: no five stars for 'Arrived broken'."""
     tool = registry.get("shopping").tools["write_review"]

@@ -29,7 +29,7 @@ class Ask:
 
     __slots__ = ("binds", "text")
 
-    def __init__(self, text: str, **binds: Any) -> None:
+    def __init__(self, text: str, /, **binds: Any) -> None:
         self.text = text
         self.binds: dict[str, Any] = dict(binds)
 

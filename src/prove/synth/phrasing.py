@@ -208,6 +208,8 @@ class Phrasing:
             return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
         if isinstance(value, float) and not value.is_integer():
             return f"{round(value, 2):g}"
+        if isinstance(value, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value):
+            return value.replace("_", " ")  # an option's value: in_progress -> in progress
         return human(value)
 
 

@@ -105,7 +105,7 @@ def field_text(key: str, value: Any) -> str | None:
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
         if key in _TEXT_KEYS or len(value.split()) > 4:
-            return f"{_words(key)} '{value}'"
+            return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("full_name", "display_name"):
             return None  # the person's name, said in the heading or not needed
         if key.endswith("_name"):
@@ -118,6 +118,15 @@ def field_text(key: str, value: Any) -> str | None:
         more = f" and {len(value) - 3} more" if len(value) > 3 else ""
         return f"{_words(key)} {', '.join(shown)}{more}"
     return None
+
+
+def _excerpt(text: str, limit: int = 80) -> str:
+    """A long or multi-line text's opening, cut at a word: a reply quotes, it does not paste."""
+    first = " ".join(line.strip() for line in text.strip().splitlines() if line.strip() and not line.startswith("#"))
+    first = first or text.strip()
+    if len(first) <= limit:
+        return first
+    return first[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
@@ -156,8 +165,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if len(parts) >= limit:
             break
         value = rec[key]
-        if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)):
-            continue  # said already, or says the heading again
+        if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
+                or f"{key}_text" in rec:
+            continue  # said already, says the heading again, or said by its own text form (size_text)
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)

@@ -178,7 +178,8 @@ class Sampler:
                     chosen.append(eid)
                 ctx.entities[kind.name] = chosen
                 labels = index.labels.get(kind.name, {})
-                ctx.labels[kind.name] = {e: labels[e][:_MAX_TEXT] for e in chosen if e in labels}
+                # A label too long to say is no label (never cut mid-word: "the Aurora rollout pla").
+                ctx.labels[kind.name] = {e: labels[e] for e in chosen if e in labels and len(labels[e]) <= _MAX_TEXT}
         values, ranges = self._column_stats(world)
         ctx.values = {col: rng.sample(vals, min(len(vals), 12)) if len(vals) > 12 else list(vals)
                       for col, vals in values.items()}

@@ -140,7 +140,7 @@ def human(value: Any) -> str:
 
 _MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit", "budget", "tip", "deposit", "refund",
                 "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
-                "offer", "savings", "income", "payout")
+                "offer", "savings", "income", "payout", "quota", "won_", "revenue", "pipeline")
 _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "count", "stars", "quantity", "odometer", "mile",
               "_mi", "charge_limit", "kw", "_mb", "minutes", "days", "months", "weeks", "hours", "years")
 

@@ -178,7 +178,10 @@ class Wording:
                 continue
             if out[-1:].isalnum():  # a request that ends on a value ("signature to: -- Alex") ends its sentence
                 out += "."
-            opener = self.pick(ALSO) if parts[i - 1].rstrip().endswith("?") or part.endswith("?") else self.pick(THEN)
+            if parts[i - 1].rstrip().endswith("?") or part.endswith("?"):
+                opener = self.pick(ALSO)
+            else:  # "Then please the deal is signed!" reads wrong: "please" leads only a request
+                opener = self.pick(THEN if _imperative(part) else [t for t in THEN if "please" not in t])
             keep = i < len(names_first) and names_first[i]
             out += " " + opener + (part if keep else _lower_first(part))
         return out

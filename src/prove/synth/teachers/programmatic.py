@@ -443,15 +443,19 @@ class Planner:
                     flows.append((base + j, v, rec))
         if p.where is not None:  # an output's entity must be one the parameter takes (a credit card, not any account)
             flows = [f for f in flows if sess.satisfies(kind, f[1], p.where)]
+        pool_ctx = self._candidates(p) if not self.ungrounded else []
+        if pool_ctx and tool.name.startswith(_UNDOING):
+            # Nobody makes a thing and undoes it in one conversation ("add an address ... remove
+            # the new address"): an undoing tool takes what was there before, where there is some.
+            flows = [f for f in flows if f[1] in self.index.ids.get(kind, ())]
         rng = self.rng
         graph = self.spec.graph
         linked = [f for f in flows if f[0] < base and graph.label(steps[f[0]].tool.name, tool.name) == EXPLICIT]
-        pool_ctx = self._candidates(p) if not self.ungrounded else []
         use_flow = bool(flows) and (not pool_ctx or rng.random() < (0.75 if attempt == 0 else 0.5))
         if use_flow:
             pick_from = linked or flows
             src_step = pick_from[0][0] if rng.random() < 0.7 else rng.choice(pick_from)[0]
-            candidates = [f for f in pick_from if f[0] == src_step]
+            candidates = list({f[1]: f for f in pick_from if f[0] == src_step}.values())  # each entity once
             chosen = rng.sample(candidates, min(len(candidates), 2 if many and rng.random() < 0.4 else 1))
             values = [c[1] for c in chosen]
             mode, text = self._flow_ref(kind, values, src_step, steps, found, base)
@@ -502,7 +506,7 @@ class Planner:
             v = values[0]
             if v not in self.index.ids.get(kind, ()):
                 noun = self.say.entity_noun(kind)
-                return "new", self.rng.choice([f"the new {noun}", "it", f"that {noun}"])
+                return "new", self.rng.choice([f"the new {noun}", f"that {noun}"])
             label = self._label_in(source, kind, v)
             if label:
                 return "label", label
@@ -724,6 +728,11 @@ class Planner:
                 value = s.args.get(name)
                 if src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
                     said[name] = self.say.entity(p.entity, value, label=src.text)
+                elif src.kind == "flow" and src.mode == "new" and p.entity and isinstance(value, str):
+                    # Made in this conversation: named by what the result calls it, never by a raw ID.
+                    label = self._label_in(s, p.entity, value)
+                    said[name] = self.say.entity(p.entity, value, label=label) if label else \
+                        f"the new {self.say.entity_noun(p.entity)}"
             fitting = _fitting_replies(s.tool, s.args)
             if fitting:
                 reply = self.rng.choice(fitting)
@@ -978,6 +987,8 @@ def _binds(step: Step) -> dict[str, Any]:
 
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
+_UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscribe", "leave_", "decline_", "unfollow",
+            "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_")
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 
 
