@@ -22,7 +22,6 @@ from .server import (
     Member,
     PublicChannelId,
     Query,
-    UserId,
     active_user,
     channel_row,
     is_member,

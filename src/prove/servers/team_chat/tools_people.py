@@ -16,7 +16,6 @@ from .server import (
     Limit,
     Query,
     User,
-    UserId,
     UserList,
     me,
     normalize_emoji,
