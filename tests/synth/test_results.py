@@ -46,9 +46,18 @@ def test_a_record_is_headed_by_its_name_and_repeats_nothing() -> None:
     assert describe(contact, cite=["CON-10071"]) == "Kenji Shah (CON-10071): title VP of Engineering."
 
 
+def test_a_line_item_reads_as_people_say_it() -> None:
+    from prove.synth.values import human
+
+    items = [{"description": "Additional hour", "quantity": 3.0, "unit_price": 60.0},
+             {"description": "Travel fee", "quantity": 1, "unit_price": 25}]
+    assert human(items) == "3 × Additional hour at $60.00 each and 1 × Travel fee at $25.00"
+
+
 def test_a_start_with_its_end_reads_as_a_span() -> None:
     slots = {"slots": [{"start": "2026-03-20T16:30:00", "end": "2026-03-20T17:00:00"},
                        {"start": "2026-03-20T23:30:00", "end": "2026-03-21T00:30:00"}]}
+    assert describe({"start": "2026-03-15T00:00:00", "end": "2026-03-15T03:34:00"}) == "March 15, 12:00 AM to 3:34 AM."
     assert describe(slots) == ("2 slots: March 20, 4:30 PM to 5:00 PM; "
                                "March 20 at 11:30 PM to March 21 at 12:30 AM.")
 
@@ -80,6 +89,8 @@ def test_filled_templates_say_money_once_and_agree_in_number() -> None:
     assert _sentences("added to your Harlem Pizza Co. cart. the subtotal is $9.") == \
         "Added to your Harlem Pizza Co. cart. The subtotal is $9."
     assert tidy("Show me the account 'kenji_ito''s followers.") == "Show me the account kenji_ito's followers."
+    quoted = "Don't post the message 'Reminder that the demo is at 2pm, a event.' after all."
+    assert tidy(quoted) == quoted  # a quoted label is the user's words, not a slot to mend
 
 
 def test_long_texts_are_quoted_by_their_opening_and_text_forms_win() -> None:

@@ -175,9 +175,9 @@ class EntityIndex:
             rows = [dict(zip(cols, r)) for r in live.fetchall()]
             self.live[kind.name] = [str(r[kind.key]) for r in rows]
             self.rows[kind.name] = {str(r[kind.key]): r for r in rows}
-            if kind.label:
-                self.labels[kind.name] = {str(r[kind.key]): str(r[kind.label]) for r in rows
-                                          if r.get(kind.label) not in (None, "")}
+            if kind.label:  # every row's: an archived channel is still called by its name
+                self.labels[kind.name] = {str(k): str(v) for k, v in db.execute(
+                    f'SELECT "{kind.key}", "{kind.label}" FROM "{kind.table}"') if v not in (None, "")}
 
     def exists(self, kind: str, value: str, created: Mapping[str, set[str]] | None = None) -> bool:
         if value in self.ids.get(kind, ()):

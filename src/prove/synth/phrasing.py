@@ -231,8 +231,18 @@ def _drop_noun(before: str, noun: str, rendered: str) -> str:
     return trimmed
 
 
+_QUOTED = re.compile(r"((?:(?<=\s)|^)'[^'\n]+'(?=[\s.,;:!?)]|$))")
+
+
 def tidy(text: str) -> str:
-    """Mend what filling slots breaks: doubled articles, 'at March 3', 'a event'."""
+    """Mend what filling slots breaks: doubled articles, 'at March 3', 'a event'. A quoted value
+    (a label, a message) is the user's words and stays as it is."""
+    parts = _QUOTED.split(text)
+    text = "".join(part if i % 2 else _mend(part) for i, part in enumerate(parts))
+    return re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
+
+
+def _mend(text: str) -> str:
     text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\bthe The ", "The ", text)
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
@@ -241,8 +251,7 @@ def tidy(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
-    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
-    return re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
+    return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
 
 
 def _one_currency(text: str) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from .values import DAY, day, human, is_money
+from .values import DAY, clock, day, human, is_money
 
 __all__ = ["describe", "field_text", "found_count"]
 
@@ -104,12 +104,12 @@ def field_text(key: str, value: Any) -> str | None:
             return _words(value)
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
-        if key in _TEXT_KEYS or len(value.split()) > 4:
-            return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("full_name", "display_name"):
             return None  # the person's name, said in the heading or not needed
         if key.endswith("_name"):
             return f"{_words(key[:-5])} {value}"
+        if key in _TEXT_KEYS or len(value.split()) > 4:
+            return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
             return f"{_words(key)} {_words(value)}" if "_" in value else f"{_words(key)} {value}"
         return f"{_words(key)} {human(value)}"
@@ -141,7 +141,7 @@ def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
             except ValueError:
                 return a, b, f"{human(start)} to {human(end)}"
             if s.date() == e.date():
-                return a, b, f"{day(s.date())}, {human(start).split(' at ')[-1]} to {human(end).split(' at ')[-1]}"
+                return a, b, f"{day(s.date())}, {clock(s.time())} to {clock(e.time())}"
             return a, b, f"{human(start)} to {human(end)}"
     return None
 

@@ -18,7 +18,7 @@ from ..env.fake import Fake
 from ..env.world import EPOCH
 from .sampler import SamplingContext
 
-__all__ = ["DAY", "ValueMaker", "day", "example_of", "human", "is_money", "render_value"]
+__all__ = ["DAY", "ValueMaker", "clock", "day", "example_of", "human", "is_money", "render_value"]
 
 _EXAMPLE = re.compile(r"""such as (?:'((?:[^'\\]|\\.|'(?=[a-z]))*)'|"([^"]*)"|(-?\d[\d,]*(?:\.\d+)?)|(\[[^\]]*\])|(true|false))""")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -91,11 +91,26 @@ def render_value(value: Any) -> str:
         items = [render_value(v) for v in value]
         return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
     if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {render_value(v)}" for k, v in value.items())
+        return _item(value) or ", ".join(f"{k.replace('_', ' ')} {render_value(v)}" for k, v in value.items())
     return str(value)
 
 
-def _clock(t: time) -> str:
+def _item(value: dict[str, Any]) -> str | None:
+    """A line of an invoice or an order as people say it: "3 × Additional hour at $60 each"."""
+    name = next((value[k] for k in ("description", "name", "title", "item", "product") if isinstance(value.get(k), str)),
+                None)
+    quantity = next((value[k] for k in ("quantity", "qty", "count", "hours") if isinstance(value.get(k), (int, float))),
+                    None)
+    price = next((v for k, v in value.items() if is_money(k) and isinstance(v, (int, float))), None)
+    if name is None or len(value) > 3 + (quantity is None) + (price is None):
+        return None
+    text = name if quantity is None else f"{render_value(quantity)} × {name}"
+    if price is not None:
+        text += f" at ${price:,.2f}" + (" each" if quantity not in (None, 1) else "")
+    return text
+
+
+def clock(t: time) -> str:
     hour = t.hour % 12 or 12
     return f"{hour}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
 
@@ -120,7 +135,7 @@ def human(value: Any) -> str:
                 return value
             if moment.time() == time(0, 0):  # a day's start: people just name the day
                 return day(moment.date())
-            return f"{day(moment.date())} at {_clock(moment.time())}"
+            return f"{day(moment.date())} at {clock(moment.time())}"
         if _MONTH_ONLY.match(value):
             try:
                 return date.fromisoformat(value + "-01").strftime("%B %Y")
@@ -128,7 +143,7 @@ def human(value: Any) -> str:
                 return value
         if _CLOCK.match(value):
             try:
-                return _clock(time.fromisoformat(value))
+                return clock(time.fromisoformat(value))
             except ValueError:
                 return value
         return value
