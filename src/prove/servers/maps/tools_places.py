@@ -241,7 +241,10 @@ def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenChe
     "What {category} places are near {place_id}?",
     "Find places within {radius_m} metres of {place_id}.",
     "What's around {lat}, {lon}?",
-    Ask("Is there a {category} near {place_id} that's open now?", open_now=True),
+    # open now is asked of somewhere to drop in, never of a residence or an office
+    Ask("Is there a cafe near {place_id} that's open now?", open_now=True, category="cafe"),
+    Ask("Is there a pharmacy near {place_id} that's open now?", open_now=True, category="pharmacy"),
+    Ask("Any restaurant near {place_id} that's open now?", open_now=True, category="restaurant"),
 ])
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,

@@ -226,7 +226,7 @@ def _route(origin: sqlite3.Row, dest: sqlite3.Row, p: Plan) -> dict:
     "As the crow flies, {result.destination_name} is {result.km} km ({result.miles} miles) {result.heading} of "
     "{result.origin_name}.",
 ])
-def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None) -> Distance:
+def get_distance(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None) -> Distance:
     """The straight-line (great-circle) distance and compass direction between two places.
 
     Args:
