@@ -151,11 +151,6 @@ def _method(ctx: Ctx, row: sqlite3.Row) -> PaymentMethod:
 # ----- tools --------------------------------------------------------------------------------------
 
 
-# a passport is good for years: one that runs out within days is not what people save
-PASSPORT_EXPIRIES = [date(2029, 8, 14), date(2031, 5, 20), date(2032, 10, 2), date(2033, 11, 2), date(2034, 6, 30),
-                     date(2035, 2, 17), date(2036, 3, 9)]
-
-
 @tools.tool(effect=READ, asks=[
     "What's my home airport and loyalty status?",
     "Show me my travel profile.",
@@ -199,9 +194,7 @@ def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "
     return TravelerList(travelers=[_traveler(r) for r in rows], total=len(rows))
 
 
-@tools.tool(effect=WRITE, values={
-    "passport_expiry": PASSPORT_EXPIRIES,
-}, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Save {first_name} {last_name}, born {date_of_birth}, as a traveller.",
     "Add my {relationship} {first_name} {last_name} (born {date_of_birth}); passport {passport_number}, "
     "expires {passport_expiry}.",
@@ -260,9 +253,7 @@ def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: dat
     return _traveler(ctx.get("traveler", traveler_id))
 
 
-@tools.tool(effect=WRITE, values={
-    "passport_expiry": PASSPORT_EXPIRIES,
-}, asks=[
+@tools.tool(effect=WRITE, asks=[
     "Update the passport of {traveler_id}: number {passport_number}, expiring {passport_expiry}.",
     "There's a new passport for {traveler_id}: {passport_number}, valid until {passport_expiry}; please save it.",
     "Save the {passport_country} passport {passport_number} for {traveler_id}; it expires {passport_expiry}.",
