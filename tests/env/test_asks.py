@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 import pytest
@@ -205,3 +206,23 @@ def test_a_session_tells_whether_an_entity_meets_a_condition() -> None:
         assert not s.satisfies("message", "M2", "kind = 'inbox'")
         assert not s.satisfies("message", "M9", "1 = 1")
         assert s.satisfies("message", "M1", "'2026-03-16' <= :today")
+
+
+def test_date_values_are_given_as_iso_strings() -> None:
+    tools = Toolset("passports")
+
+    @tools.tool(effect=WRITE, asks=["Save my passport, valid until {expires}."], reply="Saved.",
+                values={"expires": ["2031-05-01"]})
+    def save_passport(ctx: Ctx, expires: date) -> str:
+        """Save a passport.
+
+        Args:
+            expires: when it runs out, such as '2031-05-01'.
+        """
+        return "ok"
+
+    assert _server(tools).tools["save_passport"].values == {"expires": ("2031-05-01",)}
+    bad = Toolset("passports2")
+    bad.tool(effect=WRITE, asks=["Save it until {expires}."], reply="Saved.", values={"expires": ["May 1st"]})(save_passport)
+    with pytest.raises(ToolDefinitionError, match="does not accept"):
+        _server(bad)

@@ -253,13 +253,17 @@ def _check_values(where: str, values: dict[str, Sequence[Any]], fields: dict[str
                                           f"{len(names)} values")
             for name, adapter, value in zip(names, adapters, parts):
                 try:
-                    adapter.validate_python(value, strict=True)
+                    # A date or a time is given as it travels in a call: an ISO string.
+                    adapter.validate_python(value, strict=not (isinstance(value, str) and _ISO.match(value)))
                 except ValueError as exc:
                     raise ToolDefinitionError(f"{where}: values[{key!r}] holds {value!r} for {name!r}, which the "
                                               f"parameter does not accept: {exc}") from None
         kept[", ".join(names) if len(names) > 1 else names[0]] = tuple(
             tuple(c) if len(names) > 1 else c for c in candidates)
     return kept
+
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?$|^\d{2}:\d{2}(?::\d{2})?$")
 
 
 def _check_replies(where: str, replies: Sequence[str | Ask] | str | Ask, fields: dict[str, Any],

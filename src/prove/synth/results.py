@@ -30,7 +30,7 @@ __all__ = ["describe", "field_text", "found_count"]
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
-          "address")
+          "address", "text")
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
             "start", "due_date", "created_at")
@@ -158,7 +158,7 @@ def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
 def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()) -> str:
     """One record: its name first, then a few telling fields; an ID only where it is needed."""
     label_key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
-    head = rec[label_key] if label_key else None
+    head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
     own = main_id if main_id in cite else None  # the record's own ID, where a later turn uses it

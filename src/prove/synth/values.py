@@ -157,7 +157,8 @@ _MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit"
                 "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
                 "offer", "savings", "income", "payout", "quota", "won_", "revenue", "pipeline")
 _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "count", "stars", "quantity", "odometer", "mile",
-              "_mi", "charge_limit", "kw", "_mb", "minutes", "days", "months", "weeks", "hours", "years")
+              "_mi", "charge_limit", "kw", "_mb", "minutes", "days", "months", "weeks", "hours", "years", "mph", "kph",
+              "speed", "climate", "_pct", "degrees", "shares")
 
 
 def is_money(name: str) -> bool:

@@ -51,8 +51,8 @@ FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Th
 FOLLOW_UP_NEXT = ["", "", "Now ", "Next, ", "One more thing: ", "Also, ", "And "]
 THEN = ["Then ", "After that, ", "Once that's done, ", "Then please ", "Next, "]
 ALSO = ["Also, ", "And ", "Plus, ", "Oh, and "]
-PREFACES = ["Let me check that.", "Let me look that up.", "I'll take care of that.", "One moment.",
-            "Sure, let me do that.", "On it.", "Let me pull that up.", "Checking now."]
+PREFACES = ["Let me check that.", "Let me look that up.", "One moment.", "Let me pull that up.", "Checking now."]
+PREFACES_WRITE = ["I'll take care of that.", "One moment.", "Sure, let me do that.", "On it."]
 RETRY = ["That call failed ({code}); let me correct it and try again.",
          "I made a mistake in that request ({code}). Retrying with the right arguments.",
          "The tool rejected that ({code}). Fixing the arguments.", "Let me fix that and retry."]
@@ -69,7 +69,7 @@ QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
 QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its {id_word}?",
                     "I don't have a way to search for that {noun}. What is its {id_word}?"]
-VAGUE = ["one of my {nouns}", "one of the {nouns}", "a {noun}"]
+VAGUE = ["one of the {nouns}", "a {noun}"]  # never "my": the user may not own it (a spam post)
 ABSTAIN = ["I'm sorry, but I can't do that with the tools I have here.",
            "Unfortunately that's not something I can do: none of my tools does that.",
            "I can't help with that one; I don't have a tool for it here.",
@@ -226,8 +226,9 @@ class Wording:
 
     # ----- assistant ---------------------------------------------------------------------------
 
-    def preface(self) -> str | None:
-        return self.pick(PREFACES) if self.rng.random() < 0.25 else None
+    def preface(self, write: bool = False) -> str | None:
+        """A short word before calls: "Let me look that up." before reads, "On it." before writes."""
+        return self.pick(PREFACES_WRITE if write else PREFACES) if self.rng.random() < 0.25 else None
 
     def retry(self, code: str, another: bool = False) -> str | None:
         if self.rng.random() < 0.25:

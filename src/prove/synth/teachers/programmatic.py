@@ -466,7 +466,8 @@ class Planner:
             return (invented if many else invented[0]), Source("user", text=self.say.entities(kind, invented))
         if not pool_ctx:
             return None
-        if self.spec.level == "minimal" and not many:
+        if self.spec.level == "minimal" and not many and not self.server.entities[kind].public_id:
+            # (an order number is said as it is: nobody looks it up first)
             looked = self._discover(kind, tool, steps, found, sess, p.where)
             if looked is not None:
                 return looked
@@ -796,7 +797,8 @@ class Planner:
                 if mistake is not None and k == mistake_pos:
                     at, (kind, call, result, text) = mistake
                     target = steps[at]
-                    moves.append(Move(text=words.preface(), calls=[Call(target.tool.name, call, mistake=kind)]))
+                    moves.append(Move(text=words.preface(write=not target.tool.read_only),
+                                      calls=[Call(target.tool.name, call, mistake=kind)]))
                     self.expected.append(result.text())
                     self.decided.strategies.append("another_tool" if kind == "label_as_id" else "retry")
                     mistake_pos = None
@@ -820,7 +822,8 @@ class Planner:
                             break
                         group.append(j)
                 calls = [Call(steps[g].tool.name, steps[g].args, binds=_binds(steps[g])) for g in group]
-                moves.append(Move(text=words.preface() if rng.random() < 0.5 else None, calls=calls))
+                write = any(not steps[g].tool.read_only for g in group)
+                moves.append(Move(text=words.preface(write=write) if rng.random() < 0.5 else None, calls=calls))
                 self.expected.extend(steps[g].result.text() for g in group)
                 if s.infeasible and self.ungrounded and s.result.code == "not_found":
                     retry = self._reinvent(s)
