@@ -355,3 +355,25 @@ def test_kitchen_notes_fit_any_dish() -> None:
     notes = tool.values["special_instructions"]
     # a note that names an ingredient or a cooking would be said of a drink or a dessert too
     assert not any(w in n for n in notes for w in ("onion", "spicy", "dressing", "well done", "cilantro", "ice"))
+
+
+def test_a_menu_names_the_dishes_it_found_or_says_what_it_has_instead(s: Session) -> None:
+    rest = ok(s, "search_restaurants", {})["restaurants"][0]
+    full = ok(s, "get_menu", {"restaurant_id": rest["restaurant_id"]})
+    section = full["categories"][0]
+    got = ok(s, "get_menu", {"restaurant_id": rest["restaurant_id"], "category": section})
+    assert got["items"] and len(got["items"]) <= 8
+    for item in got["items"]:
+        assert f"{item['name']} (${item['price']:,.2f}" in got["dishes_text"]
+    assert got["dishes_text"].startswith(f"{len(got['items'])} dish")
+    none = ok(s, "get_menu", {"restaurant_id": rest["restaurant_id"], "category": "No Such Section"})
+    assert none["dishes_text"].startswith("nothing that matches") and section in none["dishes_text"]
+
+
+def test_a_dish_found_in_a_search_is_read_with_its_restaurant(s: Session) -> None:
+    from prove.synth.results import describe
+    got = ok(s, "search_dishes", {"query": "burger"})
+    assert len({d["restaurant_name"] for d in got["dishes"]}) > 1
+    text = describe(got)
+    for d in got["dishes"][:5]:
+        assert f"{d['name']}: price ${d['price']:.2f}, restaurant {d['restaurant_name']}" in text

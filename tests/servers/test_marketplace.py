@@ -454,3 +454,13 @@ def test_a_tracking_number_goes_with_its_carrier() -> None:
     pairs = SERVER.tools["mark_order_shipped"].values["carrier, tracking_number"]
     assert {c for c, _ in pairs} == set(shapes)
     assert all(shapes[c](t) for c, t in pairs)
+
+
+def test_listings_of_one_title_are_told_apart_by_their_seller(s: Session) -> None:
+    from prove.synth.results import describe
+    got = ok(s, "search_listings", {"query": "Headlamp"})
+    assert len({x["seller_username"] for x in got["listings"]}) > 1
+    text = describe(got)
+    for x in got["listings"][:5]:
+        assert f"price ${x['price']:.2f}, seller username " in text
+        assert all(w in text for w in x["seller_username"].split("_")), x["seller_username"]

@@ -175,11 +175,25 @@ class Menu(BaseModel):
     categories: list[str]
     items: list[MenuItem]
     total: int
+    dishes_text: str = Field(description="The matching dishes in words, such as '2 dishes: Pho Tai ($15.00) and "
+                                         "Iced Coffee ($5.50, sold out)'.")
 
 
-class Dish(MenuItem):
+class Dish(BaseModel):
+    """A menu item with its restaurant, named right after the dish (two places may sell one dish)."""
+    item_id: ItemId
+    name: str
     restaurant_id: RestaurantId
     restaurant_name: str
+    category: str
+    description: str
+    price: float
+    vegetarian: bool
+    vegan: bool
+    gluten_free: bool
+    spicy: bool
+    popular: bool
+    available: bool = Field(description="false while sold out")
     open_now: bool
 
 

@@ -17,6 +17,7 @@ from .server import (
     Favorite,
     Limit,
     Menu,
+    MenuItem,
     Money,
     OpeningHours,
     Promotion,
@@ -199,6 +200,9 @@ def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
     "Show me the {dietary} options at {restaurant_id}.",
     "What {category} does {restaurant_id} have for under {max_price} dollars?",
     Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
+], reply=[
+    "At {result.restaurant_name} I found {result.dishes_text}.",
+    "{result.restaurant_name} has {result.dishes_text}.",
 ])
 def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = None, dietary: Dietary | None = None,
              max_price: Money | None = None, available_only: bool = False) -> Menu:
@@ -231,7 +235,21 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items))
+                total=len(items), dishes_text=_dishes_text(items, categories))
+
+
+def _dishes_text(items: list[MenuItem], categories: list[str], shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', or what the menu has instead."""
+    if not items:
+        return f"nothing that matches; its menu has {_and(categories)}" if categories else "nothing on the menu"
+    named = [f"{i.name} (${i.price:,.2f}{'' if i.available else ', sold out'})" for i in items]
+    if len(named) > shown:
+        named = named[:shown] + [f"{len(items) - shown} more"]
+    return f"{len(items)} {'dish' if len(items) == 1 else 'dishes'}: {_and(named)}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @tools.tool(effect=READ, asks=[

@@ -78,6 +78,7 @@ BALANCE = "marketplace balance"
 class ListingSummary(BaseModel):
     listing_id: ListingId
     title: str
+    seller_username: str
     category_id: CategoryId
     category: str
     condition: str
@@ -86,7 +87,6 @@ class ListingSummary(BaseModel):
     accepts_offers: bool = Field(description="Whether buyers may make offers below the price.")
     status: str = Field(description="'active' (for sale), 'sold' or 'withdrawn'.")
     seller_id: MemberId
-    seller_username: str
     seller_rating: float | None = Field(description="The seller's average stars (1-5), None without ratings.")
     location: str
     listed_at: str

@@ -137,6 +137,11 @@ def _cards(ctx: Ctx) -> PaymentMethodList:
     "Show me my account details.",
     "How much store credit do I have?",
     "What email and phone number are on my account?",
+], reply=[
+    "Your account: {result.name}, {result.email}, {result.phone}; ${result.store_credit} in store credit and "
+    "{result.open_orders} orders on the way.",
+    "You have ${result.store_credit} in store credit. The account is in {result.name}'s name, with the e-mail "
+    "{result.email} and the phone number {result.phone}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's account: contact details, store credit and defaults.
