@@ -17,6 +17,7 @@ from .helpers import fails, ok, session_fixture
 WORLD = 0
 
 
+SERVER = registry.get("food_delivery")
 s = session_fixture("food_delivery")
 
 
@@ -377,3 +378,27 @@ def test_a_dish_found_in_a_search_is_read_with_its_restaurant(s: Session) -> Non
     text = describe(got)
     for d in got["dishes"][:5]:
         assert f"{d['name']}: price ${d['price']:.2f}, restaurant {d['restaurant_name']}" in text
+
+
+def test_a_cart_read_says_its_dishes_the_minimum_and_whether_it_delivers(s: Session) -> None:
+    cart = ok(s, "list_carts", {})["carts"][0]
+    got = ok(s, "view_cart", {"restaurant_id": cart["restaurant_id"]})
+    for line in got["items"]:
+        name = line["name"] if line["quantity"] == 1 else f"{line['quantity']} × {line['name']}"
+        assert name in got["items_text"]
+    minimum = f"${got['minimum_order']:,.2f} minimum order"
+    assert got["notes"].startswith("it meets the " if got["meets_minimum"] else "it's ") and minimum in got["notes"]
+    seen = set()
+    for a in ok(s, "list_addresses", {})["addresses"]:
+        there = ok(s, "view_cart", {"restaurant_id": cart["restaurant_id"], "address_id": a["address_id"]})
+        seen.add(there["delivers"])
+        assert (f"doesn't deliver to {a['label']}" in there["notes"]) == (not there["delivers"]), there["notes"]
+    assert True in seen
+
+
+def test_a_cart_is_read_or_emptied_only_where_there_is_one(s: Session) -> None:
+    for tool in ("view_cart", "clear_cart"):
+        where = SERVER.tools[tool].params[0].where
+        for r in ok(s, "search_restaurants", {"limit": 50})["restaurants"]:
+            has = any(c["restaurant_id"] == r["restaurant_id"] for c in ok(s, "list_carts", {})["carts"])
+            assert s.satisfies("restaurant", r["restaurant_id"], where) == has, (tool, r["restaurant_id"])

@@ -464,3 +464,32 @@ def test_listings_of_one_title_are_told_apart_by_their_seller(s: Session) -> Non
     for x in got["listings"][:5]:
         assert f"price ${x['price']:.2f}, seller username " in text
         assert all(w in text for w in x["seller_username"].split("_")), x["seller_username"]
+
+
+def test_only_own_live_listings_are_edited_and_only_others_live_ones_offered_on(s: Session) -> None:
+    """The listings a parameter draws are exactly those the tool accepts (edit: mine; offer: others')."""
+    listings = ok(s, "search_listings", {"limit": 50})["listings"] + ok(s, "list_my_listings", {"limit": 50})["listings"]
+    edit, offer = (SERVER.tools[t].params[0].where for t in ("edit_listing", "make_offer"))
+    drawn = {"edit": 0, "offer": 0}
+    for x in {x["listing_id"]: x for x in listings}.values():
+        lid = x["listing_id"]
+        can_edit = s.call("edit_listing", {"listing_id": lid, "description": "Shipping within 2 days."}).ok
+        assert s.satisfies("listing", lid, edit) == can_edit, lid
+        drawn["edit"] += can_edit
+        if s.satisfies("listing", lid, offer):
+            drawn["offer"] += 1
+            assert not x["is_mine"] and x["status"] == "active", lid
+        else:
+            assert x["is_mine"] or x["status"] != "active", lid
+    assert drawn["edit"] and drawn["offer"]
+    for tool in ("withdraw_listing", "buy_listing"):
+        assert SERVER.tools[tool].params[0].where == (edit if tool == "withdraw_listing" else offer)
+
+
+def test_a_fee_estimate_reply_says_what_the_seller_keeps(s: Session) -> None:
+    cat = ok(s, "list_categories")["categories"][0]
+    got = ok(s, "estimate_fees", {"category_id": cat["category_id"], "price": 25.0})
+    assert got["fee"] == round(25.0 * cat["fee_percent"] / 100 + 0.30, 2)
+    assert got["seller_proceeds"] == round(25.0 - got["fee"], 2)
+    replies = SERVER.tools["estimate_fees"].replies
+    assert all("{result.seller_proceeds}" in r.text and "$0.30" in r.text for r in replies)

@@ -55,6 +55,11 @@ MemberId = MEMBER.id
 OtherMemberId = MEMBER.where("is_self = 0")
 CategoryId = CATEGORY.id
 ListingId = LISTING.id
+_ME = "(SELECT member_id FROM members WHERE is_self = 1)"
+# A listing of the signed-in member's that is still for sale: the only kind they can edit or withdraw.
+MyActiveListingId = LISTING.where(f"status = 'active' AND seller_id = {_ME}")
+# Another member's listing that is still for sale: the only kind one can buy or make an offer on.
+ForSaleListingId = LISTING.where(f"status = 'active' AND seller_id != {_ME}")
 OfferId = OFFER.id
 OrderId = ORDER.id
 _MY_PURCHASE = "buyer_id = (SELECT member_id FROM members WHERE is_self = 1)"
