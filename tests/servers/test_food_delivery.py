@@ -402,3 +402,11 @@ def test_a_cart_is_read_or_emptied_only_where_there_is_one(s: Session) -> None:
         for r in ok(s, "search_restaurants", {"limit": 50})["restaurants"]:
             has = any(c["restaurant_id"] == r["restaurant_id"] for c in ok(s, "list_carts", {})["carts"])
             assert s.satisfies("restaurant", r["restaurant_id"], where) == has, (tool, r["restaurant_id"])
+
+
+def test_opening_days_are_listed_with_commas_and_one_and(s: Session) -> None:
+    """'Monday, Wednesday, Thursday and Sunday', never 'Monday and Wednesday and Thursday and Sunday'."""
+    for r in ok(s, "search_restaurants", {"delivers_only": False, "limit": 100})["restaurants"]:
+        text = ok(s, "get_restaurant", {"restaurant_id": r["restaurant_id"]})["hours_text"]
+        for part in text.split(", "):
+            assert part.count(" and ") <= 1, text

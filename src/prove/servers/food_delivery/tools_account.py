@@ -230,8 +230,9 @@ _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "Am
     "Save a new card: number {card_number}, exp {expiry}, CVV {cvv}, and call it '{nickname}'.",
     Ask("Add card {card_number} ({expiry}, CVV {cvv}) and make it my default.", make_default=True),
 ], reply=[
-    "Saved the {result.brand} ending {result.last4}.",
-    "Your {result.brand} card ending {result.last4} is on file now.",
+    Ask("Saved the {result.brand} ending {result.last4}.", make_default=False),
+    Ask("Your {result.brand} card ending {result.last4} is on file now.", make_default=False),
+    Ask("Saved the {result.brand} ending {result.last4}; it's your default card now.", make_default=True),
 ], values={"nickname": ["Work card", "Personal Visa", "Travel card", "Groceries", "Joint account",
                         "Backup card"]})
 def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, nickname: Label | None = None,

@@ -171,14 +171,15 @@ def _hours_text(hours: list[OpeningHours]) -> str:
     same: dict[tuple[str, str], list[str]] = {}  # runs with the same hours said together
     closed = []
     for first, last, opens, closes in runs:
-        join = " and " if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 else " to "
-        days = first if first == last else f"{first}{join}{last}"
+        # Two days running are named each ("Monday, Wednesday, Thursday and Sunday"); more, as a span.
+        days = [first] if first == last else [first, last] if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 \
+            else [f"{first} to {last}"]
         if opens and closes:
-            same.setdefault((opens, closes), []).append(days)
+            same.setdefault((opens, closes), []).extend(days)
         else:
-            closed.append(days)
-    parts = [f"{' and '.join(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
-    return ", ".join(parts + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
+            closed.extend(days)
+    parts = [f"{_and(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
+    return ", ".join(parts + ([f"closed {_and(closed)}"] if closed else [])) or "closed every day"
 
 
 def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
