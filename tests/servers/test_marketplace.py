@@ -493,3 +493,16 @@ def test_a_fee_estimate_reply_says_what_the_seller_keeps(s: Session) -> None:
     assert got["seller_proceeds"] == round(25.0 - got["fee"], 2)
     replies = SERVER.tools["estimate_fees"].replies
     assert all("{result.seller_proceeds}" in r.text and "$0.30" in r.text for r in replies)
+
+
+def test_an_offer_says_who_offered_how_much_on_what_and_the_counter(s: Session) -> None:
+    offers = ok(s, "list_offers", {"role": "made", "limit": 50})["offers"] + \
+        ok(s, "list_offers", {"limit": 50})["offers"]
+    assert any(o["counter_amount"] is not None for o in offers)
+    for o in offers:
+        head = f"{o['buyer_username']}'s ${o['amount']:,.2f} offer on '{o['listing_title']}'"
+        assert o["summary"].startswith(head), o["summary"]
+        if o["counter_amount"] is None:
+            assert "countered" not in o["summary"], o["summary"]
+        else:
+            assert o["summary"].endswith(f", countered by {o['seller_username']} at ${o['counter_amount']:,.2f}")

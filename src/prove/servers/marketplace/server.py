@@ -106,6 +106,7 @@ class ListingList(BaseModel):
 class Offer(BaseModel):
     offer_id: OfferId
     listing_id: ListingId
+    summary: str = Field(description="Who offered how much on which listing, and the seller's counter, in words.")
     listing_title: str
     asking_price: float
     buyer_id: MemberId
@@ -200,7 +201,11 @@ def offer_row(ctx: Ctx, offer_id: str) -> sqlite3.Row:
 
 
 def offer_model(row: sqlite3.Row) -> Offer:
-    return Offer(offer_id=row["offer_id"], listing_id=row["listing_id"], listing_title=row["title"],
+    summary = (f"{row['buyer_username']}'s ${row['amount']:,.2f} offer on '{row['title']}' "
+               f"(asking ${row['asking_price']:,.2f})")
+    if row["counter_amount"] is not None:
+        summary += f", countered by {row['seller_username']} at ${row['counter_amount']:,.2f}"
+    return Offer(offer_id=row["offer_id"], listing_id=row["listing_id"], summary=summary, listing_title=row["title"],
                  asking_price=row["asking_price"], buyer_id=row["buyer_id"], buyer_username=row["buyer_username"],
                  seller_id=row["seller_id"], seller_username=row["seller_username"], amount=row["amount"],
                  counter_amount=row["counter_amount"], status=row["effective"], message=row["message"],
