@@ -410,3 +410,12 @@ def test_opening_days_are_listed_with_commas_and_one_and(s: Session) -> None:
         text = ok(s, "get_restaurant", {"restaurant_id": r["restaurant_id"]})["hours_text"]
         for part in text.split(", "):
             assert part.count(" and ") <= 1, text
+
+
+def test_the_address_list_says_which_one_is_the_default(s: Session) -> None:
+    got = ok(s, "list_addresses", {})
+    assert sum(a["is_default"] for a in got["addresses"]) == 1
+    for a in got["addresses"]:
+        said = f"{a['label']} ({a['street']}, {a['neighborhood']}{'; your default' if a['is_default'] else ''})"
+        assert said in got["addresses_text"], got["addresses_text"]
+    assert got["addresses_text"].count("your default") == 1

@@ -386,6 +386,8 @@ class AddressList(BaseModel):
     addresses: list[Address]
     total: int
     neighborhoods: list[str] = Field(description="the neighborhoods of your city an address may lie in")
+    addresses_text: str = Field(description="the addresses in words, the default marked, such as 'Home (12 Oak "
+                                            "Street, Kerns; your default) and Work (300 Main Street, Pearl)'")
 
 
 class DeletedAddress(BaseModel):
