@@ -17,6 +17,7 @@ from .helpers import fails, ok, session_fixture
 WORLD = 0
 
 
+SERVER = registry.get("food_delivery")
 s = session_fixture("food_delivery")
 
 
@@ -355,3 +356,66 @@ def test_kitchen_notes_fit_any_dish() -> None:
     notes = tool.values["special_instructions"]
     # a note that names an ingredient or a cooking would be said of a drink or a dessert too
     assert not any(w in n for n in notes for w in ("onion", "spicy", "dressing", "well done", "cilantro", "ice"))
+
+
+def test_a_menu_names_the_dishes_it_found_or_says_what_it_has_instead(s: Session) -> None:
+    rest = ok(s, "search_restaurants", {})["restaurants"][0]
+    full = ok(s, "get_menu", {"restaurant_id": rest["restaurant_id"]})
+    section = full["categories"][0]
+    got = ok(s, "get_menu", {"restaurant_id": rest["restaurant_id"], "category": section})
+    assert got["items"] and len(got["items"]) <= 8
+    for item in got["items"]:
+        assert f"{item['name']} (${item['price']:,.2f}" in got["dishes_text"]
+    assert got["dishes_text"].startswith(f"{len(got['items'])} dish")
+    none = ok(s, "get_menu", {"restaurant_id": rest["restaurant_id"], "category": "No Such Section"})
+    assert none["dishes_text"].startswith("nothing that matches") and section in none["dishes_text"]
+
+
+def test_a_dish_found_in_a_search_is_read_with_its_restaurant(s: Session) -> None:
+    from prove.synth.results import describe
+    got = ok(s, "search_dishes", {"query": "burger"})
+    assert len({d["restaurant_name"] for d in got["dishes"]}) > 1
+    text = describe(got)
+    for d in got["dishes"][:5]:
+        assert f"{d['name']}: price ${d['price']:.2f}, restaurant {d['restaurant_name']}" in text
+
+
+def test_a_cart_read_says_its_dishes_the_minimum_and_whether_it_delivers(s: Session) -> None:
+    cart = ok(s, "list_carts", {})["carts"][0]
+    got = ok(s, "view_cart", {"restaurant_id": cart["restaurant_id"]})
+    for line in got["items"]:
+        name = line["name"] if line["quantity"] == 1 else f"{line['quantity']} × {line['name']}"
+        assert name in got["items_text"]
+    minimum = f"${got['minimum_order']:,.2f} minimum order"
+    assert got["notes"].startswith("it meets the " if got["meets_minimum"] else "it's ") and minimum in got["notes"]
+    seen = set()
+    for a in ok(s, "list_addresses", {})["addresses"]:
+        there = ok(s, "view_cart", {"restaurant_id": cart["restaurant_id"], "address_id": a["address_id"]})
+        seen.add(there["delivers"])
+        assert (f"doesn't deliver to {a['label']}" in there["notes"]) == (not there["delivers"]), there["notes"]
+    assert True in seen
+
+
+def test_a_cart_is_read_or_emptied_only_where_there_is_one(s: Session) -> None:
+    for tool in ("view_cart", "clear_cart"):
+        where = SERVER.tools[tool].params[0].where
+        for r in ok(s, "search_restaurants", {"limit": 50})["restaurants"]:
+            has = any(c["restaurant_id"] == r["restaurant_id"] for c in ok(s, "list_carts", {})["carts"])
+            assert s.satisfies("restaurant", r["restaurant_id"], where) == has, (tool, r["restaurant_id"])
+
+
+def test_opening_days_are_listed_with_commas_and_one_and(s: Session) -> None:
+    """'Monday, Wednesday, Thursday and Sunday', never 'Monday and Wednesday and Thursday and Sunday'."""
+    for r in ok(s, "search_restaurants", {"delivers_only": False, "limit": 100})["restaurants"]:
+        text = ok(s, "get_restaurant", {"restaurant_id": r["restaurant_id"]})["hours_text"]
+        for part in text.split(", "):
+            assert part.count(" and ") <= 1, text
+
+
+def test_the_address_list_says_which_one_is_the_default(s: Session) -> None:
+    got = ok(s, "list_addresses", {})
+    assert sum(a["is_default"] for a in got["addresses"]) == 1
+    for a in got["addresses"]:
+        said = f"{a['label']} ({a['street']}, {a['neighborhood']}{'; your default' if a['is_default'] else ''})"
+        assert said in got["addresses_text"], got["addresses_text"]
+    assert got["addresses_text"].count("your default") == 1

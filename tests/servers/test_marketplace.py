@@ -454,3 +454,55 @@ def test_a_tracking_number_goes_with_its_carrier() -> None:
     pairs = SERVER.tools["mark_order_shipped"].values["carrier, tracking_number"]
     assert {c for c, _ in pairs} == set(shapes)
     assert all(shapes[c](t) for c, t in pairs)
+
+
+def test_listings_of_one_title_are_told_apart_by_their_seller(s: Session) -> None:
+    from prove.synth.results import describe
+    got = ok(s, "search_listings", {"query": "Headlamp"})
+    assert len({x["seller_username"] for x in got["listings"]}) > 1
+    text = describe(got)
+    for x in got["listings"][:5]:
+        assert f"price ${x['price']:.2f}, seller username " in text
+        assert all(w in text for w in x["seller_username"].split("_")), x["seller_username"]
+
+
+def test_only_own_live_listings_are_edited_and_only_others_live_ones_offered_on(s: Session) -> None:
+    """The listings a parameter draws are exactly those the tool accepts (edit: mine; offer: others')."""
+    listings = ok(s, "search_listings", {"limit": 50})["listings"] + ok(s, "list_my_listings", {"limit": 50})["listings"]
+    edit, offer = (SERVER.tools[t].params[0].where for t in ("edit_listing", "make_offer"))
+    drawn = {"edit": 0, "offer": 0}
+    for x in {x["listing_id"]: x for x in listings}.values():
+        lid = x["listing_id"]
+        can_edit = s.call("edit_listing", {"listing_id": lid, "description": "Shipping within 2 days."}).ok
+        assert s.satisfies("listing", lid, edit) == can_edit, lid
+        drawn["edit"] += can_edit
+        if s.satisfies("listing", lid, offer):
+            drawn["offer"] += 1
+            assert not x["is_mine"] and x["status"] == "active", lid
+        else:
+            assert x["is_mine"] or x["status"] != "active", lid
+    assert drawn["edit"] and drawn["offer"]
+    for tool in ("withdraw_listing", "buy_listing"):
+        assert SERVER.tools[tool].params[0].where == (edit if tool == "withdraw_listing" else offer)
+
+
+def test_a_fee_estimate_reply_says_what_the_seller_keeps(s: Session) -> None:
+    cat = ok(s, "list_categories")["categories"][0]
+    got = ok(s, "estimate_fees", {"category_id": cat["category_id"], "price": 25.0})
+    assert got["fee"] == round(25.0 * cat["fee_percent"] / 100 + 0.30, 2)
+    assert got["seller_proceeds"] == round(25.0 - got["fee"], 2)
+    replies = SERVER.tools["estimate_fees"].replies
+    assert all("{result.seller_proceeds}" in r.text and "$0.30" in r.text for r in replies)
+
+
+def test_an_offer_says_who_offered_how_much_on_what_and_the_counter(s: Session) -> None:
+    offers = ok(s, "list_offers", {"role": "made", "limit": 50})["offers"] + \
+        ok(s, "list_offers", {"limit": 50})["offers"]
+    assert any(o["counter_amount"] is not None for o in offers)
+    for o in offers:
+        head = f"{o['buyer_username']}'s ${o['amount']:,.2f} offer on '{o['listing_title']}'"
+        assert o["summary"].startswith(head), o["summary"]
+        if o["counter_amount"] is None:
+            assert "countered" not in o["summary"], o["summary"]
+        else:
+            assert o["summary"].endswith(f", countered by {o['seller_username']} at ${o['counter_amount']:,.2f}")

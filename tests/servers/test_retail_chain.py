@@ -443,3 +443,25 @@ def test_price_check_says_whether_it_is_on_clearance(s: Session) -> None:
             else:
                 assert d["clearance_note"] == "it isn't on clearance"
     assert seen == {True, False}
+
+
+def test_a_receipt_says_what_was_bought(s: Session) -> None:
+    purchases = ok(s, "list_purchases", {"limit": 50})["purchases"]
+    assert any(len(p["items"]) > 1 for p in purchases)
+    for p in purchases:
+        named = [i["product_name"] if i["quantity"] == 1 else f"{i['quantity']} × {i['product_name']}"
+                 for i in p["items"]]
+        if len(named) <= 3:
+            assert all(n in p["summary"] for n in named), p["summary"]
+        else:
+            assert p["summary"].endswith(f" and {len(named) - 2} more"), p["summary"]
+
+
+def test_the_loyalty_account_says_each_certificate_and_whether_it_can_be_used(s: Session) -> None:
+    ok(s, "redeem_points", {"points": 500, "pin": ok(s, "get_loyalty_pin")["pin"]})
+    got = ok(s, "get_loyalty_account")
+    assert got["certificates"]
+    for c in got["certificates"]:
+        state = "used" if c["status"] == "used" else c["status"]
+        assert f"({c['certificate_id']}, {state}" in got["certificates_text"], got["certificates_text"]
+    assert any(r.text.count("{result.certificates_text}") for r in SERVER.tools["get_loyalty_account"].replies)

@@ -84,6 +84,9 @@ GiftCardId = GIFT_CARD.id
 # address that is not the default, and a scheduled order not yet cancelled (the cancellable ones).
 OtherAddressId = ADDRESS.where("address_id NOT IN (SELECT default_address_id FROM customers)")
 ScheduledOrderId = ORDER.where("scheduled_for IS NOT NULL AND cancelled_at IS NULL")
+# A restaurant where the customer has a cart with something in it ("what's in my cart at ...?").
+CartRestaurantId = RESTAURANT.where("restaurant_id IN (SELECT c.restaurant_id FROM carts c "
+                                    "JOIN cart_items i ON i.cart_id = c.cart_id)")
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
@@ -175,11 +178,25 @@ class Menu(BaseModel):
     categories: list[str]
     items: list[MenuItem]
     total: int
+    dishes_text: str = Field(description="The matching dishes in words, such as '2 dishes: Pho Tai ($15.00) and "
+                                         "Iced Coffee ($5.50, sold out)'.")
 
 
-class Dish(MenuItem):
+class Dish(BaseModel):
+    """A menu item with its restaurant, named right after the dish (two places may sell one dish)."""
+    item_id: ItemId
+    name: str
     restaurant_id: RestaurantId
     restaurant_name: str
+    category: str
+    description: str
+    price: float
+    vegetarian: bool
+    vegan: bool
+    gluten_free: bool
+    spicy: bool
+    popular: bool
+    available: bool = Field(description="false while sold out")
     open_now: bool
 
 
@@ -216,6 +233,9 @@ class Cart(BaseModel):
     service_fee: float
     tax: float
     estimated_total: float = Field(description="what the order would cost before a tip")
+    items_text: str = Field(description="the cart's dishes in words, such as '2 × Pho Tai and Iced Coffee'")
+    notes: str = Field(description="whether the subtotal meets the minimum order, and whether the restaurant "
+                                   "delivers to the address, in words")
 
 
 class CartSummary(BaseModel):
@@ -366,6 +386,8 @@ class AddressList(BaseModel):
     addresses: list[Address]
     total: int
     neighborhoods: list[str] = Field(description="the neighborhoods of your city an address may lie in")
+    addresses_text: str = Field(description="the addresses in words, the default marked, such as 'Home (12 Oak "
+                                            "Street, Kerns; your default) and Work (300 Main Street, Pearl)'")
 
 
 class DeletedAddress(BaseModel):
@@ -606,7 +628,27 @@ def cart_model(ctx: Ctx, restaurant_id: str, address_id: str | None = None) -> C
                 minimum_order=rest["minimum_order"], meets_minimum=subtotal >= rest["minimum_order"],
                 promo_code=code, discount=discount, promo_problem=problem, address_id=address["address_id"],
                 delivers=zone is not None, delivery_fee=fee, service_fee=service if lines else 0.0,
-                tax=tax if lines else 0.0, estimated_total=total)
+                tax=tax if lines else 0.0, estimated_total=total, items_text=_items_text(lines),
+                notes=_notes(subtotal, rest, address, zone is not None))
+
+
+def _items_text(lines: list[CartLine]) -> str:
+    """'2 × Pho Tai and Iced Coffee', or 'nothing yet'."""
+    named = [line.name if line.quantity == 1 else f"{line.quantity} × {line.name}" for line in lines]
+    if not named:
+        return "nothing yet"
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def _notes(subtotal: float, rest: sqlite3.Row, address: sqlite3.Row, delivers: bool) -> str:
+    """'it meets the $15.00 minimum order', '... and Lotus Thai doesn't deliver to Work (Kerns)'."""
+    minimum = rest["minimum_order"]
+    note = (f"it meets the ${minimum:,.2f} minimum order" if subtotal >= minimum
+            else f"it's ${minimum - subtotal:,.2f} short of the ${minimum:,.2f} minimum order")
+    if not delivers:
+        note += f", and {rest['name']} doesn't deliver to {address['label']} ({address['neighborhood']})"
+    return note
+    return f"${minimum - subtotal:,.2f} short of the ${minimum:,.2f} minimum order"
 
 
 def touch_cart(ctx: Ctx, restaurant_id: str) -> str:

@@ -79,6 +79,9 @@ def get_account(ctx: Ctx) -> Account:
 @tools.tool(effect=READ, asks=[
     "What addresses do I have saved?",
     "Which of my addresses is the default for delivery?",
+], reply=[
+    "Your saved addresses: {result.addresses_text}.",
+    "You have {result.total} saved addresses: {result.addresses_text}.",
 ])
 def list_addresses(ctx: Ctx) -> AddressList:
     """List the customer's saved delivery addresses and the neighborhoods of their city.
@@ -91,7 +94,10 @@ def list_addresses(ctx: Ctx) -> AddressList:
     rows = ctx.db.execute("SELECT a.*, n.city, n.zip FROM addresses a JOIN neighborhoods n ON n.name = a.neighborhood "
                           "WHERE a.deleted = 0 ORDER BY a.created_at, a.address_id").fetchall()
     hoods = [r[0] for r in ctx.db.execute("SELECT name FROM neighborhoods ORDER BY name")]
-    return AddressList(addresses=[_address(r, default_id) for r in rows], total=len(rows), neighborhoods=hoods)
+    addresses = [_address(r, default_id) for r in rows]
+    named = [f"{a.label} ({a.street}, {a.neighborhood}{'; your default' if a.is_default else ''})" for a in addresses]
+    text = "none" if not named else named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return AddressList(addresses=addresses, total=len(rows), neighborhoods=hoods, addresses_text=text)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -230,8 +236,9 @@ _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "Am
     "Save a new card: number {card_number}, exp {expiry}, CVV {cvv}, and call it '{nickname}'.",
     Ask("Add card {card_number} ({expiry}, CVV {cvv}) and make it my default.", make_default=True),
 ], reply=[
-    "Saved the {result.brand} ending {result.last4}.",
-    "Your {result.brand} card ending {result.last4} is on file now.",
+    Ask("Saved the {result.brand} ending {result.last4}.", make_default=False),
+    Ask("Your {result.brand} card ending {result.last4} is on file now.", make_default=False),
+    Ask("Saved the {result.brand} ending {result.last4}; it's your default card now.", make_default=True),
 ], values={"nickname": ["Work card", "Personal Visa", "Travel card", "Groceries", "Joint account",
                         "Backup card"]})
 def add_payment_card(ctx: Ctx, card_number: CardNumber, expiry: str, cvv: Cvv, nickname: Label | None = None,

@@ -18,6 +18,7 @@ from .server import (
     ClearedCart,
     ItemId,
     PromoCode,
+    CartRestaurantId,
     RestaurantId,
     ShortText,
     add_line,
@@ -137,8 +138,13 @@ def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int
     "What's in my cart at {restaurant_id}?",
     "How much would my {restaurant_id} order come to if delivered to {address_id}?",
     "Does my cart at {restaurant_id} meet the minimum order yet?",
+], reply=[
+    Ask("Your {result.restaurant_name} cart has {result.items_text} for ${result.subtotal}; {result.notes}. With "
+        "fees and tax it comes to ${result.estimated_total} before the tip.", address_id=None),
+    "For {address_id}, your {result.restaurant_name} cart ({result.items_text}) comes to "
+    "${result.estimated_total} with fees and tax, before the tip; {result.notes}.",
 ])
-def view_cart(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Cart:
+def view_cart(ctx: Ctx, restaurant_id: CartRestaurantId, address_id: AddressId | None = None) -> Cart:
     """Show the cart at one restaurant, priced for delivery to an address.
 
     Args:
@@ -187,7 +193,7 @@ def list_carts(ctx: Ctx) -> CartList:
     "Emptied your cart at {result.restaurant_name}; {result.removed_items} items removed.",
     "Your {result.restaurant_name} cart is clear now.",
 ], needs=["add_to_cart"])
-def clear_cart(ctx: Ctx, restaurant_id: RestaurantId) -> ClearedCart:
+def clear_cart(ctx: Ctx, restaurant_id: CartRestaurantId) -> ClearedCart:
     """Remove every dish (and the promo code) from the cart at one restaurant.
 
     Args:

@@ -17,6 +17,7 @@ from .server import (
     Favorite,
     Limit,
     Menu,
+    MenuItem,
     Money,
     OpeningHours,
     Promotion,
@@ -170,14 +171,15 @@ def _hours_text(hours: list[OpeningHours]) -> str:
     same: dict[tuple[str, str], list[str]] = {}  # runs with the same hours said together
     closed = []
     for first, last, opens, closes in runs:
-        join = " and " if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 else " to "
-        days = first if first == last else f"{first}{join}{last}"
+        # Two days running are named each ("Monday, Wednesday, Thursday and Sunday"); more, as a span.
+        days = [first] if first == last else [first, last] if WEEKDAYS.index(last) == WEEKDAYS.index(first) + 1 \
+            else [f"{first} to {last}"]
         if opens and closes:
-            same.setdefault((opens, closes), []).append(days)
+            same.setdefault((opens, closes), []).extend(days)
         else:
-            closed.append(days)
-    parts = [f"{' and '.join(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
-    return ", ".join(parts + ([f"closed {' and '.join(closed)}"] if closed else [])) or "closed every day"
+            closed.extend(days)
+    parts = [f"{_and(days)} {_clock(h[0])}-{_clock(h[1])}" for h, days in same.items()]
+    return ", ".join(parts + ([f"closed {_and(closed)}"] if closed else [])) or "closed every day"
 
 
 def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
@@ -199,6 +201,9 @@ def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
     "Show me the {dietary} options at {restaurant_id}.",
     "What {category} does {restaurant_id} have for under {max_price} dollars?",
     Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
+], reply=[
+    "At {result.restaurant_name} I found {result.dishes_text}.",
+    "{result.restaurant_name} has {result.dishes_text}.",
 ])
 def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = None, dietary: Dietary | None = None,
              max_price: Money | None = None, available_only: bool = False) -> Menu:
@@ -231,7 +236,21 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items))
+                total=len(items), dishes_text=_dishes_text(items, categories))
+
+
+def _dishes_text(items: list[MenuItem], categories: list[str], shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', or what the menu has instead."""
+    if not items:
+        return f"nothing that matches; its menu has {_and(categories)}" if categories else "nothing on the menu"
+    named = [f"{i.name} (${i.price:,.2f}{'' if i.available else ', sold out'})" for i in items]
+    if len(named) > shown:
+        named = named[:shown] + [f"{len(items) - shown} more"]
+    return f"{len(items)} {'dish' if len(items) == 1 else 'dishes'}: {_and(named)}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @tools.tool(effect=READ, asks=[

@@ -55,6 +55,11 @@ MemberId = MEMBER.id
 OtherMemberId = MEMBER.where("is_self = 0")
 CategoryId = CATEGORY.id
 ListingId = LISTING.id
+_ME = "(SELECT member_id FROM members WHERE is_self = 1)"
+# A listing of the signed-in member's that is still for sale: the only kind they can edit or withdraw.
+MyActiveListingId = LISTING.where(f"status = 'active' AND seller_id = {_ME}")
+# Another member's listing that is still for sale: the only kind one can buy or make an offer on.
+ForSaleListingId = LISTING.where(f"status = 'active' AND seller_id != {_ME}")
 OfferId = OFFER.id
 OrderId = ORDER.id
 _MY_PURCHASE = "buyer_id = (SELECT member_id FROM members WHERE is_self = 1)"
@@ -78,6 +83,7 @@ BALANCE = "marketplace balance"
 class ListingSummary(BaseModel):
     listing_id: ListingId
     title: str
+    seller_username: str
     category_id: CategoryId
     category: str
     condition: str
@@ -86,7 +92,6 @@ class ListingSummary(BaseModel):
     accepts_offers: bool = Field(description="Whether buyers may make offers below the price.")
     status: str = Field(description="'active' (for sale), 'sold' or 'withdrawn'.")
     seller_id: MemberId
-    seller_username: str
     seller_rating: float | None = Field(description="The seller's average stars (1-5), None without ratings.")
     location: str
     listed_at: str
@@ -101,6 +106,7 @@ class ListingList(BaseModel):
 class Offer(BaseModel):
     offer_id: OfferId
     listing_id: ListingId
+    summary: str = Field(description="Who offered how much on which listing, and the seller's counter, in words.")
     listing_title: str
     asking_price: float
     buyer_id: MemberId
@@ -195,7 +201,11 @@ def offer_row(ctx: Ctx, offer_id: str) -> sqlite3.Row:
 
 
 def offer_model(row: sqlite3.Row) -> Offer:
-    return Offer(offer_id=row["offer_id"], listing_id=row["listing_id"], listing_title=row["title"],
+    summary = (f"{row['buyer_username']}'s ${row['amount']:,.2f} offer on '{row['title']}' "
+               f"(asking ${row['asking_price']:,.2f})")
+    if row["counter_amount"] is not None:
+        summary += f", countered by {row['seller_username']} at ${row['counter_amount']:,.2f}"
+    return Offer(offer_id=row["offer_id"], listing_id=row["listing_id"], summary=summary, listing_title=row["title"],
                  asking_price=row["asking_price"], buyer_id=row["buyer_id"], buyer_username=row["buyer_username"],
                  seller_id=row["seller_id"], seller_username=row["seller_username"], amount=row["amount"],
                  counter_amount=row["counter_amount"], status=row["effective"], message=row["message"],

@@ -12,6 +12,7 @@ from prove.env.values import iso, money
 from .server import (
     OFFER_SQL,
     ORDER_SQL,
+    ForSaleListingId,
     ListingId,
     Offer,
     OfferId,
@@ -71,7 +72,7 @@ def _buyable(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     "Bought '{result.title}' for ${result.total}; the order is {result.order_id}.",
     "Done: order {result.order_id}, ${result.total} paid with {result.paid_with}.",
 ])
-def buy_listing(ctx: Ctx, listing_id: ListingId, payment_method_id: PaymentMethodId | None = None,
+def buy_listing(ctx: Ctx, listing_id: ForSaleListingId, payment_method_id: PaymentMethodId | None = None,
                 use_balance: bool = False) -> Order:
     """Buy an active listing of another member at its asking price plus shipping.
 
@@ -112,7 +113,7 @@ def buy_listing(ctx: Ctx, listing_id: ListingId, payment_method_id: PaymentMetho
 ], values={"message": ["Would you take this? I can pay today.", "I can pick it up this weekend.",
                        "Is this fair given the scratches?", "Happy to pay right away if you accept.",
                        "This is my best offer, thanks!", "Can you do this price with shipping?"]})
-def make_offer(ctx: Ctx, listing_id: ListingId, amount: Amount, message: Annotated[str, Field(max_length=500)]
+def make_offer(ctx: Ctx, listing_id: ForSaleListingId, amount: Amount, message: Annotated[str, Field(max_length=500)]
                | None = None) -> Offer:
     """Offer to buy another member's listing for less than its asking price.
 

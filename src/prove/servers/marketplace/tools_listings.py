@@ -14,6 +14,7 @@ from .server import (
     OFFER_STATUS_SQL,
     CategoryId,
     ListingId,
+    MyActiveListingId,
     ListingList,
     ListingSummary,
     MemberId,
@@ -184,6 +185,11 @@ def list_categories(ctx: Ctx) -> CategoryList:
 @tools.tool(effect=READ, asks=[
     "If I sell something for ${price} in {category_id}, how much do I keep?",
     "What would the fees be on a ${price} sale in {category_id} with ${shipping_cost} shipping?",
+], reply=[
+    Ask("On a ${price} sale in {result.category}, the fee is ${result.fee} ({result.fee_percent}% plus $0.30), so "
+        "you'd keep ${result.seller_proceeds}.", shipping_cost=0.0),
+    "On a ${price} sale in {result.category} with ${shipping_cost} shipping, the fee is ${result.fee} "
+    "({result.fee_percent}% of price and shipping plus $0.30), so you'd keep ${result.seller_proceeds}.",
 ])
 def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost: Shipping = 0.0) -> FeeEstimate:
     """Estimate the selling fee and what the seller keeps for a sale at a given price.
@@ -337,9 +343,9 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     "description": ["Price reduced for a quick sale.", "Now includes the original charger.",
                     "Shipping within 2 days.", "Added more photos of the scratches."],
 })
-def edit_listing(ctx: Ctx, listing_id: ListingId, price: Price | None = None, listing_title: Title | None = None,
-                 description: Description | None = None, shipping_cost: Shipping | None = None,
-                 accepts_offers: bool | None = None) -> Listing:
+def edit_listing(ctx: Ctx, listing_id: MyActiveListingId, price: Price | None = None,
+                 listing_title: Title | None = None, description: Description | None = None,
+                 shipping_cost: Shipping | None = None, accepts_offers: bool | None = None) -> Listing:
     """Change the price or other details of one of the signed-in member's active listings.
 
     Only the fields given change. Open offers on the listing stay open.
@@ -390,7 +396,7 @@ def edit_listing(ctx: Ctx, listing_id: ListingId, price: Price | None = None, li
     "Withdrew '{result.title}'; it's no longer for sale.",
     "Done: {listing_id} is off the marketplace.",
 ])
-def withdraw_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
+def withdraw_listing(ctx: Ctx, listing_id: MyActiveListingId) -> Listing:
     """Withdraw one of the signed-in member's active listings; open offers on it are rejected.
 
     Args:

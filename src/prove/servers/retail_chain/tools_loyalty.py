@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Annotated
 
 from pydantic import BaseModel, Field
@@ -61,6 +61,8 @@ class LoyaltyAccount(BaseModel):
     home_store_id: StoreId
     home_store_name: str
     certificates: list[Certificate]
+    certificates_text: str = Field(description="The certificates in words, such as '$10 (CRT-10006, available until "
+                                               "June 14, 2026)'.")
     recent_activity: list[PointsActivity]
 
 
@@ -74,6 +76,7 @@ class PurchaseLine(BaseModel):
 class Purchase(BaseModel):
     purchase_id: PurchaseId
     store_id: StoreId
+    summary: str = Field(description="What was bought, such as 'Catan Board Game and 2 × Yoga Mat 6 mm'.")
     store_name: str
     purchased_at: str
     items: list[PurchaseLine]
@@ -106,6 +109,10 @@ def _certificate(row, today: str) -> Certificate:  # noqa: ANN001 - a sqlite3.Ro
     "How many loyalty points do I have?",
     "Show my rewards account and certificates.",
     "What tier am I in your rewards program?",
+], reply=[
+    "You're in the {result.tier} tier with {result.points} points; your reward certificates: "
+    "{result.certificates_text}.",
+    "You have {result.points} points at the {result.tier} tier. Certificates: {result.certificates_text}.",
 ])
 def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
     """Show the customer's loyalty account: tier, points and their value, certificates and recent activity.
@@ -130,7 +137,29 @@ def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
                           lifetime_points=loyalty["lifetime_points"],
                           points_per_dollar=TIER_MULTIPLIER[loyalty["tier"]],
                           home_store_id=customer["home_store_id"], home_store_name=customer["store_name"],
-                          certificates=certs, recent_activity=activity)
+                          certificates=certs, certificates_text=_certificates_text(certs), recent_activity=activity)
+
+
+def _bought(lines: list[PurchaseLine]) -> str:
+    """'Catan Board Game and 2 × Yoga Mat 6 mm'; past three lines, 'and N more'."""
+    named = [line.product_name if line.quantity == 1 else f"{line.quantity} × {line.product_name}" for line in lines]
+    if len(named) > 3:
+        return f"{', '.join(named[:2])} and {len(named) - 2} more"
+    return " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else "".join(named)
+
+
+def _certificates_text(certs: list[Certificate]) -> str:
+    """'$10 (CRT-10006, available until June 14, 2026) and $5 (CRT-10002, used)'."""
+    def one(c: Certificate) -> str:
+        money = f"${c.value:,.0f}" if float(c.value).is_integer() else f"${c.value:,.2f}"
+        until = date.fromisoformat(c.expires_on)
+        state = (f"available until {until:%B} {until.day}, {until.year}" if c.status == "available"
+                 else f"expired {until:%B} {until.day}, {until.year}" if c.status == "expired" else "used")
+        return f"{money} ({c.certificate_id}, {state})"
+    named = [one(c) for c in certs]
+    if not named:
+        return "no reward certificates"
+    return " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else named[0]
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -217,7 +246,8 @@ def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10)
                  ctx.db.execute("SELECT i.*, p.name FROM purchase_items i "
                                 "JOIN products p ON p.product_id = i.product_id "
                                 "WHERE i.purchase_id = ? ORDER BY i.line", (r["purchase_id"],))]
-        out.append(Purchase(purchase_id=r["purchase_id"], store_id=r["store_id"], store_name=r["store_name"],
+        out.append(Purchase(purchase_id=r["purchase_id"], store_id=r["store_id"], summary=_bought(lines),
+                            store_name=r["store_name"],
                             purchased_at=r["purchased_at"], items=lines, subtotal=r["subtotal"],
                             certificate_id=r["certificate_id"], discount=r["discount"], tax=r["tax"],
                             total=r["total"], points_earned=r["points_earned"], reservation_id=r["reservation_id"]))

@@ -137,6 +137,11 @@ def _cards(ctx: Ctx) -> PaymentMethodList:
     "Show me my account details.",
     "How much store credit do I have?",
     "What email and phone number are on my account?",
+], reply=[
+    "Your account: {result.name}, {result.email}, {result.phone}; ${result.store_credit} in store credit and "
+    "{result.open_orders} orders on the way.",
+    "You have ${result.store_credit} in store credit. The account is in {result.name}'s name, with the e-mail "
+    "{result.email} and the phone number {result.phone}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's account: contact details, store credit and defaults.
@@ -294,8 +299,9 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
         "and make it my default.", make_default=True),
     "Here's a card to keep on file: {card_number}, {exp_month}/{exp_year}, code {security_code}, {cardholder}.",
 ], reply=[
-    "Saved the {result.network} ending {result.last4} to your account.",
-    "Your {result.network} card ending {result.last4} is on file now.",
+    Ask("Saved the {result.network} ending {result.last4} to your account.", make_default=False),
+    Ask("Your {result.network} card ending {result.last4} is on file now.", make_default=False),
+    Ask("Saved the {result.network} ending {result.last4}; it's your default card now.", make_default=True),
 ], values={"cardholder": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"]})
 def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[int, Field(ge=1, le=12)],
                        exp_year: Annotated[int, Field(ge=2000, le=2100)], security_code: SecurityCode,
