@@ -330,3 +330,28 @@ def test_categories_and_budget_moves(s):
     assert category(s, new["category_id"])["budgeted"] == 100
     assert category(s, new["category_id"], "2026-04")["budgeted"] == 100
     assert ok(s, "list_budget_moves", {"category_id": new["category_id"]})["total"] == 1
+
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (an optional argument left out counts as
+    its default)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = SERVER.tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_new_limit_reply_says_whether_the_category_became_strict(s):
+    base = {"category_id": "CAT-1", "monthly_limit": 60.0}
+    strict = replies_for("set_category_limit", {**base, "strict": True})
+    assert strict and all("strict" in r for r in strict)
+    loose = replies_for("set_category_limit", {**base, "strict": False})
+    assert loose and all("go over" in r for r in loose)
+    unchanged = replies_for("set_category_limit", base)
+    assert unchanged and all("strict" not in r and "go over" not in r for r in unchanged)
+    category = ok(s, "list_categories", {})["categories"][0]
+    after = ok(s, "set_category_limit", {"category_id": category["category_id"], "monthly_limit": 60.0,
+                                         "strict": True})
+    assert after["strict"] is True and after["monthly_limit"] == 60.0

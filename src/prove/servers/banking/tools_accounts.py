@@ -100,15 +100,16 @@ class Statement(BaseModel):
 
     statement_id: StatementId
     account_id: AccountId
-    period: str = Field(description="The month covered, such as '2026-02'.")
-    start_date: str
-    end_date: str
-    issued_on: str
+    account_name: str = Field(description="The account's nickname, such as 'Main Checking'.")
     opening_balance: float
     closing_balance: float
     total_credits: float = Field(description="Money in during the period.")
     total_debits: float = Field(description="Money out during the period.")
     transaction_count: int
+    period: str = Field(description="The month covered, such as '2026-02'.")
+    start_date: str
+    end_date: str
+    issued_on: str
     minimum_payment_due: float | None = Field(description="Credit cards only.")
     payment_due_date: str | None = Field(description="Credit cards only.")
 
@@ -305,6 +306,9 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 # ----- statements ---------------------------------------------------------------------------------
 
 
+_STATEMENTS = "SELECT s.*, a.nickname AS account_name FROM statements s JOIN accounts a USING (account_id)"
+
+
 def _statement(row: sqlite3.Row) -> Statement:
     return Statement(**{k: row[k] for k in Statement.model_fields})
 
@@ -328,8 +332,8 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     Raises:
         not_found: `account_id` does not exist.
     """
-    where = Where(ctx).entity("account", "account_id = ?", account_id).add("period = ?", period)
-    rows = ctx.db.execute(f"SELECT * FROM statements{where} ORDER BY period DESC, account_id",
+    where = Where(ctx).entity("account", "s.account_id = ?", account_id).add("s.period = ?", period)
+    rows = ctx.db.execute(f"{_STATEMENTS}{where} ORDER BY s.period DESC, s.account_id",
                           where.params).fetchall()
     return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
 
@@ -339,9 +343,9 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     "How much came in and went out on {statement_id}?",
     "Open {statement_id} and give me its totals.",
 ], reply=[
-    "That statement opened at ${result.opening_balance} and closed at ${result.closing_balance}; "
-    "${result.total_credits} came in and ${result.total_debits} went out over {result.transaction_count} "
-    "transactions.",
+    "Your {result.account_name} statement for {result.period} opened at ${result.opening_balance} and closed at "
+    "${result.closing_balance}, with ${result.total_credits} in credits and ${result.total_debits} in debits over "
+    "{result.transaction_count} transactions.",
 ])
 def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     """Show one monthly statement with its money out broken down by category.
@@ -357,7 +361,8 @@ def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     Raises:
         not_found: no statement has that ID.
     """
-    row = ctx.get("statement", statement_id)
+    ctx.get("statement", statement_id)
+    row = ctx.db.execute(f"{_STATEMENTS} WHERE s.statement_id = ?", (statement_id,)).fetchone()
     spending = ctx.db.execute(
         "SELECT category, round(-sum(amount), 2) AS amount, count(*) AS count FROM transactions "
         "WHERE account_id = ? AND status = 'posted' AND amount < 0 AND substr(occurred_at, 1, 10) BETWEEN ? AND ? "

@@ -196,11 +196,11 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
 
 @tools.tool(effect=READ, asks=[
     "How much have I spent on {category_id} in {month}?",
-    "Show me {category_id} with its transactions.",
+    "How is {category_id} doing this month?",
     "What's left in {category_id} this month?",
 ], reply=[
     "In {result.month}, {result.name} has ${result.spent} spent of ${result.budgeted} budgeted, leaving "
-    "${result.remaining} (entries this month: {result.transactions}).",
+    "${result.remaining}.",
 ])
 def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
@@ -322,6 +322,11 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
     "Change the budget for {category_id} to ${monthly_limit}.",
     Ask("Make {category_id} ${monthly_limit} a month and let it go over again.", strict=False),
 ], reply=[
+    Ask("{result.name} now has ${result.monthly_limit} a month, and it is strict: expenses that would take it "
+        "over budget are refused.", strict=True),
+    Ask("Done: {category_id} is strict now, with a budget of ${monthly_limit} a month.", strict=True),
+    Ask("{result.name} now has ${result.monthly_limit} a month, and it may go over again (you'll only get a "
+        "warning).", strict=False),
     "{result.name} now has ${result.monthly_limit} a month.",
     "Done: the budget for {category_id} is ${monthly_limit} a month.",
 ])
@@ -397,8 +402,9 @@ def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
     "Take ${amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
     "I overspent on {to_category_id}; cover it with ${amount} from {from_category_id}. Note: {note}",
 ], reply=[
-    "Moved ${amount} from {from_category_id} to {to_category_id}; {result.to_remaining} dollars are left there.",
-    "Done: {to_category_id} has ${amount} more; {result.from_remaining} dollars are left in {from_category_id}.",
+    "Moved ${amount} from {from_category_id} to {to_category_id}; the remaining budget of {to_category_id} is "
+    "now ${result.to_remaining}.",
+    "Done: {to_category_id} has ${amount} more, and {from_category_id} has ${result.from_remaining} left.",
 ], values={
     "note": [
         # Either envelope may be any expense category: notes that fit any pair.

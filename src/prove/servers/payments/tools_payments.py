@@ -18,6 +18,7 @@ from .server import (
     Note,
     OutgoingRequestId,
     Payment,
+    AnyReceivedPaymentId,
     PaymentId,
     PaymentList,
     PaymentReceipt,
@@ -165,10 +166,10 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
     "Can I still refund {payment_id}?",
     "Who was {payment_id} with, and what was it for?",
 ], reply=[
-    "That payment ({result.direction}) was ${result.amount} with {result.counterparty_name} for '{result.note}'; "
-    "it is {result.status}, and ${result.refundable_amount} of it can still be refunded.",
+    "{result.counterparty_name} paid you ${result.amount} for '{result.note}'; the payment is {result.status}, "
+    "and ${result.refundable_amount} of it can still be refunded.",
 ])
-def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
+def get_payment(ctx: Ctx, payment_id: AnyReceivedPaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.
 
     Args:
@@ -387,7 +388,7 @@ def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Re
     "I don't owe that, turn down {request_id}.",
     "Reject {request_id}, please.",
 ], reply=[
-    "Declined {request_id} from {result.counterparty_name}.",
+    "Declined {request_id}; {result.counterparty_name} was not paid.",
     "{request_id} is declined; nothing was paid.",
 ])
 def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:

@@ -156,8 +156,10 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     "When does the market open next?",
     "Can I still place a market order today?",
 ], reply=[
-    "Session now: {result.session}. Open for market orders: {result.is_open}. Closes: {result.closes_at}. "
-    "Next open: {result.next_open}.",
+    # True whether the market is open or closed: the session now, and the hours that say when it opens.
+    "Session now: {result.session}; open for market orders: {result.is_open}. The market trades on weekdays "
+    "except exchange holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to 4:00 PM and after-hours "
+    "4:00 to 8:00 PM Eastern.",
 ])
 def get_market_status(ctx: Ctx) -> MarketStatus:
     """Say whether the market is open now, which session it is in and when it next opens or closes.
