@@ -62,6 +62,8 @@ ExpenseCategoryId = CATEGORY.where("kind = 'expense'")
 IncomeCategoryId = CATEGORY.where("kind = 'income'")
 UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
 FundingAccountId = ACCOUNT.where("type != 'credit_card'")
+# Where pay, refunds and interest are deposited: a bank account, not the cash wallet.
+IncomeAccountId = ACCOUNT.where("type IN ('checking', 'savings') AND status = 'open'")
 FundedGoalId = GOAL.where("saved_amount > 0")
 EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
                                     "(SELECT category_id FROM bills WHERE status = 'active')")

@@ -20,6 +20,7 @@ from .server import (
     CategoryId,
     EverydayCategoryId,
     FundingAccountId,
+    IncomeAccountId,
     GroceryEntryId,
     GroceryRefileId,
     IncomeCategoryId,
@@ -239,7 +240,7 @@ def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, accoun
     # A source with the income category it belongs to and a note that fits it.
     "category_id, source, note": INCOMES,
 })
-def add_income(ctx: Ctx, amount: Money, account_id: FundingAccountId, source: Name,
+def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Name,
                category_id: IncomeCategoryId | None = None, date: date | None = None,
                note: Note | None = None) -> EntryResult:
     """Record money received into one of the user's accounts (a paycheck, a client payment, a refund).

@@ -234,7 +234,10 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
     "Show the monthly history of {category_id}.",
 ], reply=[
     "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month.",
-])
+], values={
+    # A history to compare: several months, never "the last 1 months".
+    "months": [3, 4, 6, 12],
+})
 def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
                          months: Annotated[int, Field(ge=1, le=24)] = 6) -> CategoryHistory:
     """Show a category's budget and spending month by month, ending with the current month.

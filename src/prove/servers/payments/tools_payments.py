@@ -109,7 +109,7 @@ def send_payment(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note, source
 
 @tools.tool(effect=READ, asks=[
     "Show my recent payments.",
-    "What have I paid {counterparty_id} since {start_date}?",
+    Ask("What have I paid {counterparty_id} since {start_date}?", direction="sent"),
     "Find the payment for '{query}'.",
     Ask("List the money I received between {start_date} and {end_date}.", direction="received"),
     Ask("What payments have I sent lately?", direction="sent"),
@@ -388,8 +388,8 @@ def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Re
     "I don't owe that, turn down {request_id}.",
     "Reject {request_id}, please.",
 ], reply=[
-    "Declined {request_id}; {result.counterparty_name} was not paid.",
-    "{request_id} is declined; nothing was paid.",
+    "Declined {request_id}; nothing was paid.",
+    "{request_id} is declined, and no money went out.",
 ])
 def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
     """Decline an incoming request; nothing is paid.

@@ -158,7 +158,7 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     "Show me recent activity in {account_id}.",
     Ask("What dividends did I get in {account_id} since {start_date}?", kind="dividend"),
     Ask("List my deposits into {account_id}.", kind="deposit"),
-    "What trades did I make in {ticker}?",
+    "Show me my account activity in {ticker}: trades and dividends.",
     "What happened in {account_id} between {start_date} and {end_date}?",
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,

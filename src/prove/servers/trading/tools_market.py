@@ -27,6 +27,7 @@ from .server import (
     security,
 )
 from .world import (
+    UNIVERSE,
     day_index,
     is_trading_day,
     market_clock,
@@ -68,7 +69,10 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     Ask("Show me ETFs in the {sector} sector.", kind="etf"),
     Ask("Which stocks are in the {sector} sector?", kind="stock"),
     "List up to {limit} securities in {sector}.",
-])
+], values={
+    # A sector with the kind of security it holds: stocks are not looked for among the bond ETFs.
+    "kind, sector": sorted({(kind, sector) for _, _, kind, sector, *_ in UNIVERSE}),
+})
 def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None = None,
                       kind: Literal["stock", "etf"] | None = None, limit: Limit = 20) -> SecurityList:
     """Search the tradable stocks and ETFs by ticker or company name, sector or kind.
