@@ -355,3 +355,13 @@ def test_a_new_limit_reply_says_whether_the_category_became_strict(s):
     after = ok(s, "set_category_limit", {"category_id": category["category_id"], "monthly_limit": 60.0,
                                          "strict": True})
     assert after["strict"] is True and after["monthly_limit"] == 60.0
+
+
+def test_synthesized_money_moves_use_fitting_accounts(s):
+    """Purchases and bills are drawn from checking, cards and cash; income lands in a bank account."""
+    types = {a["account_id"]: a["type"] for a in ok(s, "list_accounts", {"status": "all"})["accounts"]}
+    wheres = {(t.name, p.name): p.where for t in SERVER.visible_tools for p in t.params if p.name == "account_id"}
+    for tool in ("add_expense", "add_bill", "pay_bill"):
+        assert "savings" not in wheres[(tool, "account_id")] and "credit_card" in wheres[(tool, "account_id")]
+    assert "cash" not in wheres[("add_income", "account_id")]
+    assert {"savings", "cash", "credit_card"} <= set(types.values())

@@ -62,8 +62,10 @@ ExpenseCategoryId = CATEGORY.where("kind = 'expense'")
 IncomeCategoryId = CATEGORY.where("kind = 'income'")
 UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
 FundingAccountId = ACCOUNT.where("type != 'credit_card'")
-# Where pay, refunds and interest are deposited: a bank account, not the cash wallet.
+# Where pay and refunds are deposited: a bank account, not the cash wallet.
 IncomeAccountId = ACCOUNT.where("type IN ('checking', 'savings') AND status = 'open'")
+# What purchases and bills are paid with: checking, a card or cash, not the savings account.
+SpendingAccountId = ACCOUNT.where("type IN ('checking', 'credit_card', 'cash') AND status = 'open'")
 FundedGoalId = GOAL.where("saved_amount > 0")
 EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
                                     "(SELECT category_id FROM bills WHERE status = 'active')")
@@ -118,7 +120,6 @@ INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
            (CATEGORY_IDS["Freelance"], "Freelance client", "Logo design project"),
            (CATEGORY_IDS["Freelance"], "Side gig", "Weekend tutoring"),
            (CATEGORY_IDS["Freelance"], "Etsy shop sales", "Sold handmade mugs"),
-           (CATEGORY_IDS["Interest"], "High-yield savings interest", "Monthly interest"),
            (CATEGORY_IDS["Other Income"], "Tax refund", "2025 federal refund"),
            (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
 GROCERY_FIXES = [(payee, note) for payee in _EXPENSES["Groceries"][0] for note in _EXPENSES["Groceries"][1]]

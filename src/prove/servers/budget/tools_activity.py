@@ -20,14 +20,15 @@ from .server import (
     CategoryId,
     EverydayCategoryId,
     FundingAccountId,
-    IncomeAccountId,
     GroceryEntryId,
     GroceryRefileId,
+    IncomeAccountId,
     IncomeCategoryId,
     Limit,
     Money,
     Name,
     Note,
+    SpendingAccountId,
     Transaction,
     TransactionId,
     active_category,
@@ -187,7 +188,7 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 ], values={
     "category_id, payee, note, amount": EXPENSES,
 })
-def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, account_id: AccountId, payee: Name,
+def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, account_id: SpendingAccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
     """Record an expense paid from one of the user's accounts, in a budget category.
 

@@ -70,7 +70,7 @@ def _brief(ctx: Ctx, acct: sqlite3.Row) -> AccountBrief:
 
 @tools.tool(effect=READ, asks=[
     "What accounts do I have?",
-    "Show me all my brokerage accounts and what they're worth.",
+    "Show me all my brokerage accounts and the cash in each.",
 ])
 def list_accounts(ctx: Ctx) -> AccountList:
     """List the investor's brokerage accounts with their cash and total value.
