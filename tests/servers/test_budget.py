@@ -365,3 +365,15 @@ def test_synthesized_money_moves_use_fitting_accounts(s):
         assert "savings" not in wheres[(tool, "account_id")] and "credit_card" in wheres[(tool, "account_id")]
     assert "cash" not in wheres[("add_income", "account_id")]
     assert {"savings", "cash", "credit_card"} <= set(types.values())
+
+
+def test_a_payee_fix_names_another_store(s):
+    """The corrected payee is never the entry's own: fixes and correctable entries have disjoint grocers."""
+    from prove.servers.budget.server import GROCERY_FIXES
+
+    where = next(p.where for p in SERVER.tools["update_transaction"].params if p.name == "transaction_id")
+    groceries = ok(s, "list_transactions", {"category_id": "CAT-10007", "kind": "expense", "limit": 200})
+    assert groceries["transactions"][0]["category_name"] == "Groceries"
+    correctable = [t for t in groceries["transactions"] if s.satisfies("transaction", t["transaction_id"], where)]
+    assert correctable and len(correctable) < len(groceries["transactions"])
+    assert {payee for payee, _ in GROCERY_FIXES}.isdisjoint({t["payee"] for t in correctable})

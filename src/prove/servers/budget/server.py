@@ -70,7 +70,9 @@ FundedGoalId = GOAL.where("saved_amount > 0")
 EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
                                     "(SELECT category_id FROM bills WHERE status = 'active')")
 # Entries that a correction takes: grocery purchases, which may belong under Shopping or Household.
-GroceryEntryId = TRANSACTION.where(f"kind = 'expense' AND category_id = '{CATEGORY_IDS['Groceries']}'")
+# They come from other grocers than the corrected payees of GROCERY_FIXES: a fix changes the store.
+GroceryEntryId = TRANSACTION.where(f"kind = 'expense' AND category_id = '{CATEGORY_IDS['Groceries']}' "
+                                   "AND payee IN ('Safeway', 'Kroger', 'Costco', 'Aldi')")
 GroceryRefileId = CATEGORY.where(f"category_id IN ('{CATEGORY_IDS['Shopping']}', '{CATEGORY_IDS['Household']}')")
 
 Month = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]
@@ -122,7 +124,7 @@ INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
            (CATEGORY_IDS["Freelance"], "Etsy shop sales", "Sold handmade mugs"),
            (CATEGORY_IDS["Other Income"], "Tax refund", "2025 federal refund"),
            (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
-GROCERY_FIXES = [(payee, note) for payee in _EXPENSES["Groceries"][0] for note in _EXPENSES["Groceries"][1]]
+GROCERY_FIXES = [(payee, note) for payee in ("Whole Foods Market", "Trader Joe's") for note in _EXPENSES["Groceries"][1]]
 # What one entry of a category costs: within the range the world's history draws it from
 # (world.VARIABLE), or a plausible one-off for a bill category.
 _SPANS = {v[0]: (v[4], v[5]) for v in VARIABLE} | {

@@ -403,7 +403,7 @@ def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
 @tools.tool(effect=WRITE, asks=[
     "Move ${amount} from my budget for {from_category_id} to {to_category_id}.",
     "Take ${amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
-    "I overspent on {to_category_id}; cover it with ${amount} from {from_category_id}. Note: {note}",
+    "Top up {to_category_id} with ${amount} from {from_category_id}. Note: {note}",
 ], reply=[
     "Moved ${amount} from {from_category_id} to {to_category_id}; the remaining budget of {to_category_id} is "
     "now ${result.to_remaining}.",

@@ -193,8 +193,11 @@ def get_payment(ctx: Ctx, payment_id: AnyReceivedPaymentId) -> Payment:
 ], reply=[
     "Refunded ${result.refund.amount} on {payment_id}; your balance is now ${result.balance}.",
     "Sent ${result.refund.amount} back on {payment_id}.",
-], values={"reason": ["Paid twice by mistake", "Order was cancelled", "Overpaid for dinner",
-                      "Event was called off", "Wrong amount sent", "Item returned"]})
+], values={
+    # A received payment may be for anything (rent, a bill, dinner): reasons that fit any of them.
+    "reason": ["Paid twice by mistake", "Wrong amount sent", "You overpaid me", "Sent to the wrong person",
+               "We settled this another way"],
+})
 def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | None = None,
                    reason: Note | None = None) -> RefundReceipt:
     """Refund, fully or partly, a payment the member received, from the wallet balance.
