@@ -139,8 +139,8 @@ class StatementDetail(Statement):
     "What phone number and address do you have on file for me?",
     "What's my daily payment limit?",
 ], reply=[
-    "You have {result.phone} and {result.address} on file. Your daily limit for payments to payees is "
-    "${result.daily_payment_limit}; ${result.paid_today} went out today, so ${result.remaining_today} is left.",
+    "Your daily limit for payments to payees is ${result.daily_payment_limit}; ${result.paid_today} went out "
+    "today, so ${result.remaining_today} is left. On file you have {result.phone} and {result.address}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """Show the signed-in customer's profile and how much they may still pay to payees today.
@@ -227,7 +227,11 @@ def _transaction(row: sqlite3.Row) -> Transaction:
     "Did I pay anything at {merchant} recently?",
     "List everything over ${min_amount} since {start_date}.",
     Ask("What's still pending on {card_id}?", status="pending"),
-])
+], values={
+    # What one spends on: not cash, income, transfers or interest ("what did I spend on income").
+    "category": ["groceries", "dining", "transport", "shopping", "entertainment", "subscriptions", "health",
+                 "travel", "utilities"],
+})
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: CardId | None = None,
                       start_date: date | None = None, end_date: date | None = None,
                       category: Category | None = None, merchant: str | None = None,

@@ -124,6 +124,10 @@ INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
            (CATEGORY_IDS["Freelance"], "Etsy shop sales", "Sold handmade mugs"),
            (CATEGORY_IDS["Other Income"], "Tax refund", "2025 federal refund"),
            (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
+# A new monthly limit near what the category's purchases come to in a month (count times the
+# middle amount, world.VARIABLE), a little under, at or over it: never $30 for groceries.
+LIMITS = [(CATEGORY_IDS[v[0]], float(max(10, round(v[3] * (v[4] + v[5]) / 2 * share / 10) * 10)))
+          for v in VARIABLE for share in (0.8, 1.0, 1.25)]
 GROCERY_FIXES = [(payee, note) for payee in ("Whole Foods Market", "Trader Joe's") for note in _EXPENSES["Groceries"][1]]
 # What one entry of a category costs: within the range the world's history draws it from
 # (world.VARIABLE), or a plausible one-off for a bill category.

@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
+    LIMITS,
     TX_SELECT,
     BillId,
     CategoryId,
@@ -332,7 +333,9 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
         "warning).", strict=False),
     "{result.name} now has ${result.monthly_limit} a month.",
     "Done: the budget for {category_id} is ${monthly_limit} a month.",
-])
+], values={
+    "category_id, monthly_limit": LIMITS,
+})
 def set_category_limit(ctx: Ctx, category_id: ExpenseCategoryId, monthly_limit: LimitAmount,
                        strict: bool | None = None) -> Category:
     """Change an expense category's monthly limit, and optionally whether it is strict.

@@ -85,7 +85,10 @@ def get_wallet(ctx: Ctx) -> Wallet:
 
 @tools.tool(effect=READ, asks=[
     "How much more can I send this week?",
-    "When does my sending limit reset?",
+    "How much have I sent this week, and what's my weekly limit?",
+], reply=[
+    "You can send ${result.remaining_this_week} more this week: the weekly limit is ${result.weekly_send_limit}, "
+    "and ${result.sent_last_7_days} went out in the last 7 days.",
 ])
 def get_limits(ctx: Ctx) -> Limits:
     """Get the weekly sending limit: what counts toward it now and when room frees up.
