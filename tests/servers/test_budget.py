@@ -377,3 +377,19 @@ def test_a_payee_fix_names_another_store(s):
     correctable = [t for t in groceries["transactions"] if s.satisfies("transaction", t["transaction_id"], where)]
     assert correctable and len(correctable) < len(groceries["transactions"])
     assert {payee for payee, _ in GROCERY_FIXES}.isdisjoint({t["payee"] for t in correctable})
+
+
+def test_a_drawn_monthly_limit_is_near_what_the_category_spends(s):
+    """Limits drawn for a category lie near its real monthly spending (no $30 grocery budget)."""
+    from prove.servers.budget.server import LIMITS
+
+    active = {c["category_id"] for c in ok(s, "list_categories", {"kind": "expense"})["categories"]}
+    checked = 0
+    for category_id, limit in LIMITS:
+        if category_id not in active:
+            continue
+        spent = ok(s, "get_category_history", {"category_id": category_id, "months": 6})["average_spent"]
+        if spent >= 20:
+            assert spent / 4 <= limit <= spent * 4, (category_id, limit, spent)
+            checked += 1
+    assert checked >= 10

@@ -59,6 +59,7 @@ MoveId = BUDGET_MOVE.id
 
 # Subsets that a tool accepts.
 ExpenseCategoryId = CATEGORY.where("kind = 'expense'")
+LimitCategoryId = CATEGORY.where("kind = 'expense' AND name != 'Rent'")
 IncomeCategoryId = CATEGORY.where("kind = 'income'")
 UnbilledCategoryId = CATEGORY.where("category_id NOT IN (SELECT category_id FROM bills WHERE status = 'active')")
 FundingAccountId = ACCOUNT.where("type != 'credit_card'")
@@ -126,8 +127,13 @@ INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
            (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
 # A new monthly limit near what the category's purchases come to in a month (count times the
 # middle amount, world.VARIABLE), a little under, at or over it: never $30 for groceries.
+# The bill categories go by what their bills come to; rent, which differs from world to world,
+# is not among them (LimitCategoryId).
+_BILL_MONTHS = {"Utilities": 150, "Phone & Internet": 130, "Subscriptions": 50, "Fitness": 50, "Insurance": 300}
 LIMITS = [(CATEGORY_IDS[v[0]], float(max(10, round(v[3] * (v[4] + v[5]) / 2 * share / 10) * 10)))
-          for v in VARIABLE for share in (0.8, 1.0, 1.25)]
+          for v in VARIABLE for share in (0.8, 1.0, 1.25)] + \
+    [(CATEGORY_IDS[name], float(round(base * share / 10) * 10)) for name, base in _BILL_MONTHS.items()
+     for share in (1.0, 1.2, 1.5)]
 GROCERY_FIXES = [(payee, note) for payee in ("Whole Foods Market", "Trader Joe's") for note in _EXPENSES["Groceries"][1]]
 # What one entry of a category costs: within the range the world's history draws it from
 # (world.VARIABLE), or a plausible one-off for a bill category.

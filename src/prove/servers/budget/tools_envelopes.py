@@ -17,6 +17,7 @@ from .server import (
     CategoryId,
     ExpenseCategoryId,
     Limit,
+    LimitCategoryId,
     Money,
     Month,
     MoveId,
@@ -336,7 +337,7 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
 ], values={
     "category_id, monthly_limit": LIMITS,
 })
-def set_category_limit(ctx: Ctx, category_id: ExpenseCategoryId, monthly_limit: LimitAmount,
+def set_category_limit(ctx: Ctx, category_id: LimitCategoryId, monthly_limit: LimitAmount,
                        strict: bool | None = None) -> Category:
     """Change an expense category's monthly limit, and optionally whether it is strict.
 
