@@ -111,6 +111,16 @@ def test_statement_breaks_money_out_down_by_category(s):
     assert detail["minimum_payment_due"] is not None and detail["payment_due_date"] == "2026-02-25"
 
 
+def test_statements_of_one_month_name_their_accounts(s):
+    """Every account has a statement for a month; a listing of that month tells them apart by name."""
+    names = {a["account_id"]: a["nickname"] for a in ok(s, "list_accounts")["accounts"]}
+    found = ok(s, "list_statements", {"period": "2026-01"})["statements"]
+    assert len(found) == len(names) > 1
+    assert {st["account_id"]: st["account_name"] for st in found} == names
+    detail = ok(s, "get_statement", {"statement_id": found[0]["statement_id"]})
+    assert detail["account_name"] == names[found[0]["account_id"]]
+
+
 def test_available_balance_subtracts_pending_debits(s):
     for account in ok(s, "list_accounts")["accounts"]:
         pending = ok(s, "list_transactions", {"account_id": account["account_id"], "status": "pending", "limit": 200})
@@ -554,3 +564,9 @@ def test_new_ids_continue_the_world_counters(s):
     legs = [t["transaction_id"] for t in ok(s, "list_transactions", {"limit": 2})["transactions"]]
     assert all(int(leg.split("-")[1]) > int(newest.split("-")[1]) for leg in legs)
     assert transfer["transfer_id"].startswith("TRF-")
+
+
+def test_synthesized_transfers_never_take_a_cash_advance():
+    """A cash advance carries a fee the transfer replies do not mention; calls draw deposit accounts."""
+    source = next(p for p in SERVER.tools["transfer_between_accounts"].params if p.name == "from_account_id")
+    assert source.where == "type != 'credit_card'"

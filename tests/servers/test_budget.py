@@ -330,3 +330,66 @@ def test_categories_and_budget_moves(s):
     assert category(s, new["category_id"])["budgeted"] == 100
     assert category(s, new["category_id"], "2026-04")["budgeted"] == 100
     assert ok(s, "list_budget_moves", {"category_id": new["category_id"]})["total"] == 1
+
+
+def replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (an optional argument left out counts as
+    its default)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = SERVER.tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_new_limit_reply_says_whether_the_category_became_strict(s):
+    base = {"category_id": "CAT-1", "monthly_limit": 60.0}
+    strict = replies_for("set_category_limit", {**base, "strict": True})
+    assert strict and all("strict" in r for r in strict)
+    loose = replies_for("set_category_limit", {**base, "strict": False})
+    assert loose and all("go over" in r for r in loose)
+    unchanged = replies_for("set_category_limit", base)
+    assert unchanged and all("strict" not in r and "go over" not in r for r in unchanged)
+    category = ok(s, "list_categories", {})["categories"][0]
+    after = ok(s, "set_category_limit", {"category_id": category["category_id"], "monthly_limit": 60.0,
+                                         "strict": True})
+    assert after["strict"] is True and after["monthly_limit"] == 60.0
+
+
+def test_synthesized_money_moves_use_fitting_accounts(s):
+    """Purchases and bills are drawn from checking, cards and cash; income lands in a bank account."""
+    types = {a["account_id"]: a["type"] for a in ok(s, "list_accounts", {"status": "all"})["accounts"]}
+    wheres = {(t.name, p.name): p.where for t in SERVER.visible_tools for p in t.params if p.name == "account_id"}
+    for tool in ("add_expense", "add_bill", "pay_bill"):
+        assert "savings" not in wheres[(tool, "account_id")] and "credit_card" in wheres[(tool, "account_id")]
+    assert "cash" not in wheres[("add_income", "account_id")]
+    assert {"savings", "cash", "credit_card"} <= set(types.values())
+
+
+def test_a_payee_fix_names_another_store(s):
+    """The corrected payee is never the entry's own: fixes and correctable entries have disjoint grocers."""
+    from prove.servers.budget.server import GROCERY_FIXES
+
+    where = next(p.where for p in SERVER.tools["update_transaction"].params if p.name == "transaction_id")
+    groceries = ok(s, "list_transactions", {"category_id": "CAT-10007", "kind": "expense", "limit": 200})
+    assert groceries["transactions"][0]["category_name"] == "Groceries"
+    correctable = [t for t in groceries["transactions"] if s.satisfies("transaction", t["transaction_id"], where)]
+    assert correctable and len(correctable) < len(groceries["transactions"])
+    assert {payee for payee, _ in GROCERY_FIXES}.isdisjoint({t["payee"] for t in correctable})
+
+
+def test_a_drawn_monthly_limit_is_near_what_the_category_spends(s):
+    """Limits drawn for a category lie near its real monthly spending (no $30 grocery budget)."""
+    from prove.servers.budget.server import LIMITS
+
+    active = {c["category_id"] for c in ok(s, "list_categories", {"kind": "expense"})["categories"]}
+    checked = 0
+    for category_id, limit in LIMITS:
+        if category_id not in active:
+            continue
+        spent = ok(s, "get_category_history", {"category_id": category_id, "months": 6})["average_spent"]
+        if spent >= 20:
+            assert spent / 4 <= limit <= spent * 4, (category_id, limit, spent)
+            checked += 1
+    assert checked >= 10

@@ -260,3 +260,26 @@ def test_contacts(s: Session) -> None:
     ok(s, "remove_contact", {"user_id": stranger["user_id"]})
     fails(s, "remove_contact", "not_contact", {"user_id": stranger["user_id"]})
     assert ok(s, "search_users", {"query": "'; DROP TABLE users; --"})["total"] == 0
+
+
+
+def test_an_instant_cash_out_is_said_with_its_fee():
+    from prove.env import registry
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get("payments").tools["cash_out"]
+    base = {"amount": 80.75, "source_id": "FS-1", "pin": "1234"}
+    instant = [r.text for r in _fitting_replies(spec, {**base, "speed": "instant"})]
+    assert instant and all("fee" in r for r in instant)
+    standard = [r.text for r in _fitting_replies(spec, base)]
+    assert standard and all("fee" not in r for r in standard)
+
+
+def test_what_i_paid_someone_lists_sent_payments_only(s):
+    from prove.env import registry
+
+    asks = {a.text: a for a in registry.get("payments").tools["list_payments"].asks}
+    assert asks["What have I paid {counterparty_id} since {start_date}?"].agrees({"direction": "sent"})
+    assert not asks["What have I paid {counterparty_id} since {start_date}?"].agrees({"direction": None})
+    sent = ok(s, "list_payments", {"direction": "sent", "limit": 100})["payments"]
+    assert sent and all(p["direction"] == "sent" for p in sent)

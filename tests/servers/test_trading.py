@@ -291,3 +291,14 @@ def test_contribution_room_starts_over_in_a_new_tax_year(s: Session) -> None:
     assert summary["contributions_ytd"] == 0 and summary["contribution_room"] == 7500
     ok(s, "deposit_funds", {"account_id": ira, "bank_link_id": "BNK-10001", "amount": 1000})
     assert ok(s, "get_account_summary", {"account_id": ira})["contributions_ytd"] == 1000
+
+
+def test_a_sector_search_for_stocks_names_a_stock_sector(s):
+    """The stock phrasing draws sectors of stocks (an ETF sector would find none)."""
+    from prove.env import registry
+
+    pairs = registry.get("trading").tools["search_securities"].values["kind, sector"]
+    for kind, sector in pairs:
+        found = ok(s, "search_securities", {"kind": kind, "sector": sector, "limit": 100})
+        assert found["total"] >= 1, (kind, sector)
+    assert {kind for kind, _ in pairs} == {"stock", "etf"}

@@ -100,15 +100,16 @@ class Statement(BaseModel):
 
     statement_id: StatementId
     account_id: AccountId
-    period: str = Field(description="The month covered, such as '2026-02'.")
-    start_date: str
-    end_date: str
-    issued_on: str
+    account_name: str = Field(description="The account's nickname, such as 'Main Checking'.")
     opening_balance: float
     closing_balance: float
     total_credits: float = Field(description="Money in during the period.")
     total_debits: float = Field(description="Money out during the period.")
     transaction_count: int
+    period: str = Field(description="The month covered, such as '2026-02'.")
+    start_date: str
+    end_date: str
+    issued_on: str
     minimum_payment_due: float | None = Field(description="Credit cards only.")
     payment_due_date: str | None = Field(description="Credit cards only.")
 
@@ -138,8 +139,8 @@ class StatementDetail(Statement):
     "What phone number and address do you have on file for me?",
     "What's my daily payment limit?",
 ], reply=[
-    "You have {result.phone} and {result.address} on file. Your daily limit for payments to payees is "
-    "${result.daily_payment_limit}; ${result.paid_today} went out today, so ${result.remaining_today} is left.",
+    "Your daily limit for payments to payees is ${result.daily_payment_limit}; ${result.paid_today} went out "
+    "today, so ${result.remaining_today} is left. On file you have {result.phone} and {result.address}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """Show the signed-in customer's profile and how much they may still pay to payees today.
@@ -226,7 +227,11 @@ def _transaction(row: sqlite3.Row) -> Transaction:
     "Did I pay anything at {merchant} recently?",
     "List everything over ${min_amount} since {start_date}.",
     Ask("What's still pending on {card_id}?", status="pending"),
-])
+], values={
+    # What one spends on: not cash, income, transfers or interest ("what did I spend on income").
+    "category": ["groceries", "dining", "transport", "shopping", "entertainment", "subscriptions", "health",
+                 "travel", "utilities"],
+})
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: CardId | None = None,
                       start_date: date | None = None, end_date: date | None = None,
                       category: Category | None = None, merchant: str | None = None,
@@ -305,6 +310,9 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 # ----- statements ---------------------------------------------------------------------------------
 
 
+_STATEMENTS = "SELECT s.*, a.nickname AS account_name FROM statements s JOIN accounts a USING (account_id)"
+
+
 def _statement(row: sqlite3.Row) -> Statement:
     return Statement(**{k: row[k] for k in Statement.model_fields})
 
@@ -328,8 +336,8 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     Raises:
         not_found: `account_id` does not exist.
     """
-    where = Where(ctx).entity("account", "account_id = ?", account_id).add("period = ?", period)
-    rows = ctx.db.execute(f"SELECT * FROM statements{where} ORDER BY period DESC, account_id",
+    where = Where(ctx).entity("account", "s.account_id = ?", account_id).add("s.period = ?", period)
+    rows = ctx.db.execute(f"{_STATEMENTS}{where} ORDER BY s.period DESC, s.account_id",
                           where.params).fetchall()
     return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
 
@@ -339,9 +347,9 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     "How much came in and went out on {statement_id}?",
     "Open {statement_id} and give me its totals.",
 ], reply=[
-    "That statement opened at ${result.opening_balance} and closed at ${result.closing_balance}; "
-    "${result.total_credits} came in and ${result.total_debits} went out over {result.transaction_count} "
-    "transactions.",
+    "Your {result.account_name} statement for {result.period} opened at ${result.opening_balance} and closed at "
+    "${result.closing_balance}, with ${result.total_credits} in credits and ${result.total_debits} in debits over "
+    "{result.transaction_count} transactions.",
 ])
 def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     """Show one monthly statement with its money out broken down by category.
@@ -357,7 +365,8 @@ def get_statement(ctx: Ctx, statement_id: StatementId) -> StatementDetail:
     Raises:
         not_found: no statement has that ID.
     """
-    row = ctx.get("statement", statement_id)
+    ctx.get("statement", statement_id)
+    row = ctx.db.execute(f"{_STATEMENTS} WHERE s.statement_id = ?", (statement_id,)).fetchone()
     spending = ctx.db.execute(
         "SELECT category, round(-sum(amount), 2) AS amount, count(*) AS count FROM transactions "
         "WHERE account_id = ? AND status = 'posted' AND amount < 0 AND substr(occurred_at, 1, 10) BETWEEN ? AND ? "

@@ -132,7 +132,7 @@ def _insufficient(account: sqlite3.Row, free: float, needed: float) -> ToolError
     "memo": ["March transfer", "Moving money around", "Monthly shuffle", "For next week", "Evening things out",
         "Month-end move"],
 })
-def transfer_between_accounts(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Money,
+def transfer_between_accounts(ctx: Ctx, from_account_id: DepositAccountId, to_account_id: AccountId, amount: Money,
                               memo: Memo | None = None) -> Transfer:
     """Move money now between two accounts of the customer; both balances change at once.
 

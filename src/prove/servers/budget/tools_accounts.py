@@ -24,7 +24,7 @@ tools = Toolset("accounts")
 @tools.tool(effect=READ, asks=[
     "What accounts do I have and how much is in each?",
     Ask("Show me my closed accounts.", status="closed"),
-    "How much money do I have across my accounts right now?",
+    "Which accounts do I have, and what's the balance of each?",
     Ask("List every account I've ever had, closed ones too.", status="all"),
 ])
 def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -> AccountList:
@@ -47,6 +47,9 @@ def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -
     "How did I do with my budget in {month}?",
     "Give me a summary of my spending and income for {month}.",
     "Am I over budget anywhere this month?",
+], reply=[
+    "In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
+    "${result.net}; categories over budget: {result.over_budget_count}.",
 ])
 def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
     """Summarise one month's income, expenses, goal savings and every category's budget.

@@ -22,11 +22,13 @@ from .server import (
     FundingAccountId,
     GroceryEntryId,
     GroceryRefileId,
+    IncomeAccountId,
     IncomeCategoryId,
     Limit,
     Money,
     Name,
     Note,
+    SpendingAccountId,
     Transaction,
     TransactionId,
     active_category,
@@ -186,7 +188,7 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 ], values={
     "category_id, payee, note, amount": EXPENSES,
 })
-def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, account_id: AccountId, payee: Name,
+def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, account_id: SpendingAccountId, payee: Name,
                 date: date | None = None, note: Note | None = None) -> EntryResult:
     """Record an expense paid from one of the user's accounts, in a budget category.
 
@@ -239,7 +241,7 @@ def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, accoun
     # A source with the income category it belongs to and a note that fits it.
     "category_id, source, note": INCOMES,
 })
-def add_income(ctx: Ctx, amount: Money, account_id: FundingAccountId, source: Name,
+def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Name,
                category_id: IncomeCategoryId | None = None, date: date | None = None,
                note: Note | None = None) -> EntryResult:
     """Record money received into one of the user's accounts (a paycheck, a client payment, a refund).

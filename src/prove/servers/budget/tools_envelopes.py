@@ -11,11 +11,13 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
 from .server import (
+    LIMITS,
     TX_SELECT,
     BillId,
     CategoryId,
     ExpenseCategoryId,
     Limit,
+    LimitCategoryId,
     Money,
     Month,
     MoveId,
@@ -196,11 +198,11 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
 
 @tools.tool(effect=READ, asks=[
     "How much have I spent on {category_id} in {month}?",
-    "Show me {category_id} with its transactions.",
+    "How is {category_id} doing this month?",
     "What's left in {category_id} this month?",
 ], reply=[
     "In {result.month}, {result.name} has ${result.spent} spent of ${result.budgeted} budgeted, leaving "
-    "${result.remaining} (entries this month: {result.transactions}).",
+    "${result.remaining}.",
 ])
 def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
@@ -234,7 +236,10 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
     "Show the monthly history of {category_id}.",
 ], reply=[
     "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month.",
-])
+], values={
+    # A history to compare: several months, never "the last 1 months".
+    "months": [3, 4, 6, 12],
+})
 def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
                          months: Annotated[int, Field(ge=1, le=24)] = 6) -> CategoryHistory:
     """Show a category's budget and spending month by month, ending with the current month.
@@ -322,10 +327,17 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
     "Change the budget for {category_id} to ${monthly_limit}.",
     Ask("Make {category_id} ${monthly_limit} a month and let it go over again.", strict=False),
 ], reply=[
+    Ask("{result.name} now has ${result.monthly_limit} a month, and it is strict: expenses that would take it "
+        "over budget are refused.", strict=True),
+    Ask("Done: {category_id} is strict now, with a budget of ${monthly_limit} a month.", strict=True),
+    Ask("{result.name} now has ${result.monthly_limit} a month, and it may go over again (you'll only get a "
+        "warning).", strict=False),
     "{result.name} now has ${result.monthly_limit} a month.",
     "Done: the budget for {category_id} is ${monthly_limit} a month.",
-])
-def set_category_limit(ctx: Ctx, category_id: ExpenseCategoryId, monthly_limit: LimitAmount,
+], values={
+    "category_id, monthly_limit": LIMITS,
+})
+def set_category_limit(ctx: Ctx, category_id: LimitCategoryId, monthly_limit: LimitAmount,
                        strict: bool | None = None) -> Category:
     """Change an expense category's monthly limit, and optionally whether it is strict.
 
@@ -395,10 +407,11 @@ def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
 @tools.tool(effect=WRITE, asks=[
     "Move ${amount} from my budget for {from_category_id} to {to_category_id}.",
     "Take ${amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
-    "I overspent on {to_category_id}; cover it with ${amount} from {from_category_id}. Note: {note}",
+    "Top up {to_category_id} with ${amount} from {from_category_id}. Note: {note}",
 ], reply=[
-    "Moved ${amount} from {from_category_id} to {to_category_id}; {result.to_remaining} dollars are left there.",
-    "Done: {to_category_id} has ${amount} more; {result.from_remaining} dollars are left in {from_category_id}.",
+    "Moved ${amount} from {from_category_id} to {to_category_id}; the remaining budget of {to_category_id} is "
+    "now ${result.to_remaining}.",
+    "Done: {to_category_id} has ${amount} more, and {from_category_id} has ${result.from_remaining} left.",
 ], values={
     "note": [
         # Either envelope may be any expense category: notes that fit any pair.

@@ -23,6 +23,7 @@ from .server import (
     GoalId,
     Money,
     Name,
+    SpendingAccountId,
     Transaction,
     TransactionId,
     active_category,
@@ -486,7 +487,7 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
             ("Education", "Coursera Plus", "Coursera", "monthly", 59.0))),
     ],
 })
-def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: ExpenseCategoryId, account_id: AccountId,
+def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: ExpenseCategoryId, account_id: SpendingAccountId,
              frequency: Literal["weekly", "monthly", "quarterly", "yearly"], next_due_date: date,
              autopay: bool = False) -> Bill:
     """Start tracking a recurring bill.
@@ -541,7 +542,7 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Expe
     "bill_id, amount": NEW_AMOUNTS,
 })
 def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due_date: date | None = None,
-                account_id: AccountId | None = None, category_id: ExpenseCategoryId | None = None,
+                account_id: SpendingAccountId | None = None, category_id: ExpenseCategoryId | None = None,
                 autopay: bool | None = None) -> Bill:
     """Change an active bill's amount, next due date, paying account, category or autopay.
 
@@ -592,7 +593,7 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
     "bill_id, amount": CYCLE_AMOUNTS,
 })
 def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
-             account_id: AccountId | None = None) -> BillPayment:
+             account_id: SpendingAccountId | None = None) -> BillPayment:
     """Pay the current cycle of a recurring bill today.
 
     Records the expense in the bill's category and moves the bill's next due date one period on.

@@ -79,6 +79,8 @@ BankId = FUNDING_SOURCE.where("kind = 'bank_account'")
 PayoutSourceId = FUNDING_SOURCE.where("kind IN ('bank_account', 'debit_card')")
 OtherSourceId = FUNDING_SOURCE.where("is_default = 0")
 ReceivedPaymentId = PAYMENT.where("direction = 'received' AND status != 'refunded'")
+# Any payment the member received, refunded or not: only the recipient can refund one.
+AnyReceivedPaymentId = PAYMENT.where("direction = 'received'")
 IncomingRequestId = REQUEST.where("direction = 'incoming' AND status = 'pending'")
 OutgoingRequestId = REQUEST.where("direction = 'outgoing' AND status = 'pending'")
 OpenInvoiceId = INVOICE.where("status = 'open'")

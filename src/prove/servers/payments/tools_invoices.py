@@ -149,8 +149,8 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     "Has {invoice_id} been paid?",
     "How many reminders have gone out for {invoice_id}?",
 ], reply=[
-    "{result.title}, ${result.amount} to {result.customer_name}, is {result.status}; it was due {result.due_date}, "
-    "and reminders sent so far: {result.reminders_sent}.",
+    "{result.title}, ${result.amount} to {result.customer_name}, is {result.status}; its due date is "
+    "{result.due_date}, and reminders sent so far: {result.reminders_sent}.",
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.

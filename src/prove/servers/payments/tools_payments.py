@@ -12,6 +12,7 @@ from .server import (
     PAYMENT_SQL,
     REQUEST_SQL,
     Amount,
+    AnyReceivedPaymentId,
     Audience,
     IncomingRequestId,
     Limit,
@@ -108,7 +109,7 @@ def send_payment(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note, source
 
 @tools.tool(effect=READ, asks=[
     "Show my recent payments.",
-    "What have I paid {counterparty_id} since {start_date}?",
+    Ask("What have I paid {counterparty_id} since {start_date}?", direction="sent"),
     "Find the payment for '{query}'.",
     Ask("List the money I received between {start_date} and {end_date}.", direction="received"),
     Ask("What payments have I sent lately?", direction="sent"),
@@ -165,10 +166,10 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
     "Can I still refund {payment_id}?",
     "Who was {payment_id} with, and what was it for?",
 ], reply=[
-    "That payment ({result.direction}) was ${result.amount} with {result.counterparty_name} for '{result.note}'; "
-    "it is {result.status}, and ${result.refundable_amount} of it can still be refunded.",
+    "{result.counterparty_name} paid you ${result.amount} for '{result.note}'; the payment is {result.status}, "
+    "and ${result.refundable_amount} of it can still be refunded.",
 ])
-def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
+def get_payment(ctx: Ctx, payment_id: AnyReceivedPaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.
 
     Args:
@@ -192,8 +193,11 @@ def get_payment(ctx: Ctx, payment_id: PaymentId) -> Payment:
 ], reply=[
     "Refunded ${result.refund.amount} on {payment_id}; your balance is now ${result.balance}.",
     "Sent ${result.refund.amount} back on {payment_id}.",
-], values={"reason": ["Paid twice by mistake", "Order was cancelled", "Overpaid for dinner",
-                      "Event was called off", "Wrong amount sent", "Item returned"]})
+], values={
+    # A received payment may be for anything (rent, a bill, dinner): reasons that fit any of them.
+    "reason": ["Paid twice by mistake", "Wrong amount sent", "You overpaid me", "Sent to the wrong person",
+               "We settled this another way"],
+})
 def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | None = None,
                    reason: Note | None = None) -> RefundReceipt:
     """Refund, fully or partly, a payment the member received, from the wallet balance.
@@ -387,8 +391,8 @@ def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Re
     "I don't owe that, turn down {request_id}.",
     "Reject {request_id}, please.",
 ], reply=[
-    "Declined {request_id} from {result.counterparty_name}.",
-    "{request_id} is declined; nothing was paid.",
+    "Declined {request_id}; nothing was paid.",
+    "{request_id} is declined, and no money went out.",
 ])
 def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
     """Decline an incoming request; nothing is paid.

@@ -85,7 +85,10 @@ def get_wallet(ctx: Ctx) -> Wallet:
 
 @tools.tool(effect=READ, asks=[
     "How much more can I send this week?",
-    "When does my sending limit reset?",
+    "How much have I sent this week, and what's my weekly limit?",
+], reply=[
+    "You can send ${result.remaining_this_week} more this week: the weekly limit is ${result.weekly_send_limit}, "
+    "and ${result.sent_last_7_days} went out in the last 7 days.",
 ])
 def get_limits(ctx: Ctx) -> Limits:
     """Get the weekly sending limit: what counts toward it now and when room frees up.
@@ -326,6 +329,11 @@ def add_money(ctx: Ctx, source_id: BankId, amount: Amount) -> TransferReceipt:
     Ask("Transfer ${amount} from my balance to {source_id} instantly; PIN {pin}.", speed="instant"),
     Ask("Move ${amount} to {source_id} the standard way, PIN {pin}.", speed="standard"),
 ], reply=[
+    Ask("Cashing out ${result.transfer.amount} to {result.transfer.source_name}; after the "
+        "${result.transfer.fee} instant fee, ${result.transfer.arriving_amount} arrives {result.transfer.arrives_at}.",
+        speed="instant"),
+    Ask("Done: ${result.transfer.arriving_amount} is on its way to {source_id} (the instant fee was "
+        "${result.transfer.fee}). Your balance is ${result.balance}.", speed="instant"),
     "Cashing out ${result.transfer.amount} to {result.transfer.source_name}; it arrives "
     "{result.transfer.arrives_at}.",
     "On its way: ${result.transfer.arriving_amount} to {source_id}. Your balance is ${result.balance}.",

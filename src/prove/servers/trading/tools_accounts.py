@@ -70,7 +70,7 @@ def _brief(ctx: Ctx, acct: sqlite3.Row) -> AccountBrief:
 
 @tools.tool(effect=READ, asks=[
     "What accounts do I have?",
-    "Show me all my brokerage accounts and what they're worth.",
+    "Show me all my brokerage accounts and the cash in each.",
 ])
 def list_accounts(ctx: Ctx) -> AccountList:
     """List the investor's brokerage accounts with their cash and total value.
@@ -158,7 +158,7 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     "Show me recent activity in {account_id}.",
     Ask("What dividends did I get in {account_id} since {start_date}?", kind="dividend"),
     Ask("List my deposits into {account_id}.", kind="deposit"),
-    "What trades did I make in {ticker}?",
+    "Show me my account activity in {ticker}: trades and dividends.",
     "What happened in {account_id} between {start_date} and {end_date}?",
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,

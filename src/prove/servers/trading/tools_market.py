@@ -27,6 +27,7 @@ from .server import (
     security,
 )
 from .world import (
+    UNIVERSE,
     day_index,
     is_trading_day,
     market_clock,
@@ -42,6 +43,9 @@ tools = Toolset("market")
     "What's {ticker} trading at right now?",
     "Get me a quote for {ticker}.",
     "How is {ticker} doing today?",
+], reply=[
+    "{result.name} is at ${result.price} (bid ${result.bid}, ask ${result.ask}), {result.change_percent}% on the "
+    "day from the previous close of ${result.previous_close}.",
 ])
 def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     """Get the live quote of one stock or ETF: last price, bid, ask and the change on the day.
@@ -68,7 +72,10 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     Ask("Show me ETFs in the {sector} sector.", kind="etf"),
     Ask("Which stocks are in the {sector} sector?", kind="stock"),
     "List up to {limit} securities in {sector}.",
-])
+], values={
+    # A sector with the kind of security it holds: stocks are not looked for among the bond ETFs.
+    "kind, sector": sorted({(kind, sector) for _, _, kind, sector, *_ in UNIVERSE}),
+})
 def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None = None,
                       kind: Literal["stock", "etf"] | None = None, limit: Limit = 20) -> SecurityList:
     """Search the tradable stocks and ETFs by ticker or company name, sector or kind.
@@ -156,8 +163,10 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     "When does the market open next?",
     "Can I still place a market order today?",
 ], reply=[
-    "Session now: {result.session}. Open for market orders: {result.is_open}. Closes: {result.closes_at}. "
-    "Next open: {result.next_open}.",
+    # True whether the market is open or closed: the session now, and the hours that say when it opens.
+    "Session now: {result.session}; open for market orders: {result.is_open}. The market trades on weekdays "
+    "except exchange holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to 4:00 PM and after-hours "
+    "4:00 to 8:00 PM Eastern.",
 ])
 def get_market_status(ctx: Ctx) -> MarketStatus:
     """Say whether the market is open now, which session it is in and when it next opens or closes.

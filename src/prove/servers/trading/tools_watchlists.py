@@ -54,7 +54,7 @@ def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
 
 @tools.tool(effect=READ, asks=[
     "Show me my watchlists.",
-    "What's on my watchlists and how are those stocks doing today?",
+    "Which watchlists do I have, and how many tickers are on each?",
 ])
 def list_watchlists(ctx: Ctx) -> WatchlistList:
     """List the investor's watchlists with every security on them and its price today.
