@@ -603,3 +603,12 @@ def test_details_say_the_tags_in_words(s):
     ok(s, "add_tag", {"path": "/Desktop/fresh.txt", "tag": "later"})
     info = ok(s, "stat_path", {"path": "/Desktop/fresh.txt"})
     assert info["tags"] == ["keep", "later"] and info["tags_text"] == "keep, later"
+
+
+def test_phrasings_fit_files_as_well_as_folders():
+    # recursive=True is drawn for files too: its phrasing must not speak of contents.
+    bound = [a.text for a in SERVER.tools["delete_path"].asks if a.binds.get("recursive")]
+    assert bound and not any("content" in t or "inside" in t for t in bound)
+    # A version is named by its ID alone: no 'the file' that would point at another one.
+    for tool in ("restore_version", "diff_version"):
+        assert not any("the file" in a.text for a in SERVER.tools[tool].asks), tool

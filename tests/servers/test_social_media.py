@@ -419,3 +419,15 @@ def test_scheduled_posts_alone_when_asked(s):
     assert {p["post_id"] for p in posts} == {p["post_id"] for p in everything if p["status"] == "scheduled"}
     other = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0 AND is_private = 0"))
     assert ok(s, "list_posts", {"account_id": other, "scheduled_only": True})["total"] == 0
+
+
+def test_a_posts_comments_are_read_out_by_who_said_what(s):
+    post = next(p for p in ok(s, "get_feed", {"limit": 50})["posts"] if p["comment_count"] >= 2)
+    data = ok(s, "list_comments", {"post_id": post["post_id"]})
+    assert data["said"].startswith(f"{data['total']} comments: ")
+    for c in data["comments"]:
+        assert f"@{c['author_handle']}: '{c['text']}'" in data["said"]
+    cut = ok(s, "list_comments", {"post_id": post["post_id"], "limit": 1})
+    assert cut["said"].startswith(f"{cut['total']} comments, the first 1: ")
+    quiet = next(p for p in ok(s, "get_feed", {"limit": 100})["posts"] if p["comment_count"] == 0)
+    assert ok(s, "list_comments", {"post_id": quiet["post_id"]})["said"] == "no comments yet"
