@@ -519,3 +519,15 @@ def test_a_project_says_who_has_which_role(s):
     full = ok(s, "get_project", {"project_id": project(s, "admin")["project_id"]})
     assert full["roles"] == ", ".join(f"{m['name']} ({m['role']})" for m in full["members"])
     assert "(admin)" in full["roles"]
+
+
+def test_the_dashboard_reads_out_the_most_urgent_issues(s):
+    data = ok(s, "get_my_dashboard")
+    assert data["assigned"]
+    parts = data["most_urgent"].split("; ")
+    assert len(parts) == min(3, len(data["assigned"]))
+    for part, issue in zip(parts, data["assigned"]):
+        assert part.startswith(f"{issue['issue_id']} '{issue['title']}' ({issue['priority']}")
+    assert all("{result.most_urgent}" in r.text for r in registry.get("issue_tracker").tools["get_my_dashboard"].replies)
+    # One issue or several: the bulk phrasings never say 'all of' a single issue.
+    assert not any("all of" in a.text for a in registry.get("issue_tracker").tools["bulk_update_issues"].asks)

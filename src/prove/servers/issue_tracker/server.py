@@ -342,6 +342,8 @@ class Dashboard(BaseModel):
     overdue: list[IssueId]
     watching: int = Field(description="unresolved issues the user watches")
     minutes_logged_this_week: int
+    most_urgent: str = Field("", description="the first assigned issues as people read them, such as \"MOB-10010 "
+                                             "'Push notifications fail' (high, due April 6)\", or 'none'")
 
 
 class BulkResult(BaseModel):
