@@ -57,6 +57,8 @@ class TreeEntry(BaseModel):
     kind: Kind
     depth: int = Field(description="1 for the folder's direct contents, 2 for theirs, ...")
     size: int = Field(description="bytes (files only; 0 for folders)")
+    size_text: str = Field("", description="the size as people say it, such as '4.3 MB'; a folder's is of "
+                                           "everything inside it")
 
 
 class Tree(BaseModel):
@@ -243,7 +245,8 @@ def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(g
     rows = [r for r in rows if r["path"][len(base):].count("/") < max_depth]
     ordered = _depth_first(folder["path"], rows)
     items = [TreeEntry(path=r["path"], name=r["name"], kind=r["kind"], depth=r["path"][len(base):].count("/") + 1,
-                       size=r["size"]) for r in ordered[:limit]]
+                       size=r["size"], size_text=human(r["size"] if r["kind"] == "file" else folder_size(ctx, r["path"])))
+             for r in ordered[:limit]]
     return Tree(path=folder["path"], entries=items, total=len(ordered), truncated=len(ordered) > limit)
 
 
