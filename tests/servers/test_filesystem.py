@@ -623,3 +623,13 @@ def test_tree_and_archive_sizes_read_with_units(s):
     assert files and all(e["size_text"] for e in files)
     members = ok(s, "list_archive", {"path": "/Downloads/tax-docs-2024.zip"})["members"]
     assert all(bool(m["size_text"]) == (m["kind"] == "file") for m in members)
+
+
+def test_disk_usage_names_the_largest_items_and_the_root_is_never_drawn(s):
+    data = ok(s, "get_disk_usage")
+    assert data["place"] == "your drive"
+    first = data["children"][0]
+    assert data["largest"].startswith(f"{first['path'].rsplit('/', 1)[-1]} ({first['size_text']})")
+    assert ok(s, "get_disk_usage", {"path": "/Documents"})["place"] == "/Documents"
+    for kind in ("item", "folder"):
+        assert "path != '/'" in SERVER.entities[kind].live
