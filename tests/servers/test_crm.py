@@ -393,3 +393,10 @@ def test_a_new_contacts_address_names_no_other_company():
     # A contact's new e-mail would be someone else's name: updates say the phone only.
     assert not any("{email}" in a.text for a in SERVER.tools["update_contact"].asks)
     assert SERVER.entities["rep"].noun == "teammate"
+
+
+def test_stage_phrasings_read_for_any_stage_and_reason():
+    texts = [a.text for a in SERVER.tools["update_deal_stage"].asks]
+    # A loss reason is a label ('Went dark'), quoted, never the tail of 'because ...'; a move may go back a stage.
+    assert not any("because {loss_reason}" in t or t.startswith("Advance") for t in texts)
+    assert any("'{loss_reason}'" in t for t in texts)
