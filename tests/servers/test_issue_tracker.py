@@ -528,7 +528,8 @@ def test_the_dashboard_reads_out_the_most_urgent_issues(s):
     assert len(parts) == min(3, len(data["assigned"]))
     for part, issue in zip(parts, data["assigned"]):
         assert part.startswith(f"{issue['issue_id']} '{issue['title']}' ({issue['priority']}")
-    assert all("{result.most_urgent}" in r.text for r in registry.get("issue_tracker").tools["get_my_dashboard"].replies)
+    assert data["overdue_count"] == len(data["overdue"]) == sum(i["overdue"] for i in data["assigned"])
+    assert all("{result.most_urgent}" in r.text and "{result.overdue_count}" in r.text for r in registry.get("issue_tracker").tools["get_my_dashboard"].replies)
     # One issue or several: the bulk phrasings never say 'all of' a single issue.
     assert not any("all of" in a.text for a in registry.get("issue_tracker").tools["bulk_update_issues"].asks)
 

@@ -431,3 +431,8 @@ def test_a_posts_comments_are_read_out_by_who_said_what(s):
     assert cut["said"].startswith(f"{cut['total']} comments, the first 1: ")
     quiet = next(p for p in ok(s, "get_feed", {"limit": 100})["posts"] if p["comment_count"] == 0)
     assert ok(s, "list_comments", {"post_id": quiet["post_id"]})["said"] == "no comments yet"
+
+
+def test_a_liked_post_is_someone_elses():
+    where = next(p.where for p in SERVER.tools["like_post"].params if p.name == "post_id")
+    assert where is not None and "author_id !=" in where

@@ -343,6 +343,7 @@ class Dashboard(BaseModel):
     total_assigned: int
     by_status: dict[str, int]
     overdue: list[IssueId]
+    overdue_count: int = Field(0, description="how many of the assigned issues are overdue")
     watching: int = Field(description="unresolved issues the user watches")
     minutes_logged_this_week: int
     most_urgent: str = Field("", description="the first assigned issues as people read them, such as \"MOB-10010 "

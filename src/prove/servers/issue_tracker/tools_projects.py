@@ -141,7 +141,7 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
     "Show me my dashboard: my assigned issues and what is past its due date.",
     "What am I assigned to right now?",
 ], reply=[
-    "You have {result.total_assigned} unresolved issues assigned, {result.overdue} of them overdue. Most urgent: "
+    "You have {result.total_assigned} unresolved issues assigned, {result.overdue_count} of them overdue. Most urgent: "
     "{result.most_urgent}.",
 ])
 def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
@@ -178,4 +178,5 @@ def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
                        for i in items[:min(limit, 3)])
     return Dashboard(user_id=uid, name=name, assigned=items[:limit], total_assigned=len(items), by_status=by_status,
                      overdue=[i.issue_id for i in items if i.overdue], watching=watching,
-                     minutes_logged_this_week=minutes, most_urgent=urgent or "none")
+                     minutes_logged_this_week=minutes, most_urgent=urgent or "none",
+                     overdue_count=sum(1 for i in items if i.overdue))

@@ -82,6 +82,7 @@ WroteToMeAccountId = ACCOUNT.where(f"account_id IN (SELECT sender_id FROM messag
 OwnPostId = POST.where(f"author_id = {_ME}")
 # A post breaking the rules (the spam accounts' posts) that is still up and not reported yet.
 ReportablePostId = POST.where("violates = 1 AND status = 'published' AND post_id NOT IN (SELECT post_id FROM reports)")
+OthersPostId = POST.where(f"author_id != {_ME}")  # people like and praise posts of others, not their own
 LikedPostId = POST.where(f"post_id IN (SELECT post_id FROM likes WHERE account_id = {_ME})")
 DeletableCommentId = COMMENT.where(
     f"author_id = {_ME} OR post_id IN (SELECT post_id FROM posts WHERE author_id = {_ME})")

@@ -18,6 +18,7 @@ from .server import (
     DeletableCommentId,
     LikedPostId,
     Limit,
+    OthersPostId,
     ReportablePostId,
     Post,
     PostId,
@@ -81,7 +82,7 @@ class ReportList(BaseModel):
     "Liked {post_id}; it has {result.like_count} likes now.",
     "Done: you like {post_id}.",
 ])
-def like_post(ctx: Ctx, post_id: PostId) -> Post:
+def like_post(ctx: Ctx, post_id: OthersPostId) -> Post:
     """Like a post the user can see.
 
     Args:
