@@ -115,3 +115,12 @@ def test_please_leads_only_a_request() -> None:
     for seed in range(40):
         joined = Wording(random.Random(seed)).join_requests(["Move the card.", "The deal 'Acme' is signed!"])
         assert "please the deal" not in joined.lower()
+
+
+def test_a_question_asks_for_what_the_thing_is_known_by() -> None:
+    import random
+
+    from prove.synth.wording import Wording
+
+    asked = {Wording(random.Random(s)).question("file", hidden=True, id_word="path") for s in range(10)}
+    assert asked and all(q.endswith("its path?") for q in asked)
