@@ -369,3 +369,34 @@ def test_the_team_listing_names_your_manager_and_quota(s):
     boss = next(r for r in ok(s, "list_reps", {"include_inactive": True})["reps"] if r["rep_id"] == mine["manager_id"])
     assert data["my_manager"] == boss["name"] and data["my_quota"] == mine["quota"]
     assert data["names"].split(", ") == [r["name"] for r in data["reps"]]
+
+
+def test_an_account_reads_out_who_we_know_and_which_deals(s):
+    account = ok(s, "get_account",
+                 {"account_id": ok(s, "list_accounts", {"mine": True, "limit": 1})["accounts"][0]["account_id"]})
+    assert account["contacts"] and account["deals"]
+    for c in account["contacts"]:
+        assert c["full_name"] in account["contact_names"]
+    for d in account["deals"]:
+        assert f"'{d['name']}' ({d['stage'].replace('_', ' ')}, ${d['amount']:,.2f})" in account["deal_names"]
+    new = ok(s, "create_account", {"name": "Granite Freight", "industry": "Logistics"})
+    empty = ok(s, "get_account", {"account_id": new["account_id"]})
+    assert empty["contact_names"] == "no contacts yet" and empty["deal_names"] == "no deals yet"
+    assert all("{result.contact_names}" in r.text and "{result.deal_names}" in r.text
+               for r in SERVER.tools["get_account"].replies)
+
+
+def test_a_new_contacts_address_names_no_other_company():
+    # The teacher writes the name part from the contact's name; the domain must not be another company's.
+    for email in SERVER.tools["create_contact"].values["email"]:
+        assert email.split("@")[1] in ("gmail.com", "outlook.com", "icloud.com", "proton.me")
+    # A contact's new e-mail would be someone else's name: updates say the phone only.
+    assert not any("{email}" in a.text for a in SERVER.tools["update_contact"].asks)
+    assert SERVER.entities["rep"].noun == "teammate"
+
+
+def test_stage_phrasings_read_for_any_stage_and_reason():
+    texts = [a.text for a in SERVER.tools["update_deal_stage"].asks]
+    # A loss reason is a label ('Went dark'), quoted, never the tail of 'because ...'; a move may go back a stage.
+    assert not any("because {loss_reason}" in t or t.startswith("Advance") for t in texts)
+    assert any("'{loss_reason}'" in t for t in texts)

@@ -603,3 +603,33 @@ def test_details_say_the_tags_in_words(s):
     ok(s, "add_tag", {"path": "/Desktop/fresh.txt", "tag": "later"})
     info = ok(s, "stat_path", {"path": "/Desktop/fresh.txt"})
     assert info["tags"] == ["keep", "later"] and info["tags_text"] == "keep, later"
+
+
+def test_phrasings_fit_files_as_well_as_folders():
+    # recursive=True is drawn for files too: its phrasing must not speak of contents.
+    bound = [a.text for a in SERVER.tools["delete_path"].asks if a.binds.get("recursive")]
+    assert bound and not any("content" in t or "inside" in t for t in bound)
+    # A version is named by its ID alone: no 'the file' that would point at another one.
+    for tool in ("restore_version", "diff_version"):
+        assert not any("the file" in a.text for a in SERVER.tools[tool].asks), tool
+
+
+def test_tree_and_archive_sizes_read_with_units(s):
+    tree = ok(s, "get_tree", {"path": "/Music"})["entries"]
+    folder = next(e for e in tree if e["kind"] == "folder")
+    held = ok(s, "stat_path", {"path": folder["path"]})
+    assert folder["size"] == 0 and folder["size_text"] == held["size_text"] != "0 bytes"
+    files = [e for e in ok(s, "get_tree", {"path": "/Documents"})["entries"] if e["kind"] == "file"]
+    assert files and all(e["size_text"] for e in files)
+    members = ok(s, "list_archive", {"path": "/Downloads/tax-docs-2024.zip"})["members"]
+    assert all(bool(m["size_text"]) == (m["kind"] == "file") for m in members)
+
+
+def test_disk_usage_names_the_largest_items_and_the_root_is_never_drawn(s):
+    data = ok(s, "get_disk_usage")
+    assert data["place"] == "your drive"
+    first = data["children"][0]
+    assert data["largest"].startswith(f"{first['path'].rsplit('/', 1)[-1]} ({first['size_text']})")
+    assert ok(s, "get_disk_usage", {"path": "/Documents"})["place"] == "/Documents"
+    for kind in ("item", "folder"):
+        assert "path != '/'" in SERVER.entities[kind].live

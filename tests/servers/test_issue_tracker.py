@@ -519,3 +519,30 @@ def test_a_project_says_who_has_which_role(s):
     full = ok(s, "get_project", {"project_id": project(s, "admin")["project_id"]})
     assert full["roles"] == ", ".join(f"{m['name']} ({m['role']})" for m in full["members"])
     assert "(admin)" in full["roles"]
+
+
+def test_the_dashboard_reads_out_the_most_urgent_issues(s):
+    data = ok(s, "get_my_dashboard")
+    assert data["assigned"]
+    parts = data["most_urgent"].split("; ")
+    assert len(parts) == min(3, len(data["assigned"]))
+    for part, issue in zip(parts, data["assigned"]):
+        assert part.startswith(f"{issue['issue_id']} '{issue['title']}' ({issue['priority']}")
+    assert data["overdue_count"] == len(data["overdue"]) == sum(i["overdue"] for i in data["assigned"])
+    assert all("{result.most_urgent}" in r.text and "{result.overdue_count}" in r.text for r in registry.get("issue_tracker").tools["get_my_dashboard"].replies)
+    # One issue or several: the bulk phrasings never say 'all of' a single issue.
+    assert not any("all of" in a.text for a in registry.get("issue_tracker").tools["bulk_update_issues"].asks)
+
+
+def test_logged_time_reads_in_hours_and_by_issue(s):
+    data = ok(s, "list_worklogs")
+    per: dict[str, int] = {}
+    for w in data["worklogs"]:
+        per[w["issue_id"]] = per.get(w["issue_id"], 0) + w["minutes"]
+    assert data["total"] == len(data["worklogs"]) and data["total_minutes"] == sum(per.values())
+    hours, rest = divmod(data["total_minutes"], 60)
+    assert data["time_text"] == f"{hours} h" + (f" {rest} min" if rest else "")
+    top = max(per, key=lambda i: (per[i], i))
+    assert data["by_issue"].startswith(top + " (")
+    if len(per) > 5:
+        assert data["by_issue"].endswith(f" and {len(per) - 5} more issues")

@@ -419,3 +419,34 @@ def test_scheduled_posts_alone_when_asked(s):
     assert {p["post_id"] for p in posts} == {p["post_id"] for p in everything if p["status"] == "scheduled"}
     other = next(a for (a,) in sql(s, "SELECT account_id FROM accounts WHERE is_me = 0 AND is_private = 0"))
     assert ok(s, "list_posts", {"account_id": other, "scheduled_only": True})["total"] == 0
+
+
+def test_a_posts_comments_are_read_out_by_who_said_what(s):
+    post = next(p for p in ok(s, "get_feed", {"limit": 50})["posts"] if p["comment_count"] >= 2)
+    data = ok(s, "list_comments", {"post_id": post["post_id"]})
+    assert data["said"].startswith(f"{data['total']} comments: ")
+    for c in data["comments"]:
+        assert f"@{c['author_handle']}: '{c['text']}'" in data["said"]
+    cut = ok(s, "list_comments", {"post_id": post["post_id"], "limit": 1})
+    assert cut["said"].startswith(f"{cut['total']} comments, the first 1: ")
+    quiet = next(p for p in ok(s, "get_feed", {"limit": 100})["posts"] if p["comment_count"] == 0)
+    assert ok(s, "list_comments", {"post_id": quiet["post_id"]})["said"] == "no comments yet"
+
+
+def test_a_liked_post_is_someone_elses():
+    where = next(p.where for p in SERVER.tools["like_post"].params if p.name == "post_id")
+    assert where is not None and "author_id !=" in where
+
+
+def test_post_listings_read_out_who_wrote_what(s):
+    feed = ok(s, "get_feed", {"limit": 3})
+    assert feed["said"].startswith(f"{feed['total']} posts, the first 3: ")
+    for p in feed["posts"]:
+        assert f"@{p['author_handle']}: '{p['text']}'" in feed["said"]
+    scheduled = ok(s, "list_posts", {"scheduled_only": True})
+    assert scheduled["posts"] and all(f"'{p['text']}' (scheduled)" in scheduled["said"] for p in scheduled["posts"])
+    tagged = ok(s, "get_hashtag_posts", {"hashtag": feed["posts"][0]["hashtags"][0]})
+    assert tagged["said"].startswith(f"{tagged['total']} post")
+    assert ok(s, "search_posts", {"query": "zzzzqq"})["said"] == "There are no posts to show"
+    for tool in ("get_feed", "list_posts", "search_posts", "get_hashtag_posts"):
+        assert [r.text for r in SERVER.tools[tool].replies] == ["{result.said}."], tool

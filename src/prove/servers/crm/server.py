@@ -30,7 +30,7 @@ from prove.env.values import parse_date
 
 from .world import PROBABILITY, build_world
 
-REP = EntityKind("rep", table="reps", key="rep_id", label="name",
+REP = EntityKind("rep", table="reps", key="rep_id", label="name", noun="teammate",
                  description="a member of the sales team (one of them is the signed-in user)")
 ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
                      description="a company: a prospect, customer or partner")
@@ -191,6 +191,9 @@ class Account(AccountSummary):
     won_revenue: float = Field(description="total amount of the account's won deals")
     contacts: list[ContactSummary]
     deals: list[DealSummary]
+    contact_names: str = Field("", description="the contacts by name and title, such as 'Dana Whitfield (Head of "
+                                                "Data)', or 'no contacts yet'")
+    deal_names: str = Field("", description="the deals with their stage and amount, or 'no deals yet'")
 
 
 class Activity(BaseModel):

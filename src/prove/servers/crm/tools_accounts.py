@@ -191,6 +191,9 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
     "Tell me about {account_id}.",
     "Who do we know at {account_id}, and what deals do we have with them?",
     "How much open pipeline is there with {account_id}?",
+], reply=[
+    "{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). Contacts: {result.contact_names}. "
+    "Deals: {result.deal_names}. Open pipeline: {result.open_pipeline}.",
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
@@ -213,9 +216,12 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     deals = [deal_summary(r) for r in ctx.db.execute(DEAL_SELECT + " WHERE d.account_id = ? ORDER BY d.close_date DESC, "
                                                      "d.deal_id", (account_id,))]
     won = sum(d.amount for d in deals if d.stage == "closed_won")
+    people = ", ".join(f"{c.full_name} ({c.title})" if c.title else c.full_name for c in contacts)
+    sales = ", ".join(f"'{d.name}' ({d.stage.replace('_', ' ')}, ${d.amount:,.2f})" for d in deals)
     return Account(**summary.model_dump(), website=row["website"], phone=row["phone"],
                    annual_revenue=row["annual_revenue"], created_at=row["created_at"], won_revenue=won,
-                   contacts=contacts, deals=deals)
+                   contacts=contacts, deals=deals, contact_names=people or "no contacts yet",
+                   deal_names=sales or "no deals yet")
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -350,7 +356,13 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
 ], reply=[
     "Added {result.full_name} as a contact at {result.account_name} ({result.contact_id}).",
     "{result.full_name} is now in the CRM under {account_id}.",
-], values={"title": TITLES})
+], values={
+    # The address a person gives for a new contact; the teacher writes its name part from their
+    # name. A mailbox of its own domain, so it never names another company than their account.
+    "email": ["dana.whitfield@gmail.com", "dana.whitfield@outlook.com", "dana.whitfield@icloud.com",
+              "dana.whitfield@proton.me"],
+    "title": TITLES,
+})
 def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name: Name, email: Email,
                    title: Name | None = None, phone: Phone | None = None) -> Contact:
     """Add a person at an account as a contact, owned by the account's owner.
@@ -386,7 +398,7 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
 @tools.tool(effect=WRITE, asks=[
     "Update {contact_id}'s title to {title}.",
     Ask("{contact_id} asked us to stop contacting them, please flag that.", do_not_contact=True),
-    "Change the e-mail of {contact_id} to {email} and the phone to {phone}.",
+    "{contact_id} has a new phone number: {phone}. Please update it.",
     "{contact_id} moved to {account_id}; update their record.",
     Ask("{contact_id} is happy to hear from us again; lift the do-not-contact flag.", do_not_contact=False),
 ], reply=[
@@ -395,7 +407,7 @@ def create_contact(ctx: Ctx, account_id: AccountId, first_name: Name, last_name:
     Ask("Lifted the do-not-contact flag on {result.full_name}; we can reach out to them again.",
         do_not_contact=False, title=None, email=None, phone=None, account_id=None),
     Ask("{result.full_name}'s title is {title} now.", do_not_contact=None, email=None, phone=None, account_id=None),
-    Ask("Updated {result.full_name}: e-mail {email}, phone {phone}.", do_not_contact=None, title=None,
+    Ask("{result.full_name}'s phone number is {phone} now.", do_not_contact=None, title=None, email=None,
         account_id=None),
     Ask("{result.full_name} now sits under {result.account_name}.", do_not_contact=None, title=None, email=None,
         phone=None),

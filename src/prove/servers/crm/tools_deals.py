@@ -270,9 +270,9 @@ def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amoun
 
 @tools.tool(effect=WRITE, asks=[
     "Move {deal_id} to {stage}.",
-    Ask("We lost {deal_id} because {loss_reason}; close it as lost.", stage="closed_lost"),
+    Ask("We lost {deal_id}; close it as lost with the reason '{loss_reason}'.", stage="closed_lost"),
     Ask("{deal_id} is signed! Mark it won.", stage="closed_won"),
-    "Advance {deal_id} to the {stage} stage.",
+    "Put {deal_id} in the {stage} stage.",
 ], reply=[
     "{deal_id} is now in {stage}, at {result.probability}% probability.",
     "Moved '{result.name}' to {stage}.",

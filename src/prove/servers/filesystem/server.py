@@ -62,13 +62,14 @@ FORBIDDEN_CHARS = frozenset('\\:*?"<>|')
 
 
 ITEM = EntityKind("item", table="nodes", key="path", label="name",
-                  description="a file or folder in the drive, named by its path", live="trash_id IS NULL",
+                  description="a file or folder in the drive, named by its path", live="trash_id IS NULL AND path != '/'",
                   lister="list_folder")
 FILE = EntityKind("file", table="nodes", key="path", label="name",
                   description="a file in the drive, named by its path", live="kind = 'file' AND trash_id IS NULL",
                   lister="list_folder")
 FOLDER = EntityKind("folder", table="nodes", key="path", label="name",
-                    description="a folder in the drive, named by its path", live="kind = 'folder' AND trash_id IS NULL")
+                    description="a folder in the drive, named by its path",
+                    live="kind = 'folder' AND trash_id IS NULL AND path != '/'")
 TRASH_ITEM = EntityKind("trash_item", table="trash", key="trash_id", label="name",
                         description="a deleted file or folder waiting in the trash", noun="deleted item")
 VERSION = EntityKind("version", table="versions", key="version_id", label=None,

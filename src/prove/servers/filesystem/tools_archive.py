@@ -58,6 +58,7 @@ class Member(BaseModel):
     member_path: str = Field(description="the path inside the archive, such as '2024/W-2 2024.pdf'")
     kind: str
     size: int
+    size_text: str = Field("", description="a file's size as people say it, such as '400.6 KB'; empty for folders")
     modified_at: str
 
 
@@ -187,7 +188,8 @@ def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveList
     """
     row, members = _archive(ctx, path)
     size = sum(m["size"] for m in members)
-    shown = [Member(member_path=m["member_path"], kind=m["kind"], size=m["size"], modified_at=m["modified_at"])
+    shown = [Member(member_path=m["member_path"], kind=m["kind"], size=m["size"],
+                    size_text=human(m["size"]) if m["kind"] == "file" else "", modified_at=m["modified_at"])
              for m in members[:limit]]
     return ArchiveListing(path=row["path"], members=shown, total=len(members), uncompressed_size=size,
                           uncompressed_text=human(size))

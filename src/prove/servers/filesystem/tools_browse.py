@@ -57,6 +57,8 @@ class TreeEntry(BaseModel):
     kind: Kind
     depth: int = Field(description="1 for the folder's direct contents, 2 for theirs, ...")
     size: int = Field(description="bytes (files only; 0 for folders)")
+    size_text: str = Field("", description="the size as people say it, such as '4.3 MB'; a folder's is of "
+                                           "everything inside it")
 
 
 class Tree(BaseModel):
@@ -127,6 +129,9 @@ class DiskUsage(BaseModel):
     folders: int
     children: list[UsageEntry] = Field(description="the folder's direct contents, largest first")
     total: int
+    place: str = Field("", description="the folder as people say it: 'your drive' for the root, else its path")
+    largest: str = Field("", description="the largest few of them with their sizes, such as 'Videos (11.3 GB), "
+                                         "Downloads (1.1 GB)', or 'nothing'")
 
 
 class StorageQuota(BaseModel):
@@ -243,7 +248,8 @@ def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(g
     rows = [r for r in rows if r["path"][len(base):].count("/") < max_depth]
     ordered = _depth_first(folder["path"], rows)
     items = [TreeEntry(path=r["path"], name=r["name"], kind=r["kind"], depth=r["path"][len(base):].count("/") + 1,
-                       size=r["size"]) for r in ordered[:limit]]
+                       size=r["size"], size_text=human(r["size"] if r["kind"] == "file" else folder_size(ctx, r["path"])))
+             for r in ordered[:limit]]
     return Tree(path=folder["path"], entries=items, total=len(ordered), truncated=len(ordered) > limit)
 
 
@@ -396,6 +402,8 @@ def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, 
 @tools.tool(effect=READ, asks=[
     "What's taking up the most space in {path}?",
     "Break down the disk usage of my drive by folder.",
+], reply=[
+    "There are {result.size_text} in {result.files} files in {result.place}; the largest items: {result.largest}.",
 ])
 def get_disk_usage(ctx: Ctx, path: FolderPath = "/") -> DiskUsage:
     """Show how much space a folder takes and which of its items are the largest.
@@ -431,9 +439,11 @@ def get_disk_usage(ctx: Ctx, path: FolderPath = "/") -> DiskUsage:
              for p, (kind, size, files) in children.items()]
     usage.sort(key=lambda u: (-u.size, u.path))
     size = sum(r["size"] for r in rows if r["kind"] == "file")
+    largest = ", ".join(f"{u.path.rsplit('/', 1)[-1]} ({u.size_text})" for u in usage[:5])
     return DiskUsage(path=folder["path"], size=size, size_text=human(size),
                      files=sum(1 for r in rows if r["kind"] == "file"),
-                     folders=sum(1 for r in rows if r["kind"] == "folder"), children=usage, total=len(usage))
+                     folders=sum(1 for r in rows if r["kind"] == "folder"), children=usage, total=len(usage),
+                     largest=largest or "nothing", place="your drive" if folder["path"] == "/" else folder["path"])
 
 
 @tools.tool(effect=READ, asks=[

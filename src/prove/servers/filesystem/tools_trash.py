@@ -114,7 +114,7 @@ def _trash_row(ctx: Ctx, trash_id: str) -> sqlite3.Row:
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {path}.",
-    Ask("Delete {path}, contents and all.", recursive=True),
+    Ask("Delete {path}; no need to check with me first.", recursive=True),
     "Move {path} to the trash.",
 ], reply=[
     "Moved {path} to the trash; it can be restored until {result.purge_on}.",

@@ -131,10 +131,10 @@ def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
 
 
 @tools.tool(effect=READ, asks=[
-    "What changed in the file since {version_id}?",
-    "Compare {version_id} with the current file.",
+    "What has changed since {version_id}?",
+    "Compare {version_id} with the text as it is now.",
 ], reply=[
-    "Since {version_id}, {result.added_lines} lines were added to the file and {result.removed_lines} removed.",
+    "Since {version_id}, {result.added_lines} lines were added and {result.removed_lines} removed.",
 ])
 def diff_version(ctx: Ctx, version_id: VersionId,
                  context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:
@@ -157,7 +157,7 @@ def diff_version(ctx: Ctx, version_id: VersionId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Roll the file back to {version_id}.",
+    "Make {version_id} the current text again.",
     "Undo my changes: restore {version_id}.",
 ], reply=[
     "Restored {version_id}; {result.path} holds that text again, and what it replaced is kept as a version.",

@@ -280,6 +280,9 @@ class WorklogList(BaseModel):
     worklogs: list[Worklog]
     total: int
     total_minutes: int = Field(description="minutes of all matching worklogs, before `limit`")
+    time_text: str = Field("", description="the total as people say it, such as '30 h 15 min'")
+    by_issue: str = Field("", description="the time per issue, most first, such as 'WEB-10012 (2 h), WEB-10015 "
+                                          "(45 min)', or 'nothing logged'")
 
 
 class WorklogResult(Worklog):
@@ -340,8 +343,11 @@ class Dashboard(BaseModel):
     total_assigned: int
     by_status: dict[str, int]
     overdue: list[IssueId]
+    overdue_count: int = Field(0, description="how many of the assigned issues are overdue")
     watching: int = Field(description="unresolved issues the user watches")
     minutes_logged_this_week: int
+    most_urgent: str = Field("", description="the first assigned issues as people read them, such as \"MOB-10010 "
+                                             "'Push notifications fail' (high, due April 6)\", or 'none'")
 
 
 class BulkResult(BaseModel):

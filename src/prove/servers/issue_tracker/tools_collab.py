@@ -272,8 +272,8 @@ def watch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None)
     "Remove {user_id} from the watchers of {issue_id}.",
 ], reply=[
     Ask("You stopped watching {issue_id}; no more notifications for it.", user_id=None),
-    Ask("You're off the watchers of {issue_id}; {result.total} remain.", user_id=None),
-    "Removed {result.user_name} from the watchers of {issue_id}; {result.total} remain.",
+    Ask("You're off the watchers of {issue_id}; watchers left: {result.total}.", user_id=None),
+    "Removed {result.user_name} from the watchers of {issue_id}; watchers left: {result.total}.",
     "{result.user_name} no longer watches {issue_id}.",
 ])
 def unwatch_issue(ctx: Ctx, issue_id: IssueId, user_id: OtherUserId | None = None) -> Watchers:

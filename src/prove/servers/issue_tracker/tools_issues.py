@@ -522,7 +522,7 @@ def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None =
 
 @tools.tool(effect=WRITE, asks=[
     "Set the priority of {issue_ids} to {priority}.",
-    "Assign all of {issue_ids} to {assignee_id} and put them in {sprint_id}.",
+    "Put {issue_ids} in {sprint_id} with {assignee_id} as the assignee.",
     "Label {issue_ids} as {add_label}.",
 ], reply=[
     Ask("Set the priority of {issue_ids} to {priority}.", assignee_id=None, sprint_id=None, add_label=None),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from prove.env import READ, Ask, Ctx, Toolset
 from prove.env.values import like
@@ -140,6 +140,9 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
     "What's on my plate?",
     "Show me my dashboard: my assigned issues and what is past its due date.",
     "What am I assigned to right now?",
+], reply=[
+    "You have {result.total_assigned} unresolved issues assigned, {result.overdue_count} of them overdue. Most urgent: "
+    "{result.most_urgent}.",
 ])
 def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
     """The signed-in user's dashboard: their unresolved issues, overdue ones, watches and time logged this week.
@@ -167,6 +170,13 @@ def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
     monday = ctx.today() - timedelta(days=ctx.today().weekday())
     (minutes,) = ctx.db.execute("SELECT coalesce(sum(minutes), 0) FROM worklogs WHERE user_id = ? AND work_date >= ? "
                                 "AND work_date <= ?", (uid, monday.isoformat(), ctx.today().isoformat())).fetchone()
+    def due(text: str) -> str:
+        d = date.fromisoformat(text[:10])
+        return f"{d.strftime('%B')} {d.day}" + ("" if d.year == ctx.today().year else f", {d.year}")
+
+    urgent = "; ".join(f"{i.issue_id} '{i.title}' ({i.priority}" + (f", due {due(i.due_date)})" if i.due_date else ")")
+                       for i in items[:min(limit, 3)])
     return Dashboard(user_id=uid, name=name, assigned=items[:limit], total_assigned=len(items), by_status=by_status,
                      overdue=[i.issue_id for i in items if i.overdue], watching=watching,
-                     minutes_logged_this_week=minutes)
+                     minutes_logged_this_week=minutes, most_urgent=urgent or "none",
+                     overdue_count=sum(1 for i in items if i.overdue))

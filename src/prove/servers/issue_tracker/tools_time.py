@@ -162,7 +162,7 @@ def delete_worklog(ctx: Ctx, worklog_id: MyWorklogId) -> Worklog:
     "Show the time logged on {issue_id}.",
     "What did {user_id} log between {start_date} and {end_date}?",
 ], reply=[
-    "Time entries: {result.total}, {result.total_minutes} minutes in all.",
+    "Time logged: {result.time_text} in {result.total} entries. By issue: {result.by_issue}.",
 ])
 def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserId | None = None,
                   start_date: str | None = None, end_date: str | None = None, limit: Limit = 50) -> WorklogList:
@@ -210,8 +210,23 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserI
         params.append(end.isoformat())
     rows = ctx.db.execute(WORKLOG_SQL + " WHERE " + " AND ".join(where) + " ORDER BY w.work_date DESC, w.worklog_id",
                           params).fetchall()
-    return WorklogList(worklogs=[_worklog(r) for r in rows[:limit]], total=len(rows),
-                       total_minutes=sum(r["minutes"] for r in rows))
+    per: dict[str, int] = {}
+    for r in rows:
+        per[r["issue_id"]] = per.get(r["issue_id"], 0) + r["minutes"]
+    ranked = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))
+    total = sum(per.values())
+    return WorklogList(worklogs=[_worklog(r) for r in rows[:limit]], total=len(rows), total_minutes=total,
+                       time_text=_duration(total),
+                       by_issue=(", ".join(f"{i} ({_duration(m)})" for i, m in ranked[:5])
+                                 + (f" and {len(ranked) - 5} more issues" if len(ranked) > 5 else "")) or "nothing logged")
+
+
+def _duration(minutes: int) -> str:
+    """Minutes as people say them: '45 min', '2 h', '30 h 15 min'."""
+    hours, rest = divmod(minutes, 60)
+    if not hours:
+        return f"{rest} min"
+    return f"{hours} h" + (f" {rest} min" if rest else "")
 
 
 # ----- sprints -------------------------------------------------------------------------------------------

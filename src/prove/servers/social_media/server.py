@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import quote
@@ -82,6 +82,7 @@ WroteToMeAccountId = ACCOUNT.where(f"account_id IN (SELECT sender_id FROM messag
 OwnPostId = POST.where(f"author_id = {_ME}")
 # A post breaking the rules (the spam accounts' posts) that is still up and not reported yet.
 ReportablePostId = POST.where("violates = 1 AND status = 'published' AND post_id NOT IN (SELECT post_id FROM reports)")
+OthersPostId = POST.where(f"author_id != {_ME}")  # people like and praise posts of others, not their own
 LikedPostId = POST.where(f"post_id IN (SELECT post_id FROM likes WHERE account_id = {_ME})")
 DeletableCommentId = COMMENT.where(
     f"author_id = {_ME} OR post_id IN (SELECT post_id FROM posts WHERE author_id = {_ME})")
@@ -154,6 +155,24 @@ class Post(BaseModel):
 class PostList(BaseModel):
     posts: list[Post]
     total: int = Field(description="how many posts matched, before `limit`")
+    said: str = Field("", description="the posts as people read them: \"3 posts: @ana: 'Sunny day!'; ...\", or "
+                                      "'There are no posts to show'")
+
+    @model_validator(mode="after")
+    def _read_out(self) -> PostList:
+        if not self.said:
+            self.said = posts_said(self.posts, self.total)
+        return self
+
+
+def posts_said(posts: list[Post], total: int) -> str:
+    """Posts as a person reads them out: who wrote what, the first five, and how many there are."""
+    if not posts:
+        return "There are no posts to show"
+    shown = posts[:5]
+    count = f"{total} post{'s' if total != 1 else ''}" + (f", the first {len(shown)}" if len(shown) < total else "")
+    return count + ": " + "; ".join(f"@{p.author_handle}: '{p.text}'" + (" (scheduled)" if p.status == "scheduled"
+                                                                           else "") for p in shown)
 
 
 # ----- who, and what they may see -----------------------------------------------------------------

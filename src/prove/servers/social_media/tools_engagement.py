@@ -18,6 +18,7 @@ from .server import (
     DeletableCommentId,
     LikedPostId,
     Limit,
+    OthersPostId,
     ReportablePostId,
     Post,
     PostId,
@@ -49,6 +50,8 @@ class CommentList(BaseModel):
     post_id: PostId
     comments: list[Comment] = Field(description="top-level comments oldest first, each followed by its replies")
     total: int
+    said: str = Field("", description="the comments as people read them, oldest first: \"2 comments: @ana: 'Wow!'; "
+                                      "@ben: 'Nice'\", or 'no comments yet'")
 
 
 class Report(BaseModel):
@@ -79,7 +82,7 @@ class ReportList(BaseModel):
     "Liked {post_id}; it has {result.like_count} likes now.",
     "Done: you like {post_id}.",
 ])
-def like_post(ctx: Ctx, post_id: PostId) -> Post:
+def like_post(ctx: Ctx, post_id: OthersPostId) -> Post:
     """Like a post the user can see.
 
     Args:
@@ -158,6 +161,8 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
 @tools.tool(effect=READ, asks=[
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
+], reply=[
+    "On that post: {result.said}.",
 ])
 def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     """List the comments on a post, each top-level comment followed by its replies.
@@ -186,7 +191,13 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
         threaded.extend(r for r in rows if r["parent_id"] == t["comment_id"])
     orphans = [r for r in rows if r not in threaded]  # replies to comments no longer shown
     ordered = threaded + orphans
-    return CommentList(post_id=post_id, comments=[_comment(r) for r in ordered[:limit]], total=len(ordered))
+    shown = [_comment(r) for r in ordered[:limit]]
+    said = "; ".join(f"@{c.author_handle}: '{c.text}'" for c in shown)
+    count = f"{len(ordered)} comment{'s' if len(ordered) != 1 else ''}"
+    if len(shown) < len(ordered):
+        count += f", the first {len(shown)}"
+    return CommentList(post_id=post_id, comments=shown, total=len(ordered),
+                       said=f"{count}: {said}" if shown else "no comments yet")
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -28,6 +28,7 @@ from .server import (
     me,
     post_model,
     post_models,
+    posts_said,
     readable_post,
     require_can_see,
 )
@@ -61,6 +62,7 @@ class HashtagPosts(BaseModel):
     hashtag: Hashtag
     posts: list[Post]
     total: int = Field(description="how many readable posts use it, before `limit`")
+    said: str = Field("", description="the posts as people read them: \"3 posts: @ana: 'Sunny day!'; ...\"")
 
 
 # ----- reading ---------------------------------------------------------------------------------------
@@ -69,6 +71,8 @@ class HashtagPosts(BaseModel):
 @tools.tool(effect=READ, asks=[
     "What's new in my feed?",
     "Show me the latest {limit} posts from people I follow.",
+], reply=[
+    "{result.said}.",
 ])
 def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
     """The user's home feed: published posts of the accounts they follow and their own, newest first.
@@ -94,6 +98,8 @@ def get_feed(ctx: Ctx, limit: Limit = 20) -> PostList:
     "Show me my posts.",
     "What has {account_id} posted lately?",
     Ask("Do I have any scheduled posts?", scheduled_only=True),
+], reply=[
+    "{result.said}.",
 ])
 def list_posts(ctx: Ctx, account_id: OtherAccountId | None = None, scheduled_only: bool = False,
                limit: Limit = 20) -> PostList:
@@ -156,6 +162,8 @@ def get_post(ctx: Ctx, post_id: PostId) -> Post:
 @tools.tool(effect=READ, asks=[
     "Search posts for {query}.",
     "Has anyone posted about {query}?",
+], reply=[
+    "{result.said}.",
 ])
 def search_posts(ctx: Ctx, query: Query, limit: Limit = 20) -> PostList:
     """Search the posts the user may read for a word or phrase, newest first.
@@ -179,6 +187,8 @@ def _tag(value: str) -> str:
 @tools.tool(effect=READ, asks=[
     "Show me posts with {hashtag}.",
     "What are people saying under {hashtag}?",
+], reply=[
+    "{result.said}.",
 ])
 def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagPosts:
     """List the readable posts that use a hashtag, newest first.
@@ -200,7 +210,8 @@ def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagP
     rows = ctx.db.execute(POSTS + f" WHERE {READABLE} AND EXISTS (SELECT 1 FROM post_hashtags h WHERE "
                           "h.post_id = p.post_id AND h.tag = :tag) ORDER BY p.created_at DESC, p.post_id DESC",
                           {"me": me(ctx), "tag": tag}).fetchall()
-    return HashtagPosts(hashtag=tag, posts=post_models(ctx, rows[:limit]), total=len(rows))
+    shown = post_models(ctx, rows[:limit])
+    return HashtagPosts(hashtag=tag, posts=shown, total=len(rows), said=posts_said(shown, len(rows)))
 
 
 @tools.tool(effect=READ, asks=[
