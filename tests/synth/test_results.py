@@ -140,3 +140,24 @@ def test_a_question_asks_for_what_the_thing_is_known_by() -> None:
 
     asked = {Wording(random.Random(s)).question("file", hidden=True, id_word="path") for s in range(10)}
     assert asked and all(q.endswith("its path?") for q in asked)
+
+
+@pytest.mark.parametrize("key, money", [("cash", True), ("net_worth", True), ("estimated_total", True),
+                                        ("max_discount", True), ("seller_proceeds", True), ("amount", True),
+                                        ("task_count", False), ("discount_count", False), ("credit_score", False),
+                                        ("speed_limit_mph", False), ("total", False), ("points", False)])
+def test_money_is_told_by_the_parts_of_a_name(key, money) -> None:
+    from prove.synth.values import is_money
+
+    assert is_money(key) is money
+
+
+def test_a_range_never_starts_and_ends_on_one_day() -> None:
+    from prove.synth.teachers.programmatic import _order_pairs
+
+    args = {"start_date": "2026-01-30", "end_date": "2026-01-30"}
+    _order_pairs(args)
+    assert args == {"start_date": "2026-01-30", "end_date": "2026-02-06"}
+    args = {"start_date": "2026-03-02", "end_date": "2026-01-30"}
+    _order_pairs(args)
+    assert args == {"start_date": "2026-01-30", "end_date": "2026-03-02"}

@@ -200,7 +200,9 @@ class Phrasing:
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
-            if value and all(isinstance(v, Mapping) for v in value):
+            if not value:
+                return "none"
+            if all(isinstance(v, Mapping) for v in value):
                 return str(len(value))
             return human([v for v in value if v is not None])
         if value is None:
@@ -266,7 +268,7 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
-_ABBREVIATIONS = ("Co.", "Inc.", "Ltd.", "Corp.", "St.", "Ave.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "vs.",
+_ABBREVIATIONS = ("Co.", "Bros.", "Inc.", "Ltd.", "Corp.", "St.", "Ave.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "vs.",
                   "e.g.", "i.e.", "etc.", "approx.", "No.")
 
 

@@ -30,7 +30,7 @@ __all__ = ["describe", "field_text", "found_count"]
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
-          "address", "text")
+          "counterparty_name", "address", "text")
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
             "start", "due_date", "created_at")
@@ -92,7 +92,7 @@ def field_text(key: str, value: Any) -> str | None:
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{_number(value)} {_BARE[key]}"
         for suffix, unit in _UNITS:
-            if key.endswith(suffix) and len(key) > len(suffix):
+            if key.endswith(suffix) and len(key) > len(suffix) and not key[: -len(suffix)][-1:].isdigit():
                 base = _words(key[: -len(suffix)])
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {_number(value)}{sep}{unit}"

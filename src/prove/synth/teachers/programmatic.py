@@ -25,6 +25,7 @@ context does; such calls fail, are retried once with another invented ID, then g
 from __future__ import annotations
 
 import functools
+from datetime import date, timedelta
 import re
 import weakref
 from dataclasses import dataclass, field
@@ -1036,7 +1037,8 @@ def _order_pairs(args: dict[str, Any]) -> None:
         a, b = args.get(lo), args.get(hi)
         if a is not None and b is not None and type(a) is type(b) and a > b:
             args[lo], args[hi] = b, a
-        elif a is not None and b is not None and a == b and isinstance(a, str):
-            pass
+        elif isinstance(a, str) and a == b and re.fullmatch(r"\d{4}-\d{2}-\d{2}", a):
+            # "between January 30 and January 30" is no range: a week from the start
+            args[hi] = (date.fromisoformat(a) + timedelta(days=7)).isoformat()
 
 
