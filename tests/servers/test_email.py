@@ -602,6 +602,16 @@ def test_spam_reports_never_take_mail_from_people_the_user_knows(s):
         ok(s, "report_spam", {"message_id": message_id, "block_sender": False})
 
 
+def test_spam_reports_never_take_notices_from_work_tools(s):
+    subjects = [ok(s, "get_message", {"message_id": m})["subject"] for m in offered("report_spam", "message_id")]
+    assert subjects
+    for subject in subjects:
+        assert not subject.startswith(("Invitation:", "[JIRA]", "Cloud recording available", "[")), subject
+        assert "Pull request" not in subject, subject
+    inbox = ok(s, "search_messages", {"query": "Invitation", "limit": 50})["messages"]
+    assert any(m["subject"].startswith("Invitation:") for m in inbox)  # there is one to wrongly pick
+
+
 def test_joint_values_keep_subject_and_body_together():
     tools = registry.get("email").tools
     for name in ("send_message", "create_draft"):

@@ -90,8 +90,12 @@ MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND f
 # (Receipts, bookings, invoices and security alerts are wanted even so.)
 _WANTED = ("(lower(subject) LIKE '%receipt%' OR lower(subject) LIKE '%confirm%' OR lower(subject) LIKE '%reservation%' "
            "OR lower(subject) LIKE '%invoice%' OR lower(subject) LIKE '%security alert%')")
+# Notices from the user's work tools (code review, issues, calendar invitations, meeting recordings)
+# are wanted too, though no person sent them.
+_WORK_TOOLS = ("(from_address LIKE '%@github.com' OR from_address LIKE '%.atlassian.net' "
+               "OR from_address LIKE '%google.com' OR from_address LIKE '%@zoom.us')")
 UnwantedMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND NOT {_FROM_PERSON} "
-                                  f"AND NOT {_WANTED}")
+                                  f"AND NOT {_WANTED} AND NOT {_WORK_TOOLS}")
 DraftId = DRAFT.id
 AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients "
                                "WHERE kind = 'to')")
