@@ -617,3 +617,29 @@ def test_replies_say_which_answer_or_access_was_given():
         assert all(r.binds for r in tools[tool].replies)  # no reply that could name the wrong one
     notes = tools["respond_to_invitation"].values["note"]
     assert not any("looking forward" in n.lower() for n in notes)  # the note goes with a decline
+
+
+def _replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get("calendar").tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: props[p.name].get("default") for p in spec.params if not p.required} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_series_wide_change_is_said_to_cover_the_series():
+    for tool, args in (("respond_to_invitation", {"event_id": "EVT-1", "response": "declined"}),
+                       ("invite_attendees", {"event_id": "EVT-1", "people": ["PER-1"]}),
+                       ("remove_attendee", {"event_id": "EVT-1", "person_id": "PER-1"})):
+        series = _replies_for(tool, args | {"whole_series": True})
+        assert series and all("series" in r for r in series), tool
+        one = _replies_for(tool, args)
+        assert one and not any("series" in r for r in one), tool
+
+
+def test_a_new_calendar_is_described_by_what_its_name_is_for():
+    pairs = dict(registry.get("calendar").tools["create_calendar"].values["name, description"])
+    assert pairs["Volunteering"] != "School events, practices and pickups"
+    assert pairs["Kids' activities"] == "School events, practices and pickups"

@@ -483,3 +483,13 @@ def test_reactions_to_take_back_are_the_users_own(s):
                                          (message_id, user))}
         emoji = sorted(mine & emojis)[0]  # one the values can name
         ok(s, "remove_reaction", {"message_id": message_id, "emoji": emoji})
+
+
+def test_a_channel_is_described_by_its_topic_and_who_can_post():
+    server = registry.get("team_chat")
+    tool = server.tools["get_channel"]
+    assert all("{result.topic}" in r.text and "{result.posting}" in r.text for r in tool.replies)
+    p = next(p for p in tool.params if p.name == "channel_id")
+    db = server.template(WORLD).db
+    offered = db.execute(f"SELECT topic, kind FROM channels WHERE {p.where}").fetchall()
+    assert offered and all(topic and kind != "dm" for topic, kind in offered)
