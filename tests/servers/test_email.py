@@ -637,3 +637,15 @@ def test_mail_is_filed_only_in_folders_meant_for_filing(s):
     for tool, param in (("move_message", "folder_id"), ("create_filter", "move_to_folder_id")):
         folders = set(offered(tool, param))
         assert {"inbox", "archive"} <= folders and not folders & {"spam", "trash", "drafts", "scheduled", "sent"}
+
+
+def test_mail_in_trash_or_spam_is_not_starred_filed_or_archived_before_it_is_brought_back(s):
+    for tool, param in (("star_message", "message_id"), ("move_message", "message_id"),
+                        ("archive_message", "message_id"), ("mark_read", "message_ids")):
+        ids = offered(tool, param)
+        assert ids, tool
+        folders = {ok(s, "get_message", {"message_id": m})["folder_id"] for m in ids}
+        assert not folders & {"trash", "spam"}, (tool, folders)
+    assert "archive" not in {ok(s, "get_message", {"message_id": m})["folder_id"]
+                             for m in offered("archive_message", "message_id")}
+    assert offered("restore_message", "message_id") and offered("mark_not_spam", "message_id")

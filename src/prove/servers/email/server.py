@@ -83,6 +83,12 @@ _MY_DOMAIN = "(SELECT substr(address, instr(address, '@')) FROM addresses WHERE 
 _FROM_PERSON = (f"(from_address LIKE '%' || {_MY_DOMAIN} OR from_address IN (SELECT email FROM contacts))")
 PersonMessageId = MESSAGE.where(f"status = 'received' AND folder_id != 'spam' AND {_FROM_PERSON}")
 TrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id = 'trash'")
+# Mail kept in the mailbox, what a person stars, marks, files or archives: mail in the trash is
+# restored and mail in spam is rescued by their own tools first.
+KeptMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id NOT IN ('spam', 'trash')")
+ArchivableMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id NOT IN ('spam', 'trash', 'archive')")
+# What a person deletes: anything not in the trash yet (junk in spam included).
+UntrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id != 'trash'")
 # Mail in spam from a sender whose other mail is not spam: what "not spam" rescues (real junk stays).
 MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND from_address IN "
                                "(SELECT from_address FROM messages WHERE folder_id != 'spam')")

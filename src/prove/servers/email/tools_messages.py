@@ -10,9 +10,11 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
+    ArchivableMessageId,
     BlockedAddress,
     FilingFolderId,
     FolderId,
+    KeptMessageId,
     LabelId,
     Limit,
     Message,
@@ -24,6 +26,7 @@ from .server import (
     Thread,
     TrashedMessageId,
     ThreadId,
+    UntrashedMessageId,
     UnwantedMessageId,
     delete_messages,
     folder_row,
@@ -246,7 +249,7 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     Ask("Done: I marked {message_ids} as unread again; {result.changed} of {result.total} had been read.",
         read=False),
 ])
-def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
+def mark_read(ctx: Ctx, message_ids: Annotated[list[KeptMessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
     """Mark messages as read, or as unread with `read` false.
 
@@ -282,7 +285,7 @@ def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length
     Ask("Removed the star from {message_id}.", starred=False),
     Ask("Done: {message_id} is no longer starred.", starred=False),
 ])
-def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> MessageSummary:
+def star_message(ctx: Ctx, message_id: KeptMessageId, starred: bool = True) -> MessageSummary:
     """Star a message, or remove its star with `starred` false.
 
     Args:
@@ -314,7 +317,7 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
     "Moved {message_id} to {folder_id}.",
     "Done: {message_id} is now in {folder_id}.",
 ])
-def move_message(ctx: Ctx, message_id: MessageId, folder_id: FilingFolderId) -> Moved:
+def move_message(ctx: Ctx, message_id: KeptMessageId, folder_id: FilingFolderId) -> Moved:
     """Move a received or sent message to another folder.
 
     Moving into 'trash' works like trash_message. Nothing can be moved into 'drafts' or
@@ -354,7 +357,7 @@ def move_message(ctx: Ctx, message_id: MessageId, folder_id: FilingFolderId) -> 
     "Archived {message_id}; it's still searchable.",
     "Done: {message_id} is in the archive now.",
 ])
-def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
+def archive_message(ctx: Ctx, message_id: ArchivableMessageId) -> Moved:
     """Move a message to the archive: out of the inbox (or any folder) but kept and searchable.
 
     Args:
@@ -382,7 +385,7 @@ def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
     "Moved {message_id} to the trash; it can be restored until the trash is emptied.",
     "Done: {message_id} is in the trash.",
 ])
-def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
+def trash_message(ctx: Ctx, message_id: UntrashedMessageId) -> Moved:
     """Move a message to the trash; restore_message brings it back until the trash is emptied.
 
     Args:
