@@ -345,7 +345,7 @@ def test_weekly_series_on_given_weekdays(s):
     series = ok(s, "create_recurring_event",
                 {"calendar_id": cal, "title": "Piano lesson", "start": "2026-03-16T20:00:00",
                                               "end": "2026-03-16T20:45:00", "weekdays": ["WE", "MO"], "count": 5})
-    assert series["rule"] == "every week on MO, WE, 5 times"
+    assert series["rule"] == "every week on Monday and Wednesday, 5 times"
     starts = [o["start"] for o in series["occurrences"]]
     assert starts == ["2026-03-16T20:00:00", "2026-03-18T20:00:00", "2026-03-23T20:00:00",
                       "2026-03-25T20:00:00", "2026-03-30T20:00:00"]
@@ -643,3 +643,17 @@ def test_a_new_calendar_is_described_by_what_its_name_is_for():
     pairs = dict(registry.get("calendar").tools["create_calendar"].values["name, description"])
     assert pairs["Volunteering"] != "School events, practices and pickups"
     assert pairs["Kids' activities"] == "School events, practices and pickups"
+
+
+def test_a_rule_reads_in_words_with_weekday_names_and_a_date():
+    from prove.servers.calendar.tools_recurrence import describe_rule
+
+    weekly = {"frequency": "weekly", "interval": 1, "weekdays": "TU", "count": None, "until": "2026-05-02"}
+    assert describe_rule(weekly) == "every week on Tuesday until May 2, 2026"
+    fortnightly = {"frequency": "weekly", "interval": 2, "weekdays": "MO,WE,FR", "count": 6, "until": None}
+    assert describe_rule(fortnightly) == "every 2 weeks on Monday, Wednesday and Friday, 6 times"
+    series = _replies_for("list_occurrences", {"series_id": "SER-1"})
+    assert series and all("{result.rule}" in r and "{result.upcoming}" in r for r in series)
+    window = _replies_for("list_occurrences", {"series_id": "SER-1", "start": "2026-03-16T00:00:00",
+                                               "end": "2026-04-01T00:00:00"})
+    assert window and all("{start}" in r and "{result.total}" in r for r in window)

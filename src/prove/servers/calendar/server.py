@@ -203,7 +203,7 @@ class Series(BaseModel):
     calendar_id: CalendarId
     title: str
     organizer_id: PersonId
-    rule: str = Field(description="the rule in words, such as 'every week on MO, WE, 10 times'")
+    rule: str = Field(description="the rule in words, such as 'every week on Monday and Wednesday, 10 times'")
     upcoming: int = Field(description="confirmed occurrences that have not started yet")
     occurrences: list[Occurrence]
     total: int = Field(description="how many occurrences matched, before `limit`")

@@ -102,7 +102,7 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
 
 @tools.tool(effect=READ, asks=[
     "Give me the details of {event_id}.",
-    "Who's coming to {event_id}, and where is it?",
+    "When is {event_id}, and on which calendar?",
     "Pull up {event_id} for me.",
 ])
 def get_event(ctx: Ctx, event_id: EventId) -> Event:

@@ -214,7 +214,7 @@ def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "en
 
 @tools.tool(effect=READ, asks=[
     "Give me the details and join link for {meeting_id}.",
-    "Who's invited to {meeting_id}, and is it running yet?",
+    "Has {meeting_id} started yet, and how many people are invited?",
 ])
 def get_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Show one meeting: time, status, join link, settings, invitees and who is in it now.
