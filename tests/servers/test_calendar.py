@@ -657,3 +657,16 @@ def test_a_rule_reads_in_words_with_weekday_names_and_a_date():
     window = _replies_for("list_occurrences", {"series_id": "SER-1", "start": "2026-03-16T00:00:00",
                                                "end": "2026-04-01T00:00:00"})
     assert window and all("{start}" in r and "{result.total}" in r for r in window)
+
+
+def test_invite_lists_change_only_on_group_meetings_the_user_organizes(s):
+    server = registry.get("calendar")
+    db = server.template(WORLD).db
+    for tool in ("invite_attendees", "remove_attendee"):
+        p = next(p for p in server.tools[tool].params if p.name == "event_id")
+        rows = db.execute(f"SELECT event_id, title FROM events WHERE {p.where}",
+                          {"now": "2026-03-16T09:00:00", "today": "2026-03-16"}).fetchall()
+        assert rows, tool
+        for event_id, title in rows:
+            assert not title.startswith(("Focus time", "Hold", "1:1 ", "Coffee with", "Lunch with")), title
+            assert ok(s, "get_event", {"event_id": event_id})["attendees"], title  # others are on it

@@ -12,7 +12,7 @@ from .server import (
     InvitedEventId,
     Limit,
     Note,
-    OwnEventId,
+    OwnMeetingId,
     PersonId,
     Response,
     ResponseStatus,
@@ -53,9 +53,9 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
     Ask("Invited {people} to '{result.title}'.", whole_series=False),
     Ask("Done: {event_id} now has an invitation out to {people}.", whole_series=False),
     Ask("Invited {people} to '{result.title}' and to every later meeting of the series.", whole_series=True),
-    Ask("Done: {people} are invited to {event_id} and the rest of its series.", whole_series=True),
+    Ask("Done: I invited {people} to {event_id} and the rest of its series.", whole_series=True),
 ])
-def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_series: bool = False) -> Event:
+def invite_attendees(ctx: Ctx, event_id: OwnMeetingId, people: Attendees, whole_series: bool = False) -> Event:
     """Invite more people to an upcoming event the user organizes.
 
     Each new attendee gets an invitation awaiting their response. The call is all or nothing:
@@ -101,7 +101,7 @@ def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_se
     Ask("Removed {person_id} from '{result.title}' and from the rest of the series.", whole_series=True),
     Ask("Done: {person_id} is off {event_id} and every later meeting of the series.", whole_series=True),
 ])
-def remove_attendee(ctx: Ctx, event_id: OwnEventId, person_id: PersonId, whole_series: bool = False) -> Event:
+def remove_attendee(ctx: Ctx, event_id: OwnMeetingId, person_id: PersonId, whole_series: bool = False) -> Event:
     """Remove an attendee from an upcoming event the user organizes.
 
     Args:
