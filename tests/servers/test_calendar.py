@@ -670,3 +670,11 @@ def test_invite_lists_change_only_on_group_meetings_the_user_organizes(s):
         for event_id, title in rows:
             assert not title.startswith(("Focus time", "Hold", "1:1 ", "Coffee with", "Lunch with")), title
             assert ok(s, "get_event", {"event_id": event_id})["attendees"], title  # others are on it
+
+
+def test_an_event_update_is_said_by_the_one_change_asked_for():
+    for field, slot in (("title", "{title}"), ("location", "{location}"), ("description", "{description}")):
+        said = _replies_for("update_event", {"event_id": "EVT-1", field: "x"})
+        assert said and all(slot in r and "result." not in r for r in said), field
+    both = _replies_for("update_event", {"event_id": "EVT-1", "title": "x", "location": "y"})
+    assert both and all("{result.title}" in r and "{result.location}" in r for r in both)

@@ -251,8 +251,14 @@ def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
 ], reply=[
+    # Each says the one change asked for; several at once read out what the event is now.
+    Ask("Renamed {event_id} to '{title}'.", location=None, description=None),
+    Ask("Done: {event_id} is called '{title}' now.", location=None, description=None),
+    Ask("Changed the location of {event_id} to {location}.", title=None, description=None),
+    Ask("Done: {event_id} now takes place at {location}.", title=None, description=None),
+    Ask("Updated the agenda of {event_id}; it now reads: {description}", title=None, location=None),
+    Ask("Done: the agenda of {event_id} is now: {description}", title=None, location=None),
     "Updated the event. It now reads: '{result.title}', location: {result.location}, agenda: {result.description}",
-    "Done: '{result.title}' is saved with location: {result.location}; agenda: {result.description}",
 ], values={
     "title": ["Sprint planning", "Roadmap review", "Team retro", "Project sync", "Customer prep",
               "Design review"],
