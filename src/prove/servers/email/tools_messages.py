@@ -12,7 +12,6 @@ from prove.env.values import iso, like, parse_time, quote
 from .server import (
     ArchivableMessageId,
     BlockedAddress,
-    FilingFolderId,
     FolderId,
     KeptMessageId,
     LabelId,
@@ -28,6 +27,8 @@ from .server import (
     ThreadId,
     UntrashedMessageId,
     UnwantedMessageId,
+    WorkFolderId,
+    WorkMessageId,
     delete_messages,
     folder_row,
     message_model,
@@ -317,7 +318,7 @@ def star_message(ctx: Ctx, message_id: KeptMessageId, starred: bool = True) -> M
     "Moved {message_id} to {folder_id}.",
     "Done: {message_id} is now in {folder_id}.",
 ])
-def move_message(ctx: Ctx, message_id: KeptMessageId, folder_id: FilingFolderId) -> Moved:
+def move_message(ctx: Ctx, message_id: WorkMessageId, folder_id: WorkFolderId) -> Moved:
     """Move a received or sent message to another folder.
 
     Moving into 'trash' works like trash_message. Nothing can be moved into 'drafts' or
@@ -352,7 +353,7 @@ def move_message(ctx: Ctx, message_id: KeptMessageId, folder_id: FilingFolderId)
 
 @tools.tool(effect=WRITE, asks=[
     "Archive {message_id}.",
-    "Get {message_id} out of my inbox but keep it.",
+    "Get {message_id} out of the way but keep it.",
 ], reply=[
     "Archived {message_id}; it's still searchable.",
     "Done: {message_id} is in the archive now.",
