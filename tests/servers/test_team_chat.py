@@ -493,3 +493,16 @@ def test_a_channel_is_described_by_its_topic_and_who_can_post():
     db = server.template(WORLD).db
     offered = db.execute(f"SELECT topic, kind FROM channels WHERE {p.where}").fetchall()
     assert offered and all(topic and kind != "dm" for topic, kind in offered)
+
+
+def test_a_reminder_about_a_message_is_to_get_back_to_a_colleagues_message():
+    server = registry.get("team_chat")
+    tool = server.tools["set_reminder"]
+    about = [a for a in tool.asks if "{message_id}" in a.text]
+    assert about and all(a.binds.get("text") for a in about)  # never a task unrelated to the message
+    assert all("message_id" not in a.slots for a in tool.asks if "text" not in a.binds)
+    p = next(p for p in tool.params if p.name == "message_id")
+    db = server.template(WORLD).db
+    authors = db.execute(f"SELECT DISTINCT u.is_bot, u.is_me FROM messages JOIN users u USING (user_id) "
+                         f"WHERE {p.where}").fetchall()
+    assert authors and all(tuple(a) == (0, 0) for a in authors)

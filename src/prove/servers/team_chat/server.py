@@ -76,6 +76,10 @@ TypoMessageId = MESSAGE.where(f"is_deleted = 0 AND user_id = (SELECT user_id FRO
 # A live message in a channel (not a DM): what threads and pins are for.
 ChannelMessageId = MESSAGE.where("is_deleted = 0 AND channel_id IN (SELECT channel_id FROM channels "
                                  "WHERE kind != 'dm')")
+# A live message a colleague wrote (not a bot's notice, not the user's own): what a person sets a
+# reminder to get back to.
+ColleagueMessageId = MESSAGE.where("is_deleted = 0 AND user_id IN (SELECT user_id FROM users WHERE is_me = 0 "
+                                   "AND is_bot = 0)")
 # A work channel (a team's, a project's, engineering) the user is in and can post to: where the
 # status updates and reminders that posts say belong (not #random, not a DM).
 PostableChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 0 AND (name LIKE 'team-%' OR name LIKE 'proj-%' "
