@@ -318,3 +318,9 @@ def test_live_participant_tools_have_their_set_up_and_a_meeting_to_start(s):
     for meeting_id in offered:  # every meeting offered is the user's, still to come
         meeting = ok(s, "get_meeting", {"meeting_id": meeting_id})
         assert meeting["you_are_host"] and meeting["status"] in ("scheduled", "live")
+
+
+def test_meeting_details_say_the_join_link_status_and_invitees():
+    tool = registry.get("video_meeting").tools["get_meeting"]
+    assert tool.replies and all(all(f"{{result.{f}}}" in r.text for f in ("join_url", "status", "invitees"))
+                                for r in tool.replies)
