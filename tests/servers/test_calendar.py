@@ -678,3 +678,18 @@ def test_an_event_update_is_said_by_the_one_change_asked_for():
         assert said and all(slot in r and "result." not in r for r in said), field
     both = _replies_for("update_event", {"event_id": "EVT-1", "title": "x", "location": "y"})
     assert both and all("{result.title}" in r and "{result.location}" in r for r in both)
+
+
+def test_cancelling_a_series_says_what_is_left_only_when_part_of_it_stays():
+    whole = _replies_for("cancel_series", {"series_id": "SER-1"})
+    assert whole and all("{starting}" not in r and "{result.upcoming}" not in r for r in whole)
+    part = _replies_for("cancel_series", {"series_id": "SER-1", "starting": "2026-04-01T00:00:00"})
+    assert part and all("{starting}" in r for r in part)
+
+
+def test_a_colleagues_calendar_is_named_as_theirs():
+    db = registry.get("calendar").template(WORLD).db
+    names = {n for (n,) in db.execute("SELECT name FROM calendars")}
+    people = {n for (n,) in db.execute("SELECT name FROM people")}
+    assert not names & people  # 'the event X in Joseph Silva' would read as a place
+    assert any(n.endswith("'s calendar") for n in names)

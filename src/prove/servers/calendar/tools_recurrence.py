@@ -249,9 +249,11 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Cancel all of {series_id}.",
     "Stop {series_id} from {starting} on.",
 ], reply=[
-    # True with or without `starting` (a bound reply cannot tell an omitted `starting`: its default is no value).
-    "Cancelled {result.total} meetings of '{result.title}'; {result.upcoming} meetings of the series are still ahead.",
-    "Done: {result.total} meetings of {series_id} are cancelled, and {result.upcoming} remain on your calendar.",
+    Ask("Cancelled the {result.total} remaining meetings of '{result.title}'; none are left.", starting=None),
+    Ask("Done: {series_id} is cancelled, all {result.total} meetings still ahead.", starting=None),
+    "Cancelled {result.total} meetings of '{result.title}' from {starting} on; still on the calendar before then: "
+    "{result.upcoming}.",
+    "Done: {series_id} stops from {starting}; {result.total} meetings are cancelled.",
 ])
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.
