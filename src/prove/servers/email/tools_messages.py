@@ -192,8 +192,12 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
 
 @tools.tool(effect=READ, asks=[
     "Open {message_id}.",
-    "What does {message_id} say, and who else got it?",
+    "What does {message_id} say, and who was it sent to?",
     "Read me {message_id} in full.",
+], reply=[
+    # The generic summary leaves out the body, which is what these ask for.
+    "'{result.subject}', from {result.from_name} on {result.date}, to {result.to}: {result.body}",
+    "{result.from_name} wrote this on {result.date} to {result.to}: {result.body}",
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.
