@@ -506,3 +506,20 @@ def test_a_reminder_about_a_message_is_to_get_back_to_a_colleagues_message():
     authors = db.execute(f"SELECT DISTINCT u.is_bot, u.is_me FROM messages JOIN users u USING (user_id) "
                          f"WHERE {p.where}").fetchall()
     assert authors and all(tuple(a) == (0, 0) for a in authors)
+
+
+def test_thread_replies_answer_a_colleague_and_threads_read_are_ones_with_replies(s):
+    server = registry.get("team_chat")
+    db = server.template(WORLD).db
+
+    def where(tool: str) -> str:
+        return next(p.where for p in server.tools[tool].params if p.name == "message_id")
+
+    authors = db.execute("SELECT DISTINCT u.is_me, u.is_bot, c.kind FROM messages m JOIN users u ON u.user_id = "
+                         f"m.user_id JOIN channels c ON c.channel_id = m.channel_id WHERE "
+                         f"m.message_id IN (SELECT message_id FROM messages WHERE {where('reply_in_thread')})").fetchall()
+    assert authors and all(me == 0 and bot == 0 and kind != "dm" for me, bot, kind in authors)
+    threads = [m for (m,) in db.execute(f"SELECT message_id FROM messages WHERE {where('get_thread')}")]
+    assert threads
+    for message_id in threads:
+        assert ok(s, "get_thread", {"message_id": message_id})["replies"]
