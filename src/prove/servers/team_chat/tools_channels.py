@@ -66,7 +66,7 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
 
 @tools.tool(effect=READ, asks=[
     "What channels are there?",
-    Ask("Which channels am I in, and how many unread messages do they have?", member_only=True),
+    Ask("Which channels am I in?", member_only=True),
     "Is there a channel about {query}?",
     Ask("List my direct message conversations.", kind="dm"),
     Ask("Which private channels am I in?", kind="private"),
