@@ -401,3 +401,21 @@ def test_one_set_of_time_codes(s):
     fails(s, "list_recordings", "invalid_date", {"day": "15 March"})
     fails(s, "add_lock_code", "invalid_time", {"device_id": lock["device_id"], "name": "Guest", "new_code": "582914",
                                                "valid_until": "2026-03-22T18:00:00+01:00"})
+
+
+def test_recordings_are_named_by_camera_and_time(s):
+    """A clip is called 'Backyard Camera, March 13 at 10:30 AM', never by a raw timestamp."""
+    assert SERVER.entities["recording"].label == "label"
+    for rec in ok(s, "list_recordings", {"limit": 50})["recordings"]:
+        assert rec["label"].startswith(rec["camera_name"] + ", ")
+        assert "T" not in rec["label"].split(", ", 1)[1] and rec["label"].endswith(("AM", "PM"))
+
+
+def test_new_automations_say_their_days(s):
+    scene = ok(s, "list_scenes")["scenes"][0]["scene_id"]
+    weekend = ok(s, "create_automation", {"name": "Late evening", "scene_id": scene, "run_at": "21:30",
+                                          "days": ["SA", "SU"]})
+    assert weekend["schedule"] == "on weekends"
+    odd = ok(s, "create_automation", {"name": "Gym days", "scene_id": scene, "run_at": "06:30",
+                                      "days": ["FR", "MO", "WE"]})
+    assert odd["schedule"] == "on Mondays, Wednesdays and Fridays"

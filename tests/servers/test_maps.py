@@ -371,3 +371,38 @@ def test_reverse_geocode_values_fall_in_the_worlds_cities(world):
         found = [s.call("reverse_geocode", {"lat": lat, "lon": lon}) for lat, lon in points]
         cities = {c["city_id"] for c in ok(s, "list_cities")["cities"]}
         assert {r.data["city_id"] for r in found if r.ok} == cities
+
+
+def _where(tool: str, param: str) -> str:
+    return next(p.where for p in registry.get("maps").tools[tool].params if p.name == param)
+
+
+def test_trips_people_ask_about_are_local(s):
+    """Directions, routes and distances are drawn between places of the home city: a 1,300 km
+    drive between two places the user names like neighbours is no question people ask."""
+    near = places(s, city_id=home_city(s))[0]["place_id"]
+    far = places(s, city_id=other_city(s))[0]["place_id"]
+    for tool in ("get_directions", "get_route", "compare_travel_modes", "get_distance"):
+        for param in ("destination_place_id", "origin_place_id"):
+            where = _where(tool, param)
+            assert s.satisfies("place", near, where) and not s.satisfies("place", far, where), (tool, param)
+    assert not s.satisfies("place", far, _where("set_saved_address", "place_id"))
+
+
+def test_directions_read_out_their_steps(s):
+    dest = next(p for p in places(s, city_id=home_city(s), category="restaurant"))
+    d = ok(s, "get_directions", {"destination_place_id": dest["place_id"], "mode": "walking"})
+    words = d["in_words"]
+    assert words.startswith(d["steps"][0]["instruction"])
+    assert words.endswith(f"then arrive at {dest['name']}")
+    assert words.count(",") >= len(d["steps"]) - 1
+
+
+def test_open_checks_answer_in_words(s):
+    cafe = next(p for p in places(s, city_id=home_city(s), category="restaurant"))
+    now = ok(s, "check_open", {"place_id": cafe["place_id"]})
+    assert now["answer"].startswith("open now, until" if now["is_open"] else "closed now; it opens at")
+    later = ok(s, "check_open", {"place_id": cafe["place_id"], "at": "2026-03-17T03:00"})
+    assert not later["is_open"] and later["answer"].startswith("closed on March 17 at 3:00 AM; it opens at")
+    place = ok(s, "get_place", {"place_id": cafe["place_id"]})
+    assert place["open_text"] == now["answer"] and place["rated"].startswith(f"rated {place['rating']:g} from ")

@@ -764,3 +764,16 @@ def test_malformed_arguments_never_crash(s):
         if not result.ok:
             assert result.code in SERVER.tools[tool].errors or result.code == "invalid_arguments", result.error
     assert INTERNAL_ERRORS.count(SERVER.name) == 0
+
+
+def test_a_flight_reads_out_its_fares():
+    from prove.env import Session
+    with Session("travel_booking", world=0) as s:
+        flight = s.call("search_flights", {"origin": "BOS", "destination": "ATL", "departure_date": "2026-03-17"})
+        fid = flight.data["flights"][0]["flight_id"] if flight.ok and flight.data["flights"] else None
+        if fid is None:
+            pytest.skip("no flight on that route in world 0")
+        f = s.call("get_flight", {"flight_id": fid}).data
+        for fare in f["fares"]:
+            said = f"{fare['name']} ${fare['price']:,.2f}, " + ("refundable" if fare["refundable"] else "non-refundable")
+            assert said in f["fares_text"]

@@ -10,6 +10,7 @@ from prove.synth.graph import (
     build_graph,
     schema_classify,
     schema_hash,
+    undoes,
 )
 
 
@@ -45,8 +46,21 @@ def test_walks_follow_edges_and_are_deterministic() -> None:
         assert 1 <= len(a) <= length and len(set(a)) == len(a)
         for i, b in enumerate(a[1:], 1):
             linked = any(g.label(x, b) != NONE for x in a[:i])
-            stuck = not any(g.label(x, t) != NONE for x in a[:i] for t in g.tools if t not in a[:i])
+            stuck = not any(g.label(x, t) != NONE for x in a[:i] for t in g.tools
+                            if t not in a[:i] and not any(undoes(t, c) for c in a[:i]))
             assert linked or stuck, (a, b)  # an independent request only where no edge leads on
+
+
+def test_a_chain_never_holds_a_tool_and_the_one_that_takes_it_back() -> None:
+    assert undoes("add_favorite", "remove_favorite") and undoes("unfreeze_card", "freeze_card")
+    assert not undoes("add_favorite", "add_tag") and not undoes("remove_favorite", "remove_tag")
+    for server in ("filesystem", "banking", "social_media"):
+        g = build_graph(registry.get(server))
+        pairs = [(a, b) for a in g.tools for b in g.tools if undoes(a, b)]
+        assert pairs, server
+        for seed in range(60):
+            chain = g.walk(random.Random(seed), 5)
+            assert not [(a, b) for a in chain for b in chain if undoes(a, b)], chain
 
 
 def test_tools_no_edge_reaches_still_get_chains() -> None:

@@ -14,6 +14,8 @@ from prove.synth.results import counted, describe, field_text
     ("odometer_mi", 40074, "odometer 40,074 miles"),
     ("exp_year", 2028, "exp year 2028"),
     ("stage", "closed_lost", "stage closed lost"),
+    ("handle", "charlotte_foster", "handle charlotte_foster"),
+    ("last_message", "Thursday it is.", "last message 'Thursday it is.'"),
     ("km", 2.77, "2.77 km"),
     ("battery_pct", 39.9, "battery 39.9%"),
     ("rating", 3.6, "rating 3.6"),
@@ -52,6 +54,20 @@ def test_a_line_item_reads_as_people_say_it() -> None:
     items = [{"description": "Additional hour", "quantity": 3.0, "unit_price": 60.0},
              {"description": "Travel fee", "quantity": 1, "unit_price": 25}]
     assert human(items) == "3 × Additional hour at $60.00 each and 1 × Travel fee at $25.00"
+
+
+def test_a_record_that_holds_a_list_reads_out_its_first_items() -> None:
+    board = {"place_id": "PLC-1", "name": "Union Square", "departures": [
+        {"line": "Bus 46", "departs_at": "2026-03-16T09:05:00"}, {"line": "Blue Line", "departs_at": "2026-03-16T09:08:00"},
+        {"line": "Bus 47", "departs_at": "2026-03-16T09:15:00"}, {"line": "Bus 46", "departs_at": "2026-03-16T09:35:00"}]}
+    assert describe(board) == ("Union Square; 4 departures: line Bus 46, departs March 16 at 9:05 AM; line Blue Line, "
+                               "departs March 16 at 9:08 AM; line Bus 47, departs March 16 at 9:15 AM; and 1 more.")
+
+
+def test_a_cited_entity_named_by_its_record_needs_no_raw_id() -> None:
+    account = {"addresses": [{"address_id": "ADDR-1", "label": "Home"}], "name": "Gabriel", "user_id": "U-1"}
+    assert "IDs" not in describe(account, cite=["ADDR-1"])
+    assert describe({"user_id": "U-1", "name": "Gabriel", "default_card": "PM-9"}, cite=["PM-9"]).endswith("(IDs: PM-9).")
 
 
 def test_a_start_with_its_end_reads_as_a_span() -> None:
@@ -115,3 +131,12 @@ def test_please_leads_only_a_request() -> None:
     for seed in range(40):
         joined = Wording(random.Random(seed)).join_requests(["Move the card.", "The deal 'Acme' is signed!"])
         assert "please the deal" not in joined.lower()
+
+
+def test_a_question_asks_for_what_the_thing_is_known_by() -> None:
+    import random
+
+    from prove.synth.wording import Wording
+
+    asked = {Wording(random.Random(s)).question("file", hidden=True, id_word="path") for s in range(10)}
+    assert asked and all(q.endswith("its path?") for q in asked)

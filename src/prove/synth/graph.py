@@ -62,6 +62,23 @@ def schema_hash(server: Server) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+_INVERSE = (("add", "remove"), ("enable", "disable"), ("freeze", "unfreeze"), ("archive", "unarchive"),
+            ("follow", "unfollow"), ("block", "unblock"), ("star", "unstar"), ("pin", "unpin"), ("lock", "unlock"),
+            ("mute", "unmute"), ("watch", "unwatch"), ("start", "stop"), ("open", "close"), ("join", "leave"),
+            ("like", "unlike"), ("subscribe", "unsubscribe"), ("arm", "disarm"), ("save", "unsave"),
+            ("activate", "deactivate"), ("pause", "resume"), ("mark", "unmark"), ("create", "delete"))
+
+
+def undoes(a: str, b: str) -> bool:
+    """Whether one tool takes back what the other does (`add_favorite` and `remove_favorite`,
+    `freeze_card` and `unfreeze_card`), by the verbs of their names."""
+    va, _, rest_a = a.partition("_")
+    vb, _, rest_b = b.partition("_")
+    if rest_a != rest_b:
+        return False
+    return (va, vb) in _INVERSE or (vb, va) in _INVERSE
+
+
 @dataclass
 class DependencyGraph:
     """Labels for every ordered pair of a server's visible tools (pairs absent are `none`)."""
@@ -108,12 +125,12 @@ class DependencyGraph:
             for i, a in enumerate(chain):
                 last = i == len(chain) - 1
                 for b, label in self.successors(a):
-                    if b in chain or b in avoid:
-                        continue
+                    if b in chain or b in avoid or any(undoes(b, c) for c in chain):
+                        continue  # nobody removes a favorite and adds it back in one conversation
                     w = (3.0 if last else 1.0) if label == EXPLICIT else (1.0 if last else 0.4)
                     scores[b] = scores.get(b, 0.0) + w
             if not scores:
-                rest = [t for t in pool if t not in chain]
+                rest = [t for t in pool if t not in chain and not any(undoes(t, c) for c in chain)]
                 if not rest:
                     break
                 chain.append(rng.choice(rest))

@@ -23,6 +23,7 @@ from typing import Any
 from ..env import Ask, Server, Tool
 from .entities import EntityIndex
 from .sampler import SamplingContext
+from .results import option_words
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
@@ -208,8 +209,8 @@ class Phrasing:
             return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
         if isinstance(value, float) and not value.is_integer():
             return f"{round(value, 2):g}"
-        if isinstance(value, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value):
-            return value.replace("_", " ")  # an option's value: in_progress -> in progress
+        if isinstance(value, str):
+            return human(option_words(field, value))  # an option's value: in_progress -> in progress
         return human(value)
 
 

@@ -47,6 +47,8 @@ _TEXT_KEYS = ("text", "body", "description", "reason", "note", "notes", "comment
               "content", "preview", "snippet", "caption", "review_text", "agenda")
 _ID = re.compile(r"^[A-Z][A-Z0-9]*-\d+$")
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+_VERBATIM = ("handle", "username", "login", "slug", "email", "path", "code", "tag", "id", "name", "url", "label",
+             "ticker", "symbol", "key")
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
                     "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
 
@@ -98,8 +100,7 @@ def field_text(key: str, value: Any) -> str | None:
     if isinstance(value, str):
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
             return None  # an internal ID: a person names the thing, not its key
-        if _SNAKE.match(value):
-            value = _words(value)  # an option's value: closed_lost -> closed lost
+        value = option_words(key, value)
         if key == "status":
             return _words(value)
         if key.endswith("_at") or key.endswith("_time"):
@@ -108,7 +109,7 @@ def field_text(key: str, value: Any) -> str | None:
             return None  # the person's name, said in the heading or not needed
         if key.endswith("_name"):
             return f"{_words(key[:-5])} {value}"
-        if key in _TEXT_KEYS or len(value.split()) > 4:
+        if key in _TEXT_KEYS or (key.endswith(_TEXT_KEYS) and len(value.split()) > 2) or len(value.split()) > 4:
             return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
             return f"{_words(key)} {_words(value)}" if "_" in value else f"{_words(key)} {value}"
@@ -127,6 +128,14 @@ def _excerpt(text: str, limit: int = 80) -> str:
     if len(first) <= limit:
         return first
     return first[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def option_words(key: str, value: str) -> str:
+    """An option's value as words (closed_lost -> closed lost); a name that only looks like one
+    (a handle, a code, a path) stays as it is."""
+    if _SNAKE.match(value) and not set(key.split("_")) & set(_VERBATIM):
+        return _words(value)
+    return value
 
 
 def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
@@ -179,6 +188,24 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     return head or body
 
 
+def _records(data: Any) -> list[Mapping[str, Any]]:
+    """Every record of a result, nested ones included."""
+    out: list[Mapping[str, Any]] = []
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            out.append(item)
+            stack.extend(v for v in item.values() if isinstance(v, (Mapping, list)))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def _label_of(rec: Mapping[str, Any]) -> str | None:
+    return next((rec[k] for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+
+
 def _plural_of(key: str, n: int) -> str:
     words = _words(key)
     if not words.endswith("s") or words.endswith(("ss", "us")):
@@ -219,9 +246,13 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
     if lists and identity:
         # A record that carries lists (a meeting's invitees, a deal's history): the record first.
         text = record_text(data, limit=5, cite=cite)
-        counts = ", ".join(counted(len(v), k) for k, v in lists[:3])
-        text = f"{text}; {counts}" if text else counts
-        return _finish(text, cite)
+        key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
+        picked = _shown(items, cite, 3)
+        shown = "; ".join(record_text(r, limit=3, cite=cite) for r in picked)
+        more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
+        others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
+        text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)
+        return _finish(text, cite, data)
     if not lists and not identity and any(isinstance(v, list) and not v for v in data.values()):
         return ""  # an empty listing: the summary says nothing was found
     if lists:
@@ -235,7 +266,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
         inner = record_text(sub, limit=3, cite=cite)
         if inner:
             parts.append(f"{_words(key)}: {inner}")
-    return _finish("; ".join(parts), cite)
+    return _finish("; ".join(parts), cite, data)
 
 
 def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit: int) -> str:
@@ -245,9 +276,8 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         shown = ", ".join(human(v) if isinstance(v, str) else _number(v) if isinstance(v, (int, float)) else str(v)
                           for v in items[:limit])
         more = f" and {len(items) - limit} more" if len(items) > limit else ""
-        return _finish(f"{counted(total, key)}: {shown}{more}", cite)
-    wanted = [r for r in items if any(c in json.dumps(r, ensure_ascii=False) for c in cite)]
-    shown = (wanted + [r for r in items if r not in wanted])[:max(limit, len(wanted))]
+        return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
+    shown = _shown(items, cite, limit)
     body = "; ".join(record_text(r, cite=cite) for r in shown)
     if total > len(items):
         text = f"{counted(total, key)} in all; {len(shown)} of them: {body}"
@@ -255,11 +285,22 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         text = f"{counted(total, key)}: {body}; and {len(items) - len(shown):,} more"
     else:
         text = f"{counted(total, key)}: {body}"
-    return _finish(text, cite)
+    return _finish(text, cite, items)
 
 
-def _finish(text: str, cite: Sequence[str]) -> str:
-    absent = [c for c in cite if c not in text]
+def _shown(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
+    """The records to read out: those a later turn refers to first, then the first others."""
+    wanted = [r for r in items if isinstance(r, Mapping) and any(c in json.dumps(r, ensure_ascii=False) for c in cite)]
+    return (wanted + [r for r in items if r not in wanted])[:max(limit, len(wanted))]
+
+
+def _finish(text: str, cite: Sequence[str], data: Any = None) -> str:
+    """The account, ended; a cited entity it does not name (by ID, or by the name of the record
+    that holds the ID as its own) is added by ID."""
+    named = {v for rec in _records(data) for k, v in rec.items()
+             if isinstance(v, str) and (k.endswith("_id") or k == "id") and _label_of(rec) and _label_of(rec) in text
+             and k == next((key for key in rec if key.endswith("_id") or key == "id"), None)}
+    absent = [c for c in cite if c not in text and c not in named]
     if absent:
         text += f" (IDs: {', '.join(absent)})"
     if not text:

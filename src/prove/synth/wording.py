@@ -67,8 +67,8 @@ ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.",
            "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
 QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of your {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
-QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its ID?",
-                    "I don't have a way to search for that {noun}. What is its ID?"]
+QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its {id_word}?",
+                    "I don't have a way to search for that {noun}. What is its {id_word}?"]
 VAGUE = ["one of my {nouns}", "one of the {nouns}", "a {noun}"]
 ABSTAIN = ["I'm sorry, but I can't do that with the tools I have here.",
            "Unfortunately that's not something I can do: none of my tools does that.",
@@ -234,10 +234,11 @@ class Wording:
             return None
         return self.pick(ANOTHER if another else RETRY).format(code=code)
 
-    def question(self, noun: str, *, hidden: bool = False) -> str:
-        """A clarification question that asks for exactly the missing thing, in plain words."""
+    def question(self, noun: str, *, hidden: bool = False, id_word: str = "ID") -> str:
+        """A clarification question that asks for exactly the missing thing, in plain words: the
+        ID, or what the thing is known by where that is no ID (a file's path)."""
         pool = QUESTIONS_HIDDEN if hidden else QUESTIONS
-        return self.pick(pool).format(noun=noun, nouns=_plural(noun))
+        return self.pick(pool).format(noun=noun, nouns=_plural(noun), id_word=id_word)
 
     def abstain(self, tool: Tool, server: Server) -> str:
         """The assistant cannot serve the request: said plainly, never by quoting a tool's description."""

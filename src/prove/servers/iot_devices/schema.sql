@@ -110,6 +110,7 @@ CREATE TABLE automations (
 CREATE TABLE recordings (
     recording_id TEXT PRIMARY KEY,
     device_id    TEXT NOT NULL REFERENCES devices(device_id),
+    label        TEXT NOT NULL,                  -- how a person names it: 'Backyard Camera, March 13 at 10:30 AM'
     started_at   TEXT NOT NULL,
     duration_s   INTEGER NOT NULL,
     trigger      TEXT NOT NULL CHECK (trigger IN ('motion', 'person', 'package', 'vehicle', 'animal', 'manual')),

@@ -39,7 +39,7 @@ SCENE = EntityKind("scene", table="scenes", key="scene_id", label="name",
 AUTOMATION = EntityKind("automation", table="automations", key="automation_id", label="name",
                         description="a schedule that runs a scene at a time on chosen weekdays",
                         lister="list_automations")
-RECORDING = EntityKind("recording", table="recordings", key="recording_id", label="started_at",
+RECORDING = EntityKind("recording", table="recordings", key="recording_id", label="label",
                        description="a video clip a camera recorded", lister="list_recordings")
 ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="message",
                       description="one entry of the home's activity feed", lister="list_activity",

@@ -485,7 +485,12 @@ def set_temperature(ctx: Ctx, device_id: ThermostatId,
     Ask("Close {device_id}.", position=0),
     Ask("Open {device_id} all the way.", position=100),
     Ask("Set {device_id} halfway.", position=50),
-], reply=["{device_id} is at {position}% open.", "Done: {device_id} moved to {position}% (0 is closed)."])
+], reply=[
+    Ask("{device_id} is closed.", position=0),
+    Ask("{device_id} is open all the way.", position=100),
+    "{device_id} is at {position}% open.",
+    "Done: {device_id} is now {position}% open.",
+])
 def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Device:
     """Move a motorised blind: 0 is fully closed, 100 fully open.
 

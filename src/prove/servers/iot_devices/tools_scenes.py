@@ -94,6 +94,7 @@ class Automation(BaseModel):
     scene_name: str
     run_at: str = Field(description="local time 'HH:MM'")
     days: list[Weekday]
+    schedule: str = Field(description="the days in words: 'every day', 'on weekdays', 'on Mondays and Fridays'")
     enabled: bool
     created_at: str
     last_run_at: str | None
@@ -145,11 +146,29 @@ def _next_run(row: sqlite3.Row, now: datetime) -> str | None:
     return None
 
 
+DAY_NAMES = {"MO": "Mondays", "TU": "Tuesdays", "WE": "Wednesdays", "TH": "Thursdays", "FR": "Fridays",
+             "SA": "Saturdays", "SU": "Sundays"}
+
+
+def schedule_words(days: list[str]) -> str:
+    """'every day', 'on weekdays', 'on weekends', or 'on Mondays, Wednesdays and Fridays'."""
+    chosen = [d for d in DAY_NAMES if d in days]
+    if len(chosen) == 7:
+        return "every day"
+    if chosen == ["MO", "TU", "WE", "TH", "FR"]:
+        return "on weekdays"
+    if chosen == ["SA", "SU"]:
+        return "on weekends"
+    names = [DAY_NAMES[d] for d in chosen]
+    return "on " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+
+
 def _automation(ctx: Ctx, automation_id: str) -> Automation:
     a = ctx.get("automation", automation_id)
     (scene_name,) = ctx.db.execute("SELECT name FROM scenes WHERE scene_id = ?", (a["scene_id"],)).fetchone()
     return Automation(automation_id=a["automation_id"], name=a["name"], scene_id=a["scene_id"], scene_name=scene_name,
-                      run_at=a["run_at"], days=a["days"].split(","), enabled=bool(a["enabled"]),
+                      run_at=a["run_at"], days=a["days"].split(","),
+                      schedule=schedule_words(a["days"].split(",")), enabled=bool(a["enabled"]),
                       created_at=a["created_at"], last_run_at=a["last_run_at"], next_run_at=_next_run(a, ctx.now()))
 
 
@@ -356,8 +375,14 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
     Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"]),
     Ask("On weekends, start {scene_id} at {run_at} and call the automation '{name}'.", days=["SA", "SU"]),
-], reply=["The automation {result.name} will run {scene_id} at {run_at}.",
-          "Done: {scene_id} now runs by itself at {run_at}."])
+], reply=[
+    # the days are said: "runs at 9:30 PM" alone would read as every day
+    Ask("The automation '{result.name}' will run {scene_id} every day at {run_at}.",
+        days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
+    Ask("Done: '{result.name}' runs {scene_id} every weekday at {run_at}.", days=["MO", "TU", "WE", "TH", "FR"]),
+    Ask("Done: '{result.name}' runs {scene_id} at {run_at} on Saturdays and Sundays.", days=["SA", "SU"]),
+    "The automation '{result.name}' will run {scene_id} at {run_at} {result.schedule}.",
+])
 def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days: Days) -> Automation:
     """Schedule a scene to run at a local time on chosen weekdays; it starts enabled.
 

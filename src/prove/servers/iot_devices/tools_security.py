@@ -88,6 +88,7 @@ class DeletedLockCode(BaseModel):
 
 class Recording(BaseModel):
     recording_id: RecordingId
+    label: str = Field(description="the camera and when, such as 'Backyard Camera, March 13 at 10:30 AM'")
     device_id: DeviceId
     camera_name: str
     started_at: str
@@ -124,7 +125,8 @@ def _code(ctx: Ctx, row: sqlite3.Row) -> LockCode:
 
 def _recording(ctx: Ctx, row: sqlite3.Row) -> Recording:
     (camera,) = ctx.db.execute("SELECT name FROM devices WHERE device_id = ?", (row["device_id"],)).fetchone()
-    return Recording(recording_id=row["recording_id"], device_id=row["device_id"], camera_name=camera,
+    return Recording(recording_id=row["recording_id"], label=row["label"], device_id=row["device_id"],
+                     camera_name=camera,
                      started_at=row["started_at"], duration_s=row["duration_s"], trigger=row["trigger"],
                      size_mb=row["size_mb"], protected=bool(row["protected"]))
 
@@ -463,8 +465,9 @@ def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigge
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {recording_id}.",
-    "Get rid of {recording_id}, it's just the cat.",
-], reply=["Deleted; {result.freed_mb} MB freed.", "Done: the clip is gone and {result.freed_mb} MB are free again."])
+    "Get rid of {recording_id}, I don't need it.",
+], reply=["Deleted {recording_id}; {result.freed_mb} MB freed.",
+          "Done: {recording_id} is gone and {result.freed_mb} MB are free again."])
 def delete_recording(ctx: Ctx, recording_id: UnprotectedId) -> DeletedRecording:
     """Delete a camera recording for good.
 

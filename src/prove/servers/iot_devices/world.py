@@ -510,7 +510,9 @@ class _Builder:
                 if trigger == "package" and not 9 <= at.hour <= 19:
                     trigger = "motion"
                 duration = rng.randint(12, 75) if trigger != "manual" else rng.randint(60, 300)
-                rows.append({"device_id": cam["device_id"], "started_at": iso(at), "duration_s": duration,
+                label = f"{cam['name']}, {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} " \
+                        f"{'AM' if at.hour < 12 else 'PM'}"
+                rows.append({"device_id": cam["device_id"], "label": label, "started_at": iso(at), "duration_s": duration,
                              "trigger": trigger, "size_mb": round(duration * rng.uniform(0.35, 0.6), 1),
                              "protected": int(rng.random() < 0.12)})
                 if at > self.now - timedelta(days=3):

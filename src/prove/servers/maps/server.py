@@ -50,6 +50,8 @@ USER = EntityKind("user", "profile", "user_id", "name", "the signed-in user", li
 
 CityId = CITY.id
 PlaceId = PLACE.id
+# a place in the user's home city: trips people ask directions for are local ones
+LocalPlaceId = PLACE.where("city_id = (SELECT h.city_id FROM places h JOIN profile u ON h.place_id = u.home_place_id)")
 ReviewId = REVIEW.id
 MyReviewId = REVIEW.where("is_mine = 1")
 # a business or landmark: what has opening hours worth asking about and takes reviews
@@ -154,6 +156,8 @@ class Place(PlaceSummary):
     weekly_hours: list[DayHours]
     next_change: str | None = Field(description="when it next closes (if open now) or opens (if closed); "
                                                  "null if it never closes or stays closed")
+    rated: str = Field(description="its rating in words, such as 'rated 4.4 from 620 ratings'")
+    open_text: str = Field(description="whether it is open now and until when, in words")
     saved_in: list[ListId] = Field(description="the user's lists holding this place")
     my_review_id: ReviewId | None
     recent_reviews: list[Review]
@@ -167,6 +171,8 @@ class OpenCheck(BaseModel):
     is_open: bool
     hours_that_day: str
     next_change: str | None = Field(description="when it next closes (if open at `at`) or opens")
+    answer: str = Field(description="the answer in words, such as 'closed on March 17 at 9:00 AM; it opens at "
+                                    "11:00 AM'")
 
 
 class GeoMatch(BaseModel):
@@ -234,6 +240,7 @@ class Route(BaseModel):
 
 class Directions(Route):
     steps: list[Step]
+    in_words: str = Field(description="the steps as one sentence, as a person reads them out")
 
 
 class ModeOption(BaseModel):
@@ -446,6 +453,26 @@ def open_state(row: sqlite3.Row, at: datetime) -> tuple[bool, datetime | None]:
 
 def hours_on(row: sqlite3.Row, at: datetime) -> str:
     return show_day(row["hours"].split(",")[at.weekday()])
+
+
+def spoken_time(at: datetime, ref: datetime | None = None) -> str:
+    """'9:00 PM', or 'March 18 at 9:00 PM' when it is not on the day of `ref`."""
+    clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+    if ref is not None and at.date() == ref.date():
+        return clock
+    return f"{at:%B} {at.day} at {clock}"
+
+
+def open_words(row: sqlite3.Row, at: datetime, now: bool) -> str:
+    """Whether a place is open at `at`, in words: 'open now, until 9:00 PM', 'closed on March 17 at
+    9:00 AM; it opens at 11:00 AM', 'temporarily closed'."""
+    when = "now" if now else f"on {spoken_time(at)}"
+    if row["status"] != "open":
+        return f"{row['status'].replace('_', ' ')}, so it isn't open {when}"
+    is_open, change = open_state(row, at)
+    if is_open:
+        return f"open {when}, until {spoken_time(change, at)}" if change else f"open {when} (it never closes)"
+    return f"closed {when}; it opens at {spoken_time(change, at)}" if change else f"closed {when}"
 
 
 # ----- places -------------------------------------------------------------------------------------------

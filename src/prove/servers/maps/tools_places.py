@@ -36,6 +36,7 @@ from .server import (
     coming,
     hours_on,
     open_state,
+    open_words,
     place_row,
     place_summary,
     profile,
@@ -61,7 +62,9 @@ def place_model(ctx: Ctx, place_id: str) -> Place:
     return Place(**place_summary(ctx, row).model_dump(), phone=row["phone"],
                  hours_today=hours_on(row, now) if row["status"] == "open" else "closed",
                  weekly_hours=[DayHours(day=d, hours=show_day(e)) for d, e in zip(DAYS, entries)],
-                 next_change=iso(change) if change else None, saved_in=saved,
+                 next_change=iso(change) if change else None, open_text=open_words(row, now, True),
+                 rated=(f"rated {rating(row)} from {row['rating_count']:,} ratings" if row["rating_count"]
+                        else "not rated yet"), saved_in=saved,
                  my_review_id=mine[0] if mine else None, recent_reviews=recent)
 
 
@@ -183,6 +186,9 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
 @tools.tool(effect=READ, asks=[
     "Tell me about {place_id}.",
     "What are the hours and rating of {place_id}, and is it open now?",
+], reply=[
+    "{result.name} ({result.address}) is {result.rated}; today's hours are "
+    "{result.hours_today}, and it's {result.open_text}.",
 ])
 def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     """Get one place in full: address, phone, weekly hours, whether it is open now, rating and recent reviews.
@@ -205,7 +211,7 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     "Will {place_id} be open at {at}?",
     "Is {place_id} open right now?",
     "Can I still go to {place_id} on {at}?",
-])
+], reply=["{result.name} is {result.answer} (hours that day: {result.hours_that_day})."])
 def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenCheck:
     """Check whether a place is open at a given time (default now), its hours that day and when that changes.
 
@@ -228,14 +234,17 @@ def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenChe
     is_open, change = open_state(row, when)
     return OpenCheck(place_id=place_id, name=row["name"], at=iso(when), status=row["status"], is_open=is_open,
                      hours_that_day=hours_on(row, when) if row["status"] == "open" else "closed",
-                     next_change=iso(change) if change else None)
+                     next_change=iso(change) if change else None, answer=open_words(row, when, at is None))
 
 
 @tools.tool(effect=READ, asks=[
     "What {category} places are near {place_id}?",
     "Find places within {radius_m} metres of {place_id}.",
     "What's around {lat}, {lon}?",
-    Ask("Is there a {category} near {place_id} that's open now?", open_now=True),
+    # open now is asked of somewhere to drop in, never of a residence or an office
+    Ask("Is there a cafe near {place_id} that's open now?", open_now=True, category="cafe"),
+    Ask("Is there a pharmacy near {place_id} that's open now?", open_now=True, category="pharmacy"),
+    Ask("Any restaurant near {place_id} that's open now?", open_now=True, category="restaurant"),
 ])
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,

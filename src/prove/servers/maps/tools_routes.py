@@ -32,6 +32,7 @@ from .server import (
     Mode,
     ModeComparison,
     ModeOption,
+    LocalPlaceId,
     PlaceId,
     Route,
     Step,
@@ -225,7 +226,7 @@ def _route(origin: sqlite3.Row, dest: sqlite3.Row, p: Plan) -> dict:
     "As the crow flies, {result.destination_name} is {result.km} km ({result.miles} miles) {result.heading} of "
     "{result.origin_name}.",
 ])
-def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None) -> Distance:
+def get_distance(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None) -> Distance:
     """The straight-line (great-circle) distance and compass direction between two places.
 
     Args:
@@ -267,7 +268,7 @@ def get_distance(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Place
     Ask("By transit, {result.origin_name} to {result.destination_name} takes about {result.duration_min} minutes "
         "({result.summary}); you'd arrive at {result.arrive_at}.", mode="transit"),
 ])
-def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
+def get_route(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
               mode: Mode = "driving", depart_at: str | None = None) -> Route:
     """The fastest route between two places by car, on foot, by bicycle or by transit, with its time and distance.
 
@@ -304,8 +305,17 @@ def get_route(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId 
     "Give me step-by-step {mode} directions to {destination_place_id}.",
     "How do I get from {origin_place_id} to {destination_place_id} by {mode}? Walk me through it.",
     Ask("Which trains or buses do I take to {destination_place_id}, leaving at {depart_at}?", mode="transit"),
+], reply=[
+    Ask("Driving from {result.origin_name} to {result.destination_name} ({result.distance_km} km, about "
+        "{result.duration_min} minutes): {result.in_words}.", mode="driving"),
+    Ask("On foot from {result.origin_name} to {result.destination_name} ({result.distance_km} km, about "
+        "{result.duration_min} minutes): {result.in_words}.", mode="walking"),
+    Ask("By bike from {result.origin_name} to {result.destination_name} ({result.distance_km} km, about "
+        "{result.duration_min} minutes): {result.in_words}.", mode="cycling"),
+    Ask("By transit from {result.origin_name} to {result.destination_name} (about {result.duration_min} minutes): "
+        "{result.in_words}.", mode="transit"),
 ])
-def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
+def get_directions(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
                    mode: Mode = "driving", depart_at: str | None = None) -> Directions:
     """Turn-by-turn directions between two places by car, on foot, by bicycle or by transit.
 
@@ -332,7 +342,23 @@ def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Pla
     origin, dest = _endpoints(ctx, origin_place_id, destination_place_id)
     at = coming(ctx, depart_at)
     p = plan(ctx, origin, dest, mode, at)
-    return Directions(**_route(origin, dest, p), steps=p.steps)
+    words = _in_words(p.steps)
+    if p.mode == "transit" and not p.fare and p.warnings:  # no line is worth taking: say so before the walk
+        words = f"{p.warnings[-1].rstrip('.')}; {words[:1].lower()}{words[1:]}"
+    return Directions(**_route(origin, dest, p), steps=p.steps, in_words=words)
+
+
+def _in_words(steps: list[Step]) -> str:
+    """'Head north on Oak Street for 400 m, turn left onto Main Street for 1.2 km, then arrive at Café Rio'."""
+    parts = []
+    for n, s in enumerate(steps):
+        text = s.instruction if n == 0 else s.instruction[:1].lower() + s.instruction[1:]
+        if s.distance_m and not any(c.isdigit() for c in s.instruction):
+            text += f" for {s.distance_m} m" if s.distance_m < 1000 else f" for {s.distance_m / 1000:.1f} km"
+        parts.append(text)
+    if len(parts) > 1:
+        parts[-1] = "then " + parts[-1]
+    return ", ".join(parts)
 
 
 @tools.tool(effect=READ, asks=[
@@ -342,7 +368,7 @@ def get_directions(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: Pla
     "Of the {result.options} ways to {result.destination_name}, {result.fastest} is the fastest: about "
     "{result.fastest_min} minutes, arriving at {result.fastest_arrive_at}.",
 ])
-def compare_travel_modes(ctx: Ctx, destination_place_id: PlaceId, origin_place_id: PlaceId | None = None,
+def compare_travel_modes(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
                          depart_at: str | None = None) -> ModeComparison:
     """Compare the travel time of every mode (driving, walking, cycling, transit) between two places.
 

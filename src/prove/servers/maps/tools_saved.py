@@ -30,8 +30,10 @@ tools = Toolset("saved")
 
 MAX_LISTS = 20
 MAX_LIST_PLACES = 100
-# where a person lives or works: an apartment building or an office (a home must be a residence)
-AddressPlaceId = PLACE.where("category IN ('residential', 'office') AND status != 'permanently_closed'")
+# where a person lives or works: an apartment building or an office (a home must be a residence), in
+# the city they live in (a move is across town: later trips "from home" stay local)
+AddressPlaceId = PLACE.where("category IN ('residential', 'office') AND status != 'permanently_closed' AND city_id = "
+                             "(SELECT h.city_id FROM places h JOIN profile u ON h.place_id = u.home_place_id)")
 ListName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 
 

@@ -327,8 +327,8 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
     "Done: the card ending {result.last4} is saved.",
 ], values={
-    "nickname": ["Work Visa", "Travel card", "Personal Mastercard", "Shared family card", "Backup Amex",
-        "Business card"],
+    # no brand in a nickname: the brand is the card number's, which the nickname must not contradict
+    "nickname": ["Work card", "Travel card", "Personal card", "Shared family card", "Backup card", "Business card"],
 })
 def add_payment_card(ctx: Ctx, card_number: CardNumber,
                      expiry: Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^\d{2}/\d{2}$")],

@@ -106,6 +106,7 @@ class Flight(BaseModel):
     international: bool = Field(description="Passports are required for every passenger.")
     status: Literal["scheduled", "departed", "landed", "cancelled"]
     fares: list[FareOption] = Field(description="The fare families of the cabins this aircraft has.")
+    fares_text: str = Field(description="The fares in words: name, price per passenger, whether refundable.")
 
 
 class Seat(BaseModel):
@@ -150,13 +151,23 @@ def fare_options(ctx: Ctx, flight: sqlite3.Row) -> list[FareOption]:
 
 
 def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
+    fares = fare_options(ctx, flight)
     return Flight(flight_id=flight["flight_id"], flight_number=flight["flight_number"],
                   airline_code=flight["airline_code"], airline=_airline_name(ctx, flight["airline_code"]),
                   origin=flight["origin"], origin_city=AIRPORT[flight["origin"]][2], destination=flight["destination"],
                   destination_city=AIRPORT[flight["destination"]][2], departs_at=flight["departs_at"],
                   arrives_at=flight["arrives_at"], duration_minutes=flight["duration_minutes"],
                   aircraft=flight["aircraft"], international=is_international(flight["origin"], flight["destination"]),
-                  status=flight_status(flight, ctx.now()), fares=fare_options(ctx, flight))  # type: ignore[arg-type]
+                  status=flight_status(flight, ctx.now()), fares=fares,  # type: ignore[arg-type]
+                  fares_text="; ".join(_fare_words(f) for f in fares))
+
+
+def _fare_words(f: FareOption) -> str:
+    """'Business $1,050.00, refundable ($0.00 to cancel)' or 'Basic Economy $212.00, non-refundable'."""
+    refund = (f"refundable (${f.cancellation_fee:,.2f} to cancel)" if f.refundable and f.cancellation_fee is not None
+              else "non-refundable")
+    sold_out = ", sold out" if f.seats_left == 0 else ""
+    return f"{f.name} ${f.price:,.2f}, {refund}{sold_out}"
 
 
 # ----- tools --------------------------------------------------------------------------------------
@@ -302,6 +313,9 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
     "Tell me more about {flight_id}: what fares are there?",
     "How much is business class on {flight_id}, and is it refundable?",
     "Is {flight_id} on time?",
+], reply=[
+    "{result.flight_number} ({result.origin} to {result.destination}, departing {result.departs_at}) is "
+    "{result.status}. Fares per passenger: {result.fares_text}.",
 ])
 def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     """Show one flight with its status and every fare family with price, seats left and rules.

@@ -103,6 +103,7 @@ class VehicleStatus(BaseModel):
     gear: Gear
     driving: bool = Field(description="true while a drive is under way")
     locked: bool
+    doors: Literal["locked", "unlocked"] = Field(description="the locks in a word")
     trunk_open: bool
     open_windows: list[str] = Field(description="windows not fully closed")
     climate_on: bool
@@ -218,7 +219,8 @@ def status(ctx: Ctx) -> VehicleStatus:
         odometer_mi=round(car["odometer_mi"], 1), battery_pct=round(car["battery_pct"], 1), electric_range_mi=electric,
         fuel_pct=round(car["fuel_gal"] / car["fuel_capacity_gal"] * 100, 1), fuel_range_mi=fuel,
         total_range_mi=round(electric + fuel, 1), engine=car["engine"], gear=car["gear"],
-        driving=car["active_trip_id"] is not None, locked=bool(car["locked"]), trunk_open=bool(car["trunk_open"]),
+        driving=car["active_trip_id"] is not None, locked=bool(car["locked"]),
+        doors="locked" if car["locked"] else "unlocked", trunk_open=bool(car["trunk_open"]),
         open_windows=windows, climate_on=bool(car["climate_on"]), climate_target=car["climate_target"],
         cabin_temp=round(car["cabin_temp"], 1), outside_temp=car["outside_temp"], headlights=car["headlights"],
         plugged_in=bool(car["plugged_in"]), charging=bool(car["charging"]), charge_limit=car["charge_limit"],

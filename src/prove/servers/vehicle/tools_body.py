@@ -93,6 +93,10 @@ class DriverProfileList(BaseModel):
     "How's my car doing? Is it locked and how much charge is left?",
     "What's the range on the car right now?",
     "Give me the full status of the car.",
+], reply=[
+    "{result.nickname} is {result.doors} at {result.location}, with {result.battery_pct}% battery and "
+    "{result.fuel_pct}% fuel: {result.total_range_mi} miles of range in all, {result.electric_range_mi} of them "
+    "electric.",
 ])
 def get_vehicle_status(ctx: Ctx) -> VehicleStatus:
     """Show the car's full status: range, battery and fuel, locks, gear, climate, charging, location, warnings.

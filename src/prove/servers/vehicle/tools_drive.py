@@ -283,7 +283,11 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
     "Save {place_id} to my places as '{nickname}'.",
     "Add {place_id} to my saved places.",
     "Keep {place_id} in my places, call it '{nickname}'.",
-], reply=["{place_id} is now in your saved places.", "Saved {place_id} to your places."])
+], reply=[
+    Ask("{place_id} is now in your saved places.", nickname=None),
+    Ask("Saved {place_id} to your places.", nickname=None),
+    "Saved {place_id} to your places as '{nickname}'.",
+])
 def save_place(ctx: Ctx, place_id: UnsavedPlaceId, nickname: Nickname | None = None) -> Place:
     """Add a place to the owner's saved places, optionally with a nickname.
 

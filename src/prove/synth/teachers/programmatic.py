@@ -782,7 +782,9 @@ class Planner:
                 param, value, secret, hidden_kind = question
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
                 noun = self.say.entity_noun(hidden_kind or entity)
-                q = words.question(noun, hidden=hidden_kind is not None)
+                key = self.server.entities[hidden_kind or entity].key
+                q = words.question(noun, hidden=hidden_kind is not None,
+                                   id_word="ID" if key.endswith("_id") or key == "id" else key.replace("_", " "))
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
                 answer = value if hidden_kind is not None else self.say.entity(entity, value)
                 user = words.answer(answer)
