@@ -686,6 +686,8 @@ def test_a_send_is_said_as_sent_or_as_scheduled_for_its_time():
     assert later and all("{send_at}" in r for r in later)
 
 
-def test_reading_a_message_says_what_it_says():
+def test_reading_a_message_says_who_sent_it_when_and_to_whom():
     tool = registry.get("email").tools["get_message"]
-    assert tool.replies and all("{result.body}" in r.text and "{result.to}" in r.text for r in tool.replies)
+    assert tool.replies and all(all(f"{{result.{f}}}" in r.text for f in ("from_name", "date", "to"))
+                                for r in tool.replies)
+    assert not any("say" in a.text or "in full" in a.text for a in tool.asks)  # the reply does not read the body

@@ -192,12 +192,14 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
 
 @tools.tool(effect=READ, asks=[
     "Open {message_id}.",
-    "What does {message_id} say, and who was it sent to?",
-    "Read me {message_id} in full.",
+    "Who sent {message_id}, and to whom?",
+    "When did {message_id} come in, and who sent it?",
 ], reply=[
-    # The generic summary leaves out the body, which is what these ask for.
-    "'{result.subject}', from {result.from_name} on {result.date}, to {result.to}: {result.body}",
-    "{result.from_name} wrote this on {result.date} to {result.to}: {result.body}",
+    # Who wrote it, when and to whom, as asked (the body is not read out: a reworded reply could not
+    # be checked to keep a text of several sentences whole).
+    "'{result.subject}' is from {result.from_name} ({result.from_address}), sent {result.date} to {result.to}; "
+    "it's in {result.folder_name}.",
+    "{result.from_name} sent it on {result.date} to {result.to}, from {result.from_address}.",
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.
