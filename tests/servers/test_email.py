@@ -657,8 +657,8 @@ def test_mail_is_filed_only_in_folders_that_fit_it(s):
         lb for lb, name in labels.items() if name == "Finance"), where)
 
 
-def test_mail_in_trash_or_spam_is_not_starred_filed_or_archived_before_it_is_brought_back(s):
-    for tool, param in (("star_message", "message_id"), ("move_message", "message_id"),
+def test_mail_in_trash_or_spam_is_not_marked_filed_or_archived_before_it_is_brought_back(s):
+    for tool, param in (("move_message", "message_id"),
                         ("archive_message", "message_id"), ("mark_read", "message_ids")):
         ids = offered(tool, param)
         assert ids, tool

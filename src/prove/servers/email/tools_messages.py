@@ -292,7 +292,7 @@ def mark_read(ctx: Ctx, message_ids: Annotated[list[KeptMessageId], Field(min_le
     Ask("Removed the star from {message_id}.", starred=False),
     Ask("Done: {message_id} is no longer starred.", starred=False),
 ])
-def star_message(ctx: Ctx, message_id: KeptMessageId, starred: bool = True) -> MessageSummary:
+def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> MessageSummary:
     """Star a message, or remove its star with `starred` false.
 
     Args:
