@@ -345,7 +345,7 @@ def test_weekly_series_on_given_weekdays(s):
     series = ok(s, "create_recurring_event",
                 {"calendar_id": cal, "title": "Piano lesson", "start": "2026-03-16T20:00:00",
                                               "end": "2026-03-16T20:45:00", "weekdays": ["WE", "MO"], "count": 5})
-    assert series["rule"] == "every week on MO, WE, 5 times"
+    assert series["rule"] == "every week on Monday and Wednesday, 5 times"
     starts = [o["start"] for o in series["occurrences"]]
     assert starts == ["2026-03-16T20:00:00", "2026-03-18T20:00:00", "2026-03-23T20:00:00",
                       "2026-03-25T20:00:00", "2026-03-30T20:00:00"]
@@ -617,3 +617,79 @@ def test_replies_say_which_answer_or_access_was_given():
         assert all(r.binds for r in tools[tool].replies)  # no reply that could name the wrong one
     notes = tools["respond_to_invitation"].values["note"]
     assert not any("looking forward" in n.lower() for n in notes)  # the note goes with a decline
+
+
+def _replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get("calendar").tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: props[p.name].get("default") for p in spec.params if not p.required} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_series_wide_change_is_said_to_cover_the_series():
+    for tool, args in (("respond_to_invitation", {"event_id": "EVT-1", "response": "declined"}),
+                       ("invite_attendees", {"event_id": "EVT-1", "people": ["PER-1"]}),
+                       ("remove_attendee", {"event_id": "EVT-1", "person_id": "PER-1"})):
+        series = _replies_for(tool, args | {"whole_series": True})
+        assert series and all("series" in r for r in series), tool
+        one = _replies_for(tool, args)
+        assert one and not any("series" in r for r in one), tool
+
+
+def test_a_new_calendar_is_described_by_what_its_name_is_for():
+    pairs = dict(registry.get("calendar").tools["create_calendar"].values["name, description"])
+    assert pairs["Volunteering"] != "School events, practices and pickups"
+    assert pairs["Kids' activities"] == "School events, practices and pickups"
+
+
+def test_a_rule_reads_in_words_with_weekday_names_and_a_date():
+    from prove.servers.calendar.tools_recurrence import describe_rule
+
+    weekly = {"frequency": "weekly", "interval": 1, "weekdays": "TU", "count": None, "until": "2026-05-02"}
+    assert describe_rule(weekly) == "every week on Tuesday until May 2, 2026"
+    fortnightly = {"frequency": "weekly", "interval": 2, "weekdays": "MO,WE,FR", "count": 6, "until": None}
+    assert describe_rule(fortnightly) == "every 2 weeks on Monday, Wednesday and Friday, 6 times"
+    series = _replies_for("list_occurrences", {"series_id": "SER-1"})
+    assert series and all("{result.rule}" in r and "{result.upcoming}" in r for r in series)
+    window = _replies_for("list_occurrences", {"series_id": "SER-1", "start": "2026-03-16T00:00:00",
+                                               "end": "2026-04-01T00:00:00"})
+    assert window and all("{start}" in r and "{result.total}" in r for r in window)
+
+
+def test_invite_lists_change_only_on_group_meetings_the_user_organizes(s):
+    server = registry.get("calendar")
+    db = server.template(WORLD).db
+    for tool in ("invite_attendees", "remove_attendee"):
+        p = next(p for p in server.tools[tool].params if p.name == "event_id")
+        rows = db.execute(f"SELECT event_id, title FROM events WHERE {p.where}",
+                          {"now": "2026-03-16T09:00:00", "today": "2026-03-16"}).fetchall()
+        assert rows, tool
+        for event_id, title in rows:
+            assert not title.startswith(("Focus time", "Hold", "1:1 ", "Coffee with", "Lunch with")), title
+            assert ok(s, "get_event", {"event_id": event_id})["attendees"], title  # others are on it
+
+
+def test_an_event_update_is_said_by_the_one_change_asked_for():
+    for field, slot in (("title", "{title}"), ("location", "{location}"), ("description", "{description}")):
+        said = _replies_for("update_event", {"event_id": "EVT-1", field: "x"})
+        assert said and all(slot in r and "result." not in r for r in said), field
+    both = _replies_for("update_event", {"event_id": "EVT-1", "title": "x", "location": "y"})
+    assert both and all("{result.title}" in r and "{result.location}" in r for r in both)
+
+
+def test_cancelling_a_series_says_what_is_left_only_when_part_of_it_stays():
+    whole = _replies_for("cancel_series", {"series_id": "SER-1"})
+    assert whole and all("{starting}" not in r and "{result.upcoming}" not in r for r in whole)
+    part = _replies_for("cancel_series", {"series_id": "SER-1", "starting": "2026-04-01T00:00:00"})
+    assert part and all("{starting}" in r for r in part)
+
+
+def test_a_colleagues_calendar_is_named_as_theirs():
+    db = registry.get("calendar").template(WORLD).db
+    names = {n for (n,) in db.execute("SELECT name FROM calendars")}
+    people = {n for (n,) in db.execute("SELECT name FROM people")}
+    assert not names & people  # 'the event X in Joseph Silva' would read as a place
+    assert any(n.endswith("'s calendar") for n in names)

@@ -602,6 +602,16 @@ def test_spam_reports_never_take_mail_from_people_the_user_knows(s):
         ok(s, "report_spam", {"message_id": message_id, "block_sender": False})
 
 
+def test_spam_reports_never_take_notices_from_work_tools(s):
+    subjects = [ok(s, "get_message", {"message_id": m})["subject"] for m in offered("report_spam", "message_id")]
+    assert subjects
+    for subject in subjects:
+        assert not subject.startswith(("Invitation:", "[JIRA]", "Cloud recording available", "[")), subject
+        assert "Pull request" not in subject, subject
+    inbox = ok(s, "search_messages", {"query": "Invitation", "limit": 50})["messages"]
+    assert any(m["subject"].startswith("Invitation:") for m in inbox)  # there is one to wrongly pick
+
+
 def test_joint_values_keep_subject_and_body_together():
     tools = registry.get("email").tools
     for name in ("send_message", "create_draft"):
@@ -623,7 +633,61 @@ def test_not_spam_rescues_the_misfiled_newsletter_and_never_real_junk(s):
     assert ok(s, "mark_not_spam", {"message_id": ids[0]})["message"]["folder_id"] == "inbox"
 
 
-def test_mail_is_filed_only_in_folders_meant_for_filing(s):
-    for tool, param in (("move_message", "folder_id"), ("create_filter", "move_to_folder_id")):
-        folders = set(offered(tool, param))
-        assert {"inbox", "archive"} <= folders and not folders & {"spam", "trash", "drafts", "scheduled", "sent"}
+def test_mail_is_filed_only_in_folders_that_fit_it(s):
+    names = {f["folder_id"]: f["name"] for f in ok(s, "list_folders")["folders"]}
+    assert {"Receipts", "Newsletters"} <= set(names.values())  # folders for one kind of mail exist
+    # By hand, a colleague's work mail goes back to the inbox, to the archive or to Projects.
+    assert {"inbox", "archive"} <= set(offered("move_message", "folder_id"))
+    assert {names[f] for f in offered("move_message", "folder_id")} <= {"Inbox", "Archive", "Projects"}
+    domain = me(s).split("@")[1]
+    moved = offered("move_message", "message_id")
+    assert moved
+    for message_id in moved:
+        m = ok(s, "get_message", {"message_id": message_id})
+        assert m["status"] == "received" and m["from_address"].endswith("@" + domain), m["from_address"]
+    # A filter files what it matches in the archive and labels it with a label that fits any mail.
+    assert offered("create_filter", "move_to_folder_id") == ["archive"]
+    labels = {lb["label_id"]: lb["name"] for lb in ok(s, "list_labels")["labels"]}
+    for tool in ("create_filter", "label_message"):
+        assert {labels[lb] for lb in offered(tool, "add_label_id" if tool == "create_filter" else "label_id")} \
+            == {"Important", "Follow up"}
+    fresh = ok(s, "create_label", {"name": "Q3 planning"})["label_id"]  # one made for the purpose fits too
+    where = next(p.where for p in registry.get("email").tools["label_message"].params if p.name == "label_id")
+    assert s.satisfies("label", fresh, where) and not s.satisfies("label", next(
+        lb for lb, name in labels.items() if name == "Finance"), where)
+
+
+def test_mail_in_trash_or_spam_is_not_marked_filed_or_archived_before_it_is_brought_back(s):
+    for tool, param in (("move_message", "message_id"),
+                        ("archive_message", "message_id"), ("mark_read", "message_ids")):
+        ids = offered(tool, param)
+        assert ids, tool
+        folders = {ok(s, "get_message", {"message_id": m})["folder_id"] for m in ids}
+        assert not folders & {"trash", "spam"}, (tool, folders)
+    assert "archive" not in {ok(s, "get_message", {"message_id": m})["folder_id"]
+                             for m in offered("archive_message", "message_id")}
+    assert offered("restore_message", "message_id") and offered("mark_not_spam", "message_id")
+
+
+def _replies_for(tool: str, args: dict) -> list[str]:
+    """The reply wordings the teacher may use for a call (defaults counted)."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get("email").tools[tool]
+    props = spec.parameters["properties"]
+    given = {p.name: props[p.name].get("default") for p in spec.params if not p.required} | dict(args)
+    return [r.text for r in _fitting_replies(spec, given)]
+
+
+def test_a_send_is_said_as_sent_or_as_scheduled_for_its_time():
+    now = _replies_for("send_draft", {"draft_id": "MSG-1"})
+    assert now and all("{send_at}" not in r and "result.status" not in r for r in now)
+    later = _replies_for("send_draft", {"draft_id": "MSG-1", "send_at": "2026-03-30T14:00:00"})
+    assert later and all("{send_at}" in r for r in later)
+
+
+def test_reading_a_message_says_who_sent_it_when_and_to_whom():
+    tool = registry.get("email").tools["get_message"]
+    assert tool.replies and all(all(f"{{result.{f}}}" in r.text for f in ("from_name", "date", "to"))
+                                for r in tool.replies)
+    assert not any("say" in a.text or "in full" in a.text for a in tool.asks)  # the reply does not read the body

@@ -483,3 +483,43 @@ def test_reactions_to_take_back_are_the_users_own(s):
                                          (message_id, user))}
         emoji = sorted(mine & emojis)[0]  # one the values can name
         ok(s, "remove_reaction", {"message_id": message_id, "emoji": emoji})
+
+
+def test_a_channel_is_described_by_its_topic_and_who_can_post():
+    server = registry.get("team_chat")
+    tool = server.tools["get_channel"]
+    assert all("{result.topic}" in r.text and "{result.posting}" in r.text for r in tool.replies)
+    p = next(p for p in tool.params if p.name == "channel_id")
+    db = server.template(WORLD).db
+    offered = db.execute(f"SELECT topic, kind FROM channels WHERE {p.where}").fetchall()
+    assert offered and all(topic and kind != "dm" for topic, kind in offered)
+
+
+def test_a_reminder_about_a_message_is_to_get_back_to_a_colleagues_message():
+    server = registry.get("team_chat")
+    tool = server.tools["set_reminder"]
+    about = [a for a in tool.asks if "{message_id}" in a.text]
+    assert about and all(a.binds.get("text") for a in about)  # never a task unrelated to the message
+    assert all("message_id" not in a.slots for a in tool.asks if "text" not in a.binds)
+    p = next(p for p in tool.params if p.name == "message_id")
+    db = server.template(WORLD).db
+    authors = db.execute(f"SELECT DISTINCT u.is_bot, u.is_me FROM messages JOIN users u USING (user_id) "
+                         f"WHERE {p.where}").fetchall()
+    assert authors and all(tuple(a) == (0, 0) for a in authors)
+
+
+def test_thread_replies_answer_a_colleague_and_threads_read_are_ones_with_replies(s):
+    server = registry.get("team_chat")
+    db = server.template(WORLD).db
+
+    def where(tool: str) -> str:
+        return next(p.where for p in server.tools[tool].params if p.name == "message_id")
+
+    authors = db.execute("SELECT DISTINCT u.is_me, u.is_bot, c.kind FROM messages m JOIN users u ON u.user_id = "
+                         f"m.user_id JOIN channels c ON c.channel_id = m.channel_id WHERE "
+                         f"m.message_id IN (SELECT message_id FROM messages WHERE {where('reply_in_thread')})").fetchall()
+    assert authors and all(me == 0 and bot == 0 and kind != "dm" for me, bot, kind in authors)
+    threads = [m for (m,) in db.execute(f"SELECT message_id FROM messages WHERE {where('get_thread')}")]
+    assert threads
+    for message_id in threads:
+        assert ok(s, "get_thread", {"message_id": message_id})["replies"]

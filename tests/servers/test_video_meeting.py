@@ -318,3 +318,35 @@ def test_live_participant_tools_have_their_set_up_and_a_meeting_to_start(s):
     for meeting_id in offered:  # every meeting offered is the user's, still to come
         meeting = ok(s, "get_meeting", {"meeting_id": meeting_id})
         assert meeting["you_are_host"] and meeting["status"] in ("scheduled", "live")
+
+
+def test_meeting_details_say_the_join_link_status_and_invitees():
+    tool = registry.get("video_meeting").tools["get_meeting"]
+    assert tool.replies and all(all(f"{{result.{f}}}" in r.text for f in ("join_url", "status", "invitees"))
+                                for r in tool.replies)
+
+
+def test_the_host_mutes_admits_and_removes_others_never_themselves(s):
+    tools = registry.get("video_meeting").tools
+    where = {t: next(p.where for p in tools[t].params if p.name == "participant_id")
+             for t in ("admit_participant", "remove_participant", "mute_participant")}
+    sync = my_sync(s)["meeting_id"]
+    ok(s, "start_meeting", {"meeting_id": sync})
+    everyone = participants(s, sync)
+    host = [p for p in everyone if p["role"] == "host"]
+    waiting = [p for p in everyone if p["status"] == "waiting"]
+    assert host and waiting
+    for tool in where:
+        assert not s.satisfies("participant", host[0]["participant_id"], where[tool]), tool
+        assert all(s.satisfies("participant", p["participant_id"], where[tool]) for p in waiting), tool
+    inside = [p for p in everyone if p["status"] == "in_meeting" and p["role"] != "host"]
+    assert all(not s.satisfies("participant", p["participant_id"], where["admit_participant"]) for p in inside)
+
+
+def test_a_participant_listing_says_where_they_are():
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get("video_meeting").tools["list_participants"]
+    for status, words in (("waiting", "waiting room"), ("in_meeting", "right now"), (None, "took part")):
+        said = [r.text for r in _fitting_replies(spec, {"meeting_id": "MTG-1", "status": status})]
+        assert said and all(words in r for r in said), status

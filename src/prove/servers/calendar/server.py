@@ -75,6 +75,12 @@ WritableCalendarId = CALENDAR.where(f"owner_id = {_ME} OR calendar_id IN (SELECT
 # The user's primary (work) calendar: where the work meetings create_event's values describe go.
 WorkCalendarId = CALENDAR.where(f"owner_id = {_ME} AND is_primary = 1")
 OwnEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed'")
+# An upcoming group meeting the user organizes, with other people on it: who is invited is changed
+# on these (not on the user's own focus blocks, holds or appointments, nor on a 1:1, coffee or lunch
+# with one person).
+OwnMeetingId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed' AND starts_at >= :now AND event_id IN "
+                           f"(SELECT event_id FROM invitations WHERE person_id != {_ME}) AND title NOT LIKE '1:1 %' "
+                           "AND title NOT LIKE 'Coffee with %' AND title NOT LIKE 'Lunch with %'")
 # A hold the user booked and has yet to name ('Hold', 'TBD', ...): renaming it, or giving it a
 # room and an agenda, is what a person does with one (renaming '1:1 Ana / Sam' to 'Sprint planning' is not).
 HeldEventId = EVENT.where(f"organizer_id = {_ME} AND status = 'confirmed' AND description = "
@@ -203,7 +209,7 @@ class Series(BaseModel):
     calendar_id: CalendarId
     title: str
     organizer_id: PersonId
-    rule: str = Field(description="the rule in words, such as 'every week on MO, WE, 10 times'")
+    rule: str = Field(description="the rule in words, such as 'every week on Monday and Wednesday, 10 times'")
     upcoming: int = Field(description="confirmed occurrences that have not started yet")
     occurrences: list[Occurrence]
     total: int = Field(description="how many occurrences matched, before `limit`")

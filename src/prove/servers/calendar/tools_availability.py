@@ -38,7 +38,7 @@ def _align(t: datetime) -> datetime:
 
 @tools.tool(effect=READ, asks=[
     "Is {person_id} free between {start} and {end}?",
-    "When is {person_id} busy from {start} to {end}?",
+    "Does {person_id} have anything on between {start} and {end}?",
 ], reply=[
     # The generic summary gives the count but not the answer: say it's free time apart from the busy periods.
     "Busy periods for {result.name} between {start} and {end}: {result.total}. Any time outside them is free.",

@@ -71,11 +71,17 @@ def list_calendars(ctx: Ctx) -> CalendarList:
     "Created your new calendar '{result.name}'.",
     "Done: the '{name}' calendar is ready for events.",
 ], values={
-    "name": ["Book club", "Side project", "Kids' activities", "Training plan", "On-call rotation", "Travel",
-             "Volunteering", "Home renovation"],
-    "description": ["Monthly meetups and reading deadlines", "Evenings and weekends only",
-                    "School events, practices and pickups", "Runs, rides and gym sessions",
-                    "Who is on call, week by week", "Flights, hotels and trip plans"],
+    # a calendar's description says what its name is for
+    "name, description": [
+        ("Book club", "Monthly meetups and reading deadlines"),
+        ("Side project", "Evenings and weekends only"),
+        ("Kids' activities", "School events, practices and pickups"),
+        ("Training plan", "Runs, rides and gym sessions"),
+        ("On-call rotation", "Who is on call, week by week"),
+        ("Travel", "Flights, hotels and trip plans"),
+        ("Volunteering", "Food bank shifts and charity runs"),
+        ("Home renovation", "Contractor visits, deliveries and inspections"),
+    ],
 })
 def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> Calendar:
     """Create a new calendar owned by the user.

@@ -102,7 +102,7 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
 
 @tools.tool(effect=READ, asks=[
     "Give me the details of {event_id}.",
-    "Who's coming to {event_id}, and where is it?",
+    "When is {event_id}, and on which calendar?",
     "Pull up {event_id} for me.",
 ])
 def get_event(ctx: Ctx, event_id: EventId) -> Event:
@@ -251,8 +251,14 @@ def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str
     "Change the location of {event_id} to {location}.",
     "Update the agenda of {event_id}: {description}",
 ], reply=[
+    # Each says the one change asked for; several at once read out what the event is now.
+    Ask("Renamed {event_id} to '{title}'.", location=None, description=None),
+    Ask("Done: {event_id} is called '{title}' now.", location=None, description=None),
+    Ask("Changed the location of {event_id} to {location}.", title=None, description=None),
+    Ask("Done: {event_id} now takes place at {location}.", title=None, description=None),
+    Ask("Updated the agenda of {event_id}; it now reads: {description}", title=None, location=None),
+    Ask("Done: the agenda of {event_id} is now: {description}", title=None, location=None),
     "Updated the event. It now reads: '{result.title}', location: {result.location}, agenda: {result.description}",
-    "Done: '{result.title}' is saved with location: {result.location}; agenda: {result.description}",
 ], values={
     "title": ["Sprint planning", "Roadmap review", "Team retro", "Project sync", "Customer prep",
               "Design review"],

@@ -12,7 +12,7 @@ from .server import (
     InvitedEventId,
     Limit,
     Note,
-    OwnEventId,
+    OwnMeetingId,
     PersonId,
     Response,
     ResponseStatus,
@@ -50,10 +50,12 @@ def _invited(ctx: Ctx, event_id: str, person_id: str) -> bool:
     "Add {people} to {event_id}.",
     Ask("Add {people} to {event_id} and to every later meeting of that series.", whole_series=True),
 ], reply=[
-    "Invited {people} to '{result.title}'.",
-    "Done: {event_id} now has an invitation out to {people}.",
+    Ask("Invited {people} to '{result.title}'.", whole_series=False),
+    Ask("Done: {event_id} now has an invitation out to {people}.", whole_series=False),
+    Ask("Invited {people} to '{result.title}' and to every later meeting of the series.", whole_series=True),
+    Ask("Done: I invited {people} to {event_id} and the rest of its series.", whole_series=True),
 ])
-def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_series: bool = False) -> Event:
+def invite_attendees(ctx: Ctx, event_id: OwnMeetingId, people: Attendees, whole_series: bool = False) -> Event:
     """Invite more people to an upcoming event the user organizes.
 
     Each new attendee gets an invitation awaiting their response. The call is all or nothing:
@@ -94,10 +96,12 @@ def invite_attendees(ctx: Ctx, event_id: OwnEventId, people: Attendees, whole_se
     "Remove {person_id} from {event_id}; they don't need to be there.",
     Ask("Drop {person_id} from {event_id} and from the rest of that series.", whole_series=True),
 ], reply=[
-    "Removed {person_id} from '{result.title}'.",
-    "Done: {person_id} is no longer invited to {event_id}.",
+    Ask("Removed {person_id} from '{result.title}'.", whole_series=False),
+    Ask("Done: {person_id} is no longer invited to {event_id}.", whole_series=False),
+    Ask("Removed {person_id} from '{result.title}' and from the rest of the series.", whole_series=True),
+    Ask("Done: {person_id} is off {event_id} and every later meeting of the series.", whole_series=True),
 ])
-def remove_attendee(ctx: Ctx, event_id: OwnEventId, person_id: PersonId, whole_series: bool = False) -> Event:
+def remove_attendee(ctx: Ctx, event_id: OwnMeetingId, person_id: PersonId, whole_series: bool = False) -> Event:
     """Remove an attendee from an upcoming event the user organizes.
 
     Args:
@@ -162,8 +166,13 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
 ], reply=[
     Ask("Accepted '{result.title}'; {result.organizer_name} will see you're coming.", response="accepted"),
     Ask("Done: you're going to {event_id}.", response="accepted"),
-    Ask("Declined '{result.title}'; {result.organizer_name} will see you're not coming.", response="declined"),
-    Ask("Done: you've declined {event_id}.", response="declined"),
+    Ask("Declined '{result.title}'; {result.organizer_name} will see you're not coming.", response="declined",
+        whole_series=False),
+    Ask("Done: you've declined {event_id}.", response="declined", whole_series=False),
+    Ask("Declined '{result.title}' and every later meeting of the series; {result.organizer_name} will see "
+        "you're not coming.", response="declined", whole_series=True),
+    Ask("Done: you've declined {event_id} and all the following meetings in that series.", response="declined",
+        whole_series=True),
     Ask("Answered maybe to '{result.title}'; {result.organizer_name} will see it as tentative.",
         response="tentative"),
     Ask("Done: {event_id} shows you as tentative.", response="tentative"),

@@ -8,7 +8,7 @@ list_events and free/busy, and one occurrence can be edited, moved or cancelled 
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -44,12 +44,21 @@ MAX_OCCURRENCES = 60
 
 
 def describe_rule(row: sqlite3.Row | dict) -> str:
-    """A rule in words, such as 'every 2 weeks on MO, TH, 6 times'."""
+    """A rule in words, such as 'every 2 weeks on Monday and Thursday, 6 times' or 'every day until
+    May 1, 2026'."""
     unit = "day" if row["frequency"] == "daily" else "week"
     text = f"every {unit}" if row["interval"] == 1 else f"every {row['interval']} {unit}s"
     if row["weekdays"]:
-        text += " on " + row["weekdays"].replace(",", ", ")
-    return text + (f", {row['count']} times" if row["count"] else f" until {row['until']}")
+        days = [_DAY_NAMES[d] for d in row["weekdays"].split(",")]
+        text += " on " + (days[0] if len(days) == 1 else ", ".join(days[:-1]) + " and " + days[-1])
+    if row["count"]:
+        return text + f", {row['count']} times"
+    until = date.fromisoformat(row["until"][:10])
+    return text + f" until {until:%B} {until.day}, {until.year}"
+
+
+_DAY_NAMES = {"MO": "Monday", "TU": "Tuesday", "WE": "Wednesday", "TH": "Thursday", "FR": "Friday",
+              "SA": "Saturday", "SU": "Sunday"}
 
 
 def visible_series(ctx: Ctx, series_id: str) -> sqlite3.Row:
@@ -194,8 +203,16 @@ def create_recurring_event(
 
 
 @tools.tool(effect=READ, asks=[
-    "When does {series_id} happen between {start} and {end}?",
-    "List the upcoming occurrences of {series_id}.",
+    "How many times does {series_id} meet between {start} and {end}?",
+    Ask("How often does {series_id} repeat, and how many are still ahead?", start=None, end=None),
+], reply=[
+    # The generic summary would read the rule as a field; say it, and the count that was asked.
+    Ask("'{result.title}' repeats {result.rule}; {result.upcoming} of its meetings are still ahead.",
+        start=None, end=None),
+    Ask("It meets {result.rule}, and {result.upcoming} meetings of '{result.title}' haven't happened yet.",
+        start=None, end=None),
+    "'{result.title}' ({result.rule}) has {result.total} meetings between {start} and {end}, cancelled ones "
+    "included.",
 ])
 def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, end: str | None = None,
                      limit: Limit = 60) -> Series:
@@ -232,9 +249,11 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Cancel all of {series_id}.",
     "Stop {series_id} from {starting} on.",
 ], reply=[
-    # True with or without `starting` (a bound reply cannot tell an omitted `starting`: its default is no value).
-    "Cancelled {result.total} meetings of '{result.title}'; {result.upcoming} meetings of the series are still ahead.",
-    "Done: {result.total} meetings of {series_id} are cancelled, and {result.upcoming} remain on your calendar.",
+    Ask("Cancelled the {result.total} remaining meetings of '{result.title}'; none are left.", starting=None),
+    Ask("Done: {series_id} is cancelled, all {result.total} meetings still ahead.", starting=None),
+    "Cancelled {result.total} meetings of '{result.title}' from {starting} on; still on the calendar before then: "
+    "{result.upcoming}.",
+    "Done: {series_id} stops from {starting}; {result.total} meetings are cancelled.",
 ])
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.

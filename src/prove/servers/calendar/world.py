@@ -258,7 +258,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
 
     # ----- calendars ---------------------------------------------------------------------------
     full_name = {r["person_id"]: r["name"] for r in b.rows["people"]}
-    primary = {pid: b.calendar(pid, full_name[pid], None, True) for pid in colleagues}
+    primary = {pid: b.calendar(pid, f"{full_name[pid]}'s calendar", None, True) for pid in colleagues}
     work = b.calendar(me, "Work", "Meetings and focus time", True)
     personal = b.calendar(me, "Personal", "Appointments and family", False)
     team_cal = b.calendar(boss, f"{team} Team", f"Rituals, releases and time off of the {team} team", False)

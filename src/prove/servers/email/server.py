@@ -83,6 +83,15 @@ _MY_DOMAIN = "(SELECT substr(address, instr(address, '@')) FROM addresses WHERE 
 _FROM_PERSON = (f"(from_address LIKE '%' || {_MY_DOMAIN} OR from_address IN (SELECT email FROM contacts))")
 PersonMessageId = MESSAGE.where(f"status = 'received' AND folder_id != 'spam' AND {_FROM_PERSON}")
 TrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id = 'trash'")
+# Mail kept in the mailbox, what a person stars, marks, files or archives: mail in the trash is
+# restored and mail in spam is rescued by their own tools first.
+KeptMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id NOT IN ('spam', 'trash')")
+ArchivableMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id NOT IN ('spam', 'trash', 'archive')")
+# What a person deletes: anything not in the trash yet (junk in spam included).
+UntrashedMessageId = MESSAGE.where("status IN ('received', 'sent') AND folder_id != 'trash'")
+# Work mail a colleague sent the user, kept in the mailbox: what is filed by hand into a work folder.
+WorkMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND from_address LIKE "
+                              f"'%' || {_MY_DOMAIN} AND from_address NOT IN (SELECT address FROM addresses)")
 # Mail in spam from a sender whose other mail is not spam: what "not spam" rescues (real junk stays).
 MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND from_address IN "
                                "(SELECT from_address FROM messages WHERE folder_id != 'spam')")
@@ -90,15 +99,26 @@ MisfiledSpamId = MESSAGE.where("status = 'received' AND folder_id = 'spam' AND f
 # (Receipts, bookings, invoices and security alerts are wanted even so.)
 _WANTED = ("(lower(subject) LIKE '%receipt%' OR lower(subject) LIKE '%confirm%' OR lower(subject) LIKE '%reservation%' "
            "OR lower(subject) LIKE '%invoice%' OR lower(subject) LIKE '%security alert%')")
+# Notices from the user's work tools (code review, issues, calendar invitations, meeting recordings)
+# are wanted too, though no person sent them.
+_WORK_TOOLS = ("(from_address LIKE '%@github.com' OR from_address LIKE '%.atlassian.net' "
+               "OR from_address LIKE '%google.com' OR from_address LIKE '%@zoom.us')")
 UnwantedMessageId = MESSAGE.where(f"status = 'received' AND folder_id NOT IN ('spam', 'trash') AND NOT {_FROM_PERSON} "
-                                  f"AND NOT {_WANTED}")
+                                  f"AND NOT {_WANTED} AND NOT {_WORK_TOOLS}")
 DraftId = DRAFT.id
 AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients "
                                "WHERE kind = 'to')")
 ThreadId = THREAD.id
 FolderId = FOLDER.id
-# A folder mail is filed in (inbox, archive or a custom one): spam and trash have their own tools.
-FilingFolderId = FOLDER.where("folder_id NOT IN ('spam', 'trash', 'drafts', 'scheduled', 'sent')")
+# Where any work email may be filed by hand: back to the inbox, the archive, or a Projects folder
+# (the Receipts, Newsletters, Travel and Family folders hold their own kind of mail).
+WorkFolderId = FOLDER.where("folder_id IN ('inbox', 'archive') OR name = 'Projects'")
+# Where a filter sends what it matches: the archive, which fits any filter (a filter named
+# 'Travel bookings' moving mail to a Newsletters folder would not).
+FilterFolderId = FOLDER.where("folder_id = 'archive'")
+# Labels that fit any mail ('Finance' on a GitHub review or 'Personal' on a receipt would not), and
+# labels the user has just made for the purpose.
+AnyMailLabelId = LABEL.where("name IN ('Important', 'Follow up') OR created_at >= :now")
 LabelId = LABEL.id
 ContactId = CONTACT.id
 PhoneContactId = CONTACT.where("phone IS NOT NULL")  # its update reply can say the number

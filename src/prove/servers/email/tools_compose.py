@@ -473,8 +473,10 @@ def remove_attachment(ctx: Ctx, attachment_id: AttachmentId) -> RemovedAttachmen
     "Schedule {draft_id} to go out on {send_at}.",
     "{draft_id} is ready, send it now.",
 ], reply=[
-    "Done: {draft_id} is {result.status}.",
-    "I've taken care of {draft_id}; its status is now {result.status}.",
+    Ask("Sent {draft_id}.", send_at=None),
+    Ask("Done: {draft_id} is on its way.", send_at=None),
+    "Scheduled {draft_id} to go out on {send_at}.",
+    "Done: {draft_id} will be sent on {send_at}; until then it waits in Scheduled.",
 ])
 def send_draft(ctx: Ctx, draft_id: DraftId, send_at: str | None = None) -> SentMessage:
     """Send a draft now, or schedule it for `send_at`; a draft can be sent only once.

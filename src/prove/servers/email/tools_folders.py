@@ -8,14 +8,16 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import quote
 
 from .server import (
+    AnyMailLabelId,
     Color,
-    FilingFolderId,
     Filter,
+    FilterFolderId,
     FilterId,
     FilterList,
     Folder,
     FolderId,
     FolderList,
+    KeptMessageId,
     Label,
     LabelId,
     LabelList,
@@ -247,7 +249,7 @@ def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
     "Added {label_id} to {message_id}.",
     "Done: {message_id} now carries {label_id}.",
 ])
-def label_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Labeled:
+def label_message(ctx: Ctx, message_id: KeptMessageId, label_id: AnyMailLabelId) -> Labeled:
     """Put a label on a message (it stays in its folder).
 
     Args:
@@ -335,7 +337,7 @@ def list_filters(ctx: Ctx) -> FilterList:
     ("GitHub reviews", "github.com", "pull request"), ("Calendar invites", "calendar-notification", "invitation"),
     ("Security alerts", "accounts.google.com", "security alert"), ("Bank alerts", "alerts", "statement")]})
 def create_filter(ctx: Ctx, name: Name, from_contains: Query | None = None, subject_contains: Query | None = None,
-                  move_to_folder_id: FilingFolderId | None = None, add_label_id: LabelId | None = None,
+                  move_to_folder_id: FilterFolderId | None = None, add_label_id: AnyMailLabelId | None = None,
                   mark_read: bool = False, star: bool = False, apply_to_existing: bool = False) -> FilterCreated:
     """Create a filter for arriving mail: when every condition given matches, its actions run.
 

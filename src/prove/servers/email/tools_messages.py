@@ -10,9 +10,10 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso, like, parse_time, quote
 
 from .server import (
+    ArchivableMessageId,
     BlockedAddress,
-    FilingFolderId,
     FolderId,
+    KeptMessageId,
     LabelId,
     Limit,
     Message,
@@ -24,7 +25,10 @@ from .server import (
     Thread,
     TrashedMessageId,
     ThreadId,
+    UntrashedMessageId,
     UnwantedMessageId,
+    WorkFolderId,
+    WorkMessageId,
     delete_messages,
     folder_row,
     message_model,
@@ -188,8 +192,14 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
 
 @tools.tool(effect=READ, asks=[
     "Open {message_id}.",
-    "What does {message_id} say, and who else got it?",
-    "Read me {message_id} in full.",
+    "Who sent {message_id}, and to whom?",
+    "When did {message_id} come in, and who sent it?",
+], reply=[
+    # Who wrote it, when and to whom, as asked (the body is not read out: a reworded reply could not
+    # be checked to keep a text of several sentences whole).
+    "'{result.subject}' is from {result.from_name} ({result.from_address}), sent {result.date} to {result.to}; "
+    "it's in {result.folder_name}.",
+    "{result.from_name} sent it on {result.date} to {result.to}, from {result.from_address}.",
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.
@@ -246,7 +256,7 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
     Ask("Done: I marked {message_ids} as unread again; {result.changed} of {result.total} had been read.",
         read=False),
 ])
-def mark_read(ctx: Ctx, message_ids: Annotated[list[MessageId], Field(min_length=1, max_length=100)],
+def mark_read(ctx: Ctx, message_ids: Annotated[list[KeptMessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:
     """Mark messages as read, or as unread with `read` false.
 
@@ -314,7 +324,7 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
     "Moved {message_id} to {folder_id}.",
     "Done: {message_id} is now in {folder_id}.",
 ])
-def move_message(ctx: Ctx, message_id: MessageId, folder_id: FilingFolderId) -> Moved:
+def move_message(ctx: Ctx, message_id: WorkMessageId, folder_id: WorkFolderId) -> Moved:
     """Move a received or sent message to another folder.
 
     Moving into 'trash' works like trash_message. Nothing can be moved into 'drafts' or
@@ -349,12 +359,12 @@ def move_message(ctx: Ctx, message_id: MessageId, folder_id: FilingFolderId) -> 
 
 @tools.tool(effect=WRITE, asks=[
     "Archive {message_id}.",
-    "Get {message_id} out of my inbox but keep it.",
+    "Get {message_id} out of the way but keep it.",
 ], reply=[
     "Archived {message_id}; it's still searchable.",
     "Done: {message_id} is in the archive now.",
 ])
-def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
+def archive_message(ctx: Ctx, message_id: ArchivableMessageId) -> Moved:
     """Move a message to the archive: out of the inbox (or any folder) but kept and searchable.
 
     Args:
@@ -382,7 +392,7 @@ def archive_message(ctx: Ctx, message_id: MessageId) -> Moved:
     "Moved {message_id} to the trash; it can be restored until the trash is emptied.",
     "Done: {message_id} is in the trash.",
 ])
-def trash_message(ctx: Ctx, message_id: MessageId) -> Moved:
+def trash_message(ctx: Ctx, message_id: UntrashedMessageId) -> Moved:
     """Move a message to the trash; restore_message brings it back until the trash is emptied.
 
     Args:

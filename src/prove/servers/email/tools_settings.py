@@ -85,8 +85,8 @@ def _app(row) -> AppPassword:
     "Which senders have I blocked?",
 ], reply=[
     # The generic summary leaves out the aliases and the blocked senders, which these questions ask for.
-    "Your address is {result.primary_address}, with the aliases {result.aliases}. Out-of-office reply on: "
-    "{result.vacation.enabled}. Blocked senders: {result.blocked_senders}.",
+    "Your address is {result.primary_address}, with the aliases {result.aliases}. Blocked senders: "
+    "{result.blocked_senders}. Out-of-office reply: {result.vacation.enabled}.",
 ])
 def get_mailbox(ctx: Ctx) -> Mailbox:
     """Show the user's mailbox: name, addresses, signature, vacation responder, blocked senders and counts.

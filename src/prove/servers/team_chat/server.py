@@ -76,6 +76,22 @@ TypoMessageId = MESSAGE.where(f"is_deleted = 0 AND user_id = (SELECT user_id FRO
 # A live message in a channel (not a DM): what threads and pins are for.
 ChannelMessageId = MESSAGE.where("is_deleted = 0 AND channel_id IN (SELECT channel_id FROM channels "
                                  "WHERE kind != 'dm')")
+# A live message a colleague wrote (not a bot's notice, not the user's own): what a person sets a
+# reminder to get back to.
+ColleagueMessageId = MESSAGE.where("is_deleted = 0 AND user_id IN (SELECT user_id FROM users WHERE is_me = 0 "
+                                   "AND is_bot = 0)")
+# A colleague's live message in a channel: what the user answers in its thread ('Thanks, noted!'
+# answers someone, not the user's own post nor a bot's notice).
+_MINE = "(SELECT user_id FROM users WHERE is_me = 1)"
+_READABLE = (f"channel_id IN (SELECT channel_id FROM channels WHERE kind = 'public' UNION "
+             f"SELECT channel_id FROM members WHERE user_id = {_MINE})")
+ColleagueChannelMessageId = MESSAGE.where(f"is_deleted = 0 AND thread_id IS NULL AND {_READABLE} AND channel_id IN "
+                                          "(SELECT channel_id FROM channels WHERE kind != 'dm') AND user_id IN "
+                                          "(SELECT user_id FROM users WHERE is_me = 0 AND is_bot = 0)")
+# A message people have replied to, where the user can read it: what "the thread on" or "what did
+# people reply to" asks about.
+RepliedMessageId = MESSAGE.where(f"is_deleted = 0 AND {_READABLE} AND message_id IN (SELECT thread_id FROM messages "
+                                 "WHERE thread_id IS NOT NULL AND is_deleted = 0)")
 # A work channel (a team's, a project's, engineering) the user is in and can post to: where the
 # status updates and reminders that posts say belong (not #random, not a DM).
 PostableChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 0 AND (name LIKE 'team-%' OR name LIKE 'proj-%' "

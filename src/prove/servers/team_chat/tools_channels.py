@@ -66,7 +66,7 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
 
 @tools.tool(effect=READ, asks=[
     "What channels are there?",
-    Ask("Which channels am I in, and how many unread messages do they have?", member_only=True),
+    Ask("Which channels am I in?", member_only=True),
     "Is there a channel about {query}?",
     Ask("List my direct message conversations.", kind="dm"),
     Ask("Which private channels am I in?", kind="private"),
@@ -107,11 +107,17 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
 
 
 @tools.tool(effect=READ, asks=[
-    "Who's in {channel_id}?",
+    "How many people are in {channel_id}, and what's it about?",
     "Tell me about {channel_id}: its topic, members and pins.",
-    "What is {channel_id} for, and who posts there?",
+    "What is {channel_id} for, and who can post there?",
+], reply=[
+    # The generic summary leaves out who may post; every group channel has a topic.
+    "The topic of #{result.name} is '{result.topic}'. It has {result.member_count} members and {result.pinned_count} "
+    "pinned messages, and {result.posting} can post there.",
+    "#{result.name}: {result.topic}. Members: {result.member_count}; pinned messages: {result.pinned_count}; "
+    "who can post: {result.posting}.",
 ])
-def get_channel(ctx: Ctx, channel_id: ChannelId) -> Channel:
+def get_channel(ctx: Ctx, channel_id: GroupChannelId) -> Channel:
     """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.
 
     Args:

@@ -11,6 +11,7 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 
 from .server import (
     ChannelId,
+    ColleagueMessageId,
     MessageId,
     PostableChannelId,
     ReminderId,
@@ -165,11 +166,15 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
 
 @tools.tool(effect=WRITE, asks=[
     "Remind me to {text} at {remind_at}.",
-    "Remind me about {message_id} at {remind_at}: {text}",
+    # A reminder about a message is to get back to it (a task of its own would not be about that message).
+    Ask("Remind me about {message_id} at {remind_at} so I can get back to it.", text="get back to this message"),
+    Ask("At {remind_at}, remind me to reply to {message_id}.", text="reply to this message"),
     "At {remind_at}, remind me to {text}.",
 ], reply=[
-    "I'll remind you at {remind_at}: {text}.",
-    "Done: Slackbot will remind you at {remind_at}.",
+    Ask("I'll remind you at {remind_at}: {text}.", message_id=None),
+    Ask("Done: Slackbot will remind you at {remind_at}.", message_id=None),
+    "I'll remind you about {message_id} at {remind_at}.",
+    "Done: Slackbot will remind you at {remind_at} to {text}.",
 ], values={
     "text": [
         "send the weekly update", "review the launch checklist", "follow up with design",
@@ -177,7 +182,7 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
         "reply to the onboarding thread",
     ],
 })
-def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: MessageId | None = None) -> Reminder:
+def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: ColleagueMessageId | None = None) -> Reminder:
     """Set a reminder: at `remind_at`, Slackbot sends the user a direct message with it.
 
     Args:

@@ -9,14 +9,15 @@ from prove.env.values import iso, like, parse_time
 
 from .server import (
     ChannelId,
-    ChannelMessageId,
     ChatMessage,
+    ColleagueChannelMessageId,
     ColleagueId,
     Limit,
     MessageId,
     MessageList,
     PostableChannelId,
     Query,
+    RepliedMessageId,
     Text,
     TypoMessageId,
     UserId,
@@ -123,7 +124,7 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
     "Show me the thread on {message_id}.",
     "What did people reply to {message_id}?",
 ])
-def get_thread(ctx: Ctx, message_id: MessageId) -> Thread:
+def get_thread(ctx: Ctx, message_id: RepliedMessageId) -> Thread:
     """Read a whole thread: the message that starts it and every reply, oldest first.
 
     Args:
@@ -199,7 +200,7 @@ def post_message(ctx: Ctx, channel_id: PostableChannelId, text: Text) -> ChatMes
         "Makes sense, thanks.",
     ],
 })
-def reply_in_thread(ctx: Ctx, message_id: ChannelMessageId, text: Text,
+def reply_in_thread(ctx: Ctx, message_id: ColleagueChannelMessageId, text: Text,
                     also_send_to_channel: bool = False) -> ChatMessage:
     """Reply in a message's thread (a reply to a reply goes to the same thread).
 

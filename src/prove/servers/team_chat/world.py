@@ -194,7 +194,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     spec: list[tuple[str, tuple[str, ...], int]] = []  # (channel, texts, how many messages)
     general = channel("general", "public", everyone, topic="Company-wide announcements and news", default=True, by=boss)
     spec.append((general, GENERAL, rng.randint(8, 12)))
-    random_ = channel("random", "public", [me, *some(humans, 0.6, 0.9)], purpose="Non-work banter and water cooler")
+    random_ = channel("random", "public", [me, *some(humans, 0.6, 0.9)], topic="Anything that isn't work",
+                      purpose="Non-work banter and water cooler")
     spec.append((random_, RANDOM, rng.randint(14, 20)))
     announce = channel("announcements", "public", everyone, topic="Official announcements (admins post)",
                        posting="admins", by=boss)
@@ -227,7 +228,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     sales = channel("sales-wins", "public", some(others, 0.3, 0.5), topic="Celebrate closed deals")
     spec.append((sales, SALES, rng.randint(4, 7)))
     club = rng.choice(SOCIAL)
-    social = channel(club, "public", some(humans, 0.15, 0.3), purpose=f"For the {club.replace('-', ' ')}")
+    social = channel(club, "public", some(humans, 0.15, 0.3), topic=f"Meetups and chat for the {club.replace('-', ' ')}",
+                     purpose=f"For the {club.replace('-', ' ')}")
     spec.append((social, SOCIAL_TEXT, rng.randint(4, 7)))
     old = channel(f"proj-{projects[3]}", "public", [me, *some(teammates, 0.4, 0.8)], archived=True,
                   topic=f"Project {projects[3].title()} (shipped)")

@@ -80,6 +80,11 @@ MeetingId = MEETING.id
 # A meeting the user hosts that has yet to take place: the ones they can change or start.
 HostedMeetingId = MEETING.where("status = 'scheduled' AND host_id = (SELECT person_id FROM people WHERE is_me = 1)")
 ParticipantId = PARTICIPANT.id
+# Someone in the waiting room: the one a host admits.
+WaitingParticipantId = PARTICIPANT.where("status = 'waiting'")
+# Another person in the meeting or its waiting room (not the host): the one a host mutes or removes
+# ("background noise from the new participant" is never the user's own microphone).
+GuestParticipantId = PARTICIPANT.where("role = 'attendee' AND status IN ('waiting', 'in_meeting')")
 MessageId = CHAT_MESSAGE.id
 RecordingId = RECORDING.id
 Passcode = Annotated[str, Sensitive()]

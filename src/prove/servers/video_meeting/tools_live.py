@@ -15,6 +15,7 @@ from .server import (
     ChatMessage,
     ChatMessageList,
     ChatText,
+    GuestParticipantId,
     HostedMeetingId,
     Limit,
     Meeting,
@@ -28,6 +29,7 @@ from .server import (
     PersonId,
     Recording,
     Topic,
+    WaitingParticipantId,
     arrive,
     close_meeting,
     fetch_participant,
@@ -341,6 +343,13 @@ def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
     Ask("Who is in {meeting_id} right now?", status="in_meeting"),
     Ask("Is anyone in the waiting room of {meeting_id}?", status="waiting"),
     "Who attended {meeting_id}?",
+], reply=[
+    # The generic summary gives only a count of participants; say where they are, as asked.
+    Ask("{result.total} people are in {meeting_id} right now.", status="in_meeting"),
+    Ask("In the waiting room of {meeting_id}: {result.total} people.", status="waiting"),
+    Ask("{result.total} people took part in {meeting_id}.", status=None),
+    Ask("{result.total} people have left {meeting_id}.", status="left"),
+    Ask("{result.total} people were removed from {meeting_id}.", status="removed"),
 ])
 def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus | None = None) -> ParticipantList:
     """List the people in a live meeting (and its waiting room), or who attended an ended one.
@@ -377,7 +386,7 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
     "Admitted {result.name}; they're in the meeting now.",
     "Done: {result.name} is in.",
 ], needs=["start_meeting", "list_participants"])
-def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
+def admit_participant(ctx: Ctx, participant_id: WaitingParticipantId) -> Participant:
     """Admit someone from the waiting room of a live meeting the user hosts.
 
     Args:
@@ -408,7 +417,7 @@ def admit_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     "Removed {result.name} from the meeting.",
     "Done: {result.name} is out.",
 ], needs=["start_meeting", "list_participants"])
-def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
+def remove_participant(ctx: Ctx, participant_id: GuestParticipantId) -> Participant:
     """Remove someone from a live meeting the user hosts (or its waiting room); they cannot rejoin.
 
     Args:
@@ -445,7 +454,7 @@ def remove_participant(ctx: Ctx, participant_id: ParticipantId) -> Participant:
     Ask("Done: {result.name}'s microphone is off.", muted=True),
     Ask("Unmuted {result.name}; the microphone is on.", muted=False),
 ], needs=["start_meeting", "list_participants", "admit_participant"])
-def mute_participant(ctx: Ctx, participant_id: ParticipantId, muted: bool = True) -> Participant:
+def mute_participant(ctx: Ctx, participant_id: GuestParticipantId, muted: bool = True) -> Participant:
     """Mute a participant, or unmute the user themselves.
 
     The host can mute anyone; anyone can mute or unmute themselves; nobody can unmute someone else.

@@ -214,7 +214,13 @@ def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "en
 
 @tools.tool(effect=READ, asks=[
     "Give me the details and join link for {meeting_id}.",
-    "Who's invited to {meeting_id}, and is it running yet?",
+    "Has {meeting_id} started yet, and how many people are invited?",
+], reply=[
+    # The generic summary leaves out the join link that was asked for.
+    "'{result.topic}': {result.starts_at}, {result.duration_minutes} minutes, hosted by {result.host_name}; it is "
+    "{result.status}, with {result.invitees} people invited. The join link is {result.join_url}.",
+    "Here it is: '{result.topic}', {result.status}, {result.starts_at} for {result.duration_minutes} minutes; host "
+    "{result.host_name}; {result.invitees} invitees; join at {result.join_url}.",
 ])
 def get_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Show one meeting: time, status, join link, settings, invitees and who is in it now.
