@@ -46,7 +46,7 @@ _SPANS = (("start", "end"), ("starts_at", "ends_at"), ("started_at", "ended_at")
 _TEXT_KEYS = ("text", "body", "description", "reason", "note", "notes", "comment", "message", "details", "bio",
               "content", "preview", "snippet", "caption", "review_text", "agenda")
 _ID = re.compile(r"^[A-Z][A-Z0-9]*-\d+$")
-_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")  # an emoji code (:speech_balloon:) has colons: not an option
 _VERBATIM = ("handle", "username", "login", "slug", "email", "path", "code", "tag", "id", "name", "url", "label",
              "ticker", "symbol", "key")
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
@@ -79,6 +79,9 @@ def field_text(key: str, value: Any) -> str | None:
     if value is None or value == "" or value == [] or value == {}:
         return None
     if isinstance(value, bool):
+        if key.startswith(("you_are_", "you_were_")):  # you_are_host -> "you are host" / "you aren't host"
+            verb, rest = key.split("_")[1], _words("_".join(key.split("_")[2:]))
+            return f"you {verb} {rest}" if value else f"you {verb}n't {rest}"
         if key.startswith("you_"):  # you_follow -> "you follow" / "you don't follow"
             verb = _words(key[4:])
             return f"you {verb}" if value else f"you don't {verb}"

@@ -19,7 +19,6 @@ from .server import (
     BudgetStatus,
     CategoryId,
     EverydayCategoryId,
-    FundingAccountId,
     GroceryEntryId,
     GroceryRefileId,
     IncomeAccountId,

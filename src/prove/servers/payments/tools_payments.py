@@ -19,7 +19,6 @@ from .server import (
     Note,
     OutgoingRequestId,
     Payment,
-    PaymentId,
     PaymentList,
     PaymentReceipt,
     PersonId,
