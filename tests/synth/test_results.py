@@ -72,6 +72,13 @@ def test_a_cited_entity_named_by_its_record_needs_no_raw_id() -> None:
     assert describe({"user_id": "U-1", "name": "Gabriel", "default_card": "PM-9"}, cite=["PM-9"]).endswith("(IDs: PM-9).")
 
 
+def test_what_a_listing_is_sorted_by_is_said_first() -> None:
+    accounts = {"accounts": [{"account_id": "A-1", "name": "Foxglove", "industry": "Software", "type": "customer",
+                              "city": "Oslo", "country": "NO", "employees": 5200}]}
+    assert "employees 5200" not in describe(accounts)
+    assert describe(accounts, stress=["employees"]) == "1 account: Foxglove: employees 5200, industry Software, type customer, city Oslo."
+
+
 def test_a_start_with_its_end_reads_as_a_span() -> None:
     slots = {"slots": [{"start": "2026-03-20T16:30:00", "end": "2026-03-20T17:00:00"},
                        {"start": "2026-03-20T23:30:00", "end": "2026-03-21T00:30:00"}]}
@@ -92,7 +99,8 @@ def test_a_listing_counts_what_it_found_consistently() -> None:
 
 @pytest.mark.parametrize("n, key, words", [(3, "itinerary", "3 itinerary items"),
                                            (1, "stage_history", "1 stage history entry"),
-                                           (1, "bills", "1 bill"), (2, "bills", "2 bills")])
+                                           (1, "bills", "1 bill"), (2, "bills", "2 bills"),
+                                           (1, "people", "1 person"), (3, "people", "3 people")])
 def test_counts_read_as_plain_nouns(n, key, words) -> None:
     assert counted(n, key) == words
 
@@ -146,7 +154,7 @@ def test_a_question_asks_for_what_the_thing_is_known_by() -> None:
 
 @pytest.mark.parametrize("key, money", [("cash", True), ("net_worth", True), ("estimated_total", True),
                                         ("max_discount", True), ("seller_proceeds", True), ("amount", True),
-                                        ("task_count", False), ("discount_count", False), ("credit_score", False),
+                                        ("task_count", False), ("account_balance", True), ("discount_count", False), ("credit_score", False),
                                         ("speed_limit_mph", False), ("total", False), ("points", False)])
 def test_money_is_told_by_the_parts_of_a_name(key, money) -> None:
     from prove.synth.values import is_money

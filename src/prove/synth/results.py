@@ -158,7 +158,7 @@ def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
     return None
 
 
-def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()) -> str:
+def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = (), stress: Sequence[str] = ()) -> str:
     """One record: its name first, then a few telling fields; an ID only where it is needed."""
     label_key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
     head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
@@ -172,7 +172,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
-    keys = [k for k in PRIORITY if k in rec] + [k for k in rec if k not in PRIORITY]
+    keys = [k for k in stress if k in rec] + [k for k in PRIORITY if k in rec and k not in stress] + \
+        [k for k in rec if k not in PRIORITY and k not in stress]
     for key in keys:
         if len(parts) >= limit:
             break
@@ -209,8 +210,14 @@ def _label_of(rec: Mapping[str, Any]) -> str | None:
     return next((rec[k] for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
 
 
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman"}
+
+
 def _plural_of(key: str, n: int) -> str:
     words = _words(key)
+    last = words.split()[-1] if words else words
+    if last in _IRREGULAR:
+        return words if n != 1 else words[: -len(last)] + _IRREGULAR[last]
     if not words.endswith("s") or words.endswith(("ss", "us")):
         noun = "entries" if words.endswith(("history", "log")) else "items"
         return f"{words} {noun[:-3] + 'y' if n == 1 and noun == 'entries' else noun[:-1] if n == 1 else noun}"
@@ -238,10 +245,11 @@ def found_count(data: Any) -> int | None:
     return None
 
 
-def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
-    """A compact English account of a result, with the cited IDs guaranteed to appear."""
+def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequence[str] = ()) -> str:
+    """A compact English account of a result, with the cited IDs guaranteed to appear; `stress`
+    names fields said first (what the request sorted by: the headcount of "largest by headcount")."""
     if isinstance(data, list):
-        return _listing("results", data, len(data), cite, limit)
+        return _listing("results", data, len(data), cite, limit, stress)
     if not isinstance(data, Mapping):
         return human(data) if isinstance(data, str) else _number(data) if isinstance(data, (int, float)) else ""
     lists = [(k, v) for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)]
@@ -262,7 +270,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
         key, items = lists[0]
         total = data.get("total")
         total = total if isinstance(total, int) and total >= len(items) else len(items)
-        return _listing(key, items, total, cite, limit)
+        return _listing(key, items, total, cite, limit, stress)
     text = record_text(data, limit=6, cite=cite)
     parts = [text] if text else []
     for key, sub in [(k, v) for k, v in data.items() if isinstance(v, Mapping)][:3]:
@@ -272,7 +280,8 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5) -> str:
     return _finish("; ".join(parts), cite, data)
 
 
-def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit: int) -> str:
+def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit: int,
+             stress: Sequence[str] = ()) -> str:
     if not items:
         return ""
     if not isinstance(items[0], Mapping):
@@ -281,7 +290,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         more = f" and {len(items) - limit} more" if len(items) > limit else ""
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
-    body = "; ".join(record_text(r, cite=cite) for r in shown)
+    body = "; ".join(record_text(r, cite=cite, stress=stress) for r in shown)
     if total > len(items):
         text = f"{counted(total, key)} in all; {len(shown)} of them: {body}"
     elif len(items) > len(shown):

@@ -256,10 +256,12 @@ class Wording:
             text += f" {hint}"
         return text
 
-    def summary(self, tool: Tool, data: Any, cite: Sequence[str] = (), opener: bool = True) -> str:
+    def summary(self, tool: Tool, data: Any, cite: Sequence[str] = (), opener: bool = True,
+                args: Mapping[str, Any] | None = None) -> str:
         """A short report of what a read found, naming every ID in `cite`; `opener` starts it with
-        "Here's what I found:" (the first account of a reply)."""
-        facts = describe(data, cite)
+        "Here's what I found:" (the first account of a reply). A field the call sorted by is said first."""
+        stress = [v for k, v in (args or {}).items() if k in ("sort", "sort_by", "order_by") and isinstance(v, str)]
+        facts = describe(data, cite, stress=stress)
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",
                               "Nothing came up."])

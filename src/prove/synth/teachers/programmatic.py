@@ -743,7 +743,7 @@ class Planner:
                     return text
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
-        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener)
+        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener, args=s.args)
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
