@@ -23,7 +23,11 @@ from prove.synth.results import counted, describe, field_text
     ("savings", 0, "savings $0.00"),
     ("total", 467.89, "total $467.89"),
     ("total", 3, "total 3"),
-    ("on_clearance", False, "not on clearance"),
+    ("on_clearance", False, None),
+    ("mark_read", False, None),
+    ("expired", False, "not expired"),
+    ("is_private", False, "not private"),
+    ("size_text", "8.2 MB", "size 8.2 MB"),
     ("verified", True, "verified"),
     ("has_attachments", False, "no attachments"),
     ("you_follow", False, "you don't follow"),
@@ -123,7 +127,7 @@ def test_long_texts_are_quoted_by_their_opening_and_text_forms_win() -> None:
     note = {"path": "/a.md", "content": "# Retro\n\nDate: 2026-02-27\nWhat went well: " + "the launch " * 20,
             "size": 8202494, "size_text": "8.2 MB"}
     text = describe(note)
-    assert "\n" not in text and "…" in text and "size text 8.2 MB" in text and "8202494" not in text
+    assert "\n" not in text and "…" in text and "size 8.2 MB" in text and "8202494" not in text
 
 
 def test_a_phrase_may_bind_a_parameter_named_text() -> None:
@@ -155,7 +159,8 @@ def test_a_question_asks_for_what_the_thing_is_known_by() -> None:
 @pytest.mark.parametrize("key, money", [("cash", True), ("net_worth", True), ("estimated_total", True),
                                         ("max_discount", True), ("seller_proceeds", True), ("amount", True),
                                         ("task_count", False), ("account_balance", True), ("discount_count", False), ("credit_score", False),
-                                        ("speed_limit_mph", False), ("total", False), ("points", False)])
+                                        ("speed_limit_mph", False), ("total", False), ("points", False),
+                                        ("total_lines", False), ("total_charged", True)])
 def test_money_is_told_by_the_parts_of_a_name(key, money) -> None:
     from prove.synth.values import is_money
 

@@ -116,7 +116,7 @@ class Phrasing:
             if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key \
                     and not any(r.get(column) == cell for r in twins):
                 owner = self._label_anywhere(cell)  # the dish's restaurant, the place's city
-                if owner and owner.lower() != label.lower():  # an email's thread says its subject again
+                if owner and owner.lower() not in label.lower():  # an email's thread says its subject again
                     return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
                 continue
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40 \

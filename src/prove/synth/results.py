@@ -88,6 +88,8 @@ def field_text(key: str, value: Any) -> str | None:
         subject = key.removeprefix("is_").removeprefix("has_")
         if key.startswith("has_"):
             return f"has {_words(subject)}" if value else f"no {_words(subject)}"
+        if not value and not key.startswith("is_") and not subject.endswith(("ed", "able", "ive")):
+            return None  # "not mark read, not star": a setting that is off says nothing
         return _words(subject) if value else f"not {_words(subject)}"
     if isinstance(value, (int, float)):
         if _is_money(key, value):
@@ -100,6 +102,8 @@ def field_text(key: str, value: Any) -> str | None:
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {_number(value)}{sep}{unit}"
         return f"{_words(key)} {_number(value)}"
+    if isinstance(value, str) and key.endswith("_text") and len(key) > 5:
+        return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB
     if isinstance(value, str):
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
             return None  # an internal ID: a person names the thing, not its key

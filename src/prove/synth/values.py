@@ -155,7 +155,8 @@ def human(value: Any) -> str:
 
 _MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit", "budget", "tip", "deposit", "refund",
                 "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
-                "offer", "savings", "income", "payout", "quota", "won_", "revenue", "pipeline")
+                "offer", "savings", "income", "payout", "quota", "won_", "revenue", "pipeline", "estimated_total",
+                "grand_total", "order_total")
 _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "stars", "score", "quantity", "odometer", "mile",
               "_mi", "charge_limit", "kw", "_mb", "minutes", "days", "months", "weeks", "hours", "years", "mph", "kph",
               "speed", "climate", "_pct", "degrees", "shares")
@@ -163,15 +164,14 @@ _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "stars", "score", "q
 
 # Short words that say dollars only as a whole part of a name ("cash", "net_worth"; not "task").
 _MONEY_PARTS = {"cash", "net", "ask", "bid", "close", "credits", "debits", "expenses", "proceeds", "discount",
-                "pending", "worth", "credit", "debit", "charged", "total"}
+                "pending", "worth", "credit", "debit", "charged"}
 
 
 def is_money(name: str) -> bool:
     """Whether a parameter or result field of this name holds dollars (a price, not a rating or a count)."""
     if any(w in name for w in _NOT_MONEY) or "count" in name.split("_"):  # a discount is money, a count not
         return False
-    return any(w in name for w in _MONEY_WORDS) or bool(set(name.split("_")) & _MONEY_PARTS - {"total"}) \
-        or ("total" in name.split("_") and name != "total")
+    return any(w in name for w in _MONEY_WORDS) or bool(set(name.split("_")) & _MONEY_PARTS)
 
 
 def _nice(x: float) -> float:
