@@ -54,6 +54,7 @@ def test_walks_follow_edges_and_are_deterministic() -> None:
 def test_a_chain_never_holds_a_tool_and_the_one_that_takes_it_back() -> None:
     assert undoes("add_favorite", "remove_favorite") and undoes("unfreeze_card", "freeze_card")
     assert not undoes("add_favorite", "add_tag") and not undoes("remove_favorite", "remove_tag")
+    assert undoes("save_place", "remove_saved_place") and undoes("reopen_issue", "close_issue")
     for server in ("filesystem", "banking", "social_media"):
         g = build_graph(registry.get(server))
         pairs = [(a, b) for a in g.tools for b in g.tools if undoes(a, b)]

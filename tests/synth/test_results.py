@@ -66,8 +66,8 @@ def test_a_record_that_holds_a_list_reads_out_its_first_items() -> None:
     board = {"place_id": "PLC-1", "name": "Union Square", "departures": [
         {"line": "Bus 46", "departs_at": "2026-03-16T09:05:00"}, {"line": "Blue Line", "departs_at": "2026-03-16T09:08:00"},
         {"line": "Bus 47", "departs_at": "2026-03-16T09:15:00"}, {"line": "Bus 46", "departs_at": "2026-03-16T09:35:00"}]}
-    assert describe(board) == ("Union Square; 4 departures: line Bus 46, departs March 16 at 9:05 AM; line Blue Line, "
-                               "departs March 16 at 9:08 AM; line Bus 47, departs March 16 at 9:15 AM; and 1 more.")
+    assert describe(board) == ("Union Square; 4 departures: departs March 16 at 9:05 AM, line Bus 46; departs March 16 "
+                               "at 9:08 AM, line Blue Line; departs March 16 at 9:15 AM, line Bus 47; and 1 more.")
 
 
 def test_a_cited_entity_named_by_its_record_needs_no_raw_id() -> None:

@@ -66,17 +66,18 @@ _INVERSE = (("add", "remove"), ("enable", "disable"), ("freeze", "unfreeze"), ("
             ("follow", "unfollow"), ("block", "unblock"), ("star", "unstar"), ("pin", "unpin"), ("lock", "unlock"),
             ("mute", "unmute"), ("watch", "unwatch"), ("start", "stop"), ("open", "close"), ("join", "leave"),
             ("like", "unlike"), ("subscribe", "unsubscribe"), ("arm", "disarm"), ("save", "unsave"),
-            ("activate", "deactivate"), ("pause", "resume"), ("mark", "unmark"), ("create", "delete"))
+            ("activate", "deactivate"), ("pause", "resume"), ("mark", "unmark"), ("create", "delete"),
+            ("close", "reopen"), ("delete", "restore"), ("save", "remove_saved"))
 
 
 def undoes(a: str, b: str) -> bool:
     """Whether one tool takes back what the other does (`add_favorite` and `remove_favorite`,
     `freeze_card` and `unfreeze_card`), by the verbs of their names."""
-    va, _, rest_a = a.partition("_")
-    vb, _, rest_b = b.partition("_")
-    if rest_a != rest_b:
-        return False
-    return (va, vb) in _INVERSE or (vb, va) in _INVERSE
+    for x, y in _INVERSE:
+        for first, second in ((a, b), (b, a)):
+            if first.startswith(x + "_") and second.startswith(y + "_") and first[len(x) + 1:] == second[len(y) + 1:]:
+                return True
+    return False
 
 
 @dataclass

@@ -32,7 +32,7 @@ LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
           "counterparty_name", "address", "text")
 # Fields worth saying first, when a record has them.
-PRIORITY = ("status", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
+PRIORITY = ("status", "rating", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
             "start", "due_date", "created_at")
 # Unit suffixes of keys: the suffix, the words that follow the value.
 _UNITS = (("_seconds", "seconds"), ("_secs", "seconds"), ("_s", "seconds"), ("_ms", "ms"), ("_minutes", "minutes"),
@@ -102,7 +102,7 @@ def field_text(key: str, value: Any) -> str | None:
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {_number(value)}{sep}{unit}"
         return f"{_words(key)} {_number(value)}"
-    if isinstance(value, str) and key.endswith("_text") and len(key) > 5:
+    if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and len(value.split()) <= 3:
         return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB
     if isinstance(value, str):
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
