@@ -96,3 +96,13 @@ def test_efficiency_never_rewards_and_penalises_only_the_excess(ex: dict[str, An
     s = score_calls(gold, calls_of(ex) + filler, config)
     n = len(gold.calls) + extra
     assert s.components["efficiency"] == (0.0 if n <= gold.budget else -0.5 * (n - gold.budget) / gold.budget)
+
+
+def test_swapping_two_equal_calls_is_no_corruption() -> None:
+    """The same read asked twice, the second after a write, swapped is gold itself: never a variant."""
+    ex = example([("c1", "get", {"item_id": "IT-1"}, [])],
+                 [("c2", "pay", {"item_id": "IT-1", "amount": 5}, ["c1"])],
+                 [("c3", "get", {"item_id": "IT-1"}, ["c1", "c2"])])
+    gold = gold_of(ex)
+    swaps = [v for name, v, _ in corruptions(gold, random.Random(0), 8, RewardConfig().values) if name == "swap_dependent"]
+    assert swaps and not any("c1<->c3" in v or "c3<->c1" in v for v in swaps)

@@ -128,7 +128,9 @@ def corruptions(gold: Gold, rng: random.Random, max_variants: int = 8,
     out.append(("no_calls", "", []))
     for i in _sample(list(range(n)), max_variants, rng):
         out.append(("drop_one", f"drop {steps[i].id}", [c for j, c in enumerate(_copy(calls)) if j != i]))
-    for j, g in _sample(list(gold.edges), max_variants, rng):
+    # Two equal calls (the same read asked twice) swapped are gold itself: no corruption.
+    edges = [(j, g) for j, g in gold.edges if (calls[j].name, calls[j].args) != (calls[g].name, calls[g].args)]
+    for j, g in _sample(edges, max_variants, rng):
         swapped = _copy(calls)
         swapped[j], swapped[g] = swapped[g], swapped[j]
         swapped[j].turn, swapped[g].turn = calls[j].turn, calls[g].turn  # a position keeps its turn
