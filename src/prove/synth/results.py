@@ -46,6 +46,8 @@ _SPANS = (("start", "end"), ("starts_at", "ends_at"), ("started_at", "ended_at")
 _TEXT_KEYS = ("text", "body", "description", "reason", "note", "notes", "comment", "message", "details", "bio",
               "content", "preview", "snippet", "caption", "review_text", "agenda")
 _ID = re.compile(r"^[A-Z][A-Z0-9]*-\d+$")
+_SAID_WHEN_OFF = {"verified", "expired", "available", "active", "open", "enabled", "refundable", "in_stock",
+                  "paid", "confirmed", "online", "locked", "armed", "default", "returnable"}
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")  # an emoji code (:speech_balloon:) has colons: not an option
 _VERBATIM = ("handle", "username", "login", "slug", "email", "path", "code", "tag", "id", "name", "url", "label",
              "ticker", "symbol", "key")
@@ -88,8 +90,8 @@ def field_text(key: str, value: Any) -> str | None:
         subject = key.removeprefix("is_").removeprefix("has_")
         if key.startswith("has_"):
             return f"has {_words(subject)}" if value else f"no {_words(subject)}"
-        if not value and not key.startswith("is_") and not subject.endswith(("ed", "able", "ive")):
-            return None  # "not mark read, not star": a setting that is off says nothing
+        if not value and not key.startswith("is_") and subject not in _SAID_WHEN_OFF:
+            return None  # "not mark read, not deleted": what is off says nothing, unless people ask it
         return _words(subject) if value else f"not {_words(subject)}"
     if isinstance(value, (int, float)):
         if _is_money(key, value):

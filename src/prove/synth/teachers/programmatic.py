@@ -739,8 +739,11 @@ class Planner:
             if fitting:
                 reply = self.rng.choice(fitting)
                 text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
-                if not s.tool.read_only or all(c in text for c in s.cite):  # a read names what later turns use
+                absent = [c for c in sorted(s.cite) if c not in text]
+                if not absent:
                     return text
+                if not s.tool.read_only:  # a later turn quotes it: the user must have seen it
+                    return f"{text} (for reference: {', '.join(absent)})"
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener, args=s.args)
