@@ -297,6 +297,10 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
     body = "; ".join(record_text(r, cite=cite, stress=stress) for r in shown)
+    for c in cite:  # an ID every record carries (their account's) is said once, with the first
+        first = body.find(f" ({c})")
+        if first >= 0:
+            body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
     if total > len(items):
         text = f"{counted(total, key)} in all; {len(shown)} of them: {body}"
     elif len(items) > len(shown):
