@@ -14,6 +14,7 @@ nothing else does. Chains of 2-5 tools are walks on the graph.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -70,6 +71,7 @@ _INVERSE = (("add", "remove"), ("enable", "disable"), ("freeze", "unfreeze"), ("
             ("close", "reopen"), ("delete", "restore"), ("save", "remove_saved"))
 
 
+@functools.lru_cache(maxsize=65536)
 def undoes(a: str, b: str) -> bool:
     """Whether one tool takes back what the other does (`add_favorite` and `remove_favorite`,
     `freeze_card` and `unfreeze_card`), by the verbs of their names."""

@@ -265,8 +265,8 @@ def order_edges(turns: list[dict[str, Any]], server: Server, world: int) -> int:
         calls = turn["calls"]
         for i in range(len(calls) - 1):
             first, second = calls[i], calls[i + 1]
-            if _orders(calls, second, first["id"]) or all(server.tools[c["name"]].read_only for c in (first, second)):
-                continue  # ordered already, or two reads, which cannot disturb each other
+            if _orders(calls, second, first["id"]) or any(server.tools[c["name"]].read_only for c in (first, second)):
+                continue  # ordered already, or a read: it changes no state (what it needs flows to it)
             if baseline is None:
                 baseline = _run(turns, server, world)
             calls[i], calls[i + 1] = second, first
