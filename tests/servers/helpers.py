@@ -49,3 +49,12 @@ def fails(session: Session, tool: str, code: str | tuple[str, ...],
     assert result.error["message"], f"{tool}({args}): an error needs a message"
     assert session.fingerprint() == before, f"failed {tool} changed the state"
     return result.error
+
+
+def replies_for(server: str, tool: str, args: Mapping[str, Any]) -> list[str]:
+    """The reply wordings the teacher may use for a call (an argument left out counts as its
+    default, None included)."""
+    from prove.env import registry
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    return [r.text for r in _fitting_replies(registry.get(server).tools[tool], dict(args))]

@@ -6,11 +6,14 @@ server's own list tools, the way a model would.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any
 
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
+from .helpers import replies_for as shared_replies_for
 
 SERVER = registry.get("budget")
 MONTH = "2026-03"
@@ -332,15 +335,7 @@ def test_categories_and_budget_moves(s):
     assert ok(s, "list_budget_moves", {"category_id": new["category_id"]})["total"] == 1
 
 
-def replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call (an optional argument left out counts as
-    its default)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = SERVER.tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
+replies_for = functools.partial(shared_replies_for, "budget")
 
 
 def test_a_new_limit_reply_says_whether_the_category_became_strict(s):

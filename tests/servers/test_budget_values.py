@@ -21,7 +21,6 @@ def test_a_category_has_the_same_id_in_every_world(world: int) -> None:
 
 @pytest.mark.parametrize("world", range(4))
 def test_every_category_add_expense_can_draw_has_payees_that_fit_it(world: int) -> None:
-    s = Session("budget", world=world)
     tool = SERVER.tools["add_expense"]
     candidates = tool.values["category_id, payee, note, amount"]
     where = next(p.where for p in tool.params if p.name == "category_id")
@@ -40,7 +39,6 @@ def test_add_bill_offers_a_monthly_bill_for_every_category_it_draws() -> None:
     where = next(p.where for p in tool.params if p.name == "category_id")
     candidates = tool.values["name, payee, category_id, frequency, amount"]
     for world in range(4):
-        s = Session("budget", world=world)
         for (category_id,) in SERVER.template(world).db.execute(
                 f"SELECT category_id FROM categories WHERE status = 'active' AND {where}"):
             assert any(c[2] == category_id and c[3] == "monthly" for c in candidates), category_id

@@ -7,11 +7,15 @@ starts at the epoch, Monday 2026-03-16 09:00, in the last two weeks of 2026-Q1.
 
 from __future__ import annotations
 
+import functools
+
+
 import pytest
 
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
+from .helpers import replies_for as shared_replies_for
 
 WORLD = 0
 
@@ -301,15 +305,7 @@ def test_contacts_accounts_and_notes(s):
 SERVER = registry.get("crm")
 
 
-def replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
-    default, None for most (as the mechanism says: defaults counted)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = SERVER.tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
+replies_for = functools.partial(shared_replies_for, "crm")
 
 
 def test_a_task_without_an_owner_is_said_to_be_yours(s):

@@ -8,6 +8,9 @@ Monday 2026-03-16 09:00.
 
 from __future__ import annotations
 
+import functools
+
+
 import ast
 import os
 from pathlib import Path
@@ -18,6 +21,7 @@ import prove.servers.filesystem
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
+from .helpers import replies_for as shared_replies_for
 
 SERVER = registry.get("filesystem")
 PACKAGE = Path(prove.servers.filesystem.__file__).parent
@@ -542,15 +546,7 @@ def test_archives(s):
 
 # ----- what synthesized calls draw, and what the assistant says about them ------------------------------
 
-def replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
-    default, None for most (as the mechanism says: defaults counted)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = SERVER.tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
+replies_for = functools.partial(shared_replies_for, "filesystem")
 
 
 def test_a_link_given_only_a_new_expiry_is_not_said_to_change_access():

@@ -7,11 +7,14 @@ IDs a world happens to hold. The clock starts at the epoch, Monday 2026-03-16 09
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any
 
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
+from .helpers import replies_for as shared_replies_for
 
 WORLD = 0
 
@@ -454,15 +457,7 @@ def test_search_filters(s):
 
 # ----- what the assistant says about a call ------------------------------------------------------------
 
-def replies_for(tool: str, args: dict[str, Any]) -> list[str]:
-    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
-    default, None for most (as the mechanism says: defaults counted)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = registry.get("issue_tracker").tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
+replies_for = functools.partial(shared_replies_for, "issue_tracker")
 
 
 def test_replies_say_unassigned_and_backlog_for_those_calls():

@@ -7,11 +7,14 @@ answer follow requests, which posts break the rules) are read from the database.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any
 
 from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
+from .helpers import replies_for as shared_replies_for
 
 SERVER = registry.get("social_media")
 
@@ -358,15 +361,7 @@ def test_search(s):
 SERVER = registry.get("social_media")
 
 
-def replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call; an optional argument left out counts as its
-    default, None for most (as the mechanism says: defaults counted)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = SERVER.tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: None for p in spec.params if not p.required and "default" not in props[p.name]} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
+replies_for = functools.partial(shared_replies_for, "social_media")
 
 
 def test_the_users_own_account_is_never_drawn_as_someone_else():

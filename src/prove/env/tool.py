@@ -222,16 +222,21 @@ def _check_ask(where: str, ask: Ask, fields: dict[str, Any]) -> None:
     for slot in ask.slots:
         if slot not in fields:
             raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} uses unknown slot {{{slot}}}")
+    _check_binds(f"{where}: asks phrase {ask.text!r}", ask, fields)
+
+
+def _check_binds(what: str, ask: Ask, fields: dict[str, Any]) -> None:
+    """A phrasing's or a reply's bindings name parameters, take values they accept, and no slot."""
     for name, value in ask.binds.items():
         if name not in fields:
-            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} binds unknown parameter {name!r}")
+            raise ToolDefinitionError(f"{what} binds unknown parameter {name!r}")
         if name in ask.slots:
-            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} both slots and binds {name!r}")
+            raise ToolDefinitionError(f"{what} both slots and binds {name!r}")
         try:
             TypeAdapter(fields[name][0]).validate_python(value, strict=True)
         except ValueError as exc:
-            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} binds {name}={value!r}, which the "
-                                      f"parameter does not accept: {exc}") from None
+            raise ToolDefinitionError(f"{what} binds {name}={value!r}, which the parameter does not accept: "
+                                      f"{exc}") from None
 
 
 def _check_values(where: str, values: dict[str, Sequence[Any]], fields: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
@@ -284,14 +289,7 @@ def _check_replies(where: str, replies: Sequence[str | Ask] | str | Ask, fields:
                     raise ToolDefinitionError(f"{where}: reply {reply.text!r} names {slot!r}, which the result lacks")
             elif slot not in fields:
                 raise ToolDefinitionError(f"{where}: reply {reply.text!r} uses unknown slot {{{slot}}}")
-        for name, value in reply.binds.items():
-            if name not in fields:
-                raise ToolDefinitionError(f"{where}: reply {reply.text!r} binds unknown parameter {name!r}")
-            try:
-                TypeAdapter(fields[name][0]).validate_python(value, strict=True)
-            except ValueError as exc:
-                raise ToolDefinitionError(f"{where}: reply {reply.text!r} binds {name}={value!r}, which the "
-                                          f"parameter does not accept: {exc}") from None
+        _check_binds(f"{where}: reply {reply.text!r}", reply, fields)
     return kept
 
 
