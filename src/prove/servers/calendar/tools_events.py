@@ -197,6 +197,14 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
         ("Team retro", "Zoom", "What went well, what didn't, what to change."),
         ("Launch readiness check", "Google Meet", "Goal: agree on the launch date."),
     ],
+    # When: an hour or half an hour of a working day ahead, never an event spanning days.
+    "start, end": [
+        ("2026-03-17T10:00:00", "2026-03-17T11:00:00"), ("2026-03-18T14:00:00", "2026-03-18T15:00:00"),
+        ("2026-03-19T09:30:00", "2026-03-19T10:00:00"), ("2026-03-20T13:00:00", "2026-03-20T14:00:00"),
+        ("2026-03-23T11:00:00", "2026-03-23T11:30:00"), ("2026-03-24T15:30:00", "2026-03-24T16:30:00"),
+        ("2026-03-25T10:30:00", "2026-03-25T11:30:00"), ("2026-03-26T16:00:00", "2026-03-26T16:30:00"),
+        ("2026-03-27T09:00:00", "2026-03-27T10:00:00"), ("2026-03-30T14:30:00", "2026-03-30T15:30:00"),
+    ],
 })
 def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str, end: str,
                  attendees: Attendees | None = None, location: Note | None = None,

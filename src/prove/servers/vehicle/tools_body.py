@@ -307,7 +307,8 @@ def flash_lights(ctx: Ctx) -> Signal:
     Ask("Set the headlights to auto.", mode="auto"),
     Ask("Turn the headlights on.", mode="on"),
     Ask("Switch the headlights off.", mode="off"),
-    "Put the headlights on {mode}.",
+    Ask("Let the car handle the headlights, auto mode please.", mode="auto"),
+    Ask("It's getting dark, put the headlights on.", mode="on"),
 ], reply=[
     Ask("The headlights are off.", mode="off"),
     Ask("Done: I switched the headlights off.", mode="off"),
