@@ -83,6 +83,19 @@ def test_what_a_listing_is_sorted_by_is_said_first() -> None:
     assert describe(accounts, stress=["employees"]) == "1 account: Foxglove: employees 5200, industry Software, type customer, city Oslo."
 
 
+def test_what_the_request_asks_about_is_said_first() -> None:
+    import random
+
+    from prove.synth.wording import Wording
+
+    held = {"positions": [{"ticker": "MS", "name": "Morgan Stanley", "price": 124.1, "quantity": 28, "available": 28,
+                           "market_value": 3474.8, "unrealized_gain": 218.2}]}
+    plain = Wording(random.Random(0)).summary(None, held, opener=False)
+    asked = Wording(random.Random(0)).summary(None, held, opener=False,
+                                              asked="Show my positions in {account_id} with gains and losses.")
+    assert "gain" not in plain and asked.startswith("1 position: Morgan Stanley: unrealized gain $218.20")
+
+
 def test_a_start_with_its_end_reads_as_a_span() -> None:
     slots = {"slots": [{"start": "2026-03-20T16:30:00", "end": "2026-03-20T17:00:00"},
                        {"start": "2026-03-20T23:30:00", "end": "2026-03-21T00:30:00"}]}

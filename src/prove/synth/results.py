@@ -178,8 +178,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
-    keys = [k for k in stress if k in rec] + [k for k in PRIORITY if k in rec and k not in stress] + \
-        [k for k in rec if k not in PRIORITY and k not in stress]
+    asked = {w.rstrip("s") for w in stress}
+    first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
+    keys = first + [k for k in PRIORITY if k in rec and k not in first] + \
+        [k for k in rec if k not in PRIORITY and k not in first]
     for key in keys:
         if len(parts) >= limit:
             break
@@ -253,7 +255,8 @@ def found_count(data: Any) -> int | None:
 
 def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequence[str] = ()) -> str:
     """A compact English account of a result, with the cited IDs guaranteed to appear; `stress`
-    names fields said first (what the request sorted by: the headcount of "largest by headcount")."""
+    names fields said first: what the request sorted by (the headcount of "largest by headcount"),
+    or words of the request a field's name holds ("with gains and losses": `unrealized_gain`)."""
     if isinstance(data, list):
         return _listing("results", data, len(data), cite, limit, stress)
     if not isinstance(data, Mapping):

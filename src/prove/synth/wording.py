@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ..env import Server, Tool
+from ..env.asks import words_in
 from .results import describe
 
 __all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt"]
@@ -51,6 +52,10 @@ FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Th
 FOLLOW_UP_NEXT = ["", "", "Now ", "Next, ", "One more thing: ", "Also, ", "And "]
 THEN = ["Then ", "After that, ", "Once that's done, ", "Then please ", "Next, "]
 ALSO = ["Also, ", "And ", "Plus, ", "Oh, and "]
+# Request words that name no field of a result.
+_NOT_FIELDS = {"show", "tell", "what", "which", "when", "where", "does", "have", "with", "from", "about", "there",
+               "list", "give", "find", "their", "them", "they", "this", "that", "much", "many", "every", "still",
+               "right", "now", "please", "could", "would", "your", "mine", "need", "know", "want", "look", "check"}
 PREFACES = ["Let me check that.", "Let me look that up.", "One moment.", "Let me pull that up.", "Checking now."]
 PREFACES_WRITE = ["I'll take care of that.", "One moment.", "Sure, let me do that.", "On it."]
 RETRY = ["That call failed ({code}); let me correct it and try again.",
@@ -257,10 +262,12 @@ class Wording:
         return text
 
     def summary(self, tool: Tool, data: Any, cite: Sequence[str] = (), opener: bool = True,
-                args: Mapping[str, Any] | None = None) -> str:
+                args: Mapping[str, Any] | None = None, asked: str = "") -> str:
         """A short report of what a read found, naming every ID in `cite`; `opener` starts it with
-        "Here's what I found:" (the first account of a reply). A field the call sorted by is said first."""
+        "Here's what I found:" (the first account of a reply). A field the call sorted by, or one
+        the request's words name (`asked`, the phrasing), is said first."""
         stress = [v for k, v in (args or {}).items() if k in ("sort", "sort_by", "order_by") and isinstance(v, str)]
+        stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS]
         facts = describe(data, cite, stress=stress)
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",

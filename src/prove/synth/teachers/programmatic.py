@@ -743,10 +743,11 @@ class Planner:
                 if not absent:
                     return text
                 if not s.tool.read_only:  # a later turn quotes it: the user must have seen it
-                    return f"{text} (for reference: {', '.join(absent)})"
+                    return f"{text} For reference: {', '.join(absent)}."
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
-        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener, args=s.args)
+        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener, args=s.args,
+                                  asked=s.phrase.text if s.phrase is not None else "")
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
