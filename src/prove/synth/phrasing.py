@@ -23,7 +23,7 @@ from typing import Any
 from ..env import Ask, Server, Tool
 from .entities import EntityIndex
 from .sampler import SamplingContext
-from .results import option_words
+from .results import money, number, option_words
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
@@ -207,10 +207,8 @@ class Phrasing:
             return human([v for v in value if v is not None])
         if value is None:
             return "none"
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and is_money(field):
-            return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
-        if isinstance(value, float) and not value.is_integer():
-            return f"{round(value, 2):g}"
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return money(value) if is_money(field) else number(value)
         if isinstance(value, str):
             return human(option_words(field, value))  # an option's value: in_progress -> in progress
         return human(value)

@@ -25,7 +25,7 @@ from typing import Any
 
 from .values import DAY, clock, day, human, is_money
 
-__all__ = ["describe", "field_text", "found_count"]
+__all__ = ["describe", "field_text", "found_count", "money", "number", "option_words"]
 
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
@@ -59,14 +59,15 @@ def _words(key: str) -> str:
     return key.replace("_", " ")
 
 
-def _number(value: float | int) -> str:
+def number(value: float | int) -> str:
     """12.5, 2770, 40,074 (thousands marked from five digits on, so years stay 2028)."""
     if isinstance(value, float) and not value.is_integer():
         return f"{round(value, 2):,.2f}".rstrip("0").rstrip(".")
     return f"{int(value):,}" if abs(value) >= 10000 else str(int(value))
 
 
-def _money(value: float | int) -> str:
+def money(value: float | int) -> str:
+    """Dollars as people write them: -$1,950.58."""
     return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
 
 
@@ -95,15 +96,15 @@ def field_text(key: str, value: Any) -> str | None:
         return _words(subject) if value else f"not {_words(subject)}"
     if isinstance(value, (int, float)):
         if _is_money(key, value):
-            return f"{_words(key)} {_money(value)}"
+            return f"{_words(key)} {money(value)}"
         if key in _BARE:  # a field named by its unit: km 2.77
-            return f"{_number(value)} {_BARE[key]}"
+            return f"{number(value)} {_BARE[key]}"
         for suffix, unit in _UNITS:
             if key.endswith(suffix) and len(key) > len(suffix) and not key[: -len(suffix)][-1:].isdigit():
                 base = _words(key[: -len(suffix)])
                 sep = "" if unit in ("%", "°F", "°C") else " "
-                return f"{base} {_number(value)}{sep}{unit}"
-        return f"{_words(key)} {_number(value)}"
+                return f"{base} {number(value)}{sep}{unit}"
+        return f"{_words(key)} {number(value)}"
     if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and len(value.split()) <= 3:
         return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB
     if isinstance(value, str):
@@ -124,7 +125,7 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key)} {_words(value)}" if "_" in value else f"{_words(key)} {value}"
         return f"{_words(key)} {human(value)}"
     if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
-        shown = [human(v) if isinstance(v, str) else _number(v) for v in value[:3]]
+        shown = [human(v) if isinstance(v, str) else number(v) for v in value[:3]]
         more = f" and {len(value) - 3} more" if len(value) > 3 else ""
         return f"{_words(key)} {', '.join(shown)}{more}"
     return None
@@ -166,7 +167,7 @@ def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
 
 def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = (), stress: Sequence[str] = ()) -> str:
     """One record: its name first, then a few telling fields; an ID only where it is needed."""
-    label_key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+    label_key = _label_key(rec)
     head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
@@ -214,8 +215,13 @@ def _records(data: Any) -> list[Mapping[str, Any]]:
     return out
 
 
+def _label_key(rec: Mapping[str, Any]) -> str | None:
+    return next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+
+
 def _label_of(rec: Mapping[str, Any]) -> str | None:
-    return next((rec[k] for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+    key = _label_key(rec)
+    return rec[key] if key else None
 
 
 _IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman"}
@@ -260,7 +266,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
     if isinstance(data, list):
         return _listing("results", data, len(data), cite, limit, stress)
     if not isinstance(data, Mapping):
-        return human(data) if isinstance(data, str) else _number(data) if isinstance(data, (int, float)) else ""
+        return human(data) if isinstance(data, str) else number(data) if isinstance(data, (int, float)) else ""
     lists = [(k, v) for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)]
     identity = any(isinstance(v, str) and (k.endswith("_id") or k in LABELS) for k, v in data.items())
     if lists and identity:
@@ -294,7 +300,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
     if not items:
         return ""
     if not isinstance(items[0], Mapping):
-        shown = ", ".join(human(v) if isinstance(v, str) else _number(v) if isinstance(v, (int, float)) else str(v)
+        shown = ", ".join(human(v) if isinstance(v, str) else number(v) if isinstance(v, (int, float)) else str(v)
                           for v in items[:limit])
         more = f" and {len(items) - limit} more" if len(items) > limit else ""
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
@@ -322,9 +328,12 @@ def _shown(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
 def _finish(text: str, cite: Sequence[str], data: Any = None) -> str:
     """The account, ended; a cited entity it does not name (by ID, or by the name of the record
     that holds the ID as its own) is added by ID."""
-    named = {v for rec in _records(data) for k, v in rec.items()
-             if isinstance(v, str) and (k.endswith("_id") or k == "id") and _label_of(rec) and _label_of(rec) in text
-             and k == next((key for key in rec if key.endswith("_id") or key == "id"), None)}
+    named: set[str] = set()
+    for rec in _records(data) if cite else ():
+        label = _label_of(rec)
+        key = next((k for k in rec if k.endswith("_id") or k == "id"), None)
+        if label and key and isinstance(rec[key], str) and label in text:
+            named.add(rec[key])
     absent = [c for c in cite if c not in text and c not in named]
     if absent:
         text += f" (IDs: {', '.join(absent)})"
