@@ -115,7 +115,7 @@ class Phrasing:
         for column, cell in row.items():
             if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key \
                     and not any(r.get(column) == cell for r in twins):
-                owner = self._label_anywhere(cell)  # the dish's restaurant, the place's city
+                owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
                 if owner and owner.lower() not in label.lower():  # an email's thread says its subject again
                     return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
                 continue
@@ -134,7 +134,7 @@ class Phrasing:
                 continue
         return None
 
-    def _label_anywhere(self, entity_id: str) -> str | None:
+    def label_anywhere(self, entity_id: str) -> str | None:
         for labels in self.index.labels.values():
             found = labels.get(entity_id)
             if isinstance(found, str) and len(found) <= 40:

@@ -739,10 +739,11 @@ class Planner:
             if fitting:
                 reply = self.rng.choice(fitting)
                 text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
-                absent = [c for c in sorted(s.cite) if c not in text]
+                # A later turn that quotes an ID must have seen it; one with a name is said by its name.
+                absent = [c for c in sorted(s.cite) if c not in text and self.say.label_anywhere(c) is None]
                 if not absent:
                     return text
-                if not s.tool.read_only:  # a later turn quotes it: the user must have seen it
+                if not s.tool.read_only:
                     return f"{text} For reference: {', '.join(absent)}."
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
