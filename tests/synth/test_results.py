@@ -105,9 +105,9 @@ def test_a_start_with_its_end_reads_as_a_span() -> None:
 
 
 def test_a_listing_counts_what_it_found_consistently() -> None:
-    orders = [{"order_id": f"ORD-{i}", "status": "filled"} for i in range(20)]
+    orders = [{"order_id": f"ORD-{i}", "status": ("filled", "open")[i % 2]} for i in range(20)]
     page = describe({"orders": orders, "total": 68})
-    assert page.startswith("68 orders in all; 5 of them: ORD-0: filled;") and "more" not in page
+    assert page.startswith("68 orders in all; 5 of them: ORD-0: filled; ORD-1: open;") and "more" not in page
     whole = describe({"orders": orders, "total": 20})
     assert whole.startswith("20 orders: ORD-0: filled;") and whole.endswith("; and 15 more.")
     assert describe({"orders": orders[:5]}, cite=["ORD-19"]).endswith("(IDs: ORD-19).")
@@ -189,3 +189,23 @@ def test_a_range_never_starts_and_ends_on_one_day() -> None:
     args = {"start_date": "2026-03-02", "end_date": "2026-01-30"}
     _order_pairs(args)
     assert args == {"start_date": "2026-01-30", "end_date": "2026-03-02"}
+
+
+def test_a_listing_leaves_out_what_every_item_shares_and_says_few_fields() -> None:
+    contacts = {"contacts": [
+        {"contact_id": "CON-1", "name": "Abigail James", "title": "Chief Data Officer", "email": "a@c.com",
+         "phone": "+1-370", "account_name": "Crescent Media", "do_not_contact": False},
+        {"contact_id": "CON-2", "name": "Benjamin Ortiz", "title": "VP of Engineering", "email": "b@c.com",
+         "phone": "+1-321", "account_name": "Crescent Media", "do_not_contact": False}]}
+    text = describe(contacts)
+    assert text == ("2 contacts: Abigail James: title Chief Data Officer, email a@c.com; "
+                    "Benjamin Ortiz: title VP of Engineering, email b@c.com.")
+    # A single record is not a listing of shared values: its fields are all its own.
+    assert "Crescent Media" in describe({"contacts": contacts["contacts"][:1]})
+
+
+def test_a_listing_says_no_path_that_only_repeats_the_name_unless_a_later_turn_uses_it() -> None:
+    entries = {"entries": [{"path": "/Docs/a.pdf", "name": "a.pdf", "size_text": "1 KB"},
+                           {"path": "/Docs/b.pdf", "name": "b.pdf", "size_text": "2 KB"}]}
+    assert describe(entries) == "2 entries: a.pdf: size 1 KB; b.pdf: size 2 KB."
+    assert "/Docs/b.pdf" in describe(entries, cite=["/Docs/b.pdf"])

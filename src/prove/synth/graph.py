@@ -68,7 +68,8 @@ _INVERSE = (("add", "remove"), ("enable", "disable"), ("freeze", "unfreeze"), ("
             ("mute", "unmute"), ("watch", "unwatch"), ("start", "stop"), ("open", "close"), ("join", "leave"),
             ("like", "unlike"), ("subscribe", "unsubscribe"), ("arm", "disarm"), ("save", "unsave"),
             ("activate", "deactivate"), ("pause", "resume"), ("mark", "unmark"), ("create", "delete"),
-            ("close", "reopen"), ("delete", "restore"), ("save", "remove_saved"))
+            ("close", "reopen"), ("delete", "restore"), ("save", "remove_saved"), ("apply", "remove"),
+            ("set", "clear"), ("start", "end"))
 
 
 @functools.lru_cache(maxsize=65536)

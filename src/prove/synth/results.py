@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -30,7 +30,7 @@ __all__ = ["describe", "field_text", "found_count", "money", "number", "option_w
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
-          "counterparty_name", "address", "text")
+          "counterparty_name", "payee", "service_center", "address", "text")
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "rating", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
             "start", "due_date", "created_at")
@@ -165,8 +165,13 @@ def _span(rec: Mapping[str, Any]) -> tuple[str, str, str] | None:
     return None
 
 
-def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = (), stress: Sequence[str] = ()) -> str:
-    """One record: its name first, then a few telling fields; an ID only where it is needed."""
+def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = (), stress: Sequence[str] = (),
+                skip: Collection[str] = (), quiet: bool = False) -> str:
+    """One record: its name first, then a few telling fields; an ID only where it is needed.
+
+    `skip` names fields not to say (what every item of a listing shares); `quiet` leaves out what
+    is off ("not deleted") and a path that only repeats the name, unless the request asked for it.
+    """
     label_key = _label_key(rec)
     head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
@@ -181,6 +186,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     used = {label_key} | ({span[0], span[1]} if span else set())
     asked = {w.rstrip("s") for w in stress}
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
+    used |= {k for k in skip if k not in first}
+    if quiet:
+        used |= {k for k, v in rec.items() if k not in first and (v is False or (
+            k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
     keys = first + [k for k in PRIORITY if k in rec and k not in first] + \
         [k for k in rec if k not in PRIORITY and k not in first]
     for key in keys:
@@ -305,7 +314,11 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         more = f" and {len(items) - limit} more" if len(items) > limit else ""
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
-    body = "; ".join(record_text(r, cite=cite, stress=stress) for r in shown)
+    # What every item shares ("account Crescent Media", "kind file") is what the request said: left out.
+    shared = {k for k, v in items[0].items() if all(isinstance(r, Mapping) and r.get(k, object()) == v for r in items[1:])} \
+        if len(items) > 1 else set()
+    each = 4 if len(shown) == 1 else 2 + min(len(stress), 2)  # a few fields an item; the asked ones first
+    body = "; ".join(record_text(r, limit=each, cite=cite, stress=stress, skip=shared, quiet=True) for r in shown)
     for c in cite:  # an ID every record carries (their account's) is said once, with the first
         first = body.find(f" ({c})")
         if first >= 0:

@@ -38,7 +38,7 @@ from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TO
 from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, found_nothing, iter_records
-from ..graph import EXPLICIT
+from ..graph import EXPLICIT, undoes
 from ..phrasing import QUERY_PARAMS, Phrasing
 from ..values import ValueMaker, example_of, render_value
 from ..wording import Wording
@@ -240,21 +240,38 @@ class Planner:
         turns = self._turns(steps)
         return self._write(steps, turns)
 
-    def _with_needs(self, chain: list[str]) -> list[str]:
-        """The chain with each tool's set-up tools (`needs`) placed before it, once."""
-        out: list[str] = []
+    def _with_needs(self, chain: list[str]) -> list[tuple[str, str | None]]:
+        """The chain with each tool's set-up tools (`needs`) placed before it, once: each entry a
+        tool and, for a set-up, the tool it is there for."""
+        out: list[tuple[str, str | None]] = []
         for name in chain:
             for need in self.server.tools[name].needs:
-                if need not in out and need in self.conv.shown:
-                    out.append(need)
-            if name not in out or self.server.tools[name].read_only:
-                out.append(name)
+                if all(n != need for n, _ in out) and need in self.conv.shown:
+                    out.append((need, name))
+            if all(n != name for n, _ in out) or self.server.tools[name].read_only:
+                out.append((name, None))
         return out
 
-    def _steps(self, chain: list[str], sess: Session) -> list[Step]:
+    def _steps(self, chain: list[tuple[str, str | None]], sess: Session) -> list[Step]:
+        """Plan the chain on the fork. A set-up runs only where the world calls for it: where the
+        tool it is for works already (the trunk is open), it is left out; where the set-up is the
+        very thing the tool takes back (open the trunk, then close it), neither is planned."""
         steps: list[Step] = []
+        drop: set[int] = set()
         last = len(chain) - 1
-        for pos, name in enumerate(chain):
+        for pos, (name, owner) in enumerate(chain):
+            if pos in drop:
+                continue
+            if owner is not None:
+                group = [j for j in range(pos, len(chain)) if chain[j][1] == owner]
+                at = next((j for j in range(group[-1] + 1, len(chain)) if chain[j] == (owner, None)), None)
+                if at is not None:
+                    if self._ready(self.server.tools[owner], steps, sess):
+                        drop.update(group)
+                        continue
+                    if any(undoes(chain[j][0], owner) for j in group):
+                        drop.update(group + [at])
+                        continue
             tool = self.server.tools[name]
             # A give-up is one failed call: only where enough calls keep the failing share under 30%.
             infeasible = (pos == last and len(steps) >= 3 and not self.ungrounded
@@ -263,6 +280,18 @@ class Planner:
             if planned:
                 steps.extend(planned)
         return steps
+
+    def _ready(self, tool: Tool, steps: list[Step], sess: Session) -> bool:
+        """Whether the tool can be planned as things stand, tried on a copy (and the draws undone)."""
+        draws, words, advance = self.rng.getstate(), self.words.rng.getstate(), self.advance
+        try:
+            with sess.fork() as probe:
+                planned = self._step(tool, steps, probe, False)
+        finally:
+            self.rng.setstate(draws)
+            self.words.rng.setstate(words)
+            self.advance = advance
+        return bool(planned) and planned[-1].result.ok
 
     def _step(self, tool: Tool, steps: list[Step], sess: Session, want_infeasible: bool) -> list[Step]:
         """Plan one tool: try candidates on the fork, return its discovery steps and itself.
