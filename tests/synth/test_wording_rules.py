@@ -154,3 +154,96 @@ def test_a_search_says_the_head_of_a_long_name_never_a_stray_word(label, words) 
     from prove.synth.teachers.programmatic import _head_words
 
     assert _head_words(label) == words
+
+
+def _say(server_name: str) -> tuple[Phrasing, EntityIndex]:
+    server = registry.get(server_name)
+    index = EntityIndex(server, 0)
+    return Phrasing(server, Sampler(server, 0, [0]).context(0), index, Wording(random.Random(0))), index
+
+
+def test_a_kind_says_its_name_the_way_its_naming_asks() -> None:
+    """Businesses and places by their name alone, things with "the", codes bare, a drive item by
+    its own noun; a name with its own article takes no other."""
+    say, index = _say("food_delivery")
+    restaurants = index.labels["restaurant"]
+    the = next(r for r, label in restaurants.items() if label.startswith("The "))
+    assert say.entity("restaurant", the) == restaurants[the]
+    dish = next(d for d in index.labels["menu_item"] if say.label("menu_item", d))  # a dish only one place has
+    assert say.entity("menu_item", dish) == f"the {index.labels['menu_item'][dish]}"
+    tool = registry.get("food_delivery").tools["get_restaurant"]
+    assert "the restaurant" not in say.request(tool, Ask("Tell me about the restaurant {restaurant_id}."),
+                                               {"restaurant_id": the}, {})
+    travel, _ = _say("travel_booking")
+    assert travel.entity("airport", "BOS") == "BOS"
+    drive, index = _say("filesystem")
+    folder = next(p for p, row in index.rows["item"].items() if row.get("kind") == "folder")
+    assert drive.entity("item", folder).endswith(" folder") and " item" not in drive.entity("item", folder)
+
+
+def test_a_kind_with_an_unknown_naming_fails_at_declaration() -> None:
+    from prove.env import EntityKind, ToolDefinitionError
+
+    with pytest.raises(ToolDefinitionError, match="naming"):
+        EntityKind("shop", table="shops", key="shop_id", naming="bare")
+
+
+@pytest.mark.parametrize("text, fits", [("Forget my {restaurant_id} order.", False),
+                                        ("My new home is {place_id}.", False),
+                                        ("Freeze {card_id}.", True),
+                                        ("Move {item_id} to the trash, please.", True),
+                                        ("Rate {place_id} 5 stars.", True),
+                                        ("Change {review_id} rating to 1 star.", False)])
+def test_a_vague_entity_goes_only_where_a_vague_phrase_reads(text, fits) -> None:
+    """"one of the restaurants" reads in "Freeze {x}." but not in "my {x} order"."""
+    from prove.synth.teachers.programmatic import _vague_fits
+
+    slot = re.search(r"\{(\w+)\}", text).group(1)
+    assert _vague_fits(text, slot) is fits
+
+
+def test_nothing_a_conversation_ended_takes_another_write() -> None:
+    """No email is forwarded after it is trashed, no file tagged after it is deleted (but a file
+    whose tag was removed is still there to share)."""
+    ends = {"trash_message": "message_id", "report_spam": "message_id", "archive_message": "message_id",
+            "delete_draft": "draft_id", "delete_path": "path", "delete_contact": "contact_id"}
+    synth = Synthesizer(SynthConfig(n=80, seed=4, servers=["email", "filesystem"]))
+    ending = 0
+    for i in range(80):
+        c = synth.example(i)
+        if not c.line:
+            continue
+        ex = json.loads(c.line)
+        server = registry.get(ex["servers"][0])
+        ended: set[str] = set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                tool = server.tools[call["name"]]
+                values = {v for p in tool.params if p.entity for v in
+                          (call["arguments"].get(p.name) if isinstance(call["arguments"].get(p.name), list)
+                           else [call["arguments"].get(p.name)]) if isinstance(v, str)}
+                if not tool.read_only:
+                    assert not values & ended, (ex["id"], call)
+                if call["name"] in ends:
+                    ending += 1
+                    ended.add(call["arguments"][ends[call["name"]]])
+    assert ending > 3
+
+
+def test_a_set_up_the_tool_takes_back_is_never_planned() -> None:
+    """Nobody opens the trunk to close it, or freezes a card to unfreeze it, in one conversation."""
+    from prove.synth.graph import undoes
+
+    synth = Synthesizer(SynthConfig(n=80, seed=2, servers=["vehicle", "banking", "issue_tracker"]))
+    pairs = {(need, t.name) for name in ("vehicle", "banking", "issue_tracker")
+             for t in registry.get(name).tools.values() for need in t.needs if undoes(need, t.name)}
+    assert pairs
+    for i in range(80):
+        c = synth.example(i)
+        if not c.line:
+            continue
+        ex = json.loads(c.line)
+        names = [call["name"] for turn in ex["turns"] for call in turn["calls"]]
+        for need, owner in pairs:
+            if need in names and owner in names:
+                assert names.index(owner) < names.index(need), (ex["id"], names)

@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from .errors import ToolDefinitionError
+
 
 class Effect(str, enum.Enum):
     """Whether a tool only reads state or may change it."""
@@ -41,6 +43,9 @@ class Sensitive:
     """
 
 
+NAMINGS = ("noun", "alone", "article")
+
+
 @dataclass(frozen=True, slots=True)
 class EntityKind:
     """A kind of entity a server declares once: where it lives and how a person names it.
@@ -59,6 +64,12 @@ class EntityKind:
         noun: what a person calls one, such as 'card' or 'email'; None: the kind's name as words.
         public_id: whether people quote these IDs themselves (order numbers, confirmation
             codes, ticket keys); otherwise a user names the entity by its label or description.
+        naming: how a label is said. "noun" (the default): with the noun, "the Main Checking
+            account"; "alone": a proper name said by itself, as of a business, a place or a code
+            ("Sushi Moore", "Seattle", "BOS"); "article": a thing's name with "the", and no noun
+            ("the Electric Kettle 1.7 L").
+        noun_from: a column whose value is the noun for that row (a drive item is a "file" or a
+            "folder"); None: `noun` for every row.
     """
 
     name: str
@@ -70,6 +81,13 @@ class EntityKind:
     lister: str | None = None
     noun: str | None = None
     public_id: bool = False
+    naming: str = "noun"
+    noun_from: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.naming not in NAMINGS:
+            raise ToolDefinitionError(f"entity kind {self.name!r}: naming must be one of {', '.join(NAMINGS)}, "
+                             f"not {self.naming!r}")
 
     @property
     def words(self) -> str:

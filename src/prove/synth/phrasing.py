@@ -57,6 +57,22 @@ def _title_like(label: str) -> bool:
     return 0 < len(words) <= 4 and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
 
 
+def _named(label: str, naming: str, noun: str) -> str:
+    """A label as a noun phrase by its kind's `naming`: "Sushi Moore", "the Electric Kettle 1.7 L",
+    "the Main Checking account", "the email 'Q2 numbers'". A name that has its own article
+    ("The Salad Lab") takes no other."""
+    own_article = label.split(" ", 1)[0] in ("The", "A", "An")
+    if naming == "alone":
+        return label
+    if naming == "article":
+        return label if own_article else f"the {label}"
+    if _title_like(label):
+        if label.lower().endswith(noun.split()[-1]):
+            return label if own_article else f"the {label}"
+        return f"{label} {noun}" if own_article else f"the {label} {noun}"
+    return f"the {noun} '{label}'"
+
+
 class Phrasing:
     """Renders requests and replies for one conversation (its server, context, index and RNG)."""
 
@@ -84,26 +100,32 @@ class Phrasing:
         ek = self.server.entities.get(kind)
         return ek.words if ek else kind.replace("_", " ")
 
+    def _noun(self, kind: str, value: str) -> str:
+        """The noun for one entity: its row's own (`noun_from`: a file, a folder), else its kind's."""
+        ek = self.server.entities.get(kind)
+        if ek is not None and ek.noun_from:
+            own = self.index.rows.get(kind, {}).get(value, {}).get(ek.noun_from)
+            if isinstance(own, str) and own:
+                return own.replace("_", " ")
+        return self.entity_noun(kind)
+
     def entity(self, kind: str, value: str, label: str | None = None) -> str:
         """An entity as a noun phrase (see the module docstring)."""
         ek = self.server.entities.get(kind)
-        noun = ek.words if ek else kind.replace("_", " ")
+        naming = ek.naming if ek else "noun"
+        noun = self._noun(kind, value)
         if ek is not None and ek.public_id:
-            return f"{noun} {value}"
+            return value if naming == "alone" else f"{noun} {value}"
         label = label or self.label(kind, value)
         if not label:
             shared = self.index.labels.get(kind, {}).get(value)
             extra = self._telling(kind, value, shared) if isinstance(shared, str) and len(shared) <= 60 else None
             if extra is None:
                 return f"{noun} {value}"
-            return f"the {noun} '{shared}' {extra}"
+            return f"{_named(shared, naming, noun)} {extra}"
         if noun in PERSON_NOUNS:
             return label
-        if _title_like(label):
-            if label.lower().endswith(noun.split()[-1]):
-                return f"the {label}"
-            return f"the {label} {noun}"
-        return f"the {noun} '{label}'"
+        return _named(label, naming, noun)
 
     def _telling(self, kind: str, value: str, label: str) -> str | None:
         """What tells an entity apart from others with the same label: its sender, owner or date."""
@@ -176,7 +198,9 @@ class Phrasing:
             text = say(m.group(1))
             param = next((p for p in tool.params if p.name == m.group(1)), None)
             if param is not None and param.entity:
-                before = _drop_noun(before, self.entity_noun(param.entity), text)
+                ek = self.server.entities.get(param.entity)
+                before = _drop_noun(before, self.entity_noun(param.entity), text,
+                                    always=ek is not None and (ek.naming != "noun" or ek.noun_from is not None))
             out.append(before)
             out.append(text)
             pos = m.end()
@@ -218,14 +242,15 @@ _PLACES = ("city", "folder", "channel", "calendar", "project", "list", "room", "
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 
 
-def _drop_noun(before: str, noun: str, rendered: str) -> str:
+def _drop_noun(before: str, noun: str, rendered: str, always: bool = False) -> str:
     """Text before an entity slot without the noun the rendering already says.
 
     "in room {room_id}" with "the Entryway room" reads "in the Entryway room"; "the code {code}"
-    with "promo code FREEDEL" reads "promo code FREEDEL".
+    with "promo code FREEDEL" reads "promo code FREEDEL". With `always` (a kind said by its name:
+    "the place {place_id}" with "Sushi Moore") the noun goes whatever the rendering is.
     """
     last = noun.split()[-1]
-    if not rendered.lower().endswith(last) and last not in rendered.lower().split():
+    if not always and not rendered.lower().endswith(last) and last not in rendered.lower().split():
         return before
     trimmed = re.sub(rf"(?:\b(?:the|my|a|an|your|this|that) )?(?:{re.escape(noun)}|{re.escape(last)}) $", "", before,
                      flags=re.IGNORECASE)

@@ -225,7 +225,12 @@ def _records(data: Any) -> list[Mapping[str, Any]]:
 
 
 def _label_key(rec: Mapping[str, Any]) -> str | None:
-    return next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+    """The field that names a record: one of `LABELS`, else the name of what it refers to
+    (a saved place's `place_name`)."""
+    key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
+    if key is None:
+        key = next((k for k, v in rec.items() if k.endswith("_name") and isinstance(v, str) and v), None)
+    return key
 
 
 def _label_of(rec: Mapping[str, Any]) -> str | None:

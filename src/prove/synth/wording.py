@@ -110,6 +110,8 @@ OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off
 
 
 def _plural(noun: str) -> str:
+    if noun.endswith("person"):
+        return noun[:-6] + "people"
     if noun.endswith(("s", "x", "ch", "sh")):
         return noun + "es"
     if noun.endswith("y") and noun[-2:-1] not in "aeiou":
@@ -261,13 +263,14 @@ class Wording:
             text += f" {hint}"
         return text
 
-    def summary(self, tool: Tool, data: Any, cite: Sequence[str] = (), opener: bool = True,
+    def summary(self, tool: Tool | None, data: Any, cite: Sequence[str] = (), opener: bool = True,
                 args: Mapping[str, Any] | None = None, asked: str = "") -> str:
         """A short report of what a read found, naming every ID in `cite`; `opener` starts it with
         "Here's what I found:" (the first account of a reply). A field the call sorted by, or one
         the request's words name (`asked`, the phrasing), is said first."""
         stress = [v for k, v in (args or {}).items() if k in ("sort", "sort_by", "order_by") and isinstance(v, str)]
-        stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS]
+        listed = {k.split("_")[-1] for k in (tool.produces if tool is not None else ())}  # "find me a store": a store's every field has it
+        stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS and w.rstrip("s") not in listed]
         facts = describe(data, cite, stress=stress)
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",

@@ -63,7 +63,7 @@ FORBIDDEN_CHARS = frozenset('\\:*?"<>|')
 
 ITEM = EntityKind("item", table="nodes", key="path", label="name",
                   description="a file or folder in the drive, named by its path", live="trash_id IS NULL AND path != '/'",
-                  lister="list_folder")
+                  lister="list_folder", noun_from="kind")
 FILE = EntityKind("file", table="nodes", key="path", label="name",
                   description="a file in the drive, named by its path", live="kind = 'file' AND trash_id IS NULL",
                   lister="list_folder")

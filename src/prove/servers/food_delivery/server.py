@@ -37,9 +37,9 @@ from .world import (
 )
 
 RESTAURANT = EntityKind("restaurant", table="restaurants", key="restaurant_id", label="name",
-                        description="a restaurant on the app, with its menu, hours and delivery zones")
+                        description="a restaurant on the app, with its menu, hours and delivery zones", naming="alone")
 MENU_ITEM = EntityKind("menu_item", table="menu_items", key="item_id", label="name",
-                       description="a dish or drink on a restaurant's menu", lister="get_menu", noun="dish")
+                       description="a dish or drink on a restaurant's menu", lister="get_menu", noun="dish", naming="article")
 CART_ITEM = EntityKind("cart_item", table="cart_items", key="cart_item_id", label="name",
                        description="one line of the customer's cart at a restaurant", lister="view_cart")
 ORDER = EntityKind("order", table="orders", key="order_id", label="restaurant_name",

@@ -31,9 +31,9 @@ from .world import CATEGORIES, build_world
 
 # ----- entity kinds and their ID types ---------------------------------------------------------
 
-CITY = EntityKind("city", "cities", "city_id", "name", "a city on the map", lister="list_cities")
+CITY = EntityKind("city", "cities", "city_id", "name", "a city on the map", lister="list_cities", naming="alone")
 PLACE = EntityKind("place", "places", "place_id", "name", "a business, landmark, office or building on the map",
-                   live="status != 'permanently_closed'", lister="search_places")
+                   live="status != 'permanently_closed'", lister="search_places", naming="alone")
 REVIEW = EntityKind("review", "reviews", "review_id", "my_place", "a rating and comment someone left on a place",
                     lister="list_reviews")
 SAVED_LIST = EntityKind("saved_list", "saved_lists", "list_id", "name", "one of the user's lists of saved places",

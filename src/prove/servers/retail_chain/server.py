@@ -21,9 +21,9 @@ from prove.env.values import iso, money
 from .world import build_world
 
 STORE = EntityKind("store", table="stores", key="store_id", label="name",
-                   description="a store of the chain, with its city and opening hours")
+                   description="a store of the chain, with its city and opening hours", naming="alone")
 PRODUCT = EntityKind("product", table="products", key="product_id", label="name",
-                     description="a product the chain sells")
+                     description="a product the chain sells", naming="article")
 CUSTOMER = EntityKind("customer", table="customers", key="customer_id", label="name",
                       description="the signed-in customer")
 LOYALTY_ACCOUNT = EntityKind("loyalty_account", table="loyalty_accounts", key="loyalty_id", label="card_number",

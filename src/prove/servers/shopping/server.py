@@ -25,13 +25,13 @@ from prove.env.values import iso, quote
 from .world import build_world
 
 PRODUCT = EntityKind("product", table="products", key="product_id", label="name",
-                     description="a product in the catalogue", live="status = 'active'")
+                     description="a product in the catalogue", live="status = 'active'", naming="article")
 VARIANT = EntityKind("variant", table="variants", key="variant_id", label="name",
                      description="one size, colour or format of a product, with its own price and stock",
                      live="stock > 0", lister="get_product")
 CATEGORY = EntityKind("category", table="categories", key="category_id", label="name",
                       description="a catalogue category such as Electronics")
-BRAND = EntityKind("brand", table="brands", key="brand_id", label="name", description="a brand")
+BRAND = EntityKind("brand", table="brands", key="brand_id", label="name", description="a brand", naming="alone")
 REVIEW = EntityKind("review", table="reviews", key="review_id", label="title", description="a product review",
                     lister="list_reviews")
 COUPON = EntityKind("coupon", table="coupons", key="code", label="description",

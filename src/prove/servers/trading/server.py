@@ -40,7 +40,7 @@ from .world import (
 ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name",
                      description="a brokerage account of the investor (individual, joint or Roth IRA)")
 SECURITY = EntityKind("security", table="securities", key="ticker", label="name", noun="ticker", public_id=True,
-                      description="a stock or ETF that can be quoted and traded, by ticker symbol")
+                      description="a stock or ETF that can be quoted and traded, by ticker symbol", naming="alone")
 ORDER = EntityKind("order", table="orders", key="order_id", label="ticker", public_id=True,
                    description="an order to buy or sell shares, open or done")
 ACTIVITY = EntityKind("activity", table="activity", key="activity_id", label="description", noun="transaction",

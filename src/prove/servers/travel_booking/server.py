@@ -52,12 +52,12 @@ from .world import (
 # ----- entity kinds and their ID types ---------------------------------------------------------
 
 AIRPORT = EntityKind("airport", "airports", "code", "name", "an airport, by IATA code such as 'BOS'",
-                     lister="list_airports", public_id=True)
+                     lister="list_airports", public_id=True, naming="alone")
 AIRLINE = EntityKind("airline", "airlines", "code", "name", "an airline, by IATA code such as 'LH'",
-                     lister="search_flights")
+                     lister="search_flights", naming="alone")
 FLIGHT = EntityKind("flight", "flights", "flight_id", "flight_number", "one dated direct flight",
                     live="status = 'scheduled' AND departs_at > :now", lister="search_flights")
-HOTEL = EntityKind("hotel", "hotels", "hotel_id", "name", "a hotel", lister="search_hotels")
+HOTEL = EntityKind("hotel", "hotels", "hotel_id", "name", "a hotel", lister="search_hotels", naming="alone")
 ROOM_TYPE = EntityKind("room_type", "room_types", "room_type_id", "name",
                        "a kind of room at a hotel, with its nightly rate", lister="get_hotel", noun="room")
 BOOKING = EntityKind("booking", "bookings", "booking_id", "summary", "a flight booking or a hotel stay of the user",

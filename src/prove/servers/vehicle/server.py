@@ -29,7 +29,7 @@ from .world import SERVICE_SOON_DAYS, SERVICE_SOON_MI, build_world
 VEHICLE = EntityKind("vehicle", table="vehicles", key="vehicle_id", label="nickname",
                      description="the owner's car", lister="get_vehicle_status", noun="car")
 PLACE = EntityKind("place", table="places", key="place_id", label="name",
-                   description="a saved place or point of interest the car can navigate to", lister="search_places")
+                   description="a saved place or point of interest the car can navigate to", lister="search_places", naming="alone")
 TRIP = EntityKind("trip", table="trips", key="trip_id", label="to_name", description="a drive of the car",
                   lister="list_trips")
 CHARGING_SESSION = EntityKind("charging_session", table="charging_sessions", key="session_id", label="location",

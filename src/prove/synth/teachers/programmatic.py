@@ -478,6 +478,12 @@ class Planner:
             # Nobody makes a thing and undoes it in one conversation ("add an address ... remove
             # the new address"): an undoing tool takes what was there before, where there is some.
             flows = [f for f in flows if f[1] in self.index.ids.get(kind, ())]
+        if not tool.read_only and not tool.name.startswith(_RESTORING):
+            # What the conversation has ended (cancelled, deleted, reported) takes no more writes:
+            # nobody cancels a booking and then adds it to a trip, or reports a post and likes it.
+            ended = self._ended(steps, kind)
+            flows = [f for f in flows if f[1] not in ended]
+            pool_ctx = [i for i in pool_ctx if i not in ended]
         rng = self.rng
         graph = self.spec.graph
         linked = [f for f in flows if f[0] < base and graph.label(steps[f[0]].tool.name, tool.name) == EXPLICIT]
@@ -508,6 +514,23 @@ class Planner:
         else:
             chosen_ids = rng.sample(pool_ctx, min(len(pool_ctx), 2 if many and rng.random() < 0.4 else 1))
         return (chosen_ids if many else chosen_ids[0]), Source("user")
+
+    def _ended(self, steps: list[Step], kind: str) -> set[str]:
+        """The entities of a kind that an earlier write of the conversation ended: a tool whose
+        name ends that kind (`cancel_booking`, `complete_task`; not `remove_tag` for a file)."""
+        ek = self.server.entities[kind]
+        words = {kind, ek.words.split()[-1], ek.key.removesuffix("_id"), *(("spam",) if kind == "message" else ())}
+        out: set[str] = set()
+        for s in steps:
+            if not s.result.ok or s.tool.read_only or not s.tool.name.startswith(_ENDING) or "_from_" in s.tool.name:
+                continue  # (taking a thing out of a list, a goal or a trip leaves the thing)
+            if not words & set(s.tool.name.split("_")[1:]):
+                continue
+            for q in s.tool.params:
+                value = s.args.get(q.name)
+                if q.entity == kind and value is not None:
+                    out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+        return out
 
     def _candidates(self, p: Any) -> list[str]:
         """The context's entities of a parameter's kind, narrowed by its `where` condition."""
@@ -908,6 +931,8 @@ class Planner:
                     continue
                 if src is None or src.kind != "user" or not isinstance(s.args.get(p.name), str):
                     continue
+                if not _vague_fits(s.phrase.text, p.name):
+                    continue
                 options.append((i, p))
         if not options:
             return None, None
@@ -1027,8 +1052,28 @@ def _binds(step: Step) -> dict[str, Any]:
 
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
+def _vague_fits(text: str, slot: str) -> bool:
+    """Whether a slot can be said vaguely ("one of the cards", "a card"): not after a possessive
+    or "is" ("my {x} order", "my new home is {x}"), nor before the noun it modifies ("{x} order")."""
+    at = text.find("{" + slot + "}")
+    before = text[:at].split()[-1:] if at >= 0 else []
+    after = text[at + len(slot) + 2:].split()[:1] if at >= 0 else []
+    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "the", "a", "an"):
+        return False
+    return not (after and after[0].isalpha() and after[0].islower() and after[0] not in _JOINS)
+
+
+_JOINS = {"to", "from", "in", "on", "at", "for", "with", "and", "or", "then", "so", "as", "by", "into", "off", "out",
+          "back", "please", "now", "today", "instead", "again", "up", "down", "over", "about", "before", "after",
+          "if", "until", "that", "which", "because", "but", "is", "isn't", "has", "a", "the", "any", "anymore",
+          "too", "yet", "here", "there", "every", "each", "once", "right", "when", "where", "why", "how", "what"}
+
+
 _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscribe", "leave_", "decline_", "unfollow",
             "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_")
+_ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", "discard_", "report_", "trash_",
+           "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_")
+_RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 
 
