@@ -209,3 +209,15 @@ def test_a_listing_says_no_path_that_only_repeats_the_name_unless_a_later_turn_u
                            {"path": "/Docs/b.pdf", "name": "b.pdf", "size_text": "2 KB"}]}
     assert describe(entries) == "2 entries: a.pdf: size 1 KB; b.pdf: size 2 KB."
     assert "/Docs/b.pdf" in describe(entries, cite=["/Docs/b.pdf"])
+
+
+def test_what_every_item_shares_is_left_out_even_when_the_request_names_it() -> None:
+    places = {"places": [{"name": "Home", "saved": True, "category": "home"},
+                         {"name": "Shell", "saved": True, "category": "gas_station"}]}
+    assert describe(places, stress=["saved"]) == "2 places: Home: category home; Shell: category gas station."
+
+
+def test_long_durations_are_said_in_minutes_or_hours() -> None:
+    assert field_text("duration_seconds", 1680) == "duration 28 minutes"
+    assert field_text("duration_s", 26) == "duration 26 seconds"
+    assert field_text("duration_seconds", 9000) == "duration 2.5 hours"

@@ -67,7 +67,7 @@ def _named(label: str, naming: str, noun: str) -> str:
     if naming == "article":
         return label if own_article else f"the {label}"
     if _title_like(label):
-        if label.lower().endswith(noun.split()[-1]):
+        if noun.split()[-1] in label.lower().split():  # "WEB Sprint 19", "Main Checking Account"
             return label if own_article else f"the {label}"
         return f"{label} {noun}" if own_article else f"the {label} {noun}"
     return f"the {noun} '{label}'"
@@ -155,6 +155,16 @@ class Phrasing:
             except ValueError:
                 continue
         return None
+
+    def said_by_id(self, entity_id: str) -> bool:
+        """Whether a user names this entity by its ID: it has no name, or its kind's IDs are public
+        (an order number): a reply must then show the ID before a later turn quotes it."""
+        for kind, labels in self.index.labels.items():
+            if entity_id in labels:
+                ek = self.server.entities.get(kind)
+                if ek is not None and ek.public_id:
+                    return True
+        return self.label_anywhere(entity_id) is None
 
     def label_anywhere(self, entity_id: str) -> str | None:
         for labels in self.index.labels.values():

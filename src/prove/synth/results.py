@@ -99,6 +99,10 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key)} {money(value)}"
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{number(value)} {_BARE[key]}"
+        if key.endswith(("_seconds", "_secs", "_s")) and abs(value) >= 120:  # 1680 seconds -> 28 minutes
+            base = _words(key[: key.rfind("_")])
+            minutes = value / 60
+            return f"{base} {number(round(minutes))} minutes" if minutes < 120 else f"{base} {number(round(minutes / 60, 1))} hours"
         for suffix, unit in _UNITS:
             if key.endswith(suffix) and len(key) > len(suffix) and not key[: -len(suffix)][-1:].isdigit():
                 base = _words(key[: -len(suffix)])
@@ -186,7 +190,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     used = {label_key} | ({span[0], span[1]} if span else set())
     asked = {w.rstrip("s") for w in stress}
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
-    used |= {k for k in skip if k not in first}
+    used |= set(skip)  # what every item shares is what the request said ("my saved places"), even when asked
     if quiet:
         used |= {k for k, v in rec.items() if k not in first and (v is False or (
             k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
@@ -202,6 +206,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
+        if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
+            continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text:
             parts.append(text)
     body = ", ".join(parts)

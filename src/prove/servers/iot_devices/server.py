@@ -29,7 +29,7 @@ ROOM = EntityKind("room", table="rooms", key="room_id", label="name", descriptio
                   lister="list_rooms")
 DEVICE = EntityKind("device", table="devices", key="device_id", label="name",
                     description="a connected device: light, thermostat, lock, camera, sensor, plug, blind or speaker",
-                    live="online = 1", lister="list_devices")
+                    live="online = 1", lister="list_devices", naming="article")
 LOCK_CODE = EntityKind("lock_code", table="lock_codes", key="code_id", label="name",
                        description="a door code of one smart lock, for a person",
                        live="valid_until IS NULL OR valid_until >= :now", lister="list_lock_codes", noun="door code")

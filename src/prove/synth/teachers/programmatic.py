@@ -792,14 +792,15 @@ class Planner:
                 reply = self.rng.choice(fitting)
                 text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
                 # A later turn that quotes an ID must have seen it; one with a name is said by its name.
-                absent = [c for c in sorted(s.cite) if c not in text and self.say.label_anywhere(c) is None]
+                absent = [c for c in sorted(s.cite) if c not in text and self.say.said_by_id(c)]
                 if not absent:
                     return text
                 if not s.tool.read_only:
                     return f"{text} For reference: {', '.join(absent)}."
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
-        return self.words.summary(s.tool, s.result.data, sorted(s.cite), opener=opener, args=s.args,
+        quoted = sorted(c for c in s.cite if self.say.said_by_id(c))  # a name is said by its name
+        return self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
                                   asked=s.phrase.text if s.phrase is not None else "")
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
