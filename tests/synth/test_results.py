@@ -221,3 +221,17 @@ def test_long_durations_are_said_in_minutes_or_hours() -> None:
     assert field_text("duration_seconds", 1680) == "duration 28 minutes"
     assert field_text("duration_s", 26) == "duration 26 seconds"
     assert field_text("duration_seconds", 9000) == "duration 2.5 hours"
+
+
+def test_a_record_says_no_coordinates_no_repeated_bound_and_no_field_twice() -> None:
+    place = {"name": "Copper Parking", "rating": 4.7, "lat": 45.51, "lng": -122.6}
+    assert describe(place) == "Copper Parking: rating 4.7."
+    product = {"name": "Olaplex", "price": 39.99, "max_price": 39.99}
+    assert describe(product) == "Olaplex: price $39.99."
+    store = {"name": "Westside", "open_now": True, "open": True, "city": "Olympia"}
+    assert describe(store) == "Westside: open now, city Olympia."
+
+
+def test_a_cut_quoted_title_closes_its_quote() -> None:
+    offer = {"summary": "clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large'", "status": "pending"}
+    assert describe(offer).startswith("clarkecloset's $60.00 offer on 'Osprey Atmos AG 65…': pending")

@@ -247,3 +247,18 @@ def test_a_set_up_the_tool_takes_back_is_never_planned() -> None:
         for need, owner in pairs:
             if need in names and owner in names:
                 assert names.index(owner) < names.index(need), (ex["id"], names)
+
+
+def test_a_decline_keeps_acronyms_and_a_reply_keeps_a_handle_as_it_is() -> None:
+    words = Wording(random.Random(0))
+    assert "crm" not in words.decline(registry.get("crm"), []).replace("CRM", "")
+    seller = {"username": "ayoung81", "rating": 5, "location": "Denver, CO"}
+    assert words.summary(None, seller, opener=False).startswith("ayoung81")
+
+
+def test_setting_a_thing_and_cancelling_it_undo_each_other() -> None:
+    from prove.synth.graph import undoes
+
+    assert undoes("set_navigation_destination", "cancel_navigation")
+    assert undoes("start_meeting", "end_meeting") and undoes("apply_coupon", "remove_coupon")
+    assert not undoes("set_status", "cancel_order")

@@ -80,6 +80,9 @@ def undoes(a: str, b: str) -> bool:
         for first, second in ((a, b), (b, a)):
             if first.startswith(x + "_") and second.startswith(y + "_") and first[len(x) + 1:] == second[len(y) + 1:]:
                 return True
+    for first, second in ((a, b), (b, a)):  # set_navigation_destination / cancel_navigation
+        if first.startswith("set_") and second.startswith("cancel_") and first[4:].startswith(second[7:] + "_"):
+            return True
     return False
 
 

@@ -67,7 +67,8 @@ def _named(label: str, naming: str, noun: str) -> str:
     if naming == "article":
         return label if own_article else f"the {label}"
     if _title_like(label):
-        if noun.split()[-1] in label.lower().split():  # "WEB Sprint 19", "Main Checking Account"
+        last = noun.split()[-1]
+        if last in label.lower().split() or label.lower().endswith(last):  # "WEB Sprint 19", "Primary Bedroom"
             return label if own_article else f"the {label}"
         return f"{label} {noun}" if own_article else f"the {label} {noun}"
     return f"the {noun} '{label}'"

@@ -50,7 +50,9 @@ _SAID_WHEN_OFF = {"verified", "expired", "available", "active", "open", "enabled
                   "paid", "confirmed", "online", "locked", "armed", "default", "returnable"}
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")  # an emoji code (:speech_balloon:) has colons: not an option
 _VERBATIM = ("handle", "username", "login", "slug", "email", "path", "code", "tag", "id", "name", "url", "label",
-             "ticker", "symbol", "key")
+             "ticker", "symbol", "key", "emoji")
+# Fields nobody reads out: map coordinates.
+_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates"}
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
                     "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
 
@@ -178,6 +180,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     """
     label_key = _label_key(rec)
     head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
+    if head and head.endswith("…") and " '" in head and "'" not in head[head.rfind(" '") + 2:]:
+        head += "'"  # a cut inside a quoted title closes the quote: "offer on 'Osprey Atmos…'"
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
     own = main_id if main_id in cite else None  # the record's own ID, where a later turn uses it
@@ -201,13 +205,17 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             break
         value = rec[key]
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
-                or f"{key}_text" in rec:
+                or f"{key}_text" in rec or key in _UNSAID:
             continue  # said already, says the heading again, or said by its own text form (size_text)
+        if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
+            continue  # "price $39.99, max price $39.99"
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
+        if text and any(text == p or p.startswith(text + " ") for p in parts):
+            continue  # "open now, open"
         if text:
             parts.append(text)
     body = ", ".join(parts)

@@ -9,6 +9,7 @@ graceful refusals) with variety, every choice drawn from the example's RNG.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -253,7 +254,8 @@ class Wording:
         return self.pick(ABSTAIN)
 
     def decline(self, server: Server, examples: Sequence[Tool]) -> str:
-        return self.pick(DECLINE).format(domain=server.title.lower())
+        domain = " ".join(w if w.isupper() else w.lower() for w in server.title.split())  # "sales CRM"
+        return self.pick(DECLINE).format(domain=domain)
 
     def failure(self, error: Mapping[str, Any]) -> str:
         message = str(error.get("message", "the tool returned an error."))
@@ -275,4 +277,7 @@ class Wording:
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",
                               "Nothing came up."])
-        return f"{self.pick(FOUND)} {facts}" if opener else facts[:1].upper() + facts[1:]
+        if opener:
+            return f"{self.pick(FOUND)} {facts}"
+        first = facts.split(" ", 1)[0]
+        return facts if re.search(r"[\d_.@]", first.rstrip(":;,")) else facts[:1].upper() + facts[1:]  # a handle as it is

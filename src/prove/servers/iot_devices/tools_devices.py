@@ -327,14 +327,10 @@ def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
     Ask("Turn on the lights in {room_id}.", on=True),
 ], reply=[
-    Ask("Done: {result.switched} lights in {room_id} are on now; {result.offline} offline lights were left as they "
-        "were.", on=True),
-    Ask("Switched on {result.switched} lights in {room_id} ({result.offline} offline lights could not be reached).",
-        on=True),
-    Ask("Done: {result.switched} lights in {room_id} are off now; {result.offline} offline lights were left as they "
-        "were.", on=False),
-    Ask("Switched off {result.switched} lights in {room_id} ({result.offline} offline lights could not be reached).",
-        on=False),
+    Ask("Done: {result.switched} lights in {room_id} are on now.", on=True),
+    Ask("Switched on {result.switched} lights in {room_id}.", on=True),
+    Ask("Done: {result.switched} lights in {room_id} are off now.", on=False),
+    Ask("Switched off {result.switched} lights in {room_id}.", on=False),
 ])
 def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:
     """Switch every light in a room on or off at once; offline lights are skipped and reported.

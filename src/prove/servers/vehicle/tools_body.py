@@ -282,7 +282,7 @@ def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     """
     not_moving(ctx, vehicle(ctx), "honk remotely")
     log(ctx, "command", f"Horn honked {times} time{'s' if times > 1 else ''}")
-    return Signal(action="honk_horn", done_at=ctx.now_iso(), message=f"Honked {times}x.")
+    return Signal(action="honk_horn", done_at=ctx.now_iso(), message="Honked the horn once." if times == 1 else f"Honked the horn {times} times.")
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -1071,7 +1071,8 @@ _JOINS = {"to", "from", "in", "on", "at", "for", "with", "and", "or", "then", "s
 
 
 _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscribe", "leave_", "decline_", "unfollow",
-            "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_")
+            "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_", "close_", "archive_",
+            "complete_", "void_")
 _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", "discard_", "report_", "trash_",
            "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_")
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
