@@ -384,6 +384,27 @@ def test_freeze_and_unfreeze_a_card(s):
     fails(s, "unfreeze_card", "not_frozen", {"card_id": card})
 
 
+def test_some_worlds_hold_a_card_frozen_days_ago_that_unfreezes():
+    assert not SERVER.tools["unfreeze_card"].needs
+    frozen = {}
+    for world in range(8):
+        with Session("banking", world=world) as w:
+            cards = ok(w, "list_cards", {"status": "frozen"})["cards"]
+            assert len(cards) <= 1
+            if cards:
+                frozen[world] = cards[0]["card_id"]
+    assert 3 <= len(frozen) <= 7
+    for world, card in list(frozen.items())[:2]:
+        with Session("banking", world=world) as w:
+            # no purchase on the card since it was frozen, at least three days ago
+            last = ok(w, "list_transactions", {"card_id": card, "limit": 1})["transactions"]
+            assert not last or last[0]["occurred_at"] <= str(TODAY - timedelta(days=3))
+            fails(w, "set_card_spending_limit", "card_frozen", {"card_id": card, "daily_limit": 500})
+            assert ok(w, "unfreeze_card", {"card_id": card})["status"] == "active"
+            assert ok(w, "list_cards", {"status": "frozen"})["cards"] == []
+            fails(w, "unfreeze_card", "not_frozen", {"card_id": card})
+
+
 def test_report_lost_blocks_the_card_and_issues_a_replacement(s):
     card = active_card(s, "debit")
     ok(s, "freeze_card", {"card_id": card["card_id"]})  # a frozen card can still be reported

@@ -449,7 +449,41 @@ def test_read_only_protection(s):
     fails(s, "set_read_only", "protected_path", {"path": "/Personal Vault", "read_only": True})
 
 
-def test_personal_vault(s):
+def vault_worlds(n: int = 20) -> tuple[list[int], list[int]]:
+    """Worlds 0..n-1 split by the vault's state at the epoch: (locked, unlocked)."""
+    locked, unlocked = [], []
+    for world in range(n):
+        with Session("filesystem", world=world) as w:
+            (locked if ok(w, "get_vault_status")["locked"] else unlocked).append(world)
+    return locked, unlocked
+
+
+def test_some_worlds_start_with_the_vault_unlocked():
+    locked, unlocked = vault_worlds()
+    assert len(unlocked) >= 2 and len(locked) > len(unlocked)
+    inside = "/Personal Vault/Recovery codes.txt"
+    with Session("filesystem", world=unlocked[0]) as w:
+        status = ok(w, "get_vault_status")
+        assert "2026-03-16T09:05:00" <= status["unlocked_until"] <= "2026-03-16T09:20:00"
+        assert status["items"] >= 6
+        assert read(w, inside).startswith("Backup codes")
+        assert ok(w, "search_content", {"query": "Backup codes"})["total"] == 1
+        assert ok(w, "lock_vault")["locked"]
+        fails(w, "read_file", "vault_locked", {"path": inside})
+        fails(w, "lock_vault", "already_locked")
+    with Session("filesystem", world=unlocked[1]) as w:
+        w.advance(20 * 60)
+        assert ok(w, "get_vault_status")["locked"]
+        fails(w, "read_file", "vault_locked", {"path": inside})
+    assert not SERVER.tools["lock_vault"].needs
+
+
+def test_personal_vault():
+    with Session("filesystem", world=vault_worlds(4)[0][0]) as s:
+        check_personal_vault(s)
+
+
+def check_personal_vault(s: Session) -> None:
     inside = "/Personal Vault/Recovery codes.txt"
     fails(s, "read_file", "vault_locked", {"path": inside})
     fails(s, "list_folder", "vault_locked", {"path": "/Personal Vault"})

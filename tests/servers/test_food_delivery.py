@@ -244,6 +244,34 @@ def test_promo_codes(s):
     assert "SPRING15" in [p["code"] for p in ok(s, "list_promotions")["promotions"]]
 
 
+def test_some_worlds_start_with_a_promo_code_on_the_cart():
+    carts = {}
+    for world in range(12):
+        with Session("food_delivery", world=world) as w:
+            (cart,) = ok(w, "list_carts")["carts"]
+            carts[world] = cart
+    with_code = [world for world, cart in carts.items() if cart["promo_code"]]
+    assert 3 <= len(with_code) <= 8
+    where = SERVER.tools["remove_promo_code"].params[0].where
+    for world in (with_code[0], next(x for x in carts if x not in with_code)):
+        with Session("food_delivery", world=world) as w:
+            rid = carts[world]["restaurant_id"]
+            assert w.satisfies("restaurant", rid, where) == (world in with_code)
+            before = ok(w, "view_cart", {"restaurant_id": rid})
+            if world not in with_code:
+                fails(w, "remove_promo_code", "no_promo_applied", {"restaurant_id": rid})
+                continue
+            # applied after the cart was filled last night, and it fits the cart as it stands
+            assert "2026-03-15T22:10:00" < carts[world]["updated_at"] < "2026-03-15T22:20:00"
+            assert before["promo_problem"] is None and before["discount"] > 0
+            after = ok(w, "remove_promo_code", {"restaurant_id": rid})
+            assert after["promo_code"] is None and after["discount"] == 0.0
+            assert after["estimated_total"] > before["estimated_total"]
+            assert not w.satisfies("restaurant", rid, where)
+            fails(w, "remove_promo_code", "no_promo_applied", {"restaurant_id": rid})
+    assert not SERVER.tools["remove_promo_code"].needs
+
+
 def test_promo_minimum(s):
     rest = open_restaurant(s)
     rid = rest["restaurant_id"]

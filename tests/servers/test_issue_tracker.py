@@ -212,6 +212,26 @@ def test_workflow_from_open_to_done_and_reopen(s):
     assert statuses == [("open", "in_progress"), ("in_progress", "in_review"), ("in_review", "done"), ("done", "open")]
 
 
+def test_every_world_has_recently_fixed_bugs_to_reopen():
+    reopen = registry.get("issue_tracker").tools["reopen_issue"]
+    where = reopen.params[0].where
+    assert not reopen.needs
+    for world in range(4):
+        with Session("issue_tracker", world=world) as w:
+            resolved = [i["issue_id"] for status in ("done", "closed")
+                        for i in ok(w, "search_issues", {"status": status, "limit": 100})["issues"]]
+            fitting = [i for i in resolved if w.satisfies("issue", i, where)]
+            assert len(fitting) >= 3, world
+            issue = ok(w, "get_issue", {"issue_id": fitting[0]})
+            assert issue["type"] == "bug" and issue["resolution"] == "fixed"
+            assert issue["resolved_at"] >= "2026-02-14"
+            reopened = ok(w, "reopen_issue", {"issue_id": fitting[0], "comment": "Seen again in production today."})
+            assert reopened["status"] == "open" and reopened["resolution"] is None
+            assert not w.satisfies("issue", fitting[0], where)
+            open_one = ok(w, "search_issues", {"status": "open", "limit": 1})["issues"][0]["issue_id"]
+            assert not w.satisfies("issue", open_one, where)
+
+
 def test_a_blocked_issue_cannot_be_completed_until_its_blocker_is_resolved(s):
     issue = blocked_issue(s)
     iid, blocker = issue["issue_id"], issue["blocked_by"][0]

@@ -277,6 +277,28 @@ def test_favorites_is_the_default_list(s):
     assert ok(s, "remove_saved_place", {"place_id": museum})["place_count"] == favorites["place_count"]
 
 
+def test_places_already_on_a_list_can_be_taken_off(s):
+    tool = registry.get("maps").tools["remove_saved_place"]
+    where = tool.params[0].where
+    assert not tool.needs
+    lists = ok(s, "list_saved_lists")["lists"]
+    on_lists = {(e["place"]["place_id"], x["list_id"]) for x in lists
+                for e in ok(s, "get_saved_list", {"list_id": x["list_id"]})["places"]}
+    assert len(on_lists) >= 12
+    for place_id, _ in on_lists:
+        assert s.satisfies("place", place_id, where)
+    assert not s.satisfies("place", me(s)["work"]["place_id"], where)
+    favorites = next(x for x in lists if x["is_default"])
+    place_id = next(p for p, lst in sorted(on_lists) if lst == favorites["list_id"])
+    removed = ok(s, "remove_saved_place", {"place_id": place_id})
+    assert removed["list_id"] == favorites["list_id"] and removed["place_count"] == favorites["place_count"] - 1
+    if not any(p == place_id for p, lst in on_lists if lst != favorites["list_id"]):
+        assert not s.satisfies("place", place_id, where)
+    fails(s, "remove_saved_place", "not_in_list", {"place_id": place_id})
+    other = next((p, lst) for p, lst in sorted(on_lists) if lst != favorites["list_id"])
+    assert ok(s, "remove_saved_place", {"place_id": other[0], "list_id": other[1]})["list_id"] == other[1]
+
+
 def test_reviews_move_the_rating(s):
     restaurant = next(p for p in places(s, category="restaurant", city_id=home_city(s))
                       if ok(s, "get_place", {"place_id": p["place_id"]})["my_review_id"] is None)

@@ -31,8 +31,12 @@ def home(s: Session) -> str:
 
 
 def clear_cart(s: Session) -> None:
-    for item in ok(s, "view_cart")["items"]:
+    """Empty the cart and take off the coupon the world may have put on it."""
+    cart = ok(s, "view_cart")
+    for item in cart["items"]:
         ok(s, "remove_from_cart", {"variant_id": item["variant_id"]})
+    if cart["coupon_code"]:
+        ok(s, "remove_coupon")
 
 
 def stocked(s: Session, min_price: float = 0.0, max_price: float = 100_000.0, multi: bool | None = None,
@@ -161,6 +165,31 @@ def test_cart_to_order_with_coupon(s):
     fails(s, "cancel_order", "already_cancelled", {"order_id": order["order_id"]})
     ok(s, "update_cart_item", {"variant_id": variant["variant_id"], "quantity": 2})
     assert ok(s, "apply_coupon", {"code": "SPRING20"})["discount"] > 0
+
+
+def test_some_worlds_start_with_a_coupon_on_the_cart():
+    carts = {}
+    for world in range(12):
+        with Session("shopping", world=world) as w:
+            carts[world] = ok(w, "view_cart")
+    with_coupon = [world for world, cart in carts.items() if cart["coupon_code"]]
+    assert 3 <= len(with_coupon) <= 8
+    for world in with_coupon:
+        cart = carts[world]
+        assert cart["discount"] > 0 and not any(x.startswith(("minimum_not_met", "coupon_")) for x in cart["warnings"])
+    with Session("shopping", world=with_coupon[0]) as w:
+        code = ok(w, "view_cart")["coupon_code"]
+        listed = {c["code"]: c for c in ok(w, "list_coupons")["coupons"]}
+        assert listed[code]["applied"] and listed[code]["status"] == "active"
+        cart = ok(w, "remove_coupon")
+        assert cart["coupon_code"] is None and cart["discount"] == 0.0
+        assert cart["amount_due"] == round(carts[with_coupon[0]]["amount_due"] + carts[with_coupon[0]]["discount"]
+                                           + cart["shipping_fee"] - carts[with_coupon[0]]["shipping_fee"], 2)
+        assert code in {c["code"] for c in ok(w, "list_coupons")["coupons"]}
+        fails(w, "remove_coupon", "no_coupon")
+    with Session("shopping", world=next(x for x in carts if x not in with_coupon)) as w:
+        fails(w, "remove_coupon", "no_coupon")
+    assert not SERVER.tools["remove_coupon"].needs
 
 
 def catalogue(s: Session) -> list[dict]:

@@ -216,7 +216,7 @@ def freeze_card(ctx: Ctx, card_id: ActiveCardId) -> Card:
 ], reply=[
     "{card_id} is unfrozen and works again.",
     "Done: you can use {card_id} again.",
-], needs=["freeze_card"])
+])
 def unfreeze_card(ctx: Ctx, card_id: FrozenCardId) -> Card:
     """Lift a freeze so that the card works again.
 

@@ -108,7 +108,7 @@ def unlock_vault(ctx: Ctx, passcode: Passcode) -> VaultStatus:
 ], reply=[
     "Locked your Personal Vault.",
     "Done: the vault is locked; it needs the passcode to open again.",
-], needs=["unlock_vault"])
+])
 def lock_vault(ctx: Ctx) -> VaultStatus:
     """Lock the Personal Vault right away.
 

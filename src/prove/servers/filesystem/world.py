@@ -28,6 +28,7 @@ ROOT = "/"
 VAULT = "/Personal Vault"
 SHARED = "/Shared with me"
 TRASH_DAYS = 30
+VAULT_OPEN_SHARE = 0.3  # worlds whose Personal Vault the user unlocked a few minutes before the epoch
 PLAN = ("Standard 15 GB", 15_000_000_000)
 
 MIME_TYPES = {
@@ -513,6 +514,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
 
     account = {"account_id": account_id, "name": me.name, "email": email, "plan": PLAN[0], "quota_bytes": quota,
                "vault_passcode": fake.digits(6), "vault_unlocked_until": None}
+    if rng.random() < VAULT_OPEN_SHARE:
+        # The user opened the vault a few minutes ago (to look up a document) and it is still open.
+        account["vault_unlocked_until"] = iso(w.now + timedelta(minutes=rng.randint(6, 17)))
     return {
         "account": [account],
         "trash": trash_rows,

@@ -87,6 +87,9 @@ ScheduledOrderId = ORDER.where("scheduled_for IS NOT NULL AND cancelled_at IS NU
 # A restaurant where the customer has a cart with something in it ("what's in my cart at ...?").
 CartRestaurantId = RESTAURANT.where("restaurant_id IN (SELECT c.restaurant_id FROM carts c "
                                     "JOIN cart_items i ON i.cart_id = c.cart_id)")
+# A restaurant where the customer's cart carries a promo code ("take the code off my cart at ...").
+PromoCartRestaurantId = RESTAURANT.where("restaurant_id IN (SELECT c.restaurant_id FROM carts c "
+                                         "JOIN cart_items i ON i.cart_id = c.cart_id WHERE c.promo_code IS NOT NULL)")
 
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]

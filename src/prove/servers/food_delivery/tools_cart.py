@@ -19,6 +19,7 @@ from .server import (
     ItemId,
     PromoCode,
     CartRestaurantId,
+    PromoCartRestaurantId,
     RestaurantId,
     ShortText,
     add_line,
@@ -259,8 +260,8 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
     "The promo code is off your {result.restaurant_name} cart.",
     "Removed the code; your {result.restaurant_name} order now comes to ${result.estimated_total} before the "
     "tip.",
-], needs=["apply_promo_code"])
-def remove_promo_code(ctx: Ctx, restaurant_id: RestaurantId) -> Cart:
+])
+def remove_promo_code(ctx: Ctx, restaurant_id: PromoCartRestaurantId) -> Cart:
     """Remove the promo code from the cart at one restaurant.
 
     Args:

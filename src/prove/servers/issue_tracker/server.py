@@ -87,6 +87,9 @@ OtherUserId = USER.where("is_me = 0")  # someone other than the signed-in user
 WorkProjectId = PROJECT.where(f"project_id IN {_WORK}")
 AdminProjectId = PROJECT.where(f"project_id IN {_ADMIN}")
 WorkIssueId = ISSUE.where(f"project_id IN {_WORK}")
+# A bug fixed in the last 30 days, the kind someone reopens ("it's happening again").
+ResolvedIssueId = ISSUE.where(f"type = 'bug' AND status IN ('done', 'closed') AND resolution = 'fixed' "
+                              f"AND resolved_at >= date(:today, '-30 days') AND project_id IN {_WORK}")
 CommentIssueId = ISSUE.where(f"project_id IN {_COMMENT}")
 MyCommentId = COMMENT.where(f"author_id = {_ME}")
 MyWorklogId = WORKLOG.where(f"user_id = {_ME} AND issue_id IN (SELECT i.issue_id FROM issues i JOIN projects p "

@@ -9,6 +9,7 @@ from prove.env import WRITE, Ask, Ctx, ToolError, Toolset
 from .server import (
     Issue,
     IssueId,
+    ResolvedIssueId,
     Link,
     Resolution,
     Text,
@@ -170,8 +171,8 @@ def close_issue(ctx: Ctx, issue_id: WorkIssueId, resolution: Resolution, duplica
         "Seen again in production today.", "The fix did not cover Safari.", "Regression after the last release.",
         "QA found it again on Android.", "Customer reported it again this morning.", "Still happening on staging.",
     ],
-}, needs=["close_issue"])
-def reopen_issue(ctx: Ctx, issue_id: WorkIssueId, comment: Text | None = None) -> Issue:
+})
+def reopen_issue(ctx: Ctx, issue_id: ResolvedIssueId, comment: Text | None = None) -> Issue:
     """Reopen a done or closed issue: it becomes open again, without a resolution.
 
     An issue whose sprint is completed goes back to the backlog.

@@ -34,6 +34,8 @@ MAX_LIST_PLACES = 100
 # the city they live in (a move is across town: later trips "from home" stay local)
 AddressPlaceId = PLACE.where("category IN ('residential', 'office') AND status != 'permanently_closed' AND city_id = "
                              "(SELECT h.city_id FROM places h JOIN profile u ON h.place_id = u.home_place_id)")
+# a place on one of the user's lists: what there is to take off a list
+SavedPlaceId = PLACE.where("place_id IN (SELECT place_id FROM saved_places)")
 ListName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 
 
@@ -237,8 +239,8 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
 ], reply=[
     "Removed {result.place_name} from {result.list_name}.",
     "Done: {result.place_name} is off {result.list_name}.",
-], needs=["save_place"])
-def remove_saved_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None) -> SaveResult:
+])
+def remove_saved_place(ctx: Ctx, place_id: SavedPlaceId, list_id: ListId | None = None) -> SaveResult:
     """Remove a place from one of the user's lists (default: Favorites).
 
     Args:

@@ -14,7 +14,6 @@ from prove.env.values import money, quote
 
 from .server import (
     EXPRESS_FEE,
-    FREE_SHIPPING_FROM,
     MAX_PER_LINE,
     STANDARD_FEE,
     AddressId,
@@ -30,6 +29,7 @@ from .server import (
     card_expired,
     load_order,
 )
+from .world import FREE_SHIPPING_FROM
 
 tools = Toolset("cart")
 
@@ -406,7 +406,7 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
 ], reply=[
     "The coupon is off your cart; ${result.amount_due} is due now.",
     "Removed the coupon. It stays in your account for later.",
-], needs=["apply_coupon"])
+])
 def remove_coupon(ctx: Ctx) -> Cart:
     """Remove the coupon applied to the cart (it stays in the account for later).
 

@@ -13,7 +13,8 @@ ratings around each product's quality, and the customer's account at the epoch (
   still open. In-flight orders and the open return follow the clock's rules (an order ships 20
   hours after it is placed and arrives on its estimated delivery date; a return is refunded 6
   days after it is requested), so nothing in a fresh world is already overdue;
-- a cart with a few items (in some worlds one of them now out of stock) and a wishlist.
+- a cart with a few items (in some worlds one of them now out of stock), in about 4 worlds in
+  10 with an active coupon the customer already put on it that the items meet, and a wishlist.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from typing import Any
 
 from prove.env import WorldGen
 from prove.env.values import iso, luhn_digit
+
+COUPON_ON_CART_SHARE = 0.4  # worlds whose cart already carries a coupon that applies
+FREE_SHIPPING_FROM = 35.0   # standard shipping is free from this subtotal (after discounts)
 
 CATEGORIES = {
     "Electronics": "Headphones, speakers, wearables and computer accessories.",
@@ -517,7 +521,7 @@ def build_world(w: WorldGen) -> dict[str, Any]:
         added = now - timedelta(days=rng.randint(10, 20))
         rows["cart_items"].append({"variant_id": v["variant_id"], "quantity": 1,
                                    "added_at": iso(added)})
-    rows["cart"].append({"cart_id": "cart", "coupon_code": None})
+    rows["cart"].append({"cart_id": "cart", "coupon_code": _coupon_on_cart(rng, rows, variants, by_id, today)})
     for p in rng.sample(products, rng.randint(4, 7)):
         rows["wishlist"].append({"product_id": p["product_id"],
                                  "added_at": iso(now - timedelta(days=rng.randint(1, 120),
@@ -529,4 +533,25 @@ def build_world(w: WorldGen) -> dict[str, Any]:
     rows["variants"] = [v for p in products for v in variants[p["product_id"]]]
     rows["cart_items"].sort(key=lambda r: r["added_at"])
     return rows
+
+
+def _coupon_on_cart(rng: Any, rows: dict[str, list[dict]], variants: dict[str, list[dict]],
+                    by_id: dict[str, dict], today: date) -> str | None:
+    """In some worlds the customer has already put a coupon on the cart: one that is active
+    (neither used nor expired), whose minimum and category the cart's items meet, and that
+    saves something (free shipping only on a cart that would pay for it)."""
+    if rng.random() >= COUPON_ON_CART_SHARE:
+        return None
+    variant = {v["variant_id"]: (v, p) for p in by_id.values() for v in variants[p["product_id"]]}
+    lines = [(variant[i["variant_id"]][0]["price"] * i["quantity"], variant[i["variant_id"]][1]["category_id"])
+             for i in rows["cart_items"]]
+    subtotal = sum(amount for amount, _ in lines)
+    fitting = []
+    for c in rows["coupons"]:
+        eligible = sum(a for a, cat in lines if cat == c["category_id"]) if c["category_id"] else subtotal
+        saves = c["kind"] != "free_shipping" or subtotal < FREE_SHIPPING_FROM
+        if (c["used_on"] is None and c["expires_on"] >= today.isoformat() and eligible > 0
+                and eligible >= c["min_subtotal"] and saves):
+            fitting.append(c["code"])
+    return rng.choice(fitting) if fitting else None
 
