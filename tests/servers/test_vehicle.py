@@ -123,6 +123,10 @@ def test_worlds_hold_every_morning_state():
     plain = [c for c in cars if c["locked"] and c["engine"] == "off" and not c["charging"] and not c["trunk_open"]
              and not c["valet_mode"]]
     assert 1 <= len(plain) <= 8
+    # each state blocks some tools (no charging with the engine on, no driving unlocked): a minority
+    for state in (lambda c: c["charging"], lambda c: c["engine"] == "running", lambda c: not c["locked"],
+                  lambda c: c["trunk_open"], lambda c: c["valet_mode"]):
+        assert sum(bool(state(c)) for c in cars) < len(cars) / 2
 
 
 def rows(db: Any, sql: str, params: tuple = ()) -> list[dict]:

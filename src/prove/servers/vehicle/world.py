@@ -6,9 +6,10 @@ shops and restaurants around town), and simulates the car's last eight weeks tri
 and errands with electric miles first and then fuel, nightly charging at home (some nights
 forgotten), public charging, refuelling, service visits. The car's state at the epoch (Monday
 2026-03-16 09:00) is where that history ends: parked at home after an early errand, plugged in, in
-Park. Most mornings it is locked, engine off and not charging; on some the owner is still
-unloading (doors unlocked, maybe the trunk open), warming the car up (engine and climate on),
-charging it now rather than waiting for the schedule, or has left valet mode on since a dinner out.
+Park. On some mornings it is simply locked, engine off and not charging; on others the owner is
+still unloading (doors unlocked, maybe the trunk open), warming the car up (engine and climate
+on), charging it now rather than waiting for the schedule, or has left valet mode on since a
+meal out (`MORNING_ODDS`; each blocks some other tools, so each holds in a minority of worlds).
 
 Everything random comes from `w.rng` and `w.fake`, so a seed always gives the same world and
 different seeds give different cars, owners, towns, places and histories.
@@ -117,7 +118,7 @@ TABLES = ("owners", "places", "vehicles", "windows", "seats", "tires", "driver_p
           "charging_sessions", "service_reminders", "service_appointments", "events")
 HISTORY_DAYS = 56
 # How often the car is not simply parked, locked and off at the epoch (see `_Builder._morning`).
-MORNING_ODDS = {"charging": 0.35, "warming_up": 0.45, "valet_left_on": 0.3, "unloading": 0.3, "unlocked": 0.2}
+MORNING_ODDS = {"charging": 0.35, "warming_up": 0.45, "valet_left_on": 0.3, "unloading": 0.25, "unlocked": 0.1}
 
 
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
@@ -454,7 +455,7 @@ class _Builder:
     def _morning(self) -> None:
         """Vary the car's state at the epoch, each with the events that led to it: a charge
         started from the app, a remote start to warm the cabin, doors left unlocked (and the
-        trunk open) while unloading, valet mode left on since a dinner out."""
+        trunk open) while unloading, valet mode left on since a meal out."""
         rng, car = self.rng, self.vehicle
         parked = self.parked_since
         if rng.random() < MORNING_ODDS["charging"]:
@@ -522,11 +523,11 @@ class _Builder:
     def _valet_left_on(self) -> None:
         """Valet mode turned on at the last meal out of the past week, and never turned off."""
         restaurants = {p["place_id"] for p in self.pois.get("restaurant", [])}
-        dinners = [trip for trip in self.trips
+        meals = [trip for trip in self.trips
                    if trip["to_place_id"] in restaurants and trip["started_at"] >= iso(self.now - timedelta(days=7))]
-        if not dinners:
+        if not meals:
             return
-        at = datetime.fromisoformat(dinners[-1]["ended_at"]) + timedelta(minutes=1)
+        at = datetime.fromisoformat(meals[-1]["ended_at"]) + timedelta(minutes=1)
         self.vehicle["valet_mode"] = 1
         self.events.append((at, "valet", "Valet mode turned on"))
 
