@@ -316,6 +316,18 @@ def test_pins(s):
     fails(s, "unpin_message", "not_pinned", {"message_id": m["message_id"]})
 
 
+def test_unpin_takes_the_pins_the_world_holds():
+    """The messages unpinning is offered are pinned ones in channels the user is in, and each unpins."""
+    server = registry.get("team_chat")
+    where = next(p.where for p in server.tools["unpin_message"].params if p.name == "message_id")
+    for seed in range(4):
+        offered = [r[0] for r in server.template(seed).db.execute(f"SELECT message_id FROM messages WHERE {where}")]
+        assert offered, seed
+        with Session("team_chat", world=seed) as session:
+            for message_id in offered:
+                assert ok(session, "unpin_message", {"message_id": message_id})["is_pinned"] is False
+
+
 # ----- people and status --------------------------------------------------------------------------------------
 
 def test_status_set_expire_and_clear(s):
@@ -327,6 +339,21 @@ def test_status_set_expire_and_clear(s):
     fails(s, "clear_status", "no_status")
     ok(s, "set_status", {"text": "Working remotely", "emoji": "house_with_garden"})
     assert ok(s, "clear_status")["status_text"] is None
+
+
+def test_some_worlds_hold_a_status_to_clear():
+    """In some of the first worlds the user is focusing until 11:00, so clearing needs no status set first."""
+    busy = []
+    for seed in range(4):
+        with Session("team_chat", world=seed) as session:
+            if me(session)["status_text"] is None:
+                fails(session, "clear_status", "no_status")
+                continue
+            busy.append(seed)
+            assert me(session)["status_expires_at"] == "2026-03-16T11:00:00"
+            assert ok(session, "clear_status")["status_text"] is None
+    assert 1 <= len(busy) < 4
+    assert registry.get("team_chat").tools["clear_status"].needs == ()
 
 
 def test_other_peoples_statuses_expire(s):

@@ -25,8 +25,13 @@ def place(s: Session, category: str, index: int = 0) -> dict:
 
 
 def ready_to_drive(s: Session) -> None:
-    """Engine on, cable released, in Drive (the doors are locked at the epoch)."""
-    if ok(s, "get_vehicle_status")["engine"] == "off":
+    """Engine on, cable released, doors locked and trunk shut, in Drive."""
+    st = ok(s, "get_vehicle_status")
+    if st["trunk_open"]:
+        ok(s, "close_trunk")
+    if not st["locked"]:
+        ok(s, "lock_doors")
+    if st["engine"] == "off":
         ok(s, "start_engine")
     if ok(s, "get_charge_state")["plugged_in"]:
         ok(s, "release_charge_cable")
@@ -73,10 +78,111 @@ def test_world_is_a_consistent_car_history(seed):
     assert one("SELECT count(*) FROM trips WHERE ended_at > '2026-03-16T09:00:00'") == 0
     assert one("SELECT count(*) FROM charging_sessions WHERE ended_at > '2026-03-16T09:00:00'") == 0
     last = db.execute("SELECT to_place_id FROM trips ORDER BY started_at DESC LIMIT 1").fetchone()[0]
-    car = db.execute("SELECT place_id, engine, gear, locked, plugged_in, charging FROM vehicles").fetchone()
-    assert car[0] == last  # the car is where its last trip ended: at home
-    assert tuple(car[1:]) == ("off", "P", 1, 1, 0)
-    assert 0 <= one("SELECT battery_pct FROM vehicles") <= 100
+    (car,) = rows(db, "SELECT * FROM vehicles")
+    assert car["place_id"] == last  # the car is where its last trip ended: at home
+    assert (car["gear"], car["plugged_in"]) == ("P", 1)
+    assert 0 <= car["battery_pct"] <= 100
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_morning_state_agrees_with_the_event_log(seed):
+    """However this morning ended (charging, warming up, unloading, valet mode left on), the
+    car's state is what its event log and charging sessions say."""
+    db = SERVER.template(seed).db
+    (car,) = rows(db, "SELECT * FROM vehicles")
+
+    def last(kind: str) -> str | None:
+        row = db.execute("SELECT message FROM events WHERE kind = ? ORDER BY occurred_at DESC, event_id DESC LIMIT 1",
+                         (kind,)).fetchone()
+        return row[0] if row else None
+
+    assert last("lock").startswith("Doors locked" if car["locked"] else "Doors unlocked")
+    assert (last("valet") == "Valet mode turned on") is bool(car["valet_mode"])
+    assert not (car["trunk_open"] and car["valet_mode"])  # valet mode keeps the trunk shut
+    running = rows(db, "SELECT * FROM charging_sessions WHERE status = 'charging'")
+    assert len(running) == car["charging"]
+    if running:
+        session = running[0]
+        assert car["parked_since"] < session["started_at"] < "2026-03-16T09:00:00"
+        assert session["end_pct"] == car["battery_pct"] < car["charge_limit"] and session["kwh_added"] > 0
+        assert car["engine"] == "off"
+    if car["engine"] == "running":
+        assert car["climate_on"] and last("command") == "Engine started"
+
+
+def test_worlds_hold_every_morning_state():
+    """Across the first worlds the car is charging, warming up, unlocked with the trunk open and
+    in valet mode at the epoch, and in some it is simply parked, locked and off."""
+    cars = [rows(SERVER.template(seed).db, "SELECT * FROM vehicles")[0] for seed in range(16)]
+    first = cars[:4]  # the worlds `prove synth` uses by default
+    assert any(c["charging"] for c in first)
+    assert any(c["engine"] == "running" for c in first)
+    assert any(not c["locked"] for c in first)
+    assert any(c["trunk_open"] for c in first)
+    assert any(c["valet_mode"] for c in first)
+    plain = [c for c in cars if c["locked"] and c["engine"] == "off" and not c["charging"] and not c["trunk_open"]
+             and not c["valet_mode"]]
+    assert 1 <= len(plain) <= 8
+    # each state blocks some tools (no charging with the engine on, no driving unlocked): a minority
+    for state in (lambda c: c["charging"], lambda c: c["engine"] == "running", lambda c: not c["locked"],
+                  lambda c: c["trunk_open"], lambda c: c["valet_mode"]):
+        assert sum(bool(state(c)) for c in cars) < len(cars) / 2
+
+
+def rows(db: Any, sql: str, params: tuple = ()) -> list[dict]:
+    """A template's rows as dicts (its connection returns plain tuples)."""
+    cur = db.execute(sql, params)
+    return [dict(zip([c[0] for c in cur.description], r, strict=True)) for r in cur.fetchall()]
+
+
+def world_where(condition: str) -> int:
+    """The first world whose car meets an SQL condition at the epoch."""
+    return next(seed for seed in range(16)
+                if SERVER.template(seed).db.execute(f"SELECT 1 FROM vehicles WHERE {condition}").fetchone())
+
+
+def test_unloading_car_is_locked_and_shut_for_the_drive():
+    with Session("vehicle", world=world_where("trunk_open = 1")) as s:
+        st = ok(s, "get_vehicle_status")
+        assert st["trunk_open"] and not st["locked"] and {"Trunk open", "Doors unlocked"} <= set(st["warnings"])
+        assert ok(s, "close_trunk")["trunk_open"] is False
+        assert ok(s, "lock_doors")["locked"] is True
+        ready_to_drive(s)
+        assert ok(s, "get_vehicle_status")["gear"] == "D"
+
+
+def test_warming_up_car_stops_its_engine():
+    with Session("vehicle", world=world_where("engine = 'running'")) as s:
+        st = ok(s, "get_vehicle_status")
+        assert st["climate_on"] and st["cabin_temp"] > st["outside_temp"]
+        fails(s, "start_engine", "engine_running")
+        fails(s, "start_charging", "engine_running")
+        assert ok(s, "stop_engine")["engine"] == "off"
+        assert ok(s, "list_events", {"kind": "command", "limit": 1})["events"][0]["message"] == "Engine stopped"
+
+
+def test_charging_car_charges_on_and_stops():
+    with Session("vehicle", world=world_where("charging = 1")) as s:
+        state = ok(s, "get_charge_state")
+        assert state["charging"] and state["minutes_to_limit"] > 0 and state["session"]["status"] == "charging"
+        s.advance(10 * 60)
+        later = ok(s, "get_charge_state")
+        assert later["battery_pct"] > state["battery_pct"]
+        stopped = ok(s, "stop_charging")
+        assert not stopped["charging"] and stopped["plugged_in"]
+        session = ok(s, "list_charging_sessions", {"limit": 1})["charging_sessions"][0]
+        assert (session["session_id"], session["status"]) == (state["session"]["session_id"], "stopped")
+        assert session["kwh_added"] > state["session"]["kwh_added"]
+
+
+def test_valet_mode_left_on_turns_off_with_the_pin():
+    with Session("vehicle", world=world_where("valet_mode = 1")) as s:
+        assert ok(s, "get_vehicle_status")["valet_mode"]
+        fails(s, "open_trunk", "valet_mode_active")
+        pin = ok(s, "get_valet_pin")["valet_pin"]
+        fails(s, "disable_valet_mode", "wrong_pin", {"pin": "0000" if pin != "0000" else "1111"})
+        assert not ok(s, "disable_valet_mode", {"pin": pin})["valet_mode"]
+        assert ok(s, "open_trunk")["trunk_open"]
 
 
 # ----- status, doors, trunk, windows ------------------------------------------------------------
@@ -99,6 +205,8 @@ def test_lock_unlock_and_the_log(s):
 
 
 def test_trunk_needs_park(s):
+    if ok(s, "get_vehicle_status")["valet_mode"]:  # left on in world 0
+        ok(s, "disable_valet_mode", {"pin": ok(s, "get_valet_pin")["valet_pin"]})
     ok(s, "start_engine")
     ok(s, "shift_gear", {"gear": "N"})
     fails(s, "open_trunk", "not_parked")
@@ -276,6 +384,9 @@ def test_software_update_blocks_starting_until_done(s):
 def test_valet_mode_needs_the_pin_and_locks_the_trunk(s):
     pin = ok(s, "get_valet_pin")["valet_pin"]
     wrong = "0000" if pin != "0000" else "1111"
+    if ok(s, "get_vehicle_status")["valet_mode"]:  # left on in world 0
+        fails(s, "enable_valet_mode", "valet_mode_active", {"pin": pin})
+        ok(s, "disable_valet_mode", {"pin": pin})
     fails(s, "enable_valet_mode", "wrong_pin", {"pin": wrong})
     assert ok(s, "enable_valet_mode", {"pin": pin})["valet_mode"]
     fails(s, "open_trunk", "valet_mode_active")

@@ -338,9 +338,88 @@ def test_the_host_mutes_admits_and_removes_others_never_themselves(s):
     assert host and waiting
     for tool in where:
         assert not s.satisfies("participant", host[0]["participant_id"], where[tool]), tool
+    for tool in ("admit_participant", "remove_participant"):
         assert all(s.satisfies("participant", p["participant_id"], where[tool]) for p in waiting), tool
+    # nobody in the waiting room has a microphone on yet: the host mutes those who are in
+    assert not any(s.satisfies("participant", p["participant_id"], where["mute_participant"]) for p in waiting)
+    admitted = ok(s, "admit_participant", {"participant_id": waiting[0]["participant_id"]})
+    assert s.satisfies("participant", admitted["participant_id"], where["mute_participant"])
     inside = [p for p in everyone if p["status"] == "in_meeting" and p["role"] != "host"]
     assert all(not s.satisfies("participant", p["participant_id"], where["admit_participant"]) for p in inside)
+    # people in a colleague's meeting are not the user's to remove or mute
+    live = colleague_live(s)["meeting_id"]
+    ok(s, "join_meeting", {"meeting_id": live, "passcode": passcode(s, live)})
+    s.advance(120)
+    others = participants(s, live)
+    assert len(others) >= 3
+    for tool in ("remove_participant", "mute_participant"):
+        assert not any(s.satisfies("participant", p["participant_id"], where[tool]) for p in others), tool
+
+
+# ----- where the user is at the epoch ----------------------------------------------------------------
+
+ME = "(SELECT person_id FROM people WHERE is_me = 1)"
+JOINED = (f"SELECT p.meeting_id FROM participants p JOIN meetings m ON m.meeting_id = p.meeting_id "
+          f"WHERE m.status = 'live' AND m.host_id != {ME} AND p.person_id = {ME} AND p.status = 'in_meeting'")
+HOSTING = f"SELECT meeting_id FROM meetings WHERE status = 'live' AND host_id = {ME}"
+
+
+def worlds_with(sql: str, seeds: range = range(4)) -> list[int]:
+    return [seed for seed in seeds if SERVER.template(seed).db.execute(sql).fetchone()]
+
+
+def test_worlds_vary_where_the_user_is_at_the_epoch():
+    """In the first worlds (those `prove synth` uses) the user is in a colleague's live meeting in
+    one, hosting their team sync started early in another, and in neither in others."""
+    joined, hosting = worlds_with(JOINED), worlds_with(HOSTING)
+    assert joined and hosting and not set(joined) & set(hosting)
+    assert set(range(4)) - set(joined) - set(hosting)
+    for seed in hosting:
+        db = SERVER.template(seed).db
+        started, recording, starts = db.execute(
+            f"SELECT started_at, recording_since, starts_at FROM meetings WHERE status = 'live' AND host_id = {ME}"
+        ).fetchone()
+        assert "2026-03-16T08:50:00" <= started < "2026-03-16T09:00:00" == starts and recording == started
+
+
+def test_the_user_leaves_the_colleague_meeting_they_joined():
+    seed = worlds_with(JOINED)[0]
+    (meeting_id,) = SERVER.template(seed).db.execute(JOINED).fetchone()
+    where = next(p.where for p in SERVER.tools["leave_meeting"].params if p.name == "meeting_id")
+    offered = [r[0] for r in SERVER.template(seed).db.execute(f"SELECT meeting_id FROM meetings WHERE {where}")]
+    assert offered == [meeting_id]
+    with Session("video_meeting", world=seed) as s:
+        meeting = ok(s, "get_meeting", {"meeting_id": meeting_id})
+        assert meeting["my_status"] == "in_meeting" and meeting["in_meeting"] >= 3
+        fails(s, "join_meeting", "already_joined", {"meeting_id": meeting_id, "passcode": passcode(s, meeting_id)})
+        assert ok(s, "leave_meeting", {"meeting_id": meeting_id})["status"] == "left"
+        fails(s, "leave_meeting", "not_in_meeting", {"meeting_id": meeting_id})
+
+
+def test_the_host_runs_the_sync_they_started_early():
+    seed = worlds_with(HOSTING)[0]
+    db = SERVER.template(seed).db
+    (sync,) = db.execute(HOSTING).fetchone()
+    for tool, param in (("end_meeting", "meeting_id"), ("stop_recording", "meeting_id")):
+        where = next(p.where for p in SERVER.tools[tool].params if p.name == param)
+        assert [r[0] for r in db.execute(f"SELECT meeting_id FROM meetings WHERE {where}")] == [sync], tool
+    with Session("video_meeting", world=seed) as s:
+        assert ok(s, "get_my_account")["hosting_now"] == sync
+        fails(s, "start_meeting", "already_started", {"meeting_id": sync})
+        fails(s, "start_recording", "already_recording", {"meeting_id": sync})
+        everyone = participants(s, sync)
+        waiting = [p for p in everyone if p["status"] == "waiting"]
+        loud = [p for p in everyone if p["status"] == "in_meeting" and p["role"] == "attendee" and not p["muted"]]
+        assert waiting and loud
+        assert ok(s, "mute_participant", {"participant_id": loud[0]["participant_id"]})["muted"]
+        assert ok(s, "admit_participant", {"participant_id": waiting[0]["participant_id"]})["status"] == "in_meeting"
+        if len(waiting) > 1:
+            assert ok(s, "remove_participant", {"participant_id": waiting[1]["participant_id"]})["status"] == "removed"
+        paused = ok(s, "stop_recording", {"meeting_id": sync})
+        assert not paused["recording_now"] and 120 <= paused["recorded_seconds"] <= 600
+        ended = ok(s, "end_meeting", {"meeting_id": sync})
+        assert ended["recording"]["status"] == "processing"
+        assert ended["recording"]["duration_seconds"] == paused["recorded_seconds"]
 
 
 def test_a_participant_listing_says_where_they_are():

@@ -128,7 +128,7 @@ def set_status(ctx: Ctx, text: StatusText, emoji: Emoji = "speech_balloon",
 ], reply=[
     "Cleared your status.",
     "Done: you have no status now.",
-], needs=["set_status"])
+])
 def clear_status(ctx: Ctx) -> User:
     """Clear the user's status.
 

@@ -31,6 +31,11 @@ ReactedMessageId = MESSAGE.where(
     "is_deleted = 0 AND message_id IN (SELECT message_id FROM reactions WHERE user_id = "
     "(SELECT user_id FROM users WHERE is_me = 1) AND emoji IN (" + ", ".join(f"'{e}'" for e in REACTIONS) + "))")
 
+# A pinned message in a channel the user is in and can still change: what "unpin" names.
+PinnedMessageId = MESSAGE.where(
+    "is_deleted = 0 AND pinned_at IS NOT NULL AND channel_id IN (SELECT channel_id FROM members WHERE user_id = "
+    "(SELECT user_id FROM users WHERE is_me = 1)) AND channel_id IN (SELECT channel_id FROM channels "
+    "WHERE is_archived = 0)")
 
 @tools.tool(effect=WRITE, asks=[
     "React to {message_id} with {emoji}.",
@@ -149,7 +154,7 @@ def pin_message(ctx: Ctx, message_id: ChannelMessageId) -> ChatMessage:
     "Unpinned {message_id}.",
     "Done: it's no longer pinned in #{result.channel_name}.",
 ])
-def unpin_message(ctx: Ctx, message_id: MessageId) -> ChatMessage:
+def unpin_message(ctx: Ctx, message_id: PinnedMessageId) -> ChatMessage:
     """Unpin a message from its channel (anyone in the channel may unpin).
 
     Args:

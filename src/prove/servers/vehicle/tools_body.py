@@ -113,7 +113,7 @@ def get_vehicle_status(ctx: Ctx) -> VehicleStatus:
 # ----- doors and trunk ----------------------------------------------------------------------------
 
 
-@tools.tool(effect=WRITE, needs=["unlock_doors"], asks=[
+@tools.tool(effect=WRITE, asks=[
     "Lock my car.",
     "Did I forget to lock the car? Lock it please.",
     "Can you lock up the car for me?",
@@ -159,7 +159,7 @@ def unlock_doors(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["disable_valet_mode"], asks=[
     "Open the trunk.",
     "Pop the liftgate, I need to load groceries.",
 ], reply=["The trunk is open.", "I've opened the liftgate for you."])
@@ -185,7 +185,7 @@ def open_trunk(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, needs=["open_trunk"], asks=[
+@tools.tool(effect=WRITE, asks=[
     "Close the trunk.",
     "I left the liftgate open, shut it please.",
 ], reply=["The trunk is closed.", "I've shut the liftgate."])
@@ -407,7 +407,7 @@ def enable_valet_mode(ctx: Ctx, pin: ValetPin) -> ValetState:
     return ValetState(valet_mode=True, speed_limit_mph=VALET_SPEED_LIMIT_MPH, changed_at=ctx.now_iso())
 
 
-@tools.tool(effect=WRITE, needs=["enable_valet_mode"], asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn valet mode off, PIN {pin}.",
     "I got the car back from the valet; disable valet mode with {pin}.",
 ], reply=["Valet mode is off.", "Done: I've turned valet mode off."])
@@ -457,7 +457,7 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
     return DriverProfileList(driver_profiles=[_profile(r, active) for r in rows], total=len(rows))
 
 
-@tools.tool(effect=WRITE, asks=[
+@tools.tool(effect=WRITE, needs=["disable_valet_mode"], asks=[
     "Switch to {profile_id}.",
     "Someone else is driving today, load {profile_id}.",
     "Set the car up with {profile_id}.",

@@ -161,7 +161,7 @@ def start_engine(ctx: Ctx) -> VehicleStatus:
     return status(ctx)
 
 
-@tools.tool(effect=WRITE, needs=["start_engine"], asks=[
+@tools.tool(effect=WRITE, asks=[
     "Turn the engine off.",
     "Shut the car down, we're here.",
 ], reply=["The engine is off.", "I've turned the car off."])
@@ -406,7 +406,7 @@ def cancel_navigation(ctx: Ctx) -> Navigation:
 
 
 @tools.tool(effect=WRITE, needs=["set_navigation_destination", "release_charge_cable", "start_engine",
-                                "shift_gear"], asks=[
+                                "lock_doors", "close_trunk", "shift_gear"], asks=[
     "Let's go, start driving to the destination.",
     "Start the trip now.",
 ], reply=["On our way to {result.to_name}: {result.distance_mi} miles.",

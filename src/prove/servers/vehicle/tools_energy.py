@@ -190,7 +190,7 @@ def start_charging(ctx: Ctx) -> ChargeState:
     return _charge_state(ctx)
 
 
-@tools.tool(effect=WRITE, needs=["start_charging"], asks=[
+@tools.tool(effect=WRITE, asks=[
     "Stop charging.",
     "That's enough charge for now, stop it.",
 ], reply=["Charging stopped at {result.battery_pct}%.", "Done: the car stopped charging at {result.battery_pct}%."])

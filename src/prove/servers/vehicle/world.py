@@ -5,8 +5,11 @@ city, the places the car knows (home, work, favourites, chargers, the dealer's s
 shops and restaurants around town), and simulates the car's last eight weeks trip by trip: commutes
 and errands with electric miles first and then fuel, nightly charging at home (some nights
 forgotten), public charging, refuelling, service visits. The car's state at the epoch (Monday
-2026-03-16 09:00) is where that history ends: parked at home after an early errand, plugged in but
-not charging, locked, in Park, engine off.
+2026-03-16 09:00) is where that history ends: parked at home after an early errand, plugged in, in
+Park. On some mornings it is simply locked, engine off and not charging; on others the owner is
+still unloading (doors unlocked, maybe the trunk open), warming the car up (engine and climate
+on), charging it now rather than waiting for the schedule, or has left valet mode on since a
+meal out (`MORNING_ODDS`; each blocks some other tools, so each holds in a minority of worlds).
 
 Everything random comes from `w.rng` and `w.fake`, so a seed always gives the same world and
 different seeds give different cars, owners, towns, places and histories.
@@ -114,6 +117,8 @@ REMINDERS = (  # title, interval miles, interval months
 TABLES = ("owners", "places", "vehicles", "windows", "seats", "tires", "driver_profiles", "trips",
           "charging_sessions", "service_reminders", "service_appointments", "events")
 HISTORY_DAYS = 56
+# How often the car is not simply parked, locked and off at the epoch (see `_Builder._morning`).
+MORNING_ODDS = {"charging": 0.35, "warming_up": 0.45, "valet_left_on": 0.3, "unloading": 0.25, "unlocked": 0.1}
 
 
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
@@ -133,6 +138,7 @@ class _Builder:
         self._history()
         self._cabin()
         self._service()
+        self._morning()
         for at, kind, message in sorted(self.events):
             if at <= self.now:
                 self.t["events"].append({"event_id": self.w.new_id("EVT"), "occurred_at": iso(at), "kind": kind,
@@ -443,6 +449,87 @@ class _Builder:
                 "services": "Tire rotation", "note": "Please also check the low tyre warning",
                 "status": "booked",
                 "created_at": iso((self.now - timedelta(days=rng.randint(1, 6))).replace(hour=rng.randint(9, 20)))})
+
+    # ----- how this morning ended -----------------------------------------------------------------
+
+    def _morning(self) -> None:
+        """Vary the car's state at the epoch, each with the events that led to it: a charge
+        started from the app, a remote start to warm the cabin, doors left unlocked (and the
+        trunk open) while unloading, valet mode left on since a meal out."""
+        rng, car = self.rng, self.vehicle
+        parked = self.parked_since
+        if rng.random() < MORNING_ODDS["charging"]:
+            self._charging_now()
+        if not car["charging"] and rng.random() < MORNING_ODDS["warming_up"]:
+            self._warming_up()
+        if rng.random() < MORNING_ODDS["valet_left_on"]:
+            self._valet_left_on()
+        unloading = rng.random()
+        if unloading < MORNING_ODDS["unloading"] and not car["valet_mode"]:   # valet mode keeps the trunk shut
+            self._drop_walk_away_lock()
+            at = parked + timedelta(minutes=1)
+            self.events.append((at, "lock", "Doors unlocked with the key fob"))
+            self.events.append((at + timedelta(seconds=20), "command", "Trunk opened with the key fob"))
+            car.update(locked=0, trunk_open=1)
+        elif unloading < MORNING_ODDS["unloading"] + MORNING_ODDS["unlocked"]:
+            back = min(self.now - timedelta(minutes=2), parked + timedelta(minutes=rng.randint(8, 40)))
+            self.events.append((max(back, parked + timedelta(minutes=2)), "lock", "Doors unlocked with the key fob"))
+            car.update(locked=0)
+
+    def _charging_now(self) -> None:
+        """The owner started charging from the app a little while ago (unless the battery is near its limit)."""
+        car = self.vehicle
+        kw = min(self.car["onboard"], self.home_charger)
+        plugged = self.parked_since + timedelta(minutes=3)   # when the cable was connected
+        start = max(self.now - timedelta(minutes=self.rng.randint(6, 30)), plugged + timedelta(minutes=1))
+        if start > self.now - timedelta(minutes=2):
+            return
+        have = self.battery_kwh
+        added = round((self.now - start).total_seconds() / 3600 * kw * CHARGE_EFFICIENCY, 2)
+        if have + added >= self.car["kwh"] * self.charge_limit / 100 - 0.5:
+            return
+        start_pct = round(have / self.car["kwh"] * 100, 1)
+        self.battery_kwh = have + added
+        car.update(charging=1, battery_pct=round(self.battery_kwh / self.car["kwh"] * 100, 1))
+        self.t["charging_sessions"].append({
+            "session_id": self.w.new_id("CHG"), "place_id": self.home["place_id"], "location": "Home",
+            "started_at": iso(start), "ended_at": None, "start_pct": start_pct, "end_pct": car["battery_pct"],
+            "kwh_added": added, "power_kw": kw, "cost": round(added / CHARGE_EFFICIENCY * HOME_PRICE_KWH, 2),
+            "status": "charging"})
+        self.events.append((start, "charging", f"Charging started at Home ({kw:g} kW)"))
+
+    def _warming_up(self) -> None:
+        """A remote start a few minutes ago: engine running, climate on, the driver's seat heater
+        at the active driver's level, the cabin on its way to the target."""
+        car = self.vehicle
+        me = self.t["driver_profiles"][0]
+        start = self.now - timedelta(minutes=self.rng.randint(3, 9))
+        minutes = (self.now - start).total_seconds() / 60
+        cabin = car["cabin_temp"]
+        moved = min(abs(car["climate_target"] - cabin), 1.5 * minutes)
+        car.update(engine="running", climate_on=1,
+                   cabin_temp=round(cabin + moved if car["climate_target"] > cabin else cabin - moved, 1))
+        if me["seat_heat"]:
+            next(s for s in self.t["seats"] if s["seat"] == "driver")["heat_level"] = me["seat_heat"]
+        self.events.append((start, "command", "Engine started"))
+        self.events.append((start + timedelta(seconds=30), "climate", f"Climate on at {car['climate_target']:g} °F"))
+
+    def _drop_walk_away_lock(self) -> None:
+        """The owner is still at the car: the walk-away lock after this morning's drive did not happen."""
+        last = max(i for i, (at, kind, _) in enumerate(self.events)
+                   if kind == "lock" and at <= self.parked_since + timedelta(minutes=1))
+        self.events.pop(last)
+
+    def _valet_left_on(self) -> None:
+        """Valet mode turned on at the last meal out of the past week, and never turned off."""
+        restaurants = {p["place_id"] for p in self.pois.get("restaurant", [])}
+        meals = [trip for trip in self.trips
+                   if trip["to_place_id"] in restaurants and trip["started_at"] >= iso(self.now - timedelta(days=7))]
+        if not meals:
+            return
+        at = datetime.fromisoformat(meals[-1]["ended_at"]) + timedelta(minutes=1)
+        self.vehicle["valet_mode"] = 1
+        self.events.append((at, "valet", "Valet mode turned on"))
 
 
 def add_months(day: date, months: int) -> date:

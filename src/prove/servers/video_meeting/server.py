@@ -82,9 +82,20 @@ HostedMeetingId = MEETING.where("status = 'scheduled' AND host_id = (SELECT pers
 ParticipantId = PARTICIPANT.id
 # Someone in the waiting room: the one a host admits.
 WaitingParticipantId = PARTICIPANT.where("status = 'waiting'")
-# Another person in the meeting or its waiting room (not the host): the one a host mutes or removes
-# ("background noise from the new participant" is never the user's own microphone).
-GuestParticipantId = PARTICIPANT.where("role = 'attendee' AND status IN ('waiting', 'in_meeting')")
+_HOSTING = "(SELECT meeting_id FROM meetings WHERE status = 'live' AND host_id = (SELECT person_id FROM people WHERE is_me = 1))"
+# A meeting the user is hosting right now: the one they end; and the one whose recording runs.
+LiveHostedMeetingId = MEETING.where(f"meeting_id IN {_HOSTING}")
+RecordingMeetingId = MEETING.where(f"meeting_id IN {_HOSTING} AND recording_since IS NOT NULL")
+# A colleague's live meeting the user is in (or waiting to be let in): the one they leave.
+JoinedMeetingId = MEETING.where(
+    "status = 'live' AND meeting_id IN (SELECT meeting_id FROM participants WHERE role = 'attendee' "
+    "AND status IN ('waiting', 'in_meeting') AND person_id = (SELECT person_id FROM people WHERE is_me = 1))")
+# Another person in the meeting the user is hosting or its waiting room (not the host): the one
+# they remove, or, once in, mute ("background noise from the new participant" is never the
+# user's own microphone).
+HostedGuestId = PARTICIPANT.where(f"role = 'attendee' AND status IN ('waiting', 'in_meeting') "
+                                  f"AND meeting_id IN {_HOSTING}")
+HostedAttendeeId = PARTICIPANT.where(f"role = 'attendee' AND status = 'in_meeting' AND meeting_id IN {_HOSTING}")
 MessageId = CHAT_MESSAGE.id
 RecordingId = RECORDING.id
 Passcode = Annotated[str, Sensitive()]

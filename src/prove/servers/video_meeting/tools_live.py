@@ -15,9 +15,12 @@ from .server import (
     ChatMessage,
     ChatMessageList,
     ChatText,
-    GuestParticipantId,
+    HostedAttendeeId,
+    HostedGuestId,
     HostedMeetingId,
+    JoinedMeetingId,
     Limit,
+    LiveHostedMeetingId,
     Meeting,
     MeetingId,
     Minutes,
@@ -271,8 +274,8 @@ def join_meeting(ctx: Ctx, meeting_id: MeetingId, passcode: Passcode) -> JoinRes
 ], reply=[
     "You've left {meeting_id}.",
     "Done: you're out of {meeting_id}.",
-], needs=["join_meeting"])
-def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
+])
+def leave_meeting(ctx: Ctx, meeting_id: JoinedMeetingId) -> Participant:
     """Leave a meeting someone else hosts (or its waiting room); the meeting goes on.
 
     Args:
@@ -305,8 +308,8 @@ def leave_meeting(ctx: Ctx, meeting_id: MeetingId) -> Participant:
 ], reply=[
     "Ended {meeting_id}; {result.attendees} people attended.",
     "{meeting_id} is over for everyone.",
-], needs=["start_meeting"])
-def end_meeting(ctx: Ctx, meeting_id: MeetingId) -> MeetingEnded:
+])
+def end_meeting(ctx: Ctx, meeting_id: LiveHostedMeetingId) -> MeetingEnded:
     """End a live meeting the user hosts, for everyone.
 
     Everyone leaves; if it was recorded, the cloud recording starts processing (ready 20
@@ -417,7 +420,7 @@ def admit_participant(ctx: Ctx, participant_id: WaitingParticipantId) -> Partici
     "Removed {result.name} from the meeting.",
     "Done: {result.name} is out.",
 ], needs=["start_meeting", "list_participants"])
-def remove_participant(ctx: Ctx, participant_id: GuestParticipantId) -> Participant:
+def remove_participant(ctx: Ctx, participant_id: HostedGuestId) -> Participant:
     """Remove someone from a live meeting the user hosts (or its waiting room); they cannot rejoin.
 
     Args:
@@ -454,7 +457,7 @@ def remove_participant(ctx: Ctx, participant_id: GuestParticipantId) -> Particip
     Ask("Done: {result.name}'s microphone is off.", muted=True),
     Ask("Unmuted {result.name}; the microphone is on.", muted=False),
 ], needs=["start_meeting", "list_participants", "admit_participant"])
-def mute_participant(ctx: Ctx, participant_id: GuestParticipantId, muted: bool = True) -> Participant:
+def mute_participant(ctx: Ctx, participant_id: HostedAttendeeId, muted: bool = True) -> Participant:
     """Mute a participant, or unmute the user themselves.
 
     The host can mute anyone; anyone can mute or unmute themselves; nobody can unmute someone else.

@@ -15,6 +15,7 @@ from .server import (
     MeetingId,
     Recording,
     RecordingId,
+    RecordingMeetingId,
     recording_model,
     require_host,
     require_live,
@@ -229,8 +230,8 @@ def start_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
 ], reply=[
     "Stopped recording '{result.topic}'; {result.recorded_seconds} seconds are recorded so far.",
     "Done: the recording of {meeting_id} is paused.",
-], needs=["start_recording"])
-def stop_recording(ctx: Ctx, meeting_id: MeetingId) -> RecordingState:
+])
+def stop_recording(ctx: Ctx, meeting_id: RecordingMeetingId) -> RecordingState:
     """Stop the cloud recording of a live meeting the user hosts; what was recorded is kept.
 
     Args:

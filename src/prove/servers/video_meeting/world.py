@@ -7,9 +7,11 @@ stand-ups and 1:1s their manager hosts, all-hands, customer calls, vendor demos 
 Meetings before the epoch (Monday 2026-03-16 09:00) have ended (or were cancelled) and carry
 their attendance, chat and, for some the user hosted, cloud recordings with transcripts.
 
-At the epoch a colleague's meeting is already live (the user is invited but has not joined;
-its waiting room is on), the user's weekly team sync is due to start now, and the rest of the
-day and the next two weeks are scheduled.
+At the epoch a colleague's meeting is already live (the user accepted it; its waiting room is
+on), the user's weekly team sync is due to start now, and the rest of the day and the next two
+weeks are scheduled. Where the user is varies by world: in some they joined the colleague's
+meeting when it began, in some they started the team sync a few minutes early (it is recording,
+some people are in, others wait in the waiting room), in the rest they have done neither yet.
 
 This module also holds the rules the tools share with the world (how early a meeting may
 start, how fast recordings grow and get ready) and the phrase banks both use.
@@ -35,6 +37,8 @@ MAX_PARTICIPANTS = 100          # the Pro plan's meeting capacity
 PASSCODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghjkmnpqrstuvwxyz23456789"
 JOIN_URL = "https://vmeet.app/j/{number}"
 
+JOINED_SHARE = 0.35              # worlds where the user is in the colleague's live meeting at the epoch
+HOSTING_SHARE = 0.55             # of the others, worlds where the user has started their team sync early
 HISTORY_START = date(2026, 2, 16)   # a Monday, four weeks before the epoch
 HORIZON_END = date(2026, 3, 27)     # the Friday two weeks after the epoch
 
@@ -214,6 +218,46 @@ class _Builder:
             if m["host_id"] == me["person_id"] and m["topic"] == f"Weekly {self.team_name} sync" \
                     and m["status"] == "scheduled":
                 m["mute_on_entry"] = 0
+        self._this_morning()
+
+    def _this_morning(self) -> None:
+        """Where the user is at the epoch: in some worlds they joined the colleague's live meeting
+        at the start, in some they started their team sync a few minutes early (recording, a few
+        people admitted, others in the waiting room), in the rest they have done neither yet."""
+        rng = self.rng
+        if rng.random() < JOINED_SHARE:
+            live = next(m for m in self.rows["meetings"] if m["status"] == "live")
+            joined = datetime.fromisoformat(live["started_at"]) + timedelta(minutes=rng.randint(0, 4))
+            self.rows["participants"].append({
+                "participant_id": self.w.new_id("PRT"), "meeting_id": live["meeting_id"],
+                "person_id": self.me["person_id"], "role": "attendee", "status": "in_meeting",
+                "muted": live["mute_on_entry"], "joined_at": iso(joined), "left_at": None})
+        elif rng.random() < HOSTING_SHARE:
+            self._sync_started_early()
+
+    def _sync_started_early(self) -> None:
+        """The user started today's team sync a few minutes before 9:00: its automatic recording
+        runs, those who had accepted came in to the waiting room and some were admitted (mute on
+        entry is off, so they are unmuted unless they muted themselves), latecomers are waiting."""
+        rng = self.rng
+        sync = next(m for m in self.rows["meetings"] if m["host_id"] == self.me["person_id"]
+                    and m["status"] == "scheduled" and m["starts_at"] == iso(self.now))
+        started = self.now - timedelta(minutes=rng.randint(2, START_EARLY_MINUTES - 2))
+        sync.update(status="live", started_at=iso(started), recording_since=iso(started) if sync["auto_record"] else None)
+        invited = [i for i in self.rows["invitees"] if i["meeting_id"] == sync["meeting_id"]]
+        accepted = sorted(i["person_id"] for i in invited if i["response"] == "accepted")
+        late = sorted(i["person_id"] for i in invited if i["response"] in ("tentative", "needs_action"))
+        admitted = set(rng.sample(accepted, max(1, len(accepted) - rng.randint(1, 2)))) if len(accepted) > 1 else set()
+        due = started + timedelta(minutes=LATECOMER_MINUTES)
+        arrivals = [(self.me["person_id"], "host", started)] + [(pid, "attendee", started) for pid in accepted]
+        arrivals += [(pid, "attendee", due) for pid in late if due <= self.now]
+        for pid, role, at in arrivals:
+            status = "in_meeting" if role == "host" or pid in admitted else "waiting"
+            self.rows["participants"].append({
+                "participant_id": self.w.new_id("PRT"), "meeting_id": sync["meeting_id"], "person_id": pid,
+                "role": role, "status": status, "muted": int(status == "in_meeting" and role != "host"
+                                                              and rng.random() < 0.3),
+                "joined_at": iso(at), "left_at": None})
 
     def _ad_hoc(self, day: date) -> None:
         """A few one-off meetings: customer calls, vendor demos, reviews, personal-room chats."""
