@@ -272,6 +272,8 @@ class Planner:
                     if any(undoes(chain[j][0], owner) for j in group):
                         drop.update(group + [at])
                         continue
+            if any(undoes(s.tool.name, name) for s in steps):
+                continue  # (one tool's set-up brought in what a later tool takes back: start and end a meeting)
             tool = self.server.tools[name]
             # A give-up is one failed call: only where enough calls keep the failing share under 30%.
             infeasible = (pos == last and len(steps) >= 3 and not self.ungrounded
