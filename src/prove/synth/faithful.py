@@ -31,7 +31,7 @@ from pydantic_core import PydanticUndefined
 from ..env import Server, Tool
 from ..env.asks import bool_words, words_in
 from .entities import EntityIndex
-from .phrasing import renderings
+from .phrasing import excerpt_of, renderings
 
 __all__ = ["Unfaithful", "faithfulness", "leaves", "said"]
 
@@ -123,8 +123,9 @@ def _check_call(call: Mapping[str, Any], tool: Tool, bound: Mapping[str, Any], u
         for item in value if isinstance(value, list) else [value]:
             if p.entity and isinstance(item, str):
                 label = index.labels.get(p.entity, {}).get(item, "")
+                opening = excerpt_of(label) if isinstance(label, str) and len(label) > 60 else None
                 if not (said(users, item.lower()) or said(outputs, item.lower())
-                        or (label and said(users, label.lower()))):
+                        or (label and said(users, label.lower())) or (opening and opening.lower() in users)):
                     return Unfaithful("unfaithful_entity", f"{where}: {p.name}={item!r} is neither named by the "
                                                            f"user nor read from a result")
                 continue

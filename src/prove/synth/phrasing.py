@@ -27,7 +27,7 @@ from .results import money, number, option_words
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
-__all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "human", "renderings"]
+__all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "excerpt_of", "human", "renderings"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
 # Free-text parameters that search: their value must find what the request is after.
@@ -50,6 +50,13 @@ def renderings(value: Any) -> set[str]:
         out.add(f"{value:,.2f}".rstrip("0").rstrip("."))
         out.add(f"{value:,}")
     return {r for r in out if r}
+
+
+def excerpt_of(label: str) -> str | None:
+    """The opening of a long label, cut at a word (25 to 48 characters), by which a person names it;
+    None when the text gives no such opening."""
+    cut = label[:49].rsplit(" ", 1)[0].rstrip(",;:.-") if len(label) > 48 else label
+    return cut if len(cut) >= 25 else None
 
 
 def _title_like(label: str) -> bool:
@@ -89,13 +96,21 @@ class Phrasing:
     def label(self, kind: str, value: str) -> str | None:
         """The label a person would use for an entity, if it names that entity alone."""
         label = self.index.labels.get(kind, {}).get(value) or self.context.label(kind, value)
-        if not label or not isinstance(label, str) or len(label) > 60:
+        if not label or not isinstance(label, str):
             return None
         counts = self._shared.get(kind)
         if counts is None:
             counts = self._shared[kind] = Counter(
                 v.lower() for v in self.index.labels.get(kind, {}).values() if isinstance(v, str))
-        return label if counts.get(label.lower(), 0) <= 1 else None
+        if counts.get(label.lower(), 0) > 1:
+            return None
+        if len(label) <= 60:
+            return label
+        # A long text (a post, a message) is named by its opening, where no other starts the same way.
+        opening = excerpt_of(label)
+        if opening is None or sum(1 for other in counts if other.startswith(opening.lower())) > 1:
+            return None
+        return opening + "…"
 
     def entity_noun(self, kind: str) -> str:
         ek = self.server.entities.get(kind)
