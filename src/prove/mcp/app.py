@@ -1,7 +1,8 @@
 """The ASGI application of one serving process: MCP endpoints, control plane, health, metrics.
 
 ```
-/mcp/<server>     one server's tools (streamable HTTP, JSON responses)
+/mcp/<server>     one server's tools (streamable HTTP, JSON responses); also at /<server>/mcp, for
+                  clients that infer the transport from a URL ending in /mcp
 /mcp              the tools of an episode's servers (?servers=a,b&world=7 for a plain client)
 /v1/...           the control plane (see control.py)
 /healthz          liveness, without a token
@@ -67,6 +68,11 @@ def loopback_origin(origin: str) -> bool:
     return name is not None and _loopback_name(name.lower())
 
 
+def is_mcp_path(path: str) -> bool:
+    """`/mcp`, `/mcp/<server>` or `/<server>/mcp`: the routes an episode token may reach."""
+    return path == "/mcp" or path.startswith("/mcp/") or (path.endswith("/mcp") and path.count("/") == 2)
+
+
 async def _refuse(send: Send, err: ServeError, headers: list[tuple[bytes, bytes]] | None = None) -> None:
     body = control.dumps(err.body())
     await send({"type": "http.response.start", "status": err.status,
@@ -114,7 +120,7 @@ class Guard:
         supplied = auth[7:] if auth is not None and auth[:7].lower() == b"bearer " else b""
         pinned = self.episodes.token_episode(supplied.decode("latin-1")) if supplied else None
         if pinned is not None:
-            if scope["path"] != "/mcp" and not scope["path"].startswith("/mcp/"):
+            if not is_mcp_path(scope["path"]):
                 self.metrics.refused["forbidden_episode"] += 1
                 await _refuse(send, ServeError("forbidden_episode", "an episode token reaches its episode over MCP only",
                                                "The control plane needs the control-plane token."))
@@ -131,7 +137,7 @@ class Guard:
 
 
 class McpRoutes:
-    """Routes `/mcp` and `/mcp/<server>` to their session managers (an ASGI app, not a view)."""
+    """Routes `/mcp`, `/mcp/<server>` and `/<server>/mcp` to their session managers (an ASGI app, not a view)."""
 
     def __init__(self, managers: dict[str, StreamableHTTPSessionManager], episodes: Episodes) -> None:
         self.managers = managers
@@ -142,8 +148,9 @@ class McpRoutes:
         manager = self.managers.get(name)
         if manager is None:
             served = ", ".join(n for n in self.managers if n)
-            await _refuse(send, ServeError("unknown_server", f"no MCP endpoint /mcp/{name[:80]}",
-                                           f"Served: {served}; /mcp is the episode endpoint."))
+            await _refuse(send, ServeError("unknown_server", f"no MCP endpoint {scope['path'][:90]}",
+                                           f"Served: {served} (at /mcp/<server> and /<server>/mcp); "
+                                           "/mcp is the episode endpoint."))
             return
         if scope["method"] != "DELETE":
             await manager.handle_request(scope, receive, send)
@@ -195,6 +202,7 @@ class ServeApp:
         routes = [
             Route("/mcp", mcp),
             Route("/mcp/{server}", mcp),
+            Route("/{server}/mcp", mcp),
             *control.routes(self.episodes, config.max_request_bytes),
             Route("/healthz", self._healthz, methods=["GET"]),
             Route("/metrics", self._metrics, methods=["GET"]),
