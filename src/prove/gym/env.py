@@ -133,6 +133,11 @@ class ProveEnv:
 
     # ----- the episode -----------------------------------------------------------------------------
 
+    @property
+    def handle(self) -> Any:
+        """The environment of the episode in progress (None between episodes)."""
+        return self._handle
+
     def observation(self) -> list[dict[str, Any]]:
         """The conversation so far, in chat form (a copy: the caller may keep or change it)."""
         return [dict(m) for m in self.episode.messages] if self.episode is not None else []
