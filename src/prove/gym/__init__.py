@@ -32,7 +32,7 @@ from ..records import Example, read_examples
 from .env import ProveEnv, assistant_message
 
 __all__ = ["ProveEnv", "assistant_message", "ids", "make", "register", "register_dataset", "register_gymnasium",
-           "server_examples"]
+           "load_examples", "server_examples"]
 
 SERVER_EXAMPLES = 50
 _ids: dict[str, Callable[[], list[Example]]] = {}
@@ -55,7 +55,7 @@ def server_examples(server: str, n: int = SERVER_EXAMPLES, seed: int = 0) -> lis
     return read_examples(dataset)
 
 
-def _dataset(path: str | Path) -> list[Example]:
+def load_examples(path: str | Path) -> list[Example]:
     """The examples of a dataset file, or of the directory `prove synth --out` wrote."""
     from ..synth.rundir import RunDir
 
@@ -81,7 +81,7 @@ def register(env_id: str, examples: Iterable[Example] | Callable[[], list[Exampl
 
 def register_dataset(path: str | Path, name: str) -> list[str]:
     """Register `name` (every example of the dataset) and `name-<server>` for each server in it."""
-    examples = _dataset(path)
+    examples = load_examples(path)
     made = [register(name, examples)]
     for server in sorted({s for ex in examples for s in ex.servers}):
         made.append(register(f"{name}-{server}", [ex for ex in examples if server in ex.servers]))
@@ -103,7 +103,7 @@ def make(target: str | Path | Example | Sequence[Example], **kwargs: Any) -> Pro
         if key in _ids:
             examples = _ids[key]()
         elif Path(key).exists():
-            examples = _dataset(key)
+            examples = load_examples(key)
         else:
             raise KeyError(f"no environment {key!r}: neither a registered id (prove.gym.ids()) nor a dataset path")
     else:
