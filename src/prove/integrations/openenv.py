@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from starlette.routing import BaseRoute, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..env import Diff, ProveError, ToolResult
 from ..gym import ProveEnv
@@ -302,10 +302,11 @@ def routes(app: ServeApp, examples: Sequence[Example] = (), *, config: RewardCon
                 await offload(conn.close)
             except ProveError as exc:
                 log.warning("could not close an OpenEnv connection's episode: %s", exc)
-        try:
-            await websocket.close()
-        except RuntimeError:
-            pass        # the client closed it first
+        if websocket.client_state == WebSocketState.CONNECTED:    # not when the client closed it first
+            try:
+                await websocket.close()
+            except (RuntimeError, WebSocketDisconnect):
+                pass    # it went away meanwhile
 
     return [WebSocketRoute("/ws", endpoint), WebSocketRoute("/{server}/ws", endpoint)]
 

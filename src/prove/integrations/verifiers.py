@@ -99,7 +99,8 @@ class ProveMultiTurnEnv(vf.MultiTurnEnv):
         self.live: dict[str, tuple[Episode, Any]] = {}
         rubric = vf.Rubric(funcs=[self.prove_reward], weights=[1.0])
         for component in COMPONENTS:
-            rubric.add_metric(_component(component))
+            if component != "state" or self.scorer.state:      # the state component: only where it is computed
+                rubric.add_metric(_component(component))
         super().__init__(dataset=Dataset.from_list(rows(examples)), rubric=rubric, **kwargs)
 
     async def setup_state(self, state: Any) -> Any:
