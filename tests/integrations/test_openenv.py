@@ -118,3 +118,15 @@ def test_protocol_errors(served: str) -> None:
     with pytest.raises(Exception, match="403"):
         with connect(f"{ws_url}/ws", additional_headers={"Origin": "http://evil.example"}):
             pass
+
+
+def test_serve_refuses_what_it_cannot_do(data: tuple[list[Example], Path, Path]) -> None:
+    import subprocess
+
+    from ..mcp.conftest import PROVE
+
+    for args, said in ((["--dataset", str(data[1])], "add --openenv"),
+                       (["--openenv", "--workers", "2"], "leave out --stdio and --workers"),
+                       (["calendar", "--openenv", "--dataset", str(data[1])], "not served: banking")):
+        run = subprocess.run([*PROVE, "serve", *args], capture_output=True, text=True, timeout=60)
+        assert run.returncode != 0 and said in run.stderr, (args, run.stderr)

@@ -91,3 +91,24 @@ def test_named_episode_errors(live: Live) -> None:
     err = run(call(f"{live.url}/toy/mcp?episode={sid}"))
     assert err.error.data["code"] == "server_not_in_session"
     control.request("DELETE", f"/v1/sessions/{sid}")
+
+
+def test_an_episode_token_reaches_no_other_named_episode(live: Live) -> None:
+    control = live.control()
+    made = control.request("POST", "/v1/sessions", {"servers": ["twin"]})
+    headers = {"Authorization": f"Bearer {made['mcp_token']}"}
+
+    async def refused(url: str) -> MCPError:
+        async with client(url, headers=headers) as c:
+            with pytest.raises(MCPError) as info:
+                await c.call_tool("get_wallet", {"wallet_id": "T-10001"})
+            return info.value
+
+    async def call(url: str) -> object:
+        async with client(url, headers=headers) as c:
+            return await c.call_tool("get_wallet", {"wallet_id": "T-10001"})
+
+    assert run(refused(f"{live.url}/twin/mcp?episode=someone-else")).error.data["code"] == "forbidden_episode"
+    assert "someone-else" not in control.sessions()
+    assert not run(call(f"{live.url}/twin/mcp?episode={made['session_id']}")).is_error
+    control.request("DELETE", f"/v1/sessions/{made['session_id']}")

@@ -189,7 +189,8 @@ class Endpoint:
             request = ctx.request if isinstance(ctx.request, Request) else None
             explicit = self.explicit(params, request)
             named = self.named(request) if explicit is None else None
-            bound = self.pinned(request, explicit or named) or explicit or (self.fixed if self.sessions == "fixed" else None)
+            bound = (self.pinned(request, explicit or named) or explicit
+                     or (self.fixed if self.sessions == "fixed" else None))
             if bound is None and named is not None and named in self.episodes.pool:
                 bound = named
             servers = self.episodes.servers_of(bound) if bound is not None else self._query_servers(request)[0]
