@@ -110,8 +110,11 @@ def test_protocol_errors(served: str) -> None:
         ws.send(json.dumps({"type": "reset", "data": {"index": 0}}))
         reply = json.loads(ws.recv())
         assert reply["type"] == "observation" and reply["data"]["observation"]["messages"]
+        episode = reply["data"]["observation"]["episode_id"]
         ws.send(json.dumps({"type": "step", "data": {"type": "call_tool", "tool_name": "get_account"}}))
         assert "assistant messages" in json.loads(ws.recv())["data"]["message"]
+        assert episode in ControlClient(served).sessions()
+    wait_for(lambda: episode not in ControlClient(served).sessions(), "a dropped connection's episode to close")
     with pytest.raises(Exception, match="403"):
         with connect(f"{ws_url}/nosuch/ws"):
             pass
