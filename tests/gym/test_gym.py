@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -127,7 +128,7 @@ def test_importing_prove_gym_imports_no_heavy_package() -> None:
     assert run.returncode == 0 and run.stdout.strip() == "[]", run.stderr
 
 
-def test_gymnasium_make(data: tuple[list[Example], Path, Path], server: ScriptedServer) -> None:
+def test_gymnasium_make(data: tuple[list[Example], Path, Path], server: ScriptedServer, tmp_path: Path) -> None:
     gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed (pip install 'prove-rl[gym]')")
     examples, path, _ = data
     prove.gym.register_dataset(path, "sample")
@@ -150,5 +151,6 @@ def test_gymnasium_make(data: tuple[list[Example], Path, Path], server: Scripted
         reference.close()
     env.close()
     code = "import gymnasium; env = gymnasium.make('prove.gym:prove/banking-v0'); print(env.spec.id)"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PROVE_CACHE": str(tmp_path)})
     assert run.returncode == 0 and run.stdout.strip() == "prove/banking-v0", run.stderr
