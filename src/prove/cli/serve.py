@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
 from ..env import ProveError
+from .datasets import read_dataset
 from .output import errors, fail
 
 
@@ -40,6 +43,10 @@ def serve(
                                               help="Bearer token for every route but /healthz.")] = None,
     load: Annotated[list[str] | None, typer.Option(
         "--load", help="Import MODULE[:ATTR] to register more servers (ATTR: a Server or a factory).")] = None,
+    openenv: Annotated[bool, typer.Option(
+        "--openenv", help="Also speak OpenEnv's protocol: reset/step/state over /ws and /<server>/ws.")] = False,
+    dataset: Annotated[Path | None, typer.Option(
+        help="With --openenv: the examples an OpenEnv episode plays (a JSONL file or a synth --out directory).")] = None,
     log_level: Annotated[str, typer.Option(help="Python log level.")] = "warning",
 ) -> None:
     """Serve servers over MCP: /mcp/<server> per server, /mcp for whole episodes, /v1 control plane.
@@ -60,6 +67,11 @@ def serve(
                              max_request_bytes=max_request_bytes, token=token, workers=workers).checked()
     except (ConfigError, ProveError) as exc:
         fail(str(exc))
+    if dataset is not None and not openenv:
+        fail("--dataset is for OpenEnv episodes: add --openenv")
+    if openenv and (stdio or workers > 1):
+        fail("--openenv serves from one process over HTTP: leave out --stdio and --workers")
+    mount = _openenv(dataset, config.servers) if openenv else None
     if stdio:
         if len(config.servers) != 1 or not servers:
             fail("--stdio serves exactly one server: prove serve SERVER --stdio")
@@ -69,13 +81,29 @@ def serve(
         return
     base = f"http://{'[' + host + ']' if ':' in host else host}"
     ports = f"{port}" if workers == 1 else f"{port}-{port + workers - 1}"
+    extra = ", OpenEnv /ws and /<server>/ws" if openenv else ""
     errors.print(f"[bold]prove serve[/]: {', '.join(config.servers)} on {base}:{ports} "
                  f"({'stateless' if stateless else 'MCP sessions are episodes'}; "
-                 f"MCP /mcp/<server> and /mcp, control plane /v1, /healthz, /metrics)")
+                 f"MCP /<server>/mcp, /mcp/<server> and /mcp, control plane /v1{extra}, /healthz, /metrics)")
     if workers > 1:
         from ..mcp.workers import run_workers
 
         raise typer.Exit(run_workers(config, loads))
     from ..mcp.app import serve as run
 
-    run(config)
+    run(config, mount)
+
+
+def _openenv(dataset: Path | None, served: tuple[str, ...]) -> Callable[[Any], None]:
+    """The OpenEnv routes to mount, over the dataset's examples (checked before serving)."""
+    import importlib.util
+
+    if importlib.util.find_spec("websockets") is None and importlib.util.find_spec("wsproto") is None:
+        fail("--openenv needs a WebSocket implementation for uvicorn: pip install 'prove-rl[openenv]'")
+    from ..integrations.openenv import mount
+
+    examples = read_dataset(dataset) if dataset is not None else []
+    missing = sorted({s for ex in examples for s in ex.servers} - set(served))
+    if missing:
+        fail(f"the dataset's examples need servers that are not served: {', '.join(missing)}")
+    return mount(examples)

@@ -1,5 +1,7 @@
-"""Thin adapters to trainers, on their public hooks only: VERL (`prove.integrations.verl`) and TRL
-(`prove.integrations.trl`).
+"""Thin adapters to trainers and environment frameworks, on their public hooks only: VERL
+(`prove.integrations.verl`), TRL (`prove.integrations.trl`), OpenEnv's protocol
+(`prove.integrations.openenv`, served by `prove serve --openenv`) and verifiers
+(`prove.integrations.verifiers`).
 
 The trainers are optional: importing this package costs nothing, and each adapter imports its
 trainer when it is used, failing with an error that names the extra to install.

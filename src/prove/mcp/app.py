@@ -1,7 +1,8 @@
 """The ASGI application of one serving process: MCP endpoints, control plane, health, metrics.
 
 ```
-/mcp/<server>     one server's tools (streamable HTTP, JSON responses)
+/mcp/<server>     one server's tools (streamable HTTP, JSON responses); also at /<server>/mcp, for
+                  clients that infer the transport from a URL ending in /mcp
 /mcp              the tools of an episode's servers (?servers=a,b&world=7 for a plain client)
 /v1/...           the control plane (see control.py)
 /healthz          liveness, without a token
@@ -19,7 +20,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,7 +29,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 from starlette.types import Message, Receive, Scope, Send
 
 from . import control
@@ -67,7 +68,16 @@ def loopback_origin(origin: str) -> bool:
     return name is not None and _loopback_name(name.lower())
 
 
-async def _refuse(send: Send, err: ServeError, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+def is_mcp_path(path: str) -> bool:
+    """`/mcp`, `/mcp/<server>` or `/<server>/mcp`: the routes an episode token may reach."""
+    return path == "/mcp" or path.startswith("/mcp/") or (path.endswith("/mcp") and path.count("/") == 2)
+
+
+async def _refuse(send: Send, err: ServeError, headers: list[tuple[bytes, bytes]] | None = None,
+                  websocket: bool = False) -> None:
+    if websocket:     # closed before it is accepted: the client's handshake gets HTTP 403
+        await send({"type": "websocket.close", "code": 1008, "reason": f"{err.code}: {err.message}"[:120]})
+        return
     body = control.dumps(err.body())
     await send({"type": "http.response.start", "status": err.status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
@@ -90,9 +100,10 @@ class Guard:
         self.episodes = episodes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        ws = scope["type"] == "websocket"
         host = origin = auth = None
         for key, value in scope["headers"]:
             if key == b"host":
@@ -105,19 +116,21 @@ class Guard:
             if host is None or not loopback_host(host.decode("latin-1")):
                 self.metrics.refused["forbidden_host"] += 1
                 await _refuse(send, ServeError("forbidden_host", "this server answers loopback Host headers only",
-                                               "It is bound to loopback; a browser page cannot rebind to it."))
+                                               "It is bound to loopback; a browser page cannot rebind to it."),
+                              websocket=ws)
                 return
             if origin is not None and not loopback_origin(origin.decode("latin-1")):
                 self.metrics.refused["forbidden_origin"] += 1
-                await _refuse(send, ServeError("forbidden_origin", "requests from a non-loopback Origin are refused"))
+                await _refuse(send, ServeError("forbidden_origin", "requests from a non-loopback Origin are refused"),
+                              websocket=ws)
                 return
         supplied = auth[7:] if auth is not None and auth[:7].lower() == b"bearer " else b""
         pinned = self.episodes.token_episode(supplied.decode("latin-1")) if supplied else None
         if pinned is not None:
-            if scope["path"] != "/mcp" and not scope["path"].startswith("/mcp/"):
+            if not is_mcp_path(scope["path"]):
                 self.metrics.refused["forbidden_episode"] += 1
                 await _refuse(send, ServeError("forbidden_episode", "an episode token reaches its episode over MCP only",
-                                               "The control plane needs the control-plane token."))
+                                               "The control plane needs the control-plane token."), websocket=ws)
                 return
             scope[PINNED_EPISODE] = pinned
         elif self.token is not None and scope["path"] != "/healthz":
@@ -125,13 +138,13 @@ class Guard:
                 self.metrics.refused["unauthorized"] += 1
                 await _refuse(send, ServeError("unauthorized", "a valid bearer token is required",
                                                "Send Authorization: Bearer <token>, the token given to prove serve."),
-                              [(b"www-authenticate", b'Bearer realm="prove"')])
+                              [(b"www-authenticate", b'Bearer realm="prove"')], websocket=ws)
                 return
         await self.app(scope, receive, send)
 
 
 class McpRoutes:
-    """Routes `/mcp` and `/mcp/<server>` to their session managers (an ASGI app, not a view)."""
+    """Routes `/mcp`, `/mcp/<server>` and `/<server>/mcp` to their session managers (an ASGI app, not a view)."""
 
     def __init__(self, managers: dict[str, StreamableHTTPSessionManager], episodes: Episodes) -> None:
         self.managers = managers
@@ -142,8 +155,9 @@ class McpRoutes:
         manager = self.managers.get(name)
         if manager is None:
             served = ", ".join(n for n in self.managers if n)
-            await _refuse(send, ServeError("unknown_server", f"no MCP endpoint /mcp/{name[:80]}",
-                                           f"Served: {served}; /mcp is the episode endpoint."))
+            await _refuse(send, ServeError("unknown_server", f"no MCP endpoint {scope['path'][:90]}",
+                                           f"Served: {served} (at /mcp/<server> and /<server>/mcp); "
+                                           "/mcp is the episode endpoint."))
             return
         if scope["method"] != "DELETE":
             await manager.handle_request(scope, receive, send)
@@ -195,6 +209,7 @@ class ServeApp:
         routes = [
             Route("/mcp", mcp),
             Route("/mcp/{server}", mcp),
+            Route("/{server}/mcp", mcp),
             *control.routes(self.episodes, config.max_request_bytes),
             Route("/healthz", self._healthz, methods=["GET"]),
             Route("/metrics", self._metrics, methods=["GET"]),
@@ -221,6 +236,11 @@ class ServeApp:
 
     async def _metrics(self, request: Request) -> Response:
         return Response(self.metrics.render(self.episodes.pool), media_type="text/plain; version=0.0.4")
+
+    def mount(self, routes: Sequence[BaseRoute]) -> None:
+        """Serve more routes beside MCP and the control plane (behind the same guard), such as
+        the OpenEnv protocol (`prove.integrations.openenv`). Before the app starts."""
+        self.starlette.router.routes.extend(routes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self._app(scope, receive, send)
@@ -250,8 +270,11 @@ def uvicorn_config(app: ServeApp, **overrides: Any) -> Any:
     return uvicorn.Config(app, **options)
 
 
-def serve(config: ServeConfig) -> None:
-    """Run one serving process until interrupted."""
+def serve(config: ServeConfig, mount: Callable[[ServeApp], None] | None = None) -> None:
+    """Run one serving process until interrupted (`mount` may add routes to the app first)."""
     import uvicorn
 
-    uvicorn.Server(uvicorn_config(ServeApp(config))).run()
+    app = ServeApp(config)
+    if mount is not None:
+        mount(app)
+    uvicorn.Server(uvicorn_config(app, ws_max_size=config.max_request_bytes)).run()

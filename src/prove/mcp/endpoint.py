@@ -3,7 +3,9 @@
 An endpoint shows either one server's tools (`/mcp/<server>`, names as the server declares
 them) or every tool of an episode's servers (`/mcp`, names as the episode routes them).
 A call is bound to its episode, in order, by `_meta["prove/session"]`, by the
-`X-Prove-Session` header, or by the MCP session itself (its episode is created on first use).
+`X-Prove-Session` header, by the URL's `?episode=ID` (created on first use and shared by every
+MCP session whose URL names it: clients that open a new MCP session per call keep one world),
+or by the MCP session itself (its episode is created on first use).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .episodes import SESSION_HEADER, SESSION_META, Episodes, check_id
 from .errors import ServeError, as_serve_error
 
 MCP_SESSION_HEADER = "mcp-session-id"
+EPISODE_QUERY = "episode"           # ?episode=ID: the named episode every MCP session of that URL shares
 PINNED_EPISODE = "prove.episode"     # ASGI scope key: the episode a request's episode token reaches
 STATIC_LISTING_TTL_MS = 60_000
 
@@ -101,6 +104,12 @@ class Endpoint:
                 return check_id(value, "X-Prove-Session header")
         return None
 
+    @staticmethod
+    def named(request: Request | None) -> str | None:
+        """The episode the URL names (`?episode=ID`), if any."""
+        value = request.query_params.get(EPISODE_QUERY) if request is not None else None
+        return check_id(value, "?episode= name") if value is not None else None
+
     def _query_servers(self, request: Request | None) -> tuple[list[str], int]:
         """The servers and world of an episode that an MCP session opens (`?servers=a,b&world=7`)."""
         world = self.episodes.config.world
@@ -131,10 +140,13 @@ class Endpoint:
         """The ID of the episode this request acts on (creating a plain MCP session's episode)."""
         request = ctx.request if isinstance(ctx.request, Request) else None
         explicit = self.explicit(params, request)
-        session_id = self.pinned(request, explicit) or explicit
+        named = self.named(request) if explicit is None else None
+        session_id = self.pinned(request, explicit or named) or explicit
         mcp_session = request.headers.get(MCP_SESSION_HEADER) if request is not None else None
         if session_id is None and self.sessions == "fixed" and self.fixed is not None:
             session_id = self.fixed
+        if session_id is None and named is not None:
+            session_id = await self.episodes.named(named, *self._query_servers(request))
         if session_id is None and self.sessions == "mcp" and mcp_session:
             servers, world = self._query_servers(request)
             session_id = await self.episodes.for_mcp_session(mcp_session, servers, world)
@@ -145,10 +157,12 @@ class Endpoint:
         if self.sessions == "explicit":
             raise ServeError("no_episode", "this server is stateless: every call must name its episode",
                              f'Create a session on the control plane (POST /v1/sessions) and send its ID as '
-                             f'_meta["{SESSION_META}"] or the X-Prove-Session header.')
+                             f'_meta["{SESSION_META}"] or the X-Prove-Session header, or name one in the URL '
+                             f'(?{EPISODE_QUERY}=ID).')
         raise ServeError("no_episode", "this request names no episode and has no MCP session to be one",
-                         f'Send _meta["{SESSION_META}"] or X-Prove-Session, or connect with the initialize '
-                         f'handshake so that the MCP session is the episode.')
+                         f'Send _meta["{SESSION_META}"] or X-Prove-Session, name one in the URL '
+                         f'(?{EPISODE_QUERY}=ID), or connect with the initialize handshake so that the MCP '
+                         f'session is the episode.')
 
     # ----- handlers ----------------------------------------------------------------------------
 
@@ -174,7 +188,11 @@ class Endpoint:
                 return self._static_modern if modern else self._static
             request = ctx.request if isinstance(ctx.request, Request) else None
             explicit = self.explicit(params, request)
-            bound = self.pinned(request, explicit) or explicit or (self.fixed if self.sessions == "fixed" else None)
+            named = self.named(request) if explicit is None else None
+            bound = (self.pinned(request, explicit or named) or explicit
+                     or (self.fixed if self.sessions == "fixed" else None))
+            if bound is None and named is not None and named in self.episodes.pool:
+                bound = named
             servers = self.episodes.servers_of(bound) if bound is not None else self._query_servers(request)[0]
             listing = self._listing(servers)
         except Exception as exc:

@@ -223,33 +223,46 @@ class Episodes:
         self._episodes[session.id] = _Episode(session)
         return session
 
-    async def for_mcp_session(self, mcp_session_id: str, servers: Sequence[str], world: int) -> str:
-        """The episode of a plain MCP session: created on its first use, the same ID as the MCP session."""
-        if mcp_session_id in self._episodes and mcp_session_id in self.pool:
-            return mcp_session_id
-        pending = self._creating.get(mcp_session_id)
+    async def _ensure(self, session_id: str, servers: Sequence[str], world: int) -> bool:
+        """Create episode `session_id` unless it is live; concurrent first uses create it once.
+        True when this call created it."""
+        if session_id in self._episodes and session_id in self.pool:
+            return False
+        pending = self._creating.get(session_id)
         if pending is not None:                    # its first calls arrived together: one creates
             await asyncio.shield(pending)
-            return mcp_session_id
-        if mcp_session_id in self._from_mcp:
-            raise ServeError("unknown_session", "the episode of this MCP session was closed, or reaped after "
-                             f"{self.config.idle_ttl:g}s idle", "Open a new MCP session for a fresh episode.")
+            return False
         creating = asyncio.get_running_loop().create_future()
         creating.add_done_callback(lambda f: f.cancelled() or f.exception())   # retrieved, even if unawaited
-        self._creating[mcp_session_id] = creating
+        self._creating[session_id] = creating
         try:
-            await self.create(servers, world, session_id=mcp_session_id)
+            await self.create(servers, world, session_id=session_id)
         except BaseException as exc:
             creating.set_exception(exc)
             raise
         else:
             creating.set_result(None)
         finally:
-            del self._creating[mcp_session_id]
-        self._from_mcp[mcp_session_id] = None
-        while len(self._from_mcp) > _REMEMBERED_MCP:
-            self._from_mcp.popitem(last=False)
+            del self._creating[session_id]
+        return True
+
+    async def for_mcp_session(self, mcp_session_id: str, servers: Sequence[str], world: int) -> str:
+        """The episode of a plain MCP session: created on its first use, the same ID as the MCP session."""
+        live = (mcp_session_id in self._episodes and mcp_session_id in self.pool) or mcp_session_id in self._creating
+        if not live and mcp_session_id in self._from_mcp:
+            raise ServeError("unknown_session", "the episode of this MCP session was closed, or reaped after "
+                             f"{self.config.idle_ttl:g}s idle", "Open a new MCP session for a fresh episode.")
+        if await self._ensure(mcp_session_id, servers, world):
+            self._from_mcp[mcp_session_id] = None
+            while len(self._from_mcp) > _REMEMBERED_MCP:
+                self._from_mcp.popitem(last=False)
         return mcp_session_id
+
+    async def named(self, session_id: str, servers: Sequence[str], world: int) -> str:
+        """The episode a URL names (`?episode=ID`): the live one of that ID, else a fresh one created
+        with it, shared by every MCP session (every connection) that names it."""
+        await self._ensure(check_id(session_id, "?episode= name"), servers, world)
+        return session_id
 
     def mcp_session_ended(self, mcp_session_id: str) -> None:
         """The client deleted its MCP session: close its episode now rather than at its TTL

@@ -29,7 +29,7 @@ from .episode import (
 )
 from .policy import OpenAIPolicy, Policy, PolicyError, Reply, Sampling
 from .report import summarize
-from .runner import EnvFactory, ScoreFn, evaluate, local_env, run_episode
+from .runner import EnvFactory, ScoreFn, close_episode, evaluate, local_env, run_episode
 
 _SCRIPTED = ("ScriptedModel", "ScriptedServer", "oracle")
 
@@ -45,6 +45,6 @@ def __getattr__(name: str):  # noqa: ANN202 - module attribute hook
 
 __all__ = [
     "CALL_LIMIT", "Env", "EnvFactory", "Episode", "EpisodeError", "Limits", "OpenAIPolicy", "PendingCall", "Policy",
-    "PolicyError", "Reply", "Sampling", "ScoreFn", "Script", "ScriptedModel", "ScriptedServer", "Step", "evaluate",
+    "PolicyError", "Reply", "Sampling", "ScoreFn", "Script", "close_episode", "ScriptedModel", "ScriptedServer", "Step", "evaluate",
     "hermes_calls", "local_env", "normalize", "oracle", "render_hermes", "run_episode", "script", "summarize",
 ]

@@ -22,7 +22,7 @@ from ..records import Example
 from .episode import Env, Episode, EpisodeError, Limits, script
 from .policy import Policy, PolicyError
 
-__all__ = ["EnvFactory", "ScoreFn", "evaluate", "local_env", "run_episode"]
+__all__ = ["EnvFactory", "ScoreFn", "close_episode", "evaluate", "local_env", "run_episode"]
 
 ScoreFn = Callable[[dict[str, Any], "Diff | None"], dict[str, Any]]
 """`score(trajectory, diff) -> breakdown`: the reward, passed in (`prove.reward.Scorer.breakdown`);
@@ -59,8 +59,6 @@ def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = No
     usage: dict[str, int] = {}
     finish: dict[str, int] = {}
     policy_seconds = 0.0
-    fingerprint = None
-    diff = None
     try:
         while not episode.done:
             try:
@@ -78,6 +76,24 @@ def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = No
                 episode.step(reply.message)
             except EpisodeError:
                 break
+    except BaseException:
+        handle.close()
+        raise
+    return close_episode(episode, handle, score=score, state=state,
+                         meta={"seconds": round(time.monotonic() - start, 4),
+                               "policy_seconds": round(policy_seconds, 4), "usage": usage,
+                               "finish_reasons": finish, **(meta or {})})
+
+
+def close_episode(episode: Episode, handle: Env, *, score: ScoreFn | None = None, state: bool = False,
+                  meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """End an episode: read its final fingerprint (and its diff, when `score` takes the state), close
+    its environment whatever happens, and return the trajectory, scored under `reward` when `score`
+    is given. Every driver of an `Episode` ends it here (`run_episode`, `prove.gym`, the OpenEnv
+    and verifiers adapters), so that a trajectory is scored the same way whoever played it."""
+    fingerprint = None
+    diff = None
+    try:
         if episode.status != "env_error":
             try:
                 fingerprint = handle.fingerprint()
@@ -87,9 +103,7 @@ def run_episode(example: Example, policy: Policy, *, env: EnvFactory | None = No
                 episode.fail("env_error", f"{type(exc).__name__}: {exc}")
     finally:
         handle.close()
-    trajectory = episode.trajectory(fingerprint=fingerprint, seconds=round(time.monotonic() - start, 4),
-                                    policy_seconds=round(policy_seconds, 4), usage=usage, finish_reasons=finish,
-                                    **(meta or {}))
+    trajectory = episode.trajectory(fingerprint=fingerprint, **(meta or {}))
     if score is not None:
         trajectory["reward"] = score(trajectory, diff)
     return trajectory
