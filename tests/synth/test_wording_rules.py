@@ -264,3 +264,15 @@ def test_setting_a_thing_and_cancelling_it_undo_each_other() -> None:
     assert undoes("set_navigation_destination", "cancel_navigation")
     assert undoes("start_meeting", "end_meeting") and undoes("apply_coupon", "remove_coupon")
     assert not undoes("set_status", "cancel_order")
+
+
+def test_a_long_text_is_named_by_its_opening_and_traced_by_it() -> None:
+    from prove.synth.phrasing import excerpt_of
+
+    say, index = _say("social_media")
+    posts = index.labels["post"]
+    long_one = next(p for p, text in posts.items() if len(text) > 60 and say.label("post", p))
+    named = say.entity("post", long_one)
+    opening = excerpt_of(posts[long_one])
+    assert opening and f"'{opening}…'" in named and "PST-" not in named
+    assert excerpt_of("Short text") is None
