@@ -276,3 +276,16 @@ def test_a_long_text_is_named_by_its_opening_and_traced_by_it() -> None:
     opening = excerpt_of(posts[long_one])
     assert opening and f"'{opening}…'" in named and "PST-" not in named
     assert excerpt_of("Short text") is None
+
+
+def test_a_nameless_thing_is_named_by_what_it_belongs_to() -> None:
+    """A recording by its meeting, an offer by its listing: never a raw ID nobody has seen."""
+    say, index = _say("video_meeting")
+    recording = next(r for r in index.rows["recording"] if say.entity("recording", r).startswith("the recording of"))
+    column, kind, owner = index.owner("recording", recording)
+    assert kind == "meeting" and say.entity("recording", recording).startswith(
+        f"the recording of the meeting '{index.labels['meeting'][owner]}'")
+    market, index = _say("marketplace")
+    offer = next(o for o in index.rows["offer"] if market.entity("offer", o).startswith("the offer on "))
+    assert "OFR-" not in market.entity("offer", offer)
+    assert index.owner("listing", next(iter(index.labels["listing"]))) is None  # a named kind names itself

@@ -179,6 +179,21 @@ class EntityIndex:
                 self.labels[kind.name] = {str(k): str(v) for k, v in db.execute(
                     f'SELECT "{kind.key}", "{kind.label}" FROM "{kind.table}"') if v not in (None, "")}
 
+    def owner(self, kind: str, value: str) -> tuple[str, str, str] | None:
+        """What a nameless entity belongs to, by which a person names it ("the recording of the
+        meeting 'Weekly sync'", "the share link of the Budget.csv file"): the first column of its
+        row that holds a named entity's ID, as (column, kind, ID); None for a named kind."""
+        if kind in self.labels:
+            return None
+        row = self.rows.get(kind, {}).get(value)
+        for column, cell in (row or {}).items():
+            if not isinstance(cell, str):
+                continue
+            for other, labels in self.labels.items():
+                if other != kind and cell in labels:
+                    return column, other, cell
+        return None
+
     def exists(self, kind: str, value: str, created: Mapping[str, set[str]] | None = None) -> bool:
         if value in self.ids.get(kind, ()):
             return True

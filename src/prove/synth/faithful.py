@@ -124,8 +124,11 @@ def _check_call(call: Mapping[str, Any], tool: Tool, bound: Mapping[str, Any], u
             if p.entity and isinstance(item, str):
                 label = index.labels.get(p.entity, {}).get(item, "")
                 opening = excerpt_of(label) if isinstance(label, str) and len(label) > 60 else None
+                owner = index.owner(p.entity, item) if not label else None  # "the recording of the meeting 'X'"
+                owner_label = index.labels.get(owner[1], {}).get(owner[2], "") if owner else ""
                 if not (said(users, item.lower()) or said(outputs, item.lower())
-                        or (label and said(users, label.lower())) or (opening and opening.lower() in users)):
+                        or (label and said(users, label.lower())) or (opening and opening.lower() in users)
+                        or (owner_label and said(users, owner_label.lower()))):
                     return Unfaithful("unfaithful_entity", f"{where}: {p.name}={item!r} is neither named by the "
                                                            f"user nor read from a result")
                 continue

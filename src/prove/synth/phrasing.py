@@ -137,11 +137,37 @@ class Phrasing:
             shared = self.index.labels.get(kind, {}).get(value)
             extra = self._telling(kind, value, shared) if isinstance(shared, str) and len(shared) <= 60 else None
             if extra is None:
-                return f"{noun} {value}"
+                return self._described(kind, value) or f"{noun} {value}"
             return f"{_named(shared, naming, noun)} {extra}"
         if noun in PERSON_NOUNS:
             return label
         return _named(label, naming, noun)
+
+    def _described(self, kind: str, value: str) -> str | None:
+        """A nameless entity by what it belongs to, and its date where the owner has several:
+        "the version of the Resume.md file from December 14, 2024"; None where that does not tell it
+        apart (or the owner has no name either)."""
+        found = self.index.owner(kind, value)
+        if found is None:
+            return None
+        column, owner_kind, owner_id = found
+        owner_ek = self.server.entities.get(owner_kind)
+        if owner_ek is None or owner_ek.public_id or not self.label(owner_kind, owner_id):
+            return None
+        noun = self.entity_noun(kind)
+        text = f"the {noun} {_OF.get(noun.split()[-1], 'of')} {self.entity(owner_kind, owner_id)}"
+        rows = self.index.rows.get(kind, {})
+        twins = [r for k, r in rows.items() if k != value and r.get(column) == owner_id]
+        if not twins:
+            return text
+        for col, cell in rows[value].items():
+            if isinstance(cell, str) and DAY.match(cell[:10]) and col.endswith(("_at", "_on", "date", "_time")) \
+                    and not any(str(r.get(col, ""))[:10] == cell[:10] for r in twins):
+                try:
+                    return f"{text} from {day(date.fromisoformat(cell[:10]))}"
+                except ValueError:
+                    return None
+        return None
 
     def _telling(self, kind: str, value: str, label: str) -> str | None:
         """What tells an entity apart from others with the same label: its sender, owner or date."""
@@ -264,6 +290,7 @@ class Phrasing:
         return human(value)
 
 
+_OF = {"offer": "on", "comment": "on", "link": "to", "entry": "on", "rating": "for"}  # "the offer on the listing"
 _PLACES = ("city", "folder", "channel", "calendar", "project", "list", "room", "board")
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 
