@@ -47,7 +47,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..rollout import Policy, PolicyError, normalize
-from .errors import EvalError, MissingExtra
+from .errors import EvalError, MissingExtra  # noqa: F401 - re-exported for callers of this module
 from .runs import run_all
 
 __all__ = ["BENCHMARK", "CATEGORIES", "INSTALL", "Backend", "Entry", "gold_calls", "judge", "load", "render",
@@ -338,7 +338,7 @@ def run_entry(entry: Entry, policy: Policy) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     turns: list[list[list[str]]] = []
     status, error = "done", None
-    counts = {"steps": 0, "calls": 0, "not_run": 0, "undecodable": 0}
+    counts = {"steps": 0, "n_calls": 0, "not_run": 0, "undecodable": 0}
     with Backend(entry) as backend:
         for t, question in enumerate(entry.data["question"]):
             if str(t) in holdout:
@@ -358,7 +358,7 @@ def run_entry(entry: Entry, policy: Policy) -> dict[str, Any]:
                 counts["steps"] += 1
                 if not pending:
                     break
-                counts["calls"] += len(pending)
+                counts["n_calls"] += len(pending)
                 if any(not isinstance(call.arguments, dict) for call in pending):
                     # BFCL cannot decode such a reply: nothing of it runs and the turn ends. Each
                     # call is still answered, so that the conversation stays valid for any server.
