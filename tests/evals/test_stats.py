@@ -95,3 +95,16 @@ def test_plot_is_a_self_contained_page() -> None:
                                    ("new", "bfcl-multi-turn"): new["summary"]}, title="a <b> test")
     assert page.startswith("<!doctype html>") and "<svg" in page and "a &lt;b&gt; test" in page
     assert "+100.0" in page and "<script" not in page
+
+
+def test_tau2_domains_are_also_compared_as_their_mean() -> None:
+    base = [_doc({f"t_{i}": [0.0] for i in range(30)}, "tau2:airline"),
+            _doc({f"t_{i}": [1.0] for i in range(60)}, "tau2:retail")]
+    new = [_doc({f"t_{i}": [1.0 if i < 15 else 0.0] for i in range(30)}, "tau2:airline"),
+           _doc({f"t_{i}": [1.0] for i in range(60)}, "tau2:retail")]
+    found = compare_all(base, new)
+    assert [c["benchmark"] for c in found] == ["tau2:airline", "tau2:retail", "tau2 (mean of domains)"]
+    mean = found[-1]["groups"]["all"]
+    # Unweighted over the domains: airline +50 points, retail 0, so +25 (not 15/90 of the entries).
+    assert mean["delta"] == pytest.approx(0.25) and mean["n"] == 90 and mean["excludes_zero"]
+    assert mean["base"] == pytest.approx(0.5) and mean["new"] == pytest.approx(0.75)

@@ -19,7 +19,7 @@ from typing import Any
 from . import stats
 from .errors import EvalError
 
-__all__ = ["FORMAT", "compare", "compare_all", "entry_means", "read_results", "result", "summarize"]
+__all__ = ["FORMAT", "TAU2_MEAN", "compare", "compare_all", "entry_means", "read_results", "result", "summarize"]
 
 FORMAT = "prove-eval/1"
 
@@ -102,14 +102,25 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
             "groups": {g: stats.paired(entry_means(base, g), entry_means(new, g)) for g in names}}
 
 
+TAU2_MEAN = "tau2 (mean of domains)"
+
+
 def compare_all(base: Iterable[Mapping[str, Any]], new: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """`compare` for every benchmark both sides ran (one result per benchmark and side)."""
+    """`compare` for every benchmark both sides ran (one result per benchmark and side); with two or more
+    tau2 domains on both sides, also their unweighted mean (the paper's "tau2 avg"), domains resampled apart."""
     left = _by_benchmark(base, "base")
     right = _by_benchmark(new, "new")
     common = [b for b in left if b in right]
     if not common:
         raise EvalError(f"no benchmark in both: base has {', '.join(left)}; new has {', '.join(right)}")
-    return [compare(left[b], right[b]) for b in common]
+    out = [compare(left[b], right[b]) for b in common]
+    domains = [b for b in common if b.startswith("tau2:")]
+    if len(domains) > 1:
+        pairs = [(entry_means(left[b]), entry_means(right[b])) for b in domains]
+        out.append({"benchmark": TAU2_MEAN, "base_model": left[domains[0]].get("model"),
+                    "new_model": right[domains[0]].get("model"), "domains": domains,
+                    "groups": {"all": stats.paired_strata(pairs)}})
+    return out
 
 
 def _by_benchmark(docs: Iterable[Mapping[str, Any]], side: str) -> dict[str, Mapping[str, Any]]:

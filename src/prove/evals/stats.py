@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["BOOTSTRAP", "LEVEL", "interval", "mean", "paired", "pass_hat", "spread", "summary"]
+__all__ = ["BOOTSTRAP", "LEVEL", "interval", "mean", "paired", "paired_strata", "pass_hat", "spread", "summary"]
 
 BOOTSTRAP = 2000
 LEVEL = 0.95
@@ -106,4 +106,29 @@ def paired(base: Mapping[str, float], new: Mapping[str, float], *, resamples: in
         "delta": mean(diffs), "ci95": list(ci) if ci else None,
         "excludes_zero": bool(ci and (ci[0] > 0 or ci[1] < 0)),
         "unpaired": len(set(base) ^ set(new)),
+    }
+
+
+def paired_strata(strata: Sequence[tuple[Mapping[str, float], Mapping[str, float]]], *, resamples: int = BOOTSTRAP,
+                  level: float = LEVEL, seed: int = _SEED) -> dict[str, Any]:
+    """`paired` for the unweighted mean of several groups' differences (tau2's average over its domains):
+    each resample draws every group's pairs from that group alone."""
+    groups = []
+    for base, new in strata:
+        keys = sorted(set(base) & set(new))
+        if keys:
+            groups.append(([float(base[k]) for k in keys], [float(new[k]) for k in keys]))
+    if not groups:
+        return {"n": 0, "base": None, "new": None, "delta": None, "ci95": None, "excludes_zero": False,
+                "unpaired": 0}
+    diffs = [[n - b for b, n in zip(bs, ns)] for bs, ns in groups]
+    rng = random.Random(seed)
+    means = [sum(sum(rng.choices(d, k=len(d))) / len(d) for d in diffs) / len(diffs) for _ in range(resamples)]
+    lo, hi = _percentiles(means, level)
+    return {
+        "n": sum(len(d) for d in diffs), "base": sum(mean(bs) or 0.0 for bs, _ in groups) / len(groups),
+        "new": sum(mean(ns) or 0.0 for _, ns in groups) / len(groups),
+        "delta": sum(mean(d) or 0.0 for d in diffs) / len(diffs), "ci95": [lo, hi],
+        "excludes_zero": lo > 0 or hi < 0,
+        "unpaired": sum(len(set(b) ^ set(n)) for b, n in strata),
     }
