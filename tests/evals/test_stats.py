@@ -108,3 +108,14 @@ def test_tau2_domains_are_also_compared_as_their_mean() -> None:
     # Unweighted over the domains: airline +50 points, retail 0, so +25 (not 15/90 of the entries).
     assert mean["delta"] == pytest.approx(0.25) and mean["n"] == 90 and mean["excludes_zero"]
     assert mean["base"] == pytest.approx(0.5) and mean["new"] == pytest.approx(0.75)
+
+
+def test_the_harness_imports_no_benchmark_package_until_used() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, prove.evals, prove.evals.bfcl, prove.evals.tau2, prove.evals.benchmarks, prove.cli.eval\n"
+            "heavy = [m for m in ('bfcl_eval', 'tau2', 'litellm', 'loguru') if m in sys.modules]\n"
+            "assert not heavy, heavy")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
