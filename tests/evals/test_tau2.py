@@ -143,3 +143,12 @@ def test_the_cli_runs_tau2_with_its_own_user_endpoint(tmp_path: Path) -> None:
     assert summary["categories"]["retail"]["err"] == 0
     doc = json.loads(out.read_text())
     assert doc["benchmark"] == "tau2:retail" and doc["settings"]["user_model"] == "user"
+
+
+def test_a_malformed_call_is_answered_by_tau2_and_counted() -> None:
+    [task] = with_writes(tau2.load("airline"), 1)
+    steps = [GREETING, {"calls": [{"name": "get_user_details", "arguments": "{not json"}]}, *gold_agent(task)[1:]]
+    [rec] = play([task], {opening(task): steps})
+    tool = next(m for m in rec["messages"] if m["role"] == "tool")
+    assert tool["content"].startswith("Error:") and "malformed_arguments" in tool["content"]
+    assert rec["malformed"] == 1 and rec["err"] and rec["score"] == 1.0   # tau2 scores the rest as usual

@@ -122,7 +122,7 @@ def _show(doc: dict[str, Any]) -> None:
             row(name, g)
     console.print(table)
     console.print("[dim]mean: share of entries passed (over runs); 95% interval: bootstrap over entries; "
-                  "err: entry runs ended by an endpoint error (scored as failed)[/]")
+                  "err: entry runs with an endpoint error or unreadable calls (scored as the benchmark scores them)[/]")
 
 
 def compare_command(

@@ -328,7 +328,8 @@ def run_entry(entry: Entry, policy: Policy) -> dict[str, Any]:
 
     The record: `id`, `category`, `score` (1.0 when BFCL's checker passes it), `valid`, `error_type`
     and `error_message` (BFCL's), `status` (`done`, `force_terminated`, `policy_error`), `err`
-    (the endpoint failed), `calls` (the call strings per turn and step), counters, and `messages`.
+    (the endpoint failed, or returned a reply whose calls cannot be read), `calls` (the call
+    strings per turn and step), counters, and `messages`.
     """
     bfcl = modules()
     start = time.monotonic()
@@ -383,7 +384,7 @@ def run_entry(entry: Entry, policy: Policy) -> dict[str, Any]:
                 break
     verdict = judge(entry, turns, status)
     return {"id": entry.id, "category": entry.category, "score": 1.0 if verdict["valid"] else 0.0, **verdict,
-            "status": status, "err": status == "policy_error", "error": error, "calls": turns, **counts,
+            "status": status, "err": status == "policy_error" or counts["undecodable"] > 0, "error": error, "calls": turns, **counts,
             "seconds": round(time.monotonic() - start, 4), "messages": messages}
 
 

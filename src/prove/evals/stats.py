@@ -74,7 +74,7 @@ def summary(runs: Sequence[Sequence[float]], *, errors: int = 0) -> dict[str, An
 
     `n` entries; `mean` of the entries' means over the runs and its bootstrap `ci95`; `runs`: each
     run's mean; `spread` across runs; `pass_hat_k` (k = 1..runs) when scores are 0/1; `err`: entry
-    runs that ended on an endpoint or environment error (counted, scored as failures).
+    runs with an endpoint error or calls that could not be read (scored as the benchmark scores them).
     """
     n_runs = len(runs)
     n = len(runs[0]) if runs else 0

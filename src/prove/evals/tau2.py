@@ -18,7 +18,8 @@ a simulation that ends early scores 0, as tau2 scores it.
 An endpoint that fails (agent or user side), or a reply tau2 cannot take (an empty message), ends
 that task's simulation: it scores 0, is counted under `err`, and the run goes on. A call whose
 arguments are not a JSON object reaches tau2's environment as a call with an argument it does not
-take, which tau2 answers with an error.
+take, which tau2 answers with an error; the simulation goes on, is scored by tau2 and counted
+under `err` (`malformed`).
 """
 
 from __future__ import annotations
@@ -121,6 +122,8 @@ def _agent(tools: Any, domain_policy: str, policy: Policy) -> Any:
     msg = t.message
 
     class PolicyAgent(t.LLMAgent):
+        malformed = 0   # calls whose arguments were not a JSON object
+
         def generate_next_message(self, message: Any, state: Any) -> tuple[Any, Any]:
             if isinstance(message, msg.MultiToolMessage):
                 state.messages.extend(message.tool_messages)
@@ -129,6 +132,7 @@ def _agent(tools: Any, domain_policy: str, policy: Policy) -> Any:
             chat = [{k: v for k, v in m.items() if v is not None} for m in t.to_chat(state.system_messages + state.messages)]
             reply = policy(chat, [tool.openai_schema for tool in self.tools])
             out, pending, _ = normalize(reply.message)
+            self.malformed += sum(1 for c in pending if not isinstance(c.arguments, dict))
             calls = [msg.ToolCall(id=c.id, name=c.name, requestor="assistant",
                                   arguments=c.arguments if isinstance(c.arguments, dict) else {MALFORMED: c.arguments})
                      for c in pending]
@@ -173,6 +177,8 @@ def run_task(task: Task, policy: Policy, user: UserModel, *, max_steps: int = 20
                       note=(info.info or {}).get("note"),
                       n_messages=len(simulation.messages),
                       messages=[{k: v for k, v in m.items() if v is not None} for m in t.to_chat(simulation.messages)])
+    record["malformed"] = agent.malformed
+    record["err"] = record["err"] or agent.malformed > 0
     record["seconds"] = round(time.monotonic() - start, 4)
     return record
 
