@@ -70,7 +70,8 @@ def eval_command(
                                                    show_default=False)] = None,
     api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", show_default=False,
                                                 help="Bearer token of the endpoint.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the scored trajectories (JSONL).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the scored trajectories (JSONL); with "
+                                                                 "--benchmark, the result (JSON).")] = None,
     ids: Annotated[str | None, typer.Option(help="Only these example ids (comma-separated).")] = None,
     servers: Annotated[str | None, typer.Option(help="Only examples of these servers (comma-separated).")] = None,
     kinds: Annotated[str | None, typer.Option(help="Only these kinds (comma-separated).")] = None,
@@ -101,11 +102,14 @@ def eval_command(
     trials: Annotated[int, typer.Option(help="Benchmark: runs of every entry (seeds --seed, --seed+1, ... "
                                              "when --seed is given); pass^k over them.")] = 1,
     seeds: Annotated[str | None, typer.Option(help="Benchmark: one run per sampling seed (comma-separated).")] = None,
-    trajectories: Annotated[Path | None, typer.Option(help="Benchmark: write every run's conversations "
-                                                           "(JSONL trajectories, for `prove reward score`).")] = None,
+    trajectories_out: Annotated[Path | None, typer.Option(
+        "--trajectories", help="Benchmark: write every run's conversations (JSONL trajectories, for "
+                               "`prove reward score`).")] = None,
     user_model: Annotated[str | None, typer.Option(help="tau2: the user simulator's model (default --model).")] = None,
     user_base_url: Annotated[str | None, typer.Option(help="tau2: the user simulator's endpoint "
                                                            "(default --base-url).")] = None,
+    user_api_key: Annotated[str | None, typer.Option(envvar="PROVE_USER_API_KEY", show_default=False,
+                                                     help="tau2: the user endpoint's key (default --api-key).")] = None,
     max_steps: Annotated[int | None, typer.Option(help="tau2: steps (messages) per simulation "
                                                        "(default tau2's 200).")] = None,
 ) -> None:
@@ -130,12 +134,12 @@ def eval_command(
         def make_user(run_seed: int | None) -> Any:
             from ..evals.tau2 import UserModel
 
-            return UserModel(user_base_url or base_url, user_model or model, api_key=api_key, timeout=timeout,
-                             retries=retries, seed=run_seed)
+            return UserModel(user_base_url or base_url, user_model or model, api_key=user_api_key or api_key,
+                             timeout=timeout, retries=retries, seed=run_seed)
 
         run_benchmark(benchmark, make_policy=make_policy, make_user=make_user, seed=seed, seeds=seeds,
                       trials=trials, ids=ids, limit=limit, concurrency=concurrency, max_steps=max_steps, out=out,
-                      trajectories=trajectories, as_json=as_json, model=model, base_url=base_url,
+                      trajectories=trajectories_out, as_json=as_json, model=model, base_url=base_url,
                       settings={"temperature": temperature, "max_tokens": max_tokens, "tools": tools,
                                 "user_model": user_model or model if benchmark.startswith("tau2") else None})
         return
