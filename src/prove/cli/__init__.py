@@ -16,7 +16,7 @@ app = typer.Typer(
 )
 env.register(app)
 serve.register(app)
-eval_cmd.register(app)
+app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(bench.app, name="bench")
 app.add_typer(reward.app, name="reward")
 app.add_typer(export.app, name="export")

@@ -1,4 +1,5 @@
-"""`prove eval`: run a model behind an OpenAI-compatible endpoint on a dataset, live, and report."""
+"""`prove eval`: run a model behind an OpenAI-compatible endpoint on a dataset, live, or on an external
+benchmark (`--benchmark`), and report; `prove eval compare` and `prove eval convert` (`cli.benchmark`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import threading
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
+from typer.core import TyperGroup
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -20,13 +23,24 @@ from rich.table import Table
 from ..env import ProveError
 from ..records import Example
 from ..reward import COMPONENTS, Scorer
+from .benchmark import compare_command, convert_command, run_benchmark
 from .datasets import DATASET_HELP, read_dataset
 from .output import console, errors, fail, print_json
 from .reward import ConfigOpt, ScaleOpt, TurnsOpt, _config
 
 
-def register(app: typer.Typer) -> None:
-    app.command("eval")(eval_command)
+class _RunByDefault(TyperGroup):
+    """`prove eval DATASET ...` and `prove eval --benchmark ...` mean `prove eval run ...`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(cls=_RunByDefault, no_args_is_help=True,
+                  help="Run a model on a dataset or a benchmark (`run`, the default), compare two results, "
+                       "convert a benchmark to PROVE records.")
 
 
 def _pick(examples: list[Example], ids: str | None, servers: str | None, kinds: str | None,
@@ -47,14 +61,17 @@ def _pick(examples: list[Example], ids: str | None, servers: str | None, kinds: 
     return examples[:limit] if limit is not None else examples
 
 
+@app.command("run")
 def eval_command(
-    dataset: Annotated[Path, typer.Argument(help=DATASET_HELP)],
     model: Annotated[str, typer.Option("--model", "-m", help="Model name the endpoint serves.")],
     base_url: Annotated[str, typer.Option("--base-url", "-u",
                                           help="OpenAI-compatible endpoint, such as http://127.0.0.1:8000/v1.")],
+    dataset: Annotated[Path | None, typer.Argument(help=DATASET_HELP + " Leave out with --benchmark.",
+                                                   show_default=False)] = None,
     api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", show_default=False,
                                                 help="Bearer token of the endpoint.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the scored trajectories (JSONL).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the scored trajectories (JSONL); with "
+                                                                 "--benchmark, the result (JSON).")] = None,
     ids: Annotated[str | None, typer.Option(help="Only these example ids (comma-separated).")] = None,
     servers: Annotated[str | None, typer.Option(help="Only examples of these servers (comma-separated).")] = None,
     kinds: Annotated[str | None, typer.Option(help="Only these kinds (comma-separated).")] = None,
@@ -78,14 +95,56 @@ def eval_command(
                                               help="Bearer token of the `prove serve` given with --remote.")] = None,
     config: ConfigOpt = None, scale: ScaleOpt = None, turns: TurnsOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable JSON report on stdout.")] = False,
+    benchmark: Annotated[str | None, typer.Option(
+        "--benchmark", "-b", help="An external benchmark instead of a dataset: bfcl-multi-turn[:CATEGORY,...] "
+                                  "(base, miss_func, miss_param, long_context) or tau2:DOMAIN (airline, retail, "
+                                  "telecom). --out then writes the result (JSON) for `prove eval compare`.")] = None,
+    trials: Annotated[int, typer.Option(help="Benchmark: runs of every entry (seeds --seed, --seed+1, ... "
+                                             "when --seed is given); pass^k over them.")] = 1,
+    seeds: Annotated[str | None, typer.Option(help="Benchmark: one run per sampling seed (comma-separated).")] = None,
+    trajectories_out: Annotated[Path | None, typer.Option(
+        "--trajectories", help="Benchmark: write every run's conversations (JSONL trajectories, for "
+                               "`prove reward score`).")] = None,
+    user_model: Annotated[str | None, typer.Option(help="tau2: the user simulator's model (default --model).")] = None,
+    user_base_url: Annotated[str | None, typer.Option(help="tau2: the user simulator's endpoint "
+                                                           "(default --base-url).")] = None,
+    user_api_key: Annotated[str | None, typer.Option(envvar="PROVE_USER_API_KEY", show_default=False,
+                                                     help="tau2: the user endpoint's key (default --api-key).")] = None,
+    max_steps: Annotated[int | None, typer.Option(help="tau2: steps (messages) per simulation "
+                                                       "(default tau2's 200).")] = None,
 ) -> None:
-    """Run a model on every example, in live episodes, and report reward, success and calls.
+    """Run a model on every example (or benchmark entry), in live episodes, and report.
 
-    Each episode opens a fresh world, starts from the example's first user message, runs every
-    tool call the model makes, sends the example's follow-up user turns when the model answers
-    in words, and is scored by the programmatic reward.
+    On a dataset, each episode opens a fresh world, starts from the example's first user message,
+    runs every tool call the model makes, sends the example's follow-up user turns when the model
+    answers in words, and is scored by the programmatic reward. With --benchmark, the benchmark's
+    own environment and checker run and score it; every figure comes with n and a bootstrap
+    interval.
     """
     from ..rollout import Limits, OpenAIPolicy, Sampling, evaluate, local_env, summarize
+
+    if benchmark is not None:
+        if dataset is not None:
+            fail("give a dataset or --benchmark, not both")
+
+        def make_policy(run_seed: int | None) -> OpenAIPolicy:
+            return OpenAIPolicy(base_url, model, api_key=api_key, timeout=timeout, retries=retries, tools=tools,
+                                sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=run_seed))
+
+        def make_user(run_seed: int | None) -> Any:
+            from ..evals.tau2 import UserModel
+
+            return UserModel(user_base_url or base_url, user_model or model, api_key=user_api_key or api_key,
+                             timeout=timeout, retries=retries, seed=run_seed)
+
+        run_benchmark(benchmark, make_policy=make_policy, make_user=make_user, seed=seed, seeds=seeds,
+                      trials=trials, ids=ids, limit=limit, concurrency=concurrency, max_steps=max_steps, out=out,
+                      trajectories=trajectories_out, as_json=as_json, model=model, base_url=base_url,
+                      settings={"temperature": temperature, "max_tokens": max_tokens, "tools": tools,
+                                "user_model": user_model or model if benchmark.startswith("tau2") else None})
+        return
+    if dataset is None:
+        fail("give a dataset, or --benchmark NAME")
 
     cfg = _config(config, scale, turns)
     examples = _pick(read_dataset(dataset), ids, servers, kinds, limit)
@@ -139,6 +198,10 @@ def eval_command(
         _show(report)
         if out is not None:
             console.print(f"[dim]wrote {len(trajectories)} trajectories to {out}[/]")
+
+
+app.command("compare")(compare_command)
+app.command("convert")(convert_command)
 
 
 def _pct(v: Any) -> str:
