@@ -495,3 +495,23 @@ def test_replies_say_what_the_call_did(tool, args, must, never):
     for text in replies:
         assert any(w in text.lower() or w in text for w in must), text
         assert not any(w in text.lower() or w in text for w in never), text
+
+
+def test_a_remote_start_comes_with_the_trip_ahead_which_can_be_cancelled() -> None:
+    """The warming-up mornings have a destination sent with the remote start, so cancelling the
+    navigation needs no destination set first in the same conversation."""
+    from prove.env import Session, registry
+
+    server = registry.get("vehicle")
+    warming = 0
+    for world in range(12):
+        with Session([server], world=world) as s:
+            status = s.call("get_vehicle_status", {}).data
+            if status["engine"] != "running":
+                continue
+            warming += 1
+            route = s.call("get_navigation", {})
+            assert route.ok and route.data["active"], world
+            cleared = s.call("cancel_navigation", {})
+            assert cleared.ok and not cleared.data["active"]
+    assert warming >= 2

@@ -500,7 +500,8 @@ class _Builder:
 
     def _warming_up(self) -> None:
         """A remote start a few minutes ago: engine running, climate on, the driver's seat heater
-        at the active driver's level, the cabin on its way to the target."""
+        at the active driver's level, the cabin on its way to the target, and the trip ahead (work,
+        or a favorite place) sent to the car's navigation with it."""
         car = self.vehicle
         me = self.t["driver_profiles"][0]
         start = self.now - timedelta(minutes=self.rng.randint(3, 9))
@@ -513,6 +514,13 @@ class _Builder:
             next(s for s in self.t["seats"] if s["seat"] == "driver")["heat_level"] = me["seat_heat"]
         self.events.append((start, "command", "Engine started"))
         self.events.append((start + timedelta(seconds=30), "climate", f"Climate on at {car['climate_target']:g} °F"))
+        # The trip ahead was sent to the car from the app with the remote start.
+        place = self.work if self.work is not None and car["place_id"] != self.work["place_id"] else \
+            next((f for f in self.favorites if f["place_id"] != car["place_id"]), None)
+        if place is not None:
+            car["destination_id"] = place["place_id"]
+            self.events.append((start + timedelta(seconds=45), "navigation",
+                                f"Destination set to {place['nickname'] or place['name']}"))
 
     def _drop_walk_away_lock(self) -> None:
         """The owner is still at the car: the walk-away lock after this morning's drive did not happen."""
