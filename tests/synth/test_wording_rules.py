@@ -289,3 +289,34 @@ def test_a_nameless_thing_is_named_by_what_it_belongs_to() -> None:
     offer = next(o for o in index.rows["offer"] if market.entity("offer", o).startswith("the offer on "))
     assert "OFR-" not in market.entity("offer", offer)
     assert index.owner("listing", next(iter(index.labels["listing"]))) is None  # a named kind names itself
+
+
+def test_a_series_runs_for_a_few_of_its_periods() -> None:
+    from prove.synth.teachers.programmatic import _order_pairs
+
+    monthly = {"frequency": "monthly", "send_on": "2026-03-18", "end_date": "2026-03-21"}
+    _order_pairs(monthly)
+    assert monthly["end_date"] >= "2026-06-16"
+    weekly = {"frequency": "weekly", "send_on": "2026-03-18", "end_date": "2026-06-21"}
+    _order_pairs(weekly)
+    assert weekly["end_date"] == "2026-06-21"  # already a run of weeks: left as the user said it
+
+
+def test_a_binding_left_out_as_the_default_still_picks_the_values_that_go_with_it() -> None:
+    """"Set up the company {name}" binds kind='business' (the default, so left out of the call):
+    the name drawn is a company's, never "the company Daniel Kim"."""
+    synth = Synthesizer(SynthConfig(n=120, seed=6, servers=["banking"]))
+    tool = registry.get("banking").tools["add_payee"]
+    people = {name for name, kind in tool.values["name, kind"] if kind == "person"}
+    seen = 0
+    for i in range(120):
+        c = synth.example(i)
+        if not c.line:
+            continue
+        ex = json.loads(c.line)
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "add_payee" and "company" in turn["user"]:
+                    seen += 1
+                    assert call["arguments"]["name"] not in people, turn["user"]
+    assert seen

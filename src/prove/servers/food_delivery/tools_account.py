@@ -182,7 +182,7 @@ def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {address_id} from my saved addresses.",
-    "I moved out, remove {address_id}.",
+    "I don't order to {address_id} anymore; remove it.",
 ], reply=[
     "Deleted {address_id}.",
     "{address_id} is no longer one of your saved addresses.",

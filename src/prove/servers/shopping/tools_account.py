@@ -241,7 +241,7 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {address_id} from my saved addresses.",
-    "I moved out, remove {address_id} from my account.",
+    "I don't use {address_id} anymore; remove it from my account.",
     "Please get rid of {address_id}; I don't ship there anymore.",
 ], reply=[
     "Removed {address_id}. Saved addresses left on your account: {result.total}.",

@@ -347,7 +347,8 @@ class Planner:
                         args[p.name] = query
                         sources[p.name] = Source("user")
                         continue
-                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
+                # (a binding left out as the default still picks the values that go with it)
+                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt, {**phrase.binds, **args})
                 sources[p.name] = Source("user")
             _order_pairs(args)
             _cohere(args, sources)
@@ -1112,6 +1113,12 @@ def _strs(values: Any) -> list[str]:
     return out
 
 
+_PERIODS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1), "biweekly": timedelta(weeks=2),
+            "monthly": timedelta(days=30), "quarterly": timedelta(days=91), "yearly": timedelta(days=365),
+            "annually": timedelta(days=365)}
+DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
 def _order_pairs(args: dict[str, Any]) -> None:
     """Keep ranges the right way round: start before end, min below max."""
     for lo, hi in (("start_date", "end_date"), ("start", "end"), ("since", "until"), ("after", "before"),
@@ -1123,5 +1130,14 @@ def _order_pairs(args: dict[str, Any]) -> None:
         elif isinstance(a, str) and a == b and re.fullmatch(r"\d{4}-\d{2}-\d{2}", a):
             # "between January 30 and January 30" is no range: a week from the start
             args[hi] = (date.fromisoformat(a) + timedelta(days=7)).isoformat()
+    # A series runs for a few of its periods: no monthly payment that ends three days after it starts.
+    period = _PERIODS.get(str(args.get("frequency", "")).lower())
+    first = next((args[k] for k in ("send_on", "start_date", "start", "next_due_date") if isinstance(args.get(k), str)),
+                 None)
+    end = args.get("end_date")
+    if period and isinstance(first, str) and isinstance(end, str) and DAY_RE.match(first) and DAY_RE.match(end):
+        start = date.fromisoformat(first[:10])
+        if date.fromisoformat(end[:10]) < start + 3 * period:
+            args["end_date"] = (start + 6 * period).isoformat()
 
 
