@@ -691,3 +691,18 @@ def test_reading_a_message_says_who_sent_it_when_and_to_whom():
     assert tool.replies and all(all(f"{{result.{f}}}" in r.text for f in ("from_name", "date", "to"))
                                 for r in tool.replies)
     assert not any("say" in a.text or "in full" in a.text for a in tool.asks)  # the reply does not read the body
+
+
+def test_every_world_has_an_emptied_folder_that_can_be_deleted() -> None:
+    """A past project's folder, emptied when it ended: `delete_folder` takes it (and only such)."""
+    from prove.env import Session, registry
+
+    server = registry.get("email")
+    for world in range(3):
+        with Session([server], world=world) as s:
+            folders = s.call("list_folders", {}).data["folders"]
+            empty = [f for f in folders if f["kind"] == "custom" and f["total"] == 0]
+            assert len(empty) == 1, world
+            assert s.call("delete_folder", {"folder_id": empty[0]["folder_id"]}).ok
+            full = next(f for f in folders if f["kind"] == "custom" and f["total"] > 0)
+            assert s.call("delete_folder", {"folder_id": full["folder_id"]}).code == "folder_not_empty"

@@ -235,3 +235,12 @@ def test_a_record_says_no_coordinates_no_repeated_bound_and_no_field_twice() -> 
 def test_a_cut_quoted_title_closes_its_quote() -> None:
     offer = {"summary": "clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large'", "status": "pending"}
     assert describe(offer).startswith("clarkecloset's $60.00 offer on 'Osprey Atmos AG 65…': pending")
+
+
+def test_an_entry_is_headed_by_what_it_holds_and_an_empty_answer_says_nothing() -> None:
+    saved = {"list_id": "LST-1", "name": "Visiting family", "places": [
+        {"place": {"place_id": "PLC-1", "name": "Blue Bottle Coffee"}, "note": "go early", "added_at": "2026-01-30T09:00:00"},
+        {"place": {"place_id": "PLC-2", "name": "Harbor Plaza"}, "note": "book ahead", "added_at": "2025-12-30T09:00:00"}]}
+    text = describe(saved)
+    assert "Blue Bottle Coffee: note 'go early'" in text and "Harbor Plaza" in text
+    assert describe({"place_id": "PLC-9", "after": "2026-03-16T09:00:00", "departures": []}) == ""

@@ -180,6 +180,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     """
     label_key = _label_key(rec)
     head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
+    if head is None:  # an entry that holds what it is about (a saved place's place) is headed by its name
+        inner = next((_label_of(v) for v in rec.values() if isinstance(v, Mapping) and _label_of(v)), None)
+        head = _excerpt(inner, 60) if inner else None
     if head and head.endswith("…") and " '" in head and "'" not in head[head.rfind(" '") + 2:]:
         head += "'"  # a cut inside a quoted title closes the quote: "offer on 'Osprey Atmos…'"
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
@@ -307,8 +310,9 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)
         return _finish(text, cite, data)
-    if not lists and not identity and any(isinstance(v, list) and not v for v in data.values()):
-        return ""  # an empty listing: the summary says nothing was found
+    if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
+                                                                        for v in data.values()):
+        return ""  # an empty listing (with the query it answered): the summary says nothing was found
     if lists:
         key, items = lists[0]
         total = data.get("total")

@@ -116,6 +116,8 @@ WorkFolderId = FOLDER.where("folder_id IN ('inbox', 'archive') OR name = 'Projec
 # Where a filter sends what it matches: the archive, which fits any filter (a filter named
 # 'Travel bookings' moving mail to a Newsletters folder would not).
 FilterFolderId = FOLDER.where("folder_id = 'archive'")
+# What can be deleted: a custom folder with nothing in it (one the user emptied).
+EmptyFolderId = FOLDER.where("kind = 'custom' AND folder_id NOT IN (SELECT folder_id FROM messages)")
 # Labels that fit any mail ('Finance' on a GitHub review or 'Personal' on a receipt would not), and
 # labels the user has just made for the purpose.
 AnyMailLabelId = LABEL.where("name IN ('Important', 'Follow up') OR created_at >= :now")

@@ -10,6 +10,7 @@ from prove.env.values import quote
 from .server import (
     AnyMailLabelId,
     Color,
+    EmptyFolderId,
     Filter,
     FilterFolderId,
     FilterId,
@@ -167,7 +168,7 @@ def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     "Deleted the folder '{result.name}'.",
     "Done: '{result.name}' is gone.",
 ])
-def delete_folder(ctx: Ctx, folder_id: FolderId) -> DeletedFolder:
+def delete_folder(ctx: Ctx, folder_id: EmptyFolderId) -> DeletedFolder:
     """Delete an empty custom folder; filters that move mail into it are deleted too.
 
     Args:

@@ -32,6 +32,7 @@ FIRST_DAY = date(2026, 2, 2)
 SYSTEM_FOLDERS = (("inbox", "Inbox"), ("sent", "Sent"), ("drafts", "Drafts"), ("scheduled", "Scheduled"),
                   ("archive", "Archive"), ("spam", "Spam"), ("trash", "Trash"))
 CUSTOM_FOLDERS = ("Receipts", "Newsletters", "Travel", "Projects", "Family")
+EMPTY_FOLDERS = ("Conference 2025", "Apartment hunt", "Old team", "Wedding planning")
 LABELS = (("Follow up", "red"), ("Waiting on", "yellow"), ("Finance", "green"), ("Important", "orange"),
           ("Personal", "blue"), ("To read", "purple"))
 PROJECTS = ("Atlas", "Phoenix", "Helios", "Orion", "Nimbus", "Falcon", "Aurora", "Mercury", "Polaris",
@@ -499,6 +500,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         folder_ids[name] = fid
         folder_rows.append({"folder_id": fid, "name": name, "kind": "custom",
                             "created_at": iso(datetime(2024, rng.randint(1, 12), rng.randint(1, 28), 10, 0))})
+    # A folder of a past project, emptied when it ended: nothing is filed there any more.
+    folder_rows.append({"folder_id": w.new_id("FLD"), "name": EMPTY_FOLDERS[w.seed % len(EMPTY_FOLDERS)],
+                        "kind": "custom", "created_at": iso(datetime(2024, 1 + w.seed % 12, 15, 10, 0))})
     for m in (m for t in b.threads for m in t["messages"]):
         if m["folder"] not in folder_ids:  # a folder this world lacks: the mail stays in the archive
             m["folder"] = "archive"

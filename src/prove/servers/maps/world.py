@@ -131,16 +131,22 @@ HOURS = {
 PRICED = {"restaurant": (1, 4), "cafe": (1, 2), "bar": (2, 3), "bakery": (1, 2), "hotel": (2, 4),
           "cinema": (2, 2), "gym": (1, 3)}
 GOOD = ("Great {thing}, friendly staff.", "Loved the {thing}. Will come back!", "Best {thing} in the neighborhood.",
-        "Clean, quick and the {thing} was excellent.", "Hidden gem. The {thing} is worth the trip.")
+        "Clean, quick and the {thing} {was} excellent.", "Hidden gem. The {thing} {is} worth the trip.")
 MIXED = ("Decent {thing} but a bit pricey.", "Good {thing}, slow service at peak times.",
-         "Fine for a quick stop; the {thing} was okay.")
-BAD = ("Long wait and the {thing} was disappointing.", "Not what it used to be; the {thing} was cold.",
+         "Fine for a quick stop; the {thing} {was} okay.")
+BAD = ("Long wait and the {thing} {was} disappointing.", "Not what it used to be; the {thing} {was} cold.",
        "Rude staff, would not recommend the {thing}.")
 THINGS = {"restaurant": ("food", "pasta", "tacos", "service", "dessert", "menu"),
           "cafe": ("coffee", "latte", "pastries"),
           "bar": ("cocktails", "beer list", "atmosphere"), "bakery": ("bread", "croissants", "cakes"),
           "museum": ("exhibits", "collection", "guided tour"), "park": ("trails", "playground", "views"),
           "hotel": ("rooms", "breakfast", "location"), "gym": ("equipment", "classes"), "cinema": ("screens", "seats")}
+def _review(template: str, thing: str) -> str:
+    """A review about a thing, its verb agreeing with it ("the trails were okay", "the food was")."""
+    plural = thing.endswith("s") and not thing.endswith(("ss", "us"))
+    return template.format(thing=thing, **{"was": "were" if plural else "was", "is": "are" if plural else "is"})
+
+
 CLOSURE_REASONS = (("water main repair", "gas leak repair", "utility work", "emergency sewer repair"),
                    ("building construction", "bridge repair", "streetcar track work", "repaving"),
                    ("street festival", "marathon route", "film shoot", "parade", "farmers market"))
@@ -238,7 +244,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                 when = now - timedelta(days=rng.randint(1, 400), minutes=rng.randrange(0, 600, 5))
                 rows["reviews"].append({"review_id": w.new_id("REV"), "place_id": p["place_id"],
                                         "author": _short(fake.person()), "is_mine": 0, "my_place": None, "rating": stars,
-                                        "body": template.format(thing=thing), "created_at": iso(when),
+                                        "body": _review(template, thing), "created_at": iso(when),
                                         "updated_at": None})
 
     # ----- the signed-in user ----------------------------------------------------------------------------
@@ -257,7 +263,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         thing = rng.choice(THINGS.get(p["category"], ("service",)))
         rows["reviews"].append({"review_id": w.new_id("REV"), "place_id": p["place_id"], "author": _short(person),
                                 "is_mine": 1, "my_place": my_place(p["name"]), "rating": stars,
-                                "body": template.format(thing=thing),
+                                "body": _review(template, thing),
                                 "created_at": iso(now - timedelta(days=rng.randint(3, 200), hours=rng.randint(1, 9))),
                                 "updated_at": None})
 

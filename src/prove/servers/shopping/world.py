@@ -251,6 +251,21 @@ def _price(lo: float, hi: float, rng: Any) -> float:
     return float(whole) + rng.choice((0.99, 0.99, 0.95, 0.0, 0.49))
 
 
+_NOT_NOUNS = {"lb", "lbs", "oz", "ft", "in", "qt", "mm", "cm", "ml", "kg", "g", "l", "pc", "pcs", "pack", "mah",
+              "large", "small", "medium", "mini", "max", "pro", "plus", "xl", "lite"}
+
+
+def _noun_of(kind: str) -> str:
+    """What a review calls a product of this kind ("this {noun}", "the {noun} is okay"): its last
+    word that is a thing, not a size ("Classic Notebook Large" -> "notebook"); a plural thing is a
+    "set" ("Adjustable Dumbbells 5-52.5 lb"); a kind that ends in a number is said whole."""
+    words = [w for w in kind.split() if w.isalpha() and w.lower() not in _NOT_NOUNS]
+    if not words or kind[-1].isdigit():
+        return kind.lower()
+    noun = words[-1].lower()
+    return "set" if noun.endswith("s") and not noun.endswith(("ss", "us")) else noun
+
+
 def build_world(w: WorldGen) -> dict[str, Any]:
     rng = w.rng
     now = w.now
@@ -277,7 +292,7 @@ def build_world(w: WorldGen) -> dict[str, Any]:
     specs: list[tuple[str, str, str, float, float, str | None, str, str]] = []
     for cat, kind, brands, lo, hi, axis, desc in TYPES:
         for b in rng.sample(brands, min(len(brands), rng.randint(1, 2))):
-            noun = kind.split(" ")[-1].lower() if not kind[-1].isdigit() else kind.lower()
+            noun = _noun_of(kind)
             specs.append((cat, f"{b} {kind}", b, lo, hi, axis, desc, noun))
     for title, genre in rng.sample(BOOK_TITLES, 11):
         author = w.fake.person().name
