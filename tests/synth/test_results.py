@@ -244,3 +244,10 @@ def test_an_entry_is_headed_by_what_it_holds_and_an_empty_answer_says_nothing() 
     text = describe(saved)
     assert "Blue Bottle Coffee: note 'go early'" in text and "Harbor Plaza" in text
     assert describe({"place_id": "PLC-9", "after": "2026-03-16T09:00:00", "departures": []}) == ""
+
+
+def test_coordinates_are_said_when_the_request_asks_for_them() -> None:
+    matches = {"matches": [{"address": "320 Washington Avenue, Portland, OR", "lat": 45.5, "lng": -122.6},
+                           {"address": "320 Washington Avenue, Seattle, WA", "lat": 47.6, "lng": -122.3}]}
+    assert "lat" not in describe(matches)
+    assert "lat 45.5" in describe(matches, stress=["coordinates"])

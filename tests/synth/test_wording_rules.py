@@ -320,3 +320,24 @@ def test_a_binding_left_out_as_the_default_still_picks_the_values_that_go_with_i
                     seen += 1
                     assert call["arguments"]["name"] not in people, turn["user"]
     assert seen
+
+
+def test_cents_go_on_money_not_on_degrees() -> None:
+    from prove.synth.values import ValueMaker
+
+    maker = ValueMaker(None, random.Random(3))
+    temps = {maker.number("target_temp", {"minimum": 60, "maximum": 85}, 70, False) for _ in range(200)}
+    assert all(round(t * 2) == t * 2 for t in temps)  # whole or half degrees
+    amounts = {maker.number("amount", {}, 25.0, False) for _ in range(200)}
+    assert any(round(a * 2) != a * 2 for a in amounts)  # $12.99 does happen
+
+
+def test_a_request_that_starts_with_an_entity_noun_is_lowered_after_a_connector() -> None:
+    synth = Synthesizer(SynthConfig(n=150, seed=8, servers=["marketplace", "issue_tracker", "shopping"]))
+    joined = []
+    for i in range(150):
+        c = synth.example(i)
+        if c.line:
+            joined += [t["user"] for t in json.loads(c.line)["turns"]]
+    assert joined and not any(re.search(r"(?:Next|Then|After that|Also|Plus|Oh, and), (?:Order|Issue) [A-Z]+-\d", u)
+                              for u in joined)

@@ -135,9 +135,12 @@ class Phrasing:
         label = label or self.label(kind, value)
         if not label:
             shared = self.index.labels.get(kind, {}).get(value)
-            extra = self._telling(kind, value, shared) if isinstance(shared, str) and len(shared) <= 60 else None
+            extra = self._telling(kind, value, shared) if isinstance(shared, str) else None
             if extra is None:
                 return self._described(kind, value) or f"{noun} {value}"
+            if len(shared) > 60:  # a long text many share ("Caught Phoebe Bridgers live…"): its opening and author
+                opening = excerpt_of(shared)
+                return f"the {noun} '{opening}…' {extra}" if opening else f"{noun} {value}"
             return f"{_named(shared, naming, noun)} {extra}"
         if noun in PERSON_NOUNS:
             return label
@@ -199,14 +202,14 @@ class Phrasing:
         return None
 
     def said_by_id(self, entity_id: str) -> bool:
-        """Whether a user names this entity by its ID: it has no name, or its kind's IDs are public
-        (an order number): a reply must then show the ID before a later turn quotes it."""
+        """Whether a user can name this entity only by an ID a reply showed: it has no name and
+        belongs to nothing named. A named thing is said by its name, and a public ID (an order
+        number, a promo code) is one the user has without being shown it."""
         for kind, labels in self.index.labels.items():
             if entity_id in labels:
-                ek = self.server.entities.get(kind)
-                if ek is not None and ek.public_id:
-                    return True
-        return self.label_anywhere(entity_id) is None
+                return False  # named (a long name too) by its name; an order number the user has anyway
+        return self.index.owner(next((k for k, rows in self.index.rows.items() if entity_id in rows), ""),
+                                entity_id) is None  # a nameless thing said by what it belongs to
 
     def label_anywhere(self, entity_id: str) -> str | None:
         for labels in self.index.labels.values():

@@ -208,7 +208,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             break
         value = rec[key]
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
-                or f"{key}_text" in rec or key in _UNSAID:
+                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude"}):
             continue  # said already, says the heading again, or said by its own text form (size_text)
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"

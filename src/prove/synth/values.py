@@ -156,7 +156,7 @@ def human(value: Any) -> str:
 _MONEY_WORDS = ("amount", "price", "balance", "cost", "fee", "subtotal", "limit", "budget", "tip", "deposit", "refund",
                 "spent", "remaining", "salary", "rent", "target", "bid", "value_usd", "line_total", "due", "pay",
                 "offer", "savings", "income", "payout", "quota", "won_", "revenue", "pipeline", "estimated_total",
-                "grand_total", "order_total")
+                "grand_total", "order_total", "total_value", "total_paid", "market_value", "paid_total")
 _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "stars", "score", "quantity", "odometer", "mile",
               "_mi", "charge_limit", "kw", "_mb", "minutes", "days", "months", "weeks", "hours", "years", "mph", "kph",
               "speed", "climate", "_pct", "degrees", "shares")
@@ -278,8 +278,10 @@ class ValueMaker:
             else:
                 factor = rng.choice([0.1, 0.2, 0.3, 0.5, 0.8, 1.0, 1.5])
                 v = _nice(base * factor)
-                if rng.random() < 0.25:
+                if rng.random() < 0.25 and is_money(n):  # cents on money ($12.99), not 60.99 degrees
                     v = round(v + rng.choice([0.5, 0.25, 0.99, 0.75]), 2)
+                elif rng.random() < 0.25:
+                    v = round(v + 0.5, 1)
         if lo is not None:
             floor = lo + (1 if integer else 0.01) if excl_lo else lo
             if v < floor:

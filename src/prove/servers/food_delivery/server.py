@@ -41,7 +41,7 @@ RESTAURANT = EntityKind("restaurant", table="restaurants", key="restaurant_id", 
 MENU_ITEM = EntityKind("menu_item", table="menu_items", key="item_id", label="name",
                        description="a dish or drink on a restaurant's menu", lister="get_menu", noun="dish", naming="article")
 CART_ITEM = EntityKind("cart_item", table="cart_items", key="cart_item_id", label="name",
-                       description="one line of the customer's cart at a restaurant", lister="view_cart")
+                       description="one line of the customer's cart at a restaurant", lister="view_cart", naming="article")
 ORDER = EntityKind("order", table="orders", key="order_id", label="restaurant_name",
                    description="an order the customer placed, past or in progress", public_id=True)
 ADDRESS = EntityKind("address", table="addresses", key="address_id", label="label",

@@ -327,9 +327,9 @@ def set_color(ctx: Ctx, device_id: LightId, color: Color) -> Device:
     Ask("Switch the lights in {room_id} on at {brightness} percent.", on=True),
     Ask("Turn on the lights in {room_id}.", on=True),
 ], reply=[
-    Ask("Done: {result.switched} lights in {room_id} are on now.", on=True),
+    Ask("Done: I switched on {result.switched} lights in {room_id}.", on=True),
     Ask("Switched on {result.switched} lights in {room_id}.", on=True),
-    Ask("Done: {result.switched} lights in {room_id} are off now.", on=False),
+    Ask("Done: I switched off {result.switched} lights in {room_id}.", on=False),
     Ask("Switched off {result.switched} lights in {room_id}.", on=False),
 ])
 def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightness | None = None) -> RoomLights:

@@ -838,8 +838,9 @@ class Planner:
             asked = [i for i in in_turn if steps[i].asked]
             omit = question[0] if question is not None and question[3] is None else None
             requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
+            nouns = {ek.words.split()[0] for ek in self.server.entities.values()}  # "order ORD-10012 arrived"
             names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{")
-                           and r.split(maxsplit=1)[0].lower() not in _ARTICLES for i, r in zip(asked, requests)]
+                           and r.split(maxsplit=1)[0].lower() not in _ARTICLES | nouns for i, r in zip(asked, requests)]
             user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
             if question is not None and t == 0:
                 param, value, secret, hidden_kind = question
