@@ -341,3 +341,10 @@ def test_a_request_that_starts_with_an_entity_noun_is_lowered_after_a_connector(
             joined += [t["user"] for t in json.loads(c.line)["turns"]]
     assert joined and not any(re.search(r"(?:Next|Then|After that|Also|Plus|Oh, and), (?:Order|Issue) [A-Z]+-\d", u)
                               for u in joined)
+
+
+def test_a_part_is_named_with_what_it_is_part_of() -> None:
+    say, index = _say("shopping")
+    variant = next(iter(index.rows["variant"]))
+    product = index.rows["variant"][variant]["product_id"]
+    assert say.entity("variant", variant).endswith(f" of the {index.labels['product'][product]}")

@@ -70,6 +70,8 @@ class EntityKind:
             ("the Electric Kettle 1.7 L").
         noun_from: a column whose value is the noun for that row (a drive item is a "file" or a
             "folder"); None: `noun` for every row.
+        part_of: a column holding the ID of what this entity is part of, said with it where its
+            own name says little ("the Standard variant of the Patagonia Rain Jacket").
     """
 
     name: str
@@ -83,6 +85,7 @@ class EntityKind:
     public_id: bool = False
     naming: str = "noun"
     noun_from: str | None = None
+    part_of: str | None = None
 
     def __post_init__(self) -> None:
         if self.naming not in NAMINGS:

@@ -135,6 +135,9 @@ class Phrasing:
         label = label or self.label(kind, value)
         if not label:
             shared = self.index.labels.get(kind, {}).get(value)
+            of = self._of(ek, value) if isinstance(shared, str) and len(shared) <= 60 else ""
+            if of:  # "the Standard variant of the REI Co-op Camping Tent": what it is part of tells it apart
+                return _named(shared, naming, noun) + of
             extra = self._telling(kind, value, shared) if isinstance(shared, str) else None
             if extra is None:
                 return self._described(kind, value) or f"{noun} {value}"
@@ -144,7 +147,15 @@ class Phrasing:
             return f"{_named(shared, naming, noun)} {extra}"
         if noun in PERSON_NOUNS:
             return label
-        return _named(label, naming, noun)
+        return _named(label, naming, noun) + self._of(ek, value)
+
+    def _of(self, ek: Any, value: str) -> str:
+        """' of the Patagonia Rain Jacket' for a kind that is part of another (`EntityKind.part_of`)."""
+        if ek is None or not ek.part_of:
+            return ""
+        owner = self.index.rows.get(ek.name, {}).get(value, {}).get(ek.part_of)
+        kind = next((k for k, labels in self.index.labels.items() if k != ek.name and owner in labels), None)
+        return f" of {self.entity(kind, owner)}" if kind and isinstance(owner, str) else ""
 
     def _described(self, kind: str, value: str) -> str | None:
         """A nameless entity by what it belongs to, and its date where the owner has several:

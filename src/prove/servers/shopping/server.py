@@ -28,7 +28,7 @@ PRODUCT = EntityKind("product", table="products", key="product_id", label="name"
                      description="a product in the catalogue", live="status = 'active'", naming="article")
 VARIANT = EntityKind("variant", table="variants", key="variant_id", label="name",
                      description="one size, colour or format of a product, with its own price and stock",
-                     live="stock > 0", lister="get_product")
+                     live="stock > 0", lister="get_product", part_of="product_id")
 CATEGORY = EntityKind("category", table="categories", key="category_id", label="name",
                       description="a catalogue category such as Electronics")
 BRAND = EntityKind("brand", table="brands", key="brand_id", label="name", description="a brand", naming="alone")
