@@ -251,3 +251,8 @@ def test_coordinates_are_said_when_the_request_asks_for_them() -> None:
                            {"address": "320 Washington Avenue, Seattle, WA", "lat": 47.6, "lng": -122.3}]}
     assert "lat" not in describe(matches)
     assert "lat 45.5" in describe(matches, stress=["coordinates"])
+
+
+def test_a_list_of_internal_ids_is_not_read_out() -> None:
+    assert field_text("automations", ["AUT-10002"]) is None
+    assert field_text("tags", ["budget", "family"]) == "tags budget, family"

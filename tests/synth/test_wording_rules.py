@@ -348,3 +348,13 @@ def test_a_part_is_named_with_what_it_is_part_of() -> None:
     variant = next(iter(index.rows["variant"]))
     product = index.rows["variant"][variant]["product_id"]
     assert say.entity("variant", variant).endswith(f" of the {index.labels['product'][product]}")
+
+
+def test_twins_told_apart_by_date_differ_by_day_not_only_by_time() -> None:
+    """Two posts with the same text on the same day are not "the post '…' from March 10" both."""
+    say, index = _say("social_media")
+    rendered: dict[str, str] = {}
+    for post in index.rows["post"]:
+        text = say.entity("post", post)
+        assert text not in rendered or text.startswith("post PST-"), (post, rendered.get(text), text)
+        rendered[text] = post

@@ -202,7 +202,8 @@ class Phrasing:
                 continue
             named = any(w in column for w in ("name", "from", "sender", "author", "owner", "merchant", "host"))
             dated = bool(DAY.match(cell[:10])) and column.endswith(("_at", "_on", "date", "_time"))
-            if not (named or dated) or any(r.get(column) == cell for r in twins):
+            if not (named or dated) or any(r.get(column) == cell or dated and str(r.get(column, ""))[:10] == cell[:10]
+                                           for r in twins):  # "from March 10" must tell it from the others by day
                 continue
             if not dated:
                 return f"from {cell}"

@@ -131,6 +131,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key)} {_words(value)}" if "_" in value else f"{_words(key)} {value}"
         return f"{_words(key)} {human(value)}"
     if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
+        if all(isinstance(v, str) and _ID.match(v) for v in value):
+            return None  # "automations AUT-10002": internal IDs, which a person does not read out
         shown = [human(v) if isinstance(v, str) else number(v) for v in value[:3]]
         more = f" and {len(value) - 3} more" if len(value) > 3 else ""
         return f"{_words(key)} {', '.join(shown)}{more}"
