@@ -358,3 +358,12 @@ def test_twins_told_apart_by_date_differ_by_day_not_only_by_time() -> None:
         text = say.entity("post", post)
         assert text not in rendered or text.startswith("post PST-"), (post, rendered.get(text), text)
         rendered[text] = post
+
+
+def test_a_direct_message_channel_is_the_dm_with_a_person() -> None:
+    """Not "the Camila Williams channel" nor "the message '…' in Camila Williams"."""
+    say, index = _say("team_chat")
+    dm = next(c for c, row in index.rows["channel"].items() if row["kind"] == "dm")
+    assert say.entity("channel", dm) == f"the DM with {index.labels['channel'][dm]}"
+    public = next(c for c, row in index.rows["channel"].items() if row["kind"] == "public")
+    assert say.entity("channel", public) == f"the channel '{index.labels['channel'][public]}'"

@@ -72,6 +72,9 @@ class EntityKind:
             "folder"); None: `noun` for every row.
         part_of: a column holding the ID of what this entity is part of, said with it where its
             own name says little ("the Standard variant of the Patagonia Rain Jacket").
+        phrases: how rows of one `noun_from` value are said, as (value, template with
+            `{label}`) pairs: a direct-message channel is "the DM with {label}", not "the Camila
+            Williams channel".
     """
 
     name: str
@@ -86,6 +89,7 @@ class EntityKind:
     naming: str = "noun"
     noun_from: str | None = None
     part_of: str | None = None
+    phrases: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.naming not in NAMINGS:

@@ -125,9 +125,20 @@ class Phrasing:
                 return own.replace("_", " ")
         return self.entity_noun(kind)
 
+    def _phrase(self, ek: Any, value: str) -> str | None:
+        """The template a row's own kind of thing is said by (`EntityKind.phrases`), if any."""
+        if ek is None or not ek.phrases or not ek.noun_from:
+            return None
+        own = self.index.rows.get(ek.name, {}).get(value, {}).get(ek.noun_from)
+        return next((template for which, template in ek.phrases if which == own), None)
+
     def entity(self, kind: str, value: str, label: str | None = None) -> str:
         """An entity as a noun phrase (see the module docstring)."""
         ek = self.server.entities.get(kind)
+        template = self._phrase(ek, value)
+        name = label or self.index.labels.get(kind, {}).get(value)
+        if template and name:  # "the DM with Camila Williams"
+            return template.format(label=name)
         naming = ek.naming if ek else "noun"
         noun = self._noun(kind, value)
         if ek is not None and ek.public_id:
@@ -195,6 +206,9 @@ class Phrasing:
                     and not any(r.get(column) == cell for r in twins):
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
                 if owner and owner.lower() not in label.lower():  # an email's thread says its subject again
+                    owner_kind = next((k for k, labels in self.index.labels.items() if cell in labels), None)
+                    if owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
+                        return f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                     return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
                 continue
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40 \

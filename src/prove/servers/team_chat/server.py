@@ -38,7 +38,9 @@ USER = EntityKind("user", table="users", key="user_id", label="name",
                   description="a person (or bot) in the workspace", live="is_active = 1")
 CHANNEL = EntityKind("channel", table="channels", key="channel_id", label="name",
                      description="a public or private channel, or a direct message conversation",
-                     live="is_archived = 0")
+                     live="is_archived = 0", noun_from="kind",
+                     phrases=(("dm", "the DM with {label}"), ("public", "the channel '{label}'"),
+                              ("private", "the channel '{label}'")))
 MESSAGE = EntityKind("message", table="messages", key="message_id", label="text",
                      description="a message or thread reply in a channel", live="is_deleted = 0")
 SCHEDULED_MESSAGE = EntityKind("scheduled_message", table="scheduled_messages", key="scheduled_id", label="text",
