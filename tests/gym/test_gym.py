@@ -15,14 +15,12 @@ import prove.gym
 from prove.records import Example
 from prove.rollout import Limits, OpenAIPolicy, ScriptedServer
 
-from ..integrations.scripted_eval import eval_rewards, sample, scripted_model
+from ..integrations.scripted_eval import eval_rewards, scripted_data, scripted_model
 
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Example], Path, Path]:
-    out = tmp_path_factory.mktemp("gym")
-    examples, path = sample(out)
-    return examples, path, out
+    return scripted_data(tmp_path_factory, "gym")
 
 
 @pytest.fixture(scope="module")

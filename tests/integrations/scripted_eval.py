@@ -27,6 +27,13 @@ SCRIPT = Path(sys.executable).with_name("prove")
 PROVE = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "prove"]
 
 
+def scripted_data(factory: Any, name: str) -> tuple[list[Example], Path, Path]:
+    """A module fixture's sample: (its examples, their JSONL path, a temporary folder named `name`)."""
+    out = factory.mktemp(name)
+    examples, path = sample(out)
+    return examples, path, out
+
+
 def sample(out: Path) -> tuple[list[Example], Path]:
     """The sample's examples and the JSONL file that holds them."""
     from prove.records import read_examples

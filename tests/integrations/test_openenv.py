@@ -24,14 +24,12 @@ from prove.rollout import OpenAIPolicy, ScriptedServer  # noqa: E402
 
 from ..env.toy import make_server  # noqa: E402
 from ..mcp.conftest import subprocess_server, wait_for  # noqa: E402
-from .scripted_eval import eval_rewards, sample, scripted_model  # noqa: E402
+from .scripted_eval import eval_rewards, scripted_data, scripted_model  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Example], Path, Path]:
-    out = tmp_path_factory.mktemp("openenv")
-    examples, path = sample(out)
-    return examples, path, out
+    return scripted_data(tmp_path_factory, "openenv")
 
 
 @pytest.fixture(scope="module")

@@ -21,14 +21,12 @@ from prove.env import registry  # noqa: E402
 from prove.records import Example  # noqa: E402
 from prove.rollout import Limits, ScriptedServer  # noqa: E402
 
-from .scripted_eval import eval_rewards, sample, scripted_model  # noqa: E402
+from .scripted_eval import eval_rewards, scripted_data, scripted_model  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Example], Path, Path]:
-    out = tmp_path_factory.mktemp("verifiers")
-    examples, path = sample(out)
-    return examples, path, out
+    return scripted_data(tmp_path_factory, "verifiers")
 
 
 @pytest.fixture(scope="module")

@@ -48,7 +48,7 @@ from typing import Any
 
 from ..rollout import Policy, PolicyError, normalize
 from .errors import EvalError, MissingExtra  # noqa: F401 - re-exported for callers of this module
-from .runs import run_all
+from .runs import pick, run_all
 
 __all__ = ["BENCHMARK", "CATEGORIES", "INSTALL", "Backend", "Entry", "gold_calls", "judge", "load", "render",
            "run", "run_entry", "tools"]
@@ -122,13 +122,7 @@ def load(categories: Iterable[str] = CATEGORIES, ids: Sequence[str] | None = Non
         name = f"multi_turn_{cat}"
         truth = {g["id"]: g["ground_truth"] for g in bfcl.utils.load_ground_truth_entry(name)}
         out.extend(Entry(e["id"], cat, e, truth[e["id"]]) for e in bfcl.utils.load_dataset_entry(name))
-    if ids:
-        known = {e.id: e for e in out}
-        missing = [i for i in ids if i not in known]
-        if missing:
-            raise EvalError(f"no BFCL multi-turn entry {missing[0]!r} in {', '.join(categories)}")
-        out = [known[i] for i in ids]
-    return out
+    return pick(out, ids, "BFCL multi-turn entry", ", ".join(categories))
 
 
 # ----- tools -----------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from typing import Any
 from ..rollout import Policy, PolicyError, normalize
 from ..rollout.policy import chat_url
 from .errors import EvalError, MissingExtra  # noqa: F401 - EvalError re-exported for callers
-from .runs import run_all
+from .runs import pick, run_all
 
 __all__ = ["DOMAINS", "INSTALL", "Task", "UserModel", "load", "run", "run_task"]
 
@@ -85,13 +85,7 @@ def load(domain: str, ids: Sequence[str] | None = None) -> list[Task]:
     if domain not in DOMAINS:
         raise EvalError(f"no tau2 domain {domain!r}; use {', '.join(DOMAINS)}")
     found = [Task(str(t.id), domain, t) for t in modules().registry.get_tasks_loader(domain)()]
-    if ids:
-        known = {t.id: t for t in found}
-        missing = [i for i in ids if i not in known]
-        if missing:
-            raise EvalError(f"no tau2 {domain} task {missing[0]!r}")
-        found = [known[i] for i in ids]
-    return found
+    return pick(found, ids, f"tau2 {domain} task")
 
 
 @dataclass(frozen=True)
