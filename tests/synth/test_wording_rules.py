@@ -156,6 +156,12 @@ def test_a_search_says_the_head_of_a_long_name_never_a_stray_word(label, words) 
     assert _head_words(label) == words
 
 
+def _generated(servers: list[str], n: int, seed: int) -> list[dict]:
+    """The accepted examples among the first `n` candidates of a run on `servers`."""
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=servers))
+    return [json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line]
+
+
 def _say(server_name: str) -> tuple[Phrasing, EntityIndex]:
     server = registry.get(server_name)
     index = EntityIndex(server, 0)
@@ -207,13 +213,8 @@ def test_nothing_a_conversation_ended_takes_another_write() -> None:
     whose tag was removed is still there to share)."""
     ends = {"trash_message": "message_id", "report_spam": "message_id", "archive_message": "message_id",
             "delete_draft": "draft_id", "delete_path": "path", "delete_contact": "contact_id"}
-    synth = Synthesizer(SynthConfig(n=80, seed=4, servers=["email", "filesystem"]))
     ending = 0
-    for i in range(80):
-        c = synth.example(i)
-        if not c.line:
-            continue
-        ex = json.loads(c.line)
+    for ex in _generated(["email", "filesystem"], 80, 4):
         server = registry.get(ex["servers"][0])
         ended: set[str] = set()
         for turn in ex["turns"]:
@@ -234,15 +235,10 @@ def test_a_set_up_the_tool_takes_back_is_never_planned() -> None:
     """Nobody opens the trunk to close it, or freezes a card to unfreeze it, in one conversation."""
     from prove.synth.graph import undoes
 
-    synth = Synthesizer(SynthConfig(n=80, seed=2, servers=["vehicle", "banking", "video_meeting"]))
     pairs = {(need, t.name) for name in ("vehicle", "banking", "video_meeting")
              for t in registry.get(name).tools.values() for need in t.needs if undoes(need, t.name)}
     assert pairs
-    for i in range(80):
-        c = synth.example(i)
-        if not c.line:
-            continue
-        ex = json.loads(c.line)
+    for ex in _generated(["vehicle", "banking", "video_meeting"], 80, 2):
         names = [call["name"] for turn in ex["turns"] for call in turn["calls"]]
         for need, owner in pairs:
             if need in names and owner in names:
@@ -305,15 +301,10 @@ def test_a_series_runs_for_a_few_of_its_periods() -> None:
 def test_a_binding_left_out_as_the_default_still_picks_the_values_that_go_with_it() -> None:
     """"Set up the company {name}" binds kind='business' (the default, so left out of the call):
     the name drawn is a company's, never "the company Daniel Kim"."""
-    synth = Synthesizer(SynthConfig(n=120, seed=6, servers=["banking"]))
     tool = registry.get("banking").tools["add_payee"]
     people = {name for name, kind in tool.values["name, kind"] if kind == "person"}
     seen = 0
-    for i in range(120):
-        c = synth.example(i)
-        if not c.line:
-            continue
-        ex = json.loads(c.line)
+    for ex in _generated(["banking"], 120, 6):
         for turn in ex["turns"]:
             for call in turn["calls"]:
                 if call["name"] == "add_payee" and "company" in turn["user"]:
@@ -333,12 +324,8 @@ def test_cents_go_on_money_not_on_degrees() -> None:
 
 
 def test_a_request_that_starts_with_an_entity_noun_is_lowered_after_a_connector() -> None:
-    synth = Synthesizer(SynthConfig(n=150, seed=8, servers=["marketplace", "issue_tracker", "shopping"]))
-    joined = []
-    for i in range(150):
-        c = synth.example(i)
-        if c.line:
-            joined += [t["user"] for t in json.loads(c.line)["turns"]]
+    joined = [t["user"] for ex in _generated(["marketplace", "issue_tracker", "shopping"], 150, 8)
+              for t in ex["turns"]]
     assert joined and not any(re.search(r"(?:Next|Then|After that|Also|Plus|Oh, and), (?:Order|Issue) [A-Z]+-\d", u)
                               for u in joined)
 
