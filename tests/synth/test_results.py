@@ -256,3 +256,22 @@ def test_coordinates_are_said_when_the_request_asks_for_them() -> None:
 def test_a_list_of_internal_ids_is_not_read_out() -> None:
     assert field_text("automations", ["AUT-10002"]) is None
     assert field_text("tags", ["budget", "family"]) == "tags budget, family"
+
+
+def test_a_record_with_a_list_says_neither_its_query_nor_what_its_items_share() -> None:
+    departures = {"place_id": "PLC-1", "after": "2026-03-19T09:30:00", "departures": [
+        {"line": "Bus 60", "departs_at": "2026-03-19T09:36:00"}, {"line": "Bus 61", "departs_at": "2026-03-19T09:40:00"}]}
+    assert describe(departures).startswith("2 departures: departs March 19 at 9:36 AM")
+    place = {"place_id": "PLC-1", "name": "The Riverside Bee", "rating": 3.8, "reviews": [
+        {"place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
+        {"place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
+    assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: rating 3, body 'Decent'; rating 5, body 'Great'."
+
+
+def test_a_bare_time_and_a_title_field_read_as_people_say_them() -> None:
+    assert describe({"activities": [{"at": "2026-03-16T06:00:00", "path": "/a/b.md"},
+                                    {"at": "2026-03-15T06:00:00", "path": "/a/c.md"}]}).startswith(
+        "2 activities: March 16 at 6:00 AM, path /a/b.md")
+    assert describe({"reminders": [{"event_title": "Stand-up", "event_start": "2026-03-19T09:30:00"},
+                                   {"event_title": "Sync", "event_start": "2026-03-20T09:30:00"}]}).startswith(
+        "2 reminders: Stand-up: event start March 19")

@@ -354,3 +354,23 @@ def test_a_direct_message_channel_is_the_dm_with_a_person() -> None:
     assert say.entity("channel", dm) == f"the DM with {index.labels['channel'][dm]}"
     public = next(c for c, row in index.rows["channel"].items() if row["kind"] == "public")
     assert say.entity("channel", public) == f"the channel '{index.labels['channel'][public]}'"
+
+
+def test_nothing_is_changed_and_then_ended_in_one_conversation() -> None:
+    """No share link is given a new expiry and then revoked; no reservation extended and collected."""
+    ends = {"revoke_share_link": "link_id", "collect_reservation": "reservation_id",
+            "cancel_reservation": "reservation_id", "delete_path": "path"}
+    checked = 0
+    for ex in _generated(["filesystem", "retail_chain"], 120, 12):
+        server = registry.get(ex["servers"][0])
+        written: set[str] = set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                tool = server.tools[call["name"]]
+                if call["name"] in ends:
+                    checked += 1
+                    assert call["arguments"][ends[call["name"]]] not in written, (ex["id"], call)
+                if not tool.read_only:
+                    written |= {v for p in tool.params if p.entity for v in [call["arguments"].get(p.name)]
+                                if isinstance(v, str)}
+    assert checked > 3

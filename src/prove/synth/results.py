@@ -51,6 +51,8 @@ _SAID_WHEN_OFF = {"verified", "expired", "available", "active", "open", "enabled
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")  # an emoji code (:speech_balloon:) has colons: not an option
 _VERBATIM = ("handle", "username", "login", "slug", "email", "path", "code", "tag", "id", "name", "url", "label",
              "ticker", "symbol", "key", "emoji")
+# What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
+_ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Fields nobody reads out: map coordinates.
 _UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates"}
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
@@ -119,6 +121,8 @@ def field_text(key: str, value: Any) -> str | None:
         value = option_words(key, value)
         if key == "status":
             return _words(value)
+        if key in ("at", "time"):
+            return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
         if key in ("full_name", "display_name"):
@@ -180,7 +184,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     `skip` names fields not to say (what every item of a listing shares); `quiet` leaves out what
     is off ("not deleted") and a path that only repeats the name, unless the request asked for it.
     """
-    label_key = _label_key(rec)
+    label_key = _label_key({k: v for k, v in rec.items() if k not in skip})  # not by what every item shares
     head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
     if head is None:  # an entry that holds what it is about (a saved place's place) is headed by its name
         inner = next((_label_of(v) for v in rec.values() if isinstance(v, Mapping) and _label_of(v)), None)
@@ -248,7 +252,7 @@ def _label_key(rec: Mapping[str, Any]) -> str | None:
     (a saved place's `place_name`)."""
     key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
     if key is None:
-        key = next((k for k, v in rec.items() if k.endswith("_name") and isinstance(v, str) and v), None)
+        key = next((k for k, v in rec.items() if k.endswith(("_name", "_title")) and isinstance(v, str) and v), None)
     return key
 
 
@@ -304,10 +308,12 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
     identity = any(isinstance(v, str) and (k.endswith("_id") or k in LABELS) for k, v in data.items())
     if lists and identity:
         # A record that carries lists (a meeting's invitees, a deal's history): the record first.
-        text = record_text(data, limit=5, cite=cite)
+        text = record_text(data, limit=5, cite=cite, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
-        shown = "; ".join(record_text(r, limit=3, cite=cite) for r in picked)
+        shared = {k for k, v in items[0].items() if all(isinstance(r, Mapping) and r.get(k, object()) == v
+                                                         for r in items[1:])} if len(items) > 1 else set()
+        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)

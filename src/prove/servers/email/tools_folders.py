@@ -245,7 +245,7 @@ def create_label(ctx: Ctx, name: Name, color: Color = "gray") -> Label:
 
 @tools.tool(effect=WRITE, asks=[
     "Label {message_id} with {label_id}.",
-    "Tag {message_id} as {label_id}.",
+    "Tag {message_id} with {label_id}.",
 ], reply=[
     "Added {label_id} to {message_id}.",
     "Done: {message_id} now carries {label_id}.",

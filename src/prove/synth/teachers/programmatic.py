@@ -485,6 +485,11 @@ class Planner:
             # What the conversation has ended (cancelled, deleted, reported) takes no more writes:
             # nobody cancels a booking and then adds it to a trip, or reports a post and likes it.
             ended = self._ended(steps, kind)
+            if self._ends(tool, kind):
+                # Nor does it end what it just changed: no link given a new expiry and then revoked,
+                # no reservation extended and then collected.
+                ended |= {v for s in steps if s.result.ok and not s.tool.read_only for q in s.tool.params
+                          if q.entity == kind for v in _strs([s.args.get(q.name)])}
             flows = [f for f in flows if f[1] not in ended]
             pool_ctx = [i for i in pool_ctx if i not in ended]
         rng = self.rng
@@ -518,16 +523,20 @@ class Planner:
             chosen_ids = rng.sample(pool_ctx, min(len(pool_ctx), 2 if many and rng.random() < 0.4 else 1))
         return (chosen_ids if many else chosen_ids[0]), Source("user")
 
-    def _ended(self, steps: list[Step], kind: str) -> set[str]:
-        """The entities of a kind that an earlier write of the conversation ended: a tool whose
-        name ends that kind (`cancel_booking`, `complete_task`; not `remove_tag` for a file)."""
+    def _ends(self, tool: Tool, kind: str) -> bool:
+        """Whether a tool ends things of a kind: its name ends that kind (`cancel_booking`,
+        `complete_task`; not `remove_tag` for a file, nor `remove_booking_from_trip`)."""
+        if tool.read_only or not tool.name.startswith(_ENDING) or "_from_" in tool.name:
+            return False  # (taking a thing out of a list, a goal or a trip leaves the thing)
         ek = self.server.entities[kind]
         words = {kind, ek.words.split()[-1], ek.key.removesuffix("_id"), *(("spam",) if kind == "message" else ())}
+        return bool(words & set(tool.name.split("_")[1:]))
+
+    def _ended(self, steps: list[Step], kind: str) -> set[str]:
+        """The entities of a kind that an earlier write of the conversation ended (`_ends`)."""
         out: set[str] = set()
         for s in steps:
-            if not s.result.ok or s.tool.read_only or not s.tool.name.startswith(_ENDING) or "_from_" in s.tool.name:
-                continue  # (taking a thing out of a list, a goal or a trip leaves the thing)
-            if not words & set(s.tool.name.split("_")[1:]):
+            if not s.result.ok or not self._ends(s.tool, kind):
                 continue
             for q in s.tool.params:
                 value = s.args.get(q.name)
