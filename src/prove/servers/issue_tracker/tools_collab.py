@@ -182,10 +182,10 @@ def add_labels(ctx: Ctx, issue_id: WorkIssueId,
 
 @tools.tool(effect=WRITE, asks=[
     "Remove the {label} label from {issue_id}.",
-    "{issue_id} isn't {label} anymore; untag it.",
+    "{issue_id} shouldn't be labelled {label} anymore; untag it.",
 ], reply=[
     "Removed {label} from {issue_id}.",
-    "{issue_id} no longer carries {label}.",
+    "{issue_id} no longer carries the {label} label.",
 ])
 def remove_label(ctx: Ctx, issue_id: WorkIssueId, label: Label) -> Labels:
     """Remove one label from an issue.
