@@ -162,6 +162,16 @@ def _generated(servers: list[str], n: int, seed: int) -> list[dict]:
     return [json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line]
 
 
+def _entity_args(tool, call: dict) -> set[str]:
+    """The entity IDs a gold call takes."""
+    out: set[str] = set()
+    for p in tool.params:
+        value = call["arguments"].get(p.name)
+        if p.entity:
+            out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+    return out
+
+
 def _say(server_name: str) -> tuple[Phrasing, EntityIndex]:
     server = registry.get(server_name)
     index = EntityIndex(server, 0)
@@ -220,11 +230,8 @@ def test_nothing_a_conversation_ended_takes_another_write() -> None:
         for turn in ex["turns"]:
             for call in turn["calls"]:
                 tool = server.tools[call["name"]]
-                values = {v for p in tool.params if p.entity for v in
-                          (call["arguments"].get(p.name) if isinstance(call["arguments"].get(p.name), list)
-                           else [call["arguments"].get(p.name)]) if isinstance(v, str)}
                 if not tool.read_only:
-                    assert not values & ended, (ex["id"], call)
+                    assert not _entity_args(tool, call) & ended, (ex["id"], call)
                 if call["name"] in ends:
                     ending += 1
                     ended.add(call["arguments"][ends[call["name"]]])
@@ -371,6 +378,6 @@ def test_nothing_is_changed_and_then_ended_in_one_conversation() -> None:
                     checked += 1
                     assert call["arguments"][ends[call["name"]]] not in written, (ex["id"], call)
                 if not tool.read_only:
-                    written |= {v for p in tool.params if p.entity for v in [call["arguments"].get(p.name)]
-                                if isinstance(v, str)}
+                    written |= _entity_args(tool, call)
+
     assert checked > 3
