@@ -13,7 +13,7 @@ from typing import Any
 
 from prove.env import Session, registry
 
-from .helpers import fails, ok, session_fixture
+from .helpers import fails, ok, replies_for, session_fixture
 
 WORLD = 0
 
@@ -619,23 +619,13 @@ def test_replies_say_which_answer_or_access_was_given():
     assert not any("looking forward" in n.lower() for n in notes)  # the note goes with a decline
 
 
-def _replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call (defaults counted)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = registry.get("calendar").tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: props[p.name].get("default") for p in spec.params if not p.required} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
-
-
 def test_a_series_wide_change_is_said_to_cover_the_series():
     for tool, args in (("respond_to_invitation", {"event_id": "EVT-1", "response": "declined"}),
                        ("invite_attendees", {"event_id": "EVT-1", "people": ["PER-1"]}),
                        ("remove_attendee", {"event_id": "EVT-1", "person_id": "PER-1"})):
-        series = _replies_for(tool, args | {"whole_series": True})
+        series = replies_for("calendar", tool, args | {"whole_series": True})
         assert series and all("series" in r for r in series), tool
-        one = _replies_for(tool, args)
+        one = replies_for("calendar", tool, args)
         assert one and not any("series" in r for r in one), tool
 
 
@@ -652,9 +642,9 @@ def test_a_rule_reads_in_words_with_weekday_names_and_a_date():
     assert describe_rule(weekly) == "every week on Tuesday until May 2, 2026"
     fortnightly = {"frequency": "weekly", "interval": 2, "weekdays": "MO,WE,FR", "count": 6, "until": None}
     assert describe_rule(fortnightly) == "every 2 weeks on Monday, Wednesday and Friday, 6 times"
-    series = _replies_for("list_occurrences", {"series_id": "SER-1"})
+    series = replies_for("calendar", "list_occurrences", {"series_id": "SER-1"})
     assert series and all("{result.rule}" in r and "{result.upcoming}" in r for r in series)
-    window = _replies_for("list_occurrences", {"series_id": "SER-1", "start": "2026-03-16T00:00:00",
+    window = replies_for("calendar", "list_occurrences", {"series_id": "SER-1", "start": "2026-03-16T00:00:00",
                                                "end": "2026-04-01T00:00:00"})
     assert window and all("{start}" in r and "{result.total}" in r for r in window)
 
@@ -674,16 +664,16 @@ def test_invite_lists_change_only_on_group_meetings_the_user_organizes(s):
 
 def test_an_event_update_is_said_by_the_one_change_asked_for():
     for field, slot in (("title", "{title}"), ("location", "{location}"), ("description", "{description}")):
-        said = _replies_for("update_event", {"event_id": "EVT-1", field: "x"})
+        said = replies_for("calendar", "update_event", {"event_id": "EVT-1", field: "x"})
         assert said and all(slot in r and "result." not in r for r in said), field
-    both = _replies_for("update_event", {"event_id": "EVT-1", "title": "x", "location": "y"})
+    both = replies_for("calendar", "update_event", {"event_id": "EVT-1", "title": "x", "location": "y"})
     assert both and all("{result.title}" in r and "{result.location}" in r for r in both)
 
 
 def test_cancelling_a_series_says_what_is_left_only_when_part_of_it_stays():
-    whole = _replies_for("cancel_series", {"series_id": "SER-1"})
+    whole = replies_for("calendar", "cancel_series", {"series_id": "SER-1"})
     assert whole and all("{starting}" not in r and "{result.upcoming}" not in r for r in whole)
-    part = _replies_for("cancel_series", {"series_id": "SER-1", "starting": "2026-04-01T00:00:00"})
+    part = replies_for("calendar", "cancel_series", {"series_id": "SER-1", "starting": "2026-04-01T00:00:00"})
     assert part and all("{starting}" in r for r in part)
 
 

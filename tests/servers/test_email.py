@@ -12,7 +12,7 @@ from typing import Any
 
 from prove.env import Session, registry
 
-from .helpers import fails, ok, session_fixture
+from .helpers import fails, ok, replies_for, session_fixture
 
 WORLD = 0
 
@@ -669,20 +669,10 @@ def test_mail_in_trash_or_spam_is_not_marked_filed_or_archived_before_it_is_brou
     assert offered("restore_message", "message_id") and offered("mark_not_spam", "message_id")
 
 
-def _replies_for(tool: str, args: dict) -> list[str]:
-    """The reply wordings the teacher may use for a call (defaults counted)."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = registry.get("email").tools[tool]
-    props = spec.parameters["properties"]
-    given = {p.name: props[p.name].get("default") for p in spec.params if not p.required} | dict(args)
-    return [r.text for r in _fitting_replies(spec, given)]
-
-
 def test_a_send_is_said_as_sent_or_as_scheduled_for_its_time():
-    now = _replies_for("send_draft", {"draft_id": "MSG-1"})
+    now = replies_for("email", "send_draft", {"draft_id": "MSG-1"})
     assert now and all("{send_at}" not in r and "result.status" not in r for r in now)
-    later = _replies_for("send_draft", {"draft_id": "MSG-1", "send_at": "2026-03-30T14:00:00"})
+    later = replies_for("email", "send_draft", {"draft_id": "MSG-1", "send_at": "2026-03-30T14:00:00"})
     assert later and all("{send_at}" in r for r in later)
 
 
