@@ -187,12 +187,14 @@ class EntityIndex:
             return None
         row = self.rows.get(kind, {}).get(value)
         for column, cell in (row or {}).items():
-            if not isinstance(cell, str):
-                continue
-            for other, labels in self.labels.items():
-                if other != kind and cell in labels:
-                    return column, other, cell
+            other = self.named_kind(cell, besides=kind) if isinstance(cell, str) else None
+            if other is not None:
+                return column, other, cell
         return None
+
+    def named_kind(self, value: str, besides: str | None = None) -> str | None:
+        """The kind with a name whose entity has this ID (other than `besides`), if any."""
+        return next((k for k, labels in self.labels.items() if k != besides and value in labels), None)
 
     def exists(self, kind: str, value: str, created: Mapping[str, set[str]] | None = None) -> bool:
         if value in self.ids.get(kind, ()):

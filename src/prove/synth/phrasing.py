@@ -165,8 +165,8 @@ class Phrasing:
         if ek is None or not ek.part_of:
             return ""
         owner = self.index.rows.get(ek.name, {}).get(value, {}).get(ek.part_of)
-        kind = next((k for k, labels in self.index.labels.items() if k != ek.name and owner in labels), None)
-        return f" of {self.entity(kind, owner)}" if kind and isinstance(owner, str) else ""
+        kind = self.index.named_kind(owner, besides=ek.name) if isinstance(owner, str) else None
+        return f" of {self.entity(kind, owner)}" if kind else ""
 
     def _described(self, kind: str, value: str) -> str | None:
         """A nameless entity by what it belongs to, and its date where the owner has several:
@@ -206,7 +206,7 @@ class Phrasing:
                     and not any(r.get(column) == cell for r in twins):
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
                 if owner and owner.lower() not in label.lower():  # an email's thread says its subject again
-                    owner_kind = next((k for k, labels in self.index.labels.items() if cell in labels), None)
+                    owner_kind = self.index.named_kind(cell)
                     if owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
                         return f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                     return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
@@ -231,9 +231,8 @@ class Phrasing:
         """Whether a user can name this entity only by an ID a reply showed: it has no name and
         belongs to nothing named. A named thing is said by its name, and a public ID (an order
         number, a promo code) is one the user has without being shown it."""
-        for kind, labels in self.index.labels.items():
-            if entity_id in labels:
-                return False  # named (a long name too) by its name; an order number the user has anyway
+        if self.index.named_kind(entity_id) is not None:
+            return False  # named (a long name too) by its name; an order number the user has anyway
         return self.index.owner(next((k for k, rows in self.index.rows.items() if entity_id in rows), ""),
                                 entity_id) is None  # a nameless thing said by what it belongs to
 

@@ -40,7 +40,7 @@ from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, found_nothing, iter_records
 from ..graph import EXPLICIT, undoes
 from ..phrasing import QUERY_PARAMS, Phrasing
-from ..values import ValueMaker, example_of, render_value
+from ..values import DAY, ValueMaker, example_of, render_value
 from ..wording import Wording
 
 __all__ = ["ProgrammaticTeacher"]
@@ -538,10 +538,7 @@ class Planner:
         for s in steps:
             if not s.result.ok or not self._ends(s.tool, kind):
                 continue
-            for q in s.tool.params:
-                value = s.args.get(q.name)
-                if q.entity == kind and value is not None:
-                    out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+            out.update(v for q in s.tool.params if q.entity == kind for v in _strs([s.args.get(q.name)]))
         return out
 
     def _candidates(self, p: Any) -> list[str]:
@@ -842,12 +839,12 @@ class Planner:
             at, (kind, _, _, _) = mistake
             lookups = [i for i, s in enumerate(steps) if s.discovery_for == at]
             mistake_pos = min(lookups) if kind == "label_as_id" and lookups else at
+        nouns = {ek.words.split()[0] for ek in self.server.entities.values()}  # "order ORD-10012 arrived"
         for t in range(n_turns):
             in_turn = [i for i, s in enumerate(steps) if s.turn == t]
             asked = [i for i in in_turn if steps[i].asked]
             omit = question[0] if question is not None and question[3] is None else None
             requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
-            nouns = {ek.words.split()[0] for ek in self.server.entities.values()}  # "order ORD-10012 arrived"
             names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{")
                            and r.split(maxsplit=1)[0].lower() not in _ARTICLES | nouns for i, r in zip(asked, requests)]
             user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
@@ -1066,6 +1063,8 @@ def _binds(step: Step) -> dict[str, Any]:
 
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
+
+
 def _vague_fits(text: str, slot: str) -> bool:
     """Whether a slot can be said vaguely ("one of the cards", "a card"): not after a possessive
     or "is" ("my {x} order", "my new home is {x}"), nor before the noun it modifies ("{x} order")."""
@@ -1126,7 +1125,6 @@ def _strs(values: Any) -> list[str]:
 _PERIODS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1), "biweekly": timedelta(weeks=2),
             "monthly": timedelta(days=30), "quarterly": timedelta(days=91), "yearly": timedelta(days=365),
             "annually": timedelta(days=365)}
-DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def _order_pairs(args: dict[str, Any]) -> None:
@@ -1145,7 +1143,7 @@ def _order_pairs(args: dict[str, Any]) -> None:
     first = next((args[k] for k in ("send_on", "start_date", "start", "next_due_date") if isinstance(args.get(k), str)),
                  None)
     end = args.get("end_date")
-    if period and isinstance(first, str) and isinstance(end, str) and DAY_RE.match(first) and DAY_RE.match(end):
+    if period and isinstance(first, str) and isinstance(end, str) and DAY.match(first[:10]) and DAY.match(end[:10]):
         start = date.fromisoformat(first[:10])
         if date.fromisoformat(end[:10]) < start + 3 * period:
             args["end_date"] = (start + 6 * period).isoformat()
