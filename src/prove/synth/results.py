@@ -311,9 +311,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         text = record_text(data, limit=5, cite=cite, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
-        shared = {k for k, v in items[0].items() if all(isinstance(r, Mapping) and r.get(k, object()) == v
-                                                         for r in items[1:])} if len(items) > 1 else set()
-        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
+        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=_shared(items)) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)
@@ -346,8 +344,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
     # What every item shares ("account Crescent Media", "kind file") is what the request said: left out.
-    shared = {k for k, v in items[0].items() if all(isinstance(r, Mapping) and r.get(k, object()) == v for r in items[1:])} \
-        if len(items) > 1 else set()
+    shared = _shared(items)
     each = 4 if len(shown) == 1 else 2 + min(len(stress), 2)  # a few fields an item; the asked ones first
     body = "; ".join(record_text(r, limit=each, cite=cite, stress=stress, skip=shared, quiet=True) for r in shown)
     for c in cite:  # an ID every record carries (their account's) is said once, with the first
@@ -361,6 +358,13 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
     else:
         text = f"{counted(total, key)}: {body}"
     return _finish(text, cite, items)
+
+
+def _shared(items: list[Any]) -> set[str]:
+    """The fields every record of a listing holds with one value (what the request said)."""
+    if len(items) < 2:
+        return set()
+    return {k for k, v in items[0].items() if all(isinstance(r, Mapping) and r.get(k, object()) == v for r in items[1:])}
 
 
 def _shown(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
