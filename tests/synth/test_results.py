@@ -275,3 +275,9 @@ def test_a_bare_time_and_a_title_field_read_as_people_say_them() -> None:
     assert describe({"reminders": [{"event_title": "Stand-up", "event_start": "2026-03-19T09:30:00"},
                                    {"event_title": "Sync", "event_start": "2026-03-20T09:30:00"}]}).startswith(
         "2 reminders: Stand-up: event start March 19")
+
+
+def test_the_users_own_answer_and_a_fare_difference_read_as_people_say_them() -> None:
+    assert field_text("my_response", "organizer") == "you organize it"
+    assert field_text("my_response", "needs_action") == "you haven't answered"
+    assert field_text("fare_difference", 29.24) == "fare difference $29.24"

@@ -51,6 +51,9 @@ _SAID_WHEN_OFF = {"verified", "expired", "available", "active", "open", "enabled
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")  # an emoji code (:speech_balloon:) has colons: not an option
 _VERBATIM = ("handle", "username", "login", "slug", "email", "path", "code", "tag", "id", "name", "url", "label",
              "ticker", "symbol", "key", "emoji")
+# How the user's own answer to an invitation reads.
+_MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "declined": "you declined",
+                "tentative": "you said maybe", "needs action": "you haven't answered"}
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Fields nobody reads out: map coordinates.
@@ -119,6 +122,8 @@ def field_text(key: str, value: Any) -> str | None:
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
             return None  # an internal ID: a person names the thing, not its key
         value = option_words(key, value)
+        if key == "my_response":  # "my response organizer" -> "you organize it"
+            return _MY_RESPONSE.get(value, f"your answer {value}")
         if key == "status":
             return _words(value)
         if key in ("at", "time"):

@@ -164,7 +164,7 @@ _NOT_MONEY = ("temp", "percent", "pct", "rating", "points", "stars", "score", "q
 
 # Short words that say dollars only as a whole part of a name ("cash", "net_worth"; not "task").
 _MONEY_PARTS = {"cash", "net", "ask", "bid", "close", "credits", "debits", "expenses", "proceeds", "discount",
-                "pending", "worth", "credit", "debit", "charged", "gain", "loss", "pnl", "nightly"}
+                "pending", "worth", "credit", "debit", "charged", "gain", "loss", "pnl", "nightly", "fare"}
 
 
 def is_money(name: str) -> bool:

@@ -112,8 +112,8 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
     "What is {channel_id} for, and who can post there?",
 ], reply=[
     # The generic summary leaves out who may post; every group channel has a topic.
-    "The topic of #{result.name} is '{result.topic}'. It has {result.member_count} members and {result.pinned_count} "
-    "pinned messages, and {result.posting} can post there.",
+    "The topic of #{result.name} is '{result.topic}'. It has {result.member_count} members; pinned messages: "
+    "{result.pinned_count}; {result.posting} can post there.",
     "#{result.name}: {result.topic}. Members: {result.member_count}; pinned messages: {result.pinned_count}; "
     "who can post: {result.posting}.",
 ])
