@@ -41,6 +41,17 @@ from prove.synth.results import counted, describe, field_text
     ("place_id", "PLC-10032", None),
     ("order_id", "ORD-10089", "order id ORD-10089"),
     ("full_name", "Kenji Shah", None),
+    ("pressure_psi", 26.0, "pressure 26 psi"),
+    ("price_kwh", 0.25, "price $0.25 per kWh"),
+    ("price_level", 2, "price level $$"),
+    ("minutes_before", 15, "15 minutes before"),
+    ("days_left", 267, "267 days left"),
+    ("number_last4", "1568", "ending 1568"),
+    ("last4", "9096", "ending 9096"),
+    ("available", 104.26, "available $104.26"),
+    ("available", 4, "available 4"),
+    ("author_name", "Zoe P.", "by Zoe P."),
+    ("sender_name", "Ava Shah", "from Ava Shah"),
 ])
 def test_a_field_is_said_by_its_meaning(key, value, words) -> None:
     assert field_text(key, value) == words
@@ -281,3 +292,32 @@ def test_the_users_own_answer_and_a_fare_difference_read_as_people_say_them() ->
     assert field_text("my_response", "organizer") == "you organize it"
     assert field_text("my_response", "needs_action") == "you haven't answered"
     assert field_text("fare_difference", 29.24) == "fare difference $29.24"
+
+
+def test_a_nameless_part_is_headed_by_its_position_or_path_and_zero_counts_go_unsaid() -> None:
+    tires = {"tires": [{"position": "front_left", "pressure_psi": 26.0, "status": "low"},
+                       {"position": "rear_left", "pressure_psi": 36.0, "status": "ok"}]}
+    assert describe(tires) == "2 tires: front left: low, pressure 26 psi; rear left: ok, pressure 36 psi."
+    members = {"path": "/a.zip", "members": [{"member_path": "2024/W-2.pdf", "kind": "file", "size": 3},
+                                             {"member_path": "2024", "kind": "folder", "size": 0}]}
+    assert describe(members) == "2 members: 2024/W-2.pdf: kind file, size 3; 2024: kind folder, size 0."
+    reply = {"replies": [{"message_id": "CM-1", "text": "+1", "reply_count": 0, "user_name": "Carlos Reyes"}]}
+    assert describe(reply, stress=["reply"]) == "1 reply: +1: by Carlos Reyes."
+
+
+def test_a_record_says_first_what_the_question_asks_of_it() -> None:
+    home = {"name": "Bridge Road House", "owner_name": "Daniel Kowalski", "address": "1551 Meadow Lane",
+            "timezone": "America/New_York", "mode": "home", "electricity_rate": 0.23, "rooms": 11,
+            "devices_offline": 4, "unlocked_doors": 1}
+    text = describe(home, stress=["anything", "offline", "unlocked"])
+    assert text.startswith("Bridge Road House: devices offline 4, unlocked doors 1")
+
+
+def test_a_reply_agrees_with_a_plural_name_and_says_no_empty_list_as_none() -> None:
+    from prove.synth.phrasing import _agree
+    assert _agree("The Office Blinds is open; the Deck Lights has power.") == \
+        "The Office Blinds are open; the Deck Lights have power."
+    assert _agree("host Ana; none invitees; with none people invited; none this week") == \
+        "host Ana; no invitees; with nobody invited; none this week"
+    assert _one_currency("worth $62,749.7 ($5,169.07 in cash), paid $12") == \
+        "worth $62,749.70 ($5,169.07 in cash), paid $12"

@@ -381,3 +381,85 @@ def test_nothing_is_changed_and_then_ended_in_one_conversation() -> None:
                     written |= _entity_args(tool, call)
 
     assert checked > 3
+
+
+def test_no_gold_write_leaves_the_world_as_it_was() -> None:
+    """No "make the Home address my default" when it is, no "mark it read" on read mail, no
+    sharing a calendar with someone who has that access: every gold write changes the state."""
+    from prove.env import Session
+
+    writes = 0
+    for ex in _generated(["email", "food_delivery", "calendar"], 90, 7):
+        server = registry.get(ex["servers"][0])
+        with Session([server], world=ex["world"]) as session:
+            for turn in ex["turns"]:
+                if turn.get("advance"):
+                    session.advance(turn["advance"])
+                for call in turn["calls"]:
+                    before = session.fingerprint()
+                    assert session.call(call["name"], call["arguments"]).ok
+                    if not server.tools[call["name"]].read_only:
+                        writes += 1
+                        assert session.fingerprint() != before, (ex["id"], call)
+    assert writes > 20
+
+
+def test_a_lookup_is_the_one_made_for_the_kind() -> None:
+    """At the minimal level a person is looked up in the contacts (the kind's lister), not in a
+    listing that mentions people in passing; a category in the categories."""
+    from prove.synth.teachers.programmatic import _names_kind
+
+    assert _names_kind("list_categories", "category") and _names_kind("list_cards", "card")
+    assert not _names_kind("list_requests", "user")
+    payments = registry.get("payments")
+    lister = payments.lister("user")
+    assert lister is not None and lister != "list_requests"
+    lister_of_people = "list_contacts"  # the declared lister (a search) needs a query: the next best
+    looked_up = 0
+    for ex in _generated(["payments"], 120, 5):
+        if ex["meta"].get("level") != "minimal":
+            continue
+        calls = [call["name"] for turn in ex["turns"] for call in turn["calls"]]
+        for i, name in enumerate(calls):
+            if name in ("send_payment", "request_money", "create_invoice") and i and calls[i - 1] == lister_of_people:
+                looked_up += 1
+            if name in ("send_payment", "create_invoice"):
+                assert calls[i - 1:i] != ["list_requests"], (ex["id"], calls)
+    assert looked_up > 2
+
+
+def test_a_part_drops_what_it_is_part_of_where_the_request_says_that_already() -> None:
+    """"the REI tent in the Standard variant", not "... in the Standard variant of the REI tent"."""
+    say, index = _say("shopping")
+    variant = next(iter(index.rows["variant"]))
+    product = index.rows["variant"][variant]["product_id"]
+    tool = registry.get("shopping").tools["add_to_cart"]
+    text = say.request(tool, Ask("Put {product_id} in {variant_id} into my cart."),
+                       {"product_id": product, "variant_id": variant}, {})
+    name = index.labels["product"][product]
+    assert text.count(name) == 1, text
+
+
+def test_an_option_like_label_goes_before_its_noun_and_the_users_own_things_are_mine() -> None:
+    """"the like notification from ana", not "the notification 'like'"; the user's own message is
+    "... of mine", not "... from <the user's own name>"."""
+    say, index = _say("social_media")
+    note = next(n for n, row in index.rows["notification"].items() if row["kind"] == "like")
+    assert say.entity("notification", note).startswith("the like notification")
+    chat, index = _say("team_chat")
+    me = next(u for u, row in index.rows["user"].items() if row["is_me"] == 1)
+    mine = [m for m, row in index.rows["message"].items() if row["user_id"] == me]
+    said = [chat.entity("message", m) for m in mine]
+    assert said and not any(index.labels["user"][me] in s for s in said)
+
+
+def test_a_reply_that_names_a_result_field_the_result_lacks_is_not_used() -> None:
+    """"How long until we get there?" with no destination set is read from the result, never
+    "none is none miles away"."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("vehicle").tools["get_navigation"]
+    set_up = {"active": True, "destination": {"name": "Dad's place"}, "distance_mi": 17.9, "minutes": 24,
+              "arrival": "2026-03-16T09:24:00", "range_after_mi": 359.8}
+    assert _fitting_replies(tool, {}, set_up)
+    assert _fitting_replies(tool, {}, {"active": False, "destination": None, "distance_mi": None}) == []

@@ -43,7 +43,7 @@ class Sensitive:
     """
 
 
-NAMINGS = ("noun", "alone", "article")
+NAMINGS = ("noun", "alone", "article", "before")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,8 @@ class EntityKind:
         naming: how a label is said. "noun" (the default): with the noun, "the Main Checking
             account"; "alone": a proper name said by itself, as of a business, a place or a code
             ("Sushi Moore", "Seattle", "BOS"); "article": a thing's name with "the", and no noun
-            ("the Electric Kettle 1.7 L").
+            ("the Electric Kettle 1.7 L"); "before": an option-like label before the noun, in
+            words ("the like notification", "the follow accepted notification").
         noun_from: a column whose value is the noun for that row (a drive item is a "file" or a
             "folder"); None: `noun` for every row.
         part_of: a column holding the ID of what this entity is part of, said with it where its

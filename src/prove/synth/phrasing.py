@@ -73,6 +73,8 @@ def _named(label: str, naming: str, noun: str) -> str:
         return label
     if naming == "article":
         return label if own_article else f"the {label}"
+    if naming == "before":  # "the like notification"
+        return f"the {label.replace('_', ' ')} {noun}"
     if _title_like(label):
         last = noun.split()[-1]
         if last in label.lower().split() or label.lower().endswith(last):  # "WEB Sprint 19", "Primary Bedroom"
@@ -207,6 +209,8 @@ class Phrasing:
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
                 if owner and owner.lower() not in label.lower():  # an email's thread says its subject again
                     owner_kind = self.index.named_kind(cell)
+                    if owner_kind and self.index.rows.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
+                        return "of mine"  # the user's own message, not "from <the user's own name>"
                     if owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
                         return f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                     return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
@@ -266,8 +270,14 @@ class Phrasing:
         return human(value)
 
     def request(self, tool: Tool, ask: Ask, args: Mapping[str, Any], said: Mapping[str, str]) -> str:
-        """An `Ask` with its slots filled from the call's arguments."""
-        return _cap(self.fill(tool, ask.text, lambda name: self.argument(tool, name, args.get(name), said.get(name))))
+        """An `Ask` with its slots filled from the call's arguments. A part said with what it is
+        part of ("the Standard variant of the REI tent") drops that where another slot says it."""
+        said_as = {name: self.argument(tool, name, args.get(name), said.get(name)) for name in dict.fromkeys(ask.slots)}
+        for name, text in said_as.items():
+            other = next((o for n, o in said_as.items() if n != name and o and text.endswith(f" of {o}")), None)
+            if other is not None:
+                said_as[name] = text[: -len(f" of {other}")]
+        return _cap(self.fill(tool, ask.text, lambda name: said_as[name]))
 
     def fill(self, tool: Tool, template: str, say: Any) -> str:
         """Fill `{slot}`s with `say(slot)`, minding the words around them (see `tidy`)."""
@@ -300,7 +310,7 @@ class Phrasing:
                 value = value.get(part) if isinstance(value, Mapping) else None
             return self.result_value(tool, path.split(".")[-1] if path else "", value)
 
-        return _sentences(_one_currency(self.fill(tool, template, say)))
+        return _sentences(_agree(_one_currency(self.fill(tool, template, say))))
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
@@ -362,10 +372,26 @@ def _mend(text: str) -> str:
 
 
 def _one_currency(text: str) -> str:
-    """A template's own "$" or "dollars" around a slot that already reads as money says it once."""
+    """A template's own "$" or "dollars" around a slot that already reads as money says it once,
+    and with its cents ("$62,749.70", not "$62,749.7")."""
     text = re.sub(r"\$(-?)\$", r"\1$", text)
     text = re.sub(r"\$-\$?", "-$", text)
+    text = re.sub(r"(\$[\d,]+\.\d)(?!\d)", r"\g<1>0", text)
     return re.sub(r"(-?\$[\d,]+(?:\.\d+)?) dollars\b", r"\1", text)
+
+
+# The last words of names of things that come in pairs or sets: "the Office Blinds are open".
+_PLURAL_HEADS = ("Blinds", "Lights", "Shades", "Curtains", "Speakers", "Lamps", "Sensors", "Cameras", "Plugs",
+                 "Grandparents", "Parents", "Neighbors")
+
+
+def _agree(text: str) -> str:
+    """A verb after a plural name agrees with it; "none" before a plural noun reads "no"."""
+    heads = "|".join(_PLURAL_HEADS)
+    text = re.sub(rf"\b({heads})('?) is\b", r"\1\2 are", text)
+    text = re.sub(rf"\b({heads})('?) has\b", r"\1\2 have", text)
+    text = re.sub(r"\bnone people\b", "nobody", text)
+    return re.sub(r"\bnone (?!(?:this|thus|does|goes|less|unless|yes)\b)([a-z]{3,}s)\b", r"no \1", text)
 
 
 def _cap(text: str) -> str:

@@ -30,7 +30,7 @@ __all__ = ["describe", "field_text", "found_count", "money", "number", "option_w
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
-          "counterparty_name", "payee", "service_center", "address", "text")
+          "counterparty_name", "payee", "service_center", "address", "text", "position")
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "rating", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
             "start", "due_date", "created_at")
@@ -39,7 +39,7 @@ _UNITS = (("_seconds", "seconds"), ("_secs", "seconds"), ("_s", "seconds"), ("_m
           ("_mins", "minutes"), ("_min", "minutes"), ("_hours", "hours"), ("_days", "days"), ("_km", "km"),
           ("_mi", "miles"), ("_miles", "miles"), ("_mph", "mph"), ("_kph", "km/h"), ("_m", "m"), ("_kw", "kW"),
           ("_kwh", "kWh"), ("_mb", "MB"), ("_gb", "GB"), ("_kb", "KB"), ("_pct", "%"), ("_percent", "%"),
-          ("_deg", "degrees"), ("_f", "°F"), ("_c", "°C"))
+          ("_deg", "degrees"), ("_f", "°F"), ("_c", "°C"), ("_psi", "psi"))
 _BARE = {suffix[1:]: unit for suffix, unit in _UNITS if len(suffix) > 2}
 _SPANS = (("start", "end"), ("starts_at", "ends_at"), ("started_at", "ended_at"), ("start_date", "end_date"),
           ("check_in", "check_out"), ("departs_at", "arrives_at"), ("valid_from", "valid_until"))
@@ -58,6 +58,12 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Fields nobody reads out: map coordinates.
 _UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates"}
+# Fields that hold the last digits of a card or account number: "ending 9096".
+_ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
+# Words a count or measure's key starts with: the number goes first ("15 minutes before").
+_LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "miles")
+# Who a message, review or change is from.
+_BY = {"author": "by", "author_name": "by", "user_name": "by", "sender_name": "from", "from_name": "from"}
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
                     "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
 
@@ -79,7 +85,7 @@ def money(value: float | int) -> str:
 
 
 def _is_money(key: str, value: Any) -> bool:
-    if key == "total":  # a total of dollars, not of items
+    if key in ("total", "available"):  # a total of dollars, not of items; dollars available, not units
         return isinstance(value, float)
     return is_money(key)
 
@@ -102,6 +108,10 @@ def field_text(key: str, value: Any) -> str | None:
             return None  # "not mark read, not deleted": what is off says nothing, unless people ask it
         return _words(subject) if value else f"not {_words(subject)}"
     if isinstance(value, (int, float)):
+        if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
+            return f"price level {'$' * value}"  # a price band, not dollars
+        if key.split("_")[0] in _LEADING_UNITS and "_" in key:
+            return f"{number(value)} {_words(key)}"  # minutes_before 15 -> 15 minutes before
         if _is_money(key, value):
             return f"{_words(key)} {money(value)}"
         if key in _BARE:  # a field named by its unit: km 2.77
@@ -113,11 +123,17 @@ def field_text(key: str, value: Any) -> str | None:
         for suffix, unit in _UNITS:
             if key.endswith(suffix) and len(key) > len(suffix) and not key[: -len(suffix)][-1:].isdigit():
                 base = _words(key[: -len(suffix)])
+                if is_money(key[: -len(suffix)]):
+                    return f"{base} {money(value)} per {unit}"  # price_kwh 0.25 -> price $0.25 per kWh
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {number(value)}{sep}{unit}"
         return f"{_words(key)} {number(value)}"
     if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and len(value.split()) <= 3:
         return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB
+    if isinstance(value, str) and key.endswith(_ENDINGS):
+        return f"ending {value}"
+    if isinstance(value, str) and key in _BY:
+        return f"{_BY[key]} {value}"
     if isinstance(value, str):
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
             return None  # an internal ID: a person names the thing, not its key
@@ -190,7 +206,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     is off ("not deleted") and a path that only repeats the name, unless the request asked for it.
     """
     label_key = _label_key({k: v for k, v in rec.items() if k not in skip})  # not by what every item shares
-    head = _excerpt(rec[label_key], 60) if label_key else None  # a post is headed by its text's opening
+    head = _excerpt(option_words(label_key, rec[label_key]), 60) if label_key else None  # a post: its text's opening
     if head is None:  # an entry that holds what it is about (a saved place's place) is headed by its name
         inner = next((_label_of(v) for v in rec.values() if isinstance(v, Mapping) and _label_of(v)), None)
         head = _excerpt(inner, 60) if inner else None
@@ -210,8 +226,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
     used |= set(skip)  # what every item shares is what the request said ("my saved places"), even when asked
     if quiet:
-        used |= {k for k, v in rec.items() if k not in first and (v is False or (
-            k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
+        used |= {k for k, v in rec.items() if (v == 0 and k.endswith("_count") and k not in stress) or k not in first and (
+            v is False or (k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
     keys = first + [k for k in PRIORITY if k in rec and k not in first] + \
         [k for k in rec if k not in PRIORITY and k not in first]
     for key in keys:
@@ -258,6 +274,8 @@ def _label_key(rec: Mapping[str, Any]) -> str | None:
     key = next((k for k in LABELS if isinstance(rec.get(k), str) and rec[k]), None)
     if key is None:
         key = next((k for k, v in rec.items() if k.endswith(("_name", "_title")) and isinstance(v, str) and v), None)
+    if key is None:  # an archive's member: its path
+        key = next((k for k, v in rec.items() if k.endswith("_path") and isinstance(v, str) and v), None)
     return key
 
 
@@ -313,7 +331,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
     identity = any(isinstance(v, str) and (k.endswith("_id") or k in LABELS) for k, v in data.items())
     if lists and identity:
         # A record that carries lists (a meeting's invitees, a deal's history): the record first.
-        text = record_text(data, limit=5, cite=cite, skip=_ECHOES)
+        text = record_text(data, limit=5, cite=cite, stress=stress, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
         shown = "; ".join(record_text(r, limit=3, cite=cite, skip=_shared(items)) for r in picked)
@@ -329,7 +347,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         total = data.get("total")
         total = total if isinstance(total, int) and total >= len(items) else len(items)
         return _listing(key, items, total, cite, limit, stress)
-    text = record_text(data, limit=6, cite=cite)
+    text = record_text(data, limit=6, cite=cite, stress=stress)
     parts = [text] if text else []
     for key, sub in [(k, v) for k, v in data.items() if isinstance(v, Mapping)][:3]:
         inner = record_text(sub, limit=3, cite=cite)

@@ -273,6 +273,8 @@ class Wording:
         stress = [v for k, v in (args or {}).items() if k in ("sort", "sort_by", "order_by") and isinstance(v, str)]
         listed = {k.split("_")[-1] for k in (tool.produces if tool is not None else ())}  # "find me a store": a store's every field has it
         stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS and w.rstrip("s") not in listed]
+        if "how many" in asked.lower():
+            stress.append("count")  # "how many tickers are on each?": each one's count
         facts = describe(data, cite, stress=stress)
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",

@@ -288,7 +288,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     "Tell me more about {transaction_id}.",
     "Has {transaction_id} gone through yet?",
 ], reply=[
-    "{result.merchant} on {result.occurred_at}: a {result.kind} in {result.category}, {result.status} now.",
+    "{result.merchant} on {result.occurred_at}: {result.amount} ({result.category}), {result.status}.",
 ])
 def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
     """Show one transaction in full.

@@ -52,7 +52,6 @@ def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Ro
     "Add {item_id} to my cart.",
     "Add {quantity} of {item_id} to my cart.",
     "Put {item_id} in the cart, with the note '{special_instructions}'.",
-    "I'd like to order {quantity} of {item_id}, please add them.",
 ], reply=[
     "Added to your {result.restaurant_name} cart; the subtotal is ${result.subtotal}.",
     "Done: your {result.restaurant_name} cart now has {result.item_count} items, ${result.estimated_total} with "

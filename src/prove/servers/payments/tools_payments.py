@@ -302,7 +302,7 @@ def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Re
     Ask("Do I have any pending requests?", status="pending"),
     Ask("Who owes me money? Show my pending outgoing requests.", status="pending", direction="outgoing"),
     Ask("What requests has {counterparty_id} sent me?", direction="incoming"),
-    Ask("Which requests did I decline?", status="declined"),
+    Ask("Which requests did I decline?", status="declined", direction="incoming"),
 ])
 def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = None,
                   status: Literal["pending", "paid", "declined", "cancelled"] | None = None,

@@ -44,7 +44,7 @@ HASHTAG = EntityKind("hashtag", table="hashtags", key="tag", label="tag",
                      description="a hashtag used in posts, without '#'")
 MESSAGE = EntityKind("message", table="messages", key="message_id", label="text", noun="direct message",
                      description="a direct message between the user and another account")
-NOTIFICATION = EntityKind("notification", table="notifications", key="notification_id", label="kind",
+NOTIFICATION = EntityKind("notification", table="notifications", key="notification_id", label="kind", naming="before",
                           description="something that happened to the user's account", live="is_read = 0")
 REPORT = EntityKind("report", table="reports", key="report_id", label="reason",
                     description="a post the user reported to the moderators", live="status = 'open'")

@@ -173,8 +173,9 @@ def get_profile(ctx: Ctx) -> Profile:
 @tools.tool(effect=READ, asks=[
     "Who do I have saved as travellers?",
     "Does my {relationship} have a passport on file?",
+    Ask("Do I have a passport on file?", relationship="self"),
     Ask("Which of my kids are saved as travellers?", relationship="child"),
-])
+], values={"relationship": ["partner", "child", "parent", "friend", "colleague"]})
 def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "parent", "friend", "colleague",
                                                    "other"] | None = None) -> TravelerList:
     """List the people the user books for: themselves and saved companions, with passport status.

@@ -174,7 +174,7 @@ def _fare_words(f: FareOption) -> str:
 
 
 @tools.tool(effect=READ, asks=[
-    "Is there an airport in {query} that you fly to?",
+    "Do you fly to {query}?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
 ])

@@ -372,6 +372,9 @@ def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
 @tools.tool(effect=READ, asks=[
     "How long until we get there?",
     "Where is the navigation taking me and do I have enough range?",
+], reply=[
+    "{result.destination.name} is {result.distance_mi} miles away, about {result.minutes} minutes; you'd arrive "
+    "around {result.arrival}, with {result.range_after_mi} miles of range left.",
 ])
 def get_navigation(ctx: Ctx) -> Navigation:
     """Show the navigation: the destination and route, or the drive under way and its arrival time.

@@ -352,6 +352,7 @@ class Planner:
                 sources[p.name] = Source("user")
             _order_pairs(args)
             _cohere(args, sources)
+            before = None if tool.read_only or want_infeasible else sess.fingerprint()
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
@@ -359,6 +360,8 @@ class Planner:
             if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and found_nothing(result.data) \
                     and not self.ungrounded:
                 continue  # a search must find what the user is after (else the step is left out)
+            if result.ok and before is not None and sess.fingerprint() == before:
+                continue  # a write that changes nothing ("make Home my default" when it is) asks for nothing
             if result.ok and not want_infeasible:
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
             if not result.ok:
@@ -611,7 +614,11 @@ class Planner:
         if not tools:
             return None
         # Prefer the lookup made for this kind (list_cards for a card) over one that mentions it in passing.
-        own = [t for t in tools if kind in t.name or kind.rstrip("s") in t.name.removeprefix("list_")]
+        own = [t for t in tools if _names_kind(t.name, kind)]
+        if not own:  # else the kind's lister, or the lookup that outputs fewest other kinds
+            lister = self.server.lister(kind)  # (list_contacts for a person, not list_requests)
+            own = [t for t in tools if t.name == lister] or \
+                [t for t in tools if len(t.produces) == min(len(u.produces) for u in tools)]
         d = self.rng.choice(sorted(own or tools, key=lambda t: t.name))
         # A lookup already made in this episode is read again, not repeated.
         earlier = [(i, s) for i, s in enumerate([*steps, *found]) if s.tool.name == d.name and not s.args
@@ -796,7 +803,7 @@ class Planner:
                     label = self._label_in(s, p.entity, value)
                     said[name] = self.say.entity(p.entity, value, label=label) if label else \
                         f"the new {self.say.entity_noun(p.entity)}"
-            fitting = _fitting_replies(s.tool, s.args)
+            fitting = _fitting_replies(s.tool, s.args, s.result.data)
             if fitting:
                 reply = self.rng.choice(fitting)
                 text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
@@ -1049,13 +1056,34 @@ def _head_words(label: str) -> str | None:
     return " ".join(tail)
 
 
-def _fitting_replies(tool: Tool, args: Mapping[str, Any]) -> list[Ask]:
+def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> list[Ask]:
     """The replies for this call: those whose bindings it holds (defaults counted), or, where no
     bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
-    `assignee_id=None`), an unbound one the general case ("Assigned ... to {assignee_id}.")."""
+    `assignee_id=None`), an unbound one the general case ("Assigned ... to {assignee_id}.").
+
+    A reply that says a result field this result lacks ("arriving {result.arrival}" with no
+    destination set) does not fit; a read with no fitting reply is read out from its result.
+    Without `data` (what a call may be told, before it runs) every reply that fits the call counts."""
     effective = {**tool.defaults, **args}
     bound = [reply for reply in tool.replies if reply.binds and reply.agrees(effective)]
-    return bound or [reply for reply in tool.replies if not reply.binds]
+    chosen = bound or [reply for reply in tool.replies if not reply.binds]
+    if data is None:
+        return chosen
+    present = [reply for reply in chosen if all(_result_field(data, slot[len("result."):]) is not None
+                                                for slot in reply.slots if slot.startswith("result."))]
+    return present or ([] if tool.read_only else chosen)
+
+
+def _result_field(data: Any, path: str) -> Any:
+    for part in path.split("."):
+        data = data.get(part) if isinstance(data, Mapping) else None
+    return data
+
+
+def _names_kind(tool_name: str, kind: str) -> bool:
+    """Whether a tool's name names the kind: list_cards for a card, list_categories for a category."""
+    plural = kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
+    return kind in tool_name or plural in tool_name or kind.rstrip("s") in tool_name.removeprefix("list_")
 
 
 def _binds(step: Step) -> dict[str, Any]:
@@ -1071,7 +1099,7 @@ def _vague_fits(text: str, slot: str) -> bool:
     at = text.find("{" + slot + "}")
     before = text[:at].split()[-1:] if at >= 0 else []
     after = text[at + len(slot) + 2:].split()[:1] if at >= 0 else []
-    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "the", "a", "an"):
+    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "the", "a", "an", "of"):
         return False
     return not (after and after[0].isalpha() and after[0].islower() and after[0] not in _JOINS)
 
