@@ -52,6 +52,7 @@ from prove.synth.results import counted, describe, field_text
     ("available", 4, "available 4"),
     ("author_name", "Zoe P.", "by Zoe P."),
     ("sender_name", "Ava Shah", "from Ava Shah"),
+    ("unrealized_gain_percent", 13.03, "unrealized gain 13.03%"),
 ])
 def test_a_field_is_said_by_its_meaning(key, value, words) -> None:
     assert field_text(key, value) == words
@@ -300,7 +301,7 @@ def test_a_nameless_part_is_headed_by_its_position_or_path_and_zero_counts_go_un
     assert describe(tires) == "2 tires: front left: low, pressure 26 psi; rear left: ok, pressure 36 psi."
     members = {"path": "/a.zip", "members": [{"member_path": "2024/W-2.pdf", "kind": "file", "size": 3},
                                              {"member_path": "2024", "kind": "folder", "size": 0}]}
-    assert describe(members) == "2 members: 2024/W-2.pdf: kind file, size 3; 2024: kind folder, size 0."
+    assert describe(members) == "2 members: 2024/W-2.pdf: kind file, size 3; 2024: kind folder."
     reply = {"replies": [{"message_id": "CM-1", "text": "+1", "reply_count": 0, "user_name": "Carlos Reyes"}]}
     assert describe(reply, stress=["reply"]) == "1 reply: +1: by Carlos Reyes."
 
@@ -321,3 +322,12 @@ def test_a_reply_agrees_with_a_plural_name_and_says_no_empty_list_as_none() -> N
         "host Ana; no invitees; with nobody invited; none this week"
     assert _one_currency("worth $62,749.7 ($5,169.07 in cash), paid $12") == \
         "worth $62,749.70 ($5,169.07 in cash), paid $12"
+
+
+def test_a_listing_says_the_whole_figure_asked_for_and_an_id_asked_for() -> None:
+    trips = {"trips": [{"trip_id": "TRP-1", "from_name": "Gym", "to_name": "Home", "distance_mi": 6.3}],
+             "total": 60, "total_distance_mi": 312.44, "total_fuel_gal": 3.1}
+    text = describe(trips, stress=["many", "miles", "drive"])
+    assert text.startswith("60 trips in all (total distance 312.44 miles); 1 of them:") and "fuel" not in text
+    people = {"people": [{"person_id": "PER-10016", "name": "Emma Walker", "email": "e@x.com"}], "total": 1}
+    assert "PER-10016" in describe(people, stress=["person", "id"]) and "PER-10016" not in describe(people)

@@ -463,3 +463,121 @@ def test_a_reply_that_names_a_result_field_the_result_lacks_is_not_used() -> Non
               "arrival": "2026-03-16T09:24:00", "range_after_mi": 359.8}
     assert _fitting_replies(tool, {}, set_up)
     assert _fitting_replies(tool, {}, {"active": False, "destination": None, "distance_mi": None}) == []
+
+
+def test_nothing_a_conversation_changed_is_taken_back_later() -> None:
+    """No "invite Adam ... take Adam off the invite list", no "reopen the deal ... close it as lost":
+    a later gold write never returns a row or a column an earlier one changed to how it was."""
+    from prove.env import Session
+    from prove.synth.teachers.programmatic import _cells
+
+    later_writes = 0
+    for ex in _generated(["calendar", "crm", "email"], 90, 11):
+        server = registry.get(ex["servers"][0])
+        with Session([server], world=ex["world"]) as session:
+            wrote = False
+            for turn in ex["turns"]:
+                if turn.get("advance"):
+                    session.advance(turn["advance"])
+                for call in turn["calls"]:
+                    write = not server.tools[call["name"]].read_only
+                    before = _cells(session) if write and wrote else None
+                    assert session.call(call["name"], call["arguments"]).ok
+                    if before is not None:
+                        later_writes += 1
+                        assert before <= _cells(session), (ex["id"], call)
+                    wrote = wrote or write
+    assert later_writes > 10
+
+
+def test_a_question_for_an_id_names_the_thing_and_nothing_else_of_its_kind_is_left_unfindable() -> None:
+    """With the lookups hidden the assistant asks for the ID of the thing it names ("I can't look up
+    the Front Door Lock by name here"), and only where no other thing of that kind is named by label."""
+    asked = 0
+    for ex in _generated(["iot_devices", "banking", "issue_tracker"], 240, 13):
+        if ex["kind"] != "clarification" or "hidden_tool" not in ex["perturbations"]:
+            continue
+        messages = ex["messages"]
+        at = next((i for i, m in enumerate(messages[:-1]) if m["role"] == "assistant" and not m.get("tool_calls")
+                   and messages[i + 1]["role"] == "user" and ("by name" in (m["content"] or "")
+                                                               or "search for" in (m["content"] or ""))), None)
+        if at is None:
+            continue
+        question, answer = messages[at]["content"], messages[at + 1]["content"]
+        asked += 1
+        assert "that " not in question.split("search for")[-1][:6], question
+        server = registry.get(ex["servers"][0])
+        calls = [c for turn in ex["turns"] for c in turn["calls"]]
+        given = [(p.entity, v) for c in calls for p in server.tools[c["name"]].params if p.entity
+                 for v in [c["arguments"].get(p.name)] if isinstance(v, str) and v in answer]
+        assert given, (ex["id"], answer)
+        kind = given[0][0]
+        # every other thing of that kind in the calls is the one asked about, or comes from a result
+        users = " ".join(m["content"] for m in messages if m["role"] == "user")
+        for c in calls:
+            for p in server.tools[c["name"]].params:
+                v = c["arguments"].get(p.name)
+                if p.entity == kind and isinstance(v, str) and v != given[0][1]:
+                    shown = any(v in (m.get("content") or "") for m in messages if m["role"] == "tool")
+                    assert shown or v in users, (ex["id"], c)
+    assert asked > 0
+
+
+def test_the_user_is_me_in_a_request_and_you_in_a_reply() -> None:
+    say, index = _say("issue_tracker")
+    me = next(u for u, row in index.rows["user"].items() if row.get("is_me") == 1)
+    assert say.entity("user", me) == "me"
+    tool = registry.get("issue_tracker").tools["assign_issue"]
+    issue = next(iter(index.rows["issue"]))
+    request = say.request(tool, Ask("Assign {issue_id} to {assignee_id}."), {"issue_id": issue, "assignee_id": me}, {})
+    assert request.endswith("to me.") and index.labels["user"][me] not in request
+    reply = say.reply(tool, "Assigned {issue_id} to {assignee_id}.", {"issue_id": issue, "assignee_id": me}, {}, {})
+    assert reply.endswith("to you.")
+    from prove.synth.phrasing import tidy
+    assert tidy("Show me's open deals. Does me have anything on?") == "Show my open deals. Do I have anything on?"
+
+
+def test_a_monthly_statement_is_named_by_its_month_in_words() -> None:
+    say, index = _say("banking")
+    statement = next(iter(index.rows["statement"]))
+    text = say.entity("statement", statement)
+    assert not re.search(r"\d{4}-\d{2}", text) and " statement" in text, text
+
+
+def test_a_search_looks_for_what_the_tool_lists() -> None:
+    """"find my meetings about Work" searched a calendar's name; a search's words come from the
+    things the tool is named for (events for search_events)."""
+    index_labels = EntityIndex(registry.get("calendar"), 0)
+    calendars = {label.lower() for label in index_labels.labels["calendar"].values()}
+    searched = [call["arguments"]["query"] for ex in _generated(["calendar"], 150, 3) for turn in ex["turns"]
+                for call in turn["calls"] if call["name"] == "search_events" and "query" in call["arguments"]]
+    assert searched and not any(q.lower() in calendars for q in searched), searched
+
+
+def test_a_reply_says_you_for_the_user_a_result_names() -> None:
+    """"Done; you have issue WEB-10026 now", not the user's own name read back from the result."""
+    say, index = _say("issue_tracker")
+    me = next(u for u, row in index.rows["user"].items() if row.get("is_me") == 1)
+    tool = registry.get("issue_tracker").tools["assign_issue"]
+    text = say.reply(tool, "Done; {result.assignee_name} has {issue_id} now.", {"issue_id": "WEB-10026", "assignee_id": me},
+                     {"assignee_id": me, "assignee_name": index.labels["user"][me]}, {})
+    assert text == "Done; you have issue WEB-10026 now.", text
+    from prove.synth.phrasing import tidy
+    assert tidy("The one I meant is Eggs & Co.. Put it under the that trip itinerary.") == \
+        "The one I meant is Eggs & Co. Put it under that trip itinerary."
+
+
+def test_a_post_or_message_is_searched_by_a_phrase_of_it_never_its_whole_text() -> None:
+    from prove.synth.teachers.programmatic import _sentence
+
+    assert _sentence("Lunch & learn tomorrow: data contracts. Pizza provided.")
+    assert not _sentence("KitchenAid Artisan Stand Mixer 5qt Empire Red")
+    texts = set()
+    for name in ("social_media", "team_chat"):
+        index = EntityIndex(registry.get(name), 0)
+        kind = "post" if name == "social_media" else "message"
+        texts |= {t for t in index.labels[kind].values() if isinstance(t, str) and _sentence(t)}
+    queries = [call["arguments"]["query"] for ex in _generated(["social_media", "team_chat"], 160, 9)
+               for turn in ex["turns"] for call in turn["calls"]
+               if call["name"] in ("search_posts", "search_messages") and "query" in call["arguments"]]
+    assert queries and not set(queries) & texts, set(queries) & texts

@@ -32,6 +32,7 @@ from ..env import Server, Tool
 from ..env.asks import bool_words, words_in
 from .entities import EntityIndex
 from .phrasing import excerpt_of, renderings
+from .values import human
 
 __all__ = ["Unfaithful", "faithfulness", "leaves", "said"]
 
@@ -127,8 +128,11 @@ def _check_call(call: Mapping[str, Any], tool: Tool, bound: Mapping[str, Any], u
                 owner = index.owner(p.entity, item) if not label else None  # "the recording of the meeting 'X'"
                 owner_label = index.labels.get(owner[1], {}).get(owner[2], "") if owner else ""
                 if not (said(users, item.lower()) or said(outputs, item.lower())
-                        or (label and said(users, label.lower())) or (opening and opening.lower() in users)
-                        or (owner_label and said(users, owner_label.lower()))):
+                        or (label and (said(users, label.lower()) or said(users, human(label).lower())))
+                        or (opening and opening.lower() in users)
+                        or (owner_label and said(users, owner_label.lower()))
+                        or (index.rows.get(p.entity, {}).get(item, {}).get("is_me") == 1
+                            and (said(users, "me") or said(users, "my")))):  # the user's own name is "me"
                     return Unfaithful("unfaithful_entity", f"{where}: {p.name}={item!r} is neither named by the "
                                                            f"user nor read from a result")
                 continue

@@ -68,6 +68,8 @@ def _named(label: str, naming: str, noun: str) -> str:
     """A label as a noun phrase by its kind's `naming`: "Sushi Moore", "the Electric Kettle 1.7 L",
     "the Main Checking account", "the email 'Q2 numbers'". A name that has its own article
     ("The Salad Lab") takes no other."""
+    if re.fullmatch(r"\d{4}-\d{2}", label):  # a statement's period: "the October 2025 statement"
+        label = human(label)
     own_article = label.split(" ", 1)[0] in ("The", "A", "An")
     if naming == "alone":
         return label
@@ -137,6 +139,8 @@ class Phrasing:
     def entity(self, kind: str, value: str, label: str | None = None) -> str:
         """An entity as a noun phrase (see the module docstring)."""
         ek = self.server.entities.get(kind)
+        if self._is_me(kind, value):
+            return "me"  # the signed-in user, never by their own name ("assign it to me")
         template = self._phrase(ek, value)
         name = label or self.index.labels.get(kind, {}).get(value)
         if template and name:  # "the DM with Camila Williams"
@@ -161,6 +165,9 @@ class Phrasing:
         if noun in PERSON_NOUNS:
             return label
         return _named(label, naming, noun) + self._of(ek, value)
+
+    def _is_me(self, kind: str, value: str) -> bool:
+        return self.index.rows.get(kind, {}).get(value, {}).get("is_me") == 1
 
     def _of(self, ek: Any, value: str) -> str:
         """' of the Patagonia Rain Jacket' for a kind that is part of another (`EntityKind.part_of`)."""
@@ -306,11 +313,18 @@ class Phrasing:
             if head != "result":
                 return self.argument(tool, slot, args.get(slot), said.get(slot))
             value: Any = data
+            holder: Any = None
             for part in path.split(".") if path else []:
-                value = value.get(part) if isinstance(value, Mapping) else None
-            return self.result_value(tool, path.split(".")[-1] if path else "", value)
+                holder, value = value, value.get(part) if isinstance(value, Mapping) else None
+            field = path.split(".")[-1] if path else ""
+            if field.endswith("_name") and isinstance(holder, Mapping):  # "assigned to you", not to the user's name
+                own = holder.get(field[: -len("_name")] + "_id")
+                kind = self.index.named_kind(own) if isinstance(own, str) else None
+                if kind is not None and self._is_me(kind, own):
+                    return "you"
+            return self.result_value(tool, field, value)
 
-        return _sentences(_agree(_one_currency(self.fill(tool, template, say))))
+        return _sentences(_agree(_one_currency(_to_user(self.fill(tool, template, say)))))
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
@@ -360,6 +374,12 @@ def tidy(text: str) -> str:
 
 
 def _mend(text: str) -> str:
+    text = re.sub(r"\bme's\b", "my", text)  # "me's open deals" -> "my open deals"
+    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)  # "Eggs & Co.." -> "Eggs & Co."
+    text = re.sub(r"\b([Tt])he (that|this) ", lambda m: (m.group(2).capitalize() if m.group(1) == "T" else m.group(2)) + " ",
+                  text)
+    text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
+    text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
     text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\bthe The ", "The ", text)
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
@@ -369,6 +389,13 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
+
+
+def _to_user(text: str) -> str:
+    """A reply speaks to the user: the "me" a request calls the user is "you" (quotes kept)."""
+    parts = _QUOTED.split(text)
+    return "".join(part if i % 2 else re.sub(r"\bmy\b", "your", re.sub(r"\bme\b", "you", part))
+                   for i, part in enumerate(parts))
 
 
 def _one_currency(text: str) -> str:
@@ -385,11 +412,15 @@ _PLURAL_HEADS = ("Blinds", "Lights", "Shades", "Curtains", "Speakers", "Lamps", 
                  "Grandparents", "Parents", "Neighbors")
 
 
+_YOU_VERB = {"has": "have", "is": "are", "was": "were"}
+
+
 def _agree(text: str) -> str:
     """A verb after a plural name agrees with it; "none" before a plural noun reads "no"."""
     heads = "|".join(_PLURAL_HEADS)
     text = re.sub(rf"\b({heads})('?) is\b", r"\1\2 are", text)
     text = re.sub(rf"\b({heads})('?) has\b", r"\1\2 have", text)
+    text = re.sub(r"\b([Yy]ou) (has|is|was)\b", lambda m: m.group(1) + " " + _YOU_VERB[m.group(2)], text)
     text = re.sub(r"\bnone people\b", "nobody", text)
     return re.sub(r"\bnone (?!(?:this|thus|does|goes|less|unless|yes)\b)([a-z]{3,}s)\b", r"no \1", text)
 

@@ -30,7 +30,7 @@ __all__ = ["describe", "field_text", "found_count", "money", "number", "option_w
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
-          "counterparty_name", "payee", "service_center", "address", "text", "position")
+          "counterparty_name", "payee", "service_center", "address", "text", "position", "message")
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "rating", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
             "start", "due_date", "created_at")
@@ -123,7 +123,7 @@ def field_text(key: str, value: Any) -> str | None:
         for suffix, unit in _UNITS:
             if key.endswith(suffix) and len(key) > len(suffix) and not key[: -len(suffix)][-1:].isdigit():
                 base = _words(key[: -len(suffix)])
-                if is_money(key[: -len(suffix)]):
+                if is_money(key[: -len(suffix)]) and unit != "%":
                     return f"{base} {money(value)} per {unit}"  # price_kwh 0.25 -> price $0.25 per kWh
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {number(value)}{sep}{unit}"
@@ -214,7 +214,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         head += "'"  # a cut inside a quoted title closes the quote: "offer on 'Osprey Atmos…'"
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
-    own = main_id if main_id in cite else None  # the record's own ID, where a later turn uses it
+    asked = {w.rstrip("s") for w in stress}
+    own = main_id if main_id in cite or "id" in asked else None  # its own ID: where used later, or asked for
     if head is None:
         head = quoted_id or own
     elif own and own not in head:
@@ -222,11 +223,11 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
-    asked = {w.rstrip("s") for w in stress}
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
     used |= set(skip)  # what every item shares is what the request said ("my saved places"), even when asked
     if quiet:
-        used |= {k for k, v in rec.items() if (v == 0 and k.endswith("_count") and k not in stress) or k not in first and (
+        used |= {k for k, v in rec.items() if (v == 0 and type(v) is int and k not in stress and not is_money(k))
+                 or k not in first and (
             v is False or (k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
     keys = first + [k for k in PRIORITY if k in rec and k not in first] + \
         [k for k in rec if k not in PRIORITY and k not in first]
@@ -346,7 +347,10 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         key, items = lists[0]
         total = data.get("total")
         total = total if isinstance(total, int) and total >= len(items) else len(items)
-        return _listing(key, items, total, cite, limit, stress)
+        # A figure of the whole listing the request asks for ("how many miles did I drive"): said with the count.
+        extra = ", ".join(t for k, v in data.items() if k != "total" and isinstance(v, (int, float))
+                          and not isinstance(v, bool) and _asked(k, stress) and (t := field_text(k, v)))
+        return _listing(key, items, total, cite, limit, stress, extra)
     text = record_text(data, limit=6, cite=cite, stress=stress)
     parts = [text] if text else []
     for key, sub in [(k, v) for k, v in data.items() if isinstance(v, Mapping)][:3]:
@@ -356,8 +360,18 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
     return _finish("; ".join(parts), cite, data)
 
 
+# Units a request says in full where a key abbreviates them ("miles": `_mi`).
+_UNIT_WORDS = {"mile": "mi", "minute": "min", "kilometer": "km", "hour": "hours"}
+
+
+def _asked(key: str, stress: Sequence[str]) -> bool:
+    asked = {w.rstrip("s") for w in stress}
+    asked |= {_UNIT_WORDS[w] for w in asked if w in _UNIT_WORDS}
+    return bool(asked & set(key.split("_")))
+
+
 def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit: int,
-             stress: Sequence[str] = ()) -> str:
+             stress: Sequence[str] = (), extra: str = "") -> str:
     if not items:
         return ""
     if not isinstance(items[0], Mapping):
@@ -374,12 +388,13 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
+    count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
-        text = f"{counted(total, key)} in all; {len(shown)} of them: {body}"
+        text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"
     elif len(items) > len(shown):
-        text = f"{counted(total, key)}: {body}; and {len(items) - len(shown):,} more"
+        text = f"{count}: {body}; and {len(items) - len(shown):,} more"
     else:
-        text = f"{counted(total, key)}: {body}"
+        text = f"{count}: {body}"
     return _finish(text, cite, items)
 
 

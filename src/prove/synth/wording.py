@@ -73,8 +73,8 @@ ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.",
            "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
 QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of your {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
-QUESTIONS_HIDDEN = ["I can't look up your {noun} by name here. Could you give me its {id_word}?",
-                    "I don't have a way to search for that {noun}. What is its {id_word}?"]
+QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me its {id_word}?",
+                    "I don't have a way to search for {thing}. What is its {id_word}?"]
 VAGUE = ["one of the {nouns}", "a {noun}"]  # never "my": the user may not own it (a spam post)
 ABSTAIN = ["I'm sorry, but I can't do that with the tools I have here.",
            "Unfortunately that's not something I can do: none of my tools does that.",
@@ -243,11 +243,12 @@ class Wording:
             return None
         return self.pick(ANOTHER if another else RETRY).format(code=code)
 
-    def question(self, noun: str, *, hidden: bool = False, id_word: str = "ID") -> str:
+    def question(self, noun: str, *, hidden: bool = False, id_word: str = "ID", thing: str | None = None) -> str:
         """A clarification question that asks for exactly the missing thing, in plain words: the
-        ID, or what the thing is known by where that is no ID (a file's path)."""
+        ID, or what the thing is known by where that is no ID (a file's path); with the lookups
+        hidden it names the thing it cannot look up (`thing`: "the Bills Checking account")."""
         pool = QUESTIONS_HIDDEN if hidden else QUESTIONS
-        return self.pick(pool).format(noun=noun, nouns=_plural(noun), id_word=id_word)
+        return self.pick(pool).format(noun=noun, nouns=_plural(noun), id_word=id_word, thing=thing or f"that {noun}")
 
     def abstain(self, tool: Tool, server: Server) -> str:
         """The assistant cannot serve the request: said plainly, never by quoting a tool's description."""
@@ -275,6 +276,8 @@ class Wording:
         stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS and w.rstrip("s") not in listed]
         if "how many" in asked.lower():
             stress.append("count")  # "how many tickers are on each?": each one's count
+        if re.search(r"\bIDs?\b", asked):
+            stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
         facts = describe(data, cite, stress=stress)
         if not facts:
             return self.pick(["I found nothing matching that.", "There are no results for that.",

@@ -107,7 +107,7 @@ def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "i
     "{issue_id} is closed ({resolution}).",
 ], values={
     # only the phrasing that closes an issue as fixed says a comment
-    "comment": ["Fixed in the latest build, please verify.", "Root cause was a race in the session cache; fixed.",
+    "comment": ["Fixed in the latest build, please verify.", "Root cause found and fixed; details in the PR.",
                 "Fixed by the config change in the last deploy.", "Patched and verified on staging.",
                 "The fix shipped with this week's release."],
 })

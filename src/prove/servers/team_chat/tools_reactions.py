@@ -115,7 +115,7 @@ def remove_reaction(ctx: Ctx, message_id: ReactedMessageId, emoji: Emoji) -> Cha
 
 @tools.tool(effect=WRITE, asks=[
     "Pin {message_id}.",
-    "Pin {message_id} to the channel so people can find it.",
+    "Pin {message_id} so people can find it.",
 ], reply=[
     "Pinned {message_id} in #{result.channel_name}.",
     "Done: it's pinned in #{result.channel_name}.",

@@ -353,6 +353,8 @@ class Planner:
             _order_pairs(args)
             _cohere(args, sources)
             before = None if tool.read_only or want_infeasible else sess.fingerprint()
+            if before is not None and any(not s.tool.read_only for s in steps) and self._takes_back(sess, tool, args):
+                continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
@@ -374,6 +376,13 @@ class Planner:
                 # It worked after all: keep it (the fork has moved on), no give-up this time.
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
         return []
+
+    @staticmethod
+    def _takes_back(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
+        """Whether the call, tried on a copy, returns something the conversation changed to how it was."""
+        changed = _cells(sess)
+        with sess.fork() as probe:
+            return probe.call(tool.name, args).ok and not changed <= _cells(probe)
 
     def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
         """A first call that fails only because it is too early: let time pass before the conversation.
@@ -414,14 +423,17 @@ class Planner:
 
     def _query(self, tool: Tool, attempt: int) -> str | None:
         """Search words that find a live entity the tool returns: its label, or a telling word of it."""
-        labels = [self.spec.context.label(kind, v) for kind in sorted(tool.produces)
-                  for v in self.spec.context.ids(kind)]
+        kinds = sorted(tool.produces)
+        kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
+        labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)]
         labels = sorted({lab for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
+        # A post or a message is searched by a phrase of it, never by its whole text.
+        labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
         words = _head_words(label)
-        if words and self.rng.random() < 0.5:
+        if words and (_sentence(label) or self.rng.random() < 0.5):
             return words
         return label
 
@@ -861,7 +873,8 @@ class Planner:
                 noun = self.say.entity_noun(hidden_kind or entity)
                 key = self.server.entities[hidden_kind or entity].key
                 q = words.question(noun, hidden=hidden_kind is not None,
-                                   id_word="ID" if key.endswith("_id") or key == "id" else key.replace("_", " "))
+                                   id_word="ID" if key.endswith("_id") or key == "id" else key.replace("_", " "),
+                                   thing=self.say.entity(entity, value) if hidden_kind is not None else None)
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
                 answer = value if hidden_kind is not None else self.say.entity(entity, value)
                 user = words.answer(answer)
@@ -951,6 +964,8 @@ class Planner:
                     continue
                 if not _vague_fits(s.phrase.text, p.name):
                     continue
+                if s.args[p.name] in self.say.entity(p.entity, s.args[p.name]):
+                    continue  # a thing known only by its ID ("version VER-10007") is not asked for vaguely
                 options.append((i, p))
         if not options:
             return None, None
@@ -958,7 +973,11 @@ class Planner:
         s = steps[first]
         if self.spec.hide_lookup:
             label = self.say.label(p.entity, s.args[p.name])
-            if label and self._hide_lookups(p.entity, steps):
+            others = [(i, q.name) for i, t in enumerate(steps) for q in t.tool.params if q.entity == p.entity
+                      and (i, q.name) != (first, p.name) and t.sources.get(q.name) is not None
+                      and t.sources[q.name].kind == "user"]
+            # (not where another thing of the kind is named by label: with no lookup, nobody could find it)
+            if label and not others and self._hide_lookups(p.entity, steps):
                 # The user names it by its label; with the lookups hidden, the assistant asks for the ID.
                 s.sources[p.name] = Source("user", text=self.say.entity(p.entity, s.args[p.name], label=label))
                 return (p.name, s.args[p.name], p.sensitive, p.entity), first
@@ -1035,6 +1054,11 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
         args[key] = f"{local}@{domain}"
 
 
+def _sentence(label: str) -> bool:
+    """Whether a label is a text someone wrote (a post, a message), not a name."""
+    return len(label.split()) > 8 or bool(re.search(r"[.!?](?:\s|$)", label)) and len(label.split()) > 3
+
+
 def _head_words(label: str) -> str | None:
     """The words a person searches a long name by: its head noun phrase, before any size, number
     or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
@@ -1078,6 +1102,19 @@ def _result_field(data: Any, path: str) -> Any:
     for part in path.split("."):
         data = data.get(part) if isinstance(data, Mapping) else None
     return data
+
+
+def _cells(sess: Session) -> set[tuple[Any, ...]]:
+    """What the conversation has changed so far, cell by cell: an updated column of a row, or a
+    row made or removed."""
+    out: set[tuple[Any, ...]] = set()
+    for change in sess.diff():
+        row = (change.server, change.table, tuple(sorted(change.key.items())))
+        if change.op == "update":
+            out.update((*row, column) for column in change.columns)
+        else:
+            out.add((*row, change.op))
+    return out
 
 
 def _names_kind(tool_name: str, kind: str) -> bool:
