@@ -353,7 +353,7 @@ class Planner:
             _order_pairs(args)
             _cohere(args, sources)
             before = None if tool.read_only or want_infeasible else sess.fingerprint()
-            if before is not None and any(not s.tool.read_only for s in steps) and self._takes_back(sess, tool, args):
+            if before is not None and _touches_written(tool, args, steps) and self._takes_back(sess, tool, args):
                 continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
@@ -1102,6 +1102,22 @@ def _result_field(data: Any, path: str) -> Any:
     for part in path.split("."):
         data = data.get(part) if isinstance(data, Mapping) else None
     return data
+
+
+def _entity_ids(tool: Tool, args: Mapping[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for p in tool.params:
+        value = args.get(p.name)
+        if p.entity:
+            out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+    return out
+
+
+def _touches_written(tool: Tool, args: Mapping[str, Any], steps: list[Step]) -> bool:
+    """Whether a call names something an earlier write of the conversation named (placing an
+    order names the restaurant, not the dishes added to its cart: it consumes, it does not undo)."""
+    mine = _entity_ids(tool, args)
+    return bool(mine) and any(mine & _entity_ids(s.tool, s.args) for s in steps if not s.tool.read_only and s.result.ok)
 
 
 def _cells(sess: Session) -> set[tuple[Any, ...]]:
