@@ -22,6 +22,7 @@ from .errors import (
     UnknownSessionError,
 )
 from .pool import PoolStats, SessionPool
+from .query import Where
 from .registry import Registry, registry
 from .server import Server
 from .session import (
@@ -45,5 +46,5 @@ __all__ = [
     "Ask", "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "ErrorCounts", "HookError", "InvalidRequestError", "Param", "PoolFullError", "PoolStats",
     "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
     "SessionExistsError", "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "Toolset", "ToolError", "ToolResult",
-    "UnknownServerError", "UnknownSessionError", "WorldGen", "registry", "tool_names",
+    "UnknownServerError", "UnknownSessionError", "Where", "WorldGen", "registry", "tool_names",
 ]
