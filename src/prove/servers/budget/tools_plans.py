@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 
 from .server import (
@@ -426,16 +426,13 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
         The bills with amount, category, paying account, next due date, days until due and
         whether each is overdue or on autopay, and the sum of their amounts.
     """
-    where, args = [], []
+    where = Where()
     if status != "all":
-        where.append("b.status = ?")
-        args.append(status)
+        where.add("b.status = ?", status)
     if due_within_days is not None:
         horizon = ctx.today() + timedelta(days=due_within_days)
-        where.append("b.next_due_date <= ?")
-        args.append(horizon.isoformat())
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
-    rows = ctx.db.execute(f"{BILL_SELECT}{clause} ORDER BY b.next_due_date, b.bill_id", args).fetchall()
+        where.add("b.next_due_date <= ?", horizon.isoformat())
+    rows = ctx.db.execute(f"{BILL_SELECT}{where.clause} ORDER BY b.next_due_date, b.bill_id", where.params).fetchall()
     bills = [_bill(ctx, r) for r in rows]
     return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)))
 
