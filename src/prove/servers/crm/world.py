@@ -20,7 +20,7 @@ import math
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- vocabulary shared with the tools -----------------------------------------------------------
@@ -98,12 +98,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.now = w.now
-        self.today = w.now.date()
+        super().__init__(w)
         self.seller = self.rng.choice(SELLERS)
         self.domain = self.seller.lower().replace(" ", "") + ".com"
         self.reps: list[dict[str, Any]] = []
@@ -135,7 +132,7 @@ class _Builder:
         """A working-hours time between `start` and `end`."""
         if end <= start:
             return start
-        t = self.w.fake.datetime_between(start, end, step_minutes=30)
+        t = self.fake.datetime_between(start, end, step_minutes=30)
         if t.weekday() >= 5:
             t -= timedelta(days=t.weekday() - 4)
         t = datetime.combine(t.date(), time(self.rng.randint(8, 17), self.rng.choice((0, 15, 30, 45))))
@@ -155,7 +152,7 @@ class _Builder:
     # ----- people and companies -------------------------------------------------------------------
 
     def _reps(self) -> None:
-        people = self.w.fake.people(11)
+        people = self.fake.people(11)
         team = self.rng.choice(TEAMS)
         roles = [("Account Executive", team, 1), ("Sales Director", team, 0)]
         roles += [("Account Executive", team, 0), ("Account Executive", team, 0), ("Senior Account Executive", team, 0)]
@@ -167,7 +164,7 @@ class _Builder:
             quota = 0.0 if title in ("Sales Director", "Sales Development Rep", "Sales Engineer") else \
                 float(self.rng.choice((350_000, 400_000, 450_000, 500_000, 600_000)))
             self.reps.append({
-                "rep_id": self.w.new_id("REP"), "name": person.name, "email": self.w.fake.email(person, self.domain),
+                "rep_id": self.w.new_id("REP"), "name": person.name, "email": self.fake.email(person, self.domain),
                 "title": title, "team": team_name, "manager_id": None, "quota": quota,
                 "active": 0 if i == 10 else 1, "is_me": me})
         manager = self.reps[1]["rep_id"]
@@ -188,14 +185,14 @@ class _Builder:
             name = self._company_name(industry)
             employees = int(math.exp(self.rng.uniform(math.log(25), math.log(25_000))))
             employees = round(employees, -1) if employees < 1000 else round(employees, -2)
-            city = self.w.fake.city()
+            city = self.fake.city()
             while city.country != "US" and self.rng.random() < 0.7:
-                city = self.w.fake.city()          # mostly American customers, some abroad
+                city = self.fake.city()          # mostly American customers, some abroad
             owner = self.me if i < 10 else self._owner(0.08)
             self.accounts.append({
                 "account_id": self.w.new_id("ACC"), "name": name, "industry": industry,
                 "type": "partner" if i in (5, 30, 47) else "prospect", "website": f"https://www.{self._domain(name)}",
-                "phone": self.w.fake.phone(), "city": city.name, "country": city.country, "employees": employees,
+                "phone": self.fake.phone(), "city": city.name, "country": city.country, "employees": employees,
                 "annual_revenue": float(round(employees * self.rng.uniform(90_000, 320_000), -5)),
                 "owner_id": owner["rep_id"],
                 "created_at": iso(self._when(datetime(2024, 1, 8, 9), datetime(2025, 9, 30, 17)))})
@@ -205,11 +202,11 @@ class _Builder:
         for acc in self.accounts:
             n = self.rng.randint(2, 5)
             titles = self.rng.sample(TITLES, n)
-            for person, title in zip(self.w.fake.people(n), titles):
+            for person, title in zip(self.fake.people(n), titles):
                 row = {
                     "contact_id": self.w.new_id("CON"), "account_id": acc["account_id"], "first_name": person.first,
                     "last_name": person.last, "full_name": person.name, "title": title,
-                    "email": self.w.fake.email(person, self._domain(acc["name"])), "phone": self.w.fake.phone(),
+                    "email": self.fake.email(person, self._domain(acc["name"])), "phone": self.fake.phone(),
                     "owner_id": acc["owner_id"], "do_not_contact": int(self.rng.random() < 0.05),
                     "created_at": acc["created_at"]}
                 self.contacts.append(row)
@@ -296,7 +293,7 @@ class _Builder:
             row = {"lead_id": lead_id, "status": status, "rating": rng.choice(("hot", "warm", "warm", "cold")),
                    "owner_id": owner, "source": rng.choice(LEAD_SOURCES), "created_at": iso(created),
                    "converted_at": None, "converted_account_id": None, "converted_contact_id": None,
-                   "converted_deal_id": None, "phone": self.w.fake.phone(), "title": rng.choice(LEAD_TITLES)}
+                   "converted_deal_id": None, "phone": self.fake.phone(), "title": rng.choice(LEAD_TITLES)}
             if status == "converted" and convertible:
                 deal = convertible.pop(rng.randrange(len(convertible)))
                 contact = next(c for c in self.contacts if c["contact_id"] == deal["contact_id"])
@@ -313,7 +310,7 @@ class _Builder:
             else:
                 if status == "converted":
                     row["status"] = "qualified"
-                person = self.w.fake.person()
+                person = self.fake.person()
                 # A few leads come from companies that are already accounts (conversion reuses them).
                 if existing and rng.random() < 0.2:
                     known = existing.pop()
@@ -323,7 +320,7 @@ class _Builder:
                     company = self._company_name(industry)
                 row.update(first_name=person.first, last_name=person.last, full_name=person.name, company=company,
                            industry=industry if rng.random() < 0.8 else None,
-                           email=self.w.fake.email(person, self._domain(company)))
+                           email=self.fake.email(person, self._domain(company)))
             self.leads.append(row)
 
     # ----- activities and notes -------------------------------------------------------------------
