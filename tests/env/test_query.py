@@ -56,3 +56,15 @@ def test_entity_filter_checks_the_id_exists(toy: Server, session: Session) -> No
     with pytest.raises(ToolError) as info:
         where.entity(ctx, "wallet", "src", "W-0")
     assert info.value.code == "not_found" and where.params == [wallet_id]
+
+
+def test_get_with_sql_checks_the_id_then_returns_that_query_row(toy: Server, session: Session) -> None:
+    db = session._runtimes[0].db
+    ctx = Ctx(db, toy, session)
+    (wallet_id, owner) = db.execute("SELECT wallet_id, owner FROM wallets ORDER BY wallet_id LIMIT 1").fetchone()
+    sql = "SELECT w.wallet_id, upper(w.owner) AS shout FROM wallets w WHERE w.wallet_id = ?"
+    row = ctx.get("wallet", wallet_id, sql)
+    assert (row["wallet_id"], row["shout"]) == (wallet_id, owner.upper())
+    with pytest.raises(ToolError) as info:
+        ctx.get("wallet", "W-0", sql)
+    assert info.value.code == "not_found"

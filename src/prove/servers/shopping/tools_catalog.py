@@ -144,8 +144,7 @@ def _summary(row: sqlite3.Row) -> ProductSummary:
 
 
 def product_row(ctx: Ctx, product_id: str) -> sqlite3.Row:
-    ctx.get("product", product_id)
-    return ctx.db.execute(PRODUCT_SELECT + " WHERE p.product_id = ?", (product_id,)).fetchone()
+    return ctx.get("product", product_id, PRODUCT_SELECT + " WHERE p.product_id = ?")
 
 
 def _review(row: sqlite3.Row) -> Review:
