@@ -68,3 +68,15 @@ def test_get_with_sql_checks_the_id_then_returns_that_query_row(toy: Server, ses
     with pytest.raises(ToolError) as info:
         ctx.get("wallet", "W-0", sql)
     assert info.value.code == "not_found"
+
+
+def test_update_sets_the_given_columns_of_one_entity(toy: Server, session: Session) -> None:
+    db = session._runtimes[0].db
+    ctx = Ctx(db, toy, session)
+    first, second = [r[0] for r in db.execute("SELECT wallet_id FROM wallets ORDER BY wallet_id LIMIT 2")]
+    before = db.execute("SELECT owner, balance FROM wallets WHERE wallet_id = ?", (second,)).fetchone()
+    ctx.update("wallet", first, {"owner": "Ada Lovelace", "balance": 12.5})
+    ctx.update("wallet", first, {})
+    assert tuple(db.execute("SELECT owner, balance FROM wallets WHERE wallet_id = ?", (first,)).fetchone()) == (
+        "Ada Lovelace", 12.5)
+    assert db.execute("SELECT owner, balance FROM wallets WHERE wallet_id = ?", (second,)).fetchone() == before

@@ -12,7 +12,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -154,6 +154,17 @@ class Ctx:
             raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {quote(entity_id)}.",
                             hint=f"Call {lister} to see the IDs that exist." if lister else None)
         return row if sql is None else self.db.execute(sql, (entity_id,)).fetchone()
+
+    def update(self, kind: str, entity_id: Any, changes: Mapping[str, Any]) -> None:
+        """Set `changes` ({column: value}) on the row of the `kind` entity with this ID, in one UPDATE.
+
+        The column names come from the tool's code, never from a caller; no changes, no statement.
+        """
+        if not changes:
+            return
+        spec = self._spec.entities[kind]
+        sets = ", ".join(f'"{column}" = ?' for column in changes)
+        self.db.execute(f'UPDATE "{spec.table}" SET {sets} WHERE "{spec.key}" = ?', (*changes.values(), entity_id))
 
     def now(self) -> datetime:
         """The episode's simulated local time (never the wall clock)."""

@@ -251,8 +251,7 @@ def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amoun
         _contact_at(ctx, contact_id, row["account_id"])
         updates["contact_id"] = contact_id
     updates["updated_at"] = ctx.now_iso()
-    for column, value in updates.items():     # column names come from the fixed keys above
-        ctx.db.execute(f"UPDATE deals SET {column} = ? WHERE deal_id = ?", (value, deal_id))
+    ctx.update("deal", deal_id, updates)
     return deal_model(ctx, deal_id)
 
 

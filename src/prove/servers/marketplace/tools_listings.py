@@ -377,9 +377,7 @@ def edit_listing(ctx: Ctx, listing_id: MyActiveListingId, price: Price | None = 
     if not changes:
         raise ToolError("nothing_to_change", "No new value was given.",
                         hint="Pass at least one of price, listing_title, description, shipping_cost, accepts_offers.")
-    sets = ", ".join(f"{column} = :{column}" for column in changes)
-    ctx.db.execute(f"UPDATE listings SET {sets}, updated_at = :now WHERE listing_id = :id",
-                   {**changes, "now": iso(ctx.now()), "id": listing_id})
+    ctx.update("listing", listing_id, {**changes, "updated_at": iso(ctx.now())})
     return _detail(ctx, listing_id)
 
 
