@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, parse_time, quote
+from prove.env.values import iso, like, parse_window, quote
 
 from .server import (
     ArchivableMessageId,
@@ -163,10 +163,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
     else:
         where.add("m.folder_id NOT IN ('spam', 'trash')")
     _labelled(ctx, where, label_id)
-    lo = iso(parse_time(after, "after")) if after is not None else None
-    hi = iso(parse_time(before, "before")) if before is not None else None
-    if lo and hi and hi <= lo:
-        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    lo, hi = parse_window(after, before)
     if lo:
         where.add("m.sent_at >= ?", lo)
     if hi:

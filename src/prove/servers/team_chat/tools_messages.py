@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, parse_time
+from prove.env.values import like, parse_window
 
 from .server import (
     ChannelId,
@@ -106,10 +106,7 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
     where = Where()
     where.add("channel_id = ? AND in_channel = 1 AND (is_deleted = 0 OR EXISTS "
               "(SELECT 1 FROM messages r WHERE r.thread_id = m.message_id))", channel_id)
-    lo = iso(parse_time(after, "after")) if after is not None else None
-    hi = iso(parse_time(before, "before")) if before is not None else None
-    if lo and hi and hi <= lo:
-        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    lo, hi = parse_window(after, before)
     if lo:
         where.add("posted_at > ?", lo)
     if hi:
@@ -378,10 +375,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         ctx.get("user", from_user_id)
         sql += " AND user_id = :author"
         params["author"] = from_user_id
-    lo = iso(parse_time(after, "after")) if after is not None else None
-    hi = iso(parse_time(before, "before")) if before is not None else None
-    if lo and hi and hi <= lo:
-        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    lo, hi = parse_window(after, before)
     if lo:
         sql += " AND posted_at > :lo"
         params["lo"] = lo
