@@ -345,6 +345,16 @@ def read_trajectories(path: str | Path) -> Iterator[Trajectory]:
     return read_jsonl(path, Trajectory)
 
 
+def content_text(content: Any) -> str:
+    """The text of a message's `content`: the string itself, or the `text` of each part of a list
+    of content parts (OpenAI's `[{"type": "text", "text": ...}]`) joined; '' for anything else."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
 def plain(value: Any) -> Any:
     """A record's value as it arrives from a dataset's columns (numpy arrays and scalars, as Parquet
     and Arrow give them to trainers, and tuples) as plain JSON-able Python values, recursively."""

@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from prove.env import ToolError
-from prove.env.values import iso, like, money, parse_date, parse_time, quote
+from prove.env.values import iso, like, money, parse_date, parse_time, parse_window, quote
 
 
 def test_quote_cuts_long_values_and_keeps_short_ones() -> None:
@@ -53,3 +53,15 @@ def test_parse_date() -> None:
     assert parse_date("2026-03-31T10:00:00", "due") == date(2026, 3, 31)
     with pytest.raises(ToolError, match="not an ISO date"):
         parse_date("31/03/2026", "due")
+
+
+def test_parse_window_takes_either_bound_and_refuses_an_empty_window() -> None:
+    assert parse_window(None, None) == (None, None)
+    assert parse_window("2026-03-18", None) == ("2026-03-18T00:00:00", None)
+    assert parse_window("2026-03-18T09:00", "2026-03-18T10:00") == ("2026-03-18T09:00:00", "2026-03-18T10:00:00")
+    with pytest.raises(ToolError, match="before 2026-03-18T09:00:00 is not later than after") as info:
+        parse_window("2026-03-18T09:00", "2026-03-18T09:00")
+    assert info.value.code == "end_before_start"
+    with pytest.raises(ToolError) as info:
+        parse_window(None, "soon")
+    assert info.value.code == "invalid_time"

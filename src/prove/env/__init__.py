@@ -22,6 +22,7 @@ from .errors import (
     UnknownSessionError,
 )
 from .pool import PoolStats, SessionPool
+from .query import Where
 from .registry import Registry, registry
 from .server import Server
 from .session import (
@@ -38,12 +39,12 @@ from .session import (
 from .state import RowChange
 from .tool import Param, Tool
 from .toolset import Toolset
-from .world import EPOCH, WorldGen
+from .world import EPOCH, WorldBuilder, WorldGen
 
 __all__ = [
     "EPOCH", "FRAMEWORK_CODES", "INTERNAL_ERROR", "INTERNAL_ERRORS", "INVALID_ARGUMENTS", "READ", "UNKNOWN_TOOL", "WRITE",
     "Ask", "CallRecord", "Ctx", "Diff", "Effect", "Entity", "EntityKind", "ErrorCounts", "HookError", "InvalidRequestError", "Param", "PoolFullError", "PoolStats",
     "ProveError", "Registry", "RowChange", "Sensitive", "Server", "Session", "SessionClosedError",
     "SessionExistsError", "SessionPool", "Snapshot", "Tool", "ToolDefinitionError", "Toolset", "ToolError", "ToolResult",
-    "UnknownServerError", "UnknownSessionError", "WorldGen", "registry", "tool_names",
+    "UnknownServerError", "UnknownSessionError", "Where", "WorldBuilder", "WorldGen", "registry", "tool_names",
 ]

@@ -12,7 +12,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -139,11 +139,13 @@ class Ctx:
         self._session = session
         self._spec = server
 
-    def get(self, kind: str, entity_id: Any) -> sqlite3.Row:
+    def get(self, kind: str, entity_id: Any, sql: str | None = None) -> sqlite3.Row:
         """The row of the `kind` entity with this ID, or a `not_found` ToolError.
 
         The error names the tool that lists such entities, so the model knows how to recover.
-        Tools that use it document `not_found` under `Raises:`.
+        Tools that use it document `not_found` under `Raises:`. With `sql`, a query with one `?`
+        for the ID (the entity's row with joined columns, say), the row is that query's, once the
+        entity is known to exist.
         """
         spec = self._spec.entities[kind]
         row = self.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,)).fetchone()
@@ -151,7 +153,18 @@ class Ctx:
             lister = self._spec.lister(kind)
             raise ToolError("not_found", f"No {kind.replace('_', ' ')} has ID {quote(entity_id)}.",
                             hint=f"Call {lister} to see the IDs that exist." if lister else None)
-        return row
+        return row if sql is None else self.db.execute(sql, (entity_id,)).fetchone()
+
+    def update(self, kind: str, entity_id: Any, changes: Mapping[str, Any]) -> None:
+        """Set `changes` ({column: value}) on the row of the `kind` entity with this ID, in one UPDATE.
+
+        The column names come from the tool's code, never from a caller; no changes, no statement.
+        """
+        if not changes:
+            return
+        spec = self._spec.entities[kind]
+        sets = ", ".join(f'"{column}" = ?' for column in changes)
+        self.db.execute(f'UPDATE "{spec.table}" SET {sets} WHERE "{spec.key}" = ?', (*changes.values(), entity_id))
 
     def now(self) -> datetime:
         """The episode's simulated local time (never the wall clock)."""

@@ -8,6 +8,7 @@ and one set of rules across every server, so a model meets the same time rules e
   code `invalid_time`;
 - a date is '2026-03-31' (the date part of a date-time is accepted); code `invalid_date`;
 - a time of day is 24-hour 'HH:MM'; code `invalid_time`;
+- a window whose end is not after its start is refused with code `end_before_start`;
 - years run from 2000 to 2099.
 """
 
@@ -107,6 +108,20 @@ def parse_span(start: str, end: str, *, names: tuple[str, str] = ("start", "end"
         raise ToolError("range_too_large", f"The window spans {(e - s).days} days; at most {max_days} are allowed.",
                         hint=f"Ask about at most {max_days} days at a time.")
     return s, e
+
+
+def parse_window(after: str | None, before: str | None, *,
+                 names: tuple[str, str] = ("after", "before")) -> tuple[str | None, str | None]:
+    """An optional window of local times, each as stored ('2026-03-18T14:00:00') or None if not given.
+
+    Raises ToolError `invalid_time`, or `end_before_start` when both are given and `before` is not
+    later than `after`.
+    """
+    lo = iso(parse_time(after, names[0])) if after is not None else None
+    hi = iso(parse_time(before, names[1])) if before is not None else None
+    if lo and hi and hi <= lo:
+        raise ToolError("end_before_start", f"{names[1]} {hi} is not later than {names[0]} {lo}.")
+    return lo, hi
 
 
 def luhn_ok(number: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -69,6 +69,26 @@ class WorldGen:
     def new_id(self, prefix: str) -> str:
         """A fresh ID from the same counter that sessions continue, such as 'ACC-10001'."""
         return new_id(self._db, prefix)
+
+
+class WorldBuilder:
+    """A base for a world builder written as a class, whose parts share state through `self`.
+
+    It holds the generator `w` and its handles `rng`, `fake`, `now` and `today` (the epoch's
+    date), and `rows`: a list of rows per table named in `tables`, in insertion order. A
+    subclass adds its own state and the parts that fill the tables, usually with a `build()`
+    that returns what `build_template` inserts ({table: rows}), so that the server's
+    `build_world(w)` is `MyBuilder(w).build()`. Creating a builder draws nothing from the RNG,
+    so a builder that moves onto this base keeps its worlds.
+    """
+
+    def __init__(self, w: WorldGen, tables: Iterable[str] = ()) -> None:
+        self.w = w
+        self.rng = w.rng
+        self.fake = w.fake
+        self.now = w.now
+        self.today = w.now.date()
+        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in tables}
 
 
 @dataclass(frozen=True)

@@ -47,8 +47,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..rollout import Policy, PolicyError, normalize
+from ..rollout.runner import run_all
 from .errors import EvalError, MissingExtra  # noqa: F401 - re-exported for callers of this module
-from .runs import pick, run_all
+from .runs import pick
 
 __all__ = ["BENCHMARK", "CATEGORIES", "INSTALL", "Backend", "Entry", "gold_calls", "judge", "load", "render",
            "run", "run_entry", "tools"]
@@ -386,4 +387,5 @@ def run(entries: Sequence[Entry], policy: Policy, *, concurrency: int = 4,
         on_result: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Every entry's record (`run_entry`), `concurrency` entries at a time, in input order."""
     modules()
-    return run_all(entries, lambda e: run_entry(e, policy), concurrency=concurrency, on_result=on_result)
+    return run_all(entries, lambda e: run_entry(e, policy), concurrency=concurrency, on_result=on_result,
+                   thread_name="prove-eval")

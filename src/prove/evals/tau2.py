@@ -33,8 +33,9 @@ from typing import Any
 
 from ..rollout import Policy, PolicyError, normalize
 from ..rollout.policy import chat_url
+from ..rollout.runner import run_all
 from .errors import EvalError, MissingExtra  # noqa: F401 - EvalError re-exported for callers
-from .runs import pick, run_all
+from .runs import pick
 
 __all__ = ["DOMAINS", "INSTALL", "Task", "UserModel", "load", "run", "run_task"]
 
@@ -182,4 +183,4 @@ def run(tasks: Sequence[Task], policy: Policy, user: UserModel, *, concurrency: 
     """Every task's record (`run_task`), `concurrency` simulations at a time, in input order."""
     modules()
     return run_all(tasks, lambda task: run_task(task, policy, user, max_steps=max_steps or 200, seed=user.seed),
-                   concurrency=concurrency, on_result=on_result)
+                   concurrency=concurrency, on_result=on_result, thread_name="prove-eval")

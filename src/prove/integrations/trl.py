@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from prove.env import Diff, Session, Snapshot, ToolResult
-from prove.records import Example, plain
+from prove.records import Example, content_text, plain
 from prove.reward import COMPONENTS, RewardConfig, RowScorer, Score
 from prove.synth.writers import chat_messages
 
@@ -249,14 +249,6 @@ def environments(examples: Iterable[Example], *, tools: Mapping[str, Iterable[st
     return out
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
-
-
 def rows(examples: Iterable[Example], *, per_turn: bool = False, split_parallel: bool = False) -> list[dict[str, Any]]:
     """Dataset rows for GRPOTrainer (see the module docstring); `dataset` builds the `datasets.Dataset`.
 
@@ -278,7 +270,7 @@ def rows(examples: Iterable[Example], *, per_turn: bool = False, split_parallel:
             for m in messages[:index + 1]:
                 if turn == 0 and m["role"] not in ("system", "user"):
                     continue
-                prompt.append({k: (_text(v) if k == "content" else v) for k, v in m.items()})
+                prompt.append({k: (content_text(v) if k == "content" else v) for k, v in m.items()})
             out.append({"prompt": prompt, "example_id": ex.id, "world": ex.world, "environment": _key(ex.servers),
                         "turn": turn, "ground_truth": gt})
     return out

@@ -15,14 +15,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from ..env import Diff, ProveError, Session
 from ..records import Example
 from .episode import Env, Episode, EpisodeError, Limits, script
 from .policy import Policy, PolicyError
 
-__all__ = ["EnvFactory", "ScoreFn", "close_episode", "evaluate", "local_env", "run_episode"]
+__all__ = ["EnvFactory", "ScoreFn", "close_episode", "evaluate", "local_env", "run_all", "run_episode"]
+
+T = TypeVar("T")
 
 ScoreFn = Callable[[dict[str, Any], "Diff | None"], dict[str, Any]]
 """`score(trajectory, diff) -> breakdown`: the reward, passed in (`prove.reward.Scorer.breakdown`);
@@ -124,16 +126,23 @@ def evaluate(examples: Iterable[Example], policy: Policy, *, env: EnvFactory | N
     def one(ex: Example) -> dict[str, Any]:
         return run_episode(ex, policy, env=factory, limits=limits, score=score, state=state, meta=meta)
 
+    return run_all(items, one, concurrency=concurrency, on_result=on_result, thread_name="prove-rollout")
+
+
+def run_all(items: Sequence[T], one: Callable[[T], dict[str, Any]], *, concurrency: int = 4,
+            on_result: Callable[[dict[str, Any]], None] | None = None,
+            thread_name: str = "prove-run") -> list[dict[str, Any]]:
+    """`[one(item) for item in items]`, `concurrency` at a time; `on_result` sees each record as it is
+    collected (in input order, from the calling thread)."""
     results: list[dict[str, Any]] = []
     if concurrency <= 1:
-        for ex in items:
-            results.append(one(ex))
+        for item in items:
+            results.append(one(item))
             if on_result is not None:
                 on_result(results[-1])
         return results
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="prove-rollout") as pool:
-        futures = [pool.submit(one, ex) for ex in items]
-        for future in futures:
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix=thread_name) as pool:
+        for future in [pool.submit(one, item) for item in items]:
             results.append(future.result())
             if on_result is not None:
                 on_result(results[-1])

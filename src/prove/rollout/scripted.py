@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from ..records import Example
+from ..records import Example, content_text
 from .calls import render_hermes
 
 __all__ = ["ScriptedModel", "ScriptedServer", "chatml_turns", "oracle"]
@@ -49,14 +49,6 @@ __all__ = ["ScriptedModel", "ScriptedServer", "chatml_turns", "oracle"]
 Step = Mapping[str, Any]
 _FINAL: Step = {"content": "Done."}
 _CHATML = re.compile(r"<\|im_start\|>(\w+)\n(.*?)(?:<\|im_end\|>|\Z)", re.S)
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
 
 
 def oracle(examples: Iterable[Example], *, form: str | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -79,11 +71,11 @@ def oracle(examples: Iterable[Example], *, form: str | None = None) -> dict[str,
                 step["calls"] = [{"name": tc["function"]["name"],
                                   "arguments": _arguments(tc["function"].get("arguments"))} for tc in m["tool_calls"]]
             if m.get("content"):
-                step["content"] = _text(m["content"])
+                step["content"] = content_text(m["content"])
             if form:
                 step["form"] = form
             steps.append(step or dict(_FINAL))
-        scripts[_text(first["content"])] = steps
+        scripts[content_text(first["content"])] = steps
     return scripts
 
 
@@ -135,7 +127,7 @@ class ScriptedModel:
         return script[position] if position < len(script) else _FINAL
 
     def for_messages(self, messages: Sequence[Mapping[str, Any]]) -> Step:
-        first = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), None)
+        first = next((content_text(m.get("content")) for m in messages if m.get("role") == "user"), None)
         position = sum(1 for m in messages if m.get("role") == "assistant")
         return self.step(first, position)
 

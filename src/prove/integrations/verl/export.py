@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from prove.integrations import require
-from prove.records import Example
+from prove.records import Example, content_text
 
 from .schema import flatten_tool
 
@@ -61,14 +61,6 @@ def learning_rate(model: str) -> float:
     return DEFAULT_LR
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return ""
-
-
 def row(example: Example, index: int, split: str, agent: str = AGENT_NAME) -> dict[str, Any]:
     """One example as a row in VERL's columns (see the module docstring)."""
     from prove.rollout import script
@@ -79,14 +71,14 @@ def row(example: Example, index: int, split: str, agent: str = AGENT_NAME) -> di
     return {
         "data_source": "prove/" + "+".join(servers),
         "agent_name": agent,
-        "prompt": [{"role": m["role"], "content": _text(m.get("content"))} for m in sc.prompt],
+        "prompt": [{"role": m["role"], "content": content_text(m.get("content"))} for m in sc.prompt],
         "ability": "tool_use",
         "reward_model": {"style": "rule", "ground_truth": json.dumps(gt, ensure_ascii=False)},
         "extra_info": {
             "index": index, "split": split, "example_id": example.id, "kind": example.kind,
             "servers": servers, "world": example.world,
             "tools": json.dumps(sc.tools, ensure_ascii=False),
-            "followups": [_text(m["content"]) for m in sc.followups],
+            "followups": [content_text(m["content"]) for m in sc.followups],
             "tool_selection": example.tool_names(),
             "tools_kwargs": {"prove": {"servers": servers, "world": example.world}},
         },
@@ -198,7 +190,7 @@ def needs(example: Example) -> Needs:
     after = messages[first + 1:]
     replies = env_turns = parallel = calls = tool_chars = chars = 0
     for i, m in enumerate(after):
-        text = _text(m.get("content"))
+        text = content_text(m.get("content"))
         chars += len(text) + MARKUP_CHARS
         if m["role"] == "assistant":
             replies += 1
@@ -256,7 +248,8 @@ def budget(examples: Sequence[Example], *, user_turns: int | None = None, assist
     each = [needs(ex) for ex in examples]
     for ex in examples:
         sc = script(ex)
-        chars = len(json.dumps(sc.tools, ensure_ascii=False)) + sum(len(_text(m.get("content"))) for m in sc.prompt)
+        chars = (len(json.dumps(sc.tools, ensure_ascii=False))
+                 + sum(len(content_text(m.get("content"))) for m in sc.prompt))
         longest_prompt = max(longest_prompt, chars)
 
     def pick(given: int | None, key: str, needed: int) -> int:
@@ -273,7 +266,8 @@ def budget(examples: Sequence[Example], *, user_turns: int | None = None, assist
         examples=len(examples))
 
     def response_chars(ex: Example, n: Needs) -> int:
-        over = sum(max(0, len(_text(m.content)) - b.tool_response_chars) for m in ex.messages if m.role == "tool")
+        over = sum(max(0, len(content_text(m.content)) - b.tool_response_chars)
+                   for m in ex.messages if m.role == "tool")
         return n.response_chars - over
 
     longest = max((response_chars(ex, n) for ex, n in zip(examples, each)), default=0)

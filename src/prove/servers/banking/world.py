@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, Literal, get_args
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 
 # ----- vocabulary shared with the tools ---------------------------------------------------------
 
@@ -118,15 +118,11 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     """Builds one world: the parts in dependency order, then the day-by-day history."""
 
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.now = w.now
-        self.today = w.now.date()
-        self.tables: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+        super().__init__(w, TABLES)
         self.balance: dict[str, float] = {}   # posted balance; amount owed for credit cards
         self.held: dict[str, float] = {}      # pending debits (pending charges for credit cards)
         self.accounts: dict[str, dict[str, Any]] = {}
@@ -143,12 +139,12 @@ class _Builder:
         self._scheduled()
         self._history()
         self._statements()
-        for acc in self.tables["accounts"]:
+        for acc in self.rows["accounts"]:
             acc["current_balance"] = round(self.balance[acc["account_id"]], 2)
-        return self.tables
+        return self.rows
 
     def _customer(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         self.person = fake.person()
         self.city = next(c for c in iter(fake.city, None) if c.country == "US")
         self.rent = float(rng.randrange(1100, 2900, 25))
@@ -163,7 +159,7 @@ class _Builder:
             "customer_since": fake.date_between(date(2012, 1, 1), date(2023, 12, 31)).isoformat(),
             "daily_payment_limit": float(limit),
         }
-        self.tables["customers"].append(self.customer)
+        self.rows["customers"].append(self.customer)
         self.employer = fake.company()
         # Net pay every other Friday, comfortably above rent and spending.
         self.paycheck = round((self.rent * 1.8 + rng.uniform(2600, 3600)) * 12 / 26, 2)
@@ -176,20 +172,20 @@ class _Builder:
             "customer_id": self.customer["customer_id"],
             "nickname": nickname,
             "type": kind,
-            "number_last4": self.w.fake.digits(4),
-            "opened_on": self.w.fake.date_between(since, date(2025, 6, 30)).isoformat(),
+            "number_last4": self.fake.digits(4),
+            "opened_on": self.fake.date_between(since, date(2025, 6, 30)).isoformat(),
             "current_balance": 0.0,
             "credit_limit": credit_limit,
             "interest_rate": rate,
         }
-        self.tables["accounts"].append(row)
+        self.rows["accounts"].append(row)
         self.accounts[row["account_id"]] = row
         self.balance[row["account_id"]] = round(start, 2)
         self.held[row["account_id"]] = 0.0
         return row
 
     def _accounts(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         self.checking = self._account(rng.choice(CHECKING_NAMES), "checking", fake.money(2500, 7000),
                                       rate=0.01)
         self.bills = (self._account(rng.choice(BILLS_CHECKING_NAMES), "checking", fake.money(800, 2000),
@@ -211,7 +207,7 @@ class _Builder:
         self.bill_payer = self.bills or self.checking
 
     def _payee(self, name: str, kind: str, category: str) -> dict[str, Any]:
-        fake = self.w.fake
+        fake = self.fake
         row = {
             "payee_id": self.w.new_id("PAY"),
             "name": name,
@@ -222,11 +218,11 @@ class _Builder:
             "status": "active",
             "added_on": fake.date_between(date(2023, 1, 1), date(2025, 8, 15)).isoformat(),
         }
-        self.tables["payees"].append(row)
+        self.rows["payees"].append(row)
         return row
 
     def _payees(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         local = {"city": self.city.name}
         if rng.random() < 0.7:
             self.landlord = self._payee(f"{fake.company().split()[0]} Property Management", "business", "housing")
@@ -246,7 +242,7 @@ class _Builder:
 
     def _card(self, account: dict[str, Any], kind: str, network: str, issued: date, *,
               limit: float, replaces: dict[str, Any] | None = None) -> dict[str, Any]:
-        fake = self.w.fake
+        fake = self.fake
         prefix = "4" if network == "Visa" else "5" + str(self.rng.randint(1, 5))
         number = fake.card_number(prefix)
         expiry_year = issued.year + 4   # cards are reissued every four years until the account closes
@@ -269,11 +265,11 @@ class _Builder:
             "issued_on": issued.isoformat(),
             "replaces_card_id": replaces["card_id"] if replaces else None,
         }
-        self.tables["cards"].append(row)
+        self.rows["cards"].append(row)
         return row
 
     def _cards(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         debit_limit = float(rng.choice((1000, 1500, 2000, 2500, 3000)))
         # `active_until[card_id]`: the last moment the card was usable (lost or frozen since).
         self.active_until: dict[str, datetime] = {}
@@ -333,12 +329,12 @@ class _Builder:
                                   .isoformat(timespec="seconds"),
         }
         plan = _Schedule(row, first, stop)
-        self.tables["scheduled_payments"].append(row)
+        self.rows["scheduled_payments"].append(row)
         self.schedules.append(plan)
         return plan
 
     def _scheduled(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         days = [1, 3, 5, 7, 10, 12, 18, 20, 22, 25, 28]
         self._schedule(self.checking, self.rent, "monthly", date(2025, 5, 1), payee=self.landlord, memo="Rent")
         self._schedule(self.bill_payer, fake.money(55, 95), "monthly", date(2025, 2, rng.choice(days[1:6])),
@@ -424,7 +420,7 @@ class _Builder:
             for _ in range(rng.choices((0, 1, 2, 3), (20, 35, 30, 15))[0]):
                 category = rng.choices(list(PURCHASE_WEIGHTS), list(PURCHASE_WEIGHTS.values()))[0]
                 name, lo, hi = rng.choice(merchants[category])
-                amount = self.w.fake.money(lo, hi)
+                amount = self.fake.money(lo, hi)
                 at(rng.randint(7, 22), rng.randrange(0, 60, 5),
                    lambda t, n=name, c=category, a=amount: self._card_purchase(t, n, c, a))
             if rng.random() < 0.06:
@@ -450,7 +446,7 @@ class _Builder:
 
     def _merchant_choice(self) -> dict[str, list[tuple[str, float, float]]]:
         """The merchants this customer frequents: about half of each category, names localised."""
-        self.local = {"city": self.city.name, "last": self.w.fake.person().last}
+        self.local = {"city": self.city.name, "last": self.fake.person().last}
         out: dict[str, list[tuple[str, float, float]]] = {}
         for category in PURCHASE_WEIGHTS:
             pool = [(n.format(**self.local), lo, hi) for n, c, lo, hi in MERCHANTS if c == category]
@@ -484,7 +480,7 @@ class _Builder:
         else:
             sign = -1 if account["type"] == "credit_card" else 1
             self.balance[acc] = round(self.balance[acc] + sign * amount, 2)
-        self.tables["transactions"].append(row)
+        self.rows["transactions"].append(row)
         return row
 
     def _room(self, account: dict[str, Any]) -> float:
@@ -527,7 +523,7 @@ class _Builder:
         if amount <= 0 or self._room(source) - amount < 0:
             return
         transfer_id = self.w.new_id("TRF")
-        self.tables["transfers"].append({
+        self.rows["transfers"].append({
             "transfer_id": transfer_id,
             "kind": "internal" if to else "payee",
             "from_account_id": source["account_id"],
@@ -552,7 +548,7 @@ class _Builder:
         row = plan.row
         source = self.accounts[row["from_account_id"]]
         to = self.accounts.get(row["to_account_id"]) if row["to_account_id"] else None
-        payee = next((p for p in self.tables["payees"] if p["payee_id"] == row["payee_id"]), None)
+        payee = next((p for p in self.rows["payees"] if p["payee_id"] == row["payee_id"]), None)
         self._transfer(source, at, row["amount"], to=to, payee=payee, memo=row["memo"],
                        schedule=row["scheduled_payment_id"])
 
@@ -571,18 +567,18 @@ class _Builder:
             return
         self.utilities_paid = (at.year, at.month)
         winter = at.month in (12, 1, 2)
-        self._transfer(self.bill_payer, at, self.w.fake.money(70, 190) if winter else self.w.fake.money(45, 130),
+        self._transfer(self.bill_payer, at, self.fake.money(70, 190) if winter else self.fake.money(45, 130),
                        payee=self.electric)
         if at.month % 2 == 0:
-            self._transfer(self.bill_payer, at + timedelta(minutes=2), self.w.fake.money(38, 95), payee=self.water)
+            self._transfer(self.bill_payer, at + timedelta(minutes=2), self.fake.money(38, 95), payee=self.water)
 
     def _p2p(self, at: datetime) -> None:
         friend = self.rng.choice(self.friends)
-        self._transfer(self.checking, at, self.w.fake.money(15, 220), payee=friend, memo=self.rng.choice(P2P_MEMOS))
+        self._transfer(self.checking, at, self.fake.money(15, 220), payee=friend, memo=self.rng.choice(P2P_MEMOS))
 
     def _p2p_in(self, at: datetime) -> None:
         friend = self.rng.choice(self.friends)
-        self._post(self.checking, at, self.w.fake.money(12, 180), f"Zelle from {friend['name']}", "transfer",
+        self._post(self.checking, at, self.fake.money(12, 180), f"Zelle from {friend['name']}", "transfer",
                    "deposit", memo=self.rng.choice(P2P_MEMOS))
 
     def _atm(self, at: datetime) -> None:
@@ -606,7 +602,7 @@ class _Builder:
         """A charge the customer disputed: a duplicate charge still under review, or older ones."""
         name, category, lo, hi = self.rng.choice([m for m in MERCHANTS if m[1] in ("shopping", "dining", "travel")])
         name = name.format(**self.local)
-        amount = self.w.fake.money(max(lo, 25), hi)
+        amount = self.fake.money(max(lo, 25), hi)
         cards = [c for c in self.credit_cards + self.debit_cards if self._usable(c, at)]
         card = next((c for c in cards if self._room(self.accounts[c["account_id"]]) > 2 * amount + 150), None)
         if card is None:
@@ -640,7 +636,7 @@ class _Builder:
             dispute["resolved_at"] = resolved.replace(hour=5, minute=45).isoformat(timespec="seconds")
             if resolution == "refunded":
                 refunds.setdefault(resolved.date(), []).append(target)
-        self.tables["disputes"].append(dispute)
+        self.rows["disputes"].append(dispute)
 
     def _dispute_refund(self, at: datetime, target: dict[str, Any]) -> None:
         self._post(self.accounts[target["account_id"]], at, -target["amount"], f"Dispute credit {target['merchant']}",
@@ -657,13 +653,13 @@ class _Builder:
             months.append(month)
             month = (month.replace(day=28) + timedelta(days=4)).replace(day=1)
         by_account: dict[str, list[dict[str, Any]]] = {a: [] for a in starts}
-        for tx in self.tables["transactions"]:
+        for tx in self.rows["transactions"]:
             if tx["status"] == "posted":
                 by_account[tx["account_id"]].append(tx)
         for month in months:
             end = month.replace(day=calendar.monthrange(month.year, month.month)[1])
             period = month.strftime("%Y-%m")
-            for acc in self.tables["accounts"]:
+            for acc in self.rows["accounts"]:
                 acc_id = acc["account_id"]
                 txs = [t for t in by_account[acc_id] if t["occurred_at"][:7] == period]
                 credit = acc["type"] == "credit_card"
@@ -675,7 +671,7 @@ class _Builder:
                 minimum = None
                 if credit:
                     minimum = 0.0 if closing <= 0 else round(min(closing, max(25.0, closing * 0.02)), 2)
-                self.tables["statements"].append({
+                self.rows["statements"].append({
                     "statement_id": self.w.new_id("STM"),
                     "account_id": acc_id,
                     "period": period,

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 
 from .server import (
@@ -121,39 +121,26 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     Raises:
         not_found: the account or category does not exist.
     """
-    where, args = [], []
+    where = Where()
     if account_id is not None:
         load_account(ctx, account_id, open_only=False)
-        where.append("t.account_id = ?")
-        args.append(account_id)
-    if category_id is not None:
-        ctx.get("category", category_id)
-        where.append("t.category_id = ?")
-        args.append(category_id)
-    if kind is not None:
-        where.append("t.kind = ?")
-        args.append(kind)
+    where.eq("t.account_id", account_id)
+    where.entity(ctx, "category", "t.category_id", category_id)
+    where.eq("t.kind", kind)
     if start_date is not None:
-        where.append("t.date >= ?")
-        args.append(start_date.isoformat())
+        where.add("t.date >= ?", start_date.isoformat())
     if end_date is not None:
-        where.append("t.date <= ?")
-        args.append(end_date.isoformat())
+        where.add("t.date <= ?", end_date.isoformat())
     if payee:
         escaped = payee.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        where.append("t.payee LIKE ? ESCAPE '\\'")
-        args.append(f"%{escaped}%")
-    if min_amount is not None:
-        where.append("abs(t.amount) >= ?")
-        args.append(min_amount)
-    if max_amount is not None:
-        where.append("abs(t.amount) <= ?")
-        args.append(max_amount)
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
+        where.add("t.payee LIKE ? ESCAPE '\\'", f"%{escaped}%")
+    where.cmp("abs(t.amount)", ">=", min_amount)
+    where.cmp("abs(t.amount)", "<=", max_amount)
+    clause = where.clause
     total, net = ctx.db.execute(f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{clause}",
-                                args).fetchone()
+                                where.params).fetchone()
     rows = ctx.db.execute(f"{TX_SELECT}{clause} ORDER BY t.date DESC, t.transaction_id DESC LIMIT ?",
-                          (*args, limit)).fetchall()
+                          (*where.params, limit)).fetchall()
     return TransactionList(transactions=[tx_model(r) for r in rows], total=total, net_amount=money(net))
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 
 from .server import (
@@ -181,17 +181,14 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
         over_budget for the month.
     """
     month = month or month_of(ctx.today())
-    where, args = [], []
-    if kind is not None:
-        where.append("kind = ?")
-        args.append(kind)
+    where = Where()
+    where.eq("kind", kind)
     if group:
-        where.append("group_name = ? COLLATE NOCASE")
-        args.append(group.strip())
+        where.add("group_name = ? COLLATE NOCASE", group.strip())
     if not include_archived:
-        where.append("status = 'active'")
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
-    rows = ctx.db.execute(f"SELECT * FROM categories{clause} ORDER BY kind, group_name, name", args).fetchall()
+        where.add("status = 'active'")
+    rows = ctx.db.execute(f"SELECT * FROM categories{where.clause} ORDER BY kind, group_name, name",
+                          where.params).fetchall()
     cats = [_category(ctx, r, month) for r in rows]
     return CategoryList(month=month, categories=cats, total=len(cats))
 
@@ -487,16 +484,10 @@ def list_budget_moves(ctx: Ctx, month: Month | None = None, category_id: Categor
     Raises:
         not_found: the category does not exist.
     """
-    where, args = [], []
-    if month is not None:
-        where.append("month = ?")
-        args.append(month)
+    where = Where()
+    where.eq("month", month)
     if category_id is not None:
         ctx.get("category", category_id)
-        where.append("(from_category_id = ? OR to_category_id = ?)")
-        args.extend((category_id, category_id))
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
-    (total,) = ctx.db.execute(f"SELECT count(*) FROM budget_moves{clause}", args).fetchone()
-    ids = ctx.db.execute(f"SELECT move_id FROM budget_moves{clause} ORDER BY created_at DESC, move_id DESC LIMIT ?",
-                         (*args, limit)).fetchall()
+        where.add("(from_category_id = ? OR to_category_id = ?)", category_id, category_id)
+    total, ids = where.page(ctx.db, "budget_moves", "created_at DESC, move_id DESC", limit, select="move_id")
     return BudgetMoveList(moves=[_move(ctx, r["move_id"]) for r in ids], total=total)

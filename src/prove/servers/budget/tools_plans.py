@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 
 from .server import (
@@ -96,10 +96,6 @@ class GoalTransferResult(BaseModel):
     completed_now: bool = Field(description="true when this contribution reached the target")
 
 
-def _goal_row(ctx: Ctx, goal_id: str) -> sqlite3.Row:
-    return ctx.get("goal", goal_id)
-
-
 def _goal(ctx: Ctx, row: sqlite3.Row) -> Goal:
     remaining = money(max(row["target_amount"] - row["saved_amount"], 0))
     needed = None
@@ -143,7 +139,7 @@ def _goal_transfer(ctx: Ctx, goal: sqlite3.Row, acc: sqlite3.Row, amount: float)
     ctx.db.execute("INSERT INTO goal_contributions (contribution_id, goal_id, account_id, transaction_id, amount, "
                    "date) VALUES (?, ?, ?, ?, ?, ?)",
                    (cid, goal["goal_id"], acc["account_id"], tid, money(amount), ctx.today().isoformat()))
-    return GoalTransferResult(goal=_goal(ctx, _goal_row(ctx, goal["goal_id"])), contribution=_contribution(ctx, cid),
+    return GoalTransferResult(goal=_goal(ctx, ctx.get("goal", goal["goal_id"])), contribution=_contribution(ctx, cid),
                               account_balance=balance, completed_now=reached and goal["status"] != "completed")
 
 
@@ -184,7 +180,7 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     Raises:
         not_found: no goal has that ID.
     """
-    goal = _goal(ctx, _goal_row(ctx, goal_id))
+    goal = _goal(ctx, ctx.get("goal", goal_id))
     rows = ctx.db.execute("SELECT * FROM goal_contributions WHERE goal_id = ? ORDER BY date DESC, contribution_id DESC",
                           (goal_id,)).fetchall()
     return GoalDetail(**goal.model_dump(), contributions=[Contribution(**dict(r)) for r in rows])
@@ -228,7 +224,7 @@ def create_goal(ctx: Ctx, name: Name, target_amount: Money, target_date: date | 
                    "completed_on) VALUES (?, ?, ?, 0, ?, 'active', ?, NULL)",
                    (gid, name, money(target_amount), target_date.isoformat() if target_date else None,
                     today.isoformat()))
-    return _goal(ctx, _goal_row(ctx, gid))
+    return _goal(ctx, ctx.get("goal", gid))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -261,7 +257,7 @@ def contribute_to_goal(ctx: Ctx, goal_id: GoalId, amount: Money, account_id: Fun
         insufficient_funds: the account has less than `amount`.
     """
     amount = money(amount)
-    goal = _goal_row(ctx, goal_id)
+    goal = ctx.get("goal", goal_id)
     acc = _funding_account(ctx, account_id)
     if goal["status"] == "completed":
         raise ToolError("goal_completed", f"{goal['name']} already reached its {fmt(goal['target_amount'])} target.",
@@ -302,7 +298,7 @@ def withdraw_from_goal(ctx: Ctx, goal_id: FundedGoalId, amount: Money,
         wrong_account_type: the account is a credit card.
     """
     amount = money(amount)
-    goal = _goal_row(ctx, goal_id)
+    goal = ctx.get("goal", goal_id)
     acc = _funding_account(ctx, account_id)
     if amount > goal["saved_amount"] + 0.004:
         raise ToolError("insufficient_goal_balance",
@@ -351,8 +347,7 @@ BILL_SELECT = ("SELECT b.*, c.name AS category_name, a.name AS account_name FROM
 
 
 def _bill_row(ctx: Ctx, bill_id: str) -> sqlite3.Row:
-    ctx.get("bill", bill_id)
-    return ctx.db.execute(BILL_SELECT + " WHERE b.bill_id = ?", (bill_id,)).fetchone()
+    return ctx.get("bill", bill_id, BILL_SELECT + " WHERE b.bill_id = ?")
 
 
 def _bill(ctx: Ctx, row: sqlite3.Row) -> Bill:
@@ -426,16 +421,13 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
         The bills with amount, category, paying account, next due date, days until due and
         whether each is overdue or on autopay, and the sum of their amounts.
     """
-    where, args = [], []
+    where = Where()
     if status != "all":
-        where.append("b.status = ?")
-        args.append(status)
+        where.add("b.status = ?", status)
     if due_within_days is not None:
         horizon = ctx.today() + timedelta(days=due_within_days)
-        where.append("b.next_due_date <= ?")
-        args.append(horizon.isoformat())
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
-    rows = ctx.db.execute(f"{BILL_SELECT}{clause} ORDER BY b.next_due_date, b.bill_id", args).fetchall()
+        where.add("b.next_due_date <= ?", horizon.isoformat())
+    rows = ctx.db.execute(f"{BILL_SELECT}{where.clause} ORDER BY b.next_due_date, b.bill_id", where.params).fetchall()
     bills = [_bill(ctx, r) for r in rows]
     return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)))
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -117,17 +117,13 @@ def at(day: date, minutes: int) -> datetime:
     return datetime.combine(day, time()) + timedelta(minutes=minutes)
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     """Accumulates the rows of one world while keeping the user's own schedule free of clashes."""
 
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.rows: dict[str, list[dict[str, Any]]] = {
-            t: [] for t in ("people", "calendars", "calendar_shares", "series", "events", "invitations",
-                            "reminders", "busy_blocks")}
+        super().__init__(w, ("people", "calendars", "calendar_shares", "series", "events", "invitations",
+                             "reminders", "busy_blocks"))
         self.my_busy: dict[date, list[tuple[int, int]]] = {}
-        self.now = w.now
 
     # ----- people and calendars ----------------------------------------------------------------
 
@@ -199,7 +195,7 @@ class _Builder:
 
     def agenda(self) -> str | None:
         if self.rng.random() < 0.45:
-            return self.rng.choice(AGENDA).format(w=self.w.fake.words(3))
+            return self.rng.choice(AGENDA).format(w=self.fake.words(3))
         return None
 
 

@@ -25,7 +25,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import Ctx, EntityKind, Server, ToolError
+from prove.env import Ctx, EntityKind, Server, ToolError, Where
 from prove.env.values import parse_date
 
 from .world import PROBABILITY, build_world
@@ -510,15 +510,12 @@ def email_taken(ctx: Ctx, email: str, except_contact: str | None = None) -> sqli
                           (email, except_contact)).fetchone()
 
 
-def about_filter(ctx: Ctx, alias: str, **ids: str | None) -> tuple[str, list[str]]:
-    """SQL conditions on `alias` for the records given (each checked to exist, in order), and their values."""
-    sql, params = "", []
+def about_filter(ctx: Ctx, alias: str, **ids: str | None) -> Where:
+    """A filter on `alias` for the records given (each checked to exist, in order)."""
+    where = Where()
     for column, value in ids.items():
-        if value is not None:
-            ctx.get(column.removesuffix("_id"), value)
-            sql += f" AND {alias}.{column} = ?"
-            params.append(value)
-    return sql, params
+        where.entity(ctx, column.removesuffix("_id"), f"{alias}.{column}", value)
+    return where
 
 
 def targets(ctx: Ctx, *, account_id: str | None = None, contact_id: str | None = None, deal_id: str | None = None,

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import quote
 
 from .server import (
@@ -123,13 +123,13 @@ def list_reps(ctx: Ctx, include_inactive: bool = False) -> RepList:
                    my_quota=mine.quota if mine is not None else None)
 
 
-def _account_summaries(ctx: Ctx, where: str, params: list[object]) -> list[AccountSummary]:
+def _account_summaries(ctx: Ctx, where: Where) -> list[AccountSummary]:
     rows = ctx.db.execute(
         "SELECT a.*, r.name AS owner_name, "
         "(SELECT count(*) FROM deals d WHERE d.account_id = a.account_id AND d.stage NOT LIKE 'closed%') AS open_deals, "
         "(SELECT coalesce(sum(amount), 0) FROM deals d WHERE d.account_id = a.account_id "
         " AND d.stage NOT LIKE 'closed%') AS open_pipeline "
-        "FROM accounts a JOIN reps r ON r.rep_id = a.owner_id WHERE " + where, params).fetchall()
+        f"FROM accounts a JOIN reps r ON r.rep_id = a.owner_id WHERE {where.sql}", where.params).fetchall()
     return [AccountSummary(account_id=r["account_id"], name=r["name"], industry=r["industry"], type=r["type"],
                            city=r["city"], country=r["country"], employees=r["employees"], owner_id=r["owner_id"],
                            owner_name=r["owner_name"], open_deals=r["open_deals"], open_pipeline=r["open_pipeline"])
@@ -164,23 +164,15 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
     Raises:
         not_found: `owner_id` is not a rep.
     """
-    where, params = "1 = 1", []
+    where = Where()
     if query is not None:
-        where += " AND instr(lower(a.name), lower(?)) > 0"
-        params.append(query)
-    if industry is not None:
-        where += " AND a.industry = ?"
-        params.append(industry)
-    if type is not None:
-        where += " AND a.type = ?"
-        params.append(type)
-    if owner_id is not None:
-        where += " AND a.owner_id = ?"
-        params.append(ctx.get("rep", owner_id)["rep_id"])
+        where.add("instr(lower(a.name), lower(?)) > 0", query)
+    where.eq("a.industry", industry)
+    where.eq("a.type", type)
+    where.entity(ctx, "rep", "a.owner_id", owner_id)
     if mine:
-        where += " AND a.owner_id = ?"
-        params.append(me(ctx)["rep_id"])
-    found = _account_summaries(ctx, where, params)
+        where.add("a.owner_id = ?", me(ctx)["rep_id"])
+    found = _account_summaries(ctx, where)
     keys = {"name": lambda a: (a.name.lower(), a.account_id), "open_pipeline": lambda a: (-a.open_pipeline, a.name),
             "employees": lambda a: (-(a.employees or 0), a.name)}
     found.sort(key=keys[sort_by])
@@ -209,7 +201,9 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
         not_found: the account does not exist.
     """
     ctx.get("account", account_id)
-    summary = _account_summaries(ctx, "a.account_id = ?", [account_id])[0]
+    one = Where()
+    one.eq("a.account_id", account_id)
+    summary = _account_summaries(ctx, one)[0]
     row = ctx.get("account", account_id)
     contacts = [contact_summary(r) for r in ctx.db.execute(CONTACT_SELECT + " WHERE c.account_id = ? ORDER BY c.full_name",
                                                            (account_id,))]
@@ -300,17 +294,14 @@ def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | 
     Raises:
         not_found: the account does not exist.
     """
-    sql, params = CONTACT_SELECT + " WHERE 1 = 1", []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        sql += " AND c.account_id = ?"
-        params.append(account_id)
+    where = Where()
+    where.entity(ctx, "account", "c.account_id", account_id)
     if query is not None:
-        sql += " AND (instr(lower(c.full_name), lower(?)) > 0 OR instr(lower(c.email), lower(?)) > 0)"
-        params += [query, query]
+        where.add("(instr(lower(c.full_name), lower(?)) > 0 OR instr(lower(c.email), lower(?)) > 0)", query, query)
     if not include_do_not_contact:
-        sql += " AND c.do_not_contact = 0"
-    rows = ctx.db.execute(sql + " ORDER BY c.full_name, c.contact_id", params).fetchall()
+        where.add("c.do_not_contact = 0")
+    rows = ctx.db.execute(f"{CONTACT_SELECT} WHERE {where.sql} ORDER BY c.full_name, c.contact_id",
+                          where.params).fetchall()
     return ContactList(contacts=[contact_summary(r) for r in rows[:limit]], total=len(rows))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
@@ -79,24 +79,20 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
         invalid_date: `due_before` is not a date.
     """
     owner = ctx.get("rep", owner_id)["rep_id"] if owner_id is not None else me(ctx)["rep_id"]
-    sql, params = ACTIVITY_SELECT + " WHERE t.kind = 'task' AND t.owner_id = ?", [owner]
+    where = Where()
+    where.add("t.kind = 'task' AND t.owner_id = ?", owner)
     if status in ("open", "overdue"):
-        sql += " AND t.status = 'open'"
+        where.add("t.status = 'open'")
     elif status == "completed":
-        sql += " AND t.status = 'completed'"
+        where.add("t.status = 'completed'")
     if status == "overdue":
-        sql += " AND t.due_date < ?"
-        params.append(ctx.today().isoformat())
+        where.add("t.due_date < ?", ctx.today().isoformat())
     if due_before is not None:
-        sql += " AND t.due_date <= ?"
-        params.append(parse_date(due_before, "due_before").isoformat())
-    if deal_id is not None:
-        sql += " AND t.deal_id = ?"
-        params.append(ctx.get("deal", deal_id)["deal_id"])
-    if contact_id is not None:
-        sql += " AND t.contact_id = ?"
-        params.append(ctx.get("contact", contact_id)["contact_id"])
-    rows = ctx.db.execute(sql + " ORDER BY t.due_date, t.activity_id", params).fetchall()
+        where.add("t.due_date <= ?", parse_date(due_before, "due_before").isoformat())
+    where.entity(ctx, "deal", "t.deal_id", deal_id)
+    where.entity(ctx, "contact", "t.contact_id", contact_id)
+    rows = ctx.db.execute(f"{ACTIVITY_SELECT} WHERE {where.sql} ORDER BY t.due_date, t.activity_id",
+                          where.params).fetchall()
     return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
@@ -340,14 +336,11 @@ def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: Deal
     Raises:
         not_found: the contact, deal, account or lead does not exist.
     """
-    where, params = about_filter(ctx, "t", contact_id=contact_id, deal_id=deal_id, account_id=account_id,
-                                 lead_id=lead_id)
-    sql = ACTIVITY_SELECT + " WHERE 1 = 1" + where
-    if kind is not None:
-        sql += " AND t.kind = ?"
-        params.append(kind)
-    rows = ctx.db.execute(sql + " ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC",
-                          params).fetchall()
+    where = about_filter(ctx, "t", contact_id=contact_id, deal_id=deal_id, account_id=account_id, lead_id=lead_id)
+    where.eq("t.kind", kind)
+    rows = ctx.db.execute(f"{ACTIVITY_SELECT} WHERE {where.sql} "
+                          "ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC",
+                          where.params).fetchall()
     return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
@@ -438,8 +431,7 @@ def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | 
     Raises:
         not_found: the deal, contact, account or lead does not exist.
     """
-    where, params = about_filter(ctx, "n", deal_id=deal_id, contact_id=contact_id, account_id=account_id,
-                                 lead_id=lead_id)
-    rows = ctx.db.execute(NOTE_SELECT + " WHERE 1 = 1" + where + " ORDER BY n.created_at DESC, n.note_id DESC",
-                          params).fetchall()
+    where = about_filter(ctx, "n", deal_id=deal_id, contact_id=contact_id, account_id=account_id, lead_id=lead_id)
+    rows = ctx.db.execute(f"{NOTE_SELECT} WHERE {where.sql} ORDER BY n.created_at DESC, n.note_id DESC",
+                          where.params).fetchall()
     return NoteList(notes=[_note(r) for r in rows[:limit]], total=len(rows))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import parse_date
 
 from .server import (
@@ -94,36 +94,24 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
         not_found: `owner_id` or `account_id` does not exist.
         invalid_date: `closing_after` or `closing_before` is not a date.
     """
-    sql, params = DEAL_SELECT + " WHERE 1 = 1", []
-    if stage is not None:
-        sql += " AND d.stage = ?"
-        params.append(stage)
+    where = Where()
+    where.eq("d.stage", stage)
     if open_only:
-        sql += " AND d.stage NOT IN ('closed_won', 'closed_lost')"
-    if owner_id is not None:
-        sql += " AND d.owner_id = ?"
-        params.append(ctx.get("rep", owner_id)["rep_id"])
+        where.add("d.stage NOT IN ('closed_won', 'closed_lost')")
+    where.entity(ctx, "rep", "d.owner_id", owner_id)
     if mine:
-        sql += " AND d.owner_id = ?"
-        params.append(me(ctx)["rep_id"])
-    if account_id is not None:
-        sql += " AND d.account_id = ?"
-        params.append(ctx.get("account", account_id)["account_id"])
+        where.add("d.owner_id = ?", me(ctx)["rep_id"])
+    where.entity(ctx, "account", "d.account_id", account_id)
     if closing_after is not None:
-        sql += " AND d.close_date >= ?"
-        params.append(parse_date(closing_after, "closing_after").isoformat())
+        where.add("d.close_date >= ?", parse_date(closing_after, "closing_after").isoformat())
     if closing_before is not None:
-        sql += " AND d.close_date <= ?"
-        params.append(parse_date(closing_before, "closing_before").isoformat())
-    if min_amount is not None:
-        sql += " AND d.amount >= ?"
-        params.append(min_amount)
+        where.add("d.close_date <= ?", parse_date(closing_before, "closing_before").isoformat())
+    where.cmp("d.amount", ">=", min_amount)
     if query is not None:
-        sql += " AND instr(lower(d.name), lower(?)) > 0"
-        params.append(query)
+        where.add("instr(lower(d.name), lower(?)) > 0", query)
     order = {"close_date": "d.close_date, d.deal_id", "amount": "d.amount DESC, d.deal_id",
              "updated": "d.updated_at DESC, d.deal_id"}[sort_by]
-    rows = ctx.db.execute(f"{sql} ORDER BY {order}", params).fetchall()
+    rows = ctx.db.execute(f"{DEAL_SELECT} WHERE {where.sql} ORDER BY {order}", where.params).fetchall()
     return DealList(deals=[deal_summary(r) for r in rows[:limit]], total=len(rows),
                     total_amount=round(sum(r["amount"] for r in rows), 2))
 
@@ -263,8 +251,7 @@ def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amoun
         _contact_at(ctx, contact_id, row["account_id"])
         updates["contact_id"] = contact_id
     updates["updated_at"] = ctx.now_iso()
-    for column, value in updates.items():     # column names come from the fixed keys above
-        ctx.db.execute(f"UPDATE deals SET {column} = ? WHERE deal_id = ?", (value, deal_id))
+    ctx.update("deal", deal_id, updates)
     return deal_model(ctx, deal_id)
 
 
@@ -434,11 +421,10 @@ def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = 
     """
     rep = ctx.get("rep", owner_id) if owner_id is not None else (me(ctx) if mine else None)
     start, end, label = quarter_of(ctx.today())
-    sql, params = "SELECT * FROM deals WHERE 1 = 1", []
+    where = Where()
     if rep is not None:
-        sql += " AND owner_id = ?"
-        params.append(rep["rep_id"])
-    rows = ctx.db.execute(sql, params).fetchall()
+        where.add("owner_id = ?", rep["rep_id"])
+    rows = ctx.db.execute(f"SELECT * FROM deals WHERE {where.sql}", where.params).fetchall()
     stages = []
     for stage in STAGES:
         picked = [r for r in rows if r["stage"] == stage and

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 
 from .server import (
     AMOUNTS,
@@ -71,24 +71,20 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
     Raises:
         not_found: `owner_id` is not a rep.
     """
-    sql, params = LEAD_SELECT + " WHERE 1 = 1", []
-    for column, value in (("status", status), ("source", source), ("rating", rating)):
-        if value is not None:
-            sql += f" AND l.{column} = ?"
-            params.append(value)
-    if owner_id is not None:
-        sql += " AND l.owner_id = ?"
-        params.append(ctx.get("rep", owner_id)["rep_id"])
+    where = Where()
+    where.eq("l.status", status)
+    where.eq("l.source", source)
+    where.eq("l.rating", rating)
+    where.entity(ctx, "rep", "l.owner_id", owner_id)
     if mine:
-        sql += " AND l.owner_id = ?"
-        params.append(me(ctx)["rep_id"])
+        where.add("l.owner_id = ?", me(ctx)["rep_id"])
     if unassigned:
-        sql += " AND l.owner_id IS NULL"
+        where.add("l.owner_id IS NULL")
     if query is not None:
-        sql += (" AND (instr(lower(l.full_name), lower(?)) > 0 OR instr(lower(l.company), lower(?)) > 0 "
-                "OR instr(lower(l.email), lower(?)) > 0)")
-        params += [query] * 3
-    rows = ctx.db.execute(sql + " ORDER BY l.created_at DESC, l.lead_id DESC", params).fetchall()
+        where.add("(instr(lower(l.full_name), lower(?)) > 0 OR instr(lower(l.company), lower(?)) > 0 "
+                  "OR instr(lower(l.email), lower(?)) > 0)", *[query] * 3)
+    rows = ctx.db.execute(f"{LEAD_SELECT} WHERE {where.sql} ORDER BY l.created_at DESC, l.lead_id DESC",
+                          where.params).fetchall()
     return LeadList(leads=[lead_summary(r) for r in rows[:limit]], total=len(rows))
 
 

@@ -20,7 +20,7 @@ import math
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- vocabulary shared with the tools -----------------------------------------------------------
@@ -94,26 +94,19 @@ NOTE_TOPICS = (
 RIVALS = ("Tableau", "Looker", "Power BI", "Domo", "Sigma", "Mode")
 
 
+# The tables in insertion order.
+TABLES = ("reps", "accounts", "contacts", "leads", "deals", "deal_stage_history", "activities", "notes")
+
+
 def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.now = w.now
-        self.today = w.now.date()
+        super().__init__(w, TABLES)
         self.seller = self.rng.choice(SELLERS)
         self.domain = self.seller.lower().replace(" ", "") + ".com"
-        self.reps: list[dict[str, Any]] = []
-        self.accounts: list[dict[str, Any]] = []
-        self.contacts: list[dict[str, Any]] = []
-        self.leads: list[dict[str, Any]] = []
-        self.deals: list[dict[str, Any]] = []
-        self.history: list[dict[str, Any]] = []
-        self.activities: list[dict[str, Any]] = []
-        self.notes: list[dict[str, Any]] = []
         self.names: set[str] = set()
         self.product_of: dict[str, str] = {}
 
@@ -125,9 +118,7 @@ class _Builder:
         self._leads()
         self._activities()
         self._notes()
-        return {"reps": self.reps, "accounts": self.accounts, "contacts": self.contacts, "leads": self.leads,
-                "deals": self.deals, "deal_stage_history": self.history, "activities": self.activities,
-                "notes": self.notes}
+        return self.rows
 
     # ----- helpers --------------------------------------------------------------------------------
 
@@ -135,7 +126,7 @@ class _Builder:
         """A working-hours time between `start` and `end`."""
         if end <= start:
             return start
-        t = self.w.fake.datetime_between(start, end, step_minutes=30)
+        t = self.fake.datetime_between(start, end, step_minutes=30)
         if t.weekday() >= 5:
             t -= timedelta(days=t.weekday() - 4)
         t = datetime.combine(t.date(), time(self.rng.randint(8, 17), self.rng.choice((0, 15, 30, 45))))
@@ -155,7 +146,7 @@ class _Builder:
     # ----- people and companies -------------------------------------------------------------------
 
     def _reps(self) -> None:
-        people = self.w.fake.people(11)
+        people = self.fake.people(11)
         team = self.rng.choice(TEAMS)
         roles = [("Account Executive", team, 1), ("Sales Director", team, 0)]
         roles += [("Account Executive", team, 0), ("Account Executive", team, 0), ("Senior Account Executive", team, 0)]
@@ -166,16 +157,16 @@ class _Builder:
         for i, (person, (title, team_name, me)) in enumerate(zip(people, roles)):
             quota = 0.0 if title in ("Sales Director", "Sales Development Rep", "Sales Engineer") else \
                 float(self.rng.choice((350_000, 400_000, 450_000, 500_000, 600_000)))
-            self.reps.append({
-                "rep_id": self.w.new_id("REP"), "name": person.name, "email": self.w.fake.email(person, self.domain),
+            self.rows["reps"].append({
+                "rep_id": self.w.new_id("REP"), "name": person.name, "email": self.fake.email(person, self.domain),
                 "title": title, "team": team_name, "manager_id": None, "quota": quota,
                 "active": 0 if i == 10 else 1, "is_me": me})
-        manager = self.reps[1]["rep_id"]
-        for rep in self.reps:
+        manager = self.rows["reps"][1]["rep_id"]
+        for rep in self.rows["reps"]:
             if rep["rep_id"] != manager:
                 rep["manager_id"] = manager
-        self.me = self.reps[0]
-        self.sellers = [r for r in self.reps if r["quota"] > 0 and r["active"]]
+        self.me = self.rows["reps"][0]
+        self.sellers = [r for r in self.rows["reps"] if r["quota"] > 0 and r["active"]]
 
     def _owner(self, mine: float = 0.35) -> dict[str, Any]:
         if self.rng.random() < mine:
@@ -188,33 +179,33 @@ class _Builder:
             name = self._company_name(industry)
             employees = int(math.exp(self.rng.uniform(math.log(25), math.log(25_000))))
             employees = round(employees, -1) if employees < 1000 else round(employees, -2)
-            city = self.w.fake.city()
+            city = self.fake.city()
             while city.country != "US" and self.rng.random() < 0.7:
-                city = self.w.fake.city()          # mostly American customers, some abroad
+                city = self.fake.city()          # mostly American customers, some abroad
             owner = self.me if i < 10 else self._owner(0.08)
-            self.accounts.append({
+            self.rows["accounts"].append({
                 "account_id": self.w.new_id("ACC"), "name": name, "industry": industry,
                 "type": "partner" if i in (5, 30, 47) else "prospect", "website": f"https://www.{self._domain(name)}",
-                "phone": self.w.fake.phone(), "city": city.name, "country": city.country, "employees": employees,
+                "phone": self.fake.phone(), "city": city.name, "country": city.country, "employees": employees,
                 "annual_revenue": float(round(employees * self.rng.uniform(90_000, 320_000), -5)),
                 "owner_id": owner["rep_id"],
                 "created_at": iso(self._when(datetime(2024, 1, 8, 9), datetime(2025, 9, 30, 17)))})
 
     def _contacts(self) -> None:
         self.by_account: dict[str, list[dict[str, Any]]] = {}
-        for acc in self.accounts:
+        for acc in self.rows["accounts"]:
             n = self.rng.randint(2, 5)
             titles = self.rng.sample(TITLES, n)
-            for person, title in zip(self.w.fake.people(n), titles):
+            for person, title in zip(self.fake.people(n), titles):
                 row = {
                     "contact_id": self.w.new_id("CON"), "account_id": acc["account_id"], "first_name": person.first,
                     "last_name": person.last, "full_name": person.name, "title": title,
-                    "email": self.w.fake.email(person, self._domain(acc["name"])), "phone": self.w.fake.phone(),
+                    "email": self.fake.email(person, self._domain(acc["name"])), "phone": self.fake.phone(),
                     "owner_id": acc["owner_id"], "do_not_contact": int(self.rng.random() < 0.05),
                     "created_at": acc["created_at"]}
-                self.contacts.append(row)
+                self.rows["contacts"].append(row)
                 self.by_account.setdefault(acc["account_id"], []).append(row)
-        mine = [c for c in self.contacts if c["owner_id"] == self.me["rep_id"]]
+        mine = [c for c in self.rows["contacts"] if c["owner_id"] == self.me["rep_id"]]
         mine[3]["do_not_contact"] = 1   # the user has at least one contact who opted out
 
     # ----- the pipeline ---------------------------------------------------------------------------
@@ -226,7 +217,7 @@ class _Builder:
     def _deals(self) -> None:
         # The user's first deals cover every stage, so each kind of transition exists in every world.
         forced = list(STAGES) + ["negotiation", "proposal", "closed_won"]
-        for acc in self.accounts:
+        for acc in self.rows["accounts"]:
             n = self.rng.choice((0, 1, 1, 2, 2, 3)) if acc["type"] != "partner" else 1
             for _ in range(n):
                 owner = acc["owner_id"] if self.rng.random() < 0.9 else self._owner(0.1)["rep_id"]
@@ -235,8 +226,8 @@ class _Builder:
                 else:
                     stage = self.rng.choices(STAGES, weights=(12, 12, 10, 8, 20, 14))[0]
                 self._deal(acc, owner, stage)
-        won = {d["account_id"] for d in self.deals if d["stage"] == "closed_won"}
-        for acc in self.accounts:
+        won = {d["account_id"] for d in self.rows["deals"] if d["stage"] == "closed_won"}
+        for acc in self.rows["accounts"]:
             if acc["account_id"] in won and acc["type"] == "prospect":
                 acc["type"] = "customer"
 
@@ -265,9 +256,10 @@ class _Builder:
         if closed is not None:
             stamps[-1] = closed
         for seq, (to_stage, at) in enumerate(zip(path, stamps), 1):
-            self.history.append({"deal_id": deal_id, "seq": seq, "from_stage": path[seq - 2] if seq > 1 else None,
-                                 "to_stage": to_stage, "changed_at": iso(at), "changed_by": owner})
-        self.deals.append({
+            self.rows["deal_stage_history"].append({
+                "deal_id": deal_id, "seq": seq, "from_stage": path[seq - 2] if seq > 1 else None,
+                "to_stage": to_stage, "changed_at": iso(at), "changed_by": owner})
+        self.rows["deals"].append({
             "deal_id": deal_id, "name": f"{acc['name']} - {product} {kind}", "account_id": acc["account_id"],
             "contact_id": contact["contact_id"], "owner_id": owner, "stage": stage, "amount": self._amount(acc),
             "probability": PROBABILITY[stage], "close_date": close_date,
@@ -283,8 +275,8 @@ class _Builder:
         rng.shuffle(statuses)
         # The user's own leads include one of each status, so every lead rule can be exercised.
         mine_first = ["new", "working", "qualified", "unqualified", "converted"]
-        existing = rng.sample(self.accounts, 6)
-        convertible = [d for d in self.deals if d["lead_id"] is None]
+        existing = rng.sample(self.rows["accounts"], 6)
+        convertible = [d for d in self.rows["deals"] if d["lead_id"] is None]
         for i, status in enumerate(statuses):
             if i < len(mine_first):
                 status, owner = mine_first[i], self.me["rep_id"]
@@ -296,11 +288,11 @@ class _Builder:
             row = {"lead_id": lead_id, "status": status, "rating": rng.choice(("hot", "warm", "warm", "cold")),
                    "owner_id": owner, "source": rng.choice(LEAD_SOURCES), "created_at": iso(created),
                    "converted_at": None, "converted_account_id": None, "converted_contact_id": None,
-                   "converted_deal_id": None, "phone": self.w.fake.phone(), "title": rng.choice(LEAD_TITLES)}
+                   "converted_deal_id": None, "phone": self.fake.phone(), "title": rng.choice(LEAD_TITLES)}
             if status == "converted" and convertible:
                 deal = convertible.pop(rng.randrange(len(convertible)))
-                contact = next(c for c in self.contacts if c["contact_id"] == deal["contact_id"])
-                acc = next(a for a in self.accounts if a["account_id"] == deal["account_id"])
+                contact = next(c for c in self.rows["contacts"] if c["contact_id"] == deal["contact_id"])
+                acc = next(a for a in self.rows["accounts"] if a["account_id"] == deal["account_id"])
                 deal["lead_id"] = lead_id
                 converted = datetime.fromisoformat(deal["created_at"])
                 row.update(first_name=contact["first_name"], last_name=contact["last_name"],
@@ -313,7 +305,7 @@ class _Builder:
             else:
                 if status == "converted":
                     row["status"] = "qualified"
-                person = self.w.fake.person()
+                person = self.fake.person()
                 # A few leads come from companies that are already accounts (conversion reuses them).
                 if existing and rng.random() < 0.2:
                     known = existing.pop()
@@ -323,8 +315,8 @@ class _Builder:
                     company = self._company_name(industry)
                 row.update(first_name=person.first, last_name=person.last, full_name=person.name, company=company,
                            industry=industry if rng.random() < 0.8 else None,
-                           email=self.w.fake.email(person, self._domain(company)))
-            self.leads.append(row)
+                           email=self.fake.email(person, self._domain(company)))
+            self.rows["leads"].append(row)
 
     # ----- activities and notes -------------------------------------------------------------------
 
@@ -340,7 +332,7 @@ class _Builder:
             outcome = self.rng.choice(MEETING_OUTCOMES)
         elif status == "completed":
             outcome = self.rng.choice(("Done", "Done - sent", None))
-        self.activities.append({
+        self.rows["activities"].append({
             "activity_id": self.w.new_id("ACT"), "kind": kind, "subject": subject, "details": None,
             "status": status, "priority": self.rng.choice(("normal", "normal", "high", "low")) if kind == "task" else "normal",
             "due_date": due.isoformat() if due else None, "occurred_at": iso(at) if at else None, "outcome": outcome,
@@ -349,9 +341,9 @@ class _Builder:
 
     def _activities(self) -> None:
         rng = self.rng
-        accounts = {a["account_id"]: a for a in self.accounts}
-        contacts = {c["contact_id"]: c for c in self.contacts}
-        for deal in self.deals:
+        accounts = {a["account_id"]: a for a in self.rows["accounts"]}
+        contacts = {c["contact_id"]: c for c in self.rows["contacts"]}
+        for deal in self.rows["deals"]:
             acc = accounts[deal["account_id"]]
             contact = contacts[deal["contact_id"]]
             fill = {"first": contact["first_name"], "account": acc["name"], "product": self.product_of[deal["deal_id"]]}
@@ -375,7 +367,7 @@ class _Builder:
                                    account=acc["account_id"], contact=contact["contact_id"], deal=deal["deal_id"],
                                    created=created)
         # The user always has overdue and upcoming work.
-        mine = [d for d in self.deals if d["owner_id"] == self.me["rep_id"] and d["stage"] in OPEN_STAGES]
+        mine = [d for d in self.rows["deals"] if d["owner_id"] == self.me["rep_id"] and d["stage"] in OPEN_STAGES]
         for offset in (-3, -1, 0, 2, 6):
             deal = mine[offset % len(mine)]
             contact = contacts[deal["contact_id"]]
@@ -385,7 +377,7 @@ class _Builder:
                            due=self.today + timedelta(days=offset), account=deal["account_id"],
                            contact=contact["contact_id"], deal=deal["deal_id"],
                            created=self.now - timedelta(days=12 - offset))
-        for lead in self.leads:
+        for lead in self.rows["leads"]:
             if lead["status"] in ("working", "qualified", "unqualified") and lead["owner_id"]:
                 created = datetime.fromisoformat(lead["created_at"])
                 for _ in range(rng.randint(1, 2)):
@@ -394,32 +386,32 @@ class _Builder:
                     self._activity(kind, lead["owner_id"], subject=pattern.format(first=lead["first_name"],
                                    product="the platform", account=lead["company"]),
                                    at=self._when(created, self.now - timedelta(hours=1)), lead=lead["lead_id"])
-        self.activities.sort(key=lambda a: a["activity_id"])
+        self.rows["activities"].sort(key=lambda a: a["activity_id"])
 
     def _notes(self) -> None:
         rng = self.rng
-        contacts = {c["contact_id"]: c for c in self.contacts}
-        for deal in rng.sample(self.deals, min(len(self.deals), 70)):
+        contacts = {c["contact_id"]: c for c in self.rows["contacts"]}
+        for deal in rng.sample(self.rows["deals"], min(len(self.rows["deals"]), 70)):
             contact = contacts[deal["contact_id"]]
             title, text = rng.choice(NOTE_TOPICS)
             start = datetime.fromisoformat(deal["created_at"])
             end = datetime.fromisoformat(deal["updated_at"])
             at = self._when(start, max(start, end))
-            self.notes.append({
+            self.rows["notes"].append({
                 "note_id": "", "title": title,
                 "body": text.format(k=rng.randint(20, 400), year=2026, first=contact["first_name"],
                                     role=rng.choice(("CFO", "CTO", "COO", "procurement team")),
                                     rival=rng.choice(RIVALS), product=rng.choice(PRODUCTS), n=rng.randint(10, 60)),
                 "author_id": deal["owner_id"], "account_id": deal["account_id"], "contact_id": contact["contact_id"],
                 "deal_id": deal["deal_id"], "lead_id": None, "created_at": iso(at)})
-        for acc in rng.sample(self.accounts, 20):
-            self.notes.append({
+        for acc in rng.sample(self.rows["accounts"], 20):
+            self.rows["notes"].append({
                 "note_id": "", "title": "Account overview",
                 "body": f"{acc['industry']} company, about {acc['employees']} employees, HQ in {acc['city']}. "
                         f"Current stack: {rng.choice(RIVALS)} plus spreadsheets.",
                 "author_id": acc["owner_id"], "account_id": acc["account_id"], "contact_id": None, "deal_id": None,
                 "lead_id": None, "created_at": iso(self._when(datetime.fromisoformat(acc["created_at"]),
                                                               self.now - timedelta(days=1)))})
-        self.notes.sort(key=lambda n: n["created_at"])
-        for note in self.notes:
+        self.rows["notes"].sort(key=lambda n: n["created_at"])
+        for note in self.rows["notes"]:
             note["note_id"] = self.w.new_id("NOTE")

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import like
 
 from .server import (
@@ -72,14 +72,14 @@ def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool =
     Returns:
         The matching contacts (ID, name, email, phone, company, notes, favorite) and how many matched.
     """
-    sql, params = "SELECT contact_id FROM contacts WHERE 1", []
+    where = Where()
     if query is not None:
-        sql += (" AND (lower(name) LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
-                "OR lower(coalesce(company, '')) LIKE ? ESCAPE '\\')")
-        params += [like(query)] * 3
+        where.add("(lower(name) LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' "
+                  "OR lower(coalesce(company, '')) LIKE ? ESCAPE '\\')", *[like(query)] * 3)
     if favorites_only:
-        sql += " AND is_favorite = 1"
-    ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY name COLLATE NOCASE, contact_id", params)]
+        where.add("is_favorite = 1")
+    ids = [r[0] for r in ctx.db.execute(f"SELECT contact_id FROM contacts WHERE {where.sql} "
+                                        "ORDER BY name COLLATE NOCASE, contact_id", where.params)]
     return ContactList(contacts=[_contact(ctx, c) for c in ids[:limit]], total=len(ids))
 
 

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, like, parse_time, quote
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
+from prove.env.values import iso, like, parse_window, quote
 
 from .server import (
     ArchivableMessageId,
@@ -74,6 +74,14 @@ def _relocate(ctx: Ctx, row, folder_id: str) -> Moved:
     return Moved(message=summary(ctx, ctx.get("message", row["message_id"])), from_folder_id=row["folder_id"])
 
 
+def _labelled(ctx: Ctx, where: Where, label_id: str | None) -> None:
+    """Only messages that carry `label_id` (checked to exist), unless it is None."""
+    if label_id is not None:
+        ctx.get("label", label_id)
+        where.add("EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)",
+                  label_id)
+
+
 @tools.tool(effect=READ, asks=[
     "What's in my inbox?",
     Ask("Show me the unread messages in {folder_id}.", unread_only=True),
@@ -102,16 +110,15 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
         not_found: the folder or the label does not exist.
     """
     folder = folder_row(ctx, folder_id)
-    sql, params = "SELECT m.* FROM messages m WHERE m.folder_id = ?", [folder["folder_id"]]
+    where = Where()
+    where.eq("m.folder_id", folder["folder_id"])
     if unread_only:
-        sql += " AND m.is_read = 0"
+        where.add("m.is_read = 0")
     if starred_only:
-        sql += " AND m.is_starred = 1"
-    if label_id is not None:
-        ctx.get("label", label_id)
-        sql += " AND EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)"
-        params.append(label_id)
-    rows = ctx.db.execute(sql + " ORDER BY m.sent_at DESC, m.message_id DESC", params).fetchall()
+        where.add("m.is_starred = 1")
+    _labelled(ctx, where, label_id)
+    rows = ctx.db.execute(f"SELECT m.* FROM messages m WHERE {where.sql} ORDER BY m.sent_at DESC, m.message_id DESC",
+                          where.params).fetchall()
     return MessageList(messages=[summary(ctx, r) for r in rows[offset:offset + limit]], total=len(rows))
 
 
@@ -150,43 +157,32 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
         invalid_time: `after` or `before` is not an ISO 8601 date or local time between 2000 and 2099.
         end_before_start: `before` is not later than `after`.
     """
-    sql, params = "SELECT m.* FROM messages m WHERE 1", []
+    where = Where()
     if folder_id is not None:
-        sql += " AND m.folder_id = ?"
-        params.append(folder_row(ctx, folder_id)["folder_id"])
+        where.add("m.folder_id = ?", folder_row(ctx, folder_id)["folder_id"])
     else:
-        sql += " AND m.folder_id NOT IN ('spam', 'trash')"
-    if label_id is not None:
-        ctx.get("label", label_id)
-        sql += " AND EXISTS (SELECT 1 FROM message_labels l WHERE l.message_id = m.message_id AND l.label_id = ?)"
-        params.append(label_id)
-    lo = iso(parse_time(after, "after")) if after is not None else None
-    hi = iso(parse_time(before, "before")) if before is not None else None
-    if lo and hi and hi <= lo:
-        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+        where.add("m.folder_id NOT IN ('spam', 'trash')")
+    _labelled(ctx, where, label_id)
+    lo, hi = parse_window(after, before)
     if lo:
-        sql += " AND m.sent_at >= ?"
-        params.append(lo)
+        where.add("m.sent_at >= ?", lo)
     if hi:
-        sql += " AND m.sent_at < ?"
-        params.append(hi)
+        where.add("m.sent_at < ?", hi)
     if query is not None:
-        sql += (" AND (lower(m.subject) LIKE ? ESCAPE '\\' OR lower(m.body) LIKE ? ESCAPE '\\' "
-                "OR lower(m.from_name || ' ' || m.from_address) LIKE ? ESCAPE '\\')")
-        params += [like(query)] * 3
+        where.add("(lower(m.subject) LIKE ? ESCAPE '\\' OR lower(m.body) LIKE ? ESCAPE '\\' "
+                  "OR lower(m.from_name || ' ' || m.from_address) LIKE ? ESCAPE '\\')", *[like(query)] * 3)
     if sender is not None:
-        sql += " AND lower(m.from_name || ' <' || m.from_address || '>') LIKE ? ESCAPE '\\'"
-        params.append(like(sender))
+        where.add("lower(m.from_name || ' <' || m.from_address || '>') LIKE ? ESCAPE '\\'", like(sender))
     if recipient is not None:
-        sql += (" AND EXISTS (SELECT 1 FROM recipients r WHERE r.message_id = m.message_id "
-                "AND r.address LIKE ? ESCAPE '\\')")
-        params.append(like(recipient))
+        where.add("EXISTS (SELECT 1 FROM recipients r WHERE r.message_id = m.message_id "
+                  "AND r.address LIKE ? ESCAPE '\\')", like(recipient))
     if has_attachment is not None:
-        sql += (f" AND {'' if has_attachment else 'NOT '}EXISTS "
-                "(SELECT 1 FROM attachments a WHERE a.message_id = m.message_id)")
+        where.add(f"{'' if has_attachment else 'NOT '}EXISTS "
+                  "(SELECT 1 FROM attachments a WHERE a.message_id = m.message_id)")
     if unread_only:
-        sql += " AND m.is_read = 0"
-    rows = ctx.db.execute(sql + " ORDER BY m.sent_at DESC, m.message_id DESC", params).fetchall()
+        where.add("m.is_read = 0")
+    rows = ctx.db.execute(f"SELECT m.* FROM messages m WHERE {where.sql} ORDER BY m.sent_at DESC, m.message_id DESC",
+                          where.params).fetchall()
     return MessageList(messages=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 FIRST_DAY = date(2026, 2, 2)
@@ -208,10 +208,9 @@ def slug(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
+        super().__init__(w)
         self.threads: list[dict[str, Any]] = []   # {subject, messages: [...]}
         self.contacts: list[dict[str, Any]] = []
 
@@ -221,9 +220,9 @@ class _Builder:
         return datetime.combine(day, time()) + timedelta(minutes=self.rng.randrange(lo, hi))
 
     def day(self, start: date = FIRST_DAY, end: date | None = None, weekday: bool = True) -> date:
-        end = end or (self.w.now.date() - timedelta(days=1))
+        end = end or (self.today - timedelta(days=1))
         while True:
-            d = self.w.fake.date_between(start, end)
+            d = self.fake.date_between(start, end)
             if not weekday or d.weekday() < 5:
                 return d
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso
 
 from .server import (
@@ -493,16 +493,13 @@ def list_activity(ctx: Ctx, path: str | None = None, action: Action | None = Non
     Raises:
         invalid_path: `path` is malformed.
     """
-    where, params = ["1"], []
+    where = Where()
     if path is not None:
         folder = normalize(path)
-        where.append("(path = ? OR substr(path, 1, ?) = ?)")
-        params += [folder, len(prefix(folder)), prefix(folder)]
-    if action is not None:
-        where.append("action = ?")
-        params.append(action)
-    rows = ctx.db.execute(f"SELECT at, action, path, detail FROM activity WHERE {' AND '.join(where)} "
-                          "ORDER BY at DESC, activity_id DESC", params).fetchall()
+        where.add("(path = ? OR substr(path, 1, ?) = ?)", folder, len(prefix(folder)), prefix(folder))
+    where.eq("action", action)
+    rows = ctx.db.execute(f"SELECT at, action, path, detail FROM activity WHERE {where.sql} "
+                          "ORDER BY at DESC, activity_id DESC", where.params).fetchall()
     if not vault_open(ctx):
         rows = [r for r in rows if not inside(r["path"], VAULT) or r["path"] == VAULT]
     return ActivityList(activities=[Activity(**dict(r)) for r in rows[:limit]], total=len(rows))

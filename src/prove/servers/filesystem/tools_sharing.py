@@ -76,8 +76,7 @@ def _link(row: sqlite3.Row, now: str) -> ShareLink:
 
 def _get(ctx: Ctx, link_id: str) -> sqlite3.Row:
     """The link with its item's path, kind and trash state (`not_found` from `ctx.get`)."""
-    ctx.get("share_link", link_id)
-    return ctx.db.execute(f"{_SELECT} WHERE l.link_id = ?", (link_id,)).fetchone()
+    return ctx.get("share_link", link_id, f"{_SELECT} WHERE l.link_id = ?")
 
 
 def _expiry(ctx: Ctx, days: int | None) -> str | None:

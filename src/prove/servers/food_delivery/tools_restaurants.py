@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ask, Ctx, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Toolset, Where
 
 from .server import (
     WEEKDAYS,
@@ -78,17 +78,15 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
         not_found: `address_id` is not a saved address.
     """
     address = address_row(ctx, address_id)
-    sql, params = "SELECT * FROM restaurants WHERE 1 = 1", []
+    where = Where()
     if query is not None:
-        sql += " AND (instr(lower(name), lower(?)) > 0 OR instr(lower(cuisine), lower(?)) > 0 " \
-               "OR instr(lower(description), lower(?)) > 0)"
-        params += [query] * 3
-    if cuisine is not None:
-        sql += " AND cuisine = ?"
-        params.append(cuisine)
+        where.add("(instr(lower(name), lower(?)) > 0 OR instr(lower(cuisine), lower(?)) > 0 "
+                  "OR instr(lower(description), lower(?)) > 0)", *[query] * 3)
+    where.eq("cuisine", cuisine)
     if favorites_only:
-        sql += " AND restaurant_id IN (SELECT restaurant_id FROM favorites)"
-    found = [restaurant_summary(ctx, row, address) for row in ctx.db.execute(sql + " ORDER BY restaurant_id", params)]
+        where.add("restaurant_id IN (SELECT restaurant_id FROM favorites)")
+    rows = ctx.db.execute(f"SELECT * FROM restaurants WHERE {where.sql} ORDER BY restaurant_id", where.params)
+    found = [restaurant_summary(ctx, row, address) for row in rows]
     if open_now:
         found = [r for r in found if r.open_now]
     if delivers_only or max_delivery_fee is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
@@ -392,13 +392,11 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
+        super().__init__(w)
         self.city = self.rng.choice(sorted(CITIES))
         self.state, self.zip_prefix, self.tax_rate, self.hoods = CITIES[self.city]
-        self.tables: dict[str, list[dict[str, Any]]] = {}
 
     def build(self) -> dict[str, list[dict[str, Any]]]:
         self._neighborhoods()
@@ -415,13 +413,13 @@ class _Builder:
         order = ("neighborhoods", "restaurants", "restaurant_hours", "delivery_zones", "menu_items",
                  "addresses", "payment_methods", "customers", "wallet_cards", "gift_cards", "promo_codes",
                  "favorites", "carts", "cart_items", "orders", "order_items", "reviews")
-        return {name: self.tables.get(name, []) for name in order}
+        return {name: self.rows.get(name, []) for name in order}
 
     # ----- places ---------------------------------------------------------------------------------
 
     def _neighborhoods(self) -> None:
         zips = self.rng.sample(range(1, 99), len(self.hoods))
-        self.tables["neighborhoods"] = [
+        self.rows["neighborhoods"] = [
             {"name": hood, "city": self.city, "zip": f"{self.zip_prefix}{z:02d}"}
             for hood, z in zip(self.hoods, zips)]
 
@@ -446,8 +444,8 @@ class _Builder:
             restaurants.append({
                 "restaurant_id": rid, "name": name, "cuisine": cuisine,
                 "description": spec["blurb"].format(deg=rng.choice((800, 850, 900))),
-                "neighborhood": hood, "street_address": self.w.fake.street_address(),
-                "phone": self.w.fake.phone(),
+                "neighborhood": hood, "street_address": self.fake.street_address(),
+                "phone": self.fake.phone(),
                 "price_level": spec["level"], "prep_minutes": rng.randint(*spec["prep"]),
                 "minimum_order": float(rng.randint(lo, hi)),
                 "rating_total": round(avg * count), "rating_count": count,
@@ -455,12 +453,12 @@ class _Builder:
             hours.extend(self._hours(rid, rng.choice(spec["hours"])))
             zones.extend(self._zones(rid, hood))
             items.extend(self._menu(rid, spec["menu"]))
-        self.tables.update(restaurants=restaurants, restaurant_hours=hours, delivery_zones=zones,
+        self.rows.update(restaurants=restaurants, restaurant_hours=hours, delivery_zones=zones,
                            menu_items=items)
 
     def _restaurant_name(self, patterns: tuple[str, ...], hood: str, taken: set[str]) -> str | None:
         for _ in range(20):
-            person = self.w.fake.person()
+            person = self.fake.person()
             name = self.rng.choice(patterns).format(last=person.last, first=person.first, hood=hood)
             if name not in taken:
                 taken.add(name)
@@ -515,16 +513,16 @@ class _Builder:
     # ----- the customer ---------------------------------------------------------------------------
 
     def _customer(self) -> None:
-        self.person = self.w.fake.person()
+        self.person = self.fake.person()
         self.customer = {
             "customer_id": self.w.new_id("CUS"), "name": self.person.name,
-            "email": self.w.fake.email(self.person), "phone": self.w.fake.phone(), "city": self.city,
+            "email": self.fake.email(self.person), "phone": self.fake.phone(), "city": self.city,
             "tax_rate": self.tax_rate,
-            "member_since": self.w.fake.date_between(date(2021, 1, 1), date(2024, 12, 31)).isoformat(),
+            "member_since": self.fake.date_between(date(2021, 1, 1), date(2024, 12, 31)).isoformat(),
             "credit_balance": self.rng.choice((0.0, 0.0, 5.0, 7.5, 12.25)),
             "default_address_id": None, "default_payment_method_id": None,
         }
-        self.tables["customers"] = [self.customer]
+        self.rows["customers"] = [self.customer]
 
     def _addresses(self) -> None:
         hoods = self.rng.sample(self.hoods, 3)
@@ -532,7 +530,7 @@ class _Builder:
         for label, hood in zip(("Home", "Work", self.rng.choice(("Gym", "Mom's place", "Studio", "Partner's place"))),
                                hoods):
             rows.append({
-                "address_id": self.w.new_id("ADR"), "label": label, "street": self.w.fake.street_address(),
+                "address_id": self.w.new_id("ADR"), "label": label, "street": self.fake.street_address(),
                 "apartment": self.rng.choice(APARTMENTS) if label != "Work" else self.rng.choice(("Floor 3", "Suite 410")),
                 "neighborhood": hood, "instructions": self.rng.choice(INSTRUCTIONS), "deleted": 0,
                 "created_at": iso(datetime(2025, 1, 1, 12) + timedelta(days=self.rng.randint(0, 300))),
@@ -540,22 +538,22 @@ class _Builder:
         self.addresses = rows
         self.home = rows[0]
         self.customer["default_address_id"] = rows[0]["address_id"]
-        self.tables["addresses"] = rows
+        self.rows["addresses"] = rows
 
     def _ensure_breakfast(self) -> None:
         """At the epoch (Monday 09:00) some place that opened early delivers to Home."""
-        hours = {(h["restaurant_id"], h["weekday"]): h for h in self.tables["restaurant_hours"]}
-        early = [r for r in self.tables["restaurants"] if r["cuisine"] in ("Breakfast", "Bakery")]
+        hours = {(h["restaurant_id"], h["weekday"]): h for h in self.rows["restaurant_hours"]}
+        early = [r for r in self.rows["restaurants"] if r["cuisine"] in ("Breakfast", "Bakery")]
         morning = [r for r in early if (h := hours.get((r["restaurant_id"], 0))) and h["opens"] <= "08:15"
                    and h["closes"] >= "12:00"]
         if any(self._zone(r["restaurant_id"], self.home["neighborhood"]) for r in morning):
             return
         rest = morning[0] if morning else early[0]
         if not morning:
-            self.tables["restaurant_hours"].append(
+            self.rows["restaurant_hours"].append(
                 {"restaurant_id": rest["restaurant_id"], "weekday": 0, "opens": "07:00", "closes": "15:00"})
         if self._zone(rest["restaurant_id"], self.home["neighborhood"]) is None:
-            self.tables["delivery_zones"].append({"restaurant_id": rest["restaurant_id"],
+            self.rows["delivery_zones"].append({"restaurant_id": rest["restaurant_id"],
                                                   "neighborhood": self.home["neighborhood"], "delivery_fee": 2.99,
                                                   "delivery_minutes": 30})
 
@@ -568,35 +566,35 @@ class _Builder:
             month = rng.randint(1, 12) if i < 2 else rng.choice((1, 2))   # the Amex expired in Jan/Feb 2026
             if i == 1 and year == 2026:
                 month = rng.randint(8, 12)
-            last4 = self.w.fake.digits(4)
+            last4 = self.fake.digits(4)
             rows.append({"payment_method_id": self.w.new_id("PM"), "nickname": f"{brand} ending {last4}",
                          "brand": brand, "last4": last4, "exp_month": month, "exp_year": year,
                          "added_at": iso(datetime(2024, 6, 1, 10) + timedelta(days=rng.randint(0, 500)))})
         self.payments = rows
         self.customer["default_payment_method_id"] = rows[0]["payment_method_id"]
-        self.tables["payment_methods"] = rows
+        self.rows["payment_methods"] = rows
         prefix = rng.choice(("4", "51", "52", "55"))
-        number = self.w.fake.card_number(prefix, 16)
-        self.tables["wallet_cards"] = [{
+        number = self.fake.card_number(prefix, 16)
+        self.rows["wallet_cards"] = [{
             "card_number": number, "brand": "Visa" if prefix == "4" else "Mastercard",
-            "expiry": f"{rng.randint(1, 12):02d}/{rng.randint(27, 31)}", "cvv": self.w.fake.digits(3),
+            "expiry": f"{rng.randint(1, 12):02d}/{rng.randint(27, 31)}", "cvv": self.fake.digits(3),
             "holder": self.person.name.upper()}]
 
     def _gift_cards(self) -> None:
         rows = []
         messages = self.rng.sample(GIFT_MESSAGES, 3)
         for i in range(3):
-            giver = self.w.fake.person()
-            code = "-".join(self.w.fake.code(4) for _ in range(3))
+            giver = self.fake.person()
+            code = "-".join(self.fake.code(4) for _ in range(3))
             rows.append({"gift_card_id": self.w.new_id("GC"), "code": code,
                          "amount": float(self.rng.choice((15, 20, 25, 40, 50))), "from_name": giver.name,
                          "message": messages[i],
                          "redeemed_at": iso(datetime(2025, 12, 26, 19, 5)) if i == 2 else None})
-        self.tables["gift_cards"] = rows
+        self.rows["gift_cards"] = rows
 
     def _promos(self) -> None:
         rng = self.rng
-        rests = self.tables["restaurants"]
+        rests = self.rows["restaurants"]
         cuisine = rng.choice(("Japanese", "Thai", "Indian", "Korean"))
         featured = rng.choice(rests)
         second = rng.choice([r for r in rests if r["cuisine"] != featured["cuisine"]])
@@ -628,27 +626,27 @@ class _Builder:
              "max_discount": None, "min_subtotal": 18.0, "restaurant_id": None, "cuisine": None,
              "valid_from": "2026-01-01", "valid_until": "2026-06-30"},
         ]
-        self.tables["promo_codes"] = rows
+        self.rows["promo_codes"] = rows
 
     # ----- history --------------------------------------------------------------------------------
 
     def _zone(self, rid: str, hood: str) -> dict[str, Any] | None:
-        for z in self.tables["delivery_zones"]:
+        for z in self.rows["delivery_zones"]:
             if z["restaurant_id"] == rid and z["neighborhood"] == hood:
                 return z
         return None
 
     def _open_slots(self, rid: str, day: date) -> tuple[int, int] | None:
-        for h in self.tables["restaurant_hours"]:
+        for h in self.rows["restaurant_hours"]:
             if h["restaurant_id"] == rid and h["weekday"] == day.weekday():
                 return clock(h["opens"]), clock(h["closes"])
         return None
 
     def _orders(self) -> None:
         rng = self.rng
-        rests = self.tables["restaurants"]
+        rests = self.rows["restaurants"]
         items_by = {}
-        for it in self.tables["menu_items"]:
+        for it in self.rows["menu_items"]:
             items_by.setdefault(it["restaurant_id"], []).append(it)
         home, work = self.addresses[0], self.addresses[1]
         reachable = {a["address_id"]: [r for r in rests if self._zone(r["restaurant_id"], a["neighborhood"])]
@@ -714,7 +712,7 @@ class _Builder:
             placed = datetime.combine(EPOCH_DAY - timedelta(days=1), time(21, 40))
             self._order(placed, rest, home, items_by[rest["restaurant_id"]], status="active",
                         scheduled=datetime.combine(EPOCH_DAY, time(19, 0)))
-        self.tables.update(orders=orders, order_items=lines, reviews=reviews)
+        self.rows.update(orders=orders, order_items=lines, reviews=reviews)
 
     def _order(self, placed: datetime, rest: dict[str, Any], addr: dict[str, Any], menu: list[dict[str, Any]], *,
                status: str, promo: str | None = None, review: bool = False,
@@ -788,7 +786,7 @@ class _Builder:
 
     def _favorites(self) -> None:
         picks = self.rng.sample(self.regulars, min(4, len(self.regulars)))
-        self.tables["favorites"] = [
+        self.rows["favorites"] = [
             {"restaurant_id": r["restaurant_id"],
              "added_at": iso(datetime(2025, 10, 1, 20) + timedelta(days=self.rng.randint(0, 150)))}
             for r in sorted(picks, key=lambda r: r["restaurant_id"])]
@@ -796,15 +794,15 @@ class _Builder:
     def _cart(self) -> None:
         """A cart the customer filled last night and did not check out."""
         ordered = {o["restaurant_id"] for o in self.orders_rows}
-        candidates = [r for r in self.tables["restaurants"]
+        candidates = [r for r in self.rows["restaurants"]
                       if r["restaurant_id"] not in ordered and self._zone(r["restaurant_id"], self.home["neighborhood"])]
-        rest = self.rng.choice(candidates or self.tables["restaurants"])
-        menu = [it for it in self.tables["menu_items"] if it["restaurant_id"] == rest["restaurant_id"] and it["available"]]
+        rest = self.rng.choice(candidates or self.rows["restaurants"])
+        menu = [it for it in self.rows["menu_items"] if it["restaurant_id"] == rest["restaurant_id"] and it["available"]]
         cart_id = self.w.new_id("CRT")
         at = iso(datetime.combine(EPOCH_DAY - timedelta(days=1), time(22, 10)))
-        self.tables["carts"] = [{"cart_id": cart_id, "restaurant_id": rest["restaurant_id"], "promo_code": None,
+        self.rows["carts"] = [{"cart_id": cart_id, "restaurant_id": rest["restaurant_id"], "promo_code": None,
                                  "created_at": at, "updated_at": at}]
-        self.tables["cart_items"] = [
+        self.rows["cart_items"] = [
             {"cart_item_id": self.w.new_id("CI"), "cart_id": cart_id, "item_id": it["item_id"], "name": it["name"],
              "quantity": self.rng.randint(1, 2), "special_instructions": None, "added_at": at}
             for it in self.rng.sample(menu, min(2, len(menu)))]
@@ -814,12 +812,12 @@ class _Builder:
     def _promo_on_cart(self, rest: dict[str, Any], menu: list[dict[str, Any]]) -> None:
         """The customer put a promo code on last night's cart, one that fits it: valid today, for
         this restaurant or its cuisine or for any, not used yet, and its minimum met."""
-        cart = self.tables["carts"][0]
+        cart = self.rows["carts"][0]
         price = {it["item_id"]: it["price"] for it in menu}
-        subtotal = sum(line["quantity"] * price[line["item_id"]] for line in self.tables["cart_items"])
+        subtotal = sum(line["quantity"] * price[line["item_id"]] for line in self.rows["cart_items"])
         used = {o["promo_code"] for o in self.orders_rows if o["promo_code"] and o["cancelled_at"] is None}
         today = EPOCH_DAY.isoformat()
-        fitting = [p["code"] for p in self.tables["promo_codes"]
+        fitting = [p["code"] for p in self.rows["promo_codes"]
                    if p["valid_from"] <= today <= p["valid_until"] and p["code"] not in used
                    and p["restaurant_id"] in (None, rest["restaurant_id"]) and p["cuisine"] in (None, rest["cuisine"])
                    and subtotal >= p["min_subtotal"]]

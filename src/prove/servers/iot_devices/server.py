@@ -200,9 +200,7 @@ def apply_actions(ctx: Ctx, scene_id: str, at: datetime) -> tuple[list[str], lis
             sets["now_playing"] = None
         if a["type"] == "plug" and "power" in sets:
             sets["watts"] = a["rated_watts"] if sets["power"] == "on" else 0.0
-        assignments = ", ".join(f"{c} = ?" for c in sets)  # column names from the fixed list above
-        if sets:
-            ctx.db.execute(f"UPDATE devices SET {assignments} WHERE device_id = ?", (*sets.values(), a["device_id"]))
+        ctx.update("device", a["device_id"], sets)
         changed.append(a["device_id"])
     ctx.db.execute("UPDATE scenes SET last_activated_at = ? WHERE scene_id = ?", (iso(at), scene_id))
     return changed, skipped

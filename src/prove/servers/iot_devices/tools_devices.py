@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, parse_time, quote
 
 from .server import (
@@ -126,24 +126,14 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     Raises:
         not_found: `room_id` does not exist.
     """
-    where, params = ["1"], []
-    if room_id is not None:
-        ctx.get("room", room_id)
-        where.append("room_id = ?")
-        params.append(room_id)
-    if device_type is not None:
-        where.append("type = ?")
-        params.append(device_type)
+    where = Where()
+    where.entity(ctx, "room", "room_id", room_id)
+    where.eq("type", device_type)
     if online is not None:
-        where.append("online = ?")
-        params.append(int(online))
+        where.add("online = ?", int(online))
     if name is not None and name.strip():
-        where.append("instr(lower(name), lower(?)) > 0")
-        params.append(name.strip())
-    cond = " AND ".join(where)
-    (total,) = ctx.db.execute(f"SELECT count(*) FROM devices WHERE {cond}", params).fetchone()
-    rows = ctx.db.execute(f"SELECT * FROM devices WHERE {cond} ORDER BY room_id, device_id LIMIT ?",
-                          (*params, limit)).fetchall()
+        where.add("instr(lower(name), lower(?)) > 0", name.strip())
+    total, rows = where.page(ctx.db, "devices", "room_id, device_id", limit)
     return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
 
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, parse_date, parse_time, quote
 
 from .server import (
@@ -302,21 +302,12 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
         not_found: `device_id` does not exist.
         invalid_time: `since` is not an ISO 8601 local time.
     """
-    where, params = ["1"], []
-    if device_id is not None:
-        ctx.get("device", device_id)
-        where.append("device_id = ?")
-        params.append(device_id)
-    if kind is not None:
-        where.append("kind = ?")
-        params.append(kind)
+    where = Where()
+    where.entity(ctx, "device", "device_id", device_id)
+    where.eq("kind", kind)
     if since is not None:
-        where.append("occurred_at >= ?")
-        params.append(iso(parse_time(since, "since")))
-    cond = " AND ".join(where)
-    (total,) = ctx.db.execute(f"SELECT count(*) FROM activity WHERE {cond}", params).fetchone()
-    rows = ctx.db.execute(f"SELECT * FROM activity WHERE {cond} ORDER BY occurred_at DESC, activity_id DESC LIMIT ?",
-                          (*params, limit)).fetchall()
+        where.add("occurred_at >= ?", iso(parse_time(since, "since")))
+    total, rows = where.page(ctx.db, "activity", "occurred_at DESC, activity_id DESC", limit)
     return ActivityList(activities=[Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], kind=r["kind"],
                                              device_id=r["device_id"], message=r["message"]) for r in rows],
                         total=total)
@@ -353,20 +344,15 @@ def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | No
     if start > end:
         raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Give a start date on or before the end date.")
-    where, params = ["e.day BETWEEN ? AND ?"], [start.isoformat(), end.isoformat()]
-    if room_id is not None:
-        ctx.get("room", room_id)
-        where.append("d.room_id = ?")
-        params.append(room_id)
-    if device_id is not None:
-        ctx.get("device", device_id)
-        where.append("d.device_id = ?")
-        params.append(device_id)
+    where = Where()
+    where.add("e.day BETWEEN ? AND ?", start.isoformat(), end.isoformat())
+    where.entity(ctx, "room", "d.room_id", room_id)
+    where.entity(ctx, "device", "d.device_id", device_id)
     (rate,) = ctx.db.execute("SELECT electricity_rate FROM homes").fetchone()
     rows = ctx.db.execute(
         f"SELECT d.device_id, d.name, d.type, round(sum(e.kwh), 3) AS kwh FROM energy_usage e "
-        f"JOIN devices d USING (device_id) WHERE {' AND '.join(where)} GROUP BY d.device_id "
-        f"ORDER BY kwh DESC, d.device_id", params).fetchall()
+        f"JOIN devices d USING (device_id) WHERE {where.sql} GROUP BY d.device_id "
+        f"ORDER BY kwh DESC, d.device_id", where.params).fetchall()
     items = [DeviceEnergy(device_id=r["device_id"], name=r["name"], type=r["type"], kwh=r["kwh"],
                           cost=round(r["kwh"] * rate, 2)) for r in rows]
     total_kwh = round(sum(i.kwh for i in items), 3)

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset, Where
 from prove.env.values import iso, parse_date, parse_time
 
 from .server import (
@@ -442,24 +442,17 @@ def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigge
         unsupported_device: `device_id` is not a camera.
         invalid_date: `day` is not an ISO date.
     """
-    where, params = ["1"], []
+    where = Where()
     if device_id is not None:
         row = ctx.get("device", device_id)
         if row["type"] != "camera":
             raise ToolError("unsupported_device", f"{row['name']} is a {row['type']}, not a camera.",
                             hint="Call list_devices with device_type='camera'.")
-        where.append("device_id = ?")
-        params.append(device_id)
-    if trigger is not None:
-        where.append("trigger = ?")
-        params.append(trigger)
+    where.eq("device_id", device_id)
+    where.eq("trigger", trigger)
     if day is not None:
-        where.append("substr(started_at, 1, 10) = ?")
-        params.append(parse_date(day, "day").isoformat())
-    cond = " AND ".join(where)
-    (total,) = ctx.db.execute(f"SELECT count(*) FROM recordings WHERE {cond}", params).fetchone()
-    rows = ctx.db.execute(f"SELECT * FROM recordings WHERE {cond} ORDER BY started_at DESC, recording_id DESC LIMIT ?",
-                          (*params, limit)).fetchall()
+        where.add("substr(started_at, 1, 10) = ?", parse_date(day, "day").isoformat())
+    total, rows = where.page(ctx.db, "recordings", "started_at DESC, recording_id DESC", limit)
     return RecordingList(recordings=[_recording(ctx, r) for r in rows], total=total)
 
 

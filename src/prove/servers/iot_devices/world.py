@@ -21,7 +21,7 @@ import math
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- vocabulary shared with the tools ---------------------------------------------------------
@@ -131,10 +131,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w, self.rng, self.fake, self.now = w, w.rng, w.fake, w.now
-        self.t: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+        super().__init__(w, TABLES)
         self.by_name: dict[str, dict[str, Any]] = {}
         self.events: list[tuple[datetime, str | None, str, str]] = []
 
@@ -148,7 +147,7 @@ class _Builder:
         self._readings()
         self._energy()
         self._activity()
-        return self.t
+        return self.rows
 
     def _daytime(self, start: datetime, end: datetime) -> datetime:
         """A moment between `start` and `end`, nearly always between 7 am and 11 pm."""
@@ -178,7 +177,7 @@ class _Builder:
             "mode_changed_at": iso(self.now.replace(hour=6, minute=50) - timedelta(days=0)),
             "electricity_rate": round(rng.uniform(0.13, 0.31), 3),
         }
-        self.t["homes"].append(self.home)
+        self.rows["homes"].append(self.home)
         self.installed_from = date(2021, 1, 1) + timedelta(days=rng.randint(0, 600))
 
     def _rooms_and_devices(self) -> None:
@@ -190,7 +189,7 @@ class _Builder:
                 continue
             room = {"room_id": self.w.new_id("RM"), "name": name, "floor": floor,
                     "created_at": iso(datetime.combine(self.installed_from, datetime.min.time()).replace(hour=20))}
-            self.t["rooms"].append(room)
+            self.rows["rooms"].append(room)
             keep = list(specs)
             # Leave out a device now and then (never a lock, thermostat or camera), so homes differ in more than rooms.
             for spec in specs:
@@ -199,7 +198,7 @@ class _Builder:
             for device_name, kind in keep:
                 self._device(room, device_name, kind)
         # Every home has three or four locks: the front door, the back door, the garage (and patio).
-        names = {d["name"] for d in self.t["devices"]}
+        names = {d["name"] for d in self.rows["devices"]}
         assert {"Front Door Lock", "Back Door Lock", "Garage Side Door Lock"} <= names
 
     def _device(self, room: dict[str, Any], name: str, kind: str) -> None:
@@ -252,13 +251,13 @@ class _Builder:
                 row["humidity"] = rng.randint(30, 50)
         elif dtype == "blind":
             row["position"] = rng.choice((0, 0, 50, 100))
-        self.t["devices"].append(row)
+        self.rows["devices"].append(row)
         self.by_name[name] = row
 
     def _states(self) -> None:
         """The moment of the epoch: what is on, open, unlocked, offline or jammed."""
         rng = self.rng
-        devices = self.t["devices"]
+        devices = self.rows["devices"]
         morning = [d for d in devices if d["name"] in ("Kitchen Pendant Lights", "Under-Cabinet Lights",
                                                         "Entryway Light", "Desk Lamp", "Floor Lamp")]
         for d in rng.sample(morning, min(len(morning), rng.randint(1, 3))):
@@ -331,7 +330,7 @@ class _Builder:
         family = fake.digits(rng.choice((4, 6)))
         while len(set(family)) < 3:
             family = fake.digits(len(family))
-        for lock in (d for d in self.t["devices"] if d["type"] == "lock"):
+        for lock in (d for d in self.rows["devices"] if d["type"] == "lock"):
             used = {family}
             self._code(lock, "Family", family, self.installed_from, None, used_days_ago=rng.randint(0, 2))
             many = rng.randint(1, 3) if lock["name"] != "Front Door Lock" else rng.randint(2, 4)
@@ -368,7 +367,7 @@ class _Builder:
             at = self._daytime(max(created_at, end - timedelta(days=1)), end)
             if created_at < at < self.now:
                 last_used = at
-        self.t["lock_codes"].append({
+        self.rows["lock_codes"].append({
             "code_id": self.w.new_id("LKC"), "device_id": lock["device_id"], "name": name, "code": code,
             "created_at": iso(created_at), "valid_until": iso(until) if until else None,
             "last_used_at": iso(last_used) if last_used else None,
@@ -379,7 +378,7 @@ class _Builder:
 
     def _scenes(self) -> None:
         rng = self.rng
-        d = self.t["devices"]
+        d = self.rows["devices"]
         lights = [x for x in d if x["type"] == "light"]
         thermostats = [x for x in d if x["type"] == "thermostat"]
         locks = [x for x in d if x["type"] == "lock"]
@@ -390,7 +389,7 @@ class _Builder:
         plugs = [x for x in d if x["type"] == "plug"]
 
         def room_of(x: dict[str, Any]) -> str:
-            return next(r["name"] for r in self.t["rooms"] if r["room_id"] == x["room_id"])
+            return next(r["name"] for r in self.rows["rooms"] if r["room_id"] == x["room_id"])
 
         heat = float(rng.choice((68, 69, 70, 71)))
         night = float(rng.choice((64, 65, 66, 67)))
@@ -434,14 +433,14 @@ class _Builder:
                      "created_at": iso(datetime.combine(self.installed_from + timedelta(days=rng.randint(3, 90)),
                                                         datetime.min.time()).replace(hour=21)),
                      "last_activated_at": None}
-            self.t["scenes"].append(scene)
+            self.rows["scenes"].append(scene)
             self.scene_ids[name] = scene["scene_id"]
             for device, act in acts:
                 row = {"scene_id": scene["scene_id"], "device_id": device["device_id"], "power": None,
                        "brightness": None, "color": None, "mode": None, "target_temp": None, "lock_state": None,
                        "armed": None, "position": None, "volume": None}
                 row.update(act)
-                self.t["scene_actions"].append(row)
+                self.rows["scene_actions"].append(row)
         self._automations()
 
     def _automations(self) -> None:
@@ -475,15 +474,15 @@ class _Builder:
                    "created_at": iso(datetime.combine(self.installed_from + timedelta(days=rng.randint(30, 200)),
                                                       datetime.min.time()).replace(hour=20, minute=15)),
                    "last_run_at": iso(last) if last else None}
-            self.t["automations"].append(row)
+            self.rows["automations"].append(row)
             if last is not None:
-                sc = next(s for s in self.t["scenes"] if s["scene_id"] == row["scene_id"])
+                sc = next(s for s in self.rows["scenes"] if s["scene_id"] == row["scene_id"])
                 if sc["last_activated_at"] is None or sc["last_activated_at"] < iso(last):
                     sc["last_activated_at"] = iso(last)
                 if last > self.now - timedelta(days=3):
                     self.events.append((last, None, "automation", f"Automation '{name}' ran the scene '{scene}'"))
         # The user ran a scene by hand now and then.
-        for scene in self.t["scenes"]:
+        for scene in self.rows["scenes"]:
             if scene["last_activated_at"] is None and rng.random() < 0.7:
                 at = self._daytime(self.now - timedelta(days=6), self.now - timedelta(hours=1))
                 at = at.replace(minute=rng.choice((0, 10, 25, 40, 55)), second=0)
@@ -498,7 +497,7 @@ class _Builder:
         rng = self.rng
         start = self.now - timedelta(days=7)
         rows = []
-        for cam in (d for d in self.t["devices"] if d["type"] == "camera"):
+        for cam in (d for d in self.rows["devices"] if d["type"] == "camera"):
             until = datetime.fromisoformat(cam["last_seen"])
             triggers = (("person", "package", "motion", "vehicle", "animal") if cam["placement"] == "outdoor"
                         else ("motion", "person", "animal", "manual"))
@@ -522,12 +521,12 @@ class _Builder:
                     self.events.append((at, cam["device_id"], "camera", f"{what} by {cam['name']}"))
         rows.sort(key=lambda r: (r["started_at"], r["device_id"]))
         for row in rows:
-            self.t["recordings"].append({"recording_id": self.w.new_id("REC"), **row})
+            self.rows["recordings"].append({"recording_id": self.w.new_id("REC"), **row})
 
     def _readings(self) -> None:
         rng = self.rng
         first = self.now.replace(hour=0) - timedelta(days=5)
-        for dev in self.t["devices"]:
+        for dev in self.rows["devices"]:
             if not (dev["type"] == "thermostat" or dev["sensor_kind"] == "temperature"):
                 continue
             base = dev["target_temp"] if dev["type"] == "thermostat" else dev["current_temp"]
@@ -537,7 +536,7 @@ class _Builder:
                 swing = 1.6 * math.sin((at.hour - 9) / 24 * 2 * math.pi)
                 temp = round((base - 0.8 + swing + rng.uniform(-0.6, 0.6)) * 2) / 2
                 humidity = max(20, min(65, (dev["humidity"] or 40) + rng.randint(-4, 4)))
-                self.t["sensor_readings"].append({"device_id": dev["device_id"], "recorded_at": iso(at),
+                self.rows["sensor_readings"].append({"device_id": dev["device_id"], "recorded_at": iso(at),
                                                   "temperature": temp, "humidity": humidity})
                 last = (temp, humidity)
                 at += timedelta(hours=3)
@@ -547,7 +546,7 @@ class _Builder:
     def _energy(self) -> None:
         rng = self.rng
         today = self.now.date()
-        for dev in self.t["devices"]:
+        for dev in self.rows["devices"]:
             if dev["type"] == "plug":
                 _, low, high = PLUG_LOADS[dev["_load"]]
             elif dev["type"] == "thermostat":
@@ -566,15 +565,15 @@ class _Builder:
                 kwh = rng.uniform(low, high)
                 if dev["type"] == "plug" and dev["_load"] == "Space Heater" and day.weekday() >= 5:
                     kwh *= 0.2
-                self.t["energy_usage"].append({"device_id": dev["device_id"], "day": day.isoformat(),
+                self.rows["energy_usage"].append({"device_id": dev["device_id"], "day": day.isoformat(),
                                                "kwh": round(kwh, 3)})
-        for dev in self.t["devices"]:
+        for dev in self.rows["devices"]:
             dev.pop("_load", None)
 
     def _activity(self) -> None:
         rng = self.rng
         start = self.now - timedelta(days=3)
-        d = self.t["devices"]
+        d = self.rows["devices"]
         for dev in d:
             if dev["sensor_kind"] == "motion":
                 for _ in range(rng.randint(5, 10)):
@@ -605,7 +604,7 @@ class _Builder:
         for at, device_id, kind, message in self.events:
             if at > self.now:
                 continue
-            self.t["activity"].append({"activity_id": self.w.new_id("ACT"), "occurred_at": iso(at),
+            self.rows["activity"].append({"activity_id": self.w.new_id("ACT"), "occurred_at": iso(at),
                                        "device_id": device_id, "kind": kind, "message": message})
         for dev in d:
             dev.pop("_offline_at", None)

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import like, parse_date
 
 from .server import (
@@ -130,52 +130,31 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     if sprint_id is not None and backlog_only:
         raise ToolError("conflicting_filters", "An issue in a sprint is not in the backlog.",
                         hint="Pass either sprint_id or backlog_only=true.")
-    where, params = ["1"], []
+    where = Where()
     if query is not None:
-        where.append("(i.title LIKE ? ESCAPE '\\' OR i.description LIKE ? ESCAPE '\\' "
-                     "OR i.issue_id LIKE ? ESCAPE '\\')")
-        params += [like(query)] * 3
-    if project_id is not None:
-        ctx.get("project", project_id)
-        where.append("i.project_id = ?")
-        params.append(project_id)
-    if status is not None:
-        where.append("i.status = ?")
-        params.append(status)
+        where.add("(i.title LIKE ? ESCAPE '\\' OR i.description LIKE ? ESCAPE '\\' "
+                  "OR i.issue_id LIKE ? ESCAPE '\\')", *[like(query)] * 3)
+    where.entity(ctx, "project", "i.project_id", project_id)
+    where.eq("i.status", status)
     if unresolved_only or overdue:
-        where.append("i.status NOT IN ('done', 'closed')")
-    if type is not None:
-        where.append("i.type = ?")
-        params.append(type)
-    if priority is not None:
-        where.append("i.priority = ?")
-        params.append(priority)
-    if assignee_id is not None:
-        ctx.get("user", assignee_id)
-        where.append("i.assignee_id = ?")
-        params.append(assignee_id)
+        where.add("i.status NOT IN ('done', 'closed')")
+    where.eq("i.type", type)
+    where.eq("i.priority", priority)
+    where.entity(ctx, "user", "i.assignee_id", assignee_id)
     if unassigned:
-        where.append("i.assignee_id IS NULL")
-    if reporter_id is not None:
-        ctx.get("user", reporter_id)
-        where.append("i.reporter_id = ?")
-        params.append(reporter_id)
+        where.add("i.assignee_id IS NULL")
+    where.entity(ctx, "user", "i.reporter_id", reporter_id)
     if label is not None:
-        where.append("EXISTS (SELECT 1 FROM labels l WHERE l.issue_id = i.issue_id AND l.label = ?)")
-        params.append(label.lower().replace(" ", "-"))
-    if sprint_id is not None:
-        ctx.get("sprint", sprint_id)
-        where.append("i.sprint_id = ?")
-        params.append(sprint_id)
+        where.add("EXISTS (SELECT 1 FROM labels l WHERE l.issue_id = i.issue_id AND l.label = ?)",
+                  label.lower().replace(" ", "-"))
+    where.entity(ctx, "sprint", "i.sprint_id", sprint_id)
     if backlog_only:
-        where.append("i.sprint_id IS NULL")
+        where.add("i.sprint_id IS NULL")
     if overdue:
-        where.append("i.due_date < ?")
-        params.append(ctx.today().isoformat())
+        where.add("i.due_date < ?", ctx.today().isoformat())
     if watching:
-        where.append("EXISTS (SELECT 1 FROM watchers w WHERE w.issue_id = i.issue_id AND w.user_id = ?)")
-        params.append(me(ctx))
-    rows = ctx.db.execute(ISSUE_SQL + " WHERE " + " AND ".join(where) + " ORDER BY " + SORTS[sort], params).fetchall()
+        where.add("EXISTS (SELECT 1 FROM watchers w WHERE w.issue_id = i.issue_id AND w.user_id = ?)", me(ctx))
+    rows = ctx.db.execute(f"{ISSUE_SQL} WHERE {where.sql} ORDER BY {SORTS[sort]}", where.params).fetchall()
     return IssueList(issues=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
 
 

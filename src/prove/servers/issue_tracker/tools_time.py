@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import parse_date
 
 from .server import (
@@ -185,31 +185,24 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserI
         invalid_date: a date is not a date.
         invalid_date_range: start_date is after end_date.
     """
-    where, params = ["1"], []
-    if issue_id is not None:
-        ctx.get("issue", issue_id)
-        where.append("w.issue_id = ?")
-        params.append(issue_id)
+    where = Where()
+    where.entity(ctx, "issue", "w.issue_id", issue_id)
     if user_id is not None:
         ctx.get("user", user_id)
     elif issue_id is None:
         user_id = me(ctx)
-    if user_id is not None:
-        where.append("w.user_id = ?")
-        params.append(user_id)
+    where.eq("w.user_id", user_id)
     start = parse_date(start_date, "start_date") if start_date is not None else None
     end = parse_date(end_date, "end_date") if end_date is not None else None
     if start and end and start > end:
         raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Swap the dates.")
     if start:
-        where.append("w.work_date >= ?")
-        params.append(start.isoformat())
+        where.add("w.work_date >= ?", start.isoformat())
     if end:
-        where.append("w.work_date <= ?")
-        params.append(end.isoformat())
-    rows = ctx.db.execute(WORKLOG_SQL + " WHERE " + " AND ".join(where) + " ORDER BY w.work_date DESC, w.worklog_id",
-                          params).fetchall()
+        where.add("w.work_date <= ?", end.isoformat())
+    rows = ctx.db.execute(f"{WORKLOG_SQL} WHERE {where.sql} ORDER BY w.work_date DESC, w.worklog_id",
+                          where.params).fetchall()
     per: dict[str, int] = {}
     for r in rows:
         per[r["issue_id"]] = per.get(r["issue_id"], 0) + r["minutes"]

@@ -492,8 +492,7 @@ def rating(row: sqlite3.Row) -> float | None:
 
 
 def place_row(ctx: Ctx, place_id: str) -> sqlite3.Row:
-    ctx.get("place", place_id)
-    return ctx.db.execute(PLACE_SQL + " WHERE p.place_id = ?", (place_id,)).fetchone()
+    return ctx.get("place", place_id, PLACE_SQL + " WHERE p.place_id = ?")
 
 
 def place_summary(ctx: Ctx, row: sqlite3.Row, distance: float | None = None) -> PlaceSummary:

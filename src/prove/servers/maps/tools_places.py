@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, like, quote
 
 from .routing import Grid, haversine
@@ -141,28 +141,18 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
     Raises:
         not_found: city_id is given and no city has that ID.
     """
-    where, params = ["1"], []
+    where = Where()
     if query is not None:
-        pattern = like(query)
-        where.append("(p.name LIKE ? ESCAPE '\\' OR p.category LIKE ? ESCAPE '\\' OR p.cuisine LIKE ? ESCAPE '\\' "
-                     "OR s.name LIKE ? ESCAPE '\\' OR replace(p.category, '_', ' ') LIKE ? ESCAPE '\\')")
-        params += [pattern] * 5
-    if city_id is not None:
-        ctx.get("city", city_id)
-        where.append("p.city_id = ?")
-        params.append(city_id)
-    if category is not None:
-        where.append("p.category = ?")
-        params.append(category)
-    if cuisine is not None:
-        where.append("p.cuisine = ?")
-        params.append(cuisine)
-    if max_price_level is not None:
-        where.append("p.price_level <= ?")
-        params.append(max_price_level)
+        where.add("(p.name LIKE ? ESCAPE '\\' OR p.category LIKE ? ESCAPE '\\' OR p.cuisine LIKE ? ESCAPE '\\' "
+                  "OR s.name LIKE ? ESCAPE '\\' OR replace(p.category, '_', ' ') LIKE ? ESCAPE '\\')",
+                  *[like(query)] * 5)
+    where.entity(ctx, "city", "p.city_id", city_id)
+    where.eq("p.category", category)
+    where.eq("p.cuisine", cuisine)
+    where.cmp("p.price_level", "<=", max_price_level)
     if not include_closed:
-        where.append("p.status != 'permanently_closed'")
-    rows = ctx.db.execute(PLACE_SQL + " WHERE " + " AND ".join(where), params).fetchall()
+        where.add("p.status != 'permanently_closed'")
+    rows = ctx.db.execute(f"{PLACE_SQL} WHERE {where.sql}", where.params).fetchall()
     if min_rating is not None:
         rows = [r for r in rows if (rating(r) or 0) >= min_rating]
     if open_now:

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso
 
 from . import routing
@@ -432,20 +432,16 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
         not_found: city_id is given and no city has that ID.
     """
     now = ctx.now_iso()
-    sql = ("SELECT c.*, s.city_id, s.name AS street_name FROM road_closures c "
-           "JOIN streets s ON s.street_id = c.street_id "
-           "WHERE c.ends_at > ?")
-    params: list[object] = [now]
-    if city_id is not None:
-        ctx.get("city", city_id)
-        sql += " AND s.city_id = ?"
-        params.append(city_id)
+    where = Where()
+    where.add("c.ends_at > ?", now)
+    where.entity(ctx, "city", "s.city_id", city_id)
     if active_only:
-        sql += " AND c.starts_at <= ?"
-        params.append(now)
+        where.add("c.starts_at <= ?", now)
     grids: dict[str, Grid] = {}
     out = []
-    for r in ctx.db.execute(sql + " ORDER BY c.starts_at, c.closure_id", params).fetchall():
+    for r in ctx.db.execute("SELECT c.*, s.city_id, s.name AS street_name FROM road_closures c "
+                            f"JOIN streets s ON s.street_id = c.street_id WHERE {where.sql} "
+                            "ORDER BY c.starts_at, c.closure_id", where.params).fetchall():
         grid = grids.setdefault(r["city_id"], Grid(ctx.db, r["city_id"]))
         out.append(Closure(closure_id=r["closure_id"], city_id=r["city_id"], street=r["street_name"],
                            between=_between(grid, r), starts_at=r["starts_at"], ends_at=r["ends_at"],

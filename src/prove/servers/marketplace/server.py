@@ -173,8 +173,7 @@ FROM listings l JOIN categories c ON c.category_id = l.category_id JOIN members 
 
 def listing_row(ctx: Ctx, listing_id: str) -> sqlite3.Row:
     """A listing with its category, fee and seller's username and rating."""
-    ctx.get("listing", listing_id)
-    return ctx.db.execute(LISTING_SQL + " WHERE l.listing_id = ?", (listing_id,)).fetchone()
+    return ctx.get("listing", listing_id, LISTING_SQL + " WHERE l.listing_id = ?")
 
 
 def summary(row: sqlite3.Row) -> ListingSummary:
@@ -222,8 +221,7 @@ JOIN members b ON b.member_id = o.buyer_id JOIN members s ON s.member_id = o.sel
 
 def order_row(ctx: Ctx, order_id: str) -> sqlite3.Row:
     """An order with its listing's title, both members' usernames and whether it was rated."""
-    ctx.get("order", order_id)
-    return ctx.db.execute(ORDER_SQL + " WHERE o.order_id = ?", (order_id,)).fetchone()
+    return ctx.get("order", order_id, ORDER_SQL + " WHERE o.order_id = ?")
 
 
 def order_model(row: sqlite3.Row) -> Order:

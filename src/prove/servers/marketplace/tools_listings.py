@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, like, money
 
 from .server import (
@@ -120,26 +120,20 @@ def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId 
         Matching active listings (the member's own included, marked is_mine) with price, shipping,
         seller and location, and the total number of matches.
     """
-    where, params = ["l.status = 'active'"], []
+    where = Where()
+    where.add("l.status = 'active'")
     if query is not None and query.strip():
         for word in query.split()[:8]:
-            where.append("(l.title LIKE ? ESCAPE '\\' OR l.description LIKE ? ESCAPE '\\')")
-            params += [like(word), like(word)]
-    for column, value in (("l.category_id", category_id), ("l.condition", condition), ("l.seller_id", seller_id)):
-        if value is not None:
-            where.append(f"{column} = ?")
-            params.append(value)
-    if min_price is not None:
-        where.append("l.price >= ?")
-        params.append(min_price)
-    if max_price is not None:
-        where.append("l.price <= ?")
-        params.append(max_price)
+            where.add("(l.title LIKE ? ESCAPE '\\' OR l.description LIKE ? ESCAPE '\\')", like(word), like(word))
+    where.eq("l.category_id", category_id)
+    where.eq("l.condition", condition)
+    where.eq("l.seller_id", seller_id)
+    where.cmp("l.price", ">=", min_price)
+    where.cmp("l.price", "<=", max_price)
     order = {"newest": "l.created_at DESC", "price_low": "l.price ASC", "price_high": "l.price DESC"}[sort]
-    clause = " WHERE " + " AND ".join(where)
-    total = ctx.db.execute("SELECT count(*) FROM listings l" + clause, params).fetchone()[0]
-    rows = ctx.db.execute(LISTING_SQL + clause + f" ORDER BY {order}, l.listing_id LIMIT ?",
-                          (*params, limit)).fetchall()
+    total = ctx.db.execute(f"SELECT count(*) FROM listings l WHERE {where.sql}", where.params).fetchone()[0]
+    rows = ctx.db.execute(f"{LISTING_SQL} WHERE {where.sql} ORDER BY {order}, l.listing_id LIMIT ?",
+                          (*where.params, limit)).fetchall()
     return ListingList(listings=[summary(r) for r in rows], total=total)
 
 
@@ -383,9 +377,7 @@ def edit_listing(ctx: Ctx, listing_id: MyActiveListingId, price: Price | None = 
     if not changes:
         raise ToolError("nothing_to_change", "No new value was given.",
                         hint="Pass at least one of price, listing_title, description, shipping_cost, accepts_offers.")
-    sets = ", ".join(f"{column} = :{column}" for column in changes)
-    ctx.db.execute(f"UPDATE listings SET {sets}, updated_at = :now WHERE listing_id = :id",
-                   {**changes, "now": iso(ctx.now()), "id": listing_id})
+    ctx.update("listing", listing_id, {**changes, "updated_at": iso(ctx.now())})
     return _detail(ctx, listing_id)
 
 

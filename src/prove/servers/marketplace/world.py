@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.fake import CITIES
 from prove.env.values import iso
 
@@ -243,11 +243,9 @@ def fee_for(fee_percent: float, price: float, shipping: float) -> float:
     return round((price + shipping) * fee_percent / 100 + 0.30, 2)
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.now: datetime = w.now
+        super().__init__(w)
         self.members: list[dict[str, Any]] = []
         self.categories: list[dict[str, Any]] = []
         self.listings: list[dict[str, Any]] = []
@@ -273,7 +271,7 @@ class _Builder:
                 return name
 
     def build_members(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         people = fake.people(66)
         self.me_person = people[0]
         for i, person in enumerate(people):
@@ -371,8 +369,8 @@ class _Builder:
         carrier = rng.choice(CARRIERS) if shipped else None
         tracking = None
         if carrier:
-            tracking = {"USPS": "9400" + self.w.fake.digits(18), "UPS": "1Z" + self.w.fake.code(16),
-                        "FedEx": self.w.fake.digits(12)}[carrier]
+            tracking = {"USPS": "9400" + self.fake.digits(18), "UPS": "1Z" + self.fake.code(16),
+                        "FedEx": self.fake.digits(12)}[carrier]
         row = {
             "order_id": self.w.new_id("ORD"), "listing_id": listing["listing_id"], "buyer_id": buyer_id,
             "seller_id": listing["seller_id"], "offer_id": offer_id, "item_price": price,
@@ -528,14 +526,14 @@ class _Builder:
                 rater = rng.choice(self.others)["member_id"]
                 if rater == mid:
                     continue
-                at = datetime.combine(self.w.fake.date_between(date(2023, 1, 1), date(2026, 3, 10)),
+                at = datetime.combine(self.fake.date_between(date(2023, 1, 1), date(2026, 3, 10)),
                                       datetime.min.time()) + timedelta(minutes=rng.randint(420, 1320))
                 self.rate(mid, rater, None, at)
 
     # ----- account ---------------------------------------------------------------------------
 
     def payment_methods(self) -> list[dict[str, Any]]:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         networks = rng.sample(("Visa", "Mastercard", "American Express", "Discover"), 2)
         rows = []
         for i, network in enumerate(networks):
@@ -553,7 +551,7 @@ class _Builder:
         return rows
 
     def gift_cards(self) -> list[dict[str, Any]]:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
         rows = []
         plan = (("unredeemed", rng.choice((25.0, 50.0, 75.0, 100.0)), date(2027, rng.randint(1, 12), 28)),
@@ -578,11 +576,11 @@ class _Builder:
         me = self.me
         city = next(c for c in US_CITIES if c.name == me["city"])
         account = {
-            "member_id": me["member_id"], "email": self.w.fake.email(self.me_person),
-            "phone": self.w.fake.phone(),
-            "shipping_address": f"{self.w.fake.street_address()}, {city.name}, {city.region} "
+            "member_id": me["member_id"], "email": self.fake.email(self.me_person),
+            "phone": self.fake.phone(),
+            "shipping_address": f"{self.fake.street_address()}, {city.name}, {city.region} "
                                 f"{city.zip_prefix}{self.rng.randint(10, 99)}",
-            "balance": self.w.fake.money(20, 180), "max_active_listings": 15,
+            "balance": self.fake.money(20, 180), "max_active_listings": 15,
         }
         self.ratings.sort(key=lambda r: r["rating_id"])
         return {

@@ -410,8 +410,7 @@ def payment_model(ctx: Ctx, row: sqlite3.Row) -> Payment:
 
 def payment_row(ctx: Ctx, payment_id: str) -> sqlite3.Row:
     """The payment (`ctx.get`) with the columns its model shows."""
-    ctx.get("payment", payment_id)
-    return ctx.db.execute(PAYMENT_SQL + " WHERE p.payment_id = ?", (payment_id,)).fetchone()
+    return ctx.get("payment", payment_id, PAYMENT_SQL + " WHERE p.payment_id = ?")
 
 
 def insert_payment(ctx: Ctx, *, direction: str, counterparty_id: str, amount: float, fee: float, note: str,
@@ -444,8 +443,7 @@ def request_model(row: sqlite3.Row) -> Request:
 
 def request_row(ctx: Ctx, request_id: str) -> sqlite3.Row:
     """The request (`ctx.get`) with the columns its model shows."""
-    ctx.get("request", request_id)
-    return ctx.db.execute(REQUEST_SQL + " WHERE r.request_id = ?", (request_id,)).fetchone()
+    return ctx.get("request", request_id, REQUEST_SQL + " WHERE r.request_id = ?")
 
 
 def pending_request(ctx: Ctx, request_id: str, direction: str) -> sqlite3.Row:
@@ -485,8 +483,7 @@ def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
 
 def invoice_row(ctx: Ctx, invoice_id: str) -> sqlite3.Row:
     """The invoice (`ctx.get`) with the columns its model shows."""
-    ctx.get("invoice", invoice_id)
-    return ctx.db.execute(INVOICE_SQL + " WHERE i.invoice_id = ?", (invoice_id,)).fetchone()
+    return ctx.get("invoice", invoice_id, INVOICE_SQL + " WHERE i.invoice_id = ?")
 
 
 def open_invoice(ctx: Ctx, invoice_id: str) -> sqlite3.Row:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money, parse_date
 
 from .server import (
@@ -129,18 +129,14 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     Raises:
         not_found: customer_id names no member.
     """
-    sql, args = INVOICE_SQL + " WHERE 1 = 1", []
+    where = Where()
     if status == "overdue":
-        sql += " AND i.status = 'open' AND i.due_date < ?"
-        args.append(ctx.today().isoformat())
-    elif status is not None:
-        sql += " AND i.status = ?"
-        args.append(status)
-    if customer_id is not None:
-        ctx.get("user", customer_id)
-        sql += " AND i.customer_id = ?"
-        args.append(customer_id)
-    rows = ctx.db.execute(sql + " ORDER BY i.issued_at DESC, i.invoice_id DESC", args).fetchall()
+        where.add("i.status = 'open' AND i.due_date < ?", ctx.today().isoformat())
+    else:
+        where.eq("i.status", status)
+    where.entity(ctx, "user", "i.customer_id", customer_id)
+    rows = ctx.db.execute(f"{INVOICE_SQL} WHERE {where.sql} ORDER BY i.issued_at DESC, i.invoice_id DESC",
+                          where.params).fetchall()
     return InvoiceList(invoices=[invoice_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 

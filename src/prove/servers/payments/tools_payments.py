@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import like, money, parse_date
 
 from .server import (
@@ -135,28 +135,21 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
         invalid_date: a date is not a valid 'YYYY-MM-DD' day.
         invalid_range: end_date is before start_date.
     """
-    sql, args = PAYMENT_SQL + " WHERE 1 = 1", []
-    if direction is not None:
-        sql += " AND p.direction = ?"
-        args.append(direction)
-    if counterparty_id is not None:
-        ctx.get("user", counterparty_id)
-        sql += " AND p.counterparty_id = ?"
-        args.append(counterparty_id)
+    where = Where()
+    where.eq("p.direction", direction)
+    where.entity(ctx, "user", "p.counterparty_id", counterparty_id)
     if query is not None:
-        sql += " AND lower(p.note) LIKE ? ESCAPE '\\'"
-        args.append(like(query))
+        where.add("lower(p.note) LIKE ? ESCAPE '\\'", like(query))
     start = parse_date(start_date, "start_date") if start_date is not None else None
     end = parse_date(end_date, "end_date") if end_date is not None else None
     if start and end and end < start:
         raise ToolError("invalid_range", f"end_date {end} is before start_date {start}.")
     if start:
-        sql += " AND p.created_at >= ?"
-        args.append(start.isoformat())
+        where.add("p.created_at >= ?", start.isoformat())
     if end:
-        sql += " AND p.created_at < ?"
-        args.append((end + timedelta(days=1)).isoformat())
-    rows = ctx.db.execute(sql + " ORDER BY p.created_at DESC, p.payment_id DESC", args).fetchall()
+        where.add("p.created_at < ?", (end + timedelta(days=1)).isoformat())
+    rows = ctx.db.execute(f"{PAYMENT_SQL} WHERE {where.sql} ORDER BY p.created_at DESC, p.payment_id DESC",
+                          where.params).fetchall()
     return PaymentList(payments=[payment_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 
@@ -322,16 +315,12 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
     Raises:
         not_found: counterparty_id names no member.
     """
-    sql, args = REQUEST_SQL + " WHERE 1 = 1", []
-    for column, value in (("r.direction", direction), ("r.status", status)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
-    if counterparty_id is not None:
-        ctx.get("user", counterparty_id)
-        sql += " AND r.counterparty_id = ?"
-        args.append(counterparty_id)
-    rows = ctx.db.execute(sql + " ORDER BY r.created_at DESC, r.request_id DESC", args).fetchall()
+    where = Where()
+    where.eq("r.direction", direction)
+    where.eq("r.status", status)
+    where.entity(ctx, "user", "r.counterparty_id", counterparty_id)
+    rows = ctx.db.execute(f"{REQUEST_SQL} WHERE {where.sql} ORDER BY r.created_at DESC, r.request_id DESC",
+                          where.params).fetchall()
     return RequestList(requests=[request_model(r) for r in rows[:limit]], total=len(rows))
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset, Where
 from prove.env.values import iso, luhn_ok, money
 
 from .server import (
@@ -412,11 +412,10 @@ def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None 
         The transfers with source, amount, fee, amount arriving, speed, status ('pending' until
         its arrival time, then 'completed'), creation and arrival times, and how many there are.
     """
-    sql, args = TRANSFER_SQL, []
-    if direction is not None:
-        sql += " WHERE t.direction = ?"
-        args.append(direction)
-    rows = ctx.db.execute(sql + " ORDER BY t.created_at DESC, t.transfer_id DESC", args).fetchall()
+    where = Where()
+    where.eq("t.direction", direction)
+    rows = ctx.db.execute(f"{TRANSFER_SQL}{where.clause} ORDER BY t.created_at DESC, t.transfer_id DESC",
+                          where.params).fetchall()
     return TransferList(transfers=[transfer_model(ctx, r) for r in rows[:limit]], total=len(rows))
 
 

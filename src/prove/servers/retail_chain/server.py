@@ -213,5 +213,4 @@ def reservation_model(row: sqlite3.Row, now: datetime) -> Reservation:
 
 def reservation_row(ctx: Ctx, reservation_id: str) -> sqlite3.Row:
     """The reservation with its store's and product's names (`not_found` from `ctx.get`)."""
-    ctx.get("reservation", reservation_id)
-    return ctx.db.execute(RESERVATION_SQL + " WHERE r.reservation_id = ?", (reservation_id,)).fetchone()
+    return ctx.get("reservation", reservation_id, RESERVATION_SQL + " WHERE r.reservation_id = ?")

@@ -95,8 +95,7 @@ def _transfer(ctx: Ctx, row) -> Transfer:  # noqa: ANN001 - a sqlite3.Row
 
 def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
     """The transfer with its product's and stores' names (`not_found` from `ctx.get`)."""
-    ctx.get("transfer", transfer_id)
-    return ctx.db.execute(TRANSFER_SQL + " WHERE t.transfer_id = ?", (transfer_id,)).fetchone()
+    return ctx.get("transfer", transfer_id, TRANSFER_SQL + " WHERE t.transfer_id = ?")
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, like, money, parse_time
 
 from .server import (
@@ -221,14 +221,12 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
         if not ctx.now() - timedelta(days=1) <= at <= ctx.now() + timedelta(days=366):
             raise ToolError("invalid_time", f"{open_at[:40]!r} is not between yesterday and a year ahead.",
                             hint="Store hours are weekly; ask about a time in the coming days.")
-    where, params = ["1"], []
+    where = Where()
     if city is not None:
-        where.append("lower(city) = lower(?)")
-        params.append(city.strip())
+        where.add("lower(city) = lower(?)", city.strip())
     if pickup_only:
-        where.append("offers_pickup = 1 AND status = 'open'")
-    rows = ctx.db.execute("SELECT * FROM stores WHERE " + " AND ".join(where) + " ORDER BY city, name",
-                          params).fetchall()
+        where.add("offers_pickup = 1 AND status = 'open'")
+    rows = ctx.db.execute(f"SELECT * FROM stores WHERE {where.sql} ORDER BY city, name", where.params).fetchall()
     if at is not None:
         rows = [r for r in rows if is_open(r, weekly_hours(ctx, r["store_id"]), at)]
     home = _home(ctx)
@@ -286,19 +284,15 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
     Returns:
         Matching products with SKU, brand, department and list price, and the total number of matches.
     """
-    where, params = ["1"], []
+    where = Where()
     if query is not None:
         for word in query.split()[:8]:
-            where.append("(name LIKE ? ESCAPE '\\' OR brand LIKE ? ESCAPE '\\' OR sku LIKE ? ESCAPE '\\')")
-            params += [like(word)] * 3
-    if category is not None:
-        where.append("category = ?")
-        params.append(category)
-    if max_price is not None:
-        where.append("list_price <= ?")
-        params.append(max_price)
-    rows = ctx.db.execute("SELECT * FROM products WHERE " + " AND ".join(where) + " ORDER BY name, product_id",
-                          params).fetchall()
+            where.add("(name LIKE ? ESCAPE '\\' OR brand LIKE ? ESCAPE '\\' OR sku LIKE ? ESCAPE '\\')",
+                      *[like(word)] * 3)
+    where.eq("category", category)
+    where.cmp("list_price", "<=", max_price)
+    rows = ctx.db.execute(f"SELECT * FROM products WHERE {where.sql} ORDER BY name, product_id",
+                          where.params).fetchall()
     return ProductList(products=[ProductSummary(product_id=r["product_id"], sku=r["sku"], name=r["name"],
                                                 brand=r["brand"], category=r["category"], list_price=r["list_price"])
                                  for r in rows[:limit]], total=len(rows))

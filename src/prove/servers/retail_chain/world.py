@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 RESERVATION_HOURS = 48     # how long a click-and-collect reservation holds stock
@@ -158,11 +158,9 @@ HOURS = {
 CARRY = {"flagship": 0.95, "standard": 0.75, "express": 0.35}
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.now: datetime = w.now
+        super().__init__(w)
         self.stores: list[dict[str, Any]] = []
         self.hours: list[dict[str, Any]] = []
         self.products: list[dict[str, Any]] = []
@@ -176,7 +174,7 @@ class _Builder:
         self.hours_kind: dict[str, str] = {}
 
     def build_stores(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         chain = rng.choice(CHAINS)
         region = rng.choice(sorted(REGIONS))
         cities = list(REGIONS[region])
@@ -256,7 +254,7 @@ class _Builder:
                 if k[0] == store["store_id"] and self.inventory[k]["on_hand"] >= least]
 
     def build_customer(self) -> None:
-        rng, fake = self.rng, self.w.fake
+        rng, fake = self.rng, self.fake
         person = fake.person()
         home = self.stores[0]
         self.customer = {

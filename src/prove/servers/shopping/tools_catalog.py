@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import like
 
 from .server import (
@@ -144,8 +144,7 @@ def _summary(row: sqlite3.Row) -> ProductSummary:
 
 
 def product_row(ctx: Ctx, product_id: str) -> sqlite3.Row:
-    ctx.get("product", product_id)
-    return ctx.db.execute(PRODUCT_SELECT + " WHERE p.product_id = ?", (product_id,)).fetchone()
+    return ctx.get("product", product_id, PRODUCT_SELECT + " WHERE p.product_id = ?")
 
 
 def _review(row: sqlite3.Row) -> Review:
@@ -202,22 +201,14 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     Raises:
         not_found: the category or brand does not exist.
     """
-    where, args = [], []
-    if category_id is not None:
-        ctx.get("category", category_id)
-        where.append("p.category_id = ?")
-        args.append(category_id)
-    if brand_id is not None:
-        ctx.get("brand", brand_id)
-        where.append("p.brand_id = ?")
-        args.append(brand_id)
+    where = Where()
+    where.entity(ctx, "category", "p.category_id", category_id)
+    where.entity(ctx, "brand", "p.brand_id", brand_id)
     terms = words(query or "")
     for term in terms:
-        where.append("(p.name LIKE ? ESCAPE '\\' OR b.name LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\' "
-                     "OR p.description LIKE ? ESCAPE '\\')")
-        args.extend([like(term)] * 4)
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
-    rows = ctx.db.execute(PRODUCT_SELECT + clause, args).fetchall()
+        where.add("(p.name LIKE ? ESCAPE '\\' OR b.name LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\' "
+                  "OR p.description LIKE ? ESCAPE '\\')", *[like(term)] * 4)
+    rows = ctx.db.execute(PRODUCT_SELECT + where.clause, where.params).fetchall()
     found = []
     for r in rows:
         if min_price is not None and r["max_price"] < min_price:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import like, money
 
 from .server import (
@@ -73,22 +73,15 @@ def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = Non
         The orders with status, a one-line summary, item count, amount charged and delivery
         dates, and how many match in all.
     """
-    where, args = [], []
-    if status is not None:
-        where.append("o.status = ?")
-        args.append(status)
+    where = Where()
+    where.eq("o.status", status)
     if since is not None:
-        where.append("o.placed_at >= ?")
-        args.append(since.isoformat())
+        where.add("o.placed_at >= ?", since.isoformat())
     if query and query.strip():
-        where.append("EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id "
-                     "AND i.product_name LIKE ? ESCAPE '\\')")
-        args.append(like(query.strip()))
-    clause = (" WHERE " + " AND ".join(where)) if where else ""
-    (total,) = ctx.db.execute(f"SELECT count(*) FROM orders o{clause}", args).fetchone()
-    rows = ctx.db.execute(
-        f"SELECT o.*, (SELECT sum(quantity) FROM order_items i WHERE i.order_id = o.order_id) AS n FROM orders o"
-        f"{clause} ORDER BY o.placed_at DESC, o.order_id DESC LIMIT ?", (*args, limit)).fetchall()
+        where.add("EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id "
+                  "AND i.product_name LIKE ? ESCAPE '\\')", like(query.strip()))
+    total, rows = where.page(ctx.db, "orders o", "o.placed_at DESC, o.order_id DESC", limit,
+                             select="o.*, (SELECT sum(quantity) FROM order_items i WHERE i.order_id = o.order_id) AS n")
     orders = [OrderSummary(order_id=r["order_id"], placed_at=r["placed_at"], status=r["status"], summary=r["summary"],
                            item_count=r["n"] or 0, total_charged=r["total_charged"],
                            estimated_delivery=r["estimated_delivery"], delivered_at=r["delivered_at"]) for r in rows]

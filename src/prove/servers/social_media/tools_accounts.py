@@ -143,8 +143,7 @@ def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio |
         raise ToolError("nothing_to_update", "No field to change was given.",
                         hint="Pass display_name, bio, location, is_private or messages_from.")
     user = me(ctx)
-    assignments = ", ".join(f"{column} = :{column}" for column in changes)  # our column names, not input
-    ctx.db.execute(f"UPDATE accounts SET {assignments} WHERE account_id = :me", {**changes, "me": user})
+    ctx.update("account", user, changes)
     return account_model(ctx, user)
 
 

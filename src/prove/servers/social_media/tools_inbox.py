@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 
 from .server import (
     AccountId,
@@ -130,16 +130,14 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
         The notifications (ID, kind, what happened, who, which post or report, when, read or not),
         how many matched and how many are unread in all.
     """
-    where, params = ["1"], []
+    where = Where()
     if unread_only:
-        where.append("n.is_read = 0")
-    if kind is not None:
-        where.append("n.kind = ?")
-        params.append(kind)
+        where.add("n.is_read = 0")
+    where.eq("n.kind", kind)
     rows = ctx.db.execute(
         "SELECT n.*, a.handle AS actor_handle, r.status AS report_status FROM notifications n "
         "LEFT JOIN accounts a ON a.account_id = n.actor_id LEFT JOIN reports r ON r.report_id = n.report_id "
-        f"WHERE {' AND '.join(where)} ORDER BY n.created_at DESC, n.notification_id DESC", params).fetchall()
+        f"WHERE {where.sql} ORDER BY n.created_at DESC, n.notification_id DESC", where.params).fetchall()
     return NotificationList(notifications=[_notification(r) for r in rows[:limit]], total=len(rows),
                             unread=_unread(ctx))
 

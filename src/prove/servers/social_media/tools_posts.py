@@ -370,8 +370,7 @@ def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibi
                         "for 60 minutes only.", hint="Delete it and post again, if the user wants.")
     if row["status"] == "published":
         changes["edited_at"] = ctx.now_iso()
-    assignments = ", ".join(f"{column} = :{column}" for column in changes)  # our column names, not input
-    ctx.db.execute(f"UPDATE posts SET {assignments} WHERE post_id = :post_id", {**changes, "post_id": post_id})
+    ctx.update("post", post_id, changes)
     if text is not None:
         _tag_post(ctx, post_id, text)
     return post_model(ctx, post_id)

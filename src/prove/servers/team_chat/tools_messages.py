@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, like, parse_time
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
+from prove.env.values import like, parse_window
 
 from .server import (
     ChannelId,
@@ -103,20 +103,16 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
         end_before_start: `before` is not later than `after`.
     """
     readable_channel(ctx, channel_id)
-    sql = ("SELECT * FROM messages m WHERE channel_id = ? AND in_channel = 1 AND (is_deleted = 0 OR EXISTS "
-           "(SELECT 1 FROM messages r WHERE r.thread_id = m.message_id))")
-    params: list[object] = [channel_id]
-    lo = iso(parse_time(after, "after")) if after is not None else None
-    hi = iso(parse_time(before, "before")) if before is not None else None
-    if lo and hi and hi <= lo:
-        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    where = Where()
+    where.add("channel_id = ? AND in_channel = 1 AND (is_deleted = 0 OR EXISTS "
+              "(SELECT 1 FROM messages r WHERE r.thread_id = m.message_id))", channel_id)
+    lo, hi = parse_window(after, before)
     if lo:
-        sql += " AND posted_at > ?"
-        params.append(lo)
+        where.add("posted_at > ?", lo)
     if hi:
-        sql += " AND posted_at < ?"
-        params.append(hi)
-    rows = ctx.db.execute(sql + " ORDER BY posted_at, message_id", params).fetchall()
+        where.add("posted_at < ?", hi)
+    rows = ctx.db.execute(f"SELECT * FROM messages m WHERE {where.sql} ORDER BY posted_at, message_id",
+                          where.params).fetchall()
     return MessageList(messages=[message_model(ctx, r) for r in rows[-limit:]], total=len(rows))
 
 
@@ -379,10 +375,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         ctx.get("user", from_user_id)
         sql += " AND user_id = :author"
         params["author"] = from_user_id
-    lo = iso(parse_time(after, "after")) if after is not None else None
-    hi = iso(parse_time(before, "before")) if before is not None else None
-    if lo and hi and hi <= lo:
-        raise ToolError("end_before_start", f"before {hi} is not later than after {lo}.")
+    lo, hi = parse_window(after, before)
     if lo:
         sql += " AND posted_at > :lo"
         params["lo"] = lo

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, like
 
 from .server import (
@@ -47,16 +47,15 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
     Returns:
         The people (ID, handle, name, title, email, timezone, admin, status) and how many matched.
     """
-    sql, params = "SELECT * FROM users WHERE 1", []
+    where = Where()
     if not include_deactivated:
-        sql += " AND is_active = 1"
+        where.add("is_active = 1")
     if not include_bots:
-        sql += " AND is_bot = 0"
+        where.add("is_bot = 0")
     if query is not None:
-        sql += (" AND (lower(name) LIKE ? ESCAPE '\\' OR handle LIKE ? ESCAPE '\\' OR lower(coalesce(title, '')) "
-                "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')")
-        params += [like(query.lstrip("@") or query)] * 4
-    rows = ctx.db.execute(sql + " ORDER BY name, user_id", params).fetchall()
+        where.add("(lower(name) LIKE ? ESCAPE '\\' OR handle LIKE ? ESCAPE '\\' OR lower(coalesce(title, '')) "
+                  "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')", *[like(query.lstrip("@") or query)] * 4)
+    rows = ctx.db.execute(f"SELECT * FROM users WHERE {where.sql} ORDER BY name, user_id", where.params).fetchall()
     return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
 
 

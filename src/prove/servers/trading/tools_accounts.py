@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money, parse_date
 
 from .server import (
@@ -185,28 +185,21 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
         invalid_date: a date is not a valid 'YYYY-MM-DD' day.
         invalid_range: end_date is before start_date.
     """
-    sql, args = "SELECT * FROM activity WHERE 1 = 1", []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        sql += " AND account_id = ?"
-        args.append(account_id)
-    if kind is not None:
-        sql += " AND kind = ?"
-        args.append(kind)
+    where = Where()
+    where.entity(ctx, "account", "account_id", account_id)
+    where.eq("kind", kind)
     if ticker is not None:
-        sql += " AND ticker = ?"
-        args.append(ticker.strip().upper())
+        where.add("ticker = ?", ticker.strip().upper())
     start = parse_date(start_date, "start_date") if start_date is not None else None
     end = parse_date(end_date, "end_date") if end_date is not None else None
     if start and end and end < start:
         raise ToolError("invalid_range", f"end_date {end} is before start_date {start}.")
     if start:
-        sql += " AND occurred_at >= ?"
-        args.append(start.isoformat())
+        where.add("occurred_at >= ?", start.isoformat())
     if end:
-        sql += " AND occurred_at < ?"
-        args.append(end.isoformat() + "U")  # any time on end_date sorts before 'YYYY-MM-DDU'
-    rows = ctx.db.execute(sql + " ORDER BY occurred_at DESC, activity_id DESC", args).fetchall()
+        where.add("occurred_at < ?", end.isoformat() + "U")  # any time on end_date sorts before 'YYYY-MM-DDU'
+    rows = ctx.db.execute(f"SELECT * FROM activity WHERE {where.sql} ORDER BY occurred_at DESC, activity_id DESC",
+                          where.params).fetchall()
     items = [Activity(activity_id=r["activity_id"], account_id=r["account_id"], occurred_at=r["occurred_at"],
                       kind=r["kind"], description=r["description"], amount=r["amount"], ticker=r["ticker"],
                       quantity=r["quantity"], price=r["price"], realized_gain=r["realized_gain"],

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from prove.env import READ, Ask, Ctx, Toolset
+from prove.env import READ, Ask, Ctx, Toolset, Where
 from prove.env.values import iso, like
 
 from .server import (
@@ -93,20 +93,15 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
         The matching securities (exact ticker matches first, then by ticker) with name, kind,
         sector, exchange, price, change percent and dividend yield, and how many matched.
     """
-    sql, args = "SELECT * FROM securities WHERE 1 = 1", []
+    where = Where()
     if query is not None:
-        sql += " AND (lower(ticker) LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\')"
-        pattern = like(query)
-        args += [pattern, pattern]
+        where.add("(lower(ticker) LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\')", like(query), like(query))
     if sector is not None:
-        sql += " AND lower(sector) LIKE ? ESCAPE '\\'"
-        args.append(like(sector))
-    if kind is not None:
-        sql += " AND kind = ?"
-        args.append(kind)
+        where.add("lower(sector) LIKE ? ESCAPE '\\'", like(sector))
+    where.eq("kind", kind)
     exact = query.upper() if query else ""
-    sql += " ORDER BY ticker <> ?, ticker"
-    rows = ctx.db.execute(sql, (*args, exact)).fetchall()
+    rows = ctx.db.execute(f"SELECT * FROM securities WHERE {where.sql} ORDER BY ticker <> ?, ticker",
+                          (*where.params, exact)).fetchall()
     t, is_open = market_clock(ctx.now())
     out = []
     for r in rows[:limit]:

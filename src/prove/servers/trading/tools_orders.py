@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 
 from .server import (
@@ -226,17 +226,12 @@ def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStat
     Raises:
         not_found: the account does not exist.
     """
-    sql, args = "SELECT * FROM orders WHERE 1 = 1", []
-    if account_id is not None:
-        ctx.get("account", account_id)
-        sql += " AND account_id = ?"
-        args.append(account_id)
-    for column, value in (("status", status), ("side", side)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
+    where = Where()
+    where.entity(ctx, "account", "account_id", account_id)
+    where.eq("status", status)
+    where.eq("side", side)
     if ticker is not None:
-        sql += " AND ticker = ?"
-        args.append(ticker.strip().upper())
-    rows = ctx.db.execute(sql + " ORDER BY placed_at DESC, order_id DESC", args).fetchall()
+        where.add("ticker = ?", ticker.strip().upper())
+    rows = ctx.db.execute(f"SELECT * FROM orders WHERE {where.sql} ORDER BY placed_at DESC, order_id DESC",
+                          where.params).fetchall()
     return OrderList(orders=[order_model(r) for r in rows[:limit]], total=len(rows))

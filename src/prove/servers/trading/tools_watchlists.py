@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 from prove.env.values import quote as quote_text
 
@@ -235,14 +235,12 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
         The alerts with their ID, ticker, condition ('above' or 'below'), target price, status,
         the current price, and when they were created, triggered (at what price) or cancelled.
     """
-    sql, args = "SELECT * FROM price_alerts WHERE 1 = 1", []
-    if status is not None:
-        sql += " AND status = ?"
-        args.append(status)
+    where = Where()
+    where.eq("status", status)
     if ticker is not None:
-        sql += " AND ticker = ?"
-        args.append(ticker.strip().upper())
-    rows = ctx.db.execute(sql + " ORDER BY created_at DESC, alert_id DESC", args).fetchall()
+        where.add("ticker = ?", ticker.strip().upper())
+    rows = ctx.db.execute(f"SELECT * FROM price_alerts WHERE {where.sql} ORDER BY created_at DESC, alert_id DESC",
+                          where.params).fetchall()
     return AlertList(alerts=[_alert(ctx, r) for r in rows], total=len(rows))
 
 

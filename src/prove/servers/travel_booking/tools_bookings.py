@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money
 
 from .server import (
@@ -252,18 +252,11 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
     Raises:
         not_found: the trip does not exist.
     """
-    where, params = ["1"], []
-    if status is not None:
-        where.append("b.status = ?")
-        params.append(status)
-    if kind is not None:
-        where.append("b.kind = ?")
-        params.append(kind)
-    if trip_id is not None:
-        ctx.get("trip", trip_id)
-        where.append("b.trip_id = ?")
-        params.append(trip_id)
-    found = summaries(ctx, " AND ".join(where), tuple(params))
+    where = Where()
+    where.eq("b.status", status)
+    where.eq("b.kind", kind)
+    where.entity(ctx, "trip", "b.trip_id", trip_id)
+    found = summaries(ctx, where.sql, tuple(where.params))
     if upcoming_only:
         stamp = ctx.now_iso()
         found = [s for s in found if s.status == "confirmed" and s.starts_at > stamp]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
@@ -297,14 +297,9 @@ class _Route:
     fare: float          # economy base fare of the route
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.fake = w.fake
-        self.now = w.now
-        self.today = w.now.date()
-        self.t: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+        super().__init__(w, TABLES)
         self.payments: list[dict[str, Any]] = []     # IDs assigned in time order at the end
         self.activity: list[dict[str, Any]] = []
         self.routes: list[_Route] = []
@@ -323,16 +318,16 @@ class _Builder:
         self._upcoming()
         self._scarcity()
         self._finish()
-        return self.t
+        return self.rows
 
     # ----- reference data -------------------------------------------------------------------------
 
     def _reference(self) -> None:
         for code, name, city, country, _, _, offset in AIRPORTS:
-            self.t["airports"].append({"code": code, "name": name, "city": city, "country": country,
+            self.rows["airports"].append({"code": code, "name": name, "city": city, "country": country,
                                        "utc_offset": offset})
         for code, name, alliance in AIRLINES:
-            self.t["airlines"].append({"code": code, "name": name, "alliance": alliance})
+            self.rows["airlines"].append({"code": code, "name": name, "alliance": alliance})
 
     # ----- the traveller, companions, cards ---------------------------------------------------------
 
@@ -342,7 +337,7 @@ class _Builder:
                "full_name": f"{first} {last}", "relationship": relationship, "date_of_birth": born.isoformat(),
                "passport_number": passport, "passport_country": "US" if passport else None,
                "passport_expiry": expiry.isoformat() if expiry else None, "added_on": added.isoformat()}
-        self.t["travelers"].append(row)
+        self.rows["travelers"].append(row)
         return row
 
     def _passport(self) -> str:
@@ -396,7 +391,7 @@ class _Builder:
         self.account = {"traveler_id": self.me["traveler_id"], "email": fake.email(person), "phone": fake.phone(),
                         "home_airport": self.home, "loyalty_number": "TB" + fake.digits(9), "tier": tier,
                         "points_balance": 0, "member_since": since.isoformat()}
-        self.t["accounts"].append(self.account)
+        self.rows["accounts"].append(self.account)
         self.activity.append({"occurred_at": f"{since.isoformat()}T12:00:00", "points": 5000,
                               "description": "Welcome bonus", "booking_id": None})
 
@@ -419,7 +414,7 @@ class _Builder:
                    "added_on": fake.date_between(date(2019, 1, 1), date(2025, 9, 30)).isoformat()}
             self.cards.append(row)
         self.cards.sort(key=lambda r: r["payment_method_id"])
-        self.t["payment_methods"].extend(self.cards)
+        self.rows["payment_methods"].extend(self.cards)
         self.card = self.cards[0]
 
     # ----- flights ------------------------------------------------------------------------------------
@@ -528,13 +523,13 @@ class _Builder:
         for offset in range(SCHEDULE_DAYS):
             day = self.today + timedelta(days=offset)
             for route in self.routes:
-                self.t["flights"].append(self._flight(route, day))
+                self.rows["flights"].append(self._flight(route, day))
 
     def _scarcity(self) -> None:
         """Guarantee, on flights the user has not booked: a sold-out and a nearly full economy
         cabin on home routes, and one flight cancelled for weather."""
-        mine = {b["flight_id"] for b in self.t["bookings"] if b["flight_id"]}
-        future = [f for f in self.t["flights"] if f["departs_at"] > iso(self.now + timedelta(days=2))
+        mine = {b["flight_id"] for b in self.rows["bookings"] if b["flight_id"]}
+        future = [f for f in self.rows["flights"] if f["departs_at"] > iso(self.now + timedelta(days=2))
                   and f["flight_id"] not in mine and f["status"] == "scheduled"]
         home = [f for f in future if f["origin"] == self.home]
         sold_out, nearly = self.rng.sample(home, 2)
@@ -543,7 +538,7 @@ class _Builder:
         self.rng.choice([f for f in future if f["origin"] != self.home])["status"] = "cancelled"
 
     def _find(self, origin: str, destination: str, day: date, morning: bool | None = None) -> dict[str, Any]:
-        found = [f for f in self.t["flights"] if f["origin"] == origin and f["destination"] == destination
+        found = [f for f in self.rows["flights"] if f["origin"] == origin and f["destination"] == destination
                  and f["departs_at"][:10] == day.isoformat() and f["status"] == "scheduled"]
         if morning is not None:
             found = [f for f in found if (f["departs_at"][11:13] < "12") == morning] or found
@@ -575,7 +570,7 @@ class _Builder:
                          "neighborhood": hood, "address": f"{self.fake.street_address()}, {city}",
                          "stars": stars, "guest_rating": round(rng.uniform(6.8 + stars * 0.4, 8.2 + stars * 0.3), 1),
                          "amenities": ", ".join(sorted(amenities))}
-                self.t["hotels"].append(hotel)
+                self.rows["hotels"].append(hotel)
                 self.hotels_by_city.setdefault(city, []).append(hotel)
                 base = rate * CITY_PRICE.get(city, 1.0) * rng.uniform(0.88, 1.15)
                 kinds = [ROOM_TYPES[0]] + sorted(rng.sample(ROOM_TYPES[1:], rng.randint(1, 3)),
@@ -585,7 +580,7 @@ class _Builder:
                     room = {"room_type_id": self.w.new_id("RMT"), "hotel_id": hotel["hotel_id"], "name": name_,
                             "beds": beds, "max_guests": guests, "nightly_rate": round(base * factor, 2),
                             "rooms_total": rng.randint(3, 9) if factor < 1.5 else rng.randint(1, 4)}
-                    self.t["room_types"].append(room)
+                    self.rows["room_types"].append(room)
                     rooms.append(room)
                 self.rooms_by_hotel[hotel["hotel_id"]] = rooms
         # Other guests' bookings on some nights of the next six weeks; a city-wide event sells
@@ -593,7 +588,7 @@ class _Builder:
         event_city = rng.choice(cities[:4])
         event_start = self.today + timedelta(days=rng.randint(9, 18))
         blocks: dict[tuple[str, str], int] = {}
-        for room in self.t["room_types"]:
+        for room in self.rows["room_types"]:
             for _ in range(rng.randint(1, 4)):
                 night = self.today + timedelta(days=rng.randint(0, 42))
                 blocks[(room["room_type_id"], night.isoformat())] = rng.randint(1, room["rooms_total"])
@@ -610,7 +605,7 @@ class _Builder:
 
     def _trip(self, name: str, created: datetime) -> dict[str, Any]:
         row = {"trip_id": self.w.new_id("TRP"), "name": name, "created_at": iso(created)}
-        self.t["trips"].append(row)
+        self.rows["trips"].append(row)
         return row
 
     def _charge(self, booking: dict[str, Any], amount: float, at: datetime, what: str,
@@ -658,7 +653,7 @@ class _Builder:
             used.update(s for s in chosen if s)
         free_bags = max(rule.bags_included, TIER_FREE_BAGS[self.account["tier"]])
         for traveler, seat in zip(travelers, chosen):
-            self.t["booking_passengers"].append({"booking_id": booking["booking_id"],
+            self.rows["booking_passengers"].append({"booking_id": booking["booking_id"],
                                                  "traveler_id": traveler["traveler_id"], "seat": seat,
                                                  "checked_bags": bags})
             fee = sum(BAG_FEES[min(i, MAX_BAGS) - 1] for i in range(1, bags + 1) if i > free_bags)
@@ -674,7 +669,7 @@ class _Builder:
                "payment_method_id": None, "points_used": 0, "flight_id": None, "fare": None, "cabin": None,
                "checked_in_at": None, "hotel_id": None, "room_type_id": None, "check_in": None, "check_out": None,
                "rooms": None, "guests": None, "rate_plan": None, "cancelled_at": None}
-        self.t["bookings"].append(row)
+        self.rows["bookings"].append(row)
         return row
 
     def _hotel_booking(self, hotel: dict[str, Any], room: dict[str, Any], check_in: date, nights: int, guests: int,
@@ -731,7 +726,7 @@ class _Builder:
             trip = self._trip(f"{label} {city} ({start.strftime('%b %Y')})", created)
             out = self._flight(outbound[dest], start)
             back = self._flight(inbound[dest], start + timedelta(days=nights))
-            self.t["flights"].extend([out, back])
+            self.rows["flights"].extend([out, back])
             fare = rng.choice(("economy", "economy", "basic_economy", "economy_flex"))
             b1 = self._flight_booking(out, fare, people, created, trip, seats=fare != "basic_economy",
                                       status="completed")
@@ -820,7 +815,7 @@ class _Builder:
                               "created_at": iso(cancelled)})
         key = (flight["flight_id"], "economy")
         self.booked[key] -= 1
-        for p in self.t["booking_passengers"]:
+        for p in self.rows["booking_passengers"]:
             if p["booking_id"] == booking["booking_id"]:
                 self.seats_used[flight["flight_id"]].discard(p["seat"])
 
@@ -834,15 +829,15 @@ class _Builder:
     # ----- finishing ----------------------------------------------------------------------------------
 
     def _finish(self) -> None:
-        self.t["flights"].sort(key=lambda f: f["flight_id"])
+        self.rows["flights"].sort(key=lambda f: f["flight_id"])
         for (room_type_id, night), taken in sorted(self.blocks.items()):
-            self.t["room_blocks"].append({"room_type_id": room_type_id, "night": night, "rooms_taken": taken})
+            self.rows["room_blocks"].append({"room_type_id": room_type_id, "night": night, "rooms_taken": taken})
         self.payments.sort(key=lambda p: (p["created_at"], p["booking_id"]))
         for p in self.payments:
             p["payment_id"] = self.w.new_id("PAY")
-        self.t["payments"] = [{"payment_id": p.pop("payment_id"), **p} for p in self.payments]
+        self.rows["payments"] = [{"payment_id": p.pop("payment_id"), **p} for p in self.payments]
         self.activity.sort(key=lambda a: a["occurred_at"])
         for a in self.activity:
             a["activity_id"] = self.w.new_id("LYA")
-        self.t["loyalty_activity"] = [{"activity_id": a.pop("activity_id"), **a} for a in self.activity]
+        self.rows["loyalty_activity"] = [{"activity_id": a.pop("activity_id"), **a} for a in self.activity]
         self.account["points_balance"] = sum(a["points"] for a in self.activity)

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, parse_date, quote
 
 from .server import (
@@ -259,18 +259,16 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
         The places (ID, name, nickname, category, address, saved, driving distance from the car,
         charger power and price for charging stations), nearest first, and how many matched.
     """
-    where, params = ["1"], []
+    where = Where()
     if query is not None and query.strip():
-        where.append("(instr(lower(name), lower(?)) > 0 OR instr(lower(coalesce(nickname, '')), lower(?)) > 0 "
-                     "OR instr(lower(address), lower(?)) > 0 OR instr(lower(category), lower(?)) > 0)")
-        params += [query.strip()] * 4
-    if category is not None:
-        where.append("category = ?")
-        params.append(category)
+        where.add("(instr(lower(name), lower(?)) > 0 OR instr(lower(coalesce(nickname, '')), lower(?)) > 0 "
+                  "OR instr(lower(address), lower(?)) > 0 OR instr(lower(category), lower(?)) > 0)",
+                  *[query.strip()] * 4)
+    where.eq("category", category)
     if saved_only:
-        where.append("saved = 1")
+        where.add("saved = 1")
     car = vehicle(ctx)
-    rows = ctx.db.execute(f"SELECT * FROM places WHERE {' AND '.join(where)} ORDER BY place_id", params).fetchall()
+    rows = ctx.db.execute(f"SELECT * FROM places WHERE {where.sql} ORDER BY place_id", where.params).fetchall()
     places = sorted((_place(ctx, r, car) for r in rows), key=lambda p: (p.distance_mi, p.place_id))
     return PlaceList(places=places[:limit], total=len(places))
 
@@ -497,23 +495,19 @@ def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = N
     if start and end and start > end:
         raise ToolError("invalid_date_range", f"start_date {start} is after end_date {end}.",
                         hint="Give a start date on or before the end date.")
-    where, params = ["1"], []
+    where = Where()
     if start is not None:
-        where.append("substr(started_at, 1, 10) >= ?")
-        params.append(start.isoformat())
+        where.add("substr(started_at, 1, 10) >= ?", start.isoformat())
     if end is not None:
-        where.append("substr(started_at, 1, 10) <= ?")
-        params.append(end.isoformat())
+        where.add("substr(started_at, 1, 10) <= ?", end.isoformat())
     if place_id is not None:
         ctx.get("place", place_id)
-        where.append("(from_place_id = ? OR to_place_id = ?)")
-        params += [place_id, place_id]
-    cond = " AND ".join(where)
+        where.add("(from_place_id = ? OR to_place_id = ?)", place_id, place_id)
     total, miles, kwh, gal = ctx.db.execute(
         f"SELECT count(*), coalesce(sum(distance_mi), 0), coalesce(sum(electric_kwh), 0), coalesce(sum(fuel_gal), 0) "
-        f"FROM trips WHERE {cond}", params).fetchone()
-    rows = ctx.db.execute(f"SELECT * FROM trips WHERE {cond} ORDER BY started_at DESC, trip_id DESC LIMIT ?",
-                          (*params, limit)).fetchall()
+        f"FROM trips WHERE {where.sql}", where.params).fetchone()
+    rows = ctx.db.execute(f"SELECT * FROM trips WHERE {where.sql} ORDER BY started_at DESC, trip_id DESC LIMIT ?",
+                          (*where.params, limit)).fetchall()
     return TripList(trips=[_trip(r) for r in rows], total=total, total_distance_mi=round(miles, 1),
                     total_electric_kwh=round(kwh, 2), total_fuel_gal=round(gal, 2))
 

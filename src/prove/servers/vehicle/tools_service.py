@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, parse_time
 
 from .server import (
@@ -310,16 +310,10 @@ def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = Non
     Raises:
         invalid_time: `since` is not an ISO 8601 local time.
     """
-    where, params = ["1"], []
-    if kind is not None:
-        where.append("kind = ?")
-        params.append(kind)
+    where = Where()
+    where.eq("kind", kind)
     if since is not None:
-        where.append("occurred_at >= ?")
-        params.append(iso(parse_time(since, "since")))
-    cond = " AND ".join(where)
-    (total,) = ctx.db.execute(f"SELECT count(*) FROM events WHERE {cond}", params).fetchone()
-    rows = ctx.db.execute(f"SELECT * FROM events WHERE {cond} ORDER BY occurred_at DESC, event_id DESC LIMIT ?",
-                          (*params, limit)).fetchall()
+        where.add("occurred_at >= ?", iso(parse_time(since, "since")))
+    total, rows = where.page(ctx.db, "events", "occurred_at DESC, event_id DESC", limit)
     return EventList(events=[Event(event_id=r[0], occurred_at=r[1], kind=r[2], message=r[3]) for r in rows],
                      total=total)

@@ -23,7 +23,7 @@ import math
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- rules shared with the tools --------------------------------------------------------------
@@ -126,10 +126,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w, self.rng, self.fake, self.now = w, w.rng, w.fake, w.now
-        self.t: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
+        super().__init__(w, TABLES)
         self.events: list[tuple[datetime, str, str]] = []
 
     def build(self) -> dict[str, list[dict[str, Any]]]:
@@ -141,9 +140,9 @@ class _Builder:
         self._morning()
         for at, kind, message in sorted(self.events):
             if at <= self.now:
-                self.t["events"].append({"event_id": self.w.new_id("EVT"), "occurred_at": iso(at), "kind": kind,
+                self.rows["events"].append({"event_id": self.w.new_id("EVT"), "occurred_at": iso(at), "kind": kind,
                                          "message": message})
-        return self.t
+        return self.rows
 
     # ----- who and what -------------------------------------------------------------------------
 
@@ -151,7 +150,7 @@ class _Builder:
         rng, fake = self.rng, self.fake
         self.person = fake.person()
         self.city = fake.city("US")
-        self.t["owners"].append({"owner_id": self.w.new_id("OWN"), "name": self.person.name,
+        self.rows["owners"].append({"owner_id": self.w.new_id("OWN"), "name": self.person.name,
                                  "email": fake.email(self.person), "phone": fake.phone(),
                                  "member_since": fake.date_between(date(2022, 6, 1), date(2025, 4, 1)).isoformat()})
         (make, model, trim, year, kwh, eff, onboard, tank, mpg, psi, sunroof, rear_heat, vin) = rng.choice(CARS)
@@ -186,7 +185,7 @@ class _Builder:
                "address": f"{self.fake.street_address()}, {self.city.name}, {self.city.region} {zip_code}",
                "lat": lat, "lon": lon, "saved": int(saved), "nickname": nickname, "charger_kw": charger_kw,
                "price_kwh": price_kwh}
-        self.t["places"].append(row)
+        self.rows["places"].append(row)
         return row
 
     def _places(self) -> None:
@@ -333,9 +332,9 @@ class _Builder:
             self.events.append((t + timedelta(minutes=3), "charging",
                                 f"Charging scheduled to start at {self.scheduled} (off-peak)"))
         for row in self.trips:
-            self.t["trips"].append({"trip_id": self.w.new_id("TRP"), **row})
+            self.rows["trips"].append({"trip_id": self.w.new_id("TRP"), **row})
         for row in self.sessions:
-            self.t["charging_sessions"].append({"session_id": self.w.new_id("CHG"), **row})
+            self.rows["charging_sessions"].append({"session_id": self.w.new_id("CHG"), **row})
 
     # ----- the car now --------------------------------------------------------------------------
 
@@ -354,11 +353,11 @@ class _Builder:
         for name, seat, mirror, temp, heat in profiles:
             pid = self.w.new_id("DRV")
             ids.append(pid)
-            self.t["driver_profiles"].append({
+            self.rows["driver_profiles"].append({
                 "profile_id": pid, "name": name, "seat_position": seat, "mirror_preset": mirror,
                 "climate_target": temp, "seat_heat": heat,
                 "created_at": iso(datetime(2025, rng.randint(1, 11), rng.randint(1, 28), 18, rng.randint(0, 59)))})
-        me = self.t["driver_profiles"][0]
+        me = self.rows["driver_profiles"][0]
         self.vehicle.update({
             "odometer_mi": self.odometer, "battery_kwh": self.car["kwh"],
             "battery_pct": round(self.battery_kwh / self.car["kwh"] * 100, 1), "mi_per_kwh": self.car["eff"],
@@ -376,22 +375,22 @@ class _Builder:
             "active_trip_id": None, "active_profile_id": ids[0], "seat_position": me["seat_position"],
             "mirror_preset": me["mirror_preset"],
         })
-        self.t["vehicles"].append(self.vehicle)
+        self.rows["vehicles"].append(self.vehicle)
         if update:
             self.events.append((self.now - timedelta(days=rng.randint(1, 4), hours=rng.randint(1, 8)), "software",
                                 f"Software update {update[0]} downloaded and ready to install"))
         sides = ("front_left", "front_right", "rear_left", "rear_right")
         for window in sides + (("sunroof",) if self.car["sunroof"] else ()):
-            self.t["windows"].append({"window": window, "position": 0})
+            self.rows["windows"].append({"window": window, "position": 0})
         for seat in ("driver", "passenger", "rear_left", "rear_right"):
             heated = int(seat in ("driver", "passenger") or self.car["rear_heat"])
-            self.t["seats"].append({"seat": seat, "heated": heated, "heat_level": 0})
+            self.rows["seats"].append({"seat": seat, "heated": heated, "heat_level": 0})
         measured = iso(self.parked_since - timedelta(minutes=1))
         low = rng.choice((None, None, "front_left", "rear_right", "rear_left"))
         for tire in ("front_left", "front_right", "rear_left", "rear_right"):
             base = self.car["psi"] + rng.choice((-1, 0, 0, 1))
             psi = base - rng.randint(6, 9) if tire == low else base
-            self.t["tires"].append({"position": tire, "pressure_psi": float(psi),
+            self.rows["tires"].append({"position": tire, "pressure_psi": float(psi),
                                     "recommended_psi": float(self.car["psi"]), "measured_at": measured})
         if low:
             self.events.append((self.parked_since - timedelta(minutes=rng.randint(2, 20)), "alert",
@@ -417,7 +416,7 @@ class _Builder:
             else:
                 miles_ago = self.odometer - done_mi
                 done_on = today - timedelta(days=int(miles_ago / 30) + rng.randint(0, 20))
-            self.t["service_reminders"].append({
+            self.rows["service_reminders"].append({
                 "reminder_id": self.w.new_id("SRV"), "title": title, "interval_mi": every_mi,
                 "interval_months": every_months, "last_done_on": done_on.isoformat(), "last_done_odometer": done_mi,
                 "due_on": add_months(done_on, every_months).isoformat() if every_months else None,
@@ -438,13 +437,13 @@ class _Builder:
             past.append({"place_id": self.dealer["place_id"], "scheduled_for": iso(at), "services": services,
                          "note": None, "status": "completed", "created_at": iso(booked_at)})
         for row in sorted(past, key=lambda r: r["scheduled_for"]):
-            self.t["service_appointments"].append({"appointment_id": self.w.new_id("APT"), **row})
+            self.rows["service_appointments"].append({"appointment_id": self.w.new_id("APT"), **row})
         if rng.random() < 0.4:
             day = today + timedelta(days=rng.randint(4, 20))
             while day.weekday() >= 5:
                 day += timedelta(days=1)
             at = datetime(day.year, day.month, day.day, rng.choice((8, 9, 10, 14)), 0)
-            self.t["service_appointments"].append({
+            self.rows["service_appointments"].append({
                 "appointment_id": self.w.new_id("APT"), "place_id": self.dealer["place_id"], "scheduled_for": iso(at),
                 "services": "Tire rotation", "note": "Please also check the low tyre warning",
                 "status": "booked",
@@ -491,7 +490,7 @@ class _Builder:
         start_pct = round(have / self.car["kwh"] * 100, 1)
         self.battery_kwh = have + added
         car.update(charging=1, battery_pct=round(self.battery_kwh / self.car["kwh"] * 100, 1))
-        self.t["charging_sessions"].append({
+        self.rows["charging_sessions"].append({
             "session_id": self.w.new_id("CHG"), "place_id": self.home["place_id"], "location": "Home",
             "started_at": iso(start), "ended_at": None, "start_pct": start_pct, "end_pct": car["battery_pct"],
             "kwh_added": added, "power_kw": kw, "cost": round(added / CHARGE_EFFICIENCY * HOME_PRICE_KWH, 2),
@@ -503,7 +502,7 @@ class _Builder:
         at the active driver's level, the cabin on its way to the target, and the trip ahead (work,
         or a favorite place) sent to the car's navigation with it."""
         car = self.vehicle
-        me = self.t["driver_profiles"][0]
+        me = self.rows["driver_profiles"][0]
         start = self.now - timedelta(minutes=self.rng.randint(3, 9))
         minutes = (self.now - start).total_seconds() / 60
         cabin = car["cabin_temp"]
@@ -511,7 +510,7 @@ class _Builder:
         car.update(engine="running", climate_on=1,
                    cabin_temp=round(cabin + moved if car["climate_target"] > cabin else cabin - moved, 1))
         if me["seat_heat"]:
-            next(s for s in self.t["seats"] if s["seat"] == "driver")["heat_level"] = me["seat_heat"]
+            next(s for s in self.rows["seats"] if s["seat"] == "driver")["heat_level"] = me["seat_heat"]
         self.events.append((start, "command", "Engine started"))
         self.events.append((start + timedelta(seconds=30), "climate", f"Climate on at {car['climate_target']:g} °F"))
         # The trip ahead was sent to the car from the app with the remote start.

@@ -226,8 +226,7 @@ PARTICIPANTS = ("SELECT pa.*, p.name FROM participants pa JOIN people p ON p.per
 
 def fetch_participant(ctx: Ctx, participant_id: str) -> sqlite3.Row:
     """A participant's row with the person's name."""
-    ctx.get("participant", participant_id)
-    return ctx.db.execute(PARTICIPANTS + "WHERE pa.participant_id = ?", (participant_id,)).fetchone()
+    return ctx.get("participant", participant_id, PARTICIPANTS + "WHERE pa.participant_id = ?")
 
 
 def require_host(ctx: Ctx, meeting: sqlite3.Row, action: str) -> None:

@@ -431,9 +431,7 @@ def update_meeting(ctx: Ctx, meeting_id: HostedMeetingId, topic: Topic | None = 
     if not changes:
         raise ToolError("nothing_to_update", "No field to change was given.",
                         hint="Pass a topic, start_time, duration_minutes, agenda or a setting.")
-    assignments = ", ".join(f"{column} = :{column}" for column in changes)  # column names are ours, not input
-    ctx.db.execute(f"UPDATE meetings SET {assignments} WHERE meeting_id = :meeting_id",
-                   {**changes, "meeting_id": meeting_id})
+    ctx.update("meeting", meeting_id, changes)
     return meeting_model(ctx, meeting_id)
 
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import quote
 
 from .server import (
@@ -94,18 +94,13 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
     Raises:
         not_found: `meeting_id` is given and no meeting has that ID.
     """
-    where, params = ["1"], []
+    where = Where()
     if status is None:
-        where.append("r.status != 'deleted'")
-    else:
-        where.append("r.status = ?")
-        params.append(status)
-    if meeting_id is not None:
-        ctx.get("meeting", meeting_id)
-        where.append("r.meeting_id = ?")
-        params.append(meeting_id)
-    rows = ctx.db.execute(RECORDINGS + f"WHERE {' AND '.join(where)} ORDER BY r.created_at DESC, r.recording_id",
-                          params).fetchall()
+        where.add("r.status != 'deleted'")
+    where.eq("r.status", status)
+    where.entity(ctx, "meeting", "r.meeting_id", meeting_id)
+    rows = ctx.db.execute(f"{RECORDINGS}WHERE {where.sql} ORDER BY r.created_at DESC, r.recording_id",
+                          where.params).fetchall()
     (quota,) = ctx.db.execute("SELECT storage_quota_mb FROM account").fetchone()
     return RecordingList(recordings=[recording_model(r) for r in rows[:limit]], total=len(rows),
                          storage_used_mb=storage_used(ctx), storage_quota_mb=quota)

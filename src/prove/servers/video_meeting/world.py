@@ -22,7 +22,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from prove.env import WorldGen
+from prove.env import WorldBuilder, WorldGen
 from prove.env.values import iso
 
 # ----- rules shared with the tools ----------------------------------------------------------------
@@ -101,13 +101,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     return _Builder(w).build()
 
 
-class _Builder:
+class _Builder(WorldBuilder):
     def __init__(self, w: WorldGen) -> None:
-        self.w = w
-        self.rng = w.rng
-        self.fake = w.fake
-        self.now = w.now
-        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+        super().__init__(w, TABLES)
         self.used_numbers: set[str] = set()
 
     # ----- people ----------------------------------------------------------------------------------
