@@ -21,11 +21,11 @@ Depends on `prove.synth`, `prove.records` and `prove.env`.
 from .buffer import Buffer, Entry
 from .config import CurriculumConfig
 from .generate import Generated, Generator, SynthGenerator
-from .loop import Curriculum
+from .loop import Curriculum, CurriculumError
 from .skills import FIELDS, Skill, project, skill_of
 from .stats import Group, Tally, group, on_boundary
 
 __all__ = [
-    "FIELDS", "Buffer", "Curriculum", "CurriculumConfig", "Entry", "Generated", "Generator", "Group", "Skill",
+    "FIELDS", "Buffer", "Curriculum", "CurriculumConfig", "CurriculumError", "Entry", "Generated", "Generator", "Group", "Skill",
     "SynthGenerator", "Tally", "group", "on_boundary", "project", "skill_of",
 ]

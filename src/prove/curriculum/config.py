@@ -27,8 +27,8 @@ class CurriculumConfig(BaseModel):
     decay: float = Field(0.3, gt=0, le=1, description="weight of the newest group in a running average")
     saturated: float = Field(0.95, gt=0.5, le=1,
                              description="a group is solved at this success rate, failed at 1 - this")
-    retire_after: int = Field(2, ge=1, description="solved groups in a row that retire an example")
-    park_after: int = Field(3, ge=1, description="failed groups in a row that send an example back to the reserve")
+    retire_after: int = Field(1, ge=1, description="solved groups in a row that retire an example")
+    park_after: int = Field(2, ge=1, description="failed groups in a row that send an example back to the reserve")
     generate_per_step: int = Field(8, ge=0, description="new examples asked for per step, for boundary skills")
     attempts: int = Field(4, ge=1, description="candidates tried per example asked for")
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..env.errors import ProveError
 from ..records import Example
 from .buffer import Buffer, Entry
 from .config import CurriculumConfig
@@ -36,7 +37,11 @@ from .generate import Generator
 from .skills import Skill, project, skill_of
 from .stats import Tally, group, on_boundary
 
-__all__ = ["Curriculum"]
+__all__ = ["Curriculum", "CurriculumError"]
+
+
+class CurriculumError(ProveError):
+    """A curriculum cannot start or go on (no seed examples, repeated ids, a trainer hook misused)."""
 
 
 def _plain(example: Example | Mapping[str, Any]) -> dict[str, Any]:
@@ -54,9 +59,9 @@ class Curriculum:
         records = [_plain(e) for e in examples]
         ids = [r["id"] for r in records]
         if len(set(ids)) != len(ids):
-            raise ValueError("the seed examples repeat an id")
+            raise CurriculumError("the seed examples repeat an id")
         if not records:
-            raise ValueError("a curriculum needs seed examples")
+            raise CurriculumError("a curriculum needs seed examples")
         self.skills: dict[Skill, Tally] = {}
         self.known: dict[str, Skill] = {}
         entries = [self._entry(r, "seed", 0) for r in records]
