@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .output import console
+from .output import console, errors, fail, print_json
 
 app = typer.Typer(help="Online curriculum: boundary skills from training rewards, new examples for them.",
                   no_args_is_help=True)
@@ -38,12 +37,12 @@ def simulate(
         config = CurriculumConfig(seed=seed, capacity=capacity, max_share=max_share,
                                   skill_by=[f for f in skill_by.split(",") if f], generate_per_step=generate)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+        fail(f"bad curriculum settings: {exc}")
     result = measure(out, servers=[s for s in servers.split(",") if s], n=n, seed=seed,
                      sim=SimConfig(steps=steps, prompts=prompts, rollouts=rollouts, seed=seed), curriculum=config,
                      workers=workers)
-    print(json.dumps({"summary": result["summary"], "buffer": result["buffer"], "seconds": result["seconds"]}, indent=1))
-    console.print(f"[dim]report: {out / 'report.html'}[/]")
+    print_json({"summary": result["summary"], "buffer": result["buffer"], "seconds": result["seconds"]})
+    errors.print(f"[dim]report: {out / 'report.html'}[/]")
 
 
 @app.command("report")
@@ -55,11 +54,11 @@ def report(
     from ..curriculum.report import read_log, render
 
     if not log.is_file():
-        raise typer.BadParameter(f"{log} is not a file")
+        fail(f"{log} is not a file")
     try:
         page = render(read_log(log))
     except (ValueError, KeyError, TypeError) as exc:
-        raise typer.BadParameter(f"{log} is not a curriculum log: {exc}") from exc
+        fail(f"{log} is not a curriculum log: {exc!r}")
     target = out or log.with_suffix(".html")
     target.write_text(page, encoding="utf-8")
     console.print(f"report: {target}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +70,7 @@ class Buffer:
     def __getitem__(self, slot: int) -> Entry:
         return self.slots[slot]
 
-    def __iter__(self) -> Iterable[Entry]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[Entry]:
         return iter(self.slots)
 
     def count(self, skill: Skill) -> int:

@@ -68,12 +68,19 @@ class Policy:
     tools: dict[tuple[str, str | None], float] = field(default_factory=dict)
     structures: dict[tuple[int | None, int | None, str | None], float] = field(default_factory=dict)
     memory: dict[str, float] = field(default_factory=dict)
+    difficulties: dict[Skill, float] = field(default_factory=dict)
 
     def difficulty(self, skill: Skill) -> float:
-        rng = random.Random(f"{self.seed}:ability:{skill.key}")
-        if not skill.tool:   # abstain or decline: one decision
-            return 0.5 + rng.gauss(0, 1.0)
-        return 2.5 - 1.0 * ((skill.length or 1) - 1) - 0.8 * max(0, (skill.depth or 1) - 1) + rng.gauss(0, 1.0)
+        found = self.difficulties.get(skill)
+        if found is None:
+            rng = random.Random(f"{self.seed}:ability:{skill.key}")
+            if not skill.tool:   # abstain or decline: one decision
+                found = 0.5 + rng.gauss(0, 1.0)
+            else:
+                found = (2.5 - 1.0 * ((skill.length or 1) - 1) - 0.8 * max(0, (skill.depth or 1) - 1)
+                         + rng.gauss(0, 1.0))
+            self.difficulties[skill] = found
+        return found
 
     def logit(self, skill: Skill) -> float:
         return (self.difficulty(skill) + self.tools.get((skill.server, skill.tool), 0.0)

@@ -40,7 +40,7 @@ from prove.synth import SynthConfig
 
 from .export import row
 
-__all__ = ["CurriculumDataset", "groups", "slots"]
+__all__ = ["BufferRows", "CurriculumDataset", "groups"]
 
 require("verl", "verl", "prove.integrations.verl.curriculum")
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
@@ -64,8 +64,8 @@ def groups(batch: Any) -> list[tuple[str, list[float]]]:
     return list(out.values())
 
 
-class slots:  # noqa: N801 - VERL reads it as its `dataframe`
-    """The buffer as VERL's `dataframe`: slot `i` as a row (a fresh copy each time: VERL edits rows)."""
+class BufferRows:
+    """The buffer as `RLHFDataset.dataframe`: slot `i` as a row (a fresh copy each time: VERL edits rows)."""
 
     def __init__(self, curriculum: Curriculum) -> None:
         self.curriculum = curriculum
@@ -106,7 +106,7 @@ class CurriculumDataset(RLHFDataset):
         examples = [ex for f in files for ex in read_examples(f)]
         generator = SynthGenerator.from_config(SynthConfig(**synth)) if synth is not None else None
         self.curriculum = Curriculum(examples, CurriculumConfig(**options), generator=generator, log=log)
-        self.dataframe = slots(self.curriculum)
+        self.dataframe = BufferRows(self.curriculum)
 
     def on_batch_end(self, batch: Any) -> None:
         """VERL's per-step hook: the step's groups update the curriculum (and its log)."""
