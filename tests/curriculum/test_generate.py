@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
 from prove.curriculum import Skill, project, skill_of
 from prove.records import Example
-from prove.synth import SynthConfig, SynthError, Synthesizer, Target, check
+from prove.synth import check
 
-from .conftest import SERVERS, generator
+from .conftest import generator
 
 
 def test_generated_examples_replay_and_are_faithful(seeds: list[Example]) -> None:
@@ -22,7 +18,7 @@ def test_generated_examples_replay_and_are_faithful(seeds: list[Example]) -> Non
         got = gen.generate(skill, attempts=6)
         if got.record is not None:
             made.append((skill, got.record))
-    assert len(made) >= 8, [gen.generate(s, 1).rejected for s in asked[:3]]
+    assert len(made) >= 8, f"{len(made)} of {len(asked)} skills got an example"
     synth = gen.synth
     for skill, record in made:
         Example.model_validate(record)
@@ -45,26 +41,3 @@ def test_a_generated_example_that_duplicates_one_in_play_is_refused() -> None:
     second = again.generate(skill, attempts=first.tried)
     assert second.record is None
     assert second.rejected["duplicate"] == 1
-
-
-def test_steering_fixes_server_first_tool_length_and_kind() -> None:
-    synth = Synthesizer(SynthConfig(seed=9, servers=SERVERS))
-    tool = synth.graphs["calendar"].tools[3]
-    for i in range(6):
-        spec = synth.spec(i, Target("calendar", tool=tool, length=3, kind="multi_turn"))
-        assert spec.server.name == "calendar" and spec.chain[0] == tool and len(spec.chain) == 3
-        assert spec.kind == "multi_turn" and spec.level in ("complete", "minimal")
-    assert synth.spec(0, Target("calendar", kind="clarification")).level == "missing"
-    hidden = synth.spec(0, Target("calendar", tool=tool, kind="abstention"))
-    assert hidden.abstain_tool == tool and tool not in hidden.chain
-    # The untargeted stream is untouched by targeted requests.
-    plain = Synthesizer(SynthConfig(seed=9, servers=SERVERS))
-    assert json.dumps(plain.example(5).info, sort_keys=True) == json.dumps(synth.example(5).info, sort_keys=True)
-
-
-def test_bad_targets_are_refused() -> None:
-    synth = Synthesizer(SynthConfig(seed=9, servers=SERVERS))
-    with pytest.raises(SynthError, match="no server 'email'"):
-        synth.spec(0, Target("email"))
-    with pytest.raises(SynthError, match="no visible tool"):
-        synth.spec(0, Target("banking", tool="launch_rocket"))
