@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bench, env, export, reward, serve, synth
+from . import bench, curriculum, env, export, reward, serve, synth
 from . import eval as eval_cmd
 
 app = typer.Typer(
@@ -21,6 +21,7 @@ app.add_typer(bench.app, name="bench")
 app.add_typer(reward.app, name="reward")
 app.add_typer(export.app, name="export")
 app.add_typer(synth.app, name="synth")
+app.add_typer(curriculum.app, name="curriculum")
 
 
 def main() -> None:

@@ -77,3 +77,11 @@ def synth(n: Annotated[int, typer.Option(help="Examples of the programmatic run.
     """Synthesis: 13,500 examples with the programmatic teacher (time, yield, replay, grounding); OpenAI-teacher throughput vs c/d."""
     _run("synth", ["--n", str(n), "--workers", str(workers), "--delay", str(delay), "--concurrency",
                    str(concurrency)] + (["--quick"] if quick else []))
+
+
+@app.command("curriculum")
+def curriculum(steps: Annotated[int, typer.Option(help="Training steps of each run.")] = 200,
+               n: Annotated[int, typer.Option(help="Seed examples (the static dataset).")] = 400,
+               quick: Quick = False) -> None:
+    """Static data vs the online curriculum on a simulated policy: boundary share, group variance, skill, ratio."""
+    _run("curriculum", ["--steps", str(steps), "--n", str(n)] + (["--quick"] if quick else []))

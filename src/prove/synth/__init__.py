@@ -13,7 +13,7 @@ Depends on `prove.env` and `prove.records` only.
 """
 
 from .config import Rates, SynthConfig
-from .contract import Conversation, ConversationSpec, Move, Rejected
+from .contract import Conversation, ConversationSpec, Move, Rejected, Target
 from .graph import DependencyGraph, build_graph
 from .machine import Machine
 from .pipeline import Summary, SynthError, Synthesizer, load_servers, run
@@ -22,6 +22,6 @@ from .validate import Deduper, Verdict, check
 
 __all__ = [
     "Conversation", "ConversationSpec", "Deduper", "DependencyGraph", "Machine", "Move", "Rates", "Rejected",
-    "Sampler", "SamplingContext", "Summary", "SynthConfig", "SynthError", "Synthesizer", "Verdict", "build_graph",
-    "check", "load_servers", "run",
+    "Sampler", "SamplingContext", "Summary", "SynthConfig", "SynthError", "Synthesizer", "Target", "Verdict",
+    "build_graph", "check", "load_servers", "run",
 ]

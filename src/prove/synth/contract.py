@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .graph import PairClassifier
 
 __all__ = ["Call", "Conversation", "ConversationSpec", "Decisions", "Executed", "Move", "Outcome", "Rejected",
-           "Teacher", "as_args", "entity_values", "token"]
+           "Target", "Teacher", "as_args", "entity_values", "token"]
 
 
 class Outcome(str, enum.Enum):
@@ -62,6 +62,23 @@ class Move:
 
     text: str | None = None
     calls: list[Call] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What an example is asked to be about, instead of what its index draws (online curricula).
+
+    Attributes:
+        server: the server of the episode.
+        tool: the tool the chain starts from (the one hidden, for an abstention); None: drawn.
+        length: the chain's length; None: drawn between the config's bounds.
+        kind: `multi_turn`, `clarification`, `abstention` or `irrelevance`; None: drawn by the rates.
+    """
+
+    server: str
+    tool: str | None = None
+    length: int | None = None
+    kind: str | None = None
 
 
 @dataclass(frozen=True)

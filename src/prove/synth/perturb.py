@@ -37,10 +37,17 @@ class Choice:
     perturbations: list[str] = field(default_factory=list)
 
 
-def choose(rng: random.Random, rates: Rates, server: Server) -> Choice:
-    """Kind, information level and perturbations of one example."""
+def choose(rng: random.Random, rates: Rates, server: Server, kind: str | None = None,
+           tool: str | None = None) -> Choice:
+    """Kind, information level and perturbations of one example.
+
+    `kind` asks for that kind (its level drawn among the levels that make it); `tool` is the
+    tool an abstention hides. Without them every draw is as the rates say.
+    """
     r = rng.random()
-    if r < rates.irrelevance:
+    if kind is not None:
+        choice = _steered(rng, rates, server, kind, tool)
+    elif r < rates.irrelevance:
         choice = Choice("irrelevance", "complete", perturbations=["irrelevance"])
     elif r < rates.irrelevance + rates.abstention:
         tools = [t for t in server.visible_tools if t.asks]
@@ -60,6 +67,23 @@ def choose(rng: random.Random, rates: Rates, server: Server) -> Choice:
     if rng.random() < rates.stripped_enums:
         choice.strip = True
     return choice
+
+
+def _steered(rng: random.Random, rates: Rates, server: Server, kind: str, tool: str | None) -> Choice:
+    if kind == "irrelevance":
+        return Choice("irrelevance", "complete", perturbations=["irrelevance"])
+    if kind == "abstention":
+        tools = [t for t in server.visible_tools if t.asks]
+        found = server.tools.get(tool) if tool is not None else rng.choice(tools) if tools else None
+        return Choice("abstention", "complete", abstain_tool=found.name if found else None,
+                      perturbations=["hidden_tool"])
+    if kind == "clarification":
+        return Choice("clarification", "missing", hide_lookup=rng.random() < rates.hidden_lookup)
+    if kind == "multi_turn":
+        total = rates.complete + rates.minimal
+        level = "complete" if total <= 0 or rng.random() * total < rates.complete else "minimal"
+        return Choice("multi_turn", level)
+    raise ValueError(f"unknown kind {kind!r}")
 
 
 def distractor_pool(servers: Sequence[Server]) -> dict[str, list[dict[str, Any]]]:

@@ -30,7 +30,7 @@ from ..env import Server, registry
 from ..env.errors import ProveError
 from ..env.process import exit_with
 from .config import SynthConfig
-from .contract import ConversationSpec, Rejected, Teacher
+from .contract import ConversationSpec, Rejected, Target, Teacher
 from .entities import EntityIndex
 from .graph import DependencyGraph, build_graph, graph_cache_path
 from .machine import Machine, finish, run_sync
@@ -138,22 +138,39 @@ class Synthesizer:
         weight = len(self.servers[s].visible_tools)
         return self.servers[s], cycle * weight + self._slot[pos]
 
-    def spec(self, i: int) -> ConversationSpec:
+    def spec(self, i: int, target: Target | None = None) -> ConversationSpec:
+        """Candidate `i`; with a `target`, candidate `i` of the stream of examples steered to it.
+
+        A steered candidate takes the target's server, chain start, chain length and kind
+        instead of drawing them; everything else is drawn as for any candidate (its own RNG,
+        seeded from the seed, the index and the target), and it is judged the same way.
+        """
         cfg = self.config
-        server, j = self.locate(i)
+        if target is None:
+            server, j = self.locate(i)
+            rng = random.Random(f"{cfg.seed}:{i}:spec")
+            name = f"{server.name}-{cfg.seed}-{i:07d}"
+        else:
+            server, j = self._target(target), i
+            rng = random.Random(f"{cfg.seed}:{i}:spec:{target}")
+            name = f"{server.name}-{cfg.seed}-t{i:07d}"
         block = j // cfg.refresh
         context = self.samplers[server.name].context(block)
         graph = self.graphs[server.name]
-        rng = random.Random(f"{cfg.seed}:{i}:spec")
-        choice = choose(rng, cfg.rates, server)
+        choice = choose(rng, cfg.rates, server, kind=target.kind if target else None,
+                        tool=target.tool if target else None)
         hidden = {choice.abstain_tool} if choice.abstain_tool else set()
         tools, applied = shown_tools(server, rng, hidden=hidden, distractors=choice.distractors,
                                      pool=self.pool[server.name], strip=choice.strip)
         length = rng.choice(range(cfg.chain_min, cfg.chain_max + 1))
-        chain = graph.walk(rng, length, avoid=frozenset(hidden))
+        start = None
+        if target is not None:
+            length = target.length or length
+            start = target.tool if target.tool not in hidden else None
+        chain = graph.walk(rng, length, start=start, avoid=frozenset(hidden))
         turns = 3 if rng.random() < cfg.rates.third_turn else 2
         return ConversationSpec(
-            id=f"{server.name}-{cfg.seed}-{i:07d}", index=i, seed=cfg.seed, server=server, world=context.world,
+            id=name, index=i, seed=cfg.seed, server=server, world=context.world,
             context=context, graph=graph, kind=choice.kind, level=choice.level, chain=tuple(chain), turns=turns,
             tools=tuple(tools), perturbations=tuple(sorted(set(choice.perturbations) | set(applied))),
             hidden=frozenset(hidden),
@@ -161,8 +178,16 @@ class Synthesizer:
             recovery=cfg.rates.recovery, infeasible=cfg.rates.infeasible, max_turns=cfg.max_turns,
             max_steps=cfg.max_steps, max_regenerations=cfg.max_regenerations, teacher=self.teacher.id)
 
-    async def aexample(self, i: int) -> Candidate:
-        spec = self.spec(i)
+    def _target(self, target: Target) -> Server:
+        server = self.by_name.get(target.server)
+        if server is None:
+            raise SynthError(f"no server {target.server!r} in this run ({', '.join(self.by_name)})")
+        if target.tool is not None and target.tool not in self.graphs[server.name].tools:
+            raise SynthError(f"{target.server} has no visible tool {target.tool!r}")
+        return server
+
+    async def aexample(self, i: int, target: Target | None = None) -> Candidate:
+        spec = self.spec(i, target)
         base = {"index": i, "id": spec.id, "server": spec.server.name, "kind": spec.kind, "level": spec.level,
                 "chain": len(spec.chain), "perturbations": list(spec.perturbations), "world": spec.world}
         conv = None
@@ -188,11 +213,11 @@ class Synthesizer:
         info["quality"] = figures(example, spec.server)
         return Candidate(i, line, {**info, "status": "accepted"}, call_set(example))
 
-    def example(self, i: int) -> Candidate:
-        """Candidate `i`, judged (an async teacher gets an event loop of its own)."""
+    def example(self, i: int, target: Target | None = None) -> Candidate:
+        """Candidate `i` (steered to `target` when given), judged (an async teacher gets an event loop of its own)."""
         if _is_async(self.teacher):
-            return asyncio.run(self._closing(self.aexample(i)))
-        return run_sync(self.aexample(i))
+            return asyncio.run(self._closing(self.aexample(i, target)))
+        return run_sync(self.aexample(i, target))
 
     def indices(self, s: int) -> range:
         size = self.config.shard_size
