@@ -315,6 +315,11 @@ class RayEnvPool:
         for s in slots:
             ray.kill(s.handle, no_restart=True)
 
+    @property
+    def closed(self) -> bool:
+        """The pool was shut down."""
+        return not self._slots
+
     def __enter__(self) -> RayEnvPool:
         return self
 
@@ -339,7 +344,7 @@ def shared_pool(name: str = "prove-env", actors: int = 2, **options: Any) -> Ray
     key = (name, actors, *sorted(options.items()))
     with _SHARED_LOCK:
         found = _SHARED.get(key)
-        if found is None:
+        if found is None or found.closed:
             found = _SHARED[key] = RayEnvPool(actors, name=name, **options)
         return found
 
