@@ -259,6 +259,8 @@ class RayEnvPool:
         """Run `method` on the actor of `slot` for episode `session_id`; its answer and the actor's
         generation. `generation`: the one the episode was made on (None: whichever holds the slot)."""
         with self._lock:
+            if not self._slots:
+                raise SessionClosedError(f"episode {session_id}: the Ray environment pool is shut down")
             current = self._slots[slot]
         if generation is not None and current.generation != generation:
             raise self._lost(session_id, slot, generation, "it died earlier")
