@@ -113,6 +113,20 @@ def test_the_pools_cap_and_a_missing_episode_are_the_frameworks_errors() -> None
             pool.attach("0" * 32)
 
 
+def test_an_abandoned_episode_is_reaped_by_its_actors_idle_ttl() -> None:
+    with RayEnvPool(1, num_cpus=SMALL, idle_ttl=0.5) as pool:
+        kept, left = pool.open("banking"), pool.open("banking")
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:                  # used within its TTL: kept
+            assert kept.call("list_accounts", {}).ok
+            time.sleep(0.1)
+        with pytest.raises(UnknownSessionError):
+            left.call("list_accounts", {})
+        stats = pool.actors()[0]["stats"]
+        assert stats["reaped"] == 1 and stats["live"] == 1
+        left.close()                                        # a reaped episode counts as closed
+
+
 # ----- affinity ----------------------------------------------------------------------------------
 
 
@@ -325,3 +339,19 @@ def test_prove_synth_ray_writes_the_local_dataset(tmp_path: Path) -> None:
     assert local.exit_code == 0 and far.exit_code == 0, far.output
     assert (tmp_path / "ray" / "dataset.jsonl").read_bytes() == (tmp_path / "local" / "dataset.jsonl").read_bytes()
     assert ray.is_initialized()                      # the CLI used this process's cluster and left it running
+
+
+def test_prove_eval_ray_scores_as_in_process(tmp_path: Path, examples: list[Example]) -> None:
+    data = tmp_path / "dataset.jsonl"
+    data.write_text("".join(e.model_dump_json() + "\n" for e in examples))
+    with ScriptedServer(ScriptedModel(oracle(examples), form="hermes")) as server:
+        args = ["eval", str(data), "--model", "scripted", "--base-url", server.url, "--json", "-j", "4"]
+        near = CliRunner().invoke(app, args)
+        far = CliRunner().invoke(app, [*args, "--ray", "auto", "--ray-actors", "2"])
+    assert near.exit_code == 0 and far.exit_code == 0, far.output
+    a, b = json.loads(far.stdout), json.loads(near.stdout)
+    assert a["overall"] == b["overall"] and a["overall"]["state_match"] == 1.0 and a["overall"]["errors"] == 0
+    deadline = time.monotonic() + 30                                   # its actors ended with the command
+    while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert ray.available_resources().get("CPU", 0) == 2
