@@ -10,9 +10,10 @@ tool result, each call's outcome, the final state fingerprint and, when asked, t
 diff), which VERL's reward managers merge into `extra_info`; `prove.integrations.verl.reward.
 compute_score` scores from there.
 
-Registered under the name `prove_agent` on import; VERL's workers import it through the agent
-loop config that `prove export verl` writes (`actor_rollout_ref.rollout.agent.
-agent_loop_config_path`), whose entry may set the constructor's options:
+Registered under the name `prove_agent` on import, unless a config registered it first; VERL's
+workers import it through the agent loop config that `prove export verl` writes
+(`actor_rollout_ref.rollout.agent.agent_loop_config_path`), whose entry may set the
+constructor's options:
 
 ```yaml
 - name: prove_agent
@@ -45,6 +46,7 @@ from prove.integrations import require
 
 require("verl", "verl", "prove.integrations.verl.agent_loop")
 
+from verl.experimental.agent_loop import agent_loop as verl_agent_loop  # noqa: E402
 from verl.experimental.agent_loop.agent_loop import (  # noqa: E402
     AgentLoopBase,
     AgentLoopOutput,
@@ -102,7 +104,6 @@ def episode_script(kwargs: Mapping[str, Any]) -> Script:
                   advance)
 
 
-@register(AGENT_NAME)
 class ProveAgentLoop(AgentLoopBase):
     """Live PROVE episodes inside VERL's agent loop machinery (see the module docstring).
 
@@ -257,3 +258,12 @@ class ProveAgentLoop(AgentLoopBase):
             except ProveError as exc:
                 record["status"], record["error"] = "env_error", f"{type(exc).__name__}: {exc}"
         return record
+
+
+# VERL's worker loads `agent_loop.yaml` into its registry when it starts, and hydra imports this
+# module at the first rollout: registering the bare class then would replace the loaded entry,
+# and every later rollout of the worker would lose its options (env_url, env_ray, record_diff,
+# max_calls). So the class registers itself only where no config named it first.
+if AGENT_NAME not in verl_agent_loop._agent_loop_registry:
+    register(AGENT_NAME)(ProveAgentLoop)
+
