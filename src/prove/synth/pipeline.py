@@ -6,7 +6,9 @@ conversations of that server), its chain, kind, level and perturbations, and eve
 teacher makes (an RNG per purpose, seeded from seed and index). Candidates are processed in
 shards of `shard_size`; workers produce a shard's validated examples, and the parent process
 deduplicates them in index order and writes the shard. So `--workers K` writes byte-identical
-files to `--workers 1`, and a killed run continues from the last complete shard.
+files to `--workers 1`, whether the workers are processes here (`ProcessShards`) or Ray actors
+across a cluster (`prove.integrations.ray.RayShards`, `--ray`), and a killed run continues from
+the last complete shard.
 
 The output directory's layout is in `rundir.py`.
 """
