@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -254,6 +256,59 @@ def test_remote_episodes_through_remote_env(tiny_dir: Path, tmp_path: Path, toke
         assert control.sessions() == []
     finally:
         control.close()
+
+
+def test_episodes_on_ray_actors_selected_in_the_exported_config(tiny_dir: Path, tmp_path: Path, tokenizer: Any,
+                                                              examples: list[Example]) -> None:
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'prove-rl[ray]')")
+    import os
+    import shutil
+    import tempfile
+
+    from prove.integrations.ray import shared_pool
+    from prove.integrations.verl.export import ray_pool_config
+
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
+    saved = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
+    try:
+        spec = ray_pool_config(2, name="prove-verl-test", num_cpus=0.5)
+        export(examples, tmp_path, val=0, env_ray=spec, record_diff=True)
+        config = compose(tiny_dir, tmp_path)
+        with ScriptedServer(ScriptedModel(oracle(examples), form="hermes")) as server:
+            out = run(workers(config, ScriptedClient(server.url, tokenizer)),
+                      batch(config, tmp_path / "train.parquet", tokenizer))
+        nt = out.non_tensor_batch
+        assert all(p["status"] == "done" for p in nt["prove"]) and list(nt["solved"]) == [1.0] * len(examples)
+        assert all(p["diff"] is not None for p in nt["prove"])             # record_diff reached every rollout
+        chain = next(p for p in nt["prove"] if p["example_id"] == "bank-chain")
+        assert {(c["table"], c["op"]) for c in chain["diff"]} >= {("transactions", "insert")}
+        actors = shared_pool(**{**spec, "max_sessions": 4096, "idle_ttl": 600.0, "call_timeout": 10.0}).actors()
+        assert sum(a["stats"]["created"] for a in actors) == len(examples)   # every episode ran on the actors
+        assert all(a["sessions"] == [] for a in actors) and live_sessions() == 0
+    finally:
+        ray.shutdown()
+        if saved is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = saved
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_importing_the_loop_keeps_the_options_loaded_from_its_config(exported: Path) -> None:
+    """VERL's worker loads agent_loop.yaml into its registry, then hydra imports this module at the
+    first rollout: the import must not put the bare class in place of the loaded entry."""
+    code = ("import sys\n"
+            "from omegaconf import OmegaConf\n"
+            "from verl.experimental.agent_loop import agent_loop as verl_loop\n"
+            f"for entry in OmegaConf.load({str(exported / 'agent_loop.yaml')!r}):\n"
+            "    verl_loop._agent_loop_registry[entry.name] = entry\n"
+            "import prove.integrations.verl.agent_loop\n"
+            "entry = verl_loop._agent_loop_registry['prove_agent']\n"
+            "assert 'call_timeout' in entry and 'env_ray' in entry, dict(entry)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_stock_tool_agent_with_prove_tool(tiny_dir: Path, tmp_path: Path, tokenizer: Any,

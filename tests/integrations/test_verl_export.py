@@ -81,7 +81,8 @@ def test_export_writes_verl_inputs(tmp_path: Path, examples: list[Example]) -> N
 
     loops = yaml.safe_load((tmp_path / "agent_loop.yaml").read_text())
     assert loops == [{"name": "prove_agent", "_target_": "prove.integrations.verl.agent_loop.ProveAgentLoop",
-                      "env_url": None, "call_timeout": 10.0, "max_calls": 50, "record_diff": False}]
+                      "env_url": None, "env_ray": None, "call_timeout": 10.0, "max_calls": 50,
+                      "record_diff": False}]
     tools = yaml.safe_load((tmp_path / "tool_config.yaml").read_text())["tools"]
     assert {t["tool_schema"]["function"]["name"] for t in tools} >= {"get_account", "list_calendars"}
     assert all(t["class_name"] == "prove.integrations.verl.tool.ProveTool" for t in tools)

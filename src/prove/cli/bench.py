@@ -85,3 +85,14 @@ def curriculum(steps: Annotated[int, typer.Option(help="Training steps of each r
                quick: Quick = False) -> None:
     """Static data vs the online curriculum on a simulated policy: boundary share, group variance, skill, ratio."""
     _run("curriculum", ["--steps", str(steps), "--n", str(n)] + (["--quick"] if quick else []))
+
+
+@app.command("ray")
+def ray(address: Annotated[str | None, typer.Option(help="Ray cluster to join (default: a local instance).")] = None,
+        seconds: Annotated[float, typer.Option(help="Measured seconds per point.")] = 3.0,
+        rounds: Annotated[int, typer.Option(help="Interleaved rounds per point (the median is kept).")] = 3,
+        n: Annotated[int, typer.Option(help="Examples of the synthesis part.")] = 600,
+        quick: Quick = False) -> None:
+    """Episode calls/s in-process, on prove serve --workers 2 and on a Ray pool; synthesis with 1 and 2 Ray workers."""
+    _run("ray", (["--address", address] if address else []) + ["--seconds", str(seconds), "--rounds", str(rounds),
+                                                               "--n", str(n)] + (["--quick"] if quick else []))

@@ -93,6 +93,10 @@ def eval_command(
              "instead of in-process.")] = None,
     token: Annotated[str | None, typer.Option(envvar="PROVE_TOKEN", show_default=False,
                                               help="Bearer token of the `prove serve` given with --remote.")] = None,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS", help="Run the episodes on Ray environment actors on the cluster at ADDRESS "
+                                         "(auto, local, HOST:PORT, ray://HOST:10001); needs the `ray` extra.")] = None,
+    ray_actors: Annotated[int, typer.Option(help="Environment actors with --ray.")] = 2,
     config: ConfigOpt = None, scale: ScaleOpt = None, turns: TurnsOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable JSON report on stdout.")] = False,
     benchmark: Annotated[str | None, typer.Option(
@@ -154,7 +158,19 @@ def eval_command(
         fail("--tools is 'api' or 'none'")
     limits = Limits(max_user_turns=max_user_turns, max_assistant_turns=max_assistant_turns, max_calls=max_calls,
                     max_calls_per_turn=max_calls_per_turn)
-    if remote:
+    pool = None
+    if remote and ray_address:
+        fail("--remote and --ray do not go together")
+    if ray_address:
+        from ..integrations import MissingExtraError
+        try:
+            from ..integrations.ray import RayEnvPool
+
+            pool = RayEnvPool(ray_actors, call_timeout=call_timeout, address=ray_address)
+        except (MissingExtraError, ProveError, ConnectionError) as exc:
+            fail(f"cannot start the Ray environment actors: {exc}")
+        env = pool.open
+    elif remote:
         from ..mcp import RemoteEnv
 
         urls = [u.strip() for u in remote.split(",") if u.strip()]
@@ -190,6 +206,8 @@ def eval_command(
     finally:
         if sink is not None:
             sink.close()
+        if pool is not None:
+            pool.shutdown()
     report = summarize(trajectories, examples, components=COMPONENTS, best=cfg.best())
     report = {"model": model, "dataset": str(dataset), "count": len(trajectories), **report}
     if as_json:

@@ -24,6 +24,9 @@ def verl(
                                             "(VERL's stock loop with ProveTool).")] = "prove_agent",
     env_url: Annotated[str | None, typer.Option(help="Run episodes on this `prove serve` (comma-separated "
                                                      "workers) instead of in each VERL worker.")] = None,
+    env_ray: Annotated[int | None, typer.Option(help="Run episodes on this many Ray environment actors in VERL's "
+                                                     "cluster, shared by its workers (needs the `ray` extra "
+                                                     "where VERL runs).")] = None,
     call_timeout: Annotated[float, typer.Option(help="Seconds a tool call may run.")] = 10.0,
     max_calls: Annotated[int | None, typer.Option(help="Tool calls per episode (default: the most a reference "
                                                        "makes, at least 50).")] = None,
@@ -38,14 +41,16 @@ def verl(
 ) -> None:
     """Parquet in VERL's columns, the tool and agent-loop configs, and a GRPO launch script."""
     from ..integrations import MissingExtraError
-    from ..integrations.verl.export import export
+    from ..integrations.verl.export import export, ray_pool_config
 
     examples = read_dataset(dataset)
     if agent not in ("prove_agent", "tool_agent"):
         fail("--agent is prove_agent or tool_agent")
+    if env_ray is not None and (env_ray < 1 or env_url):
+        fail("--env-ray is a number of actors (at least 1), and does not go with --env-url")
     try:
         result = export(examples, out, val=int(val) if val >= 1 else val, model=model, env_url=env_url,
-                        call_timeout=call_timeout, max_calls=max_calls, max_user_turns=max_user_turns,
+                        env_ray=ray_pool_config(env_ray) if env_ray else None, call_timeout=call_timeout, max_calls=max_calls, max_user_turns=max_user_turns,
                         max_assistant_turns=max_assistant_turns, record_diff=record_diff, agent=agent)
     except MissingExtraError as exc:
         fail(str(exc))

@@ -62,7 +62,13 @@ def synth(
                                                                   "(the programmatic plan, worded by the model).")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (resumed if it holds this run).")] = Path(
         "prove-synth"),
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Worker processes (the output does not depend on it).")] = 1,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Worker processes, or Ray actors with --ray "
+                                                                        "(default 1; with --ray one per CPU of the "
+                                                                        "cluster). The output does not depend on it.")] = None,
+    ray_address: Annotated[str | None, typer.Option("--ray", metavar="ADDRESS", help="Run the shards as Ray tasks on "
+                                                    "the cluster at ADDRESS: auto (the one this machine belongs to), "
+                                                    "local (a new one here), HOST:PORT (a head node), or "
+                                                    "ray://HOST:10001. Needs the `ray` extra.")] = None,
     ungrounded: Annotated[bool, typer.Option("--ungrounded", help="No sampling context: invent entities the way an "
                                                                    "ungrounded model does (for the report's contrast).")] = False,
     formats: Annotated[str, typer.Option("--formats", help="Comma-separated: jsonl (always), parquet (VERL), hf.")] = "jsonl",
@@ -106,6 +112,16 @@ def synth(
                 import datasets  # noqa: F401
         except ImportError as exc:
             fail(f"--formats {formats} needs the `{exc.name}` package: pip install 'prove-rl[data]'")
+    runner = None
+    if ray_address is not None:
+        from functools import partial
+
+        from ..integrations import MissingExtraError
+        try:
+            from ..integrations.ray import RayShards
+        except MissingExtraError as exc:
+            fail(str(exc))
+        runner = partial(RayShards, address=ray_address)
     logging.getLogger("prove.env").setLevel(logging.CRITICAL)
     started = time.perf_counter()
     progress = Progress(TextColumn("[bold]synth[/]"), BarColumn(), MofNCompleteColumn(),
@@ -125,8 +141,8 @@ def synth(
                 progress.update(task, completed=event["accepted"],
                                 info=f"{c} candidates, yield {y}, {event['shards']} shards")
 
-            summary = run(cfg, out, workers=workers, cache_dir=_cache_dir(cache), overwrite=overwrite,
-                          progress=update, warn=warn)
+            summary = run(cfg, out, workers=workers if workers is not None else 0 if runner else 1,
+                          cache_dir=_cache_dir(cache), overwrite=overwrite, progress=update, warn=warn, runner=runner)
         written = {"jsonl": str(out / "dataset.jsonl")}
         if "parquet" in wanted:
             written["parquet"] = str(write_parquet(out / "dataset.jsonl", out / "dataset.parquet"))
@@ -134,7 +150,7 @@ def synth(
             written["hf"] = str(write_hf(out / "dataset.jsonl", out / "hf"))
     except MissingExtra as exc:
         fail(str(exc))
-    except (SynthError, ProveError, ValueError) as exc:
+    except (SynthError, ProveError, ValueError, ConnectionError) as exc:
         fail(str(exc))
     seconds = time.perf_counter() - started
     result = {"out": str(out), "accepted": summary.accepted, "n": cfg.n, "candidates": summary.candidates,

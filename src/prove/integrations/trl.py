@@ -35,6 +35,11 @@ cannot inject scripted follow-up turns; per-turn rows are how multi-turn example
 The prompts are chat-template ready (tool-call arguments as objects); `dataset(examples)` gives
 the rows as a `datasets.Dataset` that keeps them exactly (each message a `Json` value).
 
+The episodes run in-process by default; `environments(examples, env=factory)` opens them with
+any `EnvFactory` instead (`factory(servers, world) -> env` with `Session`'s interface): a
+`prove.mcp.RemoteEnv` on a `prove serve`, or `RayEnvPool.open` from `prove.integrations.ray`
+(environment actors across a Ray cluster).
+
 Limits of TRL's tool loop, compared with `prove_agent` in VERL: every example of an environment
 sees the same tools (per-example distractors and stripped enums are not shown; `tools=` picks
 a subset), and the conversation ends at the first answer in words.
@@ -124,9 +129,12 @@ class ProveEnvironment:
 
     servers: tuple[str, ...] = ()
     call_timeout: float | None = 10.0
+    # `factory(servers, world) -> env` (an `EnvFactory`); None: an in-process `Session`. Private, as
+    # every attribute TRL may show the model as a tool is.
+    _env: Callable[[Sequence[str], int], Any] | None = None
 
     def __init__(self) -> None:
-        self.session: Session | None = None
+        self.session: Any = None
         self.world: int | None = None
         self.results: list[ToolResult] = []
         self.base: Snapshot | None = None  # the state the row's turn starts from (None: the initial world)
@@ -140,7 +148,10 @@ class ProveEnvironment:
         """
         self._close()
         self.world = int(row.get("world") or 0)
-        self.session = Session(list(self.servers), world=self.world, timeout=self.call_timeout)
+        if self._env is None:
+            self.session = Session(list(self.servers), world=self.world, timeout=self.call_timeout)
+        else:
+            self.session = self._env(list(self.servers), self.world)
         self.results = []
         self.base = None
         turn = int(row.get("turn") or 0)
@@ -195,21 +206,24 @@ def _turns(row: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [t for t in turns or [] if isinstance(t, Mapping)]
 
 
-def _advance(session: Session, turn: Mapping[str, Any]) -> None:
+def _advance(session: Any, turn: Mapping[str, Any]) -> None:
     seconds = turn.get("advance")
     if seconds:
         session.advance(float(seconds))
 
 
 def environment_class(servers: str | Sequence[str], *, tools: Iterable[str] | None = None,
-                      call_timeout: float | None = 10.0, name: str | None = None) -> type[ProveEnvironment]:
+                      call_timeout: float | None = 10.0, name: str | None = None,
+                      env: Callable[[Sequence[str], int], Any] | None = None) -> type[ProveEnvironment]:
     """A TRL environment class for an episode of `servers` (see the module docstring).
 
     Args:
         servers: the servers of the episode.
         tools: only these tools (by the name the model calls them); default: every visible tool.
-        call_timeout: seconds a call's SQL may run.
+        call_timeout: seconds a call's SQL may run (in-process; a factory's environment has its own).
         name: the class name (default from the servers, such as `BankingEnv`).
+        env: opens the episodes (`factory(servers, world) -> env`, such as `RayEnvPool.open`);
+            None: in-process sessions.
     """
     names = [servers] if isinstance(servers, str) else list(servers)
     with Session(names) as probe:
@@ -224,7 +238,7 @@ def environment_class(servers: str | Sequence[str], *, tools: Iterable[str] | No
     if clash:
         raise ValueError(f"tool {clash[0]!r} cannot be an environment method")
     body: dict[str, Any] = {t: _method(t, s) for t, s in schemas.items()}
-    body.update(servers=tuple(names), call_timeout=call_timeout,
+    body.update(servers=tuple(names), call_timeout=call_timeout, _env=staticmethod(env) if env else None,
                 __doc__=f"TRL environment: an episode of {', '.join(names)} (PROVE).")
     cls_name = name or "".join(p.title().replace("_", "") for p in names) + "Env"
     return type(cls_name, (ProveEnvironment,), body)
@@ -235,17 +249,20 @@ def _key(servers: Sequence[str]) -> str:
 
 
 def environments(examples: Iterable[Example], *, tools: Mapping[str, Iterable[str]] | None = None,
-                 call_timeout: float | None = 10.0) -> dict[str, type[ProveEnvironment]]:
+                 call_timeout: float | None = 10.0,
+                 env: Callable[[Sequence[str], int], Any] | None = None) -> dict[str, type[ProveEnvironment]]:
     """One environment class per server combination of the examples, keyed as `rows` names them.
 
     Pass the result as `environment_factory` (TRL routes each row by its `environment` column).
-    `tools` may restrict a combination's tools: {"banking": ["get_account", ...]}.
+    `tools` may restrict a combination's tools: {"banking": ["get_account", ...]}; `env` opens
+    the episodes elsewhere (`RayEnvPool.open`, a `RemoteEnv` factory), as in `environment_class`.
     """
     out: dict[str, type[ProveEnvironment]] = {}
     for ex in examples:
         key = _key(ex.servers)
         if key not in out:
-            out[key] = environment_class(ex.servers, tools=(tools or {}).get(key), call_timeout=call_timeout)
+            out[key] = environment_class(ex.servers, tools=(tools or {}).get(key), call_timeout=call_timeout,
+                                         env=env)
     return out
 
 

@@ -6,7 +6,9 @@ conversations of that server), its chain, kind, level and perturbations, and eve
 teacher makes (an RNG per purpose, seeded from seed and index). Candidates are processed in
 shards of `shard_size`; workers produce a shard's validated examples, and the parent process
 deduplicates them in index order and writes the shard. So `--workers K` writes byte-identical
-files to `--workers 1`, and a killed run continues from the last complete shard.
+files to `--workers 1`, whether the workers are processes here (`ProcessShards`) or Ray actors
+across a cluster (`prove.integrations.ray.RayShards`, `--ray`), and a killed run continues from
+the last complete shard.
 
 The output directory's layout is in `rundir.py`.
 """
@@ -24,7 +26,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..env import Server, registry
 from ..env.errors import ProveError
@@ -42,7 +44,7 @@ from .sampler import Sampler
 from .teachers import make_teacher
 from .validate import Deduper, call_set, check
 
-__all__ = ["Summary", "SynthError", "Synthesizer", "load_servers", "run"]
+__all__ = ["ProcessShards", "ShardRunner", "Summary", "SynthError", "Synthesizer", "load_servers", "run"]
 
 log = logging.getLogger("prove.synth")
 
@@ -295,6 +297,54 @@ def _work(s: int) -> list[Candidate]:
     return _WORKER.shard(s)
 
 
+class ShardRunner(Protocol):
+    """Runs a run's shards beside it: a context manager whose `submit(s)` is a future of shard `s`'s
+    candidates, with `workers` shards running at once. `ProcessShards` (worker processes) and
+    `prove.integrations.ray.RayShards` (Ray actors across a cluster) are the two."""
+
+    workers: int
+
+    def submit(self, s: int) -> Future[list[Candidate]]: ...
+
+    def __enter__(self) -> ShardRunner: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+RunnerFactory = Callable[[SynthConfig, int, Path | None], ShardRunner]
+"""`factory(config, workers, cache_dir) -> ShardRunner`: what `run(..., runner=)` takes."""
+
+
+class ProcessShards:
+    """Shards in `workers` worker processes of this machine, each with its own `Synthesizer`."""
+
+    def __init__(self, config: SynthConfig, workers: int, cache_dir: Path | None) -> None:
+        self.config = config
+        self.workers = workers
+        self.cache_dir = cache_dir
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> ProcessShards:
+        import multiprocessing
+
+        # Workers are the run's own children (spawn, not a forkserver, which outlives a killed run),
+        # each watching the run: none survives it, and the resource tracker ends with the last of them.
+        ctx = multiprocessing.get_context("spawn")
+        cache = str(self.cache_dir) if self.cache_dir else None
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+                                         initargs=(self.config.model_dump_json(), cache, os.getpid()))
+        return self
+
+    def submit(self, s: int) -> Future[list[Candidate]]:
+        assert self._pool is not None, "ProcessShards is used as a context manager"
+        return self._pool.submit(_work, s)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+
 # ----- the run ------------------------------------------------------------------------------------
 
 
@@ -333,8 +383,14 @@ def _manifest(rd: RunDir, config: SynthConfig, overwrite: bool, servers: dict[st
 
 def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | None = None,
         overwrite: bool = False, progress: Callable[[dict[str, Any]], None] | None = None,
-        warn: Callable[[str], None] | None = None, synthesizer: Synthesizer | None = None) -> Summary:
-    """Run (or resume) a synthesis into `out`; see the module docstring for the layout."""
+        warn: Callable[[str], None] | None = None, synthesizer: Synthesizer | None = None,
+        runner: RunnerFactory | None = None) -> Summary:
+    """Run (or resume) a synthesis into `out`; see the module docstring for the layout.
+
+    Shards run in this process with `workers=1`, in `workers` processes otherwise, or wherever
+    `runner(config, workers, cache_dir)` sends them (`prove.integrations.ray.RayShards`): this
+    process commits them in index order whichever ran them, so the files are the same.
+    """
     started = time.perf_counter()
     out = Path(out)
     rd = RunDir(out)
@@ -396,38 +452,34 @@ def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | N
 
     next_shard = len(done)
     if accepted < config.n:
-        if workers <= 1 and _is_async(local.teacher):
+        if runner is None and workers > 1:
+            runner = ProcessShards
+        if runner is not None:
+            stopped = _parallel(config, runner(config, workers, cache_dir), next_shard, commit, lambda: accepted,
+                                lambda: candidates, limit)
+        elif _is_async(local.teacher):
             stopped = asyncio.run(local._closing(_run_async(local, next_shard, commit, lambda: accepted,
                                                             lambda: candidates, limit)))
-        elif workers <= 1:
+        else:
             while accepted < config.n:
                 if candidates >= limit:
                     stopped = "max_candidates"
                     break
                 commit(next_shard, local.shard(next_shard))
                 next_shard += 1
-        else:
-            stopped = _parallel(config, workers, cache_dir, next_shard, commit, lambda: accepted, lambda: candidates,
-                                limit)
     finish_run(out, config, manifest)
     report("done")
     return Summary(out, min(accepted, config.n), candidates, len(manifest["shards"]), resumed,
                    time.perf_counter() - started, reasons, stopped, accepted)
 
 
-def _parallel(config: SynthConfig, workers: int, cache_dir: Path | None, first: int,
+def _parallel(config: SynthConfig, runner: ShardRunner, first: int,
               commit: Callable[[int, list[Candidate]], None], accepted: Callable[[], int],
               candidates: Callable[[], int], limit: int) -> str | None:
-    import multiprocessing
-
-    # Workers are the run's own children (spawn, not a forkserver, which outlives a killed run),
-    # each watching the run: none survives it, and the resource tracker ends with the last of them.
-    ctx = multiprocessing.get_context("spawn")
     pending: dict[int, Future[list[Candidate]]] = {}
     nxt = first
     stopped = None
-    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                             initargs=(config.model_dump_json(), str(cache_dir) if cache_dir else None, os.getpid())) as pool:
+    with runner as pool:
         try:
             while True:
                 # Keep every worker busy, guessing how many shards are still needed from the yield so far.
@@ -435,8 +487,8 @@ def _parallel(config: SynthConfig, workers: int, cache_dir: Path | None, first: 
                 rate = accepted() / done_c if done_c else 0.9
                 needed = config.n - accepted()
                 ahead = max(1, int(needed / max(rate, 0.05) / config.shard_size + 0.999))
-                while len(pending) < min(workers + 1, ahead) and (candidates() + len(pending) * config.shard_size) < limit:
-                    pending[nxt] = pool.submit(_work, nxt)
+                while len(pending) < min(pool.workers + 1, ahead) and (candidates() + len(pending) * config.shard_size) < limit:
+                    pending[nxt] = pool.submit(nxt)
                     nxt += 1
                 if not pending:
                     stopped = "max_candidates" if accepted() < config.n else None

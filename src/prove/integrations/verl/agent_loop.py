@@ -1,7 +1,7 @@
 """`prove_agent`: a VERL agent loop (an `AgentLoopBase` subclass) that plays live PROVE episodes.
 
-For each rollout it opens a fresh episode on the example's world (in-process, or on a
-`prove serve` through `RemoteEnv`), generates with VERL's server manager, runs every tool call
+For each rollout it opens a fresh episode on the example's world (in-process, on a `prove serve`
+through `RemoteEnv`, or on a shared pool of Ray environment actors through `RayEnv`), generates with VERL's server manager, runs every tool call
 the policy makes on the episode, brings in the example's scripted follow-up user turns when the
 policy answers in words, honours VERL's `multi_turn` caps, and closes the episode at the end,
 on errors and on cancellation too. What happened is handed to the reward in the rollout's
@@ -10,14 +10,16 @@ tool result, each call's outcome, the final state fingerprint and, when asked, t
 diff), which VERL's reward managers merge into `extra_info`; `prove.integrations.verl.reward.
 compute_score` scores from there.
 
-Registered under the name `prove_agent` on import; VERL's workers import it through the agent
-loop config that `prove export verl` writes (`actor_rollout_ref.rollout.agent.
-agent_loop_config_path`), whose entry may set the constructor's options:
+Registered under the name `prove_agent` on import, unless a config registered it first; VERL's
+workers import it through the agent loop config that `prove export verl` writes
+(`actor_rollout_ref.rollout.agent.agent_loop_config_path`), whose entry may set the
+constructor's options:
 
 ```yaml
 - name: prove_agent
   _target_: prove.integrations.verl.agent_loop.ProveAgentLoop
   env_url: null          # or http://127.0.0.1:8000 (comma-separated workers): episodes on prove serve
+  env_ray: null          # or {actors: 8, name: prove-env, num_cpus: 1}: episodes on Ray actors
   call_timeout: 10.0
   max_calls: 50
   record_diff: false
@@ -44,6 +46,7 @@ from prove.integrations import require
 
 require("verl", "verl", "prove.integrations.verl.agent_loop")
 
+from verl.experimental.agent_loop import agent_loop as verl_agent_loop  # noqa: E402
 from verl.experimental.agent_loop.agent_loop import (  # noqa: E402
     AgentLoopBase,
     AgentLoopOutput,
@@ -101,13 +104,15 @@ def episode_script(kwargs: Mapping[str, Any]) -> Script:
                   advance)
 
 
-@register(AGENT_NAME)
 class ProveAgentLoop(AgentLoopBase):
     """Live PROVE episodes inside VERL's agent loop machinery (see the module docstring).
 
     Args:
         env_url: a `prove serve` URL (comma-separated for several workers); None: in-process.
         env_token: that server's bearer token.
+        env_ray: run the episodes on a pool of Ray environment actors shared by the cluster's
+            workers (`RayEnvPool`'s options: actors, name, num_cpus, ...), so that the tools' work
+            runs in the actors' processes, not beside this worker's event loop; None: not on Ray.
         call_timeout: seconds a tool call's SQL may run in-process.
         max_calls: tool calls per episode; later ones are answered `call_limit`, and end it.
         max_sessions, idle_ttl: the worker's in-process session pool.
@@ -118,8 +123,9 @@ class ProveAgentLoop(AgentLoopBase):
     """
 
     def __init__(self, *args: Any, tools: Any = None, env_url: str | None = None, env_token: str | None = None,
-                 call_timeout: float | None = 10.0, max_calls: int | None = 50, max_sessions: int = 4096,
-                 idle_ttl: float = 600.0, record_diff: bool = False, **kwargs: Any) -> None:
+                 env_ray: Mapping[str, Any] | None = None, call_timeout: float | None = 10.0,
+                 max_calls: int | None = 50, max_sessions: int = 4096, idle_ttl: float = 600.0,
+                 record_diff: bool = False, **kwargs: Any) -> None:
         kwargs.pop("name", None)          # the registry entry's own name, passed along by hydra
         super().__init__(*args, **kwargs)
         multi = self.rollout_config.multi_turn
@@ -131,7 +137,7 @@ class ProveAgentLoop(AgentLoopBase):
         self.tool_parser = None if self.format == "hermes" else ToolParser.get_tool_parser(self.format, self.tokenizer)
         self.response_length = self.rollout_config.response_length
         self.env = EnvConfig(url=env_url, token=env_token, call_timeout=call_timeout, max_sessions=max_sessions,
-                             idle_ttl=idle_ttl)
+                             idle_ttl=idle_ttl, ray=plain(env_ray))
         self.max_calls = max_calls
         self.record_diff = record_diff
 
@@ -252,3 +258,12 @@ class ProveAgentLoop(AgentLoopBase):
             except ProveError as exc:
                 record["status"], record["error"] = "env_error", f"{type(exc).__name__}: {exc}"
         return record
+
+
+# VERL's worker loads `agent_loop.yaml` into its registry when it starts, and hydra imports this
+# module at the first rollout: registering the bare class then would replace the loaded entry,
+# and every later rollout of the worker would lose its options (env_url, env_ray, record_diff,
+# max_calls). So the class registers itself only where no config named it first.
+if AGENT_NAME not in verl_agent_loop._agent_loop_registry:
+    register(AGENT_NAME)(ProveAgentLoop)
+

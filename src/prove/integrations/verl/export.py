@@ -13,7 +13,8 @@ Writes into one directory:
 - `tool_config.yaml`: every offered tool as a `ProveTool`, its schema flattened to what VERL's
   `OpenAIFunctionToolSchema` keeps (for the stock `tool_agent` loop; `prove_agent` shows each
   example its own tools and does not need it).
-- `agent_loop.yaml`: registers `prove_agent` in VERL's workers.
+- `agent_loop.yaml`: registers `prove_agent` in VERL's workers, with where its episodes run
+  (`env_url`: a `prove serve`; `env_ray`: a pool of Ray environment actors; neither: in-process).
 - `train_grpo.sh`: the paper's GRPO settings (batch 16, 16 rollouts per prompt, KL 0.01, 350
   steps; the learning rate chosen per model family), with VERL's `multi_turn` caps and the token
   budgets derived from the data (`budget`), counted as VERL counts them, so that every
@@ -120,8 +121,8 @@ def _omegaconf_safe(value: Any) -> Any:
     return value
 
 
-def tool_config(examples: Sequence[Example], *, env_url: str | None = None, call_timeout: float = 10.0,
-                idle_ttl: float = 600.0, max_sessions: int = 4096) -> dict[str, Any]:
+def tool_config(examples: Sequence[Example], *, env_url: str | None = None, env_ray: dict[str, Any] | None = None,
+                call_timeout: float = 10.0, idle_ttl: float = 600.0, max_sessions: int = 4096) -> dict[str, Any]:
     """VERL's tool config: one `ProveTool` per offered tool name, in the schema most examples show."""
     shown: dict[str, Counter[str]] = {}
     servers: dict[str, list[str]] = {}
@@ -136,18 +137,25 @@ def tool_config(examples: Sequence[Example], *, env_url: str | None = None, call
         schema = json.loads(shown[name].most_common(1)[0][0])
         tools.append({
             "class_name": TOOL_CLASS,
-            "config": {"type": "native", "servers": servers[name], "env_url": env_url, "call_timeout": call_timeout,
-                       "idle_ttl": idle_ttl, "max_sessions": max_sessions},
+            "config": {"type": "native", "servers": servers[name], "env_url": env_url, "env_ray": env_ray,
+                       "call_timeout": call_timeout, "idle_ttl": idle_ttl, "max_sessions": max_sessions},
             "tool_schema": flatten_tool(schema),
         })
     return {"tools": tools}
 
 
-def agent_loop_config(*, env_url: str | None = None, call_timeout: float = 10.0, max_calls: int = 50,
-                      record_diff: bool = False) -> list[dict[str, Any]]:
+def agent_loop_config(*, env_url: str | None = None, env_ray: dict[str, Any] | None = None,
+                      call_timeout: float = 10.0, max_calls: int = 50, record_diff: bool = False) -> list[dict[str, Any]]:
     """VERL's agent loop config registering `prove_agent` (the constructor's options with it)."""
-    return [{"name": AGENT_NAME, "_target_": AGENT_TARGET, "env_url": env_url, "call_timeout": call_timeout,
-             "max_calls": max_calls, "record_diff": record_diff}]
+    return [{"name": AGENT_NAME, "_target_": AGENT_TARGET, "env_url": env_url, "env_ray": env_ray,
+             "call_timeout": call_timeout, "max_calls": max_calls, "record_diff": record_diff}]
+
+
+def ray_pool_config(actors: int, *, name: str = "prove-env", num_cpus: float = 1.0) -> dict[str, Any]:
+    """The `env_ray` settings of a pool of `actors` Ray environment actors shared by VERL's workers."""
+    if actors < 1:
+        raise ValueError("a Ray environment pool needs at least one actor")
+    return {"actors": actors, "name": name, "num_cpus": num_cpus}
 
 
 def _round_up(n: float, low: int, high: int, step: int = 1024) -> int:
@@ -409,13 +417,15 @@ def _val_ids(examples: Sequence[Example], val: float) -> set[str]:
 
 
 def export(examples: Sequence[Example], out: str | Path, *, val: float = 0.05, model: str = "Qwen/Qwen3-4B",
-           env_url: str | None = None, call_timeout: float = 10.0, max_calls: int | None = None,
-           max_user_turns: int | None = None, max_assistant_turns: int | None = None,
+           env_url: str | None = None, env_ray: dict[str, Any] | None = None, call_timeout: float = 10.0,
+           max_calls: int | None = None, max_user_turns: int | None = None, max_assistant_turns: int | None = None,
            record_diff: bool = False, agent: str = AGENT_NAME) -> ExportResult:
     """Write the VERL inputs for `examples` into `out` (see the module docstring).
 
     `val` is the validation share (below 1) or count (from 1); a stable hash of the example ids
     picks it. With fewer than two examples the validation file repeats the training one.
+    `env_url` puts the episodes on a `prove serve`, `env_ray` (`ray_pool_config(actors)`) on a pool
+    of Ray environment actors in VERL's own cluster; neither: in-process in each worker.
     `agent` is the rows' agent loop: `prove_agent`, or VERL's stock `tool_agent` (the script
     then points VERL at the tool config). The caps and token budgets come from the data
     (`budget`): None keeps every reference conversation whole; a value given is used as given,
@@ -423,6 +433,8 @@ def export(examples: Sequence[Example], out: str | Path, *, val: float = 0.05, m
     """
     if agent not in (AGENT_NAME, "tool_agent"):
         raise ValueError("agent is 'prove_agent' or 'tool_agent'")
+    if env_url and env_ray:
+        raise ValueError("episodes run on a `prove serve` (env_url) or on Ray (env_ray), not both")
     import yaml
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -437,13 +449,13 @@ def export(examples: Sequence[Example], out: str | Path, *, val: float = 0.05, m
     _write_parquet([row(ex, i, "val", agent) for i, ex in enumerate(valid)], result.files["val"])
     result.train, result.val = len(train), len(valid)
 
-    tools = tool_config(examples, env_url=env_url, call_timeout=call_timeout)
+    tools = tool_config(examples, env_url=env_url, env_ray=env_ray, call_timeout=call_timeout)
     result.tools = len(tools["tools"])
     result.files["tool_config"] = out / "tool_config.yaml"
     result.files["tool_config"].write_text(yaml.safe_dump(_omegaconf_safe(tools), sort_keys=False, allow_unicode=True))
     result.files["agent_loop"] = out / "agent_loop.yaml"
     result.files["agent_loop"].write_text(yaml.safe_dump(
-        agent_loop_config(env_url=env_url, call_timeout=call_timeout, max_calls=result.budget.calls,
+        agent_loop_config(env_url=env_url, env_ray=env_ray, call_timeout=call_timeout, max_calls=result.budget.calls,
                           record_diff=record_diff),
         sort_keys=False))
 

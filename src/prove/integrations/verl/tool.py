@@ -5,7 +5,7 @@ tool instance cannot hold an episode. `ProveTool` keys the episode by the rollou
 `execute` receives VERL's `agent_data`, whose `request_id` is unique to the rollout, and the
 first call of a rollout opens a session on the example's world under that key; later calls of
 the same rollout find it. Nothing tells a tool when a rollout ends, so the session is left to
-the pool's idle TTL (in-process: `idle_ttl`, default 600 s; remote: `prove serve --idle-ttl`),
+the pool's idle TTL (in-process and on Ray: `idle_ttl`, default 600 s; remote: `prove serve --idle-ttl`),
 which reaps it. Size `max_sessions` for the rollouts in flight within one TTL.
 
 The example's servers and world come from the row's `extra_info.tools_kwargs.prove`
@@ -18,7 +18,7 @@ Tool config entry (what `prove export verl` writes, one per tool):
 ```yaml
 tools:
   - class_name: prove.integrations.verl.tool.ProveTool
-    config: {type: native, servers: [banking], env_url: null, call_timeout: 10.0, idle_ttl: 600.0}
+    config: {type: native, servers: [banking], env_url: null, env_ray: null, call_timeout: 10.0, idle_ttl: 600.0}
     tool_schema: {type: function, function: {name: get_account, description: ..., parameters: ...}}
 ```
 
@@ -46,6 +46,7 @@ from verl.tools.base_tool import BaseTool  # noqa: E402
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse  # noqa: E402
 
 from prove.env import ProveError  # noqa: E402
+from prove.records import plain  # noqa: E402
 
 from .envs import EnvConfig  # noqa: E402
 
@@ -69,7 +70,7 @@ class ProveTool(BaseTool):
         self.env = EnvConfig(url=config.get("env_url"), token=config.get("env_token"),
                              call_timeout=config.get("call_timeout", 10.0),
                              max_sessions=int(config.get("max_sessions", 4096)),
-                             idle_ttl=float(config.get("idle_ttl", 600.0)))
+                             idle_ttl=float(config.get("idle_ttl", 600.0)), ray=plain(config.get("env_ray")))
         self.servers = list(config.get("servers") or [])
         self._created: dict[str, dict[str, Any]] = {}
 
