@@ -331,3 +331,11 @@ def test_a_listing_says_the_whole_figure_asked_for_and_an_id_asked_for() -> None
     assert text.startswith("60 trips in all (total distance 312.44 miles); 1 of them:") and "fuel" not in text
     people = {"people": [{"person_id": "PER-10016", "name": "Emma Walker", "email": "e@x.com"}], "total": 1}
     assert "PER-10016" in describe(people, stress=["person", "id"]) and "PER-10016" not in describe(people)
+
+
+def test_a_name_every_item_shares_is_said_once_with_the_count() -> None:
+    motion = {"activities": [{"activity_id": "A1", "occurred_at": "2026-03-14T20:49:00", "message": "Motion in Living Room"},
+                             {"activity_id": "A2", "occurred_at": "2026-03-14T15:46:00", "message": "Motion in Living Room"}]}
+    assert describe(motion) == "2 activities (all 'Motion in Living Room'): occurred March 14 at 8:49 PM; " \
+        "occurred March 14 at 3:46 PM."
+    assert field_text("charge_limit", 90) == "charge limit 90%"

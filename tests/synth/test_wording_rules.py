@@ -581,3 +581,15 @@ def test_a_post_or_message_is_searched_by_a_phrase_of_it_never_its_whole_text() 
                for turn in ex["turns"] for call in turn["calls"]
                if call["name"] in ("search_posts", "search_messages") and "query" in call["arguments"]]
     assert queries and not set(queries) & texts, set(queries) & texts
+
+
+def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code() -> None:
+    say, index = _say("team_chat")
+    me = next(u for u, row in index.rows["user"].items() if row["is_me"] == 1)
+    name = index.labels["user"][me]
+    assert say.to_user(f"2 replies: +1: by Carlos Reyes; Got it: by {name}.") == "2 replies: +1: by Carlos Reyes; Got it: by you."
+    from prove.synth.phrasing import _to_user
+    assert _to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
+        "Done: the meeting 'Sync' of yours now runs 45 minutes."
+    tool = registry.get("team_chat").tools["add_reaction"]
+    assert all(":{emoji}:" in a.text for a in tool.asks if "{emoji}" in a.text)

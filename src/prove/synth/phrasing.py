@@ -94,6 +94,7 @@ class Phrasing:
         self.index = index
         self.words = words
         self._shared: dict[str, Counter[str]] = {}
+        self._me_names: list[str] | None = None
 
     # ----- entities ---------------------------------------------------------------------------
 
@@ -165,6 +166,16 @@ class Phrasing:
         if noun in PERSON_NOUNS:
             return label
         return _named(label, naming, noun) + self._of(ek, value)
+
+    def to_user(self, text: str) -> str:
+        """A read-out that names the user by their own name ("by Javier Richardson") says "you"."""
+        if self._me_names is None:
+            self._me_names = [name for kind, rows in self.index.rows.items() for key, row in rows.items()
+                              if row.get("is_me") == 1
+                              for name in [self.index.labels.get(kind, {}).get(key)] if isinstance(name, str) and name]
+        for name in self._me_names:
+            text = re.sub(rf"\b(by|from) {re.escape(name)}\b", r"\1 you", text)
+        return text
 
     def _is_me(self, kind: str, value: str) -> bool:
         return self.index.rows.get(kind, {}).get(value, {}).get("is_me") == 1
@@ -394,7 +405,7 @@ def _mend(text: str) -> str:
 def _to_user(text: str) -> str:
     """A reply speaks to the user: the "me" a request calls the user is "you" (quotes kept)."""
     parts = _QUOTED.split(text)
-    return "".join(part if i % 2 else re.sub(r"\bmy\b", "your", re.sub(r"\bme\b", "you", part))
+    return "".join(part if i % 2 else re.sub(r"\bmy\b", "your", re.sub(r"\bme\b", "you", part.replace(" of mine", " of yours")))
                    for i, part in enumerate(parts))
 
 

@@ -108,6 +108,8 @@ def field_text(key: str, value: Any) -> str | None:
             return None  # "not mark read, not deleted": what is off says nothing, unless people ask it
         return _words(subject) if value else f"not {_words(subject)}"
     if isinstance(value, (int, float)):
+        if key == "charge_limit":
+            return f"charge limit {number(value)}%"
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
             return f"price level {'$' * value}"  # a price band, not dollars
         if key.split("_")[0] in _LEADING_UNITS and "_" in key:
@@ -388,6 +390,9 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
+    # A name every item shares ("Search weekly sync", "Motion in Living Room") is said once, with the count.
+    named = next((items[0][k] for k in LABELS if k in shared and isinstance(items[0].get(k), str)), None)
+    extra = ", ".join(p for p in (f"all '{_excerpt(named, 60)}'" if named else "", extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"

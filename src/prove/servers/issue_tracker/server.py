@@ -121,7 +121,7 @@ PRIORITY_ORDER = "CASE i.priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN
 # (none announces a change the call does not make, such as closing the issue or moving its sprint)
 COMMENTS = ["Reproduced on staging; looking into it now.", "Fix is in the latest build, please verify.",
             "This is blocked until the API change ships.", "Can we get design input on the empty state?",
-            "Root cause looks like a race in the session cache.", "Verified on iOS and Android.",
+            "I'll dig into the logs and report back.", "Verified on iOS and Android.",
             "Could this be related to last week's deploy?"]
 
 # ----- result models --------------------------------------------------------------------------------

@@ -38,9 +38,9 @@ PinnedMessageId = MESSAGE.where(
     "WHERE is_archived = 0)")
 
 @tools.tool(effect=WRITE, asks=[
-    "React to {message_id} with {emoji}.",
+    "React to {message_id} with :{emoji}:.",
     "Add a :{emoji}: to {message_id}.",
-    "Put a {emoji} reaction on {message_id}.",
+    "Put a :{emoji}: reaction on {message_id}.",
 ], reply=[
     "Reacted to {message_id} with :{emoji}:.",
     "Done: your :{emoji}: is on the message.",

@@ -828,8 +828,8 @@ class Planner:
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         quoted = sorted(c for c in s.cite if self.say.said_by_id(c))  # a name is said by its name
-        return self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
-                                  asked=s.phrase.text if s.phrase is not None else "")
+        return self.say.to_user(self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
+                                                   asked=s.phrase.text if s.phrase is not None else ""))
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
