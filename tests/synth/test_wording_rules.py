@@ -593,3 +593,24 @@ def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code()
         "Done: the meeting 'Sync' of yours now runs 45 minutes."
     tool = registry.get("team_chat").tools["add_reaction"]
     assert all(":{emoji}:" in a.text for a in tool.asks if "{emoji}" in a.text)
+
+
+def test_a_listing_that_found_nothing_says_so_and_a_cart_is_not_filled_to_be_cleared() -> None:
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("issue_tracker").tools["list_worklogs"]
+    empty = {"worklogs": [], "total": 0, "total_minutes": 0, "time_text": "0 min", "by_issue": "nothing logged"}
+    assert _fitting_replies(tool, {}, empty) == []
+    assert _fitting_replies(tool, {}, {**empty, "worklogs": [{"worklog_id": "W-1"}], "total": 1})
+    cleared = 0
+    for ex in _generated(["food_delivery"], 200, 22):
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        added: set[str] = set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "add_to_cart":
+                    added.add(results[call["id"]]["restaurant_id"])
+                if call["name"] == "clear_cart":
+                    cleared += 1
+                    assert call["arguments"].get("restaurant_id") not in added, (ex["id"], call)
+    assert cleared > 2

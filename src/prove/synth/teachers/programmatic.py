@@ -40,6 +40,7 @@ from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, found_nothing, iter_records
 from ..graph import EXPLICIT, undoes
 from ..phrasing import QUERY_PARAMS, Phrasing
+from ..results import LABELS
 from ..values import DAY, ValueMaker, example_of, render_value
 from ..wording import Wording
 
@@ -353,7 +354,7 @@ class Planner:
             _order_pairs(args)
             _cohere(args, sources)
             before = None if tool.read_only or want_infeasible else sess.fingerprint()
-            if before is not None and _touches_written(tool, args, steps) and self._takes_back(sess, tool, args):
+            if before is not None and self._touches_written(tool, args, steps) and self._takes_back(sess, tool, args):
                 continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
@@ -376,6 +377,24 @@ class Planner:
                 # It worked after all: keep it (the fork has moved on), no give-up this time.
                 return self._keep(found, Step(tool, args, sources, result, phrase), steps)
         return []
+
+    def _touches_written(self, tool: Tool, args: Mapping[str, Any], steps: list[Step]) -> bool:
+        """Whether a call names something an earlier write of the conversation named. An undoing
+        call (clear, remove, cancel, ...) also touches what those things belong to: clearing a
+        restaurant's cart touches the dish just added to it; placing the order consumes the cart
+        and undoes nothing."""
+        mine = _entity_ids(tool, args)
+        written = [_entity_ids(s.tool, s.args) for s in steps if not s.tool.read_only and s.result.ok]
+        if tool.name.startswith((*_UNDOING, "clear_")):
+            written = [ids | self._owners(ids) for ids in written]
+        return bool(mine) and any(mine & ids for ids in written)
+
+    def _owners(self, ids: set[str]) -> set[str]:
+        out: set[str] = set()
+        for rows in self.index.rows.values():
+            for value in ids & rows.keys():
+                out.update(v for k, v in rows[value].items() if k.endswith("_id") and isinstance(v, str))
+        return out
 
     @staticmethod
     def _takes_back(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
@@ -1093,6 +1112,8 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
     chosen = bound or [reply for reply in tool.replies if not reply.binds]
     if data is None:
         return chosen
+    if tool.read_only and isinstance(data, Mapping) and found_nothing(data) and not any(k in LABELS for k in data):
+        return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
     present = [reply for reply in chosen if all(_result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
     return present or ([] if tool.read_only else chosen)
@@ -1111,13 +1132,6 @@ def _entity_ids(tool: Tool, args: Mapping[str, Any]) -> set[str]:
         if p.entity:
             out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
     return out
-
-
-def _touches_written(tool: Tool, args: Mapping[str, Any], steps: list[Step]) -> bool:
-    """Whether a call names something an earlier write of the conversation named (placing an
-    order names the restaurant, not the dishes added to its cart: it consumes, it does not undo)."""
-    mine = _entity_ids(tool, args)
-    return bool(mine) and any(mine & _entity_ids(s.tool, s.args) for s in steps if not s.tool.read_only and s.result.ok)
 
 
 def _cells(sess: Session) -> set[tuple[Any, ...]]:
