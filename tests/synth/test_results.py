@@ -46,6 +46,8 @@ from prove.synth.results import counted, describe, field_text
     ("price_level", 2, "price level $$"),
     ("minutes_before", 15, "15 minutes before"),
     ("days_left", 267, "267 days left"),
+    ("days_until_due", -9, "9 days overdue"),
+    ("days_until_due", 1, "1 day until due"),
     ("number_last4", "1568", "ending 1568"),
     ("last4", "9096", "ending 9096"),
     ("available", 104.26, "available $104.26"),
@@ -339,3 +341,13 @@ def test_a_name_every_item_shares_is_said_once_with_the_count() -> None:
     assert describe(motion) == "2 activities (all 'Motion in Living Room'): occurred March 14 at 8:49 PM; " \
         "occurred March 14 at 3:46 PM."
     assert field_text("charge_limit", 90) == "charge limit 90%"
+
+
+def test_items_that_share_their_name_are_not_headed_by_another_name() -> None:
+    events = {"events": [
+        {"event_id": "E1", "title": "Retro", "start": "2026-03-24T11:00:00", "end": "2026-03-24T12:00:00",
+         "organizer_name": "Yara Mitchell"},
+        {"event_id": "E2", "title": "Retro", "start": "2026-03-26T16:00:00", "end": "2026-03-26T16:45:00",
+         "organizer_name": "Alexander Price"}]}
+    assert describe(events) == "2 events (all 'Retro'): March 24, 11:00 AM to 12:00 PM, organizer Yara Mitchell; " \
+        "March 26, 4:00 PM to 4:45 PM, organizer Alexander Price."

@@ -113,7 +113,10 @@ def field_text(key: str, value: Any) -> str | None:
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
             return f"price level {'$' * value}"  # a price band, not dollars
         if key.split("_")[0] in _LEADING_UNITS and "_" in key:
-            return f"{number(value)} {_words(key)}"  # minutes_before 15 -> 15 minutes before
+            unit, rest = key.split("_", 1)
+            if value < 0 and rest in ("until_due", "left"):  # days_until_due -9 -> 9 days overdue
+                return f"{number(-value)} {unit[:-1] if value == -1 else unit} {'overdue' if 'due' in rest else 'over'}"
+            return f"{number(value)} {unit[:-1] if value == 1 else unit} {_words(rest)}"  # 15 minutes before
         if _is_money(key, value):
             return f"{_words(key)} {money(value)}"
         if key in _BARE:  # a field named by its unit: km 2.77
@@ -207,7 +210,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     `skip` names fields not to say (what every item of a listing shares); `quiet` leaves out what
     is off ("not deleted") and a path that only repeats the name, unless the request asked for it.
     """
-    label_key = _label_key({k: v for k, v in rec.items() if k not in skip})  # not by what every item shares
+    # Not headed by what every item shares, nor then by another name ("Yara Mitchell: March 24 ...")
+    shared_name = any(k in LABELS for k in skip if isinstance(rec.get(k), str))
+    label_key = None if shared_name else _label_key({k: v for k, v in rec.items() if k not in skip})
     head = _excerpt(option_words(label_key, rec[label_key]), 60) if label_key else None  # a post: its text's opening
     if head is None:  # an entry that holds what it is about (a saved place's place) is headed by its name
         inner = next((_label_of(v) for v in rec.values() if isinstance(v, Mapping) and _label_of(v)), None)
