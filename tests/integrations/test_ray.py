@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 from functools import partial
 from pathlib import Path
 
@@ -183,10 +184,23 @@ def test_every_call_of_64_concurrent_episodes_reaches_the_actor_that_holds_it(
 # ----- actor death -------------------------------------------------------------------------------
 
 
+def _kill(handle: Any) -> None:
+    """Kill an actor and wait until Ray reports it dead (`ray.kill` returns before it is)."""
+    ray.kill(handle)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            ray.get(handle.info.remote(), timeout=5)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the killed actor still answers")
+
+
 def test_a_killed_actor_fails_its_episodes_at_once_and_the_pool_recovers(pool: RayEnvPool) -> None:
     envs = [pool.open("banking", world=0, session_id=pool.new_id(i % 2)) for i in range(6)]
     victim = pool.actors()[0]
-    ray.kill(pool.handle(0))
+    _kill(pool.handle(0))
     for env in envs:
         started = time.monotonic()
         if env.slot == 0:
@@ -205,7 +219,7 @@ def test_a_killed_actor_fails_its_episodes_at_once_and_the_pool_recovers(pool: R
     assert fresh.call("list_accounts", {}).ok
     now = pool.actors()[0]
     assert now["generation"] == 1 and now["incarnation"] != victim["incarnation"]
-    ray.kill(pool.handle(1))
+    _kill(pool.handle(1))
     assert pool.check() == 1 and pool.replaced == 2                      # found dead without an episode
     assert pool.open("banking", session_id=pool.new_id(1)).call("list_accounts", {}).ok
 

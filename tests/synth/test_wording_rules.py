@@ -614,3 +614,12 @@ def test_a_listing_that_found_nothing_says_so_and_a_cart_is_not_filled_to_be_cle
                     cleared += 1
                     assert call["arguments"].get("restaurant_id") not in added, (ex["id"], call)
     assert cleared > 2
+
+
+def test_a_refusal_never_tells_the_user_a_tool_name() -> None:
+    error = {"code": "cart_empty", "message": "Your cart at Biscuit Bros. is empty.",
+             "hint": "Add dishes first with add_to_cart."}
+    said = {Wording(random.Random(s)).failure(error) for s in range(20)}
+    assert not any("add_to_cart" in t for t in said) and all("is empty" in t for t in said)
+    hinted = {Wording(random.Random(s)).failure({**error, "hint": "Add a dish first."}) for s in range(20)}
+    assert any("Add a dish first." in t for t in hinted)

@@ -73,6 +73,7 @@ ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.",
            "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
 QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of your {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
+_TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a hint that names a tool is for the model, not the user
 QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me its {id_word}?",
                     "I don't have a way to search for {thing}. What is its {id_word}?"]
 VAGUE = ["one of the {nouns}", "a {noun}"]  # never "my": the user may not own it (a spam post)
@@ -262,7 +263,7 @@ class Wording:
         message = str(error.get("message", "the tool returned an error."))
         hint = error.get("hint")
         text = self.pick(CANT).format(message=message)
-        if hint and self.rng.random() < 0.6:
+        if hint and self.rng.random() < 0.6 and not _TOOL_NAME.search(hint):  # never "... with add_to_cart"
             text += f" {hint}"
         return text
 

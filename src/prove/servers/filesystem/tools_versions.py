@@ -158,7 +158,7 @@ def diff_version(ctx: Ctx, version_id: VersionId,
 
 @tools.tool(effect=WRITE, asks=[
     "Make {version_id} the current text again.",
-    "Undo my changes: restore {version_id}.",
+    "Bring back {version_id}; I want that text again.",
 ], reply=[
     "Restored {version_id}; {result.path} holds that text again, and what it replaced is kept as a version.",
     "Done: {result.path} is back to {version_id}.",
