@@ -1126,12 +1126,7 @@ def _result_field(data: Any, path: str) -> Any:
 
 
 def _entity_ids(tool: Tool, args: Mapping[str, Any]) -> set[str]:
-    out: set[str] = set()
-    for p in tool.params:
-        value = args.get(p.name)
-        if p.entity:
-            out.update(v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
-    return out
+    return {v for p in tool.params if p.entity for v in _strs([args.get(p.name)])}
 
 
 def _cells(sess: Session) -> set[tuple[Any, ...]]:
