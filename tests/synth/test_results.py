@@ -48,6 +48,7 @@ from prove.synth.results import counted, describe, field_text
     ("days_left", 267, "267 days left"),
     ("days_until_due", -9, "9 days overdue"),
     ("days_until_due", 1, "1 day until due"),
+    ("version_no", 1, "version 1"),
     ("number_last4", "1568", "ending 1568"),
     ("last4", "9096", "ending 9096"),
     ("available", 104.26, "available $104.26"),
@@ -351,3 +352,9 @@ def test_items_that_share_their_name_are_not_headed_by_another_name() -> None:
          "organizer_name": "Alexander Price"}]}
     assert describe(events) == "2 events (all 'Retro'): March 24, 11:00 AM to 12:00 PM, organizer Yara Mitchell; " \
         "March 26, 4:00 PM to 4:45 PM, organizer Alexander Price."
+
+
+def test_a_budget_gone_over_reads_over_by() -> None:
+    from prove.synth.phrasing import _agree
+    assert _agree("Pets has $111.53 spent of $90.00 budgeted, leaving -$21.53.") == \
+        "Pets has $111.53 spent of $90.00 budgeted, over by $21.53."

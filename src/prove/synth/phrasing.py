@@ -432,6 +432,7 @@ def _agree(text: str) -> str:
     text = re.sub(rf"\b({heads})('?) is\b", r"\1\2 are", text)
     text = re.sub(rf"\b({heads})('?) has\b", r"\1\2 have", text)
     text = re.sub(r"\b([Yy]ou) (has|is|was)\b", lambda m: m.group(1) + " " + _YOU_VERB[m.group(2)], text)
+    text = re.sub(r"\bleaving -(\$[\d,]+(?:\.\d+)?)", r"over by \1", text)  # "leaving -$21.53"
     text = re.sub(r"\bnone people\b", "nobody", text)
     return re.sub(r"\bnone (?!(?:this|thus|does|goes|less|unless|yes)\b)([a-z]{3,}s)\b", r"no \1", text)
 

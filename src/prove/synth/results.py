@@ -112,6 +112,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"charge limit {number(value)}%"
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
             return f"price level {'$' * value}"  # a price band, not dollars
+        if key.endswith("_no") and isinstance(value, int):  # version_no 1 -> version 1
+            return f"{_words(key[:-3])} {value}"
         if key.split("_")[0] in _LEADING_UNITS and "_" in key:
             unit, rest = key.split("_", 1)
             if value < 0 and rest in ("until_due", "left"):  # days_until_due -9 -> 9 days overdue

@@ -177,8 +177,8 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
     "Tell me about {place_id}.",
     "What are the hours and rating of {place_id}, and is it open now?",
 ], reply=[
-    "{result.name} ({result.address}) is {result.rated}; today's hours are "
-    "{result.hours_today}, and it's {result.open_text}.",
+    "{result.name} ({result.address}) is {result.rated}; today: {result.hours_today}, and it's "
+    "{result.open_text}.",
 ])
 def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     """Get one place in full: address, phone, weekly hours, whether it is open now, rating and recent reviews.
