@@ -515,3 +515,15 @@ def test_a_remote_start_comes_with_the_trip_ahead_which_can_be_cancelled() -> No
             cleared = s.call("cancel_navigation", {})
             assert cleared.ok and not cleared.data["active"]
     assert warming >= 2
+
+
+def test_the_event_log_reads_every_kind_its_worlds_write():
+    """A remote start sends the trip ahead to the car: its "Destination set to ..." event is read back
+    (once an internal error), and can be asked for by its kind."""
+    worlds = [w for w in range(40) if SERVER.template(w).db.execute(
+        "SELECT 1 FROM events WHERE kind = 'navigation'").fetchone()]
+    assert worlds
+    with Session("vehicle", world=worlds[0]) as s:
+        assert ok(s, "list_events", {"limit": 200})["total"] > 0
+        navigation = ok(s, "list_events", {"kind": "navigation"})["events"]
+        assert navigation and navigation[0]["message"].startswith("Destination set to")

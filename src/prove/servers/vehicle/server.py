@@ -76,7 +76,7 @@ EventId = VEHICLE_EVENT.id
 Limit = Annotated[int, Field(ge=1, le=200)]
 Gear = Literal["P", "R", "N", "D"]
 EventKind = Literal["lock", "charging", "fuel", "alert", "software", "drive", "climate", "command", "valet",
-                    "service"]
+                    "service", "navigation"]
 
 # ----- the status model -------------------------------------------------------------------------
 

@@ -296,11 +296,12 @@ def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appoi
 ])
 def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = None,
                 limit: Limit = 30) -> EventList:
-    """Read the car's event log, newest first: locking, charging, refuelling, alerts, drives, updates, commands.
+    """Read the car's event log, newest first: locking, charging, refuelling, alerts, drives, updates, commands,
+    destinations sent to the car.
 
     Args:
         kind: only events of this kind: 'lock', 'charging', 'fuel', 'alert', 'software', 'drive',
-            'climate', 'command', 'valet' or 'service'.
+            'climate', 'command', 'valet', 'service' or 'navigation'.
         since: only events at or after this time, such as '2026-03-15T00:00:00'.
         limit: at most this many events (1-200, default 30).
 
