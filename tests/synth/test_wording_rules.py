@@ -72,12 +72,23 @@ def test_every_entity_a_gold_call_takes_is_one_its_parameter_takes(candidates) -
 def test_nothing_is_made_and_undone_in_one_conversation(candidates) -> None:
     """An undoing tool (delete, cancel, remove, ...) takes an entity that was there before, not one
     an earlier call of the conversation made: "add an address ... remove the new address" is no task."""
+    assert _undone_made(_accepted(candidates)) > 3
+
+
+def test_nothing_made_is_undone_even_where_nothing_else_of_its_kind_could_be() -> None:
+    """"Book a brake inspection ... cancel that service appointment": where the world holds no other
+    appointment to cancel, the cancelling is left out, not aimed at the one just booked."""
+    assert _undone_made(_generated(["vehicle"], 160, 4)) > 3
+
+
+def _undone_made(examples: list[dict]) -> int:
+    """How many undoing calls the examples make; each one must take nothing they made."""
     from prove.env import Session
     from prove.synth.entities import extract_entities
     from prove.synth.teachers.programmatic import _UNDOING
 
     undoing = 0
-    for ex in _accepted(candidates):
+    for ex in examples:
         server = registry.get(ex["servers"][0])
         results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
         made: set[str] = set()
@@ -93,7 +104,7 @@ def test_nothing_is_made_and_undone_in_one_conversation(candidates) -> None:
                         assert not taken & made, (ex["id"], call)
                     made |= {v for kind, v, _ in extract_entities(tool, results[call["id"]])
                              if not start.satisfies(kind, v, "1 = 1")}
-    assert undoing > 3
+    return undoing
 
 
 def test_values_that_belong_together_are_drawn_together(candidates) -> None:
@@ -623,3 +634,34 @@ def test_a_refusal_never_tells_the_user_a_tool_name() -> None:
     assert not any("add_to_cart" in t for t in said) and all("is empty" in t for t in said)
     hinted = {Wording(random.Random(s)).failure({**error, "hint": "Add a dish first."}) for s in range(20)}
     assert any("Add a dish first." in t for t in hinted)
+
+
+def test_a_reading_with_a_value_chosen_freely_finds_something() -> None:
+    """"What Noodles does Little Hanoi have under $1?", "how many times does Focus time meet between
+    11:30 and 8:00 tomorrow?", "what does the door lock cost me in power?": a price, a window or a
+    device the planner chose that finds nothing is chosen again; an empty answer stays for a question
+    among a few states ("any open disputes?")."""
+    from prove.synth.teachers.programmatic import _empty_listing
+
+    reads = empty = 0
+    for ex in _generated(["calendar", "food_delivery", "iot_devices"], 150, 3):
+        server = registry.get(ex["servers"][0])
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                tool = server.tools[call["name"]]
+                props = tool.parameters["properties"]
+                free = [n for n, v in call["arguments"].items() if "enum" not in props.get(n, {}) and
+                        not isinstance(v, bool)]
+                if tool.read_only and free:
+                    reads += 1
+                    empty += _empty_listing(results[call["id"]])
+    assert reads > 100 and empty <= 0.02 * reads
+
+
+def test_a_reading_that_found_nothing_says_what_it_did_not_find() -> None:
+    words = Wording(random.Random(0))
+    assert words.nothing({"post_id": "PST-1", "comments": [], "total": 0, "said": "no comments yet"}) == \
+        "No comments yet."
+    said = {Wording(random.Random(s)).nothing({"disputes": [], "total": 0}) for s in range(10)}
+    assert all("no disputes" in t.lower() for t in said) and len(said) > 1

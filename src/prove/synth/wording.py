@@ -267,6 +267,18 @@ class Wording:
             text += f" {hint}"
         return text
 
+    def nothing(self, data: Any) -> str:
+        """What a reading that found nothing says: the result's own words ("no comments yet"), else
+        the empty list by name ("I found no disputes."), so that a reply of several parts says which."""
+        if isinstance(data, Mapping):
+            said = next((v for k, v in data.items() if k in ("said", "answer") and isinstance(v, str) and v), None)
+            if said:
+                return said[:1].upper() + said[1:].rstrip(".") + "."
+            noun = next((k.replace("_", " ") for k, v in data.items() if isinstance(v, list) and not v), None)
+            if noun:
+                return self.pick(["I found no {n}.", "There are no {n} for that.", "No {n} came up."]).format(n=noun)
+        return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])
+
     def summary(self, tool: Tool | None, data: Any, cite: Sequence[str] = (), opener: bool = True,
                 args: Mapping[str, Any] | None = None, asked: str = "") -> str:
         """A short report of what a read found, naming every ID in `cite`; `opener` starts it with
@@ -281,8 +293,7 @@ class Wording:
             stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
         facts = describe(data, cite, stress=stress)
         if not facts:
-            return self.pick(["I found nothing matching that.", "There are no results for that.",
-                              "Nothing came up."])
+            return self.nothing(data)
         if opener:
             return f"{self.pick(FOUND)} {facts}"
         first = facts.split(" ", 1)[0]

@@ -363,6 +363,9 @@ class Planner:
             if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and found_nothing(result.data) \
                     and not self.ungrounded:
                 continue  # a search must find what the user is after (else the step is left out)
+            if result.ok and tool.read_only and _empty_listing(result.data) and not self.ungrounded \
+                    and attempt < tries - 1 and _arbitrary(args, sources, props):
+                continue  # no Noodles under $1, no energy of a door lock: a reading that finds nothing is asked on purpose
             if result.ok and before is not None and sess.fingerprint() == before:
                 continue  # a write that changes nothing ("make Home my default" when it is) asks for nothing
             if result.ok and not want_infeasible:
@@ -511,9 +514,10 @@ class Planner:
         if p.where is not None:  # an output's entity must be one the parameter takes (a credit card, not any account)
             flows = [f for f in flows if sess.satisfies(kind, f[1], p.where)]
         pool_ctx = self._candidates(p) if not self.ungrounded else []
-        if pool_ctx and tool.name.startswith(_UNDOING):
+        if tool.name.startswith(_UNDOING):
             # Nobody makes a thing and undoes it in one conversation ("add an address ... remove
-            # the new address"): an undoing tool takes what was there before, where there is some.
+            # the new address", "book a service ... cancel that appointment"): an undoing tool
+            # takes what was there before, or the step is left out.
             flows = [f for f in flows if f[1] in self.index.ids.get(kind, ())]
         if not tool.read_only and not tool.name.startswith(_RESTORING):
             # What the conversation has ended (cancelled, deleted, reported) takes no more writes:
@@ -1112,7 +1116,7 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
     chosen = bound or [reply for reply in tool.replies if not reply.binds]
     if data is None:
         return chosen
-    if tool.read_only and isinstance(data, Mapping) and found_nothing(data) and not any(k in LABELS for k in data):
+    if tool.read_only and _empty_listing(data):
         return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
     present = [reply for reply in chosen if all(_result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
@@ -1153,6 +1157,24 @@ def _binds(step: Step) -> dict[str, Any]:
 
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
+
+
+def _empty_listing(data: Any) -> bool:
+    """A listing that found nothing: its lists are empty and it names no one thing (a file without
+    tags is a file, not an empty listing)."""
+    return isinstance(data, Mapping) and found_nothing(data) and not any(k in LABELS for k in data)
+
+
+def _arbitrary(args: Mapping[str, Any], sources: Mapping[str, Source], props: Mapping[str, Any]) -> bool:
+    """Whether a call carries a value the planner chose freely (a price, a window, a device), which
+    another try may choose otherwise; a choice among a few states ("open disputes") is a question."""
+    for name, value in args.items():
+        source = sources.get(name)
+        if source is None or source.kind != "user" or isinstance(value, bool):
+            continue
+        if "enum" not in props.get(name, {}):
+            return True
+    return False
 
 
 def _vague_fits(text: str, slot: str) -> bool:
