@@ -358,3 +358,15 @@ def test_a_budget_gone_over_reads_over_by() -> None:
     from prove.synth.phrasing import _agree
     assert _agree("Pets has $111.53 spent of $90.00 budgeted, leaving -$21.53.") == \
         "Pets has $111.53 spent of $90.00 budgeted, over by $21.53."
+
+
+def test_a_time_span_within_one_day_says_the_day_once() -> None:
+    assert tidy("Set up a call from March 20 at 1:00 PM to March 20 at 2:00 PM.") == \
+        "Set up a call on March 20 from 1:00 PM to 2:00 PM."
+    assert tidy("Between April 2, 2027 at 9:30 AM and April 2, 2027 at 11:00 AM, who is free?") == \
+        "On April 2, 2027 between 9:30 AM and 11:00 AM, who is free?"
+    two_days = "How many times does it meet between March 17 at 9:30 AM and March 18 at 1:00 PM?"
+    assert tidy(two_days) == two_days
+    from prove.synth.phrasing import full_spans  # and the faithfulness check reads both ends in full
+    assert full_spans("Set up a call on March 20 from 1:00 PM to 2:00 PM.") == \
+        "Set up a call from March 20 at 1:00 PM to March 20 at 2:00 PM."

@@ -341,6 +341,19 @@ def test_cents_go_on_money_not_on_degrees() -> None:
     assert any(round(a * 2) != a * 2 for a in amounts)  # $12.99 does happen
 
 
+def test_a_passport_runs_for_years_and_a_savings_goal_is_months_away() -> None:
+    from datetime import date
+
+    from prove.env.world import EPOCH
+    from prove.synth.values import ValueMaker
+
+    maker = ValueMaker(None, random.Random(5))
+    expiries = [date.fromisoformat(maker.date("passport_expiry", None)) for _ in range(50)]
+    targets = [date.fromisoformat(maker.date("target_date", None)) for _ in range(50)]
+    assert min(expiries).year >= EPOCH.year + 2
+    assert min((t - EPOCH.date()).days for t in targets) >= 90
+
+
 def test_a_request_that_starts_with_an_entity_noun_is_lowered_after_a_connector() -> None:
     joined = [t["user"] for ex in _generated(["marketplace", "issue_tracker", "shopping"], 150, 8)
               for t in ex["turns"]]

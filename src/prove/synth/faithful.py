@@ -31,7 +31,7 @@ from pydantic_core import PydanticUndefined
 from ..env import Server, Tool
 from ..env.asks import bool_words, words_in
 from .entities import EntityIndex
-from .phrasing import excerpt_of, renderings
+from .phrasing import excerpt_of, full_spans, renderings
 from .values import human
 
 __all__ = ["Unfaithful", "faithfulness", "leaves", "said"]
@@ -86,7 +86,7 @@ def faithfulness(example: Mapping[str, Any], server: Server, index: EntityIndex)
         role = m.get("role")
         content = m.get("content")
         if role == "user" and isinstance(content, str):
-            users += "\n" + content.lower()
+            users += "\n" + full_spans(content).lower()
         elif role == "tool" and isinstance(content, str):
             outputs += "\n" + content.lower()
         elif role == "assistant":

@@ -356,6 +356,8 @@ class Phrasing:
 _OF = {"offer": "on", "comment": "on", "link": "to", "entry": "on", "rating": "for"}  # "the offer on the listing"
 _PLACES = ("city", "folder", "channel", "calendar", "project", "list", "room", "board")
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_DAY = rf"{_MONTH} \d{{1,2}}(?:, \d{{4}})?"
+_TIME = r"\d{1,2}:\d{2} [AP]M"
 
 
 def _drop_noun(before: str, noun: str, rendered: str, always: bool = False) -> str:
@@ -393,6 +395,9 @@ def _mend(text: str) -> str:
     text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
     text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\bthe The ", "The ", text)
+    text = re.sub(rf"\b([Ff]rom|[Bb]etween) ({_DAY}) at ({_TIME}) (to|and) \2 at ({_TIME})",
+                  lambda m: f"{'O' if m.group(1)[0].isupper() else 'o'}n {m.group(2)} {m.group(1).lower()} "
+                            f"{m.group(3)} {m.group(4)} {m.group(5)}", text)  # one day is said once
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
     text = re.sub(r"\b([Aa]) (?!one\b|once\b|one-)([aeioAEIO]\w)", r"\1n \2", text)
     text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
@@ -400,6 +405,13 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
+
+
+def full_spans(text: str) -> str:
+    """A day said once for a span within it ("on March 20 from 1:00 PM to 2:00 PM") said in full
+    again ("from March 20 at 1:00 PM to March 20 at 2:00 PM"), for tracing both ends back."""
+    return re.sub(rf"\b[Oo]n ({_DAY}) (from|between) ({_TIME}) (to|and) ({_TIME})",
+                  r"\2 \1 at \3 \4 \1 at \5", text, flags=re.IGNORECASE)
 
 
 def _to_user(text: str) -> str:

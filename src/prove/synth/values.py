@@ -411,6 +411,10 @@ class ValueMaker:
         if "birth" in n or n in ("dob", "born_on"):  # a person's birthday: years back, not next week
             born = date(self.now.year - self.rng.randint(8, 75), self.rng.randint(1, 12), self.rng.randint(1, 28))
             return born.isoformat()
+        if "expir" in n:  # a passport runs for years, not until next week
+            return date(self.now.year + self.rng.randint(2, 9), self.rng.randint(1, 12), self.rng.randint(1, 28)).isoformat()
+        if "target" in n:  # a savings goal is months away
+            return (self.now + timedelta(days=30 * self.rng.choice([4, 6, 8, 9, 12, 18, 24]))).date().isoformat()
         days = self.rng.choice([1, 2, 3, 5, 7, 10, 14, 21, 30, 45])
         if self._past(n, ex):
             days = -days
