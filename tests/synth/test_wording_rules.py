@@ -678,3 +678,37 @@ def test_a_reading_that_found_nothing_says_what_it_did_not_find() -> None:
         "No comments yet."
     said = {Wording(random.Random(s)).nothing({"disputes": [], "total": 0}) for s in range(10)}
     assert all("no disputes" in t.lower() for t in said) and len(said) > 1
+
+
+def test_a_new_thing_is_that_thing_only_while_nothing_else_of_its_kind_came_up_since() -> None:
+    """"Hold the blanket for me ... cancel reservation RES-10005 ... check out that reservation" means
+    RES-10005: the new hold is "the new reservation" once another one is named after it."""
+    from prove.env import Session
+    from prove.synth.contract import Conversation
+    from prove.synth.teachers.programmatic import Planner, Step
+
+    synth = Synthesizer(SynthConfig(n=1, seed=0, servers=["retail_chain"]))
+    spec = synth.spec(0)
+    server = registry.get("retail_chain")
+    with Session([server], world=spec.world) as sess:
+        conv = Conversation(spec, sess, synth.index(server, spec.world))
+        planner = Planner(conv)
+        held = next(r for r in sess.call("list_reservations", {}).data["reservations"] if r["status"] == "active")
+        store = sess.call("find_stores", {}).data["stores"]
+        product = held["product_id"]
+        made = None
+        for st in store:
+            made = sess.call("reserve_for_pickup", {"store_id": st["store_id"], "product_id": product})
+            if made.ok:
+                break
+        assert made is not None and made.ok
+        new_id = made.data["reservation_id"]
+        steps = [Step(server.tools["reserve_for_pickup"], {"store_id": made.data["store_id"], "product_id": product},
+                      {}, made, None)]
+        alone = {planner._flow_ref("reservation", [new_id], 0, steps, [], 1)[1] for _ in range(20)}
+        assert alone == {"the new reservation", "that reservation"}
+        cancelled = sess.call("cancel_reservation", {"reservation_id": held["reservation_id"]})
+        steps.append(Step(server.tools["cancel_reservation"], {"reservation_id": held["reservation_id"]}, {},
+                          cancelled, None))
+        after = {planner._flow_ref("reservation", [new_id], 0, steps, [], 2)[1] for _ in range(20)}
+        assert after == {"the new reservation"}

@@ -607,7 +607,17 @@ class Planner:
             v = values[0]
             if v not in self.index.ids.get(kind, ()):
                 noun = self.say.entity_noun(kind)
-                return "new", self.rng.choice([f"the new {noun}", f"that {noun}"])
+                since = [*steps, *found][src + 1:]
+                made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in extract_entities(s.tool, s.result.data)
+                        if k == kind and x not in self.index.ids.get(kind, ())}
+                if made - {v}:
+                    return "cite", None  # two new ones: neither is "the new one"
+                if source.tool.name.startswith("rename"):
+                    return "new", f"the renamed {noun}"  # a renamed file is not a new one
+                # "that reservation" is the one named last: not the new one where another came up since
+                named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
+                                  for x in _strs([s.args.get(q.name)]))
+                return "new", f"the new {noun}" if named_since else self.rng.choice([f"the new {noun}", f"that {noun}"])
             label = self._label_in(source, kind, v)
             if label:
                 return "label", label
