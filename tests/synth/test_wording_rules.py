@@ -712,3 +712,14 @@ def test_a_new_thing_is_that_thing_only_while_nothing_else_of_its_kind_came_up_s
                           cancelled, None))
         after = {planner._flow_ref("reservation", [new_id], 0, steps, [], 2)[1] for _ in range(20)}
         assert after == {"the new reservation"}
+
+
+def test_replies_name_an_address_a_restored_email_and_opening_hours_as_people_do() -> None:
+    """"Saved it as your work address" (not "as your work"), "Restored the email 'Offsite agenda'"
+    (not "... 'Offsite agenda' in Trash"), "open now (it never closes)" said once."""
+    replies = [m["content"] for ex in _generated(["maps", "email"], 200, 11) for m in ex["messages"]
+               if m["role"] == "assistant" and m.get("content")]
+    assert any("your home address" in r or "your work address" in r for r in replies)
+    assert any("Restored the email '" in r for r in replies)
+    assert not any(re.search(r"\byour (?:home|work)\b(?! address)", r) for r in replies)
+    assert not any(re.search(r"Restored the email '[^']*' in Trash", r) or ") (hours that day" in r for r in replies)

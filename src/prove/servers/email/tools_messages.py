@@ -414,8 +414,8 @@ def trash_message(ctx: Ctx, message_id: UntrashedMessageId) -> Moved:
     "Restore {message_id} from the trash.",
     "I deleted {message_id} by mistake, bring it back.",
 ], reply=[
-    "Restored {message_id}; it's back in the folder it was in before you deleted it.",
-    "Done: {message_id} is out of the trash.",
+    "Restored the email '{result.message.subject}'; it's back in the folder it was in before you deleted it.",
+    "Done: the email '{result.message.subject}' is out of the trash.",
 ])
 def restore_message(ctx: Ctx, message_id: TrashedMessageId) -> Moved:
     """Take a message out of the trash, back to the folder it was trashed from.

@@ -201,7 +201,7 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     "Will {place_id} be open at {at}?",
     "Is {place_id} open right now?",
     "Can I still go to {place_id} on {at}?",
-], reply=["{result.name} is {result.answer} (hours that day: {result.hours_that_day})."])
+], reply=["{result.name} is {result.answer}."])
 def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenCheck:
     """Check whether a place is open at a given time (default now), its hours that day and when that changes.
 

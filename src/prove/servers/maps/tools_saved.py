@@ -70,12 +70,12 @@ def get_profile(ctx: Ctx) -> Profile:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set my {label} to {place_id}.",
+    "Set my {label} address to {place_id}.",
     Ask("I moved; my new home is {place_id}.", label="home"),
     Ask("I work at {place_id} now, please save it as my work address.", label="work"),
 ], reply=[
-    "Your {label} is now {place_id}.",
-    "Done: I saved {place_id} as your {label}.",
+    "Your {label} address is now {place_id}.",
+    "Done: I saved {place_id} as your {label} address.",
 ])
 def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: AddressPlaceId) -> Profile:
     """Set the user's home or work to a place; routes without an origin start from home.
@@ -102,7 +102,7 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: Addres
                         hint="Home is where the user lives: search_places with category='residential'.")
     column = f"{label}_place_id"
     if profile(ctx)[column] == place_id:
-        raise ToolError("no_change", f"{row['name']} is already your {label}.", hint="Nothing to do.")
+        raise ToolError("no_change", f"{row['name']} is already your {label} address.", hint="Nothing to do.")
     ctx.db.execute(f"UPDATE profile SET {column} = ?", (place_id,))
     return get_profile(ctx)
 
