@@ -404,7 +404,7 @@ def test_a_new_listing_goes_with_its_category(s: Session) -> None:
 
 def test_seller_profiles_are_asked_of_other_members() -> None:
     member = SERVER.tools["get_seller_profile"].params[0]
-    assert member.where == "is_self = 0"
+    assert member.where == "is_me = 0"
 
 
 def test_a_message_to_a_seller_is_a_buyers_question() -> None:

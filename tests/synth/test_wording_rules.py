@@ -723,3 +723,16 @@ def test_replies_name_an_address_a_restored_email_and_opening_hours_as_people_do
     assert any("Restored the email '" in r for r in replies)
     assert not any(re.search(r"\byour (?:home|work)\b(?! address)", r) for r in replies)
     assert not any(re.search(r"Restored the email '[^']*' in Trash", r) or ") (hours that day" in r for r in replies)
+
+
+def test_the_user_never_names_themselves_by_their_own_username() -> None:
+    """"I sold the listing 'DualSense Controller' from amartin35 elsewhere", said by amartin35, is
+    "... the listing 'DualSense Controller' of mine ..."."""
+    server = registry.get("marketplace")
+    seen = 0
+    for ex in _generated(["marketplace"], 200, 707):
+        (me,) = server.template(ex["world"]).db.execute("SELECT username FROM members WHERE is_me = 1").fetchone()
+        users = [t["user"] for t in ex["turns"]]
+        seen += any("of mine" in u for u in users)
+        assert not any(re.search(rf"\b{re.escape(me)}\b", u) for u in users), (ex["id"], users)
+    assert seen

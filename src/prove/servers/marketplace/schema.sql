@@ -2,7 +2,7 @@
 -- member, who both buys from other members and sells their own items.
 -- Dates are ISO text ('2026-03-16', '2026-03-16T09:30:00'); money is US dollars rounded to cents.
 
--- Everyone who buys or sells. The signed-in member is the one row with is_self = 1.
+-- Everyone who buys or sells. The signed-in member is the one row with is_me = 1.
 CREATE TABLE members (
     member_id  TEXT PRIMARY KEY,
     username   TEXT NOT NULL UNIQUE,           -- how people name them: 'clara.vintage'
@@ -11,7 +11,7 @@ CREATE TABLE members (
     region     TEXT NOT NULL,
     joined_on  TEXT NOT NULL,
     bio        TEXT NOT NULL,
-    is_self    INTEGER NOT NULL DEFAULT 0 CHECK (is_self IN (0, 1))
+    is_me    INTEGER NOT NULL DEFAULT 0 CHECK (is_me IN (0, 1))
 );
 
 -- The signed-in member's account (exactly one row): contact details and marketplace balance.

@@ -52,20 +52,20 @@ server = Server(
 
 MemberId = MEMBER.id
 # Another member (a seller to look up): the signed-in member is not their own seller.
-OtherMemberId = MEMBER.where("is_self = 0")
+OtherMemberId = MEMBER.where("is_me = 0")
 CategoryId = CATEGORY.id
 ListingId = LISTING.id
-_ME = "(SELECT member_id FROM members WHERE is_self = 1)"
+_ME = "(SELECT member_id FROM members WHERE is_me = 1)"
 # A listing of the signed-in member's that is still for sale: the only kind they can edit or withdraw.
 MyActiveListingId = LISTING.where(f"status = 'active' AND seller_id = {_ME}")
 # Another member's listing that is still for sale: the only kind one can buy or make an offer on.
 ForSaleListingId = LISTING.where(f"status = 'active' AND seller_id != {_ME}")
 OfferId = OFFER.id
 OrderId = ORDER.id
-_MY_PURCHASE = "buyer_id = (SELECT member_id FROM members WHERE is_self = 1)"
+_MY_PURCHASE = "buyer_id = (SELECT member_id FROM members WHERE is_me = 1)"
 ShippedPurchaseId = ORDER.where(f"status = 'shipped' AND {_MY_PURCHASE}")
 # A sale of the signed-in member that is paid and waits to be shipped.
-PaidSaleId = ORDER.where("status = 'paid' AND seller_id = (SELECT member_id FROM members WHERE is_self = 1)")
+PaidSaleId = ORDER.where("status = 'paid' AND seller_id = (SELECT member_id FROM members WHERE is_me = 1)")
 UnratedPurchaseId = ORDER.where(f"status = 'delivered' AND {_MY_PURCHASE} "
                                 "AND order_id NOT IN (SELECT order_id FROM ratings WHERE order_id IS NOT NULL)")
 PaymentMethodId = PAYMENT_METHOD.id
@@ -148,7 +148,7 @@ class Order(BaseModel):
 # ----- shared helpers -----------------------------------------------------------------------------
 
 def me(ctx: Ctx) -> str:
-    return ctx.db.execute("SELECT member_id FROM members WHERE is_self = 1").fetchone()[0]
+    return ctx.db.execute("SELECT member_id FROM members WHERE is_me = 1").fetchone()[0]
 
 
 def offer_status(row: sqlite3.Row | dict[str, Any], now: datetime) -> str:
@@ -164,7 +164,7 @@ OFFER_STATUS_SQL = ("CASE WHEN o.status IN ('pending', 'countered') AND o.expire
 
 LISTING_SQL = """
 SELECT l.*, c.name AS category, c.fee_percent, m.username AS seller_username, m.city, m.region,
-       m.is_self AS is_mine,
+       m.is_me AS is_mine,
        (SELECT round(avg(stars), 2) FROM ratings r WHERE r.seller_id = l.seller_id) AS seller_rating,
        (SELECT count(*) FROM ratings r WHERE r.seller_id = l.seller_id) AS seller_rating_count
 FROM listings l JOIN categories c ON c.category_id = l.category_id JOIN members m ON m.member_id = l.seller_id

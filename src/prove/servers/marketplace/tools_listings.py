@@ -84,7 +84,7 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
         f"SELECT count(*) FROM offers o WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} IN ('pending', 'countered')",
         params).fetchone()[0]
     mine = ctx.db.execute(
-        f"SELECT o.offer_id FROM offers o JOIN members m ON m.member_id = o.buyer_id AND m.is_self = 1 "
+        f"SELECT o.offer_id FROM offers o JOIN members m ON m.member_id = o.buyer_id AND m.is_me = 1 "
         f"WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} IN ('pending', 'countered')", params).fetchone()
     base = summary(row).model_dump()
     return Listing(**base, description=row["description"], watchers=row["watchers"],
@@ -224,7 +224,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
     Returns:
         The member's listings with price, status, watchers and number of open offers, and the total.
     """
-    where, params = "m.is_self = 1", {"now": iso(ctx.now())}
+    where, params = "m.is_me = 1", {"now": iso(ctx.now())}
     if status is not None:
         where += " AND l.status = :status"
         params["status"] = status

@@ -1,7 +1,7 @@
 """The marketplace world: a peer-to-peer marketplace seen by one signed-in member.
 
 Sixty-five other members in US cities sell second-hand and new goods in a dozen categories;
-each has a specialty, a bio and a rating history. The signed-in member (`is_self = 1`, always
+each has a specialty, a bio and a rating history. The signed-in member (`is_me = 1`, always
 'MBR-10001') both buys and sells. The world holds, at the epoch (Monday 2026-03-16 09:00):
 
 - a few hundred listings, mostly active, some sold or withdrawn, with realistic titles, prices
@@ -285,7 +285,7 @@ class _Builder(WorldBuilder):
             self.members.append({
                 "member_id": member_id, "username": self.username(person.first, person.last, word),
                 "full_name": person.name, "city": city.name, "region": city.region,
-                "joined_on": joined.isoformat(), "bio": bio, "is_self": 1 if i == 0 else 0,
+                "joined_on": joined.isoformat(), "bio": bio, "is_me": 1 if i == 0 else 0,
             })
             self.specialty[member_id] = cats
             self.quality[member_id] = rng.choice((4.9, 4.8, 4.7, 4.6, 4.4, 4.2, 3.6, 2.8)) if i else 4.8
@@ -521,7 +521,7 @@ class _Builder(WorldBuilder):
             mid = member["member_id"]
             if mid not in sellers:
                 continue
-            n = rng.choice((0, 1, 2, 3, 4, 6, 8, 12)) if not member["is_self"] else rng.randint(4, 8)
+            n = rng.choice((0, 1, 2, 3, 4, 6, 8, 12)) if not member["is_me"] else rng.randint(4, 8)
             for _ in range(n):
                 rater = rng.choice(self.others)["member_id"]
                 if rater == mid:
