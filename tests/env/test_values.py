@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from prove.env import ToolError
-from prove.env.values import iso, like, money, parse_date, parse_time, parse_window, quote
+from prove.env.values import iso, like, money, parse_date, parse_time, parse_window, quote, spoken_day
 
 
 def test_quote_cuts_long_values_and_keeps_short_ones() -> None:
@@ -65,3 +65,9 @@ def test_parse_window_takes_either_bound_and_refuses_an_empty_window() -> None:
     with pytest.raises(ToolError) as info:
         parse_window(None, "soon")
     assert info.value.code == "invalid_time"
+
+
+def test_a_day_is_said_as_people_say_it_with_the_year_only_where_it_is_not_this_one() -> None:
+    today = date(2026, 3, 16)
+    assert spoken_day("2026-03-20T07:35:00", today) == "March 20"
+    assert spoken_day(date(2027, 1, 2), today) == "January 2, 2027"

@@ -777,3 +777,12 @@ def test_a_flight_reads_out_its_fares():
         for fare in f["fares"]:
             said = f"{fare['name']} ${fare['price']:,.2f}, " + ("refundable" if fare["refundable"] else "non-refundable")
             assert said in f["fares_text"]
+
+
+def test_a_booking_is_named_by_its_day_in_words(s):
+    """'AS 2585 SEA to AUS on March 20', not '... on 2026-03-20': people quote these names."""
+    summaries = [b["summary"] for b in ok(s, "list_bookings", {})["bookings"]]
+    assert summaries and not any(re.search(r"\d{4}-\d{2}-\d{2}", x) for x in summaries)
+    assert any(re.search(r" on (?:January|February|March|April|May|June|July|August|September|October|November|"
+                         r"December) \d{1,2}\b", x) for x in summaries)
+    assert any(re.search(r", \w+ \d{1,2}(?:, \d{4})? to \w+ \d{1,2}", x) for x in summaries)  # a stay's nights

@@ -43,6 +43,12 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds")
 
 
+def spoken_day(day: date | str, today: date) -> str:
+    """A day as people say it: 'March 20', with ', 2027' where the year is not `today`'s."""
+    d = date.fromisoformat(day[:10]) if isinstance(day, str) else day
+    return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+
 def parse_time(value: str, name: str, *, code: str = "invalid_time") -> datetime:
     """An ISO 8601 local time such as '2026-03-18T14:00:00' (a bare date is its midnight).
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 from prove.env import READ, Ask, Ctx, Toolset
-from prove.env.values import like
+from prove.env.values import like, spoken_day
 
 from .server import (
     ISSUE_SQL,
@@ -170,11 +170,9 @@ def get_my_dashboard(ctx: Ctx, limit: Limit = 20) -> Dashboard:
     monday = ctx.today() - timedelta(days=ctx.today().weekday())
     (minutes,) = ctx.db.execute("SELECT coalesce(sum(minutes), 0) FROM worklogs WHERE user_id = ? AND work_date >= ? "
                                 "AND work_date <= ?", (uid, monday.isoformat(), ctx.today().isoformat())).fetchone()
-    def due(text: str) -> str:
-        d = date.fromisoformat(text[:10])
-        return f"{d.strftime('%B')} {d.day}" + ("" if d.year == ctx.today().year else f", {d.year}")
-
-    urgent = "; ".join(f"{i.issue_id} '{i.title}' ({i.priority}" + (f", due {due(i.due_date)})" if i.due_date else ")")
+    today = ctx.today()
+    urgent = "; ".join(f"{i.issue_id} '{i.title}' ({i.priority}" + (f", due {spoken_day(i.due_date, today)})"
+                                                                   if i.due_date else ")")
                        for i in items[:min(limit, 3)])
     return Dashboard(user_id=uid, name=name, assigned=items[:limit], total_assigned=len(items), by_status=by_status,
                      overdue=[i.issue_id for i in items if i.overdue], watching=watching,

@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import iso, quote
+from prove.env.values import iso, quote, spoken_day
 
 from .world import build_world
 
@@ -188,23 +188,18 @@ class Order(BaseModel):
     progress: str = Field(description="where the order stands and until when it can be returned, on one line")
 
 
-def _day(value: str, today: date) -> str:
-    d = date.fromisoformat(value[:10])
-    return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
-
-
 def progress(o: sqlite3.Row, returnable: bool, today: date) -> str:
     """Where an order stands, as a person says it: 'it was delivered on March 3, and you can return it until
     April 2'."""
     if o["status"] == "cancelled":
-        return f"it was cancelled on {_day(o['cancelled_at'], today)}, so there is nothing to return"
+        return f"it was cancelled on {spoken_day(o['cancelled_at'], today)}, so there is nothing to return"
     if o["status"] == "placed":
-        where = f"it's waiting to ship and should arrive by {_day(o['estimated_delivery'], today)}"
+        where = f"it's waiting to ship and should arrive by {spoken_day(o['estimated_delivery'], today)}"
     elif o["status"] == "shipped":
         where = (f"it's on its way with {o['carrier']} (tracking {o['tracking_number']}) and should arrive by "
-                 f"{_day(o['estimated_delivery'], today)}")
+                 f"{spoken_day(o['estimated_delivery'], today)}")
     else:
-        where = f"it was delivered on {_day(o['delivered_at'], today)}" + (
+        where = f"it was delivered on {spoken_day(o['delivered_at'], today)}" + (
             f" ({o['carrier']}, tracking {o['tracking_number']})" if o["carrier"] else "")
     if not returnable:
         return f"{where}; it was a final sale, so it can't be returned"
@@ -212,8 +207,8 @@ def progress(o: sqlite3.Row, returnable: bool, today: date) -> str:
     if by is None:
         return f"{where}, and you can return it up to {RETURN_WINDOW_DAYS} days after it arrives"
     if by < today:
-        return f"{where}, and its return window closed on {_day(by.isoformat(), today)}"
-    return f"{where}, and you can return it until {_day(by.isoformat(), today)}"
+        return f"{where}, and its return window closed on {spoken_day(by.isoformat(), today)}"
+    return f"{where}, and you can return it until {spoken_day(by.isoformat(), today)}"
 
 
 def return_by(order: sqlite3.Row) -> date | None:

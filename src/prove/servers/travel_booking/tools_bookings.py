@@ -47,6 +47,7 @@ from .world import (
     MAX_PASSENGERS,
     POINT_VALUE,
     fare_price,
+    flight_summary,
     night_rate,
 )
 
@@ -218,7 +219,7 @@ def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
     price = fare_price(flight, fare)
     assert price is not None
     total = money(price * len(travelers))
-    summary = f"{flight['flight_number']} {flight['origin']} to {flight['destination']} on {flight['departs_at'][:10]}"
+    summary = flight_summary(flight, ctx.today())
     booking_id = new_booking(ctx, "flight", summary, trip, card, flight_id=flight["flight_id"], fare=fare,
                              cabin=rule.cabin)
     ctx.db.executemany("INSERT INTO booking_passengers (booking_id, traveler_id, seat, checked_bags) "

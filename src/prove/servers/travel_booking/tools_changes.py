@@ -39,6 +39,7 @@ from .world import (
     FARES,
     MAX_BAGS,
     fare_price,
+    flight_summary,
     seat_cabin,
 )
 
@@ -314,7 +315,7 @@ def change_flight(ctx: Ctx, booking_id: ChangeableBookingId, new_flight_id: Flig
         payment_id = _charge(ctx, b, card, fee + difference,
                              f"Change to {new['flight_number']} on {new['departs_at'][:10]}: fee ${fee:.2f}, "
                              f"fare difference ${difference:.2f}")
-    summary = f"{new['flight_number']} {new['origin']} to {new['destination']} on {new['departs_at'][:10]}"
+    summary = flight_summary(new, ctx.today())
     ctx.db.execute("UPDATE bookings SET flight_id = ?, summary = ?, checked_in_at = NULL WHERE booking_id = ?",
                    (new["flight_id"], summary, booking_id))
     ctx.db.execute("UPDATE booking_passengers SET seat = NULL WHERE booking_id = ?", (booking_id,))

@@ -30,6 +30,7 @@ from .world import (
     MAX_DAYS_AHEAD,
     MAX_NIGHTS,
     night_rate,
+    stay_summary,
 )
 
 tools = Toolset("hotels")
@@ -317,7 +318,7 @@ def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: da
     card = choose_payment(ctx, payment_method_id, use_points)
     hotel = ctx.get("hotel", room["hotel_id"])
     total = stay_price(room, nights, rate_plan, rooms)
-    summary = f"{hotel['name']}, {room['name']}, {check_in.isoformat()} to {check_out.isoformat()}"
+    summary = stay_summary(hotel["name"], room["name"], check_in, check_out, ctx.today())
     booking_id = new_booking(ctx, "hotel", summary, trip, card, hotel_id=hotel["hotel_id"],
                              room_type_id=room["room_type_id"], check_in=check_in.isoformat(),
                              check_out=check_out.isoformat(), rooms=rooms, guests=guests, rate_plan=rate_plan)

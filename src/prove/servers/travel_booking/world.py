@@ -23,7 +23,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from prove.env import WorldBuilder, WorldGen
-from prove.env.values import iso
+from prove.env.values import iso, spoken_day
 
 # ----- rules shared with the tools ----------------------------------------------------------------
 
@@ -52,6 +52,17 @@ TIER_FREE_BAGS = {"member": 0, "silver": 1, "gold": 1, "platinum": 2}
 
 CABINS = ("economy", "premium_economy", "business")
 
+
+
+def flight_summary(flight: Any, today: date) -> str:
+    """How a flight booking is named: 'AS 2585 SEA to AUS on March 20'."""
+    return f"{flight['flight_number']} {flight['origin']} to {flight['destination']} on " \
+           f"{spoken_day(flight['departs_at'], today)}"
+
+
+def stay_summary(hotel: str, room: str, check_in: date, check_out: date, today: date) -> str:
+    """How a hotel booking is named: 'Harbor Hotel, King Room, March 20 to March 23'."""
+    return f"{hotel}, {room}, {spoken_day(check_in, today)} to {spoken_day(check_out, today)}"
 
 @dataclass(frozen=True)
 class FareRule:
@@ -623,8 +634,7 @@ class _Builder(WorldBuilder):
         total = round(price * len(travelers), 2)
         booking = self._booking("flight", created, trip, status)
         booking.update({"flight_id": flight["flight_id"], "fare": fare, "cabin": rule.cabin,
-                        "summary": f"{flight['flight_number']} {flight['origin']} to {flight['destination']} on "
-                                   f"{flight['departs_at'][:10]}"})
+                        "summary": flight_summary(flight, self.today)})
         if points:
             booking["points_used"] = int(round(total / POINT_VALUE))
             self._charge(booking, 0.0, created, f"{rule.name} fare, {len(travelers)} passenger(s), paid with points",
@@ -680,8 +690,7 @@ class _Builder(WorldBuilder):
         booking.update({"hotel_id": hotel["hotel_id"], "room_type_id": room["room_type_id"],
                         "check_in": check_in.isoformat(), "check_out": check_out.isoformat(), "rooms": 1,
                         "guests": guests, "rate_plan": rate_plan, "payment_method_id": self.card["payment_method_id"],
-                        "summary": f"{hotel['name']}, {room['name']}, {check_in.isoformat()} to "
-                                   f"{check_out.isoformat()}"})
+                        "summary": stay_summary(hotel["name"], room["name"], check_in, check_out, self.today)})
         total = sum(night_rate(room["nightly_rate"], check_in + timedelta(days=i), rate_plan) for i in range(nights))
         plan = "non-refundable" if rate_plan == "non_refundable" else "flexible"
         self._charge(booking, total, created, f"{nights} night(s), {room['name']}, {plan} rate", self.card)
