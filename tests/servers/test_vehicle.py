@@ -307,12 +307,15 @@ def test_start_charging_at_home(s):
     ok(s, "start_engine")
     fails(s, "start_charging", "engine_running")
     ok(s, "stop_engine")
+    assert "not charging" in ok(s, "get_charge_state")["answer"]  # "how long until it's full?": it isn't charging
     charging = ok(s, "start_charging")
     assert charging["charging"] and charging["minutes_to_limit"] > 0
+    assert f"in about {charging['minutes_to_limit']} minutes" in charging["answer"]
     fails(s, "start_charging", "already_charging")
     s.advance(charging["minutes_to_limit"] * 60 + 120)
     done = ok(s, "get_charge_state")
     assert done["battery_pct"] == pytest.approx(done["charge_limit"], abs=0.1) and not done["charging"]
+    assert done["answer"] == f"it is plugged in and charged to its {done['charge_limit']}% limit"
     session = ok(s, "list_charging_sessions", {"limit": 1})["charging_sessions"][0]
     assert session["status"] == "completed" and session["kwh_added"] > 0 and session["cost"] > 0
     fails(s, "start_charging", "limit_reached")
@@ -326,7 +329,8 @@ def test_scheduled_charging_starts_at_its_time(s):
     fails(s, "set_charging_schedule", "invalid_time", {"start_time": "25:00"})
     assert ok(s, "set_charging_schedule", {"start_time": "23:00"})["scheduled_charge_time"] == "23:00"
     s.advance(13 * 3600 + 30 * 60)  # 22:30: not yet
-    assert ok(s, "get_charge_state")["battery_pct"] == start
+    waiting = ok(s, "get_charge_state")
+    assert waiting["battery_pct"] == start and waiting["answer"].endswith("scheduled to start at 11:00 PM")
     s.advance(2 * 3600)  # 00:30
     assert ok(s, "get_charge_state")["battery_pct"] == 90
     session = ok(s, "list_charging_sessions", {"limit": 1})["charging_sessions"][0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -69,6 +69,7 @@ class ChargeState(BaseModel):
     minutes_to_limit: int | None = Field(description="while charging: time until the limit is reached")
     scheduled_charge_time: str | None
     session: ChargingSession | None = Field(description="the session under way, if any")
+    answer: str = Field(description="the charging in words: the time to the limit, or why it is not charging")
 
 
 class SoftwareUpdate(BaseModel):
@@ -107,7 +108,23 @@ def _charge_state(ctx: Ctx) -> ChargeState:
                        charge_limit=car["charge_limit"], plugged_in=bool(car["plugged_in"]),
                        charging=bool(car["charging"]), power_kw=row["power_kw"] if row else None,
                        minutes_to_limit=minutes, scheduled_charge_time=car["scheduled_charge_time"],
-                       session=_session(row) if row else None)
+                       session=_session(row) if row else None, answer=_charge_answer(car, row, minutes))
+
+
+def _charge_answer(car: Any, row: Any, minutes: int | None) -> str:
+    limit = car["charge_limit"]
+    if row is not None:
+        return f"it is charging at {row['power_kw']:g} kW and reaches the {limit}% limit in about {minutes} minutes"
+    if not car["plugged_in"]:
+        return "it is not plugged in"
+    if car["battery_pct"] >= limit:
+        return f"it is plugged in and charged to its {limit}% limit"
+    start = car["scheduled_charge_time"]
+    if not start:
+        return "it is plugged in but not charging"
+    hour, minute = (int(x) for x in start.split(":"))
+    at = "midnight" if (hour, minute) == (0, 0) else f"{hour % 12 or 12}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
+    return f"it is plugged in but not charging; charging is scheduled to start at {at}"
 
 
 # ----- charging -----------------------------------------------------------------------------------
@@ -116,7 +133,7 @@ def _charge_state(ctx: Ctx) -> ChargeState:
 @tools.tool(effect=READ, asks=[
     "Is the car charging?",
     "How long until the battery is full?",
-])
+], reply=["The battery is at {result.battery_pct}% ({result.electric_range_mi} miles of range); {result.answer}."])
 def get_charge_state(ctx: Ctx) -> ChargeState:
     """Show the battery and charging: percent, electric range, limit, plugged in, charging power and time to the limit.
 
