@@ -278,6 +278,7 @@ def test_setting_a_thing_and_cancelling_it_undo_each_other() -> None:
     assert undoes("set_navigation_destination", "cancel_navigation")
     assert undoes("start_meeting", "end_meeting") and undoes("apply_coupon", "remove_coupon")
     assert not undoes("set_status", "cancel_order")
+    assert undoes("contribute_to_goal", "withdraw_from_goal")  # no taking $40 out of a goal to put $150 back
 
 
 def test_a_long_text_is_named_by_its_opening_and_traced_by_it() -> None:
@@ -678,6 +679,9 @@ def test_a_reading_that_found_nothing_says_what_it_did_not_find() -> None:
         "No comments yet."
     said = {Wording(random.Random(s)).nothing({"disputes": [], "total": 0}) for s in range(10)}
     assert all("no disputes" in t.lower() for t in said) and len(said) > 1
+    tool = registry.get("banking").tools["list_disputes"]
+    assert "no open disputes" in words.nothing({"disputes": [], "total": 0}, tool, {"status": "open"})
+    assert "no disputes under review" in words.nothing({"disputes": [], "total": 0}, tool, {"status": "under_review"})
 
 
 def test_a_new_thing_is_that_thing_only_while_nothing_else_of_its_kind_came_up_since() -> None:

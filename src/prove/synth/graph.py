@@ -69,7 +69,7 @@ _INVERSE = (("add", "remove"), ("enable", "disable"), ("freeze", "unfreeze"), ("
             ("like", "unlike"), ("subscribe", "unsubscribe"), ("arm", "disarm"), ("save", "unsave"),
             ("activate", "deactivate"), ("pause", "resume"), ("mark", "unmark"), ("create", "delete"),
             ("close", "reopen"), ("delete", "restore"), ("save", "remove_saved"), ("apply", "remove"),
-            ("set", "clear"), ("start", "end"))
+            ("set", "clear"), ("start", "end"), ("contribute_to", "withdraw_from"))
 
 
 @functools.lru_cache(maxsize=65536)

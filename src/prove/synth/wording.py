@@ -267,16 +267,23 @@ class Wording:
             text += f" {hint}"
         return text
 
-    def nothing(self, data: Any) -> str:
+    def nothing(self, data: Any, tool: Tool | None = None, args: Mapping[str, Any] | None = None) -> str:
         """What a reading that found nothing says: the result's own words ("no comments yet"), else
-        the empty list by name ("I found no disputes."), so that a reply of several parts says which."""
+        the empty list by name and the states the call asked for ("I found no open disputes."), so
+        that a reply of several parts says which."""
         if isinstance(data, Mapping):
             said = next((v for k, v in data.items() if k in ("said", "answer") and isinstance(v, str) and v), None)
             if said:
                 return said[:1].upper() + said[1:].rstrip(".") + "."
             noun = next((k.replace("_", " ") for k, v in data.items() if isinstance(v, list) and not v), None)
             if noun:
-                return self.pick(["I found no {n}.", "There are no {n} for that.", "No {n} came up."]).format(n=noun)
+                props = tool.parameters.get("properties", {}) if tool is not None else {}
+                states = [v.replace("_", " ") for k, v in (args or {}).items()
+                          if isinstance(v, str) and "enum" in props.get(k, {})]
+                before = " ".join(w for w in states if " " not in w)
+                after = " ".join(w for w in states if " " in w)
+                noun = " ".join(w for w in (before, noun, after) if w)
+                return self.pick(["I found no {n}.", "There are no {n}.", "No {n} came up."]).format(n=noun)
         return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])
 
     def summary(self, tool: Tool | None, data: Any, cite: Sequence[str] = (), opener: bool = True,
@@ -293,7 +300,7 @@ class Wording:
             stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
         facts = describe(data, cite, stress=stress)
         if not facts:
-            return self.nothing(data)
+            return self.nothing(data, tool, args)
         if opener:
             return f"{self.pick(FOUND)} {facts}"
         first = facts.split(" ", 1)[0]

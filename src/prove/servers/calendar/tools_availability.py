@@ -42,7 +42,7 @@ def _align(t: datetime) -> datetime:
 ], reply=[
     # The generic summary gives the count but not the answer: say it's free time apart from the busy periods.
     "Busy periods for {result.name} between {start} and {end}: {result.total}. Any time outside them is free.",
-    "{result.name}'s calendar shows {result.total} busy stretches from {start} to {end}; the rest is free.",
+    "Busy stretches on {result.name}'s calendar from {start} to {end}: {result.total}; the rest is free.",
 ])
 def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> FreeBusy:
     """Show when a colleague (or the user) is busy in a time window, without event details.
