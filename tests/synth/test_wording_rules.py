@@ -740,3 +740,19 @@ def test_the_user_never_names_themselves_by_their_own_username() -> None:
         seen += any("of mine" in u for u in users)
         assert not any(re.search(rf"\b{re.escape(me)}\b", u) for u in users), (ex["id"], users)
     assert seen
+
+
+def test_a_persons_new_email_address_is_made_from_their_name() -> None:
+    """"Update James White's email to ana@newcompany.com" is no request a person makes."""
+    server = registry.get("email")
+    updated = 0
+    for ex in _generated(["email"], 150, 3) + _generated(["email"], 150, 1):
+        names = server.template(ex["world"]).db
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "update_contact" and "email" in call["arguments"]:
+                    (name,) = names.execute("SELECT name FROM contacts WHERE contact_id = ?",
+                                            (call["arguments"]["contact_id"],)).fetchone()
+                    updated += 1
+                    assert call["arguments"]["email"].startswith(name.lower().replace(" ", ".") + "@"), (ex["id"], call)
+    assert updated >= 3

@@ -34,12 +34,13 @@ from typing import Any
 
 from ...env import Ask, Server, Session, Tool, ToolResult
 from ...env.annotations import Effect
+from ...env.fake import Person
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
 from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import extract_entities, found_nothing, iter_records
 from ..graph import EXPLICIT, undoes
-from ..phrasing import QUERY_PARAMS, Phrasing
+from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing
 from ..results import LABELS
 from ..values import DAY, ValueMaker, example_of, render_value
 from ..wording import Wording
@@ -441,7 +442,25 @@ class Planner:
         candidates = tool.values.get(p.name)
         if candidates:
             return candidates[(self.rng.randrange(len(candidates)) + attempt) % len(candidates)]
+        person = self._person_in(tool, args) if "email" in p.name and not tool.read_only else None
+        if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
+            first, last = person
+            domain = example_of(p.description)
+            domain = domain.split("@")[-1] if isinstance(domain, str) and "@" in domain else None
+            return self.values.fake.email(Person(first, last), domain)
         return self.values.value(p.name, spec, p.description, attempt)
+
+    def _person_in(self, tool: Tool, args: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The first and last name of the person a call is about (a contact it updates), if any."""
+        for q in tool.params:
+            value = args.get(q.name)
+            if not q.entity or not isinstance(value, str) or self.say.entity_noun(q.entity) not in PERSON_NOUNS:
+                continue
+            label = self.index.labels.get(q.entity, {}).get(value, "")
+            words = label.split()
+            if len(words) == 2 and all(w[:1].isupper() and w.isalpha() for w in words):
+                return words[0], words[1]
+        return None
 
     def _query(self, tool: Tool, attempt: int) -> str | None:
         """Search words that find a live entity the tool returns: its label, or a telling word of it."""
