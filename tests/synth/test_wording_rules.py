@@ -756,3 +756,20 @@ def test_a_persons_new_email_address_is_made_from_their_name() -> None:
                     updated += 1
                     assert call["arguments"]["email"].startswith(name.lower().replace(" ", ".") + "@"), (ex["id"], call)
     assert updated >= 3
+
+
+def test_nothing_more_is_done_with_what_the_user_declined() -> None:
+    """"Decline the security review ... email me an hour before the security review" is no task."""
+    tools = registry.get("calendar").tools
+    declined_then = declined = 0
+    for ex in _generated(["calendar"], 200, 1) + _generated(["calendar"], 200, 7):
+        turned_down: set[str] = set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                event = call["arguments"].get("event_id")
+                if call["name"] == "respond_to_invitation" and call["arguments"].get("response") == "declined":
+                    declined += 1
+                    turned_down.add(event)
+                elif event in turned_down and not tools[call["name"]].read_only:
+                    declined_then += 1
+    assert declined > 5 and declined_then == 0

@@ -593,7 +593,7 @@ class Planner:
         """The entities of a kind that an earlier write of the conversation ended (`_ends`)."""
         out: set[str] = set()
         for s in steps:
-            if not s.result.ok or not self._ends(s.tool, kind):
+            if not s.result.ok or not (self._ends(s.tool, kind) or _declines(s.tool, s.args)):
                 continue
             out.update(v for q in s.tool.params if q.entity == kind for v in _strs([s.args.get(q.name)]))
         return out
@@ -1186,6 +1186,15 @@ def _binds(step: Step) -> dict[str, Any]:
 
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
+
+
+def _declines(tool: Tool, args: Mapping[str, Any]) -> bool:
+    """Whether a write turns a thing down ("decline the event", "reject the offer"): nothing more is
+    done with it, no reminder for the declined event."""
+    return not tool.read_only and any(isinstance(v, str) and v in _DECLINING for v in args.values())
+
+
+_DECLINING = frozenset({"declined", "decline", "rejected", "reject"})
 
 
 def _empty_listing(data: Any) -> bool:
