@@ -61,7 +61,7 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
 @tools.tool(effect=READ, asks=[
     Ask("Show my open deals.", mine=True, open_only=True),
     "Which deals are in {stage}?",
-    Ask("What deals are closing by {closing_before}, biggest first?", sort_by="amount"),
+    Ask("What open deals are closing by {closing_before}, biggest first?", sort_by="amount", open_only=True),
     "List the deals with {account_id}.",
     Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
 ], values={
