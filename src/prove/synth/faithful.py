@@ -32,6 +32,7 @@ from ..env import Server, Tool
 from ..env.asks import bool_words, words_in
 from .entities import EntityIndex
 from .phrasing import excerpt_of, full_spans, renderings
+from .values import QUANTITY_KEYS
 from .values import human
 
 __all__ = ["Unfaithful", "faithfulness", "leaves", "said"]
@@ -67,9 +68,10 @@ def said(text: str, value: str) -> bool:
 
 
 def leaves(value: Any) -> list[Any]:
-    """The scalar values inside a structure (a line item's description, quantity and price)."""
+    """The scalar values inside a structure (a line item's description, quantity and price); a
+    quantity of one goes without saying ("an invoice for Rush fee at $50")."""
     if isinstance(value, Mapping):
-        return [leaf for v in value.values() for leaf in leaves(v)]
+        return [leaf for k, v in value.items() if not (k in QUANTITY_KEYS and v == 1) for leaf in leaves(v)]
     if isinstance(value, list):
         return [leaf for v in value for leaf in leaves(v)]
     return [] if value is None or isinstance(value, bool) else [value]

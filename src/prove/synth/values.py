@@ -18,7 +18,7 @@ from ..env.fake import Fake
 from ..env.world import EPOCH
 from .sampler import SamplingContext
 
-__all__ = ["DAY", "ValueMaker", "clock", "day", "example_of", "human", "is_money", "render_value"]
+__all__ = ["DAY", "QUANTITY_KEYS", "ValueMaker", "clock", "day", "example_of", "human", "is_money", "render_value"]
 
 _EXAMPLE = re.compile(r"""such as (?:'((?:[^'\\]|\\.|'(?=[a-z]))*)'|"([^"]*)"|(-?\d[\d,]*(?:\.\d+)?)|(\[[^\]]*\])|(true|false))""")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -95,16 +95,18 @@ def render_value(value: Any) -> str:
     return str(value)
 
 
+QUANTITY_KEYS = ("quantity", "qty", "count", "hours")
+
+
 def _item(value: dict[str, Any]) -> str | None:
-    """A line of an invoice or an order as people say it: "3 × Additional hour at $60 each"."""
+    """A line of an invoice or an order as people say it: "3 × Additional hour at $60 each", "Rush fee at $50"."""
     name = next((value[k] for k in ("description", "name", "title", "item", "product") if isinstance(value.get(k), str)),
                 None)
-    quantity = next((value[k] for k in ("quantity", "qty", "count", "hours") if isinstance(value.get(k), (int, float))),
-                    None)
+    quantity = next((value[k] for k in QUANTITY_KEYS if isinstance(value.get(k), (int, float))), None)
     price = next((v for k, v in value.items() if is_money(k) and isinstance(v, (int, float))), None)
     if name is None or len(value) > 3 + (quantity is None) + (price is None):
         return None
-    text = name if quantity is None else f"{render_value(quantity)} × {name}"
+    text = name if quantity in (None, 1) else f"{render_value(quantity)} × {name}"
     if price is not None:
         text += f" at ${price:,.2f}" + (" each" if quantity not in (None, 1) else "")
     return text

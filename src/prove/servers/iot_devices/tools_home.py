@@ -131,7 +131,8 @@ def _home(ctx: Ctx) -> Home:
     "What mode is the house in right now?",
     "Give me a quick overview of my smart home: anything offline or unlocked?",
     "Is everything OK at home?",
-])
+], reply=["The home is in {result.mode} mode; {result.devices_offline} of its {result.devices} devices are offline, "
+          "{result.unlocked_doors} doors are unlocked and {result.jammed_locks} locks are jammed."])
 def get_home(ctx: Ctx) -> Home:
     """Show the home: its mode, and how many devices are offline, doors unlocked, locks jammed, cameras armed.
 
