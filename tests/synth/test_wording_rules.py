@@ -613,6 +613,11 @@ def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code()
     me = next(u for u, row in index.rows["user"].items() if row["is_me"] == 1)
     name = index.labels["user"][me]
     assert say.to_user(f"2 replies: +1: by Carlos Reyes; Got it: by {name}.") == "2 replies: +1: by Carlos Reyes; Got it: by you."
+    market, members = _say("marketplace")
+    me_user = next(members.labels["member"][m] for m, row in members.rows["member"].items() if row["is_me"] == 1)
+    assert market.to_user(f"1 listing: Bose Speaker: withdrawn, price $74.99, seller username {me_user}, category "
+                          f"Electronics. Tent: seller username {me_user}, price $9.") == \
+        "1 listing: Bose Speaker: withdrawn, price $74.99, category Electronics. Tent: price $9."
     from prove.synth.phrasing import _to_user
     assert _to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
         "Done: the meeting 'Sync' of yours now runs 45 minutes."

@@ -175,6 +175,9 @@ class Phrasing:
                               for name in [self.index.labels.get(kind, {}).get(key)] if isinstance(name, str) and name]
         for name in self._me_names:
             text = re.sub(rf"\b(by|from) {re.escape(name)}\b", r"\1 you", text)
+            # "seller username lucass_tech" on the user's own listing says nothing to them
+            text = re.sub(rf", (?:[a-z]+ )?(?:username|handle|owner) {re.escape(name)}\b", "", text)
+            text = re.sub(rf"\b(?:[a-z]+ )?(?:username|handle|owner) {re.escape(name)}, ", "", text)
         return text
 
     def _is_me(self, kind: str, value: str) -> bool:
