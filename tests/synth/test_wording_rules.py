@@ -778,3 +778,23 @@ def test_nothing_more_is_done_with_what_the_user_declined() -> None:
                 elif event in turned_down and not tools[call["name"]].read_only:
                     declined_then += 1
     assert declined > 5 and declined_then == 0
+
+
+def test_a_reading_over_several_days_runs_from_morning_to_evening() -> None:
+    """"Is Anika free between March 18 at 12:30 PM and March 23 at 9:00 AM?" is no question a person
+    asks; "... between March 18 at 9:00 AM and March 23 at 5:00 PM?" is."""
+    from prove.synth.teachers.programmatic import Source, _round_window
+
+    window = {"start": "2026-03-18T12:30:00", "end": "2026-03-23T09:00:00"}
+    _round_window(window, {})
+    assert window == {"start": "2026-03-18T09:00:00", "end": "2026-03-23T17:00:00"}
+    same_day = {"after": "2026-03-18T12:30", "before": "2026-03-18T15:00"}
+    _round_window(same_day, {})
+    assert same_day == {"after": "2026-03-18T12:30", "before": "2026-03-18T15:00"}
+    from_a_result = {"start": "2026-03-18T12:30:00", "end": "2026-03-23T09:00:00"}
+    _round_window(from_a_result, {"start": Source("flow", 0)})
+    assert from_a_result["start"].endswith("12:30:00")
+    windows = [call["arguments"] for ex in _generated(["calendar"], 120, 5) for turn in ex["turns"]
+               for call in turn["calls"] if call["name"] in ("get_free_busy", "list_occurrences")]
+    several = [w for w in windows if w.get("start", "")[:10] != w.get("end", "")[:10]]
+    assert several and all(w["start"][11:16] == "09:00" and w["end"][11:16] == "17:00" for w in several)

@@ -354,6 +354,8 @@ class Planner:
                 sources[p.name] = Source("user")
             _order_pairs(args)
             _cohere(args, sources)
+            if tool.read_only:
+                _round_window(args, sources)
             before = None if tool.read_only or want_infeasible else sess.fingerprint()
             if before is not None and self._touches_written(tool, args, steps) and self._takes_back(sess, tool, args):
                 continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
@@ -1275,6 +1277,22 @@ def _strs(values: Any) -> list[str]:
 _PERIODS = {"daily": timedelta(days=1), "weekly": timedelta(weeks=1), "biweekly": timedelta(weeks=2),
             "monthly": timedelta(days=30), "quarterly": timedelta(days=91), "yearly": timedelta(days=365),
             "annually": timedelta(days=365)}
+
+
+def _round_window(args: dict[str, Any], sources: Mapping[str, Source]) -> None:
+    """A window over several days that a reading asks about runs from the morning of its first day
+    to the evening of its last ("between March 18 at 9:00 AM and March 23 at 5:00 PM"), not from
+    12:30 PM to 9:00 AM."""
+    for lo, hi in (("start", "end"), ("after", "before"), ("since", "until")):
+        a, b = args.get(lo), args.get(hi)
+        if not (isinstance(a, str) and isinstance(b, str) and _CLOCKED.match(a) and _CLOCKED.match(b)) \
+                or a[:10] == b[:10] or any(sources.get(k, Source("user")).kind != "user" for k in (lo, hi)):
+            continue
+        args[lo] = a[:11] + "09:00" + a[16:]
+        args[hi] = b[:11] + "17:00" + b[16:]
+
+
+_CLOCKED = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
 
 
 def _order_pairs(args: dict[str, Any]) -> None:
