@@ -798,3 +798,12 @@ def test_a_reading_over_several_days_runs_from_morning_to_evening() -> None:
                for call in turn["calls"] if call["name"] in ("get_free_busy", "list_occurrences")]
     several = [w for w in windows if w.get("start", "")[:10] != w.get("end", "")[:10]]
     assert several and all(w["start"][11:16] == "09:00" and w["end"][11:16] == "17:00" for w in several)
+
+
+def test_a_new_contact_is_a_person() -> None:
+    """"Add Waiting on, waiting.on@evergreenanal.com, to my contacts" names a label, not a person."""
+    added = [call["arguments"] for ex in _generated(["email", "crm", "payments"], 150, 2) for turn in ex["turns"]
+             for call in turn["calls"] if call["name"] == "add_contact" and "name" in call["arguments"]]
+    assert len(added) > 5
+    assert all(re.fullmatch(r"[A-Z][a-z'A-Z]+ [A-Z][a-z'A-Z-]+", a["name"]) for a in added), added
+    assert all(a["email"].startswith(a["name"].lower().replace(" ", ".").replace("'", "")) for a in added if "email" in a)

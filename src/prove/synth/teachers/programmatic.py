@@ -444,6 +444,9 @@ class Planner:
         candidates = tool.values.get(p.name)
         if candidates:
             return candidates[(self.rng.randrange(len(candidates)) + attempt) % len(candidates)]
+        if p.name in ("name", "full_name") and not tool.read_only and spec.get("type") == "string" \
+                and any(self.say.entity_noun(k) in PERSON_NOUNS for k in tool.produces):
+            return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
         person = self._person_in(tool, args) if "email" in p.name and not tool.read_only else None
         if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
             first, last = person
