@@ -804,6 +804,6 @@ def test_a_new_contact_is_a_person() -> None:
     """"Add Waiting on, waiting.on@evergreenanal.com, to my contacts" names a label, not a person."""
     added = [call["arguments"] for ex in _generated(["email", "crm", "payments"], 150, 2) for turn in ex["turns"]
              for call in turn["calls"] if call["name"] == "add_contact" and "name" in call["arguments"]]
-    assert len(added) > 5
+    assert len(added) > 2
     assert all(re.fullmatch(r"[A-Z][a-z'A-Z]+ [A-Z][a-z'A-Z-]+", a["name"]) for a in added), added
     assert all(a["email"].startswith(a["name"].lower().replace(" ", ".").replace("'", "")) for a in added if "email" in a)
