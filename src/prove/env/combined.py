@@ -97,6 +97,16 @@ class Combined(Server):
             out.setdefault((t, a), {}).update({v: k for k, v in pairs.items()})
         return out
 
+    def agreed(self, kind: str, other: str) -> tuple[tuple[str, str], ...]:
+        """The (column of `kind`, column of `other`) pairs a bridge between the two kinds agrees on."""
+        for b in self.bridges:
+            a, t = self.kind(b.source), self.kind(b.target)
+            if (a, t) == (kind, other):
+                return b.fields
+            if (t, a) == (kind, other):
+                return tuple((y, x) for x, y in b.fields)
+        return ()
+
     def bridged_kinds(self) -> set[tuple[str, str]]:
         """(kind, other kind) pairs that name the same things on two members, both ways."""
         out = set()

@@ -564,11 +564,12 @@ class Session:
 
     def satisfies(self, kind: str, entity_id: str, condition: str) -> bool:
         """Whether an entity's live row meets an SQL condition (a parameter's `KIND.where`), with
-        `:now` and `:today` bound to the session's clock; False where no server holds the row."""
+        `:now` and `:today` bound to the session's clock; False where no server holds the row.
+        A kind may be named as a combined view of the episode's servers names it (`crm_contact`)."""
         with self._lock:
             self._check_open()
             for rt in self._runtimes:
-                spec = rt.server.entities.get(kind)
+                spec = rt.server.entities.get(kind) or rt.server.entities.get(kind.removeprefix(rt.server.name + "_"))
                 if spec is None:
                     continue
                 row = rt.db.execute(f'SELECT 1 FROM "{spec.table}" WHERE "{spec.key}" = :entity_id AND ({condition})',
