@@ -224,14 +224,16 @@ class Planner:
     def _task(self) -> list[PlannedTurn]:
         chain = self._with_needs([t for t in self.spec.chain if t in self.conv.shown])
         steps: list[Step] = []
-        for attempt in range(3):
+        tries = 6 if self.links else 3  # (a chain across servers must also carry something across)
+        for attempt in range(tries):
             self.advance = 0
             fork = self.conv.session.fork()
             try:
                 steps = self._steps(chain, fork)
             finally:
                 fork.close()
-            if sum(s.asked for s in steps) >= 2 or (attempt == 2 and steps):
+            planned = sum(s.asked for s in steps) >= 2 and (not self.links or self._carries(steps))
+            if planned or (attempt == tries - 1 and steps):
                 break
             walk_rng = self.spec.rng(f"rewalk{attempt}")
             length = max(3, len(self.spec.chain))
@@ -602,6 +604,12 @@ class Planner:
                     label = self.index.labels[kind][partner]
                     return partner, Source("flow", len(steps) + len(found) - 1, "label", label)
         return None
+
+    @staticmethod
+    def _carries(steps: list[Step]) -> bool:
+        """Whether a step takes a value from a step of another server (a lookup by a carried address)."""
+        return any(src.kind == "flow" and src.step is not None and src.step < len(steps)
+                   and steps[src.step].tool.server != s.tool.server for s in steps for src in s.sources.values())
 
     def _agreed(self, kind: str, other: str, entity_id: str) -> set[str]:
         """The values an entity shares with the same thing on another server (its name, its address)."""
