@@ -87,10 +87,16 @@ def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
     return out
 
 
+_RECORDS_CACHE: dict[int, dict[str, set[str]]] = {}
+
+
 def record_fields(tool: Tool) -> dict[str, set[str]]:
     """Per entity kind, the fields of the records of the tool's result that *are* such an entity
     (whose first entity field is of that kind, as `own_ids` reads them): what its output shows of one."""
-    out: dict[str, set[str]] = {}
+    found = _RECORDS_CACHE.get(id(tool))
+    if found is not None:
+        return found
+    out: dict[str, set[str]] = _RECORDS_CACHE.setdefault(id(tool), {})
     try:
         returns = typing.get_type_hints(tool.fn, include_extras=True).get("return")
     except Exception:  # noqa: BLE001 - the framework already resolved these hints once

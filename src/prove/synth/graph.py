@@ -212,7 +212,8 @@ def _cross_edges(server: Combined, tools: Sequence[Tool], graph: DependencyGraph
     shows = {t.name: {k for k, names in record_fields(t).items() if t.read_only or k in t.consumes
                       for other in {k2 for k1, k2 in bridged if k1 == k}
                       if any(mine in names for mine, _ in server.agreed(k, other))} for t in tools}
-    searchable = {(k1, k2) for k1, k2 in bridged for t in tools if k2 in t.produces
+    # (a lookup whose records are such things: a payee is found in the payee list, not in transactions)
+    searchable = {(k1, k2) for k1, k2 in bridged for t in tools if k2 in record_fields(t)
                   and lookup_param(t, [theirs for _, theirs in server.agreed(k1, k2)])}
     for a in tools:
         for b in tools:

@@ -38,7 +38,7 @@ from ...env.combined import Combined
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
 from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
-from ..entities import extract_entities, found_nothing, iter_records
+from ..entities import extract_entities, found_nothing, iter_records, record_fields
 from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import QUERY_PARAMS, Phrasing
 from ..results import LABELS
@@ -593,7 +593,7 @@ class Planner:
                           if self.links.get((k, kind), {}).get(v) == partner)
             columns = [theirs for _, theirs in self.server.agreed(source, kind)]
             lookups = [t for t in self.server.visible_tools
-                       if t.server == tool.server and t.name in self.conv.shown and kind in t.produces
+                       if t.server == tool.server and t.name in self.conv.shown and kind in record_fields(t)
                        and t.name != tool.name and lookup_param(t, columns)]
             for d in sorted(lookups, key=lambda t: (not _names_kind(t.name, kind), t.name)):
                 query = lookup_param(d, columns)
@@ -612,10 +612,13 @@ class Planner:
                    and steps[src.step].tool.server != s.tool.server for s in steps for src in s.sources.values())
 
     def _agreed(self, kind: str, other: str, entity_id: str) -> set[str]:
-        """The values an entity shares with the same thing on another server (its name, its address)."""
+        """The values an entity shares with the same thing on another server that find it there."""
         row = self.index.rows.get(kind, {}).get(entity_id, {})
         assert isinstance(self.server, Combined)
-        return {row[mine] for mine, _ in self.server.agreed(kind, other) if isinstance(row.get(mine), str)}
+        # The name, or an address: what one thing is found by (a cuisine finds many restaurants).
+        fields = self.server.agreed(kind, other)
+        return {row[mine] for n, (mine, _) in enumerate(fields) if isinstance(row.get(mine), str)
+                and (n == 0 or "@" in row[mine])}
 
     def _ends(self, tool: Tool, kind: str) -> bool:
         """Whether a tool ends things of a kind: its name ends that kind (`cancel_booking`,
