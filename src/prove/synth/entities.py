@@ -50,7 +50,9 @@ def _models(annotation: Any) -> Iterator[type[BaseModel]]:
             stack.extend(a for a in get_args(current) if a is not Ellipsis)
 
 
-_FIELDS_CACHE: dict[int, dict[str, tuple[str, ...]]] = {}
+# Keyed by id(tool), holding the tool too: a combined view's tool copies come and go, and an id is
+# reused once its object is gone.
+_FIELDS_CACHE: dict[int, tuple[Tool, dict[str, tuple[str, ...]]]] = {}
 
 
 def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
@@ -62,8 +64,8 @@ def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
     """
     key = id(tool)
     found = _FIELDS_CACHE.get(key)
-    if found is not None:
-        return found
+    if found is not None and found[0] is tool:
+        return found[1]
     out: dict[str, tuple[str, ...]] = {}
     try:
         returns = typing.get_type_hints(tool.fn, include_extras=True).get("return")
@@ -83,20 +85,21 @@ def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
             out[""] = tuple(sorted(top))
     if tool.renamed:  # a tool of a combined view calls some kinds by the view's names
         out = {name: tuple(sorted(tool.renamed.get(k, k) for k in kinds)) for name, kinds in out.items()}
-    _FIELDS_CACHE[key] = out
+    _FIELDS_CACHE[key] = (tool, out)
     return out
 
 
-_RECORDS_CACHE: dict[int, dict[str, set[str]]] = {}
+_RECORDS_CACHE: dict[int, tuple[Tool, dict[str, set[str]]]] = {}
 
 
 def record_fields(tool: Tool) -> dict[str, set[str]]:
     """Per entity kind, the fields of the records of the tool's result that *are* such an entity
     (whose first entity field is of that kind, as `own_ids` reads them): what its output shows of one."""
     found = _RECORDS_CACHE.get(id(tool))
-    if found is not None:
-        return found
-    out: dict[str, set[str]] = _RECORDS_CACHE.setdefault(id(tool), {})
+    if found is not None and found[0] is tool:
+        return found[1]
+    out: dict[str, set[str]] = {}
+    _RECORDS_CACHE[id(tool)] = (tool, out)
     try:
         returns = typing.get_type_hints(tool.fn, include_extras=True).get("return")
     except Exception:  # noqa: BLE001 - the framework already resolved these hints once
