@@ -38,7 +38,7 @@ from ...env.combined import Combined
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
 from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
-from ..entities import extract_entities, found_nothing, iter_records, record_fields
+from ..entities import entity_fields, extract_entities, found_nothing, iter_records, record_fields
 from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import QUERY_PARAMS, Phrasing
 from ..results import LABELS
@@ -577,7 +577,10 @@ class Planner:
         for i, s in enumerate(steps):
             if not s.result.ok or s.tool.server == tool.server:
                 continue
+            fields = entity_fields(s.tool)
             for k, v, rec in extract_entities(s.tool, s.result.data):
+                if next((rec[f] for f in rec if f in fields), None) != v:
+                    continue  # a record of the thing itself, not one that mentions it (a calendar's owner)
                 partner = self.links.get((k, kind), {}).get(v)
                 if partner is None or not self._usable(kind, partner) or partner not in self.index.labels.get(kind, {}):
                     continue
