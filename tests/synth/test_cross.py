@@ -43,7 +43,7 @@ def test_cross_server_edges_walk_through_bridges() -> None:
     assert ("create_contact", "share_calendar") not in edges  # a new contact is on one server only
     assert graph.flows["get_contact", "share_calendar"] == ("person",)
     chain = graph.cross_walk(synthesizer().spec(0).rng("test"), 3)
-    assert graph.crosses(chain[0], chain[1]) and graph.carries(chain)
+    assert graph.crosses(chain[0], chain[1]) and len(chain) == len(set(chain)) <= 3
     assert build_graph(registry.get("crm")).cross_edges() == [] and build_graph(registry.get("crm")).servers == {}
 
 

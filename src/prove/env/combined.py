@@ -49,7 +49,6 @@ class Combined(Server):
         super().__init__("+".join(names), " and ".join(s.title for s in servers),
                          " ".join(s.description for s in servers), schema="", world=None, entities=kinds)
         self._members = list(servers)
-        self.server_of = {self.kind_names[s.name, k]: s.name for s in servers for k in s.entities}
         self.bridges = bridges_among(names, declared)
         self._declared = declared
         for name, tool in public.items():

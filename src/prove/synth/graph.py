@@ -119,10 +119,6 @@ class DependencyGraph:
         edges = self.cross_edges()
         return self.walk(rng, length, prefix=rng.choice(edges)) if edges else []
 
-    def carries(self, chain: Sequence[str]) -> bool:
-        """Whether a chain holds a cross-server edge from an earlier tool to a later one."""
-        return any(self.crosses(a, b) for i, a in enumerate(chain) for b in chain[i + 1:])
-
     def label(self, a: str, b: str) -> str:
         return self.labels.get((a, b), NONE)
 

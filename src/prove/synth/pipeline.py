@@ -454,7 +454,10 @@ def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | N
     rd = RunDir(out)
     rd.create()
     local = synthesizer or Synthesizer(config, cache_dir=cache_dir, warn=warn)
-    manifest = _manifest(rd, config, overwrite, servers_digest(local.servers, local.graphs))
+    digests = servers_digest(local.servers, local.graphs)
+    if local.views:  # a cross-server run also depends on the bridges its groups apply
+        digests["bridges"] = hashlib.sha256(repr([v.bridges for v in local.views]).encode()).hexdigest()[:16]
+    manifest = _manifest(rd, config, overwrite, digests)
     done = rd.completed(manifest)
     manifest["shards"] = done
     rd.write_json(rd.graphs, {n: g.to_dict() for n, g in sorted(local.graphs.items())}, indent=None)
