@@ -11,7 +11,8 @@ Prints JSON. Two parts:
    Targets: at most 600 s (300 s for the faithful-synthesis round), yield at least 90% (95%),
    every example replays, zero references to entities that do not exist; and the wording figures
    of `prove.synth.quality` (replies pasting descriptions, parameter-name clauses, raw IDs, empty
-   searches, the top opener, tool coverage) against their targets.
+   searches, the top opener, tool coverage) against their targets. With `--cross-server SHARE`
+   the run's cross-server figures are reported too (`docs/cross_server.md`).
 
 2. **OpenAI-compatible teacher**: a scripted chat-completions server on 127.0.0.1 answers every
    request after a fixed delay d; the synthesis runs at concurrency c against it (graph
@@ -61,10 +62,10 @@ def _replay(dataset: Path) -> dict[str, Any]:
     return {"checked": checked, "failed_gold_calls": failed_calls, "fingerprint_mismatches": mismatches}
 
 
-def programmatic(n: int, workers: int, seed: int, servers: list[str]) -> dict[str, Any]:
+def programmatic(n: int, workers: int, seed: int, servers: list[str], cross_server: float = 0.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="prove-bench-synth-") as tmp:
         out = Path(tmp) / "out"
-        cfg = SynthConfig(n=n, seed=seed, servers=servers)
+        cfg = SynthConfig(n=n, seed=seed, servers=servers, cross_server=cross_server)
         started = time.perf_counter()
         summary = run(cfg, out, workers=workers, cache_dir=Path(tmp) / "cache")
         seconds = time.perf_counter() - started
@@ -85,6 +86,8 @@ def programmatic(n: int, workers: int, seed: int, servers: list[str]) -> dict[st
         "wording": {k: v for k, v in stats["quality"].items() if k != "tools_never_used"},
         "tools_never_in_gold": stats["quality"]["tools_never_used"],
     }
+    if "cross_server" in stats:
+        result["cross_server"] = stats["cross_server"]
     result["targets"] = {
         "seconds<=600": seconds <= TARGET_SECONDS * n / 13_500,
         "yield>=0.90": summary.yield_ >= TARGET_YIELD,
@@ -135,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--conversations", type=int, default=600, help="conversations of the throughput run")
     parser.add_argument("--quick", action="store_true", help="1,350 examples and 200 conversations (a smoke run)")
     parser.add_argument("--skip", choices=["programmatic", "openai"], action="append", default=[])
+    parser.add_argument("--cross-server", type=float, default=0.0, help="share of cross-server candidates")
     args = parser.parse_args(argv)
     logging.getLogger("prove.env").setLevel(logging.CRITICAL)
     logging.getLogger("prove.synth").setLevel(logging.ERROR)
@@ -147,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
         "machine": platform.machine(),
     }
     if "programmatic" not in args.skip:
-        result["programmatic"] = programmatic(n, args.workers, args.seed, servers)
+        result["programmatic"] = programmatic(n, args.workers, args.seed, servers, args.cross_server)
     if "openai" not in args.skip:
         result["openai"] = openai_throughput(args.delay, args.concurrency, conversations, args.seed, servers)
     sys.stdout.write(json.dumps(result, indent=2) + "\n")

@@ -75,6 +75,9 @@ def synth(
     config: Annotated[Path | None, typer.Option("--config", "-c", help="SynthConfig as JSON or TOML (rates, "
                                                                        "limits); flags override it.")] = None,
     concurrency: Annotated[int | None, typer.Option("--concurrency", help="OpenAI teacher: requests in flight.")] = None,
+    cross_server: Annotated[float | None, typer.Option("--cross-server", help="Share of candidates on two or three "
+                                                       "servers that bridges join, one conversation across them "
+                                                       "(default 0: one server each).")] = None,
     cache: Annotated[Path | None, typer.Option("--cache", help="Cache directory (graphs, responses); default "
                                                                 "$PROVE_CACHE or ~/.cache/prove.")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Discard what --out holds and start again.")] = False,
@@ -89,7 +92,7 @@ def synth(
     data = _load_config(config)
     if servers:
         data["servers"] = [s for item in servers for s in item.split(",") if s]
-    for key, value in (("n", n), ("seed", seed), ("teacher", teacher)):
+    for key, value in (("n", n), ("seed", seed), ("teacher", teacher), ("cross_server", cross_server)):
         if value is not None:
             data[key] = value
     if ungrounded:

@@ -129,6 +129,16 @@ class Server:
         return min(candidates, key=rank).name
 
     @property
+    def members(self) -> list[Server]:
+        """The servers an episode of this one holds: itself (a combined view holds several)."""
+        return [self]
+
+    def parts(self, world: int) -> list[tuple[Server, dict[str, EntityKind], sqlite3.Connection]]:
+        """Per member server, its entity kinds (by the names this server calls them) and the
+        read-only database of its world `world`."""
+        return [(self, self.entities, self.template(world).db)]
+
+    @property
     def visible_tools(self) -> list[Tool]:
         """The tools a model may be shown (hidden helpers excluded)."""
         return [t for t in self.tools.values() if not t.hidden]

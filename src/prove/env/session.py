@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .annotations import Effect
+from .bridges import align
 from .errors import (
     INTERNAL_ERROR,
     INVALID_ARGUMENTS,
@@ -258,9 +259,19 @@ def tool_names(servers: Sequence[Server]) -> dict[str, Tool]:
 
 
 def _resolve(servers: Iterable[str | Server]) -> list[Server]:
+    """The servers named (a combined view stands for its members)."""
     from .registry import registry
 
-    return [s if isinstance(s, Server) else registry.get(s) for s in servers]
+    return [m for s in servers for m in (s if isinstance(s, Server) else registry.get(s)).members]
+
+
+def _templates(servers: Sequence[Server], world: int) -> list[Template]:
+    """The initial worlds of an episode: a server's own, or with others the shared world their
+    bridges give (`prove.env.bridges`)."""
+    if len(servers) == 1:
+        return [servers[0].template(world)]
+    shared = align(servers, world).templates
+    return [shared[s.name] for s in servers]
 
 
 class Session:
@@ -300,7 +311,7 @@ class Session:
         if _parent is None:                  # a fresh episode
             self.now = EPOCH
             self.log: list[CallRecord] = []
-            self._runtimes = [_Runtime(s, t, t.data, self) for s, t in ((s, s.template(world)) for s in resolved)]
+            self._runtimes = [_Runtime(s, t, t.data, self) for s, t in zip(resolved, _templates(resolved, world))]
         else:                                # a fork: the parent's state, clock and log as they are
             self.now = _parent.now
             self.log = list(_parent.log)
@@ -553,11 +564,12 @@ class Session:
 
     def satisfies(self, kind: str, entity_id: str, condition: str) -> bool:
         """Whether an entity's live row meets an SQL condition (a parameter's `KIND.where`), with
-        `:now` and `:today` bound to the session's clock; False where no server holds the row."""
+        `:now` and `:today` bound to the session's clock; False where no server holds the row.
+        A kind may be named as a combined view of the episode's servers names it (`crm_contact`)."""
         with self._lock:
             self._check_open()
             for rt in self._runtimes:
-                spec = rt.server.entities.get(kind)
+                spec = rt.server.entities.get(kind) or rt.server.entities.get(kind.removeprefix(rt.server.name + "_"))
                 if spec is None:
                     continue
                 row = rt.db.execute(f'SELECT 1 FROM "{spec.table}" WHERE "{spec.key}" = :entity_id AND ({condition})',

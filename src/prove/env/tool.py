@@ -62,6 +62,9 @@ class Tool:
     replies: tuple[Ask, ...] = ()
     values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     needs: tuple[str, ...] = ()
+    # In a combined view of several servers (`prove.env.combined`): the entity kinds this copy
+    # calls by another name there, {kind in the tool's own annotations: name in the view}.
+    renamed: dict[str, str] = field(default_factory=dict)
 
     @property
     def read_only(self) -> bool:

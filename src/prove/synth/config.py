@@ -65,6 +65,7 @@ class SynthConfig(BaseModel):
     max_regenerations: int = Field(3, ge=0)
     max_candidates: float = Field(3.0, ge=1, description="give up after n * this many candidates")
     rates: Rates = Field(default_factory=Rates)
+    cross_server: float = Field(0.0, ge=0, le=1, description="share of candidates on several bridged servers at once")
     teacher_options: dict[str, Any] = Field(default_factory=dict, description="concurrency, timeout, retries...")
 
     @model_validator(mode="after")
@@ -77,6 +78,8 @@ class SynthConfig(BaseModel):
         """What decides the content of shards (not `n`: a larger n continues the same stream)."""
         data = self.model_dump(mode="json")
         data.pop("n")
+        if not data["cross_server"]:  # (runs from before cross-server synthesis keep their identity)
+            data.pop("cross_server")
         data.get("teacher_options", {}).pop("concurrency", None)
         return data
 

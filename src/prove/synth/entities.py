@@ -50,7 +50,9 @@ def _models(annotation: Any) -> Iterator[type[BaseModel]]:
             stack.extend(a for a in get_args(current) if a is not Ellipsis)
 
 
-_FIELDS_CACHE: dict[int, dict[str, tuple[str, ...]]] = {}
+# Keyed by id(tool), holding the tool too: a combined view's tool copies come and go, and an id is
+# reused once its object is gone.
+_FIELDS_CACHE: dict[int, tuple[Tool, dict[str, tuple[str, ...]]]] = {}
 
 
 def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
@@ -62,8 +64,8 @@ def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
     """
     key = id(tool)
     found = _FIELDS_CACHE.get(key)
-    if found is not None:
-        return found
+    if found is not None and found[0] is tool:
+        return found[1]
     out: dict[str, tuple[str, ...]] = {}
     try:
         returns = typing.get_type_hints(tool.fn, include_extras=True).get("return")
@@ -81,7 +83,35 @@ def entity_fields(tool: Tool) -> dict[str, tuple[str, ...]]:
         top = _markers(returns)
         if top:
             out[""] = tuple(sorted(top))
-    _FIELDS_CACHE[key] = out
+    if tool.renamed:  # a tool of a combined view calls some kinds by the view's names
+        out = {name: tuple(sorted(tool.renamed.get(k, k) for k in kinds)) for name, kinds in out.items()}
+    _FIELDS_CACHE[key] = (tool, out)
+    return out
+
+
+_RECORDS_CACHE: dict[int, tuple[Tool, dict[str, set[str]]]] = {}
+
+
+def record_fields(tool: Tool) -> dict[str, set[str]]:
+    """Per entity kind, the fields of the records of the tool's result that *are* such an entity
+    (whose first entity field is of that kind, as `own_ids` reads them): what its output shows of one."""
+    found = _RECORDS_CACHE.get(id(tool))
+    if found is not None and found[0] is tool:
+        return found[1]
+    out: dict[str, set[str]] = {}
+    _RECORDS_CACHE[id(tool)] = (tool, out)
+    try:
+        returns = typing.get_type_hints(tool.fn, include_extras=True).get("return")
+    except Exception:  # noqa: BLE001 - the framework already resolved these hints once
+        return out
+    for model in _models(returns):
+        for info in model.model_fields.values():
+            hint = typing.Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+            kinds = _markers(hint)
+            if kinds:
+                for kind in kinds:
+                    out.setdefault(tool.renamed.get(kind, kind), set()).update(model.model_fields)
+                break
     return out
 
 
@@ -161,13 +191,16 @@ class EntityIndex:
     def __init__(self, server: Server, world: int) -> None:
         self.server = server.name
         self.world = world
-        db: sqlite3.Connection = server.template(world).db
         self.ids: dict[str, set[str]] = {}
         self.live: dict[str, list[str]] = {}
         self.labels: dict[str, dict[str, str]] = {}
         self.rows: dict[str, dict[str, dict[str, Any]]] = {}
+        for _, kinds, db in server.parts(world):
+            self._read(kinds, db)
+
+    def _read(self, kinds: Mapping[str, EntityKind], db: sqlite3.Connection) -> None:
         params = clock_params(EPOCH)
-        for kind in server.entities.values():
+        for kind in kinds.values():
             self.ids[kind.name] = {str(r[0]) for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}"')}
             live = db.execute(f'SELECT * FROM "{kind.table}" WHERE {kind.live or 1} ORDER BY "{kind.key}"',
                               params)

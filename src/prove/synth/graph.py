@@ -6,6 +6,11 @@ Every ordered pair (A, B) of visible tools is classified:
 - `implicit`: A writes state that B reads or writes (same entity kinds), so A must run first;
 - `none`.
 
+In a combined view of several servers (`prove.env.combined`) the graph also has *cross-server*
+edges: A's output carries an entity that a bridge makes the same thing as an entity B takes on
+another server (a CRM contact -> the calendar person invited), labelled `explicit` with the
+bridged kind as the flow. `servers` maps each tool to its server there.
+
 The schema classifier derives the labels from the entity flow and the effects the framework
 records. An LLM classifier (the paper's method, through the teacher) refines them; its answers
 are cached on disk by the hash of the server's schemas, so a tool change invalidates them and
@@ -25,6 +30,9 @@ from typing import Any
 
 from ..env import Server, Tool
 from ..env.annotations import Effect
+from ..env.combined import Combined
+from .entities import record_fields
+from .phrasing import QUERY_PARAMS
 
 __all__ = ["EXPLICIT", "IMPLICIT", "LABELS", "NONE", "DependencyGraph", "PairClassifier", "build_graph",
            "graph_cache_path", "schema_classify", "schema_hash"]
@@ -96,6 +104,20 @@ class DependencyGraph:
     flows: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     schema_hash: str = ""
     classifier: str = "schema"
+    servers: dict[str, str] = field(default_factory=dict)  # tool -> server, in a combined view
+
+    def crosses(self, a: str, b: str) -> bool:
+        """Whether A -> B is a cross-server edge (an entity carried from one server to another)."""
+        return bool(self.servers) and self.servers.get(a) != self.servers.get(b) and (a, b) in self.labels
+
+    def cross_edges(self) -> list[tuple[str, str]]:
+        """The cross-server edges, in order."""
+        return sorted((a, b) for a, b in self.labels if self.crosses(a, b))
+
+    def cross_walk(self, rng: random.Random, length: int) -> list[str]:
+        """A chain that opens with a cross-server edge (empty where the graph has none)."""
+        edges = self.cross_edges()
+        return self.walk(rng, length, prefix=rng.choice(edges)) if edges else []
 
     def label(self, a: str, b: str) -> str:
         return self.labels.get((a, b), NONE)
@@ -112,21 +134,22 @@ class DependencyGraph:
         return out
 
     def walk(self, rng: random.Random, length: int, start: str | None = None,
-             avoid: frozenset[str] = frozenset()) -> list[str]:
+             avoid: frozenset[str] = frozenset(), prefix: Sequence[str] = ()) -> list[str]:
         """A chain of up to `length` distinct tools, each linked to an earlier one by an edge.
 
         The next tool prefers an explicit edge from the last tool (data flows on), then explicit
         edges from earlier tools, then implicit ones. Where no edge leads on, the chain goes on
         with an independent request (another tool, no edge), as people ask for unrelated things
         in one conversation: so a tool that no edge reaches still gets chains of its own.
-        Every tool starts chains equally often.
+        Every tool starts chains equally often. With a `prefix`, the chain starts with those tools.
         """
         pool = [t for t in self.tools if t not in avoid]
         if not pool:
             return []
-        if start is None:
-            start = rng.choice(pool)
-        chain = [start]
+        if prefix:
+            chain = list(prefix)
+        else:
+            chain = [start if start is not None else rng.choice(pool)]
         while len(chain) < length:
             scores: dict[str, float] = {}
             for i, a in enumerate(chain):
@@ -147,21 +170,57 @@ class DependencyGraph:
         return chain
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "server": self.server, "schema_hash": self.schema_hash, "classifier": self.classifier,
             "tools": self.tools,
             "edges": [[a, b, lab, list(self.flows.get((a, b), ()))] for (a, b), lab in sorted(self.labels.items())],
         }
+        if self.servers:
+            out["servers"] = dict(self.servers)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DependencyGraph:
         g = cls(data["server"], list(data["tools"]), schema_hash=data.get("schema_hash", ""),
-                classifier=data.get("classifier", "schema"))
+                classifier=data.get("classifier", "schema"), servers=dict(data.get("servers", {})))
         for a, b, lab, flow in data["edges"]:
             g.labels[(a, b)] = lab
             if flow:
                 g.flows[(a, b)] = tuple(flow)
         return g
+
+
+def lookup_param(tool: Tool, columns: Sequence[str] = ()) -> str | None:
+    """The parameter a read tool finds things by: a search query, or one of `columns` (a name)."""
+    if not tool.read_only:
+        return None
+    return next((p.name for p in tool.params if p.name in QUERY_PARAMS or p.name in columns), None)
+
+
+def _cross_edges(server: Combined, tools: Sequence[Tool], graph: DependencyGraph) -> None:
+    """The edges through the view's bridges: A's records show a kind bridged to one that B needs (a
+    required argument) on another server, and that server can look it up by the value they agree on."""
+    graph.servers = {t.name: t.server for t in tools}
+    bridged = server.bridged_kinds()
+    # A carries a kind across where its records of that kind show a value the bridge agrees on (the
+    # address, the name), and the other server can look the same thing up by it. A write carries
+    # only what it was given (an updated contact), never what it makes: a new thing is on one server.
+    shows = {t.name: {k for k, names in record_fields(t).items() if t.read_only or k in t.consumes
+                      for other in {k2 for k1, k2 in bridged if k1 == k}
+                      if any(mine in names for mine, _ in server.agreed(k, other))} for t in tools}
+    # (a lookup whose records are such things: a payee is found in the payee list, not in transactions)
+    searchable = {(k1, k2) for k1, k2 in bridged for t in tools if k2 in record_fields(t)
+                  and lookup_param(t, [theirs for _, theirs in server.agreed(k1, k2)])}
+    for a in tools:
+        for b in tools:
+            if a.server == b.server:
+                continue
+            needed = {p.entity for p in b.params if p.required}
+            flow = tuple(sorted({k2 for k1 in shows[a.name] for k2 in needed
+                                 if (k1, k2) in bridged and (k1, k2) in searchable}))
+            if flow:
+                graph.labels[(a.name, b.name)] = EXPLICIT
+                graph.flows[(a.name, b.name)] = flow
 
 
 def graph_cache_path(server: Server, classifier_id: str, cache_dir: Path, digest: str | None = None) -> Path:
@@ -188,6 +247,8 @@ def build_graph(server: Server, classifier: PairClassifier | None = None, *, cla
                 graph.labels[(a.name, b.name)] = label
                 if flow:
                     graph.flows[(a.name, b.name)] = flow
+    if isinstance(server, Combined):
+        _cross_edges(server, tools, graph)
     if classifier is None:
         return graph
     path = None

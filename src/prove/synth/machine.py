@@ -332,7 +332,7 @@ def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
     if bindings:
         meta["bindings"] = bindings
     example = Example.model_validate({
-        "id": spec.id, "servers": [spec.server.name], "world": spec.world, "kind": kind,
+        "id": spec.id, "servers": [s.name for s in spec.server.members], "world": spec.world, "kind": kind,
         "perturbations": sorted(decided.perturbations), "tools": conv.tools, "messages": conv.messages,
         "turns": turns, "fingerprint": conv.session.fingerprint(), "provenance": provenance, "meta": meta,
     })

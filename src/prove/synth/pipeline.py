@@ -1,7 +1,8 @@
 """`prove synth`: the stages composed into a resumable, deterministic, sharded run.
 
 Candidate example `i` is derived from (seed, i) alone: its server (a weighted round robin over
-the servers, by tool count), the sampling context of its block (redrawn every `refresh`
+the servers, by tool count; or, for a `cross_server` share of candidates, a group of two or three
+servers that bridges join, seen as one combined view: see docs/cross_server.md), the sampling context of its block (redrawn every `refresh`
 conversations of that server), its chain, kind, level and perturbations, and every choice the
 teacher makes (an RNG per purpose, seeded from seed and index). Candidates are processed in
 shards of `shard_size`; workers produce a shard's validated examples, and the parent process
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -29,10 +31,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..env import Server, registry
+from ..env.bridges import bridges_among
+from ..env.combined import Combined
 from ..env.errors import ProveError
 from ..env.process import exit_with
 from .config import SynthConfig
 from .contract import ConversationSpec, Rejected, Target, Teacher
+from .cross import carried
 from .entities import EntityIndex
 from .graph import DependencyGraph, build_graph, graph_cache_path
 from .machine import Machine, finish, run_sync
@@ -76,6 +81,20 @@ def load_servers(names: Sequence[str] = (), warn: Callable[[str], None] | None =
     return out
 
 
+def groups(servers: Sequence[Server]) -> list[list[Server]]:
+    """The pairs and triples of `servers` that bridges join (every member reached by one), in order."""
+    out = []
+    for size in (2, 3):
+        for combo in itertools.combinations(servers, size):
+            names = {s.name for s in combo}
+            joined = set()
+            for b in bridges_among(names):
+                joined |= b.servers
+            if joined == names:
+                out.append(list(combo))
+    return out
+
+
 def _schedule(servers: Sequence[Server]) -> list[int]:
     """One cycle of a smooth weighted round robin over servers, weighted by visible tool count."""
     weights = [len(s.visible_tools) for s in servers]
@@ -113,6 +132,17 @@ class Synthesizer:
         worlds = list(range(config.worlds))
         self.samplers = {s.name: Sampler(s, config.seed, worlds, config.per_kind) for s in self.servers}
         self.pool = distractor_pool(self.servers)
+        # Combined views of bridged groups, for the cross-server share (their graphs: the schema classifier).
+        self.views = [Combined(g) for g in groups(self.servers)] if config.cross_server else []
+        for view in self.views:
+            self.by_name[view.name] = view
+            self.graphs[view.name] = build_graph(view)
+            self.samplers[view.name] = Sampler(view, config.seed, worlds, config.per_kind)
+            members = {m.name for m in view.members}
+            self.pool[view.name] = [t.openai_schema() for s in self.servers if s.name not in members
+                                    for t in s.visible_tools]
+        if config.cross_server and not self.views:
+            raise SynthError("cross_server is set but no two servers of this run are joined by a bridge")
         self.schedule = _schedule(self.servers)
         self._slot = self._slots()
         self._indexes: dict[tuple[str, int], EntityIndex] = {}
@@ -148,6 +178,8 @@ class Synthesizer:
         seeded from the seed, the index and the target), and it is judged the same way.
         """
         cfg = self.config
+        if target is None and self.views and random.Random(f"{cfg.seed}:{i}:cross").random() < cfg.cross_server:
+            return self._cross_spec(i)
         if target is None:
             server, j = self.locate(i)
             rng = random.Random(f"{cfg.seed}:{i}:spec")
@@ -179,6 +211,27 @@ class Synthesizer:
             abstain_tool=choice.abstain_tool, hide_lookup=choice.hide_lookup, ungrounded=cfg.ungrounded,
             recovery=cfg.rates.recovery, infeasible=cfg.rates.infeasible, max_turns=cfg.max_turns,
             max_steps=cfg.max_steps, max_regenerations=cfg.max_regenerations, teacher=self.teacher.id)
+
+    def _cross_spec(self, i: int) -> ConversationSpec:
+        """Candidate `i` on a combined view: a task whose chain crosses a bridge (kind multi_turn)."""
+        cfg = self.config
+        rng = random.Random(f"{cfg.seed}:{i}:spec:cross")
+        view = self.views[rng.randrange(len(self.views))]
+        graph = self.graphs[view.name]
+        context = self.samplers[view.name].context(i // (cfg.refresh * len(self.views)))
+        choice = choose(rng, cfg.rates, view, kind="multi_turn")
+        tools, applied = shown_tools(view, rng, hidden=set(), distractors=choice.distractors,
+                                     pool=self.pool[view.name], strip=choice.strip)
+        length = rng.choice(range(max(2, cfg.chain_min), min(3, max(2, cfg.chain_max)) + 1))
+        chain = graph.cross_walk(rng, length)
+        turns = 3 if rng.random() < cfg.rates.third_turn else 2
+        return ConversationSpec(
+            id=f"{view.name}-{cfg.seed}-{i:07d}", index=i, seed=cfg.seed, server=view, world=context.world,
+            context=context, graph=graph, kind=choice.kind, level=choice.level, chain=tuple(chain), turns=turns,
+            tools=tuple(tools), perturbations=tuple(sorted(set(choice.perturbations) | set(applied))),
+            ungrounded=cfg.ungrounded, recovery=cfg.rates.recovery, infeasible=cfg.rates.infeasible,
+            max_turns=cfg.max_turns, max_steps=cfg.max_steps, max_regenerations=cfg.max_regenerations,
+            teacher=self.teacher.id)
 
     def _target(self, target: Target) -> Server:
         server = self.by_name.get(target.server)
@@ -213,6 +266,11 @@ class Synthesizer:
             return Candidate(i, None, {**info, "status": verdict.reason, "detail": verdict.detail[:300]})
         line = json.dumps(example, ensure_ascii=False)
         info["quality"] = figures(example, spec.server)
+        if isinstance(spec.server, Combined):
+            info["cross"] = carried(example, spec.server)
+            if not (info["cross"]["value"] or info["cross"]["entity"]):
+                return Candidate(i, None, {**info, "status": "not_carried",
+                                           "detail": "no call takes what another server's call showed"})
         return Candidate(i, line, {**info, "status": "accepted"}, call_set(example))
 
     def example(self, i: int, target: Target | None = None) -> Candidate:
@@ -396,7 +454,10 @@ def run(config: SynthConfig, out: Path, *, workers: int = 1, cache_dir: Path | N
     rd = RunDir(out)
     rd.create()
     local = synthesizer or Synthesizer(config, cache_dir=cache_dir, warn=warn)
-    manifest = _manifest(rd, config, overwrite, servers_digest(local.servers, local.graphs))
+    digests = servers_digest(local.servers, local.graphs)
+    if local.views:  # a cross-server run also depends on the bridges its groups apply
+        digests["bridges"] = hashlib.sha256(repr([v.bridges for v in local.views]).encode()).hexdigest()[:16]
+    manifest = _manifest(rd, config, overwrite, digests)
     done = rd.completed(manifest)
     manifest["shards"] = done
     rd.write_json(rd.graphs, {n: g.to_dict() for n, g in sorted(local.graphs.items())}, indent=None)

@@ -14,6 +14,10 @@ grounding figures:
   reproduced every result and the fingerprint;
 - *yield*: accepted examples over candidates.
 
+With a cross-server share, `cross_server` adds: the candidates and accepted examples on combined
+views, their replay failures, the server groups and hops (`crm->calendar`) used, and the share of
+accepted ones whose chain carries an entity from one server to another (`synth/cross.py`).
+
 `render` draws them as a self-contained HTML page with inline SVG (no plotting dependency),
 optionally beside the figures of an ungrounded run, and with extra sections the caller adds
 (the CLI adds the reward of the gold calls: synth does not import the reward, by the
@@ -62,6 +66,37 @@ def collect(rd: RunDir, manifest: dict[str, Any], kept: Sequence[str]) -> dict[s
     config = manifest.get("config", {})
     strategies = Counter(s for m in accepted for s in m.get("strategies", []))
     outcomes = Counter(o for m in accepted for o in m.get("outcomes", []))
+    out = _stats(config, metas, accepted, reasons, ran, finished, sm_fail, per_server, strategies, outcomes)
+    cross = [m for m in metas if "+" in m["server"]]
+    if cross:
+        out["cross_server"] = _cross(cross, [m for m in accepted if "+" in m["server"]], len(accepted))
+    return out
+
+
+def _cross(metas: Sequence[Mapping[str, Any]], accepted: Sequence[Mapping[str, Any]], total: int) -> dict[str, Any]:
+    """The cross-server figures: how many, on which groups, replayed, and what they carry across."""
+    carry = [m.get("cross", {}) for m in accepted]
+    judged = [m["cross"] for m in metas if "cross" in m]  # replayed and faithful, before the carry filter
+    finished = [m for m in metas if "replay" in m]
+    return {
+        "candidates": len(metas),
+        "accepted": len(accepted),
+        "share_of_dataset": _ratio(len(accepted), total),
+        "yield": _ratio(sum(1 for m in metas if m["status"] == "accepted"), len(metas)),
+        "replay_failures": sum(1 for m in finished if not m["replay"]),
+        "carried": _ratio(sum(1 for c in carry if c.get("value") or c.get("entity")), len(carry)),
+        "carried_before_filter": _ratio(sum(1 for c in judged if c.get("value") or c.get("entity")), len(judged)),
+        "carried_value": _ratio(sum(1 for c in carry if c.get("value")), len(carry)),
+        "carried_entity": _ratio(sum(1 for c in carry if c.get("entity")), len(carry)),
+        "groups": dict(sorted(Counter(m["server"] for m in accepted).items())),
+        "hops": dict(sorted(Counter(h for c in carry for h in c.get("hops", [])).items())),
+        "reasons": dict(sorted(Counter(m["status"] for m in metas if m["status"] != "accepted").items())),
+    }
+
+
+def _stats(config: Mapping[str, Any], metas: Sequence[Mapping[str, Any]], accepted: Sequence[Mapping[str, Any]],
+           reasons: Counter[str], ran: Sequence[Mapping[str, Any]], finished: Sequence[Mapping[str, Any]], sm_fail: int,
+           per_server: Mapping[str, Counter[str]], strategies: Counter[str], outcomes: Counter[str]) -> dict[str, Any]:
     return {
         "config": {k: config.get(k) for k in ("seed", "teacher", "ungrounded", "worlds", "refresh", "dedup",
                                               "max_failure_rate", "servers")},
@@ -213,6 +248,18 @@ def grouped(title: str, metrics: Mapping[str, Mapping[str, float | None]], color
 
 # ----- page ---------------------------------------------------------------------------------------
 
+def _cross_section(cross: Mapping[str, Any]) -> str:
+    rows = [("examples on several servers", cross["accepted"]), ("share of the dataset", _pct(cross["share_of_dataset"])),
+            ("yield", _pct(cross["yield"])), ("replay failures", cross["replay_failures"]),
+            ("carry an entity across", _pct(cross["carried"])),
+            ("... before the carry filter", _pct(cross.get("carried_before_filter"))),
+            ("... a value read on one server", _pct(cross["carried_value"])),
+            ("... an entity a bridge makes the same", _pct(cross["carried_entity"]))]
+    return (f"<section><h2>Cross-server examples</h2>{_table(rows, ['figure', 'value'])}<div class=grid>"
+            f"{hbar('Server groups', cross['groups'], color='#4C78A8', sort=True)}"
+            f"{hbar('Hops carried (server -> server)', cross['hops'], color='#72B7B2', sort=True)}</div></section>")
+
+
 def _pct(v: float | None) -> str:
     return "n/a" if v is None else f"{v * 100:.2f}%"
 
@@ -281,6 +328,9 @@ def render(stats: Mapping[str, Any], *, ungrounded: Mapping[str, Any] | None = N
     grounding_table = _table(rows, ["figure", *runs])
     extra = "".join(f"<section><h2>{_esc(h)}</h2>{body}</section>" for h, body in sections)
     per_server_rows = [(s, sum(c.values()), *(c.get(k, 0) for k in KIND_COLORS)) for s, c in stats["per_server"].items()]
+    cross = stats.get("cross_server")
+    if cross:
+        extra = _cross_section(cross) + extra
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{_esc(title)}</title>
 <style>

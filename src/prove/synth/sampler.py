@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..env import Server, Session, Tool
+from ..env.combined import Combined
 from ..env.annotations import Effect
 from .entities import EntityIndex
 
@@ -153,18 +154,25 @@ class Sampler:
         world = self.world(block)
         rng = random.Random(f"sample:{self.seed}:{self.server.name}:{block}")
         index = self.index(world)
-        db = self.server.template(world).db
+        dbs = {name: db for _, kinds, db in self.server.parts(world) for name in kinds}
+        # In a combined view, a bridged kind offers the entities that are the same on both servers.
+        linked: dict[str, set[str]] = {}
+        if isinstance(self.server, Combined):
+            for (kind, _), pairs in self.server.links(world).items():
+                linked.setdefault(kind, set()).update(pairs)
         ctx = SamplingContext(self.server.name, world, block)
         with Session([self.server], world=world, session_id=f"sampler-{self.server.name}-{block}") as probe:
             for kind in sorted(self.server.entities.values(), key=lambda k: k.name):
                 live = list(index.live[kind.name])
                 if not live:
                     continue
-                support = _support(db, kind.table, kind.key)
+                support = _support(dbs[kind.name], kind.table, kind.key)
                 if support:
                     backed = [e for e in live if support.get(e, 0) > 0]
                     if len(backed) >= min(self.per_kind, len(live)) // 2 and backed:
                         live = backed
+                if linked.get(kind.name):
+                    live = [e for e in live if e in linked[kind.name]] or live
                 rng.shuffle(live)
                 getter = self._getters.get(kind.name)
                 chosen: list[str] = []
@@ -191,12 +199,19 @@ class Sampler:
         found = self._columns.get(world)
         if found is not None:
             return found
-        db = self.server.template(world).db
-        keys = {(k.table, k.key) for k in self.server.entities.values()}
-        # Secrets never go into a context: a user knows their PIN, a prompt must not carry it.
-        secret = {p.name for t in self.server.tools.values() for p in t.params if p.sensitive} | set(SECRET_COLUMNS)
         values: dict[str, set[str]] = {}
         ranges: dict[str, tuple[float, float]] = {}
+        for _, kinds, db in self.server.parts(world):
+            self._columns_of(db, kinds, values, ranges)
+        result = ({c: sorted(v) for c, v in values.items()}, ranges)
+        self._columns[world] = result
+        return result
+
+    def _columns_of(self, db: sqlite3.Connection, kinds: dict[str, Any], values: dict[str, set[str]],
+                    ranges: dict[str, tuple[float, float]]) -> None:
+        keys = {(k.table, k.key) for k in kinds.values()}
+        # Secrets never go into a context: a user knows their PIN, a prompt must not carry it.
+        secret = {p.name for t in self.server.tools.values() for p in t.params if p.sensitive} | set(SECRET_COLUMNS)
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
                                            "'_prove_%' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
         for table in tables:
@@ -218,6 +233,3 @@ class Sampler:
                     values.setdefault(col, set()).update(texts[:_MAX_CATEGORIES])
                 elif 2 <= len(rows) <= _MAX_CATEGORIES and len(texts) == len(rows):
                     values.setdefault(col, set()).update(texts)
-        result = ({c: sorted(v) for c, v in values.items()}, ranges)
-        self._columns[world] = result
-        return result

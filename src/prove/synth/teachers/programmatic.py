@@ -34,12 +34,13 @@ from typing import Any
 
 from ...env import Ask, Server, Session, Tool, ToolResult
 from ...env.annotations import Effect
-from ...env.fake import Person
+from ...env.combined import Combined
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
+from ...env.fake import Person
 from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
-from ..entities import extract_entities, found_nothing, iter_records
-from ..graph import EXPLICIT, undoes
+from ..entities import entity_fields, extract_entities, found_nothing, iter_records, record_fields
+from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing
 from ..results import LABELS
 from ..values import DAY, ValueMaker, example_of, render_value
@@ -182,6 +183,8 @@ class Planner:
         self.index = conv.index
         self.expected: list[str | None] = []
         self.advance = 0  # seconds that pass before the conversation, found while planning its first call
+        # In a combined view: which entities of different servers are the same thing (by the bridges).
+        self.links = self.server.links(self.spec.world) if isinstance(self.server, Combined) else {}
 
     # ----- entry -------------------------------------------------------------------------------
 
@@ -222,19 +225,22 @@ class Planner:
     def _task(self) -> list[PlannedTurn]:
         chain = self._with_needs([t for t in self.spec.chain if t in self.conv.shown])
         steps: list[Step] = []
-        for attempt in range(3):
+        tries = 6 if self.links else 3  # (a chain across servers must also carry something across)
+        for attempt in range(tries):
             self.advance = 0
             fork = self.conv.session.fork()
             try:
                 steps = self._steps(chain, fork)
             finally:
                 fork.close()
-            if sum(s.asked for s in steps) >= 2 or (attempt == 2 and steps):
+            planned = sum(s.asked for s in steps) >= 2 and (not self.links or self._carries(steps))
+            if planned or (attempt == tries - 1 and steps):
                 break
             walk_rng = self.spec.rng(f"rewalk{attempt}")
             length = max(3, len(self.spec.chain))
-            chain = self._with_needs([t for t in self.spec.graph.walk(walk_rng, length, avoid=self.spec.hidden)
-                                      if t in self.conv.shown])
+            walked = self.spec.graph.cross_walk(walk_rng, length) if self.links else \
+                self.spec.graph.walk(walk_rng, length, avoid=self.spec.hidden)
+            chain = self._with_needs([t for t in walked if t in self.conv.shown])
         if not any(s.asked and not s.infeasible for s in steps) and not (self.ungrounded and steps):
             # (An ungrounded plan is played even when every step fails: that failure is what it measures.)
             raise Rejected("plan_failed", "no step of the chain could be planned")
@@ -523,6 +529,10 @@ class Planner:
         spec = tool.parameters.get("properties", {}).get(p.name, {})
         many = spec.get("type") == "array"
         base = len(steps)
+        if self.links and not self.ungrounded:
+            carried = self._carried(p, tool, steps, found, sess)
+            if carried is not None:
+                return ([carried[0]] if many else carried[0]), carried[1]
         flows: list[tuple[int, str, Any]] = []
         for i in range(len(steps) - 1, -1, -1):
             s = steps[i]
@@ -584,6 +594,62 @@ class Planner:
         else:
             chosen_ids = rng.sample(pool_ctx, min(len(pool_ctx), 2 if many and rng.random() < 0.4 else 1))
         return (chosen_ids if many else chosen_ids[0]), Source("user")
+
+    def _carried(self, p: Any, tool: Tool, steps: list[Step], found: list[Step],
+                 sess: Session) -> tuple[str, Source] | None:
+        """Across servers: the entity an earlier output of another server shows, as this tool's server
+        knows it (a bridge says they are the same thing), looked up there by the value the two
+        agree on (the address or the name read from that output). The user names it by its name."""
+        kind = p.entity
+        options: list[tuple[int, str, str]] = []
+        for i, s in enumerate(steps):
+            if not s.result.ok or s.tool.server == tool.server:
+                continue
+            fields = entity_fields(s.tool)
+            for k, v, rec in extract_entities(s.tool, s.result.data):
+                if next((rec[f] for f in rec if f in fields), None) != v:
+                    continue  # a record of the thing itself, not one that mentions it (a calendar's owner)
+                partner = self.links.get((k, kind), {}).get(v)
+                if partner is None or not self._usable(kind, partner) or partner not in self.index.labels.get(kind, {}):
+                    continue
+                if p.where is not None and not sess.satisfies(kind, partner, p.where):
+                    continue
+                values = [x for x in rec.values() if isinstance(x, str) and x in self._agreed(k, kind, v)]
+                options.extend((i, partner, x) for x in values if (i, partner, x) not in options)
+        if not options:
+            return None
+        self.rng.shuffle(options)
+        for i, partner, value in sorted(options, key=lambda o: "@" not in o[2]):  # an address finds one person
+            source = next(k for k, v, _ in extract_entities(steps[i].tool, steps[i].result.data)
+                          if self.links.get((k, kind), {}).get(v) == partner)
+            columns = [theirs for _, theirs in self.server.agreed(source, kind)]
+            lookups = [t for t in self.server.visible_tools
+                       if t.server == tool.server and t.name in self.conv.shown and kind in record_fields(t)
+                       and t.name != tool.name and lookup_param(t, columns)]
+            for d in sorted(lookups, key=lambda t: (not _names_kind(t.name, kind), t.name)):
+                query = lookup_param(d, columns)
+                assert query is not None
+                result = sess.call(d.name, {query: value})
+                if result.ok and any(k == kind and e == partner for k, e, _ in extract_entities(d, result.data)):
+                    found.append(Step(d, {query: value}, {query: Source("flow", i)}, result, None, asked=False))
+                    label = self.index.labels[kind][partner]
+                    return partner, Source("flow", len(steps) + len(found) - 1, "label", label)
+        return None
+
+    @staticmethod
+    def _carries(steps: list[Step]) -> bool:
+        """Whether a step takes a value from a step of another server (a lookup by a carried address)."""
+        return any(src.kind == "flow" and src.step is not None and src.step < len(steps)
+                   and steps[src.step].tool.server != s.tool.server for s in steps for src in s.sources.values())
+
+    def _agreed(self, kind: str, other: str, entity_id: str) -> set[str]:
+        """The values an entity shares with the same thing on another server that find it there."""
+        row = self.index.rows.get(kind, {}).get(entity_id, {})
+        assert isinstance(self.server, Combined)
+        # The name, or an address: what one thing is found by (a cuisine finds many restaurants).
+        fields = self.server.agreed(kind, other)
+        return {row[mine] for n, (mine, _) in enumerate(fields) if isinstance(row.get(mine), str)
+                and (n == 0 or "@" in row[mine])}
 
     def _ends(self, tool: Tool, kind: str) -> bool:
         """Whether a tool ends things of a kind: its name ends that kind (`cancel_booking`,
@@ -1088,7 +1154,7 @@ class Planner:
 def _subset(server: Server, world: int, kind_name: str, where: str) -> tuple[str, ...]:
     """The rows of a world's template that an entity subset takes (templates never change: cached)."""
     kind = server.entities[kind_name]
-    db = server.template(world).db
+    db = next(db for _, kinds, db in server.parts(world) if kind_name in kinds)
     return tuple(str(r[0]) for r in db.execute(
         f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {where} ORDER BY "{kind.key}"', clock_params(EPOCH)))
 

@@ -1,0 +1,33 @@
+"""Where PROVE's own servers meet: the bridges between their worlds (see `prove.env.bridges`).
+
+Declared once, here, as data; registered through the `prove.bridges` entry point. In an episode
+of several of these servers the target rows take the source rows' values, so:
+
+- the people of the CRM are the contacts of the mailbox and the people of the calendar
+  directory (same name, same address): three servers, one person;
+- without the CRM, the mailbox's contacts are the calendar's people;
+- the restaurants of the delivery app are restaurants on the map in Portland (same name, same cuisine);
+- the payees of the budget's bills are payees of the bank (same name).
+"""
+
+from __future__ import annotations
+
+from prove.env.bridges import Bridge
+
+__all__ = ["BRIDGES"]
+
+BRIDGES = (
+    Bridge("crm.contact", "email.contact", (("full_name", "name"), ("email", "email")),
+           note="a CRM contact is a contact in the mailbox"),
+    Bridge("crm.contact", "calendar.person", (("full_name", "name"), ("email", "email")),
+           target_where="is_me = 0", note="a CRM contact is a person in the calendar directory"),
+    Bridge("email.contact", "calendar.person", (("name", "name"), ("email", "email")),
+           target_where="is_me = 0", note="a mailbox contact is a person in the calendar directory"),
+    Bridge("food_delivery.restaurant", "maps.place", (("name", "name"), ("cuisine", "cuisine")),
+           # (the delivery app serves Portland: its restaurants are Portland's on the map)
+           target_where="category = 'restaurant' AND city_id = (SELECT city_id FROM cities WHERE name = 'Portland')",
+           note="a restaurant of the delivery app is a place on the map"),
+    Bridge("budget.bill", "banking.payee", (("payee", "name"),),
+           source_where="status = 'active'", target_where="kind = 'business'",
+           note="a bill's payee in the budget is a payee of the bank"),
+)
