@@ -749,15 +749,13 @@ def test_the_user_never_names_themselves_by_their_own_username() -> None:
 
 def test_a_persons_new_email_address_is_made_from_their_name() -> None:
     """"Update James White's email to ana@newcompany.com" is no request a person makes."""
-    server = registry.get("email")
     updated = 0
-    for ex in _generated(["email"], 150, 3) + _generated(["email"], 150, 1):
-        names = server.template(ex["world"]).db
+    for ex in _generated(["email"], 150, 3) + _generated(["email"], 150, 1):  # (one updates a contact it just added)
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
         for turn in ex["turns"]:
             for call in turn["calls"]:
                 if call["name"] == "update_contact" and "email" in call["arguments"]:
-                    (name,) = names.execute("SELECT name FROM contacts WHERE contact_id = ?",
-                                            (call["arguments"]["contact_id"],)).fetchone()
+                    name = results[call["id"]]["name"]
                     updated += 1
                     assert call["arguments"]["email"].startswith(name.lower().replace(" ", ".") + "@"), (ex["id"], call)
     assert updated >= 3

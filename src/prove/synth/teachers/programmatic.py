@@ -29,7 +29,7 @@ from datetime import date, timedelta
 import re
 import weakref
 from dataclasses import dataclass, field
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...env import Ask, Server, Session, Tool, ToolResult
@@ -356,7 +356,8 @@ class Planner:
                         sources[p.name] = Source("user")
                         continue
                 # (a binding left out as the default still picks the values that go with it)
-                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt, {**phrase.binds, **args})
+                args[p.name] = self._plain_value(tool, p, props.get(p.name, {}), attempt, {**phrase.binds, **args},
+                                                 [*steps, *found])
                 sources[p.name] = Source("user")
             _order_pairs(args)
             _cohere(args, sources)
@@ -432,7 +433,7 @@ class Planner:
         return failed
 
     def _plain_value(self, tool: Tool, p: Any, spec: dict[str, Any], attempt: int,
-                     args: dict[str, Any] | None = None) -> Any:
+                     args: dict[str, Any] | None = None, steps: Sequence[Step] = ()) -> Any:
         """A non-entity value: the tool's own candidates first, else one made from the schema.
 
         Candidates that belong together ("rating, comment") are drawn as one: a value already
@@ -453,7 +454,7 @@ class Planner:
         if p.name in ("name", "full_name") and not tool.read_only and spec.get("type") == "string" \
                 and any(self.say.entity_noun(k) in PERSON_NOUNS for k in tool.produces):
             return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
-        person = self._person_in(tool, args) if "email" in p.name and not tool.read_only else None
+        person = self._person_in(tool, args, steps) if "email" in p.name and not tool.read_only else None
         if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
             first, last = person
             domain = example_of(p.description)
@@ -461,13 +462,16 @@ class Planner:
             return self.values.fake.email(Person(first, last), domain)
         return self.values.value(p.name, spec, p.description, attempt)
 
-    def _person_in(self, tool: Tool, args: Mapping[str, Any]) -> tuple[str, str] | None:
-        """The first and last name of the person a call is about (a contact it updates), if any."""
+    def _person_in(self, tool: Tool, args: Mapping[str, Any], steps: Sequence[Step] = ()) -> tuple[str, str] | None:
+        """The first and last name of the person a call is about (a contact it updates, one the
+        conversation just added), if any."""
         for q in tool.params:
             value = args.get(q.name)
             if not q.entity or not isinstance(value, str) or self.say.entity_noun(q.entity) not in PERSON_NOUNS:
                 continue
-            label = self.index.labels.get(q.entity, {}).get(value, "")
+            label = self.index.labels.get(q.entity, {}).get(value) or next(
+                (rec.get(f) for s in steps if s.result.ok for k, v, rec in extract_entities(s.tool, s.result.data)
+                 if k == q.entity and v == value for f in ("full_name", "name") if isinstance(rec.get(f), str)), "")
             words = label.split()
             if len(words) == 2 and all(w[:1].isupper() and w.isalpha() for w in words):
                 return words[0], words[1]
