@@ -618,6 +618,7 @@ def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code()
     assert market.to_user(f"1 listing: Bose Speaker: withdrawn, price $74.99, seller username {me_user}, category "
                           f"Electronics. Tent: seller username {me_user}, price $9.") == \
         "1 listing: Bose Speaker: withdrawn, price $74.99, category Electronics. Tent: price $9."
+    assert market.to_user(f"2 offers: {me_user}'s $58.00 offer on 'Nespresso'") == "2 offers: your $58.00 offer on 'Nespresso'"
     from prove.synth.phrasing import _to_user
     assert _to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
         "Done: the meeting 'Sync' of yours now runs 45 minutes."
@@ -805,3 +806,14 @@ def test_a_new_contact_is_a_person() -> None:
     assert len(added) > 2
     assert all(re.fullmatch(r"[A-Z][a-z'A-Z]+ [A-Z][a-z'A-Z-]+", a["name"]) for a in added), added
     assert all(a["email"].startswith(a["name"].lower().replace(" ", ".").replace("'", "")) for a in added if "email" in a)
+
+
+def test_a_request_the_user_sent_is_to_someone_one_they_got_is_from_someone() -> None:
+    """"Withdraw the request 'Gas money' from Rafael Singh" reads as his request; the user's own is
+    "the request 'Gas money' to Rafael Singh"."""
+    say, index = _say("payments")
+    told = {say.entity("request", r): row["direction"] for r, row in index.rows["request"].items()
+            if " to " in say.entity("request", r) or " from " in say.entity("request", r)}
+    assert any(d == "outgoing" for d in told.values()) and any(d == "incoming" for d in told.values())
+    for text, direction in told.items():
+        assert (" to " in text) == (direction == "outgoing"), (text, direction)

@@ -178,6 +178,7 @@ class Phrasing:
             # "seller username lucass_tech" on the user's own listing says nothing to them
             text = re.sub(rf", (?:[a-z]+ )?(?:username|handle|owner) {re.escape(name)}\b", "", text)
             text = re.sub(rf"\b(?:[a-z]+ )?(?:username|handle|owner) {re.escape(name)}, ", "", text)
+            text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)  # "lucass_tech's $41.99 offer": yours
         return text
 
     def _is_me(self, kind: str, value: str) -> bool:
@@ -234,7 +235,10 @@ class Phrasing:
                         return "of mine"  # the user's own message, not "from <the user's own name>"
                     if owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
                         return f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
-                    return f"{'in' if any(w in column for w in _PLACES) else 'from'} {owner}"
+                    if any(w in column for w in _PLACES):
+                        return f"in {owner}"
+                    # a request the user sent is to Rafael Singh, one they got is from him
+                    return f"{'to' if row.get('direction') in ('outgoing', 'sent') else 'from'} {owner}"
                 continue
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40 \
                     or cell.lower() == label.lower():
