@@ -817,3 +817,12 @@ def test_a_request_the_user_sent_is_to_someone_one_they_got_is_from_someone() ->
     assert any(d == "outgoing" for d in told.values()) and any(d == "incoming" for d in told.values())
     for text, direction in told.items():
         assert (" to " in text) == (direction == "outgoing"), (text, direction)
+
+
+def test_a_moved_event_says_its_day_once_and_a_floor_is_named_once() -> None:
+    """"Moved ... to March 19 at 10:00 AM until March 19 at 10:30 AM" and "the 'Ground floor' floor"."""
+    texts = [m["content"] for ex in _generated(["calendar", "iot_devices"], 300, 3) for m in ex["messages"]
+             if m["role"] in ("user", "assistant") and m.get("content")]
+    assert any("; it now runs on " in t for t in texts)
+    assert not any(re.search(r"(\w+ \d{1,2}) at \d{1,2}:\d{2} [AP]M until \1 at", t) or "floor' floor" in t
+                   for t in texts)
