@@ -456,10 +456,10 @@ class Planner:
             return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
         person = self._person_in(tool, args, steps) if "email" in p.name and not tool.read_only else None
         if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
-            first, last = person
-            domain = example_of(p.description)
-            domain = domain.split("@")[-1] if isinstance(domain, str) and "@" in domain else None
-            return self.values.fake.email(Person(first, last), domain)
+            example = example_of(p.description)
+            domain = example.rsplit("@", 1)[-1] if isinstance(example, str) and "@" in example \
+                else self.values.fake.email(Person(*person)).rsplit("@", 1)[-1]
+            return _address(*person, domain)
         return self.values.value(p.name, spec, p.description, attempt)
 
     def _person_in(self, tool: Tool, args: Mapping[str, Any], steps: Sequence[Step] = ()) -> tuple[str, str] | None:
@@ -1177,8 +1177,12 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
         company = args.get("company")
         domain = (re.sub(r"[^a-z0-9]", "", company.lower()) + ".com") if isinstance(company, str) and company \
             else args[key].rsplit("@", 1)[-1]
-        local = re.sub(r"[^a-z0-9.]", "", f"{first}.{last}".lower())
-        args[key] = f"{local}@{domain}"
+        args[key] = _address(first, last, domain)
+
+
+def _address(first: str, last: str, domain: str) -> str:
+    """A person's e-mail address as made from their name: 'james.white@newcompany.com'."""
+    return f"{re.sub(r'[^a-z0-9.]', '', f'{first}.{last}'.lower())}@{domain}"
 
 
 def _sentence(label: str) -> bool:
