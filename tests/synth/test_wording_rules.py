@@ -826,3 +826,113 @@ def test_a_moved_event_says_its_day_once_and_a_floor_is_named_once() -> None:
     assert any("; it now runs on " in t for t in texts)
     assert not any(re.search(r"(\w+ \d{1,2}) at \d{1,2}:\d{2} [AP]M until \1 at", t) or "floor' floor" in t
                    for t in texts)
+
+
+def test_a_greeting_fits_the_time_of_day() -> None:
+    """"Good evening" at 9 AM is no greeting; at 9 PM it is, and "Good morning" is not."""
+    from datetime import datetime
+
+    from prove.synth.wording import PERSONAS
+
+    polite = next(p for p in PERSONAS if p.name == "polite")
+    morning = {Wording(random.Random(s), polite, now=datetime(2026, 3, 16, 9)).user_turn(["Show my cards."], 0)
+               for s in range(60)}
+    evening = {Wording(random.Random(s), polite, now=datetime(2026, 3, 16, 21)).user_turn(["Show my cards."], 0)
+               for s in range(60)}
+    assert any(t.startswith("Good morning") for t in morning) and not any("evening" in t for t in morning)
+    assert any(t.startswith("Good evening") for t in evening) and not any("morning" in t for t in evening)
+    texts = [u for ex in _generated(["banking", "email"], 150, 4) for u in (t["user"] for t in ex["turns"])]
+    assert not any("Good evening" in u or "Good afternoon" in u for u in texts)  # the worlds start at 9 AM
+
+
+def test_a_request_led_by_its_reason_joins_as_a_new_thought() -> None:
+    """"After that, I don't owe that, turn down the request" reads wrong; "Oh, and I don't owe that,
+    turn down the request" does not."""
+    joined = {Wording(random.Random(s)).join_requests(
+        ["Withdraw the request 'Gas money'.", "I don't owe that, turn down the request 'Tickets'."])
+        for s in range(40)}
+    assert all(re.search(r"\. (Also, i|And i|Plus, i|Oh, and i) don't owe that", j.replace(" I ", " i "))
+               for j in joined), joined
+    steps = {Wording(random.Random(s)).join_requests(["Withdraw the request 'Gas money'.", "Decline 'Tickets'."])
+             for s in range(40)}
+    assert any("After that, decline" in j or "Then decline" in j for j in steps)
+
+
+def test_an_invoice_line_is_said_as_a_person_writes_it() -> None:
+    """"3 × Additional hour at $60.00 each" is how a receipt prints, not how a person bills."""
+    from prove.synth.values import render_value
+
+    assert render_value([{"description": "Additional hour", "quantity": 3.0, "unit_price": 60.0}]) == \
+        "Additional hour (3 at $60.00 each)"
+    assert render_value([{"description": "Rush fee", "quantity": 1.0, "unit_price": 50.0}]) == "Rush fee at $50.00"
+    texts = [t["user"] for ex in _generated(["payments"], 200, 6) for t in ex["turns"]]
+    assert any("Additional hour (" in u for u in texts) and not any("×" in u for u in texts)
+
+
+def test_a_search_for_a_reply_leaves_out_its_re() -> None:
+    """"Find emails about Re: Mercury launch plan" is no search a person types."""
+    calls = [c for ex in _generated(["email", "team_chat"], 250, 8) for t in ex["turns"] for c in t["calls"]
+             if c["name"] == "search_messages"]
+    assert len(calls) > 5
+    assert not any(re.match(r"(?i)(re|fwd?):", c["arguments"].get("query", "")) for c in calls), calls
+
+
+def test_a_minimum_filter_is_above_the_lowest_value() -> None:
+    """"Reviews with at least 1 star" filters nothing."""
+    from prove.synth.values import ValueMaker
+
+    made = {ValueMaker(None, random.Random(s)).number("min_rating", {"minimum": 1, "maximum": 5}, None, True)
+            for s in range(50)}
+    assert made <= {2, 3, 4, 5} and len(made) > 1
+    assert ValueMaker(None, random.Random(0)).number("rating", {"minimum": 1, "maximum": 5}, None, True) in range(1, 6)
+
+
+def test_what_the_conversation_ended_is_not_asked_about_or_brought_back() -> None:
+    """"Tidal Works has closed for good ... what are its hours?", "unfollow chloeg ... send chloeg a
+    DM", "delete the file ... restore it from the trash": none is a task."""
+    from types import SimpleNamespace
+
+    from prove.synth.entities import extract_entities
+    from prove.synth.teachers.programmatic import _RESTORING, Planner, _declines
+
+    from prove.env import Session
+
+    checked = 0
+    for ex in _generated(["maps", "social_media", "filesystem"], 300, 9):
+        server = registry.get(ex["servers"][0])
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        ended: set[str] = set()
+        made: set[str] = set()
+        start = Session([server], world=ex["world"])
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                tool = server.tools[call["name"]]
+                taken = _entity_args(tool, call)
+                assert not taken & ended, (ex["id"], call)
+                if call["name"].startswith(_RESTORING):
+                    assert not taken & made, (ex["id"], call)
+                    checked += 1
+                ends = {v for p in tool.params if p.entity and (
+                    Planner._ends(SimpleNamespace(server=server), tool, p.entity) or _declines(tool, call["arguments"]))
+                    for v in _entity_args(tool, {"arguments": {p.name: call["arguments"].get(p.name)}})}
+                if ends and results[call["id"]].get("error") is None:
+                    ended |= ends
+                    checked += 1
+                made |= {v for kind, v, _ in extract_entities(tool, results[call["id"]])
+                         if not start.satisfies(kind, v, "1 = 1")}
+        start.close()
+    assert checked > 10
+
+
+def test_a_numbered_thing_is_named_without_an_article_and_a_listing_counts_what_it_lists() -> None:
+    """"Complete the MOB Sprint 14" and "2 activities: ..." for tasks."""
+    from prove.synth.phrasing import _named
+
+    assert _named("MOB Sprint 14", "noun", "sprint") == "MOB Sprint 14"
+    assert _named("Primary Bedroom", "noun", "room") == "the Primary Bedroom"
+    words = Wording(random.Random(0))
+    tasks = registry.get("crm").tools["list_tasks"]
+    held = {"activities": [{"activity_id": "ACT-1", "subject": "Call Ana", "due_date": "2026-03-18"},
+                           {"activity_id": "ACT-2", "subject": "Send proposal", "due_date": "2026-03-19"}], "total": 2}
+    assert "2 tasks" in words.summary(tasks, held) and "activities" not in words.summary(tasks, held)
+    assert "tasks" in words.nothing({"activities": [], "total": 0}, tasks)

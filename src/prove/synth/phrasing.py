@@ -79,7 +79,9 @@ def _named(label: str, naming: str, noun: str) -> str:
         return f"the {label.replace('_', ' ')} {noun}"
     if _title_like(label):
         last = noun.split()[-1]
-        if last in label.lower().split() or label.lower().endswith(last):  # "WEB Sprint 19", "Primary Bedroom"
+        if re.search(rf"\b{re.escape(last)}\s+[A-Za-z]?\d+[A-Za-z]?$", label, re.IGNORECASE):
+            return label  # a numbered one is a proper name: "complete WEB Sprint 19", not "the WEB Sprint 19"
+        if last in label.lower().split() or label.lower().endswith(last):  # "the Primary Bedroom"
             return label if own_article else f"the {label}"
         return f"{label} {noun}" if own_article else f"the {label} {noun}"
     return f"the {noun} '{label}'"

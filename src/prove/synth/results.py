@@ -329,10 +329,12 @@ def found_count(data: Any) -> int | None:
     return None
 
 
-def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequence[str] = ()) -> str:
+def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequence[str] = (),
+             noun: str | None = None) -> str:
     """A compact English account of a result, with the cited IDs guaranteed to appear; `stress`
     names fields said first: what the request sorted by (the headcount of "largest by headcount"),
-    or words of the request a field's name holds ("with gains and losses": `unrealized_gain`)."""
+    or words of the request a field's name holds ("with gains and losses": `unrealized_gain`);
+    `noun` counts a listing's items by what the tool lists ("2 tasks", not "2 activities")."""
     if isinstance(data, list):
         return _listing("results", data, len(data), cite, limit, stress)
     if not isinstance(data, Mapping):
@@ -359,7 +361,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         # A figure of the whole listing the request asks for ("how many miles did I drive"): said with the count.
         extra = ", ".join(t for k, v in data.items() if k != "total" and isinstance(v, (int, float))
                           and not isinstance(v, bool) and _asked(k, stress) and (t := field_text(k, v)))
-        return _listing(key, items, total, cite, limit, stress, extra)
+        return _listing(noun if noun and len(lists) == 1 else key, items, total, cite, limit, stress, extra)
     text = record_text(data, limit=6, cite=cite, stress=stress)
     parts = [text] if text else []
     for key, sub in [(k, v) for k, v in data.items() if isinstance(v, Mapping)][:3]:

@@ -99,17 +99,18 @@ QUANTITY_KEYS = ("quantity", "qty", "count", "hours")
 
 
 def _item(value: dict[str, Any]) -> str | None:
-    """A line of an invoice or an order as people say it: "3 × Additional hour at $60 each", "Rush fee at $50"."""
+    """A line of an invoice or an order as people say it: "Additional hour (3 at $60.00 each)", "Rush fee at $50.00"."""
     name = next((value[k] for k in ("description", "name", "title", "item", "product") if isinstance(value.get(k), str)),
                 None)
     quantity = next((value[k] for k in QUANTITY_KEYS if isinstance(value.get(k), (int, float))), None)
     price = next((v for k, v in value.items() if is_money(k) and isinstance(v, (int, float))), None)
     if name is None or len(value) > 3 + (quantity is None) + (price is None):
         return None
-    text = name if quantity in (None, 1) else f"{render_value(quantity)} × {name}"
-    if price is not None:
-        text += f" at ${price:,.2f}" + (" each" if quantity not in (None, 1) else "")
-    return text
+    if quantity in (None, 1):
+        return name if price is None else f"{name} at ${price:,.2f}"
+    if price is None:
+        return f"{name} ({render_value(quantity)} of them)"
+    return f"{name} ({render_value(quantity)} at ${price:,.2f} each)"
 
 
 def clock(t: time) -> str:
@@ -293,6 +294,8 @@ class ValueMaker:
             v = min(v, ceil)
         if lo is not None and hi is not None and integer and not (lo <= v <= hi):
             v = int(lo)
+        if n.startswith("min") and lo is not None and v <= lo and (hi is None or lo + 1 <= hi):
+            v = lo + 1  # "reviews with at least 1 star" filters nothing: a minimum above the lowest
         return int(v) if integer else float(v)
 
     def _range(self, name: str) -> tuple[float, float] | None:

@@ -141,9 +141,32 @@ _IMPERATIVE = frozenset(
     "remind note leave join end admit edit write rate review comment like report link unlink void refund".split())
 
 
+# The part of the day a greeting names, as the hours it fits: no "Good evening" at 9 AM.
+_DAYPARTS = {"morning": range(4, 12), "afternoon": range(12, 18), "evening": range(17, 24)}
+
+
+def _fits_hour(greeting: str, now: datetime | None) -> bool:
+    if now is None:
+        return True
+    return all(now.hour in hours for part, hours in _DAYPARTS.items() if part in greeting.lower())
+
+
 def _imperative(text: str) -> bool:
     first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
     return first in _IMPERATIVE
+
+
+_LEADS = {"every", "starting", "in", "at", "on", "new", "from", "before", "after", "by", "when", "if"}
+_MOTIVE = re.compile(r"^[^,;]+, (?:please )?(\w+)")
+
+
+def _motive(text: str) -> bool:
+    """A request led by why ("I don't owe that, turn down the request"): it joins as a new thought
+    ("Oh, and ..."), never as a next step ("After that, I don't owe that, ...")."""
+    first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
+    found = _MOTIVE.match(text)
+    return (found is not None and found.group(1).lower() in _IMPERATIVE and first not in _IMPERATIVE
+            and first not in _LEADS)
 
 
 def system_prompt(server: Server, now: datetime, rng: random.Random) -> str:
@@ -163,12 +186,22 @@ def system_prompt(server: Server, now: datetime, rng: random.Random) -> str:
     return rng.choice(options)
 
 
+def listed_noun(tool: Tool | None) -> str | None:
+    """What a listing tool lists, by its name: `list_tasks` lists tasks (its result holds
+    "activities"), `list_contacts` contacts (of "users"), `list_blocked_accounts` blocked accounts."""
+    if tool is None or not tool.name.startswith("list_"):
+        return None
+    rest = tool.name.removeprefix("list_").removeprefix("my_")
+    return rest.replace("_", " ") if rest.endswith("s") and not rest.endswith("ss") else None
+
+
 class Wording:
     """Sentence composition for one conversation (persona and RNG fixed)."""
 
-    def __init__(self, rng: random.Random, persona: Persona | None = None) -> None:
+    def __init__(self, rng: random.Random, persona: Persona | None = None, now: datetime | None = None) -> None:
         self.rng = rng
         self.persona = persona or rng.choice(PERSONAS)
+        self.now = now
 
     def pick(self, options: Sequence[str]) -> str:
         return self.rng.choice(list(options))
@@ -187,8 +220,8 @@ class Wording:
                 continue
             if out[-1:].isalnum():  # a request that ends on a value ("signature to: -- Alex") ends its sentence
                 out += "."
-            if parts[i - 1].rstrip().endswith("?") or part.endswith("?"):
-                opener = self.pick(ALSO)
+            if parts[i - 1].rstrip().endswith("?") or part.endswith("?") or _motive(part):
+                opener = self.pick(ALSO)  # "Oh, and I don't owe that, turn it down", not "After that, I don't owe that"
             else:  # "Then please the deal is signed!" reads wrong: "please" leads only a request
                 opener = self.pick(THEN if _imperative(part) else [t for t in THEN if "please" not in t])
             keep = i < len(names_first) and names_first[i]
@@ -205,7 +238,7 @@ class Wording:
             parts[0] = "Please " + _lower_first(parts[0])
         body = self.join_requests(parts, keep)
         if turn == 0:
-            greet = self.pick(p.greet)
+            greet = self.pick([g for g in p.greet if _fits_hour(g, self.now)])
             if greet:
                 ends = greet.rstrip()[-1:] in ".!?"
                 body = f"{greet} {body if ends or keep[0] else _lower_first(body)}"
@@ -275,7 +308,8 @@ class Wording:
             said = next((v for k, v in data.items() if k in ("said", "answer") and isinstance(v, str) and v), None)
             if said:
                 return said[:1].upper() + said[1:].rstrip(".") + "."
-            noun = next((k.replace("_", " ") for k, v in data.items() if isinstance(v, list) and not v), None)
+            noun = next((listed_noun(tool) or k.replace("_", " ") for k, v in data.items()
+                         if isinstance(v, list) and not v), None)
             if noun:
                 props = tool.parameters.get("properties", {}) if tool is not None else {}
                 states = [v.replace("_", " ") for k, v in (args or {}).items()
@@ -298,7 +332,7 @@ class Wording:
             stress.append("count")  # "how many tickers are on each?": each one's count
         if re.search(r"\bIDs?\b", asked):
             stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
-        facts = describe(data, cite, stress=stress)
+        facts = describe(data, cite, stress=stress, noun=listed_noun(tool))
         if not facts:
             return self.nothing(data, tool, args)
         if opener:

@@ -173,7 +173,7 @@ class Planner:
         self.spec = conv.spec
         self.server = conv.server
         self.rng = self.spec.rng("plan")
-        self.words = Wording(self.spec.rng("wording"))
+        self.words = Wording(self.spec.rng("wording"), now=conv.session.now)
         conv.decided.persona = self.words.persona.name
         self.decided = conv.decided
         self.ungrounded = self.spec.ungrounded
@@ -482,7 +482,9 @@ class Planner:
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
         labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)]
-        labels = sorted({lab for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
+        # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do.
+        labels = sorted({_REPLY_PREFIX.sub("", lab) for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
+        labels = [lab for lab in labels if len(lab) > 2]
         # A post or a message is searched by a phrase of it, never by its whole text.
         labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
         if not labels:
@@ -552,14 +554,20 @@ class Planner:
         if p.where is not None:  # an output's entity must be one the parameter takes (a credit card, not any account)
             flows = [f for f in flows if sess.satisfies(kind, f[1], p.where)]
         pool_ctx = self._candidates(p) if not self.ungrounded else []
-        if tool.name.startswith(_UNDOING):
+        if tool.name.startswith((*_UNDOING, *_RESTORING)):
             # Nobody makes a thing and undoes it in one conversation ("add an address ... remove
-            # the new address", "book a service ... cancel that appointment"): an undoing tool
-            # takes what was there before, or the step is left out.
+            # the new address", "book a service ... cancel that appointment", "delete the file ...
+            # restore it from the trash"): an undoing tool takes what was there before, or the
+            # step is left out.
             flows = [f for f in flows if f[1] in self.index.ids.get(kind, ())]
-        if not tool.read_only and not tool.name.startswith(_RESTORING):
-            # What the conversation has ended (cancelled, deleted, reported) takes no more writes:
-            # nobody cancels a booking and then adds it to a trip, or reports a post and likes it.
+        if tool.name.startswith(_RESTORING):
+            ended = self._ended(steps, kind)  # nor brings back what the conversation just ended
+            flows = [f for f in flows if f[1] not in ended]
+            pool_ctx = [i for i in pool_ctx if i not in ended]
+        else:
+            # What the conversation has ended (cancelled, deleted, reported, unfollowed) is done
+            # with: nobody cancels a booking and then adds it to a trip, reports a place closed
+            # for good and asks its opening hours, or unfollows someone and then messages them.
             ended = self._ended(steps, kind)
             if self._ends(tool, kind):
                 # Nor does it end what it just changed: no link given a new expiry and then revoked,
@@ -1211,6 +1219,9 @@ def _head_words(label: str) -> str | None:
     return " ".join(tail)
 
 
+_REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
+
+
 def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> list[Ask]:
     """The replies for this call: those whose bindings it holds (defaults counted), or, where no
     bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
@@ -1268,12 +1279,12 @@ _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
 
 
 def _declines(tool: Tool, args: Mapping[str, Any]) -> bool:
-    """Whether a write turns a thing down ("decline the event", "reject the offer"): nothing more is
-    done with it, no reminder for the declined event."""
+    """Whether a write turns a thing down ("decline the event", "reject the offer") or reports it
+    gone ("closed for good"): nothing more is done with it, no reminder for the declined event."""
     return not tool.read_only and any(isinstance(v, str) and v in _DECLINING for v in args.values())
 
 
-_DECLINING = frozenset({"declined", "decline", "rejected", "reject"})
+_DECLINING = frozenset({"declined", "decline", "rejected", "reject", "permanently_closed"})
 
 
 def _empty_listing(data: Any) -> bool:
@@ -1315,7 +1326,7 @@ _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscrib
             "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_", "close_", "archive_",
             "complete_", "void_")
 _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", "discard_", "report_", "trash_",
-           "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_")
+           "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_", "unfollow_")
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 
