@@ -372,3 +372,12 @@ def test_a_time_span_within_one_day_says_the_day_once() -> None:
     from prove.synth.phrasing import full_spans  # and the faithfulness check reads both ends in full
     assert full_spans("Set up a call on March 20 from 1:00 PM to 2:00 PM.") == \
         "Set up a call from March 20 at 1:00 PM to March 20 at 2:00 PM."
+
+
+def test_a_figure_and_its_percent_are_said_together() -> None:
+    """"unrealized gain $27.08, unrealized gain 0.9%" says one thing twice."""
+    from prove.synth.results import record_text
+
+    text = record_text({"ticker": "AMZN", "name": "Amazon.com, Inc.", "unrealized_gain": 27.08,
+                        "unrealized_gain_percent": 0.9, "price": 234.28}, stress=["gain"])
+    assert "unrealized gain $27.08 (0.9%)" in text and text.count("unrealized gain") == 1

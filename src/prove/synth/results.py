@@ -256,6 +256,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):
             continue  # "open now, open"
+        share = rec.get(f"{key}_percent")
+        if text and isinstance(share, (int, float)) and not isinstance(share, bool):
+            text += f" ({number(share)}%)"  # "unrealized gain $27.08 (0.9%)", not "..., unrealized gain 0.9%"
+            used.add(f"{key}_percent")
         if text:
             parts.append(text)
     body = ", ".join(parts)
