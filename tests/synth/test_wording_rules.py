@@ -936,3 +936,17 @@ def test_a_numbered_thing_is_named_without_an_article_and_a_listing_counts_what_
                            {"activity_id": "ACT-2", "subject": "Send proposal", "due_date": "2026-03-19"}], "total": 2}
     assert "2 tasks" in words.summary(tasks, held) and "activities" not in words.summary(tasks, held)
     assert "tasks" in words.nothing({"activities": [], "total": 0}, tasks)
+
+
+def test_a_reply_does_not_report_a_zero_amount_where_another_fits() -> None:
+    """"$119.11 goes back to your card and $0.00 to your credit" says nothing with its second half."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    cancel = registry.get("food_delivery").tools["cancel_order"]
+    to_card = {"order_id": "ORD-1", "refunded_to_card": 21.5, "refunded_to_credit": 0.0}
+    both = {"order_id": "ORD-1", "refunded_to_card": 21.5, "refunded_to_credit": 5.0}
+    assert not any("to your credit" in r.text for r in _fitting_replies(cancel, {"order_id": "ORD-1"}, to_card))
+    assert any("to your credit" in r.text for r in _fitting_replies(cancel, {"order_id": "ORD-1"}, both))
+    payment = registry.get("payments").tools["get_payment"]
+    assert _fitting_replies(payment, {}, {"counterparty_name": "Maya Kim", "amount": 20.0, "note": "Cab",
+                                          "status": "completed", "refundable_amount": 0.0}) == []

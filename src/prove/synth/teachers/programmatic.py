@@ -43,7 +43,7 @@ from ..entities import entity_fields, extract_entities, found_nothing, iter_reco
 from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing
 from ..results import LABELS
-from ..values import DAY, ValueMaker, example_of, render_value
+from ..values import DAY, ValueMaker, example_of, is_money, render_value
 from ..wording import Wording
 
 __all__ = ["ProgrammaticTeacher"]
@@ -1239,7 +1239,13 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
         return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
     present = [reply for reply in chosen if all(_result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
-    return present or ([] if tool.read_only else chosen)
+    # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits.
+    telling = [reply for reply in present if not any(
+        slot.startswith("result.") and is_money(slot.rsplit(".", 1)[-1]) and _result_field(data, slot[7:]) == 0
+        for slot in reply.slots)]
+    if tool.read_only:
+        return telling
+    return telling or present or chosen
 
 
 def _result_field(data: Any, path: str) -> Any:
