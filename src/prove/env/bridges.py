@@ -53,6 +53,10 @@ class Bridge:
         source_where / target_where: SQL conditions on each kind's table choosing the rows that
             take part (not the user's own entry, only the restaurants among the places).
         note: one line saying what the bridge means, for the docs and the run report.
+        derived: (SQL expression on the source row, target column) pairs for what else the target
+            row takes, where the source keeps it in another column or table (a CRM contact's
+            company is its account's name). Set in that cell only, never rewritten elsewhere (many
+            rows share a company), and left as it is where the source has none.
     """
 
     source: str
@@ -61,6 +65,7 @@ class Bridge:
     source_where: str | None = None
     target_where: str | None = None
     note: str = ""
+    derived: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for end in (self.source, self.target):
@@ -209,9 +214,10 @@ def _kind(servers: dict[str, Server], server: str, kind: str) -> Any:
     return spec
 
 
-def _rows(db: sqlite3.Connection, spec: Any, where: str | None, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+def _rows(db: sqlite3.Connection, spec: Any, where: str | None, columns: Sequence[str],
+          expressions: Sequence[str] = ()) -> list[tuple[Any, ...]]:
     cond = " AND ".join(f"({c})" for c in (spec.live, where) if c) or "1"
-    cols = ", ".join(f'"{c}"' for c in (spec.key, *columns))
+    cols = ", ".join([*(f'"{c}"' for c in (spec.key, *columns)), *(f"({e})" for e in expressions)])
     try:
         return db.execute(f'SELECT {cols} FROM "{spec.table}" WHERE {cond} ORDER BY "{spec.key}"',
                           clock_params(EPOCH)).fetchall()
@@ -225,7 +231,8 @@ def _apply(bridge: Bridge, servers: dict[str, Server], dbs: dict[str, sqlite3.Co
     dst = _kind(servers, bridge.target_server, bridge.target_kind)
     source_cols = [s for s, _ in bridge.fields]
     target_cols = [t for _, t in bridge.fields]
-    sources = _rows(dbs[bridge.source_server], src, bridge.source_where, source_cols)
+    derived_cols = [t for _, t in bridge.derived]
+    sources = _rows(dbs[bridge.source_server], src, bridge.source_where, source_cols, [e for e, _ in bridge.derived])
     targets = _rows(dbs[bridge.target_server], dst, bridge.target_where, target_cols)
     random.Random(f"bridge:{bridge}:{seed}").shuffle(targets)
     db = dbs[bridge.target_server]
@@ -233,7 +240,7 @@ def _apply(bridge: Bridge, servers: dict[str, Server], dbs: dict[str, sqlite3.Co
     pairs: dict[str, str] = {}
     taken: dict[str, set[Any]] = {t: {r[0] for r in db.execute(f'SELECT "{t}" FROM "{dst.table}"')} for t in target_cols}
     for source, target in zip(sources, targets):
-        new, old = source[1:], target[1:]
+        new, old = source[1:1 + len(target_cols)], target[1:]
         if any(v is None for v in new):
             continue
         # A value another row of the target already holds would make two things one: skip the pair.
@@ -245,6 +252,9 @@ def _apply(bridge: Bridge, servers: dict[str, Server], dbs: dict[str, sqlite3.Co
             _replace(db, texts, o, n)
             db.execute(f'UPDATE "{dst.table}" SET "{column}" = ? WHERE "{dst.key}" = ?', (n, target[0]))
             taken[column].add(n)
+        for column, n in zip(derived_cols, source[1 + len(target_cols):]):
+            if n is not None:
+                db.execute(f'UPDATE "{dst.table}" SET "{column}" = ? WHERE "{dst.key}" = ?', (n, target[0]))
         pairs[str(source[0])] = str(target[0])
     return pairs
 

@@ -3,8 +3,9 @@
 Declared once, here, as data; registered through the `prove.bridges` entry point. In an episode
 of several of these servers the target rows take the source rows' values, so:
 
-- the people of the CRM are the contacts of the mailbox and the people of the calendar
-  directory (same name, same address): three servers, one person;
+- the people of the CRM are the contacts of the mailbox and outside people of the calendar
+  directory (same name, same address, and there their title and their account's company):
+  three servers, one person;
 - without the CRM, the mailbox's contacts are the calendar's people;
 - the restaurants of the delivery app are restaurants on the map in Portland (same name, same cuisine);
 - the payees of the budget's bills are payees of the bank (same name).
@@ -20,7 +21,11 @@ BRIDGES = (
     Bridge("crm.contact", "email.contact", (("full_name", "name"), ("email", "email")),
            note="a CRM contact is a contact in the mailbox"),
     Bridge("crm.contact", "calendar.person", (("full_name", "name"), ("email", "email")),
-           target_where="is_me = 0", note="a CRM contact is a person in the calendar directory"),
+           # (a customer is no colleague: an outside person of the directory, at their account's company)
+           target_where="is_me = 0 AND is_colleague = 0",
+           derived=(("title", "job_title"),
+                    ("(SELECT name FROM accounts WHERE accounts.account_id = contacts.account_id)", "company")),
+           note="a CRM contact is an outside person in the calendar directory"),
     Bridge("email.contact", "calendar.person", (("name", "name"), ("email", "email")),
            target_where="is_me = 0", note="a mailbox contact is a person in the calendar directory"),
     Bridge("food_delivery.restaurant", "maps.place", (("name", "name"), ("cuisine", "cuisine")),
