@@ -759,6 +759,7 @@ def test_a_persons_new_email_address_is_made_from_their_name() -> None:
                     name = results[call["id"]]["name"]
                     updated += 1
                     assert call["arguments"]["email"].startswith(name.lower().replace(" ", ".") + "@"), (ex["id"], call)
+                    assert "newcompany" not in call["arguments"]["email"]  # the docstring's example is no address
     assert updated >= 3
 
 

@@ -456,9 +456,7 @@ class Planner:
             return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
         person = self._person_in(tool, args, steps) if "email" in p.name and not tool.read_only else None
         if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
-            example = example_of(p.description)
-            domain = example.rsplit("@", 1)[-1] if isinstance(example, str) and "@" in example \
-                else self.values.fake.email(Person(*person)).rsplit("@", 1)[-1]
+            domain = self.values.fake.email(Person(*person)).rsplit("@", 1)[-1]  # not a docstring's 'newcompany.com'
             return _address(*person, domain)
         return self.values.value(p.name, spec, p.description, attempt)
 
@@ -1189,7 +1187,7 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
 
 
 def _address(first: str, last: str, domain: str) -> str:
-    """A person's e-mail address as made from their name: 'james.white@newcompany.com'."""
+    """A person's e-mail address as made from their name: 'james.white@fastmail.com'."""
     return f"{re.sub(r'[^a-z0-9.]', '', f'{first}.{last}'.lower())}@{domain}"
 
 
