@@ -149,3 +149,23 @@ def test_a_run_with_a_cross_server_share_reports_it(tmp_path: Path) -> None:
     assert sum(len(json.loads(line)["servers"]) > 1 for line in lines) == cross["accepted"]
     assert "cross_server" not in SynthConfig(seed=5).identity() and SynthConfig(seed=5, cross_server=0.2).identity()[
         "cross_server"] == 0.2
+
+
+def test_a_request_for_a_tool_two_servers_share_names_its_app() -> None:
+    """"Change Benjamin Ortiz's phone number" in a CRM-and-mailbox episode could mean either: the
+    request says "... in the Email app" or "... in the Sales CRM app", as the gold call does."""
+    syn = Synthesizer(SynthConfig(seed=7, servers=["crm", "email"], cross_server=1.0))
+    said = 0
+    for i in range(120):
+        cand = syn.example(i)
+        if cand.line is None:
+            continue
+        ex = json.loads(cand.line)
+        view = syn.by_name["+".join(ex["servers"])]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                server = view.tools[call["name"]].server
+                if call["name"] in ("crm_update_contact", "email_update_contact"):
+                    assert f"in the {registry.get(server).title} app" in turn["user"], (ex["id"], turn["user"])
+                    said += 1
+    assert said >= 3

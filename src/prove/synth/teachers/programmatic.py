@@ -930,7 +930,21 @@ class Planner:
             elif src.text:
                 said[name] = src.text
         assert s.phrase is not None, "only a step planned from a phrasing is asked for"
-        return self.say.request(s.tool, s.phrase, s.args, said)
+        return self._in_app(s.tool, self.say.request(s.tool, s.phrase, s.args, said))
+
+    def _in_app(self, tool: Tool, text: str) -> str:
+        """A request for a tool that two servers of a combined view both have says which one:
+        "Change Benjamin Ortiz's phone number to ... in the Email app" (the CRM has contacts too)."""
+        if not isinstance(self.server, Combined):
+            return text
+        base = tool.name.removeprefix(f"{tool.server}_")
+        if base == tool.name or not any(base in m.tools for m in self.server.members):
+            return text
+        title = next(m.title for m in self.server.members if m.name == tool.server)
+        where = f"in the {title}" if title.lower().endswith("app") else f"in the {title} app"
+        body = text.rstrip()
+        end = body[-1] if body[-1:] in ".?!" else ""
+        return f"{body[:len(body) - len(end)]} {where}{end or '.'}"
 
     def _reply(self, s: Step, opener: bool = True) -> str:
         """What the assistant tells the user after a step: the tool's reply wording, or the results."""
