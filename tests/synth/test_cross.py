@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from prove.env import Session, registry
@@ -153,9 +154,11 @@ def test_a_run_with_a_cross_server_share_reports_it(tmp_path: Path) -> None:
 
 def test_a_request_for_a_tool_two_servers_share_names_its_app() -> None:
     """"Change Benjamin Ortiz's phone number" in a CRM-and-mailbox episode could mean either: the
-    request says "... in the Email app" or "... in the Sales CRM app", as the gold call does."""
+    request says "... in the Email app" or "... in the Sales CRM app", as the gold call does; so
+    does a write on a person both know ("In the Email app, remove Adam Lewis"), and a free text
+    the request ends on stays the user's ("and note: Now at Initech", not "... Initech in the Email app")."""
     syn = Synthesizer(SynthConfig(seed=7, servers=["crm", "email"], cross_server=1.0))
-    said = 0
+    said = removed = 0
     for i in range(120):
         cand = syn.example(i)
         if cand.line is None:
@@ -166,6 +169,9 @@ def test_a_request_for_a_tool_two_servers_share_names_its_app() -> None:
             for call in turn["calls"]:
                 server = view.tools[call["name"]].server
                 if call["name"] in ("crm_update_contact", "email_update_contact"):
-                    assert f"in the {registry.get(server).title} app" in turn["user"], (ex["id"], turn["user"])
+                    assert re.search(f"[Ii]n the {registry.get(server).title} app", turn["user"]), (ex["id"], turn["user"])
                     said += 1
-    assert said >= 3
+                    for value in call["arguments"].values():
+                        assert not (isinstance(value, str) and f"{value} in the" in turn["user"]), turn["user"]
+                removed += call["name"] == "delete_contact" and "the Email app" in turn["user"]
+    assert said >= 3 and removed >= 1

@@ -930,18 +930,25 @@ class Planner:
             elif src.text:
                 said[name] = src.text
         assert s.phrase is not None, "only a step planned from a phrasing is asked for"
-        return self._in_app(s.tool, self.say.request(s.tool, s.phrase, s.args, said))
+        return self._in_app(s.tool, s.args, self.say.request(s.tool, s.phrase, s.args, said), s.phrase.text)
 
-    def _in_app(self, tool: Tool, text: str) -> str:
-        """A request for a tool that two servers of a combined view both have says which one:
-        "Change Benjamin Ortiz's phone number to ... in the Email app" (the CRM has contacts too)."""
+    def _in_app(self, tool: Tool, args: Mapping[str, Any], text: str, template: str) -> str:
+        """A request that could mean either of two servers of a combined view says which one: for
+        a tool both have ("Change Benjamin Ortiz's phone number to ... in the Email app": the CRM
+        has contacts too), or a write on a thing both know ("Remove Felix Peterson in the Email app")."""
         if not isinstance(self.server, Combined):
             return text
         base = tool.name.removeprefix(f"{tool.server}_")
-        if base == tool.name or not any(base in m.tools for m in self.server.members):
+        shared = base != tool.name and any(base in m.tools for m in self.server.members)
+        known_twice = not tool.read_only and any(
+            p.entity and v in pairs for p in tool.params for v in _strs([args.get(p.name)])
+            for (kind, _), pairs in self.links.items() if kind == p.entity)
+        if not (shared or known_twice):
             return text
         title = next(m.title for m in self.server.members if m.name == tool.server)
         where = f"in the {title}" if title.lower().endswith("app") else f"in the {title} app"
+        if re.search(r"\}[.!?]?$", template.rstrip()):  # "... and note: Now at Initech": the app first
+            return f"{where[:1].upper()}{where[1:]}, {text[:1].lower() + text[1:] if text[1:2].islower() else text}"
         body = text.rstrip()
         end = body[-1] if body[-1:] in ".?!" else ""
         return f"{body[:len(body) - len(end)]} {where}{end or '.'}"
