@@ -58,3 +58,20 @@ def test_a_resolved_dispute_says_how_it_ended_not_how_it_stands_so_far() -> None
     dispute = _first("banking", "list_disputes", {"status": "resolved"}, "disputes")
     for text in _replies("banking", "get_dispute", {"dispute_id": dispute["dispute_id"]}):
         assert "so far" not in text and f"is resolved: {dispute['resolution']}." in text, text
+
+def test_a_goal_transfer_is_not_asked_about_by_its_payee_line() -> None:
+    """"Show me the details of the Goal: Car Down Payment transaction" is no request a person makes:
+    a transfer to a savings goal is followed through its goal."""
+    tool = registry.get("budget").tools["get_transaction"]
+    where = next(p.where for p in tool.params if p.name == "transaction_id")
+    assert where is not None and "goal_transfer" in where
+    for ex in _generated(["budget"], 150, 5):
+        assert not any("Goal: " in t["user"] for t in ex["turns"]), ex["id"]
+
+def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
+    """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
+    card, "-$1,051.95 left on the account" are no replies a person gives."""
+    texts = [m["content"] for ex in _generated(["budget"], 150, 57) for m in ex["messages"]
+             if m["role"] == "assistant" and m.get("content")]
+    assert texts
+    assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account", t) for t in texts)

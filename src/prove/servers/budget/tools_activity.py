@@ -18,6 +18,7 @@ from .server import (
     AccountId,
     BudgetStatus,
     CategoryId,
+    EntryId,
     EverydayCategoryId,
     GroceryEntryId,
     GroceryRefileId,
@@ -148,7 +149,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     "Show me the details of {transaction_id}.",
     "What was {transaction_id} for?",
 ])
-def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
+def get_transaction(ctx: Ctx, transaction_id: EntryId) -> Transaction:
     """Look up one transaction.
 
     Args:
@@ -165,12 +166,12 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I just spent ${amount} at {payee}; put it under {category_id}, paid with {account_id}.",
+    "Log the ${amount} I just spent at {payee} under {category_id}; I paid with {account_id}.",
     "Log an expense of ${amount} to {payee} on {date} in {category_id}, from {account_id}.",
     "Record that I paid {payee} ${amount} with {account_id} for {category_id}. Note: {note}",
 ], reply=[
-    "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
-    "Recorded the expense ({result.transaction.transaction_id}).",
+    "Logged ${amount} at {payee} under {category_id}; the account balance is now ${result.account_balance}.",
+    "Recorded the ${amount} expense at {payee} on {result.transaction.date}.",
 ], values={
     "category_id, payee, note, amount": EXPENSES,
 })
@@ -222,7 +223,7 @@ def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, accoun
     "Record a ${amount} deposit from {source} on {date} into {account_id}.",
 ], reply=[
     "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
-    "Recorded the income ({result.transaction.transaction_id}).",
+    "Recorded ${amount} of income from {source} on {result.transaction.date}.",
 ], values={
     # A source with the income category it belongs to and a note that fits it.
     "category_id, source, note": INCOMES,
@@ -265,9 +266,9 @@ def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Nam
     "Move {transaction_id} to {category_id}.",
     "Change the amount of {transaction_id} to ${amount}.",
     "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
-    "{transaction_id} actually happened on {date}; fix the date.",
+    "Fix the date of {transaction_id}; it actually happened on {date}.",
 ], reply=[
-    "Updated {transaction_id}: it is now {result.transaction.payee}, {result.transaction.amount}, on "
+    "Updated {transaction_id}; it now reads {result.transaction.payee}, {result.transaction.amount} on "
     "{result.transaction.date}, under {result.transaction.category_name}.",
     "Fixed the entry ({result.transaction.payee}, {result.transaction.date}, {result.transaction.category_name}); "
     "the account balance is {result.account_balance} dollars now.",
