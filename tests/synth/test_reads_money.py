@@ -68,6 +68,15 @@ def test_a_goal_transfer_is_not_asked_about_by_its_payee_line() -> None:
     for ex in _generated(["budget"], 150, 5):
         assert not any("Goal: " in t["user"] for t in ex["turns"]), ex["id"]
 
+def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
+    """"Invoice INV-10012 from Omar Lee is marked paid": the user billed Omar Lee."""
+    invoice = _first("payments", "list_invoices", {"status": "open"}, "invoices")
+    texts = _replies("payments", "mark_invoice_paid", {"invoice_id": invoice["invoice_id"], "method": "cash"})
+    assert not any(f"from {invoice['customer_name']}" in t for t in texts), texts
+    assert any(f"{invoice['customer_name']}'s invoice {invoice['invoice_id']} is marked paid" in t for t in texts)
+    for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
+        assert "so far" not in text and f"billed to {invoice['customer_name']}" in text, text
+
 def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
     """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
     card, "-$1,051.95 left on the account" are no replies a person gives."""

@@ -253,7 +253,7 @@ def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | Non
 @tools.tool(effect=WRITE, asks=[
     "Request {amount} dollars from {user_id} for {note}.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
-    "{user_id} owes me ${amount} for {note}; send them a request.",
+    "Send {user_id} a request: they owe me ${amount} for {note}.",
 ], reply=[
     "Requested ${result.amount} from {user_id} for '{result.note}'.",
     "Your request {result.request_id} for ${result.amount} is waiting on {user_id}.",
@@ -376,7 +376,7 @@ def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Re
 
 @tools.tool(effect=WRITE, asks=[
     "Decline {request_id}.",
-    "I don't owe that, turn down {request_id}.",
+    "Turn down {request_id}; I don't owe that.",
     "Reject {request_id}, please.",
 ], reply=[
     "Declined {request_id}; nothing was paid.",
