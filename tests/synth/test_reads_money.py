@@ -77,6 +77,28 @@ def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
     for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
         assert "so far" not in text and f"billed to {invoice['customer_name']}" in text, text
 
+def test_a_listing_condition_is_said_in_words() -> None:
+    """"it's in good condition", "marked for parts"; never "it's good", "in for parts condition" or
+    "Show me fair listings"."""
+    server = registry.get("marketplace")
+    say = _say("marketplace")
+    category = next(iter(say.index.labels["category"]))
+    conditions = ["new", "like_new", "good", "fair", "for_parts"]
+    said = 0
+    for tool_name in ("create_listing", "search_listings"):
+        tool = server.tools[tool_name]
+        for ask in tool.asks:
+            if "condition" not in ask.covers:
+                continue
+            for condition in [ask.binds["condition"]] if "condition" in ask.binds else conditions:
+                args = {"listing_title": "Trek mountain bike", "category_id": category, "price": 350.0,
+                        "shipping_cost": 4.0, "condition": condition}
+                text = say.request(tool, ask, {k: v for k, v in args.items() if k in ask.slots or k == "condition"}, {})
+                said += 1
+                assert not re.search(r"\bit's (?:good|fair|for parts)\b|\bin (?:for parts|new) condition\b|"
+                                     r"\b(?:good|fair|for parts|like new|new) listings\b", text), text
+    assert said >= 10
+
 def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
     """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
     card, "-$1,051.95 left on the account" are no replies a person gives."""

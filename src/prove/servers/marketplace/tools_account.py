@@ -352,7 +352,7 @@ def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: Othe
 
 @tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
-    "I got a marketplace gift card, the code is {code}. Add it to my balance.",
+    "Add my marketplace gift card to my balance; the code is {code}.",
 ], reply=[
     "Redeemed the gift card: ${result.amount} added, your balance is now ${result.new_balance}.",
     "Done: your marketplace balance is ${result.new_balance}.",
