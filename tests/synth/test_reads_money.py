@@ -99,6 +99,21 @@ def test_a_listing_condition_is_said_in_words() -> None:
                                      r"\b(?:good|fair|for parts|like new|new) listings\b", text), text
     assert said >= 10
 
+def test_a_price_change_is_said_with_its_sign_once() -> None:
+    """"Uber moved -1% from the first to the last" says a fall as a signed move."""
+    texts = [t for ticker in ("AAPL", "MSFT", "TSLA", "QCOM", "GOOGL")
+             for t in _replies("trading", "get_price_history", {"ticker": ticker, "days": 7})]
+    assert texts and not any(re.search(r"\bmoved -?\d|from the first to the last", t) for t in texts), texts
+
+def test_the_market_status_is_said_in_a_sentence() -> None:
+    """"Session now: pre market; open for market orders: yes" is a form; an open market says until
+    when it takes orders, a closed one when it opens again."""
+    open_now = _replies("trading", "get_market_status", {})
+    assert all(t.startswith("The market is open now") for t in open_now), open_now
+    closed = _replies("trading", "get_market_status", {}, advance=12 * 3600)
+    assert all(t.startswith("The market is closed right now; it opens again on ") for t in closed), closed
+    assert not any("Session now" in t or ": yes" in t or ": no" in t for t in open_now + closed)
+
 def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
     """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
     card, "-$1,051.95 left on the account" are no replies a person gives."""
@@ -106,3 +121,8 @@ def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left(
              if m["role"] == "assistant" and m.get("content")]
     assert texts
     assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account", t) for t in texts)
+
+def test_a_new_empty_watchlist_says_nothing_is_on_it() -> None:
+    """"Created the Shortlist watchlist with 0 tickers on it"."""
+    empty = _replies("trading", "create_watchlist", {"name": "Shortlist"})
+    assert all("0 tickers" not in t for t in empty) and any("nothing is on it yet" in t for t in empty), empty
