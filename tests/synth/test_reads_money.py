@@ -114,6 +114,30 @@ def test_the_market_status_is_said_in_a_sentence() -> None:
     assert all(t.startswith("The market is closed right now; it opens again on ") for t in closed), closed
     assert not any("Session now" in t or ": yes" in t or ": no" in t for t in open_now + closed)
 
+def test_a_booking_is_named_in_full_by_what_it_is() -> None:
+    """"my flight B6 2888 BOS to ATL on March 17", "my stay at Four Seasons ..."; never a summary cut
+    with "…"."""
+    say = _say("travel_booking")
+    rows = say.index.rows["booking"]
+    named = {b: say.entity("booking", b) for b in rows}
+    assert named and not any("…" in text for text in named.values()), named
+    assert all(text.startswith("my stay at " if rows[b]["kind"] == "hotel" else "my flight ") for b, text in named.items())
+
+def test_a_question_about_any_booking_fits_a_hotel_stay_and_is_answered_with_the_amount() -> None:
+    """No "What seats and bags do we have" of a hotel stay; "how much was charged" is answered with
+    the total charged, not "1 payment"."""
+    server = registry.get("travel_booking")
+    tool = server.tools["get_booking"]
+    assert not any(re.search(r"\b(?:seats?|bags?)\b", ask.text) for ask in tool.asks)
+    say = _say("travel_booking")
+    asked = next(ask.text for ask in tool.asks if "charged" in ask.text)
+    with Session([server], world=0) as session:
+        for booking in say.index.rows["booking"]:
+            result = session.call("get_booking", {"booking_id": booking})
+            summary = say.words.summary(tool, result.data, asked=asked)
+            charged = f"${result.data['total_charged']:,.2f}"
+            assert f"total charged {charged}" in summary, summary
+
 def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
     """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
     card, "-$1,051.95 left on the account" are no replies a person gives."""
@@ -126,3 +150,14 @@ def test_a_new_empty_watchlist_says_nothing_is_on_it() -> None:
     """"Created the Shortlist watchlist with 0 tickers on it"."""
     empty = _replies("trading", "create_watchlist", {"name": "Shortlist"})
     assert all("0 tickers" not in t for t in empty) and any("nothing is on it yet" in t for t in empty), empty
+
+def test_a_booking_paid_with_points_says_the_points_not_no_dollars() -> None:
+    """"... is confirmed under code 7L3JVX; $0.00 was charged" of a booking paid with points."""
+    say = _say("travel_booking")
+    traveler = next(iter(say.index.labels["traveler"]))
+    with Session(["travel_booking"], world=0) as session:  # a flight the points pay for
+        args = next(a for f in say.index.live["flight"] for a in [{"flight_id": f, "fare": "basic_economy",
+                                                                   "traveler_ids": [traveler], "use_points": True}]
+                    if session.fork().call("book_flight", a).ok)
+    booked = _replies("travel_booking", "book_flight", args)
+    assert all("$0.00" not in t and "points" in t for t in booked), booked
