@@ -138,6 +138,13 @@ def test_a_question_about_any_booking_fits_a_hotel_stay_and_is_answered_with_the
             charged = f"${result.data['total_charged']:,.2f}"
             assert f"total charged {charged}" in summary, summary
 
+def test_a_minimum_filter_is_never_drawn_at_its_lowest_value() -> None:
+    """"reviews with at least 1 star" and "a 1-star hotel or better" filter nothing."""
+    reviews = registry.get("shopping").tools["list_reviews"]
+    hotels = registry.get("travel_booking").tools["search_hotels"]
+    assert reviews.values["min_rating"] and min(reviews.values["min_rating"]) >= 2
+    assert hotels.values["min_stars"] and min(hotels.values["min_stars"]) >= 3
+
 def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
     """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
     card, "-$1,051.95 left on the account" are no replies a person gives."""
