@@ -138,6 +138,18 @@ def test_a_question_about_any_booking_fits_a_hotel_stay_and_is_answered_with_the
             charged = f"${result.data['total_charged']:,.2f}"
             assert f"total charged {charged}" in summary, summary
 
+def test_a_promo_code_is_said_once() -> None:
+    """"I have a promo code, promo code LATENIGHT" stutters."""
+    for server_name, tool_name, kind in (("food_delivery", "apply_promo_code", "promo"),
+                                         ("shopping", "apply_coupon", "coupon")):
+        tool = registry.get(server_name).tools[tool_name]
+        say = _say(server_name)
+        code = say.index.live[kind][0]
+        restaurant = next(iter(say.index.labels.get("restaurant", {"": ""})))
+        for ask in tool.asks:
+            text = say.request(tool, ask, {"code": code, "restaurant_id": restaurant}, {})
+            assert not re.search(r"promo code, (?:promo code|coupon)\b", text), text
+
 def test_a_minimum_filter_is_never_drawn_at_its_lowest_value() -> None:
     """"reviews with at least 1 star" and "a 1-star hotel or better" filter nothing."""
     reviews = registry.get("shopping").tools["list_reviews"]
@@ -168,3 +180,10 @@ def test_a_booking_paid_with_points_says_the_points_not_no_dollars() -> None:
                     if session.fork().call("book_flight", a).ok)
     booked = _replies("travel_booking", "book_flight", args)
     assert all("$0.00" not in t and "points" in t for t in booked), booked
+
+def test_a_reorder_says_the_dishes_from_the_order() -> None:
+    """"Your cart has the order ORD-10004 dishes again"."""
+    order = _first("food_delivery", "list_orders", {"status": "delivered"}, "orders")
+    texts = _replies("food_delivery", "reorder", {"order_id": order["order_id"]})
+    assert not any(re.search(r"the order \S+ dishes", t) for t in texts), texts
+    assert any(f"The dishes from order {order['order_id']} are back in your cart" in t for t in texts), texts
