@@ -59,6 +59,7 @@ def test_a_resolved_dispute_says_how_it_ended_not_how_it_stands_so_far() -> None
     for text in _replies("banking", "get_dispute", {"dispute_id": dispute["dispute_id"]}):
         assert "so far" not in text and f"is resolved: {dispute['resolution']}." in text, text
 
+
 def test_a_goal_transfer_is_not_asked_about_by_its_payee_line() -> None:
     """"Show me the details of the Goal: Car Down Payment transaction" is no request a person makes:
     a transfer to a savings goal is followed through its goal."""
@@ -68,6 +69,7 @@ def test_a_goal_transfer_is_not_asked_about_by_its_payee_line() -> None:
     for ex in _generated(["budget"], 150, 5):
         assert not any("Goal: " in t["user"] for t in ex["turns"]), ex["id"]
 
+
 def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
     """"Invoice INV-10012 from Omar Lee is marked paid": the user billed Omar Lee."""
     invoice = _first("payments", "list_invoices", {"status": "open"}, "invoices")
@@ -76,6 +78,24 @@ def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
     assert any(f"{invoice['customer_name']}'s invoice {invoice['invoice_id']} is marked paid" in t for t in texts)
     for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
         assert "so far" not in text and f"billed to {invoice['customer_name']}" in text, text
+
+
+# A first clause that states a motive or a fact ("I don't owe that", "{card_id} was stolen") and then
+# an imperative: after "After that, " it reads as something that happened next.
+_MOTIVE_FIRST = re.compile(r"^(?:(?:I|I'm|I've|We're|There's)\b|The (?:client|seller|courier)\b|\{\w+\} "
+                           r"(?:is|was|owes|arrived|came|charged|actually|doesn't)\b)[^,;:.?]*[,;:.] (?:please )?"
+                           r"(?:turn|delete|remove|take|block|cancel|dispute|open|unfreeze|send|record|mark|add|"
+                           r"withdraw|accept|release|check|stop|switch|call|make|save|update|fix|use|put|redeem)\b",
+                           re.IGNORECASE)
+
+
+def test_a_request_says_what_to_do_before_why() -> None:
+    """"After that, I don't owe that, turn down the request 'Tickets'" reads as a story; "Turn down
+    the request 'Tickets'; I don't owe that." reads as a request, after any connector."""
+    found = [(name, tool.name, ask.text) for name in SERVERS for tool in registry.get(name).tools.values()
+             for ask in tool.asks if _MOTIVE_FIRST.match(ask.text)]
+    assert not found, found
+
 
 def test_a_listing_condition_is_said_in_words() -> None:
     """"it's in good condition", "marked for parts"; never "it's good", "in for parts condition" or
@@ -99,11 +119,13 @@ def test_a_listing_condition_is_said_in_words() -> None:
                                      r"\b(?:good|fair|for parts|like new|new) listings\b", text), text
     assert said >= 10
 
+
 def test_a_price_change_is_said_with_its_sign_once() -> None:
     """"Uber moved -1% from the first to the last" says a fall as a signed move."""
     texts = [t for ticker in ("AAPL", "MSFT", "TSLA", "QCOM", "GOOGL")
              for t in _replies("trading", "get_price_history", {"ticker": ticker, "days": 7})]
     assert texts and not any(re.search(r"\bmoved -?\d|from the first to the last", t) for t in texts), texts
+
 
 def test_the_market_status_is_said_in_a_sentence() -> None:
     """"Session now: pre market; open for market orders: yes" is a form; an open market says until
@@ -114,6 +136,7 @@ def test_the_market_status_is_said_in_a_sentence() -> None:
     assert all(t.startswith("The market is closed right now; it opens again on ") for t in closed), closed
     assert not any("Session now" in t or ": yes" in t or ": no" in t for t in open_now + closed)
 
+
 def test_a_booking_is_named_in_full_by_what_it_is() -> None:
     """"my flight B6 2888 BOS to ATL on March 17", "my stay at Four Seasons ..."; never a summary cut
     with "…"."""
@@ -122,6 +145,7 @@ def test_a_booking_is_named_in_full_by_what_it_is() -> None:
     named = {b: say.entity("booking", b) for b in rows}
     assert named and not any("…" in text for text in named.values()), named
     assert all(text.startswith("my stay at " if rows[b]["kind"] == "hotel" else "my flight ") for b, text in named.items())
+
 
 def test_a_question_about_any_booking_fits_a_hotel_stay_and_is_answered_with_the_amount() -> None:
     """No "What seats and bags do we have" of a hotel stay; "how much was charged" is answered with
@@ -138,6 +162,7 @@ def test_a_question_about_any_booking_fits_a_hotel_stay_and_is_answered_with_the
             charged = f"${result.data['total_charged']:,.2f}"
             assert f"total charged {charged}" in summary, summary
 
+
 def test_a_promo_code_is_said_once() -> None:
     """"I have a promo code, promo code LATENIGHT" stutters."""
     for server_name, tool_name, kind in (("food_delivery", "apply_promo_code", "promo"),
@@ -150,12 +175,14 @@ def test_a_promo_code_is_said_once() -> None:
             text = say.request(tool, ask, {"code": code, "restaurant_id": restaurant}, {})
             assert not re.search(r"promo code, (?:promo code|coupon)\b", text), text
 
+
 def test_a_minimum_filter_is_never_drawn_at_its_lowest_value() -> None:
     """"reviews with at least 1 star" and "a 1-star hotel or better" filter nothing."""
     reviews = registry.get("shopping").tools["list_reviews"]
     hotels = registry.get("travel_booking").tools["search_hotels"]
     assert reviews.values["min_rating"] and min(reviews.values["min_rating"]) >= 2
     assert hotels.values["min_stars"] and min(hotels.values["min_stars"]) >= 3
+
 
 def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
     """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
@@ -165,10 +192,12 @@ def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left(
     assert texts
     assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account", t) for t in texts)
 
+
 def test_a_new_empty_watchlist_says_nothing_is_on_it() -> None:
     """"Created the Shortlist watchlist with 0 tickers on it"."""
     empty = _replies("trading", "create_watchlist", {"name": "Shortlist"})
     assert all("0 tickers" not in t for t in empty) and any("nothing is on it yet" in t for t in empty), empty
+
 
 def test_a_booking_paid_with_points_says_the_points_not_no_dollars() -> None:
     """"... is confirmed under code 7L3JVX; $0.00 was charged" of a booking paid with points."""
@@ -181,9 +210,19 @@ def test_a_booking_paid_with_points_says_the_points_not_no_dollars() -> None:
     booked = _replies("travel_booking", "book_flight", args)
     assert all("$0.00" not in t and "points" in t for t in booked), booked
 
+
 def test_a_reorder_says_the_dishes_from_the_order() -> None:
     """"Your cart has the order ORD-10004 dishes again"."""
     order = _first("food_delivery", "list_orders", {"status": "delivered"}, "orders")
     texts = _replies("food_delivery", "reorder", {"order_id": order["order_id"]})
     assert not any(re.search(r"the order \S+ dishes", t) for t in texts), texts
     assert any(f"The dishes from order {order['order_id']} are back in your cart" in t for t in texts), texts
+
+
+def test_a_pickup_names_the_product_with_its_article() -> None:
+    """"Reserved 1 of LEGO Classic Creative Brick Box" wants its "the"."""
+    product = next(iter(_say("retail_chain").index.labels["product"]))
+    store = _first("retail_chain", "check_availability", {"product_id": product}, "stores",
+                   lambda s: s["offers_pickup"] and s["available"] > 0)
+    held = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product})
+    assert not any(re.search(r"Reserved 1 of (?!the )", t) for t in held) and any("Reserved 1 of the " in t for t in held)

@@ -420,7 +420,7 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
 
 @tools.tool(effect=WRITE, asks=[
     "Make {store_id} my home store.",
-    "I moved; please switch my home store to {store_id}.",
+    "Please switch my home store to {store_id}; I moved.",
 ], reply=[
     "Done: {store_id} is now your home store.",
     "I've set your home store to {result.home_store_name}.",
