@@ -48,6 +48,12 @@ def _first(server_name: str, tool_name: str, args: dict, key: str, where=lambda 
     return next(item for item in result.data[key] if where(item))
 
 
+def _callable(server_name: str, tool_name: str, candidates) -> dict:
+    """The first arguments among `candidates` that the tool takes in the initial world."""
+    with Session([server_name], world=0) as session:
+        return next(args for args in candidates if session.fork().call(tool_name, args).ok)
+
+
 def _generated(servers: list[str], n: int, seed: int) -> list[dict]:
     synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=servers))
     return [json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line]
@@ -63,11 +69,12 @@ def test_a_resolved_dispute_says_how_it_ended_not_how_it_stands_so_far() -> None
 def test_a_goal_transfer_is_not_asked_about_by_its_payee_line() -> None:
     """"Show me the details of the Goal: Car Down Payment transaction" is no request a person makes:
     a transfer to a savings goal is followed through its goal."""
-    tool = registry.get("budget").tools["get_transaction"]
-    where = next(p.where for p in tool.params if p.name == "transaction_id")
-    assert where is not None and "goal_transfer" in where
-    for ex in _generated(["budget"], 150, 5):
-        assert not any("Goal: " in t["user"] for t in ex["turns"]), ex["id"]
+    for name in ("get_transaction", "delete_transaction"):
+        tool = registry.get("budget").tools[name]
+        where = next(p.where for p in tool.params if p.name == "transaction_id")
+        assert where is not None and "goal_transfer" in where
+    for ex in _generated(["budget"], 150, 5):  # nor are goal transfers listed by category, which they have none of
+        assert not any("Goal: " in t["user"] or "goal transfer entries" in t["user"] for t in ex["turns"]), ex["id"]
 
 
 def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
@@ -190,7 +197,8 @@ def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left(
     texts = [m["content"] for ex in _generated(["budget"], 150, 57) for m in ex["messages"]
              if m["role"] == "assistant" and m.get("content")]
     assert texts
-    assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account", t) for t in texts)
+    assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account|categories over budget:", t)
+                   for t in texts)
 
 
 def test_a_new_empty_watchlist_says_nothing_is_on_it() -> None:

@@ -74,7 +74,7 @@ EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
 # They come from other grocers than the corrected payees of GROCERY_FIXES: a fix changes the store.
 GroceryEntryId = TRANSACTION.where(f"kind = 'expense' AND category_id = '{CATEGORY_IDS['Groceries']}' "
                                    "AND payee IN ('Safeway', 'Kroger', 'Costco', 'Aldi')")
-# Entries a person asks about by payee and day: a goal transfer is followed through its goal (get_goal).
+# Entries a person looks up or deletes by payee and day; a goal transfer is followed through its goal (get_goal).
 EntryId = TRANSACTION.where("kind != 'goal_transfer'")
 GroceryRefileId = CATEGORY.where(f"category_id IN ('{CATEGORY_IDS['Shopping']}', '{CATEGORY_IDS['Household']}')")
 

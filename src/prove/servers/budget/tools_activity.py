@@ -30,7 +30,6 @@ from .server import (
     Note,
     SpendingAccountId,
     Transaction,
-    TransactionId,
     active_category,
     budget_status,
     change_balance,
@@ -92,7 +91,7 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
 @tools.tool(effect=READ, asks=[
     "Show me my recent transactions.",
     "What did I spend at {payee} between {start_date} and {end_date}?",
-    "List the {kind} entries in {category_id}.",
+    "List the entries in {category_id}.",
     "Show the last {limit} transactions on {account_id}.",
     Ask("What income came in since {start_date}?", kind="income"),
     Ask("Which purchases were over ${min_amount}?", kind="expense"),
@@ -348,7 +347,7 @@ def update_transaction(ctx: Ctx, transaction_id: GroceryEntryId, amount: Money |
     "Deleted the entry for {result.deleted.payee}; the account balance is back to {result.account_balance} dollars.",
     "{transaction_id} is gone.",
 ])
-def delete_transaction(ctx: Ctx, transaction_id: TransactionId) -> DeletedTransaction:
+def delete_transaction(ctx: Ctx, transaction_id: EntryId) -> DeletedTransaction:
     """Delete an expense or income entry, such as a duplicate or a mistake.
 
     The account's balance is restored. A bill's schedule is not changed. Goal transfers cannot
