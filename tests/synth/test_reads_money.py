@@ -85,6 +85,9 @@ def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
     assert any(f"{invoice['customer_name']}'s invoice {invoice['invoice_id']} is marked paid" in t for t in texts)
     for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
         assert "so far" not in text and f"billed to {invoice['customer_name']}" in text, text
+    user = _first("payments", "list_contacts", {}, "users")
+    asked = _replies("payments", "request_money", {"user_id": user["user_id"], "amount": 12.5, "note": "Pizza night"})
+    assert not any(re.search(r"\bREQ-\d+", t) for t in asked), asked
 
 
 # A first clause that states a motive or a fact ("I don't owe that", "{card_id} was stolen") and then

@@ -256,7 +256,7 @@ def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | Non
     "Send {user_id} a request: they owe me ${amount} for {note}.",
 ], reply=[
     "Requested ${result.amount} from {user_id} for '{result.note}'.",
-    "Your request {result.request_id} for ${result.amount} is waiting on {user_id}.",
+    "Done: {user_id} has your ${result.amount} request.",
 ], values={"note, amount": NOTE_AMOUNTS})
 def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Request:
     """Ask another person to pay the member; they can pay or decline it.
