@@ -237,3 +237,19 @@ def test_a_pickup_names_the_product_with_its_article() -> None:
                    lambda s: s["offers_pickup"] and s["available"] > 0)
     held = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product})
     assert not any(re.search(r"Reserved 1 of (?!the )", t) for t in held) and any("Reserved 1 of the " in t for t in held)
+
+
+def test_a_rating_and_a_new_listing_read_as_a_member_says_them() -> None:
+    """"Rate my purchase order ORD-10007" reads as a purchase order; "Listed ...; the listing is
+    LST-10212" tells the user a key they never use."""
+    server = registry.get("marketplace")
+    say = _say("marketplace")
+    order = _first("marketplace", "list_orders", {"role": "purchases", "status": "delivered"}, "orders")
+    tool = server.tools["rate_seller"]
+    for ask in tool.asks:
+        text = say.request(tool, ask, {"order_id": order["order_id"], "stars": 4, "comment": "Great seller."}, {})
+        assert "purchase order" not in text, text
+    category = next(iter(say.index.labels["category"]))
+    listed = _replies("marketplace", "create_listing", {"listing_title": "Trek mountain bike", "category_id": category,
+                                                        "price": 350.0, "condition": "good"})
+    assert not any(re.search(r"\bLST-\d+", t) for t in listed), listed

@@ -201,7 +201,7 @@ def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
 
 @tools.tool(effect=WRITE, asks=[
     "Give the seller of {order_id} {stars} stars.",
-    "Rate my purchase {order_id} {stars} out of 5 and say: {comment}",
+    "Rate the seller of {order_id} {stars} out of 5 and say: {comment}",
     "Leave {stars} stars for {order_id} with the comment '{comment}'.",
 ], reply=[
     "Rated the seller {stars} stars for {order_id}.",

@@ -252,7 +252,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
     Ask("Put my {listing_title} up in {category_id} for ${price}, {condition}, price firm, no offers.",
         accepts_offers=False),
 ], reply=[
-    "Listed '{listing_title}' for ${price}; the listing is {result.listing_id}.",
+    "Listed your {listing_title} for ${price}.",
     "Done: '{listing_title}' is for sale in {result.category} at ${price}.",
 ], values={
     # An item goes with its category (the world's categories, in CATALOG order) and a price that fits it.
