@@ -214,10 +214,9 @@ def test_a_booking_paid_with_points_says_the_points_not_no_dollars() -> None:
     """"... is confirmed under code 7L3JVX; $0.00 was charged" of a booking paid with points."""
     say = _say("travel_booking")
     traveler = next(iter(say.index.labels["traveler"]))
-    with Session(["travel_booking"], world=0) as session:  # a flight the points pay for
-        args = next(a for f in say.index.live["flight"] for a in [{"flight_id": f, "fare": "basic_economy",
-                                                                   "traveler_ids": [traveler], "use_points": True}]
-                    if session.fork().call("book_flight", a).ok)
+    args = _callable("travel_booking", "book_flight",  # a flight the points pay for
+                     ({"flight_id": f, "fare": "basic_economy", "traveler_ids": [traveler], "use_points": True}
+                      for f in say.index.live["flight"]))
     booked = _replies("travel_booking", "book_flight", args)
     assert all("$0.00" not in t and "points" in t for t in booked), booked
 
@@ -253,3 +252,11 @@ def test_a_rating_and_a_new_listing_read_as_a_member_says_them() -> None:
     listed = _replies("marketplace", "create_listing", {"listing_title": "Trek mountain bike", "category_id": category,
                                                         "price": 350.0, "condition": "good"})
     assert not any(re.search(r"\bLST-\d+", t) for t in listed), listed
+
+
+def test_a_check_in_says_its_flight_once() -> None:
+    """"your flight B6 2518 ... is checked in for the flight on March 19 at 7:35 PM"."""
+    say = _say("travel_booking")
+    booking = next(b for b, row in say.index.rows["booking"].items() if row["kind"] == "flight")
+    for text in _replies("travel_booking", "check_in", {"booking_id": booking}):
+        assert "for the flight" not in text, text

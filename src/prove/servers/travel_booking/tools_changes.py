@@ -454,7 +454,7 @@ def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(g
     "Can you do the online check-in for {booking_id} and get our boarding passes?",
 ], reply=[
     "You're checked in for {result.flight_number}; your boarding passes are ready.",
-    "Done: {booking_id} is checked in for the flight at {result.departs_at}.",
+    "Done: you're checked in for {booking_id}.",
 ])
 def check_in(ctx: Ctx, booking_id: FlightBookingId) -> CheckIn:
     """Check in every passenger of a flight booking and issue boarding passes.
