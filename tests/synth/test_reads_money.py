@@ -260,3 +260,18 @@ def test_a_check_in_says_its_flight_once() -> None:
     booking = next(b for b, row in say.index.rows["booking"].items() if row["kind"] == "flight")
     for text in _replies("travel_booking", "check_in", {"booking_id": booking}):
         assert "for the flight" not in text, text
+
+
+def test_store_replies_name_the_product_with_its_article() -> None:
+    """"At Harbor Supply Co. Crossroads, Water Flosser costs $79.99" wants its "the"."""
+    say = _say("retail_chain")
+    product = next(iter(say.index.labels["product"]))
+    named = say.entity("product", product)
+    store = _first("retail_chain", "check_availability", {"product_id": product}, "stores")
+    stores = list(say.index.live["store"])
+    moved = _callable("retail_chain", "request_transfer", ({"product_id": product, "from_store_id": a, "to_store_id": b}
+                                                           for a in stores for b in stores if a != b))
+    texts = _replies("retail_chain", "check_price", {"product_id": product, "store_id": store["store_id"]}) + \
+        _replies("retail_chain", "check_availability", {"product_id": product}) + \
+        [t for t in _replies("retail_chain", "request_transfer", moved) if t.startswith("Requested")]
+    assert all(named in t or named[:1].upper() + named[1:] in t for t in texts), (named, texts)

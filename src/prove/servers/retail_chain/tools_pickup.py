@@ -330,7 +330,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
     "Can you transfer {product_id} from {from_store_id} to {to_store_id}?",
     "Have {from_store_id} send {quantity} of {product_id} over to {to_store_id}.",
 ], reply=[
-    "Requested: {result.quantity} of {result.product_name} from {result.from_store_name} to "
+    "Requested: {result.quantity} of {product_id} from {result.from_store_name} to "
     "{result.to_store_name}, arriving {result.arrives_at}.",
     "Done: {product_id} is on its way to {to_store_id} and should arrive {result.arrives_at}.",
 ])
