@@ -275,3 +275,16 @@ def test_store_replies_name_the_product_with_its_article() -> None:
         _replies("retail_chain", "check_availability", {"product_id": product}) + \
         [t for t in _replies("retail_chain", "request_transfer", moved) if t.startswith("Requested")]
     assert all(named in t or named[:1].upper() + named[1:] in t for t in texts), (named, texts)
+
+
+def test_what_is_left_on_a_shopping_account_is_said_in_a_sentence() -> None:
+    """"Cards still on your account: 2." is a form; "2 cards are still saved on your account." is not."""
+    say = _say("shopping")
+    card = _callable("shopping", "remove_payment_method", ({"payment_method_id": c} for c in say.index.live["payment_method"]))
+    address = _callable("shopping", "delete_address", ({"address_id": a} for a in say.index.live["address"]))
+    texts = _replies("shopping", "remove_payment_method", card) + _replies("shopping", "delete_address", address)
+    assert not any(re.search(r": \d+\.$", t) for t in texts), texts
+    product = next(iter(say.index.labels["product"]))
+    named = say.entity("product", product)
+    for text in _replies("shopping", "get_product", {"product_id": product}):
+        assert text.startswith(named[:1].upper() + named[1:]), (named, text)

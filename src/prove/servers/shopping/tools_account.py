@@ -244,7 +244,7 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
     "Remove {address_id} from my account; I don't use it anymore.",
     "Please get rid of {address_id}; I don't ship there anymore.",
 ], reply=[
-    "Removed {address_id}. Saved addresses left on your account: {result.total}.",
+    "Removed {address_id}; {result.total} addresses are still saved on your account.",
     "Done: {address_id} is deleted from your account.",
 ])
 def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
@@ -360,7 +360,7 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
     "Delete {payment_method_id}, it's expired.",
     "Take {payment_method_id} off my saved cards; I don't use it anymore.",
 ], reply=[
-    "Removed {payment_method_id}. Cards still on your account: {result.total}.",
+    "Removed {payment_method_id}; {result.total} cards are still saved on your account.",
     "Done: {payment_method_id} is no longer saved.",
 ])
 def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMethodList:

@@ -241,8 +241,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     "What sizes or colours does {product_id} come in, and are they available?",
     "Can I return {product_id} if it doesn't work out?",
 ], reply=[
-    "{result.name} starts at ${result.price}. It comes in {result.variant_stock}, and it's {result.return_policy}.",
-    "{result.name} comes in {result.variant_stock}; it's {result.return_policy}. Prices start at ${result.price}.",
+    "{product_id} starts at ${result.price}. It comes in {result.variant_stock}, and it's {result.return_policy}.",
+    "{product_id} comes in {result.variant_stock}; it's {result.return_policy}. Prices start at ${result.price}.",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
