@@ -229,13 +229,16 @@ def test_a_reorder_says_the_dishes_from_the_order() -> None:
     assert any(f"The dishes from order {order['order_id']} are back in your cart" in t for t in texts), texts
 
 
-def test_a_pickup_names_the_product_with_its_article() -> None:
-    """"Reserved 1 of LEGO Classic Creative Brick Box" wants its "the"."""
+def test_a_pickup_says_how_many_of_the_product() -> None:
+    """"Reserved 1 of LEGO Classic Creative Brick Box" wants its "the", and a hold of 3 says 3."""
     product = next(iter(_say("retail_chain").index.labels["product"]))
     store = _first("retail_chain", "check_availability", {"product_id": product}, "stores",
                    lambda s: s["offers_pickup"] and s["available"] > 0)
     held = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product})
     assert not any(re.search(r"Reserved 1 of (?!the )", t) for t in held) and any("Reserved 1 of the " in t for t in held)
+    three = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product,
+                                                            "quantity": 3})
+    assert all("3 of the " in t for t in three), three  # "put 3 on hold": the reply says how many
 
 
 def test_a_rating_and_a_new_listing_read_as_a_member_says_them() -> None:

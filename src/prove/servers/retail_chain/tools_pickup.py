@@ -105,7 +105,7 @@ def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
 ], reply=[
     "Reserved {result.quantity} of {product_id} at {result.store_name}; it's held until "
     "{result.expires_at} under {result.reservation_id}.",
-    "Done: {product_id} is on hold for you at {store_id} until {result.expires_at}.",
+    "Done: {store_id} is holding {result.quantity} of {product_id} for you until {result.expires_at}.",
 ])
 def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
     """Reserve units of a product at a store for click-and-collect; they are held for 48 hours.
