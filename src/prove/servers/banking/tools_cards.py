@@ -211,7 +211,7 @@ def freeze_card(ctx: Ctx, card_id: ActiveCardId) -> Card:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I found {card_id}, please unfreeze it.",
+    "Please unfreeze {card_id}; I found it.",
     "Unblock {card_id} so I can use it again.",
 ], reply=[
     "{card_id} is unfrozen and works again.",
@@ -236,8 +236,8 @@ def unfreeze_card(ctx: Ctx, card_id: FrozenCardId) -> Card:
 
 
 @tools.tool(effect=WRITE, asks=[
-    Ask("I lost {card_id}. Block it and order a replacement.", reason="lost"),
-    Ask("{card_id} was stolen; cancel it and send me a new one.", reason="stolen"),
+    Ask("Block {card_id} and order a replacement; I lost it.", reason="lost"),
+    Ask("Cancel {card_id} and send me a new one; it was stolen.", reason="stolen"),
     "Report {card_id} as {reason} and get me a replacement.",
 ], reply=[
     "I've blocked {card_id}. Your replacement, ending {result.replacement.number_ending}, arrives by "

@@ -55,11 +55,11 @@ def _dispute(row: sqlite3.Row) -> Dispute:
 
 
 @tools.tool(effect=WRITE, asks=[
-    Ask("I never made the charge {transaction_id}; please dispute it.", reason="unauthorized"),
+    Ask("Please dispute {transaction_id}; I never made that charge.", reason="unauthorized"),
     Ask("Dispute {transaction_id} for me, I was charged twice.", reason="duplicate"),
-    Ask("{transaction_id} charged me the wrong amount. Open a dispute and tell them: {details}",
+    Ask("Open a dispute on {transaction_id}: it charged me the wrong amount. Tell them: {details}",
         reason="wrong_amount"),
-    Ask("I paid for {transaction_id} but the order never arrived; open a dispute.", reason="not_received"),
+    Ask("Open a dispute on {transaction_id}; I paid for it, but the order never arrived.", reason="not_received"),
 ], reply=[
     "I've opened dispute {result.dispute_id} for the ${result.amount} charge at {result.merchant}.",
     "Your dispute of {transaction_id} is open as {result.dispute_id}; we'll let you know how it turns out.",
@@ -156,7 +156,7 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
     "What's the status of {dispute_id}?",
     "Did I get my money back for {dispute_id}?",
 ], reply=[
-    "The ${result.amount} dispute with {result.merchant} is {result.status} (outcome so far: {result.resolution}).",
+    "The ${result.amount} dispute with {result.merchant} is resolved: {result.resolution}.",
 ])
 def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     """Show one dispute and where it stands.

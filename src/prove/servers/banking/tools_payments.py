@@ -195,7 +195,7 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: DepositAccountId, to_ac
 @tools.tool(effect=WRITE, asks=[
     "Pay {payee_id} ${amount} from {from_account_id}.",
     "Send ${amount} to {payee_id} out of {from_account_id} for '{memo}'.",
-    "I need to pay {payee_id} ${amount} today; take it from {from_account_id}.",
+    "Take ${amount} from {from_account_id} and pay {payee_id} today.",
 ], reply=[
     "Paid ${amount} to {payee_id} from {from_account_id}; the confirmation is {result.transfer_id}.",
     "Done: {payee_id} gets ${amount}, and {from_account_id} now shows ${result.from_account_balance}.",
@@ -354,7 +354,7 @@ def add_payee(ctx: Ctx, name: Annotated[str, Field(max_length=80)], account_numb
 
 @tools.tool(effect=WRITE, asks=[
     "Remove {payee_id} from my payees.",
-    "I don't pay {payee_id} anymore, please delete them from my payee list.",
+    "Please delete {payee_id} from my payee list; I don't pay them anymore.",
 ], reply=[
     "Removed {payee_id} from your payees.",
     "Done: {payee_id} is no longer on your payee list.",

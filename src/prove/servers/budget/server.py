@@ -74,6 +74,8 @@ EverydayCategoryId = CATEGORY.where("kind = 'expense' AND category_id NOT IN "
 # They come from other grocers than the corrected payees of GROCERY_FIXES: a fix changes the store.
 GroceryEntryId = TRANSACTION.where(f"kind = 'expense' AND category_id = '{CATEGORY_IDS['Groceries']}' "
                                    "AND payee IN ('Safeway', 'Kroger', 'Costco', 'Aldi')")
+# Entries a person looks up or deletes by payee and day; a goal transfer is followed through its goal (get_goal).
+EntryId = TRANSACTION.where("kind != 'goal_transfer'")
 GroceryRefileId = CATEGORY.where(f"category_id IN ('{CATEGORY_IDS['Shopping']}', '{CATEGORY_IDS['Household']}')")
 
 Month = Annotated[str, Field(pattern=r"^\d{4}-(0[1-9]|1[0-2])$")]

@@ -49,7 +49,7 @@ def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -
     "Am I over budget anywhere this month?",
 ], reply=[
     "In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
-    "${result.net}; categories over budget: {result.over_budget_count}.",
+    "${result.net}, with {result.over_budget_count} categories over budget.",
 ])
 def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
     """Summarise one month's income, expenses, goal savings and every category's budget.

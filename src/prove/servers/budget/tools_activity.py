@@ -18,6 +18,7 @@ from .server import (
     AccountId,
     BudgetStatus,
     CategoryId,
+    EntryId,
     EverydayCategoryId,
     GroceryEntryId,
     GroceryRefileId,
@@ -29,7 +30,6 @@ from .server import (
     Note,
     SpendingAccountId,
     Transaction,
-    TransactionId,
     active_category,
     budget_status,
     change_balance,
@@ -91,7 +91,7 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
 @tools.tool(effect=READ, asks=[
     "Show me my recent transactions.",
     "What did I spend at {payee} between {start_date} and {end_date}?",
-    "List the {kind} entries in {category_id}.",
+    "List the entries in {category_id}.",
     "Show the last {limit} transactions on {account_id}.",
     Ask("What income came in since {start_date}?", kind="income"),
     Ask("Which purchases were over ${min_amount}?", kind="expense"),
@@ -148,7 +148,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     "Show me the details of {transaction_id}.",
     "What was {transaction_id} for?",
 ])
-def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
+def get_transaction(ctx: Ctx, transaction_id: EntryId) -> Transaction:
     """Look up one transaction.
 
     Args:
@@ -165,12 +165,12 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I just spent ${amount} at {payee}; put it under {category_id}, paid with {account_id}.",
+    "Log the ${amount} I just spent at {payee} under {category_id}; I paid with {account_id}.",
     "Log an expense of ${amount} to {payee} on {date} in {category_id}, from {account_id}.",
     "Record that I paid {payee} ${amount} with {account_id} for {category_id}. Note: {note}",
 ], reply=[
-    "Logged ${amount} at {payee} under {category_id}; {result.account_balance} dollars left on the account.",
-    "Recorded the expense ({result.transaction.transaction_id}).",
+    "Logged ${amount} at {payee} under {category_id}; the account balance is now ${result.account_balance}.",
+    "Recorded the ${amount} expense at {payee} on {result.transaction.date}.",
 ], values={
     "category_id, payee, note, amount": EXPENSES,
 })
@@ -222,7 +222,7 @@ def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, accoun
     "Record a ${amount} deposit from {source} on {date} into {account_id}.",
 ], reply=[
     "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
-    "Recorded the income ({result.transaction.transaction_id}).",
+    "Recorded ${amount} of income from {source} on {result.transaction.date}.",
 ], values={
     # A source with the income category it belongs to and a note that fits it.
     "category_id, source, note": INCOMES,
@@ -265,9 +265,9 @@ def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Nam
     "Move {transaction_id} to {category_id}.",
     "Change the amount of {transaction_id} to ${amount}.",
     "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
-    "{transaction_id} actually happened on {date}; fix the date.",
+    "Fix the date of {transaction_id}; it actually happened on {date}.",
 ], reply=[
-    "Updated {transaction_id}: it is now {result.transaction.payee}, {result.transaction.amount}, on "
+    "Updated {transaction_id}; it now reads {result.transaction.payee}, {result.transaction.amount} on "
     "{result.transaction.date}, under {result.transaction.category_name}.",
     "Fixed the entry ({result.transaction.payee}, {result.transaction.date}, {result.transaction.category_name}); "
     "the account balance is {result.account_balance} dollars now.",
@@ -347,7 +347,7 @@ def update_transaction(ctx: Ctx, transaction_id: GroceryEntryId, amount: Money |
     "Deleted the entry for {result.deleted.payee}; the account balance is back to {result.account_balance} dollars.",
     "{transaction_id} is gone.",
 ])
-def delete_transaction(ctx: Ctx, transaction_id: TransactionId) -> DeletedTransaction:
+def delete_transaction(ctx: Ctx, transaction_id: EntryId) -> DeletedTransaction:
     """Delete an expense or income entry, such as a duplicate or a mistake.
 
     The account's balance is restored. A bill's schedule is not changed. Goal transfers cannot

@@ -274,7 +274,7 @@ def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
 ], reply=[
     Ask("Created the income category {result.name} under {result.group}.", kind="income"),
     "Created the category {result.name} with ${result.monthly_limit} a month.",
-    "{result.name} is set up in {result.group} ({result.category_id}).",
+    "{result.name} is set up in {result.group}.",
 ], values={
     # A new category with the group it belongs in and whether it is spent from or earned into.
     "name, group, kind": [

@@ -191,7 +191,7 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     "I want to save ${target_amount} for {name}.",
 ], reply=[
     "Started the goal {result.name}: ${result.target_amount} to save.",
-    "Your goal {result.name} ({result.goal_id}) is set up.",
+    "Your goal {result.name} is set up, with nothing saved toward it yet.",
 ], values={
     "name": ["Kitchen Remodel", "Japan Trip", "New Couch", "Grad School Fund", "Camera Upgrade",
              "Anniversary Trip", "Moving Costs", "Concert Season"],
@@ -441,7 +441,7 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
         "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
 ], reply=[
     "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
-    "{result.name} is tracked now ({result.bill_id}), ${result.amount} {frequency}.",
+    "{result.name} is tracked now: ${result.amount} {frequency}, next due {result.next_due_date}.",
 ], values={
     # A bill with its payee, the category it belongs under, how often it comes and what it costs:
     # a monthly one for every expense category a world may hold.
@@ -521,7 +521,7 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Expe
 
 
 @tools.tool(effect=WRITE, asks=[
-    "{bill_id} is ${amount} now; update it.",
+    "Update {bill_id}: it's ${amount} now.",
     Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True),
     "Push the next due date of {bill_id} to {next_due_date}.",
     Ask("Stop paying {bill_id} automatically; I'll pay it myself.", autopay=False),

@@ -182,7 +182,7 @@ def set_default_address(ctx: Ctx, address_id: AddressId) -> Address:
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {address_id} from my saved addresses.",
-    "I don't order to {address_id} anymore; remove it.",
+    "Remove {address_id}; I don't order there anymore.",
 ], reply=[
     "Deleted {address_id}.",
     "{address_id} is no longer one of your saved addresses.",
@@ -321,7 +321,7 @@ def set_default_payment_method(ctx: Ctx, payment_method_id: PaymentMethodId) -> 
 
 @tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
-    "I got a gift card, the code is {code}. Add it to my account.",
+    "Add my new gift card to my account; the code is {code}.",
 ], reply=[
     "Redeemed ${result.amount} from {result.from_name}; your credit is now ${result.credit_balance}.",
     "The gift card added ${result.amount}, so you have ${result.credit_balance} in credit.",

@@ -215,7 +215,7 @@ def clear_cart(ctx: Ctx, restaurant_id: CartRestaurantId) -> ClearedCart:
 
 @tools.tool(effect=WRITE, asks=[
     "Apply the code {code} to my {restaurant_id} order.",
-    "I have a promo code, {code}. Use it on the cart at {restaurant_id}.",
+    "Use my {code} on the cart at {restaurant_id}.",
     "Use {code} at {restaurant_id}.",
 ], reply=[
     "Applied {code} at {result.restaurant_name}: ${result.discount} off.",

@@ -306,7 +306,7 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
 @tools.tool(effect=WRITE, asks=[
     "Cancel {order_id}.",
     "Please cancel {order_id}, {reason}.",
-    "I don't want {order_id} anymore, call it off.",
+    "Call off {order_id}; I don't want it anymore.",
 ], reply=[
     "Cancelled {order_id}: ${result.refunded_to_card} goes back to your card and ${result.refunded_to_credit} "
     "to your credit.",
@@ -347,7 +347,7 @@ def cancel_order(ctx: Ctx, order_id: ScheduledOrderId, reason: ShortText | None 
 
 @tools.tool(effect=WRITE, asks=[
     "Change the tip on {order_id} to {tip} dollars.",
-    "The courier was great, make the tip on {order_id} {tip} dollars.",
+    "Make the tip on {order_id} {tip} dollars; the courier was great.",
     "Set a ${tip} tip for {order_id}.",
 ], reply=[
     "The tip on {order_id} is now ${result.tip} (it was ${result.previous_tip}); the total is ${result.total}.",
@@ -449,7 +449,7 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_rating: Stars, delivery_rating:
     "Put everything from {order_id} back in my cart.",
 ], reply=[
     "Added the dishes from {order_id} to your cart again: {result.added}.",
-    "Your cart has the {order_id} dishes again ({result.added}).",
+    "The dishes from {order_id} are back in your cart: {result.added}.",
 ])
 def reorder(ctx: Ctx, order_id: OrderId) -> Reorder:
     """Put the dishes of a past order back into that restaurant's cart (then check out with place_order).

@@ -343,7 +343,7 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
 @tools.tool(effect=WRITE, asks=[
     Ask("Add {restaurant_id} to my favorites.", favorite=True),
     Ask("Take {restaurant_id} off my favorite restaurants.", favorite=False),
-    Ask("I love {restaurant_id}, save it as a favorite.", favorite=True),
+    Ask("Save {restaurant_id} as a favorite; I love it.", favorite=True),
 ], reply=[
     Ask("Done: {restaurant_id} is in your favorites.", favorite=True),
     Ask("Saved {restaurant_id} as a favorite.", favorite=True),

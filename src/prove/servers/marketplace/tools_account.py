@@ -201,7 +201,7 @@ def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
 
 @tools.tool(effect=WRITE, asks=[
     "Give the seller of {order_id} {stars} stars.",
-    "Rate my purchase {order_id} {stars} out of 5 and say: {comment}",
+    "Rate the seller of {order_id} {stars} out of 5 and say: {comment}",
     "Leave {stars} stars for {order_id} with the comment '{comment}'.",
 ], reply=[
     "Rated the seller {stars} stars for {order_id}.",
@@ -352,7 +352,7 @@ def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: Othe
 
 @tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
-    "I got a marketplace gift card, the code is {code}. Add it to my balance.",
+    "Add my marketplace gift card to my balance; the code is {code}.",
 ], reply=[
     "Redeemed the gift card: ${result.amount} added, your balance is now ${result.new_balance}.",
     "Done: your marketplace balance is ${result.new_balance}.",

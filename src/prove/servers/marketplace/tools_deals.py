@@ -296,7 +296,7 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
 
 
 @tools.tool(effect=WRITE, asks=[
-    "The seller countered {offer_id}; accept their price.",
+    "Take the seller's counter price on {offer_id}.",
     "Take the counter-offer on {offer_id} and pay with {payment_method_id}.",
     Ask("Accept the counter on {offer_id} and pay from my marketplace balance.", use_balance=True),
 ], reply=[
@@ -374,7 +374,7 @@ def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I shipped {order_id} with {carrier}, tracking {tracking_number}.",
+    "Record {order_id} as shipped with {carrier}, tracking {tracking_number}.",
     "Mark my sale {order_id} as shipped via {carrier}; the tracking number is {tracking_number}.",
 ], reply=[
     "Marked {order_id} as shipped with {carrier}, tracking {tracking_number}.",
@@ -420,7 +420,7 @@ def mark_order_shipped(ctx: Ctx, order_id: PaidSaleId, carrier: Literal["USPS", 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "{order_id} arrived.",
+    "Mark {order_id} as delivered; it arrived.",
     "Confirm that I received {order_id}.",
 ], reply=[
     "Confirmed delivery of {order_id}; you can rate the seller now.",

@@ -94,7 +94,7 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
 
 @tools.tool(effect=READ, asks=[
     "Find me a {query} for under ${max_price}.",
-    Ask("Show me {condition} listings in {category_id}, cheapest first.", sort="price_low"),
+    Ask("Show me listings in {category_id} marked {condition}, cheapest first.", sort="price_low"),
     "What's listed in {category_id} right now?",
     Ask("Show the newest listings in {category_id}.", sort="newest"),
     Ask("What's the priciest thing listed in {category_id}?", sort="price_high"),
@@ -241,12 +241,18 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
 
 
 @tools.tool(effect=WRITE, asks=[
-    "List my {listing_title} for sale at ${price} in {condition} condition, in {category_id}.",
-    "I want to sell a {listing_title} in {category_id} for ${price}; it's {condition}. Shipping is ${shipping_cost}.",
+    "List my {listing_title} for sale at ${price} in {category_id}, condition: {condition}.",
+    # A condition said in words: "it's in good condition", never "it's good" or "in for parts condition".
+    Ask("I want to sell my {listing_title} in {category_id} for ${price}; it's in good condition. Shipping is "
+        "${shipping_cost}.", condition="good"),
+    Ask("I want to sell my {listing_title} in {category_id} for ${price}; it's like new. Shipping is ${shipping_cost}.",
+        condition="like_new"),
+    Ask("I want to sell my {listing_title} in {category_id} for ${price}; it's in fair condition. Shipping is "
+        "${shipping_cost}.", condition="fair"),
     Ask("Put my {listing_title} up in {category_id} for ${price}, {condition}, price firm, no offers.",
         accepts_offers=False),
 ], reply=[
-    "Listed '{listing_title}' for ${price}; the listing is {result.listing_id}.",
+    "Listed your {listing_title} for ${price}.",
     "Done: '{listing_title}' is for sale in {result.category} at ${price}.",
 ], values={
     # An item goes with its category (the world's categories, in CATALOG order) and a price that fits it.
@@ -383,7 +389,7 @@ def edit_listing(ctx: Ctx, listing_id: MyActiveListingId, price: Price | None = 
 
 @tools.tool(effect=WRITE, asks=[
     "Take down {listing_id}.",
-    "I sold {listing_id} elsewhere, please withdraw it.",
+    "Please withdraw {listing_id}; I sold it elsewhere.",
 ], reply=[
     "Withdrew '{result.title}'; it's no longer for sale.",
     "Done: {listing_id} is off the marketplace.",

@@ -145,8 +145,8 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     "Has {invoice_id} been paid?",
     "How many reminders have gone out for {invoice_id}?",
 ], reply=[
-    "{result.title}, ${result.amount} to {result.customer_name}, is {result.status}; its due date is "
-    "{result.due_date}, and reminders sent so far: {result.reminders_sent}.",
+    "{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
+    "{result.due_date}; it has had {result.reminders_sent} reminders.",
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.
@@ -226,12 +226,12 @@ def void_invoice(ctx: Ctx, invoice_id: OpenInvoiceId) -> Invoice:
 
 @tools.tool(effect=WRITE, asks=[
     "Mark {invoice_id} as paid, they paid by {method}.",
-    Ask("{invoice_id} was settled with a check; record it as paid.", method="check"),
-    Ask("The client paid {invoice_id} in cash.", method="cash"),
-    Ask("{invoice_id} came in by bank transfer, mark it paid.", method="bank_transfer"),
+    Ask("Record {invoice_id} as paid; it was settled with a check.", method="check"),
+    Ask("Mark {invoice_id} as paid; the client paid it in cash.", method="cash"),
+    Ask("Mark {invoice_id} paid; it came in by bank transfer.", method="bank_transfer"),
 ], reply=[
     "Recorded {invoice_id} as paid by {method}.",
-    "{invoice_id} from {result.customer_name} is marked paid.",
+    "{result.customer_name}'s {invoice_id} is marked paid.",
 ])
 def mark_invoice_paid(ctx: Ctx, invoice_id: OpenInvoiceId, method: Literal["cash", "check", "bank_transfer"]) -> Invoice:
     """Record that an open invoice was paid outside the app (cash, check or bank transfer).

@@ -253,10 +253,10 @@ def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | Non
 @tools.tool(effect=WRITE, asks=[
     "Request {amount} dollars from {user_id} for {note}.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
-    "{user_id} owes me ${amount} for {note}; send them a request.",
+    "Send {user_id} a request: they owe me ${amount} for {note}.",
 ], reply=[
     "Requested ${result.amount} from {user_id} for '{result.note}'.",
-    "Your request {result.request_id} for ${result.amount} is waiting on {user_id}.",
+    "Done: {user_id} has your ${result.amount} request.",
 ], values={"note, amount": NOTE_AMOUNTS})
 def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Request:
     """Ask another person to pay the member; they can pay or decline it.
@@ -376,7 +376,7 @@ def _close_request(ctx: Ctx, request_id: str, direction: str, status: str) -> Re
 
 @tools.tool(effect=WRITE, asks=[
     "Decline {request_id}.",
-    "I don't owe that, turn down {request_id}.",
+    "Turn down {request_id}; I don't owe that.",
     "Reject {request_id}, please.",
 ], reply=[
     "Declined {request_id}; nothing was paid.",

@@ -103,9 +103,9 @@ def _transfer_row(ctx: Ctx, transfer_id: str):  # noqa: ANN202 - a sqlite3.Row
     "Can you hold {product_id} for me at {store_id}? I'll pick it up.",
     "Put {quantity} of {product_id} on hold at {store_id} for click-and-collect.",
 ], reply=[
-    "Reserved {result.quantity} of {result.product_name} at {result.store_name}; it's held until "
+    "Reserved {result.quantity} of {product_id} at {result.store_name}; it's held until "
     "{result.expires_at} under {result.reservation_id}.",
-    "Done: {product_id} is on hold for you at {store_id} until {result.expires_at}.",
+    "Done: {store_id} is holding {result.quantity} of {product_id} for you until {result.expires_at}.",
 ])
 def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId, quantity: Quantity = 1) -> Reservation:
     """Reserve units of a product at a store for click-and-collect; they are held for 48 hours.
@@ -190,7 +190,7 @@ def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202
 
 @tools.tool(effect=WRITE, asks=[
     "Cancel {reservation_id}.",
-    "I don't need {reservation_id} anymore; release it.",
+    "Release {reservation_id}; I don't need it anymore.",
 ], reply=[
     "Cancelled {reservation_id}; the {result.product_name} is released.",
     "Done: {reservation_id} is cancelled and {result.store_name} no longer holds it.",
@@ -248,7 +248,7 @@ def extend_reservation(ctx: Ctx, reservation_id: ActiveReservationId) -> Reserva
 
 
 @tools.tool(effect=WRITE, asks=[
-    "I'm at the store; check out {reservation_id}.",
+    "Check out {reservation_id}; I'm at the store.",
     "Collect {reservation_id} and use {certificate_id}.",
     "I'm picking up {reservation_id} now and want to apply {certificate_id} to it.",
 ], reply=[
@@ -330,7 +330,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
     "Can you transfer {product_id} from {from_store_id} to {to_store_id}?",
     "Have {from_store_id} send {quantity} of {product_id} over to {to_store_id}.",
 ], reply=[
-    "Requested: {result.quantity} of {result.product_name} from {result.from_store_name} to "
+    "Requested: {result.quantity} of {product_id} from {result.from_store_name} to "
     "{result.to_store_name}, arriving {result.arrives_at}.",
     "Done: {product_id} is on its way to {to_store_id} and should arrive {result.arrives_at}.",
 ])
@@ -405,7 +405,7 @@ def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelle
 
 @tools.tool(effect=WRITE, asks=[
     "Cancel {transfer_id}.",
-    "I don't need {transfer_id} to come to my store anymore; stop it.",
+    "Stop {transfer_id}; I don't need it at my store anymore.",
 ], reply=[
     "Cancelled {transfer_id}; the units stay at {result.from_store_name}.",
     "Done: {transfer_id} is stopped.",

@@ -330,8 +330,8 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     "Is {product_id} available anywhere in {city}?",
     Ask("Which stores carry {product_id} at all, even the ones out of stock?", in_stock_only=False),
 ], reply=[
-    Ask("Stores with {result.product_name} in stock: {result.stores_text}.", in_stock_only=True),
-    Ask("Stores that carry {result.product_name}: {result.stores_text}.", in_stock_only=False),
+    Ask("Stores with {product_id} in stock: {result.stores_text}.", in_stock_only=True),
+    Ask("Stores that carry {product_id}: {result.stores_text}.", in_stock_only=False),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
@@ -385,9 +385,9 @@ def _stores_text(stores: list[StoreStock]) -> str:
     "Price check: {product_id} at {store_id}. Is it on clearance?",
     "What would {product_id} cost me with tax at {store_id}?",
 ], reply=[
-    "{result.product_name} is ${result.store_price} at {result.store_name}; {result.clearance_note}. With tax it "
+    "{product_id} is ${result.store_price} at {result.store_name}; {result.clearance_note}. With tax it "
     "comes to ${result.price_with_tax}.",
-    "At {result.store_name}, {result.product_name} costs ${result.store_price} (${result.price_with_tax} with "
+    "At {result.store_name}, {product_id} costs ${result.store_price} (${result.price_with_tax} with "
     "tax); {result.clearance_note}.",
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
@@ -420,7 +420,7 @@ def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceChec
 
 @tools.tool(effect=WRITE, asks=[
     "Make {store_id} my home store.",
-    "I moved; please switch my home store to {store_id}.",
+    "Please switch my home store to {store_id}; I moved.",
 ], reply=[
     "Done: {store_id} is now your home store.",
     "I've set your home store to {result.home_store_name}.",

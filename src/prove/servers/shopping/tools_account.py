@@ -241,10 +241,10 @@ def add_address(ctx: Ctx, label: Text, recipient: Text, street: Text, city: Text
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {address_id} from my saved addresses.",
-    "I don't use {address_id} anymore; remove it from my account.",
+    "Remove {address_id} from my account; I don't use it anymore.",
     "Please get rid of {address_id}; I don't ship there anymore.",
 ], reply=[
-    "Removed {address_id}. Saved addresses left on your account: {result.total}.",
+    "Removed {address_id}; {result.total} addresses are still saved on your account.",
     "Done: {address_id} is deleted from your account.",
 ])
 def delete_address(ctx: Ctx, address_id: FreeAddressId) -> AddressList:
@@ -358,9 +358,9 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
 @tools.tool(effect=WRITE, asks=[
     "Remove {payment_method_id} from my account.",
     "Delete {payment_method_id}, it's expired.",
-    "I don't use {payment_method_id} anymore; take it off my saved cards.",
+    "Take {payment_method_id} off my saved cards; I don't use it anymore.",
 ], reply=[
-    "Removed {payment_method_id}. Cards still on your account: {result.total}.",
+    "Removed {payment_method_id}; {result.total} cards are still saved on your account.",
     "Done: {payment_method_id} is no longer saved.",
 ])
 def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMethodList:
@@ -393,7 +393,7 @@ def remove_payment_method(ctx: Ctx, payment_method_id: FreeCardId) -> PaymentMet
 
 @tools.tool(effect=WRITE, asks=[
     "Redeem my gift card {code}.",
-    "I got a gift card, the code is {code}. Add it to my balance.",
+    "Add my new gift card to my balance; the code is {code}.",
     "Put gift card {code} on my account, please.",
 ], reply=[
     "Redeemed: ${result.amount} was added, so your store credit is now ${result.store_credit}.",

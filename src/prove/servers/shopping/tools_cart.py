@@ -362,7 +362,7 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
 
 @tools.tool(effect=WRITE, asks=[
     "Apply {code} to my cart.",
-    "I have a promo code, {code}. Can you use it?",
+    "Can you use my {code}?",
     "Use {code} on this order.",
 ], reply=[
     "Applied {code} ({result.coupon_description}); ${result.amount_due} is due now, shipping included.",

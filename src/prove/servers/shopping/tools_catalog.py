@@ -241,8 +241,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     "What sizes or colours does {product_id} come in, and are they available?",
     "Can I return {product_id} if it doesn't work out?",
 ], reply=[
-    "{result.name} starts at ${result.price}. It comes in {result.variant_stock}, and it's {result.return_policy}.",
-    "{result.name} comes in {result.variant_stock}; it's {result.return_policy}. Prices start at ${result.price}.",
+    "{product_id} starts at ${result.price}. It comes in {result.variant_stock}, and it's {result.return_policy}.",
+    "{product_id} comes in {result.variant_stock}; it's {result.return_policy}. Prices start at ${result.price}.",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
@@ -332,7 +332,7 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
     Ask("Show me the newest reviews of {product_id} with at least {min_rating} stars.", sort="newest"),
     Ask("Are there any bad reviews of {product_id}? Worst first.", sort="lowest"),
     Ask("What are the best reviews of {product_id}?", sort="highest"),
-])
+], values={"min_rating": [2, 3, 4, 5]})  # "at least 1 star" filters nothing
 def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
                  max_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
                  sort: Literal["newest", "most_helpful", "highest", "lowest"] = "most_helpful",

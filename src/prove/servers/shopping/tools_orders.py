@@ -115,7 +115,7 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
 @tools.tool(effect=WRITE, asks=[
     "Cancel {order_id}.",
     "Please cancel {order_id}, {reason}.",
-    "I no longer need {order_id}; call it off.",
+    "Call off {order_id}; I no longer need it.",
 ], reply=[
     "{order_id} is cancelled; your card won't be charged.",
     "Done: I cancelled {order_id} and released its items.",
@@ -161,7 +161,7 @@ def cancel_order(ctx: Ctx, order_id: PlacedOrderId,
 @tools.tool(effect=WRITE, asks=[
     Ask("I want to return {order_item_id} because it doesn't fit.", reason="doesn't fit"),
     Ask("Start a return for {order_item_id}; it arrived damaged.", reason="arrived damaged"),
-    Ask("{order_item_id} is defective, I'd like to send it back.", reason="defective"),
+    Ask("I'd like to send back {order_item_id}; it's defective.", reason="defective"),
     Ask("Return {quantity} of {order_item_id}, I changed my mind.", reason="changed my mind"),
     Ask("Send back {order_item_id}, it's not as described.", reason="not as described"),
 ], reply=[

@@ -117,7 +117,8 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
     "How has {ticker} done over the last {days} trading days?",
     "Show me the daily closing prices of {ticker}.",
 ], reply=[
-    "Over the last {result.total} closes, {result.name} moved {result.change_percent}% from the first to the last.",
+    # A signed change reads right either way: "is -1%", never "moved -1%".
+    "The change in {result.name} over the last {result.total} trading days is {result.change_percent}%.",
 ])
 def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1, le=90)] = 10) -> PriceHistory:
     """Get the closing prices of a security over its most recent completed sessions.
@@ -158,10 +159,13 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     "When does the market open next?",
     "Can I still place a market order today?",
 ], reply=[
-    # True whether the market is open or closed: the session now, and the hours that say when it opens.
-    "Session now: {result.session}; open for market orders: {result.is_open}. The market trades on weekdays "
-    "except exchange holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to 4:00 PM and after-hours "
-    "4:00 to 8:00 PM Eastern.",
+    # One fits an open market (it has a closing time), the other a closed one (it has a next opening).
+    "The market is open now, in its {result.session} session, and takes market orders until {result.closes_at}. "
+    "It trades on weekdays except exchange holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to "
+    "4:00 PM and after-hours 4:00 to 8:00 PM Eastern.",
+    "The market is closed right now; it opens again on {result.next_open}. It trades on weekdays except exchange "
+    "holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to 4:00 PM and after-hours 4:00 to 8:00 PM "
+    "Eastern.",
 ])
 def get_market_status(ctx: Ctx) -> MarketStatus:
     """Say whether the market is open now, which session it is in and when it next opens or closes.

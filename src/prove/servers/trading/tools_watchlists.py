@@ -71,6 +71,7 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
     "Create a watchlist called {name}.",
     "Start a new watchlist named {name} with {tickers} on it.",
 ], reply=[
+    Ask("Created the {result.name} watchlist; nothing is on it yet.", tickers=None),
     "Created the {result.name} watchlist with {result.count} tickers on it.",
     "Done: your watchlist {name} is ready.",
 ], values={
@@ -182,7 +183,7 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {watchlist_id}.",
-    "I don't need {watchlist_id} anymore, remove it.",
+    "Remove {watchlist_id}; I don't need it anymore.",
 ], reply=[
     "Deleted the {result.name} watchlist.",
     "Done: the watchlist and its {result.removed_items} tickers are gone.",

@@ -60,8 +60,11 @@ FLIGHT = EntityKind("flight", "flights", "flight_id", "flight_number", "one date
 HOTEL = EntityKind("hotel", "hotels", "hotel_id", "name", "a hotel", lister="search_hotels", naming="alone")
 ROOM_TYPE = EntityKind("room_type", "room_types", "room_type_id", "name",
                        "a kind of room at a hotel, with its nightly rate", lister="get_hotel", noun="room")
+# A booking is said by what it is, in full: "my flight B6 2888 BOS to ATL on March 17", "my stay at
+# Four Seasons Frankfurt Westend, Standard King, March 30 to April 4" (never a cut summary).
 BOOKING = EntityKind("booking", "bookings", "booking_id", "summary", "a flight booking or a hotel stay of the user",
-                     live="status = 'confirmed'", lister="list_bookings")
+                     live="status = 'confirmed'", lister="list_bookings", noun_from="kind",
+                     phrases=(("flight", "my flight {label}"), ("hotel", "my stay at {label}")))
 TRIP = EntityKind("trip", "trips", "trip_id", "name", "a trip grouping bookings into one itinerary",
                   lister="list_trips")
 TRAVELER = EntityKind("traveler", "travelers", "traveler_id", "full_name",

@@ -149,6 +149,8 @@ def apply_cancellation(ctx: Ctx, b: sqlite3.Row, terms: Terms, at: str, descript
     Ask("Please get {traveler_ids} on {flight_id} with the {fare} fare and pay with my points.", use_points=True),
     "Reserve {flight_id} ({fare}) for {traveler_ids} on {payment_method_id} and add it to {trip_id}.",
 ], reply=[
+    Ask("You're booked: {result.summary}, paid with {result.points_used} points; confirmation "
+        "{result.confirmation_code}.", use_points=True),
     "You're booked: {result.summary}, confirmation {result.confirmation_code}.",
     "Done. {result.summary} is confirmed under code {result.confirmation_code}; ${result.total_charged} was "
     "charged.",
@@ -266,7 +268,8 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
 
 @tools.tool(effect=READ, asks=[
     "Show me the details of {booking_id}.",
-    "What seats and bags do we have on {booking_id}, and what did I pay?",
+    # Said of a flight and of a hotel stay alike; "charged" asks for what was paid (total_charged).
+    "What does {booking_id} include, and how much was charged for it?",
 ])
 def get_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     """Show one booking in full: flight or stay, passengers, seats, bags and every charge and refund.
@@ -318,7 +321,7 @@ def get_cancellation_quote(ctx: Ctx, booking_id: BookingId) -> CancellationQuote
 
 @tools.tool(effect=WRITE, asks=[
     "Cancel {booking_id}.",
-    "I can't make it anymore, please cancel {booking_id} and refund what you can.",
+    "Please cancel {booking_id} and refund what you can; I can't make it anymore.",
 ], reply=[
     "{booking_id} is cancelled; ${result.refund_amount} and {result.refund_points} points come back to you.",
     "Done: I cancelled {booking_id}. {result.reason}",

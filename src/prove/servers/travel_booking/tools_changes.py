@@ -388,8 +388,8 @@ def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, 
 @tools.tool(effect=WRITE, asks=[
     Ask("Add a checked bag for {traveler_id} on {booking_id}.", bags=1),
     Ask("Add two checked bags for {traveler_id} on {booking_id}.", bags=2),
-    Ask("We're bringing luggage: add one checked bag for each of us on {booking_id}.", bags=1),
-    Ask("We're bringing luggage: add two checked bags for each of us on {booking_id}.", bags=2),
+    Ask("Add one checked bag for each of us on {booking_id}; we're bringing luggage.", bags=1),
+    Ask("Add two checked bags for each of us on {booking_id}; we're bringing luggage.", bags=2),
     Ask("Add a checked bag for everyone on {booking_id} and charge {payment_method_id}.", bags=1),
 ], reply=[
     "Checked bags added to {booking_id}, {result.bags_added} in all; the fee was ${result.fee_charged}.",
@@ -454,7 +454,7 @@ def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(g
     "Can you do the online check-in for {booking_id} and get our boarding passes?",
 ], reply=[
     "You're checked in for {result.flight_number}; your boarding passes are ready.",
-    "Done: {booking_id} is checked in for the flight at {result.departs_at}.",
+    "Done: you're checked in for {booking_id}.",
 ])
 def check_in(ctx: Ctx, booking_id: FlightBookingId) -> CheckIn:
     """Check in every passenger of a flight booking and issue boarding passes.

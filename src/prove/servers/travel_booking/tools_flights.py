@@ -213,7 +213,7 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
     Ask("What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for "
         "{passengers} people?", sort_by="price"),
     "Are there any {airline} flights from {origin} to {destination} on {departure_date} leaving after {depart_after}?",
-    "I need to be in {destination} on {departure_date}; what flies from {origin} for under ${max_price}?",
+    "What flies from {origin} to {destination} on {departure_date} for under ${max_price}? I need to be there that day.",
     Ask("What's the quickest way from {origin} to {destination} on {departure_date}?", sort_by="duration"),
 ])
 def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, departure_date: date,

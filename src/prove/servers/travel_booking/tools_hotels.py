@@ -146,7 +146,7 @@ def _amenities(row: sqlite3.Row) -> list[str]:
     Ask("What's the best-rated hotel in {city} under ${max_nightly_rate} a night from {check_in} to {check_out}?",
         sort_by="rating"),
     Ask("What's the cheapest place to stay in {city} from {check_in} to {check_out}?", sort_by="price"),
-])
+], values={"min_stars": [3, 4, 5]})  # "a 1-star hotel or better" asks for nothing
 def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)],
                   check_in: date, check_out: date, guests: Guests = 1, rooms: Rooms = 1,
                   max_nightly_rate: Annotated[float, Field(gt=0, le=100_000)] | None = None,

@@ -205,7 +205,7 @@ def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: BookingId) -> 
 
 @tools.tool(effect=WRITE, asks=[
     "Take {booking_id} out of its trip.",
-    "{booking_id} doesn't belong in the trip it's in; take it out.",
+    "Take {booking_id} out of its trip; it doesn't belong there.",
 ], reply=[
     "{booking_id} is no longer part of {result.trip.name}.",
     "Done: I took {booking_id} out of its trip.",

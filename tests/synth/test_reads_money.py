@@ -1,0 +1,293 @@
+"""How requests and replies of the money and shopping servers read, checked on their words."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from prove.env import Session, registry
+from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
+from prove.synth.phrasing import Phrasing
+from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _fitting_replies
+from prove.synth.wording import Wording
+
+SERVERS = ["banking", "budget", "payments", "marketplace", "trading", "travel_booking", "shopping", "retail_chain",
+           "food_delivery"]
+
+
+def _say(server_name: str, world: int = 0) -> Phrasing:
+    server = registry.get(server_name)
+    return Phrasing(server, Sampler(server, world, [world]).context(world), EntityIndex(server, world),
+                    Wording(random.Random(0)))
+
+
+def _replies(server_name: str, tool_name: str, args: dict, before: tuple = (), advance: float = 0) -> list[str]:
+    """Every reply that fits the call, filled from its result (after the calls of `before`)."""
+    server = registry.get(server_name)
+    tool = server.tools[tool_name]
+    with Session([server], world=0) as session:
+        for name, arguments in before:
+            assert session.call(name, arguments).ok
+        if advance:
+            session.advance(advance)
+        result = session.call(tool_name, args)
+    assert result.ok, result.error
+    say = _say(server_name)
+    fitting = _fitting_replies(tool, args, result.data)
+    assert fitting, (tool_name, result.data)
+    return [say.reply(tool, reply.text, args, result.data, {}) for reply in fitting]
+
+
+def _first(server_name: str, tool_name: str, args: dict, key: str, where=lambda item: True) -> dict:
+    """The first item of a listing's result that `where` holds for."""
+    with Session([server_name], world=0) as session:
+        result = session.call(tool_name, args)
+    return next(item for item in result.data[key] if where(item))
+
+
+def _callable(server_name: str, tool_name: str, candidates) -> dict:
+    """The first arguments among `candidates` that the tool takes in the initial world."""
+    with Session([server_name], world=0) as session:
+        return next(args for args in candidates if session.fork().call(tool_name, args).ok)
+
+
+def _generated(servers: list[str], n: int, seed: int) -> list[dict]:
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=servers))
+    return [json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line]
+
+
+def test_a_resolved_dispute_says_how_it_ended_not_how_it_stands_so_far() -> None:
+    """"... is resolved (outcome so far: refunded)" contradicts itself."""
+    dispute = _first("banking", "list_disputes", {"status": "resolved"}, "disputes")
+    for text in _replies("banking", "get_dispute", {"dispute_id": dispute["dispute_id"]}):
+        assert "so far" not in text and f"is resolved: {dispute['resolution']}." in text, text
+
+
+def test_a_goal_transfer_is_not_asked_about_by_its_payee_line() -> None:
+    """"Show me the details of the Goal: Car Down Payment transaction" is no request a person makes:
+    a transfer to a savings goal is followed through its goal."""
+    for name in ("get_transaction", "delete_transaction"):
+        tool = registry.get("budget").tools[name]
+        where = next(p.where for p in tool.params if p.name == "transaction_id")
+        assert where is not None and "goal_transfer" in where
+    for ex in _generated(["budget"], 150, 5):  # nor are goal transfers listed by category, which they have none of
+        assert not any("Goal: " in t["user"] or "goal transfer entries" in t["user"] for t in ex["turns"]), ex["id"]
+
+
+def test_an_invoice_the_user_sent_is_to_the_client_not_from_them() -> None:
+    """"Invoice INV-10012 from Omar Lee is marked paid": the user billed Omar Lee."""
+    invoice = _first("payments", "list_invoices", {"status": "open"}, "invoices")
+    texts = _replies("payments", "mark_invoice_paid", {"invoice_id": invoice["invoice_id"], "method": "cash"})
+    assert not any(f"from {invoice['customer_name']}" in t for t in texts), texts
+    assert any(f"{invoice['customer_name']}'s invoice {invoice['invoice_id']} is marked paid" in t for t in texts)
+    for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
+        assert "so far" not in text and f"billed to {invoice['customer_name']}" in text, text
+    user = _first("payments", "list_contacts", {}, "users")
+    asked = _replies("payments", "request_money", {"user_id": user["user_id"], "amount": 12.5, "note": "Pizza night"})
+    assert not any(re.search(r"\bREQ-\d+", t) for t in asked), asked
+
+
+# A first clause that states a motive or a fact ("I don't owe that", "{card_id} was stolen") and then
+# an imperative: after "After that, " it reads as something that happened next.
+_MOTIVE_FIRST = re.compile(r"^(?:(?:I|I'm|I've|We're|There's)\b|The (?:client|seller|courier)\b|\{\w+\} "
+                           r"(?:is|was|owes|arrived|came|charged|actually|doesn't)\b)[^,;:.?]*[,;:.] (?:please )?"
+                           r"(?:turn|delete|remove|take|block|cancel|dispute|open|unfreeze|send|record|mark|add|"
+                           r"withdraw|accept|release|check|stop|switch|call|make|save|update|fix|use|put|redeem)\b",
+                           re.IGNORECASE)
+
+
+def test_a_request_says_what_to_do_before_why() -> None:
+    """"After that, I don't owe that, turn down the request 'Tickets'" reads as a story; "Turn down
+    the request 'Tickets'; I don't owe that." reads as a request, after any connector."""
+    found = [(name, tool.name, ask.text) for name in SERVERS for tool in registry.get(name).tools.values()
+             for ask in tool.asks if _MOTIVE_FIRST.match(ask.text)]
+    assert not found, found
+
+
+def test_a_listing_condition_is_said_in_words() -> None:
+    """"it's in good condition", "marked for parts"; never "it's good", "in for parts condition" or
+    "Show me fair listings"."""
+    server = registry.get("marketplace")
+    say = _say("marketplace")
+    category = next(iter(say.index.labels["category"]))
+    conditions = ["new", "like_new", "good", "fair", "for_parts"]
+    said = 0
+    for tool_name in ("create_listing", "search_listings"):
+        tool = server.tools[tool_name]
+        for ask in tool.asks:
+            if "condition" not in ask.covers:
+                continue
+            for condition in [ask.binds["condition"]] if "condition" in ask.binds else conditions:
+                args = {"listing_title": "Trek mountain bike", "category_id": category, "price": 350.0,
+                        "shipping_cost": 4.0, "condition": condition}
+                text = say.request(tool, ask, {k: v for k, v in args.items() if k in ask.slots or k == "condition"}, {})
+                said += 1
+                assert not re.search(r"\bit's (?:good|fair|for parts)\b|\bin (?:for parts|new) condition\b|"
+                                     r"\b(?:good|fair|for parts|like new|new) listings\b", text), text
+    assert said >= 10
+
+
+def test_a_price_change_is_said_with_its_sign_once() -> None:
+    """"Uber moved -1% from the first to the last" says a fall as a signed move."""
+    texts = [t for ticker in ("AAPL", "MSFT", "TSLA", "QCOM", "GOOGL")
+             for t in _replies("trading", "get_price_history", {"ticker": ticker, "days": 7})]
+    assert texts and not any(re.search(r"\bmoved -?\d|from the first to the last", t) for t in texts), texts
+
+
+def test_the_market_status_is_said_in_a_sentence() -> None:
+    """"Session now: pre market; open for market orders: yes" is a form; an open market says until
+    when it takes orders, a closed one when it opens again."""
+    open_now = _replies("trading", "get_market_status", {})
+    assert all(t.startswith("The market is open now") for t in open_now), open_now
+    closed = _replies("trading", "get_market_status", {}, advance=12 * 3600)
+    assert all(t.startswith("The market is closed right now; it opens again on ") for t in closed), closed
+    assert not any("Session now" in t or ": yes" in t or ": no" in t for t in open_now + closed)
+
+
+def test_a_booking_is_named_in_full_by_what_it_is() -> None:
+    """"my flight B6 2888 BOS to ATL on March 17", "my stay at Four Seasons ..."; never a summary cut
+    with "…"."""
+    say = _say("travel_booking")
+    rows = say.index.rows["booking"]
+    named = {b: say.entity("booking", b) for b in rows}
+    assert named and not any("…" in text for text in named.values()), named
+    assert all(text.startswith("my stay at " if rows[b]["kind"] == "hotel" else "my flight ") for b, text in named.items())
+
+
+def test_a_question_about_any_booking_fits_a_hotel_stay_and_is_answered_with_the_amount() -> None:
+    """No "What seats and bags do we have" of a hotel stay; "how much was charged" is answered with
+    the total charged, not "1 payment"."""
+    server = registry.get("travel_booking")
+    tool = server.tools["get_booking"]
+    assert not any(re.search(r"\b(?:seats?|bags?)\b", ask.text) for ask in tool.asks)
+    say = _say("travel_booking")
+    asked = next(ask.text for ask in tool.asks if "charged" in ask.text)
+    with Session([server], world=0) as session:
+        for booking in say.index.rows["booking"]:
+            result = session.call("get_booking", {"booking_id": booking})
+            summary = say.words.summary(tool, result.data, asked=asked)
+            charged = f"${result.data['total_charged']:,.2f}"
+            assert f"total charged {charged}" in summary, summary
+
+
+def test_a_promo_code_is_said_once() -> None:
+    """"I have a promo code, promo code LATENIGHT" stutters."""
+    for server_name, tool_name, kind in (("food_delivery", "apply_promo_code", "promo"),
+                                         ("shopping", "apply_coupon", "coupon")):
+        tool = registry.get(server_name).tools[tool_name]
+        say = _say(server_name)
+        code = say.index.live[kind][0]
+        restaurant = next(iter(say.index.labels.get("restaurant", {"": ""})))
+        for ask in tool.asks:
+            text = say.request(tool, ask, {"code": code, "restaurant_id": restaurant}, {})
+            assert not re.search(r"promo code, (?:promo code|coupon)\b", text), text
+
+
+def test_a_minimum_filter_is_never_drawn_at_its_lowest_value() -> None:
+    """"reviews with at least 1 star" and "a 1-star hotel or better" filter nothing."""
+    reviews = registry.get("shopping").tools["list_reviews"]
+    hotels = registry.get("travel_booking").tools["search_hotels"]
+    assert reviews.values["min_rating"] and min(reviews.values["min_rating"]) >= 2
+    assert hotels.values["min_stars"] and min(hotels.values["min_stars"]) >= 3
+
+
+def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left() -> None:
+    """"Recorded the expense (TXN-10260)", "Gas service is tracked now (BILL-10015)" and, of a credit
+    card, "-$1,051.95 left on the account" are no replies a person gives."""
+    texts = [m["content"] for ex in _generated(["budget"], 150, 57) for m in ex["messages"]
+             if m["role"] == "assistant" and m.get("content")]
+    assert texts
+    assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account|categories over budget:", t)
+                   for t in texts)
+
+
+def test_a_new_empty_watchlist_says_nothing_is_on_it() -> None:
+    """"Created the Shortlist watchlist with 0 tickers on it"."""
+    empty = _replies("trading", "create_watchlist", {"name": "Shortlist"})
+    assert all("0 tickers" not in t for t in empty) and any("nothing is on it yet" in t for t in empty), empty
+
+
+def test_a_booking_paid_with_points_says_the_points_not_no_dollars() -> None:
+    """"... is confirmed under code 7L3JVX; $0.00 was charged" of a booking paid with points."""
+    say = _say("travel_booking")
+    traveler = next(iter(say.index.labels["traveler"]))
+    args = _callable("travel_booking", "book_flight",  # a flight the points pay for
+                     ({"flight_id": f, "fare": "basic_economy", "traveler_ids": [traveler], "use_points": True}
+                      for f in say.index.live["flight"]))
+    booked = _replies("travel_booking", "book_flight", args)
+    assert all("$0.00" not in t and "points" in t for t in booked), booked
+
+
+def test_a_reorder_says_the_dishes_from_the_order() -> None:
+    """"Your cart has the order ORD-10004 dishes again"."""
+    order = _first("food_delivery", "list_orders", {"status": "delivered"}, "orders")
+    texts = _replies("food_delivery", "reorder", {"order_id": order["order_id"]})
+    assert not any(re.search(r"the order \S+ dishes", t) for t in texts), texts
+    assert any(f"The dishes from order {order['order_id']} are back in your cart" in t for t in texts), texts
+
+
+def test_a_pickup_says_how_many_of_the_product() -> None:
+    """"Reserved 1 of LEGO Classic Creative Brick Box" wants its "the", and a hold of 3 says 3."""
+    product = next(iter(_say("retail_chain").index.labels["product"]))
+    store = _first("retail_chain", "check_availability", {"product_id": product}, "stores",
+                   lambda s: s["offers_pickup"] and s["available"] > 0)
+    held = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product})
+    assert not any(re.search(r"Reserved 1 of (?!the )", t) for t in held) and any("Reserved 1 of the " in t for t in held)
+    three = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product,
+                                                            "quantity": 3})
+    assert all("3 of the " in t for t in three), three  # "put 3 on hold": the reply says how many
+
+
+def test_a_rating_and_a_new_listing_read_as_a_member_says_them() -> None:
+    """"Rate my purchase order ORD-10007" reads as a purchase order; "Listed ...; the listing is
+    LST-10212" tells the user a key they never use."""
+    server = registry.get("marketplace")
+    say = _say("marketplace")
+    order = _first("marketplace", "list_orders", {"role": "purchases", "status": "delivered"}, "orders")
+    tool = server.tools["rate_seller"]
+    for ask in tool.asks:
+        text = say.request(tool, ask, {"order_id": order["order_id"], "stars": 4, "comment": "Great seller."}, {})
+        assert "purchase order" not in text, text
+    category = next(iter(say.index.labels["category"]))
+    listed = _replies("marketplace", "create_listing", {"listing_title": "Trek mountain bike", "category_id": category,
+                                                        "price": 350.0, "condition": "good"})
+    assert not any(re.search(r"\bLST-\d+", t) for t in listed), listed
+
+
+def test_a_check_in_says_its_flight_once() -> None:
+    """"your flight B6 2518 ... is checked in for the flight on March 19 at 7:35 PM"."""
+    say = _say("travel_booking")
+    booking = next(b for b, row in say.index.rows["booking"].items() if row["kind"] == "flight")
+    for text in _replies("travel_booking", "check_in", {"booking_id": booking}):
+        assert "for the flight" not in text, text
+
+
+def test_store_replies_name_the_product_with_its_article() -> None:
+    """"At Harbor Supply Co. Crossroads, Water Flosser costs $79.99" wants its "the"."""
+    say = _say("retail_chain")
+    product = next(iter(say.index.labels["product"]))
+    named = say.entity("product", product)
+    store = _first("retail_chain", "check_availability", {"product_id": product}, "stores")
+    stores = list(say.index.live["store"])
+    moved = _callable("retail_chain", "request_transfer", ({"product_id": product, "from_store_id": a, "to_store_id": b}
+                                                           for a in stores for b in stores if a != b))
+    texts = _replies("retail_chain", "check_price", {"product_id": product, "store_id": store["store_id"]}) + \
+        _replies("retail_chain", "check_availability", {"product_id": product}) + \
+        [t for t in _replies("retail_chain", "request_transfer", moved) if t.startswith("Requested")]
+    assert all(named in t or named[:1].upper() + named[1:] in t for t in texts), (named, texts)
+
+
+def test_what_is_left_on_a_shopping_account_is_said_in_a_sentence() -> None:
+    """"Cards still on your account: 2." is a form; "2 cards are still saved on your account." is not."""
+    say = _say("shopping")
+    card = _callable("shopping", "remove_payment_method", ({"payment_method_id": c} for c in say.index.live["payment_method"]))
+    address = _callable("shopping", "delete_address", ({"address_id": a} for a in say.index.live["address"]))
+    texts = _replies("shopping", "remove_payment_method", card) + _replies("shopping", "delete_address", address)
+    assert not any(re.search(r": \d+\.$", t) for t in texts), texts
+    product = next(iter(say.index.labels["product"]))
+    named = say.entity("product", product)
+    for text in _replies("shopping", "get_product", {"product_id": product}):
+        assert text.startswith(named[:1].upper() + named[1:]), (named, text)
