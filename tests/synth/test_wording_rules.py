@@ -951,3 +951,29 @@ def test_a_reply_does_not_report_a_zero_amount_where_another_fits() -> None:
     payment = registry.get("payments").tools["get_payment"]
     assert _fitting_replies(payment, {}, {"counterparty_name": "Maya Kim", "amount": 20.0, "note": "Cab",
                                           "status": "completed", "refundable_amount": 0.0}) == []
+
+
+def test_a_refund_of_no_points_and_a_count_of_requests_say_nothing_of_points_or_dollars() -> None:
+    """"$1,159.54 and 0 points come back to you" and "Requests waiting on you: $3.00"."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+    from prove.synth.values import is_money
+
+    cancel = registry.get("travel_booking").tools["cancel_booking"]
+    cash = {"booking_id": "BKG-1", "refund_amount": 1159.54, "refund_points": 0, "reason": "Refunded in full."}
+    assert not any("points" in r.text for r in _fitting_replies(cancel, {"booking_id": "BKG-1"}, cash))
+    assert any("points" in r.text for r in _fitting_replies(cancel, {"booking_id": "BKG-1"},
+                                                              {**cash, "refund_points": 4000}))
+    assert not is_money("pending_incoming_requests") and is_money("pending") and is_money("total_credits")
+
+
+def test_nothing_is_put_somewhere_and_taken_out_again_and_a_charge_is_on_its_account() -> None:
+    """"Add the booking to the trip ... remove it from the trip" undoes itself; "the Aldi
+    transaction from Citi Double Cash" reads as money that came from the card."""
+    from prove.synth.graph import undoes
+
+    assert undoes("add_booking_to_trip", "remove_booking_from_trip") and undoes("add_to_cart", "remove_from_cart")
+    assert not undoes("add_booking_to_trip", "remove_booking")
+    say, index = _say("budget")
+    told = [say.entity("transaction", t) for t in index.rows["transaction"]]
+    months = "January|February|March|April|May|June|July|August|September|October|November|December"
+    assert any(" on " in t for t in told) and not any(re.search(rf"transaction from (?!{months})[A-Z]", t) for t in told)

@@ -86,7 +86,8 @@ def undoes(a: str, b: str) -> bool:
     `freeze_card` and `unfreeze_card`), by the verbs of their names."""
     for x, y in _INVERSE:
         for first, second in ((a, b), (b, a)):
-            if first.startswith(x + "_") and second.startswith(y + "_") and first[len(x) + 1:] == second[len(y) + 1:]:
+            if first.startswith(x + "_") and second.startswith(y + "_") and \
+                    first[len(x):].replace("_to_", "_from_") == second[len(y):]:  # add_booking_to_trip / remove_booking_from_trip
                 return True
     for first, second in ((a, b), (b, a)):  # set_navigation_destination / cancel_navigation
         if first.startswith("set_") and second.startswith("cancel_") and first[4:].startswith(second[7:] + "_"):

@@ -239,6 +239,9 @@ class Phrasing:
                         return f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                     if any(w in column for w in _PLACES):
                         return f"in {owner}"
+                    if "transaction" in kind and column in ("account_id", "category_id"):
+                        # "from Citi Double Cash" reads as where the money came from: "on" the card, "under" a category
+                        return f"{'on' if column == 'account_id' else 'under'} {owner}"
                     # a request the user sent is to Rafael Singh, one they got is from him
                     return f"{'to' if row.get('direction') in ('outgoing', 'sent') else 'from'} {owner}"
                 continue

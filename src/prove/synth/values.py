@@ -174,6 +174,9 @@ def is_money(name: str) -> bool:
     """Whether a parameter or result field of this name holds dollars (a price, not a rating or a count)."""
     if any(w in name for w in _NOT_MONEY) or "count" in name.split("_"):  # a discount is money, a count not
         return False
+    last = name.split("_")[-1]
+    if last.endswith("s") and last not in _MONEY_PARTS and not any(w in last for w in _MONEY_WORDS):
+        return False  # pending_incoming_requests: a number of requests, not dollars
     return any(w in name for w in _MONEY_WORDS) or bool(set(name.split("_")) & _MONEY_PARTS)
 
 

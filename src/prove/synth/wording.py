@@ -71,7 +71,7 @@ CANT = ["I couldn't complete that: {message}", "That didn't go through: {message
         "I wasn't able to do that. {message}", "Unfortunately that failed: {message}"]
 ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.", "Oh, {value}.",
            "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
-QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of your {nouns} should I use?",
+QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of the {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a hint that names a tool is for the model, not the user
 QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me its {id_word}?",

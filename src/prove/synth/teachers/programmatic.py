@@ -1260,11 +1260,16 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
                                                 for slot in reply.slots if slot.startswith("result."))]
     # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits.
     telling = [reply for reply in present if not any(
-        slot.startswith("result.") and is_money(slot.rsplit(".", 1)[-1]) and _result_field(data, slot[7:]) == 0
+        slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and _result_field(data, slot[7:]) == 0
         for slot in reply.slots)]
     if tool.read_only:
         return telling
     return telling or present or chosen
+
+
+def _amount(field: str) -> bool:
+    """Whether a result field is an amount a reply reports (dollars, points), which at 0 says nothing."""
+    return is_money(field) or "points" in field.split("_")
 
 
 def _result_field(data: Any, path: str) -> Any:
