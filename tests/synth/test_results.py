@@ -250,8 +250,10 @@ def test_a_record_says_no_coordinates_no_repeated_bound_and_no_field_twice() -> 
 
 
 def test_a_cut_quoted_title_closes_its_quote() -> None:
-    offer = {"summary": "clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large'", "status": "pending"}
-    assert describe(offer).startswith("clarkecloset's $60.00 offer on 'Osprey Atmos AG 65…': pending")
+    offer = {"summary": "clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large, Venom Green, with the "
+                        "rain cover and both hip belt pockets'", "status": "pending"}
+    text = describe(offer)
+    assert text.startswith("clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large") and "…': pending" in text
 
 
 def test_an_entry_is_headed_by_what_it_holds_and_an_empty_answer_says_nothing() -> None:
@@ -381,3 +383,12 @@ def test_a_figure_and_its_percent_are_said_together() -> None:
     text = record_text({"ticker": "AMZN", "name": "Amazon.com, Inc.", "unrealized_gain": 27.08,
                         "unrealized_gain_percent": 0.9, "price": 234.28}, stress=["gain"])
     assert "unrealized gain $27.08 (0.9%)" in text and text.count("unrealized gain") == 1
+
+
+def test_a_summary_written_to_be_read_out_is_said_whole_and_its_amount_once() -> None:
+    """"acastillo64's $48.00 offer on 'Nintendo Game Boy Color…': amount $48.00"."""
+    offer = {"offer_id": "OFR-10005", "summary": "acastillo64's $48.00 offer on 'Nintendo Game Boy Color Teal' "
+             "(asking $80.00)", "amount": 48.0, "status": "pending", "created_at": "2026-03-16T03:01:00"}
+    text = describe({"offers": [offer, {**offer, "offer_id": "OFR-10006", "amount": 53.0,
+                                        "summary": offer["summary"].replace("48", "53")}], "total": 2})
+    assert "'Nintendo Game Boy Color Teal' (asking $80.00)" in text and "amount $" not in text

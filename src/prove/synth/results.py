@@ -215,7 +215,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     # Not headed by what every item shares, nor then by another name ("Yara Mitchell: March 24 ...")
     shared_name = any(k in LABELS for k in skip if isinstance(rec.get(k), str))
     label_key = None if shared_name else _label_key({k: v for k, v in rec.items() if k not in skip})
-    head = _excerpt(option_words(label_key, rec[label_key]), 60) if label_key else None  # a post: its text's opening
+    # A post: its text's opening; a summary written to be read out ("acastillo64's $48.00 offer on ..."): whole.
+    head = _excerpt(option_words(label_key, rec[label_key]), 100 if label_key == "summary" else 60) if label_key else None
     if head is None:  # an entry that holds what it is about (a saved place's place) is headed by its name
         inner = next((_label_of(v) for v in rec.values() if isinstance(v, Mapping) and _label_of(v)), None)
         head = _excerpt(inner, 60) if inner else None
@@ -252,6 +253,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
+        if text and head and isinstance(value, (int, float)) and not isinstance(value, bool) and value \
+                and _is_money(key, value) and money(value) in head:
+            continue  # "acastillo64's $48.00 offer ...: amount $48.00"
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):
