@@ -125,6 +125,22 @@ def test_a_reply_is_chosen_only_for_calls_that_hold_its_bindings() -> None:
     assert _fitting_replies(tool, {"message_id": "M", "to": "a"}) == [Ask("Sent.")]  # no bound reply fits
 
 
+def test_a_reply_can_be_bound_on_what_the_result_holds() -> None:
+    """"Forwarded it; it had no attachments" fits a result with `attachments == 0` only; a binding
+    on a field the result lacks fails at import."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    bare = Ask("Forwarded {message_id}; it had no attachments.", **{"result.attachments": 0})
+    tool = _server(_forward_tools("Forward {message_id} to {to}.", reply=[bare, "Sent {result.subject}."])).tools["forward"]
+    args = {"message_id": "M", "to": "a"}
+    assert _fitting_replies(tool, args, {"message_id": "M", "subject": "Hi", "attachments": 0}) == [bare]
+    assert _fitting_replies(tool, args, {"message_id": "M", "subject": "Hi", "attachments": 2}) == \
+        [Ask("Sent {result.subject}.")]
+    assert set(_fitting_replies(tool, args)) == {bare, Ask("Sent {result.subject}.")}  # before the call: either
+    with pytest.raises(ToolDefinitionError, match="which the result lacks"):
+        _server(_forward_tools("Forward {message_id} to {to}.", reply=[Ask("Sent.", **{"result.nothing": 0})]))
+
+
 def test_a_reply_that_names_an_option_it_does_not_bind_is_flagged() -> None:
     tool = _server(_forward_tools("Forward {message_id} to {to}.", reply=[
         "Forwarded {message_id} without the attachments.",

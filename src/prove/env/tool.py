@@ -228,9 +228,14 @@ def _check_ask(where: str, ask: Ask, fields: dict[str, Any]) -> None:
     _check_binds(f"{where}: asks phrase {ask.text!r}", ask, fields)
 
 
-def _check_binds(what: str, ask: Ask, fields: dict[str, Any]) -> None:
-    """A phrasing's or a reply's bindings name parameters, take values they accept, and no slot."""
+def _check_binds(what: str, ask: Ask, fields: dict[str, Any], returns: Any = None) -> None:
+    """A phrasing's or a reply's bindings name parameters, take values they accept, and no slot;
+    a reply's may also name a result field (`returns` given): "result.refund_amount"."""
     for name, value in ask.binds.items():
+        if returns is not None and name.startswith("result."):
+            if not _has_path(returns, name[len("result."):].split(".")):
+                raise ToolDefinitionError(f"{what} binds {name!r}, which the result lacks")
+            continue
         if name not in fields:
             raise ToolDefinitionError(f"{what} binds unknown parameter {name!r}")
         if name in ask.slots:
@@ -279,7 +284,8 @@ def _check_replies(where: str, replies: Sequence[str | Ask] | str | Ask, fields:
     """Reply templates: `{param}` slots name arguments, `{result.a.b}` name fields of the result.
 
     A reply given as an `Ask` fits only calls whose arguments hold its bindings ("Unassigned
-    {issue_id}." for `assignee_id=None`); a plain string fits every call.
+    {issue_id}." for `assignee_id=None`), and results whose fields hold its `result.` bindings
+    ("Nothing comes back ..." for `**{"result.refund_amount": 0}`); a plain string fits every call.
     """
     if isinstance(replies, (str, Ask)):
         replies = (replies,)
@@ -292,7 +298,7 @@ def _check_replies(where: str, replies: Sequence[str | Ask] | str | Ask, fields:
                     raise ToolDefinitionError(f"{where}: reply {reply.text!r} names {slot!r}, which the result lacks")
             elif slot not in fields:
                 raise ToolDefinitionError(f"{where}: reply {reply.text!r} uses unknown slot {{{slot}}}")
-        _check_binds(f"{where}: reply {reply.text!r}", reply, fields)
+        _check_binds(f"{where}: reply {reply.text!r}", reply, fields, returns)
     return kept
 
 

@@ -291,6 +291,14 @@ def get_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
 @tools.tool(effect=READ, asks=[
     "If I cancel {booking_id} now, how much do I get back?",
     "What's the refund on {booking_id} if I cancel it today?",
+], reply=[
+    # (a reply that would report a zero amount does not fit: a quote with no fee says only the refund)
+    "If you cancel {booking_id} now, ${result.refund_amount} comes back to your card and ${result.fee} is kept. "
+    "{result.reason}",
+    "If you cancel {booking_id} now, ${result.refund_amount} comes back to your card. {result.reason}",
+    "If you cancel {booking_id} now, {result.refund_points} points come back to you. {result.reason}",
+    Ask("Nothing comes back if you cancel {booking_id} now: ${result.fee} is kept. {result.reason}",
+        **{"result.refund_amount": 0.0, "result.refund_points": 0}),
 ])
 def get_cancellation_quote(ctx: Ctx, booking_id: BookingId) -> CancellationQuote:
     """Say what cancelling a booking right now would refund, without cancelling it.

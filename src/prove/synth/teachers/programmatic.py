@@ -1242,16 +1242,22 @@ _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> list[Ask]:
-    """The replies for this call: those whose bindings it holds (defaults counted), or, where no
-    bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
+    """The replies for this call: those whose bindings it holds (defaults counted; `result.` ones
+    by its result), or, where no bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
     `assignee_id=None`), an unbound one the general case ("Assigned ... to {assignee_id}.").
 
     A reply that says a result field this result lacks ("arriving {result.arrival}" with no
     destination set) does not fit; a read with no fitting reply is read out from its result.
     Without `data` (what a call may be told, before it runs) every reply that fits the call counts."""
     effective = {**tool.defaults, **args}
-    bound = [reply for reply in tool.replies if reply.binds and reply.agrees(effective)]
-    chosen = bound or [reply for reply in tool.replies if not reply.binds]
+    on_args = [r for r in tool.replies if any(not n.startswith("result.") for n in r.binds) and _holds(r, effective, data)]
+    on_result = [r for r in tool.replies if r.binds and all(n.startswith("result.") for n in r.binds)
+                 and _holds(r, effective, data)]
+    unbound = [reply for reply in tool.replies if not reply.binds]
+    # The specific case first: a reply bound on the arguments, then one bound on what the result
+    # holds ("Nothing comes back ..." for a refund of 0), then the general ones. Before the call runs
+    # a result's binding may or may not hold: those replies are among the possible ones.
+    chosen = ((on_args or unbound) + on_result) if data is None else (on_args or on_result or unbound)
     if data is None:
         return chosen
     if tool.read_only and _empty_listing(data):
@@ -1265,6 +1271,18 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
     if tool.read_only:
         return telling
     return telling or present or chosen
+
+
+def _holds(reply: Ask, args: Mapping[str, Any], data: Any) -> bool:
+    """Whether a call holds a reply's bindings: its arguments those on parameters, its result those
+    on `result.` fields (before the call runs, those may yet hold)."""
+    for name, value in reply.binds.items():
+        if name.startswith("result."):
+            if data is not None and _result_field(data, name[len("result."):]) != value:
+                return False
+        elif name not in args or args[name] != value:
+            return False
+    return True
 
 
 def _amount(field: str) -> bool:
