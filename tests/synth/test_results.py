@@ -392,3 +392,13 @@ def test_a_summary_written_to_be_read_out_is_said_whole_and_its_amount_once() ->
     text = describe({"offers": [offer, {**offer, "offer_id": "OFR-10006", "amount": 53.0,
                                         "summary": offer["summary"].replace("48", "53")}], "total": 2})
     assert "'Nintendo Game Boy Color Teal' (asking $80.00)" in text and "amount $" not in text
+
+
+def test_how_many_each_holds_is_counted_first() -> None:
+    """"Which watchlists do I have, and how many tickers are on each?" is answered per list."""
+    lists = {"watchlists": [{"watchlist_id": "WL-1", "name": "Tech", "items": [{"ticker": "AAPL"}, {"ticker": "MSFT"}],
+                             "created_at": "2026-01-02T09:00:00"},
+                            {"watchlist_id": "WL-2", "name": "Energy", "items": [{"ticker": "XOM"}],
+                             "created_at": "2026-01-05T09:00:00"}], "total": 2}
+    assert "Tech: 2 items" in describe(lists, stress=["count"]) and "Energy: 1 item" in describe(lists, stress=["count"])
+    assert "items" not in describe(lists)
