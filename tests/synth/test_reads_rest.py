@@ -1,0 +1,95 @@
+"""How the rest of the finished servers read: requests a person would write and replies that
+answer them, read off their tools' replies and off synthesized examples."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from prove.env import Session, registry
+from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
+from prove.synth.phrasing import Phrasing
+from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _fitting_replies
+from prove.synth.wording import Wording
+
+
+@functools.lru_cache(maxsize=16)
+def _generated(server: str, n: int, seed: int) -> tuple[dict, ...]:
+    """The accepted examples among the first `n` candidates of a run on one server."""
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=[server]))
+    return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
+
+
+def _turns(server: str, tool: str, n: int = 240, seed: int = 3) -> list[tuple[dict, str, str]]:
+    """(gold call, user turn, assistant reply) for each call of `tool` in the generated examples."""
+    out = []
+    for ex in _generated(server, n, seed):
+        messages = ex["messages"]
+        for turn, user in zip(ex["turns"], [m for m in messages if m["role"] == "user"][-len(ex["turns"]):]):
+            at = messages.index(user)
+            later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
+            reply = next((m["content"] for m in reversed(messages[at:later])
+                          if m["role"] == "assistant" and not m.get("tool_calls")), "")
+            out.extend((call, user["content"], reply) for call in turn["calls"] if call["name"] == tool)
+    return out
+
+
+def _index(server: str, world: int = 0) -> EntityIndex:
+    return EntityIndex(registry.get(server), world)
+
+
+def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Sequence[tuple[str, dict]] = (),
+             world: int = 0) -> list[str]:
+    """Every reply the teacher may give for this call, made on a world (after the `before` calls)
+    and filled as the teacher fills it."""
+    server = registry.get(server_name)
+    say = Phrasing(server, Sampler(server, world, [world]).context(world), _index(server_name, world),
+                   Wording(random.Random(0)))
+    with Session([server], world=world) as session:
+        for name, arguments in before:
+            assert session.call(name, arguments).ok, name
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    spec = server.tools[tool]
+    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data)]
+    assert replies, f"{tool} has no reply for {args}"
+    return replies
+
+
+# ----- calendar ------------------------------------------------------------------------------------------
+
+
+def test_free_busy_is_answered_with_the_busy_stretches_and_the_free_time() -> None:
+    """"Busy periods for Luis Zhang between ...: 17." is a field read out; a person says "Luis Zhang
+    has 17 stretches of busy time ...; any time outside them is free", and "1 stretch"."""
+    colleague = next(k for k, r in _index("calendar").rows["person"].items() if r["is_colleague"] and not r["is_me"])
+    for start, end in (("2026-03-17T09:00:00", "2026-03-27T17:00:00"), ("2026-03-17T09:00:00", "2026-03-17T14:00:00")):
+        for text in _replies("calendar", "get_free_busy", {"person_id": colleague, "start": start, "end": end}):
+            assert re.search(r"has (?:no|1|\d+) stretch(?:es)? of busy time", text), text
+            assert not re.search(r"\b1 stretches|: \d+\.", text), text
+            assert "free" in text, text
+
+
+def test_a_series_is_counted_over_weeks() -> None:
+    """"How many times does the 1:1 meet on March 19 between 1:00 PM and 4:00 PM?" counts a
+    recurring series over an afternoon; the window a person asks about spans weeks."""
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "list_occurrences", 300, 5)]
+    windows = [(a["start"], a["end"]) for a in calls if "start" in a]
+    assert windows
+    for start, end in windows:
+        days = (int(end[5:7]) - int(start[5:7])) * 31 + int(end[8:10]) - int(start[8:10])
+        assert days >= 10, (start, end)
+
+
+def test_a_meeting_title_fits_every_time_it_may_be_drawn_with() -> None:
+    """Titles and times of a new event are drawn apart: no "Lunch with a customer" at 9:00 AM."""
+    values = registry.get("calendar").tools["create_event"].values
+    titles = [title for title, _, _ in values["title, location, description"]]
+    starts = {start[11:13] for start, _ in values["start, end"]}
+    assert not any("lunch" in t.lower() for t in titles) or starts <= {"12", "13"}
