@@ -93,3 +93,30 @@ def test_a_meeting_title_fits_every_time_it_may_be_drawn_with() -> None:
     titles = [title for title, _, _ in values["title, location, description"]]
     starts = {start[11:13] for start, _ in values["start, end"]}
     assert not any("lunch" in t.lower() for t in titles) or starts <= {"12", "13"}
+
+
+# ----- crm, email ----------------------------------------------------------------------------------------
+
+
+def test_a_closed_deal_is_won_or_lost() -> None:
+    """"The deal is now in closed won, at 100% probability" reads a stage's code; "is marked won"."""
+    deal = next(k for k, r in _index("crm").rows["deal"].items()
+                if r["owner_id"] == "REP-10001" and not r["stage"].startswith("closed"))
+    for stage, word in (("closed_won", "won"), ("closed_lost", "lost")):
+        args = {"deal_id": deal, "stage": stage, **({"loss_reason": "No budget this year"} if word == "lost" else {})}
+        for text in _replies("crm", "update_deal_stage", args):
+            assert word in text and "closed won" not in text and "closed lost" not in text, text
+
+
+def test_marking_emails_says_them_only_of_several_and_reads_no_counts() -> None:
+    """"Mark the email 'X' unread again, I want to come back to them" for one email, and "(1 of 1
+    had been read)" in the reply, are not how a person speaks."""
+    tool = registry.get("email").tools["mark_read"]
+    assert not any(re.search(r"\b(?:them|it)\b", a.text) for a in tool.asks)
+    assert not any("had been" in r.text for r in tool.replies)
+
+
+def test_a_new_app_password_is_given_to_the_user() -> None:
+    """"Here is the new password for Calendar sync" must show it: it is shown only this once."""
+    for text in _replies("email", "create_app_password", {"name": "Calendar sync"}):
+        assert re.search(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}", text), text
