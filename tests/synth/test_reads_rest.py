@@ -120,3 +120,44 @@ def test_a_new_app_password_is_given_to_the_user() -> None:
     """"Here is the new password for Calendar sync" must show it: it is shown only this once."""
     for text in _replies("email", "create_app_password", {"name": "Calendar sync"}):
         assert re.search(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}", text), text
+
+
+# ----- filesystem ----------------------------------------------------------------------------------------
+
+
+def _text_file() -> str:
+    return next(r["path"] for r in _index("filesystem").rows["file"].values()
+                if r["content"] and not r["path"].startswith("/Personal Vault"))
+
+
+def test_text_stats_are_said_as_counts_of_the_file() -> None:
+    """"Words 21, path /Documents/..., lines 9, characters 117, bytes 117." reads fields; a person
+    says "'Packing list.txt' has 21 words on 9 lines (117 characters)"."""
+    for text in _replies("filesystem", "get_text_stats", {"path": _text_file()}):
+        assert re.search(r"\d+ words? (?:on|in)", text) and re.search(r"\d+ lines?", text), text
+        assert "path /" not in text and "bytes" not in text, text
+
+
+def test_nothing_deleted_in_a_conversation_is_restored_in_it() -> None:
+    """"Delete the Electric 2026-02.pdf file ... Then restore the new deleted item from the trash" is
+    no task: what is restored was in the trash before the conversation."""
+    restored = 0
+    for ex in _generated("filesystem", 400, 7):
+        before = _index("filesystem", ex["world"]).ids["trash_item"]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "restore_from_trash":
+                    restored += 1
+                    assert call["arguments"]["trash_id"] in before, ex["id"]
+    assert restored > 3
+
+
+def test_filesystem_replies_say_what_was_done_plainly() -> None:
+    """"Tagged the file 'x.zip' 'follow-up'", "read-only now; that covers 1 items", a link with no
+    end, and the vault's state read as fields are not what a person says."""
+    path = _text_file()
+    assert all(t.startswith("Added the tag 'keep'") or "tagged 'keep'" in t
+               for t in _replies("filesystem", "add_tag", {"path": path, "tag": "keep"}))
+    assert not any("covers" in t for t in _replies("filesystem", "set_read_only", {"path": path, "read_only": True}))
+    assert all(t.endswith(".") for t in _replies("filesystem", "create_share_link", {"path": path}))
+    assert all("unlocked until" in t for t in _replies("filesystem", "get_vault_status", {}))
