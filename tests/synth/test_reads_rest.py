@@ -161,3 +161,25 @@ def test_filesystem_replies_say_what_was_done_plainly() -> None:
     assert not any("covers" in t for t in _replies("filesystem", "set_read_only", {"path": path, "read_only": True}))
     assert all(t.endswith(".") for t in _replies("filesystem", "create_share_link", {"path": path}))
     assert all("unlocked until" in t for t in _replies("filesystem", "get_vault_status", {}))
+
+
+# ----- iot_devices ---------------------------------------------------------------------------------------
+
+
+def _device(kind: str) -> str:
+    return next(k for k, r in _index("iot_devices").rows["device"].items() if r["type"] == kind and r["online"])
+
+
+def test_a_device_set_to_something_is_said_in_a_sentence() -> None:
+    """"Done: the Living Room Thermostat set to cool." has no verb: "is set to cool"."""
+    texts = _replies("iot_devices", "set_thermostat_mode", {"device_id": _device("thermostat"), "mode": "cool"})
+    texts += _replies("iot_devices", "set_brightness", {"device_id": _device("light"), "brightness": 40})
+    for text in texts:
+        assert not re.search(r"(?:Lights?|Lamp|Thermostat|Pendant\w*) set to", text), text
+        assert re.search(r"\b(?:is|are) (?:set to|at|in)\b", text), text
+
+
+def test_a_slotted_thermostat_mode_reads_as_a_mode() -> None:
+    """"Put the Upstairs Thermostat in off mode" is not said: off has phrasings of its own."""
+    for _, user, _ in _turns("iot_devices", "set_thermostat_mode", 300, 4):
+        assert "in off mode" not in user, user
