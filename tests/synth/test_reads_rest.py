@@ -183,3 +183,33 @@ def test_a_slotted_thermostat_mode_reads_as_a_mode() -> None:
     """"Put the Upstairs Thermostat in off mode" is not said: off has phrasings of its own."""
     for _, user, _ in _turns("iot_devices", "set_thermostat_mode", 300, 4):
         assert "in off mode" not in user, user
+
+
+# ----- issue_tracker -------------------------------------------------------------------------------------
+
+
+def test_a_sprint_is_said_by_its_name_without_an_article() -> None:
+    """"Complete the MOB Sprint 14 and move what's left to the MOB Sprint 15": a sprint's name is a
+    proper name."""
+    server = registry.get("issue_tracker")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), _index("issue_tracker"), Wording(random.Random(0)))
+    sprints = _index("issue_tracker").labels["sprint"]
+    for sprint, name in sprints.items():
+        assert say.entity("sprint", sprint) == name
+    said = [user for _, user, _ in _turns("issue_tracker", "complete_sprint", 400, 2)]
+    assert said and not any(re.search(r"\bthe [A-Z]+ Sprint \d", text) for text in said)
+
+
+def test_issue_tracker_replies_read_no_counts_as_fields() -> None:
+    """"unfinished issues moved to MOB Sprint 15: 11", "unresolved blockers: 0", "By issue:
+    MOB-10037 (30 min)" for the one issue asked about, and a link that does not say which."""
+    for text in _replies("issue_tracker", "complete_sprint", {"sprint_id": "SPR-10004"}):
+        assert not re.search(r": \d+\.$", text) and re.search(r"\d+ issues? (?:still open|left over)", text), text
+    issue = next(k for k, r in _index("issue_tracker").rows["issue"].items() if r["assignee_id"])
+    assert not any("blockers: " in t for t in _replies("issue_tracker", "get_issue", {"issue_id": issue}))
+    logged = next(r["issue_id"] for r in _index("issue_tracker").rows["worklog"].values())
+    assert not any("By issue" in t for t in _replies("issue_tracker", "list_worklogs", {"issue_id": logged}))
+    others = [k for k in _index("issue_tracker").rows["issue"] if k != issue]
+    for text in _replies("issue_tracker", "link_issues", {"issue_id": issue, "other_issue_id": others[0],
+                                                          "relation": "duplicates"}):
+        assert "duplicate" in text, text
