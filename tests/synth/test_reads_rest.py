@@ -213,3 +213,18 @@ def test_issue_tracker_replies_read_no_counts_as_fields() -> None:
     for text in _replies("issue_tracker", "link_issues", {"issue_id": issue, "other_issue_id": others[0],
                                                           "relation": "duplicates"}):
         assert "duplicate" in text, text
+
+
+# ----- maps ----------------------------------------------------------------------------------------------
+
+
+def test_a_kind_of_place_is_said_as_a_noun() -> None:
+    """"Which museum places are open right now?" is no English: "Is there a museum open right now?",
+    of a kind one drops in to (not an office, nor a hotel's opening hours)."""
+    calls = _turns("maps", "search_places", 400, 6) + _turns("maps", "search_nearby", 400, 6)
+    kinds = [(call["arguments"], user) for call, user, _ in calls if "category" in call["arguments"]]
+    assert len(kinds) > 5
+    for args, user in kinds:
+        assert not re.search(r"\b\w+ places (?:are|in|near)\b", user), user
+        assert args["category"] not in ("residential", "office", "parking", "shopping"), user
+        assert not (args["category"] == "hotel" and args.get("open_now")), user
