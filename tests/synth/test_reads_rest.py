@@ -228,3 +228,22 @@ def test_a_kind_of_place_is_said_as_a_noun() -> None:
         assert not re.search(r"\b\w+ places (?:are|in|near)\b", user), user
         assert args["category"] not in ("residential", "office", "parking", "shopping"), user
         assert not (args["category"] == "hotel" and args.get("open_now")), user
+
+
+# ----- social_media --------------------------------------------------------------------------------------
+
+
+def test_social_replies_say_what_was_done_plainly() -> None:
+    """"you no longer follow 'austinrunningclub', and no request is pending" speaks of a request
+    that was never made; "follows between you removed: 0" and "Messages between you and X: 3"
+    read fields."""
+    index = _index("social_media")
+    me = next(a for a, r in index.rows["account"].items() if r["is_me"])
+    me = f"'{me}'"
+    with Session([registry.get("social_media")], world=0) as session:
+        followed = next(a for a in index.rows["account"] if not index.rows["account"][a]["is_me"]
+                        and session.satisfies("account", a, f"account_id IN (SELECT followee_id FROM follows WHERE follower_id = {me})"))
+    assert not any("request" in t for t in _replies("social_media", "unfollow_account", {"account_id": followed}))
+    assert not any("removed:" in t for t in _replies("social_media", "block_account", {"account_id": followed}))
+    tool = registry.get("social_media").tools["get_conversation"]
+    assert not any("Messages between" in r.text for r in tool.replies)
