@@ -247,3 +247,39 @@ def test_social_replies_say_what_was_done_plainly() -> None:
     assert not any("removed:" in t for t in _replies("social_media", "block_account", {"account_id": followed}))
     tool = registry.get("social_media").tools["get_conversation"]
     assert not any("Messages between" in r.text for r in tool.replies)
+
+
+# ----- team_chat -----------------------------------------------------------------------------------------
+
+
+def test_a_question_about_someones_status_is_answered_with_it() -> None:
+    """"Is Elijah Morgan around today? What's their status?" answered with "handle elijah.morgan,
+    title Product Designer, email ..." does not answer."""
+    seen = _turns("team_chat", "get_user", 400, 3)
+    assert seen
+    for call, user, reply in seen:
+        assert "status" in reply.lower() and "not admin" not in reply, (user, reply)
+
+
+def test_nobody_reacts_to_their_own_message() -> None:
+    """"Message Jacob Perez privately: Are we still on for 3pm?" then "React to the new message with
+    :pray:": the user reacts to what others wrote."""
+    mine = "user_id = (SELECT user_id FROM users WHERE is_me = 1)"
+    reacted = 0
+    server = registry.get("team_chat")
+    for ex in _generated("team_chat", 400, 8):
+        with Session([server], world=ex["world"]) as session:
+            for turn in ex["turns"]:
+                for call in turn["calls"]:
+                    if call["name"] == "add_reaction":
+                        reacted += 1
+                        assert not session.satisfies("message", call["arguments"]["message_id"], mine), ex["id"]
+                    session.call(call["name"], call["arguments"])
+    assert reacted > 3
+
+
+def test_an_edited_message_is_quoted_once() -> None:
+    """"Edit ... to say 'Retro is on Thursday at 3pm in the big room.'." ends twice, and so does
+    "it now reads '...room.'."."""
+    for _, user, reply in _turns("team_chat", "edit_message", 400, 3):
+        assert "to say '" not in user and "now reads '" not in reply, (user, reply)
