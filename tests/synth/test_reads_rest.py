@@ -283,3 +283,23 @@ def test_an_edited_message_is_quoted_once() -> None:
     "it now reads '...room.'."."""
     for _, user, reply in _turns("team_chat", "edit_message", 400, 3):
         assert "to say '" not in user and "now reads '" not in reply, (user, reply)
+
+
+# ----- vehicle, video_meeting ----------------------------------------------------------------------------
+
+
+def test_windows_and_gears_are_said_in_words() -> None:
+    """"the rear left window is now at 0% open (0 is closed)" is "the rear left window is closed";
+    "The car is in N now" is "in neutral"."""
+    closed = _replies("vehicle", "set_window", {"window": "rear_left", "position": 0})
+    assert all(t == "The rear left window is closed." for t in closed), closed
+    assert not any("%" in t for t in _replies("vehicle", "set_window", {"window": "all", "position": 0}))
+    tool = registry.get("vehicle").tools["shift_gear"]
+    for gear, word in (("P", "park"), ("R", "reverse"), ("N", "neutral"), ("D", "drive")):
+        texts = [r.text for r in _fitting_replies(tool, {"gear": gear})]
+        assert texts and all(word in t and "{gear}" not in t for t in texts), texts
+
+
+def test_a_window_of_two_weeks_is_not_called_this_week() -> None:
+    """"What meetings am I invited to this week, from March 23 to April 6?"."""
+    assert not any("this week" in a.text for a in registry.get("video_meeting").tools["list_meetings"].asks)
