@@ -40,9 +40,11 @@ def _align(t: datetime) -> datetime:
     "Is {person_id} free between {start} and {end}?",
     "Does {person_id} have anything on between {start} and {end}?",
 ], reply=[
-    # The generic summary gives the count but not the answer: say it's free time apart from the busy periods.
-    "Busy periods for {result.name} between {start} and {end}: {result.total}. Any time outside them is free.",
-    "Busy stretches on {result.name}'s calendar from {start} to {end}: {result.total}; the rest is free.",
+    # The generic summary gives the count but not the answer: say it's free time apart from the busy periods
+    # ("1 stretch", "no stretches": a count read before its noun agrees with it).
+    "{result.name} has {result.busy} stretches of busy time between {start} and {end}; any time outside them is "
+    "free.",
+    "Between {start} and {end}, {result.name} has {result.busy} stretches of busy time, and is free otherwise.",
 ])
 def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> FreeBusy:
     """Show when a colleague (or the user) is busy in a time window, without event details.

@@ -193,7 +193,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
         ("Sprint planning", "Zoom", "Agenda: pick the stories for the next two weeks."),
         ("Interview debrief", "Google Meet", "Goal: a hire or no-hire decision."),
         ("Quarterly roadmap review", "Room 4C (Everest)", "Bring the latest metrics."),
-        ("Lunch with a customer", "Cafeteria", "No agenda; just catching up."),
+        ("Customer check-in", "Zoom", "No agenda; just catching up."),
         ("Team retro", "Zoom", "What went well, what didn't, what to change."),
         ("Launch readiness check", "Google Meet", "Goal: agree on the launch date."),
     ],

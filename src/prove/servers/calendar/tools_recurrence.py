@@ -213,7 +213,15 @@ def create_recurring_event(
         start=None, end=None),
     "'{result.title}' ({result.rule}) has {result.total} meetings between {start} and {end}, cancelled ones "
     "included.",
-])
+], values={
+    # A series' meetings are counted over weeks, not over an afternoon: from a Monday morning to a
+    # Friday evening some weeks later (a reading over days runs from morning to evening).
+    "start, end": [
+        ("2026-03-16T09:00:00", "2026-03-27T17:00:00"), ("2026-03-16T09:00:00", "2026-04-10T17:00:00"),
+        ("2026-03-23T09:00:00", "2026-04-17T17:00:00"), ("2026-03-16T09:00:00", "2026-05-01T17:00:00"),
+        ("2026-04-06T09:00:00", "2026-05-01T17:00:00"), ("2026-03-30T09:00:00", "2026-05-29T17:00:00"),
+    ],
+})
 def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, end: str | None = None,
                      limit: Limit = 60) -> Series:
     """List the occurrences of a recurring series, cancelled ones included, in time order.

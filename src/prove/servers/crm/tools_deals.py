@@ -261,6 +261,9 @@ def update_deal(ctx: Ctx, deal_id: MyOpenDealId, name: Name | None = None, amoun
     Ask("{deal_id} is signed! Mark it won.", stage="closed_won"),
     "Put {deal_id} in the {stage} stage.",
 ], reply=[
+    # a closed deal is won or lost, not "in closed won"
+    Ask("Done: {deal_id} is marked won.", stage="closed_won"),
+    Ask("Done: {deal_id} is closed as lost.", stage="closed_lost"),
     "{deal_id} is now in {stage}, at {result.probability}% probability.",
     "Moved '{result.name}' to {stage}.",
 ], values={

@@ -243,14 +243,14 @@ def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
 
 @tools.tool(effect=WRITE, asks=[
     Ask("Mark {message_ids} as read.", read=True),
-    Ask("Mark {message_ids} unread again, I want to come back to them.", read=False),
-    Ask("I've seen {message_ids}; clear them from my unread count.", read=True),
+    # (one email or several: no "them" for a single one)
+    Ask("Mark {message_ids} as unread again; I want to come back to that later.", read=False),
+    Ask("Please clear {message_ids} from my unread count.", read=True),
 ], reply=[
-    Ask("Marked as read: {message_ids} ({result.changed} of {result.total} had been unread).", read=True),
-    Ask("Done: I marked {message_ids} as read; {result.changed} of {result.total} had been unread.", read=True),
-    Ask("Marked as unread: {message_ids} ({result.changed} of {result.total} had been read).", read=False),
-    Ask("Done: I marked {message_ids} as unread again; {result.changed} of {result.total} had been read.",
-        read=False),
+    Ask("Marked {message_ids} as read.", read=True),
+    Ask("Done: I marked {message_ids} as read.", read=True),
+    Ask("Marked {message_ids} as unread again.", read=False),
+    Ask("Done: I marked {message_ids} as unread again.", read=False),
 ])
 def mark_read(ctx: Ctx, message_ids: Annotated[list[KeptMessageId], Field(min_length=1, max_length=100)],
               read: bool = True) -> ReadUpdate:

@@ -218,8 +218,9 @@ def list_app_passwords(ctx: Ctx) -> AppPasswordList:
     "Create an app password for {name}.",
     "I need a password so {name} can get my mail.",
 ], reply=[
-    "Created an app password for {name}; it's shown only this once.",
-    "Done: here is the new password for {name}, it won't be shown again.",
+    # the password is what the user asked for: said, once
+    "Created an app password for {name}: {result.password}. It's shown only this once, so save it now.",
+    "Done: here is the new password for {name}: {result.password}. It won't be shown again.",
 ], values={"name": ["Thunderbird", "iPhone Mail", "Outlook on my laptop", "Calendar sync", "Android tablet",
                     "Work desktop"]})
 def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:

@@ -355,6 +355,10 @@ def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=
 @tools.tool(effect=READ, asks=[
     "How many words are in {path}?",
     "Count the lines and characters of {path}.",
+], reply=[
+    # The generic summary reads the counts as fields ("Words 21, path ..., lines 9"): say them.
+    "{path} has {result.words} words on {result.lines} lines ({result.characters} characters).",
+    "There are {result.words} words in {path}, on {result.lines} lines, {result.characters} characters in all.",
 ])
 def get_text_stats(ctx: Ctx, path: TextFilePath) -> TextStats:
     """Count the lines, words, characters and bytes of a text file.

@@ -522,9 +522,9 @@ def copy_path(ctx: Ctx, path: RenameablePath, destination_folder: GeneralFolderP
     Ask("Protect {path} against changes.", read_only=True),
     Ask("{path} no longer needs to be read-only.", read_only=False),
 ], reply=[
-    Ask("{path} is read-only now; that covers {result.affected_items} items.", read_only=True),
+    Ask("{path} is read-only now; nobody can change it by accident.", read_only=True),
     Ask("Done: {path} is protected from changes now.", read_only=True),
-    Ask("{path} can be changed again; that covers {result.affected_items} items.", read_only=False),
+    Ask("{path} can be changed again.", read_only=False),
     Ask("Done: {path} is no longer read-only.", read_only=False),
 ])
 def set_read_only(ctx: Ctx, path: ItemPath, read_only: bool) -> Protection:

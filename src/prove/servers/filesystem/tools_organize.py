@@ -91,7 +91,7 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
     "Tag {path} as '{tag}'.",
     "Add the label '{tag}' to {path}.",
 ], reply=[
-    "Tagged {path} '{tag}'.",
+    "Added the tag '{tag}' to {path}.",
     "Done: {path} is tagged '{tag}' now (all its tags: {result.tags}).",
 ], values={
     # tags that suit any file or folder (a 'taxes' or 'travel' tag would have to match the item)

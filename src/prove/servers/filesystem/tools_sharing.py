@@ -95,7 +95,7 @@ def _expiry(ctx: Ctx, days: int | None) -> str | None:
     Ask("Give me a link to {path} that lets people change it.", access="edit"),
     Ask("Make a view-only link to {path} that stops working after {expires_in_days} days.", access="view"),
 ], reply=[
-    "Here's the link to {path}: {result.url}",
+    "Here's the link to {path}: {result.url} (anyone with it can {result.access} it).",
     "Done: anyone with {result.url} can {result.access} it.",
 ], values={
     "expires_in_days": [3, 7, 14, 30, 90],

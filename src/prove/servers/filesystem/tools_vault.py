@@ -63,6 +63,10 @@ def _status(ctx: Ctx) -> VaultStatus:
 @tools.tool(effect=READ, asks=[
     "Is my Personal Vault locked?",
     "How long will the vault stay unlocked?",
+], reply=[
+    # (unlocked_until is none while the vault is locked: then the summary says it is locked)
+    "Your Personal Vault is unlocked until {result.unlocked_until}; it holds {result.items} items "
+    "({result.size_text}).",
 ])
 def get_vault_status(ctx: Ctx) -> VaultStatus:
     """Say whether the Personal Vault is locked, and until when it stays unlocked.

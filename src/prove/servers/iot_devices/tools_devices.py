@@ -258,7 +258,7 @@ def set_power(ctx: Ctx, device_id: SwitchId, on: bool) -> Device:
     "Dim {device_id} to {brightness} percent.",
     "Set {device_id} to {brightness}% brightness.",
     "Brighten {device_id} up to {brightness}%.",
-], reply=["{device_id} is at {brightness}% now.", "Done: {device_id} set to {brightness}% brightness."])
+], reply=["{device_id} is at {brightness}% now.", "Done: {device_id} is at {brightness}% brightness."])
 def set_brightness(ctx: Ctx, device_id: LightId, brightness: Brightness) -> Device:
     """Set a light's brightness; a light that is off is switched on.
 
@@ -387,7 +387,8 @@ def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
 # ----- thermostats --------------------------------------------------------------------------------
 
 
-@tools.tool(effect=WRITE, asks=[
+# (the slotted mode is one said "in ... mode": not "in off mode", which has phrasings of its own)
+@tools.tool(effect=WRITE, values={"mode": ["heat", "cool", "auto", "eco"]}, asks=[
     Ask("Switch {device_id} to heat.", mode="heat"),
     Ask("Put {device_id} in cooling mode.", mode="cool"),
     Ask("Set {device_id} to eco while we're out.", mode="eco"),
@@ -397,7 +398,7 @@ def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
     Ask("{device_id} is off now.", mode="off"),
     Ask("Done: I turned {device_id} off.", mode="off"),
     "{device_id} is in {mode} mode now.",
-    "Done: {device_id} set to {mode}.",
+    "Done: {device_id} is set to {mode}.",
 ])
 def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode) -> Device:
     """Set a thermostat's mode: 'heat', 'cool', 'auto', 'eco' (energy saving while away) or 'off'.
@@ -551,7 +552,7 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
     "Update the firmware on {device_id}.",
     "Is there a software update for {device_id}? Install it.",
 ], reply=["{device_id} is updated to firmware {result.firmware}.",
-          "Done: {device_id} went from {result.previous_firmware} to {result.firmware}."])
+          "Done: {device_id} is updated from version {result.previous_firmware} to {result.firmware}."])
 def update_firmware(ctx: Ctx, device_id: OutdatedId) -> FirmwareUpdate:
     """Install the latest firmware on a device (`update_available` in get_device).
 

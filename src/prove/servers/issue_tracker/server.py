@@ -37,7 +37,8 @@ PROJECT = EntityKind("project", table="projects", key="project_id", label="name"
 ISSUE = EntityKind("issue", table="issues", key="issue_id", label="title",
                    description="a bug, task, story or epic in a project",
                    live="status NOT IN ('done', 'closed')", lister="search_issues", public_id=True)
-SPRINT = EntityKind("sprint", table="sprints", key="sprint_id", label="name",
+# A sprint's name is a proper name ("MOB Sprint 14"), said without "the".
+SPRINT = EntityKind("sprint", table="sprints", key="sprint_id", label="name", naming="alone",
                     description="a time box of a project's work", live="status != 'completed'", lister="list_sprints")
 COMMENT = EntityKind("comment", table="comments", key="comment_id",
                      description="a comment on an issue", lister="list_comments")

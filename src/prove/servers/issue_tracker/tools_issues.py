@@ -164,7 +164,7 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     "Who is working on {issue_id}?",
 ], reply=[
     "{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; assignee: "
-    "{result.assignee_name}; unresolved blockers: {result.blocker_count}.",
+    "{result.assignee_name}; open issues blocking it: {result.blocked_by}.",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
@@ -189,7 +189,7 @@ def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     "Show me the history of {issue_id}.",
     "Who touched {issue_id} last, and what did they change?",
 ], reply=[
-    "Latest on {issue_id}: {result.latest}. Changes recorded in all: {result.total}.",
+    "Latest on {issue_id}: {result.latest} ({result.total} changes recorded in all).",
 ])
 def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History:
     """The recorded changes of an issue, oldest first: who changed which field from what to what, and when.

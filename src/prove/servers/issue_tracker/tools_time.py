@@ -162,6 +162,9 @@ def delete_worklog(ctx: Ctx, worklog_id: MyWorklogId) -> Worklog:
     "Show the time logged on {issue_id}.",
     "What did {user_id} log between {start_date} and {end_date}?",
 ], reply=[
+    # (one issue's time needs no breakdown by issue)
+    Ask("{result.time_text} logged on {issue_id}, in {result.total} entries.", user_id=None, start_date=None,
+        end_date=None),
     "Time logged: {result.time_text} in {result.total} entries. By issue: {result.by_issue}.",
 ])
 def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserId | None = None,
@@ -368,14 +371,15 @@ def start_sprint(ctx: Ctx, sprint_id: PlannedSprintId) -> Sprint:
     "Complete {sprint_id} and move what's left to {move_open_to}.",
     "Close out {sprint_id}; unfinished issues go back to the backlog.",
 ], reply=[
-    Ask("Completed {sprint_id} with {result.resolved_issues} issues resolved; unfinished issues moved back to the "
-        "backlog: {result.moved_count}.", move_open_to=None),
-    Ask("{sprint_id} is complete. Issues resolved in it: {result.resolved_issues}; unresolved ones now in the "
-        "backlog: {result.moved_count}.", move_open_to=None),
-    "Completed {sprint_id} with {result.resolved_issues} issues resolved; unfinished issues moved to "
-    "{result.moved_to_name}: {result.moved_count}.",
-    "{sprint_id} is complete. Issues resolved in it: {result.resolved_issues}; unresolved ones carried over to "
-    "{result.moved_to_name}: {result.moved_count}.",
+    # (a count read just before its noun, and no verb that must agree: "1 issue left over went back")
+    Ask("Completed {sprint_id} with {result.resolved_issues} issues resolved; {result.moved_count} issues still "
+        "open went back to the backlog.", move_open_to=None),
+    Ask("{sprint_id} is complete: {result.resolved_issues} issues resolved, and {result.moved_count} issues left "
+        "over went back to the backlog.", move_open_to=None),
+    "Completed {sprint_id} with {result.resolved_issues} issues resolved; {result.moved_count} issues still open "
+    "moved to {result.moved_to_name}.",
+    "{sprint_id} is complete: {result.resolved_issues} issues resolved, and {result.moved_count} issues left over "
+    "moved on to {result.moved_to_name}.",
 ])
 def complete_sprint(ctx: Ctx, sprint_id: ActiveSprintId, move_open_to: SprintId | None = None) -> SprintCompletion:
     """Complete the active sprint; its unresolved issues move to a planned sprint of the project or to the backlog.

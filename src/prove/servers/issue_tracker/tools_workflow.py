@@ -229,6 +229,11 @@ def _reaches(ctx: Ctx, start: str, goal: str) -> bool:
     Ask("Mark {issue_id} as a duplicate of {other_issue_id}.", relation="duplicates"),
     Ask("Link {issue_id} to {other_issue_id} as related.", relation="relates_to"),
 ], reply=[
+    # the relation is what was asked: said back
+    Ask("Done: {issue_id} now blocks {other_issue_id}.", relation="blocks"),
+    Ask("Done: {issue_id} is now marked as blocked by {other_issue_id}.", relation="is_blocked_by"),
+    Ask("Done: {issue_id} is marked as a duplicate of {other_issue_id}.", relation="duplicates"),
+    Ask("Linked {issue_id} to {other_issue_id} as related.", relation="relates_to"),
     "Linked {issue_id} and {other_issue_id} ({result.link_id}).",
     "Done: {issue_id} and {other_issue_id} are linked now.",
 ])

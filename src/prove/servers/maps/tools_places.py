@@ -49,6 +49,12 @@ from .world import grid_latlon, house_number, place_xy
 tools = Toolset("places")
 
 COVERAGE_MARGIN = 400.0  # metres around a city's grid that still count as that city
+# The categories asked after as a kind of place one drops in to, each a noun ("is there a museum
+# open right now?"): not 'residential', 'office', 'parking', 'shopping', 'grocery' or 'ev_charging'.
+DROP_IN = ["restaurant", "cafe", "bar", "bakery", "pharmacy", "gas_station", "museum", "park", "hotel", "bank",
+           "gym", "library", "cinema", "bookstore"]
+
+
 def place_model(ctx: Ctx, place_id: str) -> Place:
     row = place_row(ctx, place_id)
     now = ctx.now()
@@ -107,10 +113,13 @@ def list_cities(ctx: Ctx) -> CityList:
 @tools.tool(effect=READ, asks=[
     "Find places matching '{query}' in {city_id}.",
     Ask("Is there a {cuisine} restaurant with at least {min_rating} stars?", category="restaurant"),
-    Ask("What are the best-rated {category} places in {city_id}?", sort="rating"),
+    Ask("What's the best-rated {category} in {city_id}?", sort="rating"),
     "Search the map for {query}.",
-    Ask("Which {category} places are open right now?", open_now=True),
-])
+    Ask("Is there a {category} open right now?", open_now=True),
+], values={
+    # (a hotel is asked about by its rating, not by whether it is open now)
+    "category, open_now": [(c, c != "hotel") for c in DROP_IN],
+})
 def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None = None,
                   category: Category | None = None,
                   cuisine: Literal["italian", "mexican", "japanese", "chinese", "indian", "thai", "american",
@@ -228,14 +237,14 @@ def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenChe
 
 
 @tools.tool(effect=READ, asks=[
-    "What {category} places are near {place_id}?",
+    "Is there a {category} near {place_id}?",
     "Find places within {radius_m} metres of {place_id}.",
     "What's around {lat}, {lon}?",
     # open now is asked of somewhere to drop in, never of a residence or an office
     Ask("Is there a cafe near {place_id} that's open now?", open_now=True, category="cafe"),
     Ask("Is there a pharmacy near {place_id} that's open now?", open_now=True, category="pharmacy"),
     Ask("Any restaurant near {place_id} that's open now?", open_now=True, category="restaurant"),
-])
+], values={"category": DROP_IN})
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,
                   open_now: bool = False, limit: Limit = 10) -> PlaceList:

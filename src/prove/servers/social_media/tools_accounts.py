@@ -279,7 +279,8 @@ def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
     "Stop following {account_id}, their posts aren't for me.",
     "Stop following {account_id}, or drop my request if they haven't accepted it yet.",
 ], reply=[
-    "Done: you no longer follow {account_id}, and no request is pending.",
+    # (true both of a follow ended and of a request withdrawn: the result does not say which it was)
+    "Done: you're not following {account_id} anymore.",
     "Unfollowed {account_id}.",
 ])
 def unfollow_account(ctx: Ctx, account_id: FollowedAccountId) -> FollowResult:
@@ -314,7 +315,7 @@ def unfollow_account(ctx: Ctx, account_id: FollowedAccountId) -> FollowResult:
     "Block {account_id}.",
     "Someone keeps harassing me: block {account_id}.",
 ], reply=[
-    "Blocked {account_id}; follows between you removed: {result.follows_removed}.",
+    "Blocked {account_id}; that removed {result.follows_removed} follows between you.",
     "Done: {account_id} is blocked.",
 ])
 def block_account(ctx: Ctx, account_id: OtherAccountId) -> BlockResult:

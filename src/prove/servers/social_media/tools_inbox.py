@@ -217,7 +217,7 @@ def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     "Show me my messages with {account_id}.",
     "What did {account_id} last say to me?",
 ], reply=[
-    "Messages between you and {account_id}: {result.total}. {result.last_said}",
+    "You and {account_id} have {result.total} messages in your DMs. {result.last_said}",
 ])
 def get_conversation(ctx: Ctx, account_id: WroteToMeAccountId, limit: Limit = 50) -> Thread:
     """Read the direct messages between the user and one account, oldest first.

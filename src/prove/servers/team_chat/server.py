@@ -72,9 +72,14 @@ GroupChannelId = CHANNEL.where("kind != 'dm'")
 PublicChannelId = CHANNEL.where("kind = 'public'")
 ArchivedChannelId = CHANNEL.where("kind != 'dm' AND is_archived = 1")
 ColleagueId = USER.where("is_me = 0 AND is_bot = 0")
+# A colleague with a status set: whom "is she around today? what's her status?" asks after, so
+# that the answer says the status (an expired one is cleared as the clock moves on).
+StatusColleagueId = USER.where("is_me = 0 AND is_bot = 0 AND is_active = 1 AND status_text IS NOT NULL")
 # The user's own message with a typo (the world holds one): the message an edit corrects.
 TypoMessageId = MESSAGE.where(f"is_deleted = 0 AND user_id = (SELECT user_id FROM users WHERE is_me = 1) "
                               f"AND text = '{TYPO}'")
+# A live message someone else wrote: what the user reacts to (not the message they just posted).
+OthersMessageId = MESSAGE.where("is_deleted = 0 AND user_id != (SELECT user_id FROM users WHERE is_me = 1)")
 # A live message in a channel (not a DM): what threads and pins are for.
 ChannelMessageId = MESSAGE.where("is_deleted = 0 AND channel_id IN (SELECT channel_id FROM channels "
                                  "WHERE kind != 'dm')")

@@ -267,10 +267,10 @@ def send_direct_message(ctx: Ctx, user_id: ColleagueId, text: Text) -> ChatMessa
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Edit {message_id} to say '{text}'.",
+    "Edit {message_id} to say: {text}",
     "Fix the typo in {message_id}: it should read {text}",
 ], reply=[
-    "Edited the message; it now reads '{text}'.",
+    "Edited the message; '{text}' is what it says now.",
     "Done: the message is fixed and marked as edited.",
 ], values={
     # The correction of the world's one message with a typo (TypoMessageId), word for word.

@@ -11,10 +11,10 @@ from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import iso, like
 
 from .server import (
-    ColleagueId,
     Emoji,
     Limit,
     Query,
+    StatusColleagueId,
     User,
     UserList,
     me,
@@ -64,10 +64,11 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
     "Show me {user_id}'s profile.",
 ], reply=[
     # The generic summary leaves the status out, which is what the first question asks.
-    "{result.name} (@{result.handle}, {result.timezone}) has the status: {result.status_text}.",
+    "{result.name}'s status says '{result.status_text}' until {result.status_expires_at}.",
+    "{result.name} (@{result.handle}, {result.timezone}) has set the status '{result.status_text}'.",
     "Here's {result.name}: @{result.handle}, time zone {result.timezone}; status right now: {result.status_text}.",
 ])
-def get_user(ctx: Ctx, user_id: ColleagueId) -> User:
+def get_user(ctx: Ctx, user_id: StatusColleagueId) -> User:
     """Get one person's profile and current status.
 
     Args:

@@ -10,8 +10,8 @@ from .server import (
     ChannelMessageId,
     ChatMessage,
     Emoji,
-    MessageId,
     MessageList,
+    OthersMessageId,
     me,
     message_model,
     message_row,
@@ -47,7 +47,7 @@ PinnedMessageId = MESSAGE.where(
 ], values={
     "emoji": REACTIONS,
 })
-def add_reaction(ctx: Ctx, message_id: MessageId, emoji: Emoji) -> ChatMessage:
+def add_reaction(ctx: Ctx, message_id: OthersMessageId, emoji: Emoji) -> ChatMessage:
     """Add the user's emoji reaction to a message; each person reacts with a given emoji once.
 
     Args:

@@ -219,11 +219,17 @@ def close_trunk(ctx: Ctx) -> VehicleStatus:
     Ask("Close the {window} window.", position=0),
     "Open the {window} window to {position} percent.",
 ], reply=[
+    # a closed or fully open window is said so, not as "0% open"
     Ask("All the windows are closed.", window="all", position=0),
-    Ask("Done: all the windows are at {position}% open (0 is closed).", window="all"),
-    Ask("The sunroof is {position}% open now (0 is closed).", window="sunroof"),
-    "Done: the {window} window is now at {position}% open (0 is closed).",
-    "I've set the {window} window to {position}% open.",
+    Ask("All the windows are open a crack now.", window="all", position=10),
+    Ask("The sunroof is fully open now.", window="sunroof", position=100),
+    Ask("The sunroof is open {position}% now.", window="sunroof"),
+    Ask("The front left window is closed.", window="front_left", position=0),
+    Ask("The front right window is closed.", window="front_right", position=0),
+    Ask("The rear left window is closed.", window="rear_left", position=0),
+    Ask("The rear right window is closed.", window="rear_right", position=0),
+    "The {window} window is open {position}% now.",
+    "Done: the {window} window is open {position}%.",
 ])
 def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le=100)]) -> WindowList:
     """Open, vent or close a window, the sunroof, or all windows at once.

@@ -194,7 +194,13 @@ def stop_engine(ctx: Ctx) -> VehicleStatus:
     Ask("Shift into drive.", gear="D"),
     Ask("Put it in reverse.", gear="R"),
     Ask("Shift to neutral.", gear="N"),
-], reply=["The car is in {gear} now.", "Done: shifted into {gear}."])
+], reply=[
+    # a gear is said as a word, not as the letter on the selector
+    Ask("The car is in park now.", gear="P"), Ask("Done: shifted into park.", gear="P"),
+    Ask("The car is in reverse now.", gear="R"), Ask("Done: shifted into reverse.", gear="R"),
+    Ask("The car is in neutral now.", gear="N"), Ask("Done: shifted into neutral.", gear="N"),
+    Ask("The car is in drive now.", gear="D"), Ask("Done: shifted into drive.", gear="D"),
+])
 def shift_gear(ctx: Ctx, gear: Gear) -> VehicleStatus:
     """Shift gears: 'P' park, 'R' reverse, 'N' neutral, 'D' drive.
 

@@ -146,7 +146,7 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
     Ask("Which meetings have already ended?", status="ended"),
     Ask("Which meetings am I hosting between {from_date} and {to_date}?", role="host"),
     "Do I have any meetings about {query}?",
-    Ask("What meetings am I invited to this week, from {from_date} to {to_date}?", role="invited"),
+    Ask("What meetings am I invited to between {from_date} and {to_date}?", role="invited"),
 ])
 def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "ended", "cancelled", "all"] = "upcoming",
                   role: Literal["host", "invited"] | None = None, from_date: str | None = None,

@@ -1,0 +1,305 @@
+"""How the rest of the finished servers read: requests a person would write and replies that
+answer them, read off their tools' replies and off synthesized examples."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from prove.env import Session, registry
+from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
+from prove.synth.phrasing import Phrasing
+from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _fitting_replies
+from prove.synth.wording import Wording
+
+
+@functools.lru_cache(maxsize=16)
+def _generated(server: str, n: int, seed: int) -> tuple[dict, ...]:
+    """The accepted examples among the first `n` candidates of a run on one server."""
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=[server]))
+    return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
+
+
+def _turns(server: str, tool: str, n: int = 240, seed: int = 3) -> list[tuple[dict, str, str]]:
+    """(gold call, user turn, assistant reply) for each call of `tool` in the generated examples."""
+    out = []
+    for ex in _generated(server, n, seed):
+        messages = ex["messages"]
+        for turn, user in zip(ex["turns"], [m for m in messages if m["role"] == "user"][-len(ex["turns"]):]):
+            at = messages.index(user)
+            later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
+            reply = next((m["content"] for m in reversed(messages[at:later])
+                          if m["role"] == "assistant" and not m.get("tool_calls")), "")
+            out.extend((call, user["content"], reply) for call in turn["calls"] if call["name"] == tool)
+    return out
+
+
+def _index(server: str, world: int = 0) -> EntityIndex:
+    return EntityIndex(registry.get(server), world)
+
+
+def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Sequence[tuple[str, dict]] = (),
+             world: int = 0) -> list[str]:
+    """Every reply the teacher may give for this call, made on a world (after the `before` calls)
+    and filled as the teacher fills it."""
+    server = registry.get(server_name)
+    say = Phrasing(server, Sampler(server, world, [world]).context(world), _index(server_name, world),
+                   Wording(random.Random(0)))
+    with Session([server], world=world) as session:
+        for name, arguments in before:
+            assert session.call(name, arguments).ok, name
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    spec = server.tools[tool]
+    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data)]
+    assert replies, f"{tool} has no reply for {args}"
+    return replies
+
+
+# ----- calendar ------------------------------------------------------------------------------------------
+
+
+def test_free_busy_is_answered_with_the_busy_stretches_and_the_free_time() -> None:
+    """"Busy periods for Luis Zhang between ...: 17." is a field read out; a person says "Luis Zhang
+    has 17 stretches of busy time ...; any time outside them is free", and "1 stretch"."""
+    colleague = next(k for k, r in _index("calendar").rows["person"].items() if r["is_colleague"] and not r["is_me"])
+    for start, end in (("2026-03-17T09:00:00", "2026-03-27T17:00:00"), ("2026-03-17T09:00:00", "2026-03-17T14:00:00")):
+        for text in _replies("calendar", "get_free_busy", {"person_id": colleague, "start": start, "end": end}):
+            assert re.search(r"has (?:no|1|\d+) stretch(?:es)? of busy time", text), text
+            assert not re.search(r"\b1 stretches|: \d+\.", text), text
+            assert "free" in text, text
+
+
+def test_a_series_is_counted_over_weeks() -> None:
+    """"How many times does the 1:1 meet on March 19 between 1:00 PM and 4:00 PM?" counts a
+    recurring series over an afternoon; the window a person asks about spans weeks."""
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "list_occurrences", 300, 5)]
+    windows = [(a["start"], a["end"]) for a in calls if "start" in a]
+    assert windows
+    for start, end in windows:
+        days = (int(end[5:7]) - int(start[5:7])) * 31 + int(end[8:10]) - int(start[8:10])
+        assert days >= 10, (start, end)
+
+
+def test_a_meeting_title_fits_every_time_it_may_be_drawn_with() -> None:
+    """Titles and times of a new event are drawn apart: no "Lunch with a customer" at 9:00 AM."""
+    values = registry.get("calendar").tools["create_event"].values
+    titles = [title for title, _, _ in values["title, location, description"]]
+    starts = {start[11:13] for start, _ in values["start, end"]}
+    assert not any("lunch" in t.lower() for t in titles) or starts <= {"12", "13"}
+
+
+# ----- crm, email ----------------------------------------------------------------------------------------
+
+
+def test_a_closed_deal_is_won_or_lost() -> None:
+    """"The deal is now in closed won, at 100% probability" reads a stage's code; "is marked won"."""
+    deal = next(k for k, r in _index("crm").rows["deal"].items()
+                if r["owner_id"] == "REP-10001" and not r["stage"].startswith("closed"))
+    for stage, word in (("closed_won", "won"), ("closed_lost", "lost")):
+        args = {"deal_id": deal, "stage": stage, **({"loss_reason": "No budget this year"} if word == "lost" else {})}
+        for text in _replies("crm", "update_deal_stage", args):
+            assert word in text and "closed won" not in text and "closed lost" not in text, text
+
+
+def test_marking_emails_says_them_only_of_several_and_reads_no_counts() -> None:
+    """"Mark the email 'X' unread again, I want to come back to them" for one email, and "(1 of 1
+    had been read)" in the reply, are not how a person speaks."""
+    tool = registry.get("email").tools["mark_read"]
+    assert not any(re.search(r"\b(?:them|it)\b", a.text) for a in tool.asks)
+    assert not any("had been" in r.text for r in tool.replies)
+
+
+def test_a_new_app_password_is_given_to_the_user() -> None:
+    """"Here is the new password for Calendar sync" must show it: it is shown only this once."""
+    for text in _replies("email", "create_app_password", {"name": "Calendar sync"}):
+        assert re.search(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}", text), text
+
+
+# ----- filesystem ----------------------------------------------------------------------------------------
+
+
+def _text_file() -> str:
+    return next(r["path"] for r in _index("filesystem").rows["file"].values()
+                if r["content"] and not r["path"].startswith("/Personal Vault"))
+
+
+def test_text_stats_are_said_as_counts_of_the_file() -> None:
+    """"Words 21, path /Documents/..., lines 9, characters 117, bytes 117." reads fields; a person
+    says "'Packing list.txt' has 21 words on 9 lines (117 characters)"."""
+    for text in _replies("filesystem", "get_text_stats", {"path": _text_file()}):
+        assert re.search(r"\d+ words? (?:on|in)", text) and re.search(r"\d+ lines?", text), text
+        assert "path /" not in text and "bytes" not in text, text
+
+
+def test_nothing_deleted_in_a_conversation_is_restored_in_it() -> None:
+    """"Delete the Electric 2026-02.pdf file ... Then restore the new deleted item from the trash" is
+    no task: what is restored was in the trash before the conversation."""
+    restored = 0
+    for ex in _generated("filesystem", 400, 7):
+        before = _index("filesystem", ex["world"]).ids["trash_item"]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "restore_from_trash":
+                    restored += 1
+                    assert call["arguments"]["trash_id"] in before, ex["id"]
+    assert restored > 3
+
+
+def test_filesystem_replies_say_what_was_done_plainly() -> None:
+    """"Tagged the file 'x.zip' 'follow-up'", "read-only now; that covers 1 items", a link with no
+    end, and the vault's state read as fields are not what a person says."""
+    path = _text_file()
+    assert all(t.startswith("Added the tag 'keep'") or "tagged 'keep'" in t
+               for t in _replies("filesystem", "add_tag", {"path": path, "tag": "keep"}))
+    assert not any("covers" in t for t in _replies("filesystem", "set_read_only", {"path": path, "read_only": True}))
+    assert all(t.endswith(".") for t in _replies("filesystem", "create_share_link", {"path": path}))
+    assert all("unlocked until" in t for t in _replies("filesystem", "get_vault_status", {}))
+
+
+# ----- iot_devices ---------------------------------------------------------------------------------------
+
+
+def _device(kind: str) -> str:
+    return next(k for k, r in _index("iot_devices").rows["device"].items() if r["type"] == kind and r["online"])
+
+
+def test_a_device_set_to_something_is_said_in_a_sentence() -> None:
+    """"Done: the Living Room Thermostat set to cool." has no verb: "is set to cool"."""
+    texts = _replies("iot_devices", "set_thermostat_mode", {"device_id": _device("thermostat"), "mode": "cool"})
+    texts += _replies("iot_devices", "set_brightness", {"device_id": _device("light"), "brightness": 40})
+    for text in texts:
+        assert not re.search(r"(?:Lights?|Lamp|Thermostat|Pendant\w*) set to", text), text
+        assert re.search(r"\b(?:is|are) (?:set to|at|in)\b", text), text
+
+
+def test_a_slotted_thermostat_mode_reads_as_a_mode() -> None:
+    """"Put the Upstairs Thermostat in off mode" is not said: off has phrasings of its own."""
+    for _, user, _ in _turns("iot_devices", "set_thermostat_mode", 300, 4):
+        assert "in off mode" not in user, user
+
+
+# ----- issue_tracker -------------------------------------------------------------------------------------
+
+
+def test_a_sprint_is_said_by_its_name_without_an_article() -> None:
+    """"Complete the MOB Sprint 14 and move what's left to the MOB Sprint 15": a sprint's name is a
+    proper name."""
+    server = registry.get("issue_tracker")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), _index("issue_tracker"), Wording(random.Random(0)))
+    sprints = _index("issue_tracker").labels["sprint"]
+    for sprint, name in sprints.items():
+        assert say.entity("sprint", sprint) == name
+    said = [user for _, user, _ in _turns("issue_tracker", "complete_sprint", 400, 2)]
+    assert said and not any(re.search(r"\bthe [A-Z]+ Sprint \d", text) for text in said)
+
+
+def test_issue_tracker_replies_read_no_counts_as_fields() -> None:
+    """"unfinished issues moved to MOB Sprint 15: 11", "unresolved blockers: 0", "By issue:
+    MOB-10037 (30 min)" for the one issue asked about, and a link that does not say which."""
+    for text in _replies("issue_tracker", "complete_sprint", {"sprint_id": "SPR-10004"}):
+        assert not re.search(r": \d+\.$", text) and re.search(r"\d+ issues? (?:still open|left over)", text), text
+    issue = next(k for k, r in _index("issue_tracker").rows["issue"].items() if r["assignee_id"])
+    assert not any("blockers: " in t for t in _replies("issue_tracker", "get_issue", {"issue_id": issue}))
+    logged = next(r["issue_id"] for r in _index("issue_tracker").rows["worklog"].values())
+    assert not any("By issue" in t for t in _replies("issue_tracker", "list_worklogs", {"issue_id": logged}))
+    others = [k for k in _index("issue_tracker").rows["issue"] if k != issue]
+    for text in _replies("issue_tracker", "link_issues", {"issue_id": issue, "other_issue_id": others[0],
+                                                          "relation": "duplicates"}):
+        assert "duplicate" in text, text
+
+
+# ----- maps ----------------------------------------------------------------------------------------------
+
+
+def test_a_kind_of_place_is_said_as_a_noun() -> None:
+    """"Which museum places are open right now?" is no English: "Is there a museum open right now?",
+    of a kind one drops in to (not an office, nor a hotel's opening hours)."""
+    calls = _turns("maps", "search_places", 400, 6) + _turns("maps", "search_nearby", 400, 6)
+    kinds = [(call["arguments"], user) for call, user, _ in calls if "category" in call["arguments"]]
+    assert len(kinds) > 5
+    for args, user in kinds:
+        assert not re.search(r"\b\w+ places (?:are|in|near)\b", user), user
+        assert args["category"] not in ("residential", "office", "parking", "shopping"), user
+        assert not (args["category"] == "hotel" and args.get("open_now")), user
+
+
+# ----- social_media --------------------------------------------------------------------------------------
+
+
+def test_social_replies_say_what_was_done_plainly() -> None:
+    """"you no longer follow 'austinrunningclub', and no request is pending" speaks of a request
+    that was never made; "follows between you removed: 0" and "Messages between you and X: 3"
+    read fields."""
+    index = _index("social_media")
+    me = next(a for a, r in index.rows["account"].items() if r["is_me"])
+    me = f"'{me}'"
+    with Session([registry.get("social_media")], world=0) as session:
+        followed = next(a for a in index.rows["account"] if not index.rows["account"][a]["is_me"]
+                        and session.satisfies("account", a, f"account_id IN (SELECT followee_id FROM follows WHERE follower_id = {me})"))
+    assert not any("request" in t for t in _replies("social_media", "unfollow_account", {"account_id": followed}))
+    assert not any("removed:" in t for t in _replies("social_media", "block_account", {"account_id": followed}))
+    tool = registry.get("social_media").tools["get_conversation"]
+    assert not any("Messages between" in r.text for r in tool.replies)
+
+
+# ----- team_chat -----------------------------------------------------------------------------------------
+
+
+def test_a_question_about_someones_status_is_answered_with_it() -> None:
+    """"Is Elijah Morgan around today? What's their status?" answered with "handle elijah.morgan,
+    title Product Designer, email ..." does not answer."""
+    seen = _turns("team_chat", "get_user", 400, 3)
+    assert seen
+    for call, user, reply in seen:
+        assert "status" in reply.lower() and "not admin" not in reply, (user, reply)
+
+
+def test_nobody_reacts_to_their_own_message() -> None:
+    """"Message Jacob Perez privately: Are we still on for 3pm?" then "React to the new message with
+    :pray:": the user reacts to what others wrote."""
+    mine = "user_id = (SELECT user_id FROM users WHERE is_me = 1)"
+    reacted = 0
+    server = registry.get("team_chat")
+    for ex in _generated("team_chat", 400, 8):
+        with Session([server], world=ex["world"]) as session:
+            for turn in ex["turns"]:
+                for call in turn["calls"]:
+                    if call["name"] == "add_reaction":
+                        reacted += 1
+                        assert not session.satisfies("message", call["arguments"]["message_id"], mine), ex["id"]
+                    session.call(call["name"], call["arguments"])
+    assert reacted > 3
+
+
+def test_an_edited_message_is_quoted_once() -> None:
+    """"Edit ... to say 'Retro is on Thursday at 3pm in the big room.'." ends twice, and so does
+    "it now reads '...room.'."."""
+    for _, user, reply in _turns("team_chat", "edit_message", 400, 3):
+        assert "to say '" not in user and "now reads '" not in reply, (user, reply)
+
+
+# ----- vehicle, video_meeting ----------------------------------------------------------------------------
+
+
+def test_windows_and_gears_are_said_in_words() -> None:
+    """"the rear left window is now at 0% open (0 is closed)" is "the rear left window is closed";
+    "The car is in N now" is "in neutral"."""
+    closed = _replies("vehicle", "set_window", {"window": "rear_left", "position": 0})
+    assert all(t == "The rear left window is closed." for t in closed), closed
+    assert not any("%" in t for t in _replies("vehicle", "set_window", {"window": "all", "position": 0}))
+    tool = registry.get("vehicle").tools["shift_gear"]
+    for gear, word in (("P", "park"), ("R", "reverse"), ("N", "neutral"), ("D", "drive")):
+        texts = [r.text for r in _fitting_replies(tool, {"gear": gear})]
+        assert texts and all(word in t and "{gear}" not in t for t in texts), texts
+
+
+def test_a_window_of_two_weeks_is_not_called_this_week() -> None:
+    """"What meetings am I invited to this week, from March 23 to April 6?"."""
+    assert not any("this week" in a.text for a in registry.get("video_meeting").tools["list_meetings"].asks)
