@@ -775,7 +775,9 @@ def test_a_flight_reads_out_its_fares():
             pytest.skip("no flight on that route in world 0")
         f = s.call("get_flight", {"flight_id": fid}).data
         for fare in f["fares"]:
-            said = f"{fare['name']} ${fare['price']:,.2f}, " + ("refundable" if fare["refundable"] else "non-refundable")
+            terms = ("free to cancel" if fare["refundable"] and fare["cancellation_fee"] == 0 else
+                     "refundable" if fare["refundable"] else "non-refundable")
+            said = f"{fare['name']} ${fare['price']:,.2f}, {terms}"
             assert said in f["fares_text"]
 
 

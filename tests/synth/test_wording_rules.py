@@ -977,3 +977,36 @@ def test_nothing_is_put_somewhere_and_taken_out_again_and_a_charge_is_on_its_acc
     told = [say.entity("transaction", t) for t in index.rows["transaction"]]
     months = "January|February|March|April|May|June|July|August|September|October|November|December"
     assert any(" on " in t for t in told) and not any(re.search(rf"transaction from (?!{months})[A-Z]", t) for t in told)
+
+
+def test_a_quote_that_ends_its_sentence_takes_no_second_period_and_no_plural_takes_s() -> None:
+    """"to say 'Looking into it now.'." and "one of the channels's topic"."""
+    from prove.synth.phrasing import tidy
+    from prove.synth.teachers.programmatic import _vague_fits
+
+    assert tidy("Edit it to say 'Looking into it now.'. Thanks.") == "Edit it to say 'Looking into it now.' Thanks."
+    assert tidy("Post 'hi there' now.") == "Post 'hi there' now."
+    assert not _vague_fits("Change {channel_id}'s topic to: {topic}", "channel_id")
+    assert _vague_fits("Archive {channel_id} now.", "channel_id")
+
+
+def test_a_zero_is_said_in_words_where_a_reply_binds_it() -> None:
+    """"has no stretches of busy time, and is free otherwise", "it has had 0 reminders",
+    "refundable ($0.00 to cancel)"."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    busy = registry.get("calendar").tools["get_free_busy"]
+    free = {"person_id": "PER-1", "name": "Yara Flores", "start": "2026-03-17T09:00:00", "end": "2026-03-17T12:00:00",
+            "busy": [], "total": 0}
+    assert [r.text for r in _fitting_replies(busy, {}, free)] == ["{result.name} is free the whole time between {start} "
+                                                                  "and {end}."]
+    invoice = registry.get("payments").tools["get_invoice"]
+    sent = {"title": "Tutoring", "amount": 420.0, "customer_name": "Aria Kumar", "status": "paid",
+            "due_date": "2025-12-15", "reminders_sent": 0}
+    assert all("no reminder" in r.text for r in _fitting_replies(invoice, {}, sent))
+    from prove.servers.travel_booking.tools_flights import _fare_words
+
+    class Fare:
+        name, price, refundable, cancellation_fee, seats_left = "Business", 578.98, True, 0.0, 4
+
+    assert _fare_words(Fare()) == "Business $578.98, free to cancel"

@@ -395,7 +395,8 @@ def tidy(text: str) -> str:
     (a label, a message) is the user's words and stays as it is."""
     parts = _QUOTED.split(text)
     text = "".join(part if i % 2 else _mend(part) for i, part in enumerate(parts))
-    return re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
+    text = re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
+    return re.sub(r"([.!?])'\.(?=\s|$)", r"\1'", text)  # "to say 'Looking into it now.'." -> "... now.'"
 
 
 def _mend(text: str) -> str:

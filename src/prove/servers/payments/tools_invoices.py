@@ -147,6 +147,8 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
 ], reply=[
     "{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
     "{result.due_date}; it has had {result.reminders_sent} reminders.",
+    Ask("{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
+        "{result.due_date}; no reminder has gone out.", **{"result.reminders_sent": 0}),
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.

@@ -163,9 +163,12 @@ def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
 
 
 def _fare_words(f: FareOption) -> str:
-    """'Business $1,050.00, refundable ($0.00 to cancel)' or 'Basic Economy $212.00, non-refundable'."""
-    refund = (f"refundable (${f.cancellation_fee:,.2f} to cancel)" if f.refundable and f.cancellation_fee is not None
-              else "non-refundable")
+    """'Main Cabin $180.00, refundable ($150.00 to cancel)', 'Business $1,050.00, free to cancel' or
+    'Basic Economy $212.00, non-refundable'."""
+    if f.refundable and f.cancellation_fee is not None:
+        refund = f"refundable (${f.cancellation_fee:,.2f} to cancel)" if f.cancellation_fee else "free to cancel"
+    else:
+        refund = "non-refundable"
     sold_out = ", sold out" if f.seats_left == 0 else ""
     return f"{f.name} ${f.price:,.2f}, {refund}{sold_out}"
 

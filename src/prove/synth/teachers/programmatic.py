@@ -1357,6 +1357,8 @@ def _vague_fits(text: str, slot: str) -> bool:
     """Whether a slot can be said vaguely ("one of the cards", "a card"): not after a possessive
     or "is" ("my {x} order", "my new home is {x}"), nor before the noun it modifies ("{x} order")."""
     at = text.find("{" + slot + "}")
+    if at >= 0 and text[at + len(slot) + 2:].startswith("'s"):
+        return False  # "one of the channels's topic"
     before = text[:at].split()[-1:] if at >= 0 else []
     after = text[at + len(slot) + 2:].split()[:1] if at >= 0 else []
     if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "the", "a", "an", "of"):
