@@ -1010,3 +1010,25 @@ def test_a_zero_is_said_in_words_where_a_reply_binds_it() -> None:
         name, price, refundable, cancellation_fee, seats_left = "Business", 578.98, True, 0.0, 4
 
     assert _fare_words(Fare()) == "Business $578.98, free to cancel"
+
+
+def test_a_thing_a_write_renamed_is_said_by_its_new_name_afterwards() -> None:
+    """"Move my flight LH 982 FRA to BOS on April 4 to the March 26 flight ... add two bags to my
+    flight LH 982 FRA to BOS on April 4" names a flight that no longer exists."""
+    seen = 0
+    for ex in _generated(["travel_booking", "iot_devices"], 300, 12):
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        for i, turn in enumerate(ex["turns"]):
+            for call in turn["calls"]:
+                data = results[call["id"]]
+                old_new = None
+                if call["name"] == "change_flight" and isinstance(data.get("booking"), dict):
+                    old_new = (data.get("previous_summary"), data["booking"].get("summary"))
+                if call["name"] == "rename_device" and "error" not in data:
+                    old_new = (None, data.get("name"))
+                if old_new is None or not old_new[1]:
+                    continue
+                later = " ".join(t["user"] for t in ex["turns"][i + 1:])
+                seen += old_new[1] in later
+                assert not (old_new[0] and old_new[0] in later), (ex["id"], old_new, later)
+    assert seen >= 1

@@ -97,12 +97,16 @@ class Phrasing:
         self.words = words
         self._shared: dict[str, Counter[str]] = {}
         self._me_names: list[str] | None = None
+        # Labels the conversation has changed so far (a renamed device, a flight moved to another
+        # day): later turns say the thing by what it is called now.
+        self.renamed: dict[tuple[str, str], str] = {}
 
     # ----- entities ---------------------------------------------------------------------------
 
     def label(self, kind: str, value: str) -> str | None:
         """The label a person would use for an entity, if it names that entity alone."""
-        label = self.index.labels.get(kind, {}).get(value) or self.context.label(kind, value)
+        label = self.renamed.get((kind, value)) or self.index.labels.get(kind, {}).get(value) \
+            or self.context.label(kind, value)
         if not label or not isinstance(label, str):
             return None
         counts = self._shared.get(kind)
@@ -145,7 +149,7 @@ class Phrasing:
         if self._is_me(kind, value):
             return "me"  # the signed-in user, never by their own name ("assign it to me")
         template = self._phrase(ek, value)
-        name = label or self.index.labels.get(kind, {}).get(value)
+        name = label or self.renamed.get((kind, value)) or self.index.labels.get(kind, {}).get(value)
         if template and name:  # "the DM with Camila Williams"
             return template.format(label=name)
         naming = ek.naming if ek else "noun"

@@ -1084,7 +1084,20 @@ class Planner:
                                                                      if j < k and steps[j].asked)))
             moves.append(Move(text=" ".join(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
+            self._note_renames(steps[k] for k in in_turn)
         return out
+
+    def _note_renames(self, done: Any) -> None:
+        """What the turn's writes renamed ("LH 982 FRA to BOS on April 4" moved to March 26) is said
+        by its new name from the next turn on."""
+        for s in done:
+            if s.tool.read_only or not s.result.ok:
+                continue
+            for kind, value, rec in extract_entities(s.tool, s.result.data):
+                ek = self.server.entities.get(kind)
+                new = rec.get(ek.label) if ek is not None and ek.label and isinstance(rec, Mapping) else None
+                if isinstance(new, str) and new != self.index.labels.get(kind, {}).get(value):
+                    self.say.renamed[(kind, value)] = new
 
     def _reinvent(self, s: Step) -> dict[str, Any] | None:
         """Ungrounded recovery: the same call with other invented IDs."""
