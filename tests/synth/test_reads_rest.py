@@ -95,6 +95,16 @@ def test_a_meeting_title_fits_every_time_it_may_be_drawn_with() -> None:
     assert not any("lunch" in t.lower() for t in titles) or starts <= {"12", "13"}
 
 
+def test_a_slot_is_looked_for_in_a_window_longer_than_the_meeting() -> None:
+    """"Find a 30-minute slot for Rafael Taylor on March 30 between 9:30 AM and 10:00 AM" asks for
+    the window itself: a slot is looked for in a working day or several."""
+    windows = [call["arguments"] for call, _, _ in _turns("calendar", "find_free_slots", 300, 5)]
+    assert windows
+    for w in windows:
+        hours = (int(w["end"][8:10]) - int(w["start"][8:10])) * 24 + int(w["end"][11:13]) - int(w["start"][11:13])
+        assert w["end"][:7] != w["start"][:7] or hours >= 4, w
+
+
 # ----- crm, email ----------------------------------------------------------------------------------------
 
 
