@@ -173,6 +173,15 @@ def test_filesystem_replies_say_what_was_done_plainly() -> None:
     assert all("unlocked until" in t for t in _replies("filesystem", "get_vault_status", {}))
 
 
+def test_appending_and_link_listings_say_what_was_asked() -> None:
+    """"Added it to the end of the file" says no "it"; "which of my files are shared by link?"
+    asks after links that still work, not revoked and expired ones."""
+    tools = registry.get("filesystem").tools
+    assert not any(r.text.startswith("Added it") for r in tools["append_to_file"].replies)
+    shared = next(a for a in tools["list_share_links"].asks if "shared by link" in a.text)
+    assert shared.binds == {"status": "active"}
+
+
 # ----- iot_devices ---------------------------------------------------------------------------------------
 
 
