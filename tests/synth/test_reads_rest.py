@@ -204,6 +204,18 @@ def test_a_slotted_thermostat_mode_reads_as_a_mode() -> None:
         assert "in off mode" not in user, user
 
 
+def test_a_lock_code_and_a_scene_are_said_with_their_names() -> None:
+    """"Added the code for Cleaner (Ana) on Front Door Lock" drops the lock's article; "The scene
+    Welcome home is saved" leaves the name unquoted."""
+    lock = _device("lock")
+    for text in _replies("iot_devices", "add_lock_code", {"device_id": lock, "name": "Cleaner (Ana)",
+                                                          "new_code": "482913"}):
+        assert not re.search(r" on [A-Z]", text), text
+    light = _device("light")
+    for text in _replies("iot_devices", "create_scene", {"device_ids": [light], "name": "Welcome home"}):
+        assert "'Welcome home'" in text or "Welcome home will" in text, text
+
+
 # ----- issue_tracker -------------------------------------------------------------------------------------
 
 
