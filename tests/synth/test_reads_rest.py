@@ -246,6 +246,13 @@ def test_issue_tracker_replies_read_no_counts_as_fields() -> None:
         assert "duplicate" in text, text
 
 
+def test_an_issue_is_planned_for_a_sprint_without_calling_it_the_next() -> None:
+    """"Move issue MOB-10008 to the next sprint, MOB Sprint 14" of the active sprint; and "Done;"."""
+    tools = registry.get("issue_tracker").tools
+    assert not any("next sprint" in a.text for a in tools["move_to_sprint"].asks)
+    assert not any("Done;" in r.text for t in tools.values() for r in t.replies)
+
+
 # ----- maps ----------------------------------------------------------------------------------------------
 
 
