@@ -268,6 +268,13 @@ def test_a_kind_of_place_is_said_as_a_noun() -> None:
         assert not (args["category"] == "hotel" and args.get("open_now")), user
 
 
+def test_a_new_list_is_described_as_what_its_name_says() -> None:
+    """"Create a list 'Best parks' for rainy-day ideas": a list's name and description go together."""
+    values = registry.get("maps").tools["create_list"].values
+    assert "description" not in values
+    assert ("Best parks", "rainy-day ideas") not in values["list_name, description"]
+
+
 # ----- social_media --------------------------------------------------------------------------------------
 
 
