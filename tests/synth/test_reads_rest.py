@@ -294,6 +294,12 @@ def test_social_replies_say_what_was_done_plainly() -> None:
     assert not any("Messages between" in r.text for r in tool.replies)
 
 
+def test_a_follow_is_reported_in_words() -> None:
+    """"Done: I followed the account 'nora.edwards'; the status is now following."."""
+    tool = registry.get("social_media").tools["follow_account"]
+    assert not any("the status is" in r.text or "status:" in r.text for r in tool.replies)
+
+
 # ----- team_chat -----------------------------------------------------------------------------------------
 
 
