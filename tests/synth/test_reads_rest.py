@@ -95,6 +95,16 @@ def test_a_meeting_title_fits_every_time_it_may_be_drawn_with() -> None:
     assert not any("lunch" in t.lower() for t in titles) or starts <= {"12", "13"}
 
 
+def test_a_slot_is_looked_for_in_a_window_longer_than_the_meeting() -> None:
+    """"Find a 30-minute slot for Rafael Taylor on March 30 between 9:30 AM and 10:00 AM" asks for
+    the window itself: a slot is looked for in a working day or several."""
+    windows = [call["arguments"] for call, _, _ in _turns("calendar", "find_free_slots", 300, 5)]
+    assert windows
+    for w in windows:
+        hours = (int(w["end"][8:10]) - int(w["start"][8:10])) * 24 + int(w["end"][11:13]) - int(w["start"][11:13])
+        assert w["end"][:7] != w["start"][:7] or hours >= 4, w
+
+
 # ----- crm, email ----------------------------------------------------------------------------------------
 
 
@@ -163,6 +173,15 @@ def test_filesystem_replies_say_what_was_done_plainly() -> None:
     assert all("unlocked until" in t for t in _replies("filesystem", "get_vault_status", {}))
 
 
+def test_appending_and_link_listings_say_what_was_asked() -> None:
+    """"Added it to the end of the file" says no "it"; "which of my files are shared by link?"
+    asks after links that still work, not revoked and expired ones."""
+    tools = registry.get("filesystem").tools
+    assert not any(r.text.startswith("Added it") for r in tools["append_to_file"].replies)
+    shared = next(a for a in tools["list_share_links"].asks if "shared by link" in a.text)
+    assert shared.binds == {"status": "active"}
+
+
 # ----- iot_devices ---------------------------------------------------------------------------------------
 
 
@@ -183,6 +202,18 @@ def test_a_slotted_thermostat_mode_reads_as_a_mode() -> None:
     """"Put the Upstairs Thermostat in off mode" is not said: off has phrasings of its own."""
     for _, user, _ in _turns("iot_devices", "set_thermostat_mode", 300, 4):
         assert "in off mode" not in user, user
+
+
+def test_a_lock_code_and_a_scene_are_said_with_their_names() -> None:
+    """"Added the code for Cleaner (Ana) on Front Door Lock" drops the lock's article; "The scene
+    Welcome home is saved" leaves the name unquoted."""
+    lock = _device("lock")
+    for text in _replies("iot_devices", "add_lock_code", {"device_id": lock, "name": "Cleaner (Ana)",
+                                                          "new_code": "482913"}):
+        assert not re.search(r" on [A-Z]", text), text
+    light = _device("light")
+    for text in _replies("iot_devices", "create_scene", {"device_ids": [light], "name": "Welcome home"}):
+        assert "'Welcome home'" in text or "Welcome home will" in text, text
 
 
 # ----- issue_tracker -------------------------------------------------------------------------------------
@@ -215,6 +246,13 @@ def test_issue_tracker_replies_read_no_counts_as_fields() -> None:
         assert "duplicate" in text, text
 
 
+def test_an_issue_is_planned_for_a_sprint_without_calling_it_the_next() -> None:
+    """"Move issue MOB-10008 to the next sprint, MOB Sprint 14" of the active sprint; and "Done;"."""
+    tools = registry.get("issue_tracker").tools
+    assert not any("next sprint" in a.text for a in tools["move_to_sprint"].asks)
+    assert not any("Done;" in r.text for t in tools.values() for r in t.replies)
+
+
 # ----- maps ----------------------------------------------------------------------------------------------
 
 
@@ -228,6 +266,13 @@ def test_a_kind_of_place_is_said_as_a_noun() -> None:
         assert not re.search(r"\b\w+ places (?:are|in|near)\b", user), user
         assert args["category"] not in ("residential", "office", "parking", "shopping"), user
         assert not (args["category"] == "hotel" and args.get("open_now")), user
+
+
+def test_a_new_list_is_described_as_what_its_name_says() -> None:
+    """"Create a list 'Best parks' for rainy-day ideas": a list's name and description go together."""
+    values = registry.get("maps").tools["create_list"].values
+    assert "description" not in values
+    assert ("Best parks", "rainy-day ideas") not in values["list_name, description"]
 
 
 # ----- social_media --------------------------------------------------------------------------------------
@@ -247,6 +292,12 @@ def test_social_replies_say_what_was_done_plainly() -> None:
     assert not any("removed:" in t for t in _replies("social_media", "block_account", {"account_id": followed}))
     tool = registry.get("social_media").tools["get_conversation"]
     assert not any("Messages between" in r.text for r in tool.replies)
+
+
+def test_a_follow_is_reported_in_words() -> None:
+    """"Done: I followed the account 'nora.edwards'; the status is now following."."""
+    tool = registry.get("social_media").tools["follow_account"]
+    assert not any("the status is" in r.text or "status:" in r.text for r in tool.replies)
 
 
 # ----- team_chat -----------------------------------------------------------------------------------------

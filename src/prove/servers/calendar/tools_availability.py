@@ -85,7 +85,16 @@ def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> Fre
         "of it.", include_me=False),
     Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
         include_weekends=True),
-])
+], values={
+    # A slot is looked for in a working day or several (one over a weekend), never in a window
+    # as short as the meeting itself.
+    "start, end": [
+        ("2026-03-17T09:00:00", "2026-03-17T17:00:00"), ("2026-03-18T13:00:00", "2026-03-18T17:00:00"),
+        ("2026-03-17T09:00:00", "2026-03-19T17:00:00"), ("2026-03-20T09:00:00", "2026-03-23T17:00:00"),
+        ("2026-03-23T09:00:00", "2026-03-27T17:00:00"), ("2026-03-24T09:00:00", "2026-03-25T17:00:00"),
+        ("2026-03-30T09:00:00", "2026-04-03T17:00:00"),
+    ],
+})
 def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_length=1, max_length=20)],
                     duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,
                     day_start: str = "09:00", day_end: str = "17:00", include_me: bool = True,

@@ -267,7 +267,7 @@ def write_file(ctx: Ctx, path: NotePath, content: Text) -> FileWritten:
     "Add this line to the end of {path}: {content}",
     "Append '{content}' to {path}.",
 ], reply=[
-    "Added it to the end of {path}.",
+    "Added the line to the end of {path}.",
     "Done: {path} now has {result.lines} lines.",
 ], values={
     # a line for the to-do list or the desk notes (see NotePath)

@@ -138,7 +138,7 @@ def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
 
 
 @tools.tool(effect=READ, asks=[
-    "Which of my files are shared by link?",
+    Ask("Which of my files are shared by link?", status="active"),
     "Show me the share links for {path}.",
     Ask("List my share links that still work.", status="active"),
     Ask("Which of my links have expired?", status="expired"),

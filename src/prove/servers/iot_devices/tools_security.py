@@ -301,7 +301,7 @@ def get_door_codes(ctx: Ctx, device_id: LockId) -> LockDigitsList:
 }, asks=[
     "Add the code {new_code} on {device_id} for {name}.",
     "Give {name} the door code {new_code} for {device_id} until {valid_until}.",
-], reply=["Added the code for {name} on {result.lock_name}.", "Done: {name} can now open {device_id} with that code."])
+], reply=["Added the code for {name} on {device_id}.", "Done: {name} can now open {device_id} with that code."])
 def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, new_code: DoorCode,
                   valid_until: str | None = None) -> LockCode:
     """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).

@@ -419,7 +419,7 @@ def update_issue(ctx: Ctx, issue_id: WorkIssueId, title: Title | None = None, de
     Ask("Unassigned {issue_id}; nobody is on it now.", assignee_id=None),
     Ask("{issue_id} has no assignee any more.", assignee_id=None),
     "{issue_id} is assigned to {result.assignee_name}.",
-    "Done; {result.assignee_name} has {issue_id} now.",
+    "Done: {result.assignee_name} has {issue_id} now.",
 ])
 def assign_issue(ctx: Ctx, issue_id: WorkIssueId, assignee_id: UserId | None = None) -> Issue:
     """Assign an unresolved issue to a member of its project, or unassign it; the assignee starts watching it.
@@ -461,7 +461,8 @@ def _assign(ctx: Ctx, issue, assignee_id: str | None) -> None:  # noqa: ANN001 -
 
 @tools.tool(effect=WRITE, asks=[
     "Put {issue_id} into {sprint_id}.",
-    "Move {issue_id} to the next sprint, {sprint_id}.",
+    # (any live sprint: the active one too, so not "the next sprint")
+    "Plan {issue_id} for {sprint_id}.",
     "Take {issue_id} out of its sprint and back to the backlog.",
 ], reply=[
     Ask("{issue_id} is out of its sprint and back in the backlog.", sprint_id=None),

@@ -155,10 +155,13 @@ def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
     "I've created the list '{result.name}'.",
     "Done: '{result.name}' is ready for places.",
 ], values={
-    "list_name": ["Date night", "Coffee spots", "Weekend brunch", "Museums to visit", "Kid-friendly",
-        "Late-night food", "Best parks", "Visiting friends"],
-    "description": ["places to take visitors", "quiet places to work", "for the next trip",
-        "restaurants worth a try", "Sunday mornings", "rainy-day ideas"],
+    # a list's description fits its name (no 'Best parks' for rainy-day ideas)
+    "list_name, description": [
+        ("Date night", "restaurants worth a try"), ("Coffee spots", "quiet places to work"),
+        ("Weekend brunch", "Sunday mornings"), ("Museums to visit", "rainy-day ideas"),
+        ("Kid-friendly", "places to take the kids"), ("Late-night food", "after a late show"),
+        ("Best parks", "sunny weekends"), ("Visiting friends", "places to take visitors"),
+    ],
 })
 def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) -> SavedList:
     """Create a new, empty list of places.

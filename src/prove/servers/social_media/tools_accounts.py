@@ -231,8 +231,9 @@ def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Li
     "Follow {account_id}.",
     "I'd like to see posts from {account_id} in my feed, follow them.",
 ], reply=[
-    "Done: I followed {account_id}; the status is now {result.status}.",
-    "Follow sent to {account_id} (status: {result.status}).",
+    # (following, or requested for a private account)
+    "Done: I followed {account_id}; your follow shows as {result.status}.",
+    "Follow sent to {account_id}; it shows as {result.status}.",
 ])
 def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
     """Follow an account. A private account gets a follow request it approves first (in about two hours).
