@@ -1032,3 +1032,16 @@ def test_a_thing_a_write_renamed_is_said_by_its_new_name_afterwards() -> None:
                 seen += old_new[1] in later
                 assert not (old_new[0] and old_new[0] in later), (ex["id"], old_new, later)
     assert seen >= 1
+
+
+def test_that_that_a_kwh_field_and_a_free_change_read_as_people_write() -> None:
+    """"record that that issue is blocked", "kwh added 13.54", "the change cost $0.00"."""
+    from prove.synth.phrasing import tidy
+    from prove.synth.results import field_text
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    assert tidy("Then record that that issue is blocked.") == "Then record that the issue is blocked."
+    assert field_text("kwh_added", 13.54) == "13.54 kWh added"
+    change = registry.get("travel_booking").tools["change_flight"]
+    free = _fitting_replies(change, {"booking_id": "B", "new_flight_id": "F"}, {"amount_charged": 0.0})
+    assert [r.text for r in free] == ["{booking_id} is now on {new_flight_id}; the change was free."]

@@ -411,6 +411,8 @@ def _mend(text: str) -> str:
     text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
     text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
     text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
+    text = re.sub(r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
+                  r"\1hat the \2", text)  # "record that that issue is blocked" -> "... that the issue ..."
     text = re.sub(r"\bthe The ", "The ", text)
     text = re.sub(rf"\b([Ff]rom|[Bb]etween) ({_DAY}) at ({_TIME}) (to|and) \2 at ({_TIME})",
                   lambda m: f"{'O' if m.group(1)[0].isupper() else 'o'}n {m.group(2)} {m.group(1).lower()} "

@@ -108,6 +108,8 @@ def field_text(key: str, value: Any) -> str | None:
             return None  # "not mark read, not deleted": what is off says nothing, unless people ask it
         return _words(subject) if value else f"not {_words(subject)}"
     if isinstance(value, (int, float)):
+        if key.startswith("kwh_"):  # kwh_added 13.54 -> 13.54 kWh added
+            return f"{number(value)} kWh {_words(key[4:])}"
         if key == "charge_limit":
             return f"charge limit {number(value)}%"
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:

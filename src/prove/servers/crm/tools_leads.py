@@ -90,7 +90,7 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
 
 @tools.tool(effect=READ, asks=[
     "Show me {lead_id}.",
-    "What's the status of {lead_id}, and who owns it?",
+    "What's the status of {lead_id}, and who owns the lead?",
     "What's happened with {lead_id} so far?",
 ], reply=[
     "{result.full_name} from {result.company} is a {result.rating} lead, status {result.status}; "

@@ -240,6 +240,7 @@ def list_change_options(ctx: Ctx, booking_id: ChangeableBookingId) -> ChangeOpti
 ], reply=[
     "{booking_id} is now on {new_flight_id}; the change cost ${result.amount_charged}.",
     "Done: you're on {new_flight_id} now, and ${result.amount_charged} was charged for the change.",
+    Ask("{booking_id} is now on {new_flight_id}; the change was free.", **{"result.amount_charged": 0.0}),
 ])
 def change_flight(ctx: Ctx, booking_id: ChangeableBookingId, new_flight_id: FlightId,
                   payment_method_id: PaymentMethodId | None = None) -> FlightChange:
