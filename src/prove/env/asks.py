@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Ask", "as_ask", "bool_words", "problems", "words_in"]
+__all__ = ["Ask", "as_ask", "bool_words", "problems", "result_field", "words_in"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -43,9 +43,16 @@ class Ask:
         """The parameters this phrasing says something about: its slots and its bindings."""
         return set(self.slots) | set(self.binds)
 
-    def agrees(self, arguments: Mapping[str, Any]) -> bool:
-        """Whether a call's arguments hold every binding of this phrasing."""
-        return all(name in arguments and arguments[name] == value for name, value in self.binds.items())
+    def agrees(self, arguments: Mapping[str, Any], result: Any = None) -> bool:
+        """Whether a call's arguments hold every binding of this phrasing, and its result every
+        `result.` binding of a reply (without a result, those may yet hold)."""
+        for name, value in self.binds.items():
+            if name.startswith("result."):
+                if result is not None and result_field(result, name[len("result."):]) != value:
+                    return False
+            elif name not in arguments or arguments[name] != value:
+                return False
+        return True
 
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "binds": dict(self.binds)}
@@ -62,6 +69,13 @@ class Ask:
     def __repr__(self) -> str:
         binds = "".join(f", {k}={v!r}" for k, v in self.binds.items())
         return f"Ask({self.text!r}{binds})"
+
+
+def result_field(data: Any, path: str) -> Any:
+    """The field of a result at a dotted path ("booking.summary"), or None where it has none."""
+    for part in path.split("."):
+        data = data.get(part) if isinstance(data, Mapping) else None
+    return data
 
 
 def as_ask(phrase: str | Ask) -> Ask:

@@ -151,9 +151,12 @@ def _fits_hour(greeting: str, now: datetime | None) -> bool:
     return all(now.hour in hours for part, hours in _DAYPARTS.items() if part in greeting.lower())
 
 
+def _first_word(text: str) -> str:
+    return text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
+
+
 def _imperative(text: str) -> bool:
-    first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
-    return first in _IMPERATIVE
+    return _first_word(text) in _IMPERATIVE
 
 
 _LEADS = {"every", "starting", "in", "at", "on", "new", "from", "before", "after", "by", "when", "if"}
@@ -163,7 +166,7 @@ _MOTIVE = re.compile(r"^[^,;]+, (?:please )?(\w+)")
 def _motive(text: str) -> bool:
     """A request led by why ("I don't owe that, turn down the request"): it joins as a new thought
     ("Oh, and ..."), never as a next step ("After that, I don't owe that, ...")."""
-    first = text.split(maxsplit=1)[0].lower().strip(",.:;!") if text.split() else ""
+    first = _first_word(text)
     found = _MOTIVE.match(text)
     return (found is not None and found.group(1).lower() in _IMPERATIVE and first not in _IMPERATIVE
             and first not in _LEADS)

@@ -29,10 +29,11 @@ from datetime import date, timedelta
 import re
 import weakref
 from dataclasses import dataclass, field
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...env import Ask, Server, Session, Tool, ToolResult
+from ...env.asks import result_field
 from ...env.annotations import Effect
 from ...env.combined import Combined
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
@@ -44,7 +45,7 @@ from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing
 from ..results import LABELS
 from ..values import DAY, ValueMaker, example_of, is_money, render_value
-from ..wording import Wording
+from ..wording import Wording, _lower_first
 
 __all__ = ["ProgrammaticTeacher"]
 
@@ -948,7 +949,7 @@ class Planner:
         title = next(m.title for m in self.server.members if m.name == tool.server)
         where = f"in the {title}" if title.lower().endswith("app") else f"in the {title} app"
         if re.search(r"\}[.!?]?$", template.rstrip()):  # "... and note: Now at Initech": the app first
-            return f"{where[:1].upper()}{where[1:]}, {text[:1].lower() + text[1:] if text[1:2].islower() else text}"
+            return f"{where[:1].upper()}{where[1:]}, {_lower_first(text)}"
         body = text.rstrip()
         end = body[-1] if body[-1:] in ".?!" else ""
         return f"{body[:len(body) - len(end)]} {where}{end or '.'}"
@@ -1087,7 +1088,7 @@ class Planner:
             self._note_renames(steps[k] for k in in_turn)
         return out
 
-    def _note_renames(self, done: Any) -> None:
+    def _note_renames(self, done: Iterable[Step]) -> None:
         """What the turn's writes renamed ("LH 982 FRA to BOS on April 4" moved to March 26) is said
         by its new name from the next turn on."""
         for s in done:
@@ -1256,16 +1257,18 @@ _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> list[Ask]:
     """The replies for this call: those whose bindings it holds (defaults counted; `result.` ones
-    by its result), or, where no bound reply fits, the unbound ones. A bound reply is the specific case ("Unassigned ..." for
-    `assignee_id=None`), an unbound one the general case ("Assigned ... to {assignee_id}.").
+    by its result), or, where no bound reply fits, the unbound ones. A bound reply is the specific
+    case ("Unassigned ..." for `assignee_id=None`), an unbound one the general case ("Assigned ...
+    to {assignee_id}.").
 
     A reply that says a result field this result lacks ("arriving {result.arrival}" with no
     destination set) does not fit; a read with no fitting reply is read out from its result.
     Without `data` (what a call may be told, before it runs) every reply that fits the call counts."""
     effective = {**tool.defaults, **args}
-    on_args = [r for r in tool.replies if any(not n.startswith("result.") for n in r.binds) and _holds(r, effective, data)]
+    on_args = [r for r in tool.replies if any(not n.startswith("result.") for n in r.binds)
+               and r.agrees(effective, data)]
     on_result = [r for r in tool.replies if r.binds and all(n.startswith("result.") for n in r.binds)
-                 and _holds(r, effective, data)]
+                 and r.agrees(effective, data)]
     unbound = [reply for reply in tool.replies if not reply.binds]
     # The specific case first: a reply bound on the arguments, then one bound on what the result
     # holds ("Nothing comes back ..." for a refund of 0), then the general ones. Before the call runs
@@ -1275,38 +1278,20 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
         return chosen
     if tool.read_only and _empty_listing(data):
         return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
-    present = [reply for reply in chosen if all(_result_field(data, slot[len("result."):]) is not None
+    present = [reply for reply in chosen if all(result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
     # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits.
     telling = [reply for reply in present if not any(
-        slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and _result_field(data, slot[7:]) == 0
+        slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and result_field(data, slot[7:]) == 0
         for slot in reply.slots)]
     if tool.read_only:
         return telling
     return telling or present or chosen
 
 
-def _holds(reply: Ask, args: Mapping[str, Any], data: Any) -> bool:
-    """Whether a call holds a reply's bindings: its arguments those on parameters, its result those
-    on `result.` fields (before the call runs, those may yet hold)."""
-    for name, value in reply.binds.items():
-        if name.startswith("result."):
-            if data is not None and _result_field(data, name[len("result."):]) != value:
-                return False
-        elif name not in args or args[name] != value:
-            return False
-    return True
-
-
 def _amount(field: str) -> bool:
     """Whether a result field is an amount a reply reports (dollars, points), which at 0 says nothing."""
     return is_money(field) or "points" in field.split("_")
-
-
-def _result_field(data: Any, path: str) -> Any:
-    for part in path.split("."):
-        data = data.get(part) if isinstance(data, Mapping) else None
-    return data
 
 
 def _entity_ids(tool: Tool, args: Mapping[str, Any]) -> set[str]:
