@@ -104,9 +104,6 @@ TextFilePath = FILE.where("content IS NOT NULL")
 ArchivePath = FILE.where("node_id IN (SELECT node_id FROM archive_members)")
 TaggedPath = ITEM.where("node_id IN (SELECT node_id FROM tags)")
 FavoritePath = ITEM.where("node_id IN (SELECT node_id FROM favorites)")
-# An item deleted before the conversation (the clock stands still during one): what a person
-# restores; nobody deletes a file and brings it back from the trash in one request.
-RestorableTrashId = TRASH_ITEM.where("deleted_at < :now")
 
 # Files every world holds, for the tools whose other arguments (a new name, a line to add) must
 # fit the file: the candidates name these paths (see the `values=` of those tools).

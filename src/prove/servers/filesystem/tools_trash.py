@@ -16,7 +16,6 @@ from .server import (
     ItemPath,
     Kind,
     Limit,
-    RestorableTrashId,
     TrashId,
     check_fits,
     check_not_protected,
@@ -190,7 +189,7 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
     "Restored {trash_id} to {result.path}.",
     "Done: it's back at {result.path}.",
 ])
-def restore_from_trash(ctx: Ctx, trash_id: RestorableTrashId, destination_folder: GeneralFolderPath | None = None) -> Restored:
+def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralFolderPath | None = None) -> Restored:
     """Bring a deleted item back from the trash, to where it was or into another folder.
 
     Args:
