@@ -402,3 +402,13 @@ def test_how_many_each_holds_is_counted_first() -> None:
                              "created_at": "2026-01-05T09:00:00"}], "total": 2}
     assert "Tech: 2 items" in describe(lists, stress=["count"]) and "Energy: 1 item" in describe(lists, stress=["count"])
     assert "items" not in describe(lists)
+
+
+def test_what_a_record_holds_is_counted_once() -> None:
+    """"Growth Watch: count 6, 6 items" says one number twice."""
+    lists = {"watchlists": [{"watchlist_id": "WL-1", "name": "Growth Watch", "count": 2,
+                             "items": [{"ticker": "AAPL"}, {"ticker": "MSFT"}]},
+                            {"watchlist_id": "WL-2", "name": "Energy", "count": 1, "items": [{"ticker": "XOM"}]}],
+             "total": 2}
+    text = describe(lists, stress=["count"])
+    assert "count 2" in text and "2 items" not in text

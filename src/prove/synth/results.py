@@ -236,8 +236,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
-    if "count" in asked:  # "how many ... on each?": what each holds, counted, first
-        first += [k for k, v in rec.items() if isinstance(v, list) and v and isinstance(v[0], Mapping) and k not in first]
+    counts = {v for k, v in rec.items() if (k in ("count", "total") or k.endswith("_count")) and isinstance(v, int)}
+    if "count" in asked:  # "how many ... on each?": what each holds, counted, first (unless a count field says it)
+        first += [k for k, v in rec.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)
+                  and k not in first and len(v) not in counts]
     used |= set(skip)  # what every item shares is what the request said ("my saved places"), even when asked
     if quiet:
         used |= {k for k, v in rec.items() if (v == 0 and type(v) is int and k not in stress and not is_money(k))
@@ -257,7 +259,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
-        if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping):
+        if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping) \
+                and len(value) not in counts:
             text = counted(len(value), key)  # "how many tickers are on each?": "Tech: 2 items"
         if text and head and isinstance(value, (int, float)) and not isinstance(value, bool) and value \
                 and _is_money(key, value) and money(value) in head:
