@@ -85,3 +85,14 @@ def test_dates_are_traced_through_the_words_people_use() -> None:
     wrong = _example("Find emails from ana@example.com since March 2.", "search_messages",
                      {"sender": "ana@example.com", "after": "2026-03-09T00:00:00"})
     assert _reason(wrong) == "unfaithful_value"
+
+
+def test_a_nameless_thing_is_traced_by_the_public_id_of_what_it_belongs_to() -> None:
+    """"the comment on issue WEB-10011 by Yusuf Brown" names the comment by its issue's key."""
+    tracker = registry.get("issue_tracker")
+    index = EntityIndex(tracker, 0)
+    ex = _example("Change Yusuf Brown's comment on issue WEB-10011 to read: Fixed.", "edit_comment",
+                  {"comment_id": "CMT-10069", "body": "Fixed."})
+    assert faithfulness(ex, tracker, index) is None
+    other = _example("Change the comment to read: Fixed.", "edit_comment", {"comment_id": "CMT-10069", "body": "Fixed."})
+    assert faithfulness(other, tracker, index).reason == "unfaithful_entity"

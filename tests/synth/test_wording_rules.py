@@ -1045,3 +1045,45 @@ def test_that_that_a_kwh_field_and_a_free_change_read_as_people_write() -> None:
     change = registry.get("travel_booking").tools["change_flight"]
     free = _fitting_replies(change, {"booking_id": "B", "new_flight_id": "F"}, {"amount_charged": 0.0})
     assert [r.text for r in free] == ["{booking_id} is now on {new_flight_id}; the change was free."]
+
+
+def test_a_nameless_thing_is_said_by_its_owner_even_one_of_a_series() -> None:
+    """A recording of a weekly meeting is said by the meeting and its day, never by its ID: the
+    meeting itself has ended, and its title is shared by the whole series."""
+    say, index = _say("video_meeting")
+    for recording in index.rows["recording"]:
+        text = say.entity("recording", recording)
+        assert recording not in text and text.startswith("the recording of the meeting '"), text
+    assert say.entity("recording", "REC-10003") == "the recording of the meeting 'Weekly Engineering sync' " \
+                                                   "from February 23"
+
+
+def test_things_of_one_owner_are_told_apart_by_whose_they_are_or_their_amount() -> None:
+    """Two offers on one listing: the buyer's; two transfers from one account: the payee or the amount."""
+    say, index = _say("marketplace")
+    offers = {o: say.entity("offer", o) for o in index.rows["offer"]}
+    assert all(o not in text and "offer on the " in text for o, text in offers.items()), offers
+    assert say.entity("offer", "OFR-10005") == "jordan_games's offer on the listing 'Apple iPhone 13 128GB Starlight'"
+    say, index = _say("banking")
+    assert say.entity("transfer", "TRF-10073") == "the transfer from the Main Checking account to Luis Robinson"
+    assert say.entity("transfer", "TRF-10018") == "the $115.94 transfer from the Main Checking account"
+    assert say.entity("transfer", "TRF-10033") == "the transfer from the Main Checking account on November 14, " \
+                                                  "2025 at 6:30 AM"  # one "from" per phrase
+
+
+def test_a_thing_of_something_with_a_public_id_is_said_by_that_id() -> None:
+    say, index = _say("issue_tracker")
+    comments = [say.entity("comment", c) for c in index.rows["comment"]]
+    assert sum("CMT-" in text for text in comments) <= len(comments) // 20
+    assert say.entity("comment", "CMT-10069") == "Yusuf Brown's comment on issue WEB-10011"
+
+
+def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
+    """The user wrote 'Can you send me the link to the doc?' in several DMs, and in this one more
+    than once: the DM and the day together tell it apart."""
+    say, _ = _say("team_chat")
+    assert re.fullmatch(r"the message 'Can you send me the link to the doc\?' in the DM with [A-Z][a-z]+ [A-Z][a-z]+ "
+                        r"from March 5", say.entity("message", "CM-10121"))
+    say, _ = _say("social_media")  # a second "from" reads "on": "from yamamotoc on February 25"
+    assert say.entity("comment", "CMT-10007") == "the comment 'Love this!' from yamamotoc on February 25"
+

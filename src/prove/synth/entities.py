@@ -194,7 +194,8 @@ class EntityIndex:
         self.ids: dict[str, set[str]] = {}
         self.live: dict[str, list[str]] = {}
         self.labels: dict[str, dict[str, str]] = {}
-        self.rows: dict[str, dict[str, dict[str, Any]]] = {}
+        self.rows: dict[str, dict[str, dict[str, Any]]] = {}  # the live rows
+        self.every: dict[str, dict[str, dict[str, Any]]] = {}  # every row: what a person names things by
         for _, kinds, db in server.parts(world):
             self._read(kinds, db)
 
@@ -202,12 +203,13 @@ class EntityIndex:
         params = clock_params(EPOCH)
         for kind in kinds.values():
             self.ids[kind.name] = {str(r[0]) for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}"')}
-            live = db.execute(f'SELECT * FROM "{kind.table}" WHERE {kind.live or 1} ORDER BY "{kind.key}"',
-                              params)
-            cols = [d[0] for d in live.description]
-            rows = [dict(zip(cols, r)) for r in live.fetchall()]
-            self.live[kind.name] = [str(r[kind.key]) for r in rows]
-            self.rows[kind.name] = {str(r[kind.key]): r for r in rows}
+            every = db.execute(f'SELECT * FROM "{kind.table}" ORDER BY "{kind.key}"')
+            cols = [d[0] for d in every.description]
+            at = cols.index(kind.key)
+            self.every[kind.name] = {str(row[at]): dict(zip(cols, row)) for row in every.fetchall()}
+            self.live[kind.name] = [str(r[0]) for r in db.execute(
+                f'SELECT "{kind.key}" FROM "{kind.table}" WHERE {kind.live or 1} ORDER BY "{kind.key}"', params)]
+            self.rows[kind.name] = {k: self.every[kind.name][k] for k in self.live[kind.name]}
             if kind.label:  # every row's: an archived channel is still called by its name
                 self.labels[kind.name] = {str(k): str(v) for k, v in db.execute(
                     f'SELECT "{kind.key}", "{kind.label}" FROM "{kind.table}"') if v not in (None, "")}
@@ -218,7 +220,7 @@ class EntityIndex:
         row that holds a named entity's ID, as (column, kind, ID); None for a named kind."""
         if kind in self.labels:
             return None
-        row = self.rows.get(kind, {}).get(value)
+        row = self.every.get(kind, {}).get(value)
         for column, cell in (row or {}).items():
             other = self.named_kind(cell, besides=kind) if isinstance(cell, str) else None
             if other is not None:

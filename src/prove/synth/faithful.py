@@ -133,6 +133,7 @@ def _check_call(call: Mapping[str, Any], tool: Tool, bound: Mapping[str, Any], u
                         or (label and (said(users, label.lower()) or said(users, human(label).lower())))
                         or (opening and opening.lower() in users)
                         or (owner_label and said(users, owner_label.lower()))
+                        or (owner and said(users, owner[2].lower()))  # "the comment on issue WEB-10011"
                         or (index.rows.get(p.entity, {}).get(item, {}).get("is_me") == 1
                             and (said(users, "me") or said(users, "my")))):  # the user's own name is "me"
                     return Unfaithful("unfaithful_entity", f"{where}: {p.name}={item!r} is neither named by the "

@@ -131,7 +131,7 @@ class Phrasing:
         """The noun for one entity: its row's own (`noun_from`: a file, a folder), else its kind's."""
         ek = self.server.entities.get(kind)
         if ek is not None and ek.noun_from:
-            own = self.index.rows.get(kind, {}).get(value, {}).get(ek.noun_from)
+            own = self.index.every.get(kind, {}).get(value, {}).get(ek.noun_from)
             if isinstance(own, str) and own:
                 return own.replace("_", " ")
         return self.entity_noun(kind)
@@ -140,7 +140,7 @@ class Phrasing:
         """The template a row's own kind of thing is said by (`EntityKind.phrases`), if any."""
         if ek is None or not ek.phrases or not ek.noun_from:
             return None
-        own = self.index.rows.get(ek.name, {}).get(value, {}).get(ek.noun_from)
+        own = self.index.every.get(ek.name, {}).get(value, {}).get(ek.noun_from)
         return next((template for which, template in ek.phrases if which == own), None)
 
     def entity(self, kind: str, value: str, label: str | None = None) -> str:
@@ -176,7 +176,7 @@ class Phrasing:
     def to_user(self, text: str) -> str:
         """A read-out that names the user by their own name ("by Javier Richardson") says "you"."""
         if self._me_names is None:
-            self._me_names = [name for kind, rows in self.index.rows.items() for key, row in rows.items()
+            self._me_names = [name for kind, rows in self.index.every.items() for key, row in rows.items()
                               if row.get("is_me") == 1
                               for name in [self.index.labels.get(kind, {}).get(key)] if isinstance(name, str) and name]
         for name in self._me_names:
@@ -188,82 +188,117 @@ class Phrasing:
         return text
 
     def _is_me(self, kind: str, value: str) -> bool:
-        return self.index.rows.get(kind, {}).get(value, {}).get("is_me") == 1
+        return self.index.every.get(kind, {}).get(value, {}).get("is_me") == 1
 
     def _of(self, ek: Any, value: str) -> str:
         """' of the Patagonia Rain Jacket' for a kind that is part of another (`EntityKind.part_of`)."""
         if ek is None or not ek.part_of:
             return ""
-        owner = self.index.rows.get(ek.name, {}).get(value, {}).get(ek.part_of)
+        owner = self.index.every.get(ek.name, {}).get(value, {}).get(ek.part_of)
         kind = self.index.named_kind(owner, besides=ek.name) if isinstance(owner, str) else None
         return f" of {self.entity(kind, owner)}" if kind else ""
 
     def _described(self, kind: str, value: str) -> str | None:
-        """A nameless entity by what it belongs to, and its date where the owner has several:
-        "the version of the Resume.md file from December 14, 2024"; None where that does not tell it
-        apart (or the owner has no name either)."""
+        """A nameless entity by what it belongs to, told apart from the owner's others by who it is
+        from, its amount or its day: "the version of the Resume.md file from December 14, 2024",
+        "the $72.50 offer on the REI Half Dome SL 2+ Tent", "the offer on the tent from fiona_games";
+        None where nothing tells it apart (or the owner has no words either)."""
         found = self.index.owner(kind, value)
         if found is None:
             return None
         column, owner_kind, owner_id = found
         owner_ek = self.server.entities.get(owner_kind)
-        if owner_ek is None or owner_ek.public_id or not self.label(owner_kind, owner_id):
+        if owner_ek is None:
+            return None
+        owner = self.entity(owner_kind, owner_id)  # a recurring meeting: "the meeting 'Sync' from May 4"
+        if owner_id in owner and not owner_ek.public_id:
             return None
         noun = self.entity_noun(kind)
-        text = f"the {noun} {_OF.get(noun.split()[-1], 'of')} {self.entity(owner_kind, owner_id)}"
-        rows = self.index.rows.get(kind, {})
+        of = "from" if column.startswith("from_") else _OF.get(noun.split()[-1], "of")
+        text = f"the {noun} {of} {owner}"
+        rows = self.index.every.get(kind, {})
         twins = [r for k, r in rows.items() if k != value and r.get(column) == owner_id]
         if not twins:
             return text
-        for col, cell in rows[value].items():
-            if isinstance(cell, str) and DAY.match(cell[:10]) and col.endswith(("_at", "_on", "date", "_time")) \
-                    and not any(str(r.get(col, ""))[:10] == cell[:10] for r in twins):
-                try:
-                    return f"{text} from {day(date.fromisoformat(cell[:10]))}"
-                except ValueError:
-                    return None
+        row = rows[value]
+        for col, cell in row.items():  # whose it is: "jordan_games's offer on the tent"
+            if col in (column, self.server.entities[kind].key) or not col.endswith("_id") or not isinstance(cell, str):
+                continue
+            who_kind = self.index.named_kind(cell, besides=kind)
+            if who_kind is None or self.entity_noun(who_kind) not in PERSON_NOUNS or self._is_me(who_kind, cell):
+                continue
+            who = self.label(who_kind, cell)
+            if who and not any(r.get(col) == cell for r in twins):
+                # a transfer to a payee is "to" them; an invitation, an offer, a comment is theirs
+                return f"{text} to {who}" if col.startswith(("to_", "payee", "recipient")) else f"{who}'s {text[4:]}"
+        for col, cell in row.items():  # its amount: "the $72.50 offer on the tent"
+            if is_money(col) and isinstance(cell, (int, float)) and not isinstance(cell, bool) and cell \
+                    and not any(r.get(col) == cell for r in twins):
+                return f"the {money(cell)} {text[4:]}"
+        dated = [(col, cell) for col, cell in row.items() if isinstance(cell, str) and DAY.match(cell[:10])
+                 and col.endswith(("_at", "_on", "date", "_time"))]
+        for width in (10, 16):  # its day, else its day and time: "from January 24 at 6:27 PM"
+            for col, cell in dated:
+                if not any(str(r.get(col, ""))[:width] == cell[:width] for r in twins):
+                    return f"{text} {'on' if ' from ' in text else 'from'} {human(cell[:width])}"
         return None
 
     def _telling(self, kind: str, value: str, label: str) -> str | None:
-        """What tells an entity apart from others with the same label: its sender, owner or date."""
-        rows = self.index.rows.get(kind, {})
+        """What tells an entity apart from others with the same label: its sender, owner or date,
+        or two of them together ("in the DM with Emma Martin from March 5")."""
+        rows = self.index.every.get(kind, {})
         row = rows.get(value)
         if row is None:
             return None
         twins = [r for k, r in rows.items() if k != value and self.index.labels.get(kind, {}).get(k) == label]
+        tellers = self._tellers(kind, row, label)
+        for words, same in tellers:
+            if not any(same(r) for r in twins):
+                return words
+        for n, (first, same_first) in enumerate(tellers):
+            for second, same_second in tellers[n + 1:]:
+                if not any(same_first(r) and same_second(r) for r in twins):  # "from rossic on March 6"
+                    return f"{first} {'on' + second[4:] if first.startswith('from ') and second.startswith('from ') else second}"
+        return None
+
+    def _tellers(self, kind: str, row: Mapping[str, Any], label: str) -> list[tuple[str, Any]]:
+        """The words for each thing of a row a person tells it by (its sender, owner, place or day),
+        with a test of whether another row shares it; a day comes last."""
+        out: list[tuple[str, Any]] = []
+        days: list[tuple[str, Any]] = []
         for column, cell in row.items():
-            if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key \
-                    and not any(r.get(column) == cell for r in twins):
+            if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key:
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
-                if owner and owner.lower() not in label.lower():  # an email's thread says its subject again
-                    owner_kind = self.index.named_kind(cell)
-                    if owner_kind and self.index.rows.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
-                        return "of mine"  # the user's own message, not "from <the user's own name>"
-                    if owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
-                        return f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
-                    if any(w in column for w in _PLACES):
-                        return f"in {owner}"
-                    if "transaction" in kind and column in ("account_id", "category_id"):
-                        # "from Citi Double Cash" reads as where the money came from: "on" the card, "under" a category
-                        return f"{'on' if column == 'account_id' else 'under'} {owner}"
-                    # a request the user sent is to Rafael Singh, one they got is from him
-                    return f"{'to' if row.get('direction') in ('outgoing', 'sent') else 'from'} {owner}"
+                if not owner or owner.lower() in label.lower():  # an email's thread says its subject again
+                    continue
+                owner_kind = self.index.named_kind(cell)
+                if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
+                    words = "of mine"  # the user's own message, not "from <the user's own name>"
+                elif owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
+                    words = f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
+                elif any(w in column for w in _PLACES):
+                    words = f"in {owner}"
+                elif "transaction" in kind and column in ("account_id", "category_id"):
+                    # "from Citi Double Cash" reads as where the money came from: "on" the card, "under" a category
+                    words = f"{'on' if column == 'account_id' else 'under'} {owner}"
+                else:  # a request the user sent is to Rafael Singh, one they got is from him
+                    words = f"{'to' if row.get('direction') in ('outgoing', 'sent') else 'from'} {owner}"
+                out.append((words, lambda r, c=column, v=cell: r.get(c) == v))
                 continue
             if not isinstance(cell, str) or not cell or column.endswith("_id") or len(cell) > 40 \
                     or cell.lower() == label.lower():
                 continue
             named = any(w in column for w in ("name", "from", "sender", "author", "owner", "merchant", "host"))
             dated = bool(DAY.match(cell[:10])) and column.endswith(("_at", "_on", "date", "_time"))
-            if not (named or dated) or any(r.get(column) == cell or dated and str(r.get(column, ""))[:10] == cell[:10]
-                                           for r in twins):  # "from March 10" must tell it from the others by day
-                continue
-            if not dated:
-                return f"from {cell}"
-            try:
-                return f"from {day(date.fromisoformat(cell[:10]))}"
-            except ValueError:
-                continue
-        return None
+            if dated:  # "from March 10" must tell it from the others by day
+                try:
+                    days.append((f"from {day(date.fromisoformat(cell[:10]))}",
+                                 lambda r, c=column, v=cell[:10]: str(r.get(c, ""))[:10] == v))
+                except ValueError:
+                    continue
+            elif named:
+                out.append((f"from {cell}", lambda r, c=column, v=cell: r.get(c) == v))
+        return out + days
 
     def said_by_id(self, entity_id: str) -> bool:
         """Whether a user can name this entity only by an ID a reply showed: it has no name and
@@ -271,7 +306,7 @@ class Phrasing:
         number, a promo code) is one the user has without being shown it."""
         if self.index.named_kind(entity_id) is not None:
             return False  # named (a long name too) by its name; an order number the user has anyway
-        return self.index.owner(next((k for k, rows in self.index.rows.items() if entity_id in rows), ""),
+        return self.index.owner(next((k for k, rows in self.index.every.items() if entity_id in rows), ""),
                                 entity_id) is None  # a nameless thing said by what it belongs to
 
     def label_anywhere(self, entity_id: str) -> str | None:
@@ -369,7 +404,8 @@ class Phrasing:
         return human(value)
 
 
-_OF = {"offer": "on", "comment": "on", "link": "to", "entry": "on", "rating": "for"}  # "the offer on the listing"
+_OF = {"offer": "on", "comment": "on", "link": "to", "entry": "on", "rating": "for", "invitation": "to",
+       "reminder": "for", "participant": "in"}  # "the offer on the listing"
 _PLACES = ("city", "folder", "channel", "calendar", "project", "list", "room", "board")
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 _DAY = rf"{_MONTH} \d{{1,2}}(?:, \d{{4}})?"
