@@ -1087,3 +1087,19 @@ def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
     say, _ = _say("social_media")  # a second "from" reads "on": "from yamamotoc on February 25"
     assert say.entity("comment", "CMT-10007") == "the comment 'Love this!' from yamamotoc on February 25"
 
+
+def test_a_record_that_lists_a_thing_does_not_rename_it() -> None:
+    """An activated scene's record lists the devices it changed: "Set the Dinner Time to 40%
+    brightness" named a light by the scene's name, as if the scene had renamed it."""
+    checked = 0
+    for ex in _generated(["iot_devices"], 150, 12):
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        for i, turn in enumerate(ex["turns"]):
+            for call in turn["calls"]:
+                if call["name"] != "activate_scene" or "error" in results[call["id"]]:
+                    continue
+                name = results[call["id"]]["name"]
+                later = " ".join(t["user"] for t in ex["turns"][i + 1:])
+                assert not re.search(rf"the {re.escape(name)}(?! scene)", later), (ex["id"], later)
+                checked += bool(later)
+    assert checked >= 3

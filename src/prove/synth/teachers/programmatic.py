@@ -1094,7 +1094,10 @@ class Planner:
         for s in done:
             if s.tool.read_only or not s.result.ok:
                 continue
+            fields = entity_fields(s.tool)
             for kind, value, rec in extract_entities(s.tool, s.result.data):
+                if next((rec[f] for f in rec if f in fields), None) != value:
+                    continue  # a record that lists it (a scene's changed devices), not its own
                 ek = self.server.entities.get(kind)
                 new = rec.get(ek.label) if ek is not None and ek.label and isinstance(rec, Mapping) else None
                 if isinstance(new, str) and new != self.index.labels.get(kind, {}).get(value):
