@@ -619,8 +619,8 @@ def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code()
                           f"Electronics. Tent: seller username {me_user}, price $9.") == \
         "1 listing: Bose Speaker: withdrawn, price $74.99, category Electronics. Tent: price $9."
     assert market.to_user(f"2 offers: {me_user}'s $58.00 offer on 'Nespresso'") == "2 offers: your $58.00 offer on 'Nespresso'"
-    from prove.synth.phrasing import _to_user
-    assert _to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
+    from prove.synth.phrasing import spoken_to_user
+    assert spoken_to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
         "Done: the meeting 'Sync' of yours now runs 45 minutes."
     tool = registry.get("team_chat").tools["add_reaction"]
     assert all(":{emoji}:" in a.text for a in tool.asks if "{emoji}" in a.text)
@@ -1103,3 +1103,18 @@ def test_a_record_that_lists_a_thing_does_not_rename_it() -> None:
                 assert not re.search(rf"the {re.escape(name)}(?! scene)", later), (ex["id"], later)
                 checked += bool(later)
     assert checked >= 3
+
+
+def test_the_assistant_says_your_where_the_user_says_my() -> None:
+    """"I can't look up my flight LH 982 FRA to BOS on April 4 by name here": the assistant asks
+    after the user's flight; a listing's "my role viewer" is the user's role."""
+    from prove.synth.results import field_text
+
+    asked = 0
+    for ex in _generated(["travel_booking", "shopping"], 200, 5):
+        for m in ex["messages"]:
+            if m["role"] == "assistant" and re.search(r"search for|look up .* by name", m.get("content") or ""):
+                assert not re.search(r"\b(my|mine)\b", m["content"]), (ex["id"], m["content"])
+                asked += "your " in m["content"]
+    assert asked >= 2
+    assert field_text("my_role", "viewer") == "your role viewer"

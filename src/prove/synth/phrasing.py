@@ -386,7 +386,7 @@ class Phrasing:
                     return "you"
             return self.result_value(tool, field, value)
 
-        return _sentences(_agree(_one_currency(_to_user(self.fill(tool, template, say)))))
+        return _sentences(_agree(_one_currency(spoken_to_user(self.fill(tool, template, say)))))
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
@@ -469,7 +469,7 @@ def full_spans(text: str) -> str:
                   r"\2 \1 at \3 \4 \1 at \5", text, flags=re.IGNORECASE)
 
 
-def _to_user(text: str) -> str:
+def spoken_to_user(text: str) -> str:
     """A reply speaks to the user: the "me" a request calls the user is "you" (quotes kept)."""
     parts = _QUOTED.split(text)
     return "".join(part if i % 2 else re.sub(r"\bmy\b", "your", re.sub(r"\bme\b", "you", part.replace(" of mine", " of yours")))

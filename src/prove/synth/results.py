@@ -69,7 +69,7 @@ _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "
 
 
 def _words(key: str) -> str:
-    return key.replace("_", " ")
+    return re.sub(r"^my_", "your_", key).replace("_", " ")  # my_role: the user's role, said to them
 
 
 def number(value: float | int) -> str:

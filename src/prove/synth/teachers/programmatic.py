@@ -42,7 +42,7 @@ from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import entity_fields, extract_entities, found_nothing, iter_records, record_fields
 from ..graph import EXPLICIT, lookup_param, undoes
-from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing
+from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user
 from ..results import LABELS
 from ..values import DAY, ValueMaker, example_of, is_money, render_value
 from ..wording import Wording, _lower_first
@@ -1029,7 +1029,7 @@ class Planner:
                 key = self.server.entities[hidden_kind or entity].key
                 q = words.question(noun, hidden=hidden_kind is not None,
                                    id_word="ID" if key.endswith("_id") or key == "id" else key.replace("_", " "),
-                                   thing=self.say.entity(entity, value) if hidden_kind is not None else None)
+                                   thing=spoken_to_user(self.say.entity(entity, value)) if hidden_kind is not None else None)
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
                 answer = value if hidden_kind is not None else self.say.entity(entity, value)
                 user = words.answer(answer)
