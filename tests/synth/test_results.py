@@ -412,3 +412,14 @@ def test_what_a_record_holds_is_counted_once() -> None:
              "total": 2}
     text = describe(lists, stress=["count"])
     assert "count 2" in text and "2 items" not in text
+
+
+def test_a_heading_cut_short_is_quoted() -> None:
+    """"@adam.castillo updated the Aurora tracker, three items are…: pinned" reads as a broken
+    sentence; a cut heading is a quotation: "'@adam.castillo updated the ... three items are…': pinned"."""
+    from prove.synth.results import record_text
+
+    text = record_text({"message_id": "CM-1", "text": "@adam.castillo updated the Aurora tracker, three items are "
+                        "still open and two are blocked on review.", "pinned": True, "reply_count": 4})
+    assert text.startswith("'@adam.castillo updated the Aurora tracker, three items are…': "), text
+    assert record_text({"issue_id": "WEB-1", "title": "Login fails", "status": "open"}).startswith("Login fails: open")

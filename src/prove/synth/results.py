@@ -224,6 +224,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         head = _excerpt(inner, 60) if inner else None
     if head and head.endswith("…") and " '" in head and "'" not in head[head.rfind(" '") + 2:]:
         head += "'"  # a cut inside a quoted title closes the quote: "offer on 'Osprey Atmos…'"
+    elif head and head.endswith("…") and "'" not in head:
+        head = f"'{head}'"  # a text cut short is quoted, not read as a broken sentence before the colon
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
     asked = {w.rstrip("s") for w in stress}
