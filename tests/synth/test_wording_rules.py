@@ -1118,3 +1118,12 @@ def test_the_assistant_says_your_where_the_user_says_my() -> None:
                 asked += "your " in m["content"]
     assert asked >= 2
     assert field_text("my_role", "viewer") == "your role viewer"
+
+
+def test_one_thing_was_and_a_name_with_its_own_article_takes_no_other() -> None:
+    """"1 line were added", "Your The Patty Wagon order"."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("Since then, 1 lines were added and 0 removed.") == "Since then, 1 line was added and 0 removed."
+    assert tidy("Your The Patty Wagon order is in.") == "Your Patty Wagon order is in."
+    assert tidy("11 lines were added.") == "11 lines were added."

@@ -446,7 +446,7 @@ def _mend(text: str) -> str:
                   text)
     text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
     text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
-    text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
+    text = re.sub(r"\b((?i:my|your|this|that)|the|a|an) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
                   r"\1hat the \2", text)  # "record that that issue is blocked" -> "... that the issue ..."
     text = re.sub(r"\bthe The ", "The ", text)
@@ -459,6 +459,7 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
+    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was", text)  # "1 line were added" -> "was"
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
 
 
