@@ -686,7 +686,7 @@ def test_a_reading_that_found_nothing_says_what_it_did_not_find() -> None:
     said = {Wording(random.Random(s)).nothing({"disputes": [], "total": 0}) for s in range(10)}
     assert all("no disputes" in t.lower() for t in said) and len(said) > 1
     tool = registry.get("banking").tools["list_disputes"]
-    assert "no open disputes" in words.nothing({"disputes": [], "total": 0}, tool, {"status": "open"})
+    assert "o open disputes" in words.nothing({"disputes": [], "total": 0}, tool, {"status": "open"})
     assert "no disputes under review" in words.nothing({"disputes": [], "total": 0}, tool, {"status": "under_review"})
 
 
@@ -1127,3 +1127,15 @@ def test_one_thing_was_and_a_name_with_its_own_article_takes_no_other() -> None:
     assert tidy("Since then, 1 lines were added and 0 removed.") == "Since then, 1 line was added and 0 removed."
     assert tidy("Your The Patty Wagon order is in.") == "Your Patty Wagon order is in."
     assert tidy("11 lines were added.") == "11 lines were added."
+
+
+def test_nothing_of_a_kind_is_said_by_the_kind() -> None:
+    """"No cafe places came up" for a search of cafes near a place: "No cafes came up"; a state
+    still stands before the noun ("I found no open disputes")."""
+    maps = registry.get("maps")
+    words = Wording(random.Random(0))
+    said = {words.nothing({"places": [], "total": 0}, maps.tools["search_nearby"],
+                          {"place_id": "PLC-10088", "category": "cafe", "open_now": True}) for _ in range(9)}
+    assert said and all(re.fullmatch(r"(I found no|There are no|No) cafes( came up)?\.", s) for s in said), said
+    banking = registry.get("banking")
+    assert "no open disputes" in words.nothing({"disputes": []}, banking.tools["list_disputes"], {"status": "open"}).lower()

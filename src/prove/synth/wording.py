@@ -111,6 +111,9 @@ OFF_TOPIC = [
 OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off topic, but ", "Hi! "]
 
 
+_KIND_KEYS = ("category", "kind", "type", "device_type", "cuisine")  # an option that says what the things are
+
+
 def _plural(noun: str) -> str:
     if noun.endswith("person"):
         return noun[:-6] + "people"
@@ -315,8 +318,12 @@ class Wording:
                          if isinstance(v, list) and not v), None)
             if noun:
                 props = tool.parameters.get("properties", {}) if tool is not None else {}
-                states = [v.replace("_", " ") for k, v in (args or {}).items()
-                          if isinstance(v, str) and "enum" in props.get(k, {})]
+                options = {k: v.replace("_", " ") for k, v in (args or {}).items()
+                           if isinstance(v, str) and "enum" in props.get(k, {})}
+                kind = next((v for k, v in options.items() if k in _KIND_KEYS), None)
+                if kind is not None:  # "no cafes", not "no cafe places"
+                    noun = _plural(kind)
+                states = [v for k, v in options.items() if k not in _KIND_KEYS or kind is None]
                 before = " ".join(w for w in states if " " not in w)
                 after = " ".join(w for w in states if " " in w)
                 noun = " ".join(w for w in (before, noun, after) if w)
