@@ -1139,3 +1139,27 @@ def test_nothing_of_a_kind_is_said_by_the_kind() -> None:
     assert said and all(re.fullmatch(r"(I found no|There are no|No) cafes( came up)?\.", s) for s in said), said
     banking = registry.get("banking")
     assert "no open disputes" in words.nothing({"disputes": []}, banking.tools["list_disputes"], {"status": "open"}).lower()
+
+
+def test_nothing_made_in_a_conversation_is_asked_after_while_it_is_still_empty() -> None:
+    """"Create a channel called data-quality." ... "And what's been happening in that channel?" ->
+    "There are no messages.": a new channel, meeting or list holds nothing yet, so nobody asks."""
+    from prove.synth.teachers.programmatic import _empty_listing
+
+    asked = 0
+    for name in ("team_chat", "video_meeting", "maps"):
+        server = registry.get(name)
+        indexes: dict[int, EntityIndex] = {}
+        for ex in _generated([name], 150, 21):
+            index = indexes.setdefault(ex["world"], EntityIndex(server, ex["world"]))
+            results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+            for turn in ex["turns"]:
+                for call in turn["calls"]:
+                    tool = server.tools[call["name"]]
+                    new = [v for p in tool.params if p.entity for v in _entity_args(tool, call)
+                           if v not in index.ids.get(p.entity, ())]
+                    if tool.read_only and new:
+                        asked += 1
+                        assert not _empty_listing(results[call["id"]]), (ex["id"], call, results[call["id"]])
+    assert asked >= 3
+

@@ -377,6 +377,10 @@ class Planner:
             if result.ok and tool.read_only and _empty_listing(result.data) and not self.ungrounded \
                     and attempt < tries - 1 and _arbitrary(args, sources, props):
                 continue  # no Noodles under $1, no energy of a door lock: a reading that finds nothing is asked on purpose
+            if result.ok and tool.read_only and _empty_listing(result.data) and not self.ungrounded \
+                    and any(v not in self.index.ids.get(p.entity, ()) for p in tool.params if p.entity
+                            for v in _strs([args.get(p.name)])):
+                continue  # nobody asks what a channel made a moment ago holds: nothing yet
             if result.ok and before is not None and sess.fingerprint() == before:
                 continue  # a write that changes nothing ("make Home my default" when it is) asks for nothing
             if result.ok and not want_infeasible:
