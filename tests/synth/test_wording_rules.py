@@ -1163,3 +1163,19 @@ def test_nothing_made_in_a_conversation_is_asked_after_while_it_is_still_empty()
                         assert not _empty_listing(results[call["id"]]), (ex["id"], call, results[call["id"]])
     assert asked >= 3
 
+
+def test_time_passes_before_a_conversation_only_until_the_call_can_be_made() -> None:
+    """"Kick off the meeting 'Keystone Holdings onboarding call' from March 20 now, everyone's
+    waiting" was said on March 21 at 9:00 AM, the day after the meeting: the wait before the
+    conversation was whole days. It is now the shortest, to the quarter hour."""
+    waited = 0
+    for ex in _generated(["video_meeting"], 200, 4):
+        if not ex["turns"][0]["advance"]:
+            continue
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        for call in ex["turns"][0]["calls"]:
+            data = results[call["id"]]
+            if call["name"] == "start_meeting" and "error" not in data:
+                waited += 1
+                assert data["started_at"] <= data["starts_at"], (ex["id"], data["starts_at"], data["started_at"])
+    assert waited >= 2

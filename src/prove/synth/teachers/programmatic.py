@@ -55,6 +55,7 @@ MAX_TRIES = 8
 WAIT_CODES = frozenset({"too_early", "not_due_yet", "not_due", "market_closed", "restaurant_closed", "store_closed",
                         "place_closed", "check_in_not_open", "meeting_not_started"})
 WAITS = (900, 3600, 3 * 3600, 6 * 3600, *(d * 86_400 for d in range(1, 8)))
+_QUARTER_HOUR = 900
 _SCHEMA_CODES = {INVALID_ARGUMENTS, UNKNOWN_TOOL, INTERNAL_ERROR, TIMEOUT, "not_found"}
 _ALIASES = {"security_code": {"cvv", "cvc", "cvv2"}, "cvv": {"security_code", "cvc"}, "pin": {"passcode"},
             "passcode": {"pin"}}
@@ -424,17 +425,30 @@ class Planner:
     def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
         """A first call that fails only because it is too early: let time pass before the conversation.
 
-        The shortest wait (of a few) after which the call succeeds becomes the first turn's
-        `advance`; the fork moves on by it, so the rest of the plan sees the later clock.
+        The shortest wait after which the call succeeds, to the quarter hour, becomes the first
+        turn's `advance` (a meeting is started as it opens, not the next morning); the fork moves on
+        by it, so the rest of the plan sees the later clock.
         """
-        for delta in WAITS:
+        def works(delta: int) -> bool:
             with sess.fork() as probe:
                 probe.advance(delta)
-                ok = probe.call(tool.name, args).ok
-            if ok:
+                return probe.call(tool.name, args).ok
+
+        shorter = 0
+        for delta in WAITS:
+            if works(delta):
+                while delta - shorter > _QUARTER_HOUR:  # narrow down between the last wait too short and this one
+                    middle = (shorter + delta) // 2 // _QUARTER_HOUR * _QUARTER_HOUR
+                    if middle <= shorter:
+                        break
+                    if works(middle):
+                        delta = middle
+                    else:
+                        shorter = middle
                 sess.advance(delta)
                 self.advance = delta
                 return sess.call(tool.name, args)
+            shorter = delta
         return failed
 
     def _plain_value(self, tool: Tool, p: Any, spec: dict[str, Any], attempt: int,
