@@ -1179,3 +1179,13 @@ def test_time_passes_before_a_conversation_only_until_the_call_can_be_made() -> 
                 waited += 1
                 assert data["started_at"] <= data["starts_at"], (ex["id"], data["starts_at"], data["started_at"])
     assert waited >= 2
+
+
+def test_a_zero_count_after_a_verb_is_said_as_no() -> None:
+    """"It has 0 likes and 2 comments", "matched 0 emails already there"."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("It has 0 likes and 2 comments.") == "It has no likes and 2 comments."
+    assert tidy("It went through your mailbox and matched 0 emails already there.") == \
+        "It went through your mailbox and matched no emails already there."
+    assert tidy("Moved 10 emails; 0 left.") == "Moved 10 emails; 0 left."
