@@ -14,6 +14,7 @@ from prove.synth import SynthConfig, Synthesizer
 from prove.synth.entities import EntityIndex
 from prove.synth.phrasing import Phrasing
 from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _fitting_replies
 from prove.synth.wording import Wording
 
 
@@ -28,6 +29,16 @@ def _generated(servers: tuple[str, ...], n: int, seed: int) -> tuple[dict, ...]:
     """The accepted examples among the first `n` candidates of a run."""
     synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=list(servers)))
     return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
+
+
+def _replies(server_name: str, tool_name: str, args: dict[str, Any], world: int = 0) -> list[str]:
+    """Every reply of the tool that fits the call, filled from its result."""
+    server = registry.get(server_name)
+    with Session([server], world=world) as session:
+        result = session.call(tool_name, args)
+    assert result.ok, result.error
+    tool = server.tools[tool_name]
+    return [_say(server_name, world).reply(tool, r.text, args, result.data, {}) for r in _fitting_replies(tool, args, result.data)]
 
 
 def _read_out(server_name: str, tool_name: str, args: dict[str, Any], asked: str = "") -> str:
@@ -93,3 +104,41 @@ def test_a_value_the_user_leaves_out_is_left_out_not_said_vaguely() -> None:
             assert question in ("Which category should I use?", "Which of the categories should I use?",
                                 "Which category should it be?"), question
     assert seen, "no add_bill request left its category out"
+
+
+def test_a_goal_says_what_each_contribution_was_and_a_move_says_where_the_money_went() -> None:
+    """"6 contributions: date March 2; date February 2; ..." left out the amount they all share;
+    "1 budget move: amount $10.00, created ..., from category Pets" never said where it went;
+    "percent complete 18.7" is "18.7% complete"."""
+    goal = _read_out("budget", "get_goal", {"goal_id": "GOAL-10001"}, asked="Show me {goal_id} and all my contributions to it.")
+    assert re.search(r"\d+ contributions, \$[\d,.]+ each: [A-Z][a-z]+ \d+;", goal), goal
+    assert "date " not in goal and re.search(r"\d% complete", goal), goal
+    moves = _read_out("budget", "list_budget_moves", {"month": "2025-11"}, asked="What budget moves have I made in {month}?")
+    assert re.search(r"\$[\d,.]+ from [A-Z][\w &]+ to [A-Z]", moves) and "from category" not in moves, moves
+
+
+def test_can_i_still_refund_a_payment_is_answered_where_nothing_can_be() -> None:
+    """"Can I still refund the payment 'Ski trip house'?" was answered "Alexander Gray: completed,
+    amount $248.23, created December 19, 2025 ..., fee $0.00": no yes or no."""
+    seen = set()
+    for world in range(4):
+        with Session(["payments"], world=world) as session:
+            received = [p for p in session.call("list_payments", {"limit": 100}).data["payments"]
+                        if p["direction"] == "received" and not p["refundable_amount"]]
+        for payment in received:
+            answer = {"completed": "can't be refunded now", "refunded": "nothing left to refund"}[payment["status"]]
+            seen.add(payment["status"])
+            for text in _replies("payments", "get_payment", {"payment_id": payment["payment_id"]}, world):
+                assert answer in text, text
+    assert seen == {"completed", "refunded"}
+
+
+def test_a_balance_question_is_answered_with_the_balances() -> None:
+    """"Main Savings: current balance $37,275.28, available balance $37,275.28, type savings, ending
+    3871, pending $0.00, interest rate 3.86" read out every field (a rate without its %)."""
+    for account, said in (("ACC-10001", r"has \$[\d,.]+; \$[\d,.]+ of it is available, with \$[\d,.]+ still pending"),
+                          ("ACC-10002", r"has \$[\d,.]+, all of it available"),
+                          ("ACC-10003", r"You owe \$[\d,.]+ on the Travel Rewards Mastercard( account)?; \$[\d,.]+ of its "
+                                        r"\$[\d,.]+ limit is available")):
+        for text in _replies("banking", "get_account", {"account_id": account}):
+            assert re.search(said, text) and "interest rate" not in text, text

@@ -112,6 +112,8 @@ def field_text(key: str, value: Any) -> str | None:
     if isinstance(value, (int, float)):
         if key.startswith("kwh_"):  # kwh_added 13.54 -> 13.54 kWh added
             return f"{number(value)} kWh {_words(key[4:])}"
+        if key.startswith("percent_"):  # percent_complete 18.7 -> 18.7% complete
+            return f"{number(value)}% {_words(key[8:])}"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
             return f"{value} star{'' if value == 1 else 's'}"
         if key == "charge_limit":
@@ -159,7 +161,7 @@ def field_text(key: str, value: Any) -> str | None:
             return "one-time" if value == "once" else value
         if key in ("next_date", "next_due_date"):  # when a recurring thing comes next: "next on March 25"
             return f"next {'due' if 'due' in key else 'on'} {human(value)}"
-        if key in ("at", "time"):
+        if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
@@ -372,10 +374,13 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         text = record_text(data, limit=5, cite=cite, stress=stress, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
-        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=_shared(items)) for r in picked)
+        shared = _shared(items)
+        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
-        text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)
+        # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
+        each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v) and v), "")
+        text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}: {shown}{more}", others) if p)
         return _finish(text, cite, data)
     if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
                                                                         for v in data.values()):
