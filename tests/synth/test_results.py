@@ -251,7 +251,8 @@ def test_a_record_says_no_coordinates_no_repeated_bound_and_no_field_twice() -> 
 
 def test_a_cut_quoted_title_closes_its_quote() -> None:
     offer = {"summary": "clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large, Venom Green, with the "
-                        "rain cover and both hip belt pockets'", "status": "pending"}
+                        "rain cover, both hip belt pockets, the original box, the receipt and two spare buckles'",
+             "status": "pending"}
     text = describe(offer)
     assert text.startswith("clarkecloset's $60.00 offer on 'Osprey Atmos AG 65 Backpack, Large") and "…': pending" in text
 

@@ -30,6 +30,8 @@ from .wording import Wording
 __all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "excerpt_of", "human", "renderings"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
+# A field that names a record's member ("seller username lucass_tech", "buyer lucass_tech"): about the user, unsaid.
+_WHOSE = r"(?:(?:[a-z]+ )?(?:username|handle|owner)|seller|buyer)"
 # Free-text parameters that search: their value must find what the request is after.
 QUERY_PARAMS = frozenset({"query", "q", "search", "keyword", "keywords", "term", "text_query", "name_contains",
                           "contains", "search_text"})
@@ -180,10 +182,10 @@ class Phrasing:
                               if row.get("is_me") == 1
                               for name in [self.index.labels.get(kind, {}).get(key)] if isinstance(name, str) and name]
         for name in self._me_names:
-            text = re.sub(rf"\b(by|from) {re.escape(name)}\b", r"\1 you", text)
+            text = re.sub(rf"\b(by|from|to) {re.escape(name)}\b", r"\1 you", text)
             # "seller username lucass_tech" on the user's own listing says nothing to them
-            text = re.sub(rf", (?:[a-z]+ )?(?:username|handle|owner) {re.escape(name)}\b", "", text)
-            text = re.sub(rf"\b(?:[a-z]+ )?(?:username|handle|owner) {re.escape(name)}, ", "", text)
+            text = re.sub(rf", {_WHOSE} {re.escape(name)}\b", "", text)
+            text = re.sub(rf"\b{_WHOSE} {re.escape(name)}, ", "", text)
             text = re.sub(rf"\b{re.escape(name)}'s\b", "your", text)  # "lucass_tech's $41.99 offer": yours
         return text
 

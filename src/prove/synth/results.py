@@ -32,8 +32,8 @@ LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
           "counterparty_name", "payee", "service_center", "address", "text", "position", "message")
 # Fields worth saying first, when a record has them.
-PRIORITY = ("status", "rating", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price", "date",
-            "start", "due_date", "created_at")
+PRIORITY = ("status", "rating", "stars", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price",
+            "next_date", "next_due_date", "frequency", "date", "start", "due_date", "created_at")
 # Unit suffixes of keys: the suffix, the words that follow the value.
 _UNITS = (("_seconds", "seconds"), ("_secs", "seconds"), ("_s", "seconds"), ("_ms", "ms"), ("_minutes", "minutes"),
           ("_mins", "minutes"), ("_min", "minutes"), ("_hours", "hours"), ("_days", "days"), ("_km", "km"),
@@ -64,6 +64,8 @@ _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last
 _LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "miles")
 # Who a message, review or change is from.
 _BY = {"author": "by", "author_name": "by", "user_name": "by", "sender_name": "from", "from_name": "from"}
+# Who a member named by a `<role>_username` is to the record: the word said before the name.
+_USER_ROLE = {"sender": "from", "recipient": "to", "rater": "by", "author": "by", "reviewer": "by"}
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
                     "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
 
@@ -110,6 +112,10 @@ def field_text(key: str, value: Any) -> str | None:
     if isinstance(value, (int, float)):
         if key.startswith("kwh_"):  # kwh_added 13.54 -> 13.54 kWh added
             return f"{number(value)} kWh {_words(key[4:])}"
+        if key.startswith("percent_"):  # percent_complete 18.7 -> 18.7% complete
+            return f"{number(value)}% {_words(key[8:])}"
+        if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
+            return f"{value} star{'' if value == 1 else 's'}"
         if key == "charge_limit":
             return f"charge limit {number(value)}%"
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
@@ -151,7 +157,11 @@ def field_text(key: str, value: Any) -> str | None:
             return _MY_RESPONSE.get(value, f"your answer {value}")
         if key == "status":
             return _words(value)
-        if key in ("at", "time"):
+        if key == "frequency":  # how often a payment goes out: "monthly", "one-time"
+            return "one-time" if value == "once" else value
+        if key in ("next_date", "next_due_date"):  # when a recurring thing comes next: "next on March 25"
+            return f"next {'due' if 'due' in key else 'on'} {human(value)}"
+        if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
@@ -159,6 +169,8 @@ def field_text(key: str, value: Any) -> str | None:
             return None  # the person's name, said in the heading or not needed
         if key.endswith("_name"):
             return f"{_words(key[:-5])} {value}"
+        if key.endswith("_username"):  # sender_username yusuf.adams -> from yusuf.adams; seller greencloset
+            return f"{_USER_ROLE.get(key[:-9], _words(key[:-9]))} {value}"
         if key in _TEXT_KEYS or (key.endswith(_TEXT_KEYS) and len(value.split()) > 2) or len(value.split()) > 4:
             return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
@@ -214,11 +226,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     `skip` names fields not to say (what every item of a listing shares); `quiet` leaves out what
     is off ("not deleted") and a path that only repeats the name, unless the request asked for it.
     """
-    # Not headed by what every item shares, nor then by another name ("Yara Mitchell: March 24 ...")
-    shared_name = any(k in LABELS for k in skip if isinstance(rec.get(k), str))
-    label_key = None if shared_name else _label_key({k: v for k, v in rec.items() if k not in skip})
+    # Not headed by its name where every item shares it, nor then by another name ("Yara Mitchell: March 24 ...")
+    label_key = None if _label_key(rec) in skip else _label_key({k: v for k, v in rec.items() if k not in skip})
     # A post: its text's opening; a summary written to be read out ("acastillo64's $48.00 offer on ..."): whole.
-    head = _excerpt(option_words(label_key, rec[label_key]), 100 if label_key == "summary" else 60) if label_key else None
+    head = _excerpt(option_words(label_key, rec[label_key]), 160 if label_key == "summary" else 60) if label_key else None
     if head is None:  # an entry that holds what it is about (a saved place's place) is headed by its name
         inner = next((_label_of(v) for v in rec.values() if isinstance(v, Mapping) and _label_of(v)), None)
         head = _excerpt(inner, 60) if inner else None
@@ -365,10 +376,13 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         text = record_text(data, limit=5, cite=cite, stress=stress, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
-        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=_shared(items)) for r in picked)
+        shared = _shared(items)
+        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
-        text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)
+        # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
+        each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v) and v), "")
+        text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}: {shown}{more}", others) if p)
         return _finish(text, cite, data)
     if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
                                                                         for v in data.values()):
@@ -419,7 +433,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
     # A name every item shares ("Search weekly sync", "Motion in Living Room") is said once, with the count.
-    named = next((items[0][k] for k in LABELS if k in shared and isinstance(items[0].get(k), str)), None)
+    named = items[0][_label_key(items[0])] if _label_key(items[0]) in shared else None
     extra = ", ".join(p for p in (f"all '{_excerpt(named, 60)}'" if named else "", extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):

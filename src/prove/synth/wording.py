@@ -74,6 +74,7 @@ ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.",
 QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of the {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a hint that names a tool is for the model, not the user
+QUESTIONS_LEFT_OUT = ["Which {noun} should I use?", "Which of the {nouns} should I use?", "Which {noun} should it be?"]
 QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me its {id_word}?",
                     "I don't have a way to search for {thing}. What is its {id_word}?"]
 VAGUE = ["one of the {nouns}", "a {noun}"]  # never "my": the user may not own it (a spam post)
@@ -283,11 +284,13 @@ class Wording:
             return None
         return self.pick(ANOTHER if another else RETRY).format(code=code)
 
-    def question(self, noun: str, *, hidden: bool = False, id_word: str = "ID", thing: str | None = None) -> str:
+    def question(self, noun: str, *, hidden: bool = False, id_word: str = "ID", thing: str | None = None,
+                 left_out: bool = False) -> str:
         """A clarification question that asks for exactly the missing thing, in plain words: the
         ID, or what the thing is known by where that is no ID (a file's path); with the lookups
-        hidden it names the thing it cannot look up (`thing`: "the Bills Checking account")."""
-        pool = QUESTIONS_HIDDEN if hidden else QUESTIONS
+        hidden it names the thing it cannot look up (`thing`: "the Bills Checking account");
+        for a thing the request `left_out`, which one to use (not "which do you mean")."""
+        pool = QUESTIONS_HIDDEN if hidden else QUESTIONS_LEFT_OUT if left_out else QUESTIONS
         return self.pick(pool).format(noun=noun, nouns=_plural(noun), id_word=id_word, thing=thing or f"that {noun}")
 
     def abstain(self, tool: Tool, server: Server) -> str:

@@ -190,6 +190,13 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
     "What's the balance of {account_id} right now?",
     "What's the available balance on {account_id}?",
     "What are the current and available balances of {account_id}?",
+], reply=[
+    Ask("{account_id} has ${result.current_balance}, all of it available.",
+        **{"result.pending": 0.0, "result.credit_limit": None}),
+    Ask("{account_id} has ${result.current_balance}; ${result.available_balance} of it is available, with "
+        "${result.pending} still pending.", **{"result.credit_limit": None}),
+    Ask("You owe ${result.current_balance} on {account_id}; ${result.available_balance} of its "
+        "${result.credit_limit} limit is available.", **{"result.type": "credit_card"}),
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its current and available balances.

@@ -493,7 +493,7 @@ def schedule_payment(ctx: Ctx, from_account_id: DepositAccountId, amount: Money,
 
 @tools.tool(effect=READ, asks=[
     Ask("What payments do I have scheduled?", status="scheduled"),
-    Ask("Show me the scheduled payments coming out of {account_id}.", status="scheduled"),
+    Ask("Show me the scheduled payments to or from {account_id}.", status="scheduled"),
     "Are there any payments set up to {payee_id}?",
     Ask("Which of my scheduled payments have I cancelled?", status="cancelled"),
 ])

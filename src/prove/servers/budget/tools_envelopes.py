@@ -95,6 +95,7 @@ class CategoryHistory(BaseModel):
 
 class BudgetMove(BaseModel):
     move_id: MoveId
+    summary: str = Field(description="How much moved from which category to which, in words.")
     month: str
     from_category_id: CategoryId
     from_category: str
@@ -154,7 +155,8 @@ def _move(ctx: Ctx, move_id: str) -> BudgetMove:
         "SELECT m.*, f.name AS from_name, t.name AS to_name FROM budget_moves m "
         "JOIN categories f ON f.category_id = m.from_category_id JOIN categories t ON t.category_id = m.to_category_id "
         "WHERE m.move_id = ?", (move_id,)).fetchone()
-    return BudgetMove(move_id=row["move_id"], month=row["month"], from_category_id=row["from_category_id"],
+    return BudgetMove(move_id=row["move_id"], summary=f"${row['amount']:,.2f} from {row['from_name']} to {row['to_name']}",
+                      month=row["month"], from_category_id=row["from_category_id"],
                       from_category=row["from_name"], to_category_id=row["to_category_id"],
                       to_category=row["to_name"], amount=row["amount"], note=row["note"],
                       created_at=row["created_at"])

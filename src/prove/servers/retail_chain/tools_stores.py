@@ -302,6 +302,13 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
     "Tell me more about {product_id}.",
     "What does {product_id} cost, and is it in stock anywhere?",
     "Describe {product_id} for me.",
+], reply=[
+    "{product_id} from {result.brand} costs ${result.list_price} ({result.category}). {result.description} "
+    "{result.stores_with_stock} stores have it in stock, {result.units_available} units in all.",
+    Ask("{product_id} from {result.brand} costs ${result.list_price} ({result.category}). {result.description} "
+        "Only 1 store has it in stock, with {result.units_available} left.", **{"result.stores_with_stock": 1}),
+    Ask("{product_id} from {result.brand} costs ${result.list_price} ({result.category}). {result.description} "
+        "No store has it in stock right now.", **{"result.stores_with_stock": 0}),
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     """Look up one product with its description, list price and how much of it the chain has available.

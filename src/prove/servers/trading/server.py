@@ -138,6 +138,10 @@ class PriceHistory(BaseModel):
     closes: list[DailyClose] = Field(description="closing prices of completed sessions, oldest first")
     total: int
     change_percent: float = Field(description="change from the first close listed to the last")
+    last_date: str = Field(description="the day of the last close listed")
+    last_price: float = Field(description="the last close listed")
+    low_price: float = Field(description="the lowest close listed")
+    high_price: float = Field(description="the highest close listed")
 
 
 class MarketStatus(BaseModel):

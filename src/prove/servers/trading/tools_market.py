@@ -119,6 +119,9 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
 ], reply=[
     # A signed change reads right either way: "is -1%", never "moved -1%".
     "The change in {result.name} over the last {result.total} trading days is {result.change_percent}%.",
+    # The closes themselves, for "show me the daily closing prices".
+    "{result.name} closed at ${result.last_price} on {result.last_date}; over the last {result.total} trading days "
+    "its closes ran from ${result.low_price} to ${result.high_price}, a change of {result.change_percent}%.",
 ])
 def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1, le=90)] = 10) -> PriceHistory:
     """Get the closing prices of a security over its most recent completed sessions.
@@ -128,8 +131,8 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
         days: how many completed trading sessions to show, from 1 to 90, such as 10.
 
     Returns:
-        The daily closes, oldest first, each with its change from the session before, and the
-        change over the whole span in percent.
+        The daily closes, oldest first, each with its change from the session before; the
+        change over the whole span in percent; the last, lowest and highest close.
 
     Raises:
         not_found: no security has that ticker.
@@ -151,7 +154,9 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     out = [DailyClose(date=d.isoformat(), close=c, change_percent=pct(c, closes[i][1]))
            for i, (d, c) in enumerate(closes[1:])]
     return PriceHistory(ticker=sec["ticker"], name=sec["name"], closes=out, total=len(out),
-                        change_percent=pct(out[-1].close, closes[0][1]))
+                        change_percent=pct(out[-1].close, closes[0][1]), last_date=out[-1].date,
+                        last_price=out[-1].close, low_price=min(c.close for c in out),
+                        high_price=max(c.close for c in out))
 
 
 @tools.tool(effect=READ, asks=[

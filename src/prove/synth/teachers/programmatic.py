@@ -935,7 +935,10 @@ class Planner:
         named only by its kind ("my card"), and the assistant asks which one.
         """
         said: dict[str, str] = {}
-        for name in s.phrase.slots if s.phrase else ():
+        phrase = s.phrase
+        if omit is not None and phrase is not None and _left_out(phrase.text, omit) is not None:
+            phrase = Ask(_left_out(phrase.text, omit), **phrase.binds)  # "..., first due March 30": no category
+        for name in phrase.slots if phrase else ():
             src = s.sources.get(name, Source("user"))
             p = self._param_of(s.tool, name)
             value = s.args.get(name)
@@ -948,8 +951,8 @@ class Planner:
                 said[name] = self.say.entity(p.entity, one, label=src.text) if isinstance(one, str) else src.text
             elif src.text:
                 said[name] = src.text
-        assert s.phrase is not None, "only a step planned from a phrasing is asked for"
-        return self._in_app(s.tool, s.args, self.say.request(s.tool, s.phrase, s.args, said), s.phrase.text)
+        assert phrase is not None, "only a step planned from a phrasing is asked for"
+        return self._in_app(s.tool, s.args, self.say.request(s.tool, phrase, s.args, said), phrase.text)
 
     def _in_app(self, tool: Tool, args: Mapping[str, Any], text: str, template: str) -> str:
         """A request that could mean either of two servers of a combined view says which one: for
@@ -1045,7 +1048,8 @@ class Planner:
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
                 noun = self.say.entity_noun(hidden_kind or entity)
                 key = self.server.entities[hidden_kind or entity].key
-                q = words.question(noun, hidden=hidden_kind is not None,
+                left_out = hidden_kind is None and _left_out(steps[omit_step].phrase.text, param) is not None
+                q = words.question(noun, hidden=hidden_kind is not None, left_out=left_out,
                                    id_word="ID" if key.endswith("_id") or key == "id" else key.replace("_", " "),
                                    thing=spoken_to_user(self.say.entity(entity, value)) if hidden_kind is not None else None)
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
@@ -1370,6 +1374,15 @@ def _arbitrary(args: Mapping[str, Any], sources: Mapping[str, Source], props: Ma
         if "enum" not in props.get(name, {}):
             return True
     return False
+
+
+def _left_out(text: str, slot: str) -> str | None:
+    """The phrasing without the few words that say a slot, where they stand apart (", under
+    {category_id}," or "{account_id} under {category_id}."): a person leaves such a value out
+    rather than say it vaguely ("under a category"); None where the words do not stand apart, or
+    say where the request goes ("put $60 toward {goal_id}"), which nobody leaves out."""
+    m = re.search(rf"(?:,|(?<=\}})) (?:[a-z]+ )?(?:under|from|in|using|via) \{{{slot}\}}(?=[,.;]|$)", text)
+    return text[:m.start()] + text[m.end():] if m else None
 
 
 def _vague_fits(text: str, slot: str) -> bool:
