@@ -4,9 +4,12 @@ that answer what was asked, read off synthesized examples and off the tools' rep
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
-from .test_reads_rest import _turns
+from prove.env import registry
+
+from .test_reads_rest import _index, _replies, _turns
 
 
 # ----- calendar ------------------------------------------------------------------------------------------
@@ -22,3 +25,53 @@ def test_weekends_are_welcome_only_in_a_window_that_holds_one() -> None:
         first, last = date.fromisoformat(a["start"][:10]), date.fromisoformat(a["end"][:10])
         days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
         assert any(d.weekday() >= 5 for d in days), a
+
+
+# ----- team chat -----------------------------------------------------------------------------------------
+
+
+def test_a_channel_is_never_given_a_possessive() -> None:
+    """"Change the channel help-it's topic to: ..." glues "'s" to a channel's name."""
+    tool = registry.get("team_chat").tools["set_channel_topic"]
+    assert not any("}'s" in r.text for r in [*tool.asks, *tool.replies])
+    channel = next(k for k, r in _index("team_chat").rows["channel"].items() if "-" in r["name"] and r["kind"] != "dm")
+    for text in _replies("team_chat", "set_channel_topic", {"channel_id": channel, "topic": "Keep it short"}):
+        assert not re.search(r"[\w-]'s\b", text.replace("'Keep it short'", "")), text
+
+
+def test_listing_users_with_bots_asks_for_everyone_and_reads_no_bot_flags() -> None:
+    """"And which bots are in the workspace?" got every user, each read out as "not bot": the words
+    ask for the whole list, and the reply reads people, not a flag each."""
+    turns = [(c, u, r) for c, u, r in _turns("team_chat", "list_users", 150, 4) if c["arguments"].get("include_bots")]
+    assert turns
+    for _, user, reply in turns:
+        assert "which bots" not in user.lower(), user
+        assert "everyone" in user.lower(), user
+        assert "not bot" not in reply, reply
+
+
+
+def test_a_chat_search_quotes_what_it_looks_for() -> None:
+    """"Search chat for next week." reads as a time, not as the words to find: they are quoted."""
+    calls = [(call["arguments"], user) for call, user, _ in _turns("team_chat", "search_messages", 150, 4)
+             if set(call["arguments"]) == {"query"}]
+    assert calls
+    for args, user in calls:  # (a clarification's answer says the request no more)
+        assert f"'{args['query']}'" in user or args["query"] not in user, user
+
+def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
+    """"Schedule 'Reminder: demo at 2pm today!' ... for March 18 at 4:30 PM" posts it after the demo;
+    "Happy Friday, team!" goes out on a Friday."""
+    calls = [call["arguments"] for call, _, _ in _turns("team_chat", "schedule_message", 150, 4)]
+    assert calls
+    for a in calls:
+        at = date.fromisoformat(a["post_at"][:10])
+        hour = int(a["post_at"][11:13])
+        if "2pm today" in a["text"]:
+            assert hour < 14, a
+        if "6pm" in a["text"]:
+            assert hour < 18, a
+        if "Friday" in a["text"]:
+            assert at.weekday() == 4, a
+        if "Good morning" in a["text"]:
+            assert hour < 12, a
