@@ -75,3 +75,17 @@ def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
             assert at.weekday() == 4, a
         if "Good morning" in a["text"]:
             assert hour < 12, a
+
+
+# ----- email ---------------------------------------------------------------------------------------------
+
+
+def test_an_attachment_has_a_size_that_fits_its_type() -> None:
+    """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
+    calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
+    assert calls
+    bounds = {"ics": (1, 20), "txt": (1, 50), "docx": (20, 500), "csv": (5, 1000), "xlsx": (20, 1000),
+              "pdf": (100, 5000), "jpg": (500, 8000), "pptx": (1000, 20000)}
+    for a in calls:
+        low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
+        assert low <= a["size_kb"] <= high, a
