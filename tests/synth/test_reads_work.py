@@ -4,12 +4,21 @@ that answer what was asked, read off synthesized examples and off the tools' rep
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import date, timedelta
 
 from prove.env import registry
+from prove.synth.phrasing import Phrasing
+from prove.synth.sampler import Sampler
+from prove.synth.wording import Wording
 
 from .test_reads_rest import _index, _replies, _turns
+
+
+def _phrasing(server: str, world: int = 0) -> Phrasing:
+    spec = registry.get(server)
+    return Phrasing(spec, Sampler(spec, world, [world]).context(world), _index(server, world), Wording(random.Random(0)))
 
 
 # ----- calendar ------------------------------------------------------------------------------------------
@@ -89,3 +98,37 @@ def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     for a in calls:
         low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
         assert low <= a["size_kb"] <= high, a
+
+
+# ----- issue tracker -------------------------------------------------------------------------------------
+
+
+def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
+    """"Delete time entry WLG-10026" names a worklog by its key: a person says "the time entry on
+    issue MOB-10029 from March 8", which takes one entry a day on an issue."""
+    for world in (0, 1, 2):
+        say = _phrasing("issue_tracker", world)
+        for worklog in _index("issue_tracker", world).rows["worklog"]:
+            text = say.entity("worklog", worklog)
+            assert worklog not in text and text.startswith("the time entry on issue "), text
+
+
+# ----- video meetings ------------------------------------------------------------------------------------
+
+
+def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
+    """"Bianca Turner changed sprint from SPR-10004 to SPR-10005" reads keys; a person says "from
+    MOB Sprint 14 to MOB Sprint 15", and "in progress", not "in_progress"."""
+    index = _index("issue_tracker")
+    sprints = index.rows["sprint"]
+    issue, row = next((k, r) for k, r in index.rows["issue"].items()
+                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
+    other = next(k for k, r in sprints.items() if k != row["sprint_id"] and r["project_id"] == row["project_id"]
+                 and r["status"] != "completed")
+    moved = [("move_to_sprint", {"issue_id": issue, "sprint_id": other})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, moved):
+        assert f"from {sprints[row['sprint_id']]['name']} to {sprints[other]['name']}" in text, text
+    started = [("transition_issue", {"issue_id": issue, "status": "in_progress" if row["status"] != "in_progress"
+                                     else "in_review"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
+        assert "_" not in text, text
