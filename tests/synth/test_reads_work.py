@@ -8,8 +8,9 @@ import random
 import re
 from datetime import date, timedelta
 
-from prove.env import registry
+from prove.env import Session, registry
 from prove.synth.phrasing import Phrasing
+from prove.synth.results import describe
 from prove.synth.sampler import Sampler
 from prove.synth.wording import Wording
 
@@ -114,6 +115,39 @@ def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
 
 
 # ----- video meetings ------------------------------------------------------------------------------------
+
+
+def _recording() -> str:
+    return next(k for k, r in _index("video_meeting").rows["recording"].items() if r["status"] == "available")
+
+
+def test_a_transcript_reads_as_who_said_what() -> None:
+    """"8 lines: Okay, let's get started.: offset 0 seconds, speaker James O'Brien" reads a record's
+    fields; a transcript reads "James O'Brien: 'Okay, let's get started ...'"."""
+    with Session([registry.get("video_meeting")], world=0) as session:
+        data = session.call("get_transcript", {"recording_id": _recording()}).data
+    text = describe(data)
+    assert "offset" not in text and "speaker " not in text, text
+    assert re.search(r"lines: [A-Z][\w' ]+: '[A-Z]", text), text
+
+
+def test_a_speaker_who_said_nothing_is_told_so() -> None:
+    """"What did Hassan Jones say in the recording ...?" answered with the meeting's date alone
+    does not answer: he said nothing there."""
+    for text in _replies("video_meeting", "get_transcript", {"recording_id": _recording(), "speaker": "Nobody Here"}):
+        assert "Nobody Here didn't say anything" in text, text
+
+
+def test_who_is_in_a_meeting_is_answered_with_names() -> None:
+    """"Who is in the meeting 'Weekly Engineering sync' right now?" -> "1 person is in the meeting"
+    counts where the question asks who."""
+    meeting = next(k for k, r in _index("video_meeting").rows["meeting"].items()
+                   if r["status"] == "scheduled" and r["host_id"] == "PER-10001" and r["starts_at"] <= "2026-03-16T10")
+    start = [("start_meeting", {"meeting_id": meeting})]
+    for status in ("in_meeting", "waiting"):
+        for text in _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": status}, start):
+            assert not re.search(r"\b\d+ (?:people|person)\b", text), text
+            assert re.search(r": [A-Z][a-z]+ [A-Z]", text), text
 
 
 def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
