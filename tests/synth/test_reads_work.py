@@ -166,3 +166,15 @@ def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
                                      else "in_review"})]
     for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
         assert "_" not in text, text
+
+
+# ----- crm -----------------------------------------------------------------------------------------------
+
+
+def test_asking_for_the_id_of_a_person_says_no_its() -> None:
+    """"I can't look up James Davis by name here. Could you give me its ID?" calls a person "it"."""
+    words = Wording(random.Random(0))
+    for seed in range(8):
+        words.rng.seed(seed)
+        text = words.question("lead", hidden=True, thing="James Davis")
+        assert "James Davis" in text and " its " not in text, text
