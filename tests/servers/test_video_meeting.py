@@ -426,6 +426,8 @@ def test_a_participant_listing_says_where_they_are():
     from prove.synth.teachers.programmatic import _fitting_replies
 
     spec = registry.get("video_meeting").tools["list_participants"]
-    for status, words in (("waiting", "waiting room"), ("in_meeting", "right now"), (None, "took part")):
+    for status, words in (("waiting", "waiting room"), ("in_meeting", "right now")):
         said = [r.text for r in _fitting_replies(spec, {"meeting_id": "MTG-1", "status": status})]
-        assert said and all(words in r for r in said), status
+        assert said and all(words in r and "{result.participants.name}" in r for r in said), status
+    # Everyone, in the meeting or still waiting: read out with where each one is, not as "took part".
+    assert not _fitting_replies(spec, {"meeting_id": "MTG-1"})

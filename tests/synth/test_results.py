@@ -183,7 +183,7 @@ def test_a_question_asks_for_what_the_thing_is_known_by() -> None:
     from prove.synth.wording import Wording
 
     asked = {Wording(random.Random(s)).question("file", hidden=True, id_word="path") for s in range(10)}
-    assert asked and all(q.endswith("its path?") for q in asked)
+    assert asked and all(q.endswith("the path?") for q in asked)
 
 
 @pytest.mark.parametrize("key, money", [("cash", True), ("net_worth", True), ("estimated_total", True),

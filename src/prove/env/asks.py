@@ -72,9 +72,13 @@ class Ask:
 
 
 def result_field(data: Any, path: str) -> Any:
-    """The field of a result at a dotted path ("booking.summary"), or None where it has none."""
+    """The field of a result at a dotted path ("booking.summary"), or None where it has none; through
+    a list, the field of each item ("participants.name": every participant's name)."""
     for part in path.split("."):
-        data = data.get(part) if isinstance(data, Mapping) else None
+        if isinstance(data, list):
+            data = [item.get(part) for item in data if isinstance(item, Mapping)]
+        else:
+            data = data.get(part) if isinstance(data, Mapping) else None
     return data
 
 

@@ -379,6 +379,9 @@ class Phrasing:
             value: Any = data
             holder: Any = None
             for part in path.split(".") if path else []:
+                if isinstance(value, list):  # a field of each item of a list: "{result.participants.name}"
+                    holder, value = None, [v.get(part) for v in value if isinstance(v, Mapping)]
+                    continue
                 holder, value = value, value.get(part) if isinstance(value, Mapping) else None
             field = path.split(".")[-1] if path else ""
             if field.endswith("_name") and isinstance(holder, Mapping):  # "assigned to you", not to the user's name

@@ -248,6 +248,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    if label_key == "text" and head and isinstance(rec.get("speaker"), str):  # a transcript's line: who said what
+        head = f"{rec['speaker']}: '{head}'"
+        used |= {"speaker", "offset_seconds"}
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
     counts = {v for k, v in rec.items() if (k in ("count", "total") or k.endswith("_count")) and isinstance(v, int)}
     if "count" in asked:  # "how many ... on each?": what each holds, counted, first (unless a count field says it)

@@ -75,8 +75,9 @@ QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a hint that names a tool is for the model, not the user
 QUESTIONS_LEFT_OUT = ["Which {noun} should I use?", "Which of the {nouns} should I use?", "Which {noun} should it be?"]
-QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me its {id_word}?",
-                    "I don't have a way to search for {thing}. What is its {id_word}?"]
+# "the ID", not "its ID": the thing may be a person ("I can't look up James Davis by name here").
+QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me the {id_word}?",
+                    "I don't have a way to search for {thing}. Could you tell me the {id_word}?"]
 VAGUE = ["one of the {nouns}", "a {noun}"]  # never "my": the user may not own it (a spam post)
 ABSTAIN = ["I'm sorry, but I can't do that with the tools I have here.",
            "Unfortunately that's not something I can do: none of my tools does that.",

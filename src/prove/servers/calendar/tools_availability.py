@@ -86,13 +86,13 @@ def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> Fre
     Ask("Find {duration_minutes} minutes for {people} and me from {start} to {end}; weekends are fine.",
         include_weekends=True),
 ], values={
-    # A slot is looked for in a working day or several (one over a weekend), never in a window
-    # as short as the meeting itself.
-    "start, end": [
-        ("2026-03-17T09:00:00", "2026-03-17T17:00:00"), ("2026-03-18T13:00:00", "2026-03-18T17:00:00"),
-        ("2026-03-17T09:00:00", "2026-03-19T17:00:00"), ("2026-03-20T09:00:00", "2026-03-23T17:00:00"),
-        ("2026-03-23T09:00:00", "2026-03-27T17:00:00"), ("2026-03-24T09:00:00", "2026-03-25T17:00:00"),
-        ("2026-03-30T09:00:00", "2026-04-03T17:00:00"),
+    # A slot is looked for in a working day or several, never in a window as short as the meeting
+    # itself; weekends are welcome ("weekends are fine") only in a window that holds one.
+    "start, end, include_weekends": [
+        ("2026-03-17T09:00:00", "2026-03-17T17:00:00", False), ("2026-03-18T13:00:00", "2026-03-18T17:00:00", False),
+        ("2026-03-17T09:00:00", "2026-03-19T17:00:00", False), ("2026-03-20T09:00:00", "2026-03-23T17:00:00", True),
+        ("2026-03-23T09:00:00", "2026-03-27T17:00:00", False), ("2026-03-24T09:00:00", "2026-03-25T17:00:00", False),
+        ("2026-03-30T09:00:00", "2026-04-03T17:00:00", False), ("2026-03-27T13:00:00", "2026-03-30T17:00:00", True),
     ],
 })
 def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_length=1, max_length=20)],

@@ -398,8 +398,12 @@ def update_draft(ctx: Ctx, draft_id: AddressedDraftId, to: Addresses | None = No
     "Attached {filename} to {draft_id}.",
     "Done: {draft_id} now carries {filename}.",
 ], values={
-    "filename": ["report.pdf", "budget.xlsx", "slides.pptx", "photo.jpg", "contract.docx", "notes.txt",
-                 "invite.ics", "data.csv"],
+    # A file and a size that fits its type: slides run to megabytes, a calendar invite to a few KB.
+    "filename, size_kb": [
+        ("report.pdf", 840), ("report.pdf", 1250), ("budget.xlsx", 96), ("budget.xlsx", 210), ("slides.pptx", 4800),
+        ("slides.pptx", 2300), ("photo.jpg", 2100), ("photo.jpg", 3400), ("contract.docx", 64), ("contract.docx", 128),
+        ("notes.txt", 3), ("notes.txt", 12), ("invite.ics", 2), ("invite.ics", 4), ("data.csv", 180), ("data.csv", 56),
+    ],
 })
 def add_attachment(ctx: Ctx, draft_id: DraftId, filename: Filename,
                    size_kb: Annotated[int, Field(ge=1, le=1_000_000)]) -> Message:

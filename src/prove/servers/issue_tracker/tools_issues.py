@@ -213,11 +213,15 @@ def get_issue_history(ctx: Ctx, issue_id: IssueId, limit: Limit = 50) -> History
 
 
 def _in_words(ctx: Ctx, change: Change) -> str:
-    """A change as a sentence: 'Jordan Taylor changed status from open to in_progress on March 5'."""
-    if change.field == "assignee":  # the history holds user IDs; say their names
-        names = {r[0]: r[1] for r in ctx.db.execute("SELECT user_id, name FROM users")}
+    """A change as a sentence: 'Jordan Taylor changed status from open to in progress on March 5'."""
+    if change.field in ("assignee", "sprint"):  # the history holds user and sprint IDs; say their names
+        table = "user_id, name FROM users" if change.field == "assignee" else "sprint_id, name FROM sprints"
+        names = {r[0]: r[1] for r in ctx.db.execute(f"SELECT {table}")}
         change = change.model_copy(update={"old_value": names.get(change.old_value, change.old_value),
                                            "new_value": names.get(change.new_value, change.new_value)})
+    elif change.field in ("status", "priority", "resolution"):  # an option in words: 'in progress'
+        change = change.model_copy(update={k: v.replace("_", " ") if v else v for k, v in
+                                           (("old_value", change.old_value), ("new_value", change.new_value))})
     at = datetime.fromisoformat(change.at)
     when = f"on {at:%B} {at.day}"
     if change.field == "created":

@@ -398,11 +398,18 @@ def _extras(w: WorldGen, rows: dict[str, list[dict[str, Any]]], p: dict[str, Any
         parts = rng.choice((1, 2, 3))
         chunks = [x["spent_minutes"] // parts // 15 * 15] * (parts - 1)
         chunks.append(x["spent_minutes"] - sum(chunks))
+        logged: dict[date, dict[str, Any]] = {}  # one entry a day, so "the time entry on MOB-10005 from May 4" is one
         for minutes in (c for c in chunks if c > 0):
-            day = min((created + timedelta(minutes=rng.randint(0, span))).date(), today)
-            rows["worklogs"].append({"worklog_id": w.new_id("WLG"), "issue_id": iid, "user_id": x["assignee_id"],
-                                     "work_date": day.isoformat(), "minutes": minutes,
-                                     "note": rng.choice(WORKLOG_NOTES)})
+            drawn = min((created + timedelta(minutes=rng.randint(0, span))).date(), today)
+            note = rng.choice(WORKLOG_NOTES)
+            days = [created.date() + timedelta(days=n) for n in range((today - created.date()).days + 1)]
+            day = min((d for d in days if d not in logged), key=lambda d: abs(d - drawn), default=drawn)
+            if day in logged:
+                logged[day]["minutes"] += minutes
+                continue
+            logged[day] = {"worklog_id": w.new_id("WLG"), "issue_id": iid, "user_id": x["assignee_id"],
+                           "work_date": day.isoformat(), "minutes": minutes, "note": note}
+            rows["worklogs"].append(logged[day])
 
     rows["history"].append({"change_id": w.new_id("CHG"), "issue_id": iid, "user_id": x["reporter_id"],
                             "at": x["created_at"], "field": "created", "old_value": None, "new_value": x["title"]})

@@ -312,12 +312,12 @@ def invite_to_channel(ctx: Ctx, channel_id: GroupChannelId, user_ids: People) ->
 
 @tools.tool(effect=WRITE, asks=[
     "Set the topic of {channel_id} to '{topic}'.",
-    "Change {channel_id}'s topic to: {topic}",
+    "Change the topic of {channel_id} to: {topic}",
     Ask("Clear the topic of {channel_id}.", topic=""),
 ], reply=[
     Ask("Cleared the topic of {channel_id}; it has none now.", topic=""),
     "The topic of {channel_id} now reads '{topic}'.",
-    "Done: {channel_id}'s topic is '{topic}' now.",
+    "Done: {channel_id} has the topic '{topic}' now.",
 ], values={
     # House rules that suit whatever channel they are set on (a project topic would not).
     "topic": ["Please use threads for questions", "Read the pinned messages before posting",

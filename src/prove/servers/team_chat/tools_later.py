@@ -79,10 +79,18 @@ def _reminder(row: sqlite3.Row) -> Reminder:
     "Scheduled it for {post_at} in {channel_id}.",
     "Done: it will post in #{result.channel_name} at {post_at}.",
 ], values={
-    "text": [
-        "Standup in 5!", "Reminder: demo at 2pm today!", "Happy Friday, team!", "Timesheets are due today.",
-        "The retro starts in 10 minutes.", "Don't forget to submit your expense reports.",
-        "Good morning! Today's agenda is pinned.", "Release freeze starts at 6pm.",
+    # A message and a time it fits: "demo at 2pm today!" goes out that morning, "Happy Friday" on a Friday.
+    "text, post_at": [
+        ("Standup in 5!", "2026-03-17T09:55:00"), ("Standup in 5!", "2026-03-19T09:55:00"),
+        ("Reminder: demo at 2pm today!", "2026-03-18T09:30:00"), ("Reminder: demo at 2pm today!", "2026-03-24T10:00:00"),
+        ("Happy Friday, team!", "2026-03-20T09:00:00"), ("Happy Friday, team!", "2026-03-27T09:00:00"),
+        ("Timesheets are due today.", "2026-03-20T10:00:00"), ("Timesheets are due today.", "2026-03-27T10:00:00"),
+        ("The retro starts in 10 minutes.", "2026-03-19T14:50:00"), ("The retro starts in 10 minutes.", "2026-03-26T15:50:00"),
+        ("Don't forget to submit your expense reports.", "2026-03-23T11:00:00"),
+        ("Don't forget to submit your expense reports.", "2026-03-30T09:30:00"),
+        ("Good morning! Today's agenda is pinned.", "2026-03-17T08:30:00"),
+        ("Good morning! Today's agenda is pinned.", "2026-03-25T08:30:00"),
+        ("Release freeze starts at 6pm.", "2026-03-18T12:00:00"), ("Release freeze starts at 6pm.", "2026-03-26T13:00:00"),
     ],
 })
 def schedule_message(ctx: Ctx, channel_id: PostableChannelId, text: Text, post_at: str) -> ScheduledMessage:

@@ -32,7 +32,7 @@ StatusText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
     "Find {query}'s handle so I can mention them.",
     "List everyone in the workspace.",
     Ask("List everyone, deactivated accounts included.", include_deactivated=True),
-    Ask("Which bots are in the workspace?", include_bots=True),
+    Ask("List everyone in the workspace, Slackbot and PagerDuty included.", include_bots=True),
 ])
 def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool = False, include_bots: bool = False,
                limit: Limit = 50) -> UserList:

@@ -347,12 +347,11 @@ def end_meeting(ctx: Ctx, meeting_id: LiveHostedMeetingId) -> MeetingEnded:
     Ask("Is anyone in the waiting room of {meeting_id}?", status="waiting"),
     "Who attended {meeting_id}?",
 ], reply=[
-    # The generic summary gives only a count of participants; say where they are, as asked.
-    Ask("{result.total} people are in {meeting_id} right now.", status="in_meeting"),
-    Ask("In the waiting room of {meeting_id}: {result.total} people.", status="waiting"),
-    Ask("{result.total} people took part in {meeting_id}.", status=None),
-    Ask("{result.total} people have left {meeting_id}.", status="left"),
-    Ask("{result.total} people were removed from {meeting_id}.", status="removed"),
+    # Who they are, and where they are, as asked.
+    Ask("In {meeting_id} right now: {result.participants.name}.", status="in_meeting"),
+    Ask("In the waiting room of {meeting_id}: {result.participants.name}.", status="waiting"),
+    Ask("{result.total} people have left {meeting_id}: {result.participants.name}.", status="left"),
+    Ask("{result.total} people were removed from {meeting_id}: {result.participants.name}.", status="removed"),
 ])
 def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus | None = None) -> ParticipantList:
     """List the people in a live meeting (and its waiting room), or who attended an ended one.

@@ -110,6 +110,9 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
     "Show me the transcript of {recording_id}.",
     "What was said in {recording_id}? Pull up the transcript.",
     "What did {speaker} say in {recording_id}?",
+], reply=[
+    Ask("{speaker} didn't say anything in {recording_id}; the transcript has no lines from them.",
+        **{"result.total": 0}),
 ])
 def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = None) -> Transcript:
     """Read the audio transcript of a cloud recording, line by line.

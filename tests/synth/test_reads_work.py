@@ -1,0 +1,180 @@
+"""How the work servers read (calendar, crm, email, issue tracker, team chat, video meetings):
+requests whose words fit their values, nameless things said by what they belong to, and replies
+that answer what was asked, read off synthesized examples and off the tools' replies."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import date, timedelta
+
+from prove.env import Session, registry
+from prove.synth.phrasing import Phrasing
+from prove.synth.results import describe
+from prove.synth.sampler import Sampler
+from prove.synth.wording import Wording
+
+from .test_reads_rest import _index, _replies, _turns
+
+
+def _phrasing(server: str, world: int = 0) -> Phrasing:
+    spec = registry.get(server)
+    return Phrasing(spec, Sampler(spec, world, [world]).context(world), _index(server, world), Wording(random.Random(0)))
+
+
+# ----- calendar ------------------------------------------------------------------------------------------
+
+
+def test_weekends_are_welcome_only_in_a_window_that_holds_one() -> None:
+    """"Find 30 minutes for Emily Richardson and me from March 17 at 9:00 AM to March 19 at 5:00 PM;
+    weekends are fine." searches Tuesday to Thursday: the words (and the option) say nothing."""
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "find_free_slots", 150, 11)]
+    weekend = [a for a in calls if a.get("include_weekends")]
+    assert weekend
+    for a in weekend:
+        first, last = date.fromisoformat(a["start"][:10]), date.fromisoformat(a["end"][:10])
+        days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
+        assert any(d.weekday() >= 5 for d in days), a
+
+
+# ----- team chat -----------------------------------------------------------------------------------------
+
+
+def test_a_channel_is_never_given_a_possessive() -> None:
+    """"Change the channel help-it's topic to: ..." glues "'s" to a channel's name."""
+    tool = registry.get("team_chat").tools["set_channel_topic"]
+    assert not any("}'s" in r.text for r in [*tool.asks, *tool.replies])
+    channel = next(k for k, r in _index("team_chat").rows["channel"].items() if "-" in r["name"] and r["kind"] != "dm")
+    for text in _replies("team_chat", "set_channel_topic", {"channel_id": channel, "topic": "Keep it short"}):
+        assert not re.search(r"[\w-]'s\b", text.replace("'Keep it short'", "")), text
+
+
+def test_listing_users_with_bots_asks_for_everyone_and_reads_no_bot_flags() -> None:
+    """"And which bots are in the workspace?" got every user, each read out as "not bot": the words
+    ask for the whole list, and the reply reads people, not a flag each."""
+    turns = [(c, u, r) for c, u, r in _turns("team_chat", "list_users", 150, 4) if c["arguments"].get("include_bots")]
+    assert turns
+    for _, user, reply in turns:
+        assert "which bots" not in user.lower(), user
+        assert "everyone" in user.lower(), user
+        assert "not bot" not in reply, reply
+
+
+
+def test_a_chat_search_quotes_what_it_looks_for() -> None:
+    """"Search chat for next week." reads as a time, not as the words to find: they are quoted."""
+    calls = [(call["arguments"], user) for call, user, _ in _turns("team_chat", "search_messages", 150, 4)
+             if set(call["arguments"]) == {"query"}]
+    assert calls
+    for args, user in calls:  # (a clarification's answer says the request no more)
+        assert f"'{args['query']}'" in user or args["query"] not in user, user
+
+def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
+    """"Schedule 'Reminder: demo at 2pm today!' ... for March 18 at 4:30 PM" posts it after the demo;
+    "Happy Friday, team!" goes out on a Friday."""
+    calls = [call["arguments"] for call, _, _ in _turns("team_chat", "schedule_message", 150, 4)]
+    assert calls
+    for a in calls:
+        at = date.fromisoformat(a["post_at"][:10])
+        hour = int(a["post_at"][11:13])
+        if "2pm today" in a["text"]:
+            assert hour < 14, a
+        if "6pm" in a["text"]:
+            assert hour < 18, a
+        if "Friday" in a["text"]:
+            assert at.weekday() == 4, a
+        if "Good morning" in a["text"]:
+            assert hour < 12, a
+
+
+# ----- email ---------------------------------------------------------------------------------------------
+
+
+def test_an_attachment_has_a_size_that_fits_its_type() -> None:
+    """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
+    calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
+    assert calls
+    bounds = {"ics": (1, 20), "txt": (1, 50), "docx": (20, 500), "csv": (5, 1000), "xlsx": (20, 1000),
+              "pdf": (100, 5000), "jpg": (500, 8000), "pptx": (1000, 20000)}
+    for a in calls:
+        low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
+        assert low <= a["size_kb"] <= high, a
+
+
+# ----- issue tracker -------------------------------------------------------------------------------------
+
+
+def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
+    """"Delete time entry WLG-10026" names a worklog by its key: a person says "the time entry on
+    issue MOB-10029 from March 8", which takes one entry a day on an issue."""
+    for world in (0, 1, 2):
+        say = _phrasing("issue_tracker", world)
+        for worklog in _index("issue_tracker", world).rows["worklog"]:
+            text = say.entity("worklog", worklog)
+            assert worklog not in text and text.startswith("the time entry on issue "), text
+
+
+# ----- video meetings ------------------------------------------------------------------------------------
+
+
+def _recording() -> str:
+    return next(k for k, r in _index("video_meeting").rows["recording"].items() if r["status"] == "available")
+
+
+def test_a_transcript_reads_as_who_said_what() -> None:
+    """"8 lines: Okay, let's get started.: offset 0 seconds, speaker James O'Brien" reads a record's
+    fields; a transcript reads "James O'Brien: 'Okay, let's get started ...'"."""
+    with Session([registry.get("video_meeting")], world=0) as session:
+        data = session.call("get_transcript", {"recording_id": _recording()}).data
+    text = describe(data)
+    assert "offset" not in text and "speaker " not in text, text
+    assert re.search(r"lines: [A-Z][\w' ]+: '[A-Z]", text), text
+
+
+def test_a_speaker_who_said_nothing_is_told_so() -> None:
+    """"What did Hassan Jones say in the recording ...?" answered with the meeting's date alone
+    does not answer: he said nothing there."""
+    for text in _replies("video_meeting", "get_transcript", {"recording_id": _recording(), "speaker": "Nobody Here"}):
+        assert "Nobody Here didn't say anything" in text, text
+
+
+def test_who_is_in_a_meeting_is_answered_with_names() -> None:
+    """"Who is in the meeting 'Weekly Engineering sync' right now?" -> "1 person is in the meeting"
+    counts where the question asks who."""
+    meeting = next(k for k, r in _index("video_meeting").rows["meeting"].items()
+                   if r["status"] == "scheduled" and r["host_id"] == "PER-10001" and r["starts_at"] <= "2026-03-16T10")
+    start = [("start_meeting", {"meeting_id": meeting})]
+    for status in ("in_meeting", "waiting"):
+        for text in _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": status}, start):
+            assert not re.search(r"\b\d+ (?:people|person)\b", text), text
+            assert re.search(r": [A-Z][a-z]+ [A-Z]", text), text
+
+
+def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
+    """"Bianca Turner changed sprint from SPR-10004 to SPR-10005" reads keys; a person says "from
+    MOB Sprint 14 to MOB Sprint 15", and "in progress", not "in_progress"."""
+    index = _index("issue_tracker")
+    sprints = index.rows["sprint"]
+    issue, row = next((k, r) for k, r in index.rows["issue"].items()
+                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
+    other = next(k for k, r in sprints.items() if k != row["sprint_id"] and r["project_id"] == row["project_id"]
+                 and r["status"] != "completed")
+    moved = [("move_to_sprint", {"issue_id": issue, "sprint_id": other})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, moved):
+        assert f"from {sprints[row['sprint_id']]['name']} to {sprints[other]['name']}" in text, text
+    started = [("transition_issue", {"issue_id": issue, "status": "in_progress" if row["status"] != "in_progress"
+                                     else "in_review"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
+        assert "_" not in text, text
+
+
+# ----- crm -----------------------------------------------------------------------------------------------
+
+
+def test_asking_for_the_id_of_a_person_says_no_its() -> None:
+    """"I can't look up James Davis by name here. Could you give me its ID?" calls a person "it"."""
+    words = Wording(random.Random(0))
+    for seed in range(8):
+        words.rng.seed(seed)
+        text = words.question("lead", hidden=True, thing="James Davis")
+        assert "James Davis" in text and " its " not in text, text
