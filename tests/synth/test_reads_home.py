@@ -1,0 +1,92 @@
+"""How the home-and-away servers read (filesystem, food delivery, smart home, maps, social media,
+travel, the car): requests a person would write and replies that answer them, read off their
+tools' replies and off synthesized examples."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from prove.env import Session, registry
+from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
+from prove.synth.phrasing import Phrasing
+from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _fitting_replies
+from prove.synth.wording import Wording
+
+
+@functools.lru_cache(maxsize=16)
+def _generated(server: str, n: int, seed: int) -> tuple[dict, ...]:
+    """The accepted examples among the first `n` candidates of a run on one server."""
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=[server]))
+    return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
+
+
+def _turns(server: str, tool: str, n: int = 240, seed: int = 3) -> list[tuple[dict, str, str]]:
+    """(gold call, user turn, assistant reply) for each call of `tool` in the generated examples."""
+    out = []
+    for ex in _generated(server, n, seed):
+        messages = ex["messages"]
+        for turn, user in zip(ex["turns"], [m for m in messages if m["role"] == "user"][-len(ex["turns"]):]):
+            at = messages.index(user)
+            later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
+            reply = next((m["content"] for m in reversed(messages[at:later])
+                          if m["role"] == "assistant" and not m.get("tool_calls")), "")
+            out.extend((call, user["content"], reply) for call in turn["calls"] if call["name"] == tool)
+    return out
+
+
+def _index(server: str, world: int = 0) -> EntityIndex:
+    return EntityIndex(registry.get(server), world)
+
+
+def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Sequence[tuple[str, dict]] = (),
+             world: int = 0) -> list[str]:
+    """Every reply the teacher may give for this call, made on a world (after the `before` calls)
+    and filled as the teacher fills it."""
+    server = registry.get(server_name)
+    say = Phrasing(server, Sampler(server, world, [world]).context(world), _index(server_name, world),
+                   Wording(random.Random(0)))
+    with Session([server], world=world) as session:
+        for name, arguments in before:
+            assert session.call(name, arguments).ok, name
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    spec = server.tools[tool]
+    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data)]
+    assert replies, f"{tool} has no reply for {args}"
+    return replies
+
+
+def _calls(ex: dict) -> list[dict]:
+    return [call for turn in ex["turns"] for call in turn["calls"]]
+
+
+# ----- travel_booking ------------------------------------------------------------------------------
+
+
+def test_a_booking_goes_only_into_a_trip_it_fits() -> None:
+    """"Grab a room ... in Amsterdam and put it in the trip 'Atlanta work trip'": a world's trips are
+    named for their own city and dates, so a new booking joins only a trip the conversation has just
+    started, and a trip takes only a booking that is in no other trip (nothing is pulled out of the
+    trip it was in)."""
+    index = _index("travel_booking")
+    seen = 0
+    for ex in _generated("travel_booking", 300, 4):
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] == "create_trip":
+                for booking in args.get("booking_ids") or []:
+                    assert index.rows["booking"].get(booking, {}).get("trip_id") is None, ex["id"]
+            if call["name"] in ("book_hotel", "book_flight", "add_booking_to_trip") and args.get("trip_id"):
+                seen += 1
+                assert args["trip_id"] not in index.rows["trip"], (ex["id"], call)
+            if call["name"] == "add_booking_to_trip":
+                assert index.rows["booking"].get(args["booking_id"], {}).get("trip_id") is None, ex["id"]
+    assert seen
