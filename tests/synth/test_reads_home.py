@@ -90,3 +90,48 @@ def test_a_booking_goes_only_into_a_trip_it_fits() -> None:
             if call["name"] == "add_booking_to_trip":
                 assert index.rows["booking"].get(args["booking_id"], {}).get("trip_id") is None, ex["id"]
     assert seen
+
+
+def _travel_me() -> str:
+    return next(k for k, r in _index("travel_booking").rows["traveler"].items() if r["relationship"] == "self")
+
+
+def test_the_user_books_for_me_not_by_their_own_name() -> None:
+    """"please get Emma Bennett on the B6 2565 flight" where Emma Bennett is the user: they say "me"."""
+    me = _travel_me()
+    name = _index("travel_booking").rows["traveler"][me]["full_name"]
+    said = 0
+    for tool in ("book_flight", "select_seat", "add_bags"):
+        for call, user, _ in _turns("travel_booking", tool, 300, 4):
+            if me in json.dumps(call["arguments"]):
+                said += 1
+                assert name not in user, user
+    assert said
+
+
+def test_a_seat_for_me_is_said_to_be_yours() -> None:
+    """"Put me in seat 14C ..." -> "Emma Bennett is in seat 14C now." names the user to themselves."""
+    index = _index("travel_booking")
+    me = _travel_me()
+    with Session(["travel_booking"], world=0) as s:
+        bookings = s.call("list_bookings", {"upcoming_only": True}).data["bookings"]
+        booking = next(b["booking_id"] for b in bookings if b["kind"] == "flight")
+        seat = next(x["seat"] for x in s.call("get_seat_map", {"flight_id": s.call(
+            "get_booking", {"booking_id": booking}).data["flight"]["flight_id"]}).data["seats"] if x["available"])
+    name = index.rows["traveler"][me]["full_name"]
+    for text in _replies("travel_booking", "select_seat", {"booking_id": booking, "traveler_id": me, "seat": seat}):
+        assert name not in text and "you" in text.lower(), text
+
+
+def test_bags_within_the_allowance_are_said_to_be_free() -> None:
+    """"Checked bags added ..., 1 in all; the fee was $0.00." says a fee of nothing: they are free."""
+    with Session(["travel_booking"], world=0) as s:
+        bookings = s.call("list_bookings", {"upcoming_only": True}).data["bookings"]
+        for b in (b for b in bookings if b["kind"] == "flight"):
+            with s.fork() as probe:
+                done = probe.call("add_bags", {"booking_id": b["booking_id"], "bags": 1})
+            if done.ok and done.data["fee_charged"] == 0:
+                booking = b["booking_id"]
+                break
+    for text in _replies("travel_booking", "add_bags", {"booking_id": booking, "bags": 1}):
+        assert "$0.00" not in text and "free" in text, text
