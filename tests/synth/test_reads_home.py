@@ -135,3 +135,15 @@ def test_bags_within_the_allowance_are_said_to_be_free() -> None:
                 break
     for text in _replies("travel_booking", "add_bags", {"booking_id": booking, "bags": 1}):
         assert "$0.00" not in text and "free" in text, text
+
+
+# ----- vehicle ---------------------------------------------------------------------------------------
+
+
+def test_a_honk_is_said_in_words() -> None:
+    """"Done: Honked the horn once." pastes a result's message after "Done:"; "Beep the car 1 times"."""
+    for times in (1, 2, 3):
+        for text in _replies("vehicle", "honk_horn", {"times": times}):
+            assert "Done: Honked" not in text and "1 times" not in text, text
+            assert "honked the horn" in text.lower(), text
+    assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
