@@ -147,3 +147,17 @@ def test_a_honk_is_said_in_words() -> None:
             assert "Done: Honked" not in text and "1 times" not in text, text
             assert "honked the horn" in text.lower(), text
     assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
+
+
+# ----- social_media ----------------------------------------------------------------------------------
+
+
+def test_the_users_posts_each_say_something_of_their_own() -> None:
+    """"change the post 'Pour-over mornings…' from March 17 to followers only" (today is March 16):
+    the user's scheduled post shared its text with another post of theirs, so it was told apart by a
+    day still to come. The user's posts each have a text of their own, and "of mine" names one."""
+    for world in range(4):
+        index = _index("social_media", world)
+        me = next(k for k, r in index.every["account"].items() if r["is_me"])
+        texts = [r["text"] for r in index.every["post"].values() if r["author_id"] == me]
+        assert len(texts) == len(set(texts)), world

@@ -339,6 +339,16 @@ class _Builder(WorldBuilder):
             book=rng.choice(BOOKS), tool=rng.choice(TOOLS), dest=rng.choice(DESTINATIONS), band=rng.choice(BANDS),
             peak=rng.choice(PEAKS), note=NOTES[rng.randrange(4)], note2=NOTES[4 + rng.randrange(3)])
 
+    def _own_text(self, interests: list[str], said: set[str]) -> str:
+        """A text of the user's that no other post of theirs says (they tell their posts apart by
+        it): on one of `interests`, or, where those are said already, on any of the user's."""
+        for tries in range(40):
+            text = self._text(self.rng.choice(interests if tries < 20 else self.interest[self.me["account_id"]]))
+            if text not in said:
+                break
+        said.add(text)
+        return text
+
     def _post(self, author: dict, text: str, when: datetime, *, visibility: str = "public",
               reply_policy: str = "everyone", status: str = "published", violates: int = 0) -> dict[str, Any]:
         row = {"post_id": self.w.new_id("PST"), "author_id": author["account_id"], "text": text,
@@ -379,14 +389,15 @@ class _Builder(WorldBuilder):
             self._post(author, text, when, **options)
         me = self.me
         mine = self.interest[me["account_id"]]
+        said: set[str] = set()
         for _ in range(rng.randint(7, 11)):
-            self._post(me, self._text(rng.choice(mine)), self._when(),
+            self._post(me, self._own_text(mine, said), self._when(),
                        visibility="followers" if rng.random() < 0.15 else "public")
         # Posted twenty minutes ago, so still editable; and one scheduled for tomorrow.
-        self.fresh = self._post(me, self._text(mine[0]), self.now - timedelta(minutes=20))
-        self._post(me, self._text(mine[1]), datetime(2026, 3, 17, 8, 0), status="scheduled")
+        self.fresh = self._post(me, self._own_text(mine[:1], said), self.now - timedelta(minutes=20))
+        self._post(me, self._own_text(mine[1:2], said), datetime(2026, 3, 17, 8, 0), status="scheduled")
         # An older post the user deleted.
-        self._post(me, self._text(mine[2]), self._when(), status="deleted")
+        self._post(me, self._own_text(mine[2:3], said), self._when(), status="deleted")
         # Every world has a public post whose author takes comments only from accounts they follow,
         # and does not follow the user.
         banned = {self.blocks_me["account_id"], *(b["account_id"] for b in self.blocked_by_me)}
