@@ -161,3 +161,28 @@ def test_the_users_posts_each_say_something_of_their_own() -> None:
         me = next(k for k, r in index.every["account"].items() if r["is_me"])
         texts = [r["text"] for r in index.every["post"].values() if r["author_id"] == me]
         assert len(texts) == len(set(texts)), world
+
+
+# ----- iot_devices -----------------------------------------------------------------------------------
+
+
+def _summary(server_name: str, tool: str, args: Mapping[str, Any], asked: str, world: int = 0) -> str:
+    """How the teacher reads out a call's result for a request in these words."""
+    server = registry.get(server_name)
+    with Session([server], world=world) as session:
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    return Wording(random.Random(0)).summary(server.tools[tool], result.data, args=args, asked=asked)
+
+
+def test_room_temperatures_are_said_in_degrees_and_a_room_without_one_says_so() -> None:
+    """"Primary Bedroom: temperature 65.5, ...; Guest Room: devices 2; Home Office." has no unit,
+    and rooms without a reading are not said to have none."""
+    text = _summary("iot_devices", "list_rooms", {"floor": "Upstairs"},
+                    "Show me the rooms of the floor '{floor}' with their temperatures.")
+    assert re.search(r"temperature \d+(?:\.\d)?°F", text), text
+    assert "no temperature" in text, text
+    readings = _summary("iot_devices", "get_sensor_readings", {"device_id": next(
+        k for k, r in _index("iot_devices").rows["device"].items() if r["sensor_kind"] == "temperature")},
+        "Show me the temperature history of {device_id}.")
+    assert not re.search(r"temperature \d+(?:\.\d)?(?!\d|\.\d|°)", readings), readings

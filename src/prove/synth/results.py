@@ -173,6 +173,11 @@ def field_text(key: str, value: Any) -> str | None:
     return None
 
 
+def _unitless(key: str) -> str:
+    """A key without its unit suffix (temperature_f -> temperature)."""
+    return next((key[: -len(suffix)] for suffix, _ in _UNITS if key.endswith(suffix) and len(key) > len(suffix)), key)
+
+
 def _excerpt(text: str, limit: int = 80) -> str:
     """A long or multi-line text's opening, cut at a word: a reply quotes, it does not paste."""
     first = " ".join(line.strip() for line in text.strip().splitlines() if line.strip() and not line.startswith("#"))
@@ -259,6 +264,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
+        if value is None and key in first and not key.endswith(("_id", "_at", "_on")) and key != "id":
+            text = f"no {_words(_unitless(key))}"  # "the rooms with their temperatures": "Guest Room: no temperature"
         if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping) \
                 and len(value) not in counts:
             text = counted(len(value), key)  # "how many tickers are on each?": "Tech: 2 items"

@@ -74,8 +74,8 @@ class RoomLights(BaseModel):
 
 class Reading(BaseModel):
     recorded_at: str
-    temperature: float = Field(description="°F")
-    humidity: int | None
+    temperature_f: float
+    humidity_pct: int | None
 
 
 class ReadingList(BaseModel):
@@ -83,9 +83,9 @@ class ReadingList(BaseModel):
     name: str
     readings: list[Reading] = Field(description="oldest first")
     total: int
-    min_temperature: float | None
-    max_temperature: float | None
-    average_temperature: float | None
+    min_temperature_f: float | None
+    max_temperature_f: float | None
+    average_temperature_f: float | None
 
 
 class FirmwareUpdate(BaseModel):
@@ -542,10 +542,10 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
                           "ORDER BY recorded_at", (device_id, lo, hi, limit)).fetchall()
     temps = [r["temperature"] for r in rows]
     return ReadingList(device_id=device_id, name=row["name"],
-                       readings=[Reading(recorded_at=r[0], temperature=r[1], humidity=r[2]) for r in rows],
-                       total=len(rows), min_temperature=min(temps) if temps else None,
-                       max_temperature=max(temps) if temps else None,
-                       average_temperature=round(sum(temps) / len(temps), 1) if temps else None)
+                       readings=[Reading(recorded_at=r[0], temperature_f=r[1], humidity_pct=r[2]) for r in rows],
+                       total=len(rows), min_temperature_f=min(temps) if temps else None,
+                       max_temperature_f=max(temps) if temps else None,
+                       average_temperature_f=round(sum(temps) / len(temps), 1) if temps else None)
 
 
 @tools.tool(effect=WRITE, asks=[
