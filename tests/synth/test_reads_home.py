@@ -186,3 +186,34 @@ def test_room_temperatures_are_said_in_degrees_and_a_room_without_one_says_so() 
         k for k, r in _index("iot_devices").rows["device"].items() if r["sensor_kind"] == "temperature")},
         "Show me the temperature history of {device_id}.")
     assert not re.search(r"temperature \d+(?:\.\d)?(?!\d|\.\d|°)", readings), readings
+
+
+# ----- food_delivery ---------------------------------------------------------------------------------
+
+
+def _food_order(name: str, before_order: Sequence[tuple[str, dict]] = ()) -> tuple[str, list[tuple[str, dict]]]:
+    """A restaurant by name, and the calls that fill its cart with its cheapest dish."""
+    index = _index("food_delivery")
+    restaurant = next(k for k, r in index.rows["restaurant"].items() if r["name"] == name)
+    dishes = sorted((r["price"], k) for k, r in index.rows["menu_item"].items() if r["restaurant_id"] == restaurant)
+    return restaurant, [*before_order, ("add_to_cart", {"item_id": dishes[-1][1], "quantity": 3})]
+
+
+def test_an_order_says_what_the_credit_paid_and_names_the_restaurant_once() -> None:
+    """After "your Patty Wagon cart now has 1 item, $17.48 with fees and tax before the tip",
+    "Your The Patty Wagon order is in (ORD-10039), $9.98 charged to the card" hides the $7.50 of
+    account credit that paid the rest, and doubles the article."""
+    restaurant, setup = _food_order("The Patty Wagon")
+    with Session(["food_delivery"], world=0) as s:
+        for name, args in setup:
+            assert s.call(name, args).ok
+        for when in range(0, 7 * 24 * 60, 30):
+            probe = s.fork()
+            at = (datetime(2026, 3, 16, 9) + timedelta(minutes=when + 120)).isoformat(timespec="seconds")
+            if probe.call("place_order", {"restaurant_id": restaurant, "scheduled_for": at}).ok:
+                break
+    for use_credit in (True, False):
+        args = {"restaurant_id": restaurant, "scheduled_for": at, **({} if use_credit else {"use_credit": False})}
+        for text in _replies("food_delivery", "place_order", args, setup):
+            assert "The The" not in text and "your The" not in text.replace("Your", "your"), text
+            assert ("account balance" in text) == use_credit, text
