@@ -217,3 +217,13 @@ def test_an_order_says_what_the_credit_paid_and_names_the_restaurant_once() -> N
         for text in _replies("food_delivery", "place_order", args, setup):
             assert "The The" not in text and "your The" not in text.replace("Your", "your"), text
             assert ("account balance" in text) == use_credit, text
+
+
+def test_a_sensor_without_readings_in_the_window_says_so() -> None:
+    """"How warm was it by the Bedroom Temperature Sensor between March 15 ... and March 17 ...?"
+    -> "Here are the results: Bedroom Temperature Sensor." for a sensor offline since March 14."""
+    sensor = next(k for k, r in _index("iot_devices").every["device"].items()
+                  if r["sensor_kind"] == "temperature" and not r["online"])
+    for text in _replies("iot_devices", "get_sensor_readings",
+                         {"device_id": sensor, "start": "2026-03-15T09:00:00", "end": "2026-03-17T17:00:00"}):
+        assert "no readings" in text, text

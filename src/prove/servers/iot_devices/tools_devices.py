@@ -509,6 +509,8 @@ def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Devic
     "What was the temperature on {device_id} since {start}?",
     "Show me the temperature history of {device_id}.",
     "How warm was it by {device_id} between {start} and {end}?",
+], reply=[
+    Ask("I found no readings from {device_id} for that time.", **{"result.total": 0}),
 ])
 def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | None = None,
                         end: str | None = None, limit: Limit = 50) -> ReadingList:
