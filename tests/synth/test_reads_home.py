@@ -227,3 +227,14 @@ def test_a_sensor_without_readings_in_the_window_says_so() -> None:
     for text in _replies("iot_devices", "get_sensor_readings",
                          {"device_id": sensor, "start": "2026-03-15T09:00:00", "end": "2026-03-17T17:00:00"}):
         assert "no readings" in text, text
+
+
+def test_travel_readouts_name_bookings_not_their_ids() -> None:
+    """"1 booking: B6 1145 BOS to JFK on March 31: ..., booking id BKG-10015, kind flight" and
+    "BKG-10007: occurred March 17 ..." read out an internal ID; a booking is said by what it is
+    (its summary), and a person quotes its confirmation code, not its key."""
+    for tool, args, asked in (("list_bookings", {"status": "completed"}, "Which of my bookings are done?"),
+                              ("get_loyalty_account", {"limit": 5}, "Show my last 5 loyalty transactions."),
+                              ("get_booking", {"booking_id": "BKG-10012"}, "What does {booking_id} include?")):
+        text = _summary("travel_booking", tool, args, asked)
+        assert "BKG-" not in text, text

@@ -64,7 +64,7 @@ _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last
 _LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "miles")
 # Who a message, review or change is from.
 _BY = {"author": "by", "author_name": "by", "user_name": "by", "sender_name": "from", "from_name": "from"}
-_ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
+_ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "issue_id", "ticket_id", "invoice_id",
                     "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
 
 
