@@ -5,6 +5,7 @@ tools' replies and off synthesized examples."""
 from __future__ import annotations
 
 import functools
+from collections import Counter
 import json
 import random
 import re
@@ -238,3 +239,12 @@ def test_travel_readouts_name_bookings_not_their_ids() -> None:
                               ("get_booking", {"booking_id": "BKG-10012"}, "What does {booking_id} include?")):
         text = _summary("travel_booking", tool, args, asked)
         assert "BKG-" not in text, text
+
+
+def test_people_do_not_post_each_others_words() -> None:
+    """A search for 'store downtown' found 'Vinyl haul from the record store downtown. #vinyl #music'
+    posted word for word by five people; what one account posts, at most one other posts too."""
+    for world in range(4):
+        posts = _index("social_media", world).every["post"].values()
+        authors = Counter(text for text, _ in {(r["text"], r["author_id"]) for r in posts})
+        assert max(authors.values()) <= 2, (world, authors.most_common(2))
