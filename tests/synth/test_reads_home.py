@@ -248,3 +248,16 @@ def test_people_do_not_post_each_others_words() -> None:
         posts = _index("social_media", world).every["post"].values()
         authors = Counter(text for text, _ in {(r["text"], r["author_id"]) for r in posts})
         assert max(authors.values()) <= 2, (world, authors.most_common(2))
+
+
+def test_the_user_in_a_follow_listing_is_not_said_to_follow_themselves() -> None:
+    """"4 accounts: ...; Kenji Ito: you don't follow." lists the user, who is not to follow themselves."""
+    index = _index("social_media")
+    me = next(k for k, r in index.every["account"].items() if r["is_me"])
+    name = index.every["account"][me]["display_name"]
+    with Session(["social_media"], world=0) as s:
+        follower = next(a["account_id"] for a in s.call("list_followers", {"account_id": me, "limit": 100}).data[
+            "accounts"] if not a["is_private"])
+    text = _summary("social_media", "list_following", {"account_id": follower, "limit": 100},
+                    "Which accounts does {account_id} follow?")
+    assert name in text and not re.search(rf"{name}: [^;]*(you don't follow|follows you)", text), text

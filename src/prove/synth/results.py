@@ -264,7 +264,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
-        if value is None and key in first and not key.endswith(("_id", "_at", "_on")) and key != "id":
+        if value is None and key in first and _unitless(key) != key:  # a measure asked for that this one lacks
             text = f"no {_words(_unitless(key))}"  # "the rooms with their temperatures": "Guest Room: no temperature"
         if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping) \
                 and len(value) not in counts:
