@@ -261,3 +261,21 @@ def test_the_user_in_a_follow_listing_is_not_said_to_follow_themselves() -> None
     text = _summary("social_media", "list_following", {"account_id": follower, "limit": 100},
                     "Which accounts does {account_id} follow?")
     assert name in text and not re.search(rf"{name}: [^;]*(you don't follow|follows you)", text), text
+
+
+# ----- maps ------------------------------------------------------------------------------------------
+
+
+def test_departures_of_one_line_say_the_line() -> None:
+    """"6 departures: departs March 17 at 3:11 PM, stop ..., toward ..." never says which bus: a
+    name every departure shares (Bus 24) is said once, with the count."""
+    with Session(["maps"], world=0) as s:
+        places = [k for k in _index("maps").rows["place"]]
+        for place in places:
+            found = s.call("get_departures", {"place_id": place, "at": "2026-03-17T15:00"})
+            lines = {d["line_name"] for d in found.data["departures"]} if found.ok else set()
+            if len(lines) == 1 and len(found.data["departures"]) > 1:
+                break
+    text = _summary("maps", "get_departures", {"place_id": place, "at": "2026-03-17T15:00"},
+                    "What transit leaves near {place_id} after {at}?")
+    assert lines.pop() in text, text

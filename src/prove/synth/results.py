@@ -370,10 +370,13 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         text = record_text(data, limit=5, cite=cite, stress=stress, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
-        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=_shared(items)) for r in picked)
+        shared = _shared(items)
+        shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
-        text = "; ".join(p for p in (text, f"{counted(len(items), key)}: {shown}{more}", others) if p)
+        named = _all_named(items, shared, text)
+        text = "; ".join(p for p in (text, f"{counted(len(items), key)}{f' ({named})' if named else ''}: {shown}{more}",
+                                     others) if p)
         return _finish(text, cite, data)
     if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
                                                                         for v in data.values()):
@@ -423,9 +426,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
-    # A name every item shares ("Search weekly sync", "Motion in Living Room") is said once, with the count.
-    named = next((items[0][k] for k in LABELS if k in shared and isinstance(items[0].get(k), str)), None)
-    extra = ", ".join(p for p in (f"all '{_excerpt(named, 60)}'" if named else "", extra) if p)
+    extra = ", ".join(p for p in (_all_named(items, shared), extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"
@@ -434,6 +435,15 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
     else:
         text = f"{count}: {body}"
     return _finish(text, cite, items)
+
+
+def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str:
+    """A name every item of a listing shares ("Search weekly sync", "Motion in Living Room", "Bus 24"),
+    said once with the count: "all 'Bus 24'"; '' where they share none, or it is `said` already
+    (a place's reviews all name the place)."""
+    named = next((items[0][k] for k in (*LABELS, _label_key(items[0])) if k in shared
+                  and isinstance(items[0].get(k), str)), None)
+    return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
 
 
 def _shared(items: list[Any]) -> set[str]:
