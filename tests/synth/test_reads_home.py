@@ -189,6 +189,24 @@ def test_room_temperatures_are_said_in_degrees_and_a_room_without_one_says_so() 
     assert not re.search(r"temperature \d+(?:\.\d)?(?!\d|\.\d|°)", readings), readings
 
 
+def test_a_device_status_says_its_state() -> None:
+    """"What's the status of the Bedroom Speaker?" -> "Bedroom Speaker: type speaker, room Primary
+    Bedroom, manufacturer Apple, model HomePod mini, online, ..." reads out its make, not its state."""
+    states = {"light": ("on", "off"), "plug": ("on", "off"), "speaker": ("volume", "off"), "lock": ("locked", "unlocked", "jammed"),
+              "camera": ("armed",), "thermostat": ("°F",), "blind": ("open", "closed"), "sensor": ("°F", "motion", "clear", "open", "closed", "dry", "wet")}
+    seen: set[tuple[str, bool]] = set()
+    with Session(["iot_devices"], world=0) as s:
+        devices = s.call("list_devices", {"limit": 100}).data["devices"]
+    for d in devices:
+        if (d["type"], d["online"]) in seen:
+            continue
+        seen.add((d["type"], d["online"]))
+        for text in _replies("iot_devices", "get_device", {"device_id": d["device_id"]}):
+            assert "manufacturer" not in text, text
+            words = ("offline",) if not d["online"] else states[d["type"]]
+            assert any(w in text for w in words), text
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 

@@ -137,9 +137,33 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
 
 
+def _on(kind: str, **state: object) -> dict[str, object]:
+    """The result bindings of a status reply: an online device of a kind, in a state."""
+    return {"result.type": kind, "result.online": True, **{f"result.{k}": v for k, v in state.items()}}
+
+
 @tools.tool(effect=READ, asks=[
     "How is {device_id} doing right now?",
     "What's the status of {device_id}?",
+], reply=[
+    # "What's the status" asks its state, not its make: one reply per kind of device and state
+    Ask("{device_id} is offline; the hub last heard from it {result.last_seen}.", **{"result.online": False}),
+    Ask("{device_id} is on at {result.brightness}% brightness ({result.color}).", **_on("light", power="on")),
+    Ask("{device_id} is off.", **_on("light", power="off")),
+    Ask("{device_id} is on, drawing {result.watts} W.", **_on("plug", power="on")),
+    Ask("{device_id} is off.", **_on("plug", power="off")),
+    Ask("{device_id} is playing {result.now_playing} at volume {result.volume}.", **_on("speaker", power="on")),
+    Ask("{device_id} is off; its volume is set to {result.volume}.", **_on("speaker", power="off")),
+    Ask("{device_id} is {result.lock_state}; its battery is at {result.battery}%.", **_on("lock")),
+    Ask("{device_id} is armed: it records when it sees motion.", **_on("camera", armed=True)),
+    Ask("{device_id} is disarmed: it won't record motion until you arm it.", **_on("camera", armed=False)),
+    Ask("{device_id} is in {result.mode} mode, set to {result.target_temp}°F; it's {result.current_temp}°F there now.",
+        **_on("thermostat")),
+    Ask("{device_id} is switched off; it's {result.current_temp}°F there now.", **_on("thermostat", mode="off")),
+    Ask("{device_id} is {result.position}% open.", **_on("blind")),
+    Ask("{device_id} reads {result.current_temp}°F and {result.humidity}% humidity.",
+        **_on("sensor", sensor_kind="temperature")),
+    Ask("{device_id} shows '{result.sensor_state}' right now.", **_on("sensor")),
 ])
 def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     """Show one device and its current state.
