@@ -138,6 +138,16 @@ def test_bags_within_the_allowance_are_said_to_be_free() -> None:
         assert "$0.00" not in text and "free" in text, text
 
 
+def test_an_airport_search_says_its_words_as_a_search() -> None:
+    """"Do you fly to International Airport?" asks for a place by words of airport names: a search
+    says its words as words to match."""
+    said = [(call["arguments"]["query"], user) for call, user, _ in _turns("travel_booking", "list_airports", 400, 6)
+            if "query" in call["arguments"]]
+    assert said
+    for query, user in said:
+        assert f"'{query}'" in user, user
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
@@ -162,6 +172,20 @@ def test_the_users_posts_each_say_something_of_their_own() -> None:
         me = next(k for k, r in index.every["account"].items() if r["is_me"])
         texts = [r["text"] for r in index.every["post"].values() if r["author_id"] == me]
         assert len(texts) == len(set(texts)), world
+
+
+def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
+    """"Done: I followed the account 'alicew_music'; your follow shows as following." reads out a field."""
+    index = _index("social_media")
+    me = next(k for k, r in index.every["account"].items() if r["is_me"])
+    with Session(["social_media"], world=0) as s:
+        followed = {a["account_id"] for a in s.call("list_following", {"account_id": me, "limit": 100}).data["accounts"]}
+    for private in (False, True):
+        other = next(k for k, r in index.rows["account"].items() if k != me and k not in followed
+                     and bool(r["is_private"]) == private)
+        for text in _replies("social_media", "follow_account", {"account_id": other}):
+            assert "shows as" not in text, text
+            assert ("request" in text) == private, text
 
 
 # ----- iot_devices -----------------------------------------------------------------------------------
