@@ -373,7 +373,7 @@ def test_sensor_readings_and_energy(s):
     sensor = next(d for d in devices(s, device_type="sensor") if d["sensor_kind"] == "temperature")
     r = ok(s, "get_sensor_readings", {"device_id": sensor["device_id"], "start": "2026-03-14T00:00:00"})
     assert r["readings"] and all(x["recorded_at"] >= "2026-03-14" for x in r["readings"])
-    assert r["min_temperature"] <= r["average_temperature"] <= r["max_temperature"]
+    assert r["min_temperature_f"] <= r["average_temperature_f"] <= r["max_temperature_f"]
     lamp = one(s, device_type="light")
     fails(s, "get_sensor_readings", "unsupported_device", {"device_id": lamp["device_id"]})
     week = ok(s, "get_energy_usage")

@@ -66,7 +66,7 @@ _LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "mil
 _BY = {"author": "by", "author_name": "by", "user_name": "by", "sender_name": "from", "from_name": "from"}
 # Who a member named by a `<role>_username` is to the record: the word said before the name.
 _USER_ROLE = {"sender": "from", "recipient": "to", "rater": "by", "author": "by", "reviewer": "by"}
-_ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "booking_id", "issue_id", "ticket_id", "invoice_id",
+_ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "issue_id", "ticket_id", "invoice_id",
                     "order_number", "tracking_number", "code", "ticker", "meeting_number", "flight_number")
 
 
@@ -185,6 +185,11 @@ def field_text(key: str, value: Any) -> str | None:
     return None
 
 
+def _unitless(key: str) -> str:
+    """A key without its unit suffix (temperature_f -> temperature)."""
+    return next((key[: -len(suffix)] for suffix, _ in _UNITS if key.endswith(suffix) and len(key) > len(suffix)), key)
+
+
 def _excerpt(text: str, limit: int = 80) -> str:
     """A long or multi-line text's opening, cut at a word: a reply quotes, it does not paste."""
     first = " ".join(line.strip() for line in text.strip().splitlines() if line.strip() and not line.startswith("#"))
@@ -275,6 +280,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
+        if value is None and key in first and _unitless(key) != key:  # a measure asked for that this one lacks
+            text = f"no {_words(_unitless(key))}"  # "the rooms with their temperatures": "Guest Room: no temperature"
         if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping) \
                 and len(value) not in counts:
             text = counted(len(value), key)  # "how many tickers are on each?": "Tech: 2 items"
@@ -385,7 +392,9 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
         # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
         each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v) and v), "")
-        text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}: {shown}{more}", others) if p)
+        named = _all_named(items, shared, text)
+        text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}{f' ({named})' if named else ''}: "
+                                           f"{shown}{more}", others) if p)
         return _finish(text, cite, data)
     if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
                                                                         for v in data.values()):
@@ -435,9 +444,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
-    # A name every item shares ("Search weekly sync", "Motion in Living Room") is said once, with the count.
-    named = items[0][_label_key(items[0])] if _label_key(items[0]) in shared else None
-    extra = ", ".join(p for p in (f"all '{_excerpt(named, 60)}'" if named else "", extra) if p)
+    extra = ", ".join(p for p in (_all_named(items, shared), extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"
@@ -446,6 +453,15 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
     else:
         text = f"{count}: {body}"
     return _finish(text, cite, items)
+
+
+def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str:
+    """A name every item of a listing shares ("Search weekly sync", "Motion in Living Room", "Bus 24"),
+    said once with the count: "all 'Bus 24'"; '' where they share none, or it is `said` already
+    (a place's reviews all name the place)."""
+    named = next((items[0][k] for k in (*LABELS, _label_key(items[0])) if k in shared
+                  and isinstance(items[0].get(k), str)), None)
+    return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
 
 
 def _shared(items: list[Any]) -> set[str]:

@@ -100,15 +100,21 @@ def _courier(order_id: str) -> str:
 
 @tools.tool(effect=WRITE, asks=[
     "Check out my cart at {restaurant_id} and send it to {address_id}.",
-    "Place the order at {restaurant_id} with a {tip} dollar tip.",
+    "Place the order at {restaurant_id} with a ${tip} tip.",
     "Schedule my {restaurant_id} order for {scheduled_for}, paid with {payment_method_id}.",
     Ask("Order what's in my {restaurant_id} cart, but keep my account credit for later.", use_credit=False),
     "Send my {restaurant_id} order, and tell the courier: {dropoff_instructions}",
 ], reply=[
+    Ask("Order {result.order_id} from {result.restaurant_name} is placed; it should arrive around "
+        "{result.estimated_delivery}. Total ${result.total}.", **{"result.credit_applied": 0.0}),
+    Ask("Your order from {result.restaurant_name} is in ({result.order_id}), ${result.charged} charged to the card, "
+        "arriving around {result.estimated_delivery}.", **{"result.credit_applied": 0.0}),
     "Order {result.order_id} from {result.restaurant_name} is placed; it should arrive around "
-    "{result.estimated_delivery}. Total ${result.total}.",
-    "Your {result.restaurant_name} order is in ({result.order_id}), ${result.charged} charged to the card, "
-    "arriving around {result.estimated_delivery}.",
+    "{result.estimated_delivery}. Total ${result.total}, of which ${result.credit_applied} came off your account "
+    "balance.",
+    "Your order from {result.restaurant_name} is in ({result.order_id}), arriving around "
+    "{result.estimated_delivery}: ${result.credit_applied} came off your account balance and ${result.charged} "
+    "went on the card.",
 ], values={"dropoff_instructions": ["Leave it at the door.", "Ring the bell twice.", "Call when you arrive.",
                                     "Hand it to the front desk.", "Text me when you're outside.",
                                     "Don't knock, the baby is asleep.", "Meet me in the lobby."]},

@@ -74,8 +74,8 @@ class RoomLights(BaseModel):
 
 class Reading(BaseModel):
     recorded_at: str
-    temperature: float = Field(description="°F")
-    humidity: int | None
+    temperature_f: float
+    humidity_pct: int | None
 
 
 class ReadingList(BaseModel):
@@ -83,9 +83,9 @@ class ReadingList(BaseModel):
     name: str
     readings: list[Reading] = Field(description="oldest first")
     total: int
-    min_temperature: float | None
-    max_temperature: float | None
-    average_temperature: float | None
+    min_temperature_f: float | None
+    max_temperature_f: float | None
+    average_temperature_f: float | None
 
 
 class FirmwareUpdate(BaseModel):
@@ -137,9 +137,33 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
 
 
+def _on(kind: str, **state: object) -> dict[str, object]:
+    """The result bindings of a status reply: an online device of a kind, in a state."""
+    return {"result.type": kind, "result.online": True, **{f"result.{k}": v for k, v in state.items()}}
+
+
 @tools.tool(effect=READ, asks=[
     "How is {device_id} doing right now?",
     "What's the status of {device_id}?",
+], reply=[
+    # "What's the status" asks its state, not its make: one reply per kind of device and state
+    Ask("{device_id} is offline; the hub last heard from it {result.last_seen}.", **{"result.online": False}),
+    Ask("{device_id} is on at {result.brightness}% brightness ({result.color}).", **_on("light", power="on")),
+    Ask("{device_id} is off.", **_on("light", power="off")),
+    Ask("{device_id} is on, drawing {result.watts} W.", **_on("plug", power="on")),
+    Ask("{device_id} is off.", **_on("plug", power="off")),
+    Ask("{device_id} is playing {result.now_playing} at volume {result.volume}.", **_on("speaker", power="on")),
+    Ask("{device_id} is off; its volume is set to {result.volume}.", **_on("speaker", power="off")),
+    Ask("{device_id} is {result.lock_state}; its battery is at {result.battery}%.", **_on("lock")),
+    Ask("{device_id} is armed: it records when it sees motion.", **_on("camera", armed=True)),
+    Ask("{device_id} is disarmed: it won't record motion until you arm it.", **_on("camera", armed=False)),
+    Ask("{device_id} is in {result.mode} mode, set to {result.target_temp}°F; it's {result.current_temp}°F there now.",
+        **_on("thermostat")),
+    Ask("{device_id} is switched off; it's {result.current_temp}°F there now.", **_on("thermostat", mode="off")),
+    Ask("{device_id} is {result.position}% open.", **_on("blind")),
+    Ask("{device_id} reads {result.current_temp}°F and {result.humidity}% humidity.",
+        **_on("sensor", sensor_kind="temperature")),
+    Ask("{device_id} shows '{result.sensor_state}' right now.", **_on("sensor")),
 ])
 def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     """Show one device and its current state.
@@ -509,6 +533,8 @@ def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Devic
     "What was the temperature on {device_id} since {start}?",
     "Show me the temperature history of {device_id}.",
     "How warm was it by {device_id} between {start} and {end}?",
+], reply=[
+    Ask("I found no readings from {device_id} for that time.", **{"result.total": 0}),
 ])
 def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | None = None,
                         end: str | None = None, limit: Limit = 50) -> ReadingList:
@@ -542,10 +568,10 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
                           "ORDER BY recorded_at", (device_id, lo, hi, limit)).fetchall()
     temps = [r["temperature"] for r in rows]
     return ReadingList(device_id=device_id, name=row["name"],
-                       readings=[Reading(recorded_at=r[0], temperature=r[1], humidity=r[2]) for r in rows],
-                       total=len(rows), min_temperature=min(temps) if temps else None,
-                       max_temperature=max(temps) if temps else None,
-                       average_temperature=round(sum(temps) / len(temps), 1) if temps else None)
+                       readings=[Reading(recorded_at=r[0], temperature_f=r[1], humidity_pct=r[2]) for r in rows],
+                       total=len(rows), min_temperature_f=min(temps) if temps else None,
+                       max_temperature_f=max(temps) if temps else None,
+                       average_temperature_f=round(sum(temps) / len(temps), 1) if temps else None)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -59,7 +59,7 @@ class Room(BaseModel):
     devices: int
     devices_offline: int
     lights_on: int
-    temperature: float | None = Field(description="latest temperature in the room, °F, if it has a sensor")
+    temperature_f: float | None = Field(description="latest temperature in the room, °F, if it has a sensor")
 
 
 class RoomList(BaseModel):
@@ -109,7 +109,7 @@ def _room(ctx: Ctx, room_id: str) -> Room:
         "SELECT current_temp FROM devices WHERE room_id = ? AND current_temp IS NOT NULL "
         "ORDER BY type = 'sensor' DESC, device_id LIMIT 1", (room_id,)).fetchone()
     return Room(room_id=r["room_id"], name=r["name"], floor=r["floor"], devices=counts[0], devices_offline=counts[1],
-                lights_on=counts[2], temperature=temp[0] if temp else None)
+                lights_on=counts[2], temperature_f=temp[0] if temp else None)
 
 
 def _home(ctx: Ctx) -> Home:

@@ -126,8 +126,8 @@ class AccountSummary(BaseModel):
     display_name: str
     verified: bool
     is_private: bool
-    you_follow: bool
-    follows_you: bool
+    you_follow: bool | None = Field(description="None for the user's own account")
+    follows_you: bool | None = Field(description="None for the user's own account")
 
 
 class AccountList(BaseModel):
@@ -275,8 +275,9 @@ def account_summary(ctx: Ctx, rows: list[sqlite3.Row]) -> list[AccountSummary]:
     user = me(ctx)
     return [AccountSummary(account_id=r["account_id"], handle=r["handle"], display_name=r["display_name"],
                            verified=bool(r["verified"]), is_private=bool(r["is_private"]),
-                           you_follow=follows(ctx, user, r["account_id"]),
-                           follows_you=follows(ctx, r["account_id"], user)) for r in rows]
+                           you_follow=follows(ctx, user, r["account_id"]) if r["account_id"] != user else None,
+                           follows_you=follows(ctx, r["account_id"], user) if r["account_id"] != user else None)
+            for r in rows]
 
 
 def account_model(ctx: Ctx, account_id: str) -> Account:

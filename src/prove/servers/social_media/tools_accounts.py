@@ -231,9 +231,10 @@ def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Li
     "Follow {account_id}.",
     "I'd like to see posts from {account_id} in my feed, follow them.",
 ], reply=[
-    # (following, or requested for a private account)
-    "Done: I followed {account_id}; your follow shows as {result.status}.",
-    "Follow sent to {account_id}; it shows as {result.status}.",
+    Ask("Done: you're following {account_id} now.", **{"result.status": "following"}),
+    Ask("You follow {account_id} now; their posts will show up in your feed.", **{"result.status": "following"}),
+    Ask("{account_id} is private, so I sent a follow request; you'll follow them once they accept it.",
+        **{"result.status": "requested"}),
 ])
 def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
     """Follow an account. A private account gets a follow request it approves first (in about two hours).

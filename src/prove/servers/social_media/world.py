@@ -16,6 +16,7 @@ requests are answered and reports reviewed) and the phrase banks.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -115,6 +116,15 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "First overnight backpacking trip of the year is booked. #backpacking #hiking",
     ),
 }
+# Posts of friends that mention the user.
+MENTIONS = (
+    "Great catching up with @{me} this weekend! #friends",
+    "Coffee with @{me} this morning, long overdue. #goodtimes",
+    "Thanks @{me} for the book recommendation, couldn't put it down. #books",
+    "Ran into @{me} at the farmers market today! #weekend",
+    "Dinner with @{me} last night was exactly what I needed. #friends",
+    "Happy birthday @{me}! Hope it's a great one. #birthday",
+)
 BIOS = {
     "running": "Runner. {city} streets at 6am.", "cooking": "Home cook, amateur baker.",
     "photography": "Photos of light and cities.", "books": "Always reading something.",
@@ -339,6 +349,28 @@ class _Builder(WorldBuilder):
             book=rng.choice(BOOKS), tool=rng.choice(TOOLS), dest=rng.choice(DESTINATIONS), band=rng.choice(BANDS),
             peak=rng.choice(PEAKS), note=NOTES[rng.randrange(4)], note2=NOTES[4 + rng.randrange(3)])
 
+    def _unworn(self, interests: list[str], posted: Counter[str]) -> str | None:
+        """A text on one of `interests` that at most one other account has posted (people do not post
+        each other's words), or None where every draw is taken."""
+        for _ in range(12):
+            text = self._text(self.rng.choice(interests))
+            if posted[text] < 2:
+                posted[text] += 1
+                return text
+        return None
+
+    def _own_text(self, interests: list[str], said: set[str], posted: Counter[str]) -> str:
+        """A text of the user's that no other post of theirs says (they tell their posts apart by
+        it) and at most one other account has posted: on one of `interests`, or, where those are
+        said already, on any of the user's."""
+        for tries in range(40):
+            text = self._text(self.rng.choice(interests if tries < 20 else self.interest[self.me["account_id"]]))
+            if text not in said and posted[text] < 2:
+                break
+        said.add(text)
+        posted[text] += 1
+        return text
+
     def _post(self, author: dict, text: str, when: datetime, *, visibility: str = "public",
               reply_policy: str = "everyone", status: str = "published", violates: int = 0) -> dict[str, Any]:
         row = {"post_id": self.w.new_id("PST"), "author_id": author["account_id"], "text": text,
@@ -359,15 +391,20 @@ class _Builder(WorldBuilder):
     def _posts(self) -> None:
         rng = self.rng
         entries: list[tuple[datetime, dict, str, dict]] = []
+        posted: Counter[str] = Counter()
         for p in self.people:
             interests = self.interest[p["account_id"]]
             for _ in range(rng.randint(1, 6)):
                 options = {"visibility": "followers" if rng.random() < 0.12 else "public",
                            "reply_policy": "following" if rng.random() < 0.12 else "everyone"}
-                entries.append((self._when(), p, self._text(rng.choice(interests)), options))
+                text = self._unworn(interests, posted)
+                if text is not None:
+                    entries.append((self._when(), p, text, options))
             if rng.random() < 0.12:  # a few mention the user
-                entries.append((self._when(10), p, f"Great catching up with @{self.me['handle']} this weekend! "
-                                f"#{rng.choice(('friends', 'weekend', 'goodtimes'))}", {}))
+                text = rng.choice(MENTIONS).format(me=self.me["handle"])
+                if posted[text] < 2:
+                    posted[text] += 1
+                    entries.append((self._when(10), p, text, {}))
         for b, (_, _, text) in zip(self.businesses, BUSINESSES):
             for _ in range(rng.randint(2, 4)):
                 entries.append((self._when(), b, text.format(citytag=self.citytag), {}))
@@ -379,14 +416,15 @@ class _Builder(WorldBuilder):
             self._post(author, text, when, **options)
         me = self.me
         mine = self.interest[me["account_id"]]
+        said: set[str] = set()
         for _ in range(rng.randint(7, 11)):
-            self._post(me, self._text(rng.choice(mine)), self._when(),
+            self._post(me, self._own_text(mine, said, posted), self._when(),
                        visibility="followers" if rng.random() < 0.15 else "public")
         # Posted twenty minutes ago, so still editable; and one scheduled for tomorrow.
-        self.fresh = self._post(me, self._text(mine[0]), self.now - timedelta(minutes=20))
-        self._post(me, self._text(mine[1]), datetime(2026, 3, 17, 8, 0), status="scheduled")
+        self.fresh = self._post(me, self._own_text(mine[:1], said, posted), self.now - timedelta(minutes=20))
+        self._post(me, self._own_text(mine[1:2], said, posted), datetime(2026, 3, 17, 8, 0), status="scheduled")
         # An older post the user deleted.
-        self._post(me, self._text(mine[2]), self._when(), status="deleted")
+        self._post(me, self._own_text(mine[2:3], said, posted), self._when(), status="deleted")
         # Every world has a public post whose author takes comments only from accounts they follow,
         # and does not follow the user.
         banned = {self.blocks_me["account_id"], *(b["account_id"] for b in self.blocked_by_me)}

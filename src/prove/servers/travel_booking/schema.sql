@@ -16,7 +16,7 @@ CREATE TABLE airlines (
     alliance TEXT
 ) WITHOUT ROWID;
 
--- The people the user books for: themselves ('self') and saved companions.
+-- The people the user books for: themselves ('self', the one row with is_me = 1) and saved companions.
 CREATE TABLE travelers (
     traveler_id      TEXT PRIMARY KEY,
     first_name       TEXT NOT NULL,
@@ -28,7 +28,8 @@ CREATE TABLE travelers (
     passport_number  TEXT,                     -- NULL: no passport on file
     passport_country TEXT,
     passport_expiry  TEXT,
-    added_on         TEXT NOT NULL
+    added_on         TEXT NOT NULL,
+    is_me            INTEGER NOT NULL DEFAULT 0 CHECK (is_me IN (0, 1))
 ) WITHOUT ROWID;
 
 -- The signed-in user's account and loyalty membership (one row).

@@ -85,9 +85,12 @@ RoomTypeId = ROOM_TYPE.id
 BookingId = BOOKING.id
 FlightBookingId = BOOKING.where("kind = 'flight'")
 TripId = TRIP.id
-# a trip still ahead (none of its bookings is over): the one a new booking joins
-OpenTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL "
-                        "AND status = 'completed')")
+# a trip the user has just started (create_trip), with no bookings yet and a name that says what it
+# is for: the one a booking joins; a world's trips are each named for their own city and dates,
+# which another booking would not fit
+NewTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL)")
+# a live booking in no trip: a trip takes it without pulling it out of the one it is in
+LooseBookingId = BOOKING.where("status = 'confirmed' AND trip_id IS NULL")
 TravelerId = TRAVELER.id
 PaymentMethodId = PAYMENT_METHOD.id
 PaymentId = PAYMENT.id

@@ -20,7 +20,7 @@ from .server import (
     Fare,
     FlightId,
     Limit,
-    OpenTripId,
+    NewTripId,
     PaymentMethodId,
     TravelerId,
     TripId,
@@ -158,7 +158,7 @@ def apply_cancellation(ctx: Ctx, b: sqlite3.Row, terms: Terms, at: str, descript
 def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
                 traveler_ids: Annotated[list[TravelerId], Field(min_length=1, max_length=MAX_PASSENGERS)],
                 payment_method_id: PaymentMethodId | None = None, use_points: bool = False,
-                trip_id: OpenTripId | None = None) -> Booking:
+                trip_id: NewTripId | None = None) -> Booking:
     """Book seats on a flight for one or more travellers, paid by saved card or with points.
 
     The price is the fare's price per passenger times the passengers. International flights need

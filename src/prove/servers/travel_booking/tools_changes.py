@@ -328,7 +328,7 @@ def change_flight(ctx: Ctx, booking_id: ChangeableBookingId, new_flight_id: Flig
     "Put {traveler_id} in seat {seat} on {booking_id}.",
     "I'd like seat {seat} for {traveler_id} on {booking_id}, please.",
 ], reply=[
-    "{result.name} is in seat {result.seat} now.",
+    "Seat {result.seat} is held for {traveler_id} now.",
     "Done: seat {result.seat} is assigned to {traveler_id}.",
 ])
 def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, seat: SeatCode) -> SeatAssignment:
@@ -395,6 +395,8 @@ def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, 
 ], reply=[
     "Checked bags added to {booking_id}, {result.bags_added} in all; the fee was ${result.fee_charged}.",
     "Done: the bags are on {booking_id}, for ${result.fee_charged}.",
+    Ask("Checked bags added to {booking_id}, {result.bags_added} in all; they're free within your allowance.",
+        **{"result.fee_charged": 0.0}),
 ])
 def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
              traveler_id: TravelerId | None = None, payment_method_id: PaymentMethodId | None = None) -> BagPurchase:

@@ -177,7 +177,7 @@ def _fare_words(f: FareOption) -> str:
 
 
 @tools.tool(effect=READ, asks=[
-    "Do you fly to {query}?",
+    "Which of your airports match '{query}'?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
 ])

@@ -15,7 +15,7 @@ from .server import (
     Booking,
     HotelId,
     Limit,
-    OpenTripId,
+    NewTripId,
     PaymentMethodId,
     RatePlan,
     RoomTypeId,
@@ -269,7 +269,7 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
 ])
 def book_hotel(ctx: Ctx, room_type_id: RoomTypeId, check_in: date, check_out: date, guests: Guests,
                rooms: Rooms = 1, rate_plan: RatePlan = "flexible", payment_method_id: PaymentMethodId | None = None,
-               use_points: bool = False, trip_id: OpenTripId | None = None) -> Booking:
+               use_points: bool = False, trip_id: NewTripId | None = None) -> Booking:
     """Book a hotel stay: rooms of one type for a range of nights, paid now by card or with points.
 
     Friday and Saturday nights cost 20% more. The 'flexible' rate can be cancelled for free until

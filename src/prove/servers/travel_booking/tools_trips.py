@@ -10,16 +10,13 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .server import BOOKING, TRIP, BookingId, BookingSummary, Limit, TripId, summaries
+from .server import BOOKING, BookingId, BookingSummary, Limit, LooseBookingId, NewTripId, TripId, summaries
 
 tools = Toolset("trips")
 
 TripName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 TripStatus = Literal["upcoming", "in_progress", "past", "empty"]
 
-# a trip with no bookings yet: one the user has just started (create_trip), whose name says what it is
-# for; a world's trips are each named for their own destination, which another booking would not fit
-NewTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL)")
 # a live booking that is in some trip
 GroupedBookingId = BOOKING.where("status = 'confirmed' AND trip_id IS NOT NULL")
 
@@ -150,7 +147,7 @@ def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
         "Client visit", "Wedding weekend"],
 })
 def create_trip(ctx: Ctx, name: TripName,
-                booking_ids: Annotated[list[BookingId], Field(max_length=20)] | None = None) -> Trip:
+                booking_ids: Annotated[list[LooseBookingId], Field(max_length=20)] | None = None) -> Trip:
     """Create a trip, optionally with bookings in it (a booking in another trip moves here).
 
     Args:
@@ -175,12 +172,12 @@ def create_trip(ctx: Ctx, name: TripName,
 
 @tools.tool(effect=WRITE, needs=["create_trip"], asks=[
     "Add {booking_id} to {trip_id}.",
-    "Put {booking_id} under the {trip_id} itinerary.",
+    "Put {booking_id} in {trip_id}.",
 ], reply=[
     "{booking_id} is now part of {result.trip.name}.",
     "Done: I added {booking_id} to {trip_id}.",
 ])
-def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: BookingId) -> TripChange:
+def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: LooseBookingId) -> TripChange:
     """Put a booking into a trip; a booking in another trip moves (a booking is in one trip at most).
 
     Args:

@@ -347,7 +347,8 @@ class _Builder(WorldBuilder):
         row = {"traveler_id": self.w.new_id("TRV"), "first_name": first, "last_name": last,
                "full_name": f"{first} {last}", "relationship": relationship, "date_of_birth": born.isoformat(),
                "passport_number": passport, "passport_country": "US" if passport else None,
-               "passport_expiry": expiry.isoformat() if expiry else None, "added_on": added.isoformat()}
+               "passport_expiry": expiry.isoformat() if expiry else None, "added_on": added.isoformat(),
+               "is_me": int(relationship == "self")}
         self.rows["travelers"].append(row)
         return row
 

@@ -271,9 +271,14 @@ def set_window(ctx: Ctx, window: Window, position: Annotated[int, Field(ge=0, le
 
 @tools.tool(effect=WRITE, asks=[
     "Honk the horn so I can find the car.",
-    "Beep the car {times} times.",
+    Ask("Beep the car twice.", times=2),
+    Ask("Beep the car three times, I can't find it.", times=3),
     "Give the horn a quick honk.",
-], reply=["Done: {result.message}", "I honked the horn; listen for it."])
+], reply=[
+    Ask("I honked the horn; listen for it.", times=1),
+    Ask("Done: I honked the horn once.", times=1),
+    "I honked the horn {times} times; listen for it.",
+])
 def honk_horn(ctx: Ctx, times: Annotated[int, Field(ge=1, le=3)] = 1) -> Signal:
     """Sound the horn to find the car in a car park. Not while driving.
 

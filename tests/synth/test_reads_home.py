@@ -1,0 +1,323 @@
+"""How the home-and-away servers read (filesystem, food delivery, smart home, maps, social media,
+travel, the car): requests a person would write and replies that answer them, read off their
+tools' replies and off synthesized examples."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from prove.env import Session, registry
+from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
+from prove.synth.phrasing import Phrasing
+from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _fitting_replies
+from prove.synth.wording import Wording
+
+
+@functools.lru_cache(maxsize=16)
+def _generated(server: str, n: int, seed: int) -> tuple[dict, ...]:
+    """The accepted examples among the first `n` candidates of a run on one server."""
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=[server]))
+    return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
+
+
+def _turns(server: str, tool: str, n: int = 240, seed: int = 3) -> list[tuple[dict, str, str]]:
+    """(gold call, user turn, assistant reply) for each call of `tool` in the generated examples."""
+    out = []
+    for ex in _generated(server, n, seed):
+        messages = ex["messages"]
+        for turn, user in zip(ex["turns"], [m for m in messages if m["role"] == "user"][-len(ex["turns"]):]):
+            at = messages.index(user)
+            later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
+            reply = next((m["content"] for m in reversed(messages[at:later])
+                          if m["role"] == "assistant" and not m.get("tool_calls")), "")
+            out.extend((call, user["content"], reply) for call in turn["calls"] if call["name"] == tool)
+    return out
+
+
+def _index(server: str, world: int = 0) -> EntityIndex:
+    return EntityIndex(registry.get(server), world)
+
+
+def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Sequence[tuple[str, dict]] = (),
+             world: int = 0) -> list[str]:
+    """Every reply the teacher may give for this call, made on a world (after the `before` calls)
+    and filled as the teacher fills it."""
+    server = registry.get(server_name)
+    say = Phrasing(server, Sampler(server, world, [world]).context(world), _index(server_name, world),
+                   Wording(random.Random(0)))
+    with Session([server], world=world) as session:
+        for name, arguments in before:
+            assert session.call(name, arguments).ok, name
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    spec = server.tools[tool]
+    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data)]
+    assert replies, f"{tool} has no reply for {args}"
+    return replies
+
+
+def _calls(ex: dict) -> list[dict]:
+    return [call for turn in ex["turns"] for call in turn["calls"]]
+
+
+# ----- travel_booking ------------------------------------------------------------------------------
+
+
+def test_a_booking_goes_only_into_a_trip_it_fits() -> None:
+    """"Grab a room ... in Amsterdam and put it in the trip 'Atlanta work trip'": a world's trips are
+    named for their own city and dates, so a new booking joins only a trip the conversation has just
+    started, and a trip takes only a booking that is in no other trip (nothing is pulled out of the
+    trip it was in)."""
+    index = _index("travel_booking")
+    seen = 0
+    for ex in _generated("travel_booking", 300, 4):
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] == "create_trip":
+                for booking in args.get("booking_ids") or []:
+                    assert index.rows["booking"].get(booking, {}).get("trip_id") is None, ex["id"]
+            if call["name"] in ("book_hotel", "book_flight", "add_booking_to_trip") and args.get("trip_id"):
+                seen += 1
+                assert args["trip_id"] not in index.rows["trip"], (ex["id"], call)
+            if call["name"] == "add_booking_to_trip":
+                assert index.rows["booking"].get(args["booking_id"], {}).get("trip_id") is None, ex["id"]
+    assert seen
+
+
+def _travel_me() -> str:
+    return next(k for k, r in _index("travel_booking").rows["traveler"].items() if r["relationship"] == "self")
+
+
+def test_the_user_books_for_me_not_by_their_own_name() -> None:
+    """"please get Emma Bennett on the B6 2565 flight" where Emma Bennett is the user: they say "me"."""
+    me = _travel_me()
+    name = _index("travel_booking").rows["traveler"][me]["full_name"]
+    said = 0
+    for tool in ("book_flight", "select_seat", "add_bags"):
+        for call, user, _ in _turns("travel_booking", tool, 300, 4):
+            if me in json.dumps(call["arguments"]):
+                said += 1
+                assert name not in user, user
+    assert said
+
+
+def test_a_seat_for_me_is_said_to_be_yours() -> None:
+    """"Put me in seat 14C ..." -> "Emma Bennett is in seat 14C now." names the user to themselves."""
+    index = _index("travel_booking")
+    me = _travel_me()
+    with Session(["travel_booking"], world=0) as s:
+        bookings = s.call("list_bookings", {"upcoming_only": True}).data["bookings"]
+        booking = next(b["booking_id"] for b in bookings if b["kind"] == "flight")
+        seat = next(x["seat"] for x in s.call("get_seat_map", {"flight_id": s.call(
+            "get_booking", {"booking_id": booking}).data["flight"]["flight_id"]}).data["seats"] if x["available"])
+    name = index.rows["traveler"][me]["full_name"]
+    for text in _replies("travel_booking", "select_seat", {"booking_id": booking, "traveler_id": me, "seat": seat}):
+        assert name not in text and "you" in text.lower(), text
+
+
+def test_bags_within_the_allowance_are_said_to_be_free() -> None:
+    """"Checked bags added ..., 1 in all; the fee was $0.00." says a fee of nothing: they are free."""
+    with Session(["travel_booking"], world=0) as s:
+        bookings = s.call("list_bookings", {"upcoming_only": True}).data["bookings"]
+        for b in (b for b in bookings if b["kind"] == "flight"):
+            with s.fork() as probe:
+                done = probe.call("add_bags", {"booking_id": b["booking_id"], "bags": 1})
+            if done.ok and done.data["fee_charged"] == 0:
+                booking = b["booking_id"]
+                break
+    for text in _replies("travel_booking", "add_bags", {"booking_id": booking, "bags": 1}):
+        assert "$0.00" not in text and "free" in text, text
+
+
+def test_an_airport_search_says_its_words_as_a_search() -> None:
+    """"Do you fly to International Airport?" asks for a place by words of airport names: a search
+    says its words as words to match."""
+    said = [(call["arguments"]["query"], user) for call, user, _ in _turns("travel_booking", "list_airports", 400, 6)
+            if "query" in call["arguments"]]
+    assert said
+    for query, user in said:
+        assert f"'{query}'" in user, user
+
+
+# ----- vehicle ---------------------------------------------------------------------------------------
+
+
+def test_a_honk_is_said_in_words() -> None:
+    """"Done: Honked the horn once." pastes a result's message after "Done:"; "Beep the car 1 times"."""
+    for times in (1, 2, 3):
+        for text in _replies("vehicle", "honk_horn", {"times": times}):
+            assert "Done: Honked" not in text and "1 times" not in text, text
+            assert "honked the horn" in text.lower(), text
+    assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
+
+
+# ----- social_media ----------------------------------------------------------------------------------
+
+
+def test_the_users_posts_each_say_something_of_their_own() -> None:
+    """"change the post 'Pour-over mornings…' from March 17 to followers only" (today is March 16):
+    the user's scheduled post shared its text with another post of theirs, so it was told apart by a
+    day still to come. The user's posts each have a text of their own, and "of mine" names one."""
+    for world in range(4):
+        index = _index("social_media", world)
+        me = next(k for k, r in index.every["account"].items() if r["is_me"])
+        texts = [r["text"] for r in index.every["post"].values() if r["author_id"] == me]
+        assert len(texts) == len(set(texts)), world
+
+
+def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
+    """"Done: I followed the account 'alicew_music'; your follow shows as following." reads out a field."""
+    index = _index("social_media")
+    me = next(k for k, r in index.every["account"].items() if r["is_me"])
+    with Session(["social_media"], world=0) as s:
+        followed = {a["account_id"] for a in s.call("list_following", {"account_id": me, "limit": 100}).data["accounts"]}
+    for private in (False, True):
+        other = next(k for k, r in index.rows["account"].items() if k != me and k not in followed
+                     and bool(r["is_private"]) == private)
+        for text in _replies("social_media", "follow_account", {"account_id": other}):
+            assert "shows as" not in text, text
+            assert ("request" in text) == private, text
+
+
+# ----- iot_devices -----------------------------------------------------------------------------------
+
+
+def _summary(server_name: str, tool: str, args: Mapping[str, Any], asked: str, world: int = 0) -> str:
+    """How the teacher reads out a call's result for a request in these words."""
+    server = registry.get(server_name)
+    with Session([server], world=world) as session:
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    return Wording(random.Random(0)).summary(server.tools[tool], result.data, args=args, asked=asked)
+
+
+def test_room_temperatures_are_said_in_degrees_and_a_room_without_one_says_so() -> None:
+    """"Primary Bedroom: temperature 65.5, ...; Guest Room: devices 2; Home Office." has no unit,
+    and rooms without a reading are not said to have none."""
+    text = _summary("iot_devices", "list_rooms", {"floor": "Upstairs"},
+                    "Show me the rooms of the floor '{floor}' with their temperatures.")
+    assert re.search(r"temperature \d+(?:\.\d)?°F", text), text
+    assert "no temperature" in text, text
+    readings = _summary("iot_devices", "get_sensor_readings", {"device_id": next(
+        k for k, r in _index("iot_devices").rows["device"].items() if r["sensor_kind"] == "temperature")},
+        "Show me the temperature history of {device_id}.")
+    assert not re.search(r"temperature \d+(?:\.\d)?(?!\d|\.\d|°)", readings), readings
+
+
+def test_a_device_status_says_its_state() -> None:
+    """"What's the status of the Bedroom Speaker?" -> "Bedroom Speaker: type speaker, room Primary
+    Bedroom, manufacturer Apple, model HomePod mini, online, ..." reads out its make, not its state."""
+    states = {"light": ("on", "off"), "plug": ("on", "off"), "speaker": ("volume", "off"), "lock": ("locked", "unlocked", "jammed"),
+              "camera": ("armed",), "thermostat": ("°F",), "blind": ("open", "closed"), "sensor": ("°F", "motion", "clear", "open", "closed", "dry", "wet")}
+    seen: set[tuple[str, bool]] = set()
+    with Session(["iot_devices"], world=0) as s:
+        devices = s.call("list_devices", {"limit": 100}).data["devices"]
+    for d in devices:
+        if (d["type"], d["online"]) in seen:
+            continue
+        seen.add((d["type"], d["online"]))
+        for text in _replies("iot_devices", "get_device", {"device_id": d["device_id"]}):
+            assert "manufacturer" not in text, text
+            words = ("offline",) if not d["online"] else states[d["type"]]
+            assert any(w in text for w in words), text
+
+
+# ----- food_delivery ---------------------------------------------------------------------------------
+
+
+def _food_order(name: str, before_order: Sequence[tuple[str, dict]] = ()) -> tuple[str, list[tuple[str, dict]]]:
+    """A restaurant by name, and the calls that fill its cart with its cheapest dish."""
+    index = _index("food_delivery")
+    restaurant = next(k for k, r in index.rows["restaurant"].items() if r["name"] == name)
+    dishes = sorted((r["price"], k) for k, r in index.rows["menu_item"].items() if r["restaurant_id"] == restaurant)
+    return restaurant, [*before_order, ("add_to_cart", {"item_id": dishes[-1][1], "quantity": 3})]
+
+
+def test_an_order_says_what_the_credit_paid_and_names_the_restaurant_once() -> None:
+    """After "your Patty Wagon cart now has 1 item, $17.48 with fees and tax before the tip",
+    "Your The Patty Wagon order is in (ORD-10039), $9.98 charged to the card" hides the $7.50 of
+    account credit that paid the rest, and doubles the article."""
+    restaurant, setup = _food_order("The Patty Wagon")
+    with Session(["food_delivery"], world=0) as s:
+        for name, args in setup:
+            assert s.call(name, args).ok
+        for when in range(0, 7 * 24 * 60, 30):
+            probe = s.fork()
+            at = (datetime(2026, 3, 16, 9) + timedelta(minutes=when + 120)).isoformat(timespec="seconds")
+            if probe.call("place_order", {"restaurant_id": restaurant, "scheduled_for": at}).ok:
+                break
+    for use_credit in (True, False):
+        args = {"restaurant_id": restaurant, "scheduled_for": at, **({} if use_credit else {"use_credit": False})}
+        for text in _replies("food_delivery", "place_order", args, setup):
+            assert "The The" not in text and "your The" not in text.replace("Your", "your"), text
+            assert ("account balance" in text) == use_credit, text
+
+
+def test_a_sensor_without_readings_in_the_window_says_so() -> None:
+    """"How warm was it by the Bedroom Temperature Sensor between March 15 ... and March 17 ...?"
+    -> "Here are the results: Bedroom Temperature Sensor." for a sensor offline since March 14."""
+    sensor = next(k for k, r in _index("iot_devices").every["device"].items()
+                  if r["sensor_kind"] == "temperature" and not r["online"])
+    for text in _replies("iot_devices", "get_sensor_readings",
+                         {"device_id": sensor, "start": "2026-03-15T09:00:00", "end": "2026-03-17T17:00:00"}):
+        assert "no readings" in text, text
+
+
+def test_travel_readouts_name_bookings_not_their_ids() -> None:
+    """"1 booking: B6 1145 BOS to JFK on March 31: ..., booking id BKG-10015, kind flight" and
+    "BKG-10007: occurred March 17 ..." read out an internal ID; a booking is said by what it is
+    (its summary), and a person quotes its confirmation code, not its key."""
+    for tool, args, asked in (("list_bookings", {"status": "completed"}, "Which of my bookings are done?"),
+                              ("get_loyalty_account", {"limit": 5}, "Show my last 5 loyalty transactions."),
+                              ("get_booking", {"booking_id": "BKG-10012"}, "What does {booking_id} include?")):
+        text = _summary("travel_booking", tool, args, asked)
+        assert "BKG-" not in text, text
+
+
+def test_people_do_not_post_each_others_words() -> None:
+    """A search for 'store downtown' found 'Vinyl haul from the record store downtown. #vinyl #music'
+    posted word for word by five people; what one account posts, at most one other posts too."""
+    for world in range(4):
+        posts = _index("social_media", world).every["post"].values()
+        authors = Counter(text for text, _ in {(r["text"], r["author_id"]) for r in posts})
+        assert max(authors.values()) <= 2, (world, authors.most_common(2))
+
+
+def test_the_user_in_a_follow_listing_is_not_said_to_follow_themselves() -> None:
+    """"4 accounts: ...; Kenji Ito: you don't follow." lists the user, who is not to follow themselves."""
+    index = _index("social_media")
+    me = next(k for k, r in index.every["account"].items() if r["is_me"])
+    name = index.every["account"][me]["display_name"]
+    with Session(["social_media"], world=0) as s:
+        follower = next(a["account_id"] for a in s.call("list_followers", {"account_id": me, "limit": 100}).data[
+            "accounts"] if not a["is_private"])
+    text = _summary("social_media", "list_following", {"account_id": follower, "limit": 100},
+                    "Which accounts does {account_id} follow?")
+    assert name in text and not re.search(rf"{name}: [^;]*(you don't follow|follows you)", text), text
+
+
+# ----- maps ------------------------------------------------------------------------------------------
+
+
+def test_departures_of_one_line_say_the_line() -> None:
+    """"6 departures: departs March 17 at 3:11 PM, stop ..., toward ..." never says which bus: a
+    name every departure shares (Bus 24) is said once, with the count."""
+    with Session(["maps"], world=0) as s:
+        places = [k for k in _index("maps").rows["place"]]
+        for place in places:
+            found = s.call("get_departures", {"place_id": place, "at": "2026-03-17T15:00"})
+            lines = {d["line_name"] for d in found.data["departures"]} if found.ok else set()
+            if len(lines) == 1 and len(found.data["departures"]) > 1:
+                break
+    text = _summary("maps", "get_departures", {"place_id": place, "at": "2026-03-17T15:00"},
+                    "What transit leaves near {place_id} after {at}?")
+    assert lines.pop() in text, text
