@@ -391,7 +391,8 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
         # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
-        each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v) and v), "")
+        each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v)
+                     and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
         named = _all_named(items, shared, text)
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}{f' ({named})' if named else ''}: "
                                            f"{shown}{more}", others) if p)
@@ -459,8 +460,8 @@ def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str
     """A name every item of a listing shares ("Search weekly sync", "Motion in Living Room", "Bus 24"),
     said once with the count: "all 'Bus 24'"; '' where they share none, or it is `said` already
     (a place's reviews all name the place)."""
-    named = next((items[0][k] for k in (*LABELS, _label_key(items[0])) if k in shared
-                  and isinstance(items[0].get(k), str)), None)
+    key = _label_key(items[0])  # what names them, not another text they share (an offer's stock message)
+    named = items[0][key] if key in shared and isinstance(items[0].get(key), str) else None
     return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
 
 
