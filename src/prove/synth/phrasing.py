@@ -63,7 +63,8 @@ def excerpt_of(label: str) -> str | None:
 
 def _title_like(label: str) -> bool:
     words = label.split()
-    return 0 < len(words) <= 4 and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
+    sentence = label.endswith(("?", "!")) or label.endswith(".") and not label.endswith(_ABBREVIATIONS)
+    return 0 < len(words) <= 4 and not sentence and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
 
 
 def _named(label: str, naming: str, noun: str) -> str:
@@ -252,28 +253,43 @@ class Phrasing:
         row = rows.get(value)
         if row is None:
             return None
-        twins = [r for k, r in rows.items() if k != value and self.index.labels.get(kind, {}).get(k) == label]
-        tellers = self._tellers(kind, row, label)
-        for words, same in tellers:
-            if not any(same(r) for r in twins):
-                return words
-        for n, (first, same_first) in enumerate(tellers):
-            for second, same_second in tellers[n + 1:]:
-                if not any(same_first(r) and same_second(r) for r in twins):  # "from rossic on March 6"
-                    return f"{first} {'on' + second[4:] if first.startswith('from ') and second.startswith('from ') else second}"
-        return None
+        labels = self.index.labels.get(kind, {})
+        opening = excerpt_of(label) if len(label) > 60 else None  # a long text is said by its opening
+        twins = [r for k, r in rows.items() if k != value and (labels.get(k) == label or opening is not None
+                 and isinstance(labels.get(k), str) and excerpt_of(labels[k]) == opening)]
+        tellers, times = self._tellers(kind, row, label)
 
-    def _tellers(self, kind: str, row: Mapping[str, Any], label: str) -> list[tuple[str, Any]]:
+        def alone(group: list[tuple[str, Any]]) -> str | None:
+            return next((words for words, same in group if not any(same(r) for r in twins)), None)
+
+        def paired(group: list[tuple[str, Any]]) -> str | None:
+            for n, (first, same_first) in enumerate(group):
+                for second, same_second in group[n + 1:]:
+                    if not any(same_first(r) and same_second(r) for r in twins):  # "from rossic on March 6"
+                        both_from = first.startswith("from ") and second.startswith("from ")
+                        return f"{first} {'on' + second[4:] if both_from else second}"
+            return None
+
+        # a time of day only where nothing else tells it apart: "from February 25 at 9:15 AM"
+        return alone(tellers) or paired(tellers) or alone(times) or paired(tellers + times)
+
+    def _tellers(self, kind: str, row: Mapping[str, Any], label: str) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
         """The words for each thing of a row a person tells it by (its sender, owner, place or day),
-        with a test of whether another row shares it; a day comes last."""
+        with a test of whether another row shares it; a day comes last, and its time of day apart."""
         out: list[tuple[str, Any]] = []
         days: list[tuple[str, Any]] = []
+        times: list[tuple[str, Any]] = []
         for column, cell in row.items():
             if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key:
-                owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
-                if not owner or owner.lower() in label.lower():  # an email's thread says its subject again
-                    continue
                 owner_kind = self.index.named_kind(cell)
+                owner_ek = self.server.entities.get(owner_kind) if owner_kind else None
+                if owner_ek is not None and owner_ek.public_id:  # "from order ORD-10012": known by its number
+                    of = _OF.get(self.entity_noun(kind).split()[-1], "from")
+                    out.append((f"{of} {self.entity(owner_kind, cell)}", lambda r, c=column, v=cell: r.get(c) == v))
+                    continue
+                owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
+                if not owner or owner.lower() in label.lower() or owner_kind == kind:
+                    continue  # an email's thread says its subject again; a reply is not "from" what it answers
                 if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
                 elif owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
@@ -298,9 +314,12 @@ class Phrasing:
                                  lambda r, c=column, v=cell[:10]: str(r.get(c, ""))[:10] == v))
                 except ValueError:
                     continue
+                if len(cell) >= 16 and cell[11:16] != "00:00":  # two replies on one day: "at 9:15 AM"
+                    times.append((f"from {human(cell[:16])}",
+                                  lambda r, c=column, v=cell[:16]: str(r.get(c, ""))[:16] == v))
             elif named:
                 out.append((f"from {cell}", lambda r, c=column, v=cell: r.get(c) == v))
-        return out + days
+        return out + days, times
 
     def said_by_id(self, entity_id: str) -> bool:
         """Whether a user can name this entity only by an ID a reply showed: it has no name and
