@@ -1206,3 +1206,15 @@ def test_twins_are_told_apart_by_the_number_of_what_they_belong_to() -> None:
     for item in twins:
         text = say.entity("order_item", item)
         assert "OI-" not in text and re.search(r" from order ORD-\d+$", text), text
+
+
+def test_a_place_a_request_goes_to_is_never_left_out() -> None:
+    """"Then put the file 'Cover letter - Granite Capital.md'." lost where it goes: a destination
+    ("Put {path} in {destination_folder}.") is asked after, never dropped from the request."""
+    from prove.synth.teachers.programmatic import _left_out
+
+    assert _left_out("Put {path} in {destination_folder}.", "destination_folder") is None
+    assert _left_out("Make a copy of {path} in {destination_folder}.", "destination_folder") is None
+    assert _left_out("Track my bill with {payee}: {amount} monthly from {account_id}, under {category_id}, first due "
+                     "{next_due_date}.", "category_id") == \
+        "Track my bill with {payee}: {amount} monthly from {account_id}, first due {next_due_date}."

@@ -1381,7 +1381,8 @@ def _left_out(text: str, slot: str) -> str | None:
     {category_id}," or "{account_id} under {category_id}."): a person leaves such a value out
     rather than say it vaguely ("under a category"); None where the words do not stand apart, or
     say where the request goes ("put $60 toward {goal_id}"), which nobody leaves out."""
-    m = re.search(rf"(?:,|(?<=\}})) (?:[a-z]+ )?(?:under|from|in|using|via) \{{{slot}\}}(?=[,.;]|$)", text)
+    m = re.search(rf"(?:, (?:[a-z]+ )?(?:under|from|in|using|via)|(?<=\}}) (?:under|from|using|via)) \{{{slot}\}}"
+                  rf"(?=[,.;]|$)", text)  # "{path} in {folder}" is where it goes, not a detail
     return text[:m.start()] + text[m.end():] if m else None
 
 
