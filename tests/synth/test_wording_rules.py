@@ -1218,3 +1218,11 @@ def test_a_place_a_request_goes_to_is_never_left_out() -> None:
     assert _left_out("Track my bill with {payee}: {amount} monthly from {account_id}, under {category_id}, first due "
                      "{next_due_date}.", "category_id") == \
         "Track my bill with {payee}: {amount} monthly from {account_id}, first due {next_due_date}."
+
+
+def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> None:
+    """"NuLOOM Area Rug 5 x 7 ft" and "IPhone" are not how the brands are written."""
+    from prove.synth.phrasing import _sentences
+
+    assert _sentences("it costs $139.99. nuLOOM Area Rug, indigo. iPhone cases too. the rest.") == \
+        "It costs $139.99. nuLOOM Area Rug, indigo. iPhone cases too. The rest."

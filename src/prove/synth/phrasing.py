@@ -545,6 +545,8 @@ def _sentences(text: str) -> str:
         before = text[:m.start(2)].rstrip()
         if m.group(1).strip() and before.endswith(_ABBREVIATIONS):
             return m.group(0)
+        if re.match(r"[a-z]+[A-Z]", text[m.start(2):]):
+            return m.group(0)  # a name written so: "nuLOOM", "iPhone"
         return m.group(1) + m.group(2).upper()
 
     return re.sub(r"(^|[.!?]\s+)([a-z])", cap, text)
