@@ -1226,3 +1226,15 @@ def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> N
 
     assert _sentences("it costs $139.99. nuLOOM Area Rug, indigo. iPhone cases too. the rest.") == \
         "It costs $139.99. nuLOOM Area Rug, indigo. iPhone cases too. The rest."
+
+
+def test_a_thing_of_a_file_is_said_by_the_file_its_key_points_to() -> None:
+    """A version or a share link belongs to a file through its `node_id` (a key the file is not
+    named by): "open version VER-10003" is "the version of the Resume.md file from December 14, 2024"."""
+    say, index = _say("filesystem")
+    for kind in ("version", "share_link"):
+        said = {v: say.entity(kind, v) for v in index.every[kind]}
+        assert said and all(v not in text and text.startswith("the ") for v, text in said.items()), said
+        assert len(set(said.values())) == len(said), said  # each one told apart from the file's others
+    assert any(re.fullmatch(r"the version of the .+ file from [A-Z][a-z]+ \d+, \d{4}", t)
+               for t in (say.entity("version", v) for v in index.every["version"]))

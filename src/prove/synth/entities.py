@@ -196,6 +196,9 @@ class EntityIndex:
         self.labels: dict[str, dict[str, str]] = {}
         self.rows: dict[str, dict[str, dict[str, Any]]] = {}  # the live rows
         self.every: dict[str, dict[str, dict[str, Any]]] = {}  # every row: what a person names things by
+        # Per kind, a column that points by another key at a named kind's row (a version's `node_id`
+        # at a file named by its path): column -> (that kind, its keys by the pointed-at column).
+        self.refs: dict[str, dict[str, tuple[str, dict[str, str]]]] = {}
         for _, kinds, db in server.parts(world):
             self._read(kinds, db)
 
@@ -213,6 +216,17 @@ class EntityIndex:
             if kind.label:  # every row's: an archived channel is still called by its name
                 self.labels[kind.name] = {str(k): str(v) for k, v in db.execute(
                     f'SELECT "{kind.key}", "{kind.label}" FROM "{kind.table}"') if v not in (None, "")}
+        named = {}  # the first named kind declared on each table: nodes -> item
+        for kind in kinds.values():
+            if kind.label:
+                named.setdefault(kind.table, kind)
+        for kind in kinds.values():
+            for fk in db.execute(f'PRAGMA foreign_key_list("{kind.table}")'):
+                table, column, target = fk[2], fk[3], fk[4]
+                other = named.get(table)
+                if other is not None and other.name != kind.name and target != other.key:
+                    keys = {str(a): str(b) for a, b in db.execute(f'SELECT "{target}", "{other.key}" FROM "{table}"')}
+                    self.refs.setdefault(kind.name, {})[column] = (other.name, keys)
 
     def owner(self, kind: str, value: str) -> tuple[str, str, str] | None:
         """What a nameless entity belongs to, by which a person names it ("the recording of the
@@ -222,6 +236,9 @@ class EntityIndex:
             return None
         row = self.every.get(kind, {}).get(value)
         for column, cell in (row or {}).items():
+            ref = self.refs.get(kind, {}).get(column)
+            if ref is not None and str(cell) in ref[1]:  # a version's node_id: the file, by its path
+                return column, ref[0], ref[1][str(cell)]
             other = self.named_kind(cell, besides=kind) if isinstance(cell, str) else None
             if other is not None:
                 return column, other, cell

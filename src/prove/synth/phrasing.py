@@ -220,10 +220,10 @@ class Phrasing:
         of = "from" if column.startswith("from_") else _OF.get(noun.split()[-1], "of")
         text = f"the {noun} {of} {owner}"
         rows = self.index.every.get(kind, {})
-        twins = [r for k, r in rows.items() if k != value and r.get(column) == owner_id]
+        row = rows[value]
+        twins = [r for k, r in rows.items() if k != value and r.get(column) == row[column]]
         if not twins:
             return text
-        row = rows[value]
         for col, cell in row.items():  # whose it is: "jordan_games's offer on the tent"
             if col in (column, self.server.entities[kind].key) or not col.endswith("_id") or not isinstance(cell, str):
                 continue
