@@ -1238,3 +1238,21 @@ def test_a_thing_of_a_file_is_said_by_the_file_its_key_points_to() -> None:
         assert len(set(said.values())) == len(said), said  # each one told apart from the file's others
     assert any(re.fullmatch(r"the version of the .+ file from [A-Z][a-z]+ \d+, \d{4}", t)
                for t in (say.entity("version", v) for v in index.every["version"]))
+
+
+def test_a_participant_is_said_as_the_person() -> None:
+    """"Let participant PRT-10272 in from the waiting room" names a person by an ID they never see:
+    a participant stands for a person (`EntityKind.stands_for`), and is said and traced as them."""
+    say, index = _say("video_meeting")
+    for participant, row in list(index.every["participant"].items())[:20]:
+        person = row["person_id"]
+        expected = "me" if index.every["person"][person].get("is_me") == 1 else index.labels["person"][person]
+        assert say.entity("participant", participant) == expected
+    asked = 0
+    for ex in _generated(["video_meeting"], 250, 8):
+        for turn in ex["turns"]:
+            asked += any("participant_id" in call["arguments"] for call in turn["calls"])
+        for m in ex["messages"]:
+            if m["role"] in ("user", "assistant") and m.get("content"):
+                assert "PRT-" not in m["content"], (ex["id"], m["content"])
+    assert asked >= 3

@@ -76,6 +76,9 @@ class EntityKind:
         phrases: how rows of one `noun_from` value are said, as (value, template with
             `{label}`) pairs: a direct-message channel is "the DM with {label}", not "the Camila
             Williams channel".
+        stands_for: a column holding the ID of the named entity this one stands for, said as
+            that one: a meeting's participant is the person ("let Alice Roberts in"), not
+            "participant PRT-10261".
     """
 
     name: str
@@ -91,6 +94,7 @@ class EntityKind:
     noun_from: str | None = None
     part_of: str | None = None
     phrases: tuple[tuple[str, str], ...] = ()
+    stands_for: str | None = None
 
     def __post_init__(self) -> None:
         if self.naming not in NAMINGS:

@@ -199,12 +199,15 @@ class EntityIndex:
         # Per kind, a column that points by another key at a named kind's row (a version's `node_id`
         # at a file named by its path): column -> (that kind, its keys by the pointed-at column).
         self.refs: dict[str, dict[str, tuple[str, dict[str, str]]]] = {}
+        self.stands_for: dict[str, str] = {}  # kind -> the column naming whom it stands for
         for _, kinds, db in server.parts(world):
             self._read(kinds, db)
 
     def _read(self, kinds: Mapping[str, EntityKind], db: sqlite3.Connection) -> None:
         params = clock_params(EPOCH)
         for kind in kinds.values():
+            if kind.stands_for:
+                self.stands_for[kind.name] = kind.stands_for
             self.ids[kind.name] = {str(r[0]) for r in db.execute(f'SELECT "{kind.key}" FROM "{kind.table}"')}
             every = db.execute(f'SELECT * FROM "{kind.table}" ORDER BY "{kind.key}"')
             cols = [d[0] for d in every.description]
@@ -235,6 +238,10 @@ class EntityIndex:
         if kind in self.labels:
             return None
         row = self.every.get(kind, {}).get(value)
+        stands = (row or {}).get(self.stands_for.get(kind, ""))
+        other = self.named_kind(stands, besides=kind) if isinstance(stands, str) else None
+        if other is not None:  # a participant: the person it stands for
+            return self.stands_for[kind], other, stands
         for column, cell in (row or {}).items():
             ref = self.refs.get(kind, {}).get(column)
             if ref is not None and str(cell) in ref[1]:  # a version's node_id: the file, by its path

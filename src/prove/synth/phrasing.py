@@ -151,6 +151,13 @@ class Phrasing:
         ek = self.server.entities.get(kind)
         if self._is_me(kind, value):
             return "me"  # the signed-in user, never by their own name ("assign it to me")
+        if ek is not None and ek.stands_for:  # a participant is the person: "Alice Roberts"
+            other = self.index.every.get(kind, {}).get(value, {}).get(ek.stands_for)
+            other_kind = self.index.named_kind(other) if isinstance(other, str) else None
+            if other_kind is not None:
+                return self.entity(other_kind, other)
+            if label:
+                return label
         template = self._phrase(ek, value)
         name = label or self.renamed.get((kind, value)) or self.index.labels.get(kind, {}).get(value)
         if template and name:  # "the DM with Camila Williams"

@@ -53,7 +53,7 @@ MEETING = EntityKind("meeting", table="meetings", key="meeting_id", label="topic
                      live="status IN ('scheduled', 'live')")
 PARTICIPANT = EntityKind("participant", table="participants", key="participant_id", label=None,
                          description="one person's presence in one meeting (waiting room included)",
-                         live="status IN ('waiting', 'in_meeting')")
+                         live="status IN ('waiting', 'in_meeting')", stands_for="person_id")
 CHAT_MESSAGE = EntityKind("chat_message", table="chat_messages", key="message_id", label="text",
                           description="a message in a meeting's chat")
 RECORDING = EntityKind("recording", table="recordings", key="recording_id", label=None,

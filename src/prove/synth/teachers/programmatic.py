@@ -724,6 +724,9 @@ class Planner:
         source = steps[src] if src < base else found[src - base]
         if len(values) == 1:
             v = values[0]
+            ek = self.server.entities.get(kind)
+            if ek is not None and ek.stands_for and (said := self._label_in(source, kind, v)):
+                return "label", said  # a participant who just joined: "let Jasmine Patel in"
             if v not in self.index.ids.get(kind, ()):
                 noun = self.say.entity_noun(kind)
                 since = [*steps, *found][src + 1:]
@@ -751,21 +754,30 @@ class Planner:
         """
         ek = self.server.entities.get(kind)
         labels = self.index.labels.get(kind, {})
+
+        def own(v: str, rec: Mapping[str, Any]) -> str | None:
+            """What the output calls it: its label, or the name of whom it stands for (a participant's person)."""
+            if labels.get(v) is not None:
+                return labels[v]
+            if ek and ek.label and isinstance(rec.get(ek.label), str):
+                return rec[ek.label]
+            other = rec.get(ek.stands_for) if ek and ek.stands_for else None
+            other_kind = self.index.named_kind(other) if isinstance(other, str) else None
+            return self.index.labels[other_kind][other] if other_kind else None
+
         label = None
         refs = extract_entities(step.tool, step.result.data)
         for k, v, rec in refs:
             if k != kind or v != value:
                 continue
-            candidate = labels.get(v)
-            if candidate is None and ek and ek.label and isinstance(rec.get(ek.label), str):
-                candidate = rec[ek.label]
+            candidate = own(v, rec)
             if candidate and any(isinstance(x, str) and candidate in x for x in rec.values()):
                 label = candidate
                 break
         if not label:
             return None
         for k, v, rec in refs:
-            if k == kind and v != value and (labels.get(v) == label or (ek and ek.label and rec.get(ek.label) == label)):
+            if k == kind and v != value and own(v, rec) == label:
                 return None
         return label
 
