@@ -462,7 +462,7 @@ def test_listings_of_one_title_are_told_apart_by_their_seller(s: Session) -> Non
     assert len({x["seller_username"] for x in got["listings"]}) > 1
     text = describe(got)
     for x in got["listings"][:5]:
-        assert f"price ${x['price']:.2f}, seller username " in text
+        assert f"price ${x['price']:.2f}, seller {x['seller_username']}" in text
         assert all(w in text for w in x["seller_username"].split("_")), x["seller_username"]
 
 

@@ -39,7 +39,7 @@ from prove.synth.results import counted, describe, field_text
     ("text", "See you at noon.", "text 'See you at noon.'"),
     ("state", "WA", "state WA"),
     ("place_id", "PLC-10032", None),
-    ("order_id", "ORD-10089", "order id ORD-10089"),
+    ("order_id", "ORD-10089", "order ORD-10089"),
     ("full_name", "Kenji Shah", None),
     ("pressure_psi", 26.0, "pressure 26 psi"),
     ("price_kwh", 0.25, "price $0.25 per kWh"),

@@ -56,8 +56,10 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
                 "tentative": "you said maybe", "needs action": "you haven't answered"}
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
-# Fields nobody reads out: map coordinates.
-_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates"}
+# Parts of an address, said by the address where a record has one.
+_ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
+# Fields nobody reads out unless asked: map coordinates, a stock-keeping code.
+_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates", "sku"}
 # Fields that hold the last digits of a card or account number: "ending 9096".
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
@@ -103,6 +105,8 @@ def field_text(key: str, value: Any) -> str | None:
         if key.startswith("you_"):  # you_follow -> "you follow" / "you don't follow"
             verb = _words(key[4:])
             return f"you {verb}" if value else f"you don't {verb}"
+        if key == "is_mine":
+            return "your own" if value else None
         subject = key.removeprefix("is_").removeprefix("has_")
         if key.startswith("has_"):
             return f"has {_words(subject)}" if value else f"no {_words(subject)}"
@@ -152,15 +156,19 @@ def field_text(key: str, value: Any) -> str | None:
     if isinstance(value, str):
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
             return None  # an internal ID: a person names the thing, not its key
+        if key.endswith("_id"):  # order_id ORD-10001 -> order ORD-10001
+            return f"{_words(key[:-3])} {value}"
         value = option_words(key, value)
         if key == "my_response":  # "my response organizer" -> "you organize it"
             return _MY_RESPONSE.get(value, f"your answer {value}")
-        if key == "status":
+        if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
         if key == "frequency":  # how often a payment goes out: "monthly", "one-time"
             return "one-time" if value == "once" else value
         if key in ("next_date", "next_due_date"):  # when a recurring thing comes next: "next on March 25"
             return f"next {'due' if 'due' in key else 'on'} {human(value)}"
+        if key == "address":  # where a place is: "at 1386 King Street, Olympia, WA 98592"
+            return f"at {value}"
         if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
         if key.endswith("_at") or key.endswith("_time"):
@@ -263,10 +271,12 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             break
         value = rec[key]
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
-                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude"}):
+                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude", key}):
             continue  # said already, says the heading again, or said by its own text form (size_text)
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
+        if key in _ADDRESS_PARTS and isinstance(value, str) and value in str(rec.get("address", "")):
+            continue  # "city Olympia, state WA, address '1386 King Street, Olympia, WA 98592'"
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
@@ -276,6 +286,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if text and head and isinstance(value, (int, float)) and not isinstance(value, bool) and value \
                 and _is_money(key, value) and money(value) in head:
             continue  # "acastillo64's $48.00 offer ...: amount $48.00"
+        if label_key == "summary" and type(value) is int and re.search(rf"(?<![\d$.,]){value}(?![\d])", str(head)):
+            continue  # "ORD-10080 (sell 1 share of ADBE ...): quantity 1"
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):
@@ -379,7 +391,8 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
         # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
-        each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v) and v), "")
+        each = next((f", {money(v)} each" for k, v in items[0].items()
+                     if k in shared and isinstance(v, (int, float)) and not isinstance(v, bool) and v and _is_money(k, v)), "")
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}: {shown}{more}", others) if p)
         return _finish(text, cite, data)
     if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
