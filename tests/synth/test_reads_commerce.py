@@ -158,3 +158,86 @@ def test_a_product_is_described_in_a_sentence_not_by_its_fields() -> None:
         assert re.fullmatch(r"The Cotton Bath Towel Set of 6 from Cedar & Loom costs \$59\.99 \(Home & Bedding\)\. .+ "
                             r"(?:\d+ stores have it in stock, \d+ units in all|Only 1 store has it in stock.*)\.", text), text
         assert "sku" not in text and "stores with stock" not in text, text
+
+
+def test_a_transaction_says_what_it_was_for_and_a_listing_no_codes_nobody_asked_for() -> None:
+    """"Costco: amount -$107.80, March 13, account Everyday Checking, category Groceries, kind
+    expense" read a field's name; "sku 831-775-870" and "order id ORD-10001" are not how people say them."""
+    with Session(["budget"], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 200}).data["transactions"]
+    for kind in ("expense", "income"):
+        entry = next(t for t in entries if t["kind"] == kind)
+        for text in _replies("budget", "get_transaction", {"transaction_id": entry["transaction_id"]}):
+            assert re.search(r" on [A-Z][a-z]+ \d+: -?\$[\d,.]+ (?:from|into) .+, filed under ", text), text
+            assert "kind" not in text, text
+    products = _read_out("retail_chain", "search_products", {"query": "Bamboo Cutting Board Set of 3"})
+    assert "sku" not in products, products
+    sales = _read_out("marketplace", "list_orders", {"role": "sales"}, asked="List what I've sold on the marketplace.")
+    assert "order ORD-10001" in sales and "order id" not in sales, sales
+
+
+def test_a_reply_says_an_offer_once_and_free_shipping_in_words() -> None:
+    """"Rejected the offer on the listing 'REI Half Dome SL 2+ Tent' of yours, the $72.50 offer on
+    'REI Half Dome SL 2+ Tent'." said the offer twice; "now sells for $40.75, plus $0.00 shipping"."""
+    with Session(["marketplace"], world=0) as session:
+        offer = next(o for o in session.call("list_offers", {"status": "pending"}).data["offers"])
+    for text in _replies("marketplace", "respond_to_offer", {"offer_id": offer["offer_id"], "action": "reject"}):
+        assert text.count(offer["listing_title"]) == 1 and offer["buyer_username"] in text, text
+    with Session(["marketplace"], world=0) as session:
+        mine = next(item for item in session.call("list_my_listings", {}).data["listings"] if item["status"] == "active")
+    for text in _replies("marketplace", "edit_listing", {"listing_id": mine["listing_id"], "price": 40.75,
+                                                         "shipping_cost": 0.0}):
+        assert "$0.00" not in text and "free shipping" in text, text
+
+
+def test_requests_say_what_the_call_does_and_a_payment_is_not_asked_about_vaguely_after_was() -> None:
+    """"Are there any bad reviews of X? Worst first." got every review sorted, good ones too; "who
+    was one of the payments with" does not read."""
+    from prove.synth.teachers.programmatic import _vague_fits
+
+    asks = [a.text for a in registry.get("shopping").tools["list_reviews"].asks]
+    assert not [a for a in asks if "bad reviews" in a or "best reviews" in a], asks
+    assert not _vague_fits("Who was {payment_id} with, and what was it for?", "payment_id")
+    stores = _read_out("retail_chain", "find_stores", {"pickup_only": True})
+    assert "city " not in stores and "state " not in stores and re.search(r", at \d+ [A-Z]", stores), stores
+
+
+def test_a_shared_field_named_like_money_but_holding_a_name_is_not_said_as_dollars() -> None:
+    """A record's items that share a `payment_card` ID are not read as "$CARD-10001 each"."""
+    from prove.synth.results import describe
+
+    order = {"order_id": "ORD-1", "title": "Lamp", "charges": [{"payment_card": "CARD-10001", "amount": 5.0},
+                                                               {"payment_card": "CARD-10001", "amount": 7.0}]}
+    assert "each" not in describe(order)
+
+
+def test_an_order_is_said_by_what_it_trades_and_its_status_answers_did_it_go_through() -> None:
+    """"ORD-10080: ticker ADBE, side sell, quantity 1" and "ORD-10018: filled, total $455.52, ticker
+    BND, side buy, order type market, quantity 8" read fields; "Did ORD-10018 go through?" wants yes or no."""
+    listed = _read_out("trading", "list_orders", {"status": "open"}, asked="Do I have any open orders?")
+    assert re.search(r"ORD-\d+ \((?:buy|sell) \d+ shares? of [A-Z.]+ at (?:market|a \$[\d,.]+ limit)\)", listed), listed
+    assert not re.search(r"ticker|side|quantity|order type", listed), listed
+    for order, said in (("ORD-10018", r"filled at \$[\d,.]+ a share on .+, \$[\d,.]+ in all\."),
+                        ("ORD-10080", r"is still open; it hasn't filled yet\."),
+                        ("ORD-10076", r"expired unfilled on ")):
+        for text in _replies("trading", "get_order", {"order_id": order}):
+            assert re.search(said, text), text
+
+
+def test_which_way_money_went_and_whose_review_it_is_are_said_in_words() -> None:
+    """"Henry Williams: amount $95.11, ..., direction outgoing" and a review "..., mine" read fields."""
+    from prove.synth.results import describe
+
+    requests = _read_out("payments", "list_requests", {"status": "pending"}, asked="Do I have any pending requests?")
+    assert "direction" not in requests and re.search(r", (?:incoming|outgoing)[;.]", requests), requests
+    assert describe({"title": "Love it", "rating": 5, "is_mine": True}) == "Love it: rating 5, your own."
+
+
+def test_a_price_alert_says_which_way_it_fires_and_a_counter_is_taken_in_plain_words() -> None:
+    """"PYPL: target price $95.55, current price $89.92" never said above or below; "Take the
+    counter-offer on the offer on the listing ..." said "on the offer" twice."""
+    alerts = _read_out("trading", "list_price_alerts", {}, asked="What price alerts do I have set?")
+    assert re.match(r"\d+ price alerts: [A-Z.]+ (?:above|below) \$[\d,.]+: current price", alerts), alerts
+    assert "target price" not in alerts, alerts
+    asks = [a.text for a in registry.get("marketplace").tools["accept_counter_offer"].asks]
+    assert not [a for a in asks if "counter-offer on {offer_id}" in a], asks

@@ -117,9 +117,8 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
     "How has {ticker} done over the last {days} trading days?",
     "Show me the daily closing prices of {ticker}.",
 ], reply=[
-    # A signed change reads right either way: "is -1%", never "moved -1%".
-    "The change in {result.name} over the last {result.total} trading days is {result.change_percent}%.",
-    # The closes themselves, for "show me the daily closing prices".
+    # The closes themselves (for "show me the daily closing prices") and the change: a signed change
+    # reads right either way ("a change of -1%", never "moved -1%").
     "{result.name} closed at ${result.last_price} on {result.last_date}; over the last {result.total} trading days "
     "its closes ran from ${result.low_price} to ${result.high_price}, a change of {result.change_percent}%.",
 ])

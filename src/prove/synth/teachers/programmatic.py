@@ -1375,7 +1375,7 @@ def _vague_fits(text: str, slot: str) -> bool:
         return False  # "one of the channels's topic"
     before = text[:at].split()[-1:] if at >= 0 else []
     after = text[at + len(slot) + 2:].split()[:1] if at >= 0 else []
-    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "the", "a", "an", "of"):
+    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "was", "were", "the", "a", "an", "of"):
         return False
     return not (after and after[0].isalpha() and after[0].islower() and after[0] not in _JOINS)
 
