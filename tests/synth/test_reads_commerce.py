@@ -241,3 +241,18 @@ def test_a_price_alert_says_which_way_it_fires_and_a_counter_is_taken_in_plain_w
     assert "target price" not in alerts, alerts
     asks = [a.text for a in registry.get("marketplace").tools["accept_counter_offer"].asks]
     assert not [a for a in asks if "counter-offer on {offer_id}" in a], asks
+
+
+def test_an_account_activity_says_what_happened() -> None:
+    """"WMT: amount -$1,086.47, price $98.77, occurred February 20 at 3:11 PM, kind buy" read fields;
+    a person says "Bought 11 WMT at $98.77", once."""
+    text = _read_out("trading", "list_activity", {"account_id": "BRK-10001"}, asked="Show me recent activity in {account_id}.")
+    assert re.search(r"(?:Bought|Sold) \d+ [A-Z.]+ at \$[\d,.]+: ", text), text
+    assert not re.search(r"kind |description |@ \d", text), text
+
+
+def test_a_listing_that_ships_free_says_free_shipping() -> None:
+    """"American Girl Doll Kit with Accessories: price $78.00, shipping cost $0.00"."""
+    text = _read_out("marketplace", "search_listings", {"category_id": "CAT-10011", "condition": "new", "sort": "price_low"},
+                     asked="Show me listings in {category_id} marked new, cheapest first.")
+    assert "free shipping" in text and "shipping cost $0.00" not in text, text

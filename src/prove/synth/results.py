@@ -132,6 +132,8 @@ def field_text(key: str, value: Any) -> str | None:
                 return f"{number(-value)} {unit[:-1] if value == -1 else unit} {'overdue' if 'due' in rest else 'over'}"
             return f"{number(value)} {unit[:-1] if value == 1 else unit} {_words(rest)}"  # 15 minutes before
         if _is_money(key, value):
+            if value == 0 and "shipping" in key:  # shipping_cost 0.0 -> free shipping, not "$0.00"
+                return "free shipping"
             return f"{_words(key)} {money(value)}"
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{number(value)} {_BARE[key]}"
@@ -286,8 +288,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if text and head and isinstance(value, (int, float)) and not isinstance(value, bool) and value \
                 and _is_money(key, value) and money(value) in head:
             continue  # "acastillo64's $48.00 offer ...: amount $48.00"
-        if label_key == "summary" and type(value) is int and re.search(rf"(?<![\d$.,]){value}(?![\d])", str(head)):
-            continue  # "ORD-10080 (sell 1 share of ADBE ...): quantity 1"
+        if label_key == "summary" and (key in ("kind", "description") or type(value) is int
+                                       and re.search(rf"(?<![\d$.,]){value}(?![\d])", str(head))):
+            continue  # a summary says what the record is: "Bought 33 BND at $65.55: kind buy, quantity 33" no more
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):

@@ -298,7 +298,7 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
 
 @tools.tool(effect=WRITE, asks=[
     "Take the seller's counter price on {offer_id}.",
-    "{offer_id} was countered; take the counter and pay with {payment_method_id}.",
+    "Accept the seller's counter to {offer_id} and pay with {payment_method_id}.",
     Ask("Accept the counter on {offer_id} and pay from my marketplace balance.", use_balance=True),
 ], reply=[
     "Bought '{result.title}' at the counter price: ${result.total}, order {result.order_id}.",

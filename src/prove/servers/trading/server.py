@@ -213,6 +213,7 @@ class PositionList(BaseModel):
 
 class Activity(BaseModel):
     activity_id: ActivityId
+    summary: str = Field(description="What happened, in words: 'Bought 33 BND at $65.55'.")
     account_id: AccountId
     occurred_at: str
     kind: ActivityKind
