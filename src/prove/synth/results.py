@@ -118,6 +118,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)} kWh {_words(key[4:])}"
         if key.startswith("percent_"):  # percent_complete 18.7 -> 18.7% complete
             return f"{number(value)}% {_words(key[8:])}"
+        if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
+            return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
             return f"{value} star{'' if value == 1 else 's'}"
         if key == "charge_limit":
@@ -165,6 +167,10 @@ def field_text(key: str, value: Any) -> str | None:
             return _MY_RESPONSE.get(value, f"your answer {value}")
         if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
+        if key == "audience":  # who sees a payment: "visible to friends", "public", "private"
+            return f"visible to {value}" if value == "friends" else value
+        if key == "kind" and value not in ("fixed", "percent", "percentage"):  # "expense", "bank account", "folder"
+            return _words(value)  # (but "kind fixed, value 10": there the kind says what the value is)
         if key == "frequency":  # how often a payment goes out: "monthly", "one-time"
             return "one-time" if value == "once" else value
         if key in ("next_date", "next_due_date"):  # when a recurring thing comes next: "next on March 25"
@@ -256,6 +262,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    ticker = rec.get("ticker")
+    if isinstance(ticker, str) and ticker and head and ticker not in head and "ticker" not in skip:
+        head, used = f"{head} ({ticker})", used | {"ticker"}  # "Apple Inc. (AAPL)", not "Apple Inc.: ticker AAPL"
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
     counts = {v for k, v in rec.items() if (k in ("count", "total") or k.endswith("_count")) and isinstance(v, int)}
     if "count" in asked:  # "how many ... on each?": what each holds, counted, first (unless a count field says it)
@@ -282,6 +291,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
+        if key == "quantity" and isinstance(ticker, str) and type(value) is int:
+            text = f"{value} share{'' if value == 1 else 's'}"  # a holding: "10 shares", not "quantity 10"
+        if key == "available" and isinstance(ticker, str) and value == rec.get("quantity"):
+            continue  # "10 shares, available 10": all of them are
         if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping) \
                 and len(value) not in counts:
             text = counted(len(value), key)  # "how many tickers are on each?": "Tech: 2 items"
@@ -295,6 +308,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):
             continue  # "open now, open"
+        top = rec.get(f"max_{key}")
+        if text and _is_money(key, value) and isinstance(top, (int, float)) and top > value:
+            text += f" to {money(top)}"  # "price $179.00 to $187.00", not "price $179.00, max price $187.00"
+            used.add(f"max_{key}")
         share = rec.get(f"{key}_percent")
         if text and isinstance(share, (int, float)) and not isinstance(share, bool):
             text += f" ({number(share)}%)"  # "unrealized gain $27.08 (0.9%)", not "..., unrealized gain 0.9%"
