@@ -211,10 +211,12 @@ class Planner:
         ask = self.rng.choice(asks)
         args: dict[str, Any] = dict(ask.binds)
         props = tool.parameters.get("properties", {})
-        for slot in ask.slots:
+        found = {s: self._candidates(self._param_of(tool, s)) if not self.ungrounded else []
+                 for s in ask.slots if self._param_of(tool, s).entity}
+        for slot in sorted(ask.slots, key=lambda s: len(found.get(s, ()))):  # the fewest choices first
             p = self._param_of(tool, slot)
             if p.entity:
-                ids = self._candidates(p) if not self.ungrounded else []
+                ids = [i for i in found[slot] if i not in args.values()] or found[slot]  # not "from X to X"
                 args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
             else:
                 args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0)
