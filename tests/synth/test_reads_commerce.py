@@ -256,3 +256,52 @@ def test_a_listing_that_ships_free_says_free_shipping() -> None:
     text = _read_out("marketplace", "search_listings", {"category_id": "CAT-10011", "condition": "new", "sort": "price_low"},
                      asked="Show me listings in {category_id} marked new, cheapest first.")
     assert "free shipping" in text and "shipping cost $0.00" not in text, text
+
+
+def test_what_kind_of_thing_a_record_is_is_said_as_a_noun() -> None:
+    """"kind expense", "kind bank account", "kind person" read a field's name; "bank account" says it."""
+    sources = _read_out("payments", "list_funding_sources", {}, asked="What payment methods do I have?")
+    assert "bank account" in sources and "kind" not in sources, sources
+    contacts = _read_out("payments", "list_contacts", {}, asked="Who are my contacts?")
+    assert "kind" not in contacts, contacts
+
+
+def test_whats_left_in_a_category_with_nothing_spent_is_answered() -> None:
+    """"What's left in the Education category this month?" got "Education: month March 2026, active,
+    group Personal, ..., budgeted $30.00" where nothing was spent: what is left was never said."""
+    for text in _replies("budget", "get_category", {"category_id": "CAT-10023"}):
+        assert re.fullmatch(r"Nothing has been spent in Education in March 2026; all \$[\d,.]+ budgeted is left\.", text), text
+
+
+def test_a_request_the_assistant_cannot_serve_names_two_different_accounts() -> None:
+    """"Fund the Individual Brokerage account with $1000 from the Individual Brokerage account.\""""
+    from prove.synth import Target
+
+    synth = Synthesizer(SynthConfig(n=12, seed=3, servers=["trading"]))
+    for i in range(12):
+        line = synth.example(i, Target("trading", tool="transfer_cash", kind="abstention")).line
+        user = json.loads(line)["messages"][1]["content"] if line else ""
+        accounts = re.findall(r"the (?:Individual Brokerage|Roth IRA|[\w ]+?) account", user)
+        assert len(accounts) == 2 and accounts[0] != accounts[1], user
+
+
+def test_a_price_range_is_said_as_a_range() -> None:
+    """"price $179.00, max price $187.00" is "price $179.00 to $187.00"."""
+    text = _read_out("shopping", "search_products", {"query": "Dog Bed"}, asked="Search the store for {query}.")
+    assert re.search(r"price \$[\d,.]+ to \$[\d,.]+", text) and "max price" not in text, text
+
+
+def test_a_holding_is_said_by_its_name_ticker_and_shares_and_a_session_in_words() -> None:
+    """"Apple Inc.: price $258.84, ticker AAPL, quantity 10", "dividend yield 3.66", "audience
+    friends" and "in its pre market session" read fields and option values."""
+    held = _read_out("trading", "list_positions", {"account_id": "BRK-10002"}, asked="What do I hold in {account_id}?")
+    assert re.search(r"Apple Inc\. \(AAPL\): price \$[\d,.]+, 10 shares", held), held
+    assert not re.search(r"ticker|quantity|available", held), held
+    funds = _read_out("trading", "search_securities", {"kind": "etf", "sector": "Bond ETF"},
+                      asked="Show me ETFs in the {sector} sector.")
+    assert re.search(r"dividend yield [\d.]+%", funds), funds
+    paid = _read_out("payments", "list_payments", {"direction": "received", "start_date": "2026-03-02",
+                                                    "end_date": "2026-03-06"}, asked="List the money I received.")
+    assert "audience" not in paid and "visible to friends" in paid, paid
+    for text in _replies("trading", "get_market_status", {}):
+        assert "pre market" not in text and "after hours session" not in text, text
