@@ -213,13 +213,14 @@ class Planner:
         props = tool.parameters.get("properties", {})
         found = {s: self._candidates(self._param_of(tool, s)) if not self.ungrounded else []
                  for s in ask.slots if self._param_of(tool, s).entity}
+        together = {n.strip() for key in tool.values if "," in key for n in key.split(",")}
         for slot in sorted(ask.slots, key=lambda s: len(found.get(s, ()))):  # the fewest choices first
             p = self._param_of(tool, slot)
-            if p.entity:
+            if p.entity and slot not in together:
                 ids = [i for i in found[slot] if i not in args.values()] or found[slot]  # not "from X to X"
                 args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
-            else:
-                args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0)
+            else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
+                args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0, args)
         user = self.words.user_turn([self.say.request(tool, ask, args, {})], 0)
         return [PlannedTurn(user, [Move(text=self.words.abstain(tool, self.server))])]
 
