@@ -167,6 +167,8 @@ def field_text(key: str, value: Any) -> str | None:
             return _MY_RESPONSE.get(value, f"your answer {value}")
         if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
+        if key == "time_in_force":  # how long an order stands: "good till cancelled", not "time in force gtc"
+            return {"gtc": "good till cancelled", "day": "for the day"}.get(value, f"time in force {value}")
         if key == "audience":  # who sees a payment: "visible to friends", "public", "private"
             return f"visible to {value}" if value == "friends" else value
         if key == "kind" and value not in ("fixed", "percent", "percentage"):  # "expense", "bank account", "folder"
@@ -286,6 +288,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             continue  # said already, says the heading again, or said by its own text form (size_text)
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
+        if key in ("kind", "type") and isinstance(value, str) and head and _words(value).lower() in str(head).lower():
+            continue  # "Roth IRA: roth ira"
         if key in _ADDRESS_PARTS and isinstance(value, str) and value in str(rec.get("address", "")):
             continue  # "city Olympia, state WA, address '1386 King Street, Olympia, WA 98592'"
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
