@@ -305,3 +305,36 @@ def test_a_holding_is_said_by_its_name_ticker_and_shares_and_a_session_in_words(
     assert "audience" not in paid and "visible to friends" in paid, paid
     for text in _replies("trading", "get_market_status", {}):
         assert "pre market" not in text and "after hours session" not in text, text
+
+
+def test_a_request_the_assistant_cannot_serve_says_values_that_belong_together() -> None:
+    """"I want to sell my Le Creuset dutch oven, 5.5 qt in the Jewelry & Watches category"."""
+    from prove.synth import Target
+
+    tool = registry.get("marketplace").tools["create_listing"]
+    (key, rows), = [(k, v) for k, v in tool.values.items() if "listing_title" in k and "category_id" in k]
+    names = [n.strip() for n in key.split(",")]
+    categories = {r[names.index("listing_title")]: r[names.index("category_id")] for r in rows}
+    words = {c: n for c, n in ((r["category_id"], r["name"]) for r in _index_rows("marketplace", "category"))}
+    synth = Synthesizer(SynthConfig(n=10, seed=5, servers=["marketplace"]))
+    for i in range(10):
+        line = synth.example(i, Target("marketplace", tool="create_listing", kind="abstention")).line
+        user = json.loads(line)["messages"][1]["content"] if line else ""
+        title = next((t for t in categories if t in user), None)
+        if title is not None:
+            assert f"the {words[categories[title]]} category" in user, user
+
+
+def _index_rows(server: str, kind: str) -> list[dict]:
+    return list(EntityIndex(registry.get(server), 0).rows[kind].values())
+
+
+def test_a_month_over_budget_says_where_and_an_account_is_not_named_twice() -> None:
+    """"Am I over budget anywhere this month?" got "with 2 categories over budget" and never which;
+    "Roth IRA: roth ira, ending 7295" and "open, time in force gtc" read fields."""
+    for text in _replies("budget", "get_monthly_summary", {"month": "2026-03"}):
+        assert re.search(r"2 categories over budget: [A-Z][\w &]+ and [A-Z][\w &]+\.$", text), text
+    accounts = _read_out("trading", "list_accounts", {}, asked="What accounts do I have?")
+    assert "roth ira" not in accounts and ": individual" not in accounts, accounts
+    orders = _read_out("trading", "list_orders", {"account_id": "BRK-10001"}, asked="Show every order in {account_id}.")
+    assert "time in force" not in orders, orders
