@@ -338,3 +338,10 @@ def test_a_month_over_budget_says_where_and_an_account_is_not_named_twice() -> N
     assert "roth ira" not in accounts and ": individual" not in accounts, accounts
     orders = _read_out("trading", "list_orders", {"account_id": "BRK-10001"}, asked="Show every order in {account_id}.")
     assert "time in force" not in orders, orders
+
+
+def test_a_saved_address_is_said_as_an_address() -> None:
+    """"Home: street 1128 High Street, postal code 10029, ..." read an address field by field."""
+    text = _read_out("shopping", "list_addresses", {}, asked="Show my saved addresses.")
+    assert re.search(r"Home: at \d+ [\w ]+, [A-Z][\w ]+, [A-Z]{2} \d{5}", text), text
+    assert "street" not in text and "postal code" not in text, text

@@ -264,6 +264,11 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    street = rec.get("street")
+    if isinstance(street, str) and street and isinstance(rec.get("city"), str):  # a postal address, said as one
+        place = " ".join(str(rec[k]) for k in ("region", "state", "postal_code") if rec.get(k))
+        parts.append("at " + ", ".join(p for p in (street, rec["city"], place) if p))
+        used |= {"street", "city", "country", *_ADDRESS_PARTS}
     ticker = rec.get("ticker")
     if isinstance(ticker, str) and ticker and head and ticker not in head and "ticker" not in skip:
         head, used = f"{head} ({ticker})", used | {"ticker"}  # "Apple Inc. (AAPL)", not "Apple Inc.: ticker AAPL"
