@@ -158,3 +158,190 @@ def test_a_product_is_described_in_a_sentence_not_by_its_fields() -> None:
         assert re.fullmatch(r"The Cotton Bath Towel Set of 6 from Cedar & Loom costs \$59\.99 \(Home & Bedding\)\. .+ "
                             r"(?:\d+ stores have it in stock, \d+ units in all|Only 1 store has it in stock.*)\.", text), text
         assert "sku" not in text and "stores with stock" not in text, text
+
+
+def test_a_transaction_says_what_it_was_for_and_a_listing_no_codes_nobody_asked_for() -> None:
+    """"Costco: amount -$107.80, March 13, account Everyday Checking, category Groceries, kind
+    expense" read a field's name; "sku 831-775-870" and "order id ORD-10001" are not how people say them."""
+    with Session(["budget"], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 200}).data["transactions"]
+    for kind in ("expense", "income"):
+        entry = next(t for t in entries if t["kind"] == kind)
+        for text in _replies("budget", "get_transaction", {"transaction_id": entry["transaction_id"]}):
+            assert re.search(r" on [A-Z][a-z]+ \d+: -?\$[\d,.]+ (?:from|into) .+, filed under ", text), text
+            assert "kind" not in text, text
+    products = _read_out("retail_chain", "search_products", {"query": "Bamboo Cutting Board Set of 3"})
+    assert "sku" not in products, products
+    sales = _read_out("marketplace", "list_orders", {"role": "sales"}, asked="List what I've sold on the marketplace.")
+    assert "order ORD-10001" in sales and "order id" not in sales, sales
+
+
+def test_a_reply_says_an_offer_once_and_free_shipping_in_words() -> None:
+    """"Rejected the offer on the listing 'REI Half Dome SL 2+ Tent' of yours, the $72.50 offer on
+    'REI Half Dome SL 2+ Tent'." said the offer twice; "now sells for $40.75, plus $0.00 shipping"."""
+    with Session(["marketplace"], world=0) as session:
+        offer = next(o for o in session.call("list_offers", {"status": "pending"}).data["offers"])
+    for text in _replies("marketplace", "respond_to_offer", {"offer_id": offer["offer_id"], "action": "reject"}):
+        assert text.count(offer["listing_title"]) == 1 and offer["buyer_username"] in text, text
+    with Session(["marketplace"], world=0) as session:
+        mine = next(item for item in session.call("list_my_listings", {}).data["listings"] if item["status"] == "active")
+    for text in _replies("marketplace", "edit_listing", {"listing_id": mine["listing_id"], "price": 40.75,
+                                                         "shipping_cost": 0.0}):
+        assert "$0.00" not in text and "free shipping" in text, text
+
+
+def test_requests_say_what_the_call_does_and_a_payment_is_not_asked_about_vaguely_after_was() -> None:
+    """"Are there any bad reviews of X? Worst first." got every review sorted, good ones too; "who
+    was one of the payments with" does not read."""
+    from prove.synth.teachers.programmatic import _vague_fits
+
+    asks = [a.text for a in registry.get("shopping").tools["list_reviews"].asks]
+    assert not [a for a in asks if "bad reviews" in a or "best reviews" in a], asks
+    assert not _vague_fits("Who was {payment_id} with, and what was it for?", "payment_id")
+    stores = _read_out("retail_chain", "find_stores", {"pickup_only": True})
+    assert "city " not in stores and "state " not in stores and re.search(r", at \d+ [A-Z]", stores), stores
+
+
+def test_a_shared_field_named_like_money_but_holding_a_name_is_not_said_as_dollars() -> None:
+    """A record's items that share a `payment_card` ID are not read as "$CARD-10001 each"."""
+    from prove.synth.results import describe
+
+    order = {"order_id": "ORD-1", "title": "Lamp", "charges": [{"payment_card": "CARD-10001", "amount": 5.0},
+                                                               {"payment_card": "CARD-10001", "amount": 7.0}]}
+    assert "each" not in describe(order)
+
+
+def test_an_order_is_said_by_what_it_trades_and_its_status_answers_did_it_go_through() -> None:
+    """"ORD-10080: ticker ADBE, side sell, quantity 1" and "ORD-10018: filled, total $455.52, ticker
+    BND, side buy, order type market, quantity 8" read fields; "Did ORD-10018 go through?" wants yes or no."""
+    listed = _read_out("trading", "list_orders", {"status": "open"}, asked="Do I have any open orders?")
+    assert re.search(r"ORD-\d+ \((?:buy|sell) \d+ shares? of [A-Z.]+ at (?:market|a \$[\d,.]+ limit)\)", listed), listed
+    assert not re.search(r"ticker|side|quantity|order type", listed), listed
+    for order, said in (("ORD-10018", r"filled at \$[\d,.]+ a share on .+, \$[\d,.]+ in all\."),
+                        ("ORD-10080", r"is still open; it hasn't filled yet\."),
+                        ("ORD-10076", r"expired unfilled on ")):
+        for text in _replies("trading", "get_order", {"order_id": order}):
+            assert re.search(said, text), text
+
+
+def test_which_way_money_went_and_whose_review_it_is_are_said_in_words() -> None:
+    """"Henry Williams: amount $95.11, ..., direction outgoing" and a review "..., mine" read fields."""
+    from prove.synth.results import describe
+
+    requests = _read_out("payments", "list_requests", {"status": "pending"}, asked="Do I have any pending requests?")
+    assert "direction" not in requests and re.search(r", (?:incoming|outgoing)[;.]", requests), requests
+    assert describe({"title": "Love it", "rating": 5, "is_mine": True}) == "Love it: rating 5, your own."
+
+
+def test_a_price_alert_says_which_way_it_fires_and_a_counter_is_taken_in_plain_words() -> None:
+    """"PYPL: target price $95.55, current price $89.92" never said above or below; "Take the
+    counter-offer on the offer on the listing ..." said "on the offer" twice."""
+    alerts = _read_out("trading", "list_price_alerts", {}, asked="What price alerts do I have set?")
+    assert re.match(r"\d+ price alerts: [A-Z.]+ (?:above|below) \$[\d,.]+: current price", alerts), alerts
+    assert "target price" not in alerts, alerts
+    asks = [a.text for a in registry.get("marketplace").tools["accept_counter_offer"].asks]
+    assert not [a for a in asks if "counter-offer on {offer_id}" in a], asks
+
+
+def test_an_account_activity_says_what_happened() -> None:
+    """"WMT: amount -$1,086.47, price $98.77, occurred February 20 at 3:11 PM, kind buy" read fields;
+    a person says "Bought 11 WMT at $98.77", once."""
+    text = _read_out("trading", "list_activity", {"account_id": "BRK-10001"}, asked="Show me recent activity in {account_id}.")
+    assert re.search(r"(?:Bought|Sold) \d+ [A-Z.]+ at \$[\d,.]+: ", text), text
+    assert not re.search(r"kind |description |@ \d", text), text
+
+
+def test_a_listing_that_ships_free_says_free_shipping() -> None:
+    """"American Girl Doll Kit with Accessories: price $78.00, shipping cost $0.00"."""
+    text = _read_out("marketplace", "search_listings", {"category_id": "CAT-10011", "condition": "new", "sort": "price_low"},
+                     asked="Show me listings in {category_id} marked new, cheapest first.")
+    assert "free shipping" in text and "shipping cost $0.00" not in text, text
+
+
+def test_what_kind_of_thing_a_record_is_is_said_as_a_noun() -> None:
+    """"kind expense", "kind bank account", "kind person" read a field's name; "bank account" says it."""
+    sources = _read_out("payments", "list_funding_sources", {}, asked="What payment methods do I have?")
+    assert "bank account" in sources and "kind" not in sources, sources
+    contacts = _read_out("payments", "list_contacts", {}, asked="Who are my contacts?")
+    assert "kind" not in contacts, contacts
+
+
+def test_whats_left_in_a_category_with_nothing_spent_is_answered() -> None:
+    """"What's left in the Education category this month?" got "Education: month March 2026, active,
+    group Personal, ..., budgeted $30.00" where nothing was spent: what is left was never said."""
+    for text in _replies("budget", "get_category", {"category_id": "CAT-10023"}):
+        assert re.fullmatch(r"Nothing has been spent in Education in March 2026; all \$[\d,.]+ budgeted is left\.", text), text
+
+
+def test_a_request_the_assistant_cannot_serve_names_two_different_accounts() -> None:
+    """"Fund the Individual Brokerage account with $1000 from the Individual Brokerage account.\""""
+    from prove.synth import Target
+
+    synth = Synthesizer(SynthConfig(n=12, seed=3, servers=["trading"]))
+    for i in range(12):
+        line = synth.example(i, Target("trading", tool="transfer_cash", kind="abstention")).line
+        user = json.loads(line)["messages"][1]["content"] if line else ""
+        accounts = re.findall(r"the (?:Individual Brokerage|Roth IRA|[\w ]+?) account", user)
+        assert len(accounts) == 2 and accounts[0] != accounts[1], user
+
+
+def test_a_price_range_is_said_as_a_range() -> None:
+    """"price $179.00, max price $187.00" is "price $179.00 to $187.00"."""
+    text = _read_out("shopping", "search_products", {"query": "Dog Bed"}, asked="Search the store for {query}.")
+    assert re.search(r"price \$[\d,.]+ to \$[\d,.]+", text) and "max price" not in text, text
+
+
+def test_a_holding_is_said_by_its_name_ticker_and_shares_and_a_session_in_words() -> None:
+    """"Apple Inc.: price $258.84, ticker AAPL, quantity 10", "dividend yield 3.66", "audience
+    friends" and "in its pre market session" read fields and option values."""
+    held = _read_out("trading", "list_positions", {"account_id": "BRK-10002"}, asked="What do I hold in {account_id}?")
+    assert re.search(r"Apple Inc\. \(AAPL\): price \$[\d,.]+, 10 shares", held), held
+    assert not re.search(r"ticker|quantity|available", held), held
+    funds = _read_out("trading", "search_securities", {"kind": "etf", "sector": "Bond ETF"},
+                      asked="Show me ETFs in the {sector} sector.")
+    assert re.search(r"dividend yield [\d.]+%", funds), funds
+    paid = _read_out("payments", "list_payments", {"direction": "received", "start_date": "2026-03-02",
+                                                    "end_date": "2026-03-06"}, asked="List the money I received.")
+    assert "audience" not in paid and "visible to friends" in paid, paid
+    for text in _replies("trading", "get_market_status", {}):
+        assert "pre market" not in text and "after hours session" not in text, text
+
+
+def test_a_request_the_assistant_cannot_serve_says_values_that_belong_together() -> None:
+    """"I want to sell my Le Creuset dutch oven, 5.5 qt in the Jewelry & Watches category"."""
+    from prove.synth import Target
+
+    tool = registry.get("marketplace").tools["create_listing"]
+    (key, rows), = [(k, v) for k, v in tool.values.items() if "listing_title" in k and "category_id" in k]
+    names = [n.strip() for n in key.split(",")]
+    categories = {r[names.index("listing_title")]: r[names.index("category_id")] for r in rows}
+    words = {c: n for c, n in ((r["category_id"], r["name"]) for r in _index_rows("marketplace", "category"))}
+    synth = Synthesizer(SynthConfig(n=10, seed=5, servers=["marketplace"]))
+    for i in range(10):
+        line = synth.example(i, Target("marketplace", tool="create_listing", kind="abstention")).line
+        user = json.loads(line)["messages"][1]["content"] if line else ""
+        title = next((t for t in categories if t in user), None)
+        if title is not None:
+            assert f"the {words[categories[title]]} category" in user, user
+
+
+def _index_rows(server: str, kind: str) -> list[dict]:
+    return list(EntityIndex(registry.get(server), 0).rows[kind].values())
+
+
+def test_a_month_over_budget_says_where_and_an_account_is_not_named_twice() -> None:
+    """"Am I over budget anywhere this month?" got "with 2 categories over budget" and never which;
+    "Roth IRA: roth ira, ending 7295" and "open, time in force gtc" read fields."""
+    for text in _replies("budget", "get_monthly_summary", {"month": "2026-03"}):
+        assert re.search(r"2 categories over budget: [A-Z][\w &]+ and [A-Z][\w &]+\.$", text), text
+    accounts = _read_out("trading", "list_accounts", {}, asked="What accounts do I have?")
+    assert "roth ira" not in accounts and ": individual" not in accounts, accounts
+    orders = _read_out("trading", "list_orders", {"account_id": "BRK-10001"}, asked="Show every order in {account_id}.")
+    assert "time in force" not in orders, orders
+
+
+def test_a_saved_address_is_said_as_an_address() -> None:
+    """"Home: street 1128 High Street, postal code 10029, ..." read an address field by field."""
+    text = _read_out("shopping", "list_addresses", {}, asked="Show my saved addresses.")
+    assert re.search(r"Home: at \d+ [\w ]+, [A-Z][\w ]+, [A-Z]{2} \d{5}", text), text
+    assert "street" not in text and "postal code" not in text, text

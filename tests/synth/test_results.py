@@ -39,7 +39,7 @@ from prove.synth.results import counted, describe, field_text
     ("text", "See you at noon.", "text 'See you at noon.'"),
     ("state", "WA", "state WA"),
     ("place_id", "PLC-10032", None),
-    ("order_id", "ORD-10089", "order id ORD-10089"),
+    ("order_id", "ORD-10089", "order ORD-10089"),
     ("full_name", "Kenji Shah", None),
     ("pressure_psi", 26.0, "pressure 26 psi"),
     ("price_kwh", 0.25, "price $0.25 per kWh"),
@@ -110,7 +110,8 @@ def test_what_the_request_asks_about_is_said_first() -> None:
     plain = Wording(random.Random(0)).summary(None, held, opener=False)
     asked = Wording(random.Random(0)).summary(None, held, opener=False,
                                               asked="Show my positions in {account_id} with gains and losses.")
-    assert "gain" not in plain and asked.startswith("1 position: Morgan Stanley: unrealized gain $218.20")
+    assert plain.startswith("1 position: Morgan Stanley (MS): price $124.10, 28 shares")
+    assert asked.startswith("1 position: Morgan Stanley (MS): unrealized gain $218.20")
 
 
 def test_a_start_with_its_end_reads_as_a_span() -> None:
@@ -309,7 +310,7 @@ def test_a_nameless_part_is_headed_by_its_position_or_path_and_zero_counts_go_un
     assert describe(tires) == "2 tires: front left: low, pressure 26 psi; rear left: ok, pressure 36 psi."
     members = {"path": "/a.zip", "members": [{"member_path": "2024/W-2.pdf", "kind": "file", "size": 3},
                                              {"member_path": "2024", "kind": "folder", "size": 0}]}
-    assert describe(members) == "2 members: 2024/W-2.pdf: kind file, size 3; 2024: kind folder."
+    assert describe(members) == "2 members: 2024/W-2.pdf: file, size 3; 2024: folder."
     reply = {"replies": [{"message_id": "CM-1", "text": "+1", "reply_count": 0, "user_name": "Carlos Reyes"}]}
     assert describe(reply, stress=["reply"]) == "1 reply: +1: by Carlos Reyes."
 

@@ -56,8 +56,10 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
                 "tentative": "you said maybe", "needs action": "you haven't answered"}
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
-# Fields nobody reads out: map coordinates.
-_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates"}
+# Parts of an address, said by the address where a record has one.
+_ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
+# Fields nobody reads out unless asked: map coordinates, a stock-keeping code.
+_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates", "sku"}
 # Fields that hold the last digits of a card or account number: "ending 9096".
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
@@ -103,6 +105,8 @@ def field_text(key: str, value: Any) -> str | None:
         if key.startswith("you_"):  # you_follow -> "you follow" / "you don't follow"
             verb = _words(key[4:])
             return f"you {verb}" if value else f"you don't {verb}"
+        if key == "is_mine":
+            return "your own" if value else None
         subject = key.removeprefix("is_").removeprefix("has_")
         if key.startswith("has_"):
             return f"has {_words(subject)}" if value else f"no {_words(subject)}"
@@ -114,6 +118,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)} kWh {_words(key[4:])}"
         if key.startswith("percent_"):  # percent_complete 18.7 -> 18.7% complete
             return f"{number(value)}% {_words(key[8:])}"
+        if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
+            return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
             return f"{value} star{'' if value == 1 else 's'}"
         if key == "charge_limit":
@@ -128,6 +134,8 @@ def field_text(key: str, value: Any) -> str | None:
                 return f"{number(-value)} {unit[:-1] if value == -1 else unit} {'overdue' if 'due' in rest else 'over'}"
             return f"{number(value)} {unit[:-1] if value == 1 else unit} {_words(rest)}"  # 15 minutes before
         if _is_money(key, value):
+            if value == 0 and "shipping" in key:  # shipping_cost 0.0 -> free shipping, not "$0.00"
+                return "free shipping"
             return f"{_words(key)} {money(value)}"
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{number(value)} {_BARE[key]}"
@@ -152,15 +160,25 @@ def field_text(key: str, value: Any) -> str | None:
     if isinstance(value, str):
         if (_ID.match(value) or key.endswith("_id") or key == "id") and key not in _ID_PEOPLE_QUOTE:
             return None  # an internal ID: a person names the thing, not its key
+        if key.endswith("_id"):  # order_id ORD-10001 -> order ORD-10001
+            return f"{_words(key[:-3])} {value}"
         value = option_words(key, value)
         if key == "my_response":  # "my response organizer" -> "you organize it"
             return _MY_RESPONSE.get(value, f"your answer {value}")
-        if key == "status":
+        if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
+        if key == "time_in_force":  # how long an order stands: "good till cancelled", not "time in force gtc"
+            return {"gtc": "good till cancelled", "day": "for the day"}.get(value, f"time in force {value}")
+        if key == "audience":  # who sees a payment: "visible to friends", "public", "private"
+            return f"visible to {value}" if value == "friends" else value
+        if key == "kind" and value not in ("fixed", "percent", "percentage"):  # "expense", "bank account", "folder"
+            return _words(value)  # (but "kind fixed, value 10": there the kind says what the value is)
         if key == "frequency":  # how often a payment goes out: "monthly", "one-time"
             return "one-time" if value == "once" else value
         if key in ("next_date", "next_due_date"):  # when a recurring thing comes next: "next on March 25"
             return f"next {'due' if 'due' in key else 'on'} {human(value)}"
+        if key == "address":  # where a place is: "at 1386 King Street, Olympia, WA 98592"
+            return f"at {value}"
         if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
         if key.endswith("_at") or key.endswith("_time"):
@@ -256,6 +274,14 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     if label_key == "text" and head and isinstance(rec.get("speaker"), str):  # a transcript's line: who said what
         head = f"{rec['speaker']}: '{head}'"
         used |= {"speaker", "offset_seconds"}
+    street = rec.get("street")
+    if isinstance(street, str) and street and isinstance(rec.get("city"), str):  # a postal address, said as one
+        place = " ".join(str(rec[k]) for k in ("region", "state", "postal_code") if rec.get(k))
+        parts.append("at " + ", ".join(p for p in (street, rec["city"], place) if p))
+        used |= {"street", "city", "country", *_ADDRESS_PARTS}
+    ticker = rec.get("ticker")
+    if isinstance(ticker, str) and ticker and head and ticker not in head and "ticker" not in skip:
+        head, used = f"{head} ({ticker})", used | {"ticker"}  # "Apple Inc. (AAPL)", not "Apple Inc.: ticker AAPL"
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
     counts = {v for k, v in rec.items() if (k in ("count", "total") or k.endswith("_count")) and isinstance(v, int)}
     if "count" in asked:  # "how many ... on each?": what each holds, counted, first (unless a count field says it)
@@ -273,25 +299,40 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             break
         value = rec[key]
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
-                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude"}):
+                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude", key}):
             continue  # said already, says the heading again, or said by its own text form (size_text)
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
+        if key in ("kind", "type") and isinstance(value, str) and head and _words(value).lower() in str(head).lower():
+            continue  # "Roth IRA: roth ira"
+        if key in _ADDRESS_PARTS and isinstance(value, str) and value in str(rec.get("address", "")):
+            continue  # "city Olympia, state WA, address '1386 King Street, Olympia, WA 98592'"
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)
         if value is None and key in first and _unitless(key) != key:  # a measure asked for that this one lacks
             text = f"no {_words(_unitless(key))}"  # "the rooms with their temperatures": "Guest Room: no temperature"
+        if key == "quantity" and isinstance(ticker, str) and type(value) is int:
+            text = f"{value} share{'' if value == 1 else 's'}"  # a holding: "10 shares", not "quantity 10"
+        if key == "available" and isinstance(ticker, str) and value == rec.get("quantity"):
+            continue  # "10 shares, available 10": all of them are
         if text is None and "count" in asked and isinstance(value, list) and value and isinstance(value[0], Mapping) \
                 and len(value) not in counts:
             text = counted(len(value), key)  # "how many tickers are on each?": "Tech: 2 items"
         if text and head and isinstance(value, (int, float)) and not isinstance(value, bool) and value \
                 and _is_money(key, value) and money(value) in head:
             continue  # "acastillo64's $48.00 offer ...: amount $48.00"
+        if label_key == "summary" and (key in ("kind", "description") or type(value) is int
+                                       and re.search(rf"(?<![\d$.,]){value}(?![\d])", str(head))):
+            continue  # a summary says what the record is: "Bought 33 BND at $65.55: kind buy, quantity 33" no more
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):
             continue  # "open now, open"
+        top = rec.get(f"max_{key}")
+        if text and _is_money(key, value) and isinstance(top, (int, float)) and top > value:
+            text += f" to {money(top)}"  # "price $179.00 to $187.00", not "price $179.00, max price $187.00"
+            used.add(f"max_{key}")
         share = rec.get(f"{key}_percent")
         if text and isinstance(share, (int, float)) and not isinstance(share, bool):
             text += f" ({number(share)}%)"  # "unrealized gain $27.08 (0.9%)", not "..., unrealized gain 0.9%"

@@ -217,6 +217,7 @@ class MonthlySummary(BaseModel):
     budgeted: float
     remaining: float
     over_budget_count: int
+    over_budget_names: list[str] = Field(description="the categories over budget, by name")
     categories: list[CategoryLine]
     total: int
 

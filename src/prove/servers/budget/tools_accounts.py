@@ -49,7 +49,11 @@ def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -
     "Am I over budget anywhere this month?",
 ], reply=[
     "In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
-    "${result.net}, with {result.over_budget_count} categories over budget.",
+    "${result.net}, with {result.over_budget_count} categories over budget: {result.over_budget_names}.",
+    Ask("In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
+        "${result.net}, with 1 category over budget: {result.over_budget_names}.", **{"result.over_budget_count": 1}),
+    Ask("In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
+        "${result.net}, and no category is over budget.", **{"result.over_budget_count": 0}),
 ])
 def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
     """Summarise one month's income, expenses, goal savings and every category's budget.
@@ -60,8 +64,8 @@ def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
         month: the month as 'YYYY-MM', such as '2026-02'; default the current month.
 
     Returns:
-        Totals for the month and one line per expense category (budgeted, spent, remaining,
-        over_budget), categories that are over budget first.
+        Totals for the month, the names of the categories over budget, and one line per expense
+        category (budgeted, spent, remaining, over_budget), categories that are over budget first.
     """
     month = month or month_of(ctx.today())
     start, end = month_range(month)
@@ -82,4 +86,5 @@ def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
     return MonthlySummary(month=month, income=income, expenses=expenses, net=money(income - expenses),
                           saved_to_goals=money(-totals.get("goal_transfer", 0.0)), budgeted=total_budget,
                           remaining=money(total_budget - expenses),
-                          over_budget_count=sum(x.over_budget for x in lines), categories=lines, total=len(lines))
+                          over_budget_count=sum(x.over_budget for x in lines),
+                          over_budget_names=[x.name for x in lines if x.over_budget], categories=lines, total=len(lines))

@@ -147,6 +147,15 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
 @tools.tool(effect=READ, asks=[
     "Show me the details of {transaction_id}.",
     "What was {transaction_id} for?",
+], reply=[
+    Ask("{result.payee} on {result.date}: ${result.amount} from {result.account_name}, filed under "
+        "{result.category_name}.", **{"result.kind": "expense", "result.note": None}),
+    Ask("{result.payee} on {result.date}: ${result.amount} from {result.account_name}, filed under "
+        "{result.category_name}, with the note '{result.note}'.", **{"result.kind": "expense"}),
+    Ask("{result.payee} on {result.date}: ${result.amount} into {result.account_name}, filed under "
+        "{result.category_name}.", **{"result.kind": "income", "result.note": None}),
+    Ask("{result.payee} on {result.date}: ${result.amount} into {result.account_name}, filed under "
+        "{result.category_name}, with the note '{result.note}'.", **{"result.kind": "income"}),
 ])
 def get_transaction(ctx: Ctx, transaction_id: EntryId) -> Transaction:
     """Look up one transaction.

@@ -239,7 +239,8 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
 ], reply=[
     Ask("Accepted {offer_id}: '{result.offer.listing_title}' sells for ${result.offer.amount}.", action="accept"),
     Ask("Done: you accepted the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="accept"),
-    Ask("Rejected {offer_id}, the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="reject"),
+    Ask("Rejected {result.offer.buyer_username}'s ${result.offer.amount} offer on '{result.offer.listing_title}'.",
+        action="reject"),
     Ask("Countered {offer_id} at ${counter_amount}; the buyer can take it or leave it.", action="counter"),
 ])
 def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "reject", "counter"],
@@ -297,7 +298,7 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
 
 @tools.tool(effect=WRITE, asks=[
     "Take the seller's counter price on {offer_id}.",
-    "Take the counter-offer on {offer_id} and pay with {payment_method_id}.",
+    "Accept the seller's counter to {offer_id} and pay with {payment_method_id}.",
     Ask("Accept the counter on {offer_id} and pay from my marketplace balance.", use_balance=True),
 ], reply=[
     "Bought '{result.title}' at the counter price: ${result.total}, order {result.order_id}.",

@@ -337,6 +337,7 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("Done: buyers can make offers on {listing_id} now.", accepts_offers=True),
     "Updated {listing_id}; it's listed at ${result.price} with ${result.shipping_cost} shipping now.",
     "Done: '{result.title}' now sells for ${result.price}, plus ${result.shipping_cost} shipping.",
+    Ask("Done: '{result.title}' now sells for ${result.price}, with free shipping.", **{"result.shipping_cost": 0.0}),
 ], values={
     "listing_title": ["Vintage Canon AE-1 camera, with 50mm lens", "Nintendo Switch bundle", "Trek bike, price drop",
                       "Kindle Paperwhite, like new"],

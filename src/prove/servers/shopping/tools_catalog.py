@@ -330,8 +330,8 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
 @tools.tool(effect=READ, asks=[
     "What do people say about {product_id}?",
     Ask("Show me the newest reviews of {product_id} with at least {min_rating} stars.", sort="newest"),
-    Ask("Are there any bad reviews of {product_id}? Worst first.", sort="lowest"),
-    Ask("What are the best reviews of {product_id}?", sort="highest"),
+    Ask("Show me the reviews of {product_id}, worst first.", sort="lowest"),
+    Ask("Show me the reviews of {product_id}, best first.", sort="highest"),
 ], values={"min_rating": [2, 3, 4, 5]})  # "at least 1 star" filters nothing
 def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
                  max_rating: Annotated[int, Field(ge=1, le=5)] | None = None,

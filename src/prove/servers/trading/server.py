@@ -213,6 +213,7 @@ class PositionList(BaseModel):
 
 class Activity(BaseModel):
     activity_id: ActivityId
+    summary: str = Field(description="What happened, in words: 'Bought 33 BND at $65.55'.")
     account_id: AccountId
     occurred_at: str
     kind: ActivityKind
@@ -260,6 +261,8 @@ class CashMovement(BaseModel):
 
 class Order(BaseModel):
     order_id: OrderId
+    summary: str = Field(description="The order and what it trades, in words: 'ORD-10080 (sell 1 share of ADBE at a "
+                                     "$503.17 limit)'.")
     account_id: AccountId
     ticker: Ticker
     side: Side
@@ -310,6 +313,7 @@ class WatchlistDeleted(BaseModel):
 
 class Alert(BaseModel):
     alert_id: AlertId
+    summary: str = Field(description="What the alert watches for, in words: 'GOOGL below $126.51'.")
     ticker: Ticker
     condition: Condition
     target_price: float
@@ -424,7 +428,10 @@ def log_activity(ctx: Ctx, account_id: str, kind: str, amount: float, descriptio
 
 def order_model(row: sqlite3.Row) -> Order:
     total = money(row["quantity"] * row["fill_price"]) if row["fill_price"] is not None else None
-    return Order(order_id=row["order_id"], account_id=row["account_id"], ticker=row["ticker"], side=row["side"],
+    price = "at market" if row["order_type"] == "market" else f"at a ${row['limit_price']:,.2f} limit"
+    shares = f"{row['quantity']} share{'' if row['quantity'] == 1 else 's'}"
+    summary = f"{row['order_id']} ({row['side']} {shares} of {row['ticker']} {price})"
+    return Order(order_id=row["order_id"], summary=summary, account_id=row["account_id"], ticker=row["ticker"], side=row["side"],
                  order_type=row["order_type"], quantity=row["quantity"], limit_price=row["limit_price"],
                  time_in_force=row["time_in_force"], status=row["status"], placed_at=row["placed_at"],
                  expires_at=row["expires_at"], filled_at=row["filled_at"], fill_price=row["fill_price"],

@@ -200,11 +200,19 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
         where.add("occurred_at < ?", end.isoformat() + "U")  # any time on end_date sorts before 'YYYY-MM-DDU'
     rows = ctx.db.execute(f"SELECT * FROM activity WHERE {where.sql} ORDER BY occurred_at DESC, activity_id DESC",
                           where.params).fetchall()
-    items = [Activity(activity_id=r["activity_id"], account_id=r["account_id"], occurred_at=r["occurred_at"],
+    items = [Activity(activity_id=r["activity_id"], summary=_activity_summary(r), account_id=r["account_id"],
+                      occurred_at=r["occurred_at"],
                       kind=r["kind"], description=r["description"], amount=r["amount"], ticker=r["ticker"],
                       quantity=r["quantity"], price=r["price"], realized_gain=r["realized_gain"],
                       order_id=r["order_id"], bank_link_id=r["bank_link_id"]) for r in rows[:limit]]
     return ActivityList(activities=items, total=len(rows))
+
+
+def _activity_summary(row: sqlite3.Row) -> str:
+    """A trade as people say it ("Bought 33 BND at $65.55"); anything else by its description."""
+    if row["kind"] in ("buy", "sell"):
+        return f"{'Bought' if row['kind'] == 'buy' else 'Sold'} {row['quantity']} {row['ticker']} at ${row['price']:,.2f}"
+    return row["description"]
 
 
 @tools.tool(effect=READ, asks=[

@@ -117,9 +117,8 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
     "How has {ticker} done over the last {days} trading days?",
     "Show me the daily closing prices of {ticker}.",
 ], reply=[
-    # A signed change reads right either way: "is -1%", never "moved -1%".
-    "The change in {result.name} over the last {result.total} trading days is {result.change_percent}%.",
-    # The closes themselves, for "show me the daily closing prices".
+    # The closes themselves (for "show me the daily closing prices") and the change: a signed change
+    # reads right either way ("a change of -1%", never "moved -1%").
     "{result.name} closed at ${result.last_price} on {result.last_date}; over the last {result.total} trading days "
     "its closes ran from ${result.low_price} to ${result.high_price}, a change of {result.change_percent}%.",
 ])
@@ -164,10 +163,12 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     "When does the market open next?",
     "Can I still place a market order today?",
 ], reply=[
-    # One fits an open market (it has a closing time), the other a closed one (it has a next opening).
-    "The market is open now, in its {result.session} session, and takes market orders until {result.closes_at}. "
-    "It trades on weekdays except exchange holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to "
-    "4:00 PM and after-hours 4:00 to 8:00 PM Eastern.",
+    # One fits each session of an open market (it has a closing time), the last a closed one (a next opening).
+    *[Ask(f"The market is open now, {words}, and takes market orders until {{result.closes_at}}. It trades on "
+          "weekdays except exchange holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to 4:00 PM and "
+          "after-hours 4:00 to 8:00 PM Eastern.", **{"result.session": session})
+      for session, words in (("pre_market", "in its pre-market session"), ("regular", "in regular hours"),
+                             ("after_hours", "in its after-hours session"))],
     "The market is closed right now; it opens again on {result.next_open}. It trades on weekdays except exchange "
     "holidays: pre-market 4:00 to 9:30 AM, regular hours 9:30 AM to 4:00 PM and after-hours 4:00 to 8:00 PM "
     "Eastern.",

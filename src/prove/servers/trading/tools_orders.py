@@ -183,6 +183,12 @@ def cancel_order(ctx: Ctx, order_id: OpenOrderId) -> Order:
 @tools.tool(effect=READ, asks=[
     "What's the status of {order_id}?",
     "Did {order_id} go through?",
+], reply=[
+    Ask("{result.summary} filled at ${result.fill_price} a share on {result.filled_at}, ${result.total} in all.",
+        **{"result.status": "filled"}),
+    Ask("{result.summary} is still open; it hasn't filled yet.", **{"result.status": "open"}),
+    Ask("{result.summary} was cancelled on {result.cancelled_at}; nothing filled.", **{"result.status": "cancelled"}),
+    Ask("{result.summary} expired unfilled on {result.cancelled_at}.", **{"result.status": "expired"}),
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Look up one order: its terms, status and, once filled, the fill price and total.

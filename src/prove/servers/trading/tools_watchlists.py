@@ -211,7 +211,8 @@ def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
 
 def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
     sec = security(ctx, row["ticker"])
-    return Alert(alert_id=row["alert_id"], ticker=row["ticker"], condition=row["condition"],
+    return Alert(alert_id=row["alert_id"], summary=f"{row['ticker']} {row['condition']} ${row['target_price']:,.2f}",
+                 ticker=row["ticker"], condition=row["condition"],
                  target_price=row["target_price"], status=row["status"], current_price=current_price(ctx, sec),
                  created_at=row["created_at"], triggered_at=row["triggered_at"],
                  triggered_price=row["triggered_price"], cancelled_at=row["cancelled_at"])

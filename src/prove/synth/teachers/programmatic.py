@@ -212,13 +212,16 @@ class Planner:
         ask = self.rng.choice(asks)
         args: dict[str, Any] = dict(ask.binds)
         props = tool.parameters.get("properties", {})
-        for slot in ask.slots:
+        found = {s: self._candidates(self._param_of(tool, s)) if not self.ungrounded else []
+                 for s in ask.slots if self._param_of(tool, s).entity}
+        together = {n.strip() for key in tool.values if "," in key for n in key.split(",")}
+        for slot in sorted(ask.slots, key=lambda s: len(found.get(s, ()))):  # the fewest choices first
             p = self._param_of(tool, slot)
-            if p.entity:
-                ids = self._candidates(p) if not self.ungrounded else []
+            if p.entity and slot not in together:
+                ids = [i for i in found[slot] if i not in args.values()] or found[slot]  # not "from X to X"
                 args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
-            else:
-                args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0)
+            else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
+                args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0, args)
         user = self.words.user_turn([self.say.request(tool, ask, args, {})], 0)
         return [PlannedTurn(user, [Move(text=self.words.abstain(tool, self.server))])]
 
@@ -1406,7 +1409,7 @@ def _vague_fits(text: str, slot: str) -> bool:
         return False  # "one of the channels's topic"
     before = text[:at].split()[-1:] if at >= 0 else []
     after = text[at + len(slot) + 2:].split()[:1] if at >= 0 else []
-    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "the", "a", "an", "of"):
+    if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "was", "were", "the", "a", "an", "of"):
         return False
     return not (after and after[0].isalpha() and after[0].islower() and after[0] not in _JOINS)
 
