@@ -14,7 +14,7 @@ from prove.synth.results import describe
 from prove.synth.sampler import Sampler
 from prove.synth.wording import Wording
 
-from .test_reads_rest import _index, _replies, _turns
+from .test_reads_rest import _generated, _index, _replies, _turns
 
 
 def _phrasing(server: str, world: int = 0) -> Phrasing:
@@ -60,7 +60,6 @@ def test_listing_users_with_bots_asks_for_everyone_and_reads_no_bot_flags() -> N
         assert "not bot" not in reply, reply
 
 
-
 def test_a_chat_search_quotes_what_it_looks_for() -> None:
     """"Search chat for next week." reads as a time, not as the words to find: they are quoted."""
     calls = [(call["arguments"], user) for call, user, _ in _turns("team_chat", "search_messages", 150, 4)
@@ -68,6 +67,7 @@ def test_a_chat_search_quotes_what_it_looks_for() -> None:
     assert calls
     for args, user in calls:  # (a clarification's answer says the request no more)
         assert f"'{args['query']}'" in user or args["query"] not in user, user
+
 
 def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
     """"Schedule 'Reminder: demo at 2pm today!' ... for March 18 at 4:30 PM" posts it after the demo;
@@ -178,3 +178,16 @@ def test_asking_for_the_id_of_a_person_says_no_its() -> None:
         words.rng.seed(seed)
         text = words.question("lead", hidden=True, thing="James Davis")
         assert "James Davis" in text and " its " not in text, text
+
+
+def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
+    """"Decline the event 'Interview: Anika Gonzalez' and all the following meetings in that series"
+    of a one-off event: the words say more than the call does."""
+    series = 0
+    for ex in _generated("calendar", 150, 11):
+        events = _index("calendar", ex["world"]).rows["event"]
+        for call in (c for turn in ex["turns"] for c in turn["calls"]):
+            if call["arguments"].get("whole_series") and call["arguments"]["event_id"] in events:
+                series += 1
+                assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
+    assert series

@@ -367,6 +367,8 @@ class Planner:
             before = None if tool.read_only or want_infeasible else sess.fingerprint()
             if before is not None and self._touches_written(tool, args, steps) and self._takes_back(sess, tool, args):
                 continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
+            if before is not None and self._idle_option(sess, tool, args):
+                continue  # "decline it and the rest of its series" of a one-off meeting says more than the call does
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
@@ -416,6 +418,19 @@ class Planner:
         changed = _cells(sess)
         with sess.fork() as probe:
             return probe.call(tool.name, args).ok and not changed <= _cells(probe)
+
+    @staticmethod
+    def _idle_option(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
+        """Whether a switch the words set (`whole_series`, `reply_all`) does nothing here: tried on
+        copies, the call leaves the same state with it as without it."""
+        switches = [n for n, v in args.items() if isinstance(v, bool) and n in tool.defaults and tool.defaults[n] != v]
+        if not switches:
+            return False
+        states = []
+        for call in (args, {n: v for n, v in args.items() if n not in switches}):
+            with sess.fork() as probe:
+                states.append(probe.call(tool.name, call).ok and probe.fingerprint())
+        return bool(states[0]) and states[0] == states[1]
 
     def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
         """A first call that fails only because it is too early: let time pass before the conversation.
