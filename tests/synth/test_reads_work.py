@@ -37,6 +37,17 @@ def test_weekends_are_welcome_only_in_a_window_that_holds_one() -> None:
         assert any(d.weekday() >= 5 for d in days), a
 
 
+def test_a_new_event_is_booked_on_a_calendar_said_as_one() -> None:
+    """"Booked 'Launch readiness check' on Work on March 27" reads a calendar's bare name."""
+    work = next(k for k, r in _index("calendar").rows["calendar"].items() if r["name"] == "Work")
+    args = {"calendar_id": work, "title": "Launch readiness check", "start": "2026-03-27T09:00:00",
+            "end": "2026-03-27T10:00:00"}
+    texts = _replies("calendar", "create_event", args)
+    assert any(t.startswith("Booked") for t in texts)
+    for text in texts:
+        assert " on Work " not in text, text
+
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 
