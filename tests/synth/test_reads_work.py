@@ -9,8 +9,8 @@ import re
 from datetime import date, timedelta
 
 from prove.env import Session, registry
-from prove.synth.phrasing import Phrasing
-from prove.synth.results import describe
+from prove.synth.phrasing import Phrasing, tidy
+from prove.synth.results import describe, field_text
 from prove.synth.sampler import Sampler
 from prove.synth.wording import Wording
 
@@ -78,6 +78,32 @@ def test_a_chat_search_quotes_what_it_looks_for() -> None:
     assert calls
     for args, user in calls:  # (a clarification's answer says the request no more)
         assert f"'{args['query']}'" in user or args["query"] not in user, user
+
+
+def test_the_user_is_the_subject_of_what_they_wrote() -> None:
+    """"Show me what me wrote in the channel 'team-onboarding'." fills the user in as "me"."""
+    assert tidy("Show me what me wrote in the channel 'general'.") == "Show me what I wrote in the channel 'general'."
+    assert tidy("What has me said about the launch?") == "What have I said about the launch?"
+
+
+def test_a_message_read_out_is_quoted() -> None:
+    """"7 messages: Thanks, noted!: posted March 16 at 9:00 AM; Retro doc is ready.: posted ..." runs
+    a message into the words around it; it is quoted."""
+    turns = [(c, r) for c, _, r in _turns("team_chat", "search_messages", 150, 4) if set(c["arguments"]) == {"query"}]
+    assert turns
+    for _, reply in turns:
+        assert re.search(r"messages?(?: \(all '[^']*'\))?: (?:'|by )", reply), reply
+        assert not re.search(r"[.!?]: ", reply), reply
+
+
+def test_a_channel_is_looked_for_by_its_name_and_the_user_is_a_member() -> None:
+    """"Is there a channel about random?" asks after a topic with a channel's name; "random: kind
+    public, ..., member" reads a flag: "you're a member"."""
+    calls = [(c["arguments"], u) for c, u, _ in _turns("team_chat", "list_channels", 150, 4) if "query" in c["arguments"]]
+    assert calls
+    for args, user in calls:  # (or it looks the channel up by the name the user gave)
+        assert f"channel about {args['query']}" not in user, user
+    assert field_text("is_member", True) == "you're a member"
 
 
 def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:

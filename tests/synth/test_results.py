@@ -310,7 +310,7 @@ def test_a_nameless_part_is_headed_by_its_position_or_path_and_zero_counts_go_un
                                              {"member_path": "2024", "kind": "folder", "size": 0}]}
     assert describe(members) == "2 members: 2024/W-2.pdf: kind file, size 3; 2024: kind folder."
     reply = {"replies": [{"message_id": "CM-1", "text": "+1", "reply_count": 0, "user_name": "Carlos Reyes"}]}
-    assert describe(reply, stress=["reply"]) == "1 reply: +1: by Carlos Reyes."
+    assert describe(reply, stress=["reply"]) == "1 reply: '+1': by Carlos Reyes."
 
 
 def test_a_record_says_first_what_the_question_asks_of_it() -> None:

@@ -449,6 +449,8 @@ def _mend(text: str) -> str:
                   text)
     text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
     text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
+    text = re.sub(r"\b([Ww]hat|[Ww]ho) has me\b", r"\1 have I", text)  # "What has me said about ..." -> "have I"
+    text = re.sub(r"\b([Ww]hat|[Ww]here) me (wrote|said|posted|sent)\b", r"\1 I \2", text)  # "what me wrote"
     text = re.sub(r"\b(my|your|the|a|an|this|that) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
                   r"\1hat the \2", text)  # "record that that issue is blocked" -> "... that the issue ..."

@@ -101,6 +101,8 @@ def field_text(key: str, value: Any) -> str | None:
         if key.startswith("you_"):  # you_follow -> "you follow" / "you don't follow"
             verb = _words(key[4:])
             return f"you {verb}" if value else f"you don't {verb}"
+        if key == "is_member":  # the user's own membership of a channel or group
+            return "you're a member" if value else "you're not a member"
         subject = key.removeprefix("is_").removeprefix("has_")
         if key.startswith("has_"):
             return f"has {_words(subject)}" if value else f"no {_words(subject)}"
@@ -235,8 +237,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    if label_key in ("text", "message") and head:  # what someone wrote, quoted: "'Thanks, noted!': posted ..."
+        head = f"'{head}'"
     if label_key == "text" and head and isinstance(rec.get("speaker"), str):  # a transcript's line: who said what
-        head = f"{rec['speaker']}: '{head}'"
+        head = f"{rec['speaker']}: {head}"
         used |= {"speaker", "offset_seconds"}
     first = [k for k in rec if k in stress or any(part.rstrip("s") in asked for part in k.split("_"))]
     counts = {v for k, v in rec.items() if (k in ("count", "total") or k.endswith("_count")) and isinstance(v, int)}
