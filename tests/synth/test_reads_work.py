@@ -228,3 +228,12 @@ def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
                 series += 1
                 assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
     assert series
+
+
+def test_a_participant_is_said_by_name() -> None:
+    """"Let participant PRT-10264 in from the waiting room." names a person by a key: "Let Leo
+    Ramirez in from the waiting room."."""
+    turns = [u for tool in ("admit_participant", "mute_participant") for _, u, _ in _turns("video_meeting", tool, 150, 5)]
+    assert turns
+    for user in turns:
+        assert not re.search(r"\bPRT-\d+", user), user

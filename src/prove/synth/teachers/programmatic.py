@@ -726,8 +726,9 @@ class Planner:
                 since = [*steps, *found][src + 1:]
                 made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in extract_entities(s.tool, s.result.data)
                         if k == kind and x not in self.index.ids.get(kind, ())}
-                if made - {v}:
-                    return "cite", None  # two new ones: neither is "the new one"
+                if made - {v}:  # two new ones: neither is "the new one", each may have a name
+                    label = self._label_in(source, kind, v)
+                    return ("label", label) if label else ("cite", None)
                 if source.tool.name.startswith("rename"):
                     return "new", f"the renamed {noun}"  # a renamed file is not a new one
                 # "that reservation" is the one named last: not the new one where another came up since
@@ -744,9 +745,11 @@ class Planner:
 
         The label must be in the same output record as the ID (a card record that carries only an
         `account_id` does not let anyone resolve "Main Checking"), and no other entity of the kind
-        in the output may share it.
+        in the output may share it. A person's presence with no label of its own (a meeting's
+        participant) is said by the person's name the record carries: "let Leo Ramirez in".
         """
         ek = self.server.entities.get(kind)
+        named_by = ek.label if ek and ek.label else "name" if self.say.entity_noun(kind) in PERSON_NOUNS else None
         labels = self.index.labels.get(kind, {})
         label = None
         refs = extract_entities(step.tool, step.result.data)
@@ -754,15 +757,15 @@ class Planner:
             if k != kind or v != value:
                 continue
             candidate = labels.get(v)
-            if candidate is None and ek and ek.label and isinstance(rec.get(ek.label), str):
-                candidate = rec[ek.label]
+            if candidate is None and named_by and isinstance(rec.get(named_by), str):
+                candidate = rec[named_by]
             if candidate and any(isinstance(x, str) and candidate in x for x in rec.values()):
                 label = candidate
                 break
         if not label:
             return None
         for k, v, rec in refs:
-            if k == kind and v != value and (labels.get(v) == label or (ek and ek.label and rec.get(ek.label) == label)):
+            if k == kind and v != value and (labels.get(v) == label or (named_by and rec.get(named_by) == label)):
                 return None
         return label
 
