@@ -237,3 +237,16 @@ def test_a_participant_is_said_by_name() -> None:
     assert turns
     for user in turns:
         assert not re.search(r"\bPRT-\d+", user), user
+
+
+def test_a_meeting_chat_and_its_host_read_plainly() -> None:
+    """"Tell everyone in the meeting Weekly Engineering sync's chat" glues "'s" to a title; "host
+    James O'Brien, you are host" says the host twice."""
+    tool = registry.get("video_meeting").tools["send_chat_message"]
+    assert not any("}'s" in a.text for a in tool.asks)
+    meeting = {"meetings": [{"meeting_id": "MTG-1", "topic": "Weekly sync", "host_name": "James O'Brien",
+                             "you_are_host": True, "starts_at": "2026-03-16T09:00:00", "status": "scheduled"},
+                            {"meeting_id": "MTG-2", "topic": "Design review", "host_name": "Aisha Lewis",
+                             "you_are_host": False, "starts_at": "2026-03-16T13:30:00", "status": "scheduled"}]}
+    text = describe(meeting)
+    assert "you're the host" in text and "James O'Brien" not in text and "host Aisha Lewis" in text, text

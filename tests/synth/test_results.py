@@ -31,7 +31,7 @@ from prove.synth.results import counted, describe, field_text
     ("verified", True, "verified"),
     ("has_attachments", False, "no attachments"),
     ("you_follow", False, "you don't follow"),
-    ("you_are_host", False, "you aren't host"),
+    ("you_are_host", False, "you're not the host"),
     ("emoji", ":speech_balloon:", "emoji :speech_balloon:"),
     ("status", "under_review", "under review"),
     ("posted_at", "2026-03-13T12:49:00", "posted March 13 at 12:49 PM"),
