@@ -48,6 +48,17 @@ def test_a_new_event_is_booked_on_a_calendar_said_as_one() -> None:
         assert " on Work " not in text, text
 
 
+def test_a_shared_calendar_is_said_as_one() -> None:
+    """"Done: Jack Phillips now has edit access to Personal." reads a calendar's bare name."""
+    index = _index("calendar")
+    personal = next(k for k, r in index.rows["calendar"].items() if r["name"] == "Personal")
+    colleague = next(k for k, r in index.rows["person"].items() if r["is_colleague"] and not r["is_me"])
+    for permission in ("read", "write", "free_busy"):
+        args = {"calendar_id": personal, "person_id": colleague, "permission": permission}
+        for text in _replies("calendar", "share_calendar", args):
+            assert "the Personal calendar" in text, text
+
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 
