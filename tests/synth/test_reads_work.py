@@ -149,6 +149,16 @@ def test_an_attachment_has_a_size_that_fits_its_type() -> None:
         assert low <= a["size_kb"] <= high, a
 
 
+def test_the_user_s_own_email_is_theirs() -> None:
+    """"Open the email 'Re: Access request ...'" of the user's own sent mail: "Ava Singh sent it on
+    February 12" names the user as a stranger; "You sent ..."."""
+    index = _index("email")
+    for status, words in (("sent", "You sent"), ("draft", "a draft of yours")):
+        message = next(k for k, r in index.every["message"].items() if r["status"] == status)
+        for text in _replies("email", "get_message", {"message_id": message}):
+            assert words in text, text
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
