@@ -159,6 +159,14 @@ def test_the_user_s_own_email_is_theirs() -> None:
             assert words in text, text
 
 
+def test_a_deal_with_no_next_step_says_so() -> None:
+    """"What's the next step on the deal 'Sunrise Energy - Security Pack expansion'?" answered with
+    its amount and stage history, and no word of the next step."""
+    deal = next(k for k, r in _index("crm").rows["deal"].items() if not r["next_step"])
+    for text in _replies("crm", "get_deal", {"deal_id": deal}):
+        assert "no next step" in text, text
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
