@@ -180,6 +180,19 @@ def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
             assert worklog not in text and text.startswith("the time entry on issue "), text
 
 
+def test_a_label_change_reads_as_one() -> None:
+    """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
+    regression"."""
+    index = _index("issue_tracker")
+    issue = next(k for k, r in index.rows["issue"].items() if r["status"] not in ("done", "closed"))
+    tag = [("add_labels", {"issue_id": issue, "labels": ["zz-one", "zz-two"]})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, tag):
+        assert "added the labels zz-one and zz-two on" in text, text
+    untag = [*tag, ("remove_label", {"issue_id": issue, "label": "zz-one"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, untag):
+        assert "removed the label zz-one on" in text, text
+
+
 # ----- video meetings ------------------------------------------------------------------------------------
 
 

@@ -226,6 +226,11 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     when = f"on {at:%B} {at.day}"
     if change.field == "created":
         return f"{change.user_name} created it {when}"
+    if change.field == "labels":  # "added the labels frontend and flaky-test", "removed the label regression"
+        tags = (change.new_value or change.old_value or "").split(", ")
+        said = tags[0] if len(tags) == 1 else f"{', '.join(tags[:-1])} and {tags[-1]}"
+        verb = "added" if change.new_value else "removed"
+        return f"{change.user_name} {verb} the label{'s' if len(tags) > 1 else ''} {said} {when}"
     if change.old_value is None:
         return f"{change.user_name} set {change.field} to {change.new_value} {when}"
     if change.new_value is None:
