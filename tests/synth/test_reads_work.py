@@ -117,6 +117,16 @@ def test_a_channel_is_looked_for_by_its_name_and_the_user_is_a_member() -> None:
     assert field_text("is_member", True) == "you're a member"
 
 
+def test_deleting_a_message_reads_no_zero_replies() -> None:
+    """"Done: the message is gone; 0 thread replies stay under it." counts what is not there."""
+    index = _index("team_chat")
+    me = next(k for k, r in index.rows["user"].items() if r["is_me"])
+    mine = next(k for k, r in index.every["message"].items() if r["user_id"] == me and not r["is_deleted"]
+                and not any(x.get("thread_id") == k for x in index.every["message"].values()))
+    for text in _replies("team_chat", "delete_message", {"message_id": mine}):
+        assert " 0 " not in text and "nobody had replied" in text, text
+
+
 def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
     """"Schedule 'Reminder: demo at 2pm today!' ... for March 18 at 4:30 PM" posts it after the demo;
     "Happy Friday, team!" goes out on a Friday."""
