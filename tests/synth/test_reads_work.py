@@ -37,6 +37,17 @@ def test_weekends_are_welcome_only_in_a_window_that_holds_one() -> None:
         assert any(d.weekday() >= 5 for d in days), a
 
 
+def test_working_hours_end_after_they_start() -> None:
+    """"When could I meet Abigail Park ... during 9:00 AM to 8:30 AM each day?" has working hours
+    that end before they start; "9:00 AM to 9:30 AM" holds no hour-long meeting."""
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "find_free_slots", 150, 11)]
+    hours = [a for a in calls if "day_start" in a]
+    assert hours
+    for a in hours:
+        (h1, m1), (h2, m2) = (map(int, a["day_start"].split(":")), map(int, a["day_end"].split(":")))
+        assert (h2 * 60 + m2) - (h1 * 60 + m1) >= max(180, a["duration_minutes"]), a
+
+
 def test_a_new_event_is_booked_on_a_calendar_said_as_one() -> None:
     """"Booked 'Launch readiness check' on Work on March 27" reads a calendar's bare name."""
     work = next(k for k, r in _index("calendar").rows["calendar"].items() if r["name"] == "Work")
@@ -57,6 +68,115 @@ def test_a_shared_calendar_is_said_as_one() -> None:
         args = {"calendar_id": personal, "person_id": colleague, "permission": permission}
         for text in _replies("calendar", "share_calendar", args):
             assert "the Personal calendar" in text, text
+
+
+def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
+    """"Decline the event 'Interview: Anika Gonzalez' and all the following meetings in that series"
+    of a one-off event: the words say more than the call does."""
+    series = 0
+    for ex in _generated("calendar", 150, 11):
+        events = _index("calendar", ex["world"]).rows["event"]
+        for call in (c for turn in ex["turns"] for c in turn["calls"]):
+            if call["arguments"].get("whole_series") and call["arguments"]["event_id"] in events:
+                series += 1
+                assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
+    assert series
+
+
+# ----- crm -----------------------------------------------------------------------------------------------
+
+
+def test_a_lead_s_new_status_reads_as_marked() -> None:
+    """"Andrew Hernandez is now new." reads a status code as a state."""
+    lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"
+                and r["status"] not in ("new", "converted"))
+    for text in _replies("crm", "update_lead_status", {"lead_id": lead, "status": "new"}):
+        assert "is now new" not in text, text
+
+
+def test_a_deal_with_no_next_step_says_so() -> None:
+    """"What's the next step on the deal 'Sunrise Energy - Security Pack expansion'?" answered with
+    its amount and stage history, and no word of the next step."""
+    deal = next(k for k, r in _index("crm").rows["deal"].items() if not r["next_step"])
+    for text in _replies("crm", "get_deal", {"deal_id": deal}):
+        assert "no next step" in text, text
+
+
+def test_asking_for_the_id_of_a_person_says_no_its() -> None:
+    """"I can't look up James Davis by name here. Could you give me its ID?" calls a person "it"."""
+    words = Wording(random.Random(0))
+    for seed in range(8):
+        words.rng.seed(seed)
+        text = words.question("lead", hidden=True, thing="James Davis")
+        assert "James Davis" in text and " its " not in text, text
+
+
+# ----- email ---------------------------------------------------------------------------------------------
+
+
+def test_an_attachment_has_a_size_that_fits_its_type() -> None:
+    """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
+    calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
+    assert calls
+    bounds = {"ics": (1, 20), "txt": (1, 50), "docx": (20, 500), "csv": (5, 1000), "xlsx": (20, 1000),
+              "pdf": (100, 5000), "jpg": (500, 8000), "pptx": (1000, 20000)}
+    for a in calls:
+        low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
+        assert low <= a["size_kb"] <= high, a
+
+
+def test_the_user_s_own_email_is_theirs() -> None:
+    """"Open the email 'Re: Access request ...'" of the user's own sent mail: "Ava Singh sent it on
+    February 12" names the user as a stranger; "You sent ..."."""
+    index = _index("email")
+    for status, words in (("sent", "You sent"), ("draft", "a draft of yours")):
+        message = next(k for k, r in index.every["message"].items() if r["status"] == status)
+        for text in _replies("email", "get_message", {"message_id": message}):
+            assert words in text, text
+
+
+# ----- issue tracker -------------------------------------------------------------------------------------
+
+
+def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
+    """"Delete time entry WLG-10026" names a worklog by its key: a person says "the time entry on
+    issue MOB-10029 from March 8", which takes one entry a day on an issue."""
+    for world in (0, 1, 2):
+        say = _phrasing("issue_tracker", world)
+        for worklog in _index("issue_tracker", world).rows["worklog"]:
+            text = say.entity("worklog", worklog)
+            assert worklog not in text and text.startswith("the time entry on issue "), text
+
+
+def test_a_label_change_reads_as_one() -> None:
+    """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
+    regression"."""
+    index = _index("issue_tracker")
+    issue = next(k for k, r in index.rows["issue"].items() if r["status"] not in ("done", "closed"))
+    tag = [("add_labels", {"issue_id": issue, "labels": ["zz-one", "zz-two"]})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, tag):
+        assert "added the labels zz-one and zz-two on" in text, text
+    untag = [*tag, ("remove_label", {"issue_id": issue, "label": "zz-one"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, untag):
+        assert "removed the label zz-one on" in text, text
+
+
+def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
+    """"Bianca Turner changed sprint from SPR-10004 to SPR-10005" reads keys; a person says "from
+    MOB Sprint 14 to MOB Sprint 15", and "in progress", not "in_progress"."""
+    index = _index("issue_tracker")
+    sprints = index.rows["sprint"]
+    issue, row = next((k, r) for k, r in index.rows["issue"].items()
+                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
+    other = next(k for k, r in sprints.items() if k != row["sprint_id"] and r["project_id"] == row["project_id"]
+                 and r["status"] != "completed")
+    moved = [("move_to_sprint", {"issue_id": issue, "sprint_id": other})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, moved):
+        assert f"from {sprints[row['sprint_id']]['name']} to {sprints[other]['name']}" in text, text
+    started = [("transition_issue", {"issue_id": issue, "status": "in_progress" if row["status"] != "in_progress"
+                                     else "in_review"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
+        assert "_" not in text, text
 
 
 # ----- team chat -----------------------------------------------------------------------------------------
@@ -145,64 +265,6 @@ def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
             assert hour < 12, a
 
 
-# ----- email ---------------------------------------------------------------------------------------------
-
-
-def test_an_attachment_has_a_size_that_fits_its_type() -> None:
-    """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
-    calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
-    assert calls
-    bounds = {"ics": (1, 20), "txt": (1, 50), "docx": (20, 500), "csv": (5, 1000), "xlsx": (20, 1000),
-              "pdf": (100, 5000), "jpg": (500, 8000), "pptx": (1000, 20000)}
-    for a in calls:
-        low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
-        assert low <= a["size_kb"] <= high, a
-
-
-def test_the_user_s_own_email_is_theirs() -> None:
-    """"Open the email 'Re: Access request ...'" of the user's own sent mail: "Ava Singh sent it on
-    February 12" names the user as a stranger; "You sent ..."."""
-    index = _index("email")
-    for status, words in (("sent", "You sent"), ("draft", "a draft of yours")):
-        message = next(k for k, r in index.every["message"].items() if r["status"] == status)
-        for text in _replies("email", "get_message", {"message_id": message}):
-            assert words in text, text
-
-
-def test_a_deal_with_no_next_step_says_so() -> None:
-    """"What's the next step on the deal 'Sunrise Energy - Security Pack expansion'?" answered with
-    its amount and stage history, and no word of the next step."""
-    deal = next(k for k, r in _index("crm").rows["deal"].items() if not r["next_step"])
-    for text in _replies("crm", "get_deal", {"deal_id": deal}):
-        assert "no next step" in text, text
-
-
-# ----- issue tracker -------------------------------------------------------------------------------------
-
-
-def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
-    """"Delete time entry WLG-10026" names a worklog by its key: a person says "the time entry on
-    issue MOB-10029 from March 8", which takes one entry a day on an issue."""
-    for world in (0, 1, 2):
-        say = _phrasing("issue_tracker", world)
-        for worklog in _index("issue_tracker", world).rows["worklog"]:
-            text = say.entity("worklog", worklog)
-            assert worklog not in text and text.startswith("the time entry on issue "), text
-
-
-def test_a_label_change_reads_as_one() -> None:
-    """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
-    regression"."""
-    index = _index("issue_tracker")
-    issue = next(k for k, r in index.rows["issue"].items() if r["status"] not in ("done", "closed"))
-    tag = [("add_labels", {"issue_id": issue, "labels": ["zz-one", "zz-two"]})]
-    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, tag):
-        assert "added the labels zz-one and zz-two on" in text, text
-    untag = [*tag, ("remove_label", {"issue_id": issue, "label": "zz-one"})]
-    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, untag):
-        assert "removed the label zz-one on" in text, text
-
-
 # ----- video meetings ------------------------------------------------------------------------------------
 
 
@@ -237,49 +299,6 @@ def test_who_is_in_a_meeting_is_answered_with_names() -> None:
         for text in _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": status}, start):
             assert not re.search(r"\b\d+ (?:people|person)\b", text), text
             assert re.search(r": [A-Z][a-z]+ [A-Z]", text), text
-
-
-def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
-    """"Bianca Turner changed sprint from SPR-10004 to SPR-10005" reads keys; a person says "from
-    MOB Sprint 14 to MOB Sprint 15", and "in progress", not "in_progress"."""
-    index = _index("issue_tracker")
-    sprints = index.rows["sprint"]
-    issue, row = next((k, r) for k, r in index.rows["issue"].items()
-                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
-    other = next(k for k, r in sprints.items() if k != row["sprint_id"] and r["project_id"] == row["project_id"]
-                 and r["status"] != "completed")
-    moved = [("move_to_sprint", {"issue_id": issue, "sprint_id": other})]
-    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, moved):
-        assert f"from {sprints[row['sprint_id']]['name']} to {sprints[other]['name']}" in text, text
-    started = [("transition_issue", {"issue_id": issue, "status": "in_progress" if row["status"] != "in_progress"
-                                     else "in_review"})]
-    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
-        assert "_" not in text, text
-
-
-# ----- crm -----------------------------------------------------------------------------------------------
-
-
-def test_asking_for_the_id_of_a_person_says_no_its() -> None:
-    """"I can't look up James Davis by name here. Could you give me its ID?" calls a person "it"."""
-    words = Wording(random.Random(0))
-    for seed in range(8):
-        words.rng.seed(seed)
-        text = words.question("lead", hidden=True, thing="James Davis")
-        assert "James Davis" in text and " its " not in text, text
-
-
-def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
-    """"Decline the event 'Interview: Anika Gonzalez' and all the following meetings in that series"
-    of a one-off event: the words say more than the call does."""
-    series = 0
-    for ex in _generated("calendar", 150, 11):
-        events = _index("calendar", ex["world"]).rows["event"]
-        for call in (c for turn in ex["turns"] for c in turn["calls"]):
-            if call["arguments"].get("whole_series") and call["arguments"]["event_id"] in events:
-                series += 1
-                assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
-    assert series
 
 
 def test_a_participant_is_said_by_name() -> None:
