@@ -179,6 +179,15 @@ def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
         assert "_" not in text, text
 
 
+def test_a_link_is_said_by_the_two_issues_it_joins() -> None:
+    """"Remove the link to issue PAY-10009" of the link from PAY-10009 to PAY-10035 says it the wrong
+    way round: "the link between issue PAY-10009 and issue PAY-10035"."""
+    say = _phrasing("issue_tracker")
+    for link, row in _index("issue_tracker").every["link"].items():
+        text = say.entity("link", link)
+        assert text == f"the link between issue {row['source_id']} and issue {row['target_id']}", text
+
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 

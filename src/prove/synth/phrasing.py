@@ -214,9 +214,14 @@ class Phrasing:
         if owner_id in owner and not owner_ek.public_id:
             return None
         noun = self.entity_noun(kind)
+        rows = self.index.every.get(kind, {})
+        other = next((cell for col, cell in rows.get(value, {}).items() if column.startswith("source")
+                      and col.startswith("target") and isinstance(cell, str)
+                      and self.index.named_kind(cell, besides=kind) == owner_kind), None)
+        if other is not None:  # a link joins two issues: "the link between issue PAY-10009 and issue PAY-10035"
+            return f"the {noun} between {owner} and {self.entity(owner_kind, other)}"
         of = "from" if column.startswith("from_") else _OF.get(noun.split()[-1], "of")
         text = f"the {noun} {of} {owner}"
-        rows = self.index.every.get(kind, {})
         twins = [r for k, r in rows.items() if k != value and r.get(column) == owner_id]
         if not twins:
             return text
