@@ -188,6 +188,17 @@ def test_a_link_is_said_by_the_two_issues_it_joins() -> None:
         assert text == f"the link between issue {row['source_id']} and issue {row['target_id']}", text
 
 
+def test_a_sprint_change_reads_as_a_move() -> None:
+    """"Amara Williams removed sprint DATA Sprint 13 on March 16" reads a field: "took it out of DATA
+    Sprint 13"."""
+    index = _index("issue_tracker")
+    issue, row = next((k, r) for k, r in index.rows["issue"].items()
+                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
+    out = [("move_to_sprint", {"issue_id": issue})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, out):
+        assert f"took it out of {index.rows['sprint'][row['sprint_id']]['name']} on" in text, text
+
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 

@@ -231,6 +231,12 @@ def _in_words(ctx: Ctx, change: Change) -> str:
         said = tags[0] if len(tags) == 1 else f"{', '.join(tags[:-1])} and {tags[-1]}"
         verb = "added" if change.new_value else "removed"
         return f"{change.user_name} {verb} the label{'s' if len(tags) > 1 else ''} {said} {when}"
+    if change.field == "sprint":  # "moved it from MOB Sprint 14 to MOB Sprint 15", "took it out of ..."
+        if change.old_value is None:
+            return f"{change.user_name} put it in {change.new_value} {when}"
+        if change.new_value is None:
+            return f"{change.user_name} took it out of {change.old_value} {when}"
+        return f"{change.user_name} moved it from {change.old_value} to {change.new_value} {when}"
     if change.old_value is None:
         return f"{change.user_name} set {change.field} to {change.new_value} {when}"
     if change.new_value is None:
