@@ -135,6 +135,15 @@ def test_the_user_s_own_email_is_theirs() -> None:
             assert words in text, text
 
 
+def test_two_emails_alike_the_same_day_are_told_apart_by_time() -> None:
+    """"Mark email MSG-10024 as junk": three copies of a newsletter came on February 5; a person
+    says "the email 'How the best PMs write strategy docs' from February 5 at 9:13 AM"."""
+    say = _phrasing("email")
+    for message in _index("email").every["message"]:
+        text = say.entity("message", message)
+        assert message not in text, text
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
@@ -328,6 +337,15 @@ def test_a_participant_is_said_by_name() -> None:
     assert turns
     for user in turns:
         assert not re.search(r"\bPRT-\d+", user), user
+
+
+def test_a_participant_of_a_past_meeting_is_the_person() -> None:
+    """"Alice Roberts's participant in the meeting 'Weekly Engineering sync'" is not how a person is
+    said: "Alice Roberts in the meeting 'Weekly Engineering sync' from February 16"."""
+    say = _phrasing("video_meeting")
+    texts = [say.entity("participant", k) for k in _index("video_meeting").every["participant"]]
+    assert any(re.match(r"[A-Z][\w']+ [A-Z][\w']+ in the meeting '", t) for t in texts)
+    assert not any("'s participant" in t for t in texts)
 
 
 def test_a_meeting_chat_and_its_host_read_plainly() -> None:

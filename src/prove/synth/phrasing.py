@@ -230,12 +230,21 @@ class Phrasing:
             if col in (column, self.server.entities[kind].key) or not col.endswith("_id") or not isinstance(cell, str):
                 continue
             who_kind = self.index.named_kind(cell, besides=kind)
-            if who_kind is None or self.entity_noun(who_kind) not in PERSON_NOUNS or self._is_me(who_kind, cell):
+            if who_kind is None or self.entity_noun(who_kind) not in PERSON_NOUNS:
                 continue
-            who = self.label(who_kind, cell)
+            mine = self._is_me(who_kind, cell)
+            to = col.startswith(("to_", "payee", "recipient"))
+            if mine and (to or noun in PERSON_NOUNS):
+                continue
+            who = "my" if mine else self.label(who_kind, cell)
             if who and not any(r.get(col) == cell for r in twins):
-                # a transfer to a payee is "to" them; an invitation, an offer, a comment is theirs
-                return f"{text} to {who}" if col.startswith(("to_", "payee", "recipient")) else f"{who}'s {text[4:]}"
+                # a transfer to a payee is "to" them; an invitation, an offer, a comment is theirs (or mine);
+                # a person's presence is the person: "Alice Roberts in the meeting 'Sync'"
+                if to:
+                    return f"{text} to {who}"
+                if noun in PERSON_NOUNS:
+                    return f"{who} {text[len(noun) + 5:]}"
+                return f"{who} {text[4:]}" if mine else f"{who}'s {text[4:]}"
         for col, cell in row.items():  # its amount: "the $72.50 offer on the tent"
             if is_money(col) and isinstance(cell, (int, float)) and not isinstance(cell, bool) and cell \
                     and not any(r.get(col) == cell for r in twins):
@@ -264,6 +273,11 @@ class Phrasing:
             for second, same_second in tellers[n + 1:]:
                 if not any(same_first(r) and same_second(r) for r in twins):  # "from rossic on March 6"
                     return f"{first} {'on' + second[4:] if first.startswith('from ') and second.startswith('from ') else second}"
+        for column, cell in row.items():  # two the same day: "from February 5 at 9:13 AM"
+            if isinstance(cell, str) and len(cell) >= 16 and cell[10:11] == "T" and DAY.match(cell[:10]) \
+                    and column.endswith(("_at", "_on", "date", "_time")) \
+                    and not any(str(r.get(column, ""))[:16] == cell[:16] for r in twins):
+                return f"from {human(cell[:16])}"
         return None
 
     def _tellers(self, kind: str, row: Mapping[str, Any], label: str) -> list[tuple[str, Any]]:
