@@ -157,6 +157,19 @@ def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
             assert worklog not in text and text.startswith("the time entry on issue "), text
 
 
+def test_a_comment_is_told_apart_by_its_author_or_time() -> None:
+    """"Edit comment CMT-10025": two comments on one issue in the same minute, one the user's: "my
+    comment on issue MOB-10017"."""
+    for world in (0, 1):
+        index, say = _index("issue_tracker", world), _phrasing("issue_tracker", world)
+        stamps = [(r["issue_id"], r["created_at"]) for r in index.every["comment"].values()]
+        assert len(stamps) == len(set(stamps))
+        for comment in index.every["comment"]:
+            assert comment not in say.entity("comment", comment)
+    mine = [say.entity("comment", k) for k, r in index.every["comment"].items() if r["author_id"] == "USR-10001"]
+    assert any(t.startswith("my comment on issue ") for t in mine), mine
+
+
 def test_a_label_change_reads_as_one() -> None:
     """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
     regression"."""
