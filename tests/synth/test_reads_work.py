@@ -170,6 +170,14 @@ def test_a_comment_is_told_apart_by_its_author_or_time() -> None:
     assert any(t.startswith("my comment on issue ") for t in mine), mine
 
 
+def test_an_unassigned_issue_is_answered_with_its_blockers() -> None:
+    """"What's the status of issue PAY-10005 and what is blocking it?" of an unassigned issue got its
+    fields read out and no word of what blocks it."""
+    issue = next(k for k, r in _index("issue_tracker").rows["issue"].items() if r["assignee_id"] is None)
+    for text in _replies("issue_tracker", "get_issue", {"issue_id": issue}):
+        assert "nobody is assigned" in text and "blocking it:" in text, text
+
+
 def test_a_label_change_reads_as_one() -> None:
     """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
     regression"."""

@@ -165,6 +165,8 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
 ], reply=[
     "{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; assignee: "
     "{result.assignee_name}; open issues blocking it: {result.blocked_by}.",
+    Ask("{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; nobody is assigned to "
+        "it; open issues blocking it: {result.blocked_by}.", **{"result.assignee_id": None}),
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
