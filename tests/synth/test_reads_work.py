@@ -9,12 +9,12 @@ import re
 from datetime import date, timedelta
 
 from prove.env import Session, registry
-from prove.synth.phrasing import Phrasing
-from prove.synth.results import describe
+from prove.synth.phrasing import Phrasing, tidy
+from prove.synth.results import describe, field_text
 from prove.synth.sampler import Sampler
 from prove.synth.wording import Wording
 
-from .test_reads_rest import _index, _replies, _turns
+from .test_reads_rest import _generated, _index, _replies, _turns
 
 
 def _phrasing(server: str, world: int = 0) -> Phrasing:
@@ -35,6 +35,198 @@ def test_weekends_are_welcome_only_in_a_window_that_holds_one() -> None:
         first, last = date.fromisoformat(a["start"][:10]), date.fromisoformat(a["end"][:10])
         days = [first + timedelta(days=n) for n in range((last - first).days + 1)]
         assert any(d.weekday() >= 5 for d in days), a
+
+
+def test_working_hours_end_after_they_start() -> None:
+    """"When could I meet Abigail Park ... during 9:00 AM to 8:30 AM each day?" has working hours
+    that end before they start; "9:00 AM to 9:30 AM" holds no hour-long meeting."""
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "find_free_slots", 150, 11)]
+    hours = [a for a in calls if "day_start" in a]
+    assert hours
+    for a in hours:
+        (h1, m1), (h2, m2) = (map(int, a["day_start"].split(":")), map(int, a["day_end"].split(":")))
+        assert (h2 * 60 + m2) - (h1 * 60 + m1) >= max(180, a["duration_minutes"]), a
+
+
+def test_a_new_event_is_booked_on_a_calendar_said_as_one() -> None:
+    """"Booked 'Launch readiness check' on Work on March 27" reads a calendar's bare name."""
+    work = next(k for k, r in _index("calendar").rows["calendar"].items() if r["name"] == "Work")
+    args = {"calendar_id": work, "title": "Launch readiness check", "start": "2026-03-27T09:00:00",
+            "end": "2026-03-27T10:00:00"}
+    texts = _replies("calendar", "create_event", args)
+    assert any(t.startswith("Booked") for t in texts)
+    for text in texts:
+        assert " on Work " not in text, text
+
+
+def test_a_shared_calendar_is_said_as_one() -> None:
+    """"Done: Jack Phillips now has edit access to Personal." reads a calendar's bare name."""
+    index = _index("calendar")
+    personal = next(k for k, r in index.rows["calendar"].items() if r["name"] == "Personal")
+    colleague = next(k for k, r in index.rows["person"].items() if r["is_colleague"] and not r["is_me"])
+    for permission in ("read", "write", "free_busy"):
+        args = {"calendar_id": personal, "person_id": colleague, "permission": permission}
+        for text in _replies("calendar", "share_calendar", args):
+            assert "the Personal calendar" in text, text
+
+
+def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
+    """"Decline the event 'Interview: Anika Gonzalez' and all the following meetings in that series"
+    of a one-off event: the words say more than the call does."""
+    series = 0
+    for ex in _generated("calendar", 150, 11):
+        events = _index("calendar", ex["world"]).rows["event"]
+        for call in (c for turn in ex["turns"] for c in turn["calls"]):
+            if call["arguments"].get("whole_series") and call["arguments"]["event_id"] in events:
+                series += 1
+                assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
+    assert series
+
+
+# ----- crm -----------------------------------------------------------------------------------------------
+
+
+def test_a_lead_s_new_status_reads_as_marked() -> None:
+    """"Andrew Hernandez is now new." reads a status code as a state."""
+    lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"
+                and r["status"] not in ("new", "converted"))
+    for text in _replies("crm", "update_lead_status", {"lead_id": lead, "status": "new"}):
+        assert "is now new" not in text, text
+
+
+def test_a_deal_with_no_next_step_says_so() -> None:
+    """"What's the next step on the deal 'Sunrise Energy - Security Pack expansion'?" answered with
+    its amount and stage history, and no word of the next step."""
+    deal = next(k for k, r in _index("crm").rows["deal"].items() if not r["next_step"])
+    for text in _replies("crm", "get_deal", {"deal_id": deal}):
+        assert "no next step" in text, text
+
+
+def test_asking_for_the_id_of_a_person_says_no_its() -> None:
+    """"I can't look up James Davis by name here. Could you give me its ID?" calls a person "it"."""
+    words = Wording(random.Random(0))
+    for seed in range(8):
+        words.rng.seed(seed)
+        text = words.question("lead", hidden=True, thing="James Davis")
+        assert "James Davis" in text and " its " not in text, text
+
+
+# ----- email ---------------------------------------------------------------------------------------------
+
+
+def test_an_attachment_has_a_size_that_fits_its_type() -> None:
+    """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
+    calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
+    assert calls
+    bounds = {"ics": (1, 20), "txt": (1, 50), "docx": (20, 500), "csv": (5, 1000), "xlsx": (20, 1000),
+              "pdf": (100, 5000), "jpg": (500, 8000), "pptx": (1000, 20000)}
+    for a in calls:
+        low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
+        assert low <= a["size_kb"] <= high, a
+
+
+def test_the_user_s_own_email_is_theirs() -> None:
+    """"Open the email 'Re: Access request ...'" of the user's own sent mail: "Ava Singh sent it on
+    February 12" names the user as a stranger; "You sent ..."."""
+    index = _index("email")
+    for status, words in (("sent", "You sent"), ("draft", "a draft of yours")):
+        message = next(k for k, r in index.every["message"].items() if r["status"] == status)
+        for text in _replies("email", "get_message", {"message_id": message}):
+            assert words in text, text
+
+
+def test_two_emails_alike_the_same_day_are_told_apart_by_time() -> None:
+    """"Mark email MSG-10024 as junk": three copies of a newsletter came on February 5; a person
+    says "the email 'How the best PMs write strategy docs' from February 5 at 9:13 AM"."""
+    say = _phrasing("email")
+    for message in _index("email").every["message"]:
+        text = say.entity("message", message)
+        assert message not in text, text
+
+
+# ----- issue tracker -------------------------------------------------------------------------------------
+
+
+def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
+    """"Delete time entry WLG-10026" names a worklog by its key: a person says "the time entry on
+    issue MOB-10029 from March 8", which takes one entry a day on an issue."""
+    for world in (0, 1, 2):
+        say = _phrasing("issue_tracker", world)
+        for worklog in _index("issue_tracker", world).rows["worklog"]:
+            text = say.entity("worklog", worklog)
+            assert worklog not in text and text.startswith("the time entry on issue "), text
+
+
+def test_a_comment_is_told_apart_by_its_author_or_time() -> None:
+    """"Edit comment CMT-10025": two comments on one issue in the same minute, one the user's: "my
+    comment on issue MOB-10017"."""
+    for world in (0, 1):
+        index, say = _index("issue_tracker", world), _phrasing("issue_tracker", world)
+        stamps = [(r["issue_id"], r["created_at"]) for r in index.every["comment"].values()]
+        assert len(stamps) == len(set(stamps))
+        for comment in index.every["comment"]:
+            assert comment not in say.entity("comment", comment)
+    mine = [say.entity("comment", k) for k, r in index.every["comment"].items() if r["author_id"] == "USR-10001"]
+    assert any(t.startswith("my comment on issue ") for t in mine), mine
+
+
+def test_an_unassigned_issue_is_answered_with_its_blockers() -> None:
+    """"What's the status of issue PAY-10005 and what is blocking it?" of an unassigned issue got its
+    fields read out and no word of what blocks it."""
+    issue = next(k for k, r in _index("issue_tracker").rows["issue"].items() if r["assignee_id"] is None)
+    for text in _replies("issue_tracker", "get_issue", {"issue_id": issue}):
+        assert "nobody is assigned" in text and "blocking it:" in text, text
+
+
+def test_a_label_change_reads_as_one() -> None:
+    """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
+    regression"."""
+    index = _index("issue_tracker")
+    issue = next(k for k, r in index.rows["issue"].items() if r["status"] not in ("done", "closed"))
+    tag = [("add_labels", {"issue_id": issue, "labels": ["zz-one", "zz-two"]})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, tag):
+        assert "added the labels zz-one and zz-two on" in text, text
+    untag = [*tag, ("remove_label", {"issue_id": issue, "label": "zz-one"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, untag):
+        assert "removed the label zz-one on" in text, text
+
+
+def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
+    """"Bianca Turner changed sprint from SPR-10004 to SPR-10005" reads keys; a person says "from
+    MOB Sprint 14 to MOB Sprint 15", and "in progress", not "in_progress"."""
+    index = _index("issue_tracker")
+    sprints = index.rows["sprint"]
+    issue, row = next((k, r) for k, r in index.rows["issue"].items()
+                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
+    other = next(k for k, r in sprints.items() if k != row["sprint_id"] and r["project_id"] == row["project_id"]
+                 and r["status"] != "completed")
+    moved = [("move_to_sprint", {"issue_id": issue, "sprint_id": other})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, moved):
+        assert f"from {sprints[row['sprint_id']]['name']} to {sprints[other]['name']}" in text, text
+    started = [("transition_issue", {"issue_id": issue, "status": "in_progress" if row["status"] != "in_progress"
+                                     else "in_review"})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
+        assert "_" not in text, text
+
+
+def test_a_link_is_said_by_the_two_issues_it_joins() -> None:
+    """"Remove the link to issue PAY-10009" of the link from PAY-10009 to PAY-10035 says it the wrong
+    way round: "the link between issue PAY-10009 and issue PAY-10035"."""
+    say = _phrasing("issue_tracker")
+    for link, row in _index("issue_tracker").every["link"].items():
+        text = say.entity("link", link)
+        assert text == f"the link between issue {row['source_id']} and issue {row['target_id']}", text
+
+
+def test_a_sprint_change_reads_as_a_move() -> None:
+    """"Amara Williams removed sprint DATA Sprint 13 on March 16" reads a field: "took it out of DATA
+    Sprint 13"."""
+    index = _index("issue_tracker")
+    issue, row = next((k, r) for k, r in index.rows["issue"].items()
+                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
+    out = [("move_to_sprint", {"issue_id": issue})]
+    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, out):
+        assert f"took it out of {index.rows['sprint'][row['sprint_id']]['name']} on" in text, text
 
 
 # ----- team chat -----------------------------------------------------------------------------------------
@@ -60,7 +252,6 @@ def test_listing_users_with_bots_asks_for_everyone_and_reads_no_bot_flags() -> N
         assert "not bot" not in reply, reply
 
 
-
 def test_a_chat_search_quotes_what_it_looks_for() -> None:
     """"Search chat for next week." reads as a time, not as the words to find: they are quoted."""
     calls = [(call["arguments"], user) for call, user, _ in _turns("team_chat", "search_messages", 150, 4)
@@ -68,6 +259,43 @@ def test_a_chat_search_quotes_what_it_looks_for() -> None:
     assert calls
     for args, user in calls:  # (a clarification's answer says the request no more)
         assert f"'{args['query']}'" in user or args["query"] not in user, user
+
+
+def test_the_user_is_the_subject_of_what_they_wrote() -> None:
+    """"Show me what me wrote in the channel 'team-onboarding'." fills the user in as "me"."""
+    assert tidy("Show me what me wrote in the channel 'general'.") == "Show me what I wrote in the channel 'general'."
+    assert tidy("What has me said about the launch?") == "What have I said about the launch?"
+
+
+def test_a_message_read_out_is_quoted() -> None:
+    """"7 messages: Thanks, noted!: posted March 16 at 9:00 AM; Retro doc is ready.: posted ..." runs
+    a message into the words around it; it is quoted."""
+    turns = [(c, r) for c, _, r in _turns("team_chat", "search_messages", 150, 4) if set(c["arguments"]) == {"query"}]
+    assert turns
+    for _, reply in turns:
+        assert re.search(r"messages?(?: \(all '[^']*'\))?: (?:'|by )", reply), reply
+        assert not re.search(r"[.!?]: ", reply), reply
+
+
+def test_a_channel_is_looked_for_by_its_name_and_the_user_is_a_member() -> None:
+    """"Is there a channel about random?" asks after a topic with a channel's name; "random: kind
+    public, ..., member" reads a flag: "you're a member"."""
+    calls = [(c["arguments"], u) for c, u, _ in _turns("team_chat", "list_channels", 150, 4) if "query" in c["arguments"]]
+    assert calls
+    for args, user in calls:  # (or it looks the channel up by the name the user gave)
+        assert f"channel about {args['query']}" not in user, user
+    assert field_text("is_member", True) == "you're a member"
+
+
+def test_deleting_a_message_reads_no_zero_replies() -> None:
+    """"Done: the message is gone; 0 thread replies stay under it." counts what is not there."""
+    index = _index("team_chat")
+    me = next(k for k, r in index.rows["user"].items() if r["is_me"])
+    mine = next(k for k, r in index.every["message"].items() if r["user_id"] == me and not r["is_deleted"]
+                and not any(x.get("thread_id") == k for x in index.every["message"].values()))
+    for text in _replies("team_chat", "delete_message", {"message_id": mine}):
+        assert " 0 " not in text and "nobody had replied" in text, text
+
 
 def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
     """"Schedule 'Reminder: demo at 2pm today!' ... for March 18 at 4:30 PM" posts it after the demo;
@@ -85,33 +313,6 @@ def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
             assert at.weekday() == 4, a
         if "Good morning" in a["text"]:
             assert hour < 12, a
-
-
-# ----- email ---------------------------------------------------------------------------------------------
-
-
-def test_an_attachment_has_a_size_that_fits_its_type() -> None:
-    """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
-    calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
-    assert calls
-    bounds = {"ics": (1, 20), "txt": (1, 50), "docx": (20, 500), "csv": (5, 1000), "xlsx": (20, 1000),
-              "pdf": (100, 5000), "jpg": (500, 8000), "pptx": (1000, 20000)}
-    for a in calls:
-        low, high = bounds[a["filename"].rsplit(".", 1)[-1]]
-        assert low <= a["size_kb"] <= high, a
-
-
-# ----- issue tracker -------------------------------------------------------------------------------------
-
-
-def test_a_time_entry_is_said_by_its_issue_and_day() -> None:
-    """"Delete time entry WLG-10026" names a worklog by its key: a person says "the time entry on
-    issue MOB-10029 from March 8", which takes one entry a day on an issue."""
-    for world in (0, 1, 2):
-        say = _phrasing("issue_tracker", world)
-        for worklog in _index("issue_tracker", world).rows["worklog"]:
-            text = say.entity("worklog", worklog)
-            assert worklog not in text and text.startswith("the time entry on issue "), text
 
 
 # ----- video meetings ------------------------------------------------------------------------------------
@@ -150,31 +351,32 @@ def test_who_is_in_a_meeting_is_answered_with_names() -> None:
             assert re.search(r": [A-Z][a-z]+ [A-Z]", text), text
 
 
-def test_an_issue_history_says_sprints_by_name_and_states_in_words() -> None:
-    """"Bianca Turner changed sprint from SPR-10004 to SPR-10005" reads keys; a person says "from
-    MOB Sprint 14 to MOB Sprint 15", and "in progress", not "in_progress"."""
-    index = _index("issue_tracker")
-    sprints = index.rows["sprint"]
-    issue, row = next((k, r) for k, r in index.rows["issue"].items()
-                      if r["sprint_id"] and r["status"] not in ("done", "closed"))
-    other = next(k for k, r in sprints.items() if k != row["sprint_id"] and r["project_id"] == row["project_id"]
-                 and r["status"] != "completed")
-    moved = [("move_to_sprint", {"issue_id": issue, "sprint_id": other})]
-    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, moved):
-        assert f"from {sprints[row['sprint_id']]['name']} to {sprints[other]['name']}" in text, text
-    started = [("transition_issue", {"issue_id": issue, "status": "in_progress" if row["status"] != "in_progress"
-                                     else "in_review"})]
-    for text in _replies("issue_tracker", "get_issue_history", {"issue_id": issue}, started):
-        assert "_" not in text, text
+def test_a_participant_is_said_by_name() -> None:
+    """"Let participant PRT-10264 in from the waiting room." names a person by a key: "Let Leo
+    Ramirez in from the waiting room."."""
+    turns = [u for tool in ("admit_participant", "mute_participant") for _, u, _ in _turns("video_meeting", tool, 150, 5)]
+    assert turns
+    for user in turns:
+        assert not re.search(r"\bPRT-\d+", user), user
 
 
-# ----- crm -----------------------------------------------------------------------------------------------
+def test_a_participant_of_a_past_meeting_is_the_person() -> None:
+    """"Alice Roberts's participant in the meeting 'Weekly Engineering sync'" is not how a person is
+    said: "Alice Roberts in the meeting 'Weekly Engineering sync' from February 16"."""
+    say = _phrasing("video_meeting")
+    texts = [say.entity("participant", k) for k in _index("video_meeting").every["participant"]]
+    assert any(re.match(r"[A-Z][\w']+ [A-Z][\w']+ in the meeting '", t) for t in texts)
+    assert not any("'s participant" in t for t in texts)
 
 
-def test_asking_for_the_id_of_a_person_says_no_its() -> None:
-    """"I can't look up James Davis by name here. Could you give me its ID?" calls a person "it"."""
-    words = Wording(random.Random(0))
-    for seed in range(8):
-        words.rng.seed(seed)
-        text = words.question("lead", hidden=True, thing="James Davis")
-        assert "James Davis" in text and " its " not in text, text
+def test_a_meeting_chat_and_its_host_read_plainly() -> None:
+    """"Tell everyone in the meeting Weekly Engineering sync's chat" glues "'s" to a title; "host
+    James O'Brien, you are host" says the host twice."""
+    tool = registry.get("video_meeting").tools["send_chat_message"]
+    assert not any("}'s" in a.text for a in tool.asks)
+    meeting = {"meetings": [{"meeting_id": "MTG-1", "topic": "Weekly sync", "host_name": "James O'Brien",
+                             "you_are_host": True, "starts_at": "2026-03-16T09:00:00", "status": "scheduled"},
+                            {"meeting_id": "MTG-2", "topic": "Design review", "host_name": "Aisha Lewis",
+                             "you_are_host": False, "starts_at": "2026-03-16T13:30:00", "status": "scheduled"}]}
+    text = describe(meeting)
+    assert "you're the host" in text and "James O'Brien" not in text and "host Aisha Lewis" in text, text

@@ -31,7 +31,7 @@ from prove.synth.results import counted, describe, field_text
     ("verified", True, "verified"),
     ("has_attachments", False, "no attachments"),
     ("you_follow", False, "you don't follow"),
-    ("you_are_host", False, "you aren't host"),
+    ("you_are_host", False, "you're not the host"),
     ("emoji", ":speech_balloon:", "emoji :speech_balloon:"),
     ("status", "under_review", "under review"),
     ("posted_at", "2026-03-13T12:49:00", "posted March 13 at 12:49 PM"),
@@ -312,7 +312,7 @@ def test_a_nameless_part_is_headed_by_its_position_or_path_and_zero_counts_go_un
                                              {"member_path": "2024", "kind": "folder", "size": 0}]}
     assert describe(members) == "2 members: 2024/W-2.pdf: file, size 3; 2024: folder."
     reply = {"replies": [{"message_id": "CM-1", "text": "+1", "reply_count": 0, "user_name": "Carlos Reyes"}]}
-    assert describe(reply, stress=["reply"]) == "1 reply: +1: by Carlos Reyes."
+    assert describe(reply, stress=["reply"]) == "1 reply: '+1': by Carlos Reyes."
 
 
 def test_a_record_says_first_what_the_question_asks_of_it() -> None:

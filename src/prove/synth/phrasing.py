@@ -224,9 +224,14 @@ class Phrasing:
         if owner_id in owner and not owner_ek.public_id:
             return None
         noun = self.entity_noun(kind)
+        rows = self.index.every.get(kind, {})
+        other = next((cell for col, cell in rows.get(value, {}).items() if column.startswith("source")
+                      and col.startswith("target") and isinstance(cell, str)
+                      and self.index.named_kind(cell, besides=kind) == owner_kind), None)
+        if other is not None:  # a link joins two issues: "the link between issue PAY-10009 and issue PAY-10035"
+            return f"the {noun} between {owner} and {self.entity(owner_kind, other)}"
         of = "from" if column.startswith("from_") else _OF.get(noun.split()[-1], "of")
         text = f"the {noun} {of} {owner}"
-        rows = self.index.every.get(kind, {})
         row = rows[value]
         twins = [r for k, r in rows.items() if k != value and r.get(column) == row[column]]
         if not twins:
@@ -235,12 +240,21 @@ class Phrasing:
             if col in (column, self.server.entities[kind].key) or not col.endswith("_id") or not isinstance(cell, str):
                 continue
             who_kind = self.index.named_kind(cell, besides=kind)
-            if who_kind is None or self.entity_noun(who_kind) not in PERSON_NOUNS or self._is_me(who_kind, cell):
+            if who_kind is None or self.entity_noun(who_kind) not in PERSON_NOUNS:
                 continue
-            who = self.label(who_kind, cell)
+            mine = self._is_me(who_kind, cell)
+            to = col.startswith(("to_", "payee", "recipient"))
+            if mine and (to or noun in PERSON_NOUNS):
+                continue
+            who = "my" if mine else self.label(who_kind, cell)
             if who and not any(r.get(col) == cell for r in twins):
-                # a transfer to a payee is "to" them; an invitation, an offer, a comment is theirs
-                return f"{text} to {who}" if col.startswith(("to_", "payee", "recipient")) else f"{who}'s {text[4:]}"
+                # a transfer to a payee is "to" them; an invitation, an offer, a comment is theirs (or mine);
+                # a person's presence is the person: "Alice Roberts in the meeting 'Sync'"
+                if to:
+                    return f"{text} to {who}"
+                if noun in PERSON_NOUNS:
+                    return f"{who} {text[len(noun) + 5:]}"
+                return f"{who} {text[4:]}" if mine else f"{who}'s {text[4:]}"
         for col, cell in row.items():  # its amount: "the $72.50 offer on the tent"
             if is_money(col) and isinstance(cell, (int, float)) and not isinstance(cell, bool) and cell \
                     and not any(r.get(col) == cell for r in twins):
@@ -477,6 +491,8 @@ def _mend(text: str) -> str:
                   text)
     text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
     text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
+    text = re.sub(r"\b([Ww]hat|[Ww]ho) has me\b", r"\1 have I", text)  # "What has me said about ..." -> "have I"
+    text = re.sub(r"\b([Ww]hat|[Ww]here) me (wrote|said|posted|sent)\b", r"\1 I \2", text)  # "what me wrote"
     text = re.sub(r"\b((?i:my|your|this|that)|the|a|an) (?:the|The) ", r"\1 ", text)
     text = re.sub(r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
                   r"\1hat the \2", text)  # "record that that issue is blocked" -> "... that the issue ..."

@@ -99,14 +99,17 @@ def field_text(key: str, value: Any) -> str | None:
     if value is None or value == "" or value == [] or value == {}:
         return None
     if isinstance(value, bool):
-        if key.startswith(("you_are_", "you_were_")):  # you_are_host -> "you are host" / "you aren't host"
+        if key.startswith(("you_are_", "you_were_")):  # you_are_host -> "you're the host" / "you're not the host"
             verb, rest = key.split("_")[1], _words("_".join(key.split("_")[2:]))
-            return f"you {verb} {rest}" if value else f"you {verb}n't {rest}"
+            verb = "you're" if verb == "are" else f"you {verb}"
+            return f"{verb} the {rest}" if value else f"{verb} not the {rest}"
         if key.startswith("you_"):  # you_follow -> "you follow" / "you don't follow"
             verb = _words(key[4:])
             return f"you {verb}" if value else f"you don't {verb}"
         if key == "is_mine":
             return "your own" if value else None
+        if key == "is_member":  # the user's own membership of a channel or group
+            return "you're a member" if value else "you're not a member"
         subject = key.removeprefix("is_").removeprefix("has_")
         if key.startswith("has_"):
             return f"has {_words(subject)}" if value else f"no {_words(subject)}"
@@ -271,8 +274,12 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    # "you're the host" says who the host is: not "host James O'Brien, you are host" as well
+    used |= {f"{k.split('_', 2)[2]}_name" for k, v in rec.items() if k.startswith("you_are_") and v is True}
+    if label_key in ("text", "message") and head and not head.startswith("'"):  # what someone wrote, quoted: "'Thanks, noted!': posted ..."
+        head = f"'{head}'"
     if label_key == "text" and head and isinstance(rec.get("speaker"), str):  # a transcript's line: who said what
-        head = f"{rec['speaker']}: '{head}'"
+        head = f"{rec['speaker']}: {head}"
         used |= {"speaker", "offset_seconds"}
     street = rec.get("street")
     if isinstance(street, str) and street and isinstance(rec.get("city"), str):  # a postal address, said as one

@@ -94,6 +94,9 @@ def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> Fre
         ("2026-03-23T09:00:00", "2026-03-27T17:00:00", False), ("2026-03-24T09:00:00", "2026-03-25T17:00:00", False),
         ("2026-03-30T09:00:00", "2026-04-03T17:00:00", False), ("2026-03-27T13:00:00", "2026-03-30T17:00:00", True),
     ],
+    # Working hours: a day's stretch of several hours, its end after its start.
+    "day_start, day_end": [("08:00", "16:00"), ("08:30", "17:30"), ("10:00", "18:00"), ("09:00", "13:00"),
+                           ("13:00", "17:00"), ("07:30", "15:30")],
 })
 def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_length=1, max_length=20)],
                     duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,

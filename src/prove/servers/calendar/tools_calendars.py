@@ -116,12 +116,12 @@ def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> C
     Ask("{person_id} should be able to add events to {calendar_id}; please share it.", permission="write"),
 ], reply=[
     Ask("Shared {calendar_id} with {person_id}; they can see its events but not change them.", permission="read"),
-    Ask("Done: {result.name} can now read the events on {result.calendar_name}.", permission="read"),
+    Ask("Done: {result.name} can now read the events on {calendar_id}.", permission="read"),
     Ask("Shared {calendar_id} with {person_id}; they can add and edit events on it.", permission="write"),
-    Ask("Done: {result.name} now has edit access to {result.calendar_name}.", permission="write"),
+    Ask("Done: {result.name} now has edit access to {calendar_id}.", permission="write"),
     Ask("Shared {calendar_id} with {person_id}; they see only when you're busy, no event details.",
         permission="free_busy"),
-    Ask("Done: {result.name} can see your free/busy times on {result.calendar_name}, nothing more.",
+    Ask("Done: {result.name} can see your free/busy times on {calendar_id}, nothing more.",
         permission="free_busy"),
 ])
 def share_calendar(ctx: Ctx, calendar_id: OwnCalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:

@@ -183,7 +183,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
         allow_overlap=True),
     "Schedule '{title}' on {calendar_id}, {start} to {end}, with this agenda: {description}",
 ], reply=[
-    "Booked '{result.title}' on {result.calendar_name} from {result.start} to {result.end}.",
+    "Booked '{result.title}' on {calendar_id} from {result.start} to {result.end}.",
     "Done: '{title}' is on your calendar for {start}.",
 ], values={
     # What a meeting is, where it is and what it is for, drawn together.

@@ -123,6 +123,8 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
 ], reply=[
     "'{result.name}' is in {result.stage} ({result.probability}% probability), closing {result.close_date}. "
     "Next step: {result.next_step}. Stage changes so far: {result.stage_history}.",
+    Ask("'{result.name}' is in {result.stage} ({result.probability}% probability), closing {result.close_date}, "
+        "with no next step set. Stage changes so far: {result.stage_history}.", **{"result.next_step": None}),
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.

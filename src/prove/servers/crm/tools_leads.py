@@ -207,7 +207,7 @@ def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     Ask("{lead_id} isn't a fit; mark them unqualified.", status="unqualified"),
     "Set {lead_id} to {status} and rate them {rating}.",
 ], reply=[
-    "{lead_id} is now {status}.",
+    "Marked {lead_id} as {status}.",
     "Updated {result.full_name}: {status}, rated {result.rating}.",
 ])
 def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],

@@ -196,6 +196,10 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
     "'{result.subject}' is from {result.from_name} ({result.from_address}), sent {result.date} to {result.to}; "
     "it's in {result.folder_name}.",
     "{result.from_name} sent it on {result.date} to {result.to}, from {result.from_address}.",
+    # The user's own mail: they sent it (or have not yet), not "Ava Singh sent it".
+    Ask("You sent '{result.subject}' on {result.date} to {result.to}; it's in {result.folder_name}.",
+        **{"result.status": "sent"}),
+    Ask("'{result.subject}' is a draft of yours to {result.to}, not sent yet.", **{"result.status": "draft"}),
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.

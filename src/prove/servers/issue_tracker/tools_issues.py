@@ -165,6 +165,8 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
 ], reply=[
     "{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; assignee: "
     "{result.assignee_name}; open issues blocking it: {result.blocked_by}.",
+    Ask("{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; nobody is assigned to "
+        "it; open issues blocking it: {result.blocked_by}.", **{"result.assignee_id": None}),
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
@@ -226,6 +228,17 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     when = f"on {at:%B} {at.day}"
     if change.field == "created":
         return f"{change.user_name} created it {when}"
+    if change.field == "labels":  # "added the labels frontend and flaky-test", "removed the label regression"
+        tags = (change.new_value or change.old_value or "").split(", ")
+        said = tags[0] if len(tags) == 1 else f"{', '.join(tags[:-1])} and {tags[-1]}"
+        verb = "added" if change.new_value else "removed"
+        return f"{change.user_name} {verb} the label{'s' if len(tags) > 1 else ''} {said} {when}"
+    if change.field == "sprint":  # "moved it from MOB Sprint 14 to MOB Sprint 15", "took it out of ..."
+        if change.old_value is None:
+            return f"{change.user_name} put it in {change.new_value} {when}"
+        if change.new_value is None:
+            return f"{change.user_name} took it out of {change.old_value} {when}"
+        return f"{change.user_name} moved it from {change.old_value} to {change.new_value} {when}"
     if change.old_value is None:
         return f"{change.user_name} set {change.field} to {change.new_value} {when}"
     if change.new_value is None:

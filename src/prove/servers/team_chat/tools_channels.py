@@ -67,7 +67,7 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
 @tools.tool(effect=READ, asks=[
     "What channels are there?",
     Ask("Which channels am I in?", member_only=True),
-    "Is there a channel about {query}?",
+    "Is there a channel with '{query}' in its name?",
     Ask("List my direct message conversations.", kind="dm"),
     Ask("Which private channels am I in?", kind="private"),
     Ask("Show every channel, archived ones too.", include_archived=True),

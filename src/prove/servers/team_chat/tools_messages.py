@@ -308,7 +308,8 @@ def edit_message(ctx: Ctx, message_id: TypoMessageId, text: Text) -> ChatMessage
     "Remove {message_id}, I posted it in the wrong place.",
 ], reply=[
     "Deleted the message.",
-    "Done: the message is gone; {result.replies_kept} thread replies stay under it.",
+    "Done: the message is gone; its thread keeps {result.replies_kept} replies.",
+    Ask("Deleted {message_id}; nobody had replied to it.", **{"result.replies_kept": 0}),
 ])
 def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     """Delete one of the user's own messages; its reactions and pin go, thread replies stay.

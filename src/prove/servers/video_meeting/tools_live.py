@@ -500,7 +500,7 @@ def mute_participant(ctx: Ctx, participant_id: HostedAttendeeId, muted: bool = T
 @tools.tool(effect=WRITE, asks=[
     "Post '{text}' in the chat of {meeting_id}.",
     "Send {to_participant_id} a private chat message in {meeting_id}: {text}",
-    "Tell everyone in {meeting_id}'s chat: {text}",
+    "Tell everyone in the chat of {meeting_id}: {text}",
 ], reply=[
     "Posted your message in the chat of {meeting_id}.",
     "Sent: '{text}'.",

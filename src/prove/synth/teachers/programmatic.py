@@ -371,6 +371,8 @@ class Planner:
             before = None if tool.read_only or want_infeasible else sess.fingerprint()
             if before is not None and self._touches_written(tool, args, steps) and self._takes_back(sess, tool, args):
                 continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
+            if before is not None and self._idle_option(sess, tool, args):
+                continue  # "decline it and the rest of its series" of a one-off meeting says more than the call does
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
@@ -424,6 +426,19 @@ class Planner:
         changed = _cells(sess)
         with sess.fork() as probe:
             return probe.call(tool.name, args).ok and not changed <= _cells(probe)
+
+    @staticmethod
+    def _idle_option(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
+        """Whether a switch the words set (`whole_series`, `reply_all`) does nothing here: tried on
+        copies, the call leaves the same state with it as without it."""
+        switches = [n for n, v in args.items() if isinstance(v, bool) and n in tool.defaults and tool.defaults[n] != v]
+        if not switches:
+            return False
+        states = []
+        for call in (args, {n: v for n, v in args.items() if n not in switches}):
+            with sess.fork() as probe:
+                states.append(probe.call(tool.name, call).ok and probe.fingerprint())
+        return bool(states[0]) and states[0] == states[1]
 
     def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
         """A first call that fails only because it is too early: let time pass before the conversation.
@@ -735,8 +750,9 @@ class Planner:
                 since = [*steps, *found][src + 1:]
                 made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in extract_entities(s.tool, s.result.data)
                         if k == kind and x not in self.index.ids.get(kind, ())}
-                if made - {v}:
-                    return "cite", None  # two new ones: neither is "the new one"
+                if made - {v}:  # two new ones: neither is "the new one", each may have a name
+                    label = self._label_in(source, kind, v)
+                    return ("label", label) if label else ("cite", None)
                 if source.tool.name.startswith("rename"):
                     return "new", f"the renamed {noun}"  # a renamed file is not a new one
                 # "that reservation" is the one named last: not the new one where another came up since
@@ -753,7 +769,8 @@ class Planner:
 
         The label must be in the same output record as the ID (a card record that carries only an
         `account_id` does not let anyone resolve "Main Checking"), and no other entity of the kind
-        in the output may share it.
+        in the output may share it. A kind that stands for a named one (a meeting's participant,
+        `EntityKind.stands_for`) is said by that one's name: "let Leo Ramirez in".
         """
         ek = self.server.entities.get(kind)
         labels = self.index.labels.get(kind, {})
