@@ -148,6 +148,15 @@ def test_an_airport_search_says_its_words_as_a_search() -> None:
         assert f"'{query}'" in user, user
 
 
+def test_a_country_is_named_not_coded() -> None:
+    """"What airports do you have in DE?": a person says Germany."""
+    said = [user for call, user, _ in _turns("travel_booking", "list_airports", 400, 6)
+            if "country" in call["arguments"]]
+    assert said
+    for user in said:
+        assert not re.search(r"\bin [A-Z]{2}\b", user), user
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
