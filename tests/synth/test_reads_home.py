@@ -330,3 +330,13 @@ def test_departures_of_one_line_say_the_line() -> None:
     text = _summary("maps", "get_departures", {"place_id": place, "at": "2026-03-17T15:00"},
                     "What transit leaves near {place_id} after {at}?")
     assert lines.pop() in text, text
+
+
+# ----- filesystem ------------------------------------------------------------------------------------
+
+
+def test_a_file_listing_reads_no_mime_types() -> None:
+    """"Itinerary.md: size 293 bytes, mime type text/markdown, modified March 16 at 6:00 AM" reads
+    out a field nobody says; a file's kind is in its name."""
+    text = _summary("filesystem", "list_recent_files", {}, "Show me my most recently edited files.")
+    assert "mime" not in text and "modified" in text, text

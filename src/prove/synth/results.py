@@ -56,8 +56,11 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
                 "tentative": "you said maybe", "needs action": "you haven't answered"}
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
-# Fields nobody reads out: map coordinates.
-_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates"}
+# Fields nobody reads out unless the request names them (by one of these words): map coordinates,
+# a file's MIME type (its kind is in its name).
+_COORDINATES = frozenset({"coordinate", "latitude", "longitude"})
+_UNSAID = {**dict.fromkeys(("lat", "lng", "lon", "latitude", "longitude", "coordinates"), _COORDINATES),
+           "mime_type": frozenset({"mime", "format"})}
 # Fields that hold the last digits of a card or account number: "ending 9096".
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
@@ -257,7 +260,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             break
         value = rec[key]
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
-                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude"}):
+                or f"{key}_text" in rec or (key in _UNSAID and not asked & _UNSAID[key]):
             continue  # said already, says the heading again, or said by its own text form (size_text)
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
