@@ -340,3 +340,10 @@ def test_a_file_listing_reads_no_mime_types() -> None:
     out a field nobody says; a file's kind is in its name."""
     text = _summary("filesystem", "list_recent_files", {}, "Show me my most recently edited files.")
     assert "mime" not in text and "modified" in text, text
+
+
+def test_an_answer_ending_in_an_abbreviation_has_one_period() -> None:
+    """"The Greek Yogurt Parfait from Eggs & Co.." ends a clarification answer with two periods."""
+    for seed in range(40):
+        text = Wording(random.Random(seed)).answer("the Greek Yogurt Parfait from Eggs & Co.")
+        assert ".." not in text, text

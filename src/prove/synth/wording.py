@@ -258,7 +258,7 @@ class Wording:
     def answer(self, value: str) -> str:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
-        return template.format(value=value, Value=_cap(value))
+        return re.sub(r"(?<!\.)\.\.(?!\.)", ".", template.format(value=value, Value=_cap(value)))  # "Eggs & Co.."
 
     def vague(self, noun: str) -> str:
         """An entity named only by its kind, for a request that leaves it open."""
