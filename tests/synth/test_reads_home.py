@@ -332,6 +332,16 @@ def test_departures_of_one_line_say_the_line() -> None:
     assert lines.pop() in text, text
 
 
+def test_a_promo_code_already_on_the_cart_is_not_applied_again() -> None:
+    """"Use my promo code FREEDEL on the cart at Sakura Sushi" where the cart has FREEDEL already: a
+    request that changes nothing is not made, so applying the same code again writes nothing."""
+    with Session(["food_delivery"], world=0) as s:
+        cart = next(c for c in s.call("list_carts", {}).data["carts"] if c["promo_code"])
+        before = s.fingerprint()
+        assert s.call("apply_promo_code", {"restaurant_id": cart["restaurant_id"], "code": cart["promo_code"]}).ok
+        assert s.fingerprint() == before
+
+
 # ----- filesystem ------------------------------------------------------------------------------------
 
 
