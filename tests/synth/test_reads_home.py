@@ -197,6 +197,15 @@ def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
             assert ("request" in text) == private, text
 
 
+def test_a_spam_account_posts_its_scam_once_a_day() -> None:
+    """"what are people saying on post PST-10184?": a scam posted twice on one day has nothing a
+    person tells the two apart by; a spam account posts it on different days."""
+    for world in range(4):
+        posts = _index("social_media", world).every["post"].values()
+        days = Counter((r["author_id"], r["text"], r["created_at"][:10]) for r in posts if r["violates"])
+        assert max(days.values()) == 1, (world, days.most_common(1))
+
+
 # ----- iot_devices -----------------------------------------------------------------------------------
 
 

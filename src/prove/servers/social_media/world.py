@@ -409,8 +409,12 @@ class _Builder(WorldBuilder):
             for _ in range(rng.randint(2, 4)):
                 entries.append((self._when(), b, text.format(citytag=self.citytag), {}))
         for s, (_, _, text) in zip(self.spam, SPAM):
+            days: set[date] = set()  # once a day: a person tells the copies apart by their day
             for _ in range(rng.randint(2, 3)):
-                entries.append((self._when(7), s, text, {"violates": 1}))
+                when = self._when(7)
+                if when.date() not in days:
+                    days.add(when.date())
+                    entries.append((when, s, text, {"violates": 1}))
         entries.sort(key=lambda e: e[0])
         for when, author, text, options in entries:
             self._post(author, text, when, **options)
