@@ -249,6 +249,18 @@ def test_a_device_status_says_its_state() -> None:
             assert any(w in text for w in words), text
 
 
+def test_a_room_is_said_by_its_name() -> None:
+    """"it's in the Entryway room now", "the Kitchen room", "moved the Floor Lamp to Kids' Room": a
+    room is said as people say it ("the Kitchen", "the Kids' Room")."""
+    said = [(user, reply) for tool in ("move_device", "set_room_lights", "get_energy_usage", "list_devices")
+            for _, user, reply in _turns("iot_devices", tool, 300, 5)]
+    assert said
+    for user, reply in said:
+        assert not re.search(r"\b(?:Entryway|Kitchen|Office|Garage|Backyard|Porch|Room|Bedroom) room\b|\broom the\b",
+                             user + " " + reply), (user, reply)
+        assert not re.search(r"\bto (?:Kids'|Living|Dining|Guest|Primary|Kitchen|Office|Garage)\b", reply), reply
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 
