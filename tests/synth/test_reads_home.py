@@ -378,3 +378,26 @@ def test_an_answer_ending_in_an_abbreviation_has_one_period() -> None:
     for seed in range(40):
         text = Wording(random.Random(seed)).answer("the Greek Yogurt Parfait from Eggs & Co.")
         assert ".." not in text, text
+
+
+def test_a_version_and_a_share_link_are_said_by_their_file() -> None:
+    """"bring back version VER-10004", "revoke share link LNK-10002": a person names an earlier
+    version or a link by the file it belongs to ("the version of the Resume.md file from ...")."""
+    said = [user for tool in ("restore_version", "read_version", "diff_version", "revoke_share_link",
+                              "update_share_link") for _, user, _ in _turns("filesystem", tool, 300, 5)]
+    assert len(said) > 5
+    for user in said:
+        assert not re.search(r"\b(?:VER|LNK)-\d+", user), user
+
+
+def test_a_version_and_a_link_follow_their_file_when_it_moves() -> None:
+    """The path a version or a link is named by is its file's, after the file's folder is renamed too."""
+    with Session(["filesystem"], world=0) as s:
+        link = next(x for x in s.call("list_share_links", {}).data["links"] if x["kind"] == "file")
+        folder, name = link["path"].rsplit("/", 1)
+        assert s.call("rename_path", {"path": folder, "new_name": "Renamed"}).ok
+        moved = folder.rsplit("/", 1)[0] + "/Renamed/" + name
+        paths = {c.table: c.after["path"] for c in s.diff().changes
+                 if c.table in ("share_links", "versions") and c.after and c.after["node_id"] == next(
+                     d.after["node_id"] for d in s.diff().changes if d.table == "nodes" and d.after["path"] == moved)}
+        assert paths.get("share_links") == moved, paths
