@@ -401,3 +401,10 @@ def test_a_version_and_a_link_follow_their_file_when_it_moves() -> None:
                  if c.table in ("share_links", "versions") and c.after and c.after["node_id"] == next(
                      d.after["node_id"] for d in s.diff().changes if d.table == "nodes" and d.after["path"] == moved)}
         assert paths.get("share_links") == moved, paths
+
+
+def test_a_share_link_listing_names_each_item() -> None:
+    """"1 share link: expired, created July 29, 2025 at 7:05 PM, path /Documents/Travel/..., kind
+    file" heads nothing: each link is said by the name of the item it shares."""
+    text = _summary("filesystem", "list_share_links", {}, "Which of my files are shared by link?")
+    assert "path /" not in text and "Budget 2026.csv: " in text, text

@@ -36,6 +36,7 @@ BASE_URL = "https://drive.example.com/s/"
 
 class ShareLink(BaseModel):
     link_id: LinkId
+    name: str = Field(description="the shared item's name")
     path: str = Field(description="the shared item's path (its path when deleted, if it is in the trash)")
     kind: Literal["file", "folder"]
     access: Access = Field(description="'view': anyone with the link can open it; 'edit': they can also change it")
@@ -65,11 +66,11 @@ def _status(row: sqlite3.Row, now: str) -> str:
     return "active"
 
 
-_SELECT = ("SELECT l.*, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
+_SELECT = ("SELECT l.*, n.name, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
 
 
 def _link(row: sqlite3.Row, now: str) -> ShareLink:
-    return ShareLink(link_id=row["link_id"], path=row["path"], kind=row["kind"], access=row["access"],
+    return ShareLink(link_id=row["link_id"], name=row["name"], path=row["path"], kind=row["kind"], access=row["access"],
                      url=BASE_URL + row["token"], token=row["token"], created_at=row["created_at"],
                      expires_at=row["expires_at"], revoked_at=row["revoked_at"], status=_status(row, now))
 
