@@ -408,3 +408,19 @@ def test_a_share_link_listing_names_each_item() -> None:
     file" heads nothing: each link is said by the name of the item it shares."""
     text = _summary("filesystem", "list_share_links", {}, "Which of my files are shared by link?")
     assert "path /" not in text and "Budget 2026.csv: " in text, text
+
+
+# ----- wording shared by these servers ---------------------------------------------------------------
+
+
+def test_an_empty_listing_says_what_was_looked_for_in_order() -> None:
+    """"I found no Vietnamese restaurants delivery time." says a sort order as if it were a kind of
+    restaurant; "There are no notifications report update." puts a kind after its noun."""
+    food = registry.get("food_delivery").tools["search_restaurants"]
+    social = registry.get("social_media").tools["list_notifications"]
+    for seed in range(10):
+        words = Wording(random.Random(seed))
+        text = words.nothing({"restaurants": [], "total": 0}, food, {"cuisine": "Vietnamese", "sort_by": "delivery_time"})
+        assert "delivery time" not in text, text
+        text = words.nothing({"notifications": [], "total": 0}, social, {"kind": "report_update", "unread_only": True})
+        assert "report update notifications" in text, text

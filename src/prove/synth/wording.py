@@ -73,6 +73,9 @@ ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.",
            "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
 QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of the {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
+# Arguments that order a listing, not narrow it; the first words of a state said after its noun.
+_ORDER_PARAMS = frozenset({"sort", "sort_by", "order", "order_by", "direction"})
+_AFTER_NOUN = frozenset({"under", "out", "due", "in", "on", "at", "over", "past", "awaiting", "waiting", "pending"})
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a hint that names a tool is for the model, not the user
 QUESTIONS_HIDDEN = ["I can't look up {thing} by name here. Could you give me its {id_word}?",
                     "I don't have a way to search for {thing}. What is its {id_word}?"]
@@ -315,10 +318,13 @@ class Wording:
                          if isinstance(v, list) and not v), None)
             if noun:
                 props = tool.parameters.get("properties", {}) if tool is not None else {}
+                # (an order to sort by is no kind of thing: "no Vietnamese restaurants", not "... delivery time")
                 states = [v.replace("_", " ") for k, v in (args or {}).items()
-                          if isinstance(v, str) and "enum" in props.get(k, {})]
-                before = " ".join(w for w in states if " " not in w)
-                after = " ".join(w for w in states if " " in w)
+                          if isinstance(v, str) and "enum" in props.get(k, {}) and k not in _ORDER_PARAMS]
+                # "no open disputes", "no report update notifications"; a state said as a phrase after:
+                # "no orders out for delivery", "no service reminders due soon"
+                after = " ".join(w for w in states if w.split()[0] in _AFTER_NOUN and " " in w)
+                before = " ".join(w for w in states if not (w.split()[0] in _AFTER_NOUN and " " in w))
                 noun = " ".join(w for w in (before, noun, after) if w)
                 return self.pick(["I found no {n}.", "There are no {n}.", "No {n} came up."]).format(n=noun)
         return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])
