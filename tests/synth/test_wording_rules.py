@@ -1085,7 +1085,8 @@ def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
     assert re.fullmatch(r"the message 'Can you send me the link to the doc\?' in the DM with [A-Z][a-z]+ [A-Z][a-z]+ "
                         r"from March 5", say.entity("message", "CM-10121"))
     say, _ = _say("social_media")  # a second "from" reads "on": "from yamamotoc on February 25"
-    assert say.entity("comment", "CMT-10007") == "the comment 'Love this!' from yamamotoc on February 25"
+    assert say.entity("comment", "CMT-10020") == "the comment 'Totally agree.' from kims on February 24"
+    assert say.entity("comment", "CMT-10031") == "the comment 'Beautiful.' from ivan_anderson on March 1"
 
 
 def test_a_record_that_lists_a_thing_does_not_rename_it() -> None:
