@@ -377,7 +377,9 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
-        named = _all_named(items, shared, text)
+        # (items that all belong to the record, a place's reviews, name it as the request did)
+        owned = any(k.endswith("_id") and k in shared and items[0][k] == v for k, v in data.items())
+        named = "" if owned else _all_named(items, shared, text)
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}{f' ({named})' if named else ''}: {shown}{more}",
                                      others) if p)
         return _finish(text, cite, data)
