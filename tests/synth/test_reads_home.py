@@ -261,6 +261,17 @@ def test_a_room_is_said_by_its_name() -> None:
         assert not re.search(r"\bto (?:Kids'|Living|Dining|Guest|Primary|Kitchen|Office|Garage)\b", reply), reply
 
 
+def test_an_automation_runs_a_scene_whose_name_fits_any_hour() -> None:
+    """"Every weekday at 9:30 PM, run the Good Morning scene; name it 'Late evening'": the scene an
+    automation runs at a drawn hour is one whose name says no time of day."""
+    index = _index("iot_devices")
+    said = _turns("iot_devices", "create_automation", 300, 5)
+    assert said
+    for call, user, _ in said:
+        scene = index.labels["scene"].get(call["arguments"]["scene_id"], "")
+        assert not re.search(r"Morning|Night|Evening|Dinner|Bedtime", scene), user
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 
