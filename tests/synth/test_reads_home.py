@@ -157,6 +157,13 @@ def test_a_country_is_named_not_coded() -> None:
         assert not re.search(r"\bin [A-Z]{2}\b", user), user
 
 
+def test_loyalty_activity_is_headed_by_what_it_was_for() -> None:
+    """"occurred March 16 at 9:00 AM, points -24,739, description 'Redeemed for B6 2888 ...'" reads
+    out field names; an entry is said by what it was for."""
+    text = _summary("travel_booking", "get_loyalty_account", {"limit": 5}, "Show my last 5 loyalty transactions.")
+    assert "description" not in text and "Earned for" in text, text
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
