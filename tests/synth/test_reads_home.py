@@ -381,6 +381,13 @@ def test_a_promo_code_already_on_the_cart_is_not_applied_again() -> None:
         assert s.fingerprint() == before
 
 
+def test_a_promotion_is_said_by_what_it_gives() -> None:
+    """"FREEDEL: description 'Free delivery on orders of $15 or more', kind free delivery, value 0"
+    reads out field names: a promotion is said by what it gives, its code and until when."""
+    text = _summary("food_delivery", "list_promotions", {}, "Are there any promo codes I can use?")
+    assert "description" not in text and "kind " not in text and "code FREEDEL" in text, text
+
+
 # ----- filesystem ------------------------------------------------------------------------------------
 
 
