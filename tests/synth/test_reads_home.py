@@ -388,6 +388,25 @@ def test_a_promotion_is_said_by_what_it_gives() -> None:
     assert "description" not in text and "kind " not in text and "code FREEDEL" in text, text
 
 
+def test_a_cart_just_thrown_out_is_not_looked_at() -> None:
+    """"Forget my Sakura Sushi order, throw out the cart. Oh, and what's in my cart at Sakura Sushi?"
+    asks about a cart the same request threw out: a thing an argument's condition takes (a
+    restaurant with a cart) is one that meets it as the conversation stands."""
+    seen = 0
+    for ex in _generated("food_delivery", 400, 8):
+        cleared: set[str] = set()
+        for call in _calls(ex):
+            restaurant = call["arguments"].get("restaurant_id")
+            if call["name"] in ("view_cart", "apply_promo_code", "remove_promo_code") and restaurant:
+                seen += 1
+                assert restaurant not in cleared, ex["id"]
+            if call["name"] == "clear_cart":
+                cleared.add(restaurant)
+            if call["name"] == "add_to_cart":
+                cleared.clear()
+    assert seen
+
+
 # ----- filesystem ------------------------------------------------------------------------------------
 
 
