@@ -468,3 +468,17 @@ def test_an_empty_listing_says_what_was_looked_for_in_order() -> None:
         assert "delivery time" not in text, text
         text = words.nothing({"notifications": [], "total": 0}, social, {"kind": "report_update", "unread_only": True})
         assert "report update notifications" in text, text
+
+
+def test_files_of_one_name_are_told_apart_by_their_folder() -> None:
+    """"Protect the file 'Packing list.txt' from March 14": a person tells two files of one name
+    apart by the folder each is in, not by the day it was made."""
+    say = Phrasing(registry.get("filesystem"), Sampler(registry.get("filesystem"), 0, [0]).context(0),
+                   _index("filesystem"), Wording(random.Random(0)))
+    index = _index("filesystem")
+    names = Counter(r["name"] for r in index.rows["item"].values())
+    twins = [k for k, r in index.rows["item"].items() if names[r["name"]] > 1 and r["kind"] == "file"]
+    assert twins
+    for path in twins:
+        folder = path.rsplit("/", 2)[-2]
+        assert say.entity("item", path).endswith(f"in the {folder} folder"), (path, say.entity("item", path))

@@ -67,6 +67,11 @@ def _title_like(label: str) -> bool:
     return 0 < len(words) <= 4 and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
 
 
+def _folder(path: str) -> str:
+    """The name of the folder a path is in: '/Documents/Travel/Itinerary.md' -> 'Travel'."""
+    return path.rsplit("/", 2)[-2] if path.count("/") > 1 else ""
+
+
 def _named(label: str, naming: str, noun: str) -> str:
     """A label as a noun phrase by its kind's `naming`: "Sushi Moore", "the Electric Kettle 1.7 L",
     "the Main Checking account", "the email 'Q2 numbers'". A name that has its own article
@@ -269,6 +274,10 @@ class Phrasing:
         with a test of whether another row shares it; a day comes last."""
         out: list[tuple[str, Any]] = []
         days: list[tuple[str, Any]] = []
+        key = self.server.entities[kind].key
+        if key == "path" and str(row.get(key, "")).count("/") > 1:  # a drive item: the folder it is in
+            folder = _folder(row[key])
+            out.append((f"in the {folder} folder", lambda r: _folder(str(r.get(key, ""))) == folder))
         for column, cell in row.items():
             if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key:
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
