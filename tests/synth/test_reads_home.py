@@ -176,6 +176,16 @@ def test_a_honk_is_said_in_words() -> None:
     assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
 
 
+def test_navigation_that_is_off_says_so() -> None:
+    """"Where is the navigation taking me?" with no route set -> "Here are the results: no range
+    after, not active."."""
+    with Session(["vehicle"], world=0) as s:
+        active = s.call("get_navigation", {}).data["active"]
+    before = [("cancel_navigation", {})] if active else []
+    for text in _replies("vehicle", "get_navigation", {}, before):
+        assert "not active" not in text and "no destination" in text, text
+
+
 # ----- social_media ----------------------------------------------------------------------------------
 
 
