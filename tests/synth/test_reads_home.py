@@ -148,6 +148,22 @@ def test_an_airport_search_says_its_words_as_a_search() -> None:
         assert f"'{query}'" in user, user
 
 
+def test_a_country_is_named_not_coded() -> None:
+    """"What airports do you have in DE?": a person says Germany."""
+    said = [user for call, user, _ in _turns("travel_booking", "list_airports", 400, 6)
+            if "country" in call["arguments"]]
+    assert said
+    for user in said:
+        assert not re.search(r"\bin [A-Z]{2}\b", user), user
+
+
+def test_loyalty_activity_is_headed_by_what_it_was_for() -> None:
+    """"occurred March 16 at 9:00 AM, points -24,739, description 'Redeemed for B6 2888 ...'" reads
+    out field names; an entry is said by what it was for."""
+    text = _summary("travel_booking", "get_loyalty_account", {"limit": 5}, "Show my last 5 loyalty transactions.")
+    assert "description" not in text and "Earned for" in text, text
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
@@ -158,6 +174,16 @@ def test_a_honk_is_said_in_words() -> None:
             assert "Done: Honked" not in text and "1 times" not in text, text
             assert "honked the horn" in text.lower(), text
     assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
+
+
+def test_navigation_that_is_off_says_so() -> None:
+    """"Where is the navigation taking me?" with no route set -> "Here are the results: no range
+    after, not active."."""
+    with Session(["vehicle"], world=0) as s:
+        active = s.call("get_navigation", {}).data["active"]
+    before = [("cancel_navigation", {})] if active else []
+    for text in _replies("vehicle", "get_navigation", {}, before):
+        assert "not active" not in text and "no destination" in text, text
 
 
 # ----- social_media ----------------------------------------------------------------------------------
@@ -186,6 +212,15 @@ def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
         for text in _replies("social_media", "follow_account", {"account_id": other}):
             assert "shows as" not in text, text
             assert ("request" in text) == private, text
+
+
+def test_a_spam_account_posts_its_scam_once_a_day() -> None:
+    """"what are people saying on post PST-10184?": a scam posted twice on one day has nothing a
+    person tells the two apart by; a spam account posts it on different days."""
+    for world in range(4):
+        posts = _index("social_media", world).every["post"].values()
+        days = Counter((r["author_id"], r["text"], r["created_at"][:10]) for r in posts if r["violates"])
+        assert max(days.values()) == 1, (world, days.most_common(1))
 
 
 # ----- iot_devices -----------------------------------------------------------------------------------
@@ -229,6 +264,29 @@ def test_a_device_status_says_its_state() -> None:
             assert "manufacturer" not in text, text
             words = ("offline",) if not d["online"] else states[d["type"]]
             assert any(w in text for w in words), text
+
+
+def test_a_room_is_said_by_its_name() -> None:
+    """"it's in the Entryway room now", "the Kitchen room", "moved the Floor Lamp to Kids' Room": a
+    room is said as people say it ("the Kitchen", "the Kids' Room")."""
+    said = [(user, reply) for tool in ("move_device", "set_room_lights", "get_energy_usage", "list_devices")
+            for _, user, reply in _turns("iot_devices", tool, 300, 5)]
+    assert said
+    for user, reply in said:
+        assert not re.search(r"\b(?:Entryway|Kitchen|Office|Garage|Backyard|Porch|Room|Bedroom) room\b|\broom the\b",
+                             user + " " + reply), (user, reply)
+        assert not re.search(r"\bto (?:Kids'|Living|Dining|Guest|Primary|Kitchen|Office|Garage)\b", reply), reply
+
+
+def test_an_automation_runs_a_scene_whose_name_fits_any_hour() -> None:
+    """"Every weekday at 9:30 PM, run the Good Morning scene; name it 'Late evening'": the scene an
+    automation runs at a drawn hour is one whose name says no time of day."""
+    index = _index("iot_devices")
+    said = _turns("iot_devices", "create_automation", 300, 5)
+    assert said
+    for call, user, _ in said:
+        scene = index.labels["scene"].get(call["arguments"]["scene_id"], "")
+        assert not re.search(r"Morning|Night|Evening|Dinner|Bedtime", scene), user
 
 
 # ----- food_delivery ---------------------------------------------------------------------------------
@@ -321,3 +379,116 @@ def test_departures_of_one_line_say_the_line() -> None:
     text = _summary("maps", "get_departures", {"place_id": place, "at": "2026-03-17T15:00"},
                     "What transit leaves near {place_id} after {at}?")
     assert lines.pop() in text, text
+
+
+def test_a_promo_code_already_on_the_cart_is_not_applied_again() -> None:
+    """"Use my promo code FREEDEL on the cart at Sakura Sushi" where the cart has FREEDEL already: a
+    request that changes nothing is not made, so applying the same code again writes nothing."""
+    with Session(["food_delivery"], world=0) as s:
+        cart = next(c for c in s.call("list_carts", {}).data["carts"] if c["promo_code"])
+        before = s.fingerprint()
+        assert s.call("apply_promo_code", {"restaurant_id": cart["restaurant_id"], "code": cart["promo_code"]}).ok
+        assert s.fingerprint() == before
+
+
+def test_a_promotion_is_said_by_what_it_gives() -> None:
+    """"FREEDEL: description 'Free delivery on orders of $15 or more', kind free delivery, value 0"
+    reads out field names: a promotion is said by what it gives, its code and until when."""
+    text = _summary("food_delivery", "list_promotions", {}, "Are there any promo codes I can use?")
+    assert "description" not in text and "kind " not in text and "code FREEDEL" in text, text
+
+
+def test_a_cart_just_thrown_out_is_not_looked_at() -> None:
+    """"Forget my Sakura Sushi order, throw out the cart. Oh, and what's in my cart at Sakura Sushi?"
+    asks about a cart the same request threw out: a thing an argument's condition takes (a
+    restaurant with a cart) is one that meets it as the conversation stands."""
+    seen = 0
+    for ex in _generated("food_delivery", 400, 8):
+        cleared: set[str] = set()
+        for call in _calls(ex):
+            restaurant = call["arguments"].get("restaurant_id")
+            if call["name"] in ("view_cart", "apply_promo_code", "remove_promo_code") and restaurant:
+                seen += 1
+                assert restaurant not in cleared, ex["id"]
+            if call["name"] == "clear_cart":
+                cleared.add(restaurant)
+            if call["name"] == "add_to_cart":
+                cleared.clear()
+    assert seen
+
+
+# ----- filesystem ------------------------------------------------------------------------------------
+
+
+def test_a_file_listing_reads_no_mime_types() -> None:
+    """"Itinerary.md: size 293 bytes, mime type text/markdown, modified March 16 at 6:00 AM" reads
+    out a field nobody says; a file's kind is in its name."""
+    text = _summary("filesystem", "list_recent_files", {}, "Show me my most recently edited files.")
+    assert "mime" not in text and "modified" in text, text
+
+
+def test_an_answer_ending_in_an_abbreviation_has_one_period() -> None:
+    """"The Greek Yogurt Parfait from Eggs & Co.." ends a clarification answer with two periods."""
+    for seed in range(40):
+        text = Wording(random.Random(seed)).answer("the Greek Yogurt Parfait from Eggs & Co.")
+        assert ".." not in text, text
+
+
+def test_a_version_and_a_share_link_are_said_by_their_file() -> None:
+    """"bring back version VER-10004", "revoke share link LNK-10002": a person names an earlier
+    version or a link by the file it belongs to ("the version of the Resume.md file from ...")."""
+    said = [user for tool in ("restore_version", "read_version", "diff_version", "revoke_share_link",
+                              "update_share_link") for _, user, _ in _turns("filesystem", tool, 300, 5)]
+    assert len(said) > 5
+    for user in said:
+        assert not re.search(r"\b(?:VER|LNK)-\d+", user), user
+
+
+def test_a_version_and_a_link_follow_their_file_when_it_moves() -> None:
+    """The path a version or a link is named by is its file's, after the file's folder is renamed too."""
+    with Session(["filesystem"], world=0) as s:
+        link = next(x for x in s.call("list_share_links", {}).data["links"] if x["kind"] == "file")
+        folder, name = link["path"].rsplit("/", 1)
+        assert s.call("rename_path", {"path": folder, "new_name": "Renamed"}).ok
+        moved = folder.rsplit("/", 1)[0] + "/Renamed/" + name
+        paths = {c.table: c.after["path"] for c in s.diff().changes
+                 if c.table in ("share_links", "versions") and c.after and c.after["node_id"] == next(
+                     d.after["node_id"] for d in s.diff().changes if d.table == "nodes" and d.after["path"] == moved)}
+        assert paths.get("share_links") == moved, paths
+
+
+def test_a_share_link_listing_names_each_item() -> None:
+    """"1 share link: expired, created July 29, 2025 at 7:05 PM, path /Documents/Travel/..., kind
+    file" heads nothing: each link is said by the name of the item it shares."""
+    text = _summary("filesystem", "list_share_links", {}, "Which of my files are shared by link?")
+    assert "path /" not in text and "Budget 2026.csv: " in text, text
+
+
+# ----- wording shared by these servers ---------------------------------------------------------------
+
+
+def test_an_empty_listing_says_what_was_looked_for_in_order() -> None:
+    """"I found no Vietnamese restaurants delivery time." says a sort order as if it were a kind of
+    restaurant; "There are no notifications report update." puts a kind after its noun."""
+    food = registry.get("food_delivery").tools["search_restaurants"]
+    social = registry.get("social_media").tools["list_notifications"]
+    for seed in range(10):
+        words = Wording(random.Random(seed))
+        text = words.nothing({"restaurants": [], "total": 0}, food, {"cuisine": "Vietnamese", "sort_by": "delivery_time"})
+        assert "delivery time" not in text, text
+        text = words.nothing({"notifications": [], "total": 0}, social, {"kind": "report_update", "unread_only": True})
+        assert "report update notifications" in text, text
+
+
+def test_files_of_one_name_are_told_apart_by_their_folder() -> None:
+    """"Protect the file 'Packing list.txt' from March 14": a person tells two files of one name
+    apart by the folder each is in, not by the day it was made."""
+    say = Phrasing(registry.get("filesystem"), Sampler(registry.get("filesystem"), 0, [0]).context(0),
+                   _index("filesystem"), Wording(random.Random(0)))
+    index = _index("filesystem")
+    names = Counter(r["name"] for r in index.rows["item"].values())
+    twins = [k for k, r in index.rows["item"].items() if names[r["name"]] > 1 and r["kind"] == "file"]
+    assert twins
+    for path in twins:
+        folder = path.rsplit("/", 2)[-2]
+        assert say.entity("item", path).endswith(f"in the {folder} folder"), (path, say.entity("item", path))

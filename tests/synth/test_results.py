@@ -287,6 +287,10 @@ def test_a_record_with_a_list_says_neither_its_query_nor_what_its_items_share() 
         {"place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
     assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: rating 3, body 'Decent'; rating 5, body 'Great'."
+    reviews = {"place_id": "PLC-1", "rating": 3.8, "reviews": [  # a place's reviews, asked for by its name
+        {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
+        {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
+    assert "all 'The Riverside Bee'" not in describe(reviews)
 
 
 def test_a_bare_time_and_a_title_field_read_as_people_say_them() -> None:

@@ -1091,6 +1091,8 @@ def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
     for text in said:  # "the Right?! comment from Beautiful.": a reply is not from the comment it answers
         assert text.startswith("the comment '"), text
         assert not any(text.endswith(f" from {other}") for other in texts), text
+    assert say.entity("comment", "CMT-10020") == "the comment 'Totally agree.' from kims on February 24"
+    assert say.entity("comment", "CMT-10031") == "the comment 'Beautiful.' from ivan_anderson on March 1"
 
 
 def test_a_record_that_lists_a_thing_does_not_rename_it() -> None:

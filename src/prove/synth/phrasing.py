@@ -62,9 +62,16 @@ def excerpt_of(label: str) -> str | None:
 
 
 def _title_like(label: str) -> bool:
+    """A name written like a title ("Main Checking"), not a short text someone wrote ("Beautiful.")."""
+    if label.endswith(("!", "?")) or label.endswith(".") and not label.endswith(_ABBREVIATIONS):
+        return False
     words = label.split()
-    sentence = label.endswith(("?", "!")) or label.endswith(".") and not label.endswith(_ABBREVIATIONS)
-    return 0 < len(words) <= 4 and not sentence and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
+    return 0 < len(words) <= 4 and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
+
+
+def _folder(path: str) -> str:
+    """The name of the folder a path is in: '/Documents/Travel/Itinerary.md' -> 'Travel'."""
+    return path.rsplit("/", 2)[-2] if path.count("/") > 1 else ""
 
 
 def _named(label: str, naming: str, noun: str) -> str:
@@ -300,6 +307,10 @@ class Phrasing:
         out: list[tuple[str, Any]] = []
         days: list[tuple[str, Any]] = []
         times: list[tuple[str, Any]] = []
+        key = self.server.entities[kind].key
+        if key == "path" and str(row.get(key, "")).count("/") > 1:  # a drive item: the folder it is in
+            folder = _folder(row[key])
+            out.append((f"in the {folder} folder", lambda r: _folder(str(r.get(key, ""))) == folder))
         for column, cell in row.items():
             if column.endswith("_id") and isinstance(cell, str) and column != self.server.entities[kind].key:
                 owner_kind = self.index.named_kind(cell)

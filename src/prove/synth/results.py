@@ -58,8 +58,11 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Parts of an address, said by the address where a record has one.
 _ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
-# Fields nobody reads out unless asked: map coordinates, a stock-keeping code.
-_UNSAID = {"lat", "lng", "lon", "latitude", "longitude", "coordinates", "sku"}
+# Fields nobody reads out unless the request names them (by one of these words): map coordinates,
+# a file's MIME type (its kind is in its name), a stock-keeping code.
+_COORDINATES = frozenset({"coordinate", "latitude", "longitude"})
+_UNSAID = {**dict.fromkeys(("lat", "lng", "lon", "latitude", "longitude", "coordinates"), _COORDINATES),
+           "mime_type": frozenset({"mime", "format"}), "sku": frozenset({"sku"})}
 # Fields that hold the last digits of a card or account number: "ending 9096".
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
@@ -306,7 +309,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             break
         value = rec[key]
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
-                or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude", key}):
+                or f"{key}_text" in rec or (key in _UNSAID and not asked & _UNSAID[key]):
             continue  # said already, says the heading again, or said by its own text form (size_text)
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
@@ -441,7 +444,9 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
         each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v)
                      and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
-        named = _all_named(items, shared, text)
+        # (items that all belong to the record, a place's reviews, name it as the request did)
+        owned = any(k.endswith("_id") and k in shared and items[0][k] == v for k, v in data.items())
+        named = "" if owned else _all_named(items, shared, text)
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}{f' ({named})' if named else ''}: "
                                            f"{shown}{more}", others) if p)
         return _finish(text, cite, data)

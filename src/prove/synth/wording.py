@@ -73,6 +73,9 @@ ANSWERS = ["{Value}.", "I mean {value}.", "Sorry, {value}.", "{Value}, please.",
            "It's {value}.", "The one I meant is {value}.", "{Value}, sorry for not saying."]
 QUESTIONS = ["Which {noun} do you mean?", "Sure. Which {noun} is it?", "Which of the {nouns} should I use?",
              "I can do that. Which {noun} are you talking about?", "Could you tell me which {noun}?"]
+# Arguments that order a listing, not narrow it; the first words of a state said after its noun.
+_ORDER_PARAMS = frozenset({"sort", "sort_by", "order", "order_by", "direction"})
+_AFTER_NOUN = frozenset({"under", "out", "due", "in", "on", "at", "over", "past", "awaiting", "waiting", "pending"})
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a hint that names a tool is for the model, not the user
 QUESTIONS_LEFT_OUT = ["Which {noun} should I use?", "Which of the {nouns} should I use?", "Which {noun} should it be?"]
 # "the ID", not "its ID": the thing may be a person ("I can't look up James Davis by name here").
@@ -263,7 +266,7 @@ class Wording:
     def answer(self, value: str) -> str:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
-        return template.format(value=value, Value=_cap(value))
+        return re.sub(r"(?<!\.)\.\.(?!\.)", ".", template.format(value=value, Value=_cap(value)))  # "Eggs & Co.."
 
     def vague(self, noun: str) -> str:
         """An entity named only by its kind, for a request that leaves it open."""
@@ -322,14 +325,17 @@ class Wording:
                          if isinstance(v, list) and not v), None)
             if noun:
                 props = tool.parameters.get("properties", {}) if tool is not None else {}
+                # (an order to sort by is no kind of thing: "no Vietnamese restaurants", not "... delivery time")
                 options = {k: v.replace("_", " ") for k, v in (args or {}).items()
-                           if isinstance(v, str) and "enum" in props.get(k, {})}
+                           if isinstance(v, str) and "enum" in props.get(k, {}) and k not in _ORDER_PARAMS}
                 kind = next((v for k, v in options.items() if k in _KIND_KEYS), None)
                 if kind is not None:  # "no cafes", not "no cafe places"
                     noun = _plural(kind)
                 states = [v for k, v in options.items() if k not in _KIND_KEYS or kind is None]
-                before = " ".join(w for w in states if " " not in w)
-                after = " ".join(w for w in states if " " in w)
+                # "no open disputes", "no report update notifications"; a state said as a phrase after:
+                # "no orders out for delivery", "no service reminders due soon"
+                after = " ".join(w for w in states if w.split()[0] in _AFTER_NOUN and " " in w)
+                before = " ".join(w for w in states if not (w.split()[0] in _AFTER_NOUN and " " in w))
                 noun = " ".join(w for w in (before, noun, after) if w)
                 return self.pick(["I found no {n}.", "There are no {n}.", "No {n} came up."]).format(n=noun)
         return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])

@@ -36,6 +36,7 @@ BASE_URL = "https://drive.example.com/s/"
 
 class ShareLink(BaseModel):
     link_id: LinkId
+    name: str = Field(description="the shared item's name")
     path: str = Field(description="the shared item's path (its path when deleted, if it is in the trash)")
     kind: Literal["file", "folder"]
     access: Access = Field(description="'view': anyone with the link can open it; 'edit': they can also change it")
@@ -65,11 +66,11 @@ def _status(row: sqlite3.Row, now: str) -> str:
     return "active"
 
 
-_SELECT = ("SELECT l.*, n.path, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
+_SELECT = ("SELECT l.*, n.name, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
 
 
 def _link(row: sqlite3.Row, now: str) -> ShareLink:
-    return ShareLink(link_id=row["link_id"], path=row["path"], kind=row["kind"], access=row["access"],
+    return ShareLink(link_id=row["link_id"], name=row["name"], path=row["path"], kind=row["kind"], access=row["access"],
                      url=BASE_URL + row["token"], token=row["token"], created_at=row["created_at"],
                      expires_at=row["expires_at"], revoked_at=row["revoked_at"], status=_status(row, now))
 
@@ -130,9 +131,9 @@ def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
     rng = ctx.rng()
     token = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(22))
     link_id = ctx.new_id("LNK")
-    ctx.db.execute("INSERT INTO share_links (link_id, node_id, token, access, created_at, expires_at, revoked_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?, NULL)",
-                   (link_id, row["node_id"], token, access, iso(ctx.now()), _expiry(ctx, expires_in_days)))
+    ctx.db.execute("INSERT INTO share_links (link_id, node_id, path, token, access, created_at, expires_at, "
+                   "revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                   (link_id, row["node_id"], row["path"], token, access, iso(ctx.now()), _expiry(ctx, expires_in_days)))
     log_activity(ctx, "shared", row["path"], f"{access} link {link_id}")
     return _link(_get(ctx, link_id), iso(ctx.now()))
 
@@ -225,7 +226,7 @@ def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
     "Stop sharing through {link_id}.",
     "Revoke {link_id} right away.",
 ], reply=[
-    "Revoked {link_id}; it no longer opens {result.path}.",
+    "Revoked {link_id}; nobody can open the item with it now.",
     "Done: that link is dead.",
 ])
 def revoke_share_link(ctx: Ctx, link_id: LinkId) -> ShareLink:

@@ -110,7 +110,7 @@ def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
     "Show me what {version_id} said.",
     "Open {version_id}.",
 ], reply=[
-    "{version_id} of {result.path} said:\n\n{result.content}",
+    "{version_id} said:\n\n{result.content}",
 ])
 def read_version(ctx: Ctx, version_id: VersionId) -> VersionContent:
     """Read the full text of an earlier version of a file.
@@ -160,8 +160,8 @@ def diff_version(ctx: Ctx, version_id: VersionId,
     "Make {version_id} the current text again.",
     "Bring back {version_id}; I want that text again.",
 ], reply=[
-    "Restored {version_id}; {result.path} holds that text again, and what it replaced is kept as a version.",
-    "Done: {result.path} is back to {version_id}.",
+    "Restored {version_id}; the file holds that text again, and what it replaced is kept as a version.",
+    "Done: I brought back {version_id}.",
 ])
 def restore_version(ctx: Ctx, version_id: VersionId) -> FileWritten:
     """Make an earlier version the file's current content; the content it replaces is kept as a version.

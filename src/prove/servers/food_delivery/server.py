@@ -263,15 +263,15 @@ class ClearedCart(BaseModel):
 
 class Promotion(BaseModel):
     code: PromoCode
-    description: str
+    summary: str = Field(description="what it gives, in words, such as 'Free delivery on orders of $15 or more'")
+    valid_until: str
+    min_subtotal: float
+    max_discount: float | None
+    used: bool = Field(description="you already used it on an order that was not cancelled")
     kind: Literal["percent", "amount", "free_delivery"]
     value: float
-    max_discount: float | None
-    min_subtotal: float
     restaurant_id: RestaurantId | None
     cuisine: str | None
-    valid_until: str
-    used: bool = Field(description="you already used it on an order that was not cancelled")
 
 
 class PromotionList(BaseModel):

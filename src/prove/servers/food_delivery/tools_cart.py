@@ -246,8 +246,9 @@ def apply_promo_code(ctx: Ctx, restaurant_id: RestaurantId, code: PromoCode) -> 
     err = promo_error(ctx, promo, ctx.get("restaurant", restaurant_id), current.subtotal)
     if err is not None:
         raise err
-    ctx.db.execute("UPDATE carts SET promo_code = ?, updated_at = ? WHERE cart_id = ?",
-                   (promo["code"], ctx.now_iso(), cart["cart_id"]))
+    if cart["promo_code"] != promo["code"]:  # the code already on the cart stays as it is
+        ctx.db.execute("UPDATE carts SET promo_code = ?, updated_at = ? WHERE cart_id = ?",
+                       (promo["code"], ctx.now_iso(), cart["cart_id"]))
     return cart_model(ctx, restaurant_id)
 
 

@@ -333,10 +333,10 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
         used = promo_used(ctx, row["code"])
         if used and not include_used:
             continue
-        promos.append(Promotion(code=row["code"], description=row["description"], kind=row["kind"], value=row["value"],
-                                max_discount=row["max_discount"], min_subtotal=row["min_subtotal"],
-                                restaurant_id=row["restaurant_id"], cuisine=row["cuisine"],
-                                valid_until=row["valid_until"], used=used))
+        promos.append(Promotion(code=row["code"], summary=row["description"], valid_until=row["valid_until"],
+                                kind=row["kind"], value=row["value"], max_discount=row["max_discount"],
+                                min_subtotal=row["min_subtotal"], restaurant_id=row["restaurant_id"],
+                                cuisine=row["cuisine"], used=used))
     return PromotionList(promotions=promos, total=len(promos))
 
 

@@ -26,7 +26,7 @@ from prove.env.values import iso
 from .world import build_world
 
 ROOM = EntityKind("room", table="rooms", key="room_id", label="name", description="a room of the home",
-                  lister="list_rooms")
+                  lister="list_rooms", naming="article")  # "the Kitchen", not "the Kitchen room"
 DEVICE = EntityKind("device", table="devices", key="device_id", label="name",
                     description="a connected device: light, thermostat, lock, camera, sensor, plug, blind or speaker",
                     live="online = 1", lister="list_devices", naming="article")

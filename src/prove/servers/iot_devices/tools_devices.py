@@ -217,7 +217,7 @@ def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
 @tools.tool(effect=WRITE, asks=[
     "Move {device_id} to {room_id}.",
     "I put {device_id} somewhere else; it's in {room_id} now.",
-], reply=["{device_id} is now in {room_id}.", "Done: moved {device_id} to {result.room_name}."])
+], reply=["{device_id} is now in {room_id}.", "Done: moved {device_id} to {room_id}."])
 def move_device(ctx: Ctx, device_id: PortableId, room_id: IndoorRoomId) -> Device:
     """Assign a device to another room.
 

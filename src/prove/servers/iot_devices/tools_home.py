@@ -316,7 +316,7 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
 
 @tools.tool(effect=READ, asks=[
     "How much electricity did we use between {start_date} and {end_date}?",
-    "What's using the most energy in room {room_id} this week?",
+    "What's using the most energy in {room_id} this week?",
     "How much has {device_id} cost me in power lately?",
 ])
 def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,

@@ -29,6 +29,9 @@ from .world import WEEKDAYS
 MAX_SCENE_DEVICES = 40
 SceneDevices = Annotated[list[DEVICE.where("type <> 'sensor'")], Field(min_length=1, max_length=MAX_SCENE_DEVICES)]
 UnusedSceneId = SCENE.where("scene_id NOT IN (SELECT scene_id FROM automations)")
+# a scene whose name says no time of day ("Leaving Home", "Focus Time"): an automation runs it at any hour
+TimelessSceneId = SCENE.where("name NOT LIKE '%Morning%' AND name NOT LIKE '%Night%' AND name NOT LIKE '%Evening%' "
+                              "AND name NOT LIKE '%Dinner%' AND name NOT LIKE '%Bedtime%'")
 Days = Annotated[list[Weekday], Field(min_length=1, max_length=7)]
 
 tools = Toolset("scenes")
@@ -367,7 +370,7 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
 
 
 @tools.tool(effect=WRITE, values={
-    # an automation's name says when it runs, not what its scene does (the scene is any of the home's)
+    # an automation's name says when it runs, not what its scene does (a scene that fits any hour)
     "name, run_at": [("Early start", "06:30"), ("Morning", "07:00"), ("Breakfast time", "07:30"),
                      ("After work", "17:30"), ("Evening", "19:00"), ("Late evening", "21:30"), ("Night", "22:30"),
                      ("Last thing at night", "23:00")],
@@ -383,7 +386,7 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     Ask("Done: '{result.name}' runs {scene_id} at {run_at} on Saturdays and Sundays.", days=["SA", "SU"]),
     "The automation '{result.name}' will run {scene_id} at {run_at} {result.schedule}.",
 ])
-def create_automation(ctx: Ctx, name: Name, scene_id: SceneId, run_at: str, days: Days) -> Automation:
+def create_automation(ctx: Ctx, name: Name, scene_id: TimelessSceneId, run_at: str, days: Days) -> Automation:
     """Schedule a scene to run at a local time on chosen weekdays; it starts enabled.
 
     Args:

@@ -349,13 +349,16 @@ class _Builder(WorldBuilder):
             book=rng.choice(BOOKS), tool=rng.choice(TOOLS), dest=rng.choice(DESTINATIONS), band=rng.choice(BANDS),
             peak=rng.choice(PEAKS), note=NOTES[rng.randrange(4)], note2=NOTES[4 + rng.randrange(3)])
 
-    def _unworn(self, interests: list[str], posted: Counter[str]) -> str | None:
+    def _unworn(self, interests: list[str], posted: Counter[str], opened: set[str]) -> str | None:
         """A text on one of `interests` that at most one other account has posted (people do not post
-        each other's words), or None where every draw is taken."""
+        each other's words) and that does not open like one of this account's own (`opened`: one is
+        told from another by its opening), or None where every draw is taken."""
         for _ in range(12):
             text = self._text(self.rng.choice(interests))
-            if posted[text] < 2:
+            opening = " ".join(text.split()[:5])
+            if posted[text] < 2 and opening not in opened:
                 posted[text] += 1
+                opened.add(opening)
                 return text
         return None
 
@@ -394,10 +397,11 @@ class _Builder(WorldBuilder):
         posted: Counter[str] = Counter()
         for p in self.people:
             interests = self.interest[p["account_id"]]
+            opened: set[str] = set()
             for _ in range(rng.randint(1, 6)):
                 options = {"visibility": "followers" if rng.random() < 0.12 else "public",
                            "reply_policy": "following" if rng.random() < 0.12 else "everyone"}
-                text = self._unworn(interests, posted)
+                text = self._unworn(interests, posted, opened)
                 if text is not None:
                     entries.append((self._when(), p, text, options))
             if rng.random() < 0.12:  # a few mention the user
@@ -409,8 +413,12 @@ class _Builder(WorldBuilder):
             for _ in range(rng.randint(2, 4)):
                 entries.append((self._when(), b, text.format(citytag=self.citytag), {}))
         for s, (_, _, text) in zip(self.spam, SPAM):
+            days: set[date] = set()  # once a day: a person tells the copies apart by their day
             for _ in range(rng.randint(2, 3)):
-                entries.append((self._when(7), s, text, {"violates": 1}))
+                when = self._when(7)
+                if when.date() not in days:
+                    days.add(when.date())
+                    entries.append((when, s, text, {"violates": 1}))
         entries.sort(key=lambda e: e[0])
         for when, author, text, options in entries:
             self._post(author, text, when, **options)

@@ -102,7 +102,7 @@ class Activity(BaseModel):
     activity_id: ActivityId
     occurred_at: str
     points: int = Field(description="Earned or refunded (positive) or redeemed (negative).")
-    description: str
+    summary: str = Field(description="What the points were for.")
     booking_id: BookingId | None
 
 
@@ -411,5 +411,5 @@ def get_loyalty_account(ctx: Ctx, limit: Limit = 20) -> LoyaltyAccount:
         hotel_points_per_dollar=POINTS_PER_DOLLAR["hotel"] * TIER_MULTIPLIER[tier],
         free_checked_bags=TIER_FREE_BAGS[tier],
         activity=[Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], points=r["points"],
-                           description=r["description"], booking_id=r["booking_id"]) for r in rows[:limit]],
+                           summary=r["description"], booking_id=r["booking_id"]) for r in rows[:limit]],
         total_activity=len(rows))

@@ -173,6 +173,11 @@ def _fare_words(f: FareOption) -> str:
     return f"{f.name} ${f.price:,.2f}, {refund}{sold_out}"
 
 
+# the countries a person asks about by name, not ISO code: those said without "the" ("in Germany",
+# never "in United States")
+NAMED_COUNTRIES = sorted(n for n in COUNTRY_NAMES.values() if " " not in n and n != "Netherlands")
+
+
 # ----- tools --------------------------------------------------------------------------------------
 
 
@@ -180,7 +185,7 @@ def _fare_words(f: FareOption) -> str:
     "Which of your airports match '{query}'?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
-])
+], values={"country": NAMED_COUNTRIES})
 def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None) -> AirportList:
     """List the airports flights are sold between, with the direct destinations from each.
 

@@ -589,6 +589,8 @@ class Planner:
         if p.where is not None:  # an output's entity must be one the parameter takes (a credit card, not any account)
             flows = [f for f in flows if sess.satisfies(kind, f[1], p.where)]
         pool_ctx = self._candidates(p) if not self.ungrounded else []
+        if p.where is not None:  # as the conversation stands: no cart looked at after it was thrown out
+            pool_ctx = [i for i in pool_ctx if sess.satisfies(kind, i, p.where)]
         if tool.name.startswith((*_UNDOING, *_RESTORING)):
             # Nobody makes a thing and undoes it in one conversation ("add an address ... remove
             # the new address", "book a service ... cancel that appointment", "delete the file ...
