@@ -1246,7 +1246,7 @@ def test_a_participant_is_said_as_the_person() -> None:
     """"Let participant PRT-10272 in from the waiting room" names a person by an ID they never see:
     a participant stands for a person (`EntityKind.stands_for`), and is said and traced as them."""
     say, index = _say("video_meeting")
-    for participant, row in list(index.every["participant"].items())[:20]:
+    for participant, row in list(index.rows["participant"].items())[:20]:  # (one who left: "... in the meeting")
         person = row["person_id"]
         expected = "me" if index.every["person"][person].get("is_me") == 1 else index.labels["person"][person]
         assert say.entity("participant", participant) == expected

@@ -238,9 +238,9 @@ class EntityIndex:
         if kind in self.labels:
             return None
         row = self.every.get(kind, {}).get(value)
-        stands = (row or {}).get(self.stands_for.get(kind, ""))
+        stands = (row or {}).get(self.stands_for.get(kind, "")) if value in self.rows.get(kind, {}) else None
         other = self.named_kind(stands, besides=kind) if isinstance(stands, str) else None
-        if other is not None:  # a participant: the person it stands for
+        if other is not None:  # a participant in a meeting now: the person it stands for
             return self.stands_for[kind], other, stands
         for column, cell in (row or {}).items():
             ref = self.refs.get(kind, {}).get(column)

@@ -158,7 +158,8 @@ class Phrasing:
         ek = self.server.entities.get(kind)
         if self._is_me(kind, value):
             return "me"  # the signed-in user, never by their own name ("assign it to me")
-        if ek is not None and ek.stands_for:  # a participant is the person: "Alice Roberts"
+        past = value in self.index.every.get(kind, {}) and value not in self.index.rows.get(kind, {})
+        if ek is not None and ek.stands_for and not past:  # a participant is the person: "Alice Roberts"
             other = self.index.every.get(kind, {}).get(value, {}).get(ek.stands_for)
             other_kind = self.index.named_kind(other) if isinstance(other, str) else None
             if other_kind is not None:

@@ -116,7 +116,7 @@ OFF_TOPIC = [
 OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off topic, but ", "Hi! "]
 
 
-_KIND_KEYS = ("category", "kind", "type", "device_type", "cuisine")  # an option that says what the things are
+_KIND_KEYS = ("category", "device_type", "cuisine")  # an option that says what the things are: "no cafes"
 
 
 def _plural(noun: str) -> str:
