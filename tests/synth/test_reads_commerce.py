@@ -249,6 +249,8 @@ def test_an_account_activity_says_what_happened() -> None:
     text = _read_out("trading", "list_activity", {"account_id": "BRK-10001"}, asked="Show me recent activity in {account_id}.")
     assert re.search(r"(?:Bought|Sold) \d+ [A-Z.]+ at \$[\d,.]+: ", text), text
     assert not re.search(r"kind |description |@ \d", text), text
+    dividends = _read_out("trading", "list_activity", {"ticker": "PEP"}, asked="Show me my account activity in {ticker}.")
+    assert re.search(r"Dividend on \d+ PEP at \$[\d.]+ a share: amount", dividends) and " sh @" not in dividends, dividends
 
 
 def test_a_listing_that_ships_free_says_free_shipping() -> None:

@@ -200,7 +200,7 @@ def test_budget_replies_say_no_internal_ids_and_a_card_balance_is_no_money_left(
     texts = [m["content"] for ex in _generated(["budget"], 150, 57) for m in ex["messages"]
              if m["role"] == "assistant" and m.get("content")]
     assert texts
-    assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account|categories over budget:", t)
+    assert not any(re.search(r"\((?:TXN|GOAL|CAT|BILL)-\d+\)|left on the account|categories over budget: \d", t)
                    for t in texts)
 
 

@@ -168,7 +168,7 @@ def field_text(key: str, value: Any) -> str | None:
         if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
         if key == "time_in_force":  # how long an order stands: "good till cancelled", not "time in force gtc"
-            return {"gtc": "good till cancelled", "day": "for the day"}.get(value, f"time in force {value}")
+            return {"gtc": "good till cancelled", "day": "day order"}.get(value, f"time in force {value}")
         if key == "audience":  # who sees a payment: "visible to friends", "public", "private"
             return f"visible to {value}" if value == "friends" else value
         if key == "kind" and value not in ("fixed", "percent", "percentage"):  # "expense", "bank account", "folder"
