@@ -347,3 +347,11 @@ def test_a_saved_address_is_said_as_an_address() -> None:
     text = _read_out("shopping", "list_addresses", {}, asked="Show my saved addresses.")
     assert re.search(r"Home: at \d+ [\w ]+, [A-Z][\w ]+, [A-Z]{2} \d{5}", text), text
     assert "street" not in text and "postal code" not in text, text
+
+
+def test_a_count_is_said_as_so_many_things() -> None:
+    """"Allbirds: product count 1", "review count 3" read a field's name; "1 product", "3 reviews"."""
+    brands = _read_out("shopping", "list_brands", {}, asked="Which brands do you carry?")
+    assert re.search(r"Allbirds: 1 product;", brands) and "product count" not in brands, brands
+    found = _read_out("shopping", "search_products", {"query": "Dog Bed"}, asked="Search the store for {query}.")
+    assert re.search(r", \d+ reviews?[;.]", found) and "review count" not in found, found

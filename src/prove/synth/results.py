@@ -56,6 +56,9 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
                 "tentative": "you said maybe", "needs action": "you haven't answered"}
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
+# Things a `<thing>_count` field counts, said as "3 reviews" rather than "review count 3".
+_COUNTED = {"product", "review", "rating", "transaction", "item", "order", "listing", "follower", "message",
+            "comment", "photo", "file", "member", "ticker", "payment", "contribution"}
 # Parts of an address, said by the address where a record has one.
 _ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
 # Fields nobody reads out unless asked: map coordinates, a stock-keeping code.
@@ -118,6 +121,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)} kWh {_words(key[4:])}"
         if key.startswith("percent_"):  # percent_complete 18.7 -> 18.7% complete
             return f"{number(value)}% {_words(key[8:])}"
+        if key.endswith("_count") and type(value) is int and key[:-6] in _COUNTED:  # review_count 3 -> 3 reviews
+            return counted(value, key[:-6] + "s")
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
