@@ -355,3 +355,10 @@ def test_a_count_is_said_as_so_many_things() -> None:
     assert re.search(r"Allbirds: 1 product;", brands) and "product count" not in brands, brands
     found = _read_out("shopping", "search_products", {"query": "Dog Bed"}, asked="Search the store for {query}.")
     assert re.search(r", \d+ reviews?[;.]", found) and "review count" not in found, found
+
+
+def test_a_contact_is_not_said_to_be_one_twice() -> None:
+    """"Maple Court Parking: contact, contact since March 23, 2023, ..."."""
+    text = _read_out("payments", "search_users", {"contacts_only": True, "query": "Court Parking"},
+                     asked="Search my contacts for {query}.")
+    assert "contact since" in text and "contact, contact" not in text, text

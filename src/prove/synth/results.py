@@ -296,6 +296,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
                 or f"{key}_text" in rec or (key in _UNSAID and not asked & {"coordinate", "latitude", "longitude", key}):
             continue  # said already, says the heading again, or said by its own text form (size_text)
+        if value is True and key.startswith("is_") and any(k.startswith(key[3:] + "_") and rec[k] for k in rec):
+            continue  # "contact, contact since March 23, 2023": the later field says it
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
         if key in ("kind", "type") and isinstance(value, str) and head and _words(value).lower() in str(head).lower():
