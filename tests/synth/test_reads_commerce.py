@@ -249,6 +249,8 @@ def test_an_account_activity_says_what_happened() -> None:
     text = _read_out("trading", "list_activity", {"account_id": "BRK-10001"}, asked="Show me recent activity in {account_id}.")
     assert re.search(r"(?:Bought|Sold) \d+ [A-Z.]+ at \$[\d,.]+: ", text), text
     assert not re.search(r"kind |description |@ \d", text), text
+    dividends = _read_out("trading", "list_activity", {"ticker": "PEP"}, asked="Show me my account activity in {ticker}.")
+    assert re.search(r"Dividend on \d+ PEP at \$[\d.]+ a share: amount", dividends) and " sh @" not in dividends, dividends
 
 
 def test_a_listing_that_ships_free_says_free_shipping() -> None:
@@ -345,3 +347,18 @@ def test_a_saved_address_is_said_as_an_address() -> None:
     text = _read_out("shopping", "list_addresses", {}, asked="Show my saved addresses.")
     assert re.search(r"Home: at \d+ [\w ]+, [A-Z][\w ]+, [A-Z]{2} \d{5}", text), text
     assert "street" not in text and "postal code" not in text, text
+
+
+def test_a_count_is_said_as_so_many_things() -> None:
+    """"Allbirds: product count 1", "review count 3" read a field's name; "1 product", "3 reviews"."""
+    brands = _read_out("shopping", "list_brands", {}, asked="Which brands do you carry?")
+    assert re.search(r"Allbirds: 1 product;", brands) and "product count" not in brands, brands
+    found = _read_out("shopping", "search_products", {"query": "Dog Bed"}, asked="Search the store for {query}.")
+    assert re.search(r", \d+ reviews?[;.]", found) and "review count" not in found, found
+
+
+def test_a_contact_is_not_said_to_be_one_twice() -> None:
+    """"Maple Court Parking: contact, contact since March 23, 2023, ..."."""
+    text = _read_out("payments", "search_users", {"contacts_only": True, "query": "Court Parking"},
+                     asked="Search my contacts for {query}.")
+    assert "contact since" in text and "contact, contact" not in text, text

@@ -56,6 +56,9 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
                 "tentative": "you said maybe", "needs action": "you haven't answered"}
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
+# Things a `<thing>_count` field counts, said as "3 reviews" rather than "review count 3".
+_COUNTED = {"product", "review", "rating", "transaction", "item", "order", "listing", "follower", "message",
+            "comment", "photo", "file", "member", "ticker", "payment", "contribution"}
 # Parts of an address, said by the address where a record has one.
 _ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
 # Fields nobody reads out unless the request names them (by one of these words): map coordinates,
@@ -124,6 +127,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)} kWh {_words(key[4:])}"
         if key.startswith("percent_"):  # percent_complete 18.7 -> 18.7% complete
             return f"{number(value)}% {_words(key[8:])}"
+        if key.endswith("_count") and type(value) is int and key[:-6] in _COUNTED:  # review_count 3 -> 3 reviews
+            return counted(value, key[:-6] + "s")
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
@@ -174,7 +179,7 @@ def field_text(key: str, value: Any) -> str | None:
         if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
         if key == "time_in_force":  # how long an order stands: "good till cancelled", not "time in force gtc"
-            return {"gtc": "good till cancelled", "day": "for the day"}.get(value, f"time in force {value}")
+            return {"gtc": "good till cancelled", "day": "day order"}.get(value, f"time in force {value}")
         if key == "audience":  # who sees a payment: "visible to friends", "public", "private"
             return f"visible to {value}" if value == "friends" else value
         if key == "kind" and value not in ("fixed", "percent", "percentage"):  # "expense", "bank account", "folder"
@@ -311,6 +316,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if key in used or (isinstance(value, str) and head and value.strip() and value in str(head)) \
                 or f"{key}_text" in rec or (key in _UNSAID and not asked & _UNSAID[key]):
             continue  # said already, says the heading again, or said by its own text form (size_text)
+        if value is True and key.startswith("is_") and any(k.startswith(key[3:] + "_") and rec[k] for k in rec):
+            continue  # "contact, contact since March 23, 2023": the later field says it
         if key.startswith(("max_", "min_")) and rec.get(key[4:]) == value:
             continue  # "price $39.99, max price $39.99"
         if key in ("kind", "type") and isinstance(value, str) and head and _words(value).lower() in str(head).lower():

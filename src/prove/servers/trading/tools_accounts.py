@@ -212,6 +212,8 @@ def _activity_summary(row: sqlite3.Row) -> str:
     """A trade as people say it ("Bought 33 BND at $65.55"); anything else by its description."""
     if row["kind"] in ("buy", "sell"):
         return f"{'Bought' if row['kind'] == 'buy' else 'Sold'} {row['quantity']} {row['ticker']} at ${row['price']:,.2f}"
+    if row["kind"] == "dividend" and row["quantity"] and row["price"] is not None:
+        return f"Dividend on {row['quantity']} {row['ticker']} at ${row['price']:,.2f} a share"
     return row["description"]
 
 
