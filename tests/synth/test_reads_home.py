@@ -186,6 +186,12 @@ def test_navigation_that_is_off_says_so() -> None:
         assert "not active" not in text and "no destination" in text, text
 
 
+def test_the_last_ten_trips_are_ten() -> None:
+    """"Show me my last 10 trips." -> "145 trips in all; 5 of them: ..." reads out half of them."""
+    text = _summary("vehicle", "list_trips", {"limit": 10}, "Show me my last {limit} trips.")
+    assert "10 of them" in text and text.count(" miles") >= 10, text
+
+
 # ----- social_media ----------------------------------------------------------------------------------
 
 
