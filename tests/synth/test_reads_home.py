@@ -192,6 +192,12 @@ def test_the_last_ten_trips_are_ten() -> None:
     assert "10 of them" in text and text.count(" miles") >= 10, text
 
 
+def test_where_the_car_is_is_said_in_a_sentence() -> None:
+    """"Where's my car?" -> "Here are the results: 2221 King Street, ...: place Home, parked since ..."."""
+    for text in _replies("vehicle", "get_location", {}):
+        assert text.startswith("Your car is parked at") and "place Home" not in text, text
+
+
 # ----- social_media ----------------------------------------------------------------------------------
 
 

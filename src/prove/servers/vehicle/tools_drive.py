@@ -522,6 +522,11 @@ def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = N
 @tools.tool(effect=READ, asks=[
     "Where's my car?",
     "Where did I park?",
+], reply=[
+    "Your car is parked at {result.place_name} ({result.address}), since {result.parked_since}.",
+    "Your car is on its way to {result.driving_to}; it should get there around {result.eta}.",
+    Ask("Your car is parked at {result.latitude}, {result.longitude} (no saved place), since {result.parked_since}.",
+        **{"result.place_id": None, "result.driving_to": None}),
 ])
 def get_location(ctx: Ctx) -> Location:
     """Show where the car is: coordinates, the known place and address, or where it is driving to.
