@@ -301,6 +301,18 @@ def test_an_automation_runs_a_scene_whose_name_fits_any_hour() -> None:
         assert not re.search(r"Morning|Night|Evening|Dinner|Bedtime", scene), user
 
 
+def test_a_lock_and_a_new_scene_read_as_sentences() -> None:
+    """"The door code 'House cleaner (Eli)' is deleted from Garage Side Door Lock." wants "the";
+    "Quiet time will bring those devices back ..." for one device wants that one named."""
+    index = _index("iot_devices")
+    code = next(k for k, r in index.rows["lock_code"].items() if r["valid_until"])
+    for text in _replies("iot_devices", "delete_lock_code", {"code_id": code}):
+        assert re.search(r"(?:from|opens) the ", text), text
+    light = next(k for k, r in index.rows["device"].items() if r["type"] == "light")
+    for text in _replies("iot_devices", "create_scene", {"name": "Quiet time", "device_ids": [light]}):
+        assert "those devices" not in text and "1 devices" not in text, text
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 
