@@ -516,3 +516,16 @@ def test_files_of_one_name_are_told_apart_by_their_folder() -> None:
     for path in twins:
         folder = path.rsplit("/", 2)[-2]
         assert say.entity("item", path).endswith(f"in the {folder} folder"), (path, say.entity("item", path))
+
+
+def test_a_link_listing_reads_no_tokens() -> None:
+    """"Budget 2026.csv: ..., url https://drive.example.com/s/FSJs..., token FSJs...": a link's token
+    is its URL again, and a secret besides: it is not read out unless asked."""
+    with Session(["filesystem"], world=0) as s:
+        for link in s.call("list_share_links", {"status": "active"}).data["links"]:
+            if link["access"] == "edit":  # every link alike but for its name, its day and its URL
+                assert s.call("update_share_link", {"link_id": link["link_id"], "access": "view"}).ok
+        data = s.call("list_share_links", {"status": "active"}).data
+    text = Wording(random.Random(0)).summary(registry.get("filesystem").tools["list_share_links"], data,
+                                             args={"status": "active"}, asked="Which of my files are shared by link?")
+    assert "token" not in text, text

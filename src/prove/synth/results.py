@@ -57,10 +57,10 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
 # What a record says of the question it answers ("after March 19 at 9:30 AM"): not read out.
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Fields nobody reads out unless the request names them (by one of these words): map coordinates,
-# a file's MIME type (its kind is in its name).
+# a file's MIME type (its kind is in its name), a link's token (its URL says it).
 _COORDINATES = frozenset({"coordinate", "latitude", "longitude"})
 _UNSAID = {**dict.fromkeys(("lat", "lng", "lon", "latitude", "longitude", "coordinates"), _COORDINATES),
-           "mime_type": frozenset({"mime", "format"})}
+           "mime_type": frozenset({"mime", "format"}), "token": frozenset({"token"})}
 # Fields that hold the last digits of a card or account number: "ending 9096".
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
