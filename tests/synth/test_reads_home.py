@@ -235,6 +235,15 @@ def test_a_spam_account_posts_its_scam_once_a_day() -> None:
         assert max(days.values()) == 1, (world, days.most_common(1))
 
 
+def test_a_post_search_quotes_its_words() -> None:
+    """"Search posts for I'll.", "Has anyone posted about time?": a search says its words as words."""
+    said = [(call["arguments"]["query"], user) for call, user, _ in _turns("social_media", "search_posts", 400, 6)
+            if call["arguments"]["query"] in user]  # (not an answer to a question about something else)
+    assert said
+    for query, user in said:
+        assert f"'{query}'" in user, user
+
+
 # ----- iot_devices -----------------------------------------------------------------------------------
 
 
