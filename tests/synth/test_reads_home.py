@@ -538,3 +538,20 @@ def test_a_link_listing_reads_no_tokens() -> None:
     text = Wording(random.Random(0)).summary(registry.get("filesystem").tools["list_share_links"], data,
                                              args={"status": "active"}, asked="Which of my files are shared by link?")
     assert "token" not in text, text
+
+
+def test_a_home_that_is_no_home_says_what_it_is() -> None:
+    """"Harbor Plaza is a office place, not a residential building." wants "an office"."""
+    index = _index("maps")
+    office = next(k for k, r in index.rows["place"].items() if r["category"] == "office")
+    with Session(["maps"], world=0) as s:
+        failed = s.call("set_saved_address", {"label": "home", "place_id": office})
+    assert not failed.ok and " an office," in failed.error["message"], failed.error
+
+
+def test_a_room_is_said_with_its_hotel() -> None:
+    """"Please book room RMT-10048 from March 19 ...": a room type is said with its hotel."""
+    said = [user for call, user, _ in _turns("travel_booking", "book_hotel", 400, 6)]
+    assert said
+    for user in said:
+        assert "RMT-" not in user, user
