@@ -198,6 +198,14 @@ def test_where_the_car_is_is_said_in_a_sentence() -> None:
         assert text.startswith("Your car is parked at") and "place Home" not in text, text
 
 
+def test_the_last_trips_asked_for_are_read_out() -> None:
+    """"Show me my last 20 trips." -> "145 trips in all; 5 of them": a person asks for as many as
+    they can hear."""
+    said = [call["arguments"]["limit"] for call, _, _ in _turns("vehicle", "list_trips", 400, 6)
+            if "limit" in call["arguments"]]
+    assert said and max(said) <= 10, said
+
+
 # ----- social_media ----------------------------------------------------------------------------------
 
 

@@ -477,7 +477,7 @@ def start_drive(ctx: Ctx) -> Trip:
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
     "Show my trips to or from {place_id}.",
-])
+], values={"limit": [3, 5, 10]})  # as many as a reply reads out
 def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:
     """List drives, newest first, with the distance, electric energy and fuel they used.
