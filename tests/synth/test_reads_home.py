@@ -186,6 +186,26 @@ def test_navigation_that_is_off_says_so() -> None:
         assert "not active" not in text and "no destination" in text, text
 
 
+def test_the_last_ten_trips_are_ten() -> None:
+    """"Show me my last 10 trips." -> "145 trips in all; 5 of them: ..." reads out half of them."""
+    text = _summary("vehicle", "list_trips", {"limit": 10}, "Show me my last {limit} trips.")
+    assert "10 of them" in text and text.count(" miles") >= 10, text
+
+
+def test_where_the_car_is_is_said_in_a_sentence() -> None:
+    """"Where's my car?" -> "Here are the results: 2221 King Street, ...: place Home, parked since ..."."""
+    for text in _replies("vehicle", "get_location", {}):
+        assert text.startswith("Your car is parked at") and "place Home" not in text, text
+
+
+def test_the_last_trips_asked_for_are_read_out() -> None:
+    """"Show me my last 20 trips." -> "145 trips in all; 5 of them": a person asks for as many as
+    they can hear."""
+    said = [call["arguments"]["limit"] for call, _, _ in _turns("vehicle", "list_trips", 400, 6)
+            if "limit" in call["arguments"]]
+    assert said and max(said) <= 10, said
+
+
 # ----- social_media ----------------------------------------------------------------------------------
 
 
@@ -221,6 +241,15 @@ def test_a_spam_account_posts_its_scam_once_a_day() -> None:
         posts = _index("social_media", world).every["post"].values()
         days = Counter((r["author_id"], r["text"], r["created_at"][:10]) for r in posts if r["violates"])
         assert max(days.values()) == 1, (world, days.most_common(1))
+
+
+def test_a_post_search_quotes_its_words() -> None:
+    """"Search posts for I'll.", "Has anyone posted about time?": a search says its words as words."""
+    said = [(call["arguments"]["query"], user) for call, user, _ in _turns("social_media", "search_posts", 400, 6)
+            if call["arguments"]["query"] in user]  # (not an answer to a question about something else)
+    assert said
+    for query, user in said:
+        assert f"'{query}'" in user, user
 
 
 # ----- iot_devices -----------------------------------------------------------------------------------
@@ -287,6 +316,18 @@ def test_an_automation_runs_a_scene_whose_name_fits_any_hour() -> None:
     for call, user, _ in said:
         scene = index.labels["scene"].get(call["arguments"]["scene_id"], "")
         assert not re.search(r"Morning|Night|Evening|Dinner|Bedtime", scene), user
+
+
+def test_a_lock_and_a_new_scene_read_as_sentences() -> None:
+    """"The door code 'House cleaner (Eli)' is deleted from Garage Side Door Lock." wants "the";
+    "Quiet time will bring those devices back ..." for one device wants that one named."""
+    index = _index("iot_devices")
+    code = next(k for k, r in index.rows["lock_code"].items() if r["valid_until"])
+    for text in _replies("iot_devices", "delete_lock_code", {"code_id": code}):
+        assert re.search(r"(?:from|opens) the ", text), text
+    light = next(k for k, r in index.rows["device"].items() if r["type"] == "light")
+    for text in _replies("iot_devices", "create_scene", {"name": "Quiet time", "device_ids": [light]}):
+        assert "those devices" not in text and "1 devices" not in text, text
 
 
 # ----- food_delivery ---------------------------------------------------------------------------------
@@ -492,3 +533,33 @@ def test_files_of_one_name_are_told_apart_by_their_folder() -> None:
     for path in twins:
         folder = path.rsplit("/", 2)[-2]
         assert say.entity("item", path).endswith(f"in the {folder} folder"), (path, say.entity("item", path))
+
+
+def test_a_link_listing_reads_no_tokens() -> None:
+    """"Budget 2026.csv: ..., url https://drive.example.com/s/FSJs..., token FSJs...": a link's token
+    is its URL again, and a secret besides: it is not read out unless asked."""
+    with Session(["filesystem"], world=0) as s:
+        for link in s.call("list_share_links", {"status": "active"}).data["links"]:
+            if link["access"] == "edit":  # every link alike but for its name, its day and its URL
+                assert s.call("update_share_link", {"link_id": link["link_id"], "access": "view"}).ok
+        data = s.call("list_share_links", {"status": "active"}).data
+    text = Wording(random.Random(0)).summary(registry.get("filesystem").tools["list_share_links"], data,
+                                             args={"status": "active"}, asked="Which of my files are shared by link?")
+    assert "token" not in text, text
+
+
+def test_a_home_that_is_no_home_says_what_it_is() -> None:
+    """"Harbor Plaza is a office place, not a residential building." wants "an office"."""
+    index = _index("maps")
+    office = next(k for k, r in index.rows["place"].items() if r["category"] == "office")
+    with Session(["maps"], world=0) as s:
+        failed = s.call("set_saved_address", {"label": "home", "place_id": office})
+    assert not failed.ok and " an office," in failed.error["message"], failed.error
+
+
+def test_a_room_is_said_with_its_hotel() -> None:
+    """"Please book room RMT-10048 from March 19 ...": a room type is said with its hotel."""
+    said = [user for call, user, _ in _turns("travel_booking", "book_hotel", 400, 6)]
+    assert said
+    for user in said:
+        assert "RMT-" not in user, user

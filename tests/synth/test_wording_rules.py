@@ -487,7 +487,8 @@ def test_a_reply_that_names_a_result_field_the_result_lacks_is_not_used() -> Non
     set_up = {"active": True, "destination": {"name": "Dad's place"}, "distance_mi": 17.9, "minutes": 24,
               "arrival": "2026-03-16T09:24:00", "range_after_mi": 359.8}
     assert _fitting_replies(tool, {}, set_up)
-    assert _fitting_replies(tool, {}, {"active": False, "destination": None, "distance_mi": None}) == []
+    assert [r.text for r in _fitting_replies(tool, {}, {"active": False, "destination": None, "distance_mi": None})] \
+        == ["Navigation isn't on right now: no destination is set."]
 
 
 def test_nothing_a_conversation_changed_is_taken_back_later() -> None:

@@ -62,10 +62,10 @@ _COUNTED = {"product", "review", "rating", "transaction", "item", "order", "list
 # Parts of an address, said by the address where a record has one.
 _ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
 # Fields nobody reads out unless the request names them (by one of these words): map coordinates,
-# a file's MIME type (its kind is in its name), a stock-keeping code.
+# a file's MIME type (its kind is in its name), a stock-keeping code, a link's token (its URL says it).
 _COORDINATES = frozenset({"coordinate", "latitude", "longitude"})
 _UNSAID = {**dict.fromkeys(("lat", "lng", "lon", "latitude", "longitude", "coordinates"), _COORDINATES),
-           "mime_type": frozenset({"mime", "format"}), "sku": frozenset({"sku"})}
+           "mime_type": frozenset({"mime", "format"}), "sku": frozenset({"sku"}), "token": frozenset({"token"})}
 # Fields that hold the last digits of a card or account number: "ending 9096".
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").

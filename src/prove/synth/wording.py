@@ -352,7 +352,9 @@ class Wording:
             stress.append("count")  # "how many tickers are on each?": each one's count
         if re.search(r"\bIDs?\b", asked):
             stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
-        facts = describe(data, cite, stress=stress, noun=listed_noun(tool))
+        asked_for = (args or {}).get("limit")  # "my last 10 trips": as many as asked, up to 10
+        shown = asked_for if isinstance(asked_for, int) and 5 < asked_for <= 10 else 5
+        facts = describe(data, cite, limit=shown, stress=stress, noun=listed_noun(tool))
         if not facts:
             return self.nothing(data, tool, args)
         if opener:

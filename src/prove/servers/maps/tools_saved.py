@@ -97,7 +97,8 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: Addres
     row = place_row(ctx, place_id)
     require_not_gone(row)
     if label == "home" and row["category"] != "residential":
-        raise ToolError("not_residential", f"{row['name']} is a {row['category'].replace('_', ' ')} place, "
+        kind = row["category"].replace("_", " ")
+        raise ToolError("not_residential", f"{row['name']} is {'an' if kind[:1] in 'aeiou' else 'a'} {kind}, "
                         "not a residential building.",
                         hint="Home is where the user lives: search_places with category='residential'.")
     column = f"{label}_place_id"

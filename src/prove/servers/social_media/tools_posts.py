@@ -160,8 +160,8 @@ def get_post(ctx: Ctx, post_id: PostId) -> Post:
 
 
 @tools.tool(effect=READ, asks=[
-    "Search posts for {query}.",
-    "Has anyone posted about {query}?",
+    "Search posts for '{query}'.",
+    "Find posts that mention '{query}'.",
 ], reply=[
     "{result.said}.",
 ])

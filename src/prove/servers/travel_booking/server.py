@@ -59,7 +59,8 @@ FLIGHT = EntityKind("flight", "flights", "flight_id", "flight_number", "one date
                     live="status = 'scheduled' AND departs_at > :now", lister="search_flights")
 HOTEL = EntityKind("hotel", "hotels", "hotel_id", "name", "a hotel", lister="search_hotels", naming="alone")
 ROOM_TYPE = EntityKind("room_type", "room_types", "room_type_id", "name",
-                       "a kind of room at a hotel, with its nightly rate", lister="get_hotel", noun="room")
+                       "a kind of room at a hotel, with its nightly rate", lister="get_hotel", noun="room",
+                       part_of="hotel_id")  # "the Deluxe King room of Hyatt Regency ...", never room RMT-10048
 # A booking is said by what it is, in full: "my flight B6 2888 BOS to ATL on March 17", "my stay at
 # Four Seasons Frankfurt Westend, Standard King, March 30 to April 4" (never a cut summary).
 BOOKING = EntityKind("booking", "bookings", "booking_id", "summary", "a flight booking or a hotel stay of the user",

@@ -477,7 +477,7 @@ def start_drive(ctx: Ctx) -> Trip:
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
     "Show my trips to or from {place_id}.",
-])
+], values={"limit": [3, 5, 10]})  # as many as a reply reads out
 def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:
     """List drives, newest first, with the distance, electric energy and fuel they used.
@@ -522,6 +522,11 @@ def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = N
 @tools.tool(effect=READ, asks=[
     "Where's my car?",
     "Where did I park?",
+], reply=[
+    "Your car is parked at {result.place_name} ({result.address}), since {result.parked_since}.",
+    "Your car is on its way to {result.driving_to}; it should get there around {result.eta}.",
+    Ask("Your car is parked at {result.latitude}, {result.longitude} (no saved place), since {result.parked_since}.",
+        **{"result.place_id": None, "result.driving_to": None}),
 ])
 def get_location(ctx: Ctx) -> Location:
     """Show where the car is: coordinates, the known place and address, or where it is driving to.
