@@ -56,12 +56,10 @@ CREATE UNIQUE INDEX nodes_live_path ON nodes(path) WHERE trash_id IS NULL;
 CREATE INDEX nodes_parent ON nodes(parent_id);
 
 -- versions: earlier contents of a text file, kept each time it is overwritten or edited.
--- modified_at is when that content was written; version_no counts from 1 (the oldest). path is
--- the file's (kept with it by nodes_path_follows): a person names a version by its file.
+-- modified_at is when that content was written; version_no counts from 1 (the oldest).
 CREATE TABLE versions (
     version_id  TEXT PRIMARY KEY,
     node_id     INTEGER NOT NULL REFERENCES nodes(node_id),
-    path        TEXT NOT NULL,
     version_no  INTEGER NOT NULL,
     content     TEXT NOT NULL,
     size        INTEGER NOT NULL,
@@ -87,7 +85,6 @@ CREATE TABLE favorites (
 CREATE TABLE share_links (
     link_id    TEXT PRIMARY KEY,
     node_id    INTEGER NOT NULL REFERENCES nodes(node_id),
-    path       TEXT NOT NULL,      -- the item's, as for versions
     token      TEXT NOT NULL UNIQUE,
     access     TEXT NOT NULL CHECK (access IN ('view', 'edit')),
     created_at TEXT NOT NULL,
@@ -116,9 +113,3 @@ CREATE TABLE activity (
     path        TEXT NOT NULL,
     detail      TEXT
 ) WITHOUT ROWID;
-
--- A version and a share link keep the path of their item when it is renamed, moved or restored.
-CREATE TRIGGER nodes_path_follows AFTER UPDATE OF path ON nodes BEGIN
-    UPDATE versions SET path = NEW.path WHERE node_id = NEW.node_id;
-    UPDATE share_links SET path = NEW.path WHERE node_id = NEW.node_id;
-END;

@@ -536,9 +536,9 @@ def save_version(ctx: Ctx, row: sqlite3.Row) -> None:
     """Keep the file's current content as its newest earlier version."""
     (last,) = ctx.db.execute("SELECT coalesce(max(version_no), 0) FROM versions WHERE node_id = ?",
                              (row["node_id"],)).fetchone()
-    ctx.db.execute("INSERT INTO versions (version_id, node_id, path, version_no, content, size, modified_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)", (ctx.new_id("VER"), row["node_id"], row["path"], last + 1,
-                                                    row["content"], row["size"], row["modified_at"]))
+    ctx.db.execute("INSERT INTO versions (version_id, node_id, version_no, content, size, modified_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?)",
+                   (ctx.new_id("VER"), row["node_id"], last + 1, row["content"], row["size"], row["modified_at"]))
 
 
 def replace_content(ctx: Ctx, row: sqlite3.Row, content: str, action: str = "edited",

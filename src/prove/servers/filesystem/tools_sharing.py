@@ -66,7 +66,7 @@ def _status(row: sqlite3.Row, now: str) -> str:
     return "active"
 
 
-_SELECT = ("SELECT l.*, n.name, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
+_SELECT = ("SELECT l.*, n.name, n.path, n.kind, n.trash_id FROM share_links l JOIN nodes n ON n.node_id = l.node_id")
 
 
 def _link(row: sqlite3.Row, now: str) -> ShareLink:
@@ -131,9 +131,9 @@ def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
     rng = ctx.rng()
     token = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(22))
     link_id = ctx.new_id("LNK")
-    ctx.db.execute("INSERT INTO share_links (link_id, node_id, path, token, access, created_at, expires_at, "
-                   "revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-                   (link_id, row["node_id"], row["path"], token, access, iso(ctx.now()), _expiry(ctx, expires_in_days)))
+    ctx.db.execute("INSERT INTO share_links (link_id, node_id, token, access, created_at, expires_at, revoked_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                   (link_id, row["node_id"], token, access, iso(ctx.now()), _expiry(ctx, expires_in_days)))
     log_activity(ctx, "shared", row["path"], f"{access} link {link_id}")
     return _link(_get(ctx, link_id), iso(ctx.now()))
 

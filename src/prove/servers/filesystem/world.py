@@ -456,8 +456,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         modified = datetime.fromisoformat(node["modified_at"])
         step = (modified - created) / (len(earlier) + 1)
         for n, text in enumerate(earlier, 1):
-            version_rows.append({"version_id": w.new_id("VER"), "node_id": node["node_id"], "path": path,
-                                 "version_no": n,
+            version_rows.append({"version_id": w.new_id("VER"), "node_id": node["node_id"], "version_no": n,
                                  "content": text, "size": len(text.encode("utf-8")),
                                  "modified_at": iso(created + step * (n - 1))})
     tag_rows = sorted({(d.by_path[p]["node_id"], t) for p, t in tags})
@@ -471,7 +470,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
 
     def link(path: str, access: str, created: datetime, expires: datetime | None,
              revoked: datetime | None = None) -> None:
-        link_rows.append({"link_id": w.new_id("LNK"), "node_id": d.by_path[path]["node_id"], "path": path,
+        link_rows.append({"link_id": w.new_id("LNK"), "node_id": d.by_path[path]["node_id"],
                           "token": fake.code(22, alphabet), "access": access, "created_at": iso(created),
                           "expires_at": iso(expires) if expires else None,
                           "revoked_at": iso(revoked) if revoked else None})
