@@ -4,7 +4,6 @@ tools' replies and off synthesized examples."""
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 import json
 import random
@@ -14,55 +13,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from prove.env import Session, registry
-from prove.synth import SynthConfig, Synthesizer
-from prove.synth.entities import EntityIndex
 from prove.synth.phrasing import Phrasing
 from prove.synth.sampler import Sampler
-from prove.synth.teachers.programmatic import _fitting_replies
 from prove.synth.wording import Wording
 
-
-@functools.lru_cache(maxsize=16)
-def _generated(server: str, n: int, seed: int) -> tuple[dict, ...]:
-    """The accepted examples among the first `n` candidates of a run on one server."""
-    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=[server]))
-    return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
-
-
-def _turns(server: str, tool: str, n: int = 240, seed: int = 3) -> list[tuple[dict, str, str]]:
-    """(gold call, user turn, assistant reply) for each call of `tool` in the generated examples."""
-    out = []
-    for ex in _generated(server, n, seed):
-        messages = ex["messages"]
-        for turn, user in zip(ex["turns"], [m for m in messages if m["role"] == "user"][-len(ex["turns"]):]):
-            at = messages.index(user)
-            later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
-            reply = next((m["content"] for m in reversed(messages[at:later])
-                          if m["role"] == "assistant" and not m.get("tool_calls")), "")
-            out.extend((call, user["content"], reply) for call in turn["calls"] if call["name"] == tool)
-    return out
-
-
-def _index(server: str, world: int = 0) -> EntityIndex:
-    return EntityIndex(registry.get(server), world)
-
-
-def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Sequence[tuple[str, dict]] = (),
-             world: int = 0) -> list[str]:
-    """Every reply the teacher may give for this call, made on a world (after the `before` calls)
-    and filled as the teacher fills it."""
-    server = registry.get(server_name)
-    say = Phrasing(server, Sampler(server, world, [world]).context(world), _index(server_name, world),
-                   Wording(random.Random(0)))
-    with Session([server], world=world) as session:
-        for name, arguments in before:
-            assert session.call(name, arguments).ok, name
-        result = session.call(tool, dict(args))
-    assert result.ok, result.error
-    spec = server.tools[tool]
-    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data)]
-    assert replies, f"{tool} has no reply for {args}"
-    return replies
+from .test_reads_rest import _generated, _index, _replies, _turns
 
 
 def _calls(ex: dict) -> list[dict]:
