@@ -111,6 +111,13 @@ def test_asking_for_the_id_of_a_person_says_no_its() -> None:
         assert "James Davis" in text and " its " not in text, text
 
 
+def test_a_new_account_is_said_by_its_name() -> None:
+    """"Jot this down on account ACC-10057" of the account a converted lead just made: the output
+    named it ("account_name": "Trailhead Labs"), so the user says "the Trailhead Labs account"."""
+    said = [m["content"] for ex in _generated("crm", 150, 506) for m in ex["messages"] if m["role"] == "user"]
+    assert said and not any(re.search(r"\baccount ACC-\d+", text) for text in said)
+
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 

@@ -759,13 +759,16 @@ class Planner:
             candidate = labels.get(v)
             if candidate is None and named_by and isinstance(rec.get(named_by), str):
                 candidate = rec[named_by]
+            if candidate is None and isinstance(rec.get(f"{kind}_name"), str):  # a lead's new "account_name"
+                candidate = rec[f"{kind}_name"]
             if candidate and any(isinstance(x, str) and candidate in x for x in rec.values()):
                 label = candidate
                 break
         if not label:
             return None
         for k, v, rec in refs:
-            if k == kind and v != value and (labels.get(v) == label or (named_by and rec.get(named_by) == label)):
+            if k == kind and v != value and (labels.get(v) == label or (named_by and rec.get(named_by) == label)
+                                             or rec.get(f"{kind}_name") == label):
                 return None
         return label
 
