@@ -151,6 +151,13 @@ def test_two_emails_alike_the_same_day_are_told_apart_by_time() -> None:
         assert message not in text, text
 
 
+def test_a_thread_is_asked_for_by_a_subject_it_alone_has() -> None:
+    """"Pull up every message in thread THR-10018" names a newsletter's thread by its key, its
+    subject being every issue's: a thread is asked for by a subject no other thread has."""
+    calls = [u for _, u, _ in _turns("email", "get_thread", 300, 3)]
+    assert calls and not any(re.search(r"\bTHR-\d+", u) for u in calls)
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
