@@ -383,6 +383,14 @@ def test_a_participant_of_a_past_meeting_is_the_person() -> None:
     assert not any("'s participant" in t for t in texts)
 
 
+def test_a_request_the_assistant_declines_names_a_real_thing() -> None:
+    """"End meeting MTG-37024 for everyone." (declined: no tool for it) names an invented key; with
+    no live meeting to end, it names a meeting the user has."""
+    said = [next(m["content"] for m in ex["messages"] if m["role"] == "user")
+            for ex in _generated("video_meeting", 300, 3) if ex["kind"] == "abstention"]
+    assert said and not any(re.search(r"\b[A-Z]{2,4}-\d{5}\b", text) for text in said)
+
+
 def test_a_meeting_chat_and_its_host_read_plainly() -> None:
     """"Tell everyone in the meeting Weekly Engineering sync's chat" glues "'s" to a title; "host
     James O'Brien, you are host" says the host twice."""

@@ -214,7 +214,9 @@ class Planner:
         for slot in ask.slots:
             p = self._param_of(tool, slot)
             if p.entity:
-                ids = self._candidates(p) if not self.ungrounded else []
+                # (nothing is called: with none in the state the tool needs, any of its kind is named,
+                # "stop recording the meeting 'Weekly sync'", never an invented "meeting MTG-45150")
+                ids = (self._candidates(p) or list(self.spec.context.ids(p.entity))) if not self.ungrounded else []
                 args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
             else:
                 args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0)
