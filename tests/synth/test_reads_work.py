@@ -391,6 +391,13 @@ def test_a_request_the_assistant_declines_names_a_real_thing() -> None:
     assert said and not any(re.search(r"\b[A-Z]{2,4}-\d{5}\b", text) for text in said)
 
 
+def test_the_participant_list_is_asked_for_as_one() -> None:
+    """"Who attended the meeting 'Weekly Engineering sync'?" of a meeting just started lists people
+    still in the waiting room as attending."""
+    asks = [a.text for a in registry.get("video_meeting").tools["list_participants"].asks if not a.binds]
+    assert asks and not any("attended" in a for a in asks)
+
+
 def test_a_meeting_chat_and_its_host_read_plainly() -> None:
     """"Tell everyone in the meeting Weekly Engineering sync's chat" glues "'s" to a title; "host
     James O'Brien, you are host" says the host twice."""
