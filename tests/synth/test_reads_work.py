@@ -118,6 +118,12 @@ def test_a_new_account_is_said_by_its_name() -> None:
     assert said and not any(re.search(r"\baccount ACC-\d+", text) for text in said)
 
 
+def test_claiming_a_lead_calls_it_a_lead() -> None:
+    """"I'll take Theo Jones; make it mine." calls a person "it"."""
+    said = [u for _, u, _ in _turns("crm", "claim_lead", 150, 4)]
+    assert said and not any("make it mine" in u for u in said)
+
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 

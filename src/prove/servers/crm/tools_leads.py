@@ -171,7 +171,7 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
 
 @tools.tool(effect=WRITE, asks=[
     "Claim {lead_id} from the queue.",
-    "I'll take {lead_id}; make it mine.",
+    "I'll take the lead {lead_id}; assign it to me.",
 ], reply=[
     "{lead_id} is yours now.",
     "You now own the lead {result.full_name} from {result.company}.",
