@@ -198,6 +198,12 @@ def test_an_unassigned_issue_is_answered_with_its_blockers() -> None:
         assert "nobody is assigned" in text and "blocking it:" in text, text
 
 
+def test_the_user_s_own_role_is_theirs() -> None:
+    """"Mobile App: lead Bianca Turner, active, key MOB, my role admin" says the assistant's role."""
+    assert field_text("my_role", "admin") == "you're an admin"
+    assert field_text("my_role", "member") == "you're a member"
+
+
 def test_a_label_change_reads_as_one() -> None:
     """"Bianca Turner removed labels regression on March 16" reads a field: "removed the label
     regression"."""

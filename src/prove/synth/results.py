@@ -152,6 +152,10 @@ def field_text(key: str, value: Any) -> str | None:
         value = option_words(key, value)
         if key == "my_response":  # "my response organizer" -> "you organize it"
             return _MY_RESPONSE.get(value, f"your answer {value}")
+        if key == "my_role":  # the user's own role: "you're an admin", not "my role admin"
+            return f"you're {'an' if value[:1] in 'aeiou' else 'a'} {value}"
+        if key.startswith("my_"):  # the user's own: "your status waiting"
+            return f"your {_words(key[3:])} {value}"
         if key == "status":
             return _words(value)
         if key in ("at", "time"):
