@@ -124,6 +124,15 @@ def test_claiming_a_lead_calls_it_a_lead() -> None:
     assert said and not any("make it mine" in u for u in said)
 
 
+def test_an_account_a_conversion_made_is_the_new_account() -> None:
+    """"Turn Fiona Wang into a customer contact. Oh, and who do we know at that account" points at
+    an account nobody named: the one the conversion made is "the new account"."""
+    for ex in _generated("crm", 150, 508):
+        said = " ".join(m["content"] for m in ex["messages"] if m["role"] == "user")
+        for hit in re.finditer(r"\bthat account\b", said):
+            assert "account" in said[:hit.start()], (ex["id"], said)
+
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 

@@ -736,7 +736,9 @@ class Planner:
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
-                return "new", f"the new {noun}" if named_since else self.rng.choice([f"the new {noun}", f"that {noun}"])
+                # "that deal" of the deal a request made; an account a lead's conversion made is "the new account"
+                that = not named_since and _names_kind(source.tool.name, kind)
+                return "new", self.rng.choice([f"the new {noun}", f"that {noun}"]) if that else f"the new {noun}"
             label = self._label_in(source, kind, v)
             if label:
                 return "label", label
