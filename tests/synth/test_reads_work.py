@@ -133,6 +133,16 @@ def test_an_account_a_conversion_made_is_the_new_account() -> None:
             assert "account" in said[:hit.start()], (ex["id"], said)
 
 
+def test_a_converted_lead_is_reported_without_keys() -> None:
+    """"Converted James Davis: contact CON-10193 at Cedar University, with the deal ... (DEAL-10087)"
+    reads out keys where the names say it all."""
+    lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"
+                and r["status"] in ("working", "qualified"))
+    for create_deal in (True, False):
+        for text in _replies("crm", "convert_lead", {"lead_id": lead, "create_deal": create_deal}):
+            assert not re.search(r"\b(?:CON|DEAL)-\d+", text), text
+
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 
