@@ -429,6 +429,13 @@ def test_the_participant_list_is_asked_for_as_one() -> None:
     assert asks and not any("attended" in a for a in asks)
 
 
+def test_storage_left_is_said() -> None:
+    """"How much cloud recording storage do I have left?" answered "your recordings use 3,733.2 of
+    5120 MB" leaves the sum to the user."""
+    for text in _replies("video_meeting", "get_my_account", {}):
+        assert re.search(r"[\d,.]+ MB are left", text), text
+
+
 def test_a_meeting_chat_and_its_host_read_plainly() -> None:
     """"Tell everyone in the meeting Weekly Engineering sync's chat" glues "'s" to a title; "host
     James O'Brien, you are host" says the host twice."""
