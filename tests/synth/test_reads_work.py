@@ -183,6 +183,14 @@ def test_a_thread_is_asked_for_by_a_subject_it_alone_has() -> None:
     assert calls and not any(re.search(r"\bTHR-\d+", u) for u in calls)
 
 
+def test_a_filter_is_run_over_the_mailbox_only_where_mail_matches() -> None:
+    """"Set up a filter 'Bank alerts' ... and apply it to what's already in my mailbox." -> "it also
+    went through your mailbox and matched 0 emails": the switch did nothing, said with others."""
+    for call, _, reply in _turns("email", "create_filter", 300, 508):
+        if call["arguments"].get("apply_to_existing"):
+            assert "matched 0 " not in reply, reply
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 

@@ -423,16 +423,18 @@ class Planner:
 
     @staticmethod
     def _idle_option(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
-        """Whether a switch the words set (`whole_series`, `reply_all`) does nothing here: tried on
-        copies, the call leaves the same state with it as without it."""
+        """Whether a switch the words set (`whole_series`, `apply_to_existing`) does nothing here:
+        tried on copies, the call leaves the same state with it as without it."""
         switches = [n for n, v in args.items() if isinstance(v, bool) and n in tool.defaults and tool.defaults[n] != v]
         if not switches:
             return False
-        states = []
-        for call in (args, {n: v for n, v in args.items() if n not in switches}):
+
+        def state(call: dict[str, Any]) -> str | bool:
             with sess.fork() as probe:
-                states.append(probe.call(tool.name, call).ok and probe.fingerprint())
-        return bool(states[0]) and states[0] == states[1]
+                return probe.call(tool.name, call).ok and probe.fingerprint()
+
+        said = state(args)
+        return bool(said) and any(state({n: v for n, v in args.items() if n != switch}) == said for switch in switches)
 
     def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
         """A first call that fails only because it is too early: let time pass before the conversation.
