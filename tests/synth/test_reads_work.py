@@ -143,6 +143,12 @@ def test_a_converted_lead_is_reported_without_keys() -> None:
             assert not re.search(r"\b(?:CON|DEAL)-\d+", text), text
 
 
+def test_a_new_account_is_reported_by_its_name() -> None:
+    """"Done: Brightpath Learning is in the CRM as account ACC-10056" reads out a key."""
+    for text in _replies("crm", "create_account", {"name": "Brightpath Learning", "industry": "Education"}):
+        assert "Brightpath Learning" in text and not re.search(r"\bACC-\d+", text), text
+
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 
