@@ -738,8 +738,12 @@ class Planner:
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
-                # "that deal" of the deal a request made; an account a lead's conversion made is "the new account"
-                that = not named_since and _names_kind(source.tool.name, kind)
+                # "that deal" of the deal a request made; an account a lead's conversion made on the side is
+                # "the new account" (the call's own record is the lead's)
+                data = source.result.data
+                own = next((k for k in data if k.endswith("_id")), None) if isinstance(data, Mapping) else None
+                ek = self.server.entities.get(kind)
+                that = not named_since and (_names_kind(source.tool.name, kind) or (ek is not None and own == ek.key))
                 return "new", self.rng.choice([f"the new {noun}", f"that {noun}"]) if that else f"the new {noun}"
             label = self._label_in(source, kind, v)
             if label:
