@@ -111,6 +111,44 @@ def test_asking_for_the_id_of_a_person_says_no_its() -> None:
         assert "James Davis" in text and " its " not in text, text
 
 
+def test_a_new_account_is_said_by_its_name() -> None:
+    """"Jot this down on account ACC-10057" of the account a converted lead just made: the output
+    named it ("account_name": "Trailhead Labs"), so the user says "the Trailhead Labs account"."""
+    said = [m["content"] for ex in _generated("crm", 150, 506) for m in ex["messages"] if m["role"] == "user"]
+    assert said and not any(re.search(r"\baccount ACC-\d+", text) for text in said)
+
+
+def test_claiming_a_lead_calls_it_a_lead() -> None:
+    """"I'll take Theo Jones; make it mine." calls a person "it"."""
+    said = [u for _, u, _ in _turns("crm", "claim_lead", 150, 4)]
+    assert said and not any("make it mine" in u for u in said)
+
+
+def test_an_account_a_conversion_made_is_the_new_account() -> None:
+    """"Turn Fiona Wang into a customer contact. Oh, and who do we know at that account" points at
+    an account nobody named: the one the conversion made is "the new account"."""
+    for ex in _generated("crm", 150, 508):
+        said = " ".join(m["content"] for m in ex["messages"] if m["role"] == "user")
+        for hit in re.finditer(r"\bthat account\b", said):
+            assert "account" in said[:hit.start()], (ex["id"], said)
+
+
+def test_a_converted_lead_is_reported_without_keys() -> None:
+    """"Converted James Davis: contact CON-10193 at Cedar University, with the deal ... (DEAL-10087)"
+    reads out keys where the names say it all."""
+    lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"
+                and r["status"] in ("working", "qualified"))
+    for create_deal in (True, False):
+        for text in _replies("crm", "convert_lead", {"lead_id": lead, "create_deal": create_deal}):
+            assert not re.search(r"\b(?:CON|DEAL)-\d+", text), text
+
+
+def test_a_new_account_is_reported_by_its_name() -> None:
+    """"Done: Brightpath Learning is in the CRM as account ACC-10056" reads out a key."""
+    for text in _replies("crm", "create_account", {"name": "Brightpath Learning", "industry": "Education"}):
+        assert "Brightpath Learning" in text and not re.search(r"\bACC-\d+", text), text
+
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 
@@ -142,6 +180,21 @@ def test_two_emails_alike_the_same_day_are_told_apart_by_time() -> None:
     for message in _index("email").every["message"]:
         text = say.entity("message", message)
         assert message not in text, text
+
+
+def test_a_thread_is_asked_for_by_a_subject_it_alone_has() -> None:
+    """"Pull up every message in thread THR-10018" names a newsletter's thread by its key, its
+    subject being every issue's: a thread is asked for by a subject no other thread has."""
+    calls = [u for _, u, _ in _turns("email", "get_thread", 300, 3)]
+    assert calls and not any(re.search(r"\bTHR-\d+", u) for u in calls)
+
+
+def test_a_filter_is_run_over_the_mailbox_only_where_mail_matches() -> None:
+    """"Set up a filter 'Bank alerts' ... and apply it to what's already in my mailbox." -> "it also
+    went through your mailbox and matched 0 emails": the switch did nothing, said with others."""
+    for call, _, reply in _turns("email", "create_filter", 300, 508):
+        if call["arguments"].get("apply_to_existing"):
+            assert "matched 0 " not in reply, reply
 
 
 # ----- issue tracker -------------------------------------------------------------------------------------
@@ -176,6 +229,12 @@ def test_an_unassigned_issue_is_answered_with_its_blockers() -> None:
     issue = next(k for k, r in _index("issue_tracker").rows["issue"].items() if r["assignee_id"] is None)
     for text in _replies("issue_tracker", "get_issue", {"issue_id": issue}):
         assert "nobody is assigned" in text and "blocking it:" in text, text
+
+
+def test_the_user_s_own_role_is_theirs() -> None:
+    """"Mobile App: lead Bianca Turner, active, key MOB, my role admin" says the assistant's role."""
+    assert field_text("my_role", "admin") == "you're an admin"
+    assert field_text("my_role", "member") == "you're a member"
 
 
 def test_a_label_change_reads_as_one() -> None:
@@ -367,6 +426,28 @@ def test_a_participant_of_a_past_meeting_is_the_person() -> None:
     texts = [say.entity("participant", k) for k in _index("video_meeting").every["participant"]]
     assert any(re.match(r"[A-Z][\w']+ [A-Z][\w']+ in the meeting '", t) for t in texts)
     assert not any("'s participant" in t for t in texts)
+
+
+def test_a_request_the_assistant_declines_names_a_real_thing() -> None:
+    """"End meeting MTG-37024 for everyone." (declined: no tool for it) names an invented key; with
+    no live meeting to end, it names a meeting the user has."""
+    said = [next(m["content"] for m in ex["messages"] if m["role"] == "user")
+            for ex in _generated("video_meeting", 300, 3) if ex["kind"] == "abstention"]
+    assert said and not any(re.search(r"\b[A-Z]{2,4}-\d{5}\b", text) for text in said)
+
+
+def test_the_participant_list_is_asked_for_as_one() -> None:
+    """"Who attended the meeting 'Weekly Engineering sync'?" of a meeting just started lists people
+    still in the waiting room as attending."""
+    asks = [a.text for a in registry.get("video_meeting").tools["list_participants"].asks if not a.binds]
+    assert asks and not any("attended" in a for a in asks)
+
+
+def test_storage_left_is_said() -> None:
+    """"How much cloud recording storage do I have left?" answered "your recordings use 3,733.2 of
+    5120 MB" leaves the sum to the user."""
+    for text in _replies("video_meeting", "get_my_account", {}):
+        assert re.search(r"[\d,.]+ MB are left", text), text
 
 
 def test_a_meeting_chat_and_its_host_read_plainly() -> None:

@@ -176,6 +176,8 @@ def field_text(key: str, value: Any) -> str | None:
         value = option_words(key, value)
         if key == "my_response":  # "my response organizer" -> "you organize it"
             return _MY_RESPONSE.get(value, f"your answer {value}")
+        if key == "my_role":  # the user's own role: "you're an admin", not "my role admin"
+            return f"you're {'an' if value[:1] in 'aeiou' else 'a'} {value}"
         if key in ("status", "direction"):  # "completed, sent", not "direction sent"
             return _words(value)
         if key == "time_in_force":  # how long an order stands: "good till cancelled", not "time in force gtc"

@@ -224,8 +224,8 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     Ask("{name} is a new {industry} prospect with about {employees} employees; set up an account for them.",
         type="prospect"),
 ], reply=[
-    "Done: {result.name} is in the CRM as account {result.account_id}, owned by you.",
-    "I've created the account {result.name} ({result.account_id}) as a {result.type}.",
+    "Done: {result.name} is in the CRM as an account, owned by you.",
+    "I've created the account {result.name} as a {result.type}.",
 ], values={
     # a company's name, its industry and its website go together
     "name, industry, website": [

@@ -171,7 +171,7 @@ def create_lead(ctx: Ctx, first_name: Name, last_name: Name, company: Name, emai
 
 @tools.tool(effect=WRITE, asks=[
     "Claim {lead_id} from the queue.",
-    "I'll take {lead_id}; make it mine.",
+    "I'll take the lead {lead_id}; assign it to me.",
 ], reply=[
     "{lead_id} is yours now.",
     "You now own the lead {result.full_name} from {result.company}.",
@@ -244,12 +244,11 @@ def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "
     "{lead_id} is ready: convert them with an opportunity named '{deal_name}' closing on {close_date}.",
     "Turn {lead_id} into a customer contact.",
 ], reply=[
-    Ask("Converted {lead_id}: contact {result.contact_id} at {result.account_name}, no deal for now.",
-        create_deal=False),
+    Ask("Converted {lead_id}: they're a contact at {result.account_name} now, with no deal yet.", create_deal=False),
     Ask("{lead_id} is converted without a deal; they're now a contact at {result.account_name}.",
         create_deal=False),
-    Ask("Converted {lead_id}: contact {result.contact_id} at {result.account_name}, with the deal "
-        "'{result.deal_name}' ({result.deal_id}).", create_deal=True),
+    Ask("Converted {lead_id}: they're a contact at {result.account_name} now, with the deal '{result.deal_name}'.",
+        create_deal=True),
     Ask("{lead_id} is converted; they're now a contact at {result.account_name}, and '{result.deal_name}' is in "
         "the pipeline.", create_deal=True),
 ], values={

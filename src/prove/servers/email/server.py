@@ -109,6 +109,8 @@ DraftId = DRAFT.id
 AddressedDraftId = DRAFT.where("status = 'draft' AND message_id IN (SELECT message_id FROM recipients "
                                "WHERE kind = 'to')")
 ThreadId = THREAD.id
+# A thread a person asks for by its subject: one no other thread shares (a newsletter repeats its own).
+NamedThreadId = THREAD.where("subject IN (SELECT subject FROM threads GROUP BY subject HAVING count(*) = 1)")
 FolderId = FOLDER.id
 # Where any work email may be filed by hand: back to the inbox, the archive, or a Projects folder
 # (the Receipts, Newsletters, Travel and Family folders hold their own kind of mail).

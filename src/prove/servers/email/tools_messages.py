@@ -21,10 +21,10 @@ from .server import (
     MessageList,
     MessageSummary,
     MisfiledSpamId,
+    NamedThreadId,
     Query,
     Thread,
     TrashedMessageId,
-    ThreadId,
     UntrashedMessageId,
     UnwantedMessageId,
     WorkFolderId,
@@ -223,7 +223,7 @@ def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     "Show me the whole conversation in {thread_id}.",
     "Pull up every message in {thread_id}, oldest first.",
 ])
-def get_thread(ctx: Ctx, thread_id: ThreadId) -> Thread:
+def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
     """Read a whole conversation: every message, reply, forward and draft in it, oldest first.
 
     Args:

@@ -345,7 +345,7 @@ def end_meeting(ctx: Ctx, meeting_id: LiveHostedMeetingId) -> MeetingEnded:
 @tools.tool(effect=READ, asks=[
     Ask("Who is in {meeting_id} right now?", status="in_meeting"),
     Ask("Is anyone in the waiting room of {meeting_id}?", status="waiting"),
-    "Who attended {meeting_id}?",
+    "Who is on the participant list of {meeting_id}?",
 ], reply=[
     # Who they are, and where they are, as asked.
     Ask("In {meeting_id} right now: {result.participants.name}.", status="in_meeting"),

@@ -50,6 +50,7 @@ class Account(BaseModel):
     max_participants: int
     storage_quota_mb: float
     storage_used_mb: float = Field(description="cloud recordings not deleted")
+    storage_free_mb: float = Field(description="the quota not used yet")
     personal_meeting_number: str
     personal_room_url: str
     personal_room_passcode: Passcode
@@ -92,7 +93,8 @@ class Invitation(BaseModel):
 ], reply=[
     # The generic summary gives neither the personal room link nor the storage as used of quota.
     "You're on the {result.plan} plan (up to {result.max_participants} people per meeting). Your personal room "
-    "is {result.personal_room_url}, and your recordings use {result.storage_used_mb} of {result.storage_quota_mb} MB.",
+    "is {result.personal_room_url}, and your recordings use {result.storage_used_mb} of {result.storage_quota_mb} MB, "
+    "so {result.storage_free_mb} MB are left.",
 ])
 def get_my_account(ctx: Ctx) -> Account:
     """Show the signed-in user's account: plan, capacity, recording storage and personal meeting room.
@@ -107,6 +109,7 @@ def get_my_account(ctx: Ctx) -> Account:
     return Account(person_id=row["person_id"], name=row["name"], email=row["email"], company=row["company"],
                    plan=row["plan"], max_participants=row["max_participants"],
                    storage_quota_mb=row["storage_quota_mb"], storage_used_mb=storage_used(ctx),
+                   storage_free_mb=round(max(row["storage_quota_mb"] - storage_used(ctx), 0.0), 1),
                    personal_meeting_number=show_number(row["personal_meeting_number"]),
                    personal_room_url=JOIN_URL.format(number=row["personal_meeting_number"]),
                    personal_room_passcode=row["personal_room_passcode"],

@@ -218,7 +218,10 @@ class Planner:
         for slot in sorted(ask.slots, key=lambda s: len(found.get(s, ()))):  # the fewest choices first
             p = self._param_of(tool, slot)
             if p.entity and slot not in together:
-                ids = [i for i in found[slot] if i not in args.values()] or found[slot]  # not "from X to X"
+                # (nothing is called: with none in the state the tool needs, any of its kind is named,
+                # "stop recording the meeting 'Weekly sync'", never an invented "meeting MTG-45150")
+                pool = found[slot] or (list(self.spec.context.ids(p.entity)) if not self.ungrounded else [])
+                ids = [i for i in pool if i not in args.values()] or pool  # not "from X to X"
                 args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
             else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
                 args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0, args)
@@ -429,16 +432,18 @@ class Planner:
 
     @staticmethod
     def _idle_option(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
-        """Whether a switch the words set (`whole_series`, `reply_all`) does nothing here: tried on
-        copies, the call leaves the same state with it as without it."""
+        """Whether a switch the words set (`whole_series`, `apply_to_existing`) does nothing here:
+        tried on copies, the call leaves the same state with it as without it."""
         switches = [n for n, v in args.items() if isinstance(v, bool) and n in tool.defaults and tool.defaults[n] != v]
         if not switches:
             return False
-        states = []
-        for call in (args, {n: v for n, v in args.items() if n not in switches}):
+
+        def state(call: dict[str, Any]) -> str | bool:
             with sess.fork() as probe:
-                states.append(probe.call(tool.name, call).ok and probe.fingerprint())
-        return bool(states[0]) and states[0] == states[1]
+                return probe.call(tool.name, call).ok and probe.fingerprint()
+
+        said = state(args)
+        return bool(said) and any(state({n: v for n, v in args.items() if n != switch}) == said for switch in switches)
 
     def _wait(self, sess: Session, tool: Tool, args: dict[str, Any], failed: ToolResult) -> ToolResult:
         """A first call that fails only because it is too early: let time pass before the conversation.
@@ -760,7 +765,13 @@ class Planner:
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
-                return "new", f"the new {noun}" if named_since else self.rng.choice([f"the new {noun}", f"that {noun}"])
+                # "that deal" of the deal a request made; an account a lead's conversion made on the side is
+                # "the new account" (the call's own record is the lead's)
+                data = source.result.data
+                own = next((k for k in data if k.endswith("_id")), None) if isinstance(data, Mapping) else None
+                ek = self.server.entities.get(kind)
+                that = not named_since and (_names_kind(source.tool.name, kind) or (ek is not None and own == ek.key))
+                return "new", self.rng.choice([f"the new {noun}", f"that {noun}"]) if that else f"the new {noun}"
             label = self._label_in(source, kind, v)
             if label:
                 return "label", label
@@ -783,6 +794,8 @@ class Planner:
                 return labels[v]
             if ek and ek.label and isinstance(rec.get(ek.label), str):
                 return rec[ek.label]
+            if isinstance(rec.get(f"{kind}_name"), str):  # a lead's new "account_name"
+                return rec[f"{kind}_name"]
             other = rec.get(ek.stands_for) if ek and ek.stands_for else None
             other_kind = self.index.named_kind(other) if isinstance(other, str) else None
             return self.index.labels[other_kind][other] if other_kind else None
