@@ -1125,7 +1125,8 @@ def test_the_assistant_says_your_where_the_user_says_my() -> None:
                 assert not re.search(r"\b(my|mine)\b", m["content"]), (ex["id"], m["content"])
                 asked += "your " in m["content"]
     assert asked >= 2
-    assert field_text("my_role", "viewer") == "your role viewer"
+    assert field_text("my_role", "viewer") == "you're a viewer"
+    assert field_text("my_status", "waiting") == "your status waiting"
 
 
 def test_one_thing_was_and_a_name_with_its_own_article_takes_no_other() -> None:
