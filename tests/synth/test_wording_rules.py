@@ -1260,3 +1260,16 @@ def test_a_participant_is_said_as_the_person() -> None:
             if m["role"] in ("user", "assistant") and m.get("content"):
                 assert "PRT-" not in m["content"], (ex["id"], m["content"])
     assert asked >= 3
+
+
+def test_a_username_keeps_its_case_and_nothing_removed_is_zero() -> None:
+    """"Santosoutdoors's offer on the Yamaha FG800 ..." capitalised a username that opens a
+    clarification answer; "that removed 0 follows between you" says a zero as a count."""
+    from prove.synth.phrasing import tidy
+
+    words = Wording(random.Random(0))
+    answers = {words.answer("santosoutdoors's offer on the Yamaha FG800 Acoustic Guitar listing") for _ in range(12)}
+    assert all("Santosoutdoors" not in a for a in answers), answers
+    assert any(a.startswith("The ") for a in {words.answer("the Work address") for _ in range(12)})
+    assert tidy("Blocked the account 'benjamin_taylor'; that removed 0 follows between you.") == \
+        "Blocked the account 'benjamin_taylor'; that removed no follows between you."

@@ -519,7 +519,7 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was", text)  # "1 line were added" -> "was"
-    text = re.sub(r"\b(has|have|had|matched|with) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
+    text = re.sub(r"\b(has|have|had|matched|removed|with) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
 
 

@@ -266,7 +266,9 @@ class Wording:
     def answer(self, value: str) -> str:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
-        return re.sub(r"(?<!\.)\.\.(?!\.)", ".", template.format(value=value, Value=_cap(value)))  # "Eggs & Co.."
+        handle = re.match(r"[a-z0-9_.]+'s\b", value)  # "santosoutdoors's offer": a username keeps its case
+        said = template.format(value=value, Value=value if handle else _cap(value))
+        return re.sub(r"(?<!\.)\.\.(?!\.)", ".", said)  # "Eggs & Co.."
 
     def vague(self, noun: str) -> str:
         """An entity named only by its kind, for a request that leaves it open."""
