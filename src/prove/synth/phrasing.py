@@ -21,6 +21,7 @@ from datetime import date
 from typing import Any
 
 from ..env import Ask, Server, Tool
+from ..env.asks import result_field
 from .entities import EntityIndex
 from .sampler import SamplingContext
 from .results import money, number, option_words
@@ -428,14 +429,9 @@ class Phrasing:
             head, _, path = slot.partition(".")
             if head != "result":
                 return self.argument(tool, slot, args.get(slot), said.get(slot))
-            value: Any = data
-            holder: Any = None
-            for part in path.split(".") if path else []:
-                if isinstance(value, list):  # a field of each item of a list: "{result.participants.name}"
-                    holder, value = None, [v.get(part) for v in value if isinstance(v, Mapping)]
-                    continue
-                holder, value = value, value.get(part) if isinstance(value, Mapping) else None
-            field = path.split(".")[-1] if path else ""
+            parent, _, field = path.rpartition(".")
+            value = result_field(data, path) if path else data  # through a list: "{result.participants.name}"
+            holder = (result_field(data, parent) if parent else data) if path else None
             if field.endswith("_name") and isinstance(holder, Mapping):  # "assigned to you", not to the user's name
                 own = holder.get(field[: -len("_name")] + "_id")
                 kind = self.index.named_kind(own) if isinstance(own, str) else None
