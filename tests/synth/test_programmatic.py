@@ -120,3 +120,13 @@ def test_the_same_seed_and_index_give_the_same_example(synth) -> None:
         assert synth.example(i).line == other.example(i).line
     third = Synthesizer(SynthConfig(n=50, seed=4, servers=SERVERS))
     assert third.example(7).line != synth.example(7).line
+
+
+def test_a_reply_that_quotes_lines_of_a_file_keeps_them_apart_from_what_follows() -> None:
+    from prove.synth.teachers.programmatic import joined
+
+    lines = "Lines 20 to 21 of the file 'notes.md' (it has 21):\n\n- [ ] book the venue\n- [ ] write the summary"
+    text = joined(["Here are 2 things.", lines, "Done: the file is renamed."])
+    assert text == ("Here are 2 things. Lines 20 to 21 of the file 'notes.md' (it has 21):\n\n- [ ] book the venue\n"
+                    "- [ ] write the summary\n\nDone: the file is renamed.")
+    assert joined(["One.", "Two."]) == "One. Two."

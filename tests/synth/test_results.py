@@ -429,3 +429,11 @@ def test_a_heading_cut_short_is_quoted() -> None:
                         "still open and two are blocked on review.", "pinned": True, "reply_count": 4})
     assert text.startswith("'@adam.castillo updated the Aurora tracker, three items are…': "), text
     assert record_text({"issue_id": "WEB-1", "title": "Login fails", "status": "open"}).startswith("Login fails: open")
+
+
+def test_a_quoted_sentence_at_the_end_is_not_given_a_second_stop() -> None:
+    dispute = {"merchant": "Olive Garden", "status": "under_review",
+               "details": "I was charged twice for the same purchase a few minutes apart."}
+    text = describe(dispute)
+    assert text.endswith("apart.'"), text
+    assert not text.endswith(".'.")

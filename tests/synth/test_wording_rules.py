@@ -1273,3 +1273,11 @@ def test_a_username_keeps_its_case_and_nothing_removed_is_zero() -> None:
     assert any(a.startswith("The ") for a in {words.answer("the Work address") for _ in range(12)})
     assert tidy("Blocked the account 'benjamin_taylor'; that removed 0 follows between you.") == \
         "Blocked the account 'benjamin_taylor'; that removed no follows between you."
+
+
+def test_a_quoted_sentence_ends_the_user_answer_and_the_question_once() -> None:
+    message = "the message 'Build times are up 30% this week, looking into it.'"
+    for seed in range(20):
+        words = Wording(random.Random(seed))
+        for text in (words.answer(message), words.question("message", hidden=True, thing=message)):
+            assert ".'." not in text, text

@@ -554,4 +554,4 @@ def _finish(text: str, cite: Sequence[str], data: Any = None) -> str:
         text += f" (IDs: {', '.join(absent)})"
     if not text:
         return ""
-    return text if text.endswith((".", "!", "?")) else text + "."
+    return text if text.endswith((".", "!", "?", ".'", "!'", "?'")) else text + "."  # "... apart.'"

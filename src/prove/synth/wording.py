@@ -129,6 +129,12 @@ def _plural(noun: str) -> str:
     return noun + "s"
 
 
+def _one_stop(text: str) -> str:
+    """A sentence ends once: "Eggs & Co..", "the message 'Looking into it.'." end at the first stop."""
+    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
+    return re.sub(r"([.!?])'\.(?=\s|$)", r"\1'", text)
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
@@ -267,8 +273,7 @@ class Wording:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
         handle = re.match(r"[a-z0-9_.]+'s\b", value)  # "santosoutdoors's offer": a username keeps its case
-        said = template.format(value=value, Value=value if handle else _cap(value))
-        return re.sub(r"(?<!\.)\.\.(?!\.)", ".", said)  # "Eggs & Co.."
+        return _one_stop(template.format(value=value, Value=value if handle else _cap(value)))
 
     def vague(self, noun: str) -> str:
         """An entity named only by its kind, for a request that leaves it open."""
@@ -297,7 +302,8 @@ class Wording:
         hidden it names the thing it cannot look up (`thing`: "the Bills Checking account");
         for a thing the request `left_out`, which one to use (not "which do you mean")."""
         pool = QUESTIONS_HIDDEN if hidden else QUESTIONS_LEFT_OUT if left_out else QUESTIONS
-        return self.pick(pool).format(noun=noun, nouns=_plural(noun), id_word=id_word, thing=thing or f"that {noun}")
+        return _one_stop(self.pick(pool).format(noun=noun, nouns=_plural(noun), id_word=id_word,
+                                                thing=thing or f"that {noun}"))
 
     def abstain(self, tool: Tool, server: Server) -> str:
         """The assistant cannot serve the request: said plainly, never by quoting a tool's description."""

@@ -1152,7 +1152,7 @@ class Planner:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
                     reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
                                                                      if j < k and steps[j].asked)))
-            moves.append(Move(text=" ".join(reply) if reply else words.pick(["Done.", "All set."])))
+            moves.append(Move(text=joined(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
             self._note_renames(steps[k] for k in in_turn)
         return out
@@ -1296,6 +1296,15 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
 def _address(first: str, last: str, domain: str) -> str:
     """A person's e-mail address as made from their name: 'james.white@fastmail.com'."""
     return f"{re.sub(r'[^a-z0-9.]', '', f'{first}.{last}'.lower())}@{domain}"
+
+
+def joined(parts: Sequence[str]) -> str:
+    """Accounts said one after another; one that ends in lines quoted from a file or a message
+    is set apart from the next by a blank line, so the quote does not run into the next account."""
+    text = parts[0] if parts else ""
+    for before, part in zip(parts, parts[1:]):
+        text += ("\n\n" if "\n" in before else " ") + part
+    return text
 
 
 def _sentence(label: str) -> bool:
