@@ -354,3 +354,8 @@ def test_windows_and_gears_are_said_in_words() -> None:
 def test_a_window_of_two_weeks_is_not_called_this_week() -> None:
     """"What meetings am I invited to this week, from March 23 to April 6?"."""
     assert not any("this week" in a.text for a in registry.get("video_meeting").tools["list_meetings"].asks)
+
+
+def test_a_profile_is_shown_with_the_title_as_well_as_the_status() -> None:
+    for reply in _replies("team_chat", "get_user", {"user_id": "USR-10017"}):
+        assert "Product Designer" in reply, reply

@@ -63,10 +63,13 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
     "Is {user_id} around today? What's their status?",
     "Show me {user_id}'s profile.",
 ], reply=[
-    # The generic summary leaves the status out, which is what the first question asks.
-    "{result.name}'s status says '{result.status_text}' until {result.status_expires_at}.",
-    "{result.name} (@{result.handle}, {result.timezone}) has set the status '{result.status_text}'.",
-    "Here's {result.name}: @{result.handle}, time zone {result.timezone}; status right now: {result.status_text}.",
+    # The generic summary leaves the status out, which is what the first question asks; the
+    # title is what a profile is looked at for.
+    "{result.name} ({result.title}, @{result.handle}): the status says '{result.status_text}' until "
+    "{result.status_expires_at}.",
+    "{result.name}, {result.title} (@{result.handle}, {result.timezone}), has set the status '{result.status_text}'.",
+    "Here's {result.name}: {result.title}, @{result.handle}, time zone {result.timezone}; status right now: "
+    "{result.status_text}.",
 ])
 def get_user(ctx: Ctx, user_id: StatusColleagueId) -> User:
     """Get one person's profile and current status.
