@@ -359,3 +359,18 @@ def test_a_window_of_two_weeks_is_not_called_this_week() -> None:
 def test_a_profile_is_shown_with_the_title_as_well_as_the_status() -> None:
     for reply in _replies("team_chat", "get_user", {"user_id": "USR-10017"}):
         assert "Product Designer" in reply, reply
+
+
+def test_a_book_is_said_by_its_title_without_an_article() -> None:
+    books = [(pid, label) for pid, label in _index("shopping").labels["product"].items()
+             if " by " in label and not label.startswith("The ")]
+    assert books
+    for reply in _replies("shopping", "get_product", {"product_id": books[0][0]}):
+        assert reply.startswith(books[0][1]), reply
+
+
+def test_a_cart_quantity_is_changed_without_an_instead_that_reads_as_a_swap() -> None:
+    turns = _turns("shopping", "update_cart_item", n=400)
+    assert turns
+    for call, user, _ in turns:
+        assert "instead" not in user, user

@@ -75,13 +75,16 @@ def _folder(path: str) -> str:
     return path.rsplit("/", 2)[-2] if path.count("/") > 1 else ""
 
 
+_WORK = re.compile(r" by [A-Z][\w'.-]+(?: [A-Z][\w'.-]+)+$")  # a book by its author: "Salt and Starlight by Mia Anderson"
+
+
 def _named(label: str, naming: str, noun: str) -> str:
     """A label as a noun phrase by its kind's `naming`: "Sushi Moore", "the Electric Kettle 1.7 L",
     "the Main Checking account", "the email 'Q2 numbers'". A name that has its own article
-    ("The Salad Lab") takes no other."""
+    ("The Salad Lab") takes no other, and neither does a work said with its author."""
     if re.fullmatch(r"\d{4}-\d{2}", label):  # a statement's period: "the October 2025 statement"
         label = human(label)
-    own_article = label.split(" ", 1)[0] in ("The", "A", "An")
+    own_article = label.split(" ", 1)[0] in ("The", "A", "An") or bool(_WORK.search(label))
     if naming == "alone":
         return label
     if naming == "article":

@@ -275,7 +275,7 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
 
 @tools.tool(effect=WRITE, asks=[
     "Change the quantity of {variant_id} in my cart to {quantity}.",
-    "Make it {quantity} of {variant_id} instead.",
+    "Set {variant_id} in my cart to {quantity}.",
     "I want {quantity} of {variant_id} in the cart, not what's there now.",
 ], reply=[
     "Your cart now has {quantity} of {variant_id}; the total is ${result.amount_due}.",
