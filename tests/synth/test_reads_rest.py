@@ -374,3 +374,13 @@ def test_a_cart_quantity_is_changed_without_an_instead_that_reads_as_a_swap() ->
     assert turns
     for call, user, _ in turns:
         assert "instead" not in user, user
+
+
+def test_a_new_watchlist_is_named_in_quotes() -> None:
+    turns = _turns("trading", "create_watchlist", n=300)
+    assert turns
+    for call, user, reply in turns:
+        name = call["arguments"]["name"]
+        assert f"'{name}'" in reply, reply
+        if "watchlist" in user:
+            assert f"'{name}'" in user, user

@@ -68,12 +68,12 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Create a watchlist called {name}.",
-    "Start a new watchlist named {name} with {tickers} on it.",
+    "Create a watchlist called '{name}'.",
+    "Start a new watchlist named '{name}' with {tickers} on it.",
 ], reply=[
-    Ask("Created the {result.name} watchlist; nothing is on it yet.", tickers=None),
-    "Created the {result.name} watchlist with {result.count} tickers on it.",
-    "Done: your watchlist {name} is ready.",
+    Ask("Created the watchlist '{result.name}'; nothing is on it yet.", tickers=None),
+    "Created the watchlist '{result.name}' with {result.count} tickers on it.",
+    "Done: your watchlist '{name}' is ready.",
 ], values={
     # The tickers of a new list are drawn from the world: names that fit any of them.
     "name": ["Shortlist", "Ideas for March", "To research", "Watching closely", "Next buys", "Maybe later"],
@@ -185,7 +185,7 @@ def remove_from_watchlist(ctx: Ctx, watchlist_id: WatchlistId, ticker: Ticker) -
     "Delete {watchlist_id}.",
     "Remove {watchlist_id}; I don't need it anymore.",
 ], reply=[
-    "Deleted the {result.name} watchlist.",
+    "Deleted the watchlist '{result.name}'.",
     "Done: the watchlist and its {result.removed_items} tickers are gone.",
 ])
 def delete_watchlist(ctx: Ctx, watchlist_id: WatchlistId) -> WatchlistDeleted:
