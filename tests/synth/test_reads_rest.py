@@ -384,3 +384,11 @@ def test_a_new_watchlist_is_named_in_quotes() -> None:
         assert f"'{name}'" in reply, reply
         if "watchlist" in user:
             assert f"'{name}'" in user, user
+
+
+def test_a_series_is_asked_for_with_meetings_shorter_than_a_day() -> None:
+    turns = _turns("calendar", "create_recurring_event", n=400)
+    assert len(turns) >= 5
+    for call, user, _ in turns:
+        start, end = call["arguments"]["start"], call["arguments"]["end"]
+        assert start[:10] == end[:10] and start < end, user

@@ -94,7 +94,7 @@ Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, ma
 Note = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]
 Limit = Annotated[int, Field(ge=1, le=100)]
 MAX_ATTENDEES = 30
-Attendees = Annotated[list[PersonId], Field(min_length=1, max_length=MAX_ATTENDEES)]
+Attendees = Annotated[list[OtherPersonId], Field(min_length=1, max_length=MAX_ATTENDEES)]  # not the user
 Response = Literal["accepted", "declined", "tentative"]
 ResponseStatus = Literal["needs_action", "accepted", "declined", "tentative"]
 Permission = Literal["free_busy", "read", "write"]

@@ -85,11 +85,12 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
 
 
 @tools.tool(effect=WRITE, asks=[
-    Ask("Set up '{title}' every Monday and Wednesday from {start} to {end}, {count} times, on {calendar_id}.",
+    Ask("Set up '{title}' every Monday and Wednesday, the first one from {start} to {end}, {count} times, on "
+        "{calendar_id}.",
         frequency="weekly", weekdays=["MO", "WE"]),
     Ask("Create a daily '{title}' on {calendar_id}, starting {start} and ending {end}, until {until}.",
         frequency="daily"),
-    "Add a standing '{title}' with {attendees}: first one {start} to {end}, every {interval} weeks, "
+    "Add a standing '{title}' with {attendees}: the first one from {start} to {end}, every {interval} weeks, "
     "{count} occurrences, on {calendar_id}.",
     Ask("Put a weekly '{title}' on {calendar_id} from {start} to {end}, repeating until {until}.",
         frequency="weekly"),
@@ -107,6 +108,16 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
         ("Project sync", "Google Meet", "Rotating facilitator."),
         ("Book club", "Community center", "Read the next three chapters."),
     ],
+    # The first meeting: an hour or less of a Monday or a Wednesday (a rule of Mondays and Wednesdays
+    # starts on one), never one that runs over days; the last some weeks later; "every 2 weeks",
+    # as "every 1 weeks" is no way to say weekly.
+    "start, end": [
+        ("2026-03-18T16:00:00", "2026-03-18T17:00:00"), ("2026-03-23T09:30:00", "2026-03-23T10:00:00"),
+        ("2026-03-25T08:30:00", "2026-03-25T09:00:00"), ("2026-03-30T14:00:00", "2026-03-30T15:00:00"),
+        ("2026-04-01T11:00:00", "2026-04-01T11:45:00"),
+    ],
+    "until": ["2026-04-24", "2026-04-30", "2026-05-08", "2026-05-15"],
+    "interval": [2, 3],
 })
 def create_recurring_event(
     ctx: Ctx, calendar_id: WritableCalendarId, title: Title, start: str, end: str,
