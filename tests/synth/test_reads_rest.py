@@ -392,3 +392,24 @@ def test_a_series_is_asked_for_with_meetings_shorter_than_a_day() -> None:
     for call, user, _ in turns:
         start, end = call["arguments"]["start"], call["arguments"]["end"]
         assert start[:10] == end[:10] and start < end, user
+
+
+def _before(server: str, world: int, tool: str, args: Mapping[str, Any]) -> Any:
+    with Session([registry.get(server)], world=world) as session:
+        return session.call(tool, dict(args)).data
+
+
+def test_a_close_date_is_pushed_only_to_a_later_day() -> None:
+    turns = [(call, user) for call, user, _ in _turns("crm", "update_deal", n=400) if "close_date" in call["arguments"]]
+    assert turns
+    for call, user in turns:
+        if re.search(r"\bpush", user, re.I):
+            was = _before("crm", 0, "get_deal", {"deal_id": call["arguments"]["deal_id"]})["close_date"]
+            assert call["arguments"]["close_date"] > was, (user, was)
+
+
+def test_a_lead_is_asked_about_only_for_what_its_reply_says() -> None:
+    turns = _turns("crm", "get_lead", n=400)
+    assert turns
+    for call, user, reply in turns:
+        assert "happened" not in user, (user, reply)

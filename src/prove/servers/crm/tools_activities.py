@@ -197,7 +197,7 @@ def complete_task(ctx: Ctx, activity_id: MyOpenTaskId, outcome: Text | None = No
 
 @tools.tool(effect=WRITE, asks=[
     "Move {activity_id} to {due_date}.",
-    "Push {activity_id} to {due_date} and make it {priority} priority.",
+    "Move {activity_id} to {due_date} and make it {priority} priority.",
     "I can't get to {activity_id} in time; it's now due {due_date}.",
 ], reply=[
     "'{result.subject}' is now due {due_date}.",

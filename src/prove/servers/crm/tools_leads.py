@@ -91,7 +91,7 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
 @tools.tool(effect=READ, asks=[
     "Show me {lead_id}.",
     "What's the status of {lead_id}, and who owns the lead?",
-    "What's happened with {lead_id} so far?",
+    "Who owns {lead_id}, and how hot is the lead?",
 ], reply=[
     "{result.full_name} from {result.company} is a {result.rating} lead, status {result.status}; "
     "owner: {result.owner_name}.",
