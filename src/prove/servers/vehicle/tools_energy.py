@@ -404,6 +404,14 @@ def _software(ctx: Ctx) -> SoftwareUpdate:
 @tools.tool(effect=READ, asks=[
     "Is there a software update for the car?",
     "What version is the car running?",
+], reply=[
+    Ask("The car runs version {result.current_version}. Version {result.available_version} is ready to install "
+        "(about {result.install_minutes} minutes); its notes say '{result.release_notes}'",
+        **{"result.installing": False}),
+    Ask("The car is on version {result.current_version}, and {result.available_version} is installing now; it finishes "
+        "{result.finishes_at}.", **{"result.installing": True}),
+    Ask("The car runs version {result.current_version}, the latest; no update is waiting.",
+        **{"result.available_version": None}),
 ])
 def get_software_update(ctx: Ctx) -> SoftwareUpdate:
     """Show the car's software version and any downloaded update waiting to be installed.
