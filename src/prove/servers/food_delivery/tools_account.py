@@ -58,6 +58,10 @@ def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
     "How much credit do I have on my account?",
     "Show me my account details.",
     "How many orders have I placed?",
+], reply=[
+    # One account answers all three: the credit and the order count first, then who it is.
+    "You have ${result.credit_balance} of credit and {result.order_count} orders so far; the account is "
+    "{result.name}'s ({result.email}, {result.phone}), a member since {result.member_since}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's profile, account credit, defaults, order count and favorites.
