@@ -424,3 +424,17 @@ def test_the_car_software_is_said_in_a_sentence() -> None:
 def test_the_food_account_answers_its_credit_and_orders_first() -> None:
     for reply in _replies("food_delivery", "get_account", {}):
         assert reply.startswith("You have $"), reply
+
+
+def test_a_moved_or_renamed_file_is_said_by_its_name_afterwards() -> None:
+    checked = 0
+    for ex in _generated("filesystem", 500, 3):
+        moved = [json.loads(m["content"]).get("path") for m in ex["messages"] if m["role"] == "tool"
+                 and '"old_path": "' in m["content"]]
+        calls = [c for t in ex["turns"] for c in t["calls"] if c["name"] not in ("rename_path", "move_path")]
+        if not any(p and p in json.dumps(c["arguments"]) for p in moved for c in calls):
+            continue
+        checked += 1
+        text = " ".join(m["content"] for m in ex["messages"] if m["role"] in ("user", "assistant") and m.get("content"))
+        assert not re.search(r"the (new|renamed) (file|item|folder)|(?<!a )\b(file|item) /", text), text
+    assert checked >= 5

@@ -114,11 +114,16 @@ class Phrasing:
         # Labels the conversation has changed so far (a renamed device, a flight moved to another
         # day): later turns say the thing by what it is called now.
         self.renamed: dict[tuple[str, str], str] = {}
+        # What things made in the conversation are, where their kind leaves it open (a file, a folder).
+        self.nouns: dict[tuple[str, str], str] = {}
 
     # ----- entities ---------------------------------------------------------------------------
 
     def label(self, kind: str, value: str) -> str | None:
         """The label a person would use for an entity, if it names that entity alone."""
+        made = self._made(self.renamed, value)
+        if made and value not in self.index.ids.get(kind, ()):
+            return made  # moved or renamed in the conversation: said as the conversation said it
         label = self.renamed.get((kind, value)) or self.index.labels.get(kind, {}).get(value) \
             or self.context.label(kind, value)
         if not label or not isinstance(label, str):
@@ -137,13 +142,21 @@ class Phrasing:
             return None
         return opening + "…"
 
+    @staticmethod
+    def _made(said: Mapping[tuple[str, str], str], value: str) -> str | None:
+        """What the conversation said of a thing it made, under whichever kind (a path is an item, a
+        file and a folder alike)."""
+        return next((text for (_, v), text in said.items() if v == value), None)
+
     def entity_noun(self, kind: str) -> str:
         ek = self.server.entities.get(kind)
         return ek.words if ek else kind.replace("_", " ")
 
-    def _noun(self, kind: str, value: str) -> str:
+    def noun_of(self, kind: str, value: str) -> str:
         """The noun for one entity: its row's own (`noun_from`: a file, a folder), else its kind's."""
         ek = self.server.entities.get(kind)
+        if made := self._made(self.nouns, value):
+            return made
         if ek is not None and ek.noun_from:
             own = self.index.every.get(kind, {}).get(value, {}).get(ek.noun_from)
             if isinstance(own, str) and own:
@@ -175,7 +188,7 @@ class Phrasing:
         if template and name:  # "the DM with Camila Williams"
             return template.format(label=name)
         naming = ek.naming if ek else "noun"
-        noun = self._noun(kind, value)
+        noun = self.noun_of(kind, value)
         if ek is not None and ek.public_id:
             return value if naming == "alone" else f"{noun} {value}"
         label = label or self.label(kind, value)

@@ -70,6 +70,7 @@ class Relocated(BaseModel):
     old_path: str | None = Field(description="where the item was (for a move or rename)")
     source: ItemPath | None = Field(description="what was copied (for a copy)")
     path: ItemPath = Field(description="where the item is now")
+    name: str = Field(description="the item's name now, the last part of its path")
     kind: str
     items: int = Field(description="how many files and folders this moved or created (1 for a file)")
     size: int
@@ -103,7 +104,8 @@ def _relocated(row: sqlite3.Row, target: str, items: list[sqlite3.Row], *, copie
     """What a move or rename (or, `copied`, a copy) of the item at `row` to `target` did."""
     size = _files_size(items)
     return Relocated(old_path=None if copied else row["path"], source=row["path"] if copied else None, path=target,
-                     kind=row["kind"], items=len(items), size=size, size_text=human(size))
+                     name=target.rsplit("/", 1)[-1], kind=row["kind"], items=len(items), size=size,
+                     size_text=human(size))
 
 
 def check_name(name: str) -> str:

@@ -753,15 +753,25 @@ class Planner:
             if ek is not None and ek.stands_for and (said := self._label_in(source, kind, v)):
                 return "label", said  # a participant who just joined: "let Jasmine Patel in"
             if v not in self.index.ids.get(kind, ()):
-                noun = self.say.entity_noun(kind)
+                own = next((r for k, x, r in extract_entities(source.tool, source.result.data) if k == kind and x == v),
+                           None)  # its record in the output, which may say what it is (a file, a folder)
+                if ek is not None and ek.noun_from and isinstance(own, Mapping) and isinstance(own.get(ek.noun_from), str):
+                    self.say.nouns[(kind, v)] = own[ek.noun_from].replace("_", " ")
+                noun = self.say.noun_of(kind, v)
                 since = [*steps, *found][src + 1:]
                 made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in extract_entities(s.tool, s.result.data)
                         if k == kind and x not in self.index.ids.get(kind, ())}
                 if made - {v}:  # two new ones: neither is "the new one", each may have a name
                     label = self._label_in(source, kind, v)
                     return ("label", label) if label else ("cite", None)
-                if source.tool.name.startswith("rename"):
-                    return "new", f"the renamed {noun}"  # a renamed file is not a new one
+                # Moved or renamed in the conversation, it is no new one: said by its name.
+                moved = [x for x in [*steps, *found] if x.tool.name.startswith(("rename", "move")) and x.result.ok]
+                label = next(filter(None, (self._label_in(x, k, v) for x in moved  # a path is an item and a file
+                                           for k, y, _ in extract_entities(x.tool, x.result.data) if y == v)), None)
+                if label is not None:
+                    return "label", label
+                if source.tool.name.startswith(("rename", "move")):
+                    return "new", f"the renamed {noun}"
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
@@ -1147,6 +1157,7 @@ class Planner:
                 if s.infeasible:
                     self.decided.strategies.append("give_up")
                 pos += len(group)
+            self._note_renames(steps[k] for k in in_turn)  # the reply says a renamed thing by its new name
             reply = []
             for k in in_turn:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
@@ -1154,7 +1165,6 @@ class Planner:
                                                                      if j < k and steps[j].asked)))
             moves.append(Move(text=joined(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
-            self._note_renames(steps[k] for k in in_turn)
         return out
 
     def _note_renames(self, done: Iterable[Step]) -> None:
@@ -1165,7 +1175,7 @@ class Planner:
                 continue
             fields = entity_fields(s.tool)
             for kind, value, rec in extract_entities(s.tool, s.result.data):
-                if next((rec[f] for f in rec if f in fields), None) != value:
+                if next((rec[f] for f in rec if f in fields and rec[f] is not None), None) != value:
                     continue  # a record that lists it (a scene's changed devices), not its own
                 ek = self.server.entities.get(kind)
                 new = rec.get(ek.label) if ek is not None and ek.label and isinstance(rec, Mapping) else None
