@@ -438,3 +438,10 @@ def test_a_moved_or_renamed_file_is_said_by_its_name_afterwards() -> None:
         text = " ".join(m["content"] for m in ex["messages"] if m["role"] in ("user", "assistant") and m.get("content"))
         assert not re.search(r"the (new|renamed) (file|item|folder)|(?<!a )\b(file|item) /", text), text
     assert checked >= 5
+
+
+def test_an_email_is_moved_without_filing_it_under_a_folder_beside_where_it_is() -> None:
+    turns = _turns("email", "move_message", n=400)
+    assert turns
+    for call, user, _ in turns:
+        assert " under " not in user, user

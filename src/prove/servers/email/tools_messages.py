@@ -318,7 +318,7 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
 
 @tools.tool(effect=WRITE, asks=[
     "Move {message_id} to {folder_id}.",
-    "File {message_id} under {folder_id}.",
+    "Could you move {message_id} into {folder_id}?",
     "Put {message_id} in {folder_id}, please.",
 ], reply=[
     "Moved {message_id} to {folder_id}.",
