@@ -445,3 +445,15 @@ def test_an_email_is_moved_without_filing_it_under_a_folder_beside_where_it_is()
     assert turns
     for call, user, _ in turns:
         assert " under " not in user, user
+
+
+def test_new_notifications_are_the_unread_ones() -> None:
+    turns = [(call, user) for call, user, _ in _turns("social_media", "list_notifications", n=400) if " new " in user]
+    assert turns
+    for call, user in turns:
+        assert call["arguments"].get("unread_only") is True, user
+
+
+def test_how_spending_changed_is_answered_month_by_month() -> None:
+    for reply in _replies("budget", "get_category_history", {"category_id": "CAT-10014", "months": 3}):
+        assert "January $0.00, February $36.01, March $0.00 so far" in reply, reply

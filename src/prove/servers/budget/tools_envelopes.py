@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import sqlite3
 from typing import Annotated, Literal
 
@@ -91,6 +92,7 @@ class CategoryHistory(BaseModel):
     total: int
     average_spent: float
     months_over_budget: int
+    spending: str = Field(description="What was spent each month, oldest first, in words.")
 
 
 class BudgetMove(BaseModel):
@@ -236,7 +238,8 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
     "How has my spending on {category_id} changed over the last {months} months?",
     "Show the monthly history of {category_id}.",
 ], reply=[
-    "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month.",
+    "{result.name} spending over the last {result.total} months: {result.spending}; ${result.average_spent} a month "
+    "on average.",
 ], values={
     # A history to compare: several months, never "the last 1 months".
     "months": [3, 4, 6, 12],
@@ -266,7 +269,15 @@ def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
     complete = [x.spent for x in lines if x.month < current] or [lines[-1].spent]
     return CategoryHistory(category_id=category_id, name=cat["name"], months=lines, total=len(lines),
                            average_spent=money(sum(complete) / len(complete)),
-                           months_over_budget=sum(x.over_budget for x in lines))
+                           months_over_budget=sum(x.over_budget for x in lines),
+                           spending=", ".join(_spent_in(x, current) for x in lines))
+
+
+def _spent_in(line: MonthLine, current: str) -> str:
+    """'February $36.01', 'April 2025 $40.00', 'March $12.50 so far'."""
+    year, month = line.month.split("-")
+    name = calendar.month_name[int(month)] + ("" if year == current[:4] else f" {year}")
+    return f"{name} ${line.spent:,.2f}" + (" so far" if line.month == current else "")
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -111,7 +111,7 @@ def _unread(ctx: Ctx) -> int:
 
 
 @tools.tool(effect=READ, asks=[
-    "Any new notifications?",
+    Ask("Any new notifications?", unread_only=True),
     Ask("Show me my unread {kind} notifications.", unread_only=True),
     Ask("Who liked my posts recently?", kind="like"),
     Ask("Who started following me lately?", kind="follow"),
