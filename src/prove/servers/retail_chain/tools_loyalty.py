@@ -61,8 +61,9 @@ class LoyaltyAccount(BaseModel):
     home_store_id: StoreId
     home_store_name: str
     certificates: list[Certificate]
-    certificates_text: str = Field(description="The certificates in words, such as '$10 (CRT-10006, available until "
-                                               "June 14, 2026)'.")
+    certificates_text: str = Field(description="The certificates that can be used, in words, and how many others were "
+                                               "used or expired, such as '$10 (CRT-10006, available until June 14, "
+                                               "2026), besides 2 used or expired'.")
     recent_activity: list[PointsActivity]
 
 
@@ -149,17 +150,19 @@ def _bought(lines: list[PurchaseLine]) -> str:
 
 
 def _certificates_text(certs: list[Certificate]) -> str:
-    """'$10 (CRT-10006, available until June 14, 2026) and $5 (CRT-10002, used)'."""
+    """The certificates that can be used, each with its code ('$10 (CRT-10006, available until June
+    14, 2026)'), and how many others were used or expired."""
     def one(c: Certificate) -> str:
         money = f"${c.value:,.0f}" if float(c.value).is_integer() else f"${c.value:,.2f}"
         until = date.fromisoformat(c.expires_on)
-        state = (f"available until {until:%B} {until.day}, {until.year}" if c.status == "available"
-                 else f"expired {until:%B} {until.day}, {until.year}" if c.status == "expired" else "used")
-        return f"{money} ({c.certificate_id}, {state})"
-    named = [one(c) for c in certs]
-    if not named:
+        return f"{money} ({c.certificate_id}, available until {until:%B} {until.day}, {until.year})"
+    if not certs:
         return "no reward certificates"
-    return " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else named[0]
+    named = [one(c) for c in certs if c.status == "available"]
+    text = (" and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else named[0]) if named \
+        else "none to use now"
+    spent = len(certs) - len(named)
+    return text + (f", besides {spent} used or expired" if spent else "")
 
 
 @tools.tool(effect=WRITE, asks=[
