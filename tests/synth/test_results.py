@@ -14,7 +14,7 @@ from prove.synth.results import counted, describe, field_text
     ("odometer_mi", 40074, "odometer 40,074 miles"),
     ("exp_year", 2028, "exp year 2028"),
     ("stage", "closed_lost", "stage closed lost"),
-    ("handle", "charlotte_foster", "handle charlotte_foster"),
+    ("handle", "charlotte_foster", "@charlotte_foster"),
     ("last_message", "Thursday it is.", "last message 'Thursday it is.'"),
     ("km", 2.77, "2.77 km"),
     ("battery_pct", 39.9, "battery 39.9%"),
@@ -22,7 +22,7 @@ from prove.synth.results import counted, describe, field_text
     ("amount", -85.33, "amount -$85.33"),
     ("savings", 0, "savings $0.00"),
     ("total", 467.89, "total $467.89"),
-    ("total", 3, "total 3"),
+    ("total", 3, "3 in all"),
     ("on_clearance", False, None),
     ("mark_read", False, None),
     ("expired", False, "not expired"),
@@ -52,7 +52,7 @@ from prove.synth.results import counted, describe, field_text
     ("number_last4", "1568", "ending 1568"),
     ("last4", "9096", "ending 9096"),
     ("available", 104.26, "available $104.26"),
-    ("available", 4, "available 4"),
+    ("available", 4, "4 available"),
     ("author_name", "Zoe P.", "by Zoe P."),
     ("sender_name", "Ava Shah", "from Ava Shah"),
     ("unrealized_gain_percent", 13.03, "unrealized gain 13.03%"),
@@ -97,7 +97,7 @@ def test_what_a_listing_is_sorted_by_is_said_first() -> None:
     accounts = {"accounts": [{"account_id": "A-1", "name": "Foxglove", "industry": "Software", "type": "customer",
                               "city": "Oslo", "country": "NO", "employees": 5200}]}
     assert "employees 5200" not in describe(accounts)
-    assert describe(accounts, stress=["employees"]) == "1 account: Foxglove: employees 5200, industry Software, type customer, city Oslo."
+    assert describe(accounts, stress=["employees"]) == "1 account: Foxglove: employees 5200, industry Software, type customer, in Oslo."
 
 
 def test_what_the_request_asks_about_is_said_first() -> None:
@@ -247,7 +247,7 @@ def test_a_record_says_no_coordinates_no_repeated_bound_and_no_field_twice() -> 
     product = {"name": "Olaplex", "price": 39.99, "max_price": 39.99}
     assert describe(product) == "Olaplex: price $39.99."
     store = {"name": "Westside", "open_now": True, "open": True, "city": "Olympia"}
-    assert describe(store) == "Westside: open now, city Olympia."
+    assert describe(store) == "Westside: open now, in Olympia."
 
 
 def test_a_cut_quoted_title_closes_its_quote() -> None:
@@ -324,7 +324,7 @@ def test_a_record_says_first_what_the_question_asks_of_it() -> None:
             "timezone": "America/New_York", "mode": "home", "electricity_rate": 0.23, "rooms": 11,
             "devices_offline": 4, "unlocked_doors": 1}
     text = describe(home, stress=["anything", "offline", "unlocked"])
-    assert text.startswith("Bridge Road House: devices offline 4, unlocked doors 1")
+    assert text.startswith("Bridge Road House: 4 devices offline, unlocked doors 1")
 
 
 def test_a_reply_agrees_with_a_plural_name_and_says_no_empty_list_as_none() -> None:
@@ -437,3 +437,21 @@ def test_a_quoted_sentence_at_the_end_is_not_given_a_second_stop() -> None:
     text = describe(dispute)
     assert text.endswith("apart.'"), text
     assert not text.endswith(".'.")
+
+
+def test_counts_places_and_handles_read_as_people_say_them() -> None:
+    user = {"user_id": "USR-1", "display_name": "Amelia Jackson", "username": "@amelia-jackson", "kind": "person",
+            "city": "Minneapolis", "is_contact": True, "contact_since": "2026-01-03"}
+    assert describe(user) == "Amelia Jackson: @amelia-jackson, in Minneapolis, a contact since January 3."
+    folders = {"folders": [{"folder_id": "inbox", "name": "Inbox", "kind": "system", "total": 51, "unread": 9},
+                           {"folder_id": "archive", "name": "Archive", "kind": "system", "total": 45, "unread": 0}]}
+    assert describe(folders) == "2 folders: Inbox: 51 in all, 9 unread; Archive: 45 in all."
+    room = {"name": "Kitchen", "devices": 8, "devices_offline": 0, "seats_left": 3}
+    assert describe(room) == "Kitchen: 8 devices, 3 seats left."
+
+
+def test_a_count_every_item_shares_is_said_once_when_asked() -> None:
+    lists = {"watchlists": [{"name": name, "items": [{"ticker": t} for t in "ABCDE"], "count": 5}
+                            for name in ("Growth Watch", "Big Tech")]}
+    assert describe(lists, stress=["count"]).startswith("2 watchlists (5 items each): Growth Watch")
+    assert "each" not in describe(lists)

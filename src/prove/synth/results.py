@@ -70,6 +70,19 @@ _UNSAID = {**dict.fromkeys(("lat", "lng", "lon", "latitude", "longitude", "coord
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
 _LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "miles")
+# Counts named by their plural noun: "36 items", "8 devices", not "items 36".
+_PLURAL_COUNTS = frozenset({"items", "devices", "members", "lines", "files", "folders", "messages", "attendees",
+                            "invitees", "participants", "tickers", "orders", "guests", "nights", "passengers",
+                            "rooms", "comments", "likes", "replies", "followers", "posts", "reviews", "units",
+                            "occurrences", "reminders", "automations", "actions", "entries", "photos", "stops",
+                            "lights"})
+# Counts said after their number: "3 unread", "10 available".
+_NUMBER_FIRST = frozenset({"unread", "available", "upcoming", "overdue", "pending", "remaining_count"})
+# Where or by whom a thing is, said with its preposition: "in Minneapolis", "at Willow Energy".
+_PLACED = {"city": "in", "neighborhood": "in", "company": "at", "store_name": "at", "street": "on"}
+# Dates said as the words people use for them.
+_DATED = {"due_date": "due", "close_date": "closing", "meeting_date": "on", "expected_close": "closing",
+          "contact_since": "a contact since", "member_since": "a member since"}
 # Who a message, review or change is from.
 _BY = {"author": "by", "author_name": "by", "user_name": "by", "sender_name": "from", "from_name": "from"}
 # Who a member named by a `<role>_username` is to the record: the word said before the name.
@@ -148,6 +161,17 @@ def field_text(key: str, value: Any) -> str | None:
             if value == 0 and "shipping" in key:  # shipping_cost 0.0 -> free shipping, not "$0.00"
                 return "free shipping"
             return f"{_words(key)} {money(value)}"
+        if type(value) is int and key in _PLURAL_COUNTS:  # items 36 -> 36 items
+            return counted(value, key)
+        head, _, rest = key.partition("_")
+        if type(value) is int and head in _PLURAL_COUNTS and rest:  # devices_offline 2 -> 2 devices offline
+            return f"{number(value)} {head if value != 1 else head[:-1]} {_words(rest)}" if value else None
+        if type(value) is int and key in _NUMBER_FIRST:  # unread 3 -> 3 unread; no count of none is read
+            return f"{number(value)} {_words(key.removesuffix('_count'))}" if value else None
+        if type(value) is int and key == "total":  # a folder's total: "45 in all"
+            return f"{number(value)} in all"
+        if type(value) is int and key.endswith("_left"):  # seats_left 44 -> 44 seats left
+            return f"{number(value)} {_words(key)}"
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{number(value)} {_BARE[key]}"
         if key.endswith(("_seconds", "_secs", "_s")) and abs(value) >= 120:  # 1680 seconds -> 28 minutes
@@ -184,6 +208,8 @@ def field_text(key: str, value: Any) -> str | None:
             return {"gtc": "good till cancelled", "day": "day order"}.get(value, f"time in force {value}")
         if key == "audience":  # who sees a payment: "visible to friends", "public", "private"
             return f"visible to {value}" if value == "friends" else value
+        if key == "kind" and value == "person":  # a person is said by their name; only a business is said so
+            return None
         if key == "kind" and value not in ("fixed", "percent", "percentage"):  # "expense", "bank account", "folder"
             return _words(value)  # (but "kind fixed, value 10": there the kind says what the value is)
         if key == "frequency":  # how often a payment goes out: "monthly", "one-time"
@@ -192,6 +218,12 @@ def field_text(key: str, value: Any) -> str | None:
             return f"next {'due' if 'due' in key else 'on'} {human(value)}"
         if key == "address":  # where a place is: "at 1386 King Street, Olympia, WA 98592"
             return f"at {value}"
+        if key in _PLACED:  # "in Minneapolis", "at Willow Energy", "on Lexington Avenue"
+            return f"{_PLACED[key]} {value}"
+        if key == "handle" or key == "username" and value.startswith("@"):  # a social handle: "@halls"
+            return value if value.startswith("@") else f"@{value}"
+        if key in _DATED and DAY.match(value):  # "due March 30", "closing March 24"
+            return f"{_DATED[key]} {human(value)}"
         if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
         if key.endswith("_at") or key.endswith("_time"):
@@ -507,7 +539,7 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
-    extra = ", ".join(p for p in (_all_named(items, shared), extra) if p)
+    extra = ", ".join(p for p in (_all_named(items, shared), _each(items, shared, stress), extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"
@@ -525,6 +557,18 @@ def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str
     key = _label_key(items[0])  # what names them, not another text they share (an offer's stock message)
     named = items[0][key] if key in shared and isinstance(items[0].get(key), str) else None
     return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
+
+
+def _each(items: list[Any], shared: Collection[str], stress: Sequence[str]) -> str:
+    """A count every item shares, said once where the request asks how many: "5 items each"."""
+    if "count" not in stress:
+        return ""
+    for key in sorted(shared):
+        value = items[0][key]
+        if type(value) is int and (key == "count" or key.endswith("_count")):
+            held = next((k for k, v in items[0].items() if isinstance(v, list) and len(v) == value), None)
+            return f"{counted(value, held) if held else field_text(key, value)} each"
+    return ""
 
 
 def _shared(items: list[Any]) -> set[str]:
