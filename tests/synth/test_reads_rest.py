@@ -457,3 +457,43 @@ def test_new_notifications_are_the_unread_ones() -> None:
 def test_how_spending_changed_is_answered_month_by_month() -> None:
     for reply in _replies("budget", "get_category_history", {"category_id": "CAT-10014", "months": 3}):
         assert "January $0.00, February $36.01, March $0.00 so far" in reply, reply
+
+
+def _made_then_changed(ex: dict, server: str) -> list[tuple[int, dict, int, dict]]:
+    """(turn, maker call, turn, later write) for each write on a thing an earlier write made."""
+    spec = registry.get(server)
+    known = {v for ids in _index(server, ex["world"]).ids.values() for v in ids}
+    made: dict[str, tuple[int, dict]] = {}
+    out = []
+    calls = [(t, c) for t, turn in enumerate(ex["turns"]) for c in turn["calls"]]
+    outputs = iter(m["content"] for m in ex["messages"] if m["role"] == "tool")
+    for t, call in calls:
+        tool = spec.tools[call["name"]]
+        result = next(outputs, "")
+        if tool.read_only:
+            continue
+        for value in _strs_of(call["arguments"]):
+            if value in made:
+                out.append((*made[value], t, call))
+        for value in re.findall(r'"([A-Z]+-\d+)"', result):
+            if value not in known and value not in _strs_of(call["arguments"]):
+                made.setdefault(value, (t, call))
+    return out
+
+
+def _strs_of(args: Mapping[str, Any]) -> set[str]:
+    return {v for x in args.values() for v in (x if isinstance(x, list) else [x]) if isinstance(v, str)}
+
+
+def test_nothing_made_is_set_again_to_another_value() -> None:
+    checked = 0
+    for server in ("crm", "food_delivery", "calendar"):
+        for ex in _generated(server, 300, 5):
+            for t0, maker, t1, change in _made_then_changed(ex, server):
+                checked += 1
+                defaults = registry.get(server).tools[maker["name"]].defaults
+                set_before = set({**defaults, **maker["arguments"]})
+                assert not (set(change["arguments"]) & set_before) - {
+                    k for k, v in change["arguments"].items() if isinstance(v, str) and v in _strs_of(maker["arguments"])
+                    or k.endswith("_id")}, (maker, change)
+    assert checked >= 3

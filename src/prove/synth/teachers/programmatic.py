@@ -947,8 +947,17 @@ class Planner:
             # A set-up step (`needs`) is asked for in a turn of its own, before what it sets up.
             if any(steps[j].asked and steps[j].tool.name in s.tool.needs for j in range(i)):
                 t = max(t, max(steps[j].turn for j in range(i) if steps[j].tool.name in s.tool.needs) + 1)
+            # Nobody makes a thing and changes it in one breath: a change to "the new" thing a request
+            # made comes in a later turn, and none sets again what the making request set ("convert her
+            # into a $110000 opportunity ... change the amount on the new deal to $5000", "add 1 of the
+            # Mapo Tofu ... change the new cart item to 2").
+            makers = {} if s.tool.read_only else {n: m for n in s.sources if (m := self._maker(steps[:i], s, n))}
+            if any(set(s.args) - {n} & {**m.tool.defaults, **m.args}.keys() for n, m in makers.items()):
+                t = limit
             for name, src in s.sources.items():
-                if src.kind == "flow" and src.mode == "cite" and src.step is not None:
+                if name in makers and src.mode == "new":
+                    t = max(t, makers[name].turn + 1)
+                if src.kind == "flow" and src.mode == "cite" and src.step is not None and t < limit:
                     t = max(t, steps[src.step].turn + 1)
                     steps[src.step].cite.update(_strs([s.args[name]]))
             if t >= limit:
@@ -1166,6 +1175,13 @@ class Planner:
             moves.append(Move(text=joined(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
         return out
+
+    def _maker(self, before: Sequence[Step], s: Step, name: str) -> Step | None:
+        """The earlier write that made what a step's argument names, if the conversation made it."""
+        kind = self._param(s, name).entity
+        new = {v for v in _strs([s.args.get(name)]) if kind and v not in self.index.ids.get(kind, ())}
+        return next((x for x in before if new and not x.tool.read_only and x.result.ok
+                     and new & {v for _, v, _ in extract_entities(x.tool, x.result.data)}), None)
 
     def _note_renames(self, done: Iterable[Step]) -> None:
         """What the turn's writes renamed ("LH 982 FRA to BOS on April 4" moved to March 26) is said
