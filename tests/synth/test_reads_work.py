@@ -149,6 +149,50 @@ def test_a_new_account_is_reported_by_its_name() -> None:
         assert "Brightpath Learning" in text and not re.search(r"\bACC-\d+", text), text
 
 
+
+def test_when_we_last_talked_is_answered_with_the_last_call() -> None:
+    """"When did we last talk to Camila Abbott?" answered with 7 activities, open tasks first, and
+    no word of the last call: the question asks for the latest call, and its answer says when."""
+    index = _index("crm")
+    calls = [r for r in index.rows["activity"].values() if r["kind"] == "call" and r["contact_id"]]
+    contact = calls[0]["contact_id"]
+    last = max((r for r in calls if r["contact_id"] == contact), key=lambda r: r["occurred_at"])
+    for text in _replies("crm", "list_activities", {"contact_id": contact, "kind": "call", "limit": 1}):
+        assert text.startswith("The last call with") and last["subject"] in text, text
+    asks = {a.text: a.binds for a in registry.get("crm").tools["list_activities"].asks}
+    assert all(binds.get("kind") == "call" for text, binds in asks.items() if "last" in text)
+
+
+def test_how_a_deal_got_to_its_stage_is_said_stage_by_stage() -> None:
+    """"What stage is the new deal in, and how did it get there?" answered "Stage changes so far: 1."."""
+    with Session(["crm"], world=0) as session:
+        moved = next(d for d in _index("crm").rows["deal"]
+                     if len(session.call("get_deal", {"deal_id": d}).data["stage_history"]) >= 3)
+        history = session.call("get_deal", {"deal_id": moved}).data["stage_history"]
+    for text in _replies("crm", "get_deal", {"deal_id": moved}):
+        assert "so far: " + ", ".join(h["to_stage"].replace("_", " ") for h in history[:-2]) in text, text
+        assert not re.search(r"so far: \d", text), text
+
+
+def test_a_new_record_is_reported_without_its_key() -> None:
+    """"Logged the email 'Proposal and pricing' (ACT-10263)." and "Your comment is on issue WEB-10012
+    (CMT-10236)." quote keys a person has no use for; a later turn that needs one is told it."""
+    for server in ("crm", "issue_tracker"):
+        for ex in _generated(server, 150, 3):
+            for m in ex["messages"]:
+                if m["role"] == "assistant" and m.get("content") and not m.get("tool_calls"):
+                    said = m["content"].split("For reference:")[0]
+                    assert not re.search(r"\((?:CMT|WLG|LNK|ACT|NOTE|CON|DEAL|LEAD|SPR|ACC)-\d+\)", said), said
+
+
+def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
+    """"Put Adrian Miller ... in the shared queue for someone else." answered "Created the lead Adrian
+    Miller from Lakeside Clinics (LEAD-10067).", which says nothing of the queue."""
+    args = {"first_name": "Adrian", "last_name": "Miller", "company": "Lakeside Clinics", "source": "partner",
+            "email": "adrian.miller@lakesideclinics.com", "assign_to_me": False}
+    for text in _replies("crm", "create_lead", args):
+        assert "queue" in text, text
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 

@@ -447,7 +447,7 @@ class Phrasing:
                 return "none"
             if all(isinstance(v, Mapping) for v in value):
                 return str(len(value))
-            return human([v for v in value if v is not None])
+            return human([option_words(field, v) if isinstance(v, str) else v for v in value if v is not None])
         if value is None:
             return "none"
         if isinstance(value, (int, float)) and not isinstance(value, bool):

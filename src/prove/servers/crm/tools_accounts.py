@@ -345,7 +345,7 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     "Create a contact: {first_name} {last_name}, {title} at {account_id}, e-mail {email}, phone {phone}.",
     "We met {first_name} {last_name} from {account_id}; their e-mail is {email}. Put them in the CRM.",
 ], reply=[
-    "Added {result.full_name} as a contact at {result.account_name} ({result.contact_id}).",
+    "Added {result.full_name} as a contact at {result.account_name}.",
     "{result.full_name} is now in the CRM under {account_id}.",
 ], values={
     # The address a person gives for a new contact; the teacher writes its name part from their
