@@ -12,6 +12,7 @@ from prove.env import Session, registry
 from prove.synth.phrasing import Phrasing, tidy
 from prove.synth.results import describe, field_text
 from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _head_words
 from prove.synth.wording import Wording
 
 from .test_reads_rest import _generated, _index, _replies, _turns
@@ -82,6 +83,26 @@ def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
                 assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
     assert series
 
+
+
+def test_meetings_are_searched_by_a_few_words_of_their_title() -> None:
+    """"Find my meetings about Interview: Anika Gonzalez (Senior Software Engineer)" types a whole
+    title; a person searches "Anika Gonzalez", and the search still finds the meeting."""
+    queries = [call["arguments"]["query"] for call, _, _ in _turns("calendar", "search_events", 240, 5)
+               if "query" in call["arguments"]]
+    assert queries
+    for query in queries:
+        assert ": " not in query and "(" not in query and len(query.split()) <= 4, query
+    titles = [r["title"] for r in _index("calendar").rows["event"].values() if r["title"].startswith("Interview: ")]
+    assert titles
+    for title in titles:
+        assert title.startswith("Interview: " + _head_words(title) + " ("), title
+
+
+def test_a_same_day_window_reads_without_a_doubled_word() -> None:
+    """"Does Jack Phillips have anything on on March 17 between 11:00 AM and 5:30 PM?"."""
+    said = [u for _, u, _ in _turns("calendar", "get_free_busy", 240, 5)]
+    assert said and not any(re.search(r"\b(\w+) \1\b", u) for u in said), said
 
 # ----- crm -----------------------------------------------------------------------------------------------
 
