@@ -353,6 +353,13 @@ def test_a_sprint_change_reads_as_a_move() -> None:
         assert f"took it out of {index.rows['sprint'][row['sprint_id']]['name']} on" in text, text
 
 
+
+def test_won_t_fix_reads_with_its_apostrophe() -> None:
+    """"Close issue WEB-10013 as wont fix." and "Closed issue WEB-10013 as wont fix."."""
+    tool = registry.get("issue_tracker").tools["close_issue"]
+    assert _phrasing("issue_tracker").argument(tool, "resolution", "wont_fix", None) == "won't fix"
+    assert "won't fix" in field_text("resolution", "wont_fix")
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 

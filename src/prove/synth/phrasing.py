@@ -24,7 +24,7 @@ from ..env import Ask, Server, Tool
 from ..env.asks import result_field
 from .entities import EntityIndex
 from .sampler import SamplingContext
-from .results import money, number, option_words
+from .results import money, number, option_words, unsnake
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
@@ -387,8 +387,8 @@ class Phrasing:
             return self.entities(param.entity, [v for v in values if isinstance(v, str)])
         schema = tool.parameters.get("properties", {}).get(name, {})
         if schema.get("enum") or (schema.get("items") or {}).get("enum"):  # an option: its words
-            return human([v.replace("_", " ") if isinstance(v, str) else v for v in value]
-                         if isinstance(value, list) else value.replace("_", " ") if isinstance(value, str) else value)
+            return human([unsnake(v) if isinstance(v, str) else v for v in value]
+                         if isinstance(value, list) else unsnake(value) if isinstance(value, str) else value)
         if isinstance(value, float) and not value.is_integer() and not is_money(name):
             return f"{value:g}"  # 70.5 degrees, not 70.50
         return human(value)

@@ -79,7 +79,12 @@ _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "issue_id", "ticket_id", "i
 
 
 def _words(key: str) -> str:
-    return re.sub(r"^my_", "your_", key).replace("_", " ")  # my_role: the user's role, said to them
+    return unsnake(re.sub(r"^my_", "your_", key))  # my_role: the user's role, said to them
+
+
+def unsnake(value: str) -> str:
+    """An option's code as words: closed_lost -> closed lost, wont_fix -> won't fix."""
+    return re.sub(r"\bwont\b", "won't", value.replace("_", " "))
 
 
 def number(value: float | int) -> str:
