@@ -104,6 +104,13 @@ def test_a_same_day_window_reads_without_a_doubled_word() -> None:
     said = [u for _, u, _ in _turns("calendar", "get_free_busy", 240, 5)]
     assert said and not any(re.search(r"\b(\w+) \1\b", u) for u in said), said
 
+
+def test_which_calendars_is_answered_with_their_names() -> None:
+    """"Which calendars do I have?" answered "4 calendars: Work: description 'Meetings and focus
+    time'; ...": a field read out for each, where the names answer it."""
+    for text in _replies("calendar", "list_calendars", {}):
+        assert text.startswith("You have") and "Work" in text and "description" not in text, text
+
 # ----- crm -----------------------------------------------------------------------------------------------
 
 
@@ -214,6 +221,20 @@ def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
     for text in _replies("crm", "create_lead", args):
         assert "queue" in text, text
 
+
+def test_a_contact_is_answered_with_who_they_are_and_how_to_reach_them() -> None:
+    """"What's the e-mail and phone number of Olivia Novak?" answered "Olivia Novak: phone ...,
+    created March 29, 2024 at 8:45 AM, title ..., account ...; 4 recent activities: ...": a record
+    read field by field, with the activities nobody asked for."""
+    index = _index("crm")
+    for contact in list(index.rows["contact"])[:20]:
+        row = index.rows["contact"][contact]
+        for text in _replies("crm", "get_contact", {"contact_id": contact}):
+            assert "created" not in text and "activities" not in text, text
+            if row["title"] and row["phone"]:
+                assert text.startswith(f"{row['full_name']}, {row['title']} at ") and row["phone"] in text, text
+            assert ("not to be called" in text) == bool(row["do_not_contact"]), text
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 
@@ -261,6 +282,15 @@ def test_a_filter_is_run_over_the_mailbox_only_where_mail_matches() -> None:
         if call["arguments"].get("apply_to_existing"):
             assert "matched 0 " not in reply, reply
 
+
+
+def test_a_sender_is_said_by_name_not_by_address_as_well() -> None:
+    """"from Google Calendar, from address calendar-notification@google.com": the name says who."""
+    found = {"messages": [{"message_id": "MSG-1", "subject": "Invitation: Atlas kickoff", "from_name": "Google Calendar",
+                           "from_address": "calendar-notification@google.com", "received_at": "2026-03-12T13:38:00"}],
+             "total": 1}
+    assert "from address" not in describe(found)
+    assert "calendar-notification@google.com" in describe(found, stress=["address"])
 
 # ----- issue tracker -------------------------------------------------------------------------------------
 

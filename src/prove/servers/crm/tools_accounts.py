@@ -321,8 +321,11 @@ def contact_model(ctx: Ctx, contact_id: str) -> Contact:
 
 @tools.tool(effect=READ, asks=[
     "Show me {contact_id}.",
-    "What's the latest with {contact_id}?",
     "What's the e-mail and phone number of {contact_id}?",
+], reply=[
+    "{result.full_name}, {result.title} at {result.account_name}: e-mail {result.email}, phone {result.phone}.",
+    Ask("{result.full_name}, {result.title} at {result.account_name}: e-mail {result.email}, phone {result.phone}. "
+        "They asked not to be called or e-mailed.", **{"result.do_not_contact": True}),
 ])
 def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     """Show one contact with their deals and their five latest activities.
