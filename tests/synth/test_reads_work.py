@@ -390,6 +390,44 @@ def test_won_t_fix_reads_with_its_apostrophe() -> None:
     assert _phrasing("issue_tracker").argument(tool, "resolution", "wont_fix", None) == "won't fix"
     assert "won't fix" in field_text("resolution", "wont_fix")
 
+
+def test_a_discussion_is_read_out_comment_by_comment() -> None:
+    """"Read me the discussion on issue SEC-10018" answered "2 comments (all 'Luis Brown'):
+    SEC-10018: created March 4 at 8:08 PM; SEC-10018: created March 6 at 1:34 AM.": the two said the
+    same words, so nothing of what they said was read, and each was headed by the issue's key."""
+    for world in range(3):
+        comments = _index("issue_tracker", world).rows["comment"].values()
+        said = [(c["issue_id"], c["body"]) for c in comments]
+        assert len(said) == len(set(said))
+    with Session(["issue_tracker"], world=0) as session:
+        found = next(r.data for i in _index("issue_tracker").rows["issue"]
+                     if len((r := session.call("list_comments", {"issue_id": i})).data["comments"]) >= 2)
+    text = describe(found)
+    assert found["comments"][0]["body"][:20] in text and found["comments"][0]["issue_id"] not in text, text
+
+
+def test_a_label_is_given_as_one() -> None:
+    """"Labelled issue MOB-10030 regression." drops the word that says what the label is."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("issue_tracker").tools["bulk_update_issues"]
+    args = {"issue_ids": ["MOB-10030"], "add_label": "regression"}
+    say = _phrasing("issue_tracker")
+    texts = [say.reply(tool, r.text, args, {"total": 1}, {}) for r in _fitting_replies(tool, args)]
+    assert texts
+    for text in texts:
+        assert "MOB-10030 regression" not in text, text
+
+
+def test_time_logged_reads_as_work_the_user_did() -> None:
+    """"Latest on issue DATA-10007: Amara Williams changed time_spent from 0 to 60 on March 16." says
+    a field's key, and the user's own name, for "you logged 60 minutes of work"."""
+    with Session(["issue_tracker"], world=0) as session:
+        issue = next(i for i in _index("issue_tracker").rows["issue"]
+                     if session.call("log_work", {"issue_id": i, "minutes": 60}).ok)
+        latest = session.call("get_issue_history", {"issue_id": issue}).data["latest"]
+    assert latest.startswith("you logged 60 minutes of work on March 16"), latest
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 
