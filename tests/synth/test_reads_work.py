@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from datetime import date, timedelta
 
 from prove.env import Session, registry
@@ -513,6 +514,24 @@ def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
         if "Good morning" in a["text"]:
             assert hour < 12, a
 
+
+
+def test_a_mention_keeps_the_message_as_written() -> None:
+    """"@javier.richardson i'll be out tomorrow afternoon": a mention put before a message lowered
+    its first letter ("i'll", "qA found")."""
+    for world in range(4):
+        for row in _index("team_chat", world).rows["message"].values():
+            opening = re.match(r"@[\w.]+ (\w+)", row["text"] or "")
+            assert not (opening and re.fullmatch(r"i|[a-z][A-Z]+\w*", opening.group(1))), row["text"]
+
+
+def test_a_channel_says_each_of_its_lines_before_repeating_one() -> None:
+    """"7 messages (all 'Has anyone seen flaky failures in the export tests today?')": one channel
+    held the same line from seven people."""
+    for world in range(4):
+        rows = _index("team_chat", world).rows["message"].values()
+        said = Counter((r["channel_id"], r["text"]) for r in rows if r["thread_id"] is None)
+        assert max(said.values()) <= 3, said.most_common(3)
 
 # ----- video meetings ------------------------------------------------------------------------------------
 
