@@ -293,6 +293,12 @@ def test_a_sender_is_said_by_name_not_by_address_as_well() -> None:
     assert "from address" not in describe(found)
     assert "calendar-notification@google.com" in describe(found, stress=["address"])
 
+
+def test_a_message_told_apart_by_its_folder_is_moved_without_two_ins() -> None:
+    """"Put the email 'Re: Offsite agenda' in Archive in the Inbox folder": which folder is it in?"""
+    said = [u for _, u, _ in _turns("email", "move_message", 400, 5)]
+    assert said and not any(re.search(r" in [A-Z]\w*(?: \w+)? in the ", u) for u in said), said
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
