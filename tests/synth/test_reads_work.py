@@ -572,7 +572,7 @@ def test_who_is_in_a_meeting_is_answered_with_names() -> None:
     for status in ("in_meeting", "waiting"):
         for text in _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": status}, start):
             assert not re.search(r"\b\d+ (?:people|person)\b", text), text
-            assert re.search(r": [A-Z][a-z]+ [A-Z]", text), text
+            assert re.search(r": (?:you\b|[A-Z][a-z]+ [A-Z])", text), text  # the user alone is "you"
 
 
 def test_a_participant_is_said_by_name() -> None:
@@ -626,3 +626,15 @@ def test_a_meeting_chat_and_its_host_read_plainly() -> None:
                              "you_are_host": False, "starts_at": "2026-03-16T13:30:00", "status": "scheduled"}]}
     text = describe(meeting)
     assert "you're the host" in text and "James O'Brien" not in text and "host Aisha Lewis" in text, text
+
+
+def test_the_user_in_a_meeting_is_you() -> None:
+    """"In the meeting 'Weekly Engineering sync' right now: James O'Brien." names the user to themself."""
+    index = _index("video_meeting")
+    with Session(["video_meeting"], world=0) as session:
+        meeting = next(m for m in index.rows["meeting"] if session.call("start_meeting", {"meeting_id": m}).ok)
+    me = next(r["name"] for r in index.rows["person"].values() if r["is_me"])
+    texts = _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": "in_meeting"},
+                     before=[("start_meeting", {"meeting_id": meeting})])
+    for text in texts:
+        assert "right now: you" in text and me not in text, text

@@ -433,13 +433,23 @@ class Phrasing:
             value = result_field(data, path) if path else data  # through a list: "{result.participants.name}"
             holder = (result_field(data, parent) if parent else data) if path else None
             if field.endswith("_name") and isinstance(holder, Mapping):  # "assigned to you", not to the user's name
-                own = holder.get(field[: -len("_name")] + "_id")
-                kind = self.index.named_kind(own) if isinstance(own, str) else None
-                if kind is not None and self._is_me(kind, own):
+                if self._names_me(holder, field):
                     return "you"
+            if (field == "name" or field.endswith("_name")) and isinstance(holder, list) and isinstance(value, list) \
+                    and len(value) == len(holder):  # "In the meeting right now: you and Adrian Gonzalez"
+                value = ["you" if self._names_me(item, field) else v for item, v in zip(holder, value)]
             return self.result_value(tool, field, value)
 
         return _sentences(_agree(_one_currency(spoken_to_user(self.fill(tool, template, say)))))
+
+    def _names_me(self, item: Any, field: str) -> bool:
+        """Whether a record's name field names the signed-in user (its `<x>_id`, or a person's own ID)."""
+        if not isinstance(item, Mapping):
+            return False
+        keys = [field[: -len("_name")] + "_id"] if field.endswith("_name") else ["person_id", "user_id"]
+        own = next((item[k] for k in keys if isinstance(item.get(k), str)), None)
+        kind = self.index.named_kind(own) if own is not None else None
+        return kind is not None and self._is_me(kind, own)
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
