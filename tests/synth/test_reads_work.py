@@ -435,6 +435,24 @@ def test_time_logged_reads_as_work_the_user_did() -> None:
         latest = session.call("get_issue_history", {"issue_id": issue}).data["latest"]
     assert latest.startswith("you logged 60 minutes of work on March 16"), latest
 
+
+def test_a_project_s_members_say_the_user_as_you() -> None:
+    """"Mobile App (MOB, led by you) ... Members: Bianca Turner (admin), ...": the user, by name."""
+    index = _index("issue_tracker")
+    me = next(r for r in index.rows["user"].values() if r["is_me"])
+    with Session(["issue_tracker"], world=0) as session:
+        roles = [session.call("get_project", {"project_id": p}).data["roles"] for p in index.rows["project"]]
+    assert any("you (" in r for r in roles) and not any(me["name"] in r for r in roles), roles
+
+
+def test_a_link_in_an_issue_history_reads_in_words() -> None:
+    """"Latest on issue WEB-10037: you removed link relates_to WEB-10045 on March 16"."""
+    with Session(["issue_tracker"], world=0) as session:
+        link = next(iter(_index("issue_tracker").rows["link"].values()))
+        assert session.call("unlink_issues", {"link_id": link["link_id"]}).ok
+        latest = session.call("get_issue_history", {"issue_id": link["source_id"]}).data["latest"]
+    assert latest.startswith(f"you removed its link to {link['target_id']} (") and "_" not in latest, latest
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 

@@ -231,6 +231,10 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     if change.field == "time_spent":  # "logged 60 minutes of work", not "changed time_spent from 0 to 60"
         minutes = int(change.new_value or 0) - int(change.old_value or 0)
         return f"{change.user_name} {'logged' if minutes > 0 else 'took off'} {abs(minutes)} minutes of work {when}"
+    if change.field == "link":  # "relates_to WEB-10045" -> "linked it to WEB-10045 (relates to)"
+        relation, _, other = (change.new_value or change.old_value or "").partition(" ")
+        done = "linked it to" if change.new_value else "removed its link to"
+        return f"{change.user_name} {done} {other} ({relation.replace('_', ' ')}) {when}"
     if change.field == "created":
         return f"{change.user_name} created it {when}"
     if change.field == "labels":  # "added the labels frontend and flaky-test", "removed the label regression"
