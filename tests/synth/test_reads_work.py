@@ -236,6 +236,17 @@ def test_a_contact_is_answered_with_who_they_are_and_how_to_reach_them() -> None
                 assert text.startswith(f"{row['full_name']}, {row['title']} at ") and row["phone"] in text, text
             assert ("not to be called" in text) == bool(row["do_not_contact"]), text
 
+
+def test_an_account_with_no_open_pipeline_is_answered_all_the_same() -> None:
+    """"Who do we know at the Delta Works account, and what deals do we have with them?" answered
+    "Delta Works: created October 11, 2024 ..., 3 contacts: ...", with no word of its deals: the reply
+    that says them reads "$0.00" of open pipeline, so it gave way to a field-by-field read-out."""
+    with Session(["crm"], world=0) as session:
+        account = next(a for a in _index("crm").rows["account"]
+                       if session.call("get_account", {"account_id": a}).data["open_pipeline"] == 0)
+    for text in _replies("crm", "get_account", {"account_id": account}):
+        assert "Deals: " in text and "No open pipeline" in text and "$0.00" not in text, text
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 
