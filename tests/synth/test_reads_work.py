@@ -298,9 +298,9 @@ def test_a_filter_is_run_over_the_mailbox_only_where_mail_matches() -> None:
 
 def test_a_sender_is_said_by_name_not_by_address_as_well() -> None:
     """"from Google Calendar, from address calendar-notification@google.com": the name says who."""
-    found = {"messages": [{"message_id": "MSG-1", "subject": "Invitation: Atlas kickoff", "from_name": "Google Calendar",
-                           "from_address": "calendar-notification@google.com", "received_at": "2026-03-12T13:38:00"}],
-             "total": 1}
+    sender = {"from_name": "Google Calendar", "from_address": "calendar-notification@google.com"}
+    found = {"messages": [{"message_id": "MSG-1", "subject": "Invitation: Atlas kickoff", **sender,
+                           "received_at": "2026-03-12T13:38:00"}], "total": 1}
     assert "from address" not in describe(found)
     assert "calendar-notification@google.com" in describe(found, stress=["address"])
 
@@ -309,6 +309,23 @@ def test_a_message_told_apart_by_its_folder_is_moved_without_two_ins() -> None:
     """"Put the email 'Re: Offsite agenda' in Archive in the Inbox folder": which folder is it in?"""
     said = [u for _, u, _ in _turns("email", "move_message", 400, 5)]
     assert said and not any(re.search(r" in [A-Z]\w*(?: \w+)? in the ", u) for u in said), said
+
+
+def test_copying_people_on_a_draft_says_who_is_copied() -> None:
+    """"Cc james.white@... and diego.turner@... on the draft 'Weekend plans'." answered "Done: I saved
+    your change to the draft 'Weekend plans', addressed to leo.white@fastmail.com.": not who is copied."""
+    cc = ["james.white@nimbusfood.com"]
+    with Session(["email"], world=0) as session:
+        draft = next(k for k in _index("email").rows["draft"]
+                     if session.call("update_draft", {"draft_id": k, "cc": cc}).ok)
+    for text in _replies("email", "update_draft", {"draft_id": draft, "cc": cc}):
+        assert "james.white@nimbusfood.com" in text, text
+
+
+def test_one_alias_is_not_said_as_aliases() -> None:
+    """"Your address is ava.singh@nimbusfood.com, with the aliases ava@nimbusfood.com."."""
+    for text in _replies("email", "get_mailbox", {}):
+        assert "the aliases" not in text and "aliases: " in text, text
 
 # ----- issue tracker -------------------------------------------------------------------------------------
 
