@@ -278,8 +278,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         head += "'"  # a cut inside a quoted title closes the quote: "offer on 'Osprey Atmos…'"
     elif head and head.endswith("…") and "'" not in head:
         head = f"'{head}'"  # a text cut short is quoted, not read as a broken sentence before the colon
+    # not what every item shares: "SEC-10018: ...; SEC-10018: ..." for an issue's comments
     quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and k not in skip and isinstance(v, str) and v),
-                     None)  # not what every item shares: "SEC-10018: ...; SEC-10018: ..." for its comments
+                     None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
     asked = {w.rstrip("s") for w in stress}
     own = main_id if main_id in cite or "id" in asked else None  # its own ID: where used later, or asked for

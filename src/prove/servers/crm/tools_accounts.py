@@ -186,8 +186,9 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
 ], reply=[
     "{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). Contacts: {result.contact_names}. "
     "Deals: {result.deal_names}. Open pipeline: {result.open_pipeline}.",
-    Ask("{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). Contacts: {result.contact_names}. "
-        "Deals: {result.deal_names}. No open pipeline.", **{"result.open_pipeline": 0.0}),
+    Ask("{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). "
+        "Contacts: {result.contact_names}. Deals: {result.deal_names}. No open pipeline.",
+        **{"result.open_pipeline": 0.0}),
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
