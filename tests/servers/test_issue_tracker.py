@@ -532,7 +532,9 @@ def test_completing_a_sprint_counts_what_moved(s):
 
 def test_a_project_says_who_has_which_role(s):
     full = ok(s, "get_project", {"project_id": project(s, "admin")["project_id"]})
-    assert full["roles"] == ", ".join(f"{m['name']} ({m['role']})" for m in full["members"])
+    mine = me(s)  # the user is "you (admin)", not their own name
+    assert full["roles"] == ", ".join(f"{'you' if m['user_id'] == mine else m['name']} ({m['role']})"
+                                      for m in full["members"])
     assert "(admin)" in full["roles"]
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from datetime import date, timedelta
 
 from prove.env import Session, registry
 from prove.synth.phrasing import Phrasing, tidy
 from prove.synth.results import describe, field_text
 from prove.synth.sampler import Sampler
+from prove.synth.teachers.programmatic import _head_words
 from prove.synth.wording import Wording
 
 from .test_reads_rest import _generated, _index, _replies, _turns
@@ -83,6 +85,33 @@ def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
     assert series
 
 
+
+def test_meetings_are_searched_by_a_few_words_of_their_title() -> None:
+    """"Find my meetings about Interview: Anika Gonzalez (Senior Software Engineer)" types a whole
+    title; a person searches "Anika Gonzalez", and the search still finds the meeting."""
+    queries = [call["arguments"]["query"] for call, _, _ in _turns("calendar", "search_events", 240, 5)
+               if "query" in call["arguments"]]
+    assert queries
+    for query in queries:
+        assert ": " not in query and "(" not in query and len(query.split()) <= 4, query
+    titles = [r["title"] for r in _index("calendar").rows["event"].values() if r["title"].startswith("Interview: ")]
+    assert titles
+    for title in titles:
+        assert title.startswith("Interview: " + _head_words(title) + " ("), title
+
+
+def test_a_same_day_window_reads_without_a_doubled_word() -> None:
+    """"Does Jack Phillips have anything on on March 17 between 11:00 AM and 5:30 PM?"."""
+    said = [u for _, u, _ in _turns("calendar", "get_free_busy", 240, 5)]
+    assert said and not any(re.search(r"\b(\w+) \1\b", u) for u in said), said
+
+
+def test_which_calendars_is_answered_with_their_names() -> None:
+    """"Which calendars do I have?" answered "4 calendars: Work: description 'Meetings and focus
+    time'; ...": a field read out for each, where the names answer it."""
+    for text in _replies("calendar", "list_calendars", {}):
+        assert text.startswith("You have") and "Work" in text and "description" not in text, text
+
 # ----- crm -----------------------------------------------------------------------------------------------
 
 
@@ -149,6 +178,75 @@ def test_a_new_account_is_reported_by_its_name() -> None:
         assert "Brightpath Learning" in text and not re.search(r"\bACC-\d+", text), text
 
 
+
+def test_when_we_last_talked_is_answered_with_the_last_call() -> None:
+    """"When did we last talk to Camila Abbott?" answered with 7 activities, open tasks first, and
+    no word of the last call: the question asks for the latest call, and its answer says when."""
+    index = _index("crm")
+    calls = [r for r in index.rows["activity"].values() if r["kind"] == "call" and r["contact_id"]]
+    contact = calls[0]["contact_id"]
+    last = max((r for r in calls if r["contact_id"] == contact), key=lambda r: r["occurred_at"])
+    for text in _replies("crm", "list_activities", {"contact_id": contact, "kind": "call", "limit": 1}):
+        assert text.startswith("The last call with") and last["subject"] in text, text
+    asks = {a.text: a.binds for a in registry.get("crm").tools["list_activities"].asks}
+    assert all(binds.get("kind") == "call" for text, binds in asks.items() if "last" in text)
+
+
+def test_how_a_deal_got_to_its_stage_is_said_stage_by_stage() -> None:
+    """"What stage is the new deal in, and how did it get there?" answered "Stage changes so far: 1."."""
+    with Session(["crm"], world=0) as session:
+        moved = next(d for d in _index("crm").rows["deal"]
+                     if len(session.call("get_deal", {"deal_id": d}).data["stage_history"]) >= 3)
+        history = session.call("get_deal", {"deal_id": moved}).data["stage_history"]
+    for text in _replies("crm", "get_deal", {"deal_id": moved}):
+        assert "so far: " + ", ".join(h["to_stage"].replace("_", " ") for h in history[:-2]) in text, text
+        assert not re.search(r"so far: \d", text), text
+
+
+def test_a_new_record_is_reported_without_its_key() -> None:
+    """"Logged the email 'Proposal and pricing' (ACT-10263)." and "Your comment is on issue WEB-10012
+    (CMT-10236)." quote keys a person has no use for; a later turn that needs one is told it."""
+    for server in ("crm", "issue_tracker"):
+        for ex in _generated(server, 150, 3):
+            for m in ex["messages"]:
+                if m["role"] == "assistant" and m.get("content") and not m.get("tool_calls"):
+                    said = m["content"].split("For reference:")[0]
+                    assert not re.search(r"\((?:CMT|WLG|LNK|ACT|NOTE|CON|DEAL|LEAD|SPR|ACC)-\d+\)", said), said
+
+
+def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
+    """"Put Adrian Miller ... in the shared queue for someone else." answered "Created the lead Adrian
+    Miller from Lakeside Clinics (LEAD-10067).", which says nothing of the queue."""
+    args = {"first_name": "Adrian", "last_name": "Miller", "company": "Lakeside Clinics", "source": "partner",
+            "email": "adrian.miller@lakesideclinics.com", "assign_to_me": False}
+    for text in _replies("crm", "create_lead", args):
+        assert "queue" in text, text
+
+
+def test_a_contact_is_answered_with_who_they_are_and_how_to_reach_them() -> None:
+    """"What's the e-mail and phone number of Olivia Novak?" answered "Olivia Novak: phone ...,
+    created March 29, 2024 at 8:45 AM, title ..., account ...; 4 recent activities: ...": a record
+    read field by field, with the activities nobody asked for."""
+    index = _index("crm")
+    for contact in list(index.rows["contact"])[:20]:
+        row = index.rows["contact"][contact]
+        for text in _replies("crm", "get_contact", {"contact_id": contact}):
+            assert "created" not in text and "activities" not in text, text
+            if row["title"] and row["phone"]:
+                assert text.startswith(f"{row['full_name']}, {row['title']} at ") and row["phone"] in text, text
+            assert ("not to be called" in text) == bool(row["do_not_contact"]), text
+
+
+def test_an_account_with_no_open_pipeline_is_answered_all_the_same() -> None:
+    """"Who do we know at the Delta Works account, and what deals do we have with them?" answered
+    "Delta Works: created October 11, 2024 ..., 3 contacts: ...", with no word of its deals: the reply
+    that says them reads "$0.00" of open pipeline, so it gave way to a field-by-field read-out."""
+    with Session(["crm"], world=0) as session:
+        account = next(a for a in _index("crm").rows["account"]
+                       if session.call("get_account", {"account_id": a}).data["open_pipeline"] == 0)
+    for text in _replies("crm", "get_account", {"account_id": account}):
+        assert "Deals: " in text and "No open pipeline" in text and "$0.00" not in text, text
+
 # ----- email ---------------------------------------------------------------------------------------------
 
 
@@ -196,6 +294,38 @@ def test_a_filter_is_run_over_the_mailbox_only_where_mail_matches() -> None:
         if call["arguments"].get("apply_to_existing"):
             assert "matched 0 " not in reply, reply
 
+
+
+def test_a_sender_is_said_by_name_not_by_address_as_well() -> None:
+    """"from Google Calendar, from address calendar-notification@google.com": the name says who."""
+    sender = {"from_name": "Google Calendar", "from_address": "calendar-notification@google.com"}
+    found = {"messages": [{"message_id": "MSG-1", "subject": "Invitation: Atlas kickoff", **sender,
+                           "received_at": "2026-03-12T13:38:00"}], "total": 1}
+    assert "from address" not in describe(found)
+    assert "calendar-notification@google.com" in describe(found, stress=["address"])
+
+
+def test_a_message_told_apart_by_its_folder_is_moved_without_two_ins() -> None:
+    """"Put the email 'Re: Offsite agenda' in Archive in the Inbox folder": which folder is it in?"""
+    said = [u for _, u, _ in _turns("email", "move_message", 400, 5)]
+    assert said and not any(re.search(r" in [A-Z]\w*(?: \w+)? in the ", u) for u in said), said
+
+
+def test_copying_people_on_a_draft_says_who_is_copied() -> None:
+    """"Cc james.white@... and diego.turner@... on the draft 'Weekend plans'." answered "Done: I saved
+    your change to the draft 'Weekend plans', addressed to leo.white@fastmail.com.": not who is copied."""
+    cc = ["james.white@nimbusfood.com"]
+    with Session(["email"], world=0) as session:
+        draft = next(k for k in _index("email").rows["draft"]
+                     if session.call("update_draft", {"draft_id": k, "cc": cc}).ok)
+    for text in _replies("email", "update_draft", {"draft_id": draft, "cc": cc}):
+        assert "james.white@nimbusfood.com" in text, text
+
+
+def test_one_alias_is_not_said_as_aliases() -> None:
+    """"Your address is ava.singh@nimbusfood.com, with the aliases ava@nimbusfood.com."."""
+    for text in _replies("email", "get_mailbox", {}):
+        assert "the aliases" not in text and "aliases: " in text, text
 
 # ----- issue tracker -------------------------------------------------------------------------------------
 
@@ -288,6 +418,69 @@ def test_a_sprint_change_reads_as_a_move() -> None:
         assert f"took it out of {index.rows['sprint'][row['sprint_id']]['name']} on" in text, text
 
 
+
+def test_won_t_fix_reads_with_its_apostrophe() -> None:
+    """"Close issue WEB-10013 as wont fix." and "Closed issue WEB-10013 as wont fix."."""
+    tool = registry.get("issue_tracker").tools["close_issue"]
+    assert _phrasing("issue_tracker").argument(tool, "resolution", "wont_fix", None) == "won't fix"
+    assert "won't fix" in field_text("resolution", "wont_fix")
+
+
+def test_a_discussion_is_read_out_comment_by_comment() -> None:
+    """"Read me the discussion on issue SEC-10018" answered "2 comments (all 'Luis Brown'):
+    SEC-10018: created March 4 at 8:08 PM; SEC-10018: created March 6 at 1:34 AM.": the two said the
+    same words, so nothing of what they said was read, and each was headed by the issue's key."""
+    for world in range(3):
+        comments = _index("issue_tracker", world).rows["comment"].values()
+        said = [(c["issue_id"], c["body"]) for c in comments]
+        assert len(said) == len(set(said))
+    with Session(["issue_tracker"], world=0) as session:
+        found = next(r.data for i in _index("issue_tracker").rows["issue"]
+                     if len((r := session.call("list_comments", {"issue_id": i})).data["comments"]) >= 2)
+    text = describe(found)
+    assert found["comments"][0]["body"][:20] in text and found["comments"][0]["issue_id"] not in text, text
+
+
+def test_a_label_is_given_as_one() -> None:
+    """"Labelled issue MOB-10030 regression." drops the word that says what the label is."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("issue_tracker").tools["bulk_update_issues"]
+    args = {"issue_ids": ["MOB-10030"], "add_label": "regression"}
+    say = _phrasing("issue_tracker")
+    texts = [say.reply(tool, r.text, args, {"total": 1}, {}) for r in _fitting_replies(tool, args)]
+    assert texts
+    for text in texts:
+        assert "MOB-10030 regression" not in text, text
+
+
+def test_time_logged_reads_as_work_the_user_did() -> None:
+    """"Latest on issue DATA-10007: Amara Williams changed time_spent from 0 to 60 on March 16." says
+    a field's key, and the user's own name, for "you logged 60 minutes of work"."""
+    with Session(["issue_tracker"], world=0) as session:
+        issue = next(i for i in _index("issue_tracker").rows["issue"]
+                     if session.call("log_work", {"issue_id": i, "minutes": 60}).ok)
+        latest = session.call("get_issue_history", {"issue_id": issue}).data["latest"]
+    assert latest.startswith("you logged 60 minutes of work on March 16"), latest
+
+
+def test_a_project_s_members_say_the_user_as_you() -> None:
+    """"Mobile App (MOB, led by you) ... Members: Bianca Turner (admin), ...": the user, by name."""
+    index = _index("issue_tracker")
+    me = next(r for r in index.rows["user"].values() if r["is_me"])
+    with Session(["issue_tracker"], world=0) as session:
+        roles = [session.call("get_project", {"project_id": p}).data["roles"] for p in index.rows["project"]]
+    assert any("you (" in r for r in roles) and not any(me["name"] in r for r in roles), roles
+
+
+def test_a_link_in_an_issue_history_reads_in_words() -> None:
+    """"Latest on issue WEB-10037: you removed link relates_to WEB-10045 on March 16"."""
+    with Session(["issue_tracker"], world=0) as session:
+        link = next(iter(_index("issue_tracker").rows["link"].values()))
+        assert session.call("unlink_issues", {"link_id": link["link_id"]}).ok
+        latest = session.call("get_issue_history", {"issue_id": link["source_id"]}).data["latest"]
+    assert latest.startswith(f"you removed its link to {link['target_id']} (") and "_" not in latest, latest
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 
@@ -374,6 +567,24 @@ def test_a_scheduled_message_fits_the_time_it_is_posted() -> None:
             assert hour < 12, a
 
 
+
+def test_a_mention_keeps_the_message_as_written() -> None:
+    """"@javier.richardson i'll be out tomorrow afternoon": a mention put before a message lowered
+    its first letter ("i'll", "qA found")."""
+    for world in range(4):
+        for row in _index("team_chat", world).rows["message"].values():
+            opening = re.match(r"@[\w.]+ (\w+)", row["text"] or "")
+            assert not (opening and re.fullmatch(r"i|[a-z][A-Z]+\w*", opening.group(1))), row["text"]
+
+
+def test_a_channel_says_each_of_its_lines_before_repeating_one() -> None:
+    """"7 messages (all 'Has anyone seen flaky failures in the export tests today?')": one channel
+    held the same line from seven people."""
+    for world in range(4):
+        rows = _index("team_chat", world).rows["message"].values()
+        said = Counter((r["channel_id"], r["text"]) for r in rows if r["thread_id"] is None)
+        assert max(said.values()) <= 3, said.most_common(3)
+
 # ----- video meetings ------------------------------------------------------------------------------------
 
 
@@ -407,7 +618,7 @@ def test_who_is_in_a_meeting_is_answered_with_names() -> None:
     for status in ("in_meeting", "waiting"):
         for text in _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": status}, start):
             assert not re.search(r"\b\d+ (?:people|person)\b", text), text
-            assert re.search(r": [A-Z][a-z]+ [A-Z]", text), text
+            assert re.search(r": (?:you\b|[A-Z][a-z]+ [A-Z])", text), text  # the user alone is "you"
 
 
 def test_a_participant_is_said_by_name() -> None:
@@ -461,3 +672,15 @@ def test_a_meeting_chat_and_its_host_read_plainly() -> None:
                              "you_are_host": False, "starts_at": "2026-03-16T13:30:00", "status": "scheduled"}]}
     text = describe(meeting)
     assert "you're the host" in text and "James O'Brien" not in text and "host Aisha Lewis" in text, text
+
+
+def test_the_user_in_a_meeting_is_you() -> None:
+    """"In the meeting 'Weekly Engineering sync' right now: James O'Brien." names the user to themself."""
+    index = _index("video_meeting")
+    with Session(["video_meeting"], world=0) as session:
+        meeting = next(m for m in index.rows["meeting"] if session.call("start_meeting", {"meeting_id": m}).ok)
+    me = next(r["name"] for r in index.rows["person"].values() if r["is_me"])
+    texts = _replies("video_meeting", "list_participants", {"meeting_id": meeting, "status": "in_meeting"},
+                     before=[("start_meeting", {"meeting_id": meeting})])
+    for text in texts:
+        assert "right now: you" in text and me not in text, text

@@ -24,7 +24,7 @@ from ..env import Ask, Server, Tool
 from ..env.asks import result_field
 from .entities import EntityIndex
 from .sampler import SamplingContext
-from .results import money, number, option_words
+from .results import money, number, option_words, unsnake
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
@@ -403,8 +403,8 @@ class Phrasing:
             return self.entities(param.entity, [v for v in values if isinstance(v, str)])
         schema = tool.parameters.get("properties", {}).get(name, {})
         if schema.get("enum") or (schema.get("items") or {}).get("enum"):  # an option: its words
-            return human([v.replace("_", " ") if isinstance(v, str) else v for v in value]
-                         if isinstance(value, list) else value.replace("_", " ") if isinstance(value, str) else value)
+            return human([unsnake(v) if isinstance(v, str) else v for v in value]
+                         if isinstance(value, list) else unsnake(value) if isinstance(value, str) else value)
         if isinstance(value, float) and not value.is_integer() and not is_money(name):
             return f"{value:g}"  # 70.5 degrees, not 70.50
         return human(value)
@@ -449,13 +449,23 @@ class Phrasing:
             value = result_field(data, path) if path else data  # through a list: "{result.participants.name}"
             holder = (result_field(data, parent) if parent else data) if path else None
             if field.endswith("_name") and isinstance(holder, Mapping):  # "assigned to you", not to the user's name
-                own = holder.get(field[: -len("_name")] + "_id")
-                kind = self.index.named_kind(own) if isinstance(own, str) else None
-                if kind is not None and self._is_me(kind, own):
+                if self._names_me(holder, field):
                     return "you"
+            if (field == "name" or field.endswith("_name")) and isinstance(holder, list) and isinstance(value, list) \
+                    and len(value) == len(holder):  # "In the meeting right now: you and Adrian Gonzalez"
+                value = ["you" if self._names_me(item, field) else v for item, v in zip(holder, value)]
             return self.result_value(tool, field, value)
 
         return _sentences(_agree(_one_currency(spoken_to_user(self.fill(tool, template, say)))))
+
+    def _names_me(self, item: Any, field: str) -> bool:
+        """Whether a record's name field names the signed-in user (its `<x>_id`, or a person's own ID)."""
+        if not isinstance(item, Mapping):
+            return False
+        keys = [field[: -len("_name")] + "_id"] if field.endswith("_name") else ["person_id", "user_id"]
+        own = next((item[k] for k in keys if isinstance(item.get(k), str)), None)
+        kind = self.index.named_kind(own) if own is not None else None
+        return kind is not None and self._is_me(kind, own)
 
     def result_value(self, tool: Tool, field: str, value: Any) -> str:
         if isinstance(value, list):
@@ -463,7 +473,7 @@ class Phrasing:
                 return "none"
             if all(isinstance(v, Mapping) for v in value):
                 return str(len(value))
-            return human([v for v in value if v is not None])
+            return human([option_words(field, v) if isinstance(v, str) else v for v in value if v is not None])
         if value is None:
             return "none"
         if isinstance(value, (int, float)) and not isinstance(value, bool):

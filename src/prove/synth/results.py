@@ -92,7 +92,12 @@ _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "issue_id", "ticket_id", "i
 
 
 def _words(key: str) -> str:
-    return re.sub(r"^my_", "your_", key).replace("_", " ")  # my_role: the user's role, said to them
+    return unsnake(re.sub(r"^my_", "your_", key))  # my_role: the user's role, said to them
+
+
+def unsnake(value: str) -> str:
+    """An option's code as words: closed_lost -> closed lost, wont_fix -> won't fix."""
+    return re.sub(r"\bwont\b", "won't", value.replace("_", " "))
 
 
 def number(value: float | int) -> str:
@@ -305,7 +310,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         head += "'"  # a cut inside a quoted title closes the quote: "offer on 'Osprey Atmos…'"
     elif head and head.endswith("…") and "'" not in head:
         head = f"'{head}'"  # a text cut short is quoted, not read as a broken sentence before the colon
-    quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and isinstance(v, str) and v), None)
+    # not what every item shares: "SEC-10018: ...; SEC-10018: ..." for an issue's comments
+    quoted_id = next((v for k, v in rec.items() if k in _ID_PEOPLE_QUOTE and k not in skip and isinstance(v, str) and v),
+                     None)
     main_id = next((v for k, v in rec.items() if (k.endswith("_id") or k == "id") and isinstance(v, str)), None)
     asked = {w.rstrip("s") for w in stress}
     own = main_id if main_id in cite or "id" in asked else None  # its own ID: where used later, or asked for
@@ -358,6 +365,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             continue  # "Roth IRA: roth ira"
         if key in _ADDRESS_PARTS and isinstance(value, str) and value in str(rec.get("address", "")):
             continue  # "city Olympia, state WA, address '1386 King Street, Olympia, WA 98592'"
+        if key.endswith("_address") and rec.get(key[: -len("address")] + "name") and key not in first:
+            continue  # "from Google Calendar, from address calendar-notification@google.com": the name says who
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
             continue  # the count of a list the record carries, said with the list
         text = field_text(key, value)

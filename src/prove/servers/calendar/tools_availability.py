@@ -38,7 +38,7 @@ def _align(t: datetime) -> datetime:
 
 @tools.tool(effect=READ, asks=[
     "Is {person_id} free between {start} and {end}?",
-    "Does {person_id} have anything on between {start} and {end}?",
+    "Does {person_id} have anything scheduled between {start} and {end}?",
 ], reply=[
     # The generic summary gives the count but not the answer: say it's free time apart from the busy periods
     # ("1 stretch", "no stretches": a count read before its noun agrees with it).

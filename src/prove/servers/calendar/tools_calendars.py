@@ -49,6 +49,8 @@ def _calendar(ctx: Ctx, row: sqlite3.Row) -> Calendar:
 @tools.tool(effect=READ, asks=[
     "Which calendars do I have?",
     "Show me all my calendars, including the ones people shared with me.",
+], reply=[
+    "You have {result.total} calendars: {result.calendars.name}.",
 ])
 def list_calendars(ctx: Ctx) -> CalendarList:
     """List the calendars the user owns and the calendars others have shared with them.

@@ -186,6 +186,9 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
 ], reply=[
     "{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). Contacts: {result.contact_names}. "
     "Deals: {result.deal_names}. Open pipeline: {result.open_pipeline}.",
+    Ask("{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). "
+        "Contacts: {result.contact_names}. Deals: {result.deal_names}. No open pipeline.",
+        **{"result.open_pipeline": 0.0}),
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
@@ -321,8 +324,11 @@ def contact_model(ctx: Ctx, contact_id: str) -> Contact:
 
 @tools.tool(effect=READ, asks=[
     "Show me {contact_id}.",
-    "What's the latest with {contact_id}?",
     "What's the e-mail and phone number of {contact_id}?",
+], reply=[
+    "{result.full_name}, {result.title} at {result.account_name}: e-mail {result.email}, phone {result.phone}.",
+    Ask("{result.full_name}, {result.title} at {result.account_name}: e-mail {result.email}, phone {result.phone}. "
+        "They asked not to be called or e-mailed.", **{"result.do_not_contact": True}),
 ])
 def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     """Show one contact with their deals and their five latest activities.
@@ -345,7 +351,7 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> Contact:
     "Create a contact: {first_name} {last_name}, {title} at {account_id}, e-mail {email}, phone {phone}.",
     "We met {first_name} {last_name} from {account_id}; their e-mail is {email}. Put them in the CRM.",
 ], reply=[
-    "Added {result.full_name} as a contact at {result.account_name} ({result.contact_id}).",
+    "Added {result.full_name} as a contact at {result.account_name}.",
     "{result.full_name} is now in the CRM under {account_id}.",
 ], values={
     # The address a person gives for a new contact; the teacher writes its name part from their

@@ -102,9 +102,9 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
     "Give {owner_id} a task about {contact_id}, due {due_date}: '{subject}'.",
     "Add a to-do for {account_id} by {due_date}: '{subject}'.",
 ], reply=[
-    Ask("Task created for you: '{result.subject}', due {due_date} ({result.activity_id}).", owner_id=None),
+    Ask("Task created for you: '{result.subject}', due {due_date}.", owner_id=None),
     Ask("I've put '{result.subject}' on your list, due {due_date}.", owner_id=None),
-    "Task created for {result.owner_name}: '{result.subject}', due {due_date} ({result.activity_id}).",
+    "Task created for {result.owner_name}: '{result.subject}', due {due_date}.",
     "I've added '{result.subject}' for {result.owner_name}, due {due_date}.",
 ], values={
     # to-dos that fit any deal, contact, account or lead (a renewal or a pilot would have to match it)
@@ -234,7 +234,7 @@ def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority
     "Log a {kind} with {lead_id}: '{subject}'.",
     Ask("I met {contact_id} at {occurred_at}; log the meeting as '{subject}'.", kind="meeting"),
 ], reply=[
-    "Logged the {kind} '{result.subject}' ({result.activity_id}).",
+    "Logged the {kind} '{result.subject}'.",
     "The {kind} '{result.subject}' is on the record now.",
 ], values={
     # what was said fits the kind of activity (an e-mail has a subject line, a call an outcome)
@@ -312,9 +312,12 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
 
 @tools.tool(effect=READ, asks=[
     "What's the activity history on {deal_id}?",
-    "When did we last talk to {contact_id}?",
+    Ask("When did we last call {contact_id}?", kind="call", limit=1),
     "Show all {kind}s with {account_id}.",
     "What have we done so far with {lead_id}?",
+], reply=[
+    Ask("The last call with {contact_id} was on {result.activities.occurred_at}: '{result.activities.subject}'.",
+        kind="call", limit=1),
 ])
 def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: DealId | None = None,
                     account_id: AccountId | None = None, lead_id: LeadId | None = None,
@@ -359,9 +362,9 @@ NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.r
     "Jot this down on {account_id}: {body}",
     "Put a note on {lead_id} saying: {body}",
 ], reply=[
-    Ask("Saved your note ({result.note_id}): '{body}'", title=None),
+    Ask("Saved your note: '{body}'", title=None),
     Ask("Noted on the record: '{body}'", title=None),
-    "Saved the note '{title}' ({result.note_id}).",
+    "Saved the note '{title}'.",
     "Noted: '{title}' is on the record.",
 ], values={
     # a title that names what the note says, and notes that fit any deal, contact, account or lead

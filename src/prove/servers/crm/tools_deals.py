@@ -121,10 +121,12 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     "What stage is {deal_id} in, and how did it get there?",
     "What's the next step on {deal_id}?",
 ], reply=[
-    "'{result.name}' is in {result.stage} ({result.probability}% probability), closing {result.close_date}. "
-    "Next step: {result.next_step}. Stage changes so far: {result.stage_history}.",
-    Ask("'{result.name}' is in {result.stage} ({result.probability}% probability), closing {result.close_date}, "
-        "with no next step set. Stage changes so far: {result.stage_history}.", **{"result.next_step": None}),
+    "'{result.name}' is in {result.stage} ({result.probability}% probability), with a close date of "
+    "{result.close_date}. Next step: {result.next_step}. Its stages so far: {result.stage_history.to_stage} "
+    "(entered on {result.stage_history.changed_at}).",
+    Ask("'{result.name}' is in {result.stage} ({result.probability}% probability), with a close date of "
+        "{result.close_date} and no next step set. Its stages so far: {result.stage_history.to_stage} "
+        "(entered on {result.stage_history.changed_at}).", **{"result.next_step": None}),
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
@@ -149,7 +151,7 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
      "{close_date}, with {contact_id} as the contact."),
     "{account_id} wants to buy: log a ${amount} opportunity named '{name}' closing {close_date}.",
 ], reply=[
-    "Created the deal '{result.name}' ({result.deal_id}) for ${result.amount}, in {result.stage}.",
+    "Created the deal '{result.name}' for ${result.amount}, in {result.stage}.",
     "'{result.name}' is in your pipeline now, expected to close {close_date}.",
 ], values={
     "name": DEAL_NAMES,

@@ -118,7 +118,9 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     Ask("Put {first_name} {last_name} of {company} ({email}, from {source}) in the shared queue for someone else.",
         assign_to_me=False),
 ], reply=[
-    "Created the lead {result.full_name} from {result.company} ({result.lead_id}).",
+    Ask("{result.full_name} from {result.company} is in the shared queue now, for any rep to claim.",
+        assign_to_me=False),
+    "Created the lead {result.full_name} from {result.company}.",
     "{result.full_name} is in the CRM as a new {result.rating} lead.",
 ], values={
     "company": [

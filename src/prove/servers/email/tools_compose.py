@@ -344,6 +344,7 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     "Rewrite the body of {draft_id}: {body}",
     "Cc {cc} on {draft_id}.",
 ], reply=[
+    Ask("Cc'd {cc} on the draft '{result.subject}'; it's saved, not sent.", to=None, bcc=None, subject=None, body=None),
     "Updated the draft '{result.subject}' (to {result.to}); it's saved, not sent.",
     "Done: I saved your change to the draft '{result.subject}', addressed to {result.to}.",
 ], values={

@@ -319,7 +319,7 @@ def star_message(ctx: Ctx, message_id: MessageId, starred: bool = True) -> Messa
 @tools.tool(effect=WRITE, asks=[
     "Move {message_id} to {folder_id}.",
     "Could you move {message_id} into {folder_id}?",
-    "Put {message_id} in {folder_id}, please.",
+    "Please move {message_id} over to {folder_id}.",
 ], reply=[
     "Moved {message_id} to {folder_id}.",
     "Done: {message_id} is now in {folder_id}.",

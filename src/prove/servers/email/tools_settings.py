@@ -85,7 +85,7 @@ def _app(row) -> AppPassword:
     "Which senders have I blocked?",
 ], reply=[
     # The generic summary leaves out the aliases and the blocked senders, which these questions ask for.
-    "Your address is {result.primary_address}, with the aliases {result.aliases}. Blocked senders: "
+    "Your address is {result.primary_address}; aliases: {result.aliases}. Blocked senders: "
     "{result.blocked_senders}. Out-of-office reply: {result.vacation.enabled}.",
 ])
 def get_mailbox(ctx: Ctx) -> Mailbox:

@@ -50,7 +50,7 @@ def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
     "Reply on {issue_id}: {body}",
 ], reply=[
     "Posted your comment on {issue_id}.",
-    "Your comment is on {issue_id} ({result.comment_id}).",
+    "Your comment is on {issue_id} now.",
 ], values={
     "body": COMMENTS,
 })

@@ -226,6 +226,15 @@ def _in_words(ctx: Ctx, change: Change) -> str:
                                            (("old_value", change.old_value), ("new_value", change.new_value))})
     at = datetime.fromisoformat(change.at)
     when = f"on {at:%B} {at.day}"
+    if change.user_id == me(ctx):  # the signed-in user reads "you logged ...", not their own name
+        change = change.model_copy(update={"user_name": "you"})
+    if change.field == "time_spent":  # "logged 60 minutes of work", not "changed time_spent from 0 to 60"
+        minutes = int(change.new_value or 0) - int(change.old_value or 0)
+        return f"{change.user_name} {'logged' if minutes > 0 else 'took off'} {abs(minutes)} minutes of work {when}"
+    if change.field == "link":  # "relates_to WEB-10045" -> "linked it to WEB-10045 (relates to)"
+        relation, _, other = (change.new_value or change.old_value or "").partition(" ")
+        done = "linked it to" if change.new_value else "removed its link to"
+        return f"{change.user_name} {done} {other} ({relation.replace('_', ' ')}) {when}"
     if change.field == "created":
         return f"{change.user_name} created it {when}"
     if change.field == "labels":  # "added the labels frontend and flaky-test", "removed the label regression"
@@ -525,7 +534,7 @@ def move_to_sprint(ctx: Ctx, issue_id: WorkIssueId, sprint_id: SprintId | None =
     Ask("Set the priority of {issue_ids} to {priority}.", assignee_id=None, sprint_id=None, add_label=None),
     Ask("Changed the priority of {issue_ids} to {priority}.", assignee_id=None, sprint_id=None, add_label=None),
     Ask("Assigned {issue_ids} to {assignee_id} and planned for {sprint_id}.", priority=None, add_label=None),
-    Ask("Labelled {issue_ids} {add_label}.", priority=None, assignee_id=None, sprint_id=None),
+    Ask("Labelled {issue_ids} as {add_label}.", priority=None, assignee_id=None, sprint_id=None),
     Ask("Added the {add_label} label to {issue_ids}.", priority=None, assignee_id=None, sprint_id=None),
     "Updated {result.total} issues: {issue_ids}.",
 ], values={

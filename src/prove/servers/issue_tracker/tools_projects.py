@@ -97,8 +97,10 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     labels = [r[0] for r in ctx.db.execute(
         "SELECT DISTINCT l.label FROM labels l JOIN issues i ON i.issue_id = l.issue_id WHERE i.project_id = ? "
         "ORDER BY l.label", (project_id,))]
+    mine = me(ctx)  # the user is "you (admin)" among the members, not their own name
     return Project(**base.model_dump(), description=row["description"], created_on=row["created_on"],
-                   members=members, roles=", ".join(f"{m.name} ({m.role})" for m in members),
+                   members=members,
+                   roles=", ".join(f"{'you' if m.user_id == mine else m.name} ({m.role})" for m in members),
                    issues_by_status=counts, labels=labels)
 
 

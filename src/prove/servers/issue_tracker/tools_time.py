@@ -63,7 +63,7 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
     "Record {minutes} minutes of work on {issue_id} for today.",
 ], reply=[
     "Logged {minutes} minutes on {issue_id}; {result.issue_spent_minutes} minutes spent in all.",
-    "Your {minutes} minutes on {issue_id} are recorded ({result.worklog_id}).",
+    "Your {minutes} minutes on {issue_id} are recorded.",
 ], values={
     "note": [
         "Debugging the session cache", "Code review", "Wrote integration tests", "Pairing on the fix",
@@ -279,7 +279,7 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     "Plan a new sprint '{sprint_name}' in {project_id} from {start_date} to {end_date}.",
     "Create the sprint '{sprint_name}' for {project_id}, {start_date} through {end_date}, with the goal: {goal}",
 ], reply=[
-    "Planned {result.name} ({result.sprint_id}) from {start_date} to {end_date}.",
+    "Planned {result.name} from {start_date} to {end_date}.",
     "The sprint '{result.name}' is set up in {project_id}.",
 ], values={
     # a sprint's name says what its goal is (and is not the name of a numbered sprint the world has)

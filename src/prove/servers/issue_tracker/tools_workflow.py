@@ -234,7 +234,7 @@ def _reaches(ctx: Ctx, start: str, goal: str) -> bool:
     Ask("Done: {issue_id} is now marked as blocked by {other_issue_id}.", relation="is_blocked_by"),
     Ask("Done: {issue_id} is marked as a duplicate of {other_issue_id}.", relation="duplicates"),
     Ask("Linked {issue_id} to {other_issue_id} as related.", relation="relates_to"),
-    "Linked {issue_id} and {other_issue_id} ({result.link_id}).",
+    "Linked {issue_id} and {other_issue_id}.",
     "Done: {issue_id} and {other_issue_id} are linked now.",
 ])
 def link_issues(ctx: Ctx, issue_id: IssueId, other_issue_id: IssueId,

@@ -387,15 +387,17 @@ def _extras(w: WorldGen, rows: dict[str, list[dict[str, Any]]], p: dict[str, Any
     updated = datetime.fromisoformat(x["updated_at"])
     span = max(int((updated - created).total_seconds() // 60), 1)
     posted: set[datetime] = set()  # no two comments on an issue in the same minute ("the comment ... from 5:37 PM")
+    said: set[str] = set()  # nor the same words twice (a discussion read out says each)
     for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
         at = created + timedelta(minutes=rng.randint(1, span))
         while at in posted:
             at += timedelta(minutes=1)
         posted.add(at)
-        rows["comments"].append({"comment_id": w.new_id("CMT"), "issue_id": iid,
-                                 "author_id": x["assignee_id"] if x["assignee_id"] and rng.random() < 0.5
-                                 else rng.choice(everyone),
-                                 "body": rng.choice(COMMENTS).format(c=rng.choice(p["components"])),
+        author = x["assignee_id"] if x["assignee_id"] and rng.random() < 0.5 else rng.choice(everyone)
+        body = rng.choice([c for c in COMMENTS if c not in said])
+        said.add(body)
+        rows["comments"].append({"comment_id": w.new_id("CMT"), "issue_id": iid, "author_id": author,
+                                 "body": body.format(c=rng.choice(p["components"])),
                                  "created_at": iso(at), "edited_at": None})
 
     if x["spent_minutes"] and x["assignee_id"]:

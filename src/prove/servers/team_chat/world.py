@@ -277,6 +277,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         authors = [deploybot] if texts is DEPLOYS else [u for u in pool if u in colleagues or u in gone] or [me]
         if cid == announce:
             authors = [u for u in pool if u == boss or next(x for x in users if x["user_id"] == u)["is_admin"]]
+        unused: list[str] = []  # a channel says each of its lines once before any comes again
         for _ in range(count):
             at = when()
             author = rng.choice(authors)
@@ -285,9 +286,12 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             if cid == inc and rng.random() < 0.3:
                 author, text, mentioned = pager, rng.choice(PAGER), []
             else:
-                text, mentioned = fill(rng.choice(texts), author, pool)
+                unused = unused or list(texts)
+                line = rng.choice(unused)
+                unused.remove(line)
+                text, mentioned = fill(line, author, pool)
             if kind != "dm" and rng.random() < 0.06 and author in humans and "@" not in text:
-                text = f"@{handle[me]} {text[0].lower()}{text[1:]}"
+                text = f"@{handle[me]} {text}"  # as written: "I'll be out", "QA found", never "i'll", "qA"
                 mentioned = [*mentioned, me]
             mid = {"channel_id": cid, "user_id": author, "text": text, "at": at, "thread": None, "in_channel": 1,
                    "mentions": mentioned, "broadcast": int(texts is GENERAL and rng.random() < 0.2),

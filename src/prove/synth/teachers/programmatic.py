@@ -531,7 +531,7 @@ class Planner:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
         words = _head_words(label)
-        if words and (_sentence(label) or self.rng.random() < 0.5):
+        if words and (_sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
 
@@ -1341,7 +1341,14 @@ def _sentence(label: str) -> bool:
 def _head_words(label: str) -> str | None:
     """The words a person searches a long name by: its head noun phrase, before any size, number
     or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
-    Rug"); None where the name is short already or has no such phrase."""
+    Rug"); a title with a kind before a colon is searched by what follows ("Interview: Anika Gonzalez
+    (Senior Software Engineer)" -> "Anika Gonzalez"); None where the name is short already or has
+    no such phrase."""
+    kind, colon, rest = label.partition(": ")
+    if colon and len(kind.split()) <= 2 and not any(ch.isdigit() for ch in kind):
+        named = re.match(r"[A-Za-z][A-Za-z'&-]*(?: [A-Za-z][A-Za-z'&-]*){0,2}(?=$| \(| -| @)", rest)
+        if named and named.group(0).lower() not in _STOP:
+            return named.group(0)
     lead: list[str] = []
     for token in label.split():
         if any(ch.isdigit() for ch in token) or token.startswith(("(", "-", "/", "&", "@", "#")):
