@@ -413,6 +413,21 @@ def test_a_cart_just_thrown_out_is_not_looked_at() -> None:
     assert seen
 
 
+def test_a_dish_just_added_is_not_changed_in_the_same_conversation() -> None:
+    """"Add 1 of the Mapo Tofu to my cart. Then please change the new cart item to 2." reads as if
+    the user could not decide: a cart line is changed only when it was in the cart before."""
+    index = _index("food_delivery")
+    seen = 0
+    for ex in _generated("food_delivery", 300, 8):
+        for call in _calls(ex):
+            if call["name"] == "update_cart_item":
+                seen += 1
+                assert call["arguments"]["cart_item_id"] in index.ids["cart_item"], ex["id"]
+    # nor does a change of a line said for the first time read as a change of mind ("make that 1 ... instead")
+    assert not any("instead" in ask.text for ask in registry.get("food_delivery").tools["update_cart_item"].asks)
+    assert seen
+
+
 # ----- filesystem ------------------------------------------------------------------------------------
 
 
