@@ -377,6 +377,15 @@ def test_departures_of_one_line_say_the_line() -> None:
     assert lines.pop() in text, text
 
 
+def test_a_tip_change_gives_no_reason_the_order_may_not_bear_out() -> None:
+    """"Make the tip on order ORD-10038 1 dollar; the courier was great" for an order not yet
+    delivered, and a tip cut from $14.17: the words give no reason the order and the new tip may belie."""
+    said = [user for _, user, _ in _turns("food_delivery", "update_tip", 400, 8)]
+    assert said
+    for user in said:
+        assert "courier" not in user, user
+
+
 def test_a_promo_code_already_on_the_cart_is_not_applied_again() -> None:
     """"Use my promo code FREEDEL on the cart at Sakura Sushi" where the cart has FREEDEL already: a
     request that changes nothing is not made, so applying the same code again writes nothing."""
