@@ -285,6 +285,16 @@ def test_a_lock_and_a_new_scene_read_as_sentences() -> None:
         assert "those devices" not in text and "1 devices" not in text, text
 
 
+def test_a_level_is_set_without_saying_which_way_it_goes() -> None:
+    """"Switch the lights in the Entryway on at 30 percent", then "dim the Entryway Light to 40
+    percent": a level is asked for before the light's own is known, so the words say which level,
+    not which way (no "dim" to a brighter one, no "turn down" to a louder one)."""
+    said = [user for tool in ("set_brightness", "set_volume") for _, user, _ in _turns("iot_devices", tool, 300, 5)]
+    assert said
+    for user in said:
+        assert not re.search(r"\b(?:[Dd]im|[Bb]righten|down|up) to\b|\b[Dd]im\b|[Bb]righten", user), user
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 
