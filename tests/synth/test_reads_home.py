@@ -119,6 +119,45 @@ def test_loyalty_activity_is_headed_by_what_it_was_for() -> None:
     assert "description" not in text and "Earned for" in text, text
 
 
+def test_a_flight_search_asks_for_nothing_the_search_does_not_hold_to() -> None:
+    """"What flies from BOS to FRA on March 24 ...? I need to be there that day." answered with an
+    overnight flight: the search takes the day a flight leaves, so the words ask for no more."""
+    said = [user for _, user, _ in _turns("travel_booking", "search_flights", 400, 6)]
+    assert said
+    for user in said:
+        assert "that day" not in user and "be there" not in user, user
+
+
+def test_a_trip_name_fits_any_days() -> None:
+    """A trip named 'Wedding weekend' for a Monday-to-Wednesday stay: a new trip's name is drawn
+    before its bookings are known, so it names no days of the week."""
+    said = [call["arguments"]["name"] for call, _, _ in _turns("travel_booking", "create_trip", 400, 6)]
+    assert said
+    for name in [*said, *registry.get("travel_booking").tools["create_trip"].values["name"]]:
+        assert "weekend" not in name.lower(), name
+
+
+def test_a_trip_is_walked_through_only_when_it_holds_something() -> None:
+    """"Start a new trip called 'Anniversary trip'", then "walk me through that trip: flights,
+    hotels and what it cost" -> "Anniversary trip: empty, ... total paid $0.00": nobody asks what a
+    trip they made a moment ago holds, or one they just emptied."""
+    found = [json.loads(m["content"]) for ex in _generated("travel_booking", 400, 6) for m in ex["messages"]
+             if m["role"] == "tool" and m.get("name") == "get_trip"]
+    assert found
+    for trip in found:
+        assert trip.get("itinerary"), trip
+
+
+def test_free_seats_are_said_by_their_codes() -> None:
+    """"B6 1241: total seats 144, ..., available count 13; 3 seats (all 'aisle'): seat 17D, row 17;
+    ..." reads out fields: a person says "B6 1241 has 3 free aisle seats in economy: 17D, 20C and 22C"."""
+    flight = next(iter(_index("travel_booking").rows["flight"]))
+    for args in ({"flight_id": flight, "cabin": "economy", "position": "aisle"}, {"flight_id": flight}):
+        for text in _replies("travel_booking", "get_seat_map", args):
+            assert "available count" not in text and re.search(r"has (?:no|\d+) free ", text), text
+            assert re.search(r"\b\d+[A-K]\b", text), text
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
