@@ -237,6 +237,21 @@ def test_a_spam_account_posts_its_scam_once_a_day() -> None:
         assert max(days.values()) == 1, (world, days.most_common(1))
 
 
+def test_a_report_is_said_by_the_post_it_reports() -> None:
+    """"1 report: action taken, created March 9 at 7:40 PM, post author handle crypto.profits.daily,
+    post text 'Turn $100 ...'" reads out field names: a report is said by whose post it reports."""
+    text = _summary("social_media", "list_reports", {}, "What happened to the posts I reported?")
+    assert "post author handle" not in text and "post text" not in text and "'s post '" in text, text
+
+
+def test_a_trending_hashtag_is_said_as_a_hashtag() -> None:
+    """"5 of them: hashtag travel, 11 posts, 8 accounts; hashtag running, ..." reads out a field name:
+    a hashtag is said as people write it, "#travel"."""
+    text = _summary("social_media", "get_trending_hashtags", {"days": 3},
+                    "What were the top hashtags over the last {days} days?")
+    assert "hashtag " not in text and re.search(r"#\w+: \d+ posts?", text), text
+
+
 def test_a_post_search_quotes_its_words() -> None:
     """"Search posts for I'll.", "Has anyone posted about time?": a search says its words as words."""
     said = [(call["arguments"]["query"], user) for call, user, _ in _turns("social_media", "search_posts", 400, 6)
@@ -244,6 +259,25 @@ def test_a_post_search_quotes_its_words() -> None:
     assert said
     for query, user in said:
         assert f"'{query}'" in user, user
+
+
+def test_nobody_follows_likes_or_writes_to_a_spam_account() -> None:
+    """"Follow free_giftcards_4u, I'd like to see its posts in my feed": a scam account is one to
+    report or block; nobody follows it, writes to it, likes or praises its posts."""
+    index = _index("social_media")
+    scams = {k for k, r in index.every["post"].items() if r["violates"]}
+    spammers = {index.every["post"][k]["author_id"] for k in scams}
+    seen = 0
+    for ex in _generated("social_media", 400, 6):
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] in ("follow_account", "send_direct_message"):
+                seen += 1
+                assert args["account_id"] not in spammers, (ex["id"], call)
+            if call["name"] in ("like_post", "comment_on_post"):
+                seen += 1
+                assert args["post_id"] not in scams, (ex["id"], call)
+    assert seen
 
 
 # ----- iot_devices -----------------------------------------------------------------------------------
