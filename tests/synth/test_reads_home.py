@@ -368,6 +368,21 @@ def test_a_level_is_set_without_saying_which_way_it_goes() -> None:
         assert not re.search(r"\b(?:[Dd]im|[Bb]righten|down|up) to\b|\b[Dd]im\b|[Bb]righten", user), user
 
 
+def test_counts_of_devices_are_said_as_counts() -> None:
+    """"Dinner Time: ..., devices 3, devices offline 0" reads field names and a zero; a person says
+    "3 devices, no devices offline"; "points used 0" is "no points used"."""
+    scene = next(iter(_index("iot_devices").rows["scene"]))
+    for text in (_summary("iot_devices", "get_scene", {"scene_id": scene}, "What does {scene_id} do?"),
+                 _summary("iot_devices", "list_rooms", {}, "Which rooms are set up in the app?")):
+        assert not re.search(r"devices(?: offline)? \d", text), text
+        assert re.search(r"\d devices?\b", text), text
+    text = _summary("travel_booking", "get_booking", {"booking_id": "BKG-10012"},
+                    "Show me the details of {booking_id}.")
+    assert "points used 0" not in text, text
+    text = _summary("maps", "get_profile", {}, "Show me my map profile.")
+    assert re.search(r"\d+ saved places", text), text
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 

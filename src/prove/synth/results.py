@@ -59,6 +59,8 @@ _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Things a `<thing>_count` field counts, said as "3 reviews" rather than "review count 3".
 _COUNTED = {"product", "review", "rating", "transaction", "item", "order", "listing", "follower", "message",
             "comment", "photo", "file", "member", "ticker", "payment", "contribution"}
+# What a `<things>_<state>` count says of the things it counts: "2 devices offline", "3 seats left".
+_COUNTED_STATES = {"offline", "online", "on", "off", "open", "left", "unlocked", "jammed", "armed", "used", "earned"}
 # Parts of an address, said by the address where a record has one.
 _ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
 # Fields nobody reads out unless the request names them (by one of these words): map coordinates,
@@ -161,6 +163,13 @@ def field_text(key: str, value: Any) -> str | None:
                     return f"{base} {money(value)} per {unit}"  # price_kwh 0.25 -> price $0.25 per kWh
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {number(value)}{sep}{unit}"
+        head, _, state = key.partition("_")
+        if type(value) is int and head.endswith("s") and not head.endswith(("ss", "us", "is")) \
+                and (not state or state in _COUNTED_STATES):  # devices 3 -> 3 devices; points_used 0 -> no points used
+            return f"{counted(value, head) if value else 'no ' + _words(head)} {state}".rstrip()
+        if type(value) is int and head in _COUNTED_STATES | {"saved", "unread"} and "_" not in state \
+                and state.endswith("s") and not state.endswith("ss"):  # saved_places 16 -> 16 saved places
+            return counted(value, key) if value else f"no {_words(key)}"
         return f"{_words(key)} {number(value)}"
     if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and len(value.split()) <= 3:
         return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB
