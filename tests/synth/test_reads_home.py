@@ -538,6 +538,31 @@ def test_a_dish_just_added_is_not_changed_in_the_same_conversation() -> None:
 # ----- filesystem ------------------------------------------------------------------------------------
 
 
+def _reply_after(ex: dict, user: str) -> str:
+    """What the assistant said last before the user spoke again."""
+    messages = ex["messages"]
+    at = next(i for i, m in enumerate(messages) if m["role"] == "user" and m["content"] == user)
+    later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
+    return next((m["content"] for m in reversed(messages[at:later])
+                 if m["role"] == "assistant" and not m.get("tool_calls")), "")
+
+
+def test_a_moved_file_is_not_said_to_be_new() -> None:
+    """"Move 'Overnight oats.md' into the Documents folder", then "Compress the new item into an
+    archive": a moved file is the same file, said as the one just moved."""
+    seen = 0
+    for ex in _generated("filesystem", 300, 5):
+        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
+        moved: set[str] = set()
+        for turn, user in zip(ex["turns"], users):
+            if any(p in json.dumps(call["arguments"]) for call in turn["calls"] for p in moved):
+                seen += 1
+                assert "the new" not in user + _reply_after(ex, user), user
+            moved |= {call["arguments"]["destination_folder"].rstrip("/") + "/" + call["arguments"]["path"].rsplit("/", 1)[1]
+                      for call in turn["calls"] if call["name"] == "move_path"}
+    assert seen
+
+
 def test_a_file_listing_reads_no_mime_types() -> None:
     """"Itinerary.md: size 293 bytes, mime type text/markdown, modified March 16 at 6:00 AM" reads
     out a field nobody says; a file's kind is in its name."""

@@ -762,6 +762,8 @@ class Planner:
                     return ("label", label) if label else ("cite", None)
                 if source.tool.name.startswith("rename"):
                     return "new", f"the renamed {noun}"  # a renamed file is not a new one
+                if source.tool.name.startswith("move_"):
+                    return "new", f"the {noun} I just moved"  # nor is a moved one
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
@@ -1034,10 +1036,12 @@ class Planner:
                 if src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
                     said[name] = self.say.entity(p.entity, value, label=src.text)
                 elif src.kind == "flow" and src.mode == "new" and p.entity and isinstance(value, str):
-                    # Made in this conversation: named by what the result calls it, never by a raw ID.
+                    # Made in this conversation: named by what the result calls it, never by a raw ID,
+                    # else as the request said it ("the item I just moved").
                     label = self._label_in(s, p.entity, value)
-                    said[name] = self.say.entity(p.entity, value, label=label) if label else \
+                    plain = src.text if src.text and src.text.startswith("the ") else \
                         f"the new {self.say.entity_noun(p.entity)}"
+                    said[name] = self.say.entity(p.entity, value, label=label) if label else plain
             fitting = _fitting_replies(s.tool, s.args, s.result.data)
             if fitting:
                 reply = self.rng.choice(fitting)
