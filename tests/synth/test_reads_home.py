@@ -475,6 +475,15 @@ def test_departures_of_one_line_say_the_line() -> None:
     assert lines.pop() in text, text
 
 
+def test_asks_say_what_their_calls_answer() -> None:
+    """"Find Salads Harvest Salad near me." puts a cuisine before a dish's name and asks for a
+    nearness no search holds to; "Show me the places I saved in the list 'Visiting family' and which
+    are open now" is answered with the list, not with what is open."""
+    for server, tool in (("food_delivery", "search_dishes"), ("maps", "get_saved_list")):
+        for ask in registry.get(server).tools[tool].asks:
+            assert not re.search(r"\{cuisine\} \{query\}|near me|open now", ask.text), ask.text
+
+
 def test_a_tip_change_gives_no_reason_the_order_may_not_bear_out() -> None:
     """"Make the tip on order ORD-10038 1 dollar; the courier was great" for an order not yet
     delivered, and a tip cut from $14.17: the words give no reason the order and the new tip may belie."""

@@ -126,7 +126,7 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
 
 @tools.tool(effect=READ, asks=[
     "What's on {list_id}?",
-    "Show me the places I saved in {list_id} and which are open now.",
+    "Show me the places I saved in {list_id}.",
 ])
 def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
     """One saved list with its places (and whether each is open now) and the user's notes.
