@@ -475,6 +475,14 @@ def test_departures_of_one_line_say_the_line() -> None:
     assert lines.pop() in text, text
 
 
+def test_a_review_is_said_by_its_words_and_its_author() -> None:
+    """"1 review: Peet's Coffee: rating 5, body 'Best coffee in the neighborhood.'" reads out a
+    field name: a review is what its author wrote, quoted, with their rating."""
+    place = next(r["place_id"] for r in _index("maps").rows["review"].values())
+    text = _summary("maps", "list_reviews", {"place_id": place}, "What do people say about {place_id}?")
+    assert "body" not in text and "by " in text, text
+
+
 def test_asks_say_what_their_calls_answer() -> None:
     """"Find Salads Harvest Salad near me." puts a cuisine before a dish's name and asks for a
     nearness no search holds to; "Show me the places I saved in the list 'Visiting family' and which
@@ -655,6 +663,13 @@ def test_a_link_listing_reads_no_tokens() -> None:
     text = Wording(random.Random(0)).summary(registry.get("filesystem").tools["list_share_links"], data,
                                              args={"status": "active"}, asked="Which of my files are shared by link?")
     assert "token" not in text, text
+
+
+def test_a_road_closure_is_said_by_the_block_it_closes() -> None:
+    """"February 17 at 9:00 AM to April 1 ..., street Central Avenue, between 'Hill Street and Church
+    Street', reason 'building construction'" reads out fields: a closure is said by its block."""
+    text = _summary("maps", "list_road_closures", {"city_id": "CTY-10001"}, "Which roads in {city_id} are closed?")
+    assert "street " not in text and "between '" not in text and re.search(r"\w+ between \w+", text), text
 
 
 def test_a_home_that_is_no_home_says_what_it_is() -> None:
