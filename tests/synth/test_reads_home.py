@@ -615,6 +615,20 @@ def test_a_link_follows_its_file_when_it_moves() -> None:
         assert after["path"] == moved, after
 
 
+def test_duplicates_are_said_as_sets_of_identical_files() -> None:
+    """"There are no groups." for no duplicates in the Fragments folder, and "Sets of identical files
+    found: 2; ..." read out a field: a person says "no files with the same content", "2 sets"."""
+    tool = registry.get("filesystem").tools["find_duplicates"]
+    with Session(["filesystem"], world=0) as s:
+        empty = s.call("find_duplicates", {"path": "/Music"}).data
+    assert not empty["groups"]
+    for seed in range(5):
+        text = Wording(random.Random(seed)).nothing(empty, tool, {"path": "/Music"})
+        assert "groups" not in text and "same content" in text, text
+    for text in _replies("filesystem", "find_duplicates", {}):
+        assert "found:" not in text and re.search(r"\d sets? of identical files", text), text
+
+
 def test_a_share_link_listing_names_each_item() -> None:
     """"1 share link: expired, created July 29, 2025 at 7:05 PM, path /Documents/Travel/..., kind
     file" heads nothing: each link is said by the name of the item it shares."""
