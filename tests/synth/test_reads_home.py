@@ -170,6 +170,14 @@ def test_a_honk_is_said_in_words() -> None:
     assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
 
 
+def test_a_software_update_is_said_as_an_answer() -> None:
+    """"Is there a software update for the car?" -> "current version 2025.38.6, available version
+    2026.9.0, ..., install 40 minutes" reads out fields: a person says whether one is waiting."""
+    for text in _replies("vehicle", "get_software_update", {}):
+        assert "available version" not in text and "install 40" not in text, text
+        assert re.search(r"version [\d.]+ is ready to install", text), text
+
+
 def test_navigation_that_is_off_says_so() -> None:
     """"Where is the navigation taking me?" with no route set -> "Here are the results: no range
     after, not active."."""
@@ -184,6 +192,14 @@ def test_the_last_ten_trips_are_ten() -> None:
     """"Show me my last 10 trips." -> "145 trips in all; 5 of them: ..." reads out half of them."""
     text = _summary("vehicle", "list_trips", {"limit": 10}, "Show me my last {limit} trips.")
     assert "10 of them" in text and text.count(" miles") >= 10, text
+
+
+def test_a_trip_says_where_it_went_from_and_to() -> None:
+    """"Home Depot: March 6, 7:41 PM to 8:00 PM, distance 9.4 miles" is a trip to Home whose end
+    went unsaid, as "Home" is a word of "Home Depot": a trip is said from where to where."""
+    text = _summary("vehicle", "list_trips", {"start_date": "2026-02-23", "end_date": "2026-03-06"},
+                    "Where did I drive between {start_date} and {end_date}?")
+    assert "Home Depot to Home:" in text, text
 
 
 def test_where_the_car_is_is_said_in_a_sentence() -> None:

@@ -404,6 +404,13 @@ def _software(ctx: Ctx) -> SoftwareUpdate:
 @tools.tool(effect=READ, asks=[
     "Is there a software update for the car?",
     "What version is the car running?",
+], reply=[
+    Ask("The car runs version {result.current_version}, and no update is waiting.",
+        **{"result.available_version": None}),
+    Ask("Version {result.available_version} is installing now; it finishes at {result.finishes_at}.",
+        **{"result.installing": True}),
+    "The car runs version {result.current_version}, and version {result.available_version} is ready to install "
+    "(about {result.install_minutes} minutes). What it brings: {result.release_notes}",
 ])
 def get_software_update(ctx: Ctx) -> SoftwareUpdate:
     """Show the car's software version and any downloaded update waiting to be installed.
