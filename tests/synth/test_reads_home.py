@@ -48,6 +48,22 @@ def test_a_booking_goes_only_into_a_trip_it_fits() -> None:
     assert seen
 
 
+def test_nobody_books_a_flight_they_just_cancelled() -> None:
+    """"Cancel my flight B6 2518 ATL to BOS on March 19", then "get me on the B6 2518 flight with the
+    basic economy fare": a new booking is of a flight no booking of the user's was cancelled on."""
+    bookings = _index("travel_booking").every["booking"]
+    seen = 0
+    for ex in _generated("travel_booking", 400, 6):
+        cancelled = {r["flight_id"] for r in bookings.values() if r["status"] == "cancelled"}
+        for call in _calls(ex):
+            if call["name"] == "cancel_booking" and call["arguments"]["booking_id"] in bookings:
+                cancelled.add(bookings[call["arguments"]["booking_id"]]["flight_id"])
+            if call["name"] == "book_flight":
+                seen += 1
+                assert call["arguments"]["flight_id"] not in cancelled, (ex["id"], call)
+    assert seen
+
+
 def _travel_me() -> str:
     return next(k for k, r in _index("travel_booking").rows["traveler"].items() if r["relationship"] == "self")
 

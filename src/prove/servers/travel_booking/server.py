@@ -85,6 +85,9 @@ HotelId = HOTEL.id
 RoomTypeId = ROOM_TYPE.id
 BookingId = BOOKING.id
 FlightBookingId = BOOKING.where("kind = 'flight'")
+# a flight no booking of the user's was cancelled on: nobody cancels a flight and books it again
+UncancelledFlightId = FLIGHT.where("flight_id NOT IN (SELECT flight_id FROM bookings WHERE status = 'cancelled' "
+                                   "AND flight_id IS NOT NULL)")
 TripId = TRIP.id
 # a trip the user has just started (create_trip), with no bookings yet and a name that says what it
 # is for: the one a booking joins; a world's trips are each named for their own city and dates,
