@@ -284,6 +284,15 @@ def test_a_trending_hashtag_is_said_as_a_hashtag() -> None:
     assert "hashtag " not in text and re.search(r"#\w+: \d+ posts?", text), text
 
 
+def test_a_post_without_comments_says_none() -> None:
+    """"It has no likes and 0 comments." reads out a zero: a post nobody commented on has no comments yet."""
+    with Session(["social_media"], world=0) as s:
+        post = next(p for p in _index("social_media").rows["post"]
+                    if (found := s.call("get_post", {"post_id": p})).ok and found.data["comment_count"] == 0)
+    for text in _replies("social_media", "get_post", {"post_id": post}):
+        assert "0 comments" not in text and "no comments" in text, text
+
+
 def test_a_post_search_quotes_its_words() -> None:
     """"Search posts for I'll.", "Has anyone posted about time?": a search says its words as words."""
     said = [(call["arguments"]["query"], user) for call, user, _ in _turns("social_media", "search_posts", 400, 6)

@@ -138,6 +138,8 @@ def list_posts(ctx: Ctx, account_id: OtherAccountId | None = None, scheduled_onl
     "Open {post_id}.",
     "How many likes does {post_id} have?",
 ], reply=[
+    Ask("{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes "
+        "and no comments yet.", **{"result.comment_count": 0}),
     "{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes and "
     "{result.comment_count} comments.",
 ])
