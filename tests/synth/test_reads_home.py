@@ -720,6 +720,14 @@ def test_a_link_listing_reads_no_tokens() -> None:
     assert "token" not in text, text
 
 
+def test_a_saved_list_is_said_by_its_places() -> None:
+    """"Visiting family: created August 8, 2025 at 9:00 AM, not default, place count 4; 4 places: ..."
+    reads out fields: a list is said by the places on it, with the user's notes."""
+    for text in _replies("maps", "get_saved_list", {"list_id": "LST-10003"}):
+        assert "place count" not in text and "not default" not in text, text
+        assert re.search(r"has \d+ places?: \w", text), text
+
+
 def test_a_road_closure_is_said_by_the_block_it_closes() -> None:
     """"February 17 at 9:00 AM to April 1 ..., street Central Avenue, between 'Hill Street and Church
     Street', reason 'building construction'" reads out fields: a closure is said by its block."""

@@ -340,6 +340,8 @@ class SavedEntry(BaseModel):
 
 class SavedListDetail(SavedList):
     places: list[SavedEntry]
+    said: str = Field(description="the places as people list them, with the notes: \"2 places: Jade Garden "
+                                  "(book ahead) and Maple Coffee\", or 'no places yet'")
 
 
 class SaveResult(BaseModel):
