@@ -48,6 +48,22 @@ def test_a_booking_goes_only_into_a_trip_it_fits() -> None:
     assert seen
 
 
+def test_nobody_books_a_flight_they_just_cancelled() -> None:
+    """"Cancel my flight B6 2518 ATL to BOS on March 19", then "get me on the B6 2518 flight with the
+    basic economy fare": a new booking is of a flight no booking of the user's was cancelled on."""
+    bookings = _index("travel_booking").every["booking"]
+    seen = 0
+    for ex in _generated("travel_booking", 400, 6):
+        cancelled = {r["flight_id"] for r in bookings.values() if r["status"] == "cancelled"}
+        for call in _calls(ex):
+            if call["name"] == "cancel_booking" and call["arguments"]["booking_id"] in bookings:
+                cancelled.add(bookings[call["arguments"]["booking_id"]]["flight_id"])
+            if call["name"] == "book_flight":
+                seen += 1
+                assert call["arguments"]["flight_id"] not in cancelled, (ex["id"], call)
+    assert seen
+
+
 def _travel_me() -> str:
     return next(k for k, r in _index("travel_booking").rows["traveler"].items() if r["relationship"] == "self")
 
@@ -119,6 +135,45 @@ def test_loyalty_activity_is_headed_by_what_it_was_for() -> None:
     assert "description" not in text and "Earned for" in text, text
 
 
+def test_a_flight_search_asks_for_nothing_the_search_does_not_hold_to() -> None:
+    """"What flies from BOS to FRA on March 24 ...? I need to be there that day." answered with an
+    overnight flight: the search takes the day a flight leaves, so the words ask for no more."""
+    said = [user for _, user, _ in _turns("travel_booking", "search_flights", 400, 6)]
+    assert said
+    for user in said:
+        assert "that day" not in user and "be there" not in user, user
+
+
+def test_a_trip_name_fits_any_days() -> None:
+    """A trip named 'Wedding weekend' for a Monday-to-Wednesday stay: a new trip's name is drawn
+    before its bookings are known, so it names no days of the week."""
+    said = [call["arguments"]["name"] for call, _, _ in _turns("travel_booking", "create_trip", 400, 6)]
+    assert said
+    for name in [*said, *registry.get("travel_booking").tools["create_trip"].values["name"]]:
+        assert "weekend" not in name.lower(), name
+
+
+def test_a_trip_is_walked_through_only_when_it_holds_something() -> None:
+    """"Start a new trip called 'Anniversary trip'", then "walk me through that trip: flights,
+    hotels and what it cost" -> "Anniversary trip: empty, ... total paid $0.00": nobody asks what a
+    trip they made a moment ago holds, or one they just emptied."""
+    found = [json.loads(m["content"]) for ex in _generated("travel_booking", 400, 6) for m in ex["messages"]
+             if m["role"] == "tool" and m.get("name") == "get_trip"]
+    assert found
+    for trip in found:
+        assert trip.get("itinerary"), trip
+
+
+def test_free_seats_are_said_by_their_codes() -> None:
+    """"B6 1241: total seats 144, ..., available count 13; 3 seats (all 'aisle'): seat 17D, row 17;
+    ..." reads out fields: a person says "B6 1241 has 3 free aisle seats in economy: 17D, 20C and 22C"."""
+    flight = next(iter(_index("travel_booking").rows["flight"]))
+    for args in ({"flight_id": flight, "cabin": "economy", "position": "aisle"}, {"flight_id": flight}):
+        for text in _replies("travel_booking", "get_seat_map", args):
+            assert "available count" not in text and re.search(r"has (?:no|\d+) free ", text), text
+            assert re.search(r"\b\d+[A-K]\b", text), text
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
@@ -129,6 +184,14 @@ def test_a_honk_is_said_in_words() -> None:
             assert "Done: Honked" not in text and "1 times" not in text, text
             assert "honked the horn" in text.lower(), text
     assert not any("{times}" in ask.text for ask in registry.get("vehicle").tools["honk_horn"].asks)
+
+
+def test_a_software_update_is_said_as_an_answer() -> None:
+    """"Is there a software update for the car?" -> "current version 2025.38.6, available version
+    2026.9.0, ..., install 40 minutes" reads out fields: a person says whether one is waiting."""
+    for text in _replies("vehicle", "get_software_update", {}):
+        assert "available version" not in text and "install 40" not in text, text
+        assert re.search(r"version [\d.]+ is ready to install", text), text
 
 
 def test_navigation_that_is_off_says_so() -> None:
@@ -145,6 +208,14 @@ def test_the_last_ten_trips_are_ten() -> None:
     """"Show me my last 10 trips." -> "145 trips in all; 5 of them: ..." reads out half of them."""
     text = _summary("vehicle", "list_trips", {"limit": 10}, "Show me my last {limit} trips.")
     assert "10 of them" in text and text.count(" miles") >= 10, text
+
+
+def test_a_trip_says_where_it_went_from_and_to() -> None:
+    """"Home Depot: March 6, 7:41 PM to 8:00 PM, distance 9.4 miles" is a trip to Home whose end
+    went unsaid, as "Home" is a word of "Home Depot": a trip is said from where to where."""
+    text = _summary("vehicle", "list_trips", {"start_date": "2026-02-23", "end_date": "2026-03-06"},
+                    "Where did I drive between {start_date} and {end_date}?")
+    assert "Home Depot to Home:" in text, text
 
 
 def test_where_the_car_is_is_said_in_a_sentence() -> None:
@@ -198,6 +269,30 @@ def test_a_spam_account_posts_its_scam_once_a_day() -> None:
         assert max(days.values()) == 1, (world, days.most_common(1))
 
 
+def test_a_report_is_said_by_the_post_it_reports() -> None:
+    """"1 report: action taken, created March 9 at 7:40 PM, post author handle crypto.profits.daily,
+    post text 'Turn $100 ...'" reads out field names: a report is said by whose post it reports."""
+    text = _summary("social_media", "list_reports", {}, "What happened to the posts I reported?")
+    assert "post author handle" not in text and "post text" not in text and "'s post '" in text, text
+
+
+def test_a_trending_hashtag_is_said_as_a_hashtag() -> None:
+    """"5 of them: hashtag travel, 11 posts, 8 accounts; hashtag running, ..." reads out a field name:
+    a hashtag is said as people write it, "#travel"."""
+    text = _summary("social_media", "get_trending_hashtags", {"days": 3},
+                    "What were the top hashtags over the last {days} days?")
+    assert "hashtag " not in text and re.search(r"#\w+: \d+ posts?", text), text
+
+
+def test_a_post_without_comments_says_none() -> None:
+    """"It has no likes and 0 comments." reads out a zero: a post nobody commented on has no comments yet."""
+    with Session(["social_media"], world=0) as s:
+        post = next(p for p in _index("social_media").rows["post"]
+                    if (found := s.call("get_post", {"post_id": p})).ok and found.data["comment_count"] == 0)
+    for text in _replies("social_media", "get_post", {"post_id": post}):
+        assert "0 comments" not in text and "no comments" in text, text
+
+
 def test_a_post_search_quotes_its_words() -> None:
     """"Search posts for I'll.", "Has anyone posted about time?": a search says its words as words."""
     said = [(call["arguments"]["query"], user) for call, user, _ in _turns("social_media", "search_posts", 400, 6)
@@ -205,6 +300,25 @@ def test_a_post_search_quotes_its_words() -> None:
     assert said
     for query, user in said:
         assert f"'{query}'" in user, user
+
+
+def test_nobody_follows_likes_or_writes_to_a_spam_account() -> None:
+    """"Follow free_giftcards_4u, I'd like to see its posts in my feed": a scam account is one to
+    report or block; nobody follows it, writes to it, likes or praises its posts."""
+    index = _index("social_media")
+    scams = {k for k, r in index.every["post"].items() if r["violates"]}
+    spammers = {index.every["post"][k]["author_id"] for k in scams}
+    seen = 0
+    for ex in _generated("social_media", 400, 6):
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] in ("follow_account", "send_direct_message"):
+                seen += 1
+                assert args["account_id"] not in spammers, (ex["id"], call)
+            if call["name"] in ("like_post", "comment_on_post"):
+                seen += 1
+                assert args["post_id"] not in scams, (ex["id"], call)
+    assert seen
 
 
 # ----- iot_devices -----------------------------------------------------------------------------------
@@ -283,6 +397,31 @@ def test_a_lock_and_a_new_scene_read_as_sentences() -> None:
     light = next(k for k, r in index.rows["device"].items() if r["type"] == "light")
     for text in _replies("iot_devices", "create_scene", {"name": "Quiet time", "device_ids": [light]}):
         assert "those devices" not in text and "1 devices" not in text, text
+
+
+def test_a_level_is_set_without_saying_which_way_it_goes() -> None:
+    """"Switch the lights in the Entryway on at 30 percent", then "dim the Entryway Light to 40
+    percent": a level is asked for before the light's own is known, so the words say which level,
+    not which way (no "dim" to a brighter one, no "turn down" to a louder one)."""
+    said = [user for tool in ("set_brightness", "set_volume") for _, user, _ in _turns("iot_devices", tool, 300, 5)]
+    assert said
+    for user in said:
+        assert not re.search(r"\b(?:[Dd]im|[Bb]righten|down|up) to\b|\b[Dd]im\b|[Bb]righten", user), user
+
+
+def test_counts_of_devices_are_said_as_counts() -> None:
+    """"Dinner Time: ..., devices 3, devices offline 0" reads field names and a zero; a person says
+    "3 devices, no devices offline"; "points used 0" is "no points used"."""
+    scene = next(iter(_index("iot_devices").rows["scene"]))
+    for text in (_summary("iot_devices", "get_scene", {"scene_id": scene}, "What does {scene_id} do?"),
+                 _summary("iot_devices", "list_rooms", {}, "Which rooms are set up in the app?")):
+        assert not re.search(r"devices(?: offline)? \d", text), text
+        assert re.search(r"\d devices?\b", text), text
+    text = _summary("travel_booking", "get_booking", {"booking_id": "BKG-10012"},
+                    "Show me the details of {booking_id}.")
+    assert "points used 0" not in text, text
+    text = _summary("maps", "get_profile", {}, "Show me my map profile.")
+    assert re.search(r"\d+ saved places", text), text
 
 
 # ----- food_delivery ---------------------------------------------------------------------------------
@@ -377,6 +516,32 @@ def test_departures_of_one_line_say_the_line() -> None:
     assert lines.pop() in text, text
 
 
+def test_a_review_is_said_by_its_words_and_its_author() -> None:
+    """"1 review: Peet's Coffee: rating 5, body 'Best coffee in the neighborhood.'" reads out a
+    field name: a review is what its author wrote, quoted, with their rating."""
+    place = next(r["place_id"] for r in _index("maps").rows["review"].values())
+    text = _summary("maps", "list_reviews", {"place_id": place}, "What do people say about {place_id}?")
+    assert "body" not in text and "by " in text, text
+
+
+def test_asks_say_what_their_calls_answer() -> None:
+    """"Find Salads Harvest Salad near me." puts a cuisine before a dish's name and asks for a
+    nearness no search holds to; "Show me the places I saved in the list 'Visiting family' and which
+    are open now" is answered with the list, not with what is open."""
+    for server, tool in (("food_delivery", "search_dishes"), ("maps", "get_saved_list")):
+        for ask in registry.get(server).tools[tool].asks:
+            assert not re.search(r"\{cuisine\} \{query\}|near me|open now", ask.text), ask.text
+
+
+def test_a_tip_change_gives_no_reason_the_order_may_not_bear_out() -> None:
+    """"Make the tip on order ORD-10038 1 dollar; the courier was great" for an order not yet
+    delivered, and a tip cut from $14.17: the words give no reason the order and the new tip may belie."""
+    said = [user for _, user, _ in _turns("food_delivery", "update_tip", 400, 8)]
+    assert said
+    for user in said:
+        assert "courier" not in user, user
+
+
 def test_a_promo_code_already_on_the_cart_is_not_applied_again() -> None:
     """"Use my promo code FREEDEL on the cart at Sakura Sushi" where the cart has FREEDEL already: a
     request that changes nothing is not made, so applying the same code again writes nothing."""
@@ -413,7 +578,47 @@ def test_a_cart_just_thrown_out_is_not_looked_at() -> None:
     assert seen
 
 
+def test_a_dish_just_added_is_not_changed_in_the_same_conversation() -> None:
+    """"Add 1 of the Mapo Tofu to my cart. Then please change the new cart item to 2." reads as if
+    the user could not decide: a cart line is changed only when it was in the cart before."""
+    index = _index("food_delivery")
+    seen = 0
+    for ex in _generated("food_delivery", 300, 8):
+        for call in _calls(ex):
+            if call["name"] == "update_cart_item":
+                seen += 1
+                assert call["arguments"]["cart_item_id"] in index.ids["cart_item"], ex["id"]
+    # nor does a change of a line said for the first time read as a change of mind ("make that 1 ... instead")
+    assert not any("instead" in ask.text for ask in registry.get("food_delivery").tools["update_cart_item"].asks)
+    assert seen
+
+
 # ----- filesystem ------------------------------------------------------------------------------------
+
+
+def _reply_after(ex: dict, user: str) -> str:
+    """What the assistant said last before the user spoke again."""
+    messages = ex["messages"]
+    at = next(i for i, m in enumerate(messages) if m["role"] == "user" and m["content"] == user)
+    later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
+    return next((m["content"] for m in reversed(messages[at:later])
+                 if m["role"] == "assistant" and not m.get("tool_calls")), "")
+
+
+def test_a_moved_file_is_not_said_to_be_new() -> None:
+    """"Move 'Overnight oats.md' into the Documents folder", then "Compress the new item into an
+    archive": a moved file is the same file, said as the one just moved."""
+    seen = 0
+    for ex in _generated("filesystem", 300, 5):
+        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
+        moved: set[str] = set()
+        for turn, user in zip(ex["turns"], users):
+            if any(p in json.dumps(call["arguments"]) for call in turn["calls"] for p in moved):
+                seen += 1
+                assert "the new" not in user + _reply_after(ex, user), user
+            moved |= {call["arguments"]["destination_folder"].rstrip("/") + "/" + call["arguments"]["path"].rsplit("/", 1)[1]
+                      for call in turn["calls"] if call["name"] == "move_path"}
+    assert seen
 
 
 def test_a_file_listing_reads_no_mime_types() -> None:
@@ -449,6 +654,20 @@ def test_a_link_follows_its_file_when_it_moves() -> None:
         moved = folder.rsplit("/", 1)[0] + "/Renamed/" + name
         after = next(x for x in s.call("list_share_links", {}).data["links"] if x["link_id"] == link["link_id"])
         assert after["path"] == moved, after
+
+
+def test_duplicates_are_said_as_sets_of_identical_files() -> None:
+    """"There are no groups." for no duplicates in the Fragments folder, and "Sets of identical files
+    found: 2; ..." read out a field: a person says "no files with the same content", "2 sets"."""
+    tool = registry.get("filesystem").tools["find_duplicates"]
+    with Session(["filesystem"], world=0) as s:
+        empty = s.call("find_duplicates", {"path": "/Music"}).data
+    assert not empty["groups"]
+    for seed in range(5):
+        text = Wording(random.Random(seed)).nothing(empty, tool, {"path": "/Music"})
+        assert "groups" not in text and "same content" in text, text
+    for text in _replies("filesystem", "find_duplicates", {}):
+        assert "found:" not in text and re.search(r"\d sets? of identical files", text), text
 
 
 def test_a_share_link_listing_names_each_item() -> None:
@@ -499,6 +718,21 @@ def test_a_link_listing_reads_no_tokens() -> None:
     text = Wording(random.Random(0)).summary(registry.get("filesystem").tools["list_share_links"], data,
                                              args={"status": "active"}, asked="Which of my files are shared by link?")
     assert "token" not in text, text
+
+
+def test_a_saved_list_is_said_by_its_places() -> None:
+    """"Visiting family: created August 8, 2025 at 9:00 AM, not default, place count 4; 4 places: ..."
+    reads out fields: a list is said by the places on it, with the user's notes."""
+    for text in _replies("maps", "get_saved_list", {"list_id": "LST-10003"}):
+        assert "place count" not in text and "not default" not in text, text
+        assert re.search(r"has \d+ places?: \w", text), text
+
+
+def test_a_road_closure_is_said_by_the_block_it_closes() -> None:
+    """"February 17 at 9:00 AM to April 1 ..., street Central Avenue, between 'Hill Street and Church
+    Street', reason 'building construction'" reads out fields: a closure is said by its block."""
+    text = _summary("maps", "list_road_closures", {"city_id": "CTY-10001"}, "Which roads in {city_id} are closed?")
+    assert "street " not in text and "between '" not in text and re.search(r"\w+ between \w+", text), text
 
 
 def test_a_home_that_is_no_home_says_what_it_is() -> None:

@@ -97,7 +97,7 @@ def test_what_a_listing_is_sorted_by_is_said_first() -> None:
     accounts = {"accounts": [{"account_id": "A-1", "name": "Foxglove", "industry": "Software", "type": "customer",
                               "city": "Oslo", "country": "NO", "employees": 5200}]}
     assert "employees 5200" not in describe(accounts)
-    assert describe(accounts, stress=["employees"]) == "1 account: Foxglove: employees 5200, industry Software, type customer, in Oslo."
+    assert describe(accounts, stress=["employees"]) == "1 account: Foxglove: 5,200 employees, industry Software, type customer, in Oslo."
 
 
 def test_what_the_request_asks_about_is_said_first() -> None:
@@ -324,7 +324,7 @@ def test_a_record_says_first_what_the_question_asks_of_it() -> None:
             "timezone": "America/New_York", "mode": "home", "electricity_rate": 0.23, "rooms": 11,
             "devices_offline": 4, "unlocked_doors": 1}
     text = describe(home, stress=["anything", "offline", "unlocked"])
-    assert text.startswith("Bridge Road House: 4 devices offline, unlocked doors 1")
+    assert text.startswith("Bridge Road House: 4 devices offline, 1 unlocked door")
 
 
 def test_a_reply_agrees_with_a_plural_name_and_says_no_empty_list_as_none() -> None:
@@ -447,7 +447,7 @@ def test_counts_places_and_handles_read_as_people_say_them() -> None:
                            {"folder_id": "archive", "name": "Archive", "kind": "system", "total": 45, "unread": 0}]}
     assert describe(folders) == "2 folders: Inbox: 51 in all, 9 unread; Archive: 45 in all."
     room = {"name": "Kitchen", "devices": 8, "devices_offline": 0, "seats_left": 3}
-    assert describe(room) == "Kitchen: 8 devices, 3 seats left."
+    assert describe(room) == "Kitchen: 8 devices, no devices offline, 3 seats left."
 
 
 def test_a_count_every_item_shares_is_said_once_when_asked() -> None:

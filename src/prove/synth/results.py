@@ -59,6 +59,8 @@ _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Things a `<thing>_count` field counts, said as "3 reviews" rather than "review count 3".
 _COUNTED = {"product", "review", "rating", "transaction", "item", "order", "listing", "follower", "message",
             "comment", "photo", "file", "member", "ticker", "payment", "contribution"}
+# What a `<things>_<state>` count says of the things it counts: "2 devices offline", "3 seats left".
+_COUNTED_STATES = {"offline", "online", "on", "off", "open", "left", "unlocked", "jammed", "armed", "used", "earned"}
 # Parts of an address, said by the address where a record has one.
 _ADDRESS_PARTS = ("city", "state", "region", "postal_code", "zip", "country")
 # Fields nobody reads out unless the request names them (by one of these words): map coordinates,
@@ -70,12 +72,6 @@ _UNSAID = {**dict.fromkeys(("lat", "lng", "lon", "latitude", "longitude", "coord
 _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last4 too
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
 _LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "miles")
-# Counts named by their plural noun: "36 items", "8 devices", not "items 36".
-_PLURAL_COUNTS = frozenset({"items", "devices", "members", "lines", "files", "folders", "messages", "attendees",
-                            "invitees", "participants", "tickers", "orders", "guests", "nights", "passengers",
-                            "rooms", "comments", "likes", "replies", "followers", "posts", "reviews", "units",
-                            "occurrences", "reminders", "automations", "actions", "entries", "photos", "stops",
-                            "lights"})
 # Counts said after their number: "3 unread", "10 available".
 _NUMBER_FIRST = frozenset({"unread", "available", "upcoming", "overdue", "pending", "remaining_count"})
 # Where or by whom a thing is, said with its preposition: "in Minneapolis", "at Willow Energy".
@@ -166,17 +162,10 @@ def field_text(key: str, value: Any) -> str | None:
             if value == 0 and "shipping" in key:  # shipping_cost 0.0 -> free shipping, not "$0.00"
                 return "free shipping"
             return f"{_words(key)} {money(value)}"
-        if type(value) is int and key in _PLURAL_COUNTS:  # items 36 -> 36 items
-            return counted(value, key)
-        head, _, rest = key.partition("_")
-        if type(value) is int and head in _PLURAL_COUNTS and rest:  # devices_offline 2 -> 2 devices offline
-            return f"{number(value)} {head if value != 1 else head[:-1]} {_words(rest)}" if value else None
         if type(value) is int and key in _NUMBER_FIRST:  # unread 3 -> 3 unread; no count of none is read
             return f"{number(value)} {_words(key.removesuffix('_count'))}" if value else None
         if type(value) is int and key == "total":  # a folder's total: "45 in all"
             return f"{number(value)} in all"
-        if type(value) is int and key.endswith("_left"):  # seats_left 44 -> 44 seats left
-            return f"{number(value)} {_words(key)}"
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{number(value)} {_BARE[key]}"
         if key.endswith(("_seconds", "_secs", "_s")) and abs(value) >= 120:  # 1680 seconds -> 28 minutes
@@ -190,6 +179,13 @@ def field_text(key: str, value: Any) -> str | None:
                     return f"{base} {money(value)} per {unit}"  # price_kwh 0.25 -> price $0.25 per kWh
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {number(value)}{sep}{unit}"
+        head, _, state = key.partition("_")
+        if type(value) is int and head.endswith("s") and not head.endswith(("ss", "us", "is")) \
+                and (not state or state in _COUNTED_STATES):  # devices 3 -> 3 devices; points_used 0 -> no points used
+            return f"{counted(value, head) if value else 'no ' + _words(head)} {state}".rstrip()
+        if type(value) is int and head in _COUNTED_STATES | {"saved", "unread"} and "_" not in state \
+                and state.endswith("s") and not state.endswith("ss"):  # saved_places 16 -> 16 saved places
+            return counted(value, key) if value else f"no {_words(key)}"
         return f"{_words(key)} {number(value)}"
     if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and len(value.split()) <= 3:
         return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB

@@ -62,6 +62,8 @@ class DuplicateList(BaseModel):
     total: int
     wasted_bytes: int
     wasted_text: str
+    said: str = Field(description="the groups as people say them: '2 sets of identical files', or "
+                                  "'no files with the same content'")
 
 
 # ----- helpers ----------------------------------------------------------------------------------
@@ -247,7 +249,7 @@ def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPa
     "Find files with identical content in {path}.",
     "Which duplicate files larger than {min_size} bytes do I have?",
 ], reply=[
-    "Sets of identical files found: {result.total}; the extra copies take up {result.wasted_text}.",
+    "I found {result.said}; the extra copies take up {result.wasted_text}.",
 ])
 def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, Field(ge=0)] = 0,
                     limit: Limit = 50) -> DuplicateList:
@@ -278,7 +280,10 @@ def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, F
              for (h, s), p in groups.items() if len(p) > 1]
     found.sort(key=lambda g: (-g.wasted_bytes, g.paths[0]))
     wasted = sum(g.wasted_bytes for g in found)
-    return DuplicateList(groups=found[:limit], total=len(found), wasted_bytes=wasted, wasted_text=human(wasted))
+    said = f"{len(found)} set{'' if len(found) == 1 else 's'} of identical files" if found else \
+        "no files with the same content"
+    return DuplicateList(groups=found[:limit], total=len(found), wasted_bytes=wasted, wasted_text=human(wasted),
+                         said=said)
 
 
 @tools.tool(effect=READ, asks=[

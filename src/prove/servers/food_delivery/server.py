@@ -84,6 +84,9 @@ GiftCardId = GIFT_CARD.id
 # address that is not the default, and a scheduled order not yet cancelled (the cancellable ones).
 OtherAddressId = ADDRESS.where("address_id NOT IN (SELECT default_address_id FROM customers)")
 ScheduledOrderId = ORDER.where("scheduled_for IS NOT NULL AND cancelled_at IS NULL")
+# A cart line that was in the cart before the conversation: nobody adds a dish and then changes
+# how many they want of it in the same breath.
+EarlierCartItemId = CART_ITEM.where("added_at < :now")
 # A restaurant where the customer has a cart with something in it ("what's in my cart at ...?").
 CartRestaurantId = RESTAURANT.where("restaurant_id IN (SELECT c.restaurant_id FROM carts c "
                                     "JOIN cart_items i ON i.cart_id = c.cart_id)")

@@ -12,7 +12,7 @@ from prove.env.values import quote
 from .server import (
     AddressId,
     Cart,
-    CartItemId,
+    EarlierCartItemId,
     CartList,
     CartSummary,
     ClearedCart,
@@ -91,7 +91,7 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
     "Change {cart_item_id} to {quantity}.",
     Ask("Remove {cart_item_id} from my cart.", quantity=0),
     "Update the note on {cart_item_id} to '{special_instructions}'.",
-    "Make that {quantity} of {cart_item_id} instead.",
+    "I'd like {quantity} of {cart_item_id} in my cart.",
 ], reply=[
     Ask("Removed {cart_item_id}; your {result.restaurant_name} subtotal is now ${result.subtotal}.", quantity=0),
     "Updated your {result.restaurant_name} cart: {result.item_count} items, ${result.subtotal} subtotal.",
@@ -100,7 +100,8 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
 ], values={"special_instructions": ["please pack it separately", "it's for my son, please label it",
                                     "nut allergy, please take care", "put it in its own bag",
                                     "label it for Sam", "please make sure it's sealed well"]})
-def update_cart_item(ctx: Ctx, cart_item_id: CartItemId, quantity: Annotated[int, Field(ge=0, le=20)] | None = None,
+def update_cart_item(ctx: Ctx, cart_item_id: EarlierCartItemId,
+                     quantity: Annotated[int, Field(ge=0, le=20)] | None = None,
                      special_instructions: ShortText | None = None) -> Cart:
     """Change the quantity or the kitchen note of one cart line; quantity 0 removes the line.
 

@@ -255,7 +255,7 @@ def _and(words: list[str]) -> str:
     "Where can I get {query} delivered?",
     "Find {dietary} {query} under {max_price} dollars.",
     Ask("Who has {query} that I can order right now?", open_now=True),
-    "Find {cuisine} {query} near me.",
+    "Which {cuisine} restaurants have {query}?",
 ])
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,

@@ -279,9 +279,9 @@ def set_power(ctx: Ctx, device_id: SwitchId, on: bool) -> Device:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Dim {device_id} to {brightness} percent.",
+    "Set {device_id} to {brightness} percent.",
     "Set {device_id} to {brightness}% brightness.",
-    "Brighten {device_id} up to {brightness}%.",
+    "Put {device_id} at {brightness}% brightness.",
 ], reply=["{device_id} is at {brightness}% now.", "Done: {device_id} is at {brightness}% brightness."])
 def set_brightness(ctx: Ctx, device_id: LightId, brightness: Brightness) -> Device:
     """Set a light's brightness; a light that is off is switched on.
@@ -385,7 +385,7 @@ def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightne
 
 @tools.tool(effect=WRITE, asks=[
     "Set {device_id} to volume {volume}.",
-    "Turn {device_id} down to {volume}.",
+    "Put the volume on {device_id} at {volume}.",
     Ask("Mute {device_id}.", volume=0),
 ], reply=["{device_id} is at volume {volume}.", "Done: volume set to {volume} on {device_id}."])
 def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:

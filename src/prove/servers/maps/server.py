@@ -145,7 +145,7 @@ class Review(BaseModel):
     author: str
     is_mine: bool
     rating: int
-    body: str
+    text: str = Field(description="what the review says")
     created_at: str
     updated_at: str | None
 
@@ -265,6 +265,8 @@ class ModeComparison(BaseModel):
 
 class Closure(BaseModel):
     closure_id: ClosureId
+    summary: str = Field(description="the closed block and why, such as 'Central Avenue between Hill Street and "
+                                     "Church Street, for building construction'")
     city_id: CityId
     street: str
     between: str = Field(description="the two cross streets of the closed block")
@@ -338,6 +340,8 @@ class SavedEntry(BaseModel):
 
 class SavedListDetail(SavedList):
     places: list[SavedEntry]
+    said: str = Field(description="the places as people list them, with the notes: \"2 places: Jade Garden "
+                                  "(book ahead) and Maple Coffee\", or 'no places yet'")
 
 
 class SaveResult(BaseModel):
@@ -522,5 +526,5 @@ REVIEW_SQL = "SELECT r.*, p.name AS place_name FROM reviews r JOIN places p ON p
 
 def review_model(row: sqlite3.Row) -> Review:
     return Review(review_id=row["review_id"], place_id=row["place_id"], place_name=row["place_name"],
-                  author=row["author"], is_mine=bool(row["is_mine"]), rating=row["rating"], body=row["body"],
+                  author=row["author"], is_mine=bool(row["is_mine"]), rating=row["rating"], text=row["body"],
                   created_at=row["created_at"], updated_at=row["updated_at"])

@@ -443,8 +443,11 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
                             f"JOIN streets s ON s.street_id = c.street_id WHERE {where.sql} "
                             "ORDER BY c.starts_at, c.closure_id", where.params).fetchall():
         grid = grids.setdefault(r["city_id"], Grid(ctx.db, r["city_id"]))
-        out.append(Closure(closure_id=r["closure_id"], city_id=r["city_id"], street=r["street_name"],
-                           between=_between(grid, r), starts_at=r["starts_at"], ends_at=r["ends_at"],
+        between = _between(grid, r)
+        out.append(Closure(closure_id=r["closure_id"],
+                           summary=f"{r['street_name']} between {between}, for {r['reason']}",
+                           city_id=r["city_id"], street=r["street_name"],
+                           between=between, starts_at=r["starts_at"], ends_at=r["ends_at"],
                            reason=r["reason"], active_now=r["starts_at"] <= now))
     return ClosureList(closures=out, total=len(out))
 

@@ -126,8 +126,8 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
 
 @tools.tool(effect=READ, asks=[
     "What's on {list_id}?",
-    "Show me the places I saved in {list_id} and which are open now.",
-])
+    "Show me the places I saved in {list_id}.",
+], reply=["{result.name} has {result.said}."])
 def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
     """One saved list with its places (and whether each is open now) and the user's notes.
 
@@ -146,7 +146,17 @@ def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
                             "ORDER BY added_at DESC, place_id", (list_id,)).fetchall():
         entries.append(SavedEntry(place=place_summary(ctx, place_row(ctx, r["place_id"])), note=r["note"],
                                   added_at=r["added_at"]))
-    return SavedListDetail(**base.model_dump(), places=entries)
+    return SavedListDetail(**base.model_dump(), places=entries, said=_places_said(entries))
+
+
+def _places_said(entries: list[SavedEntry]) -> str:
+    """'3 places: Jade Garden (book ahead), Maple Coffee and Harbor Plaza', or 'no places yet'."""
+    names = [e.place.name + (f" ({e.note})" if e.note else "") for e in entries]
+    if not names:
+        return "no places yet"
+    shown = names[:8] + ([f"{len(names) - 8} more"] if len(names) > 8 else [])
+    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{len(names)} place{'' if len(names) == 1 else 's'}: {listed}"
 
 
 @tools.tool(effect=WRITE, asks=[

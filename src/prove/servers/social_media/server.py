@@ -73,6 +73,8 @@ ReportId = REPORT.id
 # Subsets some tools take, so that sampled calls name an account or post the tool can act on.
 _ME = "(SELECT account_id FROM accounts WHERE is_me = 1)"
 OtherAccountId = ACCOUNT.where("is_me = 0")
+# Someone whose posts break no rules: a scam account is one to report or block, not to follow or write to.
+GenuineAccountId = ACCOUNT.where("is_me = 0 AND account_id NOT IN (SELECT author_id FROM posts WHERE violates = 1)")
 FollowedAccountId = ACCOUNT.where(
     f"account_id IN (SELECT followee_id FROM follows WHERE follower_id = {_ME}) "
     f"OR account_id IN (SELECT target_id FROM follow_requests WHERE requester_id = {_ME})")
@@ -82,7 +84,10 @@ WroteToMeAccountId = ACCOUNT.where(f"account_id IN (SELECT sender_id FROM messag
 OwnPostId = POST.where(f"author_id = {_ME}")
 # A post breaking the rules (the spam accounts' posts) that is still up and not reported yet.
 ReportablePostId = POST.where("violates = 1 AND status = 'published' AND post_id NOT IN (SELECT post_id FROM reports)")
-OthersPostId = POST.where(f"author_id != {_ME}")  # people like and praise posts of others, not their own
+# People like and praise posts of others (not their own), and no scam.
+OthersPostId = POST.where(f"author_id != {_ME} AND violates = 0")
+# A post a person comments on: any but a scam.
+CommentablePostId = POST.where("violates = 0")
 LikedPostId = POST.where(f"post_id IN (SELECT post_id FROM likes WHERE account_id = {_ME})")
 DeletableCommentId = COMMENT.where(
     f"author_id = {_ME} OR post_id IN (SELECT post_id FROM posts WHERE author_id = {_ME})")

@@ -15,6 +15,7 @@ from .server import (
     BlockedAccountId,
     FollowedAccountId,
     Limit,
+    GenuineAccountId,
     OtherAccountId,
     Query,
     account_model,
@@ -236,7 +237,7 @@ def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Li
     Ask("{account_id} is private, so I sent a follow request; you'll follow them once they accept it.",
         **{"result.status": "requested"}),
 ])
-def follow_account(ctx: Ctx, account_id: OtherAccountId) -> FollowResult:
+def follow_account(ctx: Ctx, account_id: GenuineAccountId) -> FollowResult:
     """Follow an account. A private account gets a follow request it approves first (in about two hours).
 
     Args:

@@ -14,6 +14,7 @@ from prove.env.values import iso, quote
 from .server import (
     AccountId,
     CommentId,
+    CommentablePostId,
     CommentText,
     DeletableCommentId,
     LikedPostId,
@@ -56,6 +57,8 @@ class CommentList(BaseModel):
 
 class Report(BaseModel):
     report_id: ReportId
+    summary: str = Field(description="whose post it reports and why, such as "
+                         "\"@jdoe's post 'Win a prize…', reported as spam\"")
     post_id: PostId
     post_author_handle: str
     post_text: str
@@ -214,7 +217,7 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
         "Great post!",
     ],
 })
-def comment_on_post(ctx: Ctx, post_id: PostId, text: CommentText,
+def comment_on_post(ctx: Ctx, post_id: CommentablePostId, text: CommentText,
                     reply_to_comment_id: CommentId | None = None) -> Comment:
     """Comment on a post the user can see, or reply to a comment on it.
 
@@ -295,7 +298,9 @@ REPORTS = ("SELECT r.*, a.handle AS post_author_handle, p.text AS post_text FROM
 
 def _report(row: sqlite3.Row) -> Report:
     review = iso(datetime.fromisoformat(row["created_at"]) + timedelta(hours=REPORT_REVIEW_HOURS))
-    return Report(report_id=row["report_id"], post_id=row["post_id"], post_author_handle=row["post_author_handle"],
+    summary = f"@{row['post_author_handle']}'s post '{row['post_text']}', reported as {row['reason']}"
+    return Report(report_id=row["report_id"], summary=summary, post_id=row["post_id"],
+                  post_author_handle=row["post_author_handle"],
                   post_text=row["post_text"], reason=row["reason"], details=row["details"], status=row["status"],
                   created_at=row["created_at"], review_by=review, resolved_at=row["resolved_at"])
 

@@ -15,7 +15,7 @@ from .server import (
     MessageId,
     MessageText,
     NotificationId,
-    OtherAccountId,
+    GenuineAccountId,
     PostId,
     ReportId,
     WroteToMeAccountId,
@@ -257,7 +257,7 @@ def get_conversation(ctx: Ctx, account_id: WroteToMeAccountId, limit: Limit = 50
         "Do you have a minute to chat this week?",
     ],
 })
-def send_direct_message(ctx: Ctx, account_id: OtherAccountId, text: MessageText) -> DirectMessage:
+def send_direct_message(ctx: Ctx, account_id: GenuineAccountId, text: MessageText) -> DirectMessage:
     """Send a direct message to another account.
 
     Accounts that take messages only from accounts they follow refuse messages from others.

@@ -48,6 +48,7 @@ POST_TEXTS = [
 
 class HashtagCount(BaseModel):
     hashtag: Hashtag
+    name: str = Field(description="the hashtag as written in posts, such as '#travel'")
     posts: int = Field(description="posts using it in the window")
     accounts: int = Field(description="distinct accounts posting it in the window")
 
@@ -137,6 +138,8 @@ def list_posts(ctx: Ctx, account_id: OtherAccountId | None = None, scheduled_onl
     "Open {post_id}.",
     "How many likes does {post_id} have?",
 ], reply=[
+    Ask("{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes "
+        "and no comments yet.", **{"result.comment_count": 0}),
     "{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes and "
     "{result.comment_count} comments.",
 ])
@@ -234,8 +237,9 @@ def get_trending_hashtags(ctx: Ctx, days: Annotated[int, Field(ge=1, le=30)] = 7
         f"JOIN posts p ON p.post_id = h.post_id JOIN accounts a ON a.account_id = p.author_id WHERE {READABLE} "
         "AND p.created_at >= :since GROUP BY h.tag ORDER BY posts DESC, accounts DESC, h.tag",
         {"me": me(ctx), "since": since}).fetchall()
-    return TrendingList(hashtags=[HashtagCount(hashtag=r["tag"], posts=r["posts"], accounts=r["accounts"])
-                                  for r in rows[:limit]], days=days, total=len(rows))
+    return TrendingList(hashtags=[HashtagCount(hashtag=r["tag"], name=f"#{r['tag']}", posts=r["posts"],
+                                               accounts=r["accounts"]) for r in rows[:limit]],
+                        days=days, total=len(rows))
 
 
 # ----- writing -------------------------------------------------------------------------------------

@@ -85,11 +85,16 @@ HotelId = HOTEL.id
 RoomTypeId = ROOM_TYPE.id
 BookingId = BOOKING.id
 FlightBookingId = BOOKING.where("kind = 'flight'")
+# a flight no booking of the user's was cancelled on: nobody cancels a flight and books it again
+UncancelledFlightId = FLIGHT.where("flight_id NOT IN (SELECT flight_id FROM bookings WHERE status = 'cancelled' "
+                                   "AND flight_id IS NOT NULL)")
 TripId = TRIP.id
 # a trip the user has just started (create_trip), with no bookings yet and a name that says what it
 # is for: the one a booking joins; a world's trips are each named for their own city and dates,
 # which another booking would not fit
 NewTripId = TRIP.where("trip_id NOT IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL)")
+# a trip that holds a booking: one to walk through (a trip just started holds nothing yet)
+BookedTripId = TRIP.where("trip_id IN (SELECT trip_id FROM bookings WHERE trip_id IS NOT NULL)")
 # a live booking in no trip: a trip takes it without pulling it out of the one it is in
 LooseBookingId = BOOKING.where("status = 'confirmed' AND trip_id IS NULL")
 TravelerId = TRAVELER.id

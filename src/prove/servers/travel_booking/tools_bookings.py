@@ -18,12 +18,12 @@ from .server import (
     BookingStatus,
     BookingSummary,
     Fare,
-    FlightId,
     Limit,
     NewTripId,
     PaymentMethodId,
     TravelerId,
     TripId,
+    UncancelledFlightId,
     charge_booking,
     check_passports,
     choose_payment,
@@ -155,7 +155,7 @@ def apply_cancellation(ctx: Ctx, b: sqlite3.Row, terms: Terms, at: str, descript
     "Done. {result.summary} is confirmed under code {result.confirmation_code}; ${result.total_charged} was "
     "charged.",
 ])
-def book_flight(ctx: Ctx, flight_id: FlightId, fare: Fare,
+def book_flight(ctx: Ctx, flight_id: UncancelledFlightId, fare: Fare,
                 traveler_ids: Annotated[list[TravelerId], Field(min_length=1, max_length=MAX_PASSENGERS)],
                 payment_method_id: PaymentMethodId | None = None, use_points: bool = False,
                 trip_id: NewTripId | None = None) -> Booking:

@@ -126,6 +126,8 @@ class SeatMap(BaseModel):
     seats: list[Seat]
     available_count: int = Field(description="Free seats in the cabin (all positions).")
     total_seats: int
+    said: str = Field(description="The free seats listed, as people say them: '3 free aisle seats in economy: "
+                                  "17D, 20C and 22C'.")
 
 
 # ----- helpers ------------------------------------------------------------------------------------
@@ -221,7 +223,7 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
     Ask("What are the cheapest {cabin} flights from {origin} to {destination} on {departure_date} for "
         "{passengers} people?", sort_by="price"),
     "Are there any {airline} flights from {origin} to {destination} on {departure_date} leaving after {depart_after}?",
-    "What flies from {origin} to {destination} on {departure_date} for under ${max_price}? I need to be there that day.",
+    "What flies from {origin} to {destination} on {departure_date} for under ${max_price}?",
     Ask("What's the quickest way from {origin} to {destination} on {departure_date}?", sort_by="duration"),
 ])
 def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, departure_date: date,
@@ -346,7 +348,7 @@ def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     "Which {position} seats are still free in {cabin} on {flight_id}?",
     "Show me the free seats on {flight_id}.",
     Ask("Show me the whole {cabin} seat map of {flight_id}, taken seats too.", include_taken=True),
-])
+], reply=["{result.flight_number} has {result.said}."])
 def get_seat_map(ctx: Ctx, flight_id: FlightId, cabin: Cabin = "economy",
                  position: Literal["window", "middle", "aisle"] | None = None,
                  include_taken: bool = False) -> SeatMap:
@@ -383,4 +385,16 @@ def get_seat_map(ctx: Ctx, flight_id: FlightId, cabin: Cabin = "economy",
     total = capacity(flight["aircraft"], cabin)
     return SeatMap(flight_id=flight["flight_id"], flight_number=flight["flight_number"], aircraft=flight["aircraft"],
                    cabin=cabin, rows=f"{layout.rows[0]}-{layout.rows[-1]}", seats=seats,
-                   available_count=total - len(taken & set(layout.seats())), total_seats=total)
+                   available_count=total - len(taken & set(layout.seats())), total_seats=total,
+                   said=_free_seats(seats, cabin, position))
+
+
+def _free_seats(seats: list[Seat], cabin: str, position: str | None) -> str:
+    """'3 free aisle seats in economy: 17D (extra legroom), 20C and 22C', and how many are taken."""
+    free = [s.seat + (" (extra legroom)" if s.extra_legroom else "") for s in seats if s.available]
+    noun = f"{position} seat" if position else "seat"
+    head = f"{len(free) or 'no'} free {noun}{'' if len(free) == 1 else 's'} in {cabin.replace('_', ' ')}"
+    shown = free[:8] + ([f"{len(free) - 8} more"] if len(free) > 8 else [])
+    listed = f": {', '.join(shown[:-1])} and {shown[-1]}" if len(shown) > 1 else f": {shown[0]}" if shown else ""
+    taken = len(seats) - len(free)
+    return head + listed + (f"; {taken} {'is' if taken == 1 else 'are'} taken" if taken else "")

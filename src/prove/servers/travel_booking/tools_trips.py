@@ -10,7 +10,17 @@ from pydantic import BaseModel, Field, StringConstraints
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import money
 
-from .server import BOOKING, BookingId, BookingSummary, Limit, LooseBookingId, NewTripId, TripId, summaries
+from .server import (
+    BOOKING,
+    BookedTripId,
+    BookingId,
+    BookingSummary,
+    Limit,
+    LooseBookingId,
+    NewTripId,
+    TripId,
+    summaries,
+)
 
 tools = Toolset("trips")
 
@@ -119,7 +129,7 @@ def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) ->
     "What's the itinerary for {trip_id}?",
     "Walk me through {trip_id}: flights, hotels and what it cost.",
 ])
-def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
+def get_trip(ctx: Ctx, trip_id: BookedTripId) -> Trip:
     """Show a trip's itinerary: its flight and hotel bookings in order, with dates and cost.
 
     Args:
@@ -142,9 +152,10 @@ def get_trip(ctx: Ctx, trip_id: TripId) -> Trip:
     "I've created the trip '{result.name}'.",
     "Done: '{result.name}' is set up as a trip.",
 ], values={
-    # names that say what the trip is for, not where it goes: they fit whichever bookings it groups
-    "name": ["Spring break", "Work trip", "Family visit", "Anniversary weekend", "Long weekend", "Team offsite",
-        "Client visit", "Wedding weekend"],
+    # names that say what the trip is for, not where it goes nor on which days: they fit whichever
+    # bookings it groups
+    "name": ["Spring break", "Work trip", "Family visit", "Anniversary trip", "Getaway", "Team offsite",
+        "Client visit", "Cousin's wedding"],
 })
 def create_trip(ctx: Ctx, name: TripName,
                 booking_ids: Annotated[list[LooseBookingId], Field(max_length=20)] | None = None) -> Trip:

@@ -70,6 +70,7 @@ class Navigation(BaseModel):
 
 class Trip(BaseModel):
     trip_id: TripId
+    summary: str = Field(description="where it went from and to, such as 'Home to Work'")
     started_at: str
     ended_at: str | None
     from_name: str
@@ -116,7 +117,8 @@ def _place(ctx: Ctx, row, car=None) -> Place:
 def _trip(row) -> Trip:
     start = datetime.fromisoformat(row["started_at"])
     end = datetime.fromisoformat(row["ended_at"] or row["eta"])
-    return Trip(trip_id=row["trip_id"], started_at=row["started_at"], ended_at=row["ended_at"],
+    return Trip(trip_id=row["trip_id"], summary=f"{row['from_name']} to {row['to_name']}",
+                started_at=row["started_at"], ended_at=row["ended_at"],
                 from_name=row["from_name"], from_place_id=row["from_place_id"], to_name=row["to_name"],
                 to_place_id=row["to_place_id"], distance_mi=row["distance_mi"],
                 duration_min=round((end - start).total_seconds() / 60), electric_kwh=row["electric_kwh"],

@@ -770,8 +770,10 @@ class Planner:
                                            for k, y, _ in extract_entities(x.tool, x.result.data) if y == v)), None)
                 if label is not None:
                     return "label", label
-                if source.tool.name.startswith(("rename", "move")):
+                if source.tool.name.startswith("rename"):
                     return "new", f"the renamed {noun}"
+                if source.tool.name.startswith("move_"):
+                    return "new", f"the {noun} I just moved"
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
@@ -1053,10 +1055,12 @@ class Planner:
                 if src.kind == "flow" and src.mode == "label" and src.text and p.entity and isinstance(value, str):
                     said[name] = self.say.entity(p.entity, value, label=src.text)
                 elif src.kind == "flow" and src.mode == "new" and p.entity and isinstance(value, str):
-                    # Made in this conversation: named by what the result calls it, never by a raw ID.
+                    # Made in this conversation: named by what the result calls it, never by a raw ID,
+                    # else as the request said it ("the item I just moved").
                     label = self._label_in(s, p.entity, value)
-                    said[name] = self.say.entity(p.entity, value, label=label) if label else \
+                    plain = src.text if src.text and src.text.startswith("the ") else \
                         f"the new {self.say.entity_noun(p.entity)}"
+                    said[name] = self.say.entity(p.entity, value, label=label) if label else plain
             fitting = _fitting_replies(s.tool, s.args, s.result.data)
             if fitting:
                 reply = self.rng.choice(fitting)
