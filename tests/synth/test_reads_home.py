@@ -191,7 +191,7 @@ def test_a_software_update_is_said_as_an_answer() -> None:
     2026.9.0, ..., install 40 minutes" reads out fields: a person says whether one is waiting."""
     for text in _replies("vehicle", "get_software_update", {}):
         assert "available version" not in text and "install 40" not in text, text
-        assert re.search(r"version [\d.]+ is ready to install", text), text
+        assert re.search(r"version [\d.]+ is ready to install", text, re.I), text
 
 
 def test_navigation_that_is_off_says_so() -> None:

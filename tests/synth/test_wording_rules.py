@@ -173,6 +173,10 @@ def _generated(servers: list[str], n: int, seed: int) -> list[dict]:
     return [json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line]
 
 
+def _strs_in(value: object) -> list[str]:
+    return [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
+
+
 def _entity_args(tool, call: dict) -> set[str]:
     """The entity IDs a gold call takes."""
     out: set[str] = set()
@@ -1080,11 +1084,12 @@ def test_a_thing_of_something_with_a_public_id_is_said_by_that_id() -> None:
 
 
 def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
-    """The user wrote 'Can you send me the link to the doc?' in several DMs, and in this one more
-    than once: the DM and the day together tell it apart."""
-    say, _ = _say("team_chat")
-    assert re.fullmatch(r"the message 'Can you send me the link to the doc\?' in the DM with [A-Z][a-z]+ [A-Z][a-z]+ "
-                        r"from March 5", say.entity("message", "CM-10121"))
+    """'Looking into it now.' was written in several channels, and in some more than once: the
+    channel and the author (or the day) together tell it apart."""
+    say, index = _say("team_chat")
+    said = [say.entity("message", m) for m in index.rows["message"]]
+    assert any(re.fullmatch(r"the message '.+' in the (channel '[^']+'|DM with [A-Z][a-z]+ [A-Z][a-z]+) from .+", t)
+               for t in said), said
     say, index = _say("social_media")  # a second "from" reads "on": "from yamamotoc on February 25"
     texts = {row["text"] for row in index.every["comment"].values()}
     said = [say.entity("comment", c) for c in index.rows["comment"]]
@@ -1165,7 +1170,7 @@ def test_nothing_made_in_a_conversation_is_asked_after_while_it_is_still_empty()
             for turn in ex["turns"]:
                 for call in turn["calls"]:
                     tool = server.tools[call["name"]]
-                    new = [v for p in tool.params if p.entity for v in _entity_args(tool, call)
+                    new = [v for p in tool.params if p.entity for v in _strs_in(call["arguments"].get(p.name))
                            if v not in index.ids.get(p.entity, ())]
                     if tool.read_only and new:
                         asked += 1
