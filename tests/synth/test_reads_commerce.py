@@ -362,3 +362,66 @@ def test_a_contact_is_not_said_to_be_one_twice() -> None:
     text = _read_out("payments", "search_users", {"contacts_only": True, "query": "Court Parking"},
                      asked="Search my contacts for {query}.")
     assert "contact since" in text and "contact, contact" not in text, text
+
+
+def test_a_read_reply_answers_the_question_asked_and_adds_no_unasked_details() -> None:
+    """"How much more can I send to payees today?" was answered "... so $5,000.00 is left. On file
+    you have +1-917-654-5281 and 734 Hillcrest Road, ...": the one reply of a tool asked several
+    things read out all of them. A reply says what the question asks."""
+    def answers(server_name: str, tool_name: str, args: dict[str, Any], asked: str) -> set[str]:
+        server = registry.get(server_name)
+        with Session([server], world=0) as session:
+            data = session.call(tool_name, args).data
+        tool = server.tools[tool_name]
+        return {r.text for r in _fitting_replies(tool, args, data, asked)}
+
+    limit = answers("banking", "get_profile", {}, "How much more can I send to payees today?")
+    assert limit and not any("phone" in t or "address" in t for t in limit), limit
+    contact = answers("banking", "get_profile", {}, "What phone number and address do you have on file for me?")
+    assert contact and all("{result.phone}" in t and "limit" not in t for t in contact), contact
+    credit = answers("shopping", "get_account", {}, "How much store credit do I have?")
+    assert credit and not any("phone" in t for t in credit), credit
+    details = answers("shopping", "get_account", {}, "Show me my account details.")
+    assert details and all("{result.phone}" in t and "{result.store_credit}" in t for t in details), details
+    hours = answers("retail_chain", "get_store", {"store_id": "STR-10001"}, "Is {store_id} open right now?")
+    assert hours and not any("{result.phone}" in t for t in hours), hours
+    where = answers("retail_chain", "get_store", {"store_id": "STR-10001"},
+                    "Give me the address and phone number of {store_id}.")
+    assert where and all("{result.phone}" in t for t in where), where
+    balance = answers("payments", "get_wallet", {}, "What's my balance?")
+    assert balance and not any("default" in t or "Requests" in t for t in balance), balance
+    market = answers("marketplace", "get_account", {}, "What's my marketplace balance?")
+    assert market and not any("payment_methods" in t for t in market), market
+
+
+def test_a_store_listing_says_where_each_store_is_not_its_format() -> None:
+    """"1 store: Harbor Supply Co. Downtown: open now, format express, at 1789 Valley Road, ..." read
+    the store's format like a form's field; a listing of stores says which and where they are."""
+    for args in ({}, {"city": "Tacoma"}, {"pickup_only": True}, {"city": "Tacoma", "open_at": "2026-03-17T12:00"}):
+        texts = _replies("retail_chain", "find_stores", args)
+        assert texts, args
+        for text in texts:
+            assert "format" not in text and "Harbor Supply Co." in text and "Street" in text, text
+
+
+def test_a_count_named_with_its_things_is_said_as_so_many_things() -> None:
+    """"0 ratings, active listings 6, items sold 0" and "Books: fee 14.5%, active listings 15" read a
+    count by its field's name; a person says "6 active listings, 0 items sold"."""
+    for member in ("MBR-10018", "MBR-10061"):
+        for profile in _replies("marketplace", "get_seller_profile", {"member_id": member}):
+            assert re.search(r"\d+ listings? for sale\b", profile) and re.search(r"\d+ items? sold\b", profile), profile
+            assert re.search(r"\d stars? from [a-z]", profile) or "Nobody has rated" in profile, profile
+            assert not re.search(r"\b1 [a-z]+s\b", profile), profile
+    categories = _read_out("marketplace", "list_categories", {})
+    assert re.search(r"Books: .*\b\d+ active listings", categories) and "active listings 1" not in categories, categories
+
+
+def test_an_account_overview_says_each_balance_in_words_and_no_zero_pending() -> None:
+    """"Bills Checking: current balance $355.38, available balance $355.38, ending 1030, pending $0.00"
+    and "Platinum Visa: ..., type credit card" read accounts field by field."""
+    for args in ({}, {"account_type": "credit_card"}, {"account_type": "savings"}):
+        texts = _replies("banking", "list_accounts", args)
+        assert texts, args
+        for text in texts:
+            assert "pending $0.00" not in text and "current balance" not in text and "type " not in text, text
+            assert re.search(r"\(ending \d{4}\): (?:\$|you owe \$)", text), text

@@ -129,6 +129,12 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)}% {_words(key[8:])}"
         if key.endswith("_count") and type(value) is int and key[:-6] in _COUNTED:  # review_count 3 -> 3 reviews
             return counted(value, key[:-6] + "s")
+        counts = key.split("_")
+        if type(value) is int and len(counts) == 2 and counts[0] != "my":
+            if counts[1].endswith("s") and counts[1][:-1] in _COUNTED:  # active_listings 15 -> 15 active listings
+                return counted(value, key)
+            if counts[0].endswith("s") and counts[0][:-1] in _COUNTED:  # items_sold 0 -> 0 items sold
+                return f"{value:,} {counts[0] if value != 1 else counts[0][:-1]} {counts[1]}"
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"

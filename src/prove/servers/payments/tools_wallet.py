@@ -54,9 +54,10 @@ Pin = Annotated[str, Sensitive(), StringConstraints(max_length=20)]
     "Do I have requests waiting on me?",
     "What's my default bank or card?",
 ], reply=[
-    "Your balance is ${result.balance} and you can send ${result.remaining_this_week} more this week. Requests "
-    "waiting on you: {result.pending_incoming_requests}. Your default payment method is "
-    "{result.default_source_name}.",
+    "Your balance is ${result.balance}.",
+    "Your balance is ${result.balance}, and you can send ${result.remaining_this_week} more this week.",
+    "Requests waiting on you: {result.pending_incoming_requests}.",
+    "Your default payment method is {result.default_source_name}.",
 ])
 def get_wallet(ctx: Ctx) -> Wallet:
     """Get the member's wallet: balance, default funding source, weekly limit use and what is pending.

@@ -142,6 +142,8 @@ def _cards(ctx: Ctx) -> PaymentMethodList:
     "{result.open_orders} orders on the way.",
     "You have ${result.store_credit} in store credit. The account is in {result.name}'s name, with the e-mail "
     "{result.email} and the phone number {result.phone}.",
+    "You have ${result.store_credit} in store credit.",
+    "The e-mail on your account is {result.email}, and the phone number is {result.phone}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's account: contact details, store credit and defaults.
