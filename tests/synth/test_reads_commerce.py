@@ -394,6 +394,18 @@ def test_a_read_reply_answers_the_question_asked_and_adds_no_unasked_details() -
     assert market and not any("payment_methods" in t for t in market), market
 
 
+def test_a_coupon_is_said_by_what_it_gives_not_by_its_kind_and_value() -> None:
+    """"HOLIDAY10: description '$10 off orders of $50 or more', kind fixed, value 10" read a coupon
+    field by field; a person says "HOLIDAY10 ($10 off orders of $50 or more, expired ...)"."""
+    for status in ("active", "expired", "used", "all"):
+        texts = _replies("shopping", "list_coupons", {"status": status})
+        assert texts, status
+        for text in texts:
+            assert "kind" not in text and "value" not in text and "description" not in text, text
+            assert re.search(r"[A-Z]+\d* \((?:\$\d+|\d+%|free)", text), text
+    assert all("expired" in t for t in _replies("shopping", "list_coupons", {"status": "expired"}))
+
+
 def test_a_store_listing_says_where_each_store_is_not_its_format() -> None:
     """"1 store: Harbor Supply Co. Downtown: open now, format express, at 1789 Valley Road, ..." read
     the store's format like a form's field; a listing of stores says which and where they are."""
@@ -416,6 +428,27 @@ def test_a_count_named_with_its_things_is_said_as_so_many_things() -> None:
     assert re.search(r"Books: .*\b\d+ active listings", categories) and "active listings 1" not in categories, categories
 
 
+def test_a_watchlist_says_how_many_tickers_it_holds_and_which() -> None:
+    """"Big Tech: count 5, created October 21, 2024 at 8:30 PM" answered "how many tickers are on
+    each?" by a field's name; a person says "Big Tech (5 tickers: AAPL, MSFT, ...)"."""
+    texts = _replies("trading", "list_watchlists", {})
+    assert texts
+    for text in texts:
+        assert "count" not in text and "created" not in text, text
+        assert re.search(r"\(\d+ tickers?: [A-Z]+", text), text
+
+
+def test_a_dispute_says_whether_the_money_came_back() -> None:
+    """"Did I get my money back for the Target dispute?" was answered "Target: under review, amount
+    $45.52, reason 'duplicate', details '...'" (a field read-out), and a denied one "is resolved: denied"."""
+    review = _replies("banking", "get_dispute", {"dispute_id": "DSP-10003"})
+    assert review and all("under review" in t and "reason" not in t and "no money" in t for t in review), review
+    denied = _replies("banking", "get_dispute", {"dispute_id": "DSP-10002"})
+    assert denied and all("denied" in t and "resolved: denied" not in t for t in denied), denied
+    refunded = _replies("banking", "get_dispute", {"dispute_id": "DSP-10001"})
+    assert refunded and all("refunded" in t for t in refunded), refunded
+
+
 def test_an_account_overview_says_each_balance_in_words_and_no_zero_pending() -> None:
     """"Bills Checking: current balance $355.38, available balance $355.38, ending 1030, pending $0.00"
     and "Platinum Visa: ..., type credit card" read accounts field by field."""
@@ -425,3 +458,10 @@ def test_an_account_overview_says_each_balance_in_words_and_no_zero_pending() ->
         for text in texts:
             assert "pending $0.00" not in text and "current balance" not in text and "type " not in text, text
             assert re.search(r"\(ending \d{4}\): (?:\$|you owe \$)", text), text
+
+
+def test_a_category_with_nothing_left_says_so() -> None:
+    """"What's left in the Rent category this month?" with the whole budget spent was answered by a
+    read-out ("Rent: month March 2026, active, group Housing, expense, monthly limit $2,206.00; ...")."""
+    texts = _replies("budget", "get_category", {"category_id": "CAT-10001"})
+    assert texts and all("$2,206.00" in t and "nothing is left" in t for t in texts), texts

@@ -156,7 +156,14 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
     "What's the status of {dispute_id}?",
     "Did I get my money back for {dispute_id}?",
 ], reply=[
-    "The ${result.amount} dispute with {result.merchant} is resolved: {result.resolution}.",
+    Ask("The ${result.amount} dispute with {result.merchant} is still open, so no money has come back yet.",
+        **{"result.status": "open"}),
+    Ask("The ${result.amount} dispute with {result.merchant} is under review; no money has come back yet.",
+        **{"result.status": "under_review"}),
+    Ask("The ${result.amount} dispute with {result.merchant} was resolved in your favor, and the money was "
+        "refunded.", **{"result.resolution": "refunded"}),
+    Ask("The ${result.amount} dispute with {result.merchant} was denied, so no money came back.",
+        **{"result.resolution": "denied"}),
 ])
 def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     """Show one dispute and where it stands.

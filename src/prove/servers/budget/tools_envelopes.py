@@ -204,6 +204,8 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     "${result.remaining}.",
     Ask("Nothing has been spent in {result.name} in {result.month}; all ${result.budgeted} budgeted is left.",
         **{"result.spent": 0.0}),
+    Ask("In {result.month}, {result.name} has spent all ${result.budgeted} budgeted; nothing is left.",
+        **{"result.remaining": 0.0}),
 ])
 def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.

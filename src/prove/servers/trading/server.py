@@ -303,6 +303,8 @@ class Watchlist(BaseModel):
 class WatchlistList(BaseModel):
     watchlists: list[Watchlist]
     total: int
+    watchlists_text: str = Field(description="The watchlists in words, such as 'Big Tech (2 tickers: AAPL and "
+                                             "MSFT)'.")
 
 
 class WatchlistDeleted(BaseModel):

@@ -52,9 +52,22 @@ def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
                      items=items, count=len(items))
 
 
+def _watchlists_text(lists: list[Watchlist]) -> str:
+    """'Big Tech (2 tickers: AAPL and MSFT) and Banks (no tickers)'."""
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    said = [f"{w.name} ({w.count} ticker{'' if w.count == 1 else 's'}: {listed([i.ticker for i in w.items])})"
+            if w.items else f"{w.name} (no tickers)" for w in lists]
+    return listed(said) if said else "no watchlists"
+
+
 @tools.tool(effect=READ, asks=[
     "Show me my watchlists.",
     "Which watchlists do I have, and how many tickers are on each?",
+], reply=[
+    "Your watchlists: {result.watchlists_text}.",
+    "You have {result.watchlists_text}.",
 ])
 def list_watchlists(ctx: Ctx) -> WatchlistList:
     """List the investor's watchlists with every security on them and its price today.
@@ -64,7 +77,8 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
         on the day, when it was added), and how many watchlists there are.
     """
     rows = ctx.db.execute("SELECT * FROM watchlists ORDER BY created_at, watchlist_id").fetchall()
-    return WatchlistList(watchlists=[_watchlist(ctx, r) for r in rows], total=len(rows))
+    lists = [_watchlist(ctx, r) for r in rows]
+    return WatchlistList(watchlists=lists, total=len(rows), watchlists_text=_watchlists_text(lists))
 
 
 @tools.tool(effect=WRITE, asks=[
