@@ -465,3 +465,91 @@ def test_a_category_with_nothing_left_says_so() -> None:
     read-out ("Rent: month March 2026, active, group Housing, expense, monthly limit $2,206.00; ...")."""
     texts = _replies("budget", "get_category", {"category_id": "CAT-10001"})
     assert texts and all("$2,206.00" in t and "nothing is left" in t for t in texts), texts
+
+
+def test_a_reply_names_the_person_and_the_listing_once() -> None:
+    """"Paid the request 'Ski trip house' from Carlos Reed: $136.90 to Carlos Reed." and "Accepted
+    clarkecloset's offer on the listing 'Osprey Atmos AG 65 Backpack' of yours: 'Osprey Atmos AG 65
+    Backpack' sells for $60.00." said one thing twice."""
+    for text in _replies("payments", "pay_request", {"request_id": "REQ-10021"}):
+        assert text.count("Carlos Reed") == 1, text
+    for text in _replies("marketplace", "respond_to_offer", {"offer_id": "OFR-10011", "action": "accept"}):
+        assert text.count("Osprey Atmos AG 65 Backpack") == 1 and "$60.00" in text, text
+
+
+def test_entries_that_share_their_payee_and_amount_say_the_amount_once() -> None:
+    """"12 transactions (all 'Bright Logistics'): March 13; February 27; ..." left out the amount
+    every paycheck shares; it is said once: "(all 'Bright Logistics', $3,180.00 each)"."""
+    text = _read_out("budget", "list_transactions", {"category_id": "CAT-10024"})
+    assert re.search(r"\(all 'Bright Logistics', \$[\d,]+\.\d\d each\)", text), text
+    from prove.synth.results import describe
+
+    cards = [{"card_id": f"CRD-{n}", "name": f"Visa debit card ending {n}", "status": "active",
+              "daily_spending_limit": 2500.0} for n in (1753, 7136)]
+    text = describe({"cards": cards, "total": 2})
+    assert "each)" not in text, text  # "2 cards ($2,500.00 each)" would read as their price
+
+
+def test_a_product_description_does_not_say_its_brand_and_name_again() -> None:
+    """"The Bamboo Cutting Board Set of 3 from Totally Bamboo costs $39.99 (Kitchen & Dining). Totally
+    Bamboo Bamboo Cutting Board Set of 3. Exclusive color at our stores." pasted a catalog line."""
+    for text in _replies("retail_chain", "get_product", {"product_id": "PRD-10043"}):
+        assert text.count("Step Ladder 6 ft Fiberglass") == 1, text
+
+
+def test_a_category_history_with_nothing_spent_says_so() -> None:
+    """"Insurance: 0 months over budget, average spent $0.00; 6 months, $20.00 each: month October
+    2025; month November 2025; ..." read a history where nothing was spent field by field."""
+    texts = _replies("budget", "get_category_history", {"category_id": "CAT-10006", "months": 6})
+    assert texts and all("averaged no spending" in t and "Insurance" in t for t in texts), texts
+
+
+def test_a_listing_does_not_read_out_a_fee_of_nothing() -> None:
+    """"Green Leaf Market: completed, amount $43.77, created March 8 at 2:12 PM, fee $0.00" reads out
+    a fee nobody paid."""
+    from prove.synth.results import describe
+
+    payments = [{"payment_id": "PAY-1", "counterparty_name": "Green Leaf Market", "status": "completed",
+                 "amount": 43.77, "created_at": "2026-03-08T14:12:00", "fee": 0.0},
+                {"payment_id": "PAY-2", "counterparty_name": "Maya Kim", "status": "completed",
+                 "amount": 79.71, "created_at": "2026-03-07T12:40:00", "fee": 2.39}]
+    text = describe({"payments": payments, "total": 2}, stress=["recent", "amount"])
+    assert "fee $0.00" not in text and "fee $2.39" in text, text
+
+
+def test_a_budget_account_overview_says_what_is_owed_in_words() -> None:
+    """"Citi Double Cash: balance -$1,011.95, type credit card" read a card's balance as a signed field."""
+    for args in ({}, {"status": "closed"}, {"status": "all"}):
+        texts = _replies("budget", "list_accounts", args)
+        assert texts, args
+        for text in texts:
+            assert "type credit card" not in text and "balance -$" not in text and "institution" not in text, text
+    assert all("you owe $" in t for t in _replies("budget", "list_accounts", {}))
+
+
+def test_a_savings_goal_says_how_much_is_saved_of_what() -> None:
+    """"How much have I saved toward the New Laptop savings goal?" was answered "New Laptop: saved
+    amount $240.00, active, target amount $1,400.00, remaining $1,160.00, ..." and the goals listing
+    read the same fields for each goal."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    server = registry.get("budget")
+    with Session([server], world=0) as session:
+        detail = session.call("get_goal", {"goal_id": "GOAL-10003"}).data
+    say = _say("budget")
+    tool = server.tools["get_goal"]
+
+    def replies(asked: str) -> list[str]:
+        args = {"goal_id": "GOAL-10003"}
+        return [say.reply(tool, r.text, args, detail, {}) for r in _fitting_replies(tool, args, detail, asked)]
+
+    saved = replies("How much have I saved toward {goal_id}?")
+    assert saved and all("$240.00 of $1,400.00" in t and "contribution" not in t for t in saved), saved
+    shown = replies("Show me {goal_id} and all my contributions to it.")
+    assert shown and all("$40.00 on March 4" in t for t in shown), shown
+    for status in ("all", "active", "completed"):
+        texts = _replies("budget", "list_goals", {"status": status})
+        assert texts, status
+        for text in texts:
+            assert "target amount" not in text and "saved amount" not in text, text
+    assert all("Car Down Payment: $840.00 of $4,500.00" in t for t in _replies("budget", "list_goals", {}))

@@ -31,6 +31,8 @@ __all__ = ["describe", "field_text", "found_count", "money", "number", "option_w
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
           "counterparty_name", "payee", "service_center", "address", "text", "position", "message")
+# Charges and discounts a listing leaves out at zero: "fee $0.00" says nothing was paid.
+_NOTHING_PAID = frozenset({"fee", "fees", "tip", "discount"})
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "rating", "stars", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price",
             "next_date", "next_due_date", "frequency", "date", "start", "due_date", "created_at")
@@ -313,6 +315,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     used |= set(skip)  # what every item shares is what the request said ("my saved places"), even when asked
     if quiet:
         used |= {k for k, v in rec.items() if (v == 0 and type(v) is int and k not in stress and not is_money(k))
+                 or (v == 0 and k.split("_")[-1] in _NOTHING_PAID and not _asked(k, stress))  # "fee $0.00"
                  or k not in first and (
             v is False or (k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
     keys = first + [k for k in PRIORITY if k in rec and k not in first] + \
@@ -513,7 +516,12 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
-    extra = ", ".join(p for p in (_all_named(items, shared), extra) if p)
+    named = _all_named(items, shared)
+    # An amount they all share is said once ("all 'Bright Logistics', $3,180.00 each"), not left out (a
+    # limit they share is no amount of each: "2 cards ($2,500.00 each)" would read as their price).
+    each = next((f"{money(v)} each" for k, v in items[0].items() if k in shared and k in ("amount", "price")
+                 and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
+    extra = ", ".join(p for p in (named, each, extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"

@@ -239,6 +239,8 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
     "Show the monthly history of {category_id}.",
 ], reply=[
     "Over the last {result.total} months, {result.name} averaged ${result.average_spent} of spending a month.",
+    Ask("Over the last {result.total} months, {result.name} averaged no spending at all.",
+        **{"result.average_spent": 0.0}),
 ], values={
     # A history to compare: several months, never "the last 1 months".
     "months": [3, 4, 6, 12],
