@@ -553,3 +553,25 @@ def test_a_savings_goal_says_how_much_is_saved_of_what() -> None:
         for text in texts:
             assert "target amount" not in text and "saved amount" not in text, text
     assert all("Car Down Payment: $840.00 of $4,500.00" in t for t in _replies("budget", "list_goals", {}))
+
+
+def test_budget_categories_say_what_is_spent_and_left() -> None:
+    """"Coffee Shops: group Food, expense, monthly limit $80.00, budgeted $80.00" and "Coffee Shops:
+    strict, monthly limit $70.00, budgeted $70.00, spent $36.35" read categories field by field."""
+    for args in ({}, {"group": "Food"}, {"kind": "income"}, {"include_archived": True}):
+        texts = _replies("budget", "list_categories", args)
+        assert texts, args
+        for text in texts:
+            assert "group " not in text and "monthly limit" not in text and "budgeted $" not in text, text
+            assert re.search(r"[A-Z][\w &]+: (?:\$[\d,]+\.\d\d|nothing) (?:spent of|received)", text), text
+
+
+def test_disputes_say_what_was_charged_why_and_where_they_stand() -> None:
+    """"1 dispute: The Copper Kettle: under review, amount $80.48, reason 'duplicate', details 'I was
+    charged twice ...'" read a dispute field by field."""
+    for args in ({}, {"status": "under_review"}, {"status": "resolved"}):
+        texts = _replies("banking", "list_disputes", args)
+        assert texts, args
+        for text in texts:
+            assert "reason" not in text and "details" not in text and "amount $" not in text, text
+            assert re.search(r"the \$[\d,]+\.\d\d charge at [A-Z]", text), text
