@@ -575,3 +575,34 @@ def test_disputes_say_what_was_charged_why_and_where_they_stand() -> None:
         for text in texts:
             assert "reason" not in text and "details" not in text and "amount $" not in text, text
             assert re.search(r"the \$[\d,]+\.\d\d charge at [A-Z]", text), text
+
+
+def test_a_saved_address_named_like_people_is_not_said_to_be_plural_and_no_tax_is_said_as_none() -> None:
+    """"Done: 'Parents' are now one of your shipping addresses." read an address's label as people;
+    "With tax it comes to $129.99." said the same price again at a store with no sales tax."""
+    server = registry.get("shopping")
+    say = _say("shopping")
+    tool = server.tools["add_address"]
+    args = {"label": "Parents", "recipient": "Priya Nair", "street": "18 Harbor Street", "city": "Portland",
+            "region": "OR", "postal_code": "97205", "make_default": False}
+    with Session([server], world=0) as session:
+        data = session.call("add_address", args).data
+    for reply in _fitting_replies(tool, args, data):
+        text = say.reply(tool, reply.text, args, data, {})
+        assert "'Parents' are" not in text, text
+    untaxed = _replies("retail_chain", "check_price", {"product_id": "PRD-10077", "store_id": "STR-10003"})
+    assert untaxed and all("with tax" not in t.lower() and "no sales tax" in t for t in untaxed), untaxed
+
+
+def test_messages_about_one_listing_are_quoted_not_read_as_a_body_field() -> None:
+    """"2 messages (all 'Shure SM58 Vocal Microphone'): body 'Yes, still available!', from jamesmusic;
+    body 'Hi! Is this still available?', from you." read a message's text as a field."""
+    from prove.synth.results import describe
+
+    messages = [{"message_id": "MSG-2", "listing_id": "LST-1", "listing_title": "Shure SM58 Vocal Microphone",
+                 "sender_username": "jamesmusic", "body": "Yes, still available!", "sent_at": "2026-03-15T10:00:00"},
+                {"message_id": "MSG-1", "listing_id": "LST-1", "listing_title": "Shure SM58 Vocal Microphone",
+                 "sender_username": "lucass_tech", "body": "Hi! Is this still available?",
+                 "sent_at": "2026-03-14T09:00:00"}]
+    text = describe({"messages": messages, "total": 2})
+    assert "body" not in text and "'Yes, still available!': from jamesmusic" in text, text

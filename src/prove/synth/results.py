@@ -292,6 +292,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    said = next((k for k in ("body", "text", "message") if k not in skip and isinstance(rec.get(k), str)
+                 and rec[k].strip()), None)
+    if head is None and said:  # messages about one thing, headed by what each says: "'Yes, still available!': from ..."
+        head, used = f"'{_excerpt(rec[said], 60)}'", used | {said}
     # "you're the host" says who the host is: not "host James O'Brien, you are host" as well
     used |= {f"{k.split('_', 2)[2]}_name" for k, v in rec.items() if k.startswith("you_are_") and v is True}
     if label_key in ("text", "message") and head and not head.startswith("'"):  # what someone wrote, quoted: "'Thanks, noted!': posted ..."

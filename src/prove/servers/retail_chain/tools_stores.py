@@ -412,6 +412,8 @@ def _stores_text(stores: list[StoreStock]) -> str:
     "comes to ${result.price_with_tax}.",
     "At {result.store_name}, {product_id} costs ${result.store_price} (${result.price_with_tax} with "
     "tax); {result.clearance_note}.",
+    Ask("{product_id} is ${result.store_price} at {result.store_name}, with no sales tax there; "
+        "{result.clearance_note}.", **{"result.tax_rate": 0.0}),
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
     """Check a product's shelf price at one store, against the list price, with tax and stock.

@@ -191,7 +191,7 @@ def list_addresses(ctx: Ctx) -> AddressList:
     "phone {phone}.",
 ], reply=[
     "Saved your '{result.label}' address: {result.street}, {result.city}, {result.region} {result.postal_code}.",
-    "Done: '{result.label}' is now one of your shipping addresses.",
+    "Done: your '{result.label}' address is saved.",
 ], values={
     "label": ["Home", "Office", "Cabin", "Mom's place", "Studio", "Beach house", "Work", "Parents"],
     "recipient": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"],
