@@ -606,3 +606,29 @@ def test_messages_about_one_listing_are_quoted_not_read_as_a_body_field() -> Non
                  "sent_at": "2026-03-14T09:00:00"}]
     text = describe({"messages": messages, "total": 2})
     assert "body" not in text and "'Yes, still available!': from jamesmusic" in text, text
+
+
+def test_a_balance_question_is_answered_where_nothing_is_pending() -> None:
+    """"What are the current and available balances of the Bills Checking account?" with nothing
+    pending was read out field by field ("pending $0.00, interest rate 0.01, opened on ..."): the reply
+    that names the pending amount was chosen, then left out for saying $0.00."""
+    server = registry.get("banking")
+    with Session([server], world=0) as session:
+        data = session.call("get_account", {"account_id": "ACC-10002"}).data
+    assert data["pending"] == 0
+    fitting = _fitting_replies(server.tools["get_account"], {"account_id": "ACC-10002"}, data,
+                               "What are the current and available balances of {account_id}?")
+    assert [r.text for r in fitting] == ["{account_id} has ${result.current_balance}, all of it available."], fitting
+
+
+def test_purchases_say_what_was_bought_for_how_much_and_when() -> None:
+    """"Ticket to Ride and 2 × Uno Card Game: total $81.72, store Harbor Supply Co. South Hill,
+    purchased February 18 at 5:35 PM, subtotal $74.97" named the store asked about and a subtotal
+    after the total."""
+    for args in ({}, {"store_id": "STR-10009"}):
+        texts = _replies("retail_chain", "list_purchases", args)
+        assert texts, args
+        for text in texts:
+            assert "subtotal" not in text and "total $" not in text and "store Harbor" not in text, text
+            assert re.search(r"\(\$[\d,]+\.\d\d(?: at [A-Z][\w .&]+)? on [A-Z][a-z]+ \d+", text), text
+    assert all(t.count("South Hill") == 1 for t in _replies("retail_chain", "list_purchases", {"store_id": "STR-10009"}))

@@ -1354,15 +1354,13 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     present = [reply for reply in chosen if all(result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
     words = _asked_words(asked) if tool.read_only else set()
-    if words:
-        present = _answering(present, words)
     # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits
     # (or where the question asks for that amount: "How much store credit do I have?").
     telling = [reply for reply in present if not any(
         slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and result_field(data, slot[7:]) == 0
         and not _named(slot, words) for slot in reply.slots)]
     if tool.read_only:
-        return telling
+        return _answering(telling, words) if words else telling
     return telling or present or chosen
 
 
