@@ -632,3 +632,26 @@ def test_purchases_say_what_was_bought_for_how_much_and_when() -> None:
             assert "subtotal" not in text and "total $" not in text and "store Harbor" not in text, text
             assert re.search(r"\(\$[\d,]+\.\d\d(?: at [A-Z][\w .&]+)? on [A-Z][a-z]+ \d+", text), text
     assert all(t.count("South Hill") == 1 for t in _replies("retail_chain", "list_purchases", {"store_id": "STR-10009"}))
+
+
+def test_payees_are_named_not_read_by_kind_and_category() -> None:
+    """"26 payees: AT&T Wireless: business, category utilities, account ending 1471; Andrew Flores:
+    person, category transfer, ..." read each payee's fields."""
+    for args in ({}, {"kind": "business"}, {"kind": "person"}, {"name": "an"}):
+        texts = _replies("banking", "list_payees", args)
+        assert texts, args
+        for text in texts:
+            assert "category" not in text and "business," not in text and "person," not in text, text
+            assert re.search(r"[A-Z][\w&.' ]+ \(account ending \d{4}\)", text), text
+
+
+def test_transfers_say_whether_the_money_has_arrived() -> None:
+    """"Has my transfer to the bank arrived yet?" was answered "5 transfers (all 'PNC Checking ending
+    4202'): pending, amount $274.84, created March 13 at 3:20 PM, cash out; ..."."""
+    for args in ({}, {"direction": "cash_out"}, {"direction": "add_money"}):
+        texts = _replies("payments", "list_transfers", args)
+        assert texts, args
+        for text in texts:
+            assert "amount $" not in text and "pending," not in text and "created" not in text, text
+            assert re.search(r"\$[\d,]+\.\d\d (?:cash-out to|top-up from) [A-Z]", text), text
+            assert re.search(r"arrived|on its way|still coming", text), text
