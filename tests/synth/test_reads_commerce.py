@@ -655,3 +655,17 @@ def test_transfers_say_whether_the_money_has_arrived() -> None:
             assert "amount $" not in text and "pending," not in text and "created" not in text, text
             assert re.search(r"\$[\d,]+\.\d\d (?:cash-out to|top-up from) [A-Z]", text), text
             assert re.search(r"arrived|on its way|still coming", text), text
+
+
+def test_a_loyalty_question_is_answered_without_reading_out_every_certificate() -> None:
+    """"What tier am I in your rewards program?" was answered "You have 3017 points at the Gold tier.
+    Certificates: $5 (CRT-10005, available until June 5, 2026), $5 (CRT-10004, used), ..."."""
+    server = registry.get("retail_chain")
+    with Session([server], world=0) as session:
+        data = session.call("get_loyalty_account", {}).data
+    tool = server.tools["get_loyalty_account"]
+    for asked in ("What tier am I in your rewards program?", "How many loyalty points do I have?"):
+        fitting = _fitting_replies(tool, {}, data, asked)
+        assert fitting and not any("certificates" in r.text for r in fitting), (asked, fitting)
+    shown = _fitting_replies(tool, {}, data, "Show my rewards account and certificates.")
+    assert shown and all("certificates_text" in r.text for r in shown), shown

@@ -130,6 +130,8 @@ def _certificate(row, today: str) -> Certificate:  # noqa: ANN001 - a sqlite3.Ro
     "You're in the {result.tier} tier with {result.points} points; your reward certificates: "
     "{result.certificates_text}.",
     "You have {result.points} points at the {result.tier} tier. Certificates: {result.certificates_text}.",
+    "You're in the {result.tier} tier.",
+    "You have {result.points} points.",
 ])
 def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
     """Show the customer's loyalty account: tier, points and their value, certificates and recent activity.
