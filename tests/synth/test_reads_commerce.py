@@ -669,3 +669,15 @@ def test_a_loyalty_question_is_answered_without_reading_out_every_certificate() 
         assert fitting and not any("certificates" in r.text for r in fitting), (asked, fitting)
     shown = _fitting_replies(tool, {}, data, "Show my rewards account and certificates.")
     assert shown and all("certificates_text" in r.text for r in shown), shown
+
+
+def test_a_review_quotes_its_text_without_calling_it_a_body() -> None:
+    """"Not as expected: rating 2, body 'Smaller and flimsier than it looks in the pictures.', by
+    Caroline C." named the review's text by its field."""
+    from prove.synth.results import describe
+
+    reviews = [{"review_id": "REV-1", "title": "Not as expected", "rating": 2,
+                "body": "Smaller and flimsier than it looks in the pictures.", "author": "Caroline C."},
+               {"review_id": "REV-2", "title": "Love it", "rating": 5, "body": "Works great.", "author": "Theo K."}]
+    text = describe({"reviews": reviews, "total": 2}, stress=["reviews", "best"])
+    assert "body" not in text and "Not as expected: rating 2, 'Smaller and flimsier" in text, text

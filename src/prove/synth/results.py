@@ -210,6 +210,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key[:-5])} {value}"
         if key.endswith("_username"):  # sender_username yusuf.adams -> from yusuf.adams; seller greencloset
             return f"{_USER_ROLE.get(key[:-9], _words(key[:-9]))} {value}"
+        if key == "body":  # what a review or message says, quoted: not "body 'Works great.'"
+            return f"'{_excerpt(value)}'"
         if key in _TEXT_KEYS or (key.endswith(_TEXT_KEYS) and len(value.split()) > 2) or len(value.split()) > 4:
             return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
