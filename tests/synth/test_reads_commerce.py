@@ -681,3 +681,16 @@ def test_a_review_quotes_its_text_without_calling_it_a_body() -> None:
                {"review_id": "REV-2", "title": "Love it", "rating": 5, "body": "Works great.", "author": "Theo K."}]
     text = describe({"reviews": reviews, "total": 2}, stress=["reviews", "best"])
     assert "body" not in text and "Not as expected: rating 2, 'Smaller and flimsier" in text, text
+
+
+def test_a_wishlist_says_which_items_are_available() -> None:
+    """"Show me my saved items and whether they're available." was answered with "in stock" for some
+    items and nothing at all for the one that is not."""
+    server = registry.get("shopping")
+    with Session([server], world=0) as session:
+        total = session.call("get_wishlist", {}).data["total"]
+    texts = _replies("shopping", "get_wishlist", {})
+    assert texts
+    for text in texts:
+        said = re.findall(r"\(\$[\d,]+\.\d\d, (?:in stock|out of stock|discontinued)\)", text)
+        assert "added" not in text and len(said) == total, text
