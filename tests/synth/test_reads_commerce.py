@@ -694,3 +694,15 @@ def test_a_wishlist_says_which_items_are_available() -> None:
     for text in texts:
         said = re.findall(r"\(\$[\d,]+\.\d\d, (?:in stock|out of stock|discontinued)\)", text)
         assert "added" not in text and len(said) == total, text
+
+
+def test_price_alerts_say_where_each_stands_in_words() -> None:
+    """"AAPL below $253.05: current price $258.84, triggered price $251.79, created ..." read an alert
+    that fired by its fields."""
+    for args in ({}, {"status": "triggered"}, {"status": "active"}):
+        texts = _replies("trading", "list_price_alerts", args)
+        assert texts, args
+        for text in texts:
+            assert "triggered price" not in text and "current price" not in text and "created" not in text, text
+    assert all(re.search(r"[A-Z.]+ (?:above|below) \$[\d,.]+ \((?:fired at|watching; now at|cancelled)", t)
+               for t in _replies("trading", "list_price_alerts", {}))

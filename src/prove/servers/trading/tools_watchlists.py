@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import Field
@@ -232,10 +233,33 @@ def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
                  triggered_price=row["triggered_price"], cancelled_at=row["cancelled_at"])
 
 
+def _alerts_text(alerts: list[Alert], year: int) -> str:
+    """'GOOGL below $126.51 (watching; now at $141.84) and AAPL below $253.05 (fired at $251.79 on February 17)'."""
+    def one(a: Alert) -> str:
+        if a.status == "triggered" and a.triggered_price is not None and a.triggered_at:
+            day = datetime.fromisoformat(a.triggered_at)
+            when = f"{day:%B} {day.day}" + ("" if day.year == year else f", {day.year}")
+            return f"{a.summary} (fired at ${a.triggered_price:,.2f} on {when})"
+        if a.status == "cancelled":
+            return f"{a.summary} (cancelled)"
+        return f"{a.summary} (watching; now at ${a.current_price:,.2f})"
+    said = [one(a) for a in alerts[:6]]
+    if len(alerts) > len(said):
+        said.append(f"{len(alerts) - len(said)} more")
+    if not said:
+        return "no alerts"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 @tools.tool(effect=READ, asks=[
     "What price alerts do I have set?",
     Ask("Which of my alerts have triggered?", status="triggered"),
     Ask("Show my active alerts for {ticker}.", status="active"),
+], reply=[
+    Ask("Your price alerts: {result.alerts_text}.", status=None),
+    Ask("These alerts have fired: {result.alerts_text}.", status="triggered"),
+    Ask("Active alerts: {result.alerts_text}.", status="active"),
+    Ask("Cancelled alerts: {result.alerts_text}.", status="cancelled"),
 ])
 def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticker | None = None) -> AlertList:
     """List price alerts, newest first, with each security's current price.
@@ -257,7 +281,8 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
         where.add("ticker = ?", ticker.strip().upper())
     rows = ctx.db.execute(f"SELECT * FROM price_alerts WHERE {where.sql} ORDER BY created_at DESC, alert_id DESC",
                           where.params).fetchall()
-    return AlertList(alerts=[_alert(ctx, r) for r in rows], total=len(rows))
+    alerts = [_alert(ctx, r) for r in rows]
+    return AlertList(alerts=alerts, total=len(rows), alerts_text=_alerts_text(alerts, ctx.today().year))
 
 
 @tools.tool(effect=WRITE, asks=[
