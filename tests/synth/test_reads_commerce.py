@@ -362,3 +362,347 @@ def test_a_contact_is_not_said_to_be_one_twice() -> None:
     text = _read_out("payments", "search_users", {"contacts_only": True, "query": "Court Parking"},
                      asked="Search my contacts for {query}.")
     assert "contact since" in text and "contact, contact" not in text, text
+
+
+def test_a_read_reply_answers_the_question_asked_and_adds_no_unasked_details() -> None:
+    """"How much more can I send to payees today?" was answered "... so $5,000.00 is left. On file
+    you have +1-917-654-5281 and 734 Hillcrest Road, ...": the one reply of a tool asked several
+    things read out all of them. A reply says what the question asks."""
+    def answers(server_name: str, tool_name: str, args: dict[str, Any], asked: str) -> set[str]:
+        server = registry.get(server_name)
+        with Session([server], world=0) as session:
+            data = session.call(tool_name, args).data
+        tool = server.tools[tool_name]
+        return {r.text for r in _fitting_replies(tool, args, data, asked)}
+
+    limit = answers("banking", "get_profile", {}, "How much more can I send to payees today?")
+    assert limit and not any("phone" in t or "address" in t for t in limit), limit
+    contact = answers("banking", "get_profile", {}, "What phone number and address do you have on file for me?")
+    assert contact and all("{result.phone}" in t and "limit" not in t for t in contact), contact
+    credit = answers("shopping", "get_account", {}, "How much store credit do I have?")
+    assert credit and not any("phone" in t for t in credit), credit
+    details = answers("shopping", "get_account", {}, "Show me my account details.")
+    assert details and all("{result.phone}" in t and "{result.store_credit}" in t for t in details), details
+    hours = answers("retail_chain", "get_store", {"store_id": "STR-10001"}, "Is {store_id} open right now?")
+    assert hours and not any("{result.phone}" in t for t in hours), hours
+    where = answers("retail_chain", "get_store", {"store_id": "STR-10001"},
+                    "Give me the address and phone number of {store_id}.")
+    assert where and all("{result.phone}" in t for t in where), where
+    balance = answers("payments", "get_wallet", {}, "What's my balance?")
+    assert balance and not any("default" in t or "Requests" in t for t in balance), balance
+    market = answers("marketplace", "get_account", {}, "What's my marketplace balance?")
+    assert market and not any("payment_methods" in t for t in market), market
+
+
+def test_a_coupon_is_said_by_what_it_gives_not_by_its_kind_and_value() -> None:
+    """"HOLIDAY10: description '$10 off orders of $50 or more', kind fixed, value 10" read a coupon
+    field by field; a person says "HOLIDAY10 ($10 off orders of $50 or more, expired ...)"."""
+    for status in ("active", "expired", "used", "all"):
+        texts = _replies("shopping", "list_coupons", {"status": status})
+        assert texts, status
+        for text in texts:
+            assert "kind" not in text and "value" not in text and "description" not in text, text
+            assert re.search(r"[A-Z]+\d* \((?:\$\d+|\d+%|free)", text), text
+    assert all("expired" in t for t in _replies("shopping", "list_coupons", {"status": "expired"}))
+
+
+def test_a_store_listing_says_where_each_store_is_not_its_format() -> None:
+    """"1 store: Harbor Supply Co. Downtown: open now, format express, at 1789 Valley Road, ..." read
+    the store's format like a form's field; a listing of stores says which and where they are."""
+    for args in ({}, {"city": "Tacoma"}, {"pickup_only": True}, {"city": "Tacoma", "open_at": "2026-03-17T12:00"}):
+        texts = _replies("retail_chain", "find_stores", args)
+        assert texts, args
+        for text in texts:
+            assert "format" not in text and "Harbor Supply Co." in text and "Street" in text, text
+
+
+def test_a_count_named_with_its_things_is_said_as_so_many_things() -> None:
+    """"0 ratings, active listings 6, items sold 0" and "Books: fee 14.5%, active listings 15" read a
+    count by its field's name; a person says "6 active listings, 0 items sold"."""
+    for member in ("MBR-10018", "MBR-10061"):
+        for profile in _replies("marketplace", "get_seller_profile", {"member_id": member}):
+            assert re.search(r"\d+ listings? for sale\b", profile) and re.search(r"\d+ items? sold\b", profile), profile
+            assert re.search(r"\d stars? from [a-z]", profile) or "Nobody has rated" in profile, profile
+            assert not re.search(r"\b1 [a-z]+s\b", profile), profile
+    categories = _read_out("marketplace", "list_categories", {})
+    assert re.search(r"Books: .*\b\d+ active listings", categories) and "active listings 1" not in categories, categories
+
+
+def test_a_watchlist_says_how_many_tickers_it_holds_and_which() -> None:
+    """"Big Tech: count 5, created October 21, 2024 at 8:30 PM" answered "how many tickers are on
+    each?" by a field's name; a person says "Big Tech (5 tickers: AAPL, MSFT, ...)"."""
+    texts = _replies("trading", "list_watchlists", {})
+    assert texts
+    for text in texts:
+        assert "count" not in text and "created" not in text, text
+        assert re.search(r"\(\d+ tickers?: [A-Z]+", text), text
+
+
+def test_a_dispute_says_whether_the_money_came_back() -> None:
+    """"Did I get my money back for the Target dispute?" was answered "Target: under review, amount
+    $45.52, reason 'duplicate', details '...'" (a field read-out), and a denied one "is resolved: denied"."""
+    review = _replies("banking", "get_dispute", {"dispute_id": "DSP-10003"})
+    assert review and all("under review" in t and "reason" not in t and "no money" in t for t in review), review
+    denied = _replies("banking", "get_dispute", {"dispute_id": "DSP-10002"})
+    assert denied and all("denied" in t and "resolved: denied" not in t for t in denied), denied
+    refunded = _replies("banking", "get_dispute", {"dispute_id": "DSP-10001"})
+    assert refunded and all("refunded" in t for t in refunded), refunded
+
+
+def test_an_account_overview_says_each_balance_in_words_and_no_zero_pending() -> None:
+    """"Bills Checking: current balance $355.38, available balance $355.38, ending 1030, pending $0.00"
+    and "Platinum Visa: ..., type credit card" read accounts field by field."""
+    for args in ({}, {"account_type": "credit_card"}, {"account_type": "savings"}):
+        texts = _replies("banking", "list_accounts", args)
+        assert texts, args
+        for text in texts:
+            assert "pending $0.00" not in text and "current balance" not in text and "type " not in text, text
+            assert re.search(r"\(ending \d{4}\): (?:\$|you owe \$)", text), text
+
+
+def test_a_category_with_nothing_left_says_so() -> None:
+    """"What's left in the Rent category this month?" with the whole budget spent was answered by a
+    read-out ("Rent: month March 2026, active, group Housing, expense, monthly limit $2,206.00; ...")."""
+    texts = _replies("budget", "get_category", {"category_id": "CAT-10001"})
+    assert texts and all("$2,206.00" in t and "nothing is left" in t for t in texts), texts
+
+
+def test_a_reply_names_the_person_and_the_listing_once() -> None:
+    """"Paid the request 'Ski trip house' from Carlos Reed: $136.90 to Carlos Reed." and "Accepted
+    clarkecloset's offer on the listing 'Osprey Atmos AG 65 Backpack' of yours: 'Osprey Atmos AG 65
+    Backpack' sells for $60.00." said one thing twice."""
+    for text in _replies("payments", "pay_request", {"request_id": "REQ-10021"}):
+        assert text.count("Carlos Reed") == 1, text
+    for text in _replies("marketplace", "respond_to_offer", {"offer_id": "OFR-10011", "action": "accept"}):
+        assert text.count("Osprey Atmos AG 65 Backpack") == 1 and "$60.00" in text, text
+
+
+def test_entries_that_share_their_payee_and_amount_say_the_amount_once() -> None:
+    """"12 transactions (all 'Bright Logistics'): March 13; February 27; ..." left out the amount
+    every paycheck shares; it is said once: "(all 'Bright Logistics', $3,180.00 each)"."""
+    text = _read_out("budget", "list_transactions", {"category_id": "CAT-10024"})
+    assert re.search(r"\(all 'Bright Logistics', \$[\d,]+\.\d\d each\)", text), text
+    from prove.synth.results import describe
+
+    cards = [{"card_id": f"CRD-{n}", "name": f"Visa debit card ending {n}", "status": "active",
+              "daily_spending_limit": 2500.0} for n in (1753, 7136)]
+    text = describe({"cards": cards, "total": 2})
+    assert "each)" not in text, text  # "2 cards ($2,500.00 each)" would read as their price
+
+
+def test_a_product_description_does_not_say_its_brand_and_name_again() -> None:
+    """"The Bamboo Cutting Board Set of 3 from Totally Bamboo costs $39.99 (Kitchen & Dining). Totally
+    Bamboo Bamboo Cutting Board Set of 3. Exclusive color at our stores." pasted a catalog line."""
+    for text in _replies("retail_chain", "get_product", {"product_id": "PRD-10043"}):
+        assert text.count("Step Ladder 6 ft Fiberglass") == 1, text
+
+
+def test_a_category_history_with_nothing_spent_says_so() -> None:
+    """"Insurance: 0 months over budget, average spent $0.00; 6 months, $20.00 each: month October
+    2025; month November 2025; ..." read a history where nothing was spent field by field."""
+    texts = _replies("budget", "get_category_history", {"category_id": "CAT-10006", "months": 6})
+    assert texts and all("averaged no spending" in t and "Insurance" in t for t in texts), texts
+
+
+def test_a_listing_does_not_read_out_a_fee_of_nothing() -> None:
+    """"Green Leaf Market: completed, amount $43.77, created March 8 at 2:12 PM, fee $0.00" reads out
+    a fee nobody paid."""
+    from prove.synth.results import describe
+
+    payments = [{"payment_id": "PAY-1", "counterparty_name": "Green Leaf Market", "status": "completed",
+                 "amount": 43.77, "created_at": "2026-03-08T14:12:00", "fee": 0.0},
+                {"payment_id": "PAY-2", "counterparty_name": "Maya Kim", "status": "completed",
+                 "amount": 79.71, "created_at": "2026-03-07T12:40:00", "fee": 2.39}]
+    text = describe({"payments": payments, "total": 2}, stress=["recent", "amount"])
+    assert "fee $0.00" not in text and "fee $2.39" in text, text
+
+
+def test_a_budget_account_overview_says_what_is_owed_in_words() -> None:
+    """"Citi Double Cash: balance -$1,011.95, type credit card" read a card's balance as a signed field."""
+    for args in ({}, {"status": "closed"}, {"status": "all"}):
+        texts = _replies("budget", "list_accounts", args)
+        assert texts, args
+        for text in texts:
+            assert "type credit card" not in text and "balance -$" not in text and "institution" not in text, text
+    assert all("you owe $" in t for t in _replies("budget", "list_accounts", {}))
+
+
+def test_a_savings_goal_says_how_much_is_saved_of_what() -> None:
+    """"How much have I saved toward the New Laptop savings goal?" was answered "New Laptop: saved
+    amount $240.00, active, target amount $1,400.00, remaining $1,160.00, ..." and the goals listing
+    read the same fields for each goal."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    server = registry.get("budget")
+    with Session([server], world=0) as session:
+        detail = session.call("get_goal", {"goal_id": "GOAL-10003"}).data
+    say = _say("budget")
+    tool = server.tools["get_goal"]
+
+    def replies(asked: str) -> list[str]:
+        args = {"goal_id": "GOAL-10003"}
+        return [say.reply(tool, r.text, args, detail, {}) for r in _fitting_replies(tool, args, detail, asked)]
+
+    saved = replies("How much have I saved toward {goal_id}?")
+    assert saved and all("$240.00 of $1,400.00" in t and "contribution" not in t for t in saved), saved
+    shown = replies("Show me {goal_id} and all my contributions to it.")
+    assert shown and all("$40.00 on March 4" in t for t in shown), shown
+    for status in ("all", "active", "completed"):
+        texts = _replies("budget", "list_goals", {"status": status})
+        assert texts, status
+        for text in texts:
+            assert "target amount" not in text and "saved amount" not in text, text
+    assert all("Car Down Payment: $840.00 of $4,500.00" in t for t in _replies("budget", "list_goals", {}))
+
+
+def test_budget_categories_say_what_is_spent_and_left() -> None:
+    """"Coffee Shops: group Food, expense, monthly limit $80.00, budgeted $80.00" and "Coffee Shops:
+    strict, monthly limit $70.00, budgeted $70.00, spent $36.35" read categories field by field."""
+    for args in ({}, {"group": "Food"}, {"kind": "income"}, {"include_archived": True}):
+        texts = _replies("budget", "list_categories", args)
+        assert texts, args
+        for text in texts:
+            assert "group " not in text and "monthly limit" not in text and "budgeted $" not in text, text
+            assert re.search(r"[A-Z][\w &]+: (?:\$[\d,]+\.\d\d|nothing) (?:spent of|received)", text), text
+
+
+def test_disputes_say_what_was_charged_why_and_where_they_stand() -> None:
+    """"1 dispute: The Copper Kettle: under review, amount $80.48, reason 'duplicate', details 'I was
+    charged twice ...'" read a dispute field by field."""
+    for args in ({}, {"status": "under_review"}, {"status": "resolved"}):
+        texts = _replies("banking", "list_disputes", args)
+        assert texts, args
+        for text in texts:
+            assert "reason" not in text and "details" not in text and "amount $" not in text, text
+            assert re.search(r"the \$[\d,]+\.\d\d charge at [A-Z]", text), text
+
+
+def test_a_saved_address_named_like_people_is_not_said_to_be_plural_and_no_tax_is_said_as_none() -> None:
+    """"Done: 'Parents' are now one of your shipping addresses." read an address's label as people;
+    "With tax it comes to $129.99." said the same price again at a store with no sales tax."""
+    server = registry.get("shopping")
+    say = _say("shopping")
+    tool = server.tools["add_address"]
+    args = {"label": "Parents", "recipient": "Priya Nair", "street": "18 Harbor Street", "city": "Portland",
+            "region": "OR", "postal_code": "97205", "make_default": False}
+    with Session([server], world=0) as session:
+        data = session.call("add_address", args).data
+    for reply in _fitting_replies(tool, args, data):
+        text = say.reply(tool, reply.text, args, data, {})
+        assert "'Parents' are" not in text, text
+    untaxed = _replies("retail_chain", "check_price", {"product_id": "PRD-10077", "store_id": "STR-10003"})
+    assert untaxed and all("with tax" not in t.lower() and "no sales tax" in t for t in untaxed), untaxed
+
+
+def test_messages_about_one_listing_are_quoted_not_read_as_a_body_field() -> None:
+    """"2 messages (all 'Shure SM58 Vocal Microphone'): body 'Yes, still available!', from jamesmusic;
+    body 'Hi! Is this still available?', from you." read a message's text as a field."""
+    from prove.synth.results import describe
+
+    messages = [{"message_id": "MSG-2", "listing_id": "LST-1", "listing_title": "Shure SM58 Vocal Microphone",
+                 "sender_username": "jamesmusic", "body": "Yes, still available!", "sent_at": "2026-03-15T10:00:00"},
+                {"message_id": "MSG-1", "listing_id": "LST-1", "listing_title": "Shure SM58 Vocal Microphone",
+                 "sender_username": "lucass_tech", "body": "Hi! Is this still available?",
+                 "sent_at": "2026-03-14T09:00:00"}]
+    text = describe({"messages": messages, "total": 2})
+    assert "body" not in text and "'Yes, still available!': from jamesmusic" in text, text
+
+
+def test_a_balance_question_is_answered_where_nothing_is_pending() -> None:
+    """"What are the current and available balances of the Bills Checking account?" with nothing
+    pending was read out field by field ("pending $0.00, interest rate 0.01, opened on ..."): the reply
+    that names the pending amount was chosen, then left out for saying $0.00."""
+    server = registry.get("banking")
+    with Session([server], world=0) as session:
+        data = session.call("get_account", {"account_id": "ACC-10002"}).data
+    assert data["pending"] == 0
+    fitting = _fitting_replies(server.tools["get_account"], {"account_id": "ACC-10002"}, data,
+                               "What are the current and available balances of {account_id}?")
+    assert [r.text for r in fitting] == ["{account_id} has ${result.current_balance}, all of it available."], fitting
+
+
+def test_purchases_say_what_was_bought_for_how_much_and_when() -> None:
+    """"Ticket to Ride and 2 × Uno Card Game: total $81.72, store Harbor Supply Co. South Hill,
+    purchased February 18 at 5:35 PM, subtotal $74.97" named the store asked about and a subtotal
+    after the total."""
+    for args in ({}, {"store_id": "STR-10009"}):
+        texts = _replies("retail_chain", "list_purchases", args)
+        assert texts, args
+        for text in texts:
+            assert "subtotal" not in text and "total $" not in text and "store Harbor" not in text, text
+            assert re.search(r"\(\$[\d,]+\.\d\d(?: at [A-Z][\w .&]+)? on [A-Z][a-z]+ \d+", text), text
+    assert all(t.count("South Hill") == 1 for t in _replies("retail_chain", "list_purchases", {"store_id": "STR-10009"}))
+
+
+def test_payees_are_named_not_read_by_kind_and_category() -> None:
+    """"26 payees: AT&T Wireless: business, category utilities, account ending 1471; Andrew Flores:
+    person, category transfer, ..." read each payee's fields."""
+    for args in ({}, {"kind": "business"}, {"kind": "person"}, {"name": "an"}):
+        texts = _replies("banking", "list_payees", args)
+        assert texts, args
+        for text in texts:
+            assert "category" not in text and "business," not in text and "person," not in text, text
+            assert re.search(r"[A-Z][\w&.' ]+ \(account ending \d{4}\)", text), text
+
+
+def test_transfers_say_whether_the_money_has_arrived() -> None:
+    """"Has my transfer to the bank arrived yet?" was answered "5 transfers (all 'PNC Checking ending
+    4202'): pending, amount $274.84, created March 13 at 3:20 PM, cash out; ..."."""
+    for args in ({}, {"direction": "cash_out"}, {"direction": "add_money"}):
+        texts = _replies("payments", "list_transfers", args)
+        assert texts, args
+        for text in texts:
+            assert "amount $" not in text and "pending," not in text and "created" not in text, text
+            assert re.search(r"\$[\d,]+\.\d\d (?:cash-out to|top-up from) [A-Z]", text), text
+            assert re.search(r"arrived|on its way|still coming", text), text
+
+
+def test_a_loyalty_question_is_answered_without_reading_out_every_certificate() -> None:
+    """"What tier am I in your rewards program?" was answered "You have 3017 points at the Gold tier.
+    Certificates: $5 (CRT-10005, available until June 5, 2026), $5 (CRT-10004, used), ..."."""
+    server = registry.get("retail_chain")
+    with Session([server], world=0) as session:
+        data = session.call("get_loyalty_account", {}).data
+    tool = server.tools["get_loyalty_account"]
+    for asked in ("What tier am I in your rewards program?", "How many loyalty points do I have?"):
+        fitting = _fitting_replies(tool, {}, data, asked)
+        assert fitting and not any("certificates" in r.text for r in fitting), (asked, fitting)
+    shown = _fitting_replies(tool, {}, data, "Show my rewards account and certificates.")
+    assert shown and all("certificates_text" in r.text for r in shown), shown
+
+
+def test_a_review_quotes_its_text_without_calling_it_a_body() -> None:
+    """"Not as expected: rating 2, body 'Smaller and flimsier than it looks in the pictures.', by
+    Caroline C." named the review's text by its field."""
+    from prove.synth.results import describe
+
+    reviews = [{"review_id": "REV-1", "title": "Not as expected", "rating": 2,
+                "body": "Smaller and flimsier than it looks in the pictures.", "author": "Caroline C."},
+               {"review_id": "REV-2", "title": "Love it", "rating": 5, "body": "Works great.", "author": "Theo K."}]
+    text = describe({"reviews": reviews, "total": 2}, stress=["reviews", "best"])
+    assert "body" not in text and "Not as expected: rating 2, 'Smaller and flimsier" in text, text
+
+
+def test_a_wishlist_says_which_items_are_available() -> None:
+    """"Show me my saved items and whether they're available." was answered with "in stock" for some
+    items and nothing at all for the one that is not."""
+    server = registry.get("shopping")
+    with Session([server], world=0) as session:
+        total = session.call("get_wishlist", {}).data["total"]
+    texts = _replies("shopping", "get_wishlist", {})
+    assert texts
+    for text in texts:
+        said = re.findall(r"\(\$[\d,]+\.\d\d, (?:in stock|out of stock|discontinued)\)", text)
+        assert "added" not in text and len(said) == total, text
+
+
+def test_price_alerts_say_where_each_stands_in_words() -> None:
+    """"AAPL below $253.05: current price $258.84, triggered price $251.79, created ..." read an alert
+    that fired by its fields."""
+    for args in ({}, {"status": "triggered"}, {"status": "active"}):
+        texts = _replies("trading", "list_price_alerts", args)
+        assert texts, args
+        for text in texts:
+            assert "triggered price" not in text and "current price" not in text and "created" not in text, text
+    assert all(re.search(r"[A-Z.]+ (?:above|below) \$[\d,.]+ \((?:fired at|watching; now at|cancelled)", t)
+               for t in _replies("trading", "list_price_alerts", {}))

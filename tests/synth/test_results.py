@@ -286,7 +286,7 @@ def test_a_record_with_a_list_says_neither_its_query_nor_what_its_items_share() 
     place = {"place_id": "PLC-1", "name": "The Riverside Bee", "rating": 3.8, "reviews": [
         {"place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
-    assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: rating 3, body 'Decent'; rating 5, body 'Great'."
+    assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: 'Decent': rating 3; 'Great': rating 5."
     reviews = {"place_id": "PLC-1", "rating": 3.8, "reviews": [  # a place's reviews, asked for by its name
         {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}

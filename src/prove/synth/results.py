@@ -31,6 +31,8 @@ __all__ = ["describe", "field_text", "found_count", "money", "number", "option_w
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
           "label", "product_name", "restaurant_name", "topic", "merchant", "recipient_name", "summary", "tag",
           "counterparty_name", "payee", "service_center", "address", "text", "position", "message")
+# Charges and discounts a listing leaves out at zero: "fee $0.00" says nothing was paid.
+_NOTHING_PAID = frozenset({"fee", "fees", "tip", "discount"})
 # Fields worth saying first, when a record has them.
 PRIORITY = ("status", "rating", "stars", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price",
             "next_date", "next_due_date", "frequency", "date", "start", "due_date", "created_at")
@@ -143,6 +145,12 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)}% {_words(key[8:])}"
         if key.endswith("_count") and type(value) is int and key[:-6] in _COUNTED:  # review_count 3 -> 3 reviews
             return counted(value, key[:-6] + "s")
+        counts = key.split("_")
+        if type(value) is int and len(counts) == 2 and counts[0] != "my":
+            if counts[1].endswith("s") and counts[1][:-1] in _COUNTED:  # active_listings 15 -> 15 active listings
+                return counted(value, key)
+            if counts[0].endswith("s") and counts[0][:-1] in _COUNTED:  # items_sold 0 -> 0 items sold
+                return f"{value:,} {counts[0] if value != 1 else counts[0][:-1]} {counts[1]}"
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
@@ -235,6 +243,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key[:-5])} {value}"
         if key.endswith("_username"):  # sender_username yusuf.adams -> from yusuf.adams; seller greencloset
             return f"{_USER_ROLE.get(key[:-9], _words(key[:-9]))} {value}"
+        if key == "body":  # what a review or message says, quoted: not "body 'Works great.'"
+            return f"'{_excerpt(value)}'"
         if key in _TEXT_KEYS or (key.endswith(_TEXT_KEYS) and len(value.split()) > 2) or len(value.split()) > 4:
             return f"{_words(key)} '{_excerpt(value)}'"
         if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
@@ -319,6 +329,10 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     span = _span(rec)
     parts: list[str] = [span[2]] if span else []
     used = {label_key} | ({span[0], span[1]} if span else set())
+    said = next((k for k in ("body", "text", "message") if k not in skip and isinstance(rec.get(k), str)
+                 and rec[k].strip()), None)
+    if head is None and said:  # messages about one thing, headed by what each says: "'Yes, still available!': from ..."
+        head, used = f"'{_excerpt(rec[said], 60)}'", used | {said}
     # "you're the host" says who the host is: not "host James O'Brien, you are host" as well
     used |= {f"{k.split('_', 2)[2]}_name" for k, v in rec.items() if k.startswith("you_are_") and v is True}
     if label_key in ("text", "message") and head and not head.startswith("'"):  # what someone wrote, quoted: "'Thanks, noted!': posted ..."
@@ -342,6 +356,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     used |= set(skip)  # what every item shares is what the request said ("my saved places"), even when asked
     if quiet:
         used |= {k for k, v in rec.items() if (v == 0 and type(v) is int and k not in stress and not is_money(k))
+                 or (v == 0 and k.split("_")[-1] in _NOTHING_PAID and not _asked(k, stress))  # "fee $0.00"
                  or k not in first and (
             v is False or (k == "path" and isinstance(v, str) and head and v.endswith("/" + str(head)) and v not in cite))}
     keys = first + [k for k in PRIORITY if k in rec and k not in first] + \
@@ -544,7 +559,12 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
-    extra = ", ".join(p for p in (_all_named(items, shared), _each(items, shared, stress), extra) if p)
+    named = _all_named(items, shared)
+    # An amount they all share is said once ("all 'Bright Logistics', $3,180.00 each"), not left out (a
+    # limit they share is no amount of each: "2 cards ($2,500.00 each)" would read as their price).
+    each = next((f"{money(v)} each" for k, v in items[0].items() if k in shared and k in ("amount", "price")
+                 and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
+    extra = ", ".join(p for p in (named, _each(items, shared, stress), each, extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"

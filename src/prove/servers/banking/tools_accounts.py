@@ -68,6 +68,21 @@ class Account(BaseModel):
 class AccountList(BaseModel):
     accounts: list[Account]
     total: int
+    accounts_text: str = Field(description="The accounts and their balances in words, such as 'Main Checking "
+                                           "(ending 4792): $2,687.51, $2,583.38 of it available'.")
+
+
+def _accounts_text(accounts: list[Account]) -> str:
+    """'Main Checking (ending 4792): $2,687.51, all of it available; Platinum Visa (ending 9146): you owe
+    $722.03, with $3,487.21 of credit left'."""
+    def one(a: Account) -> str:
+        head = f"{a.nickname} (ending {a.number_ending})"
+        if a.type == "credit_card":
+            return f"{head}: you owe ${a.current_balance:,.2f}, with ${a.available_balance:,.2f} of credit left"
+        if a.available_balance == a.current_balance:
+            return f"{head}: ${a.current_balance:,.2f}, all of it available"
+        return f"{head}: ${a.current_balance:,.2f}, ${a.available_balance:,.2f} of it available"
+    return "; ".join(one(a) for a in accounts) or "no accounts"
 
 
 class Transaction(BaseModel):
@@ -140,7 +155,8 @@ class StatementDetail(Statement):
     "What's my daily payment limit?",
 ], reply=[
     "Your daily limit for payments to payees is ${result.daily_payment_limit}; ${result.paid_today} went out "
-    "today, so ${result.remaining_today} is left. On file you have {result.phone} and {result.address}.",
+    "today, so ${result.remaining_today} is left.",
+    "On file you have the phone number {result.phone} and the address {result.address}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """Show the signed-in customer's profile and how much they may still pay to payees today.
@@ -169,6 +185,12 @@ def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
     "Give me an overview of my accounts and how much is in each.",
     Ask("How much is in each of my savings accounts?", account_type="savings"),
     Ask("How much do I owe on my credit cards, and how much credit do I have left?", account_type="credit_card"),
+], reply=[
+    Ask("Your accounts: {result.accounts_text}.", account_type=None),
+    Ask("Here's where your accounts stand. {result.accounts_text}.", account_type=None),
+    Ask("Your checking accounts: {result.accounts_text}.", account_type="checking"),
+    Ask("Your savings accounts: {result.accounts_text}.", account_type="savings"),
+    Ask("Your credit cards: {result.accounts_text}.", account_type="credit_card"),
 ])
 def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountList:
     """List the customer's accounts with their current and available balances.
@@ -183,7 +205,8 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
     """
     where = Where(ctx).add("type = ?", account_type)
     rows = ctx.db.execute(f"SELECT * FROM accounts{where} ORDER BY account_id", where.params).fetchall()
-    return AccountList(accounts=[_account(ctx, r) for r in rows], total=len(rows))
+    accounts = [_account(ctx, r) for r in rows]
+    return AccountList(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts))
 
 
 @tools.tool(effect=READ, asks=[

@@ -41,6 +41,27 @@ class Dispute(BaseModel):
 class DisputeList(BaseModel):
     disputes: list[Dispute]
     total: int
+    disputes_text: str = Field(description="The disputes in words, such as 'the $85.33 charge at Olive Garden (a "
+                                           "duplicate, under review)'.")
+
+
+_REASON_WORDS = {"unauthorized": "unauthorized", "duplicate": "a duplicate", "wrong_amount": "the wrong amount",
+                 "not_received": "never received", "not_as_described": "not as described",
+                 "cancelled": "after a cancellation", "other": ""}
+_STANDING = {"open": "open", "under_review": "under review", "refunded": "refunded", "denied": "denied"}
+
+
+def _disputes_text(disputes: list[Dispute], status: str) -> str:
+    """'the $85.33 charge at Olive Garden (a duplicate, under review) and the $45.52 charge at Target
+    (unauthorized, refunded)'; a listing of one status does not say it of each."""
+    def one(d: Dispute) -> str:
+        standing = _STANDING[d.resolution or d.status] if status in ("all", "resolved") else ""
+        about = ", ".join(p for p in (_REASON_WORDS[d.reason], standing) if p)
+        return f"the ${d.amount:,.2f} charge at {d.merchant}" + (f" ({about})" if about else "")
+    said = [one(d) for d in disputes]
+    if not said:
+        return "no disputes"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 _DISPUTE_SQL = ("SELECT d.*, t.account_id FROM disputes d "
@@ -129,6 +150,11 @@ def open_dispute(ctx: Ctx, transaction_id: DisputableId, reason: Reason,
     Ask("Have any of my disputes been resolved yet?", status="resolved"),
     "Have I disputed anything on {account_id}?",
     Ask("Which of my disputes are still under review?", status="under_review"),
+], reply=[
+    "You've disputed {result.disputes_text}.",
+    Ask("Your open disputes: {result.disputes_text}.", status="open"),
+    Ask("Under review: {result.disputes_text}.", status="under_review"),
+    Ask("Resolved: {result.disputes_text}.", status="resolved"),
 ])
 def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", "all"] = "all",
                   account_id: AccountId | None = None) -> DisputeList:
@@ -149,14 +175,22 @@ def list_disputes(ctx: Ctx, status: Literal["open", "under_review", "resolved", 
     where.entity("account", "t.account_id = ?", account_id)
     rows = ctx.db.execute(f"{_DISPUTE_SQL}{where} ORDER BY d.opened_at DESC, d.dispute_id DESC",
                           where.params).fetchall()
-    return DisputeList(disputes=[_dispute(r) for r in rows], total=len(rows))
+    disputes = [_dispute(r) for r in rows]
+    return DisputeList(disputes=disputes, total=len(rows), disputes_text=_disputes_text(disputes, status))
 
 
 @tools.tool(effect=READ, asks=[
     "What's the status of {dispute_id}?",
     "Did I get my money back for {dispute_id}?",
 ], reply=[
-    "The ${result.amount} dispute with {result.merchant} is resolved: {result.resolution}.",
+    Ask("The ${result.amount} dispute with {result.merchant} is still open, so no money has come back yet.",
+        **{"result.status": "open"}),
+    Ask("The ${result.amount} dispute with {result.merchant} is under review; no money has come back yet.",
+        **{"result.status": "under_review"}),
+    Ask("The ${result.amount} dispute with {result.merchant} was resolved in your favor, and the money was "
+        "refunded.", **{"result.resolution": "refunded"}),
+    Ask("The ${result.amount} dispute with {result.merchant} was denied, so no money came back.",
+        **{"result.resolution": "denied"}),
 ])
 def get_dispute(ctx: Ctx, dispute_id: DisputeId) -> Dispute:
     """Show one dispute and where it stands.

@@ -72,6 +72,18 @@ class Payee(BaseModel):
 class PayeeList(BaseModel):
     payees: list[Payee]
     total: int
+    payees_text: str = Field(description="The payees by name, such as 'AT&T Wireless (account ending 1471) and "
+                                         "Anna Nelson (account ending 2717)'.")
+
+
+def _payees_text(payees: list[Payee]) -> str:
+    """'AT&T Wireless (account ending 1471), Anna Nelson (account ending 2717) and 20 more'."""
+    said = [f"{p.name} (account ending {p.account_ending})" for p in payees[:8]]
+    if len(payees) > len(said):
+        said.append(f"{len(payees) - len(said)} more")
+    if not said:
+        return "no payees"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 class ScheduledPayment(BaseModel):
@@ -270,6 +282,11 @@ def _payee(row: sqlite3.Row) -> Payee:
     "Do I have {name} set up as a payee?",
     Ask("Which businesses do I have as payees?", kind="business"),
     Ask("List the people I can send money to.", kind="person"),
+], reply=[
+    Ask("Your payees: {result.payees_text}.", name=None, kind=None),
+    Ask("Businesses you pay: {result.payees_text}.", name=None, kind="business"),
+    Ask("People you can send money to: {result.payees_text}.", name=None, kind="person"),
+    "Yes: {result.payees_text}.",
 ])
 def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "business"] | None = None) -> PayeeList:
     """List the customer's saved payees (removed ones are not shown).
@@ -285,7 +302,8 @@ def list_payees(ctx: Ctx, name: str | None = None, kind: Literal["person", "busi
     where = Where(ctx, "status = 'active'").add("instr(lower(name), lower(?)) > 0", (name or "").strip() or None)
     where.add("kind = ?", kind)
     rows = ctx.db.execute(f"SELECT * FROM payees{where} ORDER BY name, payee_id", where.params).fetchall()
-    return PayeeList(payees=[_payee(r) for r in rows], total=len(rows))
+    payees = [_payee(r) for r in rows]
+    return PayeeList(payees=payees, total=len(rows), payees_text=_payees_text(payees))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -171,6 +171,8 @@ class AccountList(BaseModel):
     accounts: list[Account]
     total: int
     net_worth: float = Field(description="sum of the open accounts' balances")
+    accounts_text: str = Field(description="The accounts and their balances in words, such as 'Everyday Checking "
+                                           "(Citi, ending 2536): $8,168.84'.")
 
 
 class Transaction(BaseModel):

@@ -8,6 +8,7 @@ from prove.env import READ, Ask, Ctx, Toolset
 from prove.env.values import money
 
 from .server import (
+    Account,
     AccountList,
     CategoryLine,
     Month,
@@ -21,11 +22,31 @@ from .world import month_of
 tools = Toolset("accounts")
 
 
+def _accounts_text(accounts: list[Account], status: str) -> str:
+    """'Everyday Checking (Citi, ending 2536): $8,168.84; Citi Double Cash (credit card, ending 3298): you owe
+    $1,011.95'; a closed account among open ones says so."""
+    def one(a: Account) -> str:
+        bank = "" if a.institution.lower() in a.name.lower() else a.institution  # not "Cash Wallet (Cash)"
+        about = ", ".join(p for p in ("credit card" if a.type == "credit_card" else bank,
+                                      f"ending {a.last4}" if a.last4 else "",
+                                      "closed" if a.status == "closed" and status == "all" else "") if p)
+        owed = a.type == "credit_card" and a.balance < 0
+        amount = -a.balance if owed else a.balance
+        head = f"{a.name} ({about})" if about else a.name
+        return f"{head}: {'you owe ' if owed else ''}{'-' if amount < 0 else ''}${abs(amount):,.2f}"
+    return "; ".join(one(a) for a in accounts) or "no accounts"
+
+
 @tools.tool(effect=READ, asks=[
     "What accounts do I have and how much is in each?",
     Ask("Show me my closed accounts.", status="closed"),
     "Which accounts do I have, and what's the balance of each?",
     Ask("List every account I've ever had, closed ones too.", status="all"),
+], reply=[
+    Ask("Your accounts: {result.accounts_text}.", status="open"),
+    Ask("Here's how much is in each account. {result.accounts_text}.", status="open"),
+    Ask("Your closed accounts: {result.accounts_text}.", status="closed"),
+    Ask("Every account you've had: {result.accounts_text}.", status="all"),
 ])
 def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -> AccountList:
     """List the user's accounts (checking, savings, credit cards, cash) with balances.
@@ -40,7 +61,8 @@ def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -
     sql = "SELECT * FROM accounts" + ("" if status == "all" else " WHERE status = ?") + " ORDER BY account_id"
     rows = ctx.db.execute(sql, () if status == "all" else (status,)).fetchall()
     (net,) = ctx.db.execute("SELECT coalesce(sum(balance), 0) FROM accounts WHERE status = 'open'").fetchone()
-    return AccountList(accounts=[account_model(r) for r in rows], total=len(rows), net_worth=money(net))
+    accounts = [account_model(r) for r in rows]
+    return AccountList(accounts=accounts, total=len(rows), net_worth=money(net), accounts_text=_accounts_text(accounts, status))
 
 
 @tools.tool(effect=READ, asks=[

@@ -63,6 +63,24 @@ class CategoryList(BaseModel):
     month: str
     categories: list[Category]
     total: int
+    categories_text: str = Field(description="The categories with what is spent and left in words, such as "
+                                             "'Coffee Shops: $36.35 spent of $70.00, $33.65 left'.")
+
+
+def _categories_text(categories: list[Category]) -> str:
+    """'Coffee Shops: $36.35 spent of $70.00, $33.65 left; Paycheck: $5,067.90 received'."""
+    def one(c: Category) -> str:
+        if c.kind == "income":
+            said = f"{c.name}: {f'${c.spent:,.2f}' if c.spent else 'nothing'} received"
+        elif not c.spent:
+            said = f"{c.name}: nothing spent of ${c.budgeted:,.2f}"
+        elif not c.remaining:
+            said = f"{c.name}: all ${c.budgeted:,.2f} spent"
+        else:
+            left = f"over by ${-c.remaining:,.2f}" if c.remaining < 0 else f"${c.remaining:,.2f} left"
+            said = f"{c.name}: ${c.spent:,.2f} spent of ${c.budgeted:,.2f}, {left}"
+        return said + (" (archived)" if c.status == "archived" else "")
+    return "; ".join(one(c) for c in categories) or "no categories"
 
 
 class BillRef(BaseModel):
@@ -169,6 +187,9 @@ def _move(ctx: Ctx, move_id: str) -> BudgetMove:
     "Show my {kind} categories for {month}.",
     "How am I doing in the {group} categories this month?",
     Ask("List all my categories, archived ones included.", include_archived=True),
+], reply=[
+    "In {result.month}: {result.categories_text}.",
+    "For {result.month}, your categories: {result.categories_text}.",
 ])
 def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense", "income"] | None = None,
                     group: str | None = None, include_archived: bool = False) -> CategoryList:
@@ -194,7 +215,7 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     rows = ctx.db.execute(f"SELECT * FROM categories{where.clause} ORDER BY kind, group_name, name",
                           where.params).fetchall()
     cats = [_category(ctx, r, month) for r in rows]
-    return CategoryList(month=month, categories=cats, total=len(cats))
+    return CategoryList(month=month, categories=cats, total=len(cats), categories_text=_categories_text(cats))
 
 
 @tools.tool(effect=READ, asks=[
@@ -206,6 +227,8 @@ def list_categories(ctx: Ctx, month: Month | None = None, kind: Literal["expense
     "${result.remaining}.",
     Ask("Nothing has been spent in {result.name} in {result.month}; all ${result.budgeted} budgeted is left.",
         **{"result.spent": 0.0}),
+    Ask("In {result.month}, {result.name} has spent all ${result.budgeted} budgeted; nothing is left.",
+        **{"result.remaining": 0.0}),
 ])
 def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None = None) -> CategoryDetail:
     """Look up one category with its budget, spending and entries for a month.
@@ -240,6 +263,8 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
 ], reply=[
     "{result.name} spending over the last {result.total} months: {result.spending}; ${result.average_spent} a month "
     "on average.",
+    Ask("Over the last {result.total} months, {result.name} had no spending at all.",
+        **{"result.average_spent": 0.0}),
 ], values={
     # A history to compare: several months, never "the last 1 months".
     "months": [3, 4, 6, 12],

@@ -74,6 +74,23 @@ class GoalList(BaseModel):
     goals: list[Goal]
     total: int
     total_saved: float
+    goals_text: str = Field(description="The goals and how far along each is, in words, such as 'New Bike: "
+                                        "$150.00 of $950.00 saved (15.8%)'.")
+
+
+def _goals_text(goals: list[Goal], status: str) -> str:
+    """'Car Down Payment: $840.00 of $4,500.00 saved (18.7%); Holiday Gifts: reached, $900.00 saved'; a
+    listing of reached goals does not say of each that it is reached."""
+    def one(g: Goal) -> str:
+        if g.status == "completed":
+            return f"{g.name} ({_dollars(g.saved_amount)})" if status == "completed" else \
+                f"{g.name}: reached, {_dollars(g.saved_amount)} saved"
+        return f"{g.name}: {_dollars(g.saved_amount)} of {_dollars(g.target_amount)} saved ({g.percent_complete:g}%)"
+    return "; ".join(one(g) for g in goals) or "no goals"
+
+
+def _dollars(value: float) -> str:
+    return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
 
 
 class Contribution(BaseModel):
@@ -87,6 +104,20 @@ class Contribution(BaseModel):
 
 class GoalDetail(Goal):
     contributions: list[Contribution] = Field(description="newest first")
+    contributions_text: str = Field(description="The latest contributions in words, such as '$40.00 on March 4 "
+                                                "and $50.00 taken out on February 20'.")
+
+
+def _contributions_text(contributions: list[Contribution], today: date) -> str:
+    """'$40.00 on March 4, $40.00 on February 4, $40.00 on January 4 and 3 more'."""
+    def one(c: Contribution) -> str:
+        day = date.fromisoformat(c.date)
+        when = f"{day:%B} {day.day}" + ("" if day.year == today.year else f", {day.year}")
+        return f"{_dollars(c.amount)} on {when}" if c.amount >= 0 else f"{_dollars(-c.amount)} taken out on {when}"
+    said = [one(c) for c in contributions[:3]]
+    if len(contributions) > 3:
+        said.append(f"{len(contributions) - 3} more")
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none yet"
 
 
 class GoalTransferResult(BaseModel):
@@ -147,6 +178,11 @@ def _goal_transfer(ctx: Ctx, goal: sqlite3.Row, acc: sqlite3.Row, amount: float)
     "How are my savings goals coming along?",
     Ask("Which savings goals have I reached already?", status="completed"),
     Ask("Show all my savings goals, finished ones too.", status="all"),
+], reply=[
+    Ask("Your savings goals: {result.goals_text}.", status="all"),
+    Ask("Here's where your goals stand. {result.goals_text}.", status="all"),
+    Ask("Your goals in progress: {result.goals_text}.", status="active"),
+    Ask("You've reached {result.goals_text}.", status="completed"),
 ])
 def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") -> GoalList:
     """List the user's savings goals with progress.
@@ -161,12 +197,18 @@ def list_goals(ctx: Ctx, status: Literal["active", "completed", "all"] = "all") 
     sql = "SELECT * FROM goals" + ("" if status == "all" else " WHERE status = ?") + " ORDER BY goal_id"
     rows = ctx.db.execute(sql, () if status == "all" else (status,)).fetchall()
     goals = [_goal(ctx, r) for r in rows]
-    return GoalList(goals=goals, total=len(goals), total_saved=money(sum(g.saved_amount for g in goals)))
+    return GoalList(goals=goals, total=len(goals), total_saved=money(sum(g.saved_amount for g in goals)),
+                    goals_text=_goals_text(goals, status))
 
 
 @tools.tool(effect=READ, asks=[
     "How much have I saved toward {goal_id}?",
     "Show me {goal_id} and all my contributions to it.",
+], reply=[
+    "You've saved ${result.saved_amount} of ${result.target_amount} toward {goal_id}, {result.percent_complete}% "
+    "of the way.",
+    "{goal_id} has ${result.saved_amount} of ${result.target_amount} saved ({result.percent_complete}%); your "
+    "contributions: {result.contributions_text}.",
 ])
 def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     """Look up one savings goal with its contribution history.
@@ -183,7 +225,9 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     goal = _goal(ctx, ctx.get("goal", goal_id))
     rows = ctx.db.execute("SELECT * FROM goal_contributions WHERE goal_id = ? ORDER BY date DESC, contribution_id DESC",
                           (goal_id,)).fetchall()
-    return GoalDetail(**goal.model_dump(), contributions=[Contribution(**dict(r)) for r in rows])
+    contributions = [Contribution(**dict(r)) for r in rows]
+    return GoalDetail(**goal.model_dump(), contributions=contributions,
+                      contributions_text=_contributions_text(contributions, ctx.today()))
 
 
 @tools.tool(effect=WRITE, asks=[

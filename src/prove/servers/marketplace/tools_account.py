@@ -79,6 +79,17 @@ class SellerProfile(BaseModel):
     active_listings: int
     items_sold: int
     recent_ratings: list[Rating]
+    ratings_text: str = Field(description="The latest ratings in words, such as '5 stars from lucas.bailey "
+                                          "(\'Fast shipping.\') and 4 stars from kwright18'.")
+
+
+def _ratings_text(ratings: list[Rating]) -> str:
+    """'5 stars from lucas.bailey ('Fast shipping.') and 3 stars from kwright18 ('Fine, but slow.')'."""
+    said = [f"{r.stars} star{'' if r.stars == 1 else 's'} from {r.rater_username}"
+            + (f" ('{r.comment}')" if r.comment else "") for r in ratings[:3]]
+    if not said:
+        return "no ratings"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 class Message(BaseModel):
@@ -128,10 +139,11 @@ RATING_SQL = ("SELECT r.*, m.username AS rater_username FROM ratings r "
 
 @tools.tool(effect=READ, asks=[
     "What's my marketplace balance?",
-    "Which cards do I have on my marketplace account?",
+    "Which payment methods do I have on my marketplace account?",
 ], reply=[
-    "Your marketplace balance is ${result.balance}, and you pay with {result.payment_methods_text}.",
-    "You have ${result.balance} on your marketplace balance; your payment methods are {result.payment_methods_text}.",
+    "Your marketplace balance is ${result.balance}.",
+    "You have ${result.balance} on your marketplace balance.",
+    "Your payment methods on the marketplace are {result.payment_methods_text}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in member's account: profile, marketplace balance, seller rating and payment methods.
@@ -171,6 +183,13 @@ def _methods_text(methods: list[PaymentMethod]) -> str:
 @tools.tool(effect=READ, asks=[
     "Is {member_id} a trustworthy seller? Show their ratings.",
     "Tell me about {member_id}.",
+], reply=[
+    Ask("Nobody has rated {result.username} yet; they're in {result.location}, a member since "
+        "{result.member_since}, with {result.active_listings} listings for sale and {result.items_sold} items sold.",
+        **{"result.rating_count": 0}),
+    "On average {result.username} gets {result.rating} stars from {result.rating_count} ratings; the latest: "
+    "{result.ratings_text}. They're in {result.location}, a member since {result.member_since}, with "
+    "{result.active_listings} listings for sale and {result.items_sold} items sold.",
 ])
 def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
     """Look up a member's public profile: location, rating, sales and their five latest ratings.
@@ -196,7 +215,8 @@ def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
     return SellerProfile(member_id=member_id, username=row["username"], location=f"{row['city']}, {row['region']}",
                          member_since=row["joined_on"], bio=row["bio"], rating=stats[0], rating_count=stats[1],
                          positive_percent=stats[2] if stats[1] else None, active_listings=counts[0] or 0,
-                         items_sold=counts[1] or 0, recent_ratings=[_rating(r) for r in recent])
+                         items_sold=counts[1] or 0, recent_ratings=[_rating(r) for r in recent],
+                         ratings_text=_ratings_text([_rating(r) for r in recent]))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -237,7 +237,8 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
     Ask("Counter {offer_id} at ${counter_amount}.", action="counter"),
     Ask("Say yes to {offer_id}, I'll sell at that price.", action="accept"),
 ], reply=[
-    Ask("Accepted {offer_id}: '{result.offer.listing_title}' sells for ${result.offer.amount}.", action="accept"),
+    Ask("Accepted {result.offer.buyer_username}'s offer: '{result.offer.listing_title}' sells for "
+        "${result.offer.amount}.", action="accept"),
     Ask("Done: you accepted the ${result.offer.amount} offer on '{result.offer.listing_title}'.", action="accept"),
     Ask("Rejected {result.offer.buyer_username}'s ${result.offer.amount} offer on '{result.offer.listing_title}'.",
         action="reject"),

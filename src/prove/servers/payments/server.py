@@ -271,6 +271,9 @@ class Transfer(BaseModel):
 class TransferList(BaseModel):
     transfers: list[Transfer]
     total: int
+    transfers_text: str = Field(description="The transfers and whether they have arrived, in words, such as 'the "
+                                            "$274.84 cash-out to PNC Checking ending 4202 on March 13 (on its way, "
+                                            "arriving March 17)'.")
 
 
 class TransferReceipt(BaseModel):

@@ -334,8 +334,7 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
     "Go ahead and pay {request_id} with {source_id}.",
     "Settle {request_id} for me.",
 ], reply=[
-    "Paid {request_id}: ${result.payment.amount} to {result.payment.counterparty_name}. Balance: "
-    "${result.balance}.",
+    "Paid {request_id}: ${result.payment.amount}; your balance is ${result.balance}.",
     "{request_id} is paid; you can send ${result.remaining_this_week} more this week.",
 ])
 def pay_request(ctx: Ctx, request_id: IncomingRequestId, source_id: SourceId | None = None) -> PaymentReceipt:

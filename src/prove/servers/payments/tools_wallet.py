@@ -25,6 +25,7 @@ from .server import (
     PayoutSourceId,
     SourceId,
     Text,
+    Transfer,
     TransferList,
     TransferReceipt,
     Wallet,
@@ -54,9 +55,10 @@ Pin = Annotated[str, Sensitive(), StringConstraints(max_length=20)]
     "Do I have requests waiting on me?",
     "What's my default bank or card?",
 ], reply=[
-    "Your balance is ${result.balance} and you can send ${result.remaining_this_week} more this week. Requests "
-    "waiting on you: {result.pending_incoming_requests}. Your default payment method is "
-    "{result.default_source_name}.",
+    "Your balance is ${result.balance}.",
+    "Your balance is ${result.balance}, and you can send ${result.remaining_this_week} more this week.",
+    "Requests waiting on you: {result.pending_incoming_requests}.",
+    "Your default payment method is {result.default_source_name}.",
 ])
 def get_wallet(ctx: Ctx) -> Wallet:
     """Get the member's wallet: balance, default funding source, weekly limit use and what is pending.
@@ -394,11 +396,34 @@ def cash_out(ctx: Ctx, amount: Amount, source_id: PayoutSourceId, pin: Pin,
     return _receipt(ctx, transfer_id)
 
 
+def _transfers_text(transfers: list[Transfer], total: int, today: datetime) -> str:
+    """'the $274.84 cash-out to PNC Checking ending 4202 on March 13 (on its way, arriving March 17) and the
+    $200.00 top-up from PNC Checking ending 4202 on December 29, 2025 (arrived)'."""
+    def day(at: str) -> str:
+        d = datetime.fromisoformat(at)
+        return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+    def one(t: Transfer) -> str:
+        what = f"cash-out to {t.source_name}" if t.direction == "cash_out" else f"top-up from {t.source_name}"
+        where = f"on its way, arriving {day(t.arrives_at)}" if t.status == "pending" else "arrived"
+        return f"the ${t.amount:,.2f} {what} on {day(t.created_at)} ({where})"
+    said = [one(t) for t in transfers[:4]]
+    if total > len(said):
+        said.append(f"{total - len(said)} more")
+    if not said:
+        return "no transfers"
+    return said[0] if len(said) == 1 else "; ".join(said[:-1]) + " and " + said[-1]
+
+
 @tools.tool(effect=READ, asks=[
     Ask("Show my recent cash-outs.", direction="cash_out"),
     "Has my transfer to the bank arrived yet?",
     Ask("List my last {limit} top-ups.", direction="add_money"),
     "Show my transfers.",
+], reply=[
+    Ask("Your transfers: {result.transfers_text}.", direction=None),
+    Ask("Your cash-outs: {result.transfers_text}.", direction="cash_out"),
+    Ask("Your top-ups: {result.transfers_text}.", direction="add_money"),
 ])
 def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None = None,
                    limit: Limit = 20) -> TransferList:
@@ -416,7 +441,9 @@ def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None 
     where.eq("t.direction", direction)
     rows = ctx.db.execute(f"{TRANSFER_SQL}{where.clause} ORDER BY t.created_at DESC, t.transfer_id DESC",
                           where.params).fetchall()
-    return TransferList(transfers=[transfer_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    transfers = [transfer_model(ctx, r) for r in rows[:limit]]
+    return TransferList(transfers=transfers, total=len(rows),
+                        transfers_text=_transfers_text(transfers, len(rows), ctx.now()))
 
 
 # ----- pipeline-only helpers: secrets a user would know ------------------------------------------

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -93,6 +93,23 @@ class Purchase(BaseModel):
 class PurchaseList(BaseModel):
     purchases: list[Purchase]
     total: int
+    purchases_text: str = Field(description="The latest purchases in words, such as 'Catan Board Game ($43.29 at "
+                                            "Harbor Supply Co. Proctor on March 5)'.")
+
+
+def _purchases_text(purchases: list[Purchase], total: int, today: date, one_store: bool) -> str:
+    """'Catan Board Game ($43.29 at Harbor Supply Co. Proctor on March 5) and ... and 13 more'; at one
+    store, the store is not said of each."""
+    def one(p: Purchase) -> str:
+        day = date.fromisoformat(p.purchased_at[:10])
+        when = f"{day:%B} {day.day}" + ("" if day.year == today.year else f", {day.year}")
+        return f"{p.summary} (${p.total:,.2f}{'' if one_store else f' at {p.store_name}'} on {when})"
+    said = [one(p) for p in purchases[:5]]
+    if total > len(said):
+        said.append(f"{total - len(said)} more")
+    if not said:
+        return "no purchases"
+    return said[0] if len(said) == 1 else "; ".join(said[:-1]) + " and " + said[-1]
 
 
 class LoyaltyPin(BaseModel):
@@ -114,6 +131,8 @@ def _certificate(row, today: str) -> Certificate:  # noqa: ANN001 - a sqlite3.Ro
     "You're in the {result.tier} tier with {result.points} points; your reward certificates: "
     "{result.certificates_text}.",
     "You have {result.points} points at the {result.tier} tier. Certificates: {result.certificates_text}.",
+    "You're in the {result.tier} tier.",
+    "You have {result.points} points.",
 ])
 def get_loyalty_account(ctx: Ctx) -> LoyaltyAccount:
     """Show the customer's loyalty account: tier, points and their value, certificates and recent activity.
@@ -219,6 +238,10 @@ def redeem_points(ctx: Ctx, points: Annotated[int, Field(ge=1, le=1_000_000)], p
     "What have I bought recently?",
     "Show my receipts from {store_id}.",
     "What did I buy at {store_id}?",
+], reply=[
+    Ask("Your latest purchases: {result.purchases_text}.", store_id=None),
+    Ask("Here's what you've bought lately: {result.purchases_text}.", store_id=None),
+    "At {store_id} you bought {result.purchases_text}.",
 ])
 def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10) -> PurchaseList:
     """List the customer's purchase receipts, newest first.
@@ -254,7 +277,8 @@ def list_purchases(ctx: Ctx, store_id: StoreId | None = None, limit: Limit = 10)
                             purchased_at=r["purchased_at"], items=lines, subtotal=r["subtotal"],
                             certificate_id=r["certificate_id"], discount=r["discount"], tax=r["tax"],
                             total=r["total"], points_earned=r["points_earned"], reservation_id=r["reservation_id"]))
-    return PurchaseList(purchases=out, total=total)
+    return PurchaseList(purchases=out, total=total,
+                        purchases_text=_purchases_text(out, total, ctx.today(), store_id is not None))
 
 
 @tools.tool(effect=READ, hidden=True)

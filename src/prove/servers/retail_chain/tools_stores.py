@@ -52,6 +52,16 @@ class StoreSummary(BaseModel):
 class StoreList(BaseModel):
     stores: list[StoreSummary]
     total: int
+    stores_text: str = Field(description="The stores in words, such as 'Harbor Supply Co. Downtown (1789 Valley "
+                                         "Road, Bellevue) and Harbor Supply Co. Westside (12 Pine Road, Olympia, "
+                                         "temporarily closed)'.")
+
+
+def _store_list_text(stores: list[StoreSummary]) -> str:
+    """Each store by its name and where it is (its street and city), and whether it is closed for now."""
+    named = [f"{s.name} ({', '.join(s.address.split(', ')[:2])}"
+             f"{', temporarily closed' if s.status == 'temporarily_closed' else ''})" for s in stores]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1] if named else "no stores"
 
 
 class DayHours(BaseModel):
@@ -195,6 +205,11 @@ def _home(ctx: Ctx) -> str:
     Ask("Find me a store that does click-and-collect.", pickup_only=True),
     Ask("Which of your stores in {city} offer click-and-collect pickup?", pickup_only=True),
     "List all your stores.",
+], reply=[
+    Ask("Here are the stores: {result.stores_text}.", open_at=None, pickup_only=False),
+    Ask("We have {result.stores_text}.", open_at=None, pickup_only=False),
+    Ask("These stores do click-and-collect: {result.stores_text}.", open_at=None, pickup_only=True),
+    "Open in {city} on {open_at}: {result.stores_text}.",
 ])
 def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, pickup_only: bool = False,
                 limit: Limit = 20) -> StoreList:
@@ -230,7 +245,8 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
     if at is not None:
         rows = [r for r in rows if is_open(r, weekly_hours(ctx, r["store_id"]), at)]
     home = _home(ctx)
-    return StoreList(stores=[_summary(ctx, r, home) for r in rows[:limit]], total=len(rows))
+    stores = [_summary(ctx, r, home) for r in rows[:limit]]
+    return StoreList(stores=stores, total=len(rows), stores_text=_store_list_text(stores))
 
 
 @tools.tool(effect=READ, asks=[
@@ -238,9 +254,9 @@ def find_stores(ctx: Ctx, city: str | None = None, open_at: str | None = None, p
     "Is {store_id} open right now?",
     "Give me the address and phone number of {store_id}.",
 ], reply=[
-    "{result.name} ({result.address}, {result.phone}) is {result.open_status}. Its hours are {result.hours_text}.",
-    "{result.name} is {result.open_status}; the hours are {result.hours_text}. It's at {result.address}, and the "
-    "phone number is {result.phone}.",
+    "{result.name} is {result.open_status}. Its hours are {result.hours_text}.",
+    "{result.name} is {result.open_status}; the hours are {result.hours_text}.",
+    "{result.name} is at {result.address}, and the phone number is {result.phone}.",
 ])
 def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     """Look up one store: address, phone, weekly opening hours, whether it is open now, pickup and tax.
@@ -396,6 +412,8 @@ def _stores_text(stores: list[StoreStock]) -> str:
     "comes to ${result.price_with_tax}.",
     "At {result.store_name}, {product_id} costs ${result.store_price} (${result.price_with_tax} with "
     "tax); {result.clearance_note}.",
+    Ask("{product_id} is ${result.store_price} at {result.store_name}, with no sales tax there; "
+        "{result.clearance_note}.", **{"result.tax_rate": 0.0}),
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:
     """Check a product's shelf price at one store, against the list price, with tax and stock.

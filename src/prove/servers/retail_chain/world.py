@@ -232,7 +232,7 @@ class _Builder(WorldBuilder):
                 self.products.append({
                     "product_id": self.w.new_id("PRD"), "sku": sku, "name": name, "brand": brand,
                     "category": category, "list_price": price,
-                    "description": f"{brand} {name}. {' '.join(features)}",
+                    "description": " ".join(features),
                 })
 
     def build_inventory(self) -> None:

@@ -142,6 +142,8 @@ def _cards(ctx: Ctx) -> PaymentMethodList:
     "{result.open_orders} orders on the way.",
     "You have ${result.store_credit} in store credit. The account is in {result.name}'s name, with the e-mail "
     "{result.email} and the phone number {result.phone}.",
+    "You have ${result.store_credit} in store credit.",
+    "The e-mail on your account is {result.email}, and the phone number is {result.phone}.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's account: contact details, store credit and defaults.
@@ -189,7 +191,7 @@ def list_addresses(ctx: Ctx) -> AddressList:
     "phone {phone}.",
 ], reply=[
     "Saved your '{result.label}' address: {result.street}, {result.city}, {result.region} {result.postal_code}.",
-    "Done: '{result.label}' is now one of your shipping addresses.",
+    "Done: your '{result.label}' address is saved.",
 ], values={
     "label": ["Home", "Office", "Cabin", "Mom's place", "Studio", "Beach house", "Work", "Parents"],
     "recipient": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"],

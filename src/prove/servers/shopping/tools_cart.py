@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -81,6 +81,22 @@ class Coupon(BaseModel):
 class CouponList(BaseModel):
     coupons: list[Coupon]
     total: int
+    coupons_text: str = Field(description="The coupons in words, such as 'SAVE15 ($15 off orders of $75 or more, "
+                                          "until April 30, 2026)'.")
+
+
+def _coupons_text(coupons: list[Coupon], status: str) -> str:
+    """'SAVE15 ($15 off orders of $75 or more, until April 30, 2026) and WELCOME10 (10% off your first order, used)';
+    a listing of used coupons does not say of each that it was used."""
+    def one(c: Coupon) -> str:
+        until = date.fromisoformat(c.expires_on)
+        day = f"{until:%B} {until.day}, {until.year}"
+        state = {"active": f", until {day}", "expired": f", expired {day}",
+                 "used": ", used" if status != "used" else ""}[c.status]
+        what = c.description[:1].lower() + c.description[1:] if c.description[1:2].islower() else c.description
+        return f"{c.code} ({what}{state})"
+    named = [one(c) for c in coupons]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1] if named else "no coupons"
 
 
 @dataclass
@@ -335,6 +351,12 @@ def remove_from_cart(ctx: Ctx, variant_id: CartVariantId) -> Cart:
     Ask("Which of my coupons have expired?", status="expired"),
     Ask("Show me every coupon on my account, used ones too.", status="all"),
     Ask("What coupons have I already used?", status="used"),
+], reply=[
+    Ask("Your coupons: {result.coupons_text}.", status="active"),
+    Ask("You can still use {result.coupons_text}.", status="active"),
+    Ask("Expired: {result.coupons_text}.", status="expired"),
+    Ask("You've used {result.coupons_text}.", status="used"),
+    Ask("Every coupon on your account: {result.coupons_text}.", status="all"),
 ])
 def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] = "active") -> CouponList:
     """List the coupons in the customer's account.
@@ -357,7 +379,7 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
         out.append(Coupon(code=r["code"], description=r["description"], kind=r["kind"], value=r["value"],
                           min_subtotal=r["min_subtotal"], category_id=r["category_id"], category=r["category"],
                           expires_on=r["expires_on"], status=state, applied=r["code"] == applied))
-    return CouponList(coupons=out, total=len(out))
+    return CouponList(coupons=out, total=len(out), coupons_text=_coupons_text(out, status))
 
 
 @tools.tool(effect=WRITE, asks=[

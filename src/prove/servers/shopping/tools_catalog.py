@@ -133,6 +133,18 @@ class WishlistItem(BaseModel):
 class Wishlist(BaseModel):
     items: list[WishlistItem]
     total: int
+    items_text: str = Field(description="The saved items with price and availability, such as 'KONG Classic Dog "
+                                        "Toy ($10.95, in stock)'.")
+
+
+def _wished_text(items: list[WishlistItem]) -> str:
+    """'KONG Classic Dog Toy ($10.95, in stock) and Arm & Hammer Clumping Cat Litter 40 lb ($23.49, out of stock)'."""
+    said = [f"{i.name} (${i.price:,.2f}, "
+            f"{'discontinued' if i.status == 'discontinued' else 'in stock' if i.in_stock else 'out of stock'})"
+            for i in items]
+    if not said:
+        return "nothing"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _summary(row: sqlite3.Row) -> ProductSummary:
@@ -162,7 +174,7 @@ def _wishlist(ctx: Ctx) -> Wishlist:
     items = [WishlistItem(product_id=r["product_id"], name=r["name"], price=r["price"],
                           in_stock=r["stock"] > 0 and r["status"] == "active", status=r["status"],
                           added_at=r["added_at"]) for r in rows]
-    return Wishlist(items=items, total=len(items))
+    return Wishlist(items=items, total=len(items), items_text=_wished_text(items))
 
 
 @tools.tool(effect=READ, asks=[
@@ -421,6 +433,9 @@ def write_review(ctx: Ctx, product_id: BoughtProductId, rating: Annotated[int, F
 @tools.tool(effect=READ, asks=[
     "What's on my wishlist?",
     "Show me my saved items and whether they're available.",
+], reply=[
+    "Your wishlist: {result.items_text}.",
+    "You've saved {result.items_text}.",
 ])
 def get_wishlist(ctx: Ctx) -> Wishlist:
     """Show the customer's wishlist, most recently added first.

@@ -303,6 +303,8 @@ class Watchlist(BaseModel):
 class WatchlistList(BaseModel):
     watchlists: list[Watchlist]
     total: int
+    watchlists_text: str = Field(description="The watchlists in words, such as 'Big Tech (2 tickers: AAPL and "
+                                             "MSFT)'.")
 
 
 class WatchlistDeleted(BaseModel):
@@ -328,6 +330,8 @@ class Alert(BaseModel):
 class AlertList(BaseModel):
     alerts: list[Alert]
     total: int
+    alerts_text: str = Field(description="The alerts and where each stands, in words, such as 'GOOGL below $126.51 "
+                                         "(watching; now at $141.84)'.")
 
 
 # ----- small helpers ---------------------------------------------------------------------------

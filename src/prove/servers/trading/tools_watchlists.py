@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import Field
@@ -52,9 +53,22 @@ def _watchlist(ctx: Ctx, row: sqlite3.Row) -> Watchlist:
                      items=items, count=len(items))
 
 
+def _watchlists_text(lists: list[Watchlist]) -> str:
+    """'Big Tech (2 tickers: AAPL and MSFT) and Banks (no tickers)'."""
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    said = [f"{w.name} ({w.count} ticker{'' if w.count == 1 else 's'}: {listed([i.ticker for i in w.items])})"
+            if w.items else f"{w.name} (no tickers)" for w in lists]
+    return listed(said) if said else "no watchlists"
+
+
 @tools.tool(effect=READ, asks=[
     "Show me my watchlists.",
     "Which watchlists do I have, and how many tickers are on each?",
+], reply=[
+    "Your watchlists: {result.watchlists_text}.",
+    "You have {result.watchlists_text}.",
 ])
 def list_watchlists(ctx: Ctx) -> WatchlistList:
     """List the investor's watchlists with every security on them and its price today.
@@ -64,7 +78,8 @@ def list_watchlists(ctx: Ctx) -> WatchlistList:
         on the day, when it was added), and how many watchlists there are.
     """
     rows = ctx.db.execute("SELECT * FROM watchlists ORDER BY created_at, watchlist_id").fetchall()
-    return WatchlistList(watchlists=[_watchlist(ctx, r) for r in rows], total=len(rows))
+    lists = [_watchlist(ctx, r) for r in rows]
+    return WatchlistList(watchlists=lists, total=len(rows), watchlists_text=_watchlists_text(lists))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -218,10 +233,33 @@ def _alert(ctx: Ctx, row: sqlite3.Row) -> Alert:
                  triggered_price=row["triggered_price"], cancelled_at=row["cancelled_at"])
 
 
+def _alerts_text(alerts: list[Alert], year: int) -> str:
+    """'GOOGL below $126.51 (watching; now at $141.84) and AAPL below $253.05 (fired at $251.79 on February 17)'."""
+    def one(a: Alert) -> str:
+        if a.status == "triggered" and a.triggered_price is not None and a.triggered_at:
+            day = datetime.fromisoformat(a.triggered_at)
+            when = f"{day:%B} {day.day}" + ("" if day.year == year else f", {day.year}")
+            return f"{a.summary} (fired at ${a.triggered_price:,.2f} on {when})"
+        if a.status == "cancelled":
+            return f"{a.summary} (cancelled)"
+        return f"{a.summary} (watching; now at ${a.current_price:,.2f})"
+    said = [one(a) for a in alerts[:6]]
+    if len(alerts) > len(said):
+        said.append(f"{len(alerts) - len(said)} more")
+    if not said:
+        return "no alerts"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 @tools.tool(effect=READ, asks=[
     "What price alerts do I have set?",
     Ask("Which of my alerts have triggered?", status="triggered"),
     Ask("Show my active alerts for {ticker}.", status="active"),
+], reply=[
+    Ask("Your price alerts: {result.alerts_text}.", status=None),
+    Ask("These alerts have fired: {result.alerts_text}.", status="triggered"),
+    Ask("Active alerts: {result.alerts_text}.", status="active"),
+    Ask("Cancelled alerts: {result.alerts_text}.", status="cancelled"),
 ])
 def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticker | None = None) -> AlertList:
     """List price alerts, newest first, with each security's current price.
@@ -243,7 +281,8 @@ def list_price_alerts(ctx: Ctx, status: AlertStatus | None = None, ticker: Ticke
         where.add("ticker = ?", ticker.strip().upper())
     rows = ctx.db.execute(f"SELECT * FROM price_alerts WHERE {where.sql} ORDER BY created_at DESC, alert_id DESC",
                           where.params).fetchall()
-    return AlertList(alerts=[_alert(ctx, r) for r in rows], total=len(rows))
+    alerts = [_alert(ctx, r) for r in rows]
+    return AlertList(alerts=alerts, total=len(rows), alerts_text=_alerts_text(alerts, ctx.today().year))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...env import Ask, Server, Session, Tool, ToolResult
-from ...env.asks import result_field
+from ...env.asks import result_field, words_in
 from ...env.annotations import Effect
 from ...env.combined import Combined
 from ...env.errors import INTERNAL_ERROR, INVALID_ARGUMENTS, TIMEOUT, UNKNOWN_TOOL
@@ -1061,7 +1061,7 @@ class Planner:
                     plain = src.text if src.text and src.text.startswith("the ") else \
                         f"the new {self.say.entity_noun(p.entity)}"
                     said[name] = self.say.entity(p.entity, value, label=label) if label else plain
-            fitting = _fitting_replies(s.tool, s.args, s.result.data)
+            fitting = _fitting_replies(s.tool, s.args, s.result.data, s.phrase.text if s.phrase is not None else "")
             if fitting:
                 reply = self.rng.choice(fitting)
                 text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
@@ -1373,7 +1373,7 @@ def _head_words(label: str) -> str | None:
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
 
 
-def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> list[Ask]:
+def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, asked: str = "") -> list[Ask]:
     """The replies for this call: those whose bindings it holds (defaults counted; `result.` ones
     by its result), or, where no bound reply fits, the unbound ones. A bound reply is the specific
     case ("Unassigned ..." for `assignee_id=None`), an unbound one the general case ("Assigned ...
@@ -1381,7 +1381,8 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
 
     A reply that says a result field this result lacks ("arriving {result.arrival}" with no
     destination set) does not fit; a read with no fitting reply is read out from its result.
-    Without `data` (what a call may be told, before it runs) every reply that fits the call counts."""
+    Without `data` (what a call may be told, before it runs) every reply that fits the call counts.
+    A read asked a question (`asked`) is answered by the replies that say what it asks."""
     effective = {**tool.defaults, **args}
     on_args = [r for r in tool.replies if any(not n.startswith("result.") for n in r.binds)
                and r.agrees(effective, data)]
@@ -1398,13 +1399,42 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None) -> l
         return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
     present = [reply for reply in chosen if all(result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
-    # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits.
+    words = _asked_words(asked) if tool.read_only else set()
+    # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits
+    # (or where the question asks for that amount: "How much store credit do I have?").
     telling = [reply for reply in present if not any(
         slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and result_field(data, slot[7:]) == 0
-        for slot in reply.slots)]
+        and not _named(slot, words) for slot in reply.slots)]
     if tool.read_only:
-        return telling
+        return _answering(telling, words) if words else telling
     return telling or present or chosen
+
+
+def _asked_words(asked: str) -> set[str]:
+    return {w for w in words_in(asked) if len(w) > 3}
+
+
+def _named(slot: str, words: set[str]) -> bool:
+    """Whether a question's words name a reply's `result.` field ("store credit": `store_credit`)."""
+    return slot.startswith("result.") and any(a.startswith(w) or w.startswith(a) for w in
+                                              slot[len("result."):].replace(".", "_").split("_") if len(w) > 3
+                                              for a in words)
+
+
+def _answering(replies: list[Ask], words: set[str]) -> list[Ask]:
+    """The replies of a read that answer the question asked, given its words: those that say the most
+    of the fields it names and the fewest it does not; where it names none ("Show me my account
+    details"), those that say the most."""
+    def fields(reply: Ask) -> set[str]:
+        return {slot for slot in reply.slots if slot.startswith("result.")}
+
+    scored = [(sum(_named(f, words) for f in fields(r)), len(fields(r)), r) for r in replies]
+    best = max((said for said, _, _ in scored), default=0)
+    if best == 0:
+        most = max((n for _, n, _ in scored), default=0)
+        return [r for _, n, r in scored if n == most]
+    fewest = min(n - said for said, n, _ in scored if said == best)
+    return [r for said, n, r in scored if said == best and n - said == fewest]
 
 
 def _amount(field: str) -> bool:
