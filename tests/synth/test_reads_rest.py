@@ -491,3 +491,11 @@ def test_nothing_made_is_set_again_to_another_value() -> None:
                     k for k, v in change["arguments"].items() if isinstance(v, str) and v in _strs_of(maker["arguments"])
                     or k.endswith("_id")}, (maker, change)
     assert checked >= 3
+
+
+def test_a_renaming_is_reported_with_the_old_name_and_the_new() -> None:
+    turns = [(c, u, r) for c, u, r in _turns("calendar", "update_event", n=400) if "title" in c["arguments"]]
+    assert turns
+    for call, user, reply in turns:
+        title = call["arguments"]["title"]
+        assert f"'{title}' to '{title}'" not in reply, reply

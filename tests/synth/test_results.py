@@ -455,3 +455,11 @@ def test_a_count_every_item_shares_is_said_once_when_asked() -> None:
                             for name in ("Growth Watch", "Big Tech")]}
     assert describe(lists, stress=["count"]).startswith("2 watchlists (5 items each): Growth Watch")
     assert "each" not in describe(lists)
+
+
+def test_a_promotion_summed_up_in_words_reads_no_value_field() -> None:
+    promo = {"code": "LATENIGHT", "summary": "$4 off orders of $18 or more", "valid_until": "2026-06-30",
+             "kind": "fixed", "value": 4.0, "min_subtotal": 18.0}
+    free = {**promo, "code": "FREEDEL", "summary": "Free delivery on orders of $15 or more", "kind": "free_delivery",
+            "value": 0.0}
+    assert "value" not in describe({"promotions": [promo, free]})

@@ -393,7 +393,7 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if text and head and isinstance(value, (int, float)) and not isinstance(value, bool) and value \
                 and _is_money(key, value) and money(value) in head:
             continue  # "acastillo64's $48.00 offer ...: amount $48.00"
-        if label_key == "summary" and (key in ("kind", "description") or type(value) is int
+        if label_key == "summary" and (key in ("kind", "description", "value") or type(value) is int
                                        and re.search(rf"(?<![\d$.,]){value}(?![\d])", str(head))):
             continue  # a summary says what the record is: "Bought 33 BND at $65.55: kind buy, quantity 33" no more
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:

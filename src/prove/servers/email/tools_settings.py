@@ -254,7 +254,7 @@ def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
 
 @tools.tool(effect=WRITE, asks=[
     "Revoke {app_password_id}.",
-    "I lost the laptop; kill {app_password_id}.",
+    "I lost that device; kill {app_password_id}.",
 ], reply=[
     "Revoked the app password for {result.name}; that app can no longer sign in.",
     "Done: {app_password_id} no longer works.",

@@ -1170,7 +1170,9 @@ class Planner:
                 if s.infeasible:
                     self.decided.strategies.append("give_up")
                 pos += len(group)
-            self._note_renames(steps[k] for k in in_turn)  # the reply says a renamed thing by its new name
+            # The reply says a thing moved to a new ID by its new name ("... holds the file '2026 goals.md'");
+            # one renamed in place keeps its old name until the reply has said the renaming.
+            self._note_renames((steps[k] for k in in_turn), moved_only=True)
             reply = []
             for k in in_turn:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
@@ -1178,6 +1180,7 @@ class Planner:
                                                                      if j < k and steps[j].asked)))
             moves.append(Move(text=joined(reply) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
+            self._note_renames(steps[k] for k in in_turn)
         return out
 
     def _maker(self, before: Sequence[Step], s: Step, name: str) -> Step | None:
@@ -1187,9 +1190,10 @@ class Planner:
         return next((x for x in before if new and not x.tool.read_only and x.result.ok
                      and new & {v for _, v, _ in extract_entities(x.tool, x.result.data)}), None)
 
-    def _note_renames(self, done: Iterable[Step]) -> None:
+    def _note_renames(self, done: Iterable[Step], moved_only: bool = False) -> None:
         """What the turn's writes renamed ("LH 982 FRA to BOS on April 4" moved to March 26) is said
-        by its new name from the next turn on."""
+        by its new name from the next turn on; `moved_only`: only what now has an ID of its own
+        (a file at its new path)."""
         for s in done:
             if s.tool.read_only or not s.result.ok:
                 continue
@@ -1199,7 +1203,8 @@ class Planner:
                     continue  # a record that lists it (a scene's changed devices), not its own
                 ek = self.server.entities.get(kind)
                 new = rec.get(ek.label) if ek is not None and ek.label and isinstance(rec, Mapping) else None
-                if isinstance(new, str) and new != self.index.labels.get(kind, {}).get(value):
+                if isinstance(new, str) and new != self.index.labels.get(kind, {}).get(value) \
+                        and not (moved_only and value in self.index.ids.get(kind, ())):
                     self.say.renamed[(kind, value)] = new
 
     def _reinvent(self, s: Step) -> dict[str, Any] | None:
