@@ -499,3 +499,10 @@ def test_a_renaming_is_reported_with_the_old_name_and_the_new() -> None:
     for call, user, reply in turns:
         title = call["arguments"]["title"]
         assert f"'{title}' to '{title}'" not in reply, reply
+
+
+def test_a_refund_in_dollars_is_not_told_as_no_points() -> None:
+    turns = _turns("travel_booking", "get_cancellation_quote", n=400)
+    assert turns
+    for call, user, reply in turns:
+        assert " 0 points come back" not in reply, reply

@@ -60,7 +60,8 @@ _MY_RESPONSE = {"organizer": "you organize it", "accepted": "you accepted", "dec
 _ECHOES = frozenset({"after", "before", "since", "until", "as_of", "query"})
 # Things a `<thing>_count` field counts, said as "3 reviews" rather than "review count 3".
 _COUNTED = {"product", "review", "rating", "transaction", "item", "order", "listing", "follower", "message",
-            "comment", "photo", "file", "member", "ticker", "payment", "contribution"}
+            "comment", "photo", "file", "member", "ticker", "payment", "contribution", "place", "device", "event",
+            "task", "note", "contact", "deal", "issue", "post", "guest", "seat"}
 # What a `<things>_<state>` count says of the things it counts: "2 devices offline", "3 seats left".
 _COUNTED_STATES = {"offline", "online", "on", "off", "open", "left", "unlocked", "jammed", "armed", "used", "earned"}
 # Parts of an address, said by the address where a record has one.
@@ -149,8 +150,9 @@ def field_text(key: str, value: Any) -> str | None:
         if type(value) is int and len(counts) == 2 and counts[0] != "my":
             if counts[1].endswith("s") and counts[1][:-1] in _COUNTED:  # active_listings 15 -> 15 active listings
                 return counted(value, key)
-            if counts[0].endswith("s") and counts[0][:-1] in _COUNTED:  # items_sold 0 -> 0 items sold
-                return f"{value:,} {counts[0] if value != 1 else counts[0][:-1]} {counts[1]}"
+            if counts[0].endswith("s") and counts[0][:-1] in _COUNTED:  # items_sold 3 -> 3 items sold
+                return f"{value:,} {counts[0] if value != 1 else counts[0][:-1]} {counts[1]}" if value \
+                    else f"no {counts[0]} {counts[1]}"
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"

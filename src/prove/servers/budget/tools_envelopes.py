@@ -263,7 +263,7 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
 ], reply=[
     "{result.name} spending over the last {result.total} months: {result.spending}; ${result.average_spent} a month "
     "on average.",
-    Ask("Over the last {result.total} months, {result.name} had no spending at all.",
+    Ask("Over the last {result.total} months, {result.name} averaged no spending at all.",
         **{"result.average_spent": 0.0}),
 ], values={
     # A history to compare: several months, never "the last 1 months".

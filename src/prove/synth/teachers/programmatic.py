@@ -1407,11 +1407,20 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     words = _asked_words(asked) if tool.read_only else set()
     # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits
     # (or where the question asks for that amount: "How much store credit do I have?").
-    telling = [reply for reply in present if not any(
-        slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and result_field(data, slot[7:]) == 0
-        and not _named(slot, words) for slot in reply.slots)]
+    def zero_said(reply: Ask, asked_too: bool) -> bool:
+        return any(slot.startswith("result.") and _amount(slot.rsplit(".", 1)[-1]) and result_field(data, slot[7:]) == 0
+                   and (asked_too or not _named(slot, words)) for slot in reply.slots)
+
+    telling = [reply for reply in present if not zero_said(reply, False)]
+    if tool.read_only and words:
+        # A zero the question names is said only where nothing else answers it: "what's the refund?"
+        # is "$412.00 comes back to your card", not "0 points come back to you".
+        nonzero = _answering([reply for reply in telling if not zero_said(reply, True)], words)
+        if any(_named(slot, words) for reply in nonzero for slot in reply.slots):
+            return nonzero
+        return _answering(telling, words)
     if tool.read_only:
-        return _answering(telling, words) if words else telling
+        return telling
     return telling or present or chosen
 
 
