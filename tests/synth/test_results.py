@@ -463,3 +463,11 @@ def test_a_promotion_summed_up_in_words_reads_no_value_field() -> None:
     free = {**promo, "code": "FREEDEL", "summary": "Free delivery on orders of $15 or more", "kind": "free_delivery",
             "value": 0.0}
     assert "value" not in describe({"promotions": [promo, free]})
+
+
+def test_a_handle_comes_first_and_a_store_is_said_with_its_preposition() -> None:
+    followers = {"accounts": [{"display_name": "Sofia Hall", "you_follow": False, "handle": "halls"},
+                              {"display_name": "Olivia Nguyen", "you_follow": True, "handle": "olivia_nguyen"}]}
+    assert describe(followers) == "2 accounts: Sofia Hall: @halls; Olivia Nguyen: @olivia_nguyen, you follow."
+    transfer = {"product_name": "25 ft Tape Measure", "status": "in_transit", "from_store_name": "Capitol Hill"}
+    assert describe(transfer) == "25 ft Tape Measure: in transit, from Capitol Hill."

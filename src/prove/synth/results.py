@@ -34,7 +34,7 @@ LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "
 # Charges and discounts a listing leaves out at zero: "fee $0.00" says nothing was paid.
 _NOTHING_PAID = frozenset({"fee", "fees", "tip", "discount"})
 # Fields worth saying first, when a record has them.
-PRIORITY = ("status", "rating", "stars", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price",
+PRIORITY = ("handle", "status", "rating", "stars", "review_text", "text", "body", "departs_at", "departure_time", "time", "balance", "current_balance", "available_balance", "amount", "total", "price",
             "next_date", "next_due_date", "frequency", "date", "start", "due_date", "created_at")
 # Unit suffixes of keys: the suffix, the words that follow the value.
 _UNITS = (("_seconds", "seconds"), ("_secs", "seconds"), ("_s", "seconds"), ("_ms", "ms"), ("_minutes", "minutes"),
@@ -241,6 +241,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
         if key in ("full_name", "display_name"):
             return None  # the person's name, said in the heading or not needed
+        if key.endswith("_name") and key.split("_")[0] in ("from", "to", "at"):  # from_store_name: "from Westside"
+            return f"{key.split('_')[0]} {value}"
         if key.endswith("_name"):
             return f"{_words(key[:-5])} {value}"
         if key.endswith("_username"):  # sender_username yusuf.adams -> from yusuf.adams; seller greencloset
