@@ -506,3 +506,27 @@ def test_a_refund_in_dollars_is_not_told_as_no_points() -> None:
     assert turns
     for call, user, reply in turns:
         assert " 0 points come back" not in reply, reply
+
+
+def test_a_request_no_tool_serves_is_drawn_again_until_the_tool_would_have_served_it(monkeypatch) -> None:
+    """"Grab the Junior Suite ... from March 19 to March 17 ... put it in the trip 'Anniversary in
+    Amsterdam'" (an Atlanta hotel): a request the assistant cannot serve is one the tool would have,
+    wherever a draw of its values lets it."""
+    from prove.synth.teachers import programmatic
+
+    outcomes: list[bool] = []
+    serve = programmatic.Planner._would_serve
+    monkeypatch.setattr(programmatic.Planner, "_would_serve",
+                        lambda self, tool, args: outcomes.append(serve(self, tool, args)) or outcomes[-1])
+    runs = []
+    for server in ("travel_booking", "calendar"):
+        synth = Synthesizer(SynthConfig(n=300, seed=8, servers=[server]))
+        for i in range(300):
+            before = len(outcomes)
+            synth.example(i)
+            if len(outcomes) > before:
+                runs.append(outcomes[before:])
+    assert any(len(run) > 1 and run[-1] for run in runs)  # a draw the tool refused was made again
+    for run in runs:
+        assert run[-1] or len(run) == programmatic._ABSTAIN_TRIES, run
+        assert not any(run[:-1]), run

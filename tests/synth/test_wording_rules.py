@@ -1286,3 +1286,12 @@ def test_a_quoted_sentence_ends_the_user_answer_and_the_question_once() -> None:
         words = Wording(random.Random(seed))
         for text in (words.answer(message), words.question("message", hidden=True, thing=message)):
             assert ".'." not in text, text
+
+
+def test_a_search_by_cuisine_that_finds_nothing_names_the_cuisine_as_people_do() -> None:
+    food = registry.get("food_delivery").tools["search_restaurants"]
+    words = Wording(random.Random(0))
+    assert "no Mediterranean restaurants" in words.nothing({"restaurants": [], "total": 0}, food,
+                                                          {"cuisine": "Mediterranean"}).replace("No ", "no ")
+    assert "no restaurants serving burgers" in words.nothing({"restaurants": [], "total": 0}, food,
+                                                            {"cuisine": "Burgers"}).replace("No ", "no ")

@@ -336,8 +336,12 @@ class Wording:
                 # (an order to sort by is no kind of thing: "no Vietnamese restaurants", not "... delivery time")
                 options = {k: v.replace("_", " ") for k, v in (args or {}).items()
                            if isinstance(v, str) and "enum" in props.get(k, {}) and k not in _ORDER_PARAMS}
-                kind = next((v for k, v in options.items() if k in _KIND_KEYS), None)
-                if kind is not None:  # "no cafes", not "no cafe places"
+                kind_key = next((k for k in options if k in _KIND_KEYS), None)
+                kind = options.get(kind_key) if kind_key else None
+                if kind_key == "cuisine":  # "no Mediterranean restaurants", "no restaurants serving burgers"
+                    noun = f"{kind} {noun}" if kind.endswith(("an", "ese", "ai", "ish", "ic")) \
+                        else f"{noun} serving {kind.lower()}"
+                elif kind is not None:  # "no cafes", not "no cafe places"
                     noun = _plural(kind)
                 states = [v for k, v in options.items() if k not in _KIND_KEYS or kind is None]
                 # "no open disputes", "no report update notifications"; a state said as a phrase after:

@@ -210,23 +210,36 @@ class Planner:
         if not asks:
             raise Rejected("plan_failed", f"{tool.name} has no phrasing that says every required argument")
         ask = self.rng.choice(asks)
-        args: dict[str, Any] = dict(ask.binds)
         props = tool.parameters.get("properties", {})
         found = {s: self._candidates(self._param_of(tool, s)) if not self.ungrounded else []
                  for s in ask.slots if self._param_of(tool, s).entity}
         together = {n.strip() for key in tool.values if "," in key for n in key.split(",")}
-        for slot in sorted(ask.slots, key=lambda s: len(found.get(s, ()))):  # the fewest choices first
-            p = self._param_of(tool, slot)
-            if p.entity and slot not in together:
-                # (nothing is called: with none in the state the tool needs, any of its kind is named,
-                # "stop recording the meeting 'Weekly sync'", never an invented "meeting MTG-45150")
-                pool = found[slot] or (list(self.spec.context.ids(p.entity)) if not self.ungrounded else [])
-                ids = [i for i in pool if i not in args.values()] or pool  # not "from X to X"
-                args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
-            else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
-                args[slot] = self._plain_value(tool, p, props.get(p.name, {}), 0, args)
+        # The request is one the tool would have served: drawn again where the state refuses it (a
+        # stay from March 19 to March 17, an Atlanta hotel for the trip 'Anniversary in Amsterdam').
+        for attempt in range(_ABSTAIN_TRIES):
+            args: dict[str, Any] = dict(ask.binds)
+            for slot in sorted(ask.slots, key=lambda s: len(found.get(s, ()))):  # the fewest choices first
+                p = self._param_of(tool, slot)
+                if p.entity and slot not in together:
+                    # (nothing is called: with none in the state the tool needs, any of its kind is named,
+                    # "stop recording the meeting 'Weekly sync'", never an invented "meeting MTG-45150")
+                    pool = found[slot] or (list(self.spec.context.ids(p.entity)) if not self.ungrounded else [])
+                    ids = [i for i in pool if i not in args.values()] or pool  # not "from X to X"
+                    args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
+                else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
+                    args[slot] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
+            if self.ungrounded or self._would_serve(tool, args):
+                break
         user = self.words.user_turn([self.say.request(tool, ask, args, {})], 0)
         return [PlannedTurn(user, [Move(text=self.words.abstain(tool, self.server))])]
+
+    def _would_serve(self, tool: Tool, args: Mapping[str, Any]) -> bool:
+        """Whether the tool, had the assistant had it, would have done what a request asks."""
+        fork = self.conv.session.fork()
+        try:
+            return fork.call(tool.name, dict(args)).ok
+        finally:
+            fork.close()
 
     # ----- a task ------------------------------------------------------------------------------
 
@@ -1542,6 +1555,7 @@ _JOINS = {"to", "from", "in", "on", "at", "for", "with", "and", "or", "then", "s
           "too", "yet", "here", "there", "every", "each", "once", "right", "when", "where", "why", "how", "what"}
 
 
+_ABSTAIN_TRIES = 8  # draws of a request the missing tool would have served
 _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscribe", "leave_", "decline_", "unfollow",
             "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_", "close_", "archive_",
             "complete_", "void_")
