@@ -530,3 +530,18 @@ def test_a_request_no_tool_serves_is_drawn_again_until_the_tool_would_have_serve
     for run in runs:
         assert run[-1] or len(run) == programmatic._ABSTAIN_TRIES, run
         assert not any(run[:-1]), run
+
+
+def test_nobody_makes_an_offer_on_a_listing_and_then_buys_it_outright() -> None:
+    checked = 0
+    for ex in _generated("marketplace", 500, 5):
+        offered: set[str] = set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                listing = call["arguments"].get("listing_id")
+                if call["name"] == "make_offer":
+                    offered.add(listing)
+                elif call["name"] == "buy_listing":
+                    checked += 1
+                    assert listing not in offered, ex["id"]
+    assert checked >= 5

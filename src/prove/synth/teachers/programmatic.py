@@ -1560,7 +1560,8 @@ _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscrib
             "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_", "close_", "archive_",
             "complete_", "void_")
 _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", "discard_", "report_", "trash_",
-           "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_", "unfollow_")
+           "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_", "unfollow_",
+           "buy_")  # (a listing bought is sold: nobody makes an offer on it and then buys it outright)
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 
