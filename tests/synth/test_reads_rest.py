@@ -545,3 +545,10 @@ def test_nobody_makes_an_offer_on_a_listing_and_then_buys_it_outright() -> None:
                     checked += 1
                     assert listing not in offered, ex["id"]
     assert checked >= 5
+
+
+def test_a_search_is_for_the_thing_not_its_colour() -> None:
+    from prove.synth.teachers.programmatic import _head_words
+
+    assert _head_words("DualSense Wireless Controller Midnight Black") == "Wireless Controller"
+    assert _head_words("Insulated Water Bottle 32 oz") == "Water Bottle"

@@ -1380,6 +1380,8 @@ def _head_words(label: str) -> str | None:
         lead.append(token.rstrip(",.?!:;"))
         if token.endswith((",", ".", "?", "!", ":", ";")):
             break
+    while lead and lead[-1].lower() in _COLOURS:  # a variant's colour names no thing: "Controller", not "Midnight Black"
+        lead.pop()
     if len(label.split()) <= 2 or len(lead) < 2:
         return None
     tail = lead[-2:]
@@ -1564,6 +1566,8 @@ _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", 
            "buy_")  # (a listing bought is sold: nobody makes an offer on it and then buys it outright)
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
+_COLOURS = {"black", "white", "gray", "grey", "silver", "gold", "red", "blue", "green", "pink", "purple", "teal", "navy",
+            "midnight", "space", "rose", "charcoal", "beige", "brown", "orange", "yellow", "ivory", "graphite"}
 
 
 def _match(param: str, field: str) -> bool:
