@@ -7,6 +7,7 @@ The clock starts at the epoch, Monday 2026-03-16 09:00.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -428,3 +429,11 @@ def test_open_checks_answer_in_words(s):
     assert not later["is_open"] and later["answer"].startswith("closed on March 17 at 3:00 AM; it opens at")
     place = ok(s, "get_place", {"place_id": cafe["place_id"]})
     assert place["open_text"] == now["answer"] and place["rated"].startswith(f"rated {place['rating']:g} from ")
+
+
+def test_transit_directions_say_times_as_riders_read_them() -> None:
+    with Session([registry.get("maps")], world=0) as s:
+        plan = s.call("get_directions", {"mode": "transit", "destination_place_id": "PLC-10019",
+                                         "depart_at": "2026-03-17T14:00"}).data
+    rides = [step["instruction"] for step in plan["steps"] if step["instruction"].startswith("Take the")]
+    assert rides and all(re.search(r"at \d{1,2}:\d\d [AP]M; .*arriving \d{1,2}:\d\d [AP]M$", r) for r in rides), rides

@@ -65,6 +65,11 @@ class Plan:
     transfers: int | None = None
 
 
+def _clock(at: datetime) -> str:
+    """A time as riders read it on a board: '2:01 PM'."""
+    return f"{at:%I:%M %p}".lstrip("0")
+
+
 def _step(text: str, metres: float, seconds: float) -> Step:
     return Step(instruction=text, distance_m=round(metres), duration_min=round(seconds / 60, 1))
 
@@ -171,8 +176,8 @@ def _transit(ctx: Ctx, grid: Grid, at: datetime, origin: sqlite3.Row, dest: sqli
         steps.append(_step(
             f"Take the {ride.line.row['name']} ({ride.line.row['mode']}) "
             f"toward {grid.corner(stops[-1][1], stops[-1][2])} "
-            f"at {ride.depart:%H:%M}; ride {ride.alight - ride.board} stops to {grid.corner(alight[1], alight[2])}, "
-            f"arriving {ride.arrive:%H:%M}", ride_m, (ride.arrive - ride.depart).total_seconds()))
+            f"at {_clock(ride.depart)}; ride {ride.alight - ride.board} stops to {grid.corner(alight[1], alight[2])}, "
+            f"arriving {_clock(ride.arrive)}", ride_m, (ride.arrive - ride.depart).total_seconds()))
     steps.append(_step(f"Walk {trip.walk_out:.0f} m to {dest['name']}", trip.walk_out, trip.walk_out / mps))
     steps.append(_step(f"Arrive at {dest['name']}", 0, 0))
     names = list(dict.fromkeys(r.line.row["name"] for r in trip.rides))
