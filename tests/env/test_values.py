@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from prove.env import ToolError
-from prove.env.values import iso, like, money, parse_date, parse_time, parse_window, quote, spoken_day
+from prove.env.values import iso, like, money, parse_date, parse_time, parse_window, quote, said_in_part, spoken_day
 
 
 def test_quote_cuts_long_values_and_keeps_short_ones() -> None:
@@ -71,3 +71,10 @@ def test_a_day_is_said_as_people_say_it_with_the_year_only_where_it_is_not_this_
     today = date(2026, 3, 16)
     assert spoken_day("2026-03-20T07:35:00", today) == "March 20"
     assert spoken_day(date(2027, 1, 2), today) == "January 2, 2027"
+
+
+def test_things_said_in_part_count_the_rest() -> None:
+    assert said_in_part([], 0, "no purchases") == "no purchases"
+    assert said_in_part(["a"], 1, "none") == "a"
+    assert said_in_part(["a", "b"], 2, "none") == "a and b"
+    assert said_in_part(["a", "b"], 5, "none") == "a; b and 3 more"

@@ -130,6 +130,15 @@ def parse_window(after: str | None, before: str | None, *,
     return lo, hi
 
 
+def said_in_part(said: list[str], total: int, none: str) -> str:
+    """Things a tool's result says one by one, the rest counted ("a; b and 3 more"), or `none`
+    where there is no thing."""
+    said = [*said, f"{total - len(said)} more"] if total > len(said) else list(said)
+    if not said:
+        return none
+    return said[0] if len(said) == 1 else "; ".join(said[:-1]) + " and " + said[-1]
+
+
 def luhn_ok(number: str) -> bool:
     """Whether a string of digits passes the Luhn check that card numbers carry."""
     if not number.isascii() or not number.isdigit():

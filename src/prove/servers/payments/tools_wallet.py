@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset, Where
-from prove.env.values import iso, luhn_ok, money
+from prove.env.values import iso, luhn_ok, money, said_in_part
 
 from .server import (
     MAX_ACTIVE_SOURCES,
@@ -407,12 +407,7 @@ def _transfers_text(transfers: list[Transfer], total: int, today: datetime) -> s
         what = f"cash-out to {t.source_name}" if t.direction == "cash_out" else f"top-up from {t.source_name}"
         where = f"on its way, arriving {day(t.arrives_at)}" if t.status == "pending" else "arrived"
         return f"the ${t.amount:,.2f} {what} on {day(t.created_at)} ({where})"
-    said = [one(t) for t in transfers[:4]]
-    if total > len(said):
-        said.append(f"{total - len(said)} more")
-    if not said:
-        return "no transfers"
-    return said[0] if len(said) == 1 else "; ".join(said[:-1]) + " and " + said[-1]
+    return said_in_part([one(t) for t in transfers[:4]], total, "no transfers")
 
 
 @tools.tool(effect=READ, asks=[

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso
+from prove.env.values import iso, said_in_part
 
 from .server import (
     ActivityId,
@@ -104,12 +104,7 @@ def _purchases_text(purchases: list[Purchase], total: int, today: date, one_stor
         day = date.fromisoformat(p.purchased_at[:10])
         when = f"{day:%B} {day.day}" + ("" if day.year == today.year else f", {day.year}")
         return f"{p.summary} (${p.total:,.2f}{'' if one_store else f' at {p.store_name}'} on {when})"
-    said = [one(p) for p in purchases[:5]]
-    if total > len(said):
-        said.append(f"{total - len(said)} more")
-    if not said:
-        return "no purchases"
-    return said[0] if len(said) == 1 else "; ".join(said[:-1]) + " and " + said[-1]
+    return said_in_part([one(p) for p in purchases[:5]], total, "no purchases")
 
 
 class LoyaltyPin(BaseModel):
