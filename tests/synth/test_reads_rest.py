@@ -552,3 +552,18 @@ def test_a_search_is_for_the_thing_not_its_colour() -> None:
 
     assert _head_words("DualSense Wireless Controller Midnight Black") == "Wireless Controller"
     assert _head_words("Insulated Water Bottle 32 oz") == "Water Bottle"
+
+
+def test_nothing_changed_in_a_conversation_is_then_written_over_whole() -> None:
+    checked = 0
+    for ex in _generated("filesystem", 500, 5):
+        changed: set[str] = set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                path = call["arguments"].get("path")
+                if call["name"] == "write_file":
+                    checked += 1
+                    assert path not in changed, ex["id"]
+                if call["name"] in ("append_to_file", "replace_in_file", "write_file"):
+                    changed.add(path)
+    assert checked >= 5

@@ -624,9 +624,10 @@ class Planner:
             # with: nobody cancels a booking and then adds it to a trip, reports a place closed
             # for good and asks its opening hours, or unfollows someone and then messages them.
             ended = self._ended(steps, kind)
-            if self._ends(tool, kind):
+            if self._ends(tool, kind) or tool.name.startswith(_REPLACING):
                 # Nor does it end what it just changed: no link given a new expiry and then revoked,
-                # no reservation extended and then collected.
+                # no reservation extended and then collected; nor write over it: no line added to a
+                # file that is then replaced whole.
                 ended |= {v for s in steps if s.result.ok and not s.tool.read_only for q in s.tool.params
                           if q.entity == kind for v in _strs([s.args.get(q.name)])}
             flows = [f for f in flows if f[1] not in ended]
@@ -1564,6 +1565,7 @@ _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscrib
 _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", "discard_", "report_", "trash_",
            "block_", "reject_", "end_", "close_", "complete_", "leave_", "void_", "archive_", "unfollow_",
            "buy_")  # (a listing bought is sold: nobody makes an offer on it and then buys it outright)
+_REPLACING = ("write_file", "overwrite_")  # tools that put a new whole in place of a thing's content
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 _COLOURS = {"black", "white", "gray", "grey", "silver", "gold", "red", "blue", "green", "pink", "purple", "teal", "navy",
