@@ -147,12 +147,9 @@ def field_text(key: str, value: Any) -> str | None:
         if key.endswith("_count") and type(value) is int and key[:-6] in _COUNTED:  # review_count 3 -> 3 reviews
             return counted(value, key[:-6] + "s")
         counts = key.split("_")
-        if type(value) is int and len(counts) == 2 and counts[0] != "my":
-            if counts[1].endswith("s") and counts[1][:-1] in _COUNTED:  # active_listings 15 -> 15 active listings
-                return counted(value, key)
-            if counts[0].endswith("s") and counts[0][:-1] in _COUNTED:  # items_sold 3 -> 3 items sold
-                return f"{value:,} {counts[0] if value != 1 else counts[0][:-1]} {counts[1]}" if value \
-                    else f"no {counts[0]} {counts[1]}"
+        if type(value) is int and len(counts) == 2 and counts[0] != "my" and counts[1].endswith("s") \
+                and counts[1][:-1] in _COUNTED:  # active_listings 15 -> 15 active listings
+            return counted(value, key)
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
         if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
@@ -190,8 +187,9 @@ def field_text(key: str, value: Any) -> str | None:
                 sep = "" if unit in ("%", "°F", "°C") else " "
                 return f"{base} {number(value)}{sep}{unit}"
         head, _, state = key.partition("_")
-        if type(value) is int and head.endswith("s") and not head.endswith(("ss", "us", "is")) \
-                and (not state or state in _COUNTED_STATES):  # devices 3 -> 3 devices; points_used 0 -> no points used
+        if type(value) is int and head.endswith("s") and not head.endswith(("ss", "us", "is")) and (
+                not state or state in _COUNTED_STATES or head[:-1] in _COUNTED and "_" not in state):
+            # devices 3 -> 3 devices; points_used 0 -> no points used; items_sold 3 -> 3 items sold
             return f"{counted(value, head) if value else 'no ' + _words(head)} {state}".rstrip()
         if type(value) is int and head in _COUNTED_STATES | {"saved", "unread"} and "_" not in state \
                 and state.endswith("s") and not state.endswith("ss"):  # saved_places 16 -> 16 saved places
@@ -506,9 +504,8 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
-        # An amount they all share is said once ("6 contributions, $140.00 each"), not left out.
-        each = next((f", {money(v)} each" for k, v in items[0].items() if k in shared and _is_money(k, v)
-                     and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
+        each = _amount_each(items, shared)
+        each = f", {each}" if each else ""
         # (items that all belong to the record, a place's reviews, name it as the request did)
         owned = any(k.endswith("_id") and k in shared and items[0][k] == v for k, v in data.items())
         named = "" if owned else _all_named(items, shared, text)
@@ -563,12 +560,8 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         first = body.find(f" ({c})")
         if first >= 0:
             body = body[:first + 1] + body[first + 1:].replace(f" ({c})", "")
-    named = _all_named(items, shared)
-    # An amount they all share is said once ("all 'Bright Logistics', $3,180.00 each"), not left out (a
-    # limit they share is no amount of each: "2 cards ($2,500.00 each)" would read as their price).
-    each = next((f"{money(v)} each" for k, v in items[0].items() if k in shared and k in ("amount", "price")
-                 and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
-    extra = ", ".join(p for p in (named, _each(items, shared, stress), each, extra) if p)
+    extra = ", ".join(p for p in (_all_named(items, shared), _each(items, shared, stress), _amount_each(items, shared),
+                                  extra) if p)
     count = counted(total, key) + (f" ({extra})" if extra else "")
     if total > len(items):
         text = f"{counted(total, key)} in all{f' ({extra})' if extra else ''}; {len(shown)} of them: {body}"
@@ -586,6 +579,13 @@ def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str
     key = _label_key(items[0])  # what names them, not another text they share (an offer's stock message)
     named = items[0][key] if key in shared and isinstance(items[0].get(key), str) else None
     return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
+
+
+def _amount_each(items: list[Any], shared: Collection[str]) -> str:
+    """An amount every item shares, said once ("6 contributions, $140.00 each"), not left out; a
+    limit they share is no amount of each ("2 cards ($2,500.00 each)" would read as their price)."""
+    return next((f"{money(v)} each" for k, v in items[0].items() if k in shared and k in ("amount", "price")
+                 and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
 
 
 def _each(items: list[Any], shared: Collection[str], stress: Sequence[str]) -> str:

@@ -235,11 +235,8 @@ class Planner:
 
     def _would_serve(self, tool: Tool, args: Mapping[str, Any]) -> bool:
         """Whether the tool, had the assistant had it, would have done what a request asks."""
-        fork = self.conv.session.fork()
-        try:
-            return fork.call(tool.name, dict(args)).ok
-        finally:
-            fork.close()
+        with self.conv.session.fork() as probe:
+            return probe.call(tool.name, dict(args)).ok
 
     # ----- a task ------------------------------------------------------------------------------
 
@@ -794,9 +791,8 @@ class Planner:
                 # "that deal" of the deal a request made; an account a lead's conversion made on the side is
                 # "the new account" (the call's own record is the lead's)
                 data = source.result.data
-                own = next((k for k in data if k.endswith("_id")), None) if isinstance(data, Mapping) else None
-                ek = self.server.entities.get(kind)
-                that = not named_since and (_names_kind(source.tool.name, kind) or (ek is not None and own == ek.key))
+                key = next((k for k in data if k.endswith("_id")), None) if isinstance(data, Mapping) else None
+                that = not named_since and (_names_kind(source.tool.name, kind) or (ek is not None and key == ek.key))
                 return "new", self.rng.choice([f"the new {noun}", f"that {noun}"]) if that else f"the new {noun}"
             label = self._label_in(source, kind, v)
             if label:
