@@ -366,7 +366,7 @@ def test_a_book_is_said_by_its_title_without_an_article() -> None:
              if " by " in label and not label.startswith("The ")]
     assert books
     for reply in _replies("shopping", "get_product", {"product_id": books[0][0]}):
-        assert reply.startswith(books[0][1]), reply
+        assert books[0][1] in reply and f"the {books[0][1]}" not in reply, reply
 
 
 def test_a_cart_quantity_is_changed_without_an_instead_that_reads_as_a_swap() -> None:
@@ -567,3 +567,17 @@ def test_nothing_changed_in_a_conversation_is_then_written_over_whole() -> None:
                 if call["name"] in ("append_to_file", "replace_in_file", "write_file"):
                     changed.add(path)
     assert checked >= 5
+
+
+def test_a_product_with_a_plural_name_takes_no_singular_verb() -> None:
+    shoes = [pid for pid, label in _index("shopping").labels["product"].items() if label.endswith("Shoes")]
+    assert shoes
+    for reply in _replies("shopping", "get_product", {"product_id": shoes[0]}):
+        assert not re.search(r"Shoes (starts|comes)\b", reply), reply
+
+
+def test_an_order_is_not_asked_when_it_will_arrive_whatever_its_state() -> None:
+    turns = _turns("food_delivery", "get_order", n=400)
+    assert turns
+    for call, user, _ in turns:
+        assert "arrive" not in user, user

@@ -288,7 +288,7 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
 
 @tools.tool(effect=READ, asks=[
     "What's the status of {order_id}?",
-    "When will {order_id} arrive, and what did I get?",
+    "What did I order in {order_id}, and what's its status?",
     "How much did I pay for {order_id}?",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:

@@ -253,8 +253,11 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     "What sizes or colours does {product_id} come in, and are they available?",
     "Can I return {product_id} if it doesn't work out?",
 ], reply=[
-    "{product_id} starts at ${result.price}. It comes in {result.variant_stock}, and it's {result.return_policy}.",
-    "{product_id} comes in {result.variant_stock}; it's {result.return_policy}. Prices start at ${result.price}.",
+    # (no verb after the name, which may be plural: "the New Balance Road Running Shoes starts")
+    "Prices for {product_id} start at ${result.price}, in {result.variant_stock}; any of them is "
+    "{result.return_policy}.",
+    "You can get {product_id} in {result.variant_stock}; each is {result.return_policy}, and prices start at "
+    "${result.price}.",
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
