@@ -50,6 +50,18 @@ def test_working_hours_end_after_they_start() -> None:
         assert (h2 * 60 + m2) - (h1 * 60 + m1) >= max(180, a["duration_minutes"]), a
 
 
+def test_a_series_title_fits_every_frequency_a_phrasing_gives_it() -> None:
+    """"Create a daily 'Weekly 1:1' ..." names a frequency the call contradicts: a phrasing fixes the
+    frequency and the title is drawn apart from it, so no title may name a frequency at all."""
+    spec = registry.get("calendar").tools["create_recurring_event"]
+    assert {a.binds.get("frequency") for a in spec.asks if hasattr(a, "binds")} >= {"daily", "weekly"}
+    titles = [row[0] for row in spec.values["title, location, description"]]
+    for title in titles:
+        assert not re.search(r"\b(daily|weekly|monthly|yearly|annual|1:1)\b", title, re.I), title
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "create_recurring_event", 240, 11)]
+    assert {a["title"] for a in calls} <= set(titles) and {a.get("frequency", "weekly") for a in calls} == {"daily", "weekly"}
+
+
 def test_a_new_event_is_booked_on_a_calendar_said_as_one() -> None:
     """"Booked 'Launch readiness check' on Work on March 27" reads a calendar's bare name."""
     work = next(k for k, r in _index("calendar").rows["calendar"].items() if r["name"] == "Work")

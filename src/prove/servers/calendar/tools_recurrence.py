@@ -98,15 +98,17 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
     "Created the series '{result.title}': {result.rule}.",
     "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
 ], values={
+    # Titles that fit a daily rule as well as a weekly one: a phrasing fixes the frequency, not the
+    # title ("a daily 'Weekly 1:1'", "a daily 'Book club'" read as nonsense).
     "title, location, description": [
-        ("Weekly 1:1", "Room 2A (Fuji)", "Rotating agenda in the shared doc."),
+        ("Morning check-in", "Room 2A (Fuji)", "Rotating agenda in the shared doc."),
         ("Team standup", "Zoom", "Status, blockers, next steps."),
-        ("Sprint planning", "Room 3B (Olympus)", "Agenda in the shared doc."),
+        ("Focus block", "Desk", "Heads-down time, no meetings."),
         ("Office hours", "Google Meet", "Bring your questions."),
         ("Yoga class", "Community center", "Bring a mat."),
         ("Spanish lesson", "Zoom", "Camera on, please."),
         ("Project sync", "Google Meet", "Rotating facilitator."),
-        ("Book club", "Community center", "Read the next three chapters."),
+        ("Running club", "Riverside Park", "Meet at the north gate."),
     ],
     # The first meeting: an hour or less of a Monday or a Wednesday (a rule of Mondays and Wednesdays
     # starts on one), never one that runs over days; the last some weeks later; "every 2 weeks",
