@@ -262,6 +262,22 @@ def test_an_account_with_no_open_pipeline_is_answered_all_the_same() -> None:
 # ----- email ---------------------------------------------------------------------------------------------
 
 
+def test_a_thread_s_first_message_names_what_its_subject_names() -> None:
+    """'Interview feedback: Liam Gonzalez' opened "Thanks for interviewing Christopher Sullivan", and
+    'Team lunch on Friday' planned one on Tuesday: a subject's candidate, company, day, invoice or
+    city is the one its first message talks about."""
+    named = re.compile(r"^(?:Interview feedback: |Customer escalation: |Team lunch on |Trip to |Invoice )(.+?)"
+                       r"(?: from .+)?$")
+    seen = 0
+    for world in range(3):
+        for row in _index("email", world).rows["message"].values():
+            m = named.match(row["subject"])
+            if m and row["in_reply_to"] is None:
+                seen += 1
+                assert m[1] in row["body"], (row["subject"], row["body"])
+    assert seen > 30
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

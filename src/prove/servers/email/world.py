@@ -295,13 +295,15 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     first = {addr: name.split()[0] for name, addr in [*colleagues, *externals, *friends]}
     me = (my_name, primary)
 
+    def draw(**extra: Any) -> dict[str, Any]:
+        return {"p": rng.choice(projects), "team": team, "day": rng.choice(WEEKDAY),
+                "pct": rng.choice((5, 10, 20, 25)),
+                "other": rng.choice(colleagues)[0].split()[0], "company": rng.choice(ext_companies),
+                "vendor": rng.choice(VENDORS), "cand": fake.person().name, "street": rng.choice(STREETS),
+                "city": fake.city().name, "inv": f"INV-{fake.digits(5)}", **extra}
+
     def fmt(text: str, **extra: Any) -> str:
-        values = {"p": rng.choice(projects), "team": team, "day": rng.choice(WEEKDAY),
-                  "pct": rng.choice((5, 10, 20, 25)),
-                  "other": rng.choice(colleagues)[0].split()[0], "company": rng.choice(ext_companies),
-                  "vendor": rng.choice(VENDORS), "cand": fake.person().name, "street": rng.choice(STREETS),
-                  "city": fake.city().name, "inv": f"INV-{fake.digits(5)}", **extra}
-        return text.format(**values)
+        return text.format(**draw(**extra))
 
     def letter(body: str, to_first: str, sender_first: str) -> str:
         greet = rng.choice(("Hi {0},", "Hey {0},", "{0},", "Hi {0}!"))
@@ -325,7 +327,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     for _ in range(rng.randint(44, 52)):
         subject_t, opening = rng.choice(WORK_TOPICS)
         p = rng.choice(projects)
-        subject = fmt(subject_t, p=p)
+        said = draw(p=p)  # the subject and the opening name the same candidate, company, day
+        subject = subject_t.format(**said)
         other = rng.choice([boss, *teammates, *teammates, *others])
         t = b.thread(subject)
         at = b.when(b.day())
@@ -339,16 +342,16 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             mine_turn = (i % 2 == 0) == user_starts
             if at >= now:
                 break
-            body_t = opening if i == 0 else rng.choice(REPLIES)
+            body_t, thread = (opening, said) if i == 0 else (rng.choice(REPLIES), {"p": p})
             subj = subject if i == 0 else f"Re: {subject}"
             if mine_turn:
-                body = letter(fmt(body_t, p=p, to=first[other[1]]), first[other[1]], user.first)
+                body = letter(fmt(body_t, **thread, to=first[other[1]]), first[other[1]], user.first)
                 b.message(t, at, me, [other[1]], body, cc=cc, subject=subj, status="sent", folder="sent",
                           attachments=files if i == 0 else [],
                           labels=["Waiting on"] if i == n - 1 and rng.random() < 0.2 else [])
             else:
                 to = [primary] if rng.random() < 0.85 else [aliases[-1]]
-                body = letter(fmt(body_t, p=p, to=user.first), user.first, first[other[1]])
+                body = letter(fmt(body_t, **thread, to=user.first), user.first, first[other[1]])
                 folder = folder_for(at, filed=filed)
                 b.message(t, at, other, to, body, cc=cc, subject=subj, folder=folder,
                           read=folder != "inbox" or not unread(at),
@@ -367,13 +370,14 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         idx = rng.randrange(len(externals))
         ext, comp = externals[idx], ext_companies[idx]
         subject_t, opening = rng.choice(EXTERNAL_TOPICS)
-        subject = fmt(subject_t, company=comp)
+        said = draw(company=comp)
+        subject = subject_t.format(**said)
         t = b.thread(subject)
         at = b.when(b.day())
         files = [(f"{slug(comp)}_{subject_t.split()[0].lower()}.pdf", "application/pdf", rng.randint(150, 2400))] \
             if "attached" in opening else []
         folder = folder_for(at)
-        b.message(t, at, ext, [primary], letter(fmt(opening, company=comp), user.first, first[ext[1]]),
+        b.message(t, at, ext, [primary], letter(fmt(opening, **said), user.first, first[ext[1]]),
                   folder=folder, read=folder != "inbox" or not unread(at), attachments=files,
                   labels=["Finance"] if "Invoice" in subject_t else [])
         if rng.random() < 0.6:
@@ -388,7 +392,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         subject_t, opening = rng.choice(PERSONAL_TOPICS)
         family_only = subject_t in ("Mom's birthday", "Kids' soccer schedule")
         friend = rng.choice(friends[:2] if family_only else friends)
-        subject = fmt(subject_t)
+        said = draw()
+        subject = subject_t.format(**said)
         t = b.thread(subject)
         at = b.when(b.day(weekday=False), work=False)
         files = [(f"IMG_{fake.digits(4)}.jpg", "image/jpeg", rng.randint(1800, 5200))
@@ -396,7 +401,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         circle = friends[:2] if family_only else friends
         to = [primary] + ([a for _, a in circle if a != friend[1]][:2] if rng.random() < 0.4 else [])
         folder = folder_for(at, "inbox", "Family" if rng.random() < 0.6 else "archive")
-        b.message(t, at, friend, to, f"{fmt(opening)}\n\n{first[friend[1]]}", folder=folder,
+        b.message(t, at, friend, to, f"{fmt(opening, **said)}\n\n{first[friend[1]]}", folder=folder,
                   read=folder != "inbox" or not unread(at), attachments=files,
                   labels=["Personal"] if rng.random() < 0.5 else [])
         if rng.random() < 0.6:
