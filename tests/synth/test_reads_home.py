@@ -621,6 +621,25 @@ def test_a_moved_file_is_not_said_to_be_new() -> None:
     assert seen
 
 
+def test_a_file_copied_under_its_own_name_is_then_said_with_its_folder() -> None:
+    """"Make a copy of the Goals 2026.md file in the Documents folder", then "Tag the Goals 2026.md
+    file": two files have that name now, so the original is said with the folder it is in."""
+    seen = 0
+    for ex in _generated("filesystem", 600, 3):
+        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
+        copied: set[str] = set()
+        for turn, user in zip(ex["turns"], users):
+            for path in copied:
+                if any(path in json.dumps(call["arguments"]) for call in turn["calls"]):
+                    seen += 1
+                    folder, name = path.rsplit("/", 1)
+                    at = user.index(name)  # "the Resume.md file in the Personal folder"
+                    assert f"in the {folder.rsplit('/', 1)[1]} folder" in user[at:at + len(name) + 30], user
+            copied |= {call["arguments"]["path"] for call in turn["calls"]
+                       if call["name"] == "copy_path" and not call["arguments"].get("new_name")}
+    assert seen >= 3
+
+
 def test_a_file_listing_reads_no_mime_types() -> None:
     """"Itinerary.md: size 293 bytes, mime type text/markdown, modified March 16 at 6:00 AM" reads
     out a field nobody says; a file's kind is in its name."""

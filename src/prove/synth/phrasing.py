@@ -128,10 +128,7 @@ class Phrasing:
             or self.context.label(kind, value)
         if not label or not isinstance(label, str):
             return None
-        counts = self._shared.get(kind)
-        if counts is None:
-            counts = self._shared[kind] = Counter(
-                v.lower() for v in self.index.labels.get(kind, {}).values() if isinstance(v, str))
+        counts = self._counts(kind)
         if counts.get(label.lower(), 0) > 1:
             return None
         if len(label) <= 60:
@@ -141,6 +138,24 @@ class Phrasing:
         if opening is None or sum(1 for other in counts if other.startswith(opening.lower())) > 1:
             return None
         return opening + "…"
+
+    def _counts(self, kind: str) -> Counter[str]:
+        """How many things of a kind each label names: the world's, and those the conversation made."""
+        counts = self._shared.get(kind)
+        if counts is None:
+            counts = self._shared[kind] = Counter(
+                v.lower() for v in self.index.labels.get(kind, {}).values() if isinstance(v, str))
+        return counts
+
+    def made_twin(self, kind: str, label: str) -> None:
+        """The conversation made a thing with a label the world already has (a copy of a file in
+        another folder): from now on the label alone names neither, and both are told apart. Kinds
+        keyed alike are one thing seen as several (a path is an item, a file and a folder)."""
+        key = self.server.entities[kind].key
+        for other, ek in self.server.entities.items():
+            counts = self._counts(other)
+            if ek.key == key and counts.get(label.lower(), 0):
+                counts[label.lower()] += 1
 
     @staticmethod
     def _made(said: Mapping[tuple[str, str], str], value: str) -> str | None:

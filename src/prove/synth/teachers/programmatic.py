@@ -1209,6 +1209,11 @@ class Planner:
                 continue
             fields = entity_fields(s.tool)
             for kind, value, rec in extract_entities(s.tool, s.result.data):
+                ek = self.server.entities.get(kind)
+                if not moved_only and ek is not None and ek.label and isinstance(rec, Mapping) \
+                        and rec.get(ek.key) == value and value not in self.index.ids.get(kind, ()) \
+                        and isinstance(rec.get(ek.label), str):
+                    self.say.made_twin(kind, rec[ek.label])  # a copy named as the original: neither is by name alone
                 if next((rec[f] for f in rec if f in fields and rec[f] is not None), None) != value:
                     continue  # a record that lists it (a scene's changed devices), not its own
                 ek = self.server.entities.get(kind)
