@@ -581,3 +581,26 @@ def test_an_order_is_not_asked_when_it_will_arrive_whatever_its_state() -> None:
     assert turns
     for call, user, _ in turns:
         assert "arrive" not in user, user
+
+
+def test_a_request_no_tool_serves_names_two_places_where_it_takes_two(monkeypatch) -> None:
+    """"If I leave Sushi Maple in Portland ..., when do I get to Sushi Maple in Portland by driving?"
+    named one place twice, as the only one the state offered: the second is another of its kind."""
+    from prove.synth import Target
+    from prove.synth.teachers import programmatic
+
+    drawn: list[dict] = []
+    serve = programmatic.Planner._would_serve
+    monkeypatch.setattr(programmatic.Planner, "_would_serve",
+                        lambda self, tool, args: drawn.append(dict(args)) or serve(self, tool, args))
+    synth = Synthesizer(SynthConfig(n=60, seed=9191, servers=["maps"]))
+    last = []
+    for tool in ("get_route", "get_distance"):
+        for i in range(30):
+            before = len(drawn)
+            synth.example(i, Target("maps", tool=tool, kind="abstention"))
+            if len(drawn) > before:
+                last.append(drawn[-1])
+    assert len(last) >= 40
+    for args in last:
+        assert args.get("origin_place_id") != args.get("destination_place_id"), args

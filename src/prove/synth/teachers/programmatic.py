@@ -223,8 +223,11 @@ class Planner:
                 if p.entity and slot not in together:
                     # (nothing is called: with none in the state the tool needs, any of its kind is named,
                     # "stop recording the meeting 'Weekly sync'", never an invented "meeting MTG-45150")
-                    pool = found[slot] or (list(self.spec.context.ids(p.entity)) if not self.ungrounded else [])
-                    ids = [i for i in pool if i not in args.values()] or pool  # not "from X to X"
+                    known = list(self.spec.context.ids(p.entity)) if not self.ungrounded else []
+                    pool = found[slot] or known
+                    # not "from Sushi Maple to Sushi Maple": another of its kind where the state has one only
+                    ids = [i for i in pool if i not in args.values()] or [i for i in known if i not in args.values()] \
+                        or pool
                     args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
                 else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
                     args[slot] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
