@@ -133,6 +133,19 @@ def test_can_i_still_refund_a_payment_is_answered_where_nothing_can_be() -> None
     assert seen == {"completed", "refunded"}
 
 
+def test_a_payment_is_not_asked_what_its_name_already_says() -> None:
+    """"Who was the payment 'Trivia night tab' from Leo James with, and what was it for?" asks what
+    the words that name the payment say; a request about a payment asks what its name does not."""
+    from .test_reads_rest import _turns
+
+    turns = _turns("payments", "get_payment", 400, 5)
+    assert turns
+    for call, user, reply in turns:
+        assert "what was it for" not in user and "Who was" not in user, user
+        if "When did" in user:
+            assert re.search(r" on [A-Z][a-z]+ \d", reply), reply
+
+
 def test_a_balance_question_is_answered_with_the_balances() -> None:
     """"Main Savings: current balance $37,275.28, available balance $37,275.28, type savings, ending
     3871, pending $0.00, interest rate 3.86" read out every field (a rate without its %)."""

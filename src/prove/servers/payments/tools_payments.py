@@ -156,15 +156,15 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
 @tools.tool(effect=READ, asks=[
     "Show me {payment_id}.",
     "Can I still refund {payment_id}?",
-    "Who was {payment_id} with, and what was it for?",
+    "When did {payment_id} come in, and can I still send it back?",
 ], reply=[
-    "{result.counterparty_name} paid you ${result.amount} for '{result.note}'; the payment is {result.status}, "
-    "and ${result.refundable_amount} of it can still be refunded.",
+    "{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}; the payment "
+    "is {result.status}, and ${result.refundable_amount} of it can still be refunded.",
     Ask("{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}; the 30 days "
         "to refund it ended {result.refundable_until}, so it can't be refunded now.",
         **{"result.status": "completed", "result.refundable_amount": 0.0}),
-    Ask("{result.counterparty_name}'s ${result.amount} payment for '{result.note}' is already refunded in full, so "
-        "there is nothing left to refund.", **{"result.status": "refunded"}),
+    Ask("{result.counterparty_name}'s ${result.amount} payment for '{result.note}' on {result.created_at} is "
+        "already refunded in full, so there is nothing left to refund.", **{"result.status": "refunded"}),
 ])
 def get_payment(ctx: Ctx, payment_id: AnyReceivedPaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.
