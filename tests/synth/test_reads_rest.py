@@ -570,10 +570,19 @@ def test_nothing_changed_in_a_conversation_is_then_written_over_whole() -> None:
 
 
 def test_a_product_with_a_plural_name_takes_no_singular_verb() -> None:
+    """"The Salomon Trail Running Shoes is on your wishlist", "Bypass Pruning Shears is $64.95": a
+    product's name may be plural, so no reply puts a verb right after it."""
     shoes = [pid for pid, label in _index("shopping").labels["product"].items() if label.endswith("Shoes")]
     assert shoes
     for reply in _replies("shopping", "get_product", {"product_id": shoes[0]}):
         assert not re.search(r"Shoes (starts|comes)\b", reply), reply
+    templates = [(server, tool.name, r.text) for server in ("shopping", "retail_chain")
+                 for tool in registry.get(server).tools.values() for r in tool.replies]
+    assert len(templates) > 80
+    for server, tool, text in templates:
+        # ("the price of {product_id} is" has the price for its subject)
+        assert not re.search(r"(?<! of )\{(result\.)?product_(id|name)\} (is|are|has|costs|comes|starts)\b", text), \
+            (tool, text)
 
 
 def test_an_order_is_not_asked_when_it_will_arrive_whatever_its_state() -> None:

@@ -192,7 +192,7 @@ def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202
     "Cancel {reservation_id}.",
     "Release {reservation_id}; I don't need it anymore.",
 ], reply=[
-    "Cancelled {reservation_id}; the {result.product_name} is released.",
+    "Cancelled {reservation_id}; the store no longer holds the {result.product_name} for you.",
     "Done: {reservation_id} is cancelled and {result.store_name} no longer holds it.",
 ])
 def cancel_reservation(ctx: Ctx, reservation_id: ActiveReservationId) -> Reservation:
@@ -332,7 +332,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
 ], reply=[
     "Requested: {result.quantity} of {product_id} from {result.from_store_name} to "
     "{result.to_store_name}, arriving {result.arrives_at}.",
-    "Done: {product_id} is on its way to {to_store_id} and should arrive {result.arrives_at}.",
+    "Done: {to_store_id} gets {product_id} from {result.from_store_name}; it should arrive {result.arrives_at}.",
 ])
 def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: OpenStoreId, to_store_id: OpenStoreId,
                      quantity: Quantity = 1) -> Transfer:

@@ -408,11 +408,11 @@ def _stores_text(stores: list[StoreStock]) -> str:
     "Price check: {product_id} at {store_id}. Is it on clearance?",
     "What would {product_id} cost me with tax at {store_id}?",
 ], reply=[
-    "{product_id} is ${result.store_price} at {result.store_name}; {result.clearance_note}. With tax it "
-    "comes to ${result.price_with_tax}.",
-    "At {result.store_name}, {product_id} costs ${result.store_price} (${result.price_with_tax} with "
-    "tax); {result.clearance_note}.",
-    Ask("{product_id} is ${result.store_price} at {result.store_name}, with no sales tax there; "
+    "The price of {product_id} at {result.store_name} is ${result.store_price}; {result.clearance_note}. "
+    "With tax it comes to ${result.price_with_tax}.",
+    "At {result.store_name}, the price of {product_id} is ${result.store_price} (${result.price_with_tax} "
+    "with tax); {result.clearance_note}.",
+    Ask("The price of {product_id} at {result.store_name} is ${result.store_price}, with no sales tax there; "
         "{result.clearance_note}.", **{"result.tax_rate": 0.0}),
 ])
 def check_price(ctx: Ctx, product_id: ProductId, store_id: StoreId) -> PriceCheck:

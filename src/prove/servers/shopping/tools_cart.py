@@ -236,7 +236,7 @@ def view_cart(ctx: Ctx) -> Cart:
     "I'll take {product_id}, {quantity} of them, in {variant_id}.",
 ], reply=[
     "Added {product_id} to your cart; it now holds {result.item_count} items, ${result.amount_due} due.",
-    "{product_id} is in your cart. The cart comes to ${result.amount_due} with standard shipping.",
+    "Your cart now holds {product_id}; it comes to ${result.amount_due} with standard shipping.",
 ])
 def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = None,
                 quantity: Quantity = 1) -> Cart:

@@ -384,7 +384,7 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     "I want to review {product_id}. {rating} stars. Title: '{title}'. {body}",
     "Rate {product_id} {rating} out of 5 with the headline '{title}' and say: {body}",
 ], reply=[
-    "Your {rating}-star review of {product_id} is published.",
+    "Published your {rating}-star review of {product_id}.",
     "Posted your review '{title}' for {product_id}.",
 ], values={
     "rating, title, body": [
@@ -455,7 +455,7 @@ def get_wishlist(ctx: Ctx) -> Wishlist:
     "Put {product_id} on my wishlist so I remember it.",
 ], reply=[
     "Added {product_id} to your wishlist; it has {result.total} items now.",
-    "{product_id} is on your wishlist.",
+    "Saved {product_id} to your wishlist for later.",
 ])
 def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     """Add a product to the wishlist.
@@ -483,7 +483,7 @@ def add_to_wishlist(ctx: Ctx, product_id: ProductId) -> Wishlist:
     "I don't want {product_id} on my wishlist anymore.",
 ], reply=[
     "Removed {product_id} from your wishlist.",
-    "{product_id} is off your wishlist, which now holds {result.total} items.",
+    "Took {product_id} off your wishlist, which now holds {result.total} items.",
 ])
 def remove_from_wishlist(ctx: Ctx, product_id: WishedProductId) -> Wishlist:
     """Remove a product from the wishlist.
