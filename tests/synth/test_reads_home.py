@@ -232,6 +232,24 @@ def test_the_last_trips_asked_for_are_read_out() -> None:
     assert said and max(said) <= 10, said
 
 
+def test_which_tyre_is_low_is_answered_with_the_low_one_or_none() -> None:
+    """"Which tyre is low?" was answered "4 tires: front left; front right; rear left; rear right.":
+    what every tyre shared (its status) was dropped, and with it the answer."""
+    seen = set()
+    for world in range(6):
+        with Session(["vehicle"], world=world) as session:
+            tyres = session.call("get_tire_pressure", {}).data["tires"]
+        low = [t["position"].replace("_", " ") for t in tyres if t["status"] == "low"]
+        seen.add(bool(low))
+        for text in _replies("vehicle", "get_tire_pressure", {}, world=world):
+            if low:
+                assert f"the {low[0]} is low at" in text, text
+            else:
+                assert "low" not in text or text.startswith("None of the tyres is low"), text
+                assert re.search(r"\d+ psi", text), text
+    assert seen == {True, False}
+
+
 # ----- social_media ----------------------------------------------------------------------------------
 
 

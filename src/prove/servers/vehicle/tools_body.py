@@ -43,6 +43,7 @@ class TirePressures(BaseModel):
     tires: list[Tire]
     total: int
     all_ok: bool
+    summary: str = Field(description="The tyres in words: which is low or high, else that all are fine")
 
 
 class WindowState(BaseModel):
@@ -353,6 +354,10 @@ def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatu
 @tools.tool(effect=READ, asks=[
     "What are my tyre pressures?",
     "The dashboard showed a tyre warning, which tyre is low?",
+], reply=[
+    "Your tyre pressures: {result.summary}.",
+    Ask("None of the tyres is low: {result.summary}.", **{"result.all_ok": True}),
+    Ask("Check your tyres: {result.summary}.", **{"result.all_ok": False}),
 ])
 def get_tire_pressure(ctx: Ctx) -> TirePressures:
     """Read the tyre pressures from the car's sensors, with each tyre's recommended pressure.
@@ -367,7 +372,33 @@ def get_tire_pressure(ctx: Ctx) -> TirePressures:
         diff = r["pressure_psi"] - r["recommended_psi"]
         tires.append(Tire(position=r["position"], pressure_psi=r["pressure_psi"], recommended_psi=r["recommended_psi"],
                           status="low" if diff < -4 else "high" if diff > 6 else "ok", measured_at=r["measured_at"]))
-    return TirePressures(tires=tires, total=len(tires), all_ok=all(t.status == "ok" for t in tires))
+    return TirePressures(tires=tires, total=len(tires), all_ok=all(t.status == "ok" for t in tires),
+                         summary=_tyres_said(tires))
+
+
+def _tyres_said(tires: list[Tire]) -> str:
+    """"the rear left is low at 30 psi (38 recommended); the others are at 38 psi", "all four are at
+    38 psi, as recommended", "front left 37 psi, ... all within range of the recommended 38 psi"."""
+    def psi(value: float) -> str:
+        return f"{value:g} psi"
+
+    def where(t: Tire) -> str:
+        return t.position.replace("_", " ")
+
+    off = [t for t in tires if t.status != "ok"]
+    fine = [t for t in tires if t.status == "ok"]
+    if off:
+        said = "; ".join(f"the {where(t)} is {t.status} at {psi(t.pressure_psi)} ({t.recommended_psi:g} recommended)"
+                         for t in off)
+        if not fine:
+            return said
+        same = {t.pressure_psi for t in fine}
+        rest = f"at {psi(fine[0].pressure_psi)}" if len(same) == 1 else "fine"
+        return f"{said}; the {'other is' if len(fine) == 1 else 'others are'} {rest}"
+    if len({t.pressure_psi for t in tires}) == 1 and all(t.pressure_psi == t.recommended_psi for t in tires):
+        return f"all {'four' if len(tires) == 4 else len(tires)} are at {psi(tires[0].pressure_psi)}, as recommended"
+    each = ", ".join(f"{where(t)} {psi(t.pressure_psi)}" for t in tires)
+    return f"{each}, all within range of the recommended {psi(tires[0].recommended_psi)}"
 
 
 # ----- valet mode ---------------------------------------------------------------------------------
