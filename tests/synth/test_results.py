@@ -82,9 +82,26 @@ def test_a_line_item_reads_as_people_say_it() -> None:
 def test_a_record_that_holds_a_list_reads_out_its_first_items() -> None:
     board = {"place_id": "PLC-1", "name": "Union Square", "departures": [
         {"line": "Bus 46", "departs_at": "2026-03-16T09:05:00"}, {"line": "Blue Line", "departs_at": "2026-03-16T09:08:00"},
-        {"line": "Bus 47", "departs_at": "2026-03-16T09:15:00"}, {"line": "Bus 46", "departs_at": "2026-03-16T09:35:00"}]}
-    assert describe(board) == ("Union Square; 4 departures: departs March 16 at 9:05 AM, line Bus 46; departs March 16 "
-                               "at 9:08 AM, line Blue Line; departs March 16 at 9:15 AM, line Bus 47; and 1 more.")
+        {"line": "Bus 47", "departs_at": "2026-03-16T09:15:00"}, {"line": "Bus 46", "departs_at": "2026-03-16T09:35:00"},
+        {"line": "Blue Line", "departs_at": "2026-03-16T09:38:00"}]}
+    assert describe(board) == ("Union Square; 5 departures: departs March 16 at 9:05 AM, line Bus 46; departs March 16 "
+                               "at 9:08 AM, line Blue Line; departs March 16 at 9:15 AM, line Bus 47; and 2 more.")
+
+
+def test_one_thing_more_is_read_out_rather_than_counted() -> None:
+    """"6 scheduled payments: (five of them); and 1 more" and "4 actions: (three); and 1 more" leave
+    out what one more clause would say."""
+    board = {"place_id": "PLC-1", "name": "Union Square", "departures": [
+        {"line": f"Bus {n}", "departs_at": f"2026-03-16T09:{10 + n}:00"} for n in range(4)]}
+    assert "more" not in describe(board) and "line Bus 3" in describe(board)
+    listing = {"payments": [{"payment_id": f"P-{n}", "payee": f"Payee {n}", "amount": 10.0 + n} for n in range(6)],
+               "total": 6}
+    said = describe(listing)
+    assert "more" not in said and "Payee 5" in said, said
+    listing["payments"].append({"payment_id": "P-6", "payee": "Payee 6", "amount": 16.0})
+    listing["total"] = 7
+    assert describe(listing).endswith("; and 2 more."), describe(listing)
+    assert describe({"name": "Kit", "tags": ["a", "b", "c", "d"]}).count(", ") >= 3
 
 
 def test_a_cited_entity_named_by_its_record_needs_no_raw_id() -> None:

@@ -255,8 +255,9 @@ def field_text(key: str, value: Any) -> str | None:
     if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
         if all(isinstance(v, str) and _ID.match(v) for v in value):
             return None  # "automations AUT-10002": internal IDs, which a person does not read out
-        shown = [human(v) if isinstance(v, str) else number(v) for v in value[:3]]
-        more = f" and {len(value) - 3} more" if len(value) > 3 else ""
+        cut = _cut(len(value), 3)
+        shown = [human(v) if isinstance(v, str) else number(v) for v in value[:cut]]
+        more = f" and {len(value) - cut} more" if len(value) > cut else ""
         return f"{_words(key)} {', '.join(shown)}{more}"
     return None
 
@@ -547,9 +548,10 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
     if not items:
         return ""
     if not isinstance(items[0], Mapping):
+        cut = _cut(len(items), limit)
         shown = ", ".join(human(v) if isinstance(v, str) else number(v) if isinstance(v, (int, float)) else str(v)
-                          for v in items[:limit])
-        more = f" and {len(items) - limit} more" if len(items) > limit else ""
+                          for v in items[:cut])
+        more = f" and {len(items) - cut} more" if len(items) > cut else ""
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
     # What every item shares ("account Crescent Media", "kind file") is what the request said: left out.
@@ -610,7 +612,13 @@ def _shared(items: list[Any]) -> set[str]:
 def _shown(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
     """The records to read out: those a later turn refers to first, then the first others."""
     wanted = [r for r in items if isinstance(r, Mapping) and any(c in json.dumps(r, ensure_ascii=False) for c in cite)]
-    return (wanted + [r for r in items if r not in wanted])[:max(limit, len(wanted))]
+    return (wanted + [r for r in items if r not in wanted])[:_cut(len(items), max(limit, len(wanted)))]
+
+
+def _cut(count: int, limit: int) -> int:
+    """How many of `count` things to read out: `limit`, or all where only one would be left
+    ("5 scheduled payments: ...; and 1 more" leaves out what one more clause says)."""
+    return count if count <= limit + 1 else limit
 
 
 def _finish(text: str, cite: Sequence[str], data: Any = None) -> str:
