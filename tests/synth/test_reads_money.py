@@ -291,3 +291,13 @@ def test_what_is_left_on_a_shopping_account_is_said_in_a_sentence() -> None:
     named = say.entity("product", product)
     for text in _replies("shopping", "get_product", {"product_id": product}):
         assert named in text, (named, text)
+
+
+def test_income_is_said_as_paid_by_someone() -> None:
+    """"I got paid $400 from Tax refund", "$1200 from Venmo from Alex": the source of income is who
+    paid it, so "from {source}" reads."""
+    asks = [a for ex in _generated(["budget"], 400, 9) for t in ex["turns"] for c in t["calls"]
+            if c["name"] == "add_income" for a in [c["arguments"]["source"]]]
+    assert asks
+    for source in asks:
+        assert " from " not in source and source.lower() not in ("tax refund", "side gig", "freelance client"), source

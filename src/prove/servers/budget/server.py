@@ -120,13 +120,14 @@ _EXPENSES = {
     "Fitness": (("Planet Fitness",), ("Drop-in class",)),
     "Insurance": (("GEICO",), ("Car insurance payment",)),
 }
-INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "March paycheck"),
-           (CATEGORY_IDS["Paycheck"], "Acme Corp payroll", "Quarterly bonus"),
-           (CATEGORY_IDS["Freelance"], "Freelance client", "Logo design project"),
-           (CATEGORY_IDS["Freelance"], "Side gig", "Weekend tutoring"),
-           (CATEGORY_IDS["Freelance"], "Etsy shop sales", "Sold handmade mugs"),
-           (CATEGORY_IDS["Other Income"], "Tax refund", "2025 federal refund"),
-           (CATEGORY_IDS["Other Income"], "Venmo from Alex", "Concert tickets paid back")]
+# Sources are who paid, as in "I got paid $400 from {source}": not "from Tax refund", "from Venmo from Alex".
+INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp", "March paycheck"),
+           (CATEGORY_IDS["Paycheck"], "Acme Corp", "Quarterly bonus"),
+           (CATEGORY_IDS["Freelance"], "Brightline Studio", "Logo design project"),
+           (CATEGORY_IDS["Freelance"], "Maple Street Tutoring", "Weekend tutoring"),
+           (CATEGORY_IDS["Freelance"], "Etsy", "Sold handmade mugs"),
+           (CATEGORY_IDS["Other Income"], "the IRS", "2025 federal tax refund"),
+           (CATEGORY_IDS["Other Income"], "Alex", "Concert tickets paid back")]
 # A new monthly limit near what the category's purchases come to in a month (count times the
 # middle amount, world.VARIABLE), a little under, at or over it: never $30 for groceries.
 # The bill categories go by what their bills come to; rent, which differs from world to world,
