@@ -613,3 +613,14 @@ def test_a_request_no_tool_serves_names_two_places_where_it_takes_two(monkeypatc
     assert len(last) >= 40
     for args in last:
         assert args.get("origin_place_id") != args.get("destination_place_id"), args
+
+
+def test_a_product_in_one_version_is_said_as_one() -> None:
+    """"Prices for the LEGO Fire Station Building Set start at $57.95, in one version, in stock; any of
+    them is returnable": prices that start, and "any of them", for a thing sold one way."""
+    with Session(["shopping"], world=0) as session:
+        single = [p for p in _index("shopping").labels["product"]
+                  if (d := session.call("get_product", {"product_id": p}).data)["versions"] == 1 and d["status"] == "active"]
+    assert single
+    for reply in _replies("shopping", "get_product", {"product_id": single[0]}):
+        assert reply.startswith("There's one version of ") and "start at" not in reply and "any of" not in reply, reply

@@ -73,6 +73,7 @@ class ProductDetail(ProductSummary):
     description: str
     returnable: bool = Field(description="false for final-sale products, which cannot be returned")
     variants: list[Variant]
+    versions: int = Field(description="how many variants (sizes, colours, formats) it comes in")
     ratings: dict[str, int] = Field(description="number of reviews per star rating, '1' to '5'")
     in_wishlist: bool
     variant_stock: str = Field(description="the variants on one line, each in stock or sold out")
@@ -258,6 +259,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     "{result.return_policy}.",
     "You can get {product_id} in {result.variant_stock}; each is {result.return_policy}, and prices start at "
     "${result.price}.",
+    Ask("There's one version of {product_id}, ${result.price} and {result.variant_stock}; it's "
+        "{result.return_policy}.", **{"result.versions": 1, "result.status": "active"}),
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
@@ -283,7 +286,8 @@ def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
         counts[str(r["rating"])] = r["n"]
     wished = ctx.db.execute("SELECT 1 FROM wishlist WHERE product_id = ?", (product_id,)).fetchone() is not None
     return ProductDetail(**_summary(row).model_dump(), description=row["description"],
-                         returnable=bool(row["returnable"]), variants=variants, ratings=counts, in_wishlist=wished,
+                         returnable=bool(row["returnable"]), variants=variants, versions=len(variants),
+                         ratings=counts, in_wishlist=wished,
                          variant_stock=_variant_stock(variants, row["status"]),
                          return_policy=f"returnable within {RETURN_WINDOW_DAYS} days of delivery" if row["returnable"]
                          else "a final sale, so it can't be returned")
@@ -293,8 +297,8 @@ def _variant_stock(variants: list[Variant], status: str) -> str:
     """The variants as a person lists them: 'Black (in stock), White (sold out) and Navy (in stock)'."""
     if status != "active":
         return "no variant you can buy now (it's discontinued)"
-    if len(variants) == 1:
-        return f"one version, {'in stock' if variants[0].in_stock else 'sold out'}"
+    if len(variants) == 1:  # "one version of X, $57.95 and in stock"
+        return "in stock" if variants[0].in_stock else "sold out"
     parts = [f"{v.name} ({'in stock' if v.in_stock else 'sold out'})" for v in variants]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
