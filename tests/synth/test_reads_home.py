@@ -174,6 +174,14 @@ def test_free_seats_are_said_by_their_codes() -> None:
             assert re.search(r"\b\d+[A-K]\b", text), text
 
 
+def test_bags_for_a_booking_are_asked_for_without_assuming_company() -> None:
+    """"Add one checked bag for each of us" was asked of a booking with one passenger."""
+    asks = [a.text for a in registry.get("travel_booking").tools["add_bags"].asks]
+    assert any("every passenger" in a for a in asks)
+    for text in asks:
+        assert not re.search(r"\b(us|we|we're|our)\b", text), text
+
+
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 

@@ -389,8 +389,9 @@ def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, 
 @tools.tool(effect=WRITE, asks=[
     Ask("Add a checked bag for {traveler_id} on {booking_id}.", bags=1),
     Ask("Add two checked bags for {traveler_id} on {booking_id}.", bags=2),
-    Ask("Add one checked bag for each of us on {booking_id}; we're bringing luggage.", bags=1),
-    Ask("Add two checked bags for each of us on {booking_id}; we're bringing luggage.", bags=2),
+    # (a booking may have one passenger: "for each of us" would say there are several)
+    Ask("Add one checked bag for every passenger on {booking_id}; there's luggage coming.", bags=1),
+    Ask("Add two checked bags for every passenger on {booking_id}; there's luggage coming.", bags=2),
     Ask("Add a checked bag for everyone on {booking_id} and charge {payment_method_id}.", bags=1),
 ], reply=[
     "Checked bags added to {booking_id}, {result.bags_added} in all; the fee was ${result.fee_charged}.",
