@@ -19,7 +19,7 @@ from prove.synth.results import counted, describe, field_text
     ("km", 2.77, "2.77 km"),
     ("battery_pct", 39.9, "battery 39.9%"),
     ("rating", 3.6, "rating 3.6"),
-    ("amount", -85.33, "amount -$85.33"),
+    ("amount", -85.33, "-$85.33"), ("fee", 2.5, "fee $2.50"),
     ("savings", 0, "savings $0.00"),
     ("total", 467.89, "total $467.89"),
     ("total", 3, "3 in all"),

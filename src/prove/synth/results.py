@@ -168,6 +168,8 @@ def field_text(key: str, value: Any) -> str | None:
         if _is_money(key, value):
             if value == 0 and "shipping" in key:  # shipping_cost 0.0 -> free shipping, not "$0.00"
                 return "free shipping"
+            if key == "amount":  # what a payment or a transaction is for: "Progressive: $140.85", not "amount $140.85"
+                return money(value)
             return f"{_words(key)} {money(value)}"
         if type(value) is int and key in _NUMBER_FIRST:  # unread 3 -> 3 unread; no count of none is read
             return f"{number(value)} {_words(key.removesuffix('_count'))}" if value else None
