@@ -244,7 +244,7 @@ def test_which_way_money_went_and_whose_review_it_is_are_said_in_words() -> None
 
     requests = _read_out("payments", "list_requests", {"status": "pending"}, asked="Do I have any pending requests?")
     assert "direction" not in requests and re.search(r", (?:incoming|outgoing)[;.]", requests), requests
-    assert describe({"title": "Love it", "rating": 5, "is_mine": True}) == "Love it: rating 5, your own."
+    assert describe({"title": "Love it", "rating": 5, "is_mine": True}) == "Love it: 5 stars, your own."
 
 
 def test_a_price_alert_says_which_way_it_fires_and_a_counter_is_taken_in_plain_words() -> None:
@@ -694,7 +694,7 @@ def test_a_review_quotes_its_text_without_calling_it_a_body() -> None:
                 "body": "Smaller and flimsier than it looks in the pictures.", "author": "Caroline C."},
                {"review_id": "REV-2", "title": "Love it", "rating": 5, "body": "Works great.", "author": "Theo K."}]
     text = describe({"reviews": reviews, "total": 2}, stress=["reviews", "best"])
-    assert "body" not in text and "Not as expected: rating 2, 'Smaller and flimsier" in text, text
+    assert "body" not in text and "Not as expected: 2 stars, 'Smaller and flimsier" in text, text
 
 
 def test_a_wishlist_says_which_items_are_available() -> None:

@@ -548,6 +548,7 @@ def test_a_review_is_said_by_its_words_and_its_author() -> None:
     place = next(r["place_id"] for r in _index("maps").rows["review"].values())
     text = _summary("maps", "list_reviews", {"place_id": place}, "What do people say about {place_id}?")
     assert "body" not in text and "by " in text, text
+    assert re.search(r"\d stars?\b", text) and "place " not in text, text  # its stars; not the place asked about
 
 
 def test_asks_say_what_their_calls_answer() -> None:

@@ -303,7 +303,7 @@ def test_a_record_with_a_list_says_neither_its_query_nor_what_its_items_share() 
     place = {"place_id": "PLC-1", "name": "The Riverside Bee", "rating": 3.8, "reviews": [
         {"place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
-    assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: 'Decent': rating 3; 'Great': rating 5."
+    assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: 'Decent': 3 stars; 'Great': 5 stars."
     reviews = {"place_id": "PLC-1", "rating": 3.8, "reviews": [  # a place's reviews, asked for by its name
         {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
@@ -488,3 +488,13 @@ def test_a_handle_comes_first_and_a_store_is_said_with_its_preposition() -> None
     assert describe(followers) == "2 accounts: Sofia Hall: @halls; Olivia Nguyen: @olivia_nguyen, you follow."
     transfer = {"product_name": "25 ft Tape Measure", "status": "in_transit", "from_store_name": "Capitol Hill"}
     assert describe(transfer) == "25 ft Tape Measure: in transit, from Capitol Hill."
+
+
+def test_a_record_s_one_item_does_not_say_the_record_again() -> None:
+    """"Rating 4.7, 612 ratings; 1 review: 'Best latte in the neighborhood.': rating 5, ..., place
+    Copper Coffee": the review is the place's own, which the request named."""
+    place = {"place_id": "PLC-1", "rating": 4.7, "rating_count": 612, "reviews": [
+        {"review_id": "REV-1", "place_id": "PLC-1", "place_name": "Copper Coffee", "author": "Ryan W.", "rating": 5,
+         "text": "Best latte in the neighborhood."}]}
+    said = describe(place)
+    assert "Copper Coffee" not in said and "'Best latte in the neighborhood.': 5 stars" in said, said

@@ -152,8 +152,8 @@ def field_text(key: str, value: Any) -> str | None:
             return counted(value, key)
         if key.endswith("_yield"):  # dividend_yield 3.66 -> dividend yield 3.66%
             return f"{_words(key)} {number(value)}%"
-        if key == "stars" and isinstance(value, int):  # a rating's stars: "4 stars", not "stars 4"
-            return f"{value} star{'' if value == 1 else 's'}"
+        if (key == "stars" or key == "rating" and 1 <= value <= 5) and type(value) is int:
+            return f"{value} star{'' if value == 1 else 's'}"  # a review's stars: "4 stars", not "rating 4"
         if key == "charge_limit":
             return f"charge limit {number(value)}%"
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
@@ -503,7 +503,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         text = record_text(data, limit=5, cite=cite, stress=stress, skip=_ECHOES)
         key, items = max(lists, key=lambda kv: len(kv[1]))  # what it holds: its departures, its reviews
         picked = _shown(items, cite, 3)
-        shared = _shared(items)
+        shared = _shared(items) | _belonging(data, items)
         shown = "; ".join(record_text(r, limit=3, cite=cite, skip=shared) for r in picked)
         more = f"; and {len(items) - len(picked):,} more" if len(items) > len(picked) else ""
         others = ", ".join(counted(len(v), k) for k, v in lists[:3] if k != key)
@@ -609,6 +609,15 @@ def _shared(items: list[Any]) -> set[str]:
     if len(items) < 2:
         return set()
     return {k for k, v in items[0].items() if all(isinstance(r, Mapping) and r.get(k, object()) == v for r in items[1:])}
+
+
+def _belonging(record: Mapping[str, Any], items: list[Any]) -> set[str]:
+    """The fields by which a record's items are its own (a place's reviews: `place_id`, and the
+    `place_name` beside it), even where it holds one item: "1 review: ..., place Copper Coffee"
+    says the place again."""
+    keys = {k for k, v in record.items() if k.endswith("_id") and isinstance(v, str)
+            and all(isinstance(r, Mapping) and r.get(k) == v for r in items)}
+    return keys | {f"{k[:-3]}_name" for k in keys}
 
 
 def _shown(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
