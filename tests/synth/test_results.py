@@ -498,3 +498,13 @@ def test_a_record_s_one_item_does_not_say_the_record_again() -> None:
          "text": "Best latte in the neighborhood."}]}
     said = describe(place)
     assert "Copper Coffee" not in said and "'Best latte in the neighborhood.': 5 stars" in said, said
+
+
+def test_a_listed_item_does_not_say_again_what_the_call_was_given() -> None:
+    """"1 comment: Javier Rossi: '...', created March 14 at 1:53 PM, issue PAY-10019" of the comments
+    on issue PAY-10019: one item shares nothing with others, but it shares the call's own ID."""
+    comments = {"comments": [{"comment_id": "CMT-1", "issue_id": "PAY-10019", "author_name": "Javier Rossi",
+                              "body": "Paired on this today, about halfway there."}], "total": 1}
+    assert "PAY-10019" in describe(comments)
+    said = describe(comments, given=["PAY-10019", "newest"])
+    assert "PAY-10019" not in said and "Javier Rossi" in said, said

@@ -487,13 +487,16 @@ def found_count(data: Any) -> int | None:
 
 
 def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequence[str] = (),
-             noun: str | None = None) -> str:
+             noun: str | None = None, given: Collection[str] = ()) -> str:
     """A compact English account of a result, with the cited IDs guaranteed to appear; `stress`
     names fields said first: what the request sorted by (the headcount of "largest by headcount"),
     or words of the request a field's name holds ("with gains and losses": `unrealized_gain`);
-    `noun` counts a listing's items by what the tool lists ("2 tasks", not "2 activities")."""
+    `noun` counts a listing's items by what the tool lists ("2 tasks", not "2 activities");
+    `given`: the IDs the call was given, which a listed item's fields need not say again ("1
+    comment: ..., issue PAY-10019" of the comments on issue PAY-10019)."""
+    given = {v for v in given if _ID.match(v)}
     if isinstance(data, list):
-        return _listing("results", data, len(data), cite, limit, stress)
+        return _listing("results", data, len(data), cite, limit, stress, given=given)
     if not isinstance(data, Mapping):
         return human(data) if isinstance(data, str) else number(data) if isinstance(data, (int, float)) else ""
     lists = [(k, v) for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], Mapping)]
@@ -525,7 +528,7 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         # A figure of the whole listing the request asks for ("how many miles did I drive"): said with the count.
         extra = ", ".join(t for k, v in data.items() if k != "total" and isinstance(v, (int, float))
                           and not isinstance(v, bool) and _asked(k, stress) and (t := field_text(k, v)))
-        return _listing(noun if noun and len(lists) == 1 else key, items, total, cite, limit, stress, extra)
+        return _listing(noun if noun and len(lists) == 1 else key, items, total, cite, limit, stress, extra, given)
     text = record_text(data, limit=6, cite=cite, stress=stress)
     parts = [text] if text else []
     for key, sub in [(k, v) for k, v in data.items() if isinstance(v, Mapping)][:3]:
@@ -546,7 +549,7 @@ def _asked(key: str, stress: Sequence[str]) -> bool:
 
 
 def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit: int,
-             stress: Sequence[str] = (), extra: str = "") -> str:
+             stress: Sequence[str] = (), extra: str = "", given: Collection[str] = ()) -> str:
     if not items:
         return ""
     if not isinstance(items[0], Mapping):
@@ -557,7 +560,8 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
     # What every item shares ("account Crescent Media", "kind file") is what the request said: left out.
-    shared = _shared(items)
+    shared = _shared(items) | _belonging({k: v for k in (items[0] if isinstance(items[0], Mapping) else {})
+                                          if isinstance(v := items[0][k], str) and v in given}, items)
     each = 4 if len(shown) == 1 else 2 + min(len(stress), 2)  # a few fields an item; the asked ones first
     body = "; ".join(record_text(r, limit=each, cite=cite, stress=stress, skip=shared, quiet=True) for r in shown)
     for c in cite:  # an ID every record carries (their account's) is said once, with the first
@@ -617,7 +621,8 @@ def _belonging(record: Mapping[str, Any], items: list[Any]) -> set[str]:
     says the place again."""
     keys = {k for k, v in record.items() if k.endswith("_id") and isinstance(v, str)
             and all(isinstance(r, Mapping) and r.get(k) == v for r in items)}
-    return keys | {f"{k[:-3]}_name" for k in keys}
+    names = {f"{k[:-3]}_name" for k in keys}
+    return keys | {k for k in names if all(isinstance(r, Mapping) and k in r for r in items)}
 
 
 def _shown(items: list[Any], cite: Sequence[str], limit: int) -> list[Any]:
