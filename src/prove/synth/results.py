@@ -43,6 +43,7 @@ _UNITS = (("_seconds", "seconds"), ("_secs", "seconds"), ("_s", "seconds"), ("_m
           ("_kwh", "kWh"), ("_mb", "MB"), ("_gb", "GB"), ("_kb", "KB"), ("_pct", "%"), ("_percent", "%"),
           ("_deg", "degrees"), ("_f", "°F"), ("_c", "°C"), ("_psi", "psi"))
 _BARE = {suffix[1:]: unit for suffix, unit in _UNITS if len(suffix) > 2}
+_PERCENTS = {"battery", "probability", "humidity"}  # fields held in percent that their names do not say
 _SPANS = (("start", "end"), ("starts_at", "ends_at"), ("started_at", "ended_at"), ("start_date", "end_date"),
           ("check_in", "check_out"), ("departs_at", "arrives_at"), ("valid_from", "valid_until"))
 _TEXT_KEYS = ("text", "body", "description", "reason", "note", "notes", "comment", "message", "details", "bio",
@@ -177,12 +178,16 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{number(value)} in all"
         if key in _BARE:  # a field named by its unit: km 2.77
             return f"{number(value)} {_BARE[key]}"
+        if key in _PERCENTS:  # battery 81 -> battery 81%
+            return f"{_words(key)} {number(value)}%"
         if key.endswith(("_seconds", "_secs", "_s")) and abs(value) >= 120:  # 1680 seconds -> 28 minutes
             base = _words(key[: key.rfind("_")])
             minutes = value / 60
             return f"{base} {number(round(minutes))} minutes" if minutes < 120 else f"{base} {number(round(minutes / 60, 1))} hours"
         for suffix, unit in _UNITS:
             if key.endswith(suffix) and len(key) > len(suffix) and not key[: -len(suffix)][-1:].isdigit():
+                if unit == "kWh" and not value:
+                    return None  # a drive on petrol used no electricity: "electric 0 kWh" says nothing
                 base = _words(key[: -len(suffix)])
                 if is_money(key[: -len(suffix)]) and unit != "%":
                     return f"{base} {money(value)} per {unit}"  # price_kwh 0.25 -> price $0.25 per kWh
