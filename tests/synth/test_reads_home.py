@@ -450,6 +450,15 @@ def test_counts_of_devices_are_said_as_counts() -> None:
     assert re.search(r"\d+ saved places", text), text
 
 
+def test_a_floor_is_said_as_its_name_without_a_preposition_that_needs_an_article() -> None:
+    """"Done: Home Gym is set up on Basement." and "under the floor 'Basement'": a floor's name
+    (Basement, Upstairs, Outdoors) takes no "on"."""
+    for text in _replies("iot_devices", "add_room", {"name": "Home Gym", "floor": "Basement"}):
+        assert "on Basement" not in text, text
+    for ask in registry.get("iot_devices").tools["add_room"].asks:
+        assert not re.search(r"(on|under) (the floor )?'?\{floor\}", ask.text), ask.text
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 

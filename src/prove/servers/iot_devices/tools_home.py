@@ -243,11 +243,11 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
                     ("Nursery", "Upstairs"), ("Attic", "Upstairs"), ("Laundry Room", "Basement"),
                     ("Home Gym", "Basement"), ("Patio", "Outdoors"), ("Garden Shed", "Outdoors")],
 }, asks=[
-    "Add a room called '{name}' under the floor '{floor}'.",
+    "Add a room called '{name}' to my floor plan ({floor}).",
     Ask("I set up a new room downstairs, '{name}'; can you add it?", floor="Ground floor"),
     Ask("Create a room named '{name}' on the ground floor.", floor="Ground floor"),
 ], reply=["The room {result.name} is added; it has no devices yet.",
-          "Done: {result.name} is set up on {result.floor}."])
+          "Done: {result.name} is set up ({result.floor})."])  # not "on Basement": a floor is named as it is
 def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
     """Create a room, to move devices into it with move_device.
 
