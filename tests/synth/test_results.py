@@ -509,3 +509,15 @@ def test_a_listed_item_does_not_say_again_what_the_call_was_given() -> None:
     assert "PAY-10019" in describe(comments)
     said = describe(comments, given=["PAY-10019", "newest"])
     assert "PAY-10019" not in said and "Javier Rossi" in said, said
+
+
+def test_a_search_over_several_kinds_counts_each_kind() -> None:
+    """"3 accounts in all; 1 of them: Blue Harbor Financial" read the search's total (1 account and
+    2 deals) as the accounts' and left the deals out."""
+    found = {"accounts": [{"account_id": "ACC-7", "name": "Blue Harbor Financial", "industry": "Financial Services"}],
+             "contacts": [], "deals": [{"deal_id": "DEAL-13", "name": "Blue Harbor - Platform", "amount": 164000.0},
+                                       {"deal_id": "DEAL-14", "name": "Blue Harbor - Support", "amount": 180000.0}],
+             "total": 3}
+    said = describe(found)
+    assert said.startswith("1 account: Blue Harbor Financial") and "2 deals: Blue Harbor - Platform" in said, said
+    assert "in all" not in said and ".;" not in said and said.endswith("$180,000.00."), said

@@ -526,6 +526,11 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
     if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
                                                                         for v in data.values()):
         return ""  # an empty listing (with the query it answered): the summary says nothing was found
+    if len(lists) > 1 and not identity:
+        # A search over several kinds ("accounts", "deals"): each kind counted and read out, not the
+        # whole total as the first kind's ("3 accounts in all; 1 of them" for 1 account and 2 deals).
+        return "; ".join(p.rstrip(".") for k, v in lists
+                         if (p := _listing(k, v, len(v), cite, min(limit, 3), stress, given=given))) + "."
     if lists:
         key, items = lists[0]
         total = data.get("total")
