@@ -278,6 +278,21 @@ def test_a_thread_s_first_message_names_what_its_subject_names() -> None:
     assert seen > 30
 
 
+def test_an_address_is_named_once_in_a_call() -> None:
+    """"Bcc nia.taylor@... on an email to nia.taylor@... and ana.roberts@...": an address is drawn
+    for each of to, cc and bcc apart, and none repeats another."""
+    seen = 0
+    for ex in _generated("email", 400, 17):
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                lists = [call["arguments"].get(k) or [] for k in ("to", "cc", "bcc")]
+                if sum(1 for v in lists if v) > 1:
+                    seen += 1
+                    flat = [a for v in lists for a in (v if isinstance(v, list) else [v])]
+                    assert len(flat) == len(set(flat)), call
+    assert seen >= 5
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

@@ -513,7 +513,15 @@ class Planner:
         if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
             domain = self.values.fake.email(Person(*person)).rsplit("@", 1)[-1]  # not a docstring's 'newcompany.com'
             return _address(*person, domain)
-        return self.values.value(p.name, spec, p.description, attempt)
+        # An address is named once in a call: not "Bcc nia.taylor@... on an email to nia.taylor@...".
+        named = {a for v in args.values() for a in (v if isinstance(v, list) else [v]) if isinstance(a, str) and "@" in a}
+        for tries in range(_REDRAWS):
+            value = self.values.value(p.name, spec, p.description, attempt + tries)
+            if isinstance(value, list) and named:
+                value = [v for v in value if v not in named]
+            if value != [] and not (isinstance(value, str) and value in named):
+                return value
+        return value
 
     def _person_in(self, tool: Tool, args: Mapping[str, Any], steps: Sequence[Step] = ()) -> tuple[str, str] | None:
         """The first and last name of the person a call is about (a contact it updates, one the
@@ -1563,6 +1571,7 @@ _JOINS = {"to", "from", "in", "on", "at", "for", "with", "and", "or", "then", "s
 
 
 _ABSTAIN_TRIES = 8  # draws of a request the missing tool would have served
+_REDRAWS = 6  # draws of a value that is not one the call already names
 _UNDOING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "unsubscribe", "leave_", "decline_", "unfollow",
             "unblock", "unwatch", "unstar", "unpin", "discard_", "release_", "return_", "close_", "archive_",
             "complete_", "void_")
