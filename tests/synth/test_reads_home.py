@@ -676,6 +676,20 @@ def test_a_file_copied_under_its_own_name_is_then_said_with_its_folder() -> None
     assert seen >= 3
 
 
+def test_sizes_are_asked_for_in_the_units_people_use() -> None:
+    """"Which duplicate files larger than 2000000 bytes do I have?": nobody counts megabytes in bytes."""
+    for server in registry.names():
+        for tool in registry.get(server).tools.values():
+            for ask in tool.asks:
+                assert not re.search(r"\}\s*bytes\b", ask.text), (tool.name, ask.text)
+    sized = [(call, " ".join(m["content"] for m in ex["messages"] if m["role"] == "user"))
+             for ex in _generated("filesystem", 600, 5) for turn in ex["turns"] for call in turn["calls"]
+             if call["name"] == "find_duplicates" and "min_size" in call["arguments"]]
+    assert sized
+    for call, said in sized:
+        assert f"{call['arguments']['min_size'] // 1_000_000} MB" in said, said
+
+
 def test_a_file_listing_reads_no_mime_types() -> None:
     """"Itinerary.md: size 293 bytes, mime type text/markdown, modified March 16 at 6:00 AM" reads
     out a field nobody says; a file's kind is in its name."""

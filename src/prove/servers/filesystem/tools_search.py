@@ -247,7 +247,9 @@ def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPa
 @tools.tool(effect=READ, asks=[
     "Do I have duplicate files wasting space?",
     "Find files with identical content in {path}.",
-    "Which duplicate files larger than {min_size} bytes do I have?",
+    # (a size in words a person uses: "larger than 1 MB", never "2000000 bytes")
+    Ask("Which duplicate files larger than 1 MB do I have?", min_size=1_000_000),
+    Ask("Any duplicates over 5 MB taking up space?", min_size=5_000_000),
 ], reply=[
     "I found {result.said}; the extra copies take up {result.wasted_text}.",
 ])
