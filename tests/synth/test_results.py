@@ -521,3 +521,11 @@ def test_a_search_over_several_kinds_counts_each_kind() -> None:
     said = describe(found)
     assert said.startswith("1 account: Blue Harbor Financial") and "2 deals: Blue Harbor - Platform" in said, said
     assert "in all" not in said and ".;" not in said and said.endswith("$180,000.00."), said
+
+
+def test_one_item_is_not_said_to_share_a_name_with_the_others() -> None:
+    """"1 statement (all 'Shopping Rewards Visa')": a lone item has no others to share with."""
+    statements = {"statements": [{"statement_id": "STM-1", "account_id": "ACC-5", "account_name": "Shopping Rewards Visa",
+                                  "amount": 20.0, "period": "2025-11"}]}
+    said = describe(statements, given=["ACC-5"])
+    assert "all '" not in said and " each" not in said, said

@@ -594,6 +594,8 @@ def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str
     """A name every item of a listing shares ("Search weekly sync", "Motion in Living Room", "Bus 24"),
     said once with the count: "all 'Bus 24'"; '' where they share none, or it is `said` already
     (a place's reviews all name the place)."""
+    if len(items) < 2:
+        return ""  # "1 statement (all 'Shopping Rewards Visa')"
     key = _label_key(items[0])  # what names them, not another text they share (an offer's stock message)
     named = items[0][key] if key in shared and isinstance(items[0].get(key), str) else None
     return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
@@ -602,6 +604,8 @@ def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str
 def _amount_each(items: list[Any], shared: Collection[str]) -> str:
     """An amount every item shares, said once ("6 contributions, $140.00 each"), not left out; a
     limit they share is no amount of each ("2 cards ($2,500.00 each)" would read as their price)."""
+    if len(items) < 2:
+        return ""
     return next((f"{money(v)} each" for k, v in items[0].items() if k in shared and k in ("amount", "price")
                  and isinstance(v, (int, float)) and not isinstance(v, bool) and v), "")
 
