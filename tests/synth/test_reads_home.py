@@ -459,6 +459,31 @@ def test_a_floor_is_said_as_its_name_without_a_preposition_that_needs_an_article
         assert not re.search(r"(on|under) (the floor )?'?\{floor\}", ask.text), ask.text
 
 
+def test_a_thing_told_apart_by_a_device_or_room_says_it_with_its_article() -> None:
+    """"The Family door code from Back Door Lock is deleted from the Back Door Lock": a device's
+    name takes "the" wherever it is said, and the lock is said once."""
+    index = _index("iot_devices")
+    family = [k for k, label in index.labels["lock_code"].items() if label == "Family"]
+    assert len(family) > 1
+    say = Phrasing(registry.get("iot_devices"), Sampler(registry.get("iot_devices"), 0, [0]).context(0), index,
+                   Wording(random.Random(0)))
+    for code in family:
+        said = say.entity("lock_code", code)
+        assert re.search(r"from the [A-Z]", said), said
+    texts = [t for code in index.labels["lock_code"] for t in _replies_if_ok("iot_devices", "delete_lock_code",
+                                                                            {"code_id": code})]
+    assert texts
+    for text in texts:
+        assert not re.search(r"(from|in) (?!the )[A-Z][a-z]+ (Door|Lock|Room)", text) and text.count("Lock") <= 2, text
+
+
+def _replies_if_ok(server: str, tool: str, args: dict) -> list[str]:
+    try:
+        return _replies(server, tool, args)
+    except AssertionError:  # a call the state refuses (the last permanent code of a lock)
+        return []
+
+
 # ----- food_delivery ---------------------------------------------------------------------------------
 
 

@@ -355,6 +355,8 @@ class Phrasing:
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
                 if not owner or owner.lower() in label.lower() or owner_kind == kind:
                     continue  # an email's thread says its subject again; a reply is not "from" what it answers
+                if owner_ek is not None and owner_ek.naming == "article":
+                    owner = self.entity(owner_kind, cell)  # "from the Back Door Lock", "in the Kitchen"
                 if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
                 elif owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):

@@ -355,7 +355,8 @@ def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, new_code: DoorCode,
 @tools.tool(effect=WRITE, asks=[
     "Delete {code_id}.",
     "Revoke {code_id}, they don't need access anymore.",
-], reply=["{code_id} is deleted from the {result.lock_name}.", "Done: that code no longer opens the {result.lock_name}."])
+], reply=["Deleted {code_id}; it won't work any more.",
+          "Done: that code no longer opens the {result.lock_name}."])
 def delete_lock_code(ctx: Ctx, code_id: RemovableCodeId) -> DeletedLockCode:
     """Delete a door code from its lock; it stops working at once.
 
