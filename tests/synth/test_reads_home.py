@@ -715,6 +715,15 @@ def test_sizes_are_asked_for_in_the_units_people_use() -> None:
         assert f"{call['arguments']['min_size'] // 1_000_000} MB" in said, said
 
 
+def test_a_rename_says_what_it_renamed() -> None:
+    """"Zipped 2 items into /Desktop/To send.zip (3.4 MB). Renamed it to 'Net worth 2026.csv'.": "it"
+    after another thing's report names that thing."""
+    texts = _replies("filesystem", "rename_path", {"path": "/Documents/Finance/Net worth.csv",
+                                                   "new_name": "Net worth 2026.csv"})
+    for text in texts:
+        assert "'Net worth.csv'" in text and " it " not in text, text
+
+
 def test_a_file_listing_reads_no_mime_types() -> None:
     """"Itinerary.md: size 293 bytes, mime type text/markdown, modified March 16 at 6:00 AM" reads
     out a field nobody says; a file's kind is in its name."""

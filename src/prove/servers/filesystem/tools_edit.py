@@ -397,7 +397,7 @@ def move_path(ctx: Ctx, path: OwnFilePath, destination_folder: GeneralFolderPath
     "Change the name of {path} to '{new_name}', please.",
     "Call {path} '{new_name}' from now on.",
 ], reply=[
-    "Renamed it to '{new_name}'.",
+    "Renamed {path} to '{new_name}'.",  # not "Renamed it" after another thing's report
     "Done: {path} is now called '{new_name}'.",
 ], values={
     # a new name that fits the file: same kind of file, a name a person would pick
