@@ -347,6 +347,14 @@ def test_nobody_follows_likes_or_writes_to_a_spam_account() -> None:
     assert seen
 
 
+def test_a_filtered_listing_is_not_counted_against_the_whole() -> None:
+    """"Show me my unread comment notifications" was answered "4 notifications (13 unread)": the
+    filter's word named the account's unread count, which reads as a contradiction."""
+    text = _summary("social_media", "list_notifications", {"unread_only": True, "kind": "comment"},
+                    "Show me my unread {kind} notifications.")
+    assert re.search(r"\d+ notifications: ", text) and "unread)" not in text, text
+
+
 # ----- iot_devices -----------------------------------------------------------------------------------
 
 

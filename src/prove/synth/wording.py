@@ -359,7 +359,11 @@ class Wording:
         the request's words name (`asked`, the phrasing), is said first."""
         stress = [v for k, v in (args or {}).items() if k in ("sort", "sort_by", "order_by") and isinstance(v, str)]
         listed = {k.split("_")[-1] for k in (tool.produces if tool is not None else ())}  # "find me a store": a store's every field has it
-        stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS and w.rstrip("s") not in listed]
+        # (a word of a filter the call set is what the listing holds, not a figure asked for: "my unread
+        # notifications" with unread_only=true is not "4 notifications (13 unread)")
+        filters = {w for k, v in (args or {}).items() if v is True for w in k.split("_")}
+        stress += [w for w in words_in(asked) if len(w) > 3 and w not in _NOT_FIELDS and w.rstrip("s") not in listed
+                   and w not in filters]
         if "how many" in asked.lower():
             stress.append("count")  # "how many tickers are on each?": each one's count
         if re.search(r"\bIDs?\b", asked):
