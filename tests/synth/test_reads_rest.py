@@ -624,3 +624,26 @@ def test_a_product_in_one_version_is_said_as_one() -> None:
     assert single
     for reply in _replies("shopping", "get_product", {"product_id": single[0]}):
         assert reply.startswith("There's one version of ") and "start at" not in reply and "any of" not in reply, reply
+
+
+def test_a_search_no_tool_serves_looks_for_what_the_search_finds(monkeypatch) -> None:
+    """"Do you sell Capitol?": a search the assistant cannot run asks for words the tool's things
+    have, as the searches it can run do."""
+    from prove.synth import Target
+    from prove.synth.teachers import programmatic
+
+    drawn: list[dict] = []
+    serve = programmatic.Planner._would_serve
+    monkeypatch.setattr(programmatic.Planner, "_would_serve",
+                        lambda self, tool, args: drawn.append(dict(args)) or serve(self, tool, args))
+    synth = Synthesizer(SynthConfig(n=40, seed=1717, servers=["retail_chain"]))
+    names = " ".join(_index("retail_chain", w).labels["product"][k] for w in range(3)
+                     for k in _index("retail_chain", w).labels["product"]).lower()
+    queries = []
+    for i in range(20):
+        before = len(drawn)
+        synth.example(i, Target("retail_chain", tool="search_products", kind="abstention"))
+        queries += [d["query"] for d in drawn[before:] if "query" in d]
+    assert len(queries) >= 10
+    for query in queries:
+        assert query.lower() in names, query

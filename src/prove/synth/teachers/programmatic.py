@@ -229,6 +229,9 @@ class Planner:
                     ids = [i for i in pool if i not in args.values()] or [i for i in known if i not in args.values()] \
                         or pool
                     args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
+                elif p.name in QUERY_PARAMS and tool.read_only and not self.ungrounded \
+                        and (query := self._query(tool, attempt)) is not None:
+                    args[slot] = query  # "Do you sell Portable Fire Pit?", as a search would ask, not "... Capitol?"
                 else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
                     args[slot] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
             if self.ungrounded or self._would_serve(tool, args):
