@@ -301,3 +301,18 @@ def test_income_is_said_as_paid_by_someone() -> None:
     assert asks
     for source in asks:
         assert " from " not in source and source.lower() not in ("tax refund", "side gig", "freelance client"), source
+
+
+def test_no_position_in_a_ticker_is_said_with_the_ticker() -> None:
+    """"How many shares of AAPL do I own?" was answered "There are no positions.", which reads as if
+    the account held nothing at all."""
+    from prove.synth.wording import Wording
+
+    with Session(["trading"], world=0) as session:
+        result = session.call("list_positions", {"account_id": "BRK-10001", "ticker": "AAPL"})
+    assert result.ok and not result.data["positions"]
+    tool = registry.get("trading").tools["list_positions"]
+    for seed in range(4):
+        text = Wording(random.Random(seed)).summary(tool, result.data, args={"account_id": "BRK-10001", "ticker": "AAPL"},
+                                                    asked="How many shares of {ticker} do I own in {account_id}?")
+        assert "no AAPL positions" in text.lower().replace("aapl", "AAPL"), text

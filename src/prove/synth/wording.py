@@ -348,6 +348,9 @@ class Wording:
                 # "no orders out for delivery", "no service reminders due soon"
                 after = " ".join(w for w in states if w.split()[0] in _AFTER_NOUN and " " in w)
                 before = " ".join(w for w in states if not (w.split()[0] in _AFTER_NOUN and " " in w))
+                ticker = (args or {}).get("ticker")  # "no AAPL positions", not "no positions" for "how much AAPL"
+                if isinstance(ticker, str) and ticker.isupper():
+                    before = f"{before} {ticker}".strip()
                 noun = " ".join(w for w in (before, noun, after) if w)
                 return self.pick(["I found no {n}.", "There are no {n}.", "No {n} came up."]).format(n=noun)
         return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])
