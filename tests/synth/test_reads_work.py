@@ -4,6 +4,7 @@ that answer what was asked, read off synthesized examples and off the tools' rep
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import Counter
@@ -291,6 +292,25 @@ def test_an_address_is_named_once_in_a_call() -> None:
                     flat = [a for v in lists for a in (v if isinstance(v, list) else [v])]
                     assert len(flat) == len(set(flat)), call
     assert seen >= 5
+
+
+def test_an_email_made_from_another_is_said_by_its_subject() -> None:
+    """"Forward the email 'Offsite agenda' ... Mark that email as unread again" marked the forward:
+    "that email" is the one the request named, so a forward or a reply is said by its subject."""
+    seen = 0
+    for ex in _generated("email", 600, 29):
+        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
+        results = {m.get("tool_call_id"): m["content"] for m in ex["messages"] if m["role"] == "tool"}
+        made: set[str] = set()
+        for turn, user in zip(ex["turns"], users):
+            for call in turn["calls"]:
+                if made & set(re.findall(r"MSG-\d+", json.dumps(call["arguments"]))):
+                    seen += 1
+                    assert "that email" not in user and "the new email" not in user, user
+            for call in turn["calls"]:
+                if call["name"] in ("forward_message", "reply_to_message") and call["id"] in results:
+                    made |= set(re.findall(r'"message_id": "(MSG-\d+)"', results[call["id"]])[:1])
+    assert seen >= 1
 
 
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:

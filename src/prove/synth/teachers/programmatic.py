@@ -799,6 +799,15 @@ class Planner:
                     return "new", f"the renamed {noun}"
                 if source.tool.name.startswith("move_"):
                     return "new", f"the {noun} I just moved"
+                # A thing made from one of its kind (a forward of an email, a copy of a file): "that email"
+                # would be the one the request named, so the new one is said by its name.
+                if any(q.entity == kind and source.args.get(q.name) for q in source.tool.params):
+                    label = self._label_in(source, kind, v)
+                    if label:
+                        return "label", label
+                    made_as = "my reply" if "reply" in source.tool.name else \
+                        "the forwarded copy" if "forward" in source.tool.name else f"the new {noun}"
+                    return "new", made_as  # a reply shares its subject: "Throw my reply in the trash"
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)]))
