@@ -570,8 +570,8 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
         return _finish(f"{counted(total, key)}: {shown}{more}", cite, items)
     shown = _shown(items, cite, limit)
     # What every item shares ("account Crescent Media", "kind file") is what the request said: left out.
-    shared = _shared(items) | _belonging({k: v for k in (items[0] if isinstance(items[0], Mapping) else {})
-                                          if isinstance(v := items[0][k], str) and v in given}, items)
+    shared = _shared(items) | _belonging({k: v for k, v in items[0].items() if isinstance(v, str) and v in given},
+                                         items)
     each = 4 if len(shown) == 1 else 2 + min(len(stress), 2)  # a few fields an item; the asked ones first
     body = "; ".join(record_text(r, limit=each, cite=cite, stress=stress, skip=shared, quiet=True) for r in shown)
     for c in cite:  # an ID every record carries (their account's) is said once, with the first

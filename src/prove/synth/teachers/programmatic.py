@@ -518,9 +518,11 @@ class Planner:
             return _address(*person, domain)
         # An address is named once in a call: not "Bcc nia.taylor@... on an email to nia.taylor@...".
         named = {a for v in args.values() for a in (v if isinstance(v, list) else [v]) if isinstance(a, str) and "@" in a}
+        if not named:
+            return self.values.value(p.name, spec, p.description, attempt)
         for tries in range(_REDRAWS):
             value = self.values.value(p.name, spec, p.description, attempt + tries)
-            if isinstance(value, list) and named:
+            if isinstance(value, list):
                 value = [v for v in value if v not in named]
             if value != [] and not (isinstance(value, str) and value in named):
                 return value
@@ -1239,7 +1241,6 @@ class Planner:
                     self.say.made_twin(kind, rec[ek.label])  # a copy named as the original: neither is by name alone
                 if next((rec[f] for f in rec if f in fields and rec[f] is not None), None) != value:
                     continue  # a record that lists it (a scene's changed devices), not its own
-                ek = self.server.entities.get(kind)
                 new = rec.get(ek.label) if ek is not None and ek.label and isinstance(rec, Mapping) else None
                 if isinstance(new, str) and new != self.index.labels.get(kind, {}).get(value) \
                         and not (moved_only and value in self.index.ids.get(kind, ())):
