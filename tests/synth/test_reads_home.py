@@ -17,7 +17,7 @@ from prove.synth.phrasing import Phrasing
 from prove.synth.sampler import Sampler
 from prove.synth.wording import Wording
 
-from .test_reads_rest import _generated, _index, _replies, _turns
+from .test_reads_rest import _generated, _index, _replies, _turn_users, _turns
 
 
 def _calls(ex: dict) -> list[dict]:
@@ -679,9 +679,8 @@ def test_a_moved_file_is_not_said_to_be_new() -> None:
     archive": a moved file is the same file, said as the one just moved."""
     seen = 0
     for ex in _generated("filesystem", 300, 5):
-        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
         moved: set[str] = set()
-        for turn, user in zip(ex["turns"], users):
+        for turn, user in _turn_users(ex):
             if any(p in json.dumps(call["arguments"]) for call in turn["calls"] for p in moved):
                 seen += 1
                 assert "the new" not in user + _reply_after(ex, user), user
@@ -695,9 +694,8 @@ def test_a_file_copied_under_its_own_name_is_then_said_with_its_folder() -> None
     file": two files have that name now, so the original is said with the folder it is in."""
     seen = 0
     for ex in _generated("filesystem", 600, 3):
-        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
         copied: set[str] = set()
-        for turn, user in zip(ex["turns"], users):
+        for turn, user in _turn_users(ex):
             for path in copied:
                 if any(path in json.dumps(call["arguments"]) for call in turn["calls"]):
                     seen += 1

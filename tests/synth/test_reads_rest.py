@@ -26,12 +26,22 @@ def _generated(server: str, n: int, seed: int) -> tuple[dict, ...]:
     return tuple(json.loads(c.line) for c in (synth.example(i) for i in range(n)) if c.line)
 
 
+def _user_messages(ex: dict) -> list[dict]:
+    """The user messages that ask an example's planned turns, one a turn."""
+    return [m for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
+
+
+def _turn_users(ex: dict) -> list[tuple[dict, str]]:
+    """Each planned turn of an example with the words of the user message that asks it."""
+    return [(turn, m["content"]) for turn, m in zip(ex["turns"], _user_messages(ex))]
+
+
 def _turns(server: str, tool: str, n: int = 240, seed: int = 3) -> list[tuple[dict, str, str]]:
     """(gold call, user turn, assistant reply) for each call of `tool` in the generated examples."""
     out = []
     for ex in _generated(server, n, seed):
         messages = ex["messages"]
-        for turn, user in zip(ex["turns"], [m for m in messages if m["role"] == "user"][-len(ex["turns"]):]):
+        for turn, user in zip(ex["turns"], _user_messages(ex)):
             at = messages.index(user)
             later = next((i for i in range(at + 1, len(messages)) if messages[i]["role"] == "user"), len(messages))
             reply = next((m["content"] for m in reversed(messages[at:later])
@@ -508,24 +518,41 @@ def test_a_refund_in_dollars_is_not_told_as_no_points() -> None:
         assert " 0 points come back" not in reply, reply
 
 
+def _probed(monkeypatch) -> list[tuple[dict, bool]]:
+    """Every request an abstention draws from now on, with whether the hidden tool would have served it."""
+    from prove.synth.teachers import programmatic
+
+    drawn: list[tuple[dict, bool]] = []
+    serve = programmatic.Planner._would_serve
+
+    def probe(self, tool, args) -> bool:
+        drawn.append((dict(args), serve(self, tool, args)))
+        return drawn[-1][1]
+
+    monkeypatch.setattr(programmatic.Planner, "_would_serve", probe)
+    return drawn
+
+
+def _draws(drawn: list[tuple[dict, bool]], synth: Synthesizer, n: int, target: Any = None) -> list[list[tuple[dict, bool]]]:
+    """The draws of each of the first `n` candidates (steered to `target`) that drew any."""
+    runs = []
+    for i in range(n):
+        before = len(drawn)
+        synth.example(i, target)
+        if len(drawn) > before:
+            runs.append(drawn[before:])
+    return runs
+
+
 def test_a_request_no_tool_serves_is_drawn_again_until_the_tool_would_have_served_it(monkeypatch) -> None:
     """"Grab the Junior Suite ... from March 19 to March 17 ... put it in the trip 'Anniversary in
     Amsterdam'" (an Atlanta hotel): a request the assistant cannot serve is one the tool would have,
     wherever a draw of its values lets it."""
     from prove.synth.teachers import programmatic
 
-    outcomes: list[bool] = []
-    serve = programmatic.Planner._would_serve
-    monkeypatch.setattr(programmatic.Planner, "_would_serve",
-                        lambda self, tool, args: outcomes.append(serve(self, tool, args)) or outcomes[-1])
-    runs = []
-    for server in ("travel_booking", "calendar"):
-        synth = Synthesizer(SynthConfig(n=300, seed=8, servers=[server]))
-        for i in range(300):
-            before = len(outcomes)
-            synth.example(i)
-            if len(outcomes) > before:
-                runs.append(outcomes[before:])
+    drawn = _probed(monkeypatch)
+    runs = [[ok for _, ok in run] for server in ("travel_booking", "calendar")
+            for run in _draws(drawn, Synthesizer(SynthConfig(n=300, seed=8, servers=[server])), 300)]
     assert any(len(run) > 1 and run[-1] for run in runs)  # a draw the tool refused was made again
     for run in runs:
         assert run[-1] or len(run) == programmatic._ABSTAIN_TRIES, run
@@ -596,20 +623,11 @@ def test_a_request_no_tool_serves_names_two_places_where_it_takes_two(monkeypatc
     """"If I leave Sushi Maple in Portland ..., when do I get to Sushi Maple in Portland by driving?"
     named one place twice, as the only one the state offered: the second is another of its kind."""
     from prove.synth import Target
-    from prove.synth.teachers import programmatic
 
-    drawn: list[dict] = []
-    serve = programmatic.Planner._would_serve
-    monkeypatch.setattr(programmatic.Planner, "_would_serve",
-                        lambda self, tool, args: drawn.append(dict(args)) or serve(self, tool, args))
+    drawn = _probed(monkeypatch)
     synth = Synthesizer(SynthConfig(n=60, seed=9191, servers=["maps"]))
-    last = []
-    for tool in ("get_route", "get_distance"):
-        for i in range(30):
-            before = len(drawn)
-            synth.example(i, Target("maps", tool=tool, kind="abstention"))
-            if len(drawn) > before:
-                last.append(drawn[-1])
+    last = [run[-1][0] for tool in ("get_route", "get_distance")
+            for run in _draws(drawn, synth, 30, Target("maps", tool=tool, kind="abstention"))]
     assert len(last) >= 40
     for args in last:
         assert args.get("origin_place_id") != args.get("destination_place_id"), args
@@ -630,20 +648,14 @@ def test_a_search_no_tool_serves_looks_for_what_the_search_finds(monkeypatch) ->
     """"Do you sell Capitol?": a search the assistant cannot run asks for words the tool's things
     have, as the searches it can run do."""
     from prove.synth import Target
-    from prove.synth.teachers import programmatic
 
-    drawn: list[dict] = []
-    serve = programmatic.Planner._would_serve
-    monkeypatch.setattr(programmatic.Planner, "_would_serve",
-                        lambda self, tool, args: drawn.append(dict(args)) or serve(self, tool, args))
+    drawn = _probed(monkeypatch)
     synth = Synthesizer(SynthConfig(n=40, seed=1717, servers=["retail_chain"]))
     names = " ".join(_index("retail_chain", w).labels["product"][k] for w in range(3)
                      for k in _index("retail_chain", w).labels["product"]).lower()
-    queries = []
-    for i in range(20):
-        before = len(drawn)
-        synth.example(i, Target("retail_chain", tool="search_products", kind="abstention"))
-        queries += [d["query"] for d in drawn[before:] if "query" in d]
+    queries = [args["query"] for run in _draws(drawn, synth, 20, Target("retail_chain", tool="search_products",
+                                                                        kind="abstention"))
+               for args, _ in run if "query" in args]
     assert len(queries) >= 10
     for query in queries:
         assert query.lower() in names, query

@@ -17,7 +17,7 @@ from prove.synth.sampler import Sampler
 from prove.synth.teachers.programmatic import _head_words
 from prove.synth.wording import Wording
 
-from .test_reads_rest import _generated, _index, _replies, _turns
+from .test_reads_rest import _generated, _index, _replies, _turn_users, _turns
 
 
 def _phrasing(server: str, world: int = 0) -> Phrasing:
@@ -299,10 +299,9 @@ def test_an_email_made_from_another_is_said_by_its_subject() -> None:
     "that email" is the one the request named, so a forward or a reply is said by its subject."""
     seen = 0
     for ex in _generated("email", 600, 29):
-        users = [m["content"] for m in ex["messages"] if m["role"] == "user"][-len(ex["turns"]):]
         results = {m.get("tool_call_id"): m["content"] for m in ex["messages"] if m["role"] == "tool"}
         made: set[str] = set()
-        for turn, user in zip(ex["turns"], users):
+        for turn, user in _turn_users(ex):
             for call in turn["calls"]:
                 if made & set(re.findall(r"MSG-\d+", json.dumps(call["arguments"]))):
                     seen += 1
