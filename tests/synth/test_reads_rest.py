@@ -559,19 +559,25 @@ def test_a_request_no_tool_serves_is_drawn_again_until_the_tool_would_have_serve
         assert not any(run[:-1]), run
 
 
-def test_nobody_makes_an_offer_on_a_listing_and_then_buys_it_outright() -> None:
+def _after(server: str, earlier: tuple[str, ...], later: str, arg: str, n: int = 500, seed: int = 5) -> int:
+    """Asserts that no `later` call takes a thing (`arg`) an `earlier` call of the same example took
+    before it; the number of `later` calls checked."""
     checked = 0
-    for ex in _generated("marketplace", 500, 5):
-        offered: set[str] = set()
+    for ex in _generated(server, n, seed):
+        touched: set[str] = set()
         for turn in ex["turns"]:
             for call in turn["calls"]:
-                listing = call["arguments"].get("listing_id")
-                if call["name"] == "make_offer":
-                    offered.add(listing)
-                elif call["name"] == "buy_listing":
+                value = call["arguments"].get(arg)
+                if call["name"] == later:
                     checked += 1
-                    assert listing not in offered, ex["id"]
-    assert checked >= 5
+                    assert value not in touched, ex["id"]
+                if call["name"] in earlier:
+                    touched.add(value)
+    return checked
+
+
+def test_nobody_makes_an_offer_on_a_listing_and_then_buys_it_outright() -> None:
+    assert _after("marketplace", ("make_offer",), "buy_listing", "listing_id") >= 5
 
 
 def test_a_search_is_for_the_thing_not_its_colour() -> None:
@@ -582,18 +588,7 @@ def test_a_search_is_for_the_thing_not_its_colour() -> None:
 
 
 def test_nothing_changed_in_a_conversation_is_then_written_over_whole() -> None:
-    checked = 0
-    for ex in _generated("filesystem", 500, 5):
-        changed: set[str] = set()
-        for turn in ex["turns"]:
-            for call in turn["calls"]:
-                path = call["arguments"].get("path")
-                if call["name"] == "write_file":
-                    checked += 1
-                    assert path not in changed, ex["id"]
-                if call["name"] in ("append_to_file", "replace_in_file", "write_file"):
-                    changed.add(path)
-    assert checked >= 5
+    assert _after("filesystem", ("append_to_file", "replace_in_file", "write_file"), "write_file", "path") >= 5
 
 
 def test_a_product_with_a_plural_name_takes_no_singular_verb() -> None:
