@@ -119,6 +119,10 @@ OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off
 _KIND_KEYS = ("category", "device_type", "cuisine")  # an option that says what the things are: "no cafes"
 
 
+# Boolean filters that keep a listing to one state, said before the noun when it found nothing.
+_STATE_FILTERS = frozenset({"open", "unread", "active", "scheduled", "pending"})
+
+
 def _plural(noun: str) -> str:
     if noun.endswith("person"):
         return noun[:-6] + "people"
@@ -344,6 +348,9 @@ class Wording:
                 elif kind is not None:  # "no cafes", not "no cafe places"
                     noun = _plural(kind)
                 states = [v for k, v in options.items() if k not in _KIND_KEYS or kind is None]
+                # a state the call kept to: "no open bookstores" of "is there a bookstore open right now?"
+                states = [w for k, v in (args or {}).items()
+                          if v is True and (w := k.rsplit("_", 1)[0]) in _STATE_FILTERS and w not in states] + states
                 # "no open disputes", "no report update notifications"; a state said as a phrase after:
                 # "no orders out for delivery", "no service reminders due soon"
                 after = " ".join(w for w in states if w.split()[0] in _AFTER_NOUN and " " in w)
