@@ -662,6 +662,25 @@ def test_a_dish_just_added_is_not_changed_in_the_same_conversation() -> None:
     assert seen
 
 
+def test_a_search_kept_to_open_places_that_finds_none_says_so() -> None:
+    """"Is there a bookstore open right now?" was answered "There are no bookstores.", a claim about
+    every bookstore, not the open ones asked about."""
+    text = _summary("maps", "search_places", {"open_now": True, "category": "bookstore"},
+                    "Is there a {category} open right now?")
+    assert "no open bookstores" in text, text
+
+
+def test_a_card_saved_as_the_default_is_said_to_be_the_default() -> None:
+    """"Add the card ... and make it my default." was answered "Saved your Visa ending 1111 as 'Visa
+    ending 1111'.", which leaves out the half of the request that made it the default."""
+    args = {"card_number": "4111 1111 1111 1111", "expiry": "06/28", "cardholder_name": "MAYA OKAFOR",
+            "make_default": True}
+    texts = _replies("travel_booking", "add_payment_card", args)
+    assert texts
+    for text in texts:
+        assert "default" in text, text
+
+
 # ----- filesystem ------------------------------------------------------------------------------------
 
 

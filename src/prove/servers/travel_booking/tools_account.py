@@ -327,6 +327,7 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
 ], reply=[
     "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
     "Done: the card ending {result.last4} is saved.",
+    Ask("Saved your {result.brand} ending {result.last4}; it's your default card now.", make_default=True),
 ], values={
     # no brand in a nickname: the brand is the card number's, which the nickname must not contradict
     "nickname": ["Work card", "Travel card", "Personal card", "Shared family card", "Backup card", "Business card"],
