@@ -3,8 +3,10 @@ from __future__ import annotations
 import json
 import re
 
+from prove.env import registry
 from prove.records import Example
 from prove.synth import SynthConfig, Synthesizer
+from prove.synth.entities import EntityIndex
 
 from .conftest import SERVERS
 
@@ -130,3 +132,26 @@ def test_a_reply_that_quotes_lines_of_a_file_keeps_them_apart_from_what_follows(
     assert text == ("Here are 2 things. Lines 20 to 21 of the file 'notes.md' (it has 21):\n\n- [ ] book the venue\n"
                     "- [ ] write the summary\n\nDone: the file is renamed.")
     assert joined(["One.", "Two."]) == "One. Two."
+
+
+def test_a_search_never_looks_the_user_up_by_their_own_name() -> None:
+    """"Find Bianca Turner in the company directory" asked by Bianca Turner: the signed-in user is
+    "me" in every request, so no search is drawn to find them by name."""
+    searched = 0
+    for server, tool in (("issue_tracker", "search_users"), ("team_chat", "list_users"),
+                         ("calendar", "search_people"), ("video_meeting", "search_people")):
+        synth = Synthesizer(SynthConfig(n=240, seed=31, servers=[server]))
+        for i in range(240):
+            line = synth.example(i).line
+            if not line:
+                continue
+            ex = json.loads(line)
+            index = EntityIndex(registry.get(server), ex["world"])
+            mine = {index.labels[kind][key] for kind, rows in index.every.items() for key, row in rows.items()
+                    if row.get("is_me") == 1 and isinstance(index.labels.get(kind, {}).get(key), str)}
+            for turn in ex["turns"]:
+                for call in turn["calls"]:
+                    if call["name"] == tool and "query" in call["arguments"]:
+                        searched += 1
+                        assert call["arguments"]["query"] not in mine, (ex["id"], call)
+    assert searched >= 8

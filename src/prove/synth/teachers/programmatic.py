@@ -547,7 +547,9 @@ class Planner:
         """Search words that find a live entity the tool returns: its label, or a telling word of it."""
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
-        labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)]
+        # The signed-in user is "me", never someone to look up by their own name.
+        labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)
+                  if self.index.every.get(kind, {}).get(v, {}).get("is_me") != 1]
         # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do.
         labels = sorted({_REPLY_PREFIX.sub("", lab) for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
         labels = [lab for lab in labels if len(lab) > 2]
