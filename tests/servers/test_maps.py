@@ -346,7 +346,7 @@ def test_my_reviews_are_named_by_their_place(s):
 
 
 def test_closure_report_is_confirmed_a_day_later(s):
-    cafe = places(s, category="cafe", city_id=home_city(s))[0]
+    cafe = next(p for p in places(s, category="cafe", city_id=home_city(s)) if p["status"] == "open")
     cid = cafe["place_id"]
     fails(s, "report_closure", "no_change", {"place_id": cid, "status": "open"})
     report = ok(s, "report_closure", {"place_id": cid, "status": "permanently_closed", "note": "Boarded up"})
@@ -437,3 +437,23 @@ def test_transit_directions_say_times_as_riders_read_them() -> None:
                                          "depart_at": "2026-03-17T14:00"}).data
     rides = [step["instruction"] for step in plan["steps"] if step["instruction"].startswith("Take the")]
     assert rides and all(re.search(r"at \d{1,2}:\d\d [AP]M; .*arriving \d{1,2}:\d\d [AP]M$", r) for r in rides), rides
+
+
+def test_a_saved_list_holds_places_that_fit_its_name():
+    """"Weekend brunch has 7 places: Summit Brewing Co., Shell, Safeway (go early), ..., Chase Bank
+    (book ahead)": a list holds the kinds of place its name is about, and a note fits its place."""
+    fits = {"Weekend brunch": {"restaurant", "cafe", "bakery"}, "Coffee spots": {"cafe", "bakery"},
+            "Date night": {"restaurant", "bar", "cinema", "museum"}}
+    booked = {"restaurant", "hotel", "bar"}
+    for world in range(6):
+        with Session([registry.get("maps")], world=world) as session:
+            for lst in ok(session, "list_saved_lists")["lists"]:
+                for entry in ok(session, "get_saved_list", {"list_id": lst["list_id"]})["places"]:
+                    category = entry["place"]["category"]
+                    assert category in fits.get(lst["name"], {category}), (world, lst["name"], entry["place"]["name"])
+                    assert category not in {"gas_station", "bank", "grocery", "pharmacy", "hospital", "ev_charging"}, \
+                        (world, lst["name"], entry["place"]["name"])
+                    if entry["note"] == "book ahead":
+                        assert category in booked, (world, entry)
+                    if entry["note"] == "try the specials":
+                        assert category in {"restaurant", "cafe", "bar", "bakery"}, (world, entry)

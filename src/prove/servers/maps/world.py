@@ -150,8 +150,18 @@ def _review(template: str, thing: str) -> str:
 CLOSURE_REASONS = (("water main repair", "gas leak repair", "utility work", "emergency sewer repair"),
                    ("building construction", "bridge repair", "streetcar track work", "repaving"),
                    ("street festival", "marathon route", "film shoot", "parade", "farmers market"))
-LIST_NAMES = (("Want to go", "Places to try"), ("Date night", None), ("Coffee spots", "Good places to work from"),
-              ("Visiting family", None), ("Weekend brunch", None))
+# Places one goes out to, which a list of favourites or of places to try holds (not a bank or a gas station).
+OUTINGS = frozenset({"restaurant", "cafe", "bar", "bakery", "museum", "park", "cinema", "bookstore", "library", "gym"})
+# The user's lists: name, description, and the kinds of place each holds.
+LIST_NAMES = (("Want to go", "Places to try", OUTINGS),
+              ("Date night", None, frozenset({"restaurant", "bar", "cinema", "museum"})),
+              ("Coffee spots", "Good places to work from", frozenset({"cafe", "bakery"})),
+              ("Visiting family", None, frozenset({"restaurant", "cafe", "park", "museum", "hotel"})),
+              ("Weekend brunch", None, frozenset({"restaurant", "cafe", "bakery"})))
+# Notes on saved places, with the kinds of place each fits (None: any).
+LIST_NOTES = (("try the specials", frozenset({"restaurant", "cafe", "bar", "bakery"})),
+              ("good for groups", frozenset({"restaurant", "bar", "museum", "park", "cinema"})),
+              ("book ahead", frozenset({"restaurant", "hotel", "bar"})), ("go early", None))
 
 
 def grid_latlon(city: dict[str, Any], x: float, y: float) -> tuple[float, float]:
@@ -267,17 +277,17 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                                 "created_at": iso(now - timedelta(days=rng.randint(3, 200), hours=rng.randint(1, 9))),
                                 "updated_at": None})
 
-    lists = [("Favorites", "Places I love", 1)] + [(a, b, 0) for a, b in rng.sample(LIST_NAMES, 2)]
-    open_places = [p for places in city_places for p in places
-                   if p["status"] == "open" and p["category"] not in ("residential", "office", "parking")]
-    for k, (name, description, default) in enumerate(lists):
+    lists = [("Favorites", "Places I love", OUTINGS, 1)] + [(a, b, kinds, 0) for a, b, kinds in rng.sample(LIST_NAMES, 2)]
+    open_places = [p for places in city_places for p in places if p["status"] == "open"]
+    for k, (name, description, kinds, default) in enumerate(lists):
         list_id = w.new_id("LST")
         rows["saved_lists"].append({"list_id": list_id, "name": name, "description": description, "is_default": default,
                                     "created_at": iso(now - timedelta(days=300 - 40 * k))})
-        for p in rng.sample(open_places, rng.randint(4, 7)):
+        fitting = [p for p in open_places if p["category"] in kinds]
+        for p in rng.sample(fitting, min(len(fitting), rng.randint(4, 7))):
+            notes = [note for note, fits in LIST_NOTES if fits is None or p["category"] in fits]
             rows["saved_places"].append({"list_id": list_id, "place_id": p["place_id"],
-                                         "note": rng.choice((None, None, "try the specials", "good for groups",
-                                                             "book ahead", "go early")),
+                                         "note": rng.choice((None, None, *notes)),
                                          "added_at": iso(now - timedelta(days=rng.randint(1, 250)))})
 
     # The user reported a cafe near home as closed; the report was confirmed.
