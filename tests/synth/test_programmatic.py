@@ -155,3 +155,25 @@ def test_a_search_never_looks_the_user_up_by_their_own_name() -> None:
                         searched += 1
                         assert call["arguments"]["query"] not in mine, (ex["id"], call)
     assert searched >= 8
+
+
+def test_a_cuisine_is_written_with_its_capital() -> None:
+    """"Is there a chinese restaurant with at least 3 stars?": a cuisine named for a people or a
+    place is written as a person writes it, "Chinese"."""
+    cuisines = ("italian", "mexican", "japanese", "chinese", "indian", "thai", "american", "french", "mediterranean",
+                "korean", "vietnamese")
+    synth = Synthesizer(SynthConfig(n=300, seed=12, servers=["maps"]))
+    asked = 0
+    for i in range(300):
+        line = synth.example(i).line
+        if not line:
+            continue
+        ex = json.loads(line)
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["arguments"].get("cuisine") in cuisines:
+                    asked += 1
+        for m in ex["messages"]:
+            if m["role"] in ("user", "assistant") and m.get("content"):
+                assert not re.search(rf"\b(?:{'|'.join(cuisines)})\b", m["content"]), (ex["id"], m["content"])
+    assert asked >= 3

@@ -493,9 +493,9 @@ def test_a_reply_names_the_person_and_the_listing_once() -> None:
 
 def test_entries_that_share_their_payee_and_amount_say_the_amount_once() -> None:
     """"12 transactions (all 'Bright Logistics'): March 13; February 27; ..." left out the amount
-    every paycheck shares; it is said once: "(all 'Bright Logistics', $3,180.00 each)"."""
+    every paycheck shares; it is said once: "(all with Bright Logistics, $3,180.00 each)"."""
     text = _read_out("budget", "list_transactions", {"category_id": "CAT-10024"})
-    assert re.search(r"\(all 'Bright Logistics', \$[\d,]+\.\d\d each\)", text), text
+    assert re.search(r"\(all with Bright Logistics, \$[\d,]+\.\d\d each\)", text), text
     from prove.synth.results import describe
 
     cards = [{"card_id": f"CRD-{n}", "name": f"Visa debit card ending {n}", "status": "active",

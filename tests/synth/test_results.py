@@ -19,7 +19,15 @@ from prove.synth.results import counted, describe, field_text
     ("km", 2.77, "2.77 km"),
     ("battery_pct", 39.9, "battery 39.9%"), ("battery", 81, "battery 81%"), ("probability", 10, "probability 10%"),
     ("electric_kwh", 0, None), ("electric_kwh", 3.94, "electric 3.94 kWh"),
-    ("rating", 3.6, "rating 3.6"),
+    ("rating", 3.6, "rated 3.6"), ("rating", "hot", "rating hot"),
+    ("priority", "low", "low priority"), ("priority", "critical", "critical priority"),
+    ("condition", "good", "in good condition"), ("condition", "like_new", "like new"),
+    ("condition", "for_parts", "for parts"), ("condition", "new", "new"),
+    ("relationship", "other", None), ("relationship", "self", None), ("relationship", "partner", "your partner"),
+    ("response", "needs_action", "not answered yet"), ("response", "tentative", "tentative"),
+    ("avg_cost", 260.14, "average cost $260.14"),
+    ("unread_count", 1, "1 unread"), ("unread_count", 0, None),
+    ("cuisine", "korean", "cuisine Korean"), ("cuisine", "mediterranean", "cuisine Mediterranean"),
     ("amount", -85.33, "-$85.33"), ("fee", 2.5, "fee $2.50"),
     ("savings", 0, "savings $0.00"),
     ("total", 467.89, "total $467.89"),
@@ -261,7 +269,7 @@ def test_long_durations_are_said_in_minutes_or_hours() -> None:
 
 def test_a_record_says_no_coordinates_no_repeated_bound_and_no_field_twice() -> None:
     place = {"name": "Copper Parking", "rating": 4.7, "lat": 45.51, "lng": -122.6}
-    assert describe(place) == "Copper Parking: rating 4.7."
+    assert describe(place) == "Copper Parking: rated 4.7."
     product = {"name": "Olaplex", "price": 39.99, "max_price": 39.99}
     assert describe(product) == "Olaplex: price $39.99."
     store = {"name": "Westside", "open_now": True, "open": True, "city": "Olympia"}
@@ -304,7 +312,7 @@ def test_a_record_with_a_list_says_neither_its_query_nor_what_its_items_share() 
     place = {"place_id": "PLC-1", "name": "The Riverside Bee", "rating": 3.8, "reviews": [
         {"place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
-    assert describe(place) == "The Riverside Bee: rating 3.8; 2 reviews: 'Decent': 3 stars; 'Great': 5 stars."
+    assert describe(place) == "The Riverside Bee: rated 3.8; 2 reviews: 'Decent': 3 stars; 'Great': 5 stars."
     reviews = {"place_id": "PLC-1", "rating": 3.8, "reviews": [  # a place's reviews, asked for by its name
         {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 3, "body": "Decent"},
         {"place_id": "PLC-1", "place_name": "The Riverside Bee", "rating": 5, "body": "Great"}]}
@@ -367,7 +375,7 @@ def test_a_listing_says_the_whole_figure_asked_for_and_an_id_asked_for() -> None
 def test_a_name_every_item_shares_is_said_once_with_the_count() -> None:
     motion = {"activities": [{"activity_id": "A1", "occurred_at": "2026-03-14T20:49:00", "message": "Motion in Living Room"},
                              {"activity_id": "A2", "occurred_at": "2026-03-14T15:46:00", "message": "Motion in Living Room"}]}
-    assert describe(motion) == "2 activities (all 'Motion in Living Room'): occurred March 14 at 8:49 PM; " \
+    assert describe(motion) == "2 activities (all called 'Motion in Living Room'): occurred March 14 at 8:49 PM; " \
         "occurred March 14 at 3:46 PM."
     assert field_text("charge_limit", 90) == "charge limit 90%"
 
@@ -378,7 +386,7 @@ def test_items_that_share_their_name_are_not_headed_by_another_name() -> None:
          "organizer_name": "Yara Mitchell"},
         {"event_id": "E2", "title": "Retro", "start": "2026-03-26T16:00:00", "end": "2026-03-26T16:45:00",
          "organizer_name": "Alexander Price"}]}
-    assert describe(events) == "2 events (all 'Retro'): March 24, 11:00 AM to 12:00 PM, organizer Yara Mitchell; " \
+    assert describe(events) == "2 events (all called 'Retro'): March 24, 11:00 AM to 12:00 PM, organizer Yara Mitchell; " \
         "March 26, 4:00 PM to 4:45 PM, organizer Alexander Price."
 
 
@@ -529,3 +537,31 @@ def test_one_item_is_not_said_to_share_a_name_with_the_others() -> None:
                                   "amount": 20.0, "period": "2025-11"}]}
     said = describe(statements, given=["ACC-5"])
     assert "all '" not in said and " each" not in said, said
+
+
+def test_a_text_that_quotes_a_name_is_not_quoted_inside_single_quotes() -> None:
+    """"'Garage Side Door Lock unlocked with the code 'Family'': occurred ...": a line that quotes a
+    name itself is set off with double quotes, so no quote closes another."""
+    log = {"events": [{"message": "Garage Side Door Lock unlocked with the code 'Family'", "occurred_at": "2026-03-13T11:46:00"},
+                      {"message": "Front Door Lock locked", "occurred_at": "2026-03-13T11:40:00"}]}
+    said = describe(log)
+    assert "''" not in said, said
+    assert "\"Garage Side Door Lock unlocked with the code 'Family'\": occurred March 13 at 11:46 AM" in said, said
+    assert "'Front Door Lock locked': occurred" in said, said
+
+
+@pytest.mark.parametrize("key, name, said", [
+    ("author_name", "Amara Williams", "3 comments (all by Amara Williams)"),
+    ("merchant", "Target", "3 transactions (all at Target)"),
+    ("counterparty_name", "Rosa Wang", "3 payments (all with Rosa Wang)"),
+    ("listing_title", "Vintage Omega Seamaster", "3 messages (all about 'Vintage Omega Seamaster')"),
+    ("position", "aisle", "3 seats (all aisle)"),
+    ("name", "Jade Garden", "3 places (all called 'Jade Garden')"),
+])
+def test_a_name_every_item_shares_is_said_by_what_it_is_to_them(key, name, said) -> None:
+    """"3 comments (all 'Amara Williams')", "2 transactions (all 'Target')": the name every item
+    shares is said as what it is to them: who wrote them, where they were paid, what they are about."""
+    kind = said.split()[1]
+    items = [{f"{kind[:-1]}_id": f"X-{i}", key: name, "created_at": f"2026-03-1{i}T10:00:00", "note": f"n{i}"}
+             for i in range(3)]
+    assert describe({kind: items}).startswith(said + ": "), describe({kind: items})

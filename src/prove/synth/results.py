@@ -77,14 +77,21 @@ _ENDINGS = ("last4", "last_four", "number_ending", "card_ending")  # number_last
 # Words a count or measure's key starts with: the number goes first ("15 minutes before").
 _LEADING_UNITS = ("seconds", "minutes", "hours", "days", "weeks", "months", "miles")
 # Counts said after their number: "3 unread", "10 available".
-_NUMBER_FIRST = frozenset({"unread", "available", "upcoming", "overdue", "pending", "remaining_count"})
+_NUMBER_FIRST = frozenset({"unread", "unread_count", "available", "upcoming", "overdue", "pending", "remaining_count"})
 # Where or by whom a thing is, said with its preposition: "in Minneapolis", "at Willow Energy".
 _PLACED = {"city": "in", "neighborhood": "in", "company": "at", "store_name": "at", "street": "on"}
+# Words named for a people or a place, written with their capital wherever an option holds them ("Korean").
+_PROPER = re.compile(r"\b(?:italian|mexican|japanese|chinese|indian|thai|american|french|mediterranean|korean|"
+                     r"vietnamese|greek|spanish|english|german)\b")
+# States of a thing for sale said as "in good condition" ("new", "like new", "for parts" stand alone).
+_CONDITIONS = frozenset({"good", "fair", "poor", "excellent", "acceptable"})
 # Dates said as the words people use for them.
 _DATED = {"due_date": "due", "close_date": "closing", "meeting_date": "on", "expected_close": "closing",
           "contact_since": "a contact since", "member_since": "a member since"}
 # Who a message, review or change is from.
 _BY = {"author": "by", "author_name": "by", "user_name": "by", "sender_name": "from", "from_name": "from"}
+# Where things that share it were paid or done: "3 transactions (all at Target)".
+_PAID_AT = frozenset({"merchant", "service_center", "store_name", "restaurant_name"})
 # Who a member named by a `<role>_username` is to the record: the word said before the name.
 _USER_ROLE = {"sender": "from", "recipient": "to", "rater": "by", "author": "by", "reviewer": "by"}
 _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "issue_id", "ticket_id", "invoice_id",
@@ -92,12 +99,17 @@ _ID_PEOPLE_QUOTE = ("order_id", "confirmation_code", "issue_id", "ticket_id", "i
 
 
 def _words(key: str) -> str:
-    return unsnake(re.sub(r"^my_", "your_", key))  # my_role: the user's role, said to them
+    # my_role: the user's role, said to them; avg_cost: the average cost
+    return unsnake(re.sub(r"\bavg_", "average_", re.sub(r"^my_", "your_", key)))
 
 
 def unsnake(value: str) -> str:
-    """An option's code as words: closed_lost -> closed lost, wont_fix -> won't fix."""
-    return re.sub(r"\bwont\b", "won't", value.replace("_", " "))
+    """An option's code as words: closed_lost -> closed lost, wont_fix -> won't fix, korean -> Korean."""
+    return _proper(re.sub(r"\bwont\b", "won't", value.replace("_", " ")))
+
+
+def _proper(words: str) -> str:
+    return _PROPER.sub(lambda m: m.group(0).capitalize(), words)
 
 
 def number(value: float | int) -> str:
@@ -155,6 +167,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_words(key)} {number(value)}%"
         if (key == "stars" or key == "rating" and 1 <= value <= 5) and type(value) is int:
             return f"{value} star{'' if value == 1 else 's'}"  # a review's stars: "4 stars", not "rating 4"
+        if key == "rating":  # an average of ratings: "rated 4.7"
+            return f"rated {number(value)}"
         if key == "charge_limit":
             return f"charge limit {number(value)}%"
         if key == "price_level" and isinstance(value, int) and 0 < value <= 4:
@@ -256,9 +270,17 @@ def field_text(key: str, value: Any) -> str | None:
             return f"'{_excerpt(value)}'"
         if key in _TEXT_KEYS or (key.endswith(_TEXT_KEYS) and len(value.split()) > 2) or len(value.split()) > 4:
             return f"{_words(key)} '{_excerpt(value)}'"
-        if key in ("kind", "type", "mode", "category", "priority", "role", "trigger", "side", "format"):
+        if key == "priority":  # "low priority", not "priority low"
+            return f"{value} priority"
+        if key == "condition":  # an item for sale: "in good condition", "like new", "for parts"
+            return f"in {value} condition" if value in _CONDITIONS else value
+        if key == "relationship":  # who a saved traveller is to the user: "your partner"; nothing for "other"
+            return None if value in ("self", "other") else f"your {value}"
+        if key == "response":  # someone's answer to an invitation
+            return "not answered yet" if value in ("needs action", "no response", "pending") else _words(value)
+        if key in ("kind", "type", "mode", "category", "role", "trigger", "side", "format"):
             return f"{_words(key)} {_words(value)}" if "_" in value else f"{_words(key)} {value}"
-        return f"{_words(key)} {human(value)}"
+        return f"{_words(key)} {_proper(human(value))}"
     if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
         if all(isinstance(v, str) and _ID.match(v) for v in value):
             return None  # "automations AUT-10002": internal IDs, which a person does not read out
@@ -346,7 +368,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
     # "you're the host" says who the host is: not "host James O'Brien, you are host" as well
     used |= {f"{k.split('_', 2)[2]}_name" for k, v in rec.items() if k.startswith("you_are_") and v is True}
     if label_key in ("text", "message") and head and not head.startswith("'"):  # what someone wrote, quoted: "'Thanks, noted!': posted ..."
-        head = f"'{head}'"
+        # (a text that quotes a name itself, "... with the code 'Family'", in double quotes: no quote closes another)
+        head = f'"{head}"' if re.search(r"(?:^|\s)'[^']+'", head) else f"'{head}'"
     if label_key == "text" and head and isinstance(rec.get("speaker"), str):  # a transcript's line: who said what
         head = f"{rec['speaker']}: {head}"
         used |= {"speaker", "offset_seconds"}
@@ -591,14 +614,27 @@ def _listing(key: str, items: list[Any], total: int, cite: Sequence[str], limit:
 
 
 def _all_named(items: list[Any], shared: Collection[str], said: str = "") -> str:
-    """A name every item of a listing shares ("Search weekly sync", "Motion in Living Room", "Bus 24"),
-    said once with the count: "all 'Bus 24'"; '' where they share none, or it is `said` already
-    (a place's reviews all name the place)."""
+    """A name every item of a listing shares, said once with the count as what it is to them: who
+    wrote them ("all by Amara Williams"), where they were paid ("all at Target"), who they were with,
+    what they are about ("all about 'Stand-up'"), else what they are called ("all called 'Retro'");
+    '' where they share none, or it is `said` already (a place's reviews all name the place)."""
     if len(items) < 2:
         return ""  # "1 statement (all 'Shopping Rewards Visa')"
     key = _label_key(items[0])  # what names them, not another text they share (an offer's stock message)
     named = items[0][key] if key in shared and isinstance(items[0].get(key), str) else None
-    return f"all '{_excerpt(named, 60)}'" if named and named not in said else ""
+    if not named or named in said:
+        return ""
+    if key in _BY:
+        return f"all {_BY[key]} {named}"
+    if key in _PAID_AT:
+        return f"all at {named}"
+    if key in ("payee", "counterparty_name", "recipient_name"):
+        return f"all with {named}"
+    if key == "position":  # "3 seats (all aisle)"
+        return f"all {named}"
+    if key.endswith("_title"):  # a message's listing, a reminder's event: what they are about
+        return f"all about '{_excerpt(named, 60)}'"
+    return f"all called '{_excerpt(named, 60)}'"
 
 
 def _amount_each(items: list[Any], shared: Collection[str]) -> str:
