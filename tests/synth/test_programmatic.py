@@ -177,3 +177,36 @@ def test_a_cuisine_is_written_with_its_capital() -> None:
             if m["role"] in ("user", "assistant") and m.get("content"):
                 assert not re.search(rf"\b(?:{'|'.join(cuisines)})\b", m["content"]), (ex["id"], m["content"])
     assert asked >= 3
+
+
+def test_a_thing_left_vague_after_a_listing_of_its_kind_is_one_of_those_listed(monkeypatch) -> None:
+    """"What earlier versions of the README.md file are there? And what has changed since one of the
+    versions?", answered with a version of another file: "one of the versions" after a listing of
+    versions means one of those listed, so only such a one is left vague there."""
+    from prove.synth.entities import extract_entities
+    from prove.synth.teachers import programmatic
+
+    omitted = []
+    omit = programmatic.Planner._omit
+
+    def probe(self, steps):
+        question, at = omit(self, steps)
+        if question is not None:
+            omitted.append((steps, at, question[0]))
+        return question, at
+
+    monkeypatch.setattr(programmatic.Planner, "_omit", probe)
+    after_listing = 0
+    for server in ("filesystem", "shopping", "email"):
+        synth = Synthesizer(SynthConfig(n=400, seed=5, servers=[server]))
+        for i in range(400):
+            synth.example(i)
+    for steps, at, name in omitted:
+        step = steps[at]
+        kind = next(p.entity for p in step.tool.params if p.name == name)
+        for earlier in steps[:at]:
+            if earlier.turn == 0 and earlier.result.ok and kind in earlier.tool.produces:
+                after_listing += 1
+                listed = {v for k, v, _ in extract_entities(earlier.tool, earlier.result.data) if k == kind}
+                assert step.args[name] in listed, (earlier.tool.name, step.tool.name, step.args)
+    assert len(omitted) >= 30

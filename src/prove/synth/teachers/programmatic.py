@@ -1282,6 +1282,9 @@ class Planner:
                     continue
                 if s.args[p.name] in self.say.entity(p.entity, s.args[p.name]):
                     continue  # a thing known only by its ID ("version VER-10007") is not asked for vaguely
+                if any(t.turn == 0 and t.result.ok and p.entity in t.tool.produces and s.args[p.name] not in
+                       {v for k, v, _ in extract_entities(t.tool, t.result.data) if k == p.entity} for t in steps[:i]):
+                    continue  # "what versions of README are there? ... since one of the versions": one of those
                 options.append((i, p))
         if not options:
             return None, None
