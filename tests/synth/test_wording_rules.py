@@ -1296,3 +1296,13 @@ def test_a_search_by_cuisine_that_finds_nothing_names_the_cuisine_as_people_do()
                                                           {"cuisine": "Mediterranean"}).replace("No ", "no ")
     assert "no restaurants serving burgers" in words.nothing({"restaurants": [], "total": 0}, food,
                                                             {"cuisine": "Burgers"}).replace("No ", "no ")
+
+
+def test_a_retry_names_the_error_in_words() -> None:
+    """"That call failed (invalid_arguments)": the assistant says what went wrong in words, not
+    by the error's code."""
+    said = {Wording(random.Random(seed)).retry(code, another) for seed in range(60)
+            for code in ("invalid_arguments", "not_found") for another in (False, True)}
+    said.discard(None)
+    assert any("invalid arguments" in s for s in said) and any("not found" in s for s in said)
+    assert not any("_" in s for s in said), said

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..env import Server, Tool
 from ..env.asks import words_in
-from .results import describe
+from .results import describe, unsnake
 
 __all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt"]
 
@@ -297,7 +297,7 @@ class Wording:
     def retry(self, code: str, another: bool = False) -> str | None:
         if self.rng.random() < 0.25:
             return None
-        return self.pick(ANOTHER if another else RETRY).format(code=code)
+        return self.pick(ANOTHER if another else RETRY).format(code=unsnake(code))  # "(invalid arguments)"
 
     def question(self, noun: str, *, hidden: bool = False, id_word: str = "ID", thing: str | None = None,
                  left_out: bool = False) -> str:
