@@ -565,3 +565,17 @@ def test_a_name_every_item_shares_is_said_by_what_it_is_to_them(key, name, said)
     items = [{f"{kind[:-1]}_id": f"X-{i}", key: name, "created_at": f"2026-03-1{i}T10:00:00", "note": f"n{i}"}
              for i in range(3)]
     assert describe({kind: items}).startswith(said + ": "), describe({kind: items})
+
+
+def test_a_summary_that_says_an_amount_is_not_followed_by_it_again() -> None:
+    """"Free delivery on orders of $15 or more: code FREEDEL, ..., min subtotal $15.00": the summary
+    says the amount already."""
+    promos = {"promotions": [
+        {"code": "FREEDEL", "summary": "Free delivery on orders of $15 or more", "valid_until": "2026-04-10",
+         "min_subtotal": 15.0},
+        {"code": "INDIAN20", "summary": "20% off Indian food (up to $15, min $30)", "valid_until": "2026-03-31",
+         "min_subtotal": 30.0, "max_discount": 15.0},
+        {"code": "TAKE8", "summary": "$8 off at Umami House", "valid_until": "2026-04-15", "min_subtotal": 35.0}]}
+    said = describe(promos, stress=["promo"])
+    assert "min subtotal $15.00" not in said and "min subtotal $30.00" not in said and "max discount" not in said, said
+    assert "min subtotal $35.00" in said, said

@@ -429,6 +429,9 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         if label_key == "summary" and (key in ("kind", "description", "value") or type(value) is int
                                        and re.search(rf"(?<![\d$.,]){value}(?![\d])", str(head))):
             continue  # a summary says what the record is: "Bought 33 BND at $65.55: kind buy, quantity 33" no more
+        if label_key == "summary" and isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and _is_money(key, value) and re.search(rf"\${number(value)}(?:\.00)?(?![\d.])", str(head)):
+            continue  # "Free delivery on orders of $15 or more: ..., min subtotal $15.00"
         if text and quiet and head and isinstance(value, str) and text.endswith(human(value)) and human(value) in head:
             continue  # "Garage Camera, March 14 at 5:11 PM: started March 14 at 5:11 PM"
         if text and any(text == p or p.startswith(text + " ") for p in parts):
