@@ -543,6 +543,13 @@ def test_a_link_in_an_issue_history_reads_in_words() -> None:
         latest = session.call("get_issue_history", {"issue_id": link["source_id"]}).data["latest"]
     assert latest.startswith(f"you removed its link to {link['target_id']} (") and "_" not in latest, latest
 
+
+def test_one_label_added_is_not_said_as_labels() -> None:
+    """"Added the labels; issue MOB-10001 carries customer-reported." of one label."""
+    issue = next(iter(_index("issue_tracker").rows["issue"]))
+    for text in _replies("issue_tracker", "add_labels", {"issue_id": issue, "labels": ["zz-one"]}):
+        assert "labels" not in text and "zz-one" in text, text
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 
