@@ -312,6 +312,17 @@ def test_an_email_made_from_another_is_said_by_its_subject() -> None:
     assert seen >= 1
 
 
+def test_a_draft_given_a_new_subject_is_said_by_the_old_and_the_new() -> None:
+    """"Change the subject of the draft 'Follow-up: Nimbus Group pilot' to 'Quick update'" answered
+    "I saved your change to the draft 'Quick update'": the draft the user named, and what changed."""
+    with Session(["email"], world=0) as session:
+        draft = next(r for r in _index("email").rows["draft"].values()
+                     if session.call("update_draft", {"draft_id": r["message_id"], "subject": r["subject"] + "!"}).ok)
+    args = {"draft_id": draft["message_id"], "subject": "Quick update"}
+    for text in _replies("email", "update_draft", args):
+        assert draft["subject"] in text and "subject" in text and "'Quick update'" in text, text
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
