@@ -323,6 +323,17 @@ def test_a_draft_given_a_new_subject_is_said_by_the_old_and_the_new() -> None:
         assert draft["subject"] in text and "subject" in text and "'Quick update'" in text, text
 
 
+def test_a_calendar_invitation_email_invites_to_what_its_subject_names() -> None:
+    """"Invitation: Atlas kickoff @ Friday 10am" whose text reads "... has invited you to Titan kickoff"."""
+    seen = 0
+    for world in range(3):
+        for r in _index("email", world).every["message"].values():
+            if r["subject"].startswith("Invitation: "):
+                seen += 1
+                assert r["subject"].removeprefix("Invitation: ").split(" @ ")[0] in r["body"], (r["subject"], r["body"])
+    assert seen
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

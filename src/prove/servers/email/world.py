@@ -435,7 +435,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                       "code": fake.code(6, "ABCDEFGHJKLMNPQRSTUVWXYZ"), "n": rng.randint(1200, 4800),
                       "slug": slug(company.split()[0]), "repo": rng.choice(("web", "api", "mobile", "infra")),
                       "key": team[:3].upper(), "colleague": rng.choice(colleagues)[0]}
-            subject, body = fmt(subject_t, **values), fmt(body_t, **values)
+            values = draw(**values)  # one project and one day for the subject, the body and the file
+            subject, body = subject_t.format(**values), fmt(body_t, **values)
             addr = fmt(addr, **values)
             files = []
             if rest_ and rest_[0]:
