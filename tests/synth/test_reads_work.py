@@ -334,6 +334,14 @@ def test_a_calendar_invitation_email_invites_to_what_its_subject_names() -> None
     assert seen
 
 
+def test_no_starred_email_says_starred() -> None:
+    """"List my starred emails in the Sent folder." answered "There are no messages."."""
+    tool = registry.get("email").tools["list_messages"]
+    said = Wording(random.Random(0)).nothing({"messages": [], "total": 0}, tool,
+                                             {"folder_id": "sent", "starred_only": True})
+    assert "starred messages" in said, said
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

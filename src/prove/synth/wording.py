@@ -120,7 +120,7 @@ _KIND_KEYS = ("category", "device_type", "cuisine")  # an option that says what 
 
 
 # Boolean filters that keep a listing to one state, said before the noun when it found nothing.
-_STATE_FILTERS = frozenset({"open", "unread", "active", "scheduled", "pending"})
+_STATE_FILTERS = frozenset({"open", "unread", "starred", "active", "scheduled", "pending"})
 
 
 def _plural(noun: str) -> str:
