@@ -25,6 +25,16 @@ def _phrasing(server: str, world: int = 0) -> Phrasing:
     return Phrasing(spec, Sampler(spec, world, [world]).context(world), _index(server, world), Wording(random.Random(0)))
 
 
+def test_done_opens_one_account_of_a_reply_not_each() -> None:
+    """"Done: the email 'Re: Orion launch plan' is in the trash. Done: the email ... went to ..."."""
+    from prove.synth.teachers.programmatic import joined
+
+    said = joined(["Done: the email 'A' is in the trash.", "Sent 'B' to Ana.", "Done: you're in the channel 'x'.",
+                   "Done: ana@x.com is copied."])
+    assert said == "Done: the email 'A' is in the trash. Sent 'B' to Ana. You're in the channel 'x'. " \
+                   "Done: ana@x.com is copied.", said
+
+
 # ----- calendar ------------------------------------------------------------------------------------------
 
 
