@@ -352,6 +352,17 @@ def test_no_starred_email_says_starred() -> None:
     assert "starred messages" in said, said
 
 
+def test_an_inbox_listing_does_not_say_the_user_s_own_address() -> None:
+    """"Roadmap priorities for next quarter: March 13 at 2:43 PM, from Aisha Lopez, to
+    ava.singh@nimbusfood.com" of "What's in my inbox?": mail the user received is to them."""
+    with Session(["email"], world=0) as session:
+        data = session.call("list_messages", {}).data
+        me = session.call("search_messages", {"sender": "morningbrew.com"}).data
+    mine = {a for m in data["messages"] for a in m["to"]}
+    for said in (describe(data, stress=["inbox"]), describe(me)):
+        assert not any(a in said for a in mine), said
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

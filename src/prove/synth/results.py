@@ -386,6 +386,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             continue  # "Roth IRA: roth ira"
         if key in _ADDRESS_PARTS and isinstance(value, str) and value in str(rec.get("address", "")):
             continue  # "city Olympia, state WA, address '1386 King Street, Olympia, WA 98592'"
+        if key == "to" and rec.get("status") == "received" and key not in first:
+            continue  # "from Aisha Lopez, to ava.singh@nimbusfood.com": mail the user received is to them
         if key.endswith("_address") and rec.get(key[: -len("address")] + "name") and key not in first:
             continue  # "from Google Calendar, from address calendar-notification@google.com": the name says who
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
