@@ -363,6 +363,17 @@ def test_an_inbox_listing_does_not_say_the_user_s_own_address() -> None:
         assert not any(a in said for a in mine), said
 
 
+def test_a_newsletter_s_issues_have_subjects_of_their_own() -> None:
+    """Four emails from Morning Brew, all 'Markets wobble as chipmakers rally'."""
+    from prove.servers.email.world import NEWSLETTERS
+
+    senders = {addr for _, addr, _, _ in NEWSLETTERS}
+    for world in range(3):
+        rows = _index("email", world).every["message"].values()
+        said = Counter((r["from_address"], r["subject"]) for r in rows if r["from_address"] in senders)
+        assert said and max(said.values()) <= 2, said.most_common(3)
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

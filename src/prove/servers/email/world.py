@@ -22,6 +22,7 @@ Everything random comes from `w.rng` and `w.fake`.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -130,19 +131,36 @@ PERSONAL_REPLIES = ("Sounds great, count me in!", "Yes! Let's do it.", "Can't ma
                     "Let me check with the family and get back to you tonight.")
 
 # (sender name, address, subject, body, folder) for single-message service mail.
+# A newsletter's issues, each with its own subject, sent in turn (a sender's issues come round
+# again only after all of them).
 NEWSLETTERS = (
-    ("Morning Brew", "crew@morningbrew.com", "Markets wobble as chipmakers rally",
-     "Good morning. Here is what you need to know today: chip stocks led a late rally, oil slipped, and "
-     "a major retailer beat earnings expectations."),
-    ("The Pragmatic Engineer", "pragmaticengineer@substack.com", "The Pulse: layoffs, AI tooling, and on-call",
-     "This week: what engineering teams are changing about on-call, and a deep dive into how one "
-     "company cut its build times in half."),
-    ("Lenny's Newsletter", "lenny@substack.com", "How the best PMs write strategy docs",
-     "This week's post breaks down strategy documents from six product leaders and what they have in "
-     "common."),
-    ("TLDR", "dan@tldrnewsletter.com", "TLDR: new open-weight models, a browser engine rewrite",
+    ("Morning Brew", "crew@morningbrew.com",
+     ("Markets wobble as chipmakers rally", "Oil slips as the Fed holds rates", "Retail earnings beat the forecast",
+      "A quiet week for tech stocks", "Airlines raise their summer outlook", "Streaming price hikes, again",
+      "Housing starts cool in February", "The jobs report, in five charts"),
+     "Good morning. Here is what you need to know today, in a five-minute read."),
+    ("The Pragmatic Engineer", "pragmaticengineer@substack.com",
+     ("The Pulse: layoffs, AI tooling, and on-call", "How one team cut its build times in half",
+      "What senior engineers do differently", "Inside a platform team's first year",
+      "The Pulse: hiring picks up, slowly", "Code review at scale", "On-call without the burnout",
+      "Migrating a monolith, one service at a time"),
+     "This week's issue for engineers and engineering leaders, with a deep dive and the news that matters."),
+    ("Lenny's Newsletter", "lenny@substack.com",
+     ("How the best PMs write strategy docs", "The first 90 days as a product lead", "Pricing lessons from 20 startups",
+      "How to run a great planning offsite", "What makes onboarding stick", "Saying no to your best customer",
+      "Growth loops, explained", "Writing a product review people read"),
+     "This week's post for product builders, with examples from teams that got it right."),
+    ("TLDR", "dan@tldrnewsletter.com",
+     ("TLDR: new open-weight models, a browser engine rewrite", "TLDR: chip export rules and a database release",
+      "TLDR: a new phone launch, and quantum error rates", "TLDR: AI coding agents, compared",
+      "TLDR: a record funding round and an outage postmortem", "TLDR: robotics startups and a new JS runtime",
+      "TLDR: battery breakthroughs and a kernel release", "TLDR: the state of open source funding"),
      "Headlines and deep dives in tech, science and coding, in a five-minute read."),
-    ("Product Hunt Daily", "hello@digest.producthunt.com", "Today's top launches",
+    ("Product Hunt Daily", "hello@digest.producthunt.com",
+     ("Today's top launches: AI note takers", "Today's top launches: tools for remote teams",
+      "Today's top launches: a calendar that plans itself", "Today's top launches: developer tools",
+      "Today's top launches: budgeting apps", "Today's top launches: design plugins",
+      "Today's top launches: privacy tools", "Today's top launches: habit trackers"),
      "The top products launched today, hand-picked by the Product Hunt team."),
 )
 RECEIPTS = (
@@ -421,12 +439,16 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     custom = ["Receipts", "Newsletters", *rng.sample(CUSTOM_FOLDERS[2:], rng.randint(1, 3))]
     service_folder = {"newsletter": "Newsletters", "receipt": "Receipts",
                       "travel": "Travel" if "Travel" in custom else "archive"}
+    issues: Counter[str] = Counter()
     for kind, pool, count in (("newsletter", NEWSLETTERS, rng.randint(22, 30)),
                               ("receipt", RECEIPTS, rng.randint(10, 15)),
                               ("travel", TRAVEL, rng.randint(3, 5)), ("note", NOTIFICATIONS, rng.randint(22, 30)),
                               ("spam", SPAM, rng.randint(5, 8))):
         for _ in range(count):
             name, addr, subject_t, body_t, *rest_ = rng.choice(pool)
+            if isinstance(subject_t, tuple):  # a newsletter's next issue
+                subject_t = subject_t[issues[name] % len(subject_t)]
+                issues[name] += 1
             d = b.day(weekday=False)
             at = b.when(d, work=kind == "note")
             values = {"order": f"{rng.randint(111, 114)}-{fake.digits(7)}-{fake.digits(7)}",
@@ -616,7 +638,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         body = letter(fmt(rng.choice(REPLIES), to=user.first), user.first, first[other[1]])
         arriving(at, other, f"Re: {t['subject']}", body, thread_id=thread_of[id(t)])
     for _ in range(rng.randint(2, 4)):
-        name, addr, subject, body = rng.choice(NEWSLETTERS)
+        name, addr, subjects, body = rng.choice(NEWSLETTERS)
+        subject = subjects[issues[name] % len(subjects)]  # the issue after the ones already in
+        issues[name] += 1
         arriving(now + timedelta(days=rng.randint(0, 4), hours=rng.randint(1, 12)), (name, addr), subject, body,
                  bulk=True)
     name, addr, subject_t, body_t, _ = RECEIPTS[0]
