@@ -374,6 +374,19 @@ def test_a_newsletter_s_issues_have_subjects_of_their_own() -> None:
         assert said and max(said.values()) <= 2, said.most_common(3)
 
 
+def test_an_email_does_not_name_its_writer_or_reader_as_someone_else() -> None:
+    """"Hi Ava, Looping in Diego, who owns this area now. Thanks! Diego": Diego loops in himself."""
+    seen = 0
+    for world in range(3):
+        for r in _index("email", world).every["message"].values():
+            said = re.search(r"(?:Looping in|I talked to) (\w+)", r["body"])
+            if said:
+                seen += 1
+                writer = r["from_name"].split()[0]
+                assert said[1] != writer and not r["body"].startswith(f"Hi {said[1]},"), r["body"]
+    assert seen
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

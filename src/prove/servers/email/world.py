@@ -314,11 +314,18 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     me = (my_name, primary)
 
     def draw(**extra: Any) -> dict[str, Any]:
-        return {"p": rng.choice(projects), "team": team, "day": rng.choice(WEEKDAY),
-                "pct": rng.choice((5, 10, 20, 25)),
-                "other": rng.choice(colleagues)[0].split()[0], "company": rng.choice(ext_companies),
-                "vendor": rng.choice(VENDORS), "cand": fake.person().name, "street": rng.choice(STREETS),
-                "city": fake.city().name, "inv": f"INV-{fake.digits(5)}", **extra}
+        """The values a text is filled with; `extra` holds those fixed, and `to` and `sender` the first
+        names of who it is written to and by: the {other} a text names is neither ("Looping in Diego",
+        from Diego)."""
+        out = {"p": rng.choice(projects), "team": team, "day": rng.choice(WEEKDAY),
+               "pct": rng.choice((5, 10, 20, 25)),
+               "other": rng.choice(colleagues)[0].split()[0], "company": rng.choice(ext_companies),
+               "vendor": rng.choice(VENDORS), "cand": fake.person().name, "street": rng.choice(STREETS),
+               "city": fake.city().name, "inv": f"INV-{fake.digits(5)}", **extra}
+        them = (extra.get("to"), extra.get("sender"))
+        if out["other"] in them:
+            out["other"] = next(n for n in (c[0].split()[0] for c in colleagues) if n not in them)
+        return out
 
     def fmt(text: str, **extra: Any) -> str:
         return text.format(**draw(**extra))
@@ -363,13 +370,13 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             body_t, thread = (opening, said) if i == 0 else (rng.choice(REPLIES), {"p": p})
             subj = subject if i == 0 else f"Re: {subject}"
             if mine_turn:
-                body = letter(fmt(body_t, **thread, to=first[other[1]]), first[other[1]], user.first)
+                body = letter(fmt(body_t, **thread, to=first[other[1]], sender=user.first), first[other[1]], user.first)
                 b.message(t, at, me, [other[1]], body, cc=cc, subject=subj, status="sent", folder="sent",
                           attachments=files if i == 0 else [],
                           labels=["Waiting on"] if i == n - 1 and rng.random() < 0.2 else [])
             else:
                 to = [primary] if rng.random() < 0.85 else [aliases[-1]]
-                body = letter(fmt(body_t, **thread, to=user.first), user.first, first[other[1]])
+                body = letter(fmt(body_t, **thread, to=user.first, sender=first[other[1]]), user.first, first[other[1]])
                 folder = folder_for(at, filed=filed)
                 b.message(t, at, other, to, body, cc=cc, subject=subj, folder=folder,
                           read=folder != "inbox" or not unread(at),
@@ -401,7 +408,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         if rng.random() < 0.6:
             at = b.later(at, 60, 60 * 40)
             if at < now:
-                body = letter(fmt(rng.choice(REPLIES), to=first[ext[1]]), first[ext[1]], user.first)
+                body = letter(fmt(rng.choice(REPLIES), to=first[ext[1]], sender=user.first), first[ext[1]], user.first)
                 b.message(t, at, me, [ext[1]], body,
                           subject=f"Re: {subject}", status="sent", folder="sent")
 
@@ -635,7 +642,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
              f"{projects[0]} timeline before tomorrow's review?", user.first, first[boss[1]]))
     for t, other in rng.sample(open_threads, min(3, len(open_threads))):
         at = now + timedelta(hours=rng.randint(1, 52), minutes=rng.randint(0, 59))
-        body = letter(fmt(rng.choice(REPLIES), to=user.first), user.first, first[other[1]])
+        body = letter(fmt(rng.choice(REPLIES), to=user.first, sender=first[other[1]]), user.first, first[other[1]])
         arriving(at, other, f"Re: {t['subject']}", body, thread_id=thread_of[id(t)])
     for _ in range(rng.randint(2, 4)):
         name, addr, subjects, body = rng.choice(NEWSLETTERS)

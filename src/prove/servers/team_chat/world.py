@@ -107,8 +107,8 @@ DM = ("Hey, do you have a minute to chat about {P}?", "Thanks for the review!", 
 # edit_message corrects (an edit that rewrites a message into something unrelated makes no sense).
 TYPO, TYPO_FIXED = "Retro is on Thursady at 3pm in the big room.", "Retro is on Thursday at 3pm in the big room."
 # Replies in a thread, by what they answer: an alert, a question, or anything else said.
-ALERT_REPLIES = ("On it.", "Looking into it now.", "Ack, watching the dashboards.", "Is this related to the last deploy?",
-                 "I'll follow up offline.")
+ALERT_REPLIES = ("On it.", "Looking into it now.", "Ack, watching the dashboards.",
+                 "Is this related to the last deploy?", "I'll follow up offline.")
 QUESTION_REPLIES = ("Can you share more details?", "Let me take a look.", "Not sure, let me check.",
                     "Let's discuss at standup.", "I'll follow up offline.")
 REPLIES = ("+1", "Thanks!", "Good call.", "Agreed, let's do that.", "Noted, thanks.", "Sounds good.",
