@@ -619,6 +619,13 @@ def test_a_link_in_an_issue_history_reads_in_words() -> None:
     assert latest.startswith(f"you removed its link to {link['target_id']} (") and "_" not in latest, latest
 
 
+def test_a_story_title_reads_with_its_article() -> None:
+    """"As a admin, I want email updates from the ledger export"."""
+    for world in range(3):
+        for r in _index("issue_tracker", world).every["issue"].values():
+            assert not re.match(r"As a [aeiou]", r["title"]), r["title"]
+
+
 def test_one_label_added_is_not_said_as_labels() -> None:
     """"Added the labels; issue MOB-10001 carries customer-reported." of one label."""
     issue = next(iter(_index("issue_tracker").rows["issue"]))
