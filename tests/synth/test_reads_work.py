@@ -237,6 +237,14 @@ def test_a_new_record_is_reported_without_its_key() -> None:
                     assert not re.search(r"\((?:CMT|WLG|LNK|ACT|NOTE|CON|DEAL|LEAD|SPR|ACC)-\d+\)", said), said
 
 
+def test_do_we_have_a_lead_is_answered_yes_with_who_it_is() -> None:
+    """"Do we have a lead from David Gomez?" answered "1 lead: David Gomez: converted, rating cold,
+    created August 25, 2025 at 11:00 AM, at Westfield Realty"."""
+    lead = next(iter(_index("crm").rows["lead"].values()))
+    for text in _replies("crm", "list_leads", {"query": lead["full_name"]}):
+        assert text.startswith("Yes") and "created" not in text and lead["company"] in text, text
+
+
 def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
     """"Put Adrian Miller ... in the shared queue for someone else." answered "Created the lead Adrian
     Miller from Lakeside Clinics (LEAD-10067).", which says nothing of the queue."""

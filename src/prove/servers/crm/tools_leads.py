@@ -48,6 +48,11 @@ tools = Toolset("leads")
     Ask("What leads are waiting in the unassigned queue?", unassigned=True),
     "List the {rating} leads that came from {source}.",
     "Do we have a lead from {query}?",
+], reply=[
+    # "Do we have a lead from David Gomez?" is answered yes or no, not with when the lead came in.
+    Ask("Yes: {result.leads.full_name} of {result.leads.company} is a lead of ours ({result.leads.status}, rated "
+        "{result.leads.rating}).", mine=False, unassigned=False, status=None, source=None, rating=None,
+        owner_id=None, **{"result.total": 1}),
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
                rating: Rating | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
