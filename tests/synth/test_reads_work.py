@@ -773,6 +773,13 @@ def test_a_project_channel_talks_about_its_project() -> None:
     assert seen
 
 
+def test_a_reminder_is_listed_with_the_time_it_is_for() -> None:
+    """"2 reminders: 'Send the weekly update to the team': remind March 16 at 2:00 PM; ..."."""
+    with Session(["team_chat"], world=0) as session:
+        said = describe(session.call("list_reminders", {}).data)
+    assert "for March" in said and "remind " not in said, said
+
+
 def test_a_channel_says_each_of_its_lines_before_repeating_one() -> None:
     """"7 messages (all 'Has anyone seen flaky failures in the export tests today?')": one channel
     held the same line from seven people."""

@@ -242,6 +242,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_DATED[key]} {human(value)}"
         if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
+        if key == "remind_at":  # a reminder's time: "for March 16 at 2:00 PM", not "remind March 16 ..."
+            return f"for {human(value)}"
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
         if key in ("full_name", "display_name"):
