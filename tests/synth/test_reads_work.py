@@ -245,6 +245,16 @@ def test_do_we_have_a_lead_is_answered_yes_with_who_it_is() -> None:
         assert text.startswith("Yes") and "created" not in text and lead["company"] in text, text
 
 
+def test_a_lead_rated_as_well_is_said_to_be_rated() -> None:
+    """"Set Andrew Hernandez to unqualified and rate them hot." answered "Marked Andrew Hernandez as
+    unqualified."."""
+    with Session(["crm"], world=0) as session:
+        lead = next(k for k in _index("crm").rows["lead"]
+                    if session.call("update_lead_status", {"lead_id": k, "status": "working"}).ok)
+    for text in _replies("crm", "update_lead_status", {"lead_id": lead, "status": "qualified", "rating": "hot"}):
+        assert "hot" in text, text
+
+
 def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
     """"Put Adrian Miller ... in the shared queue for someone else." answered "Created the lead Adrian
     Miller from Lakeside Clinics (LEAD-10067).", which says nothing of the queue."""

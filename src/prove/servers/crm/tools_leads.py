@@ -214,8 +214,9 @@ def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     Ask("{lead_id} isn't a fit; mark them unqualified.", status="unqualified"),
     "Set {lead_id} to {status} and rate them {rating}.",
 ], reply=[
-    "Marked {lead_id} as {status}.",
+    Ask("Marked {lead_id} as {status}.", rating=None),
     "Updated {result.full_name}: {status}, rated {result.rating}.",
+    "Marked {lead_id} as {status} and rated them {rating}.",
 ])
 def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],
                        rating: Rating | None = None) -> Lead:
