@@ -815,6 +815,23 @@ def test_a_transcript_reads_as_who_said_what() -> None:
     assert re.search(r"lines: [A-Z][\w' ]+: '[A-Z]", text), text
 
 
+def test_a_transcript_names_a_company_as_it_is_written() -> None:
+    """"First item on the agenda is the keystone holdings onboarding call."."""
+    seen = 0
+    for world in range(2):
+        index = _index("video_meeting", world)
+        companies = {r["company"] for r in index.rows["person"].values() if r.get("company")}
+        with Session(["video_meeting"], world=world) as session:
+            for recording in index.rows["recording"]:
+                result = session.call("get_transcript", {"recording_id": recording})
+                for line in result.data["lines"] if result.ok else []:
+                    for company in companies:
+                        if company.lower() in line["text"].lower():
+                            seen += 1
+                            assert company in line["text"], line["text"]
+    assert seen
+
+
 def test_a_speaker_who_said_nothing_is_told_so() -> None:
     """"What did Hassan Jones say in the recording ...?" answered with the meeting's date alone
     does not answer: he said nothing there."""
