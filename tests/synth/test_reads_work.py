@@ -30,9 +30,9 @@ def test_done_opens_one_account_of_a_reply_not_each() -> None:
     from prove.synth.teachers.programmatic import joined
 
     said = joined(["Done: the email 'A' is in the trash.", "Sent 'B' to Ana.", "Done: you're in the channel 'x'.",
-                   "Done: ana@x.com is copied."])
+                   "Done: ana@x.com is copied.", "Done: Anna Chen can see it.", "Done: 'Focus' repeats daily."])
     assert said == "Done: the email 'A' is in the trash. Sent 'B' to Ana. You're in the channel 'x'. " \
-                   "Done: ana@x.com is copied.", said
+                   "Done: ana@x.com is copied. Anna Chen can see it. 'Focus' repeats daily.", said
 
 
 # ----- calendar ------------------------------------------------------------------------------------------

@@ -1379,7 +1379,7 @@ def joined(parts: Sequence[str]) -> str:
     text = parts[0] if parts else ""
     opened = text.startswith("Done: ")
     for before, part in zip(parts, parts[1:]):
-        if opened and re.match(r"Done: (?:I|[a-z]+(?:'[a-z]+)?) ", part):
+        if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'])", part):  # "Done: the ...", "Done: Anna ..."
             part = part[6].upper() + part[7:]
         opened = opened or part.startswith("Done: ")
         text += ("\n\n" if "\n" in before else " ") + part
