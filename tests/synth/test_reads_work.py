@@ -644,6 +644,19 @@ def test_a_story_title_reads_with_its_article() -> None:
             assert not re.match(r"As a [aeiou]", r["title"]), r["title"]
 
 
+def test_a_new_issue_is_said_by_its_title() -> None:
+    """"DATA-10045 is filed in the Data Platform project as a medium task." of "Create a task in the
+    Data Platform project titled 'Document the public search API'"."""
+    project = next(iter(_index("issue_tracker").rows["project"]))
+    args = {"project_id": project, "title": "Document the public search API", "type": "task"}
+    with Session(["issue_tracker"], world=0) as session:
+        if not session.call("create_issue", dict(args)).ok:
+            project = next(p for p in _index("issue_tracker").rows["project"]
+                           if session.call("create_issue", {**args, "project_id": p}).ok)
+    for text in _replies("issue_tracker", "create_issue", {**args, "project_id": project}):
+        assert "'Document the public search API'" in text and not re.match(r"[A-Z]+-\d+ ", text), text
+
+
 def test_one_label_added_is_not_said_as_labels() -> None:
     """"Added the labels; issue MOB-10001 carries customer-reported." of one label."""
     issue = next(iter(_index("issue_tracker").rows["issue"]))
