@@ -405,6 +405,13 @@ def test_an_email_does_not_name_its_writer_or_reader_as_someone_else() -> None:
     assert seen
 
 
+def test_the_out_of_office_reply_is_said_to_be_on_or_off() -> None:
+    """"Is my out-of-office reply on?" answered "Out-of-office reply: no."."""
+    for before in ([], [("set_vacation_responder", {"enabled": True, "message": "Away until Monday."})]):
+        for text in _replies("email", "get_mailbox", {}, before):
+            assert re.search(r"out-of-office reply is (on|off)\.", text) and ": no" not in text, text
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]
