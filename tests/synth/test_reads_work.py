@@ -412,6 +412,18 @@ def test_the_out_of_office_reply_is_said_to_be_on_or_off() -> None:
             assert re.search(r"out-of-office reply is (on|off)\.", text) and ": no" not in text, text
 
 
+def test_how_many_unread_in_each_folder_is_answered_for_each() -> None:
+    """"How many unread emails are in each of my folders?" answered "12 folders: Archive: 53 in all,
+    system; ...; and 7 more": no unread count for most, and most folders left out."""
+    tool = registry.get("email").tools["list_folders"]
+    with Session(["email"], world=0) as session:
+        data = session.call("list_folders", {}).data
+    said = Wording(random.Random(0)).summary(tool, data, asked="How many unread emails are in each of my folders?")
+    assert "more" not in said, said
+    for folder in data["folders"]:
+        assert f"{folder['name']}: {folder['unread']} unread" in said, said
+
+
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
     """"Attach invite.ics (400 KB)": a calendar invite is a few KB, slides a few MB."""
     calls = [call["arguments"] for call, _, _ in _turns("email", "add_attachment", 200, 3)]

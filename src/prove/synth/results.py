@@ -397,6 +397,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         text = field_text(key, value)
         if value is None and key in first and _unitless(key) != key:  # a measure asked for that this one lacks
             text = f"no {_words(_unitless(key))}"  # "the rooms with their temperatures": "Guest Room: no temperature"
+        if text is None and value == 0 and type(value) is int and key in first and key in _NUMBER_FIRST:
+            text = f"0 {_words(key)}"  # "how many unread emails are in each folder?": "Archive: 0 unread"
         if key == "quantity" and isinstance(ticker, str) and type(value) is int:
             text = f"{value} share{'' if value == 1 else 's'}"  # a holding: "10 shares", not "quantity 10"
         if key == "available" and isinstance(ticker, str) and value == rec.get("quantity"):
