@@ -255,6 +255,15 @@ def test_a_lead_rated_as_well_is_said_to_be_rated() -> None:
         assert "hot" in text, text
 
 
+def test_a_pipeline_is_asked_for_as_its_reply_tells_it() -> None:
+    """"Give me the team's pipeline by stage." answered "The team has 40 open deals worth ...": no stage."""
+    spec = registry.get("crm").tools["pipeline_summary"]
+    said = " ".join(r.text for r in spec.replies)
+    for ask in spec.asks:
+        text = ask if isinstance(ask, str) else ask.text
+        assert "by stage" not in text or "{result.stages" in said, text
+
+
 def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
     """"Put Adrian Miller ... in the shared queue for someone else." answered "Created the lead Adrian
     Miller from Lakeside Clinics (LEAD-10067).", which says nothing of the queue."""
