@@ -831,6 +831,15 @@ def test_a_reminder_is_listed_with_the_time_it_is_for() -> None:
     assert "for March" in said and "remind " not in said, said
 
 
+def test_a_new_channel_s_topic_is_quoted() -> None:
+    """"Please start a channel q2-planning about Open questions on the Q2 roadmap" runs a topic, as
+    written, into the sentence."""
+    said = [u for call, u, _ in _turns("team_chat", "create_channel", 240, 5) if "topic" in call["arguments"]]
+    assert said
+    for u in said:
+        assert not re.search(r"about [A-Z]", u), u
+
+
 def test_a_channel_says_each_of_its_lines_before_repeating_one() -> None:
     """"7 messages (all 'Has anyone seen flaky failures in the export tests today?')": one channel
     held the same line from seven people."""
