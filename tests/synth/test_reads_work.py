@@ -882,6 +882,13 @@ def test_a_transcript_names_a_company_as_it_is_written() -> None:
     assert seen
 
 
+def test_a_meeting_chat_message_is_written_from_inside_the_meeting() -> None:
+    """"Kick off the meeting now ... Tell everyone in the chat: Running 5 minutes late, start without
+    me": a chat message is sent by someone in the live meeting."""
+    for text in registry.get("video_meeting").tools["send_chat_message"].values["text"]:
+        assert not re.search(r"\blate\b|without me", text), text
+
+
 def test_a_speaker_who_said_nothing_is_told_so() -> None:
     """"What did Hassan Jones say in the recording ...?" answered with the meeting's date alone
     does not answer: he said nothing there."""
