@@ -109,6 +109,15 @@ def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
 
 
 
+def test_a_series_stopped_from_a_day_reads_without_a_bare_count() -> None:
+    """"Cancelled 6 meetings of 'Spanish lesson' from March 23 at 9:30 AM on; still on the calendar
+    before then: 1."."""
+    said = [r for _, _, r in _turns("calendar", "cancel_series", 240, 5)]
+    assert said
+    for reply in said:
+        assert not re.search(r": \d+\.", reply), reply
+
+
 def test_meetings_are_searched_by_a_few_words_of_their_title() -> None:
     """"Find my meetings about Interview: Anika Gonzalez (Senior Software Engineer)" types a whole
     title; a person searches "Anika Gonzalez", and the search still finds the meeting."""
