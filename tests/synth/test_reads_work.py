@@ -118,6 +118,16 @@ def test_a_series_stopped_from_a_day_reads_without_a_bare_count() -> None:
         assert not re.search(r": \d+\.", reply), reply
 
 
+def test_one_reminder_on_an_event_is_said_as_one() -> None:
+    """"1 reminder: Stand-up: event start April 21 at 9:30 AM, 15 minutes before, method popup, fires
+    April 21 at 9:15 AM."."""
+    with Session(["calendar"], world=0) as session:
+        event = next(r["event_id"] for r in session.call("list_reminders", {}).data["reminders"]
+                     if session.call("list_reminders", {"event_id": r["event_id"]}).data["total"] == 1)
+    for text in _replies("calendar", "list_reminders", {"event_id": event}):
+        assert "one reminder" in text and "method" not in text and "minutes before" in text, text
+
+
 def test_meetings_are_searched_by_a_few_words_of_their_title() -> None:
     """"Find my meetings about Interview: Anika Gonzalez (Senior Software Engineer)" types a whole
     title; a person searches "Anika Gonzalez", and the search still finds the meeting."""
