@@ -138,7 +138,7 @@ NEWSLETTERS = (
      ("Markets wobble as chipmakers rally", "Oil slips as the Fed holds rates", "Retail earnings beat the forecast",
       "A quiet week for tech stocks", "Airlines raise their summer outlook", "Streaming price hikes, again",
       "Housing starts cool in February", "The jobs report, in five charts"),
-     "Good morning. Here is what you need to know today, in a five-minute read."),
+     "Good morning, here is what you need to know today, in a five-minute read."),
     ("The Pragmatic Engineer", "pragmaticengineer@substack.com",
      ("The Pulse: layoffs, AI tooling, and on-call", "How one team cut its build times in half",
       "What senior engineers do differently", "Inside a platform team's first year",
