@@ -25,6 +25,16 @@ def _phrasing(server: str, world: int = 0) -> Phrasing:
     return Phrasing(spec, Sampler(spec, world, [world]).context(world), _index(server, world), Wording(random.Random(0)))
 
 
+def test_done_opens_one_account_of_a_reply_not_each() -> None:
+    """"Done: the email 'Re: Orion launch plan' is in the trash. Done: the email ... went to ..."."""
+    from prove.synth.teachers.programmatic import joined
+
+    said = joined(["Done: the email 'A' is in the trash.", "Sent 'B' to Ana.", "Done: you're in the channel 'x'.",
+                   "Done: ana@x.com is copied.", "Done: Anna Chen can see it.", "Done: 'Focus' repeats daily."])
+    assert said == "Done: the email 'A' is in the trash. Sent 'B' to Ana. You're in the channel 'x'. " \
+                   "Done: ana@x.com is copied. Anna Chen can see it. 'Focus' repeats daily.", said
+
+
 # ----- calendar ------------------------------------------------------------------------------------------
 
 
@@ -97,6 +107,25 @@ def test_a_whole_series_is_asked_of_an_event_in_one() -> None:
                 assert events[call["arguments"]["event_id"]]["series_id"], (ex["id"], call)
     assert series
 
+
+
+def test_a_series_stopped_from_a_day_reads_without_a_bare_count() -> None:
+    """"Cancelled 6 meetings of 'Spanish lesson' from March 23 at 9:30 AM on; still on the calendar
+    before then: 1."."""
+    said = [r for _, _, r in _turns("calendar", "cancel_series", 240, 5)]
+    assert said
+    for reply in said:
+        assert not re.search(r": \d+\.", reply), reply
+
+
+def test_one_reminder_on_an_event_is_said_as_one() -> None:
+    """"1 reminder: Stand-up: event start April 21 at 9:30 AM, 15 minutes before, method popup, fires
+    April 21 at 9:15 AM."."""
+    with Session(["calendar"], world=0) as session:
+        event = next(r["event_id"] for r in session.call("list_reminders", {}).data["reminders"]
+                     if session.call("list_reminders", {"event_id": r["event_id"]}).data["total"] == 1)
+    for text in _replies("calendar", "list_reminders", {"event_id": event}):
+        assert "one reminder" in text and "method" not in text and "minutes before" in text, text
 
 
 def test_meetings_are_searched_by_a_few_words_of_their_title() -> None:
@@ -227,6 +256,33 @@ def test_a_new_record_is_reported_without_its_key() -> None:
                     assert not re.search(r"\((?:CMT|WLG|LNK|ACT|NOTE|CON|DEAL|LEAD|SPR|ACC)-\d+\)", said), said
 
 
+def test_do_we_have_a_lead_is_answered_yes_with_who_it_is() -> None:
+    """"Do we have a lead from David Gomez?" answered "1 lead: David Gomez: converted, rating cold,
+    created August 25, 2025 at 11:00 AM, at Westfield Realty"."""
+    lead = next(iter(_index("crm").rows["lead"].values()))
+    for text in _replies("crm", "list_leads", {"query": lead["full_name"]}):
+        assert text.startswith("Yes") and "created" not in text and lead["company"] in text, text
+
+
+def test_a_lead_rated_as_well_is_said_to_be_rated() -> None:
+    """"Set Andrew Hernandez to unqualified and rate them hot." answered "Marked Andrew Hernandez as
+    unqualified."."""
+    with Session(["crm"], world=0) as session:
+        lead = next(k for k in _index("crm").rows["lead"]
+                    if session.call("update_lead_status", {"lead_id": k, "status": "working"}).ok)
+    for text in _replies("crm", "update_lead_status", {"lead_id": lead, "status": "qualified", "rating": "hot"}):
+        assert "hot" in text, text
+
+
+def test_a_pipeline_is_asked_for_as_its_reply_tells_it() -> None:
+    """"Give me the team's pipeline by stage." answered "The team has 40 open deals worth ...": no stage."""
+    spec = registry.get("crm").tools["pipeline_summary"]
+    said = " ".join(r.text for r in spec.replies)
+    for ask in spec.asks:
+        text = ask if isinstance(ask, str) else ask.text
+        assert "by stage" not in text or "{result.stages" in said, text
+
+
 def test_a_lead_left_for_someone_else_is_said_to_be_in_the_queue() -> None:
     """"Put Adrian Miller ... in the shared queue for someone else." answered "Created the lead Adrian
     Miller from Lakeside Clinics (LEAD-10067).", which says nothing of the queue."""
@@ -310,6 +366,90 @@ def test_an_email_made_from_another_is_said_by_its_subject() -> None:
                 if call["name"] in ("forward_message", "reply_to_message") and call["id"] in results:
                     made |= set(re.findall(r'"message_id": "(MSG-\d+)"', results[call["id"]])[:1])
     assert seen >= 1
+
+
+def test_a_draft_given_a_new_subject_is_said_by_the_old_and_the_new() -> None:
+    """"Change the subject of the draft 'Follow-up: Nimbus Group pilot' to 'Quick update'" answered
+    "I saved your change to the draft 'Quick update'": the draft the user named, and what changed."""
+    with Session(["email"], world=0) as session:
+        draft = next(r for r in _index("email").rows["draft"].values()
+                     if session.call("update_draft", {"draft_id": r["message_id"], "subject": r["subject"] + "!"}).ok)
+    args = {"draft_id": draft["message_id"], "subject": "Quick update"}
+    for text in _replies("email", "update_draft", args):
+        assert draft["subject"] in text and "subject" in text and "'Quick update'" in text, text
+
+
+def test_a_calendar_invitation_email_invites_to_what_its_subject_names() -> None:
+    """"Invitation: Atlas kickoff @ Friday 10am" whose text reads "... has invited you to Titan kickoff"."""
+    seen = 0
+    for world in range(3):
+        for r in _index("email", world).every["message"].values():
+            if r["subject"].startswith("Invitation: "):
+                seen += 1
+                assert r["subject"].removeprefix("Invitation: ").split(" @ ")[0] in r["body"], (r["subject"], r["body"])
+    assert seen
+
+
+def test_no_starred_email_says_starred() -> None:
+    """"List my starred emails in the Sent folder." answered "There are no messages."."""
+    tool = registry.get("email").tools["list_messages"]
+    said = Wording(random.Random(0)).nothing({"messages": [], "total": 0}, tool,
+                                             {"folder_id": "sent", "starred_only": True})
+    assert "starred messages" in said, said
+
+
+def test_an_inbox_listing_does_not_say_the_user_s_own_address() -> None:
+    """"Roadmap priorities for next quarter: March 13 at 2:43 PM, from Aisha Lopez, to
+    ava.singh@nimbusfood.com" of "What's in my inbox?": mail the user received is to them."""
+    with Session(["email"], world=0) as session:
+        data = session.call("list_messages", {}).data
+        me = session.call("search_messages", {"sender": "morningbrew.com"}).data
+    mine = {a for m in data["messages"] for a in m["to"]}
+    for said in (describe(data, stress=["inbox"]), describe(me)):
+        assert not any(a in said for a in mine), said
+
+
+def test_a_newsletter_s_issues_have_subjects_of_their_own() -> None:
+    """Four emails from Morning Brew, all 'Markets wobble as chipmakers rally'."""
+    from prove.servers.email.world import NEWSLETTERS
+
+    senders = {addr for _, addr, _, _ in NEWSLETTERS}
+    for world in range(3):
+        rows = _index("email", world).every["message"].values()
+        said = Counter((r["from_address"], r["subject"]) for r in rows if r["from_address"] in senders)
+        assert said and max(said.values()) <= 2, said.most_common(3)
+
+
+def test_an_email_does_not_name_its_writer_or_reader_as_someone_else() -> None:
+    """"Hi Ava, Looping in Diego, who owns this area now. Thanks! Diego": Diego loops in himself."""
+    seen = 0
+    for world in range(3):
+        for r in _index("email", world).every["message"].values():
+            said = re.search(r"(?:Looping in|I talked to) (\w+)", r["body"])
+            if said:
+                seen += 1
+                writer = r["from_name"].split()[0]
+                assert said[1] != writer and not r["body"].startswith(f"Hi {said[1]},"), r["body"]
+    assert seen
+
+
+def test_the_out_of_office_reply_is_said_to_be_on_or_off() -> None:
+    """"Is my out-of-office reply on?" answered "Out-of-office reply: no."."""
+    for before in ([], [("set_vacation_responder", {"enabled": True, "message": "Away until Monday."})]):
+        for text in _replies("email", "get_mailbox", {}, before):
+            assert re.search(r"out-of-office reply is (on|off)\.", text) and ": no" not in text, text
+
+
+def test_how_many_unread_in_each_folder_is_answered_for_each() -> None:
+    """"How many unread emails are in each of my folders?" answered "12 folders: Archive: 53 in all,
+    system; ...; and 7 more": no unread count for most, and most folders left out."""
+    tool = registry.get("email").tools["list_folders"]
+    with Session(["email"], world=0) as session:
+        data = session.call("list_folders", {}).data
+    said = Wording(random.Random(0)).summary(tool, data, asked="How many unread emails are in each of my folders?")
+    assert "more" not in said, said
+    for folder in data["folders"]:
+        assert f"{folder['name']}: {folder['unread']} unread" in said, said
 
 
 def test_an_attachment_has_a_size_that_fits_its_type() -> None:
@@ -543,6 +683,33 @@ def test_a_link_in_an_issue_history_reads_in_words() -> None:
         latest = session.call("get_issue_history", {"issue_id": link["source_id"]}).data["latest"]
     assert latest.startswith(f"you removed its link to {link['target_id']} (") and "_" not in latest, latest
 
+
+def test_a_story_title_reads_with_its_article() -> None:
+    """"As a admin, I want email updates from the ledger export"."""
+    for world in range(3):
+        for r in _index("issue_tracker", world).every["issue"].values():
+            assert not re.match(r"As a [aeiou]", r["title"]), r["title"]
+
+
+def test_a_new_issue_is_said_by_its_title() -> None:
+    """"DATA-10045 is filed in the Data Platform project as a medium task." of "Create a task in the
+    Data Platform project titled 'Document the public search API'"."""
+    project = next(iter(_index("issue_tracker").rows["project"]))
+    args = {"project_id": project, "title": "Document the public search API", "type": "task"}
+    with Session(["issue_tracker"], world=0) as session:
+        if not session.call("create_issue", dict(args)).ok:
+            project = next(p for p in _index("issue_tracker").rows["project"]
+                           if session.call("create_issue", {**args, "project_id": p}).ok)
+    for text in _replies("issue_tracker", "create_issue", {**args, "project_id": project}):
+        assert "'Document the public search API'" in text and not re.match(r"[A-Z]+-\d+ ", text), text
+
+
+def test_one_label_added_is_not_said_as_labels() -> None:
+    """"Added the labels; issue MOB-10001 carries customer-reported." of one label."""
+    issue = next(iter(_index("issue_tracker").rows["issue"]))
+    for text in _replies("issue_tracker", "add_labels", {"issue_id": issue, "labels": ["zz-one"]}):
+        assert "labels" not in text and "zz-one" in text, text
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 
@@ -571,8 +738,8 @@ def test_a_chat_search_quotes_what_it_looks_for() -> None:
     calls = [(call["arguments"], user) for call, user, _ in _turns("team_chat", "search_messages", 150, 4)
              if set(call["arguments"]) == {"query"}]
     assert calls
-    for args, user in calls:  # (a clarification's answer says the request no more)
-        assert f"'{args['query']}'" in user or args["query"] not in user, user
+    for args, user in calls:  # (a clarification's answer says the request no more, but may name a message)
+        assert f"'{args['query']}'" in user or args["query"] not in re.sub(r"(?i)the message '.*?[.!?]' ", "", user), user
 
 
 def test_the_user_is_the_subject_of_what_they_wrote() -> None:
@@ -587,7 +754,7 @@ def test_a_message_read_out_is_quoted() -> None:
     turns = [(c, r) for c, _, r in _turns("team_chat", "search_messages", 150, 4) if set(c["arguments"]) == {"query"}]
     assert turns
     for _, reply in turns:
-        assert re.search(r"messages?(?: \(all [^)]*\))?: (?:'|by )", reply), reply
+        assert re.search(r"messages?(?: \(all .*?\))?: (?:'|by |posted )", reply), reply
         assert not re.search(r"[.!?]: ", reply), reply
 
 
@@ -639,6 +806,59 @@ def test_a_mention_keeps_the_message_as_written() -> None:
             assert not (opening and re.fullmatch(r"i|[a-z][A-Z]+\w*", opening.group(1))), row["text"]
 
 
+def test_a_thread_reply_fits_what_it_answers() -> None:
+    """"What did people reply to 'Triggered: error rate above 2% on checkout-api'?" answered
+    "'Count me in!' by Zara Wang; '+1' by Lina Hernandez": an alert is acknowledged, a question answered."""
+    from prove.servers.team_chat.world import ALERT_REPLIES, QUESTION_REPLIES, REPLIES
+
+    for world in range(3):
+        rows = _index("team_chat", world).every["message"]
+        channels = _index("team_chat", world).every["channel"]
+        for r in rows.values():
+            root = rows.get(r["thread_id"]) if r["thread_id"] and r["thread_id"] != r["message_id"] else None
+            if root is None or r["text"] not in {*ALERT_REPLIES, *QUESTION_REPLIES, *REPLIES}:
+                continue
+            if channels[root["channel_id"]]["name"] == "incidents":
+                assert r["text"] in ALERT_REPLIES, (root["text"], r["text"])
+            elif root["text"].endswith("?"):
+                assert r["text"] in QUESTION_REPLIES, (root["text"], r["text"])
+            else:
+                assert r["text"] in REPLIES, (root["text"], r["text"])
+
+
+def test_a_project_channel_talks_about_its_project() -> None:
+    """"Updated the Aurora tracker, three items are at risk." posted in proj-falcon."""
+    from prove.servers.team_chat.world import PROJECTS
+
+    seen = 0
+    for world in range(3):
+        index = _index("team_chat", world)
+        channels = index.every["channel"]
+        for r in index.every["message"].values():
+            name = channels[r["channel_id"]]["name"]
+            if name.startswith("proj-"):
+                seen += 1
+                others = [p.title() for p in PROJECTS if p != name.removeprefix("proj-")]
+                assert not any(re.search(rf"\b{p}\b", r["text"]) for p in others), (name, r["text"])
+    assert seen
+
+
+def test_a_reminder_is_listed_with_the_time_it_is_for() -> None:
+    """"2 reminders: 'Send the weekly update to the team': remind March 16 at 2:00 PM; ..."."""
+    with Session(["team_chat"], world=0) as session:
+        said = describe(session.call("list_reminders", {}).data)
+    assert "for March" in said and "remind " not in said, said
+
+
+def test_a_new_channel_s_topic_is_quoted() -> None:
+    """"Please start a channel q2-planning about Open questions on the Q2 roadmap" runs a topic, as
+    written, into the sentence."""
+    said = [u for call, u, _ in _turns("team_chat", "create_channel", 240, 5) if "topic" in call["arguments"]]
+    assert said
+    for u in said:
+        assert not re.search(r"about [A-Z]", u), u
+
+
 def test_a_channel_says_each_of_its_lines_before_repeating_one() -> None:
     """"7 messages (all 'Has anyone seen flaky failures in the export tests today?')": one channel
     held the same line from seven people."""
@@ -662,6 +882,30 @@ def test_a_transcript_reads_as_who_said_what() -> None:
     text = describe(data)
     assert "offset" not in text and "speaker " not in text, text
     assert re.search(r"lines: [A-Z][\w' ]+: '[A-Z]", text), text
+
+
+def test_a_transcript_names_a_company_as_it_is_written() -> None:
+    """"First item on the agenda is the keystone holdings onboarding call."."""
+    seen = 0
+    for world in range(2):
+        index = _index("video_meeting", world)
+        companies = {r["company"] for r in index.rows["person"].values() if r.get("company")}
+        with Session(["video_meeting"], world=world) as session:
+            for recording in index.rows["recording"]:
+                result = session.call("get_transcript", {"recording_id": recording})
+                for line in result.data["lines"] if result.ok else []:
+                    for company in companies:
+                        if company.lower() in line["text"].lower():
+                            seen += 1
+                            assert company in line["text"], line["text"]
+    assert seen
+
+
+def test_a_meeting_chat_message_is_written_from_inside_the_meeting() -> None:
+    """"Kick off the meeting now ... Tell everyone in the chat: Running 5 minutes late, start without
+    me": a chat message is sent by someone in the live meeting."""
+    for text in registry.get("video_meeting").tools["send_chat_message"].values["text"]:
+        assert not re.search(r"\blate\b|without me", text), text
 
 
 def test_a_speaker_who_said_nothing_is_told_so() -> None:

@@ -256,6 +256,8 @@ def field_text(key: str, value: Any) -> str | None:
             return f"{_DATED[key]} {human(value)}"
         if key in ("at", "time", "date"):
             return human(value)  # "March 16 at 6:00 AM", not "at March 16 at 6:00 AM"
+        if key == "remind_at":  # a reminder's time: "for March 16 at 2:00 PM", not "remind March 16 ..."
+            return f"for {human(value)}"
         if key.endswith("_at") or key.endswith("_time"):
             return f"{_words(key.rsplit('_', 1)[0])} {human(value)}"
         if key in ("full_name", "display_name"):
@@ -409,6 +411,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
             continue  # "Roth IRA: roth ira"
         if key in _ADDRESS_PARTS and isinstance(value, str) and value in str(rec.get("address", "")):
             continue  # "city Olympia, state WA, address '1386 King Street, Olympia, WA 98592'"
+        if key == "to" and rec.get("status") == "received" and key not in first:
+            continue  # "from Aisha Lopez, to ava.singh@nimbusfood.com": mail the user received is to them
         if key.endswith("_address") and rec.get(key[: -len("address")] + "name") and key not in first:
             continue  # "from Google Calendar, from address calendar-notification@google.com": the name says who
         if key == "total" and isinstance(value, int) and any(isinstance(v, list) for v in rec.values()):
@@ -416,6 +420,8 @@ def record_text(rec: Mapping[str, Any], limit: int = 4, cite: Sequence[str] = ()
         text = field_text(key, value)
         if value is None and key in first and _unitless(key) != key:  # a measure asked for that this one lacks
             text = f"no {_words(_unitless(key))}"  # "the rooms with their temperatures": "Guest Room: no temperature"
+        if text is None and value == 0 and type(value) is int and key in first and key in _NUMBER_FIRST:
+            text = f"0 {_words(key)}"  # "how many unread emails are in each folder?": "Archive: 0 unread"
         if key == "quantity" and isinstance(ticker, str) and type(value) is int:
             text = f"{value} share{'' if value == 1 else 's'}"  # a holding: "10 shares", not "quantity 10"
         if key == "available" and isinstance(ticker, str) and value == rec.get("quantity"):

@@ -120,7 +120,7 @@ _KIND_KEYS = ("category", "device_type", "cuisine")  # an option that says what 
 
 
 # Boolean filters that keep a listing to one state, said before the noun when it found nothing.
-_STATE_FILTERS = frozenset({"open", "unread", "active", "scheduled", "pending"})
+_STATE_FILTERS = frozenset({"open", "unread", "starred", "active", "scheduled", "pending"})
 
 
 def _plural(noun: str) -> str:
@@ -380,6 +380,8 @@ class Wording:
             stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
         asked_for = (args or {}).get("limit")  # "my last 10 trips": as many as asked, up to 10
         shown = asked_for if isinstance(asked_for, int) and 5 < asked_for <= 10 else 5
+        if re.search(r"\beach\b", asked):  # "how many unread emails are in each of my folders?": every one
+            shown = 15
         given = [v for v in (args or {}).values() if isinstance(v, str)]
         facts = describe(data, cite, limit=shown, stress=stress, noun=listed_noun(tool), given=given)
         if not facts:

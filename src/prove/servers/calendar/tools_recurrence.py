@@ -272,8 +272,8 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
 ], reply=[
     Ask("Cancelled the {result.total} remaining meetings of '{result.title}'; none are left.", starting=None),
     Ask("Done: {series_id} is cancelled, all {result.total} meetings still ahead.", starting=None),
-    "Cancelled {result.total} meetings of '{result.title}' from {starting} on; still on the calendar before then: "
-    "{result.upcoming}.",
+    "Cancelled {result.total} meetings of '{result.title}' from {starting} on; the ones before then stay on the "
+    "calendar.",
     "Done: {series_id} stops from {starting}; {result.total} meetings are cancelled.",
 ])
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:

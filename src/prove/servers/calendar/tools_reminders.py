@@ -82,6 +82,12 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
 @tools.tool(effect=READ, asks=[
     "What reminders have I set?",
     "Which reminders are on {event_id}?",
+], reply=[
+    # One reminder is said as one, not as "event start ..., 15 minutes before, method popup, fires ...".
+    Ask("{event_id} has one reminder: a {result.reminders.method} {result.reminders.minutes_before} minutes before "
+        "it starts.", **{"result.total": 1}),
+    Ask("You have one reminder: a {result.reminders.method} {result.reminders.minutes_before} minutes before "
+        "'{result.reminders.event_title}'.", event_id=None, **{"result.total": 1}),
 ])
 def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50) -> ReminderList:
     """List the user's reminders: for one event, or for every event that has not started yet.

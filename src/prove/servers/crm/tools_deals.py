@@ -397,7 +397,7 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -
 
 @tools.tool(effect=READ, asks=[
     Ask("How does my pipeline look?", mine=True),
-    "Give me the team's pipeline by stage.",
+    "How does the team's pipeline look?",
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
     Ask("How far am I from my quota this quarter?", mine=True),
 ], reply=[

@@ -48,6 +48,11 @@ tools = Toolset("leads")
     Ask("What leads are waiting in the unassigned queue?", unassigned=True),
     "List the {rating} leads that came from {source}.",
     "Do we have a lead from {query}?",
+], reply=[
+    # "Do we have a lead from David Gomez?" is answered yes or no, not with when the lead came in.
+    Ask("Yes: {result.leads.full_name} of {result.leads.company} is a lead of ours ({result.leads.status}, rated "
+        "{result.leads.rating}).", mine=False, unassigned=False, status=None, source=None, rating=None,
+        owner_id=None, **{"result.total": 1}),
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
                rating: Rating | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
@@ -209,8 +214,9 @@ def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     Ask("{lead_id} isn't a fit; mark them unqualified.", status="unqualified"),
     "Set {lead_id} to {status} and rate them {rating}.",
 ], reply=[
-    "Marked {lead_id} as {status}.",
+    Ask("Marked {lead_id} as {status}.", rating=None),
     "Updated {result.full_name}: {status}, rated {result.rating}.",
+    "Marked {lead_id} as {status} and rated them {rating}.",
 ])
 def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],
                        rating: Rating | None = None) -> Lead:

@@ -345,6 +345,9 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
     "Cc {cc} on {draft_id}.",
 ], reply=[
     Ask("Cc'd {cc} on the draft '{result.subject}'; it's saved, not sent.", to=None, bcc=None, subject=None, body=None),
+    Ask("Changed the subject of {draft_id} to '{subject}'; it's saved, not sent.", to=None, cc=None, bcc=None,
+        body=None),
+    Ask("Done: {draft_id} now has the subject '{subject}'.", to=None, cc=None, bcc=None, body=None),
     "Updated the draft '{result.subject}' (to {result.to}); it's saved, not sent.",
     "Done: I saved your change to the draft '{result.subject}', addressed to {result.to}.",
 ], values={

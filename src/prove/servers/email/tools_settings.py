@@ -85,8 +85,10 @@ def _app(row) -> AppPassword:
     "Which senders have I blocked?",
 ], reply=[
     # The generic summary leaves out the aliases and the blocked senders, which these questions ask for.
-    "Your address is {result.primary_address}; aliases: {result.aliases}. Blocked senders: "
-    "{result.blocked_senders}. Out-of-office reply: {result.vacation.enabled}.",
+    Ask("Your address is {result.primary_address}; aliases: {result.aliases}. Blocked senders: "
+        "{result.blocked_senders}. Your out-of-office reply is off.", **{"result.vacation.enabled": False}),
+    Ask("Your address is {result.primary_address}; aliases: {result.aliases}. Blocked senders: "
+        "{result.blocked_senders}. Your out-of-office reply is on.", **{"result.vacation.enabled": True}),
 ])
 def get_mailbox(ctx: Ctx) -> Mailbox:
     """Show the user's mailbox: name, addresses, signature, vacation responder, blocked senders and counts.

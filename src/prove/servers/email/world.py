@@ -22,6 +22,7 @@ Everything random comes from `w.rng` and `w.fake`.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -130,19 +131,36 @@ PERSONAL_REPLIES = ("Sounds great, count me in!", "Yes! Let's do it.", "Can't ma
                     "Let me check with the family and get back to you tonight.")
 
 # (sender name, address, subject, body, folder) for single-message service mail.
+# A newsletter's issues, each with its own subject, sent in turn (a sender's issues come round
+# again only after all of them).
 NEWSLETTERS = (
-    ("Morning Brew", "crew@morningbrew.com", "Markets wobble as chipmakers rally",
-     "Good morning. Here is what you need to know today: chip stocks led a late rally, oil slipped, and "
-     "a major retailer beat earnings expectations."),
-    ("The Pragmatic Engineer", "pragmaticengineer@substack.com", "The Pulse: layoffs, AI tooling, and on-call",
-     "This week: what engineering teams are changing about on-call, and a deep dive into how one "
-     "company cut its build times in half."),
-    ("Lenny's Newsletter", "lenny@substack.com", "How the best PMs write strategy docs",
-     "This week's post breaks down strategy documents from six product leaders and what they have in "
-     "common."),
-    ("TLDR", "dan@tldrnewsletter.com", "TLDR: new open-weight models, a browser engine rewrite",
+    ("Morning Brew", "crew@morningbrew.com",
+     ("Markets wobble as chipmakers rally", "Oil slips as the Fed holds rates", "Retail earnings beat the forecast",
+      "A quiet week for tech stocks", "Airlines raise their summer outlook", "Streaming price hikes, again",
+      "Housing starts cool in February", "The jobs report, in five charts"),
+     "Good morning, here is what you need to know today, in a five-minute read."),
+    ("The Pragmatic Engineer", "pragmaticengineer@substack.com",
+     ("The Pulse: layoffs, AI tooling, and on-call", "How one team cut its build times in half",
+      "What senior engineers do differently", "Inside a platform team's first year",
+      "The Pulse: hiring picks up, slowly", "Code review at scale", "On-call without the burnout",
+      "Migrating a monolith, one service at a time"),
+     "This week's issue for engineers and engineering leaders, with a deep dive and the news that matters."),
+    ("Lenny's Newsletter", "lenny@substack.com",
+     ("How the best PMs write strategy docs", "The first 90 days as a product lead", "Pricing lessons from 20 startups",
+      "How to run a great planning offsite", "What makes onboarding stick", "Saying no to your best customer",
+      "Growth loops, explained", "Writing a product review people read"),
+     "This week's post for product builders, with examples from teams that got it right."),
+    ("TLDR", "dan@tldrnewsletter.com",
+     ("TLDR: new open-weight models, a browser engine rewrite", "TLDR: chip export rules and a database release",
+      "TLDR: a new phone launch, and quantum error rates", "TLDR: AI coding agents, compared",
+      "TLDR: a record funding round and an outage postmortem", "TLDR: robotics startups and a new JS runtime",
+      "TLDR: battery breakthroughs and a kernel release", "TLDR: the state of open source funding"),
      "Headlines and deep dives in tech, science and coding, in a five-minute read."),
-    ("Product Hunt Daily", "hello@digest.producthunt.com", "Today's top launches",
+    ("Product Hunt Daily", "hello@digest.producthunt.com",
+     ("Today's top launches: AI note takers", "Today's top launches: tools for remote teams",
+      "Today's top launches: a calendar that plans itself", "Today's top launches: developer tools",
+      "Today's top launches: budgeting apps", "Today's top launches: design plugins",
+      "Today's top launches: privacy tools", "Today's top launches: habit trackers"),
      "The top products launched today, hand-picked by the Product Hunt team."),
 )
 RECEIPTS = (
@@ -296,11 +314,18 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     me = (my_name, primary)
 
     def draw(**extra: Any) -> dict[str, Any]:
-        return {"p": rng.choice(projects), "team": team, "day": rng.choice(WEEKDAY),
-                "pct": rng.choice((5, 10, 20, 25)),
-                "other": rng.choice(colleagues)[0].split()[0], "company": rng.choice(ext_companies),
-                "vendor": rng.choice(VENDORS), "cand": fake.person().name, "street": rng.choice(STREETS),
-                "city": fake.city().name, "inv": f"INV-{fake.digits(5)}", **extra}
+        """The values a text is filled with; `extra` holds those fixed, and `to` and `sender` the first
+        names of who it is written to and by: the {other} a text names is neither ("Looping in Diego",
+        from Diego)."""
+        out = {"p": rng.choice(projects), "team": team, "day": rng.choice(WEEKDAY),
+               "pct": rng.choice((5, 10, 20, 25)),
+               "other": rng.choice(colleagues)[0].split()[0], "company": rng.choice(ext_companies),
+               "vendor": rng.choice(VENDORS), "cand": fake.person().name, "street": rng.choice(STREETS),
+               "city": fake.city().name, "inv": f"INV-{fake.digits(5)}", **extra}
+        them = (extra.get("to"), extra.get("sender"))
+        if out["other"] in them:
+            out["other"] = next(n for n in (c[0].split()[0] for c in colleagues) if n not in them)
+        return out
 
     def fmt(text: str, **extra: Any) -> str:
         return text.format(**draw(**extra))
@@ -345,13 +370,13 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             body_t, thread = (opening, said) if i == 0 else (rng.choice(REPLIES), {"p": p})
             subj = subject if i == 0 else f"Re: {subject}"
             if mine_turn:
-                body = letter(fmt(body_t, **thread, to=first[other[1]]), first[other[1]], user.first)
+                body = letter(fmt(body_t, **thread, to=first[other[1]], sender=user.first), first[other[1]], user.first)
                 b.message(t, at, me, [other[1]], body, cc=cc, subject=subj, status="sent", folder="sent",
                           attachments=files if i == 0 else [],
                           labels=["Waiting on"] if i == n - 1 and rng.random() < 0.2 else [])
             else:
                 to = [primary] if rng.random() < 0.85 else [aliases[-1]]
-                body = letter(fmt(body_t, **thread, to=user.first), user.first, first[other[1]])
+                body = letter(fmt(body_t, **thread, to=user.first, sender=first[other[1]]), user.first, first[other[1]])
                 folder = folder_for(at, filed=filed)
                 b.message(t, at, other, to, body, cc=cc, subject=subj, folder=folder,
                           read=folder != "inbox" or not unread(at),
@@ -383,7 +408,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         if rng.random() < 0.6:
             at = b.later(at, 60, 60 * 40)
             if at < now:
-                body = letter(fmt(rng.choice(REPLIES), to=first[ext[1]]), first[ext[1]], user.first)
+                body = letter(fmt(rng.choice(REPLIES), to=first[ext[1]], sender=user.first), first[ext[1]], user.first)
                 b.message(t, at, me, [ext[1]], body,
                           subject=f"Re: {subject}", status="sent", folder="sent")
 
@@ -421,12 +446,16 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     custom = ["Receipts", "Newsletters", *rng.sample(CUSTOM_FOLDERS[2:], rng.randint(1, 3))]
     service_folder = {"newsletter": "Newsletters", "receipt": "Receipts",
                       "travel": "Travel" if "Travel" in custom else "archive"}
+    issues: Counter[str] = Counter()
     for kind, pool, count in (("newsletter", NEWSLETTERS, rng.randint(22, 30)),
                               ("receipt", RECEIPTS, rng.randint(10, 15)),
                               ("travel", TRAVEL, rng.randint(3, 5)), ("note", NOTIFICATIONS, rng.randint(22, 30)),
                               ("spam", SPAM, rng.randint(5, 8))):
         for _ in range(count):
             name, addr, subject_t, body_t, *rest_ = rng.choice(pool)
+            if isinstance(subject_t, tuple):  # a newsletter's next issue
+                subject_t = subject_t[issues[name] % len(subject_t)]
+                issues[name] += 1
             d = b.day(weekday=False)
             at = b.when(d, work=kind == "note")
             values = {"order": f"{rng.randint(111, 114)}-{fake.digits(7)}-{fake.digits(7)}",
@@ -435,7 +464,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                       "code": fake.code(6, "ABCDEFGHJKLMNPQRSTUVWXYZ"), "n": rng.randint(1200, 4800),
                       "slug": slug(company.split()[0]), "repo": rng.choice(("web", "api", "mobile", "infra")),
                       "key": team[:3].upper(), "colleague": rng.choice(colleagues)[0]}
-            subject, body = fmt(subject_t, **values), fmt(body_t, **values)
+            values = draw(**values)  # one project and one day for the subject, the body and the file
+            subject, body = subject_t.format(**values), fmt(body_t, **values)
             addr = fmt(addr, **values)
             files = []
             if rest_ and rest_[0]:
@@ -612,10 +642,12 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
              f"{projects[0]} timeline before tomorrow's review?", user.first, first[boss[1]]))
     for t, other in rng.sample(open_threads, min(3, len(open_threads))):
         at = now + timedelta(hours=rng.randint(1, 52), minutes=rng.randint(0, 59))
-        body = letter(fmt(rng.choice(REPLIES), to=user.first), user.first, first[other[1]])
+        body = letter(fmt(rng.choice(REPLIES), to=user.first, sender=first[other[1]]), user.first, first[other[1]])
         arriving(at, other, f"Re: {t['subject']}", body, thread_id=thread_of[id(t)])
     for _ in range(rng.randint(2, 4)):
-        name, addr, subject, body = rng.choice(NEWSLETTERS)
+        name, addr, subjects, body = rng.choice(NEWSLETTERS)
+        subject = subjects[issues[name] % len(subjects)]  # the issue after the ones already in
+        issues[name] += 1
         arriving(now + timedelta(days=rng.randint(0, 4), hours=rng.randint(1, 12)), (name, addr), subject, body,
                  bulk=True)
     name, addr, subject_t, body_t, _ = RECEIPTS[0]

@@ -147,7 +147,7 @@ def edit_comment(ctx: Ctx, comment_id: MyCommentId, body: Text) -> Comment:
     "Tag {issue_id} as {labels}.",
 ], reply=[
     "{issue_id} is labelled {labels} now.",
-    "Added the labels; {issue_id} carries {result.labels}.",
+    "Added {labels} to {issue_id}.",
 ], values={
     "labels": [["tech-debt"], ["regression"], ["needs-design", "ux"], ["customer-reported"],
                ["performance", "backend"], ["security"]],

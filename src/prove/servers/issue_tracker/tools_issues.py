@@ -264,7 +264,7 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     "Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.",
 ], reply=[
     "Created {result.issue_id}: '{result.title}'.",
-    "{result.issue_id} is filed in {project_id} as a {result.priority} {result.type}.",
+    "Filed '{result.title}' in {project_id} as {result.issue_id}, a {result.priority}-priority {result.type}.",
 ], values={
     # a title that reads as its type: a bug says what is broken, an epic names a body of work
     "type, title": [

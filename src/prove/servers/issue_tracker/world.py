@@ -95,7 +95,7 @@ TASKS = ("Upgrade dependencies of the {c}", "Add monitoring for the {c}", "Write
          "Document the {c}", "Refactor the {c}", "Add feature flag for the new {c}", "Remove dead code in the {c}",
          "Migrate the {c} to the new config format", "Add metrics dashboard for the {c}",
          "Clean up logging in the {c}")
-PERSONAS = ("shopper", "returning customer", "support agent", "partner developer", "admin", "finance analyst",
+PERSONAS = ("shopper", "returning customer", "support agent", "partner developer", "site admin", "finance analyst",
             "new user", "store manager")
 STORIES = ("As a {p}, I want the {c} to remember my last choice",
            "As a {p}, I want to filter results in the {c}",

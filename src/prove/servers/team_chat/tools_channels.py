@@ -137,7 +137,7 @@ def get_channel(ctx: Ctx, channel_id: GroupChannelId) -> Channel:
 @tools.tool(effect=WRITE, asks=[
     "Create a channel called {name}.",
     Ask("Make a private channel named {name} with {member_ids}.", is_private=True),
-    "Start a channel {name} about {topic} and add {member_ids}.",
+    "Start a channel {name} with the topic '{topic}' and add {member_ids}.",
     "Set up {name} as a channel to {purpose}.",
 ], reply=[
     "Created #{result.name}; it has {result.member_count} members.",

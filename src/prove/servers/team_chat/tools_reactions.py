@@ -29,7 +29,8 @@ REACTIONS = ["thumbsup", "eyes", "white_check_mark", "raised_hands", "pray", "10
 # A message the user reacted to with one of those: what "take back my reaction" names.
 ReactedMessageId = MESSAGE.where(
     "is_deleted = 0 AND message_id IN (SELECT message_id FROM reactions WHERE user_id = "
-    "(SELECT user_id FROM users WHERE is_me = 1) AND emoji IN (" + ", ".join(f"'{e}'" for e in REACTIONS) + "))")
+    "(SELECT user_id FROM users WHERE is_me = 1) AND emoji IN (" + ", ".join(f"'{e}'" for e in REACTIONS) + ")) "
+    "AND channel_id IN (SELECT channel_id FROM channels WHERE is_archived = 0)")
 
 # A pinned message in a channel the user is in and can still change: what "unpin" names.
 PinnedMessageId = MESSAGE.where(

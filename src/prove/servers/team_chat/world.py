@@ -106,12 +106,25 @@ DM = ("Hey, do you have a minute to chat about {P}?", "Thanks for the review!", 
 # A message of the user's with a typo they have yet to fix, and how it should read: what
 # edit_message corrects (an edit that rewrites a message into something unrelated makes no sense).
 TYPO, TYPO_FIXED = "Retro is on Thursady at 3pm in the big room.", "Retro is on Thursday at 3pm in the big room."
-REPLIES = ("+1", "Thanks!", "On it.", "Good call.", "Looking into it now.", "Can you share more details?", "Same here.",
-           "Fixed in the latest build.", "I'll follow up offline.", "Agreed, let's do that.", "Nice work!",
-           "Which environment?", "Let's discuss at standup.", "Count me in!", "Done :white_check_mark:")
+# Replies in a thread, by what they answer: an alert, a question, or anything else said.
+ALERT_REPLIES = ("On it.", "Looking into it now.", "Ack, watching the dashboards.",
+                 "Is this related to the last deploy?", "I'll follow up offline.")
+QUESTION_REPLIES = ("Can you share more details?", "Let me take a look.", "Not sure, let me check.",
+                    "Let's discuss at standup.", "I'll follow up offline.")
+REPLIES = ("+1", "Thanks!", "Good call.", "Agreed, let's do that.", "Noted, thanks.", "Sounds good.",
+           "Thanks for the heads-up.")
 STATUSES = (("On vacation", "palm_tree"), ("Out sick", "face_with_thermometer"),
             ("Working remotely", "house_with_garden"),
             ("In a meeting", "spiral_calendar_pad"), ("Commuting", "bus"), ("Focusing", "headphones"))
+
+
+def replies_to(text: str, alert: bool = False) -> tuple[str, ...]:
+    """The replies that fit a message: an alert (any message in the incidents channel) is
+    acknowledged, a question answered or asked back."""
+    if alert:
+        return ALERT_REPLIES
+    return QUESTION_REPLIES if text.rstrip().endswith("?") else REPLIES
+
 
 FIRST_DAY = date(2026, 3, 2)  # two working weeks before the epoch
 
@@ -205,7 +218,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     spec.append((eng, ENGINEERING, rng.randint(16, 22)))
     team_ch = channel(f"team-{team}", "public", [me, boss, *teammates], topic=f"{team.title()} team: standups, plans",
                       by=boss)
-    spec.append((team_ch, TEAM, rng.randint(24, 32)))
+    spec.append((team_ch, TEAM, rng.randint(21, 29)))
     proj_ids = []
     for i, p in enumerate(projects[:3]):
         crew = [*some(teammates, 0.3, 0.7), *some(others, 0.1, 0.25)] + ([me] if i < 2 else [])
@@ -234,6 +247,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     old = channel(f"proj-{projects[3]}", "public", [me, *some(teammates, 0.4, 0.8)], archived=True,
                   topic=f"Project {projects[3].title()} (shipped)")
     spec.append((old, PROJECT, 3))
+    project_of = {cid: p for cid, p in zip([*proj_ids, old], projects)}
     channel("offsite-2025", "public", some(everyone, 0.3, 0.5), archived=True, topic="Planning the 2025 offsite")
     leads = channel(f"{team}-leads", "private", [me, boss, *rng.sample(teammates, 2)], topic="Leads only", by=boss)
     spec.append((leads, LEADS, rng.randint(4, 7)))
@@ -263,10 +277,12 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         start, end = (8 * 60, 9 * 60) if day == now.date() else (8 * 60 + 30, 18 * 60 + 30)
         return datetime.combine(day, time()) + timedelta(minutes=rng.randrange(start, end))
 
-    def fill(text: str, author: str, pool: list[str]) -> tuple[str, list[str]]:
+    def fill(text: str, author: str, pool: list[str], project: str | None = None) -> tuple[str, list[str]]:
+        """A line filled in; in a project's channel `project` is the project it talks about."""
         others_ = [u for u in pool if u != author and u in colleagues] or [me]
         target = me if "@{h}" in text and rng.random() < 0.4 else rng.choice(others_)
-        out = text.format(h=handle[target], P=rng.choice(projects).title(), team=team.title(), topic=rng.choice(TOPICS),
+        drawn = rng.choice(projects)
+        out = text.format(h=handle[target], P=(project or drawn).title(), team=team.title(), topic=rng.choice(TOPICS),
                           city=home.name, n=rng.randint(1200, 4800), company=fake.company(),
                           sha=fake.code(7, "0123456789abcdef"))
         return out, [target] if "@{h}" in text else []
@@ -289,7 +305,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                 unused = unused or list(texts)
                 line = rng.choice(unused)
                 unused.remove(line)
-                text, mentioned = fill(line, author, pool)
+                text, mentioned = fill(line, author, pool, project_of.get(cid))
             if kind != "dm" and rng.random() < 0.06 and author in humans and "@" not in text:
                 text = f"@{handle[me]} {text}"  # as written: "I'll be out", "QA found", never "i'll", "qA"
                 mentioned = [*mentioned, me]
@@ -306,9 +322,10 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                     if t >= now:
                         break
                     replier = rng.choice([a for a in authors if a not in away] or authors)
-                    msgs.append({"channel_id": cid, "user_id": replier, "text": rng.choice(REPLIES), "at": t,
-                                 "thread": mid, "in_channel": int(rng.random() < 0.05), "mentions": [],
-                                 "broadcast": 0, "pinned": False})
+                    said = rng.choice(replies_to(text, cid == inc))
+                    msgs.append({"channel_id": cid, "user_id": replier, "text": said, "at": t, "thread": mid,
+                                 "in_channel": int(rng.random() < 0.05), "mentions": [], "broadcast": 0,
+                                 "pinned": False})
             people_here = [u for u in pool if u in colleagues] or [me]
             if rng.random() < 0.3:
                 for _ in range(rng.randint(1, 4)):
@@ -401,8 +418,8 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     my_roots = [r for r in rows if r["user_id"] == me and r["thread_id"] is None
                 and r["channel_id"] in (team_ch, eng, *proj_ids[:2])]
     for r in rng.sample(my_roots, min(2, len(my_roots))):
-        later(r["channel_id"], rng.choice(teammates), rng.choice(REPLIES), now + timedelta(hours=rng.randint(1, 30)),
-              thread=r["message_id"])
+        later(r["channel_id"], rng.choice(teammates), rng.choice(replies_to(r["text"])),
+              now + timedelta(hours=rng.randint(1, 30)), thread=r["message_id"])
     for other in dm_with[:2]:
         later(next(c["channel_id"] for c in channels if c["kind"] == "dm" and other in members[c["channel_id"]]
                    and me in members[c["channel_id"]]), other, fill(rng.choice(DM), other, [me, other])[0],
@@ -411,7 +428,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                        (team_ch, TEAM)):
         for _ in range(rng.randint(1, 3)):
             author = rng.choice([u for u in members[cid] if u in humans])
-            later(cid, author, fill(rng.choice(texts), author, members[cid])[0],
+            later(cid, author, fill(rng.choice(texts), author, members[cid], project_of.get(cid))[0],
                   now + timedelta(hours=rng.randint(1, 72), minutes=rng.randint(0, 59)))
     later(old, rng.choice(teammates), "Anyone know where the old dashboards went?", now + timedelta(hours=26))
     upcoming.sort(key=lambda u: u["post_at"])

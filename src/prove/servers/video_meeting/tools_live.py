@@ -504,7 +504,7 @@ def mute_participant(ctx: Ctx, participant_id: HostedAttendeeId, muted: bool = T
 ], reply=[
     "Posted your message in the chat of {meeting_id}.",
     "Sent: '{text}'.",
-], values={"text": ["Can everyone see my screen?", "Running 5 minutes late, start without me.",
+], values={"text": ["Can everyone see my screen?", "I have to drop off at the half hour.",
                     "Here's the doc: https://docs.example.com/q2-plan", "You're on mute!",
                     "Let's take a 5-minute break.", "Thanks all, great discussion.",
                     "Could you share the slides after the call?", "I'll send the notes by email."]},

@@ -410,7 +410,7 @@ def transcript(recording_id: str, topic: str, speakers: list[str], seconds: int,
     """The transcript lines of a recording: the first speaker opens and closes, others talk between."""
     lines = [TRANSCRIPT_LINES[0]] + rng.sample(TRANSCRIPT_LINES[1:-1], min(6, len(TRANSCRIPT_LINES) - 2)) \
         + [TRANSCRIPT_LINES[-1]]
-    short = topic.split(":")[0].lower()
+    short = topic.split(":")[0]  # as written: "the Keystone Holdings onboarding call"
     out = []
     for seq, text in enumerate(lines, start=1):
         speaker = speakers[0] if seq in (1, len(lines)) or len(speakers) == 1 else rng.choice(speakers[1:])

@@ -1379,9 +1379,14 @@ def _address(first: str, last: str, domain: str) -> str:
 
 def joined(parts: Sequence[str]) -> str:
     """Accounts said one after another; one that ends in lines quoted from a file or a message
-    is set apart from the next by a blank line, so the quote does not run into the next account."""
+    is set apart from the next by a blank line, so the quote does not run into the next account.
+    "Done:" opens the first account that has it, not each ("Done: the email ... Done: the draft ...")."""
     text = parts[0] if parts else ""
+    opened = text.startswith("Done: ")
     for before, part in zip(parts, parts[1:]):
+        if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'])", part):  # "Done: the ...", "Done: Anna ..."
+            part = part[6].upper() + part[7:]
+        opened = opened or part.startswith("Done: ")
         text += ("\n\n" if "\n" in before else " ") + part
     return text
 
