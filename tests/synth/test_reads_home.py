@@ -878,3 +878,33 @@ def test_a_room_is_said_with_its_hotel() -> None:
     assert said
     for user in said:
         assert "RMT-" not in user, user
+
+
+def test_nobody_reports_closed_for_good_a_place_they_just_asked_about() -> None:
+    """"What's the fastest way to Golden Curry House? ... Golden Curry House has closed for good;
+    please report it.": a place the conversation asks the way to, reviews or looks up is not the
+    one the user then reports gone."""
+    seen = 0
+    for ex in _generated("maps", 300, 5):
+        calls = _calls(ex)
+        for at, call in enumerate(calls):
+            if call["name"] == "report_closure" and call["arguments"]["status"] == "permanently_closed":
+                seen += 1
+                asked = {v for earlier in calls[:at] for v in earlier["arguments"].values()}
+                assert call["arguments"]["place_id"] not in asked, (ex["id"], [c["name"] for c in calls])
+    assert seen
+
+
+def test_a_menu_is_asked_for_a_section_the_restaurant_has() -> None:
+    """"What Curries does Flour & Crumb have for under 18.99 dollars?" asks a bakery for a section
+    its menu has not: a section asked for is one of that restaurant's own."""
+    seen = 0
+    for ex in _generated("food_delivery", 400, 5):
+        menu = _index("food_delivery", ex["meta"]["world"]).rows["menu_item"].values()
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] == "get_menu" and "category" in args:
+                seen += 1
+                sections = {row["category"] for row in menu if row["restaurant_id"] == args["restaurant_id"]}
+                assert args["category"] in sections, (ex["id"], args)
+    assert seen
