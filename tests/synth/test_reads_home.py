@@ -908,3 +908,24 @@ def test_a_menu_is_asked_for_a_section_the_restaurant_has() -> None:
                 sections = {row["category"] for row in menu if row["restaurant_id"] == args["restaurant_id"]}
                 assert args["category"] in sections, (ex["id"], args)
     assert seen
+
+
+def test_dishes_are_asked_for_under_a_price_a_dish_may_cost() -> None:
+    """"What Tandoor does Masala Harlem have for under 1.50 dollars?": nobody asks for a dish under
+    a price no dish costs; a limit is a round amount a meal may come to."""
+    asked = [call["arguments"]["max_price"] for tool in ("get_menu", "search_dishes")
+             for call, _, _ in _turns("food_delivery", tool, 400, 5) if "max_price" in call["arguments"]]
+    assert asked
+    for price in asked:
+        assert price >= 8 and price == int(price), price
+
+
+def test_a_menu_section_without_a_dish_under_the_price_says_so() -> None:
+    """"Thai Orchid has nothing that matches; its menu has Starters, Noodles, Curries, ..." answers
+    "What Curries does it have for under 8 dollars?" with the sections asked about: it has no
+    curry at that price."""
+    index = _index("food_delivery")
+    dish = min(index.rows["menu_item"].values(), key=lambda r: -r["price"])
+    args = {"restaurant_id": dish["restaurant_id"], "category": dish["category"], "max_price": 1.0}
+    for text in _replies("food_delivery", "get_menu", args):
+        assert f"nothing in {dish['category']} for $1.00 or less" in text and "its menu has" not in text, text

@@ -194,12 +194,15 @@ def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
     return f"closed now, opening {when} at {_clock(at.strftime('%H:%M'))}"
 
 
+PRICE_LIMITS = [8.0, 10.0, 12.0, 15.0, 15.0, 20.0, 25.0]  # what a person will pay for a dish
+
+
 @tools.tool(effect=READ, asks=[
     "What's on the menu at {restaurant_id}?",
     "Show me the {dietary} options at {restaurant_id}.",
     "What {category} does {restaurant_id} have for under {max_price} dollars?",
     Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
-], reply=[
+], values={"max_price": PRICE_LIMITS}, reply=[
     "At {result.restaurant_name} I found {result.dishes_text}.",
     "{result.restaurant_name} has {result.dishes_text}.",
 ])
@@ -234,11 +237,16 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items), dishes_text=_dishes_text(items, categories))
+                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price))
 
 
-def _dishes_text(items: list[MenuItem], categories: list[str], shown: int = 8) -> str:
-    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', or what the menu has instead."""
+def _dishes_text(items: list[MenuItem], categories: list[str], category: str | None = None,
+                 max_price: float | None = None, shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', 'nothing in Mains for $8.00 or
+    less' (a section it has), or what the menu has instead."""
+    section = next((c for c in categories if category is not None and c.lower() == category.lower()), None)
+    if not items and section is not None:
+        return f"nothing in {section}" + (f" for ${max_price:,.2f} or less" if max_price is not None else " that matches")
     if not items:
         return f"nothing that matches; its menu has {_and(categories)}" if categories else "nothing on the menu"
     named = [f"{i.name} (${i.price:,.2f}{'' if i.available else ', sold out'})" for i in items]
@@ -256,7 +264,7 @@ def _and(words: list[str]) -> str:
     "Find {dietary} {query} under {max_price} dollars.",
     Ask("Who has {query} that I can order right now?", open_now=True),
     "Which {cuisine} restaurants have {query}?",
-])
+], values={"max_price": PRICE_LIMITS})
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
                   limit: Limit = 10) -> DishList:
