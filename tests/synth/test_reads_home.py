@@ -929,3 +929,19 @@ def test_a_menu_section_without_a_dish_under_the_price_says_so() -> None:
     args = {"restaurant_id": dish["restaurant_id"], "category": dish["category"], "max_price": 1.0}
     for text in _replies("food_delivery", "get_menu", args):
         assert f"nothing in {dish['category']} for $1.00 or less" in text and "its menu has" not in text, text
+
+
+def test_a_locked_vault_is_said_to_be_locked() -> None:
+    """"Is my Personal Vault locked?" -> "Here are the results: locked, path /Personal Vault." reads
+    out fields: a person says "Your Personal Vault is locked"."""
+    for text in _replies("filesystem", "get_vault_status", {}, [("lock_vault", {})]):
+        assert "Personal Vault is locked" in text and "path" not in text, text
+
+
+def test_a_renamed_device_is_said_by_its_old_name() -> None:
+    """"Done: switched from home to night mode. Done: renamed it to Overhead Light.": "it" stands for
+    nothing said; a rename says the device it renamed."""
+    light = next(k for k, r in _index("iot_devices").rows["device"].items() if r["type"] == "light")
+    name = _index("iot_devices").labels["device"][light]
+    for text in _replies("iot_devices", "rename_device", {"device_id": light, "name": "Mood Light"}):
+        assert name in text and "renamed it" not in text, text
