@@ -945,3 +945,21 @@ def test_a_renamed_device_is_said_by_its_old_name() -> None:
     name = _index("iot_devices").labels["device"][light]
     for text in _replies("iot_devices", "rename_device", {"device_id": light, "name": "Mood Light"}):
         assert name in text and "renamed it" not in text, text
+
+
+def test_opening_hours_are_said_on_the_clock_people_use() -> None:
+    """"Lantern Coffee ... is rated 4.1 from 294 ratings; today: 07:00-19:00, and it's open now, until
+    7:00 PM" reads a 24-hour span beside a 12-hour time: hours are said as "7 AM-7 PM"."""
+    place = next(k for k, r in _index("maps").rows["place"].items() if r["status"] == "open" and "24h" not in r["hours"]
+                 and ":00-" in r["hours"])
+    for text in _replies("maps", "get_place", {"place_id": place}):
+        assert not re.search(r"\b\d\d:\d\d-", text) and re.search(r"\d (?:AM|PM)-\d", text), text
+
+
+def test_a_place_taken_off_a_list_is_said_to_be_off_that_list() -> None:
+    """"Done: Blue Coffee is off Date night." says a list's name as if it were a day: "off your Date
+    night list"."""
+    with Session(["maps"], world=0) as s:
+        place = s.call("get_saved_list", {"list_id": "LST-10002"}).data["places"][0]["place"]["place_id"]
+    for text in _replies("maps", "remove_saved_place", {"place_id": place, "list_id": "LST-10002"}):
+        assert "your Date night list" in text, text

@@ -135,7 +135,7 @@ class PlaceList(BaseModel):
 
 class DayHours(BaseModel):
     day: str
-    hours: str = Field(description="such as '11:30-22:00', 'open 24 hours' or 'closed'")
+    hours: str = Field(description="such as '11:30 AM-10 PM', 'open 24 hours' or 'closed'")
 
 
 class Review(BaseModel):
@@ -419,7 +419,15 @@ def day_span(entry: str) -> tuple[int, int] | None:
 
 
 def show_day(entry: str) -> str:
-    return {"24h": "open 24 hours", "closed": "closed"}.get(entry, entry)
+    """A day's hours as people say them: '7 AM-7 PM', '11:30 AM-10 PM', 'open 24 hours', 'closed'."""
+    if entry in ("24h", "closed"):
+        return {"24h": "open 24 hours", "closed": "closed"}[entry]
+    return "-".join(_hour(t) for t in entry.split("-"))
+
+
+def _hour(hhmm: str) -> str:
+    hour, minute = int(hhmm[:2]), hhmm[3:]
+    return f"{hour % 12 or 12}{'' if minute == '00' else ':' + minute} {'AM' if hour % 24 < 12 else 'PM'}"
 
 
 def _intervals(hours: str, at: datetime) -> list[tuple[datetime, datetime]]:
