@@ -963,3 +963,12 @@ def test_a_place_taken_off_a_list_is_said_to_be_off_that_list() -> None:
         place = s.call("get_saved_list", {"list_id": "LST-10002"}).data["places"][0]["place"]["place_id"]
     for text in _replies("maps", "remove_saved_place", {"place_id": place, "list_id": "LST-10002"}):
         assert "your Date night list" in text, text
+
+
+def test_a_number_of_a_dish_is_more_than_one() -> None:
+    """"Then add 1 of the California Roll to my cart." says a count nobody says of one dish."""
+    said = [(call["arguments"], user) for call, user, _ in _turns("food_delivery", "add_to_cart", 300, 5)
+            if "quantity" in call["arguments"]]
+    assert said
+    for args, user in said:
+        assert args["quantity"] > 1 and " 1 of " not in user, user
