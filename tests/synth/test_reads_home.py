@@ -972,3 +972,13 @@ def test_a_number_of_a_dish_is_more_than_one() -> None:
     assert said
     for args, user in said:
         assert args["quantity"] > 1 and " 1 of " not in user, user
+
+
+def test_charging_sessions_are_said_by_where_and_how_far_they_charged() -> None:
+    """"March 14, 12:00 AM to 3:34 AM, cost $4.11, location Home, start 0%; ..., cost $0.00, location
+    Volta - Whole Foods" reads out fields: a session is said by its day and place, the charge it
+    took the battery from and to, and what it cost (a free one is free)."""
+    for args in ({"start_date": "2026-03-13"}, {}):
+        for text in _replies("vehicle", "list_charging_sessions", args):
+            assert not re.search(r"location |start \d|cost \$|\$0\.00", text), text
+            assert re.search(r"at Home, \d+(?:\.\d)?% to \d+(?:\.\d)?%", text), text
