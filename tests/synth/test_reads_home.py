@@ -982,3 +982,13 @@ def test_charging_sessions_are_said_by_where_and_how_far_they_charged() -> None:
         for text in _replies("vehicle", "list_charging_sessions", args):
             assert not re.search(r"location |start \d|cost \$|\$0\.00", text), text
             assert re.search(r"at Home, \d+(?:\.\d)?% to \d+(?:\.\d)?%", text), text
+
+
+def test_whether_someone_follows_you_is_said_in_words() -> None:
+    """"Yusuf Collins (@yusufc_runs) has 90 followers. Follows you: yes; you follow them: yes." reads
+    out two switches: a person says "you follow each other"."""
+    accounts = [k for k, r in _index("social_media").rows["account"].items() if k != "USR-10001"][:12]
+    for account in accounts:
+        for text in _replies("social_media", "get_profile", {"account_id": account}):
+            assert not re.search(r": (?:yes|no)\b", text), text
+            assert re.search(r"each other|follows? you|follow them|neither", text), text

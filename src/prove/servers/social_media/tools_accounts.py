@@ -59,8 +59,14 @@ class BlockResult(BaseModel):
 ], reply=[
     Ask("Your profile: {result.display_name} (@{result.handle}), {result.followers_count} followers, "
         "{result.following_count} following, {result.posts_count} posts.", account_id=None),
-    "{result.display_name} (@{result.handle}) has {result.followers_count} followers. Follows you: "
-    "{result.follows_you}; you follow them: {result.you_follow}.",
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers, and you follow each other.",
+        **{"result.follows_you": True, "result.you_follow": True}),
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers; they follow you, but you "
+        "don't follow them.", **{"result.follows_you": True, "result.you_follow": False}),
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers; you follow them, but they "
+        "don't follow you.", **{"result.follows_you": False, "result.you_follow": True}),
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers; neither of you follows "
+        "the other.", **{"result.follows_you": False, "result.you_follow": False}),
 ])
 def get_profile(ctx: Ctx, account_id: OtherAccountId | None = None) -> Account:
     """Show a profile: the user's own, or another account's, with how it relates to the user.
