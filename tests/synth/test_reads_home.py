@@ -992,3 +992,14 @@ def test_whether_someone_follows_you_is_said_in_words() -> None:
         for text in _replies("social_media", "get_profile", {"account_id": account}):
             assert not re.search(r": (?:yes|no)\b", text), text
             assert re.search(r"each other|follows? you|follow them|neither", text), text
+
+
+def test_an_account_does_not_post_the_same_words_twice() -> None:
+    """"What has copperlineoutdoorco posted lately?" -> "2 posts: @copperlineoutdoorco: 'Trail
+    conditions update: ...'; @copperlineoutdoorco: 'Trail conditions update: ...'": a business posts
+    news, each post its own (only a spam account copies its scam, once a day)."""
+    for world in (0, 1):
+        index = _index("social_media", world)
+        spam = {r["author_id"] for r in index.rows["post"].values() if r["violates"]}
+        said = Counter((r["author_id"], r["text"]) for r in index.rows["post"].values() if r["author_id"] not in spam)
+        assert not [key for key, n in said.items() if n > 1]
