@@ -1003,3 +1003,15 @@ def test_an_account_does_not_post_the_same_words_twice() -> None:
         spam = {r["author_id"] for r in index.rows["post"].values() if r["violates"]}
         said = Counter((r["author_id"], r["text"]) for r in index.rows["post"].values() if r["author_id"] not in spam)
         assert not [key for key, n in said.items() if n > 1]
+
+
+def test_reviews_are_said_by_their_stars_and_who_gave_them() -> None:
+    """"Rating 3.6, 426 ratings; 3 reviews: 'Long wait ...': 2 stars, created October 14, 2025 at
+    11:40 PM, by Isaac S." reads out fields and leaves out the place: a person says whose review
+    gave how many stars and what it says."""
+    place = next(r["place_id"] for r in _index("maps").rows["review"].values())
+    name = _index("maps").labels["place"][place]
+    for sort in ("newest", "lowest"):
+        for text in _replies("maps", "list_reviews", {"place_id": place, "sort": sort}):
+            assert name in text and "created " not in text and ", by " not in text, text
+            assert re.search(r"\d stars? from [\w .]+: '", text), text

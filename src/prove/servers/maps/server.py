@@ -355,10 +355,12 @@ class SaveResult(BaseModel):
 
 class ReviewList(BaseModel):
     place_id: PlaceId
+    place_name: str
     rating: float | None
     rating_count: int
     reviews: list[Review]
     total: int = Field(description="shown reviews of the place, before `limit`")
+    reviews_text: str = Field(description="the first reviews in words, such as \"2 stars from Isaac S.: 'Long wait.'\"")
 
 
 class Report(BaseModel):
@@ -530,6 +532,14 @@ def require_not_gone(row: sqlite3.Row) -> None:
 
 
 REVIEW_SQL = "SELECT r.*, p.name AS place_name FROM reviews r JOIN places p ON p.place_id = r.place_id"
+
+
+def reviews_text(reviews: list[Review], total: int, shown: int = 3) -> str:
+    """"3 reviews: 2 stars from Isaac S.: 'Long wait.'; 5 stars from you: 'Great.'; and 1 more"."""
+    said = [f"{r.rating} star{'' if r.rating == 1 else 's'} from {'you' if r.is_mine else r.author}: '{r.text}'"
+            for r in reviews[:shown]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{total} review{'' if total == 1 else 's'}: " + "; ".join(said) + more
 
 
 def review_model(row: sqlite3.Row) -> Review:

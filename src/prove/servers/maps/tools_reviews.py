@@ -27,6 +27,7 @@ from .server import (
     rating,
     require_not_gone,
     review_model,
+    reviews_text,
 )
 from .world import REVIEW_AFTER, my_place
 
@@ -60,6 +61,8 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
     "What do people say about {place_id}?",
     Ask("Show me the best reviews of {place_id}.", sort="highest"),
     Ask("What are the worst reviews of {place_id}?", sort="lowest"),
+], reply=[
+    "{result.place_name} is rated {result.rating} from {result.rating_count} ratings; {result.reviews_text}.",
 ])
 def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
                  limit: Limit = 10) -> ReviewList:
@@ -81,8 +84,9 @@ def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "h
     order = {"newest": "r.created_at DESC", "highest": "r.rating DESC, r.created_at DESC",
              "lowest": "r.rating ASC, r.created_at DESC"}[sort]
     rows = ctx.db.execute(REVIEW_SQL + f" WHERE r.place_id = ? ORDER BY {order}, r.review_id", (place_id,)).fetchall()
-    return ReviewList(place_id=place_id, rating=rating(row), rating_count=row["rating_count"],
-                      reviews=[review_model(r) for r in rows[:limit]], total=len(rows))
+    reviews = [review_model(r) for r in rows[:limit]]
+    return ReviewList(place_id=place_id, place_name=row["name"], rating=rating(row), rating_count=row["rating_count"],
+                      reviews=reviews, total=len(rows), reviews_text=reviews_text(reviews, len(rows)))
 
 
 @tools.tool(effect=WRITE, asks=[
