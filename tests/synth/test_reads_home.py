@@ -1015,3 +1015,14 @@ def test_reviews_are_said_by_their_stars_and_who_gave_them() -> None:
         for text in _replies("maps", "list_reviews", {"place_id": place, "sort": sort}):
             assert name in text and "created " not in text and ", by " not in text, text
             assert re.search(r"\d stars? from [\w .]+: '", text), text
+
+
+def test_automations_are_said_by_what_they_run_and_when() -> None:
+    """"1 automation: Start of work day: created February 2, 2022 at 8:15 PM, scene Focus Time, run
+    8:45 AM, days MO, TU, WE and 2 more." reads out fields and day codes: an automation is said by
+    the scene it runs, on which days and at what time."""
+    for args in ({}, {"enabled": False}):
+        for text in _replies("iot_devices", "list_automations", args, [("set_automation_enabled", {
+                "automation_id": "AUT-10002", "enabled": False})]):
+            assert not re.search(r"created |days [A-Z]{2}|run \d|scene [A-Z]", text), text
+            assert re.search(r"runs the [\w ]+ scene (?:every day|on [\w, ]+) at \d{1,2}:\d\d [AP]M", text), text

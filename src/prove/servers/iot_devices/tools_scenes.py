@@ -107,6 +107,8 @@ class Automation(BaseModel):
 class AutomationList(BaseModel):
     automations: list[Automation]
     total: int
+    automations_text: str = Field(description="the automations in words, such as \"2 automations: 'Lights out' "
+                                              "runs the Good Night scene every day at 11:30 PM; ...\"")
 
 
 class DeletedAutomation(BaseModel):
@@ -350,7 +352,7 @@ def delete_scene(ctx: Ctx, scene_id: UnusedSceneId) -> DeletedScene:
     "Which automations are set up?",
     "Show me my schedules and when they run next.",
     Ask("Which automations are turned off?", enabled=False),
-])
+], reply=["You have {result.automations_text}."])
 def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     """List the time-based automations, each running a scene at a time on chosen weekdays.
 
@@ -366,7 +368,21 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
         ids = ctx.db.execute("SELECT automation_id FROM automations WHERE enabled = ? ORDER BY automation_id",
                              (int(enabled),)).fetchall()
     autos = [_automation(ctx, r[0]) for r in ids]
-    return AutomationList(automations=autos, total=len(autos))
+    return AutomationList(automations=autos, total=len(autos), automations_text=_automations_text(autos))
+
+
+def _automations_text(autos: list[Automation], shown: int = 5) -> str:
+    """"2 automations: 'Lights out' runs the Good Night scene every day at 11:30 PM, next on March 16;
+    'Family dinner' (turned off) runs the Dinner Time scene on weekdays at 6:00 PM"."""
+    said = []
+    for a in autos[:shown]:
+        hour, minute = int(a.run_at[:2]), a.run_at[3:]
+        at = f"{hour % 12 or 12}:{minute} {'AM' if hour < 12 else 'PM'}"
+        nxt = datetime.fromisoformat(a.next_run_at) if a.next_run_at else None
+        said.append(f"'{a.name}'{'' if a.enabled else ' (turned off)'} runs the {a.scene_name} scene {a.schedule} at {at}"
+                    + (f", next on {nxt:%B} {nxt.day}" if nxt else ""))
+    more = f"; and {len(autos) - len(said)} more" if len(autos) > len(said) else ""
+    return f"{len(autos)} automation{'' if len(autos) == 1 else 's'}: " + "; ".join(said) + more
 
 
 @tools.tool(effect=WRITE, values={
