@@ -1026,3 +1026,12 @@ def test_automations_are_said_by_what_they_run_and_when() -> None:
                 "automation_id": "AUT-10002", "enabled": False})]):
             assert not re.search(r"created |days [A-Z]{2}|run \d|scene [A-Z]", text), text
             assert re.search(r"runs the [\w ]+ scene (?:every day|on [\w, ]+) at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_departures_are_said_by_line_time_and_stop() -> None:
+    """"8 departures: Silver Line: departs March 16 at 9:01 AM, mode subway, stop 'Pine Street &
+    Madison Avenue'; ..." reads out fields: a departure is which line leaves when, from which stop."""
+    place = next(k for k, r in _index("maps").rows["place"].items() if r["category"] == "residential")
+    for text in _replies("maps", "get_departures", {"place_id": place}):
+        assert not re.search(r"mode (?:subway|bus)|stop '|departs ", text), text
+        assert re.search(r"at \d{1,2}:\d\d [AP]M from [A-Z]\w+ Street & ", text), text

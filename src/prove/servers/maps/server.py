@@ -313,9 +313,12 @@ class Departure(BaseModel):
 
 class Departures(BaseModel):
     place_id: PlaceId
+    place_name: str
     after: str
     departures: list[Departure]
     total: int
+    departures_text: str = Field(description="the first departures in words, such as 'the Silver Line (subway) at "
+                                             "9:01 AM from Pine Street & Madison Avenue; ...'")
 
 
 class SavedList(BaseModel):
