@@ -1035,3 +1035,12 @@ def test_departures_are_said_by_line_time_and_stop() -> None:
     for text in _replies("maps", "get_departures", {"place_id": place}):
         assert not re.search(r"mode (?:subway|bus)|stop '|departs ", text), text
         assert re.search(r"at \d{1,2}:\d\d [AP]M from [A-Z]\w+ Street & ", text), text
+
+
+def test_home_activity_is_said_by_what_happened_and_when() -> None:
+    """"8 activities (all 'Motion in Living Room'): occurred March 14 at 8:49 PM; occurred ..." reads
+    out a field name for every entry: an entry is what happened, and when."""
+    for args in ({"kind": "motion"}, {}):
+        for text in _replies("iot_devices", "list_activity", args):
+            assert "occurred" not in text and "activities" not in text, text
+            assert re.search(r"on March \d+ at \d{1,2}:\d\d [AP]M", text), text
