@@ -1044,3 +1044,12 @@ def test_home_activity_is_said_by_what_happened_and_when() -> None:
         for text in _replies("iot_devices", "list_activity", args):
             assert "occurred" not in text and "activities" not in text, text
             assert re.search(r"on March \d+ at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_scenes_are_said_by_their_devices_and_last_use() -> None:
+    """"7 scenes: Good Morning: created January 11, 2022 at 9:00 PM, last activated March 16 at 6:30
+    AM; ...; Dinner Time: created ..., 4 devices" reads out fields: a scene is said by how many
+    devices it sets and when it was last used."""
+    for text in _replies("iot_devices", "list_scenes", {}):
+        assert "created" not in text and "last activated" not in text, text
+        assert re.search(r"Good Morning \(\d+ devices?, last used [A-Z]", text), text

@@ -73,6 +73,8 @@ class SceneDetail(Scene):
 class SceneList(BaseModel):
     scenes: list[Scene]
     total: int
+    scenes_text: str = Field(description="the scenes in words, such as '2 scenes: Good Morning (4 devices, last used "
+                                         "March 16 at 6:30 AM) and Relax (1 device, never used)'")
 
 
 class SceneRun(BaseModel):
@@ -183,7 +185,7 @@ def _automation(ctx: Ctx, automation_id: str) -> Automation:
 @tools.tool(effect=READ, asks=[
     "What scenes do I have?",
     "List my saved scenes and when I last used them.",
-])
+], reply=["You have {result.scenes_text}."])
 def list_scenes(ctx: Ctx) -> SceneList:
     """List the home's scenes with their number of devices, offline devices and automations.
 
@@ -193,7 +195,20 @@ def list_scenes(ctx: Ctx) -> SceneList:
     """
     ids = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scenes ORDER BY scene_id")]
     scenes = [_scene(ctx, i) for i in ids]
-    return SceneList(scenes=scenes, total=len(scenes))
+    return SceneList(scenes=scenes, total=len(scenes), scenes_text=_scenes_text(scenes))
+
+
+def _scenes_text(scenes: list[Scene]) -> str:
+    """'2 scenes: Good Morning (4 devices, last used March 16 at 6:30 AM) and Relax (1 device, never used)'."""
+    said = []
+    for sc in scenes:
+        used = "never used"
+        if sc.last_activated_at:
+            at = datetime.fromisoformat(sc.last_activated_at)
+            used = f"last used {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+        said.append(f"{sc.name} ({sc.devices} device{'' if sc.devices == 1 else 's'}, {used})")
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"{len(said)} scene{'' if len(said) == 1 else 's'}: {listed}"
 
 
 @tools.tool(effect=READ, asks=[
