@@ -1053,3 +1053,13 @@ def test_scenes_are_said_by_their_devices_and_last_use() -> None:
     for text in _replies("iot_devices", "list_scenes", {}):
         assert "created" not in text and "last activated" not in text, text
         assert re.search(r"Good Morning \(\d+ devices?, last used [A-Z]", text), text
+
+
+def test_a_folder_listing_says_each_item_in_a_few_words() -> None:
+    """"6 entries: Bank statements: folder, size 1.0 MB, modified October 8, 2025 at 8:11 PM; ..."
+    reads a folder out field by field: an item is its name with what it is, its size and its day."""
+    for args in ({"path": "/Documents/Finance"}, {"path": "/Documents/Finance", "sort_by": "size", "descending": True}):
+        for text in _replies("filesystem", "list_folder", args):
+            assert not re.search(r": (?:folder|file), size|entries", text), text
+            assert re.search(r"Budget 2025\.csv \(636 bytes, modified December 31, 2025\)", text), text
+            assert re.search(r"Taxes \(folder, 2\.2 MB\)", text), text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -49,6 +49,8 @@ class FolderListing(BaseModel):
     path: FolderPath
     entries: list[Entry]
     total: int = Field(description="how many items the folder holds (hidden ones included when asked), before `limit`")
+    entries_text: str = Field(description="the first items in words, such as '2 items: Taxes (folder, 2.2 MB) and "
+                                          "Budget 2025.csv (636 bytes, modified December 31, 2025)'")
 
 
 class TreeEntry(BaseModel):
@@ -176,7 +178,7 @@ def _depth_first(path: str, rows: list) -> list:
     "Show me everything in the root of my drive.",
     Ask("Show {path} with the biggest files first.", sort_by="size", descending=True),
     Ask("List everything in {path}, hidden files included.", include_hidden=True),
-])
+], reply=["I found {result.entries_text}."])
 def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modified", "size"] = "name",
                 descending: bool = False, include_hidden: bool = False, limit: Limit = 100) -> FolderListing:
     """List the files and folders directly inside a folder of the user's drive.
@@ -212,7 +214,23 @@ def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modi
         found.sort(key=lambda e: (e.size, e.name))
     if descending:
         found.reverse()
-    return FolderListing(path=folder["path"], entries=found[:limit], total=len(found))
+    return FolderListing(path=folder["path"], entries=found[:limit], total=len(found),
+                         entries_text=_entries_text(found[:limit], len(found), ctx.now().year))
+
+
+def _entries_text(found: list[Entry], total: int, year: int, shown: int = 8) -> str:
+    """'3 items: Taxes (folder, 2.2 MB), Budget 2025.csv (636 bytes, modified December 31, 2025) and
+    Budget 2026.csv (222 bytes, modified March 9)', in the listing's order."""
+    said = []
+    for e in found[:shown]:
+        at = datetime.fromisoformat(e.modified_at)
+        day = f"{at:%B} {at.day}" + (f", {at.year}" if at.year != year else "")
+        said.append(f"{e.name} (folder, {e.size_text})" if e.kind == "folder" else
+                    f"{e.name} ({e.size_text}, modified {day})")
+    if total > len(said):
+        said.append(f"{total - len(said)} more")
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"{total} item{'' if total == 1 else 's'}: {listed}"
 
 
 @tools.tool(effect=READ, asks=[
