@@ -1063,3 +1063,13 @@ def test_a_folder_listing_says_each_item_in_a_few_words() -> None:
             assert not re.search(r": (?:folder|file), size|entries", text), text
             assert re.search(r"Budget 2025\.csv \(636 bytes, modified December 31, 2025\)", text), text
             assert re.search(r"Taxes \(folder, 2\.2 MB\)", text), text
+
+
+def test_followers_are_said_by_name_handle_and_how_they_relate_to_you() -> None:
+    """"44 followers: Sofia Hall: you don't follow, @halls; Olivia Nguyen: you follow, @olivia_nguyen"
+    reads out switches: a follower is said by name and handle, with "you follow each other" where
+    that is so."""
+    for tool, args in (("list_followers", {}), ("list_following", {})):
+        for text in _replies("social_media", tool, args):
+            assert not re.search(r": (?:you (?:don't )?follow|@)", text), text
+            assert re.search(r"[A-Z]\w+ [A-Z]\w+ \(@[\w.]+(?:; you follow each other)?\)", text), text
