@@ -1073,3 +1073,20 @@ def test_followers_are_said_by_name_handle_and_how_they_relate_to_you() -> None:
         for text in _replies("social_media", tool, args):
             assert not re.search(r": (?:you (?:don't )?follow|@)", text), text
             assert re.search(r"[A-Z]\w+ [A-Z]\w+ \(@[\w.]+(?:; you follow each other)?\)", text), text
+
+
+def test_orders_are_said_by_restaurant_total_and_what_became_of_them() -> None:
+    """"Gangnam BBQ: total $73.39, order ORD-10036, placed March 15 at 7:20 PM, estimated delivery
+    March 15 at 8:02 PM" reads out fields, and an "estimated" delivery of food that came long ago."""
+    for args in ({"status": "delivered"}, {}):
+        for text in _replies("food_delivery", "list_orders", args):
+            assert "estimated" not in text and "total $" not in text, text
+            assert re.search(r"from [A-Z][\w'&. ]+ \(\$[\d.,]+\), delivered on [A-Z]\w+ \d+ at ", text), text
+
+
+def test_promo_codes_are_said_by_what_they_give() -> None:
+    """"Free delivery on orders of $15 or more: code FREEDEL, valid until April 10, min subtotal
+    $15.00" says the minimum twice and a field name: a code is said with what it gives and until when."""
+    for text in _replies("food_delivery", "list_promotions", {}):
+        assert "min subtotal" not in text and "valid until" not in text and "code " not in text, text
+        assert re.search(r"[A-Z0-9]{4,} for [a-z$\d][^;]*, until [A-Z]\w+ \d+", text), text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, Toolset, Where
@@ -315,7 +315,7 @@ def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_pr
     "Are there any promo codes I can use?",
     "What deals are there at {restaurant_id}?",
     Ask("Show every promo code, including the ones I've already used.", include_used=True),
-])
+], reply=["You have {result.promotions_text}."])
 def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include_used: bool = False) -> PromotionList:
     """List the promo codes that are valid today, optionally only those that work at one restaurant.
 
@@ -345,7 +345,16 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
                                 kind=row["kind"], value=row["value"], max_discount=row["max_discount"],
                                 min_subtotal=row["min_subtotal"], restaurant_id=row["restaurant_id"],
                                 cuisine=row["cuisine"], used=used))
-    return PromotionList(promotions=promos, total=len(promos))
+    said = [f"{p.code} for {p.summary[:1].lower()}{p.summary[1:]}, until {_day(p.valid_until)}"
+            f"{' (used already)' if p.used else ''}" for p in promos]
+    listed = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1] if said else ""
+    return PromotionList(promotions=promos, total=len(promos), promotions_text=(
+        f"{len(said)} promo code{'' if len(said) == 1 else 's'}: {listed}" if said else "no promo codes"))
+
+
+def _day(text: str) -> str:
+    at = date.fromisoformat(text[:10])
+    return f"{at:%B} {at.day}"
 
 
 @tools.tool(effect=WRITE, asks=[
