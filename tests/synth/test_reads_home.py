@@ -1090,3 +1090,14 @@ def test_promo_codes_are_said_by_what_they_give() -> None:
     for text in _replies("food_delivery", "list_promotions", {}):
         assert "min subtotal" not in text and "valid until" not in text and "code " not in text, text
         assert re.search(r"[A-Z0-9]{4,} for [a-z$\d][^;]*, until [A-Z]\w+ \d+", text), text
+
+
+def test_trips_are_said_by_where_when_and_how_far() -> None:
+    """"Kroger to Volta - Whole Foods: March 13, 10:23 AM to 10:47 AM, distance 11.8 miles, duration
+    24 minutes, fuel gal 0.35" reads out fields: a trip is where it went, when, how far and how long;
+    the last ten asked for are ten."""
+    for args in ({"start_date": "2026-03-09"}, {"limit": 10}):
+        for text in _replies("vehicle", "list_trips", args):
+            assert not re.search(r"distance \d|duration \d|fuel gal|electric \d", text), text
+            assert re.search(r"\w to [\w' ]+ on March \d+ at \d{1,2}:\d\d [AP]M \([\d.]+ miles, \d+ minutes", text), text
+    assert all(text.count(" miles,") == 10 for text in _replies("vehicle", "list_trips", {"limit": 10}))
