@@ -1101,3 +1101,12 @@ def test_trips_are_said_by_where_when_and_how_far() -> None:
             assert not re.search(r"distance \d|duration \d|fuel gal|electric \d", text), text
             assert re.search(r"\w to [\w' ]+ on March \d+ at \d{1,2}:\d\d [AP]M \([\d.]+ miles, \d+ minutes", text), text
     assert all(text.count(" miles,") == 10 for text in _replies("vehicle", "list_trips", {"limit": 10}))
+
+
+def test_the_trash_is_said_by_what_each_thing_was_and_where_it_was() -> None:
+    """"Screenshot ... .png: file, original path /Desktop/Screenshot ... .png, size 1.8 MB, 1 item" reads
+    out fields, the name twice and a file as one item: a thing in the trash is its name, the folder it
+    was in and its size (a folder with what it holds)."""
+    for text in _replies("filesystem", "list_trash", {}):
+        assert "original path" not in text and "1 item" not in text, text
+        assert re.search(r"Untitled\.txt from the Desktop folder \(\d+ bytes\)", text), text
