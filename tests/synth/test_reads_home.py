@@ -1110,3 +1110,21 @@ def test_the_trash_is_said_by_what_each_thing_was_and_where_it_was() -> None:
     for text in _replies("filesystem", "list_trash", {}):
         assert "original path" not in text and "1 item" not in text, text
         assert re.search(r"Untitled\.txt from the Desktop folder \(\d+ bytes\)", text), text
+
+
+def test_an_empty_listing_still_answers() -> None:
+    """A listing said in words answers when it holds nothing (an empty folder, no scenes, no trash)."""
+    with Session(["filesystem"], world=0) as s:
+        assert s.call("create_folder", {"path": "/Documents/Empty"}).ok
+        assert s.call("list_folder", {"path": "/Documents/Empty"}).data["entries_text"] == "nothing"
+        assert s.call("empty_trash", {}).ok
+        assert s.call("list_trash", {}).data["items_text"] == "nothing"
+    with Session(["iot_devices"], world=0) as s:
+        for automation in s.call("list_automations", {}).data["automations"]:
+            assert s.call("delete_automation", {"automation_id": automation["automation_id"]}).ok
+        for scene in s.call("list_scenes", {}).data["scenes"]:
+            assert s.call("delete_scene", {"scene_id": scene["scene_id"]}).ok
+        assert s.call("list_scenes", {}).data["scenes_text"] == "no scenes"
+    with Session(["vehicle"], world=0) as s:
+        assert s.call("list_trips", {"start_date": "2026-04-30"}).ok
+        assert s.call("list_charging_sessions", {"start_date": "2026-04-30"}).ok

@@ -227,6 +227,8 @@ def _entries_text(found: list[Entry], total: int, year: int, shown: int = 8) -> 
         day = f"{at:%B} {at.day}" + (f", {at.year}" if at.year != year else "")
         said.append(f"{e.name} (folder, {e.size_text})" if e.kind == "folder" else
                     f"{e.name} ({e.size_text}, modified {day})")
+    if not said:
+        return "nothing"
     if total > len(said):
         said.append(f"{total - len(said)} more")
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]

@@ -194,6 +194,8 @@ def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
         where = f"the {parent} folder" if parent else "the top of your drive"
         inside = f"{t.items - 1} item{'' if t.items == 2 else 's'} inside, " if t.kind == "folder" else ""
         said.append(f"{'the folder ' if t.kind == 'folder' else ''}{t.name} from {where} ({inside}{t.size_text})")
+    if not said:
+        return "nothing"
     if total > len(said):
         said.append(f"{total - len(said)} more")
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]

@@ -207,6 +207,8 @@ def _scenes_text(scenes: list[Scene]) -> str:
             at = datetime.fromisoformat(sc.last_activated_at)
             used = f"last used {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
         said.append(f"{sc.name} ({sc.devices} device{'' if sc.devices == 1 else 's'}, {used})")
+    if not said:
+        return "no scenes"
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     return f"{len(said)} scene{'' if len(said) == 1 else 's'}: {listed}"
 
