@@ -1128,3 +1128,13 @@ def test_an_empty_listing_still_answers() -> None:
     with Session(["vehicle"], world=0) as s:
         assert s.call("list_trips", {"start_date": "2026-04-30"}).ok
         assert s.call("list_charging_sessions", {"start_date": "2026-04-30"}).ok
+
+
+def test_a_service_appointment_is_said_with_its_day() -> None:
+    """"Do I have a service appointment coming up?" -> "1 service appointment: Hyundai of Chicago:
+    services Tire rotation, booked, created March 12 at 3:00 PM, at 752 Main Street" leaves out when
+    it is: an appointment is what is done, where, and on which day."""
+    for args in ({"status": "booked"}, {}):
+        for text in _replies("vehicle", "list_service_appointments", args):
+            assert "created" not in text and "services " not in text, text
+            assert re.search(r"[A-Z][\w ]+ at [A-Z][\w ]+ on [A-Z]\w+ \d+ at \d{1,2}:\d\d [AP]M", text), text
