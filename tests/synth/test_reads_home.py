@@ -1138,3 +1138,13 @@ def test_a_service_appointment_is_said_with_its_day() -> None:
         for text in _replies("vehicle", "list_service_appointments", args):
             assert "created" not in text and "services " not in text, text
             assert re.search(r"[A-Z][\w ]+ at [A-Z][\w ]+ on [A-Z]\w+ \d+ at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_found_files_are_said_with_the_folder_they_are_in() -> None:
+    """"1 entry: invoice-93827.pdf: file, size 98.3 KB, modified February 1 at 7:50 PM" reads out
+    fields: a file found anywhere is said by name, the folder it is in, its size and its day."""
+    for tool, args in (("search_by_name", {"query": "Budget"}), ("find_by_extension", {"extension": "pdf"}),
+                       ("list_recent_files", {})):
+        for text in _replies("filesystem", tool, args):
+            assert not re.search(r"entr(?:y|ies)|: (?:file|folder), size", text), text
+            assert re.search(r"\.\w+ (?:in the [\w ]+ folder|at the top of your drive) \([\d.,]+ \w+, modified ", text), text

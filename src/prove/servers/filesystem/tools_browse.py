@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -21,6 +21,8 @@ from .server import (
     Limit,
     TextFilePath,
     entries,
+    entries_text,
+    entry_list,
     folder_size,
     hidden_vault,
     human,
@@ -215,24 +217,7 @@ def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modi
     if descending:
         found.reverse()
     return FolderListing(path=folder["path"], entries=found[:limit], total=len(found),
-                         entries_text=_entries_text(found[:limit], len(found), ctx.now().year))
-
-
-def _entries_text(found: list[Entry], total: int, year: int, shown: int = 8) -> str:
-    """'3 items: Taxes (folder, 2.2 MB), Budget 2025.csv (636 bytes, modified December 31, 2025) and
-    Budget 2026.csv (222 bytes, modified March 9)', in the listing's order."""
-    said = []
-    for e in found[:shown]:
-        at = datetime.fromisoformat(e.modified_at)
-        day = f"{at:%B} {at.day}" + (f", {at.year}" if at.year != year else "")
-        said.append(f"{e.name} (folder, {e.size_text})" if e.kind == "folder" else
-                    f"{e.name} ({e.size_text}, modified {day})")
-    if not said:
-        return "nothing"
-    if total > len(said):
-        said.append(f"{total - len(said)} more")
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return f"{total} item{'' if total == 1 else 's'}: {listed}"
+                         entries_text=entries_text(found[:limit], len(found), ctx.now().year))
 
 
 @tools.tool(effect=READ, asks=[
@@ -405,7 +390,7 @@ def get_text_stats(ctx: Ctx, path: TextFilePath) -> TextStats:
 @tools.tool(effect=READ, asks=[
     "Which files did I change in the last {days} days?",
     "Show me my most recently edited files.",
-])
+], reply=["I found {result.entries_text}."])
 def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, limit: Limit = 20) -> EntryList:
     """List the files modified recently, newest first (the trash and a locked vault left out).
 
@@ -420,7 +405,7 @@ def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, 
     hide, params = hidden_vault(ctx)
     rows = ctx.db.execute(f"SELECT * FROM nodes WHERE trash_id IS NULL AND kind = 'file' AND modified_at >= ? "
                           f"AND {hide} ORDER BY modified_at DESC, path", [since, *params]).fetchall()
-    return EntryList(entries=entries(ctx, rows[:limit]), total=len(rows))
+    return entry_list(ctx, entries(ctx, rows[:limit]), len(rows))
 
 
 @tools.tool(effect=READ, asks=[
