@@ -1148,3 +1148,14 @@ def test_found_files_are_said_with_the_folder_they_are_in() -> None:
         for text in _replies("filesystem", tool, args):
             assert not re.search(r"entr(?:y|ies)|: (?:file|folder), size", text), text
             assert re.search(r"\.\w+ (?:in the [\w ]+ folder|at the top of your drive) \([\d.,]+ \w+, modified ", text), text
+
+
+def test_posts_of_one_account_say_the_account_once() -> None:
+    """"2 posts: @copperlineoutdoorco: '...'; @copperlineoutdoorco: '...'" says the one author before
+    each post: posts all by one account are said as that account's, the handle once."""
+    with Session(["social_media"], world=0) as s:
+        account = next(a["account_id"] for a in s.call("list_following", {"limit": 100}).data["accounts"]
+                       if s.call("list_posts", {"account_id": a["account_id"]}).data["total"] > 1)
+    for text in _replies("social_media", "list_posts", {"account_id": account}):
+        handle = re.search(r"@[\w.]+", text).group()
+        assert text.count(handle) == 1 and re.search(rf"posts?(?:, the first \d+)? by {handle}: '", text), text
