@@ -1159,3 +1159,17 @@ def test_posts_of_one_account_say_the_account_once() -> None:
     for text in _replies("social_media", "list_posts", {"account_id": account}):
         handle = re.search(r"@[\w.]+", text).group()
         assert text.count(handle) == 1 and re.search(rf"posts?(?:, the first \d+)? by {handle}: '", text), text
+
+
+def test_only_a_business_is_reported_closed() -> None:
+    """"The Green Residences has closed for good; please report it." reports the user's own apartment
+    building: what is reported closed or reopened is a business or a landmark, not a home or an office."""
+    rows = {w: _index("maps", w).rows["place"] for w in range(2)}
+    seen = 0
+    for ex in _generated("maps", 300, 5):
+        for call in _calls(ex):
+            if call["name"] == "report_closure" and ex["meta"]["world"] in rows:
+                seen += 1
+                place = rows[ex["meta"]["world"]][call["arguments"]["place_id"]]
+                assert place["category"] not in ("residential", "office"), (ex["id"], place["name"])
+    assert seen

@@ -17,7 +17,6 @@ from .server import (
     Limit,
     MyReviewId,
     Note,
-    PlaceId,
     Report,
     ReportList,
     Review,
@@ -38,6 +37,8 @@ ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 UNREVIEWABLE = ("residential", "office")
 # a place that has reviews to read
 ReviewedPlaceId = PLACE.where("place_id IN (SELECT place_id FROM reviews) AND status != 'permanently_closed'")
+# a place people can find closed or open: a business or a landmark, not a home or an office
+ReportablePlaceId = PLACE.where("category NOT IN ('residential', 'office')")
 REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN places p ON p.place_id = r.place_id"
 
 
@@ -228,7 +229,7 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
         ("temporarily_closed", "Closed after a fire."), ("open", "It reopened last week."),
         ("open", "Back to normal hours.")],
 })
-def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
+def report_closure(ctx: Ctx, place_id: ReportablePlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
                    note: Note | None = None) -> Report:
     """Report that a place has closed (for now or for good) or reopened; it is reviewed 24 hours later.
 
