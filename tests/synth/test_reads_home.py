@@ -878,3 +878,298 @@ def test_a_room_is_said_with_its_hotel() -> None:
     assert said
     for user in said:
         assert "RMT-" not in user, user
+
+
+def test_nobody_reports_closed_for_good_a_place_they_just_asked_about() -> None:
+    """"What's the fastest way to Golden Curry House? ... Golden Curry House has closed for good;
+    please report it.": a place the conversation asks the way to, reviews or looks up is not the
+    one the user then reports gone."""
+    seen = 0
+    for ex in _generated("maps", 300, 5):
+        calls = _calls(ex)
+        for at, call in enumerate(calls):
+            if call["name"] == "report_closure" and call["arguments"]["status"] == "permanently_closed":
+                seen += 1
+                asked = {v for earlier in calls[:at] for v in earlier["arguments"].values()}
+                assert call["arguments"]["place_id"] not in asked, (ex["id"], [c["name"] for c in calls])
+    assert seen
+
+
+def test_a_menu_is_asked_for_a_section_the_restaurant_has() -> None:
+    """"What Curries does Flour & Crumb have for under 18.99 dollars?" asks a bakery for a section
+    its menu has not: a section asked for is one of that restaurant's own."""
+    seen = 0
+    for ex in _generated("food_delivery", 400, 5):
+        menu = _index("food_delivery", ex["meta"]["world"]).rows["menu_item"].values()
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] == "get_menu" and "category" in args:
+                seen += 1
+                sections = {row["category"] for row in menu if row["restaurant_id"] == args["restaurant_id"]}
+                assert args["category"] in sections, (ex["id"], args)
+    assert seen
+
+
+def test_dishes_are_asked_for_under_a_price_a_dish_may_cost() -> None:
+    """"What Tandoor does Masala Harlem have for under 1.50 dollars?": nobody asks for a dish under
+    a price no dish costs; a limit is a round amount a meal may come to."""
+    asked = [call["arguments"]["max_price"] for tool in ("get_menu", "search_dishes")
+             for call, _, _ in _turns("food_delivery", tool, 400, 5) if "max_price" in call["arguments"]]
+    assert asked
+    for price in asked:
+        assert price >= 8 and price == int(price), price
+
+
+def test_a_menu_section_without_a_dish_under_the_price_says_so() -> None:
+    """"Thai Orchid has nothing that matches; its menu has Starters, Noodles, Curries, ..." answers
+    "What Curries does it have for under 8 dollars?" with the sections asked about: it has no
+    curry at that price."""
+    index = _index("food_delivery")
+    dish = min(index.rows["menu_item"].values(), key=lambda r: -r["price"])
+    args = {"restaurant_id": dish["restaurant_id"], "category": dish["category"], "max_price": 1.0}
+    for text in _replies("food_delivery", "get_menu", args):
+        assert f"nothing in {dish['category']} for $1.00 or less" in text and "its menu has" not in text, text
+
+
+def test_a_locked_vault_is_said_to_be_locked() -> None:
+    """"Is my Personal Vault locked?" -> "Here are the results: locked, path /Personal Vault." reads
+    out fields: a person says "Your Personal Vault is locked"."""
+    for text in _replies("filesystem", "get_vault_status", {}, [("lock_vault", {})]):
+        assert "Personal Vault is locked" in text and "path" not in text, text
+
+
+def test_a_renamed_device_is_said_by_its_old_name() -> None:
+    """"Done: switched from home to night mode. Done: renamed it to Overhead Light.": "it" stands for
+    nothing said; a rename says the device it renamed."""
+    light = next(k for k, r in _index("iot_devices").rows["device"].items() if r["type"] == "light")
+    name = _index("iot_devices").labels["device"][light]
+    for text in _replies("iot_devices", "rename_device", {"device_id": light, "name": "Mood Light"}):
+        assert name in text and "renamed it" not in text, text
+
+
+def test_opening_hours_are_said_on_the_clock_people_use() -> None:
+    """"Lantern Coffee ... is rated 4.1 from 294 ratings; today: 07:00-19:00, and it's open now, until
+    7:00 PM" reads a 24-hour span beside a 12-hour time: hours are said as "7 AM-7 PM"."""
+    place = next(k for k, r in _index("maps").rows["place"].items() if r["status"] == "open" and "24h" not in r["hours"]
+                 and ":00-" in r["hours"])
+    for text in _replies("maps", "get_place", {"place_id": place}):
+        assert not re.search(r"\b\d\d:\d\d-", text) and re.search(r"\d (?:AM|PM)-\d", text), text
+
+
+def test_a_place_taken_off_a_list_is_said_to_be_off_that_list() -> None:
+    """"Done: Blue Coffee is off Date night." says a list's name as if it were a day: "off your Date
+    night list"."""
+    with Session(["maps"], world=0) as s:
+        place = s.call("get_saved_list", {"list_id": "LST-10002"}).data["places"][0]["place"]["place_id"]
+    for text in _replies("maps", "remove_saved_place", {"place_id": place, "list_id": "LST-10002"}):
+        assert "your Date night list" in text, text
+
+
+def test_a_number_of_a_dish_is_more_than_one() -> None:
+    """"Then add 1 of the California Roll to my cart." says a count nobody says of one dish."""
+    said = [(call["arguments"], user) for call, user, _ in _turns("food_delivery", "add_to_cart", 300, 5)
+            if "quantity" in call["arguments"]]
+    assert said
+    for args, user in said:
+        assert args["quantity"] > 1 and " 1 of " not in user, user
+
+
+def test_charging_sessions_are_said_by_where_and_how_far_they_charged() -> None:
+    """"March 14, 12:00 AM to 3:34 AM, cost $4.11, location Home, start 0%; ..., cost $0.00, location
+    Volta - Whole Foods" reads out fields: a session is said by its day and place, the charge it
+    took the battery from and to, and what it cost (a free one is free)."""
+    for args in ({"start_date": "2026-03-13"}, {}):
+        for text in _replies("vehicle", "list_charging_sessions", args):
+            assert not re.search(r"location |start \d|cost \$|\$0\.00", text), text
+            assert re.search(r"at Home, \d+(?:\.\d)?% to \d+(?:\.\d)?%", text), text
+
+
+def test_whether_someone_follows_you_is_said_in_words() -> None:
+    """"Yusuf Collins (@yusufc_runs) has 90 followers. Follows you: yes; you follow them: yes." reads
+    out two switches: a person says "you follow each other"."""
+    accounts = [k for k, r in _index("social_media").rows["account"].items() if k != "USR-10001"][:12]
+    for account in accounts:
+        for text in _replies("social_media", "get_profile", {"account_id": account}):
+            assert not re.search(r": (?:yes|no)\b", text), text
+            assert re.search(r"each other|follows? you|follow them|neither", text), text
+
+
+def test_an_account_does_not_post_the_same_words_twice() -> None:
+    """"What has copperlineoutdoorco posted lately?" -> "2 posts: @copperlineoutdoorco: 'Trail
+    conditions update: ...'; @copperlineoutdoorco: 'Trail conditions update: ...'": a business posts
+    news, each post its own (only a spam account copies its scam, once a day)."""
+    for world in (0, 1):
+        index = _index("social_media", world)
+        spam = {r["author_id"] for r in index.rows["post"].values() if r["violates"]}
+        said = Counter((r["author_id"], r["text"]) for r in index.rows["post"].values() if r["author_id"] not in spam)
+        assert not [key for key, n in said.items() if n > 1]
+
+
+def test_reviews_are_said_by_their_stars_and_who_gave_them() -> None:
+    """"Rating 3.6, 426 ratings; 3 reviews: 'Long wait ...': 2 stars, created October 14, 2025 at
+    11:40 PM, by Isaac S." reads out fields and leaves out the place: a person says whose review
+    gave how many stars and what it says."""
+    place = next(r["place_id"] for r in _index("maps").rows["review"].values())
+    name = _index("maps").labels["place"][place]
+    for sort in ("newest", "lowest"):
+        for text in _replies("maps", "list_reviews", {"place_id": place, "sort": sort}):
+            assert name in text and "created " not in text and ", by " not in text, text
+            assert re.search(r"\d stars? from [\w .]+: '", text), text
+
+
+def test_automations_are_said_by_what_they_run_and_when() -> None:
+    """"1 automation: Start of work day: created February 2, 2022 at 8:15 PM, scene Focus Time, run
+    8:45 AM, days MO, TU, WE and 2 more." reads out fields and day codes: an automation is said by
+    the scene it runs, on which days and at what time."""
+    for args in ({}, {"enabled": False}):
+        for text in _replies("iot_devices", "list_automations", args, [("set_automation_enabled", {
+                "automation_id": "AUT-10002", "enabled": False})]):
+            assert not re.search(r"created |days [A-Z]{2}|run \d|scene [A-Z]", text), text
+            assert re.search(r"runs the [\w ]+ scene (?:every day|on [\w, ]+) at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_departures_are_said_by_line_time_and_stop() -> None:
+    """"8 departures: Silver Line: departs March 16 at 9:01 AM, mode subway, stop 'Pine Street &
+    Madison Avenue'; ..." reads out fields: a departure is which line leaves when, from which stop."""
+    place = next(k for k, r in _index("maps").rows["place"].items() if r["category"] == "residential")
+    for text in _replies("maps", "get_departures", {"place_id": place}):
+        assert not re.search(r"mode (?:subway|bus)|stop '|departs ", text), text
+        assert re.search(r"at \d{1,2}:\d\d [AP]M from [A-Z]\w+ Street & ", text), text
+
+
+def test_home_activity_is_said_by_what_happened_and_when() -> None:
+    """"8 activities (all 'Motion in Living Room'): occurred March 14 at 8:49 PM; occurred ..." reads
+    out a field name for every entry: an entry is what happened, and when."""
+    for args in ({"kind": "motion"}, {}):
+        for text in _replies("iot_devices", "list_activity", args):
+            assert "occurred" not in text and "activities" not in text, text
+            assert re.search(r"on March \d+ at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_scenes_are_said_by_their_devices_and_last_use() -> None:
+    """"7 scenes: Good Morning: created January 11, 2022 at 9:00 PM, last activated March 16 at 6:30
+    AM; ...; Dinner Time: created ..., 4 devices" reads out fields: a scene is said by how many
+    devices it sets and when it was last used."""
+    for text in _replies("iot_devices", "list_scenes", {}):
+        assert "created" not in text and "last activated" not in text, text
+        assert re.search(r"Good Morning \(\d+ devices?, last used [A-Z]", text), text
+
+
+def test_a_folder_listing_says_each_item_in_a_few_words() -> None:
+    """"6 entries: Bank statements: folder, size 1.0 MB, modified October 8, 2025 at 8:11 PM; ..."
+    reads a folder out field by field: an item is its name with what it is, its size and its day."""
+    for args in ({"path": "/Documents/Finance"}, {"path": "/Documents/Finance", "sort_by": "size", "descending": True}):
+        for text in _replies("filesystem", "list_folder", args):
+            assert not re.search(r": (?:folder|file), size|entries", text), text
+            assert re.search(r"Budget 2025\.csv \(636 bytes, modified December 31, 2025\)", text), text
+            assert re.search(r"Taxes \(folder, 2\.2 MB\)", text), text
+
+
+def test_followers_are_said_by_name_handle_and_how_they_relate_to_you() -> None:
+    """"44 followers: Sofia Hall: you don't follow, @halls; Olivia Nguyen: you follow, @olivia_nguyen"
+    reads out switches: a follower is said by name and handle, with "you follow each other" where
+    that is so."""
+    for tool, args in (("list_followers", {}), ("list_following", {})):
+        for text in _replies("social_media", tool, args):
+            assert not re.search(r": (?:you (?:don't )?follow|@)", text), text
+            assert re.search(r"[A-Z]\w+ [A-Z]\w+ \(@[\w.]+(?:; you follow each other)?\)", text), text
+
+
+def test_orders_are_said_by_restaurant_total_and_what_became_of_them() -> None:
+    """"Gangnam BBQ: total $73.39, order ORD-10036, placed March 15 at 7:20 PM, estimated delivery
+    March 15 at 8:02 PM" reads out fields, and an "estimated" delivery of food that came long ago."""
+    for args in ({"status": "delivered"}, {}):
+        for text in _replies("food_delivery", "list_orders", args):
+            assert "estimated" not in text and "total $" not in text, text
+            assert re.search(r"from [A-Z][\w'&. ]+ \(\$[\d.,]+\), delivered on [A-Z]\w+ \d+ at ", text), text
+
+
+def test_promo_codes_are_said_by_what_they_give() -> None:
+    """"Free delivery on orders of $15 or more: code FREEDEL, valid until April 10, min subtotal
+    $15.00" says the minimum twice and a field name: a code is said with what it gives and until when."""
+    for text in _replies("food_delivery", "list_promotions", {}):
+        assert "min subtotal" not in text and "valid until" not in text and "code " not in text, text
+        assert re.search(r"[A-Z0-9]{4,} for [a-z$\d][^;]*, until [A-Z]\w+ \d+", text), text
+
+
+def test_trips_are_said_by_where_when_and_how_far() -> None:
+    """"Kroger to Volta - Whole Foods: March 13, 10:23 AM to 10:47 AM, distance 11.8 miles, duration
+    24 minutes, fuel gal 0.35" reads out fields: a trip is where it went, when, how far and how long;
+    the last ten asked for are ten."""
+    for args in ({"start_date": "2026-03-09"}, {"limit": 10}):
+        for text in _replies("vehicle", "list_trips", args):
+            assert not re.search(r"distance \d|duration \d|fuel gal|electric \d", text), text
+            assert re.search(r"\w to [\w' ]+ on March \d+ at \d{1,2}:\d\d [AP]M \([\d.]+ miles, \d+ minutes", text), text
+    assert all(text.count(" miles,") == 10 for text in _replies("vehicle", "list_trips", {"limit": 10}))
+
+
+def test_the_trash_is_said_by_what_each_thing_was_and_where_it_was() -> None:
+    """"Screenshot ... .png: file, original path /Desktop/Screenshot ... .png, size 1.8 MB, 1 item" reads
+    out fields, the name twice and a file as one item: a thing in the trash is its name, the folder it
+    was in and its size (a folder with what it holds)."""
+    for text in _replies("filesystem", "list_trash", {}):
+        assert "original path" not in text and "1 item" not in text, text
+        assert re.search(r"Untitled\.txt from the Desktop folder \(\d+ bytes\)", text), text
+
+
+def test_an_empty_listing_still_answers() -> None:
+    """A listing said in words answers when it holds nothing (an empty folder, no scenes, no trash)."""
+    with Session(["filesystem"], world=0) as s:
+        assert s.call("create_folder", {"path": "/Documents/Empty"}).ok
+        assert s.call("list_folder", {"path": "/Documents/Empty"}).data["entries_text"] == "nothing"
+        assert s.call("empty_trash", {}).ok
+        assert s.call("list_trash", {}).data["items_text"] == "nothing"
+    with Session(["iot_devices"], world=0) as s:
+        for automation in s.call("list_automations", {}).data["automations"]:
+            assert s.call("delete_automation", {"automation_id": automation["automation_id"]}).ok
+        for scene in s.call("list_scenes", {}).data["scenes"]:
+            assert s.call("delete_scene", {"scene_id": scene["scene_id"]}).ok
+        assert s.call("list_scenes", {}).data["scenes_text"] == "no scenes"
+    with Session(["vehicle"], world=0) as s:
+        assert s.call("list_trips", {"start_date": "2026-04-30"}).ok
+        assert s.call("list_charging_sessions", {"start_date": "2026-04-30"}).ok
+
+
+def test_a_service_appointment_is_said_with_its_day() -> None:
+    """"Do I have a service appointment coming up?" -> "1 service appointment: Hyundai of Chicago:
+    services Tire rotation, booked, created March 12 at 3:00 PM, at 752 Main Street" leaves out when
+    it is: an appointment is what is done, where, and on which day."""
+    for args in ({"status": "booked"}, {}):
+        for text in _replies("vehicle", "list_service_appointments", args):
+            assert "created" not in text and "services " not in text, text
+            assert re.search(r"[A-Z][\w ]+ at [A-Z][\w ]+ on [A-Z]\w+ \d+ at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_found_files_are_said_with_the_folder_they_are_in() -> None:
+    """"1 entry: invoice-93827.pdf: file, size 98.3 KB, modified February 1 at 7:50 PM" reads out
+    fields: a file found anywhere is said by name, the folder it is in, its size and its day."""
+    for tool, args in (("search_by_name", {"query": "Budget"}), ("find_by_extension", {"extension": "pdf"}),
+                       ("list_recent_files", {})):
+        for text in _replies("filesystem", tool, args):
+            assert not re.search(r"entr(?:y|ies)|: (?:file|folder), size", text), text
+            assert re.search(r"\.\w+ (?:in the [\w ]+ folder|at the top of your drive) \([\d.,]+ \w+, modified ", text), text
+
+
+def test_posts_of_one_account_say_the_account_once() -> None:
+    """"2 posts: @copperlineoutdoorco: '...'; @copperlineoutdoorco: '...'" says the one author before
+    each post: posts all by one account are said as that account's, the handle once."""
+    with Session(["social_media"], world=0) as s:
+        account = next(a["account_id"] for a in s.call("list_following", {"limit": 100}).data["accounts"]
+                       if s.call("list_posts", {"account_id": a["account_id"]}).data["total"] > 1)
+    for text in _replies("social_media", "list_posts", {"account_id": account}):
+        handle = re.search(r"@[\w.]+", text).group()
+        assert text.count(handle) == 1 and re.search(rf"posts?(?:, the first \d+)? by {handle}: '", text), text
+
+
+def test_only_a_business_is_reported_closed() -> None:
+    """"The Green Residences has closed for good; please report it." reports the user's own apartment
+    building: what is reported closed or reopened is a business or a landmark, not a home or an office."""
+    rows = {w: _index("maps", w).rows["place"] for w in range(2)}
+    seen = 0
+    for ex in _generated("maps", 300, 5):
+        for call in _calls(ex):
+            if call["name"] == "report_closure" and ex["meta"]["world"] in rows:
+                seen += 1
+                place = rows[ex["meta"]["world"]][call["arguments"]["place_id"]]
+                assert place["category"] not in ("residential", "office"), (ex["id"], place["name"])
+    assert seen

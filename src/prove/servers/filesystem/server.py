@@ -153,6 +153,33 @@ class Entry(BaseModel):
 class EntryList(BaseModel):
     entries: list[Entry]
     total: int = Field(description="how many items matched, before `limit`")
+    entries_text: str = Field(description="the first items in words, such as '2 items: Budget 2025.csv in the Finance "
+                                          "folder (636 bytes, modified December 31, 2025) and ...'")
+
+
+def entry_list(ctx: Ctx, found: list[Entry], total: int) -> EntryList:
+    """Items found across folders, each said with the folder it is in."""
+    return EntryList(entries=found, total=total, entries_text=entries_text(found, total, ctx.now().year, where=True))
+
+
+def entries_text(found: list[Entry], total: int, year: int, where: bool = False, shown: int = 8) -> str:
+    """'3 items: Taxes (folder, 2.2 MB), Budget 2025.csv (636 bytes, modified December 31, 2025) and
+    Budget 2026.csv (222 bytes, modified March 9)', in the listing's order; with `where`, each with
+    its folder ('Budget 2025.csv in the Finance folder (636 bytes, ...)')."""
+    said = []
+    for e in found[:shown]:
+        at = datetime.fromisoformat(e.modified_at)
+        day = f"{at:%B} {at.day}" + (f", {at.year}" if at.year != year else "")
+        parent = e.path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
+        name = e.name + ((f" in the {parent} folder" if parent else " at the top of your drive") if where else "")
+        said.append(f"{name} (folder, {e.size_text})" if e.kind == "folder" else
+                    f"{name} ({e.size_text}, modified {day})")
+    if not said:
+        return "nothing"
+    if total > len(said):
+        said.append(f"{total - len(said)} more")
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"{total} item{'' if total == 1 else 's'}: {listed}"
 
 
 class FileWritten(BaseModel):

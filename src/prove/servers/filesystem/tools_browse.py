@@ -21,6 +21,8 @@ from .server import (
     Limit,
     TextFilePath,
     entries,
+    entries_text,
+    entry_list,
     folder_size,
     hidden_vault,
     human,
@@ -49,6 +51,8 @@ class FolderListing(BaseModel):
     path: FolderPath
     entries: list[Entry]
     total: int = Field(description="how many items the folder holds (hidden ones included when asked), before `limit`")
+    entries_text: str = Field(description="the first items in words, such as '2 items: Taxes (folder, 2.2 MB) and "
+                                          "Budget 2025.csv (636 bytes, modified December 31, 2025)'")
 
 
 class TreeEntry(BaseModel):
@@ -176,7 +180,7 @@ def _depth_first(path: str, rows: list) -> list:
     "Show me everything in the root of my drive.",
     Ask("Show {path} with the biggest files first.", sort_by="size", descending=True),
     Ask("List everything in {path}, hidden files included.", include_hidden=True),
-])
+], reply=["I found {result.entries_text}."])
 def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modified", "size"] = "name",
                 descending: bool = False, include_hidden: bool = False, limit: Limit = 100) -> FolderListing:
     """List the files and folders directly inside a folder of the user's drive.
@@ -212,7 +216,8 @@ def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modi
         found.sort(key=lambda e: (e.size, e.name))
     if descending:
         found.reverse()
-    return FolderListing(path=folder["path"], entries=found[:limit], total=len(found))
+    return FolderListing(path=folder["path"], entries=found[:limit], total=len(found),
+                         entries_text=entries_text(found[:limit], len(found), ctx.now().year))
 
 
 @tools.tool(effect=READ, asks=[
@@ -385,7 +390,7 @@ def get_text_stats(ctx: Ctx, path: TextFilePath) -> TextStats:
 @tools.tool(effect=READ, asks=[
     "Which files did I change in the last {days} days?",
     "Show me my most recently edited files.",
-])
+], reply=["I found {result.entries_text}."])
 def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, limit: Limit = 20) -> EntryList:
     """List the files modified recently, newest first (the trash and a locked vault left out).
 
@@ -400,7 +405,7 @@ def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, 
     hide, params = hidden_vault(ctx)
     rows = ctx.db.execute(f"SELECT * FROM nodes WHERE trash_id IS NULL AND kind = 'file' AND modified_at >= ? "
                           f"AND {hide} ORDER BY modified_at DESC, path", [since, *params]).fetchall()
-    return EntryList(entries=entries(ctx, rows[:limit]), total=len(rows))
+    return entry_list(ctx, entries(ctx, rows[:limit]), len(rows))
 
 
 @tools.tool(effect=READ, asks=[

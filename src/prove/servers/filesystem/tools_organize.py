@@ -20,6 +20,7 @@ from .server import (
     Limit,
     TaggedPath,
     entries,
+    entry_list,
     hidden_vault,
     resolve,
 )
@@ -179,7 +180,7 @@ def list_tags(ctx: Ctx) -> TagList:
 @tools.tool(effect=READ, asks=[
     "Show me everything tagged '{tag}'.",
     "Which files have the '{tag}' tag?",
-])
+], reply=["I found {result.entries_text}."])
 def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
     """Find the files and folders that carry a tag.
 
@@ -198,7 +199,7 @@ def find_by_tag(ctx: Ctx, tag: TagText, limit: Limit = 50) -> EntryList:
     rows = ctx.db.execute(f"SELECT n.* FROM tags t JOIN nodes n ON n.node_id = t.node_id WHERE t.tag = ? "
                           f"AND n.trash_id IS NULL AND {hide} ORDER BY n.path", [text, *params]).fetchall()
     found: list[Entry] = entries(ctx, rows[:limit])
-    return EntryList(entries=found, total=len(rows))
+    return entry_list(ctx, found, len(rows))
 
 
 @tools.tool(effect=WRITE, asks=[

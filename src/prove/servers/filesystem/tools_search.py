@@ -22,6 +22,7 @@ from .server import (
     Kind,
     Limit,
     entries,
+    entry_list,
     hidden_vault,
     human,
     prefix,
@@ -91,7 +92,7 @@ def _moment(value: str, name: str, end: bool) -> datetime:
     "Find files with '{query}' in the name.",
     "Search {path} for anything called '{query}'.",
     Ask("Is there a folder named '{query}' somewhere?", kind="folder"),
-])
+], reply=["I found {result.entries_text}."])
 def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | None = None,
                    limit: Limit = 50) -> EntryList:
     """Find files and folders whose name contains some text or matches a wildcard pattern.
@@ -125,7 +126,7 @@ def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | 
         hits = [r for r in rows if fnmatchcase(r["name"].casefold(), needle)]
     else:
         hits = [r for r in rows if needle in r["name"].casefold()]
-    return EntryList(entries=entries(ctx, hits[:limit]), total=len(hits))
+    return entry_list(ctx, entries(ctx, hits[:limit]), len(hits))
 
 
 @tools.tool(effect=READ, asks=[
@@ -174,7 +175,7 @@ def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitiv
 @tools.tool(effect=READ, asks=[
     "Find all my .{extension} files.",
     "List every .{extension} file in {path}.",
-])
+], reply=["I found {result.entries_text}."])
 def find_by_extension(ctx: Ctx, extension: Annotated[str, StringConstraints(min_length=1, max_length=20)],
                       path: FolderPath = "/", limit: Limit = 50) -> EntryList:
     """Find files of one type by their extension, such as every PDF or every photo.
@@ -201,14 +202,14 @@ def find_by_extension(ctx: Ctx, extension: Annotated[str, StringConstraints(min_
     scope, params = _scope(ctx, path)
     rows = ctx.db.execute(f"SELECT * FROM nodes WHERE {scope} AND kind = 'file' ORDER BY path", params).fetchall()
     hits = [r for r in rows if r["name"].lower().endswith("." + ext)]
-    return EntryList(entries=entries(ctx, hits[:limit]), total=len(hits))
+    return entry_list(ctx, entries(ctx, hits[:limit]), len(hits))
 
 
 @tools.tool(effect=READ, asks=[
     "What files did I change between {since} and {until}?",
     "Show me the files in {path} modified since {since}.",
     Ask("Which folders changed since {since}?", kind="folder"),
-])
+], reply=["I found {result.entries_text}."])
 def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPath = "/",
                   kind: Kind | None = "file", limit: Limit = 50) -> EntryList:
     """Find items last modified within a period, newest first.
@@ -241,7 +242,7 @@ def find_modified(ctx: Ctx, since: str, until: str | None = None, path: FolderPa
         params.append(kind)
     rows = ctx.db.execute(f"SELECT * FROM nodes WHERE {scope} AND modified_at >= ? AND modified_at <= ? "
                           "ORDER BY modified_at DESC, path", [*params, iso(start), iso(end)]).fetchall()
-    return EntryList(entries=entries(ctx, rows[:limit]), total=len(rows))
+    return entry_list(ctx, entries(ctx, rows[:limit]), len(rows))
 
 
 @tools.tool(effect=READ, asks=[

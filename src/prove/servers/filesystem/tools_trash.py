@@ -57,6 +57,9 @@ class TrashList(BaseModel):
     total: int
     total_size: int
     total_size_text: str
+    items_text: str = Field(description="the items in words, such as '2 items: Untitled.txt from the Desktop folder "
+                                        "(5 bytes) and the folder 2024-07 Old phone backup from the 2024 folder (4 "
+                                        "items inside, 9.2 MB)'")
 
 
 class Deleted(BaseModel):
@@ -164,7 +167,7 @@ def delete_path(ctx: Ctx, path: ItemPath, recursive: bool = False) -> Deleted:
     "What's in my trash?",
     "Show me the files I deleted recently.",
     "Is there anything in the trash I could still restore?",
-])
+], reply=["The trash holds {result.items_text}."])
 def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
     """List what is in the trash, most recently deleted first (vault items only while it is unlocked).
 
@@ -177,8 +180,26 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
     """
     rows = _visible_trash(ctx)
     size = sum(r["size"] for r in rows)
-    return TrashList(items=[_item(r) for r in rows[:limit]], total=len(rows), total_size=size,
-                     total_size_text=human(size))
+    items = [_item(r) for r in rows[:limit]]
+    return TrashList(items=items, total=len(rows), total_size=size, total_size_text=human(size),
+                     items_text=_items_text(items, len(rows)))
+
+
+def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
+    """'2 items: Untitled.txt from the Desktop folder (5 bytes) and the folder 2024-07 Old phone backup
+    from the 2024 folder (4 items inside, 9.2 MB)'."""
+    said = []
+    for t in items[:shown]:
+        parent = t.original_path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
+        where = f"the {parent} folder" if parent else "the top of your drive"
+        inside = f"{t.items - 1} item{'' if t.items == 2 else 's'} inside, " if t.kind == "folder" else ""
+        said.append(f"{'the folder ' if t.kind == 'folder' else ''}{t.name} from {where} ({inside}{t.size_text})")
+    if not said:
+        return "nothing"
+    if total > len(said):
+        said.append(f"{total - len(said)} more")
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"{total} item{'' if total == 1 else 's'}: {listed}"
 
 
 @tools.tool(effect=WRITE, asks=[

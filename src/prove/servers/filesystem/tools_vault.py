@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from prove.env import READ, WRITE, Ctx, Sensitive, ToolError, Toolset
+from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
 from prove.env.values import iso
 
 from .server import (
@@ -64,9 +64,9 @@ def _status(ctx: Ctx) -> VaultStatus:
     "Is my Personal Vault locked?",
     "How long will the vault stay unlocked?",
 ], reply=[
-    # (unlocked_until is none while the vault is locked: then the summary says it is locked)
     "Your Personal Vault is unlocked until {result.unlocked_until}; it holds {result.items} items "
     "({result.size_text}).",
+    Ask("Your Personal Vault is locked.", **{"result.locked": True}),
 ])
 def get_vault_status(ctx: Ctx) -> VaultStatus:
     """Say whether the Personal Vault is locked, and until when it stays unlocked.

@@ -280,6 +280,8 @@ class Promotion(BaseModel):
 class PromotionList(BaseModel):
     promotions: list[Promotion]
     total: int
+    promotions_text: str = Field(description="the codes in words, such as '2 promo codes: FREEDEL for free delivery "
+                                             "on orders of $15 or more, until April 10; and ...'")
 
 
 class OrderLine(BaseModel):
@@ -335,6 +337,8 @@ class OrderSummary(BaseModel):
 class OrderList(BaseModel):
     orders: list[OrderSummary]
     total: int = Field(description="how many orders matched, before `limit`")
+    orders_text: str = Field(description="the first orders in words, such as '2 orders: ORD-10036 from Gangnam BBQ "
+                                         "($73.39), delivered on March 15 at 8:02 PM; ...'")
 
 
 class Cancellation(BaseModel):

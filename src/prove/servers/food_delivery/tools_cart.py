@@ -56,7 +56,8 @@ def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Ro
     "Added to your {result.restaurant_name} cart; the subtotal is ${result.subtotal}.",
     "Done: your {result.restaurant_name} cart now has {result.item_count} items, ${result.estimated_total} with "
     "fees and tax before the tip.",
-], values={"special_instructions": ["please pack it separately", "it's for my son, please label it",
+], values={"quantity": [2, 2, 3, 4],  # (one is said by leaving the number out: "Add the Pho Tai")
+           "special_instructions": ["please pack it separately", "it's for my son, please label it",
                                     "nut allergy, please take care", "put it in its own bag",
                                     "label it for Sam", "please make sure it's sealed well"]})
 def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instructions: ShortText | None = None) -> Cart:

@@ -246,7 +246,7 @@ def place_order(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | N
     Ask("Is anything out for delivery right now?", status="out_for_delivery"),
     Ask("What orders do I have scheduled?", status="scheduled"),
     "What have I ordered from {restaurant_id} before?",
-])
+], reply=["I found {result.orders_text}."])
 def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "preparing", "out_for_delivery",
                                           "delivered", "cancelled"] | None = None,
                 restaurant_id: RestaurantId | None = None, limit: Limit = 10) -> OrderList:
@@ -283,7 +283,26 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
                                   restaurant_name=row["restaurant_name"], status=st, placed_at=row["placed_at"],
                                   estimated_delivery=row["delivered_at"], item_count=row["n"] or 0,
                                   total=row["total"], rated=bool(row["rated"])))
-    return OrderList(orders=found[:limit], total=len(found))
+    return OrderList(orders=found[:limit], total=len(found), orders_text=_orders_text(found[:limit], len(found), ctx))
+
+
+def _orders_text(found: list[OrderSummary], total: int, ctx: Ctx, shown: int = 5) -> str:
+    """'2 orders: ORD-10036 from Gangnam BBQ ($73.39), delivered on March 15 at 8:02 PM; ORD-10040
+    from Lotus Thai ($31.20), on its way, arriving around 9:40 AM'."""
+    def when(text: str) -> str:
+        at = datetime.fromisoformat(text)
+        clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+        return clock if at.date() == ctx.now().date() else f"{at:%B} {at.day} at {clock}"
+
+    state = {"delivered": lambda o: f"delivered on {when(o.estimated_delivery)}", "cancelled": lambda o: "cancelled",
+             "scheduled": lambda o: f"scheduled to arrive around {when(o.estimated_delivery)}",
+             "out_for_delivery": lambda o: f"on its way, arriving around {when(o.estimated_delivery)}"}
+    said = [f"{o.order_id} from {o.restaurant_name} (${o.total:,.2f}), "
+            + state.get(o.status, lambda o: f"{o.status}, arriving around {when(o.estimated_delivery)}")(o)
+            for o in found[:shown]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    head = f"{total} order{'' if total == 1 else 's'}{', the latest' if more else ''}"
+    return f"{head}: " + "; ".join(said) + more if said else "no orders"
 
 
 @tools.tool(effect=READ, asks=[

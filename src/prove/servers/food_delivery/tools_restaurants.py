@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, Toolset, Where
@@ -194,12 +194,15 @@ def _open_status(ctx: Ctx, restaurant_id: str, nxt: str | None) -> str:
     return f"closed now, opening {when} at {_clock(at.strftime('%H:%M'))}"
 
 
+PRICE_LIMITS = [8.0, 10.0, 12.0, 15.0, 15.0, 20.0, 25.0]  # what a person will pay for a dish
+
+
 @tools.tool(effect=READ, asks=[
     "What's on the menu at {restaurant_id}?",
     "Show me the {dietary} options at {restaurant_id}.",
     "What {category} does {restaurant_id} have for under {max_price} dollars?",
     Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
-], reply=[
+], values={"max_price": PRICE_LIMITS}, reply=[
     "At {result.restaurant_name} I found {result.dishes_text}.",
     "{result.restaurant_name} has {result.dishes_text}.",
 ])
@@ -234,11 +237,16 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items), dishes_text=_dishes_text(items, categories))
+                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price))
 
 
-def _dishes_text(items: list[MenuItem], categories: list[str], shown: int = 8) -> str:
-    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', or what the menu has instead."""
+def _dishes_text(items: list[MenuItem], categories: list[str], category: str | None = None,
+                 max_price: float | None = None, shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', 'nothing in Mains for $8.00 or
+    less' (a section it has), or what the menu has instead."""
+    section = next((c for c in categories if category is not None and c.lower() == category.lower()), None)
+    if not items and section is not None:
+        return f"nothing in {section}" + (f" for ${max_price:,.2f} or less" if max_price is not None else " that matches")
     if not items:
         return f"nothing that matches; its menu has {_and(categories)}" if categories else "nothing on the menu"
     named = [f"{i.name} (${i.price:,.2f}{'' if i.available else ', sold out'})" for i in items]
@@ -256,7 +264,7 @@ def _and(words: list[str]) -> str:
     "Find {dietary} {query} under {max_price} dollars.",
     Ask("Who has {query} that I can order right now?", open_now=True),
     "Which {cuisine} restaurants have {query}?",
-])
+], values={"max_price": PRICE_LIMITS})
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
                   limit: Limit = 10) -> DishList:
@@ -307,7 +315,7 @@ def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_pr
     "Are there any promo codes I can use?",
     "What deals are there at {restaurant_id}?",
     Ask("Show every promo code, including the ones I've already used.", include_used=True),
-])
+], reply=["You have {result.promotions_text}."])
 def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include_used: bool = False) -> PromotionList:
     """List the promo codes that are valid today, optionally only those that work at one restaurant.
 
@@ -337,7 +345,16 @@ def list_promotions(ctx: Ctx, restaurant_id: RestaurantId | None = None, include
                                 kind=row["kind"], value=row["value"], max_discount=row["max_discount"],
                                 min_subtotal=row["min_subtotal"], restaurant_id=row["restaurant_id"],
                                 cuisine=row["cuisine"], used=used))
-    return PromotionList(promotions=promos, total=len(promos))
+    said = [f"{p.code} for {p.summary[:1].lower()}{p.summary[1:]}, until {_day(p.valid_until)}"
+            f"{' (used already)' if p.used else ''}" for p in promos]
+    listed = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1] if said else ""
+    return PromotionList(promotions=promos, total=len(promos), promotions_text=(
+        f"{len(said)} promo code{'' if len(said) == 1 else 's'}: {listed}" if said else "no promo codes"))
+
+
+def _day(text: str) -> str:
+    at = date.fromisoformat(text[:10])
+    return f"{at:%B} {at.day}"
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -188,7 +188,7 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
 }, asks=[
     "Rename {device_id} to '{name}'.",
     "Call {device_id} '{name}' from now on.",
-], reply=["{device_id} is now called {result.name}.", "Done: renamed it to {result.name}."])
+], reply=["{device_id} is now called {result.name}.", "Done: renamed {device_id} to {result.name}."])
 def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
 

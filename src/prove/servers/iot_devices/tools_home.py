@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
@@ -78,6 +78,8 @@ class Activity(BaseModel):
 class ActivityList(BaseModel):
     activities: list[Activity]
     total: int = Field(description="how many entries matched, before `limit`")
+    activities_text: str = Field(description="the latest entries in words, such as '2 entries: Motion in Living "
+                                             "Room on March 14 at 8:49 PM; Front Door Lock locked on ...'")
 
 
 class DeviceEnergy(BaseModel):
@@ -284,7 +286,7 @@ def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
     "Show me the recent {kind} events.",
     Ask("Any motion at home lately?", kind="motion"),
     "Any activity on {device_id} lately?",
-])
+], reply=["The activity log has {result.activities_text}."])
 def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKind | None = None,
                   since: str | None = None, limit: Limit = 30) -> ActivityList:
     """Read the home's activity feed, newest first: motion, doors, locks, cameras, scenes, automations, mode changes.
@@ -311,7 +313,22 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
     total, rows = where.page(ctx.db, "activity", "occurred_at DESC, activity_id DESC", limit)
     return ActivityList(activities=[Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], kind=r["kind"],
                                              device_id=r["device_id"], message=r["message"]) for r in rows],
-                        total=total)
+                        total=total, activities_text=_activities_text(rows, total))
+
+
+def _activities_text(rows: list, total: int, shown: int = 5) -> str:
+    """"8 entries, all 'Motion in Living Room': on March 14 at 8:49 PM; on March 14 at 3:46 PM; and 6
+    more", or "71 entries, the latest: Front Door Lock unlocked from the keypad on March 16 at ..."."""
+    def when(text: str) -> str:
+        at = datetime.fromisoformat(text)
+        return f"on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+    same = len({r["message"] for r in rows}) == 1 and total == len(rows)
+    said = [when(r["occurred_at"]) if same else f"{r['message']} {when(r['occurred_at'])}" for r in rows[:shown]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    head = f"{total} entr{'y' if total == 1 else 'ies'}"
+    head += f", all '{rows[0]['message']}'" if same and total > 1 else ", the latest" if more else ""
+    return f"{head}: " + "; ".join(said) + more
 
 
 @tools.tool(effect=READ, asks=[

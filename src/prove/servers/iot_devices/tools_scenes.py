@@ -73,6 +73,8 @@ class SceneDetail(Scene):
 class SceneList(BaseModel):
     scenes: list[Scene]
     total: int
+    scenes_text: str = Field(description="the scenes in words, such as '2 scenes: Good Morning (4 devices, last used "
+                                         "March 16 at 6:30 AM) and Relax (1 device, never used)'")
 
 
 class SceneRun(BaseModel):
@@ -107,6 +109,8 @@ class Automation(BaseModel):
 class AutomationList(BaseModel):
     automations: list[Automation]
     total: int
+    automations_text: str = Field(description="the automations in words, such as \"2 automations: 'Lights out' "
+                                              "runs the Good Night scene every day at 11:30 PM; ...\"")
 
 
 class DeletedAutomation(BaseModel):
@@ -181,7 +185,7 @@ def _automation(ctx: Ctx, automation_id: str) -> Automation:
 @tools.tool(effect=READ, asks=[
     "What scenes do I have?",
     "List my saved scenes and when I last used them.",
-])
+], reply=["You have {result.scenes_text}."])
 def list_scenes(ctx: Ctx) -> SceneList:
     """List the home's scenes with their number of devices, offline devices and automations.
 
@@ -191,7 +195,22 @@ def list_scenes(ctx: Ctx) -> SceneList:
     """
     ids = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scenes ORDER BY scene_id")]
     scenes = [_scene(ctx, i) for i in ids]
-    return SceneList(scenes=scenes, total=len(scenes))
+    return SceneList(scenes=scenes, total=len(scenes), scenes_text=_scenes_text(scenes))
+
+
+def _scenes_text(scenes: list[Scene]) -> str:
+    """'2 scenes: Good Morning (4 devices, last used March 16 at 6:30 AM) and Relax (1 device, never used)'."""
+    said = []
+    for sc in scenes:
+        used = "never used"
+        if sc.last_activated_at:
+            at = datetime.fromisoformat(sc.last_activated_at)
+            used = f"last used {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+        said.append(f"{sc.name} ({sc.devices} device{'' if sc.devices == 1 else 's'}, {used})")
+    if not said:
+        return "no scenes"
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"{len(said)} scene{'' if len(said) == 1 else 's'}: {listed}"
 
 
 @tools.tool(effect=READ, asks=[
@@ -350,7 +369,7 @@ def delete_scene(ctx: Ctx, scene_id: UnusedSceneId) -> DeletedScene:
     "Which automations are set up?",
     "Show me my schedules and when they run next.",
     Ask("Which automations are turned off?", enabled=False),
-])
+], reply=["You have {result.automations_text}."])
 def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
     """List the time-based automations, each running a scene at a time on chosen weekdays.
 
@@ -366,7 +385,21 @@ def list_automations(ctx: Ctx, enabled: bool | None = None) -> AutomationList:
         ids = ctx.db.execute("SELECT automation_id FROM automations WHERE enabled = ? ORDER BY automation_id",
                              (int(enabled),)).fetchall()
     autos = [_automation(ctx, r[0]) for r in ids]
-    return AutomationList(automations=autos, total=len(autos))
+    return AutomationList(automations=autos, total=len(autos), automations_text=_automations_text(autos))
+
+
+def _automations_text(autos: list[Automation], shown: int = 5) -> str:
+    """"2 automations: 'Lights out' runs the Good Night scene every day at 11:30 PM, next on March 16;
+    'Family dinner' (turned off) runs the Dinner Time scene on weekdays at 6:00 PM"."""
+    said = []
+    for a in autos[:shown]:
+        hour, minute = int(a.run_at[:2]), a.run_at[3:]
+        at = f"{hour % 12 or 12}:{minute} {'AM' if hour < 12 else 'PM'}"
+        nxt = datetime.fromisoformat(a.next_run_at) if a.next_run_at else None
+        said.append(f"'{a.name}'{'' if a.enabled else ' (turned off)'} runs the {a.scene_name} scene {a.schedule} at {at}"
+                    + (f", next on {nxt:%B} {nxt.day}" if nxt else ""))
+    more = f"; and {len(autos) - len(said)} more" if len(autos) > len(said) else ""
+    return f"{len(autos)} automation{'' if len(autos) == 1 else 's'}: " + "; ".join(said) + more
 
 
 @tools.tool(effect=WRITE, values={

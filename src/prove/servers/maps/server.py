@@ -135,7 +135,7 @@ class PlaceList(BaseModel):
 
 class DayHours(BaseModel):
     day: str
-    hours: str = Field(description="such as '11:30-22:00', 'open 24 hours' or 'closed'")
+    hours: str = Field(description="such as '11:30 AM-10 PM', 'open 24 hours' or 'closed'")
 
 
 class Review(BaseModel):
@@ -313,9 +313,12 @@ class Departure(BaseModel):
 
 class Departures(BaseModel):
     place_id: PlaceId
+    place_name: str
     after: str
     departures: list[Departure]
     total: int
+    departures_text: str = Field(description="the first departures in words, such as 'the Silver Line (subway) at "
+                                             "9:01 AM from Pine Street & Madison Avenue; ...'")
 
 
 class SavedList(BaseModel):
@@ -355,10 +358,12 @@ class SaveResult(BaseModel):
 
 class ReviewList(BaseModel):
     place_id: PlaceId
+    place_name: str
     rating: float | None
     rating_count: int
     reviews: list[Review]
     total: int = Field(description="shown reviews of the place, before `limit`")
+    reviews_text: str = Field(description="the first reviews in words, such as \"2 stars from Isaac S.: 'Long wait.'\"")
 
 
 class Report(BaseModel):
@@ -419,7 +424,15 @@ def day_span(entry: str) -> tuple[int, int] | None:
 
 
 def show_day(entry: str) -> str:
-    return {"24h": "open 24 hours", "closed": "closed"}.get(entry, entry)
+    """A day's hours as people say them: '7 AM-7 PM', '11:30 AM-10 PM', 'open 24 hours', 'closed'."""
+    if entry in ("24h", "closed"):
+        return {"24h": "open 24 hours", "closed": "closed"}[entry]
+    return "-".join(_hour(t) for t in entry.split("-"))
+
+
+def _hour(hhmm: str) -> str:
+    hour, minute = int(hhmm[:2]), hhmm[3:]
+    return f"{hour % 12 or 12}{'' if minute == '00' else ':' + minute} {'AM' if hour % 24 < 12 else 'PM'}"
 
 
 def _intervals(hours: str, at: datetime) -> list[tuple[datetime, datetime]]:
@@ -522,6 +535,14 @@ def require_not_gone(row: sqlite3.Row) -> None:
 
 
 REVIEW_SQL = "SELECT r.*, p.name AS place_name FROM reviews r JOIN places p ON p.place_id = r.place_id"
+
+
+def reviews_text(reviews: list[Review], total: int, shown: int = 3) -> str:
+    """"3 reviews: 2 stars from Isaac S.: 'Long wait.'; 5 stars from you: 'Great.'; and 1 more"."""
+    said = [f"{r.rating} star{'' if r.rating == 1 else 's'} from {'you' if r.is_mine else r.author}: '{r.text}'"
+            for r in reviews[:shown]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{total} review{'' if total == 1 else 's'}: " + "; ".join(said) + more
 
 
 def review_model(row: sqlite3.Row) -> Review:

@@ -17,7 +17,6 @@ from .server import (
     Limit,
     MyReviewId,
     Note,
-    PlaceId,
     Report,
     ReportList,
     Review,
@@ -27,6 +26,7 @@ from .server import (
     rating,
     require_not_gone,
     review_model,
+    reviews_text,
 )
 from .world import REVIEW_AFTER, my_place
 
@@ -37,6 +37,8 @@ ReviewText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 UNREVIEWABLE = ("residential", "office")
 # a place that has reviews to read
 ReviewedPlaceId = PLACE.where("place_id IN (SELECT place_id FROM reviews) AND status != 'permanently_closed'")
+# a place people can find closed or open: a business or a landmark, not a home or an office
+ReportablePlaceId = PLACE.where("category NOT IN ('residential', 'office')")
 REPORT_SQL = "SELECT r.*, p.name AS place_name FROM closure_reports r JOIN places p ON p.place_id = r.place_id"
 
 
@@ -60,6 +62,8 @@ def _rate(ctx: Ctx, place_id: str, add: int, count: int) -> None:
     "What do people say about {place_id}?",
     Ask("Show me the best reviews of {place_id}.", sort="highest"),
     Ask("What are the worst reviews of {place_id}?", sort="lowest"),
+], reply=[
+    "{result.place_name} is rated {result.rating} from {result.rating_count} ratings; {result.reviews_text}.",
 ])
 def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "highest", "lowest"] = "newest",
                  limit: Limit = 10) -> ReviewList:
@@ -81,8 +85,9 @@ def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "h
     order = {"newest": "r.created_at DESC", "highest": "r.rating DESC, r.created_at DESC",
              "lowest": "r.rating ASC, r.created_at DESC"}[sort]
     rows = ctx.db.execute(REVIEW_SQL + f" WHERE r.place_id = ? ORDER BY {order}, r.review_id", (place_id,)).fetchall()
-    return ReviewList(place_id=place_id, rating=rating(row), rating_count=row["rating_count"],
-                      reviews=[review_model(r) for r in rows[:limit]], total=len(rows))
+    reviews = [review_model(r) for r in rows[:limit]]
+    return ReviewList(place_id=place_id, place_name=row["name"], rating=rating(row), rating_count=row["rating_count"],
+                      reviews=reviews, total=len(rows), reviews_text=reviews_text(reviews, len(rows)))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -224,7 +229,7 @@ def _report(row) -> Report:  # noqa: ANN001 - a sqlite3.Row
         ("temporarily_closed", "Closed after a fire."), ("open", "It reopened last week."),
         ("open", "Back to normal hours.")],
 })
-def report_closure(ctx: Ctx, place_id: PlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
+def report_closure(ctx: Ctx, place_id: ReportablePlaceId, status: Literal["temporarily_closed", "permanently_closed", "open"],
                    note: Note | None = None) -> Report:
     """Report that a place has closed (for now or for good) or reopened; it is reviewed 24 hours later.
 

@@ -42,6 +42,7 @@ from .server import (
     place_row,
     point,
     profile,
+    spoken_time,
 )
 from .world import grid_latlon
 
@@ -493,7 +494,7 @@ def list_transit_lines(ctx: Ctx, city_id: CityId) -> TransitLineList:
 @tools.tool(effect=READ, asks=[
     "When is the next train or bus near {place_id}?",
     "What transit leaves near {place_id} after {at}?",
-])
+], reply=["The next departures near {result.place_name}: {result.departures_text}."])
 def get_departures(ctx: Ctx, place_id: PlaceId, at: str | None = None, limit: Limit = 10) -> Departures:
     """The next subway and bus departures from stops within 600 m of a place, soonest first.
 
@@ -535,5 +536,18 @@ def get_departures(ctx: Ctx, place_id: PlaceId, at: str | None = None, limit: Li
                                            walk_m=round(walk)))
                     t = dep + timedelta(seconds=1)
     found.sort(key=lambda d: (d.departs_at, d.line_id, d.stop))
-    return Departures(place_id=place_id, after=iso(when), departures=found[:limit], total=len(found))
+    return Departures(place_id=place_id, place_name=row["name"], after=iso(when), departures=found[:limit],
+                      total=len(found), departures_text=_departures_text(found[:limit], when))
+
+
+def _departures_text(departures: list[Departure], when: datetime, shown: int = 4) -> str:
+    """'the Silver Line (subway) at 9:01 AM from Pine Street & Madison Avenue toward Pine Street &
+    Grand Avenue; Bus 47 at 9:10 AM from ...; and 6 more'."""
+    said = []
+    for d in departures[:shown]:
+        line = d.line_name if d.mode in d.line_name.lower() else f"the {d.line_name} ({d.mode})"
+        said.append(f"{line} at {spoken_time(datetime.fromisoformat(d.departs_at), when)} from {d.stop} "
+                    f"toward {d.toward}")
+    more = f"; and {len(departures) - len(said)} more" if len(departures) > len(said) else ""
+    return "; ".join(said) + more
 

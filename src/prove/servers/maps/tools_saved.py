@@ -251,8 +251,8 @@ def save_place(ctx: Ctx, place_id: PlaceId, list_id: ListId | None = None, note:
     "Remove {place_id} from my favorites.",
     "Take {place_id} off {list_id}.",
 ], reply=[
-    "Removed {result.place_name} from {result.list_name}.",
-    "Done: {result.place_name} is off {result.list_name}.",
+    "Removed {result.place_name} from your {result.list_name} list.",
+    "Done: {result.place_name} is off your {result.list_name} list.",
 ])
 def remove_saved_place(ctx: Ctx, place_id: SavedPlaceId, list_id: ListId | None = None) -> SaveResult:
     """Remove a place from one of the user's lists (default: Favorites).

@@ -175,9 +175,12 @@ def posts_said(posts: list[Post], total: int) -> str:
     if not posts:
         return "There are no posts to show"
     shown = posts[:5]
-    count = f"{total} post{'s' if total != 1 else ''}" + (f", the first {len(shown)}" if len(shown) < total else "")
-    return count + ": " + "; ".join(f"@{p.author_handle}: '{p.text}'" + (" (scheduled)" if p.status == "scheduled"
-                                                                           else "") for p in shown)
+    authors = {p.author_handle for p in posts}
+    one = len(authors) == 1  # one account's posts: "by @ana", once
+    count = f"{total} post{'s' if total != 1 else ''}" + (f" by @{next(iter(authors))}" if one else "") + \
+        (f", the first {len(shown)}" if len(shown) < total else "")
+    return count + ": " + "; ".join(("" if one else f"@{p.author_handle}: ") + f"'{p.text}'"
+                                    + (" (scheduled)" if p.status == "scheduled" else "") for p in shown)
 
 
 # ----- who, and what they may see -----------------------------------------------------------------

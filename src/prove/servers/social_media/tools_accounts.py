@@ -12,6 +12,7 @@ from .server import (
     Account,
     AccountId,
     AccountList,
+    AccountSummary,
     BlockedAccountId,
     FollowedAccountId,
     Limit,
@@ -59,8 +60,14 @@ class BlockResult(BaseModel):
 ], reply=[
     Ask("Your profile: {result.display_name} (@{result.handle}), {result.followers_count} followers, "
         "{result.following_count} following, {result.posts_count} posts.", account_id=None),
-    "{result.display_name} (@{result.handle}) has {result.followers_count} followers. Follows you: "
-    "{result.follows_you}; you follow them: {result.you_follow}.",
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers, and you follow each other.",
+        **{"result.follows_you": True, "result.you_follow": True}),
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers; they follow you, but you "
+        "don't follow them.", **{"result.follows_you": True, "result.you_follow": False}),
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers; you follow them, but they "
+        "don't follow you.", **{"result.follows_you": False, "result.you_follow": True}),
+    Ask("{result.display_name} (@{result.handle}) has {result.followers_count} followers; neither of you follows "
+        "the other.", **{"result.follows_you": False, "result.you_follow": False}),
 ])
 def get_profile(ctx: Ctx, account_id: OtherAccountId | None = None) -> Account:
     """Show a profile: the user's own, or another account's, with how it relates to the user.
@@ -171,20 +178,44 @@ def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
     return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
 
 
-def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limit: int) -> AccountList:
+class FollowList(AccountList):
+    accounts_text: str = Field(description="the first accounts in words, such as '2 followers: Sofia Hall (@halls) "
+                                           "and Olivia Nguyen (@olivia_nguyen; you follow each other)'")
+
+
+def _follow_words(a: AccountSummary, mine: bool) -> str:
+    """'Olivia Nguyen (@olivia_nguyen; you follow each other)', 'Rosa Lee (@leer; you follow them)';
+    among the user's own followers, that one follows the user goes without saying."""
+    if a.you_follow is None:
+        return "you"
+    how = {(True, True): "; you follow each other", (True, False): "; you follow them",
+           (False, True): "" if mine else "; follows you"}.get((a.you_follow, a.follows_you), "")
+    return f"{a.display_name} (@{a.handle}{how})"
+
+
+def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limit: int, noun: str,
+                 shown: int = 5) -> FollowList:
     target = ctx.get("account", account_id) if account_id is not None else ctx.get("account", me(ctx))
     require_can_see(ctx, target)
     rows = ctx.db.execute(f"SELECT a.* FROM follows f JOIN accounts a ON a.account_id = f.{other} "  # noqa: S608
                           f"WHERE f.{column} = ? ORDER BY f.created_at DESC, a.account_id",
                           (target["account_id"],)).fetchall()
-    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+    accounts = account_summary(ctx, rows[:limit])
+    mine = column == "followee_id" and target["account_id"] == me(ctx)
+    said = [_follow_words(a, mine) for a in accounts[:shown]] + ([f"{len(rows) - shown} more"] if len(rows) > shown else [])
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
+    return FollowList(accounts=accounts, total=len(rows),
+                      accounts_text=f"{len(rows)} {noun}{'' if len(rows) == 1 else 's'}: {listed}")
 
 
 @tools.tool(effect=READ, asks=[
     "Who follows me?",
     "Show me {account_id}'s followers.",
+], reply=[
+    Ask("You have {result.accounts_text}.", account_id=None),
+    "{account_id} has {result.accounts_text}.",
 ])
-def list_followers(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Limit = 50) -> AccountList:
+def list_followers(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Limit = 50) -> FollowList:
     """List the accounts that follow an account (the user's own by default), most recent first.
 
     Args:
@@ -200,14 +231,17 @@ def list_followers(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Li
         blocked: the user blocked the account, or it blocked the user.
         private_account: the account is private and the user does not follow it.
     """
-    return _connections(ctx, account_id, "followee_id", "follower_id", limit)
+    return _connections(ctx, account_id, "followee_id", "follower_id", limit, "follower")
 
 
 @tools.tool(effect=READ, asks=[
     "Who am I following?",
     "Which accounts does {account_id} follow?",
+], reply=[
+    Ask("You follow {result.accounts_text}.", account_id=None),
+    "{account_id} follows {result.accounts_text}.",
 ])
-def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Limit = 50) -> AccountList:
+def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Limit = 50) -> FollowList:
     """List the accounts an account follows (the user's own by default), most recent first.
 
     Args:
@@ -222,7 +256,7 @@ def list_following(ctx: Ctx, account_id: OtherAccountId | None = None, limit: Li
         blocked: the user blocked the account, or it blocked the user.
         private_account: the account is private and the user does not follow it.
     """
-    return _connections(ctx, account_id, "follower_id", "followee_id", limit)
+    return _connections(ctx, account_id, "follower_id", "followee_id", limit, "account")
 
 
 # ----- following --------------------------------------------------------------------------------------

@@ -132,14 +132,32 @@ BIOS = {
     "gardening": "Growing things on a small balcony.", "music": "Live music and vinyl.",
     "coffee": "Espresso enthusiast.", "hiking": "Weekends on the trail.",
 }
-BUSINESSES = (
-    ("{city} Running Club", "running", "Group run Saturday at 8am from the park fountain. All paces welcome! "
-     "#running #{citytag}"),
-    ("{word} Coffee Roasters", "coffee", "Our spring blend is here: bright, floral and a little bit jammy. "
-     "#coffee #{citytag}"),
-    ("{city} Public Library", "books", "Author talk this Thursday at 6pm. Free and open to all. #books #{citytag}"),
-    ("{word} Outdoor Co.", "hiking", "Trail conditions update: upper loops still icy, bring spikes. #hiking"),
-    ("{city} Botanical Garden", "gardening", "The cherry trees are starting to bloom! #gardening #spring"),
+BUSINESSES = (  # (name, interest, its posts: news, each said once)
+    ("{city} Running Club", "running", (
+        "Group run Saturday at 8am from the park fountain. All paces welcome! #running #{citytag}",
+        "Track night is back: Tuesdays at 6pm, bring a friend. #running #{citytag}",
+        "Sign-ups for the spring 10K are open now. #running #{citytag}",
+        "Thanks to everyone who came out in the rain this weekend! #running #{citytag}")),
+    ("{word} Coffee Roasters", "coffee", (
+        "Our spring blend is here: bright, floral and a little bit jammy. #coffee #{citytag}",
+        "Cupping class this Sunday at 10am, a few seats left. #coffee #{citytag}",
+        "New single origin from Ethiopia on the shelf today. #coffee #{citytag}",
+        "Our second cafe opens next month. Stay tuned! #coffee #{citytag}")),
+    ("{city} Public Library", "books", (
+        "Author talk this Thursday at 6pm. Free and open to all. #books #{citytag}",
+        "Spring reading challenge starts Monday: pick up a log at the front desk. #books #{citytag}",
+        "Used book sale this weekend, everything $1. #books #{citytag}",
+        "Story time for kids moves to Saturdays at 11am. #books #{citytag}")),
+    ("{word} Outdoor Co.", "hiking", (
+        "Trail conditions update: upper loops still icy, bring spikes. #hiking",
+        "Rental gear is 20% off through Sunday. #hiking",
+        "Guided sunrise hike this Saturday, meet at the trailhead at 6am. #hiking",
+        "Trail conditions update: the lower loops are clear and dry. #hiking")),
+    ("{city} Botanical Garden", "gardening", (
+        "The cherry trees are starting to bloom! #gardening #spring",
+        "Spring plant sale this weekend, members shop first on Friday. #gardening #spring",
+        "The tulip beds are in full color this week. #gardening #spring",
+        "Free garden tours every Sunday at 2pm. #gardening #spring")),
 )
 SPAM = (
     ("free_giftcards_4u", "Gift Card Giveaways", "Giveaway! The first 100 people to DM us get a $500 gift card. "
@@ -409,8 +427,8 @@ class _Builder(WorldBuilder):
                 if posted[text] < 2:
                     posted[text] += 1
                     entries.append((self._when(10), p, text, {}))
-        for b, (_, _, text) in zip(self.businesses, BUSINESSES):
-            for _ in range(rng.randint(2, 4)):
+        for b, (_, _, texts) in zip(self.businesses, BUSINESSES):
+            for text in texts[:rng.randint(2, 4)]:
                 entries.append((self._when(), b, text.format(citytag=self.citytag), {}))
         for s, (_, _, text) in zip(self.spam, SPAM):
             days: set[date] = set()  # once a day: a person tells the copies apart by their day

@@ -90,6 +90,8 @@ class TripList(BaseModel):
     total_distance_mi: float = Field(description="over all matching trips")
     total_electric_kwh: float
     total_fuel_gal: float
+    trips_text: str = Field(description="the trips in words, such as '2 trips: YMCA to Home on March 16 at 7:56 AM "
+                                        "(3.6 miles, 10 minutes); ...'")
 
 
 class Location(BaseModel):
@@ -479,7 +481,10 @@ def start_drive(ctx: Ctx) -> Trip:
     "Show me my last {limit} trips.",
     "How many miles did I drive since {start_date}?",
     "Show my trips to or from {place_id}.",
-], values={"limit": [3, 5, 10]})  # as many as a reply reads out
+], values={"limit": [3, 5, 10]}, reply=[  # (as many as a reply reads out)
+    Ask("You drove {result.total_distance_mi} miles in {result.trips_text}.", limit=20),
+    "I found {result.trips_text}.",
+])
 def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                place_id: PlaceId | None = None, limit: Limit = 20) -> TripList:
     """List drives, newest first, with the distance, electric energy and fuel they used.
@@ -517,8 +522,23 @@ def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = N
         f"FROM trips WHERE {where.sql}", where.params).fetchone()
     rows = ctx.db.execute(f"SELECT * FROM trips WHERE {where.sql} ORDER BY started_at DESC, trip_id DESC LIMIT ?",
                           (*where.params, limit)).fetchall()
-    return TripList(trips=[_trip(r) for r in rows], total=total, total_distance_mi=round(miles, 1),
-                    total_electric_kwh=round(kwh, 2), total_fuel_gal=round(gal, 2))
+    trips = [_trip(r) for r in rows]
+    return TripList(trips=trips, total=total, total_distance_mi=round(miles, 1), total_electric_kwh=round(kwh, 2),
+                    total_fuel_gal=round(gal, 2), trips_text=_trips_text(trips, total))
+
+
+def _trips_text(trips: list[Trip], total: int) -> str:
+    """'145 trips, the latest: YMCA to Home on March 16 at 7:56 AM (3.6 miles, 10 minutes); ...', all
+    of a listing of ten or fewer, else the first five."""
+    said = []
+    for t in trips[:len(trips) if len(trips) <= 10 else 5]:
+        at = datetime.fromisoformat(t.started_at)
+        fuel = f", {t.fuel_gal:g} gallons of fuel" if t.fuel_gal else ""
+        said.append(f"{t.summary} on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
+                    f"{'AM' if at.hour < 12 else 'PM'} ({t.distance_mi:g} miles, {t.duration_min} minutes{fuel})")
+    more = f"; and {total - len(said)} more" if total > len(said) and len(said) < len(trips) else ""
+    head = f"{total} trip{'' if total == 1 else 's'}{', the latest' if total > len(said) else ''}"
+    return f"{head}: " + "; ".join(said) + more if said else "no trips"
 
 
 @tools.tool(effect=READ, asks=[

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -57,6 +57,8 @@ class ChargingSessionList(BaseModel):
     total: int = Field(description="how many sessions matched, before `limit`")
     total_kwh: float
     total_cost: float
+    sessions_text: str = Field(description="the sessions in words, such as '2 charging sessions: March 15 at Home, "
+                                           "1.8% to 100% (13.54 kWh, $2.41); March 14 at Home, ...'")
 
 
 class ChargeState(BaseModel):
@@ -148,6 +150,9 @@ def get_charge_state(ctx: Ctx) -> ChargeState:
 @tools.tool(effect=READ, asks=[
     "How much did charging cost me since {start_date}?",
     "Show my recent charging sessions.",
+], reply=[
+    "Charging cost you ${result.total_cost} ({result.total_kwh} kWh) in {result.sessions_text}.",
+    "I found {result.sessions_text}.",
 ])
 def list_charging_sessions(ctx: Ctx, start_date: str | None = None, limit: Limit = 20) -> ChargingSessionList:
     """List charging sessions, newest first, with the energy added and what they cost.
@@ -171,7 +176,25 @@ def list_charging_sessions(ctx: Ctx, start_date: str | None = None, limit: Limit
     rows = ctx.db.execute(f"SELECT * FROM charging_sessions WHERE {where} ORDER BY started_at DESC, session_id DESC "
                           f"LIMIT ?", (*params, limit)).fetchall()
     return ChargingSessionList(charging_sessions=[_session(r) for r in rows], total=total, total_kwh=round(kwh, 2),
-                               total_cost=round(cost, 2))
+                               total_cost=round(cost, 2), sessions_text=_sessions_text(rows, total))
+
+
+def _sessions_text(rows: list, total: int, shown: int = 5) -> str:
+    """'2 charging sessions: March 15 at Home, 1.8% to 100% (13.54 kWh, $2.41); March 14 at Volta,
+    25.1% to 80% (10.33 kWh, free)', the latest few of many."""
+    said = []
+    for r in rows[:shown]:
+        at = datetime.fromisoformat(r["started_at"])
+        if r["status"] == "charging":
+            said.append(f"charging now at {r['location']}, from {r['start_pct']:g}%")
+            continue
+        cost = "free" if not r["cost"] else f"${r['cost']:,.2f}"
+        said.append(f"{at:%B} {at.day} at {r['location']}, {r['start_pct']:g}% to {r['end_pct']:g}% "
+                    f"({r['kwh_added']:g} kWh, {cost})")
+    if not said:
+        return "no charging sessions"
+    head = f"{total} charging session{'' if total == 1 else 's'}"
+    return f"{head}{', the latest' if total > len(said) else ''}: " + "; ".join(said)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -70,6 +70,8 @@ class Appointment(BaseModel):
 class AppointmentList(BaseModel):
     service_appointments: list[Appointment]
     total: int
+    appointments_text: str = Field(description="the appointments in words, such as '1 service appointment: Tire "
+                                               "rotation at Hyundai of Chicago on March 18 at 9:00 AM'")
 
 
 class Event(BaseModel):
@@ -172,7 +174,7 @@ def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
     Ask("Show my past service visits.", status="completed"),
     Ask("Which service appointments did I cancel?", status="cancelled"),
     "List all my service appointments.",
-])
+], reply=["You have {result.appointments_text}."])
 def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "cancelled"] | None = None
                               ) -> AppointmentList:
     """List service appointments at service centres, newest first.
@@ -188,7 +190,22 @@ def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "
     else:
         rows = ctx.db.execute("SELECT * FROM service_appointments WHERE status = ? ORDER BY scheduled_for DESC",
                               (status,)).fetchall()
-    return AppointmentList(service_appointments=[_appointment(ctx, r) for r in rows], total=len(rows))
+    found = [_appointment(ctx, r) for r in rows]
+    return AppointmentList(service_appointments=found, total=len(rows),
+                           appointments_text=_appointments_text(found, status is None, ctx.now().year))
+
+
+def _appointments_text(found: list[Appointment], say_status: bool, year: int) -> str:
+    """'2 service appointments: Tire rotation at Hyundai of Chicago on March 18 at 9:00 AM (booked); ...'."""
+    said = []
+    for a in found[:5]:
+        at = datetime.fromisoformat(a.scheduled_for)
+        day = f"{at:%B} {at.day}" + (f", {at.year}," if at.year != year else "")
+        said.append(f"{a.services} at {a.service_center} on {day} at {at.hour % 12 or 12}:{at.minute:02d} "
+                    f"{'AM' if at.hour < 12 else 'PM'}" + (f" ({a.status})" if say_status else ""))
+    more = f"; and {len(found) - len(said)} more" if len(found) > len(said) else ""
+    head = f"{len(found)} service appointment{'' if len(found) == 1 else 's'}"
+    return f"{head}: " + "; ".join(said) + more if said else "no service appointments"
 
 
 @tools.tool(effect=WRITE, values={

@@ -392,6 +392,8 @@ class Planner:
                 continue  # it takes back what an earlier request changed: invited then removed, reopened then closed
             if before is not None and self._idle_option(sess, tool, args):
                 continue  # "decline it and the rest of its series" of a one-off meeting says more than the call does
+            if _reports_gone(args) and _entity_ids(tool, args) & {v for s in steps for v in _entity_ids(s.tool, s.args)}:
+                continue  # nobody asks the way to a place and then reports it closed for good
             result = sess.call(tool.name, args)
             if not result.ok and result.code in WAIT_CODES and not steps and not found and not self.advance \
                     and not want_infeasible:
@@ -509,6 +511,9 @@ class Planner:
         candidates = tool.values.get(p.name)
         if candidates:
             return candidates[(self.rng.randrange(len(candidates)) + attempt) % len(candidates)]
+        own = self._own_values(tool, p.name, spec, args)
+        if own:
+            return own[(self.rng.randrange(len(own)) + attempt) % len(own)]
         if p.name in ("name", "full_name") and not tool.read_only and spec.get("type") == "string" \
                 and any(self.say.entity_noun(k) in PERSON_NOUNS for k in tool.produces):
             return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
@@ -527,6 +532,22 @@ class Planner:
             if value != [] and not (isinstance(value, str) and value in named):
                 return value
         return value
+
+    def _own_values(self, tool: Tool, name: str, spec: dict[str, Any], args: Mapping[str, Any]) -> list[str]:
+        """The values a listing's narrowing takes from what it lists of the thing the call names: a
+        restaurant's menu is asked for a section of its own ('Pastries' at a bakery, not 'Curries')."""
+        if not tool.read_only or spec.get("type") != "string" or "enum" in spec:
+            return []
+        out: set[str] = set()
+        for q in tool.params:
+            value = args.get(q.name)
+            if not q.entity or not isinstance(value, str):
+                continue
+            key = self.server.entities[q.entity].key
+            for kind in sorted(tool.produces - {q.entity}):
+                out.update(row[name] for row in self.index.rows.get(kind, {}).values()
+                           if row.get(key) == value and isinstance(row.get(name), str))
+        return sorted(out)
 
     def _person_in(self, tool: Tool, args: Mapping[str, Any], steps: Sequence[Step] = ()) -> tuple[str, str] | None:
         """The first and last name of the person a call is about (a contact it updates, one the
@@ -1544,6 +1565,11 @@ def _declines(tool: Tool, args: Mapping[str, Any]) -> bool:
 
 
 _DECLINING = frozenset({"declined", "decline", "rejected", "reject", "permanently_closed"})
+
+
+def _reports_gone(args: Mapping[str, Any]) -> bool:
+    """Whether a call reports a thing gone for good (a place closed permanently)."""
+    return "permanently_closed" in args.values()
 
 
 def _empty_listing(data: Any) -> bool:
