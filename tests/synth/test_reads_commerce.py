@@ -720,3 +720,15 @@ def test_price_alerts_say_where_each_stands_in_words() -> None:
             assert "triggered price" not in text and "current price" not in text and "created" not in text, text
     assert all(re.search(r"[A-Z.]+ (?:above|below) \$[\d,.]+ \((?:fired at|watching; now at|cancelled)", t)
                for t in _replies("trading", "list_price_alerts", {}))
+
+
+def test_an_amount_with_cents_is_asked_for_in_dollars_and_cents() -> None:
+    """"Add 150.50 dollars to my wallet" and "Send 24.75 dollars to ..." say cents as no one writes
+    them; a person writes "$150.50" (and "150 dollars" for a round sum)."""
+    server = registry.get("payments")
+    tool = server.tools["add_money"]
+    ask = next(a for a in tool.asks if "dollars" in a.text)
+    say = _say("payments")
+    text = say.request(tool, ask, {"amount": 150.5, "source_id": "FS-10001"}, {})
+    assert "$150.50 to my wallet" in text and "dollars" not in text, text
+    assert "150 dollars to my wallet" in say.request(tool, ask, {"amount": 150.0, "source_id": "FS-10001"}, {})
