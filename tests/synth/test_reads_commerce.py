@@ -732,3 +732,23 @@ def test_an_amount_with_cents_is_asked_for_in_dollars_and_cents() -> None:
     text = say.request(tool, ask, {"amount": 150.5, "source_id": "FS-10001"}, {})
     assert "$150.50 to my wallet" in text and "dollars" not in text, text
     assert "150 dollars to my wallet" in say.request(tool, ask, {"amount": 150.0, "source_id": "FS-10001"}, {})
+
+
+def test_hotels_are_said_by_stars_rating_and_price_not_field_by_field() -> None:
+    """"Holiday Inn Express Denver Cherry Creek: 2 stars, guest rating 8, amenities airport shuttle, ..."
+    and "Radisson Blu ...: 4 stars, country NL, ..., 2 room types: Standard King: beds 1 king bed, 2
+    max guests, nightly rate $223.02" read the fields (and a search never said what a stay costs)."""
+    search = {"city": "Denver", "check_in": "2026-03-20", "check_out": "2026-03-22"}
+    texts = _replies("travel_booking", "search_hotels", search)
+    assert texts
+    for text in texts:
+        assert "guest rating" not in text and "amenities" not in text, text
+        assert re.search(r"[A-Z][\w .'&-]+ \(\d-star, rated [\d.]+/10, \$[\d,]+\.\d\d a night, \$[\d,]+\.\d\d for "
+                         r"2 nights\)", text), text
+    for args in ({"hotel_id": "HTL-10001"}, {"hotel_id": "HTL-10001", "check_in": "2026-03-20", "check_out": "2026-03-22"}):
+        texts = _replies("travel_booking", "get_hotel", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"country|: beds|max guests|nightly rate|guest rating", text), text
+            assert re.search(r"is a \d-star hotel.* rated [\d.]+/10", text), text
+            assert ("rooms left" in text) == ("check_in" in args), text
