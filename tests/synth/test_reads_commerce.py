@@ -752,3 +752,21 @@ def test_hotels_are_said_by_stars_rating_and_price_not_field_by_field() -> None:
             assert not re.search(r"country|: beds|max guests|nightly rate|guest rating", text), text
             assert re.search(r"is a \d-star hotel.* rated [\d.]+/10", text), text
             assert ("rooms left" in text) == ("check_in" in args), text
+
+
+def test_saved_travellers_and_cards_are_said_in_sentences_not_field_by_field() -> None:
+    """"Fiona Thomas: passport on file, passport ending 819, passport country US, passport expiry
+    December 7, 2033" and "Wells Fargo Autograph: brand Visa, ending 3012, expiry 12/29, default" read
+    each record's fields."""
+    for args in ({}, {"relationship": "self"}, {"relationship": "child"}):
+        texts = _replies("travel_booking", "list_travelers", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"passport (?:ending|country|expiry)|relationship|date of birth", text), text
+            assert re.search(r"[A-Z]\w+ [A-Z]\w+(?: \((?:you|your \w+)\))? has (?:an? [A-Z]{2} passport on file, ending "
+                             r"\w{3}, (?:valid until|that expired) [A-Z]|no passport on file)", text), text
+    texts = _replies("travel_booking", "list_payment_methods", {})
+    assert texts
+    for text in texts:
+        assert "brand" not in text and "expiry" not in text, text
+        assert re.search(r"\((?:Visa|Mastercard|American Express) ending \d{4}, (?:expires|expired) \d\d/\d\d", text), text
