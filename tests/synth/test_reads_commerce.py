@@ -770,3 +770,14 @@ def test_saved_travellers_and_cards_are_said_in_sentences_not_field_by_field() -
     for text in texts:
         assert "brand" not in text and "expiry" not in text, text
         assert re.search(r"\((?:Visa|Mastercard|American Express) ending \d{4}, (?:expires|expired) \d\d/\d\d", text), text
+
+
+def test_linked_banks_are_named_with_their_bank_and_whether_they_can_move_money() -> None:
+    """"Schwab Investor Checking ending 4247: linked on January 16, 2020, verified, institution Schwab
+    Bank, account type checking" read each link's fields."""
+    texts = _replies("trading", "list_bank_links", {})
+    assert texts
+    for text in texts:
+        assert "institution" not in text and "account type" not in text, text
+        assert "Schwab Investor Checking ending 4247 (Schwab Bank, verified)" in text, text
+        assert "Marcus High-Yield Savings ending 3759 (still pending verification)" in text, text

@@ -245,6 +245,8 @@ class BankLink(BaseModel):
 class BankLinkList(BaseModel):
     bank_links: list[BankLink]
     total: int
+    bank_links_text: str = Field(description="The links in words, such as 'Schwab Investor Checking ending 4247 "
+                                             "(Schwab Bank, verified)'.")
 
 
 class CashMovement(BaseModel):

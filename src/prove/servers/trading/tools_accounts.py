@@ -220,6 +220,9 @@ def _activity_summary(row: sqlite3.Row) -> str:
 @tools.tool(effect=READ, asks=[
     "Which bank accounts are linked to my brokerage?",
     "Show my linked banks.",
+], reply=[
+    "Your linked banks: {result.bank_links_text}.",
+    "Linked to your brokerage: {result.bank_links_text}.",
 ])
 def list_bank_links(ctx: Ctx) -> BankLinkList:
     """List the external bank accounts linked for deposits and withdrawals.
@@ -229,7 +232,21 @@ def list_bank_links(ctx: Ctx) -> BankLinkList:
         ('verified' or 'pending_verification': only verified links can move money) and link date.
     """
     rows = ctx.db.execute("SELECT * FROM bank_links ORDER BY bank_link_id").fetchall()
-    return BankLinkList(bank_links=[BankLink(**dict(r)) for r in rows], total=len(rows))
+    links = [BankLink(**dict(r)) for r in rows]
+    return BankLinkList(bank_links=links, total=len(rows), bank_links_text=_bank_links_text(links))
+
+
+def _bank_links_text(links: list[BankLink]) -> str:
+    """'Schwab Investor Checking ending 4247 (Schwab Bank, verified) and Marcus High-Yield Savings
+    ending 3759 (still pending verification)': the bank where the nickname does not say it."""
+    parts = []
+    for link in links:
+        said = [] if link.institution in link.nickname else [link.institution]
+        said.append("verified" if link.status == "verified" else "still pending verification")
+        parts.append(f"{link.nickname} ({', '.join(said)})")
+    if not parts:
+        return "none"
+    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
 
 
 def _bank_link(ctx: Ctx, bank_link_id: str) -> sqlite3.Row:
