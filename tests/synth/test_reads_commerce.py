@@ -781,3 +781,18 @@ def test_linked_banks_are_named_with_their_bank_and_whether_they_can_move_money(
         assert "institution" not in text and "account type" not in text, text
         assert "Schwab Investor Checking ending 4247 (Schwab Bank, verified)" in text, text
         assert "Marcus High-Yield Savings ending 3759 (still pending verification)" in text, text
+
+
+def test_a_search_of_orders_is_for_a_product_not_an_orders_summary(monkeypatch) -> None:
+    """"Did I ever order Gaiam Yoga Mat 6mm and 2 more?" searched for an order's summary; a person
+    searches their orders for one product."""
+    from prove.synth import Target
+
+    from .test_reads_rest import _draws, _probed
+
+    drawn = _probed(monkeypatch)
+    synth = Synthesizer(SynthConfig(n=60, seed=3, servers=["shopping"]))
+    runs = _draws(drawn, synth, 40, Target("shopping", tool="list_orders", kind="abstention"))
+    queries = [args["query"] for run in runs for args, _ in run if "query" in args]
+    assert queries
+    assert not [q for q in queries if re.search(r" and \d+ more$", q)], queries

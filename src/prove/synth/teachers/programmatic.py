@@ -548,8 +548,10 @@ class Planner:
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
         labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)]
-        # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do.
-        labels = sorted({_REPLY_PREFIX.sub("", lab) for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
+        # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do; an order of
+        # "Razer HD Webcam and 1 more" by the thing it names.
+        labels = sorted({_MORE.sub("", _REPLY_PREFIX.sub("", lab)) for lab in labels
+                         if isinstance(lab, str) and 2 < len(lab) <= 60})
         labels = [lab for lab in labels if len(lab) > 2]
         # A post or a message is searched by a phrase of it, never by its whole text.
         labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
@@ -1417,6 +1419,7 @@ def _head_words(label: str) -> str | None:
 
 
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
+_MORE = re.compile(r" and \d+ more$")
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, asked: str = "") -> list[Ask]:
