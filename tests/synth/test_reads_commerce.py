@@ -796,3 +796,18 @@ def test_a_search_of_orders_is_for_a_product_not_an_orders_summary(monkeypatch) 
     queries = [args["query"] for run in runs for args, _ in run if "query" in args]
     assert queries
     assert not [q for q in queries if re.search(r" and \d+ more$", q)], queries
+
+
+def test_a_reply_says_a_name_once_and_a_stock_shared_by_every_variant_once() -> None:
+    """"Cancelled the request 'Gas money ⛽' to Rafael Singh; Rafael Singh no longer sees it." said the
+    name twice; "in Silver (in stock), Black (in stock), Navy (in stock) and Red (in stock)" the stock
+    four times."""
+    for text in _replies("payments", "cancel_request", {"request_id": "REQ-10022"}):
+        assert text.count("Rafael Singh") == 1, text
+    with Session(["shopping"], world=0) as session:
+        products = session.call("search_products", {"limit": 50}).data["products"]
+        stocks = [session.call("get_product", {"product_id": p["product_id"]}).data["variant_stock"]
+                  for p in products]
+    many = [s for s in stocks if s.count(" and ") == 1 and "," in s]
+    assert many and any(s.endswith(", all in stock") for s in many), stocks
+    assert not [s for s in stocks if s.count("(in stock)") > 1 and "sold out" not in s], stocks

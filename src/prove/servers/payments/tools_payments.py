@@ -408,7 +408,7 @@ def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
     "Never mind {request_id}, they paid me in cash.",
     "Withdraw {request_id}.",
 ], reply=[
-    "Cancelled {request_id}; {result.counterparty_name} no longer sees it.",
+    "Cancelled {request_id}, so nothing is owed on it anymore.",
     "{request_id} is withdrawn.",
 ])
 def cancel_request(ctx: Ctx, request_id: OutgoingRequestId) -> Request:

@@ -294,11 +294,16 @@ def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
 
 
 def _variant_stock(variants: list[Variant], status: str) -> str:
-    """The variants as a person lists them: 'Black (in stock), White (sold out) and Navy (in stock)'."""
+    """The variants as a person lists them: 'Black (in stock), White (sold out) and Navy (in stock)', or
+    'Black, White and Navy, all in stock' where they all are."""
     if status != "active":
         return "no variant you can buy now (it's discontinued)"
     if len(variants) == 1:  # "one version of X, $57.95 and in stock"
         return "in stock" if variants[0].in_stock else "sold out"
+    if len({v.in_stock for v in variants}) == 1:
+        names = [v.name for v in variants]
+        every = "both" if len(names) == 2 else "all"
+        return f"{', '.join(names[:-1])} and {names[-1]}, {every} {'in stock' if variants[0].in_stock else 'sold out'}"
     parts = [f"{v.name} ({'in stock' if v.in_stock else 'sold out'})" for v in variants]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
