@@ -811,3 +811,13 @@ def test_a_reply_says_a_name_once_and_a_stock_shared_by_every_variant_once() -> 
     many = [s for s in stocks if s.count(" and ") == 1 and "," in s]
     assert many and any(s.endswith(", all in stock") for s in many), stocks
     assert not [s for s in stocks if s.count("(in stock)") > 1 and "sold out" not in s], stocks
+
+
+def test_an_address_saved_as_the_default_is_said_to_be_the_default() -> None:
+    """"Add my 'Office' address ..., and make it my default." was answered "Saved your 'Office'
+    address: 18 Harbor Street, Austin, TX 78701.", never saying it is the default now."""
+    args = {"label": "Office", "recipient": "Chris Walker", "street": "18 Harbor Street", "city": "Austin",
+            "region": "TX", "postal_code": "78701"}
+    texts = _replies("shopping", "add_address", {**args, "make_default": True})
+    assert texts and all("default" in t for t in texts), texts
+    assert not any("default" in t for t in _replies("shopping", "add_address", args))
