@@ -821,3 +821,23 @@ def test_an_address_saved_as_the_default_is_said_to_be_the_default() -> None:
     texts = _replies("shopping", "add_address", {**args, "make_default": True})
     assert texts and all("default" in t for t in texts), texts
     assert not any("default" in t for t in _replies("shopping", "add_address", args))
+
+
+def test_bank_transactions_say_what_went_where_and_what_was_spent_in_all() -> None:
+    """"What did I spend on dining between February 14 and February 23?" was answered "7 transactions:
+    Uber Eats: -$57.53, occurred February 23 at 6:05 PM; ..." (never the sum), and "What's still pending
+    on the card ...?" "Disney+: pending, -$13.99, occurred March 16 at 3:30 AM, category subscriptions"."""
+    spent = _replies("banking", "list_transactions", {"category": "dining", "start_date": "2026-02-14",
+                                                      "end_date": "2026-02-23"})
+    with Session(["banking"], world=0) as session:
+        card = session.call("list_transactions", {"status": "pending"}).data["transactions"][0]["card_id"]
+    pending = _replies("banking", "list_transactions", {"card_id": card, "status": "pending"})
+    recent = _replies("banking", "list_transactions", {"account_id": "ACC-10001"})
+    assert spent and pending and recent
+    for text in spent + pending + recent:
+        assert not re.search(r"occurred|category|-\$|: pending", text), text
+        assert re.search(r"\$[\d,]+\.\d\d (?:at|to|in from|by Zelle from|[a-z]+) [A-Z\w].* on [A-Z][a-z]+ \d+", text), text
+        assert not re.search(r"(?:at|from) (?:Payment|Transfer|Zelle|Interest)", text), text
+    assert all(re.search(r"spent \$[\d,]+\.\d\d", t) for t in spent), spent
+    large = _replies("banking", "list_transactions", {"min_amount": 500.0, "start_date": "2026-02-01"})
+    assert large and not [t for t in large if re.search(r"(?:at|from) (?:Payment|Transfer|Zelle)", t)], large
