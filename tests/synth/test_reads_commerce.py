@@ -841,3 +841,19 @@ def test_bank_transactions_say_what_went_where_and_what_was_spent_in_all() -> No
     assert all(re.search(r"spent \$[\d,]+\.\d\d", t) for t in spent), spent
     large = _replies("banking", "list_transactions", {"min_amount": 500.0, "start_date": "2026-02-01"})
     assert large and not [t for t in large if re.search(r"(?:at|from) (?:Payment|Transfer|Zelle)", t)], large
+
+
+def test_the_assistant_never_says_it_cannot_look_up_a_thing_it_looks_up_in_the_same_task() -> None:
+    """"I can't look up Chen Kumar by name here. Could you give me the ID?" in a task that called
+    search_users ("Find Leo James on the app"); "I don't have a way to search for the Belkin USB-C Hub
+    7-in-1" in one that called search_products."""
+    checked = 0
+    for server, lookup in (("payments", "search_users"), ("shopping", "search_products")):
+        for ex in _generated((server,), 400, 7303):
+            said = " ".join(m.get("content") or "" for m in ex["messages"] if m["role"] == "assistant")
+            if "by name here" not in said and "way to search for" not in said:
+                continue
+            checked += 1
+            calls = [c["function"]["name"] for m in ex["messages"] for c in m.get("tool_calls") or []]
+            assert lookup not in calls, ex["id"]
+    assert checked

@@ -1303,9 +1303,9 @@ class Planner:
         used = {s.tool.name for s in steps}
         lookups = [t.name for t in self.server.visible_tools
                    if t.name in self.conv.shown and t.effect is Effect.READ and kind in t.produces
-                   and t.name not in used and not any(p.entity == kind and p.required for p in t.params)]
-        if not lookups:
-            return False
+                   and not any(p.entity == kind and p.required for p in t.params)]
+        if not lookups or used & set(lookups):
+            return False  # (a lookup the task calls could find it: "I can't look it up" would be untrue)
         self.conv.hide(lookups)
         return True
 
