@@ -857,3 +857,13 @@ def test_the_assistant_never_says_it_cannot_look_up_a_thing_it_looks_up_in_the_s
             calls = [c["function"]["name"] for m in ex["messages"] for c in m.get("tool_calls") or []]
             assert lookup not in calls, ex["id"]
     assert checked
+
+
+def test_a_payments_note_is_quoted_where_it_runs_on_in_the_sentence() -> None:
+    """"Please send Christopher Thompson $825 for Rent for March" and "for Book club snacks" ran a
+    note's own capital into the sentence; a note is the user's words, quoted: "for 'Rent for March'"."""
+    server = registry.get("payments")
+    for name in ("send_payment", "request_money"):
+        for ask in server.tools[name].asks:
+            if "{note}" in ask.text:
+                assert "'{note}'" in ask.text or ": {note}" in ask.text, ask.text

@@ -62,9 +62,9 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
 @tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
-    "Send {user_id} ${amount} for {note} using {source_id}.",
+    "Send {user_id} ${amount} for '{note}' using {source_id}.",
     Ask("Pay {user_id} ${amount} for '{note}' and keep it private.", audience="private"),
-    Ask("Send ${amount} to {user_id} for {note}, and share it publicly.", audience="public"),
+    Ask("Send ${amount} to {user_id} for '{note}', and share it publicly.", audience="public"),
 ], reply=[
     "Sent ${result.payment.amount} to {user_id}; your balance is ${result.balance}.",
     "Paid {user_id} ${result.payment.amount} for '{result.payment.note}'. You can send "
@@ -256,9 +256,9 @@ def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | Non
 # ----- requests ----------------------------------------------------------------------------------
 
 @tools.tool(effect=WRITE, asks=[
-    "Request {amount} dollars from {user_id} for {note}.",
+    "Request {amount} dollars from {user_id} for '{note}'.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
-    "Send {user_id} a request: they owe me ${amount} for {note}.",
+    "Send {user_id} a request: they owe me ${amount} for '{note}'.",
 ], reply=[
     "Requested ${result.amount} from {user_id} for '{result.note}'.",
     "Done: {user_id} has your ${result.amount} request.",
