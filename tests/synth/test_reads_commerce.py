@@ -867,3 +867,22 @@ def test_a_payments_note_is_quoted_where_it_runs_on_in_the_sentence() -> None:
         for ask in server.tools[name].asks:
             if "{note}" in ask.text:
                 assert "'{note}'" in ask.text or ": {note}" in ask.text, ask.text
+
+
+def test_payments_and_requests_say_which_way_the_money_went_and_for_what() -> None:
+    """"241 payments in all; 5 of them: Happy Paws Grooming: completed, $87.62, created March 15 at 4:19
+    PM; Leo James: completed, $75.48, ..." never said who paid whom; "2 payments (all 'Second Chapter
+    Books'): refunded, $22.63; completed, $14.99"; "Henry Williams: $95.11, created March 12 at 1:16 PM,
+    note 'Splitting the cab'"."""
+    for args in ({}, {"query": "Bookstore"}, {"direction": "received"}, {"direction": "sent"}):
+        texts = _replies("payments", "list_payments", args)
+        assert texts, args
+        for text in texts:
+            assert "created" not in text and "completed" not in text and "(all " not in text, text
+            assert re.search(r"\$[\d,]+\.\d\d (?:to|from) [A-Z][\w .'&-]+ for '[^']+' on [A-Z][a-z]+ \d+", text), text
+    for args in ({}, {"status": "pending", "direction": "outgoing"}, {"status": "declined", "direction": "incoming"}):
+        texts = _replies("payments", "list_requests", args)
+        assert texts, args
+        for text in texts:
+            assert "created" not in text and "note" not in text, text
+            assert re.search(r"(?:owes you|asks you for|declined|paid|cancelled) .*\$[\d,]+\.\d\d.* for '", text), text
