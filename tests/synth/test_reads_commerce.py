@@ -886,3 +886,22 @@ def test_payments_and_requests_say_which_way_the_money_went_and_for_what() -> No
         for text in texts:
             assert "created" not in text and "note" not in text, text
             assert re.search(r"(?:owes you|asks you for|declined|paid|cancelled) .*\$[\d,]+\.\d\d.* for '", text), text
+
+
+def test_a_listing_is_said_in_a_sentence_not_field_by_field() -> None:
+    """"Brio Wooden Railway Set, 100+ Pieces: sold, price $52.50, seller yusuf_toys, category Toys &
+    Hobbies, condition good, shipping cost $14.99" and a search's "Fujifilm X-T30 II Body Silver: listed
+    February 17 at 2:32 AM, price $625.00, seller anika_cameras, condition like new" read the fields."""
+    fields = r"price \$|seller [a-z]|category |condition [a-z]|shipping cost|listed [A-Z]"
+    for listing in ("LST-10136", "LST-10204", "LST-10211"):
+        texts = _replies("marketplace", "get_listing", {"listing_id": listing})
+        assert texts, listing
+        for text in texts:
+            assert not re.search(fields, text), text
+            assert re.search(r"'[^']+' (?:is for sale at \$|has sold|was taken down|sold)", text), text
+    for args in ({"category_id": "CAT-10002", "sort": "price_high"}, {"query": "tripod"}):
+        texts = _replies("marketplace", "search_listings", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(fields, text), text
+            assert re.search(r"'[^']+' \(\$[\d,]+\.\d\d(?: plus \$[\d,]+\.\d\d shipping| with free shipping)?, ", text), text

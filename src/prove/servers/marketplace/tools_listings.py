@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, money
+from prove.env.values import iso, like, money, said_in_part
 
 from .server import (
     LISTING_SQL,
@@ -43,6 +43,8 @@ class Listing(ListingSummary):
     updated_at: str
     open_offers: int
     my_open_offer_id: OfferId | None
+    listing_text: str = Field(description="The listing in a sentence: what it is, its price and shipping, "
+                                          "its condition, its seller and whether it is still for sale.")
 
 
 class Category(BaseModel):
@@ -77,6 +79,37 @@ class MyListingList(BaseModel):
     total: int
 
 
+_CONDITION = {"new": "new", "like_new": "like new", "good": "good condition", "fair": "fair condition",
+              "for_parts": "for parts only"}
+
+
+def _cost(item: ListingSummary) -> str:
+    """'$180.00 plus $12.00 shipping' or '$180.00 with free shipping'."""
+    shipping = "with free shipping" if not item.shipping_cost else f"plus ${item.shipping_cost:,.2f} shipping"
+    return f"${item.price:,.2f} {shipping}"
+
+
+def _listing_text(item: ListingSummary) -> str:
+    """''Brio Wooden Railway Set' is for sale at $67.50 plus $19.99 shipping (fair condition), from
+    lucass_tech in Denver, CO; it takes offers'; a sold or withdrawn one says so ('... has sold;
+    yusuf_toys listed it at ...')."""
+    title, seller = f"'{item.title}'", "you" if item.is_mine else item.seller_username
+    if item.status == "sold":
+        return f"{title} has sold; {seller} listed it at {_cost(item)} ({_CONDITION[item.condition]})"
+    if item.status != "active":
+        return f"{title} was taken down; {seller} had listed it at {_cost(item)}"
+    offers = "it takes offers" if item.accepts_offers else "the price is firm"
+    where = "" if item.is_mine else f", from {seller} in {item.location}"
+    return f"{title} is for sale at {_cost(item)} ({_CONDITION[item.condition]}){where}; {offers}"
+
+
+def _listings_text(items: list[ListingSummary], total: int) -> str:
+    """''Canon AE-1 Program' ($180.00 plus $12.00 shipping, good condition, from victoria_cameras) and 4 more'."""
+    said = [f"'{i.title}' ({_cost(i)}, {_CONDITION[i.condition]}, from {'you' if i.is_mine else i.seller_username})"
+            for i in items[:5]]
+    return said_in_part(said, total, "no listings")
+
+
 def _detail(ctx: Ctx, listing_id: str) -> Listing:
     row = listing_row(ctx, listing_id)
     params = {"now": iso(ctx.now()), "id": listing_id}
@@ -86,10 +119,11 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
     mine = ctx.db.execute(
         f"SELECT o.offer_id FROM offers o JOIN members m ON m.member_id = o.buyer_id AND m.is_me = 1 "
         f"WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} IN ('pending', 'countered')", params).fetchone()
-    base = summary(row).model_dump()
-    return Listing(**base, description=row["description"], watchers=row["watchers"],
+    base = summary(row)
+    return Listing(**base.model_dump(), description=row["description"], watchers=row["watchers"],
                    seller_rating_count=row["seller_rating_count"], updated_at=row["updated_at"],
-                   open_offers=open_offers, my_open_offer_id=mine[0] if mine else None)
+                   open_offers=open_offers, my_open_offer_id=mine[0] if mine else None,
+                   listing_text=_listing_text(base))
 
 
 @tools.tool(effect=READ, asks=[
@@ -98,6 +132,11 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
     "What's listed in {category_id} right now?",
     Ask("Show the newest listings in {category_id}.", sort="newest"),
     Ask("What's the priciest thing listed in {category_id}?", sort="price_high"),
+], reply=[
+    "Here's what I found: {result.listings_text}.",
+    Ask("Cheapest first: {result.listings_text}.", sort="price_low"),
+    Ask("Newest first: {result.listings_text}.", sort="newest"),
+    Ask("Priciest first: {result.listings_text}.", sort="price_high"),
 ])
 def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     min_price: Annotated[float, Field(ge=0)] | None = None,
@@ -134,12 +173,16 @@ def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     total = ctx.db.execute(f"SELECT count(*) FROM listings l WHERE {where.sql}", where.params).fetchone()[0]
     rows = ctx.db.execute(f"{LISTING_SQL} WHERE {where.sql} ORDER BY {order}, l.listing_id LIMIT ?",
                           (*where.params, limit)).fetchall()
-    return ListingList(listings=[summary(r) for r in rows], total=total)
+    found = [summary(r) for r in rows]
+    return ListingList(listings=found, total=total, listings_text=_listings_text(found, total))
 
 
 @tools.tool(effect=READ, asks=[
     "Show me the details of {listing_id}.",
     "Is {listing_id} still for sale, and how much is shipping?",
+], reply=[
+    "{result.listing_text}.",
+    "Here it is: {result.listing_text}.",
 ])
 def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
     """Look up one listing, whatever its status, with its description and the seller's rating.
