@@ -905,3 +905,14 @@ def test_a_listing_is_said_in_a_sentence_not_field_by_field() -> None:
         for text in texts:
             assert not re.search(fields, text), text
             assert re.search(r"'[^']+' \(\$[\d,]+\.\d\d(?: plus \$[\d,]+\.\d\d shipping| with free shipping)?, ", text), text
+
+
+def test_a_card_saved_without_a_nickname_is_not_said_to_be_named_after_itself() -> None:
+    """"Saved your Visa ending 1111 as 'Visa ending 1111'." named a card saved with no nickname."""
+    args = {"card_number": "4111 1111 1111 1111", "expiry": "12/29", "cardholder_name": "Harbor Works"}
+    texts = _replies("travel_booking", "add_payment_card", args)
+    assert texts and not [t for t in texts if " as '" in t], texts
+    named = _replies("travel_booking", "add_payment_card", {**args, "nickname": "Work card"})
+    assert any("as 'Work card'" in t for t in named), named
+    default = _replies("travel_booking", "add_payment_card", {**args, "make_default": True})
+    assert default and all("default" in t for t in default), default

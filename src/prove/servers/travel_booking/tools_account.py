@@ -373,7 +373,8 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     "Save the card {card_number}, expiring {expiry}, for {cardholder_name} as '{nickname}'.",
 ], reply=[
     "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
-    "Done: the card ending {result.last4} is saved.",
+    Ask("Done: the card ending {result.last4} is saved.", nickname=None, make_default=False),
+    Ask("Saved your {result.brand} ending {result.last4}.", nickname=None, make_default=False),
     Ask("Saved your {result.brand} ending {result.last4}; it's your default card now.", make_default=True),
 ], values={
     # no brand in a nickname: the brand is the card number's, which the nickname must not contradict
