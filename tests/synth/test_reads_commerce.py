@@ -916,3 +916,18 @@ def test_a_card_saved_without_a_nickname_is_not_said_to_be_named_after_itself() 
     assert any("as 'Work card'" in t for t in named), named
     default = _replies("travel_booking", "add_payment_card", {**args, "make_default": True})
     assert default and all("default" in t for t in default), default
+
+
+def test_flights_found_say_when_they_leave_and_what_they_cost() -> None:
+    """"2 flights: DL 2979: March 19, 7:20 AM to 10:30 AM, 78 seats left; ..." answered "find me a
+    flight" without a price."""
+    for args in ({"origin": "BOS", "destination": "MIA", "departure_date": "2026-03-19"},
+                 {"origin": "BOS", "destination": "MIA", "departure_date": "2026-03-19", "passengers": 2},
+                 {"origin": "BOS", "destination": "FRA", "departure_date": "2026-03-20", "sort_by": "duration"}):
+        texts = _replies("travel_booking", "search_flights", args)
+        assert texts, args
+        for text in texts:
+            assert "seats left;" not in text, text
+            assert re.search(r"[A-Z0-9]{2} \d+, \d+:\d\d [AP]M to \d+:\d\d [AP]M(?: the next day)?, \$[\d,]+\.\d\d a person",
+                             text), text
+            assert ("for 2" in text) == (args.get("passengers") == 2), text
