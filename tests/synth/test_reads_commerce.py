@@ -931,3 +931,20 @@ def test_flights_found_say_when_they_leave_and_what_they_cost() -> None:
             assert re.search(r"[A-Z0-9]{2} \d+, \d+:\d\d [AP]M to \d+:\d\d [AP]M(?: the next day)?, \$[\d,]+\.\d\d a person",
                              text), text
             assert ("for 2" in text) == (args.get("passengers") == 2), text
+
+
+def test_change_options_say_each_flight_and_what_moving_to_it_costs() -> None:
+    """"current flight 'AS 2585 SEA to AUS on March 20', fare economy, 2 passengers, cheapest change cost
+    $0.00; 38 options: AS 1680: March 16, 1:10 PM to 7:25 PM, 68 seats left; ..." read the fields."""
+    with Session(["travel_booking"], world=0) as session:
+        bookings = session.call("list_bookings", {"kind": "flight", "status": "confirmed"}).data["bookings"]
+        changeable = [b["booking_id"] for b in bookings
+                      if session.call("list_change_options", {"booking_id": b["booking_id"]}).ok]
+    assert changeable
+    for booking in changeable[:3]:
+        texts = _replies("travel_booking", "list_change_options", {"booking_id": booking})
+        assert texts, booking
+        for text in texts:
+            assert not re.search(r"current flight|fare economy|cheapest change cost|seats left", text), text
+            assert re.search(r"[A-Z0-9]{2} \d+ on [A-Z][a-z]+ \d+, \d+:\d\d [AP]M to \d+:\d\d [AP]M(?: the next day)? "
+                             r"\((?:free|\$[\d,]+\.\d\d)\)", text), text
