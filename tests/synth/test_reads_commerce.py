@@ -948,3 +948,28 @@ def test_change_options_say_each_flight_and_what_moving_to_it_costs() -> None:
             assert not re.search(r"current flight|fare economy|cheapest change cost|seats left", text), text
             assert re.search(r"[A-Z0-9]{2} \d+ on [A-Z][a-z]+ \d+, \d+:\d\d [AP]M to \d+:\d\d [AP]M(?: the next day)? "
                              r"\((?:free|\$[\d,]+\.\d\d)\)", text), text
+
+
+def test_a_booking_says_what_it_includes_and_what_was_charged_in_words() -> None:
+    """"What does my flight AS 1549 ... include, and how much was charged for it?" was answered "AS 1549
+    DEN to SEA on March 19: total charged $235.68, confirmed, created March 7 at 2:50 PM, confirmation
+    code EJ7N24, no points used; 1 passenger: Fiona Thomas: seat 8A, checked bags 0, free bags 1"."""
+    for booking in ("BKG-10003", "BKG-10008", "BKG-10010"):
+        texts = _replies("travel_booking", "get_booking", {"booking_id": booking})
+        assert texts, booking
+        for text in texts:
+            assert not re.search(r"total charged|created [A-Z]|checked bags \d|free bags|points used", text), text
+            assert re.search(r"(?:\$[\d,]+\.\d\d charged|paid with [\d,]+ points)", text), text
+            assert re.search(r" fare for | nights? for \d+ guests?", text), text
+
+
+def test_bookings_are_listed_by_what_they_are_when_they_leave_and_their_code() -> None:
+    """"B6 2888 BOS to ATL on March 17: March 17, 7:35 AM to 10:05 AM, confirmation code ZYZGT3" said
+    the day twice and the code by its field's name."""
+    for args in ({}, {"status": "confirmed", "kind": "flight"}, {"upcoming_only": True}):
+        texts = _replies("travel_booking", "list_bookings", args)
+        assert texts, args
+        for text in texts:
+            assert "confirmation code" not in text and not re.search(r"on (March \d+): \1", text), text
+            assert re.search(r"[A-Z0-9]{2} \d+ [A-Z]{3} to [A-Z]{3} on [A-Z][a-z]+ \d+(?:, \d{4})? \(leaves \d+:\d\d "
+                             r"[AP]M, confirmation [A-Z0-9]{6}", text), text
