@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, Ask, Ctx, ToolError, Toolset
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     AccountId,
@@ -126,7 +126,7 @@ def _what(t: Transaction) -> str:
 
 
 def _transactions_text(rows: list[Transaction], total: int, today: date, pending_said: bool) -> str:
-    """'$57.53 at Uber Eats on February 23; $2,000.00 from Payroll on February 20 (pending); and 3 more'."""
+    """'$57.53 at Uber Eats on February 23; $2,000.00 in from Acme Payroll on February 20 (pending) and 3 more'."""
     shown = rows if len(rows) <= 6 else rows[:5]
     parts = []
     for t in shown:
@@ -134,10 +134,7 @@ def _transactions_text(rows: list[Transaction], total: int, today: date, pending
         day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
         parts.append(f"${abs(t.amount):,.2f} {_what(t)} on {day}"
                      + (" (pending)" if pending_said and t.status == "pending" else ""))
-    more = total - len(shown)
-    if not parts or more:
-        return "; ".join(parts) + f"; and {more} more" if parts else "none"
-    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
+    return said_in_part(parts, total, "none")
 
 
 class Statement(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money, parse_date
+from prove.env.values import money, parse_date, said_in_part
 
 from .server import (
     AccountBrief,
@@ -244,9 +244,7 @@ def _bank_links_text(links: list[BankLink]) -> str:
         said = [] if link.institution in link.nickname else [link.institution]
         said.append("verified" if link.status == "verified" else "still pending verification")
         parts.append(f"{link.nickname} ({', '.join(said)})")
-    if not parts:
-        return "none"
-    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
+    return said_in_part(parts, len(parts), "none")
 
 
 def _bank_link(ctx: Ctx, bank_link_id: str) -> sqlite3.Row:

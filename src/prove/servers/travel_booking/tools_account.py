@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
-from prove.env.values import luhn_ok
+from prove.env.values import luhn_ok, said_in_part
 
 from .server import (
     ActivityId,
@@ -139,14 +139,8 @@ def _day(value: str, today: date) -> str:
     return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
 
 
-def _joined(parts: list[str]) -> str:
-    if not parts:
-        return "none"
-    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
-
-
 def _travelers_text(travelers: list[Traveler], today: date) -> str:
-    """'Emma Bennett (you) has a US passport on file, ending 532, valid until June 16, 2028; and Nia
+    """'Emma Bennett (you) has a US passport on file, ending 532, valid until June 16, 2028 and Nia
     Bennett (your child) has no passport on file'."""
     parts = []
     for t in travelers:
@@ -160,13 +154,13 @@ def _travelers_text(travelers: list[Traveler], today: date) -> str:
         valid = "that expired" if t.passport_expiry < today.isoformat() else "valid until"
         parts.append(f"{who} has {article} {country} passport on file, ending {t.passport_ending}, "
                      f"{valid} {_day(t.passport_expiry, today)}")
-    return _joined(parts)
+    return said_in_part(parts, len(parts), "none")
 
 
 def _cards_text(cards: list[PaymentMethod]) -> str:
     """'Citi Premier (Mastercard ending 4982, expires 12/29, your default)'."""
-    return _joined([f"{c.nickname} ({c.brand} ending {c.last4}, {'expired' if c.expired else 'expires'} {c.expiry}"
-                    f"{', your default' if c.is_default else ''})" for c in cards])
+    return said_in_part([f"{c.nickname} ({c.brand} ending {c.last4}, {'expired' if c.expired else 'expires'} {c.expiry}"
+                    f"{', your default' if c.is_default else ''})" for c in cards], len(cards), "none")
 
 
 def _passport(ctx: Ctx, number: str, expiry: date) -> str:

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     Booking,
@@ -97,20 +97,14 @@ class Hotel(BaseModel):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
-def _listed(parts: list[str], more: int = 0) -> str:
-    if more:
-        return "; ".join(parts) + f"; and {more} more"
-    return parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + "; and " + parts[-1]
-
-
 def _hotels_text(hotels: list[HotelOption], nights: int, rooms: int) -> str:
-    """'Ace Hotel Denver (4-star, rated 8.7/10, $189.00 a night, $378.00 for 2 nights); and 2 more'."""
+    """'Ace Hotel Denver (4-star, rated 8.7/10, $189.00 a night, $378.00 for 2 nights) and 2 more'."""
     stay = f"{nights} night{'s' if nights != 1 else ''}"
     stay = f"{rooms} rooms, {stay}" if rooms > 1 else stay
     shown = hotels if len(hotels) <= 4 else hotels[:3]
     parts = [f"{h.name} ({h.stars}-star, rated {h.guest_rating:g}/10, ${h.nightly_average:,.2f} a night, "
              f"${h.total_price:,.2f} for {stay})" for h in shown]
-    return _listed(parts, len(hotels) - len(shown)) if parts else "none"
+    return said_in_part(parts, len(hotels), "none")
 
 
 def _rooms_text(rooms: list[RoomOption]) -> str:
@@ -126,7 +120,7 @@ def _rooms_text(rooms: list[RoomOption]) -> str:
         else:
             parts.append(f"{head}: {r.rooms_left} room{'s' if r.rooms_left != 1 else ''} left, "
                          f"${r.flexible_total:,.2f} for the stay (${r.non_refundable_total:,.2f} non-refundable)")
-    return _listed(parts) if parts else "none"
+    return said_in_part(parts, len(parts), "none")
 
 
 def stay_nights(ctx: Ctx, check_in: date, check_out: date) -> list[date]:
