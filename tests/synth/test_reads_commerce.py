@@ -973,3 +973,20 @@ def test_bookings_are_listed_by_what_they_are_when_they_leave_and_their_code() -
             assert "confirmation code" not in text and not re.search(r"on (March \d+): \1", text), text
             assert re.search(r"[A-Z0-9]{2} \d+ [A-Z]{3} to [A-Z]{3} on [A-Z][a-z]+ \d+(?:, \d{4})? \(leaves \d+:\d\d "
                              r"[AP]M, confirmation [A-Z0-9]{6}", text), text
+
+
+def test_budget_entries_say_what_went_where_and_a_payee_question_the_sum() -> None:
+    """"36 transactions in all; 5 of them: Sakura Sushi: -$39.74, March 10; ..." read signed amounts
+    after a colon."""
+    with Session(["budget"], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 200}).data["transactions"]
+    payee = next(t["payee"] for t in entries if t["kind"] == "expense"
+                 and sum(e["payee"] == t["payee"] for e in entries) > 1)
+    for args in ({}, {"payee": payee}, {"kind": "income"}, {"category_id": entries[0]["category_id"]}):
+        texts = _replies("budget", "list_transactions", args)
+        assert texts, args
+        for text in texts:
+            assert "-$" not in text and "in all; " not in text and "Goal: " not in text, text
+            assert re.search(r"\$[\d,]+\.\d\d (?:at|from|into the goal) [A-Z0-9][\w'&.-]*.* on [A-Z][a-z]+ \d+", text), text
+        if "payee" in args:
+            assert all(re.search(r"\$[\d,]+\.\d\d spent in all", t) for t in texts), texts
