@@ -990,3 +990,15 @@ def test_budget_entries_say_what_went_where_and_a_payee_question_the_sum() -> No
             assert re.search(r"\$[\d,]+\.\d\d (?:at|from|into the goal) [A-Z0-9][\w'&.-]*.* on [A-Z][a-z]+ \d+", text), text
         if "payee" in args:
             assert all(re.search(r"\$[\d,]+\.\d\d spent in all", t) for t in texts), texts
+
+
+def test_the_members_own_listings_say_price_and_where_each_stands() -> None:
+    """"13 listings: Fujifilm X-T30 II Body Black: active, price $580.00, category Cameras & Photo,
+    condition good; ..." read each listing's fields."""
+    for args in ({}, {"status": "sold"}, {"status": "active"}):
+        texts = _replies("marketplace", "list_my_listings", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"price \$|category |condition |active,", text), text
+            assert re.search(r"'[^']+' \(\$[\d,]+\.\d\d", text), text
+            assert re.search(r"[Ff]or sale|[Ss]old|[Tt]aken down", text), text

@@ -77,6 +77,21 @@ class MyListing(ListingSummary):
 class MyListingList(BaseModel):
     listings: list[MyListing]
     total: int
+    listings_text: str = Field(description="The listings in words, such as ''Fujifilm X-T30 II Body Black' "
+                                           "($580.00, for sale, 2 open offers)'.")
+
+
+def _my_listings_text(items: list[MyListing], total: int, status: str | None) -> str:
+    """''Fujifilm X-T30 II Body Black' ($580.00, for sale, 2 open offers) and 'Korg Minilogue XD' ($535.50,
+    sold)': where each stands said unless the request asked for one status."""
+    def one(i: MyListing) -> str:
+        said = [f"${i.price:,.2f}"]
+        if status is None:
+            said.append({"active": "for sale", "sold": "sold", "withdrawn": "taken down"}.get(i.status, i.status))
+        if i.status == "active" and i.open_offers:
+            said.append(f"{i.open_offers} open offer{'s' if i.open_offers != 1 else ''}")
+        return f"'{i.title}' ({', '.join(said)})"
+    return said_in_part([one(i) for i in items[:6]], total, "no listings")
 
 
 _CONDITION = {"new": "new", "like_new": "like new", "good": "good condition", "fair": "fair condition",
@@ -255,6 +270,12 @@ def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost
     "Show me the things I'm selling.",
     Ask("Which of my listings have sold?", status="sold"),
     Ask("What have I withdrawn from sale?", status="withdrawn"),
+], reply=[
+    Ask("Your listings: {result.listings_text}.", status=None),
+    Ask("Here's what you're selling and what you've sold: {result.listings_text}.", status=None),
+    Ask("Sold: {result.listings_text}.", status="sold"),
+    Ask("Taken down: {result.listings_text}.", status="withdrawn"),
+    Ask("For sale now: {result.listings_text}.", status="active"),
 ])
 def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | None = None,
                      limit: Limit = 20) -> MyListingList:
@@ -280,7 +301,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
         n = ctx.db.execute(f"SELECT count(*) FROM offers o WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} "
                            "IN ('pending', 'countered')", {"id": r["listing_id"], "now": params["now"]}).fetchone()[0]
         out.append(MyListing(**summary(r).model_dump(), open_offers=n, watchers=r["watchers"]))
-    return MyListingList(listings=out, total=total)
+    return MyListingList(listings=out, total=total, listings_text=_my_listings_text(out, total, status))
 
 
 @tools.tool(effect=WRITE, asks=[
