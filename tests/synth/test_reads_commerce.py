@@ -1002,3 +1002,14 @@ def test_the_members_own_listings_say_price_and_where_each_stands() -> None:
             assert not re.search(r"price \$|category |condition |active,", text), text
             assert re.search(r"'[^']+' \(\$[\d,]+\.\d\d", text), text
             assert re.search(r"[Ff]or sale|[Ss]old|[Tt]aken down", text), text
+
+
+def test_store_products_found_are_said_by_name_brand_and_price() -> None:
+    """"1 product: Area Rug 5 x 7 ft, Indigo: brand nuLOOM, category Home & Bedding, list price $139.99"
+    read the record's fields."""
+    for args in ({"query": "Area Rug"}, {"category": "Home & Bedding", "max_price": 80.0}):
+        texts = _replies("retail_chain", "search_products", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"brand |category |list price", text), text
+            assert re.search(r"[A-Z][^()]+ \([^,()]+, \$[\d,]+\.\d\d\)", text), text
