@@ -1013,3 +1013,25 @@ def test_store_products_found_are_said_by_name_brand_and_price() -> None:
         for text in texts:
             assert not re.search(r"brand |category |list price", text), text
             assert re.search(r"[A-Z][^()]+ \([^,()]+, \$[\d,]+\.\d\d\)", text), text
+
+
+def test_trips_say_their_dates_and_bookings_and_a_trip_what_each_booking_cost() -> None:
+    """"Weekend in Austin: March 20, 7:20 AM to 1:35 PM, upcoming, created February 16 at 7:38 AM, total
+    paid $666.62; 1 itinerary item: AS 2585 SEA to AUS on March 20: March 20, 7:20 AM to 1:35 PM,
+    confirmed, confirmation code KFTG44" read the trip's fields."""
+    with Session(["travel_booking"], world=0) as session:
+        trips = session.call("list_trips", {}).data["trips"]
+    for trip in [t["trip_id"] for t in trips if t["bookings"]][:3]:
+        texts = _replies("travel_booking", "get_trip", {"trip_id": trip})
+        assert texts, trip
+        for text in texts:
+            assert not re.search(r"created [A-Z]|itinerary item|confirmation code|total paid", text), text
+            assert re.search(r"\((?:\$[\d,]+\.\d\d|cancelled|paid with points)\)", text), text
+            assert re.search(r"\$[\d,]+\.\d\d paid in all", text), text
+    for args in ({}, {"status": "upcoming"}):
+        texts = _replies("travel_booking", "list_trips", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"upcoming,|past,", text), text
+            assert re.search(r"[A-Z][\w' ()]+ \([A-Z][a-z]+ \d+(?:, \d{4})?(?: to [A-Z][a-z]+ \d+(?:, \d{4})?)?, \d+ bookings?", text), text
+            assert not re.search(r"([A-Z][a-z]+ \d+) to \1\b", text), text
