@@ -752,6 +752,8 @@ def test_hotels_are_said_by_stars_rating_and_price_not_field_by_field() -> None:
             assert not re.search(r"country|: beds|max guests|nightly rate|guest rating", text), text
             assert re.search(r"is a \d-star hotel.* rated [\d.]+/10", text), text
             assert ("rooms left" in text) == ("check_in" in args), text
+    for text in _replies("travel_booking", "search_hotels", {**search, "check_out": "2026-03-21"}):
+        assert re.search(r"rated [\d.]+/10, \$[\d,]+\.\d\d for the night\)", text) and "a night" not in text, text
 
 
 def test_saved_travellers_and_cards_are_said_in_sentences_not_field_by_field() -> None:
@@ -1035,3 +1037,42 @@ def test_trips_say_their_dates_and_bookings_and_a_trip_what_each_booking_cost() 
             assert not re.search(r"upcoming,|past,", text), text
             assert re.search(r"[A-Z][\w' ()]+ \([A-Z][a-z]+ \d+(?:, \d{4})?(?: to [A-Z][a-z]+ \d+(?:, \d{4})?)?, \d+ bookings?", text), text
             assert not re.search(r"([A-Z][a-z]+ \d+) to \1\b", text), text
+
+
+def test_shop_products_found_say_price_and_rating_not_field_by_field() -> None:
+    """"1 product: Chuckit! Ball Launcher: active, rating 2, price $16.95 to $24.95, category Pet
+    Supplies" and "Carhartt Pullover Hoodie: rating 4.5, price $50.95, 2 reviews" read the fields."""
+    for args in ({"query": "Dog Bed"}, {"category_id": "CAT-10003", "sort": "rating"}, {"sort": "price_low"}):
+        texts = _replies("shopping", "search_products", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"active,|rating \d|price \$|category [A-Z]|brand [A-Z]", text), text
+            assert re.search(r"[A-Z][^()]+ \(\$[\d,]+\.\d\d(?: to \$[\d,]+\.\d\d)?, (?:rated [\d.]+ from \d+ reviews?|no reviews yet)",
+                             text), text
+
+
+def test_offers_are_said_by_their_summary_and_where_they_stand() -> None:
+    """"12 offers: gamesbyoscar's $210.00 offer on 'Apple iPhone 13 128GB Starlight' (asking $245.00):
+    pending, created March 16 at 6:29 AM, message 'Can pay right away.'" read the fields after the summary."""
+    for args in ({"role": "received"}, {"role": "made"}, {"role": "made", "status": "countered"}):
+        texts = _replies("marketplace", "list_offers", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"created [A-Z]|message '|: pending", text), text
+            assert re.search(r"(?:[\w.]+'s|your) \$[\d,]+\.\d\d offer on '", text), text
+            assert args["role"] == "received" or "lucass_tech's" not in text, text  # the member's own: "your"
+        if "status" not in args:
+            assert all(re.search(r"waiting for|accepted|turned down|withdrawn|expired", t) for t in texts), texts
+
+
+def test_account_activity_says_what_happened_when_and_for_how_much() -> None:
+    """"13 activities (all 'Deposit from Schwab Investor Checking ending 4247'): $500.00, occurred March 2
+    at 9:31 AM; ..." and "Bought 1 SPY at $542.25: -$542.25, occurred February 26 at 2:34 PM, order
+    ORD-10068" read the fields."""
+    for args in ({"account_id": "BRK-10001"}, {"account_id": "BRK-10001", "kind": "deposit"},
+                 {"account_id": "BRK-10001", "start_date": "2026-03-02", "end_date": "2026-03-09"}):
+        texts = _replies("trading", "list_activity", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"occurred|\(all '|order ORD|-\$", text), text
+            assert re.search(r" on [A-Z][a-z]+ \d+", text), text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
 from prove.env.values import money, parse_date, said_in_part
@@ -160,6 +161,10 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     Ask("List my deposits into {account_id}.", kind="deposit"),
     "Show me my account activity in {ticker}: trades and dividends.",
     "What happened in {account_id} between {start_date} and {end_date}?",
+], reply=[
+    "Here's what happened, newest first: {result.activities_text}.",
+    Ask("Dividends paid: {result.activities_text}.", kind="dividend"),
+    Ask("Your deposits: {result.activities_text}.", kind="deposit"),
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,
                   ticker: Ticker | None = None, start_date: str | None = None, end_date: str | None = None,
@@ -205,7 +210,23 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
                       kind=r["kind"], description=r["description"], amount=r["amount"], ticker=r["ticker"],
                       quantity=r["quantity"], price=r["price"], realized_gain=r["realized_gain"],
                       order_id=r["order_id"], bank_link_id=r["bank_link_id"]) for r in rows[:limit]]
-    return ActivityList(activities=items, total=len(rows))
+    return ActivityList(activities=items, total=len(rows), activities_text=_activities_text(items, len(rows), ctx.today()))
+
+
+def _activities_text(items: list[Activity], total: int, today: date) -> str:
+    """'Sold 10 AAPL at $258.84 on March 12 (a gain of $112.40) and $500.00 deposit from Schwab Investor
+    Checking ending 4247 on March 2'."""
+    def one(a: Activity) -> str:
+        d = date.fromisoformat(a.occurred_at[:10])
+        day = f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+        if a.kind == "buy":
+            return f"{a.summary} on {day}"
+        if a.kind == "sell":
+            gain = a.realized_gain or 0
+            result = f" (a {'gain' if gain > 0 else 'loss'} of ${abs(gain):,.2f})" if gain else ""
+            return f"{a.summary} on {day}{result}"
+        return f"${abs(a.amount):,.2f} {a.summary[:1].lower()}{a.summary[1:]} on {day}"  # "$500.00 deposit from ..."
+    return said_in_part([one(a) for a in items[:5]], total, "nothing")
 
 
 def _activity_summary(row: sqlite3.Row) -> str:

@@ -102,8 +102,10 @@ def _hotels_text(hotels: list[HotelOption], nights: int, rooms: int) -> str:
     stay = f"{nights} night{'s' if nights != 1 else ''}"
     stay = f"{rooms} rooms, {stay}" if rooms > 1 else stay
     shown = hotels if len(hotels) <= 4 else hotels[:3]
-    parts = [f"{h.name} ({h.stars}-star, rated {h.guest_rating:g}/10, ${h.nightly_average:,.2f} a night, "
-             f"${h.total_price:,.2f} for {stay})" for h in shown]
+    one_night = nights == 1 and rooms == 1  # "$202.40 a night, $202.40 for 1 night" says it twice
+    parts = [f"{h.name} ({h.stars}-star, rated {h.guest_rating:g}/10, "
+             + (f"${h.total_price:,.2f} for the night)" if one_night else
+                f"${h.nightly_average:,.2f} a night, ${h.total_price:,.2f} for {stay})") for h in shown]
     return said_in_part(parts, len(hotels), "none")
 
 
