@@ -1076,3 +1076,17 @@ def test_account_activity_says_what_happened_when_and_for_how_much() -> None:
         for text in texts:
             assert not re.search(r"occurred|\(all '|order ORD|-\$", text), text
             assert re.search(r" on [A-Z][a-z]+ \d+", text), text
+
+
+def test_budget_moves_say_what_moved_for_which_month() -> None:
+    """"1 budget move: $20.00 from Household to Education: created December 10, 2025 at 7:30 PM, month
+    December 2025" read the move's fields."""
+    with Session(["budget"], world=0) as session:
+        moves = session.call("list_budget_moves", {}).data["moves"]
+    assert moves
+    for args in ({}, {"category_id": moves[0]["from_category_id"]}, {"month": moves[0]["month"]}):
+        texts = _replies("budget", "list_budget_moves", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"created [A-Z]|month [A-Z]", text), text
+            assert re.search(r"\$[\d,]+\.\d\d from [A-Z][\w &]+ to [A-Z][\w &]+(?: for [A-Z][a-z]+ \d{4})?", text), text
