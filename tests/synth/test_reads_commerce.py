@@ -1090,3 +1090,15 @@ def test_budget_moves_say_what_moved_for_which_month() -> None:
         for text in texts:
             assert not re.search(r"created [A-Z]|month [A-Z]", text), text
             assert re.search(r"\$[\d,]+\.\d\d from [A-Z][\w &]+ to [A-Z][\w &]+(?: for [A-Z][a-z]+ \d{4})?", text), text
+
+
+def test_store_transfers_say_what_goes_where_and_when_it_arrives() -> None:
+    """"1 transfer: 25 ft Tape Measure: in transit, from Harbor Supply Co. Capitol Hill, to Harbor Supply
+    Co. Tacoma Mall, quantity 2" read the transfer's fields."""
+    for args in ({}, {"status": "in_transit"}):
+        texts = _replies("retail_chain", "list_transfers", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"quantity \d|in transit,|, from ", text), text
+            assert re.search(r"(?:\d+ of )?the [\w ,.:-]+ from [A-Z][\w .&]+ to [A-Z][\w .&]+ \(TRF-\d+, "
+                             r"(?:arriving [A-Z][a-z]+ \d+|arrived [A-Z][a-z]+ \d+|cancelled)", text), text
