@@ -1102,3 +1102,15 @@ def test_store_transfers_say_what_goes_where_and_when_it_arrives() -> None:
             assert not re.search(r"quantity \d|in transit,|, from ", text), text
             assert re.search(r"(?:\d+ of )?the [\w ,.:-]+ from [A-Z][\w .&]+ to [A-Z][\w .&]+ \(TRF-\d+, "
                              r"(?:arriving [A-Z][a-z]+ \d+|arrived [A-Z][a-z]+ \d+|cancelled)", text), text
+
+
+def test_statements_say_which_account_and_month_and_how_the_balance_moved() -> None:
+    """"4 statements: Main Checking: December 1, 2025 to December 31, 2025, opening balance $8,467.30;
+    ..." and "6 statements (all 'Travel Rewards Mastercard'): February 1 to February 28, ..." read fields."""
+    for args in ({"period": "2025-12"}, {"account_id": "ACC-10003"}, {}):
+        texts = _replies("banking", "list_statements", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"opening balance|\(all '|[A-Z][a-z]+ 1(?:, \d{4})? to [A-Z][a-z]+ \d\d", text), text
+            assert re.search(r"from \$[\d,]+\.\d\d to \$[\d,]+\.\d\d", text), text
+            assert ("Main Checking" in text) == ("account_id" not in args), text

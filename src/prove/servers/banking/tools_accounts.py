@@ -160,6 +160,17 @@ class Statement(BaseModel):
 class StatementList(BaseModel):
     statements: list[Statement]
     total: int
+    statements_text: str = Field(description="The statements in words, such as 'Main Checking, December 2025: from "
+                                             "$8,467.30 to $5,280.16'.")
+
+
+def _statements_text(statements: list[Statement], by_account: bool, by_period: bool) -> str:
+    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named."""
+    def one(st: Statement) -> str:
+        month = f"{date.fromisoformat(st.period + '-01'):%B %Y}"
+        head = ", ".join(p for p in (None if by_account else st.account_name, None if by_period else month) if p)
+        return f"{head}: from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
+    return said_in_part([one(st) for st in statements[:6]], len(statements), "no statements")
 
 
 class CategoryTotal(BaseModel):
@@ -388,6 +399,9 @@ def _statement(row: sqlite3.Row) -> Statement:
     "Which statements are available for {account_id}?",
     "Find my statements for {period}.",
     "Which statements does {account_id} have for {period}?",
+], reply=[
+    "Your statements, with each one's opening and closing balance: {result.statements_text}.",
+    "Here's what I found: {result.statements_text}.",
 ])
 def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
     """List monthly statements, newest first, with their opening and closing balances.
@@ -406,7 +420,9 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     where = Where(ctx).entity("account", "s.account_id = ?", account_id).add("s.period = ?", period)
     rows = ctx.db.execute(f"{_STATEMENTS}{where} ORDER BY s.period DESC, s.account_id",
                           where.params).fetchall()
-    return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
+    statements = [_statement(r) for r in rows]
+    return StatementList(statements=statements, total=len(rows),
+                         statements_text=_statements_text(statements, account_id is not None, period is not None))
 
 
 @tools.tool(effect=READ, asks=[
