@@ -1114,3 +1114,27 @@ def test_statements_say_which_account_and_month_and_how_the_balance_moved() -> N
             assert not re.search(r"opening balance|\(all '|[A-Z][a-z]+ 1(?:, \d{4})? to [A-Z][a-z]+ \d\d", text), text
             assert re.search(r"from \$[\d,]+\.\d\d to \$[\d,]+\.\d\d", text), text
             assert ("Main Checking" in text) == ("account_id" not in args), text
+
+
+def test_shop_orders_say_number_contents_cost_and_where_each_stands() -> None:
+    """"1 order: Smartwool Merino Wool Sweater and 1 more: cancelled, order ORD-10010, placed February 15
+    at 4:00 PM, 2 items" read the order's fields."""
+    for args in ({}, {"status": "cancelled"}, {"status": "shipped"}):
+        texts = _replies("shopping", "list_orders", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"order ORD|: cancelled,|\d items", text), text
+            assert re.search(r"ORD-\d+ \([^()]+(?:, \$[\d,]+\.\d\d)?, placed [A-Z][a-z]+ \d+", text), text
+            assert args.get("status") != "cancelled" or "$" not in text, text
+
+
+def test_reservations_say_what_is_held_where_and_until_when() -> None:
+    """"2 reservations: Bypass Pruning Shears: created December 7, 2025 at 3:08 AM, at Harbor Supply Co.
+    Hawthorne, ..., quantity 2" read the reservation's fields."""
+    for args in ({}, {"status": "active"}):
+        texts = _replies("retail_chain", "list_reservations", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"created [A-Z]|quantity \d|: active,", text), text
+            assert re.search(r"(?:\d+ of )?the [^()]+ at [A-Z][\w .&]+ \(RES-\d+, (?:held until [A-Z]|collected|cancelled|expired)",
+                             text), text

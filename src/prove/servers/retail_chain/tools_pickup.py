@@ -47,6 +47,23 @@ Quantity = Annotated[int, Field(ge=1, le=20)]
 class ReservationList(BaseModel):
     reservations: list[Reservation]
     total: int
+    reservations_text: str = Field(description="The reservations in words, such as '2 of the Digital Bathroom Scale "
+                                               "at Harbor Supply Co. Tacoma Mall (RES-10006, held until March 17 at "
+                                               "6:00 PM)'.")
+
+
+def _reservations_text(items: list[Reservation], total: int, today: date) -> str:
+    """What each reservation holds, where, and until when (or that it was collected, cancelled or expired)."""
+    def when(at: str) -> str:
+        t = datetime.fromisoformat(at)
+        day = f"{t:%B} {t.day}" + ("" if t.year == today.year else f", {t.year}")
+        return f"{day} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+    def one(r: Reservation) -> str:
+        what = f"the {r.product_name}" if r.quantity == 1 else f"{r.quantity} of the {r.product_name}"
+        state = f"held until {when(r.expires_at)}" if r.status == "active" else r.status
+        return f"{what} at {r.store_name} ({r.reservation_id}, {state})"
+    return said_in_part([one(r) for r in items[:5]], total, "no reservations")
 
 
 class Pickup(BaseModel):
@@ -175,6 +192,10 @@ def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId,
     Ask("Show my active reservations.", status="active"),
     Ask("Which of my reservations have expired?", status="expired"),
     Ask("List the reservations I've already collected.", status="collected"),
+], reply=[
+    Ask("Your reservations: {result.reservations_text}.", status=None),
+    Ask("Here's what you have on hold and what you've picked up: {result.reservations_text}.", status=None),
+    "Here's what I found: {result.reservations_text}.",
 ])
 def list_reservations(ctx: Ctx, status: Literal["active", "collected", "cancelled", "expired"] | None = None,
                       limit: Limit = 20) -> ReservationList:
@@ -192,7 +213,8 @@ def list_reservations(ctx: Ctx, status: Literal["active", "collected", "cancelle
     items = [reservation_model(r, now) for r in rows]
     if status is not None:
         items = [r for r in items if r.status == status]
-    return ReservationList(reservations=items[:limit], total=len(items))
+    return ReservationList(reservations=items[:limit], total=len(items),
+                           reservations_text=_reservations_text(items[:limit], len(items), ctx.today()))
 
 
 def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202 - a sqlite3.Row
