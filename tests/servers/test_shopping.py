@@ -447,8 +447,13 @@ def test_product_detail_says_its_variants_and_return_policy(s):
         assert d["return_policy"] == ("returnable within 30 days of delivery" if d["returnable"]
                                       else "a final sale, so it can't be returned")
         if d["status"] == "active" and len(d["variants"]) > 1:
+            states = {v["in_stock"] for v in d["variants"]}
             for v in d["variants"]:
-                assert f"{v['name']} ({'in stock' if v['in_stock'] else 'sold out'})" in d["variant_stock"]
+                said = v["name"] if len(states) == 1 else f"{v['name']} ({'in stock' if v['in_stock'] else 'sold out'})"
+                assert said in d["variant_stock"]
+            if len(states) == 1:
+                assert d["variant_stock"].endswith(", all in stock" if d["variants"][0]["in_stock"] else ", all sold out") \
+                    or d["variant_stock"].endswith(("both in stock", "both sold out"))
         elif d["status"] == "active":
             assert d["versions"] == 1 and d["variant_stock"] == ("in stock" if d["in_stock"] else "sold out")
     assert seen == {True, False}

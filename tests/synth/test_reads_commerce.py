@@ -720,3 +720,421 @@ def test_price_alerts_say_where_each_stands_in_words() -> None:
             assert "triggered price" not in text and "current price" not in text and "created" not in text, text
     assert all(re.search(r"[A-Z.]+ (?:above|below) \$[\d,.]+ \((?:fired at|watching; now at|cancelled)", t)
                for t in _replies("trading", "list_price_alerts", {}))
+
+
+def test_an_amount_with_cents_is_asked_for_in_dollars_and_cents() -> None:
+    """"Add 150.50 dollars to my wallet" and "Send 24.75 dollars to ..." say cents as no one writes
+    them; a person writes "$150.50" (and "150 dollars" for a round sum)."""
+    server = registry.get("payments")
+    tool = server.tools["add_money"]
+    ask = next(a for a in tool.asks if "dollars" in a.text)
+    say = _say("payments")
+    text = say.request(tool, ask, {"amount": 150.5, "source_id": "FS-10001"}, {})
+    assert "$150.50 to my wallet" in text and "dollars" not in text, text
+    assert "150 dollars to my wallet" in say.request(tool, ask, {"amount": 150.0, "source_id": "FS-10001"}, {})
+
+
+def test_hotels_are_said_by_stars_rating_and_price_not_field_by_field() -> None:
+    """"Holiday Inn Express Denver Cherry Creek: 2 stars, guest rating 8, amenities airport shuttle, ..."
+    and "Radisson Blu ...: 4 stars, country NL, ..., 2 room types: Standard King: beds 1 king bed, 2
+    max guests, nightly rate $223.02" read the fields (and a search never said what a stay costs)."""
+    search = {"city": "Denver", "check_in": "2026-03-20", "check_out": "2026-03-22"}
+    texts = _replies("travel_booking", "search_hotels", search)
+    assert texts
+    for text in texts:
+        assert "guest rating" not in text and "amenities" not in text, text
+        assert re.search(r"[A-Z][\w .'&-]+ \(\d-star, rated [\d.]+/10, \$[\d,]+\.\d\d a night, \$[\d,]+\.\d\d for "
+                         r"2 nights\)", text), text
+    for args in ({"hotel_id": "HTL-10001"}, {"hotel_id": "HTL-10001", "check_in": "2026-03-20", "check_out": "2026-03-22"}):
+        texts = _replies("travel_booking", "get_hotel", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"country|: beds|max guests|nightly rate|guest rating", text), text
+            assert re.search(r"is a \d-star hotel.* rated [\d.]+/10", text), text
+            assert ("rooms left" in text) == ("check_in" in args), text
+    for text in _replies("travel_booking", "search_hotels", {**search, "check_out": "2026-03-21"}):
+        assert re.search(r"rated [\d.]+/10, \$[\d,]+\.\d\d for the night\)", text) and "a night" not in text, text
+
+
+def test_saved_travellers_and_cards_are_said_in_sentences_not_field_by_field() -> None:
+    """"Fiona Thomas: passport on file, passport ending 819, passport country US, passport expiry
+    December 7, 2033" and "Wells Fargo Autograph: brand Visa, ending 3012, expiry 12/29, default" read
+    each record's fields."""
+    for args in ({}, {"relationship": "self"}, {"relationship": "child"}):
+        texts = _replies("travel_booking", "list_travelers", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"passport (?:ending|country|expiry)|relationship|date of birth", text), text
+            assert re.search(r"[A-Z]\w+ [A-Z]\w+(?: \((?:you|your \w+)\))? has (?:an? [A-Z]{2} passport on file, ending "
+                             r"\w{3}, (?:valid until|that expired) [A-Z]|no passport on file)", text), text
+    texts = _replies("travel_booking", "list_payment_methods", {})
+    assert texts
+    for text in texts:
+        assert "brand" not in text and "expiry" not in text, text
+        assert re.search(r"\((?:Visa|Mastercard|American Express) ending \d{4}, (?:expires|expired) \d\d/\d\d", text), text
+
+
+def test_linked_banks_are_named_with_their_bank_and_whether_they_can_move_money() -> None:
+    """"Schwab Investor Checking ending 4247: linked on January 16, 2020, verified, institution Schwab
+    Bank, account type checking" read each link's fields."""
+    texts = _replies("trading", "list_bank_links", {})
+    assert texts
+    for text in texts:
+        assert "institution" not in text and "account type" not in text, text
+        assert "Schwab Investor Checking ending 4247 (Schwab Bank, verified)" in text, text
+        assert "Marcus High-Yield Savings ending 3759 (still pending verification)" in text, text
+
+
+def test_a_search_of_orders_is_for_a_product_not_an_orders_summary(monkeypatch) -> None:
+    """"Did I ever order Gaiam Yoga Mat 6mm and 2 more?" searched for an order's summary; a person
+    searches their orders for one product."""
+    from prove.synth import Target
+
+    from .test_reads_rest import _draws, _probed
+
+    drawn = _probed(monkeypatch)
+    synth = Synthesizer(SynthConfig(n=60, seed=3, servers=["shopping"]))
+    runs = _draws(drawn, synth, 40, Target("shopping", tool="list_orders", kind="abstention"))
+    queries = [args["query"] for run in runs for args, _ in run if "query" in args]
+    assert queries
+    assert not [q for q in queries if re.search(r" and \d+ more$", q)], queries
+
+
+def test_a_reply_says_a_name_once_and_a_stock_shared_by_every_variant_once() -> None:
+    """"Cancelled the request 'Gas money ⛽' to Rafael Singh; Rafael Singh no longer sees it." said the
+    name twice; "in Silver (in stock), Black (in stock), Navy (in stock) and Red (in stock)" the stock
+    four times."""
+    for text in _replies("payments", "cancel_request", {"request_id": "REQ-10022"}):
+        assert text.count("Rafael Singh") == 1, text
+    with Session(["shopping"], world=0) as session:
+        products = session.call("search_products", {"limit": 50}).data["products"]
+        stocks = [session.call("get_product", {"product_id": p["product_id"]}).data["variant_stock"]
+                  for p in products]
+    many = [s for s in stocks if s.count(" and ") == 1 and "," in s]
+    assert many and any(s.endswith(", all in stock") for s in many), stocks
+    assert not [s for s in stocks if s.count("(in stock)") > 1 and "sold out" not in s], stocks
+
+
+def test_an_address_saved_as_the_default_is_said_to_be_the_default() -> None:
+    """"Add my 'Office' address ..., and make it my default." was answered "Saved your 'Office'
+    address: 18 Harbor Street, Austin, TX 78701.", never saying it is the default now."""
+    args = {"label": "Office", "recipient": "Chris Walker", "street": "18 Harbor Street", "city": "Austin",
+            "region": "TX", "postal_code": "78701"}
+    texts = _replies("shopping", "add_address", {**args, "make_default": True})
+    assert texts and all("default" in t for t in texts), texts
+    assert not any("default" in t for t in _replies("shopping", "add_address", args))
+
+
+def test_bank_transactions_say_what_went_where_and_what_was_spent_in_all() -> None:
+    """"What did I spend on dining between February 14 and February 23?" was answered "7 transactions:
+    Uber Eats: -$57.53, occurred February 23 at 6:05 PM; ..." (never the sum), and "What's still pending
+    on the card ...?" "Disney+: pending, -$13.99, occurred March 16 at 3:30 AM, category subscriptions"."""
+    spent = _replies("banking", "list_transactions", {"category": "dining", "start_date": "2026-02-14",
+                                                      "end_date": "2026-02-23"})
+    with Session(["banking"], world=0) as session:
+        card = session.call("list_transactions", {"status": "pending"}).data["transactions"][0]["card_id"]
+    pending = _replies("banking", "list_transactions", {"card_id": card, "status": "pending"})
+    recent = _replies("banking", "list_transactions", {"account_id": "ACC-10001"})
+    assert spent and pending and recent
+    for text in spent + pending + recent:
+        assert not re.search(r"occurred|category|-\$|: pending", text), text
+        assert re.search(r"\$[\d,]+\.\d\d (?:at|to|in from|by Zelle from|[a-z]+) [A-Z\w].* on [A-Z][a-z]+ \d+", text), text
+        assert not re.search(r"(?:at|from) (?:Payment|Transfer|Zelle|Interest)", text), text
+    assert all(re.search(r"spent \$[\d,]+\.\d\d", t) for t in spent), spent
+    large = _replies("banking", "list_transactions", {"min_amount": 500.0, "start_date": "2026-02-01"})
+    assert large and not [t for t in large if re.search(r"(?:at|from) (?:Payment|Transfer|Zelle)", t)], large
+
+
+def test_the_assistant_never_says_it_cannot_look_up_a_thing_it_looks_up_in_the_same_task() -> None:
+    """"I can't look up Chen Kumar by name here. Could you give me the ID?" in a task that called
+    search_users ("Find Leo James on the app"); "I don't have a way to search for the Belkin USB-C Hub
+    7-in-1" in one that called search_products."""
+    checked = 0
+    for server, lookup in (("payments", "search_users"), ("shopping", "search_products")):
+        for ex in _generated((server,), 400, 7303):
+            said = " ".join(m.get("content") or "" for m in ex["messages"] if m["role"] == "assistant")
+            if "by name here" not in said and "way to search for" not in said:
+                continue
+            checked += 1
+            calls = [c["function"]["name"] for m in ex["messages"] for c in m.get("tool_calls") or []]
+            assert lookup not in calls, ex["id"]
+    assert checked
+
+
+def test_a_payments_note_is_quoted_where_it_runs_on_in_the_sentence() -> None:
+    """"Please send Christopher Thompson $825 for Rent for March" and "for Book club snacks" ran a
+    note's own capital into the sentence; a note is the user's words, quoted: "for 'Rent for March'"."""
+    server = registry.get("payments")
+    for name in ("send_payment", "request_money"):
+        for ask in server.tools[name].asks:
+            if "{note}" in ask.text:
+                assert "'{note}'" in ask.text or ": {note}" in ask.text, ask.text
+
+
+def test_payments_and_requests_say_which_way_the_money_went_and_for_what() -> None:
+    """"241 payments in all; 5 of them: Happy Paws Grooming: completed, $87.62, created March 15 at 4:19
+    PM; Leo James: completed, $75.48, ..." never said who paid whom; "2 payments (all 'Second Chapter
+    Books'): refunded, $22.63; completed, $14.99"; "Henry Williams: $95.11, created March 12 at 1:16 PM,
+    note 'Splitting the cab'"."""
+    for args in ({}, {"query": "Bookstore"}, {"direction": "received"}, {"direction": "sent"}):
+        texts = _replies("payments", "list_payments", args)
+        assert texts, args
+        for text in texts:
+            assert "created" not in text and "completed" not in text and "(all " not in text, text
+            assert re.search(r"\$[\d,]+\.\d\d (?:to|from) [A-Z][\w .'&-]+ for '[^']+' on [A-Z][a-z]+ \d+", text), text
+    for args in ({}, {"status": "pending", "direction": "outgoing"}, {"status": "declined", "direction": "incoming"}):
+        texts = _replies("payments", "list_requests", args)
+        assert texts, args
+        for text in texts:
+            assert "created" not in text and "note" not in text, text
+            assert re.search(r"(?:owes you|asks you for|declined|paid|cancelled) .*\$[\d,]+\.\d\d.* for '", text), text
+
+
+def test_a_listing_is_said_in_a_sentence_not_field_by_field() -> None:
+    """"Brio Wooden Railway Set, 100+ Pieces: sold, price $52.50, seller yusuf_toys, category Toys &
+    Hobbies, condition good, shipping cost $14.99" and a search's "Fujifilm X-T30 II Body Silver: listed
+    February 17 at 2:32 AM, price $625.00, seller anika_cameras, condition like new" read the fields."""
+    fields = r"price \$|seller [a-z]|category |condition [a-z]|shipping cost|listed [A-Z]"
+    for listing in ("LST-10136", "LST-10204", "LST-10211"):
+        texts = _replies("marketplace", "get_listing", {"listing_id": listing})
+        assert texts, listing
+        for text in texts:
+            assert not re.search(fields, text), text
+            assert re.search(r"'[^']+' (?:is for sale at \$|has sold|was taken down|sold)", text), text
+    for args in ({"category_id": "CAT-10002", "sort": "price_high"}, {"query": "tripod"}):
+        texts = _replies("marketplace", "search_listings", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(fields, text), text
+            assert re.search(r"'[^']+' \(\$[\d,]+\.\d\d(?: plus \$[\d,]+\.\d\d shipping| with free shipping)?, ", text), text
+
+
+def test_a_card_saved_without_a_nickname_is_not_said_to_be_named_after_itself() -> None:
+    """"Saved your Visa ending 1111 as 'Visa ending 1111'." named a card saved with no nickname."""
+    args = {"card_number": "4111 1111 1111 1111", "expiry": "12/29", "cardholder_name": "Harbor Works"}
+    texts = _replies("travel_booking", "add_payment_card", args)
+    assert texts and not [t for t in texts if " as '" in t], texts
+    named = _replies("travel_booking", "add_payment_card", {**args, "nickname": "Work card"})
+    assert any("as 'Work card'" in t for t in named), named
+    default = _replies("travel_booking", "add_payment_card", {**args, "make_default": True})
+    assert default and all("default" in t for t in default), default
+
+
+def test_flights_found_say_when_they_leave_and_what_they_cost() -> None:
+    """"2 flights: DL 2979: March 19, 7:20 AM to 10:30 AM, 78 seats left; ..." answered "find me a
+    flight" without a price."""
+    for args in ({"origin": "BOS", "destination": "MIA", "departure_date": "2026-03-19"},
+                 {"origin": "BOS", "destination": "MIA", "departure_date": "2026-03-19", "passengers": 2},
+                 {"origin": "BOS", "destination": "FRA", "departure_date": "2026-03-20", "sort_by": "duration"}):
+        texts = _replies("travel_booking", "search_flights", args)
+        assert texts, args
+        for text in texts:
+            assert "seats left;" not in text, text
+            assert re.search(r"[A-Z0-9]{2} \d+, \d+:\d\d [AP]M to \d+:\d\d [AP]M(?: the next day)?, \$[\d,]+\.\d\d a person",
+                             text), text
+            assert ("for 2" in text) == (args.get("passengers") == 2), text
+
+
+def test_change_options_say_each_flight_and_what_moving_to_it_costs() -> None:
+    """"current flight 'AS 2585 SEA to AUS on March 20', fare economy, 2 passengers, cheapest change cost
+    $0.00; 38 options: AS 1680: March 16, 1:10 PM to 7:25 PM, 68 seats left; ..." read the fields."""
+    with Session(["travel_booking"], world=0) as session:
+        bookings = session.call("list_bookings", {"kind": "flight", "status": "confirmed"}).data["bookings"]
+        changeable = [b["booking_id"] for b in bookings
+                      if session.call("list_change_options", {"booking_id": b["booking_id"]}).ok]
+    assert changeable
+    for booking in changeable[:3]:
+        texts = _replies("travel_booking", "list_change_options", {"booking_id": booking})
+        assert texts, booking
+        for text in texts:
+            assert not re.search(r"current flight|fare economy|cheapest change cost|seats left", text), text
+            assert re.search(r"[A-Z0-9]{2} \d+ on [A-Z][a-z]+ \d+, \d+:\d\d [AP]M to \d+:\d\d [AP]M(?: the next day)? "
+                             r"\((?:free|\$[\d,]+\.\d\d)\)", text), text
+
+
+def test_a_booking_says_what_it_includes_and_what_was_charged_in_words() -> None:
+    """"What does my flight AS 1549 ... include, and how much was charged for it?" was answered "AS 1549
+    DEN to SEA on March 19: total charged $235.68, confirmed, created March 7 at 2:50 PM, confirmation
+    code EJ7N24, no points used; 1 passenger: Fiona Thomas: seat 8A, checked bags 0, free bags 1"."""
+    for booking in ("BKG-10003", "BKG-10008", "BKG-10010"):
+        texts = _replies("travel_booking", "get_booking", {"booking_id": booking})
+        assert texts, booking
+        for text in texts:
+            assert not re.search(r"total charged|created [A-Z]|checked bags \d|free bags|points used", text), text
+            assert re.search(r"(?:\$[\d,]+\.\d\d charged|paid with [\d,]+ points)", text), text
+            assert re.search(r" fare for | nights? for \d+ guests?", text), text
+
+
+def test_bookings_are_listed_by_what_they_are_when_they_leave_and_their_code() -> None:
+    """"B6 2888 BOS to ATL on March 17: March 17, 7:35 AM to 10:05 AM, confirmation code ZYZGT3" said
+    the day twice and the code by its field's name."""
+    for args in ({}, {"status": "confirmed", "kind": "flight"}, {"upcoming_only": True}):
+        texts = _replies("travel_booking", "list_bookings", args)
+        assert texts, args
+        for text in texts:
+            assert "confirmation code" not in text and not re.search(r"on (March \d+): \1", text), text
+            assert re.search(r"[A-Z0-9]{2} \d+ [A-Z]{3} to [A-Z]{3} on [A-Z][a-z]+ \d+(?:, \d{4})? \(leaves \d+:\d\d "
+                             r"[AP]M, confirmation [A-Z0-9]{6}", text), text
+
+
+def test_budget_entries_say_what_went_where_and_a_payee_question_the_sum() -> None:
+    """"36 transactions in all; 5 of them: Sakura Sushi: -$39.74, March 10; ..." read signed amounts
+    after a colon."""
+    with Session(["budget"], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 200}).data["transactions"]
+    payee = next(t["payee"] for t in entries if t["kind"] == "expense"
+                 and sum(e["payee"] == t["payee"] for e in entries) > 1)
+    for args in ({}, {"payee": payee}, {"kind": "income"}, {"category_id": entries[0]["category_id"]}):
+        texts = _replies("budget", "list_transactions", args)
+        assert texts, args
+        for text in texts:
+            assert "-$" not in text and "in all; " not in text and "Goal: " not in text, text
+            assert re.search(r"\$[\d,]+\.\d\d (?:at|from|into the goal) [A-Z0-9][\w'&.-]*.* on [A-Z][a-z]+ \d+", text), text
+        if "payee" in args:
+            assert all(re.search(r"\$[\d,]+\.\d\d spent in all", t) for t in texts), texts
+
+
+def test_the_members_own_listings_say_price_and_where_each_stands() -> None:
+    """"13 listings: Fujifilm X-T30 II Body Black: active, price $580.00, category Cameras & Photo,
+    condition good; ..." read each listing's fields."""
+    for args in ({}, {"status": "sold"}, {"status": "active"}):
+        texts = _replies("marketplace", "list_my_listings", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"price \$|category |condition |active,", text), text
+            assert re.search(r"'[^']+' \(\$[\d,]+\.\d\d", text), text
+            assert re.search(r"[Ff]or sale|[Ss]old|[Tt]aken down", text), text
+
+
+def test_store_products_found_are_said_by_name_brand_and_price() -> None:
+    """"1 product: Area Rug 5 x 7 ft, Indigo: brand nuLOOM, category Home & Bedding, list price $139.99"
+    read the record's fields."""
+    for args in ({"query": "Area Rug"}, {"category": "Home & Bedding", "max_price": 80.0}):
+        texts = _replies("retail_chain", "search_products", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"brand |category |list price", text), text
+            assert re.search(r"[A-Z][^()]+ \([^,()]+, \$[\d,]+\.\d\d\)", text), text
+
+
+def test_trips_say_their_dates_and_bookings_and_a_trip_what_each_booking_cost() -> None:
+    """"Weekend in Austin: March 20, 7:20 AM to 1:35 PM, upcoming, created February 16 at 7:38 AM, total
+    paid $666.62; 1 itinerary item: AS 2585 SEA to AUS on March 20: March 20, 7:20 AM to 1:35 PM,
+    confirmed, confirmation code KFTG44" read the trip's fields."""
+    with Session(["travel_booking"], world=0) as session:
+        trips = session.call("list_trips", {}).data["trips"]
+    for trip in [t["trip_id"] for t in trips if t["bookings"]][:3]:
+        texts = _replies("travel_booking", "get_trip", {"trip_id": trip})
+        assert texts, trip
+        for text in texts:
+            assert not re.search(r"created [A-Z]|itinerary item|confirmation code|total paid", text), text
+            assert re.search(r"\((?:\$[\d,]+\.\d\d|cancelled|paid with points)\)", text), text
+            assert re.search(r"\$[\d,]+\.\d\d paid in all", text), text
+    for args in ({}, {"status": "upcoming"}):
+        texts = _replies("travel_booking", "list_trips", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"upcoming,|past,", text), text
+            assert re.search(r"[A-Z][\w' ()]+ \([A-Z][a-z]+ \d+(?:, \d{4})?(?: to [A-Z][a-z]+ \d+(?:, \d{4})?)?, \d+ bookings?", text), text
+            assert not re.search(r"([A-Z][a-z]+ \d+) to \1\b", text), text
+
+
+def test_shop_products_found_say_price_and_rating_not_field_by_field() -> None:
+    """"1 product: Chuckit! Ball Launcher: active, rating 2, price $16.95 to $24.95, category Pet
+    Supplies" and "Carhartt Pullover Hoodie: rating 4.5, price $50.95, 2 reviews" read the fields."""
+    for args in ({"query": "Dog Bed"}, {"category_id": "CAT-10003", "sort": "rating"}, {"sort": "price_low"}):
+        texts = _replies("shopping", "search_products", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"active,|rating \d|price \$|category [A-Z]|brand [A-Z]", text), text
+            assert re.search(r"[A-Z][^()]+ \(\$[\d,]+\.\d\d(?: to \$[\d,]+\.\d\d)?, (?:rated [\d.]+ from \d+ reviews?|no reviews yet)",
+                             text), text
+
+
+def test_offers_are_said_by_their_summary_and_where_they_stand() -> None:
+    """"12 offers: gamesbyoscar's $210.00 offer on 'Apple iPhone 13 128GB Starlight' (asking $245.00):
+    pending, created March 16 at 6:29 AM, message 'Can pay right away.'" read the fields after the summary."""
+    for args in ({"role": "received"}, {"role": "made"}, {"role": "made", "status": "countered"}):
+        texts = _replies("marketplace", "list_offers", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"created [A-Z]|message '|: pending", text), text
+            assert re.search(r"(?:[\w.]+'s|your) \$[\d,]+\.\d\d offer on '", text), text
+            assert args["role"] == "received" or "lucass_tech's" not in text, text  # the member's own: "your"
+        if "status" not in args:
+            assert all(re.search(r"waiting for|accepted|turned down|withdrawn|expired", t) for t in texts), texts
+
+
+def test_account_activity_says_what_happened_when_and_for_how_much() -> None:
+    """"13 activities (all 'Deposit from Schwab Investor Checking ending 4247'): $500.00, occurred March 2
+    at 9:31 AM; ..." and "Bought 1 SPY at $542.25: -$542.25, occurred February 26 at 2:34 PM, order
+    ORD-10068" read the fields."""
+    for args in ({"account_id": "BRK-10001"}, {"account_id": "BRK-10001", "kind": "deposit"},
+                 {"account_id": "BRK-10001", "start_date": "2026-03-02", "end_date": "2026-03-09"}):
+        texts = _replies("trading", "list_activity", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"occurred|\(all '|order ORD|-\$", text), text
+            assert re.search(r" on [A-Z][a-z]+ \d+", text), text
+
+
+def test_budget_moves_say_what_moved_for_which_month() -> None:
+    """"1 budget move: $20.00 from Household to Education: created December 10, 2025 at 7:30 PM, month
+    December 2025" read the move's fields."""
+    with Session(["budget"], world=0) as session:
+        moves = session.call("list_budget_moves", {}).data["moves"]
+    assert moves
+    for args in ({}, {"category_id": moves[0]["from_category_id"]}, {"month": moves[0]["month"]}):
+        texts = _replies("budget", "list_budget_moves", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"created [A-Z]|month [A-Z]", text), text
+            assert re.search(r"\$[\d,]+\.\d\d from [A-Z][\w &]+ to [A-Z][\w &]+(?: for [A-Z][a-z]+ \d{4})?", text), text
+
+
+def test_store_transfers_say_what_goes_where_and_when_it_arrives() -> None:
+    """"1 transfer: 25 ft Tape Measure: in transit, from Harbor Supply Co. Capitol Hill, to Harbor Supply
+    Co. Tacoma Mall, quantity 2" read the transfer's fields."""
+    for args in ({}, {"status": "in_transit"}):
+        texts = _replies("retail_chain", "list_transfers", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"quantity \d|in transit,|, from ", text), text
+            assert re.search(r"(?:\d+ of )?the [\w ,.:-]+ from [A-Z][\w .&]+ to [A-Z][\w .&]+ \(TRF-\d+, "
+                             r"(?:arriving [A-Z][a-z]+ \d+|arrived [A-Z][a-z]+ \d+|cancelled)", text), text
+
+
+def test_statements_say_which_account_and_month_and_how_the_balance_moved() -> None:
+    """"4 statements: Main Checking: December 1, 2025 to December 31, 2025, opening balance $8,467.30;
+    ..." and "6 statements (all 'Travel Rewards Mastercard'): February 1 to February 28, ..." read fields."""
+    for args in ({"period": "2025-12"}, {"account_id": "ACC-10003"}, {}):
+        texts = _replies("banking", "list_statements", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"opening balance|\(all '|[A-Z][a-z]+ 1(?:, \d{4})? to [A-Z][a-z]+ \d\d", text), text
+            assert re.search(r"from \$[\d,]+\.\d\d to \$[\d,]+\.\d\d", text), text
+            assert ("Main Checking" in text) == ("account_id" not in args), text
+
+
+def test_shop_orders_say_number_contents_cost_and_where_each_stands() -> None:
+    """"1 order: Smartwool Merino Wool Sweater and 1 more: cancelled, order ORD-10010, placed February 15
+    at 4:00 PM, 2 items" read the order's fields."""
+    for args in ({}, {"status": "cancelled"}, {"status": "shipped"}):
+        texts = _replies("shopping", "list_orders", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"order ORD|: cancelled,|\d items", text), text
+            assert re.search(r"ORD-\d+ \([^()]+(?:, \$[\d,]+\.\d\d)?, placed [A-Z][a-z]+ \d+", text), text
+            assert args.get("status") != "cancelled" or "$" not in text, text
+
+
+def test_reservations_say_what_is_held_where_and_until_when() -> None:
+    """"2 reservations: Bypass Pruning Shears: created December 7, 2025 at 3:08 AM, at Harbor Supply Co.
+    Hawthorne, ..., quantity 2" read the reservation's fields."""
+    for args in ({}, {"status": "active"}):
+        texts = _replies("retail_chain", "list_reservations", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r"created [A-Z]|quantity \d|: active,", text), text
+            assert re.search(r"(?:\d+ of )?the [^()]+ at [A-Z][\w .&]+ \(RES-\d+, (?:held until [A-Z]|collected|cancelled|expired)",
+                             text), text

@@ -538,6 +538,7 @@ def tidy(text: str) -> str:
 def _mend(text: str) -> str:
     text = re.sub(r"\bme's\b", "my", text)  # "me's open deals" -> "my open deals"
     text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)  # "Eggs & Co.." -> "Eggs & Co."
+    text = re.sub(r"(?<![\d.,$])(\d[\d,]*\.\d\d) dollars\b", r"$\1", text)  # "150.50 dollars" -> "$150.50"
     text = re.sub(r"\b([Tt])he (that|this) ", lambda m: (m.group(2).capitalize() if m.group(1) == "T" else m.group(2)) + " ",
                   text)
     text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)

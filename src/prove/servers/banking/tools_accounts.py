@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, Ask, Ctx, ToolError, Toolset
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     AccountId,
@@ -107,6 +107,34 @@ class TransactionList(BaseModel):
     transactions: list[Transaction]
     total: int = Field(description="How many transactions match the filters (more than shown if over `limit`).")
     net_amount: float = Field(description="Sum of the signed amounts of all matching transactions.")
+    spent: float = Field(description="Money out across all matching transactions, as a positive amount.")
+    transactions_text: str = Field(description="The transactions in words, newest first, such as '$57.53 at Uber "
+                                               "Eats on February 23'.")
+
+
+def _what(t: Transaction) -> str:
+    """What a line was, after its amount: 'at Uber Eats', 'to AT&T Wireless', 'in from Acme Payroll',
+    'by Zelle from Nora Cruz', 'transfer to Main Savings', 'interest earned'."""
+    if t.kind == "purchase":
+        return f"at {t.merchant}" if t.amount < 0 else f"back from {t.merchant}"
+    if t.kind == "payment":
+        return f"to {t.merchant}"
+    if t.kind == "deposit":
+        return f"by {t.merchant}" if t.merchant.startswith("Zelle from ") else f"in from {t.merchant}"
+    first = t.merchant.split(" ", 1)[0]
+    return t.merchant if first.isupper() else first.lower() + t.merchant[len(first):]
+
+
+def _transactions_text(rows: list[Transaction], total: int, today: date, pending_said: bool) -> str:
+    """'$57.53 at Uber Eats on February 23; $2,000.00 in from Acme Payroll on February 20 (pending) and 3 more'."""
+    shown = rows if len(rows) <= 6 else rows[:5]
+    parts = []
+    for t in shown:
+        when = date.fromisoformat(t.occurred_at[:10])
+        day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
+        parts.append(f"${abs(t.amount):,.2f} {_what(t)} on {day}"
+                     + (" (pending)" if pending_said and t.status == "pending" else ""))
+    return said_in_part(parts, total, "none")
 
 
 class Statement(BaseModel):
@@ -132,6 +160,17 @@ class Statement(BaseModel):
 class StatementList(BaseModel):
     statements: list[Statement]
     total: int
+    statements_text: str = Field(description="The statements in words, such as 'Main Checking, December 2025: from "
+                                             "$8,467.30 to $5,280.16'.")
+
+
+def _statements_text(statements: list[Statement], by_account: bool, by_period: bool) -> str:
+    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named."""
+    def one(st: Statement) -> str:
+        month = f"{date.fromisoformat(st.period + '-01'):%B %Y}"
+        head = ", ".join(p for p in (None if by_account else st.account_name, None if by_period else month) if p)
+        return f"{head}: from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
+    return said_in_part([one(st) for st in statements[:6]], len(statements), "no statements")
 
 
 class CategoryTotal(BaseModel):
@@ -257,6 +296,12 @@ def _transaction(row: sqlite3.Row) -> Transaction:
     "Did I pay anything at {merchant} recently?",
     "List everything over ${min_amount} since {start_date}.",
     Ask("What's still pending on {card_id}?", status="pending"),
+], reply=[
+    "Here's what I found: {result.transactions_text}.",
+    "Your transactions, newest first: {result.transactions_text}.",
+    Ask("You spent {result.spent} in all: {result.transactions_text}.", account_id=None, card_id=None, merchant=None,
+        min_amount=None, max_amount=None, status=None),
+    Ask("Still pending: {result.transactions_text}.", status="pending"),
 ], values={
     # What one spends on: not cash, income, transfers or interest ("what did I spend on income").
     "category": ["groceries", "dining", "transport", "shopping", "entertainment", "subscriptions", "health",
@@ -306,12 +351,15 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     where.add("t.category = ?", category)
     where.add("instr(lower(t.merchant), lower(?)) > 0", (merchant or "").strip() or None)
     where.add("abs(t.amount) >= ?", min_amount).add("abs(t.amount) <= ?", max_amount).add("t.status = ?", status)
-    total, net = ctx.db.execute(
-        f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{where}", where.params).fetchone()
+    total, net, out = ctx.db.execute(
+        "SELECT count(*), coalesce(sum(t.amount), 0), coalesce(sum(CASE WHEN t.amount < 0 THEN -t.amount END), 0) "
+        f"FROM transactions t{where}", where.params).fetchone()
     rows = ctx.db.execute(
         f"{_TRANSACTION_SQL}{where} ORDER BY t.occurred_at DESC, t.transaction_id DESC LIMIT ?",
         [*where.params, limit]).fetchall()
-    return TransactionList(transactions=[_transaction(r) for r in rows], total=total, net_amount=money(net))
+    found = [_transaction(r) for r in rows]
+    return TransactionList(transactions=found, total=total, net_amount=money(net), spent=money(out),
+                           transactions_text=_transactions_text(found, total, ctx.today(), status is None))
 
 
 @tools.tool(effect=READ, asks=[
@@ -351,6 +399,9 @@ def _statement(row: sqlite3.Row) -> Statement:
     "Which statements are available for {account_id}?",
     "Find my statements for {period}.",
     "Which statements does {account_id} have for {period}?",
+], reply=[
+    "Your statements, with each one's opening and closing balance: {result.statements_text}.",
+    "Here's what I found: {result.statements_text}.",
 ])
 def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
     """List monthly statements, newest first, with their opening and closing balances.
@@ -369,7 +420,9 @@ def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Perio
     where = Where(ctx).entity("account", "s.account_id = ?", account_id).add("s.period = ?", period)
     rows = ctx.db.execute(f"{_STATEMENTS}{where} ORDER BY s.period DESC, s.account_id",
                           where.params).fetchall()
-    return StatementList(statements=[_statement(r) for r in rows], total=len(rows))
+    statements = [_statement(r) for r in rows]
+    return StatementList(statements=statements, total=len(rows),
+                         statements_text=_statements_text(statements, account_id is not None, period is not None))
 
 
 @tools.tool(effect=READ, asks=[

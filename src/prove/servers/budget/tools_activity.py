@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     EXPENSES,
@@ -51,6 +51,23 @@ class TransactionList(BaseModel):
     transactions: list[Transaction]
     total: int = Field(description="how many transactions match the filters (may exceed the number returned)")
     net_amount: float = Field(description="sum of the signed amounts of all matching transactions")
+    transactions_text: str = Field(description="the transactions in words, newest first, such as '$39.74 at Sakura "
+                                               "Sushi on March 10'; for a payee, with what was spent in all")
+
+
+def _transactions_text(rows: list[Transaction], total: int, today: date, spent: float | None) -> str:
+    """'$39.74 at Sakura Sushi on March 10 and $2,500.00 from Bright Logistics on March 1', then for a
+    payee '; $61.50 spent in all'."""
+    def one(t: Transaction) -> str:
+        when = date.fromisoformat(t.date)
+        day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
+        if t.kind == "goal_transfer":
+            where = f"into the goal {t.payee.removeprefix('Goal: ')}"
+        else:
+            where = f"{'at' if t.amount < 0 else 'from'} {t.payee}"
+        return f"${abs(t.amount):,.2f} {where} on {day}"
+    text = said_in_part([one(t) for t in rows[:5]], total, "none")
+    return f"{text}; ${spent:,.2f} spent in all" if spent and total > 1 else text
 
 
 class EntryResult(BaseModel):
@@ -95,6 +112,9 @@ def _refuse_strict(status: BudgetStatus, amount: float) -> ToolError:
     "Show the last {limit} transactions on {account_id}.",
     Ask("What income came in since {start_date}?", kind="income"),
     Ask("Which purchases were over ${min_amount}?", kind="expense"),
+], reply=[
+    "Here's what I found: {result.transactions_text}.",
+    "Your entries, newest first: {result.transactions_text}.",
 ])
 def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id: CategoryId | None = None,
                       kind: Literal["expense", "income", "goal_transfer"] | None = None,
@@ -137,11 +157,14 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     where.cmp("abs(t.amount)", ">=", min_amount)
     where.cmp("abs(t.amount)", "<=", max_amount)
     clause = where.clause
-    total, net = ctx.db.execute(f"SELECT count(*), coalesce(sum(t.amount), 0) FROM transactions t{clause}",
-                                where.params).fetchone()
+    total, net, out = ctx.db.execute(
+        "SELECT count(*), coalesce(sum(t.amount), 0), coalesce(sum(CASE WHEN t.amount < 0 THEN -t.amount END), 0) "
+        f"FROM transactions t{clause}", where.params).fetchone()
     rows = ctx.db.execute(f"{TX_SELECT}{clause} ORDER BY t.date DESC, t.transaction_id DESC LIMIT ?",
                           (*where.params, limit)).fetchall()
-    return TransactionList(transactions=[tx_model(r) for r in rows], total=total, net_amount=money(net))
+    found = [tx_model(r) for r in rows]
+    return TransactionList(transactions=found, total=total, net_amount=money(net),
+                           transactions_text=_transactions_text(found, total, ctx.today(), money(out) if payee else None))
 
 
 @tools.tool(effect=READ, asks=[

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import calendar
 import sqlite3
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     LIMITS,
@@ -135,6 +136,16 @@ class MoveResult(BaseModel):
 class BudgetMoveList(BaseModel):
     moves: list[BudgetMove]
     total: int
+    moves_text: str = Field(description="The moves in words, such as '$20.00 from Household to Education for "
+                                        "December 2025'.")
+
+
+def _moves_text(moves: list[BudgetMove], total: int, month: str | None) -> str:
+    """'$20.00 from Household to Education for December 2025 ('Dentist ran over')': the month unless asked."""
+    def one(m: BudgetMove) -> str:
+        when = "" if month is not None else f" for {date.fromisoformat(m.month + '-01'):%B %Y}"
+        return f"{m.summary}{when}" + (f" ('{m.note}')" if m.note else "")
+    return said_in_part([one(m) for m in moves[:6]], total, "no moves")
 
 
 def _category(ctx: Ctx, cat: sqlite3.Row, month: str) -> Category:
@@ -508,6 +519,9 @@ def move_budget(ctx: Ctx, from_category_id: ExpenseCategoryId, to_category_id: E
 @tools.tool(effect=READ, asks=[
     "What budget moves have I made in {month}?",
     "Show me the money I've moved in and out of {category_id}.",
+], reply=[
+    "Budget moves, newest first: {result.moves_text}.",
+    "Here's what you've moved: {result.moves_text}.",
 ])
 def list_budget_moves(ctx: Ctx, month: Month | None = None, category_id: CategoryId | None = None,
                       limit: Limit = 50) -> BudgetMoveList:
@@ -530,4 +544,5 @@ def list_budget_moves(ctx: Ctx, month: Month | None = None, category_id: Categor
         ctx.get("category", category_id)
         where.add("(from_category_id = ? OR to_category_id = ?)", category_id, category_id)
     total, ids = where.page(ctx.db, "budget_moves", "created_at DESC, move_id DESC", limit, select="move_id")
-    return BudgetMoveList(moves=[_move(ctx, r["move_id"]) for r in ids], total=total)
+    moves = [_move(ctx, r["move_id"]) for r in ids]
+    return BudgetMoveList(moves=moves, total=total, moves_text=_moves_text(moves, total, month))

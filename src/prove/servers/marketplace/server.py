@@ -101,6 +101,8 @@ class ListingSummary(BaseModel):
 class ListingList(BaseModel):
     listings: list[ListingSummary]
     total: int
+    listings_text: str = Field(description="The listings in words, such as ''Canon AE-1 Program' ($180.00 plus "
+                                           "$12.00 shipping, good condition, from victoria_cameras)'.")
 
 
 class Offer(BaseModel):

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, money
+from prove.env.values import iso, money, said_in_part
 
 from .server import (
     OFFER_SQL,
@@ -41,6 +41,23 @@ OfferStatus = Literal["pending", "countered", "accepted", "rejected", "withdrawn
 class OfferList(BaseModel):
     offers: list[Offer]
     total: int
+    offers_text: str = Field(description="The offers in words, such as 'gamesbyoscar's $210.00 offer on 'Apple "
+                                         "iPhone 13 128GB Starlight' (asking $245.00), waiting for your answer'.")
+
+
+_WAITING = {"received": {"pending": "waiting for your answer", "countered": "waiting for the buyer"},
+            "made": {"pending": "waiting for the seller", "countered": "waiting for you"}}
+_CLOSED = {"accepted": "accepted", "rejected": "turned down", "withdrawn": "withdrawn", "expired": "expired"}
+
+
+def _offers_text(offers: list[Offer], total: int, role: str, status: str | None) -> str:
+    """Each offer by its summary, with where it stands unless the request asked for one status."""
+    def one(o: Offer) -> str:
+        said = o.summary.replace(f"{o.buyer_username}'s ", "your ", 1) if role == "made" else o.summary
+        if status is not None:
+            return said
+        return f"{said}, {_WAITING[role].get(o.status) or _CLOSED.get(o.status, o.status)}"
+    return said_in_part([one(o) for o in offers[:5]], total, "no offers")
 
 
 class OrderList(BaseModel):
@@ -168,6 +185,10 @@ def make_offer(ctx: Ctx, listing_id: ForSaleListingId, amount: Amount, message: 
     Ask("Which of the offers I made are still pending?", role="made", status="pending"),
     "Any offers on {listing_id}?",
     Ask("Did any seller counter my offers?", role="made", status="countered"),
+], reply=[
+    Ask("Offers on your listings: {result.offers_text}.", role="received"),
+    Ask("Here's what buyers have offered: {result.offers_text}.", role="received"),
+    Ask("Your offers: {result.offers_text}.", role="made"),
 ])
 def list_offers(ctx: Ctx, role: Literal["received", "made"] = "received", status: OfferStatus | None = None,
                 listing_id: ListingId | None = None, limit: Limit = 20) -> OfferList:
@@ -196,7 +217,8 @@ def list_offers(ctx: Ctx, role: Literal["received", "made"] = "received", status
         params["listing"] = listing_id
     rows = ctx.db.execute(f"SELECT * FROM ({OFFER_SQL}) WHERE {' AND '.join(where)} "
                           "ORDER BY created_at DESC, offer_id", params).fetchall()
-    return OfferList(offers=[offer_model(r) for r in rows[:limit]], total=len(rows))
+    offers = [offer_model(r) for r in rows[:limit]]
+    return OfferList(offers=offers, total=len(rows), offers_text=_offers_text(offers, len(rows), role, status))
 
 
 @tools.tool(effect=WRITE, asks=[

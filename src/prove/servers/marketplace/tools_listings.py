@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, money
+from prove.env.values import iso, like, money, said_in_part
 
 from .server import (
     LISTING_SQL,
@@ -43,6 +43,8 @@ class Listing(ListingSummary):
     updated_at: str
     open_offers: int
     my_open_offer_id: OfferId | None
+    listing_text: str = Field(description="The listing in a sentence: what it is, its price and shipping, "
+                                          "its condition, its seller and whether it is still for sale.")
 
 
 class Category(BaseModel):
@@ -75,6 +77,52 @@ class MyListing(ListingSummary):
 class MyListingList(BaseModel):
     listings: list[MyListing]
     total: int
+    listings_text: str = Field(description="The listings in words, such as ''Fujifilm X-T30 II Body Black' "
+                                           "($580.00, for sale, 2 open offers)'.")
+
+
+def _my_listings_text(items: list[MyListing], total: int, status: str | None) -> str:
+    """''Fujifilm X-T30 II Body Black' ($580.00, for sale, 2 open offers) and 'Korg Minilogue XD' ($535.50,
+    sold)': where each stands said unless the request asked for one status."""
+    def one(i: MyListing) -> str:
+        said = [f"${i.price:,.2f}"]
+        if status is None:
+            said.append({"active": "for sale", "sold": "sold", "withdrawn": "taken down"}.get(i.status, i.status))
+        if i.status == "active" and i.open_offers:
+            said.append(f"{i.open_offers} open offer{'s' if i.open_offers != 1 else ''}")
+        return f"'{i.title}' ({', '.join(said)})"
+    return said_in_part([one(i) for i in items[:6]], total, "no listings")
+
+
+_CONDITION = {"new": "new", "like_new": "like new", "good": "good condition", "fair": "fair condition",
+              "for_parts": "for parts only"}
+
+
+def _cost(item: ListingSummary) -> str:
+    """'$180.00 plus $12.00 shipping' or '$180.00 with free shipping'."""
+    shipping = "with free shipping" if not item.shipping_cost else f"plus ${item.shipping_cost:,.2f} shipping"
+    return f"${item.price:,.2f} {shipping}"
+
+
+def _listing_text(item: ListingSummary) -> str:
+    """''Brio Wooden Railway Set' is for sale at $67.50 plus $19.99 shipping (fair condition), from
+    lucass_tech in Denver, CO; it takes offers'; a sold or withdrawn one says so ('... has sold;
+    yusuf_toys listed it at ...')."""
+    title, seller = f"'{item.title}'", "you" if item.is_mine else item.seller_username
+    if item.status == "sold":
+        return f"{title} has sold; {seller} listed it at {_cost(item)} ({_CONDITION[item.condition]})"
+    if item.status != "active":
+        return f"{title} was taken down; {seller} had listed it at {_cost(item)}"
+    offers = "it takes offers" if item.accepts_offers else "the price is firm"
+    where = "" if item.is_mine else f", from {seller} in {item.location}"
+    return f"{title} is for sale at {_cost(item)} ({_CONDITION[item.condition]}){where}; {offers}"
+
+
+def _listings_text(items: list[ListingSummary], total: int) -> str:
+    """''Canon AE-1 Program' ($180.00 plus $12.00 shipping, good condition, from victoria_cameras) and 4 more'."""
+    said = [f"'{i.title}' ({_cost(i)}, {_CONDITION[i.condition]}, from {'you' if i.is_mine else i.seller_username})"
+            for i in items[:5]]
+    return said_in_part(said, total, "no listings")
 
 
 def _detail(ctx: Ctx, listing_id: str) -> Listing:
@@ -86,10 +134,11 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
     mine = ctx.db.execute(
         f"SELECT o.offer_id FROM offers o JOIN members m ON m.member_id = o.buyer_id AND m.is_me = 1 "
         f"WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} IN ('pending', 'countered')", params).fetchone()
-    base = summary(row).model_dump()
-    return Listing(**base, description=row["description"], watchers=row["watchers"],
+    base = summary(row)
+    return Listing(**base.model_dump(), description=row["description"], watchers=row["watchers"],
                    seller_rating_count=row["seller_rating_count"], updated_at=row["updated_at"],
-                   open_offers=open_offers, my_open_offer_id=mine[0] if mine else None)
+                   open_offers=open_offers, my_open_offer_id=mine[0] if mine else None,
+                   listing_text=_listing_text(base))
 
 
 @tools.tool(effect=READ, asks=[
@@ -98,6 +147,11 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
     "What's listed in {category_id} right now?",
     Ask("Show the newest listings in {category_id}.", sort="newest"),
     Ask("What's the priciest thing listed in {category_id}?", sort="price_high"),
+], reply=[
+    "Here's what I found: {result.listings_text}.",
+    Ask("Cheapest first: {result.listings_text}.", sort="price_low"),
+    Ask("Newest first: {result.listings_text}.", sort="newest"),
+    Ask("Priciest first: {result.listings_text}.", sort="price_high"),
 ])
 def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     min_price: Annotated[float, Field(ge=0)] | None = None,
@@ -134,12 +188,16 @@ def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId 
     total = ctx.db.execute(f"SELECT count(*) FROM listings l WHERE {where.sql}", where.params).fetchone()[0]
     rows = ctx.db.execute(f"{LISTING_SQL} WHERE {where.sql} ORDER BY {order}, l.listing_id LIMIT ?",
                           (*where.params, limit)).fetchall()
-    return ListingList(listings=[summary(r) for r in rows], total=total)
+    found = [summary(r) for r in rows]
+    return ListingList(listings=found, total=total, listings_text=_listings_text(found, total))
 
 
 @tools.tool(effect=READ, asks=[
     "Show me the details of {listing_id}.",
     "Is {listing_id} still for sale, and how much is shipping?",
+], reply=[
+    "{result.listing_text}.",
+    "Here it is: {result.listing_text}.",
 ])
 def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
     """Look up one listing, whatever its status, with its description and the seller's rating.
@@ -212,6 +270,12 @@ def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost
     "Show me the things I'm selling.",
     Ask("Which of my listings have sold?", status="sold"),
     Ask("What have I withdrawn from sale?", status="withdrawn"),
+], reply=[
+    Ask("Your listings: {result.listings_text}.", status=None),
+    Ask("Here's what you're selling and what you've sold: {result.listings_text}.", status=None),
+    Ask("Sold: {result.listings_text}.", status="sold"),
+    Ask("Taken down: {result.listings_text}.", status="withdrawn"),
+    Ask("For sale now: {result.listings_text}.", status="active"),
 ])
 def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | None = None,
                      limit: Limit = 20) -> MyListingList:
@@ -237,7 +301,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
         n = ctx.db.execute(f"SELECT count(*) FROM offers o WHERE o.listing_id = :id AND {OFFER_STATUS_SQL} "
                            "IN ('pending', 'countered')", {"id": r["listing_id"], "now": params["now"]}).fetchone()[0]
         out.append(MyListing(**summary(r).model_dump(), open_offers=n, watchers=r["watchers"]))
-    return MyListingList(listings=out, total=total)
+    return MyListingList(listings=out, total=total, listings_text=_my_listings_text(out, total, status))
 
 
 @tools.tool(effect=WRITE, asks=[

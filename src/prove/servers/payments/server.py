@@ -190,6 +190,8 @@ class Payment(BaseModel):
 class PaymentList(BaseModel):
     payments: list[Payment]
     total: int = Field(description="how many matched, before `limit`")
+    payments_text: str = Field(description="the payments in words, newest first, such as '$87.62 to Happy Paws "
+                                           "Grooming for 'Order pickup' on March 15'")
 
 
 class PaymentReceipt(BaseModel):
@@ -220,6 +222,8 @@ class Request(BaseModel):
 class RequestList(BaseModel):
     requests: list[Request]
     total: int = Field(description="how many matched, before `limit`")
+    requests_text: str = Field(description="the requests in words, such as 'Henry Williams owes you $95.11 for "
+                                           "'Splitting the cab' (asked March 12)'")
 
 
 class InvoiceItem(BaseModel):

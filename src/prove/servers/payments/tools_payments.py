@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like, money, parse_date
+from prove.env.values import like, money, parse_date, said_in_part
 
 from .server import (
     PAYMENT_SQL,
@@ -62,9 +62,9 @@ def _receipt(ctx: Ctx, payment_id: str) -> PaymentReceipt:
 @tools.tool(effect=WRITE, asks=[
     "Send {amount} dollars to {user_id} for '{note}'.",
     "Pay {user_id} ${amount}, note: {note}.",
-    "Send {user_id} ${amount} for {note} using {source_id}.",
+    "Send {user_id} ${amount} for '{note}' using {source_id}.",
     Ask("Pay {user_id} ${amount} for '{note}' and keep it private.", audience="private"),
-    Ask("Send ${amount} to {user_id} for {note}, and share it publicly.", audience="public"),
+    Ask("Send ${amount} to {user_id} for '{note}', and share it publicly.", audience="public"),
 ], reply=[
     "Sent ${result.payment.amount} to {user_id}; your balance is ${result.balance}.",
     "Paid {user_id} ${result.payment.amount} for '{result.payment.note}'. You can send "
@@ -112,6 +112,11 @@ def send_payment(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note, source
     "Find the payment for '{query}'.",
     Ask("List the money I received between {start_date} and {end_date}.", direction="received"),
     Ask("What payments have I sent lately?", direction="sent"),
+], reply=[
+    "Here's what I found, newest first: {result.payments_text}.",
+    "Your payments: {result.payments_text}.",
+    Ask("You sent {result.payments_text}.", direction="sent"),
+    Ask("You received {result.payments_text}.", direction="received"),
 ])
 def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None,
                   counterparty_id: UserId | None = None, query: Query | None = None,
@@ -150,7 +155,40 @@ def list_payments(ctx: Ctx, direction: Literal["sent", "received"] | None = None
         where.add("p.created_at < ?", (end + timedelta(days=1)).isoformat())
     rows = ctx.db.execute(f"{PAYMENT_SQL} WHERE {where.sql} ORDER BY p.created_at DESC, p.payment_id DESC",
                           where.params).fetchall()
-    return PaymentList(payments=[payment_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    payments = [payment_model(ctx, r) for r in rows[:limit]]
+    return PaymentList(payments=payments, total=len(rows), payments_text=_payments_text(payments, len(rows), ctx.now()))
+
+
+def _day(at: str, today: datetime) -> str:
+    d = datetime.fromisoformat(at)
+    return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+
+def _payments_text(payments: list[Payment], total: int, now: datetime) -> str:
+    """'$87.62 to Happy Paws Grooming for 'Order pickup' on March 15 and $75.48 from Leo James for
+    'Dinner 🍝' on March 14 (refunded)'."""
+    def one(p: Payment) -> str:
+        refunded = {"refunded": " (refunded)", "partially_refunded": " (partly refunded)"}.get(p.status, "")
+        way = "to" if p.direction == "sent" else "from"
+        return f"${p.amount:,.2f} {way} {p.counterparty_name} for '{p.note}' on {_day(p.created_at, now)}{refunded}"
+    return said_in_part([one(p) for p in payments[:5]], total, "no payments")
+
+
+def _requests_text(requests: list[Request], total: int, now: datetime) -> str:
+    """'Henry Williams owes you $95.11 for 'Splitting the cab' (asked March 12); you declined Jordan
+    Okafor's $67.85 request for 'Gas money ⛽''."""
+    def one(r: Request) -> str:
+        who, amount, note = r.counterparty_name, f"${r.amount:,.2f}", f"for '{r.note}'"
+        if r.direction == "outgoing":
+            return {"pending": f"{who} owes you {amount} {note} (asked {_day(r.created_at, now)})",
+                    "paid": f"{who} paid your {amount} request {note}",
+                    "declined": f"{who} declined your {amount} request {note}",
+                    "cancelled": f"you cancelled your {amount} request to {who} {note}"}[r.status]
+        return {"pending": f"{who} asks you for {amount} {note} (since {_day(r.created_at, now)})",
+                "paid": f"you paid {who}'s {amount} request {note}",
+                "declined": f"you declined {who}'s {amount} request {note}",
+                "cancelled": f"{who} cancelled their {amount} request {note}"}[r.status]
+    return said_in_part([one(r) for r in requests[:5]], total, "no requests")
 
 
 @tools.tool(effect=READ, asks=[
@@ -256,9 +294,9 @@ def refund_payment(ctx: Ctx, payment_id: ReceivedPaymentId, amount: Amount | Non
 # ----- requests ----------------------------------------------------------------------------------
 
 @tools.tool(effect=WRITE, asks=[
-    "Request {amount} dollars from {user_id} for {note}.",
+    "Request {amount} dollars from {user_id} for '{note}'.",
     "Ask {user_id} to pay me back ${amount} for '{note}'.",
-    "Send {user_id} a request: they owe me ${amount} for {note}.",
+    "Send {user_id} a request: they owe me ${amount} for '{note}'.",
 ], reply=[
     "Requested ${result.amount} from {user_id} for '{result.note}'.",
     "Done: {user_id} has your ${result.amount} request.",
@@ -301,6 +339,10 @@ def request_money(ctx: Ctx, user_id: PersonId, amount: Amount, note: Note) -> Re
     Ask("Who owes me money? Show my pending outgoing requests.", status="pending", direction="outgoing"),
     Ask("What requests has {counterparty_id} sent me?", direction="incoming"),
     Ask("Which requests did I decline?", status="declined", direction="incoming"),
+], reply=[
+    "Here's where your requests stand: {result.requests_text}.",
+    "Your requests: {result.requests_text}.",
+    Ask("Waiting on others: {result.requests_text}.", status="pending", direction="outgoing"),
 ])
 def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = None,
                   status: Literal["pending", "paid", "declined", "cancelled"] | None = None,
@@ -326,7 +368,8 @@ def list_requests(ctx: Ctx, direction: Literal["incoming", "outgoing"] | None = 
     where.entity(ctx, "user", "r.counterparty_id", counterparty_id)
     rows = ctx.db.execute(f"{REQUEST_SQL} WHERE {where.sql} ORDER BY r.created_at DESC, r.request_id DESC",
                           where.params).fetchall()
-    return RequestList(requests=[request_model(r) for r in rows[:limit]], total=len(rows))
+    requests = [request_model(r) for r in rows[:limit]]
+    return RequestList(requests=requests, total=len(rows), requests_text=_requests_text(requests, len(rows), ctx.now()))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -408,7 +451,7 @@ def decline_request(ctx: Ctx, request_id: IncomingRequestId) -> Request:
     "Never mind {request_id}, they paid me in cash.",
     "Withdraw {request_id}.",
 ], reply=[
-    "Cancelled {request_id}; {result.counterparty_name} no longer sees it.",
+    "Cancelled {request_id}, so nothing is owed on it anymore.",
     "{request_id} is withdrawn.",
 ])
 def cancel_request(ctx: Ctx, request_id: OutgoingRequestId) -> Request:

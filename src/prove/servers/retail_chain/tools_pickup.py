@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, money
+from prove.env.values import iso, money, said_in_part
 
 from .server import (
     MAX_ACTIVE_RESERVATIONS,
@@ -47,6 +47,23 @@ Quantity = Annotated[int, Field(ge=1, le=20)]
 class ReservationList(BaseModel):
     reservations: list[Reservation]
     total: int
+    reservations_text: str = Field(description="The reservations in words, such as '2 of the Digital Bathroom Scale "
+                                               "at Harbor Supply Co. Tacoma Mall (RES-10006, held until March 17 at "
+                                               "6:00 PM)'.")
+
+
+def _reservations_text(items: list[Reservation], total: int, today: date) -> str:
+    """What each reservation holds, where, and until when (or that it was collected, cancelled or expired)."""
+    def when(at: str) -> str:
+        t = datetime.fromisoformat(at)
+        day = f"{t:%B} {t.day}" + ("" if t.year == today.year else f", {t.year}")
+        return f"{day} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+    def one(r: Reservation) -> str:
+        what = f"the {r.product_name}" if r.quantity == 1 else f"{r.quantity} of the {r.product_name}"
+        state = f"held until {when(r.expires_at)}" if r.status == "active" else r.status
+        return f"{what} at {r.store_name} ({r.reservation_id}, {state})"
+    return said_in_part([one(r) for r in items[:5]], total, "no reservations")
 
 
 class Pickup(BaseModel):
@@ -78,6 +95,24 @@ class Transfer(BaseModel):
 class TransferList(BaseModel):
     transfers: list[Transfer]
     total: int
+    transfers_text: str = Field(description="The transfers in words, such as '2 of the 25 ft Tape Measure from "
+                                            "Harbor Supply Co. Capitol Hill to Harbor Supply Co. Tacoma Mall (TRF-10001, "
+                                            "arriving March 18 at 9:00 AM)'.")
+
+
+def _transfers_text(transfers: list[Transfer], total: int, today: date) -> str:
+    """What each transfer moves from where to where, and when it arrives (or that it was cancelled)."""
+    def when(at: str) -> str:
+        t = datetime.fromisoformat(at)
+        day = f"{t:%B} {t.day}" + ("" if t.year == today.year else f", {t.year}")
+        return f"{day} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+    def one(t: Transfer) -> str:
+        what = f"the {t.product_name}" if t.quantity == 1 else f"{t.quantity} of the {t.product_name}"
+        state = {"in_transit": f"arriving {when(t.arrives_at)}", "received": f"arrived {when(t.arrives_at)}"}.get(
+            t.status, t.status)
+        return f"{what} from {t.from_store_name} to {t.to_store_name} ({t.transfer_id}, {state})"
+    return said_in_part([one(t) for t in transfers[:5]], total, "no transfers")
 
 
 TRANSFER_SQL = ("SELECT t.*, p.name AS product_name, f.name AS from_name, d.name AS to_name FROM transfers t "
@@ -157,6 +192,10 @@ def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId,
     Ask("Show my active reservations.", status="active"),
     Ask("Which of my reservations have expired?", status="expired"),
     Ask("List the reservations I've already collected.", status="collected"),
+], reply=[
+    Ask("Your reservations: {result.reservations_text}.", status=None),
+    Ask("Here's what you have on hold and what you've picked up: {result.reservations_text}.", status=None),
+    "Here's what I found: {result.reservations_text}.",
 ])
 def list_reservations(ctx: Ctx, status: Literal["active", "collected", "cancelled", "expired"] | None = None,
                       limit: Limit = 20) -> ReservationList:
@@ -174,7 +213,8 @@ def list_reservations(ctx: Ctx, status: Literal["active", "collected", "cancelle
     items = [reservation_model(r, now) for r in rows]
     if status is not None:
         items = [r for r in items if r.status == status]
-    return ReservationList(reservations=items[:limit], total=len(items))
+    return ReservationList(reservations=items[:limit], total=len(items),
+                           reservations_text=_reservations_text(items[:limit], len(items), ctx.today()))
 
 
 def _open_reservation(ctx: Ctx, reservation_id: str, verb: str):  # noqa: ANN202 - a sqlite3.Row
@@ -384,6 +424,9 @@ def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: OpenStoreId
     Ask("Which of my transfers are still on the way?", status="in_transit"),
     Ask("Show the transfers that have arrived.", status="received"),
     Ask("List my cancelled transfers.", status="cancelled"),
+], reply=[
+    "Your transfers: {result.transfers_text}.",
+    "Here's where your transfers stand: {result.transfers_text}.",
 ])
 def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelled"] | None = None,
                    limit: Limit = 20) -> TransferList:
@@ -400,7 +443,8 @@ def list_transfers(ctx: Ctx, status: Literal["in_transit", "received", "cancelle
     items = [_transfer(ctx, r) for r in rows]
     if status is not None:
         items = [t for t in items if t.status == status]
-    return TransferList(transfers=items[:limit], total=len(items))
+    return TransferList(transfers=items[:limit], total=len(items),
+                        transfers_text=_transfers_text(items[:limit], len(items), ctx.today()))
 
 
 @tools.tool(effect=WRITE, asks=[

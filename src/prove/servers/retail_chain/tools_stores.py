@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, money, parse_time
+from prove.env.values import iso, like, money, parse_time, said_in_part
 
 from .server import (
     AVAILABLE_SQL,
@@ -91,6 +91,8 @@ class ProductSummary(BaseModel):
 class ProductList(BaseModel):
     products: list[ProductSummary]
     total: int
+    products_text: str = Field(description="The products in words, such as 'Blackout Curtains 84 in, Pair (Nicetown, "
+                                           "$42.99)'.")
 
 
 class Product(ProductSummary):
@@ -286,6 +288,9 @@ def get_store(ctx: Ctx, store_id: StoreId) -> Store:
     "Show me {category} products under ${max_price}.",
     "Search the {category} department for {query}.",
     "Find {query} for less than ${max_price}.",
+], reply=[
+    "Here's what I found: {result.products_text}.",
+    "Matching products: {result.products_text}.",
 ])
 def search_products(ctx: Ctx, query: str | None = None, category: Department | None = None,
                     max_price: Annotated[float, Field(ge=0)] | None = None, limit: Limit = 10) -> ProductList:
@@ -309,9 +314,10 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
     where.cmp("list_price", "<=", max_price)
     rows = ctx.db.execute(f"SELECT * FROM products WHERE {where.sql} ORDER BY name, product_id",
                           where.params).fetchall()
-    return ProductList(products=[ProductSummary(product_id=r["product_id"], sku=r["sku"], name=r["name"],
-                                                brand=r["brand"], category=r["category"], list_price=r["list_price"])
-                                 for r in rows[:limit]], total=len(rows))
+    products = [ProductSummary(product_id=r["product_id"], sku=r["sku"], name=r["name"], brand=r["brand"],
+                               category=r["category"], list_price=r["list_price"]) for r in rows[:limit]]
+    return ProductList(products=products, total=len(rows), products_text=said_in_part(
+        [f"{p.name} ({p.brand}, ${p.list_price:,.2f})" for p in products[:6]], len(rows), "none"))
 
 
 @tools.tool(effect=READ, asks=[

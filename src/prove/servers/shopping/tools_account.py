@@ -192,6 +192,9 @@ def list_addresses(ctx: Ctx) -> AddressList:
 ], reply=[
     "Saved your '{result.label}' address: {result.street}, {result.city}, {result.region} {result.postal_code}.",
     "Done: your '{result.label}' address is saved.",
+    Ask("Saved your '{result.label}' address ({result.street}, {result.city}, {result.region} {result.postal_code}) "
+        "and made it your default.", make_default=True),
+    Ask("Done: your '{result.label}' address is saved and is your default now.", make_default=True),
 ], values={
     "label": ["Home", "Office", "Cabin", "Mom's place", "Studio", "Beach house", "Work", "Parents"],
     "recipient": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"],

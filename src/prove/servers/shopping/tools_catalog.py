@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like
+from prove.env.values import like, said_in_part
 
 from .server import (
     RETURN_WINDOW_DAYS,
@@ -58,6 +58,23 @@ class ProductSummary(BaseModel):
 class ProductList(BaseModel):
     products: list[ProductSummary]
     total: int = Field(description="how many products match (may exceed the number returned)")
+    products_text: str = Field(description="the products in words, such as 'Carhartt Pullover Hoodie ($50.95, "
+                                           "rated 4.5 from 2 reviews)'")
+
+
+def _products_text(products: list[ProductSummary], total: int) -> str:
+    """'Carhartt Pullover Hoodie ($50.95, rated 4.5 from 2 reviews) and Chuckit! Ball Launcher ($16.95 to
+    $24.95, no reviews yet, out of stock)'."""
+    def one(p: ProductSummary) -> str:
+        price = f"${p.price:,.2f}" + (f" to ${p.max_price:,.2f}" if p.max_price > p.price else "")
+        said = [price, f"rated {p.rating:g} from {p.review_count} review{'s' if p.review_count != 1 else ''}"
+                if p.rating is not None and p.review_count else "no reviews yet"]
+        if p.status != "active":
+            said.append("discontinued")
+        elif not p.in_stock:
+            said.append("out of stock")
+        return f"{p.name} ({', '.join(said)})"
+    return said_in_part([one(p) for p in products[:5]], total, "no products")
 
 
 class Variant(BaseModel):
@@ -186,6 +203,12 @@ def _wishlist(ctx: Ctx) -> Wishlist:
     Ask("What are the best-rated products in {category_id}?", sort="rating"),
     Ask("Show me the newest products from {brand_id}.", sort="newest"),
     Ask("What's the most expensive thing in {category_id}?", sort="price_high"),
+], reply=[
+    "Here's what I found: {result.products_text}.",
+    Ask("Cheapest first: {result.products_text}.", sort="price_low"),
+    Ask("Priciest first: {result.products_text}.", sort="price_high"),
+    Ask("Best rated first: {result.products_text}.", sort="rating"),
+    Ask("Newest first: {result.products_text}.", sort="newest"),
 ])
 def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId | None = None,
                     brand_id: BrandId | None = None, min_price: Price | None = None, max_price: Price | None = None,
@@ -246,7 +269,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
         "newest": lambda r: (r["added_on"], r["product_id"]),
     }
     found.sort(key=keys[sort], reverse=sort == "newest")
-    return ProductList(products=[_summary(r) for r in found[:limit]], total=len(found))
+    products = [_summary(r) for r in found[:limit]]
+    return ProductList(products=products, total=len(found), products_text=_products_text(products, len(found)))
 
 
 @tools.tool(effect=READ, asks=[
@@ -294,11 +318,16 @@ def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
 
 
 def _variant_stock(variants: list[Variant], status: str) -> str:
-    """The variants as a person lists them: 'Black (in stock), White (sold out) and Navy (in stock)'."""
+    """The variants as a person lists them: 'Black (in stock), White (sold out) and Navy (in stock)', or
+    'Black, White and Navy, all in stock' where they all are."""
     if status != "active":
         return "no variant you can buy now (it's discontinued)"
     if len(variants) == 1:  # "one version of X, $57.95 and in stock"
         return "in stock" if variants[0].in_stock else "sold out"
+    if len({v.in_stock for v in variants}) == 1:
+        names = [v.name for v in variants]
+        every = "both" if len(names) == 2 else "all"
+        return f"{', '.join(names[:-1])} and {names[-1]}, {every} {'in stock' if variants[0].in_stock else 'sold out'}"
     parts = [f"{v.name} ({'in stock' if v.in_stock else 'sold out'})" for v in variants]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like, money
+from prove.env.values import like, money, said_in_part
 
 from .server import (
     DeliveredItemId,
@@ -44,6 +44,26 @@ class OrderSummary(BaseModel):
 class OrderList(BaseModel):
     orders: list[OrderSummary]
     total: int
+    orders_text: str = Field(description="The orders in words, such as 'ORD-10010 (Smartwool Merino Wool Sweater "
+                                         "and 1 more, $182.90, placed February 15, delivered February 20)'.")
+
+
+def _orders_text(orders: list[OrderSummary], total: int, status: str | None, today: date) -> str:
+    """Each order by number, what it holds, what it cost, when it was placed and (unless the request
+    named one status) where it stands."""
+    def day(at: str) -> str:
+        d = date.fromisoformat(at[:10])
+        return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+    def one(o: OrderSummary) -> str:
+        said = [o.summary, f"placed {day(o.placed_at)}"]
+        if o.status != "cancelled":  # a cancelled order was never charged
+            said.insert(1, f"${o.total_charged:,.2f}")
+        if status is None:
+            said.append({"placed": "waiting to ship", "shipped": f"on its way, arriving by {day(o.estimated_delivery)}",
+                         "delivered": f"delivered {day(o.delivered_at or o.estimated_delivery)}"}.get(o.status, o.status))
+        return f"{o.order_id} ({', '.join(said)})"
+    return said_in_part([one(o) for o in orders[:5]], total, "no orders")
 
 
 class ReturnList(BaseModel):
@@ -58,6 +78,12 @@ class ReturnList(BaseModel):
     Ask("List the orders I've cancelled.", status="cancelled"),
     "Did I ever order {query}? Look at orders since {since}.",
     Ask("What orders are waiting to ship?", status="placed"),
+], reply=[
+    Ask("Here are your orders, newest first: {result.orders_text}.", status=None),
+    Ask("On their way: {result.orders_text}.", status="shipped"),
+    Ask("Your cancelled orders: {result.orders_text}.", status="cancelled"),
+    Ask("Waiting to ship: {result.orders_text}.", status="placed"),
+    Ask("Delivered: {result.orders_text}.", status="delivered"),
 ])
 def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = None, query: str | None = None,
                 limit: Limit = 20) -> OrderList:
@@ -85,7 +111,7 @@ def list_orders(ctx: Ctx, status: Status | None = None, since: date | None = Non
     orders = [OrderSummary(order_id=r["order_id"], placed_at=r["placed_at"], status=r["status"], summary=r["summary"],
                            item_count=r["n"] or 0, total_charged=r["total_charged"],
                            estimated_delivery=r["estimated_delivery"], delivered_at=r["delivered_at"]) for r in rows]
-    return OrderList(orders=orders, total=total)
+    return OrderList(orders=orders, total=total, orders_text=_orders_text(orders, total, status, ctx.today()))
 
 
 @tools.tool(effect=READ, asks=[

@@ -230,6 +230,8 @@ class Activity(BaseModel):
 class ActivityList(BaseModel):
     activities: list[Activity]
     total: int = Field(description="how many entries matched, before `limit`")
+    activities_text: str = Field(description="the entries in words, newest first, such as 'Bought 33 BND at $65.55 "
+                                             "on March 12'")
 
 
 class BankLink(BaseModel):
@@ -245,6 +247,8 @@ class BankLink(BaseModel):
 class BankLinkList(BaseModel):
     bank_links: list[BankLink]
     total: int
+    bank_links_text: str = Field(description="The links in words, such as 'Schwab Investor Checking ending 4247 "
+                                             "(Schwab Bank, verified)'.")
 
 
 class CashMovement(BaseModel):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money, parse_date
+from prove.env.values import money, parse_date, said_in_part
 
 from .server import (
     AccountBrief,
@@ -160,6 +161,10 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     Ask("List my deposits into {account_id}.", kind="deposit"),
     "Show me my account activity in {ticker}: trades and dividends.",
     "What happened in {account_id} between {start_date} and {end_date}?",
+], reply=[
+    "Here's what happened, newest first: {result.activities_text}.",
+    Ask("Dividends paid: {result.activities_text}.", kind="dividend"),
+    Ask("Your deposits: {result.activities_text}.", kind="deposit"),
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,
                   ticker: Ticker | None = None, start_date: str | None = None, end_date: str | None = None,
@@ -205,7 +210,23 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
                       kind=r["kind"], description=r["description"], amount=r["amount"], ticker=r["ticker"],
                       quantity=r["quantity"], price=r["price"], realized_gain=r["realized_gain"],
                       order_id=r["order_id"], bank_link_id=r["bank_link_id"]) for r in rows[:limit]]
-    return ActivityList(activities=items, total=len(rows))
+    return ActivityList(activities=items, total=len(rows), activities_text=_activities_text(items, len(rows), ctx.today()))
+
+
+def _activities_text(items: list[Activity], total: int, today: date) -> str:
+    """'Sold 10 AAPL at $258.84 on March 12 (a gain of $112.40) and $500.00 deposit from Schwab Investor
+    Checking ending 4247 on March 2'."""
+    def one(a: Activity) -> str:
+        d = date.fromisoformat(a.occurred_at[:10])
+        day = f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+        if a.kind == "buy":
+            return f"{a.summary} on {day}"
+        if a.kind == "sell":
+            gain = a.realized_gain or 0
+            result = f" (a {'gain' if gain > 0 else 'loss'} of ${abs(gain):,.2f})" if gain else ""
+            return f"{a.summary} on {day}{result}"
+        return f"${abs(a.amount):,.2f} {a.summary[:1].lower()}{a.summary[1:]} on {day}"  # "$500.00 deposit from ..."
+    return said_in_part([one(a) for a in items[:5]], total, "nothing")
 
 
 def _activity_summary(row: sqlite3.Row) -> str:
@@ -220,6 +241,9 @@ def _activity_summary(row: sqlite3.Row) -> str:
 @tools.tool(effect=READ, asks=[
     "Which bank accounts are linked to my brokerage?",
     "Show my linked banks.",
+], reply=[
+    "Your linked banks: {result.bank_links_text}.",
+    "Linked to your brokerage: {result.bank_links_text}.",
 ])
 def list_bank_links(ctx: Ctx) -> BankLinkList:
     """List the external bank accounts linked for deposits and withdrawals.
@@ -229,7 +253,19 @@ def list_bank_links(ctx: Ctx) -> BankLinkList:
         ('verified' or 'pending_verification': only verified links can move money) and link date.
     """
     rows = ctx.db.execute("SELECT * FROM bank_links ORDER BY bank_link_id").fetchall()
-    return BankLinkList(bank_links=[BankLink(**dict(r)) for r in rows], total=len(rows))
+    links = [BankLink(**dict(r)) for r in rows]
+    return BankLinkList(bank_links=links, total=len(rows), bank_links_text=_bank_links_text(links))
+
+
+def _bank_links_text(links: list[BankLink]) -> str:
+    """'Schwab Investor Checking ending 4247 (Schwab Bank, verified) and Marcus High-Yield Savings
+    ending 3759 (still pending verification)': the bank where the nickname does not say it."""
+    parts = []
+    for link in links:
+        said = [] if link.institution in link.nickname else [link.institution]
+        said.append("verified" if link.status == "verified" else "still pending verification")
+        parts.append(f"{link.nickname} ({', '.join(said)})")
+    return said_in_part(parts, len(parts), "none")
 
 
 def _bank_link(ctx: Ctx, bank_link_id: str) -> sqlite3.Row:

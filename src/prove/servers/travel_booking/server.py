@@ -362,6 +362,7 @@ class Booking(BaseModel):
     total_charged: float = Field(description="Dollars charged to cards for this booking.")
     total_refunded: float
     payments: list[PaymentLine]
+    details_text: str = Field(description="What the booking includes and what was paid, in words.")
 
 
 class BookingSummary(BaseModel):
@@ -431,11 +432,38 @@ def load_booking(ctx: Ctx, booking_id: str) -> Booking:
              for p in ctx.db.execute("SELECT * FROM payments WHERE booking_id = ? ORDER BY created_at, payment_id",
                                      (booking_id,))]
     charged, _, refunded, _ = paid(ctx, booking_id)
+    details = _flight_details(flight_leg, passengers) if flight_leg is not None else _stay_details(stay)
+    payment = f"paid with {b['points_used']:,} points" if b["points_used"] else f"${charged:,.2f} charged"
+    if refunded:
+        payment += f", ${refunded:,.2f} refunded"
     return Booking(booking_id=b["booking_id"], kind=b["kind"], confirmation_code=b["confirmation_code"],
                    status=b["status"], summary=b["summary"], trip_id=b["trip_id"], created_at=b["created_at"],
                    cancelled_at=b["cancelled_at"], flight=flight_leg, passengers=passengers, stay=stay,
                    payment_method_id=b["payment_method_id"], points_used=b["points_used"], total_charged=charged,
-                   total_refunded=refunded, payments=lines)
+                   total_refunded=refunded, payments=lines, details_text=f"{details}; {payment}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _flight_details(leg: FlightLeg, passengers: list[Passenger]) -> str:
+    """'Main Cabin fare for Fiona Thomas (seat 8A) and Jonah Fischer (no seat yet), 1 free checked bag each'."""
+    people = [f"{p.name} ({'seat ' + p.seat if p.seat else 'no seat yet'}"
+              f"{', ' + _plural(p.checked_bags, 'checked bag') if p.checked_bags else ''})" for p in passengers]
+    who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+    free = passengers[0].free_bags if passengers else 0
+    bags = f"{_plural(free, 'free checked bag')}{' each' if len(passengers) > 1 else ''}" if free else \
+        "no free checked bags"
+    return f"{leg.fare_name} fare for {who}, {bags}"
+
+
+def _stay_details(stay: Stay | None) -> str:
+    """'3 nights for 2 guests, flexible rate' (the hotel and room are the booking's summary)."""
+    assert stay is not None
+    rooms = f"{stay.rooms} rooms, " if stay.rooms > 1 else ""
+    rate = "flexible rate" if stay.rate_plan == "flexible" else "non-refundable rate"
+    return f"{rooms}{_plural(stay.nights, 'night')} for {_plural(stay.guests, 'guest')}, {rate}"
 
 
 def summaries(ctx: Ctx, where: str = "1", params: tuple = ()) -> list[BookingSummary]:

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
-from prove.env.values import luhn_ok
+from prove.env.values import luhn_ok, said_in_part
 
 from .server import (
     ActivityId,
@@ -72,6 +72,8 @@ class Traveler(BaseModel):
 class TravelerList(BaseModel):
     travelers: list[Traveler]
     total: int
+    travelers_text: str = Field(description="The travellers in words, such as 'Emma Bennett (you) has a US passport "
+                                            "on file, ending 532, valid until June 16, 2028'.")
 
 
 class PassportOnFile(BaseModel):
@@ -96,6 +98,8 @@ class PaymentMethod(BaseModel):
 class PaymentMethodList(BaseModel):
     payment_methods: list[PaymentMethod]
     total: int
+    cards_text: str = Field(description="The cards in words, such as 'Citi Premier (Mastercard ending 4982, expires "
+                                        "12/29)'.")
 
 
 class Activity(BaseModel):
@@ -128,6 +132,35 @@ def _traveler(row: sqlite3.Row) -> Traveler:
                     last_name=row["last_name"], relationship=row["relationship"], date_of_birth=row["date_of_birth"],
                     passport_on_file=number is not None, passport_ending=number[-3:] if number else None,
                     passport_country=row["passport_country"], passport_expiry=row["passport_expiry"])
+
+
+def _day(value: str, today: date) -> str:
+    d = date.fromisoformat(value)
+    return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+
+def _travelers_text(travelers: list[Traveler], today: date) -> str:
+    """'Emma Bennett (you) has a US passport on file, ending 532, valid until June 16, 2028 and Nia
+    Bennett (your child) has no passport on file'."""
+    parts = []
+    for t in travelers:
+        who = t.full_name if t.relationship == "other" else \
+            f"{t.full_name} ({'you' if t.relationship == 'self' else 'your ' + t.relationship})"
+        if not t.passport_on_file or t.passport_expiry is None:
+            parts.append(f"{who} has no passport on file")
+            continue
+        country = t.passport_country or ""
+        article = "an" if country[:1] in ("A", "E", "F", "H", "I", "L", "M", "N", "O", "R", "S", "X") else "a"
+        valid = "that expired" if t.passport_expiry < today.isoformat() else "valid until"
+        parts.append(f"{who} has {article} {country} passport on file, ending {t.passport_ending}, "
+                     f"{valid} {_day(t.passport_expiry, today)}")
+    return said_in_part(parts, len(parts), "none")
+
+
+def _cards_text(cards: list[PaymentMethod]) -> str:
+    """'Citi Premier (Mastercard ending 4982, expires 12/29, your default)'."""
+    return said_in_part([f"{c.nickname} ({c.brand} ending {c.last4}, {'expired' if c.expired else 'expires'} {c.expiry}"
+                    f"{', your default' if c.is_default else ''})" for c in cards], len(cards), "none")
 
 
 def _passport(ctx: Ctx, number: str, expiry: date) -> str:
@@ -175,6 +208,9 @@ def get_profile(ctx: Ctx) -> Profile:
     "Does my {relationship} have a passport on file?",
     Ask("Do I have a passport on file?", relationship="self"),
     Ask("Which of my kids are saved as travellers?", relationship="child"),
+], reply=[
+    Ask("Your saved travellers: {result.travelers_text}.", relationship=None),
+    "{result.travelers_text}.",
 ], values={"relationship": ["partner", "child", "parent", "friend", "colleague"]})
 def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "parent", "friend", "colleague",
                                                    "other"] | None = None) -> TravelerList:
@@ -192,7 +228,8 @@ def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "
     if relationship is not None:
         sql, params = sql + " WHERE relationship = ?", (relationship,)
     rows = ctx.db.execute(sql + " ORDER BY traveler_id", params).fetchall()
-    return TravelerList(travelers=[_traveler(r) for r in rows], total=len(rows))
+    travelers = [_traveler(r) for r in rows]
+    return TravelerList(travelers=travelers, total=len(rows), travelers_text=_travelers_text(travelers, ctx.today()))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -308,6 +345,9 @@ def get_traveler_passport(ctx: Ctx, traveler_id: TravelerId) -> PassportOnFile:
 @tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Is any of my saved cards expired?",
+], reply=[
+    "Your saved cards: {result.cards_text}.",
+    "You have {result.total} cards saved: {result.cards_text}.",
 ])
 def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     """List the user's saved cards; an expired card cannot pay.
@@ -317,7 +357,8 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
         whether default) and how many there are.
     """
     rows = ctx.db.execute("SELECT * FROM payment_methods ORDER BY payment_method_id").fetchall()
-    return PaymentMethodList(payment_methods=[_method(ctx, r) for r in rows], total=len(rows))
+    cards = [_method(ctx, r) for r in rows]
+    return PaymentMethodList(payment_methods=cards, total=len(rows), cards_text=_cards_text(cards))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -326,7 +367,8 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     "Save the card {card_number}, expiring {expiry}, for {cardholder_name} as '{nickname}'.",
 ], reply=[
     "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
-    "Done: the card ending {result.last4} is saved.",
+    Ask("Done: the card ending {result.last4} is saved.", nickname=None, make_default=False),
+    Ask("Saved your {result.brand} ending {result.last4}.", nickname=None, make_default=False),
     Ask("Saved your {result.brand} ending {result.last4}; it's your default card now.", make_default=True),
 ], values={
     # no brand in a nickname: the brand is the card number's, which the nickname must not contradict

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     Booking,
@@ -59,6 +59,22 @@ tools = Toolset("bookings")
 class BookingList(BaseModel):
     bookings: list[BookingSummary]
     total: int = Field(description="How many bookings matched, before `limit`.")
+    bookings_text: str = Field(description="The bookings in words, such as 'B6 2888 BOS to ATL on March 17 (leaves "
+                                           "7:35 AM, confirmation ZYZGT3)'.")
+
+
+def _bookings_text(bookings: list[BookingSummary], total: int) -> str:
+    """'B6 2888 BOS to ATL on March 17 (leaves 7:35 AM, confirmation ZYZGT3) and Hampton Inn Atlanta
+    Midtown, Standard King, March 17 to March 19 (confirmation 8KD2LQ, cancelled)'."""
+    def one(b: BookingSummary) -> str:
+        said = [f"confirmation {b.confirmation_code}"]
+        if b.kind == "flight":
+            hour, minute = int(b.starts_at[11:13]), b.starts_at[14:16]
+            said.insert(0, f"leaves {hour % 12 or 12}:{minute} {'AM' if hour < 12 else 'PM'}")
+        if b.status != "confirmed":
+            said.append(b.status)
+        return f"{b.summary} ({', '.join(said)})"
+    return said_in_part([one(b) for b in bookings[:6]], total, "no bookings")
 
 
 class CancellationQuote(BaseModel):
@@ -236,6 +252,10 @@ def book_flight(ctx: Ctx, flight_id: UncancelledFlightId, fare: Fare,
     "Show my {status} {kind} bookings.",
     "Which bookings are in {trip_id}?",
     Ask("Which of my bookings were cancelled?", status="cancelled"),
+], reply=[
+    "Your bookings: {result.bookings_text}.",
+    "Here's what I found: {result.bookings_text}.",
+    Ask("Coming up: {result.bookings_text}.", upcoming_only=True),
 ])
 def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["flight", "hotel"] | None = None,
                   trip_id: TripId | None = None, upcoming_only: bool = False, limit: Limit = 20) -> BookingList:
@@ -263,13 +283,16 @@ def list_bookings(ctx: Ctx, status: BookingStatus | None = None, kind: Literal["
     if upcoming_only:
         stamp = ctx.now_iso()
         found = [s for s in found if s.status == "confirmed" and s.starts_at > stamp]
-    return BookingList(bookings=found[:limit], total=len(found))
+    return BookingList(bookings=found[:limit], total=len(found), bookings_text=_bookings_text(found[:limit], len(found)))
 
 
 @tools.tool(effect=READ, asks=[
     "Show me the details of {booking_id}.",
     # Said of a flight and of a hotel stay alike; "charged" asks for what was paid (total_charged).
     "What does {booking_id} include, and how much was charged for it?",
+], reply=[
+    "{result.summary} (confirmation {result.confirmation_code}, {result.status}): {result.details_text}.",
+    "Here's {booking_id}: {result.details_text}. It's {result.status}, confirmation {result.confirmation_code}.",
 ])
 def get_booking(ctx: Ctx, booking_id: BookingId) -> Booking:
     """Show one booking in full: flight or stay, passengers, seats, bags and every charge and refund.

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, money
+from prove.env.values import iso, money, said_in_part
 
 from .server import (
     BOOKING,
@@ -87,6 +87,21 @@ class ChangeOptions(BaseModel):
                                                     "earliest first.")
     total: int
     cheapest_change_cost: float | None = Field(description="The lowest change_cost of the options; null if none.")
+    options_text: str = Field(description="The options in words, earliest first, such as 'B6 2565 on March 17, "
+                                          "8:00 AM to 10:30 AM ($13.64)'.")
+
+
+def _options_text(options: list[ChangeOption]) -> str:
+    """'B6 2518 on March 16, 7:35 PM to 10:05 PM (free) and B6 2565 on March 17, 8:00 AM to 10:30 AM ($88.64)'."""
+    def clock(at: datetime) -> str:
+        return f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+    def one(o: ChangeOption) -> str:
+        dep, arr = datetime.fromisoformat(o.departs_at), datetime.fromisoformat(o.arrives_at)
+        next_day = " the next day" if arr.date() != dep.date() else ""
+        cost = "free" if not o.change_cost else f"${o.change_cost:,.2f}"
+        return f"{o.flight_number} on {dep:%B} {dep.day}, {clock(dep)} to {clock(arr)}{next_day} ({cost})"
+    return said_in_part([one(o) for o in options[:5]], len(options), "no other flights")
 
 
 class SeatAssignment(BaseModel):
@@ -185,6 +200,9 @@ def _change_cost(ctx: Ctx, b: sqlite3.Row, old: sqlite3.Row, new: sqlite3.Row, n
 @tools.tool(effect=READ, asks=[
     "What other flights could I move {booking_id} to?",
     "Can I change {booking_id} to another flight? What are my options and what would it cost?",
+], reply=[
+    "{booking_id} can move to {result.options_text}.",
+    "Options for {booking_id}, earliest first, with what the change costs: {result.options_text}.",
 ])
 def list_change_options(ctx: Ctx, booking_id: ChangeableBookingId) -> ChangeOptions:
     """The flights a flight booking can be changed to: the same route, later than now, with room for its passengers.
@@ -231,7 +249,8 @@ def list_change_options(ctx: Ctx, booking_id: ChangeableBookingId) -> ChangeOpti
                                     change_fee=fee, fare_difference=difference, change_cost=money(fee + difference)))
     return ChangeOptions(booking_id=booking_id, current_flight=b["summary"], fare=b["fare"], passengers=n,
                          options=options, total=len(options),
-                         cheapest_change_cost=min((o.change_cost for o in options), default=None))
+                         cheapest_change_cost=min((o.change_cost for o in options), default=None),
+                         options_text=_options_text(options))
 
 
 @tools.tool(effect=WRITE, needs=["list_change_options"], asks=[

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, Ask, Ctx, ToolError, Toolset
+from prove.env.values import said_in_part
 
 from .server import (
     AirlineCode,
@@ -74,6 +75,28 @@ class FlightOption(BaseModel):
 class FlightList(BaseModel):
     flights: list[FlightOption]
     total: int = Field(description="How many flights matched, before `limit`.")
+    flights_text: str = Field(description="The flights in words, such as 'DL 2979, 7:20 AM to 10:30 AM, $188.54 a "
+                                          "person'.")
+
+
+def _clock(at: str) -> str:
+    hour, minute = int(at[11:13]), at[14:16]
+    return f"{hour % 12 or 12}:{minute} {'AM' if hour < 12 else 'PM'}"
+
+
+def _flights_text(flights: list[FlightOption], total: int, passengers: int) -> str:
+    """'DL 2979, 7:20 AM to 10:30 AM, $188.54 a person ($377.08 for 2), 3 seats left; and 4 more'."""
+    def one(f: FlightOption) -> str:
+        next_day = " the next day" if f.arrives_at[:10] != f.departs_at[:10] else ""
+        text = f"{f.flight_number}, {_clock(f.departs_at)} to {_clock(f.arrives_at)}{next_day}, ${f.lowest_price:,.2f} a person"
+        if passengers > 1:
+            text += f" (${f.total_price:,.2f} for {passengers})"
+        if not f.available:
+            text += f", only {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
+        elif f.seats_left < 10:
+            text += f", {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
+        return text
+    return said_in_part([one(f) for f in flights[:5]], total, "no flights")
 
 
 class FareOption(BaseModel):
@@ -225,6 +248,13 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
     "Are there any {airline} flights from {origin} to {destination} on {departure_date} leaving after {depart_after}?",
     "What flies from {origin} to {destination} on {departure_date} for under ${max_price}?",
     Ask("What's the quickest way from {origin} to {destination} on {departure_date}?", sort_by="duration"),
+], reply=[
+    "Flights from {origin} to {destination} on {departure_date}, cheapest first: {result.flights_text}.",
+    "Here's what flies from {origin} to {destination} on {departure_date}: {result.flights_text}.",
+    Ask("Quickest first, from {origin} to {destination} on {departure_date}: {result.flights_text}.",
+        sort_by="duration"),
+    Ask("Earliest first, from {origin} to {destination} on {departure_date}: {result.flights_text}.",
+        sort_by="departure"),
 ])
 def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, departure_date: date,
                    cabin: Cabin = "economy", passengers: Annotated[int, Field(ge=1, le=MAX_PASSENGERS)] = 1,
@@ -316,7 +346,8 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
     key = {"price": lambda x: (x.lowest_price, x.departs_at), "departure": lambda x: (x.departs_at, x.lowest_price),
            "duration": lambda x: (x.duration_minutes, x.departs_at)}[sort_by]
     found.sort(key=key)
-    return FlightList(flights=found[:limit], total=len(found))
+    return FlightList(flights=found[:limit], total=len(found), flights_text=_flights_text(found[:limit], len(found),
+                                                                                          passengers))
 
 
 @tools.tool(effect=READ, asks=[

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     Booking,
@@ -61,6 +61,8 @@ class HotelList(BaseModel):
     hotels: list[HotelOption]
     total: int = Field(description="How many hotels have a room for the stay, before `limit`.")
     nights: int
+    hotels_text: str = Field(description="The hotels in words, such as 'Ace Hotel Denver (4-star, rated 8.7/10, "
+                                         "$189.00 a night, $378.00 for 2 nights)'.")
 
 
 class RoomOption(BaseModel):
@@ -88,9 +90,39 @@ class Hotel(BaseModel):
     check_in_time: str
     check_out_time: str
     room_types: list[RoomOption]
+    rooms_text: str = Field(description="The room types in words, with the rooms left and the stay's price when "
+                                        "dates are given.")
 
 
 # ----- helpers ------------------------------------------------------------------------------------
+
+
+def _hotels_text(hotels: list[HotelOption], nights: int, rooms: int) -> str:
+    """'Ace Hotel Denver (4-star, rated 8.7/10, $189.00 a night, $378.00 for 2 nights) and 2 more'."""
+    stay = f"{nights} night{'s' if nights != 1 else ''}"
+    stay = f"{rooms} rooms, {stay}" if rooms > 1 else stay
+    shown = hotels if len(hotels) <= 4 else hotels[:3]
+    one_night = nights == 1 and rooms == 1  # "$202.40 a night, $202.40 for 1 night" says it twice
+    parts = [f"{h.name} ({h.stars}-star, rated {h.guest_rating:g}/10, "
+             + (f"${h.total_price:,.2f} for the night)" if one_night else
+                f"${h.nightly_average:,.2f} a night, ${h.total_price:,.2f} for {stay})") for h in shown]
+    return said_in_part(parts, len(hotels), "none")
+
+
+def _rooms_text(rooms: list[RoomOption]) -> str:
+    """'Standard King (1 king bed, up to 2 guests): $223.02 a night' or, for dates, '...: 3 rooms
+    left, $446.04 for the stay ($401.44 non-refundable)'."""
+    parts = []
+    for r in rooms:
+        head = f"{r.name} ({r.beds}, up to {r.max_guests} guest{'s' if r.max_guests != 1 else ''})"
+        if r.rooms_left is None or r.flexible_total is None:
+            parts.append(f"{head}: ${r.nightly_rate:,.2f} a night")
+        elif not r.rooms_left:
+            parts.append(f"{head}: no rooms left")
+        else:
+            parts.append(f"{head}: {r.rooms_left} room{'s' if r.rooms_left != 1 else ''} left, "
+                         f"${r.flexible_total:,.2f} for the stay (${r.non_refundable_total:,.2f} non-refundable)")
+    return said_in_part(parts, len(parts), "none")
 
 
 def stay_nights(ctx: Ctx, check_in: date, check_out: date) -> list[date]:
@@ -146,6 +178,11 @@ def _amenities(row: sqlite3.Row) -> list[str]:
     Ask("What's the best-rated hotel in {city} under ${max_nightly_rate} a night from {check_in} to {check_out}?",
         sort_by="rating"),
     Ask("What's the cheapest place to stay in {city} from {check_in} to {check_out}?", sort_by="price"),
+], reply=[
+    "Hotels in {city} with room from {check_in} to {check_out}: {result.hotels_text}.",
+    "Here's what's free in {city} from {check_in} to {check_out}, cheapest first: {result.hotels_text}.",
+    Ask("Best rated first, in {city} from {check_in} to {check_out}: {result.hotels_text}.", sort_by="rating"),
+    Ask("Most stars first, in {city} from {check_in} to {check_out}: {result.hotels_text}.", sort_by="stars"),
 ], values={"min_stars": [3, 4, 5]})  # "a 1-star hotel or better" asks for nothing
 def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)],
                   check_in: date, check_out: date, guests: Guests = 1, rooms: Rooms = 1,
@@ -209,12 +246,18 @@ def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitesp
     key = {"price": lambda x: (x.total_price, x.hotel_id), "rating": lambda x: (-x.guest_rating, x.total_price),
            "stars": lambda x: (-x.stars, x.total_price)}[sort_by]
     found.sort(key=key)
-    return HotelList(hotels=found[:limit], total=len(found), nights=len(nights))
+    return HotelList(hotels=found[:limit], total=len(found), nights=len(nights),
+                     hotels_text=_hotels_text(found[:limit], len(nights), rooms))
 
 
 @tools.tool(effect=READ, asks=[
     "Tell me about {hotel_id}.",
     "What rooms does {hotel_id} have free from {check_in} to {check_out}, and how much?",
+], reply=[
+    Ask("{result.name} is a {result.stars}-star hotel at {result.address}, rated {result.guest_rating}/10 by guests, "
+        "with {result.amenities}. Rooms: {result.rooms_text}.", check_in=None),
+    "{result.name} is a {result.stars}-star hotel, rated {result.guest_rating}/10 by guests. From {check_in} to "
+    "{check_out}: {result.rooms_text}.",
 ])
 def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_out: date | None = None) -> Hotel:
     """Show one hotel and its room types; with dates, the rooms left and prices for that stay.
@@ -254,7 +297,7 @@ def get_hotel(ctx: Ctx, hotel_id: HotelId, check_in: date | None = None, check_o
     return Hotel(hotel_id=h["hotel_id"], name=h["name"], city=h["city"], country=h["country"],
                  neighborhood=h["neighborhood"], address=h["address"], stars=h["stars"], guest_rating=h["guest_rating"],
                  amenities=_amenities(h), check_in_time=HOTEL_CHECK_IN.strftime("%H:%M"),
-                 check_out_time=HOTEL_CHECK_OUT.strftime("%H:%M"), room_types=options)
+                 check_out_time=HOTEL_CHECK_OUT.strftime("%H:%M"), room_types=options, rooms_text=_rooms_text(options))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import money
+from prove.env.values import money, said_in_part
 
 from .server import (
     BOOKING,
@@ -46,6 +47,8 @@ class TripSummary(BaseModel):
 class TripList(BaseModel):
     trips: list[TripSummary]
     total: int
+    trips_text: str = Field(description="The trips in words, such as 'Anniversary in Amsterdam (March 28 to "
+                                        "April 2, 3 bookings)'.")
 
 
 class Trip(BaseModel):
@@ -58,6 +61,8 @@ class Trip(BaseModel):
     total_paid: float = Field(description="Dollars paid for its bookings, less refunds.")
     itinerary: list[BookingSummary] = Field(description="Its bookings in order of their start, cancelled ones "
                                                         "included (status 'cancelled').")
+    itinerary_text: str = Field(description="Its bookings in words with what each cost, such as 'B6 2888 BOS to "
+                                            "ATL on March 17 ($165.07)'.")
 
 
 class TripChange(BaseModel):
@@ -76,7 +81,31 @@ def load_trip(ctx: Ctx, trip: sqlite3.Row) -> Trip:
     end = max((i.ends_at for i in live), default=None)
     return Trip(trip_id=trip["trip_id"], name=trip["name"], created_at=trip["created_at"],
                 status=_status(ctx, start, end), starts_at=start, ends_at=end,
-                total_paid=money(sum(i.net_paid for i in items)), itinerary=items)
+                total_paid=money(sum(i.net_paid for i in items)), itinerary=items,
+                itinerary_text=said_in_part([_item(i) for i in items], len(items), "no bookings"))
+
+
+def _item(b: BookingSummary) -> str:
+    """'B6 2888 BOS to ATL on March 17 ($165.07)'; a cancelled one, or one paid with points, says so."""
+    if b.status == "cancelled":
+        return f"{b.summary} (cancelled)"
+    return f"{b.summary} ({f'${b.net_paid:,.2f}' if b.net_paid else 'paid with points'})"
+
+
+def _day(at: str, today: date) -> str:
+    d = date.fromisoformat(at[:10])
+    return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+
+
+def _trips_text(trips: list[TripSummary], total: int, today: date) -> str:
+    """'Anniversary in Amsterdam (March 28 to April 2, 3 bookings) and Team offsite (no bookings yet)'."""
+    def one(t: TripSummary) -> str:
+        if t.starts_at is None or t.ends_at is None:
+            return f"{t.name} ({'no bookings yet' if not t.bookings else 'every booking cancelled'})"
+        count = f"{t.bookings} booking{'s' if t.bookings != 1 else ''}"
+        start, end = _day(t.starts_at, today), _day(t.ends_at, today)
+        return f"{t.name} ({start if start == end else f'{start} to {end}'}, {count})"
+    return said_in_part([one(t) for t in trips[:6]], total, "no trips")
 
 
 def _status(ctx: Ctx, start: str | None, end: str | None) -> str:
@@ -103,6 +132,11 @@ def _duplicate(ctx: Ctx, name: str, trip_id: str | None = None) -> None:
     "What trips do I have planned?",
     Ask("Which of my trips are coming up?", status="upcoming"),
     Ask("Which trips have I already taken?", status="past"),
+], reply=[
+    Ask("Your trips: {result.trips_text}.", status=None),
+    Ask("Coming up: {result.trips_text}.", status="upcoming"),
+    Ask("Trips you've taken: {result.trips_text}.", status="past"),
+    "Here's what I found: {result.trips_text}.",
 ])
 def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) -> TripList:
     """List the user's trips with their dates, newest start first.
@@ -122,12 +156,15 @@ def list_trips(ctx: Ctx, status: TripStatus | None = None, limit: Limit = 20) ->
         out.append(TripSummary(trip_id=trip.trip_id, name=trip.name, status=trip.status,  # type: ignore[arg-type]
                                starts_at=trip.starts_at, ends_at=trip.ends_at, bookings=len(trip.itinerary)))
     out.sort(key=lambda x: (x.starts_at or "9999", x.trip_id), reverse=True)
-    return TripList(trips=out[:limit], total=len(out))
+    return TripList(trips=out[:limit], total=len(out), trips_text=_trips_text(out[:limit], len(out), ctx.today()))
 
 
 @tools.tool(effect=READ, asks=[
     "What's the itinerary for {trip_id}?",
     "Walk me through {trip_id}: flights, hotels and what it cost.",
+], reply=[
+    "{result.name}: {result.itinerary_text}; ${result.total_paid} paid in all.",
+    "Here's {trip_id}, in order: {result.itinerary_text}. That's ${result.total_paid} paid in all.",
 ])
 def get_trip(ctx: Ctx, trip_id: BookedTripId) -> Trip:
     """Show a trip's itinerary: its flight and hotel bookings in order, with dates and cost.

@@ -571,8 +571,10 @@ class Planner:
         # The signed-in user is "me", never someone to look up by their own name.
         labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)
                   if self.index.every.get(kind, {}).get(v, {}).get("is_me") != 1]
-        # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do.
-        labels = sorted({_REPLY_PREFIX.sub("", lab) for lab in labels if isinstance(lab, str) and 2 < len(lab) <= 60})
+        # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do; an order of
+        # "Razer HD Webcam and 1 more" by the thing it names.
+        labels = sorted({_MORE.sub("", _REPLY_PREFIX.sub("", lab)) for lab in labels
+                         if isinstance(lab, str) and 2 < len(lab) <= 60})
         labels = [lab for lab in labels if len(lab) > 2]
         # A post or a message is searched by a phrase of it, never by its whole text.
         labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
@@ -1327,9 +1329,9 @@ class Planner:
         used = {s.tool.name for s in steps}
         lookups = [t.name for t in self.server.visible_tools
                    if t.name in self.conv.shown and t.effect is Effect.READ and kind in t.produces
-                   and t.name not in used and not any(p.entity == kind and p.required for p in t.params)]
-        if not lookups:
-            return False
+                   and not any(p.entity == kind and p.required for p in t.params)]
+        if not lookups or used & set(lookups):
+            return False  # (a lookup the task calls could find it: "I can't look it up" would be untrue)
         self.conv.hide(lookups)
         return True
 
@@ -1448,6 +1450,7 @@ def _head_words(label: str) -> str | None:
 
 
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
+_MORE = re.compile(r" and \d+ more$")
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, asked: str = "") -> list[Ask]:
