@@ -53,7 +53,8 @@ from prove.synth.results import counted, describe, field_text
     ("pressure_psi", 26.0, "pressure 26 psi"),
     ("price_kwh", 0.25, "price $0.25 per kWh"),
     ("price_level", 2, "price level $$"),
-    ("minutes_before", 15, "15 minutes before"),
+    ("minutes_before", 15, "15 minutes before"), ("minutes_before", 1440, "1 day before"),
+    ("minutes_before", 120, "2 hours before"), ("minutes_before", 90, "90 minutes before"),
     ("days_left", 267, "267 days left"),
     ("days_until_due", -9, "9 days overdue"),
     ("days_until_due", 1, "1 day until due"),
@@ -579,3 +580,12 @@ def test_a_summary_that_says_an_amount_is_not_followed_by_it_again() -> None:
     said = describe(promos, stress=["promo"])
     assert "min subtotal $15.00" not in said and "min subtotal $30.00" not in said and "max discount" not in said, said
     assert "min subtotal $35.00" in said, said
+
+
+def test_a_lead_time_in_whole_hours_or_days_is_said_in_them() -> None:
+    """"an email 1440 minutes before it starts": a reminder a day ahead is "a day before"."""
+    from prove.synth.phrasing import whole_units
+    assert whole_units("a email 1440 minutes before it starts") == "a email 1 day before it starts"
+    assert whole_units("I'll remind you 120 minutes before 'Retro'") == "I'll remind you 2 hours before 'Retro'"
+    assert whole_units("2880 minutes ahead and 60 minutes early") == "2 days ahead and 1 hour early"
+    assert whole_units("45 minutes before") == "45 minutes before"

@@ -24,7 +24,7 @@ from ..env import Ask, Server, Tool
 from ..env.asks import result_field
 from .entities import EntityIndex
 from .sampler import SamplingContext
-from .results import money, number, option_words, unsnake
+from .results import money, number, option_words, span_of_minutes, unsnake
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
@@ -473,7 +473,7 @@ class Phrasing:
                 value = ["you" if self._names_me(item, field) else v for item, v in zip(holder, value)]
             return self.result_value(tool, field, value)
 
-        return _sentences(_agree(_one_currency(spoken_to_user(self.fill(tool, template, say)))))
+        return _sentences(_agree(_one_currency(whole_units(spoken_to_user(self.fill(tool, template, say))))))
 
     def _names_me(self, item: Any, field: str) -> bool:
         """Whether a record's name field names the signed-in user (its `<x>_id`, or a person's own ID)."""
@@ -568,6 +568,12 @@ def full_spans(text: str) -> str:
     again ("from March 20 at 1:00 PM to March 20 at 2:00 PM"), for tracing both ends back."""
     return re.sub(rf"\b[Oo]n ({_DAY}) (from|between) ({_TIME}) (to|and) ({_TIME})",
                   r"\2 \1 at \3 \4 \1 at \5", text, flags=re.IGNORECASE)
+
+
+def whole_units(text: str) -> str:
+    """A lead time that fills whole hours or days is said in them: "1440 minutes before" -> "1 day before"."""
+    return re.sub(r"\b(\d[\d,]*) minutes(?= (?:before|ahead|early|earlier|in advance)\b)",
+                  lambda m: span_of_minutes(int(m.group(1).replace(",", ""))), text)
 
 
 def spoken_to_user(text: str) -> str:

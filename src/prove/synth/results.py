@@ -25,7 +25,7 @@ from typing import Any
 
 from .values import DAY, clock, day, human, is_money
 
-__all__ = ["describe", "field_text", "found_count", "money", "number", "option_words"]
+__all__ = ["describe", "field_text", "found_count", "money", "number", "option_words", "span_of_minutes"]
 
 # The keys a record's name is read from, in order.
 LABELS = ("name", "full_name", "display_name", "title", "subject", "nickname", "handle", "username", "filename",
@@ -119,6 +119,15 @@ def number(value: float | int) -> str:
     return f"{int(value):,}" if abs(value) >= 10000 else str(int(value))
 
 
+def span_of_minutes(minutes: int) -> str:
+    """A lead time in the largest unit it fills whole: 1440 -> "1 day", 120 -> "2 hours", 90 -> "90 minutes"."""
+    for size, unit in ((1440, "day"), (60, "hour"), (1, "minute")):
+        if minutes and minutes % size == 0:
+            n = minutes // size
+            return f"{number(n)} {unit}{'' if n == 1 else 's'}"
+    return "0 minutes"
+
+
 def money(value: float | int) -> str:
     """Dollars as people write them: -$1,950.58."""
     return f"-${-value:,.2f}" if value < 0 else f"${value:,.2f}"
@@ -179,6 +188,8 @@ def field_text(key: str, value: Any) -> str | None:
             unit, rest = key.split("_", 1)
             if value < 0 and rest in ("until_due", "left"):  # days_until_due -9 -> 9 days overdue
                 return f"{number(-value)} {unit[:-1] if value == -1 else unit} {'overdue' if 'due' in rest else 'over'}"
+            if unit == "minutes" and type(value) is int:  # 15 minutes before; 1440 minutes before -> 1 day before
+                return f"{span_of_minutes(value)} {_words(rest)}"
             return f"{number(value)} {unit[:-1] if value == 1 else unit} {_words(rest)}"  # 15 minutes before
         if _is_money(key, value):
             if value == 0 and "shipping" in key:  # shipping_cost 0.0 -> free shipping, not "$0.00"
