@@ -419,3 +419,16 @@ def test_new_automations_say_their_days(s):
     odd = ok(s, "create_automation", {"name": "Gym days", "scene_id": scene, "run_at": "06:30",
                                       "days": ["FR", "MO", "WE"]})
     assert odd["schedule"] == "on Mondays, Wednesdays and Fridays"
+
+
+def test_an_empty_listing_says_there_is_none_in_its_text(s):
+    """"automations_text": "0 automations: " read as a sentence cut off: an empty listing says "no ..."."""
+    autos = ok(s, "list_automations", {"enabled": False})
+    if autos["total"]:
+        for a in autos["automations"]:
+            ok(s, "set_automation_enabled", {"automation_id": a["automation_id"], "enabled": True})
+        autos = ok(s, "list_automations", {"enabled": False})
+    assert autos["total"] == 0 and autos["automations_text"] == "no automations"
+    s.advance(3600)
+    log = ok(s, "list_activity", {"since": "2026-03-16T09:30:00"})
+    assert log["total"] == 0 and log["activities_text"] == "no entries"

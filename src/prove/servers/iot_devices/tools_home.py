@@ -323,6 +323,8 @@ def _activities_text(rows: list, total: int, shown: int = 5) -> str:
         at = datetime.fromisoformat(text)
         return f"on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
 
+    if not rows:
+        return "no entries"
     same = len({r["message"] for r in rows}) == 1 and total == len(rows)
     said = [when(r["occurred_at"]) if same else f"{r['message']} {when(r['occurred_at'])}" for r in rows[:shown]]
     more = f"; and {total - len(said)} more" if total > len(said) else ""

@@ -398,6 +398,8 @@ def _automations_text(autos: list[Automation], shown: int = 5) -> str:
         nxt = datetime.fromisoformat(a.next_run_at) if a.next_run_at else None
         said.append(f"'{a.name}'{'' if a.enabled else ' (turned off)'} runs the {a.scene_name} scene {a.schedule} at {at}"
                     + (f", next on {nxt:%B} {nxt.day}" if nxt else ""))
+    if not said:
+        return "no automations"
     more = f"; and {len(autos) - len(said)} more" if len(autos) > len(said) else ""
     return f"{len(autos)} automation{'' if len(autos) == 1 else 's'}: " + "; ".join(said) + more
 
