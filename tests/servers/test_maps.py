@@ -457,3 +457,9 @@ def test_a_saved_list_holds_places_that_fit_its_name():
                         assert category in booked, (world, entry)
                     if entry["note"] == "try the specials":
                         assert category in {"restaurant", "cafe", "bar", "bakery"}, (world, entry)
+
+
+def test_no_departures_near_a_place_are_said_as_none(s):
+    """An empty departures listing held "departures_text": "": its text says there are none."""
+    deps = ok(s, "get_departures", {"place_id": "PLC-10266"})
+    assert deps["total"] == 0 and deps["departures_text"] == "no departures from stops nearby"

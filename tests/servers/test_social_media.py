@@ -445,3 +445,9 @@ def test_post_listings_read_out_who_wrote_what(s):
     assert ok(s, "search_posts", {"query": "zzzzqq"})["said"] == "There are no posts to show"
     for tool in ("get_feed", "list_posts", "search_posts", "get_hashtag_posts"):
         assert [r.text for r in SERVER.tools[tool].replies] == ["{result.said}."], tool
+
+
+def test_an_account_that_follows_nobody_is_said_to(s):
+    """"accounts_text": "0 accounts: " read as a sentence cut off: nobody followed is "no accounts"."""
+    following = ok(s, "list_following", {"account_id": "USR-10065"})
+    assert following["total"] == 0 and following["accounts_text"] == "no accounts"

@@ -589,3 +589,13 @@ def test_a_lead_time_in_whole_hours_or_days_is_said_in_them() -> None:
     assert whole_units("I'll remind you 120 minutes before 'Retro'") == "I'll remind you 2 hours before 'Retro'"
     assert whole_units("2880 minutes ahead and 60 minutes early") == "2 days ahead and 1 hour early"
     assert whole_units("45 minutes before") == "45 minutes before"
+
+
+def test_a_listing_about_one_thing_that_found_nothing_says_nothing_of_its_own() -> None:
+    """"I found the following: Silver Olive: after March 16 at 9:00 AM." for no departures near a
+    place: a listing about one thing that found nothing is left to say that nothing came up."""
+    departures = {"place_id": "PLC-10190", "place_name": "Silver Olive", "after": "2026-03-16T09:00:00",
+                  "departures": [], "total": 0}
+    assert describe(departures) == ""
+    untagged = {"path": "/Desktop/notes.txt", "name": "notes.txt", "tags": []}
+    assert describe(untagged).startswith("notes.txt")

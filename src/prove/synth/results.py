@@ -566,9 +566,11 @@ def describe(data: Any, cite: Sequence[str] = (), limit: int = 5, stress: Sequen
         text = "; ".join(p for p in (text, f"{counted(len(items), key)}{each}{f' ({named})' if named else ''}: "
                                            f"{shown}{more}", others) if p)
         return _finish(text, cite, data)
-    if not lists and (not identity or _label_key(data) is None) and any(isinstance(v, list) and not v
-                                                                        for v in data.values()):
-        return ""  # an empty listing (with the query it answered): the summary says nothing was found
+    if not lists and (not identity or _label_key(data) is None or data.get("total") == 0) \
+            and any(isinstance(v, list) and not v for v in data.values()):
+        # an empty listing (with the query it answered, or about one thing: "no departures near Silver
+        # Olive"): the summary says nothing was found
+        return ""
     if len(lists) > 1 and not identity:
         # A search over several kinds ("accounts", "deals"): each kind counted and read out, not the
         # whole total as the first kind's ("3 accounts in all; 1 of them" for 1 account and 2 deals).

@@ -548,6 +548,8 @@ def _departures_text(departures: list[Departure], when: datetime, shown: int = 4
         line = d.line_name if d.mode in d.line_name.lower() else f"the {d.line_name} ({d.mode})"
         said.append(f"{line} at {spoken_time(datetime.fromisoformat(d.departs_at), when)} from {d.stop} "
                     f"toward {d.toward}")
+    if not said:
+        return "no departures from stops nearby"
     more = f"; and {len(departures) - len(said)} more" if len(departures) > len(said) else ""
     return "; ".join(said) + more
 

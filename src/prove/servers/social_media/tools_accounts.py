@@ -205,7 +205,8 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
     said = [_follow_words(a, mine) for a in accounts[:shown]] + ([f"{len(rows) - shown} more"] if len(rows) > shown else [])
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
     return FollowList(accounts=accounts, total=len(rows),
-                      accounts_text=f"{len(rows)} {noun}{'' if len(rows) == 1 else 's'}: {listed}")
+                      accounts_text=f"{len(rows)} {noun}{'' if len(rows) == 1 else 's'}: {listed}" if rows
+                      else f"no {noun}s")
 
 
 @tools.tool(effect=READ, asks=[
