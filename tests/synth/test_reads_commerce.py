@@ -1138,3 +1138,15 @@ def test_reservations_say_what_is_held_where_and_until_when() -> None:
             assert not re.search(r"created [A-Z]|quantity \d|: active,", text), text
             assert re.search(r"(?:\d+ of )?the [^()]+ at [A-Z][\w .&]+ \(RES-\d+, (?:held until [A-Z]|collected|cancelled|expired)",
                              text), text
+
+
+def test_a_payments_request_names_people_as_a_person_would() -> None:
+    """"Ask one of the members to pay me back $30" / "Which member?" and "Remind them about invoice
+    INV-10005" (no one named before): the people one pays are friends, and a reminder is sent for
+    an invoice, not to a "them" nobody named."""
+    exs = _generated(("payments",), 300, 23)
+    said = [m["content"] for ex in exs for m in ex["messages"] if m["role"] in ("user", "assistant") and m.get("content")]
+    assert len(said) > 300
+    for text in said:
+        assert not re.search(r"\bmembers?\b", text), text
+        assert not re.search(r"\b[Rr]emind them about\b", text), text

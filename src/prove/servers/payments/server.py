@@ -32,7 +32,7 @@ from .world import REFUND_WINDOW_DAYS, build_world
 
 USER = EntityKind("user", table="users", key="user_id", label="display_name",
                   description="another member of the network: a person or a business", lister="search_users",
-                  noun="member")
+                  noun="friend")
 FUNDING_SOURCE = EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
                             description="a bank account or card linked to the member's wallet",
                             live="status = 'active'",

@@ -169,7 +169,7 @@ def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
 @tools.tool(effect=WRITE, asks=[
     "Send a reminder for {invoice_id}.",
     "Nudge the client about {invoice_id}, it's still unpaid.",
-    "Remind them about {invoice_id}, please.",
+    "Could you remind the client about {invoice_id}, please?",
 ], reply=[
     "Sent a reminder to {result.customer_name} about {invoice_id}.",
     "{result.customer_name} has been reminded about {invoice_id} (${result.amount}, due {result.due_date}).",
