@@ -89,6 +89,7 @@ def test_a_phrase_must_say_every_required_argument() -> None:
     (Ask("Forward {message_id} to {to}.", include_attachments="no"), "does not accept"),
     (Ask("Forward {message_id} to {to}.", priority="loud"), "does not accept"),
     (Ask("Forward {message_id} to {to}.", to="x"), "both slots and binds"),
+    (Ask("Forward {message_id} to {to}.", fits={"folder_id": "kind = 'custom'"}), "which it does not slot"),
 ])
 def test_bad_bindings_fail_at_import(ask: Ask, error: str) -> None:
     with pytest.raises(ToolDefinitionError, match=error):

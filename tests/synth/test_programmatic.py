@@ -210,3 +210,28 @@ def test_a_thing_left_vague_after_a_listing_of_its_kind_is_one_of_those_listed(m
                 listed = {v for k, v, _ in extract_entities(earlier.tool, earlier.result.data) if k == kind}
                 assert step.args[name] in listed, (earlier.tool.name, step.tool.name, step.args)
     assert len(omitted) >= 30
+
+
+def test_a_phrase_that_says_what_its_entity_is_takes_only_such_a_one() -> None:
+    """"I work at Maple Lofts now" (an apartment building) and "What are the hours of The Green
+    Residences?": a phrasing whose words say what kind of place it means (`Ask.fits`) takes only
+    such a place."""
+    synth = Synthesizer(SynthConfig(n=500, seed=17, servers=["maps"]))
+    seen = {"work": 0, "hours": 0}
+    for i in range(500):
+        line = synth.example(i).line
+        if not line:
+            continue
+        ex = json.loads(line)
+        index = EntityIndex(registry.get("maps"), ex["world"])
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                place = call["arguments"].get("place_id")
+                category = index.every.get("place", {}).get(place, {}).get("category")
+                if call["name"] == "set_saved_address" and "I work at" in turn["user"]:
+                    seen["work"] += 1
+                    assert category not in ("residential", "parking", "ev_charging", "park"), (ex["id"], category)
+                if call["name"] == "get_place" and "hours and rating" in turn["user"]:
+                    seen["hours"] += 1
+                    assert category not in ("residential", "office"), (ex["id"], category)
+    assert seen["work"] >= 2 and seen["hours"] >= 2, seen

@@ -5,6 +5,12 @@ An `Ask` is a phrasing with `{param}` slots and the argument values its words fi
     Ask("Forward {message_id} to {to} without the attachments.", include_attachments=False)
     Ask("Decline the invitation to {event_id}.", response="declined")
 
+An `Ask` may also say which of its entities its words fit (`fits`, an SQL condition on the
+entity's row per slot), where the words speak of what the thing is: "I work at {place_id} now"
+fits a workplace, not an apartment building:
+
+    Ask("I work at {place_id} now.", label="work", fits={"place_id": "category != 'residential'"})
+
 A request written from an `Ask` and its gold call can never disagree: the teacher uses a phrasing
 only for a call whose arguments equal its bindings, fills its slots from the call, and sets no
 optional argument that neither the phrasing nor the conversation asks for. `problems` is the
@@ -27,11 +33,12 @@ _WORD = re.compile(r"[a-z0-9]+")
 class Ask:
     """One phrasing of a request, and the argument values its words imply (see the module doc)."""
 
-    __slots__ = ("binds", "text")
+    __slots__ = ("binds", "fits", "text")
 
-    def __init__(self, text: str, /, **binds: Any) -> None:
+    def __init__(self, text: str, /, fits: Mapping[str, str] | None = None, **binds: Any) -> None:
         self.text = text
         self.binds: dict[str, Any] = dict(binds)
+        self.fits: dict[str, str] = dict(fits or {})
 
     @property
     def slots(self) -> list[str]:
@@ -57,8 +64,8 @@ class Ask:
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "binds": dict(self.binds)}
 
-    def _key(self) -> tuple[str, str]:
-        return self.text, repr(sorted(self.binds.items()))
+    def _key(self) -> tuple[str, str, str]:
+        return self.text, repr(sorted(self.binds.items())), repr(sorted(self.fits.items()))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Ask) and self._key() == other._key()
@@ -68,7 +75,8 @@ class Ask:
 
     def __repr__(self) -> str:
         binds = "".join(f", {k}={v!r}" for k, v in self.binds.items())
-        return f"Ask({self.text!r}{binds})"
+        fits = f", fits={self.fits!r}" if self.fits else ""
+        return f"Ask({self.text!r}{fits}{binds})"
 
 
 def result_field(data: Any, path: str) -> Any:

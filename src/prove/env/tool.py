@@ -225,6 +225,9 @@ def _check_ask(where: str, ask: Ask, fields: dict[str, Any]) -> None:
     for slot in ask.slots:
         if slot not in fields:
             raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} uses unknown slot {{{slot}}}")
+    for slot in ask.fits:
+        if slot not in ask.slots:
+            raise ToolDefinitionError(f"{where}: asks phrase {ask.text!r} fits {slot!r}, which it does not slot")
     _check_binds(f"{where}: asks phrase {ask.text!r}", ask, fields)
 
 

@@ -184,7 +184,8 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
 
 @tools.tool(effect=READ, asks=[
     "Tell me about {place_id}.",
-    "What are the hours and rating of {place_id}, and is it open now?",
+    Ask("What are the hours and rating of {place_id}, and is it open now?",
+        fits={"place_id": "category NOT IN ('residential', 'office')"}),  # a business keeps hours
 ], reply=[
     "{result.name} ({result.address}) is {result.rated}; today: {result.hours_today}, and it's "
     "{result.open_text}.",

@@ -71,8 +71,9 @@ def get_profile(ctx: Ctx) -> Profile:
 
 @tools.tool(effect=WRITE, asks=[
     "Set my {label} address to {place_id}.",
-    Ask("I moved; my new home is {place_id}.", label="home"),
-    Ask("I work at {place_id} now, please save it as my work address.", label="work"),
+    Ask("I moved; my new home is {place_id}.", label="home", fits={"place_id": "category = 'residential'"}),
+    Ask("I work at {place_id} now, please save it as my work address.", label="work",
+        fits={"place_id": "category NOT IN ('residential', 'parking', 'ev_charging', 'park')"}),
 ], reply=[
     "Your {label} address is now {place_id}.",
     "Done: I saved {place_id} as your {label} address.",

@@ -28,7 +28,7 @@ import functools
 from datetime import date, timedelta
 import re
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -349,6 +349,8 @@ class Planner:
             for p in include:
                 if not p.entity:
                     continue
+                if p.name in phrase.fits:  # "I work at {place_id} now": a workplace, never an apartment block
+                    p = replace(p, where=f"({p.where}) AND ({phrase.fits[p.name]})" if p.where else phrase.fits[p.name])
                 picked = self._entity(p, tool, steps, found, sess, attempt)
                 if picked is None:
                     ok = False
