@@ -174,10 +174,15 @@ def entries_text(found: list[Entry], total: int, year: int, where: bool = False,
         name = e.name + ((f" in the {parent} folder" if parent else " at the top of your drive") if where else "")
         said.append(f"{name} (folder, {e.size_text})" if e.kind == "folder" else
                     f"{name} ({e.size_text}, modified {day})")
+    return items_said(said, total)
+
+
+def items_said(said: list[str], total: int) -> str:
+    """'3 items: a, b and 1 more' for the items said one by one out of `total`; 'nothing' for none."""
     if not said:
         return "nothing"
     if total > len(said):
-        said.append(f"{total - len(said)} more")
+        said = [*said, f"{total - len(said)} more"]
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     return f"{total} item{'' if total == 1 else 's'}: {listed}"
 

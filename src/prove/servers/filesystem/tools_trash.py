@@ -25,6 +25,7 @@ from .server import (
     guard_vault,
     human,
     inside,
+    items_said,
     log_activity,
     lookup,
     purge,
@@ -194,12 +195,7 @@ def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
         where = f"the {parent} folder" if parent else "the top of your drive"
         inside = f"{t.items - 1} item{'' if t.items == 2 else 's'} inside, " if t.kind == "folder" else ""
         said.append(f"{'the folder ' if t.kind == 'folder' else ''}{t.name} from {where} ({inside}{t.size_text})")
-    if not said:
-        return "nothing"
-    if total > len(said):
-        said.append(f"{total - len(said)} more")
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return f"{total} item{'' if total == 1 else 's'}: {listed}"
+    return items_said(said, total)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -52,16 +52,18 @@ class ReservationList(BaseModel):
                                                "6:00 PM)'.")
 
 
+def _when(at: str, today: date) -> str:
+    """'March 17 at 6:00 PM' (with the year where it is not this one)."""
+    t = datetime.fromisoformat(at)
+    day = f"{t:%B} {t.day}" + ("" if t.year == today.year else f", {t.year}")
+    return f"{day} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
 def _reservations_text(items: list[Reservation], total: int, today: date) -> str:
     """What each reservation holds, where, and until when (or that it was collected, cancelled or expired)."""
-    def when(at: str) -> str:
-        t = datetime.fromisoformat(at)
-        day = f"{t:%B} {t.day}" + ("" if t.year == today.year else f", {t.year}")
-        return f"{day} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
-
     def one(r: Reservation) -> str:
         what = f"the {r.product_name}" if r.quantity == 1 else f"{r.quantity} of the {r.product_name}"
-        state = f"held until {when(r.expires_at)}" if r.status == "active" else r.status
+        state = f"held until {_when(r.expires_at, today)}" if r.status == "active" else r.status
         return f"{what} at {r.store_name} ({r.reservation_id}, {state})"
     return said_in_part([one(r) for r in items[:5]], total, "no reservations")
 
@@ -102,15 +104,10 @@ class TransferList(BaseModel):
 
 def _transfers_text(transfers: list[Transfer], total: int, today: date) -> str:
     """What each transfer moves from where to where, and when it arrives (or that it was cancelled)."""
-    def when(at: str) -> str:
-        t = datetime.fromisoformat(at)
-        day = f"{t:%B} {t.day}" + ("" if t.year == today.year else f", {t.year}")
-        return f"{day} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
-
     def one(t: Transfer) -> str:
         what = f"the {t.product_name}" if t.quantity == 1 else f"{t.quantity} of the {t.product_name}"
-        state = {"in_transit": f"arriving {when(t.arrives_at)}", "received": f"arrived {when(t.arrives_at)}"}.get(
-            t.status, t.status)
+        state = {"in_transit": f"arriving {_when(t.arrives_at, today)}",
+                 "received": f"arrived {_when(t.arrives_at, today)}"}.get(t.status, t.status)
         return f"{what} from {t.from_store_name} to {t.to_store_name} ({t.transfer_id}, {state})"
     return said_in_part([one(t) for t in transfers[:5]], total, "no transfers")
 
