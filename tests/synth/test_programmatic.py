@@ -228,7 +228,7 @@ def test_a_phrase_that_says_what_its_entity_is_takes_only_such_a_one() -> None:
             for call in turn["calls"]:
                 place = call["arguments"].get("place_id")
                 category = index.every.get("place", {}).get(place, {}).get("category")
-                if call["name"] == "set_saved_address" and "I work at" in turn["user"]:
+                if call["name"] == "set_saved_address" and call["arguments"]["label"] == "work":
                     seen["work"] += 1
                     assert category not in ("residential", "parking", "ev_charging", "park"), (ex["id"], category)
                 if call["name"] == "get_place" and "hours and rating" in turn["user"]:

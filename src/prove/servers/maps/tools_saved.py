@@ -69,11 +69,15 @@ def get_profile(ctx: Ctx) -> Profile:
                    work=place_summary(ctx, place_row(ctx, row["work_place_id"])), saved_places=saved, reviews=reviews)
 
 
+_HOME = {"place_id": "category = 'residential'"}  # where one lives
+_WORK = {"place_id": "category NOT IN ('residential', 'parking', 'ev_charging', 'park')"}  # where one works
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Set my {label} address to {place_id}.",
-    Ask("I moved; my new home is {place_id}.", label="home", fits={"place_id": "category = 'residential'"}),
-    Ask("I work at {place_id} now, please save it as my work address.", label="work",
-        fits={"place_id": "category NOT IN ('residential', 'parking', 'ev_charging', 'park')"}),
+    Ask("Set my home address to {place_id}.", label="home", fits=_HOME),
+    Ask("Set my work address to {place_id}.", label="work", fits=_WORK),
+    Ask("I moved; my new home is {place_id}.", label="home", fits=_HOME),
+    Ask("I work at {place_id} now, please save it as my work address.", label="work", fits=_WORK),
 ], reply=[
     "Your {label} address is now {place_id}.",
     "Done: I saved {place_id} as your {label} address.",
