@@ -235,3 +235,24 @@ def test_a_phrase_that_says_what_its_entity_is_takes_only_such_a_one() -> None:
                     seen["hours"] += 1
                     assert category not in ("residential", "office"), (ex["id"], category)
     assert seen["work"] >= 2 and seen["hours"] >= 2, seen
+
+
+def test_a_value_drawn_from_the_world_is_never_the_users_own_name() -> None:
+    """"What did James O'Brien say in the recording ...?" asked by James O'Brien: a narrowing drawn
+    from what the world holds (a transcript's speakers) leaves out the signed-in user's own name."""
+    asked = 0
+    synth = Synthesizer(SynthConfig(n=400, seed=3, servers=["video_meeting"]))
+    for i in range(400):
+        line = synth.example(i).line
+        if not line:
+            continue
+        ex = json.loads(line)
+        index = EntityIndex(registry.get("video_meeting"), ex["world"])
+        mine = {index.labels[kind][key] for kind, rows in index.every.items() for key, row in rows.items()
+                if row.get("is_me") == 1 and isinstance(index.labels.get(kind, {}).get(key), str)}
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "get_transcript" and "speaker" in call["arguments"]:
+                    asked += 1
+                    assert call["arguments"]["speaker"] not in mine, (ex["id"], call)
+    assert asked >= 4

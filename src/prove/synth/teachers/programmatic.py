@@ -523,15 +523,17 @@ class Planner:
         if person is not None and spec.get("type") == "string":  # James White's new address is james.white@...
             domain = self.values.fake.email(Person(*person)).rsplit("@", 1)[-1]  # not a docstring's 'newcompany.com'
             return _address(*person, domain)
-        # An address is named once in a call: not "Bcc nia.taylor@... on an email to nia.taylor@...".
+        # An address is named once in a call: not "Bcc nia.taylor@... on an email to nia.taylor@...";
+        # and the user is never asked about by their own name ("what did James O'Brien say?").
         named = {a for v in args.values() for a in (v if isinstance(v, list) else [v]) if isinstance(a, str) and "@" in a}
-        if not named:
+        shunned = named | self._mine
+        if not shunned:
             return self.values.value(p.name, spec, p.description, attempt)
         for tries in range(_REDRAWS):
             value = self.values.value(p.name, spec, p.description, attempt + tries)
             if isinstance(value, list):
                 value = [v for v in value if v not in named]
-            if value != [] and not (isinstance(value, str) and value in named):
+            if value != [] and not (isinstance(value, str) and value in shunned):
                 return value
         return value
 
@@ -549,7 +551,14 @@ class Planner:
             for kind in sorted(tool.produces - {q.entity}):
                 out.update(row[name] for row in self.index.rows.get(kind, {}).values()
                            if row.get(key) == value and isinstance(row.get(name), str))
-        return sorted(out)
+        return sorted(out - self._mine)  # "what did I say?" is asked as such, never by the user's own name
+
+    @functools.cached_property
+    def _mine(self) -> frozenset[str]:
+        """The signed-in user's own names (their person, member or account rows): never a value to ask by."""
+        return frozenset(label for kind, rows in self.index.every.items() for key, row in rows.items()
+                         if row.get("is_me") == 1
+                         for label in [self.index.labels.get(kind, {}).get(key)] if isinstance(label, str))
 
     def _person_in(self, tool: Tool, args: Mapping[str, Any], steps: Sequence[Step] = ()) -> tuple[str, str] | None:
         """The first and last name of the person a call is about (a contact it updates, one the
@@ -571,8 +580,9 @@ class Planner:
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
         # The signed-in user is "me", never someone to look up by their own name.
-        labels = [self.spec.context.label(kind, v) for kind in kinds for v in self.spec.context.ids(kind)
-                  if self.index.every.get(kind, {}).get(v, {}).get("is_me") != 1]
+        mine = self._mine
+        labels = [lab for kind in kinds for v in self.spec.context.ids(kind)
+                  if (lab := self.spec.context.label(kind, v)) not in mine]
         # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do; an order of
         # "Razer HD Webcam and 1 more" by the thing it names.
         labels = sorted({_MORE.sub("", _REPLY_PREFIX.sub("", lab)) for lab in labels
