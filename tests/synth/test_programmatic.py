@@ -15,6 +15,26 @@ def _examples(candidates):
     return [json.loads(c.line) for c in candidates if c.line]
 
 
+def _calls(server: str, n: int, seed: int):
+    """Each gold call of the accepted examples among the first `n` candidates of a run on one
+    server, with its example, the words of its turn and the index of the example's world."""
+    synth = Synthesizer(SynthConfig(n=n, seed=seed, servers=[server]))
+    for i in range(n):
+        line = synth.example(i).line
+        if not line:
+            continue
+        ex = json.loads(line)
+        index = EntityIndex(registry.get(server), ex["world"])
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                yield ex, turn["user"], call, index
+
+
+def _my_names(index: EntityIndex) -> set[str]:
+    return {index.labels[kind][key] for kind, rows in index.every.items() for key, row in rows.items()
+            if row.get("is_me") == 1 and isinstance(index.labels.get(kind, {}).get(key), str)}
+
+
 def test_yield_grounding_and_records(candidates) -> None:
     accepted = _examples(candidates)
     assert len(accepted) / len(candidates) >= 0.9
@@ -140,20 +160,10 @@ def test_a_search_never_looks_the_user_up_by_their_own_name() -> None:
     searched = 0
     for server, tool in (("issue_tracker", "search_users"), ("team_chat", "list_users"),
                          ("calendar", "search_people"), ("video_meeting", "search_people")):
-        synth = Synthesizer(SynthConfig(n=240, seed=31, servers=[server]))
-        for i in range(240):
-            line = synth.example(i).line
-            if not line:
-                continue
-            ex = json.loads(line)
-            index = EntityIndex(registry.get(server), ex["world"])
-            mine = {index.labels[kind][key] for kind, rows in index.every.items() for key, row in rows.items()
-                    if row.get("is_me") == 1 and isinstance(index.labels.get(kind, {}).get(key), str)}
-            for turn in ex["turns"]:
-                for call in turn["calls"]:
-                    if call["name"] == tool and "query" in call["arguments"]:
-                        searched += 1
-                        assert call["arguments"]["query"] not in mine, (ex["id"], call)
+        for ex, _, call, index in _calls(server, 240, 31):
+            if call["name"] == tool and "query" in call["arguments"]:
+                searched += 1
+                assert call["arguments"]["query"] not in _my_names(index), (ex["id"], call)
     assert searched >= 8
 
 
@@ -216,24 +226,15 @@ def test_a_phrase_that_says_what_its_entity_is_takes_only_such_a_one() -> None:
     """"I work at Maple Lofts now" (an apartment building) and "What are the hours of The Green
     Residences?": a phrasing whose words say what kind of place it means (`Ask.fits`) takes only
     such a place."""
-    synth = Synthesizer(SynthConfig(n=500, seed=17, servers=["maps"]))
     seen = {"work": 0, "hours": 0}
-    for i in range(500):
-        line = synth.example(i).line
-        if not line:
-            continue
-        ex = json.loads(line)
-        index = EntityIndex(registry.get("maps"), ex["world"])
-        for turn in ex["turns"]:
-            for call in turn["calls"]:
-                place = call["arguments"].get("place_id")
-                category = index.every.get("place", {}).get(place, {}).get("category")
-                if call["name"] == "set_saved_address" and call["arguments"]["label"] == "work":
-                    seen["work"] += 1
-                    assert category not in ("residential", "parking", "ev_charging", "park"), (ex["id"], category)
-                if call["name"] == "get_place" and "hours and rating" in turn["user"]:
-                    seen["hours"] += 1
-                    assert category not in ("residential", "office"), (ex["id"], category)
+    for ex, user, call, index in _calls("maps", 500, 17):
+        category = index.every.get("place", {}).get(call["arguments"].get("place_id"), {}).get("category")
+        if call["name"] == "set_saved_address" and call["arguments"]["label"] == "work":
+            seen["work"] += 1
+            assert category not in ("residential", "parking", "ev_charging", "park"), (ex["id"], category)
+        if call["name"] == "get_place" and "hours and rating" in user:
+            seen["hours"] += 1
+            assert category not in ("residential", "office"), (ex["id"], category)
     assert seen["work"] >= 2 and seen["hours"] >= 2, seen
 
 
@@ -241,18 +242,8 @@ def test_a_value_drawn_from_the_world_is_never_the_users_own_name() -> None:
     """"What did James O'Brien say in the recording ...?" asked by James O'Brien: a narrowing drawn
     from what the world holds (a transcript's speakers) leaves out the signed-in user's own name."""
     asked = 0
-    synth = Synthesizer(SynthConfig(n=400, seed=3, servers=["video_meeting"]))
-    for i in range(400):
-        line = synth.example(i).line
-        if not line:
-            continue
-        ex = json.loads(line)
-        index = EntityIndex(registry.get("video_meeting"), ex["world"])
-        mine = {index.labels[kind][key] for kind, rows in index.every.items() for key, row in rows.items()
-                if row.get("is_me") == 1 and isinstance(index.labels.get(kind, {}).get(key), str)}
-        for turn in ex["turns"]:
-            for call in turn["calls"]:
-                if call["name"] == "get_transcript" and "speaker" in call["arguments"]:
-                    asked += 1
-                    assert call["arguments"]["speaker"] not in mine, (ex["id"], call)
+    for ex, _, call, index in _calls("video_meeting", 400, 3):
+        if call["name"] == "get_transcript" and "speaker" in call["arguments"]:
+            asked += 1
+            assert call["arguments"]["speaker"] not in _my_names(index), (ex["id"], call)
     assert asked >= 4
