@@ -437,7 +437,7 @@ def test_post_listings_read_out_who_wrote_what(s):
     feed = ok(s, "get_feed", {"limit": 3})
     assert feed["said"].startswith(f"{feed['total']} posts, the first 3: ")
     for p in feed["posts"]:
-        assert f"@{p['author_handle']}: '{p['text']}'" in feed["said"]
+        assert f"{'you' if p['by_you'] else '@' + p['author_handle']}: '{p['text']}'" in feed["said"]
     scheduled = ok(s, "list_posts", {"scheduled_only": True})
     assert scheduled["posts"] and all(f"'{p['text']}' (scheduled)" in scheduled["said"] for p in scheduled["posts"])
     tagged = ok(s, "get_hashtag_posts", {"hashtag": feed["posts"][0]["hashtags"][0]})
@@ -451,3 +451,17 @@ def test_an_account_that_follows_nobody_is_said_to(s):
     """"accounts_text": "0 accounts: " read as a sentence cut off: nobody followed is "no accounts"."""
     following = ok(s, "list_following", {"account_id": "USR-10065"})
     assert following["total"] == 0 and following["accounts_text"] == "no accounts"
+
+
+def test_the_users_own_posts_are_read_out_as_theirs(s):
+    """"187 posts, the first 5: @kenji_ito: 'Booked flights to Reykjavik…'" read the user's own post
+    in their feed under their own handle, as if someone else had written it: it is "you"."""
+    handle = ok(s, "get_profile")["handle"]
+    ok(s, "create_post", {"text": "Fresh sourdough out of the oven. #baking"})
+    feed = ok(s, "get_feed", {"limit": 20})
+    mine = [p for p in feed["posts"] if p["author_id"] == me(s)]
+    assert mine and all(p["by_you"] for p in mine) and not any(p["by_you"] for p in feed["posts"] if p not in mine)
+    assert f"@{handle}:" not in feed["said"] and "you: 'Fresh sourdough out of the oven. #baking'" in feed["said"], \
+        feed["said"]
+    own = ok(s, "list_posts", {})
+    assert own["said"].startswith(f"{own['total']} posts by you"), own["said"]

@@ -155,6 +155,7 @@ class Post(BaseModel):
     like_count: int
     comment_count: int
     liked_by_you: bool
+    by_you: bool = Field(description="whether the user wrote it")
 
 
 class PostList(BaseModel):
@@ -175,11 +176,15 @@ def posts_said(posts: list[Post], total: int) -> str:
     if not posts:
         return "There are no posts to show"
     shown = posts[:5]
-    authors = {p.author_handle for p in posts}
+
+    def who(p: Post) -> str:  # the user's own posts are "you", never their handle
+        return "you" if p.by_you else f"@{p.author_handle}"
+
+    authors = {who(p) for p in posts}
     one = len(authors) == 1  # one account's posts: "by @ana", once
-    count = f"{total} post{'s' if total != 1 else ''}" + (f" by @{next(iter(authors))}" if one else "") + \
+    count = f"{total} post{'s' if total != 1 else ''}" + (f" by {next(iter(authors))}" if one else "") + \
         (f", the first {len(shown)}" if len(shown) < total else "")
-    return count + ": " + "; ".join(("" if one else f"@{p.author_handle}: ") + f"'{p.text}'"
+    return count + ": " + "; ".join(("" if one else f"{who(p)}: ") + f"'{p.text}'"
                                     + (" (scheduled)" if p.status == "scheduled" else "") for p in shown)
 
 
@@ -245,6 +250,7 @@ FROM posts p JOIN accounts a ON a.account_id = p.author_id
 
 def post_models(ctx: Ctx, rows: list[sqlite3.Row]) -> list[Post]:
     out = []
+    mine = me(ctx)
     for r in rows:
         tags = [t[0] for t in ctx.db.execute("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag",
                                              (r["post_id"],))]
@@ -252,7 +258,7 @@ def post_models(ctx: Ctx, rows: list[sqlite3.Row]) -> list[Post]:
                         author_name=r["author_name"], text=r["text"], hashtags=tags, visibility=r["visibility"],
                         reply_policy=r["reply_policy"], status=r["status"], created_at=r["created_at"],
                         edited_at=r["edited_at"], like_count=r["like_count"], comment_count=r["comment_count"],
-                        liked_by_you=bool(r["liked_by_you"])))
+                        liked_by_you=bool(r["liked_by_you"]), by_you=r["author_id"] == mine))
     return out
 
 
