@@ -223,13 +223,17 @@ class Phrasing:
             return label
         return _named(label, naming, noun) + self._of(ek, value)
 
-    def to_user(self, text: str) -> str:
-        """A read-out that names the user by their own name ("by Javier Richardson") says "you"."""
+    def my_names(self) -> list[str]:
+        """The signed-in user's own names (their person, member or account rows)."""
         if self._me_names is None:
             self._me_names = [name for kind, rows in self.index.every.items() for key, row in rows.items()
                               if row.get("is_me") == 1
                               for name in [self.index.labels.get(kind, {}).get(key)] if isinstance(name, str) and name]
-        for name in self._me_names:
+        return self._me_names
+
+    def to_user(self, text: str) -> str:
+        """A read-out that names the user by their own name ("by Javier Richardson") says "you"."""
+        for name in self.my_names():
             text = re.sub(rf"\b(by|from|to) {re.escape(name)}\b", r"\1 you", text)
             # "seller username lucass_tech" on the user's own listing says nothing to them
             text = re.sub(rf", {_WHOSE} {re.escape(name)}\b", "", text)

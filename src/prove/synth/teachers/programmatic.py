@@ -555,10 +555,8 @@ class Planner:
 
     @functools.cached_property
     def _mine(self) -> frozenset[str]:
-        """The signed-in user's own names (their person, member or account rows): never a value to ask by."""
-        return frozenset(label for kind, rows in self.index.every.items() for key, row in rows.items()
-                         if row.get("is_me") == 1
-                         for label in [self.index.labels.get(kind, {}).get(key)] if isinstance(label, str))
+        """The signed-in user's own names: never a value to ask by."""
+        return frozenset(self.say.my_names())
 
     def _person_in(self, tool: Tool, args: Mapping[str, Any], steps: Sequence[Step] = ()) -> tuple[str, str] | None:
         """The first and last name of the person a call is about (a contact it updates, one the
