@@ -591,3 +591,11 @@ def test_synthesized_transfers_never_take_a_cash_advance():
     """A cash advance carries a fee the transfer replies do not mention; calls draw deposit accounts."""
     source = next(p for p in SERVER.tools["transfer_between_accounts"].params if p.name == "from_account_id")
     assert source.where == "type != 'credit_card'"
+
+
+def test_the_statement_of_the_account_and_month_named_is_said_without_an_empty_heading(s):
+    """"Your statements ...: : from $285.54 to $1,188.36": narrowed to one account and one month, a
+    statement has no heading left to say, and none is said."""
+    first = ok(s, "list_statements", {})["statements"][0]
+    one = ok(s, "list_statements", {"account_id": first["account_id"], "period": first["period"]})
+    assert one["statements_text"].startswith("from $"), one["statements_text"]

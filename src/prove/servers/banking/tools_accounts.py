@@ -169,7 +169,8 @@ def _statements_text(statements: list[Statement], by_account: bool, by_period: b
     def one(st: Statement) -> str:
         month = f"{date.fromisoformat(st.period + '-01'):%B %Y}"
         head = ", ".join(p for p in (None if by_account else st.account_name, None if by_period else month) if p)
-        return f"{head}: from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
+        span = f"from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
+        return f"{head}: {span}" if head else span  # the one statement of the account and month named
     return said_in_part([one(st) for st in statements[:6]], len(statements), "no statements")
 
 
