@@ -224,7 +224,9 @@ def test_a_kind_with_an_unknown_naming_fails_at_declaration() -> None:
                                         ("Freeze {card_id}.", True),
                                         ("Move {item_id} to the trash, please.", True),
                                         ("Rate {place_id} 5 stars.", True),
-                                        ("Change {review_id} rating to 1 star.", False)])
+                                        ("Change {review_id} rating to 1 star.", False),
+                                        ("I'll take the lead {lead_id}; assign it to me.", False),
+                                        ("Put it on a card {card_id}.", False)])
 def test_a_vague_entity_goes_only_where_a_vague_phrase_reads(text, fits) -> None:
     """"one of the restaurants" reads in "Freeze {x}." but not in "my {x} order"."""
     from prove.synth.teachers.programmatic import _vague_fits

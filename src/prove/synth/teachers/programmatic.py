@@ -1615,10 +1615,14 @@ def _left_out(text: str, slot: str) -> str | None:
 
 def _vague_fits(text: str, slot: str) -> bool:
     """Whether a slot can be said vaguely ("one of the cards", "a card"): not after a possessive
-    or "is" ("my {x} order", "my new home is {x}"), nor before the noun it modifies ("{x} order")."""
+    or "is" ("my {x} order", "my new home is {x}"), nor after its own noun ("the lead {x}": "the lead
+    one of the leads"), nor before the noun it modifies ("{x} order")."""
     at = text.find("{" + slot + "}")
     if at >= 0 and text[at + len(slot) + 2:].startswith("'s"):
         return False  # "one of the channels's topic"
+    two = text[:at].split()[-2:] if at >= 0 else []
+    if len(two) == 2 and two[0].lower() in ("the", "a", "an", "this", "that") and two[1].isalpha():
+        return False
     before = text[:at].split()[-1:] if at >= 0 else []
     after = text[at + len(slot) + 2:].split()[:1] if at >= 0 else []
     if before and before[0].lower() in ("my", "your", "our", "their", "is", "are", "was", "were", "the", "a", "an", "of"):
