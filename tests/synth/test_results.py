@@ -599,3 +599,20 @@ def test_a_listing_about_one_thing_that_found_nothing_says_nothing_of_its_own() 
     assert describe(departures) == ""
     untagged = {"path": "/Desktop/notes.txt", "name": "notes.txt", "tags": []}
     assert describe(untagged).startswith("notes.txt")
+
+
+def test_a_listing_opens_with_what_was_found_not_a_heading_before_its_count() -> None:
+    """"I found the following: 32 events: ..." reads as two headings; a count is what was found."""
+    import random
+
+    from prove.synth.wording import Wording
+
+    data = {"events": [{"event_id": f"EVT-1000{i}", "title": t} for i, t in enumerate(("Stand-up", "Retro"))],
+            "total": 2}
+    said = {Wording(random.Random(seed)).summary(None, data) for seed in range(12)}
+    assert said and all(s.startswith(("I found 2 events: ", "There are 2 events: ")) for s in said), said
+    one = {Wording(random.Random(seed)).summary(None, {"events": data["events"][:1], "total": 1}) for seed in range(12)}
+    assert all(s.startswith("I found 1 event: ") for s in one), one
+    record = {Wording(random.Random(seed)).summary(None, {"event_id": "EVT-10001", "title": "Stand-up",
+                                                          "location": "Room 4C"}) for seed in range(12)}
+    assert all(not s[0].isdigit() and ":" in s for s in record), record

@@ -387,6 +387,9 @@ class Wording:
         if not facts:
             return self.nothing(data, tool, args)
         if opener:
+            count = re.match(r"(\d[\d,]*) ", facts)
+            if count:  # "I found 32 events: ...", not "I found the following: 32 events: ..."
+                return f"{self.pick(['I found', 'There are'] if count.group(1) != '1' else ['I found'])} {facts}"
             return f"{self.pick(FOUND)} {facts}"
         first = facts.split(" ", 1)[0]
         return facts if re.search(r"[\d_.@]", first.rstrip(":;,")) else facts[:1].upper() + facts[1:]  # a handle as it is
