@@ -616,3 +616,11 @@ def test_a_listing_opens_with_what_was_found_not_a_heading_before_its_count() ->
     record = {Wording(random.Random(seed)).summary(None, {"event_id": "EVT-10001", "title": "Stand-up",
                                                           "location": "Room 4C"}) for seed in range(12)}
     assert all(not s[0].isdigit() and ":" in s for s in record), record
+
+
+def test_a_large_sum_in_a_request_is_written_with_its_thousands_marked() -> None:
+    """"deals worth at least $100000" -> "$100,000", as people write it; a quoted text stays as it is."""
+    assert tidy("Which deals are worth at least $100000?") == "Which deals are worth at least $100,000?"
+    assert tidy("Change the amount to $38500.50.") == "Change the amount to $38,500.50."
+    assert tidy("Put $1500 into savings.") == "Put $1500 into savings."
+    assert tidy("Post 'Raised $25000 today!' for me.") == "Post 'Raised $25000 today!' for me."

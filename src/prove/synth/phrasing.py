@@ -543,6 +543,7 @@ def _mend(text: str) -> str:
     text = re.sub(r"\bme's\b", "my", text)  # "me's open deals" -> "my open deals"
     text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)  # "Eggs & Co.." -> "Eggs & Co."
     text = re.sub(r"(?<![\d.,$])(\d[\d,]*\.\d\d) dollars\b", r"$\1", text)  # "150.50 dollars" -> "$150.50"
+    text = re.sub(r"\$(\d{5,})(?!\d)", lambda m: f"${int(m.group(1)):,}", text)  # "$100000" -> "$100,000"
     text = re.sub(r"\b([Tt])he (that|this) ", lambda m: (m.group(2).capitalize() if m.group(1) == "T" else m.group(2)) + " ",
                   text)
     text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
