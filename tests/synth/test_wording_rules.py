@@ -1308,3 +1308,21 @@ def test_a_retry_names_the_error_in_words() -> None:
     said.discard(None)
     assert any("invalid arguments" in s for s in said) and any("not found" in s for s in said)
     assert not any("_" in s for s in said), said
+
+
+def test_a_request_says_send_only_of_a_tool_that_sends() -> None:
+    """"Send the draft 'Weekend plans' to Jasmine instead." was a request to re-address a draft,
+    which the gold left unsent: a request that opens with a sending verb asks a tool that sends."""
+    from prove.env import registry
+
+    sending = re.compile(r"send|post|publish|submit|pay|forward|reply|request|transfer|remind|message|share|invite|"
+                         r"checkout|order|tip|bill|invoice")  # (an invoice is sent when it is made)
+    wrong = []
+    for name in registry.names():
+        tools = registry.get(name).tools
+        for tool in tools.values() if isinstance(tools, dict) else tools:
+            for ask in tool.asks:
+                text = getattr(ask, "text", ask)
+                if re.match(r"(?:Send|Post|Publish|Submit) ", text) and not sending.search(tool.name):
+                    wrong.append(f"{name}.{tool.name}: {text}")
+    assert not wrong, wrong

@@ -340,7 +340,7 @@ def create_draft(ctx: Ctx, to: Addresses | None = None, subject: Subject | None 
 
 @tools.tool(effect=WRITE, asks=[
     "Change the subject of {draft_id} to '{subject}'.",
-    "Send {draft_id} to {to} instead.",
+    "Address {draft_id} to {to} instead; don't send it yet.",
     "Rewrite the body of {draft_id}: {body}",
     "Cc {cc} on {draft_id}.",
 ], reply=[
