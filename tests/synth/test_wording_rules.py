@@ -1326,3 +1326,22 @@ def test_a_request_says_send_only_of_a_tool_that_sends() -> None:
                 if re.match(r"(?:Send|Post|Publish|Submit) ", text) and not sending.search(tool.name):
                     wrong.append(f"{name}.{tool.name}: {text}")
     assert not wrong, wrong
+
+
+def test_a_reply_read_field_by_field_is_counted() -> None:
+    """The figure of stiff read-outs: "Emily: seat position 6, mirror preset A, climate target 68"
+    counts; a sentence, or a list of things each said in its own words, does not."""
+    from prove.synth.quality import FIELD_DUMP
+
+    dumps = ["I found 2 driver profiles: Emily: seat position 6, mirror preset A, climate target 68, seat heat 2.",
+             "Here's what I found: 1 user: James Ortiz: email james.ortiz@tidalworks.dev, title Senior Mobile "
+             "Engineer, team Mobile, active.",
+             "Done. 1 service reminder: Engine oil and filter change: due soon, due on March 28, due odometer "
+             "30,016 miles, 8,114.1 miles left."]
+    sentences = ["Done: the car is locked, the lights are off, and the alarm is set.",
+                 "Your saved cards: Wells Fargo Autograph (Visa ending 3012, expires 12/29, your default) and Amex "
+                 "Gold (American Express ending 6434, expired 01/26).",
+                 "The engine oil and filter change is due soon: by March 28 or at 30,016 miles.",
+                 "Priciest first: Branch Ergonomic Office Chair ($795.99, rated 4.3 from 3 reviews)."]
+    assert all(FIELD_DUMP.search(d) for d in dumps)
+    assert not any(FIELD_DUMP.search(s) for s in sentences)

@@ -11,6 +11,8 @@ report adds them up (`summarize`):
 - user turns that name a raw ID ("MSG-10010") — target at most 15% (order numbers and other IDs
   people quote count too);
 - searches (read calls with a query argument) that find nothing — target at most 10%;
+- replies that read a record field by field ("Emily: seat position 6, mirror preset A, climate
+  target 68"), where a person would say it in a sentence — as few as can be;
 - the most frequent opener (the first two words of a conversation) — target at most 3%;
 - distinct request skeletons (user turns with their values masked);
 - tool coverage: gold calls per visible tool — target: every tool in at least 5 gold calls.
@@ -29,7 +31,7 @@ from ..env import Server
 from .entities import found_nothing
 from .phrasing import QUERY_PARAMS
 
-__all__ = ["figures", "summarize"]
+__all__ = ["FIELD_DUMP", "figures", "summarize"]
 
 RAW_ID = re.compile(r"(?<![0-9A-Za-z])[A-Z][A-Z0-9]{1,9}-\d{3,}(?![0-9A-Za-z])")
 _SNAKE = re.compile(r"(?<![\w@./-])[a-z]+_[a-z_]+(?![\w@./-])")
@@ -37,6 +39,9 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _NUMBER = re.compile(r"\$?\d[\d,.:]*")
 _NAME = re.compile(r"(?:[A-Z][\w&'-]*)(?:\s+[A-Z][\w&'-]*)+")
 _WORD = re.compile(r"[a-z']+")
+# A record read field by field: a name, a colon, then three or more "<field words> <value>" parts.
+FIELD_DUMP = re.compile(r"(?:^|[:;.] )(?!Done\b)[A-Z][^:;.]{1,60}: (?:[a-z][a-z]*(?: [a-z]+){0,2} [^,;:]{1,40}, ){2,}"
+                        r"[a-z]")
 
 
 def _clause_patterns(server: Server) -> re.Pattern[str]:
@@ -100,6 +105,7 @@ def figures(example: Mapping[str, Any], server: Server) -> dict[str, Any]:
         "raw_id_turns": sum(1 for u in users if RAW_ID.search(u)),
         "replies": len(replies),
         "docstring_replies": sum(1 for r in replies if any(s in r for s in summaries)),
+        "field_dump_replies": sum(1 for r in replies if FIELD_DUMP.search(r)),
         "searches": searches,
         "empty_searches": empty,
         "opener": " ".join(first.split()[:2]).lower().strip(",.!?:"),
@@ -124,7 +130,7 @@ def summarize(metas: Iterable[Mapping[str, Any]], servers: Iterable[Server], rea
     """The run's wording figures from its accepted candidates' records."""
     metas = [m for m in metas if "quality" in m]
     q = [m["quality"] for m in metas]
-    total = lambda key: sum(x[key] for x in q)  # noqa: E731
+    total = lambda key: sum(x.get(key, 0) for x in q)  # noqa: E731  (a shard written before a figure existed lacks it)
     openers = Counter(x["opener"] for x in q)
     skeletons = [s for x in q for s in x["skeletons"]]
     used = Counter((m["server"], name) for m in metas for name in m["quality"]["gold_tools"])
@@ -134,6 +140,7 @@ def summarize(metas: Iterable[Mapping[str, Any]], servers: Iterable[Server], rea
     return {
         "unfaithful": {k: v for k, v in sorted(reasons.items()) if k.startswith("unfaithful")},
         "docstring_reply_share": _share(total("docstring_replies"), total("replies")),
+        "field_dump_reply_share": _share(total("field_dump_replies"), total("replies")),
         "clause_turn_share": _share(total("clause_turns"), total("user_turns")),
         "raw_id_turn_share": _share(total("raw_id_turns"), total("user_turns")),
         "empty_search_share": _share(total("empty_searches"), total("searches")),

@@ -296,6 +296,7 @@ def render(stats: Mapping[str, Any], *, ungrounded: Mapping[str, Any] | None = N
     if q:
         head += [
             ("replies pasting a description", _pct(q.get("docstring_reply_share"))),
+            ("replies read field by field", _pct(q.get("field_dump_reply_share"))),
             ("turns with a parameter-name clause", _pct(q.get("clause_turn_share"))),
             ("turns naming a raw ID", _pct(q.get("raw_id_turn_share"))),
             ("searches that find nothing", _pct(q.get("empty_search_share"))),
