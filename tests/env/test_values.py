@@ -78,3 +78,8 @@ def test_things_said_in_part_count_the_rest() -> None:
     assert said_in_part(["a"], 1, "none") == "a"
     assert said_in_part(["a", "b"], 2, "none") == "a and b"
     assert said_in_part(["a", "b"], 5, "none") == "a; b and 3 more"
+    assert said_in_part(["a, x", "b, y"], 5, "none", noun="offer") == "a, x; b, y; and 3 more offers"
+    assert said_in_part(["a, x", "b, y"], 3, "none", noun="offer") == "a, x; b, y; and 1 more offer"
+    assert said_in_part(["a, x", "b, y"], 2, "none", noun="offer") == "a, x; b, y"
+    assert said_in_part([], 0, "no offers", noun="offer") == "no offers"
+    assert said_in_part(["a, x"], 3, "none", noun="security") == "a, x; and 2 more securities"
