@@ -191,7 +191,7 @@ def test_a_transaction_says_what_it_was_for_and_a_listing_no_codes_nobody_asked_
     for kind in ("expense", "income"):
         entry = next(t for t in entries if t["kind"] == kind)
         for text in _replies("budget", "get_transaction", {"transaction_id": entry["transaction_id"]}):
-            assert re.search(r" on [A-Z][a-z]+ \d+: -?\$[\d,.]+ (?:from|into) .+, filed under ", text), text
+            assert re.search(r" on [A-Z][a-z]+ \d+(?:, \d{4})?: \$[\d,.]+ paid (?:from|into) .+, filed under ", text), text
             assert "kind" not in text, text
     products = _read_out("retail_chain", "search_products", {"query": "Bamboo Cutting Board Set of 3"})
     assert "sku" not in products, products
@@ -1108,3 +1108,37 @@ def test_a_payments_request_names_people_as_a_person_would() -> None:
     for text in said:
         assert not re.search(r"\bmembers?\b", text), text
         assert not re.search(r"\b[Rr]emind them about\b", text), text
+
+
+def test_invoices_are_listed_by_client_amount_and_where_each_stands() -> None:
+    """"6 invoices: Photo session - March 2026: paid March 6 at 3:59 PM, paid via app, $105.00, due March
+    16" read the record field by field; a person says who was billed how much and whether it is paid."""
+    listed = _replies("payments", "list_invoices", {})
+    assert listed and all(t.startswith("Your invoices, newest first: ") for t in listed), listed
+    for status, head in (("paid", "These have been paid: "), ("overdue", "These are past due and unpaid: ")):
+        texts = _replies("payments", "list_invoices", {"status": status})
+        assert texts and all(t.startswith(head) for t in texts), texts
+    text = " ".join(listed + _replies("payments", "list_invoices", {"status": "paid"}))
+    assert "paid via" not in text and "due on" not in text and "invoices:" not in text, text
+    assert re.search(r"[A-Z][a-z]+ [A-Z][a-z]+: \$[\d,]+\.\d\d for .+?, paid \w+ \d+(, \d{4})? (in the app|by check)",
+                     text), text
+    assert re.search(r": \$[\d,]+\.\d\d for .+?, was due \w+ \d+", text), text
+
+
+def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
+    """"40 contacts: Aaron Phillips: a contact since December 9, 2019, @aaron-phillips, in Barcelona; ..." and
+    "4 funding sources: PNC Checking ending 4202: bank account, default, added August 23, 2024 at 10:05 AM"
+    read each record's fields."""
+    assert _replies("payments", "list_contacts", {}) == [
+        "You have 39 contacts: Aaron Phillips, Alexander Gray, Amelia Jackson, Ana Rossi, Andre Hall, Anna James, "
+        "Anna Moore, Caleb Jones, Carlos Reed, Caroline O'Brien and 29 more."]
+    assert _replies("payments", "search_users", {"query": "Carlos"}) == [
+        "Here's who I found: Carlos Reed (@carlos-reed, in Manchester), one of your contacts; Carlos Alvarez "
+        "(@carlos-alvarez, in Madrid); Carlos White (@carlos-white, in Minneapolis)."]
+    assert _replies("payments", "search_users", {"query": "Carlos", "contacts_only": True}) == [
+        "In your contacts: Carlos Reed (@carlos-reed, in Manchester)."]
+    assert "Green Leaf Market (@green-leaf-market), a grocery in Minneapolis" in \
+        _replies("payments", "search_users", {"query": "Green"})[0]
+    assert _replies("payments", "list_funding_sources", {}) == [
+        "Linked to your wallet: PNC Checking ending 4202 (your default), PNC Visa Debit ending 2816, PNC Mastercard "
+        "Credit ending 9603 (expired) and Citi Double Cash ending 9038."]
