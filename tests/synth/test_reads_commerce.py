@@ -1125,6 +1125,29 @@ def test_invoices_are_listed_by_client_amount_and_where_each_stands() -> None:
     assert re.search(r": \$[\d,]+\.\d\d for .+?, was due \w+ \d+", text), text
 
 
+def test_the_default_address_is_named_with_the_others_after_it() -> None:
+    """"Which of my addresses is the default one?" was answered "3 addresses: Home: at 1045 Willow Drive,
+    ..., default, recipient Gabriel Phillips, phone ..."; it names the default, then the others."""
+    texts = _replies("shopping", "list_addresses", {})
+    assert texts, texts
+    assert all(re.fullmatch(r"\w+ \([^)]+\) is your default address; you also have .+\.", t) for t in texts), texts
+    assert not any("recipient" in t or "phone" in t or "+1-" in t for t in texts), texts
+
+
+def test_reviews_are_said_by_stars_and_reviewer_not_created_on() -> None:
+    """"3 reviews: Good value: 4 stars, '...', by Emma J., created on January 27" read a review's fields;
+    a person says "4 stars from Emma J. ('Good value'): '...'", and when it was only for the newest."""
+    for world in range(4):
+        texts = _replies("shopping", "list_reviews", {"product_id": "PROD-10001"}, world=world)
+        newest = _replies("shopping", "list_reviews", {"product_id": "PROD-10003", "sort": "newest"}, world=world)
+        for text in texts + newest:
+            assert text.startswith("Here's what people say: ") and "created on" not in text, text
+            assert re.search(r"\d stars? (on \w+ \d+(, \d{4})? )?from (you|[A-Z]\w+ [A-Z]\.) \('", text), text
+            assert " Gave " not in text and " From " not in text, text
+        assert all(re.search(r"stars? on \w+ \d+", t) for t in newest), newest
+        assert not any(re.search(r"stars? on \w+ \d+", t) for t in texts), texts
+
+
 def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
     """"40 contacts: Aaron Phillips: a contact since December 9, 2019, @aaron-phillips, in Barcelona; ..." and
     "4 funding sources: PNC Checking ending 4202: bank account, default, added August 23, 2024 at 10:05 AM"
@@ -1142,3 +1165,21 @@ def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
     assert _replies("payments", "list_funding_sources", {}) == [
         "Linked to your wallet: PNC Checking ending 4202 (your default), PNC Visa Debit ending 2816, PNC Mastercard "
         "Credit ending 9603 (expired) and Citi Double Cash ending 9038."]
+
+
+def test_returns_categories_and_brands_are_said_in_sentences() -> None:
+    """"2 returns: KONG Classic Dog Toy: requested, order ORD-10013; ...", "10 categories: Beauty & Personal
+    Care: 10 products, description '...'" and "77 brands: Allbirds: 1 product; Anker: 1 product; ..." read
+    each record's fields."""
+    assert _replies("shopping", "list_returns", {}) == [
+        "Your returns, newest first: the KONG Classic Dog Toy from order ORD-10013, waiting for its refund since "
+        "March 12; the Post-it Sticky Notes 12 Pads from order ORD-10007, refunded $11.00."]
+    categories = _replies("shopping", "list_categories", {})
+    assert len(categories) == 1 and categories[0].startswith(
+        "The store has 10 categories: Beauty & Personal Care (10 products), Books (11 products), "), categories
+    assert "description" not in categories[0], categories
+    assert _replies("shopping", "list_brands", {}) == [
+        "We carry 77 brands: Allbirds, Anker, Anker Soundcore, Aveeno, Belkin, Big Barker, Blue Buffalo, Bowflex, "
+        "Branch, Breville and 67 more."]
+    assert _replies("shopping", "list_brands", {"category_id": "CAT-10002"})[0].startswith(
+        "We carry 10 brands: Breville (2 products), Cuisinart (2 products), Henckels (1 product), ")
