@@ -61,6 +61,17 @@ def _read_out(server_name: str, tool_name: str, args: dict[str, Any], asked: str
                                                    args=args, asked=asked))
 
 
+def _answers(server_name: str, tool_name: str, args: dict[str, Any]) -> dict[str, list[str]]:
+    """Each of the tool's phrasings, with the replies the teacher gives it for this call."""
+    from prove.env import Session
+    server = registry.get(server_name)
+    tool = server.tools[tool_name]
+    with Session([server], world=0) as session:
+        data = session.call(tool_name, args).data
+    return {ask.text: [_say(server_name).reply(tool, r.text, args, data, {})
+                       for r in _fitting_replies(tool, args, data, ask.text)] for ask in tool.asks}
+
+
 def test_an_offer_is_read_by_its_whole_summary_and_not_again_field_by_field() -> None:
     """"your $41.99 offer on 'Brio ...' (asking $62.50), countered by…: seller username greencloset,
     counter amount $52.50" cut its summary and said its parts again; offers that share a message
@@ -1148,6 +1159,30 @@ def test_reviews_are_said_by_stars_and_reviewer_not_created_on() -> None:
         assert not any(re.search(r"stars? on \w+ \d+", t) for t in texts), texts
 
 
+def test_orders_say_how_each_filled_or_since_when_it_is_open() -> None:
+    """"ORD-10068 (buy 1 share of SPY at a $544.42 limit): filled February 26 at 2:34 PM, total $542.25,
+    placed February 26 at 2:34 PM" said the same time twice, field by field."""
+    for status, head in ((None, "Your orders, newest first: "), ("open", "Your open orders: "),
+                         ("filled", "These orders filled: ")):
+        texts = _replies("trading", "list_orders", {"status": status} if status else {})
+        assert texts and all(t.startswith(head) for t in texts), texts
+        for text in texts:
+            assert "placed" not in text and "total" not in text and " PM" not in text, text
+    filled = " ".join(_replies("trading", "list_orders", {"status": "filled"}))
+    assert re.search(r"ORD-\d+ \((buy|sell) \d+ shares? of [A-Z]+ [^)]+\): filled \w+ \d+ at \$[\d,.]+ a share", filled)
+    assert re.search(r"ORD-\d+ \([^)]+\): open since \w+ \d+", " ".join(_replies("trading", "list_orders",
+                                                                                {"status": "open"})))
+
+
+def test_buying_power_is_answered_alone() -> None:
+    """"How much buying power do I have?" was answered with the account's worth, positions, cash and day
+    change first."""
+    said = _answers("trading", "get_account_summary", {"account_id": "BRK-10001"})
+    assert said["How much buying power do I have in {account_id}?"] == [
+        "Your Individual Brokerage account has $5,678.69 of buying power."]
+    assert all("worth" in t for t in said["Give me a summary of {account_id}."])
+
+
 def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
     """"40 contacts: Aaron Phillips: a contact since December 9, 2019, @aaron-phillips, in Barcelona; ..." and
     "4 funding sources: PNC Checking ending 4202: bank account, default, added August 23, 2024 at 10:05 AM"
@@ -1165,6 +1200,28 @@ def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
     assert _replies("payments", "list_funding_sources", {}) == [
         "Linked to your wallet: PNC Checking ending 4202 (your default), PNC Visa Debit ending 2816, PNC Mastercard "
         "Credit ending 9603 (expired) and Citi Double Cash ending 9038."]
+
+
+def test_holdings_securities_and_accounts_are_said_in_sentences() -> None:
+    """"1 position: The Procter & Gamble Company (PG): price $164.75, 1 share, average cost $164.78, market
+    value $164.75", "1 security: ... (PLTR): price $93.95, stock, sector Technology, exchange NASDAQ" and
+    "2 accounts: Individual Brokerage: cash $7,473.09, ending 1568, total value $34,067.62" read fields."""
+    said = _answers("trading", "list_positions", {"account_id": "BRK-10001"})
+    assert said["What do I hold in {account_id}?"] == [
+        "You hold 16 shares of AbbVie Inc. (ABBV), worth $3,254.88; 2 shares of Adobe Inc. (ADBE), worth $891.24; "
+        "61 shares of Vanguard Total Bond Market ETF (BND), worth $4,003.43; 4 shares of Berkshire Hathaway Inc. "
+        "Class B (BRK.B), worth $2,108.24; 28 shares of Morgan Stanley (MS), worth $3,474.80; 20 shares of Netflix, "
+        "Inc. (NFLX), worth $1,744.00; and 4 more positions."]
+    gains = said["Show my positions in {account_id} with gains and losses."]
+    assert len(gains) == 1 and "(ABBV), worth $3,254.88, up $375.10 (13.03%); " in gains[0], gains
+    assert "(ADBE), worth $891.24, down $53.54 (5.67%); " in gains[0], gains
+    assert _replies("trading", "search_securities", {"query": "Palantir"}) == [
+        "Here's what I found: Palantir Technologies Inc. (PLTR), a Technology stock at $93.95."]
+    assert "Vanguard Total Bond Market ETF (BND), a Bond ETF at $65.63" in \
+        _replies("trading", "search_securities", {"sector": "Bond ETF", "kind": "etf"})[0]
+    assert _replies("trading", "list_accounts", {}) == [
+        "Your accounts: Individual Brokerage (ending 1568): $7,473.09 in cash, $34,067.62 in all; Roth IRA (ending "
+        "7295): $8,123.56 in cash, $22,499.36 in all."]
 
 
 def test_returns_categories_and_brands_are_said_in_sentences() -> None:
