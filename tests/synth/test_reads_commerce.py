@@ -1174,6 +1174,35 @@ def test_orders_say_how_each_filled_or_since_when_it_is_open() -> None:
                                                                                 {"status": "open"})))
 
 
+def test_an_order_lookup_answers_the_question_asked_in_a_sentence() -> None:
+    """"How much did I pay for order ORD-10037?" was answered "Pho Chelsea: delivered, total $22.67, order
+    ORD-10037, placed ..., estimated delivery ...; 1 item: Pho Ga: quantity 1, unit price $14.50."."""
+    said = _answers("food_delivery", "get_order", {"order_id": "ORD-10010"})
+    paid = said["How much did I pay in total for {order_id}?"]
+    assert paid == ["For order ORD-10010 from Okafor's Bakery you paid $50.39."], paid
+    status = said["What's the status of {order_id}?"]
+    assert status == ["Order ORD-10010 from Okafor's Bakery was delivered January 7 at 2:04 PM."], status
+    items = said["What did I order in {order_id}, and what's its status?"]
+    assert len(items) == 1 and items[0].startswith("You ordered Country Sourdough Loaf, "), items
+    assert "2 × Cappuccino from Okafor's Bakery; the order was delivered January 7" in items[0], items
+
+
+def test_restaurants_are_said_with_their_rating_hours_and_delivery_in_words() -> None:
+    """"Tsuru Sushi: rated 4.6, in Hawthorne, 1,674 ratings, hours today 11:00-23:00; ...; Sakura Sushi:
+    ..., hours today closed" read the fields; a person says "rated 4.6 from 1,674 ratings", "opens at 11
+    AM", "closed today"."""
+    texts = _replies("food_delivery", "search_restaurants", {"cuisine": "Japanese"})
+    assert texts and all(t.startswith("Here's what I found, best rated first: ") for t in texts), texts
+    text = texts[0]
+    assert "Tsuru Sushi (Hawthorne): rated 4.6 from 1,674 ratings, opens at 11 AM, $0.99 delivery in about 38 minutes" \
+        in text, text
+    assert "Sakura Sushi (Kerns): rated 3.9 from 1,046 ratings, closed today" in text, text
+    assert "hours today" not in text and "Japanese" not in text and "23:00" not in text, text
+    cheapest = _replies("food_delivery", "search_restaurants", {"sort_by": "delivery_fee"})
+    assert cheapest, cheapest
+    assert all(t.startswith("Cheapest delivery first: Gangnam BBQ (Korean, Hawthorne): ") for t in cheapest), cheapest
+
+
 def test_buying_power_is_answered_alone() -> None:
     """"How much buying power do I have?" was answered with the account's worth, positions, cash and day
     change first."""
@@ -1181,6 +1210,14 @@ def test_buying_power_is_answered_alone() -> None:
     assert said["How much buying power do I have in {account_id}?"] == [
         "Your Individual Brokerage account has $5,678.69 of buying power."]
     assert all("worth" in t for t in said["Give me a summary of {account_id}."])
+
+
+def test_a_menu_says_the_diet_asked_for() -> None:
+    """"Show me the vegan options" was answered "Chai & Chaat has 4 dishes: ..."."""
+    menu = _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10002", "dietary": "vegan"})
+    assert menu and all("has 4 vegan dishes: " in t or "found 4 vegan dishes: " in t for t in menu), menu
+    assert all(" gluten-free dishes: " in t for t in
+               _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10002", "dietary": "gluten_free"}))
 
 
 def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
@@ -1240,3 +1277,29 @@ def test_returns_categories_and_brands_are_said_in_sentences() -> None:
         "Branch, Breville and 67 more."]
     assert _replies("shopping", "list_brands", {"category_id": "CAT-10002"})[0].startswith(
         "We carry 10 brands: Breville (2 products), Cuisinart (2 products), Henckels (1 product), ")
+
+
+def test_saved_cards_and_open_carts_are_said_in_sentences() -> None:
+    """"3 payment methods: American Express ending 3041: expired, expiry 01/2026; Visa ending 1005: not expired,
+    expiry 08/2028, default; ..." and "1 cart: Sakura Sushi: 3 items, subtotal $25.50, promo code FREEDEL,
+    updated March 15 at 10:12 PM" read each record's fields."""
+    assert _replies("food_delivery", "list_payment_methods", {}) == [
+        "Your saved cards: American Express ending 3041 (expired in January 2026), Visa ending 1005 (your default, "
+        "expires August 2028) and Mastercard ending 8811 (expires September 2026)."]
+    assert _replies("food_delivery", "list_carts", {}) == [
+        "You have a cart with 3 items from Sakura Sushi for $25.50 (promo code FREEDEL)."]
+
+
+def test_a_restaurant_answers_what_was_asked_and_a_cart_is_not_priced_where_it_cannot_go() -> None:
+    """"What are the opening hours of Sakura Sushi?" was answered with its delivery fee first; a cart priced
+    for an address the restaurant does not serve was quoted with fees and tax."""
+    hours = _answers("food_delivery", "get_restaurant", {"restaurant_id": "RST-10025"})
+    assert hours["What are the opening hours of {restaurant_id}?"] == [
+        "Sakura Sushi is closed now, opening tomorrow at 5:30 PM; its hours are Tuesday to Thursday and Sunday "
+        "5:30 PM-10 PM, Friday and Saturday 5:30 PM-11 PM, closed Monday."]
+    assert hours["Does {restaurant_id} deliver to {address_id}?"] == [
+        "Sakura Sushi delivers to Home for $1.99, in about 46 minutes."]
+    cart = _answers("food_delivery", "view_cart", {"restaurant_id": "RST-10025", "address_id": "ADR-10002"})
+    assert set(map(tuple, cart.values())) == {(
+        "Sakura Sushi doesn't deliver to the Work address, so your cart (Gyoza and 2 × California Roll, $25.50 of "
+        "food) can't be sent there.",)}, cart

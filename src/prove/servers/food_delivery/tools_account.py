@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import date
 from typing import Annotated
 
 from pydantic import BaseModel
@@ -220,6 +221,8 @@ def delete_address(ctx: Ctx, address_id: OtherAddressId) -> DeletedAddress:
 @tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Is any of my saved cards expired?",
+], reply=[
+    "Your saved cards: {result.cards_text}.",
 ])
 def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     """List the cards saved to the account.
@@ -228,7 +231,20 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
         The cards with brand, last four digits, expiry, whether expired and which is the default.
     """
     rows = ctx.db.execute("SELECT * FROM payment_methods ORDER BY added_at, payment_method_id").fetchall()
-    return PaymentMethodList(payment_methods=[_card(r, ctx) for r in rows], total=len(rows))
+    cards = [_card(r, ctx) for r in rows]
+    return PaymentMethodList(payment_methods=cards, total=len(rows), cards_text=_cards_text(cards))
+
+
+def _cards_text(cards: list[PaymentMethod]) -> str:
+    """'Visa ending 1005 (your default, expires August 2028) and American Express ending 3041 (expired in
+    January 2026)'."""
+    def one(c: PaymentMethod) -> str:
+        month = f"{date(int(c.expiry[3:]), int(c.expiry[:2]), 1):%B %Y}"
+        notes = ["your default"] if c.is_default else []
+        notes.append(f"expired in {month}" if c.expired else f"expires {month}")
+        return f"{c.brand} ending {c.last4} ({', '.join(notes)})"
+    said = [one(c) for c in cards]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "no saved cards"
 
 
 _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "American Express"),

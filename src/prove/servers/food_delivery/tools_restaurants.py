@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, Toolset, Where
+from prove.env.values import said_in_part
 
 from .server import (
     WEEKDAYS,
@@ -26,6 +27,7 @@ from .server import (
     Restaurant,
     RestaurantId,
     RestaurantList,
+    RestaurantSummary,
     Zone,
     address_row,
     hours_on,
@@ -46,6 +48,12 @@ tools = Toolset("restaurants")
     "Any {cuisine} restaurants that charge less than {max_delivery_fee} dollars to deliver?",
     Ask("Show my favorite restaurants.", favorites_only=True),
     Ask("What's the fastest {cuisine} delivery?", sort_by="delivery_time"),
+], reply=[
+    Ask("Here's what I found, best rated first: {result.restaurants_text}.", sort_by="rating"),
+    Ask("Your favorites, best rated first: {result.restaurants_text}.", sort_by="rating", favorites_only=True),
+    Ask("Cheapest delivery first: {result.restaurants_text}.", sort_by="delivery_fee"),
+    Ask("Fastest first: {result.restaurants_text}.", sort_by="delivery_time"),
+    Ask("Here's what I found, by name: {result.restaurants_text}.", sort_by="name"),
 ])
 def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | None = None,
                        open_now: bool = False, address_id: AddressId | None = None, delivers_only: bool = True,
@@ -100,7 +108,30 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
         "name": lambda r: (r.name.lower(), r.restaurant_id),
     }
     found.sort(key=keys[sort_by])
-    return RestaurantList(restaurants=found[:limit], total=len(found))
+    return RestaurantList(restaurants=found[:limit], total=len(found),
+                          restaurants_text=_restaurants_text(found[:limit], len(found), cuisine is None,
+                                                             f"{ctx.now():%H:%M}"))
+
+
+def _restaurants_text(found: list[RestaurantSummary], total: int, say_cuisine: bool, now: str) -> str:
+    """'Tsuru Sushi (Japanese, Hawthorne): rated 4.6 from 1,674 ratings, open until 11 PM, $2.99 delivery in
+    about 35 minutes; Sakura Sushi (Japanese, Nob Hill): ..., opens at 11 AM, ...', the cuisine left out where
+    the request named it; `now` is the time of day, '09:00'."""
+    def one(r: RestaurantSummary) -> str:
+        where = f"{r.cuisine}, {r.neighborhood}" if say_cuisine else r.neighborhood
+        rated = f"rated {r.rating:g} from {r.rating_count:,} rating{'' if r.rating_count == 1 else 's'}" \
+            if r.rating_count else "not rated yet"
+        if r.open_now:
+            hours = f"open until {_clock(r.hours_today.split('-')[1])}"
+        elif r.hours_today == "closed":
+            hours = "closed today"
+        else:
+            opens = r.hours_today.split("-")[0]
+            hours = f"opens at {_clock(opens)}" if now < opens else "closed for the day"
+        delivery = f"${r.delivery_fee:.2f} delivery in about {r.estimated_minutes} minutes" \
+            if r.delivers and r.delivery_fee is not None else "doesn't deliver there"
+        return f"{r.name} ({where}): {rated}, {hours}, {delivery}"
+    return said_in_part([one(r) for r in found[:5]], total, "no restaurants", noun="restaurant")
 
 
 @tools.tool(effect=READ, asks=[
@@ -110,6 +141,8 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
 ], reply=[
     "{result.name} is {result.open_status}, and it {result.delivery_quote}. Its hours are {result.hours_text}.",
     "{result.name} {result.delivery_quote}. It's {result.open_status}; the hours are {result.hours_text}.",
+    "{result.name} is {result.open_status}; its hours are {result.hours_text}.",
+    "{result.name} {result.delivery_quote}.",
 ])
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Restaurant:
     """Show one restaurant: description, hours for the week, delivery zones and fees, and whether it is open.
@@ -237,13 +270,13 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price))
+                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price, dietary))
 
 
 def _dishes_text(items: list[MenuItem], categories: list[str], category: str | None = None,
-                 max_price: float | None = None, shown: int = 8) -> str:
-    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', 'nothing in Mains for $8.00 or
-    less' (a section it has), or what the menu has instead."""
+                 max_price: float | None = None, dietary: str | None = None, shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', '4 vegan dishes: ...', 'nothing in
+    Mains for $8.00 or less' (a section it has), or what the menu has instead."""
     section = next((c for c in categories if category is not None and c.lower() == category.lower()), None)
     if not items and section is not None:
         return f"nothing in {section}" + (f" for ${max_price:,.2f} or less" if max_price is not None else " that matches")
@@ -252,7 +285,8 @@ def _dishes_text(items: list[MenuItem], categories: list[str], category: str | N
     named = [f"{i.name} (${i.price:,.2f}{'' if i.available else ', sold out'})" for i in items]
     if len(named) > shown:
         named = named[:shown] + [f"{len(items) - shown} more"]
-    return f"{len(items)} {'dish' if len(items) == 1 else 'dishes'}: {_and(named)}"
+    diet = f"{dietary.replace('_', '-')} " if dietary else ""
+    return f"{len(items)} {diet}{'dish' if len(items) == 1 else 'dishes'}: {_and(named)}"
 
 
 def _and(words: list[str]) -> str:
