@@ -1203,6 +1203,30 @@ def test_restaurants_are_said_with_their_rating_hours_and_delivery_in_words() ->
     assert all(t.startswith("Cheapest delivery first: Gangnam BBQ (Korean, Hawthorne): ") for t in cheapest), cheapest
 
 
+def test_cards_are_listed_with_what_became_of_each() -> None:
+    """"5 cards: Visa debit card ending 5182: lost, expires 03/28" read the status bare; a person says the
+    card was reported lost, and does not repeat the status a request named."""
+    assert _replies("banking", "list_cards", {}, world=1)[0].startswith(
+        "Your cards: Visa debit card ending 5182, reported lost; Visa debit card ending 0629, active; ")
+    assert _replies("banking", "list_cards", {"status": "lost"}, world=1) == [
+        "Reported lost: Visa debit card ending 5182."]
+    assert _replies("banking", "list_cards", {"status": "frozen"}, world=2) == [
+        "Frozen right now: Mastercard credit card ending 7590."]
+
+
+def test_scheduled_payments_say_how_often_and_when_next() -> None:
+    """"6 scheduled payments: Progressive: $140.85, next on March 20, monthly; ..." read the fields; a
+    person says "$140.85 to Progressive every month, next on March 20"."""
+    coming = _replies("banking", "list_scheduled_payments", {})
+    assert coming, coming
+    assert all(t.startswith("Coming up: $140.85 to Progressive every month, next on March 20; ") for t in coming)
+    assert "$190.00 to Luis Robinson on March 28;" in coming[0] and "one-time" not in coming[0], coming
+    assert _replies("banking", "list_scheduled_payments", {"status": "cancelled"}) == [
+        "Cancelled: $65.00 to Omar Meyer every week."]
+    assert _replies("banking", "list_scheduled_payments", {"status": "all"})[0].endswith(
+        "$65.00 to Omar Meyer every week (cancelled); $600.00 to Luis Evans (completed).")
+
+
 def test_buying_power_is_answered_alone() -> None:
     """"How much buying power do I have?" was answered with the account's worth, positions, cash and day
     change first."""

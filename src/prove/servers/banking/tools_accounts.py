@@ -165,12 +165,13 @@ class StatementList(BaseModel):
 
 
 def _statements_text(statements: list[Statement], by_account: bool, by_period: bool) -> str:
-    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named."""
+    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named; the one
+    statement of the account and month it named is 'the December 2025 one, from $8,467.30 to $5,280.16'."""
     def one(st: Statement) -> str:
         month = f"{date.fromisoformat(st.period + '-01'):%B %Y}"
         head = ", ".join(p for p in (None if by_account else st.account_name, None if by_period else month) if p)
         span = f"from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
-        return f"{head}: {span}" if head else span  # the one statement of the account and month named
+        return f"{head}: {span}" if head else f"the {month} one, {span}"  # the account and month named
     return said_in_part([one(st) for st in statements[:6]], len(statements), "no statements")
 
 

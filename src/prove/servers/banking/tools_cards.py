@@ -53,6 +53,19 @@ class Card(BaseModel):
 class CardList(BaseModel):
     cards: list[Card]
     total: int
+    cards_text: str = Field(description="The cards in words, such as 'Visa debit card ending 5182, reported lost; "
+                                        "Mastercard credit card ending 6880, active'.")
+
+
+_STATE = {"active": "active", "frozen": "frozen", "lost": "reported lost", "stolen": "reported stolen"}
+
+
+def _cards_text(cards: list[Card], status_named: bool) -> str:
+    """'Visa debit card ending 5182, reported lost; Mastercard credit card ending 6880, active', the status
+    left out where the request named it."""
+    def one(c: Card) -> str:
+        return c.name if status_named else f"{c.name}, {_STATE[c.status]}"
+    return "; ".join(one(c) for c in cards) or "no cards"
 
 
 class CardReplacement(BaseModel):
@@ -119,6 +132,12 @@ def _replacement_number(old_number: str, card_id: str) -> str:
     "Show me the cards linked to {account_id}.",
     "Are any of my cards {status} right now?",
     Ask("Which of my cards are frozen?", status="frozen"),
+], reply=[
+    Ask("Your cards: {result.cards_text}.", status=None),
+    Ask("Active: {result.cards_text}.", status="active"),
+    Ask("Frozen right now: {result.cards_text}.", status="frozen"),
+    Ask("Reported lost: {result.cards_text}.", status="lost"),
+    Ask("Reported stolen: {result.cards_text}.", status="stolen"),
 ])
 def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus | None = None) -> CardList:
     """List the customer's debit and credit cards, including frozen and lost ones.
@@ -136,7 +155,8 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
     """
     where = Where(ctx).entity("account", "account_id = ?", account_id).add("status = ?", status)
     rows = ctx.db.execute(f"SELECT * FROM cards{where} ORDER BY card_id", where.params).fetchall()
-    return CardList(cards=[_card(r) for r in rows], total=len(rows))
+    cards = [_card(r) for r in rows]
+    return CardList(cards=cards, total=len(rows), cards_text=_cards_text(cards, status is not None))
 
 
 @tools.tool(effect=READ, asks=[
