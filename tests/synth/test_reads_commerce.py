@@ -1214,6 +1214,20 @@ def test_cards_are_listed_with_what_became_of_each() -> None:
         "Frozen right now: Mastercard credit card ending 7590."]
 
 
+def test_a_budget_entry_says_its_amount_by_which_way_it_went_not_by_its_sign() -> None:
+    """"Amtrak on March 9: -$79.13 from Capital One Quicksilver" read the sign of the stored amount."""
+    assert _replies("budget", "get_transaction", {"transaction_id": "TXN-10001"}) == [
+        "Lincoln Property Co. on October 1, 2025: $2,206.00 paid from Everyday Checking, filed under Rent."]
+    assert _replies("budget", "get_transaction", {"transaction_id": "TXN-10010"}) == [
+        "On October 5, 2025, $360.00 moved from Everyday Checking to the Holiday Gifts goal."]
+    from prove.env import Session
+    with Session([registry.get("budget")], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 100}).data["transactions"]
+    income = next(e for e in entries if e["kind"] == "income")
+    said = _replies("budget", "get_transaction", {"transaction_id": income["transaction_id"]})
+    assert said and all(f"paid into {income['account_name']}, filed under" in t and "-$" not in t for t in said), said
+
+
 def test_scheduled_payments_say_how_often_and_when_next() -> None:
     """"6 scheduled payments: Progressive: $140.85, next on March 20, monthly; ..." read the fields; a
     person says "$140.85 to Progressive every month, next on March 20"."""
@@ -1312,6 +1326,19 @@ def test_saved_cards_and_open_carts_are_said_in_sentences() -> None:
         "expires August 2028) and Mastercard ending 8811 (expires September 2026)."]
     assert _replies("food_delivery", "list_carts", {}) == [
         "You have a cart with 3 items from Sakura Sushi for $25.50 (promo code FREEDEL)."]
+
+
+def test_a_budget_balance_is_said_as_owed_on_a_card() -> None:
+    """"the account balance is -$1,011.95 now" read a credit card's stored sign."""
+    from prove.env import Session
+    server = registry.get("budget")
+    args = {"transaction_id": "TXN-10110", "category_id": "CAT-10022"}
+    with Session([server], world=0) as session:
+        data = session.call("update_transaction", args).data
+    tool = server.tools["update_transaction"]
+    said = [_say("budget").reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)]
+    assert any(t.endswith("you owe $1,011.95 on Citi Double Cash now.") for t in said), said
+    assert not any("-$" in t or "$-" in t for t in said), said
 
 
 def test_a_restaurant_answers_what_was_asked_and_a_cart_is_not_priced_where_it_cannot_go() -> None:

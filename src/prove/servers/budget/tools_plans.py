@@ -28,6 +28,7 @@ from .server import (
     TransactionId,
     active_category,
     available,
+    balance_text,
     budget_status,
     change_balance,
     fmt,
@@ -381,6 +382,8 @@ class BillPayment(BaseModel):
     bill: Bill = Field(description="the bill, with its next due date moved on")
     transaction: Transaction
     account_balance: float
+    balance_text: str = Field(description="the account's balance in words, such as 'you owe $1,011.95 on Citi "
+                                          "Double Cash'")
     budget: BudgetStatus
     limit_exceeded: bool
     warnings: list[str]
@@ -623,7 +626,7 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
     "Pay {bill_id} now; it came to ${amount} this time. Use {account_id}.",
 ], reply=[
     "Paid {result.bill.name}; next due {result.bill.next_due_date}.",
-    "{bill_id} is paid; the account balance is {result.account_balance} dollars.",
+    "{bill_id} is paid; {result.balance_text} now.",
 ], values={
     # What a bill may come to this cycle: within the range its amount is drawn from (world.BILLS).
     "bill_id, amount": CYCLE_AMOUNTS,
@@ -671,6 +674,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
                    (_next_due(due, row["frequency"]).isoformat(), today.isoformat(), bill_id))
     status = budget_status(ctx, cat, today.strftime("%Y-%m"))
     return BillPayment(bill=_bill(ctx, _bill_row(ctx, bill_id)), transaction=load_tx(ctx, tid), account_balance=balance,
+                       balance_text=balance_text(acc, balance),
                        budget=status, limit_exceeded=status.over_budget,
                        warnings=over_budget_warnings(status, before.remaining))
 
