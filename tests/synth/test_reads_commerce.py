@@ -1214,6 +1214,14 @@ def test_cards_are_listed_with_what_became_of_each() -> None:
         "Frozen right now: Mastercard credit card ending 7590."]
 
 
+def test_the_offers_not_said_are_counted_apart_from_the_last_one_said() -> None:
+    """"..., waiting for your answer and 8 more" read the count as part of the last offer."""
+    texts = _replies("marketplace", "list_offers", {"role": "received"}, world=1)
+    assert texts and all(t.endswith("waiting for your answer; and 8 more offers.") for t in texts), texts
+    assert all(t.endswith("'LEGO Technic Porsche 911 GT3 RS 42056, Complete' (asking $205.99), expired.")
+               for t in _replies("marketplace", "list_offers", {"role": "received"}, world=3))
+
+
 def test_a_budget_entry_says_its_amount_by_which_way_it_went_not_by_its_sign() -> None:
     """"Amtrak on March 9: -$79.13 from Capital One Quicksilver" read the sign of the stored amount."""
     assert _replies("budget", "get_transaction", {"transaction_id": "TXN-10001"}) == [
@@ -1239,6 +1247,30 @@ def test_scheduled_payments_say_how_often_and_when_next() -> None:
         "Cancelled: $65.00 to Omar Meyer every week."]
     assert _replies("banking", "list_scheduled_payments", {"status": "all"})[0].endswith(
         "$65.00 to Omar Meyer every week (cancelled); $600.00 to Luis Evans (completed).")
+
+
+def test_messages_are_said_by_who_wrote_them_and_what_they_said() -> None:
+    """"2 messages (all about 'Burton Custom Snowboard 158cm'): 'About a year, ...': from you, to anikaf_games;
+    ..." read the message field by field; a person says who wrote what, and when."""
+    about = _replies("marketplace", "list_messages", {"listing_id": "LST-10209"})
+    assert about == ["Your messages, newest first: you to anikaf_games on March 15: 'About a year, always handled "
+                     "with care.'; anikaf_games on March 15: 'How long did you use it for?'"], about
+    sent = _replies("marketplace", "list_messages", {"direction": "sent"})
+    assert sent and sent[0].startswith(
+        "Messages you've sent, newest first: you to victoria_cameras about 'Ray-Ban Wayfarer Classic Sunglasses' on "
+        "March 16: 'Does it come with the original box?'; "), sent
+    assert sent[0].endswith("; and 12 more messages."), sent
+
+
+def test_marketplace_orders_say_what_was_bought_from_whom_and_where_it_is() -> None:
+    """"11 orders: Dune by Frank Herbert, 1984 Ace Paperback: paid, total $14.98, created March 16 at 8:00 AM,
+    order ORD-10014; ..." read the order's fields."""
+    bought = _replies("marketplace", "list_orders", {})
+    assert bought and bought[0].startswith("Your purchases, newest first: 'Dune by Frank Herbert, 1984 Ace Paperback' "
+                                           "from jia_books, $14.98, not shipped yet (order ORD-10014); "), bought
+    assert "created" not in bought[0] and "total" not in bought[0], bought
+    assert _replies("marketplace", "list_orders", {"role": "sales", "status": "paid"}) == [
+        "Still to be shipped: 'Burton Custom Snowboard 158cm' to anikaf_games, $415.98 (order ORD-10001)."]
 
 
 def test_buying_power_is_answered_alone() -> None:
@@ -1326,6 +1358,14 @@ def test_saved_cards_and_open_carts_are_said_in_sentences() -> None:
         "expires August 2028) and Mastercard ending 8811 (expires September 2026)."]
     assert _replies("food_delivery", "list_carts", {}) == [
         "You have a cart with 3 items from Sakura Sushi for $25.50 (promo code FREEDEL)."]
+
+
+def test_marketplace_categories_are_said_with_their_fees() -> None:
+    """"12 categories: Books: fee 14.5%, 15 active listings; ..." read each category's fields."""
+    said = _replies("marketplace", "list_categories", {})
+    assert len(said) == 1 and said[0].startswith(
+        "You can sell in 12 categories: Books (14.5% fee), Cameras & Photo (9% fee), "), said
+    assert said[0].endswith(" and Video Games (9.5% fee)."), said
 
 
 def test_a_budget_balance_is_said_as_owed_on_a_card() -> None:
