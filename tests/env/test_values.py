@@ -83,3 +83,4 @@ def test_things_said_in_part_count_the_rest() -> None:
     assert said_in_part(["a, x", "b, y"], 2, "none", noun="offer") == "a, x; b, y"
     assert said_in_part([], 0, "no offers", noun="offer") == "no offers"
     assert said_in_part(["a, x"], 3, "none", noun="security") == "a, x; and 2 more securities"
+    assert said_in_part(["a, x"], 3, "none", noun="dish") == "a, x; and 2 more dishes"

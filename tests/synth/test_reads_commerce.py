@@ -1394,3 +1394,18 @@ def test_a_restaurant_answers_what_was_asked_and_a_cart_is_not_priced_where_it_c
     assert set(map(tuple, cart.values())) == {(
         "Sakura Sushi doesn't deliver to the Work address, so your cart (Gyoza and 2 × California Roll, $25.50 of "
         "food) can't be sent there.",)}, cart
+
+
+def test_bills_and_dishes_found_are_said_in_sentences() -> None:
+    """"5 bills: Internet: next due March 4, 12 days overdue, $67.00, monthly; ..." and "1 dish: Country
+    Sourdough Loaf: price $10.50, restaurant Okafor's Bakery, category Breads, description 'Whole loaf'" read
+    each record's fields."""
+    bills = _replies("budget", "list_bills", {"due_within_days": 7})
+    assert bills == ["Your bills, soonest first: Internet, $67.00 a month, overdue since March 4; Spotify Premium, "
+                     "$11.99 a month, due March 20."], bills
+    assert _replies("budget", "list_bills", {"status": "cancelled"}) == [
+        "You've cancelled Soccer club fees, $85.00 a month."]
+    dishes = _replies("food_delivery", "search_dishes", {"query": "sourdough"})
+    assert dishes and all(t.endswith("Country Sourdough Loaf at Okafor's Bakery ($10.50); BLT at Early Bird Kitchen "
+                                     "($11.00); Avocado Toast at Biscuit Bros. ($11.50); BLT at Eggs & Co. ($11.50); "
+                                     "and 2 more dishes.") for t in dishes), dishes

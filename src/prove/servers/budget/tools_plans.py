@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money
+from prove.env.values import money, said_in_part, spoken_day
 
 from .server import (
     AccountId,
@@ -376,6 +376,23 @@ class BillList(BaseModel):
     bills: list[Bill]
     total: int
     total_amount: float = Field(description="sum of the listed bills' amounts")
+    bills_text: str = Field(description="the bills in words, soonest first, such as 'Internet, $67.00 a month, "
+                                        "overdue since March 4; Spotify Premium, $11.99 a month, due March 20'")
+
+
+_EVERY = {"weekly": "a week", "monthly": "a month", "quarterly": "a quarter", "yearly": "a year"}
+
+
+def _bills_text(bills: list[Bill], today: date, status: str) -> str:
+    """'Internet, $67.00 a month, overdue since March 4; Spotify Premium, $11.99 a month, due March 20', a
+    cancelled one said so where the request did not ask for those alone."""
+    def one(b: Bill) -> str:
+        head = f"{b.name}, ${b.amount:,.2f} {_EVERY[b.frequency]}"
+        if b.status == "cancelled":
+            return head if status == "cancelled" else f"{head} (cancelled)"
+        due = spoken_day(b.next_due_date, today)
+        return f"{head}, overdue since {due}" if b.overdue else f"{head}, due {due}"
+    return said_in_part([one(b) for b in bills[:8]], len(bills), "no bills", noun="bill")
 
 
 class BillPayment(BaseModel):
@@ -455,6 +472,10 @@ def run_autopay(ctx: Ctx, until: date) -> None:
     "What bills do I have coming up in the next {due_within_days} days?",
     "List my recurring bills.",
     Ask("Which bills have I cancelled?", status="cancelled"),
+], reply=[
+    Ask("Your bills, soonest first: {result.bills_text}.", status="active"),
+    Ask("You've cancelled {result.bills_text}.", status="cancelled"),
+    Ask("All your bills: {result.bills_text}.", status="all"),
 ])
 def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active",
                due_within_days: Annotated[int, Field(ge=0, le=366)] | None = None) -> BillList:
@@ -476,7 +497,8 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
         where.add("b.next_due_date <= ?", horizon.isoformat())
     rows = ctx.db.execute(f"{BILL_SELECT}{where.clause} ORDER BY b.next_due_date, b.bill_id", where.params).fetchall()
     bills = [_bill(ctx, r) for r in rows]
-    return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)))
+    return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)),
+                    bills_text=_bills_text(bills, ctx.today(), status))
 
 
 @tools.tool(effect=WRITE, asks=[

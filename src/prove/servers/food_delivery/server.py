@@ -212,6 +212,8 @@ class Dish(BaseModel):
 class DishList(BaseModel):
     dishes: list[Dish]
     total: int = Field(description="how many dishes matched, before `limit`")
+    dishes_text: str = Field(description="the dishes in words, cheapest first, such as 'Country Sourdough Loaf at "
+                                         "Okafor's Bakery ($10.50)'")
 
 
 class CartLine(BaseModel):

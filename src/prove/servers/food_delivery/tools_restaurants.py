@@ -298,6 +298,9 @@ def _and(words: list[str]) -> str:
     "Find {dietary} {query} under {max_price} dollars.",
     Ask("Who has {query} that I can order right now?", open_now=True),
     "Which {cuisine} restaurants have {query}?",
+], reply=[
+    "Cheapest first: {result.dishes_text}.",
+    "I found {result.dishes_text}.",
 ], values={"max_price": PRICE_LIMITS})
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
@@ -342,7 +345,10 @@ def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_pr
             continue
         dishes.append(Dish(**menu_item(row).model_dump(), restaurant_id=row["restaurant_id"],
                            restaurant_name=row["restaurant_name"], open_now=open_))
-    return DishList(dishes=dishes[:limit], total=len(dishes))
+    said = [f"{d.name} at {d.restaurant_name} (${d.price:,.2f}{'' if d.open_now else ', closed now'})"
+            for d in dishes[:min(limit, 6)]]
+    return DishList(dishes=dishes[:limit], total=len(dishes),
+                    dishes_text=said_in_part(said, len(dishes), "no dishes", noun="dish"))
 
 
 @tools.tool(effect=READ, asks=[
