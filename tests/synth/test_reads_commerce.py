@@ -1409,3 +1409,27 @@ def test_bills_and_dishes_found_are_said_in_sentences() -> None:
     assert dishes and all(t.endswith("Country Sourdough Loaf at Okafor's Bakery ($10.50); BLT at Early Bird Kitchen "
                                      "($11.00); Avocado Toast at Biscuit Bros. ($11.50); BLT at Eggs & Co. ($11.50); "
                                      "and 2 more dishes.") for t in dishes), dishes
+
+
+def test_a_bank_transaction_says_whether_it_went_through_and_a_goal_transfer_names_its_goal() -> None:
+    """"Olive Garden on February 24 at 8:13 PM: -$85.33 (dining), posted." read the fields and the sign;
+    "$150.00 into the goal From goal: New Bike" read a goal withdrawal as a deposit into a goal so named;
+    "delivered on December 22 at 9:47 PM" left out a past year."""
+    from prove.env import Session
+    with Session([registry.get("banking")], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 100}).data["transactions"]
+    pending = next(t for t in entries if t["kind"] == "purchase" and t["status"] == "pending")
+    assert _replies("banking", "get_transaction", {"transaction_id": pending["transaction_id"]}) == [
+        f"The ${-pending['amount']:,.2f} charge at {pending['merchant']} on March 16 is still pending."]
+    deposit = next(t for t in entries if t["kind"] == "deposit" and t["status"] == "posted")
+    said = _replies("banking", "get_transaction", {"transaction_id": deposit["transaction_id"]})
+    assert said and said[0].startswith(f"The ${deposit['amount']:,.2f} deposit from ") and said[0].endswith(
+        " has posted."), said
+    with Session([registry.get("budget")], world=0) as session:
+        session.call("withdraw_from_goal", {"goal_id": "GOAL-10002", "account_id": "ACC-10001", "amount": 50.0})
+        listed = session.call("list_transactions", {"limit": 3}).data
+    assert listed["transactions_text"].startswith("$50.00 back from the New Bike goal on March 16; ")
+    assert listed["transactions"][0]["amount_text"] == "$50.00 moved back into Everyday Checking from the New Bike goal"
+    with Session([registry.get("food_delivery")], world=0) as session:
+        orders = session.call("list_orders", {"restaurant_id": "RST-10016"}).data["orders_text"]
+    assert "ORD-10006 from Okafor's Bakery ($28.59), delivered on December 24, 2025 at 12:57 PM" in orders, orders

@@ -380,7 +380,7 @@ def _amount_text(kind: str, amount: float, account: str, payee: str) -> str:
     Everyday Checking to the Holiday Gifts goal': the amount without its sign, said by which way it went."""
     size = f"${abs(amount):,.2f}"
     if kind == "goal_transfer":
-        goal = f"the {payee.removeprefix('Goal: ')} goal"
+        goal = f"the {payee.split(': ', 1)[-1]} goal"  # the payee is 'Goal: Holiday Gifts' or 'From goal: ...'
         return f"{size} moved from {account} to {goal}" if amount < 0 else \
             f"{size} moved back into {account} from {goal}"
     if kind == "income":

@@ -62,8 +62,9 @@ def _transactions_text(rows: list[Transaction], total: int, today: date, spent: 
     def one(t: Transaction) -> str:
         when = date.fromisoformat(t.date)
         day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
-        if t.kind == "goal_transfer":
-            where = f"into the goal {t.payee.removeprefix('Goal: ')}"
+        if t.kind == "goal_transfer":  # the payee is 'Goal: New Bike' or, taken back, 'From goal: New Bike'
+            goal = t.payee.split(": ", 1)[-1]
+            where = f"into the {goal} goal" if t.amount < 0 else f"back from the {goal} goal"
         else:
             where = f"{'at' if t.amount < 0 else 'from'} {t.payee}"
         return f"${abs(t.amount):,.2f} {where} on {day}"

@@ -80,10 +80,12 @@ def order_model(ctx: Ctx, order_id: str) -> Order:
 
 
 def _clock(ctx: Ctx, text: str) -> str:
-    """'9:40 AM' today, 'March 15 at 8:32 PM' on another day."""
+    """'9:40 AM' today, 'March 15 at 8:32 PM' on another day, 'December 22, 2025 at 9:47 PM' in another year."""
     at = datetime.fromisoformat(text)
     clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
-    return clock if at.date() == ctx.now().date() else f"{at:%B} {at.day} at {clock}"
+    if at.date() == ctx.now().date():
+        return clock
+    return f"{at:%B} {at.day}" + ("" if at.year == ctx.now().year else f", {at.year}") + f" at {clock}"
 
 
 def _status_text(ctx: Ctx, status: str, row: sqlite3.Row) -> str:
@@ -324,16 +326,12 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
 def _orders_text(found: list[OrderSummary], total: int, ctx: Ctx, shown: int = 5) -> str:
     """'2 orders: ORD-10036 from Gangnam BBQ ($73.39), delivered on March 15 at 8:02 PM; ORD-10040
     from Lotus Thai ($31.20), on its way, arriving around 9:40 AM'."""
-    def when(text: str) -> str:
-        at = datetime.fromisoformat(text)
-        clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
-        return clock if at.date() == ctx.now().date() else f"{at:%B} {at.day} at {clock}"
-
-    state = {"delivered": lambda o: f"delivered on {when(o.estimated_delivery)}", "cancelled": lambda o: "cancelled",
-             "scheduled": lambda o: f"scheduled to arrive around {when(o.estimated_delivery)}",
-             "out_for_delivery": lambda o: f"on its way, arriving around {when(o.estimated_delivery)}"}
+    state = {"delivered": lambda o: f"delivered on {_clock(ctx, o.estimated_delivery)}",
+             "cancelled": lambda o: "cancelled",
+             "scheduled": lambda o: f"scheduled to arrive around {_clock(ctx, o.estimated_delivery)}",
+             "out_for_delivery": lambda o: f"on its way, arriving around {_clock(ctx, o.estimated_delivery)}"}
     said = [f"{o.order_id} from {o.restaurant_name} (${o.total:,.2f}), "
-            + state.get(o.status, lambda o: f"{o.status}, arriving around {when(o.estimated_delivery)}")(o)
+            + state.get(o.status, lambda o: f"{o.status}, arriving around {_clock(ctx, o.estimated_delivery)}")(o)
             for o in found[:shown]]
     more = f"; and {total - len(said)} more" if total > len(said) else ""
     head = f"{total} order{'' if total == 1 else 's'}{', the latest' if more else ''}"
