@@ -1433,3 +1433,15 @@ def test_a_bank_transaction_says_whether_it_went_through_and_a_goal_transfer_nam
     with Session([registry.get("food_delivery")], world=0) as session:
         orders = session.call("list_orders", {"restaurant_id": "RST-10016"}).data["orders_text"]
     assert "ORD-10006 from Okafor's Bakery ($28.59), delivered on December 24, 2025 at 12:57 PM" in orders, orders
+
+
+def test_whether_an_invoice_was_paid_is_answered_with_when_and_how() -> None:
+    """"Has invoice INV-10005 been paid?" was answered "... is paid, with a due date of January 1; no reminder
+    has gone out", which says neither when nor how, and a reminder count nobody asked for."""
+    asked = "Has {invoice_id} been paid?"
+    assert _answers("payments", "get_invoice", {"invoice_id": "INV-10005"})[asked] == [
+        "Tutoring - December 2025 ($205.00, billed to Noah Turner) was paid on December 22, 2025 in the app."]
+    assert _answers("payments", "get_invoice", {"invoice_id": "INV-10004"})[asked] == [
+        "Tutoring - November 2025 ($180.00, billed to Liam Ito) hasn't been paid; it was due December 5, 2025."]
+    reminders = _answers("payments", "get_invoice", {"invoice_id": "INV-10004"})
+    assert reminders["How many reminders have gone out for {invoice_id}?"][0].endswith("it has had 1 reminder.")

@@ -26,7 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError
-from prove.env.values import iso, money, said_in_part
+from prove.env.values import iso, money, said_in_part, spoken_day
 
 from .world import REFUND_WINDOW_DAYS, build_world
 
@@ -255,6 +255,8 @@ class Invoice(BaseModel):
     last_reminded_at: str | None
     voided_at: str | None
     items: list[InvoiceItem]
+    paid_status: str = Field(description="whether and how it was paid, in words, such as 'was paid on March 6 by "
+                                         "check' or 'hasn't been paid; it was due March 3'")
 
 
 class InvoiceList(BaseModel):
@@ -513,6 +515,20 @@ FROM invoices i JOIN users u ON u.user_id = i.customer_id
 """
 
 
+PAID_VIA = {"app": "in the app", "cash": "in cash", "check": "by check", "bank_transfer": "by bank transfer"}
+
+
+def _paid_status(row: sqlite3.Row, today: date) -> str:
+    """'was paid on March 6 by check', 'was voided on March 2', 'hasn't been paid; it was due March 3'."""
+    if row["status"] == "paid":
+        return f"was paid on {spoken_day(row['paid_at'], today)} {PAID_VIA[row['paid_via'] or 'app']}"
+    if row["status"] == "void":
+        return f"was voided on {spoken_day(row['voided_at'], today)}, so nothing is owed"
+    due = spoken_day(row["due_date"], today)
+    return f"hasn't been paid; it was due {due}" if row["due_date"] < today.isoformat() else \
+        f"hasn't been paid yet; it's due {due}"
+
+
 def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
     items = [InvoiceItem(line=r["line"], description=r["description"], quantity=r["quantity"],
                          unit_price=r["unit_price"], total=money(r["quantity"] * r["unit_price"]))
@@ -523,7 +539,8 @@ def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
                    overdue=row["status"] == "open" and row["due_date"] < ctx.today().isoformat(),
                    issued_at=row["issued_at"], due_date=row["due_date"], paid_at=row["paid_at"],
                    paid_via=row["paid_via"], payment_id=row["payment_id"], reminders_sent=row["reminders_sent"],
-                   last_reminded_at=row["last_reminded_at"], voided_at=row["voided_at"], items=items)
+                   last_reminded_at=row["last_reminded_at"], voided_at=row["voided_at"], items=items,
+                   paid_status=_paid_status(row, ctx.today()))
 
 
 def invoice_row(ctx: Ctx, invoice_id: str) -> sqlite3.Row:

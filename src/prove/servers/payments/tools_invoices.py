@@ -18,6 +18,7 @@ from .server import (
     InvoiceList,
     Limit,
     OpenInvoiceId,
+    PAID_VIA,
     Text,
     UserId,
     invoice_model,
@@ -106,9 +107,6 @@ def create_invoice(ctx: Ctx, customer_id: ClientId, items: Annotated[list[LineIt
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
-_PAID_VIA = {"app": "in the app", "cash": "in cash", "check": "by check", "bank_transfer": "by bank transfer"}
-
-
 def _invoices_text(invoices: list[Invoice], total: int, today: date, by_customer: bool) -> str:
     """'Nora Cruz: $105.00 for Photo session - March 2026, paid March 6 in the app; Leo James: $180.00
     for Extra hours in March, was due March 10', without the client a request named."""
@@ -116,7 +114,7 @@ def _invoices_text(invoices: list[Invoice], total: int, today: date, by_customer
         what = f"${inv.amount:,.2f} for {inv.title}"
         head = what if by_customer else f"{inv.customer_name}: {what}"
         if inv.status == "paid":
-            state = f"paid {spoken_day(inv.paid_at or inv.due_date, today)} {_PAID_VIA[inv.paid_via or 'app']}"
+            state = f"paid {spoken_day(inv.paid_at or inv.due_date, today)} {PAID_VIA[inv.paid_via or 'app']}"
         elif inv.status == "void":
             state = f"voided {spoken_day(inv.voided_at or inv.issued_at, today)}"
         elif inv.overdue:
@@ -178,6 +176,10 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     "{result.due_date}; it has had {result.reminders_sent} reminders.",
     Ask("{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
         "{result.due_date}; no reminder has gone out.", **{"result.reminders_sent": 0}),
+    # Whether it was paid, also where no reminder went out (the bound reply above would else be the only one).
+    "{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
+    Ask("{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
+        **{"result.reminders_sent": 0}),
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.
