@@ -1445,3 +1445,11 @@ def test_whether_an_invoice_was_paid_is_answered_with_when_and_how() -> None:
         "Tutoring - November 2025 ($180.00, billed to Liam Ito) hasn't been paid; it was due December 5, 2025."]
     reminders = _answers("payments", "get_invoice", {"invoice_id": "INV-10004"})
     assert reminders["How many reminders have gone out for {invoice_id}?"][0].endswith("it has had 1 reminder.")
+
+
+def test_money_added_to_the_wallet_is_there_at_once() -> None:
+    """"Adding $100.75 from the payment method 'PNC Checking ending 4202'; it arrives March 16 at 9:00 AM" and
+    "Top-up started" said a transfer that is done at once was still on its way."""
+    for text in _replies("payments", "add_money", {"source_id": "FS-10001", "amount": 100.75}):
+        assert "arrives" not in text and "started" not in text and "Adding" not in text, text
+        assert "$100.75" in text and "$283.97" in text, text

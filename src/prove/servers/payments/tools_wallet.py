@@ -295,8 +295,9 @@ def _receipt(ctx: Ctx, transfer_id: str) -> TransferReceipt:
     "Top up my balance with ${amount} from {source_id}.",
     "Move ${amount} from {source_id} into my wallet.",
 ], reply=[
-    "Adding ${result.transfer.amount} from {source_id}; it arrives {result.transfer.arrives_at}.",
-    "Top-up started: ${result.transfer.amount} from {result.transfer.source_name}, your balance is "
+    # Money added from a bank arrives at once.
+    "Added ${result.transfer.amount} from {source_id}; your balance is now ${result.balance}.",
+    "Done: ${result.transfer.amount} from {result.transfer.source_name} is in your wallet, which now holds "
     "${result.balance}.",
 ])
 def add_money(ctx: Ctx, source_id: BankId, amount: Amount) -> TransferReceipt:
