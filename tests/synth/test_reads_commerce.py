@@ -1283,11 +1283,14 @@ def test_buying_power_is_answered_alone() -> None:
 
 
 def test_a_menu_says_the_diet_asked_for() -> None:
-    """"Show me the vegan options" was answered "Chai & Chaat has 4 dishes: ..."."""
+    """"Show me the vegan options" was answered "Chai & Chaat has 4 dishes: ..."; "What can I order that isn't
+    sold out?" was answered "Slice of Sellwood has 11 dishes", more than it has."""
     menu = _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10002", "dietary": "vegan"})
     assert menu and all("has 4 vegan dishes: " in t or "found 4 vegan dishes: " in t for t in menu), menu
     assert all(" gluten-free dishes: " in t for t in
                _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10002", "dietary": "gluten_free"}))
+    open_items = _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10027", "available_only": True})
+    assert open_items and all(" 11 dishes that aren't sold out: " in t for t in open_items), open_items
 
 
 def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:

@@ -270,13 +270,15 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price, dietary))
+                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price, dietary,
+                                                          available_only))
 
 
 def _dishes_text(items: list[MenuItem], categories: list[str], category: str | None = None,
-                 max_price: float | None = None, dietary: str | None = None, shown: int = 8) -> str:
-    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', '4 vegan dishes: ...', 'nothing in
-    Mains for $8.00 or less' (a section it has), or what the menu has instead."""
+                 max_price: float | None = None, dietary: str | None = None, available_only: bool = False,
+                 shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', '4 vegan dishes: ...', '11 dishes that
+    aren't sold out: ...', 'nothing in Mains for $8.00 or less' (a section it has), or what the menu has instead."""
     section = next((c for c in categories if category is not None and c.lower() == category.lower()), None)
     if not items and section is not None:
         return f"nothing in {section}" + (f" for ${max_price:,.2f} or less" if max_price is not None else " that matches")
@@ -286,7 +288,8 @@ def _dishes_text(items: list[MenuItem], categories: list[str], category: str | N
     if len(named) > shown:
         named = named[:shown] + [f"{len(items) - shown} more"]
     diet = f"{dietary.replace('_', '-')} " if dietary else ""
-    return f"{len(items)} {diet}{'dish' if len(items) == 1 else 'dishes'}: {_and(named)}"
+    which = (" that isn't" if len(items) == 1 else " that aren't") + " sold out" if available_only else ""
+    return f"{len(items)} {diet}{'dish' if len(items) == 1 else 'dishes'}{which}: {_and(named)}"
 
 
 def _and(words: list[str]) -> str:
