@@ -1456,3 +1456,14 @@ def test_money_added_to_the_wallet_is_there_at_once() -> None:
     for text in _replies("payments", "add_money", {"source_id": "FS-10001", "amount": 100.75}):
         assert "arrives" not in text and "started" not in text and "Adding" not in text, text
         assert "$100.75" in text and "$283.97" in text, text
+
+
+def test_a_place_that_does_a_food_is_asked_for_by_the_food_not_by_a_restaurant_name() -> None:
+    """"Find me somewhere that's open now and does Biscuit Bros." searched by a restaurant's own name where
+    the tool gives the foods a place does."""
+    asked = [m["content"] for ex in _generated(("food_delivery",), 300, 31) for m in ex["messages"]
+             if m["role"] == "user" and "open now and does" in m["content"]]
+    assert asked, "no search for a place open now"
+    foods = set(registry.get("food_delivery").tools["search_restaurants"].values["query"])
+    found = [re.search(r"open now and does (\w+)\.", t) for t in asked]
+    assert all(m and m.group(1) in foods for m in found), asked

@@ -54,7 +54,11 @@ tools = Toolset("restaurants")
     Ask("Cheapest delivery first: {result.restaurants_text}.", sort_by="delivery_fee"),
     Ask("Fastest first: {result.restaurants_text}.", sort_by="delivery_time"),
     Ask("Here's what I found, by name: {result.restaurants_text}.", sort_by="name"),
-])
+], values={
+    # What a place "does": food every world's restaurants serve, never a restaurant's own name.
+    "query": ["sushi", "pho", "pizza", "burgers", "tacos", "ramen", "dumplings", "breakfast", "noodles", "salads",
+              "pastries"],
+})
 def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | None = None,
                        open_now: bool = False, address_id: AddressId | None = None, delivers_only: bool = True,
                        favorites_only: bool = False, max_delivery_fee: Money | None = None,
