@@ -1315,13 +1315,15 @@ def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
 def test_holdings_securities_and_accounts_are_said_in_sentences() -> None:
     """"1 position: The Procter & Gamble Company (PG): price $164.75, 1 share, average cost $164.78, market
     value $164.75", "1 security: ... (PLTR): price $93.95, stock, sector Technology, exchange NASDAQ" and
-    "2 accounts: Individual Brokerage: cash $7,473.09, ending 1568, total value $34,067.62" read fields."""
+    "2 accounts: Individual Brokerage: cash $7,473.09, ending 1568, total value $34,067.62" read fields; "How
+    many shares of ADBE do I own?" was answered with the gains."""
     said = _answers("trading", "list_positions", {"account_id": "BRK-10001"})
     assert said["What do I hold in {account_id}?"] == [
-        "You hold 16 shares of AbbVie Inc. (ABBV), worth $3,254.88; 2 shares of Adobe Inc. (ADBE), worth $891.24; "
+        "In your Individual Brokerage account you hold 16 shares of AbbVie Inc. (ABBV), worth $3,254.88; 2 shares of Adobe Inc. (ADBE), worth $891.24; "
         "61 shares of Vanguard Total Bond Market ETF (BND), worth $4,003.43; 4 shares of Berkshire Hathaway Inc. "
         "Class B (BRK.B), worth $2,108.24; 28 shares of Morgan Stanley (MS), worth $3,474.80; 20 shares of Netflix, "
         "Inc. (NFLX), worth $1,744.00; and 4 more positions."]
+    assert said["How many shares of {ticker} do I own in {account_id}?"] == said["What do I hold in {account_id}?"]
     gains = said["Show my positions in {account_id} with gains and losses."]
     assert len(gains) == 1 and "(ABBV), worth $3,254.88, up $375.10 (13.03%); " in gains[0], gains
     assert "(ADBE), worth $891.24, down $53.54 (5.67%); " in gains[0], gains

@@ -209,6 +209,7 @@ class Position(BaseModel):
 
 
 class PositionList(BaseModel):
+    account_name: str = Field(description="The account's name, such as 'Roth IRA'.")
     positions: list[Position]
     total: int
     total_market_value: float

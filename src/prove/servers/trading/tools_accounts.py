@@ -136,7 +136,8 @@ def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     "Show my positions in {account_id} with gains and losses.",
     "How many shares of {ticker} do I own in {account_id}?",
 ], reply=[
-    "You hold {result.holdings_text}.",
+    # Said with the account, so that "How many shares of X do I own?" gets the holding, not the gains.
+    "In your {result.account_name} account you hold {result.holdings_text}.",
     "Your positions and how each has done against what you paid: {result.gains_text}.",
 ])
 def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None) -> PositionList:
@@ -154,11 +155,11 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     Raises:
         not_found: no account has that ID.
     """
-    ctx.get("account", account_id)
+    acct = ctx.get("account", account_id)
     positions = _positions(ctx, account_id)
     if ticker is not None:
         positions = [p for p in positions if p.ticker == ticker.strip().upper()]
-    return PositionList(positions=positions, total=len(positions),
+    return PositionList(account_name=acct["name"], positions=positions, total=len(positions),
                         total_market_value=money(sum(p.market_value for p in positions)),
                         total_unrealized_gain=money(sum(p.unrealized_gain for p in positions)),
                         holdings_text=_holdings_text(positions, gains=False),
