@@ -1469,3 +1469,12 @@ def test_a_place_that_does_a_food_is_asked_for_by_the_food_not_by_a_restaurant_n
     foods = set(registry.get("food_delivery").tools["search_restaurants"].values["query"])
     found = [re.search(r"open now and does (\w+)\.", t) for t in asked]
     assert all(m and m.group(1) in foods for m in found), asked
+
+
+def test_the_default_delivery_address_is_named_first() -> None:
+    """"Which of my addresses is the default for delivery?" was answered with every address, the default
+    marked in passing ("Work (...), Home (...; your default) and ...")."""
+    said = _answers("food_delivery", "list_addresses", {})
+    assert said["Which of my addresses is the default for delivery?"] == [
+        "Home (406 Birch Way, Hawthorne) is your default for delivery; you also have Work (2030 Elm Street, Alberta "
+        "Arts) and Partner's place (2356 Hillcrest Road, Kerns)."]

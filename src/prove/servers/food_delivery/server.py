@@ -410,6 +410,10 @@ class AddressList(BaseModel):
     neighborhoods: list[str] = Field(description="the neighborhoods of your city an address may lie in")
     addresses_text: str = Field(description="the addresses in words, the default marked, such as 'Home (12 Oak "
                                             "Street, Kerns; your default) and Work (300 Main Street, Pearl)'")
+    default_address: str | None = Field(description="the default address in words, such as 'Home (12 Oak Street, "
+                                                    "Kerns)'")
+    other_addresses: str | None = Field(description="the other addresses in words, such as 'Work (300 Main Street, "
+                                                    "Pearl)'")
 
 
 class DeletedAddress(BaseModel):

@@ -87,6 +87,7 @@ def get_account(ctx: Ctx) -> Account:
 ], reply=[
     "Your saved addresses: {result.addresses_text}.",
     "You have {result.total} saved addresses: {result.addresses_text}.",
+    "{result.default_address} is your default for delivery; you also have {result.other_addresses}.",
 ])
 def list_addresses(ctx: Ctx) -> AddressList:
     """List the customer's saved delivery addresses and the neighborhoods of their city.
@@ -101,8 +102,15 @@ def list_addresses(ctx: Ctx) -> AddressList:
     hoods = [r[0] for r in ctx.db.execute("SELECT name FROM neighborhoods ORDER BY name")]
     addresses = [_address(r, default_id) for r in rows]
     named = [f"{a.label} ({a.street}, {a.neighborhood}{'; your default' if a.is_default else ''})" for a in addresses]
-    text = "none" if not named else named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    return AddressList(addresses=addresses, total=len(rows), neighborhoods=hoods, addresses_text=text)
+    others = [f"{a.label} ({a.street}, {a.neighborhood})" for a in addresses if not a.is_default]
+    return AddressList(addresses=addresses, total=len(rows), neighborhoods=hoods, addresses_text=_and(named) or "none",
+                       default_address=next((f"{a.label} ({a.street}, {a.neighborhood})" for a in addresses
+                                             if a.is_default), None),
+                       other_addresses=_and(others) or None)
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else ""
 
 
 @tools.tool(effect=WRITE, asks=[
