@@ -1478,3 +1478,12 @@ def test_the_default_delivery_address_is_named_first() -> None:
     assert said["Which of my addresses is the default for delivery?"] == [
         "Home (406 Birch Way, Hawthorne) is your default for delivery; you also have Work (2030 Elm Street, Alberta "
         "Arts) and Partner's place (2356 Hillcrest Road, Kerns)."]
+
+
+def test_an_account_question_gets_its_own_answer() -> None:
+    """"How many orders have I placed?" was answered with the credit, the e-mail, the phone and the
+    member-since date as well."""
+    said = _answers("food_delivery", "get_account", {})
+    assert said["How many orders have I placed?"] == ["You've placed 38 orders."]
+    assert said["How much credit do I have on my account?"] == ["You have $7.50 of credit on your account."]
+    assert all("member since" in t for t in said["Show me my account details."])

@@ -60,9 +60,11 @@ def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
     "Show me my account details.",
     "How many orders have I placed?",
 ], reply=[
-    # One account answers all three: the credit and the order count first, then who it is.
+    # The details, and each question its own answer.
     "You have ${result.credit_balance} of credit and {result.order_count} orders so far; the account is "
     "{result.name}'s ({result.email}, {result.phone}), a member since {result.member_since}.",
+    "You have ${result.credit_balance} of credit on your account.",
+    "You've placed {result.order_count} orders.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's profile, account credit, defaults, order count and favorites.
