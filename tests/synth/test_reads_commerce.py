@@ -1487,3 +1487,17 @@ def test_an_account_question_gets_its_own_answer() -> None:
     assert said["How many orders have I placed?"] == ["You've placed 38 orders."]
     assert said["How much credit do I have on my account?"] == ["You have $7.50 of credit on your account."]
     assert all("member since" in t for t in said["Show me my account details."])
+
+
+def test_income_without_a_category_is_said_in_a_sentence() -> None:
+    """"Acme Corp: March 16, account Everyday Checking, income, amount text '$400.00 paid into Everyday
+    Checking'" read an uncategorized income entry field by field, for want of a reply that fits it."""
+    from prove.env import Session
+    server = registry.get("budget")
+    with Session([server], world=0) as session:
+        added = session.call("add_income", {"account_id": "ACC-10001", "amount": 400.0, "source": "Acme Corp"}).data
+        args = {"transaction_id": added["transaction"]["transaction_id"]}
+        data = session.call("get_transaction", args).data
+    tool = server.tools["get_transaction"]
+    assert [_say("budget").reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)] == [
+        "Acme Corp on March 16: $400.00 paid into Everyday Checking, not filed under any category."]

@@ -182,6 +182,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     "{result.payee} on {result.date}: {result.amount_text}, filed under {result.category_name}, with the note "
     "'{result.note}'.",
     Ask("On {result.date}, {result.amount_text}.", **{"result.kind": "goal_transfer"}),
+    Ask("{result.payee} on {result.date}: {result.amount_text}, not filed under any category.",
+        **{"result.kind": "income", "result.category_name": None}),
 ])
 def get_transaction(ctx: Ctx, transaction_id: EntryId) -> Transaction:
     """Look up one transaction.
