@@ -1501,3 +1501,12 @@ def test_income_without_a_category_is_said_in_a_sentence() -> None:
     tool = server.tools["get_transaction"]
     assert [_say("budget").reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)] == [
         "Acme Corp on March 16: $400.00 paid into Everyday Checking, not filed under any category."]
+
+
+def test_a_new_category_says_its_limit_and_a_strict_one_that_it_refuses_more() -> None:
+    """"Make a strict category Parking capped at $40 a month" was answered "Parking is set up in Other.", which
+    said neither the cap nor that it is strict."""
+    assert _replies("budget", "create_category", {"strict": True, "name": "Parking", "monthly_limit": 40.0}) == [
+        "Created the strict category Parking: $40.00 a month, and anything over it is refused."]
+    assert all("$40.00 a month" in t for t in _replies("budget", "create_category",
+                                                        {"name": "Parking", "monthly_limit": 40.0}))
