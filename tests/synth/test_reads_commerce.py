@@ -1510,3 +1510,11 @@ def test_a_new_category_says_its_limit_and_a_strict_one_that_it_refuses_more() -
         "Created the strict category Parking: $40.00 a month, and anything over it is refused."]
     assert all("$40.00 a month" in t for t in _replies("budget", "create_category",
                                                         {"name": "Parking", "monthly_limit": 40.0}))
+
+
+def test_is_a_card_frozen_is_answered_alone() -> None:
+    """"Is the card 'Mastercard credit card ending 5857' frozen?" was answered with its expiry and daily limit
+    too."""
+    said = _answers("banking", "get_card", {"card_id": "CRD-10003"})
+    assert said["Is {card_id} frozen?"] == ["Mastercard credit card ending 5857 isn't frozen; it's active."]
+    assert all("expires 08/28" in t for t in said["When does {card_id} expire, and what's its daily limit?"])

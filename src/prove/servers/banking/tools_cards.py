@@ -68,6 +68,17 @@ def _cards_text(cards: list[Card], status_named: bool) -> str:
     return "; ".join(one(c) for c in cards) or "no cards"
 
 
+class CardDetail(Card):
+    """One card, with whether it is frozen in words."""
+
+    frozen_status: str = Field(description="Whether the card is frozen, in words, such as 'is frozen' or 'isn't "
+                                           "frozen; it's active'.")
+
+
+_NOT_FROZEN = {"active": "isn't frozen; it's active", "lost": "isn't frozen; it was reported lost and no longer works",
+               "stolen": "isn't frozen; it was reported stolen and no longer works"}
+
+
 class CardReplacement(BaseModel):
     """A card reported lost or stolen and the replacement card issued for it."""
 
@@ -165,8 +176,9 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
 ], reply=[
     "{result.name} is {result.status}; it expires {result.expires} and can spend up to "
     "${result.daily_spending_limit} a day.",
+    "{result.name} {result.frozen_status}.",
 ])
-def get_card(ctx: Ctx, card_id: CardId) -> Card:
+def get_card(ctx: Ctx, card_id: CardId) -> CardDetail:
     """Show one card: its status, expiry and daily spending limit.
 
     Args:
@@ -179,7 +191,8 @@ def get_card(ctx: Ctx, card_id: CardId) -> Card:
     Raises:
         not_found: no card has that ID.
     """
-    return _card(ctx.get("card", card_id))
+    card = _card(ctx.get("card", card_id))
+    return CardDetail(**card.model_dump(), frozen_status=_NOT_FROZEN.get(card.status, "is frozen"))
 
 
 @tools.tool(effect=READ, hidden=True)
