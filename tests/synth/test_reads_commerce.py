@@ -202,7 +202,8 @@ def test_a_transaction_says_what_it_was_for_and_a_listing_no_codes_nobody_asked_
     for kind in ("expense", "income"):
         entry = next(t for t in entries if t["kind"] == kind)
         for text in _replies("budget", "get_transaction", {"transaction_id": entry["transaction_id"]}):
-            assert re.search(r" on [A-Z][a-z]+ \d+(?:, \d{4})?: \$[\d,.]+ paid (?:from|into) .+, filed under ", text), text
+            said = r" on [A-Z][a-z]+ \d+(?:, \d{4})?: \$[\d,.]+ paid (?:from|into) .+, filed under "
+            assert re.search(said, text), text
             assert "kind" not in text, text
     products = _read_out("retail_chain", "search_products", {"query": "Bamboo Cutting Board Set of 3"})
     assert "sku" not in products, products
@@ -1319,7 +1320,8 @@ def test_holdings_securities_and_accounts_are_said_in_sentences() -> None:
     many shares of ADBE do I own?" was answered with the gains."""
     said = _answers("trading", "list_positions", {"account_id": "BRK-10001"})
     assert said["What do I hold in {account_id}?"] == [
-        "In your Individual Brokerage account you hold 16 shares of AbbVie Inc. (ABBV), worth $3,254.88; 2 shares of Adobe Inc. (ADBE), worth $891.24; "
+        "In your Individual Brokerage account you hold 16 shares of AbbVie Inc. (ABBV), worth $3,254.88; 2 shares of "
+        "Adobe Inc. (ADBE), worth $891.24; "
         "61 shares of Vanguard Total Bond Market ETF (BND), worth $4,003.43; 4 shares of Berkshire Hathaway Inc. "
         "Class B (BRK.B), worth $2,108.24; 28 shares of Morgan Stanley (MS), worth $3,474.80; 20 shares of Netflix, "
         "Inc. (NFLX), worth $1,744.00; and 4 more positions."]
