@@ -61,6 +61,17 @@ def _read_out(server_name: str, tool_name: str, args: dict[str, Any], asked: str
                                                    args=args, asked=asked))
 
 
+def _answers(server_name: str, tool_name: str, args: dict[str, Any]) -> dict[str, list[str]]:
+    """Each of the tool's phrasings, with the replies the teacher gives it for this call."""
+    from prove.env import Session
+    server = registry.get(server_name)
+    tool = server.tools[tool_name]
+    with Session([server], world=0) as session:
+        data = session.call(tool_name, args).data
+    return {ask.text: [_say(server_name).reply(tool, r.text, args, data, {})
+                       for r in _fitting_replies(tool, args, data, ask.text)] for ask in tool.asks}
+
+
 def test_an_offer_is_read_by_its_whole_summary_and_not_again_field_by_field() -> None:
     """"your $41.99 offer on 'Brio ...' (asking $62.50), countered by…: seller username greencloset,
     counter amount $52.50" cut its summary and said its parts again; offers that share a message
@@ -191,7 +202,8 @@ def test_a_transaction_says_what_it_was_for_and_a_listing_no_codes_nobody_asked_
     for kind in ("expense", "income"):
         entry = next(t for t in entries if t["kind"] == kind)
         for text in _replies("budget", "get_transaction", {"transaction_id": entry["transaction_id"]}):
-            assert re.search(r" on [A-Z][a-z]+ \d+: -?\$[\d,.]+ (?:from|into) .+, filed under ", text), text
+            said = r" on [A-Z][a-z]+ \d+(?:, \d{4})?: \$[\d,.]+ paid (?:from|into) .+, filed under "
+            assert re.search(said, text), text
             assert "kind" not in text, text
     products = _read_out("retail_chain", "search_products", {"query": "Bamboo Cutting Board Set of 3"})
     assert "sku" not in products, products
@@ -1108,3 +1120,403 @@ def test_a_payments_request_names_people_as_a_person_would() -> None:
     for text in said:
         assert not re.search(r"\bmembers?\b", text), text
         assert not re.search(r"\b[Rr]emind them about\b", text), text
+
+
+def test_invoices_are_listed_by_client_amount_and_where_each_stands() -> None:
+    """"6 invoices: Photo session - March 2026: paid March 6 at 3:59 PM, paid via app, $105.00, due March
+    16" read the record field by field; a person says who was billed how much and whether it is paid."""
+    listed = _replies("payments", "list_invoices", {})
+    assert listed and all(t.startswith("Your invoices, newest first: ") for t in listed), listed
+    for status, head in (("paid", "These have been paid: "), ("overdue", "These are past due and unpaid: ")):
+        texts = _replies("payments", "list_invoices", {"status": status})
+        assert texts and all(t.startswith(head) for t in texts), texts
+    text = " ".join(listed + _replies("payments", "list_invoices", {"status": "paid"}))
+    assert "paid via" not in text and "due on" not in text and "invoices:" not in text, text
+    assert re.search(r"[A-Z][a-z]+ [A-Z][a-z]+: \$[\d,]+\.\d\d for .+?, paid \w+ \d+(, \d{4})? (in the app|by check)",
+                     text), text
+    assert re.search(r": \$[\d,]+\.\d\d for .+?, was due \w+ \d+", text), text
+
+
+def test_the_default_address_is_named_with_the_others_after_it() -> None:
+    """"Which of my addresses is the default one?" was answered "3 addresses: Home: at 1045 Willow Drive,
+    ..., default, recipient Gabriel Phillips, phone ..."; it names the default, then the others."""
+    texts = _replies("shopping", "list_addresses", {})
+    assert texts, texts
+    assert all(re.fullmatch(r"\w+ \([^)]+\) is your default address; you also have .+\.", t) for t in texts), texts
+    assert not any("recipient" in t or "phone" in t or "+1-" in t for t in texts), texts
+
+
+def test_reviews_are_said_by_stars_and_reviewer_not_created_on() -> None:
+    """"3 reviews: Good value: 4 stars, '...', by Emma J., created on January 27" read a review's fields;
+    a person says "4 stars from Emma J. ('Good value'): '...'", and when it was only for the newest."""
+    for world in range(4):
+        texts = _replies("shopping", "list_reviews", {"product_id": "PROD-10001"}, world=world)
+        newest = _replies("shopping", "list_reviews", {"product_id": "PROD-10003", "sort": "newest"}, world=world)
+        for text in texts + newest:
+            assert text.startswith("Here's what people say: ") and "created on" not in text, text
+            assert re.search(r"\d stars? (on \w+ \d+(, \d{4})? )?from (you|[A-Z]\w+ [A-Z]\.) \('", text), text
+            assert " Gave " not in text and " From " not in text, text
+        assert all(re.search(r"stars? on \w+ \d+", t) for t in newest), newest
+        assert not any(re.search(r"stars? on \w+ \d+", t) for t in texts), texts
+
+
+def test_orders_say_how_each_filled_or_since_when_it_is_open() -> None:
+    """"ORD-10068 (buy 1 share of SPY at a $544.42 limit): filled February 26 at 2:34 PM, total $542.25,
+    placed February 26 at 2:34 PM" said the same time twice, field by field."""
+    for status, head in ((None, "Your orders, newest first: "), ("open", "Your open orders: "),
+                         ("filled", "These orders filled: ")):
+        texts = _replies("trading", "list_orders", {"status": status} if status else {})
+        assert texts and all(t.startswith(head) for t in texts), texts
+        for text in texts:
+            assert "placed" not in text and "total" not in text and " PM" not in text, text
+    filled = " ".join(_replies("trading", "list_orders", {"status": "filled"}))
+    assert re.search(r"ORD-\d+ \((buy|sell) \d+ shares? of [A-Z]+ [^)]+\): filled \w+ \d+ at \$[\d,.]+ a share", filled)
+    assert re.search(r"ORD-\d+ \([^)]+\): open since \w+ \d+", " ".join(_replies("trading", "list_orders",
+                                                                                {"status": "open"})))
+
+
+def test_an_order_lookup_answers_the_question_asked_in_a_sentence() -> None:
+    """"How much did I pay for order ORD-10037?" was answered "Pho Chelsea: delivered, total $22.67, order
+    ORD-10037, placed ..., estimated delivery ...; 1 item: Pho Ga: quantity 1, unit price $14.50."."""
+    said = _answers("food_delivery", "get_order", {"order_id": "ORD-10010"})
+    paid = said["How much did I pay in total for {order_id}?"]
+    assert paid == ["For order ORD-10010 from Okafor's Bakery you paid $50.39."], paid
+    status = said["What's the status of {order_id}?"]
+    assert status == ["Order ORD-10010 from Okafor's Bakery was delivered January 7 at 2:04 PM."], status
+    items = said["What did I order in {order_id}, and what's its status?"]
+    assert len(items) == 1 and items[0].startswith("You ordered Country Sourdough Loaf, "), items
+    assert "2 × Cappuccino from Okafor's Bakery; the order was delivered January 7" in items[0], items
+
+
+def test_restaurants_are_said_with_their_rating_hours_and_delivery_in_words() -> None:
+    """"Tsuru Sushi: rated 4.6, in Hawthorne, 1,674 ratings, hours today 11:00-23:00; ...; Sakura Sushi:
+    ..., hours today closed" read the fields; a person says "rated 4.6 from 1,674 ratings", "opens at 11
+    AM", "closed today"."""
+    texts = _replies("food_delivery", "search_restaurants", {"cuisine": "Japanese"})
+    assert texts and all(t.startswith("Here's what I found, best rated first: ") for t in texts), texts
+    text = texts[0]
+    assert "Tsuru Sushi (Hawthorne): rated 4.6 from 1,674 ratings, opens at 11 AM, $0.99 delivery in about 38 minutes" \
+        in text, text
+    assert "Sakura Sushi (Kerns): rated 3.9 from 1,046 ratings, closed today" in text, text
+    assert "hours today" not in text and "Japanese" not in text and "23:00" not in text, text
+    cheapest = _replies("food_delivery", "search_restaurants", {"sort_by": "delivery_fee"})
+    assert cheapest, cheapest
+    assert all(t.startswith("Cheapest delivery first: Gangnam BBQ (Korean, Hawthorne): ") for t in cheapest), cheapest
+
+
+def test_cards_are_listed_with_what_became_of_each() -> None:
+    """"5 cards: Visa debit card ending 5182: lost, expires 03/28" read the status bare; a person says the
+    card was reported lost, and does not repeat the status a request named."""
+    assert _replies("banking", "list_cards", {}, world=1)[0].startswith(
+        "Your cards: Visa debit card ending 5182, reported lost; Visa debit card ending 0629, active; ")
+    assert _replies("banking", "list_cards", {"status": "lost"}, world=1) == [
+        "Reported lost: Visa debit card ending 5182."]
+    assert _replies("banking", "list_cards", {"status": "frozen"}, world=2) == [
+        "Frozen right now: Mastercard credit card ending 7590."]
+
+
+def test_the_offers_not_said_are_counted_apart_from_the_last_one_said() -> None:
+    """"..., waiting for your answer and 8 more" read the count as part of the last offer."""
+    texts = _replies("marketplace", "list_offers", {"role": "received"}, world=1)
+    assert texts and all(t.endswith("waiting for your answer; and 8 more offers.") for t in texts), texts
+    assert all(t.endswith("'LEGO Technic Porsche 911 GT3 RS 42056, Complete' (asking $205.99), expired.")
+               for t in _replies("marketplace", "list_offers", {"role": "received"}, world=3))
+
+
+def test_a_budget_entry_says_its_amount_by_which_way_it_went_not_by_its_sign() -> None:
+    """"Amtrak on March 9: -$79.13 from Capital One Quicksilver" read the sign of the stored amount."""
+    assert _replies("budget", "get_transaction", {"transaction_id": "TXN-10001"}) == [
+        "Lincoln Property Co. on October 1, 2025: $2,206.00 paid from Everyday Checking, filed under Rent."]
+    assert _replies("budget", "get_transaction", {"transaction_id": "TXN-10010"}) == [
+        "On October 5, 2025, $360.00 moved from Everyday Checking to the Holiday Gifts goal."]
+    from prove.env import Session
+    with Session([registry.get("budget")], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 100}).data["transactions"]
+    income = next(e for e in entries if e["kind"] == "income")
+    said = _replies("budget", "get_transaction", {"transaction_id": income["transaction_id"]})
+    assert said and all(f"paid into {income['account_name']}, filed under" in t and "-$" not in t for t in said), said
+
+
+def test_scheduled_payments_say_how_often_and_when_next() -> None:
+    """"6 scheduled payments: Progressive: $140.85, next on March 20, monthly; ..." read the fields; a
+    person says "$140.85 to Progressive every month, next on March 20"."""
+    coming = _replies("banking", "list_scheduled_payments", {})
+    assert coming, coming
+    assert all(t.startswith("Coming up: $140.85 to Progressive every month, next on March 20; ") for t in coming)
+    assert "$190.00 to Luis Robinson on March 28;" in coming[0] and "one-time" not in coming[0], coming
+    assert _replies("banking", "list_scheduled_payments", {"status": "cancelled"}) == [
+        "Cancelled: $65.00 to Omar Meyer every week."]
+    assert _replies("banking", "list_scheduled_payments", {"status": "all"})[0].endswith(
+        "$65.00 to Omar Meyer every week (cancelled); $600.00 to Luis Evans (completed).")
+
+
+def test_messages_are_said_by_who_wrote_them_and_what_they_said() -> None:
+    """"2 messages (all about 'Burton Custom Snowboard 158cm'): 'About a year, ...': from you, to anikaf_games;
+    ..." read the message field by field; a person says who wrote what, and when."""
+    about = _replies("marketplace", "list_messages", {"listing_id": "LST-10209"})
+    assert about == ["Your messages, newest first: you to anikaf_games on March 15: 'About a year, always handled "
+                     "with care.'; anikaf_games on March 15: 'How long did you use it for?'"], about
+    sent = _replies("marketplace", "list_messages", {"direction": "sent"})
+    assert sent and sent[0].startswith(
+        "Messages you've sent, newest first: you to victoria_cameras about 'Ray-Ban Wayfarer Classic Sunglasses' on "
+        "March 16: 'Does it come with the original box?'; "), sent
+    assert sent[0].endswith("; and 12 more messages."), sent
+
+
+def test_marketplace_orders_say_what_was_bought_from_whom_and_where_it_is() -> None:
+    """"11 orders: Dune by Frank Herbert, 1984 Ace Paperback: paid, total $14.98, created March 16 at 8:00 AM,
+    order ORD-10014; ..." read the order's fields."""
+    bought = _replies("marketplace", "list_orders", {})
+    assert bought and bought[0].startswith("Your purchases, newest first: 'Dune by Frank Herbert, 1984 Ace Paperback' "
+                                           "from jia_books, $14.98, not shipped yet (order ORD-10014); "), bought
+    assert "created" not in bought[0] and "total" not in bought[0], bought
+    assert _replies("marketplace", "list_orders", {"role": "sales", "status": "paid"}) == [
+        "Still to be shipped: 'Burton Custom Snowboard 158cm' to anikaf_games, $415.98 (order ORD-10001)."]
+
+
+def test_buying_power_is_answered_alone() -> None:
+    """"How much buying power do I have?" was answered with the account's worth, positions, cash and day
+    change first."""
+    said = _answers("trading", "get_account_summary", {"account_id": "BRK-10001"})
+    assert said["How much buying power do I have in {account_id}?"] == [
+        "Your Individual Brokerage account has $5,678.69 of buying power."]
+    assert all("worth" in t for t in said["Give me a summary of {account_id}."])
+
+
+def test_a_menu_says_the_diet_asked_for() -> None:
+    """"Show me the vegan options" was answered "Chai & Chaat has 4 dishes: ..."; "What can I order that isn't
+    sold out?" was answered "Slice of Sellwood has 11 dishes", more than it has."""
+    menu = _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10002", "dietary": "vegan"})
+    assert menu and all("has 4 vegan dishes: " in t or "found 4 vegan dishes: " in t for t in menu), menu
+    assert all(" gluten-free dishes: " in t for t in
+               _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10002", "dietary": "gluten_free"}))
+    open_items = _replies("food_delivery", "get_menu", {"restaurant_id": "RST-10027", "available_only": True})
+    assert open_items and all(" 11 dishes that aren't sold out: " in t for t in open_items), open_items
+
+
+def test_members_and_wallet_sources_are_named_as_a_person_would() -> None:
+    """"40 contacts: Aaron Phillips: a contact since December 9, 2019, @aaron-phillips, in Barcelona; ..." and
+    "4 funding sources: PNC Checking ending 4202: bank account, default, added August 23, 2024 at 10:05 AM"
+    read each record's fields."""
+    assert _replies("payments", "list_contacts", {}) == [
+        "You have 39 contacts: Aaron Phillips, Alexander Gray, Amelia Jackson, Ana Rossi, Andre Hall, Anna James, "
+        "Anna Moore, Caleb Jones, Carlos Reed, Caroline O'Brien and 29 more."]
+    assert _replies("payments", "search_users", {"query": "Carlos"}) == [
+        "Here's who I found: Carlos Reed (@carlos-reed, in Manchester), one of your contacts; Carlos Alvarez "
+        "(@carlos-alvarez, in Madrid); Carlos White (@carlos-white, in Minneapolis)."]
+    assert _replies("payments", "search_users", {"query": "Carlos", "contacts_only": True}) == [
+        "In your contacts: Carlos Reed (@carlos-reed, in Manchester)."]
+    assert "Green Leaf Market (@green-leaf-market), a grocery in Minneapolis" in \
+        _replies("payments", "search_users", {"query": "Green"})[0]
+    assert _replies("payments", "list_funding_sources", {}) == [
+        "Linked to your wallet: PNC Checking ending 4202 (your default), PNC Visa Debit ending 2816, PNC Mastercard "
+        "Credit ending 9603 (expired) and Citi Double Cash ending 9038."]
+
+
+def test_holdings_securities_and_accounts_are_said_in_sentences() -> None:
+    """"1 position: The Procter & Gamble Company (PG): price $164.75, 1 share, average cost $164.78, market
+    value $164.75", "1 security: ... (PLTR): price $93.95, stock, sector Technology, exchange NASDAQ" and
+    "2 accounts: Individual Brokerage: cash $7,473.09, ending 1568, total value $34,067.62" read fields; "How
+    many shares of ADBE do I own?" was answered with the gains."""
+    said = _answers("trading", "list_positions", {"account_id": "BRK-10001"})
+    assert said["What do I hold in {account_id}?"] == [
+        "In your Individual Brokerage account you hold 16 shares of AbbVie Inc. (ABBV), worth $3,254.88; 2 shares of "
+        "Adobe Inc. (ADBE), worth $891.24; "
+        "61 shares of Vanguard Total Bond Market ETF (BND), worth $4,003.43; 4 shares of Berkshire Hathaway Inc. "
+        "Class B (BRK.B), worth $2,108.24; 28 shares of Morgan Stanley (MS), worth $3,474.80; 20 shares of Netflix, "
+        "Inc. (NFLX), worth $1,744.00; and 4 more positions."]
+    assert said["How many shares of {ticker} do I own in {account_id}?"] == said["What do I hold in {account_id}?"]
+    gains = said["Show my positions in {account_id} with gains and losses."]
+    assert len(gains) == 1 and "(ABBV), worth $3,254.88, up $375.10 (13.03%); " in gains[0], gains
+    assert "(ADBE), worth $891.24, down $53.54 (5.67%); " in gains[0], gains
+    assert _replies("trading", "search_securities", {"query": "Palantir"}) == [
+        "Here's what I found: Palantir Technologies Inc. (PLTR), a Technology stock at $93.95."]
+    assert "Vanguard Total Bond Market ETF (BND), a Bond ETF at $65.63" in \
+        _replies("trading", "search_securities", {"sector": "Bond ETF", "kind": "etf"})[0]
+    assert _replies("trading", "list_accounts", {}) == [
+        "Your accounts: Individual Brokerage (ending 1568): $7,473.09 in cash, $34,067.62 in all; Roth IRA (ending "
+        "7295): $8,123.56 in cash, $22,499.36 in all."]
+
+
+def test_returns_categories_and_brands_are_said_in_sentences() -> None:
+    """"2 returns: KONG Classic Dog Toy: requested, order ORD-10013; ...", "10 categories: Beauty & Personal
+    Care: 10 products, description '...'" and "77 brands: Allbirds: 1 product; Anker: 1 product; ..." read
+    each record's fields."""
+    assert _replies("shopping", "list_returns", {}) == [
+        "Your returns, newest first: the KONG Classic Dog Toy from order ORD-10013, waiting for its refund since "
+        "March 12; the Post-it Sticky Notes 12 Pads from order ORD-10007, refunded $11.00."]
+    categories = _replies("shopping", "list_categories", {})
+    assert len(categories) == 1 and categories[0].startswith(
+        "The store has 10 categories: Beauty & Personal Care (10 products), Books (11 products), "), categories
+    assert "description" not in categories[0], categories
+    assert _replies("shopping", "list_brands", {}) == [
+        "We carry 77 brands: Allbirds, Anker, Anker Soundcore, Aveeno, Belkin, Big Barker, Blue Buffalo, Bowflex, "
+        "Branch, Breville and 67 more."]
+    assert _replies("shopping", "list_brands", {"category_id": "CAT-10002"})[0].startswith(
+        "We carry 10 brands: Breville (2 products), Cuisinart (2 products), Henckels (1 product), ")
+
+
+def test_saved_cards_and_open_carts_are_said_in_sentences() -> None:
+    """"3 payment methods: American Express ending 3041: expired, expiry 01/2026; Visa ending 1005: not expired,
+    expiry 08/2028, default; ..." and "1 cart: Sakura Sushi: 3 items, subtotal $25.50, promo code FREEDEL,
+    updated March 15 at 10:12 PM" read each record's fields."""
+    assert _replies("food_delivery", "list_payment_methods", {}) == [
+        "Your saved cards: American Express ending 3041 (expired in January 2026), Visa ending 1005 (your default, "
+        "expires August 2028) and Mastercard ending 8811 (expires September 2026)."]
+    assert _replies("food_delivery", "list_carts", {}) == [
+        "You have a cart with 3 items from Sakura Sushi for $25.50 (promo code FREEDEL)."]
+
+
+def test_marketplace_categories_are_said_with_their_fees() -> None:
+    """"12 categories: Books: fee 14.5%, 15 active listings; ..." read each category's fields."""
+    said = _replies("marketplace", "list_categories", {})
+    assert len(said) == 1 and said[0].startswith(
+        "You can sell in 12 categories: Books (14.5% fee), Cameras & Photo (9% fee), "), said
+    assert said[0].endswith(" and Video Games (9.5% fee)."), said
+
+
+def test_a_budget_balance_is_said_as_owed_on_a_card() -> None:
+    """"the account balance is -$1,011.95 now" read a credit card's stored sign."""
+    from prove.env import Session
+    server = registry.get("budget")
+    args = {"transaction_id": "TXN-10110", "category_id": "CAT-10022"}
+    with Session([server], world=0) as session:
+        data = session.call("update_transaction", args).data
+    tool = server.tools["update_transaction"]
+    said = [_say("budget").reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)]
+    assert any(t.endswith("you owe $1,011.95 on Citi Double Cash now.") for t in said), said
+    assert not any("-$" in t or "$-" in t for t in said), said
+
+
+def test_a_restaurant_answers_what_was_asked_and_a_cart_is_not_priced_where_it_cannot_go() -> None:
+    """"What are the opening hours of Sakura Sushi?" was answered with its delivery fee first; a cart priced
+    for an address the restaurant does not serve was quoted with fees and tax."""
+    hours = _answers("food_delivery", "get_restaurant", {"restaurant_id": "RST-10025"})
+    assert hours["What are the opening hours of {restaurant_id}?"] == [
+        "Sakura Sushi is closed now, opening tomorrow at 5:30 PM; its hours are Tuesday to Thursday and Sunday "
+        "5:30 PM-10 PM, Friday and Saturday 5:30 PM-11 PM, closed Monday."]
+    assert hours["Does {restaurant_id} deliver to {address_id}?"] == [
+        "Sakura Sushi delivers to Home for $1.99, in about 46 minutes."]
+    cart = _answers("food_delivery", "view_cart", {"restaurant_id": "RST-10025", "address_id": "ADR-10002"})
+    assert set(map(tuple, cart.values())) == {(
+        "Sakura Sushi doesn't deliver to the Work address, so your cart (Gyoza and 2 × California Roll, $25.50 of "
+        "food) can't be sent there.",)}, cart
+
+
+def test_bills_and_dishes_found_are_said_in_sentences() -> None:
+    """"5 bills: Internet: next due March 4, 12 days overdue, $67.00, monthly; ..." and "1 dish: Country
+    Sourdough Loaf: price $10.50, restaurant Okafor's Bakery, category Breads, description 'Whole loaf'" read
+    each record's fields."""
+    bills = _replies("budget", "list_bills", {"due_within_days": 7})
+    assert bills == ["Your bills, soonest first: Internet, $67.00 a month, overdue since March 4; Spotify Premium, "
+                     "$11.99 a month, due March 20."], bills
+    assert _replies("budget", "list_bills", {"status": "cancelled"}) == [
+        "You've cancelled Soccer club fees, $85.00 a month."]
+    dishes = _replies("food_delivery", "search_dishes", {"query": "sourdough"})
+    assert dishes and all(t.endswith("Country Sourdough Loaf at Okafor's Bakery ($10.50); BLT at Early Bird Kitchen "
+                                     "($11.00); Avocado Toast at Biscuit Bros. ($11.50); BLT at Eggs & Co. ($11.50); "
+                                     "and 2 more dishes.") for t in dishes), dishes
+
+
+def test_a_bank_transaction_says_whether_it_went_through_and_a_goal_transfer_names_its_goal() -> None:
+    """"Olive Garden on February 24 at 8:13 PM: -$85.33 (dining), posted." read the fields and the sign;
+    "$150.00 into the goal From goal: New Bike" read a goal withdrawal as a deposit into a goal so named;
+    "delivered on December 22 at 9:47 PM" left out a past year."""
+    from prove.env import Session
+    with Session([registry.get("banking")], world=0) as session:
+        entries = session.call("list_transactions", {"limit": 100}).data["transactions"]
+    pending = next(t for t in entries if t["kind"] == "purchase" and t["status"] == "pending")
+    assert _replies("banking", "get_transaction", {"transaction_id": pending["transaction_id"]}) == [
+        f"The ${-pending['amount']:,.2f} charge at {pending['merchant']} on March 16 is still pending."]
+    deposit = next(t for t in entries if t["kind"] == "deposit" and t["status"] == "posted")
+    said = _replies("banking", "get_transaction", {"transaction_id": deposit["transaction_id"]})
+    assert said and said[0].startswith(f"The ${deposit['amount']:,.2f} deposit from ") and said[0].endswith(
+        " has posted."), said
+    with Session([registry.get("budget")], world=0) as session:
+        session.call("withdraw_from_goal", {"goal_id": "GOAL-10002", "account_id": "ACC-10001", "amount": 50.0})
+        listed = session.call("list_transactions", {"limit": 3}).data
+    assert listed["transactions_text"].startswith("$50.00 back from the New Bike goal on March 16; ")
+    assert listed["transactions"][0]["amount_text"] == "$50.00 moved back into Everyday Checking from the New Bike goal"
+    with Session([registry.get("food_delivery")], world=0) as session:
+        orders = session.call("list_orders", {"restaurant_id": "RST-10016"}).data["orders_text"]
+    assert "ORD-10006 from Okafor's Bakery ($28.59), delivered on December 24, 2025 at 12:57 PM" in orders, orders
+
+
+def test_whether_an_invoice_was_paid_is_answered_with_when_and_how() -> None:
+    """"Has invoice INV-10005 been paid?" was answered "... is paid, with a due date of January 1; no reminder
+    has gone out", which says neither when nor how, and a reminder count nobody asked for."""
+    asked = "Has {invoice_id} been paid?"
+    assert _answers("payments", "get_invoice", {"invoice_id": "INV-10005"})[asked] == [
+        "Tutoring - December 2025 ($205.00, billed to Noah Turner) was paid on December 22, 2025 in the app."]
+    assert _answers("payments", "get_invoice", {"invoice_id": "INV-10004"})[asked] == [
+        "Tutoring - November 2025 ($180.00, billed to Liam Ito) hasn't been paid; it was due December 5, 2025."]
+    reminders = _answers("payments", "get_invoice", {"invoice_id": "INV-10004"})
+    assert reminders["How many reminders have gone out for {invoice_id}?"][0].endswith("it has had 1 reminder.")
+
+
+def test_money_added_to_the_wallet_is_there_at_once() -> None:
+    """"Adding $100.75 from the payment method 'PNC Checking ending 4202'; it arrives March 16 at 9:00 AM" and
+    "Top-up started" said a transfer that is done at once was still on its way."""
+    for text in _replies("payments", "add_money", {"source_id": "FS-10001", "amount": 100.75}):
+        assert "arrives" not in text and "started" not in text and "Adding" not in text, text
+        assert "$100.75" in text and "$283.97" in text, text
+
+
+def test_a_place_that_does_a_food_is_asked_for_by_the_food_not_by_a_restaurant_name() -> None:
+    """"Find me somewhere that's open now and does Biscuit Bros." searched by a restaurant's own name where
+    the tool gives the foods a place does."""
+    asked = [m["content"] for ex in _generated(("food_delivery",), 300, 31) for m in ex["messages"]
+             if m["role"] == "user" and "open now and does" in m["content"]]
+    assert asked, "no search for a place open now"
+    foods = set(registry.get("food_delivery").tools["search_restaurants"].values["query"])
+    found = [re.search(r"open now and does (\w+)\.", t) for t in asked]
+    assert all(m and m.group(1) in foods for m in found), asked
+
+
+def test_the_default_delivery_address_is_named_first() -> None:
+    """"Which of my addresses is the default for delivery?" was answered with every address, the default
+    marked in passing ("Work (...), Home (...; your default) and ...")."""
+    said = _answers("food_delivery", "list_addresses", {})
+    assert said["Which of my addresses is the default for delivery?"] == [
+        "Home (406 Birch Way, Hawthorne) is your default for delivery; you also have Work (2030 Elm Street, Alberta "
+        "Arts) and Partner's place (2356 Hillcrest Road, Kerns)."]
+
+
+def test_an_account_question_gets_its_own_answer() -> None:
+    """"How many orders have I placed?" was answered with the credit, the e-mail, the phone and the
+    member-since date as well."""
+    said = _answers("food_delivery", "get_account", {})
+    assert said["How many orders have I placed?"] == ["You've placed 38 orders."]
+    assert said["How much credit do I have on my account?"] == ["You have $7.50 of credit on your account."]
+    assert all("member since" in t for t in said["Show me my account details."])
+
+
+def test_income_without_a_category_is_said_in_a_sentence() -> None:
+    """"Acme Corp: March 16, account Everyday Checking, income, amount text '$400.00 paid into Everyday
+    Checking'" read an uncategorized income entry field by field, for want of a reply that fits it."""
+    from prove.env import Session
+    server = registry.get("budget")
+    with Session([server], world=0) as session:
+        added = session.call("add_income", {"account_id": "ACC-10001", "amount": 400.0, "source": "Acme Corp"}).data
+        args = {"transaction_id": added["transaction"]["transaction_id"]}
+        data = session.call("get_transaction", args).data
+    tool = server.tools["get_transaction"]
+    assert [_say("budget").reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)] == [
+        "Acme Corp on March 16: $400.00 paid into Everyday Checking, not filed under any category."]
+
+
+def test_a_new_category_says_its_limit_and_a_strict_one_that_it_refuses_more() -> None:
+    """"Make a strict category Parking capped at $40 a month" was answered "Parking is set up in Other.", which
+    said neither the cap nor that it is strict."""
+    assert _replies("budget", "create_category", {"strict": True, "name": "Parking", "monthly_limit": 40.0}) == [
+        "Created the strict category Parking: $40.00 a month, and anything over it is refused."]
+    assert all("$40.00 a month" in t for t in _replies("budget", "create_category",
+                                                        {"name": "Parking", "monthly_limit": 40.0}))
+
+
+def test_is_a_card_frozen_is_answered_alone() -> None:
+    """"Is the card 'Mastercard credit card ending 5857' frozen?" was answered with its expiry and daily limit
+    too."""
+    said = _answers("banking", "get_card", {"card_id": "CRD-10003"})
+    assert said["Is {card_id} frozen?"] == ["Mastercard credit card ending 5857 isn't frozen; it's active."]
+    assert all("expires 08/28" in t for t in said["When does {card_id} expire, and what's its daily limit?"])

@@ -130,9 +130,15 @@ def parse_window(after: str | None, before: str | None, *,
     return lo, hi
 
 
-def said_in_part(said: list[str], total: int, none: str) -> str:
+def said_in_part(said: list[str], total: int, none: str, noun: str | None = None) -> str:
     """Things a tool's result says one by one, the rest counted ("a; b and 3 more"), or `none`
-    where there is no thing."""
+    where there is no thing. Things said with a comma of their own ("Leo: $180.00, due March 29") are
+    given their `noun`, so that the count cannot read as part of the last: "a, x; b, y; and 3 more offers"."""
+    if noun is not None and said:
+        rest = total - len(said)
+        nouns = noun if rest == 1 else noun[:-1] + "ies" if noun.endswith("y") else \
+            noun + "es" if noun.endswith(("s", "sh", "ch", "x")) else noun + "s"
+        return "; ".join(said) + (f"; and {rest} more {nouns}" if rest > 0 else "")
     said = [*said, f"{total - len(said)} more"] if total > len(said) else list(said)
     if not said:
         return none

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, Ask, Ctx, ToolError, Toolset
-from prove.env.values import money, said_in_part
+from prove.env.values import money, said_in_part, spoken_day
 
 from .server import (
     AccountId,
@@ -125,6 +125,24 @@ def _what(t: Transaction) -> str:
     return t.merchant if first.isupper() else first.lower() + t.merchant[len(first):]
 
 
+class TransactionDetail(Transaction):
+    """One transaction with what it was in words."""
+
+    said: str = Field(description="The transaction in words, such as 'the $85.33 charge at Olive Garden on February "
+                                   "24'.")
+
+
+def _said(t: Transaction, today: date) -> str:
+    """'the $85.33 charge at Olive Garden on February 24', 'the $2,000.00 deposit from Acme Payroll on ...'."""
+    if t.kind == "purchase":
+        what = f"charge at {t.merchant}" if t.amount < 0 else f"refund from {t.merchant}"
+    elif t.kind == "deposit":
+        what = f"deposit {'by' if t.merchant.startswith('Zelle from ') else 'from'} {t.merchant}"
+    else:
+        what = f"payment to {t.merchant}" if t.kind == "payment" else _what(t)
+    return f"the ${abs(t.amount):,.2f} {what} on {spoken_day(t.occurred_at, today)}"
+
+
 def _transactions_text(rows: list[Transaction], total: int, today: date, pending_said: bool) -> str:
     """'$57.53 at Uber Eats on February 23; $2,000.00 in from Acme Payroll on February 20 (pending) and 3 more'."""
     shown = rows if len(rows) <= 6 else rows[:5]
@@ -165,12 +183,13 @@ class StatementList(BaseModel):
 
 
 def _statements_text(statements: list[Statement], by_account: bool, by_period: bool) -> str:
-    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named."""
+    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named; the one
+    statement of the account and month it named is 'the December 2025 one, from $8,467.30 to $5,280.16'."""
     def one(st: Statement) -> str:
         month = f"{date.fromisoformat(st.period + '-01'):%B %Y}"
         head = ", ".join(p for p in (None if by_account else st.account_name, None if by_period else month) if p)
         span = f"from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
-        return f"{head}: {span}" if head else span  # the one statement of the account and month named
+        return f"{head}: {span}" if head else f"the {month} one, {span}"  # the account and month named
     return said_in_part([one(st) for st in statements[:6]], len(statements), "no statements")
 
 
@@ -367,9 +386,10 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     "Tell me more about {transaction_id}.",
     "Has {transaction_id} gone through yet?",
 ], reply=[
-    "{result.merchant} on {result.occurred_at}: {result.amount} ({result.category}), {result.status}.",
+    Ask("{result.said} has posted.", **{"result.status": "posted"}),
+    Ask("{result.said} is still pending.", **{"result.status": "pending"}),
 ])
-def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
+def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> TransactionDetail:
     """Show one transaction in full.
 
     Args:
@@ -383,7 +403,8 @@ def get_transaction(ctx: Ctx, transaction_id: TransactionId) -> Transaction:
         not_found: no transaction has that ID.
     """
     ctx.get("transaction", transaction_id)
-    return _transaction(ctx.db.execute(f"{_TRANSACTION_SQL} WHERE t.transaction_id = ?", (transaction_id,)).fetchone())
+    t = _transaction(ctx.db.execute(f"{_TRANSACTION_SQL} WHERE t.transaction_id = ?", (transaction_id,)).fetchone())
+    return TransactionDetail(**t.model_dump(), said=_said(t, ctx.today()))
 
 
 # ----- statements ---------------------------------------------------------------------------------

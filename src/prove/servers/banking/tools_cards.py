@@ -53,6 +53,30 @@ class Card(BaseModel):
 class CardList(BaseModel):
     cards: list[Card]
     total: int
+    cards_text: str = Field(description="The cards in words, such as 'Visa debit card ending 5182, reported lost; "
+                                        "Mastercard credit card ending 6880, active'.")
+
+
+_STATE = {"active": "active", "frozen": "frozen", "lost": "reported lost", "stolen": "reported stolen"}
+
+
+def _cards_text(cards: list[Card], status_named: bool) -> str:
+    """'Visa debit card ending 5182, reported lost; Mastercard credit card ending 6880, active', the status
+    left out where the request named it."""
+    def one(c: Card) -> str:
+        return c.name if status_named else f"{c.name}, {_STATE[c.status]}"
+    return "; ".join(one(c) for c in cards) or "no cards"
+
+
+class CardDetail(Card):
+    """One card, with whether it is frozen in words."""
+
+    frozen_status: str = Field(description="Whether the card is frozen, in words, such as 'is frozen' or 'isn't "
+                                           "frozen; it's active'.")
+
+
+_NOT_FROZEN = {"active": "isn't frozen; it's active", "lost": "isn't frozen; it was reported lost and no longer works",
+               "stolen": "isn't frozen; it was reported stolen and no longer works"}
 
 
 class CardReplacement(BaseModel):
@@ -119,6 +143,12 @@ def _replacement_number(old_number: str, card_id: str) -> str:
     "Show me the cards linked to {account_id}.",
     "Are any of my cards {status} right now?",
     Ask("Which of my cards are frozen?", status="frozen"),
+], reply=[
+    Ask("Your cards: {result.cards_text}.", status=None),
+    Ask("Active: {result.cards_text}.", status="active"),
+    Ask("Frozen right now: {result.cards_text}.", status="frozen"),
+    Ask("Reported lost: {result.cards_text}.", status="lost"),
+    Ask("Reported stolen: {result.cards_text}.", status="stolen"),
 ])
 def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus | None = None) -> CardList:
     """List the customer's debit and credit cards, including frozen and lost ones.
@@ -136,7 +166,8 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
     """
     where = Where(ctx).entity("account", "account_id = ?", account_id).add("status = ?", status)
     rows = ctx.db.execute(f"SELECT * FROM cards{where} ORDER BY card_id", where.params).fetchall()
-    return CardList(cards=[_card(r) for r in rows], total=len(rows))
+    cards = [_card(r) for r in rows]
+    return CardList(cards=cards, total=len(rows), cards_text=_cards_text(cards, status is not None))
 
 
 @tools.tool(effect=READ, asks=[
@@ -145,8 +176,9 @@ def list_cards(ctx: Ctx, account_id: AccountId | None = None, status: CardStatus
 ], reply=[
     "{result.name} is {result.status}; it expires {result.expires} and can spend up to "
     "${result.daily_spending_limit} a day.",
+    "{result.name} {result.frozen_status}.",
 ])
-def get_card(ctx: Ctx, card_id: CardId) -> Card:
+def get_card(ctx: Ctx, card_id: CardId) -> CardDetail:
     """Show one card: its status, expiry and daily spending limit.
 
     Args:
@@ -159,7 +191,8 @@ def get_card(ctx: Ctx, card_id: CardId) -> Card:
     Raises:
         not_found: no card has that ID.
     """
-    return _card(ctx.get("card", card_id))
+    card = _card(ctx.get("card", card_id))
+    return CardDetail(**card.model_dump(), frozen_status=_NOT_FROZEN.get(card.status, "is frozen"))
 
 
 @tools.tool(effect=READ, hidden=True)

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
-from prove.env.values import iso, money, quote
+from prove.env.values import iso, money, quote, spoken_day
 
 from .server import (
     AccountId,
@@ -106,6 +106,27 @@ class ScheduledPayment(BaseModel):
 class ScheduledPaymentList(BaseModel):
     scheduled_payments: list[ScheduledPayment]
     total: int
+    scheduled_text: str = Field(description="The payments in words, soonest first, such as '$140.85 to Progressive "
+                                            "every month, next on March 20'.")
+
+
+_EVERY = {"weekly": "every week", "biweekly": "every two weeks", "monthly": "every month"}
+
+
+def _scheduled_text(payments: list[ScheduledPayment], today: date, status_named: bool) -> str:
+    """'$140.85 to Progressive every month, next on March 20; $190.00 to Luis Robinson on March 28', with
+    a cancelled or completed one said so unless the request asked for those."""
+    def one(p: ScheduledPayment) -> str:
+        head = f"${p.amount:,.2f} to {p.recipient_name}"
+        if p.next_date is None:
+            said = head if p.frequency == "once" else f"{head} {_EVERY[p.frequency]}"
+            return said if status_named else f"{said} ({p.status})"
+        day = spoken_day(p.next_date, today)
+        if p.frequency == "once":
+            return f"{head} on {day}"
+        until = f", until {spoken_day(p.end_date, today)}" if p.end_date else ""
+        return f"{head} {_EVERY[p.frequency]}, next on {day}{until}"
+    return "; ".join(one(p) for p in payments) or "none"
 
 
 # ----- transfers and payments ---------------------------------------------------------------------
@@ -514,6 +535,11 @@ def schedule_payment(ctx: Ctx, from_account_id: DepositAccountId, amount: Money,
     Ask("Show me the scheduled payments to or from {account_id}.", status="scheduled"),
     "Are there any payments set up to {payee_id}?",
     Ask("Which of my scheduled payments have I cancelled?", status="cancelled"),
+], reply=[
+    Ask("Coming up: {result.scheduled_text}.", status="scheduled"),
+    Ask("Cancelled: {result.scheduled_text}.", status="cancelled"),
+    Ask("Done and no longer running: {result.scheduled_text}.", status="completed"),
+    Ask("Your scheduled payments: {result.scheduled_text}.", status="all"),
 ])
 def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", "cancelled", "all"] = "scheduled",
                             account_id: DepositAccountId | None = None,
@@ -537,7 +563,9 @@ def list_scheduled_payments(ctx: Ctx, status: Literal["scheduled", "completed", 
     where.entity("payee", "payee_id = ?", payee_id)
     rows = ctx.db.execute(f"SELECT * FROM scheduled_payments{where} "
                           "ORDER BY next_date IS NULL, next_date, scheduled_payment_id", where.params).fetchall()
-    return ScheduledPaymentList(scheduled_payments=[_scheduled(r) for r in rows], total=len(rows))
+    payments = [_scheduled(r) for r in rows]
+    return ScheduledPaymentList(scheduled_payments=payments, total=len(rows),
+                                scheduled_text=_scheduled_text(payments, ctx.today(), status != "all"))
 
 
 @tools.tool(effect=WRITE, asks=[

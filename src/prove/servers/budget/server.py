@@ -189,6 +189,8 @@ class Transaction(BaseModel):
     kind: Literal["expense", "income", "goal_transfer"]
     bill_id: BillId | None
     goal_id: GoalId | None
+    amount_text: str = Field(description="the amount and which way it went, such as '$79.13 paid from Capital One "
+                                         "Quicksilver' or '$2,000.00 paid into Main Checking'")
 
 
 class BudgetStatus(BaseModel):
@@ -270,6 +272,16 @@ def available(acc: sqlite3.Row, balance: float | None = None) -> float:
     if acc["type"] == "credit_card":
         return money((acc["credit_limit"] or 0.0) + bal)
     return money(bal)
+
+
+def balance_text(acc: sqlite3.Row, balance: float) -> str:
+    """An account's balance as a person says it: 'Everyday Checking has $8,061.04', 'you owe $1,011.95 on Citi
+    Double Cash' (a credit card's balance is negative when owed)."""
+    if acc["type"] != "credit_card":
+        return f"{acc['name']} has ${balance:,.2f}"
+    if balance < 0:
+        return f"you owe ${-balance:,.2f} on {acc['name']}"
+    return f"{acc['name']} has ${balance:,.2f} of credit on it" if balance > 0 else f"you owe nothing on {acc['name']}"
 
 
 def change_balance(ctx: Ctx, acc: sqlite3.Row, delta: float) -> float:
@@ -359,7 +371,21 @@ def tx_model(row: sqlite3.Row) -> Transaction:
     return Transaction(transaction_id=row["transaction_id"], date=row["date"], account_id=row["account_id"],
                        account_name=row["account_name"], category_id=row["category_id"],
                        category_name=row["category_name"], amount=row["amount"], payee=row["payee"],
-                       note=row["note"], kind=row["kind"], bill_id=row["bill_id"], goal_id=row["goal_id"])
+                       note=row["note"], kind=row["kind"], bill_id=row["bill_id"], goal_id=row["goal_id"],
+                       amount_text=_amount_text(row["kind"], row["amount"], row["account_name"], row["payee"]))
+
+
+def _amount_text(kind: str, amount: float, account: str, payee: str) -> str:
+    """'$79.13 paid from Capital One Quicksilver', '$2,000.00 paid into Main Checking', '$360.00 moved from
+    Everyday Checking to the Holiday Gifts goal': the amount without its sign, said by which way it went."""
+    size = f"${abs(amount):,.2f}"
+    if kind == "goal_transfer":
+        goal = f"the {payee.split(': ', 1)[-1]} goal"  # the payee is 'Goal: Holiday Gifts' or 'From goal: ...'
+        return f"{size} moved from {account} to {goal}" if amount < 0 else \
+            f"{size} moved back into {account} from {goal}"
+    if kind == "income":
+        return f"{size} paid into {account}"
+    return f"{size} paid from {account}" if amount < 0 else f"{size} refunded to {account}"
 
 
 def load_tx(ctx: Ctx, transaction_id: str) -> Transaction:

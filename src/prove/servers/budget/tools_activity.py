@@ -31,6 +31,7 @@ from .server import (
     SpendingAccountId,
     Transaction,
     active_category,
+    balance_text,
     budget_status,
     change_balance,
     check_entry_date,
@@ -61,8 +62,9 @@ def _transactions_text(rows: list[Transaction], total: int, today: date, spent: 
     def one(t: Transaction) -> str:
         when = date.fromisoformat(t.date)
         day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
-        if t.kind == "goal_transfer":
-            where = f"into the goal {t.payee.removeprefix('Goal: ')}"
+        if t.kind == "goal_transfer":  # the payee is 'Goal: New Bike' or, taken back, 'From goal: New Bike'
+            goal = t.payee.split(": ", 1)[-1]
+            where = f"into the {goal} goal" if t.amount < 0 else f"back from the {goal} goal"
         else:
             where = f"{'at' if t.amount < 0 else 'from'} {t.payee}"
         return f"${abs(t.amount):,.2f} {where} on {day}"
@@ -73,6 +75,8 @@ def _transactions_text(rows: list[Transaction], total: int, today: date, spent: 
 class EntryResult(BaseModel):
     transaction: Transaction
     account_balance: float
+    balance_text: str = Field(description="the account's balance in words, such as 'you owe $1,011.95 on Citi "
+                                          "Double Cash'")
     budget: BudgetStatus | None = Field(description="the category's budget for the entry's month, after it")
     limit_exceeded: bool = Field(description="true when the category is now over its budget for that month")
     warnings: list[str]
@@ -81,6 +85,7 @@ class EntryResult(BaseModel):
 class DeletedTransaction(BaseModel):
     deleted: Transaction
     account_balance: float
+    balance_text: str = Field(description="the account's balance in words, such as 'Everyday Checking has $8,061.04'")
     budget: BudgetStatus | None
 
 
@@ -93,6 +98,7 @@ def _entry(ctx: Ctx, transaction_id: str, before_remaining: float | None = None)
         before = status.remaining + 1e9 if before_remaining is None else before_remaining
         warnings = over_budget_warnings(status, before)
     return EntryResult(transaction=tx, account_balance=balance, budget=status,
+                       balance_text=balance_text(ctx.get("account", tx.account_id), balance),
                        limit_exceeded=bool(status and status.over_budget), warnings=warnings)
 
 
@@ -171,14 +177,13 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     "Show me the details of {transaction_id}.",
     "What was {transaction_id} for?",
 ], reply=[
-    Ask("{result.payee} on {result.date}: ${result.amount} from {result.account_name}, filed under "
-        "{result.category_name}.", **{"result.kind": "expense", "result.note": None}),
-    Ask("{result.payee} on {result.date}: ${result.amount} from {result.account_name}, filed under "
-        "{result.category_name}, with the note '{result.note}'.", **{"result.kind": "expense"}),
-    Ask("{result.payee} on {result.date}: ${result.amount} into {result.account_name}, filed under "
-        "{result.category_name}.", **{"result.kind": "income", "result.note": None}),
-    Ask("{result.payee} on {result.date}: ${result.amount} into {result.account_name}, filed under "
-        "{result.category_name}, with the note '{result.note}'.", **{"result.kind": "income"}),
+    Ask("{result.payee} on {result.date}: {result.amount_text}, filed under {result.category_name}.",
+        **{"result.note": None}),
+    "{result.payee} on {result.date}: {result.amount_text}, filed under {result.category_name}, with the note "
+    "'{result.note}'.",
+    Ask("On {result.date}, {result.amount_text}.", **{"result.kind": "goal_transfer"}),
+    Ask("{result.payee} on {result.date}: {result.amount_text}, not filed under any category.",
+        **{"result.kind": "income", "result.category_name": None}),
 ])
 def get_transaction(ctx: Ctx, transaction_id: EntryId) -> Transaction:
     """Look up one transaction.
@@ -201,7 +206,7 @@ def get_transaction(ctx: Ctx, transaction_id: EntryId) -> Transaction:
     "Log an expense of ${amount} to {payee} on {date} in {category_id}, from {account_id}.",
     "Record that I paid {payee} ${amount} with {account_id} for {category_id}. Note: {note}",
 ], reply=[
-    "Logged ${amount} at {payee} under {category_id}; the account balance is now ${result.account_balance}.",
+    "Logged ${amount} at {payee} under {category_id}; {result.balance_text} now.",
     "Recorded the ${amount} expense at {payee} on {result.transaction.date}.",
 ], values={
     "category_id, payee, note, amount": EXPENSES,
@@ -253,7 +258,7 @@ def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, accoun
     "Add income of ${amount} from {source} to {account_id} under {category_id}.",
     "Record a ${amount} deposit from {source} on {date} into {account_id}.",
 ], reply=[
-    "Added ${amount} from {source}; the account balance is now {result.account_balance} dollars.",
+    "Added ${amount} from {source}; {result.balance_text} now.",
     "Recorded ${amount} of income from {source} on {result.transaction.date}.",
 ], values={
     # A source with the income category it belongs to and a note that fits it.
@@ -299,10 +304,10 @@ def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Nam
     "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
     "Fix the date of {transaction_id}; it actually happened on {date}.",
 ], reply=[
-    "Updated {transaction_id}; it now reads {result.transaction.payee}, {result.transaction.amount} on "
-    "{result.transaction.date}, under {result.transaction.category_name}.",
+    "Updated {transaction_id}; it now reads {result.transaction.payee} on {result.transaction.date}: "
+    "{result.transaction.amount_text}, under {result.transaction.category_name}.",
     "Fixed the entry ({result.transaction.payee}, {result.transaction.date}, {result.transaction.category_name}); "
-    "the account balance is {result.account_balance} dollars now.",
+    "{result.balance_text} now.",
 ], values={
     # The corrections are asked of grocery purchases (see GroceryEntryId): grocery payees and notes.
     "payee, note": GROCERY_FIXES,
@@ -376,7 +381,7 @@ def update_transaction(ctx: Ctx, transaction_id: GroceryEntryId, amount: Money |
     "Delete {transaction_id}, it was a duplicate.",
     "Remove {transaction_id} from my budget.",
 ], reply=[
-    "Deleted the entry for {result.deleted.payee}; the account balance is back to {result.account_balance} dollars.",
+    "Deleted the entry for {result.deleted.payee}; {result.balance_text} now.",
     "{transaction_id} is gone.",
 ])
 def delete_transaction(ctx: Ctx, transaction_id: EntryId) -> DeletedTransaction:
@@ -407,4 +412,5 @@ def delete_transaction(ctx: Ctx, transaction_id: EntryId) -> DeletedTransaction:
     status = None
     if tx.category_id and tx.kind == "expense":
         status = budget_status(ctx, ctx.get("category", tx.category_id), tx.date[:7])
-    return DeletedTransaction(deleted=tx, account_balance=balance, budget=status)
+    return DeletedTransaction(deleted=tx, account_balance=balance, budget=status,
+                              balance_text=balance_text(acc, balance))

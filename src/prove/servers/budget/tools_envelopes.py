@@ -325,7 +325,9 @@ def _spent_in(line: MonthLine, current: str) -> str:
 ], reply=[
     Ask("Created the income category {result.name} under {result.group}.", kind="income"),
     "Created the category {result.name} with ${result.monthly_limit} a month.",
-    "{result.name} is set up in {result.group}.",
+    "{result.name} is set up in {result.group} with ${result.monthly_limit} a month.",
+    Ask("Created the strict category {result.name}: ${result.monthly_limit} a month, and anything over it is "
+        "refused.", strict=True, kind="expense"),
 ], values={
     # A new category with the group it belongs in and whether it is spent from or earned into.
     "name, group, kind": [

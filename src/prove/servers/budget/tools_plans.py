@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money
+from prove.env.values import money, said_in_part, spoken_day
 
 from .server import (
     AccountId,
@@ -28,6 +28,7 @@ from .server import (
     TransactionId,
     active_category,
     available,
+    balance_text,
     budget_status,
     change_balance,
     fmt,
@@ -375,12 +376,31 @@ class BillList(BaseModel):
     bills: list[Bill]
     total: int
     total_amount: float = Field(description="sum of the listed bills' amounts")
+    bills_text: str = Field(description="the bills in words, soonest first, such as 'Internet, $67.00 a month, "
+                                        "overdue since March 4; Spotify Premium, $11.99 a month, due March 20'")
+
+
+_EVERY = {"weekly": "a week", "monthly": "a month", "quarterly": "a quarter", "yearly": "a year"}
+
+
+def _bills_text(bills: list[Bill], today: date, status: str) -> str:
+    """'Internet, $67.00 a month, overdue since March 4; Spotify Premium, $11.99 a month, due March 20', a
+    cancelled one said so where the request did not ask for those alone."""
+    def one(b: Bill) -> str:
+        head = f"{b.name}, ${b.amount:,.2f} {_EVERY[b.frequency]}"
+        if b.status == "cancelled":
+            return head if status == "cancelled" else f"{head} (cancelled)"
+        due = spoken_day(b.next_due_date, today)
+        return f"{head}, overdue since {due}" if b.overdue else f"{head}, due {due}"
+    return said_in_part([one(b) for b in bills[:8]], len(bills), "no bills", noun="bill")
 
 
 class BillPayment(BaseModel):
     bill: Bill = Field(description="the bill, with its next due date moved on")
     transaction: Transaction
     account_balance: float
+    balance_text: str = Field(description="the account's balance in words, such as 'you owe $1,011.95 on Citi "
+                                          "Double Cash'")
     budget: BudgetStatus
     limit_exceeded: bool
     warnings: list[str]
@@ -452,6 +472,10 @@ def run_autopay(ctx: Ctx, until: date) -> None:
     "What bills do I have coming up in the next {due_within_days} days?",
     "List my recurring bills.",
     Ask("Which bills have I cancelled?", status="cancelled"),
+], reply=[
+    Ask("Your bills, soonest first: {result.bills_text}.", status="active"),
+    Ask("You've cancelled {result.bills_text}.", status="cancelled"),
+    Ask("All your bills: {result.bills_text}.", status="all"),
 ])
 def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active",
                due_within_days: Annotated[int, Field(ge=0, le=366)] | None = None) -> BillList:
@@ -473,7 +497,8 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
         where.add("b.next_due_date <= ?", horizon.isoformat())
     rows = ctx.db.execute(f"{BILL_SELECT}{where.clause} ORDER BY b.next_due_date, b.bill_id", where.params).fetchall()
     bills = [_bill(ctx, r) for r in rows]
-    return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)))
+    return BillList(bills=bills, total=len(bills), total_amount=money(sum(b.amount for b in bills)),
+                    bills_text=_bills_text(bills, ctx.today(), status))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -623,7 +648,7 @@ def update_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None, next_due
     "Pay {bill_id} now; it came to ${amount} this time. Use {account_id}.",
 ], reply=[
     "Paid {result.bill.name}; next due {result.bill.next_due_date}.",
-    "{bill_id} is paid; the account balance is {result.account_balance} dollars.",
+    "{bill_id} is paid; {result.balance_text} now.",
 ], values={
     # What a bill may come to this cycle: within the range its amount is drawn from (world.BILLS).
     "bill_id, amount": CYCLE_AMOUNTS,
@@ -671,6 +696,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
                    (_next_due(due, row["frequency"]).isoformat(), today.isoformat(), bill_id))
     status = budget_status(ctx, cat, today.strftime("%Y-%m"))
     return BillPayment(bill=_bill(ctx, _bill_row(ctx, bill_id)), transaction=load_tx(ctx, tid), account_balance=balance,
+                       balance_text=balance_text(acc, balance),
                        budget=status, limit_exceeded=status.over_budget,
                        warnings=over_budget_warnings(status, before.remaining))
 

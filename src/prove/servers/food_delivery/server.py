@@ -135,6 +135,9 @@ class RestaurantSummary(BaseModel):
 class RestaurantList(BaseModel):
     restaurants: list[RestaurantSummary]
     total: int = Field(description="how many restaurants matched, before `limit`")
+    restaurants_text: str = Field(description="the restaurants in words, such as 'Tsuru Sushi (Japanese, Hawthorne): "
+                                              "rated 4.6 from 1,674 ratings, open until 11 PM, $2.99 delivery in about "
+                                              "35 minutes'")
 
 
 class OpeningHours(BaseModel):
@@ -209,6 +212,8 @@ class Dish(BaseModel):
 class DishList(BaseModel):
     dishes: list[Dish]
     total: int = Field(description="how many dishes matched, before `limit`")
+    dishes_text: str = Field(description="the dishes in words, cheapest first, such as 'Country Sourdough Loaf at "
+                                         "Okafor's Bakery ($10.50)'")
 
 
 class CartLine(BaseModel):
@@ -256,6 +261,8 @@ class CartSummary(BaseModel):
 class CartList(BaseModel):
     carts: list[CartSummary]
     total: int
+    carts_text: str = Field(description="the carts in words, such as 'Sakura Sushi: 3 items, $25.50 so far, with "
+                                        "promo code FREEDEL'")
 
 
 class ClearedCart(BaseModel):
@@ -320,6 +327,11 @@ class Order(BaseModel):
     courier_name: str | None = Field(description="the courier, once the order is out for delivery")
     can_cancel: bool
     review_id: ReviewId | None
+    status_text: str = Field(description="where the order stands, in words, such as 'was delivered March 15 at "
+                                         "8:32 PM' or 'is on its way with Sam K., arriving around 9:40 AM'")
+    ordered_items: str = Field(description="what was ordered, in words, such as 'Pho Ga and 2 × Spring Rolls'")
+    total_paid: str = Field(description="what the order cost and what came back, in words, such as '$22.67' or "
+                                        "'$22.67, refunded in full when the order was cancelled'")
 
 
 class OrderSummary(BaseModel):
@@ -398,6 +410,10 @@ class AddressList(BaseModel):
     neighborhoods: list[str] = Field(description="the neighborhoods of your city an address may lie in")
     addresses_text: str = Field(description="the addresses in words, the default marked, such as 'Home (12 Oak "
                                             "Street, Kerns; your default) and Work (300 Main Street, Pearl)'")
+    default_address: str | None = Field(description="the default address in words, such as 'Home (12 Oak Street, "
+                                                    "Kerns)'")
+    other_addresses: str | None = Field(description="the other addresses in words, such as 'Work (300 Main Street, "
+                                                    "Pearl)'")
 
 
 class DeletedAddress(BaseModel):
@@ -419,6 +435,8 @@ class PaymentMethod(BaseModel):
 class PaymentMethodList(BaseModel):
     payment_methods: list[PaymentMethod]
     total: int
+    cards_text: str = Field(description="the cards in words, such as 'Visa ending 1005 (your default, expires "
+                                        "August 2028) and American Express ending 3041 (expired in January 2026)'")
 
 
 class Account(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import date
 from typing import Annotated
 
 from pydantic import BaseModel
@@ -59,9 +60,11 @@ def _card(row: sqlite3.Row, ctx: Ctx) -> PaymentMethod:
     "Show me my account details.",
     "How many orders have I placed?",
 ], reply=[
-    # One account answers all three: the credit and the order count first, then who it is.
+    # The details, and each question its own answer.
     "You have ${result.credit_balance} of credit and {result.order_count} orders so far; the account is "
     "{result.name}'s ({result.email}, {result.phone}), a member since {result.member_since}.",
+    "You have ${result.credit_balance} of credit on your account.",
+    "You've placed {result.order_count} orders.",
 ])
 def get_account(ctx: Ctx) -> Account:
     """Show the signed-in customer's profile, account credit, defaults, order count and favorites.
@@ -86,6 +89,7 @@ def get_account(ctx: Ctx) -> Account:
 ], reply=[
     "Your saved addresses: {result.addresses_text}.",
     "You have {result.total} saved addresses: {result.addresses_text}.",
+    "{result.default_address} is your default for delivery; you also have {result.other_addresses}.",
 ])
 def list_addresses(ctx: Ctx) -> AddressList:
     """List the customer's saved delivery addresses and the neighborhoods of their city.
@@ -100,8 +104,15 @@ def list_addresses(ctx: Ctx) -> AddressList:
     hoods = [r[0] for r in ctx.db.execute("SELECT name FROM neighborhoods ORDER BY name")]
     addresses = [_address(r, default_id) for r in rows]
     named = [f"{a.label} ({a.street}, {a.neighborhood}{'; your default' if a.is_default else ''})" for a in addresses]
-    text = "none" if not named else named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    return AddressList(addresses=addresses, total=len(rows), neighborhoods=hoods, addresses_text=text)
+    others = [f"{a.label} ({a.street}, {a.neighborhood})" for a in addresses if not a.is_default]
+    return AddressList(addresses=addresses, total=len(rows), neighborhoods=hoods, addresses_text=_and(named) or "none",
+                       default_address=next((f"{a.label} ({a.street}, {a.neighborhood})" for a in addresses
+                                             if a.is_default), None),
+                       other_addresses=_and(others) or None)
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else ""
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -220,6 +231,8 @@ def delete_address(ctx: Ctx, address_id: OtherAddressId) -> DeletedAddress:
 @tools.tool(effect=READ, asks=[
     "Which cards do I have saved?",
     "Is any of my saved cards expired?",
+], reply=[
+    "Your saved cards: {result.cards_text}.",
 ])
 def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
     """List the cards saved to the account.
@@ -228,7 +241,20 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
         The cards with brand, last four digits, expiry, whether expired and which is the default.
     """
     rows = ctx.db.execute("SELECT * FROM payment_methods ORDER BY added_at, payment_method_id").fetchall()
-    return PaymentMethodList(payment_methods=[_card(r, ctx) for r in rows], total=len(rows))
+    cards = [_card(r, ctx) for r in rows]
+    return PaymentMethodList(payment_methods=cards, total=len(rows), cards_text=_cards_text(cards))
+
+
+def _cards_text(cards: list[PaymentMethod]) -> str:
+    """'Visa ending 1005 (your default, expires August 2028) and American Express ending 3041 (expired in
+    January 2026)'."""
+    def one(c: PaymentMethod) -> str:
+        month = f"{date(int(c.expiry[3:]), int(c.expiry[:2]), 1):%B %Y}"
+        notes = ["your default"] if c.is_default else []
+        notes.append(f"expired in {month}" if c.expired else f"expires {month}")
+        return f"{c.brand} ending {c.last4} ({', '.join(notes)})"
+    said = [one(c) for c in cards]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "no saved cards"
 
 
 _BRANDS = ((r"^4", "Visa"), (r"^(5[1-5]|2[2-7])", "Mastercard"), (r"^3[47]", "American Express"),

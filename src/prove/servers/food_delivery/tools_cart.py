@@ -145,6 +145,8 @@ def update_cart_item(ctx: Ctx, cart_item_id: EarlierCartItemId,
         "fees and tax it comes to ${result.estimated_total} before the tip.", address_id=None),
     "For {address_id}, your {result.restaurant_name} cart ({result.items_text}) comes to "
     "${result.estimated_total} with fees and tax, before the tip; {result.notes}.",
+    Ask("{result.restaurant_name} doesn't deliver to {address_id}, so your cart ({result.items_text}, "
+        "${result.subtotal} of food) can't be sent there.", **{"result.delivers": False}),
 ])
 def view_cart(ctx: Ctx, restaurant_id: CartRestaurantId, address_id: AddressId | None = None) -> Cart:
     """Show the cart at one restaurant, priced for delivery to an address.
@@ -168,6 +170,8 @@ def view_cart(ctx: Ctx, restaurant_id: CartRestaurantId, address_id: AddressId |
 @tools.tool(effect=READ, asks=[
     "Do I have anything sitting in a cart?",
     "Show all my open carts.",
+], reply=[
+    "You have {result.carts_text}.",
 ])
 def list_carts(ctx: Ctx) -> CartList:
     """List the customer's open carts, most recently changed first.
@@ -184,7 +188,18 @@ def list_carts(ctx: Ctx) -> CartList:
                                  item_count=sum(r["quantity"] for r in lines),
                                  subtotal=money(sum(r["quantity"] * r["price"] for r in lines)),
                                  promo_code=cart["promo_code"], updated_at=cart["updated_at"]))
-    return CartList(carts=carts, total=len(carts))
+    return CartList(carts=carts, total=len(carts), carts_text=_carts_text(carts))
+
+
+def _carts_text(carts: list[CartSummary]) -> str:
+    """'a cart with 3 items from Sakura Sushi for $25.50 (promo code FREEDEL)', '2 carts: 2 items from The Patty
+    Wagon for $21.50; 3 items from Sakura Sushi for $25.50 (promo code FREEDEL)'."""
+    def one(c: CartSummary) -> str:
+        items = f"{c.item_count} item{'' if c.item_count == 1 else 's'}"
+        promo = f" (promo code {c.promo_code})" if c.promo_code else ""
+        return f"{items} from {c.restaurant_name} for ${c.subtotal:,.2f}{promo}"
+    said = [one(c) for c in carts]
+    return ("a cart with " if len(said) == 1 else f"{len(said)} carts: ") + "; ".join(said) if said else "no open carts"
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -74,7 +74,44 @@ def order_model(ctx: Ctx, order_id: str) -> Order:
         total=row["total"], credit_applied=row["credit_applied"], charged=row["charged"], refunded=row["refunded"],
         address_id=row["address_id"], address_label=label["label"], payment_method_id=row["payment_method_id"],
         courier_name=row["courier_name"] if status in ("out_for_delivery", "delivered") else None,
-        can_cancel=status in ("placed", "scheduled"), review_id=review["review_id"] if review else None)
+        can_cancel=status in ("placed", "scheduled"), review_id=review["review_id"] if review else None,
+        status_text=_status_text(ctx, status, row), ordered_items=_ordered_items(lines),
+        total_paid=_total_paid(status, row))
+
+
+def _clock(ctx: Ctx, text: str) -> str:
+    """'9:40 AM' today, 'March 15 at 8:32 PM' on another day, 'December 22, 2025 at 9:47 PM' in another year."""
+    at = datetime.fromisoformat(text)
+    clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+    if at.date() == ctx.now().date():
+        return clock
+    return f"{at:%B} {at.day}" + ("" if at.year == ctx.now().year else f", {at.year}") + f" at {clock}"
+
+
+def _status_text(ctx: Ctx, status: str, row: sqlite3.Row) -> str:
+    """'was delivered March 15 at 8:32 PM', 'is on its way with Sam K., arriving around 9:40 AM'."""
+    eta = _clock(ctx, row["delivered_at"])
+    return {"delivered": f"was delivered {eta}", "cancelled": "was cancelled",
+            "scheduled": f"is scheduled to arrive around {eta}", "placed": f"is placed, arriving around {eta}",
+            "preparing": f"is being prepared, arriving around {eta}",
+            "out_for_delivery": f"is on its way with {row['courier_name']}, arriving around {eta}"}[status]
+
+
+def _ordered_items(lines: list[OrderLine]) -> str:
+    """'Pho Ga and 2 × Spring Rolls'."""
+    said = [line.name if line.quantity == 1 else f"{line.quantity} × {line.name}" for line in lines]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _total_paid(status: str, row: sqlite3.Row) -> str:
+    """'$22.67', '$22.67 ($5.00 of it from your credit)', '$22.67, refunded in full when the order was cancelled'
+    (a cancelled order refunds all of it)."""
+    paid = f"${row['total']:,.2f}"
+    if status == "cancelled":
+        return f"{paid}, refunded in full when the order was cancelled"
+    if row["credit_applied"] > 0:
+        return f"{paid} (${row['credit_applied']:,.2f} of it from your credit)"
+    return paid
 
 
 def tip_deadline(row: sqlite3.Row) -> str:
@@ -289,16 +326,12 @@ def list_orders(ctx: Ctx, status: Literal["active", "scheduled", "placed", "prep
 def _orders_text(found: list[OrderSummary], total: int, ctx: Ctx, shown: int = 5) -> str:
     """'2 orders: ORD-10036 from Gangnam BBQ ($73.39), delivered on March 15 at 8:02 PM; ORD-10040
     from Lotus Thai ($31.20), on its way, arriving around 9:40 AM'."""
-    def when(text: str) -> str:
-        at = datetime.fromisoformat(text)
-        clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
-        return clock if at.date() == ctx.now().date() else f"{at:%B} {at.day} at {clock}"
-
-    state = {"delivered": lambda o: f"delivered on {when(o.estimated_delivery)}", "cancelled": lambda o: "cancelled",
-             "scheduled": lambda o: f"scheduled to arrive around {when(o.estimated_delivery)}",
-             "out_for_delivery": lambda o: f"on its way, arriving around {when(o.estimated_delivery)}"}
+    state = {"delivered": lambda o: f"delivered on {_clock(ctx, o.estimated_delivery)}",
+             "cancelled": lambda o: "cancelled",
+             "scheduled": lambda o: f"scheduled to arrive around {_clock(ctx, o.estimated_delivery)}",
+             "out_for_delivery": lambda o: f"on its way, arriving around {_clock(ctx, o.estimated_delivery)}"}
     said = [f"{o.order_id} from {o.restaurant_name} (${o.total:,.2f}), "
-            + state.get(o.status, lambda o: f"{o.status}, arriving around {when(o.estimated_delivery)}")(o)
+            + state.get(o.status, lambda o: f"{o.status}, arriving around {_clock(ctx, o.estimated_delivery)}")(o)
             for o in found[:shown]]
     more = f"; and {total - len(said)} more" if total > len(said) else ""
     head = f"{total} order{'' if total == 1 else 's'}{', the latest' if more else ''}"
@@ -308,7 +341,11 @@ def _orders_text(found: list[OrderSummary], total: int, ctx: Ctx, shown: int = 5
 @tools.tool(effect=READ, asks=[
     "What's the status of {order_id}?",
     "What did I order in {order_id}, and what's its status?",
-    "How much did I pay for {order_id}?",
+    "How much did I pay in total for {order_id}?",
+], reply=[
+    "{order_id} from {result.restaurant_name} {result.status_text}.",
+    "You ordered {result.ordered_items} from {result.restaurant_name}; the order {result.status_text}.",
+    "For {order_id} from {result.restaurant_name} you paid {result.total_paid}.",
 ])
 def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     """Show one order: its status right now, delivery time, items, price breakdown and courier.

@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, Toolset, Where
+from prove.env.values import said_in_part
 
 from .server import (
     WEEKDAYS,
@@ -26,6 +27,7 @@ from .server import (
     Restaurant,
     RestaurantId,
     RestaurantList,
+    RestaurantSummary,
     Zone,
     address_row,
     hours_on,
@@ -46,7 +48,17 @@ tools = Toolset("restaurants")
     "Any {cuisine} restaurants that charge less than {max_delivery_fee} dollars to deliver?",
     Ask("Show my favorite restaurants.", favorites_only=True),
     Ask("What's the fastest {cuisine} delivery?", sort_by="delivery_time"),
-])
+], reply=[
+    Ask("Here's what I found, best rated first: {result.restaurants_text}.", sort_by="rating"),
+    Ask("Your favorites, best rated first: {result.restaurants_text}.", sort_by="rating", favorites_only=True),
+    Ask("Cheapest delivery first: {result.restaurants_text}.", sort_by="delivery_fee"),
+    Ask("Fastest first: {result.restaurants_text}.", sort_by="delivery_time"),
+    Ask("Here's what I found, by name: {result.restaurants_text}.", sort_by="name"),
+], values={
+    # What a place "does": food every world's restaurants serve, never a restaurant's own name.
+    "query": ["sushi", "pho", "pizza", "burgers", "tacos", "ramen", "dumplings", "breakfast", "noodles", "salads",
+              "pastries"],
+})
 def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | None = None,
                        open_now: bool = False, address_id: AddressId | None = None, delivers_only: bool = True,
                        favorites_only: bool = False, max_delivery_fee: Money | None = None,
@@ -100,7 +112,30 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
         "name": lambda r: (r.name.lower(), r.restaurant_id),
     }
     found.sort(key=keys[sort_by])
-    return RestaurantList(restaurants=found[:limit], total=len(found))
+    return RestaurantList(restaurants=found[:limit], total=len(found),
+                          restaurants_text=_restaurants_text(found[:limit], len(found), cuisine is None,
+                                                             f"{ctx.now():%H:%M}"))
+
+
+def _restaurants_text(found: list[RestaurantSummary], total: int, say_cuisine: bool, now: str) -> str:
+    """'Tsuru Sushi (Japanese, Hawthorne): rated 4.6 from 1,674 ratings, open until 11 PM, $2.99 delivery in
+    about 35 minutes; Sakura Sushi (Japanese, Nob Hill): ..., opens at 11 AM, ...', the cuisine left out where
+    the request named it; `now` is the time of day, '09:00'."""
+    def one(r: RestaurantSummary) -> str:
+        where = f"{r.cuisine}, {r.neighborhood}" if say_cuisine else r.neighborhood
+        rated = f"rated {r.rating:g} from {r.rating_count:,} rating{'' if r.rating_count == 1 else 's'}" \
+            if r.rating_count else "not rated yet"
+        if r.open_now:
+            hours = f"open until {_clock(r.hours_today.split('-')[1])}"
+        elif r.hours_today == "closed":
+            hours = "closed today"
+        else:
+            opens = r.hours_today.split("-")[0]
+            hours = f"opens at {_clock(opens)}" if now < opens else "closed for the day"
+        delivery = f"${r.delivery_fee:.2f} delivery in about {r.estimated_minutes} minutes" \
+            if r.delivers and r.delivery_fee is not None else "doesn't deliver there"
+        return f"{r.name} ({where}): {rated}, {hours}, {delivery}"
+    return said_in_part([one(r) for r in found[:5]], total, "no restaurants", noun="restaurant")
 
 
 @tools.tool(effect=READ, asks=[
@@ -110,6 +145,8 @@ def search_restaurants(ctx: Ctx, query: Query | None = None, cuisine: Cuisine | 
 ], reply=[
     "{result.name} is {result.open_status}, and it {result.delivery_quote}. Its hours are {result.hours_text}.",
     "{result.name} {result.delivery_quote}. It's {result.open_status}; the hours are {result.hours_text}.",
+    "{result.name} is {result.open_status}; its hours are {result.hours_text}.",
+    "{result.name} {result.delivery_quote}.",
 ])
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId, address_id: AddressId | None = None) -> Restaurant:
     """Show one restaurant: description, hours for the week, delivery zones and fees, and whether it is open.
@@ -237,13 +274,15 @@ def get_menu(ctx: Ctx, restaurant_id: RestaurantId, category: Query | None = Non
     if available_only:
         items = [i for i in items if i.available]
     return Menu(restaurant_id=restaurant_id, restaurant_name=rest["name"], categories=categories, items=items,
-                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price))
+                total=len(items), dishes_text=_dishes_text(items, categories, category, max_price, dietary,
+                                                          available_only))
 
 
 def _dishes_text(items: list[MenuItem], categories: list[str], category: str | None = None,
-                 max_price: float | None = None, shown: int = 8) -> str:
-    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', 'nothing in Mains for $8.00 or
-    less' (a section it has), or what the menu has instead."""
+                 max_price: float | None = None, dietary: str | None = None, available_only: bool = False,
+                 shown: int = 8) -> str:
+    """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', '4 vegan dishes: ...', '11 dishes that
+    aren't sold out: ...', 'nothing in Mains for $8.00 or less' (a section it has), or what the menu has instead."""
     section = next((c for c in categories if category is not None and c.lower() == category.lower()), None)
     if not items and section is not None:
         return f"nothing in {section}" + (f" for ${max_price:,.2f} or less" if max_price is not None else " that matches")
@@ -252,7 +291,9 @@ def _dishes_text(items: list[MenuItem], categories: list[str], category: str | N
     named = [f"{i.name} (${i.price:,.2f}{'' if i.available else ', sold out'})" for i in items]
     if len(named) > shown:
         named = named[:shown] + [f"{len(items) - shown} more"]
-    return f"{len(items)} {'dish' if len(items) == 1 else 'dishes'}: {_and(named)}"
+    diet = f"{dietary.replace('_', '-')} " if dietary else ""
+    which = (" that isn't" if len(items) == 1 else " that aren't") + " sold out" if available_only else ""
+    return f"{len(items)} {diet}{'dish' if len(items) == 1 else 'dishes'}{which}: {_and(named)}"
 
 
 def _and(words: list[str]) -> str:
@@ -264,6 +305,9 @@ def _and(words: list[str]) -> str:
     "Find {dietary} {query} under {max_price} dollars.",
     Ask("Who has {query} that I can order right now?", open_now=True),
     "Which {cuisine} restaurants have {query}?",
+], reply=[
+    "Cheapest first: {result.dishes_text}.",
+    "I found {result.dishes_text}.",
 ], values={"max_price": PRICE_LIMITS})
 def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_price: Money | None = None,
                   cuisine: Cuisine | None = None, open_now: bool = False, address_id: AddressId | None = None,
@@ -308,7 +352,10 @@ def search_dishes(ctx: Ctx, query: Query, dietary: Dietary | None = None, max_pr
             continue
         dishes.append(Dish(**menu_item(row).model_dump(), restaurant_id=row["restaurant_id"],
                            restaurant_name=row["restaurant_name"], open_now=open_))
-    return DishList(dishes=dishes[:limit], total=len(dishes))
+    said = [f"{d.name} at {d.restaurant_name} (${d.price:,.2f}{'' if d.open_now else ', closed now'})"
+            for d in dishes[:min(limit, 6)]]
+    return DishList(dishes=dishes[:limit], total=len(dishes),
+                    dishes_text=said_in_part(said, len(dishes), "no dishes", noun="dish"))
 
 
 @tools.tool(effect=READ, asks=[

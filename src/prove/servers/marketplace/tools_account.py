@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso
+from prove.env.values import iso, said_in_part, spoken_day
 
 from .server import (
     GiftCardCode,
@@ -107,6 +108,20 @@ class Message(BaseModel):
 class MessageList(BaseModel):
     messages: list[Message]
     total: int
+    messages_text: str = Field(description="The messages in words, newest first, such as \"anikaf_games about 'Burton "
+                                           "Custom Snowboard 158cm' on March 15: 'How long did you use it for?'\".")
+
+
+def _messages_text(messages: list[Message], total: int, my_id: str, today: date, by_listing: bool,
+                   by_member: bool) -> str:
+    """"you to anikaf_games about 'Burton Custom Snowboard 158cm' on March 16: 'About a year.'; anikaf_games
+    about ... on March 15: 'How long did you use it for?'", without the listing or member a request named."""
+    def one(m: Message) -> str:
+        mine = m.sender_id == my_id
+        who = ("you" if by_member else f"you to {m.recipient_username}") if mine else m.sender_username
+        about = "" if by_listing else f" about '{m.listing_title}'"
+        return f"{who}{about} on {spoken_day(m.sent_at, today)}: '{m.body}'"
+    return said_in_part([one(m) for m in messages[:5]], total, "no messages", noun="message")
 
 
 class GiftCardRedemption(BaseModel):
@@ -324,19 +339,19 @@ def send_message(ctx: Ctx, listing_id: ListingId, body: Annotated[str, Field(max
     message_id = ctx.new_id("MSG")
     ctx.db.execute("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?)",
                    (message_id, listing_id, member, to, text, iso(ctx.now())))
-    return _messages(ctx, "m.message_id = :id", {"id": message_id}, 1).messages[0]
+    return _messages(ctx, "m.message_id = :id", {"id": message_id}, 1)[0][0]
 
 
-def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> MessageList:
+def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> tuple[list[Message], int]:
+    """The messages that match, newest first, at most `limit` of them, and how many match."""
     sql = ("SELECT m.*, l.title, s.username AS sender_username, r.username AS recipient_username FROM messages m "
            "JOIN listings l ON l.listing_id = m.listing_id JOIN members s ON s.member_id = m.sender_id "
            "JOIN members r ON r.member_id = m.recipient_id WHERE " + where)
     rows = ctx.db.execute(sql + " ORDER BY m.sent_at DESC, m.message_id DESC", params).fetchall()
-    return MessageList(messages=[Message(message_id=r["message_id"], listing_id=r["listing_id"],
-                                         listing_title=r["title"], sender_id=r["sender_id"],
-                                         sender_username=r["sender_username"], recipient_id=r["recipient_id"],
-                                         recipient_username=r["recipient_username"], body=r["body"],
-                                         sent_at=r["sent_at"]) for r in rows[:limit]], total=len(rows))
+    return [Message(message_id=r["message_id"], listing_id=r["listing_id"], listing_title=r["title"],
+                    sender_id=r["sender_id"], sender_username=r["sender_username"], recipient_id=r["recipient_id"],
+                    recipient_username=r["recipient_username"], body=r["body"], sent_at=r["sent_at"])
+            for r in rows[:limit]], len(rows)
 
 
 @tools.tool(effect=READ, asks=[
@@ -344,6 +359,10 @@ def _messages(ctx: Ctx, where: str, params: dict[str, object], limit: int) -> Me
     "Show my conversation with {member_id}.",
     Ask("Show the messages I've received.", direction="received"),
     Ask("What messages have I sent?", direction="sent"),
+], reply=[
+    Ask("Your messages, newest first: {result.messages_text}.", direction="all"),
+    Ask("Messages you've received, newest first: {result.messages_text}.", direction="received"),
+    Ask("Messages you've sent, newest first: {result.messages_text}.", direction="sent"),
 ])
 def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: OtherMemberId | None = None,
                   direction: Literal["all", "received", "sent"] = "all", limit: Limit = 20) -> MessageList:
@@ -367,7 +386,9 @@ def list_messages(ctx: Ctx, listing_id: ListingId | None = None, member_id: Othe
     if member_id is not None:
         where += " AND (m.sender_id = :other OR m.recipient_id = :other)"
         params["other"] = member_id
-    return _messages(ctx, where, params, limit)
+    messages, total = _messages(ctx, where, params, limit)
+    return MessageList(messages=messages, total=total, messages_text=_messages_text(
+        messages, total, str(params["me"]), ctx.today(), listing_id is not None, member_id is not None))
 
 
 @tools.tool(effect=WRITE, asks=[

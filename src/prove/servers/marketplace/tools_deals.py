@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, money, said_in_part
+from prove.env.values import iso, money, said_in_part, spoken_day
 
 from .server import (
     OFFER_SQL,
@@ -57,12 +58,31 @@ def _offers_text(offers: list[Offer], total: int, role: str, status: str | None)
         if status is not None:
             return said
         return f"{said}, {_WAITING[role].get(o.status) or _CLOSED.get(o.status, o.status)}"
-    return said_in_part([one(o) for o in offers[:5]], total, "no offers")
+    return said_in_part([one(o) for o in offers[:5]], total, "no offers", noun="offer")
 
 
 class OrderList(BaseModel):
     orders: list[Order]
     total: int
+    orders_text: str = Field(description="The orders in words, newest first, such as \"'Dune by Frank Herbert' from "
+                                         "jia_books, $14.98, not shipped yet (order ORD-10014)\".")
+
+
+def _orders_text(orders: list[Order], total: int, role: str, today: date, status_named: bool) -> str:
+    """"'Dune by Frank Herbert' from jia_books, $14.98, not shipped yet (order ORD-10014); 'Shure SM58' from
+    mic_shop, $67.99, shipped March 13 (order ORD-10010)", where it stands left out where the request named it."""
+    def one(o: Order) -> str:
+        who = f"from {o.seller_username}" if role == "purchases" else f"to {o.buyer_username}"
+        if status_named:
+            state = ""
+        elif o.status == "paid":
+            state = ", waiting for you to ship it" if role == "sales" else ", not shipped yet"
+        elif o.status == "shipped":
+            state = f", shipped {spoken_day(o.shipped_at or o.created_at, today)}"
+        else:
+            state = f", delivered {spoken_day(o.delivered_at or o.created_at, today)}"
+        return f"'{o.title}' {who}, ${o.total:,.2f}{state} (order {o.order_id})"
+    return said_in_part([one(o) for o in orders[:5]], total, "no orders", noun="order")
 
 
 class OfferResponse(BaseModel):
@@ -371,6 +391,12 @@ def accept_counter_offer(ctx: Ctx, offer_id: OfferId, payment_method_id: Payment
     Ask("Which of my sales still need to be shipped?", role="sales", status="paid"),
     Ask("List what I've sold on the marketplace.", role="sales"),
     Ask("Which of my purchases have been delivered?", role="purchases", status="delivered"),
+], reply=[
+    Ask("Your purchases, newest first: {result.orders_text}.", role="purchases", status=None),
+    Ask("Your sales, newest first: {result.orders_text}.", role="sales", status=None),
+    Ask("Still to be shipped: {result.orders_text}.", status="paid"),
+    Ask("On the way: {result.orders_text}.", status="shipped"),
+    Ask("Delivered: {result.orders_text}.", status="delivered"),
 ])
 def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
                 status: Literal["paid", "shipped", "delivered"] | None = None, limit: Limit = 20) -> OrderList:
@@ -394,7 +420,9 @@ def list_orders(ctx: Ctx, role: Literal["purchases", "sales"] = "purchases",
         where += " AND o.status = :status"
         params["status"] = status
     rows = ctx.db.execute(ORDER_SQL + " WHERE " + where + " ORDER BY o.created_at DESC, o.order_id", params).fetchall()
-    return OrderList(orders=[order_model(r) for r in rows[:limit]], total=len(rows))
+    orders = [order_model(r) for r in rows[:limit]]
+    return OrderList(orders=orders, total=len(rows),
+                     orders_text=_orders_text(orders, len(rows), role, ctx.today(), status is not None))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -57,6 +57,8 @@ class Category(BaseModel):
 class CategoryList(BaseModel):
     categories: list[Category]
     total: int
+    categories_text: str = Field(description="The categories with their fees in words, such as 'Books (14.5% fee) "
+                                             "and Cameras & Photo (9% fee)'.")
 
 
 class FeeEstimate(BaseModel):
@@ -219,6 +221,8 @@ def get_listing(ctx: Ctx, listing_id: ListingId) -> Listing:
 @tools.tool(effect=READ, asks=[
     "What categories can I sell in, and what are the fees?",
     "List the marketplace categories.",
+], reply=[
+    "You can sell in {result.total} categories: {result.categories_text}.",
 ])
 def list_categories(ctx: Ctx) -> CategoryList:
     """List the marketplace's categories with their selling fee and number of active listings.
@@ -229,9 +233,11 @@ def list_categories(ctx: Ctx) -> CategoryList:
     rows = ctx.db.execute(
         "SELECT c.*, (SELECT count(*) FROM listings l WHERE l.category_id = c.category_id "
         "AND l.status = 'active') AS active FROM categories c ORDER BY c.name").fetchall()
-    return CategoryList(categories=[Category(category_id=r["category_id"], name=r["name"],
-                                             fee_percent=r["fee_percent"], active_listings=r["active"])
-                                    for r in rows], total=len(rows))
+    categories = [Category(category_id=r["category_id"], name=r["name"], fee_percent=r["fee_percent"],
+                           active_listings=r["active"]) for r in rows]
+    said = [f"{c.name} ({c.fee_percent:g}% fee)" for c in categories]
+    return CategoryList(categories=categories, total=len(rows), categories_text=(
+        said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"))
 
 
 @tools.tool(effect=READ, asks=[

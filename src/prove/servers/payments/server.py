@@ -26,7 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError
-from prove.env.values import iso, money
+from prove.env.values import iso, money, said_in_part, spoken_day
 
 from .world import REFUND_WINDOW_DAYS, build_world
 
@@ -115,6 +115,8 @@ class FundingSource(BaseModel):
 class FundingSourceList(BaseModel):
     funding_sources: list[FundingSource]
     total: int
+    sources_text: str = Field(description="the banks and cards in words, such as 'PNC Checking ending 4202 (your "
+                                          "default) and PNC Visa Debit ending 2816 (expired)'")
 
 
 class Wallet(BaseModel):
@@ -155,6 +157,8 @@ class User(BaseModel):
 class UserList(BaseModel):
     users: list[User]
     total: int = Field(description="how many matched, before `limit`")
+    users_text: str = Field(description="the members in words, such as 'Carlos Reed (@carlos-reed, in Manchester), "
+                                        "one of your contacts'")
 
 
 class Refund(BaseModel):
@@ -251,11 +255,15 @@ class Invoice(BaseModel):
     last_reminded_at: str | None
     voided_at: str | None
     items: list[InvoiceItem]
+    paid_status: str = Field(description="whether and how it was paid, in words, such as 'was paid on March 6 by "
+                                         "check' or 'hasn't been paid; it was due March 3'")
 
 
 class InvoiceList(BaseModel):
     invoices: list[Invoice]
     total: int = Field(description="how many matched, before `limit`")
+    invoices_text: str = Field(description="the invoices in words, newest first, such as 'Nora Cruz: $105.00 for "
+                                           "Photo session - March 2026, paid March 6 in the app'")
 
 
 class Transfer(BaseModel):
@@ -309,6 +317,27 @@ def adjust_balance(ctx: Ctx, delta: float) -> None:
 
 # ----- users -----------------------------------------------------------------------------------
 
+def users_text(users: list[User], total: int, *, names_only: bool = False, contact_said: bool = True) -> str:
+    """'Carlos Reed (@carlos-reed, in Manchester), one of your contacts; Green Leaf Market (@green-leaf-market),
+    a grocery in Minneapolis' (whether each is a contact unless only contacts were searched); a listing of
+    contacts names them only: 'Aaron Phillips, Alexander Gray and 38 more'."""
+    if names_only:
+        names = [u.display_name for u in users[:10]]
+        rest = total - len(names)
+        names += [f"{rest} more"] if rest > 0 else []
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
+
+    def one(u: User) -> str:
+        said = f"{u.display_name} ({u.username}), {_a(u.category.lower())} in {u.city}" if u.category \
+            else f"{u.display_name} ({u.username}, in {u.city})"
+        return said + (", one of your contacts" if u.is_contact and contact_said else "")
+    return said_in_part([one(u) for u in users[:5]], total, "nobody", noun="member")
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 def user_model(row: sqlite3.Row) -> User:
     return User(user_id=row["user_id"], display_name=row["display_name"], username=row["username"], kind=row["kind"],
                 category=row["category"], city=row["city"], is_contact=bool(row["is_contact"]),
@@ -323,6 +352,17 @@ def card_expired(expires: str | None, today: date) -> bool:
         return False
     month, year = int(expires[:2]), 2000 + int(expires[3:])
     return (today.year, today.month) > (year, month)
+
+
+def sources_text(sources: list[FundingSource]) -> str:
+    """'PNC Checking ending 4202 (your default), PNC Visa Debit ending 2816 and PNC Mastercard Credit ending 9603
+    (expired)'."""
+    def one(f: FundingSource) -> str:
+        notes = [n for n, holds in (("removed", f.status == "removed"), ("your default", f.is_default),
+                                    ("expired", f.expired and f.status == "active")) if holds]
+        return f.name + (f" ({', '.join(notes)})" if notes else "")
+    said = [one(f) for f in sources]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"
 
 
 def source_model(ctx: Ctx, row: sqlite3.Row) -> FundingSource:
@@ -475,6 +515,20 @@ FROM invoices i JOIN users u ON u.user_id = i.customer_id
 """
 
 
+PAID_VIA = {"app": "in the app", "cash": "in cash", "check": "by check", "bank_transfer": "by bank transfer"}
+
+
+def _paid_status(row: sqlite3.Row, today: date) -> str:
+    """'was paid on March 6 by check', 'was voided on March 2', 'hasn't been paid; it was due March 3'."""
+    if row["status"] == "paid":
+        return f"was paid on {spoken_day(row['paid_at'], today)} {PAID_VIA[row['paid_via'] or 'app']}"
+    if row["status"] == "void":
+        return f"was voided on {spoken_day(row['voided_at'], today)}, so nothing is owed"
+    due = spoken_day(row["due_date"], today)
+    return f"hasn't been paid; it was due {due}" if row["due_date"] < today.isoformat() else \
+        f"hasn't been paid yet; it's due {due}"
+
+
 def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
     items = [InvoiceItem(line=r["line"], description=r["description"], quantity=r["quantity"],
                          unit_price=r["unit_price"], total=money(r["quantity"] * r["unit_price"]))
@@ -485,7 +539,8 @@ def invoice_model(ctx: Ctx, row: sqlite3.Row) -> Invoice:
                    overdue=row["status"] == "open" and row["due_date"] < ctx.today().isoformat(),
                    issued_at=row["issued_at"], due_date=row["due_date"], paid_at=row["paid_at"],
                    paid_via=row["paid_via"], payment_id=row["payment_id"], reminders_sent=row["reminders_sent"],
-                   last_reminded_at=row["last_reminded_at"], voided_at=row["voided_at"], items=items)
+                   last_reminded_at=row["last_reminded_at"], voided_at=row["voided_at"], items=items,
+                   paid_status=_paid_status(row, ctx.today()))
 
 
 def invoice_row(ctx: Ctx, invoice_id: str) -> sqlite3.Row:

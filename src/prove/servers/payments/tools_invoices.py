@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money, parse_date
+from prove.env.values import money, parse_date, said_in_part, spoken_day
 
 from .server import (
     ClientId,
@@ -18,6 +18,7 @@ from .server import (
     InvoiceList,
     Limit,
     OpenInvoiceId,
+    PAID_VIA,
     Text,
     UserId,
     invoice_model,
@@ -106,11 +107,35 @@ def create_invoice(ctx: Ctx, customer_id: ClientId, items: Annotated[list[LineIt
     return invoice_model(ctx, invoice_row(ctx, invoice_id))
 
 
+def _invoices_text(invoices: list[Invoice], total: int, today: date, by_customer: bool) -> str:
+    """'Nora Cruz: $105.00 for Photo session - March 2026, paid March 6 in the app; Leo James: $180.00
+    for Extra hours in March, was due March 10', without the client a request named."""
+    def one(inv: Invoice) -> str:
+        what = f"${inv.amount:,.2f} for {inv.title}"
+        head = what if by_customer else f"{inv.customer_name}: {what}"
+        if inv.status == "paid":
+            state = f"paid {spoken_day(inv.paid_at or inv.due_date, today)} {PAID_VIA[inv.paid_via or 'app']}"
+        elif inv.status == "void":
+            state = f"voided {spoken_day(inv.voided_at or inv.issued_at, today)}"
+        elif inv.overdue:
+            state = f"was due {spoken_day(inv.due_date, today)}"
+        else:
+            state = f"due {spoken_day(inv.due_date, today)}"
+        return f"{head}, {state}"
+    return said_in_part([one(inv) for inv in invoices[:5]], total, "no invoices", noun="invoice")
+
+
 @tools.tool(effect=READ, asks=[
     Ask("Which of my invoices are still open?", status="open"),
     "Show the invoices I sent to {customer_id}.",
     Ask("Who hasn't paid their invoice yet? Show the overdue ones.", status="overdue"),
     Ask("Which invoices have been paid?", status="paid"),
+], reply=[
+    Ask("Your invoices, newest first: {result.invoices_text}.", status=None),
+    Ask("Still open: {result.invoices_text}.", status="open"),
+    Ask("These are past due and unpaid: {result.invoices_text}.", status="overdue"),
+    Ask("These have been paid: {result.invoices_text}.", status="paid"),
+    Ask("Voided: {result.invoices_text}.", status="void"),
 ])
 def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] | None = None,
                   customer_id: UserId | None = None, limit: Limit = 20) -> InvoiceList:
@@ -137,7 +162,9 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     where.entity(ctx, "user", "i.customer_id", customer_id)
     rows = ctx.db.execute(f"{INVOICE_SQL} WHERE {where.sql} ORDER BY i.issued_at DESC, i.invoice_id DESC",
                           where.params).fetchall()
-    return InvoiceList(invoices=[invoice_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    invoices = [invoice_model(ctx, r) for r in rows[:limit]]
+    return InvoiceList(invoices=invoices, total=len(rows),
+                       invoices_text=_invoices_text(invoices, len(rows), ctx.today(), customer_id is not None))
 
 
 @tools.tool(effect=READ, asks=[
@@ -149,6 +176,10 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
     "{result.due_date}; it has had {result.reminders_sent} reminders.",
     Ask("{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
         "{result.due_date}; no reminder has gone out.", **{"result.reminders_sent": 0}),
+    # Whether it was paid, also where no reminder went out (the bound reply above would else be the only one).
+    "{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
+    Ask("{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
+        **{"result.reminders_sent": 0}),
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.

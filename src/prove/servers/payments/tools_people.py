@@ -13,6 +13,7 @@ from .server import (
     User,
     UserList,
     user_model,
+    users_text,
 )
 
 tools = Toolset("people")
@@ -22,6 +23,9 @@ tools = Toolset("people")
     "Find {query} on the app.",
     "What's the username of {query}?",
     Ask("Search my contacts for {query}.", contacts_only=True),
+], reply=[
+    Ask("Here's who I found: {result.users_text}.", contacts_only=False),
+    Ask("In your contacts: {result.users_text}.", contacts_only=True),
 ])
 def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Limit = 10) -> UserList:
     """Search the member directory (people and businesses) by name or username.
@@ -41,12 +45,16 @@ def search_users(ctx: Ctx, query: Query, contacts_only: bool = False, limit: Lim
     sql = ("SELECT * FROM users WHERE (lower(display_name) LIKE :p ESCAPE '\\' OR lower(username) LIKE :p ESCAPE '\\')"
            + (" AND is_contact = 1" if contacts_only else "") + " ORDER BY is_contact DESC, display_name, user_id")
     rows = ctx.db.execute(sql, {"p": pattern}).fetchall()
-    return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
+    users = [user_model(r) for r in rows[:limit]]
+    return UserList(users=users, total=len(rows),
+                    users_text=users_text(users, len(rows), contact_said=not contacts_only))
 
 
 @tools.tool(effect=READ, asks=[
     "Who are my contacts?",
     "List my contacts, up to {limit}.",
+], reply=[
+    "You have {result.total} contacts: {result.users_text}.",
 ])
 def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
     """List the member's contacts, people and businesses, by name.
@@ -59,7 +67,8 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
         became contacts, and how many contacts there are.
     """
     rows = ctx.db.execute("SELECT * FROM users WHERE is_contact = 1 ORDER BY display_name, user_id").fetchall()
-    return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
+    users = [user_model(r) for r in rows[:limit]]
+    return UserList(users=users, total=len(rows), users_text=users_text(users, len(rows), names_only=True))
 
 
 @tools.tool(effect=WRITE, asks=[

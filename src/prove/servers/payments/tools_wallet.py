@@ -37,6 +37,7 @@ from .server import (
     remaining_this_week,
     sent_in_window,
     source_model,
+    sources_text,
     transfer_model,
     usable_source,
 )
@@ -117,6 +118,9 @@ def get_limits(ctx: Ctx) -> Limits:
     "Which bank accounts and cards are linked to my wallet?",
     Ask("Show all my payment methods, even the ones I removed.", include_removed=True),
     "What payment methods do I have?",
+], reply=[
+    Ask("Linked to your wallet: {result.sources_text}.", include_removed=False),
+    Ask("All your banks and cards, removed ones too: {result.sources_text}.", include_removed=True),
 ])
 def list_funding_sources(ctx: Ctx, include_removed: bool = False) -> FundingSourceList:
     """List the bank accounts and cards linked to the wallet.
@@ -131,7 +135,8 @@ def list_funding_sources(ctx: Ctx, include_removed: bool = False) -> FundingSour
     """
     sql = "SELECT * FROM funding_sources" + ("" if include_removed else " WHERE status = 'active'")
     rows = ctx.db.execute(sql + " ORDER BY is_default DESC, added_at, source_id").fetchall()
-    return FundingSourceList(funding_sources=[source_model(ctx, r) for r in rows], total=len(rows))
+    sources = [source_model(ctx, r) for r in rows]
+    return FundingSourceList(funding_sources=sources, total=len(rows), sources_text=sources_text(sources))
 
 
 def _network(number: str) -> str | None:
@@ -290,8 +295,9 @@ def _receipt(ctx: Ctx, transfer_id: str) -> TransferReceipt:
     "Top up my balance with ${amount} from {source_id}.",
     "Move ${amount} from {source_id} into my wallet.",
 ], reply=[
-    "Adding ${result.transfer.amount} from {source_id}; it arrives {result.transfer.arrives_at}.",
-    "Top-up started: ${result.transfer.amount} from {result.transfer.source_name}, your balance is "
+    # Money added from a bank arrives at once.
+    "Added ${result.transfer.amount} from {source_id}; your balance is now ${result.balance}.",
+    "Done: ${result.transfer.amount} from {result.transfer.source_name} is in your wallet, which now holds "
     "${result.balance}.",
 ])
 def add_money(ctx: Ctx, source_id: BankId, amount: Amount) -> TransferReceipt:

@@ -62,6 +62,10 @@ class Address(BaseModel):
 class AddressList(BaseModel):
     addresses: list[Address]
     total: int
+    default_address: str | None = Field(description="the default address in words, such as 'Home (1045 Willow "
+                                                    "Drive, Chicago)'")
+    other_addresses: str | None = Field(description="the other addresses in words, such as 'Work (200 Hillcrest "
+                                                    "Road, New York) and Cabin (12 Lake Road, Ely)'")
 
 
 class PaymentMethod(BaseModel):
@@ -112,7 +116,15 @@ def _address(row: sqlite3.Row) -> Address:
 def _addresses(ctx: Ctx) -> AddressList:
     rows = ctx.db.execute("SELECT * FROM addresses WHERE status = 'active' "
                           "ORDER BY is_default DESC, address_id").fetchall()
-    return AddressList(addresses=[_address(r) for r in rows], total=len(rows))
+    addresses = [_address(r) for r in rows]
+
+    def said(a: Address) -> str:
+        return f"{a.label} ({a.street}, {a.city})"
+    default = next((said(a) for a in addresses if a.is_default), None)
+    others = [said(a) for a in addresses if not a.is_default]
+    return AddressList(addresses=addresses, total=len(rows), default_address=default,
+                       other_addresses=", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1
+                       else (others[0] if others else None))
 
 
 def _card(ctx: Ctx, row: sqlite3.Row) -> PaymentMethod:
@@ -173,6 +185,9 @@ def get_account(ctx: Ctx) -> Account:
     "What addresses do I have saved?",
     "Where can you ship my order? Show my saved addresses.",
     "Which of my addresses is the default one?",
+], reply=[
+    "{result.default_address} is your default address; you also have {result.other_addresses}.",
+    Ask("You have one saved address, {result.default_address}, and it's your default.", **{"result.total": 1}),
 ])
 def list_addresses(ctx: Ctx) -> AddressList:
     """List the customer's saved shipping addresses, the default first.

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like, said_in_part
+from prove.env.values import like, said_in_part, spoken_day
 
 from .server import (
     RETURN_WINDOW_DAYS,
@@ -107,6 +108,8 @@ class Category(BaseModel):
 class CategoryList(BaseModel):
     categories: list[Category]
     total: int
+    categories_text: str = Field(description="The categories in words, such as 'Books (11 products) and Office "
+                                             "Supplies (6 products)'.")
 
 
 class Brand(BaseModel):
@@ -118,6 +121,17 @@ class Brand(BaseModel):
 class BrandList(BaseModel):
     brands: list[Brand]
     total: int
+    brands_text: str = Field(description="The brands in words, such as 'HarperCollins (1 product) and Macmillan (3 "
+                                         "products)', or their names only where there are many.")
+
+
+def _counted(names: list[tuple[str, int]]) -> str:
+    """'Books (11 products) and Office Supplies (1 product)', or past ten, 'Allbirds, Anker, ... and 67 more'."""
+    if len(names) > 10:
+        said = [name for name, _ in names[:10]] + [f"{len(names) - 10} more"]
+    else:
+        said = [f"{name} ({n} product{'' if n == 1 else 's'})" for name, n in names]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"
 
 
 class Review(BaseModel):
@@ -137,6 +151,19 @@ class ReviewList(BaseModel):
     reviews: list[Review]
     total: int
     average_rating: float | None
+    reviews_text: str = Field(description="the first reviews in words, such as \"5 stars from Caroline J. "
+                                          "('Exactly as described'): 'Better than I expected for the price.'\"")
+
+
+def _reviews_text(reviews: list[Review], total: int, dated: bool, today: date) -> str:
+    """"5 stars from Caroline J. ('Exactly as described'): 'Better than I expected for the price.'; 3 stars
+    from you ('It's okay'): 'Fine for the price.'; and 4 more reviews", dated where the newest were asked
+    for ("4 stars on March 8 from Laila N. ...")."""
+    def one(r: Review) -> str:
+        stars = f"{r.rating} star" + ("" if r.rating == 1 else "s")
+        when = f" on {spoken_day(r.created_on, today)}" if dated else ""
+        return f"{stars}{when} from {'you' if r.is_mine else r.author} ('{r.title}'): '{r.body}'"
+    return said_in_part([one(r) for r in reviews[:3]], total, "no reviews", noun="review")
 
 
 class WishlistItem(BaseModel):
@@ -335,6 +362,8 @@ def _variant_stock(variants: list[Variant], status: str) -> str:
 @tools.tool(effect=READ, asks=[
     "What categories does the store have?",
     "List the store's departments and how many products each has.",
+], reply=[
+    "The store has {result.total} categories: {result.categories_text}.",
 ])
 def list_categories(ctx: Ctx) -> CategoryList:
     """List the catalogue's categories with how many products each has.
@@ -346,12 +375,15 @@ def list_categories(ctx: Ctx) -> CategoryList:
                           "FROM categories c ORDER BY c.name").fetchall()
     cats = [Category(category_id=r["category_id"], name=r["name"], description=r["description"], product_count=r["n"])
             for r in rows]
-    return CategoryList(categories=cats, total=len(cats))
+    return CategoryList(categories=cats, total=len(cats),
+                        categories_text=_counted([(c.name, c.product_count) for c in cats]))
 
 
 @tools.tool(effect=READ, asks=[
     "Which brands do you carry?",
     "What brands are there in {category_id}?",
+], reply=[
+    "We carry {result.total} brands: {result.brands_text}.",
 ])
 def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
     """List brands with how many products each has, optionally within one category.
@@ -372,7 +404,8 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
         "WHERE (? IS NULL OR p.category_id = ?) GROUP BY b.brand_id ORDER BY b.name",
         (category_id, category_id)).fetchall()
     brands = [Brand(brand_id=r["brand_id"], name=r["name"], product_count=r["n"]) for r in rows]
-    return BrandList(brands=brands, total=len(brands))
+    return BrandList(brands=brands, total=len(brands),
+                     brands_text=_counted([(b.name, b.product_count) for b in brands]))
 
 
 @tools.tool(effect=READ, asks=[
@@ -380,6 +413,8 @@ def list_brands(ctx: Ctx, category_id: CategoryId | None = None) -> BrandList:
     Ask("Show me the newest reviews of {product_id} with at least {min_rating} stars.", sort="newest"),
     Ask("Show me the reviews of {product_id}, worst first.", sort="lowest"),
     Ask("Show me the reviews of {product_id}, best first.", sort="highest"),
+], reply=[
+    "Here's what people say: {result.reviews_text}. Overall it averages {result.average_rating} stars.",
 ], values={"min_rating": [2, 3, 4, 5]})  # "at least 1 star" filters nothing
 def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
                  max_rating: Annotated[int, Field(ge=1, le=5)] | None = None,
@@ -409,7 +444,9 @@ def list_reviews(ctx: Ctx, product_id: ProductId, min_rating: Annotated[int, Fie
     rows = ctx.db.execute(f"SELECT * FROM reviews WHERE {where} ORDER BY {order}, review_id LIMIT ?",
                           (*args, limit)).fetchall()
     (avg,) = ctx.db.execute("SELECT round(avg(rating), 1) FROM reviews WHERE product_id = ?", (product_id,)).fetchone()
-    return ReviewList(reviews=[_review(r) for r in rows], total=total, average_rating=avg)
+    reviews = [_review(r) for r in rows]
+    return ReviewList(reviews=reviews, total=total, average_rating=avg,
+                      reviews_text=_reviews_text(reviews, total, sort == "newest", ctx.today()))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like, money, said_in_part
+from prove.env.values import like, money, said_in_part, spoken_day
 
 from .server import (
     DeliveredItemId,
@@ -69,6 +69,19 @@ def _orders_text(orders: list[OrderSummary], total: int, status: str | None, tod
 class ReturnList(BaseModel):
     returns: list[Return]
     total: int
+    returns_text: str = Field(description="The returns in words, newest first, such as 'the KONG Classic Dog Toy from "
+                                          "order ORD-10013, waiting for its refund since March 14'.")
+
+
+def _returns_text(returns: list[Return], today: date) -> str:
+    """'the KONG Classic Dog Toy from order ORD-10013, waiting for its refund since March 14; 2 × Post-it Sticky
+    Notes 12 Pads from order ORD-10007, refunded $17.98'."""
+    def one(r: Return) -> str:
+        what = f"the {r.product_name}" if r.quantity == 1 else f"{r.quantity} × {r.product_name}"
+        state = {"requested": f"waiting for its refund since {spoken_day(r.requested_at, today)}",
+                 "refunded": f"refunded ${r.refund_amount:,.2f}", "cancelled": "cancelled"}[r.status]
+        return f"{what} from order {r.order_id}, {state}"
+    return said_in_part([one(r) for r in returns[:5]], len(returns), "no returns", noun="return")
 
 
 
@@ -249,6 +262,8 @@ def request_return(ctx: Ctx, order_item_id: DeliveredItemId, reason: ReturnReaso
     "Show my returns.",
     Ask("What returns do I have open?", status="requested"),
     Ask("Which of my returns have been refunded?", status="refunded"),
+], reply=[
+    "Your returns, newest first: {result.returns_text}.",
 ])
 def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"] | None = None) -> ReturnList:
     """List the customer's returns, newest first.
@@ -261,7 +276,8 @@ def list_returns(ctx: Ctx, status: Literal["requested", "refunded", "cancelled"]
     """
     rows = ctx.db.execute("SELECT * FROM returns WHERE (? IS NULL OR status = ?) ORDER BY requested_at DESC",
                           (status, status)).fetchall()
-    return ReturnList(returns=[return_model(r) for r in rows], total=len(rows))
+    returns = [return_model(r) for r in rows]
+    return ReturnList(returns=returns, total=len(rows), returns_text=_returns_text(returns, ctx.today()))
 
 
 def _close_return(ctx: Ctx, return_id: str, status: str, code: str, why: str) -> Return:

@@ -124,6 +124,8 @@ class Security(BaseModel):
 class SecurityList(BaseModel):
     securities: list[Security]
     total: int = Field(description="how many securities matched, before `limit`")
+    securities_text: str = Field(description="The securities in words, such as 'Palantir Technologies Inc. (PLTR), "
+                                             "a Technology stock at $93.95'.")
 
 
 class DailyClose(BaseModel):
@@ -166,6 +168,8 @@ class AccountBrief(BaseModel):
 class AccountList(BaseModel):
     accounts: list[AccountBrief]
     total: int
+    accounts_text: str = Field(description="The accounts in words, such as 'Individual Brokerage (ending 1568): "
+                                           "$7,473.09 in cash, $34,067.62 in all'.")
 
 
 class AccountSummary(BaseModel):
@@ -205,10 +209,15 @@ class Position(BaseModel):
 
 
 class PositionList(BaseModel):
+    account_name: str = Field(description="The account's name, such as 'Roth IRA'.")
     positions: list[Position]
     total: int
     total_market_value: float
     total_unrealized_gain: float
+    holdings_text: str = Field(description="The positions in words, such as '10 shares of Apple Inc. (AAPL), worth "
+                                           "$2,588.40'.")
+    gains_text: str = Field(description="The positions with their gains in words, such as '10 shares of Apple Inc. "
+                                        "(AAPL), worth $2,588.40, down $169.20 (6.1%)'.")
 
 
 class Activity(BaseModel):
@@ -286,6 +295,8 @@ class Order(BaseModel):
 class OrderList(BaseModel):
     orders: list[Order]
     total: int = Field(description="how many orders matched, before `limit`")
+    orders_text: str = Field(description="The orders in words, newest first: 'ORD-10068 (buy 1 share of SPY at a "
+                                         "$544.42 limit): filled February 26 at $542.25 a share'.")
 
 
 class WatchItem(BaseModel):

@@ -72,6 +72,8 @@ def _brief(ctx: Ctx, acct: sqlite3.Row) -> AccountBrief:
 @tools.tool(effect=READ, asks=[
     "What accounts do I have?",
     "Show me all my brokerage accounts and the cash in each.",
+], reply=[
+    "Your accounts: {result.accounts_text}.",
 ])
 def list_accounts(ctx: Ctx) -> AccountList:
     """List the investor's brokerage accounts with their cash and total value.
@@ -81,7 +83,9 @@ def list_accounts(ctx: Ctx) -> AccountList:
         status, cash and total value (cash plus positions at current prices).
     """
     rows = ctx.db.execute("SELECT * FROM accounts ORDER BY account_id").fetchall()
-    return AccountList(accounts=[_brief(ctx, r) for r in rows], total=len(rows))
+    accounts = [_brief(ctx, r) for r in rows]
+    return AccountList(accounts=accounts, total=len(rows), accounts_text="; ".join(
+        f"{a.name} (ending {a.number_last4}): ${a.cash:,.2f} in cash, ${a.total_value:,.2f} in all" for a in accounts))
 
 
 @tools.tool(effect=READ, asks=[
@@ -91,6 +95,7 @@ def list_accounts(ctx: Ctx) -> AccountList:
 ], reply=[
     "{result.name} is worth ${result.total_value} (${result.positions_value} in positions, ${result.cash} in cash); "
     "today's change is ${result.day_change}, and the buying power is ${result.buying_power}.",
+    "Your {result.name} account has ${result.buying_power} of buying power.",
 ])
 def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     """Get one account's balances: cash, buying power, value of positions, gains and day change.
@@ -130,6 +135,10 @@ def get_account_summary(ctx: Ctx, account_id: AccountId) -> AccountSummary:
     "What do I hold in {account_id}?",
     "Show my positions in {account_id} with gains and losses.",
     "How many shares of {ticker} do I own in {account_id}?",
+], reply=[
+    # Said with the account, so that "How many shares of X do I own?" gets the holding, not the gains.
+    "In your {result.account_name} account you hold {result.holdings_text}.",
+    "Your positions and how each has done against what you paid: {result.gains_text}.",
 ])
 def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None) -> PositionList:
     """List the positions (shares held) of an account, valued at current prices.
@@ -146,13 +155,29 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     Raises:
         not_found: no account has that ID.
     """
-    ctx.get("account", account_id)
+    acct = ctx.get("account", account_id)
     positions = _positions(ctx, account_id)
     if ticker is not None:
         positions = [p for p in positions if p.ticker == ticker.strip().upper()]
-    return PositionList(positions=positions, total=len(positions),
+    return PositionList(account_name=acct["name"], positions=positions, total=len(positions),
                         total_market_value=money(sum(p.market_value for p in positions)),
-                        total_unrealized_gain=money(sum(p.unrealized_gain for p in positions)))
+                        total_unrealized_gain=money(sum(p.unrealized_gain for p in positions)),
+                        holdings_text=_holdings_text(positions, gains=False),
+                        gains_text=_holdings_text(positions, gains=True))
+
+
+def _holdings_text(positions: list[Position], gains: bool) -> str:
+    """'10 shares of Apple Inc. (AAPL), worth $2,588.40', with `gains` ', down $169.20 (6.1%)'."""
+    def one(p: Position) -> str:
+        shares = f"{p.quantity} share{'' if p.quantity == 1 else 's'}"
+        said = f"{shares} of {p.name} ({p.ticker}), worth ${p.market_value:,.2f}"
+        if not gains:
+            return said
+        if p.unrealized_gain == 0:
+            return f"{said}, even"
+        way = "up" if p.unrealized_gain > 0 else "down"
+        return f"{said}, {way} ${abs(p.unrealized_gain):,.2f} ({abs(p.unrealized_gain_percent):g}%)"
+    return said_in_part([one(p) for p in positions[:6]], len(positions), "no positions", noun="position")
 
 
 @tools.tool(effect=READ, asks=[

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, Ask, Ctx, Toolset, Where
-from prove.env.values import iso, like
+from prove.env.values import iso, like, said_in_part
 
 from .server import (
     DailyClose,
@@ -72,6 +72,8 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     Ask("Show me ETFs in the {sector} sector.", kind="etf"),
     Ask("Which stocks are in the {sector} sector?", kind="stock"),
     "List up to {limit} securities in {sector}.",
+], reply=[
+    "Here's what I found: {result.securities_text}.",
 ], values={
     # A sector with the kind of security it holds: stocks are not looked for among the bond ETFs.
     "kind, sector": sorted({(kind, sector) for _, _, kind, sector, *_ in UNIVERSE}),
@@ -110,7 +112,17 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
                             exchange=r["exchange"], price=price,
                             change_percent=pct(price, previous_close(r, t, is_open)),
                             dividend_yield=r["dividend_yield"]))
-    return SecurityList(securities=out, total=len(rows))
+    return SecurityList(securities=out, total=len(rows), securities_text=_securities_text(out, len(rows)))
+
+
+def _securities_text(found: list[Security], total: int) -> str:
+    """'Palantir Technologies Inc. (PLTR), a Technology stock at $93.95; Vanguard Total Bond Market ETF (BND),
+    a Bond ETF at $65.63'."""
+    def one(s: Security) -> str:
+        what = s.sector if s.kind == "etf" and s.sector.endswith("ETF") else \
+            f"{s.sector} {'ETF' if s.kind == 'etf' else 'stock'}"
+        return f"{s.name} ({s.ticker}), {'an' if what[:1] in 'AEIOU' else 'a'} {what} at ${s.price:,.2f}"
+    return said_in_part([one(s) for s in found[:6]], total, "no securities", noun="security")
 
 
 @tools.tool(effect=READ, asks=[

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money
+from prove.env.values import money, said_in_part, spoken_day
 
 from .server import (
     AccountId,
@@ -214,6 +216,12 @@ def get_order(ctx: Ctx, order_id: OrderId) -> Order:
     Ask("Which orders filled in {account_id}?", status="filled"),
     Ask("List my recent buy orders for {ticker}.", side="buy"),
     "Show every order in {account_id}.",
+], reply=[
+    Ask("Your orders, newest first: {result.orders_text}.", status=None),
+    Ask("Your open orders: {result.orders_text}.", status="open"),
+    Ask("These orders filled: {result.orders_text}.", status="filled"),
+    Ask("Your cancelled orders: {result.orders_text}.", status="cancelled"),
+    Ask("These expired unfilled: {result.orders_text}.", status="expired"),
 ])
 def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStatus | None = None,
                 ticker: Ticker | None = None, side: Side | None = None, limit: Limit = 20) -> OrderList:
@@ -240,4 +248,17 @@ def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStat
         where.add("ticker = ?", ticker.strip().upper())
     rows = ctx.db.execute(f"SELECT * FROM orders WHERE {where.sql} ORDER BY placed_at DESC, order_id DESC",
                           where.params).fetchall()
-    return OrderList(orders=[order_model(r) for r in rows[:limit]], total=len(rows))
+    orders = [order_model(r) for r in rows[:limit]]
+    return OrderList(orders=orders, total=len(rows), orders_text=_orders_text(orders, len(rows), ctx.today()))
+
+
+def _orders_text(orders: list[Order], total: int, today: date) -> str:
+    """'ORD-10068 (buy 1 share of SPY at a $544.42 limit): filled February 26 at $542.25 a share;
+    ORD-10080 (sell 1 share of ADBE at market): open since March 11; and 3 more orders'."""
+    def one(o: Order) -> str:
+        if o.status == "filled" and o.filled_at and o.fill_price is not None:
+            return f"{o.summary}: filled {spoken_day(o.filled_at, today)} at ${o.fill_price:,.2f} a share"
+        if o.status == "open":
+            return f"{o.summary}: open since {spoken_day(o.placed_at, today)}"
+        return f"{o.summary}: {o.status} {spoken_day(o.cancelled_at or o.placed_at, today)}"
+    return said_in_part([one(o) for o in orders[:5]], total, "no orders", noun="order")

@@ -230,7 +230,7 @@ class Planner:
                         or pool
                     args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
                 elif p.name in QUERY_PARAMS and tool.read_only and not self.ungrounded \
-                        and (query := self._query(tool, attempt)) is not None:
+                        and not _has_values(tool, p.name) and (query := self._query(tool, attempt)) is not None:
                     args[slot] = query  # "Do you sell Portable Fire Pit?", as a search would ask, not "... Capitol?"
                 else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
                     args[slot] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
@@ -375,7 +375,7 @@ class Planner:
                         args[p.name] = hit
                         sources[p.name] = Source("user")
                         continue
-                if p.name in QUERY_PARAMS and tool.read_only:
+                if p.name in QUERY_PARAMS and tool.read_only and not _has_values(tool, p.name):
                     query = self._query(tool, attempt)
                     if query is not None:
                         args[p.name] = query
@@ -1461,6 +1461,12 @@ def _head_words(label: str) -> str | None:
 
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
 _MORE = re.compile(r" and \d+ more$")
+
+
+def _has_values(tool: Tool, name: str) -> bool:
+    """Whether the tool gives candidate values for a parameter: a search it words as food a place "does"
+    ("sushi") is drawn from them, not from the names of the things it finds ("does Eggs & Co.")."""
+    return any(name in (n.strip() for n in key.split(",")) for key in tool.values)
 
 
 def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, asked: str = "") -> list[Ask]:
