@@ -84,6 +84,43 @@ def test_a_new_event_is_booked_on_a_calendar_said_as_one() -> None:
         assert " on Work " not in text, text
 
 
+def test_an_event_is_read_out_as_a_person_says_it() -> None:
+    """"Checkout weekly sync: May 6, 11:00 AM to 11:45 AM, confirmed, calendar Checkout Team, ...; 6
+    attendees: Adrian Lopez: email adrian.lopez@..., accepted; Alice Campbell: ..." reads fields and
+    names the user among the attendees; a person says when, where and who is coming."""
+    index = _index("calendar")
+    user = next(r for r in index.rows["person"].values() if r["is_me"])
+    events = [k for k, r in index.rows["event"].items() if r["location"]][:40:4]
+    for event in events:
+        texts = _replies("calendar", "get_event", {"event_id": event})
+        for text in texts:
+            assert user["name"] not in text and "@" not in text, text
+            assert not re.search(r"\b(email|location|organizer|show as|attendees|confirmed)\b", text), text
+        assert any(re.search(r"\b(you organize it|organizes it)\b", t) for t in texts), texts
+        assert any(re.search(r"\b(on (Zoom|Google Meet|Microsoft Teams)|in Room|at the)\b", t) for t in texts), texts
+
+
+def test_a_calendar_listing_says_each_day_once() -> None:
+    """"32 events: Stand-up: March 17, 9:30 AM to 9:45 AM, location Microsoft Teams, organizer ..., you
+    accepted; ..." reads field by field; a person says a day and what is on it."""
+    args = {"start": "2026-03-17T00:00:00", "end": "2026-03-20T00:00:00"}
+    for tool in ("list_events", "search_events"):
+        for text in _replies("calendar", tool, args if tool == "list_events" else {"query": "sync"}):
+            assert not re.search(r"\b(location|organizer|you accepted|confirmed)\b|: \d+ events|events: ", text), text
+            assert re.search(r"[A-Z][a-z]+ \d+: '", text), text
+    for text in _replies("calendar", "list_events", args):
+        assert text.count("March 17:") == 1, text
+
+
+def test_a_meeting_place_is_said_with_its_own_word() -> None:
+    """"Book 'Launch readiness check' at Google Meet" and "now takes place at Zoom": a call is on Zoom,
+    a meeting in a room; the words put the location where no preposition is needed."""
+    spec = registry.get("calendar")
+    for tool in ("create_event", "update_event"):
+        for phrase in [a.text for a in spec.tools[tool].asks] + [r.text for r in spec.tools[tool].replies]:
+            assert not re.search(r"\b(at|in|on) \{location\}", phrase), phrase
+
+
 def test_a_shared_calendar_is_said_as_one() -> None:
     """"Done: Jack Phillips now has edit access to Personal." reads a calendar's bare name."""
     index = _index("calendar")
