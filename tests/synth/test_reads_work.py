@@ -194,6 +194,32 @@ def test_which_calendars_is_answered_with_their_names() -> None:
 # ----- crm -----------------------------------------------------------------------------------------------
 
 
+_FIELD_READ = re.compile(r"\b(status|outcome|occurred|created|rating|priority|owner|industry|country|email|account)\b"
+                         r" [^,;.]+[,;.]|: \d+ [a-z]+s: |\b(owner|status):")
+
+
+def test_crm_listings_read_as_a_person_says_them() -> None:
+    """"1 activity: Discovery call with Tariq: completed, normal priority, occurred March 13 at 5:00 PM,
+    outcome No answer." and "1 contact: Fiona Lee: email fiona.lee@..., account Willow Realty." read field
+    by field; a person says "'Discovery call with Tariq' on March 13 (no answer)"."""
+    rows = _index("crm").rows
+    deal, account = next(iter(rows["deal"])), next(iter(rows["account"]))
+    contact = next(iter(rows["contact"].values()))
+    calls = [("list_activities", {"deal_id": deal}), ("list_activities", {"account_id": account}),
+             ("list_tasks", {}), ("list_tasks", {"status": "completed"}), ("list_tasks", {"status": "overdue"}),
+             ("list_notes", {"account_id": account}), ("list_leads", {"mine": True, "status": "working"}),
+             ("list_leads", {"rating": "hot", "source": "webinar"}), ("list_accounts", {"mine": True}),
+             ("list_accounts", {"industry": "Healthcare", "sort_by": "employees"}),
+             ("search", {"query": contact["full_name"]}), ("search", {"query": "Meridian"}),
+             ("get_lead", {"lead_id": next(iter(rows["lead"]))})]
+    for tool, args in calls:
+        for text in _replies("crm", tool, args):
+            assert not _FIELD_READ.search(text) and "@" not in text, (tool, text)
+    (text,) = _replies("crm", "list_tasks", {"status": "overdue"})
+    assert "overdue" not in text.split(":", 1)[1], text
+    assert any(f"the contact {contact['full_name']} of" in t for t in _replies("crm", "search", {"query": contact["full_name"]}))
+
+
 def test_a_lead_s_new_status_reads_as_marked() -> None:
     """"Andrew Hernandez is now new." reads a status code as a state."""
     lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"

@@ -26,7 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError, Where
-from prove.env.values import parse_date
+from prove.env.values import parse_date, said_in_part, spoken_day
 
 from .world import PROBABILITY, build_world
 
@@ -181,6 +181,9 @@ class AccountSummary(BaseModel):
 class AccountList(BaseModel):
     accounts: list[AccountSummary]
     total: int = Field(description="how many accounts matched, before `limit`")
+    accounts_text: str = Field(description="The accounts in words, such as 'Apex Realty (Real Estate, Chicago); "
+                                           "Northwind Health (Healthcare, Miami)', with the headcount or the open "
+                                           "pipeline where they are sorted by it.")
 
 
 class Account(AccountSummary):
@@ -218,6 +221,8 @@ class Activity(BaseModel):
 class ActivityList(BaseModel):
     activities: list[Activity]
     total: int = Field(description="how many matched, before `limit`")
+    activities_text: str = Field(description="The activities in words, such as \"'Discovery call with Tariq' on "
+                                             "March 13 (no answer); 'Send the contract', due March 18 (overdue)\".")
 
 
 class Contact(ContactSummary):
@@ -248,6 +253,8 @@ class LeadSummary(BaseModel):
 class LeadList(BaseModel):
     leads: list[LeadSummary]
     total: int = Field(description="how many leads matched, before `limit`")
+    leads_text: str = Field(description="The leads in words, such as 'Theo Jones of Ivory Shipping (cold, being "
+                                        "worked)'; a status or rating the request filtered on is not repeated.")
 
 
 class Lead(LeadSummary):
@@ -259,6 +266,9 @@ class Lead(LeadSummary):
     converted_contact_id: ContactId | None
     converted_deal_id: DealId | None
     recent_activities: list[Activity]
+    lead_text: str = Field(description="Who the lead is, how hot, where it stands and who owns it, such as "
+                                       "'Kenji Turner from Northwind Industries is a cold lead, already converted; "
+                                       "Priya Campbell owns it'.")
 
 
 class LeadConversion(BaseModel):
@@ -330,6 +340,8 @@ class Note(BaseModel):
 class NoteList(BaseModel):
     notes: list[Note]
     total: int
+    notes_text: str = Field(description="The notes in words, newest first, such as \"You wrote on March 3: 'Budget "
+                                        "approved.'; Priya Campbell wrote on March 1: 'Also evaluating Looker.'\".")
 
 
 class AccountRef(BaseModel):
@@ -366,6 +378,48 @@ class SearchResults(BaseModel):
     leads: list[LeadRef]
     deals: list[DealRef]
     total: int = Field(description="how many records matched in all, before `limit`")
+    found_text: str = Field(description="What matched in words, such as \"the contact Fiona Lee of Willow Realty; "
+                                        "the deal 'Willow Realty - renewal' (proposal, $44,000)\".")
+
+
+# ----- in words --------------------------------------------------------------------------------------
+
+LEAD_STANDING = {"new": "new, not worked yet", "working": "being worked", "qualified": "qualified",
+                 "unqualified": "marked unqualified", "converted": "already converted"}
+LEAD_STATUS = {"new": "new", "working": "being worked", "qualified": "qualified", "unqualified": "unqualified",
+               "converted": "converted"}  # as said beside a lead in a list: 'Theo Jones of Ivory Shipping (cold, new)'
+
+
+def dollars(amount: float) -> str:
+    """'$44,000', or '$1,250.50' where there are cents."""
+    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
+
+
+def outcome_words(outcome: str) -> str:
+    """'Connected - interested' as said in a sentence: 'connected, interested'."""
+    return outcome[:1].lower() + outcome[1:].replace(" - ", ", ")
+
+
+def activities_text(acts: list[Activity], total: int, today: date, overdue_said: bool = True) -> str:
+    """\"'Discovery call with Tariq' on March 13 (no answer); 'Send the contract', due March 18 (overdue);
+    'Update the plan', done on March 6\"; a listing of overdue tasks only does not say so of each."""
+    parts = []
+    for a in acts if len(acts) <= 8 else acts[:6]:
+        if a.kind == "task" and a.status == "open":
+            parts.append(f"'{a.subject}', due {spoken_day(a.due_date, today)}" + (" (overdue)" if a.overdue and overdue_said else ""))
+        elif a.kind == "task":
+            parts.append(f"'{a.subject}', done on {spoken_day(a.occurred_at, today)}")
+        else:
+            parts.append(f"'{a.subject}' on {spoken_day(a.occurred_at, today)}"
+                         + (f" ({outcome_words(a.outcome)})" if a.outcome else ""))
+    return said_in_part(parts, total, "nothing")
+
+
+def lead_text(lead: LeadSummary, my_id: str) -> str:
+    owner = ("you own it" if lead.owner_id == my_id else f"{lead.owner_name} owns it" if lead.owner_name
+             else "nobody owns it yet; it waits in the shared queue")
+    return (f"{lead.full_name} from {lead.company} is a {lead.rating} lead, {LEAD_STANDING[lead.status]}; "
+            f"{owner}")
 
 
 # ----- who -----------------------------------------------------------------------------------------
@@ -499,10 +553,11 @@ def lead_model(ctx: Ctx, lead_id: str) -> Lead:
     acts = [activity_model(ctx, r) for r in ctx.db.execute(
         ACTIVITY_SELECT + " WHERE t.lead_id = ? ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC "
         "LIMIT 5", (lead_id,))]
-    return Lead(**lead_summary(row).model_dump(), first_name=row["first_name"], last_name=row["last_name"],
+    lead = lead_summary(row)
+    return Lead(**lead.model_dump(), first_name=row["first_name"], last_name=row["last_name"],
                 phone=row["phone"], converted_at=row["converted_at"], converted_account_id=row["converted_account_id"],
                 converted_contact_id=row["converted_contact_id"], converted_deal_id=row["converted_deal_id"],
-                recent_activities=acts)
+                recent_activities=acts, lead_text=lead_text(lead, me(ctx)["rep_id"]))
 
 
 def email_taken(ctx: Ctx, email: str, except_contact: str | None = None) -> sqlite3.Row | None:
