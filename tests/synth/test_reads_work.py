@@ -592,6 +592,52 @@ def test_one_alias_is_not_said_as_aliases() -> None:
     for text in _replies("email", "get_mailbox", {}):
         assert "the aliases" not in text and "aliases: " in text, text
 
+# ----- filesystem ----------------------------------------------------------------------------------------
+
+
+def _answers(server: str, tool: str, args: dict, asked: str, world: int = 0) -> list[str]:
+    """The replies the teacher gives a read asked in these words."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get(server)
+    with Session([spec], world=world) as session:
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    say = _phrasing(server, world)
+    tool_spec = spec.tools[tool]
+    return [say.reply(tool_spec, r.text, args, result.data, {})
+            for r in _fitting_replies(tool_spec, args, result.data, asked)]
+
+
+def test_an_item_s_details_answer_the_question_asked() -> None:
+    """"The IMG_3680.jpg file is 3.3 MB, owned by Andre Kim, last changed .... Read-only: no. Tags: none."
+    answers both questions at once, with a field's bare value; a person says "it's yours, isn't read-only
+    and has no tags", and how big and when for "How big is it, and when was it last modified?"."""
+    for path in ("/Documents/Finance/Budget 2026.csv", "/Documents", "/Downloads/tax-docs-2024.zip"):
+        (when,) = _answers("filesystem", "stat_path", {"path": path}, "How big is it, and when was it last modified?")
+        assert "modified" in when and not re.search(r"read-only|tag|yours", when), when
+        (details,) = _answers("filesystem", "stat_path", {"path": path},
+                              "Give me the details: owner, size, tags and whether it's protected.")
+        assert re.search(r"it's (yours|[A-Z]\w+ [A-Z]\w+'s), (isn't|is) read-only", details), details
+        assert not re.search(r"Read-only:|Tags:|: (no|none|yes)\b", details), details
+
+
+def test_a_drive_listing_names_things_as_a_person_does() -> None:
+    """"12 members: 2025-03 Garden: folder, modified ...; 2025-03 Garden/IMG_2332.jpg: file, size 2.7 MB"
+    and "6 entries: Birth certificate.pdf: size 1.2 MB; ..." read field by field."""
+    calls = [("list_archive", {"path": "/Downloads/tax-docs-2024.zip"}),
+             ("list_archive", {"path": "/Downloads/2025-11 Road trip.zip"}),
+             ("get_tree", {"path": "/"}), ("get_tree", {"path": "/Photos"}),
+             ("list_share_links", {"status": "active"}), ("list_share_links", {"status": "expired"}),
+             ("list_share_links", {"path": "/Documents/Personal/Resume.pdf"})]
+    for tool, args in calls:
+        for text in _replies("filesystem", tool, args):
+            assert not re.search(r"\b(members|entries|depth|size|access|created)\b|: (file|folder)\b|/IMG|Folder /",
+                                 text), (tool, text)
+    (tree,) = _replies("filesystem", "get_tree", {"path": "/"})
+    assert tree.startswith("Your drive holds Desktop ("), tree
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
