@@ -863,7 +863,7 @@ def test_a_message_read_out_is_quoted() -> None:
     turns = [(c, r) for c, _, r in _turns("team_chat", "search_messages", 150, 4) if set(c["arguments"]) == {"query"}]
     assert turns
     for _, reply in turns:
-        assert re.search(r"messages?(?: \(all .*?\))?: (?:'|by |posted )", reply), reply
+        assert re.search(r"messages? match(?:es)?: (?:you|[A-Z][\w']+ [A-Z][\w']+) in .+? on .+?: '", reply), reply
         assert not re.search(r"[.!?]: ", reply), reply
 
 
@@ -975,6 +975,50 @@ def test_a_channel_says_each_of_its_lines_before_repeating_one() -> None:
         rows = _index("team_chat", world).rows["message"].values()
         said = Counter((r["channel_id"], r["text"]) for r in rows if r["thread_id"] is None)
         assert max(said.values()) <= 3, said.most_common(3)
+
+def test_a_channel_s_details_answer_the_question_asked() -> None:
+    """"#team-growth: Growth team: standups, plans. Members: 8; pinned messages: 1; who can post: everyone."
+    reads fields; each question gets its answer in words ("only admins can post there")."""
+    channels = [k for k, r in _index("team_chat").rows["channel"].items() if r["kind"] != "dm"][:3]
+    for channel in channels:
+        args = {"channel_id": channel}
+        (members,) = _answers("team_chat", "get_channel", args, "How many members does it have, and what's its topic?")
+        assert re.search(r"has \d+ members, and its topic is '", members) and "pinned" not in members, members
+        (pins,) = _answers("team_chat", "get_channel", args, "Tell me about it: its topic, members and pinned messages.")
+        assert re.search(r"(no|\d+) pinned messages?\.$", pins) and "1 pinned messages" not in pins, pins
+        (posting,) = _answers("team_chat", "get_channel", args, "What is it for, and who can post there?")
+        assert re.search(r"(everyone|only admins) can post there\.$", posting), posting
+        for text in (members, pins, posting):
+            assert not re.search(r"Members:|who can post:|pinned messages:", text), text
+
+
+def test_a_handle_asked_for_is_answered_with_the_handle() -> None:
+    """"find Adrian Morgan's handle so I can mention them" is answered "1 user: Adrian Morgan: @adrian.morgan,
+    title IT Support Specialist, email ..., timezone America/Denver."; a person says "Adrian Morgan is
+    @adrian.morgan"."""
+    user = [r for r in _index("team_chat").rows["user"].values() if not r["is_me"] and not r["is_bot"]][3]
+    args = {"query": user["name"]}
+    (handle,) = _answers("team_chat", "list_users", args, "Find their handle so I can mention them.")
+    assert handle == f"{user['name']} is @{user['handle']}.", handle
+    (who,) = _answers("team_chat", "list_users", args, "Who is that on chat?")
+    assert "@" in who and not re.search(r"\b(email|timezone|title)\b", who), who
+
+
+def test_chat_listings_read_as_a_person_says_them() -> None:
+    """"'Submit the expense report': done, for March 5 at 2:00 PM" and "11 mentions: '@adam ...': channel
+    team-checkout, by Elijah Morgan, posted March 16 at 8:53 AM" read field by field."""
+    channel = next(k for k, r in _index("team_chat").rows["channel"].items() if r["name"] == "general")
+    calls = [("list_reminders", {}), ("list_reminders", {"include_done": True}), ("list_scheduled_messages", {}),
+             ("list_scheduled_messages", {"include_past": True}), ("list_mentions", {}),
+             ("list_mentions", {"unread_only": True}), ("list_pins", {"channel_id": channel}),
+             ("list_messages", {"channel_id": channel})]
+    for tool, args in calls:
+        for text in _replies("team_chat", tool, args):
+            assert not re.search(r"': (done|pending)|\b(channel [a-z]|posted|reply count|status)\b|: \d+ [a-z]+s: ",
+                                 text), (tool, text)
+    (done,) = _replies("team_chat", "list_reminders", {"include_done": True})
+    assert "(already went off)" in done, done
+
 
 # ----- video meetings ------------------------------------------------------------------------------------
 

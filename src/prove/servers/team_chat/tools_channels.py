@@ -55,7 +55,9 @@ def channel_model(ctx: Ctx, channel_id: str) -> Channel:
                           (channel_id, me(ctx))).fetchone()
     return Channel(**base.model_dump(), purpose=row["purpose"], created_by=row["created_by"],
                    created_at=row["created_at"], is_default=bool(row["is_default"]), posting=row["posting"],
-                   members=members, pinned_count=pinned, last_read_at=mine[0] if mine else None)
+                   members=members, pinned_count=pinned, last_read_at=mine[0] if mine else None,
+                   posting_text="everyone can post there" if row["posting"] == "everyone" else "only admins can post there",
+                   pinned_text=f"{pinned or 'no'} pinned message{'' if pinned == 1 else 's'}")
 
 
 def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
@@ -107,15 +109,15 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
 
 
 @tools.tool(effect=READ, asks=[
-    "How many people are in {channel_id}, and what's it about?",
-    "Tell me about {channel_id}: its topic, members and pins.",
+    "How many members does {channel_id} have, and what's its topic?",
+    "Tell me about {channel_id}: its topic, members and pinned messages.",
     "What is {channel_id} for, and who can post there?",
 ], reply=[
-    # The generic summary leaves out who may post; every group channel has a topic.
-    "The topic of #{result.name} is '{result.topic}'. It has {result.member_count} members; pinned messages: "
-    "{result.pinned_count}; {result.posting} can post there.",
-    "#{result.name}: {result.topic}. Members: {result.member_count}; pinned messages: {result.pinned_count}; "
-    "who can post: {result.posting}.",
+    # One reply a question (every group channel has a topic): members and topic; topic, members and pins;
+    # what it is for and who may post.
+    "#{result.name} has {result.member_count} members, and its topic is '{result.topic}'.",
+    "The topic of #{result.name} is '{result.topic}'; it has {result.member_count} members and {result.pinned_text}.",
+    "The topic of #{result.name} is '{result.topic}', and {result.posting_text}.",
 ])
 def get_channel(ctx: Ctx, channel_id: GroupChannelId) -> Channel:
     """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.

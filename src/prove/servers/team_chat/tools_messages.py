@@ -26,6 +26,7 @@ from .server import (
     find_mentions,
     me,
     message_model,
+    messages_text,
     message_row,
     open_dm,
     post,
@@ -50,6 +51,8 @@ class MentionList(BaseModel):
     messages: list[ChatMessage]
     total: int = Field(description="how many mentions matched, before `limit`")
     unread: int = Field(description="how many of them the user has not read yet")
+    messages_text: str = Field(description="the mentions in words, such as \"Elijah Morgan in #team-checkout on "
+                                           "March 16 at 8:53 AM: '@ana QA found two regressions.'\"")
 
 
 class DeletedMessage(BaseModel):
@@ -78,6 +81,8 @@ def _own_message(ctx: Ctx, message_id: str):
     "Show me the last {limit} messages in {channel_id}.",
     "What did people post in {channel_id} after {after}?",
     "What was said in {channel_id} between {after} and {before}?",
+], reply=[
+    "The latest in {channel_id}, oldest first: {result.messages_text}.",
 ])
 def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str | None = None,
                   before: str | None = None) -> MessageList:
@@ -113,7 +118,9 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
         where.add("posted_at < ?", hi)
     rows = ctx.db.execute(f"SELECT * FROM messages m WHERE {where.sql} ORDER BY posted_at, message_id",
                           where.params).fetchall()
-    return MessageList(messages=[message_model(ctx, r) for r in rows[-limit:]], total=len(rows))
+    messages = [message_model(ctx, r) for r in rows[-limit:]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(ctx, messages, len(messages), where=False))
 
 
 @tools.tool(effect=READ, asks=[
@@ -341,6 +348,8 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     "What has {from_user_id} said about {query}?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
     "Show me what {from_user_id} wrote in {channel_id}.",
+], reply=[
+    "{result.total} messages match: {result.messages_text}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId | None = None,
                     from_user_id: UserId | None = None, after: str | None = None, before: str | None = None,
@@ -387,13 +396,19 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         sql += " AND lower(text) LIKE :q ESCAPE '\\'"
         params["q"] = like(query)
     rows = ctx.db.execute(sql + " ORDER BY posted_at DESC, message_id DESC", params).fetchall()
-    return MessageList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    messages = [message_model(ctx, r) for r in rows[:limit]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(ctx, messages, len(rows), where=channel_id is None))
 
 
 @tools.tool(effect=READ, asks=[
     "Did anyone mention me?",
     Ask("Show my unread mentions.", unread_only=True),
     "Who has @-mentioned me lately?",
+], reply=[
+    Ask("You have {result.total} unread mentions: {result.messages_text}.", unread_only=True),
+    Ask("You were mentioned {result.total} times, {result.unread} of them unread: {result.messages_text}.",
+        unread_only=False),
 ])
 def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> MentionList:
     """List messages that mention the user by name, or the whole channel (@here, @channel) in
@@ -414,5 +429,7 @@ def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> Men
     unread = sum(1 for r in rows if r["unread"])
     if unread_only:
         rows = [r for r in rows if r["unread"]]
-    return MentionList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows), unread=unread)
+    messages = [message_model(ctx, r) for r in rows[:limit]]
+    return MentionList(messages=messages, total=len(rows), unread=unread,
+                       messages_text=messages_text(ctx, messages, len(rows)))
 
