@@ -469,7 +469,7 @@ def test_search_filters(s):
     for item in issues(s, unassigned=True, backlog_only=True):
         assert item["assignee_id"] is None and item["sprint_id"] is None
     for query in ("'; DROP TABLE issues; --", "%", "_", "zzzzqqq"):
-        assert ok(s, "search_issues", {"query": query}) == {"issues": [], "total": 0}
+        assert ok(s, "search_issues", {"query": query}) == {"issues": [], "total": 0, "issues_text": "none"}
     by_priority = issues(s, sort="priority", unresolved_only=True)
     order = ["critical", "high", "medium", "low"]
     assert [order.index(i["priority"]) for i in by_priority] == sorted(order.index(i["priority"]) for i in by_priority)

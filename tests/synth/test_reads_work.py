@@ -819,6 +819,41 @@ def test_one_label_added_is_not_said_as_labels() -> None:
     for text in _replies("issue_tracker", "add_labels", {"issue_id": issue, "labels": ["zz-one"]}):
         assert "labels" not in text and "zz-one" in text, text
 
+def test_an_estimate_is_said_in_hours() -> None:
+    """"Set issue PAY-10006 to 5 points with an estimate of 480 minutes." gives work time as nobody does:
+    "8 hours", in the request and the reply."""
+    spec = registry.get("issue_tracker").tools["update_issue"]
+    estimates = [a for a in spec.asks if "estimate" in a.text]
+    assert estimates and all(a.binds.get("estimate_minutes") and "minutes" not in a.text and "hours" in a.text
+                             for a in estimates), [a.text for a in estimates]
+    issue = next(iter(_index("issue_tracker").rows["issue"]))
+    for text in _replies("issue_tracker", "update_issue", {"issue_id": issue, "story_points": 5, "estimate_minutes": 480}):
+        assert "an estimate of 8 hours" in text, text
+    for text in _replies("issue_tracker", "log_work", {"issue_id": issue, "minutes": 90}):
+        assert not re.search(r"\d,?\d{3} minutes", text), text
+
+
+def test_tracker_listings_read_as_a_person_says_them() -> None:
+    """"1 user: Yusuf Brown: email yusuf.brown@northwind.io, title iOS Engineer, team Mobile, active." and
+    "1 comment: Zara Cruz: '...', created October 30, 2025 at 2:52 PM." read field by field; "Who is X?
+    I need their user ID." is answered with the ID."""
+    rows = _index("issue_tracker").rows
+    user = list(rows["user"].values())[5]
+    project = next(iter(rows["project"]))
+    commented = next(iter({c["issue_id"] for c in rows["comment"].values()}))
+    calls = [("list_projects", {}), ("search_users", {"query": user["name"]}),
+             ("search_users", {"query": "Engineer", "project_id": project}),
+             ("search_issues", {"project_id": project, "overdue": True}), ("search_issues", {"query": "checkout"}),
+             ("list_comments", {"issue_id": commented}), ("list_comments", {"issue_id": commented, "newest_first": True})]
+    for tool, args in calls:
+        for text in _replies("issue_tracker", tool, args):
+            unquoted = re.sub(r"'[^']*'(?=[\s.,;)]|$)", "", text)  # a title or a comment is what it is
+            assert not re.search(r"\b(email|title|team [A-Z]|active|created|type|key|lead [A-Z])\b|@|: \d+ [a-z]+s: ",
+                                 unquoted), (tool, text)
+    (ids,) = _answers("issue_tracker", "search_users", {"query": user["name"]}, "Who is that? I need their user ID.")
+    assert ids == f"{user['name']} is {user['user_id']}.", ids
+
+
 # ----- team chat -----------------------------------------------------------------------------------------
 
 

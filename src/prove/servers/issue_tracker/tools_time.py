@@ -32,6 +32,7 @@ from .server import (
     issue_for,
     me,
     record,
+    spoken_minutes,
     require,
     require_unresolved,
 )
@@ -62,7 +63,7 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
     "I spent {minutes} minutes on {issue_id} on {work_date}: {note}",
     "Record {minutes} minutes of work on {issue_id} for today.",
 ], reply=[
-    "Logged {minutes} minutes on {issue_id}; {result.issue_spent_minutes} minutes spent in all.",
+    "Logged {minutes} minutes on {issue_id}; {result.issue_spent_text} spent on it in all.",
     "Your {minutes} minutes on {issue_id} are recorded.",
 ], values={
     "note": [
@@ -116,7 +117,8 @@ def log_work(ctx: Ctx, issue_id: WorkIssueId, minutes: Annotated[int, Field(ge=1
     row = ctx.db.execute(WORKLOG_SQL + " WHERE w.worklog_id = ?", (worklog_id,)).fetchone()
     est = issue["estimate_minutes"]
     return WorklogResult(**_worklog(row).model_dump(), issue_spent_minutes=spent,
-                         issue_remaining_minutes=None if est is None else max(est - spent, 0))
+                         issue_remaining_minutes=None if est is None else max(est - spent, 0),
+                         issue_spent_text=spoken_minutes(spent))
 
 
 @tools.tool(effect=WRITE, asks=[
