@@ -592,6 +592,22 @@ def test_one_alias_is_not_said_as_aliases() -> None:
     for text in _replies("email", "get_mailbox", {}):
         assert "the aliases" not in text and "aliases: " in text, text
 
+def test_mail_settings_read_as_a_person_says_them() -> None:
+    """"4 filters: Newsletters: from contains substack.com; Morning Brew: from contains morningbrew.com, move
+    to folder Newsletters, mark read" and "3 app passwords: Thunderbird on laptop: active, created February
+    20, 2025 at 8:00 PM" read field by field; "What's Omar's email address?" is answered with the address."""
+    (filters,) = _replies("email", "list_filters", {})
+    assert not re.search(r"contains|move to folder|mark read|add label", filters), filters
+    assert re.search(r"'[^']+' moves mail from \S+ to \w+", filters), filters
+    (apps,) = _replies("email", "list_app_passwords", {})
+    assert not re.search(r"created|active|\d:\d\d [AP]M", apps), apps
+    contact = list(_index("email").rows["contact"].values())[2]
+    (address,) = _answers("email", "search_contacts", {"query": contact["name"]}, "What's their email address?")
+    assert address == f"{contact['name']}'s email address is {contact['email']}.", address
+    for text in _replies("email", "search_contacts", {"query": contact["name"]}):
+        assert not re.search(r"\b(email|phone|notes) [^ ]", text.replace("email address is", "")), text
+
+
 # ----- filesystem ----------------------------------------------------------------------------------------
 
 

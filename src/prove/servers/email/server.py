@@ -249,6 +249,10 @@ class Contact(BaseModel):
 class ContactList(BaseModel):
     contacts: list[Contact]
     total: int = Field(description="how many contacts matched, before `limit`")
+    contacts_text: str = Field(description="the contacts in words, such as 'Omar Meyer of Beacon Studio "
+                                           "(omar.meyer@beaconstudio.com, +1-877-510-3004)'")
+    emails_text: str = Field(description="each contact's email address, such as \"Omar Meyer's email "
+                                         "address is omar.meyer@beaconstudio.com\"")
 
 
 class Filter(BaseModel):
@@ -267,6 +271,25 @@ class Filter(BaseModel):
 class FilterList(BaseModel):
     filters: list[Filter]
     total: int
+    filters_text: str = Field(description="the filters in words, in the order they run, such as \"'Morning Brew' "
+                                          "moves mail from morningbrew.com to Newsletters and marks it read\"")
+
+
+def filter_text(f: Filter) -> str:
+    """\"'Morning Brew' moves mail from morningbrew.com to Newsletters and marks it read\", \"'Receipts' gives
+    mail with 'receipt' in the subject the label Finance\", \"'Newsletters' catches mail from substack.com\"."""
+    what = " and ".join(w for w in (f"from {f.from_contains}" if f.from_contains else "",
+                                    f"with '{f.subject_contains}' in the subject" if f.subject_contains else "") if w)
+    mail = f"mail {what}"
+    acts = [a for a in (f"gives it the label {f.add_label_name}" if f.add_label_name else "",
+                        "marks it read" if f.mark_read else "", "stars it" if f.star else "") if a]
+    if f.move_to_folder_name:
+        acts.insert(0, f"moves {mail} to {f.move_to_folder_name}")
+    elif acts:
+        acts[0] = acts[0].replace(" it", f" {mail}", 1)
+    else:
+        acts = [f"catches {mail}"]
+    return f"'{f.name}' " + (acts[0] if len(acts) == 1 else ", ".join(acts[:-1]) + " and " + acts[-1])
 
 
 # ----- the user ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from .server import (
     apply_filter,
     filter_matches,
     filter_model,
+    filter_text,
     folder_row,
     summary,
 )
@@ -309,6 +310,8 @@ def unlabel_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Label
 @tools.tool(effect=READ, asks=[
     "What mail filters do I have set up?",
     "Show me my email rules.",
+], reply=[
+    "You have {result.total} filters, run in this order: {result.filters_text}.",
 ])
 def list_filters(ctx: Ctx) -> FilterList:
     """List the filters applied to arriving mail, in the order they run.
@@ -318,7 +321,9 @@ def list_filters(ctx: Ctx) -> FilterList:
         folder, add a label, mark read, star).
     """
     rows = ctx.db.execute("SELECT * FROM filters ORDER BY created_at, filter_id").fetchall()
-    return FilterList(filters=[filter_model(ctx, r) for r in rows], total=len(rows))
+    filters = [filter_model(ctx, r) for r in rows]
+    return FilterList(filters=filters, total=len(rows),
+                      filters_text="; ".join(filter_text(f) for f in filters) or "none")
 
 
 @tools.tool(effect=WRITE, asks=[
