@@ -121,6 +121,22 @@ def test_a_meeting_place_is_said_with_its_own_word() -> None:
             assert not re.search(r"\b(at|in|on) \{location\}", phrase), phrase
 
 
+def test_slots_invitations_and_reminders_read_as_a_person_says_them() -> None:
+    """"13 slots in all; 5 of them: March 17, 9:00 AM to 9:15 AM; ...", "66 invitations in all; 5 of them:
+    1:1 Adam / Rafael: March 16, 2:00 PM to 2:30 PM, organizer Rafael Taylor" and "26 reminders: Polaris
+    design review: event start March 17 at 12:00 PM, 15 minutes before" read field by field."""
+    colleagues = [k for k, r in _index("calendar").rows["person"].items() if r["is_colleague"] and not r["is_me"]][:2]
+    calls = [("find_free_slots", {"people": colleagues[:1], "duration_minutes": 15, "start": "2026-03-17T09:00:00",
+                                  "end": "2026-03-17T17:00:00", "include_me": False}),
+             ("find_free_slots", {"people": colleagues, "duration_minutes": 60, "start": "2026-03-23T09:00:00",
+                                  "end": "2026-03-27T17:00:00"}),
+             ("list_invitations", {}), ("list_invitations", {"response": "accepted"}), ("list_reminders", {})]
+    for tool, args in calls:
+        for text in _replies("calendar", tool, args):
+            assert not re.search(r"\b(in all|organizer|event start)\b|; \d+ of them|\d{2} [AP]M to [A-Z]", text), (tool, text)
+            assert not re.search(r" and [^;,]+ and \d+ more", text), (tool, text)
+
+
 def test_a_shared_calendar_is_said_as_one() -> None:
     """"Done: Jack Phillips now has edit access to Personal." reads a calendar's bare name."""
     index = _index("calendar")

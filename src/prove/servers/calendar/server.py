@@ -248,6 +248,8 @@ class Invitation(BaseModel):
 class InvitationList(BaseModel):
     invitations: list[Invitation]
     total: int
+    invitations_text: str = Field(description="the invitations in words, a day said once, such as \"March 17: "
+                                              "'Stand-up' from 9:30 AM to 9:45 AM (from Sebastian Bennett)\"")
 
 
 class Interval(BaseModel):
@@ -269,6 +271,8 @@ class SlotList(BaseModel):
     total: int = Field(description="how many such slots the window holds, before `limit`")
     duration_minutes: int
     people: list[PersonId] = Field(description="whose time was checked (the user too, when include_me)")
+    slots_text: str = Field(description="when the slots start, a day said once, such as 'March 17 at 9:00 AM, "
+                                        "9:30 AM and 2:00 PM; March 18 at 10:00 AM'")
 
 
 class Reminder(BaseModel):
@@ -284,6 +288,9 @@ class Reminder(BaseModel):
 class ReminderList(BaseModel):
     reminders: list[Reminder]
     total: int
+    reminders_text: str = Field(description="the reminders in words, such as \"15 minutes before 'Polaris design "
+                                            "review' (March 17 at 12:00 PM); an email 1 day before 'Team retro' "
+                                            "(March 19 at 4:00 PM)\"")
 
 
 # ----- who, and what they may see -----------------------------------------------------------------
@@ -514,21 +521,28 @@ def details_text(row: sqlite3.Row, attendees: list[Attendee], user: str) -> str:
     return "; ".join(parts)
 
 
+def by_day(entries: list[tuple[str, str, str]], total: int, today: date) -> str:
+    """"March 17: 'Stand-up' from 9:30 AM to 9:45 AM, 'Atlas sync' from 2:00 PM to 3:00 PM; March 18: ... and 30
+    more": (start, end, what) entries in time order, a day said once for what falls on it."""
+    shown = entries if len(entries) <= 8 else entries[:6]
+    days: dict[str, list[str]] = {}
+    for start, end, what in shown:
+        s, e = datetime.fromisoformat(start), datetime.fromisoformat(end)
+        span = (f"from {clock(s)} to {clock(e)}" if s.date() == e.date()
+                else f"from {clock(s)} to {spoken_day(e.date(), today)} at {clock(e)}")
+        days.setdefault(spoken_day(s.date(), today), []).append(what.replace("{span}", span))
+    text = "; ".join(f"{day}: {', '.join(items)}" for day, items in days.items()) or "none"
+    return text + (f" and {total - len(shown)} more" if total > len(shown) else "")
+
+
 def events_text(rows: list[sqlite3.Row], total: int, today: date) -> str:
     """"March 17: 'Stand-up' from 9:30 AM to 9:45 AM, 'Atlas sync' from 2:00 PM to 3:00 PM (you declined);
     March 18: 'Team retro' from 4:00 PM to 5:00 PM and 30 more", a day said once for its events."""
-    shown = rows if len(rows) <= 8 else rows[:6]
-    days: dict[str, list[str]] = {}
-    for r in shown:
+    def what(r: sqlite3.Row) -> str:
         notes = [n for n in ("cancelled" if r["status"] == "cancelled" else "",
                              "you declined" if r["my_response"] == "declined" else "") if n]
-        s, e = datetime.fromisoformat(r["starts_at"]), datetime.fromisoformat(r["ends_at"])
-        span = (f"from {clock(s)} to {clock(e)}" if s.date() == e.date()
-                else f"from {clock(s)} to {spoken_day(e.date(), today)} at {clock(e)}")
-        days.setdefault(spoken_day(s.date(), today), []).append(
-            f"'{r['title']}' {span}" + (f" ({', '.join(notes)})" if notes else ""))
-    text = "; ".join(f"{day}: {', '.join(items)}" for day, items in days.items()) or "no events"
-    return text + (f" and {total - len(shown)} more" if total > len(shown) else "")
+        return f"'{r['title']}' {{span}}" + (f" ({', '.join(notes)})" if notes else "")
+    return by_day([(r["starts_at"], r["ends_at"], what(r)) for r in rows], total, today)
 
 
 def summary(row: sqlite3.Row) -> EventSummary:
