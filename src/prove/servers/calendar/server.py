@@ -28,7 +28,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError
-from prove.env.values import iso, quote, said_in_part, spoken_day
+from prove.env.values import iso, quote, spoken_day
 
 from .world import build_world
 

@@ -24,7 +24,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError
-from prove.env.values import quote, said_in_part, spoken_day
+from prove.env.values import quote
 
 from .world import RESOLVED, TRANSITIONS, build_world
 

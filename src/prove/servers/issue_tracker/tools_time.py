@@ -32,9 +32,9 @@ from .server import (
     issue_for,
     me,
     record,
-    spoken_minutes,
     require,
     require_unresolved,
+    spoken_minutes,
 )
 
 tools = Toolset("time")

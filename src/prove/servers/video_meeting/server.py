@@ -35,7 +35,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import iso, said_in_part, spoken_day
+from prove.env.values import iso, spoken_day
 
 from .world import (
     JOIN_URL,
