@@ -624,6 +624,18 @@ def test_mail_settings_read_as_a_person_says_them() -> None:
         assert not re.search(r"\b(email|phone|notes) [^ ]", text.replace("email address is", "")), text
 
 
+def test_a_mail_listing_says_subject_sender_and_day() -> None:
+    """"2 messages: Mom's birthday: March 8 at 7:43 PM, from Hana Singh, snippet 'Mom's birthday is on the
+    28th...'" reads fields; a person says "'Mom's birthday' from Hana Singh on March 8", and mail the user
+    sent says whom to by name."""
+    for tool, args in (("list_messages", {}), ("list_messages", {"folder_id": "sent"}),
+                       ("list_messages", {"folder_id": "inbox", "unread_only": True}),
+                       ("search_messages", {"query": "pilot"})):
+        for text in _replies("email", tool, args):
+            assert not re.search(r"\bsnippet\b|: [A-Z][a-z]+ \d+ at|\w@\w", text), (tool, text)
+            assert re.search(r"'[^']+' (from|to) [A-Z]\w+ [A-Z]\w+ on [A-Z][a-z]+ \d+", text), (tool, text)
+
+
 # ----- filesystem ----------------------------------------------------------------------------------------
 
 

@@ -24,13 +24,14 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import quote
+from prove.env.values import quote, said_in_part, spoken_day
 
 from .world import SYSTEM_FOLDERS, build_world
 
@@ -174,6 +175,31 @@ class MessageSummary(BaseModel):
 class MessageList(BaseModel):
     messages: list[MessageSummary]
     total: int = Field(description="how many messages matched, before `limit` and `offset`")
+    messages_text: str = Field(description="the emails in words, newest first, such as \"'Mom's birthday' from Hana "
+                                           "Singh on March 8 (unread); 'Q2 plan' to liam@nimbus.com on March 5\"")
+
+
+def known_names(ctx: Ctx) -> dict[str, str]:
+    """The names the user knows people's addresses by: their contacts and the senders of their mail."""
+    names = dict(ctx.db.execute("SELECT from_address, from_name FROM messages WHERE status = 'received'").fetchall())
+    names.update(ctx.db.execute("SELECT email, name FROM contacts").fetchall())
+    return names
+
+
+def messages_text(messages: list[MessageSummary], total: int, today: date, names: dict[str, str],
+                  unread_said: bool = True) -> str:
+    """\"'Mom's birthday' from Hana Singh on March 8 (unread); 'Q2 plan' to Liam Williams on March 5\": each
+    email by its subject, who it is from (or, for the user's own, to, by name where the user knows one) and
+    its day."""
+    said = []
+    for m in messages if len(messages) <= 8 else messages[:6]:
+        to = names.get(m.to[0], m.to[0]) if m.to else ""
+        who = (f"from {m.from_name}" if m.status == "received" else
+               f"to {to}" + (f" and {len(m.to) - 1} more" if len(m.to) > 1 else "") if m.to else "to nobody yet")
+        kind = {"draft": "draft ", "scheduled": "scheduled email "}.get(m.status, "")
+        said.append(f"{kind}'{m.subject}' {who} on {spoken_day(m.date, today)}"
+                    + (" (unread)" if unread_said and m.status == "received" and not m.is_read else ""))
+    return said_in_part(said, total, "none")
 
 
 class Message(BaseModel):

@@ -31,7 +31,9 @@ from .server import (
     WorkMessageId,
     delete_messages,
     folder_row,
+    known_names,
     message_model,
+    messages_text,
     require_not_draft,
     summary,
 )
@@ -88,6 +90,11 @@ def _labelled(ctx: Ctx, where: Where, label_id: str | None) -> None:
     Ask("List my starred emails in {folder_id}.", starred_only=True),
     "Which emails in my inbox carry {label_id}?",
     "What's in {folder_id}?",
+], reply=[
+    Ask("{result.total} unread emails in {folder_id}, newest first: {result.messages_text}.", unread_only=True),
+    Ask("{result.total} starred emails in {folder_id}, newest first: {result.messages_text}.", starred_only=True,
+        unread_only=False),
+    Ask("{result.total} emails, newest first: {result.messages_text}.", unread_only=False, starred_only=False),
 ])
 def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = False, starred_only: bool = False,
                   label_id: LabelId | None = None, limit: Limit = 25, offset: Offset = 0) -> MessageList:
@@ -119,7 +126,10 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
     _labelled(ctx, where, label_id)
     rows = ctx.db.execute(f"SELECT m.* FROM messages m WHERE {where.sql} ORDER BY m.sent_at DESC, m.message_id DESC",
                           where.params).fetchall()
-    return MessageList(messages=[summary(ctx, r) for r in rows[offset:offset + limit]], total=len(rows))
+    messages = [summary(ctx, r) for r in rows[offset:offset + limit]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(messages, len(rows) - offset, ctx.today(), known_names(ctx),
+                                                   unread_said=not unread_only))
 
 
 @tools.tool(effect=READ, asks=[
@@ -128,6 +138,8 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
     Ask("Did {sender} send me anything with an attachment?", has_attachment=True),
     "Look for messages mentioning '{query}' sent to {recipient} before {before}.",
     Ask("Any unread mail from {sender}?", unread_only=True),
+], reply=[
+    "{result.total} emails match, newest first: {result.messages_text}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None = None, recipient: Query | None = None,
                     folder_id: FolderId | None = None, label_id: LabelId | None = None,
@@ -183,7 +195,10 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
         where.add("m.is_read = 0")
     rows = ctx.db.execute(f"SELECT m.* FROM messages m WHERE {where.sql} ORDER BY m.sent_at DESC, m.message_id DESC",
                           where.params).fetchall()
-    return MessageList(messages=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    messages = [summary(ctx, r) for r in rows[:limit]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(messages, len(rows), ctx.today(), known_names(ctx),
+                                                   unread_said=not unread_only))
 
 
 @tools.tool(effect=READ, asks=[
