@@ -682,6 +682,15 @@ def test_a_drive_listing_names_things_as_a_person_does() -> None:
     assert tree.startswith("Your drive holds Desktop ("), tree
 
 
+def test_a_version_history_reads_as_a_person_says_it() -> None:
+    """"1 version: version 1, size 91 bytes, modified March 7 at 11:27 AM, first line '...'" reads fields."""
+    for path in ("/Documents/Finance/Budget 2026.csv", "/Desktop/todo.txt"):
+        (text,) = _replies("filesystem", "list_versions", {"path": path})
+        assert re.search(r" is on version \d+, written [A-Z][a-z]+ \d+ at .+?; \d+ earlier versions? (is|are) kept: "
+                         r"version \d+ from ", text), text
+        assert not re.search(r"\$\d|size \d|first line", text), text
+
+
 # ----- issue tracker -------------------------------------------------------------------------------------
 
 
@@ -896,6 +905,15 @@ def test_tracker_listings_read_as_a_person_says_them() -> None:
                                  unquoted), (tool, text)
     (ids,) = _answers("issue_tracker", "search_users", {"query": user["name"]}, "Who is that? I need their user ID.")
     assert ids == f"{user['name']} is {user['user_id']}.", ids
+
+
+def test_sprints_read_as_a_person_says_them() -> None:
+    """"5 sprints: MOB Sprint 15: March 23 to April 3, planned; MOB Sprint 14: March 9 to March 20, active"."""
+    project = list(_index("issue_tracker").rows["project"])[1]
+    for args in ({"project_id": project}, {"project_id": project, "status": "active"}):
+        for text in _replies("issue_tracker", "list_sprints", args):
+            assert re.search(r"Sprint \d+ \((running|planned|done)", text), text
+            assert not re.search(r": [A-Z][a-z]+ \d+ to [A-Z][a-z]+ \d+, (planned|active|completed)", text), text
 
 
 # ----- team chat -----------------------------------------------------------------------------------------
@@ -1221,6 +1239,14 @@ def test_meetings_read_as_a_person_says_them() -> None:
     assert ids == f"{person['name']} is {person['person_id']}.", ids
     for text in _replies("video_meeting", "search_people", {"query": person["name"]}):
         assert not re.search(r"\b(email|job title|colleague)\b|@", text), text
+
+
+def test_recordings_read_as_a_person_says_them() -> None:
+    """"7 recordings: Keystone Holdings onboarding call: on March 10, duration 28 minutes, size 303 MB"."""
+    for args in ({}, {"status": "deleted"}):
+        for text in _replies("video_meeting", "list_recordings", args):
+            assert re.search(r"'[^']+' from [A-Z][a-z]+ \d+ \(\d+ minutes, [\d,.]+ MB", text), text
+            assert not re.search(r"\b(duration|size) \d|: on ", text), text
 
 
 def test_storage_left_is_said() -> None:

@@ -322,6 +322,9 @@ class Sprint(BaseModel):
 class SprintList(BaseModel):
     sprints: list[Sprint]
     total: int
+    sprints_text: str = Field(description="the sprints in words, latest first, such as 'MOB Sprint 14 (running March 9 "
+                                          "to March 20, 12 of 30 points done); MOB Sprint 13 (done, February 23 to "
+                                          "March 6)'")
 
 
 class SprintCompletion(BaseModel):

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import parse_date
+from prove.env.values import parse_date, said_in_part, spoken_day
 
 from .server import (
     ActiveSprintId,
@@ -254,6 +254,9 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
     "What sprints does {project_id} have?",
     "Show me the {status} sprints of {project_id}.",
     Ask("Which sprint of {project_id} is running right now?", status="active"),
+], reply=[
+    Ask("Running now: {result.sprints_text}.", status="active"),
+    "{project_id} has {result.total} sprints: {result.sprints_text}.",
 ])
 def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "active", "completed"] | None = None
                  ) -> SprintList:
@@ -274,7 +277,16 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     sql = "SELECT sprint_id FROM sprints WHERE project_id = ?" + (" AND status = ?" if status else "")
     ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY start_date DESC, sprint_id DESC",
                                         (project_id, status) if status else (project_id,))]
-    return SprintList(sprints=[sprint_model(ctx, i) for i in ids], total=len(ids))
+    sprints = [sprint_model(ctx, i) for i in ids]
+    today = ctx.today()
+
+    def one(sp: Sprint) -> str:
+        span = f"{spoken_day(sp.start_date, today)} to {spoken_day(sp.end_date, today)}"
+        if sp.status == "active":
+            return f"{sp.name} (running {span}, {sp.points_done} of {sp.points_total} points done)"
+        return f"{sp.name} ({'planned' if sp.status == 'planned' else 'done'}, {span})"
+    return SprintList(sprints=sprints, total=len(ids),
+                      sprints_text=said_in_part([one(sp) for sp in sprints[:6]], len(ids), "none"))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import quote
+from prove.env.values import quote, said_in_part, spoken_day
 
 from .server import (
     RECORDINGS,
@@ -31,6 +31,8 @@ class RecordingList(BaseModel):
     total: int = Field(description="how many recordings matched, before `limit`")
     storage_used_mb: float = Field(description="space the recordings that are not deleted take")
     storage_quota_mb: float
+    recordings_text: str = Field(description="the recordings in words, newest first, such as \"'Weekly sync' from "
+                                             "March 9 (32 minutes, 344.2 MB)\"")
 
 
 class TranscriptLine(BaseModel):
@@ -76,6 +78,10 @@ def _recording(ctx: Ctx, recording_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("Which of my recordings are still processing?", status="processing"),
     "Is there a recording of {meeting_id}?",
     Ask("Show me the recordings I deleted.", status="deleted"),
+], reply=[
+    Ask("{result.total} recordings are still processing: {result.recordings_text}.", status="processing"),
+    Ask("You deleted {result.total} recordings: {result.recordings_text}.", status="deleted"),
+    Ask("You have {result.total} recordings: {result.recordings_text}.", status=None),
 ])
 def list_recordings(ctx: Ctx, status: Literal["processing", "available", "deleted"] | None = None,
                     meeting_id: MeetingId | None = None, limit: Limit = 20) -> RecordingList:
@@ -102,8 +108,13 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
     rows = ctx.db.execute(f"{RECORDINGS}WHERE {where.sql} ORDER BY r.created_at DESC, r.recording_id",
                           where.params).fetchall()
     (quota,) = ctx.db.execute("SELECT storage_quota_mb FROM account").fetchone()
-    return RecordingList(recordings=[recording_model(r) for r in rows[:limit]], total=len(rows),
-                         storage_used_mb=storage_used(ctx), storage_quota_mb=quota)
+    recordings = [recording_model(r) for r in rows[:limit]]
+    today = ctx.today()
+    said = [f"'{r.topic}' from {spoken_day(r.meeting_date, today)} ({round(r.duration_seconds / 60)} minutes, "
+            f"{r.size_mb:,.1f} MB" + (", still processing" if r.status == "processing" and status is None else "") + ")"
+            for r in (recordings if len(recordings) <= 8 else recordings[:6])]
+    return RecordingList(recordings=recordings, total=len(rows), storage_used_mb=storage_used(ctx),
+                         storage_quota_mb=quota, recordings_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=READ, asks=[
