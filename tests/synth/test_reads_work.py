@@ -25,6 +25,20 @@ def _phrasing(server: str, world: int = 0) -> Phrasing:
     return Phrasing(spec, Sampler(spec, world, [world]).context(world), _index(server, world), Wording(random.Random(0)))
 
 
+def _answers(server: str, tool: str, args: dict, asked: str, world: int = 0) -> list[str]:
+    """The replies the teacher gives a read asked in these words."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    spec = registry.get(server)
+    with Session([spec], world=world) as session:
+        result = session.call(tool, dict(args))
+    assert result.ok, result.error
+    say = _phrasing(server, world)
+    tool_spec = spec.tools[tool]
+    return [say.reply(tool_spec, r.text, args, result.data, {})
+            for r in _fitting_replies(tool_spec, args, result.data, asked)]
+
+
 def test_done_opens_one_account_of_a_reply_not_each() -> None:
     """"Done: the email 'Re: Orion launch plan' is in the trash. Done: the email ... went to ..."."""
     from prove.synth.teachers.programmatic import joined
@@ -236,6 +250,34 @@ def test_crm_listings_read_as_a_person_says_them() -> None:
     assert any(f"the contact {contact['full_name']} of" in t for t in _replies("crm", "search", {"query": contact["full_name"]}))
 
 
+def test_an_account_and_a_deal_answer_the_question_asked() -> None:
+    """"What's the next step on a deal?" answered "'...' is in closed lost (0% probability) ... Its stages so
+    far: ... (entered on June 26, 2025 at 2:30 PM, ...)" and "Northwind Industries (prospect, Manufacturing;
+    owner Priya Campbell). ... Open pipeline: $289,000.00." read fields and answer more than was asked."""
+    rows = _index("crm").rows
+    for account in list(rows["account"])[:3]:
+        (about,) = _answers("crm", "get_account", {"account_id": account}, "Tell me about it.")
+        assert re.search(r" is an? [A-Z][\w ]+ (prospect|customer|partner)", about) and ".00" not in about, about
+        (pipeline,) = _answers("crm", "get_account", {"account_id": account}, "How much open pipeline is there with it?")
+        assert re.search(r" has (\$[\d,]+ in \d+ open deals?|no open deals)\.$", pipeline), pipeline
+    for deal in list(rows["deal"])[:40:13]:
+        (about,) = _answers("crm", "get_deal", {"deal_id": deal}, "Tell me about it.")
+        assert not re.search(r"\.00\b|closed (won|lost) \(", about), about
+        (step,) = _answers("crm", "get_deal", {"deal_id": deal}, "What's the next step on it?")
+        assert re.search(r"(the next step is '|no next step is set)", step) and "$" not in step, step
+
+
+def test_contacts_are_listed_by_who_they_are() -> None:
+    """"2 contacts: Jacob Tanaka: title VP of Engineering, email jacob.tanaka@..., phone +1-710-760-1200; ..."
+    to "Who are the contacts at Highland Shipping?" reads fields and says what nobody asked."""
+    account = list(_index("crm").rows["account"])[1]
+    for args in ({"account_id": account}, {"account_id": account, "include_do_not_contact": False},
+                 {"query": "Tanaka"}):
+        for text in _replies("crm", "list_contacts", args):
+            assert not re.search(r"\b(title|email|phone)\b|@|\+1-", text), text
+            assert re.search(r"[A-Z]\w+ [A-Z]\w+, [A-Z]", text), text
+
+
 def test_a_lead_s_new_status_reads_as_marked() -> None:
     """"Andrew Hernandez is now new." reads a status code as a state."""
     lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"
@@ -248,8 +290,8 @@ def test_a_deal_with_no_next_step_says_so() -> None:
     """"What's the next step on the deal 'Sunrise Energy - Security Pack expansion'?" answered with
     its amount and stage history, and no word of the next step."""
     deal = next(k for k, r in _index("crm").rows["deal"].items() if not r["next_step"])
-    for text in _replies("crm", "get_deal", {"deal_id": deal}):
-        assert "no next step" in text, text
+    (text,) = _answers("crm", "get_deal", {"deal_id": deal}, "What's the next step on it?")
+    assert "no next step" in text and "$" not in text and "went through" not in text, text
 
 
 def test_asking_for_the_id_of_a_person_says_no_its() -> None:
@@ -319,9 +361,9 @@ def test_how_a_deal_got_to_its_stage_is_said_stage_by_stage() -> None:
         moved = next(d for d in _index("crm").rows["deal"]
                      if len(session.call("get_deal", {"deal_id": d}).data["stage_history"]) >= 3)
         history = session.call("get_deal", {"deal_id": moved}).data["stage_history"]
-    for text in _replies("crm", "get_deal", {"deal_id": moved}):
-        assert "so far: " + ", ".join(h["to_stage"].replace("_", " ") for h in history[:-2]) in text, text
-        assert not re.search(r"so far: \d", text), text
+    (text,) = _answers("crm", "get_deal", {"deal_id": moved}, "What stage is it in, and how did it get there?")
+    assert "it went through " + history[0]["to_stage"].replace("_", " ") + " on " in text, text
+    assert all(f"{h['to_stage'].replace('_', ' ')} on " in text for h in history), text
 
 
 def test_a_new_record_is_reported_without_its_key() -> None:
@@ -392,8 +434,11 @@ def test_an_account_with_no_open_pipeline_is_answered_all_the_same() -> None:
     with Session(["crm"], world=0) as session:
         account = next(a for a in _index("crm").rows["account"]
                        if session.call("get_account", {"account_id": a}).data["open_pipeline"] == 0)
-    for text in _replies("crm", "get_account", {"account_id": account}):
-        assert "Deals: " in text and "No open pipeline" in text and "$0.00" not in text, text
+    (known,) = _answers("crm", "get_account", {"account_id": account},
+                        "Who do we know at it, and what deals do we have with them?")
+    assert "Deals: " in known and "$0.00" not in known, known
+    (pipeline,) = _answers("crm", "get_account", {"account_id": account}, "How much open pipeline is there with it?")
+    assert pipeline.endswith(" has no open deals."), pipeline
 
 # ----- email ---------------------------------------------------------------------------------------------
 
@@ -637,20 +682,6 @@ def test_a_mail_listing_says_subject_sender_and_day() -> None:
 
 
 # ----- filesystem ----------------------------------------------------------------------------------------
-
-
-def _answers(server: str, tool: str, args: dict, asked: str, world: int = 0) -> list[str]:
-    """The replies the teacher gives a read asked in these words."""
-    from prove.synth.teachers.programmatic import _fitting_replies
-
-    spec = registry.get(server)
-    with Session([spec], world=world) as session:
-        result = session.call(tool, dict(args))
-    assert result.ok, result.error
-    say = _phrasing(server, world)
-    tool_spec = spec.tools[tool]
-    return [say.reply(tool_spec, r.text, args, result.data, {})
-            for r in _fitting_replies(tool_spec, args, result.data, asked)]
 
 
 def test_an_item_s_details_answer_the_question_asked() -> None:

@@ -142,6 +142,8 @@ class ContactSummary(BaseModel):
 class ContactList(BaseModel):
     contacts: list[ContactSummary]
     total: int = Field(description="how many contacts matched, before `limit`")
+    contacts_text: str = Field(description="the contacts in words, such as 'Jacob Tanaka, VP of Engineering' or "
+                                           "'Maya Ortiz, Analytics Lead (asked not to be contacted)'")
 
 
 class DealSummary(BaseModel):
@@ -197,6 +199,10 @@ class Account(AccountSummary):
     contact_names: str = Field("", description="the contacts by name and title, such as 'Dana Whitfield (Head of "
                                                 "Data)', or 'no contacts yet'")
     deal_names: str = Field("", description="the deals with their stage and amount, or 'no deals yet'")
+    profile_text: str = Field("", description="what the account is, in words, such as 'a Manufacturing prospect in "
+                                              "Denver, owned by Priya Campbell'")
+    pipeline_text: str = Field("", description="its open pipeline in words, such as '$289,000 in 2 open deals' or "
+                                               "'no open deals'")
 
 
 class Activity(BaseModel):
@@ -301,6 +307,13 @@ class Deal(DealSummary):
     updated_at: str
     closed_at: str | None
     stage_history: list[StageChange]
+    standing_text: str = Field(description="where the deal stands, in words, such as 'is in proposal (60% likely), "
+                                           "closing March 30' or 'was lost on September 10, 2025'")
+    stages_text: str = Field(description="the stages it went through, in words, such as 'it went through prospecting "
+                                         "on June 26, qualification on July 4 and proposal on July 23'")
+    amount_text: str = Field(description="its amount as people say it, such as '$17,000'")
+    next_step_text: str = Field(description="its next step in words: \"the next step is 'Security review call'\" or "
+                                            "'no next step is set'")
 
 
 class StageSummary(BaseModel):
@@ -494,11 +507,26 @@ def deal_model(ctx: Ctx, deal_id: str) -> Deal:
                            changed_by=h["changed_by"], changed_by_name=h["name"])
                for h in ctx.db.execute("SELECT h.*, r.name FROM deal_stage_history h JOIN reps r ON r.rep_id = h.changed_by "
                                        "WHERE h.deal_id = ? ORDER BY h.seq", (deal_id,))]
+    today = ctx.today()
+    stage = row["stage"].replace("_", " ")
+    if row["stage"] == "closed_won":
+        standing = f"was won on {spoken_day(row['closed_at'] or row['close_date'], today)}"
+    elif row["stage"] == "closed_lost":
+        standing = f"was lost on {spoken_day(row['closed_at'] or row['close_date'], today)}" + (
+            f" ({outcome_words(row['loss_reason'])})" if row["loss_reason"] else "")
+    else:
+        standing = f"is in {stage} ({row['probability']}% likely), closing {spoken_day(row['close_date'], today)}"
+    steps = [f"{h.to_stage.replace('_', ' ')} on {spoken_day(h.changed_at, today)}" for h in history]
     return Deal(**deal_summary(row).model_dump(), contact_id=row["contact_id"],
                 contact_name=contact["full_name"] if contact else None, next_step=row["next_step"],
                 loss_reason=row["loss_reason"], weighted_amount=round(row["amount"] * row["probability"] / 100, 2),
                 lead_id=row["lead_id"], created_at=row["created_at"], updated_at=row["updated_at"],
-                closed_at=row["closed_at"], stage_history=history)
+                closed_at=row["closed_at"], stage_history=history, standing_text=standing,
+                stages_text=("it went through " + ", ".join(steps[:-1]) + " and " + steps[-1] if len(steps) > 1
+                             else f"it has been in {steps[0].replace(' on ', ' since ', 1)}" if steps
+                             else "no stage change is recorded"),
+                amount_text=dollars(row["amount"]),
+                next_step_text=f"the next step is '{row['next_step']}'" if row["next_step"] else "no next step is set")
 
 
 def record_stage(ctx: Ctx, deal_id: str, from_stage: str | None, to_stage: str) -> None:

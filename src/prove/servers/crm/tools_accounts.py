@@ -24,6 +24,7 @@ from .server import (
     Contact,
     ContactId,
     ContactList,
+    ContactSummary,
     ContactRef,
     DealRef,
     Email,
@@ -221,11 +222,10 @@ def _accounts_text(accounts: list[AccountSummary], total: int, sort_by: str, ind
     "Who do we know at {account_id}, and what deals do we have with them?",
     "How much open pipeline is there with {account_id}?",
 ], reply=[
-    "{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). Contacts: {result.contact_names}. "
-    "Deals: {result.deal_names}. Open pipeline: {result.open_pipeline}.",
-    Ask("{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). "
-        "Contacts: {result.contact_names}. Deals: {result.deal_names}. No open pipeline.",
-        **{"result.open_pipeline": 0.0}),
+    # One reply a question: the account as a whole; whom we know there and the deals; the open pipeline.
+    "{result.name} is {result.profile_text}. Contacts: {result.contact_names}. Deals: {result.deal_names}.",
+    "At {result.name} we know {result.contact_names}. Deals: {result.deal_names}.",
+    "{result.name} has {result.pipeline_text}.",
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
@@ -251,11 +251,17 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
                                                      "d.deal_id", (account_id,))]
     won = sum(d.amount for d in deals if d.stage == "closed_won")
     people = ", ".join(f"{c.full_name} ({c.title})" if c.title else c.full_name for c in contacts)
-    sales = ", ".join(f"'{d.name}' ({d.stage.replace('_', ' ')}, ${d.amount:,.2f})" for d in deals)
+    sales = ", ".join(f"'{d.name}' ({d.stage.replace('_', ' ')}, {dollars(d.amount)})" for d in deals)
+    owner = "you" if summary.owner_id == me(ctx)["rep_id"] else summary.owner_name
+    kind = f"{summary.industry} {summary.type}"
+    profile = (f"{'an' if kind[0] in 'AEIOU' else 'a'} {kind}" + (f" in {summary.city}" if summary.city else "")
+               + f", owned by {owner}")
+    pipeline = (f"{dollars(summary.open_pipeline)} in {summary.open_deals} open deal{'' if summary.open_deals == 1 else 's'}"
+                if summary.open_deals else "no open deals")
     return Account(**summary.model_dump(), website=row["website"], phone=row["phone"],
                    annual_revenue=row["annual_revenue"], created_at=row["created_at"], won_revenue=won,
                    contacts=contacts, deals=deals, contact_names=people or "no contacts yet",
-                   deal_names=sales or "no deals yet")
+                   deal_names=sales or "no deals yet", profile_text=profile, pipeline_text=pipeline)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -317,6 +323,10 @@ def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType =
     "Who are the contacts at {account_id}?",
     "Find the person named {query} in our contacts.",
     Ask("Which people at {account_id} can we still reach out to?", include_do_not_contact=False),
+], reply=[
+    Ask("You can still reach {result.total} people at {account_id}: {result.contacts_text}.",
+        include_do_not_contact=False),
+    Ask("{result.total} contacts: {result.contacts_text}.", include_do_not_contact=True),
 ])
 def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | None = None,
                   include_do_not_contact: bool = True, limit: Limit = 20) -> ContactList:
@@ -342,7 +352,14 @@ def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | 
         where.add("c.do_not_contact = 0")
     rows = ctx.db.execute(f"{CONTACT_SELECT} WHERE {where.sql} ORDER BY c.full_name, c.contact_id",
                           where.params).fetchall()
-    return ContactList(contacts=[contact_summary(r) for r in rows[:limit]], total=len(rows))
+    contacts = [contact_summary(r) for r in rows[:limit]]
+
+    def one(c: ContactSummary) -> str:
+        who = c.full_name + (f", {c.title}" if c.title else "") + ("" if account_id else f" at {c.account_name}")
+        return who + (" (asked not to be contacted)" if c.do_not_contact and include_do_not_contact else "")
+    return ContactList(contacts=contacts, total=len(rows),
+                       contacts_text=said_in_part([one(c) for c in (contacts if len(contacts) <= 8 else contacts[:6])],
+                                                  len(rows), "nobody"))
 
 
 def contact_model(ctx: Ctx, contact_id: str) -> Contact:

@@ -453,4 +453,4 @@ def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | 
     said = [f"{'you' if n.author_id == user else n.author_name} wrote on {spoken_day(n.created_at, today)}: '{n.body}'"
             for n in (notes if len(notes) <= 6 else notes[:5])]
     text = said_in_part(said, len(rows), "none")
-    return NoteList(notes=notes, total=len(rows), notes_text=text[:1].upper() + text[1:])
+    return NoteList(notes=notes, total=len(rows), notes_text=text[:1].upper() + text[1:] if said else text)

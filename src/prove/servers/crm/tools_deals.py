@@ -121,12 +121,11 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     "What stage is {deal_id} in, and how did it get there?",
     "What's the next step on {deal_id}?",
 ], reply=[
-    "'{result.name}' is in {result.stage} ({result.probability}% probability), with a close date of "
-    "{result.close_date}. Next step: {result.next_step}. Its stages so far: {result.stage_history.to_stage} "
-    "(entered on {result.stage_history.changed_at}).",
-    Ask("'{result.name}' is in {result.stage} ({result.probability}% probability), with a close date of "
-        "{result.close_date} and no next step set. Its stages so far: {result.stage_history.to_stage} "
-        "(entered on {result.stage_history.changed_at}).", **{"result.next_step": None}),
+    # One reply a question: the deal as a whole; the stages it went through; its next step.
+    "'{result.name}' ({result.amount_text} with {result.account_name}) {result.standing_text}; "
+    "{result.next_step_text}.",
+    "'{result.name}' {result.standing_text}; {result.stages_text}.",
+    "On '{result.name}', {result.next_step_text}.",
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
