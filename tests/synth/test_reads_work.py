@@ -278,6 +278,17 @@ def test_contacts_are_listed_by_who_they_are() -> None:
             assert re.search(r"[A-Z]\w+ [A-Z]\w+, [A-Z]", text), text
 
 
+def test_an_empty_pipeline_is_said_too() -> None:
+    """"James Diaz: quarter 2026-Q1, won this quarter $0.00, lost this quarter 0, open count 0, open amount
+    $0.00; 6 stages: stage prospecting; ..." reads the fields of a pipeline with nothing in it."""
+    for rep in [k for k, r in _index("crm").rows["rep"].items() if not r["is_me"]][:12]:
+        for text in _replies("crm", "pipeline_summary", {"owner_id": rep}):
+            assert re.search(r" has (\d+ open deals? worth|no open deals)", text), text
+            assert not re.search(r"\$0\b|\b0%|\.00\b|open count|stage ", text), text
+    (mine,) = _replies("crm", "pipeline_summary", {"mine": True})
+    assert mine.startswith("You have ") and re.search(r"of your \$[\d,]+ quota\.$", mine), mine
+
+
 def test_a_lead_s_new_status_reads_as_marked() -> None:
     """"Andrew Hernandez is now new." reads a status code as a state."""
     lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"

@@ -335,6 +335,9 @@ class PipelineSummary(BaseModel):
     lost_this_quarter: float
     quota: float | None = Field(description="quarterly quota, for one rep")
     attainment_percent: float | None = Field(description="won this quarter as a percentage of quota")
+    summary_text: str = Field("", description="the pipeline in words, such as '11 open deals worth $1,061,400 "
+                                              "($472,150 weighted), and $545,000 won this quarter, 155.7% of the "
+                                              "$350,000 quota'")
 
 
 class Note(BaseModel):

@@ -32,6 +32,7 @@ from .server import (
     Text,
     active_rep,
     deal_model,
+    dollars,
     deal_summary,
     future_close_date,
     me,
@@ -400,14 +401,10 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
     Ask("How far am I from my quota this quarter?", mine=True),
 ], reply=[
-    Ask("The team has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
-        "weighted); won this quarter: ${result.won_this_quarter}.", owner_id=None, mine=False),
-    Ask("You have {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} weighted); "
-        "won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of your ${result.quota} quota.",
-        owner_id=None, mine=True),
-    "{result.owner_name} has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
-    "weighted); won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of a ${result.quota} "
-    "quota.",
+    # An empty pipeline is said too ("no open deals, and nothing won this quarter yet"), not read out field by field.
+    Ask("The team has {result.summary_text}.", owner_id=None, mine=False),
+    Ask("You have {result.summary_text}.", owner_id=None, mine=True),
+    "{result.owner_name} has {result.summary_text}.",
 ])
 def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = False) -> PipelineSummary:
     """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.
@@ -447,4 +444,18 @@ def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = 
                            open_count=sum(s.count for s in open_), open_amount=round(sum(s.amount for s in open_), 2),
                            weighted_amount=round(sum(s.weighted_amount for s in open_), 2), won_this_quarter=won,
                            lost_this_quarter=lost, quota=quota,
-                           attainment_percent=round(100 * won / quota, 1) if quota else None)
+                           attainment_percent=round(100 * won / quota, 1) if quota else None,
+                           summary_text=_pipeline_text(open_, won, quota, 'your' if mine else 'the'))
+
+
+def _pipeline_text(open_: list[StageSummary], won: float, quota: float | None, whose: str) -> str:
+    """'11 open deals worth $1,061,400 ($472,150 weighted), and $545,000 won this quarter, 155.7% of the $350,000
+    quota', or 'no open deals, and nothing won this quarter yet'."""
+    count = sum(s.count for s in open_)
+    deals = (f"{count} open deal{'' if count == 1 else 's'} worth {dollars(round(sum(s.amount for s in open_), 2))} "
+             f"({dollars(round(sum(s.weighted_amount for s in open_), 2))} weighted)" if count else "no open deals")
+    wins = f"{dollars(won)} won this quarter" if won else "nothing won this quarter yet"
+    if not quota:
+        return f"{deals}, and {wins}"
+    share = f", {round(100 * won / quota, 1):g}% of" if won else " against"
+    return f"{deals}, and {wins}{share} {whose} {dollars(quota)} quota"
