@@ -39,6 +39,14 @@ def _answers(server: str, tool: str, args: dict, asked: str, world: int = 0) -> 
             for r in _fitting_replies(tool_spec, args, result.data, asked)]
 
 
+def test_one_thing_found_is_counted_as_one() -> None:
+    """"1 issue match: WEB-10038 '...'" counts one thing found with a verb for many."""
+    for server in ("calendar", "email", "issue_tracker", "team_chat"):
+        for tool in registry.get(server).tools.values():
+            for reply in tool.replies:
+                assert not re.search(r"\{result\.total\} \w+s match\b", reply.text), (tool.name, reply.text)
+
+
 def test_done_opens_one_account_of_a_reply_not_each() -> None:
     """"Done: the email 'Re: Orion launch plan' is in the trash. Done: the email ... went to ..."."""
     from prove.synth.teachers.programmatic import joined
@@ -1002,7 +1010,7 @@ def test_a_message_read_out_is_quoted() -> None:
     turns = [(c, r) for c, _, r in _turns("team_chat", "search_messages", 150, 4) if set(c["arguments"]) == {"query"}]
     assert turns
     for _, reply in turns:
-        assert re.search(r"messages? match(?:es)?: (?:you|[A-Z][\w']+ [A-Z][\w']+) in .+? on .+?: '", reply), reply
+        assert re.search(r"I found \d+ messages?: (?:you|[A-Z][\w']+ [A-Z][\w']+) in .+? on .+?: '", reply), reply
         assert not re.search(r"[.!?]: ", reply), reply
 
 

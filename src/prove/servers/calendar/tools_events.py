@@ -135,7 +135,6 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
     "Search my calendar for '{query}' between {start} and {end}.",
     Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
 ], reply=[
-    "{result.total} events match. {result.events_text}.",
     "I found {result.total} events. {result.events_text}.",
 ])
 def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPersonId | None = None,

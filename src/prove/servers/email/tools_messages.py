@@ -139,7 +139,7 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
     "Look for messages mentioning '{query}' sent to {recipient} before {before}.",
     Ask("Any unread mail from {sender}?", unread_only=True),
 ], reply=[
-    "{result.total} emails match, newest first: {result.messages_text}.",
+    "I found {result.total} emails, newest first: {result.messages_text}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None = None, recipient: Query | None = None,
                     folder_id: FolderId | None = None, label_id: LabelId | None = None,

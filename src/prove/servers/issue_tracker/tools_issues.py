@@ -89,7 +89,7 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
 ], values={
     "label": list(LABELS),  # the labels issues carry
 }, reply=[
-    "{result.total} issues match: {result.issues_text}.",
+    "I found {result.total} issues: {result.issues_text}.",
 ])
 def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
                   status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,

@@ -349,7 +349,7 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
     "Show me what {from_user_id} wrote in {channel_id}.",
 ], reply=[
-    "{result.total} messages match: {result.messages_text}.",
+    "I found {result.total} messages: {result.messages_text}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId | None = None,
                     from_user_id: UserId | None = None, after: str | None = None, before: str | None = None,
