@@ -700,6 +700,16 @@ def test_a_mail_listing_says_subject_sender_and_day() -> None:
             assert re.search(r"'[^']+' (from|to) [A-Z]\w+ [A-Z]\w+ on [A-Z][a-z]+ \d+", text), (tool, text)
 
 
+def test_an_email_is_said_to_go_to_people_by_name() -> None:
+    """"Your reply to the email 'Hiring plan for Platform' is sent, to elijah.murphy@summitpart.com." says an
+    address where the user knows the name; mail to the user is "to you"."""
+    received = next(k for k, r in _index("email").rows["message"].items() if r["status"] == "received")
+    for text in _replies("email", "reply_to_message", {"message_id": received, "body": "Thanks!"}):
+        assert not re.search(r"\w@\w", text), text
+    for text in _replies("email", "get_message", {"message_id": received}):
+        assert " to you" in text, text
+
+
 # ----- filesystem ----------------------------------------------------------------------------------------
 
 
@@ -730,6 +740,12 @@ def test_a_drive_listing_names_things_as_a_person_does() -> None:
                                  text), (tool, text)
     (tree,) = _replies("filesystem", "get_tree", {"path": "/"})
     assert tree.startswith("Your drive holds Desktop ("), tree
+
+
+def test_favorites_are_said_by_name() -> None:
+    """"7 favorites: Itinerary.md: file, added March 10 at 2:46 PM; Meeting notes: folder, ..." reads fields."""
+    (text,) = _replies("filesystem", "list_favorites", {})
+    assert text.startswith("Your favorites, newest first: ") and not re.search(r": (file|folder)\b|added", text), text
 
 
 def test_a_version_history_reads_as_a_person_says_it() -> None:
@@ -771,8 +787,10 @@ def test_an_unassigned_issue_is_answered_with_its_blockers() -> None:
     """"What's the status of issue PAY-10005 and what is blocking it?" of an unassigned issue got its
     fields read out and no word of what blocks it."""
     issue = next(k for k, r in _index("issue_tracker").rows["issue"].items() if r["assignee_id"] is None)
-    for text in _replies("issue_tracker", "get_issue", {"issue_id": issue}):
-        assert "nobody is assigned" in text and "blocking it:" in text, text
+    (text,) = _answers("issue_tracker", "get_issue", {"issue_id": issue}, "What's the status of it and what is blocking it?")
+    assert re.search(r" is [a-z ]+, and (nothing is blocking it|it's blocked by [A-Z]+-\d+)", text), text
+    (who,) = _answers("issue_tracker", "get_issue", {"issue_id": issue}, "Who is working on it?")
+    assert who.endswith(", nobody is working on it yet.") and "priority" not in who, who
 
 
 def test_the_user_s_own_role_is_theirs() -> None:
@@ -1167,6 +1185,20 @@ def test_chat_listings_read_as_a_person_says_them() -> None:
     assert "(already went off)" in done, done
 
 
+def test_channels_and_threads_read_as_a_person_says_them() -> None:
+    """"28 channels: announcements: public, topic Official announcements (admins post), 34 members; ..." and
+    "2 replies: 'Noted, thanks.': by Camila Williams, posted March 9 at 3:56 PM" read field by field."""
+    for args in ({"include_archived": True}, {"member_only": True}, {"kind": "dm"}, {"kind": "private"}):
+        for text in _replies("team_chat", "list_channels", args):
+            assert not re.search(r"\b(public|topic|members)\b|: (public|private)", text), (args, text)
+    with Session(["team_chat"], world=0) as session:
+        found = session.call("search_messages", {"limit": 100}).data["messages"]
+    message = next(m["message_id"] for m in found if m["reply_count"] >= 2)
+    (thread,) = _replies("team_chat", "get_thread", {"message_id": message})
+    assert re.match(r"\d+ replies, oldest first: [A-Z]\w+ [A-Z]\w+ on [A-Z][a-z]+ \d+ at .+?: '", thread), thread
+    assert not re.search(r"\b(by|posted) ", thread), thread
+
+
 # ----- video meetings ------------------------------------------------------------------------------------
 
 
@@ -1297,6 +1329,21 @@ def test_recordings_read_as_a_person_says_them() -> None:
         for text in _replies("video_meeting", "list_recordings", args):
             assert re.search(r"'[^']+' from [A-Z][a-z]+ \d+ \(\d+ minutes, [\d,.]+ MB", text), text
             assert not re.search(r"\b(duration|size) \d|: on ", text), text
+
+
+def test_participants_and_a_transcript_read_as_a_person_says_them() -> None:
+    """"6 participants: James O'Brien: in meeting, role host; Fiona Gomez: waiting, role attendee" names the
+    user by name and reads fields; "Weekly Engineering sync: on March 9; 8 lines: ..." heads a transcript
+    with a field."""
+    (who,) = _replies("video_meeting", "list_participants", {"meeting_id": "MTG-10051"},
+                      before=[("start_meeting", {"meeting_id": "MTG-10051"})])
+    assert re.search(r": you are in it now; .+ are waiting to be let in\.$", who), who
+    assert not re.search(r"\b(role|host|attendee)\b", who), who
+    recording = next(k for k, r in _index("video_meeting").rows["recording"].items() if r["status"] == "available")
+    (full,) = _replies("video_meeting", "get_transcript", {"recording_id": recording})
+    assert re.search(r"^The transcript of '[^']+' from [A-Z][a-z]+ \d+, \d+ lines: [A-Z]", full), full
+    (said,) = _replies("video_meeting", "get_transcript", {"recording_id": recording, "speaker": "Leo"})
+    assert re.search(r", Leo \w+ said '", said), said
 
 
 def test_storage_left_is_said() -> None:

@@ -222,6 +222,8 @@ class Message(BaseModel):
     attachments: list[Attachment]
     label_ids: list[LabelId]
     labels: list[str] = Field(description="label names, in the order of label_ids")
+    to_names: str = Field("", description="whom it is to, by the names the user knows them by: 'you', 'Elijah "
+                                          "Murphy and rosa.sullivan@nimbusfood.com'")
 
 
 class SentMessage(Message):
@@ -579,12 +581,15 @@ def message_model(ctx: Ctx, message_id: str) -> Message:
     files = [Attachment(**dict(r)) for r in ctx.db.execute(
         "SELECT attachment_id, filename, mime_type, size_kb FROM attachments WHERE message_id = ? "
         "ORDER BY attachment_id", (message_id,))]
+    names, mine = known_names(ctx), set(my_addresses(ctx))
+    said = ["you" if a in mine else names.get(a, a) for a in rcpt["to"]]
     return Message(
         message_id=row["message_id"], thread_id=row["thread_id"], folder_id=row["folder_id"], folder_name=folder,
         status=row["status"], from_name=row["from_name"], from_address=row["from_address"], to=rcpt["to"],
         cc=rcpt["cc"], bcc=rcpt["bcc"], subject=row["subject"], body=row["body"], date=row["sent_at"],
         is_read=bool(row["is_read"]), is_starred=bool(row["is_starred"]), in_reply_to=row["in_reply_to"],
-        attachments=files, label_ids=[r[0] for r in labels], labels=[r[1] for r in labels])
+        attachments=files, label_ids=[r[0] for r in labels], labels=[r[1] for r in labels],
+        to_names=(said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said else "nobody")
 
 
 def sent_model(ctx: Ctx, message_id: str, copy_id: str | None) -> SentMessage:

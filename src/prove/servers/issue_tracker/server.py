@@ -236,6 +236,10 @@ class Issue(IssueSummary):
     watching: bool = Field(description="whether the signed-in user watches it")
     comment_count: int
     allowed_transitions: list[str] = Field(description="statuses transition_issue can move it to now")
+    working_text: str = Field("", description="who is working on it, in words: \"you're working on it\", 'Ana Silva "
+                                              "is working on it' or 'nobody is working on it yet'")
+    blocking_text: str = Field("", description="what blocks it, in words: 'nothing is blocking it' or \"it's blocked "
+                                               "by WEB-10012 and WEB-10015\"")
 
 
 class Comment(BaseModel):
@@ -592,4 +596,9 @@ def issue_model(ctx: Ctx, issue_id: str) -> Issue:
                  blocker_count=len(blockers), sprint_name=(ctx.get("sprint", row["sprint_id"])["name"]
                                                           if row["sprint_id"] else None),
                  watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
-                 allowed_transitions=allowed_transitions(row))
+                 allowed_transitions=allowed_transitions(row),
+                 working_text=("nobody is working on it yet" if row["assignee_id"] is None
+                               else "you're working on it" if row["assignee_id"] == me(ctx)
+                               else f"{row['assignee_name']} is working on it"),
+                 blocking_text=("nothing is blocking it" if not blockers else "it's blocked by "
+                                + (blockers[0] if len(blockers) == 1 else ", ".join(blockers[:-1]) + " and " + blockers[-1])))

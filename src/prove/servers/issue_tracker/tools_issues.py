@@ -181,10 +181,11 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     "What's the status of {issue_id} and what is blocking it?",
     "Who is working on {issue_id}?",
 ], reply=[
-    "{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; assignee: "
-    "{result.assignee_name}; open issues blocking it: {result.blocked_by}.",
-    Ask("{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; nobody is assigned to "
-        "it; open issues blocking it: {result.blocked_by}.", **{"result.assignee_id": None}),
+    # One reply a question: the issue as a whole; where it stands and what blocks it; who is on it.
+    "{issue_id} ('{result.title}') is {result.status}, {result.priority} priority; {result.working_text}, and "
+    "{result.blocking_text}.",
+    "{issue_id} is {result.status}, and {result.blocking_text}.",
+    "As for {issue_id}, {result.working_text}.",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.

@@ -180,6 +180,9 @@ class ChannelSummary(BaseModel):
 class ChannelList(BaseModel):
     channels: list[ChannelSummary]
     total: int
+    channels_text: str = Field(description="the channels in words, such as \"#general ('Company-wide announcements "
+                                           "and news'); #checkout-leads (private); your direct messages with Ethan "
+                                           "Hughes\"")
 
 
 class Channel(ChannelSummary):

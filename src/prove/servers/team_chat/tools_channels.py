@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import like, quote
+from prove.env.values import like, quote, said_in_part
 
 from .server import (
     ArchivedChannelId,
@@ -73,6 +73,11 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
     Ask("List my direct message conversations.", kind="dm"),
     Ask("Which private channels am I in?", kind="private"),
     Ask("Show every channel, archived ones too.", include_archived=True),
+], reply=[
+    Ask("You have direct messages with {result.channels_text}.", kind="dm"),
+    Ask("Your private channels: {result.channels_text}.", kind="private"),
+    Ask("You're in {result.total} channels: {result.channels_text}.", kind=None, member_only=True),
+    Ask("I found {result.total} channels: {result.channels_text}.", kind=None, member_only=False),
 ])
 def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = None, member_only: bool = False,
                   include_archived: bool = False, query: Query | None = None, limit: Limit = 50) -> ChannelList:
@@ -105,7 +110,18 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
                 "OR lower(coalesce(c.purpose, '')) LIKE :q ESCAPE '\\')")
         params["q"] = like(query.lstrip("#") or query)
     rows = ctx.db.execute(sql + " ORDER BY c.kind = 'dm', c.name, c.channel_id", params).fetchall()
-    return ChannelList(channels=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    channels = [summary(ctx, r) for r in rows[:limit]]
+
+    def one(c: ChannelSummary) -> str:
+        if c.kind == "dm":
+            return c.name if kind == "dm" else f"your direct messages with {c.name}"
+        notes = [n for n in ("private" if c.kind == "private" and kind is None else "",
+                             "archived" if c.is_archived else "",
+                             "you're not in it" if not c.is_member and not member_only else "") if n]
+        return f"#{c.name}" + (f" ({', '.join(notes)})" if notes else "")
+    said = said_in_part([one(c) for c in (channels if len(channels) <= 10 else channels[:8])], len(rows), "none")
+    return ChannelList(channels=channels, total=len(rows),
+                       channels_text=said.replace("; ", ", ") if kind == "dm" else said)
 
 
 @tools.tool(effect=READ, asks=[

@@ -45,6 +45,8 @@ class Thread(BaseModel):
     root: ChatMessage = Field(description="the message that starts the thread")
     replies: list[ChatMessage] = Field(description="the replies, oldest first")
     total: int = Field(description="how many replies")
+    replies_text: str = Field(description="the replies in words, oldest first, such as \"Camila Williams on March 9 at "
+                                          "3:56 PM: 'Noted, thanks.'\"")
 
 
 class MentionList(BaseModel):
@@ -126,6 +128,8 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
 @tools.tool(effect=READ, asks=[
     "Show me the thread on {message_id}.",
     "What did people reply to {message_id}?",
+], reply=[
+    "{result.total} replies, oldest first: {result.replies_text}.",
 ])
 def get_thread(ctx: Ctx, message_id: RepliedMessageId) -> Thread:
     """Read a whole thread: the message that starts it and every reply, oldest first.
@@ -144,7 +148,9 @@ def get_thread(ctx: Ctx, message_id: RepliedMessageId) -> Thread:
     root = message_row(ctx, row["thread_id"]) if row["thread_id"] else row
     replies = ctx.db.execute("SELECT * FROM messages WHERE thread_id = ? ORDER BY posted_at, message_id",
                              (root["message_id"],)).fetchall()
-    return Thread(root=message_model(ctx, root), replies=[message_model(ctx, r) for r in replies], total=len(replies))
+    said = [message_model(ctx, r) for r in replies]
+    return Thread(root=message_model(ctx, root), replies=said, total=len(replies),
+                  replies_text=messages_text(ctx, said, len(replies), where=False))
 
 
 @tools.tool(effect=WRITE, asks=[

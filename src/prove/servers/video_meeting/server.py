@@ -185,6 +185,8 @@ class ParticipantList(BaseModel):
     meeting_id: MeetingId
     participants: list[Participant]
     total: int
+    participants_text: str = Field(description="who is where, in words, such as 'you and Leo Ramirez are in it now; "
+                                               "Fiona Gomez and Alice Roberts are waiting to be let in'")
 
 
 class ChatMessage(BaseModel):

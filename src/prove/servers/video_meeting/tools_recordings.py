@@ -48,6 +48,9 @@ class Transcript(BaseModel):
     meeting_date: str
     lines: list[TranscriptLine]
     total: int
+    lines_text: str = Field(description="the lines in words, in order, such as \"James O'Brien: 'Let's get started.'; "
+                                        "Leo Ramirez: 'The numbers came in above forecast.'\", or \"Leo Ramirez said '...' and '...'\" "
+                                        "of one speaker's lines")
 
 
 class RecordingState(BaseModel):
@@ -124,6 +127,9 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
 ], reply=[
     Ask("{speaker} didn't say anything in {recording_id}; the transcript has no lines from them.",
         **{"result.total": 0}),
+    Ask("The transcript of '{result.topic}' from {result.meeting_date}, {result.total} lines: {result.lines_text}.",
+        speaker=None),
+    "In {recording_id}, {result.lines_text}.",
 ])
 def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = None) -> Transcript:
     """Read the audio transcript of a cloud recording, line by line.
@@ -151,8 +157,13 @@ def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = No
                                      (recording_id,))]
     if speaker is not None and speaker.strip():
         lines = [line for line in lines if speaker.strip().lower() in line.speaker.lower()]
+    if speaker is not None and len({line.speaker for line in lines}) == 1:
+        quotes = [f"'{line.text}'" for line in lines[:5]] + ([f"{len(lines) - 5} more"] if len(lines) > 5 else [])
+        text = f"{lines[0].speaker} said " + (quotes[0] if len(quotes) == 1 else ", ".join(quotes[:-1]) + " and " + quotes[-1])
+    else:
+        text = said_in_part([f"{line.speaker}: '{line.text}'" for line in lines[:6]], len(lines), "nothing")
     return Transcript(recording_id=recording_id, meeting_id=row["meeting_id"], topic=row["topic"],
-                      meeting_date=row["meeting_date"], lines=lines, total=len(lines))
+                      meeting_date=row["meeting_date"], lines=lines, total=len(lines), lines_text=text)
 
 
 @tools.tool(effect=WRITE, asks=[
