@@ -297,6 +297,17 @@ def test_an_empty_pipeline_is_said_too() -> None:
     assert mine.startswith("You have ") and re.search(r"of your \$[\d,]+ quota\.$", mine), mine
 
 
+def test_deals_and_labels_read_as_a_person_says_them() -> None:
+    """"12 deals: Highland Shipping - Enterprise Platform renewal: $205,000.00, stage proposal; ..." and "6 labels:
+    Finance: 10 in all, color green; ..." read field by field."""
+    account = list(_index("crm").rows["account"])[1]
+    for args in ({"mine": True, "open_only": True}, {"account_id": account}, {"stage": "proposal"}):
+        for text in _replies("crm", "list_deals", args):
+            assert re.match(r"\d+ deals?, \$[\d,]+ in all: '", text) and not re.search(r"\.00\b|stage [a-z]", text), text
+    (labels,) = _replies("email", "list_labels", {})
+    assert not re.search(r"\b(color|in all)\b", labels) and re.search(r"[A-Z]\w+ \(\d+ emails?", labels), labels
+
+
 def test_a_lead_s_new_status_reads_as_marked() -> None:
     """"Andrew Hernandez is now new." reads a status code as a state."""
     lead = next(k for k, r in _index("crm").rows["lead"].items() if r["owner_id"] == "REP-10001"

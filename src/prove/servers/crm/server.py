@@ -164,6 +164,9 @@ class DealList(BaseModel):
     deals: list[DealSummary]
     total: int = Field(description="how many deals matched, before `limit`")
     total_amount: float = Field(description="sum of the amounts of all matching deals")
+    deals_text: str = Field("", description="the deals in words, such as \"'Highland Shipping - renewal' ($205,000, in "
+                                            "proposal, closing March 30)\"")
+    amount_text: str = Field("", description="the total amount as people say it, such as '$1,061,400'")
 
 
 class AccountSummary(BaseModel):

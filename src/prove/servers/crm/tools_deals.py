@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import parse_date
+from prove.env.values import parse_date, said_in_part, spoken_day
 
 from .server import (
     AMOUNTS,
@@ -18,6 +18,7 @@ from .server import (
     Deal,
     DealId,
     DealList,
+    DealSummary,
     Limit,
     MyClosedDealId,
     MyOpenDealId,
@@ -65,6 +66,8 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
     Ask("What open deals are closing by {closing_before}, biggest first?", sort_by="amount", open_only=True),
     "List the deals with {account_id}.",
     Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
+], reply=[
+    "{result.total} deals, {result.amount_text} in all: {result.deals_text}.",
 ], values={
     "min_amount": [10000.0, 25000.0, 50000.0, 100000.0],
 })
@@ -113,8 +116,21 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     order = {"close_date": "d.close_date, d.deal_id", "amount": "d.amount DESC, d.deal_id",
              "updated": "d.updated_at DESC, d.deal_id"}[sort_by]
     rows = ctx.db.execute(f"{DEAL_SELECT} WHERE {where.sql} ORDER BY {order}", where.params).fetchall()
-    return DealList(deals=[deal_summary(r) for r in rows[:limit]], total=len(rows),
-                    total_amount=round(sum(r["amount"] for r in rows), 2))
+    deals = [deal_summary(r) for r in rows[:limit]]
+    today = ctx.today()
+
+    def one(d: DealSummary) -> str:
+        notes = [dollars(d.amount)]
+        if stage is None:
+            notes.append(d.stage.replace("_", " ") if d.stage.startswith("closed") else f"in {d.stage}")
+        if not d.stage.startswith("closed"):
+            day = spoken_day(d.close_date, today)
+            notes.append(f"closing {day}" if d.close_date >= today.isoformat() else f"was due to close {day}")
+        return f"'{d.name}' ({', '.join(notes)})"
+    total = round(sum(r["amount"] for r in rows), 2)
+    return DealList(deals=deals, total=len(rows), total_amount=total, amount_text=dollars(total),
+                    deals_text=said_in_part([one(d) for d in (deals if len(deals) <= 8 else deals[:6])], len(rows),
+                                            "none"))
 
 
 @tools.tool(effect=READ, asks=[

@@ -262,6 +262,8 @@ class Label(BaseModel):
 class LabelList(BaseModel):
     labels: list[Label]
     total: int
+    labels_text: str = Field("", description="the labels with how many emails carry each, such as 'Finance (10 emails, "
+                                             "2 unread), Follow up (7 emails)'")
 
 
 class Contact(BaseModel):

@@ -203,6 +203,8 @@ def delete_folder(ctx: Ctx, folder_id: EmptyFolderId) -> DeletedFolder:
 @tools.tool(effect=READ, asks=[
     "What labels do I have?",
     "Show my labels and how many emails carry each.",
+], reply=[
+    "You have {result.total} labels: {result.labels_text}.",
 ])
 def list_labels(ctx: Ctx) -> LabelList:
     """List the user's labels with how many messages (and unread messages) carry each.
@@ -211,7 +213,12 @@ def list_labels(ctx: Ctx) -> LabelList:
         The labels (ID, name, color, total and unread counts).
     """
     ids = [r[0] for r in ctx.db.execute("SELECT label_id FROM labels ORDER BY name COLLATE NOCASE, label_id")]
-    return LabelList(labels=[_label(ctx, lid) for lid in ids], total=len(ids))
+    labels = [_label(ctx, lid) for lid in ids]
+    said = [f"{lb.name} ({lb.total} email{'' if lb.total == 1 else 's'}" + (f", {lb.unread} unread" if lb.unread else "")
+            + ")" for lb in labels]
+    return LabelList(labels=labels, total=len(ids),
+                     labels_text=(said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said
+                     else "none")
 
 
 @tools.tool(effect=WRITE, asks=[
