@@ -721,6 +721,19 @@ def test_an_email_is_said_to_go_to_people_by_name() -> None:
         assert " to you" in text, text
 
 
+def test_folders_and_a_conversation_read_as_a_person_says_them() -> None:
+    """"13 folders: Archive: 45 in all, system; ..." and "Customer escalation: Northwind Foods; 5 messages:
+    Customer escalation: Northwind Foods: received, '...', February 18 at 1:52 PM; ..." read fields."""
+    (folders,) = _answers("email", "list_folders", {}, "What folders do I have?")
+    assert re.match(r"You have \d+ folders: Archive \(\d+ emails\)", folders) and "system" not in folders, folders
+    (unread,) = _answers("email", "list_folders", {}, "How many unread emails are in each of my folders?")
+    assert "Inbox: " in unread and "emails)" not in unread, unread
+    for thread in list(_index("email").rows["thread"])[:40:10]:
+        (text,) = _replies("email", "get_thread", {"thread_id": thread})
+        assert re.search(r"^The conversation '.+' has \d+ messages?: .+ on [A-Z][a-z]+ \d+ \('", text), text
+        assert not re.search(r": (received|sent),", text), text
+
+
 # ----- filesystem ----------------------------------------------------------------------------------------
 
 
@@ -950,6 +963,16 @@ def test_one_label_added_is_not_said_as_labels() -> None:
     issue = next(iter(_index("issue_tracker").rows["issue"]))
     for text in _replies("issue_tracker", "add_labels", {"issue_id": issue, "labels": ["zz-one"]}):
         assert "labels" not in text and "zz-one" in text, text
+
+def test_a_project_question_is_answered_alone() -> None:
+    """"How many unresolved issues does the Mobile App project have?" answered with the count and every
+    member with their role; and "show me the completed sprints" with "The project has 3 sprints"."""
+    project = next(iter(_index("issue_tracker").rows["project"]))
+    (count,) = _answers("issue_tracker", "get_project", {"project_id": project}, "How many unresolved issues does it have?")
+    assert re.search(r" has \d+ unresolved issues?\.$", count) and "Members" not in count, count
+    (done,) = _replies("issue_tracker", "list_sprints", {"project_id": project, "status": "completed"})
+    assert " completed sprints: " in done, done
+
 
 def test_an_estimate_is_said_in_hours() -> None:
     """"Set issue PAY-10006 to 5 points with an estimate of 480 minutes." gives work time as nobody does:
@@ -1194,6 +1217,14 @@ def test_chat_listings_read_as_a_person_says_them() -> None:
                                  text), (tool, text)
     (done,) = _replies("team_chat", "list_reminders", {"include_done": True})
     assert "(already went off)" in done, done
+
+
+def test_no_unread_mention_is_said_as_none() -> None:
+    """"You were mentioned 15 times, 0 of them unread" counts what is not there."""
+    spec = registry.get("team_chat").tools["list_mentions"]
+    assert not any("{result.unread}" in r.text for r in spec.replies)
+    for text in _replies("team_chat", "list_mentions", {}):
+        assert not re.search(r"\b0 of them", text), text
 
 
 def test_channels_and_threads_read_as_a_person_says_them() -> None:

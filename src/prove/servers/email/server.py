@@ -236,6 +236,9 @@ class Thread(BaseModel):
     subject: str
     messages: list[Message] = Field(description="every message of the conversation, oldest first")
     total: int
+    conversation_text: str = Field("", description="who wrote each message and when, oldest first, such as \"Bianca "
+                                                   "Lee wrote on February 18 ('Ava, exports time out…') and you wrote on "
+                                                   "February 19 ('Can we push this…')\"")
 
 
 class Folder(BaseModel):
@@ -249,6 +252,10 @@ class Folder(BaseModel):
 class FolderList(BaseModel):
     folders: list[Folder]
     total: int
+    folders_text: str = Field("", description="the folders with how many emails each holds, such as 'Inbox (51 emails), "
+                                              "Drafts (6 emails) and Clients (no emails)'")
+    unread_text: str = Field("", description="how many unread emails each folder holds, such as 'Inbox: 3 unread, "
+                                             "Archive: 0 unread'")
 
 
 class Label(BaseModel):

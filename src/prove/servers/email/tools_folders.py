@@ -91,6 +91,10 @@ def _unique_folder_name(ctx: Ctx, name: str, exclude: str | None = None) -> None
 @tools.tool(effect=READ, asks=[
     "What folders do I have?",
     "How many unread emails are in each of my folders?",
+], reply=[
+    # One reply a question: the folders; the unread mail in each.
+    "You have {result.total} folders: {result.folders_text}.",
+    "Unread mail by folder: {result.unread_text}.",
 ])
 def list_folders(ctx: Ctx) -> FolderList:
     """List every folder, system ones first, with how many messages and unread messages each holds.
@@ -99,7 +103,14 @@ def list_folders(ctx: Ctx) -> FolderList:
         The folders (ID, name, kind 'system' or 'custom', total and unread counts).
     """
     ids = [r[0] for r in ctx.db.execute("SELECT folder_id FROM folders ORDER BY kind DESC, created_at, folder_id")]
-    return FolderList(folders=[_folder(ctx, f) for f in ids], total=len(ids))
+    folders = [_folder(ctx, f) for f in ids]
+
+    def listed(said: list[str]) -> str:
+        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return FolderList(folders=folders, total=len(ids),
+                      folders_text=listed([f"{f.name} ({f.total or 'no'} email{'' if f.total == 1 else 's'})"
+                                           for f in folders]),
+                      unread_text=listed([f"{f.name}: {f.unread} unread" for f in folders]))
 
 
 @tools.tool(effect=WRITE, asks=[

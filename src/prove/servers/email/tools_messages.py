@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, parse_window, quote
+from prove.env.values import iso, like, parse_window, quote, spoken_day
 
 from .server import (
     ArchivableMessageId,
@@ -237,6 +237,8 @@ def get_message(ctx: Ctx, message_id: MessageId) -> Message:
 @tools.tool(effect=READ, asks=[
     "Show me the whole conversation in {thread_id}.",
     "Pull up every message in {thread_id}, oldest first.",
+], reply=[
+    "The conversation '{result.subject}' has {result.total} messages: {result.conversation_text}.",
 ])
 def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
     """Read a whole conversation: every message, reply, forward and draft in it, oldest first.
@@ -256,8 +258,18 @@ def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
                         hint="Every message shows its thread_id; IDs look like 'THR-10007'.")
     ids = [r[0] for r in ctx.db.execute(
         "SELECT message_id FROM messages WHERE thread_id = ? ORDER BY sent_at, message_id", (thread_id,))]
-    return Thread(thread_id=thread_id, subject=row["subject"], messages=[message_model(ctx, m) for m in ids],
-                  total=len(ids))
+    messages = [message_model(ctx, m) for m in ids]
+    today = ctx.today()
+    said = []
+    for m in messages:
+        day = spoken_day(m.date, today)
+        body = " ".join(m.body.split())
+        opening = body if len(body) <= 60 else body[:60].rsplit(" ", 1)[0].rstrip(",;:.") + "…"
+        said.append((f"your draft from {day}" if m.status == "draft" else f"you wrote on {day}"
+                     if m.status in ("sent", "scheduled") else f"{m.from_name} wrote on {day}") + f" ('{opening}')")
+    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"
+    return Thread(thread_id=thread_id, subject=row["subject"], messages=messages, total=len(ids),
+                  conversation_text=text[:1].upper() + text[1:] if text.startswith("you") else text)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -73,8 +73,11 @@ def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     "Who is on {project_id} and what are their roles?",
     "How many unresolved issues does {project_id} have?",
 ], reply=[
+    # One reply a question: the project as a whole; who is on it; how many issues are open.
     "{result.name} ({result.key}, led by {result.lead_name}) has {result.unresolved_issues} unresolved issues. "
     "Members: {result.roles}.",
+    "On {result.name}: {result.roles}.",
+    "{result.name} has {result.unresolved_issues} unresolved issues.",
 ])
 def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     """Get one project in full: its members and their roles, issue counts by status and labels in use.

@@ -256,7 +256,9 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
     Ask("Which sprint of {project_id} is running right now?", status="active"),
 ], reply=[
     Ask("Running now: {result.sprints_text}.", status="active"),
-    "{project_id} has {result.total} sprints: {result.sprints_text}.",
+    Ask("{project_id} has {result.total} completed sprints: {result.sprints_text}.", status="completed"),
+    Ask("{project_id} has {result.total} planned sprints: {result.sprints_text}.", status="planned"),
+    Ask("{project_id} has {result.total} sprints: {result.sprints_text}.", status=None),
 ])
 def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "active", "completed"] | None = None
                  ) -> SprintList:

@@ -53,6 +53,8 @@ class MentionList(BaseModel):
     messages: list[ChatMessage]
     total: int = Field(description="how many mentions matched, before `limit`")
     unread: int = Field(description="how many of them the user has not read yet")
+    unread_text: str = Field("", description="how many are unread, in words: '2 of them unread' or 'none of them "
+                                             "unread'")
     messages_text: str = Field(description="the mentions in words, such as \"Elijah Morgan in #team-checkout on "
                                            "March 16 at 8:53 AM: '@ana QA found two regressions.'\"")
 
@@ -413,8 +415,7 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
     "Who has @-mentioned me lately?",
 ], reply=[
     Ask("You have {result.total} unread mentions: {result.messages_text}.", unread_only=True),
-    Ask("You were mentioned {result.total} times, {result.unread} of them unread: {result.messages_text}.",
-        unread_only=False),
+    Ask("You were mentioned {result.total} times, {result.unread_text}: {result.messages_text}.", unread_only=False),
 ])
 def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> MentionList:
     """List messages that mention the user by name, or the whole channel (@here, @channel) in
@@ -437,5 +438,6 @@ def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> Men
         rows = [r for r in rows if r["unread"]]
     messages = [message_model(ctx, r) for r in rows[:limit]]
     return MentionList(messages=messages, total=len(rows), unread=unread,
+                       unread_text=f"{unread} of them unread" if unread else "none of them unread",
                        messages_text=messages_text(ctx, messages, len(rows)))
 
