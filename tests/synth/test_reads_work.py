@@ -988,6 +988,19 @@ def test_an_estimate_is_said_in_hours() -> None:
         assert not re.search(r"\d,?\d{3} minutes", text), text
 
 
+def test_edits_and_searches_say_what_was_done() -> None:
+    """"Updated Anika Davis: their email is ... and their phone ..." of a phone number and a note changed;
+    "1 match: path /Documents/..., line number 6, line '...'"; "Time logged: 7 h in 4 entries"."""
+    contact = next(k for k, r in _index("email").rows["contact"].items() if r["phone"])
+    for text in _replies("email", "update_contact", {"contact_id": contact, "phone": "+1-333-690-9704",
+                                                      "notes": "New number since March"}):
+        assert "email" not in text and "New number since March" in text, text
+    for text in _replies("filesystem", "search_content", {"query": "passport"}):
+        assert re.search(r"turns up on \d+ lines? in \d+ files?: .+, line \d+: '", text) and "path /" not in text, text
+    for text in _replies("issue_tracker", "list_worklogs", {"start_date": "2026-03-01", "end_date": "2026-03-15"}):
+        assert not re.search(r"\d (h|min)\b", text), text
+
+
 def test_tracker_listings_read_as_a_person_says_them() -> None:
     """"1 user: Yusuf Brown: email yusuf.brown@northwind.io, title iOS Engineer, team Mobile, active." and
     "1 comment: Zara Cruz: '...', created October 30, 2025 at 2:52 PM." read field by field; "Who is X?

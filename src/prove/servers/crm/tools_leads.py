@@ -223,7 +223,6 @@ def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     "Set {lead_id} to {status} and rate them {rating}.",
 ], reply=[
     Ask("Marked {lead_id} as {status}.", rating=None),
-    "Updated {result.full_name}: {status}, rated {result.rating}.",
     "Marked {lead_id} as {status} and rated them {rating}.",
 ])
 def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],

@@ -139,8 +139,10 @@ def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None
 ], reply=[
     Ask("{contact_id} is one of your favorites now.", favorite=True),
     Ask("Done: {contact_id} is no longer a favorite.", favorite=False),
-    "Updated {result.name}: their email is {result.email} and their phone {result.phone}.",
-    "Done: {result.name}'s contact now reads {result.email}, {result.phone}.",
+    Ask("Done: {contact_id}'s email is {email} now.", name=None, phone=None, company=None, notes=None, favorite=None),
+    Ask("Updated {contact_id}: their phone is {phone} now, noted '{notes}'.", name=None, email=None, company=None,
+        favorite=None),
+    "Updated {result.name}'s contact.",
 ], values={"notes": ["Moved to the Boston office", "New number since March", "Now at Initech",
                      "Call after 10 AM", "Prefers email", "Birthday in June"]})
 def update_contact(ctx: Ctx, contact_id: PhoneContactId, name: Name | None = None, email: Address | None = None,

@@ -297,9 +297,9 @@ class WorklogList(BaseModel):
     worklogs: list[Worklog]
     total: int
     total_minutes: int = Field(description="minutes of all matching worklogs, before `limit`")
-    time_text: str = Field("", description="the total as people say it, such as '30 h 15 min'")
-    by_issue: str = Field("", description="the time per issue, most first, such as 'WEB-10012 (2 h), WEB-10015 "
-                                          "(45 min)', or 'nothing logged'")
+    time_text: str = Field("", description="the total as people say it, such as '30 hours and 15 minutes'")
+    by_issue: str = Field("", description="the time per issue, most first, such as 'WEB-10012 (2 hours), WEB-10015 "
+                                          "(45 minutes)', or 'nothing logged'")
 
 
 class WorklogResult(Worklog):

@@ -214,17 +214,9 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserI
     ranked = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))
     total = sum(per.values())
     return WorklogList(worklogs=[_worklog(r) for r in rows[:limit]], total=len(rows), total_minutes=total,
-                       time_text=_duration(total),
-                       by_issue=(", ".join(f"{i} ({_duration(m)})" for i, m in ranked[:5])
+                       time_text=spoken_minutes(total),
+                       by_issue=(", ".join(f"{i} ({spoken_minutes(m)})" for i, m in ranked[:5])
                                  + (f" and {len(ranked) - 5} more issues" if len(ranked) > 5 else "")) or "nothing logged")
-
-
-def _duration(minutes: int) -> str:
-    """Minutes as people say them: '45 min', '2 h', '30 h 15 min'."""
-    hours, rest = divmod(minutes, 60)
-    if not hours:
-        return f"{rest} min"
-    return f"{hours} h" + (f" {rest} min" if rest else "")
 
 
 # ----- sprints -------------------------------------------------------------------------------------------
