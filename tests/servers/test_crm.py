@@ -356,7 +356,7 @@ def test_another_rep_is_never_the_signed_in_one():
     team = replies_for("pipeline_summary", {"owner_id": None, "mine": False})
     assert team and all("quota" not in r for r in team)
     own = replies_for("pipeline_summary", {"owner_id": None, "mine": True})
-    assert own and all("your" in r for r in own)
+    assert own and all(r.startswith("You have ") for r in own)
 
 
 def test_the_team_listing_names_your_manager_and_quota(s):
@@ -374,11 +374,12 @@ def test_an_account_reads_out_who_we_know_and_which_deals(s):
     for c in account["contacts"]:
         assert c["full_name"] in account["contact_names"]
     for d in account["deals"]:
-        assert f"'{d['name']}' ({d['stage'].replace('_', ' ')}, ${d['amount']:,.2f})" in account["deal_names"]
+        amount = f"${d['amount']:,.0f}" if d["amount"] == int(d["amount"]) else f"${d['amount']:,.2f}"
+        assert f"'{d['name']}' ({d['stage'].replace('_', ' ')}, {amount})" in account["deal_names"]
     new = ok(s, "create_account", {"name": "Granite Freight", "industry": "Logistics"})
     empty = ok(s, "get_account", {"account_id": new["account_id"]})
     assert empty["contact_names"] == "no contacts yet" and empty["deal_names"] == "no deals yet"
-    assert all("{result.contact_names}" in r.text and "{result.deal_names}" in r.text
+    assert any("{result.contact_names}" in r.text and "{result.deal_names}" in r.text
                for r in SERVER.tools["get_account"].replies)
 
 

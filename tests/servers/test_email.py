@@ -679,11 +679,12 @@ def test_a_send_is_said_as_sent_or_as_scheduled_for_its_time():
 def test_reading_a_message_says_who_sent_it_when_and_to_whom():
     tool = registry.get("email").tools["get_message"]
     received = [r for r in tool.replies if not r.binds]
-    assert received and all(all(f"{{result.{f}}}" in r.text for f in ("from_name", "date", "to")) for r in received)
+    assert received and all(all(f"{{result.{f}}}" in r.text for f in ("from_name", "date", "to_names"))
+                            for r in received)
     # the user's own mail is theirs: "You sent ... on March 2 to ...", "a draft of yours to ..."
     own = {r.binds["result.status"]: r.text for r in tool.replies if r.binds}
-    assert own["sent"].startswith("You sent") and "{result.date}" in own["sent"] and "{result.to}" in own["sent"]
-    assert "{result.to}" in own["draft"] and "not sent" in own["draft"]
+    assert own["sent"].startswith("You sent") and "{result.date}" in own["sent"] and "{result.to_names}" in own["sent"]
+    assert "{result.to_names}" in own["draft"] and "not sent" in own["draft"]
     assert not any("say" in a.text or "in full" in a.text for a in tool.asks)  # the reply does not read the body
 
 

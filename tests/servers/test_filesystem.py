@@ -180,6 +180,12 @@ def test_tool_modules_do_no_host_io():
 # ----- reading and searching --------------------------------------------------------------------------
 
 
+def test_the_tree_of_the_drive_holds_its_folders_not_itself(s):
+    tree = ok(s, "get_tree", {"path": "/", "max_depth": 1})
+    assert "/" not in [e["path"] for e in tree["entries"]] and all(e["name"] for e in tree["entries"])
+    assert tree["total"] == len(tree["entries"])
+
+
 def test_listing_tree_stat_and_read(s):
     listing = ok(s, "list_folder", {"path": "/Documents/Finance", "sort_by": "size", "descending": True})
     sizes = [e["size"] for e in listing["entries"]]

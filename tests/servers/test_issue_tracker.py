@@ -8,6 +8,7 @@ IDs a world happens to hold. The clock starts at the epoch, Monday 2026-03-16 09
 from __future__ import annotations
 
 import functools
+import re
 
 from typing import Any
 
@@ -469,7 +470,7 @@ def test_search_filters(s):
     for item in issues(s, unassigned=True, backlog_only=True):
         assert item["assignee_id"] is None and item["sprint_id"] is None
     for query in ("'; DROP TABLE issues; --", "%", "_", "zzzzqqq"):
-        assert ok(s, "search_issues", {"query": query}) == {"issues": [], "total": 0}
+        assert ok(s, "search_issues", {"query": query}) == {"issues": [], "total": 0, "issues_text": "none"}
     by_priority = issues(s, sort="priority", unresolved_only=True)
     order = ["critical", "high", "medium", "low"]
     assert [order.index(i["priority"]) for i in by_priority] == sorted(order.index(i["priority"]) for i in by_priority)
@@ -558,7 +559,8 @@ def test_logged_time_reads_in_hours_and_by_issue(s):
         per[w["issue_id"]] = per.get(w["issue_id"], 0) + w["minutes"]
     assert data["total"] == len(data["worklogs"]) and data["total_minutes"] == sum(per.values())
     hours, rest = divmod(data["total_minutes"], 60)
-    assert data["time_text"] == f"{hours} h" + (f" {rest} min" if rest else "")
+    assert data["time_text"] == f"{hours} hours" + (f" and {rest} minutes" if rest else "")  # 30 hours and 15 minutes
+    assert not re.search(r"\d (h|min)\b", data["time_text"] + data["by_issue"])
     top = max(per, key=lambda i: (per[i], i))
     assert data["by_issue"].startswith(top + " (")
     if len(per) > 5:

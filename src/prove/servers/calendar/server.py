@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError
-from prove.env.values import iso, quote
+from prove.env.values import iso, quote, spoken_day
 
 from .world import build_world
 
@@ -177,6 +177,11 @@ class Event(BaseModel):
     my_response: Literal["organizer", "needs_action", "accepted", "declined", "tentative"] | None = Field(
         description="'organizer' if you organize it, your answer if invited, null if you only see it")
     attendees: list[Attendee]
+    when_text: str = Field(description="When it is in words, such as 'is on May 6 from 11:00 AM to 11:45 AM' "
+                                       "('was on ...' once it has ended).")
+    details_text: str = Field(description="Where it is, who organizes it and who is coming, in words, such as "
+                                          "'it's in Room 4C (Everest); you organize it; Adrian Lopez and 3 others "
+                                          "accepted, Alejandro Singh declined'.")
 
 
 class EventSummary(BaseModel):
@@ -195,6 +200,9 @@ class EventSummary(BaseModel):
 class EventList(BaseModel):
     events: list[EventSummary]
     total: int = Field(description="how many events matched, before `limit`")
+    events_text: str = Field(description="The events in words, in start order, such as "
+                                         "\"March 17: 'Stand-up' from 9:30 AM to 9:45 AM, 'Atlas sync' from 2:00 PM to "
+                                         "3:00 PM (you declined); March 18: ...\".")
 
 
 class Occurrence(BaseModel):
@@ -240,6 +248,8 @@ class Invitation(BaseModel):
 class InvitationList(BaseModel):
     invitations: list[Invitation]
     total: int
+    invitations_text: str = Field(description="the invitations in words, a day said once, such as \"March 17: "
+                                              "'Stand-up' from 9:30 AM to 9:45 AM (from Sebastian Bennett)\"")
 
 
 class Interval(BaseModel):
@@ -261,6 +271,8 @@ class SlotList(BaseModel):
     total: int = Field(description="how many such slots the window holds, before `limit`")
     duration_minutes: int
     people: list[PersonId] = Field(description="whose time was checked (the user too, when include_me)")
+    slots_text: str = Field(description="when the slots start, a day said once, such as 'March 17 at 9:00 AM, "
+                                        "9:30 AM and 2:00 PM; March 18 at 10:00 AM'")
 
 
 class Reminder(BaseModel):
@@ -276,6 +288,9 @@ class Reminder(BaseModel):
 class ReminderList(BaseModel):
     reminders: list[Reminder]
     total: int
+    reminders_text: str = Field(description="the reminders in words, such as \"15 minutes before 'Polaris design "
+                                            "review' (March 17 at 12:00 PM); an email 1 day before 'Team retro' "
+                                            "(March 19 at 4:00 PM)\"")
 
 
 # ----- who, and what they may see -----------------------------------------------------------------
@@ -442,6 +457,94 @@ def check_double_booking(ctx: Ctx, start: datetime, end: datetime, allow_overlap
 
 # ----- building results ----------------------------------------------------------------------------
 
+VIDEO_PLACES = ("Zoom", "Google Meet", "Microsoft Teams")
+
+
+def clock(at: datetime) -> str:
+    return f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+
+def when_text(start: str, end: str, now: datetime) -> str:
+    """'is on May 6 from 11:00 AM to 11:45 AM', 'was on ...' once it has ended, or 'is from May 6 at
+    11:00 PM to May 7 at 1:00 AM'."""
+    s, e = datetime.fromisoformat(start), datetime.fromisoformat(end)
+    verb = "was" if e <= now else "is"
+    today = now.date()
+    if s.date() == e.date():
+        return f"{verb} on {spoken_day(s.date(), today)} from {clock(s)} to {clock(e)}"
+    return f"{verb} from {spoken_day(s.date(), today)} at {clock(s)} to {spoken_day(e.date(), today)} at {clock(e)}"
+
+
+def place_text(location: str) -> str:
+    """Where a meeting is, with the word a person puts before it: 'on Zoom', 'in Room 4C (Everest)',
+    'at the Main office cafe', 'at Riverside Park'."""
+    if location in VIDEO_PLACES:
+        return f"on {location}"
+    if location.startswith("Room "):
+        return f"in {location}"
+    words = location.split()
+    named = len(words) > 1 and all(w[:1].isupper() for w in words)  # 'Riverside Park', not 'Main office cafe'
+    return f"at {location}" if named else f"at the {location}"
+
+
+def _some(names: list[str]) -> str:
+    """'Ana Silva', 'Ana Silva and Bo Li', 'Ana Silva and 3 others'."""
+    if len(names) <= 2:
+        return " and ".join(names)
+    return f"{names[0]} and {len(names) - 1} others"
+
+
+_ANSWERS = (("accepted", "accepted"), ("tentative", "said maybe"), ("declined", "declined"),
+            ("needs_action", "hasn't answered"))
+
+
+def details_text(row: sqlite3.Row, attendees: list[Attendee], user: str) -> str:
+    """"it's in Room 4C (Everest); Sebastian Bennett organizes it and you accepted; Adrian Lopez and 3
+    others accepted, Alejandro Singh declined": the user is 'you', never one of the attendees by name."""
+    parts = ["it's cancelled"] if row["status"] == "cancelled" else []
+    if row["location"]:
+        parts.append(f"it's {place_text(row['location'])}")
+    mine = {"accepted": "you accepted", "tentative": "you said maybe", "declined": "you declined",
+            "needs_action": "you haven't answered"}.get(row["my_response"] or "")
+    if row["organizer_id"] == user:
+        parts.append("you organize it")
+    else:
+        parts.append(f"{row['organizer_name']} organizes it" + (f" and {mine}" if mine else ""))
+    others = [a for a in attendees if a.person_id not in (user, row["organizer_id"])]
+    said = []
+    for response, words in _ANSWERS:
+        names = [a.name for a in others if a.response == response]
+        if names:
+            verb = words.replace("hasn't", "haven't") if len(names) > 1 else words
+            said.append(f"{_some(names)} {verb}")
+    parts.append(", ".join(said) if said else "nobody else is invited")
+    return "; ".join(parts)
+
+
+def by_day(entries: list[tuple[str, str, str]], total: int, today: date) -> str:
+    """"March 17: 'Stand-up' from 9:30 AM to 9:45 AM, 'Atlas sync' from 2:00 PM to 3:00 PM; March 18: ... and 30
+    more": (start, end, what) entries in time order, a day said once for what falls on it."""
+    shown = entries if len(entries) <= 8 else entries[:6]
+    days: dict[str, list[str]] = {}
+    for start, end, what in shown:
+        s, e = datetime.fromisoformat(start), datetime.fromisoformat(end)
+        span = (f"from {clock(s)} to {clock(e)}" if s.date() == e.date()
+                else f"from {clock(s)} to {spoken_day(e.date(), today)} at {clock(e)}")
+        days.setdefault(spoken_day(s.date(), today), []).append(what.replace("{span}", span))
+    text = "; ".join(f"{day}: {', '.join(items)}" for day, items in days.items()) or "none"
+    return text + (f" and {total - len(shown)} more" if total > len(shown) else "")
+
+
+def events_text(rows: list[sqlite3.Row], total: int, today: date) -> str:
+    """"March 17: 'Stand-up' from 9:30 AM to 9:45 AM, 'Atlas sync' from 2:00 PM to 3:00 PM (you declined);
+    March 18: 'Team retro' from 4:00 PM to 5:00 PM and 30 more", a day said once for its events."""
+    def what(r: sqlite3.Row) -> str:
+        notes = [n for n in ("cancelled" if r["status"] == "cancelled" else "",
+                             "you declined" if r["my_response"] == "declined" else "") if n]
+        return f"'{r['title']}' {{span}}" + (f" ({', '.join(notes)})" if notes else "")
+    return by_day([(r["starts_at"], r["ends_at"], what(r)) for r in rows], total, today)
+
+
 def summary(row: sqlite3.Row) -> EventSummary:
     return EventSummary(event_id=row["event_id"], calendar_id=row["calendar_id"], title=row["title"],
                         start=row["starts_at"], end=row["ends_at"], location=row["location"],
@@ -459,7 +562,9 @@ def event_model(ctx: Ctx, event_id: str) -> Event:
                  title=row["title"], start=row["starts_at"], end=row["ends_at"], location=row["location"],
                  description=row["description"], status=row["status"], show_as=row["show_as"],
                  organizer_id=row["organizer_id"], organizer_name=row["organizer_name"],
-                 series_id=row["series_id"], my_response=row["my_response"], attendees=attendees)
+                 series_id=row["series_id"], my_response=row["my_response"], attendees=attendees,
+                 when_text=when_text(row["starts_at"], row["ends_at"], ctx.now()),
+                 details_text=details_text(row, attendees, me(ctx)))
 
 
 def invitation_model(ctx: Ctx, row: sqlite3.Row) -> Invitation:

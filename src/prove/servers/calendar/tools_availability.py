@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from prove.env import READ, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, parse_clock, parse_span
+from prove.env.values import iso, parse_clock, parse_span, spoken_day
 
 from .server import (
     MAX_RANGE_DAYS,
@@ -18,6 +18,7 @@ from .server import (
     Limit,
     SlotList,
     busy_intervals,
+    clock,
     me,
     person_rows,
     require_free_busy,
@@ -97,7 +98,9 @@ def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> Fre
     # Working hours: a day's stretch of several hours, its end after its start.
     "day_start, day_end": [("08:00", "16:00"), ("08:30", "17:30"), ("10:00", "18:00"), ("09:00", "13:00"),
                            ("13:00", "17:00"), ("07:30", "15:30")],
-})
+}, reply=[
+    "{result.total} slots are free: {result.slots_text}.",
+])
 def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_length=1, max_length=20)],
                     duration_minutes: Annotated[int, Field(ge=15, le=480)], start: str, end: str,
                     day_start: str = "09:00", day_end: str = "17:00", include_me: bool = True,
@@ -160,4 +163,13 @@ def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_len
                 slots.append(Interval(start=iso(t), end=iso(t + length)))
                 t = _align(t + length)
         day += timedelta(days=1)
-    return SlotList(slots=slots[:limit], total=len(slots), duration_minutes=duration_minutes, people=who)
+    days: dict[str, list[str]] = {}
+    for slot in slots[:limit][:6]:
+        at = datetime.fromisoformat(slot.start)
+        days.setdefault(spoken_day(at.date(), ctx.today()), []).append(clock(at))
+    more = len(slots) - min(len(slots[:limit]), 6)
+    last = list(days)[-1] if days else None
+    said = [f"{day} at " + (", ".join(times) if day == last and more or len(times) == 1
+                            else ", ".join(times[:-1]) + " and " + times[-1]) for day, times in days.items()]
+    return SlotList(slots=slots[:limit], total=len(slots), duration_minutes=duration_minutes, people=who,
+                    slots_text="; ".join(said) + (f" and {more} more" if more else ""))

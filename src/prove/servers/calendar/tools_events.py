@@ -26,6 +26,7 @@ from .server import (
     check_double_booking,
     check_future,
     event_model,
+    events_text,
     invite,
     me,
     own_upcoming_event,
@@ -45,7 +46,8 @@ def _event_list(ctx: Ctx, sql: str, params: dict[str, object], include_cancelled
     if not include_cancelled:
         sql += " AND e.status = 'confirmed'"
     rows = ctx.db.execute(sql + " ORDER BY e.starts_at, e.event_id", params).fetchall()
-    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows))
+    return EventList(events=[summary(r) for r in rows[:limit]], total=len(rows),
+                     events_text=events_text(rows[:limit], len(rows), ctx.today()))
 
 
 @tools.tool(effect=READ, asks=[
@@ -54,6 +56,9 @@ def _event_list(ctx: Ctx, sql: str, params: dict[str, object], include_cancelled
     "List everything on {calendar_id} from {start} until {end}.",
     Ask("Show my events from {start} to {end}, including the cancelled ones.", include_cancelled=True),
     Ask("What was I invited to between {start} and {end}, even meetings I declined?", include_declined=True),
+], reply=[
+    "You have {result.total} events between {start} and {end}. {result.events_text}.",
+    "Here's your calendar from {start} to {end}. {result.events_text}.",
 ])
 def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None = None,
                 include_cancelled: bool = False, include_declined: bool = False, limit: Limit = 50) -> EventList:
@@ -104,6 +109,9 @@ def list_events(ctx: Ctx, start: str, end: str, calendar_id: CalendarId | None =
     "Give me the details of {event_id}.",
     "When is {event_id}, and on which calendar?",
     "Pull up {event_id} for me.",
+], reply=[
+    "'{result.title}' {result.when_text}, on the {result.calendar_name} calendar; {result.details_text}.",
+    "'{result.title}' {result.when_text}, on the {result.calendar_name} calendar.",
 ])
 def get_event(ctx: Ctx, event_id: EventId) -> Event:
     """Get one event with all its details, including every attendee and their response.
@@ -126,6 +134,8 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
     "When am I meeting with {attendee_id} after {start}?",
     "Search my calendar for '{query}' between {start} and {end}.",
     Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
+], reply=[
+    "I found {result.total} events. {result.events_text}.",
 ])
 def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPersonId | None = None,
                   start: str | None = None, end: str | None = None, include_cancelled: bool = False,
@@ -179,7 +189,8 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
 @tools.tool(effect=WRITE, asks=[
     "Put '{title}' on {calendar_id} from {start} to {end}.",
     "Set up a meeting called '{title}' with {attendees} from {start} to {end} on {calendar_id}.",
-    Ask("Book '{title}' at {location} from {start} to {end} on {calendar_id}, even if it overlaps something.",
+    Ask("Book '{title}' from {start} to {end} on {calendar_id} with the location set to {location}, even if it "
+        "overlaps something.",
         allow_overlap=True),
     "Schedule '{title}' on {calendar_id}, {start} to {end}, with this agenda: {description}",
 ], reply=[
@@ -263,7 +274,7 @@ def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str
     Ask("Renamed {event_id} to '{title}'.", location=None, description=None),
     Ask("Done: {event_id} is called '{title}' now.", location=None, description=None),
     Ask("Changed the location of {event_id} to {location}.", title=None, description=None),
-    Ask("Done: {event_id} now takes place at {location}.", title=None, description=None),
+    Ask("Done: the location of {event_id} is {location} now.", title=None, description=None),
     Ask("Updated the agenda of {event_id}; it now reads: {description}", title=None, location=None),
     Ask("Done: the agenda of {event_id} is now: {description}", title=None, location=None),
     "Updated the event. It now reads: '{result.title}', location: {result.location}, agenda: {result.description}",

@@ -16,6 +16,7 @@ from .server import (
     PersonId,
     Response,
     ResponseStatus,
+    by_day,
     event_model,
     invitation_model,
     invite,
@@ -135,6 +136,11 @@ def remove_attendee(ctx: Ctx, event_id: OwnMeetingId, person_id: PersonId, whole
     Ask("Which upcoming invitations have I accepted?", response="accepted"),
     Ask("Show the invitations I said maybe to.", response="tentative"),
     Ask("Which upcoming meetings have I declined?", response="declined"),
+], reply=[
+    Ask("You have {result.total} invitations to answer. {result.invitations_text}.", response="needs_action"),
+    Ask("You've accepted {result.total} upcoming invitations. {result.invitations_text}.", response="accepted"),
+    Ask("You said maybe to {result.total} invitations. {result.invitations_text}.", response="tentative"),
+    Ask("You've declined {result.total} upcoming meetings. {result.invitations_text}.", response="declined"),
 ])
 def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit: Limit = 20) -> InvitationList:
     """List the user's invitations to upcoming events, by their response; by default the unanswered ones.
@@ -154,7 +160,12 @@ def list_invitations(ctx: Ctx, response: ResponseStatus = "needs_action", limit:
     rows = ctx.db.execute(MY_INVITATIONS + " AND i.response = :response AND e.status = 'confirmed' "
                           "AND e.starts_at >= :now ORDER BY e.starts_at, e.event_id",
                           {"me": me(ctx), "response": response, "now": ctx.now_iso()}).fetchall()
-    return InvitationList(invitations=[invitation_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    invitations = [invitation_model(ctx, r) for r in rows[:limit]]
+    said = [(i.start, i.end, f"'{i.title}' {{span}} (from {i.organizer_name}"
+             + (f"; it clashes with {len(i.conflicts)} of your events" if i.conflicts else "") + ")")
+            for i in invitations]
+    return InvitationList(invitations=invitations, total=len(rows),
+                          invitations_text=by_day(said, len(rows), ctx.today()))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso
+from prove.env.values import iso, said_in_part, spoken_day
 
 from .server import (
     EventId,
@@ -17,6 +17,7 @@ from .server import (
     Reminder,
     ReminderId,
     ReminderList,
+    clock,
     upcoming_event,
     visible_event,
 )
@@ -88,6 +89,8 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
         "it starts.", **{"result.total": 1}),
     Ask("You have one reminder: a {result.reminders.method} {result.reminders.minutes_before} minutes before "
         "'{result.reminders.event_title}'.", event_id=None, **{"result.total": 1}),
+    Ask("You have {result.total} reminders: {result.reminders_text}.", event_id=None),
+    "{event_id} has {result.total} reminders: {result.reminders_text}.",
 ])
 def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50) -> ReminderList:
     """List the user's reminders: for one event, or for every event that has not started yet.
@@ -109,7 +112,25 @@ def list_reminders(ctx: Ctx, event_id: EventId | None = None, limit: Limit = 50)
     else:
         rows = ctx.db.execute(REMINDERS + " WHERE e.starts_at >= ?", (ctx.now_iso(),)).fetchall()
     reminders = sorted((_reminder(r) for r in rows), key=lambda r: (r.fires_at, r.reminder_id))
-    return ReminderList(reminders=reminders[:limit], total=len(reminders))
+    today = ctx.today()
+
+    def one(r: Reminder) -> str:
+        lead = _lead(r.minutes_before)
+        start = datetime.fromisoformat(r.event_start)
+        what = f"an email {lead}" if r.method == "email" else lead
+        return f"{what} before '{r.event_title}' ({spoken_day(start.date(), today)} at {clock(start)})"
+    shown = reminders[:limit] if len(reminders[:limit]) <= 8 else reminders[:6]
+    return ReminderList(reminders=reminders[:limit], total=len(reminders),
+                        reminders_text=said_in_part([one(r) for r in shown], len(reminders), "none"))
+
+
+def _lead(minutes: int) -> str:
+    """'15 minutes', '2 hours', '1 day': a lead time in the largest unit it fills whole."""
+    for size, unit in ((1440, "day"), (60, "hour")):
+        if minutes and minutes % size == 0:
+            n = minutes // size
+            return f"{n} {unit}{'' if n == 1 else 's'}"
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
 
 
 @tools.tool(effect=WRITE, asks=[

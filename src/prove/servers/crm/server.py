@@ -26,7 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError, Where
-from prove.env.values import parse_date
+from prove.env.values import parse_date, said_in_part, spoken_day
 
 from .world import PROBABILITY, build_world
 
@@ -142,6 +142,8 @@ class ContactSummary(BaseModel):
 class ContactList(BaseModel):
     contacts: list[ContactSummary]
     total: int = Field(description="how many contacts matched, before `limit`")
+    contacts_text: str = Field(description="the contacts in words, such as 'Jacob Tanaka, VP of Engineering' or "
+                                           "'Maya Ortiz, Analytics Lead (asked not to be contacted)'")
 
 
 class DealSummary(BaseModel):
@@ -162,6 +164,9 @@ class DealList(BaseModel):
     deals: list[DealSummary]
     total: int = Field(description="how many deals matched, before `limit`")
     total_amount: float = Field(description="sum of the amounts of all matching deals")
+    deals_text: str = Field("", description="the deals in words, such as \"'Highland Shipping - renewal' ($205,000, in "
+                                            "proposal, closing March 30)\"")
+    amount_text: str = Field("", description="the total amount as people say it, such as '$1,061,400'")
 
 
 class AccountSummary(BaseModel):
@@ -181,6 +186,9 @@ class AccountSummary(BaseModel):
 class AccountList(BaseModel):
     accounts: list[AccountSummary]
     total: int = Field(description="how many accounts matched, before `limit`")
+    accounts_text: str = Field(description="The accounts in words, such as 'Apex Realty (Real Estate, Chicago); "
+                                           "Northwind Health (Healthcare, Miami)', with the headcount or the open "
+                                           "pipeline where they are sorted by it.")
 
 
 class Account(AccountSummary):
@@ -194,6 +202,10 @@ class Account(AccountSummary):
     contact_names: str = Field("", description="the contacts by name and title, such as 'Dana Whitfield (Head of "
                                                 "Data)', or 'no contacts yet'")
     deal_names: str = Field("", description="the deals with their stage and amount, or 'no deals yet'")
+    profile_text: str = Field("", description="what the account is, in words, such as 'a Manufacturing prospect in "
+                                              "Denver, owned by Priya Campbell'")
+    pipeline_text: str = Field("", description="its open pipeline in words, such as '$289,000 in 2 open deals' or "
+                                               "'no open deals'")
 
 
 class Activity(BaseModel):
@@ -218,6 +230,8 @@ class Activity(BaseModel):
 class ActivityList(BaseModel):
     activities: list[Activity]
     total: int = Field(description="how many matched, before `limit`")
+    activities_text: str = Field(description="The activities in words, such as \"'Discovery call with Tariq' on "
+                                             "March 13 (no answer); 'Send the contract', due March 18 (overdue)\".")
 
 
 class Contact(ContactSummary):
@@ -248,6 +262,8 @@ class LeadSummary(BaseModel):
 class LeadList(BaseModel):
     leads: list[LeadSummary]
     total: int = Field(description="how many leads matched, before `limit`")
+    leads_text: str = Field(description="The leads in words, such as 'Theo Jones of Ivory Shipping (cold, being "
+                                        "worked)'; a status or rating the request filtered on is not repeated.")
 
 
 class Lead(LeadSummary):
@@ -259,6 +275,9 @@ class Lead(LeadSummary):
     converted_contact_id: ContactId | None
     converted_deal_id: DealId | None
     recent_activities: list[Activity]
+    lead_text: str = Field(description="Who the lead is, how hot, where it stands and who owns it, such as "
+                                       "'Kenji Turner from Northwind Industries is a cold lead, already converted; "
+                                       "Priya Campbell owns it'.")
 
 
 class LeadConversion(BaseModel):
@@ -291,6 +310,13 @@ class Deal(DealSummary):
     updated_at: str
     closed_at: str | None
     stage_history: list[StageChange]
+    standing_text: str = Field(description="where the deal stands, in words, such as 'is in proposal (60% likely), "
+                                           "closing March 30' or 'was lost on September 10, 2025'")
+    stages_text: str = Field(description="the stages it went through, in words, such as 'it went through prospecting "
+                                         "on June 26, qualification on July 4 and proposal on July 23'")
+    amount_text: str = Field(description="its amount as people say it, such as '$17,000'")
+    next_step_text: str = Field(description="its next step in words: \"the next step is 'Security review call'\" or "
+                                            "'no next step is set'")
 
 
 class StageSummary(BaseModel):
@@ -312,6 +338,9 @@ class PipelineSummary(BaseModel):
     lost_this_quarter: float
     quota: float | None = Field(description="quarterly quota, for one rep")
     attainment_percent: float | None = Field(description="won this quarter as a percentage of quota")
+    summary_text: str = Field("", description="the pipeline in words, such as '11 open deals worth $1,061,400 "
+                                              "($472,150 weighted), and $545,000 won this quarter, 155.7% of the "
+                                              "$350,000 quota'")
 
 
 class Note(BaseModel):
@@ -330,6 +359,8 @@ class Note(BaseModel):
 class NoteList(BaseModel):
     notes: list[Note]
     total: int
+    notes_text: str = Field(description="The notes in words, newest first, such as \"You wrote on March 3: 'Budget "
+                                        "approved.'; Priya Campbell wrote on March 1: 'Also evaluating Looker.'\".")
 
 
 class AccountRef(BaseModel):
@@ -366,6 +397,48 @@ class SearchResults(BaseModel):
     leads: list[LeadRef]
     deals: list[DealRef]
     total: int = Field(description="how many records matched in all, before `limit`")
+    found_text: str = Field(description="What matched in words, such as \"the contact Fiona Lee of Willow Realty; "
+                                        "the deal 'Willow Realty - renewal' (proposal, $44,000)\".")
+
+
+# ----- in words --------------------------------------------------------------------------------------
+
+LEAD_STANDING = {"new": "new, not worked yet", "working": "being worked", "qualified": "qualified",
+                 "unqualified": "marked unqualified", "converted": "already converted"}
+LEAD_STATUS = {"new": "new", "working": "being worked", "qualified": "qualified", "unqualified": "unqualified",
+               "converted": "converted"}  # as said beside a lead in a list: 'Theo Jones of Ivory Shipping (cold, new)'
+
+
+def dollars(amount: float) -> str:
+    """'$44,000', or '$1,250.50' where there are cents."""
+    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
+
+
+def outcome_words(outcome: str) -> str:
+    """'Connected - interested' as said in a sentence: 'connected, interested'."""
+    return outcome[:1].lower() + outcome[1:].replace(" - ", ", ")
+
+
+def activities_text(acts: list[Activity], total: int, today: date, overdue_said: bool = True) -> str:
+    """\"'Discovery call with Tariq' on March 13 (no answer); 'Send the contract', due March 18 (overdue);
+    'Update the plan', done on March 6\"; a listing of overdue tasks only does not say so of each."""
+    parts = []
+    for a in acts if len(acts) <= 8 else acts[:6]:
+        if a.kind == "task" and a.status == "open":
+            parts.append(f"'{a.subject}', due {spoken_day(a.due_date, today)}" + (" (overdue)" if a.overdue and overdue_said else ""))
+        elif a.kind == "task":
+            parts.append(f"'{a.subject}', done on {spoken_day(a.occurred_at, today)}")
+        else:
+            parts.append(f"'{a.subject}' on {spoken_day(a.occurred_at, today)}"
+                         + (f" ({outcome_words(a.outcome)})" if a.outcome else ""))
+    return said_in_part(parts, total, "nothing")
+
+
+def lead_text(lead: LeadSummary, my_id: str) -> str:
+    owner = ("you own it" if lead.owner_id == my_id else f"{lead.owner_name} owns it" if lead.owner_name
+             else "nobody owns it yet; it waits in the shared queue")
+    return (f"{lead.full_name} from {lead.company} is a {lead.rating} lead, {LEAD_STANDING[lead.status]}; "
+            f"{owner}")
 
 
 # ----- who -----------------------------------------------------------------------------------------
@@ -440,11 +513,26 @@ def deal_model(ctx: Ctx, deal_id: str) -> Deal:
                            changed_by=h["changed_by"], changed_by_name=h["name"])
                for h in ctx.db.execute("SELECT h.*, r.name FROM deal_stage_history h JOIN reps r ON r.rep_id = h.changed_by "
                                        "WHERE h.deal_id = ? ORDER BY h.seq", (deal_id,))]
+    today = ctx.today()
+    stage = row["stage"].replace("_", " ")
+    if row["stage"] == "closed_won":
+        standing = f"was won on {spoken_day(row['closed_at'] or row['close_date'], today)}"
+    elif row["stage"] == "closed_lost":
+        standing = f"was lost on {spoken_day(row['closed_at'] or row['close_date'], today)}" + (
+            f" ({outcome_words(row['loss_reason'])})" if row["loss_reason"] else "")
+    else:
+        standing = f"is in {stage} ({row['probability']}% likely), closing {spoken_day(row['close_date'], today)}"
+    steps = [f"{h.to_stage.replace('_', ' ')} on {spoken_day(h.changed_at, today)}" for h in history]
     return Deal(**deal_summary(row).model_dump(), contact_id=row["contact_id"],
                 contact_name=contact["full_name"] if contact else None, next_step=row["next_step"],
                 loss_reason=row["loss_reason"], weighted_amount=round(row["amount"] * row["probability"] / 100, 2),
                 lead_id=row["lead_id"], created_at=row["created_at"], updated_at=row["updated_at"],
-                closed_at=row["closed_at"], stage_history=history)
+                closed_at=row["closed_at"], stage_history=history, standing_text=standing,
+                stages_text=("it went through " + ", ".join(steps[:-1]) + " and " + steps[-1] if len(steps) > 1
+                             else f"it has been in {steps[0].replace(' on ', ' since ', 1)}" if steps
+                             else "no stage change is recorded"),
+                amount_text=dollars(row["amount"]),
+                next_step_text=f"the next step is '{row['next_step']}'" if row["next_step"] else "no next step is set")
 
 
 def record_stage(ctx: Ctx, deal_id: str, from_stage: str | None, to_stage: str) -> None:
@@ -499,10 +587,11 @@ def lead_model(ctx: Ctx, lead_id: str) -> Lead:
     acts = [activity_model(ctx, r) for r in ctx.db.execute(
         ACTIVITY_SELECT + " WHERE t.lead_id = ? ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC "
         "LIMIT 5", (lead_id,))]
-    return Lead(**lead_summary(row).model_dump(), first_name=row["first_name"], last_name=row["last_name"],
+    lead = lead_summary(row)
+    return Lead(**lead.model_dump(), first_name=row["first_name"], last_name=row["last_name"],
                 phone=row["phone"], converted_at=row["converted_at"], converted_account_id=row["converted_account_id"],
                 converted_contact_id=row["converted_contact_id"], converted_deal_id=row["converted_deal_id"],
-                recent_activities=acts)
+                recent_activities=acts, lead_text=lead_text(lead, me(ctx)["rep_id"]))
 
 
 def email_taken(ctx: Ctx, email: str, except_contact: str | None = None) -> sqlite3.Row | None:

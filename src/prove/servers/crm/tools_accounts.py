@@ -7,12 +7,13 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import quote
+from prove.env.values import quote, said_in_part
 
 from .server import (
     ACTIVITY_SELECT,
     CONTACT_SELECT,
     DEAL_SELECT,
+    LEAD_STATUS,
     Account,
     AccountId,
     AccountList,
@@ -24,6 +25,7 @@ from .server import (
     ContactId,
     ContactList,
     ContactRef,
+    ContactSummary,
     DealRef,
     Email,
     Industry,
@@ -39,6 +41,7 @@ from .server import (
     activity_model,
     contact_summary,
     deal_summary,
+    dollars,
     email_taken,
     me,
 )
@@ -52,6 +55,8 @@ tools = Toolset("accounts")
     "Search for '{query}'.",
     Ask("Look up {query}: is it a lead or a contact?", kinds=["contact", "lead"]),
     Ask("Which deals have '{query}' in the name?", kinds=["deal"]),
+], reply=[
+    "Here's what matches '{query}': {result.found_text}.",
 ])
 def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "lead", "deal"]] | None = None,
            limit: Limit = 5) -> SearchResults:
@@ -69,29 +74,43 @@ def search(ctx: Ctx, query: Query, kinds: list[Literal["account", "contact", "le
     wanted = set(kinds or ("account", "contact", "lead", "deal"))
     q = query.lower()
     accounts, contacts, leads, deals, total = [], [], [], [], 0
+    counts: dict[str, int] = {}
     if "account" in wanted:
         rows = ctx.db.execute("SELECT * FROM accounts WHERE instr(lower(name), ?) > 0 OR instr(lower(website), ?) > 0 "
                               "ORDER BY name", (q, q)).fetchall()
         total += len(rows)
+        counts["account"] = len(rows)
         accounts = [AccountRef(account_id=r["account_id"], name=r["name"], industry=r["industry"], type=r["type"])
                     for r in rows[:limit]]
     if "contact" in wanted:
         rows = ctx.db.execute(CONTACT_SELECT + " WHERE instr(lower(c.full_name), ?) > 0 OR instr(lower(c.email), ?) > 0 "
                               "ORDER BY c.full_name, c.contact_id", (q, q)).fetchall()
         total += len(rows)
+        counts["contact"] = len(rows)
         contacts = [ContactRef(contact_id=r["contact_id"], full_name=r["full_name"], email=r["email"],
                                account_name=r["account_name"]) for r in rows[:limit]]
     if "lead" in wanted:
         rows = ctx.db.execute("SELECT * FROM leads WHERE instr(lower(full_name), ?) > 0 OR instr(lower(company), ?) > 0 "
                               "OR instr(lower(email), ?) > 0 ORDER BY full_name, lead_id", (q, q, q)).fetchall()
         total += len(rows)
+        counts["lead"] = len(rows)
         leads = [LeadRef(lead_id=r["lead_id"], full_name=r["full_name"], company=r["company"], status=r["status"])
                  for r in rows[:limit]]
     if "deal" in wanted:
         rows = ctx.db.execute("SELECT * FROM deals WHERE instr(lower(name), ?) > 0 ORDER BY name, deal_id", (q,)).fetchall()
         total += len(rows)
+        counts["deal"] = len(rows)
         deals = [DealRef(deal_id=r["deal_id"], name=r["name"], stage=r["stage"], amount=r["amount"]) for r in rows[:limit]]
-    return SearchResults(accounts=accounts, contacts=contacts, leads=leads, deals=deals, total=total)
+    found = [(kind, [*said, f"{n - len(said)} more"] if n > len(said) else said) for kind, said, n in (
+        ("account", [f"{a.name} ({a.industry} {a.type})" for a in accounts], counts.get("account", 0)),
+        ("contact", [f"{c.full_name} of {c.account_name}" for c in contacts], counts.get("contact", 0)),
+        ("lead", [f"{x.full_name} of {x.company} ({LEAD_STATUS[x.status]})" for x in leads], counts.get("lead", 0)),
+        ("deal", [f"'{d.name}' ({d.stage.replace('_', ' ')}, {dollars(d.amount)})" for d in deals],
+         counts.get("deal", 0))) if said]
+    text = "; ".join(f"{kind}s: {', '.join(said[:-1])} and {said[-1]}" if said[1:] else f"the {kind} {said[0]}"
+                     for kind, said in found)
+    return SearchResults(accounts=accounts, contacts=contacts, leads=leads, deals=deals, total=total,
+                         found_text=text or "nothing")
 
 
 @tools.tool(effect=READ, asks=[
@@ -142,6 +161,11 @@ def _account_summaries(ctx: Ctx, where: Where) -> list[AccountSummary]:
     Ask("List the accounts owned by {owner_id}, biggest pipeline first.", sort_by="open_pipeline"),
     "Is there an account called '{query}'?",
     Ask("What are our largest {industry} accounts by headcount?", sort_by="employees"),
+], reply=[
+    "{result.total} accounts: {result.accounts_text}.",
+    # "Is there an account called 'Apex'?" is answered yes, with the one it is.
+    Ask("Yes: {result.accounts_text}.", industry=None, type=None, owner_id=None, mine=False, sort_by="name",
+        **{"result.total": 1}),
 ])
 def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | None = None,
                   type: AccountType | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
@@ -176,7 +200,21 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
     keys = {"name": lambda a: (a.name.lower(), a.account_id), "open_pipeline": lambda a: (-a.open_pipeline, a.name),
             "employees": lambda a: (-(a.employees or 0), a.name)}
     found.sort(key=keys[sort_by])
-    return AccountList(accounts=found[:limit], total=len(found))
+    return AccountList(accounts=found[:limit], total=len(found),
+                       accounts_text=_accounts_text(found[:limit], len(found), sort_by, industry is None))
+
+
+def _accounts_text(accounts: list[AccountSummary], total: int, sort_by: str, industry_said: bool) -> str:
+    """'Apex Realty (Real Estate, Chicago)', 'Apex Realty (1,200 employees)' or 'Apex Realty ($730,000 in open
+    deals)': what each account is, or the size the listing is sorted by."""
+    def one(a: AccountSummary) -> str:
+        if sort_by == "employees":
+            return f"{a.name} ({a.employees:,} employees)" if a.employees else f"{a.name} (headcount unknown)"
+        if sort_by == "open_pipeline":
+            return f"{a.name} ({dollars(a.open_pipeline)} in open deals)" if a.open_pipeline else f"{a.name} (no open deals)"
+        where = ", ".join(x for x in (a.industry if industry_said else None, a.city) if x)
+        return f"{a.name} ({where})" if where else a.name
+    return said_in_part([one(a) for a in (accounts if len(accounts) <= 8 else accounts[:6])], total, "none")
 
 
 @tools.tool(effect=READ, asks=[
@@ -184,11 +222,10 @@ def list_accounts(ctx: Ctx, query: Query | None = None, industry: Industry | Non
     "Who do we know at {account_id}, and what deals do we have with them?",
     "How much open pipeline is there with {account_id}?",
 ], reply=[
-    "{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). Contacts: {result.contact_names}. "
-    "Deals: {result.deal_names}. Open pipeline: {result.open_pipeline}.",
-    Ask("{result.name} ({result.type}, {result.industry}; owner {result.owner_name}). "
-        "Contacts: {result.contact_names}. Deals: {result.deal_names}. No open pipeline.",
-        **{"result.open_pipeline": 0.0}),
+    # One reply a question: the account as a whole; whom we know there and the deals; the open pipeline.
+    "{result.name} is {result.profile_text}. Contacts: {result.contact_names}. Deals: {result.deal_names}.",
+    "At {result.name} we know {result.contact_names}. Deals: {result.deal_names}.",
+    "{result.name} has {result.pipeline_text}.",
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     """Show one account with its contacts and all its deals.
@@ -214,11 +251,17 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
                                                      "d.deal_id", (account_id,))]
     won = sum(d.amount for d in deals if d.stage == "closed_won")
     people = ", ".join(f"{c.full_name} ({c.title})" if c.title else c.full_name for c in contacts)
-    sales = ", ".join(f"'{d.name}' ({d.stage.replace('_', ' ')}, ${d.amount:,.2f})" for d in deals)
+    sales = ", ".join(f"'{d.name}' ({d.stage.replace('_', ' ')}, {dollars(d.amount)})" for d in deals)
+    owner = "you" if summary.owner_id == me(ctx)["rep_id"] else summary.owner_name
+    kind = f"{summary.industry} {summary.type}"
+    profile = (f"{'an' if kind[0] in 'AEIOU' else 'a'} {kind}" + (f" in {summary.city}" if summary.city else "")
+               + f", owned by {owner}")
+    pipeline = (f"{dollars(summary.open_pipeline)} in {summary.open_deals} open deal{'' if summary.open_deals == 1 else 's'}"
+                if summary.open_deals else "no open deals")
     return Account(**summary.model_dump(), website=row["website"], phone=row["phone"],
                    annual_revenue=row["annual_revenue"], created_at=row["created_at"], won_revenue=won,
                    contacts=contacts, deals=deals, contact_names=people or "no contacts yet",
-                   deal_names=sales or "no deals yet")
+                   deal_names=sales or "no deals yet", profile_text=profile, pipeline_text=pipeline)
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -280,6 +323,10 @@ def create_account(ctx: Ctx, name: Name, industry: Industry, type: AccountType =
     "Who are the contacts at {account_id}?",
     "Find the person named {query} in our contacts.",
     Ask("Which people at {account_id} can we still reach out to?", include_do_not_contact=False),
+], reply=[
+    Ask("You can still reach {result.total} people at {account_id}: {result.contacts_text}.",
+        include_do_not_contact=False),
+    Ask("{result.total} contacts: {result.contacts_text}.", include_do_not_contact=True),
 ])
 def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | None = None,
                   include_do_not_contact: bool = True, limit: Limit = 20) -> ContactList:
@@ -305,7 +352,14 @@ def list_contacts(ctx: Ctx, account_id: AccountId | None = None, query: Query | 
         where.add("c.do_not_contact = 0")
     rows = ctx.db.execute(f"{CONTACT_SELECT} WHERE {where.sql} ORDER BY c.full_name, c.contact_id",
                           where.params).fetchall()
-    return ContactList(contacts=[contact_summary(r) for r in rows[:limit]], total=len(rows))
+    contacts = [contact_summary(r) for r in rows[:limit]]
+
+    def one(c: ContactSummary) -> str:
+        who = c.full_name + (f", {c.title}" if c.title else "") + ("" if account_id else f" at {c.account_name}")
+        return who + (" (asked not to be contacted)" if c.do_not_contact and include_do_not_contact else "")
+    return ContactList(contacts=contacts, total=len(rows),
+                       contacts_text=said_in_part([one(c) for c in (contacts if len(contacts) <= 8 else contacts[:6])],
+                                                  len(rows), "nobody"))
 
 
 def contact_model(ctx: Ctx, contact_id: str) -> Contact:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, parse_date, parse_time
+from prove.env.values import iso, parse_date, parse_time, said_in_part, spoken_day
 
 from .server import (
     ACTIVITY_SELECT,
@@ -27,6 +27,7 @@ from .server import (
     Text,
     about_filter,
     active_rep,
+    activities_text,
     activity_by_id,
     activity_model,
     me,
@@ -55,6 +56,10 @@ def _task(ctx: Ctx, activity_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("Show my open tasks for {deal_id}.", status="open"),
     Ask("What tasks have I completed?", status="completed"),
     "What do I have due by {due_before}?",
+], reply=[
+    Ask("{result.total} of your tasks are overdue: {result.activities_text}.", status="overdue"),
+    Ask("You've completed {result.total} tasks: {result.activities_text}.", status="completed"),
+    Ask("You have {result.total} open tasks: {result.activities_text}.", status="open"),
 ])
 def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] = "open",
                owner_id: OtherRepId | None = None,
@@ -93,7 +98,9 @@ def list_tasks(ctx: Ctx, status: Literal["open", "overdue", "completed", "all"] 
     where.entity(ctx, "contact", "t.contact_id", contact_id)
     rows = ctx.db.execute(f"{ACTIVITY_SELECT} WHERE {where.sql} ORDER BY t.due_date, t.activity_id",
                           where.params).fetchall()
-    return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    acts = [activity_model(ctx, r) for r in rows[:limit]]
+    return ActivityList(activities=acts, total=len(rows),
+                        activities_text=activities_text(acts, len(rows), ctx.today(), overdue_said=status != "overdue"))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -318,6 +325,7 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting"], subject: N
 ], reply=[
     Ask("The last call with {contact_id} was on {result.activities.occurred_at}: '{result.activities.subject}'.",
         kind="call", limit=1),
+    "{result.total} activities, latest first: {result.activities_text}.",
 ])
 def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: DealId | None = None,
                     account_id: AccountId | None = None, lead_id: LeadId | None = None,
@@ -344,7 +352,8 @@ def list_activities(ctx: Ctx, contact_id: ContactId | None = None, deal_id: Deal
     rows = ctx.db.execute(f"{ACTIVITY_SELECT} WHERE {where.sql} "
                           "ORDER BY coalesce(t.occurred_at, t.due_date) DESC, t.activity_id DESC",
                           where.params).fetchall()
-    return ActivityList(activities=[activity_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    acts = [activity_model(ctx, r) for r in rows[:limit]]
+    return ActivityList(activities=acts, total=len(rows), activities_text=activities_text(acts, len(rows), ctx.today()))
 
 
 def _note(row) -> Note:  # noqa: ANN001 - a sqlite3.Row joined with the author's name
@@ -416,6 +425,8 @@ def add_note(ctx: Ctx, body: Text, title: Name | None = None, deal_id: DealId | 
     "What notes do we have on {account_id}?",
     "Read me the notes on {deal_id}.",
     "Has anyone written anything down about {lead_id}?",
+], reply=[
+    "{result.total} notes. {result.notes_text}.",
 ])
 def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | None = None,
                account_id: AccountId | None = None, lead_id: LeadId | None = None, limit: Limit = 20) -> NoteList:
@@ -437,4 +448,9 @@ def list_notes(ctx: Ctx, deal_id: DealId | None = None, contact_id: ContactId | 
     where = about_filter(ctx, "n", deal_id=deal_id, contact_id=contact_id, account_id=account_id, lead_id=lead_id)
     rows = ctx.db.execute(f"{NOTE_SELECT} WHERE {where.sql} ORDER BY n.created_at DESC, n.note_id DESC",
                           where.params).fetchall()
-    return NoteList(notes=[_note(r) for r in rows[:limit]], total=len(rows))
+    notes = [_note(r) for r in rows[:limit]]
+    user, today = me(ctx)["rep_id"], ctx.today()
+    said = [f"{'you' if n.author_id == user else n.author_name} wrote on {spoken_day(n.created_at, today)}: '{n.body}'"
+            for n in (notes if len(notes) <= 6 else notes[:5])]
+    text = said_in_part(said, len(rows), "none")
+    return NoteList(notes=notes, total=len(rows), notes_text=text[:1].upper() + text[1:] if said else text)

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import parse_date
+from prove.env.values import parse_date, said_in_part, spoken_day
 
 from .server import (
     AMOUNTS,
@@ -18,6 +18,7 @@ from .server import (
     Deal,
     DealId,
     DealList,
+    DealSummary,
     Limit,
     MyClosedDealId,
     MyOpenDealId,
@@ -33,6 +34,7 @@ from .server import (
     active_rep,
     deal_model,
     deal_summary,
+    dollars,
     future_close_date,
     me,
     probability,
@@ -64,6 +66,8 @@ def _require_open(row) -> None:  # noqa: ANN001 - a sqlite3.Row
     Ask("What open deals are closing by {closing_before}, biggest first?", sort_by="amount", open_only=True),
     "List the deals with {account_id}.",
     Ask("Which of {owner_id}'s open deals are worth at least ${min_amount}?", open_only=True),
+], reply=[
+    "{result.total} deals, {result.amount_text} in all: {result.deals_text}.",
 ], values={
     "min_amount": [10000.0, 25000.0, 50000.0, 100000.0],
 })
@@ -112,8 +116,21 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     order = {"close_date": "d.close_date, d.deal_id", "amount": "d.amount DESC, d.deal_id",
              "updated": "d.updated_at DESC, d.deal_id"}[sort_by]
     rows = ctx.db.execute(f"{DEAL_SELECT} WHERE {where.sql} ORDER BY {order}", where.params).fetchall()
-    return DealList(deals=[deal_summary(r) for r in rows[:limit]], total=len(rows),
-                    total_amount=round(sum(r["amount"] for r in rows), 2))
+    deals = [deal_summary(r) for r in rows[:limit]]
+    today = ctx.today()
+
+    def one(d: DealSummary) -> str:
+        notes = [dollars(d.amount)]
+        if stage is None:
+            notes.append(d.stage.replace("_", " ") if d.stage.startswith("closed") else f"in {d.stage}")
+        if not d.stage.startswith("closed"):
+            day = spoken_day(d.close_date, today)
+            notes.append(f"closing {day}" if d.close_date >= today.isoformat() else f"was due to close {day}")
+        return f"'{d.name}' ({', '.join(notes)})"
+    total = round(sum(r["amount"] for r in rows), 2)
+    return DealList(deals=deals, total=len(rows), total_amount=total, amount_text=dollars(total),
+                    deals_text=said_in_part([one(d) for d in (deals if len(deals) <= 8 else deals[:6])], len(rows),
+                                            "none"))
 
 
 @tools.tool(effect=READ, asks=[
@@ -121,12 +138,11 @@ def list_deals(ctx: Ctx, stage: Stage | None = None, open_only: bool = False, ow
     "What stage is {deal_id} in, and how did it get there?",
     "What's the next step on {deal_id}?",
 ], reply=[
-    "'{result.name}' is in {result.stage} ({result.probability}% probability), with a close date of "
-    "{result.close_date}. Next step: {result.next_step}. Its stages so far: {result.stage_history.to_stage} "
-    "(entered on {result.stage_history.changed_at}).",
-    Ask("'{result.name}' is in {result.stage} ({result.probability}% probability), with a close date of "
-        "{result.close_date} and no next step set. Its stages so far: {result.stage_history.to_stage} "
-        "(entered on {result.stage_history.changed_at}).", **{"result.next_step": None}),
+    # One reply a question: the deal as a whole; the stages it went through; its next step.
+    "'{result.name}' ({result.amount_text} with {result.account_name}) {result.standing_text}; "
+    "{result.next_step_text}.",
+    "'{result.name}' {result.standing_text}; {result.stages_text}.",
+    "On '{result.name}', {result.next_step_text}.",
 ])
 def get_deal(ctx: Ctx, deal_id: DealId) -> Deal:
     """Show one deal with its primary contact, next step and full stage history.
@@ -401,14 +417,10 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -
     "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
     Ask("How far am I from my quota this quarter?", mine=True),
 ], reply=[
-    Ask("The team has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
-        "weighted); won this quarter: ${result.won_this_quarter}.", owner_id=None, mine=False),
-    Ask("You have {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} weighted); "
-        "won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of your ${result.quota} quota.",
-        owner_id=None, mine=True),
-    "{result.owner_name} has {result.open_count} open deals worth ${result.open_amount} (${result.weighted_amount} "
-    "weighted); won this quarter: ${result.won_this_quarter}, {result.attainment_percent}% of a ${result.quota} "
-    "quota.",
+    # An empty pipeline is said too ("no open deals, and nothing won this quarter yet"), not read out field by field.
+    Ask("The team has {result.summary_text}.", owner_id=None, mine=False),
+    Ask("You have {result.summary_text}.", owner_id=None, mine=True),
+    "{result.owner_name} has {result.summary_text}.",
 ])
 def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = False) -> PipelineSummary:
     """Summarize a pipeline by stage: open deals per stage and what was won and lost this quarter.
@@ -448,4 +460,18 @@ def pipeline_summary(ctx: Ctx, owner_id: OtherRepId | None = None, mine: bool = 
                            open_count=sum(s.count for s in open_), open_amount=round(sum(s.amount for s in open_), 2),
                            weighted_amount=round(sum(s.weighted_amount for s in open_), 2), won_this_quarter=won,
                            lost_this_quarter=lost, quota=quota,
-                           attainment_percent=round(100 * won / quota, 1) if quota else None)
+                           attainment_percent=round(100 * won / quota, 1) if quota else None,
+                           summary_text=_pipeline_text(open_, won, quota, 'your' if mine else 'the'))
+
+
+def _pipeline_text(open_: list[StageSummary], won: float, quota: float | None, whose: str) -> str:
+    """'11 open deals worth $1,061,400 ($472,150 weighted), and $545,000 won this quarter, 155.7% of the $350,000
+    quota', or 'no open deals, and nothing won this quarter yet'."""
+    count = sum(s.count for s in open_)
+    deals = (f"{count} open deal{'' if count == 1 else 's'} worth {dollars(round(sum(s.amount for s in open_), 2))} "
+             f"({dollars(round(sum(s.weighted_amount for s in open_), 2))} weighted)" if count else "no open deals")
+    wins = f"{dollars(won)} won this quarter" if won else "nothing won this quarter yet"
+    if not quota:
+        return f"{deals}, and {wins}"
+    share = f", {round(100 * won / quota, 1):g}% of" if won else " against"
+    return f"{deals}, and {wins}{share} {whose} {dollars(quota)} quota"

@@ -6,11 +6,13 @@ from datetime import timedelta
 from typing import Literal
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
+from prove.env.values import said_in_part
 
 from .server import (
     AMOUNTS,
     DEAL_NAMES,
     LEAD_SELECT,
+    LEAD_STATUS,
     AccountId,
     Amount,
     Email,
@@ -21,6 +23,7 @@ from .server import (
     LeadList,
     LeadSource,
     LeadStatus,
+    LeadSummary,
     Limit,
     MyOpenLeadId,
     Name,
@@ -53,6 +56,7 @@ tools = Toolset("leads")
     Ask("Yes: {result.leads.full_name} of {result.leads.company} is a lead of ours ({result.leads.status}, rated "
         "{result.leads.rating}).", mine=False, unassigned=False, status=None, source=None, rating=None,
         owner_id=None, **{"result.total": 1}),
+    "{result.total} leads: {result.leads_text}.",
 ])
 def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | None = None,
                rating: Rating | None = None, owner_id: OtherRepId | None = None, mine: bool = False,
@@ -90,7 +94,12 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
                   "OR instr(lower(l.email), lower(?)) > 0)", *[query] * 3)
     rows = ctx.db.execute(f"{LEAD_SELECT} WHERE {where.sql} ORDER BY l.created_at DESC, l.lead_id DESC",
                           where.params).fetchall()
-    return LeadList(leads=[lead_summary(r) for r in rows[:limit]], total=len(rows))
+    leads = [lead_summary(r) for r in rows[:limit]]
+    def one(lead: LeadSummary) -> str:
+        said = [w for w in (lead.rating if rating is None else None, LEAD_STATUS[lead.status] if status is None else None) if w]
+        return f"{lead.full_name} of {lead.company}" + (f" ({', '.join(said)})" if said else "")
+    text = said_in_part([one(lead) for lead in (leads if len(leads) <= 8 else leads[:6])], len(rows), "none")
+    return LeadList(leads=leads, total=len(rows), leads_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -98,8 +107,7 @@ def list_leads(ctx: Ctx, status: LeadStatus | None = None, source: LeadSource | 
     "What's the status of {lead_id}, and who owns the lead?",
     "Who owns {lead_id}, and how hot is the lead?",
 ], reply=[
-    "{result.full_name} from {result.company} is a {result.rating} lead, status {result.status}; "
-    "owner: {result.owner_name}.",
+    "{result.lead_text}.",
 ])
 def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
     """Show one lead with its latest activities and, once converted, what it became.
@@ -215,7 +223,6 @@ def claim_lead(ctx: Ctx, lead_id: QueuedLeadId) -> Lead:
     "Set {lead_id} to {status} and rate them {rating}.",
 ], reply=[
     Ask("Marked {lead_id} as {status}.", rating=None),
-    "Updated {result.full_name}: {status}, rated {result.rating}.",
     "Marked {lead_id} as {status} and rated them {rating}.",
 ])
 def update_lead_status(ctx: Ctx, lead_id: MyOpenLeadId, status: Literal["new", "working", "qualified", "unqualified"],

@@ -24,13 +24,14 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, Entity, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import quote
+from prove.env.values import quote, said_in_part, spoken_day
 
 from .world import SYSTEM_FOLDERS, build_world
 
@@ -174,6 +175,31 @@ class MessageSummary(BaseModel):
 class MessageList(BaseModel):
     messages: list[MessageSummary]
     total: int = Field(description="how many messages matched, before `limit` and `offset`")
+    messages_text: str = Field(description="the emails in words, newest first, such as \"'Mom's birthday' from Hana "
+                                           "Singh on March 8 (unread); 'Q2 plan' to liam@nimbus.com on March 5\"")
+
+
+def known_names(ctx: Ctx) -> dict[str, str]:
+    """The names the user knows people's addresses by: their contacts and the senders of their mail."""
+    names = dict(ctx.db.execute("SELECT from_address, from_name FROM messages WHERE status = 'received'").fetchall())
+    names.update(ctx.db.execute("SELECT email, name FROM contacts").fetchall())
+    return names
+
+
+def messages_text(messages: list[MessageSummary], total: int, today: date, names: dict[str, str],
+                  unread_said: bool = True) -> str:
+    """\"'Mom's birthday' from Hana Singh on March 8 (unread); 'Q2 plan' to Liam Williams on March 5\": each
+    email by its subject, who it is from (or, for the user's own, to, by name where the user knows one) and
+    its day."""
+    said = []
+    for m in messages if len(messages) <= 8 else messages[:6]:
+        to = names.get(m.to[0], m.to[0]) if m.to else ""
+        who = (f"from {m.from_name}" if m.status == "received" else
+               f"to {to}" + (f" and {len(m.to) - 1} more" if len(m.to) > 1 else "") if m.to else "to nobody yet")
+        kind = {"draft": "draft ", "scheduled": "scheduled email "}.get(m.status, "")
+        said.append(f"{kind}'{m.subject}' {who} on {spoken_day(m.date, today)}"
+                    + (" (unread)" if unread_said and m.status == "received" and not m.is_read else ""))
+    return said_in_part(said, total, "none")
 
 
 class Message(BaseModel):
@@ -196,6 +222,8 @@ class Message(BaseModel):
     attachments: list[Attachment]
     label_ids: list[LabelId]
     labels: list[str] = Field(description="label names, in the order of label_ids")
+    to_names: str = Field("", description="whom it is to, by the names the user knows them by: 'you', 'Elijah "
+                                          "Murphy and rosa.sullivan@nimbusfood.com'")
 
 
 class SentMessage(Message):
@@ -208,6 +236,9 @@ class Thread(BaseModel):
     subject: str
     messages: list[Message] = Field(description="every message of the conversation, oldest first")
     total: int
+    conversation_text: str = Field("", description="who wrote each message and when, oldest first, such as \"Bianca "
+                                                   "Lee wrote on February 18 ('Ava, exports time out…') and you wrote on "
+                                                   "February 19 ('Can we push this…')\"")
 
 
 class Folder(BaseModel):
@@ -221,6 +252,10 @@ class Folder(BaseModel):
 class FolderList(BaseModel):
     folders: list[Folder]
     total: int
+    folders_text: str = Field("", description="the folders with how many emails each holds, such as 'Inbox (51 emails), "
+                                              "Drafts (6 emails) and Clients (no emails)'")
+    unread_text: str = Field("", description="how many unread emails each folder holds, such as 'Inbox: 3 unread, "
+                                             "Archive: 0 unread'")
 
 
 class Label(BaseModel):
@@ -234,6 +269,8 @@ class Label(BaseModel):
 class LabelList(BaseModel):
     labels: list[Label]
     total: int
+    labels_text: str = Field("", description="the labels with how many emails carry each, such as 'Finance (10 emails, "
+                                             "2 unread), Follow up (7 emails)'")
 
 
 class Contact(BaseModel):
@@ -249,6 +286,10 @@ class Contact(BaseModel):
 class ContactList(BaseModel):
     contacts: list[Contact]
     total: int = Field(description="how many contacts matched, before `limit`")
+    contacts_text: str = Field(description="the contacts in words, such as 'Omar Meyer of Beacon Studio "
+                                           "(omar.meyer@beaconstudio.com, +1-877-510-3004)'")
+    emails_text: str = Field(description="each contact's email address, such as \"Omar Meyer's email "
+                                         "address is omar.meyer@beaconstudio.com\"")
 
 
 class Filter(BaseModel):
@@ -267,6 +308,25 @@ class Filter(BaseModel):
 class FilterList(BaseModel):
     filters: list[Filter]
     total: int
+    filters_text: str = Field(description="the filters in words, in the order they run, such as \"'Morning Brew' "
+                                          "moves mail from morningbrew.com to Newsletters and marks it read\"")
+
+
+def filter_text(f: Filter) -> str:
+    """\"'Morning Brew' moves mail from morningbrew.com to Newsletters and marks it read\", \"'Receipts' gives
+    mail with 'receipt' in the subject the label Finance\", \"'Newsletters' catches mail from substack.com\"."""
+    what = " and ".join(w for w in (f"from {f.from_contains}" if f.from_contains else "",
+                                    f"with '{f.subject_contains}' in the subject" if f.subject_contains else "") if w)
+    mail = f"mail {what}"
+    acts = [a for a in (f"gives it the label {f.add_label_name}" if f.add_label_name else "",
+                        "marks it read" if f.mark_read else "", "stars it" if f.star else "") if a]
+    if f.move_to_folder_name:
+        acts.insert(0, f"moves {mail} to {f.move_to_folder_name}")
+    elif acts:
+        acts[0] = acts[0].replace(" it", f" {mail}", 1)
+    else:
+        acts = [f"catches {mail}"]
+    return f"'{f.name}' " + (acts[0] if len(acts) == 1 else ", ".join(acts[:-1]) + " and " + acts[-1])
 
 
 # ----- the user ------------------------------------------------------------------------------------
@@ -530,12 +590,15 @@ def message_model(ctx: Ctx, message_id: str) -> Message:
     files = [Attachment(**dict(r)) for r in ctx.db.execute(
         "SELECT attachment_id, filename, mime_type, size_kb FROM attachments WHERE message_id = ? "
         "ORDER BY attachment_id", (message_id,))]
+    names, mine = known_names(ctx), set(my_addresses(ctx))
+    said = ["you" if a in mine else names.get(a, a) for a in rcpt["to"]]
     return Message(
         message_id=row["message_id"], thread_id=row["thread_id"], folder_id=row["folder_id"], folder_name=folder,
         status=row["status"], from_name=row["from_name"], from_address=row["from_address"], to=rcpt["to"],
         cc=rcpt["cc"], bcc=rcpt["bcc"], subject=row["subject"], body=row["body"], date=row["sent_at"],
         is_read=bool(row["is_read"]), is_starred=bool(row["is_starred"]), in_reply_to=row["in_reply_to"],
-        attachments=files, label_ids=[r[0] for r in labels], labels=[r[1] for r in labels])
+        attachments=files, label_ids=[r[0] for r in labels], labels=[r[1] for r in labels],
+        to_names=(said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said else "nobody")
 
 
 def sent_model(ctx: Ctx, message_id: str, copy_id: str | None) -> SentMessage:

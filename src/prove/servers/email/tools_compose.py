@@ -169,8 +169,8 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
     Ask("Answer {message_id} with '{body}', no signature.", include_signature=False),
 ], reply=[
     "Replied to {message_id}.",
-    Ask("Your reply to {message_id} is sent, to {result.to}.", reply_all=False),
-    Ask("Your reply to {message_id} went to everyone on it: {result.to}.", reply_all=True),
+    Ask("Your reply to {message_id} is on its way to {result.to_names}.", reply_all=False),
+    Ask("Your reply to {message_id} went to everyone on it: {result.to_names}.", reply_all=True),
 ], values={
     # Replies that fit any message a person wrote to the user (the message is never a newsletter,
     # receipt or notification: see PersonMessageId).

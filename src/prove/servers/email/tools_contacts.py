@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like
+from prove.env.values import like, said_in_part
 
 from .server import (
     Address,
@@ -59,6 +59,11 @@ def _unique_email(ctx: Ctx, email: str, exclude: str = "") -> None:
     "What's {query}'s email address?",
     "Look up {query} in my contacts.",
     Ask("Show my favorite contacts.", favorites_only=True),
+], reply=[
+    # "What's Omar's email address?" is answered with the address; the others with who each contact is.
+    Ask("{result.emails_text}.", favorites_only=False),
+    Ask("Your favorite contacts: {result.contacts_text}.", favorites_only=True),
+    Ask("I found {result.total} contacts: {result.contacts_text}.", favorites_only=False),
 ])
 def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool = False,
                     limit: Limit = 25) -> ContactList:
@@ -80,7 +85,12 @@ def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool =
         where.add("is_favorite = 1")
     ids = [r[0] for r in ctx.db.execute(f"SELECT contact_id FROM contacts WHERE {where.sql} "
                                         "ORDER BY name COLLATE NOCASE, contact_id", where.params)]
-    return ContactList(contacts=[_contact(ctx, c) for c in ids[:limit]], total=len(ids))
+    contacts = [_contact(ctx, c) for c in ids[:limit]]
+    shown = contacts if len(contacts) <= 8 else contacts[:6]
+    said = [c.name + (f" of {c.company}" if c.company else "") + f" ({c.email}" + (f", {c.phone}" if c.phone else "")
+            + ")" + (f", noted as '{c.notes}'" if c.notes else "") for c in shown]
+    return ContactList(contacts=contacts, total=len(ids), contacts_text=said_in_part(said, len(ids), "nobody"),
+                       emails_text=said_in_part([f"{c.name}'s email address is {c.email}" for c in shown], len(ids), "nobody"))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -129,8 +139,10 @@ def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None
 ], reply=[
     Ask("{contact_id} is one of your favorites now.", favorite=True),
     Ask("Done: {contact_id} is no longer a favorite.", favorite=False),
-    "Updated {result.name}: their email is {result.email} and their phone {result.phone}.",
-    "Done: {result.name}'s contact now reads {result.email}, {result.phone}.",
+    Ask("Done: {contact_id}'s email is {email} now.", name=None, phone=None, company=None, notes=None, favorite=None),
+    Ask("Updated {contact_id}: their phone is {phone} now, noted '{notes}'.", name=None, email=None, company=None,
+        favorite=None),
+    "Updated {result.name}'s contact.",
 ], values={"notes": ["Moved to the Boston office", "New number since March", "Now at Initech",
                      "Call after 10 AM", "Prefers email", "Birthday in June"]})
 def update_contact(ctx: Ctx, contact_id: PhoneContactId, name: Name | None = None, email: Address | None = None,

@@ -29,6 +29,7 @@ from .server import (
     apply_filter,
     filter_matches,
     filter_model,
+    filter_text,
     folder_row,
     summary,
 )
@@ -90,6 +91,10 @@ def _unique_folder_name(ctx: Ctx, name: str, exclude: str | None = None) -> None
 @tools.tool(effect=READ, asks=[
     "What folders do I have?",
     "How many unread emails are in each of my folders?",
+], reply=[
+    # One reply a question: the folders; the unread mail in each.
+    "You have {result.total} folders: {result.folders_text}.",
+    "Unread mail by folder: {result.unread_text}.",
 ])
 def list_folders(ctx: Ctx) -> FolderList:
     """List every folder, system ones first, with how many messages and unread messages each holds.
@@ -98,7 +103,14 @@ def list_folders(ctx: Ctx) -> FolderList:
         The folders (ID, name, kind 'system' or 'custom', total and unread counts).
     """
     ids = [r[0] for r in ctx.db.execute("SELECT folder_id FROM folders ORDER BY kind DESC, created_at, folder_id")]
-    return FolderList(folders=[_folder(ctx, f) for f in ids], total=len(ids))
+    folders = [_folder(ctx, f) for f in ids]
+
+    def listed(said: list[str]) -> str:
+        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return FolderList(folders=folders, total=len(ids),
+                      folders_text=listed([f"{f.name} ({f.total or 'no'} email{'' if f.total == 1 else 's'})"
+                                           for f in folders]),
+                      unread_text=listed([f"{f.name}: {f.unread} unread" for f in folders]))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -202,6 +214,8 @@ def delete_folder(ctx: Ctx, folder_id: EmptyFolderId) -> DeletedFolder:
 @tools.tool(effect=READ, asks=[
     "What labels do I have?",
     "Show my labels and how many emails carry each.",
+], reply=[
+    "You have {result.total} labels: {result.labels_text}.",
 ])
 def list_labels(ctx: Ctx) -> LabelList:
     """List the user's labels with how many messages (and unread messages) carry each.
@@ -210,7 +224,12 @@ def list_labels(ctx: Ctx) -> LabelList:
         The labels (ID, name, color, total and unread counts).
     """
     ids = [r[0] for r in ctx.db.execute("SELECT label_id FROM labels ORDER BY name COLLATE NOCASE, label_id")]
-    return LabelList(labels=[_label(ctx, lid) for lid in ids], total=len(ids))
+    labels = [_label(ctx, lid) for lid in ids]
+    said = [f"{lb.name} ({lb.total} email{'' if lb.total == 1 else 's'}" + (f", {lb.unread} unread" if lb.unread else "")
+            + ")" for lb in labels]
+    return LabelList(labels=labels, total=len(ids),
+                     labels_text=(said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said
+                     else "none")
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -309,6 +328,8 @@ def unlabel_message(ctx: Ctx, message_id: MessageId, label_id: LabelId) -> Label
 @tools.tool(effect=READ, asks=[
     "What mail filters do I have set up?",
     "Show me my email rules.",
+], reply=[
+    "You have {result.total} filters, run in this order: {result.filters_text}.",
 ])
 def list_filters(ctx: Ctx) -> FilterList:
     """List the filters applied to arriving mail, in the order they run.
@@ -318,7 +339,9 @@ def list_filters(ctx: Ctx) -> FilterList:
         folder, add a label, mark read, star).
     """
     rows = ctx.db.execute("SELECT * FROM filters ORDER BY created_at, filter_id").fetchall()
-    return FilterList(filters=[filter_model(ctx, r) for r in rows], total=len(rows))
+    filters = [filter_model(ctx, r) for r in rows]
+    return FilterList(filters=filters, total=len(rows),
+                      filters_text="; ".join(filter_text(f) for f in filters) or "none")
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like, parse_window, quote
+from prove.env.values import iso, like, parse_window, quote, spoken_day
 
 from .server import (
     ArchivableMessageId,
@@ -31,7 +31,9 @@ from .server import (
     WorkMessageId,
     delete_messages,
     folder_row,
+    known_names,
     message_model,
+    messages_text,
     require_not_draft,
     summary,
 )
@@ -88,6 +90,11 @@ def _labelled(ctx: Ctx, where: Where, label_id: str | None) -> None:
     Ask("List my starred emails in {folder_id}.", starred_only=True),
     "Which emails in my inbox carry {label_id}?",
     "What's in {folder_id}?",
+], reply=[
+    Ask("{result.total} unread emails in {folder_id}, newest first: {result.messages_text}.", unread_only=True),
+    Ask("{result.total} starred emails in {folder_id}, newest first: {result.messages_text}.", starred_only=True,
+        unread_only=False),
+    Ask("{result.total} emails, newest first: {result.messages_text}.", unread_only=False, starred_only=False),
 ])
 def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = False, starred_only: bool = False,
                   label_id: LabelId | None = None, limit: Limit = 25, offset: Offset = 0) -> MessageList:
@@ -119,7 +126,10 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
     _labelled(ctx, where, label_id)
     rows = ctx.db.execute(f"SELECT m.* FROM messages m WHERE {where.sql} ORDER BY m.sent_at DESC, m.message_id DESC",
                           where.params).fetchall()
-    return MessageList(messages=[summary(ctx, r) for r in rows[offset:offset + limit]], total=len(rows))
+    messages = [summary(ctx, r) for r in rows[offset:offset + limit]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(messages, len(rows) - offset, ctx.today(), known_names(ctx),
+                                                   unread_said=not unread_only))
 
 
 @tools.tool(effect=READ, asks=[
@@ -128,6 +138,8 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
     Ask("Did {sender} send me anything with an attachment?", has_attachment=True),
     "Look for messages mentioning '{query}' sent to {recipient} before {before}.",
     Ask("Any unread mail from {sender}?", unread_only=True),
+], reply=[
+    "I found {result.total} emails, newest first: {result.messages_text}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None = None, recipient: Query | None = None,
                     folder_id: FolderId | None = None, label_id: LabelId | None = None,
@@ -183,7 +195,10 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
         where.add("m.is_read = 0")
     rows = ctx.db.execute(f"SELECT m.* FROM messages m WHERE {where.sql} ORDER BY m.sent_at DESC, m.message_id DESC",
                           where.params).fetchall()
-    return MessageList(messages=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    messages = [summary(ctx, r) for r in rows[:limit]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(messages, len(rows), ctx.today(), known_names(ctx),
+                                                   unread_said=not unread_only))
 
 
 @tools.tool(effect=READ, asks=[
@@ -193,13 +208,13 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
 ], reply=[
     # Who wrote it, when and to whom, as asked (the body is not read out: a reworded reply could not
     # be checked to keep a text of several sentences whole).
-    "'{result.subject}' is from {result.from_name} ({result.from_address}), sent {result.date} to {result.to}; "
+    "'{result.subject}' is from {result.from_name} ({result.from_address}), sent {result.date} to {result.to_names}; "
     "it's in {result.folder_name}.",
-    "{result.from_name} sent it on {result.date} to {result.to}, from {result.from_address}.",
+    "{result.from_name} sent it on {result.date} to {result.to_names}, from {result.from_address}.",
     # The user's own mail: they sent it (or have not yet), not "Ava Singh sent it".
-    Ask("You sent '{result.subject}' on {result.date} to {result.to}; it's in {result.folder_name}.",
+    Ask("You sent '{result.subject}' on {result.date} to {result.to_names}; it's in {result.folder_name}.",
         **{"result.status": "sent"}),
-    Ask("'{result.subject}' is a draft of yours to {result.to}, not sent yet.", **{"result.status": "draft"}),
+    Ask("'{result.subject}' is a draft of yours to {result.to_names}, not sent yet.", **{"result.status": "draft"}),
 ])
 def get_message(ctx: Ctx, message_id: MessageId) -> Message:
     """Read one message in full: recipients, body, attachments and labels.
@@ -222,6 +237,8 @@ def get_message(ctx: Ctx, message_id: MessageId) -> Message:
 @tools.tool(effect=READ, asks=[
     "Show me the whole conversation in {thread_id}.",
     "Pull up every message in {thread_id}, oldest first.",
+], reply=[
+    "The conversation '{result.subject}' has {result.total} messages: {result.conversation_text}.",
 ])
 def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
     """Read a whole conversation: every message, reply, forward and draft in it, oldest first.
@@ -241,8 +258,18 @@ def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
                         hint="Every message shows its thread_id; IDs look like 'THR-10007'.")
     ids = [r[0] for r in ctx.db.execute(
         "SELECT message_id FROM messages WHERE thread_id = ? ORDER BY sent_at, message_id", (thread_id,))]
-    return Thread(thread_id=thread_id, subject=row["subject"], messages=[message_model(ctx, m) for m in ids],
-                  total=len(ids))
+    messages = [message_model(ctx, m) for m in ids]
+    today = ctx.today()
+    said = []
+    for m in messages:
+        day = spoken_day(m.date, today)
+        body = " ".join(m.body.split())
+        opening = body if len(body) <= 60 else body[:60].rsplit(" ", 1)[0].rstrip(",;:.") + "…"
+        said.append((f"your draft from {day}" if m.status == "draft" else f"you wrote on {day}"
+                     if m.status in ("sent", "scheduled") else f"{m.from_name} wrote on {day}") + f" ('{opening}')")
+    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"
+    return Thread(thread_id=thread_id, subject=row["subject"], messages=messages, total=len(ids),
+                  conversation_text=text[:1].upper() + text[1:] if text.startswith("you") else text)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import parse_date, quote
+from prove.env.values import parse_date, quote, said_in_part, spoken_day
 
 from .server import (
     AppPasswordId,
@@ -66,6 +66,8 @@ class NewAppPassword(AppPassword):
 class AppPasswordList(BaseModel):
     app_passwords: list[AppPassword]
     total: int
+    app_passwords_text: str = Field(description="the app passwords in words, such as 'Thunderbird on laptop (in use, "
+                                                "last used March 14) and Old phone (revoked)'")
 
 
 def _vacation(ctx: Ctx) -> Vacation:
@@ -205,6 +207,8 @@ def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = No
 @tools.tool(effect=READ, asks=[
     "Which apps have passwords for my mail?",
     "List my app passwords.",
+], reply=[
+    "You have {result.total} app passwords: {result.app_passwords_text}.",
 ])
 def list_app_passwords(ctx: Ctx) -> AppPasswordList:
     """List the app passwords mail apps use to sign in, active and revoked (never the passwords).
@@ -213,7 +217,11 @@ def list_app_passwords(ctx: Ctx) -> AppPasswordList:
         The app passwords (ID, name, status, created and last used times).
     """
     rows = ctx.db.execute("SELECT * FROM app_passwords ORDER BY created_at, app_password_id").fetchall()
-    return AppPasswordList(app_passwords=[_app(r) for r in rows], total=len(rows))
+    apps = [_app(r) for r in rows]
+    today = ctx.today()
+    said = [f"{a.name} (" + ("revoked" if a.status == "revoked" else f"in use, last used {spoken_day(a.last_used_at, today)}"
+                              if a.last_used_at else "in use, never used yet") + ")" for a in apps]
+    return AppPasswordList(app_passwords=apps, total=len(rows), app_passwords_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=WRITE, asks=[

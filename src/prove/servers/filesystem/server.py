@@ -177,6 +177,12 @@ def entries_text(found: list[Entry], total: int, year: int, where: bool = False,
     return items_said(said, total)
 
 
+def listed(said: list[str], shown: int = 4) -> str:
+    """'a', 'a and b', 'a, b, c, d and 7 more'."""
+    said = said if len(said) <= shown + 1 else [*said[:shown], f"{len(said) - shown} more"]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 def items_said(said: list[str], total: int) -> str:
     """'3 items: a, b and 1 more' for the items said one by one out of `total`; 'nothing' for none."""
     if not said:

@@ -26,6 +26,7 @@ from .server import (
     destination,
     ensure_space,
     human,
+    listed,
     insert_node,
     log_activity,
     lookup,
@@ -68,6 +69,9 @@ class ArchiveListing(BaseModel):
     total: int
     uncompressed_size: int
     uncompressed_text: str
+    contents_text: str = Field(description="what the archive holds in words, a folder with the files in it, such as "
+                                           "\"the folder '2025-03 Garden' with 11 files (IMG_2332.jpg, IMG_2340.jpg "
+                                           "and 9 more) and notes.txt (2.1 KB)\"")
 
 
 class Extracted(BaseModel):
@@ -167,6 +171,8 @@ def compress_to_archive(ctx: Ctx, paths: ZipSources, archive_path: str) -> Archi
 @tools.tool(effect=READ, asks=[
     "What's inside {path}?",
     "List the contents of {path}.",
+], reply=[
+    "{path} holds {result.contents_text}, {result.uncompressed_text} unzipped.",
 ])
 def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveListing:
     """List the files and folders inside a .zip archive without extracting it.
@@ -192,7 +198,26 @@ def list_archive(ctx: Ctx, path: ArchivePath, limit: Limit = 200) -> ArchiveList
                     size_text=human(m["size"]) if m["kind"] == "file" else "", modified_at=m["modified_at"])
              for m in members[:limit]]
     return ArchiveListing(path=row["path"], members=shown, total=len(members), uncompressed_size=size,
-                          uncompressed_text=human(size))
+                          uncompressed_text=human(size), contents_text=_contents_text(members))
+
+
+def _contents_text(members: list) -> str:  # noqa: ANN001 - archive_members rows
+    """\"the folder '2025-03 Garden' with 11 files (IMG_2332.jpg, IMG_2340.jpg, ... and 7 more) and notes.txt
+    (2.1 KB)\": each top-level folder with the files at any depth in it, said by name, and each file at the
+    top with its size."""
+    folders: dict[str, list[str]] = {}
+    top: list[str] = []
+    for m in members:
+        head, _, rest = m["member_path"].partition("/")
+        if rest or m["kind"] == "folder":
+            files = folders.setdefault(head, [])
+            if rest and m["kind"] == "file":
+                files.append(rest.rsplit("/", 1)[-1])
+        else:
+            top.append(f"{head} ({human(m['size'])})")
+    said = [f"the folder '{name}' with {len(files)} file{'' if len(files) == 1 else 's'} ({listed(files)})"
+            if files else f"the empty folder '{name}'" for name, files in folders.items()]
+    return listed(said + top, 6) if said or top else "nothing"
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -27,6 +27,7 @@ from .server import (
     hidden_vault,
     human,
     inside,
+    listed,
     locked_by,
     normalize,
     prefix,
@@ -70,6 +71,9 @@ class Tree(BaseModel):
     entries: list[TreeEntry] = Field(description="depth-first, folders before their contents")
     total: int = Field(description="how many items lie within `max_depth`, before `limit`")
     truncated: bool = Field(description="true if `limit` cut the tree short")
+    tree_text: str = Field(description="the top of the tree in words: each folder with what it holds, each file "
+                                       "with its size, such as 'Finance (Taxes, Budget 2026.csv and 3 more), "
+                                       "notes.txt (2.1 KB) and Photos (empty)'")
 
 
 class ItemInfo(BaseModel):
@@ -91,6 +95,11 @@ class ItemInfo(BaseModel):
     files_inside: int | None = Field(description="for a folder, how many files it holds at any depth")
     tags: list[str]
     tags_text: str = Field("none", description="its tags in words: 'none', or the tags separated by commas")
+    owner_text: str = Field(description="whose it is: \"it's yours\", or \"it's Ana Silva's\" for an item shared "
+                                        "with you")
+    protected_text: str = Field(description="whether it is read-only and how it is tagged, in words, such as "
+                                            "\"isn't read-only and has no tags\" or \"is read-only, as the folder "
+                                            "Taxes is, and tagged tax and 2025\"")
     favorite: bool
     versions: int = Field(description="earlier versions kept of a text file")
     active_share_links: int
@@ -223,6 +232,9 @@ def list_folder(ctx: Ctx, path: FolderPath = "/", sort_by: Literal["name", "modi
 @tools.tool(effect=READ, asks=[
     "Show me the folder structure of {path}.",
     "Give me a tree of {path} down to {max_depth} levels.",
+], reply=[
+    Ask("Your drive holds {result.tree_text}.", path="/"),
+    "{path} holds {result.tree_text}.",
 ])
 def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(ge=1, le=8)] = 2,
              limit: Limit = 200) -> Tree:
@@ -250,20 +262,48 @@ def get_tree(ctx: Ctx, path: FolderPath = "/", max_depth: Annotated[int, Field(g
     hide, params = hidden_vault(ctx)
     rows = ctx.db.execute(f"SELECT path, name, kind, size FROM nodes WHERE trash_id IS NULL AND substr(path, 1, ?) = ? "
                           f"AND {hide}", [len(base), base, *params]).fetchall()
-    rows = [r for r in rows if r["path"][len(base):].count("/") < max_depth]
+    rows = [r for r in rows if r["path"] != folder["path"] and r["path"][len(base):].count("/") < max_depth]
     ordered = _depth_first(folder["path"], rows)
     items = [TreeEntry(path=r["path"], name=r["name"], kind=r["kind"], depth=r["path"][len(base):].count("/") + 1,
                        size=r["size"], size_text=human(r["size"] if r["kind"] == "file" else folder_size(ctx, r["path"])))
              for r in ordered[:limit]]
-    return Tree(path=folder["path"], entries=items, total=len(ordered), truncated=len(ordered) > limit)
+    return Tree(path=folder["path"], entries=items, total=len(ordered), truncated=len(ordered) > limit,
+                tree_text=_tree_text(items, max_depth > 1))
+
+
+def _tree_text(items: list[TreeEntry], deeper: bool) -> str:
+    """'Finance (Taxes, Budget 2026.csv and 3 more), notes.txt (2.1 KB) and Photos (empty)': what lies
+    at the top of a tree, a folder with the names of what is directly in it."""
+    inside: dict[str, list[str]] = {}
+    for e in items:
+        inside.setdefault(e.path.rsplit("/", 1)[0], []).append(e.name)
+    said = []
+    for e in (e for e in items if e.depth == 1):
+        if e.kind == "file":
+            said.append(f"{e.name} ({e.size_text})")
+        elif e.path in inside:
+            said.append(f"{e.name} ({listed(inside[e.path], 3)})")
+        else:
+            said.append(e.name + (" (empty)" if deeper else ""))
+    return listed(said, 8) if said else "nothing"
+
+
+def _protected_text(path: str, by: str | None, tags: list[str]) -> str:
+    """"isn't read-only and has no tags", "is read-only, as the folder Taxes is, and tagged tax and 2025"."""
+    guard = ("isn't read-only" if by is None else "is read-only" if by == path
+             else f"is read-only, as the folder {by.rsplit('/', 1)[-1]} is,")
+    if not tags:
+        return f"{guard} and has no tags"
+    return f"{guard} and tagged {tags[0] if len(tags) == 1 else ', '.join(tags[:-1]) + ' and ' + tags[-1]}"
 
 
 @tools.tool(effect=READ, asks=[
-    "How big is {path}, and when was it last changed?",
+    "How big is {path}, and when was it last modified?",
     "Give me the details of {path}: owner, size, tags and whether it's protected.",
 ], reply=[
-    "{path} is {result.size_text}, owned by {result.owner}, last changed {result.modified_at}. Read-only: "
-    "{result.read_only}. Tags: {result.tags_text}.",
+    # One reply a question: how big and when, or who owns it, its size, whether it is protected and its tags.
+    "{path} is {result.size_text} and was last modified {result.modified_at}.",
+    "{path} is {result.size_text}; {result.owner_text}, {result.protected_text}.",
 ])
 def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     """Show the details of one file or folder: size, type, owner, times, protection, tags and more.
@@ -305,6 +345,9 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
         tags=(tags := [r[0] for r in ctx.db.execute("SELECT tag FROM tags WHERE node_id = ? ORDER BY tag",
                                                      (node_id,))]),
         tags_text=", ".join(tags) or "none",
+        owner_text="it's yours" if row["owner"] == ctx.db.execute("SELECT name FROM account").fetchone()[0]
+        else f"it's {row['owner']}'s",
+        protected_text=_protected_text(row["path"], by, tags),
         favorite=ctx.db.execute("SELECT 1 FROM favorites WHERE node_id = ?", (node_id,)).fetchone() is not None,
         versions=ctx.db.execute("SELECT count(*) FROM versions WHERE node_id = ?", (node_id,)).fetchone()[0],
         active_share_links=ctx.db.execute(

@@ -22,6 +22,7 @@ from .server import (
     entries,
     entry_list,
     hidden_vault,
+    listed,
     resolve,
 )
 
@@ -59,6 +60,9 @@ class Favorite(BaseModel):
 class FavoriteList(BaseModel):
     favorites: list[Favorite] = Field(description="most recently added first")
     total: int
+    favorites_text: str = Field("", description="the favorites by name, each with the folder it is in, such as "
+                                                "\"Itinerary.md in the Barcelona 2026 folder and the folder 'Meeting "
+                                                "notes'\"")
 
 
 class FavoriteChange(BaseModel):
@@ -263,6 +267,8 @@ def remove_favorite(ctx: Ctx, path: FavoritePath) -> FavoriteChange:
 @tools.tool(effect=READ, asks=[
     "What are my favorite files?",
     "Show my favorites.",
+], reply=[
+    "Your favorites, newest first: {result.favorites_text}.",
 ])
 def list_favorites(ctx: Ctx, limit: Limit = 50) -> FavoriteList:
     """List the user's favorite (starred) files and folders, most recently added first.
@@ -279,4 +285,6 @@ def list_favorites(ctx: Ctx, limit: Limit = 50) -> FavoriteList:
                           "ORDER BY f.added_at DESC, n.path", params).fetchall()
     shown = [Favorite(path=r["path"], name=r["name"] or "/", kind=r["kind"], added_at=r["added_at"])
              for r in rows[:limit]]
-    return FavoriteList(favorites=shown, total=len(rows))
+    said = [(f"the folder '{f.name}'" if f.kind == "folder" else f.name)
+            + (f" in the {f.path.rsplit('/', 2)[-2]} folder" if f.path.count("/") > 1 else "") for f in shown]
+    return FavoriteList(favorites=shown, total=len(rows), favorites_text=listed(said, 6) if said else "none")

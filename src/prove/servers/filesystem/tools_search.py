@@ -25,6 +25,7 @@ from .server import (
     entry_list,
     hidden_vault,
     human,
+    listed,
     prefix,
     require_text,
     resolve,
@@ -48,6 +49,8 @@ class ContentMatches(BaseModel):
     matches: list[ContentMatch]
     total: int = Field(description="how many lines matched, before `limit`")
     files_matched: int
+    matches_text: str = Field("", description="each matching line with its file, such as \"checklist.md in the 2025 "
+                                              "folder, line 6: '- [ ] Charitable receipts'\"")
 
 
 class DuplicateGroup(BaseModel):
@@ -133,6 +136,8 @@ def search_by_name(ctx: Ctx, query: Query, path: FolderPath = "/", kind: Kind | 
     "Which of my files mention '{query}'?",
     "Search inside the files in {path} for '{query}'.",
     Ask("Find files containing exactly '{query}', with that capitalization.", case_sensitive=True),
+], reply=[
+    "'{query}' turns up on {result.total} lines in {result.files_matched} files: {result.matches_text}.",
 ])
 def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitive: bool = False,
                    limit: Limit = 20) -> ContentMatches:
@@ -169,7 +174,11 @@ def search_content(ctx: Ctx, query: Query, path: FolderPath = "/", case_sensitiv
                 found = True
                 matches.append(ContentMatch(path=r["path"], line_number=n, line=line[:200]))
         files += found
-    return ContentMatches(matches=matches[:limit], total=len(matches), files_matched=files)
+    said = [f"{m.path.rsplit('/', 1)[-1]}" + (f" in the {m.path.rsplit('/', 2)[-2]} folder" if m.path.count("/") > 1
+                                              else "") + f", line {m.line_number}: '{m.line.strip()}'"
+            for m in matches[:limit]]
+    return ContentMatches(matches=matches[:limit], total=len(matches), files_matched=files,
+                          matches_text=listed(said, 5) if said else "none")
 
 
 @tools.tool(effect=READ, asks=[

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 import string
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
-from prove.env.values import iso
+from prove.env.values import iso, spoken_day
 
 from .server import (
     ROOT,
@@ -19,6 +19,7 @@ from .server import (
     Limit,
     LinkId,
     inside,
+    listed,
     log_activity,
     resolve,
 )
@@ -51,6 +52,8 @@ class ShareLink(BaseModel):
 class ShareLinkList(BaseModel):
     links: list[ShareLink]
     total: int
+    links_text: str = Field(description="the links in words, such as 'Resume.pdf (view only, made March 3) and "
+                                        "Budget 2026.csv (anyone with it can edit, expired March 10)'")
 
 
 # ----- helpers ----------------------------------------------------------------------------------
@@ -143,6 +146,10 @@ def create_share_link(ctx: Ctx, path: ItemPath, access: Access = "view",
     "Show me the share links for {path}.",
     Ask("List my share links that still work.", status="active"),
     Ask("Which of my links have expired?", status="expired"),
+], reply=[
+    Ask("Your expired links: {result.links_text}.", status="expired"),
+    Ask("Your links that still work: {result.links_text}.", status="active"),
+    Ask("{path} is shared by {result.links_text}.", status=None),
 ])
 def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus | None = None,
                      limit: Limit = 50) -> ShareLinkList:
@@ -170,7 +177,26 @@ def list_share_links(ctx: Ctx, path: ItemPath | None = None, status: LinkStatus 
     links = [_link(r, now) for r in rows]
     if status is not None:
         links = [lk for lk in links if lk.status == status]
-    return ShareLinkList(links=links[:limit], total=len(links))
+    return ShareLinkList(links=links[:limit], total=len(links),
+                         links_text=_links_text(links[:limit], ctx.now().date(), status is None, path is None))
+
+
+def _links_text(links: list[ShareLink], today: date, status_said: bool, name_said: bool) -> str:
+    """'Resume.pdf (view only, made March 3)', 'an edit link made January 9, https://... (revoked)': each link
+    by its item where the listing is of many items, else with its address; its access, when it was made and,
+    where the listing did not pick one, whether it still works."""
+    said = []
+    for lk in links:
+        made = f"made {spoken_day(lk.created_at, today)}"
+        state = {"active": "", "expired": f"expired {spoken_day(lk.expires_at, today)}" if lk.expires_at else "expired",
+                 "revoked": "revoked", "in_trash": "its item is in the trash"}[lk.status] if status_said else ""
+        if name_said:
+            access = "view only" if lk.access == "view" else "anyone with it can edit"
+            said.append(f"{lk.name} ({', '.join(n for n in (access, made, state) if n)})")
+        else:
+            said.append(f"{'a view-only' if lk.access == 'view' else 'an edit'} link {made}, {lk.url}"
+                        + (f" ({state})" if state else ""))
+    return listed(said, 6) if said else "none"
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ctx, ToolError, Toolset
+from prove.env.values import spoken_day
 
 from .server import (
     FileDiff,
@@ -18,6 +20,7 @@ from .server import (
     current_version,
     guard_vault,
     human,
+    listed,
     replace_content,
     require_text,
     resolve,
@@ -45,6 +48,9 @@ class VersionList(BaseModel):
     modified_at: str = Field(description="when the current content was written")
     versions: list[Version] = Field(description="earlier versions, newest first")
     total: int
+    history_text: str = Field(description="the current version and the earlier ones in words, newest first, such as "
+                                          "\"version 3, written March 9 at 4:58 PM; 1 earlier version is kept: version "
+                                          "2 from March 7 at 11:27 AM (91 bytes), starting 'call Kenji back'\"")
 
 
 class VersionContent(BaseModel):
@@ -76,6 +82,8 @@ def _version(ctx: Ctx, version_id: str) -> tuple[sqlite3.Row, sqlite3.Row]:
 @tools.tool(effect=READ, asks=[
     "What earlier versions of {path} are there?",
     "Show me the version history of {path}.",
+], reply=[
+    "{path} is on {result.history_text}.",
 ])
 def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
     """List the earlier versions kept of a text file (one is kept each time it is changed).
@@ -102,8 +110,23 @@ def list_versions(ctx: Ctx, path: TextFilePath) -> VersionList:
                         size_text=human(r["size"]), modified_at=r["modified_at"],
                         first_line=(r["content"].splitlines() or [""])[0][:80])
                 for r in rows]
-    return VersionList(path=node["path"], current_version=current_version(ctx, node["node_id"]),
-                       modified_at=node["modified_at"], versions=versions, total=len(versions))
+    today = ctx.today()
+
+    def when(at_text: str) -> str:
+        at = datetime.fromisoformat(at_text)
+        return f"{spoken_day(at.date(), today)} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+    def one(v: Version) -> str:
+        start = v.first_line if len(v.first_line) <= 40 else v.first_line[:40].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+        return f"version {v.version_no} from {when(v.modified_at)} ({v.size_text})" + (
+            f", starting '{start}'" if start.strip() else ", empty")
+    number = current_version(ctx, node["node_id"])
+    history = f"version {number}, written {when(node['modified_at'])}; " + (
+        "no earlier version is kept" if not versions else
+        f"{len(versions)} earlier version{' is' if len(versions) == 1 else 's are'} kept: "
+        + listed([one(v) for v in versions], 5))
+    return VersionList(path=node["path"], current_version=number, modified_at=node["modified_at"], versions=versions,
+                       total=len(versions), history_text=history)
 
 
 @tools.tool(effect=READ, asks=[

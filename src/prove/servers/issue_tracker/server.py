@@ -141,6 +141,8 @@ class User(BaseModel):
 class UserList(BaseModel):
     users: list[User]
     total: int = Field(description="how many users matched, before `limit`")
+    users_text: str = Field(description="the people in words, such as 'Yusuf Brown, iOS Engineer on the Mobile team'")
+    user_ids_text: str = Field(description="each person's user ID, such as 'Yusuf Brown is USR-10004'")
 
 
 class ProjectSummary(BaseModel):
@@ -159,6 +161,7 @@ class ProjectSummary(BaseModel):
 class ProjectList(BaseModel):
     projects: list[ProjectSummary]
     total: int
+    projects_text: str = Field(description="the projects in words, such as 'Mobile App (MOB), led by Bianca Turner'")
 
 
 class Member(BaseModel):
@@ -197,6 +200,9 @@ class IssueSummary(BaseModel):
 class IssueList(BaseModel):
     issues: list[IssueSummary]
     total: int = Field(description="how many issues matched, before `limit`")
+    issues_text: str = Field(description="the issues in words, such as \"MOB-10028 'Push notifications lose unsaved "
+                                         "changes' (open, assigned to Ana Silva)\"; what the search picked is not said "
+                                         "of each")
 
 
 class LinkView(BaseModel):
@@ -217,6 +223,7 @@ class Issue(IssueSummary):
     children: list[IssueId] = Field(description="for an epic, its issues")
     story_points: int | None
     estimate_minutes: int | None
+    estimate_text: str | None = Field(description="the estimate as people say it, such as '8 hours'")
     spent_minutes: int
     remaining_minutes: int | None
     created_at: str
@@ -229,6 +236,10 @@ class Issue(IssueSummary):
     watching: bool = Field(description="whether the signed-in user watches it")
     comment_count: int
     allowed_transitions: list[str] = Field(description="statuses transition_issue can move it to now")
+    working_text: str = Field("", description="who is working on it, in words: \"you're working on it\", 'Ana Silva "
+                                              "is working on it' or 'nobody is working on it yet'")
+    blocking_text: str = Field("", description="what blocks it, in words: 'nothing is blocking it' or \"it's blocked "
+                                               "by WEB-10012 and WEB-10015\"")
 
 
 class Comment(BaseModel):
@@ -244,6 +255,8 @@ class Comment(BaseModel):
 class CommentList(BaseModel):
     comments: list[Comment]
     total: int
+    comments_text: str = Field(description="the comments in words, such as \"Zara Cruz on October 30, 2025: "
+                                           "'Customer confirmed the fix.'\"")
 
 
 class Link(BaseModel):
@@ -284,14 +297,16 @@ class WorklogList(BaseModel):
     worklogs: list[Worklog]
     total: int
     total_minutes: int = Field(description="minutes of all matching worklogs, before `limit`")
-    time_text: str = Field("", description="the total as people say it, such as '30 h 15 min'")
-    by_issue: str = Field("", description="the time per issue, most first, such as 'WEB-10012 (2 h), WEB-10015 "
-                                          "(45 min)', or 'nothing logged'")
+    time_text: str = Field("", description="the total as people say it, such as '30 hours and 15 minutes'")
+    by_issue: str = Field("", description="the time per issue, most first, such as 'WEB-10012 (2 hours), WEB-10015 "
+                                          "(45 minutes)', or 'nothing logged'")
 
 
 class WorklogResult(Worklog):
     issue_spent_minutes: int
     issue_remaining_minutes: int | None
+    issue_spent_text: str = Field(description="the issue's time spent as people say it, such as '28 hours and 30 "
+                                              "minutes'")
 
 
 class Sprint(BaseModel):
@@ -311,6 +326,9 @@ class Sprint(BaseModel):
 class SprintList(BaseModel):
     sprints: list[Sprint]
     total: int
+    sprints_text: str = Field(description="the sprints in words, latest first, such as 'MOB Sprint 14 (running March 9 "
+                                          "to March 20, 12 of 30 points done); MOB Sprint 13 (done, February 23 to "
+                                          "March 6)'")
 
 
 class SprintCompletion(BaseModel):
@@ -537,6 +555,15 @@ def can_work_on_either(ctx: Ctx, a: sqlite3.Row, b: sqlite3.Row) -> None:
     raise errors[0]
 
 
+def spoken_minutes(minutes: int) -> str:
+    """Work time as people say it: '45 minutes', '90 minutes', '8 hours', '28 hours and 30 minutes'."""
+    hours, rest = divmod(minutes, 60)
+    if rest and minutes < 120:
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    said = f"{hours} hour{'' if hours == 1 else 's'}"
+    return said + (f" and {rest} minute{'' if rest == 1 else 's'}" if rest else "")
+
+
 def issue_model(ctx: Ctx, issue_id: str) -> Issue:
     """The full issue as the user sees it."""
     ctx.get("issue", issue_id)
@@ -563,9 +590,15 @@ def issue_model(ctx: Ctx, issue_id: str) -> Issue:
     return Issue(**summary(ctx, row).model_dump(), description=row["description"], resolution=row["resolution"],
                  reporter_id=row["reporter_id"], reporter_name=reporter["name"], parent_id=row["parent_id"],
                  children=children, story_points=row["story_points"], estimate_minutes=row["estimate_minutes"],
+                 estimate_text=None if row["estimate_minutes"] is None else spoken_minutes(row["estimate_minutes"]),
                  spent_minutes=row["spent_minutes"], remaining_minutes=remaining, created_at=row["created_at"],
                  resolved_at=row["resolved_at"], links=links, blocked_by=(blockers := open_blockers(ctx, issue_id)),
                  blocker_count=len(blockers), sprint_name=(ctx.get("sprint", row["sprint_id"])["name"]
                                                           if row["sprint_id"] else None),
                  watchers=watchers, watching=me(ctx) in watchers, comment_count=comments,
-                 allowed_transitions=allowed_transitions(row))
+                 allowed_transitions=allowed_transitions(row),
+                 working_text=("nobody is working on it yet" if row["assignee_id"] is None
+                               else "you're working on it" if row["assignee_id"] == me(ctx)
+                               else f"{row['assignee_name']} is working on it"),
+                 blocking_text=("nothing is blocking it" if not blockers else "it's blocked by "
+                                + (blockers[0] if len(blockers) == 1 else ", ".join(blockers[:-1]) + " and " + blockers[-1])))

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import quote
+from prove.env.values import quote, said_in_part, spoken_day
 
 from .server import (
     COMMENTS,
@@ -81,6 +81,9 @@ def add_comment(ctx: Ctx, issue_id: CommentIssueId, body: Text) -> Comment:
     "What are people saying on {issue_id}?",
     Ask("Show me the latest {limit} comments on {issue_id}.", newest_first=True),
     "Read me the discussion on {issue_id} from the start.",
+], reply=[
+    Ask("The latest on {issue_id}, newest first: {result.comments_text}.", newest_first=True),
+    Ask("{issue_id} has {result.total} comments: {result.comments_text}.", newest_first=False),
 ])
 def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit: Limit = 20) -> CommentList:
     """List the comments on an issue.
@@ -100,7 +103,11 @@ def list_comments(ctx: Ctx, issue_id: IssueId, newest_first: bool = False, limit
     order = "DESC" if newest_first else "ASC"
     rows = ctx.db.execute(COMMENT_SQL + f" WHERE c.issue_id = ? ORDER BY c.created_at {order}, c.comment_id {order}",
                           (issue_id,)).fetchall()
-    return CommentList(comments=[_comment(r) for r in rows[:limit]], total=len(rows))
+    comments = [_comment(r) for r in rows[:limit]]
+    user, today = me(ctx), ctx.today()
+    said = [f"{'you' if c.author_id == user else c.author_name} on {spoken_day(c.created_at, today)}: '{c.body}'"
+            for c in (comments if len(comments) <= 8 else comments[:6])]
+    return CommentList(comments=comments, total=len(rows), comments_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import like, parse_date
+from prove.env.values import like, parse_date, said_in_part, spoken_day
 
 from .server import (
     ISSUE_SQL,
@@ -19,6 +19,7 @@ from .server import (
     Issue,
     IssueId,
     IssueList,
+    IssueSummary,
     IssueType,
     Label,
     Limit,
@@ -87,7 +88,9 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
     Ask("What's sitting in the backlog of {project_id}?", backlog_only=True),
 ], values={
     "label": list(LABELS),  # the labels issues carry
-})
+}, reply=[
+    "I found {result.total} issues: {result.issues_text}.",
+])
 def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | None = None,
                   status: Status | None = None, unresolved_only: bool = False, type: IssueType | None = None,
                   priority: Priority | None = None, assignee_id: UserId | None = None, unassigned: bool = False,
@@ -155,7 +158,22 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     if watching:
         where.add("EXISTS (SELECT 1 FROM watchers w WHERE w.issue_id = i.issue_id AND w.user_id = ?)", me(ctx))
     rows = ctx.db.execute(f"{ISSUE_SQL} WHERE {where.sql} ORDER BY {SORTS[sort]}", where.params).fetchall()
-    return IssueList(issues=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    issues = [summary(ctx, r) for r in rows[:limit]]
+    user, today = me(ctx), ctx.today()
+
+    def one(i: IssueSummary) -> str:
+        notes = [] if status is not None else [i.status.replace("_", " ")]
+        if priority is None and sort == "priority":
+            notes.append(f"{i.priority} priority")
+        if assignee_id is None and not unassigned:
+            notes.append("unassigned" if i.assignee_id is None else "assigned to you" if i.assignee_id == user
+                         else f"assigned to {i.assignee_name}")
+        if i.due_date and (overdue or sort == "due_date"):
+            notes.append(f"due {spoken_day(i.due_date, today)}")
+        return f"{i.issue_id} '{i.title}'" + (f" ({', '.join(notes)})" if notes else "")
+    return IssueList(issues=issues, total=len(rows),
+                     issues_text=said_in_part([one(i) for i in (issues if len(issues) <= 8 else issues[:6])],
+                                              len(rows), "none"))
 
 
 @tools.tool(effect=READ, asks=[
@@ -163,10 +181,11 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     "What's the status of {issue_id} and what is blocking it?",
     "Who is working on {issue_id}?",
 ], reply=[
-    "{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; assignee: "
-    "{result.assignee_name}; open issues blocking it: {result.blocked_by}.",
-    Ask("{issue_id} ('{result.title}') is {result.status} and {result.priority} priority; nobody is assigned to "
-        "it; open issues blocking it: {result.blocked_by}.", **{"result.assignee_id": None}),
+    # One reply a question: the issue as a whole; where it stands and what blocks it; who is on it.
+    "{issue_id} ('{result.title}') is {result.status}, {result.priority} priority; {result.working_text}, and "
+    "{result.blocking_text}.",
+    "{issue_id} is {result.status}, and {result.blocking_text}.",
+    "As for {issue_id}, {result.working_text}.",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
@@ -349,7 +368,9 @@ def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueT
 @tools.tool(effect=WRITE, asks=[
     "Change the priority of {issue_id} to {priority}.",
     "Rename {issue_id} to '{title}' and move its deadline to {due_date}.",
-    "Set {issue_id} to {story_points} points with an estimate of {estimate_minutes} minutes.",
+    # An estimate is said in hours, as people give one ('8 hours', not '480 minutes').
+    Ask("Set {issue_id} to {story_points} points with an estimate of 4 hours.", estimate_minutes=240),
+    Ask("Set {issue_id} to {story_points} points with an estimate of 8 hours.", estimate_minutes=480),
     Ask("{issue_id} no longer has a deadline; clear its due date.", clear_due_date=True),
     "Rewrite the description of {issue_id}: {description}",
 ], reply=[
@@ -357,7 +378,7 @@ def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueT
         clear_due_date=False, story_points=None, estimate_minutes=None, parent_id=None),
     Ask("Renamed {issue_id} to '{title}'; it's due {due_date} now.", description=None, priority=None,
         clear_due_date=False, story_points=None, estimate_minutes=None, parent_id=None),
-    Ask("{issue_id} is at {story_points} points, with an estimate of {estimate_minutes} minutes.", title=None,
+    Ask("{issue_id} is at {story_points} points, with an estimate of {result.estimate_text}.", title=None,
         description=None, priority=None, due_date=None, clear_due_date=False, parent_id=None),
     Ask("Cleared the due date of {issue_id}; it has no deadline now.", clear_due_date=True, title=None, description=None, priority=None,
         due_date=None, story_points=None, estimate_minutes=None, parent_id=None),
@@ -370,7 +391,7 @@ def create_issue(ctx: Ctx, project_id: WorkProjectId, title: Title, type: IssueT
         "Checkout times out above 500 users", "Crash on photo upload over 20 MB",
         "Rate-limit reset e-mails per user", "Document search API pagination",
     ],
-    "story_points, estimate_minutes": [(1, 60), (2, 180), (3, 240), (5, 480), (8, 960), (13, 1920)],
+    "story_points, estimate_minutes": [(2, 240), (3, 240), (3, 480), (5, 480)],
     # a new description that fits any issue (a Safari or an Android detail would have to match its title)
     "description": [
         "Steps to reproduce are in the first comment.", "Acceptance criteria: covered by an integration test.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from prove.env import READ, Ask, Ctx, Toolset
-from prove.env.values import like, spoken_day
+from prove.env.values import like, said_in_part, spoken_day
 
 from .server import (
     ISSUE_SQL,
@@ -45,6 +45,8 @@ def _project_summary(ctx: Ctx, row) -> ProjectSummary:  # noqa: ANN001 - a sqlit
     "Which projects are there?",
     Ask("Which projects are still active?", include_archived=False),
     "List all the projects in the tracker, with their leads.",
+], reply=[
+    "{result.total} projects: {result.projects_text}.",
 ])
 def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     """List the company's projects with the signed-in user's role in each.
@@ -59,7 +61,11 @@ def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     """
     sql = "SELECT * FROM projects" + ("" if include_archived else " WHERE status = 'active'") + " ORDER BY name"
     rows = ctx.db.execute(sql).fetchall()
-    return ProjectList(projects=[_project_summary(ctx, r) for r in rows], total=len(rows))
+    projects = [_project_summary(ctx, r) for r in rows]
+    user = me(ctx)
+    said = [f"{p.name} ({p.key}), led by {'you' if p.lead_id == user else p.lead_name}"
+            + (" (archived)" if p.status == "archived" and include_archived else "") for p in projects]
+    return ProjectList(projects=projects, total=len(rows), projects_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=READ, asks=[
@@ -67,8 +73,11 @@ def list_projects(ctx: Ctx, include_archived: bool = True) -> ProjectList:
     "Who is on {project_id} and what are their roles?",
     "How many unresolved issues does {project_id} have?",
 ], reply=[
+    # One reply a question: the project as a whole; who is on it; how many issues are open.
     "{result.name} ({result.key}, led by {result.lead_name}) has {result.unresolved_issues} unresolved issues. "
     "Members: {result.roles}.",
+    "On {result.name}: {result.roles}.",
+    "{result.name} has {result.unresolved_issues} unresolved issues.",
 ])
 def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     """Get one project in full: its members and their roles, issue counts by status and labels in use.
@@ -108,6 +117,10 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
     "Find {query} in the company directory.",
     "Who is {query}? I need their user ID.",
     "Look up {query} among the members of {project_id}.",
+], reply=[
+    # "I need their user ID" is answered with the ID; the other questions with who each person is.
+    "{result.user_ids_text}.",
+    "I found {result.total} people: {result.users_text}.",
 ])
 def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, limit: Limit = 20) -> UserList:
     """Find people in the company directory by part of their name, email, title or team.
@@ -135,7 +148,14 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
     rows = ctx.db.execute(sql + " ORDER BY u.name", [project_id, *params]).fetchall()
     users = [User(user_id=r["user_id"], name=r["name"], email=r["email"], title=r["title"], team=r["team"],
                   active=bool(r["active"]), role=r["role"]) for r in rows[:limit]]
-    return UserList(users=users, total=len(rows))
+    shown = users if len(users) <= 8 else users[:6]
+    def one(u: User) -> str:
+        notes = [n for n in (f"{u.role} in the project" if u.role and project_id else "",
+                             "" if u.active else "deactivated") if n]
+        return f"{u.name}, {u.title} on the {u.team} team" + (f" ({', '.join(notes)})" if notes else "")
+    said = [one(u) for u in shown]
+    return UserList(users=users, total=len(rows), users_text=said_in_part(said, len(rows), "nobody"),
+                    user_ids_text=said_in_part([f"{u.name} is {u.user_id}" for u in shown], len(rows), "nobody"))
 
 
 @tools.tool(effect=READ, asks=[

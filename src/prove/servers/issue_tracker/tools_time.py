@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import parse_date
+from prove.env.values import parse_date, said_in_part, spoken_day
 
 from .server import (
     ActiveSprintId,
@@ -34,6 +34,7 @@ from .server import (
     record,
     require,
     require_unresolved,
+    spoken_minutes,
 )
 
 tools = Toolset("time")
@@ -62,7 +63,7 @@ def _worklog(row) -> Worklog:  # noqa: ANN001 - a sqlite3.Row
     "I spent {minutes} minutes on {issue_id} on {work_date}: {note}",
     "Record {minutes} minutes of work on {issue_id} for today.",
 ], reply=[
-    "Logged {minutes} minutes on {issue_id}; {result.issue_spent_minutes} minutes spent in all.",
+    "Logged {minutes} minutes on {issue_id}; {result.issue_spent_text} spent on it in all.",
     "Your {minutes} minutes on {issue_id} are recorded.",
 ], values={
     "note": [
@@ -116,7 +117,8 @@ def log_work(ctx: Ctx, issue_id: WorkIssueId, minutes: Annotated[int, Field(ge=1
     row = ctx.db.execute(WORKLOG_SQL + " WHERE w.worklog_id = ?", (worklog_id,)).fetchone()
     est = issue["estimate_minutes"]
     return WorklogResult(**_worklog(row).model_dump(), issue_spent_minutes=spent,
-                         issue_remaining_minutes=None if est is None else max(est - spent, 0))
+                         issue_remaining_minutes=None if est is None else max(est - spent, 0),
+                         issue_spent_text=spoken_minutes(spent))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -212,17 +214,9 @@ def list_worklogs(ctx: Ctx, issue_id: IssueId | None = None, user_id: OtherUserI
     ranked = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))
     total = sum(per.values())
     return WorklogList(worklogs=[_worklog(r) for r in rows[:limit]], total=len(rows), total_minutes=total,
-                       time_text=_duration(total),
-                       by_issue=(", ".join(f"{i} ({_duration(m)})" for i, m in ranked[:5])
+                       time_text=spoken_minutes(total),
+                       by_issue=(", ".join(f"{i} ({spoken_minutes(m)})" for i, m in ranked[:5])
                                  + (f" and {len(ranked) - 5} more issues" if len(ranked) > 5 else "")) or "nothing logged")
-
-
-def _duration(minutes: int) -> str:
-    """Minutes as people say them: '45 min', '2 h', '30 h 15 min'."""
-    hours, rest = divmod(minutes, 60)
-    if not hours:
-        return f"{rest} min"
-    return f"{hours} h" + (f" {rest} min" if rest else "")
 
 
 # ----- sprints -------------------------------------------------------------------------------------------
@@ -252,6 +246,11 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
     "What sprints does {project_id} have?",
     "Show me the {status} sprints of {project_id}.",
     Ask("Which sprint of {project_id} is running right now?", status="active"),
+], reply=[
+    Ask("Running now: {result.sprints_text}.", status="active"),
+    Ask("{project_id} has {result.total} completed sprints: {result.sprints_text}.", status="completed"),
+    Ask("{project_id} has {result.total} planned sprints: {result.sprints_text}.", status="planned"),
+    Ask("{project_id} has {result.total} sprints: {result.sprints_text}.", status=None),
 ])
 def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "active", "completed"] | None = None
                  ) -> SprintList:
@@ -272,7 +271,16 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     sql = "SELECT sprint_id FROM sprints WHERE project_id = ?" + (" AND status = ?" if status else "")
     ids = [r[0] for r in ctx.db.execute(sql + " ORDER BY start_date DESC, sprint_id DESC",
                                         (project_id, status) if status else (project_id,))]
-    return SprintList(sprints=[sprint_model(ctx, i) for i in ids], total=len(ids))
+    sprints = [sprint_model(ctx, i) for i in ids]
+    today = ctx.today()
+
+    def one(sp: Sprint) -> str:
+        span = f"{spoken_day(sp.start_date, today)} to {spoken_day(sp.end_date, today)}"
+        if sp.status == "active":
+            return f"{sp.name} (running {span}, {sp.points_done} of {sp.points_total} points done)"
+        return f"{sp.name} ({'planned' if sp.status == 'planned' else 'done'}, {span})"
+    return SprintList(sprints=sprints, total=len(ids),
+                      sprints_text=said_in_part([one(sp) for sp in sprints[:6]], len(ids), "none"))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Server, ToolError
-from prove.env.values import iso, parse_time, quote
+from prove.env.values import iso, parse_time, quote, said_in_part, spoken_day
 
 from .world import TYPO, build_world
 
@@ -155,6 +156,8 @@ class ChatMessage(BaseModel):
 class MessageList(BaseModel):
     messages: list[ChatMessage]
     total: int = Field(description="how many messages matched, before `limit`")
+    messages_text: str = Field(description="the messages in words, such as \"Elijah Morgan in #team-checkout on "
+                                           "March 16 at 8:53 AM: 'QA found two regressions.' (4 replies)\"")
 
 
 class Member(BaseModel):
@@ -177,6 +180,9 @@ class ChannelSummary(BaseModel):
 class ChannelList(BaseModel):
     channels: list[ChannelSummary]
     total: int
+    channels_text: str = Field(description="the channels in words, such as \"#general ('Company-wide announcements "
+                                           "and news'); #checkout-leads (private); your direct messages with Ethan "
+                                           "Hughes\"")
 
 
 class Channel(ChannelSummary):
@@ -188,6 +194,10 @@ class Channel(ChannelSummary):
     members: list[Member]
     pinned_count: int
     last_read_at: str | None
+    posting_text: str = Field(description="who may post, in words: 'everyone can post there' or 'only admins can "
+                                          "post there'")
+    pinned_text: str = Field(description="its pins counted in words, such as '1 pinned message' or 'no pinned "
+                                         "messages'")
 
 
 class User(BaseModel):
@@ -209,6 +219,9 @@ class User(BaseModel):
 class UserList(BaseModel):
     users: list[User]
     total: int
+    users_text: str = Field(description="the people in words, such as 'Adrian Morgan, IT Support Specialist "
+                                        "(@adrian.morgan) and Ana Lopez, Designer (@ana.lopez)'")
+    handles_text: str = Field(description="each person's handle, such as 'Adrian Morgan is @adrian.morgan'")
 
 
 # ----- helpers ---------------------------------------------------------------------------------------
@@ -333,6 +346,24 @@ def post(ctx: Ctx, channel_id: str, user_id: str, text: str, at: str, thread_id:
         ctx.db.execute("UPDATE members SET last_read_at = max(last_read_at, ?) WHERE channel_id = ? AND user_id = ?",
                        (at, channel_id, user_id))
     return message_id
+
+
+def messages_text(ctx: Ctx, messages: list[ChatMessage], total: int, *, where: bool = True) -> str:
+    """\"Elijah Morgan in #team-checkout on March 16 at 8:53 AM: 'QA found two regressions.' (4 replies); you
+    on ...\": who wrote each, where (with `where`; a direct message is said as one), when, the words quoted
+    (a long message cut short) and the replies it drew."""
+    user, today = me(ctx), ctx.today()
+    kinds = dict(ctx.db.execute("SELECT channel_id, kind FROM channels").fetchall())
+    said = []
+    for m in messages if len(messages) <= 8 else messages[:6]:
+        at = datetime.fromisoformat(m.posted_at)
+        when = f"{spoken_day(at.date(), today)} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+        place = ("" if not where else " in a direct message" if kinds.get(m.channel_id) == "dm"
+                 else f" in #{m.channel_name}")
+        words = m.text if len(m.text) <= 90 else m.text[:88].rsplit(" ", 1)[0] + "…"
+        replies = f" ({m.reply_count} repl{'y' if m.reply_count == 1 else 'ies'})" if m.reply_count else ""
+        said.append(f"{'you' if m.user_id == user else m.user_name}{place} on {when}: '{words}'{replies}")
+    return said_in_part(said, total, "none")
 
 
 def message_model(ctx: Ctx, row: sqlite3.Row) -> ChatMessage:

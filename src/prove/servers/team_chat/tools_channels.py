@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import like, quote
+from prove.env.values import like, quote, said_in_part
 
 from .server import (
     ArchivedChannelId,
@@ -55,7 +55,9 @@ def channel_model(ctx: Ctx, channel_id: str) -> Channel:
                           (channel_id, me(ctx))).fetchone()
     return Channel(**base.model_dump(), purpose=row["purpose"], created_by=row["created_by"],
                    created_at=row["created_at"], is_default=bool(row["is_default"]), posting=row["posting"],
-                   members=members, pinned_count=pinned, last_read_at=mine[0] if mine else None)
+                   members=members, pinned_count=pinned, last_read_at=mine[0] if mine else None,
+                   posting_text="everyone can post there" if row["posting"] == "everyone" else "only admins can post there",
+                   pinned_text=f"{pinned or 'no'} pinned message{'' if pinned == 1 else 's'}")
 
 
 def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
@@ -71,6 +73,11 @@ def _join(ctx: Ctx, channel_id: str, user_id: str) -> None:
     Ask("List my direct message conversations.", kind="dm"),
     Ask("Which private channels am I in?", kind="private"),
     Ask("Show every channel, archived ones too.", include_archived=True),
+], reply=[
+    Ask("You have direct messages with {result.channels_text}.", kind="dm"),
+    Ask("Your private channels: {result.channels_text}.", kind="private"),
+    Ask("You're in {result.total} channels: {result.channels_text}.", kind=None, member_only=True),
+    Ask("I found {result.total} channels: {result.channels_text}.", kind=None, member_only=False),
 ])
 def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = None, member_only: bool = False,
                   include_archived: bool = False, query: Query | None = None, limit: Limit = 50) -> ChannelList:
@@ -103,19 +110,30 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
                 "OR lower(coalesce(c.purpose, '')) LIKE :q ESCAPE '\\')")
         params["q"] = like(query.lstrip("#") or query)
     rows = ctx.db.execute(sql + " ORDER BY c.kind = 'dm', c.name, c.channel_id", params).fetchall()
-    return ChannelList(channels=[summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    channels = [summary(ctx, r) for r in rows[:limit]]
+
+    def one(c: ChannelSummary) -> str:
+        if c.kind == "dm":
+            return c.name if kind == "dm" else f"your direct messages with {c.name}"
+        notes = [n for n in ("private" if c.kind == "private" and kind is None else "",
+                             "archived" if c.is_archived else "",
+                             "you're not in it" if not c.is_member and not member_only else "") if n]
+        return f"#{c.name}" + (f" ({', '.join(notes)})" if notes else "")
+    said = said_in_part([one(c) for c in (channels if len(channels) <= 10 else channels[:8])], len(rows), "none")
+    return ChannelList(channels=channels, total=len(rows),
+                       channels_text=said.replace("; ", ", ") if kind == "dm" else said)
 
 
 @tools.tool(effect=READ, asks=[
-    "How many people are in {channel_id}, and what's it about?",
-    "Tell me about {channel_id}: its topic, members and pins.",
+    "How many members does {channel_id} have, and what's its topic?",
+    "Tell me about {channel_id}: its topic, members and pinned messages.",
     "What is {channel_id} for, and who can post there?",
 ], reply=[
-    # The generic summary leaves out who may post; every group channel has a topic.
-    "The topic of #{result.name} is '{result.topic}'. It has {result.member_count} members; pinned messages: "
-    "{result.pinned_count}; {result.posting} can post there.",
-    "#{result.name}: {result.topic}. Members: {result.member_count}; pinned messages: {result.pinned_count}; "
-    "who can post: {result.posting}.",
+    # One reply a question (every group channel has a topic): members and topic; topic, members and pins;
+    # what it is for and who may post.
+    "#{result.name} has {result.member_count} members, and its topic is '{result.topic}'.",
+    "The topic of #{result.name} is '{result.topic}'; it has {result.member_count} members and {result.pinned_text}.",
+    "The topic of #{result.name} is '{result.topic}', and {result.posting_text}.",
 ])
 def get_channel(ctx: Ctx, channel_id: GroupChannelId) -> Channel:
     """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
+from prove.env.values import said_in_part, spoken_day
 
 from .server import (
     ChannelId,
@@ -40,6 +42,8 @@ class ScheduledMessage(BaseModel):
 class ScheduledList(BaseModel):
     scheduled_messages: list[ScheduledMessage]
     total: int
+    scheduled_text: str = Field(description="the messages in words, such as \"'Standup in 5!' in #team-growth on "
+                                            "March 17 at 9:55 AM\"")
 
 
 class Reminder(BaseModel):
@@ -53,6 +57,8 @@ class Reminder(BaseModel):
 class ReminderList(BaseModel):
     reminders: list[Reminder]
     total: int
+    reminders_text: str = Field(description="the reminders in words, such as \"'Submit the expense report' on March 5 "
+                                            "at 2:00 PM (already went off)\"")
 
 
 class DeletedReminder(BaseModel):
@@ -65,6 +71,12 @@ def _scheduled(ctx: Ctx, row: sqlite3.Row) -> ScheduledMessage:
     return ScheduledMessage(scheduled_id=row["scheduled_id"], channel_id=row["channel_id"], channel_name=name,
                             text=row["text"], post_at=row["post_at"], status=row["status"],
                             message_id=row["message_id"])
+
+
+def _when(at: str, today: date) -> str:
+    """'March 17 at 9:55 AM'."""
+    t = datetime.fromisoformat(at)
+    return f"{spoken_day(t.date(), today)} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
 
 
 def _reminder(row: sqlite3.Row) -> Reminder:
@@ -127,6 +139,9 @@ def schedule_message(ctx: Ctx, channel_id: PostableChannelId, text: Text, post_a
 @tools.tool(effect=READ, asks=[
     "What messages do I have scheduled?",
     Ask("Show all my scheduled messages, including ones already sent.", include_past=True),
+], reply=[
+    Ask("You have {result.total} messages waiting to go out: {result.scheduled_text}.", include_past=False),
+    Ask("Your scheduled messages: {result.scheduled_text}.", include_past=True),
 ])
 def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledList:
     """List the user's scheduled messages by time: pending ones, or all with `include_past`.
@@ -139,7 +154,12 @@ def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledLi
     """
     sql = "SELECT * FROM scheduled_messages" + ("" if include_past else " WHERE status = 'pending'")
     rows = ctx.db.execute(sql + " ORDER BY post_at, scheduled_id").fetchall()
-    return ScheduledList(scheduled_messages=[_scheduled(ctx, r) for r in rows], total=len(rows))
+    items = [_scheduled(ctx, r) for r in rows]
+    today = ctx.today()
+    state = {"pending": "", "sent": " (sent)", "cancelled": " (cancelled)", "failed": " (it could not be posted)"}
+    said = [f"'{m.text}' in #{m.channel_name} on {_when(m.post_at, today)}{state[m.status]}"
+            for m in (items if len(items) <= 8 else items[:6])]
+    return ScheduledList(scheduled_messages=items, total=len(rows), scheduled_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -219,6 +239,9 @@ def set_reminder(ctx: Ctx, text: Text, remind_at: str, message_id: ColleagueMess
 @tools.tool(effect=READ, asks=[
     "What reminders do I have?",
     Ask("List all my reminders, including the ones that already went off.", include_done=True),
+], reply=[
+    Ask("You have {result.total} reminders coming up: {result.reminders_text}.", include_done=False),
+    Ask("Your reminders: {result.reminders_text}.", include_done=True),
 ])
 def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
     """List the user's reminders by time: pending ones, or all with `include_done`.
@@ -231,7 +254,11 @@ def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
     """
     sql = "SELECT * FROM reminders" + ("" if include_done else " WHERE status = 'pending'")
     rows = ctx.db.execute(sql + " ORDER BY remind_at, reminder_id").fetchall()
-    return ReminderList(reminders=[_reminder(r) for r in rows], total=len(rows))
+    reminders = [_reminder(r) for r in rows]
+    today = ctx.today()
+    said = [f"'{r.text}' on {_when(r.remind_at, today)}" + (" (already went off)" if r.status == "done" else "")
+            for r in (reminders if len(reminders) <= 8 else reminders[:6])]
+    return ReminderList(reminders=reminders, total=len(rows), reminders_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=WRITE, asks=[

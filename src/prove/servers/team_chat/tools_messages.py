@@ -27,6 +27,7 @@ from .server import (
     me,
     message_model,
     message_row,
+    messages_text,
     open_dm,
     post,
     readable_channel,
@@ -44,12 +45,18 @@ class Thread(BaseModel):
     root: ChatMessage = Field(description="the message that starts the thread")
     replies: list[ChatMessage] = Field(description="the replies, oldest first")
     total: int = Field(description="how many replies")
+    replies_text: str = Field(description="the replies in words, oldest first, such as \"Camila Williams on March 9 at "
+                                          "3:56 PM: 'Noted, thanks.'\"")
 
 
 class MentionList(BaseModel):
     messages: list[ChatMessage]
     total: int = Field(description="how many mentions matched, before `limit`")
     unread: int = Field(description="how many of them the user has not read yet")
+    unread_text: str = Field("", description="how many are unread, in words: '2 of them unread' or 'none of them "
+                                             "unread'")
+    messages_text: str = Field(description="the mentions in words, such as \"Elijah Morgan in #team-checkout on "
+                                           "March 16 at 8:53 AM: '@ana QA found two regressions.'\"")
 
 
 class DeletedMessage(BaseModel):
@@ -78,6 +85,8 @@ def _own_message(ctx: Ctx, message_id: str):
     "Show me the last {limit} messages in {channel_id}.",
     "What did people post in {channel_id} after {after}?",
     "What was said in {channel_id} between {after} and {before}?",
+], reply=[
+    "The latest in {channel_id}, oldest first: {result.messages_text}.",
 ])
 def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str | None = None,
                   before: str | None = None) -> MessageList:
@@ -113,12 +122,16 @@ def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str
         where.add("posted_at < ?", hi)
     rows = ctx.db.execute(f"SELECT * FROM messages m WHERE {where.sql} ORDER BY posted_at, message_id",
                           where.params).fetchall()
-    return MessageList(messages=[message_model(ctx, r) for r in rows[-limit:]], total=len(rows))
+    messages = [message_model(ctx, r) for r in rows[-limit:]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(ctx, messages, len(messages), where=False))
 
 
 @tools.tool(effect=READ, asks=[
     "Show me the thread on {message_id}.",
     "What did people reply to {message_id}?",
+], reply=[
+    "{result.total} replies, oldest first: {result.replies_text}.",
 ])
 def get_thread(ctx: Ctx, message_id: RepliedMessageId) -> Thread:
     """Read a whole thread: the message that starts it and every reply, oldest first.
@@ -137,7 +150,9 @@ def get_thread(ctx: Ctx, message_id: RepliedMessageId) -> Thread:
     root = message_row(ctx, row["thread_id"]) if row["thread_id"] else row
     replies = ctx.db.execute("SELECT * FROM messages WHERE thread_id = ? ORDER BY posted_at, message_id",
                              (root["message_id"],)).fetchall()
-    return Thread(root=message_model(ctx, root), replies=[message_model(ctx, r) for r in replies], total=len(replies))
+    said = [message_model(ctx, r) for r in replies]
+    return Thread(root=message_model(ctx, root), replies=said, total=len(replies),
+                  replies_text=messages_text(ctx, said, len(replies), where=False))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -341,6 +356,8 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     "What has {from_user_id} said about {query}?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
     "Show me what {from_user_id} wrote in {channel_id}.",
+], reply=[
+    "I found {result.total} messages: {result.messages_text}.",
 ])
 def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId | None = None,
                     from_user_id: UserId | None = None, after: str | None = None, before: str | None = None,
@@ -387,13 +404,18 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
         sql += " AND lower(text) LIKE :q ESCAPE '\\'"
         params["q"] = like(query)
     rows = ctx.db.execute(sql + " ORDER BY posted_at DESC, message_id DESC", params).fetchall()
-    return MessageList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows))
+    messages = [message_model(ctx, r) for r in rows[:limit]]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(ctx, messages, len(rows), where=channel_id is None))
 
 
 @tools.tool(effect=READ, asks=[
     "Did anyone mention me?",
     Ask("Show my unread mentions.", unread_only=True),
     "Who has @-mentioned me lately?",
+], reply=[
+    Ask("You have {result.total} unread mentions: {result.messages_text}.", unread_only=True),
+    Ask("You were mentioned {result.total} times, {result.unread_text}: {result.messages_text}.", unread_only=False),
 ])
 def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> MentionList:
     """List messages that mention the user by name, or the whole channel (@here, @channel) in
@@ -414,5 +436,8 @@ def list_mentions(ctx: Ctx, unread_only: bool = False, limit: Limit = 20) -> Men
     unread = sum(1 for r in rows if r["unread"])
     if unread_only:
         rows = [r for r in rows if r["unread"]]
-    return MentionList(messages=[message_model(ctx, r) for r in rows[:limit]], total=len(rows), unread=unread)
+    messages = [message_model(ctx, r) for r in rows[:limit]]
+    return MentionList(messages=messages, total=len(rows), unread=unread,
+                       unread_text=f"{unread} of them unread" if unread else "none of them unread",
+                       messages_text=messages_text(ctx, messages, len(rows)))
 

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, like
+from prove.env.values import iso, like, said_in_part
 
 from .server import (
     Emoji,
@@ -33,6 +33,11 @@ StatusText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
     "List everyone in the workspace.",
     Ask("List everyone, deactivated accounts included.", include_deactivated=True),
     Ask("List everyone in the workspace, Slackbot and PagerDuty included.", include_bots=True),
+], reply=[
+    # "Find Adrian's handle" is answered with the handle; "Who is Adrian?" with who they are.
+    Ask("There are {result.total} people in the workspace: {result.users_text}.", query=None),
+    "{result.handles_text}.",
+    "I found {result.total} people matching '{query}': {result.users_text}.",
 ])
 def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool = False, include_bots: bool = False,
                limit: Limit = 50) -> UserList:
@@ -56,7 +61,14 @@ def list_users(ctx: Ctx, query: Query | None = None, include_deactivated: bool =
         where.add("(lower(name) LIKE ? ESCAPE '\\' OR handle LIKE ? ESCAPE '\\' OR lower(coalesce(title, '')) "
                   "LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')", *[like(query.lstrip("@") or query)] * 4)
     rows = ctx.db.execute(f"SELECT * FROM users WHERE {where.sql} ORDER BY name, user_id", where.params).fetchall()
-    return UserList(users=[user_model(r) for r in rows[:limit]], total=len(rows))
+    users = [user_model(r) for r in rows[:limit]]
+    shown = users if len(users) <= 8 else users[:6]
+    def who(u: User) -> str:
+        notes = [w for w in ("a bot" if u.is_bot else "", "deactivated" if not u.is_active else "") if w]
+        return (f"{u.name}, {u.title}" if u.title and not u.is_bot else u.name) + f" (@{u.handle}" \
+            + "".join(f", {n}" for n in notes) + ")"
+    return UserList(users=users, total=len(rows), users_text=said_in_part([who(u) for u in shown], len(rows), "nobody"),
+                    handles_text=said_in_part([f"{u.name} is @{u.handle}" for u in shown], len(rows), "nobody"))
 
 
 @tools.tool(effect=READ, asks=[

@@ -15,6 +15,7 @@ from .server import (
     me,
     message_model,
     message_row,
+    messages_text,
     normalize_emoji,
     readable_channel,
     require_not_deleted,
@@ -182,6 +183,8 @@ def unpin_message(ctx: Ctx, message_id: PinnedMessageId) -> ChatMessage:
 @tools.tool(effect=READ, asks=[
     "What's pinned in {channel_id}?",
     "Show me the pinned messages of {channel_id}.",
+], reply=[
+    "Pinned in {channel_id}: {result.messages_text}.",
 ])
 def list_pins(ctx: Ctx, channel_id: ChannelId) -> MessageList:
     """List a channel's pinned messages, most recently pinned first.
@@ -199,4 +202,6 @@ def list_pins(ctx: Ctx, channel_id: ChannelId) -> MessageList:
     readable_channel(ctx, channel_id)
     rows = ctx.db.execute("SELECT * FROM messages WHERE channel_id = ? AND pinned_at IS NOT NULL AND is_deleted = 0 "
                           "ORDER BY pinned_at DESC, message_id DESC", (channel_id,)).fetchall()
-    return MessageList(messages=[message_model(ctx, r) for r in rows], total=len(rows))
+    messages = [message_model(ctx, r) for r in rows]
+    return MessageList(messages=messages, total=len(rows),
+                       messages_text=messages_text(ctx, messages, len(rows), where=False))

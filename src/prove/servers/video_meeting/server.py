@@ -28,14 +28,14 @@ Rules every tool follows:
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import Ctx, EntityKind, Sensitive, Server, ToolError
-from prove.env.values import iso
+from prove.env.values import iso, spoken_day
 
 from .world import (
     JOIN_URL,
@@ -145,6 +145,10 @@ class Meeting(BaseModel):
     waiting: int = Field(description="people in the waiting room now (live meetings)")
     my_status: ParticipantStatus | None = Field(description="where the user is in this meeting, if they came")
     invitees: list[Invitee]
+    when_text: str = Field(description="when it is and for how long, in words, such as 'is on March 17 at 10:00 AM "
+                                       "for 45 minutes'")
+    started_text: str = Field(description="whether it has started, in words, such as \"hasn't started yet; it starts "
+                                          "March 17 at 10:00 AM\" or 'is live now; it started at 9:32 AM'")
 
 
 class MeetingSummary(BaseModel):
@@ -161,6 +165,8 @@ class MeetingSummary(BaseModel):
 class MeetingList(BaseModel):
     meetings: list[MeetingSummary]
     total: int = Field(description="how many meetings matched, before `limit`")
+    meetings_text: str = Field(description="the meetings in words, such as \"'Weekly sync' on March 16 at 9:00 AM "
+                                           "(you host); 'Roadmap review' live now (hosted by Julia Zhang)\"")
 
 
 class Participant(BaseModel):
@@ -179,6 +185,8 @@ class ParticipantList(BaseModel):
     meeting_id: MeetingId
     participants: list[Participant]
     total: int
+    participants_text: str = Field(description="who is where, in words, such as 'you and Leo Ramirez are in it now; "
+                                               "Fiona Gomez and Alice Roberts are waiting to be let in'")
 
 
 class ChatMessage(BaseModel):
@@ -296,6 +304,27 @@ def show_number(number: str) -> str:
     return f"{number[:3]} {number[3:7]} {number[7:]}"
 
 
+def spoken_time(at: str, today: date) -> str:
+    """'March 17 at 10:00 AM'."""
+    t = datetime.fromisoformat(at)
+    return f"{spoken_day(t.date(), today)} at {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
+def _when_text(row: sqlite3.Row, today: date) -> str:
+    """'is on March 17 at 10:00 AM for 45 minutes', 'was on ...' once over, 'was set for ...' if cancelled."""
+    verb = {"scheduled": "is on", "live": "is on", "ended": "was on", "cancelled": "was set for"}[row["status"]]
+    return f"{verb} {spoken_time(row['starts_at'], today)} for {row['duration_minutes']} minutes" + (
+        " but is cancelled" if row["status"] == "cancelled" else "")
+
+
+def _started_text(row: sqlite3.Row, today: date) -> str:
+    started = datetime.fromisoformat(row["started_at"]) if row["started_at"] else None
+    clock = f"{started.hour % 12 or 12}:{started.minute:02d} {'AM' if started.hour < 12 else 'PM'}" if started else ""
+    return {"scheduled": f"hasn't started yet; it starts {spoken_time(row['starts_at'], today)}",
+            "live": f"is live now; it started at {clock}" if started else "is live now",
+            "ended": "has ended", "cancelled": "was cancelled"}[row["status"]]
+
+
 def meeting_model(ctx: Ctx, meeting_id: str) -> Meeting:
     row = ctx.get("meeting", meeting_id)
     user = me(ctx)
@@ -317,7 +346,8 @@ def meeting_model(ctx: Ctx, meeting_id: str) -> Meeting:
         waiting_room=bool(row["waiting_room"]), mute_on_entry=bool(row["mute_on_entry"]),
         auto_record=bool(row["auto_record"]), recording_now=row["recording_since"] is not None,
         in_meeting=counts.get("in_meeting", 0), waiting=counts.get("waiting", 0),
-        my_status=mine["status"] if mine else None, invitees=invitees)
+        my_status=mine["status"] if mine else None, invitees=invitees, when_text=_when_text(row, ctx.today()),
+        started_text=_started_text(row, ctx.today()))
 
 
 def participant_model(row: sqlite3.Row) -> Participant:

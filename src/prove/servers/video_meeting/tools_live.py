@@ -352,6 +352,7 @@ def end_meeting(ctx: Ctx, meeting_id: LiveHostedMeetingId) -> MeetingEnded:
     Ask("In the waiting room of {meeting_id}: {result.participants.name}.", status="waiting"),
     Ask("{result.total} people have left {meeting_id}: {result.participants.name}.", status="left"),
     Ask("{result.total} people were removed from {meeting_id}: {result.participants.name}.", status="removed"),
+    Ask("For {meeting_id}: {result.participants_text}.", status=None),
 ])
 def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus | None = None) -> ParticipantList:
     """List the people in a live meeting (and its waiting room), or who attended an ended one.
@@ -378,7 +379,19 @@ def list_participants(ctx: Ctx, meeting_id: MeetingId, status: ParticipantStatus
         sql += " AND pa.status = ?"
         params.append(status)
     rows = ctx.db.execute(sql + " ORDER BY pa.role = 'host' DESC, pa.joined_at, pa.participant_id", params).fetchall()
-    return ParticipantList(meeting_id=meeting_id, participants=[participant_model(r) for r in rows], total=len(rows))
+    people = [participant_model(r) for r in rows]
+    user = me(ctx)
+    groups = []
+    for state, one, many in (("in_meeting", "is in it now", "are in it now"),
+                             ("waiting", "is waiting to be let in", "are waiting to be let in"),
+                             ("left", "left", "left"), ("removed", "was removed", "were removed")):
+        names = ["you" if p.person_id == user else p.name for p in people if p.status == state]
+        if names:
+            shown = names if len(names) <= 5 else [*names[:4], f"{len(names) - 4} more"]
+            who = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+            groups.append(f"{who} {many if len(names) > 1 or who == 'you' else one}")
+    return ParticipantList(meeting_id=meeting_id, participants=people, total=len(rows),
+                           participants_text="; ".join(groups) or "nobody")
 
 
 @tools.tool(effect=WRITE, asks=[

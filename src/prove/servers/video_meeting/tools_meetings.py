@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso, parse_date, parse_time
+from prove.env.values import iso, parse_date, parse_time, said_in_part
 
 from .server import (
     Agenda,
@@ -30,6 +30,7 @@ from .server import (
     require_host,
     require_scheduled,
     show_number,
+    spoken_time,
     storage_used,
 )
 from .world import JOIN_URL, MAX_PARTICIPANTS, PASSCODE_ALPHABET
@@ -55,6 +56,8 @@ class Account(BaseModel):
     personal_room_url: str
     personal_room_passcode: Passcode
     hosting_now: MeetingId | None = Field(description="the meeting the user is hosting right now, if any")
+    storage_text: str = Field(description="the recording storage used of the quota and left, in words, such as "
+                                          "'3.5 GB of your 5 GB, so 1.5 GB is left'")
 
 
 class Person(BaseModel):
@@ -69,6 +72,9 @@ class Person(BaseModel):
 class PersonList(BaseModel):
     people: list[Person]
     total: int
+    people_text: str = Field(description="the people in words, such as 'Fiona Gomez, Head of Engineering at Redwood "
+                                         "Analytics (an outside contact)'")
+    person_ids_text: str = Field(description="each person's ID, such as 'Fiona Gomez is PER-10004'")
 
 
 class MeetingPasscode(BaseModel):
@@ -91,10 +97,10 @@ class Invitation(BaseModel):
     "How much cloud recording storage do I have left?",
     "Which plan am I on, and how many people can join my meetings?",
 ], reply=[
-    # The generic summary gives neither the personal room link nor the storage as used of quota.
-    "You're on the {result.plan} plan (up to {result.max_participants} people per meeting). Your personal room "
-    "is {result.personal_room_url}, and your recordings use {result.storage_used_mb} of {result.storage_quota_mb} MB, "
-    "so {result.storage_free_mb} MB are left.",
+    # One reply a question: the room's link; the storage used of the quota; the plan and its capacity.
+    "Your personal meeting room is at {result.personal_room_url}.",
+    "Your recordings use {result.storage_text}.",
+    "You're on the {result.plan} plan; up to {result.max_participants} people can join your meetings.",
 ])
 def get_my_account(ctx: Ctx) -> Account:
     """Show the signed-in user's account: plan, capacity, recording storage and personal meeting room.
@@ -106,6 +112,7 @@ def get_my_account(ctx: Ctx) -> Account:
     row = ctx.db.execute("SELECT a.*, p.name, p.email, p.company FROM account a "
                          "JOIN people p ON p.person_id = a.person_id").fetchone()
     hosting = live_hosted(ctx)
+    quota, used = row["storage_quota_mb"], storage_used(ctx)
     return Account(person_id=row["person_id"], name=row["name"], email=row["email"], company=row["company"],
                    plan=row["plan"], max_participants=row["max_participants"],
                    storage_quota_mb=row["storage_quota_mb"], storage_used_mb=storage_used(ctx),
@@ -113,12 +120,25 @@ def get_my_account(ctx: Ctx) -> Account:
                    personal_meeting_number=show_number(row["personal_meeting_number"]),
                    personal_room_url=JOIN_URL.format(number=row["personal_meeting_number"]),
                    personal_room_passcode=row["personal_room_passcode"],
-                   hosting_now=hosting["meeting_id"] if hosting else None)
+                   hosting_now=hosting["meeting_id"] if hosting else None,
+                   storage_text=f"{_size(used)} of your {_size(quota)}, so {_size(max(quota - used, 0.0))} "
+                                f"{'is' if quota >= 1024 else 'are'} left")
+
+
+def _size(mb: float) -> str:
+    """Storage as people say it: '3.5 GB', '5 GB', '820 MB'."""
+    if mb >= 1024:
+        return f"{mb / 1024:.1f}".removesuffix(".0") + " GB"
+    return f"{mb:,.0f} MB"
 
 
 @tools.tool(effect=READ, asks=[
     "Find {query} in the directory.",
     "What's the person ID for {query}? I want to invite them to a call.",
+], reply=[
+    # "What's the person ID for ...?" is answered with the ID; "Find ..." with who each person is.
+    "{result.person_ids_text}.",
+    "I found {result.total} people: {result.people_text}.",
 ])
 def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
     """Find colleagues and external contacts by part of their name, email or company.
@@ -137,7 +157,11 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
                           {"q": like}).fetchall()
     people = [Person(person_id=r["person_id"], name=r["name"], email=r["email"], company=r["company"],
                      job_title=r["job_title"], is_colleague=bool(r["is_colleague"])) for r in rows]
-    return PersonList(people=people[:limit], total=len(people))
+    shown = people[:limit] if len(people[:limit]) <= 8 else people[:6]
+    said = [p.name + (f", {p.job_title}" if p.job_title else "") + f" at {p.company}"
+            + ("" if p.is_colleague else " (an outside contact)") for p in shown]
+    return PersonList(people=people[:limit], total=len(people), people_text=said_in_part(said, len(people), "nobody"),
+                      person_ids_text=said_in_part([f"{p.name} is {p.person_id}" for p in shown], len(people), "nobody"))
 
 
 # ----- reading meetings -----------------------------------------------------------------------------
@@ -150,6 +174,8 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
     Ask("Which meetings am I hosting between {from_date} and {to_date}?", role="host"),
     "Do I have any meetings about {query}?",
     Ask("What meetings am I invited to between {from_date} and {to_date}?", role="invited"),
+], reply=[
+    "{result.total} meetings: {result.meetings_text}.",
 ])
 def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "ended", "cancelled", "all"] = "upcoming",
                   role: Literal["host", "invited"] | None = None, from_date: str | None = None,
@@ -212,18 +238,29 @@ def list_meetings(ctx: Ctx, status: Literal["upcoming", "scheduled", "live", "en
                                you_are_host=r["host_id"] == user, starts_at=r["starts_at"],
                                duration_minutes=r["duration_minutes"], status=r["status"],
                                my_response=r["my_response"]) for r in rows]
-    return MeetingList(meetings=meetings[:limit], total=len(meetings))
+    today = ctx.today()
+
+    def one(m: MeetingSummary) -> str:
+        when = "live now" if m.status == "live" else f"on {spoken_time(m.starts_at, today)}"
+        notes = [] if status in ("ended", "cancelled") or m.status in ("scheduled", "live") else [m.status]
+        if role is None:
+            notes.append("you host" if m.you_are_host else f"hosted by {m.host_name}")
+        elif role == "invited":
+            notes.append(f"hosted by {m.host_name}")
+        return f"'{m.topic}' {when}" + (f" ({', '.join(notes)})" if notes else "")
+    shown = meetings[:limit] if len(meetings[:limit]) <= 8 else meetings[:6]
+    return MeetingList(meetings=meetings[:limit], total=len(meetings),
+                       meetings_text=said_in_part([one(m) for m in shown], len(meetings), "none"))
 
 
 @tools.tool(effect=READ, asks=[
     "Give me the details and join link for {meeting_id}.",
     "Has {meeting_id} started yet, and how many people are invited?",
 ], reply=[
-    # The generic summary leaves out the join link that was asked for.
-    "'{result.topic}': {result.starts_at}, {result.duration_minutes} minutes, hosted by {result.host_name}; it is "
-    "{result.status}, with {result.invitees} people invited. The join link is {result.join_url}.",
-    "Here it is: '{result.topic}', {result.status}, {result.starts_at} for {result.duration_minutes} minutes; host "
-    "{result.host_name}; {result.invitees} invitees; join at {result.join_url}.",
+    # One reply a question: the meeting with its join link; whether it has started and how many are invited.
+    "'{result.topic}' {result.when_text}, hosted by {result.host_name}, with {result.invitees} people invited; "
+    "the join link is {result.join_url}.",
+    "'{result.topic}' {result.started_text}, and {result.invitees} people are invited.",
 ])
 def get_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     """Show one meeting: time, status, join link, settings, invitees and who is in it now.

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import quote
+from prove.env.values import quote, said_in_part, spoken_day
 
 from .server import (
     RECORDINGS,
@@ -31,6 +31,8 @@ class RecordingList(BaseModel):
     total: int = Field(description="how many recordings matched, before `limit`")
     storage_used_mb: float = Field(description="space the recordings that are not deleted take")
     storage_quota_mb: float
+    recordings_text: str = Field(description="the recordings in words, newest first, such as \"'Weekly sync' from "
+                                             "March 9 (32 minutes, 344.2 MB)\"")
 
 
 class TranscriptLine(BaseModel):
@@ -46,6 +48,9 @@ class Transcript(BaseModel):
     meeting_date: str
     lines: list[TranscriptLine]
     total: int
+    lines_text: str = Field(description="the lines in words, in order, such as \"James O'Brien: 'Let's get started.'; "
+                                        "Leo Ramirez: 'The numbers came in above forecast.'\", or \"Leo Ramirez said '...' and '...'\" "
+                                        "of one speaker's lines")
 
 
 class RecordingState(BaseModel):
@@ -76,6 +81,10 @@ def _recording(ctx: Ctx, recording_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("Which of my recordings are still processing?", status="processing"),
     "Is there a recording of {meeting_id}?",
     Ask("Show me the recordings I deleted.", status="deleted"),
+], reply=[
+    Ask("{result.total} recordings are still processing: {result.recordings_text}.", status="processing"),
+    Ask("You deleted {result.total} recordings: {result.recordings_text}.", status="deleted"),
+    Ask("You have {result.total} recordings: {result.recordings_text}.", status=None),
 ])
 def list_recordings(ctx: Ctx, status: Literal["processing", "available", "deleted"] | None = None,
                     meeting_id: MeetingId | None = None, limit: Limit = 20) -> RecordingList:
@@ -102,8 +111,13 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
     rows = ctx.db.execute(f"{RECORDINGS}WHERE {where.sql} ORDER BY r.created_at DESC, r.recording_id",
                           where.params).fetchall()
     (quota,) = ctx.db.execute("SELECT storage_quota_mb FROM account").fetchone()
-    return RecordingList(recordings=[recording_model(r) for r in rows[:limit]], total=len(rows),
-                         storage_used_mb=storage_used(ctx), storage_quota_mb=quota)
+    recordings = [recording_model(r) for r in rows[:limit]]
+    today = ctx.today()
+    said = [f"'{r.topic}' from {spoken_day(r.meeting_date, today)} ({round(r.duration_seconds / 60)} minutes, "
+            f"{r.size_mb:,.1f} MB" + (", still processing" if r.status == "processing" and status is None else "") + ")"
+            for r in (recordings if len(recordings) <= 8 else recordings[:6])]
+    return RecordingList(recordings=recordings, total=len(rows), storage_used_mb=storage_used(ctx),
+                         storage_quota_mb=quota, recordings_text=said_in_part(said, len(rows), "none"))
 
 
 @tools.tool(effect=READ, asks=[
@@ -113,6 +127,9 @@ def list_recordings(ctx: Ctx, status: Literal["processing", "available", "delete
 ], reply=[
     Ask("{speaker} didn't say anything in {recording_id}; the transcript has no lines from them.",
         **{"result.total": 0}),
+    Ask("The transcript of '{result.topic}' from {result.meeting_date}, {result.total} lines: {result.lines_text}.",
+        speaker=None),
+    "In {recording_id}, {result.lines_text}.",
 ])
 def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = None) -> Transcript:
     """Read the audio transcript of a cloud recording, line by line.
@@ -140,8 +157,13 @@ def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = No
                                      (recording_id,))]
     if speaker is not None and speaker.strip():
         lines = [line for line in lines if speaker.strip().lower() in line.speaker.lower()]
+    if speaker is not None and len({line.speaker for line in lines}) == 1:
+        quotes = [f"'{line.text}'" for line in lines[:5]] + ([f"{len(lines) - 5} more"] if len(lines) > 5 else [])
+        text = f"{lines[0].speaker} said " + (quotes[0] if len(quotes) == 1 else ", ".join(quotes[:-1]) + " and " + quotes[-1])
+    else:
+        text = said_in_part([f"{line.speaker}: '{line.text}'" for line in lines[:6]], len(lines), "nothing")
     return Transcript(recording_id=recording_id, meeting_id=row["meeting_id"], topic=row["topic"],
-                      meeting_date=row["meeting_date"], lines=lines, total=len(lines))
+                      meeting_date=row["meeting_date"], lines=lines, total=len(lines), lines_text=text)
 
 
 @tools.tool(effect=WRITE, asks=[
