@@ -1173,3 +1173,35 @@ def test_only_a_business_is_reported_closed() -> None:
                 place = rows[ex["meta"]["world"]][call["arguments"]["place_id"]]
                 assert place["category"] not in ("residential", "office"), (ex["id"], place["name"])
     assert seen
+
+
+def test_a_place_says_its_hours_today_in_one_sentence() -> None:
+    """"Sushi Maple (...) is rated 3.5 from 530 ratings; today: closed, and it's closed now; it opens
+    on March 17 at 5:00 PM." reads a field out: a person says "it's closed today and opens on March
+    17 at 5:00 PM", or "its hours today are 11 AM-10 PM, and it's open now, until 10:00 PM"."""
+    places = _index("maps").rows["place"]
+    closed_today = next(k for k, r in places.items() if r["status"] == "open" and r["hours"].split(",")[0] == "closed")
+    open_now = next(k for k, r in places.items() if r["category"] == "cafe" and r["status"] == "open"
+                    and r["hours"].startswith("0"))
+    for place in (closed_today, open_now):
+        for text in _replies("maps", "get_place", {"place_id": place}):
+            assert "today:" not in text and "closed, and" not in text, text
+            assert re.search(r"it's closed today and opens on March \d+ at|its hours today are \d", text), text
+
+
+def test_a_home_and_work_are_said_as_places_not_businesses() -> None:
+    """"home: The Green Residences: open, rated 4.5, category residential" reads a home as a
+    business: a person says where home and work are."""
+    for text in _replies("maps", "get_profile", {}):
+        assert "rated" not in text and "category" not in text and "open," not in text, text
+        assert re.search(r"[Yy]our home is [A-Z][\w ]+ \(\d+ ", text), text
+
+
+def test_conversations_are_said_by_who_wrote_last_what_and_when() -> None:
+    """"6 conversations: Yusuf Collins: @yusufc_runs, last message 'Sure, I'll DM it tonight.', last
+    from you, last sent March 14 at 10:05 PM" reads fields out: a person says "Yusuf Collins
+    (@yusufc_runs): you last wrote 'Sure, I'll DM it tonight.' on March 14"."""
+    for text in _replies("social_media", "list_conversations", {}):
+        assert "last message" not in text and "last from" not in text and "last sent" not in text, text
+        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\): you last wrote '[^']+' on March \d+", text), text
+        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\) last wrote '[^']+' on March \d+", text), text

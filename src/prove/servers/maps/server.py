@@ -158,6 +158,8 @@ class Place(PlaceSummary):
                                                  "null if it never closes or stays closed")
     rated: str = Field(description="its rating in words, such as 'rated 4.4 from 620 ratings'")
     open_text: str = Field(description="whether it is open now and until when, in words")
+    today_text: str = Field(description="its hours today and whether it is open now, in words, such as 'its hours "
+                                        "today are 11 AM-10 PM, and it's open now, until 10:00 PM'")
     saved_in: list[ListId] = Field(description="the user's lists holding this place")
     my_review_id: ReviewId | None
     recent_reviews: list[Review]
@@ -389,6 +391,8 @@ class Profile(BaseModel):
     work: PlaceSummary
     saved_places: int
     reviews: int
+    profile_text: str = Field(description="the profile in words, such as 'your home is ... and your work is ...; "
+                                          "you've saved 18 places and written 4 reviews'")
 
 
 # ----- helpers -----------------------------------------------------------------------------------------
@@ -490,6 +494,29 @@ def open_words(row: sqlite3.Row, at: datetime, now: bool) -> str:
     if is_open:
         return f"open {when}, until {spoken_time(change, at)}" if change else f"open {when} (it never closes)"
     return f"closed {when}; it opens at {spoken_time(change, at)}" if change else f"closed {when}"
+
+
+def today_words(row: sqlite3.Row, now: datetime) -> str:
+    """A place's hours today and whether it is open now, in words: 'its hours today are 11 AM-10 PM,
+    and it's open now, until 10:00 PM', 'it's closed today and opens on March 17 at 5:00 PM'."""
+    if row["status"] != "open":
+        return "it's temporarily closed" if row["status"] == "temporarily_closed" else "it has closed for good"
+    today = hours_on(row, now)
+    is_open, change = open_state(row, now)
+    when = "" if change is None else f"at {spoken_time(change, now)}" if change.date() == now.date() else \
+        f"on {spoken_time(change)}"
+    if is_open:
+        midnight = change is not None and change == datetime.combine(now.date() + timedelta(days=1), datetime.min.time())
+        until = ", until midnight" if midnight else f", until {spoken_time(change, now)}" if change else ""
+        if today == "closed":
+            return f"it's open now{until}"
+        if today == "open 24 hours":
+            return f"it's open 24 hours today{until}" if change else "it's open around the clock"
+        return f"its hours today are {today}, and it's open now{until}"
+    if today == "closed":
+        return f"it's closed today and opens {when}" if change else "it's closed today"
+    opens = f" and opens {when}" if change else ""
+    return f"its hours today are {today}; it's closed now{opens}"
 
 
 # ----- places -------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from .server import (
     rating,
     review_model,
     show_day,
+    today_words,
 )
 from .world import grid_latlon, house_number, place_xy
 
@@ -69,6 +70,7 @@ def place_model(ctx: Ctx, place_id: str) -> Place:
                  hours_today=hours_on(row, now) if row["status"] == "open" else "closed",
                  weekly_hours=[DayHours(day=d, hours=show_day(e)) for d, e in zip(DAYS, entries)],
                  next_change=iso(change) if change else None, open_text=open_words(row, now, True),
+                 today_text=today_words(row, now),
                  rated=(f"rated {rating(row)} from {row['rating_count']:,} ratings" if row["rating_count"]
                         else "not rated yet"), saved_in=saved,
                  my_review_id=mine[0] if mine else None, recent_reviews=recent)
@@ -187,8 +189,8 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
     Ask("What are the hours and rating of {place_id}, and is it open now?",
         fits={"place_id": "category NOT IN ('residential', 'office')"}),  # a business keeps hours
 ], reply=[
-    "{result.name} ({result.address}) is {result.rated}; today: {result.hours_today}, and it's "
-    "{result.open_text}.",
+    "{result.name} ({result.address}) is {result.rated}; {result.today_text}.",
+    Ask("{result.name} is a residential building at {result.address}.", **{"result.category": "residential"}),
 ])
 def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     """Get one place in full: address, phone, weekly hours, whether it is open now, rating and recent reviews.

@@ -53,6 +53,10 @@ def _default_list(ctx: Ctx) -> str:
 @tools.tool(effect=READ, asks=[
     "Where have I set as home and work?",
     "Show me my map profile.",
+], reply=[
+    "Your home is {result.home.name} ({result.home.address}) and your work is {result.work.name} "
+    "({result.work.address}).",
+    "{result.profile_text}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """The signed-in user's profile: their saved home and work places and how much they have saved and reviewed.
@@ -64,9 +68,12 @@ def get_profile(ctx: Ctx) -> Profile:
     row = profile(ctx)
     (saved,) = ctx.db.execute("SELECT count(DISTINCT place_id) FROM saved_places").fetchone()
     (reviews,) = ctx.db.execute("SELECT count(*) FROM reviews WHERE is_mine = 1").fetchone()
-    return Profile(user_id=row["user_id"], name=row["name"],
-                   home=place_summary(ctx, place_row(ctx, row["home_place_id"])),
-                   work=place_summary(ctx, place_row(ctx, row["work_place_id"])), saved_places=saved, reviews=reviews)
+    home = place_summary(ctx, place_row(ctx, row["home_place_id"]))
+    work = place_summary(ctx, place_row(ctx, row["work_place_id"]))
+    text = (f"your home is {home.name} ({home.address}) and your work is {work.name} ({work.address}); you've saved "
+            f"{saved} place{'' if saved == 1 else 's'} and written {reviews} review{'' if reviews == 1 else 's'}")
+    return Profile(user_id=row["user_id"], name=row["name"], home=home, work=work, saved_places=saved, reviews=reviews,
+                   profile_text=text)
 
 
 _HOME = {"place_id": "category = 'residential'"}  # where one lives
