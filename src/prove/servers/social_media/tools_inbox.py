@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
+from prove.env.values import spoken_day
 
 from .server import (
     AccountId,
@@ -73,6 +75,17 @@ class Conversation(BaseModel):
 class ConversationList(BaseModel):
     conversations: list[Conversation]
     total: int
+    conversations_text: str = Field(description="the latest conversations in words, such as \"Yusuf Collins "
+                                                "(@yusufc_runs): you last wrote 'See you then.' on March 14\"")
+
+
+def _conversations_text(conversations: list[Conversation], total: int, today: date, shown: int = 5) -> str:
+    """"Yusuf Collins (@yusufc_runs): you last wrote 'See you then.' on March 14; Sara Kim (@kims)
+    last wrote 'Great.' on March 12; and 4 more"."""
+    said = [f"{c.display_name} (@{c.handle})" + (": you last wrote" if c.last_from_you else " last wrote")
+            + f" '{c.last_message}' on {spoken_day(c.last_sent_at, today)}" for c in conversations[:shown]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{total} conversation{'' if total == 1 else 's'}: " + "; ".join(said) + more if said else "no conversations"
 
 
 class Thread(BaseModel):
@@ -188,6 +201,8 @@ def _dm(row: sqlite3.Row, user: str) -> DirectMessage:
 @tools.tool(effect=READ, asks=[
     "Show me my DMs.",
     "Who have I been messaging lately?",
+], reply=[
+    "You have {result.conversations_text}.",
 ])
 def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     """List the user's direct-message conversations, most recent first.
@@ -210,7 +225,9 @@ def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     conversations = [Conversation(account_id=r["other"], handle=r["handle"], display_name=r["display_name"],
                                   last_message=r["text"], last_from_you=r["sender_id"] == user,
                                   last_sent_at=r["sent_at"], messages=r["n"]) for r in rows]
-    return ConversationList(conversations=conversations[:limit], total=len(conversations))
+    return ConversationList(conversations=conversations[:limit], total=len(conversations),
+                            conversations_text=_conversations_text(conversations[:limit], len(conversations),
+                                                                   ctx.today()))
 
 
 @tools.tool(effect=READ, asks=[
