@@ -1205,3 +1205,35 @@ def test_conversations_are_said_by_who_wrote_last_what_and_when() -> None:
         assert "last message" not in text and "last from" not in text and "last sent" not in text, text
         assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\): you last wrote '[^']+' on March \d+", text), text
         assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\) last wrote '[^']+' on March \d+", text), text
+
+
+def test_service_reminders_are_said_by_when_each_is_due() -> None:
+    """"1 service reminder: Engine oil and filter change: due soon, due on March 28, due odometer
+    30,016 miles, 8,114.1 miles left" reads fields out: a person says "the engine oil and filter
+    change is due soon: by March 28 or at 30,016 miles (8,114 miles from now)"."""
+    seen = 0
+    for world in range(4):
+        for status in (None, "due_soon", "overdue"):
+            args = {} if status is None else {"status": status}
+            with Session(["vehicle"], world=world) as s:
+                if not s.call("list_service_reminders", args).data["total"]:
+                    continue
+            for text in _replies("vehicle", "list_service_reminders", args, world=world):
+                seen += 1
+                assert not re.search(r"due odometer|miles left|[^s] due on|\d\.\d miles", text), text
+                assert re.search(r"[Tt]he [a-z0-9][\w -]+ is (?:due|overdue)", text), text
+    assert seen
+
+
+def test_a_saved_place_is_nicknamed_as_what_it_is() -> None:
+    """"Save Hyundai of Chicago to my places as 'Sunday spot'": an outing's nickname goes only to a
+    place one goes out to, and a service centre or a charger is called what it is for."""
+    outings = {"restaurant", "coffee", "shopping", "park", "grocery", "gym"}
+    seen = Counter()
+    for ex in _generated("vehicle", 400, 7):
+        for call in _calls(ex):
+            if call["name"] == "save_place" and call["arguments"].get("nickname"):
+                category = _index("vehicle", ex["world"]).every["place"][call["arguments"]["place_id"]]["category"]
+                seen[category in outings] += 1
+                assert category in outings or not call["arguments"]["nickname"].endswith("spot"), call
+    assert seen[True]

@@ -283,14 +283,21 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
     return PlaceList(places=places[:limit], total=len(places))
 
 
+# places one goes out to, whose nicknames say an outing ('Sunday spot')
+_OUTING = {"place_id": "category IN ('restaurant', 'coffee', 'shopping', 'park', 'grocery', 'gym')"}
+
+
 @tools.tool(effect=WRITE, values={
-    # nicknames that fit whatever the place is (a nickname like 'Gym' or 'Office' would name one kind)
-    "nickname": ["Usual stop", "Weekend spot", "Halfway stop", "Meeting point", "Sunday spot", "Quick stop",
-                 "Regular", "Favourite spot"],
+    # nicknames that fit any place one goes out to (a nickname like 'Gym' would name one kind)
+    "nickname": ["Weekend spot", "Sunday spot", "Favourite spot", "Usual spot", "Go-to spot"],
 }, asks=[
-    "Save {place_id} to my places as '{nickname}'.",
+    Ask("Save {place_id} to my places as '{nickname}'.", fits=_OUTING),
     "Add {place_id} to my saved places.",
-    "Keep {place_id} in my places, call it '{nickname}'.",
+    Ask("Keep {place_id} in my places, call it '{nickname}'.", fits=_OUTING),
+    Ask("Save {place_id} to my places as 'Car service'.", nickname="Car service",
+        fits={"place_id": "category = 'service_center'"}),
+    Ask("Save {place_id} to my places, call it 'Charging stop'.", nickname="Charging stop",
+        fits={"place_id": "category = 'charging_station'"}),
 ], reply=[
     Ask("{place_id} is now in your saved places.", nickname=None),
     Ask("Saved {place_id} to your places.", nickname=None),

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, parse_time
+from prove.env.values import iso, parse_time, spoken_day
 
 from .server import (
     PLACE,
@@ -53,6 +53,9 @@ class ServiceReminder(BaseModel):
 class ServiceReminderList(BaseModel):
     service_reminders: list[ServiceReminder]
     total: int
+    reminders_text: str = Field(description="when each item is due, in words, such as 'the engine oil and filter "
+                                            "change is due soon: by March 28 or at 30,016 miles (8,114 miles from "
+                                            "now)'")
 
 
 class Appointment(BaseModel):
@@ -89,6 +92,32 @@ class EventList(BaseModel):
 # ----- helpers ------------------------------------------------------------------------------------
 
 
+def _due_words(r: ServiceReminder, today: date) -> str:
+    """'the tire rotation is due soon: by March 28 or at 30,016 miles (8,114 miles from now)', 'the
+    brake fluid replacement is overdue: it was due on March 2'."""
+    what = "the " + r.title[:1].lower() + r.title[1:]
+    day = spoken_day(r.due_on, today) if r.due_on else None
+    miles = f"{r.due_odometer_mi:,.0f} miles" if r.due_odometer_mi is not None else None
+    if r.status == "overdue":
+        late = [f"on {day}" for _ in [1] if r.days_left is not None and r.days_left < 0] + \
+               [f"at {miles} ({-r.miles_left:,.0f} miles ago)" for _ in [1] if r.miles_left is not None
+                and r.miles_left < 0]
+        return f"{what} is overdue: it was due " + " and ".join(late)
+    due = " or ".join(([f"by {day}"] if day else []) + ([f"at {miles} ({r.miles_left:,.0f} miles from now)"]
+                                                         if miles else []))
+    return f"{what} is {'due soon' if r.status == 'due_soon' else 'due'}: {due}"
+
+
+def _reminders_text(items: list[ServiceReminder], today: date, listed_all: bool) -> str:
+    """Each item due or overdue in words; on a full listing, the rest as not due yet."""
+    due = [_due_words(r, today) for r in items if r.status != "ok" or not listed_all]
+    rest = [r.title[:1].lower() + r.title[1:] for r in items if r.status == "ok" and listed_all]
+    later = ("nothing else is due yet" if len(rest) > 1 and due else "nothing is due yet") if rest else ""
+    if rest and len(rest) <= 3:
+        later += f" (the {', the '.join(rest[:-1]) + ' and the ' if len(rest) > 1 else ''}{rest[-1]})"
+    return "; ".join(due + ([later] if later else []))
+
+
 def _reminder(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> ServiceReminder:
     return ServiceReminder(
         reminder_id=r["reminder_id"], title=r["title"], status=reminder_status(ctx, r, car), due_on=r["due_on"],
@@ -113,6 +142,8 @@ def _appointment(ctx: Ctx, a: sqlite3.Row) -> Appointment:
     "Is any maintenance due on the car?",
     Ask("What maintenance is overdue on the car?", status="overdue"),
     Ask("Is any service coming up soon?", status="due_soon"),
+], reply=[
+    "{result.reminders_text}.",
 ])
 def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> ServiceReminderList:
     """List maintenance reminders (tyre rotation, oil change, filters, brake fluid, ...) and when each is due.
@@ -128,7 +159,8 @@ def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> Se
     items = [_reminder(ctx, r, car) for r in ctx.db.execute("SELECT * FROM service_reminders ORDER BY reminder_id")]
     if status is not None:
         items = [i for i in items if i.status == status]
-    return ServiceReminderList(service_reminders=items, total=len(items))
+    return ServiceReminderList(service_reminders=items, total=len(items),
+                               reminders_text=_reminders_text(items, ctx.today(), status is None))
 
 
 @tools.tool(effect=WRITE, asks=[
