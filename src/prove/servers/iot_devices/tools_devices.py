@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field
@@ -86,6 +87,28 @@ class ReadingList(BaseModel):
     min_temperature_f: float | None
     max_temperature_f: float | None
     average_temperature_f: float | None
+    readings_text: str = Field(description="the readings summed up in words: how many, over what time, the "
+                                           "range of temperatures and the latest reading")
+
+
+def _at(text: str) -> str:
+    at = datetime.fromisoformat(text)
+    return f"{at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+
+def _readings_text(readings: list[Reading]) -> str:
+    """"43 readings between March 11 at 3:00 AM and March 16 at 9:00 AM: the temperature ranged from
+    64.1°F to 72.3°F (68.2°F on average), and the latest was 67.5°F at 34% humidity"."""
+    if not readings:
+        return "no readings"
+    last = readings[-1]
+    latest = f"{last.temperature_f:g}°F" + (f" at {last.humidity_pct}% humidity" if last.humidity_pct is not None else "")
+    if len(readings) == 1:
+        return f"1 reading, on {_at(last.recorded_at)}: {latest}"
+    temps = [r.temperature_f for r in readings]
+    return (f"{len(readings)} readings between {_at(readings[0].recorded_at)} and {_at(last.recorded_at)}: the "
+            f"temperature ranged from {min(temps):g}°F to {max(temps):g}°F ({sum(temps) / len(temps):.1f}°F on "
+            f"average), and the latest was {latest}")
 
 
 class FirmwareUpdate(BaseModel):
@@ -182,12 +205,18 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     return device(ctx, device_id)
 
 
-@tools.tool(effect=WRITE, values={
-    "name": ["Reading Lamp", "Main Light", "Corner Lamp", "Ceiling Light", "Accent Light", "Night Light",
-             "Overhead Light", "Mood Light"],
-}, asks=[
-    "Rename {device_id} to '{name}'.",
-    "Call {device_id} '{name}' from now on.",
+# a new name fits the light: a lamp's for a lamp, a ceiling light's for one, the kitchen's for its strips
+_LAMP = {"device_id": "name LIKE '%Lamp%'"}
+_CEILING = {"device_id": "(name LIKE '%Light' AND name NOT LIKE 'Night%') OR name LIKE '%Chandelier%'"}
+_KITCHEN = {"device_id": "name LIKE '%Lights' AND room_id IN (SELECT room_id FROM rooms WHERE name = 'Kitchen')"}
+
+
+@tools.tool(effect=WRITE, asks=[
+    Ask("Rename {device_id} to 'Reading Lamp'.", name="Reading Lamp", fits=_LAMP),
+    Ask("Call {device_id} 'Reading Lamp' from now on.", name="Reading Lamp", fits=_LAMP),
+    Ask("Rename {device_id} to 'Main Light'.", name="Main Light", fits=_CEILING),
+    Ask("Call {device_id} 'Overhead Light' from now on.", name="Overhead Light", fits=_CEILING),
+    Ask("Rename {device_id} to 'Kitchen Lights'.", name="Kitchen Lights", fits=_KITCHEN),
 ], reply=["{device_id} is now called {result.name}.", "Done: renamed {device_id} to {result.name}."])
 def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
@@ -535,6 +564,7 @@ def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Devic
     "How warm was it by {device_id} between {start} and {end}?",
 ], reply=[
     Ask("I found no readings from {device_id} for that time.", **{"result.total": 0}),
+    "{device_id} logged {result.readings_text}.",
 ])
 def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | None = None,
                         end: str | None = None, limit: Limit = 50) -> ReadingList:
@@ -567,8 +597,8 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
                           "WHERE device_id = ? AND recorded_at BETWEEN ? AND ? ORDER BY recorded_at DESC LIMIT ?) "
                           "ORDER BY recorded_at", (device_id, lo, hi, limit)).fetchall()
     temps = [r["temperature"] for r in rows]
-    return ReadingList(device_id=device_id, name=row["name"],
-                       readings=[Reading(recorded_at=r[0], temperature_f=r[1], humidity_pct=r[2]) for r in rows],
+    readings = [Reading(recorded_at=r[0], temperature_f=r[1], humidity_pct=r[2]) for r in rows]
+    return ReadingList(device_id=device_id, name=row["name"], readings=readings, readings_text=_readings_text(readings),
                        total=len(rows), min_temperature_f=min(temps) if temps else None,
                        max_temperature_f=max(temps) if temps else None,
                        average_temperature_f=round(sum(temps) / len(temps), 1) if temps else None)
