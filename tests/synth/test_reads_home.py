@@ -1237,3 +1237,49 @@ def test_a_saved_place_is_nicknamed_as_what_it_is() -> None:
                 seen[category in outings] += 1
                 assert category in outings or not call["arguments"]["nickname"].endswith("spot"), call
     assert seen[True]
+
+
+def test_a_light_is_renamed_to_a_name_that_fits_it() -> None:
+    """"Rename the Living Room Ceiling Light to 'Reading Lamp'": a lamp gets a lamp's name and a
+    ceiling light a ceiling light's."""
+    seen = 0
+    for ex in _generated("iot_devices", 400, 7):
+        for call in _calls(ex):
+            if call["name"] == "rename_device":
+                seen += 1
+                old = _index("iot_devices", ex["world"]).every["device"][call["arguments"]["device_id"]]["name"]
+                new = call["arguments"]["name"]
+                assert ("Lamp" in old) == ("Lamp" in new) and old.endswith("s") == new.endswith("s"), (old, new)
+    assert seen
+
+
+def test_sensor_readings_are_summed_up_by_their_range_and_the_latest() -> None:
+    """"43 readings: recorded March 11, temperature 67.5°F, humidity 34%; recorded March 11 at 3:00
+    AM, ..." reads every reading out: a person says over what time, the range and the latest."""
+    sensor = next(k for k, r in _index("iot_devices").every["device"].items()
+                  if r["sensor_kind"] == "temperature" and r["online"])
+    for args in ({"device_id": sensor}, {"device_id": sensor, "start": "2026-03-15T09:00:00"}):
+        for text in _replies("iot_devices", "get_sensor_readings", args):
+            assert "recorded" not in text and "humidity 3" not in text, text
+            assert re.search(r"ranged from [\d.]+°F to [\d.]+°F .*the latest was [\d.]+°F", text), text
+
+
+def test_a_hotel_is_on_a_street_of_its_own_city() -> None:
+    """"Sheraton London Westminster is a 4-star hotel at 1759 Willow Drive, London": a hotel's street
+    is one of its city's, written the way that city writes it."""
+    from prove.env.fake import STREET_NAMES
+    for world in range(3):
+        for hotel in _index("travel_booking", world).every["hotel"].values():
+            street = hotel["address"].rsplit(", ", 1)[0]
+            assert hotel["address"].endswith(", " + hotel["city"]), hotel
+            if hotel["country"] not in ("US", "CA"):
+                assert not any(name in street for name in STREET_NAMES), hotel
+                assert not re.match(r"\d{4} ", street), hotel
+
+
+def test_a_trip_is_said_as_a_trip() -> None:
+    """"Your flight ... is no longer part of Atlanta work trip": a trip's name is said as the trip's,
+    "your trip 'Atlanta work trip'"."""
+    booking = next(k for k, r in _index("travel_booking").rows["booking"].items() if r.get("trip_id"))
+    for text in _replies("travel_booking", "remove_booking_from_trip", {"booking_id": booking}):
+        assert re.search(r"(?:your trip '[^']+'|out of its trip)\.$", text), text
