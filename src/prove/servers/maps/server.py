@@ -131,6 +131,8 @@ class PlaceSummary(BaseModel):
 class PlaceList(BaseModel):
     places: list[PlaceSummary]
     total: int = Field(description="how many places matched, before `limit`")
+    places_text: str = Field(description="the first places in words, such as '2 places: Fox & Bean, a cafe 120 m "
+                                         "away at 461 Franklin Avenue (rated 4.4); ...'")
 
 
 class DayHours(BaseModel):
@@ -281,6 +283,9 @@ class Closure(BaseModel):
 class ClosureList(BaseModel):
     closures: list[Closure]
     total: int
+    closures_text: str = Field(description="the closures in words, such as 'Central Avenue between Hill Street and "
+                                           "Church Street is closed for building construction until April 1 at 9:00 "
+                                           "AM'")
 
 
 class TransitLine(BaseModel):
@@ -301,6 +306,8 @@ class TransitLine(BaseModel):
 class TransitLineList(BaseModel):
     lines: list[TransitLine]
     total: int
+    lines_text: str = Field(description="the lines in words, such as 'the Orange Line (subway) runs along Harrison "
+                                        "Avenue every 8 minutes, 5:30 AM to 12:30 AM'")
 
 
 class Departure(BaseModel):
@@ -545,6 +552,57 @@ def place_summary(ctx: Ctx, row: sqlite3.Row, distance: float | None = None) -> 
                         rating=rating(row), rating_count=row["rating_count"], price_level=row["price_level"],
                         status=row["status"], open_now=open_state(row, ctx.now())[0],
                         distance_m=None if distance is None else round(distance))
+
+
+# what each category of place is called
+KIND_NOUN = {"grocery": "grocery store", "gas_station": "gas station", "ev_charging": "EV charging station",
+             "parking": "parking garage", "shopping": "store", "office": "office building",
+             "residential": "apartment building"}
+
+
+def kind_noun(category: str, plural: bool = False) -> str:
+    """'cafe', 'gas station'; with `plural`, 'cafes', 'bakeries'."""
+    noun = KIND_NOUN.get(category, category.replace("_", " "))
+    if not plural:
+        return noun
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2] not in "aeiou" else noun + "s"
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
+
+
+def place_words(p: PlaceSummary, kind_said: bool = False) -> str:
+    """'Fox & Bean, a cafe 120 m away at 461 Franklin Avenue (rated 4.4)', 'Green Burger Bar, an
+    American restaurant at 459 Franklin Avenue, Seattle (rated 4.8)'; with `kind_said` (a listing
+    of cafes) the kind goes without saying."""
+    kind = f"{p.cuisine.capitalize()} {kind_noun(p.category)}" if p.cuisine else "" if kind_said else kind_noun(p.category)
+    street, city = p.address.split(", ")[:2]
+    if p.distance_m is not None:
+        away = f"{p.distance_m} m" if p.distance_m < 1000 else f"{p.distance_m / 1000:.1f} km"
+        where = f"{away} away at {street}"
+    else:
+        where = f"at {street}, {city}"
+    notes = ([f"rated {p.rating:.1f}"] if p.rating is not None else []) + \
+            ([p.status.replace("_", " ")] if p.status != "open" else [])
+    return f"{p.name}{', ' + _a(kind) if kind else ''} {where}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def places_text(places: list[PlaceSummary], total: int, category: str | None = None, order: str = "",
+                open_now: bool = False, shown: int = 5) -> str:
+    """'2 cafes open now: Fox & Bean, 120 m away at 461 Franklin Avenue (rated 4.4); ...', '15 places,
+    the nearest 5: ...'."""
+    plural = kind_noun(category, True) if category else "places"
+    if not places:
+        return f"no {plural}" + (" open now" if open_now else "")
+    said = [place_words(p, category is not None) for p in places[:shown]]
+    head = f"{total} {plural if total != 1 else kind_noun(category) if category else 'place'}"
+    head += " open now" if open_now else ""
+    if total > len(said):
+        head += f", the {len(said)} {order}" if order else f", the first {len(said)}"
+    elif order and len(said) > 1:
+        head += f", {order} first"
+    return f"{head}: " + "; ".join(said)
 
 
 def point(row: sqlite3.Row) -> Point:

@@ -39,6 +39,7 @@ from .server import (
     open_words,
     place_row,
     place_summary,
+    places_text,
     profile,
     rating,
     review_model,
@@ -118,6 +119,8 @@ def list_cities(ctx: Ctx) -> CityList:
     Ask("What's the best-rated {category} in {city_id}?", sort="rating"),
     "Search the map for {query}.",
     Ask("Is there a {category} open right now?", open_now=True),
+], reply=[
+    "I found {result.places_text}.",
 ], values={
     # (a hotel is asked about by its rating, not by whether it is open now)
     "category, open_now": [(c, c != "hotel") for c in DROP_IN],
@@ -181,7 +184,10 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
         return (text not in r["name"].lower(), -score, r["place_id"])
 
     rows.sort(key=key)
-    return PlaceList(places=[place_summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    places = [place_summary(ctx, r) for r in rows[:limit]]
+    return PlaceList(places=places, total=len(rows),
+                     places_text=places_text(places, len(rows), category, "best-rated" if sort == "rating" else "",
+                                             open_now))
 
 
 @tools.tool(effect=READ, asks=[
@@ -247,6 +253,9 @@ def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenChe
     Ask("Is there a cafe near {place_id} that's open now?", open_now=True, category="cafe"),
     Ask("Is there a pharmacy near {place_id} that's open now?", open_now=True, category="pharmacy"),
     Ask("Any restaurant near {place_id} that's open now?", open_now=True, category="restaurant"),
+], reply=[
+    "Near {place_id}: {result.places_text}.",
+    Ask("Around there: {result.places_text}.", place_id=None),
 ], values={"category": DROP_IN})
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,
@@ -296,7 +305,9 @@ def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | Non
         if d <= radius_m and (not open_now or open_state(r, ctx.now())[0]):
             found.append((d, r["place_id"], r))
     found.sort(key=lambda t: (t[0], t[1]))
-    return PlaceList(places=[place_summary(ctx, r, d) for d, _, r in found[:limit]], total=len(found))
+    places = [place_summary(ctx, r, d) for d, _, r in found[:limit]]
+    return PlaceList(places=places, total=len(found),
+                     places_text=places_text(places, len(found), category, "nearest", open_now))
 
 
 # ----- geocoding --------------------------------------------------------------------------------------------
