@@ -1283,3 +1283,36 @@ def test_a_trip_is_said_as_a_trip() -> None:
     booking = next(k for k, r in _index("travel_booking").rows["booking"].items() if r.get("trip_id"))
     for text in _replies("travel_booking", "remove_booking_from_trip", {"booking_id": booking}):
         assert re.search(r"(?:your trip '[^']+'|out of its trip)\.$", text), text
+
+
+def test_found_places_are_said_by_what_and_where_they_are() -> None:
+    """"15 places in all; 5 of them: Fox & Bean: open, rated 4.4, category cafe, at 461 Franklin
+    Avenue, Seattle, WA 98114" reads fields out: a place is what it is, where, and its rating."""
+    for tool, args in (("search_places", {"query": "Burger Bar"}), ("search_places", {"category": "cafe", "open_now": True}),
+                       ("search_nearby", {"place_id": "PLC-10010", "radius_m": 800})):
+        for text in _replies("maps", tool, args):
+            assert "category" not in text and "open," not in text and not re.search(r"\d{5}", text), text
+            assert re.search(r"[A-Z][\w&' ]+(?:, an? [\w ]+)? (?:[\d.]+ k?m away )?at \d+ [A-Z]\w+ (?:Street|Avenue)", text), text
+
+
+def test_road_closures_and_transit_lines_are_said_in_sentences() -> None:
+    """"Central Avenue between Hill Street and Church Street, for building construction: February 17
+    at 9:00 AM to April 1 at 9:00 AM, active now" and "Orange Line: mode subway, on Harrison Avenue,
+    stops ..., headway 8 minutes" read fields out: a closure is closed until when or closes when, a
+    line runs along a street every so many minutes."""
+    for text in _replies("maps", "list_road_closures", {"city_id": "CTY-10001"}):
+        assert "active now" not in text and "for farmers" not in text, text
+        assert re.search(r"is closed for [\w ]+ until [A-Z]", text), text
+    for text in _replies("maps", "list_transit_lines", {"city_id": "CTY-10002"}):
+        assert "mode " not in text and "headway" not in text and "(bus)" not in text, text
+        assert re.search(r"runs along [\w ]+ every \d+ minutes", text), text
+
+
+def test_a_travel_profile_answers_what_was_asked_in_a_sentence() -> None:
+    """"What's my home airport and loyalty status?" -> "Emma Bennett: home airport BOS, home city
+    Boston, loyalty number ..., email ..., phone ..., tier silver" reads every field out: a person
+    says the home airport and the tier."""
+    texts = _replies("travel_booking", "get_profile", {})
+    assert any(re.fullmatch(r"Your home airport is [A-Z]{3} \([\w ]+\), and you're an? [\w ]*member \(loyalty "
+                            r"number \w+\) with [\d,]+ points\.", t) for t in texts), texts
+    assert not any("tier " in t or "home city" in t for t in texts), texts

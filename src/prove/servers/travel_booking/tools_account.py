@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
-from prove.env.values import luhn_ok, said_in_part
+from prove.env.values import luhn_ok, said_in_part, spoken_day
 
 from .server import (
     ActivityId,
@@ -54,6 +54,9 @@ class Profile(BaseModel):
     points_balance: int
     member_since: str
     default_payment_method_id: PaymentMethodId | None
+    loyalty_text: str = Field(description="the loyalty status in words, such as 'a Silver member (loyalty number "
+                                          "TB422268056) with 12,400 points'")
+    profile_text: str = Field(description="the whole profile in words")
 
 
 class Traveler(BaseModel):
@@ -187,6 +190,9 @@ def _method(ctx: Ctx, row: sqlite3.Row) -> PaymentMethod:
 @tools.tool(effect=READ, asks=[
     "What's my home airport and loyalty status?",
     "Show me my travel profile.",
+], reply=[
+    "Your home airport is {result.home_airport} ({result.home_city}), and you're {result.loyalty_text}.",
+    "Your profile: {result.profile_text}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """Show the signed-in user's profile: name, contact, home airport, loyalty tier and points.
@@ -197,10 +203,17 @@ def get_profile(ctx: Ctx) -> Profile:
     """
     a = ctx.db.execute("SELECT a.*, t.full_name FROM accounts a JOIN travelers t USING (traveler_id)").fetchone()
     default = ctx.db.execute("SELECT payment_method_id FROM payment_methods WHERE is_default = 1").fetchone()
+    tier = "a member" if a["tier"] == "member" else f"a {a['tier'].capitalize()} member"
+    loyalty = f"{tier} (loyalty number {a['loyalty_number']}) with {a['points_balance']:,} points"
+    home = f"{a['home_airport']} ({AIRPORT[a['home_airport']][2]})"
+    since = spoken_day(a["member_since"], ctx.today())
+    text = (f"{a['full_name']}, home airport {home}; {tier} since {since} (loyalty number {a['loyalty_number']}) with "
+            f"{a['points_balance']:,} points; e-mail {a['email']}, phone {a['phone']}")
     return Profile(traveler_id=a["traveler_id"], name=a["full_name"], email=a["email"], phone=a["phone"],
                    home_airport=a["home_airport"], home_city=AIRPORT[a["home_airport"]][2],
                    loyalty_number=a["loyalty_number"], tier=a["tier"], points_balance=a["points_balance"],
-                   member_since=a["member_since"], default_payment_method_id=default[0] if default else None)
+                   member_since=a["member_since"], default_payment_method_id=default[0] if default else None,
+                   loyalty_text=loyalty, profile_text=text)
 
 
 @tools.tool(effect=READ, asks=[
