@@ -1316,3 +1316,31 @@ def test_a_travel_profile_answers_what_was_asked_in_a_sentence() -> None:
     assert any(re.fullmatch(r"Your home airport is [A-Z]{3} \([\w ]+\), and you're an? [\w ]*member \(loyalty "
                             r"number \w+\) with [\d,]+ points\.", t) for t in texts), texts
     assert not any("tier " in t or "home city" in t for t in texts), texts
+
+
+def test_devices_are_said_by_where_they_are_and_their_state() -> None:
+    """"2 devices: Front Door Lock: manufacturer Level, model Lock+, battery 48%" reads out a device's
+    make: a person says where each device is and what state it is in."""
+    for args in ({"online": False}, {"name": "Front Door"}, {"device_type": "light"}, {}):
+        for text in _replies("iot_devices", "list_devices", args):
+            assert "manufacturer" not in text and "model" not in text and "'" not in text, text
+            assert re.search(r"the [A-Z][\w' ]+ \((?:on|off|locked|unlocked|closed|since|armed)", text), text
+            assert "in the Front Porch" not in text, text
+
+
+def test_clips_scenes_and_rooms_are_said_in_a_few_words_each() -> None:
+    """"Doorbell Camera, March 16 at 7:25 AM: duration 35 seconds, trigger motion, size 18.6 MB",
+    "Good Morning: created June 8, 2021 ..., 8 actions: Living Room Thermostat: mode heat, target temp
+    70" and "Primary Bedroom: temperature 65.5°F, 6 devices, 2 devices offline" read fields out."""
+    for text in _replies("iot_devices", "list_recordings", {}):
+        assert not re.search(r"duration|trigger|size|MB", text), text
+        assert re.search(r"the [\w ]+ Camera (?:saw|caught|spotted) [\w ]+ on March \d+ at", text), text
+    scene = next(iter(_index("iot_devices").rows["scene"]))
+    for text in _replies("iot_devices", "get_scene", {"scene_id": scene}):
+        assert not re.search(r"created|actions|mode heat|target temp|position \d", text), text
+        assert re.search(r"scene sets \d+ devices: it (?:sets|opens|turns|locks)", text), text
+    for args in ({}, {"floor": "Upstairs"}):
+        for text in _replies("iot_devices", "list_rooms", args):
+            assert not re.search(r"temperature \d|devices offline|: \d rooms", text), text
+            assert re.search(r"\d+ rooms: the [A-Z]", text), text
+            assert ("no temperature reading" in text) == bool(args), text

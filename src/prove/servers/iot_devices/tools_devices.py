@@ -61,6 +61,48 @@ tools = Toolset("devices")
 class DeviceList(BaseModel):
     devices: list[Device]
     total: int = Field(description="how many devices matched, before `limit`")
+    devices_text: str = Field(description="the first devices in words, with where each is and its state, such as "
+                                          "'2 devices: the Front Door Lock in the Entryway (locked); ...'")
+
+
+def _state_words(d: Device) -> str:
+    """A device's state as people say it: 'on at 80%', 'locked', 'heating to 70°F', '40% open'."""
+    if not d.online:
+        return f"offline since {_at(d.last_seen)}"
+    if d.type == "light":
+        return f"on at {d.brightness}%" if d.power == "on" else "off"
+    if d.type == "speaker":
+        return f"playing {d.now_playing}" if d.power == "on" and d.now_playing else d.power or ""
+    if d.type == "thermostat":
+        return "switched off" if d.mode == "off" else f"{d.mode}, set to {d.target_temp:g}°F"
+    if d.type == "camera":
+        return "armed" if d.armed else "disarmed"
+    if d.type == "blind":
+        return "closed" if d.position == 0 else "fully open" if d.position == 100 else f"{d.position}% open"
+    if d.type == "sensor":
+        return f"reading {d.current_temp:g}°F" if d.sensor_kind == "temperature" and d.current_temp is not None \
+            else _SENSED.get(d.sensor_state or "", d.sensor_state or "")
+    return d.lock_state or d.power or ""
+
+
+_SENSED = {"clear": "no motion", "motion": "motion detected"}
+
+
+def _devices_text(devices: list[Device], total: int, noun: str, offline: bool, shown: int = 6) -> str:
+    """'2 devices: the Front Door Lock in the Entryway (locked); the Front Door Sensor ('closed')', '4
+    devices are offline: the Living Room Speaker (since March 14 at 2:18 PM); ...'."""
+    if not devices:
+        return f"no {noun}s" + (" are offline" if offline else "")
+    said = []
+    for d in devices[:shown]:
+        room = "" if d.room_name.lower() in d.name.lower() or len({x.room_id for x in devices}) == 1 \
+            else f" {'on' if d.room_name.endswith(('Porch', 'Deck', 'Patio')) else 'in'} the {d.room_name}"
+        state = _state_words(d).replace("offline since", "since") if offline else _state_words(d)
+        low = f", battery at {d.battery}%" if d.battery is not None and d.battery < 20 else ""
+        said.append(f"the {d.name}{room}" + (f" ({state}{low})" if state else ""))
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    head = f"{total} {noun}{'' if total == 1 else 's'}" + (f" {'is' if total == 1 else 'are'} offline" if offline else "")
+    return f"{head}: " + "; ".join(said) + more
 
 
 class RoomLights(BaseModel):
@@ -127,6 +169,9 @@ class FirmwareUpdate(BaseModel):
     Ask("Which devices are offline right now?", online=False),
     "Find the devices called '{name}'.",
     "Which of my devices have '{name}' in their name?",
+], reply=[
+    Ask("{result.devices_text}.", online=False),
+    "I found {result.devices_text}.",
 ], values={
     # words of the device names every home has (its locks, thermostats, cameras and lamps)
     "name": ["Lamp", "Door Lock", "Thermostat", "Camera", "Front Door", "Blinds", "Sensor"],
@@ -157,7 +202,9 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     if name is not None and name.strip():
         where.add("instr(lower(name), lower(?)) > 0", name.strip())
     total, rows = where.page(ctx.db, "devices", "room_id, device_id", limit)
-    return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
+    devices = [device(ctx, r) for r in rows]
+    return DeviceList(devices=devices, total=total,
+                      devices_text=_devices_text(devices, total, device_type or "device", online is False))
 
 
 def _on(kind: str, **state: object) -> dict[str, object]:

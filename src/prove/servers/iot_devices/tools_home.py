@@ -65,6 +65,23 @@ class Room(BaseModel):
 class RoomList(BaseModel):
     rooms: list[Room]
     total: int
+    rooms_text: str = Field(description="the rooms in words, such as '2 rooms: the Kids' Room, at 68°F (2 devices); "
+                                        "the Office (4 devices, 1 light on)'")
+
+
+def _rooms_text(rooms: list[Room], temperatures: bool) -> str:
+    """'4 rooms: the Primary Bedroom, at 65.5°F (6 devices, 2 of them offline); the Office, no
+    temperature reading (4 devices, 1 light on); ...'; a room without a reading says so only where
+    `temperatures` are asked for."""
+    said = []
+    for r in rooms:
+        temp = f", at {r.temperature_f:g}°F" if r.temperature_f is not None else \
+            ", no temperature reading" if temperatures else ""
+        notes = [f"{r.devices} device{'' if r.devices == 1 else 's'}"]
+        notes += [f"{r.devices_offline} of them offline"] if r.devices_offline else []
+        notes += [f"{r.lights_on} light{'' if r.lights_on == 1 else 's'} on"] if r.lights_on else []
+        said.append(f"the {r.name}{temp} ({', '.join(notes)})")
+    return f"{len(rooms)} room{'' if len(rooms) == 1 else 's'}: " + "; ".join(said) if rooms else "no rooms"
 
 
 class Activity(BaseModel):
@@ -217,6 +234,9 @@ def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
 @tools.tool(effect=READ, asks=[
     "Which rooms are set up in the app?",
     "Show me the rooms of the floor '{floor}' with their temperatures.",
+], reply=[
+    Ask("You have {result.rooms_text}.", floor=None),
+    "{floor} has {result.rooms_text}.",
 ])
 def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     """List the rooms of the home with device counts, lights on and the latest temperature.
@@ -235,7 +255,7 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
         rows = ctx.db.execute("SELECT room_id FROM rooms WHERE lower(floor) = lower(?) ORDER BY room_id",
                               (floor.strip(),)).fetchall()
     rooms = [_room(ctx, r[0]) for r in rows]
-    return RoomList(rooms=rooms, total=len(rooms))
+    return RoomList(rooms=rooms, total=len(rooms), rooms_text=_rooms_text(rooms, floor is not None))
 
 
 @tools.tool(effect=WRITE, values={

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -101,6 +102,33 @@ class Recording(BaseModel):
 class RecordingList(BaseModel):
     recordings: list[Recording]
     total: int = Field(description="how many clips matched, before `limit`")
+    recordings_text: str = Field(description="the latest clips in words, such as '3 clips: the Doorbell Camera saw "
+                                             "a person on March 16 at 7:20 AM (37 seconds); ...'")
+
+
+# what set a clip off, as what the camera saw
+_SAW = {"motion": "caught motion", "person": "saw a person", "package": "spotted a package",
+        "vehicle": "saw a vehicle", "animal": "saw an animal", "manual": "was recorded by hand"}
+_SEEN = {"motion": "motion", "person": "a person", "package": "a package", "vehicle": "a vehicle",
+         "animal": "an animal", "manual": "a clip recorded by hand"}
+
+
+def _recordings_text(clips: list[Recording], total: int, one: bool, shown: int = 5) -> str:
+    """'36 clips, the latest 5: the Doorbell Camera saw a person on March 16 at 7:20 AM (37 seconds);
+    ...'; of `one` camera, '13 clips from the Doorbell Camera: motion on March 16 at 7:25 AM (35
+    seconds); ...'."""
+    if not clips:
+        return "no clips"
+    said = []
+    for c in clips[:shown]:
+        at = datetime.fromisoformat(c.started_at)
+        when = f"on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+        m, sec = divmod(c.duration_s, 60)
+        length = f"{sec} seconds" if not m else f"{m} minute{'' if m == 1 else 's'}" + (f" {sec} seconds" if sec else "")
+        said.append(f"{_SEEN[c.trigger] if one else 'the ' + c.camera_name + ' ' + _SAW[c.trigger]} {when} ({length})")
+    head = f"{total} clip{'' if total == 1 else 's'}" + (f" from the {clips[0].camera_name}" if one else "")
+    head += f", the latest {len(said)}" if total > len(said) else ""
+    return f"{head}: " + "; ".join(said)
 
 
 class DeletedRecording(BaseModel):
@@ -424,6 +452,9 @@ def set_camera_armed(ctx: Ctx, device_id: CameraId, armed: bool) -> Device:
     "Were there any {trigger} recordings on {day}?",
     Ask("Did a package get delivered? Check the camera clips.", trigger="package"),
     "Did the cameras pick up anything lately?",
+], reply=[
+    "I found {result.recordings_text}.",
+    Ask("Yes: {result.recordings_text}.", trigger="package"),
 ])
 def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigger | None = None,
                     day: str | None = None, limit: Limit = 20) -> RecordingList:
@@ -454,7 +485,9 @@ def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigge
     if day is not None:
         where.add("substr(started_at, 1, 10) = ?", parse_date(day, "day").isoformat())
     total, rows = where.page(ctx.db, "recordings", "started_at DESC, recording_id DESC", limit)
-    return RecordingList(recordings=[_recording(ctx, r) for r in rows], total=total)
+    clips = [_recording(ctx, r) for r in rows]
+    return RecordingList(recordings=clips, total=total,
+                         recordings_text=_recordings_text(clips, total, device_id is not None))
 
 
 @tools.tool(effect=WRITE, asks=[
