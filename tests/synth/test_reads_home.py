@@ -1344,3 +1344,15 @@ def test_clips_scenes_and_rooms_are_said_in_a_few_words_each() -> None:
             assert not re.search(r"temperature \d|devices offline|: \d rooms", text), text
             assert re.search(r"\d+ rooms: the [A-Z]", text), text
             assert ("no temperature reading" in text) == bool(args), text
+
+
+def test_the_cars_places_and_driver_profiles_are_said_in_a_few_words() -> None:
+    """"1 place: Starbucks: category coffee, at 2456 Park Avenue, Chicago, IL 60676, distance 1.5
+    miles" and "Emily: active, seat position 6, mirror preset A, climate target 68" read fields out."""
+    for args in ({"category": "charging_station"}, {"query": "Starbucks"}, {"saved_only": True}):
+        for text in _replies("vehicle", "search_places", args):
+            assert not re.search(r"category|distance|charger \d|\d{5}|0\.0 miles", text), text
+            assert re.search(r"[A-Z][\w' -]+, (?:[\d.]+ miles away )?at \d+ [A-Z]", text), text
+    for text in _replies("vehicle", "list_driver_profiles", {}):
+        assert not re.search(r"active,|climate target|mirror preset [A-Z],", text), text
+        assert re.search(r"[A-Z]\w+, the active one \(seat at position \d", text), text
