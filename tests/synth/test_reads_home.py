@@ -1356,3 +1356,16 @@ def test_the_cars_places_and_driver_profiles_are_said_in_a_few_words() -> None:
     for text in _replies("vehicle", "list_driver_profiles", {}):
         assert not re.search(r"active,|climate target|mirror preset [A-Z],", text), text
         assert re.search(r"[A-Z]\w+, the active one \(seat at position \d", text), text
+
+
+def test_accounts_and_notifications_are_said_as_people_say_them() -> None:
+    """"2 blocked accounts: Elizabeth Richardson: @elizabethr_hikes; ..." and "'@halls started
+    following you': created March 11 at 9:00 AM" read fields out."""
+    for text in _replies("social_media", "list_blocked_accounts", {}):
+        assert re.fullmatch(r"You've blocked \d+ accounts?: [A-Z][\w ]+ \(@[\w.]+\)(?:,? (?:and )?[A-Z][\w ]+ \(@[\w.]+\))*\.",
+                            text), text
+    for args in ({"kind": "follow"}, {"unread_only": True}):
+        for text in _replies("social_media", "list_notifications", args):
+            assert "created" not in text and "'@" not in text, text
+            assert re.search(r"@[\w.]+ [a-z ]+ on March \d+ at \d{1,2}:\d\d [AP]M", text), text
+            assert ("unread notifications" in text) == ("unread_only" in args), text

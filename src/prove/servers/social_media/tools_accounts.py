@@ -155,11 +155,23 @@ def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio |
     return account_model(ctx, user)
 
 
+class FollowList(AccountList):
+    accounts_text: str = Field(description="the first accounts in words, such as '2 followers: Sofia Hall (@halls) "
+                                           "and Olivia Nguyen (@olivia_nguyen; you follow each other)'")
+
+
+class FoundAccounts(AccountList):
+    accounts_text: str = Field(description="the first accounts in words, such as '1 account: Anna Khan (@anna.khan; "
+                                           "you follow each other)'")
+
+
 @tools.tool(effect=READ, asks=[
     "Find the account {query}.",
     "Search for people called {query}.",
+], reply=[
+    "I found {result.accounts_text}.",
 ])
-def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
+def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> FoundAccounts:
     """Find accounts by part of their handle or display name.
 
     Args:
@@ -175,12 +187,8 @@ def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
         "SELECT * FROM accounts WHERE is_me = 0 AND (instr(lower(handle), :q) > 0 OR instr(lower(display_name), :q) > 0) "
         "ORDER BY verified DESC, EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :me "
         "AND f.followee_id = account_id) DESC, handle", {"q": text, "me": me(ctx)}).fetchall()
-    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
-
-
-class FollowList(AccountList):
-    accounts_text: str = Field(description="the first accounts in words, such as '2 followers: Sofia Hall (@halls) "
-                                           "and Olivia Nguyen (@olivia_nguyen; you follow each other)'")
+    accounts = account_summary(ctx, rows[:limit])
+    return FoundAccounts(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), "account"))
 
 
 def _follow_words(a: AccountSummary, mine: bool) -> str:
@@ -202,11 +210,15 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
                           (target["account_id"],)).fetchall()
     accounts = account_summary(ctx, rows[:limit])
     mine = column == "followee_id" and target["account_id"] == me(ctx)
-    said = [_follow_words(a, mine) for a in accounts[:shown]] + ([f"{len(rows) - shown} more"] if len(rows) > shown else [])
+    return FollowList(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), noun, mine,
+                                                                                      shown))
+
+
+def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, mine: bool = False, shown: int = 5) -> str:
+    """'2 followers: Sofia Hall (@halls) and Olivia Nguyen (@olivia_nguyen; you follow each other)'."""
+    said = [_follow_words(a, mine) for a in accounts[:shown]] + ([f"{total - shown} more"] if total > shown else [])
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
-    return FollowList(accounts=accounts, total=len(rows),
-                      accounts_text=f"{len(rows)} {noun}{'' if len(rows) == 1 else 's'}: {listed}" if rows
-                      else f"no {noun}s")
+    return f"{total} {noun}{'' if total == 1 else 's'}: {listed}" if total else f"no {noun}s"
 
 
 @tools.tool(effect=READ, asks=[
@@ -415,8 +427,10 @@ def unblock_account(ctx: Ctx, account_id: BlockedAccountId) -> BlockResult:
 @tools.tool(effect=READ, asks=[
     "Who have I blocked?",
     "Show me my blocked accounts.",
+], reply=[
+    "You've blocked {result.accounts_text}.",
 ])
-def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> AccountList:
+def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> FoundAccounts:
     """List the accounts the user has blocked, most recent first.
 
     Args:
@@ -427,5 +441,6 @@ def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> AccountList:
     """
     rows = ctx.db.execute("SELECT a.* FROM blocks b JOIN accounts a ON a.account_id = b.blocked_id "
                           "WHERE b.blocker_id = ? ORDER BY b.created_at DESC, a.account_id", (me(ctx),)).fetchall()
-    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+    accounts = account_summary(ctx, rows[:limit])
+    return FoundAccounts(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), "account"))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -46,6 +46,22 @@ class NotificationList(BaseModel):
     notifications: list[Notification]
     total: int = Field(description="how many matched, before `limit`")
     unread: int = Field(description="unread notifications in all")
+    notifications_text: str = Field(description="the latest notifications in words, such as '4 notifications: "
+                                                "@halls started following you on March 11 at 9:00 AM; ...'")
+
+
+def _notifications_text(notes: list[Notification], total: int, unread: bool, shown: int = 5) -> str:
+    """'2 unread notifications: @halls started following you on March 11 at 9:00 AM; ...'."""
+    noun = "unread notification" if unread else "notification"
+    if not notes:
+        return f"no {noun}s"
+    said = []
+    for n in notes[:shown]:
+        at = datetime.fromisoformat(n.created_at)
+        said.append(f"{n.text} on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
+                    f"{'AM' if at.hour < 12 else 'PM'}")
+    head = f"{total} {noun}{'' if total == 1 else 's'}" + (f", the latest {len(said)}" if total > len(said) else "")
+    return f"{head}: " + "; ".join(said)
 
 
 class MarkedRead(BaseModel):
@@ -128,6 +144,8 @@ def _unread(ctx: Ctx) -> int:
     Ask("Show me my unread {kind} notifications.", unread_only=True),
     Ask("Who liked my posts recently?", kind="like"),
     Ask("Who started following me lately?", kind="follow"),
+], reply=[
+    "You have {result.notifications_text}.",
 ])
 def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = None,
                        limit: Limit = 20) -> NotificationList:
@@ -151,8 +169,9 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
         "SELECT n.*, a.handle AS actor_handle, r.status AS report_status FROM notifications n "
         "LEFT JOIN accounts a ON a.account_id = n.actor_id LEFT JOIN reports r ON r.report_id = n.report_id "
         f"WHERE {where.sql} ORDER BY n.created_at DESC, n.notification_id DESC", where.params).fetchall()
-    return NotificationList(notifications=[_notification(r) for r in rows[:limit]], total=len(rows),
-                            unread=_unread(ctx))
+    notes = [_notification(r) for r in rows[:limit]]
+    return NotificationList(notifications=notes, total=len(rows), unread=_unread(ctx),
+                            notifications_text=_notifications_text(notes, len(rows), unread_only))
 
 
 @tools.tool(effect=WRITE, asks=[
