@@ -1369,3 +1369,22 @@ def test_accounts_and_notifications_are_said_as_people_say_them() -> None:
             assert "created" not in text and "'@" not in text, text
             assert re.search(r"@[\w.]+ [a-z ]+ on March \d+ at \d{1,2}:\d\d [AP]M", text), text
             assert ("unread notifications" in text) == ("unread_only" in args), text
+
+
+def test_past_service_visits_are_said_as_visits_one_had() -> None:
+    """"Show my past service visits." -> "You have 2 service appointments: ..." says they are still
+    to come: past ones are visits one has had."""
+    for text in _replies("vehicle", "list_service_appointments", {"status": "completed"}):
+        assert text.startswith("You've had ") and "service visit" in text, text
+
+
+def test_a_thermostat_setting_and_a_hotel_budget_read_as_people_say_them() -> None:
+    """"Done: target 69.5°F on the Upstairs Thermostat." and "the best-rated hotel in Frankfurt under
+    $200.75 a night": a setting is said in a sentence and a budget in round dollars."""
+    thermostat = next(k for k, r in _index("iot_devices").rows["device"].items() if r["type"] == "thermostat"
+                      and r["online"])
+    for text in _replies("iot_devices", "set_temperature", {"device_id": thermostat, "target_temp": 69.5}):
+        assert "target 69.5" not in text, text
+    rates = [call["arguments"]["max_nightly_rate"] for call, _, _ in _turns("travel_booking", "search_hotels", 400, 9)
+             if "max_nightly_rate" in call["arguments"]]
+    assert rates and all(rate % 50 == 0 for rate in rates), rates

@@ -526,7 +526,7 @@ def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode)
     "Set {device_id} to {target_temp} degrees.",
     "Make it {target_temp}°F on {device_id}.",
     "Change {device_id} to {target_temp}°F, please.",
-], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
+], reply=["{device_id} is set to {result.target_temp}°F.", "Done: I set {device_id} to {result.target_temp}°F."])
 def set_temperature(ctx: Ctx, device_id: ThermostatId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:
     """Set a thermostat's target temperature in °F (rounded to the nearest half degree).

@@ -206,7 +206,11 @@ def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
     Ask("Show my past service visits.", status="completed"),
     Ask("Which service appointments did I cancel?", status="cancelled"),
     "List all my service appointments.",
-], reply=["You have {result.appointments_text}."])
+], reply=[
+    "You have {result.appointments_text}.",
+    Ask("You've had {result.appointments_text}.", status="completed"),
+    Ask("You cancelled {result.appointments_text}.", status="cancelled"),
+])
 def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "cancelled"] | None = None
                               ) -> AppointmentList:
     """List service appointments at service centres, newest first.
@@ -224,10 +228,12 @@ def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "
                               (status,)).fetchall()
     found = [_appointment(ctx, r) for r in rows]
     return AppointmentList(service_appointments=found, total=len(rows),
-                           appointments_text=_appointments_text(found, status is None, ctx.now().year))
+                           appointments_text=_appointments_text(found, status is None, ctx.now().year,
+                                                                "service visit" if status == "completed"
+                                                                else "service appointment"))
 
 
-def _appointments_text(found: list[Appointment], say_status: bool, year: int) -> str:
+def _appointments_text(found: list[Appointment], say_status: bool, year: int, noun: str) -> str:
     """'2 service appointments: Tire rotation at Hyundai of Chicago on March 18 at 9:00 AM (booked); ...'."""
     said = []
     for a in found[:5]:
@@ -236,8 +242,8 @@ def _appointments_text(found: list[Appointment], say_status: bool, year: int) ->
         said.append(f"{a.services} at {a.service_center} on {day} at {at.hour % 12 or 12}:{at.minute:02d} "
                     f"{'AM' if at.hour < 12 else 'PM'}" + (f" ({a.status})" if say_status else ""))
     more = f"; and {len(found) - len(said)} more" if len(found) > len(said) else ""
-    head = f"{len(found)} service appointment{'' if len(found) == 1 else 's'}"
-    return f"{head}: " + "; ".join(said) + more if said else "no service appointments"
+    head = f"{len(found)} {noun}{'' if len(found) == 1 else 's'}"
+    return f"{head}: " + "; ".join(said) + more if said else f"no {noun}s"
 
 
 @tools.tool(effect=WRITE, values={
