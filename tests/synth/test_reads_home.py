@@ -1388,3 +1388,30 @@ def test_a_thermostat_setting_and_a_hotel_budget_read_as_people_say_them() -> No
     rates = [call["arguments"]["max_nightly_rate"] for call, _, _ in _turns("travel_booking", "search_hotels", 400, 9)
              if "max_nightly_rate" in call["arguments"]]
     assert rates and all(rate % 50 == 0 for rate in rates), rates
+
+
+def test_cities_lists_matches_and_reports_are_said_in_sentences() -> None:
+    """"3 cities: Los Angeles: region CA; Portland: region OR, home city", "3 saved lists: Favorites:
+    created May 20, 2025 ..., default", "2 matches: 210 Oak Street, Portland, OR: lat 45.52, lon
+    -122.69" and "1 report: Café Hernandez: confirmed, created March 10 ..." read fields out."""
+    for text in _replies("maps", "list_cities", {}):
+        assert re.fullmatch(r"The map covers [A-Z][\w ]+, [A-Z]{2}(?: \(your home city\))?(?:;(?: and)? [A-Z][\w ]+, "
+                            r"[A-Z]{2}(?: \(your home city\))?)*\.", text), text
+    for text in _replies("maps", "list_saved_lists", {}):
+        assert "created" not in text and "default;" not in text, text
+        assert re.search(r"Favorites \(\d+ places; your default list", text), text
+    for text in _replies("maps", "geocode", {"address": "210 Oak Street"}):
+        assert "lat " not in text and "lon " not in text, text
+        assert re.search(r"210 Oak Street, [A-Z][\w ]+, [A-Z]{2}, at -?\d+\.\d+, -?\d+\.\d+", text), text
+    for text in _replies("maps", "list_my_reports", {}):
+        assert "created" not in text and ": confirmed" not in text, text
+        assert re.search(r"you reported [\w' ]+ (?:temporarily closed|open again|closed for good)", text), text
+
+
+def test_door_codes_are_said_lock_by_lock() -> None:
+    """"13 lock codes: Family: created May 22, 2021 at 4:00 PM, lock Front Door Lock, 4 digits, ..."
+    reads fields out: codes are said lock by lock, with until when a temporary one works."""
+    for args in ({"status": "active"}, {}):
+        for text in _replies("iot_devices", "list_lock_codes", args):
+            assert not re.search(r"created|digits|lock Front", text), text
+            assert re.search(r"The [\w ]+ Lock has \d+ (?:working )?codes?: \w+", text), text

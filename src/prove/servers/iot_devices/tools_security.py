@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset, Where
-from prove.env.values import iso, parse_date, parse_time
+from prove.env.values import iso, parse_date, parse_time, spoken_day
 
 from .server import (
     DEVICE,
@@ -61,6 +61,27 @@ class LockCode(BaseModel):
 class LockCodeList(BaseModel):
     lock_codes: list[LockCode]
     total: int
+    codes_text: str = Field(description="the codes in words, lock by lock, such as 'the Back Door Lock has 2 codes: "
+                                        "Family; Plumber, until March 25'")
+
+
+def _codes_text(codes: list[LockCode], status: str | None, today: date, shown: int = 5) -> str:
+    """'the Front Door Lock has 3 working codes: Family; Babysitter (Carlos), until April 20; Plumber,
+    until March 25. The Back Door Lock has ...'."""
+    kind = {"active": "working code", "expired": "expired code"}.get(status or "", "code")
+    by_lock: dict[str, list[LockCode]] = {}
+    for c in codes:
+        by_lock.setdefault(c.lock_name, []).append(c)
+    said = []
+    for lock, found in by_lock.items():
+        items = []
+        for c in found[:shown]:
+            day = spoken_day(c.valid_until, today) if c.valid_until else None
+            items.append(c.name + (f", which ran out on {day}" if c.status == "expired" and day else
+                                   f", until {day}" if day else ""))
+        more = f"; and {len(found) - len(items)} more" if len(found) > len(items) else ""
+        said.append(f"the {lock} has {len(found)} {kind}{'' if len(found) == 1 else 's'}: " + "; ".join(items) + more)
+    return ". ".join(s[:1].upper() + s[1:] if i else s for i, s in enumerate(said)) if said else f"no {kind}s"
 
 
 class LockCodeSecret(BaseModel):
@@ -253,6 +274,8 @@ def unlock_door(ctx: Ctx, device_id: LockedId, code: DoorCode) -> Device:
     Ask("Which door codes have expired?", status="expired"),
     Ask("Which door codes still work?", status="active"),
     "List all the door codes.",
+], reply=[
+    "{result.codes_text}.",
 ])
 def list_lock_codes(ctx: Ctx, device_id: LockId | None = None,
                     status: Literal["active", "expired"] | None = None) -> LockCodeList:
@@ -281,7 +304,7 @@ def list_lock_codes(ctx: Ctx, device_id: LockId | None = None,
     codes = [_code(ctx, r) for r in rows]
     if status is not None:
         codes = [c for c in codes if c.status == status]
-    return LockCodeList(lock_codes=codes, total=len(codes))
+    return LockCodeList(lock_codes=codes, total=len(codes), codes_text=_codes_text(codes, status, ctx.today()))
 
 
 @tools.tool(effect=READ, hidden=True)

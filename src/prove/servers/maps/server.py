@@ -109,6 +109,8 @@ class City(BaseModel):
 class CityList(BaseModel):
     cities: list[City]
     total: int
+    cities_text: str = Field(description="the cities in words, such as 'Los Angeles, CA; Portland, OR (your home "
+                                         "city); and Seattle, WA'")
 
 
 class PlaceSummary(BaseModel):
@@ -193,6 +195,8 @@ class GeocodeResult(BaseModel):
     query: str
     matches: list[GeoMatch]
     total: int
+    matches_text: str = Field(description="the matches in words, such as '543 Elm Street, Portland, OR (The Green "
+                                          "Residences), at 45.52, -122.69'")
 
 
 class ReverseGeocode(BaseModel):
@@ -342,6 +346,8 @@ class SavedList(BaseModel):
 class SavedListList(BaseModel):
     lists: list[SavedList]
     total: int
+    lists_text: str = Field(description="the lists in words, such as \"3 lists: Favorites (6 places; your default "
+                                        "list, 'Places I love'), Date night (4 places) and ...\"")
 
 
 class SavedEntry(BaseModel):
@@ -389,6 +395,8 @@ class Report(BaseModel):
 class ReportList(BaseModel):
     reports: list[Report]
     total: int
+    reports_text: str = Field(description="the reports in words, such as 'on March 10 you reported Café Hernandez "
+                                          "temporarily closed; that was confirmed on March 11'")
 
 
 class Profile(BaseModel):

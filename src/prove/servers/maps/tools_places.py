@@ -92,6 +92,8 @@ def city_of_point(ctx: Ctx, lat: float, lon: float) -> Grid:
 @tools.tool(effect=READ, asks=[
     "Which cities does the map cover?",
     "What cities can you give me directions in?",
+], reply=[
+    "The map covers {result.cities_text}.",
 ])
 def list_cities(ctx: Ctx) -> CityList:
     """List the cities on the map, with how many places and transit lines each has.
@@ -110,7 +112,9 @@ def list_cities(ctx: Ctx) -> CityList:
                                (row["ny"] - 1) * row["spacing_y"] / 2)
         out.append(City(city_id=row["city_id"], name=row["name"], region=row["region"], lat=lat, lon=lon,
                         places=places, transit_lines=lines, is_home_city=row["city_id"] == home_city))
-    return CityList(cities=out, total=len(out))
+    said = [f"{c.name}, {c.region}" + (" (your home city)" if c.is_home_city else "") for c in out]
+    text = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1] if said else "no cities"
+    return CityList(cities=out, total=len(out), cities_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -349,6 +353,9 @@ def _cities(ctx: Ctx, city_id: str | None, rest: str) -> list[str]:
     "What are the coordinates of {address}?",
     "Find {address} on the map.",
     "Where is {address} in {city_id}?",
+], reply=[
+    Ask("I found {result.matches_text}.", **{"result.total": 1}),
+    "There are {result.matches_text}.",
 ], values={
     # street addresses and intersections of the street names every world draws from, without a
     # city: the city, if any, is the request's own (a city in the address would fight city_id)
@@ -425,7 +432,12 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
         raise ToolError("no_match", f"Nothing on the map matches {quote(address)}.",
                         hint="Check the street name and number (numbers rise by 100 a block), add the city, "
                              "or search_places by name.")
-    return GeocodeResult(query=address, matches=matches, total=len(matches))
+    said = [(f"{m.place_name}, {m.address}" if m.kind == "place" else
+             m.address + (f" ({m.place_name})" if m.place_name else "")) + f", at {m.lat:.4f}, {m.lon:.4f}"
+            for m in matches[:5]]
+    more = f"; and {len(matches) - len(said)} more" if len(matches) > len(said) else ""
+    text = (said[0] if len(said) == 1 else f"{len(matches)} matches: " + "; ".join(said)) + more
+    return GeocodeResult(query=address, matches=matches, total=len(matches), matches_text=text)
 
 
 @tools.tool(effect=READ, asks=[

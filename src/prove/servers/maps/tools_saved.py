@@ -123,6 +123,8 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: Addres
 @tools.tool(effect=READ, asks=[
     "What lists of places have I saved?",
     "Show my saved lists.",
+], reply=[
+    "You have {result.lists_text}.",
 ])
 def list_saved_lists(ctx: Ctx) -> SavedListList:
     """List the user's saved lists with how many places each holds.
@@ -133,7 +135,14 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
     """
     ids = [r[0] for r in ctx.db.execute(
         "SELECT list_id FROM saved_lists ORDER BY is_default DESC, created_at, list_id")]
-    return SavedListList(lists=[list_model(ctx, i) for i in ids], total=len(ids))
+    lists = [list_model(ctx, i) for i in ids]
+    said = [f"{sl.name} ({sl.place_count} place{'' if sl.place_count == 1 else 's'}"
+            + ("; your default list" if sl.is_default else "")
+            + (f", '{sl.description}'" if sl.description and sl.is_default else
+               f"; '{sl.description}'" if sl.description else "") + ")" for sl in lists]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
+    text = f"{len(said)} list{'' if len(said) == 1 else 's'}: {listed}" if said else "no lists"
+    return SavedListList(lists=lists, total=len(ids), lists_text=text)
 
 
 @tools.tool(effect=READ, asks=[
