@@ -1415,3 +1415,14 @@ def test_door_codes_are_said_lock_by_lock() -> None:
         for text in _replies("iot_devices", "list_lock_codes", args):
             assert not re.search(r"created|digits|lock Front", text), text
             assert re.search(r"The [\w ]+ Lock has \d+ (?:working )?codes?: \w+", text), text
+
+
+def test_hashtags_and_car_events_are_said_in_a_few_words_each() -> None:
+    """"30 hashtags in all; 5 of them: #travel: 22 posts, 10 accounts" and "1 event: 'Low tyre
+    pressure: front left tyre': occurred March 16 at 7:49 AM, alert" read fields out."""
+    for text in _replies("social_media", "get_trending_hashtags", {}):
+        assert not re.search(r"#\w+: \d", text), text
+        assert re.search(r"#\w+ \(\d+ posts from \d+ accounts\)", text), text
+    for text in _replies("vehicle", "list_events", {"kind": "alert"}):
+        assert "occurred" not in text and ", alert" not in text, text
+        assert re.search(r"\d+ alerts?: [A-Z][^;]+, on March \d+ at \d{1,2}:\d\d [AP]M", text), text

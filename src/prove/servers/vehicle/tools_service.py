@@ -87,6 +87,21 @@ class Event(BaseModel):
 class EventList(BaseModel):
     events: list[Event]
     total: int = Field(description="how many events matched, before `limit`")
+    events_text: str = Field(description="the latest events in words, such as '2 alerts: Low tyre pressure: front "
+                                         "left tyre, on March 16 at 7:49 AM; ...'")
+
+
+def _events_text(events: list[Event], total: int, kind: str | None, shown: int = 5) -> str:
+    noun = "alert" if kind == "alert" else "event"
+    if not events:
+        return f"no {noun}s"
+    said = []
+    for e in events[:shown]:
+        at = datetime.fromisoformat(e.occurred_at)
+        said.append(f"{e.message}, on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
+                    f"{'AM' if at.hour < 12 else 'PM'}")
+    head = f"{total} {noun}{'' if total == 1 else 's'}" + (f", the latest {len(said)}" if total > len(said) else "")
+    return f"{head}: " + "; ".join(said)
 
 
 # ----- helpers ------------------------------------------------------------------------------------
@@ -348,6 +363,8 @@ def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appoi
     "What has the car been up to since {since}?",
     "Show me the recent {kind} events of the car.",
     Ask("Were there any alerts from the car?", kind="alert"),
+], reply=[
+    "The car logged {result.events_text}.",
 ])
 def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = None,
                 limit: Limit = 30) -> EventList:
@@ -371,5 +388,5 @@ def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = Non
     if since is not None:
         where.add("occurred_at >= ?", iso(parse_time(since, "since")))
     total, rows = where.page(ctx.db, "events", "occurred_at DESC, event_id DESC", limit)
-    return EventList(events=[Event(event_id=r[0], occurred_at=r[1], kind=r[2], message=r[3]) for r in rows],
-                     total=total)
+    events = [Event(event_id=r[0], occurred_at=r[1], kind=r[2], message=r[3]) for r in rows]
+    return EventList(events=events, total=total, events_text=_events_text(events, total, kind))
