@@ -1426,3 +1426,22 @@ def test_hashtags_and_car_events_are_said_in_a_few_words_each() -> None:
     for text in _replies("vehicle", "list_events", {"kind": "alert"}):
         assert "occurred" not in text and ", alert" not in text, text
         assert re.search(r"\d+ alerts?: [A-Z][^;]+, on March \d+ at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_a_booked_service_and_asked_for_transactions_are_answered_as_asked() -> None:
+    """"You're booked at BMW of Seattle on March 24 at 3:00 PM; the appointment is APT-10003." reads
+    out a raw ID, and "Show my last 20 loyalty transactions." -> "You have 46,833 points ..." answers
+    the balance question instead."""
+    index = _index("vehicle")
+    center = next(k for k, r in index.rows["place"].items() if r["category"] == "service_center")
+    booked = [("cancel_service_appointment", {"appointment_id": k})
+              for k, r in index.every["service_appointment"].items() if r["status"] == "booked"]
+    for text in _replies("vehicle", "book_service_appointment", {"place_id": center, "scheduled_for": "2026-03-24T15:00:00",
+                                                                 "services": "Brake inspection"}, booked):
+        assert "APT-" not in text and "Brake inspection" in text, text
+    asked = [(call, user, reply) for call, user, reply in _turns("travel_booking", "get_loyalty_account", 400, 9)
+             if "transactions" in user]
+    assert asked
+    for call, user, reply in asked:
+        assert call["arguments"].get("limit", 20) != 20 and "tier" not in reply, (user, reply)
+        assert "occurred" not in reply and re.search(r"\+[\d,]+ points on [A-Z]", reply), reply

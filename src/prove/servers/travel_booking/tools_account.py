@@ -124,6 +124,19 @@ class LoyaltyAccount(BaseModel):
     free_checked_bags: int = Field(description="Free checked bags per passenger from the tier, on any fare.")
     activity: list[Activity] = Field(description="Newest first.")
     total_activity: int
+    activity_text: str = Field(description="The activity in words, such as '+2,810 points on February 28 (Bank of "
+                                           "America Travel Rewards card partner points); ...'.")
+
+
+_VERBS = {"Earned", "Redeemed", "Refunded", "Returned", "Welcome"}  # the words that start a line, not a name
+
+
+def _activity_text(activity: list[Activity], today: date, shown: int = 10) -> str:
+    said = [f"{'+' if a.points >= 0 else '-'}{abs(a.points):,} points on {spoken_day(a.occurred_at, today)} "
+            f"({a.summary[:1].lower() + a.summary[1:] if a.summary.split()[0] in _VERBS else a.summary})"
+            for a in activity[:shown]]
+    more = f"; and {len(activity) - len(said)} more" if len(activity) > len(said) else ""
+    return "; ".join(said) + more if said else "no points activity"
 
 
 # ----- helpers ------------------------------------------------------------------------------------
@@ -443,7 +456,8 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber,
         limit=20),
     Ask("Your balance is {result.points_balance} points (${result.points_value} toward bookings); your tier is "
         "{result.tier}.", limit=20),
-])
+    "Your last {limit} transactions: {result.activity_text}.",
+], values={"limit": [5, 10]})  # a number of transactions asked for, other than the default the balance question gets
 def get_loyalty_account(ctx: Ctx, limit: Limit = 20) -> LoyaltyAccount:
     """Show the loyalty account: tier, points balance and what it is worth, and recent activity.
 
@@ -460,12 +474,12 @@ def get_loyalty_account(ctx: Ctx, limit: Limit = 20) -> LoyaltyAccount:
     a = ctx.db.execute("SELECT * FROM accounts").fetchone()
     rows = ctx.db.execute("SELECT * FROM loyalty_activity ORDER BY occurred_at DESC, activity_id DESC").fetchall()
     tier = a["tier"]
+    activity = [Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], points=r["points"],
+                         summary=r["description"], booking_id=r["booking_id"]) for r in rows[:limit]]
     return LoyaltyAccount(
         loyalty_number=a["loyalty_number"], tier=tier, points_balance=a["points_balance"],
         points_value=round(a["points_balance"] * POINT_VALUE, 2),
         flight_points_per_dollar=POINTS_PER_DOLLAR["flight"] * TIER_MULTIPLIER[tier],
         hotel_points_per_dollar=POINTS_PER_DOLLAR["hotel"] * TIER_MULTIPLIER[tier],
         free_checked_bags=TIER_FREE_BAGS[tier],
-        activity=[Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], points=r["points"],
-                           summary=r["description"], booking_id=r["booking_id"]) for r in rows[:limit]],
-        total_activity=len(rows))
+        activity=activity, total_activity=len(rows), activity_text=_activity_text(activity, ctx.today()))

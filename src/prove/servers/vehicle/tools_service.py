@@ -271,8 +271,8 @@ def _appointments_text(found: list[Appointment], say_status: bool, year: int, no
     "Book a service at {place_id} on {scheduled_for} for {services}.",
     "Can you get me an appointment at {place_id} on {scheduled_for}? I need: {services}.",
     "Book {place_id} for {scheduled_for}, {services}, and tell the technician: {note}",
-], reply=["You're booked at {result.service_center} on {scheduled_for}; the appointment is {result.appointment_id}.",
-          "Done: {services} at {result.service_center} on {scheduled_for}."])
+], reply=["You're booked at {result.service_center} on {scheduled_for} ({services}).",
+          "Done: {result.service_center} expects the car on {scheduled_for} ({services})."])
 def book_service_appointment(ctx: Ctx, place_id: ServiceCenterId, scheduled_for: str, services: Services,
                              note: Note | None = None) -> Appointment:
     """Book a visit at a service centre, on the hour or half hour within its opening hours.
