@@ -1445,3 +1445,19 @@ def test_a_booked_service_and_asked_for_transactions_are_answered_as_asked() -> 
     for call, user, reply in asked:
         assert call["arguments"].get("limit", 20) != 20 and "tier" not in reply, (user, reply)
         assert "occurred" not in reply and re.search(r"\+[\d,]+ points on [A-Z]", reply), reply
+
+
+def test_a_place_goes_on_a_list_it_fits() -> None:
+    """"Put Spring Grocery on the list 'Date night'": a place goes only on a list about its kind."""
+    from prove.servers.maps.world import LIST_KINDS
+    seen = 0
+    for ex in _generated("maps", 400, 7):
+        index = _index("maps", ex["world"])
+        lists = {k: r["name"] for k, r in index.every["saved_list"].items()}
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] == "save_place" and args.get("list_id") in lists:
+                seen += 1
+                kinds = LIST_KINDS.get(lists[args["list_id"]])
+                assert kinds is None or index.every["place"][args["place_id"]]["category"] in kinds, (ex["id"], args)
+    assert seen

@@ -593,7 +593,8 @@ def place_words(p: PlaceSummary, kind_said: bool = False) -> str:
         where = f"at {street}, {city}"
     notes = ([f"rated {p.rating:.1f}"] if p.rating is not None else []) + \
             ([p.status.replace("_", " ")] if p.status != "open" else [])
-    return f"{p.name}{', ' + _a(kind) if kind else ''} {where}" + (f" ({', '.join(notes)})" if notes else "")
+    lead = f"{p.name}, {_a(kind)}" if kind else f"{p.name}," if p.distance_m is not None else p.name
+    return f"{lead} {where}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def places_text(places: list[PlaceSummary], total: int, category: str | None = None, order: str = "",

@@ -25,6 +25,7 @@ from .server import (
     profile,
     require_not_gone,
 )
+from .world import LIST_KINDS
 
 tools = Toolset("saved")
 
@@ -222,10 +223,16 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
     return list_model(ctx, list_id)
 
 
+def _on_list(name: str) -> dict[str, str]:
+    """What a place put on the list of this name is: one of the kinds the list is about."""
+    kinds = ", ".join(f"'{k}'" for k in sorted(LIST_KINDS[name]))
+    return {"list_id": f"name = '{name}'", "place_id": f"category IN ({kinds})"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Save {place_id} to my favorites.",
-    "Add {place_id} to {list_id} with the note '{note}'.",
-    "Put {place_id} on {list_id}.",
+    Ask("Save {place_id} to my favorites.", fits={"place_id": _on_list("Favorites")["place_id"]}),
+    Ask("Add {place_id} to {list_id} with the note '{note}'.", fits=_on_list("Favorites")),
+    *[Ask("Put {place_id} on {list_id}.", fits=_on_list(name)) for name in LIST_KINDS],
 ], reply=[
     "Saved {result.place_name} to {result.list_name}.",
     "Done: {result.place_name} is on {result.list_name}, which now has {result.place_count} places.",
