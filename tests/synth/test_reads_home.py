@@ -1461,3 +1461,22 @@ def test_a_place_goes_on_a_list_it_fits() -> None:
                 kinds = LIST_KINDS.get(lists[args["list_id"]])
                 assert kinds is None or index.every["place"][args["place_id"]]["category"] in kinds, (ex["id"], args)
     assert seen
+
+
+def test_a_sold_out_flight_is_said_to_be_sold_out() -> None:
+    """"B6 1972, 8:10 AM to 9:10 AM, $79.13 a person, only 0 seats left" wants "sold out"."""
+    from prove.servers.travel_booking.tools_flights import FlightOption, _flights_text
+    flight = FlightOption.model_construct(flight_number="B6 1972", departs_at="2026-03-18T08:10:00",
+                                          arrives_at="2026-03-18T09:10:00", lowest_price=79.13, total_price=79.13,
+                                          available=False, seats_left=0)
+    text = _flights_text([flight], 1, 1)
+    assert "sold out" in text and "0 seats" not in text, text
+
+
+def test_reports_of_posts_are_said_by_what_became_of_them() -> None:
+    """"1 report: @free_giftcards_4u's post '...', reported as spam: open, created March 15 at 8:05
+    PM, details '...', review by March 16 at 8:05 PM" reads fields out."""
+    for args in ({}, {"status": "action_taken"}):
+        for text in _replies("social_media", "list_reports", args):
+            assert not re.search(r"created|: open|, review by|details '", text), text
+            assert re.search(r"you reported @[\w.]+'s post '[^']+' for \w+; (?:it's still open|the moderators)", text), text

@@ -92,7 +92,7 @@ def _flights_text(flights: list[FlightOption], total: int, passengers: int) -> s
         if passengers > 1:
             text += f" (${f.total_price:,.2f} for {passengers})"
         if not f.available:
-            text += f", only {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
+            text += ", sold out" if not f.seats_left else f", only {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
         elif f.seats_left < 10:
             text += f", {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
         return text
