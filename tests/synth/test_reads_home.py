@@ -1480,3 +1480,12 @@ def test_reports_of_posts_are_said_by_what_became_of_them() -> None:
         for text in _replies("social_media", "list_reports", args):
             assert not re.search(r"created|: open|, review by|details '", text), text
             assert re.search(r"you reported @[\w.]+'s post '[^']+' for \w+; (?:it's still open|the moderators)", text), text
+
+
+def test_airports_are_said_by_name_code_and_nonstops() -> None:
+    """"13 airports: Hartsfield-Jackson Atlanta International Airport: code ATL, country US, nonstop
+    destinations BOS, DEN" reads fields out."""
+    for args in ({}, {"query": "International Airport"}):
+        for text in _replies("travel_booking", "list_airports", args):
+            assert not re.search(r"code [A-Z]{3}|country [A-Z]{2}|nonstop destinations", text), text
+            assert re.search(r"[A-Z][\w-]+ [\w -]*Airport \([A-Z]{3}(?:, [A-Z][\w ]+)?\), with nonstops to [A-Z]{3}", text), text

@@ -51,6 +51,22 @@ class Airport(BaseModel):
 class AirportList(BaseModel):
     airports: list[Airport]
     total: int
+    airports_text: str = Field(description="The airports in words, such as 'Boston Logan International Airport (BOS, "
+                                           "Boston), with nonstops to AMS, ATL and FRA; ...'.")
+
+
+def _airports_text(airports: list[Airport], shown: int = 6) -> str:
+    def one(a: Airport) -> str:
+        where = a.code if a.city in a.name else f"{a.code}, {a.city}"
+        dests = a.nonstop_destinations
+        to = (f", with nonstops to {dests[0] if len(dests) == 1 else ', '.join(dests[:-1]) + ' and ' + dests[-1]}"
+              if dests else "")
+        return f"{a.name} ({where}){to}"
+    if not airports:
+        return "no airports"
+    said = [one(a) for a in airports[:shown]]
+    more = f"; and {len(airports) - len(said)} more" if len(airports) > len(said) else ""
+    return f"{len(airports)} airport{'' if len(airports) == 1 else 's'}: " + "; ".join(said) + more
 
 
 class FlightOption(BaseModel):
@@ -210,6 +226,8 @@ NAMED_COUNTRIES = sorted(n for n in COUNTRY_NAMES.values() if " " not in n and n
     "Which of your airports match '{query}'?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
+], reply=[
+    "I have {result.airports_text}.",
 ], values={"country": NAMED_COUNTRIES})
 def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None) -> AirportList:
     """List the airports flights are sold between, with the direct destinations from each.
@@ -238,7 +256,7 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
                 continue
         out.append(Airport(code=r["code"], name=r["name"], city=r["city"], country=r["country"],
                            nonstop_destinations=sorted(routes.get(r["code"], ()))))
-    return AirportList(airports=out, total=len(out))
+    return AirportList(airports=out, total=len(out), airports_text=_airports_text(out))
 
 
 @tools.tool(effect=READ, asks=[
