@@ -1489,3 +1489,19 @@ def test_airports_are_said_by_name_code_and_nonstops() -> None:
         for text in _replies("travel_booking", "list_airports", args):
             assert not re.search(r"code [A-Z]{3}|country [A-Z]{2}|nonstop destinations", text), text
             assert re.search(r"[A-Z][\w-]+ [\w -]*Airport \([A-Z]{3}(?:, [A-Z][\w ]+)?\), with nonstops to [A-Z]{3}", text), text
+
+
+def test_who_you_follow_midnight_and_comments_read_plainly() -> None:
+    """"You follow 48 accounts: Rosa Lee (@leer; you follow them)" says what the listing already
+    says; "open on March 18 at 4:00 PM, until March 19 at 12:00 AM" is "until midnight"; "On that
+    post: 5 comments: @cruzc: ..." stacks colons."""
+    for text in _replies("social_media", "list_following", {}):
+        assert "you follow them" not in text, text
+    bar = next(k for k, r in _index("maps").rows["place"].items() if r["status"] == "open"
+               and r["hours"].split(",")[2].endswith("-00:00"))
+    for text in _replies("maps", "check_open", {"place_id": bar, "at": "2026-03-18T16:00"}):
+        assert "12:00 AM" not in text and "until midnight" in text, text
+    with Session(["social_media"], world=0) as s:
+        post = next(p["post_id"] for p in s.call("get_feed", {"limit": 50}).data["posts"] if p["comment_count"])
+    for text in _replies("social_media", "list_comments", {"post_id": post}):
+        assert not text.startswith("On that post:"), text

@@ -507,6 +507,8 @@ def open_words(row: sqlite3.Row, at: datetime, now: bool) -> str:
         return f"{row['status'].replace('_', ' ')}, so it isn't open {when}"
     is_open, change = open_state(row, at)
     if is_open:
+        if change is not None and change.time() == datetime.min.time() and change.date() > at.date():
+            return f"open {when}, until midnight"
         return f"open {when}, until {spoken_time(change, at)}" if change else f"open {when} (it never closes)"
     return f"closed {when}; it opens at {spoken_time(change, at)}" if change else f"closed {when}"
 

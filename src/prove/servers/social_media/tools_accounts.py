@@ -191,13 +191,14 @@ def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> FoundAccounts:
     return FoundAccounts(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), "account"))
 
 
-def _follow_words(a: AccountSummary, mine: bool) -> str:
+def _follow_words(a: AccountSummary, known: str = "") -> str:
     """'Olivia Nguyen (@olivia_nguyen; you follow each other)', 'Rosa Lee (@leer; you follow them)';
-    among the user's own followers, that one follows the user goes without saying."""
+    what the listing already says (`known`: among the user's own followers, that one 'follows_you';
+    among those the user follows, that 'you_follow' them) goes without saying."""
     if a.you_follow is None:
         return "you"
-    how = {(True, True): "; you follow each other", (True, False): "; you follow them",
-           (False, True): "" if mine else "; follows you"}.get((a.you_follow, a.follows_you), "")
+    how = {(True, True): "; you follow each other", (True, False): "" if known == "you_follow" else "; you follow them",
+           (False, True): "" if known == "follows_you" else "; follows you"}.get((a.you_follow, a.follows_you), "")
     return f"{a.display_name} (@{a.handle}{how})"
 
 
@@ -209,14 +210,14 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
                           f"WHERE f.{column} = ? ORDER BY f.created_at DESC, a.account_id",
                           (target["account_id"],)).fetchall()
     accounts = account_summary(ctx, rows[:limit])
-    mine = column == "followee_id" and target["account_id"] == me(ctx)
-    return FollowList(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), noun, mine,
+    known = "" if target["account_id"] != me(ctx) else "follows_you" if column == "followee_id" else "you_follow"
+    return FollowList(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), noun, known,
                                                                                       shown))
 
 
-def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, mine: bool = False, shown: int = 5) -> str:
+def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, known: str = "", shown: int = 5) -> str:
     """'2 followers: Sofia Hall (@halls) and Olivia Nguyen (@olivia_nguyen; you follow each other)'."""
-    said = [_follow_words(a, mine) for a in accounts[:shown]] + ([f"{total - shown} more"] if total > shown else [])
+    said = [_follow_words(a, known) for a in accounts[:shown]] + ([f"{total - shown} more"] if total > shown else [])
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
     return f"{total} {noun}{'' if total == 1 else 's'}: {listed}" if total else f"no {noun}s"
 

@@ -187,7 +187,7 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
 ], reply=[
-    "On that post: {result.said}.",
+    "That post has {result.said}.",
 ])
 def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     """List the comments on a post, each top-level comment followed by its replies.
