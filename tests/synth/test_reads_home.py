@@ -1505,3 +1505,12 @@ def test_who_you_follow_midnight_and_comments_read_plainly() -> None:
         post = next(p["post_id"] for p in s.call("get_feed", {"limit": 50}).data["posts"] if p["comment_count"])
     for text in _replies("social_media", "list_comments", {"post_id": post}):
         assert not text.startswith("On that post:"), text
+
+
+def test_energy_use_is_said_by_the_biggest_users() -> None:
+    """"1 device (total cost $21.08): Upstairs Thermostat: cost $21.08, 90.06 kWh" reads fields out."""
+    thermostat = next(k for k, r in _index("iot_devices").every["device"].items() if r["type"] == "thermostat")
+    for args in ({"start_date": "2026-03-11", "end_date": "2026-03-15"}, {"device_id": thermostat}):
+        for text in _replies("iot_devices", "get_energy_usage", args):
+            assert not re.search(r": cost \$|total cost", text), text
+            assert re.search(r"the [\w ]+ used [\d.,]+ kWh \(\$[\d.,]+\)", text), text

@@ -114,6 +114,18 @@ class EnergyReport(BaseModel):
     total: int
     total_kwh: float
     total_cost: float = Field(description="dollars, at the home's electricity rate")
+    usage_text: str = Field(description="the biggest users in words, such as 'the Upstairs Thermostat used 196.6 "
+                                        "kWh ($46.01), the Space Heater Plug 57.8 kWh ($13.52), ...'")
+
+
+def _usage_text(items: list[DeviceEnergy], shown: int = 4) -> str:
+    """'the Upstairs Thermostat used 196.6 kWh ($46.01), the Space Heater Plug 57.8 kWh ($13.52) and 20
+    more devices the rest'."""
+    said = [f"the {d.name}{' used' if i == 0 else ''} {d.kwh:,.1f} kWh (${d.cost:,.2f})"
+            for i, d in enumerate(items[:shown])]
+    if len(items) > shown:
+        said.append(f"{len(items) - shown} more device{'' if len(items) - shown == 1 else 's'} the rest")
+    return (said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said else "nothing"
 
 
 # ----- helpers ------------------------------------------------------------------------------------
@@ -357,6 +369,10 @@ def _activities_text(rows: list, total: int, shown: int = 5) -> str:
     "How much electricity did we use between {start_date} and {end_date}?",
     "What's using the most energy in {room_id} this week?",
     "How much has {device_id} cost me in power lately?",
+], reply=[
+    "From {result.start_date} to {result.end_date} you used {result.total_kwh} kWh, costing ${result.total_cost}: "
+    "{result.usage_text}.",
+    Ask("From {result.start_date} to {result.end_date}, {result.usage_text}.", **{"result.total": 1}),
 ])
 def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                      room_id: RoomId | None = None, device_id: DeviceId | None = None) -> EnergyReport:
@@ -397,4 +413,4 @@ def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | No
                           cost=round(r["kwh"] * rate, 2)) for r in rows]
     total_kwh = round(sum(i.kwh for i in items), 3)
     return EnergyReport(start_date=start.isoformat(), end_date=end.isoformat(), devices=items, total=len(items),
-                        total_kwh=total_kwh, total_cost=round(total_kwh * rate, 2))
+                        total_kwh=total_kwh, total_cost=round(total_kwh * rate, 2), usage_text=_usage_text(items))
