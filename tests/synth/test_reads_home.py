@@ -1514,3 +1514,16 @@ def test_energy_use_is_said_by_the_biggest_users() -> None:
         for text in _replies("iot_devices", "get_energy_usage", args):
             assert not re.search(r": cost \$|total cost", text), text
             assert re.search(r"the [\w ]+ used [\d.,]+ kWh \(\$[\d.,]+\)", text), text
+
+
+def test_only_a_metered_device_is_asked_what_its_power_cost() -> None:
+    """"How much has the Front Door Lock cost me in power lately?" -> "There are no devices.": only
+    lights, plugs, thermostats and speakers have their power metered."""
+    seen = 0
+    for ex in _generated("iot_devices", 400, 8):
+        for call in _calls(ex):
+            if call["name"] == "get_energy_usage" and "device_id" in call["arguments"]:
+                seen += 1
+                kind = _index("iot_devices", ex["world"]).every["device"][call["arguments"]["device_id"]]["type"]
+                assert kind in ("light", "plug", "thermostat", "speaker"), (ex["id"], kind)
+    assert seen

@@ -368,7 +368,9 @@ def _activities_text(rows: list, total: int, shown: int = 5) -> str:
 @tools.tool(effect=READ, asks=[
     "How much electricity did we use between {start_date} and {end_date}?",
     "What's using the most energy in {room_id} this week?",
-    "How much has {device_id} cost me in power lately?",
+    # (only a metered device has a power bill: a lock or a camera draws no counted power)
+    Ask("How much has {device_id} cost me in power lately?",
+        fits={"device_id": "type IN ('light', 'plug', 'thermostat', 'speaker')"}),
 ], reply=[
     "From {result.start_date} to {result.end_date} you used {result.total_kwh} kWh, costing ${result.total_cost}: "
     "{result.usage_text}.",
