@@ -1527,3 +1527,15 @@ def test_only_a_metered_device_is_asked_what_its_power_cost() -> None:
                 kind = _index("iot_devices", ex["world"]).every["device"][call["arguments"]["device_id"]]["type"]
                 assert kind in ("light", "plug", "thermostat", "speaker"), (ex["id"], kind)
     assert seen
+
+
+def test_a_flight_answers_the_question_asked_of_it() -> None:
+    """"How much is business class on the B6 2888 flight, and is it refundable?" and "Is it on time?"
+    were answered with every fare of the flight."""
+    asked = _turns("travel_booking", "get_flight", 400, 9)
+    assert asked
+    for _, user, reply in asked:
+        if "business class" in user:
+            assert "Basic Economy" not in reply and re.search(r"business class is \$[\d,.]+ a person", reply), reply
+        if "on time?" in user:
+            assert "Fares per passenger" not in reply and "on schedule" in reply, reply

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, time
+from datetime import date, datetime, time
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -146,6 +146,8 @@ class Flight(BaseModel):
     status: Literal["scheduled", "departed", "landed", "cancelled"]
     fares: list[FareOption] = Field(description="The fare families of the cabins this aircraft has.")
     fares_text: str = Field(description="The fares in words: name, price per passenger, whether refundable.")
+    business_text: str = Field(description="The business fares in words, or that there is no business cabin.")
+    on_time_text: str = Field(description="Whether it leaves on schedule, in words.")
 
 
 class Seat(BaseModel):
@@ -200,7 +202,25 @@ def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
                   arrives_at=flight["arrives_at"], duration_minutes=flight["duration_minutes"],
                   aircraft=flight["aircraft"], international=is_international(flight["origin"], flight["destination"]),
                   status=flight_status(flight, ctx.now()), fares=fares,  # type: ignore[arg-type]
-                  fares_text="; ".join(_fare_words(f) for f in fares))
+                  fares_text="; ".join(_fare_words(f) for f in fares),
+                  business_text=_business_words(fares),
+                  on_time_text=_on_time_words(flight_status(flight, ctx.now()), flight["departs_at"]))
+
+
+def _business_words(fares: list[FareOption]) -> str:
+    """'Business is $565.47 a person, free to cancel', or that the flight has no business cabin."""
+    said = [f"{'business class' if f.name == 'Business' else f.name} is ${f.price:,.2f} a person, "
+            + _fare_words(f).split(", ", 1)[1]
+            for f in fares if f.cabin == "business"]
+    return "; ".join(said) or "there's no business class on this flight"
+
+
+def _on_time_words(status: str, departs_at: str) -> str:
+    """'on schedule, leaving at 7:35 AM on March 17', 'cancelled'."""
+    if status == "scheduled":
+        at = datetime.fromisoformat(departs_at)
+        return f"on schedule, leaving at {_clock(departs_at)} on {at:%B} {at.day}"
+    return {"departed": "already in the air", "landed": "already landed"}.get(status, status)
 
 
 def _fare_words(f: FareOption) -> str:
@@ -375,6 +395,8 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
 ], reply=[
     "{result.flight_number} ({result.origin} to {result.destination}, departing {result.departs_at}) is "
     "{result.status}. Fares per passenger: {result.fares_text}.",
+    "On {result.flight_number}, {result.business_text}.",
+    "{result.flight_number} is {result.on_time_text}.",
 ])
 def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     """Show one flight with its status and every fare family with price, seats left and rules.
