@@ -1101,6 +1101,9 @@ def test_trips_are_said_by_where_when_and_how_far() -> None:
             assert not re.search(r"distance \d|duration \d|fuel gal|electric \d", text), text
             assert re.search(r"\w to [\w' ]+ on March \d+ at \d{1,2}:\d\d [AP]M \([\d.]+ miles, \d+ minutes", text), text
     assert all(text.count(" miles,") == 10 for text in _replies("vehicle", "list_trips", {"limit": 10}))
+    for world in range(2):  # "0.378 gallons": to the hundredth
+        for text in _replies("vehicle", "list_trips", {"limit": 10}, world=world):
+            assert " gallons" in text and not re.search(r"\d\.\d{3} gallons", text), text
 
 
 def test_the_trash_is_said_by_what_each_thing_was_and_where_it_was() -> None:

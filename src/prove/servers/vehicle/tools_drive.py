@@ -577,7 +577,7 @@ def _trips_text(trips: list[Trip], total: int) -> str:
     said = []
     for t in trips[:len(trips) if len(trips) <= 10 else 5]:
         at = datetime.fromisoformat(t.started_at)
-        fuel = f", {t.fuel_gal:g} gallons of fuel" if t.fuel_gal else ""
+        fuel = f", {t.fuel_gal:.2f} gallons of fuel" if t.fuel_gal else ""
         said.append(f"{t.summary} on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
                     f"{'AM' if at.hour < 12 else 'PM'} ({t.distance_mi:g} miles, {t.duration_min} minutes{fuel})")
     more = f"; and {total - len(said)} more" if total > len(said) and len(said) < len(trips) else ""
