@@ -1542,3 +1542,12 @@ def test_a_flight_answers_the_question_asked_of_it() -> None:
             assert "Basic Economy" not in reply and re.search(r"business class is \$[\d,.]+ a person", reply), reply
         if "on time?" in user:
             assert "Fares per passenger" not in reply and "on schedule" in reply, reply
+
+
+def test_a_follower_count_is_the_one_the_profile_gives() -> None:
+    """"Layla Nelson (@layla_nelson) has 582 followers" and then "The account 'layla_nelson' has 7
+    followers: ...": a follower listing counts the followers the profile counts."""
+    with Session(["social_media"], world=0) as s:
+        count = s.call("get_profile", {}).data["followers_count"]
+    for text in _replies("social_media", "list_followers", {}):
+        assert text.startswith(f"You have {count:,} followers"), (count, text)

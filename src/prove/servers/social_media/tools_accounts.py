@@ -211,13 +211,21 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
                           (target["account_id"],)).fetchall()
     accounts = account_summary(ctx, rows[:limit])
     known = "" if target["account_id"] != me(ctx) else "follows_you" if column == "followee_id" else "you_follow"
-    return FollowList(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), noun, known,
-                                                                                      shown))
+    # followers from outside the accounts listed count too (as the profile counts them): those listed are some
+    outside = target["outside_followers"] if column == "followee_id" else 0
+    return FollowList(accounts=accounts, total=len(rows),
+                      accounts_text=_accounts_text(accounts, len(rows), noun, known, shown, outside))
 
 
-def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, known: str = "", shown: int = 5) -> str:
-    """'2 followers: Sofia Hall (@halls) and Olivia Nguyen (@olivia_nguyen; you follow each other)'."""
-    said = [_follow_words(a, known) for a in accounts[:shown]] + ([f"{total - shown} more"] if total > shown else [])
+def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, known: str = "", shown: int = 5,
+                   outside: int = 0) -> str:
+    """'2 followers: Sofia Hall (@halls) and Olivia Nguyen (@olivia_nguyen; you follow each other)'; with
+    followers from `outside` those listed, '249 followers, among them Sofia Hall (@halls), ...'."""
+    said = [_follow_words(a, known) for a in accounts[:shown]]
+    if outside and said:
+        listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        return f"{total + outside} {noun}s, among them {listed}"
+    said += [f"{total - shown} more"] if total > shown else []
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
     return f"{total} {noun}{'' if total == 1 else 's'}: {listed}" if total else f"no {noun}s"
 
