@@ -1551,3 +1551,22 @@ def test_a_follower_count_is_the_one_the_profile_gives() -> None:
         count = s.call("get_profile", {}).data["followers_count"]
     for text in _replies("social_media", "list_followers", {}):
         assert text.startswith(f"You have {count:,} followers"), (count, text)
+
+
+def test_navigation_under_way_says_where_and_how_long_to_go() -> None:
+    """"Kroger: no range after, enough range, active, distance 4.2 miles, ..." reads a drive under
+    way out field by field."""
+    place = next(k for k, r in _index("vehicle").rows["place"].items() if r["category"] == "grocery" and not r["saved"])
+    drive = [("set_navigation_destination", {"place_id": place}), ("release_charge_cable", {}), ("start_engine", {}),
+             ("shift_gear", {"gear": "D"}), ("start_drive", {})]
+    for text in _replies("vehicle", "get_navigation", {}, drive):
+        assert "enough range" not in text and "category" not in text, text
+        assert re.search(r"on the way to [\w ]+: about \d+ minutes to go", text), text
+
+
+def test_coordinates_are_said_as_an_address() -> None:
+    """"578 Bridge Street, Austin, TX: lat 30.27, lon -97.74, nearest intersection 'Bridge Street &
+    Jackson Avenue', distance to street 24 m" reads fields out."""
+    for text in _replies("maps", "reverse_geocode", {"lat": 45.5164, "lon": -122.6771}):
+        assert "lat " not in text and "distance to street" not in text, text
+        assert re.fullmatch(r"That's \d+ [\w ]+, [\w ]+, [A-Z]{2}, near the corner of [\w ]+ & [\w ]+\.", text), text

@@ -449,7 +449,9 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
     "lat, lon": [(40.7141, -74.0049), (42.3612, -71.0571), (39.9539, -75.1640), (33.7502, -84.3868),
                  (25.7629, -80.1902), (41.8793, -87.6285), (30.2684, -97.7418), (44.9790, -93.2637),
                  (47.6074, -122.3308), (37.7761, -122.4181), (34.0534, -118.2424), (45.5164, -122.6771)],
-})
+}, reply=[
+    "That's {result.address}, near the corner of {result.nearest_intersection}.",
+])
 def reverse_geocode(ctx: Ctx, lat: Latitude, lon: Longitude) -> ReverseGeocode:
     """Turn coordinates into the nearest street address, the nearest intersection and places close by.
 

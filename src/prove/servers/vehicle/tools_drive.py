@@ -428,6 +428,8 @@ def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
     "{result.destination.name} is {result.distance_mi} miles away, about {result.minutes} minutes; you'd arrive "
     "around {result.arrival}, with {result.range_after_mi} miles of range left.",
     Ask("Navigation isn't on right now: no destination is set.", **{"result.active": False}),
+    Ask("You're on the way to {result.destination.name}: about {result.minutes} minutes to go, arriving around "
+        "{result.arrival}.", **{"result.driving": True}),
 ])
 def get_navigation(ctx: Ctx) -> Navigation:
     """Show the navigation: the destination and route, or the drive under way and its arrival time.
