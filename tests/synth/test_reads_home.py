@@ -1570,3 +1570,11 @@ def test_coordinates_are_said_as_an_address() -> None:
     for text in _replies("maps", "reverse_geocode", {"lat": 45.5164, "lon": -122.6771}):
         assert "lat " not in text and "distance to street" not in text, text
         assert re.fullmatch(r"That's \d+ [\w ]+, [\w ]+, [A-Z]{2}, near the corner of [\w ]+ & [\w ]+\.", text), text
+
+
+def test_a_hotel_cancellation_gives_its_reason_in_a_sentence() -> None:
+    """"Flexible rate cancelled more than 48 hours before check-in: free." is a note, not a sentence."""
+    stay = next(k for k, r in _index("travel_booking").rows["booking"].items() if r["kind"] == "hotel"
+                and r["status"] == "confirmed" and r["rate_plan"] == "flexible" and r["check_in"] > "2026-03-19")
+    for text in _replies("travel_booking", "cancel_booking", {"booking_id": stay}):
+        assert ": free." not in text and "Flexible rate cancelled" not in text, text
