@@ -1578,3 +1578,15 @@ def test_a_hotel_cancellation_gives_its_reason_in_a_sentence() -> None:
                 and r["status"] == "confirmed" and r["rate_plan"] == "flexible" and r["check_in"] > "2026-03-19")
     for text in _replies("travel_booking", "cancel_booking", {"booking_id": stay}):
         assert ": free." not in text and "Flexible rate cancelled" not in text, text
+
+
+def test_a_review_about_service_is_of_a_place_with_staff() -> None:
+    """"Leave a 5-star review for Iron Park: Friendly staff and quick service": a park has no staff."""
+    seen = 0
+    for ex in _generated("maps", 400, 8):
+        for call in _calls(ex):
+            if call["name"] == "write_review":
+                seen += 1
+                category = _index("maps", ex["world"]).every["place"][call["arguments"]["place_id"]]["category"]
+                assert category not in ("park", "parking", "ev_charging"), (ex["id"], category)
+    assert seen

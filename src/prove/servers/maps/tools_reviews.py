@@ -90,15 +90,19 @@ def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "h
                       reviews=reviews, total=len(rows), reviews_text=reviews_text(reviews, len(rows)))
 
 
+# a place with staff who serve, which the review words are about (no "quick service" at a park)
+_STAFFED = {"place_id": "category NOT IN ('park', 'parking', 'ev_charging')"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Leave a {rating}-star review for {place_id}: {review_text}",
-    "Review {place_id}: {rating} stars, '{review_text}'.",
+    Ask("Leave a {rating}-star review for {place_id}: {review_text}", fits=_STAFFED),
+    Ask("Review {place_id}: {rating} stars, '{review_text}'.", fits=_STAFFED),
 ], reply=[
     "Your {rating}-star review of {result.place_name} is posted.",
     "Done: I posted your review of {result.place_name}.",
 ], values={
     "rating, review_text": [
-        # words that fit any business or landmark the user may review, not only a restaurant
+        # words that fit any place with staff the user may review, not only a restaurant
         (5, "Friendly staff and quick service; I will be back."), (5, "One of the best in town, highly recommended."),
         (4, "Clean, well organised and easy to find."), (4, "Good overall, a little busy at the weekend."),
         (3, "Fine, but it was very crowded on a Saturday."), (2, "Overpriced for what you get."),
