@@ -1590,3 +1590,13 @@ def test_a_review_about_service_is_of_a_place_with_staff() -> None:
                 category = _index("maps", ex["world"]).every["place"][call["arguments"]["place_id"]]["category"]
                 assert category not in ("park", "parking", "ev_charging"), (ex["id"], category)
     assert seen
+
+
+def test_a_temperature_history_is_asked_of_the_past() -> None:
+    """"How warm was it by the Upstairs Thermostat between March 14 at 9:00 AM and March 24 at 5:00
+    PM?" asks about days to come."""
+    asked = [call["arguments"] for call, _, _ in _turns("iot_devices", "get_sensor_readings", 400, 8)]
+    assert any("start" in a for a in asked)
+    for args in asked:
+        for key in ("start", "end"):
+            assert args.get(key, "") <= "2026-03-16T09:00:00", args

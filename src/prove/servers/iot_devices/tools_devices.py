@@ -620,7 +620,7 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
     Args:
         device_id: ID of a temperature sensor or thermostat, such as 'DEV-10025'.
         start: only readings at or after this time, such as '2026-03-14T00:00:00'.
-        end: only readings at or before this time, such as '2026-03-16T09:00:00'.
+        end: only readings at or before this time, such as '2026-03-15T21:00:00'.
         limit: at most this many of the latest matching readings (1-200, default 50).
 
     Returns:
