@@ -1600,3 +1600,12 @@ def test_a_temperature_history_is_asked_of_the_past() -> None:
     for args in asked:
         for key in ("start", "end"):
             assert args.get(key, "") <= "2026-03-16T09:00:00", args
+
+
+def test_a_new_room_and_notifications_read_are_said_in_a_sentence() -> None:
+    """"Done: Mudroom is set up (Ground floor)." and "Marked 13 notifications as read; 0 are still
+    unread." read a field and a zero out."""
+    for text in _replies("iot_devices", "add_room", {"name": "Mudroom"}):
+        assert "(Ground floor)" not in text, text
+    for text in _replies("social_media", "mark_notifications_read", {}):
+        assert "0 are still unread" not in text, text

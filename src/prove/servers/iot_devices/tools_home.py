@@ -281,7 +281,11 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     Ask("I set up a new room downstairs, '{name}'; can you add it?", floor="Ground floor"),
     Ask("Create a room named '{name}' on the ground floor.", floor="Ground floor"),
 ], reply=["The room {result.name} is added; it has no devices yet.",
-          "Done: {result.name} is set up ({result.floor})."])  # not "on Basement": a floor is named as it is
+          # the floor said as people say where a room is (not "on Basement", nor "(Ground floor)")
+          Ask("Done: {result.name} is set up on the ground floor.", floor="Ground floor"),
+          Ask("Done: {result.name} is set up upstairs.", floor="Upstairs"),
+          Ask("Done: {result.name} is set up in the basement.", floor="Basement"),
+          Ask("Done: {result.name} is set up outdoors.", floor="Outdoors")])
 def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
     """Create a room, to move devices into it with move_device.
 

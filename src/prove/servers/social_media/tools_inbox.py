@@ -180,6 +180,7 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
 ], reply=[
     "Marked {result.marked} notifications as read; {result.unread} are still unread.",
     "Done: {result.marked} notifications marked as read.",
+    Ask("Done: all {result.marked} unread notifications are marked as read.", notification_ids=None),
 ])
 def mark_notifications_read(ctx: Ctx, notification_ids: Annotated[list[NotificationId], Field(max_length=100)]
                             | None = None) -> MarkedRead:
