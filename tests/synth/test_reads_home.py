@@ -1197,7 +1197,7 @@ def test_a_home_and_work_are_said_as_places_not_businesses() -> None:
     business: a person says where home and work are."""
     for text in _replies("maps", "get_profile", {}):
         assert "rated" not in text and "category" not in text and "open," not in text, text
-        assert re.search(r"[Yy]our home is [A-Z][\w ]+ \(\d+ ", text), text
+        assert re.search(r"[Yy]our home address is [A-Z][\w ]+ \(\d+ ", text), text
 
 
 def test_conversations_are_said_by_who_wrote_last_what_and_when() -> None:
@@ -1398,8 +1398,8 @@ def test_cities_lists_matches_and_reports_are_said_in_sentences() -> None:
     created May 20, 2025 ..., default", "2 matches: 210 Oak Street, Portland, OR: lat 45.52, lon
     -122.69" and "1 report: Café Hernandez: confirmed, created March 10 ..." read fields out."""
     for text in _replies("maps", "list_cities", {}):
-        assert re.fullmatch(r"The map covers [A-Z][\w ]+, [A-Z]{2}(?: \(your home city\))?(?:;(?: and)? [A-Z][\w ]+, "
-                            r"[A-Z]{2}(?: \(your home city\))?)*\.", text), text
+        assert re.fullmatch(r"The map covers [A-Z][\w ]+, [A-Z]{2}(?: \(where you live\))?(?:;(?: and)? [A-Z][\w ]+, "
+                            r"[A-Z]{2}(?: \(where you live\))?)*\.", text), text
     for text in _replies("maps", "list_saved_lists", {}):
         assert "created" not in text and "default;" not in text, text
         assert re.search(r"Favorites \(\d+ places; your default list", text), text

@@ -109,8 +109,8 @@ class City(BaseModel):
 class CityList(BaseModel):
     cities: list[City]
     total: int
-    cities_text: str = Field(description="the cities in words, such as 'Los Angeles, CA; Portland, OR (your home "
-                                         "city); and Seattle, WA'")
+    cities_text: str = Field(description="the cities in words, such as 'Los Angeles, CA; Portland, OR (where you "
+                                         "live); and Seattle, WA'")
 
 
 class PlaceSummary(BaseModel):
@@ -406,8 +406,8 @@ class Profile(BaseModel):
     work: PlaceSummary
     saved_places: int
     reviews: int
-    profile_text: str = Field(description="the profile in words, such as 'your home is ... and your work is ...; "
-                                          "you've saved 18 places and written 4 reviews'")
+    profile_text: str = Field(description="the profile in words, such as 'your home address is ... and your work "
+                                          "address is ...; you've saved 18 places and written 4 reviews'")
 
 
 # ----- helpers -----------------------------------------------------------------------------------------

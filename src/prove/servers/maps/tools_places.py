@@ -112,7 +112,7 @@ def list_cities(ctx: Ctx) -> CityList:
                                (row["ny"] - 1) * row["spacing_y"] / 2)
         out.append(City(city_id=row["city_id"], name=row["name"], region=row["region"], lat=lat, lon=lon,
                         places=places, transit_lines=lines, is_home_city=row["city_id"] == home_city))
-    said = [f"{c.name}, {c.region}" + (" (your home city)" if c.is_home_city else "") for c in out]
+    said = [f"{c.name}, {c.region}" + (" (where you live)" if c.is_home_city else "") for c in out]
     text = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1] if said else "no cities"
     return CityList(cities=out, total=len(out), cities_text=text)
 

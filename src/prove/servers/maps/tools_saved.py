@@ -55,7 +55,7 @@ def _default_list(ctx: Ctx) -> str:
     "Where have I set as home and work?",
     "Show me my map profile.",
 ], reply=[
-    "Your home is {result.home.name} ({result.home.address}) and your work is {result.work.name} "
+    "Your home address is {result.home.name} ({result.home.address}) and your work address is {result.work.name} "
     "({result.work.address}).",
     "{result.profile_text}.",
 ])
@@ -71,8 +71,9 @@ def get_profile(ctx: Ctx) -> Profile:
     (reviews,) = ctx.db.execute("SELECT count(*) FROM reviews WHERE is_mine = 1").fetchone()
     home = place_summary(ctx, place_row(ctx, row["home_place_id"]))
     work = place_summary(ctx, place_row(ctx, row["work_place_id"]))
-    text = (f"your home is {home.name} ({home.address}) and your work is {work.name} ({work.address}); you've saved "
-            f"{saved} place{'' if saved == 1 else 's'} and written {reviews} review{'' if reviews == 1 else 's'}")
+    text = (f"your home address is {home.name} ({home.address}) and your work address is {work.name} "
+            f"({work.address}); you've saved {saved} place{'' if saved == 1 else 's'} and written {reviews} "
+            f"review{'' if reviews == 1 else 's'}")
     return Profile(user_id=row["user_id"], name=row["name"], home=home, work=work, saved_places=saved, reviews=reviews,
                    profile_text=text)
 
