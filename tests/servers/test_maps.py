@@ -101,7 +101,8 @@ def test_search_filters_and_sorting(s):
     # Every museum is closed on Mondays.
     assert places(s, category="museum", open_now=True) == []
     assert all(p["open_now"] for p in places(s, category="hotel", open_now=True))
-    assert ok(s, "search_places", {"query": "'; DROP TABLE places; --"}) == {"places": [], "total": 0}
+    assert ok(s, "search_places", {"query": "'; DROP TABLE places; --"}) == {"places": [], "total": 0,
+                                                                              "places_text": "no places"}
     fails(s, "search_places", "not_found", {"city_id": "CTY-99999"})
 
 

@@ -1101,6 +1101,9 @@ def test_trips_are_said_by_where_when_and_how_far() -> None:
             assert not re.search(r"distance \d|duration \d|fuel gal|electric \d", text), text
             assert re.search(r"\w to [\w' ]+ on March \d+ at \d{1,2}:\d\d [AP]M \([\d.]+ miles, \d+ minutes", text), text
     assert all(text.count(" miles,") == 10 for text in _replies("vehicle", "list_trips", {"limit": 10}))
+    for world in range(2):  # "0.378 gallons": to the hundredth
+        for text in _replies("vehicle", "list_trips", {"limit": 10}, world=world):
+            assert " gallons" in text and not re.search(r"\d\.\d{3} gallons", text), text
 
 
 def test_the_trash_is_said_by_what_each_thing_was_and_where_it_was() -> None:
@@ -1173,3 +1176,436 @@ def test_only_a_business_is_reported_closed() -> None:
                 place = rows[ex["meta"]["world"]][call["arguments"]["place_id"]]
                 assert place["category"] not in ("residential", "office"), (ex["id"], place["name"])
     assert seen
+
+
+def test_a_place_says_its_hours_today_in_one_sentence() -> None:
+    """"Sushi Maple (...) is rated 3.5 from 530 ratings; today: closed, and it's closed now; it opens
+    on March 17 at 5:00 PM." reads a field out: a person says "it's closed today and opens on March
+    17 at 5:00 PM", or "its hours today are 11 AM-10 PM, and it's open now, until 10:00 PM"."""
+    places = _index("maps").rows["place"]
+    closed_today = next(k for k, r in places.items() if r["status"] == "open" and r["hours"].split(",")[0] == "closed")
+    open_now = next(k for k, r in places.items() if r["category"] == "cafe" and r["status"] == "open"
+                    and r["hours"].startswith("0"))
+    for place in (closed_today, open_now):
+        for text in _replies("maps", "get_place", {"place_id": place}):
+            assert "today:" not in text and "closed, and" not in text, text
+            assert re.search(r"it's closed today and opens on March \d+ at|its hours today are \d", text), text
+
+
+def test_a_home_and_work_are_said_as_places_not_businesses() -> None:
+    """"home: The Green Residences: open, rated 4.5, category residential" reads a home as a
+    business: a person says where home and work are."""
+    for text in _replies("maps", "get_profile", {}):
+        assert "rated" not in text and "category" not in text and "open," not in text, text
+        assert re.search(r"[Yy]our home address is [A-Z][\w ]+ \(\d+ ", text), text
+
+
+def test_conversations_are_said_by_who_wrote_last_what_and_when() -> None:
+    """"6 conversations: Yusuf Collins: @yusufc_runs, last message 'Sure, I'll DM it tonight.', last
+    from you, last sent March 14 at 10:05 PM" reads fields out: a person says "Yusuf Collins
+    (@yusufc_runs): you last wrote 'Sure, I'll DM it tonight.' on March 14"."""
+    for text in _replies("social_media", "list_conversations", {}):
+        assert "last message" not in text and "last from" not in text and "last sent" not in text, text
+        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\): you last wrote '[^']+' on March \d+", text), text
+        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\) last wrote '[^']+' on March \d+", text), text
+
+
+def test_service_reminders_are_said_by_when_each_is_due() -> None:
+    """"1 service reminder: Engine oil and filter change: due soon, due on March 28, due odometer
+    30,016 miles, 8,114.1 miles left" reads fields out: a person says "the engine oil and filter
+    change is due soon: by March 28 or at 30,016 miles (8,114 miles from now)"."""
+    seen = 0
+    for world in range(4):
+        for status in (None, "due_soon", "overdue"):
+            args = {} if status is None else {"status": status}
+            with Session(["vehicle"], world=world) as s:
+                if not s.call("list_service_reminders", args).data["total"]:
+                    continue
+            for text in _replies("vehicle", "list_service_reminders", args, world=world):
+                seen += 1
+                assert not re.search(r"due odometer|miles left|[^s] due on|\d\.\d miles", text), text
+                assert re.search(r"[Tt]he [a-z0-9][\w -]+ is (?:due|overdue)", text), text
+    assert seen
+
+
+def test_a_saved_place_is_nicknamed_as_what_it_is() -> None:
+    """"Save Hyundai of Chicago to my places as 'Sunday spot'": an outing's nickname goes only to a
+    place one goes out to, and a service centre or a charger is called what it is for."""
+    outings = {"restaurant", "coffee", "shopping", "park", "grocery", "gym"}
+    seen = Counter()
+    for ex in _generated("vehicle", 400, 7):
+        for call in _calls(ex):
+            if call["name"] == "save_place" and call["arguments"].get("nickname"):
+                category = _index("vehicle", ex["world"]).every["place"][call["arguments"]["place_id"]]["category"]
+                seen[category in outings] += 1
+                assert category in outings or not call["arguments"]["nickname"].endswith("spot"), call
+    assert seen[True]
+
+
+def test_a_light_is_renamed_to_a_name_that_fits_it() -> None:
+    """"Rename the Living Room Ceiling Light to 'Reading Lamp'": a lamp gets a lamp's name and a
+    ceiling light a ceiling light's."""
+    seen = 0
+    for ex in _generated("iot_devices", 400, 7):
+        for call in _calls(ex):
+            if call["name"] == "rename_device":
+                seen += 1
+                old = _index("iot_devices", ex["world"]).every["device"][call["arguments"]["device_id"]]["name"]
+                new = call["arguments"]["name"]
+                assert ("Lamp" in old) == ("Lamp" in new) and old.endswith("s") == new.endswith("s"), (old, new)
+    assert seen
+
+
+def test_sensor_readings_are_summed_up_by_their_range_and_the_latest() -> None:
+    """"43 readings: recorded March 11, temperature 67.5°F, humidity 34%; recorded March 11 at 3:00
+    AM, ..." reads every reading out: a person says over what time, the range and the latest."""
+    sensor = next(k for k, r in _index("iot_devices").every["device"].items()
+                  if r["sensor_kind"] == "temperature" and r["online"])
+    for args in ({"device_id": sensor}, {"device_id": sensor, "start": "2026-03-15T09:00:00"}):
+        for text in _replies("iot_devices", "get_sensor_readings", args):
+            assert "recorded" not in text and "humidity 3" not in text, text
+            assert re.search(r"ranged from [\d.]+°F to [\d.]+°F .*the latest was [\d.]+°F", text), text
+
+
+def test_a_hotel_is_on_a_street_of_its_own_city() -> None:
+    """"Sheraton London Westminster is a 4-star hotel at 1759 Willow Drive, London": a hotel's street
+    is one of its city's, written the way that city writes it."""
+    from prove.env.fake import STREET_NAMES
+    for world in range(3):
+        for hotel in _index("travel_booking", world).every["hotel"].values():
+            street = hotel["address"].rsplit(", ", 1)[0]
+            assert hotel["address"].endswith(", " + hotel["city"]), hotel
+            if hotel["country"] not in ("US", "CA"):
+                assert not any(name in street for name in STREET_NAMES), hotel
+                assert not re.match(r"\d{4} ", street), hotel
+
+
+def test_a_trip_is_said_as_a_trip() -> None:
+    """"Your flight ... is no longer part of Atlanta work trip": a trip's name is said as the trip's,
+    "your trip 'Atlanta work trip'"."""
+    booking = next(k for k, r in _index("travel_booking").rows["booking"].items() if r.get("trip_id"))
+    for text in _replies("travel_booking", "remove_booking_from_trip", {"booking_id": booking}):
+        assert re.search(r"(?:your trip '[^']+'|out of its trip)\.$", text), text
+
+
+def test_found_places_are_said_by_what_and_where_they_are() -> None:
+    """"15 places in all; 5 of them: Fox & Bean: open, rated 4.4, category cafe, at 461 Franklin
+    Avenue, Seattle, WA 98114" reads fields out: a place is what it is, where, and its rating."""
+    for tool, args in (("search_places", {"query": "Burger Bar"}), ("search_places", {"category": "cafe", "open_now": True}),
+                       ("search_nearby", {"place_id": "PLC-10010", "radius_m": 800})):
+        for text in _replies("maps", tool, args):
+            assert "category" not in text and "open," not in text and not re.search(r"\d{5}", text), text
+            assert re.search(r"[A-Z][\w&' ]+(?:, an? [\w ]+)? (?:[\d.]+ k?m away )?at \d+ [A-Z]\w+ (?:Street|Avenue)", text), text
+
+
+def test_road_closures_and_transit_lines_are_said_in_sentences() -> None:
+    """"Central Avenue between Hill Street and Church Street, for building construction: February 17
+    at 9:00 AM to April 1 at 9:00 AM, active now" and "Orange Line: mode subway, on Harrison Avenue,
+    stops ..., headway 8 minutes" read fields out: a closure is closed until when or closes when, a
+    line runs along a street every so many minutes."""
+    for text in _replies("maps", "list_road_closures", {"city_id": "CTY-10001"}):
+        assert "active now" not in text and "for farmers" not in text, text
+        assert re.search(r"is closed for [\w ]+ until [A-Z]", text), text
+    for text in _replies("maps", "list_transit_lines", {"city_id": "CTY-10002"}):
+        assert "mode " not in text and "headway" not in text and "(bus)" not in text, text
+        assert re.search(r"runs along [\w ]+ every \d+ minutes", text), text
+
+
+def test_a_travel_profile_answers_what_was_asked_in_a_sentence() -> None:
+    """"What's my home airport and loyalty status?" -> "Emma Bennett: home airport BOS, home city
+    Boston, loyalty number ..., email ..., phone ..., tier silver" reads every field out: a person
+    says the home airport and the tier."""
+    texts = _replies("travel_booking", "get_profile", {})
+    assert any(re.fullmatch(r"Your home airport is [A-Z]{3} \([\w ]+\), and you're an? [\w ]*member \(loyalty "
+                            r"number \w+\) with [\d,]+ points\.", t) for t in texts), texts
+    assert not any("tier " in t or "home city" in t for t in texts), texts
+
+
+def test_devices_are_said_by_where_they_are_and_their_state() -> None:
+    """"2 devices: Front Door Lock: manufacturer Level, model Lock+, battery 48%" reads out a device's
+    make: a person says where each device is and what state it is in."""
+    for args in ({"online": False}, {"name": "Front Door"}, {"device_type": "light"}, {}):
+        for text in _replies("iot_devices", "list_devices", args):
+            assert "manufacturer" not in text and "model" not in text and "'" not in text, text
+            assert re.search(r"the [A-Z][\w' ]+ \((?:on|off|locked|unlocked|closed|since|armed)", text), text
+            assert "in the Front Porch" not in text, text
+
+
+def test_clips_scenes_and_rooms_are_said_in_a_few_words_each() -> None:
+    """"Doorbell Camera, March 16 at 7:25 AM: duration 35 seconds, trigger motion, size 18.6 MB",
+    "Good Morning: created June 8, 2021 ..., 8 actions: Living Room Thermostat: mode heat, target temp
+    70" and "Primary Bedroom: temperature 65.5°F, 6 devices, 2 devices offline" read fields out."""
+    for text in _replies("iot_devices", "list_recordings", {}):
+        assert not re.search(r"duration|trigger|size|MB", text), text
+        assert re.search(r"the [\w ]+ Camera (?:saw|caught|spotted) [\w ]+ on March \d+ at", text), text
+    scene = next(iter(_index("iot_devices").rows["scene"]))
+    for text in _replies("iot_devices", "get_scene", {"scene_id": scene}):
+        assert not re.search(r"created|actions|mode heat|target temp|position \d", text), text
+        assert re.search(r"scene sets \d+ devices: it (?:sets|opens|turns|locks)", text), text
+    for args in ({}, {"floor": "Upstairs"}):
+        for text in _replies("iot_devices", "list_rooms", args):
+            assert not re.search(r"temperature \d|devices offline|: \d rooms", text), text
+            assert re.search(r"\d+ rooms: the [A-Z]", text), text
+            assert ("no temperature reading" in text) == bool(args), text
+
+
+def test_the_cars_places_and_driver_profiles_are_said_in_a_few_words() -> None:
+    """"1 place: Starbucks: category coffee, at 2456 Park Avenue, Chicago, IL 60676, distance 1.5
+    miles" and "Emily: active, seat position 6, mirror preset A, climate target 68" read fields out."""
+    for args in ({"category": "charging_station"}, {"query": "Starbucks"}, {"saved_only": True}):
+        for text in _replies("vehicle", "search_places", args):
+            assert not re.search(r"category|distance|charger \d|\d{5}|0\.0 miles", text), text
+            assert re.search(r"[A-Z][\w' -]+, (?:[\d.]+ miles away )?at \d+ [A-Z]", text), text
+    for text in _replies("vehicle", "list_driver_profiles", {}):
+        assert not re.search(r"active,|climate target|mirror preset [A-Z],", text), text
+        assert re.search(r"[A-Z]\w+, the active one \(seat at position \d", text), text
+
+
+def test_accounts_and_notifications_are_said_as_people_say_them() -> None:
+    """"2 blocked accounts: Elizabeth Richardson: @elizabethr_hikes; ..." and "'@halls started
+    following you': created March 11 at 9:00 AM" read fields out."""
+    for text in _replies("social_media", "list_blocked_accounts", {}):
+        assert re.fullmatch(r"You've blocked \d+ accounts?: [A-Z][\w ]+ \(@[\w.]+\)(?:,? (?:and )?[A-Z][\w ]+ \(@[\w.]+\))*\.",
+                            text), text
+    for args in ({"kind": "follow"}, {"unread_only": True}):
+        for text in _replies("social_media", "list_notifications", args):
+            assert "created" not in text and "'@" not in text, text
+            assert re.search(r"@[\w.]+ [a-z ]+ on March \d+ at \d{1,2}:\d\d [AP]M", text), text
+            assert ("unread notifications" in text) == ("unread_only" in args), text
+
+
+def test_past_service_visits_are_said_as_visits_one_had() -> None:
+    """"Show my past service visits." -> "You have 2 service appointments: ..." says they are still
+    to come: past ones are visits one has had."""
+    for text in _replies("vehicle", "list_service_appointments", {"status": "completed"}):
+        assert text.startswith("You've had ") and "service visit" in text, text
+
+
+def test_a_thermostat_setting_and_a_hotel_budget_read_as_people_say_them() -> None:
+    """"Done: target 69.5°F on the Upstairs Thermostat." and "the best-rated hotel in Frankfurt under
+    $200.75 a night": a setting is said in a sentence and a budget in round dollars."""
+    thermostat = next(k for k, r in _index("iot_devices").rows["device"].items() if r["type"] == "thermostat"
+                      and r["online"])
+    for text in _replies("iot_devices", "set_temperature", {"device_id": thermostat, "target_temp": 69.5}):
+        assert "target 69.5" not in text, text
+    rates = [call["arguments"]["max_nightly_rate"] for call, _, _ in _turns("travel_booking", "search_hotels", 400, 9)
+             if "max_nightly_rate" in call["arguments"]]
+    assert rates and all(rate % 50 == 0 for rate in rates), rates
+
+
+def test_cities_lists_matches_and_reports_are_said_in_sentences() -> None:
+    """"3 cities: Los Angeles: region CA; Portland: region OR, home city", "3 saved lists: Favorites:
+    created May 20, 2025 ..., default", "2 matches: 210 Oak Street, Portland, OR: lat 45.52, lon
+    -122.69" and "1 report: Café Hernandez: confirmed, created March 10 ..." read fields out."""
+    for text in _replies("maps", "list_cities", {}):
+        assert re.fullmatch(r"The map covers [A-Z][\w ]+, [A-Z]{2}(?: \(where you live\))?(?:;(?: and)? [A-Z][\w ]+, "
+                            r"[A-Z]{2}(?: \(where you live\))?)*\.", text), text
+    for text in _replies("maps", "list_saved_lists", {}):
+        assert "created" not in text and "default;" not in text, text
+        assert re.search(r"Favorites \(\d+ places; your default list", text), text
+    for text in _replies("maps", "geocode", {"address": "210 Oak Street"}):
+        assert "lat " not in text and "lon " not in text, text
+        assert re.search(r"210 Oak Street, [A-Z][\w ]+, [A-Z]{2}, at -?\d+\.\d+, -?\d+\.\d+", text), text
+    for text in _replies("maps", "list_my_reports", {}):
+        assert "created" not in text and ": confirmed" not in text, text
+        assert re.search(r"you reported [\w' ]+ (?:temporarily closed|open again|closed for good)", text), text
+
+
+def test_door_codes_are_said_lock_by_lock() -> None:
+    """"13 lock codes: Family: created May 22, 2021 at 4:00 PM, lock Front Door Lock, 4 digits, ..."
+    reads fields out: codes are said lock by lock, with until when a temporary one works."""
+    for args in ({"status": "active"}, {}):
+        for text in _replies("iot_devices", "list_lock_codes", args):
+            assert not re.search(r"created|digits|lock Front", text), text
+            assert re.search(r"The [\w ]+ Lock has \d+ (?:working )?codes?: \w+", text), text
+
+
+def test_hashtags_and_car_events_are_said_in_a_few_words_each() -> None:
+    """"30 hashtags in all; 5 of them: #travel: 22 posts, 10 accounts" and "1 event: 'Low tyre
+    pressure: front left tyre': occurred March 16 at 7:49 AM, alert" read fields out."""
+    for text in _replies("social_media", "get_trending_hashtags", {}):
+        assert not re.search(r"#\w+: \d", text), text
+        assert re.search(r"#\w+ \(\d+ posts from \d+ accounts\)", text), text
+    for text in _replies("vehicle", "list_events", {"kind": "alert"}):
+        assert "occurred" not in text and ", alert" not in text, text
+        assert re.search(r"\d+ alerts?: [A-Z][^;]+, on March \d+ at \d{1,2}:\d\d [AP]M", text), text
+
+
+def test_a_booked_service_and_asked_for_transactions_are_answered_as_asked() -> None:
+    """"You're booked at BMW of Seattle on March 24 at 3:00 PM; the appointment is APT-10003." reads
+    out a raw ID, and "Show my last 20 loyalty transactions." -> "You have 46,833 points ..." answers
+    the balance question instead."""
+    index = _index("vehicle")
+    center = next(k for k, r in index.rows["place"].items() if r["category"] == "service_center")
+    booked = [("cancel_service_appointment", {"appointment_id": k})
+              for k, r in index.every["service_appointment"].items() if r["status"] == "booked"]
+    for text in _replies("vehicle", "book_service_appointment", {"place_id": center, "scheduled_for": "2026-03-24T15:00:00",
+                                                                 "services": "Brake inspection"}, booked):
+        assert "APT-" not in text and "Brake inspection" in text, text
+    asked = [(call, user, reply) for call, user, reply in _turns("travel_booking", "get_loyalty_account", 400, 9)
+             if "transactions" in user]
+    assert asked
+    for call, user, reply in asked:
+        assert call["arguments"].get("limit", 20) != 20 and "tier" not in reply, (user, reply)
+        assert "occurred" not in reply and re.search(r"\+[\d,]+ points on [A-Z]", reply), reply
+
+
+def test_a_place_goes_on_a_list_it_fits() -> None:
+    """"Put Spring Grocery on the list 'Date night'": a place goes only on a list about its kind."""
+    from prove.servers.maps.world import LIST_KINDS
+    seen = 0
+    for ex in _generated("maps", 400, 7):
+        index = _index("maps", ex["world"])
+        lists = {k: r["name"] for k, r in index.every["saved_list"].items()}
+        for call in _calls(ex):
+            args = call["arguments"]
+            if call["name"] == "save_place" and args.get("list_id") in lists:
+                seen += 1
+                kinds = LIST_KINDS.get(lists[args["list_id"]])
+                assert kinds is None or index.every["place"][args["place_id"]]["category"] in kinds, (ex["id"], args)
+    assert seen
+
+
+def test_a_sold_out_flight_is_said_to_be_sold_out() -> None:
+    """"B6 1972, 8:10 AM to 9:10 AM, $79.13 a person, only 0 seats left" wants "sold out"."""
+    from prove.servers.travel_booking.tools_flights import FlightOption, _flights_text
+    flight = FlightOption.model_construct(flight_number="B6 1972", departs_at="2026-03-18T08:10:00",
+                                          arrives_at="2026-03-18T09:10:00", lowest_price=79.13, total_price=79.13,
+                                          available=False, seats_left=0)
+    text = _flights_text([flight], 1, 1)
+    assert "sold out" in text and "0 seats" not in text, text
+
+
+def test_reports_of_posts_are_said_by_what_became_of_them() -> None:
+    """"1 report: @free_giftcards_4u's post '...', reported as spam: open, created March 15 at 8:05
+    PM, details '...', review by March 16 at 8:05 PM" reads fields out."""
+    for args in ({}, {"status": "action_taken"}):
+        for text in _replies("social_media", "list_reports", args):
+            assert not re.search(r"created|: open|, review by|details '", text), text
+            assert re.search(r"you reported @[\w.]+'s post '[^']+' for \w+; (?:it's still open|the moderators)", text), text
+
+
+def test_airports_are_said_by_name_code_and_nonstops() -> None:
+    """"13 airports: Hartsfield-Jackson Atlanta International Airport: code ATL, country US, nonstop
+    destinations BOS, DEN" reads fields out."""
+    for args in ({}, {"query": "International Airport"}):
+        for text in _replies("travel_booking", "list_airports", args):
+            assert not re.search(r"code [A-Z]{3}|country [A-Z]{2}|nonstop destinations", text), text
+            assert re.search(r"[A-Z][\w-]+ [\w -]*Airport \([A-Z]{3}(?:, [A-Z][\w ]+)?\), with nonstops to [A-Z]{3}", text), text
+
+
+def test_who_you_follow_midnight_and_comments_read_plainly() -> None:
+    """"You follow 48 accounts: Rosa Lee (@leer; you follow them)" says what the listing already
+    says; "open on March 18 at 4:00 PM, until March 19 at 12:00 AM" is "until midnight"; "On that
+    post: 5 comments: @cruzc: ..." stacks colons."""
+    for text in _replies("social_media", "list_following", {}):
+        assert "you follow them" not in text, text
+    bar = next(k for k, r in _index("maps").rows["place"].items() if r["status"] == "open"
+               and r["hours"].split(",")[2].endswith("-00:00"))
+    for text in _replies("maps", "check_open", {"place_id": bar, "at": "2026-03-18T16:00"}):
+        assert "12:00 AM" not in text and "until midnight" in text, text
+    with Session(["social_media"], world=0) as s:
+        post = next(p["post_id"] for p in s.call("get_feed", {"limit": 50}).data["posts"] if p["comment_count"])
+    for text in _replies("social_media", "list_comments", {"post_id": post}):
+        assert not text.startswith("On that post:"), text
+
+
+def test_energy_use_is_said_by_the_biggest_users() -> None:
+    """"1 device (total cost $21.08): Upstairs Thermostat: cost $21.08, 90.06 kWh" reads fields out."""
+    thermostat = next(k for k, r in _index("iot_devices").every["device"].items() if r["type"] == "thermostat")
+    for args in ({"start_date": "2026-03-11", "end_date": "2026-03-15"}, {"device_id": thermostat}):
+        for text in _replies("iot_devices", "get_energy_usage", args):
+            assert not re.search(r": cost \$|total cost", text), text
+            assert re.search(r"the [\w ]+ used [\d.,]+ kWh \(\$[\d.,]+\)", text), text
+
+
+def test_only_a_metered_device_is_asked_what_its_power_cost() -> None:
+    """"How much has the Front Door Lock cost me in power lately?" -> "There are no devices.": only
+    lights, plugs, thermostats and speakers have their power metered."""
+    seen = 0
+    for ex in _generated("iot_devices", 400, 8):
+        for call in _calls(ex):
+            if call["name"] == "get_energy_usage" and "device_id" in call["arguments"]:
+                seen += 1
+                kind = _index("iot_devices", ex["world"]).every["device"][call["arguments"]["device_id"]]["type"]
+                assert kind in ("light", "plug", "thermostat", "speaker"), (ex["id"], kind)
+    assert seen
+
+
+def test_a_flight_answers_the_question_asked_of_it() -> None:
+    """"How much is business class on the B6 2888 flight, and is it refundable?" and "Is it on time?"
+    were answered with every fare of the flight."""
+    asked = _turns("travel_booking", "get_flight", 400, 9)
+    assert asked
+    for _, user, reply in asked:
+        if "business class" in user:
+            assert "Basic Economy" not in reply and re.search(r"business class is \$[\d,.]+ a person", reply), reply
+        if "on time?" in user:
+            assert "Fares per passenger" not in reply and "on schedule" in reply, reply
+
+
+def test_a_follower_count_is_the_one_the_profile_gives() -> None:
+    """"Layla Nelson (@layla_nelson) has 582 followers" and then "The account 'layla_nelson' has 7
+    followers: ...": a follower listing counts the followers the profile counts."""
+    with Session(["social_media"], world=0) as s:
+        count = s.call("get_profile", {}).data["followers_count"]
+    for text in _replies("social_media", "list_followers", {}):
+        assert text.startswith(f"You have {count:,} followers"), (count, text)
+
+
+def test_navigation_under_way_says_where_and_how_long_to_go() -> None:
+    """"Kroger: no range after, enough range, active, distance 4.2 miles, ..." reads a drive under
+    way out field by field."""
+    place = next(k for k, r in _index("vehicle").rows["place"].items() if r["category"] == "grocery" and not r["saved"])
+    drive = [("set_navigation_destination", {"place_id": place}), ("release_charge_cable", {}), ("start_engine", {}),
+             ("shift_gear", {"gear": "D"}), ("start_drive", {})]
+    for text in _replies("vehicle", "get_navigation", {}, drive):
+        assert "enough range" not in text and "category" not in text, text
+        assert re.search(r"on the way to [\w ]+: about \d+ minutes to go", text), text
+
+
+def test_coordinates_are_said_as_an_address() -> None:
+    """"578 Bridge Street, Austin, TX: lat 30.27, lon -97.74, nearest intersection 'Bridge Street &
+    Jackson Avenue', distance to street 24 m" reads fields out."""
+    for text in _replies("maps", "reverse_geocode", {"lat": 45.5164, "lon": -122.6771}):
+        assert "lat " not in text and "distance to street" not in text, text
+        assert re.fullmatch(r"That's \d+ [\w ]+, [\w ]+, [A-Z]{2}, near the corner of [\w ]+ & [\w ]+\.", text), text
+
+
+def test_a_hotel_cancellation_gives_its_reason_in_a_sentence() -> None:
+    """"Flexible rate cancelled more than 48 hours before check-in: free." is a note, not a sentence."""
+    stay = next(k for k, r in _index("travel_booking").rows["booking"].items() if r["kind"] == "hotel"
+                and r["status"] == "confirmed" and r["rate_plan"] == "flexible" and r["check_in"] > "2026-03-19")
+    for text in _replies("travel_booking", "cancel_booking", {"booking_id": stay}):
+        assert ": free." not in text and "Flexible rate cancelled" not in text, text
+
+
+def test_a_review_about_service_is_of_a_place_with_staff() -> None:
+    """"Leave a 5-star review for Iron Park: Friendly staff and quick service": a park has no staff."""
+    seen = 0
+    for ex in _generated("maps", 400, 8):
+        for call in _calls(ex):
+            if call["name"] == "write_review":
+                seen += 1
+                category = _index("maps", ex["world"]).every["place"][call["arguments"]["place_id"]]["category"]
+                assert category not in ("park", "parking", "ev_charging"), (ex["id"], category)
+    assert seen
+
+
+def test_a_temperature_history_is_asked_of_the_past() -> None:
+    """"How warm was it by the Upstairs Thermostat between March 14 at 9:00 AM and March 24 at 5:00
+    PM?" asks about days to come."""
+    asked = [call["arguments"] for call, _, _ in _turns("iot_devices", "get_sensor_readings", 400, 8)]
+    assert any("start" in a for a in asked)
+    for args in asked:
+        for key in ("start", "end"):
+            assert args.get(key, "") <= "2026-03-16T09:00:00", args
+
+
+def test_a_new_room_and_notifications_read_are_said_in_a_sentence() -> None:
+    """"Done: Mudroom is set up (Ground floor)." and "Marked 13 notifications as read; 0 are still
+    unread." read a field and a zero out."""
+    for text in _replies("iot_devices", "add_room", {"name": "Mudroom"}):
+        assert "(Ground floor)" not in text, text
+    for text in _replies("social_media", "mark_notifications_read", {}):
+        assert "0 are still unread" not in text, text

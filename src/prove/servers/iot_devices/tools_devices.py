@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field
@@ -60,6 +61,48 @@ tools = Toolset("devices")
 class DeviceList(BaseModel):
     devices: list[Device]
     total: int = Field(description="how many devices matched, before `limit`")
+    devices_text: str = Field(description="the first devices in words, with where each is and its state, such as "
+                                          "'2 devices: the Front Door Lock in the Entryway (locked); ...'")
+
+
+def _state_words(d: Device) -> str:
+    """A device's state as people say it: 'on at 80%', 'locked', 'heating to 70°F', '40% open'."""
+    if not d.online:
+        return f"offline since {_at(d.last_seen)}"
+    if d.type == "light":
+        return f"on at {d.brightness}%" if d.power == "on" else "off"
+    if d.type == "speaker":
+        return f"playing {d.now_playing}" if d.power == "on" and d.now_playing else d.power or ""
+    if d.type == "thermostat":
+        return "switched off" if d.mode == "off" else f"{d.mode}, set to {d.target_temp:g}°F"
+    if d.type == "camera":
+        return "armed" if d.armed else "disarmed"
+    if d.type == "blind":
+        return "closed" if d.position == 0 else "fully open" if d.position == 100 else f"{d.position}% open"
+    if d.type == "sensor":
+        return f"reading {d.current_temp:g}°F" if d.sensor_kind == "temperature" and d.current_temp is not None \
+            else _SENSED.get(d.sensor_state or "", d.sensor_state or "")
+    return d.lock_state or d.power or ""
+
+
+_SENSED = {"clear": "no motion", "motion": "motion detected"}
+
+
+def _devices_text(devices: list[Device], total: int, noun: str, offline: bool, shown: int = 6) -> str:
+    """'2 devices: the Front Door Lock in the Entryway (locked); the Front Door Sensor ('closed')', '4
+    devices are offline: the Living Room Speaker (since March 14 at 2:18 PM); ...'."""
+    if not devices:
+        return f"no {noun}s" + (" are offline" if offline else "")
+    said = []
+    for d in devices[:shown]:
+        room = "" if d.room_name.lower() in d.name.lower() or len({x.room_id for x in devices}) == 1 \
+            else f" {'on' if d.room_name.endswith(('Porch', 'Deck', 'Patio')) else 'in'} the {d.room_name}"
+        state = _state_words(d).replace("offline since", "since") if offline else _state_words(d)
+        low = f", battery at {d.battery}%" if d.battery is not None and d.battery < 20 else ""
+        said.append(f"the {d.name}{room}" + (f" ({state}{low})" if state else ""))
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    head = f"{total} {noun}{'' if total == 1 else 's'}" + (f" {'is' if total == 1 else 'are'} offline" if offline else "")
+    return f"{head}: " + "; ".join(said) + more
 
 
 class RoomLights(BaseModel):
@@ -86,6 +129,28 @@ class ReadingList(BaseModel):
     min_temperature_f: float | None
     max_temperature_f: float | None
     average_temperature_f: float | None
+    readings_text: str = Field(description="the readings summed up in words: how many, over what time, the "
+                                           "range of temperatures and the latest reading")
+
+
+def _at(text: str) -> str:
+    at = datetime.fromisoformat(text)
+    return f"{at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+
+def _readings_text(readings: list[Reading]) -> str:
+    """"43 readings between March 11 at 3:00 AM and March 16 at 9:00 AM: the temperature ranged from
+    64.1°F to 72.3°F (68.2°F on average), and the latest was 67.5°F at 34% humidity"."""
+    if not readings:
+        return "no readings"
+    last = readings[-1]
+    latest = f"{last.temperature_f:g}°F" + (f" at {last.humidity_pct}% humidity" if last.humidity_pct is not None else "")
+    if len(readings) == 1:
+        return f"1 reading, on {_at(last.recorded_at)}: {latest}"
+    temps = [r.temperature_f for r in readings]
+    return (f"{len(readings)} readings between {_at(readings[0].recorded_at)} and {_at(last.recorded_at)}: the "
+            f"temperature ranged from {min(temps):g}°F to {max(temps):g}°F ({sum(temps) / len(temps):.1f}°F on "
+            f"average), and the latest was {latest}")
 
 
 class FirmwareUpdate(BaseModel):
@@ -104,6 +169,9 @@ class FirmwareUpdate(BaseModel):
     Ask("Which devices are offline right now?", online=False),
     "Find the devices called '{name}'.",
     "Which of my devices have '{name}' in their name?",
+], reply=[
+    Ask("{result.devices_text}.", online=False),
+    "I found {result.devices_text}.",
 ], values={
     # words of the device names every home has (its locks, thermostats, cameras and lamps)
     "name": ["Lamp", "Door Lock", "Thermostat", "Camera", "Front Door", "Blinds", "Sensor"],
@@ -134,7 +202,9 @@ def list_devices(ctx: Ctx, room_id: RoomId | None = None, device_type: DeviceTyp
     if name is not None and name.strip():
         where.add("instr(lower(name), lower(?)) > 0", name.strip())
     total, rows = where.page(ctx.db, "devices", "room_id, device_id", limit)
-    return DeviceList(devices=[device(ctx, r) for r in rows], total=total)
+    devices = [device(ctx, r) for r in rows]
+    return DeviceList(devices=devices, total=total,
+                      devices_text=_devices_text(devices, total, device_type or "device", online is False))
 
 
 def _on(kind: str, **state: object) -> dict[str, object]:
@@ -182,12 +252,18 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> Device:
     return device(ctx, device_id)
 
 
-@tools.tool(effect=WRITE, values={
-    "name": ["Reading Lamp", "Main Light", "Corner Lamp", "Ceiling Light", "Accent Light", "Night Light",
-             "Overhead Light", "Mood Light"],
-}, asks=[
-    "Rename {device_id} to '{name}'.",
-    "Call {device_id} '{name}' from now on.",
+# a new name fits the light: a lamp's for a lamp, a ceiling light's for one, the kitchen's for its strips
+_LAMP = {"device_id": "name LIKE '%Lamp%'"}
+_CEILING = {"device_id": "(name LIKE '%Light' AND name NOT LIKE 'Night%') OR name LIKE '%Chandelier%'"}
+_KITCHEN = {"device_id": "name LIKE '%Lights' AND room_id IN (SELECT room_id FROM rooms WHERE name = 'Kitchen')"}
+
+
+@tools.tool(effect=WRITE, asks=[
+    Ask("Rename {device_id} to 'Reading Lamp'.", name="Reading Lamp", fits=_LAMP),
+    Ask("Call {device_id} 'Reading Lamp' from now on.", name="Reading Lamp", fits=_LAMP),
+    Ask("Rename {device_id} to 'Main Light'.", name="Main Light", fits=_CEILING),
+    Ask("Call {device_id} 'Overhead Light' from now on.", name="Overhead Light", fits=_CEILING),
+    Ask("Rename {device_id} to 'Kitchen Lights'.", name="Kitchen Lights", fits=_KITCHEN),
 ], reply=["{device_id} is now called {result.name}.", "Done: renamed {device_id} to {result.name}."])
 def rename_device(ctx: Ctx, device_id: IndoorLightId, name: Name) -> Device:
     """Give a device a new name (names are unique in the home).
@@ -450,7 +526,7 @@ def set_thermostat_mode(ctx: Ctx, device_id: ThermostatId, mode: ThermostatMode)
     "Set {device_id} to {target_temp} degrees.",
     "Make it {target_temp}°F on {device_id}.",
     "Change {device_id} to {target_temp}°F, please.",
-], reply=["{device_id} is set to {result.target_temp}°F.", "Done: target {result.target_temp}°F on {device_id}."])
+], reply=["{device_id} is set to {result.target_temp}°F.", "Done: I set {device_id} to {result.target_temp}°F."])
 def set_temperature(ctx: Ctx, device_id: ThermostatId,
                     target_temp: Annotated[float, Field(ge=-100, le=200)]) -> Device:
     """Set a thermostat's target temperature in °F (rounded to the nearest half degree).
@@ -535,6 +611,7 @@ def set_blind_position(ctx: Ctx, device_id: BlindId, position: Percent) -> Devic
     "How warm was it by {device_id} between {start} and {end}?",
 ], reply=[
     Ask("I found no readings from {device_id} for that time.", **{"result.total": 0}),
+    "{device_id} logged {result.readings_text}.",
 ])
 def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | None = None,
                         end: str | None = None, limit: Limit = 50) -> ReadingList:
@@ -543,7 +620,7 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
     Args:
         device_id: ID of a temperature sensor or thermostat, such as 'DEV-10025'.
         start: only readings at or after this time, such as '2026-03-14T00:00:00'.
-        end: only readings at or before this time, such as '2026-03-16T09:00:00'.
+        end: only readings at or before this time, such as '2026-03-15T21:00:00'.
         limit: at most this many of the latest matching readings (1-200, default 50).
 
     Returns:
@@ -567,8 +644,8 @@ def get_sensor_readings(ctx: Ctx, device_id: TemperatureDeviceId, start: str | N
                           "WHERE device_id = ? AND recorded_at BETWEEN ? AND ? ORDER BY recorded_at DESC LIMIT ?) "
                           "ORDER BY recorded_at", (device_id, lo, hi, limit)).fetchall()
     temps = [r["temperature"] for r in rows]
-    return ReadingList(device_id=device_id, name=row["name"],
-                       readings=[Reading(recorded_at=r[0], temperature_f=r[1], humidity_pct=r[2]) for r in rows],
+    readings = [Reading(recorded_at=r[0], temperature_f=r[1], humidity_pct=r[2]) for r in rows]
+    return ReadingList(device_id=device_id, name=row["name"], readings=readings, readings_text=_readings_text(readings),
                        total=len(rows), min_temperature_f=min(temps) if temps else None,
                        max_temperature_f=max(temps) if temps else None,
                        average_temperature_f=round(sum(temps) / len(temps), 1) if temps else None)

@@ -65,6 +65,23 @@ class Room(BaseModel):
 class RoomList(BaseModel):
     rooms: list[Room]
     total: int
+    rooms_text: str = Field(description="the rooms in words, such as '2 rooms: the Kids' Room, at 68°F (2 devices); "
+                                        "the Office (4 devices, 1 light on)'")
+
+
+def _rooms_text(rooms: list[Room], temperatures: bool) -> str:
+    """'4 rooms: the Primary Bedroom, at 65.5°F (6 devices, 2 of them offline); the Office, no
+    temperature reading (4 devices, 1 light on); ...'; a room without a reading says so only where
+    `temperatures` are asked for."""
+    said = []
+    for r in rooms:
+        temp = f", at {r.temperature_f:g}°F" if r.temperature_f is not None else \
+            ", no temperature reading" if temperatures else ""
+        notes = [f"{r.devices} device{'' if r.devices == 1 else 's'}"]
+        notes += [f"{r.devices_offline} of them offline"] if r.devices_offline else []
+        notes += [f"{r.lights_on} light{'' if r.lights_on == 1 else 's'} on"] if r.lights_on else []
+        said.append(f"the {r.name}{temp} ({', '.join(notes)})")
+    return f"{len(rooms)} room{'' if len(rooms) == 1 else 's'}: " + "; ".join(said) if rooms else "no rooms"
 
 
 class Activity(BaseModel):
@@ -97,6 +114,18 @@ class EnergyReport(BaseModel):
     total: int
     total_kwh: float
     total_cost: float = Field(description="dollars, at the home's electricity rate")
+    usage_text: str = Field(description="the biggest users in words, such as 'the Upstairs Thermostat used 196.6 "
+                                        "kWh ($46.01), the Space Heater Plug 57.8 kWh ($13.52), ...'")
+
+
+def _usage_text(items: list[DeviceEnergy], shown: int = 4) -> str:
+    """'the Upstairs Thermostat used 196.6 kWh ($46.01), the Space Heater Plug 57.8 kWh ($13.52) and 20
+    more devices the rest'."""
+    said = [f"the {d.name}{' used' if i == 0 else ''} {d.kwh:,.1f} kWh (${d.cost:,.2f})"
+            for i, d in enumerate(items[:shown])]
+    if len(items) > shown:
+        said.append(f"{len(items) - shown} more device{'' if len(items) - shown == 1 else 's'} the rest")
+    return (said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said else "nothing"
 
 
 # ----- helpers ------------------------------------------------------------------------------------
@@ -217,6 +246,9 @@ def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
 @tools.tool(effect=READ, asks=[
     "Which rooms are set up in the app?",
     "Show me the rooms of the floor '{floor}' with their temperatures.",
+], reply=[
+    Ask("You have {result.rooms_text}.", floor=None),
+    "{floor} has {result.rooms_text}.",
 ])
 def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     """List the rooms of the home with device counts, lights on and the latest temperature.
@@ -235,7 +267,7 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
         rows = ctx.db.execute("SELECT room_id FROM rooms WHERE lower(floor) = lower(?) ORDER BY room_id",
                               (floor.strip(),)).fetchall()
     rooms = [_room(ctx, r[0]) for r in rows]
-    return RoomList(rooms=rooms, total=len(rooms))
+    return RoomList(rooms=rooms, total=len(rooms), rooms_text=_rooms_text(rooms, floor is not None))
 
 
 @tools.tool(effect=WRITE, values={
@@ -249,7 +281,11 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     Ask("I set up a new room downstairs, '{name}'; can you add it?", floor="Ground floor"),
     Ask("Create a room named '{name}' on the ground floor.", floor="Ground floor"),
 ], reply=["The room {result.name} is added; it has no devices yet.",
-          "Done: {result.name} is set up ({result.floor})."])  # not "on Basement": a floor is named as it is
+          # the floor said as people say where a room is (not "on Basement", nor "(Ground floor)")
+          Ask("Done: {result.name} is set up on the ground floor.", floor="Ground floor"),
+          Ask("Done: {result.name} is set up upstairs.", floor="Upstairs"),
+          Ask("Done: {result.name} is set up in the basement.", floor="Basement"),
+          Ask("Done: {result.name} is set up outdoors.", floor="Outdoors")])
 def add_room(ctx: Ctx, name: Name, floor: str = "Ground floor") -> Room:
     """Create a room, to move devices into it with move_device.
 
@@ -336,7 +372,13 @@ def _activities_text(rows: list, total: int, shown: int = 5) -> str:
 @tools.tool(effect=READ, asks=[
     "How much electricity did we use between {start_date} and {end_date}?",
     "What's using the most energy in {room_id} this week?",
-    "How much has {device_id} cost me in power lately?",
+    # (only a metered device has a power bill: a lock or a camera draws no counted power)
+    Ask("How much has {device_id} cost me in power lately?",
+        fits={"device_id": "type IN ('light', 'plug', 'thermostat', 'speaker')"}),
+], reply=[
+    "From {result.start_date} to {result.end_date} you used {result.total_kwh} kWh, costing ${result.total_cost}: "
+    "{result.usage_text}.",
+    Ask("From {result.start_date} to {result.end_date}, {result.usage_text}.", **{"result.total": 1}),
 ])
 def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | None = None,
                      room_id: RoomId | None = None, device_id: DeviceId | None = None) -> EnergyReport:
@@ -377,4 +419,4 @@ def get_energy_usage(ctx: Ctx, start_date: str | None = None, end_date: str | No
                           cost=round(r["kwh"] * rate, 2)) for r in rows]
     total_kwh = round(sum(i.kwh for i in items), 3)
     return EnergyReport(start_date=start.isoformat(), end_date=end.isoformat(), devices=items, total=len(items),
-                        total_kwh=total_kwh, total_cost=round(total_kwh * rate, 2))
+                        total_kwh=total_kwh, total_cost=round(total_kwh * rate, 2), usage_text=_usage_text(items))

@@ -68,6 +68,52 @@ class Scene(BaseModel):
 
 class SceneDetail(Scene):
     actions: list[SceneAction]
+    actions_text: str = Field(description="what the scene does, in words, such as 'sets 2 devices: it turns on the "
+                                          "Kitchen Pendant Lights at 80% and opens the Living Room Blinds'")
+
+
+def _action_words(a: SceneAction) -> tuple[str, str, str]:
+    """What a scene does to a device, as (verb, device, how): ('turns on', 'the Kitchen Pendant
+    Lights', 'at 80% in soft white'), ('sets', 'the Living Room Thermostat', 'to heat at 70°F')."""
+    the = f"the {a.device_name}" + ("" if a.online else " (offline now)")
+    if a.mode is not None:
+        return ("switches off", the, "") if a.mode == "off" else \
+            ("sets", the, f"to {a.mode}" + (f" at {a.target_temp:g}°F" if a.target_temp is not None else ""))
+    if a.lock_state is not None:
+        return f"{a.lock_state.removesuffix('ed')}s", the, ""
+    if a.armed is not None:
+        return "arms" if a.armed else "disarms", the, ""
+    if a.position is not None:
+        return ("closes", the, "") if a.position == 0 else ("opens", the, "" if a.position == 100 else f"to {a.position}%")
+    if a.power == "off":
+        return "turns off", the, ""
+    how = [f"at {a.brightness}%"] if a.brightness is not None else []
+    how += [f"in {a.color}"] if a.color is not None else []
+    how += [f"at volume {a.volume}"] if a.volume is not None else []
+    if a.power == "on":
+        return "turns on", the, " ".join(how)
+    return ("sets", the, " ".join(how)) if how else ("leaves", the, "as it is")
+
+
+def actions_text(actions: list[SceneAction], shown: int = 5) -> str:
+    """'sets 8 devices: it turns on the Kitchen Pendant Lights at 80%, opens the Living Room Blinds and
+    the Office Blinds, ...': devices the scene does the same to are said together."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for a in actions:
+        verb, the, how = _action_words(a)
+        groups.setdefault((verb, how), []).append(the)
+    if not groups:
+        return "sets no devices"
+
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    said = []
+    for (verb, how), names in groups.items():
+        named = names if len(names) <= shown else [*names[:shown - 1], f"{len(names) - shown + 1} more"]
+        said.append(f"{verb} {listed(named)}" + (f" {how}" if how else ""))
+    return f"sets {len(actions)} device{'' if len(actions) == 1 else 's'}: it " + (
+        said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1])
 
 
 class SceneList(BaseModel):
@@ -133,11 +179,12 @@ def _scene(ctx: Ctx, scene_id: str, detail: bool = False) -> SceneDetail | Scene
                 devices_offline=sum(1 for a in actions if not a["online"]), automations=autos)
     if not detail:
         return Scene(**base)
-    return SceneDetail(**base, actions=[SceneAction(
+    done = [SceneAction(
         device_id=a["device_id"], device_name=a["name"], online=bool(a["online"]), power=a["power"],
         brightness=a["brightness"], color=a["color"], mode=a["mode"], target_temp=a["target_temp"],
         lock_state=a["lock_state"], armed=None if a["armed"] is None else bool(a["armed"]), position=a["position"],
-        volume=a["volume"]) for a in actions])
+        volume=a["volume"]) for a in actions]
+    return SceneDetail(**base, actions=done, actions_text=actions_text(done))
 
 
 def _next_run(row: sqlite3.Row, now: datetime) -> str | None:
@@ -216,6 +263,8 @@ def _scenes_text(scenes: list[Scene]) -> str:
 @tools.tool(effect=READ, asks=[
     "What does {scene_id} do?",
     "Which devices are in {scene_id}?",
+], reply=[
+    "{scene_id} {result.actions_text}.",
 ])
 def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
     """Show a scene and what it sets on each of its devices.

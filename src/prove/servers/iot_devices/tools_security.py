@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset, Where
-from prove.env.values import iso, parse_date, parse_time
+from prove.env.values import iso, parse_date, parse_time, spoken_day
 
 from .server import (
     DEVICE,
@@ -60,6 +61,27 @@ class LockCode(BaseModel):
 class LockCodeList(BaseModel):
     lock_codes: list[LockCode]
     total: int
+    codes_text: str = Field(description="the codes in words, lock by lock, such as 'the Back Door Lock has 2 codes: "
+                                        "Family; Plumber, until March 25'")
+
+
+def _codes_text(codes: list[LockCode], status: str | None, today: date, shown: int = 5) -> str:
+    """'the Front Door Lock has 3 working codes: Family; Babysitter (Carlos), until April 20; Plumber,
+    until March 25. The Back Door Lock has ...'."""
+    kind = {"active": "working code", "expired": "expired code"}.get(status or "", "code")
+    by_lock: dict[str, list[LockCode]] = {}
+    for c in codes:
+        by_lock.setdefault(c.lock_name, []).append(c)
+    said = []
+    for lock, found in by_lock.items():
+        items = []
+        for c in found[:shown]:
+            day = spoken_day(c.valid_until, today) if c.valid_until else None
+            items.append(c.name + (f", which ran out on {day}" if c.status == "expired" and day else
+                                   f", until {day}" if day else ""))
+        more = f"; and {len(found) - len(items)} more" if len(found) > len(items) else ""
+        said.append(f"the {lock} has {len(found)} {kind}{'' if len(found) == 1 else 's'}: " + "; ".join(items) + more)
+    return ". ".join(s[:1].upper() + s[1:] if i else s for i, s in enumerate(said)) if said else f"no {kind}s"
 
 
 class LockCodeSecret(BaseModel):
@@ -101,6 +123,33 @@ class Recording(BaseModel):
 class RecordingList(BaseModel):
     recordings: list[Recording]
     total: int = Field(description="how many clips matched, before `limit`")
+    recordings_text: str = Field(description="the latest clips in words, such as '3 clips: the Doorbell Camera saw "
+                                             "a person on March 16 at 7:20 AM (37 seconds); ...'")
+
+
+# what set a clip off, as what the camera saw
+_SAW = {"motion": "caught motion", "person": "saw a person", "package": "spotted a package",
+        "vehicle": "saw a vehicle", "animal": "saw an animal", "manual": "was recorded by hand"}
+_SEEN = {"motion": "motion", "person": "a person", "package": "a package", "vehicle": "a vehicle",
+         "animal": "an animal", "manual": "a clip recorded by hand"}
+
+
+def _recordings_text(clips: list[Recording], total: int, one: bool, shown: int = 5) -> str:
+    """'36 clips, the latest 5: the Doorbell Camera saw a person on March 16 at 7:20 AM (37 seconds);
+    ...'; of `one` camera, '13 clips from the Doorbell Camera: motion on March 16 at 7:25 AM (35
+    seconds); ...'."""
+    if not clips:
+        return "no clips"
+    said = []
+    for c in clips[:shown]:
+        at = datetime.fromisoformat(c.started_at)
+        when = f"on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+        m, sec = divmod(c.duration_s, 60)
+        length = f"{sec} seconds" if not m else f"{m} minute{'' if m == 1 else 's'}" + (f" {sec} seconds" if sec else "")
+        said.append(f"{_SEEN[c.trigger] if one else 'the ' + c.camera_name + ' ' + _SAW[c.trigger]} {when} ({length})")
+    head = f"{total} clip{'' if total == 1 else 's'}" + (f" from the {clips[0].camera_name}" if one else "")
+    head += f", the latest {len(said)}" if total > len(said) else ""
+    return f"{head}: " + "; ".join(said)
 
 
 class DeletedRecording(BaseModel):
@@ -225,6 +274,8 @@ def unlock_door(ctx: Ctx, device_id: LockedId, code: DoorCode) -> Device:
     Ask("Which door codes have expired?", status="expired"),
     Ask("Which door codes still work?", status="active"),
     "List all the door codes.",
+], reply=[
+    "{result.codes_text}.",
 ])
 def list_lock_codes(ctx: Ctx, device_id: LockId | None = None,
                     status: Literal["active", "expired"] | None = None) -> LockCodeList:
@@ -253,7 +304,7 @@ def list_lock_codes(ctx: Ctx, device_id: LockId | None = None,
     codes = [_code(ctx, r) for r in rows]
     if status is not None:
         codes = [c for c in codes if c.status == status]
-    return LockCodeList(lock_codes=codes, total=len(codes))
+    return LockCodeList(lock_codes=codes, total=len(codes), codes_text=_codes_text(codes, status, ctx.today()))
 
 
 @tools.tool(effect=READ, hidden=True)
@@ -424,6 +475,9 @@ def set_camera_armed(ctx: Ctx, device_id: CameraId, armed: bool) -> Device:
     "Were there any {trigger} recordings on {day}?",
     Ask("Did a package get delivered? Check the camera clips.", trigger="package"),
     "Did the cameras pick up anything lately?",
+], reply=[
+    "I found {result.recordings_text}.",
+    Ask("Yes: {result.recordings_text}.", trigger="package"),
 ])
 def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigger | None = None,
                     day: str | None = None, limit: Limit = 20) -> RecordingList:
@@ -454,7 +508,9 @@ def list_recordings(ctx: Ctx, device_id: CameraId | None = None, trigger: Trigge
     if day is not None:
         where.add("substr(started_at, 1, 10) = ?", parse_date(day, "day").isoformat())
     total, rows = where.page(ctx.db, "recordings", "started_at DESC, recording_id DESC", limit)
-    return RecordingList(recordings=[_recording(ctx, r) for r in rows], total=total)
+    clips = [_recording(ctx, r) for r in rows]
+    return RecordingList(recordings=clips, total=total,
+                         recordings_text=_recordings_text(clips, total, device_id is not None))
 
 
 @tools.tool(effect=WRITE, asks=[

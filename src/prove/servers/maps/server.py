@@ -109,6 +109,8 @@ class City(BaseModel):
 class CityList(BaseModel):
     cities: list[City]
     total: int
+    cities_text: str = Field(description="the cities in words, such as 'Los Angeles, CA; Portland, OR (where you "
+                                         "live); and Seattle, WA'")
 
 
 class PlaceSummary(BaseModel):
@@ -131,6 +133,8 @@ class PlaceSummary(BaseModel):
 class PlaceList(BaseModel):
     places: list[PlaceSummary]
     total: int = Field(description="how many places matched, before `limit`")
+    places_text: str = Field(description="the first places in words, such as '2 places: Fox & Bean, a cafe 120 m "
+                                         "away at 461 Franklin Avenue (rated 4.4); ...'")
 
 
 class DayHours(BaseModel):
@@ -158,6 +162,8 @@ class Place(PlaceSummary):
                                                  "null if it never closes or stays closed")
     rated: str = Field(description="its rating in words, such as 'rated 4.4 from 620 ratings'")
     open_text: str = Field(description="whether it is open now and until when, in words")
+    today_text: str = Field(description="its hours today and whether it is open now, in words, such as 'its hours "
+                                        "today are 11 AM-10 PM, and it's open now, until 10:00 PM'")
     saved_in: list[ListId] = Field(description="the user's lists holding this place")
     my_review_id: ReviewId | None
     recent_reviews: list[Review]
@@ -189,6 +195,8 @@ class GeocodeResult(BaseModel):
     query: str
     matches: list[GeoMatch]
     total: int
+    matches_text: str = Field(description="the matches in words, such as '543 Elm Street, Portland, OR (The Green "
+                                          "Residences), at 45.52, -122.69'")
 
 
 class ReverseGeocode(BaseModel):
@@ -279,6 +287,9 @@ class Closure(BaseModel):
 class ClosureList(BaseModel):
     closures: list[Closure]
     total: int
+    closures_text: str = Field(description="the closures in words, such as 'Central Avenue between Hill Street and "
+                                           "Church Street is closed for building construction until April 1 at 9:00 "
+                                           "AM'")
 
 
 class TransitLine(BaseModel):
@@ -299,6 +310,8 @@ class TransitLine(BaseModel):
 class TransitLineList(BaseModel):
     lines: list[TransitLine]
     total: int
+    lines_text: str = Field(description="the lines in words, such as 'the Orange Line (subway) runs along Harrison "
+                                        "Avenue every 8 minutes, 5:30 AM to 12:30 AM'")
 
 
 class Departure(BaseModel):
@@ -333,6 +346,8 @@ class SavedList(BaseModel):
 class SavedListList(BaseModel):
     lists: list[SavedList]
     total: int
+    lists_text: str = Field(description="the lists in words, such as \"3 lists: Favorites (6 places; your default "
+                                        "list, 'Places I love'), Date night (4 places) and ...\"")
 
 
 class SavedEntry(BaseModel):
@@ -380,6 +395,8 @@ class Report(BaseModel):
 class ReportList(BaseModel):
     reports: list[Report]
     total: int
+    reports_text: str = Field(description="the reports in words, such as 'on March 10 you reported Café Hernandez "
+                                          "temporarily closed; that was confirmed on March 11'")
 
 
 class Profile(BaseModel):
@@ -389,6 +406,8 @@ class Profile(BaseModel):
     work: PlaceSummary
     saved_places: int
     reviews: int
+    profile_text: str = Field(description="the profile in words, such as 'your home address is ... and your work "
+                                          "address is ...; you've saved 18 places and written 4 reviews'")
 
 
 # ----- helpers -----------------------------------------------------------------------------------------
@@ -488,8 +507,33 @@ def open_words(row: sqlite3.Row, at: datetime, now: bool) -> str:
         return f"{row['status'].replace('_', ' ')}, so it isn't open {when}"
     is_open, change = open_state(row, at)
     if is_open:
+        if change is not None and change.time() == datetime.min.time() and change.date() > at.date():
+            return f"open {when}, until midnight"
         return f"open {when}, until {spoken_time(change, at)}" if change else f"open {when} (it never closes)"
     return f"closed {when}; it opens at {spoken_time(change, at)}" if change else f"closed {when}"
+
+
+def today_words(row: sqlite3.Row, now: datetime) -> str:
+    """A place's hours today and whether it is open now, in words: 'its hours today are 11 AM-10 PM,
+    and it's open now, until 10:00 PM', 'it's closed today and opens on March 17 at 5:00 PM'."""
+    if row["status"] != "open":
+        return "it's temporarily closed" if row["status"] == "temporarily_closed" else "it has closed for good"
+    today = hours_on(row, now)
+    is_open, change = open_state(row, now)
+    when = "" if change is None else f"at {spoken_time(change, now)}" if change.date() == now.date() else \
+        f"on {spoken_time(change)}"
+    if is_open:
+        midnight = change is not None and change == datetime.combine(now.date() + timedelta(days=1), datetime.min.time())
+        until = ", until midnight" if midnight else f", until {spoken_time(change, now)}" if change else ""
+        if today == "closed":
+            return f"it's open now{until}"
+        if today == "open 24 hours":
+            return f"it's open 24 hours today{until}" if change else "it's open around the clock"
+        return f"its hours today are {today}, and it's open now{until}"
+    if today == "closed":
+        return f"it's closed today and opens {when}" if change else "it's closed today"
+    opens = f" and opens {when}" if change else ""
+    return f"its hours today are {today}; it's closed now{opens}"
 
 
 # ----- places -------------------------------------------------------------------------------------------
@@ -518,6 +562,58 @@ def place_summary(ctx: Ctx, row: sqlite3.Row, distance: float | None = None) -> 
                         rating=rating(row), rating_count=row["rating_count"], price_level=row["price_level"],
                         status=row["status"], open_now=open_state(row, ctx.now())[0],
                         distance_m=None if distance is None else round(distance))
+
+
+# what each category of place is called
+KIND_NOUN = {"grocery": "grocery store", "gas_station": "gas station", "ev_charging": "EV charging station",
+             "parking": "parking garage", "shopping": "store", "office": "office building",
+             "residential": "apartment building"}
+
+
+def kind_noun(category: str, plural: bool = False) -> str:
+    """'cafe', 'gas station'; with `plural`, 'cafes', 'bakeries'."""
+    noun = KIND_NOUN.get(category, category.replace("_", " "))
+    if not plural:
+        return noun
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2] not in "aeiou" else noun + "s"
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1].lower() in "aeiou" else "a ") + words
+
+
+def place_words(p: PlaceSummary, kind_said: bool = False) -> str:
+    """'Fox & Bean, a cafe 120 m away at 461 Franklin Avenue (rated 4.4)', 'Green Burger Bar, an
+    American restaurant at 459 Franklin Avenue, Seattle (rated 4.8)'; with `kind_said` (a listing
+    of cafes) the kind goes without saying."""
+    kind = f"{p.cuisine.capitalize()} {kind_noun(p.category)}" if p.cuisine else "" if kind_said else kind_noun(p.category)
+    street, city = p.address.split(", ")[:2]
+    if p.distance_m is not None:
+        away = f"{p.distance_m} m" if p.distance_m < 1000 else f"{p.distance_m / 1000:.1f} km"
+        where = f"{away} away at {street}"
+    else:
+        where = f"at {street}, {city}"
+    notes = ([f"rated {p.rating:.1f}"] if p.rating is not None else []) + \
+            ([p.status.replace("_", " ")] if p.status != "open" else [])
+    lead = f"{p.name}, {_a(kind)}" if kind else f"{p.name}," if p.distance_m is not None else p.name
+    return f"{lead} {where}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def places_text(places: list[PlaceSummary], total: int, category: str | None = None, order: str = "",
+                open_now: bool = False, shown: int = 5) -> str:
+    """'2 cafes open now: Fox & Bean, 120 m away at 461 Franklin Avenue (rated 4.4); ...', '15 places,
+    the nearest 5: ...'."""
+    plural = kind_noun(category, True) if category else "places"
+    if not places:
+        return f"no {plural}" + (" open now" if open_now else "")
+    said = [place_words(p, category is not None) for p in places[:shown]]
+    head = f"{total} {plural if total != 1 else kind_noun(category) if category else 'place'}"
+    head += " open now" if open_now else ""
+    if total > len(said):
+        head += f", the {len(said)} {order}" if order else f", the first {len(said)}"
+    elif order and len(said) > 1:
+        head += f", {order} first"
+    return f"{head}: " + "; ".join(said)
 
 
 def point(row: sqlite3.Row) -> Point:

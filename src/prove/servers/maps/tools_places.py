@@ -39,10 +39,12 @@ from .server import (
     open_words,
     place_row,
     place_summary,
+    places_text,
     profile,
     rating,
     review_model,
     show_day,
+    today_words,
 )
 from .world import grid_latlon, house_number, place_xy
 
@@ -69,6 +71,7 @@ def place_model(ctx: Ctx, place_id: str) -> Place:
                  hours_today=hours_on(row, now) if row["status"] == "open" else "closed",
                  weekly_hours=[DayHours(day=d, hours=show_day(e)) for d, e in zip(DAYS, entries)],
                  next_change=iso(change) if change else None, open_text=open_words(row, now, True),
+                 today_text=today_words(row, now),
                  rated=(f"rated {rating(row)} from {row['rating_count']:,} ratings" if row["rating_count"]
                         else "not rated yet"), saved_in=saved,
                  my_review_id=mine[0] if mine else None, recent_reviews=recent)
@@ -89,6 +92,8 @@ def city_of_point(ctx: Ctx, lat: float, lon: float) -> Grid:
 @tools.tool(effect=READ, asks=[
     "Which cities does the map cover?",
     "What cities can you give me directions in?",
+], reply=[
+    "The map covers {result.cities_text}.",
 ])
 def list_cities(ctx: Ctx) -> CityList:
     """List the cities on the map, with how many places and transit lines each has.
@@ -107,7 +112,9 @@ def list_cities(ctx: Ctx) -> CityList:
                                (row["ny"] - 1) * row["spacing_y"] / 2)
         out.append(City(city_id=row["city_id"], name=row["name"], region=row["region"], lat=lat, lon=lon,
                         places=places, transit_lines=lines, is_home_city=row["city_id"] == home_city))
-    return CityList(cities=out, total=len(out))
+    said = [f"{c.name}, {c.region}" + (" (where you live)" if c.is_home_city else "") for c in out]
+    text = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1] if said else "no cities"
+    return CityList(cities=out, total=len(out), cities_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -116,6 +123,8 @@ def list_cities(ctx: Ctx) -> CityList:
     Ask("What's the best-rated {category} in {city_id}?", sort="rating"),
     "Search the map for {query}.",
     Ask("Is there a {category} open right now?", open_now=True),
+], reply=[
+    "I found {result.places_text}.",
 ], values={
     # (a hotel is asked about by its rating, not by whether it is open now)
     "category, open_now": [(c, c != "hotel") for c in DROP_IN],
@@ -179,7 +188,10 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
         return (text not in r["name"].lower(), -score, r["place_id"])
 
     rows.sort(key=key)
-    return PlaceList(places=[place_summary(ctx, r) for r in rows[:limit]], total=len(rows))
+    places = [place_summary(ctx, r) for r in rows[:limit]]
+    return PlaceList(places=places, total=len(rows),
+                     places_text=places_text(places, len(rows), category, "best-rated" if sort == "rating" else "",
+                                             open_now))
 
 
 @tools.tool(effect=READ, asks=[
@@ -187,8 +199,8 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
     Ask("What are the hours and rating of {place_id}, and is it open now?",
         fits={"place_id": "category NOT IN ('residential', 'office')"}),  # a business keeps hours
 ], reply=[
-    "{result.name} ({result.address}) is {result.rated}; today: {result.hours_today}, and it's "
-    "{result.open_text}.",
+    "{result.name} ({result.address}) is {result.rated}; {result.today_text}.",
+    Ask("{result.name} is a residential building at {result.address}.", **{"result.category": "residential"}),
 ])
 def get_place(ctx: Ctx, place_id: PlaceId) -> Place:
     """Get one place in full: address, phone, weekly hours, whether it is open now, rating and recent reviews.
@@ -245,6 +257,9 @@ def check_open(ctx: Ctx, place_id: BusinessId, at: str | None = None) -> OpenChe
     Ask("Is there a cafe near {place_id} that's open now?", open_now=True, category="cafe"),
     Ask("Is there a pharmacy near {place_id} that's open now?", open_now=True, category="pharmacy"),
     Ask("Any restaurant near {place_id} that's open now?", open_now=True, category="restaurant"),
+], reply=[
+    "Near {place_id}: {result.places_text}.",
+    Ask("Around there: {result.places_text}.", place_id=None),
 ], values={"category": DROP_IN})
 def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | None = None, lon: Longitude | None = None,
                   radius_m: Annotated[int, Field(ge=50, le=5000)] = 800, category: Category | None = None,
@@ -294,7 +309,9 @@ def search_nearby(ctx: Ctx, place_id: PlaceId | None = None, lat: Latitude | Non
         if d <= radius_m and (not open_now or open_state(r, ctx.now())[0]):
             found.append((d, r["place_id"], r))
     found.sort(key=lambda t: (t[0], t[1]))
-    return PlaceList(places=[place_summary(ctx, r, d) for d, _, r in found[:limit]], total=len(found))
+    places = [place_summary(ctx, r, d) for d, _, r in found[:limit]]
+    return PlaceList(places=places, total=len(found),
+                     places_text=places_text(places, len(found), category, "nearest", open_now))
 
 
 # ----- geocoding --------------------------------------------------------------------------------------------
@@ -336,6 +353,9 @@ def _cities(ctx: Ctx, city_id: str | None, rest: str) -> list[str]:
     "What are the coordinates of {address}?",
     "Find {address} on the map.",
     "Where is {address} in {city_id}?",
+], reply=[
+    Ask("I found {result.matches_text}.", **{"result.total": 1}),
+    "There are {result.matches_text}.",
 ], values={
     # street addresses and intersections of the street names every world draws from, without a
     # city: the city, if any, is the request's own (a city in the address would fight city_id)
@@ -412,7 +432,12 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
         raise ToolError("no_match", f"Nothing on the map matches {quote(address)}.",
                         hint="Check the street name and number (numbers rise by 100 a block), add the city, "
                              "or search_places by name.")
-    return GeocodeResult(query=address, matches=matches, total=len(matches))
+    said = [(f"{m.place_name}, {m.address}" if m.kind == "place" else
+             m.address + (f" ({m.place_name})" if m.place_name else "")) + f", at {m.lat:.4f}, {m.lon:.4f}"
+            for m in matches[:5]]
+    more = f"; and {len(matches) - len(said)} more" if len(matches) > len(said) else ""
+    text = (said[0] if len(said) == 1 else f"{len(matches)} matches: " + "; ".join(said)) + more
+    return GeocodeResult(query=address, matches=matches, total=len(matches), matches_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -424,7 +449,9 @@ def geocode(ctx: Ctx, address: Query, city_id: CityId | None = None) -> GeocodeR
     "lat, lon": [(40.7141, -74.0049), (42.3612, -71.0571), (39.9539, -75.1640), (33.7502, -84.3868),
                  (25.7629, -80.1902), (41.8793, -87.6285), (30.2684, -97.7418), (44.9790, -93.2637),
                  (47.6074, -122.3308), (37.7761, -122.4181), (34.0534, -118.2424), (45.5164, -122.6771)],
-})
+}, reply=[
+    "That's {result.address}, near the corner of {result.nearest_intersection}.",
+])
 def reverse_geocode(ctx: Ctx, lat: Latitude, lon: Longitude) -> ReverseGeocode:
     """Turn coordinates into the nearest street address, the nearest intersection and places close by.
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset
-from prove.env.values import iso
+from prove.env.values import iso, spoken_day
 
 from .server import (
     PLACE,
@@ -90,15 +90,19 @@ def list_reviews(ctx: Ctx, place_id: ReviewedPlaceId, sort: Literal["newest", "h
                       reviews=reviews, total=len(rows), reviews_text=reviews_text(reviews, len(rows)))
 
 
+# a place with staff who serve, which the review words are about (no "quick service" at a park)
+_STAFFED = {"place_id": "category NOT IN ('park', 'parking', 'ev_charging')"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Leave a {rating}-star review for {place_id}: {review_text}",
-    "Review {place_id}: {rating} stars, '{review_text}'.",
+    Ask("Leave a {rating}-star review for {place_id}: {review_text}", fits=_STAFFED),
+    Ask("Review {place_id}: {rating} stars, '{review_text}'.", fits=_STAFFED),
 ], reply=[
     "Your {rating}-star review of {result.place_name} is posted.",
     "Done: I posted your review of {result.place_name}.",
 ], values={
     "rating, review_text": [
-        # words that fit any business or landmark the user may review, not only a restaurant
+        # words that fit any place with staff the user may review, not only a restaurant
         (5, "Friendly staff and quick service; I will be back."), (5, "One of the best in town, highly recommended."),
         (4, "Clean, well organised and easy to find."), (4, "Good overall, a little busy at the weekend."),
         (3, "Fine, but it was very crowded on a Saturday."), (2, "Overpriced for what you get."),
@@ -267,6 +271,8 @@ def report_closure(ctx: Ctx, place_id: ReportablePlaceId, status: Literal["tempo
     "What happened to the closures I reported?",
     Ask("Which of my reports are still waiting for review?", status="pending"),
     Ask("Which of my reports were confirmed?", status="confirmed"),
+], reply=[
+    "{result.reports_text}.",
 ])
 def list_my_reports(ctx: Ctx, status: Literal["pending", "confirmed"] | None = None) -> ReportList:
     """The user's reports of closed or reopened places, newest first.
@@ -279,5 +285,22 @@ def list_my_reports(ctx: Ctx, status: Literal["pending", "confirmed"] | None = N
     """
     sql = REPORT_SQL + (" WHERE r.status = ?" if status else "") + " ORDER BY r.created_at DESC, r.report_id"
     rows = ctx.db.execute(sql, (status,) if status else ()).fetchall()
-    return ReportList(reports=[_report(r) for r in rows], total=len(rows))
+    reports = [_report(r) for r in rows]
+    return ReportList(reports=reports, total=len(rows), reports_text=_reports_text(reports, ctx.today()))
+
+
+_REPORTED = {"open": "open again", "temporarily_closed": "temporarily closed", "permanently_closed": "closed for good"}
+
+
+def _reports_text(reports: list[Report], today: date) -> str:
+    """'on March 10 you reported Café Hernandez temporarily closed ('Sign on the door says
+    renovations'); that was confirmed on March 11'."""
+    said = []
+    for r in reports:
+        note = f" ('{r.note}')" if r.note else ""
+        review = f"that was confirmed on {spoken_day(r.reviewed_at, today)}" if r.status == "confirmed" else \
+            f"that's still waiting for review, due by {spoken_day(r.reviewed_at, today)}"
+        said.append(f"on {spoken_day(r.created_at, today)} you reported {r.place_name} {_REPORTED[r.reported]}{note}; "
+                    f"{review}")
+    return ". ".join(x[:1].upper() + x[1:] if i else x for i, x in enumerate(said)) if said else "no reports"
 

@@ -422,6 +422,9 @@ def compare_travel_modes(ctx: Ctx, destination_place_id: LocalPlaceId, origin_pl
     "Are there any road closures in {city_id}?",
     "What roads are closed or about to close in {city_id}?",
     Ask("Which roads in {city_id} are closed at this moment?", active_only=True),
+], reply=[
+    "In {city_id}: {result.closures_text}.",
+    Ask("{result.closures_text}.", city_id=None),
 ])
 def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: bool = False) -> ClosureList:
     """List road closures that have not ended yet (active now or coming up), soonest first.
@@ -455,12 +458,35 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
                            city_id=r["city_id"], street=r["street_name"],
                            between=between, starts_at=r["starts_at"], ends_at=r["ends_at"],
                            reason=r["reason"], active_now=r["starts_at"] <= now))
-    return ClosureList(closures=out, total=len(out))
+    return ClosureList(closures=out, total=len(out), closures_text=_closures_text(out, ctx.now()))
+
+
+def _closures_text(closures: list[Closure], now: datetime) -> str:
+    """'Central Avenue between Hill Street and Church Street is closed for building construction until
+    April 1 at 9:00 AM; Union Street between ... closes for a farmers market from March 18 at 7:00 AM
+    to March 21 at 5:00 PM'."""
+    said = []
+    for c in closures:
+        starts, ends = datetime.fromisoformat(c.starts_at), datetime.fromisoformat(c.ends_at)
+        block, why = f"{c.street} between {c.between}", _EVENTS.get(c.reason, c.reason)
+        if c.active_now:
+            until = spoken_time(ends, now) + (" today" if ends.date() == now.date() else "")
+            said.append(f"{block} is closed for {why} until {until}")
+        else:
+            said.append(f"{block} closes for {why} from {spoken_time(starts, now)} to {spoken_time(ends, now)}")
+    return "; ".join(said)
+
+
+# a closure for an event is for "a parade", not for "parade"
+_EVENTS = {"street festival": "a street festival", "marathon route": "a marathon", "film shoot": "a film shoot",
+           "parade": "a parade", "farmers market": "a farmers market"}
 
 
 @tools.tool(effect=READ, asks=[
     "What subway and bus lines are there in {city_id}?",
     "Which transit lines run in {city_id} and how often?",
+], reply=[
+    "{city_id} has {result.total} lines: {result.lines_text}.",
 ])
 def list_transit_lines(ctx: Ctx, city_id: CityId) -> TransitLineList:
     """List a city's subway and bus lines with their stops, frequency, service hours and fare.
@@ -488,7 +514,21 @@ def list_transit_lines(ctx: Ctx, city_id: CityId) -> TransitLineList:
                                first_departure=line.row["first_departure"], last_departure=line.row["last_departure"],
                                weekdays_only=bool(line.row["weekdays_only"]), fare=line.row["fare"],
                                running_now=running))
-    return TransitLineList(lines=out, total=len(out))
+    return TransitLineList(lines=out, total=len(out), lines_text="; ".join(_line_words(line) for line in out))
+
+
+def _timetable_clock(hhmm: str) -> str:
+    """'05:30' -> '5:30 AM', '24:30' (past midnight) -> '12:30 AM'."""
+    hour, minute = int(hhmm[:2]) % 24, hhmm[3:5]
+    return f"{hour % 12 or 12}:{minute} {'AM' if hour < 12 else 'PM'}"
+
+
+def _line_words(line: TransitLine) -> str:
+    """'the Orange Line (subway) runs along Harrison Avenue every 8 minutes, 5:30 AM to 12:30 AM'."""
+    days = " on weekdays" if line.weekdays_only else ""
+    name = line.name if line.name.lower().startswith(line.mode) else f"the {line.name} ({line.mode})"
+    return (f"{name} runs along {line.street} every {line.headway_min} minutes{days}, "
+            f"{_timetable_clock(line.first_departure)} to {_timetable_clock(line.last_departure)}")
 
 
 @tools.tool(effect=READ, asks=[

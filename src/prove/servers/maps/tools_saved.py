@@ -25,6 +25,7 @@ from .server import (
     profile,
     require_not_gone,
 )
+from .world import LIST_KINDS
 
 tools = Toolset("saved")
 
@@ -53,6 +54,10 @@ def _default_list(ctx: Ctx) -> str:
 @tools.tool(effect=READ, asks=[
     "Where have I set as home and work?",
     "Show me my map profile.",
+], reply=[
+    "Your home address is {result.home.name} ({result.home.address}) and your work address is {result.work.name} "
+    "({result.work.address}).",
+    "{result.profile_text}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """The signed-in user's profile: their saved home and work places and how much they have saved and reviewed.
@@ -64,9 +69,13 @@ def get_profile(ctx: Ctx) -> Profile:
     row = profile(ctx)
     (saved,) = ctx.db.execute("SELECT count(DISTINCT place_id) FROM saved_places").fetchone()
     (reviews,) = ctx.db.execute("SELECT count(*) FROM reviews WHERE is_mine = 1").fetchone()
-    return Profile(user_id=row["user_id"], name=row["name"],
-                   home=place_summary(ctx, place_row(ctx, row["home_place_id"])),
-                   work=place_summary(ctx, place_row(ctx, row["work_place_id"])), saved_places=saved, reviews=reviews)
+    home = place_summary(ctx, place_row(ctx, row["home_place_id"]))
+    work = place_summary(ctx, place_row(ctx, row["work_place_id"]))
+    text = (f"your home address is {home.name} ({home.address}) and your work address is {work.name} "
+            f"({work.address}); you've saved {saved} place{'' if saved == 1 else 's'} and written {reviews} "
+            f"review{'' if reviews == 1 else 's'}")
+    return Profile(user_id=row["user_id"], name=row["name"], home=home, work=work, saved_places=saved, reviews=reviews,
+                   profile_text=text)
 
 
 _HOME = {"place_id": "category = 'residential'"}  # where one lives
@@ -116,6 +125,8 @@ def set_saved_address(ctx: Ctx, label: Literal["home", "work"], place_id: Addres
 @tools.tool(effect=READ, asks=[
     "What lists of places have I saved?",
     "Show my saved lists.",
+], reply=[
+    "You have {result.lists_text}.",
 ])
 def list_saved_lists(ctx: Ctx) -> SavedListList:
     """List the user's saved lists with how many places each holds.
@@ -126,7 +137,14 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
     """
     ids = [r[0] for r in ctx.db.execute(
         "SELECT list_id FROM saved_lists ORDER BY is_default DESC, created_at, list_id")]
-    return SavedListList(lists=[list_model(ctx, i) for i in ids], total=len(ids))
+    lists = [list_model(ctx, i) for i in ids]
+    said = [f"{sl.name} ({sl.place_count} place{'' if sl.place_count == 1 else 's'}"
+            + ("; your default list" if sl.is_default else "")
+            + (f", '{sl.description}'" if sl.description and sl.is_default else
+               f"; '{sl.description}'" if sl.description else "") + ")" for sl in lists]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
+    text = f"{len(said)} list{'' if len(said) == 1 else 's'}: {listed}" if said else "no lists"
+    return SavedListList(lists=lists, total=len(ids), lists_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -206,10 +224,16 @@ def create_list(ctx: Ctx, list_name: ListName, description: Note | None = None) 
     return list_model(ctx, list_id)
 
 
+def _on_list(name: str) -> dict[str, str]:
+    """What a place put on the list of this name is: one of the kinds the list is about."""
+    kinds = ", ".join(f"'{k}'" for k in sorted(LIST_KINDS[name]))
+    return {"list_id": f"name = '{name}'", "place_id": f"category IN ({kinds})"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Save {place_id} to my favorites.",
-    "Add {place_id} to {list_id} with the note '{note}'.",
-    "Put {place_id} on {list_id}.",
+    Ask("Save {place_id} to my favorites.", fits={"place_id": _on_list("Favorites")["place_id"]}),
+    Ask("Add {place_id} to {list_id} with the note '{note}'.", fits=_on_list("Favorites")),
+    *[Ask("Put {place_id} on {list_id}.", fits=_on_list(name)) for name in LIST_KINDS],
 ], reply=[
     "Saved {result.place_name} to {result.list_name}.",
     "Done: {result.place_name} is on {result.list_name}, which now has {result.place_count} places.",

@@ -158,6 +158,11 @@ LIST_NAMES = (("Want to go", "Places to try", OUTINGS),
               ("Coffee spots", "Good places to work from", frozenset({"cafe", "bakery"})),
               ("Visiting family", None, frozenset({"restaurant", "cafe", "park", "museum", "hotel"})),
               ("Weekend brunch", None, frozenset({"restaurant", "cafe", "bakery"})))
+# The kinds of place a list of each name holds: the world's lists, and those a user may create.
+LIST_KINDS = {"Favorites": OUTINGS, **{name: kinds for name, _, kinds in LIST_NAMES},
+              "Museums to visit": frozenset({"museum"}), "Kid-friendly": frozenset({"park", "museum", "library"}),
+              "Late-night food": frozenset({"restaurant", "bar"}), "Best parks": frozenset({"park"}),
+              "Visiting friends": frozenset({"restaurant", "cafe", "bar", "museum", "park"})}
 # Notes on saved places, with the kinds of place each fits (None: any).
 LIST_NOTES = (("try the specials", frozenset({"restaurant", "cafe", "bar", "bakery"})),
               ("good for groups", frozenset({"restaurant", "bar", "museum", "park", "cinema"})),

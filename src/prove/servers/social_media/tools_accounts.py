@@ -155,11 +155,23 @@ def update_profile(ctx: Ctx, display_name: DisplayName | None = None, bio: Bio |
     return account_model(ctx, user)
 
 
+class FollowList(AccountList):
+    accounts_text: str = Field(description="the first accounts in words, such as '2 followers: Sofia Hall (@halls) "
+                                           "and Olivia Nguyen (@olivia_nguyen; you follow each other)'")
+
+
+class FoundAccounts(AccountList):
+    accounts_text: str = Field(description="the first accounts in words, such as '1 account: Anna Khan (@anna.khan; "
+                                           "you follow each other)'")
+
+
 @tools.tool(effect=READ, asks=[
     "Find the account {query}.",
     "Search for people called {query}.",
+], reply=[
+    "I found {result.accounts_text}.",
 ])
-def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
+def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> FoundAccounts:
     """Find accounts by part of their handle or display name.
 
     Args:
@@ -175,21 +187,18 @@ def search_accounts(ctx: Ctx, query: Query, limit: Limit = 20) -> AccountList:
         "SELECT * FROM accounts WHERE is_me = 0 AND (instr(lower(handle), :q) > 0 OR instr(lower(display_name), :q) > 0) "
         "ORDER BY verified DESC, EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :me "
         "AND f.followee_id = account_id) DESC, handle", {"q": text, "me": me(ctx)}).fetchall()
-    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+    accounts = account_summary(ctx, rows[:limit])
+    return FoundAccounts(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), "account"))
 
 
-class FollowList(AccountList):
-    accounts_text: str = Field(description="the first accounts in words, such as '2 followers: Sofia Hall (@halls) "
-                                           "and Olivia Nguyen (@olivia_nguyen; you follow each other)'")
-
-
-def _follow_words(a: AccountSummary, mine: bool) -> str:
+def _follow_words(a: AccountSummary, known: str = "") -> str:
     """'Olivia Nguyen (@olivia_nguyen; you follow each other)', 'Rosa Lee (@leer; you follow them)';
-    among the user's own followers, that one follows the user goes without saying."""
+    what the listing already says (`known`: among the user's own followers, that one 'follows_you';
+    among those the user follows, that 'you_follow' them) goes without saying."""
     if a.you_follow is None:
         return "you"
-    how = {(True, True): "; you follow each other", (True, False): "; you follow them",
-           (False, True): "" if mine else "; follows you"}.get((a.you_follow, a.follows_you), "")
+    how = {(True, True): "; you follow each other", (True, False): "" if known == "you_follow" else "; you follow them",
+           (False, True): "" if known == "follows_you" else "; follows you"}.get((a.you_follow, a.follows_you), "")
     return f"{a.display_name} (@{a.handle}{how})"
 
 
@@ -201,12 +210,24 @@ def _connections(ctx: Ctx, account_id: str | None, column: str, other: str, limi
                           f"WHERE f.{column} = ? ORDER BY f.created_at DESC, a.account_id",
                           (target["account_id"],)).fetchall()
     accounts = account_summary(ctx, rows[:limit])
-    mine = column == "followee_id" and target["account_id"] == me(ctx)
-    said = [_follow_words(a, mine) for a in accounts[:shown]] + ([f"{len(rows) - shown} more"] if len(rows) > shown else [])
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
+    known = "" if target["account_id"] != me(ctx) else "follows_you" if column == "followee_id" else "you_follow"
+    # followers from outside the accounts listed count too (as the profile counts them): those listed are some
+    outside = target["outside_followers"] if column == "followee_id" else 0
     return FollowList(accounts=accounts, total=len(rows),
-                      accounts_text=f"{len(rows)} {noun}{'' if len(rows) == 1 else 's'}: {listed}" if rows
-                      else f"no {noun}s")
+                      accounts_text=_accounts_text(accounts, len(rows), noun, known, shown, outside))
+
+
+def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, known: str = "", shown: int = 5,
+                   outside: int = 0) -> str:
+    """'2 followers: Sofia Hall (@halls) and Olivia Nguyen (@olivia_nguyen; you follow each other)'; with
+    followers from `outside` those listed, '249 followers, among them Sofia Hall (@halls), ...'."""
+    said = [_follow_words(a, known) for a in accounts[:shown]]
+    if outside and said:
+        listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        return f"{total + outside} {noun}s, among them {listed}"
+    said += [f"{total - shown} more"] if total > shown else []
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
+    return f"{total} {noun}{'' if total == 1 else 's'}: {listed}" if total else f"no {noun}s"
 
 
 @tools.tool(effect=READ, asks=[
@@ -415,8 +436,10 @@ def unblock_account(ctx: Ctx, account_id: BlockedAccountId) -> BlockResult:
 @tools.tool(effect=READ, asks=[
     "Who have I blocked?",
     "Show me my blocked accounts.",
+], reply=[
+    "You've blocked {result.accounts_text}.",
 ])
-def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> AccountList:
+def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> FoundAccounts:
     """List the accounts the user has blocked, most recent first.
 
     Args:
@@ -427,5 +450,6 @@ def list_blocked_accounts(ctx: Ctx, limit: Limit = 50) -> AccountList:
     """
     rows = ctx.db.execute("SELECT a.* FROM blocks b JOIN accounts a ON a.account_id = b.blocked_id "
                           "WHERE b.blocker_id = ? ORDER BY b.created_at DESC, a.account_id", (me(ctx),)).fetchall()
-    return AccountList(accounts=account_summary(ctx, rows[:limit]), total=len(rows))
+    accounts = account_summary(ctx, rows[:limit])
+    return FoundAccounts(accounts=accounts, total=len(rows), accounts_text=_accounts_text(accounts, len(rows), "account"))
 

@@ -73,6 +73,28 @@ class Report(BaseModel):
 class ReportList(BaseModel):
     reports: list[Report]
     total: int
+    reports_text: str = Field(description="the reports in words, such as \"on March 15 you reported @jdoe's post 'Win "
+                                          "a prize…' as spam; it's still open, due for review by March 16 at 8:05 "
+                                          "PM\"")
+
+
+def _when(text: str) -> str:
+    at = datetime.fromisoformat(text)
+    return f"{at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+
+def _reports_text(reports: list[Report]) -> str:
+    said = []
+    for r in reports:
+        text = r.post_text if len(r.post_text) <= 50 else r.post_text[:48].rsplit(" ", 1)[0] + "…"
+        outcome = {"open": f"it's still open, due for review by {_when(r.review_by)}",
+                   "action_taken": "the moderators took action" + (f" on {_when(r.resolved_at)}" if r.resolved_at else ""),
+                   "no_violation": "the moderators found no violation"}[r.status]
+        filed = datetime.fromisoformat(r.created_at)
+        why = {"hate": "hate speech", "other": "another reason"}.get(r.reason, r.reason)
+        said.append(f"on {filed:%B} {filed.day} you reported @{r.post_author_handle}'s post '{text}' for {why}; "
+                    f"{outcome}")
+    return ". ".join(x[:1].upper() + x[1:] if i else x for i, x in enumerate(said)) if said else "no reports"
 
 
 # ----- likes --------------------------------------------------------------------------------------
@@ -165,7 +187,7 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
 ], reply=[
-    "On that post: {result.said}.",
+    "That post has {result.said}.",
 ])
 def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     """List the comments on a post, each top-level comment followed by its replies.
@@ -359,6 +381,8 @@ def report_post(ctx: Ctx, post_id: ReportablePostId, reason: Reason,
     "What happened to the posts I reported?",
     Ask("Which of my reports are still open?", status="open"),
     Ask("Which of my reports led the moderators to take action?", status="action_taken"),
+], reply=[
+    "{result.reports_text}.",
 ])
 def list_reports(ctx: Ctx, status: Literal["open", "action_taken", "no_violation"] | None = None,
                  limit: Limit = 20) -> ReportList:
@@ -376,4 +400,5 @@ def list_reports(ctx: Ctx, status: Literal["open", "action_taken", "no_violation
         sql += "WHERE r.status = ? "
         params.append(status)
     rows = ctx.db.execute(sql + "ORDER BY r.created_at DESC, r.report_id DESC", params).fetchall()
-    return ReportList(reports=[_report(r) for r in rows[:limit]], total=len(rows))
+    reports = [_report(r) for r in rows[:limit]]
+    return ReportList(reports=reports, total=len(rows), reports_text=_reports_text(reports))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import date, datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
+from prove.env.values import spoken_day
 
 from .server import (
     AccountId,
@@ -44,6 +46,22 @@ class NotificationList(BaseModel):
     notifications: list[Notification]
     total: int = Field(description="how many matched, before `limit`")
     unread: int = Field(description="unread notifications in all")
+    notifications_text: str = Field(description="the latest notifications in words, such as '4 notifications: "
+                                                "@halls started following you on March 11 at 9:00 AM; ...'")
+
+
+def _notifications_text(notes: list[Notification], total: int, unread: bool, shown: int = 5) -> str:
+    """'2 unread notifications: @halls started following you on March 11 at 9:00 AM; ...'."""
+    noun = "unread notification" if unread else "notification"
+    if not notes:
+        return f"no {noun}s"
+    said = []
+    for n in notes[:shown]:
+        at = datetime.fromisoformat(n.created_at)
+        said.append(f"{n.text} on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
+                    f"{'AM' if at.hour < 12 else 'PM'}")
+    head = f"{total} {noun}{'' if total == 1 else 's'}" + (f", the latest {len(said)}" if total > len(said) else "")
+    return f"{head}: " + "; ".join(said)
 
 
 class MarkedRead(BaseModel):
@@ -73,6 +91,17 @@ class Conversation(BaseModel):
 class ConversationList(BaseModel):
     conversations: list[Conversation]
     total: int
+    conversations_text: str = Field(description="the latest conversations in words, such as \"Yusuf Collins "
+                                                "(@yusufc_runs): you last wrote 'See you then.' on March 14\"")
+
+
+def _conversations_text(conversations: list[Conversation], total: int, today: date, shown: int = 5) -> str:
+    """"Yusuf Collins (@yusufc_runs): you last wrote 'See you then.' on March 14; Sara Kim (@kims)
+    last wrote 'Great.' on March 12; and 4 more"."""
+    said = [f"{c.display_name} (@{c.handle})" + (": you last wrote" if c.last_from_you else " last wrote")
+            + f" '{c.last_message}' on {spoken_day(c.last_sent_at, today)}" for c in conversations[:shown]]
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{total} conversation{'' if total == 1 else 's'}: " + "; ".join(said) + more if said else "no conversations"
 
 
 class Thread(BaseModel):
@@ -115,6 +144,8 @@ def _unread(ctx: Ctx) -> int:
     Ask("Show me my unread {kind} notifications.", unread_only=True),
     Ask("Who liked my posts recently?", kind="like"),
     Ask("Who started following me lately?", kind="follow"),
+], reply=[
+    "You have {result.notifications_text}.",
 ])
 def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = None,
                        limit: Limit = 20) -> NotificationList:
@@ -138,8 +169,9 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
         "SELECT n.*, a.handle AS actor_handle, r.status AS report_status FROM notifications n "
         "LEFT JOIN accounts a ON a.account_id = n.actor_id LEFT JOIN reports r ON r.report_id = n.report_id "
         f"WHERE {where.sql} ORDER BY n.created_at DESC, n.notification_id DESC", where.params).fetchall()
-    return NotificationList(notifications=[_notification(r) for r in rows[:limit]], total=len(rows),
-                            unread=_unread(ctx))
+    notes = [_notification(r) for r in rows[:limit]]
+    return NotificationList(notifications=notes, total=len(rows), unread=_unread(ctx),
+                            notifications_text=_notifications_text(notes, len(rows), unread_only))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -148,6 +180,7 @@ def list_notifications(ctx: Ctx, unread_only: bool = False, kind: Kind | None = 
 ], reply=[
     "Marked {result.marked} notifications as read; {result.unread} are still unread.",
     "Done: {result.marked} notifications marked as read.",
+    Ask("Done: all {result.marked} unread notifications are marked as read.", notification_ids=None),
 ])
 def mark_notifications_read(ctx: Ctx, notification_ids: Annotated[list[NotificationId], Field(max_length=100)]
                             | None = None) -> MarkedRead:
@@ -188,6 +221,8 @@ def _dm(row: sqlite3.Row, user: str) -> DirectMessage:
 @tools.tool(effect=READ, asks=[
     "Show me my DMs.",
     "Who have I been messaging lately?",
+], reply=[
+    "You have {result.conversations_text}.",
 ])
 def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     """List the user's direct-message conversations, most recent first.
@@ -210,7 +245,9 @@ def list_conversations(ctx: Ctx, limit: Limit = 20) -> ConversationList:
     conversations = [Conversation(account_id=r["other"], handle=r["handle"], display_name=r["display_name"],
                                   last_message=r["text"], last_from_you=r["sender_id"] == user,
                                   last_sent_at=r["sent_at"], messages=r["n"]) for r in rows]
-    return ConversationList(conversations=conversations[:limit], total=len(conversations))
+    return ConversationList(conversations=conversations[:limit], total=len(conversations),
+                            conversations_text=_conversations_text(conversations[:limit], len(conversations),
+                                                                   ctx.today()))
 
 
 @tools.tool(effect=READ, asks=[

@@ -57,6 +57,14 @@ class TrendingList(BaseModel):
     hashtags: list[HashtagCount]
     days: int
     total: int
+    hashtags_text: str = Field(description="the top hashtags in words, such as '#travel (22 posts from 10 accounts), "
+                                           "#running (11 posts from 6 accounts) and ...'")
+
+
+def _hashtags_text(tags: list[HashtagCount], shown: int = 5) -> str:
+    said = [f"{t.name} ({t.posts} post{'' if t.posts == 1 else 's'}"
+            + (f" from {t.accounts} accounts)" if t.accounts > 1 else ")") for t in tags[:shown]]
+    return (said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said else "no hashtags"
 
 
 class HashtagPosts(BaseModel):
@@ -220,6 +228,9 @@ def get_hashtag_posts(ctx: Ctx, hashtag: Hashtag, limit: Limit = 20) -> HashtagP
 @tools.tool(effect=READ, asks=[
     "What's trending right now?",
     "What were the top hashtags over the last {days} days?",
+], reply=[
+    Ask("Trending this week: {result.hashtags_text}.", days=7),
+    "The top hashtags over the last {days} days: {result.hashtags_text}.",
 ])
 def get_trending_hashtags(ctx: Ctx, days: Annotated[int, Field(ge=1, le=30)] = 7, limit: Limit = 10) -> TrendingList:
     """The hashtags used most in the posts the user may read over the last few days.
@@ -237,9 +248,9 @@ def get_trending_hashtags(ctx: Ctx, days: Annotated[int, Field(ge=1, le=30)] = 7
         f"JOIN posts p ON p.post_id = h.post_id JOIN accounts a ON a.account_id = p.author_id WHERE {READABLE} "
         "AND p.created_at >= :since GROUP BY h.tag ORDER BY posts DESC, accounts DESC, h.tag",
         {"me": me(ctx), "since": since}).fetchall()
-    return TrendingList(hashtags=[HashtagCount(hashtag=r["tag"], name=f"#{r['tag']}", posts=r["posts"],
-                                               accounts=r["accounts"]) for r in rows[:limit]],
-                        days=days, total=len(rows))
+    tags = [HashtagCount(hashtag=r["tag"], name=f"#{r['tag']}", posts=r["posts"], accounts=r["accounts"])
+            for r in rows[:limit]]
+    return TrendingList(hashtags=tags, days=days, total=len(rows), hashtags_text=_hashtags_text(tags))
 
 
 # ----- writing -------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset
-from prove.env.values import luhn_ok, said_in_part
+from prove.env.values import luhn_ok, said_in_part, spoken_day
 
 from .server import (
     ActivityId,
@@ -54,6 +54,9 @@ class Profile(BaseModel):
     points_balance: int
     member_since: str
     default_payment_method_id: PaymentMethodId | None
+    loyalty_text: str = Field(description="the loyalty status in words, such as 'a Silver member (loyalty number "
+                                          "TB422268056) with 12,400 points'")
+    profile_text: str = Field(description="the whole profile in words")
 
 
 class Traveler(BaseModel):
@@ -121,6 +124,19 @@ class LoyaltyAccount(BaseModel):
     free_checked_bags: int = Field(description="Free checked bags per passenger from the tier, on any fare.")
     activity: list[Activity] = Field(description="Newest first.")
     total_activity: int
+    activity_text: str = Field(description="The activity in words, such as '+2,810 points on February 28 (Bank of "
+                                           "America Travel Rewards card partner points); ...'.")
+
+
+_VERBS = {"Earned", "Redeemed", "Refunded", "Returned", "Welcome"}  # the words that start a line, not a name
+
+
+def _activity_text(activity: list[Activity], today: date, shown: int = 10) -> str:
+    said = [f"{'+' if a.points >= 0 else '-'}{abs(a.points):,} points on {spoken_day(a.occurred_at, today)} "
+            f"({a.summary[:1].lower() + a.summary[1:] if a.summary.split()[0] in _VERBS else a.summary})"
+            for a in activity[:shown]]
+    more = f"; and {len(activity) - len(said)} more" if len(activity) > len(said) else ""
+    return "; ".join(said) + more if said else "no points activity"
 
 
 # ----- helpers ------------------------------------------------------------------------------------
@@ -187,6 +203,9 @@ def _method(ctx: Ctx, row: sqlite3.Row) -> PaymentMethod:
 @tools.tool(effect=READ, asks=[
     "What's my home airport and loyalty status?",
     "Show me my travel profile.",
+], reply=[
+    "Your home airport is {result.home_airport} ({result.home_city}), and you're {result.loyalty_text}.",
+    "Your profile: {result.profile_text}.",
 ])
 def get_profile(ctx: Ctx) -> Profile:
     """Show the signed-in user's profile: name, contact, home airport, loyalty tier and points.
@@ -197,10 +216,17 @@ def get_profile(ctx: Ctx) -> Profile:
     """
     a = ctx.db.execute("SELECT a.*, t.full_name FROM accounts a JOIN travelers t USING (traveler_id)").fetchone()
     default = ctx.db.execute("SELECT payment_method_id FROM payment_methods WHERE is_default = 1").fetchone()
+    tier = "a member" if a["tier"] == "member" else f"a {a['tier'].capitalize()} member"
+    loyalty = f"{tier} (loyalty number {a['loyalty_number']}) with {a['points_balance']:,} points"
+    home = f"{a['home_airport']} ({AIRPORT[a['home_airport']][2]})"
+    since = spoken_day(a["member_since"], ctx.today())
+    text = (f"{a['full_name']}, home airport {home}; {tier} since {since} (loyalty number {a['loyalty_number']}) with "
+            f"{a['points_balance']:,} points; e-mail {a['email']}, phone {a['phone']}")
     return Profile(traveler_id=a["traveler_id"], name=a["full_name"], email=a["email"], phone=a["phone"],
                    home_airport=a["home_airport"], home_city=AIRPORT[a["home_airport"]][2],
                    loyalty_number=a["loyalty_number"], tier=a["tier"], points_balance=a["points_balance"],
-                   member_since=a["member_since"], default_payment_method_id=default[0] if default else None)
+                   member_since=a["member_since"], default_payment_method_id=default[0] if default else None,
+                   loyalty_text=loyalty, profile_text=text)
 
 
 @tools.tool(effect=READ, asks=[
@@ -430,7 +456,8 @@ def add_payment_card(ctx: Ctx, card_number: CardNumber,
         limit=20),
     Ask("Your balance is {result.points_balance} points (${result.points_value} toward bookings); your tier is "
         "{result.tier}.", limit=20),
-])
+    "Your last {limit} transactions: {result.activity_text}.",
+], values={"limit": [5, 10]})  # a number of transactions asked for, other than the default the balance question gets
 def get_loyalty_account(ctx: Ctx, limit: Limit = 20) -> LoyaltyAccount:
     """Show the loyalty account: tier, points balance and what it is worth, and recent activity.
 
@@ -447,12 +474,12 @@ def get_loyalty_account(ctx: Ctx, limit: Limit = 20) -> LoyaltyAccount:
     a = ctx.db.execute("SELECT * FROM accounts").fetchone()
     rows = ctx.db.execute("SELECT * FROM loyalty_activity ORDER BY occurred_at DESC, activity_id DESC").fetchall()
     tier = a["tier"]
+    activity = [Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], points=r["points"],
+                         summary=r["description"], booking_id=r["booking_id"]) for r in rows[:limit]]
     return LoyaltyAccount(
         loyalty_number=a["loyalty_number"], tier=tier, points_balance=a["points_balance"],
         points_value=round(a["points_balance"] * POINT_VALUE, 2),
         flight_points_per_dollar=POINTS_PER_DOLLAR["flight"] * TIER_MULTIPLIER[tier],
         hotel_points_per_dollar=POINTS_PER_DOLLAR["hotel"] * TIER_MULTIPLIER[tier],
         free_checked_bags=TIER_FREE_BAGS[tier],
-        activity=[Activity(activity_id=r["activity_id"], occurred_at=r["occurred_at"], points=r["points"],
-                           summary=r["description"], booking_id=r["booking_id"]) for r in rows[:limit]],
-        total_activity=len(rows))
+        activity=activity, total_activity=len(rows), activity_text=_activity_text(activity, ctx.today()))

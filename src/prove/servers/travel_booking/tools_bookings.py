@@ -135,11 +135,11 @@ def refund_terms(ctx: Ctx, b: sqlite3.Row) -> Terms:
         if b["rate_plan"] == "non_refundable":
             fee, reason = None, "The non-refundable rate cannot be refunded."
         elif now < check_in - HOTEL_FREE_CANCEL:
-            fee, reason = 0.0, "Flexible rate cancelled more than 48 hours before check-in: free."
+            fee, reason = 0.0, "The flexible rate is free to cancel until 48 hours before check-in."
         else:
             room = ctx.get("room_type", b["room_type_id"])
             fee = money(night_rate(room["nightly_rate"], check_in.date(), b["rate_plan"]) * b["rooms"])
-            reason = "Flexible rate cancelled within 48 hours of check-in: the first night is charged."
+            reason = "Within 48 hours of check-in, the flexible rate keeps the first night."
     if fee is None:
         return Terms(0.0, 0, value, reason)
     back_cash = money(max(0.0, cash - fee))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, time
+from datetime import date, datetime, time
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -51,6 +51,22 @@ class Airport(BaseModel):
 class AirportList(BaseModel):
     airports: list[Airport]
     total: int
+    airports_text: str = Field(description="The airports in words, such as 'Boston Logan International Airport (BOS, "
+                                           "Boston), with nonstops to AMS, ATL and FRA; ...'.")
+
+
+def _airports_text(airports: list[Airport], shown: int = 6) -> str:
+    def one(a: Airport) -> str:
+        where = a.code if a.city in a.name else f"{a.code}, {a.city}"
+        dests = a.nonstop_destinations
+        to = (f", with nonstops to {dests[0] if len(dests) == 1 else ', '.join(dests[:-1]) + ' and ' + dests[-1]}"
+              if dests else "")
+        return f"{a.name} ({where}){to}"
+    if not airports:
+        return "no airports"
+    said = [one(a) for a in airports[:shown]]
+    more = f"; and {len(airports) - len(said)} more" if len(airports) > len(said) else ""
+    return f"{len(airports)} airport{'' if len(airports) == 1 else 's'}: " + "; ".join(said) + more
 
 
 class FlightOption(BaseModel):
@@ -92,7 +108,7 @@ def _flights_text(flights: list[FlightOption], total: int, passengers: int) -> s
         if passengers > 1:
             text += f" (${f.total_price:,.2f} for {passengers})"
         if not f.available:
-            text += f", only {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
+            text += ", sold out" if not f.seats_left else f", only {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
         elif f.seats_left < 10:
             text += f", {f.seats_left} seat{'s' if f.seats_left != 1 else ''} left"
         return text
@@ -130,6 +146,8 @@ class Flight(BaseModel):
     status: Literal["scheduled", "departed", "landed", "cancelled"]
     fares: list[FareOption] = Field(description="The fare families of the cabins this aircraft has.")
     fares_text: str = Field(description="The fares in words: name, price per passenger, whether refundable.")
+    business_text: str = Field(description="The business fares in words, or that there is no business cabin.")
+    on_time_text: str = Field(description="Whether it leaves on schedule, in words.")
 
 
 class Seat(BaseModel):
@@ -184,7 +202,25 @@ def load_flight(ctx: Ctx, flight: sqlite3.Row) -> Flight:
                   arrives_at=flight["arrives_at"], duration_minutes=flight["duration_minutes"],
                   aircraft=flight["aircraft"], international=is_international(flight["origin"], flight["destination"]),
                   status=flight_status(flight, ctx.now()), fares=fares,  # type: ignore[arg-type]
-                  fares_text="; ".join(_fare_words(f) for f in fares))
+                  fares_text="; ".join(_fare_words(f) for f in fares),
+                  business_text=_business_words(fares),
+                  on_time_text=_on_time_words(flight_status(flight, ctx.now()), flight["departs_at"]))
+
+
+def _business_words(fares: list[FareOption]) -> str:
+    """'Business is $565.47 a person, free to cancel', or that the flight has no business cabin."""
+    said = [f"{'business class' if f.name == 'Business' else f.name} is ${f.price:,.2f} a person, "
+            + _fare_words(f).split(", ", 1)[1]
+            for f in fares if f.cabin == "business"]
+    return "; ".join(said) or "there's no business class on this flight"
+
+
+def _on_time_words(status: str, departs_at: str) -> str:
+    """'on schedule, leaving at 7:35 AM on March 17', 'cancelled'."""
+    if status == "scheduled":
+        at = datetime.fromisoformat(departs_at)
+        return f"on schedule, leaving at {_clock(departs_at)} on {at:%B} {at.day}"
+    return {"departed": "already in the air", "landed": "already landed"}.get(status, status)
 
 
 def _fare_words(f: FareOption) -> str:
@@ -210,6 +246,8 @@ NAMED_COUNTRIES = sorted(n for n in COUNTRY_NAMES.values() if " " not in n and n
     "Which of your airports match '{query}'?",
     "What airports do you have in {country}?",
     "List the airports you serve.",
+], reply=[
+    "I have {result.airports_text}.",
 ], values={"country": NAMED_COUNTRIES})
 def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None) -> AirportList:
     """List the airports flights are sold between, with the direct destinations from each.
@@ -238,7 +276,7 @@ def list_airports(ctx: Ctx, country: str | None = None, query: str | None = None
                 continue
         out.append(Airport(code=r["code"], name=r["name"], city=r["city"], country=r["country"],
                            nonstop_destinations=sorted(routes.get(r["code"], ()))))
-    return AirportList(airports=out, total=len(out))
+    return AirportList(airports=out, total=len(out), airports_text=_airports_text(out))
 
 
 @tools.tool(effect=READ, asks=[
@@ -357,6 +395,8 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
 ], reply=[
     "{result.flight_number} ({result.origin} to {result.destination}, departing {result.departs_at}) is "
     "{result.status}. Fares per passenger: {result.fares_text}.",
+    "On {result.flight_number}, {result.business_text}.",
+    "{result.flight_number} is {result.on_time_text}.",
 ])
 def get_flight(ctx: Ctx, flight_id: FlightId) -> Flight:
     """Show one flight with its status and every fare family with price, seats left and rules.

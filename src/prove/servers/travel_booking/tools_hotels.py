@@ -183,7 +183,8 @@ def _amenities(row: sqlite3.Row) -> list[str]:
     "Here's what's free in {city} from {check_in} to {check_out}, cheapest first: {result.hotels_text}.",
     Ask("Best rated first, in {city} from {check_in} to {check_out}: {result.hotels_text}.", sort_by="rating"),
     Ask("Most stars first, in {city} from {check_in} to {check_out}: {result.hotels_text}.", sort_by="stars"),
-], values={"min_stars": [3, 4, 5]})  # "a 1-star hotel or better" asks for nothing
+], values={"min_stars": [3, 4, 5],  # "a 1-star hotel or better" asks for nothing
+           "max_nightly_rate": [150.0, 200.0, 250.0, 300.0, 400.0]})  # a budget in round dollars
 def search_hotels(ctx: Ctx, city: Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)],
                   check_in: date, check_out: date, guests: Guests = 1, rooms: Rooms = 1,
                   max_nightly_rate: Annotated[float, Field(gt=0, le=100_000)] | None = None,

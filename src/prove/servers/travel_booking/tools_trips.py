@@ -222,7 +222,7 @@ def create_trip(ctx: Ctx, name: TripName,
     "Add {booking_id} to {trip_id}.",
     "Put {booking_id} in {trip_id}.",
 ], reply=[
-    "{booking_id} is now part of {result.trip.name}.",
+    "{booking_id} is now part of your trip '{result.trip.name}'.",
     "Done: I added {booking_id} to {trip_id}.",
 ])
 def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: LooseBookingId) -> TripChange:
@@ -252,7 +252,7 @@ def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: LooseBookingId
     "Take {booking_id} out of its trip.",
     "Take {booking_id} out of its trip; it doesn't belong there.",
 ], reply=[
-    "{booking_id} is no longer part of {result.trip.name}.",
+    "{booking_id} is no longer part of your trip '{result.trip.name}'.",
     "Done: I took {booking_id} out of its trip.",
 ])
 def remove_booking_from_trip(ctx: Ctx, booking_id: GroupedBookingId) -> TripChange:

@@ -194,6 +194,7 @@ HUB_AIRLINES = {"JFK": ("DL", "B6", "AA"), "BOS": ("B6", "DL"), "ORD": ("UA", "A
                 "AUS": ("WN", "AA"), "MIA": ("AA",), "YYZ": ("AC",)}
 FLAG_CARRIER = {"LHR": "BA", "CDG": "AF", "AMS": "KL", "FRA": "LH", "MAD": "IB", "LIS": "TP", "NRT": "JL",
                 "MEX": "AM", "YYZ": "AC"}
+AIRPORT_COUNTRY = {a[2]: a[3] for a in AIRPORTS}
 DOMESTIC = tuple(a[0] for a in AIRPORTS if a[3] == "US")
 ABROAD = tuple(a[0] for a in AIRPORTS if a[3] != "US")
 
@@ -218,6 +219,42 @@ NEIGHBORHOODS = {
     "Lisbon": ("Baixa", "Chiado", "Alfama", "Avenida"),
     "Tokyo": ("Shinjuku", "Ginza", "Shibuya", "Roppongi"),
 }
+# streets a hotel of each city stands on; the number goes after the street where the city writes it so
+STREETS = {
+    "New York": ("West 44th Street", "Lexington Avenue", "Broadway", "Park Avenue", "West 57th Street"),
+    "Boston": ("Boylston Street", "Newbury Street", "Congress Street", "Tremont Street"),
+    "Chicago": ("North Michigan Avenue", "West Wacker Drive", "North State Street", "West Randolph Street"),
+    "Atlanta": ("Peachtree Street NE", "Spring Street NW", "Piedmont Avenue NE"),
+    "Miami": ("Collins Avenue", "Brickell Avenue", "Biscayne Boulevard", "Ocean Drive"),
+    "Austin": ("Congress Avenue", "East 6th Street", "Cesar Chavez Street"),
+    "Denver": ("17th Street", "Larimer Street", "Wynkoop Street", "Broadway"),
+    "Seattle": ("Pike Street", "4th Avenue", "Westlake Avenue", "Olive Way"),
+    "San Francisco": ("Market Street", "Powell Street", "Mission Street", "California Street"),
+    "Los Angeles": ("Wilshire Boulevard", "Sunset Boulevard", "South Figueroa Street", "Ocean Avenue"),
+    "Toronto": ("King Street West", "Front Street West", "Bloor Street West", "Yonge Street"),
+    "Mexico City": ("Paseo de la Reforma", "Avenida Presidente Masaryk", "Calle Durango"),
+    "London": ("Cromwell Road", "Strand", "Bayswater Road", "Great Eastern Street", "Victoria Street"),
+    "Paris": ("Rue de Rivoli", "Boulevard Haussmann", "Rue Saint-Honore", "Boulevard Saint-Germain"),
+    "Amsterdam": ("Damrak", "Prinsengracht", "Rokin", "Stadhouderskade"),
+    "Frankfurt": ("Kaiserstrasse", "Mainzer Landstrasse", "Neue Mainzer Strasse"),
+    "Madrid": ("Gran Via", "Calle de Alcala", "Calle de Serrano", "Paseo del Prado"),
+    "Lisbon": ("Avenida da Liberdade", "Rua Augusta", "Rua Garrett"),
+    "Tokyo": ("Nishi-Shinjuku", "Ginza", "Roppongi", "Dogenzaka"),
+}
+NUMBER_AFTER = {"Mexico City", "Amsterdam", "Frankfurt", "Madrid", "Lisbon"}
+
+
+def hotel_address(city: str, number: int) -> str:
+    """'1759 Peachtree Street NE, Atlanta', '12 Cromwell Road, London', 'Damrak 41, Amsterdam',
+    '2-7-3 Nishi-Shinjuku, Tokyo': a street of the city, numbered as it numbers them."""
+    street = STREETS[city][number % len(STREETS[city])]
+    if city == "Tokyo":
+        return f"{number % 4 + 1}-{number % 17 + 1}-{number % 9 + 1} {street}, {city}"
+    if city in NUMBER_AFTER:
+        return f"{street} {number % 180 + 1}, {city}"
+    return f"{number if AIRPORT_COUNTRY[city] == 'US' else number % 240 + 1} {street}, {city}"
+
+
 # brand, stars, where ('us', 'world' or 'any'), nightly rate for a standard room in a mid-priced city
 BRANDS = (
     ("Hampton Inn", 3, "us", 149), ("Courtyard by Marriott", 3, "us", 169), ("Holiday Inn Express", 2, "any", 129),
@@ -579,7 +616,7 @@ class _Builder(WorldBuilder):
                 name = f"{brand} {city} {hood}"
                 amenities = ["free wifi"] + rng.sample(AMENITIES[1:], rng.randint(2, 5))
                 hotel = {"hotel_id": self.w.new_id("HTL"), "name": name, "city": city, "country": country,
-                         "neighborhood": hood, "address": f"{self.fake.street_address()}, {city}",
+                         "neighborhood": hood, "address": hotel_address(city, int(self.fake.street_address().split()[0])),
                          "stars": stars, "guest_rating": round(rng.uniform(6.8 + stars * 0.4, 8.2 + stars * 0.3), 1),
                          "amenities": ", ".join(sorted(amenities))}
                 self.rows["hotels"].append(hotel)

@@ -85,6 +85,19 @@ class DriverProfile(BaseModel):
 class DriverProfileList(BaseModel):
     driver_profiles: list[DriverProfile]
     total: int
+    profiles_text: str = Field(description="the profiles in words, such as '2 driver profiles: Emily, the active one "
+                                           "(seat at position 6, mirrors on preset A, climate at 68°F, seat heat at "
+                                           "level 2); and Lina (...)'")
+
+
+def _profiles_text(profiles: list[DriverProfile]) -> str:
+    said = [f"{p.name}{', the active one' if p.active else ''} (seat at position {p.seat_position}, mirrors on preset "
+            f"{p.mirror_preset}, climate at {p.climate_target:g}°F, "
+            + (f"seat heat at level {p.seat_heat})" if p.seat_heat else "seat heat off)") for p in profiles]
+    if not said:
+        return "no driver profiles"
+    listed = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1]
+    return f"{len(said)} driver profile{'' if len(said) == 1 else 's'}: {listed}"
 
 
 # ----- status ---------------------------------------------------------------------------------
@@ -487,6 +500,8 @@ def _profile(row, active: str | None) -> DriverProfile:
 @tools.tool(effect=READ, asks=[
     "Which driver profiles are saved in the car?",
     "Show me the driver profiles and which one is active.",
+], reply=[
+    "The car has {result.profiles_text}.",
 ])
 def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
     """List the saved driver profiles (seat, mirrors, climate, seat heat) and which is active.
@@ -496,7 +511,8 @@ def list_driver_profiles(ctx: Ctx) -> DriverProfileList:
     """
     active = vehicle(ctx)["active_profile_id"]
     rows = ctx.db.execute("SELECT * FROM driver_profiles ORDER BY profile_id").fetchall()
-    return DriverProfileList(driver_profiles=[_profile(r, active) for r in rows], total=len(rows))
+    profiles = [_profile(r, active) for r in rows]
+    return DriverProfileList(driver_profiles=profiles, total=len(rows), profiles_text=_profiles_text(profiles))
 
 
 @tools.tool(effect=WRITE, needs=["disable_valet_mode"], asks=[

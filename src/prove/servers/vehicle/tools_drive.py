@@ -54,6 +54,38 @@ class Place(BaseModel):
 class PlaceList(BaseModel):
     places: list[Place]
     total: int = Field(description="how many places matched, before `limit`")
+    places_text: str = Field(description="the nearest places in words, such as '2 coffee shops, nearest first: "
+                                         "Starbucks, 1.5 miles away at 2456 Park Avenue; ...'")
+
+
+# what a listing of one category of place calls them
+_PLURALS = {"charging_station": "charging stations", "gas_station": "gas stations", "coffee": "coffee shops",
+            "service_center": "service centers", "restaurant": "restaurants", "grocery": "grocery stores",
+            "shopping": "stores", "school": "schools", "gym": "gyms", "park": "parks", "hospital": "hospitals",
+            "airport": "airports"}
+
+
+def _place_words(p: Place) -> str:
+    """'Starbucks, 1.5 miles away at 2456 Park Avenue', "Isabella's apartment ('Mom's house'), ...",
+    'Volta - Whole Foods, 3.2 miles away at 282 Sunset Boulevard (7.2 kW, free)'."""
+    name = p.name + (f" ('{p.nickname}')" if p.nickname and p.nickname.lower() != p.name.lower() else "")
+    charger = ""
+    if p.category == "charging_station" and p.charger_kw is not None:
+        charger = f" ({p.charger_kw:g} kW, " + ("free)" if not p.price_kwh else f"${p.price_kwh:.2f} per kWh)")
+    street = p.address.split(", ")[0]
+    if p.distance_mi < 0.1:
+        return f"{name}, at {street}{charger}, where the car is now"
+    return f"{name}, {p.distance_mi:.1f} miles away at {street}{charger}"
+
+
+def _places_text(places: list[Place], total: int, noun: str, shown: int = 5) -> str:
+    if not places:
+        return f"no {noun}"
+    said = [_place_words(p) for p in places[:shown]]
+    head = f"{total} {noun if total != 1 else noun[:-1]}"
+    head += ", nearest first" if len(said) > 1 else ""
+    more = f"; and {total - len(said)} more" if total > len(said) else ""
+    return f"{head}: " + "; ".join(said) + more
 
 
 class Navigation(BaseModel):
@@ -253,6 +285,9 @@ def shift_gear(ctx: Ctx, gear: Gear) -> VehicleStatus:
     Ask("Is there a coffee shop close by?", category="coffee"),
     "Search for {query} nearby.",
     Ask("Show my saved places.", saved_only=True),
+], reply=[
+    "I found {result.places_text}.",
+    Ask("You have {result.places_text}.", saved_only=True),
 ])
 def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | None = None,
                   saved_only: bool = False, limit: Limit = 10) -> PlaceList:
@@ -280,17 +315,26 @@ def search_places(ctx: Ctx, query: str | None = None, category: PlaceCategory | 
     car = vehicle(ctx)
     rows = ctx.db.execute(f"SELECT * FROM places WHERE {where.sql} ORDER BY place_id", where.params).fetchall()
     places = sorted((_place(ctx, r, car) for r in rows), key=lambda p: (p.distance_mi, p.place_id))
-    return PlaceList(places=places[:limit], total=len(places))
+    noun = "saved places" if saved_only else _PLURALS.get(category or "", "places")
+    return PlaceList(places=places[:limit], total=len(places),
+                     places_text=_places_text(places[:limit], len(places), noun))
+
+
+# places one goes out to, whose nicknames say an outing ('Sunday spot')
+_OUTING = {"place_id": "category IN ('restaurant', 'coffee', 'shopping', 'park', 'grocery', 'gym')"}
 
 
 @tools.tool(effect=WRITE, values={
-    # nicknames that fit whatever the place is (a nickname like 'Gym' or 'Office' would name one kind)
-    "nickname": ["Usual stop", "Weekend spot", "Halfway stop", "Meeting point", "Sunday spot", "Quick stop",
-                 "Regular", "Favourite spot"],
+    # nicknames that fit any place one goes out to (a nickname like 'Gym' would name one kind)
+    "nickname": ["Weekend spot", "Sunday spot", "Favourite spot", "Usual spot", "Go-to spot"],
 }, asks=[
-    "Save {place_id} to my places as '{nickname}'.",
+    Ask("Save {place_id} to my places as '{nickname}'.", fits=_OUTING),
     "Add {place_id} to my saved places.",
-    "Keep {place_id} in my places, call it '{nickname}'.",
+    Ask("Keep {place_id} in my places, call it '{nickname}'.", fits=_OUTING),
+    Ask("Save {place_id} to my places as 'Car service'.", nickname="Car service",
+        fits={"place_id": "category = 'service_center'"}),
+    Ask("Save {place_id} to my places, call it 'Charging stop'.", nickname="Charging stop",
+        fits={"place_id": "category = 'charging_station'"}),
 ], reply=[
     Ask("{place_id} is now in your saved places.", nickname=None),
     Ask("Saved {place_id} to your places.", nickname=None),
@@ -384,6 +428,8 @@ def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
     "{result.destination.name} is {result.distance_mi} miles away, about {result.minutes} minutes; you'd arrive "
     "around {result.arrival}, with {result.range_after_mi} miles of range left.",
     Ask("Navigation isn't on right now: no destination is set.", **{"result.active": False}),
+    Ask("You're on the way to {result.destination.name}: about {result.minutes} minutes to go, arriving around "
+        "{result.arrival}.", **{"result.driving": True}),
 ])
 def get_navigation(ctx: Ctx) -> Navigation:
     """Show the navigation: the destination and route, or the drive under way and its arrival time.
@@ -533,7 +579,7 @@ def _trips_text(trips: list[Trip], total: int) -> str:
     said = []
     for t in trips[:len(trips) if len(trips) <= 10 else 5]:
         at = datetime.fromisoformat(t.started_at)
-        fuel = f", {t.fuel_gal:g} gallons of fuel" if t.fuel_gal else ""
+        fuel = f", {t.fuel_gal:.2f} gallons of fuel" if t.fuel_gal else ""
         said.append(f"{t.summary} on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
                     f"{'AM' if at.hour < 12 else 'PM'} ({t.distance_mi:g} miles, {t.duration_min} minutes{fuel})")
     more = f"; and {total - len(said)} more" if total > len(said) and len(said) < len(trips) else ""

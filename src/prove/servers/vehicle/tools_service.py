@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import iso, parse_time
+from prove.env.values import iso, parse_time, spoken_day
 
 from .server import (
     PLACE,
@@ -53,6 +53,9 @@ class ServiceReminder(BaseModel):
 class ServiceReminderList(BaseModel):
     service_reminders: list[ServiceReminder]
     total: int
+    reminders_text: str = Field(description="when each item is due, in words, such as 'the engine oil and filter "
+                                            "change is due soon: by March 28 or at 30,016 miles (8,114 miles from "
+                                            "now)'")
 
 
 class Appointment(BaseModel):
@@ -84,9 +87,50 @@ class Event(BaseModel):
 class EventList(BaseModel):
     events: list[Event]
     total: int = Field(description="how many events matched, before `limit`")
+    events_text: str = Field(description="the latest events in words, such as '2 alerts: Low tyre pressure: front "
+                                         "left tyre, on March 16 at 7:49 AM; ...'")
+
+
+def _events_text(events: list[Event], total: int, kind: str | None, shown: int = 5) -> str:
+    noun = "alert" if kind == "alert" else "event"
+    if not events:
+        return f"no {noun}s"
+    said = []
+    for e in events[:shown]:
+        at = datetime.fromisoformat(e.occurred_at)
+        said.append(f"{e.message}, on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
+                    f"{'AM' if at.hour < 12 else 'PM'}")
+    head = f"{total} {noun}{'' if total == 1 else 's'}" + (f", the latest {len(said)}" if total > len(said) else "")
+    return f"{head}: " + "; ".join(said)
 
 
 # ----- helpers ------------------------------------------------------------------------------------
+
+
+def _due_words(r: ServiceReminder, today: date) -> str:
+    """'the tire rotation is due soon: by March 28 or at 30,016 miles (8,114 miles from now)', 'the
+    brake fluid replacement is overdue: it was due on March 2'."""
+    what = "the " + r.title[:1].lower() + r.title[1:]
+    day = spoken_day(r.due_on, today) if r.due_on else None
+    miles = f"{r.due_odometer_mi:,.0f} miles" if r.due_odometer_mi is not None else None
+    if r.status == "overdue":
+        late = [f"on {day}" for _ in [1] if r.days_left is not None and r.days_left < 0] + \
+               [f"at {miles} ({-r.miles_left:,.0f} miles ago)" for _ in [1] if r.miles_left is not None
+                and r.miles_left < 0]
+        return f"{what} is overdue: it was due " + " and ".join(late)
+    due = " or ".join(([f"by {day}"] if day else []) + ([f"at {miles} ({r.miles_left:,.0f} miles from now)"]
+                                                         if miles else []))
+    return f"{what} is {'due soon' if r.status == 'due_soon' else 'due'}: {due}"
+
+
+def _reminders_text(items: list[ServiceReminder], today: date, listed_all: bool) -> str:
+    """Each item due or overdue in words; on a full listing, the rest as not due yet."""
+    due = [_due_words(r, today) for r in items if r.status != "ok" or not listed_all]
+    rest = [r.title[:1].lower() + r.title[1:] for r in items if r.status == "ok" and listed_all]
+    later = ("nothing else is due yet" if len(rest) > 1 and due else "nothing is due yet") if rest else ""
+    if rest and len(rest) <= 3:
+        later += f" (the {', the '.join(rest[:-1]) + ' and the ' if len(rest) > 1 else ''}{rest[-1]})"
+    return "; ".join(due + ([later] if later else []))
 
 
 def _reminder(ctx: Ctx, r: sqlite3.Row, car: sqlite3.Row) -> ServiceReminder:
@@ -113,6 +157,8 @@ def _appointment(ctx: Ctx, a: sqlite3.Row) -> Appointment:
     "Is any maintenance due on the car?",
     Ask("What maintenance is overdue on the car?", status="overdue"),
     Ask("Is any service coming up soon?", status="due_soon"),
+], reply=[
+    "{result.reminders_text}.",
 ])
 def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> ServiceReminderList:
     """List maintenance reminders (tyre rotation, oil change, filters, brake fluid, ...) and when each is due.
@@ -128,7 +174,8 @@ def list_service_reminders(ctx: Ctx, status: ReminderStatus | None = None) -> Se
     items = [_reminder(ctx, r, car) for r in ctx.db.execute("SELECT * FROM service_reminders ORDER BY reminder_id")]
     if status is not None:
         items = [i for i in items if i.status == status]
-    return ServiceReminderList(service_reminders=items, total=len(items))
+    return ServiceReminderList(service_reminders=items, total=len(items),
+                               reminders_text=_reminders_text(items, ctx.today(), status is None))
 
 
 @tools.tool(effect=WRITE, asks=[
@@ -174,7 +221,11 @@ def mark_service_done(ctx: Ctx, reminder_id: ReminderId) -> ServiceReminder:
     Ask("Show my past service visits.", status="completed"),
     Ask("Which service appointments did I cancel?", status="cancelled"),
     "List all my service appointments.",
-], reply=["You have {result.appointments_text}."])
+], reply=[
+    "You have {result.appointments_text}.",
+    Ask("You've had {result.appointments_text}.", status="completed"),
+    Ask("You cancelled {result.appointments_text}.", status="cancelled"),
+])
 def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "cancelled"] | None = None
                               ) -> AppointmentList:
     """List service appointments at service centres, newest first.
@@ -192,10 +243,12 @@ def list_service_appointments(ctx: Ctx, status: Literal["booked", "completed", "
                               (status,)).fetchall()
     found = [_appointment(ctx, r) for r in rows]
     return AppointmentList(service_appointments=found, total=len(rows),
-                           appointments_text=_appointments_text(found, status is None, ctx.now().year))
+                           appointments_text=_appointments_text(found, status is None, ctx.now().year,
+                                                                "service visit" if status == "completed"
+                                                                else "service appointment"))
 
 
-def _appointments_text(found: list[Appointment], say_status: bool, year: int) -> str:
+def _appointments_text(found: list[Appointment], say_status: bool, year: int, noun: str) -> str:
     """'2 service appointments: Tire rotation at Hyundai of Chicago on March 18 at 9:00 AM (booked); ...'."""
     said = []
     for a in found[:5]:
@@ -204,8 +257,8 @@ def _appointments_text(found: list[Appointment], say_status: bool, year: int) ->
         said.append(f"{a.services} at {a.service_center} on {day} at {at.hour % 12 or 12}:{at.minute:02d} "
                     f"{'AM' if at.hour < 12 else 'PM'}" + (f" ({a.status})" if say_status else ""))
     more = f"; and {len(found) - len(said)} more" if len(found) > len(said) else ""
-    head = f"{len(found)} service appointment{'' if len(found) == 1 else 's'}"
-    return f"{head}: " + "; ".join(said) + more if said else "no service appointments"
+    head = f"{len(found)} {noun}{'' if len(found) == 1 else 's'}"
+    return f"{head}: " + "; ".join(said) + more if said else f"no {noun}s"
 
 
 @tools.tool(effect=WRITE, values={
@@ -218,8 +271,8 @@ def _appointments_text(found: list[Appointment], say_status: bool, year: int) ->
     "Book a service at {place_id} on {scheduled_for} for {services}.",
     "Can you get me an appointment at {place_id} on {scheduled_for}? I need: {services}.",
     "Book {place_id} for {scheduled_for}, {services}, and tell the technician: {note}",
-], reply=["You're booked at {result.service_center} on {scheduled_for}; the appointment is {result.appointment_id}.",
-          "Done: {services} at {result.service_center} on {scheduled_for}."])
+], reply=["You're booked at {result.service_center} on {scheduled_for} ({services}).",
+          "Done: {result.service_center} expects the car on {scheduled_for} ({services})."])
 def book_service_appointment(ctx: Ctx, place_id: ServiceCenterId, scheduled_for: str, services: Services,
                              note: Note | None = None) -> Appointment:
     """Book a visit at a service centre, on the hour or half hour within its opening hours.
@@ -310,6 +363,8 @@ def cancel_service_appointment(ctx: Ctx, appointment_id: AppointmentId) -> Appoi
     "What has the car been up to since {since}?",
     "Show me the recent {kind} events of the car.",
     Ask("Were there any alerts from the car?", kind="alert"),
+], reply=[
+    "The car logged {result.events_text}.",
 ])
 def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = None,
                 limit: Limit = 30) -> EventList:
@@ -333,5 +388,5 @@ def list_events(ctx: Ctx, kind: EventKind | None = None, since: str | None = Non
     if since is not None:
         where.add("occurred_at >= ?", iso(parse_time(since, "since")))
     total, rows = where.page(ctx.db, "events", "occurred_at DESC, event_id DESC", limit)
-    return EventList(events=[Event(event_id=r[0], occurred_at=r[1], kind=r[2], message=r[3]) for r in rows],
-                     total=total)
+    events = [Event(event_id=r[0], occurred_at=r[1], kind=r[2], message=r[3]) for r in rows]
+    return EventList(events=events, total=total, events_text=_events_text(events, total, kind))
