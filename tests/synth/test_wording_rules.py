@@ -1345,3 +1345,15 @@ def test_a_reply_read_field_by_field_is_counted() -> None:
                  "Priciest first: Branch Ergonomic Office Chair ($795.99, rated 4.3 from 3 reviews)."]
     assert all(FIELD_DUMP.search(d) for d in dumps)
     assert not any(FIELD_DUMP.search(s) for s in sentences)
+
+
+def test_twin_comments_are_told_apart_by_the_post_they_are_on_quoted() -> None:
+    """"remove the comment 'So jealous right now.' from Booked flights to Seoul for May! #travel":
+    a post's text is quoted, and a comment is on its post, not from it."""
+    say, index = _say("social_media")
+    labels = index.labels["comment"]
+    twins = [k for k, v in labels.items() if list(labels.values()).count(v) > 1]
+    by_post = [t for t in (say.entity("comment", c) for c in twins) if "#" in t]
+    assert by_post
+    for text in by_post:
+        assert re.search(r" on the post '[^']+'", text) and " from Booked" not in text, text

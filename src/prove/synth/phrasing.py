@@ -359,7 +359,9 @@ class Phrasing:
                 owner = self.label_anywhere(cell)  # the dish's restaurant, the place's city
                 if not owner or owner.lower() in label.lower() or owner_kind == kind:
                     continue  # an email's thread says its subject again; a reply is not "from" what it answers
-                if owner_ek is not None and owner_ek.naming == "article":
+                # a text (a post) is quoted as what it is: "the comment 'Right?!' on the post 'Booked ...'"
+                quoted = owner_ek is not None and owner_ek.naming != "article" and " " in owner and not _title_like(owner)
+                if owner_ek is not None and (owner_ek.naming == "article" or quoted):
                     owner = self.entity(owner_kind, cell)  # "from the Back Door Lock", "in the Kitchen"
                 if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
@@ -367,6 +369,8 @@ class Phrasing:
                     words = f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                 elif any(w in column for w in _PLACES):
                     words = f"in {owner}"
+                elif quoted and self.entity_noun(kind).split()[-1] in _OF:
+                    words = f"{_OF[self.entity_noun(kind).split()[-1]]} {owner}"
                 elif "transaction" in kind and column in ("account_id", "category_id"):
                     # "from Citi Double Cash" reads as where the money came from: "on" the card, "under" a category
                     words = f"{'on' if column == 'account_id' else 'under'} {owner}"
