@@ -624,3 +624,11 @@ def test_a_large_sum_in_a_request_is_written_with_its_thousands_marked() -> None
     assert tidy("Change the amount to $38500.50.") == "Change the amount to $38,500.50."
     assert tidy("Put $1500 into savings.") == "Put $1500 into savings."
     assert tidy("Post 'Raised $25000 today!' for me.") == "Post 'Raised $25000 today!' for me."
+
+
+def test_a_text_written_to_be_read_out_is_said_as_it_is() -> None:
+    """A `*_text` field is the tool's own words for a part of its result: "amount text '$40.00 came in
+    from Alex'" read its key aloud; a text someone wrote (a review's) stays quoted."""
+    assert field_text("amount_text", "$40.00 came in from Alex on March 16") == "$40.00 came in from Alex on March 16"
+    assert field_text("size_text", "8.2 MB") == "size 8.2 MB"
+    assert field_text("review_text", "Great little place, will be back") == "review text 'Great little place, will be back'"

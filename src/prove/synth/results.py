@@ -229,6 +229,8 @@ def field_text(key: str, value: Any) -> str | None:
         return f"{_words(key)} {number(value)}"
     if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and len(value.split()) <= 3:
         return f"{_words(key[:-5])} {value}"  # size_text '8.2 MB' -> size 8.2 MB
+    if isinstance(value, str) and key.endswith("_text") and len(key) > 5 and key not in _TEXT_KEYS:
+        return value  # the tool's own words for a part of its result, said as they are
     if isinstance(value, str) and key.endswith(_ENDINGS):
         return f"ending {value}"
     if isinstance(value, str) and key in _BY:
