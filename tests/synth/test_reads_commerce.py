@@ -1520,3 +1520,11 @@ def test_is_a_card_frozen_is_answered_alone() -> None:
     said = _answers("banking", "get_card", {"card_id": "CRD-10003"})
     assert said["Is {card_id} frozen?"] == ["Mastercard credit card ending 5857 isn't frozen; it's active."]
     assert all("expires 08/28" in t for t in said["When does {card_id} expire, and what's its daily limit?"])
+
+
+def test_trades_in_an_account_history_are_said_mid_sentence_in_lower_case() -> None:
+    """"...on December 15, 2025; Sold 16 SBUX at $109.92": a trade within the list is not capitalised."""
+    with Session([registry.get("trading")], world=0) as session:
+        result = session.call("list_activity", {"limit": 20})
+    text = result.data["activities_text"]
+    assert re.search(r"\b(?:bought|sold) \d", text) and not re.search(r"[;,] (?:and )?(?:Bought|Sold)\b", text), text

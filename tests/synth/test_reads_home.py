@@ -1609,3 +1609,22 @@ def test_a_new_room_and_notifications_read_are_said_in_a_sentence() -> None:
         assert "(Ground floor)" not in text, text
     for text in _replies("social_media", "mark_notifications_read", {}):
         assert "0 are still unread" not in text, text
+
+
+def test_a_seat_heater_is_said_off_low_medium_or_high() -> None:
+    """"Turn off the driver seat heater" -> "Done: driver seat heater set to 0 of 3."."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("vehicle").tools["set_seat_heater"]
+    for level, word in ((0, "off"), (1, "low"), (2, "medium"), (3, "high")):
+        texts = [r.text for r in _fitting_replies(tool, {"seat": "driver", "level": level})]
+        assert texts and all(word in t and "of 3" not in t and "level" not in t for t in texts), (level, texts)
+
+
+def test_a_temperature_in_the_car_log_reads_as_one_word() -> None:
+    """"Climate on at 68 °F": a degree sign goes with its number."""
+    with Session([registry.get("vehicle")], world=0) as session:
+        assert session.call("set_climate", {"on": True, "target_temp": 70}).ok
+        result = session.call("list_events", {"kind": "climate"})
+    said = json.dumps(result.data, ensure_ascii=False)
+    assert "°F" in said and " °F" not in said, said

@@ -244,12 +244,13 @@ def _activities_text(items: list[Activity], total: int, today: date) -> str:
     def one(a: Activity) -> str:
         d = date.fromisoformat(a.occurred_at[:10])
         day = f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
+        said = a.summary[:1].lower() + a.summary[1:]  # "...; sold 16 SBUX at $109.92", not "; Sold"
         if a.kind == "buy":
-            return f"{a.summary} on {day}"
+            return f"{said} on {day}"
         if a.kind == "sell":
             gain = a.realized_gain or 0
             result = f" (a {'gain' if gain > 0 else 'loss'} of ${abs(gain):,.2f})" if gain else ""
-            return f"{a.summary} on {day}{result}"
+            return f"{said} on {day}{result}"
         return f"${abs(a.amount):,.2f} {a.summary[:1].lower()}{a.summary[1:]} on {day}"  # "$500.00 deposit from ..."
     return said_in_part([one(a) for a in items[:5]], total, "nothing")
 

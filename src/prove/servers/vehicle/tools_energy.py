@@ -377,7 +377,7 @@ def set_climate(ctx: Ctx, on: bool,
     ctx.db.execute("UPDATE vehicles SET climate_on = ?, climate_target = ?", (int(on), target))
     if not on and car["engine"] == "off":
         ctx.db.execute("UPDATE seats SET heat_level = 0")
-    log(ctx, "climate", f"Climate on at {target:g} °F" if on else "Climate off")
+    log(ctx, "climate", f"Climate on at {target:g}°F" if on else "Climate off")
     return status(ctx)
 
 
@@ -386,7 +386,14 @@ def set_climate(ctx: Ctx, on: bool,
     Ask("Warm up the passenger seat, medium is fine.", seat="passenger", level=2),
     "Set the {seat} seat heater to level {level}.",
     Ask("Turn off the {seat} seat heater.", level=0),
-], reply=["The {seat} seat heater is at level {level}.", "Done: {seat} seat heater set to {level} of 3."])
+], reply=[
+    Ask("The {seat} seat heater is off.", level=0),
+    Ask("Done: I turned the {seat} seat heater off.", level=0),
+    Ask("The {seat} seat heater is on low.", level=1),
+    Ask("The {seat} seat heater is on medium.", level=2),
+    Ask("The {seat} seat heater is on high.", level=3),
+    "The {seat} seat heater is at level {level}.",
+])
 def set_seat_heater(ctx: Ctx, seat: Seat, level: Annotated[int, Field(ge=0, le=3)]) -> SeatHeaters:
     """Set a seat heater: 0 off, 1 low, 2 medium, 3 high. Needs the climate on or the engine running.
 

@@ -512,7 +512,7 @@ class _Builder(WorldBuilder):
         if me["seat_heat"]:
             next(s for s in self.rows["seats"] if s["seat"] == "driver")["heat_level"] = me["seat_heat"]
         self.events.append((start, "command", "Engine started"))
-        self.events.append((start + timedelta(seconds=30), "climate", f"Climate on at {car['climate_target']:g} °F"))
+        self.events.append((start + timedelta(seconds=30), "climate", f"Climate on at {car['climate_target']:g}°F"))
         # The trip ahead was sent to the car from the app with the remote start.
         place = self.work if self.work is not None and car["place_id"] != self.work["place_id"] else \
             next((f for f in self.favorites if f["place_id"] != car["place_id"]), None)
