@@ -1357,3 +1357,11 @@ def test_twin_comments_are_told_apart_by_the_post_they_are_on_quoted() -> None:
     assert by_post
     for text in by_post:
         assert re.search(r" on the post '[^']+'", text) and " from Booked" not in text, text
+
+
+def test_none_of_a_count_is_said_as_none() -> None:
+    """"You have 14 unresolved issues assigned, 0 of them overdue." -> "none of them overdue"."""
+    from prove.synth.phrasing import _agree
+
+    assert _agree("You have 14 issues assigned, 0 of them overdue.") == "You have 14 issues assigned, none of them overdue."
+    assert _agree("Scored 10 of them.") == "Scored 10 of them."
