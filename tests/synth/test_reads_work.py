@@ -730,8 +730,13 @@ def test_folders_and_a_conversation_read_as_a_person_says_them() -> None:
     assert "Inbox: " in unread and "emails)" not in unread, unread
     for thread in list(_index("email").rows["thread"])[:40:10]:
         (text,) = _replies("email", "get_thread", {"thread_id": thread})
-        assert re.search(r"^The conversation '.+' has \d+ messages?: .+ on [A-Z][a-z]+ \d+ \('", text), text
+        assert re.search(r"^The conversation '.+' has \d+ messages?: .+ on [A-Z][a-z]+ \d+: '", text), text
         assert not re.search(r": (received|sent),", text), text
+    with Session(["email"], world=0) as session:  # the words of an email are quoted as written, "me" and all
+        sent = session.call("search_messages", {"query": "Let me know", "limit": 100}).data["messages"]
+    thread = next(m["thread_id"] for m in sent if m["status"] == "sent")
+    (text,) = _replies("email", "get_thread", {"thread_id": thread})
+    assert "send you" not in text and "Let you know" not in text, text
 
 
 # ----- filesystem ----------------------------------------------------------------------------------------
@@ -770,6 +775,15 @@ def test_favorites_are_said_by_name() -> None:
     """"7 favorites: Itinerary.md: file, added March 10 at 2:46 PM; Meeting notes: folder, ..." reads fields."""
     (text,) = _replies("filesystem", "list_favorites", {})
     assert text.startswith("Your favorites, newest first: ") and not re.search(r": (file|folder)\b|added", text), text
+
+
+def test_a_file_read_out_says_which_lines_it_shows() -> None:
+    """"Lines 1 to 1 of the file 'todo.txt' (it has 1):" heads a whole file with a range."""
+    (whole,) = _replies("filesystem", "read_file", {"path": "/Desktop/todo.txt"})
+    assert re.match(r"Here's the file 'todo.txt', (its one line|all \d+ lines):\n\n", whole), whole
+    (part,) = _replies("filesystem", "read_file", {"path": "/Documents/Finance/Budget 2025.csv", "start_line": 2,
+                                                   "max_lines": 3})
+    assert ", lines 2 to 4 of " in part and "(it has" not in part, part
 
 
 def test_a_version_history_reads_as_a_person_says_it() -> None:
