@@ -1246,6 +1246,18 @@ def test_chat_listings_read_as_a_person_says_them() -> None:
     assert "(already went off)" in done, done
 
 
+def test_a_reminder_about_a_message_names_the_message() -> None:
+    """"Slackbot will remind you on March 23 at 1:30 PM to get back to this message." of a message the reply
+    never names."""
+    with Session(["team_chat"], world=0) as session:
+        found = session.call("search_messages", {"limit": 100}).data["messages"]
+    message = next(m for m in found if m["channel_name"] == "general")
+    for text in ("get back to this message", "reply to this message"):
+        args = {"message_id": message["message_id"], "remind_at": "2026-03-23T13:30:00", "text": text}
+        for reply in _replies("team_chat", "set_reminder", args):
+            assert "this message" not in reply, reply
+
+
 def test_no_unread_mention_is_said_as_none() -> None:
     """"You were mentioned 15 times, 0 of them unread" counts what is not there."""
     spec = registry.get("team_chat").tools["list_mentions"]
