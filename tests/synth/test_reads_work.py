@@ -730,8 +730,13 @@ def test_folders_and_a_conversation_read_as_a_person_says_them() -> None:
     assert "Inbox: " in unread and "emails)" not in unread, unread
     for thread in list(_index("email").rows["thread"])[:40:10]:
         (text,) = _replies("email", "get_thread", {"thread_id": thread})
-        assert re.search(r"^The conversation '.+' has \d+ messages?: .+ on [A-Z][a-z]+ \d+ \('", text), text
+        assert re.search(r"^The conversation '.+' has \d+ messages?: .+ on [A-Z][a-z]+ \d+: '", text), text
         assert not re.search(r": (received|sent),", text), text
+    with Session(["email"], world=0) as session:  # the words of an email are quoted as written, "me" and all
+        sent = session.call("search_messages", {"query": "Let me know", "limit": 100}).data["messages"]
+    thread = next(m["thread_id"] for m in sent if m["status"] == "sent")
+    (text,) = _replies("email", "get_thread", {"thread_id": thread})
+    assert "send you" not in text and "Let you know" not in text, text
 
 
 # ----- filesystem ----------------------------------------------------------------------------------------
@@ -770,6 +775,15 @@ def test_favorites_are_said_by_name() -> None:
     """"7 favorites: Itinerary.md: file, added March 10 at 2:46 PM; Meeting notes: folder, ..." reads fields."""
     (text,) = _replies("filesystem", "list_favorites", {})
     assert text.startswith("Your favorites, newest first: ") and not re.search(r": (file|folder)\b|added", text), text
+
+
+def test_a_file_read_out_says_which_lines_it_shows() -> None:
+    """"Lines 1 to 1 of the file 'todo.txt' (it has 1):" heads a whole file with a range."""
+    (whole,) = _replies("filesystem", "read_file", {"path": "/Desktop/todo.txt"})
+    assert re.match(r"Here's the file 'todo.txt', (its one line|all \d+ lines):\n\n", whole), whole
+    (part,) = _replies("filesystem", "read_file", {"path": "/Documents/Finance/Budget 2025.csv", "start_line": 2,
+                                                   "max_lines": 3})
+    assert ", lines 2 to 4 of " in part and "(it has" not in part, part
 
 
 def test_a_version_history_reads_as_a_person_says_it() -> None:
@@ -1230,6 +1244,18 @@ def test_chat_listings_read_as_a_person_says_them() -> None:
                                  text), (tool, text)
     (done,) = _replies("team_chat", "list_reminders", {"include_done": True})
     assert "(already went off)" in done, done
+
+
+def test_a_reminder_about_a_message_names_the_message() -> None:
+    """"Slackbot will remind you on March 23 at 1:30 PM to get back to this message." of a message the reply
+    never names."""
+    with Session(["team_chat"], world=0) as session:
+        found = session.call("search_messages", {"limit": 100}).data["messages"]
+    message = next(m for m in found if m["channel_name"] == "general")
+    for text in ("get back to this message", "reply to this message"):
+        args = {"message_id": message["message_id"], "remind_at": "2026-03-23T13:30:00", "text": text}
+        for reply in _replies("team_chat", "set_reminder", args):
+            assert "this message" not in reply, reply
 
 
 def test_no_unread_mention_is_said_as_none() -> None:

@@ -237,8 +237,8 @@ class Thread(BaseModel):
     messages: list[Message] = Field(description="every message of the conversation, oldest first")
     total: int
     conversation_text: str = Field("", description="who wrote each message and when, oldest first, such as \"Bianca "
-                                                   "Lee wrote on February 18 ('Ava, exports time out…') and you wrote on "
-                                                   "February 19 ('Can we push this…')\"")
+                                                   "Lee wrote on February 18: 'Ava, exports time out…'; you wrote on "
+                                                   "February 19: 'Can we push this…'\"")
 
 
 class Folder(BaseModel):

@@ -265,9 +265,9 @@ def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
         day = spoken_day(m.date, today)
         body = " ".join(m.body.split())
         opening = body if len(body) <= 60 else body[:60].rsplit(" ", 1)[0].rstrip(",;:.") + "…"
-        said.append((f"your draft from {day}" if m.status == "draft" else f"you wrote on {day}"
-                     if m.status in ("sent", "scheduled") else f"{m.from_name} wrote on {day}") + f" ('{opening}')")
-    text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"
+        said.append((f"your draft from {day} reads" if m.status == "draft" else f"you wrote on {day}"
+                     if m.status in ("sent", "scheduled") else f"{m.from_name} wrote on {day}") + f": '{opening}'")
+    text = "; ".join(said) or "none"
     return Thread(thread_id=thread_id, subject=row["subject"], messages=messages, total=len(ids),
                   conversation_text=text[:1].upper() + text[1:] if text.startswith("you") else text)
 

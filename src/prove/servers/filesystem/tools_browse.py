@@ -116,6 +116,8 @@ class FileContent(BaseModel):
     size: int
     mime_type: str | None
     modified_at: str
+    shown_text: str = Field("", description="which lines are shown, in words: 'its one line', 'all 12 lines' or "
+                                            "'lines 20 to 21 of 40'")
 
 
 class TextStats(BaseModel):
@@ -364,7 +366,7 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     "What's written in {path}?",
     "Show me the first {max_lines} lines of {path}.",
 ], reply=[
-    "Lines {result.start_line} to {result.end_line} of {path} (it has {result.total_lines}):\n\n{result.content}",
+    "Here's {path}, {result.shown_text}:\n\n{result.content}",
 ])
 def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:
@@ -395,9 +397,12 @@ def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=
                         hint="Start at line 1, or at most at the last line.")
     chunk = lines[start_line - 1: start_line - 1 + max_lines]
     end = start_line - 1 + len(chunk)
+    whole = start_line == 1 and end >= len(lines)
+    shown = ("its one line" if whole and len(lines) == 1 else f"all {len(lines)} lines" if whole
+             else f"lines {start_line} to {end} of {len(lines)}")
     return FileContent(path=row["path"], content="\n".join(chunk), start_line=start_line, end_line=end,
                        total_lines=len(lines), truncated=end < len(lines), size=row["size"],
-                       mime_type=row["mime_type"], modified_at=row["modified_at"])
+                       mime_type=row["mime_type"], modified_at=row["modified_at"], shown_text=shown)
 
 
 @tools.tool(effect=READ, asks=[

@@ -201,8 +201,10 @@ def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMe
 ], reply=[
     Ask("I'll remind you at {remind_at}: {text}.", message_id=None),
     Ask("Done: Slackbot will remind you at {remind_at}.", message_id=None),
+    # A reminder about a message names the message, not "this message".
+    Ask("Done: Slackbot will remind you at {remind_at} to get back to {message_id}.", text="get back to this message"),
+    Ask("Done: Slackbot will remind you at {remind_at} to reply to {message_id}.", text="reply to this message"),
     "I'll remind you about {message_id} at {remind_at}.",
-    "Done: Slackbot will remind you at {remind_at} to {text}.",
 ], values={
     "text": [
         "send the weekly update", "review the launch checklist", "follow up with design",
