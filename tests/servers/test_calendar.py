@@ -151,7 +151,8 @@ def test_search_people_by_name_and_email(s):
 
 def test_search_people_with_odd_text(s):
     for query in ("'; DROP TABLE people; --", "%", "_", "zzzzqqq"):
-        assert ok(s, "search_people", {"query": query}) == {"people": [], "total": 0}
+        assert ok(s, "search_people", {"query": query}) == {"people": [], "total": 0, "people_text": "nobody",
+                                                            "emails_text": "nobody"}
     fails(s, "search_people", "invalid_arguments", {"query": "   "})
 
 

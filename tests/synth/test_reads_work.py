@@ -1457,3 +1457,14 @@ def test_the_user_in_a_meeting_is_you() -> None:
                      before=[("start_meeting", {"meeting_id": meeting})])
     for text in texts:
         assert "right now: you" in text and me not in text, text
+
+
+def test_the_calendar_directory_says_who_each_person_is() -> None:
+    """"1 person: David Stewart: at Bright Energy, email ..., job title Solutions Consultant, department
+    Customer Success." read a directory entry field by field; an email asked for is the email."""
+    for asked in ("Look up {query} in the company directory.", "Who do we have in the directory matching '{query}'?"):
+        for text in _answers("calendar", "search_people", {"query": "Stewart"}, asked):
+            assert "David Stewart, Solutions Consultant in Customer Success at Bright Energy" in text, text
+            assert "job title" not in text and "department" not in text, text
+    (email,) = _answers("calendar", "search_people", {"query": "Stewart"}, "What's {query}'s email address?")
+    assert email == "David Stewart's email address is david.stewart@brightenergy.com.", email

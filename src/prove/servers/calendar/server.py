@@ -118,6 +118,10 @@ class Person(BaseModel):
 class PersonList(BaseModel):
     people: list[Person]
     total: int = Field(description="how many people matched, before `limit`")
+    people_text: str = Field(description="the people in words, such as 'David Stewart, Solutions Consultant in "
+                                         "Customer Success at Bright Energy'")
+    emails_text: str = Field(description="each person's email address, such as \"David Stewart's email address is "
+                                         "david.stewart@brightenergy.com\"")
 
 
 class Share(BaseModel):

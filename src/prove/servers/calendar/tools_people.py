@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from prove.env import READ, Ctx, Toolset
-from prove.env.values import like
+from prove.env.values import like, said_in_part
 
 from .server import Limit, Person, PersonList, Query
 
@@ -14,6 +14,10 @@ tools = Toolset("people")
     "What's {query}'s email address?",
     "Look up {query} in the company directory.",
     "Who do we have in the directory matching '{query}'? Show me up to {limit}.",
+], reply=[
+    # "What's X's email address?" is answered with the address; a look-up with who each person is.
+    "{result.emails_text}.",
+    "I found {result.total} people: {result.people_text}.",
 ])
 def search_people(ctx: Ctx, query: Query, limit: Limit = 10) -> PersonList:
     """Search the directory of colleagues and contacts by name or email address.
@@ -36,4 +40,8 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 10) -> PersonList:
     people = [Person(person_id=r["person_id"], name=r["name"], email=r["email"], job_title=r["job_title"],
                      department=r["department"], company=r["company"], is_colleague=bool(r["is_colleague"]))
               for r in rows[:limit]]
-    return PersonList(people=people, total=len(rows))
+    said = [p.name + (f", {p.job_title}" if p.job_title else "") + (f" in {p.department}" if p.department else "")
+            + f" at {p.company}" + ("" if p.is_colleague else " (an outside contact)") for p in people]
+    return PersonList(people=people, total=len(rows), people_text=said_in_part(said, len(rows), "nobody"),
+                      emails_text=said_in_part([f"{p.name}'s email address is {p.email}" for p in people], len(rows),
+                                               "nobody"))
