@@ -666,6 +666,6 @@ def test_disk_usage_names_the_largest_items_and_the_root_is_never_drawn(s):
     assert data["place"] == "your drive"
     first = data["children"][0]
     assert data["largest"].startswith(f"{first['path'].rsplit('/', 1)[-1]} ({first['size_text']})")
-    assert ok(s, "get_disk_usage", {"path": "/Documents"})["place"] == "/Documents"
+    assert ok(s, "get_disk_usage", {"path": "/Documents"})["place"] == "the Documents folder"
     for kind in ("item", "folder"):
         assert "path != '/'" in SERVER.entities[kind].live

@@ -1468,3 +1468,11 @@ def test_the_calendar_directory_says_who_each_person_is() -> None:
             assert "job title" not in text and "department" not in text, text
     (email,) = _answers("calendar", "search_people", {"query": "Stewart"}, "What's {query}'s email address?")
     assert email == "David Stewart's email address is david.stewart@brightenergy.com.", email
+
+
+def test_disk_usage_says_what_a_folder_holds() -> None:
+    """"There are 559.8 KB in 4 files in /Documents/Finance/Taxes/2025" reads a sum as things there are,
+    and the folder by its path; a person says "The 2025 folder holds 559.8 KB in 4 files"."""
+    for path, said in (("/Documents/Recipes", "The Recipes folder holds "), ("/", "Your drive holds ")):
+        for text in _replies("filesystem", "get_disk_usage", {"path": path}):
+            assert text.startswith(said) and "There are" not in text, text

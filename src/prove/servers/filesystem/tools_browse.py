@@ -144,7 +144,8 @@ class DiskUsage(BaseModel):
     folders: int
     children: list[UsageEntry] = Field(description="the folder's direct contents, largest first")
     total: int
-    place: str = Field("", description="the folder as people say it: 'your drive' for the root, else its path")
+    place: str = Field("", description="the folder as people say it: 'your drive' for the root, else 'the Photos "
+                                       "folder'")
     largest: str = Field("", description="the largest few of them with their sizes, such as 'Videos (11.3 GB), "
                                          "Downloads (1.1 GB)', or 'nothing'")
 
@@ -460,7 +461,7 @@ def list_recent_files(ctx: Ctx, days: Annotated[int, Field(ge=1, le=3650)] = 7, 
     "What's taking up the most space in {path}?",
     "Break down the disk usage of my drive by folder.",
 ], reply=[
-    "There are {result.size_text} in {result.files} files in {result.place}; the largest items: {result.largest}.",
+    "{result.place} holds {result.size_text} in {result.files} files; the largest items: {result.largest}.",
 ])
 def get_disk_usage(ctx: Ctx, path: FolderPath = "/") -> DiskUsage:
     """Show how much space a folder takes and which of its items are the largest.
@@ -500,7 +501,8 @@ def get_disk_usage(ctx: Ctx, path: FolderPath = "/") -> DiskUsage:
     return DiskUsage(path=folder["path"], size=size, size_text=human(size),
                      files=sum(1 for r in rows if r["kind"] == "file"),
                      folders=sum(1 for r in rows if r["kind"] == "folder"), children=usage, total=len(usage),
-                     largest=largest or "nothing", place="your drive" if folder["path"] == "/" else folder["path"])
+                     largest=largest or "nothing",
+                     place="your drive" if folder["path"] == "/" else f"the {folder['name']} folder")
 
 
 @tools.tool(effect=READ, asks=[
