@@ -1476,3 +1476,14 @@ def test_disk_usage_says_what_a_folder_holds() -> None:
     for path, said in (("/Documents/Recipes", "The Recipes folder holds "), ("/", "Your drive holds ")):
         for text in _replies("filesystem", "get_disk_usage", {"path": path}):
             assert text.startswith(said) and "There are" not in text, text
+
+
+def test_a_thing_renamed_is_asked_about_by_its_new_name() -> None:
+    """"Rename the Hold event to 'Sprint planning'." was followed by "Now when is the Hold event?": a
+    later turn whose value flows from an earlier result named it by the label it had when planned."""
+    from prove.synth.pipeline import SynthConfig, Synthesizer
+
+    ex = json.loads(Synthesizer(SynthConfig(n=400, seed=5, servers=["calendar"])).example(204).line)
+    first, later = [m["content"] for m in ex["messages"] if m["role"] == "user"][:2]
+    assert "rename the Hold event to 'Sprint planning'" in first, first
+    assert "Hold" not in later and "Sprint planning" in later, later

@@ -1086,7 +1086,9 @@ class Planner:
                 said[name] = src.text
             elif src.kind == "flow" and src.mode == "label" and src.text and p.entity:
                 one = value[0] if isinstance(value, list) and len(value) == 1 else value
-                said[name] = self.say.entity(p.entity, one, label=src.text) if isinstance(one, str) else src.text
+                # (renamed by an earlier turn, it is said by its new name: not "when is the Hold event?")
+                label = self.say.renamed.get((p.entity, one), src.text) if isinstance(one, str) else src.text
+                said[name] = self.say.entity(p.entity, one, label=label) if isinstance(one, str) else src.text
             elif src.text:
                 said[name] = src.text
         assert phrase is not None, "only a step planned from a phrasing is asked for"
