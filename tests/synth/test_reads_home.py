@@ -1628,3 +1628,13 @@ def test_a_temperature_in_the_car_log_reads_as_one_word() -> None:
         result = session.call("list_events", {"kind": "climate"})
     said = json.dumps(result.data, ensure_ascii=False)
     assert "°F" in said and " °F" not in said, said
+
+
+def test_a_trip_named_with_parentheses_is_not_followed_by_more() -> None:
+    """"Work trip to Denver (Dec 2025) (December 11, 2025 to December 13, 2025, 3 bookings)"."""
+    from prove.servers.travel_booking.tools_trips import TripSummary, _trips_text
+
+    trip = TripSummary.model_construct(name="Work trip to Denver (Dec 2025)", starts_at="2025-12-11T07:00:00",
+                                       ends_at="2025-12-13T18:00:00", bookings=3)
+    text = _trips_text([trip], 1, datetime(2026, 3, 16).date())
+    assert ") (" not in text and text.startswith("'Work trip to Denver (Dec 2025)' ("), text

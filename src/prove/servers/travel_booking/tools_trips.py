@@ -100,11 +100,12 @@ def _day(at: str, today: date) -> str:
 def _trips_text(trips: list[TripSummary], total: int, today: date) -> str:
     """'Anniversary in Amsterdam (March 28 to April 2, 3 bookings) and Team offsite (no bookings yet)'."""
     def one(t: TripSummary) -> str:
+        name = f"'{t.name}'" if t.name.endswith(")") else t.name  # not "Denver (Dec 2025) (December 11, ...)"
         if t.starts_at is None or t.ends_at is None:
-            return f"{t.name} ({'no bookings yet' if not t.bookings else 'every booking cancelled'})"
+            return f"{name} ({'no bookings yet' if not t.bookings else 'every booking cancelled'})"
         count = f"{t.bookings} booking{'s' if t.bookings != 1 else ''}"
         start, end = _day(t.starts_at, today), _day(t.ends_at, today)
-        return f"{t.name} ({start if start == end else f'{start} to {end}'}, {count})"
+        return f"{name} ({start if start == end else f'{start} to {end}'}, {count})"
     return said_in_part([one(t) for t in trips[:6]], total, "no trips")
 
 
