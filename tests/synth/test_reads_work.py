@@ -1487,3 +1487,15 @@ def test_a_thing_renamed_is_asked_about_by_its_new_name() -> None:
     first, later = [m["content"] for m in ex["messages"] if m["role"] == "user"][:2]
     assert "rename the Hold event to 'Sprint planning'" in first, first
     assert "Hold" not in later and "Sprint planning" in later, later
+
+
+def test_one_meeting_of_a_new_series_is_named_by_its_day_not_its_id() -> None:
+    """"Now remind me 30 minutes before event EVT-10271." named one meeting of a series the
+    conversation had just made by an ID the user never saw: it is "the event 'Team standup' on April 8"."""
+    from prove.synth.pipeline import SynthConfig, Synthesizer
+
+    ex = json.loads(Synthesizer(SynthConfig(n=2000, seed=6161)).example(1493).line)
+    users = [m["content"] for m in ex["messages"] if m["role"] == "user"]
+    assert any("create a daily 'Team standup'" in u for u in users), users
+    assert not any(re.search(r"EVT-\d+", u) for u in users), users
+    assert any("the event 'Team standup' on April" in u for u in users), users

@@ -44,7 +44,7 @@ from ..entities import entity_fields, extract_entities, found_nothing, iter_reco
 from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user
 from ..results import LABELS
-from ..values import DAY, ValueMaker, example_of, is_money, render_value
+from ..values import DAY, ValueMaker, day, example_of, is_money, render_value
 from ..wording import Wording, _lower_first
 
 __all__ = ["ProgrammaticTeacher"]
@@ -825,7 +825,10 @@ class Planner:
                         if k == kind and x not in self.index.ids.get(kind, ())}
                 if made - {v}:  # two new ones: neither is "the new one", each may have a name
                     label = self._label_in(source, kind, v)
-                    return ("label", label) if label else ("cite", None)
+                    if label:
+                        return "label", label
+                    dated = self._dated(source, kind, v, noun)  # one meeting of a new series: by its day
+                    return ("new", dated) if dated else ("cite", None)
                 # Moved or renamed in the conversation, it is no new one: said by its name.
                 moved = [x for x in [*steps, *found] if x.tool.name.startswith(("rename", "move")) and x.result.ok]
                 label = next(filter(None, (self._label_in(x, k, v) for x in moved  # a path is an item and a file
@@ -858,6 +861,31 @@ class Planner:
             if label:
                 return "label", label
         return "cite", None
+
+    def _dated(self, step: Step, kind: str, value: str, noun: str) -> str | None:
+        """One of several new things an output lists under a name they share (the meetings of a series
+        it made), said by that name and its day where no other of them falls on it: "the event 'Team
+        standup' on April 8"; None where the output does not tell it so."""
+        data = step.result.data
+        ek = self.server.entities.get(kind)
+        if ek is None or not ek.label or not isinstance(data, Mapping):
+            return None
+        days: dict[str, list[str]] = {}
+        name = None
+        for k, x, rec in extract_entities(step.tool, data):
+            if k != kind or not isinstance(rec, Mapping):
+                continue
+            when = next((rec[f] for f in ("start", "starts_at", "date", "scheduled_for")
+                         if isinstance(rec.get(f), str) and DAY.match(rec[f][:10])), None)
+            if when is None:
+                return None
+            days.setdefault(when[:10], []).append(x)
+            if x == value:
+                name = rec.get(ek.label) or data.get(ek.label)
+        mine = [d for d, xs in days.items() if value in xs]
+        if not isinstance(name, str) or not mine or len(days[mine[0]]) > 1:
+            return None
+        return f"the {noun} '{name}' on {day(date.fromisoformat(mine[0]))}"
 
     def _label_in(self, step: Step, kind: str, value: str) -> str | None:
         """The label a person would use for an entity of an output, if the output shows it unambiguously.
