@@ -1499,3 +1499,14 @@ def test_one_meeting_of_a_new_series_is_named_by_its_day_not_its_id() -> None:
     assert any("create a daily 'Team standup'" in u for u in users), users
     assert not any(re.search(r"EVT-\d+", u) for u in users), users
     assert any("the event 'Team standup' on April" in u for u in users), users
+
+
+def test_a_mailbox_question_is_answered_alone() -> None:
+    """"What's my email address, and do I have any aliases?" was answered with the blocked senders and
+    the out-of-office reply too; the settings question still gets the whole account."""
+    (address,) = set(_answers("email", "get_mailbox", {}, "What's my email address, and do I have any aliases?"))
+    assert address.startswith("Your address is ") and "Blocked" not in address and "out-of-office" not in address
+    (blocked,) = set(_answers("email", "get_mailbox", {}, "Which senders have I blocked?"))
+    assert blocked.startswith("You've blocked ") and "address" not in blocked, blocked
+    settings = _answers("email", "get_mailbox", {}, "Is my out-of-office reply on? Show me my mail settings.")
+    assert settings and all("out-of-office" in t and "Blocked senders" in t for t in settings), settings

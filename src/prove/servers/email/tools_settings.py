@@ -91,6 +91,10 @@ def _app(row) -> AppPassword:
         "{result.blocked_senders}. Your out-of-office reply is off.", **{"result.vacation.enabled": False}),
     Ask("Your address is {result.primary_address}; aliases: {result.aliases}. Blocked senders: "
         "{result.blocked_senders}. Your out-of-office reply is on.", **{"result.vacation.enabled": True}),
+    # ... and a question about the address, or about blocked senders, is answered alone.
+    *(Ask(text, **{"result.vacation.enabled": on}) for on in (False, True) for text in (
+        "Your address is {result.primary_address}; aliases: {result.aliases}.",
+        "You've blocked {result.blocked_senders}.")),
 ])
 def get_mailbox(ctx: Ctx) -> Mailbox:
     """Show the user's mailbox: name, addresses, signature, vacation responder, blocked senders and counts.
