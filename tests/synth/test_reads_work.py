@@ -1510,3 +1510,15 @@ def test_a_mailbox_question_is_answered_alone() -> None:
     assert blocked.startswith("You've blocked ") and "address" not in blocked, blocked
     settings = _answers("email", "get_mailbox", {}, "Is my out-of-office reply on? Show me my mail settings.")
     assert settings and all("out-of-office" in t and "Blocked senders" in t for t in settings), settings
+
+
+def test_a_meeting_is_started_only_near_its_time() -> None:
+    """"Please start one of the meetings." -> "the meeting 'Weekly Marketing sync' from March 23", a week
+    early: a meeting is started on its day, or the day before at the earliest."""
+    started = []
+    for ex in _generated("video_meeting", 300, 17):
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        started += [results[c["id"]]["starts_at"] for t in ex["turns"] for c in t["calls"]
+                    if c["name"] == "start_meeting" and "starts_at" in results.get(c["id"], {})]
+    assert len(started) >= 5, started
+    assert all(s < "2026-03-17T09:00:00" for s in started), started

@@ -97,9 +97,14 @@ def _require_in_meeting(ctx: Ctx, meeting: object) -> object:
 # ----- starting and joining --------------------------------------------------------------------------
 
 
+# A meeting is started on its day, or early the day before: not next week's meeting of a series.
+_SOON = {"meeting_id": "starts_at < strftime('%Y-%m-%dT%H:%M:%S', :now, '+1 day')"}
+_TODAY = {"meeting_id": "date(starts_at) = :today"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Start {meeting_id}.",
-    "Kick off {meeting_id} now, everyone's waiting.",
+    Ask("Start {meeting_id}.", fits=_SOON),
+    Ask("Kick off {meeting_id} now, everyone's waiting.", fits=_TODAY),
 ], reply=[
     "Started {meeting_id}; {result.in_meeting} people are in so far.",
     "{meeting_id} is live now; the link is {result.join_url}.",
