@@ -1342,7 +1342,9 @@ def test_a_reply_read_field_by_field_is_counted() -> None:
                  "Your saved cards: Wells Fargo Autograph (Visa ending 3012, expires 12/29, your default) and Amex "
                  "Gold (American Express ending 6434, expired 01/26).",
                  "The engine oil and filter change is due soon: by March 28 or at 30,016 miles.",
-                 "Priciest first: Branch Ergonomic Office Chair ($795.99, rated 4.3 from 3 reviews)."]
+                 "Priciest first: Branch Ergonomic Office Chair ($795.99, rated 4.3 from 3 reviews).",
+                 "Here's where order ORD-10013 stands: it was delivered on March 4 (FedEx, tracking 0792), and you "
+                 "can return it until April 3."]
     assert all(FIELD_DUMP.search(d) for d in dumps)
     assert not any(FIELD_DUMP.search(s) for s in sentences)
 

@@ -40,8 +40,8 @@ _NUMBER = re.compile(r"\$?\d[\d,.:]*")
 _NAME = re.compile(r"(?:[A-Z][\w&'-]*)(?:\s+[A-Z][\w&'-]*)+")
 _WORD = re.compile(r"[a-z']+")
 # A record read field by field: a name, a colon, then three or more "<field words> <value>" parts.
-FIELD_DUMP = re.compile(r"(?:^|[:;.] )(?!Done\b)[A-Z][^:;.]{1,60}: (?:[a-z][a-z]*(?: [a-z]+){0,2} [^,;:]{1,40}, ){2,}"
-                        r"[a-z]")
+FIELD_DUMP = re.compile(r"(?:^|[:;.] )(?!Done\b)[A-Z][^:;.]{1,60}: (?!(?:it|its|the|you|your|they|a|an|there)\b)"
+                        r"(?:[a-z][a-z]*(?: [a-z]+){0,2} [^,;:]{1,40}, ){2,}[a-z]")
 
 
 def _clause_patterns(server: Server) -> re.Pattern[str]:
