@@ -160,7 +160,11 @@ def test_a_first_call_that_is_too_early_lets_time_pass() -> None:
 
 @pytest.mark.parametrize("label, words", [("Patio String Lights 48 ft", "String Lights"),
                                           ("Area Rug 5 x 7 ft, Indigo", "Area Rug"),
-                                          ("Weekend brunch", None), ("Q2 budget for Search", None)])
+                                          ("Weekend brunch", None), ("Q2 budget for Search", None),
+                                          # a model's name before its number, the thing after: "a Black
+                                          # Diamond Spot", never "a Diamond Spot"
+                                          ("Black Diamond Spot 400 Headlamp", "Black Diamond Spot"),
+                                          ("Insulated Water Bottle 32 oz", "Water Bottle")])
 def test_a_search_says_the_head_of_a_long_name_never_a_stray_word(label, words) -> None:
     from prove.synth.teachers.programmatic import _head_words
 
