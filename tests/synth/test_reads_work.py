@@ -1522,3 +1522,13 @@ def test_a_meeting_is_started_only_near_its_time() -> None:
                     if c["name"] == "start_meeting" and "starts_at" in results.get(c["id"], {})]
     assert len(started) >= 5, started
     assert all(s < "2026-03-17T09:00:00" for s in started), started
+
+
+def test_a_new_issue_is_asked_for_with_its_priority_said_as_one() -> None:
+    """"Then file a low task in the Web Storefront project" -> "a low-priority task"."""
+    asked = [u for ex in _generated("issue_tracker", 300, 11) for _, u in _turn_users(ex)
+             if re.search(r"\b[Ff]ile an? ", u)]
+    assert asked
+    assert all(re.search(r"\b[Ff]ile an? (?:low|medium|high|critical|highest|lowest)-priority ", u) or
+               not re.search(r"\b[Ff]ile an? (?:low|medium|high|critical) ", u) for u in asked), asked
+    assert any("-priority " in u for u in asked), asked

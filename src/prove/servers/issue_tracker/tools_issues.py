@@ -278,7 +278,7 @@ def _in_words(ctx: Ctx, change: Change) -> str:
 
 @tools.tool(effect=WRITE, asks=[
     "Create a {type} in {project_id} titled '{title}'.",
-    "File a {priority} {type} in {project_id}: '{title}'. Assign it to {assignee_id}.",
+    "File a {priority}-priority {type} in {project_id}: '{title}'. Assign it to {assignee_id}.",
     "Add a {type} '{title}' to {project_id} under the epic {parent_id}, in {sprint_id}.",
     "Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.",
 ], reply=[
