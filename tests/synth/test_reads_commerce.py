@@ -1528,3 +1528,10 @@ def test_trades_in_an_account_history_are_said_mid_sentence_in_lower_case() -> N
         result = session.call("list_activity", {"limit": 20})
     text = result.data["activities_text"]
     assert re.search(r"\b(?:bought|sold) \d", text) and not re.search(r"[;,] (?:and )?(?:Bought|Sold)\b", text), text
+
+
+def test_a_month_that_spent_more_than_came_in_says_so_not_a_negative_net() -> None:
+    """"income was $2,804.93 and expenses were $3,899.07, a net of -$1,094.14"."""
+    said = [t for world in range(4) for t in _replies("budget", "get_monthly_summary", {}, world=world)]
+    assert said and not any("-$" in t for t in said), said
+    assert any("more went out than came in" in t for t in said), said

@@ -218,6 +218,8 @@ class MonthlySummary(BaseModel):
     income: float
     expenses: float
     net: float = Field(description="income minus expenses")
+    net_text: str = Field("", description="the net in words: 'a net of $1,926.76', or '$1,094.14 more went out than "
+                                          "came in'")
     saved_to_goals: float
     budgeted: float
     remaining: float

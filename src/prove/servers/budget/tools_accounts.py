@@ -70,12 +70,12 @@ def list_accounts(ctx: Ctx, status: Literal["open", "closed", "all"] = "open") -
     "Give me a summary of my spending and income for {month}.",
     "Am I over budget anywhere this month?",
 ], reply=[
-    "In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
-    "${result.net}, with {result.over_budget_count} categories over budget: {result.over_budget_names}.",
-    Ask("In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
-        "${result.net}, with 1 category over budget: {result.over_budget_names}.", **{"result.over_budget_count": 1}),
-    Ask("In {result.month}, income was ${result.income} and expenses were ${result.expenses}, a net of "
-        "${result.net}, and no category is over budget.", **{"result.over_budget_count": 0}),
+    "In {result.month}, income was ${result.income} and expenses were ${result.expenses}, {result.net_text}, "
+    "with {result.over_budget_count} categories over budget: {result.over_budget_names}.",
+    Ask("In {result.month}, income was ${result.income} and expenses were ${result.expenses}, {result.net_text}, "
+        "with 1 category over budget: {result.over_budget_names}.", **{"result.over_budget_count": 1}),
+    Ask("In {result.month}, income was ${result.income} and expenses were ${result.expenses}, {result.net_text}, "
+        "and no category is over budget.", **{"result.over_budget_count": 0}),
 ])
 def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
     """Summarise one month's income, expenses, goal savings and every category's budget.
@@ -105,7 +105,9 @@ def get_monthly_summary(ctx: Ctx, month: Month | None = None) -> MonthlySummary:
     lines.sort(key=lambda x: (not x.over_budget, x.group, x.name))
     income, expenses = money(totals.get("income", 0.0)), money(-totals.get("expense", 0.0))
     total_budget = money(sum(x.budgeted for x in lines))
-    return MonthlySummary(month=month, income=income, expenses=expenses, net=money(income - expenses),
+    net = money(income - expenses)
+    net_text = f"a net of ${net:,.2f}" if net >= 0 else f"so ${-net:,.2f} more went out than came in"
+    return MonthlySummary(month=month, income=income, expenses=expenses, net=net, net_text=net_text,
                           saved_to_goals=money(-totals.get("goal_transfer", 0.0)), budgeted=total_budget,
                           remaining=money(total_budget - expenses),
                           over_budget_count=sum(x.over_budget for x in lines),
