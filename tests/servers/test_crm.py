@@ -378,7 +378,7 @@ def test_an_account_reads_out_who_we_know_and_which_deals(s):
         assert f"'{d['name']}' ({d['stage'].replace('_', ' ')}, {amount})" in account["deal_names"]
     new = ok(s, "create_account", {"name": "Granite Freight", "industry": "Logistics"})
     empty = ok(s, "get_account", {"account_id": new["account_id"]})
-    assert empty["contact_names"] == "no contacts yet" and empty["deal_names"] == "no deals yet"
+    assert empty["contact_names"] == "no contacts yet" and empty["deal_names"] == "none yet"
     assert any("{result.contact_names}" in r.text and "{result.deal_names}" in r.text
                for r in SERVER.tools["get_account"].replies)
 

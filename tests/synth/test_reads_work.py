@@ -590,7 +590,9 @@ def test_an_email_does_not_name_its_writer_or_reader_as_someone_else() -> None:
 def test_the_out_of_office_reply_is_said_to_be_on_or_off() -> None:
     """"Is my out-of-office reply on?" answered "Out-of-office reply: no."."""
     for before in ([], [("set_vacation_responder", {"enabled": True, "message": "Away until Monday."})]):
-        for text in _replies("email", "get_mailbox", {}, before):
+        said = [t for t in _replies("email", "get_mailbox", {}, before) if "out-of-office" in t]
+        assert said  # (the address, or the blocked senders, asked alone are said alone)
+        for text in said:
             assert re.search(r"out-of-office reply is (on|off)\.", text) and ": no" not in text, text
 
 
@@ -680,7 +682,9 @@ def test_copying_people_on_a_draft_says_who_is_copied() -> None:
 
 def test_one_alias_is_not_said_as_aliases() -> None:
     """"Your address is ava.singh@nimbusfood.com, with the aliases ava@nimbusfood.com."."""
-    for text in _replies("email", "get_mailbox", {}):
+    said = [t for t in _replies("email", "get_mailbox", {}) if "alias" in t]  # (blocked senders are said alone)
+    assert said
+    for text in said:
         assert "the aliases" not in text and "aliases: " in text, text
 
 def test_mail_settings_read_as_a_person_says_them() -> None:
@@ -1532,3 +1536,18 @@ def test_a_new_issue_is_asked_for_with_its_priority_said_as_one() -> None:
     assert all(re.search(r"\b[Ff]ile an? (?:low|medium|high|critical|highest|lowest)-priority ", u) or
                not re.search(r"\b[Ff]ile an? (?:low|medium|high|critical) ", u) for u in asked), asked
     assert any("-priority " in u for u in asked), asked
+
+
+def test_whom_we_know_at_an_account_is_said_as_a_list() -> None:
+    """"At Tidal Trust we know Elena Johnson (Analytics Lead), James Rivera (Operations Manager), Leo Richardson
+    (CTO), Sophie Fischer. Deals: no deals yet." ran the names on without an "and"."""
+    accounts = _index("crm", 0).every["account"]
+    checked = 0
+    for account in list(accounts)[:12]:
+        for text in _answers("crm", "get_account", {"account_id": account}, "Who do we know at it, and what deals do we have with them?"):
+            names = text.split(" we know ", 1)[-1].split(". ")[0]
+            if ", " in names or "; " in names:
+                checked += 1
+                assert " and " in names, text
+            assert "no deals yet." not in text or "Deals: no deals yet" not in text, text
+    assert checked

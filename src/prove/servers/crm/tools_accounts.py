@@ -250,8 +250,10 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
     deals = [deal_summary(r) for r in ctx.db.execute(DEAL_SELECT + " WHERE d.account_id = ? ORDER BY d.close_date DESC, "
                                                      "d.deal_id", (account_id,))]
     won = sum(d.amount for d in deals if d.stage == "closed_won")
-    people = ", ".join(f"{c.full_name} ({c.title})" if c.title else c.full_name for c in contacts)
-    sales = ", ".join(f"'{d.name}' ({d.stage.replace('_', ' ')}, {dollars(d.amount)})" for d in deals)
+    people = said_in_part([f"{c.full_name} ({c.title})" if c.title else c.full_name for c in contacts], len(contacts),
+                          "no contacts yet")
+    sales = said_in_part([f"'{d.name}' ({d.stage.replace('_', ' ')}, {dollars(d.amount)})" for d in deals], len(deals),
+                         "none yet")
     owner = "you" if summary.owner_id == me(ctx)["rep_id"] else summary.owner_name
     kind = f"{summary.industry} {summary.type}"
     profile = (f"{'an' if kind[0] in 'AEIOU' else 'a'} {kind}" + (f" in {summary.city}" if summary.city else "")
@@ -260,8 +262,8 @@ def get_account(ctx: Ctx, account_id: AccountId) -> Account:
                 if summary.open_deals else "no open deals")
     return Account(**summary.model_dump(), website=row["website"], phone=row["phone"],
                    annual_revenue=row["annual_revenue"], created_at=row["created_at"], won_revenue=won,
-                   contacts=contacts, deals=deals, contact_names=people or "no contacts yet",
-                   deal_names=sales or "no deals yet", profile_text=profile, pipeline_text=pipeline)
+                   contacts=contacts, deals=deals, contact_names=people,
+                   deal_names=sales, profile_text=profile, pipeline_text=pipeline)
 
 
 @tools.tool(effect=WRITE, asks=[

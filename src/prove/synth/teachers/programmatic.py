@@ -1483,11 +1483,11 @@ def _head_words(label: str) -> str | None:
         lead.pop()
     if len(label.split()) <= 2 or len(lead) < 2:
         return None
-    last = label.split()[-1]
+    tokens = label.split()
     # a model's name before its number and the thing after it ("Black Diamond Spot 400 Headlamp"): the
     # whole name, for its last words alone are no thing ("a Diamond Spot")
-    named = len(lead) == 3 and last[:1].isupper() and last.isalpha() and last.lower() not in _COLOURS \
-        and label.split().index(lead[-1]) + 3 == len(label.split())
+    named = len(lead) == 3 and len(tokens) == 5 and tokens[:3] == lead and any(ch.isdigit() for ch in tokens[3]) \
+        and tokens[4].isalpha() and tokens[4][:1].isupper() and tokens[4].lower() not in _COLOURS
     tail = lead if named else lead[-2:]
     if any(w.lower() in _STOP or not re.fullmatch(r"[A-Za-z][A-Za-z'-]{2,}", w) for w in tail):
         return None
