@@ -633,6 +633,8 @@ def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code()
     from prove.synth.phrasing import spoken_to_user
     assert spoken_to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
         "Done: the meeting 'Sync' of yours now runs 45 minutes."
+    assert spoken_to_user("Your profile: e-mail fiona.thomas@proton.me, site my.example.com; call me.") == \
+        "Your profile: e-mail fiona.thomas@proton.me, site my.example.com; call you."
     tool = registry.get("team_chat").tools["add_reaction"]
     assert all(":{emoji}:" in a.text for a in tool.asks if "{emoji}" in a.text)
 

@@ -585,11 +585,18 @@ def whole_units(text: str) -> str:
                   lambda m: span_of_minutes(int(m.group(1).replace(",", ""))), text)
 
 
+# "me" and "my" as words, never as parts of an address ("fiona@proton.me", "my.example.com").
+_WORD_ALONE = r"(?<![\w.@-])"
+_NO_DOMAIN = r"(?![.@-]\w)"
+
+
 def spoken_to_user(text: str) -> str:
     """A reply speaks to the user: the "me" a request calls the user is "you" (quotes kept)."""
     parts = _QUOTED.split(text)
-    return "".join(part if i % 2 else re.sub(r"\bmy\b", "your", re.sub(r"\bme\b", "you", part.replace(" of mine", " of yours")))
+    return "".join(part if i % 2 else re.sub(rf"{_WORD_ALONE}my\b{_NO_DOMAIN}", "your",
+                                             re.sub(rf"{_WORD_ALONE}me\b{_NO_DOMAIN}", "you", part.replace(" of mine", " of yours")))
                    for i, part in enumerate(parts))
+
 
 
 def _one_currency(text: str) -> str:
