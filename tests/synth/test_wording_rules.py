@@ -1373,3 +1373,18 @@ def test_none_of_a_count_is_said_as_none() -> None:
 
     assert _agree("You have 14 issues assigned, 0 of them overdue.") == "You have 14 issues assigned, none of them overdue."
     assert _agree("Scored 10 of them.") == "Scored 10 of them."
+
+
+def test_an_order_is_said_only_for_a_listing_of_more_than_one() -> None:
+    """"Your entries, newest first: $105.18 at Xcel Energy" reads as if more were listed; one entry is
+    just said, while a listing of several keeps its order, and so does one page of a longer listing."""
+    say, _ = _say("budget")
+    tool = registry.get("budget").tools["list_transactions"]
+    template = next(r.text for r in tool.replies if "newest first" in r.text)
+    one = {"transactions": [{"transaction_id": "TXN-1", "amount": -105.18}], "total": 1,
+           "transactions_text": "$105.18 at Xcel Energy on February 25"}
+    assert say.reply(tool, template, {}, one, {}) == "Your entries: $105.18 at Xcel Energy on February 25."
+    two = {**one, "transactions": one["transactions"] * 2, "total": 2}
+    assert "newest first" in say.reply(tool, template, {}, two, {})
+    page = {**one, "total": 7}
+    assert "newest first" in say.reply(tool, template, {}, page, {})

@@ -481,7 +481,10 @@ class Phrasing:
                 value = ["you" if self._names_me(item, field) else v for item, v in zip(holder, value)]
             return self.result_value(tool, field, value)
 
-        return _sentences(_agree(_one_currency(whole_units(spoken_to_user(self.fill(tool, template, say))))))
+        text = self.fill(tool, template, say)
+        if _one_listed(data):
+            text = _ORDER_SAID.sub("", text)
+        return _sentences(_agree(_one_currency(whole_units(spoken_to_user(text)))))
 
     def _names_me(self, item: Any, field: str) -> bool:
         """Whether a record's name field names the signed-in user (its `<x>_id`, or a person's own ID)."""
@@ -583,6 +586,20 @@ def whole_units(text: str) -> str:
     """A lead time that fills whole hours or days is said in them: "1440 minutes before" -> "1 day before"."""
     return re.sub(r"\b(\d[\d,]*) minutes(?= (?:before|ahead|early|earlier|in advance)\b)",
                   lambda m: span_of_minutes(int(m.group(1).replace(",", ""))), text)
+
+
+# The order a listing is said in ("Your entries, newest first: ..."), said only of more than one.
+_ORDER_SAID = re.compile(r",? (?:newest|oldest|nearest|cheapest|earliest|latest|best|biggest|largest|highest|lowest|"
+                         r"fastest|soonest|most [a-z]+) first\b(?=[:;,.)])")
+
+
+def _one_listed(data: Any) -> bool:
+    """Whether a result lists records and holds at most one of them (and no more beyond its page)."""
+    if not isinstance(data, Mapping):
+        return False
+    listed = [v for v in data.values() if isinstance(v, list) and all(isinstance(x, Mapping) for x in v)]
+    total = data.get("total")
+    return bool(listed) and all(len(v) <= 1 for v in listed) and not (isinstance(total, int) and total > 1)
 
 
 # "me" and "my" as words, never as parts of an address ("fiona@proton.me", "my.example.com").
