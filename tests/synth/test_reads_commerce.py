@@ -1535,3 +1535,18 @@ def test_a_month_that_spent_more_than_came_in_says_so_not_a_negative_net() -> No
     said = [t for world in range(4) for t in _replies("budget", "get_monthly_summary", {}, world=world)]
     assert said and not any("-$" in t for t in said), said
     assert any("more went out than came in" in t for t in said), said
+
+
+def test_whether_a_product_can_be_returned_is_answered_first_and_alone() -> None:
+    """"Can I return the Cuisinart ... if it doesn't work out?" was answered "There's one version of
+    ..., $141.99 and in stock; it's returnable within 30 days": the price before the answer. A
+    final-sale product says no; the other questions still get the variants and prices."""
+    rows = EntityIndex(registry.get("shopping"), 0).rows["product"]
+    products = {bool(row["returnable"]): product for product, row in rows.items() if row["status"] == "active"}
+    assert set(products) == {True, False}
+    for returnable, product in products.items():
+        answers = _answers("shopping", "get_product", {"product_id": product})
+        asked = answers["Can I return {product_id} if it doesn't work out?"]
+        policy = "is returnable within 30 days" if returnable else "is a final sale, so it can't be returned"
+        assert asked and all(policy in a and "$" not in a for a in asked), asked
+        assert all("$" in a for a in answers["Tell me more about {product_id}."])
