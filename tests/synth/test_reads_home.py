@@ -1638,3 +1638,23 @@ def test_a_trip_named_with_parentheses_is_not_followed_by_more() -> None:
                                        ends_at="2025-12-13T18:00:00", bookings=3)
     text = _trips_text([trip], 1, datetime(2026, 3, 16).date())
     assert ") (" not in text and text.startswith("'Work trip to Denver (Dec 2025)' ("), text
+
+
+def test_a_cancellation_says_what_comes_back() -> None:
+    """"Please cancel my stay ... and refund what you can" was answered "Done: I cancelled your stay
+    .... Within 48 hours of check-in, the flexible rate keeps the first night.": the rule, never the
+    refund. Every reply says the money or points that come back, or that nothing does."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    server = registry.get("travel_booking")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), _index("travel_booking"), Wording(random.Random(0)))
+    cancel = registry.get("travel_booking").tools["cancel_booking"]
+    base = {"booking": {"booking_id": "BKG-1"}, "fee": 0.0, "reason": "Flex fares are fully refundable."}
+    cases = {(412.5, 0): ["$412.50"], (0.0, 4000): ["4000 points", "4,000 points"], (0.0, 0): ["nothing comes back"],
+             (100.0, 2000): ["$100.00"]}
+    for (cash, points), said in cases.items():
+        data = {**base, "refund_amount": cash, "refund_points": points, "fee": 0.0 if cash or points else 250.0}
+        texts = [say.reply(cancel, r.text, {"booking_id": "BKG-1"}, data, {"booking_id": "your flight"})
+                 for r in _fitting_replies(cancel, {"booking_id": "BKG-1"}, data)]
+        assert texts and all(any(s in t for s in said) and "0 points" not in t.replace("000 points", "")
+                             for t in texts), (cash, points, texts)

@@ -354,8 +354,16 @@ def get_cancellation_quote(ctx: Ctx, booking_id: BookingId) -> CancellationQuote
     "Cancel {booking_id}.",
     "Please cancel {booking_id} and refund what you can; I can't make it anymore.",
 ], reply=[
+    # Each says what comes back: money, points, both, or nothing.
     "{booking_id} is cancelled; ${result.refund_amount} and {result.refund_points} points come back to you.",
-    "Done: I cancelled {booking_id}. {result.reason}",
+    Ask("Done: I cancelled {booking_id}; ${result.refund_amount} goes back to your card. {result.reason}",
+        **{"result.refund_points": 0}),
+    Ask("{booking_id} is cancelled, and ${result.refund_amount} comes back to your card. {result.reason}",
+        **{"result.refund_points": 0}),
+    Ask("Done: I cancelled {booking_id}; {result.refund_points} points go back to your balance. {result.reason}",
+        **{"result.refund_amount": 0.0}),
+    Ask("Done: I cancelled {booking_id}, but nothing comes back: ${result.fee} is kept. {result.reason}",
+        **{"result.refund_amount": 0.0, "result.refund_points": 0}),
 ])
 def cancel_booking(ctx: Ctx, booking_id: BookingId) -> Cancellation:
     """Cancel a flight or hotel booking and refund it by its rules (see get_cancellation_quote).
