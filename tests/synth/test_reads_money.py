@@ -316,3 +316,12 @@ def test_no_position_in_a_ticker_is_said_with_the_ticker() -> None:
         text = Wording(random.Random(seed)).summary(tool, result.data, args={"account_id": "BRK-10001", "ticker": "AAPL"},
                                                     asked="How many shares of {ticker} do I own in {account_id}?")
         assert "no AAPL positions" in text.lower().replace("aapl", "AAPL"), text
+
+
+def test_an_activity_named_by_a_name_keeps_its_capital_mid_sentence() -> None:
+    """"$50.00 roth IRA contribution from Schwab Investor Checking ending 4247": a trade or a deposit
+    is lowercased after the amount, a Roth IRA keeps its name."""
+    with Session(["trading"], world=0) as session:
+        roth = next(a["account_id"] for a in session.call("list_accounts", {}).data["accounts"] if a["kind"] == "roth_ira")
+        text = session.call("list_activity", {"account_id": roth, "kind": "deposit"}).data["activities_text"]
+    assert "Roth IRA contribution" in text and "roth IRA" not in text, text

@@ -244,15 +244,21 @@ def _activities_text(items: list[Activity], total: int, today: date) -> str:
     def one(a: Activity) -> str:
         d = date.fromisoformat(a.occurred_at[:10])
         day = f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
-        said = a.summary[:1].lower() + a.summary[1:]  # "...; sold 16 SBUX at $109.92", not "; Sold"
+        said = _mid_sentence(a.summary)  # "...; sold 16 SBUX at $109.92", not "; Sold"
         if a.kind == "buy":
             return f"{said} on {day}"
         if a.kind == "sell":
             gain = a.realized_gain or 0
             result = f" (a {'gain' if gain > 0 else 'loss'} of ${abs(gain):,.2f})" if gain else ""
             return f"{said} on {day}{result}"
-        return f"${abs(a.amount):,.2f} {a.summary[:1].lower()}{a.summary[1:]} on {day}"  # "$500.00 deposit from ..."
+        return f"${abs(a.amount):,.2f} {said} on {day}"  # "$500.00 deposit from ..."
     return said_in_part([one(a) for a in items[:5]], total, "nothing")
+
+
+def _mid_sentence(summary: str) -> str:
+    """An activity's summary inside a sentence: "sold 16 SBUX", "deposit from ...", but a name keeps
+    its capital ("Roth IRA contribution from ...")."""
+    return summary if summary.startswith("Roth ") else summary[:1].lower() + summary[1:]
 
 
 def _activity_summary(row: sqlite3.Row) -> str:
