@@ -1658,3 +1658,26 @@ def test_a_cancellation_says_what_comes_back() -> None:
                  for r in _fitting_replies(cancel, {"booking_id": "BKG-1"}, data)]
         assert texts and all(any(s in t for s in said) and "0 points" not in t.replace("000 points", "")
                              for t in texts), (cash, points, texts)
+
+
+def test_directions_arrive_once() -> None:
+    """"..., walk 491 m to Flour & Lantern, then arrive at Flour & Lantern": the last walk already
+    arrives; a route whose last step goes elsewhere still ends "then arrive at ..."."""
+    seen = 0
+    with Session(["maps"], world=0) as session:
+        places = [p["place_id"] for p in session.call("search_places", {"city_id": "CTY-10001", "limit": 6}).data["places"]]
+        for origin in places[:4]:
+            for dest in places[:4]:
+                if origin == dest:
+                    continue
+                for mode in ("transit", "walking"):
+                    result = session.call("get_directions", {"origin_place_id": origin, "destination_place_id": dest,
+                                                             "mode": mode})
+                    if not result.ok:
+                        continue
+                    seen += 1
+                    name = result.data["destination_name"]
+                    words = result.data["in_words"]
+                    assert words.count(name) == 1 and "ride 1 stops" not in words, words
+                    assert words.endswith(name), words
+    assert seen >= 6

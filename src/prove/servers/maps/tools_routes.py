@@ -177,13 +177,17 @@ def _transit(ctx: Ctx, grid: Grid, at: datetime, origin: sqlite3.Row, dest: sqli
         steps.append(_step(
             f"Take the {ride.line.row['name']} ({ride.line.row['mode']}) "
             f"toward {grid.corner(stops[-1][1], stops[-1][2])} "
-            f"at {_clock(ride.depart)}; ride {ride.alight - ride.board} stops to {grid.corner(alight[1], alight[2])}, "
+            f"at {_clock(ride.depart)}; ride {_stops(ride.alight - ride.board)} to {grid.corner(alight[1], alight[2])}, "
             f"arriving {_clock(ride.arrive)}", ride_m, (ride.arrive - ride.depart).total_seconds()))
     steps.append(_step(f"Walk {trip.walk_out:.0f} m to {dest['name']}", trip.walk_out, trip.walk_out / mps))
     steps.append(_step(f"Arrive at {dest['name']}", 0, 0))
     names = list(dict.fromkeys(r.line.row["name"] for r in trip.rides))
     return Plan("transit", at, (trip.arrive - at).total_seconds(), metres, steps, "via " + ", ".join(names),
                 fare=round(sum(r.line.row["fare"] for r in trip.rides), 2), transfers=len(trip.rides) - 1)
+
+
+def _stops(n: int) -> str:
+    return "1 stop" if n == 1 else f"{n} stops"
 
 
 def plan(ctx: Ctx, origin: sqlite3.Row, dest: sqlite3.Row, mode: str, at: datetime) -> Plan:
@@ -357,6 +361,9 @@ def get_directions(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id
 def _in_words(steps: list[Step]) -> str:
     """'Head north on Oak Street for 400 m, turn left onto Main Street for 1.2 km, then arrive at Café Rio'."""
     parts = []
+    if len(steps) > 1 and steps[-1].instruction.startswith("Arrive at ") \
+            and steps[-2].instruction.endswith(" to " + steps[-1].instruction[len("Arrive at "):]):
+        steps = steps[:-1]  # "walk 125 m to Copper Parking" arrives already
     for n, s in enumerate(steps):
         text = s.instruction if n == 0 else s.instruction[:1].lower() + s.instruction[1:]
         if s.distance_m and not any(c.isdigit() for c in s.instruction):
