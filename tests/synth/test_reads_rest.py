@@ -654,3 +654,15 @@ def test_a_search_no_tool_serves_looks_for_what_the_search_finds(monkeypatch) ->
     assert len(queries) >= 10
     for query in queries:
         assert query.lower() in names, query
+
+
+def test_a_product_search_is_said_as_a_search() -> None:
+    """"do you sell Foam Roller?" reads a product's words as a thing with no article; a search for
+    them is said as one, in quotes ("Do you sell anything matching 'Foam Roller'?")."""
+    seen = 0
+    for call, user, _ in _turns("retail_chain", "search_products", 240, 3):
+        query = call["arguments"].get("query")
+        if query and f"'{query}'" in user:
+            seen += 1
+        assert not (query and re.search(rf"\b(?:sell|for|Find) {re.escape(query)}\b", user)), user
+    assert seen >= 3

@@ -164,7 +164,9 @@ def test_a_first_call_that_is_too_early_lets_time_pass() -> None:
                                           # a model's name before its number, the thing after: "a Black
                                           # Diamond Spot", never "a Diamond Spot"
                                           ("Black Diamond Spot 400 Headlamp", "Black Diamond Spot"),
-                                          ("Insulated Water Bottle 32 oz", "Water Bottle")])
+                                          ("Insulated Water Bottle 32 oz", "Water Bottle"),
+                                          # a head whose modifier is a compound keeps it whole
+                                          ("Remote Control Car 1:16", "Remote Control Car")])
 def test_a_search_says_the_head_of_a_long_name_never_a_stray_word(label, words) -> None:
     from prove.synth.teachers.programmatic import _head_words
 

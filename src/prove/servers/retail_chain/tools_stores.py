@@ -284,10 +284,11 @@ def get_store(ctx: Ctx, store_id: StoreId) -> Store:
 
 
 @tools.tool(effect=READ, asks=[
-    "Do you sell {query}?",
+    # (a query is a product's words as its name says them, "Foam Roller": said as a search, in quotes)
+    "Do you sell anything matching '{query}'?",
     "Show me {category} products under ${max_price}.",
-    "Search the {category} department for {query}.",
-    "Find {query} for less than ${max_price}.",
+    "Search the {category} department for '{query}'.",
+    "Find '{query}' for less than ${max_price}.",
 ], reply=[
     "Here's what I found: {result.products_text}.",
     "Matching products: {result.products_text}.",

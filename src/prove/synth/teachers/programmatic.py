@@ -1459,6 +1459,11 @@ def _sentence(label: str) -> bool:
     return len(label.split()) > 8 or bool(re.search(r"[.!?](?:\s|$)", label)) and len(label.split()) > 3
 
 
+# Two words that modify a noun together: "Remote Control Car" is searched whole, never "Control Car".
+_COMPOUND_MODIFIERS = {"remote control", "french press", "cast iron", "stainless steel", "ice cream", "hot water",
+                       "noise cancelling", "high speed", "first aid", "air fryer"}
+
+
 def _head_words(label: str) -> str | None:
     """The words a person searches a long name by: its head noun phrase, before any size, number
     or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
@@ -1488,7 +1493,7 @@ def _head_words(label: str) -> str | None:
     # whole name, for its last words alone are no thing ("a Diamond Spot")
     named = len(lead) == 3 and len(tokens) == 5 and tokens[:3] == lead and any(ch.isdigit() for ch in tokens[3]) \
         and tokens[4].isalpha() and tokens[4][:1].isupper() and tokens[4].lower() not in _COLOURS
-    tail = lead if named else lead[-2:]
+    tail = lead if named else lead[-3:] if " ".join(lead[-3:-1]).lower() in _COMPOUND_MODIFIERS else lead[-2:]
     if any(w.lower() in _STOP or not re.fullmatch(r"[A-Za-z][A-Za-z'-]{2,}", w) for w in tail):
         return None
     return " ".join(tail)
