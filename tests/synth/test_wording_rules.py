@@ -634,7 +634,9 @@ def test_a_summary_says_you_for_the_user_and_a_reaction_is_written_as_its_code()
     assert market.to_user(f"2 offers: {me_user}'s $58.00 offer on 'Nespresso'") == "2 offers: your $58.00 offer on 'Nespresso'"
     from prove.synth.phrasing import spoken_to_user
     assert spoken_to_user("Done: the meeting 'Sync' of mine now runs 45 minutes.") == \
-        "Done: the meeting 'Sync' of yours now runs 45 minutes."
+        "Done: your meeting 'Sync' now runs 45 minutes."
+    assert spoken_to_user("Pinned the message 'We need a decision by Friday.' of mine in #proj-aurora.") == \
+        "Pinned your message 'We need a decision by Friday.' in #proj-aurora."
     assert spoken_to_user("Your profile: e-mail fiona.thomas@proton.me, site my.example.com; call me.") == \
         "Your profile: e-mail fiona.thomas@proton.me, site my.example.com; call you."
     tool = registry.get("team_chat").tools["add_reaction"]

@@ -608,7 +608,9 @@ _NO_DOMAIN = r"(?![.@-]\w)"
 
 
 def spoken_to_user(text: str) -> str:
-    """A reply speaks to the user: the "me" a request calls the user is "you" (quotes kept)."""
+    """A reply speaks to the user: the "me" a request calls the user is "you" (quotes kept), and
+    "the message 'X' of mine" is "your message 'X'"."""
+    text = re.sub(rf"\bthe ([a-z]+) ({_QUOTED.pattern[1:-1]}) of mine\b", r"your \1 \2", text)
     parts = _QUOTED.split(text)
     return "".join(part if i % 2 else re.sub(rf"{_WORD_ALONE}my\b{_NO_DOMAIN}", "your",
                                              re.sub(rf"{_WORD_ALONE}me\b{_NO_DOMAIN}", "you", part.replace(" of mine", " of yours")))
