@@ -1681,3 +1681,13 @@ def test_directions_arrive_once() -> None:
                     assert words.count(name) == 1 and "ride 1 stops" not in words, words
                     assert words.endswith(name), words
     assert seen >= 6
+
+
+def test_trips_in_one_listing_are_named_alike() -> None:
+    """"Anniversary in Amsterdam (March 28 ...); 'Work trip to Denver (Dec 2025)' (December 11, ...)":
+    where one name needs quotes to keep its own parentheses apart, every name of the list has them."""
+    with Session(["travel_booking"], world=0) as session:
+        data = session.call("list_trips", {}).data
+    names = [t["name"] for t in data["trips"][:6]]
+    assert any(n.endswith(")") for n in names) and not all(n.endswith(")") for n in names), names
+    assert all(f"'{n}' (" in data["trips_text"] for n in names), data["trips_text"]

@@ -99,8 +99,12 @@ def _day(at: str, today: date) -> str:
 
 def _trips_text(trips: list[TripSummary], total: int, today: date) -> str:
     """'Anniversary in Amsterdam (March 28 to April 2, 3 bookings) and Team offsite (no bookings yet)'."""
+    # not "Denver (Dec 2025) (December 11, ...)": a name with its own parentheses is quoted, and so
+    # then is every other name of the list
+    quoted = any(t.name.endswith(")") for t in trips[:6])
+
     def one(t: TripSummary) -> str:
-        name = f"'{t.name}'" if t.name.endswith(")") else t.name  # not "Denver (Dec 2025) (December 11, ...)"
+        name = f"'{t.name}'" if quoted else t.name
         if t.starts_at is None or t.ends_at is None:
             return f"{name} ({'no bookings yet' if not t.bookings else 'every booking cancelled'})"
         count = f"{t.bookings} booking{'s' if t.bookings != 1 else ''}"
