@@ -1691,3 +1691,20 @@ def test_trips_in_one_listing_are_named_alike() -> None:
     names = [t["name"] for t in data["trips"][:6]]
     assert any(n.endswith(")") for n in names) and not all(n.endswith(")") for n in names), names
     assert all(f"'{n}' (" in data["trips_text"] for n in names), data["trips_text"]
+
+
+def test_a_trip_made_from_bookings_says_it_holds_them() -> None:
+    """"Group my stay at Sheraton London Westminster ... into a trip named 'Spring break'." was
+    answered "I've created the trip 'Spring break'.", silent on the stay it now holds."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    server = registry.get("travel_booking")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), _index("travel_booking"), Wording(random.Random(0)))
+    tool = server.tools["create_trip"]
+    stay = "your stay at Sheraton London Westminster, Standard King, April 20 to April 22"
+    args = {"name": "Spring break", "booking_ids": ["BKG-10012"]}
+    data = {"trip_id": "TRP-10009", "name": "Spring break"}
+    texts = [say.reply(tool, r.text, args, data, {"booking_ids": stay}) for r in _fitting_replies(tool, args, data)]
+    assert texts and all(stay in t and "'Spring break'" in t for t in texts), texts
+    empty = [r.text for r in _fitting_replies(tool, {"name": "Getaway"}, data)]
+    assert empty and not any("{booking_ids}" in t for t in empty)

@@ -191,8 +191,10 @@ def get_trip(ctx: Ctx, trip_id: BookedTripId) -> Trip:
     "Start a new trip called '{name}'.",
     "Group {booking_ids} into a trip named '{name}'.",
 ], reply=[
-    "I've created the trip '{result.name}'.",
-    "Done: '{result.name}' is set up as a trip.",
+    Ask("I've created the trip '{result.name}'.", booking_ids=None),
+    Ask("Done: '{result.name}' is set up as a trip.", booking_ids=None),
+    "I've put {booking_ids} in a new trip, '{result.name}'.",
+    "Done: the trip '{result.name}' is set up with {booking_ids} in it.",
 ], values={
     # names that say what the trip is for, not where it goes nor on which days: they fit whichever
     # bookings it groups
