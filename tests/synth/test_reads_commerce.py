@@ -1550,3 +1550,12 @@ def test_whether_a_product_can_be_returned_is_answered_first_and_alone() -> None
         policy = "is returnable within 30 days" if returnable else "is a final sale, so it can't be returned"
         assert asked and all(policy in a and "$" not in a for a in asked), asked
         assert all("$" in a for a in answers["Tell me more about {product_id}."])
+
+
+def test_more_than_one_added_to_a_cart_says_how_many() -> None:
+    """"I'll take the La Roche-Posay Hydrating Facial Cleanser, 2 of them" was answered "Your cart
+    now holds the La Roche-Posay Hydrating Facial Cleanser": the 2 went unsaid."""
+    product = "PROD-10021"  # one version only, in stock
+    for quantity in (1, 3):
+        texts = _replies("shopping", "add_to_cart", {"product_id": product, "quantity": quantity})
+        assert texts and all((" 3 of " in t) == (quantity == 3) for t in texts), texts

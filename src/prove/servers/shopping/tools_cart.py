@@ -235,8 +235,11 @@ def view_cart(ctx: Ctx) -> Cart:
     "Put {product_id} in {variant_id} into my cart.",
     "I'll take {product_id}, {quantity} of them, in {variant_id}.",
 ], reply=[
-    "Added {product_id} to your cart; it now holds {result.item_count} items, ${result.amount_due} due.",
-    "Your cart now holds {product_id}; it comes to ${result.amount_due} with standard shipping.",
+    Ask("Added {product_id} to your cart; it now holds {result.item_count} items, ${result.amount_due} due.",
+        quantity=1),
+    Ask("Your cart now holds {product_id}; it comes to ${result.amount_due} with standard shipping.", quantity=1),
+    "Added {quantity} of {product_id} to your cart; it now holds {result.item_count} items, ${result.amount_due} due.",
+    "Done: {quantity} of {product_id} are in your cart; it comes to ${result.amount_due} with standard shipping.",
 ])
 def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = None,
                 quantity: Quantity = 1) -> Cart:
