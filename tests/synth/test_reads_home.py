@@ -1708,3 +1708,12 @@ def test_a_trip_made_from_bookings_says_it_holds_them() -> None:
     assert texts and all(stay in t and "'Spring break'" in t for t in texts), texts
     empty = [r.text for r in _fitting_replies(tool, {"name": "Getaway"}, data)]
     assert empty and not any("{booking_ids}" in t for t in empty)
+
+
+def test_the_users_own_passport_is_said_to_them() -> None:
+    """"Do I have a passport on file?" was answered "Yara Brooks (you) has a US passport on file"."""
+    with Session(["travel_booking"], world=0) as session:
+        mine = session.call("list_travelers", {"relationship": "self"}).data["travelers_text"]
+        everyone = session.call("list_travelers", {}).data["travelers_text"]
+    assert mine.startswith("you have ") and "(you)" not in mine, mine
+    assert "(you) has" in everyone, everyone

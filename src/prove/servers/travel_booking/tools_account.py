@@ -162,13 +162,16 @@ def _travelers_text(travelers: list[Traveler], today: date) -> str:
     for t in travelers:
         who = t.full_name if t.relationship == "other" else \
             f"{t.full_name} ({'you' if t.relationship == 'self' else 'your ' + t.relationship})"
+        has = "has"
+        if t.relationship == "self" and len(travelers) == 1:  # "Do I have a passport on file?": "you have ..."
+            who, has = "you", "have"
         if not t.passport_on_file or t.passport_expiry is None:
-            parts.append(f"{who} has no passport on file")
+            parts.append(f"{who} {has} no passport on file")
             continue
         country = t.passport_country or ""
         article = "an" if country[:1] in ("A", "E", "F", "H", "I", "L", "M", "N", "O", "R", "S", "X") else "a"
         valid = "that expired" if t.passport_expiry < today.isoformat() else "valid until"
-        parts.append(f"{who} has {article} {country} passport on file, ending {t.passport_ending}, "
+        parts.append(f"{who} {has} {article} {country} passport on file, ending {t.passport_ending}, "
                      f"{valid} {_day(t.passport_expiry, today)}")
     return said_in_part(parts, len(parts), "none")
 
