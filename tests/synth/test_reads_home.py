@@ -1717,3 +1717,23 @@ def test_the_users_own_passport_is_said_to_them() -> None:
         everyone = session.call("list_travelers", {}).data["travelers_text"]
     assert mine.startswith("you have ") and "(you)" not in mine, mine
     assert "(you) has" in everyone, everyone
+
+
+def test_one_checked_bag_is_said_as_one() -> None:
+    """"Checked bags added to your flight AS 1489 SEA to DEN on March 17, 1 in all"."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    server = registry.get("travel_booking")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), _index("travel_booking"), Wording(random.Random(0)))
+    tool = server.tools["add_bags"]
+    for added, fee, words in ((1, 0.0, "1 checked bag "), (1, 35.0, "1 checked bag "), (4, 90.0, "4 checked bags ")):
+        data = {"booking_id": "BKG-1", "passengers": [], "bags_added": added, "fee_charged": fee, "payment_id": None,
+                "bags_text": f"{added} checked bag{'s' if added > 1 else ''}"}
+        texts = [say.reply(tool, r.text, {"booking_id": "BKG-1", "bags": added}, data, {"booking_id": "your flight"})
+                 for r in _fitting_replies(tool, {"booking_id": "BKG-1", "bags": added}, data)]
+        assert texts and all(words in t and "1 in all" not in t for t in texts), texts
+    with Session(["travel_booking"], world=0) as session:
+        booking = next(b["booking_id"] for b in session.call("list_bookings", {}).data["bookings"]
+                       if b["kind"] == "flight" and b["status"] == "confirmed")
+        result = session.call("add_bags", {"booking_id": booking, "bags": 1})
+    assert result.ok and result.data["bags_text"].endswith(("1 checked bag", "checked bags")), result.data

@@ -119,6 +119,7 @@ class BagPurchase(BaseModel):
     booking_id: BookingId
     passengers: list[Passenger] = Field(description="Every passenger of the booking after the change.")
     bags_added: int
+    bags_text: str = Field(description="The bags added in words, such as '2 checked bags'.")
     fee_charged: float
     payment_id: PaymentId | None = Field(description="The charge, if the bags were not free.")
 
@@ -413,9 +414,9 @@ def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, 
     Ask("Add two checked bags for every passenger on {booking_id}; there's luggage coming.", bags=2),
     Ask("Add a checked bag for everyone on {booking_id} and charge {payment_method_id}.", bags=1),
 ], reply=[
-    "Checked bags added to {booking_id}, {result.bags_added} in all; the fee was ${result.fee_charged}.",
-    "Done: the bags are on {booking_id}, for ${result.fee_charged}.",
-    Ask("Checked bags added to {booking_id}, {result.bags_added} in all; they're free within your allowance.",
+    "Added {result.bags_text} to {booking_id}; the fee was ${result.fee_charged}.",
+    "Done: {result.bags_text} more on {booking_id}, for ${result.fee_charged}.",
+    Ask("Added {result.bags_text} to {booking_id}, free within your allowance.",
         **{"result.fee_charged": 0.0}),
 ])
 def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(ge=1, le=MAX_BAGS)],
@@ -469,7 +470,12 @@ def add_bags(ctx: Ctx, booking_id: FlightBookingId, bags: Annotated[int, Field(g
     ctx.db.executemany("UPDATE booking_passengers SET checked_bags = checked_bags + ? WHERE booking_id = ? "
                        "AND traveler_id = ?", [(bags, booking_id, p["traveler_id"]) for p in passengers])
     return BagPurchase(booking_id=booking_id, passengers=load_booking(ctx, booking_id).passengers,
-                       bags_added=bags * len(passengers), fee_charged=money(fee), payment_id=payment_id)
+                       bags_added=bags * len(passengers), bags_text=_bags_text(bags * len(passengers)),
+                       fee_charged=money(fee), payment_id=payment_id)
+
+
+def _bags_text(n: int) -> str:
+    return f"{n} checked bag{'' if n == 1 else 's'}"
 
 
 @tools.tool(effect=WRITE, asks=[
