@@ -1559,3 +1559,13 @@ def test_more_than_one_added_to_a_cart_says_how_many() -> None:
     for quantity in (1, 3):
         texts = _replies("shopping", "add_to_cart", {"product_id": product, "quantity": quantity})
         assert texts and all((" 3 of " in t) == (quantity == 3) for t in texts), texts
+
+
+def test_a_return_names_its_item_as_the_user_does() -> None:
+    """"Return RET-10003 is open for Furhaven Orthopedic Dog Bed" left out the article a product's
+    name takes; the reply names the item as the request does."""
+    with Session(["shopping"], world=0) as session:
+        items = session.call("get_order", {"order_id": "ORD-10013"}).data["items"]  # delivered March 4
+        item = next(i["order_item_id"] for i in items if i["product_name"] != "KONG Classic Dog Toy")
+    texts = _replies("shopping", "request_return", {"order_item_id": item, "reason": "defective"})
+    assert texts and all(re.search(r"for (the|your) ", t) or "I've started" in t for t in texts), texts

@@ -204,7 +204,7 @@ def cancel_order(ctx: Ctx, order_id: PlacedOrderId,
     Ask("Return {quantity} of {order_item_id}, I changed my mind.", reason="changed my mind"),
     Ask("Send back {order_item_id}, it's not as described.", reason="not as described"),
 ], reply=[
-    "Return {result.return_id} is open for {result.product_name}; you'll get ${result.refund_amount} back.",
+    "Return {result.return_id} is open for {order_item_id}; you'll get ${result.refund_amount} back.",
     "I've started return {result.return_id}; the refund will be ${result.refund_amount}.",
 ])
 def request_return(ctx: Ctx, order_item_id: DeliveredItemId, reason: ReturnReason,
