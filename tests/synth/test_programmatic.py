@@ -152,6 +152,10 @@ def test_a_reply_that_quotes_lines_of_a_file_keeps_them_apart_from_what_follows(
     assert text == ("Here are 2 things. Lines 20 to 21 of the file 'notes.md' (it has 21):\n\n- [ ] book the venue\n"
                     "- [ ] write the summary\n\nDone: the file is renamed.")
     assert joined(["One.", "Two."]) == "One. Two."
+    # an account that ends in a value said bare ("Your signature now reads: Cheers") ends its sentence
+    assert joined(["Your signature now reads: Cheers", "Renamed the Family folder."]) == \
+        "Your signature now reads: Cheers. Renamed the Family folder."
+    assert joined(["Done: it reads 'Thanks!'", "Two."]) == "Done: it reads 'Thanks!' Two."
 
 
 def test_a_search_never_looks_the_user_up_by_their_own_name() -> None:

@@ -1450,6 +1450,8 @@ def joined(parts: Sequence[str]) -> str:
         if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'])", part):  # "Done: the ...", "Done: Anna ..."
             part = part[6].upper() + part[7:]
         opened = opened or part.startswith("Done: ")
+        if "\n" not in before and not re.search(r"[.!?…][')\"]?$", text):
+            text += "."  # "Your signature now reads: Cheers" ends before the next account
         text += ("\n\n" if "\n" in before else " ") + part
     return text
 
