@@ -1569,3 +1569,18 @@ def test_a_return_names_its_item_as_the_user_does() -> None:
         item = next(i["order_item_id"] for i in items if i["product_name"] != "KONG Classic Dog Toy")
     texts = _replies("shopping", "request_return", {"order_item_id": item, "reason": "defective"})
     assert texts and all(re.search(r"for (the|your) ", t) or "I've started" in t for t in texts), texts
+
+
+def test_a_listing_search_is_said_as_a_search() -> None:
+    """"find me an Align Leggings for under $90.50" put an article before words cut from a title; a
+    search says its words as words to match."""
+    seen = 0
+    for ex in _generated(("marketplace",), 300, 4):
+        users = [m["content"] for m in ex["messages"] if m["role"] == "user"]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                query = call["arguments"].get("query") if call["name"] == "search_listings" else None
+                if query and any(f"'{query}'" in u for u in users):
+                    seen += 1
+                assert not (query and any(re.search(rf"\ban? {re.escape(query)}\b", u) for u in users)), users
+    assert seen >= 2

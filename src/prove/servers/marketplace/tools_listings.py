@@ -144,7 +144,7 @@ def _detail(ctx: Ctx, listing_id: str) -> Listing:
 
 
 @tools.tool(effect=READ, asks=[
-    "Find me a {query} for under ${max_price}.",
+    "Find me listings matching '{query}' for under ${max_price}.",
     Ask("Show me listings in {category_id} marked {condition}, cheapest first.", sort="price_low"),
     "What's listed in {category_id} right now?",
     Ask("Show the newest listings in {category_id}.", sort="newest"),
