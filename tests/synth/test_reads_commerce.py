@@ -1584,3 +1584,16 @@ def test_a_listing_search_is_said_as_a_search() -> None:
                     seen += 1
                 assert not (query and any(re.search(rf"\ban? {re.escape(query)}\b", u) for u in users)), users
     assert seen >= 2
+
+
+def test_a_store_search_says_its_words_as_a_search() -> None:
+    """"search the store for Running Shoes" read words cut from a product's name as a proper name."""
+    seen = 0
+    for ex in _generated(("shopping",), 300, 4):
+        users = [m["content"] for m in ex["messages"] if m["role"] == "user"]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                query = call["arguments"].get("query") if call["name"] == "search_products" else None
+                seen += bool(query and any(f"'{query}'" in u for u in users))
+                assert not (query and any(f"store for {query}" in u for u in users)), users
+    assert seen >= 2

@@ -223,7 +223,7 @@ def _wishlist(ctx: Ctx) -> Wishlist:
 
 
 @tools.tool(effect=READ, asks=[
-    "Search the store for {query}.",
+    "Search the store for '{query}'.",
     "Find products in {category_id} under {max_price} dollars rated at least {min_rating} stars.",
     Ask("Show me the cheapest products in {category_id} that are in stock.", sort="price_low", in_stock_only=True),
     "What products does {brand_id} have in {category_id}?",
