@@ -761,8 +761,8 @@ def test_saved_travellers_and_cards_are_said_in_sentences_not_field_by_field() -
     for text in _replies_to("travel_booking", "list_travelers",
                             ({}, {"relationship": "self"}, {"relationship": "child"})):
         assert not re.search(r"passport (?:ending|country|expiry)|relationship|date of birth", text), text
-        assert re.search(r"[A-Z]\w+ [A-Z]\w+(?: \((?:you|your \w+)\))? has (?:an? [A-Z]{2} passport on file, ending "
-                         r"\w{3}, (?:valid until|that expired) [A-Z]|no passport on file)", text), text
+        assert re.search(r"(?:[A-Z]\w+ [A-Z]\w+(?: \((?:you|your \w+)\))? has|You have) (?:an? [A-Z]{2} passport on "
+                         r"file, ending \w{3}, (?:valid until|that expired) [A-Z]|no passport on file)", text), text
     texts = _replies("travel_booking", "list_payment_methods", {})
     assert texts
     for text in texts:
