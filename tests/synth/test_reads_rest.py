@@ -666,3 +666,12 @@ def test_a_product_search_is_said_as_a_search() -> None:
             seen += 1
         assert not (query and re.search(rf"\b(?:sell|for|Find) {re.escape(query)}\b", user)), user
     assert seen >= 3
+
+
+def test_what_is_on_hold_is_what_is_still_held() -> None:
+    """"What do I have on hold for pickup?" listed cancelled and expired reservations too."""
+    tool = registry.get("retail_chain").tools["list_reservations"]
+    for ask in tool.asks:
+        if "on hold" in ask.text or "active" in ask.text:
+            assert ask.binds.get("status") == "active", ask
+    assert any(ask.binds.get("status", None) is None and "status" not in ask.binds for ask in tool.asks)

@@ -185,8 +185,9 @@ def reserve_for_pickup(ctx: Ctx, store_id: PickupStoreId, product_id: ProductId,
 
 
 @tools.tool(effect=READ, asks=[
-    "What do I have on hold for pickup?",
+    Ask("What do I have on hold for pickup?", status="active"),
     Ask("Show my active reservations.", status="active"),
+    "Show all my pickup reservations, past ones too.",
     Ask("Which of my reservations have expired?", status="expired"),
     Ask("List the reservations I've already collected.", status="collected"),
 ], reply=[
