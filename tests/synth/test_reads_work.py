@@ -1551,3 +1551,15 @@ def test_whom_we_know_at_an_account_is_said_as_a_list() -> None:
                 assert " and " in names, text
             assert "no deals yet." not in text or "Deals: no deals yet" not in text, text
     assert checked
+
+
+def test_a_task_moved_with_a_new_priority_says_the_priority() -> None:
+    """"Move the task ... to March 18 and make it normal priority." was answered "'Send recap ...' is
+    now due March 18.", silent on the priority it was asked to set."""
+    with Session(["crm"], world=0) as session:
+        task = next(t["activity_id"] for t in session.call("list_tasks", {}).data["activities"] if t["status"] == "open")
+    with_priority = _replies("crm", "reschedule_task", {"activity_id": task, "due_date": "2026-03-18",
+                                                        "priority": "high"})
+    assert with_priority and all("high priority" in t for t in with_priority), with_priority
+    assert all("priority" not in t for t in _replies("crm", "reschedule_task",
+                                                     {"activity_id": task, "due_date": "2026-03-18"}))

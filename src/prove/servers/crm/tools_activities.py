@@ -207,8 +207,10 @@ def complete_task(ctx: Ctx, activity_id: MyOpenTaskId, outcome: Text | None = No
     "Move {activity_id} to {due_date} and make it {priority} priority.",
     "I can't get to {activity_id} in time; it's now due {due_date}.",
 ], reply=[
-    "'{result.subject}' is now due {due_date}.",
-    "Rescheduled: '{result.subject}' moves to {due_date}, {result.priority} priority.",
+    Ask("'{result.subject}' is now due {due_date}.", priority=None),
+    Ask("Rescheduled: '{result.subject}' moves to {due_date}.", priority=None),
+    "'{result.subject}' is now due {due_date}, at {priority} priority.",
+    "Rescheduled: '{result.subject}' moves to {due_date}, {priority} priority.",
 ])
 def reschedule_task(ctx: Ctx, activity_id: MyOpenTaskId, due_date: str, priority: Priority | None = None) -> Activity:
     """Give one of your open tasks a new due date (and optionally a new priority).
