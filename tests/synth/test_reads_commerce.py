@@ -1597,3 +1597,13 @@ def test_a_store_search_says_its_words_as_a_search() -> None:
                 seen += bool(query and any(f"'{query}'" in u for u in users))
                 assert not (query and any(f"store for {query}" in u for u in users)), users
     assert seen >= 2
+
+
+def test_a_question_about_versions_agrees_with_a_plural_name() -> None:
+    """"what sizes or colours does the Nike Road Running Shoes come in" put a singular verb before
+    a plural name; the question is asked so that no verb agrees with the name."""
+    tool = registry.get("shopping").tools["get_product"]
+    assert not any(re.search(r"\b(?:does|is|has) \{product_id\}", ask.text) for ask in tool.asks)
+    asked = [u for ex in _generated(("shopping",), 300, 4) for u in (m["content"] for m in ex["messages"]
+             if m["role"] == "user") if "sizes or colours" in u]
+    assert asked and not any(re.search(r"does the [^?]*s come in", u) for u in asked), asked

@@ -302,7 +302,7 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
 
 @tools.tool(effect=READ, asks=[
     "Tell me more about {product_id}.",
-    "What sizes or colours does {product_id} come in, and are they available?",
+    "What sizes or colours can I get {product_id} in, and are they available?",
     "Can I return {product_id} if it doesn't work out?",
 ], reply=[
     # (no verb after the name, which may be plural: "the New Balance Road Running Shoes starts")
