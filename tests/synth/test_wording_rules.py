@@ -1392,3 +1392,17 @@ def test_an_order_is_said_only_for_a_listing_of_more_than_one() -> None:
     assert "newest first" in say.reply(tool, template, {}, two, {})
     page = {**one, "total": 7}
     assert "newest first" in say.reply(tool, template, {}, page, {})
+
+
+def test_one_of_a_thing_is_said_as_one_thing() -> None:
+    """"Put 1 of the Cordless String Trimmer 20V on hold" reads as one out of a set of trimmers; one
+    unit is "one Cordless String Trimmer 20V", and a quantity of one traces back to it."""
+    from prove.synth.phrasing import renderings, tidy
+
+    assert tidy("Put 1 of the Cordless String Trimmer 20V on hold at Harbor Supply Co. Riverpark.") == \
+        "Put one Cordless String Trimmer 20V on hold at Harbor Supply Co. Riverpark."
+    assert tidy("Add 3 of the Scented Candle to my cart.") == "Add 3 of the Scented Candle to my cart."
+    assert tidy("Show me line 1 of the file 'notes.txt'.") == "Show me line 1 of the file 'notes.txt'."
+    assert tidy("Reserved 1 of the Stud Finder at Harbor Supply Co. Hawthorne.") == \
+        "Reserved one Stud Finder at Harbor Supply Co. Hawthorne."
+    assert "one" in renderings(1) and "one" not in renderings(11)

@@ -49,6 +49,8 @@ def renderings(value: Any) -> set[str]:
         out.add(value.replace("_", " ").lower())
     if isinstance(value, float) and value.is_integer():
         out.add(str(int(value)))
+    if value == 1 and not isinstance(value, bool):
+        out.add("one")  # "one Cordless String Trimmer 20V"
     if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 1000:
         out.add(f"{value:,.2f}".rstrip("0").rstrip("."))
         out.add(f"{value:,}")
@@ -566,6 +568,9 @@ def _mend(text: str) -> str:
                             f"{m.group(3)} {m.group(4)} {m.group(5)}", text)  # one day is said once
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
     text = re.sub(r"\b([Aa]) (?!one\b|once\b|one-)([aeioAEIO]\w)", r"\1n \2", text)
+    # "put 1 of the Trimmer on hold" -> "put one Trimmer on hold" (but "line 1 of the file" stays)
+    text = re.sub(r"\b([Pp]ut|[Aa]dd|[Rr]eserve|[Hh]old|holding|[Mm]ove|[Ss]end|[Tt]ransfer|[Tt]ake|[Bb]uy|[Oo]rder|"
+                  r"[Rr]equested:|[A-Za-z]+ed) 1 of the (?!items?\b)", r"\1 one ", text)
     text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
