@@ -170,6 +170,21 @@ def test_recording_storage_runs_out_and_deleting_frees_it(s):
     assert ok(s, "start_recording", {"meeting_id": second})["recording_now"]
 
 
+def test_a_meeting_of_today_that_does_not_record_itself_is_recorded_by_hand(s):
+    """Every meeting the user hosted today recorded itself on start, so "start recording it" always
+    failed with already_recording and the tool was nearly never asked; today's customer call does
+    not, and the user starts its recording once it is live."""
+    mine = [m for m in today(s, role="host") if m["status"] == "scheduled" and m["starts_at"] > "2026-03-16T09:00:00"]
+    manual = [m for m in mine if not ok(s, "get_meeting", {"meeting_id": m["meeting_id"]})["auto_record"]]
+    assert manual, mine
+    meeting = manual[0]["meeting_id"]
+    fails(s, "start_recording", "meeting_not_started", {"meeting_id": meeting})
+    s.advance(2 * 3600)
+    ok(s, "start_meeting", {"meeting_id": meeting})
+    assert not ok(s, "get_meeting", {"meeting_id": meeting})["recording_now"]
+    assert ok(s, "start_recording", {"meeting_id": meeting})["recording_now"]
+
+
 # ----- scheduling -----------------------------------------------------------------------------------
 
 

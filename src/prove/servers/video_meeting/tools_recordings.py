@@ -205,9 +205,15 @@ def _recording_state(ctx: Ctx, meeting_id: str) -> RecordingState:
                           storage_quota_mb=quota)
 
 
+# A recording is asked of a meeting the user hosts that is live or starts within a day (and so can be
+# started first), never of someone else's meeting or next month's.
+_RECORDABLE = {"meeting_id": "host_id = (SELECT person_id FROM people WHERE is_me = 1) AND status IN ('live', 'scheduled') "
+                             "AND starts_at < strftime('%Y-%m-%dT%H:%M:%S', :now, '+1 day')"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Start recording {meeting_id} to the cloud.",
-    "Can you record {meeting_id}?",
+    Ask("Start recording {meeting_id} to the cloud.", fits=_RECORDABLE),
+    Ask("Can you record {meeting_id}?", fits=_RECORDABLE),
 ], reply=[
     "Recording '{result.topic}' to the cloud now.",
     "Done: {meeting_id} is being recorded.",
