@@ -1406,3 +1406,33 @@ def test_one_of_a_thing_is_said_as_one_thing() -> None:
     assert tidy("Reserved 1 of the Stud Finder at Harbor Supply Co. Hawthorne.") == \
         "Reserved one Stud Finder at Harbor Supply Co. Hawthorne."
     assert "one" in renderings(1) and "one" not in renderings(11)
+
+
+def test_a_time_of_the_conversations_day_is_said_as_today() -> None:
+    """"last used March 16 at 6:45 AM", "it should arrive around March 16 at 9:54 AM": a time of the
+    day the conversation happens on is today's; other days and quoted words stay as they are."""
+    from datetime import date
+
+    from prove.synth.phrasing import today_said
+
+    today = date(2026, 3, 16)
+    assert today_said("Good Morning (8 devices, last used March 16 at 6:45 AM).", today) == \
+        "Good Morning (8 devices, last used today at 6:45 AM)."
+    assert today_said("Order ORD-10039 should arrive around March 16 at 9:54 AM.", today) == \
+        "Order ORD-10039 should arrive around 9:54 AM today."
+    assert today_said("The log has 2 entries: on March 16 at 9:00 AM; on March 15 at 8:10 PM.", today) == \
+        "The log has 2 entries: today at 9:00 AM; on March 15 at 8:10 PM."
+    assert today_said("Sent 'See you on March 16 at 9:00 AM' to Ana.", today) == \
+        "Sent 'See you on March 16 at 9:00 AM' to Ana."
+    assert today_said("Booked on March 16 at 2:00 PM.", date(2026, 3, 17)) == "Booked on March 16 at 2:00 PM."
+    assert today_said("On March 16 at 9:00 AM you unlocked it.", today) == "Today at 9:00 AM you unlocked it."
+
+
+def test_replies_say_today_for_the_conversations_day() -> None:
+    from .test_reads_rest import _generated
+
+    replies = [m["content"] for ex in _generated("iot_devices", 120, 2) for m in ex["messages"]
+               if m["role"] == "assistant" and m.get("content")]
+    assert any("today at " in r for r in replies)
+    assert not any(re.search(r"March 16,? at \d", r.replace("'", "")) for r in replies if "'" not in r), \
+        [r for r in replies if re.search(r"March 16,? at \d", r)][:3]

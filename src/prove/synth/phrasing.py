@@ -580,6 +580,18 @@ def _mend(text: str) -> str:
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
 
 
+def today_said(text: str, today: date) -> str:
+    """A time on the conversation's own day, in what the assistant says, is today's: "last used
+    today at 6:45 AM", "it should arrive around 9:54 AM today" (quotes kept as written)."""
+    on = re.escape(day(today))
+    parts = _QUOTED.split(text)
+    for i in range(0, len(parts), 2):
+        part = re.sub(rf"\b(around|by|until|since|before|after|till) (?:on )?{on},? at ({_TIME})", r"\1 \2 today", parts[i])
+        parts[i] = re.sub(rf"\b([Oo]n )?{on},? at ({_TIME})",
+                          lambda m: ("Today" if (m.group(1) or "").startswith("O") else "today") + f" at {m.group(2)}", part)
+    return "".join(parts)
+
+
 def full_spans(text: str) -> str:
     """A day said once for a span within it ("on March 20 from 1:00 PM to 2:00 PM") said in full
     again ("from March 20 at 1:00 PM to March 20 at 2:00 PM"), for tracing both ends back."""

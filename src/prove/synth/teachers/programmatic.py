@@ -42,7 +42,7 @@ from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import entity_fields, extract_entities, found_nothing, iter_records, record_fields
 from ..graph import EXPLICIT, lookup_param, undoes
-from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user
+from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user, today_said
 from ..results import LABELS
 from ..values import DAY, ValueMaker, day, example_of, is_money, render_value
 from ..wording import Wording, _lower_first
@@ -1278,7 +1278,8 @@ class Planner:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
                     reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
                                                                      if j < k and steps[j].asked)))
-            moves.append(Move(text=joined(reply) if reply else words.pick(["Done.", "All set."])))
+            today = (EPOCH + timedelta(seconds=self.advance)).date()
+            moves.append(Move(text=today_said(joined(reply), today) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
             self._note_renames(steps[k] for k in in_turn)
         return out
