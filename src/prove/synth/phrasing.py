@@ -617,6 +617,8 @@ def _agree(text: str) -> str:
     text = re.sub(r"\b([Yy]ou) (has|is|was)\b", lambda m: m.group(1) + " " + _YOU_VERB[m.group(2)], text)
     text = re.sub(r"\bleaving -(\$[\d,]+(?:\.\d+)?)", r"over by \1", text)  # "leaving -$21.53"
     text = re.sub(r"\bnone people\b", "nobody", text)
+    text = re.sub(r"\bnobody (are|were|have)\b", lambda m: "nobody " + {"are": "is", "were": "was", "have": "has"}[m.group(1)],
+                  text)
     text = re.sub(r"(?<![\d.,$-])\b0 of them\b", "none of them", text)  # "14 issues, 0 of them overdue"
     return re.sub(r"\bnone (?!(?:this|thus|does|goes|less|unless|yes)\b)([a-z]{3,}s)\b", r"no \1", text)
 
