@@ -1551,3 +1551,83 @@ def test_whom_we_know_at_an_account_is_said_as_a_list() -> None:
                 assert " and " in names, text
             assert "no deals yet." not in text or "Deals: no deals yet" not in text, text
     assert checked
+
+
+def test_a_series_is_stopped_from_a_day_not_a_stray_time() -> None:
+    """"Stop the recurring event 'Focus time' from March 17 at 8:30 AM on" of a series that meets at
+    2:00 PM: the moment it stops from is a day, said as one ("from March 23 on")."""
+    spec = registry.get("calendar").tools["cancel_series"]
+    assert spec.values.get("starting")
+    for value in spec.values["starting"]:
+        assert value.endswith("T00:00:00"), value
+    index = _index("calendar")
+    me = next(k for k, r in index.rows["person"].items() if r["is_me"])
+    series = next(k for k, r in index.rows["series"].items() if r["organizer_id"] == me)
+    for text in _replies("calendar", "cancel_series", {"series_id": series, "starting": spec.values["starting"][0]}):
+        assert not re.search(r"\d:\d\d [AP]M", text), text
+
+
+def test_a_meeting_moved_earlier_is_not_pushed() -> None:
+    """"Push the event 'Beacon estimation' from April 24 to March 30 at 3:00 PM" pushes a meeting back
+    in time: a move that may go either way is asked as a move."""
+    spec = registry.get("calendar").tools["reschedule_event"]
+    for ask in spec.asks:
+        text = ask if isinstance(ask, str) else ask.text
+        assert not re.search(r"\b(push|postpone|delay|bring .* forward|pull .* forward)\b", text, re.I), text
+
+
+def test_nobody_invited_reads_as_one() -> None:
+    """"'All-hands prep' hasn't started yet; it starts March 23 at 2:30 PM, and nobody are invited."."""
+    before = [("schedule_meeting", {"topic": "All-hands prep", "start_time": "2026-03-23T14:30:00",
+                                    "duration_minutes": 10})]
+    with Session([registry.get("video_meeting")], world=0) as session:
+        made = session.call(*before[0]).data
+    for text in _replies("video_meeting", "get_meeting", {"meeting_id": made["meeting_id"]}, before):
+        assert not re.search(r"\bnobody (are|were|have)\b", text), text
+
+
+def test_a_quick_call_says_whom_it_invited() -> None:
+    """"Start a quick call called 'Incident call' and invite Sara Mendoza" answered "Your meeting is
+    live: https://..." never says Sara was invited."""
+    index = _index("video_meeting")
+    person = next(k for k, r in index.rows["person"].items() if not r.get("is_me"))
+    name = index.rows["person"][person]["name"]
+    texts = _replies("video_meeting", "start_instant_meeting", {"topic": "Incident call", "invitees": [person]})
+    assert texts
+    for text in texts:
+        assert name in text, text
+    for text in _replies("video_meeting", "start_instant_meeting", {"topic": "Incident call"}):
+        assert "invited" not in text, text
+
+
+def test_a_message_out_of_spam_is_not_said_in_spam() -> None:
+    """"Done: the email 'How the best PMs write strategy docs' in Spam is out of spam and in your inbox."
+    says where it was twice."""
+    index = _index("email")
+    spam = next(k for k, r in index.rows["message"].items() if r.get("folder_id") == "spam")
+    for text in _replies("email", "mark_not_spam", {"message_id": spam}):
+        assert not re.search(r"in Spam .*out of spam", text), text
+        assert "in your inbox" not in text or "back in your inbox" in text, text
+
+
+def test_an_account_is_asked_about_as_an_account() -> None:
+    """"Please show me the account floress's followers" and "search for people called clarah_cooks": a
+    handle is not what people are called, and an account's followers are who follows it."""
+    tools = registry.get("social_media").tools
+    for tool in ("list_followers", "search_accounts"):
+        for ask in tools[tool].asks:
+            text = ask if isinstance(ask, str) else ask.text
+            assert not re.search(r"\}'s |called \{", text), text
+
+
+
+def test_a_shared_calendar_keeps_its_name() -> None:
+    """"Set up a meeting ... on the Carlos White calendar" after the Work calendar was shared with
+    Carlos White: a share's record names the calendar by the calendar's name, the person apart."""
+    index = _index("calendar")
+    work = next(k for k, r in index.rows["calendar"].items() if r["name"] == "Work")
+    person = next(k for k, r in index.rows["person"].items() if not r["is_me"])
+    with Session([registry.get("calendar")], world=0) as session:
+        share = session.call("share_calendar", {"calendar_id": work, "person_id": person, "permission": "write"}).data
+    label = registry.get("calendar").entities["calendar"].label
+    assert share.get(label) in (None, "Work"), share
