@@ -53,7 +53,7 @@ GENERAL = (
     "Town hall recording is up on the intranet.",
     "The {city} office gets new desks next week; please clear yours by Thursday.",
     "Hackathon teams are forming now, pitch your idea in the thread.",
-    "Open enrollment questions? HR office hours are Wednesday at 11am.",
+    "HR office hours for open enrollment questions are Wednesday at 11am.",
 )
 RANDOM = (
     "Anyone up for lunch at the taco place?", "Who left a blue umbrella in the kitchen?",
@@ -78,7 +78,7 @@ ENGINEERING = (
     "RFC for the new event bus is open for comments until Thursday.",
     "The flaky login test is quarantined, fix is in progress.",
     "Reminder: dependency update PRs need a second approver now.",
-    "Our error budget for the month is half gone, let's be careful with risky deploys.",
+    "Our error budget for the month is half gone, so please be careful with risky deploys.",
     "Is anyone else seeing slow CI queues this morning?",
     "We're deprecating the v1 search endpoint at the end of the quarter.",
     "New linting rules land tomorrow; run the formatter before you push.",
@@ -406,6 +406,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                     mid.setdefault("reacts", []).append((rng.choice(EMOJI), rng.choice(people_here)))
             if kind != "dm" and rng.random() < 0.05:
                 mid["pinned"] = True
+    said_in_general = [m for m in msgs if m["channel_id"] == general and m["thread"] is None]
+    if not any(m["pinned"] for m in said_in_general):  # #general always keeps something pinned
+        rng.choice(said_in_general)["pinned"] = True
 
     # Slackbot reminders already delivered, and an old DM from a former colleague
     for at, text in ((datetime(2026, 3, 5, 14, 0), "Reminder: submit the expense report."),
