@@ -1706,3 +1706,9 @@ def test_reminders_are_asked_of_an_event_that_has_some() -> None:
     (ask,) = [a for a in registry.get("calendar").tools["list_reminders"].asks
               if "{event_id}" in (a if isinstance(a, str) else a.text)]
     assert "reminders" in getattr(ask, "fits", {}).get("event_id", ""), ask
+
+
+def test_a_deal_reopened_says_its_stage() -> None:
+    """"Reopen the deal '...' in qualification." answered "... is open again, expected to close April 15"."""
+    for reply in registry.get("crm").tools["reopen_deal"].replies:
+        assert "{result.stage}" in reply.text or "{stage}" in reply.text, reply.text
