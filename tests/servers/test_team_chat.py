@@ -551,3 +551,15 @@ def test_thread_replies_answer_a_colleague_and_threads_read_are_ones_with_replie
     assert threads
     for message_id in threads:
         assert ok(s, "get_thread", {"message_id": message_id})["replies"]
+
+
+def test_no_two_people_post_the_same_words() -> None:
+    """"Marketing wants screenshots of Mercury for the launch post." from Tariq Fischer and again from
+    Adrian Morgan: a world's lines are said once before any comes again, by anyone."""
+    server = registry.get("team_chat")
+    for world in range(6):
+        said: dict[str, set[str]] = {}
+        for text, author in server.template(world).db.execute(
+                "SELECT replace(text, '@channel ', ''), user_id FROM messages WHERE thread_id IS NULL"):
+            said.setdefault(text, set()).add(author)
+        assert not [t for t, who in said.items() if len(who) > 1], world

@@ -322,7 +322,8 @@ def test_a_post_without_comments_says_none() -> None:
 def test_a_post_search_quotes_its_words() -> None:
     """"Search posts for I'll.", "Has anyone posted about time?": a search says its words as words."""
     said = [(call["arguments"]["query"], user) for call, user, _ in _turns("social_media", "search_posts", 400, 6)
-            if call["arguments"]["query"] in user]  # (not an answer to a question about something else)
+            if call["arguments"]["query"] in re.sub(r"(?i)the post '.*?'[ ,.]", "", user)]  # (not an answer to a
+    # question about something else, nor a lookup of a post the user named)
     assert said
     for query, user in said:
         assert f"'{query}'" in user, user
@@ -331,11 +332,11 @@ def test_a_post_search_quotes_its_words() -> None:
 def test_nobody_follows_likes_or_writes_to_a_spam_account() -> None:
     """"Follow free_giftcards_4u, I'd like to see its posts in my feed": a scam account is one to
     report or block; nobody follows it, writes to it, likes or praises its posts."""
-    index = _index("social_media")
-    scams = {k for k, r in index.every["post"].items() if r["violates"]}
-    spammers = {index.every["post"][k]["author_id"] for k in scams}
     seen = 0
     for ex in _generated("social_media", 400, 6):
+        index = _index("social_media", ex["meta"]["world"])  # the example's own world
+        scams = {k for k, r in index.every["post"].items() if r["violates"]}
+        spammers = {index.every["post"][k]["author_id"] for k in scams}
         for call in _calls(ex):
             args = call["arguments"]
             if call["name"] in ("follow_account", "send_direct_message"):
@@ -1206,8 +1207,8 @@ def test_conversations_are_said_by_who_wrote_last_what_and_when() -> None:
     (@yusufc_runs): you last wrote 'Sure, I'll DM it tonight.' on March 14"."""
     for text in _replies("social_media", "list_conversations", {}):
         assert "last message" not in text and "last from" not in text and "last sent" not in text, text
-        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\): you last wrote '[^']+' on March \d+", text), text
-        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\) last wrote '[^']+' on March \d+", text), text
+        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\): you last wrote '(?:[^']|'\w)+' on March \d+", text), text
+        assert re.search(r"[A-Z][\w ]+ \(@[\w.]+\) last wrote '(?:[^']|'\w)+' on March \d+", text), text
 
 
 def test_service_reminders_are_said_by_when_each_is_due() -> None:

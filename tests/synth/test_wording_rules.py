@@ -1109,8 +1109,8 @@ def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
     for text in said:  # "the Right?! comment from Beautiful.": a reply is not from the comment it answers
         assert text.startswith("the comment '"), text
         assert not any(text.endswith(f" from {other}") for other in texts), text
-    assert say.entity("comment", "CMT-10020") == "the comment 'Totally agree.' from kims on February 24"
-    assert say.entity("comment", "CMT-10031") == "the comment 'Beautiful.' from ivan_anderson on March 1"
+    assert say.entity("comment", "CMT-10010") == "the comment 'So jealous right now.' from sebastian.fischer on February 26"
+    assert say.entity("comment", "CMT-10030") == "the comment 'Let's go together next time!' from yamamotoc on March 8"
 
 
 def test_a_record_that_lists_a_thing_does_not_rename_it() -> None:
@@ -1362,10 +1362,14 @@ def test_a_reply_read_field_by_field_is_counted() -> None:
 def test_twin_comments_are_told_apart_by_the_post_they_are_on_quoted() -> None:
     """"remove the comment 'So jealous right now.' from Booked flights to Seoul for May! #travel":
     a post's text is quoted, and a comment is on its post, not from it."""
-    say, index = _say("social_media")
-    labels = index.labels["comment"]
-    twins = [k for k, v in labels.items() if list(labels.values()).count(v) > 1]
-    by_post = [t for t in (say.entity("comment", c) for c in twins) if "#" in t]
+    server = registry.get("social_media")
+    by_post = []
+    for world in range(4):  # twins that neither author nor day tells apart are rare: some world has them
+        index = EntityIndex(server, world)
+        say = Phrasing(server, Sampler(server, world, [world]).context(world), index, Wording(random.Random(0)))
+        labels = index.labels["comment"]
+        twins = [k for k, v in labels.items() if list(labels.values()).count(v) > 1]
+        by_post += [t for t in (say.entity("comment", c) for c in twins) if "#" in t]
     assert by_post
     for text in by_post:
         assert re.search(r" on the post '[^']+'", text) and " from Booked" not in text, text

@@ -536,7 +536,8 @@ def _drop_noun(before: str, noun: str, rendered: str, always: bool = False) -> s
     return trimmed
 
 
-_QUOTED = re.compile(r"((?:(?<=\s)|^)'[^'\n]+'(?=[\s.,;:!?)]|$))")
+# A quote runs to the quote mark that ends it: an apostrophe inside ("team's", "Let's") does not.
+_QUOTED = re.compile(r"((?:(?<=\s)|^)'(?:[^'\n]|'(?=[a-z]))+'(?=[\s.,;:!?)]|$))")
 
 
 def tidy(text: str) -> str:
@@ -575,6 +576,10 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
+    text = re.sub(r"(?<![\d.,$-])\b1 (unread|new|open|upcoming|pending|other) ([a-z]+[^s'])s\b", r"1 \1 \2", text)
+    text = re.sub(r"(?<![\d.,$-])\b(1 [a-z]+(?: [a-z]+)?), (?:newest|oldest|latest) first\b", r"\1", text)  # one has no order
+    text = re.sub(rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b",
+                  lambda m: ("On " if m.group(1)[0].isupper() else "on ") + m.group(2), text)  # "between March 23 and March 23"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was", text)  # "1 line were added" -> "was"
     text = re.sub(r"\b(has|have|had|matched|removed|with) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
@@ -660,6 +665,8 @@ def _agree(text: str) -> str:
     text = re.sub(r"\b([Yy]ou) (has|is|was)\b", lambda m: m.group(1) + " " + _YOU_VERB[m.group(2)], text)
     text = re.sub(r"\bleaving -(\$[\d,]+(?:\.\d+)?)", r"over by \1", text)  # "leaving -$21.53"
     text = re.sub(r"\bnone people\b", "nobody", text)
+    text = re.sub(r"\bnobody (are|were|have)\b", lambda m: "nobody " + {"are": "is", "were": "was", "have": "has"}[m.group(1)],
+                  text)
     text = re.sub(r"(?<![\d.,$-])\b0 of them\b", "none of them", text)  # "14 issues, 0 of them overdue"
     return re.sub(r"\bnone (?!(?:this|thus|does|goes|less|unless|yes)\b)([a-z]{3,}s)\b", r"no \1", text)
 

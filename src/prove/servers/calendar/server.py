@@ -151,7 +151,7 @@ class CalendarShare(BaseModel):
     calendar_id: CalendarId
     calendar_name: str
     person_id: PersonId
-    name: str
+    person_name: str = Field(description="the name of the person the calendar is shared with")
     email: str
     permission: Permission
     previous_permission: Permission | None = Field(description="the access the person had before, if any")

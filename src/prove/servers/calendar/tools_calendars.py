@@ -118,12 +118,12 @@ def create_calendar(ctx: Ctx, name: Title, description: Note | None = None) -> C
     Ask("{person_id} should be able to add events to {calendar_id}; please share it.", permission="write"),
 ], reply=[
     Ask("Shared {calendar_id} with {person_id}; they can see its events but not change them.", permission="read"),
-    Ask("Done: {result.name} can now read the events on {calendar_id}.", permission="read"),
+    Ask("Done: {result.person_name} can now read the events on {calendar_id}.", permission="read"),
     Ask("Shared {calendar_id} with {person_id}; they can add and edit events on it.", permission="write"),
-    Ask("Done: {result.name} now has edit access to {calendar_id}.", permission="write"),
+    Ask("Done: {result.person_name} now has edit access to {calendar_id}.", permission="write"),
     Ask("Shared {calendar_id} with {person_id}; they see only when you're busy, no event details.",
         permission="free_busy"),
-    Ask("Done: {result.name} can see your free/busy times on {calendar_id}, nothing more.",
+    Ask("Done: {result.person_name} can see your free/busy times on {calendar_id}, nothing more.",
         permission="free_busy"),
 ])
 def share_calendar(ctx: Ctx, calendar_id: OwnCalendarId, person_id: PersonId, permission: Permission) -> CalendarShare:
@@ -162,5 +162,5 @@ def share_calendar(ctx: Ctx, calendar_id: OwnCalendarId, person_id: PersonId, pe
         ctx.db.execute("INSERT INTO calendar_shares (calendar_id, person_id, permission) VALUES (?, ?, ?)",
                        (calendar_id, person_id, permission))
     return CalendarShare(calendar_id=calendar_id, calendar_name=calendar["name"], person_id=person_id,
-                         name=person["name"], email=person["email"], permission=permission,
+                         person_name=person["name"], email=person["email"], permission=permission,
                          previous_permission=before[0] if before else None)

@@ -322,7 +322,7 @@ def update_event(ctx: Ctx, event_id: HeldEventId, title: Title | None = None, lo
 @tools.tool(effect=WRITE, asks=[
     "Move {event_id} to {start}.",
     "Reschedule {event_id} to run from {start} to {end}.",
-    Ask("Push {event_id} to {start} even if that clashes with something else.", allow_overlap=True),
+    Ask("Move {event_id} to {start} even if that clashes with something else.", allow_overlap=True),
 ], reply=[
     "Moved '{result.title}'; it now runs from {result.start} to {result.end}.",
     "Done: {event_id} now starts at {result.start}.",

@@ -275,7 +275,8 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
     "Cancelled {result.total} meetings of '{result.title}' from {starting} on; the ones before then stay on the "
     "calendar.",
     "Done: {series_id} stops from {starting}; {result.total} meetings are cancelled.",
-])
+], values={"starting": ["2026-03-23T00:00:00", "2026-03-30T00:00:00", "2026-04-01T00:00:00", "2026-04-06T00:00:00",
+                        "2026-04-13T00:00:00", "2026-04-20T00:00:00"]})
 def cancel_series(ctx: Ctx, series_id: OwnSeriesId, starting: str | None = None) -> SeriesCancellation:
     """Cancel the remaining occurrences of a recurring series the user organizes.
 

@@ -82,7 +82,7 @@ def add_reminder(ctx: Ctx, event_id: EventId, minutes_before: Annotated[int, Fie
 
 @tools.tool(effect=READ, asks=[
     "What reminders have I set?",
-    "Which reminders are on {event_id}?",
+    Ask("Which reminders are on {event_id}?", fits={"event_id": "event_id IN (SELECT event_id FROM reminders)"}),
 ], reply=[
     # One reminder is said as one, not as "event start ..., 15 minutes before, method popup, fires ...".
     Ask("{event_id} has one reminder: a {result.reminders.method} {result.reminders.minutes_before} minutes before "

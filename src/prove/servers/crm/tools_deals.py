@@ -345,7 +345,7 @@ def update_deal_stage(ctx: Ctx, deal_id: MyOpenDealId, stage: Stage, loss_reason
     "Bring {deal_id} back to life.",
 ], reply=[
     "Reopened '{result.name}' in {result.stage}, closing {result.close_date}.",
-    "{deal_id} is open again, expected to close {result.close_date}.",
+    "{deal_id} is open again in {result.stage}, expected to close {result.close_date}.",
 ])
 def reopen_deal(ctx: Ctx, deal_id: MyClosedDealId, stage: OpenStage = "negotiation",
                 close_date: str | None = None) -> Deal:

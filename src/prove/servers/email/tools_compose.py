@@ -215,8 +215,10 @@ def reply_to_message(ctx: Ctx, message_id: PersonMessageId, body: Annotated[Body
     Ask("Forward {message_id} to {to} but without the attachments.", include_attachments=False),
     "Pass {message_id} along to {to} and cc {cc}.",
 ], reply=[
-    "Forwarded {message_id} to {to}.",
-    "Done: {message_id} went to {to}.",
+    Ask("Forwarded {message_id} to {to}.", cc=None, include_attachments=True),
+    Ask("Done: {message_id} went to {to}.", cc=None, include_attachments=True),
+    Ask("Forwarded {message_id} to {to} without the attachments.", cc=None, include_attachments=False),
+    "Forwarded {message_id} to {to}, with {cc} on copy.",
 ], values={
     "note": ["FYI, see below.", "Can you take care of this one?", "Forwarding for your records.",
              "Please review before our meeting.", "Thought you'd find this interesting.",

@@ -547,7 +547,7 @@ def report_spam(ctx: Ctx, message_id: UnwantedMessageId, block_sender: bool = Tr
     "Rescue {message_id} from the spam folder.",
 ], reply=[
     "Moved {message_id} back to your inbox.",
-    "Done: {message_id} is out of spam and in your inbox.",
+    "Done: '{result.message.subject}' is out of spam and back in your inbox.",
 ])
 def mark_not_spam(ctx: Ctx, message_id: MisfiledSpamId) -> NotSpam:
     """Move a message out of spam into the inbox, and unblock its sender if they were blocked.

@@ -167,7 +167,7 @@ class FoundAccounts(AccountList):
 
 @tools.tool(effect=READ, asks=[
     "Find the account {query}.",
-    "Search for people called {query}.",
+    "Look for accounts matching '{query}'.",
 ], reply=[
     "I found {result.accounts_text}.",
 ])
@@ -232,7 +232,7 @@ def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, known:
 
 @tools.tool(effect=READ, asks=[
     "Who follows me?",
-    "Show me {account_id}'s followers.",
+    "Who follows {account_id}?",
 ], reply=[
     Ask("You have {result.accounts_text}.", account_id=None),
     "{account_id} has {result.accounts_text}.",

@@ -60,6 +60,9 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "New 5k PR this morning: {mm}:{ss}! #running #pr",
         "Rainy {weekday} run and nobody else out there. #running #rainyday",
         "Long run done: {n} miles at an easy pace. Coffee has never tasted better. #running #longrun",
+        "Bought new running shoes and my knees already thank me. #running #gear",
+        "Hill repeats at dawn. Why do I do this to myself? #running #training",
+        "Ran with the {city} Running Club for the first time, such a friendly group. #running #community",
     ),
     "cooking": (
         "Made {dish} from scratch tonight and I'm never buying it again. #homecooking",
@@ -67,18 +70,29 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "What's your go-to weeknight dinner? Mine is {dish}. #cooking",
         "Sunday meal prep: {dish} for days. #mealprep #cooking",
         "Tried a new recipe for {dish}. Needs more garlic. Everything needs more garlic. #cooking",
+        "Hosted six friends for dinner and nothing burned. Calling it a win. #cooking #dinnerparty",
+        "Farmers market haul: ramps, radishes and way too many strawberries. #farmersmarket #cooking",
+        "Finally bought a cast iron pan. Everything tastes better already. #cooking #castiron",
     ),
     "photography": (
         "Golden hour in {city} never disappoints. #photography #{citytag}",
         "Shot my first roll of film in years. Developing tomorrow! #filmphotography",
         "Blue hour over the {city} skyline. #cityscape #photography",
         "Street photography walk this {weekday}. {n} keepers out of 300 shots. #streetphotography",
+        "Fog rolled in over the harbor this morning and I had my camera for once. #photography #fog",
+        "New lens day! Testing it on everything in the apartment. #photography #gear",
+        "Printed my favorite shots from last year for the hallway wall. #photography #prints",
+        "Portrait session with my neighbor's dog, who was a total pro. #photography #dogsofinstagram",
     ),
     "books": (
         "Just finished {book}. Still thinking about that ending. #books #amreading",
         "Currently reading {book}, {n}0 pages in and hooked. #amreading",
         "Book club pick for next month is {book}. Who's in? #bookclub",
         "Library haul: {n} books I will definitely not finish in three weeks. #books",
+        "Reread {book} on the train and it's even better the second time. #books #reread",
+        "Which book do you recommend to everyone? Asking for my to-read pile. #books #recommendations",
+        "Stayed up way too late finishing {book}. Worth it. #amreading",
+        "Our little free library on the corner got restocked today. #books #community",
     ),
     "tech": (
         "Shipped a feature today that's been on the roadmap for {n} months. #buildinpublic",
@@ -86,34 +100,57 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "Spent the afternoon debugging a timezone issue. It's always timezones. #programming",
         "Trying out {tool} for notes this week. First impressions are good. #productivity #tech",
         "Reminder to back up your laptop. Ask me how I know. #tech",
+        "Our team finally launched the thing we've been building since January. #buildinpublic",
+        "Mechanical keyboard number {n}. I have a problem. #tech #keyboards",
+        "Deleted {n}00 lines of dead code today. Best feeling. #programming",
     ),
     "travel": (
         "Landed in {dest}! First stop: coffee. #travel",
         "Throwback to {dest} last spring. Can't wait to go back. #travel #wanderlust",
         "Any tips for a week in {dest} with only a carry-on? #travel",
         "Booked flights to {dest} for May! #travel",
+        "Airport delays, but the people watching is top tier. #travel",
+        "Night train across the mountains was the highlight of the whole trip. #travel #trains",
+        "Street food tour in {dest} and I need a nap now. #travel #foodie",
+        "Packed, unpacked and repacked. Leaving for {dest} tomorrow. #travel",
     ),
     "gardening": (
         "The seedlings are finally up! #gardening #spring",
         "First tulips of the season just bloomed. #gardening #spring",
         "Built a raised bed this weekend. Back hurts, heart is full. #gardening #diy",
         "Anyone know why my basil keeps wilting? #gardening",
+        "Harvested the first radishes of the year, tiny but mine. #gardening #growyourown",
+        "Compost bin is finally working, it only took three tries. #gardening #compost",
+        "The tomatoes survived the cold snap! #gardening",
+        "Planted a row of sunflowers along the fence today. #gardening #sunflowers",
     ),
     "music": (
         "Caught {band} live last night. What a show. #livemusic",
         "On repeat this week: {band}. #music #nowplaying",
         "Finally learned a full song on guitar after {n} months. #guitar #music",
         "Vinyl haul from the record store downtown. #vinyl #music",
+        "Made a playlist for the commute and it's all {band}. #music #playlist",
+        "First open mic night in {city} tonight, wish me luck. #music #openmic",
+        "Piano practice every morning this month, {n} days in a row so far. #piano #music",
+        "Tickets for {band} in the fall, bought within two minutes of the sale. #livemusic",
     ),
     "coffee": (
         "New single origin beans: notes of {note} and {note2}. #coffee",
         "Found the best flat white in {city} and I'm not telling anyone where. #coffee #{citytag}",
         "Pour-over mornings are the best mornings. #coffee #slowliving",
+        "Dialed in my espresso grind after a week of sad shots. #coffee #espresso",
+        "Visited a roastery outside {city} today and came home with three bags. #coffee",
+        "Cold brew season has officially started in my kitchen. #coffee #coldbrew",
+        "Latte art attempt number {n}: it's almost a heart. #coffee #latteart",
     ),
     "hiking": (
         "Summited {peak} this morning. {n} miles and a lot of switchbacks. #hiking",
         "Trail was muddy but the views from {peak} made up for it. #hiking #outdoors",
         "First overnight backpacking trip of the year is booked. #backpacking #hiking",
+        "Spotted a family of deer on the trail this morning. #hiking #wildlife",
+        "New boots, {n} miles in, zero blisters. A miracle. #hiking #gear",
+        "Sunrise hike up {peak}, totally worth the 4am alarm. #hiking #sunrise",
+        "Trail cleanup day with friends, two bags of trash collected. #hiking #leavenotrace",
     ),
 }
 # Posts of friends that mention the user.
@@ -358,38 +395,41 @@ class _Builder(WorldBuilder):
 
     # ----- posts --------------------------------------------------------------------------------------
 
-    def _text(self, interest: str) -> str:
+    def _text(self, interest: str) -> tuple[str, str]:
+        """A post on `interest`: the template drawn and its text."""
         rng = self.rng
         template = rng.choice(TOPICS[interest])
-        return template.format(
+        return template, template.format(
             n=rng.randint(3, 12), city=self.city.name, citytag=self.citytag, mm=rng.randint(19, 27),
             ss=f"{rng.randint(0, 59):02d}", weekday=rng.choice(WEEKDAYS), dish=rng.choice(DISHES),
             book=rng.choice(BOOKS), tool=rng.choice(TOOLS), dest=rng.choice(DESTINATIONS), band=rng.choice(BANDS),
             peak=rng.choice(PEAKS), note=NOTES[rng.randrange(4)], note2=NOTES[4 + rng.randrange(3)])
 
     def _unworn(self, interests: list[str], posted: Counter[str], opened: set[str]) -> str | None:
-        """A text on one of `interests` that at most one other account has posted (people do not post
-        each other's words) and that does not open like one of this account's own (`opened`: one is
-        told from another by its opening), or None where every draw is taken."""
+        """A text on one of `interests` whose words no other account has posted, not even with other
+        numbers or places in them (people do not post each other's words: five posts 'Shipped a
+        feature today that's been on the roadmap for N months.' read as one copied), and that does
+        not open like one of this account's own (`opened`: one is told from another by its opening),
+        or None where every draw is taken."""
         for _ in range(12):
-            text = self._text(self.rng.choice(interests))
+            template, text = self._text(self.rng.choice(interests))
             opening = " ".join(text.split()[:5])
-            if posted[text] < 2 and opening not in opened:
-                posted[text] += 1
+            if not posted[template] and opening not in opened:
+                posted[template] += 1
                 opened.add(opening)
                 return text
         return None
 
     def _own_text(self, interests: list[str], said: set[str], posted: Counter[str]) -> str:
-        """A text of the user's that no other post of theirs says (they tell their posts apart by
-        it) and at most one other account has posted: on one of `interests`, or, where those are
-        said already, on any of the user's."""
+        """A text of the user's in words no other post of theirs says (they tell their posts apart by
+        them; 'Booked flights to Lisbon for May!' and 'Booked flights to Seoul for May!' read as one
+        said twice): on one of `interests`, or, where those are said already, on any of the user's."""
         for tries in range(40):
-            text = self._text(self.rng.choice(interests if tries < 20 else self.interest[self.me["account_id"]]))
-            if text not in said and posted[text] < 2:
+            template, text = self._text(self.rng.choice(interests if tries < 20 else self.interest[self.me["account_id"]]))
+            if template not in said:
                 break
-        said.add(text)
-        posted[text] += 1
+        said.add(template)
+        posted[template] += 1
         return text
 
     def _post(self, author: dict, text: str, when: datetime, *, visibility: str = "public",
@@ -413,18 +453,26 @@ class _Builder(WorldBuilder):
         rng = self.rng
         entries: list[tuple[datetime, dict, str, dict]] = []
         posted: Counter[str] = Counter()
-        for p in self.people:
-            interests = self.interest[p["account_id"]]
-            opened: set[str] = set()
-            for _ in range(rng.randint(1, 6)):
+        me = self.me
+        mine = self.interest[me["account_id"]]
+        said: set[str] = set()  # the user's words are drawn first: others' posts leave them theirs
+        own = [self._own_text(mine, said, posted) for _ in range(rng.randint(7, 11))]
+        fresh, scheduled, deleted = (self._own_text(mine[i:i + 1], said, posted) for i in range(3))
+        planned = {p["account_id"]: rng.randint(1, 6) for p in self.people}
+        opened: dict[str, set[str]] = {p["account_id"]: set() for p in self.people}
+        for round_ in range(max(planned.values(), default=0)):  # a round each: the first drawn take no one's words
+            for p in self.people:
+                if planned[p["account_id"]] <= round_:
+                    continue
                 options = {"visibility": "followers" if rng.random() < 0.12 else "public",
                            "reply_policy": "following" if rng.random() < 0.12 else "everyone"}
-                text = self._unworn(interests, posted, opened)
+                text = self._unworn(self.interest[p["account_id"]], posted, opened[p["account_id"]])
                 if text is not None:
                     entries.append((self._when(), p, text, options))
+        for p in self.people:
             if rng.random() < 0.12:  # a few mention the user
                 text = rng.choice(MENTIONS).format(me=self.me["handle"])
-                if posted[text] < 2:
+                if not posted[text]:
                     posted[text] += 1
                     entries.append((self._when(10), p, text, {}))
         for b, (_, _, texts) in zip(self.businesses, BUSINESSES):
@@ -440,17 +488,13 @@ class _Builder(WorldBuilder):
         entries.sort(key=lambda e: e[0])
         for when, author, text, options in entries:
             self._post(author, text, when, **options)
-        me = self.me
-        mine = self.interest[me["account_id"]]
-        said: set[str] = set()
-        for _ in range(rng.randint(7, 11)):
-            self._post(me, self._own_text(mine, said, posted), self._when(),
-                       visibility="followers" if rng.random() < 0.15 else "public")
+        for text in own:
+            self._post(me, text, self._when(), visibility="followers" if rng.random() < 0.15 else "public")
         # Posted twenty minutes ago, so still editable; and one scheduled for tomorrow.
-        self.fresh = self._post(me, self._own_text(mine[:1], said, posted), self.now - timedelta(minutes=20))
-        self._post(me, self._own_text(mine[1:2], said, posted), datetime(2026, 3, 17, 8, 0), status="scheduled")
+        self.fresh = self._post(me, fresh, self.now - timedelta(minutes=20))
+        self._post(me, scheduled, datetime(2026, 3, 17, 8, 0), status="scheduled")
         # An older post the user deleted.
-        self._post(me, self._own_text(mine[2:3], said, posted), self._when(), status="deleted")
+        self._post(me, deleted, self._when(), status="deleted")
         # Every world has a public post whose author takes comments only from accounts they follow,
         # and does not follow the user.
         banned = {self.blocks_me["account_id"], *(b["account_id"] for b in self.blocked_by_me)}

@@ -353,7 +353,7 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
 
 @tools.tool(effect=READ, asks=[
     "Search chat for messages mentioning '{query}'.",
-    "What has {from_user_id} said about {query}?",
+    "What has {from_user_id} said about '{query}'?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
     "Show me what {from_user_id} wrote in {channel_id}.",
 ], reply=[

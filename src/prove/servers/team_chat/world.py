@@ -44,12 +44,28 @@ GENERAL = (
     "Congrats to the {team} team on shipping {P}! :tada:", "Lunch & learn tomorrow: {topic}. Pizza provided.",
     "Please update your emergency contact in the HR portal by the end of the month.",
     "The Q1 company survey is open - it takes 5 minutes and it really helps.",
+    "Quarterly business review slides are in the shared drive for anyone who missed it.",
+    "We're piloting a four-day on-call rotation next month, details to follow.",
+    "The new expense tool goes live on April 1; old reports must be filed before then.",
+    "Please welcome our new VP of Engineering, who starts next Monday!",
+    "Reminder: the security awareness training is due by Friday.",
+    "Parents at work: the spring family day sign-up sheet is open.",
+    "Town hall recording is up on the intranet.",
+    "The {city} office gets new desks next week; please clear yours by Thursday.",
+    "Hackathon teams are forming now, pitch your idea in the thread.",
+    "HR office hours for open enrollment questions are Wednesday at 11am.",
 )
 RANDOM = (
     "Anyone up for lunch at the taco place?", "Who left a blue umbrella in the kitchen?",
     "Found a great podcast on {topic}, happy to share the link.", "My dog learned to open the fridge. Send help.",
     "Coffee machine on the 3rd floor is fixed!", "Does anyone know a good plumber in {city}?",
     "Happy Friday everyone!", "There's leftover cake in the kitchen :cake:", "Anyone watching the game tonight?",
+    "Is the ping pong table free at lunch?", "Who wants to split a pizza order for Thursday?",
+    "Just found out the roof deck is open again.", "Recommendations for a weekend hike near {city}?",
+    "Someone parked in the loading zone, a grey hatchback.", "I brought sourdough starter, take some home!",
+    "Trivia night at the pub across the street, 7pm Wednesday.", "Anyone know a good tailor nearby?",
+    "The sunset from the 5th floor is unreal right now.", "Lost: a black water bottle with stickers on it.",
+    "Plant swap on Friday, bring a cutting!",
 )
 ENGINEERING = (
     "Heads up: staging will be down 2-3pm for the database upgrade.",
@@ -59,6 +75,18 @@ ENGINEERING = (
     "Build times are up 30% this week, looking into it.", "Who owns the billing webhook service now?",
     "Postmortem for yesterday's incident is in the wiki, please read it.",
     "Anyone have experience with feature flag cleanup tooling?",
+    "RFC for the new event bus is open for comments until Thursday.",
+    "The flaky login test is quarantined, fix is in progress.",
+    "Reminder: dependency update PRs need a second approver now.",
+    "Our error budget for the month is half gone, so please be careful with risky deploys.",
+    "Is anyone else seeing slow CI queues this morning?",
+    "We're deprecating the v1 search endpoint at the end of the quarter.",
+    "New linting rules land tomorrow; run the formatter before you push.",
+    "Load test results for the new cache layer are in the wiki.",
+    "Who can review the schema migration for the orders table?",
+    "The staging database was refreshed from production last night.",
+    "Tech talk Friday: how we cut cold starts in half.",
+    "Please tag incident follow-ups with the reliability label.",
 )
 TEAM = (
     "Standup notes: {P} on track, blocked on the API review.",
@@ -67,18 +95,39 @@ TEAM = (
     "Demo went well! Leadership wants a follow-up next week.", "Reminder: code freeze for {P} starts Friday.",
     "I updated the {P} spec with the feedback from design.", "QA found two regressions in the {P} beta, tickets filed.",
     "Retro doc is ready, add your notes before Thursday.", "@{h} can you take a look at the {P} rollout plan?",
+    "Moving my 1:1s to Thursday this week, sorry for the shuffle.",
+    "Heads up, I'm on call this weekend, ping me if anything breaks.",
+    "The {P} dashboard now shows weekly active users.",
+    "I closed the stale tickets from last sprint, shout if I got one wrong.",
+    "Can we push the {P} sync to the afternoon?", "Backlog grooming is at 2pm, bring your estimates.",
+    "Nice work on the release notes everyone.", "I'm blocked on access to the analytics bucket, any ideas?",
+    "Design handed over the new onboarding screens for {P}.", "Who wants to own the {P} documentation cleanup?",
+    "Sprint goal for this week: finish the {P} import flow.", "Found the cause of the double emails, fix going out today.",
+    "Team lunch on Friday, I'll book a table for noon.", "Reminder: update your tickets before standup.",
 )
 PROJECT = (
     "Kickoff notes for {P} are in the doc.", "Timeline for {P}: beta March 30, GA end of April.",
     "Design review for {P} is Tuesday, mocks are linked in the brief.",
     "We need a decision on the {P} pricing page by Friday.", "Customer interviews for {P} start next week.",
     "Updated the {P} tracker, three items are at risk.", "Marketing wants screenshots of {P} for the launch post.",
+    "Legal signed off on the {P} terms of service.", "{P} beta sign-ups just passed 500!",
+    "Support wants a short FAQ for {P} before the launch.", "The {P} onboarding email drafts are ready for review.",
+    "Risk log for {P} is updated, vendor delay is the big one.", "Who is presenting {P} at the all-hands?",
+    "First customer feedback on {P} is in the notes, mostly positive.", "{P} API docs are published on the dev portal.",
+    "Localization for {P} is done for Spanish and German.", "We moved the {P} go/no-go meeting to Monday.",
+    "Analytics events for {P} are live in staging.", "Security review for {P} found two low-severity items.",
+    "The {P} demo video is cut, link in the brief.", "Pricing for {P} is final: three tiers, annual discount.",
+    "Load testing for {P} starts Wednesday night.", "The {P} status page component is set up.",
+    "Sales asked for a one-pager on {P}, drafting it now.", "Accessibility audit for {P} is booked for next week.",
 )
 INCIDENTS = (
     ":rotating_light: Elevated error rates on the checkout API, investigating.",
     "Mitigated: rolled back the last deploy, errors are back to baseline.",
     "Latency spike on search, looks like a noisy neighbour on the cache cluster.",
     "Incident closed, postmortem owner: @{h}.",
+    ":rotating_light: Login failures for some SSO customers, investigating.",
+    "Queue backlog on the email worker is growing, scaling it up.", "Status page updated with the latest on the outage.",
+    ":rotating_light: Payments webhook deliveries are delayed by about 10 minutes.",
 )
 DEPLOYS = ("Deployed web@{sha} to production by @{h}", "Deployed api@{sha} to staging by @{h}",
            "Rollback of api@{sha} completed", "Deployed mobile-config@{sha} to production by @{h}")
@@ -86,23 +135,47 @@ PAGER = ("Triggered: disk usage above 90% on reporting-db-2", "Resolved: p95 lat
          "Triggered: error rate above 2% on checkout-api")
 HELP_IT = ("My laptop won't connect to the VPN after the update, any ideas?",
            "How do I get access to the design team's Figma?", "Printer on 4 is jammed again.",
-           "IT: new laptop orders now take 2 weeks, plan ahead.", "Is there a way to request a second monitor?")
+           "IT: new laptop orders now take 2 weeks, plan ahead.", "Is there a way to request a second monitor?",
+           "Zoom keeps crashing when I share my screen, anyone else?", "How do I reset my SSO password?",
+           "The meeting room TV on 3 won't find the HDMI input.", "Can someone add me to the engineering email list?")
 OFFICE = ("Parking garage will be closed Saturday.", "New snacks in the kitchen!",
           "Building wifi maintenance tonight at 10pm.", "Who's coming into the office on Wednesday?",
-          "Package room moved to the 1st floor.")
+          "Package room moved to the 1st floor.", "The 2nd floor kitchen is being cleaned at 3pm today.",
+          "Fire drill on Thursday morning, please join.", "Bike racks are full again, the garage has spaces.")
 SALES = (":tada: Closed {company}, 200 seats!", "Renewal with {company} signed for 2 years.",
          "Big demo with {company} tomorrow, any product folks free to join?",
-         "{company} asked about SSO support - who can help?")
+         "{company} asked about SSO support - who can help?", "Signed {company} after a three-month pilot!",
+         "Expansion with {company}: 50 more seats.", "{company} renewed early with a multi-year deal.")
 SOCIAL_TEXT = ("Saturday run: 8am at the park, 5 or 10k.", "Next book is picked, meeting on the 30th!",
                "Sharing a picture of my cat napping on my keyboard :cat:", "New ramen place on Main Street is great.",
-               "Anyone going to the concert next Friday?", "Daycare recommendations near the office?")
+               "Anyone going to the concert next Friday?", "Daycare recommendations near the office?",
+               "Photos from Saturday's meetup are in the album.", "Who's in for the climbing gym on Tuesday?",
+               "The potluck sign-up sheet is pinned.")
 LEADS = ("Headcount for Q2 is confirmed: two roles for {team}.", "Performance review calibration is next Tuesday.",
-         "Let's discuss the {P} staffing plan at Thursday's sync.", "Please send me your team's OKR drafts by Friday.")
+         "Let's discuss the {P} staffing plan at Thursday's sync.", "Please send me your team's OKR drafts by Friday.",
+         "Budget planning for next quarter kicks off Monday.", "We need one volunteer to mentor the new interns.",
+         "The promotion packets are due on the 27th.", "Let's review on-call load at the next leads sync.",
+         "I'd like each team to share one win at the all-hands.", "Draft of the reorg FAQ is in our folder, comments welcome.",
+         "Skip-level meetings start next month; I'll send the schedule.")
 HIRING = ("Candidate for the senior role has onsite on Wednesday.", "Debrief for the backend candidate at 4pm.",
-          "We extended an offer to the data engineer candidate!", "Please submit scorecards within 24 hours.")
+          "We extended an offer to the data engineer candidate!", "Please submit scorecards within 24 hours.",
+          "The product designer candidate withdrew, back to sourcing.", "Can someone cover the phone screen on Friday?",
+          "New job description for the SRE role is ready for review.", "Offer accepted for the frontend role, starts in April!",
+          "Reference checks for the analyst candidate are done.", "Two new applicants from the referral program this week.")
 DM = ("Hey, do you have a minute to chat about {P}?", "Thanks for the review!", "Can you send me the link to the doc?",
       "Running 5 min late to our 1:1", "Sure, let's do 3pm.", "I'll take a look after lunch.",
-      "Could you cover my on-call shift next Tuesday?", "Nice job in the demo today!")
+      "Could you cover my on-call shift next Tuesday?", "Nice job in the demo today!",
+      "Do you still need the test account?", "Got your message, will reply after standup.",
+      "Want to grab coffee this afternoon?", "I left comments on your doc.", "Can we move our 1:1 to Thursday?",
+      "Here are my notes from the customer call.", "Thanks for covering for me yesterday!",
+      "Did you get a chance to look at the {P} estimate?", "Are you going to the offsite?",
+      "I'm out Friday, can you handle the release?", "Quick question about the {P} API when you have a sec.",
+      "Lunch today?", "Congrats on the promotion!", "Sent you the invite for Wednesday.",
+      "Can you proofread my slides before 4?", "Do you know who approves travel requests?",
+      "The build is green again, you can merge.", "Free for a quick call in 10?", "Happy to help with the interview loop.",
+      "Where did we land on the vendor contract?", "My train is delayed, starting a bit late today.",
+      "Let me know when the PR is ready for another look.", "Could you share the recording from yesterday?",
+      "I'll bring the cables for the demo room.")
 # A message of the user's with a typo they have yet to fix, and how it should read: what
 # edit_message corrects (an edit that rewrites a message into something unrelated makes no sense).
 TYPO, TYPO_FIXED = "Retro is on Thursady at 3pm in the big room.", "Retro is on Thursday at 3pm in the big room."
@@ -209,23 +282,23 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     spec.append((general, GENERAL, rng.randint(8, 12)))
     random_ = channel("random", "public", [me, *some(humans, 0.6, 0.9)], topic="Anything that isn't work",
                       purpose="Non-work banter and water cooler")
-    spec.append((random_, RANDOM, rng.randint(14, 20)))
+    spec.append((random_, RANDOM, rng.randint(12, 18)))
     announce = channel("announcements", "public", everyone, topic="Official announcements (admins post)",
                        posting="admins", by=boss)
     spec.append((announce, GENERAL, rng.randint(3, 5)))
     eng = channel("engineering", "public", [me, boss, *teammates, *some(others, 0.4, 0.6)],
                   topic="Engineering discussion, RFCs and questions")
-    spec.append((eng, ENGINEERING, rng.randint(16, 22)))
+    spec.append((eng, ENGINEERING, rng.randint(14, 20)))
     team_ch = channel(f"team-{team}", "public", [me, boss, *teammates], topic=f"{team.title()} team: standups, plans",
                       by=boss)
-    spec.append((team_ch, TEAM, rng.randint(21, 29)))
+    spec.append((team_ch, TEAM, rng.randint(18, 24)))
     proj_ids = []
     for i, p in enumerate(projects[:3]):
         crew = [*some(teammates, 0.3, 0.7), *some(others, 0.1, 0.25)] + ([me] if i < 2 else [])
         cid = channel(f"proj-{p}", "public", crew, topic=f"Project {p.title()}",
                       purpose=f"Everything about {p.title()}")
         proj_ids.append(cid)
-        spec.append((cid, PROJECT, rng.randint(8, 14)))
+        spec.append((cid, PROJECT, rng.randint(5, 7)))
     inc = channel("incidents", "public", [me, boss, *some([*teammates, *others], 0.4, 0.6), pager],
                   topic="Active incidents. Use threads for updates.")
     spec.append((inc, INCIDENTS, rng.randint(5, 8)))
@@ -261,7 +334,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     name_of = {u["user_id"]: u["name"] for u in users}
     for other in dm_with:
         cid = channel(name_of[other], "dm", [me, other], by=me, prefix="DM")
-        spec.append((cid, DM, rng.randint(4, 10)))
+        spec.append((cid, DM, rng.randint(2, 4)))
     bot_dm = channel("Slackbot", "dm", [me, slackbot], by=slackbot, prefix="DM")
     # a former colleague's DM: read-only (archived) since their account was deactivated
     spec.append((channel(name_of[gone[0]], "dm", [me, gone[0]], by=gone[0], prefix="DM", archived=True), DM, 3))
@@ -287,13 +360,14 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                           sha=fake.code(7, "0123456789abcdef"))
         return out, [target] if "@{h}" in text else []
 
+    unsaid: dict[int, list[str]] = {}
     for cid, texts, count in spec:
         pool = members[cid]
         kind = next(c["kind"] for c in channels if c["channel_id"] == cid)
         authors = [deploybot] if texts is DEPLOYS else [u for u in pool if u in colleagues or u in gone] or [me]
         if cid == announce:
             authors = [u for u in pool if u == boss or next(x for x in users if x["user_id"] == u)["is_admin"]]
-        unused: list[str] = []  # a channel says each of its lines once before any comes again
+        unused = unsaid.setdefault(id(texts), [])  # each line is said once (by anyone) before any comes again
         for _ in range(count):
             at = when()
             author = rng.choice(authors)
@@ -302,7 +376,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             if cid == inc and rng.random() < 0.3:
                 author, text, mentioned = pager, rng.choice(PAGER), []
             else:
-                unused = unused or list(texts)
+                unused.extend(() if unused else texts)
                 line = rng.choice(unused)
                 unused.remove(line)
                 text, mentioned = fill(line, author, pool, project_of.get(cid))
@@ -332,6 +406,9 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                     mid.setdefault("reacts", []).append((rng.choice(EMOJI), rng.choice(people_here)))
             if kind != "dm" and rng.random() < 0.05:
                 mid["pinned"] = True
+    said_in_general = [m for m in msgs if m["channel_id"] == general and m["thread"] is None]
+    if not any(m["pinned"] for m in said_in_general):  # #general always keeps something pinned
+        rng.choice(said_in_general)["pinned"] = True
 
     # Slackbot reminders already delivered, and an old DM from a former colleague
     for at, text in ((datetime(2026, 3, 5, 14, 0), "Reminder: submit the expense report."),

@@ -157,8 +157,9 @@ def start_meeting(ctx: Ctx, meeting_id: HostedMeetingId) -> Meeting:
     "Start a quick call called '{topic}' and invite {invitees}.",
     Ask("Start a call about '{topic}' right now and let people straight in.", waiting_room=False),
 ], reply=[
-    "Your meeting is live: {result.join_url}.",
-    "Started '{result.topic}'; people can join at {result.join_url}.",
+    Ask("Your meeting is live: {result.join_url}.", invitees=None),
+    Ask("Started '{result.topic}'; people can join at {result.join_url}.", invitees=None),
+    "Started '{result.topic}' and invited {invitees}; they can join at {result.join_url}.",
 ], values={"topic": ["Quick sync", "Incident call", "Pairing session", "Coffee chat", "Hotfix review",
                      "Urgent: customer escalation", "Brainstorm"]})
 def start_instant_meeting(ctx: Ctx, topic: Topic | None = None, use_personal_room: bool = False,

@@ -343,8 +343,17 @@ def _invite(ctx: Ctx, meeting_id: str, host_id: str, person_ids: list[str]) -> l
     Ask("Schedule '{topic}' for {start_time} without a waiting room.", waiting_room=False),
     Ask("Set up '{topic}' for {start_time} and mute people when they join.", mute_on_entry=True),
 ], reply=[
-    "Scheduled '{topic}' for {result.starts_at}; the join link is {result.join_url}.",
-    "Done: '{topic}' is on the calendar at {result.starts_at}, link {result.join_url}.",
+    Ask("Scheduled '{topic}' for {result.starts_at}; the join link is {result.join_url}.", invitees=None,
+        waiting_room=True, mute_on_entry=False, auto_record=False),
+    Ask("Done: '{topic}' is on the calendar at {result.starts_at}, link {result.join_url}.", invitees=None,
+        waiting_room=True, mute_on_entry=False, auto_record=False),
+    Ask("Scheduled '{topic}' for {result.starts_at} with {invitees}, recorded automatically; the join link is "
+        "{result.join_url}.", auto_record=True),
+    Ask("Scheduled '{topic}' for {result.starts_at} without a waiting room: people come straight in at "
+        "{result.join_url}.", waiting_room=False),
+    Ask("Scheduled '{topic}' for {result.starts_at}; people are muted when they join. The join link is "
+        "{result.join_url}.", mute_on_entry=True),
+    "Scheduled '{topic}' for {result.starts_at} and invited {invitees}; the join link is {result.join_url}.",
 ], values={
     "topic, agenda": [
         ("Weekly team sync", "Status updates, blockers, next steps"),

@@ -817,7 +817,8 @@ class Planner:
             if v not in self.index.ids.get(kind, ()):
                 own = next((r for k, x, r in extract_entities(source.tool, source.result.data) if k == kind and x == v),
                            None)  # its record in the output, which may say what it is (a file, a folder)
-                if ek is not None and ek.noun_from and isinstance(own, Mapping) and isinstance(own.get(ek.noun_from), str):
+                if ek is not None and ek.noun_from and isinstance(own, Mapping) and isinstance(own.get(ek.noun_from), str) \
+                        and _reads_as_noun(ek, own[ek.noun_from]):
                     self.say.nouns[(kind, v)] = own[ek.noun_from].replace("_", " ")
                 noun = self.say.noun_of(kind, v)
                 since = [*steps, *found][src + 1:]
@@ -965,15 +966,19 @@ class Planner:
         v, label = self.rng.choice(labelled)
         query = next((p.name for p in d.params if p.name in QUERY_PARAMS), None)
         if index is None and query is not None and not self.server.entities[kind].public_id:  # else said by ID
-            # A lookup that can search does: by the name the user said, not by listing everything.
-            prior = [(i, s) for i, s in enumerate([*steps, *found]) if s.tool.name == d.name
-                     and s.args == {query: label} and s.result.ok]
-            if prior:
-                index, step = prior[-1]
-            else:
-                searched = sess.call(d.name, {query: label})
+            # A lookup that can search does: by the name the user said, not by listing everything; a
+            # message by a phrase of it, as people search, where that finds it.
+            words = (_head_words(label) or _opening(label)) if _sentence(label) else None
+            for said in [w for w in (words, label) if w]:
+                prior = [(i, s) for i, s in enumerate([*steps, *found]) if s.tool.name == d.name
+                         and s.args == {query: said} and s.result.ok]
+                if prior:
+                    index, step = prior[-1]
+                    break
+                searched = sess.call(d.name, {query: said})
                 if searched.ok and any(k == kind and e == v for k, e, _ in extract_entities(d, searched.data)):
-                    step = Step(d, {query: label}, {query: Source("user")}, searched, None, asked=False)
+                    step = Step(d, {query: said}, {query: Source("user")}, searched, None, asked=False)
+                    break
         if index is None:
             found.append(step)
             index = len(steps) + len(found) - 1
@@ -1588,6 +1593,20 @@ def _answering(replies: list[Ask], words: set[str]) -> list[Ask]:
 def _amount(field: str) -> bool:
     """Whether a result field is an amount a reply reports (dollars, points), which at 0 says nothing."""
     return is_money(field) or "points" in field.split("_")
+
+
+def _opening(text: str) -> str:
+    """A message's first words, past a mention or an emoji code: what a search for it types."""
+    tokens = text.split()
+    while tokens and tokens[0].startswith(("@", ":")):
+        tokens.pop(0)
+    return " ".join(tokens[:4]).rstrip(",.?!:;")
+
+
+def _reads_as_noun(ek: Any, value: str) -> bool:
+    """Whether what a row is (`noun_from`: 'file', 'flight') names it as a noun: not where the kind's
+    phrase for it says it otherwise (a 'public' one is "the channel '...'", never "the new public")."""
+    return all(value.replace("_", " ") in template for which, template in ek.phrases if which == value)
 
 
 def _entity_ids(tool: Tool, args: Mapping[str, Any]) -> set[str]:
