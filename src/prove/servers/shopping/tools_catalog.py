@@ -314,8 +314,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
         "{result.return_policy}.", **{"result.versions": 1, "result.status": "active"}),
     # The answer to "Can I return it?", alone: once beside the replies for several versions, once
     # beside the one for a single version.
-    "{product_id} is {result.return_policy}.",
-    Ask("{product_id} is {result.return_policy}.", **{"result.versions": 1, "result.status": "active"}),
+    "Returns of {product_id}: {result.return_policy}.",
+    Ask("Returns of {product_id}: {result.return_policy}.", **{"result.versions": 1, "result.status": "active"}),
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> ProductDetail:
     """Look up one product with its description, variants, stock and rating breakdown.
