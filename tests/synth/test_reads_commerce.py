@@ -182,7 +182,7 @@ def test_daily_closing_prices_are_answered_with_closing_prices() -> None:
     """"Show me the daily closing prices of TSLA" was answered only "The change in Tesla, Inc. over
     the last 10 trading days is 14.61%."; a reply may say the closes: the last, lowest and highest."""
     texts = _replies("trading", "get_price_history", {"ticker": "TSLA"})
-    assert any(re.search(r"closed at \$[\d,.]+ on [A-Z][a-z]+ \d+; .* ran from \$[\d,.]+ to \$[\d,.]+", t) for t in texts), texts
+    assert any(re.search(r"closed at \$[\d,.]+ on [A-Z][a-z]+ \d+, .* ran from \$[\d,.]+ to \$[\d,.]+", t) for t in texts), texts
 
 
 def test_a_product_is_described_in_a_sentence_not_by_its_fields() -> None:
