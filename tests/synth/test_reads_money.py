@@ -316,3 +316,55 @@ def test_no_position_in_a_ticker_is_said_with_the_ticker() -> None:
         text = Wording(random.Random(seed)).summary(tool, result.data, args={"account_id": "BRK-10001", "ticker": "AAPL"},
                                                     asked="How many shares of {ticker} do I own in {account_id}?")
         assert "no AAPL positions" in text.lower().replace("aapl", "AAPL"), text
+
+
+def test_a_sector_is_said_as_a_sector_and_a_fund_kind_as_a_kind_of_fund() -> None:
+    """"Show me ETFs in the Sector ETF sector" and "List up to 5 securities in Bond ETF" read a kind of
+    fund as a sector."""
+    say = _say("trading")
+    tool = registry.get("trading").tools["search_securities"]
+    said = [say.request(tool, ask, {k: v for k, v in {"sector": sector, "kind": kind, "limit": 5}.items()
+                                    if k in ask.slots or k in ask.binds}, {})
+            for ask in tool.asks if "sector" in ask.slots for kind, sector in tool.values["kind, sector"]
+            if ask.binds.get("kind", kind) == kind]
+    assert said and not any(re.search(r"ETF sector|\bin \w+ ETF\b|\bETFs in\b", t) for t in said), said
+
+
+def test_a_price_change_is_measured_from_the_close_the_reply_quotes() -> None:
+    """"its closes ran from $94.09 to $97.65, a change of 6.33%": the change was from the close before
+    the window, which the reply did not say."""
+    for days in (1, 3, 7):
+        with Session(["trading"], world=0) as session:
+            data = session.call("get_price_history", {"ticker": "XLE", "days": days}).data
+        for text in _replies("trading", "get_price_history", {"ticker": "XLE", "days": days}):
+            start = f"${data['start_price']:,.2f}"
+            assert f"from its close of {start}" in text and "1 trading days" not in text, text
+            assert round((data["last_price"] / data["start_price"] - 1) * 100, 1) == round(data["change_percent"], 1)
+
+
+def test_a_settled_invoice_says_how_it_was_settled_not_its_due_date_or_reminders() -> None:
+    """"Photo session ($105.00, billed to Layla Young) is paid, with a due date of March 16; no reminder
+    has gone out." """
+    for status in ("paid", "void"):
+        invoice = _first("payments", "list_invoices", {"status": status}, "invoices")
+        for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
+            assert "reminder" not in text and "due" not in text and ("was paid on" in text or "was voided" in text), text
+    tool = registry.get("payments").tools["get_invoice"]
+    assert all("open" in ask.fits.get("invoice_id", "") for ask in tool.asks if "reminder" in ask.text)
+
+
+def test_a_product_name_reads_after_a_count() -> None:
+    """"send 1 of the Wi-Fi 6 Mesh Router, 3 Pack over": a name with a comma reads as a list."""
+    say = _say("retail_chain")
+    assert not [name for name in say.index.labels["product"].values() if re.search(r"[,()]", name)]
+
+
+def test_a_menu_category_and_a_bill_and_a_door_code_are_named_as_names() -> None:
+    """"What Plates does Pita have", "Please set up Second phone line: $15 to Mint Mobile" and "Add the
+    code 228612 on the Patio Door Lock for Cleaner (Ana)" read a name as a word or a person."""
+    menu = registry.get("food_delivery").tools["get_menu"]
+    assert not any(re.search(r"What \{category\}", ask.text) for ask in menu.asks)
+    bill = registry.get("budget").tools["add_bill"]
+    assert not any(re.search(r"(?:[Ss]et up|[Aa]dd|bill) \{name\}", ask.text) for ask in bill.asks)
+    code = registry.get("iot_devices").tools["add_lock_code"]
+    assert code.asks and all("'{name}'" in ask.text for ask in code.asks)
