@@ -368,3 +368,14 @@ def test_a_menu_category_and_a_bill_and_a_door_code_are_named_as_names() -> None
     assert not any(re.search(r"(?:[Ss]et up|[Aa]dd|bill) \{name\}", ask.text) for ask in bill.asks)
     code = registry.get("iot_devices").tools["add_lock_code"]
     assert code.asks and all("'{name}'" in ask.text for ask in code.asks)
+
+
+def test_a_placed_order_says_what_was_done() -> None:
+    """"Done: order ORD-10082 is open." of a limit order to buy 2 shares of XLE at $77.35: a fill says
+    its price, a resting order its limit and how long it waits."""
+    account = {"account_id": "BRK-10001", "ticker": "QCOM"}
+    resting = _replies("trading", "place_order", {**account, "side": "sell", "quantity": 10, "order_type": "limit",
+                                                  "limit_price": 999.0, "time_in_force": "gtc"})
+    assert all("$999" in t and "until it fills or you cancel it" in t for t in resting), resting
+    filled = _replies("trading", "place_order", {**account, "side": "buy", "quantity": 3})
+    assert all(re.search(r"filled.* at \$[\d,.]+ (?:a share|each), \$[\d,.]+ in all", t) for t in filled), filled
