@@ -133,10 +133,10 @@ def _securities_text(found: list[Security], total: int) -> str:
     # The closes themselves (for "show me the daily closing prices") and the change from the close it is
     # measured from: a signed change reads right either way ("a change of -1%", never "moved -1%").
     "{result.name} closed at ${result.last_price} on {result.last_date}, a change of {result.change_percent}% from "
-    "its close of ${result.start_price} {result.total} trading days before; over those days its closes ran from "
+    "its close {result.total} trading days before (${result.start_price}); over those days its closes ran from "
     "${result.low_price} to ${result.high_price}.",
     Ask("{result.name} closed at ${result.last_price} on {result.last_date}, a change of {result.change_percent}% "
-        "from its close of ${result.start_price} the session before.", **{"result.total": 1}),
+        "from its close the session before (${result.start_price}).", **{"result.total": 1}),
 ])
 def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1, le=90)] = 10) -> PriceHistory:
     """Get the closing prices of a security over its most recent completed sessions.

@@ -48,10 +48,9 @@ tools = Toolset("orders")
     "Done: order {result.order_id} is {result.status}.",
     # What was done: a fill says its price, a resting limit order its limit and how long it waits.
     *[Ask(text, **{"result.status": "filled"}) for text in (
-        "Your order to {side} {quantity} shares of {ticker} filled at ${result.fill_price} a share, ${result.total} in "
-        "all (order {result.order_id}).",
-        "Order {result.order_id} filled: {quantity} shares of {ticker} at ${result.fill_price} each, ${result.total} "
-        "in all.")],
+        "Your order to {side} {quantity} shares of {ticker} filled at ${result.fill_price} a share (order "
+        "{result.order_id}).",
+        "Order {result.order_id} filled: {quantity} shares of {ticker} at ${result.fill_price} each.")],
     Ask("Your limit order to {side} {quantity} shares of {ticker} at ${limit_price} is in (order {result.order_id}); "
         "it stays open until it fills or you cancel it.", order_type="limit", time_in_force="gtc",
         **{"result.status": "open"}),
