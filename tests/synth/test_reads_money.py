@@ -326,3 +326,184 @@ def test_an_activity_named_by_a_name_keeps_its_capital_mid_sentence() -> None:
         roth = next(a["account_id"] for a in session.call("list_accounts", {}).data["accounts"] if a["kind"] == "roth_ira")
         text = session.call("list_activity", {"account_id": roth, "kind": "deposit"}).data["activities_text"]
     assert "Roth IRA contribution" in text and "roth IRA" not in text, text
+
+
+def test_a_sector_is_said_as_a_sector_and_a_fund_kind_as_a_kind_of_fund() -> None:
+    """"Show me ETFs in the Sector ETF sector" and "List up to 5 securities in Bond ETF" read a kind of
+    fund as a sector."""
+    say = _say("trading")
+    tool = registry.get("trading").tools["search_securities"]
+    said = [say.request(tool, ask, {k: v for k, v in {"sector": sector, "kind": kind, "limit": 5}.items()
+                                    if k in ask.slots or k in ask.binds}, {})
+            for ask in tool.asks if "sector" in ask.slots for kind, sector in tool.values["kind, sector"]
+            if ask.binds.get("kind", kind) == kind]
+    assert said and not any(re.search(r"ETF sector|\bin \w+ ETF\b|\bETFs in\b", t) for t in said), said
+
+
+def test_a_price_change_is_measured_from_the_close_the_reply_quotes() -> None:
+    """"its closes ran from $94.09 to $97.65, a change of 6.33%": the change was from the close before
+    the window, which the reply did not say."""
+    for days in (1, 3, 7):
+        with Session(["trading"], world=0) as session:
+            data = session.call("get_price_history", {"ticker": "XLE", "days": days}).data
+        for text in _replies("trading", "get_price_history", {"ticker": "XLE", "days": days}):
+            start = f"${data['start_price']:,.2f}"
+            assert f"({start})" in text and "1 trading days" not in text, text
+            assert not re.search(r"\$[\d,.]+ \d+ trading", text), text  # "$118.46 14 trading days" runs two numbers together
+            assert round((data["last_price"] / data["start_price"] - 1) * 100, 1) == round(data["change_percent"], 1)
+
+
+def test_a_settled_invoice_says_how_it_was_settled_not_its_due_date_or_reminders() -> None:
+    """"Photo session ($105.00, billed to Layla Young) is paid, with a due date of March 16; no reminder
+    has gone out." """
+    for status in ("paid", "void"):
+        invoice = _first("payments", "list_invoices", {"status": status}, "invoices")
+        for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}):
+            assert "reminder" not in text and "due" not in text and ("was paid on" in text or "was voided" in text), text
+    tool = registry.get("payments").tools["get_invoice"]
+    assert all("open" in ask.fits.get("invoice_id", "") for ask in tool.asks if "reminder" in ask.text)
+
+
+def test_a_product_name_reads_after_a_count() -> None:
+    """"send 1 of the Wi-Fi 6 Mesh Router, 3 Pack over": a name with a comma reads as a list."""
+    say = _say("retail_chain")
+    assert not [name for name in say.index.labels["product"].values() if re.search(r"[,()]", name)]
+
+
+def test_a_menu_category_and_a_bill_and_a_door_code_are_named_as_names() -> None:
+    """"What Plates does Pita have", "Please set up Second phone line: $15 to Mint Mobile" and "Add the
+    code 228612 on the Patio Door Lock for Cleaner (Ana)" read a name as a word or a person."""
+    menu = registry.get("food_delivery").tools["get_menu"]
+    assert not any(re.search(r"What \{category\}", ask.text) for ask in menu.asks)
+    bill = registry.get("budget").tools["add_bill"]
+    assert not any(re.search(r"(?:[Ss]et up|[Aa]dd|bill) \{name\}", ask.text) for ask in bill.asks)
+    code = registry.get("iot_devices").tools["add_lock_code"]
+    assert code.asks and all("'{name}'" in ask.text for ask in code.asks)
+
+
+def test_a_placed_order_says_what_was_done() -> None:
+    """"Done: order ORD-10082 is open." of a limit order to buy 2 shares of XLE at $77.35: a fill says
+    its price, a resting order its limit and how long it waits."""
+    account = {"account_id": "BRK-10001", "ticker": "QCOM"}
+    resting = _replies("trading", "place_order", {**account, "side": "sell", "quantity": 10, "order_type": "limit",
+                                                  "limit_price": 999.0, "time_in_force": "gtc"})
+    assert all("$999" in t and "until it fills or you cancel it" in t for t in resting), resting
+    filled = _replies("trading", "place_order", {**account, "side": "buy", "quantity": 3})
+    assert all(re.search(r"filled.* at \$[\d,]+\.\d\d (?:a share|each)", t) for t in filled), filled
+
+
+def test_a_name_with_a_comma_is_quoted_not_read_before_its_noun() -> None:
+    """"offer $85 for the Gloomhaven Board Game, Unpunched listing from toysbyelijah" reads as a list."""
+    say = _say("marketplace")
+    titled = [(lst, t) for lst, t in say.index.labels["listing"].items() if isinstance(t, str) and "," in t]
+    assert titled
+    for listing, title in titled:
+        assert f"'{title}'" in say.entity("listing", listing), say.entity("listing", listing)
+
+
+def test_a_cancelled_alert_and_a_purchase_say_which_and_what() -> None:
+    """"Done: that alert won't fire." after setting another alert says neither which; "Done: order
+    ORD-10015, $189.98 paid with Discover ending 7542." is a form, not what was bought."""
+    alert = _first("trading", "list_price_alerts", {"status": "active"}, "alerts")
+    for text in _replies("trading", "cancel_price_alert", {"alert_id": alert["alert_id"]}):
+        assert alert["ticker"] in text, text
+    say = _say("marketplace")
+    listing = _callable("marketplace", "buy_listing", ({"listing_id": lst} for lst in say.index.live["listing"]))
+    for text in _replies("marketplace", "buy_listing", listing):
+        assert text.startswith(("Bought '", "Done: you bought '")), text
+
+
+def test_a_copy_under_a_new_name_leaves_the_original_its_name() -> None:
+    """After "copy 'Home inventory.csv' to the Desktop and call it 'Home inventory backup.csv'", "add
+    'Home inventory backup.csv' to my favorites" was a call on the original: the copy's name was taken
+    for a new name of its source."""
+    from types import SimpleNamespace
+
+    from prove.synth.teachers.programmatic import Planner
+
+    server = registry.get("filesystem")
+    args = {"path": "/Documents/Home/Home inventory.csv", "destination_folder": "/Desktop",
+            "new_name": "Home inventory backup.csv"}
+    with Session([server], world=0) as session:
+        result = session.call("copy_path", args)
+    say = _say("filesystem")
+    planner = SimpleNamespace(server=server, index=say.index, say=say)
+    Planner._note_renames(planner, [SimpleNamespace(tool=server.tools["copy_path"], result=result)])
+    assert ("item", args["path"]) not in say.renamed, say.renamed
+    # nor is a new bill's name taken for its category's ("change the budget for the category 'Meal kit'")
+    bill = {"name": "Meal kit", "payee": "HelloFresh", "amount": 59.99, "category_id": "CAT-10007",
+            "account_id": "ACC-10004", "frequency": "weekly", "next_due_date": "2026-03-30"}
+    budget = registry.get("budget")
+    with Session([budget], world=0) as session:
+        added = session.call("add_bill", bill)
+    assert added.ok, added.error
+    said = _say("budget")
+    Planner._note_renames(SimpleNamespace(server=budget, index=said.index, say=said),
+                          [SimpleNamespace(tool=budget.tools["add_bill"], result=added)])
+    assert ("category", "CAT-10007") not in said.renamed, said.renamed
+
+
+def test_purchases_are_told_apart_from_the_items_of_one() -> None:
+    """"you bought Artisan 5 qt Stand Mixer ($297.65 on June 11, 2025) and 2 × Catan Board Game, Streaming
+    Stick 4K and Resistance Bands Set ($209.43 ...)" runs two receipts' items together."""
+    with Session(["retail_chain"], world=0) as session:
+        data = session.call("list_purchases", {}).data
+    text = data["purchases_text"]
+    assert text.count("; ") == min(len(data["purchases"]), 5) - 1 + (data["total"] > 5), text
+    assert re.search(r"\); and \d+ more purchases$|\)$", text), text
+
+
+def test_a_device_is_asked_about_in_words_that_fit_a_plural_name() -> None:
+    """"How is the Office Blinds doing right now?": the blinds are plural."""
+    tool = registry.get("iot_devices").tools["get_device"]
+    assert not any(re.search(r"\b(?:is|was|does|has) \{device_id\}", ask.text) for ask in tool.asks)
+
+
+def test_a_new_listing_title_reads_after_my() -> None:
+    """"I want to sell my Levi's 501 jeans, 32x32 in the Clothing & Shoes category" runs the title's
+    comma into the sentence."""
+    tool = registry.get("marketplace").tools["create_listing"]
+    titles = [title for _, title, _ in tool.values["category_id, listing_title, price"]]
+    assert titles and not [t for t in titles if "," in t], titles
+
+
+def test_an_envelope_still_over_budget_after_a_move_says_so() -> None:
+    """"the remaining budget of the Personal Care category is now -$124.65"."""
+    with Session(["budget"], world=0) as session:
+        categories = session.call("list_categories", {}).data["categories"]
+    over = next(c for c in categories if c["kind"] == "expense" and c["remaining"] < -20)
+    source = next(c for c in categories if c["kind"] == "expense" and c["remaining"] > 20)
+    texts = _replies("budget", "move_budget", {"from_category_id": source["category_id"],
+                                               "to_category_id": over["category_id"], "amount": 10.0})
+    assert texts and not any("-$" in t for t in texts), texts
+    assert any("still" in t and "over budget" in t for t in texts), texts
+
+
+def test_a_listing_that_found_nothing_says_what_it_kept_to() -> None:
+    """"Show me the money I've moved in and out of the Dining Out category" answered "There are no
+    budget moves." reads as if there were none at all."""
+    found = 0
+    for ex in _generated(["budget"], 120, 57):
+        for m in ex["messages"]:
+            if m["role"] != "assistant" or not m.get("content"):
+                continue
+            for said in re.findall(r"(?:no|No) budget moves[^.]*\.", m["content"]):
+                found += 1
+                assert " for the " in said, said
+    assert found
+
+
+def test_a_question_of_price_and_stock_is_answered_without_the_blurb() -> None:
+    """"What does the Smart Thermostat cost, and is it in stock anywhere?" was answered "... costs $129.99
+    (Electronics). Gift-ready packaging. Top rated by our customers. 6 stores have it in stock"."""
+    tool = registry.get("retail_chain").tools["get_product"]
+    asked = next(ask.text for ask in tool.asks if "cost" in ask.text)
+    described = next(ask.text for ask in tool.asks if ask.text.startswith("Describe"))
+    product = _first("retail_chain", "search_products", {"query": "Smart Thermostat"}, "products")
+    with Session(["retail_chain"], world=0) as session:
+        data = session.call("get_product", {"product_id": product["product_id"]}).data
+    assert data["stores_with_stock"] > 1
+    for reply in _fitting_replies(tool, {"product_id": product["product_id"]}, data, asked):
+        assert "description" not in reply.text and "stock" in reply.text, reply.text
+    assert all("description" in r.text for r in _fitting_replies(tool, {"product_id": product["product_id"]}, data,
+                                                                 described))

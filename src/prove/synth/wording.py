@@ -325,10 +325,12 @@ class Wording:
             text += f" {hint}"
         return text
 
-    def nothing(self, data: Any, tool: Tool | None = None, args: Mapping[str, Any] | None = None) -> str:
+    def nothing(self, data: Any, tool: Tool | None = None, args: Mapping[str, Any] | None = None,
+                named: Sequence[str] = ()) -> str:
         """What a reading that found nothing says: the result's own words ("no comments yet"), else
-        the empty list by name and the states the call asked for ("I found no open disputes."), so
-        that a reply of several parts says which."""
+        the empty list by name, the states the call asked for and the things it kept to (`named`:
+        "I found no open disputes.", "There are no scheduled payments for Progressive."), so that a
+        reply of several parts says which."""
         if isinstance(data, Mapping):
             said = next((v for k, v in data.items() if k in ("said", "answer") and isinstance(v, str) and v), None)
             if said:
@@ -358,15 +360,16 @@ class Wording:
                 ticker = (args or {}).get("ticker")  # "no AAPL positions", not "no positions" for "how much AAPL"
                 if isinstance(ticker, str) and ticker.isupper():
                     before = f"{before} {ticker}".strip()
-                noun = " ".join(w for w in (before, noun, after) if w)
+                noun = " ".join(w for w in (before, noun, after, *(f"for {n}" for n in named)) if w)
                 return self.pick(["I found no {n}.", "There are no {n}.", "No {n} came up."]).format(n=noun)
         return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])
 
     def summary(self, tool: Tool | None, data: Any, cite: Sequence[str] = (), opener: bool = True,
-                args: Mapping[str, Any] | None = None, asked: str = "") -> str:
+                args: Mapping[str, Any] | None = None, asked: str = "", named: Sequence[str] = ()) -> str:
         """A short report of what a read found, naming every ID in `cite`; `opener` starts it with
         "Here's what I found:" (the first account of a reply). A field the call sorted by, or one
-        the request's words name (`asked`, the phrasing), is said first."""
+        the request's words name (`asked`, the phrasing), is said first; `named` are the things the
+        call kept to, said of a listing that found nothing."""
         stress = [v for k, v in (args or {}).items() if k in ("sort", "sort_by", "order_by") and isinstance(v, str)]
         listed = {k.split("_")[-1] for k in (tool.produces if tool is not None else ())}  # "find me a store": a store's every field has it
         # (a word of a filter the call set is what the listing holds, not a figure asked for: "my unread
@@ -385,7 +388,7 @@ class Wording:
         given = [v for v in (args or {}).values() if isinstance(v, str)]
         facts = describe(data, cite, limit=shown, stress=stress, noun=listed_noun(tool), given=given)
         if not facts:
-            return self.nothing(data, tool, args)
+            return self.nothing(data, tool, args, named)
         if opener:
             count = re.match(r"(\d[\d,]*) ", facts)
             if count:  # "I found 32 events: ...", not "I found the following: 32 events: ..."

@@ -131,6 +131,8 @@ class MoveResult(BaseModel):
     move: BudgetMove
     from_remaining: float = Field(description="what is left in the source envelope for the month")
     to_remaining: float = Field(description="what is left in the destination envelope for the month")
+    to_standing: str = Field(description="how the destination envelope stands, in words: 'now has $40.00 left' or "
+                                         "'is still $12.50 over budget'")
 
 
 class BudgetMoveList(BaseModel):
@@ -459,8 +461,7 @@ def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:
     "Take ${amount} out of {from_category_id} and put it in {to_category_id} for {month}.",
     "Top up {to_category_id} with ${amount} from {from_category_id}. Note: {note}",
 ], reply=[
-    "Moved ${amount} from {from_category_id} to {to_category_id}; the remaining budget of {to_category_id} is "
-    "now ${result.to_remaining}.",
+    "Moved ${amount} from {from_category_id} to {to_category_id}, which {result.to_standing}.",
     "Done: {to_category_id} has ${amount} more, and {from_category_id} has ${result.from_remaining} left.",
 ], values={
     "note": [
@@ -514,8 +515,11 @@ def move_budget(ctx: Ctx, from_category_id: ExpenseCategoryId, to_category_id: E
     ctx.db.execute("INSERT INTO budget_moves (move_id, month, from_category_id, to_category_id, amount, note, "
                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (mid, month, from_category_id, to_category_id, amount, note or None, ctx.now_iso()))
-    return MoveResult(move=_move(ctx, mid), from_remaining=money(before.remaining - amount),
-                      to_remaining=money(to_before.remaining + amount))
+    left = money(to_before.remaining + amount)
+    standing = f"now has {fmt(left)} left" if left > 0 else "now has nothing left" if left == 0 else \
+        f"is still {fmt(-left)} over budget"
+    return MoveResult(move=_move(ctx, mid), from_remaining=money(before.remaining - amount), to_remaining=left,
+                      to_standing=standing)
 
 
 @tools.tool(effect=READ, asks=[

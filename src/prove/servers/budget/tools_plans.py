@@ -502,15 +502,15 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
 
 
 @tools.tool(effect=WRITE, asks=[
-    ("Add a {frequency} bill {name} to {payee} for ${amount}, next due {next_due_date}, paid from "
+    ("Add a {frequency} bill called '{name}': ${amount} to {payee}, next due {next_due_date}, paid from "
      "{account_id} under {category_id}."),
     ("Track my new {name} bill with {payee}: ${amount} {frequency} from {account_id}, under "
      "{category_id}, first due {next_due_date}."),
-    Ask("Set up {name}: ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
+    Ask("Set up a bill '{name}': ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
         "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
 ], reply=[
-    "Added the {frequency} bill {result.name}; next due {result.next_due_date}.",
-    "{result.name} is tracked now: ${result.amount} {frequency}, next due {result.next_due_date}.",
+    "Added the {frequency} bill '{result.name}'; next due {result.next_due_date}.",
+    "The bill '{result.name}' is tracked now: ${result.amount} {frequency}, next due {result.next_due_date}.",
 ], values={
     # A bill with its payee, the category it belongs under, how often it comes and what it costs:
     # a monthly one for every expense category a world may hold.

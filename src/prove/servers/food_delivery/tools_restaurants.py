@@ -237,7 +237,7 @@ PRICE_LIMITS = [8.0, 10.0, 12.0, 15.0, 15.0, 20.0, 25.0]  # what a person will p
 @tools.tool(effect=READ, asks=[
     "What's on the menu at {restaurant_id}?",
     "Show me the {dietary} options at {restaurant_id}.",
-    "What {category} does {restaurant_id} have for under {max_price} dollars?",
+    "What's under {category} on the {restaurant_id} menu for less than ${max_price}?",
     Ask("What can I order from {restaurant_id} that isn't sold out?", available_only=True),
 ], values={"max_price": PRICE_LIMITS}, reply=[
     "At {result.restaurant_name} I found {result.dishes_text}.",

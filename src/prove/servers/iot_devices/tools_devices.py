@@ -213,7 +213,7 @@ def _on(kind: str, **state: object) -> dict[str, object]:
 
 
 @tools.tool(effect=READ, asks=[
-    "How is {device_id} doing right now?",
+    "Give me a status check on {device_id}.",
     "What's the status of {device_id}?",
 ], reply=[
     # "What's the status" asks its state, not its make: one reply per kind of device and state

@@ -350,9 +350,9 @@ def get_door_codes(ctx: Ctx, device_id: LockId) -> LockDigitsList:
              "Neighbour (Tom)", "Holiday rental guest"],
     "new_code": ["582914", "730461", "4827", "915306", "26048173", "3719", "640285", "8153"],
 }, asks=[
-    "Add the code {new_code} on {device_id} for {name}.",
-    "Give {name} the door code {new_code} for {device_id} until {valid_until}.",
-], reply=["Added the code for {name} on {device_id}.", "Done: {name} can now open {device_id} with that code."])
+    "Add the code {new_code} on {device_id} and name it '{name}'.",
+    "Add the door code {new_code} to {device_id} until {valid_until}, under the name '{name}'.",
+], reply=["Added the code '{name}' on {device_id}.", "Done: the code '{name}' now opens {device_id}."])
 def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, new_code: DoorCode,
                   valid_until: str | None = None) -> LockCode:
     """Add a door code to a lock, permanent or temporary (a guest, a dog walker, a contractor).

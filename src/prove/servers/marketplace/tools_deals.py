@@ -107,7 +107,7 @@ def _buyable(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
     Ask("Buy {listing_id} and pay from my marketplace balance.", use_balance=True),
 ], reply=[
     "Bought '{result.title}' for ${result.total}; the order is {result.order_id}.",
-    "Done: order {result.order_id}, ${result.total} paid with {result.paid_with}.",
+    "Done: you bought '{result.title}' for ${result.total}, paid with {result.paid_with} (order {result.order_id}).",
 ])
 def buy_listing(ctx: Ctx, listing_id: ForSaleListingId, payment_method_id: PaymentMethodId | None = None,
                 use_balance: bool = False) -> Order:
@@ -345,7 +345,8 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
     Ask("Accept the counter on {offer_id} and pay from my marketplace balance.", use_balance=True),
 ], reply=[
     "Bought '{result.title}' at the counter price: ${result.total}, order {result.order_id}.",
-    "Done: order {result.order_id} is paid with {result.paid_with}.",
+    "Done: you bought '{result.title}' for ${result.total} at the counter price, paid with {result.paid_with} (order "
+    "{result.order_id}).",
 ])
 def accept_counter_offer(ctx: Ctx, offer_id: OfferId, payment_method_id: PaymentMethodId | None = None,
                          use_balance: bool = False) -> Order:

@@ -170,16 +170,20 @@ def list_invoices(ctx: Ctx, status: Literal["open", "overdue", "paid", "void"] |
 @tools.tool(effect=READ, asks=[
     "Show me {invoice_id}.",
     "Has {invoice_id} been paid?",
-    "How many reminders have gone out for {invoice_id}?",
+    # Reminders are asked about while an invoice waits to be paid.
+    Ask("How many reminders have gone out for {invoice_id}?", fits={"invoice_id": "status = 'open'"}),
 ], reply=[
-    "{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
-    "{result.due_date}; it has had {result.reminders_sent} reminders.",
-    Ask("{result.title} (${result.amount}, billed to {result.customer_name}) is {result.status}, with a due date of "
-        "{result.due_date}; no reminder has gone out.", **{"result.reminders_sent": 0}),
+    "{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}, and it has had "
+    "{result.reminders_sent} reminders.",
+    Ask("{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}, and no reminder "
+        "has gone out.", **{"result.status": "open", "result.reminders_sent": 0}),
     # Whether it was paid, also where no reminder went out (the bound reply above would else be the only one).
     "{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
     Ask("{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
-        **{"result.reminders_sent": 0}),
+        **{"result.status": "open", "result.reminders_sent": 0}),
+    # A paid or voided invoice is told by when and how it was settled: its due date and reminders are past.
+    *[Ask("{result.title} (${result.amount}, billed to {result.customer_name}) {result.paid_status}.",
+          **{"result.status": status}) for status in ("paid", "void")],
 ])
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> Invoice:
     """Look up one invoice with its line items, status and payment.

@@ -104,7 +104,7 @@ def _purchases_text(purchases: list[Purchase], total: int, today: date, one_stor
         day = date.fromisoformat(p.purchased_at[:10])
         when = f"{day:%B} {day.day}" + ("" if day.year == today.year else f", {day.year}")
         return f"{p.summary} (${p.total:,.2f}{'' if one_store else f' at {p.store_name}'} on {when})"
-    return said_in_part([one(p) for p in purchases[:5]], total, "no purchases")
+    return said_in_part([one(p) for p in purchases[:5]], total, "no purchases", noun="purchase")
 
 
 class LoyaltyPin(BaseModel):

@@ -332,6 +332,11 @@ def search_products(ctx: Ctx, query: str | None = None, category: Department | N
         "Only 1 store has it in stock, with {result.units_available} left.", **{"result.stores_with_stock": 1}),
     Ask("{product_id} from {result.brand} costs ${result.list_price} ({result.category}). {result.description} "
         "No store has it in stock right now.", **{"result.stores_with_stock": 0}),
+    # "What does it cost, and is it in stock anywhere?" is answered without the blurb.
+    "The price of {product_id} is ${result.list_price}; {result.stores_with_stock} stores have it in stock, "
+    "{result.units_available} units in all.",
+    Ask("The price of {product_id} is ${result.list_price}; only {result.stores_with_stock} store has it in stock, "
+        "with {result.units_available} left.", **{"result.stores_with_stock": 1}),
 ])
 def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     """Look up one product with its description, list price and how much of it the chain has available.

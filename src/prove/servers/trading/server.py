@@ -139,7 +139,8 @@ class PriceHistory(BaseModel):
     name: str
     closes: list[DailyClose] = Field(description="closing prices of completed sessions, oldest first")
     total: int
-    change_percent: float = Field(description="change from the first close listed to the last")
+    start_price: float = Field(description="the close of the session before the first listed")
+    change_percent: float = Field(description="change from the close before the first listed to the last")
     last_date: str = Field(description="the day of the last close listed")
     last_price: float = Field(description="the last close listed")
     low_price: float = Field(description="the lowest close listed")

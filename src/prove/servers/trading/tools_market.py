@@ -69,9 +69,10 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
 @tools.tool(effect=READ, asks=[
     "Look up '{query}' for me.",
     "What's the ticker for {query}?",
-    Ask("Show me ETFs in the {sector} sector.", kind="etf"),
+    # The ETFs' sectors are kinds of fund ('Bond ETF', 'Sector ETF'), the stocks' sectors of the economy.
+    Ask("Show me the {sector}s I can buy.", kind="etf"),
     Ask("Which stocks are in the {sector} sector?", kind="stock"),
-    "List up to {limit} securities in {sector}.",
+    Ask("List up to {limit} {sector} stocks.", kind="stock"),
 ], reply=[
     "Here's what I found: {result.securities_text}.",
 ], values={
@@ -129,10 +130,13 @@ def _securities_text(found: list[Security], total: int) -> str:
     "How has {ticker} done over the last {days} trading days?",
     "Show me the daily closing prices of {ticker}.",
 ], reply=[
-    # The closes themselves (for "show me the daily closing prices") and the change: a signed change
-    # reads right either way ("a change of -1%", never "moved -1%").
-    "{result.name} closed at ${result.last_price} on {result.last_date}; over the last {result.total} trading days "
-    "its closes ran from ${result.low_price} to ${result.high_price}, a change of {result.change_percent}%.",
+    # The closes themselves (for "show me the daily closing prices") and the change from the close it is
+    # measured from: a signed change reads right either way ("a change of -1%", never "moved -1%").
+    "{result.name} closed at ${result.last_price} on {result.last_date}, a change of {result.change_percent}% from "
+    "its close {result.total} trading days before (${result.start_price}); over those days its closes ran from "
+    "${result.low_price} to ${result.high_price}.",
+    Ask("{result.name} closed at ${result.last_price} on {result.last_date}, a change of {result.change_percent}% "
+        "from its close the session before (${result.start_price}).", **{"result.total": 1}),
 ])
 def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1, le=90)] = 10) -> PriceHistory:
     """Get the closing prices of a security over its most recent completed sessions.
@@ -142,8 +146,9 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
         days: how many completed trading sessions to show, from 1 to 90, such as 10.
 
     Returns:
-        The daily closes, oldest first, each with its change from the session before; the
-        change over the whole span in percent; the last, lowest and highest close.
+        The daily closes, oldest first, each with its change from the session before; the close
+        before the first and the change from it to the last in percent; the last, lowest and
+        highest close.
 
     Raises:
         not_found: no security has that ticker.
@@ -164,7 +169,7 @@ def get_price_history(ctx: Ctx, ticker: Ticker, days: Annotated[int, Field(ge=1,
     closes = [(d, price_at(sec, float(day_index(d) + 1))) for d in sessions]
     out = [DailyClose(date=d.isoformat(), close=c, change_percent=pct(c, closes[i][1]))
            for i, (d, c) in enumerate(closes[1:])]
-    return PriceHistory(ticker=sec["ticker"], name=sec["name"], closes=out, total=len(out),
+    return PriceHistory(ticker=sec["ticker"], name=sec["name"], closes=out, total=len(out), start_price=closes[0][1],
                         change_percent=pct(out[-1].close, closes[0][1]), last_date=out[-1].date,
                         last_price=out[-1].close, low_price=min(c.close for c in out),
                         high_price=max(c.close for c in out))

@@ -46,6 +46,17 @@ tools = Toolset("orders")
 ], reply=[
     "Your order to {side} {quantity} shares of {ticker} is {result.status}: {result.order_id}.",
     "Done: order {result.order_id} is {result.status}.",
+    # What was done: a fill says its price, a resting limit order its limit and how long it waits.
+    *[Ask(text, **{"result.status": "filled"}) for text in (
+        "Your order to {side} {quantity} shares of {ticker} filled at ${result.fill_price} a share (order "
+        "{result.order_id}).",
+        "Order {result.order_id} filled: {quantity} shares of {ticker} at ${result.fill_price} each.")],
+    Ask("Your limit order to {side} {quantity} shares of {ticker} at ${limit_price} is in (order {result.order_id}); "
+        "it stays open until it fills or you cancel it.", order_type="limit", time_in_force="gtc",
+        **{"result.status": "open"}),
+    Ask("Your limit order to {side} {quantity} shares of {ticker} at ${limit_price} is in for today (order "
+        "{result.order_id}); it expires at {result.expires_at} if it doesn't fill.", order_type="limit",
+        time_in_force="day", **{"result.status": "open"}),
 ], values={
     # A limit price on the side of the market a resting order waits on, some way from it: a
     # world's quote is within 0.87 to 1.17 times the security's typical price for nine in ten

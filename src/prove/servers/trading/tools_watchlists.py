@@ -345,7 +345,7 @@ def create_price_alert(ctx: Ctx, ticker: Ticker, condition: Condition, target_pr
     "Turn off {alert_id}, I don't need it anymore.",
 ], reply=[
     "Cancelled {alert_id}.",
-    "Done: that alert won't fire.",
+    "Done: {alert_id} is off; it won't fire.",
 ])
 def cancel_price_alert(ctx: Ctx, alert_id: ActiveAlertId) -> Alert:
     """Cancel an active price alert.

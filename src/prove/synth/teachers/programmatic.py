@@ -1179,8 +1179,11 @@ class Planner:
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         quoted = sorted(c for c in s.cite if self.say.said_by_id(c))  # a name is said by its name
+        # what the call kept to, by name: "no scheduled payments for Progressive", not "no scheduled payments"
+        named = [said for p in s.tool.params if p.entity and isinstance(s.args.get(p.name), str)
+                 and (said := self.say.entity(p.entity, s.args[p.name])) != "me"]
         return self.say.to_user(self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
-                                                   asked=s.phrase.text if s.phrase is not None else ""))
+                                                   asked=s.phrase.text if s.phrase is not None else "", named=named))
 
     def _write(self, steps: list[Step], n_turns: int) -> list[PlannedTurn]:
         spec = self.spec
@@ -1310,8 +1313,9 @@ class Planner:
                         and rec.get(ek.key) == value and value not in self.index.ids.get(kind, ()) \
                         and isinstance(rec.get(ek.label), str):
                     self.say.made_twin(kind, rec[ek.label])  # a copy named as the original: neither is by name alone
-                if next((rec[f] for f in rec if f in fields and rec[f] is not None), None) != value:
-                    continue  # a record that lists it (a scene's changed devices), not its own
+                if next((rec[f] for f in rec if f in fields and rec[f] is not None), None) != value \
+                        or ek is not None and rec.get(ek.key, value) != value:
+                    continue  # a record that lists it (a scene's changed devices, a copy's source), not its own
                 new = rec.get(ek.label) if ek is not None and ek.label and isinstance(rec, Mapping) else None
                 if isinstance(new, str) and new != self.index.labels.get(kind, {}).get(value) \
                         and not (moved_only and value in self.index.ids.get(kind, ())):
