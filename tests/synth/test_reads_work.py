@@ -1021,8 +1021,8 @@ def test_edits_and_searches_say_what_was_done() -> None:
 
 def test_tracker_listings_read_as_a_person_says_them() -> None:
     """"1 user: Yusuf Brown: email yusuf.brown@northwind.io, title iOS Engineer, team Mobile, active." and
-    "1 comment: Zara Cruz: '...', created October 30, 2025 at 2:52 PM." read field by field; "Who is X?
-    I need their user ID." is answered with the ID."""
+    "1 comment: Zara Cruz: '...', created October 30, 2025 at 2:52 PM." read field by field; "Who is X?"
+    is answered with who they are, not with an ID nobody asks for ("Who is X? I need their user ID.")."""
     rows = _index("issue_tracker").rows
     user = list(rows["user"].values())[5]
     project = next(iter(rows["project"]))
@@ -1036,8 +1036,8 @@ def test_tracker_listings_read_as_a_person_says_them() -> None:
             unquoted = re.sub(r"'[^']*'(?=[\s.,;)]|$)", "", text)  # a title or a comment is what it is
             assert not re.search(r"\b(email|title|team [A-Z]|active|created|type|key|lead [A-Z])\b|@|: \d+ [a-z]+s: ",
                                  unquoted), (tool, text)
-    (ids,) = _answers("issue_tracker", "search_users", {"query": user["name"]}, "Who is that? I need their user ID.")
-    assert ids == f"{user['name']} is {user['user_id']}.", ids
+    (who,) = _answers("issue_tracker", "search_users", {"query": user["name"]}, "Who is {query}?")
+    assert f"{user['name']}, {user['title']} on the" in who and user["user_id"] not in who, who
 
 
 def test_sprints_read_as_a_person_says_them() -> None:
@@ -1402,9 +1402,9 @@ def test_meetings_read_as_a_person_says_them() -> None:
         assert re.search(r"(hasn't started yet|is live now|has ended|was cancelled)", started), started
         assert "https://" not in started, started
     person = list(index.rows["person"].values())[3]
-    (ids,) = _answers("video_meeting", "search_people", {"query": person["name"]},
-                      "What's the person ID for them? I want to invite them to a call.")
-    assert ids == f"{person['name']} is {person['person_id']}.", ids
+    (who,) = _answers("video_meeting", "search_people", {"query": person["name"]},
+                      "Look up {query}; I want to invite them to a call.")
+    assert who.startswith(f"I found 1 person: {person['name']}") and person["person_id"] not in who, who
     for text in _replies("video_meeting", "search_people", {"query": person["name"]}):
         assert not re.search(r"\b(email|job title|colleague)\b|@", text), text
 

@@ -142,7 +142,6 @@ class UserList(BaseModel):
     users: list[User]
     total: int = Field(description="how many users matched, before `limit`")
     users_text: str = Field(description="the people in words, such as 'Yusuf Brown, iOS Engineer on the Mobile team'")
-    user_ids_text: str = Field(description="each person's user ID, such as 'Yusuf Brown is USR-10004'")
 
 
 class ProjectSummary(BaseModel):

@@ -115,11 +115,9 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> Project:
 
 @tools.tool(effect=READ, asks=[
     "Find {query} in the company directory.",
-    "Who is {query}? I need their user ID.",
+    "Who is {query}?",
     "Look up {query} among the members of {project_id}.",
 ], reply=[
-    # "I need their user ID" is answered with the ID; the other questions with who each person is.
-    "{result.user_ids_text}.",
     "I found {result.total} people: {result.users_text}.",
 ])
 def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, limit: Limit = 20) -> UserList:
@@ -154,8 +152,7 @@ def search_users(ctx: Ctx, query: Query, project_id: ProjectId | None = None, li
                              "" if u.active else "deactivated") if n]
         return f"{u.name}, {u.title} on the {u.team} team" + (f" ({', '.join(notes)})" if notes else "")
     said = [one(u) for u in shown]
-    return UserList(users=users, total=len(rows), users_text=said_in_part(said, len(rows), "nobody"),
-                    user_ids_text=said_in_part([f"{u.name} is {u.user_id}" for u in shown], len(rows), "nobody"))
+    return UserList(users=users, total=len(rows), users_text=said_in_part(said, len(rows), "nobody"))
 
 
 @tools.tool(effect=READ, asks=[

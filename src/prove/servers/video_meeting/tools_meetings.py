@@ -74,7 +74,6 @@ class PersonList(BaseModel):
     total: int
     people_text: str = Field(description="the people in words, such as 'Fiona Gomez, Head of Engineering at Redwood "
                                          "Analytics (an outside contact)'")
-    person_ids_text: str = Field(description="each person's ID, such as 'Fiona Gomez is PER-10004'")
 
 
 class MeetingPasscode(BaseModel):
@@ -134,10 +133,8 @@ def _size(mb: float) -> str:
 
 @tools.tool(effect=READ, asks=[
     "Find {query} in the directory.",
-    "What's the person ID for {query}? I want to invite them to a call.",
+    "Look up {query}; I want to invite them to a call.",
 ], reply=[
-    # "What's the person ID for ...?" is answered with the ID; "Find ..." with who each person is.
-    "{result.person_ids_text}.",
     "I found {result.total} people: {result.people_text}.",
 ])
 def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
@@ -160,8 +157,7 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
     shown = people[:limit] if len(people[:limit]) <= 8 else people[:6]
     said = [p.name + (f", {p.job_title}" if p.job_title else "") + f" at {p.company}"
             + ("" if p.is_colleague else " (an outside contact)") for p in shown]
-    return PersonList(people=people[:limit], total=len(people), people_text=said_in_part(said, len(people), "nobody"),
-                      person_ids_text=said_in_part([f"{p.name} is {p.person_id}" for p in shown], len(people), "nobody"))
+    return PersonList(people=people[:limit], total=len(people), people_text=said_in_part(said, len(people), "nobody"))
 
 
 # ----- reading meetings -----------------------------------------------------------------------------
