@@ -1608,3 +1608,19 @@ def test_a_question_about_versions_agrees_with_a_plural_name() -> None:
     asked = [u for ex in _generated(("shopping",), 300, 4) for u in (m["content"] for m in ex["messages"]
              if m["role"] == "user") if "sizes or colours" in u]
     assert asked and not any(re.search(r"does the [^?]*s come in", u) for u in asked), asked
+
+
+def test_offers_on_a_listing_are_asked_of_the_users_own_listing() -> None:
+    """"Any offers on the listing 'Gloomhaven ...'?" right after offering on it answered "No offers
+    came up": the tool lists offers the user received, so the question is asked of their own listings."""
+    asked = 0
+    for ex in _generated(("marketplace",), 300, 4):
+        index = EntityIndex(registry.get("marketplace"), ex["world"])
+        me = next(m for m, row in index.rows["member"].items() if row["is_me"] == 1)
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                listing = call["arguments"].get("listing_id") if call["name"] == "list_offers" else None
+                if listing and call["arguments"].get("role", "received") == "received":
+                    asked += 1
+                    assert index.every["listing"][listing]["seller_id"] == me, (ex["id"], listing)
+    assert asked >= 2

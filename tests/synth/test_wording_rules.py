@@ -1396,6 +1396,11 @@ def test_an_order_is_said_only_for_a_listing_of_more_than_one() -> None:
     assert "newest first" in say.reply(tool, template, {}, two, {})
     page = {**one, "total": 7}
     assert "newest first" in say.reply(tool, template, {}, page, {})
+    market, _ = _say("marketplace")
+    search = registry.get("marketplace").tools["search_listings"]
+    found = {"listings": [{"listing_id": "LST-1"}], "total": 1, "listings_text": "'Gloomhaven Board Game' ($91.99)"}
+    assert market.reply(search, "Newest first: {result.listings_text}.", {}, found, {}) == \
+        "Here's what I found: 'Gloomhaven Board Game' ($91.99)."
 
 
 def test_one_of_a_thing_is_said_as_one_thing() -> None:

@@ -485,7 +485,7 @@ class Phrasing:
 
         text = self.fill(tool, template, say)
         if _one_listed(data):
-            text = _ORDER_SAID.sub("", text)
+            text = _ORDER_OPENS.sub(r"\1Here's what I found: ", _ORDER_SAID.sub("", text))
         return _sentences(_agree(_one_currency(whole_units(spoken_to_user(text)))))
 
     def _names_me(self, item: Any, field: str) -> bool:
@@ -611,8 +611,12 @@ def whole_units(text: str) -> str:
 
 
 # The order a listing is said in ("Your entries, newest first: ..."), said only of more than one.
-_ORDER_SAID = re.compile(r",? (?:newest|oldest|nearest|cheapest|earliest|latest|best|biggest|largest|highest|lowest|"
-                         r"fastest|soonest|most [a-z]+) first\b(?=[:;,.)])")
+_ORDER_SAID = re.compile(r",? (?:newest|oldest|nearest|cheapest|priciest|earliest|latest|best|biggest|largest|highest|"
+                         r"lowest|fastest|quickest|soonest|most [a-z]+) first\b(?=[:;,.)])")
+
+
+_ORDER_OPENS = re.compile(r"(^|[.!?] )(?:Newest|Oldest|Nearest|Cheapest|Priciest|Earliest|Latest|Best rated|Biggest|"
+                          r"Largest|Highest|Lowest|Fastest|Soonest|Quickest) first: ")
 
 
 def _one_listed(data: Any) -> bool:

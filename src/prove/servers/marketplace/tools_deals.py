@@ -203,7 +203,8 @@ def make_offer(ctx: Ctx, listing_id: ForSaleListingId, amount: Amount, message: 
 @tools.tool(effect=READ, asks=[
     Ask("What offers have I received?", role="received"),
     Ask("Which of the offers I made are still pending?", role="made", status="pending"),
-    "Any offers on {listing_id}?",
+    # (the offers the user received: on a listing of their own)
+    Ask("Any offers on {listing_id}?", fits={"listing_id": "seller_id = (SELECT member_id FROM members WHERE is_me = 1)"}),
     Ask("Did any seller counter my offers?", role="made", status="countered"),
 ], reply=[
     Ask("Offers on your listings: {result.offers_text}.", role="received"),
