@@ -1738,3 +1738,15 @@ def test_one_checked_bag_is_said_as_one() -> None:
                        if b["kind"] == "flight" and b["status"] == "confirmed")
         result = session.call("add_bags", {"booking_id": booking, "bags": 1})
     assert result.ok and result.data["bags_text"].endswith(("1 checked bag", "checked bags")), result.data
+
+
+def test_a_tag_and_a_purged_item_are_named_in_the_reply() -> None:
+    """"Removed 'budget' from the Budget 2025.csv file." left out what 'budget' is; "Deleted it for
+    good" after a listing of the trash left out which item."""
+    with Session(["filesystem"], world=0) as session:
+        tagged = session.call("find_by_tag", {"tag": "budget"}).data["entries"][0]
+        trashed = session.call("list_trash", {}).data["items"][0]
+    for text in _replies("filesystem", "remove_tag", {"path": tagged["path"], "tag": "budget"}):
+        assert "tag 'budget'" in text or "tagged 'budget'" in text, text
+    for text in _replies("filesystem", "delete_from_trash", {"trash_id": trashed["trash_id"]}):
+        assert " it " not in text and trashed["name"] in text, text

@@ -1724,3 +1724,13 @@ def test_a_deal_reopened_says_its_stage() -> None:
     """"Reopen the deal '...' in qualification." answered "... is open again, expected to close April 15"."""
     for reply in registry.get("crm").tools["reopen_deal"].replies:
         assert "{result.stage}" in reply.text or "{stage}" in reply.text, reply.text
+
+
+def test_messages_of_a_window_are_not_called_the_latest() -> None:
+    """"What was said in the channel 'random' between March 13 and March 23?" was answered "The latest
+    in the channel 'random', oldest first: ..."; a window's messages are said as the window's."""
+    channel = next(c for c, row in _index("team_chat").rows["channel"].items() if row["name"] == "random")
+    window = _replies("team_chat", "list_messages", {"channel_id": channel, "after": "2026-03-13T09:00:00",
+                                                      "before": "2026-03-23T17:00:00"})
+    assert window and not any("latest" in t for t in window), window
+    assert all("latest" in t for t in _replies("team_chat", "list_messages", {"channel_id": channel}))

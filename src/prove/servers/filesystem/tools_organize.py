@@ -136,7 +136,7 @@ def add_tag(ctx: Ctx, path: ItemPath, tag: TagText) -> Tagging:
     "Remove the '{tag}' tag from {path}.",
     "{path} shouldn't be tagged '{tag}' any more.",
 ], reply=[
-    "Removed '{tag}' from {path}.",
+    "Removed the tag '{tag}' from {path}.",
     "Done: {path} is no longer tagged '{tag}'.",
 ])
 def remove_tag(ctx: Ctx, path: TaggedPath, tag: TagText) -> Tagging:

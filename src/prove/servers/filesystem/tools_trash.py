@@ -249,7 +249,7 @@ def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralF
     "Permanently delete {trash_id} from the trash.",
     "Get rid of {trash_id} for good.",
 ], reply=[
-    "Deleted it for good and freed {result.freed_text}.",
+    "Deleted {trash_id} for good and freed {result.freed_text}.",
     "Done: {trash_id} is gone permanently.",
 ])
 def delete_from_trash(ctx: Ctx, trash_id: TrashId) -> Purged:

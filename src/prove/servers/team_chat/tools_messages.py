@@ -86,7 +86,8 @@ def _own_message(ctx: Ctx, message_id: str):
     "What did people post in {channel_id} after {after}?",
     "What was said in {channel_id} between {after} and {before}?",
 ], reply=[
-    "The latest in {channel_id}, oldest first: {result.messages_text}.",
+    Ask("The latest in {channel_id}, oldest first: {result.messages_text}.", after=None, before=None),
+    "Here's what was said in {channel_id}, oldest first: {result.messages_text}.",
 ])
 def list_messages(ctx: Ctx, channel_id: ChannelId, limit: Limit = 20, after: str | None = None,
                   before: str | None = None) -> MessageList:
