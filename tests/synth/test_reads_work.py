@@ -1734,3 +1734,11 @@ def test_messages_of_a_window_are_not_called_the_latest() -> None:
                                                       "before": "2026-03-23T17:00:00"})
     assert window and not any("latest" in t for t in window), window
     assert all("latest" in t for t in _replies("team_chat", "list_messages", {"channel_id": channel}))
+
+
+def test_a_label_is_taken_off_in_words_that_fit_a_label() -> None:
+    """"the email '...' shouldn't be tagged the Finance label" puts a label where a tag's name goes."""
+    asked = [u for ex in _generated("email", 400, 5) for _, u in _turn_users(ex) if "Finance label" in u
+             or "label '" in u]
+    assert asked
+    assert not any(re.search(r"tagged (the|a) ", u) for u in asked), [u for u in asked if "tagged" in u]

@@ -1445,3 +1445,26 @@ def test_replies_say_today_for_the_conversations_day() -> None:
     assert any("today at " in r for r in replies)
     assert not any(re.search(r"March 16,? at \d", r.replace("'", "")) for r in replies if "'" not in r), \
         [r for r in replies if re.search(r"March 16,? at \d", r)][:3]
+
+
+def test_money_in_a_reply_has_its_thousands_marked() -> None:
+    """"Added $1200.50 from the IRS" in a reply: the assistant writes "$1,200.50"."""
+    from prove.synth.phrasing import _one_currency
+
+    assert _one_currency("Added $1200.50 from the IRS; you have $15000 now.") == \
+        "Added $1,200.50 from the IRS; you have $15,000 now."
+    assert _one_currency("Paid $950.00 for order 12345.") == "Paid $950.00 for order 12345."
+
+
+def test_an_empty_activity_log_of_one_kind_is_said_by_that_kind() -> None:
+    """"I found no dividend activities for the Roth IRA account" and "No call activities for Sofia
+    Taylor came up": a log kept to one kind of entry says the entries by their kind."""
+    trading = registry.get("trading").tools["list_activity"]
+    crm = registry.get("crm").tools["list_activities"]
+    empty = {"activities": [], "total": 0, "activities_text": "nothing"}
+    for seed in range(6):
+        words = Wording(random.Random(seed))
+        said = words.nothing(empty, trading, {"kind": "dividend"}, ["the Roth IRA account"])
+        assert "no dividends for the roth ira account" in said.lower(), said
+        said = words.nothing(empty, crm, {"kind": "call"}, ["Sofia Taylor"])
+        assert "no calls for sofia taylor" in said.lower(), said

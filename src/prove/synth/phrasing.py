@@ -650,6 +650,7 @@ def _one_currency(text: str) -> str:
     text = re.sub(r"\$(-?)\$", r"\1$", text)
     text = re.sub(r"\$-\$?", "-$", text)
     text = re.sub(r"(\$[\d,]+\.\d)(?!\d)", r"\g<1>0", text)
+    text = re.sub(r"\$(\d{4,})(?=[.\d]|\b)", lambda m: f"${int(m.group(1)):,}", text)  # "$1200.50" -> "$1,200.50"
     return re.sub(r"(-?\$[\d,]+(?:\.\d+)?) dollars\b", r"\1", text)
 
 

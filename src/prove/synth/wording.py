@@ -117,6 +117,10 @@ OFF_TOPIC_OPEN = ["", "", "Random question: ", "Hey, ", "Quick question: ", "Off
 
 
 _KIND_KEYS = ("category", "device_type", "cuisine")  # an option that says what the things are: "no cafes"
+# Entries of an activity log kept to one kind, by that kind's own name: "no dividends", "no calls".
+_ACTIVITY_KINDS = {"call": "calls", "meeting": "meetings", "task": "tasks", "email": "emails", "dividend": "dividends",
+                   "deposit": "deposits", "withdrawal": "withdrawals", "interest": "interest payments", "buy": "purchases",
+                   "sell": "sales", "transfer_in": "transfers in", "transfer_out": "transfers out"}
 
 
 # Boolean filters that keep a listing to one state, said before the noun when it found nothing.
@@ -349,6 +353,9 @@ class Wording:
                         else f"{noun} serving {kind.lower()}"
                 elif kind is not None:  # "no cafes", not "no cafe places"
                     noun = _plural(kind)
+                entries = (args or {}).get("kind")
+                if noun == "activities" and entries in _ACTIVITY_KINDS:  # "no dividends", not "no dividend activities"
+                    noun, options = _ACTIVITY_KINDS[entries], {k: v for k, v in options.items() if k != "kind"}
                 states = [v for k, v in options.items() if k not in _KIND_KEYS or kind is None]
                 # a state the call kept to: "no open bookstores" of "is there a bookstore open right now?"
                 states = [w for k, v in (args or {}).items()

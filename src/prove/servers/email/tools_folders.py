@@ -295,7 +295,7 @@ def label_message(ctx: Ctx, message_id: KeptMessageId, label_id: AnyMailLabelId)
 
 @tools.tool(effect=WRITE, asks=[
     "Take {label_id} off {message_id}.",
-    "{message_id} shouldn't be tagged {label_id}, remove it.",
+    "{message_id} shouldn't carry {label_id}, remove it.",
 ], reply=[
     "Removed {label_id} from {message_id}.",
     "Done: {message_id} no longer carries {label_id}.",
