@@ -1750,3 +1750,15 @@ def test_a_tag_and_a_purged_item_are_named_in_the_reply() -> None:
         assert "tag 'budget'" in text or "tagged 'budget'" in text, text
     for text in _replies("filesystem", "delete_from_trash", {"trash_id": trashed["trash_id"]}):
         assert " it " not in text and trashed["name"] in text, text
+
+
+def test_a_link_that_expires_says_when() -> None:
+    """"Make a view-only link ... that stops working after 30 days" was answered "Done: anyone with
+    https://... can view it.", silent on the expiry asked for; a tag added is not listed again."""
+    path = "/Documents/Finance/Budget 2025.csv"
+    for text in _replies("filesystem", "create_share_link", {"path": path, "expires_in_days": 30}):
+        assert "April 15" in text, text
+    for text in _replies("filesystem", "create_share_link", {"path": path}):
+        assert "until" not in text, text
+    for text in _replies("filesystem", "add_tag", {"path": path, "tag": "follow-up"}):
+        assert text.count("follow-up") == 1, text

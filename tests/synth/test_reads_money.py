@@ -507,3 +507,14 @@ def test_a_question_of_price_and_stock_is_answered_without_the_blurb() -> None:
         assert "description" not in reply.text and "stock" in reply.text, reply.text
     assert all("description" in r.text for r in _fitting_replies(tool, {"product_id": product["product_id"]}, data,
                                                                  described))
+
+
+def test_a_cuisine_that_is_a_dish_is_not_read_as_a_kind_of_restaurant() -> None:
+    """"any Bakery restaurants that charge less than 1 dollar to deliver?" and "Which Burgers places
+    deliver to me?" read a category's name as an adjective; it is said as what the app lists under."""
+    from .test_reads_rest import _generated
+
+    users = [m["content"] for ex in _generated("food_delivery", 400, 6) for m in ex["messages"] if m["role"] == "user"]
+    assert any("listed under" in u for u in users)
+    assert not any(re.search(r"\b(Burgers|Salads|Bakery|Pizza|Breakfast) (places|restaurants|delivery)\b", u)
+                   for u in users), [u for u in users if re.search(r"(Burgers|Salads|Bakery) (places|restaurants)", u)]

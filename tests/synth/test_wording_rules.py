@@ -1401,6 +1401,11 @@ def test_an_order_is_said_only_for_a_listing_of_more_than_one() -> None:
     found = {"listings": [{"listing_id": "LST-1"}], "total": 1, "listings_text": "'Gloomhaven Board Game' ($91.99)"}
     assert market.reply(search, "Newest first: {result.listings_text}.", {}, found, {}) == \
         "Here's what I found: 'Gloomhaven Board Game' ($91.99)."
+    food, _ = _say("food_delivery")
+    places = registry.get("food_delivery").tools["search_restaurants"]
+    bakery = {"restaurants": [{"restaurant_id": "RST-1"}], "total": 1, "restaurants_text": "Okafor's Bakery (Hawthorne)"}
+    assert food.reply(places, "Here's what I found, best rated first: {result.restaurants_text}.", {}, bakery, {}) == \
+        "Here's what I found: Okafor's Bakery (Hawthorne)."
 
 
 def test_one_of_a_thing_is_said_as_one_thing() -> None:

@@ -611,8 +611,8 @@ def whole_units(text: str) -> str:
 
 
 # The order a listing is said in ("Your entries, newest first: ..."), said only of more than one.
-_ORDER_SAID = re.compile(r",? (?:newest|oldest|nearest|cheapest|priciest|earliest|latest|best|biggest|largest|highest|"
-                         r"lowest|fastest|quickest|soonest|most [a-z]+) first\b(?=[:;,.)])")
+_ORDER_SAID = re.compile(r",? (?:newest|oldest|nearest|cheapest|priciest|earliest|latest|best(?: rated)?|biggest|largest|"
+                         r"highest|lowest|fastest|quickest|soonest|most [a-z]+) first\b(?=[:;,.)])")
 
 
 _ORDER_OPENS = re.compile(r"(^|[.!?] )(?:Newest|Oldest|Nearest|Cheapest|Priciest|Earliest|Latest|Best rated|Biggest|"

@@ -97,7 +97,7 @@ def _tags(ctx: Ctx, node_id: int) -> list[str]:
     "Add the label '{tag}' to {path}.",
 ], reply=[
     "Added the tag '{tag}' to {path}.",
-    "Done: {path} is tagged '{tag}' now (all its tags: {result.tags}).",
+    "Done: {path} is tagged '{tag}' now.",
 ], values={
     # tags that suit any file or folder (a 'taxes' or 'travel' tag would have to match the item)
     "tag": ["important", "to-review", "keep", "follow-up", "archive", "later"],

@@ -99,8 +99,10 @@ def _expiry(ctx: Ctx, days: int | None) -> str | None:
     Ask("Give me a link to {path} that lets people change it.", access="edit"),
     Ask("Make a view-only link to {path} that stops working after {expires_in_days} days.", access="view"),
 ], reply=[
-    "Here's the link to {path}: {result.url} (anyone with it can {result.access} it).",
-    "Done: anyone with {result.url} can {result.access} it.",
+    Ask("Here's the link to {path}: {result.url} (anyone with it can {result.access} it).", expires_in_days=None),
+    Ask("Done: anyone with {result.url} can {result.access} it.", expires_in_days=None),
+    "Here's the link to {path}: {result.url}; anyone with it can {result.access} it until {result.expires_at}.",
+    "Done: anyone with {result.url} can {result.access} it until {result.expires_at}.",
 ], values={
     "expires_in_days": [3, 7, 14, 30, 90],
 })

@@ -42,12 +42,13 @@ tools = Toolset("restaurants")
 
 
 @tools.tool(effect=READ, asks=[
-    "Which {cuisine} places deliver to me?",
+    # (a cuisine is what the app lists places under: "Thai", but also "Burgers" and "Bakery")
+    "Which places listed under {cuisine} deliver to me?",
     Ask("Find me somewhere that's open now and does {query}.", open_now=True),
     Ask("Which restaurants deliver to {address_id}? Cheapest delivery first.", sort_by="delivery_fee"),
-    "Any {cuisine} restaurants that charge less than {max_delivery_fee} dollars to deliver?",
+    "Any restaurants listed under {cuisine} that charge less than {max_delivery_fee} dollars to deliver?",
     Ask("Show my favorite restaurants.", favorites_only=True),
-    Ask("What's the fastest {cuisine} delivery?", sort_by="delivery_time"),
+    Ask("Of the places listed under {cuisine}, whose delivery is fastest?", sort_by="delivery_time"),
 ], reply=[
     Ask("Here's what I found, best rated first: {result.restaurants_text}.", sort_by="rating"),
     Ask("Your favorites, best rated first: {result.restaurants_text}.", sort_by="rating", favorites_only=True),
@@ -304,7 +305,7 @@ def _and(words: list[str]) -> str:
     "Where can I get {query} delivered?",
     "Find {dietary} {query} under {max_price} dollars.",
     Ask("Who has {query} that I can order right now?", open_now=True),
-    "Which {cuisine} restaurants have {query}?",
+    "Which restaurants listed under {cuisine} have {query}?",
 ], reply=[
     "Cheapest first: {result.dishes_text}.",
     "I found {result.dishes_text}.",
