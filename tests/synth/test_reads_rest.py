@@ -636,6 +636,8 @@ def test_a_product_in_one_version_is_said_as_one() -> None:
                   if (d := session.call("get_product", {"product_id": p}).data)["versions"] == 1 and d["status"] == "active"]
     assert single
     for reply in _replies("shopping", "get_product", {"product_id": single[0]}):
+        if reply.startswith("Returns of "):  # the answer to "Can I return it?" alone
+            continue
         assert reply.startswith("There's one version of ") and "start at" not in reply and "any of" not in reply, reply
 
 
