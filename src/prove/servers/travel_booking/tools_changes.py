@@ -415,7 +415,7 @@ def select_seat(ctx: Ctx, booking_id: FlightBookingId, traveler_id: TravelerId, 
     Ask("Add a checked bag for everyone on {booking_id} and charge {payment_method_id}.", bags=1),
 ], reply=[
     "Added {result.bags_text} to {booking_id}; the fee was ${result.fee_charged}.",
-    "Done: {result.bags_text} more on {booking_id}, for ${result.fee_charged}.",
+    "Done: {result.bags_text} added to {booking_id}, for ${result.fee_charged}.",
     Ask("Added {result.bags_text} to {booking_id}, free within your allowance.",
         **{"result.fee_charged": 0.0}),
 ])
