@@ -1762,3 +1762,16 @@ def test_a_link_that_expires_says_when() -> None:
         assert "until" not in text, text
     for text in _replies("filesystem", "add_tag", {"path": path, "tag": "follow-up"}):
         assert text.count("follow-up") == 1, text
+
+
+def test_one_busy_stretch_is_said_as_one() -> None:
+    """"Tariq Rivera has 1 stretch of busy time ...; any time outside them is free"."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    server = registry.get("calendar")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), _index("calendar"), Wording(random.Random(0)))
+    tool = server.tools["get_free_busy"]
+    args = {"person_id": "PER-10002", "start": "2026-03-17T09:00:00", "end": "2026-03-18T17:00:00"}
+    data = {"name": "Tariq Rivera", "busy": [{"start": "2026-03-17T10:00:00", "end": "2026-03-17T11:00:00"}], "total": 1}
+    texts = [say.reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)]
+    assert texts and all("1 stretch " in t and "them" not in t for t in texts), texts

@@ -518,3 +518,11 @@ def test_a_cuisine_that_is_a_dish_is_not_read_as_a_kind_of_restaurant() -> None:
     assert any("listed under" in u for u in users)
     assert not any(re.search(r"\b(Burgers|Salads|Bakery|Pizza|Breakfast) (places|restaurants|delivery)\b", u)
                    for u in users), [u for u in users if re.search(r"(Burgers|Salads|Bakery) (places|restaurants)", u)]
+
+
+def test_a_corrected_entry_says_what_it_is_now() -> None:
+    """"Change the amount of the Kroger transaction ... to $19" was answered "Fixed the entry (Kroger,
+    December 30, 2025, Groceries)", silent on the amount it now has."""
+    entry = next(t for t, row in _say("budget").index.rows["transaction"].items() if row["payee"] == "Kroger")
+    for text in _replies("budget", "update_transaction", {"transaction_id": entry, "amount": 19.0}):
+        assert "$19.00" in text, text

@@ -306,8 +306,8 @@ def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Nam
 ], reply=[
     "Updated {transaction_id}; it now reads {result.transaction.payee} on {result.transaction.date}: "
     "{result.transaction.amount_text}, under {result.transaction.category_name}.",
-    "Fixed the entry ({result.transaction.payee}, {result.transaction.date}, {result.transaction.category_name}); "
-    "{result.balance_text} now.",
+    "Fixed the entry: {result.transaction.payee} on {result.transaction.date} is now "
+    "{result.transaction.amount_text}, under {result.transaction.category_name}; {result.balance_text} now.",
 ], values={
     # The corrections are asked of grocery purchases (see GroceryEntryId): grocery payees and notes.
     "payee, note": GROCERY_FIXES,

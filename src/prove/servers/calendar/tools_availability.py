@@ -47,6 +47,8 @@ def _align(t: datetime) -> datetime:
     "free.",
     "Between {start} and {end}, {result.name} has {result.busy} stretches of busy time, and is free otherwise.",
     Ask("{result.name} is free the whole time between {start} and {end}.", **{"result.total": 0}),
+    Ask("{result.name} has {result.busy} stretch of busy time between {start} and {end}; any time outside it is "
+        "free.", **{"result.total": 1}),
 ])
 def get_free_busy(ctx: Ctx, person_id: ColleagueId, start: str, end: str) -> FreeBusy:
     """Show when a colleague (or the user) is busy in a time window, without event details.
