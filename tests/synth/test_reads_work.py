@@ -1742,3 +1742,11 @@ def test_a_label_is_taken_off_in_words_that_fit_a_label() -> None:
              or "label '" in u]
     assert asked
     assert not any(re.search(r"tagged (the|a) ", u) for u in asked), [u for u in asked if "tagged" in u]
+
+
+def test_a_new_sprint_is_named_as_a_sprint() -> None:
+    """"Planned Crash fixes from March 17 to March 23." reads the sprint's name as a plain phrase."""
+    project = next(iter(_index("issue_tracker").rows["project"]))
+    for text in _replies("issue_tracker", "create_sprint", {"project_id": project, "sprint_name": "Crash fixes",
+                                                            "start_date": "2026-03-17", "end_date": "2026-03-23"}):
+        assert "sprint 'Crash fixes'" in text, text

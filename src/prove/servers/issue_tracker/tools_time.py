@@ -287,7 +287,7 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
     "Plan a new sprint '{sprint_name}' in {project_id} from {start_date} to {end_date}.",
     "Create the sprint '{sprint_name}' for {project_id}, {start_date} through {end_date}, with the goal: {goal}",
 ], reply=[
-    "Planned {result.name} from {start_date} to {end_date}.",
+    "Planned the sprint '{result.name}' from {start_date} to {end_date}.",
     "The sprint '{result.name}' is set up in {project_id}.",
 ], values={
     # a sprint's name says what its goal is (and is not the name of a numbered sprint the world has)
