@@ -1417,6 +1417,8 @@ def test_one_of_a_thing_is_said_as_one_thing() -> None:
         "Put one Cordless String Trimmer 20V on hold at Harbor Supply Co. Riverpark."
     assert tidy("Add 3 of the Scented Candle to my cart.") == "Add 3 of the Scented Candle to my cart."
     assert tidy("Show me line 1 of the file 'notes.txt'.") == "Show me line 1 of the file 'notes.txt'."
+    assert tidy("I'll take the Champion Crew Neck T-Shirt, 1 of them, in the XL / Black variant.") == \
+        "I'll take the Champion Crew Neck T-Shirt, one of them, in the XL / Black variant."
     assert tidy("Reserved 1 of the Stud Finder at Harbor Supply Co. Hawthorne.") == \
         "Reserved one Stud Finder at Harbor Supply Co. Hawthorne."
     assert "one" in renderings(1) and "one" not in renderings(11)
