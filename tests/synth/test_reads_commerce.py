@@ -1572,32 +1572,31 @@ def test_a_return_names_its_item_as_the_user_does() -> None:
     assert texts and all(re.search(r"for (the|your) ", t) or "I've started" in t for t in texts), texts
 
 
-def test_a_listing_search_is_said_as_a_search() -> None:
-    """"find me an Align Leggings for under $90.50" put an article before words cut from a title; a
-    search says its words as words to match."""
-    seen = 0
-    for ex in _generated(("marketplace",), 300, 4):
+def _searched(server: str, tool: str) -> Iterator[tuple[str, list[str]]]:
+    """Each search word of `tool`'s gold calls in generated examples, with the example's user turns."""
+    for ex in _generated((server,), 300, 4):
         users = [m["content"] for m in ex["messages"] if m["role"] == "user"]
         for turn in ex["turns"]:
             for call in turn["calls"]:
-                query = call["arguments"].get("query") if call["name"] == "search_listings" else None
-                if query and any(f"'{query}'" in u for u in users):
-                    seen += 1
-                assert not (query and any(re.search(rf"\ban? {re.escape(query)}\b", u) for u in users)), users
-    assert seen >= 2
+                if call["name"] == tool and call["arguments"].get("query"):
+                    yield call["arguments"]["query"], users
+
+
+def test_a_listing_search_is_said_as_a_search() -> None:
+    """"find me an Align Leggings for under $90.50" put an article before words cut from a title; a
+    search says its words as words to match."""
+    said = list(_searched("marketplace", "search_listings"))
+    assert sum(any(f"'{query}'" in u for u in users) for query, users in said) >= 2
+    for query, users in said:
+        assert not any(re.search(rf"\ban? {re.escape(query)}\b", u) for u in users), users
 
 
 def test_a_store_search_says_its_words_as_a_search() -> None:
     """"search the store for Running Shoes" read words cut from a product's name as a proper name."""
-    seen = 0
-    for ex in _generated(("shopping",), 300, 4):
-        users = [m["content"] for m in ex["messages"] if m["role"] == "user"]
-        for turn in ex["turns"]:
-            for call in turn["calls"]:
-                query = call["arguments"].get("query") if call["name"] == "search_products" else None
-                seen += bool(query and any(f"'{query}'" in u for u in users))
-                assert not (query and any(f"store for {query}" in u for u in users)), users
-    assert seen >= 2
+    said = list(_searched("shopping", "search_products"))
+    assert sum(any(f"'{query}'" in u for u in users) for query, users in said) >= 2
+    for query, users in said:
+        assert not any(f"store for {query}" in u for u in users), users
 
 
 def test_a_question_about_versions_agrees_with_a_plural_name() -> None:
