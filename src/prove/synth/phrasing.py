@@ -644,7 +644,6 @@ def spoken_to_user(text: str) -> str:
                    for i, part in enumerate(parts))
 
 
-
 def _one_currency(text: str) -> str:
     """A template's own "$" or "dollars" around a slot that already reads as money says it once,
     and with its cents ("$62,749.70", not "$62,749.7")."""
