@@ -1179,9 +1179,10 @@ class Planner:
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         quoted = sorted(c for c in s.cite if self.say.said_by_id(c))  # a name is said by its name
-        # what the call kept to, by name: "no scheduled payments for Progressive", not "no scheduled payments"
+        # what a listing that found nothing kept to, by name: "no scheduled payments for Progressive"
         named = [said for p in s.tool.params if p.entity and isinstance(s.args.get(p.name), str)
-                 and (said := self.say.entity(p.entity, s.args[p.name])) != "me"]
+                 and (said := self.say.entity(p.entity, s.args[p.name])) != "me"] \
+            if found_nothing(s.result.data) else []
         return self.say.to_user(self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
                                                    asked=s.phrase.text if s.phrase is not None else "", named=named))
 
