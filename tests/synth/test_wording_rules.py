@@ -1475,3 +1475,13 @@ def test_an_empty_activity_log_of_one_kind_is_said_by_that_kind() -> None:
         assert "no dividends for the roth ira account" in said.lower(), said
         said = words.nothing(empty, crm, {"kind": "call"}, ["Sofia Taylor"])
         assert "no calls for sofia taylor" in said.lower(), said
+
+
+def test_a_calendar_named_as_someones_calendar_is_not_called_a_calendar_twice() -> None:
+    """"on the Grace Moore's calendar calendar": a colleague's calendar is named "Grace Moore's
+    calendar" already, so "the {name} calendar" says it once ("on Grace Moore's calendar")."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("'Review' is on March 18, on the Grace Moore's calendar calendar; it's in Room 2A.") == \
+        "'Review' is on March 18, on Grace Moore's calendar; it's in Room 2A."
+    assert tidy("'Review' is on March 18, on the Work calendar.") == "'Review' is on March 18, on the Work calendar."

@@ -564,6 +564,7 @@ def _mend(text: str) -> str:
     text = re.sub(r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
                   r"\1hat the \2", text)  # "record that that issue is blocked" -> "... that the issue ..."
     text = re.sub(r"\bthe The ", "The ", text)
+    text = re.sub(r"\bthe ([A-Z][\w.-]*(?: [A-Z][\w.-]*)*'s calendar) calendar\b", r"\1", text)  # a colleague's own
     text = re.sub(rf"\b([Ff]rom|[Bb]etween) ({_DAY}) at ({_TIME}) (to|and) \2 at ({_TIME})",
                   lambda m: f"{'O' if m.group(1)[0].isupper() else 'o'}n {m.group(2)} {m.group(1).lower()} "
                             f"{m.group(3)} {m.group(4)} {m.group(5)}", text)  # one day is said once
