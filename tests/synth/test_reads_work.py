@@ -1750,3 +1750,16 @@ def test_a_new_sprint_is_named_as_a_sprint() -> None:
     for text in _replies("issue_tracker", "create_sprint", {"project_id": project, "sprint_name": "Crash fixes",
                                                             "start_date": "2026-03-17", "end_date": "2026-03-23"}):
         assert "sprint 'Crash fixes'" in text, text
+
+
+def test_a_new_issue_given_to_someone_says_to_whom() -> None:
+    """"File a medium-priority task ...: 'Rate-limit password reset e-mails'. Assign it to Chloe Davis."
+    was answered "Filed ... as PAY-10047, a medium-priority task.", silent on whom it went to."""
+    with Session(["issue_tracker"], world=0) as session:
+        project = next(p["project_id"] for p in session.call("list_projects", {}).data["projects"] if p["status"] == "active")
+        member = next(m for m in session.call("search_users", {"query": "a", "project_id": project}).data["users"]
+                      if m["role"] in ("member", "admin") and m["name"] != session.call("get_my_dashboard", {}).data["name"])
+    args = {"project_id": project, "title": "Rate-limit password reset e-mails", "type": "task",
+            "priority": "medium", "assignee_id": member["user_id"]}
+    texts = _replies("issue_tracker", "create_issue", args)
+    assert texts and all(member["name"] in t for t in texts), texts

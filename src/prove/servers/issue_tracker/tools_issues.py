@@ -282,8 +282,11 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     "Add a {type} '{title}' to {project_id} under the epic {parent_id}, in {sprint_id}.",
     "Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.",
 ], reply=[
-    "Created {result.issue_id}: '{result.title}'.",
-    "Filed '{result.title}' in {project_id} as {result.issue_id}, a {result.priority}-priority {result.type}.",
+    Ask("Created {result.issue_id}: '{result.title}'.", assignee_id=None),
+    Ask("Filed '{result.title}' in {project_id} as {result.issue_id}, a {result.priority}-priority {result.type}.",
+        assignee_id=None),
+    "Filed '{result.title}' in {project_id} as {result.issue_id}, a {result.priority}-priority {result.type} "
+    "assigned to {result.assignee_name}.",
 ], values={
     # a title that reads as its type: a bug says what is broken, an epic names a body of work
     "type, title": [
