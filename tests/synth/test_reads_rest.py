@@ -677,3 +677,19 @@ def test_what_is_on_hold_is_what_is_still_held() -> None:
         if "on hold" in ask.text or "active" in ask.text:
             assert ask.binds.get("status") == "active", ask
     assert any(ask.binds.get("status", None) is None and "status" not in ask.binds for ask in tool.asks)
+
+
+def test_an_account_after_another_names_what_it_is_about() -> None:
+    """A reply that says several things never opens a later one with "it" ("Done: the contents of
+    'tax-docs-2024.zip' are in /Documents/tax-docs-2024. It now lives at /Documents/Team contacts.csv."):
+    "it" would be the thing before. Alone, a reply may say "it" of what the user just asked for."""
+    opens = r"(?:Done: it|It)(?: now lives|'s back at|'s pinned|'s no longer pinned| will post)"
+    later, alone = [], []
+    for server in ("filesystem", "team_chat"):
+        for ex in _generated(server, 300, 12):
+            for m in ex["messages"]:
+                if m["role"] == "assistant" and m.get("content") and not m.get("tool_calls"):
+                    later += re.findall(rf"[.!?] {opens}[^.]*", m["content"])
+                    alone += [m["content"]] if re.match(opens, m["content"]) else []
+    assert not later, later[:5]
+    assert alone  # the pronoun is still said where nothing comes before it

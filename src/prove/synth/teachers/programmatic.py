@@ -1148,8 +1148,9 @@ class Planner:
         end = body[-1] if body[-1:] in ".?!" else ""
         return f"{body[:len(body) - len(end)]} {where}{end or '.'}"
 
-    def _reply(self, s: Step, opener: bool = True) -> str:
-        """What the assistant tells the user after a step: the tool's reply wording, or the results."""
+    def _reply(self, s: Step, opener: bool = True, first: bool = True) -> str:
+        """What the assistant tells the user after a step: the tool's reply wording, or the results.
+        An account after another (not `first`) names what it is about: "it" would be the thing before."""
         if s.infeasible:
             return self.words.failure(s.result.error or {})
         if s.tool.replies:
@@ -1167,6 +1168,8 @@ class Planner:
                         f"the new {self.say.entity_noun(p.entity)}"
                     said[name] = self.say.entity(p.entity, value, label=label) if label else plain
             fitting = _fitting_replies(s.tool, s.args, s.result.data, s.phrase.text if s.phrase is not None else "")
+            if not first:
+                fitting = [r for r in fitting if not _PRONOUN_OPENS.match(r.text)] or fitting
             if fitting:
                 reply = self.rng.choice(fitting)
                 text = self.say.reply(s.tool, reply.text, s.args, s.result.data, said)
@@ -1282,11 +1285,12 @@ class Planner:
             # The reply says a thing moved to a new ID by its new name ("... holds the file '2026 goals.md'");
             # one renamed in place keeps its old name until the reply has said the renaming.
             self._note_renames((steps[k] for k in in_turn), moved_only=True)
-            reply = []
+            reply: list[str] = []
             for k in in_turn:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
                     reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
-                                                                     if j < k and steps[j].asked)))
+                                                                     if j < k and steps[j].asked),
+                                             first=not reply))
             today = (EPOCH + timedelta(seconds=self.advance)).date()
             moves.append(Move(text=today_said(joined(reply), today) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
@@ -1449,6 +1453,10 @@ def _cohere(args: dict[str, Any], sources: dict[str, Source]) -> None:
 def _address(first: str, last: str, domain: str) -> str:
     """A person's e-mail address as made from their name: 'james.white@fastmail.com'."""
     return f"{re.sub(r'[^a-z0-9.]', '', f'{first}.{last}'.lower())}@{domain}"
+
+
+# A reply that opens on "it" ("Done: it now lives at ...") is about the thing just asked for.
+_PRONOUN_OPENS = re.compile(r"(?:Done: )?(?:it|its|it's)\b", re.I)
 
 
 def joined(parts: Sequence[str]) -> str:
