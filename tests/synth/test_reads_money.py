@@ -526,3 +526,11 @@ def test_a_corrected_entry_says_what_it_is_now() -> None:
     entry = next(t for t, row in _say("budget").index.rows["transaction"].items() if row["payee"] == "Kroger")
     for text in _replies("budget", "update_transaction", {"transaction_id": entry, "amount": 19.0}):
         assert "$19.00" in text, text
+
+
+def test_the_activity_of_one_account_names_the_account() -> None:
+    """"Here's what happened, newest first: bought 1 SPY ..." after an account about another account
+    did not say which account the activity was in."""
+    texts = _replies("trading", "list_activity", {"account_id": "BRK-10002"})
+    assert all("the Roth IRA account" in text for text in texts), texts
+    assert not any("in the" in text for text in _replies("trading", "list_activity", {"ticker": "SPY"}))

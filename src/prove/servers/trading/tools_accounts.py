@@ -187,9 +187,11 @@ def _holdings_text(positions: list[Position], gains: bool) -> str:
     "Show me my account activity in {ticker}: trades and dividends.",
     "What happened in {account_id} between {start_date} and {end_date}?",
 ], reply=[
-    "Here's what happened, newest first: {result.activities_text}.",
-    Ask("Dividends paid: {result.activities_text}.", kind="dividend"),
-    Ask("Your deposits: {result.activities_text}.", kind="deposit"),
+    Ask("Here's what happened, newest first: {result.activities_text}.", account_id=None),
+    "Here's what happened in {account_id}, newest first: {result.activities_text}.",
+    Ask("Dividends paid: {result.activities_text}.", kind="dividend", account_id=None),
+    Ask("Dividends paid into {account_id}: {result.activities_text}.", kind="dividend"),
+    Ask("Your deposits into {account_id}: {result.activities_text}.", kind="deposit"),
 ])
 def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityKind | None = None,
                   ticker: Ticker | None = None, start_date: str | None = None, end_date: str | None = None,

@@ -1537,7 +1537,7 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     to {assignee_id}.").
 
     A reply that says a result field this result lacks ("arriving {result.arrival}" with no
-    destination set) does not fit; a read with no fitting reply is read out from its result.
+    destination set), or an argument the call left out, does not fit; a read with no fitting reply is read out from its result.
     Without `data` (what a call may be told, before it runs) every reply that fits the call counts.
     A read asked a question (`asked`) is answered by the replies that say what it asks."""
     effective = {**tool.defaults, **args}
@@ -1555,7 +1555,8 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     if tool.read_only and _empty_listing(data):
         return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
     present = [reply for reply in chosen if all(result_field(data, slot[len("result."):]) is not None
-                                                for slot in reply.slots if slot.startswith("result."))]
+                                                if slot.startswith("result.") else effective.get(slot) is not None
+                                                for slot in reply.slots)]
     words = _asked_words(asked) if tool.read_only else set()
     # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits
     # (or where the question asks for that amount: "How much store credit do I have?").
