@@ -693,3 +693,15 @@ def test_an_account_after_another_names_what_it_is_about() -> None:
                     alone += [m["content"]] if re.match(opens, m["content"]) else []
     assert not later, later[:5]
     assert alone  # the pronoun is still said where nothing comes before it
+
+
+def test_several_of_a_product_added_to_the_cart_read_as_a_count_of_it() -> None:
+    """"Done: 3 of the Champion Crew Neck T-Shirt are in your cart" reads as 3 out of one shirt."""
+    with Session(["shopping"], world=0) as session:
+        product = next(p for p in session.call("search_products", {"query": "Shirt"}).data["products"]
+                       if p["in_stock"])
+        variant = session.call("get_product", {"product_id": product["product_id"]}).data["variants"][0]
+    texts = _replies("shopping", "add_to_cart", {"product_id": product["product_id"],
+                                                 "variant_id": variant["variant_id"], "quantity": 3})
+    assert texts and not any(" of the " in t for t in texts), texts
+    assert all("3" in t for t in texts), texts
