@@ -705,3 +705,25 @@ def test_several_of_a_product_added_to_the_cart_read_as_a_count_of_it() -> None:
                                                  "variant_id": variant["variant_id"], "quantity": 3})
     assert texts and not any(" of the " in t for t in texts), texts
     assert all("3" in t for t in texts), texts
+
+
+def test_a_comment_taken_off_my_post_is_on_my_post_and_said_once_with_from() -> None:
+    """"Remove the comment 'Congrats!!' from chloe_alvarez from my post" says "from" twice, and was
+    asked of the user's own comment on someone else's post."""
+    seen = 0
+    for ex in _generated("social_media", 400, 21):
+        messages = ex["messages"]
+        user = ""
+        for at, m in enumerate(messages):
+            user = m["content"] if m["role"] == "user" else user
+            for call in m.get("tool_calls") or []:
+                if call["function"]["name"] != "delete_comment" or "my post" not in user:
+                    continue
+                seen += 1
+                assert not re.search(r"from \S+ from my post", user), user
+                result = next(r for r in messages[at:] if r.get("tool_call_id") == call["id"])
+                post = json.loads(result["content"])["post_id"]
+                with Session(["social_media"], world=ex["world"]) as session:
+                    mine = session.call("get_profile", {}).data["account_id"]
+                    assert session.call("get_post", {"post_id": post}).data["author_id"] == mine, user
+    assert seen

@@ -280,7 +280,9 @@ def comment_on_post(ctx: Ctx, post_id: CommentablePostId, text: CommentText,
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {comment_id}.",
-    "Remove {comment_id} from my post.",
+    Ask("Take {comment_id} off my post.",
+        fits={"comment_id": "post_id IN (SELECT post_id FROM posts "
+                            "WHERE author_id = (SELECT account_id FROM accounts WHERE is_me = 1))"}),
 ], reply=[
     "Deleted {comment_id}.",
     "Done: the comment is gone.",
