@@ -84,7 +84,7 @@ def test_a_line_item_reads_as_people_say_it() -> None:
 
     items = [{"description": "Additional hour", "quantity": 3.0, "unit_price": 60.0},
              {"description": "Travel fee", "quantity": 1, "unit_price": 25}]
-    assert human(items) == "Additional hour (3 at $60.00 each) and Travel fee at $25.00"
+    assert human(items) == "'Additional hour' (3 at $60.00 each) and 'Travel fee' at $25.00"
     from prove.synth.faithful import leaves  # and a quantity of one is not looked for in the request
     assert leaves(items) == ["Additional hour", 3.0, 60.0, "Travel fee", 25]
 

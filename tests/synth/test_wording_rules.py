@@ -877,14 +877,16 @@ def test_a_request_led_by_its_reason_joins_as_a_new_thought() -> None:
 
 
 def test_an_invoice_line_is_said_as_a_person_writes_it() -> None:
-    """"3 × Additional hour at $60.00 each" is how a receipt prints, not how a person bills."""
+    """"3 × Additional hour at $60.00 each" is how a receipt prints, not how a person bills; a line's
+    name is quoted ("an invoice for Cancellation fee (less than 24 hours notice) at $45.00" read it as
+    part of the sentence)."""
     from prove.synth.values import render_value
 
     assert render_value([{"description": "Additional hour", "quantity": 3.0, "unit_price": 60.0}]) == \
-        "Additional hour (3 at $60.00 each)"
-    assert render_value([{"description": "Rush fee", "quantity": 1.0, "unit_price": 50.0}]) == "Rush fee at $50.00"
+        "'Additional hour' (3 at $60.00 each)"
+    assert render_value([{"description": "Rush fee", "quantity": 1.0, "unit_price": 50.0}]) == "'Rush fee' at $50.00"
     texts = [t["user"] for ex in _generated(["payments"], 200, 6) for t in ex["turns"]]
-    assert any("Additional hour (" in u for u in texts) and not any("×" in u for u in texts)
+    assert any("'Additional hour' (" in u for u in texts) and not any("×" in u for u in texts)
 
 
 def test_a_search_for_a_reply_leaves_out_its_re() -> None:
@@ -1015,8 +1017,9 @@ def test_a_zero_is_said_in_words_where_a_reply_binds_it() -> None:
     busy = registry.get("calendar").tools["get_free_busy"]
     free = {"person_id": "PER-1", "name": "Yara Flores", "start": "2026-03-17T09:00:00", "end": "2026-03-17T12:00:00",
             "busy": [], "total": 0}
-    assert [r.text for r in _fitting_replies(busy, {}, free)] == ["{result.name} is free the whole time between {start} "
-                                                                  "and {end}."]
+    window = {"start": free["start"], "end": free["end"]}
+    assert [r.text for r in _fitting_replies(busy, window, free)] == ["{result.name} is free the whole time between {start} "
+                                                                      "and {end}."]
     invoice = registry.get("payments").tools["get_invoice"]
     sent = {"title": "Tutoring", "amount": 420.0, "customer_name": "Aria Kumar", "status": "paid",
             "due_date": "2025-12-15", "reminders_sent": 0}

@@ -99,13 +99,15 @@ QUANTITY_KEYS = ("quantity", "qty", "count", "hours")
 
 
 def _item(value: dict[str, Any]) -> str | None:
-    """A line of an invoice or an order as people say it: "Additional hour (3 at $60.00 each)", "Rush fee at $50.00"."""
+    """A line of an invoice or an order as people say it, its name quoted: "'Additional hour' (3 at
+    $60.00 each)", "'Rush fee' at $50.00"."""
     name = next((value[k] for k in ("description", "name", "title", "item", "product") if isinstance(value.get(k), str)),
                 None)
     quantity = next((value[k] for k in QUANTITY_KEYS if isinstance(value.get(k), (int, float))), None)
     price = next((v for k, v in value.items() if is_money(k) and isinstance(v, (int, float))), None)
     if name is None or len(value) > 3 + (quantity is None) + (price is None):
         return None
+    name = f"'{name}'"
     if quantity in (None, 1):
         return name if price is None else f"{name} at ${price:,.2f}"
     if price is None:

@@ -1541,11 +1541,13 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     Without `data` (what a call may be told, before it runs) every reply that fits the call counts.
     A read asked a question (`asked`) is answered by the replies that say what it asks."""
     effective = {**tool.defaults, **args}
-    on_args = [r for r in tool.replies if any(not n.startswith("result.") for n in r.binds)
+    sayable = [r for r in tool.replies if all(effective.get(slot) is not None for slot in r.slots
+                                              if not slot.startswith("result."))]
+    on_args = [r for r in sayable if any(not n.startswith("result.") for n in r.binds)
                and r.agrees(effective, data)]
-    on_result = [r for r in tool.replies if r.binds and all(n.startswith("result.") for n in r.binds)
+    on_result = [r for r in sayable if r.binds and all(n.startswith("result.") for n in r.binds)
                  and r.agrees(effective, data)]
-    unbound = [reply for reply in tool.replies if not reply.binds]
+    unbound = [reply for reply in sayable if not reply.binds]
     # The specific case first: a reply bound on the arguments, then one bound on what the result
     # holds ("Nothing comes back ..." for a refund of 0), then the general ones. Before the call runs
     # a result's binding may or may not hold: those replies are among the possible ones.
@@ -1555,8 +1557,7 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     if tool.read_only and _empty_listing(data):
         return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
     present = [reply for reply in chosen if all(result_field(data, slot[len("result."):]) is not None
-                                                if slot.startswith("result.") else effective.get(slot) is not None
-                                                for slot in reply.slots)]
+                                                for slot in reply.slots if slot.startswith("result."))]
     words = _asked_words(asked) if tool.read_only else set()
     # "... and $0.00 to your credit": a reply that reports a zero amount is said only where no other fits
     # (or where the question asks for that amount: "How much store credit do I have?").
