@@ -727,3 +727,11 @@ def test_a_comment_taken_off_my_post_is_on_my_post_and_said_once_with_from() -> 
                     mine = session.call("get_profile", {}).data["account_id"]
                     assert session.call("get_post", {"post_id": post}).data["author_id"] == mine, user
     assert seen
+
+
+def test_an_email_is_said_to_be_in_a_folder() -> None:
+    """"... sent February 12 at 11:13 AM to you; it's in Inbox." names the folder as if it were a place."""
+    with Session(["email"], world=0) as session:
+        message = session.call("list_messages", {"folder_id": "inbox"}).data["messages"][0]["message_id"]
+    texts = [t for t in _replies("email", "get_message", {"message_id": message}) if "it's in" in t]
+    assert texts and all("it's in the Inbox folder" in t for t in texts), texts

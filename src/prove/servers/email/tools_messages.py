@@ -209,10 +209,10 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
     # Who wrote it, when and to whom, as asked (the body is not read out: a reworded reply could not
     # be checked to keep a text of several sentences whole).
     "'{result.subject}' is from {result.from_name} ({result.from_address}), sent {result.date} to {result.to_names}; "
-    "it's in {result.folder_name}.",
+    "it's in the {result.folder_name} folder.",
     "{result.from_name} sent it on {result.date} to {result.to_names}, from {result.from_address}.",
     # The user's own mail: they sent it (or have not yet), not "Ava Singh sent it".
-    Ask("You sent '{result.subject}' on {result.date} to {result.to_names}; it's in {result.folder_name}.",
+    Ask("You sent '{result.subject}' on {result.date} to {result.to_names}; it's in the {result.folder_name} folder.",
         **{"result.status": "sent"}),
     Ask("'{result.subject}' is a draft of yours to {result.to_names}, not sent yet.", **{"result.status": "draft"}),
 ])
