@@ -735,3 +735,10 @@ def test_an_email_is_said_to_be_in_a_folder() -> None:
         message = session.call("list_messages", {"folder_id": "inbox"}).data["messages"][0]["message_id"]
     texts = [t for t in _replies("email", "get_message", {"message_id": message}) if "it's in" in t]
     assert texts and all("it's in the Inbox folder" in t for t in texts), texts
+
+
+def test_a_new_scene_says_what_it_saved() -> None:
+    """"Done: the scene 'Weekend' will set the Front Door Lock back to these settings." answered a
+    request that named no settings."""
+    texts = _replies("iot_devices", "create_scene", {"name": "Weekend", "device_ids": ["DEV-10001"]})
+    assert texts and not any("these settings" in t for t in texts), texts

@@ -326,7 +326,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
     "Save the current settings of {device_ids} as a scene called '{name}'.",
     "Create a scene named '{name}' with {device_ids}.",
 ], reply=["The scene '{result.name}' is saved with {result.devices} devices.",
-          "Done: the scene '{result.name}' will set {device_ids} back to these settings."])
+          "Done: saved the current settings of {device_ids} as the scene '{result.name}'."])
 def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:
     """Create a scene from the current state of some devices, to bring them back to it later.
 
