@@ -742,3 +742,13 @@ def test_a_new_scene_says_what_it_saved() -> None:
     request that named no settings."""
     texts = _replies("iot_devices", "create_scene", {"name": "Weekend", "device_ids": ["DEV-10001"]})
     assert texts and not any("these settings" in t for t in texts), texts
+
+
+def test_direct_messages_with_different_people_are_different() -> None:
+    """"Ivan Anderson last wrote 'Yes, sorry! I'll bring it next week.' ...; Alexander Martin last
+    wrote 'Yes, sorry! I'll bring it next week.'": one conversation was given to two people."""
+    for world in range(6):
+        with Session(["social_media"], world=world) as session:
+            talks = session.call("list_conversations", {}).data["conversations"]
+        lines = [t["last_message"] for t in talks]
+        assert len(talks) >= 5 and len(set(lines)) == len(lines), (world, lines)

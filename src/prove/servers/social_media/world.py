@@ -214,6 +214,12 @@ DM_THREADS = (
     ("Happy birthday!!", "Thank you so much!"),
     ("Are you free for coffee this week?", "Thursday works for me.", "Thursday it is."),
     ("Can you send me the recipe from your post?", "Sure, I'll DM it tonight."),
+    ("Did you see the sunset last night?", "I did! The whole sky was orange."),
+    ("Which camera do you shoot with?", "Just my phone, honestly.", "No way, your photos are great."),
+    ("Are we still on for the farmers market?", "Yes, meet at the entrance at 10?", "Perfect."),
+    ("Congrats on the new job!", "Thanks! I start on Monday."),
+    ("Can I share your photo in my story?", "Of course, go ahead."),
+    ("Thanks for the book tip, I loved it.", "So glad! The sequel is even better."),
 )
 HANDLE_WORDS = {"running": "runs", "cooking": "cooks", "photography": "photo", "books": "reads", "tech": "dev",
                 "travel": "travels", "gardening": "grows", "music": "music", "coffee": "coffee", "hiking": "hikes"}
@@ -562,7 +568,7 @@ class _Builder(WorldBuilder):
         friends = [p for p in self.people if (me, p["account_id"]) in self.follows
                    and (p["account_id"], me) in self.follows]
         for friend, thread in zip(rng.sample(friends, min(len(friends), rng.randint(5, 8))),
-                                  rng.sample(DM_THREADS * 2, 8)):
+                                  rng.sample(DM_THREADS, 8)):  # one conversation per person
             at = self._when(14)
             first_from_me = rng.random() < 0.4
             for i, text in enumerate(thread):
