@@ -752,3 +752,10 @@ def test_direct_messages_with_different_people_are_different() -> None:
             talks = session.call("list_conversations", {}).data["conversations"]
         lines = [t["last_message"] for t in talks]
         assert len(talks) >= 5 and len(set(lines)) == len(lines), (world, lines)
+
+
+def test_a_lead_source_is_said_as_a_source() -> None:
+    """"came in through partner", "a warm lead from website": a lead's source is a kind, not a place."""
+    said = [u for c, u, _ in _turns("crm", "create_lead", n=300, seed=5)]
+    assert said and not any(re.search(r"(?:through|from) (?:website|referral|trade show|webinar|cold outreach|partner)\b",
+                                      u) for u in said), said

@@ -126,9 +126,9 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> Lead:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "New lead: {first_name} {last_name} from {company}, {email}, came in through {source}.",
-    "Add {first_name} {last_name} ({title} at {company}, {email}) as a {rating} lead from {source}.",
-    Ask("Put {first_name} {last_name} of {company} ({email}, from {source}) in the shared queue for someone else.",
+    "New lead: {first_name} {last_name} from {company}, {email}; source: {source}.",
+    "Add {first_name} {last_name} ({title} at {company}, {email}) as a {rating} lead; the source is {source}.",
+    Ask("Put {first_name} {last_name} of {company} ({email}, source: {source}) in the shared queue for someone else.",
         assign_to_me=False),
 ], reply=[
     Ask("{result.full_name} from {result.company} is in the shared queue now, for any rep to claim.",
