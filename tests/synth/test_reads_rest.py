@@ -759,3 +759,9 @@ def test_a_lead_source_is_said_as_a_source() -> None:
     said = [u for c, u, _ in _turns("crm", "create_lead", n=300, seed=5)]
     assert said and not any(re.search(r"(?:through|from) (?:website|referral|trade show|webinar|cold outreach|partner)\b",
                                       u) for u in said), said
+
+
+def test_a_cancelled_bill_is_named_as_a_bill() -> None:
+    """"Cancelled Phone plan; it won't come due again." says the bill's name as if it were the plan."""
+    texts = _replies("budget", "cancel_bill", {"bill_id": "BILL-10005"})
+    assert all("the bill 'Phone plan'" in t or "The bill 'Phone plan'" in t for t in texts), texts

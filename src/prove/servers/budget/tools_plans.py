@@ -705,7 +705,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
     "Cancel {bill_id}, I don't need to track it anymore.",
     "Stop tracking {bill_id}.",
 ], reply=[
-    "Cancelled {result.name}; it won't come due again.",
+    "Cancelled {bill_id}; it won't come due again.",
     "{bill_id} is cancelled.",
 ])
 def cancel_bill(ctx: Ctx, bill_id: BillId) -> Bill:
