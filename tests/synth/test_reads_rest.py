@@ -765,3 +765,10 @@ def test_a_cancelled_bill_is_named_as_a_bill() -> None:
     """"Cancelled Phone plan; it won't come due again." says the bill's name as if it were the plan."""
     texts = _replies("budget", "cancel_bill", {"bill_id": "BILL-10005"})
     assert all("the bill 'Phone plan'" in t or "The bill 'Phone plan'" in t for t in texts), texts
+
+
+def test_a_distance_from_home_is_said_from_home() -> None:
+    """"What's the straight-line distance from home to Portland General Hospital?" was answered
+    "... northwest of The Green Residences", the name of the user's building."""
+    texts = _replies("maps", "get_distance", {"destination_place_id": "PLC-10072"})
+    assert texts and all("of your home" in t for t in texts), texts

@@ -229,8 +229,11 @@ def _route(origin: sqlite3.Row, dest: sqlite3.Row, p: Plan) -> dict:
     "How far is {destination_place_id} from {origin_place_id} as the crow flies?",
     "What's the straight-line distance from home to {destination_place_id}?",
 ], reply=[
-    # the origin by name (the home building when none was given): an unsaid origin is left out of
-    # the call, so no reply can be bound to it
+    # the origin as the user said it: their home where none was given, else by name
+    Ask("{result.destination_name} is {result.miles} miles ({result.km} km) {result.heading} of your home as the crow "
+        "flies.", origin_place_id=None),
+    Ask("As the crow flies, {result.destination_name} is {result.km} km ({result.miles} miles) {result.heading} of "
+        "your home.", origin_place_id=None),
     "{result.destination_name} is {result.miles} miles ({result.km} km) {result.heading} of {result.origin_name} as "
     "the crow flies.",
     "As the crow flies, {result.destination_name} is {result.km} km ({result.miles} miles) {result.heading} of "

@@ -239,7 +239,7 @@ def view_cart(ctx: Ctx) -> Cart:
         quantity=1),
     Ask("Your cart now holds {product_id}; it comes to ${result.amount_due} with standard shipping.", quantity=1),
     "Added {product_id} to your cart ({quantity} of them); it now holds {result.item_count} items, ${result.amount_due} due.",
-    "Done: {product_id} is in your cart, {quantity} of them; it comes to ${result.amount_due} with standard shipping.",
+    "Done: your cart has {product_id}, {quantity} of them; it comes to ${result.amount_due} with standard shipping.",
 ])
 def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = None,
                 quantity: Quantity = 1) -> Cart:
