@@ -772,3 +772,20 @@ def test_a_distance_from_home_is_said_from_home() -> None:
     "... northwest of The Green Residences", the name of the user's building."""
     texts = _replies("maps", "get_distance", {"destination_place_id": "PLC-10072"})
     assert texts and all("of your home" in t for t in texts), texts
+
+
+def test_a_comment_like_love_this_goes_on_someone_elses_post() -> None:
+    """"Leave a comment on the post 'New single origin beans: ...' saying: Love this!" was the user's
+    own post: the comments people leave ("Great post!") are for other people's posts."""
+    seen = 0
+    for ex in _generated("social_media", 400, 21):
+        posts = [args["post_id"] for m in ex["messages"] for call in m.get("tool_calls") or []
+                 if call["function"]["name"] == "comment_on_post"
+                 and "reply_to_comment_id" not in (args := json.loads(call["function"]["arguments"])) and "post_id" in args]
+        if posts:
+            with Session(["social_media"], world=ex["world"]) as session:
+                me = session.call("get_profile", {}).data["account_id"]
+                for post in posts:
+                    seen += 1
+                    assert session.call("get_post", {"post_id": post}).data["author_id"] != me, (ex["id"], post)
+    assert seen

@@ -34,6 +34,9 @@ from .world import REPORT_REVIEW_HOURS
 
 tools = Toolset("engagement")
 
+# a post by someone else: the comments a person leaves ("Great post!") are for other people's posts
+_OTHERS = "author_id != (SELECT account_id FROM accounts WHERE is_me = 1)"
+
 Reason = Literal["spam", "harassment", "hate", "misinformation", "violence", "impersonation", "other"]
 
 
@@ -226,9 +229,9 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Comment '{text}' on {post_id}.",
+    Ask("Comment '{text}' on {post_id}.", fits={"post_id": _OTHERS}),
     "Reply to {reply_to_comment_id} on {post_id} with: {text}",
-    "Leave a comment on {post_id} saying: {text}",
+    Ask("Leave a comment on {post_id} saying: {text}", fits={"post_id": _OTHERS}),
 ], reply=[
     "Commented on {post_id}.",
     "Done: your comment is up.",
@@ -281,8 +284,7 @@ def comment_on_post(ctx: Ctx, post_id: CommentablePostId, text: CommentText,
 @tools.tool(effect=WRITE, asks=[
     "Delete {comment_id}.",
     Ask("Take {comment_id} off my post.",
-        fits={"comment_id": "post_id IN (SELECT post_id FROM posts "
-                            "WHERE author_id = (SELECT account_id FROM accounts WHERE is_me = 1))"}),
+        fits={"comment_id": f"post_id IN (SELECT post_id FROM posts WHERE NOT ({_OTHERS}))"}),
 ], reply=[
     "Deleted {comment_id}.",
     "Done: the comment is gone.",
