@@ -789,3 +789,15 @@ def test_a_comment_like_love_this_goes_on_someone_elses_post() -> None:
                     seen += 1
                     assert session.call("get_post", {"post_id": post}).data["author_id"] != me, (ex["id"], post)
     assert seen
+
+
+def test_a_muted_speaker_is_said_muted_and_a_changed_cart_line_says_the_dish() -> None:
+    """"Mute the Bedroom Speaker" -> "Volume set to 0 on the Bedroom Speaker"; "Change the Gyoza to 2"
+    -> "Updated your Sakura Sushi cart: 4 items, $34.00 subtotal", which never says the Gyoza."""
+    muted = _replies("iot_devices", "set_volume", {"device_id": "DEV-10023", "volume": 0})
+    assert all("muted" in t and "volume 0" not in t.lower() for t in muted), muted
+    with Session(["food_delivery"], world=0) as session:
+        cart = session.call("list_carts", {}).data["carts"][0]["restaurant_id"]
+        line = session.call("view_cart", {"restaurant_id": cart}).data["items"][0]
+    texts = _replies("food_delivery", "update_cart_item", {"cart_item_id": line["cart_item_id"], "quantity": 2})
+    assert all(f"{line['name']} to 2" in t for t in texts), texts

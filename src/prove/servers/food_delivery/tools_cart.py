@@ -95,9 +95,12 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
     "I'd like {quantity} of {cart_item_id} in my cart.",
 ], reply=[
     Ask("Removed {cart_item_id}; your {result.restaurant_name} subtotal is now ${result.subtotal}.", quantity=0),
-    "Updated your {result.restaurant_name} cart: {result.item_count} items, ${result.subtotal} subtotal.",
-    "Done. Your cart at {result.restaurant_name} now has {result.item_count} items and comes to "
-    "${result.estimated_total} with fees and tax, before the tip.",
+    "Changed {cart_item_id} to {quantity}; your {result.restaurant_name} cart has {result.item_count} items, "
+    "${result.subtotal} subtotal.",
+    "Done: changed {cart_item_id} to {quantity}. Your cart at {result.restaurant_name} has {result.item_count} items "
+    "and comes to ${result.estimated_total} with fees and tax, before the tip.",
+    Ask("Updated the note on {cart_item_id}; your {result.restaurant_name} cart has {result.item_count} items, "
+        "${result.subtotal} subtotal.", quantity=None),
 ], values={"special_instructions": ["please pack it separately", "it's for my son, please label it",
                                     "nut allergy, please take care", "put it in its own bag",
                                     "label it for Sam", "please make sure it's sealed well"]})

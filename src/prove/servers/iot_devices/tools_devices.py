@@ -463,7 +463,8 @@ def set_room_lights(ctx: Ctx, room_id: LitRoomId, on: bool, brightness: Brightne
     "Set {device_id} to volume {volume}.",
     "Put the volume on {device_id} at {volume}.",
     Ask("Mute {device_id}.", volume=0),
-], reply=["{device_id} is at volume {volume}.", "Done: volume set to {volume} on {device_id}."])
+], reply=[Ask("{device_id} is muted.", volume=0), Ask("Done: I muted {device_id}.", volume=0),
+          "{device_id} is at volume {volume}.", "Done: volume set to {volume} on {device_id}."])
 def set_volume(ctx: Ctx, device_id: SpeakerId, volume: Percent) -> Device:
     """Set a speaker's volume.
 
