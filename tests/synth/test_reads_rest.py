@@ -801,3 +801,12 @@ def test_a_muted_speaker_is_said_muted_and_a_changed_cart_line_says_the_dish() -
         line = session.call("view_cart", {"restaurant_id": cart}).data["items"][0]
     texts = _replies("food_delivery", "update_cart_item", {"cart_item_id": line["cart_item_id"], "quantity": 2})
     assert all(f"{line['name']} to 2" in t for t in texts), texts
+
+
+def test_a_new_goal_and_an_archived_category_are_named_as_such() -> None:
+    """"Started the goal Kitchen Remodel", "Archived Rideshare; its history stays." run a name into
+    the sentence."""
+    goals = _replies("budget", "create_goal", {"name": "Kitchen Remodel", "target_amount": 600.0})
+    assert all("goal 'Kitchen Remodel'" in t for t in goals), goals
+    archived = _replies("budget", "archive_category", {"category_id": "CAT-10022"})
+    assert all(re.search(r"[Tt]he Household category", t) for t in archived), archived

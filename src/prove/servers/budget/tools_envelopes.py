@@ -425,7 +425,7 @@ def set_category_limit(ctx: Ctx, category_id: LimitCategoryId, monthly_limit: Li
     "Archive {category_id}, I don't use it anymore.",
     "Remove {category_id} from my budget.",
 ], reply=[
-    "Archived {result.name}; its history stays.",
+    "Archived {category_id}; its history stays.",
     "{category_id} is archived.",
 ])
 def archive_category(ctx: Ctx, category_id: UnbilledCategoryId) -> Category:

@@ -235,8 +235,8 @@ def get_goal(ctx: Ctx, goal_id: GoalId) -> GoalDetail:
     "Start a savings goal called {name} for ${target_amount} by {target_date}.",
     "I want to save ${target_amount} for {name}.",
 ], reply=[
-    "Started the goal {result.name}: ${result.target_amount} to save.",
-    "Your goal {result.name} is set up, with nothing saved toward it yet.",
+    "Started the goal '{result.name}': ${result.target_amount} to save.",
+    "Your goal '{result.name}' is set up, with nothing saved toward it yet.",
 ], values={
     "name": ["Kitchen Remodel", "Japan Trip", "New Couch", "Grad School Fund", "Camera Upgrade",
              "Anniversary Trip", "Moving Costs", "Concert Season"],
