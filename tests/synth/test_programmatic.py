@@ -251,3 +251,14 @@ def test_a_value_drawn_from_the_world_is_never_the_users_own_name() -> None:
             asked += 1
             assert call["arguments"]["speaker"] not in _my_names(index), (ex["id"], call)
     assert asked >= 4
+
+
+def test_an_account_after_another_opens_without_its_own_all_set() -> None:
+    """"... all of it available. All set. $8 will go to Rahul Wang monthly": an "All set." or "Done."
+    that opens a later account of a reply says again what the reply has said."""
+    from prove.synth.teachers.programmatic import joined
+
+    assert joined(["The account has $5.", "All set. $8 will go to Rahul monthly."]) == \
+        "The account has $5. $8 will go to Rahul monthly."
+    assert joined(["The account has $5.", "Done. Your note is saved."]) == "The account has $5. Your note is saved."
+    assert joined(["All set. $8 will go to Rahul monthly.", "Done."]) == "All set. $8 will go to Rahul monthly. Done."
