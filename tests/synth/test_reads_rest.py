@@ -810,3 +810,13 @@ def test_a_new_goal_and_an_archived_category_are_named_as_such() -> None:
     assert all("goal 'Kitchen Remodel'" in t for t in goals), goals
     archived = _replies("budget", "archive_category", {"category_id": "CAT-10022"})
     assert all(re.search(r"[Tt]he Household category", t) for t in archived), archived
+
+
+def test_a_payment_scheduled_until_a_day_says_until_when() -> None:
+    """"Set up a monthly payment of $100 to AT&T Wireless ..., starting March 18 and ending September 14"
+    was answered "Scheduled: $100 monthly to AT&T Wireless ..., first on March 18": no end."""
+    args = {"frequency": "monthly", "from_account_id": "ACC-10001", "payee_id": "PAY-10004", "amount": 100.0,
+            "send_on": "2026-03-18", "end_date": "2026-09-14"}
+    texts = _replies("banking", "schedule_payment", args)
+    assert all("September 14" in t for t in texts), texts
+    assert _replies("banking", "schedule_payment", {k: v for k, v in args.items() if k != "end_date"})

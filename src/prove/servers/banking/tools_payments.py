@@ -443,6 +443,10 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
         frequency="once"),
     Ask("All set. ${amount} will go to {result.recipient_name} on {result.next_date}; the scheduled payment is "
         "{result.scheduled_payment_id}.", frequency="once"),
+    Ask("Scheduled: ${amount} monthly to {result.recipient_name} from {from_account_id}, from {result.next_date} "
+        "through {end_date}.", frequency="monthly"),
+    Ask("All set. ${amount} will go to {result.recipient_name} every month from {result.next_date} until {end_date}; "
+        "the scheduled payment is {result.scheduled_payment_id}.", frequency="monthly"),
     "Scheduled: ${amount} {frequency} to {result.recipient_name} from {from_account_id}, first on "
     "{result.next_date}.",
     "All set. ${amount} will go to {result.recipient_name} {frequency}, starting {result.next_date}; the "
