@@ -262,3 +262,20 @@ def test_an_account_after_another_opens_without_its_own_all_set() -> None:
         "The account has $5. $8 will go to Rahul monthly."
     assert joined(["The account has $5.", "Done. Your note is saved."]) == "The account has $5. Your note is saved."
     assert joined(["All set. $8 will go to Rahul monthly.", "Done."]) == "All set. $8 will go to Rahul monthly. Done."
+    assert joined(["Done: the trash is empty.", "Done: /Documents/a.md is there."]) == \
+        "Done: the trash is empty. /Documents/a.md is there."
+
+
+def test_a_username_given_as_an_answer_keeps_its_case() -> None:
+    """"Sramirez94, sorry for not saying.": a username is written as it is, at the start of a sentence too."""
+    import random
+
+    from prove.synth.wording import Wording
+
+    for seed in range(12):
+        said = Wording(random.Random(seed)).answer("sramirez94")
+        assert "sramirez94" in said and "Sramirez94" not in said, said
+        assert "Sakura Sushi" in Wording(random.Random(seed)).answer("Sakura Sushi")
+        named = Wording(random.Random(seed)).answer("the Work address")
+        assert named.startswith(("The Work", "Oh, the", "Sorry, the", "I mean the", "It's the", "The one I meant is the")) \
+            or "the Work address" in named, named

@@ -280,7 +280,8 @@ class Wording:
     def answer(self, value: str) -> str:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
-        handle = re.match(r"[a-z0-9_.]+'s\b", value)  # "santosoutdoors's offer": a username keeps its case
+        # a username keeps its case: "santosoutdoors's offer", "sramirez94"
+        handle = re.match(r"[a-z0-9_.]+(?:'s\b|$)", value)
         return _one_stop(template.format(value=value, Value=value if handle else _cap(value)))
 
     def vague(self, noun: str) -> str:
