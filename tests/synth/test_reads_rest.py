@@ -820,3 +820,13 @@ def test_a_payment_scheduled_until_a_day_says_until_when() -> None:
     texts = _replies("banking", "schedule_payment", args)
     assert all("September 14" in t for t in texts), texts
     assert _replies("banking", "schedule_payment", {k: v for k, v in args.items() if k != "end_date"})
+
+
+def test_points_are_said_with_a_thousands_mark() -> None:
+    """"You have 3033 points at the Platinum tier": a count of points is a number people read as
+    3,033; a year stays 2028."""
+    texts = _replies("retail_chain", "get_loyalty_account", {})
+    assert any(re.search(r"\d,\d{3} points", t) for t in texts) and not any(re.search(r"\d{4} points", t)
+                                                                          for t in texts), texts
+    from prove.synth.results import number
+    assert number(2028) == "2028" and number(3033, "points") == "3,033" and number(3033, "points_balance") == "3,033"

@@ -507,7 +507,7 @@ class Phrasing:
         if value is None:
             return "none"
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return money(value) if is_money(field) else number(value)
+            return money(value) if is_money(field) else number(value, field)
         if isinstance(value, str):
             return human(option_words(field, value))  # an option's value: in_progress -> in progress
         return human(value)

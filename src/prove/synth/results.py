@@ -112,11 +112,13 @@ def _proper(words: str) -> str:
     return _PROPER.sub(lambda m: m.group(0).capitalize(), words)
 
 
-def number(value: float | int) -> str:
-    """12.5, 2770, 40,074 (thousands marked from five digits on, so years stay 2028)."""
+def number(value: float | int, field: str = "") -> str:
+    """12.5, 2770, 40,074 (thousands marked from five digits on, so years stay 2028); a count of
+    points is marked from four ("3,033 points")."""
     if isinstance(value, float) and not value.is_integer():
         return f"{round(value, 2):,.2f}".rstrip("0").rstrip(".")
-    return f"{int(value):,}" if abs(value) >= 10000 else str(int(value))
+    counted = "points" in field.rsplit(".", 1)[-1]
+    return f"{int(value):,}" if abs(value) >= (1000 if counted else 10000) else str(int(value))
 
 
 def span_of_minutes(minutes: int) -> str:
