@@ -830,3 +830,14 @@ def test_points_are_said_with_a_thousands_mark() -> None:
                                                                           for t in texts), texts
     from prove.synth.results import number
     assert number(2028) == "2028" and number(3033, "points") == "3,033" and number(3033, "points_balance") == "3,033"
+
+
+def test_a_company_is_searched_by_its_name_without_inc() -> None:
+    """"What's the ticker for Technologies Inc?" searched "Palantir Technologies Inc." by its last words."""
+    from prove.synth.teachers.programmatic import _head_words
+
+    assert _head_words("Palantir Technologies Inc.") == "Palantir Technologies"
+    assert _head_words("Uber Technologies, Inc.") == "Uber Technologies"
+    assert _head_words("JPMorgan Chase & Co.") == "JPMorgan Chase"
+    assert _head_words("International Business Machines Corporation") == "International Business Machines"
+    assert _head_words("Apple Inc.") is None

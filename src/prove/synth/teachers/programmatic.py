@@ -1490,9 +1490,12 @@ _COMPOUND_MODIFIERS = {"remote control", "french press", "cast iron", "stainless
 def _head_words(label: str) -> str | None:
     """The words a person searches a long name by: its head noun phrase, before any size, number
     or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
-    Rug"); a title with a kind before a colon is searched by what follows ("Interview: Anika Gonzalez
+    Rug"); a company by its name without "Inc." ("Palantir Technologies"); a title with a kind before a colon is searched by what follows ("Interview: Anika Gonzalez
     (Senior Software Engineer)" -> "Anika Gonzalez"); None where the name is short already or has
     no such phrase."""
+    tokens = label.split()
+    if len(tokens) > 2 and tokens[-1].rstrip(".,").lower() in _CORPORATE:  # "Palantir Technologies Inc."
+        return " ".join(tokens[:-1]).rstrip(",&").rstrip(" ,&")
     kind, colon, rest = label.partition(": ")
     if colon and len(kind.split()) <= 2 and not any(ch.isdigit() for ch in kind):
         named = re.match(r"[A-Za-z][A-Za-z'&-]*(?: [A-Za-z][A-Za-z'&-]*){0,2}(?=$| \(| -| @)", rest)
@@ -1509,9 +1512,8 @@ def _head_words(label: str) -> str | None:
             break
     while lead and lead[-1].lower() in _COLOURS:  # a variant's colour names no thing: "Controller", not "Midnight Black"
         lead.pop()
-    if len(label.split()) <= 2 or len(lead) < 2:
+    if len(tokens) <= 2 or len(lead) < 2:
         return None
-    tokens = label.split()
     # a model's name before its number and the thing after it ("Black Diamond Spot 400 Headlamp"): the
     # whole name, for its last words alone are no thing ("a Diamond Spot")
     named = len(lead) == 3 and len(tokens) == 5 and tokens[:3] == lead and any(ch.isdigit() for ch in tokens[3]) \
@@ -1521,6 +1523,9 @@ def _head_words(label: str) -> str | None:
         return None
     return " ".join(tail)
 
+
+# What ends a company's name and is left out of a search for it ("Palantir Technologies Inc.").
+_CORPORATE = {"inc", "corporation", "corp", "co", "company", "ltd", "plc", "holdings"}
 
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
 _MORE = re.compile(r" and \d+ more$")
