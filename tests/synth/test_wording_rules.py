@@ -1419,7 +1419,7 @@ def test_one_of_a_thing_is_said_as_one_thing() -> None:
 
     assert tidy("Put 1 of the Cordless String Trimmer 20V on hold at Harbor Supply Co. Riverpark.") == \
         "Put one Cordless String Trimmer 20V on hold at Harbor Supply Co. Riverpark."
-    assert tidy("Add 3 of the Scented Candle to my cart.") == "Add 3 of the Scented Candle to my cart."
+    assert tidy("Add 3 of the Scented Candle to my cart.") == "Add 3 Scented Candles to my cart."
     assert tidy("Show me line 1 of the file 'notes.txt'.") == "Show me line 1 of the file 'notes.txt'."
     assert tidy("I'll take the Champion Crew Neck T-Shirt, 1 of them, in the XL / Black variant.") == \
         "I'll take the Champion Crew Neck T-Shirt, one of them, in the XL / Black variant."
@@ -1489,3 +1489,19 @@ def test_a_calendar_named_as_someones_calendar_is_not_called_a_calendar_twice() 
     assert tidy("'Review' is on March 18, on the Grace Moore's calendar calendar; it's in Room 2A.") == \
         "'Review' is on March 18, on Grace Moore's calendar; it's in Room 2A."
     assert tidy("'Review' is on March 18, on the Work calendar.") == "'Review' is on March 18, on the Work calendar."
+
+
+def test_several_of_a_thing_are_said_as_that_many_things() -> None:
+    """"Move 4 of the E-Reader Kindle Paperwhite from ..." reads as four out of one reader: several
+    units are "4 E-Reader Kindle Paperwhites"; a name that ends in a size or a kind of thing stays as it is."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("Add 2 of the Stud Finder to my cart.") == "Add 2 Stud Finders to my cart."
+    assert tidy("Reserve 12 of the Stud Finder at X.") == "Reserve 12 Stud Finders at X."
+    assert tidy("Requested: 4 of the E-Reader Kindle Paperwhite from A to B.") == \
+        "Requested: 4 E-Reader Kindle Paperwhites from A to B."
+    assert tidy("Reserved 2 of the Bench Grinder Brush at X.") == "Reserved 2 Bench Grinder Brushes at X."
+    for kept in ("I want 3 of the Standard variant of the REI Co-op Camping Tent 4-Person.",
+                 "Return 2 of the Lodge Cast Iron Skillet 12 in, I changed my mind.",
+                 "Move 2 of the Digital Bathroom Scale Battery to X.", "Pay $5 of the Rent.", "Add 2 of the Tacos."):
+        assert tidy(kept) == kept

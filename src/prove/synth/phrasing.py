@@ -574,6 +574,12 @@ def _mend(text: str) -> str:
     text = re.sub(r"\b([Pp]ut|[Aa]dd|[Rr]eserve|[Hh]old|holding|[Mm]ove|[Ss]end|[Tt]ransfer|[Tt]ake|[Bb]uy|[Oo]rder|"
                   r"[Rr]equested:|[A-Za-z]+ed) 1 of the (?!items?\b)", r"\1 one ", text)
     text = re.sub(r"(?<![\d.,$-])\b1 of them\b", "one of them", text)
+    # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
+    # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery")
+    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:[A-Z0-9][\w'&.-]* )*)([A-Z][a-z]{2,}[a-rt-xz])\b(?![\w'-])"
+                  r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)",
+                  lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}{'es' if re.search(r'(?:x|ch|sh)$', m.group(3)) else 's'}",
+                  text)
     text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"

@@ -50,7 +50,7 @@ def _nonempty_cart(ctx: Ctx, restaurant_id: str):  # noqa: ANN202 - a sqlite3.Ro
 
 @tools.tool(effect=WRITE, asks=[
     "Add {item_id} to my cart.",
-    "Add {quantity} of {item_id} to my cart.",
+    "Add {quantity} orders of {item_id} to my cart.",
     "Put {item_id} in the cart, with the note '{special_instructions}'.",
 ], reply=[
     "Added to your {result.restaurant_name} cart; the subtotal is ${result.subtotal}.",
@@ -92,7 +92,7 @@ def add_to_cart(ctx: Ctx, item_id: ItemId, quantity: Quantity = 1, special_instr
     "Change {cart_item_id} to {quantity}.",
     Ask("Remove {cart_item_id} from my cart.", quantity=0),
     "Update the note on {cart_item_id} to '{special_instructions}'.",
-    "I'd like {quantity} of {cart_item_id} in my cart.",
+    "I'd like {quantity} orders of {cart_item_id} in my cart.",
 ], reply=[
     Ask("Removed {cart_item_id}; your {result.restaurant_name} subtotal is now ${result.subtotal}.", quantity=0),
     "Changed {cart_item_id} to {quantity}; your {result.restaurant_name} cart has {result.item_count} items, "
