@@ -264,6 +264,8 @@ def test_an_account_after_another_opens_without_its_own_all_set() -> None:
     assert joined(["All set. $8 will go to Rahul monthly.", "Done."]) == "All set. $8 will go to Rahul monthly. Done."
     assert joined(["Done: the trash is empty.", "Done: /Documents/a.md is there."]) == \
         "Done: the trash is empty. /Documents/a.md is there."
+    assert joined(["Done: the PIN is new.", "Done: $125 moved.", "Done: #team-offsite is ready."]) == \
+        "Done: the PIN is new. $125 moved. #team-offsite is ready."
 
 
 def test_a_username_given_as_an_answer_keeps_its_case() -> None:

@@ -1468,7 +1468,7 @@ def joined(parts: Sequence[str]) -> str:
     opened = text.startswith("Done: ")
     for before, part in zip(parts, parts[1:]):
         part = re.sub(r"^(?:All set|Done|Okay)[.!] (?=\S)", "", part)
-        if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'/])", part):  # "Done: the ...", "Done: Anna ..."
+        if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'/$#])", part):  # "Done: the ...", "Done: Anna ..."
             part = part[6].upper() + part[7:]
         opened = opened or part.startswith("Done: ")
         if "\n" not in before and not re.search(r"[.!?…][')\"]?$", text):
