@@ -841,3 +841,22 @@ def test_a_company_is_searched_by_its_name_without_inc() -> None:
     assert _head_words("JPMorgan Chase & Co.") == "JPMorgan Chase"
     assert _head_words("International Business Machines Corporation") == "International Business Machines"
     assert _head_words("Apple Inc.") is None
+
+
+def test_a_thing_the_server_named_is_named_by_the_user_only_after_hearing_it() -> None:
+    """"Block the card 'Visa credit card ending 7437' and order a replacement ... Next, change the limit
+    of the card 'Visa credit card ending 4229'": the replacement's number came back from the first call;
+    the user could not say it in the same breath."""
+    seen = 0
+    for ex in _generated("banking", 500, 31):
+        with Session(["banking"], world=ex["world"]) as session:
+            known = {c["number_ending"] for c in session.call("list_cards", {}).data["cards"]}
+        heard = ""
+        for m in ex["messages"]:
+            if m["role"] == "user":
+                for ending in re.findall(r"card ending (\d{4})", m["content"]):
+                    seen += ending not in known
+                    assert ending in known or ending in heard, (ex["id"], m["content"])
+            elif m["role"] == "assistant" and m.get("content"):
+                heard += m["content"]
+    assert seen

@@ -1065,6 +1065,9 @@ class Planner:
                 if src.kind == "flow" and src.mode == "cite" and src.step is not None and t < limit:
                     t = max(t, steps[src.step].turn + 1)
                     steps[src.step].cite.update(_strs([s.args[name]]))
+                if src.kind == "flow" and src.mode == "label" and src.step is not None \
+                        and self._named_by_its_result(steps[src.step], s, name):
+                    t = max(t, steps[src.step].turn + 1)  # "the card ... ending 4229" once the reply said it
             if t >= limit:
                 keep = min(by_target.get(i, [i]) + [i])
                 break
@@ -1296,6 +1299,19 @@ class Planner:
             out.append(PlannedTurn(user, moves))
             self._note_renames(steps[k] for k in in_turn)
         return out
+
+    def _named_by_its_result(self, source: Step, s: Step, name: str) -> bool:
+        """Whether an argument names a thing the source step made under a name the user did not give
+        it (a replacement card "ending 4229"): the user learns that name from the reply, so says it
+        in a later turn. A name the request gave ("copy it as 'notes copy.txt'") is known at once, as
+        are the people a thing stands for ("let Jasmine Patel in")."""
+        kind = self._param(s, name).entity
+        ek = self.server.entities.get(kind) if kind else None
+        if ek is None or ek.stands_for:
+            return False
+        given = " ".join(str(v) for v in _strs(list(source.args.values()))).lower()
+        return any(v not in self.index.ids.get(kind, ()) and (label := self._label_in(source, kind, v))
+                   and label.lower() not in given for v in _strs([s.args.get(name)]))
 
     def _maker(self, before: Sequence[Step], s: Step, name: str) -> Step | None:
         """The earlier write that made what a step's argument names, if the conversation made it."""
