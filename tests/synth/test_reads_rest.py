@@ -860,3 +860,12 @@ def test_a_thing_the_server_named_is_named_by_the_user_only_after_hearing_it() -
             elif m["role"] == "assistant" and m.get("content"):
                 heard += m["content"]
     assert seen
+
+
+def test_a_deleted_folder_is_named_as_a_folder() -> None:
+    """"Done: 'Old team' is gone." says a bare name."""
+    with Session(["email"], world=0) as session:
+        folders = session.call("list_folders", {}).data["folders"]
+    empty = next(f["folder_id"] for f in folders if f["kind"] == "custom" and f["total"] == 0)
+    texts = _replies("email", "delete_folder", {"folder_id": empty})
+    assert all("the folder '" in t for t in texts), texts

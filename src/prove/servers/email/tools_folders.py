@@ -178,7 +178,7 @@ def rename_folder(ctx: Ctx, folder_id: FolderId, name: Name) -> Folder:
     "I don't need {folder_id} anymore, remove it.",
 ], reply=[
     "Deleted the folder '{result.name}'.",
-    "Done: '{result.name}' is gone.",
+    "Done: the folder '{result.name}' is gone.",
 ])
 def delete_folder(ctx: Ctx, folder_id: EmptyFolderId) -> DeletedFolder:
     """Delete an empty custom folder; filters that move mail into it are deleted too.
