@@ -1505,3 +1505,13 @@ def test_several_of_a_thing_are_said_as_that_many_things() -> None:
                  "Return 2 of the Lodge Cast Iron Skillet 12 in, I changed my mind.",
                  "Move 2 of the Digital Bathroom Scale Battery to X.", "Pay $5 of the Rent.", "Add 2 of the Tacos."):
         assert tidy(kept) == kept
+
+
+def test_a_capital_a_in_a_name_is_not_an_article() -> None:
+    """"Alphabet Inc. Class An is at $141.84": "a" before a vowel becomes "an", but a capital A inside a
+    name ("Class A") is no article."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("Alphabet Inc. Class A is at $141.84.") == "Alphabet Inc. Class A is at $141.84."
+    assert tidy("Berkshire Hathaway Class A opened lower.") == "Berkshire Hathaway Class A opened lower."
+    assert tidy("Add a item. A event is set.") == "Add an item. An event is set."

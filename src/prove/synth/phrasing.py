@@ -569,7 +569,9 @@ def _mend(text: str) -> str:
                   lambda m: f"{'O' if m.group(1)[0].isupper() else 'o'}n {m.group(2)} {m.group(1).lower()} "
                             f"{m.group(3)} {m.group(4)} {m.group(5)}", text)  # one day is said once
     text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
-    text = re.sub(r"\b([Aa]) (?!one\b|once\b|one-)([aeioAEIO]\w)", r"\1n \2", text)
+    # "a event" -> "an event"; a capital A opens a sentence ("A event" -> "An event"), or is a name's ("Class A is")
+    text = re.sub(r"(?:\b(a)|(?:^|(?<=[.!?] ))(A)) (?!one\b|once\b|one-)([aeioAEIO]\w)",
+                  lambda m: f"{m.group(1) or m.group(2)}n {m.group(3)}", text)
     # "put 1 of the Trimmer on hold" -> "put one Trimmer on hold" (but "line 1 of the file" stays)
     text = re.sub(r"\b([Pp]ut|[Aa]dd|[Rr]eserve|[Hh]old|holding|[Mm]ove|[Ss]end|[Tt]ransfer|[Tt]ake|[Bb]uy|[Oo]rder|"
                   r"[Rr]equested:|[A-Za-z]+ed) 1 of the (?!items?\b)", r"\1 one ", text)
