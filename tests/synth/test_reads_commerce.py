@@ -1086,7 +1086,7 @@ def test_statements_say_which_account_and_month_and_how_the_balance_moved() -> N
         assert texts, args
         for text in texts:
             assert not re.search(r"opening balance|\(all '|[A-Z][a-z]+ 1(?:, \d{4})? to [A-Z][a-z]+ \d\d", text), text
-            assert re.search(r"from \$[\d,]+\.\d\d to \$[\d,]+\.\d\d", text), text
+            assert re.search(r"opened at \$[\d,]+\.\d\d, closed at \$[\d,]+\.\d\d", text), text
             assert ("Main Checking" in text) == ("account_id" not in args), text
 
 

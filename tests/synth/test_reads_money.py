@@ -526,3 +526,15 @@ def test_a_corrected_entry_says_what_it_is_now() -> None:
     entry = next(t for t, row in _say("budget").index.rows["transaction"].items() if row["payee"] == "Kroger")
     for text in _replies("budget", "update_transaction", {"transaction_id": entry, "amount": 19.0}):
         assert "$19.00" in text, text
+
+
+def test_statements_say_where_each_opened_and_closed() -> None:
+    """"Here's what I found: February 2026: from $1,333.41 to $206.87; ..." was terse; a person says
+    "February 2026: opened at $1,333.41, closed at $206.87"."""
+    with Session(["banking"], world=0) as session:
+        first = session.call("list_statements", {}).data["statements"][0]
+    for args in ({"period": "2025-12"}, {"account_id": "ACC-10003"},
+                 {"account_id": first["account_id"], "period": first["period"]}):
+        for text in _replies("banking", "list_statements", args):
+            assert " from $" not in text, text
+            assert re.search(r"opened at \$[\d,]+\.\d\d(?:,| and) closed at \$[\d,]+\.\d\d", text), text
