@@ -538,3 +538,20 @@ def test_statements_say_where_each_opened_and_closed() -> None:
         for text in _replies("banking", "list_statements", args):
             assert " from $" not in text, text
             assert re.search(r"opened at \$[\d,]+\.\d\d(?:,| and) closed at \$[\d,]+\.\d\d", text), text
+
+
+def test_a_listing_of_the_last_few_says_no_more_than_were_asked_for() -> None:
+    """"Show the last 10 transactions" got 5 shown and "... and 179 more": the count was of the whole
+    account, not of the 10 asked for. A listing cut at the number asked says those, and none beyond."""
+    for server, tool, args, key in (("budget", "list_transactions", {"limit": 10}, "transactions_text"),
+                                    ("budget", "list_transactions", {"limit": 3}, "transactions_text"),
+                                    ("payments", "list_transfers", {"limit": 3},
+                                     "transfers_text"),
+                                    ("trading", "search_securities", {"kind": "stock", "limit": 3},
+                                     "securities_text")):
+        with Session([server], world=0) as session:
+            data = session.call(tool, args).data
+        assert data["total"] > args["limit"], (tool, data["total"])
+        text = data[key]
+        assert not re.search(r"and \d+ more", text), text
+        assert len(re.split(r"; | and (?=\$|the |[A-Z])", text)) == args["limit"], text  # as many as asked

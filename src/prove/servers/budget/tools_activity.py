@@ -58,7 +58,8 @@ class TransactionList(BaseModel):
 
 def _transactions_text(rows: list[Transaction], total: int, today: date, spent: float | None) -> str:
     """'$39.74 at Sakura Sushi on March 10 and $2,500.00 from Bright Logistics on March 1', then for a
-    payee '; $61.50 spent in all'."""
+    payee '; $61.50 spent in all'. Up to 10 returned are each said, more are counted: "the last 10" are
+    those 10, not 5 and how many more the account holds."""
     def one(t: Transaction) -> str:
         when = date.fromisoformat(t.date)
         day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
@@ -68,7 +69,7 @@ def _transactions_text(rows: list[Transaction], total: int, today: date, spent: 
         else:
             where = f"{'at' if t.amount < 0 else 'from'} {t.payee}"
         return f"${abs(t.amount):,.2f} {where} on {day}"
-    text = said_in_part([one(t) for t in rows[:5]], total, "none")
+    text = said_in_part([one(t) for t in (rows if len(rows) <= 10 else rows[:5])], len(rows), "none")
     return f"{text}; ${spent:,.2f} spent in all" if spent and total > 1 else text
 
 
