@@ -555,3 +555,18 @@ def test_a_listing_of_the_last_few_says_no_more_than_were_asked_for() -> None:
         text = data[key]
         assert not re.search(r"and \d+ more", text), text
         assert len(re.split(r"; | and (?=\$|the |[A-Z])", text)) == args["limit"], text  # as many as asked
+
+
+def test_a_payment_shown_says_who_paid_what_when_and_where_it_stands_first() -> None:
+    """"Show me the payment 'Movie night'" was answered "... on November 21, 2025; the 30 days to refund
+    it ended ..., so it can't be refunded now": the payment's own state went unsaid."""
+    with Session(["payments"], world=0) as session:
+        received = session.call("list_payments", {"direction": "received", "limit": 100}).data["payments"]
+    kinds = set()
+    for payment in received:
+        kinds.add((payment["status"], payment["refundable_amount"] > 0))
+        for text in _replies("payments", "get_payment", {"payment_id": payment["payment_id"]}):
+            head = re.split(r"[;.] ", text)[0]
+            assert f"{payment['counterparty_name']} paid you $" in head, text
+            assert re.search(r"the payment is (?:completed|partially refunded)|you've refunded it in full", head), text
+    assert ("completed", False) in kinds and ("completed", True) in kinds, kinds
