@@ -570,3 +570,16 @@ def test_a_payment_shown_says_who_paid_what_when_and_where_it_stands_first() -> 
             assert f"{payment['counterparty_name']} paid you $" in head, text
             assert re.search(r"the payment is (?:completed|partially refunded)|you've refunded it in full", head), text
     assert ("completed", False) in kinds and ("completed", True) in kinds, kinds
+
+
+def test_a_payee_added_in_the_conversation_is_paid_by_its_name() -> None:
+    """"Send $100 to that payee" was answered "Done: the new payee gets $100": the payment's record has no
+    name, but the payee's own record, made earlier in the conversation, does."""
+    synth = Synthesizer(SynthConfig(n=200, seed=1, servers=["banking"]))
+    ex = json.loads(synth.example(50).line)
+    added = next(json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool" and "added_on" in m["content"])
+    after = [i for i, m in enumerate(ex["messages"]) if m["role"] == "tool" and '"kind": "payee"' in m["content"]]
+    paid = [next(m["content"] for m in ex["messages"][i:] if m["role"] == "assistant" and m.get("content"))
+            for i in after]
+    assert any(re.search(r"(?:new|that) payee", m["content"]) for m in ex["messages"] if m["role"] == "user"), ex["id"]
+    assert paid and all("new payee" not in text and added["name"] in text for text in paid), paid

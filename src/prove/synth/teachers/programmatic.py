@@ -1148,8 +1148,9 @@ class Planner:
         end = body[-1] if body[-1:] in ".?!" else ""
         return f"{body[:len(body) - len(end)]} {where}{end or '.'}"
 
-    def _reply(self, s: Step, opener: bool = True) -> str:
-        """What the assistant tells the user after a step: the tool's reply wording, or the results."""
+    def _reply(self, s: Step, opener: bool = True, steps: Sequence[Step] = ()) -> str:
+        """What the assistant tells the user after a step: the tool's reply wording, or the results; a
+        thing made earlier in the conversation (of `steps`) is said by what its making output called it."""
         if s.infeasible:
             return self.words.failure(s.result.error or {})
         if s.tool.replies:
@@ -1163,6 +1164,8 @@ class Planner:
                     # Made in this conversation: named by what the result calls it, never by a raw ID,
                     # else as the request said it ("the item I just moved").
                     label = self._label_in(s, p.entity, value)
+                    if label is None and src.step is not None and src.step < len(steps):
+                        label = self._label_in(steps[src.step], p.entity, value)
                     plain = src.text if src.text and src.text.startswith("the ") else \
                         f"the new {self.say.entity_noun(p.entity)}"
                     said[name] = self.say.entity(p.entity, value, label=label) if label else plain
@@ -1286,7 +1289,7 @@ class Planner:
             for k in in_turn:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
                     reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
-                                                                     if j < k and steps[j].asked)))
+                                                                     if j < k and steps[j].asked), steps=steps))
             today = (EPOCH + timedelta(seconds=self.advance)).date()
             moves.append(Move(text=today_said(joined(reply), today) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
