@@ -583,3 +583,17 @@ def test_a_payee_added_in_the_conversation_is_paid_by_its_name() -> None:
             for i in after]
     assert any(re.search(r"(?:new|that) payee", m["content"]) for m in ex["messages"] if m["role"] == "user"), ex["id"]
     assert paid and all("new payee" not in text and added["name"] in text for text in paid), paid
+
+
+def test_a_dispute_is_asked_of_a_purchase_not_of_the_banks_fee() -> None:
+    """"I've opened dispute DSP-10004 for the $15.81 charge at Foreign transaction fee": every reason a
+    request gives ("I never made that charge", "the order never arrived") is of a merchant's charge."""
+    from prove.synth.teachers.programmatic import _subset
+
+    server = registry.get("banking")
+    where = next(p.where for p in server.tools["open_dispute"].params if p.name == "transaction_id")
+    offered = set(_subset(server, 0, "transaction", where))
+    with Session(["banking"], world=0) as session:
+        fees = {t["transaction_id"] for t in session.call("list_transactions", {"limit": 200}).data["transactions"]
+                if t["kind"] == "fee"}
+    assert fees and offered and not offered & fees
