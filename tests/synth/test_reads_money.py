@@ -597,3 +597,14 @@ def test_a_dispute_is_asked_of_a_purchase_not_of_the_banks_fee() -> None:
         fees = {t["transaction_id"] for t in session.call("list_transactions", {"limit": 200}).data["transactions"]
                 if t["kind"] == "fee"}
     assert fees and offered and not offered & fees
+
+
+def test_the_name_on_a_card_is_a_persons() -> None:
+    """"Save the card 4111 1111 1111 1111, expiring 12/29, for Cedar Labs as 'Shared family card'"."""
+    from prove.env.fake import COMPANY_SUFFIXES
+    from prove.synth.values import ValueMaker
+
+    maker = ValueMaker(None, random.Random(5))
+    names = {maker.string("cardholder_name", {"type": "string"}, "MAYA OKAFOR", 1) for _ in range(60)}
+    assert not any(name.split()[-1] in COMPANY_SUFFIXES for name in names), names
+    assert all(len(name.split()) == 2 for name in names), names
