@@ -1623,3 +1623,19 @@ def test_offers_on_a_listing_are_asked_of_the_users_own_listing() -> None:
                     asked += 1
                     assert index.every["listing"][listing]["seller_id"] == me, (ex["id"], listing)
     assert asked >= 2
+
+
+def test_an_order_rated_for_food_and_delivery_is_thanked_for_both() -> None:
+    """"Rate order ORD-10036: food 3 out of 5, delivery 2" was answered "Thanks, your 3-star rating of
+    order ORD-10036 is in.", as if 3 stars were all it got."""
+    from .test_reads_money import _callable
+
+    with Session(["food_delivery"], world=0) as session:
+        orders = session.call("list_orders", {"status": "delivered"}).data["orders"]
+    order = _callable("food_delivery", "rate_order", ({"order_id": o["order_id"], "food_rating": 3, "delivery_rating": 2}
+                                                      for o in orders if not o["rated"]))
+    texts = _replies("food_delivery", "rate_order", order)
+    assert texts and all("3-star rating" not in text for text in texts), texts
+    assert any("2" in text and "delivery" in text for text in texts), texts
+    alone = _replies("food_delivery", "rate_order", {"order_id": order["order_id"], "food_rating": 4})
+    assert any("4-star rating" in text for text in alone), alone
