@@ -1639,3 +1639,11 @@ def test_an_order_rated_for_food_and_delivery_is_thanked_for_both() -> None:
     assert any("2" in text and "delivery" in text for text in texts), texts
     alone = _replies("food_delivery", "rate_order", {"order_id": order["order_id"], "food_rating": 4})
     assert any("4-star rating" in text for text in alone), alone
+
+
+def test_a_store_product_measured_in_inches_says_inch() -> None:
+    """"Stores with the Plush Teddy Bear 16 in in stock: none." and "transfer the 12 in Cast Iron Skillet"
+    read "in" as a word: a size is said "16-inch"."""
+    names = list(EntityIndex(registry.get("retail_chain"), 0).labels["product"].values())
+    assert len(names) > 50 and any("-inch " in name for name in names)
+    assert not any(re.search(r"\d in\b", name) for name in names), [n for n in names if re.search(r"\d in\b", n)]

@@ -91,8 +91,8 @@ class ProductSummary(BaseModel):
 class ProductList(BaseModel):
     products: list[ProductSummary]
     total: int
-    products_text: str = Field(description="The products in words, such as 'Blackout Curtains 84 in, Pair (Nicetown, "
-                                           "$42.99)'.")
+    products_text: str = Field(description="The products in words, such as '84-inch Blackout Curtain Pair "
+                                           "(Nicetown, $42.99)'.")
 
 
 class Product(ProductSummary):
