@@ -542,7 +542,8 @@ def test_statements_say_where_each_opened_and_closed() -> None:
 
 def test_a_listing_of_the_last_few_says_no_more_than_were_asked_for() -> None:
     """"Show the last 10 transactions" got 5 shown and "... and 179 more": the count was of the whole
-    account, not of the 10 asked for. A listing cut at the number asked says those, and none beyond."""
+    account, not of the 10 asked for. A listing cut at the number asked says those, and none beyond; one
+    that asked no number counts all that match ("which purchases were over $15?" has more than 25)."""
     for server, tool, args, key in (("budget", "list_transactions", {"limit": 10}, "transactions_text"),
                                     ("budget", "list_transactions", {"limit": 3}, "transactions_text"),
                                     ("payments", "list_transfers", {"limit": 3},
@@ -555,6 +556,18 @@ def test_a_listing_of_the_last_few_says_no_more_than_were_asked_for() -> None:
         text = data[key]
         assert not re.search(r"and \d+ more", text), text
         assert len(re.split(r"; | and (?=\$|the |[A-Z])", text)) == args["limit"], text  # as many as asked
+    for server, tool, args, key in (("budget", "list_transactions", {"kind": "expense"}, "transactions_text"),
+                                    ("budget", "list_transactions", {"limit": 20}, "transactions_text"),
+                                    ("trading", "search_securities", {}, "securities_text")):
+        with Session([server], world=0) as session:
+            data = session.call(tool, args).data
+        listed = len(data[key.removesuffix("_text")])
+        assert data["total"] > listed > 10, (tool, args, data["total"])
+        # no number asked: how many match in all; "my last 20": those 20
+        text = data[key]
+        said = re.split(r"; | and (?=\$|the |[A-Z])", re.sub(r";? and \d+ more\b.*$", "", text))
+        assert re.search(rf"and {(data['total'] if 'limit' not in args else listed) - len(said)} more\b", text), \
+            (args, text)
 
 
 def test_a_payment_shown_says_who_paid_what_when_and_where_it_stands_first() -> None:
