@@ -621,3 +621,51 @@ def test_the_name_on_a_card_is_a_persons() -> None:
     names = {maker.string("cardholder_name", {"type": "string"}, "MAYA OKAFOR", 1) for _ in range(60)}
     assert not any(name.split()[-1] in COMPANY_SUFFIXES for name in names), names
     assert all(len(name.split()) == 2 for name in names), names
+
+
+def test_a_listing_that_found_nothing_says_what_it_kept_to_with_the_word_its_filter_takes() -> None:
+    """"I found no purchases for Harbor Supply Co. Westside", "There are no incoming requests for Aisha
+    Phillips" (of "what has Aisha Phillips sent me?"), "I found no NVDA activities for NVDA": a store's
+    purchases are at it, a sender's requests from them, and a ticker said once."""
+    from prove.synth.wording import kept_to
+
+    def param(server: str, tool: str, name: str):
+        return next(p for p in registry.get(server).tools[tool].params if p.name == name)
+
+    for server, tool, name, args, word in (
+            ("retail_chain", "list_purchases", "store_id", {}, "at"),
+            ("food_delivery", "list_orders", "restaurant_id", {}, "from"),
+            ("payments", "list_requests", "counterparty_id", {"direction": "incoming"}, "from"),
+            ("payments", "list_payments", "counterparty_id", {"direction": "sent"}, "to"),
+            ("banking", "list_scheduled_payments", "payee_id", {}, "to"),
+            ("banking", "list_scheduled_payments", "account_id", {}, "for"),  # from or to it
+            ("marketplace", "list_offers", "listing_id", {}, "on"),
+            ("trading", "list_activity", "account_id", {}, "in"),
+            ("trading", "list_positions", "account_id", {}, "in"),
+            ("shopping", "search_products", "brand_id", {}, "from"),
+            ("banking", "list_transactions", "card_id", {}, "made with"),
+            ("issue_tracker", "search_issues", "assignee_id", {}, "assigned to")):
+        assert kept_to(param(server, tool, name), args) == word, (tool, name)
+    activity = registry.get("trading").tools["list_activity"]
+    said = Wording(random.Random(0)).nothing({"activities": [], "total": 0}, activity, {"ticker": "NVDA"},
+                                             [f"{kept_to(param('trading', 'list_activity', 'ticker'), {})} NVDA"])
+    assert said.count("NVDA") == 1, said
+
+
+def test_a_listing_that_found_nothing_in_a_window_says_the_window() -> None:
+    """"What dividends did I get in the Roth IRA account since January 1?" was answered "There are no
+    dividends for the Roth IRA account.", as if there had never been one."""
+    from datetime import date
+
+    from prove.synth.wording import window_said
+
+    today = date(2026, 3, 16)
+    assert window_said({"start_date": "2026-01-01"}, today) == "since January 1"
+    assert window_said({"start_date": "2025-12-01", "end_date": "2026-02-15"}, today) == \
+        "between December 1, 2025 and February 15"
+    assert window_said({"before": "2026-03-01T00:00:00"}, today) == "before March 1"
+    assert window_said({"kind": "dividend"}, today) is None
+    activity = registry.get("trading").tools["list_activity"]
+    said = Wording(random.Random(0)).nothing({"activities": [], "total": 0}, activity, {"kind": "dividend"},
+                                             ["for the Roth IRA account", "since January 1"])
+    assert said.rstrip(".").endswith("dividends for the Roth IRA account since January 1"), said

@@ -339,7 +339,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     """Search the customer's transactions, newest first; every filter is optional.
 
     Args:
-        account_id: only this account, such as 'ACC-10001'.
+        account_id: only transactions in this account, such as 'ACC-10001'.
         card_id: only purchases and withdrawals made with this card, such as 'CRD-10002'.
         start_date: only transactions on or after this day, such as '2026-02-01'.
         end_date: only transactions on or before this day, such as '2026-02-28'.

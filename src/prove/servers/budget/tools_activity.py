@@ -137,8 +137,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
     """Find transactions, newest first, with optional filters.
 
     Args:
-        account_id: only this account, such as 'ACC-10001'.
-        category_id: only this category, such as 'CAT-10012'.
+        account_id: only transactions in this account, such as 'ACC-10001'.
+        category_id: only transactions in this category, such as 'CAT-10012'.
         kind: only 'expense', 'income' or 'goal_transfer' entries.
         start_date: earliest date, inclusive, such as '2026-03-01'.
         end_date: latest date, inclusive, such as '2026-03-15'.

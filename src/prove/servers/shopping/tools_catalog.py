@@ -248,8 +248,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
 
     Args:
         query: keywords, such as 'water bottle' or 'running shoes'; omit to browse.
-        category_id: only this category, such as 'CAT-10001'.
-        brand_id: only this brand, such as 'BRAND-10001'.
+        category_id: only products in this category, such as 'CAT-10001'.
+        brand_id: only products from this brand, such as 'BRAND-10001'.
         min_price: lowest price in dollars, such as 20.0.
         max_price: highest price in dollars, such as 100.0.
         min_rating: lowest average rating, 0 to 5, such as 4.0.

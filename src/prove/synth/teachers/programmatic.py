@@ -45,7 +45,7 @@ from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user, today_said
 from ..results import LABELS
 from ..values import DAY, ValueMaker, day, example_of, is_money, render_value
-from ..wording import Wording, _lower_first
+from ..wording import Wording, _lower_first, kept_to, window_said
 
 __all__ = ["ProgrammaticTeacher"]
 
@@ -1182,10 +1182,13 @@ class Planner:
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         quoted = sorted(c for c in s.cite if self.say.said_by_id(c))  # a name is said by its name
-        # what a listing that found nothing kept to, by name: "no scheduled payments for Progressive"
-        named = [said for p in s.tool.params if p.entity and isinstance(s.args.get(p.name), str)
-                 and (said := self.say.entity(p.entity, s.args[p.name])) != "me"] \
-            if found_nothing(s.result.data) else []
+        # what a listing that found nothing kept to, by name and days: "no payments to Tomas Miller since March 1"
+        named: list[str] = []
+        if found_nothing(s.result.data):
+            named = [f"{kept_to(p, s.args)} {said}" for p in s.tool.params
+                     if p.entity and isinstance(s.args.get(p.name), str)
+                     and (said := self.say.entity(p.entity, s.args[p.name])) != "me"]
+            named += filter(None, [window_said(s.args, (EPOCH + timedelta(seconds=self.advance)).date())])
         return self.say.to_user(self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
                                                    asked=s.phrase.text if s.phrase is not None else "", named=named))
 
