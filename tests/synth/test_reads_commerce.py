@@ -1647,3 +1647,16 @@ def test_a_store_product_measured_in_inches_says_inch() -> None:
     names = list(EntityIndex(registry.get("retail_chain"), 0).labels["product"].values())
     assert len(names) > 50 and any("-inch " in name for name in names)
     assert not any(re.search(r"\d in\b", name) for name in names), [n for n in names if re.search(r"\d in\b", n)]
+
+
+def test_a_product_no_store_has_is_said_so_with_the_city_asked_about() -> None:
+    """"Is the Wireless Earbuds Galaxy Buds2 Pro available anywhere in Spokane?" was answered "Stores with
+    the Wireless Earbuds Galaxy Buds2 Pro in stock: none.", without the city and in no words a person uses."""
+    product = next(p for p, name in EntityIndex(registry.get("retail_chain"), 0).labels["product"].items()
+                   if name == "Wireless Earbuds Galaxy Buds2 Pro")
+    for args in ({"product_id": product, "city": "Spokane"}, {"product_id": product, "city": "Yakima",
+                                                               "in_stock_only": False}):
+        texts = _replies("retail_chain", "check_availability", args)
+        assert texts, args
+        for text in texts:
+            assert not re.search(r": none\b", text) and f"nowhere in {args['city']}" in text, text
