@@ -1660,3 +1660,14 @@ def test_a_product_no_store_has_is_said_so_with_the_city_asked_about() -> None:
         assert texts, args
         for text in texts:
             assert not re.search(r": none\b", text) and f"nowhere in {args['city']}" in text, text
+
+
+def test_dishes_found_in_a_section_under_a_price_are_said_as_those() -> None:
+    """"What's under Starters on the Sakura Sushi menu for less than $15?" was answered "Sakura Sushi has 2
+    dishes: Gyoza ($8.50) and Miso Soup ($4.50).", as if that were its whole menu."""
+    sakura = next(r for r, name in EntityIndex(registry.get("food_delivery"), 0).labels["restaurant"].items()
+                  if name == "Sakura Sushi")
+    texts = _replies("food_delivery", "get_menu", {"restaurant_id": sakura, "category": "Starters", "max_price": 15.0})
+    assert texts and all("dishes in Starters for $15.00 or less: " in text for text in texts), texts
+    texts = _replies("food_delivery", "get_menu", {"restaurant_id": sakura, "category": "starters"})
+    assert texts and all(re.search(r"\d+ dishes in Starters: ", text) for text in texts), texts
