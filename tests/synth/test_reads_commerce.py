@@ -1671,3 +1671,17 @@ def test_dishes_found_in_a_section_under_a_price_are_said_as_those() -> None:
     assert texts and all("dishes in Starters for $15.00 or less: " in text for text in texts), texts
     texts = _replies("food_delivery", "get_menu", {"restaurant_id": sakura, "category": "starters"})
     assert texts and all(re.search(r"\d+ dishes in Starters: ", text) for text in texts), texts
+
+
+def test_a_coupon_that_takes_another_ones_place_says_so() -> None:
+    """"Coupon FREESHIP is on your cart, so $466.46 is due with shipping" after "$451.46": the cart's $15-off
+    coupon gave way to one that saves nothing here, and the reply did not say so."""
+    with Session(["shopping"], world=0) as session:
+        before = session.call("view_cart", {}).data
+    assert before["coupon_code"] and before["discount"] > 0
+    for text in _replies("shopping", "apply_coupon", {"code": "FREESHIP"}):
+        assert f"in place of {before['coupon_code']}" in text, text
+    with Session(["shopping"], world=0) as session:
+        assert session.call("remove_coupon", {}).ok
+        fresh = session.fork().call("apply_coupon", {"code": "FREESHIP"}).data
+    assert fresh["replaced_coupon"] is None
