@@ -669,3 +669,11 @@ def test_a_listing_that_found_nothing_in_a_window_says_the_window() -> None:
     said = Wording(random.Random(0)).nothing({"activities": [], "total": 0}, activity, {"kind": "dividend"},
                                              ["for the Roth IRA account", "since January 1"])
     assert said.rstrip(".").endswith("dividends for the Roth IRA account since January 1"), said
+
+
+def test_the_users_own_passport_is_not_the_passport_of_me() -> None:
+    """"Update the passport of me: number 888833791, ...": the traveller may be the user, said "me"."""
+    tool = registry.get("travel_booking").tools["update_traveler_passport"]
+    assert any("{traveler_id}" in ask.text for ask in tool.asks)
+    for ask in tool.asks:
+        assert not re.search(r"\bof \{traveler_id\}", ask.text), ask.text
