@@ -677,3 +677,16 @@ def test_the_users_own_passport_is_not_the_passport_of_me() -> None:
     assert any("{traveler_id}" in ask.text for ask in tool.asks)
     for ask in tool.asks:
         assert not re.search(r"\bof \{traveler_id\}", ask.text), ask.text
+
+
+def test_a_flight_booked_for_others_says_for_whom() -> None:
+    """"Book the B6 2888 flight for Dmitri Torres and Nia Bennett" was answered "You're booked: B6 2888 BOS
+    to ATL on March 17", as if the user were flying."""
+    with Session(["travel_booking"], world=0) as session:
+        flight = session.call("search_flights", {"origin": "BOS", "destination": "ATL",
+                                                 "departure_date": "2026-03-17"}).data["flights"][0]["flight_id"]
+    for extra in ({"payment_method_id": "CARD-10001"}, {"use_points": True}):
+        args = {"flight_id": flight, "fare": "economy", "traveler_ids": ["TRV-10002", "TRV-10003"], **extra}
+        for text in _replies("travel_booking", "book_flight", args):
+            assert "You're booked" not in text, text
+        assert any("Dmitri Torres and Nia Bennett" in text for text in _replies("travel_booking", "book_flight", args))
