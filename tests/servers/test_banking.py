@@ -596,8 +596,8 @@ def test_synthesized_transfers_never_take_a_cash_advance():
 def test_the_statement_of_the_account_and_month_named_is_said_without_an_empty_heading(s):
     """"Your statements ...: : from $285.54 to $1,188.36": narrowed to one account and one month, a
     statement has no heading left to say; "...: from $4,225.30 to $2,618.42" did not say which it was, and
-    "the February 2026 one, from ..." does."""
+    "the February 2026 statement, which opened at ..." does."""
     first = ok(s, "list_statements", {})["statements"][0]
     one = ok(s, "list_statements", {"account_id": first["account_id"], "period": first["period"]})
     month = f"{date.fromisoformat(first['period'] + '-01'):%B %Y}"
-    assert one["statements_text"].startswith(f"the {month} one, from $"), one["statements_text"]
+    assert one["statements_text"].startswith(f"the {month} statement, which opened at $"), one["statements_text"]

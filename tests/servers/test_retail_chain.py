@@ -420,8 +420,8 @@ def test_availability_names_the_stores(s: Session) -> None:
     for st in got["stores"]:
         assert (f"{st['store_name']} ({st['available']} at ${st['price']:.2f})" if st["available"]
                 else f"{st['store_name']} (none left, ${st['price']:.2f})") in got["stores_text"]
-    none = ok(s, "check_availability", {"product_id": product["product_id"], "city": "Nowhere"})
-    assert none["stores_text"] == "none"
+    none = ok(s, "check_availability", {"product_id": product["product_id"], "city": "Yakima"})
+    assert none["stores_text"] == "nowhere in Yakima right now"
 
 
 def test_a_new_home_store_is_not_the_current_one() -> None:

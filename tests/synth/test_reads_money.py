@@ -534,3 +534,167 @@ def test_the_activity_of_one_account_names_the_account() -> None:
     texts = _replies("trading", "list_activity", {"account_id": "BRK-10002"})
     assert all("the Roth IRA account" in text for text in texts), texts
     assert not any("in the" in text for text in _replies("trading", "list_activity", {"ticker": "SPY"}))
+
+
+def test_statements_say_where_each_opened_and_closed() -> None:
+    """"Here's what I found: February 2026: from $1,333.41 to $206.87; ..." was terse; a person says
+    "February 2026: opened at $1,333.41, closed at $206.87"."""
+    with Session(["banking"], world=0) as session:
+        first = session.call("list_statements", {}).data["statements"][0]
+    for args in ({"period": "2025-12"}, {"account_id": "ACC-10003"},
+                 {"account_id": first["account_id"], "period": first["period"]}):
+        for text in _replies("banking", "list_statements", args):
+            assert " from $" not in text, text
+            assert re.search(r"opened at \$[\d,]+\.\d\d(?:,| and) closed at \$[\d,]+\.\d\d", text), text
+
+
+def test_a_listing_of_the_last_few_says_no_more_than_were_asked_for() -> None:
+    """"Show the last 10 transactions" got 5 shown and "... and 179 more": the count was of the whole
+    account, not of the 10 asked for. A listing cut at the number asked says those, and none beyond; one
+    that asked no number counts all that match ("which purchases were over $15?" has more than 25)."""
+    for server, tool, args, key in (("budget", "list_transactions", {"limit": 10}, "transactions_text"),
+                                    ("budget", "list_transactions", {"limit": 3}, "transactions_text"),
+                                    ("payments", "list_transfers", {"limit": 3},
+                                     "transfers_text"),
+                                    ("trading", "search_securities", {"kind": "stock", "limit": 3},
+                                     "securities_text")):
+        with Session([server], world=0) as session:
+            data = session.call(tool, args).data
+        assert data["total"] > args["limit"], (tool, data["total"])
+        text = data[key]
+        assert not re.search(r"and \d+ more", text), text
+        assert len(re.split(r"; | and (?=\$|the |[A-Z])", text)) == args["limit"], text  # as many as asked
+    for server, tool, args, key in (("budget", "list_transactions", {"kind": "expense"}, "transactions_text"),
+                                    ("budget", "list_transactions", {"limit": 20}, "transactions_text"),
+                                    ("trading", "search_securities", {}, "securities_text")):
+        with Session([server], world=0) as session:
+            data = session.call(tool, args).data
+        listed = len(data[key.removesuffix("_text")])
+        assert data["total"] > listed > 10, (tool, args, data["total"])
+        # no number asked: how many match in all; "my last 20": those 20
+        text = data[key]
+        said = re.split(r"; | and (?=\$|the |[A-Z])", re.sub(r";? and \d+ more\b.*$", "", text))
+        assert re.search(rf"and {(data['total'] if 'limit' not in args else listed) - len(said)} more\b", text), \
+            (args, text)
+
+
+def test_a_payment_shown_says_who_paid_what_when_and_where_it_stands_first() -> None:
+    """"Show me the payment 'Movie night'" was answered "... on November 21, 2025; the 30 days to refund
+    it ended ..., so it can't be refunded now": the payment's own state went unsaid."""
+    with Session(["payments"], world=0) as session:
+        received = session.call("list_payments", {"direction": "received", "limit": 100}).data["payments"]
+    kinds = set()
+    for payment in received:
+        kinds.add((payment["status"], payment["refundable_amount"] > 0))
+        for text in _replies("payments", "get_payment", {"payment_id": payment["payment_id"]}):
+            head = re.split(r"[;.] ", text)[0]
+            assert f"{payment['counterparty_name']} paid you $" in head, text
+            assert re.search(r"the payment is (?:completed|partially refunded)|you've refunded it in full", head), text
+    assert ("completed", False) in kinds and ("completed", True) in kinds, kinds
+
+
+def test_a_payee_added_in_the_conversation_is_paid_by_its_name() -> None:
+    """"Send $100 to that payee" was answered "Done: the new payee gets $100": the payment's record has no
+    name, but the payee's own record, made earlier in the conversation, does."""
+    synth = Synthesizer(SynthConfig(n=200, seed=1, servers=["banking"]))
+    ex = json.loads(synth.example(50).line)
+    added = next(json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool" and "added_on" in m["content"])
+    after = [i for i, m in enumerate(ex["messages"]) if m["role"] == "tool" and '"kind": "payee"' in m["content"]]
+    paid = [next(m["content"] for m in ex["messages"][i:] if m["role"] == "assistant" and m.get("content"))
+            for i in after]
+    assert any(re.search(r"(?:new|that) payee", m["content"]) for m in ex["messages"] if m["role"] == "user"), ex["id"]
+    assert paid and all("new payee" not in text and added["name"] in text for text in paid), paid
+
+
+def test_a_dispute_is_asked_of_a_purchase_not_of_the_banks_fee() -> None:
+    """"I've opened dispute DSP-10004 for the $15.81 charge at Foreign transaction fee": every reason a
+    request gives ("I never made that charge", "the order never arrived") is of a merchant's charge."""
+    from prove.synth.teachers.programmatic import _subset
+
+    server = registry.get("banking")
+    where = next(p.where for p in server.tools["open_dispute"].params if p.name == "transaction_id")
+    offered = set(_subset(server, 0, "transaction", where))
+    with Session(["banking"], world=0) as session:
+        fees = {t["transaction_id"] for t in session.call("list_transactions", {"limit": 200}).data["transactions"]
+                if t["kind"] == "fee"}
+    assert fees and offered and not offered & fees
+
+
+def test_the_name_on_a_card_is_a_persons() -> None:
+    """"Save the card 4111 1111 1111 1111, expiring 12/29, for Cedar Labs as 'Shared family card'"."""
+    from prove.env.fake import COMPANY_SUFFIXES
+    from prove.synth.values import ValueMaker
+
+    maker = ValueMaker(None, random.Random(5))
+    names = {maker.string("cardholder_name", {"type": "string"}, "MAYA OKAFOR", 1) for _ in range(60)}
+    assert not any(name.split()[-1] in COMPANY_SUFFIXES for name in names), names
+    assert all(len(name.split()) == 2 for name in names), names
+
+
+def test_a_listing_that_found_nothing_says_what_it_kept_to_with_the_word_its_filter_takes() -> None:
+    """"I found no purchases for Harbor Supply Co. Westside", "There are no incoming requests for Aisha
+    Phillips" (of "what has Aisha Phillips sent me?"), "I found no NVDA activities for NVDA": a store's
+    purchases are at it, a sender's requests from them, and a ticker said once."""
+    from prove.synth.wording import kept_to
+
+    def param(server: str, tool: str, name: str):
+        return next(p for p in registry.get(server).tools[tool].params if p.name == name)
+
+    for server, tool, name, args, word in (
+            ("retail_chain", "list_purchases", "store_id", {}, "at"),
+            ("food_delivery", "list_orders", "restaurant_id", {}, "from"),
+            ("payments", "list_requests", "counterparty_id", {"direction": "incoming"}, "from"),
+            ("payments", "list_payments", "counterparty_id", {"direction": "sent"}, "to"),
+            ("banking", "list_scheduled_payments", "payee_id", {}, "to"),
+            ("banking", "list_scheduled_payments", "account_id", {}, "for"),  # from or to it
+            ("marketplace", "list_offers", "listing_id", {}, "on"),
+            ("trading", "list_activity", "account_id", {}, "in"),
+            ("trading", "list_positions", "account_id", {}, "in"),
+            ("shopping", "search_products", "brand_id", {}, "from"),
+            ("banking", "list_transactions", "card_id", {}, "made with"),
+            ("issue_tracker", "search_issues", "assignee_id", {}, "assigned to")):
+        assert kept_to(param(server, tool, name), args) == word, (tool, name)
+    activity = registry.get("trading").tools["list_activity"]
+    said = Wording(random.Random(0)).nothing({"activities": [], "total": 0}, activity, {"ticker": "NVDA"},
+                                             [f"{kept_to(param('trading', 'list_activity', 'ticker'), {})} NVDA"])
+    assert said.count("NVDA") == 1, said
+
+
+def test_a_listing_that_found_nothing_in_a_window_says_the_window() -> None:
+    """"What dividends did I get in the Roth IRA account since January 1?" was answered "There are no
+    dividends for the Roth IRA account.", as if there had never been one."""
+    from datetime import date
+
+    from prove.synth.wording import window_said
+
+    today = date(2026, 3, 16)
+    assert window_said({"start_date": "2026-01-01"}, today) == "since January 1"
+    assert window_said({"start_date": "2025-12-01", "end_date": "2026-02-15"}, today) == \
+        "between December 1, 2025 and February 15"
+    assert window_said({"before": "2026-03-01T00:00:00"}, today) == "before March 1"
+    assert window_said({"kind": "dividend"}, today) is None
+    activity = registry.get("trading").tools["list_activity"]
+    said = Wording(random.Random(0)).nothing({"activities": [], "total": 0}, activity, {"kind": "dividend"},
+                                             ["for the Roth IRA account", "since January 1"])
+    assert said.rstrip(".").endswith("dividends for the Roth IRA account since January 1"), said
+
+
+def test_the_users_own_passport_is_not_the_passport_of_me() -> None:
+    """"Update the passport of me: number 888833791, ...": the traveller may be the user, said "me"."""
+    tool = registry.get("travel_booking").tools["update_traveler_passport"]
+    assert any("{traveler_id}" in ask.text for ask in tool.asks)
+    for ask in tool.asks:
+        assert not re.search(r"\bof \{traveler_id\}", ask.text), ask.text
+
+
+def test_a_flight_booked_for_others_says_for_whom() -> None:
+    """"Book the B6 2888 flight for Dmitri Torres and Nia Bennett" was answered "You're booked: B6 2888 BOS
+    to ATL on March 17", as if the user were flying."""
+    with Session(["travel_booking"], world=0) as session:
+        flight = session.call("search_flights", {"origin": "BOS", "destination": "ATL",
+                                                 "departure_date": "2026-03-17"}).data["flights"][0]["flight_id"]
+    for extra in ({"payment_method_id": "CARD-10001"}, {"use_points": True}):
+        args = {"flight_id": flight, "fare": "economy", "traveler_ids": ["TRV-10002", "TRV-10003"], **extra}
+        for text in _replies("travel_booking", "book_flight", args):
+            assert "You're booked" not in text, text
+        assert any("Dmitri Torres and Nia Bennett" in text for text in _replies("travel_booking", "book_flight", args))

@@ -1475,9 +1475,9 @@ def test_an_empty_activity_log_of_one_kind_is_said_by_that_kind() -> None:
     empty = {"activities": [], "total": 0, "activities_text": "nothing"}
     for seed in range(6):
         words = Wording(random.Random(seed))
-        said = words.nothing(empty, trading, {"kind": "dividend"}, ["the Roth IRA account"])
+        said = words.nothing(empty, trading, {"kind": "dividend"}, ["for the Roth IRA account"])
         assert "no dividends for the roth ira account" in said.lower(), said
-        said = words.nothing(empty, crm, {"kind": "call"}, ["Sofia Taylor"])
+        said = words.nothing(empty, crm, {"kind": "call"}, ["for Sofia Taylor"])
         assert "no calls for sofia taylor" in said.lower(), said
 
 

@@ -358,8 +358,9 @@ class ValueMaker:
             return self.fake.person().first
         if n in ("last_name", "lastname", "family_name", "surname"):
             return self.fake.person().last
-        if n in ("cardholder", "recipient", "full_name", "contact_name", "attendee_name") or n.endswith("person"):
-            return self.fake.person().name
+        if n in ("cardholder", "cardholder_name", "recipient", "full_name", "contact_name", "attendee_name") or n.endswith("person"):
+            people = self._live_values("full_name") if n.startswith("cardholder") else []  # the user's own people
+            return rng.choice(people) if people else self.fake.person().name
         if n in ("company", "company_name", "organization", "employer", "business"):
             return self.fake.company()
         if n in ("street", "address", "street_address", "address_line", "line1"):

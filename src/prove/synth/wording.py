@@ -11,14 +11,15 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
-from ..env import Server, Tool
+from ..env import Param, Server, Tool
 from ..env.asks import words_in
+from ..env.values import spoken_day
 from .results import describe, unsnake
 
-__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "system_prompt"]
+__all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "kept_to", "system_prompt", "window_said"]
 
 
 
@@ -211,6 +212,39 @@ def system_prompt(server: Server, now: datetime, rng: random.Random) -> str:
     return rng.choice(options)
 
 
+_KEPT_TO = re.compile(r"\bonly [\w ]*?\b((?:(?:\w+ed|made|usable) )?(?:at|from|to|on|about|with|in)) (?:this|these)\b")
+_WENT = {"incoming": "from", "received": "from", "outgoing": "to", "sent": "to"}  # the way a member's money went
+
+
+def kept_to(param: Param, args: Mapping[str, Any]) -> str:
+    """The words before a thing a listing kept to, as its parameter's description says them ("only purchases
+    at this store": "no purchases at Harbor Supply Co. Westside", "only issues assigned to this user": "no
+    issues assigned to Chloe Davis"); with a member, the way the money went ("no incoming requests from
+    Aisha Phillips"); else "for" (of a thing named two ways: "from or to this account")."""
+    found = _KEPT_TO.search(param.description)
+    if found is None or re.search(r" or \w+ (?:this|these)\b", param.description):
+        return "for"
+    if found.group(1) == "with":
+        return _WENT.get(str(args.get("direction")), "with")
+    return found.group(1)
+
+
+_SINCE = {"start_date": "since", "since": "since", "after": "after"}
+_UNTIL = {"end_date": "until", "until": "until", "before": "before"}
+
+
+def window_said(args: Mapping[str, Any], today: date) -> str | None:
+    """The days a listing kept to, in words: "since January 1", "between December 1, 2025 and
+    February 15"; None where it kept to no days."""
+    def day(keys: Mapping[str, str]) -> tuple[str, str] | None:
+        key = next((k for k in keys if isinstance(args.get(k), str) and re.match(r"\d{4}-\d\d-\d\d", args[k])), None)
+        return (keys[key], spoken_day(args[key], today)) if key else None
+    start, end = day(_SINCE), day(_UNTIL)
+    if start and end:
+        return f"between {start[1]} and {end[1]}"
+    return " ".join(start or end) if start or end else None
+
+
 def listed_noun(tool: Tool | None) -> str | None:
     """What a listing tool lists, by its name: `list_tasks` lists tasks (its result holds
     "activities"), `list_contacts` contacts (of "users"), `list_blocked_accounts` blocked accounts."""
@@ -333,9 +367,9 @@ class Wording:
     def nothing(self, data: Any, tool: Tool | None = None, args: Mapping[str, Any] | None = None,
                 named: Sequence[str] = ()) -> str:
         """What a reading that found nothing says: the result's own words ("no comments yet"), else
-        the empty list by name, the states the call asked for and the things it kept to (`named`:
-        "I found no open disputes.", "There are no scheduled payments for Progressive."), so that a
-        reply of several parts says which."""
+        the empty list by name, the states the call asked for and the things it kept to (`named`, each
+        with its word, see `kept_to`: "I found no open disputes.", "There are no scheduled payments to
+        Progressive."), so that a reply of several parts says which."""
         if isinstance(data, Mapping):
             said = next((v for k, v in data.items() if k in ("said", "answer") and isinstance(v, str) and v), None)
             if said:
@@ -368,7 +402,8 @@ class Wording:
                 ticker = (args or {}).get("ticker")  # "no AAPL positions", not "no positions" for "how much AAPL"
                 if isinstance(ticker, str) and ticker.isupper():
                     before = f"{before} {ticker}".strip()
-                noun = " ".join(w for w in (before, noun, after, *(f"for {n}" for n in named)) if w)
+                    named = [n for n in named if not n.endswith(f" {ticker}")]  # said once: "no NVDA activities"
+                noun = " ".join(w for w in (before, noun, after, *named) if w)
                 return self.pick(["I found no {n}.", "There are no {n}.", "No {n} came up."]).format(n=noun)
         return self.pick(["I found nothing matching that.", "There are no results for that.", "Nothing came up."])
 

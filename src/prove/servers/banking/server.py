@@ -43,7 +43,8 @@ AccountId = ACCOUNT.id
 CheckingAccountId = ACCOUNT.where("type = 'checking'")  # payees are paid from checking only
 DepositAccountId = ACCOUNT.where("type != 'credit_card'")  # where scheduled payments come out of
 TransactionId = TRANSACTION.id
-DisputableId = TRANSACTION.where("status = 'posted' AND kind IN ('purchase', 'fee') AND amount < 0")
+# A fee may be disputed too, but no reason a request gives fits the bank's own fee ("the order never arrived").
+DisputableId = TRANSACTION.where("status = 'posted' AND kind = 'purchase' AND amount < 0")
 TransferId = TRANSFER.id
 PayeeId = PAYEE.id
 ScheduledPaymentId = SCHEDULED_PAYMENT.id

@@ -178,18 +178,21 @@ class Statement(BaseModel):
 class StatementList(BaseModel):
     statements: list[Statement]
     total: int
-    statements_text: str = Field(description="The statements in words, such as 'Main Checking, December 2025: from "
-                                             "$8,467.30 to $5,280.16'.")
+    statements_text: str = Field(description="The statements in words, such as 'Main Checking, December 2025: opened "
+                                             "at $8,467.30, closed at $5,280.16'.")
 
 
 def _statements_text(statements: list[Statement], by_account: bool, by_period: bool) -> str:
-    """'Main Checking, December 2025: from $8,467.30 to $5,280.16', without what the request named; the one
-    statement of the account and month it named is 'the December 2025 one, from $8,467.30 to $5,280.16'."""
+    """'Main Checking, December 2025: opened at $8,467.30, closed at $5,280.16', without what the request
+    named; the one statement of the account and month it named is 'the December 2025 statement, which
+    opened at $8,467.30 and closed at $5,280.16'."""
     def one(st: Statement) -> str:
         month = f"{date.fromisoformat(st.period + '-01'):%B %Y}"
         head = ", ".join(p for p in (None if by_account else st.account_name, None if by_period else month) if p)
-        span = f"from ${st.opening_balance:,.2f} to ${st.closing_balance:,.2f}"
-        return f"{head}: {span}" if head else f"the {month} one, {span}"  # the account and month named
+        opened, closed = f"opened at ${st.opening_balance:,.2f}", f"closed at ${st.closing_balance:,.2f}"
+        if head:
+            return f"{head}: {opened}, {closed}"
+        return f"the {month} statement, which {opened} and {closed}"  # the account and month named
     return said_in_part([one(st) for st in statements[:6]], len(statements), "no statements")
 
 
@@ -336,7 +339,7 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
     """Search the customer's transactions, newest first; every filter is optional.
 
     Args:
-        account_id: only this account, such as 'ACC-10001'.
+        account_id: only transactions in this account, such as 'ACC-10001'.
         card_id: only purchases and withdrawals made with this card, such as 'CRD-10002'.
         start_date: only transactions on or after this day, such as '2026-02-01'.
         end_date: only transactions on or before this day, such as '2026-02-28'.
@@ -422,8 +425,8 @@ def _statement(row: sqlite3.Row) -> Statement:
     "Find my statements for {period}.",
     "Which statements does {account_id} have for {period}?",
 ], reply=[
-    "Your statements, with each one's opening and closing balance: {result.statements_text}.",
-    "Here's what I found: {result.statements_text}.",
+    "Here are your statements: {result.statements_text}.",
+    "Your statements: {result.statements_text}.",
 ])
 def list_statements(ctx: Ctx, account_id: AccountId | None = None, period: Period | None = None) -> StatementList:
     """List monthly statements, newest first, with their opening and closing balances.

@@ -56,9 +56,14 @@ class TransactionList(BaseModel):
                                                "Sushi on March 10'; for a payee, with what was spent in all")
 
 
-def _transactions_text(rows: list[Transaction], total: int, today: date, spent: float | None) -> str:
+_LIMIT = 25  # how many a listing returns where no number is asked
+
+
+def _transactions_text(rows: list[Transaction], total: int, asked: bool, today: date, spent: float | None) -> str:
     """'$39.74 at Sakura Sushi on March 10 and $2,500.00 from Bright Logistics on March 1', then for a
-    payee '; $61.50 spent in all'."""
+    payee '; $61.50 spent in all'. Up to 10 returned are each said, more are counted: all that match, or
+    where a number was `asked`, those returned ("the last 10" are those 10, not 5 and how many more the
+    account holds)."""
     def one(t: Transaction) -> str:
         when = date.fromisoformat(t.date)
         day = f"{when:%B} {when.day}" + ("" if when.year == today.year else f", {when.year}")
@@ -68,7 +73,8 @@ def _transactions_text(rows: list[Transaction], total: int, today: date, spent: 
         else:
             where = f"{'at' if t.amount < 0 else 'from'} {t.payee}"
         return f"${abs(t.amount):,.2f} {where} on {day}"
-    text = said_in_part([one(t) for t in rows[:5]], total, "none")
+    text = said_in_part([one(t) for t in (rows if len(rows) <= 10 else rows[:5])], len(rows) if asked else total,
+                        "none")
     return f"{text}; ${spent:,.2f} spent in all" if spent and total > 1 else text
 
 
@@ -127,12 +133,12 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
                       start_date: date | None = None, end_date: date | None = None, payee: str | None = None,
                       min_amount: Annotated[float, Field(ge=0, le=10_000_000)] | None = None,
                       max_amount: Annotated[float, Field(ge=0, le=10_000_000)] | None = None,
-                      limit: Limit = 25) -> TransactionList:
+                      limit: Limit = _LIMIT) -> TransactionList:
     """Find transactions, newest first, with optional filters.
 
     Args:
-        account_id: only this account, such as 'ACC-10001'.
-        category_id: only this category, such as 'CAT-10012'.
+        account_id: only transactions in this account, such as 'ACC-10001'.
+        category_id: only transactions in this category, such as 'CAT-10012'.
         kind: only 'expense', 'income' or 'goal_transfer' entries.
         start_date: earliest date, inclusive, such as '2026-03-01'.
         end_date: latest date, inclusive, such as '2026-03-15'.
@@ -170,7 +176,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, category_id
                           (*where.params, limit)).fetchall()
     found = [tx_model(r) for r in rows]
     return TransactionList(transactions=found, total=total, net_amount=money(net),
-                           transactions_text=_transactions_text(found, total, ctx.today(), money(out) if payee else None))
+                           transactions_text=_transactions_text(found, total, limit != _LIMIT, ctx.today(),
+                                                              money(out) if payee else None))
 
 
 @tools.tool(effect=READ, asks=[

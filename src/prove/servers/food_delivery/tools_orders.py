@@ -454,7 +454,8 @@ def update_tip(ctx: Ctx, order_id: OrderId, tip: Tip) -> TipChange:
     "Rate {order_id}: food {food_rating} out of 5, delivery {delivery_rating}, and say '{comment}'.",
     "The food from {order_id} deserves {food_rating} stars; delivery was {delivery_rating}.",
 ], reply=[
-    "Thanks, your {food_rating}-star rating of {order_id} is in.",
+    Ask("Thanks, your {food_rating}-star rating of {order_id} is in.", delivery_rating=None),
+    "Thanks, {order_id} is rated: {food_rating} stars for the food and {delivery_rating} for the delivery.",
     "Rated {order_id}; the restaurant now averages {result.restaurant_rating} stars.",
 ], values={"food_rating, delivery_rating, comment": [
     (5, 5, "Hot and fresh, arrived early."), (5, 4, "Perfectly spicy, will order again."),

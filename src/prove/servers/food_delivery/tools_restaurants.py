@@ -283,7 +283,8 @@ def _dishes_text(items: list[MenuItem], categories: list[str], category: str | N
                  max_price: float | None = None, dietary: str | None = None, available_only: bool = False,
                  shown: int = 8) -> str:
     """'2 dishes: Pho Tai ($15.00) and Iced Coffee ($5.50, sold out)', '4 vegan dishes: ...', '11 dishes that
-    aren't sold out: ...', 'nothing in Mains for $8.00 or less' (a section it has), or what the menu has instead."""
+    aren't sold out: ...', '2 dishes in Starters for $15.00 or less: ...', 'nothing in Mains for $8.00 or less'
+    (a section it has), or what the menu has instead."""
     section = next((c for c in categories if category is not None and c.lower() == category.lower()), None)
     if not items and section is not None:
         return f"nothing in {section}" + (f" for ${max_price:,.2f} or less" if max_price is not None else " that matches")
@@ -294,7 +295,9 @@ def _dishes_text(items: list[MenuItem], categories: list[str], category: str | N
         named = named[:shown] + [f"{len(items) - shown} more"]
     diet = f"{dietary.replace('_', '-')} " if dietary else ""
     which = (" that isn't" if len(items) == 1 else " that aren't") + " sold out" if available_only else ""
-    return f"{len(items)} {diet}{'dish' if len(items) == 1 else 'dishes'}{which}: {_and(named)}"
+    where = (f" in {section}" if section is not None else "") + \
+        (f" for ${max_price:,.2f} or less" if max_price is not None else "")
+    return f"{len(items)} {diet}{'dish' if len(items) == 1 else 'dishes'}{where}{which}: {_and(named)}"
 
 
 def _and(words: list[str]) -> str:

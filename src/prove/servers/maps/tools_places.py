@@ -141,7 +141,7 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
 
     Args:
         query: text in the name, category, cuisine or street, such as 'coffee' or 'Trattoria'.
-        city_id: only this city, such as 'CTY-10001'.
+        city_id: only places in this city, such as 'CTY-10001'.
         category: only this kind of place, such as 'restaurant', 'cafe', 'museum', 'pharmacy' or 'park'.
         cuisine: only restaurants of this cuisine, such as 'italian'.
         open_now: only places open at the current time (default false).

@@ -440,7 +440,7 @@ def list_road_closures(ctx: Ctx, city_id: CityId | None = None, active_only: boo
     """List road closures that have not ended yet (active now or coming up), soonest first.
 
     Args:
-        city_id: only this city, such as 'CTY-10001'.
+        city_id: only closures in this city, such as 'CTY-10001'.
         active_only: only closures in effect right now (default false).
 
     Returns:

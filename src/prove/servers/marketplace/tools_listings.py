@@ -164,7 +164,7 @@ def search_listings(ctx: Ctx, query: str | None = None, category_id: CategoryId 
 
     Args:
         query: words to find in the title or description, such as 'stand mixer'.
-        category_id: only this category, such as 'CAT-10001'.
+        category_id: only listings in this category, such as 'CAT-10001'.
         min_price: lowest asking price in dollars, such as 50.0.
         max_price: highest asking price in dollars, such as 300.0.
         condition: only this condition: 'new', 'like_new', 'good', 'fair' or 'for_parts'.

@@ -196,13 +196,13 @@ def _requests_text(requests: list[Request], total: int, now: datetime) -> str:
     "Can I still refund {payment_id}?",
     "When did {payment_id} come in, and can I still send it back?",
 ], reply=[
-    "{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}; the payment "
-    "is {result.status}, and ${result.refundable_amount} of it can still be refunded.",
-    Ask("{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}; the 30 days "
-        "to refund it ended {result.refundable_until}, so it can't be refunded now.",
+    "{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}, and the "
+    "payment is {result.status}; ${result.refundable_amount} of it can still be refunded.",
+    Ask("{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}, and the "
+        "payment is completed; the 30 days to refund it ended {result.refundable_until}, so it can't be refunded now.",
         **{"result.status": "completed", "result.refundable_amount": 0.0}),
-    Ask("{result.counterparty_name}'s ${result.amount} payment for '{result.note}' on {result.created_at} is "
-        "already refunded in full, so there is nothing left to refund.", **{"result.status": "refunded"}),
+    Ask("{result.counterparty_name} paid you ${result.amount} for '{result.note}' on {result.created_at}, and you've "
+        "refunded it in full, so there is nothing left to refund.", **{"result.status": "refunded"}),
 ])
 def get_payment(ctx: Ctx, payment_id: AnyReceivedPaymentId) -> Payment:
     """Look up one payment with its refunds and whether, and until when, it can be refunded.

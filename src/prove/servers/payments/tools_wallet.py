@@ -402,9 +402,14 @@ def cash_out(ctx: Ctx, amount: Amount, source_id: PayoutSourceId, pin: Pin,
     return _receipt(ctx, transfer_id)
 
 
-def _transfers_text(transfers: list[Transfer], total: int, today: datetime) -> str:
+_LIMIT = 20  # how many a listing returns where no number is asked
+
+
+def _transfers_text(transfers: list[Transfer], total: int, asked: bool, today: datetime) -> str:
     """'the $274.84 cash-out to PNC Checking ending 4202 on March 13 (on its way, arriving March 17) and the
-    $200.00 top-up from PNC Checking ending 4202 on December 29, 2025 (arrived)'."""
+    $200.00 top-up from PNC Checking ending 4202 on December 29, 2025 (arrived)'. Up to 10 returned are each
+    said, more are counted: all there are, or where a number was `asked`, those returned ("my last 3
+    top-ups" are those 3, not 3 and how many more there are)."""
     def day(at: str) -> str:
         d = datetime.fromisoformat(at)
         return f"{d:%B} {d.day}" + ("" if d.year == today.year else f", {d.year}")
@@ -413,7 +418,8 @@ def _transfers_text(transfers: list[Transfer], total: int, today: datetime) -> s
         what = f"cash-out to {t.source_name}" if t.direction == "cash_out" else f"top-up from {t.source_name}"
         where = f"on its way, arriving {day(t.arrives_at)}" if t.status == "pending" else "arrived"
         return f"the ${t.amount:,.2f} {what} on {day(t.created_at)} ({where})"
-    return said_in_part([one(t) for t in transfers[:4]], total, "no transfers")
+    return said_in_part([one(t) for t in (transfers if len(transfers) <= 10 else transfers[:4])],
+                        len(transfers) if asked else total, "no transfers")
 
 
 @tools.tool(effect=READ, asks=[
@@ -427,7 +433,7 @@ def _transfers_text(transfers: list[Transfer], total: int, today: datetime) -> s
     Ask("Your top-ups: {result.transfers_text}.", direction="add_money"),
 ])
 def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None = None,
-                   limit: Limit = 20) -> TransferList:
+                   limit: Limit = _LIMIT) -> TransferList:
     """List money moved between the wallet and banks or cards, newest first.
 
     Args:
@@ -444,7 +450,7 @@ def list_transfers(ctx: Ctx, direction: Literal["add_money", "cash_out"] | None 
                           where.params).fetchall()
     transfers = [transfer_model(ctx, r) for r in rows[:limit]]
     return TransferList(transfers=transfers, total=len(rows),
-                        transfers_text=_transfers_text(transfers, len(rows), ctx.now()))
+                        transfers_text=_transfers_text(transfers, len(rows), limit != _LIMIT, ctx.now()))
 
 
 # ----- pipeline-only helpers: secrets a user would know ------------------------------------------

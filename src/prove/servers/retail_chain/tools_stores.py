@@ -91,8 +91,8 @@ class ProductSummary(BaseModel):
 class ProductList(BaseModel):
     products: list[ProductSummary]
     total: int
-    products_text: str = Field(description="The products in words, such as 'Blackout Curtains 84 in, Pair (Nicetown, "
-                                           "$42.99)'.")
+    products_text: str = Field(description="The products in words, such as '84-inch Blackout Curtain Pair "
+                                           "(Nicetown, $42.99)'.")
 
 
 class Product(ProductSummary):
@@ -117,7 +117,8 @@ class StockList(BaseModel):
     product_name: str
     stores: list[StoreStock]
     total: int
-    stores_text: str = Field(description="The stores on one line with their units and price, or 'none'.")
+    stores_text: str = Field(description="The stores on one line with their units and price, or 'nowhere right now' "
+                                         "('nowhere in Spokane right now' for a city).")
 
 
 class PriceCheck(BaseModel):
@@ -365,8 +366,8 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     "Is {product_id} available anywhere in {city}?",
     Ask("Which stores carry {product_id} at all, even the ones out of stock?", in_stock_only=False),
 ], reply=[
-    Ask("Stores with {product_id} in stock: {result.stores_text}.", in_stock_only=True),
-    Ask("Stores that carry {product_id}: {result.stores_text}.", in_stock_only=False),
+    Ask("Here's where you'll find {product_id} in stock: {result.stores_text}.", in_stock_only=True),
+    Ask("Here's where you'll find {product_id}, in stock or not: {result.stores_text}.", in_stock_only=False),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
@@ -403,13 +404,14 @@ def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                       price=r["price"], on_clearance=bool(r["clearance"]), offers_pickup=bool(r["offers_pickup"]),
                       open_now=is_open(r, weekly_hours(ctx, r["store_id"]), now)) for r in rows]
     return StockList(product_id=product_id, product_name=product["name"], stores=out, total=len(out),
-                     stores_text=_stores_text(out))
+                     stores_text=_stores_text(out, city.strip() if city is not None else None))
 
 
-def _stores_text(stores: list[StoreStock]) -> str:
-    """'Harbor Supply Co. Proctor (5 at $24.00) and Harbor Supply Co. Westside (none left, $24.00)'."""
+def _stores_text(stores: list[StoreStock], city: str | None) -> str:
+    """'Harbor Supply Co. Proctor (5 at $24.00) and Harbor Supply Co. Westside (none left, $24.00)'; without
+    a store, 'nowhere in Spokane right now'."""
     if not stores:
-        return "none"
+        return f"nowhere in {city} right now" if city else "nowhere right now"
     parts = [f"{st.store_name} ({st.available} at ${st.price:.2f})" if st.available
              else f"{st.store_name} (none left, ${st.price:.2f})" for st in stores]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

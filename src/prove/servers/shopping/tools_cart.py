@@ -65,6 +65,11 @@ class Cart(BaseModel):
                                            "shipping, in words")
 
 
+class CouponApplied(Cart):
+    replaced_coupon: CouponCode | None = Field(description="the coupon this one took the place of, if any")
+    replaced_discount: float = Field(description="what the replaced coupon took off this cart")
+
+
 class Coupon(BaseModel):
     code: CouponCode
     description: str
@@ -390,17 +395,20 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
     "Can you use my {code}?",
     "Use {code} on this order.",
 ], reply=[
-    "Applied {code} ({result.coupon_description}); ${result.amount_due} is due now, shipping included.",
-    "{code} is on your cart, so ${result.amount_due} is due with shipping.",
+    Ask("Applied {code} ({result.coupon_description}); ${result.amount_due} is due now, shipping included.",
+        **{"result.replaced_coupon": None}),
+    Ask("{code} is on your cart, so ${result.amount_due} is due with shipping.", **{"result.replaced_coupon": None}),
+    "{code} is on your cart in place of {result.replaced_coupon}, which took ${result.replaced_discount} off; "
+    "${result.amount_due} is due now, shipping included.",
 ])
-def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
+def apply_coupon(ctx: Ctx, code: CouponCode) -> CouponApplied:
     """Apply a coupon code to the cart, replacing any coupon already applied.
 
     Args:
         code: the coupon code, such as 'SPRING20' (case-insensitive).
 
     Returns:
-        The cart with the coupon's discount.
+        The cart with the coupon's discount, and the coupon it replaced with what that one took off.
 
     Raises:
         invalid_coupon: no coupon has that code.
@@ -420,8 +428,11 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> Cart:
     problem = coupon_problem(ctx, coupon, t.lines, t.subtotal)
     if problem is not None:
         raise problem
+    before = cart_model(ctx)
     ctx.db.execute("UPDATE cart SET coupon_code = ?", (coupon["code"],))
-    return cart_model(ctx)
+    replaced = before.coupon_code if before.coupon_code != coupon["code"] else None
+    return CouponApplied(**cart_model(ctx).model_dump(), replaced_coupon=replaced,
+                         replaced_discount=before.discount if replaced else 0.0)
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -248,8 +248,8 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
 
     Args:
         query: keywords, such as 'water bottle' or 'running shoes'; omit to browse.
-        category_id: only this category, such as 'CAT-10001'.
-        brand_id: only this brand, such as 'BRAND-10001'.
+        category_id: only products in this category, such as 'CAT-10001'.
+        brand_id: only products from this brand, such as 'BRAND-10001'.
         min_price: lowest price in dollars, such as 20.0.
         max_price: highest price in dollars, such as 100.0.
         min_rating: lowest average rating, 0 to 5, such as 4.0.
@@ -303,7 +303,7 @@ def search_products(ctx: Ctx, query: str | None = None, category_id: CategoryId 
 @tools.tool(effect=READ, asks=[
     "Tell me more about {product_id}.",
     "What sizes or colours can I get {product_id} in, and are they available?",
-    "Can I return {product_id} if it doesn't work out?",
+    "Can I return {product_id} if I change my mind?",
 ], reply=[
     # (no verb after the name, which may be plural: "the New Balance Road Running Shoes starts")
     "Prices for {product_id} start at ${result.price}, in {result.variant_stock}; any of them is "
@@ -526,7 +526,7 @@ def get_wishlist(ctx: Ctx) -> Wishlist:
 @tools.tool(effect=WRITE, asks=[
     "Save {product_id} to my wishlist.",
     "Add {product_id} to my wish list for later.",
-    "Put {product_id} on my wishlist so I remember it.",
+    "Put {product_id} on my wishlist so I don't forget.",
 ], reply=[
     "Added {product_id} to your wishlist; it has {result.total} items now.",
     "Saved {product_id} to your wishlist for later.",

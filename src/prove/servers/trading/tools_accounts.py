@@ -144,8 +144,8 @@ def list_positions(ctx: Ctx, account_id: AccountId, ticker: Ticker | None = None
     """List the positions (shares held) of an account, valued at current prices.
 
     Args:
-        account_id: ID of the account, such as 'BRK-10001'.
-        ticker: only this security, such as 'VTI'.
+        account_id: only positions in this account, such as 'BRK-10001'.
+        ticker: only positions in this security, such as 'VTI'.
 
     Returns:
         Each position's ticker, name, quantity, shares available to sell (not reserved by open
@@ -199,7 +199,7 @@ def list_activity(ctx: Ctx, account_id: AccountId | None = None, kind: ActivityK
     """List account history (fills, dividends, interest, deposits, withdrawals, transfers), newest first.
 
     Args:
-        account_id: only this account, such as 'BRK-10001'; all accounts if omitted.
+        account_id: only entries in this account, such as 'BRK-10001'; all accounts if omitted.
         kind: only this kind: 'buy', 'sell', 'dividend', 'interest', 'deposit', 'withdrawal',
             'transfer_in' or 'transfer_out'.
         ticker: only entries about this security, such as 'AAPL'.

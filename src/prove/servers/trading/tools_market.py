@@ -66,6 +66,9 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     return quote(ctx, security(ctx, ticker))
 
 
+_LIMIT = 20  # how many a search returns where no number is asked
+
+
 @tools.tool(effect=READ, asks=[
     "Look up '{query}' for me.",
     "What's the ticker for {query}?",
@@ -80,7 +83,7 @@ def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     "kind, sector": sorted({(kind, sector) for _, _, kind, sector, *_ in UNIVERSE}),
 })
 def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None = None,
-                      kind: Literal["stock", "etf"] | None = None, limit: Limit = 20) -> SecurityList:
+                      kind: Literal["stock", "etf"] | None = None, limit: Limit = _LIMIT) -> SecurityList:
     """Search the tradable stocks and ETFs by ticker or company name, sector or kind.
 
     Matching is case-insensitive and by substring: 'apple', 'AAPL' or 'bank' all work. Results
@@ -113,17 +116,21 @@ def search_securities(ctx: Ctx, query: Query | None = None, sector: Query | None
                             exchange=r["exchange"], price=price,
                             change_percent=pct(price, previous_close(r, t, is_open)),
                             dividend_yield=r["dividend_yield"]))
-    return SecurityList(securities=out, total=len(rows), securities_text=_securities_text(out, len(rows)))
+    return SecurityList(securities=out, total=len(rows),
+                        securities_text=_securities_text(out, len(rows), limit != _LIMIT))
 
 
-def _securities_text(found: list[Security], total: int) -> str:
+def _securities_text(found: list[Security], total: int, asked: bool) -> str:
     """'Palantir Technologies Inc. (PLTR), a Technology stock at $93.95; Vanguard Total Bond Market ETF (BND),
-    a Bond ETF at $65.63'."""
+    a Bond ETF at $65.63'. Up to 10 returned are each said, more are counted: all that match, or where a
+    number was `asked`, those returned ("up to 3 Technology stocks" are those 3, not 3 and how many more
+    there are)."""
     def one(s: Security) -> str:
         what = s.sector if s.kind == "etf" and s.sector.endswith("ETF") else \
             f"{s.sector} {'ETF' if s.kind == 'etf' else 'stock'}"
         return f"{s.name} ({s.ticker}), {'an' if what[:1] in 'AEIOU' else 'a'} {what} at ${s.price:,.2f}"
-    return said_in_part([one(s) for s in found[:6]], total, "no securities", noun="security")
+    return said_in_part([one(s) for s in (found if len(found) <= 10 else found[:6])], len(found) if asked else total,
+                        "no securities", noun="security")
 
 
 @tools.tool(effect=READ, asks=[

@@ -239,7 +239,7 @@ def list_orders(ctx: Ctx, account_id: AccountId | None = None, status: OrderStat
     """List orders, newest first, optionally only of one account, status, security or side.
 
     Args:
-        account_id: only this account, such as 'BRK-10001'; all accounts if omitted.
+        account_id: only orders in this account, such as 'BRK-10001'; all accounts if omitted.
         status: only 'open', 'filled', 'cancelled' or 'expired' orders.
         ticker: only orders for this security, such as 'TSLA'.
         side: only 'buy' or 'sell' orders.

@@ -321,8 +321,8 @@ def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: dat
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Update the passport of {traveler_id}: number {passport_number}, expiring {passport_expiry}.",
-    "Please save the new passport of {traveler_id}: {passport_number}, valid until {passport_expiry}.",
+    "Update the passport on file for {traveler_id}: number {passport_number}, expiring {passport_expiry}.",
+    "Please save the new passport for {traveler_id}: {passport_number}, valid until {passport_expiry}.",
     "Save the {passport_country} passport {passport_number} for {traveler_id}; it expires {passport_expiry}.",
 ], reply=[
     "The passport of {result.full_name} is updated; it is valid until {result.passport_expiry}.",

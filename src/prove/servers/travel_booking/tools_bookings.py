@@ -165,9 +165,9 @@ def apply_cancellation(ctx: Ctx, b: sqlite3.Row, terms: Terms, at: str, descript
     Ask("Please get {traveler_ids} on {flight_id} with the {fare} fare and pay with my points.", use_points=True),
     "Reserve {flight_id} ({fare}) for {traveler_ids} on {payment_method_id} and add it to {trip_id}.",
 ], reply=[
-    Ask("You're booked: {result.summary}, paid with {result.points_used} points; confirmation "
+    Ask("Booked {traveler_ids} on {result.summary}, paid with {result.points_used} points; confirmation "
         "{result.confirmation_code}.", use_points=True),
-    "You're booked: {result.summary}, confirmation {result.confirmation_code}.",
+    "Booked {traveler_ids} on {result.summary}, confirmation {result.confirmation_code}.",
     "Done. {result.summary} is confirmed under code {result.confirmation_code}; ${result.total_charged} was "
     "charged.",
 ])

@@ -45,7 +45,7 @@ from ..graph import EXPLICIT, lookup_param, undoes
 from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user, today_said
 from ..results import LABELS
 from ..values import DAY, ValueMaker, day, example_of, is_money, render_value
-from ..wording import Wording, _lower_first
+from ..wording import Wording, _lower_first, kept_to, window_said
 
 __all__ = ["ProgrammaticTeacher"]
 
@@ -1151,8 +1151,9 @@ class Planner:
         end = body[-1] if body[-1:] in ".?!" else ""
         return f"{body[:len(body) - len(end)]} {where}{end or '.'}"
 
-    def _reply(self, s: Step, opener: bool = True, first: bool = True) -> str:
-        """What the assistant tells the user after a step: the tool's reply wording, or the results.
+    def _reply(self, s: Step, opener: bool = True, first: bool = True, steps: Sequence[Step] = ()) -> str:
+        """What the assistant tells the user after a step: the tool's reply wording, or the results; a
+        thing made earlier in the conversation (of `steps`) is said by what its making output called it.
         An account after another (not `first`) names what it is about: "it" would be the thing before."""
         if s.infeasible:
             return self.words.failure(s.result.error or {})
@@ -1167,6 +1168,8 @@ class Planner:
                     # Made in this conversation: named by what the result calls it, never by a raw ID,
                     # else as the request said it ("the item I just moved").
                     label = self._label_in(s, p.entity, value)
+                    if label is None and src.step is not None and src.step < len(steps):
+                        label = self._label_in(steps[src.step], p.entity, value)
                     plain = src.text if src.text and src.text.startswith("the ") else \
                         f"the new {self.say.entity_noun(p.entity)}"
                     said[name] = self.say.entity(p.entity, value, label=label) if label else plain
@@ -1185,10 +1188,13 @@ class Planner:
         if not s.tool.read_only:
             return self.words.pick(["Done.", "All set.", "That's done."])
         quoted = sorted(c for c in s.cite if self.say.said_by_id(c))  # a name is said by its name
-        # what a listing that found nothing kept to, by name: "no scheduled payments for Progressive"
-        named = [said for p in s.tool.params if p.entity and isinstance(s.args.get(p.name), str)
-                 and (said := self.say.entity(p.entity, s.args[p.name])) != "me"] \
-            if found_nothing(s.result.data) else []
+        # what a listing that found nothing kept to, by name and days: "no payments to Tomas Miller since March 1"
+        named: list[str] = []
+        if found_nothing(s.result.data):
+            named = [f"{kept_to(p, s.args)} {said}" for p in s.tool.params
+                     if p.entity and isinstance(s.args.get(p.name), str)
+                     and (said := self.say.entity(p.entity, s.args[p.name])) != "me"]
+            named += filter(None, [window_said(s.args, (EPOCH + timedelta(seconds=self.advance)).date())])
         return self.say.to_user(self.words.summary(s.tool, s.result.data, quoted, opener=opener, args=s.args,
                                                    asked=s.phrase.text if s.phrase is not None else "", named=named))
 
@@ -1293,7 +1299,7 @@ class Planner:
                 if steps[k].asked:  # "Here's what I found:" opens the first account of a reply, not each
                     reply.append(self._reply(steps[k], opener=not any(steps[j].tool.read_only for j in in_turn
                                                                      if j < k and steps[j].asked),
-                                             first=not reply))
+                                             first=not reply, steps=steps))
             today = (EPOCH + timedelta(seconds=self.advance)).date()
             moves.append(Move(text=today_said(joined(reply), today) if reply else words.pick(["Done.", "All set."])))
             out.append(PlannedTurn(user, moves))
