@@ -489,6 +489,21 @@ def test_a_thread_s_first_message_names_what_its_subject_names() -> None:
     assert seen > 30
 
 
+def test_a_folder_known_by_its_name_is_not_asked_for_by_id() -> None:
+    """"I don't have a way to search for the Inbox folder. Could you tell me the ID?" answered
+    "Inbox": a system folder's name is what it is known by, so nobody is asked for its ID."""
+    seen = 0
+    for ex in _generated("email", 70, 28):
+        if ex["kind"] != "clarification":
+            continue
+        messages = ex["messages"]
+        asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant")
+        if re.search(r"\b(?:Inbox|Archive|Sent|Drafts|Spam|Trash)\b", messages[asked + 1]["content"]):
+            seen += 1
+            assert "ID" not in messages[asked]["content"], messages[asked]["content"]
+    assert seen
+
+
 def test_an_address_is_named_once_in_a_call() -> None:
     """"Bcc nia.taylor@... on an email to nia.taylor@... and ana.roberts@...": an address is drawn
     for each of to, cc and bcc apart, and none repeats another."""

@@ -1369,8 +1369,10 @@ class Planner:
             others = [(i, q.name) for i, t in enumerate(steps) for q in t.tool.params if q.entity == p.entity
                       and (i, q.name) != (first, p.name) and t.sources.get(q.name) is not None
                       and t.sources[q.name].kind == "user"]
-            # (not where another thing of the kind is named by label: with no lookup, nobody could find it)
-            if label and not others and self._hide_lookups(p.entity, steps):
+            # (not where another thing of the kind is named by label: with no lookup, nobody could find it;
+            # nor a thing whose name is its ID, the Inbox folder 'inbox': nobody asks for that ID)
+            if label and label.lower() != str(s.args[p.name]).lower() and not others \
+                    and self._hide_lookups(p.entity, steps):
                 # The user names it by its label; with the lookups hidden, the assistant asks for the ID.
                 s.sources[p.name] = Source("user", text=self.say.entity(p.entity, s.args[p.name], label=label))
                 return (p.name, s.args[p.name], p.sensitive, p.entity), first
