@@ -774,6 +774,17 @@ def test_an_item_s_details_answer_the_question_asked() -> None:
         assert not re.search(r"Read-only:|Tags:|: (no|none|yes)\b", details), details
 
 
+def test_a_deleted_item_is_said_as_a_file_or_a_folder() -> None:
+    """"Permanently delete the Resume 2023.md from the trash.": a deleted item is said with its noun,
+    as the drive says it ("the file 'Untitled.txt'", "the folder '2024-07 Old phone backup'")."""
+    for world in range(2):
+        say = _phrasing("filesystem", world)
+        rows = _index("filesystem", world).rows["trash_item"]
+        assert rows
+        for key, row in rows.items():
+            assert re.search(rf"\b{row['kind']}\b", say.entity("trash_item", key)), say.entity("trash_item", key)
+
+
 def test_a_drive_listing_names_things_as_a_person_does() -> None:
     """"12 members: 2025-03 Garden: folder, modified ...; 2025-03 Garden/IMG_2332.jpg: file, size 2.7 MB"
     and "6 entries: Birth certificate.pdf: size 1.2 MB; ..." read field by field."""
