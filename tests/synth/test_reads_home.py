@@ -272,6 +272,23 @@ def test_the_users_posts_each_say_something_of_their_own() -> None:
         assert len(texts) == len(set(texts)), world
 
 
+def test_a_handle_is_made_of_whole_words() -> None:
+    """"losangelesrunningclu": a handle cut at its 20 characters reads as a typo; one made of a
+    long name is made of fewer of its words ("losangelesrunning")."""
+    cut = 0
+    for world in range(12):
+        for row in _index("social_media", world).every["account"].values():
+            words = [re.sub(r"[^a-z0-9]", "", w) for w in row["display_name"].lower().split()]
+            whole = "".join(words)
+            ends = {len("".join(words[:n])) for n in range(1, len(words) + 1)}
+            handle = row["handle"].rstrip("0123456789")
+            if whole.startswith(handle):
+                cut += len(whole) > 20
+                assert len(handle) in ends, (row["handle"], row["display_name"])
+            assert len(row["handle"]) <= 20, row["handle"]
+    assert cut
+
+
 def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
     """"Done: I followed the account 'alicew_music'; your follow shows as following." reads out a field."""
     index = _index("social_media")
