@@ -217,7 +217,8 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     orphans = [r for r in rows if r not in threaded]  # replies to comments no longer shown
     ordered = threaded + orphans
     shown = [_comment(r) for r in ordered[:limit]]
-    said = "; ".join(f"@{c.author_handle}: '{c.text}'" for c in shown)
+    user = me(ctx)
+    said = "; ".join(f"{'you' if c.author_id == user else '@' + c.author_handle}: '{c.text}'" for c in shown)
     count = f"{len(ordered)} comment{'s' if len(ordered) != 1 else ''}"
     if len(shown) < len(ordered):
         count += f", the first {len(shown)}"
