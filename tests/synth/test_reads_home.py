@@ -240,6 +240,15 @@ def test_the_last_trips_asked_for_are_read_out() -> None:
     assert said and max(said) <= 10, said
 
 
+def test_trips_to_a_place_say_it_by_the_name_asked_and_the_name_the_trips_use() -> None:
+    """"Show my trips to or from Iron Energy." answered "12 trips: Work to Home ...": the trips call
+    the place by its nickname, so the reply says the place both ways."""
+    place = next((k, r) for k, r in _index("vehicle").every["place"].items()
+                 if r["nickname"] and r["nickname"] != r["name"])
+    for text in _replies("vehicle", "list_trips", {"place_id": place[0]}):
+        assert f"to or from {place[1]['name']} ('{place[1]['nickname']}')" in text, text
+
+
 def test_which_tyre_is_low_is_answered_with_the_low_one_or_none() -> None:
     """"Which tyre is low?" was answered "4 tires: front left; front right; rear left; rear right.":
     what every tyre shared (its status) was dropped, and with it the answer."""
