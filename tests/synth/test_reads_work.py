@@ -785,6 +785,19 @@ def test_a_deleted_item_is_said_as_a_file_or_a_folder() -> None:
             assert re.search(rf"\b{row['kind']}\b", say.entity("trash_item", key)), say.entity("trash_item", key)
 
 
+def test_a_moved_or_copied_file_is_said_by_name_and_folder() -> None:
+    """"There's a copy in the Desktop folder now. It now lives at /Documents/2026-01-23 Vendor
+    call.md." said a moved file as "it" after another thing, by a raw path; "Copied ... to
+    /Desktop/notes copy.txt" too."""
+    moved = _replies("filesystem", "move_path", {"path": "/Desktop/notes.txt", "destination_folder": "/Documents"})
+    copied = _replies("filesystem", "copy_path", {"path": "/Desktop/notes.txt", "destination_folder": "/Desktop",
+                                                  "new_name": "notes copy.txt"})
+    for text in moved + copied:
+        assert "'notes.txt'" in text and " /" not in text and not re.search(r"\bit\b", text), text
+    for text in copied:
+        assert "'notes copy.txt'" in text, text
+
+
 def test_a_drive_listing_names_things_as_a_person_does() -> None:
     """"12 members: 2025-03 Garden: folder, modified ...; 2025-03 Garden/IMG_2332.jpg: file, size 2.7 MB"
     and "6 entries: Birth certificate.pdf: size 1.2 MB; ..." read field by field."""
