@@ -72,6 +72,14 @@ def test_weekends_are_welcome_only_in_a_window_that_holds_one() -> None:
         assert any(d.weekday() >= 5 for d in days), a
 
 
+def test_a_colleagues_calendar_is_not_quoted_as_a_calendar() -> None:
+    """"Pop up a reminder 30 minutes before the event 'Polaris kickoff' in the calendar 'Valentina
+    Young's calendar'": a colleague's calendar is named as their calendar, once."""
+    assert tidy("Remind me of the event 'Polaris kickoff' in the calendar 'Valentina Young's calendar'.") == \
+        "Remind me of the event 'Polaris kickoff' in Valentina Young's calendar."
+    assert tidy("Book it on the calendar 'Team offsite'.") == "Book it on the calendar 'Team offsite'."
+
+
 def test_working_hours_end_after_they_start() -> None:
     """"When could I meet Abigail Park ... during 9:00 AM to 8:30 AM each day?" has working hours
     that end before they start; "9:00 AM to 9:30 AM" holds no hour-long meeting."""
