@@ -91,6 +91,22 @@ def test_a_colleagues_calendar_is_not_quoted_as_a_calendar() -> None:
     assert tidy("Book it on the calendar 'Team offsite'.") == "Book it on the calendar 'Team offsite'."
 
 
+def test_an_event_nobody_else_was_invited_to_is_cancelled_without_attendees() -> None:
+    """"Cancelled 'Spanish lesson'; the attendees will see it's off." of an event with nobody invited."""
+    with Session(["calendar"], world=0) as session:
+        alone = next(k for k in _index("calendar").rows["event"]
+                     if (r := session.call("get_event", {"event_id": k})).ok and not r.data["attendees"]
+                     and r.data["my_response"] == "organizer" and r.data["status"] == "confirmed"
+                     and r.data["start"] > "2026-03-16T09:00")
+        invited = next(k for k in _index("calendar").rows["event"]
+                       if (r := session.call("get_event", {"event_id": k})).ok and r.data["attendees"]
+                       and r.data["my_response"] == "organizer" and r.data["status"] == "confirmed"
+                       and r.data["start"] > "2026-03-16T09:00")
+    for text in _replies("calendar", "cancel_event", {"event_id": alone}):
+        assert "attendees" not in text, text
+    assert any("attendees" in text for text in _replies("calendar", "cancel_event", {"event_id": invited}))
+
+
 def test_working_hours_end_after_they_start() -> None:
     """"When could I meet Abigail Park ... during 9:00 AM to 8:30 AM each day?" has working hours
     that end before they start; "9:00 AM to 9:30 AM" holds no hour-long meeting."""

@@ -375,6 +375,9 @@ def reschedule_event(ctx: Ctx, event_id: OwnEventId, start: str, end: str | None
 ], reply=[
     "Cancelled '{result.title}'; the attendees will see it's off.",
     "Done: {event_id} is cancelled.",
+    Ask("Cancelled '{result.title}'; nobody else was invited, so it's simply off your calendar.",
+        **{"result.attendees": []}),
+    Ask("Done: {event_id} is cancelled.", **{"result.attendees": []}),
 ])
 def cancel_event(ctx: Ctx, event_id: OwnEventId) -> Event:
     """Cancel an upcoming event the user organizes; for a recurring event, only this occurrence.
