@@ -60,10 +60,11 @@ def test_done_opens_one_account_of_a_reply_not_each() -> None:
 def test_a_change_is_reported_by_what_it_changed_not_by_a_pronoun() -> None:
     """"Deleted the message. Done: that message won't go out.": a reply said after another one in the
     same message names what it changed; "it", "that message" or "the message" reads as the last thing."""
-    for server in ("email", "filesystem", "iot_devices", "team_chat", "video_meeting"):
+    for server in ("email", "filesystem", "iot_devices", "social_media", "team_chat", "video_meeting"):
         for tool in registry.get(server).tools.values():
             for reply in tool.replies:
-                assert not re.match(r"(?:Done: )?(?:[Ii]t(?:'s)?|[Tt]hat \w+|[Tt]he message)\b", reply.text), \
+                assert not re.match(r"(?:Done: )?(?:[Ii]t(?:'s)?|[Tt]hat \w+|[Tt]he (?:message|post|comment))\b",
+                                    reply.text), \
                     (tool.name, reply.text)
                 assert reply.text != "Deleted the message.", tool.name
 

@@ -187,7 +187,7 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
 ], reply=[
-    "That post has {result.said}.",
+    "{post_id} has {result.said}.",
 ])
 def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     """List the comments on a post, each top-level comment followed by its replies.
@@ -284,7 +284,7 @@ def comment_on_post(ctx: Ctx, post_id: CommentablePostId, text: CommentText,
     "Remove {comment_id} from my post.",
 ], reply=[
     "Deleted {comment_id}.",
-    "Done: the comment is gone.",
+    "Done: {comment_id} is gone.",
 ])
 def delete_comment(ctx: Ctx, comment_id: DeletableCommentId) -> Comment:
     """Delete a comment the user wrote, or any comment on the user's own posts.

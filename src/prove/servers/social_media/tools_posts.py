@@ -397,7 +397,7 @@ def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibi
     "Remove {post_id} from my profile.",
 ], reply=[
     "Deleted {post_id}.",
-    "Done: the post is gone.",
+    "Done: {post_id} is gone.",
 ])
 def delete_post(ctx: Ctx, post_id: OwnPostId) -> Post:
     """Delete one of the user's posts (or cancel a scheduled one); it disappears from every feed.
