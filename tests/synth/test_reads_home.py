@@ -298,6 +298,21 @@ def test_a_handle_is_made_of_whole_words() -> None:
     assert cut
 
 
+def test_a_scam_is_reported_for_a_reason_that_fits_it() -> None:
+    """"Report the post 'Turn $100 into $10,000 in a week with this one…' as impersonation": a crypto
+    scam impersonates nobody; a reason other than spam is given to the scam it fits."""
+    fits = {"impersonation": "gift card", "misinformation": "crypto"}
+    seen = set()
+    for ex in _generated("social_media", 400, 6):
+        posts = _index("social_media", ex["meta"]["world"]).every["post"]
+        for call in _calls(ex):
+            reason = call["arguments"].get("reason")
+            if call["name"] == "report_post" and reason in fits:
+                seen.add(reason)
+                assert fits[reason] in posts[call["arguments"]["post_id"]]["text"], call
+    assert seen
+
+
 def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
     """"Done: I followed the account 'alicew_music'; your follow shows as following." reads out a field."""
     index = _index("social_media")

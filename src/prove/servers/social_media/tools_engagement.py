@@ -329,9 +329,14 @@ def _report(row: sqlite3.Row) -> Report:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Report {post_id} as {reason}.",
+    Ask("Report {post_id} as spam.", reason="spam"),
     Ask("Please report {post_id} as spam, it's a scam.", reason="spam"),
     Ask("Report {post_id} as spam: {details}", reason="spam"),
+    # (a reason other than spam fits one scam: a brand's gift cards are impersonated, crypto returns made up)
+    Ask("Report {post_id} for impersonation: {details}", reason="impersonation",
+        fits={"post_id": "text LIKE '%gift card%'"}),
+    Ask("Report {post_id} as misinformation: {details}", reason="misinformation",
+        fits={"post_id": "text LIKE '%crypto%'"}),
 ], reply=[
     "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
     "Done: the moderators will look at your report by {result.review_by}.",
@@ -339,7 +344,7 @@ def _report(row: sqlite3.Row) -> Report:
     # synthesized reports are of the spam accounts' posts (see ReportablePostId); the reason and what
     # the report says fit such a post
     "reason, details": [
-        ("spam", "Repeated links to a fake giveaway."), ("spam", "Posts the same scam dozens of times."),
+        ("spam", "Repeated links to a scam."), ("spam", "Posts the same scam dozens of times."),
         ("spam", "Asks everyone to DM them for money."),
         ("impersonation", "Pretends to hand out a brand's gift cards."),
         ("misinformation", "Promises impossible returns on crypto."),
