@@ -968,6 +968,12 @@ def test_a_sprint_change_reads_as_a_move() -> None:
 
 
 
+def test_an_issue_is_asked_to_be_marked_done() -> None:
+    """"Once that's done, issue WEB-10012 is done.": a request says what to do with the issue."""
+    for ask in registry.get("issue_tracker").tools["transition_issue"].asks:
+        assert not ask.text.endswith(" is done."), ask.text
+
+
 def test_won_t_fix_reads_with_its_apostrophe() -> None:
     """"Close issue WEB-10013 as wont fix." and "Closed issue WEB-10013 as wont fix."."""
     tool = registry.get("issue_tracker").tools["close_issue"]
