@@ -400,6 +400,18 @@ def test_a_filtered_listing_is_not_counted_against_the_whole() -> None:
 # ----- iot_devices -----------------------------------------------------------------------------------
 
 
+def test_a_scene_run_without_some_devices_says_which() -> None:
+    """"Activate the Evening Outdoor Lights scene even if some devices are offline." answered "The
+    Evening Outdoor Lights scene is activated." when the Patio String Lights Plug was skipped."""
+    runs = {}
+    for scene in _index("iot_devices").rows["scene"]:
+        with Session(["iot_devices"], world=0) as session:
+            runs[scene] = session.call("activate_scene", {"scene_id": scene, "allow_partial": True}).data["skipped"]
+    scene, skipped = next((k, v) for k, v in runs.items() if v)
+    for text in _replies("iot_devices", "activate_scene", {"scene_id": scene, "allow_partial": True}):
+        assert all(f"the {k['name']}, which is" in text for k in skipped), text
+
+
 def _summary(server_name: str, tool: str, args: Mapping[str, Any], asked: str, world: int = 0) -> str:
     """How the teacher reads out a call's result for a request in these words."""
     server = registry.get(server_name)
