@@ -313,6 +313,17 @@ def test_a_scam_is_reported_for_a_reason_that_fits_it() -> None:
     assert seen
 
 
+def test_the_feed_is_not_asked_for_as_only_others_posts() -> None:
+    """"Show me the latest 3 posts from people I follow." answered with the user's own posts: the
+    feed holds them too, so it is asked for as the feed."""
+    with Session(["social_media"], world=0) as session:
+        authors = {p["author_id"] for p in session.call("get_feed", {}).data["posts"]}
+    me = next(k for k, r in _index("social_media").every["account"].items() if r["is_me"])
+    assert me in authors
+    for ask in registry.get("social_media").tools["get_feed"].asks:
+        assert "people I follow" not in ask.text, ask.text
+
+
 def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
     """"Done: I followed the account 'alicew_music'; your follow shows as following." reads out a field."""
     index = _index("social_media")

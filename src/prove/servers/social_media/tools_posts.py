@@ -79,7 +79,7 @@ class HashtagPosts(BaseModel):
 
 @tools.tool(effect=READ, asks=[
     "What's new in my feed?",
-    "Show me the latest {limit} posts from people I follow.",
+    "Show me the latest {limit} posts in my feed.",
 ], reply=[
     "{result.said}.",
 ])
