@@ -324,6 +324,21 @@ def test_the_feed_is_not_asked_for_as_only_others_posts() -> None:
         assert "people I follow" not in ask.text, ask.text
 
 
+def test_the_users_own_post_is_said_to_be_theirs() -> None:
+    """"You (@kenji_ito) posted: 'The tomatoes survived the cold snap!'": the user's own handle
+    read back to them; another's post says whose it is."""
+    index = _index("social_media")
+    me = next(k for k, r in index.every["account"].items() if r["is_me"])
+    mine = next(k for k, r in index.rows["post"].items() if r["author_id"] == me and r["status"] == "published")
+    theirs = next(k for k, r in index.rows["post"].items() if r["author_id"] != me and r["status"] == "published"
+                  and not r["violates"])
+    handle = index.every["account"][me]["handle"]
+    for text in _replies("social_media", "get_post", {"post_id": mine}):
+        assert text.startswith("You posted: ") and handle not in text, text
+    for text in _replies("social_media", "get_post", {"post_id": theirs}):
+        assert "(@" in text, text
+
+
 def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
     """"Done: I followed the account 'alicew_music'; your follow shows as following." reads out a field."""
     index = _index("social_media")
