@@ -834,6 +834,21 @@ def test_a_moved_or_copied_file_is_said_by_name_and_folder() -> None:
         assert "'notes copy.txt'" in text, text
 
 
+def test_a_top_folder_is_not_asked_for_by_its_path() -> None:
+    """"I can't look up the Documents folder by name here. Could you give me the path?" answered
+    "/Documents": a folder at the top of the drive is its name, so nobody is asked for its path."""
+    seen = 0
+    for ex in _generated("filesystem", 30, 1):
+        if ex["kind"] != "clarification":
+            continue
+        messages = ex["messages"]
+        asked = next(i for i, m in enumerate(messages) if m["role"] == "assistant")
+        if re.search(r"\b(?:Documents|Desktop|Downloads)\b", messages[asked + 1]["content"]):
+            seen += 1
+            assert "path" not in messages[asked]["content"], messages[asked]["content"]
+    assert seen
+
+
 def test_a_drive_listing_names_things_as_a_person_does() -> None:
     """"12 members: 2025-03 Garden: folder, modified ...; 2025-03 Garden/IMG_2332.jpg: file, size 2.7 MB"
     and "6 entries: Birth certificate.pdf: size 1.2 MB; ..." read field by field."""

@@ -1370,8 +1370,10 @@ class Planner:
                       and (i, q.name) != (first, p.name) and t.sources.get(q.name) is not None
                       and t.sources[q.name].kind == "user"]
             # (not where another thing of the kind is named by label: with no lookup, nobody could find it;
-            # nor a thing whose name is its ID, the Inbox folder 'inbox': nobody asks for that ID)
-            if label and label.lower() != str(s.args[p.name]).lower() and not others \
+            # nor a thing whose name is its ID, the Inbox folder 'inbox' or the Desktop folder '/Desktop':
+            # nobody asks for that ID)
+            if label and re.sub(r"\W", "", label).lower() != re.sub(r"\W", "", str(s.args[p.name])).lower() \
+                    and not others \
                     and self._hide_lookups(p.entity, steps):
                 # The user names it by its label; with the lookups hidden, the assistant asks for the ID.
                 s.sources[p.name] = Source("user", text=self.say.entity(p.entity, s.args[p.name], label=label))
