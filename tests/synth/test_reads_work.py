@@ -864,6 +864,12 @@ def test_a_top_folder_is_not_asked_for_by_its_path() -> None:
     assert seen
 
 
+def test_an_unzipped_archive_is_said_by_its_new_folder() -> None:
+    """"Extracted 10 items to /Downloads/2025-11 Road trip.": the new folder by name and place."""
+    for text in _replies("filesystem", "extract_archive", {"path": "/Downloads/tax-docs-2024.zip"}):
+        assert "a new folder 'tax-docs-2024' in the Downloads folder" in text and " /" not in text, text
+
+
 def test_a_drive_listing_names_things_as_a_person_does() -> None:
     """"12 members: 2025-03 Garden: folder, modified ...; 2025-03 Garden/IMG_2332.jpg: file, size 2.7 MB"
     and "6 entries: Birth certificate.pdf: size 1.2 MB; ..." read field by field."""
