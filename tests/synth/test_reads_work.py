@@ -123,6 +123,15 @@ def test_a_work_series_goes_on_the_work_calendar() -> None:
     assert seen
 
 
+def test_a_one_on_one_is_not_booked_with_several_people() -> None:
+    """"Set up a meeting called '1:1 with my manager' with Zoe Baker and Carlos White": a title that
+    says whom the meeting is with is not drawn apart from the people invited."""
+    calls = [call["arguments"] for call, _, _ in _turns("calendar", "create_event", 200, 11)]
+    assert any(a.get("attendees") for a in calls)
+    for a in calls:
+        assert not a["title"].startswith("1:1"), a
+
+
 def test_working_hours_end_after_they_start() -> None:
     """"When could I meet Abigail Park ... during 9:00 AM to 8:30 AM each day?" has working hours
     that end before they start; "9:00 AM to 9:30 AM" holds no hour-long meeting."""

@@ -200,7 +200,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
     # What a meeting is, where it is and what it is for, drawn together.
     "title, location, description": [
         ("Atlas design review", "Room 2A (Fuji)", "Walk through the design doc together."),
-        ("1:1 with my manager", "Room 4C (Everest)", "Career goals and feedback."),
+        ("Design critique", "Room 4C (Everest)", "Bring work in progress for feedback."),
         ("Sprint planning", "Zoom", "Agenda: pick the stories for the next two weeks."),
         ("Interview debrief", "Google Meet", "Goal: a hire or no-hire decision."),
         ("Quarterly roadmap review", "Room 4C (Everest)", "Bring the latest metrics."),
