@@ -426,6 +426,22 @@ def test_a_filtered_listing_is_not_counted_against_the_whole() -> None:
 # ----- iot_devices -----------------------------------------------------------------------------------
 
 
+def test_a_device_moved_to_a_new_room_is_said_to_be_in_that_room() -> None:
+    """"Done: moved the Kids' Room Temperature Sensor to the Kids' Room Temperature Sensor.": the
+    room the conversation made is said by its own name, not by the name of the device in it."""
+    seen = 0
+    for ex in _generated("iot_devices", 30, 3):
+        made = {json.loads(m["content"]).get("room_id"): json.loads(m["content"]).get("name")
+                for m in ex["messages"] if m["role"] == "tool" and '"floor"' in m["content"]}
+        for turn, user in _turn_users(ex):
+            for call in turn["calls"]:
+                if call["name"] == "move_device" and call["arguments"]["room_id"] in made:
+                    seen += 1
+                    said = " ".join(m["content"] for m in ex["messages"] if m["role"] == "assistant" and m.get("content"))
+                    assert f"to the {made[call['arguments']['room_id']]}" in said, said
+    assert seen
+
+
 def test_a_scene_run_without_some_devices_says_which() -> None:
     """"Activate the Evening Outdoor Lights scene even if some devices are offline." answered "The
     Evening Outdoor Lights scene is activated." when the Patio String Lights Plug was skipped."""

@@ -903,10 +903,10 @@ class Planner:
             """What the output calls it: its label, or the name of whom it stands for (a participant's person)."""
             if labels.get(v) is not None:
                 return labels[v]
+            if isinstance(rec.get(f"{kind}_name"), str):  # a lead's new "account_name"; a device's new room's
+                return rec[f"{kind}_name"]  # "room_name" (its "name" is the device's)
             if ek and ek.label and isinstance(rec.get(ek.label), str):
                 return rec[ek.label]
-            if isinstance(rec.get(f"{kind}_name"), str):  # a lead's new "account_name"
-                return rec[f"{kind}_name"]
             other = rec.get(ek.stands_for) if ek and ek.stands_for else None
             other_kind = self.index.named_kind(other) if isinstance(other, str) else None
             return self.index.labels[other_kind][other] if other_kind else None
