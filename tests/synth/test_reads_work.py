@@ -1418,6 +1418,20 @@ def _recording() -> str:
     return next(k for k, r in _index("video_meeting").rows["recording"].items() if r["status"] == "available")
 
 
+def test_nobody_else_is_invited_to_a_one_on_one() -> None:
+    """"Invite Tomas Jackson and Jacob Brown to the 1:1 James / Adrian meeting": a 1:1 is the two
+    people its topic names."""
+    seen = 0
+    for ex in _generated("video_meeting", 100, 1):
+        meetings = _index("video_meeting", ex["meta"]["world"]).every["meeting"]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "invite_to_meeting" and call["arguments"]["meeting_id"] in meetings:
+                    seen += 1
+                    assert not meetings[call["arguments"]["meeting_id"]]["topic"].startswith("1:1"), call
+    assert seen
+
+
 def test_a_transcript_reads_as_who_said_what() -> None:
     """"8 lines: Okay, let's get started.: offset 0 seconds, speaker James O'Brien" reads a record's
     fields; a transcript reads "James O'Brien: 'Okay, let's get started ...'"."""
