@@ -879,6 +879,14 @@ def test_an_unzipped_archive_is_said_by_its_new_folder() -> None:
         assert "a new folder 'tax-docs-2024' in the Downloads folder" in text and " /" not in text, text
 
 
+def test_drive_activity_is_said_as_what_happened_to_what() -> None:
+    """"today at 6:00 AM, action edited, path /Documents/Travel/Vancouver 2026/Itinerary.md" reads out
+    field names: an entry says which item was edited, where and when."""
+    for text in _replies("filesystem", "list_activity", {}):
+        assert "action " not in text and "path /" not in text, text
+        assert re.search(r"\S+ in the [\w .-]+ folder was (?:edited|uploaded|deleted) on \w+ \d+ at", text), text
+
+
 def test_a_drive_listing_names_things_as_a_person_does() -> None:
     """"12 members: 2025-03 Garden: folder, modified ...; 2025-03 Garden/IMG_2332.jpg: file, size 2.7 MB"
     and "6 entries: Birth certificate.pdf: size 1.2 MB; ..." read field by field."""
