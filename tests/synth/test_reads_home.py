@@ -185,6 +185,14 @@ def test_bags_for_a_booking_are_asked_for_without_assuming_company() -> None:
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
+def test_a_request_says_please_once() -> None:
+    """"Then please get the engine running, please.": a request that has its own "please" is not
+    joined on with another."""
+    for seed in range(80):
+        said = Wording(random.Random(seed)).user_turn(["Unlock the charge port.", "Get the engine running, please."], 0)
+        assert said.lower().count("please") <= 1, said
+
+
 def test_a_honk_is_said_in_words() -> None:
     """"Done: Honked the horn once." pastes a result's message after "Done:"; "Beep the car 1 times"."""
     for times in (1, 2, 3):
