@@ -429,6 +429,15 @@ def test_a_posts_comments_are_read_out_by_who_said_what(s):
     assert ok(s, "list_comments", {"post_id": quiet["post_id"]})["said"] == "no comments yet"
 
 
+def test_the_users_own_comment_is_read_out_as_yours(s):
+    """"@hannah_cruz: 'Love this!'" read the user's own comment back to them by their handle."""
+    post = next(p for p in ok(s, "get_feed", {"limit": 50})["posts"] if p["comment_count"] >= 1)
+    ok(s, "comment_on_post", {"post_id": post["post_id"], "text": "Love this!"})
+    handle = sql(s, "SELECT handle FROM accounts WHERE is_me = 1")[0][0]
+    said = ok(s, "list_comments", {"post_id": post["post_id"]})["said"]
+    assert "you: 'Love this!'" in said and f"@{handle}" not in said, said
+
+
 def test_a_liked_post_is_someone_elses():
     where = next(p.where for p in SERVER.tools["like_post"].params if p.name == "post_id")
     assert where is not None and "author_id !=" in where

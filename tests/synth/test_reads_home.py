@@ -185,6 +185,14 @@ def test_bags_for_a_booking_are_asked_for_without_assuming_company() -> None:
 # ----- vehicle ---------------------------------------------------------------------------------------
 
 
+def test_a_request_says_please_once() -> None:
+    """"Then please get the engine running, please.": a request that has its own "please" is not
+    joined on with another."""
+    for seed in range(80):
+        said = Wording(random.Random(seed)).user_turn(["Unlock the charge port.", "Get the engine running, please."], 0)
+        assert said.lower().count("please") <= 1, said
+
+
 def test_a_honk_is_said_in_words() -> None:
     """"Done: Honked the horn once." pastes a result's message after "Done:"; "Beep the car 1 times"."""
     for times in (1, 2, 3):
@@ -240,6 +248,15 @@ def test_the_last_trips_asked_for_are_read_out() -> None:
     assert said and max(said) <= 10, said
 
 
+def test_trips_to_a_place_say_it_by_the_name_asked_and_the_name_the_trips_use() -> None:
+    """"Show my trips to or from Iron Energy." answered "12 trips: Work to Home ...": the trips call
+    the place by its nickname, so the reply says the place both ways."""
+    place = next((k, r) for k, r in _index("vehicle").every["place"].items()
+                 if r["nickname"] and r["nickname"] != r["name"])
+    for text in _replies("vehicle", "list_trips", {"place_id": place[0]}):
+        assert f"to or from {place[1]['name']} ('{place[1]['nickname']}')" in text, text
+
+
 def test_which_tyre_is_low_is_answered_with_the_low_one_or_none() -> None:
     """"Which tyre is low?" was answered "4 tires: front left; front right; rear left; rear right.":
     what every tyre shared (its status) was dropped, and with it the answer."""
@@ -270,6 +287,64 @@ def test_the_users_posts_each_say_something_of_their_own() -> None:
         me = next(k for k, r in index.every["account"].items() if r["is_me"])
         texts = [r["text"] for r in index.every["post"].values() if r["author_id"] == me]
         assert len(texts) == len(set(texts)), world
+
+
+def test_a_handle_is_made_of_whole_words() -> None:
+    """"losangelesrunningclu": a handle cut at its 20 characters reads as a typo; one made of a
+    long name is made of fewer of its words ("losangelesrunning")."""
+    cut = 0
+    for world in range(12):
+        for row in _index("social_media", world).every["account"].values():
+            words = [re.sub(r"[^a-z0-9]", "", w) for w in row["display_name"].lower().split()]
+            whole = "".join(words)
+            ends = {len("".join(words[:n])) for n in range(1, len(words) + 1)}
+            handle = row["handle"].rstrip("0123456789")
+            if whole.startswith(handle):
+                cut += len(whole) > 20
+                assert len(handle) in ends, (row["handle"], row["display_name"])
+            assert len(row["handle"]) <= 20, row["handle"]
+    assert cut
+
+
+def test_a_scam_is_reported_for_a_reason_that_fits_it() -> None:
+    """"Report the post 'Turn $100 into $10,000 in a week with this one…' as impersonation": a crypto
+    scam impersonates nobody; a reason other than spam is given to the scam it fits."""
+    fits = {"impersonation": "gift card", "misinformation": "crypto"}
+    seen = set()
+    for ex in _generated("social_media", 400, 6):
+        posts = _index("social_media", ex["meta"]["world"]).every["post"]
+        for call in _calls(ex):
+            reason = call["arguments"].get("reason")
+            if call["name"] == "report_post" and reason in fits:
+                seen.add(reason)
+                assert fits[reason] in posts[call["arguments"]["post_id"]]["text"], call
+    assert seen
+
+
+def test_the_feed_is_not_asked_for_as_only_others_posts() -> None:
+    """"Show me the latest 3 posts from people I follow." answered with the user's own posts: the
+    feed holds them too, so it is asked for as the feed."""
+    with Session(["social_media"], world=0) as session:
+        authors = {p["author_id"] for p in session.call("get_feed", {}).data["posts"]}
+    me = next(k for k, r in _index("social_media").every["account"].items() if r["is_me"])
+    assert me in authors
+    for ask in registry.get("social_media").tools["get_feed"].asks:
+        assert "people I follow" not in ask.text, ask.text
+
+
+def test_the_users_own_post_is_said_to_be_theirs() -> None:
+    """"You (@kenji_ito) posted: 'The tomatoes survived the cold snap!'": the user's own handle
+    read back to them; another's post says whose it is."""
+    index = _index("social_media")
+    me = next(k for k, r in index.every["account"].items() if r["is_me"])
+    mine = next(k for k, r in index.rows["post"].items() if r["author_id"] == me and r["status"] == "published")
+    theirs = next(k for k, r in index.rows["post"].items() if r["author_id"] != me and r["status"] == "published"
+                  and not r["violates"])
+    handle = index.every["account"][me]["handle"]
+    for text in _replies("social_media", "get_post", {"post_id": mine}):
+        assert text.startswith("You posted: ") and handle not in text, text
+    for text in _replies("social_media", "get_post", {"post_id": theirs}):
+        assert "(@" in text, text
 
 
 def test_a_follow_says_whether_it_is_one_or_a_request() -> None:
@@ -357,6 +432,34 @@ def test_a_filtered_listing_is_not_counted_against_the_whole() -> None:
 
 
 # ----- iot_devices -----------------------------------------------------------------------------------
+
+
+def test_a_device_moved_to_a_new_room_is_said_to_be_in_that_room() -> None:
+    """"Done: moved the Kids' Room Temperature Sensor to the Kids' Room Temperature Sensor.": the
+    room the conversation made is said by its own name, not by the name of the device in it."""
+    seen = 0
+    for ex in _generated("iot_devices", 30, 3):
+        made = {json.loads(m["content"]).get("room_id"): json.loads(m["content"]).get("name")
+                for m in ex["messages"] if m["role"] == "tool" and '"floor"' in m["content"]}
+        for turn, user in _turn_users(ex):
+            for call in turn["calls"]:
+                if call["name"] == "move_device" and call["arguments"]["room_id"] in made:
+                    seen += 1
+                    said = " ".join(m["content"] for m in ex["messages"] if m["role"] == "assistant" and m.get("content"))
+                    assert f"to the {made[call['arguments']['room_id']]}" in said, said
+    assert seen
+
+
+def test_a_scene_run_without_some_devices_says_which() -> None:
+    """"Activate the Evening Outdoor Lights scene even if some devices are offline." answered "The
+    Evening Outdoor Lights scene is activated." when the Patio String Lights Plug was skipped."""
+    runs = {}
+    for scene in _index("iot_devices").rows["scene"]:
+        with Session(["iot_devices"], world=0) as session:
+            runs[scene] = session.call("activate_scene", {"scene_id": scene, "allow_partial": True}).data["skipped"]
+    scene, skipped = next((k, v) for k, v in runs.items() if v)
+    for text in _replies("iot_devices", "activate_scene", {"scene_id": scene, "allow_partial": True}):
+        assert all(f"the {k['name']}, which is" in text for k in skipped), text
 
 
 def _summary(server_name: str, tool: str, args: Mapping[str, Any], asked: str, world: int = 0) -> str:

@@ -546,6 +546,7 @@ def tidy(text: str) -> str:
     parts = _QUOTED.split(text)
     text = "".join(part if i % 2 else _mend(part) for i, part in enumerate(parts))
     text = re.sub(r"'([^'\s][^']*)''s\b", r"\1's", text)  # "the account 'kenji''s" -> "kenji's"
+    text = re.sub(r"\bthe calendar '([A-Z][\w.-]*(?: [A-Z][\w.-]*)*'s calendar)'", r"\1", text)  # a colleague's
     return re.sub(r"([.!?])'\.(?=\s|$)", r"\1'", text)  # "to say 'Looking into it now.'." -> "... now.'"
 
 

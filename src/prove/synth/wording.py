@@ -281,8 +281,10 @@ class Wording:
                 out += "."
             if parts[i - 1].rstrip().endswith("?") or part.endswith("?") or _motive(part):
                 opener = self.pick(ALSO)  # "Oh, and I don't owe that, turn it down", not "After that, I don't owe that"
-            else:  # "Then please the deal is signed!" reads wrong: "please" leads only a request
-                opener = self.pick(THEN if _imperative(part) else [t for t in THEN if "please" not in t])
+            else:  # "Then please the deal is signed!" reads wrong: "please" leads only a request, and one
+                # that has no "please" of its own ("Then please get the engine running, please.")
+                opener = self.pick(THEN if _imperative(part) and "please" not in part.lower()
+                                   else [t for t in THEN if "please" not in t])
             keep = i < len(names_first) and names_first[i]
             out += " " + opener + (part if keep else _lower_first(part))
         return out

@@ -200,7 +200,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
     # What a meeting is, where it is and what it is for, drawn together.
     "title, location, description": [
         ("Atlas design review", "Room 2A (Fuji)", "Walk through the design doc together."),
-        ("1:1 with my manager", "Room 4C (Everest)", "Career goals and feedback."),
+        ("Design critique", "Room 4C (Everest)", "Bring work in progress for feedback."),
         ("Sprint planning", "Zoom", "Agenda: pick the stories for the next two weeks."),
         ("Interview debrief", "Google Meet", "Goal: a hire or no-hire decision."),
         ("Quarterly roadmap review", "Room 4C (Everest)", "Bring the latest metrics."),
@@ -375,6 +375,9 @@ def reschedule_event(ctx: Ctx, event_id: OwnEventId, start: str, end: str | None
 ], reply=[
     "Cancelled '{result.title}'; the attendees will see it's off.",
     "Done: {event_id} is cancelled.",
+    Ask("Cancelled '{result.title}'; nobody else was invited, so it's simply off your calendar.",
+        **{"result.attendees": []}),
+    Ask("Done: {event_id} is cancelled.", **{"result.attendees": []}),
 ])
 def cancel_event(ctx: Ctx, event_id: OwnEventId) -> Event:
     """Cancel an upcoming event the user organizes; for a recurring event, only this occurrence.

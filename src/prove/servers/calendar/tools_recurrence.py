@@ -84,16 +84,21 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
         (series_id,))]
 
 
+# The series the values below describe are work meetings: they go on the user's work calendar (a
+# 'Project sync' on the Personal calendar, or on a panel's shared one, reads as a mistake).
+_ON_WORK = {"calendar_id": "is_primary = 1 AND owner_id = (SELECT person_id FROM people WHERE is_me = 1)"}
+
+
 @tools.tool(effect=WRITE, asks=[
     Ask("Set up '{title}' every Monday and Wednesday, the first one from {start} to {end}, {count} times, on "
         "{calendar_id}.",
-        frequency="weekly", weekdays=["MO", "WE"]),
+        frequency="weekly", weekdays=["MO", "WE"], fits=_ON_WORK),
     Ask("Create a daily '{title}' on {calendar_id}, starting {start} and ending {end}, until {until}.",
-        frequency="daily"),
-    "Add a standing '{title}' with {attendees}: the first one from {start} to {end}, every {interval} weeks, "
-    "{count} occurrences, on {calendar_id}.",
+        frequency="daily", fits=_ON_WORK),
+    Ask("Add a standing '{title}' with {attendees}: the first one from {start} to {end}, every {interval} weeks, "
+        "{count} occurrences, on {calendar_id}.", fits=_ON_WORK),
     Ask("Put a weekly '{title}' on {calendar_id} from {start} to {end}, repeating until {until}.",
-        frequency="weekly"),
+        frequency="weekly", fits=_ON_WORK),
 ], reply=[
     "Created the series '{result.title}': {result.rule}.",
     "Done: '{title}' repeats {result.rule}, with {result.upcoming} meetings ahead.",
@@ -105,10 +110,9 @@ def _occurrences(ctx: Ctx, series_id: str) -> list[Occurrence]:
         ("Team standup", "Zoom", "Status, blockers, next steps."),
         ("Focus block", "Desk", "Heads-down time, no meetings."),
         ("Office hours", "Google Meet", "Bring your questions."),
-        ("Yoga class", "Community center", "Bring a mat."),
-        ("Spanish lesson", "Zoom", "Camera on, please."),
         ("Project sync", "Google Meet", "Rotating facilitator."),
-        ("Running club", "Riverside Park", "Meet at the north gate."),
+        ("Planning block", "Desk", "Plan the day, no meetings."),
+        ("On-call check-in", "Zoom", "Open alerts and handoffs."),
     ],
     # The first meeting: an hour or less of a Monday or a Wednesday (a rule of Mondays and Wednesdays
     # starts on one), never one that runs over days; the last some weeks later; "every 2 weeks",

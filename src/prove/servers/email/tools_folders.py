@@ -145,7 +145,7 @@ def create_folder(ctx: Ctx, name: Name) -> Folder:
     "Call {folder_id} '{name}' from now on.",
 ], reply=[
     "Renamed {folder_id} to '{name}'.",
-    "Done: that folder is now called '{name}'.",
+    "Done: {folder_id} is now called '{name}'.",
 ], values={
     # A new name that suits whatever folder is renamed ('Newsletters' to 'Travel' would not).
     "name": ["Archive 2025", "Old mail", "Misc", "Keep for now", "Done", "Reference"],

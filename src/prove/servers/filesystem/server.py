@@ -71,7 +71,7 @@ FOLDER = EntityKind("folder", table="nodes", key="path", label="name",
                     description="a folder in the drive, named by its path",
                     live="kind = 'folder' AND trash_id IS NULL AND path != '/'")
 TRASH_ITEM = EntityKind("trash_item", table="trash", key="trash_id", label="name",
-                        description="a deleted file or folder waiting in the trash", noun="deleted item", naming="article")
+                        description="a deleted file or folder waiting in the trash", noun="deleted item", noun_from="kind")
 VERSION = EntityKind("version", table="versions", key="version_id", label=None,
                      description="an earlier content of a text file",
                      lister="list_versions")

@@ -79,6 +79,8 @@ class Extracted(BaseModel):
     items: int = Field(description="files and folders created, the new folder included")
     size: int
     size_text: str
+    folder_text: str = Field("", description="the new folder in words, such as \"a new folder '2025-11 Road trip' "
+                                             "in the Downloads folder\"")
 
 
 # ----- helpers ----------------------------------------------------------------------------------
@@ -224,8 +226,8 @@ def _contents_text(members: list) -> str:  # noqa: ANN001 - archive_members rows
     "Unzip {path}.",
     "Extract {path} into {destination_folder}.",
 ], reply=[
-    "Extracted {result.items} items to {result.path}.",
-    "Done: the contents of {path} are in {result.path}.",
+    "Extracted {result.items} items into {result.folder_text}.",
+    "Done: the contents of {path} are in {result.folder_text}.",
 ])
 def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: GeneralFolderPath | None = None) -> Extracted:
     """Extract a .zip archive into a new folder named after it (the archive itself stays).
@@ -274,4 +276,7 @@ def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: GeneralFold
                                      size=m["size"], digest=m["content_hash"])
         created += 1
     log_activity(ctx, "extracted", target, f"from {row['path']}")
-    return Extracted(path=target, items=created, size=size, size_text=human(size))
+    parent, name = split(target)
+    where = f"the {split(parent)[1]} folder" if parent != "/" else "the top of your drive"
+    return Extracted(path=target, items=created, size=size, size_text=human(size),
+                     folder_text=f"a new folder '{name}' in {where}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
@@ -173,6 +173,29 @@ class Activity(BaseModel):
 class ActivityList(BaseModel):
     activities: list[Activity] = Field(description="newest first")
     total: int
+    activities_text: str = Field("", description="the latest entries in words, such as '2 entries: notes.txt in the "
+                                                 "Desktop folder was edited on March 16 at 8:00 AM; ...'")
+
+
+# what happened to an item, said after "was": "Itinerary.md was edited"
+_DONE = {"purged": "deleted for good", "link_updated": "given a changed share link", "protected": "made read-only",
+         "unprotected": "made editable again", "archived": "zipped", "extracted": "unzipped",
+         "version_restored": "restored to an earlier version", "folder_created": "created"}
+
+
+def _activities_text(items: list[Activity], total: int, shown: int = 5) -> str:
+    """'96 entries, the latest 5: Itinerary.md in the Vancouver 2026 folder was edited on March 16 at
+    6:00 AM; ...'."""
+    said = []
+    for a in items[:shown]:
+        at = datetime.fromisoformat(a.at)
+        parent, name = a.path.rsplit("/", 1)
+        where = f" in the {parent.rsplit('/', 1)[-1]} folder" if parent else ""
+        detail = f" ({a.detail})" if a.detail else ""
+        said.append(f"{name}{where} was {_DONE.get(a.action, a.action)} on {at:%B} {at.day} at "
+                    f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}{detail}")
+    head = f"{total} entr{'y' if total == 1 else 'ies'}" + (f", the latest {len(said)}" if total > len(said) else "")
+    return f"{head}: " + "; ".join(said) if said else "no activity"
 
 
 # ----- helpers ----------------------------------------------------------------------------------
@@ -535,6 +558,8 @@ def get_storage_quota(ctx: Ctx) -> StorageQuota:
     Ask("Which files did I delete lately?", action="deleted"),
     Ask("What have I shared recently?", action="shared"),
     Ask("Show me the files I edited lately.", action="edited"),
+], reply=[
+    "{result.activities_text}.",
 ])
 def list_activity(ctx: Ctx, path: str | None = None, action: Action | None = None, limit: Limit = 20) -> ActivityList:
     """Show the drive's activity log, newest first: uploads, edits, moves, shares, deletions...
@@ -561,4 +586,5 @@ def list_activity(ctx: Ctx, path: str | None = None, action: Action | None = Non
                           "ORDER BY at DESC, activity_id DESC", where.params).fetchall()
     if not vault_open(ctx):
         rows = [r for r in rows if not inside(r["path"], VAULT) or r["path"] == VAULT]
-    return ActivityList(activities=[Activity(**dict(r)) for r in rows[:limit]], total=len(rows))
+    items = [Activity(**dict(r)) for r in rows[:limit]]
+    return ActivityList(activities=items, total=len(rows), activities_text=_activities_text(items, len(rows)))

@@ -352,7 +352,7 @@ def replace_in_file(ctx: Ctx, path: TextFilePath, find: Snippet, replace: Text, 
     "{path} belongs in {destination_folder}; move it there.",
 ], reply=[
     "Moved {path} to {destination_folder}.",
-    "Done: it now lives at {result.path}.",
+    "Done: {path} went into {destination_folder}.",
 ])
 def move_path(ctx: Ctx, path: OwnFilePath, destination_folder: GeneralFolderPath) -> Relocated:
     """Move a file or folder (with everything inside) into another folder, keeping its name.
@@ -453,8 +453,10 @@ def rename_path(ctx: Ctx, path: RenameablePath, new_name: Name) -> Relocated:
     "Make a copy of {path} in {destination_folder}.",
     "Copy {path} to {destination_folder} and call it '{new_name}'.",
 ], reply=[
-    "Copied {path} to {result.path}.",
-    "Done: there's a copy in {destination_folder} now.",
+    Ask("Copied {path} to {destination_folder}.", new_name=None),
+    Ask("Done: {path} is copied to {destination_folder}.", new_name=None),
+    "Copied {path} to {destination_folder}; the copy is called '{new_name}'.",
+    "Done: {path} is copied to {destination_folder} as '{new_name}'.",
 ], values={
     "path, new_name": [
     ("/Desktop/todo.txt", "todo backup.txt"), ("/Desktop/notes.txt", "notes copy.txt"),

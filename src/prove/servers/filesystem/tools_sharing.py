@@ -255,7 +255,7 @@ def update_share_link(ctx: Ctx, link_id: LinkId, access: Access | None = None,
     "Revoke {link_id} right away.",
 ], reply=[
     "Revoked {link_id}; nobody can open the item with it now.",
-    "Done: that link is dead.",
+    "Done: {link_id} is dead.",
 ])
 def revoke_share_link(ctx: Ctx, link_id: LinkId) -> ShareLink:
     """Turn a share link off for good: nobody can use it any more.

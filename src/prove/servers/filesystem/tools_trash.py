@@ -204,7 +204,7 @@ def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
     "Bring back {trash_id}; I deleted it by mistake.",
 ], reply=[
     "Restored {trash_id} to {result.path}.",
-    "Done: it's back at {result.path}.",
+    "Done: {trash_id} is back at {result.path}.",
 ])
 def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralFolderPath | None = None) -> Restored:
     """Bring a deleted item back from the trash, to where it was or into another folder.

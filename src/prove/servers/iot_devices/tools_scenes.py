@@ -130,6 +130,8 @@ class SceneRun(BaseModel):
     changed: list[DeviceId] = Field(description="devices set by the scene")
     skipped: list[Skipped] = Field(description="devices that could not be set (offline, jammed, battery low)")
     complete: bool = Field(description="true if every device of the scene was set")
+    skipped_text: str = Field("", description="the devices skipped and why, such as 'the Patio String Lights Plug, "
+                                              "which is offline'")
 
 
 class DeletedScene(BaseModel):
@@ -286,7 +288,9 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> SceneDetail:
     "Run {scene_id}.",
     Ask("Activate {scene_id} even if some devices are offline.", allow_partial=True),
     "Start {scene_id}.",
-], reply=["{scene_id} is activated.", "Done: I ran {scene_id}."])
+], reply=["{scene_id} is activated.", "Done: I ran {scene_id}.",
+          Ask("Ran {scene_id} for every device but {result.skipped_text}.", **{"result.complete": False}),
+          Ask("{scene_id} is activated, except for {result.skipped_text}.", **{"result.complete": False})])
 def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> SceneRun:
     """Apply a scene: set every device in it as the scene says.
 
@@ -313,8 +317,11 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
                         hint="Ask the user whether to run it anyway for the other devices (allow_partial=true).")
     note = f" ({len(skipped)} device(s) skipped)" if skipped else ""
     log(ctx, "scene", f"Scene '{s['name']}' activated{note}")
+    why = {"offline": "is offline", "jammed": "is jammed", "battery_low": "is low on battery"}
+    said = [f"the {k.name}, which {why[k.reason]}" for k in skipped]
     return SceneRun(scene_id=scene_id, name=s["name"], activated_at=ctx.now_iso(), changed=changed, skipped=skipped,
-                    complete=not skipped)
+                    complete=not skipped, skipped_text="; ".join(said[:-1]) + ("; and " if len(said) > 1 else "") +
+                    (said[-1] if said else ""))
 
 
 @tools.tool(effect=WRITE, values={

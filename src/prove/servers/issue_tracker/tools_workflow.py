@@ -38,7 +38,7 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
     "Move {issue_id} to {status}.",
     Ask("I'm starting work on {issue_id}; mark it in progress.", status="in_progress"),
     Ask("{issue_id} is ready for review; send it to in review with the comment '{comment}'.", status="in_review"),
-    Ask("{issue_id} is done.", status="done"),
+    Ask("{issue_id} is finished; mark it done.", status="done"),
 ], reply=[
     "{issue_id} is now {status}.",
     "Moved {issue_id} ('{result.title}') to {status}.",

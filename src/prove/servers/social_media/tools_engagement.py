@@ -190,7 +190,7 @@ def _visible_comment(ctx: Ctx, comment_id: str) -> sqlite3.Row:
     "What are people saying on {post_id}?",
     "Show me the comments on {post_id}.",
 ], reply=[
-    "That post has {result.said}.",
+    "{post_id} has {result.said}.",
 ])
 def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     """List the comments on a post, each top-level comment followed by its replies.
@@ -220,7 +220,8 @@ def list_comments(ctx: Ctx, post_id: PostId, limit: Limit = 50) -> CommentList:
     orphans = [r for r in rows if r not in threaded]  # replies to comments no longer shown
     ordered = threaded + orphans
     shown = [_comment(r) for r in ordered[:limit]]
-    said = "; ".join(f"@{c.author_handle}: '{c.text}'" for c in shown)
+    user = me(ctx)
+    said = "; ".join(f"{'you' if c.author_id == user else '@' + c.author_handle}: '{c.text}'" for c in shown)
     count = f"{len(ordered)} comment{'s' if len(ordered) != 1 else ''}"
     if len(shown) < len(ordered):
         count += f", the first {len(shown)}"
@@ -287,7 +288,7 @@ def comment_on_post(ctx: Ctx, post_id: CommentablePostId, text: CommentText,
         fits={"comment_id": f"post_id IN (SELECT post_id FROM posts WHERE NOT ({_OTHERS}))"}),
 ], reply=[
     "Deleted {comment_id}.",
-    "Done: the comment is gone.",
+    "Done: {comment_id} is gone.",
 ])
 def delete_comment(ctx: Ctx, comment_id: DeletableCommentId) -> Comment:
     """Delete a comment the user wrote, or any comment on the user's own posts.
@@ -332,9 +333,14 @@ def _report(row: sqlite3.Row) -> Report:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Report {post_id} as {reason}.",
+    Ask("Report {post_id} as spam.", reason="spam"),
     Ask("Please report {post_id} as spam, it's a scam.", reason="spam"),
     Ask("Report {post_id} as spam: {details}", reason="spam"),
+    # (a reason other than spam fits one scam: a brand's gift cards are impersonated, crypto returns made up)
+    Ask("Report {post_id} for impersonation: {details}", reason="impersonation",
+        fits={"post_id": "text LIKE '%gift card%'"}),
+    Ask("Report {post_id} as misinformation: {details}", reason="misinformation",
+        fits={"post_id": "text LIKE '%crypto%'"}),
 ], reply=[
     "Reported {post_id} for {reason}; the moderators review it by {result.review_by}.",
     "Done: the moderators will look at your report by {result.review_by}.",
@@ -342,7 +348,7 @@ def _report(row: sqlite3.Row) -> Report:
     # synthesized reports are of the spam accounts' posts (see ReportablePostId); the reason and what
     # the report says fit such a post
     "reason, details": [
-        ("spam", "Repeated links to a fake giveaway."), ("spam", "Posts the same scam dozens of times."),
+        ("spam", "Repeated links to a scam."), ("spam", "Posts the same scam dozens of times."),
         ("spam", "Asks everyone to DM them for money."),
         ("impersonation", "Pretends to hand out a brand's gift cards."),
         ("misinformation", "Promises impossible returns on crypto."),

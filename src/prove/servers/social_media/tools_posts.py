@@ -77,9 +77,13 @@ class HashtagPosts(BaseModel):
 # ----- reading ---------------------------------------------------------------------------------------
 
 
+class PostDetail(Post):
+    author_text: str = Field(description="who posted it, such as 'Ana Mendoza (@anam_travels)', or 'you'")
+
+
 @tools.tool(effect=READ, asks=[
     "What's new in my feed?",
-    "Show me the latest {limit} posts from people I follow.",
+    "Show me the latest {limit} posts in my feed.",
 ], reply=[
     "{result.said}.",
 ])
@@ -146,12 +150,12 @@ def list_posts(ctx: Ctx, account_id: OtherAccountId | None = None, scheduled_onl
     "Open {post_id}.",
     "How many likes does {post_id} have?",
 ], reply=[
-    Ask("{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes "
-        "and no comments yet.", **{"result.comment_count": 0}),
-    "{result.author_name} (@{result.author_handle}) posted: '{result.text}'. It has {result.like_count} likes and "
-    "{result.comment_count} comments.",
+    Ask("{result.author_text} posted: '{result.text}'. It has {result.like_count} likes and no comments yet.",
+        **{"result.comment_count": 0}),
+    "{result.author_text} posted: '{result.text}'. It has {result.like_count} likes and {result.comment_count} "
+    "comments.",
 ])
-def get_post(ctx: Ctx, post_id: PostId) -> Post:
+def get_post(ctx: Ctx, post_id: PostId) -> PostDetail:
     """Show one post with its hashtags, like and comment counts.
 
     Args:
@@ -167,7 +171,9 @@ def get_post(ctx: Ctx, post_id: PostId) -> Post:
         private_account: the post is for its author's followers and the user does not follow them.
     """
     readable_post(ctx, post_id)
-    return post_model(ctx, post_id)
+    post = post_model(ctx, post_id)
+    author = "you" if post.author_id == me(ctx) else f"{post.author_name} (@{post.author_handle})"
+    return PostDetail(**post.model_dump(), author_text=author)
 
 
 @tools.tool(effect=READ, asks=[
@@ -397,7 +403,7 @@ def edit_post(ctx: Ctx, post_id: OwnPostId, text: PostText | None = None, visibi
     "Remove {post_id} from my profile.",
 ], reply=[
     "Deleted {post_id}.",
-    "Done: the post is gone.",
+    "Done: {post_id} is gone.",
 ])
 def delete_post(ctx: Ctx, post_id: OwnPostId) -> Post:
     """Delete one of the user's posts (or cancel a scheduled one); it disappears from every feed.

@@ -196,6 +196,10 @@ BUSINESSES = (  # (name, interest, its posts: news, each said once)
         "The tulip beds are in full color this week. #gardening #spring",
         "Free garden tours every Sunday at 2pm. #gardening #spring")),
 )
+# A business's handle where its whole name is too long for one: "losangelesrunning", "bluebottlecoffee".
+BUSINESS_HANDLES = {"{city} Running Club": "{city}running", "{word} Coffee Roasters": "{word}coffee",
+                    "{city} Public Library": "{city}library", "{word} Outdoor Co.": "{word}outdoor",
+                    "{city} Botanical Garden": "{city}garden"}
 SPAM = (
     ("free_giftcards_4u", "Gift Card Giveaways", "Giveaway! The first 100 people to DM us get a $500 gift card. "
      "Link in bio! #giveaway #free"),
@@ -254,8 +258,11 @@ class _Builder(WorldBuilder):
 
     # ----- accounts ------------------------------------------------------------------------------------
 
-    def _handle(self, base: str) -> str:
-        base = re.sub(r"[^a-z0-9_.]", "", base.lower())[:20] or "user"
+    def _handle(self, *bases: str) -> str:
+        """The first of `bases` short enough for a handle (20 characters), kept whole: a handle cut
+        short ("losangelesrunningclu") reads as a typo."""
+        fits = [b for b in (re.sub(r"[^a-z0-9_.]", "", b.lower()) for b in bases) if 0 < len(b) <= 20]
+        base = fits[0] if fits else "user"
         handle, n = base, 1
         while handle in self.handles:
             n += 1
@@ -280,7 +287,7 @@ class _Builder(WorldBuilder):
         style = self.rng.randrange(4)
         base = (f"{first}.{last}", f"{first}{last[0]}_{HANDLE_WORDS[interest]}", f"{first}_{last}",
                 f"{last}{first[0]}")[style]
-        return self._handle(base)
+        return self._handle(base, f"{last}{first[0]}")
 
     def _accounts(self) -> None:
         rng, fake = self.rng, self.fake
@@ -311,9 +318,10 @@ class _Builder(WorldBuilder):
             self.people.append(row)
         self.businesses = []
         for name, interest, _ in BUSINESSES:
-            full = name.format(city=self.city.name, word=rng.choice(("Blue Bottle", "Ridgeline", "Northside",
-                                                                    "Copperline", "Harborview")))
-            row = self._account(self._handle(full.replace(" ", "").replace(".", "")), full,
+            word = rng.choice(("Blue Bottle", "Ridgeline", "Northside", "Copperline", "Harborview"))
+            full = name.format(city=self.city.name, word=word)
+            short = BUSINESS_HANDLES[name].format(city=self.city.name, word=word).replace(" ", "")
+            row = self._account(self._handle(full.replace(" ", "").replace(".", ""), short), full,
                                 f"{full}. Based in {self.city.name}.", f"{self.city.name}, {self.city.region}",
                                 verified=int(rng.random() < 0.5), outside=rng.randint(800, 15000),
                                 interests=[interest])

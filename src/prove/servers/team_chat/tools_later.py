@@ -88,8 +88,8 @@ def _reminder(row: sqlite3.Row) -> Reminder:
     "Schedule '{text}' in {channel_id} for {post_at}.",
     "At {post_at}, post this in {channel_id}: {text}",
 ], reply=[
-    "Scheduled it for {post_at} in {channel_id}.",
-    "Done: it will post in #{result.channel_name} at {post_at}.",
+    "Scheduled '{text}' for {post_at} in {channel_id}.",
+    "Done: '{text}' will post in #{result.channel_name} at {post_at}.",
 ], values={
     # A message and a time it fits: "demo at 2pm today!" goes out that morning, "Happy Friday" on a Friday.
     "text, post_at": [
@@ -167,7 +167,7 @@ def list_scheduled_messages(ctx: Ctx, include_past: bool = False) -> ScheduledLi
     "Don't post {scheduled_id} after all.",
 ], reply=[
     "Cancelled {scheduled_id}; it won't be posted.",
-    "Done: that message won't go out.",
+    "Done: {scheduled_id} won't go out.",
 ])
 def cancel_scheduled_message(ctx: Ctx, scheduled_id: ScheduledId) -> ScheduledMessage:
     """Cancel a pending scheduled message so it is never posted.
@@ -268,7 +268,7 @@ def list_reminders(ctx: Ctx, include_done: bool = False) -> ReminderList:
     "I don't need {reminder_id} anymore.",
 ], reply=[
     "Deleted the reminder '{result.text}'.",
-    "Done: that reminder is gone.",
+    "Done: {reminder_id} is gone.",
 ])
 def delete_reminder(ctx: Ctx, reminder_id: ReminderId) -> DeletedReminder:
     """Delete a reminder, pending or done.

@@ -287,7 +287,7 @@ def send_direct_message(ctx: Ctx, user_id: ColleagueId, text: Text) -> ChatMessa
     "Fix the typo in {message_id}: it should read {text}",
 ], reply=[
     "Edited the message; '{text}' is what it says now.",
-    "Done: the message is fixed and marked as edited.",
+    "Done: {message_id} is fixed and marked as edited.",
 ], values={
     # The correction of the world's one message with a typo (TypoMessageId), word for word.
     "text": [TYPO_FIXED],
@@ -323,8 +323,8 @@ def edit_message(ctx: Ctx, message_id: TypoMessageId, text: Text) -> ChatMessage
     "Delete {message_id}.",
     "Remove {message_id}, I posted it in the wrong place.",
 ], reply=[
-    "Deleted the message.",
-    "Done: the message is gone; its thread keeps {result.replies_kept} replies.",
+    "Deleted {message_id}.",
+    "Done: {message_id} is gone; its thread keeps {result.replies_kept} replies.",
     Ask("Deleted {message_id}; nobody had replied to it.", **{"result.replies_kept": 0}),
 ])
 def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:

@@ -120,7 +120,7 @@ def remove_reaction(ctx: Ctx, message_id: ReactedMessageId, emoji: Emoji) -> Cha
     "Pin {message_id} so people can find it.",
 ], reply=[
     "Pinned {message_id} in #{result.channel_name}.",
-    "Done: it's pinned in #{result.channel_name}.",
+    "Done: {message_id} is pinned in #{result.channel_name}.",
 ])
 def pin_message(ctx: Ctx, message_id: ChannelMessageId) -> ChatMessage:
     """Pin a message to its channel.
@@ -154,7 +154,7 @@ def pin_message(ctx: Ctx, message_id: ChannelMessageId) -> ChatMessage:
     "No need to keep {message_id} pinned anymore, unpin it.",
 ], reply=[
     "Unpinned {message_id}.",
-    "Done: it's no longer pinned in #{result.channel_name}.",
+    "Done: {message_id} is no longer pinned in #{result.channel_name}.",
 ])
 def unpin_message(ctx: Ctx, message_id: PinnedMessageId) -> ChatMessage:
     """Unpin a message from its channel (anyone in the channel may unpin).

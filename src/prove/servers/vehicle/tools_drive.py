@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 
@@ -560,8 +561,9 @@ def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = N
         where.add("substr(started_at, 1, 10) >= ?", start.isoformat())
     if end is not None:
         where.add("substr(started_at, 1, 10) <= ?", end.isoformat())
+    place = None
     if place_id is not None:
-        ctx.get("place", place_id)
+        place = ctx.get("place", place_id)
         where.add("(from_place_id = ? OR to_place_id = ?)", place_id, place_id)
     total, miles, kwh, gal = ctx.db.execute(
         f"SELECT count(*), coalesce(sum(distance_mi), 0), coalesce(sum(electric_kwh), 0), coalesce(sum(fuel_gal), 0) "
@@ -570,12 +572,13 @@ def list_trips(ctx: Ctx, start_date: str | None = None, end_date: str | None = N
                           (*where.params, limit)).fetchall()
     trips = [_trip(r) for r in rows]
     return TripList(trips=trips, total=total, total_distance_mi=round(miles, 1), total_electric_kwh=round(kwh, 2),
-                    total_fuel_gal=round(gal, 2), trips_text=_trips_text(trips, total))
+                    total_fuel_gal=round(gal, 2), trips_text=_trips_text(trips, total, place))
 
 
-def _trips_text(trips: list[Trip], total: int) -> str:
+def _trips_text(trips: list[Trip], total: int, place: sqlite3.Row | None = None) -> str:
     """'145 trips, the latest: YMCA to Home on March 16 at 7:56 AM (3.6 miles, 10 minutes); ...', all
-    of a listing of ten or fewer, else the first five."""
+    of a listing of ten or fewer, else the first five; those of one `place` say it by its name and the
+    nickname the trips use ('12 trips to or from Iron Energy ('Work'), the latest: Work to Home ...')."""
     said = []
     for t in trips[:len(trips) if len(trips) <= 10 else 5]:
         at = datetime.fromisoformat(t.started_at)
@@ -583,7 +586,11 @@ def _trips_text(trips: list[Trip], total: int) -> str:
         said.append(f"{t.summary} on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} "
                     f"{'AM' if at.hour < 12 else 'PM'} ({t.distance_mi:g} miles, {t.duration_min} minutes{fuel})")
     more = f"; and {total - len(said)} more" if total > len(said) and len(said) < len(trips) else ""
-    head = f"{total} trip{'' if total == 1 else 's'}{', the latest' if total > len(said) else ''}"
+    head = f"{total} trip{'' if total == 1 else 's'}"
+    if place is not None:
+        nickname = place["nickname"]
+        head += f" to or from {place['name']}" + (f" ('{nickname}')" if nickname and nickname != place["name"] else "")
+    head += ", the latest" if total > len(said) else ""
     return f"{head}: " + "; ".join(said) + more if said else "no trips"
 
 

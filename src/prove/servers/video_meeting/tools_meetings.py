@@ -510,9 +510,13 @@ def cancel_meeting(ctx: Ctx, meeting_id: MeetingId) -> Meeting:
     return meeting_model(ctx, meeting_id)
 
 
+# (a 1:1 is the two people its topic names: nobody else is invited to it)
+_NOT_ONE_ON_ONE = {"meeting_id": "topic NOT LIKE '1:1%'"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Invite {person_ids} to {meeting_id}.",
-    "Add {person_ids} to the invite list of {meeting_id}.",
+    Ask("Invite {person_ids} to {meeting_id}.", fits=_NOT_ONE_ON_ONE),
+    Ask("Add {person_ids} to the invite list of {meeting_id}.", fits=_NOT_ONE_ON_ONE),
 ], reply=[
     "Invited {person_ids} to {meeting_id}.",
     "Done: the invite list of '{result.topic}' now includes {person_ids}.",

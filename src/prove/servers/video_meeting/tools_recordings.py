@@ -170,8 +170,8 @@ def get_transcript(ctx: Ctx, recording_id: RecordingId, speaker: str | None = No
     "Delete {recording_id}.",
     "I'm running out of cloud storage, get rid of {recording_id}.",
 ], reply=[
-    "Deleted the recording; {result.freed_mb} MB freed, {result.storage_used_mb} MB in use now.",
-    "Done: that recording is gone and {result.freed_mb} MB are free again.",
+    "Deleted {recording_id}; {result.freed_mb} MB freed, {result.storage_used_mb} MB in use now.",
+    "Done: {recording_id} is gone and {result.freed_mb} MB are free again.",
 ])
 def delete_recording(ctx: Ctx, recording_id: RecordingId) -> DeletedRecording:
     """Delete a cloud recording; it moves to the trash and no longer uses storage.

@@ -903,10 +903,10 @@ class Planner:
             """What the output calls it: its label, or the name of whom it stands for (a participant's person)."""
             if labels.get(v) is not None:
                 return labels[v]
+            if isinstance(rec.get(f"{kind}_name"), str):  # a lead's new "account_name"; a device's new room's
+                return rec[f"{kind}_name"]  # "room_name" (its "name" is the device's)
             if ek and ek.label and isinstance(rec.get(ek.label), str):
                 return rec[ek.label]
-            if isinstance(rec.get(f"{kind}_name"), str):  # a lead's new "account_name"
-                return rec[f"{kind}_name"]
             other = rec.get(ek.stands_for) if ek and ek.stands_for else None
             other_kind = self.index.named_kind(other) if isinstance(other, str) else None
             return self.index.labels[other_kind][other] if other_kind else None
@@ -1395,8 +1395,12 @@ class Planner:
             others = [(i, q.name) for i, t in enumerate(steps) for q in t.tool.params if q.entity == p.entity
                       and (i, q.name) != (first, p.name) and t.sources.get(q.name) is not None
                       and t.sources[q.name].kind == "user"]
-            # (not where another thing of the kind is named by label: with no lookup, nobody could find it)
-            if label and not others and self._hide_lookups(p.entity, steps):
+            # (not where another thing of the kind is named by label: with no lookup, nobody could find it;
+            # nor a thing whose name is its ID, the Inbox folder 'inbox' or the Desktop folder '/Desktop':
+            # nobody asks for that ID)
+            if label and re.sub(r"\W", "", label).lower() != re.sub(r"\W", "", str(s.args[p.name])).lower() \
+                    and not others \
+                    and self._hide_lookups(p.entity, steps):
                 # The user names it by its label; with the lookups hidden, the assistant asks for the ID.
                 s.sources[p.name] = Source("user", text=self.say.entity(p.entity, s.args[p.name], label=label))
                 return (p.name, s.args[p.name], p.sensitive, p.entity), first
