@@ -1515,3 +1515,12 @@ def test_a_capital_a_in_a_name_is_not_an_article() -> None:
     assert tidy("Alphabet Inc. Class A is at $141.84.") == "Alphabet Inc. Class A is at $141.84."
     assert tidy("Berkshire Hathaway Class A opened lower.") == "Berkshire Hathaway Class A opened lower."
     assert tidy("Add a item. A event is set.") == "Add an item. An event is set."
+
+
+def test_someones_own_calendar_is_named_as_theirs() -> None:
+    """"Oh, the event 'Polaris kickoff' in the calendar 'Valentina Young's calendar'": a label that says
+    whose thing it is names it already."""
+    from prove.synth.phrasing import _named
+
+    assert _named("Valentina Young's calendar", "noun", "calendar") == "Valentina Young's calendar"
+    assert _named("Book club", "noun", "calendar") == "the calendar 'Book club'"

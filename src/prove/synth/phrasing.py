@@ -93,6 +93,8 @@ def _named(label: str, naming: str, noun: str) -> str:
         return label if own_article else f"the {label}"
     if naming == "before":  # "the like notification"
         return f"the {label.replace('_', ' ')} {noun}"
+    if re.search(rf"'s {re.escape(noun.split()[-1])}$", label):  # "Valentina Young's calendar" says whose it is
+        return label
     if _title_like(label):
         last = noun.split()[-1]
         if re.search(rf"\b{re.escape(last)}\s+[A-Za-z]?\d+[A-Za-z]?$", label, re.IGNORECASE):
