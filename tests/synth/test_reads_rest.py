@@ -869,3 +869,12 @@ def test_a_deleted_folder_is_named_as_a_folder() -> None:
     empty = next(f["folder_id"] for f in folders if f["kind"] == "custom" and f["total"] == 0)
     texts = _replies("email", "delete_folder", {"folder_id": empty})
     assert all("the folder '" in t for t in texts), texts
+
+
+def test_a_restored_item_is_said_back_in_its_folder() -> None:
+    """"Done: the file 'Screen recording 2025-09-08.mov' is back at /Documents/Screen recording
+    2025-09-08.mov.": a raw path where a person names the folder."""
+    with Session(["filesystem"], world=0) as session:
+        item = next(t for t in session.call("list_trash", {}).data["items"] if t["kind"] == "file")
+    texts = _replies("filesystem", "restore_from_trash", {"trash_id": item["trash_id"], "destination_folder": "/Documents"})
+    assert all("the Documents folder" in t and "/Documents/" not in t for t in texts), texts

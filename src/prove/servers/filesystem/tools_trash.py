@@ -78,6 +78,7 @@ class Restored(BaseModel):
     original_path: str
     kind: Kind
     items: int
+    folder_text: str = Field("", description="the folder it is in now, in words, such as 'the Documents folder'")
 
 
 class Purged(BaseModel):
@@ -186,13 +187,18 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
                      items_text=_items_text(items, len(rows)))
 
 
+def _folder_said(path: str) -> str:
+    """The folder a path is in, in words: 'the Desktop folder', 'the top of your drive'."""
+    parent = path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
+    return f"the {parent} folder" if parent else "the top of your drive"
+
+
 def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
     """'2 items: Untitled.txt from the Desktop folder (5 bytes) and the folder 2024-07 Old phone backup
     from the 2024 folder (4 items inside, 9.2 MB)'."""
     said = []
     for t in items[:shown]:
-        parent = t.original_path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
-        where = f"the {parent} folder" if parent else "the top of your drive"
+        where = _folder_said(t.original_path)
         inside = f"{t.items - 1} item{'' if t.items == 2 else 's'} inside, " if t.kind == "folder" else ""
         said.append(f"{'the folder ' if t.kind == 'folder' else ''}{t.name} from {where} ({inside}{t.size_text})")
     return items_said(said, total)
@@ -203,8 +209,8 @@ def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
     "Undelete {trash_id} and put it in {destination_folder}.",
     "Bring back {trash_id}; I deleted it by mistake.",
 ], reply=[
-    "Restored {trash_id} to {result.path}.",
-    "Done: {trash_id} is back at {result.path}.",
+    "Restored {trash_id} to {result.folder_text}.",
+    "Done: {trash_id} is back in {result.folder_text}.",
 ])
 def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralFolderPath | None = None) -> Restored:
     """Bring a deleted item back from the trash, to where it was or into another folder.
@@ -242,7 +248,8 @@ def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralF
     ctx.db.execute("UPDATE nodes SET parent_id = ? WHERE node_id = ?", (dest["node_id"], item["node_id"]))
     ctx.db.execute("DELETE FROM trash WHERE trash_id = ?", (item["trash_id"],))
     log_activity(ctx, "restored", target, f"from the trash (was {old})" if target != old else "from the trash")
-    return Restored(path=target, original_path=old, kind=item["kind"], items=item["item_count"])
+    return Restored(path=target, original_path=old, kind=item["kind"], items=item["item_count"],
+                    folder_text=_folder_said(target))
 
 
 @tools.tool(effect=WRITE, asks=[
