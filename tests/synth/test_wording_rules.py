@@ -1524,3 +1524,14 @@ def test_someones_own_calendar_is_named_as_theirs() -> None:
 
     assert _named("Valentina Young's calendar", "noun", "calendar") == "Valentina Young's calendar"
     assert _named("Book club", "noun", "calendar") == "the calendar 'Book club'"
+
+
+def test_an_email_told_apart_by_its_folder_says_the_folder() -> None:
+    """"reply to the email 'Re: Customer escalation: Northwind Foods' in Archive": a folder is said as
+    a folder ("in the Archive folder"); a city or a room by its name ("in Portland", "in the Kitchen")."""
+    from prove.synth.sampler import Sampler
+    from prove.synth.wording import Wording
+
+    server = registry.get("email")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), EntityIndex(server, 0), Wording(random.Random(0)))
+    assert say.entity("message", "MSG-10112") == "the email 'Re: Customer escalation: Northwind Foods' in the Archive folder"

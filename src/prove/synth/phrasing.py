@@ -371,6 +371,8 @@ class Phrasing:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
                 elif owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
                     words = f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
+                elif "folder" in column and not owner.startswith(("the ", "/")):
+                    words = f"in the {owner} folder"  # "the email 'Q2 plan' in the Archive folder"
                 elif any(w in column for w in _PLACES):
                     words = f"in {owner}"
                 elif quoted and self.entity_noun(kind).split()[-1] in _OF:
