@@ -878,3 +878,15 @@ def test_a_restored_item_is_said_back_in_its_folder() -> None:
         item = next(t for t in session.call("list_trash", {}).data["items"] if t["kind"] == "file")
     texts = _replies("filesystem", "restore_from_trash", {"trash_id": item["trash_id"], "destination_folder": "/Documents"})
     assert all("the Documents folder" in t and "/Documents/" not in t for t in texts), texts
+
+
+def test_a_route_from_home_is_said_from_home() -> None:
+    """"Which trains or buses do I take to Corner Basil?" was answered "By transit from Blue Lofts to
+    Corner Basil", the name of the user's building."""
+    for tool in ("get_route", "get_directions"):
+        texts = _replies("maps", tool, {"destination_place_id": "PLC-10017", "mode": "transit",
+                                        "depart_at": "2026-03-17T11:00"})
+        assert texts and all("your home" in t for t in texts), texts
+        named = _replies("maps", tool, {"destination_place_id": "PLC-10017", "origin_place_id": "PLC-10072",
+                                        "mode": "transit", "depart_at": "2026-03-17T11:00"})
+        assert all("Portland General Hospital" in t for t in named), named

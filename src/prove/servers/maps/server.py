@@ -233,6 +233,7 @@ class Route(BaseModel):
     mode: Mode
     origin_place_id: PlaceId
     origin_name: str
+    origin_said: str = Field("", description="the start as the user says it: 'your home' where none was given")
     destination_place_id: PlaceId
     destination_name: str
     distance_m: int

@@ -272,13 +272,13 @@ def get_distance(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: 
     Ask("How far is the drive from home to {destination_place_id}?", mode="driving"),
     Ask("How long would it take me to walk from {origin_place_id} to {destination_place_id}?", mode="walking"),
 ], reply=[
-    Ask("The drive from {result.origin_name} to {result.destination_name} is {result.distance_km} km and takes about "
+    Ask("The drive from {result.origin_said} to {result.destination_name} is {result.distance_km} km and takes about "
         "{result.duration_min} minutes; you'd get there at {result.arrive_at}.", mode="driving"),
-    Ask("Walking from {result.origin_name} to {result.destination_name} is {result.distance_km} km, about "
+    Ask("Walking from {result.origin_said} to {result.destination_name} is {result.distance_km} km, about "
         "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="walking"),
-    Ask("By bike, {result.origin_name} to {result.destination_name} is {result.distance_km} km, about "
+    Ask("By bike, {result.origin_said} to {result.destination_name} is {result.distance_km} km, about "
         "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="cycling"),
-    Ask("By transit, {result.origin_name} to {result.destination_name} takes about {result.duration_min} minutes "
+    Ask("By transit, {result.origin_said} to {result.destination_name} takes about {result.duration_min} minutes "
         "({result.summary}); you'd arrive at {result.arrive_at}.", mode="transit"),
 ])
 def get_route(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
@@ -311,7 +311,8 @@ def get_route(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: Loc
     """
     origin, dest = _endpoints(ctx, origin_place_id, destination_place_id)
     at = coming(ctx, depart_at)
-    return Route(**_route(origin, dest, plan(ctx, origin, dest, mode, at)))
+    return Route(**_route(origin, dest, plan(ctx, origin, dest, mode, at)),
+                 origin_said="your home" if origin_place_id is None else origin["name"])
 
 
 @tools.tool(effect=READ, asks=[
@@ -319,13 +320,13 @@ def get_route(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: Loc
     "How do I get from {origin_place_id} to {destination_place_id} by {mode}? Walk me through it.",
     Ask("Which trains or buses do I take to {destination_place_id}, leaving at {depart_at}?", mode="transit"),
 ], reply=[
-    Ask("Driving from {result.origin_name} to {result.destination_name} ({result.distance_km} km, about "
+    Ask("Driving from {result.origin_said} to {result.destination_name} ({result.distance_km} km, about "
         "{result.duration_min} minutes): {result.in_words}.", mode="driving"),
-    Ask("On foot from {result.origin_name} to {result.destination_name} ({result.distance_km} km, about "
+    Ask("On foot from {result.origin_said} to {result.destination_name} ({result.distance_km} km, about "
         "{result.duration_min} minutes): {result.in_words}.", mode="walking"),
-    Ask("By bike from {result.origin_name} to {result.destination_name} ({result.distance_km} km, about "
+    Ask("By bike from {result.origin_said} to {result.destination_name} ({result.distance_km} km, about "
         "{result.duration_min} minutes): {result.in_words}.", mode="cycling"),
-    Ask("By transit from {result.origin_name} to {result.destination_name} (about {result.duration_min} minutes): "
+    Ask("By transit from {result.origin_said} to {result.destination_name} (about {result.duration_min} minutes): "
         "{result.in_words}.", mode="transit"),
 ])
 def get_directions(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
@@ -358,7 +359,8 @@ def get_directions(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id
     words = _in_words(p.steps)
     if p.mode == "transit" and not p.fare and p.warnings:  # no line is worth taking: say so before the walk
         words = f"{p.warnings[-1].rstrip('.')}; {words[:1].lower()}{words[1:]}"
-    return Directions(**_route(origin, dest, p), steps=p.steps, in_words=words)
+    return Directions(**_route(origin, dest, p), steps=p.steps, in_words=words,
+                      origin_said="your home" if origin_place_id is None else origin["name"])
 
 
 def _in_words(steps: list[Step]) -> str:

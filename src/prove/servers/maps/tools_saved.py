@@ -316,7 +316,7 @@ def remove_saved_place(ctx: Ctx, place_id: SavedPlaceId, list_id: ListId | None 
     "I don't need {list_id} anymore, get rid of it.",
 ], reply=[
     "Deleted the list '{result.name}'.",
-    "Done: '{result.name}' is gone.",
+    "Done: the list '{result.name}' is gone.",
 ])
 def delete_list(ctx: Ctx, list_id: ListId) -> SavedList:
     """Delete one of the user's lists and the places saved in it; Favorites cannot be deleted.
