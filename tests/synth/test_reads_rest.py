@@ -890,3 +890,9 @@ def test_a_route_from_home_is_said_from_home() -> None:
         named = _replies("maps", tool, {"destination_place_id": "PLC-10017", "origin_place_id": "PLC-10072",
                                         "mode": "transit", "depart_at": "2026-03-17T11:00"})
         assert all("Portland General Hospital" in t for t in named), named
+
+
+def test_a_deleted_list_is_named_as_a_list() -> None:
+    """"Done: 'Date night' is gone." says a bare name."""
+    texts = _replies("maps", "delete_list", {"list_id": "LST-10002"})
+    assert all("the list '" in t for t in texts), texts
