@@ -896,3 +896,15 @@ def test_a_deleted_list_is_named_as_a_list() -> None:
     """"Done: 'Date night' is gone." says a bare name."""
     texts = _replies("maps", "delete_list", {"list_id": "LST-10002"})
     assert all("the list '" in t for t in texts), texts
+
+
+def test_who_works_on_an_issue_is_answered_plainly() -> None:
+    """"As for issue WEB-10051, Alexander Clarke is working on it." opens on a turn of phrase that
+    answers nothing said before it."""
+    server = registry.get("issue_tracker")
+    with Session([server], world=0) as session:
+        issue = session.call("search_issues", {}).data["issues"][0]["issue_id"]
+        result = session.call("get_issue", {"issue_id": issue})
+    tool = server.tools["get_issue"]
+    fitting = _fitting_replies(tool, {"issue_id": issue}, result.data, "Who is working on {issue_id}?")
+    assert fitting and not any(r.text.startswith("As for") for r in fitting), [r.text for r in fitting]

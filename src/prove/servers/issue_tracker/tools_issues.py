@@ -185,7 +185,7 @@ def search_issues(ctx: Ctx, query: Query | None = None, project_id: ProjectId | 
     "{issue_id} ('{result.title}') is {result.status}, {result.priority} priority; {result.working_text}, and "
     "{result.blocking_text}.",
     "{issue_id} is {result.status}, and {result.blocking_text}.",
-    "As for {issue_id}, {result.working_text}.",
+    "{issue_id}: {result.working_text}.",
 ])
 def get_issue(ctx: Ctx, issue_id: IssueId) -> Issue:
     """Get one issue in full: fields, links, blockers, watchers, time tracking and allowed transitions.
