@@ -960,7 +960,7 @@ def test_an_unassigned_issue_is_answered_with_its_blockers() -> None:
     (text,) = _answers("issue_tracker", "get_issue", {"issue_id": issue}, "What's the status of it and what is blocking it?")
     assert re.search(r" is [a-z ]+, and (nothing is blocking it|it's blocked by [A-Z]+-\d+)", text), text
     (who,) = _answers("issue_tracker", "get_issue", {"issue_id": issue}, "Who is working on it?")
-    assert who.endswith(", nobody is working on it yet.") and "priority" not in who, who
+    assert who.endswith(": nobody is working on it yet.") and "priority" not in who, who
 
 
 def test_the_user_s_own_role_is_theirs() -> None:
