@@ -908,3 +908,10 @@ def test_who_works_on_an_issue_is_answered_plainly() -> None:
     tool = server.tools["get_issue"]
     fitting = _fitting_replies(tool, {"issue_id": issue}, result.data, "Who is working on {issue_id}?")
     assert fitting and not any(r.text.startswith("As for") for r in fitting), [r.text for r in fitting]
+
+
+def test_a_directory_search_promises_no_invitation() -> None:
+    """"Look up Leo Ramirez; I want to invite them to a call. Then please schedule 'All-hands prep' ..."
+    scheduled a call Leo Ramirez was never invited to: a search says only what it looks for."""
+    tool = registry.get("video_meeting").tools["search_people"]
+    assert tool.asks and not any("invite" in a.text for a in tool.asks)

@@ -133,7 +133,7 @@ def _size(mb: float) -> str:
 
 @tools.tool(effect=READ, asks=[
     "Find {query} in the directory.",
-    "Look up {query}; I want to invite them to a call.",
+    "Look up {query} in the directory for me.",
 ], reply=[
     "I found {result.total} people: {result.people_text}.",
 ])
