@@ -680,20 +680,17 @@ def test_what_is_on_hold_is_what_is_still_held() -> None:
 
 
 def test_an_account_after_another_names_what_it_is_about() -> None:
-    """A reply that says several things never opens a later one with "it" ("Done: the contents of
-    'tax-docs-2024.zip' are in /Documents/tax-docs-2024. It now lives at /Documents/Team contacts.csv."):
-    "it" would be the thing before. Alone, a reply may say "it" of what the user just asked for."""
-    opens = r"(?:Done: it|It)(?: now lives|'s back at|'s pinned|'s no longer pinned| will post)"
+    """A reply that says several things never opens a later one with "it" ("... Rafael Taylor organizes
+    it. It meets every week on Tuesday and Wednesday, 26 times"): "it" would be the thing before. Alone,
+    a reply may say "it" of what the user just asked for."""
     later, alone = [], []
-    for server in ("filesystem", "team_chat"):
-        for ex in _generated(server, 300, 12):
-            for m in ex["messages"]:
-                if m["role"] == "assistant" and m.get("content") and not m.get("tool_calls"):
-                    later += re.findall(rf"[.!?] {opens}[^.]*", m["content"])
-                    alone += [m["content"]] if re.match(opens, m["content"]) else []
+    for ex in _generated("calendar", 400, 12):
+        for m in ex["messages"]:
+            if m["role"] == "assistant" and m.get("content") and not m.get("tool_calls"):
+                later += re.findall(r"[.!?] It meets [^.]*", m["content"])
+                alone += [m["content"]] if m["content"].startswith("It meets") else []
     assert not later, later[:5]
     assert alone  # the pronoun is still said where nothing comes before it
-
 
 def test_several_of_a_product_added_to_the_cart_read_as_a_count_of_it() -> None:
     """"Done: 3 of the Champion Crew Neck T-Shirt are in your cart" reads as 3 out of one shirt."""

@@ -748,8 +748,8 @@ def test_replies_name_an_address_a_restored_email_and_opening_hours_as_people_do
                if m["role"] == "assistant" and m.get("content")]
     assert any("your home address" in r or "your work address" in r for r in replies)
     assert any("Restored the email '" in r for r in replies)
-    # ("... 0.67 miles northwest of your home" is the place itself)
-    assert not any(re.search(r"(?<!of )\byour (?:home|work)\b(?! address)", r) for r in replies)
+    # ("... 0.67 miles northwest of your home", "by transit from your home" are the place itself)
+    assert not any(re.search(r"(?<!of )(?<!from )\byour (?:home|work)\b(?! address)", r) for r in replies)
     assert not any(re.search(r"Restored the email '[^']*' in Trash", r) or ") (hours that day" in r for r in replies)
 
 

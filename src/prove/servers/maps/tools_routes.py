@@ -276,9 +276,9 @@ def get_distance(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: 
         "{result.duration_min} minutes; you'd get there at {result.arrive_at}.", mode="driving"),
     Ask("Walking from {result.origin_said} to {result.destination_name} is {result.distance_km} km, about "
         "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="walking"),
-    Ask("By bike, {result.origin_said} to {result.destination_name} is {result.distance_km} km, about "
+    Ask("By bike it's {result.distance_km} km from {result.origin_said} to {result.destination_name}, about "
         "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="cycling"),
-    Ask("By transit, {result.origin_said} to {result.destination_name} takes about {result.duration_min} minutes "
+    Ask("By transit it takes about {result.duration_min} minutes from {result.origin_said} to {result.destination_name} "
         "({result.summary}); you'd arrive at {result.arrive_at}.", mode="transit"),
 ])
 def get_route(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
