@@ -585,7 +585,8 @@ def _mend(text: str) -> str:
     # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery")
     text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:[A-Z0-9][\w'&.-]* )*)([A-Z][a-z]{2,}[a-rt-xz])\b(?![\w'-])"
                   r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)",
-                  lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}{'es' if re.search(r'(?:x|ch|sh)$', m.group(3)) else 's'}",
+                  lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}"
+                            f"{'es' if re.search(r'(?:x|ch|sh)$', m.group(3)) else 's'}",
                   text)
     text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"

@@ -278,8 +278,8 @@ def get_distance(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: 
         "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="walking"),
     Ask("By bike it's {result.distance_km} km from {result.origin_said} to {result.destination_name}, about "
         "{result.duration_min} minutes; you'd arrive at {result.arrive_at}.", mode="cycling"),
-    Ask("By transit it takes about {result.duration_min} minutes from {result.origin_said} to {result.destination_name} "
-        "({result.summary}); you'd arrive at {result.arrive_at}.", mode="transit"),
+    Ask("By transit it takes about {result.duration_min} minutes from {result.origin_said} to "
+        "{result.destination_name} ({result.summary}); you'd arrive at {result.arrive_at}.", mode="transit"),
 ])
 def get_route(ctx: Ctx, destination_place_id: LocalPlaceId, origin_place_id: LocalPlaceId | None = None,
               mode: Mode = "driving", depart_at: str | None = None) -> Route:

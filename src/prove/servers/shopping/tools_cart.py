@@ -243,7 +243,8 @@ def view_cart(ctx: Ctx) -> Cart:
     Ask("Added {product_id} to your cart; it now holds {result.item_count} items, ${result.amount_due} due.",
         quantity=1),
     Ask("Your cart now holds {product_id}; it comes to ${result.amount_due} with standard shipping.", quantity=1),
-    "Added {product_id} to your cart ({quantity} of them); it now holds {result.item_count} items, ${result.amount_due} due.",
+    "Added {product_id} to your cart ({quantity} of them); it now holds {result.item_count} items, "
+    "${result.amount_due} due.",
     "Done: your cart has {product_id}, {quantity} of them; it comes to ${result.amount_due} with standard shipping.",
 ])
 def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = None,

@@ -1516,7 +1516,8 @@ _COMPOUND_MODIFIERS = {"remote control", "french press", "cast iron", "stainless
 def _head_words(label: str) -> str | None:
     """The words a person searches a long name by: its head noun phrase, before any size, number
     or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
-    Rug"); a company by its name without "Inc." ("Palantir Technologies"); a title with a kind before a colon is searched by what follows ("Interview: Anika Gonzalez
+    Rug"); a company by its name without "Inc." ("Palantir Technologies"); a title with a kind
+    before a colon is searched by what follows ("Interview: Anika Gonzalez
     (Senior Software Engineer)" -> "Anika Gonzalez"); None where the name is short already or has
     no such phrase."""
     tokens = label.split()
@@ -1570,7 +1571,8 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     to {assignee_id}.").
 
     A reply that says a result field this result lacks ("arriving {result.arrival}" with no
-    destination set), or an argument the call left out, does not fit; a read with no fitting reply is read out from its result.
+    destination set), or an argument the call left out, does not fit; a read with no fitting reply
+    is read out from its result.
     Without `data` (what a call may be told, before it runs) every reply that fits the call counts.
     A read asked a question (`asked`) is answered by the replies that say what it asks."""
     effective = {**tool.defaults, **args}
