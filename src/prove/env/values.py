@@ -145,6 +145,13 @@ def said_in_part(said: list[str], total: int, none: str, noun: str | None = None
     return said[0] if len(said) == 1 else "; ".join(said[:-1]) + " and " + said[-1]
 
 
+def listing_said(said: list[str], total: int, asked: bool, none: str, first: int = 5, noun: str | None = None) -> str:
+    """A listing's returned things in words (`said_in_part`): up to 10 each said, more the `first` of
+    them; the rest counted, of all `total` that match, or where the call asked for a number (`asked`:
+    "my last 10 transactions") of those returned only, not how many more there are."""
+    return said_in_part(said if len(said) <= 10 else said[:first], len(said) if asked else total, none, noun)
+
+
 def luhn_ok(number: str) -> bool:
     """Whether a string of digits passes the Luhn check that card numbers carry."""
     if not number.isascii() or not number.isdigit():

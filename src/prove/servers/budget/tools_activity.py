@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, WRITE, Ask, Ctx, ToolError, Toolset, Where
-from prove.env.values import money, said_in_part
+from prove.env.values import listing_said, money
 
 from .server import (
     EXPENSES,
@@ -73,8 +73,7 @@ def _transactions_text(rows: list[Transaction], total: int, asked: bool, today: 
         else:
             where = f"{'at' if t.amount < 0 else 'from'} {t.payee}"
         return f"${abs(t.amount):,.2f} {where} on {day}"
-    text = said_in_part([one(t) for t in (rows if len(rows) <= 10 else rows[:5])], len(rows) if asked else total,
-                        "none")
+    text = listing_said([one(t) for t in rows], total, asked, "none")
     return f"{text}; ${spent:,.2f} spent in all" if spent and total > 1 else text
 
 

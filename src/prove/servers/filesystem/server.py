@@ -162,6 +162,16 @@ def entry_list(ctx: Ctx, found: list[Entry], total: int) -> EntryList:
     return EntryList(entries=found, total=total, entries_text=entries_text(found, total, ctx.now().year, where=True))
 
 
+TOP_OF_DRIVE = "the top of your drive"
+
+
+def folder_of(path: str) -> str:
+    """The folder an item is in, in words: 'the Finance folder' for '/Documents/Finance/Budget.csv',
+    'the top of your drive' for '/Documents'."""
+    parent = path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
+    return f"the {parent} folder" if parent else TOP_OF_DRIVE
+
+
 def entries_text(found: list[Entry], total: int, year: int, where: bool = False, shown: int = 8) -> str:
     """'3 items: Taxes (folder, 2.2 MB), Budget 2025.csv (636 bytes, modified December 31, 2025) and
     Budget 2026.csv (222 bytes, modified March 9)', in the listing's order; with `where`, each with
@@ -170,8 +180,8 @@ def entries_text(found: list[Entry], total: int, year: int, where: bool = False,
     for e in found[:shown]:
         at = datetime.fromisoformat(e.modified_at)
         day = f"{at:%B} {at.day}" + (f", {at.year}" if at.year != year else "")
-        parent = e.path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
-        name = e.name + ((f" in the {parent} folder" if parent else " at the top of your drive") if where else "")
+        place = folder_of(e.path)
+        name = e.name + (f" {'at' if place == TOP_OF_DRIVE else 'in'} {place}" if where else "")
         said.append(f"{name} (folder, {e.size_text})" if e.kind == "folder" else
                     f"{name} ({e.size_text}, modified {day})")
     return items_said(said, total)

@@ -25,6 +25,7 @@ from .server import (
     check_unlocked,
     destination,
     ensure_space,
+    folder_of,
     human,
     listed,
     insert_node,
@@ -276,7 +277,5 @@ def extract_archive(ctx: Ctx, path: ArchivePath, destination_folder: GeneralFold
                                      size=m["size"], digest=m["content_hash"])
         created += 1
     log_activity(ctx, "extracted", target, f"from {row['path']}")
-    parent, name = split(target)
-    where = f"the {split(parent)[1]} folder" if parent != "/" else "the top of your drive"
     return Extracted(path=target, items=created, size=size, size_text=human(size),
-                     folder_text=f"a new folder '{name}' in {where}")
+                     folder_text=f"a new folder '{split(target)[1]}' in {folder_of(target)}")

@@ -23,6 +23,7 @@ from .server import (
     entries,
     entries_text,
     entry_list,
+    folder_of,
     folder_size,
     hidden_vault,
     human,
@@ -189,8 +190,8 @@ def _activities_text(items: list[Activity], total: int, shown: int = 5) -> str:
     said = []
     for a in items[:shown]:
         at = datetime.fromisoformat(a.at)
-        parent, name = a.path.rsplit("/", 1)
-        where = f" in the {parent.rsplit('/', 1)[-1]} folder" if parent else ""
+        name = a.path.rsplit("/", 1)[1]
+        where = f" in {folder_of(a.path)}" if a.path.count("/") > 1 else ""
         detail = f" ({a.detail})" if a.detail else ""
         said.append(f"{name}{where} was {_DONE.get(a.action, a.action)} on {at:%B} {at.day} at "
                     f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}{detail}")

@@ -22,6 +22,7 @@ from .server import (
     check_subtree_unlocked,
     check_unlocked,
     destination,
+    folder_of,
     guard_vault,
     human,
     inside,
@@ -187,18 +188,12 @@ def list_trash(ctx: Ctx, limit: Limit = 50) -> TrashList:
                      items_text=_items_text(items, len(rows)))
 
 
-def _folder_said(path: str) -> str:
-    """The folder a path is in, in words: 'the Desktop folder', 'the top of your drive'."""
-    parent = path.rsplit("/", 1)[0].rsplit("/", 1)[-1]
-    return f"the {parent} folder" if parent else "the top of your drive"
-
-
 def _items_text(items: list[TrashItem], total: int, shown: int = 5) -> str:
     """'2 items: Untitled.txt from the Desktop folder (5 bytes) and the folder 2024-07 Old phone backup
     from the 2024 folder (4 items inside, 9.2 MB)'."""
     said = []
     for t in items[:shown]:
-        where = _folder_said(t.original_path)
+        where = folder_of(t.original_path)
         inside = f"{t.items - 1} item{'' if t.items == 2 else 's'} inside, " if t.kind == "folder" else ""
         said.append(f"{'the folder ' if t.kind == 'folder' else ''}{t.name} from {where} ({inside}{t.size_text})")
     return items_said(said, total)
@@ -249,7 +244,7 @@ def restore_from_trash(ctx: Ctx, trash_id: TrashId, destination_folder: GeneralF
     ctx.db.execute("DELETE FROM trash WHERE trash_id = ?", (item["trash_id"],))
     log_activity(ctx, "restored", target, f"from the trash (was {old})" if target != old else "from the trash")
     return Restored(path=target, original_path=old, kind=item["kind"], items=item["item_count"],
-                    folder_text=_folder_said(target))
+                    folder_text=folder_of(target))
 
 
 @tools.tool(effect=WRITE, asks=[

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from prove.env import READ, WRITE, Ask, Ctx, Sensitive, ToolError, Toolset, Where
-from prove.env.values import iso, luhn_ok, money, said_in_part
+from prove.env.values import iso, listing_said, luhn_ok, money
 
 from .server import (
     MAX_ACTIVE_SOURCES,
@@ -418,8 +418,7 @@ def _transfers_text(transfers: list[Transfer], total: int, asked: bool, today: d
         what = f"cash-out to {t.source_name}" if t.direction == "cash_out" else f"top-up from {t.source_name}"
         where = f"on its way, arriving {day(t.arrives_at)}" if t.status == "pending" else "arrived"
         return f"the ${t.amount:,.2f} {what} on {day(t.created_at)} ({where})"
-    return said_in_part([one(t) for t in (transfers if len(transfers) <= 10 else transfers[:4])],
-                        len(transfers) if asked else total, "no transfers")
+    return listing_said([one(t) for t in transfers], total, asked, "no transfers", first=4)
 
 
 @tools.tool(effect=READ, asks=[

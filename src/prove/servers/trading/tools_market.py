@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from prove.env import READ, Ask, Ctx, Toolset, Where
-from prove.env.values import iso, like, said_in_part
+from prove.env.values import iso, like, listing_said
 
 from .server import (
     DailyClose,
@@ -129,8 +129,7 @@ def _securities_text(found: list[Security], total: int, asked: bool) -> str:
         what = s.sector if s.kind == "etf" and s.sector.endswith("ETF") else \
             f"{s.sector} {'ETF' if s.kind == 'etf' else 'stock'}"
         return f"{s.name} ({s.ticker}), {'an' if what[:1] in 'AEIOU' else 'a'} {what} at ${s.price:,.2f}"
-    return said_in_part([one(s) for s in (found if len(found) <= 10 else found[:6])], len(found) if asked else total,
-                        "no securities", noun="security")
+    return listing_said([one(s) for s in found], total, asked, "no securities", first=6, noun="security")
 
 
 @tools.tool(effect=READ, asks=[
