@@ -912,3 +912,13 @@ def test_a_directory_search_promises_no_invitation() -> None:
     scheduled a call Leo Ramirez was never invited to: a search says only what it looks for."""
     tool = registry.get("video_meeting").tools["search_people"]
     assert tool.asks and not any("invite" in a.text for a in tool.asks)
+
+
+def test_a_username_never_opens_a_reply_account() -> None:
+    """"Order ORD-10012 is marked delivered. Camerasbyjordan has your message ...": after another account a
+    reply's "Done:" is dropped and the next word capitalized, which a username must not be."""
+    with Session(["marketplace"], world=0) as session:
+        listing = next(x for x in session.call("search_listings", {}).data["listings"] if x["seller_username"] !=
+                       session.call("get_account", {}).data["username"])
+    texts = _replies("marketplace", "send_message", {"listing_id": listing["listing_id"], "body": "Is this still available?"})
+    assert texts and not any(t.split(": ", 1)[-1].startswith(listing["seller_username"]) for t in texts), texts

@@ -288,7 +288,7 @@ def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Fie
     "Message the seller of {listing_id} and say '{body}'.",
 ], reply=[
     "Sent your message to {result.recipient_username}: '{body}'",
-    "Done: {result.recipient_username} has your message about '{result.listing_title}'.",
+    "Done: your message about '{result.listing_title}' went to {result.recipient_username}.",
 ], values={"body": ["Is this still available?", "Would you ship to Denver?", "Can you send a photo of the back?",
                     "Does it come with the original box?", "Is the price negotiable?",
                     "Could you combine shipping if I buy two?", "Are there any scratches not shown in the photos?"]})
