@@ -1535,3 +1535,12 @@ def test_an_email_told_apart_by_its_folder_says_the_folder() -> None:
     server = registry.get("email")
     say = Phrasing(server, Sampler(server, 0, [0]).context(0), EntityIndex(server, 0), Wording(random.Random(0)))
     assert say.entity("message", "MSG-10112") == "the email 'Re: Customer escalation: Northwind Foods' in the Archive folder"
+
+
+def test_a_thing_in_the_trash_is_not_said_twice_to_be_there() -> None:
+    """"restore the email 'You appeared in 14 searches' in the Trash folder from the trash"."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("Restore the email 'Hi' in the Trash folder from the trash.") == "Restore the email 'Hi' from the trash."
+    assert tidy("Move the email 'Hi' in the Trash folder to the Inbox folder.") == \
+        "Move the email 'Hi' in the Trash folder to the Inbox folder."

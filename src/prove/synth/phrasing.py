@@ -581,6 +581,7 @@ def _mend(text: str) -> str:
     text = re.sub(r"\b([Pp]ut|[Aa]dd|[Rr]eserve|[Hh]old|holding|[Mm]ove|[Ss]end|[Tt]ransfer|[Tt]ake|[Bb]uy|[Oo]rder|"
                   r"[Rr]equested:|[A-Za-z]+ed) 1 of the (?!items?\b)", r"\1 one ", text)
     text = re.sub(r"(?<![\d.,$-])\b1 of them\b", "one of them", text)
+    text = re.sub(r" in the Trash folder (?=from the trash\b)", " ", text)  # said once: "... 'Hi' from the trash"
     # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
     # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery")
     text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:[A-Z0-9][\w'&.-]* )*)([A-Z][a-z]{2,}[a-rt-xz])\b(?![\w'-])"
