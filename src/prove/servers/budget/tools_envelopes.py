@@ -110,8 +110,11 @@ class CategoryHistory(BaseModel):
     months: list[MonthLine]
     total: int
     average_spent: float
+    total_spent: float = Field(description="Everything spent in the months shown, this month so far included.")
     months_over_budget: int
     spending: str = Field(description="What was spent each month, oldest first, in words.")
+    average_text: str = Field(description="The average in words, with the months it covers: '$21.46 a month on "
+                                          "average over the 3 months before this one'.")
 
 
 class BudgetMove(BaseModel):
@@ -274,10 +277,9 @@ def get_category(ctx: Ctx, category_id: ExpenseCategoryId, month: Month | None =
     "How has my spending on {category_id} changed over the last {months} months?",
     "Show the monthly history of {category_id}.",
 ], reply=[
-    "{result.name} spending over the last {result.total} months: {result.spending}; ${result.average_spent} a month "
-    "on average.",
+    "{result.name} spending over the last {result.total} months: {result.spending}; {result.average_text}.",
     Ask("Over the last {result.total} months, {result.name} averaged no spending at all.",
-        **{"result.average_spent": 0.0}),
+        **{"result.total_spent": 0.0}),
 ], values={
     # A history to compare: several months, never "the last 1 months".
     "months": [3, 4, 6, 12],
@@ -304,11 +306,22 @@ def get_category_history(ctx: Ctx, category_id: ExpenseCategoryId,
         st = budget_status(ctx, cat, shift_month(current, -i))
         lines.append(MonthLine(month=st.month, budgeted=st.budgeted, spent=st.spent, remaining=st.remaining,
                                over_budget=st.over_budget and cat["kind"] == "expense"))
-    complete = [x.spent for x in lines if x.month < current] or [lines[-1].spent]
+    complete = [x.spent for x in lines if x.month < current]
+    average = money(sum(complete) / len(complete)) if complete else lines[-1].spent
     return CategoryHistory(category_id=category_id, name=cat["name"], months=lines, total=len(lines),
-                           average_spent=money(sum(complete) / len(complete)),
+                           average_spent=average, total_spent=money(sum(x.spent for x in lines)),
                            months_over_budget=sum(x.over_budget for x in lines),
-                           spending=", ".join(_spent_in(x, current) for x in lines))
+                           spending=", ".join(_spent_in(x, current) for x in lines),
+                           average_text=_average_in(average, len(complete)))
+
+
+def _average_in(average: float, complete: int) -> str:
+    """'$21.46 a month on average over the 3 months before this one'; with no full month shown,
+    this month's spending so far."""
+    if not complete:
+        return f"${average:,.2f} this month so far"
+    months = "the month" if complete == 1 else f"the {complete} months"
+    return f"${average:,.2f} a month on average over {months} before this one"
 
 
 def _spent_in(line: MonthLine, current: str) -> str:
