@@ -224,6 +224,7 @@ class Message(BaseModel):
     labels: list[str] = Field(description="label names, in the order of label_ids")
     to_names: str = Field("", description="whom it is to, by the names the user knows them by: 'you', 'Elijah "
                                           "Murphy and rosa.sullivan@nimbusfood.com'")
+    everyone_names: str = Field("", description="everyone it is to or copies, by name, as in to_names")
 
 
 class SentMessage(Message):
@@ -592,13 +593,19 @@ def message_model(ctx: Ctx, message_id: str) -> Message:
         "ORDER BY attachment_id", (message_id,))]
     names, mine = known_names(ctx), set(my_addresses(ctx))
     said = ["you" if a in mine else names.get(a, a) for a in rcpt["to"]]
+    everyone = said + ["you" if a in mine else names.get(a, a) for a in rcpt["cc"]]
     return Message(
         message_id=row["message_id"], thread_id=row["thread_id"], folder_id=row["folder_id"], folder_name=folder,
         status=row["status"], from_name=row["from_name"], from_address=row["from_address"], to=rcpt["to"],
         cc=rcpt["cc"], bcc=rcpt["bcc"], subject=row["subject"], body=row["body"], date=row["sent_at"],
         is_read=bool(row["is_read"]), is_starred=bool(row["is_starred"]), in_reply_to=row["in_reply_to"],
         attachments=files, label_ids=[r[0] for r in labels], labels=[r[1] for r in labels],
-        to_names=(said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]) if said else "nobody")
+        to_names=_and(said), everyone_names=_and(everyone))
+
+
+def _and(names: list[str]) -> str:
+    """'Elijah Murphy', 'Elijah Murphy and you', 'A, B and C'; 'nobody' for none."""
+    return (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]) if names else "nobody"
 
 
 def sent_model(ctx: Ctx, message_id: str, copy_id: str | None) -> SentMessage:

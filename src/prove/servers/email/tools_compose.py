@@ -170,7 +170,7 @@ def send_message(ctx: Ctx, to: Annotated[Addresses, Field(min_length=1)], subjec
 ], reply=[
     "Replied to {message_id}.",
     Ask("Your reply to {message_id} is on its way to {result.to_names}.", reply_all=False),
-    Ask("Your reply to {message_id} went to everyone on it: {result.to_names}.", reply_all=True),
+    Ask("Your reply to {message_id} went to everyone on it: {result.everyone_names}.", reply_all=True),
 ], values={
     # Replies that fit any message a person wrote to the user (the message is never a newsletter,
     # receipt or notification: see PersonMessageId).
