@@ -247,7 +247,7 @@ def sprint_model(ctx: Ctx, sprint_id: str) -> Sprint:
     "Show me the {status} sprints of {project_id}.",
     Ask("Which sprint of {project_id} is running right now?", status="active"),
 ], reply=[
-    Ask("Running now: {result.sprints_text}.", status="active"),
+    Ask("In progress now: {result.sprints_text}.", status="active"),
     Ask("{project_id} has {result.total} completed sprints: {result.sprints_text}.", status="completed"),
     Ask("{project_id} has {result.total} planned sprints: {result.sprints_text}.", status="planned"),
     Ask("{project_id} has {result.total} sprints: {result.sprints_text}.", status=None),
