@@ -328,10 +328,18 @@ def users_text(users: list[User], total: int, *, names_only: bool = False, conta
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
 
     def one(u: User) -> str:
-        said = f"{u.display_name} ({u.username}), {_a(u.category.lower())} in {u.city}" if u.category \
-            else f"{u.display_name} ({u.username}, in {u.city})"
+        if u.category:
+            said = f"{u.display_name} ({u.username}), {_a(_PLACE.get(u.category, u.category).lower())} in {u.city}"
+        else:
+            said = f"{u.display_name} ({u.username}, in {u.city})"
         return said + (", one of your contacts" if u.is_contact and contact_said else "")
     return said_in_part([one(u) for u in users[:5]], total, "nobody", noun="member")
+
+
+# What a business is, for the categories that name what it does rather than what it is ("a pet care").
+_PLACE = {"Fitness": "fitness studio", "Pet care": "pet care business", "Repairs": "repair shop",
+          "Laundry": "laundromat", "Personal care": "personal care business", "Parking": "parking business",
+          "Entertainment": "entertainment venue"}
 
 
 def _a(noun: str) -> str:
