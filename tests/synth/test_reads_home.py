@@ -1878,3 +1878,11 @@ def test_one_busy_stretch_is_said_as_one() -> None:
     data = {"name": "Tariq Rivera", "busy": [{"start": "2026-03-17T10:00:00", "end": "2026-03-17T11:00:00"}], "total": 1}
     texts = [say.reply(tool, r.text, args, data, {}) for r in _fitting_replies(tool, args, data)]
     assert texts and all("1 stretch " in t and "them" not in t for t in texts), texts
+
+
+def test_a_feed_asked_for_by_number_shows_that_many_posts() -> None:
+    """"Show me the latest 10 posts in my feed." was answered "61 posts, the first 5: ...": the posts asked
+    for by number are all said, up to ten."""
+    for limit in (3, 10):
+        for text in _replies("social_media", "get_feed", {"limit": limit}):
+            assert len(re.findall(r"(?:^|; )(?:you|@[\w.]+): '", text.split(": ", 1)[1])) == limit, text

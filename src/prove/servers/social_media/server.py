@@ -172,10 +172,11 @@ class PostList(BaseModel):
 
 
 def posts_said(posts: list[Post], total: int) -> str:
-    """Posts as a person reads them out: who wrote what, the first five, and how many there are."""
+    """Posts as a person reads them out: who wrote what (up to ten, or the first five of more) and how
+    many there are."""
     if not posts:
         return "There are no posts to show"
-    shown = posts[:5]
+    shown = posts if len(posts) <= 10 else posts[:5]
 
     def who(p: Post) -> str:  # the user's own posts are "you", never their handle
         return "you" if p.by_you else f"@{p.author_handle}"
