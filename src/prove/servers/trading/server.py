@@ -106,6 +106,7 @@ class Quote(BaseModel):
     previous_close: float = Field(description="close of the previous session")
     change: float = Field(description="price minus previous_close")
     change_percent: float
+    change_text: str = Field("", description="the change in words: 'up 1.69%', 'down 0.42%' or 'unchanged'")
     session: Session = Field(description="market session at the time of the quote")
     as_of: str
 
@@ -391,10 +392,11 @@ def quote(ctx: Ctx, sec: sqlite3.Row) -> Quote:
     t, is_open = market_clock(now)
     price = price_at(sec, t)
     prev = previous_close(sec, t, is_open)
-    spread = half_spread(price)
+    spread, change = half_spread(price), pct(price, prev)
     return Quote(ticker=sec["ticker"], name=sec["name"], price=price, bid=money(max(0.01, price - spread)),
                  ask=money(price + spread), previous_close=prev, change=money(price - prev),
-                 change_percent=pct(price, prev), session=session_of(now), as_of=iso(now))
+                 change_percent=change, change_text=f"up {change:g}%" if change > 0 else
+                 f"down {-change:g}%" if change < 0 else "unchanged", session=session_of(now), as_of=iso(now))
 
 
 def pct(new: float, old: float) -> float:

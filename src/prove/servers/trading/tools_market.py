@@ -44,8 +44,8 @@ tools = Toolset("market")
     "Get me a quote for {ticker}.",
     "How is {ticker} doing today?",
 ], reply=[
-    "{result.name} is at ${result.price} (bid ${result.bid}, ask ${result.ask}), {result.change_percent}% on the "
-    "day from the previous close of ${result.previous_close}.",
+    "{result.name} is at ${result.price} (bid ${result.bid}, ask ${result.ask}), {result.change_text} on the day "
+    "from the previous close of ${result.previous_close}.",
 ])
 def get_quote(ctx: Ctx, ticker: Ticker) -> Quote:
     """Get the live quote of one stock or ETF: last price, bid, ask and the change on the day.
