@@ -506,3 +506,16 @@ def test_an_offer_says_who_offered_how_much_on_what_and_the_counter(s: Session) 
             assert "countered" not in o["summary"], o["summary"]
         else:
             assert o["summary"].endswith(f", countered by {o['seller_username']} at ${o['counter_amount']:,.2f}")
+
+
+def test_every_rating_a_seller_has_stands_for_a_sale() -> None:
+    """"christophers_collects gets 4.45 stars from 11 ratings ... with 3 listings for sale and 0 items sold":
+    a rating is left on a sale, so a seller has sold at least as many items as they have ratings."""
+    for world in (0, 1):
+        db = SERVER.template(world).db
+        sellers = {r[0] for r in db.execute("SELECT DISTINCT r.seller_id FROM ratings r JOIN members m "
+                                            "ON m.member_id = r.seller_id WHERE NOT m.is_me")}
+        with Session([SERVER], world=world) as session:
+            for seller in sorted(sellers):
+                profile = ok(session, "get_seller_profile", {"member_id": seller})
+                assert profile["items_sold"] >= profile["rating_count"] > 0, profile

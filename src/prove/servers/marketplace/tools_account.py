@@ -223,8 +223,10 @@ def get_seller_profile(ctx: Ctx, member_id: OtherMemberId) -> SellerProfile:
     stats = ctx.db.execute(
         "SELECT round(avg(stars), 2), count(*), round(100.0 * sum(stars >= 4) / max(count(*), 1), 1) "
         "FROM ratings WHERE seller_id = ?", (member_id,)).fetchone()
-    counts = ctx.db.execute("SELECT sum(status = 'active'), sum(status = 'sold') FROM listings WHERE seller_id = ?",
-                            (member_id,)).fetchone()
+    # Sales: the sold listings, and one for each rating left on a sale older than the listings kept here.
+    counts = ctx.db.execute(
+        "SELECT sum(status = 'active'), coalesce(sum(status = 'sold'), 0) + (SELECT count(*) FROM ratings "
+        "WHERE seller_id = :m AND order_id IS NULL) FROM listings WHERE seller_id = :m", {"m": member_id}).fetchone()
     recent = ctx.db.execute(RATING_SQL + " WHERE r.seller_id = ? ORDER BY r.created_at DESC, r.rating_id LIMIT 5",
                             (member_id,)).fetchall()
     return SellerProfile(member_id=member_id, username=row["username"], location=f"{row['city']}, {row['region']}",
