@@ -12,6 +12,7 @@ from prove.synth.results import counted, describe, field_text
     ("duration_s", 26, "duration 26 seconds"),
     ("straight_line_m", 2770, "straight line 2770 m"),
     ("odometer_mi", 40074, "odometer 40,074 miles"),
+    ("storage_used_mb", 3159.0, "storage used 3,159 MB"), ("storage_used_mb", 3333.5, "storage used 3,333.5 MB"),
     ("exp_year", 2028, "exp year 2028"),
     ("stage", "closed_lost", "stage closed lost"),
     ("handle", "charlotte_foster", "@charlotte_foster"),
