@@ -1220,6 +1220,8 @@ def test_a_zero_count_after_a_verb_is_said_as_no() -> None:
     assert tidy("It went through your mailbox and matched 0 emails already there.") == \
         "It went through your mailbox and matched no emails already there."
     assert tidy("Moved 10 emails; 0 left.") == "Moved 10 emails; 0 left."
+    assert tidy("They're in Austin, with 3 listings for sale and 0 items sold.") == \
+        "They're in Austin, with 3 listings for sale and no items sold."
 
 
 def test_twins_are_told_apart_by_the_number_of_what_they_belong_to() -> None:
@@ -1501,9 +1503,12 @@ def test_several_of_a_thing_are_said_as_that_many_things() -> None:
     assert tidy("Requested: 4 of the E-Reader Kindle Paperwhite from A to B.") == \
         "Requested: 4 E-Reader Kindle Paperwhites from A to B."
     assert tidy("Reserved 2 of the Bench Grinder Brush at X.") == "Reserved 2 Bench Grinder Brushes at X."
+    assert tidy("Put 2 of the Cordless Glue Gun on hold at X.") == "Put 2 Cordless Glue Guns on hold at X."
+    assert tidy("X is holding 3 of the Storage Box for you.") == "X is holding 3 Storage Boxes for you."
     for kept in ("I want 3 of the Standard variant of the REI Co-op Camping Tent 4-Person.",
                  "Return 2 of the Lodge Cast Iron Skillet 12 in, I changed my mind.",
-                 "Move 2 of the Digital Bathroom Scale Battery to X.", "Pay $5 of the Rent.", "Add 2 of the Tacos."):
+                 "Move 2 of the Digital Bathroom Scale Battery to X.", "Pay $5 of the Rent.", "Add 2 of the Tacos.",
+                 "Add 2 of the Pho Tai.", "Send 2 of the Echo Dot 5th Gen to X.", "Add 2 of the Hair Dryer Pro."):
         assert tidy(kept) == kept
 
 

@@ -474,8 +474,8 @@ class Phrasing:
 
         def say(slot: str) -> str:
             head, _, path = slot.partition(".")
-            if head != "result":
-                return self.argument(tool, slot, args.get(slot), said.get(slot))
+            if head != "result":  # an argument left out is its default, as `_fitting_replies` counts it
+                return self.argument(tool, slot, args.get(slot, tool.defaults.get(slot)), said.get(slot))
             parent, _, field = path.rpartition(".")
             value = result_field(data, path) if path else data  # through a list: "{result.participants.name}"
             holder = (result_field(data, parent) if parent else data) if path else None
@@ -583,8 +583,11 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 of them\b", "one of them", text)
     text = re.sub(r" in the Trash folder (?=from the trash\b)", " ", text)  # said once: "... 'Hi' from the trash"
     # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
-    # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery")
-    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:[A-Z0-9][\w'&.-]* )*)([A-Z][a-z]{2,}[a-rt-xz])\b(?![\w'-])"
+    # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery"; of three letters, only a thing one counts:
+    # "Glue Gun", not "Pho Tai" or "5th Gen")
+    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:[A-Z0-9][\w'&.-]* )*)"
+                  r"([A-Z][a-z]{2,}[a-rt-xz]|Amp|Bag|Bed|Box|Bun|Car|Cup|Fan|Gun|Jar|Kit|Mat|Mug|Pan|Pen|Pit|Saw|Set)"
+                  r"\b(?![\w'-])"
                   r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)",
                   lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}"
                             f"{'es' if re.search(r'(?:x|ch|sh)$', m.group(3)) else 's'}",
@@ -598,7 +601,7 @@ def _mend(text: str) -> str:
     text = re.sub(rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b",
                   lambda m: ("On " if m.group(1)[0].isupper() else "on ") + m.group(2), text)  # "between March 23 and March 23"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was", text)  # "1 line were added" -> "was"
-    text = re.sub(r"\b(has|have|had|matched|removed|with) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
+    text = re.sub(r"\b(has|have|had|matched|removed|with|and) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
     return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
 
 
