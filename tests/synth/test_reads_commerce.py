@@ -536,6 +536,32 @@ def test_a_category_history_with_nothing_spent_says_so() -> None:
     assert texts and all("averaged no spending" in t and "Insurance" in t for t in texts), texts
 
 
+def test_a_category_history_says_which_months_its_average_covers() -> None:
+    """"Pets spending over the last 4 months: December 2025 $38.67, January $0.00, February $25.71,
+    March $111.53 so far; $21.46 a month on average" averaged the three full months only, yet read
+    as the average of the four months listed."""
+    texts = _replies("budget", "get_category_history", {"category_id": "CAT-10019", "months": 4})
+    assert texts and all("a month on average over the 3 months before this one" in t for t in texts), texts
+
+
+def test_a_category_history_with_spending_this_month_does_not_say_nothing_was_spent() -> None:
+    """A category with nothing spent in the full months but spending this month did not 'average no
+    spending at all'."""
+    from prove.env import Session
+    server = registry.get("budget")
+    with Session([server], world=0) as session:
+        made = session.call("create_category", {"name": "Takeout", "group": "Food", "monthly_limit": 150.0})
+        session.call("add_expense", {"category_id": made.data["category_id"], "account_id": "ACC-10001",
+                                     "amount": 30.0, "payee": "Panda Express"})
+        args = {"category_id": made.data["category_id"], "months": 4}
+        result = session.call("get_category_history", args)
+    tool = server.tools["get_category_history"]
+    texts = [_say("budget", 0).reply(tool, r.text, args, result.data, {})
+             for r in _fitting_replies(tool, args, result.data)]
+    assert texts and not any("no spending" in t for t in texts), texts
+    assert all("$30.00 so far" in t for t in texts), texts
+
+
 def test_a_listing_does_not_read_out_a_fee_of_nothing() -> None:
     """"Green Leaf Market: completed, amount $43.77, created March 8 at 2:12 PM, fee $0.00" reads out
     a fee nobody paid."""
@@ -1693,3 +1719,24 @@ def test_a_product_asked_about_is_not_called_it() -> None:
     for tool in registry.get("shopping").tools.values():
         for ask in tool.asks:
             assert not re.search(r"\{product_id\}.*\bit\b", ask.text), ask.text
+
+
+def test_a_business_is_said_to_be_a_kind_of_place() -> None:
+    """"Happy Paws Grooming (@happy-paws-grooming), a pet care in Austin" put an article on what the business
+    does: a person says "a pet care business"."""
+    from prove.servers.payments.world import BUSINESSES
+    for name, _, _ in BUSINESSES:
+        for text in _replies("payments", "search_users", {"query": name}):
+            if name in text:
+                assert not re.search(r", an? (pet care|fitness|repairs|laundry|personal care|parking|entertainment) in ",
+                                     text), text
+
+
+def test_a_quote_says_which_way_the_price_moved() -> None:
+    """"Apple Inc. is at $258.84 (bid $258.79, ask $258.89), 1.69% on the day" did not say up or down."""
+    for ticker in ("AAPL", "TSLA", "VTI", "BND", "JPM"):
+        with Session(["trading"], world=0) as session:
+            change = session.call("get_quote", {"ticker": ticker}).data["change_percent"]
+        for text in _replies("trading", "get_quote", {"ticker": ticker}):
+            word = "up" if change > 0 else "down" if change < 0 else "unchanged"
+            assert re.search(rf"\), {word}\b", text), text

@@ -794,6 +794,14 @@ def test_a_mail_listing_says_subject_sender_and_day() -> None:
             assert re.search(r"'[^']+' (from|to) [A-Z]\w+ [A-Z]\w+ on [A-Z][a-z]+ \d+", text), (tool, text)
 
 
+def test_a_mail_listing_says_which_folder_it_lists() -> None:
+    """"I found 3 emails, newest first: ... 59 emails, newest first: ..." answered "what's in my inbox?" after a
+    search without saying which was the inbox; a folder left to its default is said too."""
+    for args, folder in (({}, "Inbox"), ({"folder_id": "sent"}, "Sent")):
+        texts = _replies("email", "list_messages", args)
+        assert texts and all(f"in the {folder} folder" in t for t in texts), texts
+
+
 def test_an_email_is_said_to_go_to_people_by_name() -> None:
     """"Your reply to the email 'Hiring plan for Platform' is sent, to elijah.murphy@summitpart.com." says an
     address where the user knows the name; mail to the user is "to you"."""
@@ -802,6 +810,20 @@ def test_an_email_is_said_to_go_to_people_by_name() -> None:
         assert not re.search(r"\w@\w", text), text
     for text in _replies("email", "get_message", {"message_id": received}):
         assert " to you" in text, text
+
+
+def test_a_reply_to_all_names_the_people_copied_too() -> None:
+    """"Your reply to the email 'Customer escalation: Nimbus Group' went to everyone on it: Elizabeth
+    Anderson." left out Rosa Sullivan, copied on the reply."""
+    rows = _index("email").rows["message"]
+    with Session([registry.get("email")], world=0) as session:
+        copied = next(k for k, r in rows.items() if r["status"] == "received"
+                      and session.call("get_message", {"message_id": k}).data["cc"])
+        cc = session.call("reply_to_message", {"message_id": copied, "body": "Thanks!", "reply_all": True}).data["cc"]
+    texts = _replies("email", "reply_to_message", {"message_id": copied, "body": "Thanks!", "reply_all": True})
+    names = [a.split("@")[0].replace(".", " ").title() for a in cc]
+    assert texts and all(all(n in t for n in names) for t in texts if "everyone" in t), (names, texts)
+    assert any("everyone" in t for t in texts), texts
 
 
 def test_folders_and_a_conversation_read_as_a_person_says_them() -> None:
@@ -1177,6 +1199,7 @@ def test_sprints_read_as_a_person_says_them() -> None:
         for text in _replies("issue_tracker", "list_sprints", args):
             assert re.search(r"Sprint \d+ \((running|planned|done)", text), text
             assert not re.search(r": [A-Z][a-z]+ \d+ to [A-Z][a-z]+ \d+, (planned|active|completed)", text), text
+            assert len(re.findall(r"\b[Rr]unning\b", text)) <= 1, text  # "Running now: API Sprint 13 (running ..."
 
 
 # ----- team chat -----------------------------------------------------------------------------------------

@@ -94,7 +94,8 @@ def _labelled(ctx: Ctx, where: Where, label_id: str | None) -> None:
     Ask("{result.total} unread emails in {folder_id}, newest first: {result.messages_text}.", unread_only=True),
     Ask("{result.total} starred emails in {folder_id}, newest first: {result.messages_text}.", starred_only=True,
         unread_only=False),
-    Ask("{result.total} emails, newest first: {result.messages_text}.", unread_only=False, starred_only=False),
+    Ask("{result.total} emails in {folder_id}, newest first: {result.messages_text}.", unread_only=False,
+        starred_only=False),
 ])
 def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = False, starred_only: bool = False,
                   label_id: LabelId | None = None, limit: Limit = 25, offset: Offset = 0) -> MessageList:
