@@ -669,3 +669,23 @@ def test_disk_usage_names_the_largest_items_and_the_root_is_never_drawn(s):
     assert ok(s, "get_disk_usage", {"path": "/Documents"})["place"] == "the Documents folder"
     for kind in ("item", "folder"):
         assert "path != '/'" in SERVER.entities[kind].live
+
+
+def test_a_link_is_made_view_only_or_editable_only_while_it_works() -> None:
+    """"Make the share link to the Itinerary.md file view-only." on an expired link was answered "people
+    with it can view the item now": a phrasing that changes only the access fits a link that still works
+    (one that renews it may take an expired one)."""
+    from prove.env import EPOCH
+    from prove.env.world import clock_params
+    from prove.servers.filesystem.server import SHARE_LINK
+
+    tool = SERVER.tools["update_share_link"]
+    access_only = [a for a in tool.asks if "access" in a.binds and "expires_in_days" not in a.slots]
+    assert access_only
+    db, params = SERVER.template(0).db, clock_params(EPOCH)
+    expired = db.execute("SELECT count(*) FROM share_links WHERE revoked_at IS NULL AND expires_at < :now", params)
+    assert expired.fetchone()[0] > 0  # the world has a link this could wrongly pick
+    for ask in access_only:
+        where = f"({SHARE_LINK.live}) AND ({ask.fits.get('link_id', '1')})"
+        links = db.execute(f"SELECT expires_at FROM share_links WHERE {where}", params).fetchall()
+        assert links and all(e is None or e >= params["now"] for (e,) in links), (ask, links)

@@ -201,9 +201,13 @@ def _links_text(links: list[ShareLink], today: date, status_said: bool, name_sai
     return listed(said, 6) if said else "none"
 
 
+# A link that still works: one whose access alone changes ("people with it can view the item now").
+_WORKING = "expires_at IS NULL OR expires_at >= :now"
+
+
 @tools.tool(effect=WRITE, asks=[
-    Ask("Change {link_id} so people can edit the file too.", access="edit"),
-    Ask("Make {link_id} view-only.", access="view"),
+    Ask("Change {link_id} so people can edit it too.", access="edit", fits={"link_id": _WORKING}),
+    Ask("Make {link_id} view-only.", access="view", fits={"link_id": _WORKING}),
     "Make {link_id} expire in {expires_in_days} days.",
 ], reply=[
     Ask("{link_id} now expires on {result.expires_at}.", access=None),
