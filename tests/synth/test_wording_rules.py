@@ -1505,6 +1505,13 @@ def test_several_of_a_thing_are_said_as_that_many_things() -> None:
     assert tidy("Reserved 2 of the Bench Grinder Brush at X.") == "Reserved 2 Bench Grinder Brushes at X."
     assert tidy("Put 2 of the Cordless Glue Gun on hold at X.") == "Put 2 Cordless Glue Guns on hold at X."
     assert tidy("X is holding 3 of the Storage Box for you.") == "X is holding 3 Storage Boxes for you."
+    # a name that opens with a number has the count in words: not "2 18-inch Foam Rollers"
+    assert tidy("Put 2 of the 18-inch Foam Roller on hold at X.") == "Put two 18-inch Foam Rollers on hold at X."
+    assert tidy("Reserved 3 of the 25 ft Tape Measure at X.") == "Reserved three 25 ft Tape Measures at X."
+    assert tidy("Send 2 of the 7-1/4-inch Circular Saw to X.") == "Send two 7-1/4-inch Circular Saws to X."
+    assert tidy("Add 2 of the Duo 6 qt Pressure Cooker.") == "Add 2 Duo 6 qt Pressure Cookers."
+    assert tidy("Reserve 14 of the 12-inch Cast Iron Skillet at X.") == "Reserve 14 of the 12-inch Cast Iron Skillet at X."
+    assert tidy("Add 2 of the Lamp in Blue.") == "Add 2 Lamps in Blue."  # a unit word follows a number only
     for kept in ("I want 3 of the Standard variant of the REI Co-op Camping Tent 4-Person.",
                  "Return 2 of the Lodge Cast Iron Skillet 12 in, I changed my mind.",
                  "Move 2 of the Digital Bathroom Scale Battery to X.", "Pay $5 of the Rent.", "Add 2 of the Tacos.",

@@ -585,13 +585,11 @@ def _mend(text: str) -> str:
     # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
     # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery"; of three letters, only a thing one counts:
     # "Glue Gun", not "Pho Tai" or "5th Gen")
-    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:[A-Z0-9][\w'&.-]* )*)"
+    # A name that opens with a number has the count in words ("two 18-inch Foam Rollers"), up to twelve.
+    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:(?:[A-Z0-9][\w'&./-]*|(?<=\d )(?:in|ft|oz|qt|lb|mm|cm)) )*)"
                   r"([A-Z][a-z]{2,}[a-rt-xz]|Amp|Bag|Bed|Box|Bun|Car|Cup|Fan|Gun|Jar|Kit|Mat|Mug|Pan|Pen|Pit|Saw|Set)"
                   r"\b(?![\w'-])"
-                  r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)",
-                  lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}"
-                            f"{'es' if re.search(r'(?:x|ch|sh)$', m.group(3)) else 's'}",
-                  text)
+                  r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)", _counted_units, text)
     text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
@@ -637,6 +635,20 @@ _ORDER_SAID = re.compile(r",? (?:newest|oldest|nearest|cheapest|priciest|earlies
 
 _ORDER_OPENS = re.compile(r"(^|[.!?] )(?:Newest|Oldest|Nearest|Cheapest|Priciest|Earliest|Latest|Best rated|Biggest|"
                           r"Largest|Highest|Lowest|Fastest|Soonest|Quickest) first: ")
+
+
+_COUNTS = "two three four five six seven eight nine ten eleven twelve".split()
+
+
+def _counted_units(m: re.Match[str]) -> str:
+    """'2 of the Stud Finder' -> '2 Stud Finders'; before a name that opens with a number, the count in
+    words ('two 18-inch Foam Rollers'), or as it was where no word says it."""
+    count, name, last = m.group(1), m.group(2), m.group(3)
+    if name[:1].isdigit():
+        if not 2 <= int(count) <= 12:
+            return m.group(0)
+        count = _COUNTS[int(count) - 2]
+    return f"{count} {name}{last}{'es' if re.search(r'(?:x|ch|sh)$', last) else 's'}"
 
 
 def _one_listed(data: Any) -> bool:
