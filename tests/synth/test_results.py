@@ -633,3 +633,13 @@ def test_a_text_written_to_be_read_out_is_said_as_it_is() -> None:
     assert field_text("amount_text", "$40.00 came in from Alex on March 16") == "$40.00 came in from Alex on March 16"
     assert field_text("size_text", "8.2 MB") == "size 8.2 MB"
     assert field_text("review_text", "Great little place, will be back") == "review text 'Great little place, will be back'"
+
+
+def test_a_count_in_a_reply_marks_its_thousands() -> None:
+    """"Minneapolis Running Club (@minneapolisrunning) has 8163 followers": a count is marked from four
+    digits, as points are; a year is not."""
+    from prove.synth.results import number
+
+    assert number(8163, "result.followers_count") == "8,163"
+    assert number(3033, "result.points") == "3,033"
+    assert number(2028, "result.exp_year") == "2028"

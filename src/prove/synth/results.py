@@ -114,10 +114,12 @@ def _proper(words: str) -> str:
 
 def number(value: float | int, field: str = "") -> str:
     """12.5, 2770, 40,074 (a whole number's thousands marked from five digits on, so years stay 2028); a
-    measure (a float: 3,159 MB as 3,333.5 MB) and a count of points are marked from four ("3,033 points")."""
+    measure (a float: 3,159 MB as 3,333.5 MB), a count of points and a `_count` are marked from four ("3,033
+    points", "8,163 followers")."""
     if isinstance(value, float):
         return f"{round(value, 2):,.2f}".rstrip("0").rstrip(".")
-    counted = "points" in field.rsplit(".", 1)[-1]
+    name = field.rsplit(".", 1)[-1]
+    counted = "points" in name or name.endswith("_count")
     return f"{int(value):,}" if abs(value) >= (1000 if counted else 10000) else str(int(value))
 
 
