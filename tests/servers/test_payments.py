@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prove.env import Session
+from prove.env import Session, registry
 
 from .helpers import fails, ok, session_fixture
 
@@ -283,3 +283,24 @@ def test_what_i_paid_someone_lists_sent_payments_only(s):
     assert not asks["What have I paid {counterparty_id} since {start_date}?"].agrees({"direction": None})
     sent = ok(s, "list_payments", {"direction": "sent", "limit": 100})["payments"]
     assert sent and all(p["direction"] == "sent" for p in sent)
+
+
+def test_a_payment_note_fits_whom_it_was_paid_to() -> None:
+    """"$37.55 to Hannah Hernandez for 'Dinner at Northside Barbers 🍝'" and "$150.00 to Maple Court Parking
+    for '☕'": dinner is at a restaurant, a coffee at a café or a bakery, an order picked up at a shop that
+    sells things to take away."""
+    from prove.servers.payments.world import BUSINESSES
+
+    server = registry.get("payments")
+    kinds = {name: category for name, category, _ in BUSINESSES}
+    takeaway = {"Restaurant", "Bakery", "Grocery", "Florist", "Bookstore", "Coffee shop"}
+    for world in (0, 1, 2):
+        db = server.template(world).db
+        for note, who in db.execute("SELECT p.note, u.display_name FROM payments p JOIN users u "
+                                    "ON u.user_id = p.counterparty_id"):
+            if note.startswith("Dinner at "):
+                assert kinds.get(note[len("Dinner at "):].removesuffix(" 🍝")) == "Restaurant", note
+            if note == "☕":
+                assert kinds.get(who) in ("Coffee shop", "Bakery"), (note, who)
+            if note == "Order pickup":
+                assert kinds.get(who) in takeaway, (note, who)

@@ -20,6 +20,7 @@ The balance is the result of that history, replayed in order.
 
 from __future__ import annotations
 
+import random
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -49,6 +50,10 @@ NOTES = (
     "Thanks for covering lunch!", "Pizza night 🍕", "Climbing day pass", "Trivia night tab", "Costume party supplies",
     "Airbnb for the weekend 🏡", "Secret Santa 🎄", "Tickets for the game ⚾",
 )
+# What a shop payment's note may say, by what the shop is: a coffee at a café, an order picked up where
+# things are taken away.
+_COFFEE = {"Coffee shop", "Bakery"}
+_TAKEAWAY = {"Restaurant", "Bakery", "Grocery", "Florist", "Bookstore", "Coffee shop"}
 FREELANCE = {
     "photography": ("{last} Photography", "Photo session", (
         ("Portrait session (2 hours)", 1, 350.0), ("Edited digital images", 25, 8.0),
@@ -219,8 +224,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                                                "note": f"Utilities {month}", "amount": round(rng.uniform(45, 120), 2)}))
         for _ in range(rng.choice((0, 0, 1, 1, 1, 2))):
             who = rng.choice(close if rng.random() < 0.7 else friends)
-            note = rng.choice(NOTES).format(place=rng.choice(shops)[0]["display_name"], month=month,
-                                            first=rng.choice(friends)["display_name"].split()[0])
+            note = _note(rng, shops, friends, month)
             events.append((moment(day), "p2p", {"who": who, "sent": rng.random() < 0.55, "note": note,
                                                "amount": round(rng.choice((rng.uniform(8, 40), rng.uniform(20, 120),
                                                                            rng.uniform(60, 300))), 2)}))
@@ -286,9 +290,11 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             if rng.random() < 0.03:
                 refund(payment, at + timedelta(hours=rng.randint(1, 48)), payment["amount"], "Sent twice by mistake")
         elif kind == "shop":
-            payment = pay(at, ev["who"], True, ev["amount"], rng.choice(("Thanks!", "☕", "Order pickup",
-                                                                        ev["who"]["category"], "🙏")),
-                          audience="private")
+            note = rng.choice(("Thanks!", "☕", "Order pickup", ev["who"]["category"], "🙏"))
+            if note == "☕" and ev["who"]["category"] not in _COFFEE or \
+                    note == "Order pickup" and ev["who"]["category"] not in _TAKEAWAY:
+                note = "Thanks!"  # (drawn as before, so that the rest of the world stays as it was)
+            payment = pay(at, ev["who"], True, ev["amount"], note, audience="private")
             if rng.random() < 0.05:
                 part = round(payment["amount"] * rng.choice((0.5, 1.0)), 2)
                 refund(payment, at + timedelta(days=rng.randint(1, 5)), part, "Item unavailable")
@@ -321,8 +327,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                                reminders_sent=1)
         elif kind == "old_request":
             incoming = rng.random() < 0.5
-            note = rng.choice(NOTES).format(place=rng.choice(shops)[0]["display_name"], month="last month",
-                                            first=rng.choice(friends)["display_name"].split()[0])
+            note = _note(rng, shops, friends, "last month")
             amount = round(rng.uniform(10, 90), 2)
             fate = rng.choice(("paid", "paid", "paid", "declined", "cancelled"))
             req = {"request_id": w.new_id("REQ"), "direction": "incoming" if incoming else "outgoing",
@@ -335,8 +340,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
                 pay(at + timedelta(hours=rng.randint(1, 72)), ev["who"], incoming, amount, note,
                     request_id=req["request_id"])
         elif kind == "pending_request":
-            note = rng.choice(NOTES).format(place=rng.choice(shops)[0]["display_name"], month="March",
-                                            first=rng.choice(friends)["display_name"].split()[0])
+            note = _note(rng, shops, friends, "March")
             rows["requests"].append({
                 "request_id": w.new_id("REQ"), "direction": "incoming" if ev["incoming"] else "outgoing",
                 "counterparty_id": ev["who"]["user_id"], "amount": round(rng.uniform(12, 140), 2), "note": note,
@@ -366,3 +370,15 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
         rows[table].sort(key=lambda r: r[key])
     rows["cards_on_hand"].sort(key=lambda r: r["card_number"])
     return rows
+
+
+def _note(rng: random.Random, shops: list[tuple[dict[str, Any], Any]], friends: list[dict[str, Any]],
+          month: str) -> str:
+    """A note between friends; a dinner is at one of the restaurants (drawn as before, so that the rest
+    of the world stays as it was: a shop that is no restaurant gives way to the restaurant at its place)."""
+    template, shop = rng.choice(NOTES), rng.choice(shops)[0]
+    first = rng.choice(friends)["display_name"].split()[0]
+    restaurants = [row for row, _ in shops if row["category"] == "Restaurant"]
+    if "Dinner" in template and shop["category"] != "Restaurant" and restaurants:
+        shop = restaurants[[row for row, _ in shops].index(shop) % len(restaurants)]
+    return template.format(place=shop["display_name"], month=month, first=first)
