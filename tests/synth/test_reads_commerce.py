@@ -1740,3 +1740,13 @@ def test_a_quote_says_which_way_the_price_moved() -> None:
         for text in _replies("trading", "get_quote", {"ticker": ticker}):
             word = "up" if change > 0 else "down" if change < 0 else "unchanged"
             assert re.search(rf"\), {word}\b", text), text
+
+
+def test_a_cart_quantity_set_to_one_is_not_one_of_a_variant() -> None:
+    """"Updated: 1 of the Ruled variant of the Leuchtturm1917 Classic Notebook Large, $401.48 due." reads as one
+    out of several variants: the reply says the quantity it set."""
+    with Session(["shopping"], world=0) as session:
+        variant = session.call("view_cart", {}).data["items"][0]["variant_id"]
+    for quantity in (1, 3):
+        for text in _replies("shopping", "update_cart_item", {"variant_id": variant, "quantity": quantity}):
+            assert not re.search(r"\b\d+ of the ", text) and f"is {quantity} now" in text, text

@@ -303,8 +303,8 @@ def add_to_cart(ctx: Ctx, product_id: ProductId, variant_id: VariantId | None = 
     "Set {variant_id} in my cart to {quantity}.",
     "I want {quantity} of {variant_id} in the cart, not what's there now.",
 ], reply=[
-    "Your cart now has {quantity} of {variant_id}; the total is ${result.amount_due}.",
-    "Updated: {quantity} of {variant_id}, ${result.amount_due} due.",
+    "The quantity of {variant_id} in your cart is {quantity} now; the total is ${result.amount_due}.",
+    "Updated: the quantity of {variant_id} is {quantity} now, ${result.amount_due} due.",
 ])
 def update_cart_item(ctx: Ctx, variant_id: CartVariantId, quantity: Annotated[int, Field(ge=0, le=MAX_PER_LINE)]) -> Cart:
     """Set how many units of a variant the cart holds; 0 removes the line.
