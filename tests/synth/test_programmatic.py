@@ -242,6 +242,15 @@ def test_a_phrase_that_says_what_its_entity_is_takes_only_such_a_one() -> None:
     assert seen["work"] >= 2 and seen["hours"] >= 2, seen
 
 
+def test_a_place_is_not_asked_twice_whether_it_is_open() -> None:
+    """"And is Café Hughes open right now? Also, what are the hours and rating of Café Hughes, and is it open
+    now?": a place's details are asked for without asking again what another request asks."""
+    users = {user for _, user, call, _ in _calls("maps", 400, 17) if call["name"] == "get_place"}
+    assert users
+    for user in users:
+        assert len(re.findall(r"\bopen (?:right )?now\b", user)) <= 1, user
+
+
 def test_a_value_drawn_from_the_world_is_never_the_users_own_name() -> None:
     """"What did James O'Brien say in the recording ...?" asked by James O'Brien: a narrowing drawn
     from what the world holds (a transcript's speakers) leaves out the signed-in user's own name."""

@@ -196,7 +196,7 @@ def search_places(ctx: Ctx, query: Query | None = None, city_id: CityId | None =
 
 @tools.tool(effect=READ, asks=[
     "Tell me about {place_id}.",
-    Ask("What are the hours and rating of {place_id}, and is it open now?",
+    Ask("What are the hours and rating of {place_id}?",
         fits={"place_id": "category NOT IN ('residential', 'office')"}),  # a business keeps hours
 ], reply=[
     "{result.name} ({result.address}) is {result.rated}; {result.today_text}.",
