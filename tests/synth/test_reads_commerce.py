@@ -1750,3 +1750,13 @@ def test_a_cart_quantity_set_to_one_is_not_one_of_a_variant() -> None:
     for quantity in (1, 3):
         for text in _replies("shopping", "update_cart_item", {"variant_id": variant, "quantity": quantity}):
             assert not re.search(r"\b\d+ of the ", text) and f"is {quantity} now" in text, text
+
+
+def test_several_units_are_not_called_it() -> None:
+    """"Move 2 Water Flossers from Harbor Supply Co. Riverpark to Harbor Supply Co. Capitol Hill so I can pick it
+    up there": a request for a number of units does not call them "it"."""
+    for server in ("retail_chain", "shopping", "food_delivery"):
+        for tool in registry.get(server).tools.values():
+            for ask in tool.asks:
+                if "{quantity}" in ask.text:
+                    assert not re.search(r"\{quantity\}.*\bit\b", ask.text), (tool.name, ask.text)

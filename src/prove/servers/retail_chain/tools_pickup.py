@@ -364,7 +364,7 @@ def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Move {quantity} of {product_id} from {from_store_id} to {to_store_id} so I can pick it up there.",
+    "Move {quantity} of {product_id} from {from_store_id} to {to_store_id} for pickup there.",
     "Can you transfer {product_id} from {from_store_id} to {to_store_id}?",
     "Have {from_store_id} send {quantity} of {product_id} over to {to_store_id}.",
 ], reply=[
