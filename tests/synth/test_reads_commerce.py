@@ -1760,3 +1760,10 @@ def test_several_units_are_not_called_it() -> None:
             for ask in tool.asks:
                 if "{quantity}" in ask.text:
                     assert not re.search(r"\{quantity\}.*\bit\b", ask.text), (tool.name, ask.text)
+
+
+def test_a_condition_is_said_as_a_condition() -> None:
+    """"Put my sunburst Fender Squier Stratocaster up in a category for $160, good, price firm, no offers": a
+    condition stands in words that say it is one ("in good condition", "condition: good")."""
+    for ask in registry.get("marketplace").tools["create_listing"].asks:
+        assert not re.search(r", \{condition\},", ask.text), ask.text

@@ -319,7 +319,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
         condition="like_new"),
     Ask("I want to sell my {listing_title} in {category_id} for ${price}; it's in fair condition. Shipping is "
         "${shipping_cost}.", condition="fair"),
-    Ask("Put my {listing_title} up in {category_id} for ${price}, {condition}, price firm, no offers.",
+    Ask("Put my {listing_title} up in {category_id} for ${price}, price firm, no offers; condition: {condition}.",
         accepts_offers=False),
 ], reply=[
     "Listed your {listing_title} for ${price}.",
