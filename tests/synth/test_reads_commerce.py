@@ -1767,3 +1767,11 @@ def test_a_condition_is_said_as_a_condition() -> None:
     condition stands in words that say it is one ("in good condition", "condition: good")."""
     for ask in registry.get("marketplace").tools["create_listing"].asks:
         assert not re.search(r", \{condition\},", ask.text), ask.text
+
+
+def test_contacts_asked_for_by_number_are_all_named() -> None:
+    """"List my contacts, up to 20." was answered with 10 names and "28 more": the contacts asked for by
+    number are each named, up to twenty."""
+    for text in _replies("payments", "list_contacts", {"limit": 20}):
+        named = text.split(": ", 1)[1].rsplit(" and ", 1)[0].count(", ") + 1
+        assert named == 20, text

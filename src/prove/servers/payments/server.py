@@ -317,12 +317,13 @@ def adjust_balance(ctx: Ctx, delta: float) -> None:
 
 # ----- users -----------------------------------------------------------------------------------
 
-def users_text(users: list[User], total: int, *, names_only: bool = False, contact_said: bool = True) -> str:
+def users_text(users: list[User], total: int, *, names_only: bool = False, contact_said: bool = True,
+               first: int = 10) -> str:
     """'Carlos Reed (@carlos-reed, in Manchester), one of your contacts; Green Leaf Market (@green-leaf-market),
     a grocery in Minneapolis' (whether each is a contact unless only contacts were searched); a listing of
-    contacts names them only: 'Aaron Phillips, Alexander Gray and 38 more'."""
+    contacts names them only, the `first` of them: 'Aaron Phillips, Alexander Gray and 38 more'."""
     if names_only:
-        names = [u.display_name for u in users[:10]]
+        names = [u.display_name for u in users[:first]]
         rest = total - len(names)
         names += [f"{rest} more"] if rest > 0 else []
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"

@@ -68,7 +68,9 @@ def list_contacts(ctx: Ctx, limit: Limit = 50) -> UserList:
     """
     rows = ctx.db.execute("SELECT * FROM users WHERE is_contact = 1 ORDER BY display_name, user_id").fetchall()
     users = [user_model(r) for r in rows[:limit]]
-    return UserList(users=users, total=len(rows), users_text=users_text(users, len(rows), names_only=True))
+    # (a number asked for, up to twenty, is each named: "List my contacts, up to 20.")
+    return UserList(users=users, total=len(rows), users_text=users_text(users, len(rows), names_only=True,
+                                                                        first=limit if limit <= 20 else 10))
 
 
 @tools.tool(effect=WRITE, asks=[
