@@ -220,10 +220,12 @@ def kept_to(param: Param, args: Mapping[str, Any]) -> str:
     """The words before a thing a listing kept to, as its parameter's description says them ("only purchases
     at this store": "no purchases at Harbor Supply Co. Westside", "only issues assigned to this user": "no
     issues assigned to Chloe Davis"); with a member, the way the money went ("no incoming requests from
-    Aisha Phillips"); what a search was around, "near" it; else "for" (of a thing named two ways: "from or to
-    this account")."""
+    Aisha Phillips"); what a search was around, "near" it; a folder, "in" it; else "for" (of a thing named two
+    ways: "from or to this account")."""
     if re.search(r"\b(?:around|near) this\b", param.description):
         return "near"  # "no open cafes near Juniper Climbing Gym"
+    if re.match(r"(?:ID of )?the (?:folder|channel)\b", param.description):
+        return "in"  # "no unread messages in the Drafts folder"
     found = _KEPT_TO.search(param.description)
     if found is None or re.search(r" or \w+ (?:this|these)\b", param.description):
         return "for"
