@@ -826,6 +826,20 @@ def test_a_reply_to_all_names_the_people_copied_too() -> None:
     assert any("everyone" in t for t in texts), texts
 
 
+def test_a_moved_email_is_not_said_to_be_in_the_folder_it_left() -> None:
+    """"The email 'Re: Team lunch on Friday' in the Sent folder from February 5 is in the archive now." and "the
+    email 'Re: Polaris retro notes' in the Archive folder from February 4 is now in the Inbox folder": a reply
+    names a moved email without the folder it left."""
+    seen = 0
+    for tool in ("archive_message", "move_message", "mark_not_spam"):
+        for call, _, reply in _turns("email", tool, n=400, seed=5):
+            subject = _index("email").labels["message"].get(call["arguments"].get("message_id"))
+            if subject:
+                seen += 1
+                assert f"'{subject}' in the " not in reply, reply
+    assert seen >= 20, seen
+
+
 def test_folders_and_a_conversation_read_as_a_person_says_them() -> None:
     """"13 folders: Archive: 45 in all, system; ..." and "Customer escalation: Northwind Foods; 5 messages:
     Customer escalation: Northwind Foods: received, '...', February 18 at 1:52 PM; ..." read fields."""

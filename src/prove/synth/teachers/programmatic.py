@@ -1173,6 +1173,8 @@ class Planner:
                     plain = src.text if src.text and src.text.startswith("the ") else \
                         f"the new {self.say.entity_noun(p.entity)}"
                     said[name] = self.say.entity(p.entity, value, label=label) if label else plain
+            if not s.tool.read_only and s.result.ok:
+                said.update({name: moved for name, moved in self._moved_said(s).items() if name not in said})
             fitting = _fitting_replies(s.tool, s.args, s.result.data, s.phrase.text if s.phrase is not None else "")
             if not first:
                 fitting = [r for r in fitting if not _PRONOUN_OPENS.match(r.text)] or fitting
@@ -1325,6 +1327,26 @@ class Planner:
         new = {v for v in _strs([s.args.get(name)]) if kind and v not in self.index.ids.get(kind, ())}
         return next((x for x in before if new and not x.tool.read_only and x.result.ok
                      and new & {v for _, v, _ in extract_entities(x.tool, x.result.data)}), None)
+
+    def _moved_said(self, s: Step) -> dict[str, str]:
+        """The things a write moved elsewhere (an email archived, a message moved to another folder), said
+        by name alone: not by where they were ("the email 'Re: Team lunch' in the Sent folder ... is in the
+        archive now")."""
+        out: dict[str, str] = {}
+        for p in s.tool.params:
+            value = s.args.get(p.name)
+            if not p.entity or not isinstance(value, str):
+                continue
+            key = self.server.entities[p.entity].key if p.entity in self.server.entities else None
+            row = self.index.every.get(p.entity, {}).get(value)
+            label = self.index.labels.get(p.entity, {}).get(value)
+            rec = next((r for k, v, r in extract_entities(s.tool, s.result.data) if k == p.entity and v == value
+                        and isinstance(r, Mapping) and r.get(key) == value), None)
+            if row is None or rec is None or not isinstance(label, str):
+                continue
+            if any(c.endswith("_id") and c != key and c in rec and rec[c] != row[c] for c in row):
+                out[p.name] = self.say.entity(p.entity, value, label=label)
+        return out
 
     def _note_renames(self, done: Iterable[Step], moved_only: bool = False) -> None:
         """What the turn's writes renamed ("LH 982 FRA to BOS on April 4" moved to March 26) is said
