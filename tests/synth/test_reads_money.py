@@ -238,7 +238,7 @@ def test_a_pickup_says_how_many_of_the_product() -> None:
     assert not any(re.search(r"Reserved 1 of", t) for t in held) and any("Reserved one " in t for t in held)
     three = _replies("retail_chain", "reserve_for_pickup", {"store_id": store["store_id"], "product_id": product,
                                                             "quantity": 3})
-    assert all("3 of the " in t for t in three), three  # "put 3 on hold": the reply says how many
+    assert all(re.search(r"\b(?:3|three) ", t) for t in three), three  # "put 3 on hold": the reply says how many
 
 
 def test_a_rating_and_a_new_listing_read_as_a_member_says_them() -> None:
