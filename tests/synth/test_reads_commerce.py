@@ -1100,7 +1100,8 @@ def test_store_transfers_say_what_goes_where_and_when_it_arrives() -> None:
     Co. Tacoma Mall, quantity 2" read the transfer's fields."""
     for text in _replies_to("retail_chain", "list_transfers", ({}, {"status": "in_transit"})):
         assert not re.search(r"quantity \d|in transit,|, from ", text), text
-        assert re.search(r"(?:\d+ of )?the [\w ,.:-]+ from [A-Z][\w .&]+ to [A-Z][\w .&]+ \(TRF-\d+, "
+        assert re.search(r"(?:(?:\d+ of )?the |\d+ |(?:two|three|four|five|six|seven|eight|nine|ten) )[\w ,.:-]+ "
+                         r"from [A-Z][\w .&]+ to [A-Z][\w .&]+ \(TRF-\d+, "
                          r"(?:arriving [A-Z][a-z]+ \d+|arrived [A-Z][a-z]+ \d+|cancelled)", text), text
 
 
