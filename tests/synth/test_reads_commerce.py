@@ -1776,3 +1776,16 @@ def test_contacts_asked_for_by_number_are_all_named() -> None:
     for text in _replies("payments", "list_contacts", {"limit": 20}):
         named = text.split(": ", 1)[1].rsplit(" and ", 1)[0].count(", ") + 1
         assert named == 20, text
+
+
+def test_a_card_paid_past_what_it_owed_has_a_credit() -> None:
+    """"Dining Rewards Mastercard (ending 8276): you owe -$139.41": a card paid more than it owed holds a
+    credit, and a reply says so."""
+    from tests.synth.test_reads_rest import _replies as replies_after
+
+    paid = [("transfer_between_accounts", {"from_account_id": "ACC-10001", "to_account_id": "ACC-10004",
+                                           "amount": 400.25})]
+    texts = replies_after("banking", "get_account", {"account_id": "ACC-10004"}, before=paid) + \
+        replies_after("banking", "list_accounts", {}, before=paid)
+    assert texts and not any("-$" in t for t in texts), texts
+    assert all("a $139.41 credit" in t for t in texts), texts

@@ -63,6 +63,8 @@ class Account(BaseModel):
     credit_limit: float | None = Field(description="Credit cards only.")
     interest_rate: float = Field(description="Percent: APY for checking and savings, APR for credit cards.")
     opened_on: str
+    owed_text: str | None = Field(None, description="Credit cards only: what is owed in words, 'You owe $722.03', "
+                                                    "or a card paid past it, 'You have a $139.41 credit'.")
 
 
 class AccountList(BaseModel):
@@ -78,7 +80,7 @@ def _accounts_text(accounts: list[Account]) -> str:
     def one(a: Account) -> str:
         head = f"{a.nickname} (ending {a.number_ending})"
         if a.type == "credit_card":
-            return f"{head}: you owe ${a.current_balance:,.2f}, with ${a.available_balance:,.2f} of credit left"
+            return f"{head}: {_lower(a.owed_text or '')}, with ${a.available_balance:,.2f} of credit left"
         if a.available_balance == a.current_balance:
             return f"{head}: ${a.current_balance:,.2f}, all of it available"
         return f"{head}: ${a.current_balance:,.2f}, ${a.available_balance:,.2f} of it available"
@@ -235,10 +237,17 @@ def get_profile(ctx: Ctx) -> Profile:
 
 
 def _account(ctx: Ctx, row: sqlite3.Row) -> Account:
+    owed = money(row["current_balance"])
     return Account(account_id=row["account_id"], nickname=row["nickname"], type=row["type"],
-                   number_ending=row["number_last4"], current_balance=money(row["current_balance"]),
+                   number_ending=row["number_last4"], current_balance=owed,
                    pending=held(ctx, row["account_id"]), available_balance=available(ctx, row),
-                   credit_limit=row["credit_limit"], interest_rate=row["interest_rate"], opened_on=row["opened_on"])
+                   credit_limit=row["credit_limit"], interest_rate=row["interest_rate"], opened_on=row["opened_on"],
+                   owed_text=(f"You owe ${owed:,.2f}" if owed >= 0 else f"You have a ${-owed:,.2f} credit")
+                   if row["type"] == "credit_card" else None)
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 @tools.tool(effect=READ, asks=[
@@ -280,7 +289,7 @@ def list_accounts(ctx: Ctx, account_type: AccountType | None = None) -> AccountL
         **{"result.pending": 0.0, "result.credit_limit": None}),
     Ask("{account_id} has ${result.current_balance}; ${result.available_balance} of it is available, with "
         "${result.pending} still pending.", **{"result.credit_limit": None}),
-    Ask("You owe ${result.current_balance} on {account_id}; ${result.available_balance} of its "
+    Ask("{result.owed_text} on {account_id}; ${result.available_balance} of its "
         "${result.credit_limit} limit is available.", **{"result.type": "credit_card"}),
 ])
 def get_account(ctx: Ctx, account_id: AccountId) -> Account:
