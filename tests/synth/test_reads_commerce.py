@@ -1789,3 +1789,14 @@ def test_a_card_paid_past_what_it_owed_has_a_credit() -> None:
         replies_after("banking", "list_accounts", {}, before=paid)
     assert texts and not any("-$" in t for t in texts), texts
     assert all("a $139.41 credit" in t for t in texts), texts
+
+
+def test_a_listing_asked_for_by_number_says_each_it_found_up_to_twenty() -> None:
+    """"Show the last 20 transactions on the Cash Wallet account." was answered with 5 and "8 more": what a
+    number was asked for is each said, up to twenty."""
+    with Session(["budget"], world=0) as session:
+        found = session.call("list_transactions", {"account_id": "ACC-10004", "limit": 20}).data["transactions"]
+    assert 10 < len(found) <= 20
+    text = _read_out("budget", "list_transactions", {"account_id": "ACC-10004", "limit": 20},
+                     asked="Show the last 20 transactions on the Cash Wallet account.")
+    assert "more" not in text and text.count("; ") + 1 == len(found), text

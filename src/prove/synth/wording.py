@@ -431,8 +431,8 @@ class Wording:
             stress.append("count")  # "how many tickers are on each?": each one's count
         if re.search(r"\bIDs?\b", asked):
             stress.append("id")  # "what's the person ID for Emma Walker?": the record's own ID
-        asked_for = (args or {}).get("limit")  # "my last 10 trips": as many as asked, up to 10
-        shown = asked_for if isinstance(asked_for, int) and 5 < asked_for <= 10 else 5
+        asked_for = (args or {}).get("limit")  # "my last 20 transactions": as many as asked, up to 20
+        shown = asked_for if isinstance(asked_for, int) and 5 < asked_for <= 20 else 5
         if re.search(r"\beach\b", asked):  # "how many unread emails are in each of my folders?": every one
             shown = 15
         given = [v for v in (args or {}).values() if isinstance(v, str)]
