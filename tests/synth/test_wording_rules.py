@@ -1556,3 +1556,18 @@ def test_a_thing_in_the_trash_is_not_said_twice_to_be_there() -> None:
     assert tidy("Restore the email 'Hi' in the Trash folder from the trash.") == "Restore the email 'Hi' from the trash."
     assert tidy("Move the email 'Hi' in the Trash folder to the Inbox folder.") == \
         "Move the email 'Hi' in the Trash folder to the Inbox folder."
+
+
+def test_a_thing_is_never_followed_straight_by_a_number() -> None:
+    """"Make the 1:1 James / Adrian meeting from March 19 60 minutes long.", "make the tip on order ORD-10038 5
+    dollars": a thing, which may end with its day or its number, is not followed straight by an amount."""
+    from prove.env import registry
+
+    for name in registry.names():
+        for tool in registry.get(name).tools.values():
+            numbers = {p.name for p in tool.params
+                       if tool.parameters.get("properties", {}).get(p.name, {}).get("type") in ("integer", "number")}
+            entities = {p.name for p in tool.params if p.entity}
+            for ask in tool.asks:
+                for a, b in re.findall(r"\{(\w+)\} \{(\w+)\} (?:minutes|hours|days|dollars)\b", ask.text):
+                    assert not (a in entities and b in numbers), (tool.name, ask.text)

@@ -414,7 +414,7 @@ def schedule_meeting(ctx: Ctx, topic: Topic, start_time: str, duration_minutes: 
 
 @tools.tool(effect=WRITE, asks=[
     "Move {meeting_id} to {start_time}.",
-    "Make {meeting_id} {duration_minutes} minutes long.",
+    "Make {meeting_id} last {duration_minutes} minutes.",
     "Move {meeting_id} to {start_time} and make it {duration_minutes} minutes.",
     Ask("Enable the waiting room for {meeting_id}.", waiting_room=True),
     Ask("Let people into {meeting_id} without a waiting room.", waiting_room=False),
