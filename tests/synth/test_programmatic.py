@@ -289,3 +289,13 @@ def test_a_username_given_as_an_answer_keeps_its_case() -> None:
         assert "Sakura Sushi" in Wording(random.Random(seed)).answer("Sakura Sushi")
         named = Wording(random.Random(seed)).answer("the Work address")
         assert "the Work address" in named or named.startswith("The Work address"), named
+
+
+def test_that_thing_is_the_one_named_last_of_its_noun() -> None:
+    """"Find me a flight from BOS to ATL on March 24. And what's the refund on that flight if I cancel it
+    today?" meant the booking made a turn before: "that flight" is the flight the request just found, so a
+    thing said as "that X" has no other X named since it was made."""
+    ex = json.loads(Synthesizer(SynthConfig(n=2000, seed=9595)).example(135).line)
+    turn = ex["turns"][-1]
+    assert [c["name"] for c in turn["calls"]] == ["search_flights", "get_cancellation_quote"]
+    assert "that flight" not in turn["user"] and "'B6 2518 ATL to BOS on March 19'" in turn["user"], turn["user"]

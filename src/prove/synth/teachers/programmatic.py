@@ -851,12 +851,16 @@ class Planner:
                     return "new", made_as  # a reply shares its subject: "Throw my reply in the trash"
                 # "that reservation" is the one named last: not the new one where another came up since
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
-                                  for x in _strs([s.args.get(q.name)]))
+                                  for x in _strs([s.args.get(q.name)])) or \
+                    any(k != kind and self.say.noun_of(k, x) == noun for s in since if s.result.ok
+                        for k, x, _ in extract_entities(s.tool, s.result.data))  # a flight found since a booking
                 # "that deal" of the deal a request made; an account a lead's conversion made on the side is
                 # "the new account" (the call's own record is the lead's)
                 data = source.result.data
                 key = next((k for k in data if k.endswith("_id")), None) if isinstance(data, Mapping) else None
                 that = not named_since and (_names_kind(source.tool.name, kind) or (ek is not None and key == ek.key))
+                if named_since and (label := self._label_in(source, kind, v)):
+                    return "label", label  # another of its noun came up since: said by its name
                 return "new", self.rng.choice([f"the new {noun}", f"that {noun}"]) if that else f"the new {noun}"
             label = self._label_in(source, kind, v)
             if label:
