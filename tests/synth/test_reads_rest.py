@@ -838,6 +838,10 @@ def test_a_company_is_searched_by_its_name_without_inc() -> None:
     assert _head_words("JPMorgan Chase & Co.") == "JPMorgan Chase"
     assert _head_words("International Business Machines Corporation") == "International Business Machines"
     assert _head_words("Apple Inc.") is None
+    # a fund is searched by its whole name, not "Market ETF" or "QQQ Trust"; "Inc." inside a name ends it
+    assert _head_words("Vanguard Total Bond Market ETF") is None
+    assert _head_words("Invesco QQQ Trust") is None
+    assert _head_words("Berkshire Hathaway Inc. Class B") == "Berkshire Hathaway"
 
 
 def test_a_thing_the_server_named_is_named_by_the_user_only_after_hearing_it() -> None:

@@ -1549,6 +1549,11 @@ def _head_words(label: str) -> str | None:
     tokens = label.split()
     if len(tokens) > 2 and tokens[-1].rstrip(".,").lower() in _CORPORATE:  # "Palantir Technologies Inc."
         return " ".join(tokens[:-1]).rstrip(",&").rstrip(" ,&")
+    corporate = next((i for i, t in enumerate(tokens[:-1]) if i and t.rstrip(".,").lower() == "inc"), None)
+    if corporate is not None:  # "Berkshire Hathaway Inc. Class B": the name before its "Inc."
+        return " ".join(tokens[:corporate]).rstrip(",&").rstrip(" ,&")
+    if len(tokens) > 2 and tokens[-1] in _FUNDS:  # a fund by its whole name, not "Market ETF"
+        return None
     kind, colon, rest = label.partition(": ")
     if colon and len(kind.split()) <= 2 and not any(ch.isdigit() for ch in kind):
         named = re.match(r"[A-Za-z][A-Za-z'&-]*(?: [A-Za-z][A-Za-z'&-]*){0,2}(?=$| \(| -| @)", rest)
@@ -1579,6 +1584,7 @@ def _head_words(label: str) -> str | None:
 
 # What ends a company's name and is left out of a search for it ("Palantir Technologies Inc.").
 _CORPORATE = {"inc", "corporation", "corp", "co", "company", "ltd", "plc", "holdings"}
+_FUNDS = {"ETF", "Trust", "Fund"}
 
 _REPLY_PREFIX = re.compile(r"^(?:(?:re|fwd?|aw)\s*:\s*)+", re.IGNORECASE)
 _MORE = re.compile(r" and \d+ more$")
