@@ -1886,3 +1886,25 @@ def test_a_feed_asked_for_by_number_shows_that_many_posts() -> None:
     for limit in (3, 10):
         for text in _replies("social_media", "get_feed", {"limit": limit}):
             assert len(re.findall(r"(?:^|; )(?:you|@[\w.]+): '", text.split(": ", 1)[1])) == limit, text
+
+
+def test_a_flight_search_that_found_nothing_says_what_it_looked_for() -> None:
+    """"Are there any American Airlines flights from BOS to JFK on March 26 leaving after 6:30 PM?" was
+    answered "No flights for BOS for JFK for American Airlines came up."."""
+    tool = registry.get("travel_booking").tools["search_flights"]
+    args = {"origin": "BOS", "destination": "JFK", "airline": "AA", "departure_date": "2026-03-26",
+            "depart_after": "18:30"}
+    with Session(["travel_booking"], world=0) as session:
+        data = session.call("search_flights", args).data
+    assert data["total"] == 0
+    said = Wording(random.Random(0)).nothing(data, tool, args)
+    assert said == "There are no American Airlines flights from BOS to JFK on March 26 leaving after 6:30 PM.", said
+
+
+def test_two_files_that_are_the_same_are_said_to_be() -> None:
+    """"What's the difference between the Budget 2025.csv file and budget-2025-export.csv?" was answered
+    "There are no diff for the Budget 2025.csv file for the file 'budget-2025-export.csv'."."""
+    texts = _replies("filesystem", "diff_files", {"path_a": "/Documents/Finance/Budget 2025.csv",
+                                                  "path_b": "/Downloads/budget-2025-export.csv"})
+    assert texts and all(t.endswith("are the same, line for line.") for t in texts), texts
+

@@ -654,7 +654,10 @@ def test_a_listing_that_found_nothing_says_what_it_kept_to_with_the_word_its_fil
             ("banking", "list_transactions", "card_id", {}, "made with"),
             ("issue_tracker", "search_issues", "assignee_id", {}, "assigned to"),
             ("maps", "search_nearby", "place_id", {}, "near"),  # not "no open cafes for Juniper Climbing Gym"
-            ("email", "list_messages", "folder_id", {}, "in")):  # not "no unread messages for the Drafts folder"
+            ("email", "list_messages", "folder_id", {}, "in"),  # not "no unread messages for the Drafts folder"
+            # not "No messages for the channel 'general' for Bianca Richardson came up"
+            ("team_chat", "search_messages", "channel_id", {}, "in"),
+            ("team_chat", "search_messages", "from_user_id", {}, "from")):
         assert kept_to(param(server, tool, name), args) == word, (tool, name)
     activity = registry.get("trading").tools["list_activity"]
     said = Wording(random.Random(0)).nothing({"activities": [], "total": 0}, activity, {"ticker": "NVDA"},

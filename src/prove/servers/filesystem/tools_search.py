@@ -303,6 +303,7 @@ def find_duplicates(ctx: Ctx, path: FolderPath = "/", min_size: Annotated[int, F
     "Compare {path_a} with {path_b} line by line.",
 ], reply=[
     "Going from {path_a} to {path_b}: {result.added_lines} lines added and {result.removed_lines} removed.",
+    Ask("{path_a} and {path_b} are the same, line for line.", **{"result.identical": True}),
 ])
 def diff_files(ctx: Ctx, path_a: OldBudgetPath, path_b: NewBudgetPath,
                context_lines: Annotated[int, Field(ge=0, le=20)] = 3) -> FileDiff:

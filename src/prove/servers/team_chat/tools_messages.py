@@ -369,8 +369,8 @@ def search_messages(ctx: Ctx, query: Query | None = None, channel_id: ChannelId 
 
     Args:
         query: words to find, such as 'rollout'.
-        channel_id: only this channel, such as 'CHN-10003'.
-        from_user_id: only messages by this person, such as 'USR-10004'.
+        channel_id: only messages in this channel, such as 'CHN-10003'.
+        from_user_id: only messages from this person, such as 'USR-10004'.
         after: only messages posted after this time, such as '2026-03-09T00:00:00'.
         before: only messages posted before this time, such as '2026-03-14T00:00:00'.
         limit: the most messages to return, from 1 to 100, such as 20.

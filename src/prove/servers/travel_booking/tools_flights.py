@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from prove.env import READ, Ask, Ctx, ToolError, Toolset
-from prove.env.values import said_in_part
+from prove.env.values import said_in_part, spoken_day
 
 from .server import (
     AirlineCode,
@@ -93,6 +93,8 @@ class FlightList(BaseModel):
     total: int = Field(description="How many flights matched, before `limit`.")
     flights_text: str = Field(description="The flights in words, such as 'DL 2979, 7:20 AM to 10:30 AM, $188.54 a "
                                           "person'.")
+    said: str = Field("", description="Where nothing matched, the search in words: 'there are no American Airlines "
+                                      "flights from BOS to JFK on March 26 leaving after 6:30 PM'.")
 
 
 def _clock(at: str) -> str:
@@ -384,8 +386,31 @@ def search_flights(ctx: Ctx, origin: AirportCode, destination: AirportCode, depa
     key = {"price": lambda x: (x.lowest_price, x.departs_at), "departure": lambda x: (x.departs_at, x.lowest_price),
            "duration": lambda x: (x.duration_minutes, x.departs_at)}[sort_by]
     found.sort(key=key)
+    said = "" if found else _none_said(ctx, o["code"], d["code"], departure_date, cabin, max_price, airline,
+                                       depart_after, depart_before)
     return FlightList(flights=found[:limit], total=len(found), flights_text=_flights_text(found[:limit], len(found),
-                                                                                          passengers))
+                                                                                          passengers), said=said)
+
+
+def _none_said(ctx: Ctx, origin: str, destination: str, day: date, cabin: str, max_price: float | None,
+               airline: str | None, after: time | None, before: time | None) -> str:
+    """A search that found no flight, in words, with each thing it kept to: 'there are no American Airlines
+    flights from BOS to JFK on March 26 leaving after 6:30 PM'."""
+    def clock(t: time) -> str:
+        return _clock(f"{day.isoformat()}T{t:%H:%M}")
+    text = f"there are no {_airline_name(ctx, airline) + ' ' if airline else ''}flights from {origin} to " \
+           f"{destination} on {spoken_day(day, ctx.today())}"
+    if after is not None and before is not None:
+        text += f" leaving between {clock(after)} and {clock(before)}"
+    elif after is not None:
+        text += f" leaving after {clock(after)}"
+    elif before is not None:
+        text += f" leaving before {clock(before)}"
+    if cabin != "economy":
+        text += f" in {cabin.replace('_', ' ')}"
+    if max_price is not None:
+        text += f" for under ${max_price:,.2f}"
+    return text
 
 
 @tools.tool(effect=READ, asks=[

@@ -1622,7 +1622,9 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     if data is None:
         return chosen
     if tool.read_only and _empty_listing(data):
-        return []  # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries"
+        # a listing that found nothing says so ("Nothing came up"), not "0 min in 0 entries", unless a reply
+        # is made for what it holds ("The two files are the same, line for line")
+        return on_result
     present = [reply for reply in chosen if all(result_field(data, slot[len("result."):]) is not None
                                                 for slot in reply.slots if slot.startswith("result."))]
     words = _asked_words(asked) if tool.read_only else set()
