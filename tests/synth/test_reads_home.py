@@ -1908,3 +1908,10 @@ def test_two_files_that_are_the_same_are_said_to_be() -> None:
                                                   "path_b": "/Downloads/budget-2025-export.csv"})
     assert texts and all(t.endswith("are the same, line for line.") for t in texts), texts
 
+
+def test_the_navigation_is_asked_about_by_name() -> None:
+    """"Can you get me an appointment at Stewart BMW Service Center ...?", then "And how long until we get
+    there?" was answered for the place the navigation was set to: a question of the navigation says so."""
+    for ask in registry.get("vehicle").tools["get_navigation"].asks:
+        assert "navigation" in ask.text and not re.search(r"\bthere\b", ask.text), ask.text
+

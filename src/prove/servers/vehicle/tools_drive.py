@@ -423,7 +423,7 @@ def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
 
 
 @tools.tool(effect=READ, asks=[
-    "How long until we get there?",
+    "How long until we reach the place the navigation is set to?",
     "Where is the navigation taking me and do I have enough range?",
 ], reply=[
     "{result.destination.name} is {result.distance_mi} miles away, about {result.minutes} minutes; you'd arrive "
