@@ -1915,3 +1915,18 @@ def test_the_navigation_is_asked_about_by_name() -> None:
     for ask in registry.get("vehicle").tools["get_navigation"].asks:
         assert "navigation" in ask.text and not re.search(r"\bthere\b", ask.text), ask.text
 
+
+def test_a_restaurant_review_is_about_its_own_cuisine() -> None:
+    """"Bibimbap House ...: 5 stars from Caroline S.: 'Hidden gem. The pasta is worth the trip.'": the
+    dishes a review names are of the restaurant's cuisine."""
+    from prove.servers.maps.world import DISHES
+
+    for world in range(3):
+        rows = registry.get("maps").template(world).db.execute(
+            "SELECT p.cuisine, r.body FROM reviews r JOIN places p USING (place_id) "
+            "WHERE p.category = 'restaurant'").fetchall()
+        assert rows
+        for cuisine, body in rows:
+            rest = re.sub("|".join(DISHES[cuisine]), "", body)  # (a Thai green curry is no Indian curry)
+            others = {d for c, dishes in DISHES.items() if c != cuisine for d in dishes}
+            assert not any(re.search(rf"\b{d}\b", rest) for d in others), (cuisine, body)

@@ -136,11 +136,24 @@ MIXED = ("Decent {thing} but a bit pricey.", "Good {thing}, slow service at peak
          "Fine for a quick stop; the {thing} {was} okay.")
 BAD = ("Long wait and the {thing} {was} disappointing.", "Not what it used to be; the {thing} {was} cold.",
        "Rude staff, would not recommend the {thing}.")
-THINGS = {"restaurant": ("food", "pasta", "tacos", "service", "dessert", "menu"),
-          "cafe": ("coffee", "latte", "pastries"),
+THINGS = {"cafe": ("coffee", "latte", "pastries"),
           "bar": ("cocktails", "beer list", "atmosphere"), "bakery": ("bread", "croissants", "cakes"),
           "museum": ("exhibits", "collection", "guided tour"), "park": ("trails", "playground", "views"),
           "hotel": ("rooms", "breakfast", "location"), "gym": ("equipment", "classes"), "cinema": ("screens", "seats")}
+# What a restaurant's reviews praise or fault besides its food: dishes of its cuisine (no pasta at a Korean place).
+DISHES = {"italian": ("pasta", "pizza"), "mexican": ("tacos", "salsa"), "japanese": ("sushi", "ramen"),
+          "chinese": ("dumplings", "noodles"), "indian": ("curry", "naan"), "thai": ("pad thai", "green curry"),
+          "american": ("burgers", "fries"), "french": ("steak frites", "croissants"),
+          "mediterranean": ("falafel", "hummus"), "korean": ("bibimbap", "kimchi"), "vietnamese": ("pho", "banh mi")}
+
+
+def _things(place: dict) -> tuple[str, ...]:
+    """What a review of a place is about: a restaurant's dishes are of its cuisine."""
+    if place["category"] == "restaurant":
+        return ("food", *DISHES[place["cuisine"]], "service", "dessert", "menu")
+    return THINGS.get(place["category"], ("service", "place", "staff"))
+
+
 def _review(template: str, thing: str) -> str:
     """A review about a thing, its verb agreeing with it ("the trails were okay", "the food was")."""
     plural = thing.endswith("s") and not thing.endswith(("ss", "us"))
@@ -255,7 +268,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
             for _ in range(rng.choice((0, 1, 2, 2, 3, 3, 4))):
                 stars = rng.choices((5, 4, 3, 2, 1), (40, 30, 15, 8, 7))[0]
                 template = rng.choice(GOOD if stars >= 4 else MIXED if stars == 3 else BAD)
-                thing = rng.choice(THINGS.get(p["category"], ("service", "place", "staff")))
+                thing = rng.choice(_things(p))
                 when = now - timedelta(days=rng.randint(1, 400), minutes=rng.randrange(0, 600, 5))
                 rows["reviews"].append({"review_id": w.new_id("REV"), "place_id": p["place_id"],
                                         "author": _short(fake.person()), "is_mine": 0, "my_place": None, "rating": stars,
@@ -275,7 +288,7 @@ def build_world(w: WorldGen) -> dict[str, list[dict[str, Any]]]:
     for p in rng.sample(reviewable, rng.randint(3, 5)):
         stars = rng.choice((5, 4, 4, 3, 2))
         template = rng.choice(GOOD if stars >= 4 else MIXED if stars == 3 else BAD)
-        thing = rng.choice(THINGS.get(p["category"], ("service",)))
+        thing = rng.choice(_things(p))
         rows["reviews"].append({"review_id": w.new_id("REV"), "place_id": p["place_id"], "author": _short(person),
                                 "is_mine": 1, "my_place": my_place(p["name"]), "rating": stars,
                                 "body": _review(template, thing),
