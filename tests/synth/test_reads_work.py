@@ -1066,6 +1066,18 @@ def test_won_t_fix_reads_with_its_apostrophe() -> None:
     assert "won't fix" in field_text("resolution", "wont_fix")
 
 
+def test_an_issue_closed_as_a_duplicate_is_said_to_be_one_of_its_original() -> None:
+    """"Issue WEB-10013 is a duplicate of issue WEB-10014; close it." was answered "Closed issue WEB-10013
+    as duplicate."."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("issue_tracker").tools["close_issue"]
+    replies = _fitting_replies(tool, {"issue_id": "WEB-10013", "resolution": "duplicate", "duplicate_of": "WEB-10014"})
+    assert replies and all("a duplicate of {duplicate_of}" in r.text for r in replies), replies
+    assert all("{duplicate_of}" not in r.text for r in _fitting_replies(tool, {"issue_id": "WEB-10013",
+                                                                                "resolution": "fixed"}))
+
+
 def test_a_discussion_is_read_out_comment_by_comment() -> None:
     """"Read me the discussion on issue SEC-10018" answered "2 comments (all 'Luis Brown'):
     SEC-10018: created March 4 at 8:08 PM; SEC-10018: created March 6 at 1:34 AM.": the two said the

@@ -105,6 +105,7 @@ def transition_issue(ctx: Ctx, issue_id: WorkIssueId, status: Literal["open", "i
 ], reply=[
     "Closed {issue_id} as {resolution}.",
     "{issue_id} is closed ({resolution}).",
+    Ask("Closed {issue_id} as a duplicate of {duplicate_of}.", resolution="duplicate"),
 ], values={
     # only the phrasing that closes an issue as fixed says a comment
     "comment": ["Fixed in the latest build, please verify.", "Root cause found and fixed; details in the PR.",
