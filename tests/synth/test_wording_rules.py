@@ -1505,6 +1505,8 @@ def test_several_of_a_thing_are_said_as_that_many_things() -> None:
     assert tidy("Reserved 2 of the Bench Grinder Brush at X.") == "Reserved 2 Bench Grinder Brushes at X."
     assert tidy("Put 2 of the Cordless Glue Gun on hold at X.") == "Put 2 Cordless Glue Guns on hold at X."
     assert tidy("X is holding 3 of the Storage Box for you.") == "X is holding 3 Storage Boxes for you."
+    assert tidy("X is holding 2 of the Shampoo and Conditioner Set for you.") == \
+        "X is holding 2 Shampoo and Conditioner Sets for you."
     # a name that opens with a number has the count in words: not "2 18-inch Foam Rollers"
     assert tidy("Put 2 of the 18-inch Foam Roller on hold at X.") == "Put two 18-inch Foam Rollers on hold at X."
     assert tidy("Reserved 3 of the 25 ft Tape Measure at X.") == "Reserved three 25 ft Tape Measures at X."

@@ -584,9 +584,10 @@ def _mend(text: str) -> str:
     text = re.sub(r" in the Trash folder (?=from the trash\b)", " ", text)  # said once: "... 'Hi' from the trash"
     # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
     # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery"; of three letters, only a thing one counts:
-    # "Glue Gun", not "Pho Tai" or "5th Gen")
+    # "Glue Gun", not "Pho Tai" or "5th Gen"); a name may hold an "and": "2 Shampoo and Conditioner Sets"
     # A name that opens with a number has the count in words ("two 18-inch Foam Rollers"), up to twelve.
-    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:(?:[A-Z0-9][\w'&./-]*|(?<=\d )(?:in|ft|oz|qt|lb|mm|cm)) )*)"
+    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:(?:[A-Z0-9][\w'&./-]*|(?<=[a-z] )and|"
+                  r"(?<=\d )(?:in|ft|oz|qt|lb|mm|cm)) )*)"
                   r"([A-Z][a-z]{2,}[a-rt-xz]|Amp|Bag|Bed|Box|Bun|Car|Cup|Fan|Gun|Jar|Kit|Mat|Mug|Pan|Pen|Pit|Saw|Set)"
                   r"\b(?![\w'-])"
                   r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)", _counted_units, text)
