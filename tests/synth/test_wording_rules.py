@@ -1573,3 +1573,20 @@ def test_a_thing_is_never_followed_straight_by_a_number() -> None:
             for ask in tool.asks:
                 for a, b in re.findall(r"\{(\w+)\} \{(\w+)\} (?:minutes|hours|days|dollars)\b", ask.text):
                     assert not (a in entities and b in numbers), (tool.name, ask.text)
+
+
+def test_a_failed_call_is_told_with_times_as_people_say_them() -> None:
+    """"Unfortunately that failed: 'Orbit Energy integration kickoff' is scheduled for 2026-03-16T11:00:00;
+    it can start from 2026-03-16T10:50:00, and it is now 2026-03-16T09:00:00." read out the tool's clock."""
+    from datetime import date
+
+    from prove.synth.phrasing import today_said
+    from prove.synth.wording import Wording
+
+    message = ("'Orbit Energy integration kickoff' is scheduled for 2026-03-16T11:00:00; it can start from "
+               "2026-03-16T10:50:00, and it is now 2026-03-16T09:00:00.")
+    text = today_said(Wording(random.Random(0)).failure({"message": message}), date(2026, 3, 16))
+    assert "'Orbit Energy integration kickoff' is scheduled for today at 11:00 AM; it can start from today at " \
+           "10:50 AM, and it is now 9:00 AM." in text, text
+    assert "March 20 at 1:00 PM" in Wording(random.Random(0)).failure({"message": "It starts 2026-03-20T13:00:00."})
+

@@ -613,7 +613,7 @@ def today_said(text: str, today: date) -> str:
         part = re.sub(rf"\b(around|by|until|since|before|after|till) (?:on )?{on},? at ({_TIME})", r"\1 \2 today", parts[i])
         parts[i] = re.sub(rf"\b([Oo]n )?{on},? at ({_TIME})",
                           lambda m: ("Today" if (m.group(1) or "").startswith("O") else "today") + f" at {m.group(2)}", part)
-    return "".join(parts)
+    return re.sub(r"\bnow today at\b", "now", "".join(parts))  # "and it is now 9:00 AM"
 
 
 def full_spans(text: str) -> str:

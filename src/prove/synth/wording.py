@@ -18,6 +18,7 @@ from ..env import Param, Server, Tool
 from ..env.asks import words_in
 from ..env.values import spoken_day
 from .results import describe, unsnake
+from .values import human
 
 __all__ = ["OFF_TOPIC", "PERSONAS", "Persona", "Wording", "kept_to", "system_prompt", "window_said"]
 
@@ -364,7 +365,10 @@ class Wording:
         return self.pick(DECLINE).format(domain=domain)
 
     def failure(self, error: Mapping[str, Any]) -> str:
-        message = str(error.get("message", "the tool returned an error."))
+        """What the assistant says of a call that failed: the tool's message, its times as people say them
+        ("scheduled for March 16 at 11:00 AM", not "2026-03-16T11:00:00"), and at times its hint."""
+        message = re.sub(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?\b", lambda m: human(m.group(0)),
+                         str(error.get("message", "the tool returned an error.")))
         hint = error.get("hint")
         text = self.pick(CANT).format(message=message)
         if hint and self.rng.random() < 0.6 and not _TOOL_NAME.search(hint):  # never "... with add_to_cart"
