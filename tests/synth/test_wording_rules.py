@@ -1590,3 +1590,11 @@ def test_a_failed_call_is_told_with_times_as_people_say_them() -> None:
            "10:50 AM, and it is now 9:00 AM." in text, text
     assert "March 20 at 1:00 PM" in Wording(random.Random(0)).failure({"message": "It starts 2026-03-20T13:00:00."})
 
+
+def test_one_of_a_state_is_one_thing() -> None:
+    """"The Data Platform project has 1 planned sprints"."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("The project has 1 planned sprints: DATA Sprint 14.") == "The project has 1 planned sprint: DATA Sprint 14."
+    assert tidy("You have 1 archived chats.") == "You have 1 archived chat."
+

@@ -595,7 +595,8 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
-    text = re.sub(r"(?<![\d.,$-])\b1 (unread|new|open|upcoming|pending|other) ([a-z]+[^s'])s\b", r"1 \1 \2", text)
+    text = re.sub(r"(?<![\d.,$-])\b1 (unread|new|open|upcoming|pending|other|active|[a-z]+ed) ([a-z]+[^s'])s\b",
+                  r"1 \1 \2", text)  # "1 planned sprints" -> "1 planned sprint"
     text = re.sub(r"(?<![\d.,$-])\b(1 [a-z]+(?: [a-z]+)?), (?:newest|oldest|latest) first\b", r"\1", text)  # one has no order
     text = re.sub(rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b",
                   lambda m: ("On " if m.group(1)[0].isupper() else "on ") + m.group(2), text)  # "between March 23 and March 23"
