@@ -1598,3 +1598,13 @@ def test_one_of_a_state_is_one_thing() -> None:
     assert tidy("The project has 1 planned sprints: DATA Sprint 14.") == "The project has 1 planned sprint: DATA Sprint 14."
     assert tidy("You have 1 archived chats.") == "You have 1 archived chat."
 
+
+def test_a_thing_named_by_its_day_is_moved_to_a_time_that_day() -> None:
+    """"Please move the meeting 'Keystone Holdings onboarding call' on March 20 at 1:00 PM": "from March 20
+    to March 20 at 1:00 PM" is no span of one day, but a thing of March 20 moved to a time that day."""
+    from prove.synth.phrasing import tidy
+
+    moved = "Move the meeting 'K' from March 20 to March 20 at 1:00 PM and make it 15 minutes."
+    assert tidy(moved) == moved
+    assert tidy("Show events between March 23 and March 23.") == "Show events on March 23."
+

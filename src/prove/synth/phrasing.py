@@ -598,7 +598,8 @@ def _mend(text: str) -> str:
     text = re.sub(r"(?<![\d.,$-])\b1 (unread|new|open|upcoming|pending|other|active|[a-z]+ed) ([a-z]+[^s'])s\b",
                   r"1 \1 \2", text)  # "1 planned sprints" -> "1 planned sprint"
     text = re.sub(r"(?<![\d.,$-])\b(1 [a-z]+(?: [a-z]+)?), (?:newest|oldest|latest) first\b", r"\1", text)  # one has no order
-    text = re.sub(rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b",
+    # (a thing from a day moved to a time that day keeps both: "move the meeting 'X' from March 20 to March 20 at 1:00 PM")
+    text = re.sub(rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b(?!,? at )",
                   lambda m: ("On " if m.group(1)[0].isupper() else "on ") + m.group(2), text)  # "between March 23 and March 23"
     text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was", text)  # "1 line were added" -> "was"
     text = re.sub(r"\b(has|have|had|matched|removed|with|and) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
