@@ -1608,3 +1608,11 @@ def test_a_thing_named_by_its_day_is_moved_to_a_time_that_day() -> None:
     assert tidy(moved) == moved
     assert tidy("Show events between March 23 and March 23.") == "Show events on March 23."
 
+
+def test_a_coupon_goes_on_the_cart_in_words() -> None:
+    """"Where is order ORD-10005? Oh, and use coupon SPRING20 on this order.": a coupon goes on the cart,
+    never on an order the conversation has named."""
+    for name in ("apply_coupon", "remove_coupon"):
+        for ask in registry.get("shopping").tools[name].asks:
+            assert "order" not in ask.text, ask.text
+

@@ -394,7 +394,7 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
 @tools.tool(effect=WRITE, asks=[
     "Apply {code} to my cart.",
     "Can you use my {code}?",
-    "Use {code} on this order.",
+    "Use {code} on what's in my cart.",
 ], reply=[
     Ask("Applied {code} ({result.coupon_description}); ${result.amount_due} is due now, shipping included.",
         **{"result.replaced_coupon": None}),
@@ -439,7 +439,7 @@ def apply_coupon(ctx: Ctx, code: CouponCode) -> CouponApplied:
 @tools.tool(effect=WRITE, asks=[
     "Remove the coupon from my cart.",
     "Take off the promo code, I'll save it for later.",
-    "Don't use a coupon on this order after all.",
+    "Don't use a coupon on my cart after all.",
 ], reply=[
     "The coupon is off your cart; ${result.amount_due} is due now.",
     "Removed the coupon. It stays in your account for later.",
