@@ -1616,3 +1616,9 @@ def test_a_coupon_goes_on_the_cart_in_words() -> None:
         for ask in registry.get("shopping").tools[name].asks:
             assert "order" not in ask.text, ask.text
 
+
+def test_a_whole_series_is_cancelled_in_words_a_person_uses() -> None:
+    """"Cancel all of the 1:1 Adam / Zoe recurring event"."""
+    for ask in registry.get("calendar").tools["cancel_series"].asks:
+        assert "all of" not in ask.text, ask.text
+

@@ -271,7 +271,7 @@ def list_occurrences(ctx: Ctx, series_id: SeriesId, start: str | None = None, en
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Cancel all of {series_id}.",
+    "Cancel {series_id} altogether.",
     "Stop {series_id} from {starting} on.",
 ], reply=[
     Ask("Cancelled the {result.total} remaining meetings of '{result.title}'; none are left.", starting=None),
