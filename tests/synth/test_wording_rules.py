@@ -1622,3 +1622,13 @@ def test_a_whole_series_is_cancelled_in_words_a_person_uses() -> None:
     for ask in registry.get("calendar").tools["cancel_series"].asks:
         assert "all of" not in ask.text, ask.text
 
+
+def test_a_thing_of_a_day_is_not_followed_by_to_and_an_amount() -> None:
+    """"Change the amount of the Costco transaction from December 10, 2025 to $30" reads as a span from a day
+    to an amount: a thing, which may end with its day, is not followed by "to" and an amount."""
+    for name in registry.names():
+        for tool in registry.get(name).tools.values():
+            entities = {p.name for p in tool.params if p.entity}
+            for ask in tool.asks:
+                for a in re.findall(r"\{(\w+)\} to \$\{\w+\}", ask.text):
+                    assert a not in entities, (tool.name, ask.text)

@@ -352,8 +352,8 @@ def change_card_pin(ctx: Ctx, card_id: CardId, current_pin: Pin, new_pin: Pin) -
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set the daily spending limit on {card_id} to ${daily_limit}.",
-    "Change the limit of {card_id} to ${daily_limit} a day.",
+    "Set a daily spending limit of ${daily_limit} on {card_id}.",
+    "Change the daily limit on {card_id}: ${daily_limit} a day.",
     "Let me spend up to ${daily_limit} a day with {card_id}.",
 ], reply=[
     "{card_id} can now spend up to ${result.daily_spending_limit} a day.",

@@ -306,7 +306,7 @@ def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Nam
 
 @tools.tool(effect=WRITE, asks=[
     "Move {transaction_id} to {category_id}.",
-    "Change the amount of {transaction_id} to ${amount}.",
+    "Change the amount on {transaction_id}: it should be ${amount}.",
     "Fix {transaction_id}: the payee should be {payee}, with the note: {note}",
     "Fix the date of {transaction_id}; it actually happened on {date}.",
 ], reply=[

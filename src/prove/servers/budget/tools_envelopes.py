@@ -387,9 +387,9 @@ def create_category(ctx: Ctx, name: Name, group: Group = "Other", monthly_limit:
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Set my budget for {category_id} to ${monthly_limit} a month.",
-    Ask("Change the monthly limit of {category_id} to ${monthly_limit} and make it strict.", strict=True),
-    "Change the budget for {category_id} to ${monthly_limit}.",
+    "Budget ${monthly_limit} a month for {category_id}.",
+    Ask("Give {category_id} a strict monthly limit of ${monthly_limit}.", strict=True),
+    "Make the budget ${monthly_limit} for {category_id}.",
     Ask("Make {category_id} ${monthly_limit} a month and let it go over again.", strict=False),
 ], reply=[
     Ask("{result.name} now has ${result.monthly_limit} a month, and it is strict: expenses that would take it "

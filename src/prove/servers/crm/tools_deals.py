@@ -213,7 +213,7 @@ def create_deal(ctx: Ctx, name: Name, account_id: AccountId, amount: Amount, clo
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change the amount on {deal_id} to ${amount}.",
+    "The amount on {deal_id} should be ${amount} now.",
     "Move the close date of {deal_id} to {close_date}.",
     "Set the next step on {deal_id} to '{next_step}'.",
     "Make {contact_id} the main contact on {deal_id}.",

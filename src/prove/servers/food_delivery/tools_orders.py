@@ -409,7 +409,7 @@ def cancel_order(ctx: Ctx, order_id: ScheduledOrderId, reason: ShortText | None 
 
 @tools.tool(effect=WRITE, asks=[
     "Change the tip on {order_id} to {tip} dollars.",
-    "Please change the tip on {order_id} to ${tip}.",
+    "Please make the tip ${tip} on {order_id}.",
     "Set a ${tip} tip for {order_id}.",
 ], reply=[
     "The tip on {order_id} is now ${result.tip} (it was ${result.previous_tip}); the total is ${result.total}.",

@@ -398,7 +398,7 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Change the price of {listing_id} to ${price}.",
+    "Change the price on {listing_id}: it should be ${price}.",
     "Change {listing_id}: price ${price}, shipping ${shipping_cost}.",
     Ask("Stop accepting offers on {listing_id}.", accepts_offers=False),
     Ask("Let buyers make offers on {listing_id}.", accepts_offers=True),
