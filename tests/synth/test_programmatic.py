@@ -299,3 +299,13 @@ def test_that_thing_is_the_one_named_last_of_its_noun() -> None:
     turn = ex["turns"][-1]
     assert [c["name"] for c in turn["calls"]] == ["search_flights", "get_cancellation_quote"]
     assert "that flight" not in turn["user"] and "'B6 2518 ATL to BOS on March 19'" in turn["user"], turn["user"]
+
+
+def test_a_reply_says_each_thing_once() -> None:
+    """"... It has 1 like and no comments yet. No comments yet." said the comments twice: an account the
+    reply already holds is left out."""
+    from prove.synth.teachers.programmatic import joined
+
+    assert joined(["Samuel Turner posted: 'Ran today'. It has 1 like and no comments yet.", "No comments yet."]) == \
+        "Samuel Turner posted: 'Ran today'. It has 1 like and no comments yet."
+    assert joined(["No comments yet.", "It has 2 likes."]) == "No comments yet. It has 2 likes."

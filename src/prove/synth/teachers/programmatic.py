@@ -1515,11 +1515,14 @@ def joined(parts: Sequence[str]) -> str:
     """Accounts said one after another; one that ends in lines quoted from a file or a message
     is set apart from the next by a blank line, so the quote does not run into the next account.
     "Done:" opens the first account that has it, not each ("Done: the email ... Done: the draft ..."),
-    and a later account drops an "All set." or "Done." that opens it."""
+    and a later account drops an "All set." or "Done." that opens it. An account the text already says is
+    not said again ("It has 1 like and no comments yet." needs no "No comments yet." after it)."""
     text = parts[0] if parts else ""
     opened = text.startswith("Done: ")
     for before, part in zip(parts, parts[1:]):
         part = re.sub(r"^(?:All set|Done|Okay)[.!] (?=\S)", "", part)
+        if part.rstrip(".").lower() in text.lower():
+            continue
         if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'/$#])", part):  # "Done: the ...", "Done: Anna ..."
             part = part[6].upper() + part[7:]
         opened = opened or part.startswith("Done: ")
