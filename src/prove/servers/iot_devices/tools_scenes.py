@@ -330,6 +330,8 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
 _OFF = "(type IN ('light', 'plug', 'speaker') AND power = 'off')"
 _ON = "(type IN ('light', 'speaker') AND power = 'on')"
 _WARM = "(type = 'thermostat' AND mode IN ('heat', 'auto'))"
+# a scene named for a room sets how it looks and sounds, not its door's lock or its camera
+_ROOMY = "type IN ('light', 'plug', 'speaker', 'blind')"
 _SCENE_FITS = {
     "Lock up": "type = 'lock'",
     "Away": f"type = 'lock' OR (type = 'camera' AND armed = 1) OR {_OFF}",
@@ -339,8 +341,8 @@ _SCENE_FITS = {
     "Party": _ON,
     "Relax": f"{_ON} OR {_WARM}",
     "Cosy": f"(type = 'light' AND power = 'on') OR {_WARM}",
-    "Kitchen": "room_id IN (SELECT room_id FROM rooms WHERE name = 'Kitchen')",
-    "Living room": "room_id IN (SELECT room_id FROM rooms WHERE name = 'Living Room')",
+    "Kitchen": f"{_ROOMY} AND room_id IN (SELECT room_id FROM rooms WHERE name = 'Kitchen')",
+    "Living room": f"{_ROOMY} AND room_id IN (SELECT room_id FROM rooms WHERE name = 'Living Room')",
 }
 
 
