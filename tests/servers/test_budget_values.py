@@ -34,6 +34,26 @@ def test_every_category_add_expense_can_draw_has_payees_that_fit_it(world: int) 
         assert not payees & others or category_id in (CATEGORY_IDS["Shopping"], CATEGORY_IDS["Household"])
 
 
+@pytest.mark.parametrize("world", range(4))
+def test_every_income_category_add_income_can_draw_has_sources_and_amounts_that_fit_it(world: int) -> None:
+    """"Add income of $1200.99 from Northwind Consulting ... under the Interest category": a drawn
+    category found no source of its own, and the docstring's consulting firm stood in."""
+    tool = SERVER.tools["add_income"]
+    candidates = tool.values["category_id, source, note, amount"]
+    where = next(p.where for p in tool.params if p.name == "category_id")
+    drawable = [r[0] for r in SERVER.template(world).db.execute(
+        f"SELECT category_id FROM categories WHERE status = 'active' AND {where}")]
+    assert CATEGORY_IDS["Interest"] in drawable
+    for category_id in drawable:
+        assert any(c[0] == category_id for c in candidates), category_id
+    interest = [c for c in candidates if c[0] == CATEGORY_IDS["Interest"]]
+    assert all(amount < 100 and "Consulting" not in source for _, source, _, amount in interest), interest
+    pay = [c for c in candidates if c[0] == CATEGORY_IDS["Paycheck"]]
+    assert all(amount >= 1000 for *_, amount in pay), pay
+    consulting = [c for c in candidates if "Consulting" in c[1]]
+    assert consulting and all(c[0] == CATEGORY_IDS["Freelance"] for c in consulting), consulting
+
+
 def test_add_bill_offers_a_monthly_bill_for_every_category_it_draws() -> None:
     tool = SERVER.tools["add_bill"]
     where = next(p.where for p in tool.params if p.name == "category_id")

@@ -80,6 +80,27 @@ def test_world_has_a_realistic_home(seed):
     assert sum(count(t) for t in SERVER.template(seed).tables) >= 400
 
 
+# What each scene of a world may set, by its name: the rooms it is about, or the device types its purpose takes.
+SCENE_ROOMS = {"Focus Time": {"Office"}, "Movie Night": {"Living Room"}, "Dinner Time": {"Dining Room", "Kitchen"},
+               "Evening Outdoor Lights": {"Front Porch", "Backyard", "Garage"}}
+SCENE_TYPES = {"Quiet Time": {"speaker"}}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_scene_of_the_world_sets_what_its_name_is_about(seed):
+    """A home without an office had a 'Focus Time' scene that only switched off the speakers of
+    the kitchen, the living room and the bedroom."""
+    db = SERVER.template(seed).db
+    for scene_id, name in db.execute("SELECT scene_id, name FROM scenes"):
+        rows = db.execute("SELECT r.name, d.type FROM scene_actions a JOIN devices d USING (device_id) "
+                          "JOIN rooms r USING (room_id) WHERE a.scene_id = ?", (scene_id,)).fetchall()
+        rooms, types = {r[0] for r in rows}, {r[1] for r in rows}
+        if name in SCENE_ROOMS:
+            assert rooms & SCENE_ROOMS[name], (name, rooms)
+        if name in SCENE_TYPES:
+            assert types <= SCENE_TYPES[name], (name, types)
+
+
 # ----- lights, plugs, speakers ------------------------------------------------------------------
 
 

@@ -537,6 +537,35 @@ def test_a_lock_and_a_new_scene_read_as_sentences() -> None:
         assert "those devices" not in text and "1 devices" not in text, text
 
 
+def test_a_new_scene_is_named_for_what_it_sets() -> None:
+    """"Create a scene named 'Party' with the Front Door Lock": a new scene saves how its devices are
+    now, and its name says what that is for (locked up, asleep, awake, lit up) or the room it is about."""
+    rooms = {w: {k: r["name"] for k, r in _index("iot_devices", w).every["room"].items()} for w in range(4)}
+    seen = 0
+    for ex in _generated("iot_devices", 400, 7):
+        results = {m["tool_call_id"]: json.loads(m["content"]) for m in ex["messages"] if m["role"] == "tool"}
+        devices = _index("iot_devices", ex["world"]).every["device"]
+        for call in _calls(ex):
+            if call["name"] != "create_scene" or "actions" not in results.get(call["id"], {}):
+                continue
+            seen += 1
+            name, actions = call["arguments"]["name"], results[call["id"]]["actions"]
+            on = [a["power"] == "on" or a["mode"] in ("heat", "auto") for a in actions]
+            shut = [a["lock_state"] == "locked" or a["armed"] is True or a["power"] == "off" or a["position"] == 0
+                    for a in actions]
+            if name in ("Lock up", "Away", "Bedtime", "Lights out"):
+                assert all(shut), (ex["id"], name, actions)
+            elif name in ("Party", "Relax", "Cosy"):
+                assert all(on), (ex["id"], name, actions)
+            elif name == "Wake up":
+                assert all(o or a["position"] == 100 for o, a in zip(on, actions)), (ex["id"], name, actions)
+            else:
+                assert name in ("Kitchen", "Living room"), (ex["id"], name)
+                assert all(rooms[ex["world"]][devices[a["device_id"]]["room_id"]].lower() == name.lower()
+                           and a["lock_state"] is None and a["armed"] is None for a in actions), (ex["id"], name, actions)
+    assert seen
+
+
 def test_a_level_is_set_without_saying_which_way_it_goes() -> None:
     """"Switch the lights in the Entryway on at 30 percent", then "dim the Entryway Light to 40
     percent": a level is asked for before the light's own is known, so the words say which level,

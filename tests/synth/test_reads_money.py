@@ -703,3 +703,16 @@ def test_a_flight_booked_for_others_says_for_whom() -> None:
         for text in _replies("travel_booking", "book_flight", args):
             assert "You're booked" not in text, text
         assert any("Dmitri Torres and Nia Bennett" in text for text in _replies("travel_booking", "book_flight", args))
+
+
+def test_a_business_in_payments_is_not_called_a_friend() -> None:
+    """"Save a friend as a contact" for Happy Paws Grooming: a member left unnamed is called by what
+    it is, a friend or a business, and either is said by its name alone."""
+    say = _say("payments")
+    users = say.index.every["user"]
+    business = next(k for k, r in users.items() if r["kind"] == "business")
+    person = next(k for k, r in users.items() if r["kind"] == "person" and not say._is_me("user", k))
+    assert say.noun_of("user", business) == "business"
+    assert say.noun_of("user", person) == "friend"
+    assert say.entity("user", business) == users[business]["display_name"]
+    assert say.entity("user", person) == users[person]["display_name"]

@@ -71,6 +71,8 @@ class EntityKind:
             words ("the like notification", "the follow accepted notification").
         noun_from: a column whose value is the noun for that row (a drive item is a "file" or a
             "folder"); None: `noun` for every row.
+        nouns: what rows of one `noun_from` value are called where that is not the value itself,
+            as (value, noun) pairs: a payments member who is a 'person' is a "friend".
         part_of: a column holding the ID of what this entity is part of, said with it where its
             own name says little ("the Standard variant of the Patagonia Rain Jacket").
         phrases: how rows of one `noun_from` value are said, as (value, template with
@@ -92,6 +94,7 @@ class EntityKind:
     public_id: bool = False
     naming: str = "noun"
     noun_from: str | None = None
+    nouns: tuple[tuple[str, str], ...] = ()
     part_of: str | None = None
     phrases: tuple[tuple[str, str], ...] = ()
     stands_for: str | None = None

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from ..env import Ask, Server, Tool
+from ..env import Ask, EntityKind, Server, Tool
 from ..env.asks import result_field
 from .entities import EntityIndex
 from .sampler import SamplingContext
@@ -28,7 +28,7 @@ from .results import money, number, option_words, span_of_minutes, unsnake
 from .values import DAY, day, human, is_money, render_value
 from .wording import Wording
 
-__all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "excerpt_of", "human", "renderings"]
+__all__ = ["PERSON_NOUNS", "QUERY_PARAMS", "Phrasing", "excerpt_of", "human", "renderings", "row_noun"]
 
 _SLOT = re.compile(r"\{([^{}]*)\}")
 # A field that names a record's member ("seller username lucass_tech", "buyer lucass_tech"): about the user, unsaid.
@@ -78,6 +78,19 @@ def _folder(path: str) -> str:
 
 
 _WORK = re.compile(r" by [A-Z][\w'.-]+(?: [A-Z][\w'.-]+)+$")  # a book by its author: "Salt and Starlight by Mia Anderson"
+
+
+def row_noun(ek: EntityKind, own: Any) -> str | None:
+    """What a row is called by its `noun_from` value `own`: the kind's word for it (`nouns`: a
+    'person' is a "friend"), else the value itself ('file', 'flight') where the kind's phrase for it
+    says it (a 'public' channel is "the channel '...'", never "the public"); None where neither."""
+    if not isinstance(own, str) or not own:
+        return None
+    if noun := dict(ek.nouns).get(own):
+        return noun
+    if any(own.replace("_", " ") not in template for which, template in ek.phrases if which == own):
+        return None
+    return own.replace("_", " ")
 
 
 def _named(label: str, naming: str, noun: str) -> str:
@@ -177,9 +190,9 @@ class Phrasing:
         if made := self._made(self.nouns, value):
             return made
         if ek is not None and ek.noun_from:
-            own = self.index.every.get(kind, {}).get(value, {}).get(ek.noun_from)
-            if isinstance(own, str) and own:
-                return own.replace("_", " ")
+            own = row_noun(ek, self.index.every.get(kind, {}).get(value, {}).get(ek.noun_from))
+            if own is not None:
+                return own
         return self.entity_noun(kind)
 
     def _phrase(self, ek: Any, value: str) -> str | None:

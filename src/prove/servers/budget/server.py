@@ -121,13 +121,20 @@ _EXPENSES = {
     "Insurance": (("GEICO",), ("Car insurance payment",)),
 }
 # Sources are who paid, as in "I got paid $400 from {source}": not "from Tax refund", "from Venmo from Alex".
-INCOMES = [(CATEGORY_IDS["Paycheck"], "Acme Corp", "March paycheck"),
-           (CATEGORY_IDS["Paycheck"], "Acme Corp", "Quarterly bonus"),
-           (CATEGORY_IDS["Freelance"], "Brightline Studio", "Logo design project"),
-           (CATEGORY_IDS["Freelance"], "Maple Street Tutoring", "Weekend tutoring"),
-           (CATEGORY_IDS["Freelance"], "Etsy", "Sold handmade mugs"),
-           (CATEGORY_IDS["Other Income"], "the IRS", "2025 federal tax refund"),
-           (CATEGORY_IDS["Other Income"], "Alex", "Concert tickets paid back")]
+# Each income category has payers of its own, with notes and amounts that fit them: pay from an
+# employer, a client's fee, a bank's interest; never a consulting firm's fee filed as interest.
+_INCOMES = {
+    "Paycheck": ((("Acme Corp", "March paycheck"), ("Acme Corp", "Quarterly bonus")), (1850.0, 2400.0, 3125.5)),
+    "Freelance": ((("Brightline Studio", "Logo design project"), ("Northwind Consulting", "Consulting retainer"),
+                   ("Maple Street Tutoring", "Weekend tutoring"), ("Etsy", "Sold handmade mugs")),
+                  (180.0, 450.0, 850.0)),
+    "Interest": ((("Ally Bank", "Monthly interest"), ("Marcus by Goldman Sachs", "Interest for February")),
+                 (12.48, 23.06, 41.5)),
+    "Other Income": ((("the IRS", "2025 federal tax refund"), ("Alex", "Concert tickets paid back")),
+                     (85.0, 140.0, 310.0)),
+}
+INCOMES = [(CATEGORY_IDS[category], source, note, amount) for category, (payers, amounts) in _INCOMES.items()
+           for source, note in payers for amount in amounts]
 # A new monthly limit near what the category's purchases come to in a month (count times the
 # middle amount, world.VARIABLE), a little under, at or over it: never $30 for groceries.
 # The bill categories go by what their bills come to; rent, which differs from world to world,

@@ -267,8 +267,8 @@ def add_expense(ctx: Ctx, amount: Money, category_id: EverydayCategoryId, accoun
     "Added ${amount} from {source}; {result.balance_text} now.",
     "Recorded ${amount} of income from {source} on {result.transaction.date}.",
 ], values={
-    # A source with the income category it belongs to and a note that fits it.
-    "category_id, source, note": INCOMES,
+    # A source with the income category it belongs to, and a note and an amount that fit it.
+    "category_id, source, note, amount": INCOMES,
 })
 def add_income(ctx: Ctx, amount: Money, account_id: IncomeAccountId, source: Name,
                category_id: IncomeCategoryId | None = None, date: date | None = None,

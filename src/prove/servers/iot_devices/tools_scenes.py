@@ -324,14 +324,34 @@ def activate_scene(ctx: Ctx, scene_id: SceneId, allow_partial: bool = False) -> 
                     (said[-1] if said else ""))
 
 
-@tools.tool(effect=WRITE, values={
-    # a scene saves how the chosen devices are now, whichever rooms they are in: names of a time or a
-    # mood, not of one room or one activity that the devices might not belong to
-    "name": ["Evening", "Good morning", "Bedtime", "Leaving home", "Party", "Relax", "Weekend", "Welcome home",
-             "Quiet time", "Cosy"],
-}, asks=[
-    "Save the current settings of {device_ids} as a scene called '{name}'.",
-    "Create a scene named '{name}' with {device_ids}.",
+# A scene saves how its devices are now, so its name says what that state is for, and the devices it
+# takes are those whose state now fits the name: no 'Party' that only locks doors, no 'Bedtime' that
+# turns lights on. (No name of a world's own scene: 'Good Morning' and 'Leaving Home' are taken.)
+_OFF = "(type IN ('light', 'plug', 'speaker') AND power = 'off')"
+_ON = "(type IN ('light', 'speaker') AND power = 'on')"
+_WARM = "(type = 'thermostat' AND mode IN ('heat', 'auto'))"
+# a scene named for a room sets how it looks and sounds, not its door's lock or its camera
+_ROOMY = "type IN ('light', 'plug', 'speaker', 'blind')"
+_SCENE_FITS = {
+    "Lock up": "type = 'lock'",
+    "Away": f"type = 'lock' OR (type = 'camera' AND armed = 1) OR {_OFF}",
+    "Bedtime": f"type = 'lock' OR (type = 'blind' AND position = 0) OR {_OFF}",
+    "Lights out": "type = 'light' AND power = 'off'",
+    "Wake up": f"(type = 'blind' AND position = 100) OR (type = 'light' AND power = 'on') OR {_WARM}",
+    "Party": _ON,
+    "Relax": f"{_ON} OR {_WARM}",
+    "Cosy": f"(type = 'light' AND power = 'on') OR {_WARM}",
+    "Kitchen": f"{_ROOMY} AND room_id IN (SELECT room_id FROM rooms WHERE name = 'Kitchen')",
+    "Living room": f"{_ROOMY} AND room_id IN (SELECT room_id FROM rooms WHERE name = 'Living Room')",
+}
+
+
+@tools.tool(effect=WRITE, asks=[
+    ask for name, fits in _SCENE_FITS.items()
+    for ask in (Ask(f"Save the current settings of {{device_ids}} as a scene called '{name}'.", name=name,
+                    fits={"device_ids": f"online = 1 AND ({fits})"}),
+                Ask(f"Create a scene named '{name}' with {{device_ids}}.", name=name,
+                    fits={"device_ids": f"online = 1 AND ({fits})"}))
 ], reply=["The scene '{result.name}' is saved with {result.devices} devices.",
           "Done: saved the current settings of {device_ids} as the scene '{result.name}'."])
 def create_scene(ctx: Ctx, name: Name, device_ids: SceneDevices) -> SceneDetail:

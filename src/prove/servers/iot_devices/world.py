@@ -393,6 +393,7 @@ class _Builder(WorldBuilder):
 
         heat = float(rng.choice((68, 69, 70, 71)))
         night = float(rng.choice((64, 65, 66, 67)))
+        office = [(x, {"power": "on", "brightness": 100, "color": "daylight"}) for x in lights if room_of(x) == "Office"]
         specs: list[tuple[str, list[tuple[dict[str, Any], dict[str, Any]]]]] = [
             ("Good Morning", [(x, {"power": "on", "brightness": 80}) for x in lights
                               if room_of(x) in ("Kitchen", "Entryway")]
@@ -421,9 +422,8 @@ class _Builder(WorldBuilder):
             ("Evening Outdoor Lights", [(x, {"power": "on", "brightness": 70}) for x in lights
                                         if room_of(x) in ("Front Porch", "Backyard", "Garage")]
              + [(x, {"power": "on"}) for x in plugs if x["_load"] == "Patio String Lights"]),
-            ("Focus Time", [(x, {"power": "on", "brightness": 100, "color": "daylight"}) for x in lights
-                            if room_of(x) == "Office"]
-             + [(x, {"power": "off"}) for x in speakers]),
+            # without an office to light, silencing the speakers is quiet time, not focus time
+            ("Focus Time" if office else "Quiet Time", office + [(x, {"power": "off"}) for x in speakers]),
         ]
         specs = [(name, acts) for name, acts in specs if acts]
         keep = specs[:3] + rng.sample(specs[3:], rng.randint(max(0, len(specs) - 5), len(specs) - 3))
@@ -454,8 +454,9 @@ class _Builder(WorldBuilder):
                           ",".join(WEEKDAYS), 1))
         if "Dinner Time" in self.scene_ids and rng.random() < 0.6:
             plans.append(("Family dinner", "Dinner Time", "18:00", "MO,TU,WE,TH,FR,SU", int(rng.random() < 0.5)))
-        if "Focus Time" in self.scene_ids and rng.random() < 0.6:
-            plans.append(("Start of work day", "Focus Time", "08:45", "MO,TU,WE,TH,FR", 1))
+        quiet = next((name for name in ("Focus Time", "Quiet Time") if name in self.scene_ids), None)
+        if quiet is not None and rng.random() < 0.6:
+            plans.append(("Start of work day", quiet, "08:45", "MO,TU,WE,TH,FR", 1))
         for name, scene, at, days, enabled in plans:
             if scene not in self.scene_ids:
                 continue

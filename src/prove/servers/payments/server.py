@@ -30,9 +30,10 @@ from prove.env.values import iso, money, said_in_part, spoken_day
 
 from .world import REFUND_WINDOW_DAYS, build_world
 
+# A person is a "friend", a business a "business" ("Which business do you mean?"), each said by its name.
 USER = EntityKind("user", table="users", key="user_id", label="display_name",
                   description="another member of the network: a person or a business", lister="search_users",
-                  noun="friend")
+                  noun="friend", naming="alone", noun_from="kind", nouns=(("person", "friend"),))
 FUNDING_SOURCE = EntityKind("funding_source", table="funding_sources", key="source_id", label="name",
                             description="a bank account or card linked to the member's wallet",
                             live="status = 'active'",

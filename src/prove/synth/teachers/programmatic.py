@@ -42,7 +42,7 @@ from ...env.world import EPOCH, clock_params
 from ..contract import Call, Conversation, Move, Rejected
 from ..entities import entity_fields, extract_entities, found_nothing, iter_records, record_fields
 from ..graph import EXPLICIT, lookup_param, undoes
-from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, spoken_to_user, today_said
+from ..phrasing import PERSON_NOUNS, QUERY_PARAMS, Phrasing, row_noun, spoken_to_user, today_said
 from ..results import LABELS
 from ..values import DAY, ValueMaker, day, example_of, is_money, render_value
 from ..wording import Wording, _lower_first, kept_to, window_said
@@ -817,9 +817,9 @@ class Planner:
             if v not in self.index.ids.get(kind, ()):
                 own = next((r for k, x, r in extract_entities(source.tool, source.result.data) if k == kind and x == v),
                            None)  # its record in the output, which may say what it is (a file, a folder)
-                if ek is not None and ek.noun_from and isinstance(own, Mapping) and isinstance(own.get(ek.noun_from), str) \
-                        and _reads_as_noun(ek, own[ek.noun_from]):
-                    self.say.nouns[(kind, v)] = own[ek.noun_from].replace("_", " ")
+                if ek is not None and ek.noun_from and isinstance(own, Mapping) \
+                        and (own_noun := row_noun(ek, own.get(ek.noun_from))) is not None:
+                    self.say.nouns[(kind, v)] = own_noun
                 noun = self.say.noun_of(kind, v)
                 since = [*steps, *found][src + 1:]
                 made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in extract_entities(s.tool, s.result.data)
@@ -1120,8 +1120,10 @@ class Planner:
             src = s.sources.get(name, Source("user"))
             p = self._param_of(s.tool, name)
             value = s.args.get(name)
-            if name == omit and p.entity:
-                said[name] = self.words.vague(self.say.entity_noun(p.entity))
+            if name == omit and p.entity:  # "a friend", "one of the businesses": the noun fits the one meant
+                one = value[0] if isinstance(value, list) and len(value) == 1 else value
+                said[name] = self.words.vague(self.say.noun_of(p.entity, one) if isinstance(one, str)
+                                              else self.say.entity_noun(p.entity))
             elif src.kind == "flow" and src.mode == "new" and src.text:
                 said[name] = src.text
             elif src.kind == "flow" and src.mode == "label" and src.text and p.entity:
@@ -1243,7 +1245,9 @@ class Planner:
             if question is not None and t == 0:
                 param, value, secret, hidden_kind = question
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
-                noun = self.say.entity_noun(hidden_kind or entity)
+                # (which friend, or which business: the noun fits the one meant)
+                noun = self.say.noun_of(entity, value) if hidden_kind is None and isinstance(value, str) \
+                    else self.say.entity_noun(hidden_kind or entity)
                 key = self.server.entities[hidden_kind or entity].key
                 left_out = hidden_kind is None and _left_out(steps[omit_step].phrase.text, param) is not None
                 q = words.question(noun, hidden=hidden_kind is not None, left_out=left_out,
@@ -1688,12 +1692,6 @@ def _opening(text: str) -> str:
     while tokens and tokens[0].startswith(("@", ":")):
         tokens.pop(0)
     return " ".join(tokens[:4]).rstrip(",.?!:;")
-
-
-def _reads_as_noun(ek: Any, value: str) -> bool:
-    """Whether what a row is (`noun_from`: 'file', 'flight') names it as a noun: not where the kind's
-    phrase for it says it otherwise (a 'public' one is "the channel '...'", never "the new public")."""
-    return all(value.replace("_", " ") in template for which, template in ek.phrases if which == value)
 
 
 def _entity_ids(tool: Tool, args: Mapping[str, Any]) -> set[str]:
