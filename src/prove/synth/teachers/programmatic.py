@@ -82,6 +82,9 @@ class Step:
     infeasible: bool = False
     turn: int = 0
     cite: set[str] = field(default_factory=set)
+    # After a write: the things the conversation has changed so far, as they are then (kind -> ID -> row);
+    # a later request tells them by that ("the event 'Sync' from March 19" once moved there).
+    after: dict[str, dict[str, dict[str, Any]]] | None = None
 
 
 @dataclass
@@ -413,7 +416,8 @@ class Planner:
             if result.ok and before is not None and sess.fingerprint() == before:
                 continue  # a write that changes nothing ("make Home my default" when it is) asks for nothing
             if result.ok and not want_infeasible:
-                return self._keep(found, Step(tool, args, sources, result, phrase), steps)
+                after = self._after(tool, args, result, steps, sess)
+                return self._keep(found, Step(tool, args, sources, result, phrase, after=after), steps)
             if not result.ok:
                 code = result.code or ""
                 business = code not in _SCHEMA_CODES
@@ -422,8 +426,25 @@ class Planner:
                     return self._keep(found, step, steps)
             if result.ok and want_infeasible:
                 # It worked after all: keep it (the fork has moved on), no give-up this time.
-                return self._keep(found, Step(tool, args, sources, result, phrase), steps)
+                after = self._after(tool, args, result, steps, sess)
+                return self._keep(found, Step(tool, args, sources, result, phrase, after=after), steps)
         return []
+
+    def _after(self, tool: Tool, args: Mapping[str, Any], result: ToolResult, steps: Sequence[Step],
+               sess: Session) -> dict[str, dict[str, dict[str, Any]]] | None:
+        """After a write: the things of the world the conversation has changed so far, as they are now
+        (kind -> ID -> row): those the earlier steps changed, and those this call names or returns,
+        read back where they differ from the world's; None after a read."""
+        if tool.read_only:
+            return None
+        out = {kind: dict(rows) for kind, rows in _changed_before(steps, len(steps)).items()}
+        named = {(p.entity, v) for p in tool.params if p.entity for v in _strs([args.get(p.name)])}
+        named.update((kind, v) for kind, v, _ in extract_entities(tool, result.data))
+        for kind, value in sorted(named):
+            was = self.index.every.get(kind, {}).get(value)
+            if was is not None and (now := sess.row(kind, value)) is not None and now != was:
+                out.setdefault(kind, {})[value] = now
+        return out
 
     def _touches_written(self, tool: Tool, args: Mapping[str, Any], steps: list[Step]) -> bool:
         """Whether a call names something an earlier write of the conversation named. An undoing
@@ -1127,7 +1148,7 @@ class Planner:
             elif src.kind == "flow" and src.mode == "label" and src.text and p.entity:
                 one = value[0] if isinstance(value, list) and len(value) == 1 else value
                 # (renamed by an earlier turn, it is said by its new name: not "when is the Hold event?")
-                label = self.say.renamed.get((p.entity, one), src.text) if isinstance(one, str) else src.text
+                label = (self.say.renamed_to(p.entity, one) or src.text) if isinstance(one, str) else src.text
                 said[name] = self.say.entity(p.entity, one, label=label) if isinstance(one, str) else src.text
             elif src.text:
                 said[name] = src.text
@@ -1236,11 +1257,16 @@ class Planner:
             in_turn = [i for i, s in enumerate(steps) if s.turn == t]
             asked = [i for i in in_turn if steps[i].asked]
             omit = question[0] if question is not None and question[3] is None else None
-            requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
+            requests = []
+            for i in asked:  # each as the steps before it left things: an event moved is told by its new day
+                self.say.current = _changed_before(steps, i)
+                requests.append(self._request(steps[i], omit=omit if i == omit_step else None))
             names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{")
                            and r.split(maxsplit=1)[0].lower() not in _ARTICLES | nouns for i, r in zip(asked, requests)]
             user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
             if question is not None and t == 0:
+                assert omit_step is not None
+                self.say.current = _changed_before(steps, omit_step)  # (the thing as its request says it)
                 param, value, secret, hidden_kind = question
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
                 noun = self.say.entity_noun(hidden_kind or entity)
@@ -1252,6 +1278,7 @@ class Planner:
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
                 answer = value if hidden_kind is not None else self.say.entity(entity, value)
                 user = words.answer(answer)
+            self.say.current = {}  # (the replies name things as they did)
             moves: list[Move] = []
             pos = 0
             while pos < len(in_turn):
@@ -1719,6 +1746,11 @@ def _binds(step: Step) -> dict[str, Any]:
 
 
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
+
+
+def _changed_before(steps: Sequence[Step], at: int) -> dict[str, dict[str, dict[str, Any]]]:
+    """The things the steps before step `at` changed, as they left them (`Step.after`)."""
+    return next((s.after for s in reversed(steps[:at]) if s.after is not None), {})
 
 
 def _declines(tool: Tool, args: Mapping[str, Any]) -> bool:
