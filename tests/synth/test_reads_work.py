@@ -2003,3 +2003,26 @@ def test_a_thing_an_earlier_step_of_a_request_changed_is_told_as_it_is_now() -> 
     then = user.partition("ull up")[2]
     assert events[held]["title"] not in then and "Team retro" in then, user
 
+
+def test_a_search_about_words_takes_a_subject_and_one_for_a_name_the_whole_title() -> None:
+    """"Find every meeting about Dinner with Victoria", "Find emails about Retail earnings beat the forecast":
+    things found "about" words are found by a subject cut from a title ("design review"); a whole title is
+    the thing "called" it ("Find the meeting called 'Dinner with Victoria'")."""
+    from prove.synth.teachers.programmatic import _REPLY_PREFIX
+
+    for server, tool, kind, seed in (("calendar", "search_events", "event", 5), ("email", "search_messages", "message", 8),
+                                     ("issue_tracker", "search_issues", "issue", 3)):
+        about = named = 0
+        worlds: dict[int, set[str]] = {}
+        for ex in _generated(server, 240, seed):
+            titles = worlds.get(ex["world"]) or worlds.setdefault(ex["world"], {
+                _REPLY_PREFIX.sub("", t).lower() for t in _index(server, ex["world"]).labels[kind].values()})
+            for turn, user in _turn_users(ex):
+                for query in (c["arguments"].get("query", "") for c in turn["calls"] if c["name"] == tool):
+                    if re.search(rf"\babout {re.escape(query)}\b", user):
+                        about += 1
+                        assert query.lower() not in titles, user
+                    if re.search(rf"\b(?:called|titled) '{re.escape(query)}'", user):
+                        named += 1
+                        assert query.lower() in titles, user
+        assert about and (named or server == "email"), (server, about, named)

@@ -233,7 +233,7 @@ class Planner:
                         or pool
                     args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
                 elif p.name in QUERY_PARAMS and tool.read_only and not self.ungrounded \
-                        and not _has_values(tool, p.name) and (query := self._query(tool, attempt)) is not None:
+                        and not _has_values(tool, p.name) and (query := self._query(tool, attempt, ask, slot)) is not None:
                     args[slot] = query  # "Do you sell Portable Fire Pit?", as a search would ask, not "... Capitol?"
                 else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
                     args[slot] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
@@ -379,7 +379,7 @@ class Planner:
                         sources[p.name] = Source("user")
                         continue
                 if p.name in QUERY_PARAMS and tool.read_only and not _has_values(tool, p.name):
-                    query = self._query(tool, attempt)
+                    query = self._query(tool, attempt, phrase, p.name)
                     if query is not None:
                         args[p.name] = query
                         sources[p.name] = Source("user")
@@ -594,8 +594,9 @@ class Planner:
                 return words[0], words[1]
         return None
 
-    def _query(self, tool: Tool, attempt: int) -> str | None:
-        """Search words that find a live entity the tool returns: its label, or a telling word of it."""
+    def _query(self, tool: Tool, attempt: int, ask: Ask, slot: str) -> str | None:
+        """Search words that find a live entity the tool returns: its label, or a telling word of it, as
+        the phrasing's words for the query `slot` take them."""
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
         # The signed-in user is "me", never someone to look up by their own name.
@@ -609,11 +610,21 @@ class Planner:
         labels = [lab for lab in labels if len(lab) > 2]
         # A post or a message is searched by a phrase of it, never by its whole text.
         labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
+        # A thing "called" the words is named whole ("Find the meeting called 'Dinner with Victoria'"); things
+        # "about" the words, where a title says what each is about, by a subject cut from one ("meetings
+        # about design review"), never by a whole title ("meetings about Dinner with Victoria").
+        named = re.search(rf"\b(?:called|named|titled) '\{{{slot}\}}'", ask.text) is not None
+        topic = re.search(rf"\babout \{{{slot}\}}", ask.text) is not None \
+            and any(getattr(self.server.entities.get(k), "label", None) in _TITLES for k in kinds)
+        if named:  # (not "called 'Interview: Anika Gonzalez (Senior Software Engineer)'": that is searched by the name)
+            labels = [lab for lab in labels if not _sentence(lab) and ": " not in lab]
+        elif topic:
+            labels = [lab for lab in labels if _head_words(lab)]
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
-        words = _head_words(label)
-        if words and (_sentence(label) or ": " in label or self.rng.random() < 0.5):
+        words = None if named else _head_words(label)
+        if words and (topic or _sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
 
@@ -1828,6 +1839,8 @@ _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", 
            "buy_")  # (a listing bought is sold: nobody makes an offer on it and then buys it outright)
 _REPLACING = ("write_file", "overwrite_")  # tools that put a new whole in place of a thing's content
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
+# Label columns that say what a thing is about (a meeting's title, an email's subject), not who or what it is.
+_TITLES = frozenset({"title", "subject", "topic"})
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 _COLOURS = {"black", "white", "gray", "grey", "silver", "gold", "red", "blue", "green", "pink", "purple", "teal", "navy",
             "midnight", "space", "rose", "charcoal", "beige", "brown", "orange", "yellow", "ivory", "graphite"}
