@@ -30,6 +30,14 @@ def test_write_call_changes_state_and_ids_are_deterministic(session: Session) ->
     assert r2.data["move_id"] == "MV-10002"
 
 
+def test_an_entity_row_is_read_as_it_is_now(session: Session) -> None:
+    was = session.row("wallet", "W-10002")
+    assert was is not None and was["wallet_id"] == "W-10002" and session.row("wallet", "W-99999") is None
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin_of(session, "W-10002")})
+    now = session.row("wallet", "W-10002")
+    assert now is not None and now["balance"] == was["balance"] - 5 and session.row("nothing", "W-10002") is None
+
+
 def test_tool_error_is_structured_and_rolls_back_partial_write(session: Session) -> None:
     before = session.fingerprint()
     # `move` debits before checking the PIN: the savepoint must undo the debit.

@@ -15,6 +15,7 @@ from prove.synth.phrasing import Phrasing, tidy
 from prove.synth.results import describe, field_text
 from prove.synth.sampler import Sampler
 from prove.synth.teachers.programmatic import _head_words
+from prove.synth.values import day
 from prove.synth.wording import Wording
 
 from .test_reads_rest import _generated, _index, _replies, _turn_users, _turns
@@ -1956,3 +1957,84 @@ def test_a_new_issue_given_to_someone_says_to_whom() -> None:
             "priority": "medium", "assignee_id": member["user_id"]}
     texts = _replies("issue_tracker", "create_issue", args)
     assert texts and all(member["name"] in t for t in texts), texts
+
+
+def _one_request(server: str, asked: list[tuple[str, str, dict]], picks: dict) -> str:
+    """The user's words for one request of the steps `asked` ((tool, phrasing, values it takes)), planned by
+    the teacher on a fork with the entities `picks` (by parameter) named by the user."""
+    from dataclasses import replace
+
+    from prove.env import Ask
+    from prove.synth.contract import Conversation
+    from prove.synth.pipeline import SynthConfig, Synthesizer
+    from prove.synth.teachers.programmatic import Planner, Source
+
+    spec = replace(Synthesizer(SynthConfig(n=10, seed=1, servers=[server])).spec(0), kind="multi_turn",
+                   level="complete", recovery=0.0, infeasible=0.0)
+    with Session([spec.server], world=spec.world) as session:
+        planner = Planner(Conversation(spec, session, _index(server, spec.world)))
+        phrases = {tool: (Ask(text), values) for tool, text, values in asked}
+        planner._phrase = lambda tool, steps: phrases[tool.name][0]
+        planner._entity = lambda p, tool, steps, found, sess, attempt: (picks[p.name], Source("user"))
+        planner._plain_value = lambda tool, p, *rest, **kw: phrases[tool.name][1][p.name]
+        steps: list = []
+        with session.fork() as fork:
+            for tool, _, _ in asked:
+                steps.extend(planner._step(spec.server.tools[tool], steps, fork, False))
+        assert [s.tool.name for s in steps] == [tool for tool, _, _ in asked]
+        return planner._write(steps, 1)[0].user
+
+
+
+def test_a_thing_an_earlier_step_of_a_request_changed_is_told_as_it_is_now() -> None:
+    """"Move the 1:1 Adam / Zoe event from April 1 to April 2 at 1:00 PM. Once that's done, pull up the
+    1:1 Adam / Zoe event from April 1": a later mention in the request that moved a thing (or renamed it)
+    told it as it was before the request."""
+    events = _index("calendar", 0).rows["event"]
+    say = _phrasing("calendar")
+    with Session(["calendar"], world=0) as session:
+        mine = [e for e in sorted(events) if session.satisfies("event", e, "organizer_id = (SELECT person_id FROM "
+                                                                        "people WHERE is_me = 1) AND starts_at >= :now")]
+        moved = next(e for e in mine if " from " in say.entity("event", e))  # told apart from its series by its day
+        start = events[moved]["starts_at"]
+        series_days = {r["starts_at"][:10] for r in events.values() if r["title"] == events[moved]["title"]}
+        for later in range(1, 20):  # a day none of its series falls on, free to move it to
+            start = (date.fromisoformat(events[moved]["starts_at"][:10]) + timedelta(days=later)).isoformat() + start[10:]
+            with session.fork() as probe:
+                if start[:10] not in series_days and probe.call("reschedule_event", {"event_id": moved, "start": start}).ok:
+                    break
+    user = _one_request("calendar", [("reschedule_event", "Move {event_id} to {start}.", {"start": start}),
+                                     ("get_event", "Pull up {event_id} for me.", {})], {"event_id": moved})
+    first, _, then = user.partition("ull up")
+    was, now = (f"from {day(date.fromisoformat(d[:10]))}" for d in (events[moved]["starts_at"], start))
+    assert was in first and was not in then and now in then, user
+
+    held = next(e for e in mine if events[e]["description"] == "Holding this time; agenda to follow.")
+    user = _one_request("calendar", [("update_event", "Rename {event_id} to '{title}'.", {"title": "Team retro"}),
+                                     ("get_event", "Pull up {event_id} for me.", {})], {"event_id": held})
+    then = user.partition("ull up")[2]
+    assert events[held]["title"] not in then and "Team retro" in then, user
+
+
+def test_a_search_about_words_takes_a_subject_and_one_for_a_name_the_whole_title() -> None:
+    """"Find every meeting about Dinner with Victoria", "Find emails about Retail earnings beat the forecast":
+    things found "about" words are found by a subject cut from a title ("design review"); a whole title is
+    the thing "called" it ("Find the meeting called 'Dinner with Victoria'")."""
+    from prove.synth.teachers.programmatic import _REPLY_PREFIX
+
+    for server, tool, kind, seed in (("calendar", "search_events", "event", 5), ("email", "search_messages", "message", 8),
+                                     ("issue_tracker", "search_issues", "issue", 3)):
+        about = named = 0
+        worlds: dict[int, set[str]] = {}
+        for ex in _generated(server, 240, seed):
+            titles = worlds.get(ex["world"]) or worlds.setdefault(ex["world"], {
+                _REPLY_PREFIX.sub("", t).lower() for t in _index(server, ex["world"]).labels[kind].values()})
+            for turn, user in _turn_users(ex):
+                for query in (c["arguments"].get("query", "") for c in turn["calls"] if c["name"] == tool):
+                    if re.search(rf"\babout {re.escape(query)}\b", user):
+                        about += 1
+                        assert query.lower() not in titles, user
+                    if re.search(rf"\b(?:called|titled) '{re.escape(query)}'", user):
+                        named += 1
+                        assert query.lower() in titles, user
+        assert about and (named or server == "email"), (server, about, named)

@@ -578,6 +578,21 @@ class Session:
                     return True
             return False
 
+    def row(self, kind: str, entity_id: str) -> dict[str, Any] | None:
+        """An entity's row as it is now, column by column; None where no server holds it. A kind
+        may be named as a combined view of the episode's servers names it (`crm_contact`)."""
+        with self._lock:
+            self._check_open()
+            for rt in self._runtimes:
+                spec = rt.server.entities.get(kind) or rt.server.entities.get(kind.removeprefix(rt.server.name + "_"))
+                if spec is None:
+                    continue
+                cursor = rt.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,))
+                found = cursor.fetchone()
+                if found is not None:
+                    return dict(zip([d[0] for d in cursor.description], found))
+            return None
+
     def snapshot(self) -> Snapshot:
         with self._lock:
             self._check_open()

@@ -131,6 +131,9 @@ class Phrasing:
         # Labels the conversation has changed so far (a renamed device, a flight moved to another
         # day): later turns say the thing by what it is called now.
         self.renamed: dict[tuple[str, str], str] = {}
+        # The rows of things the conversation has changed before the words being written, as they are
+        # then (kind -> ID -> row): a request tells a thing an earlier step of it moved by its new day.
+        self.current: Mapping[str, Mapping[str, Mapping[str, Any]]] = {}
         # What things made in the conversation are, where their kind leaves it open (a file, a folder).
         self.nouns: dict[tuple[str, str], str] = {}
 
@@ -141,7 +144,7 @@ class Phrasing:
         made = self._made(self.renamed, value)
         if made and value not in self.index.ids.get(kind, ()):
             return made  # moved or renamed in the conversation: said as the conversation said it
-        label = self.renamed.get((kind, value)) or self.index.labels.get(kind, {}).get(value) \
+        label = self.renamed_to(kind, value) or self.index.labels.get(kind, {}).get(value) \
             or self.context.label(kind, value)
         if not label or not isinstance(label, str):
             return None
@@ -155,6 +158,34 @@ class Phrasing:
         if opening is None or sum(1 for other in counts if other.startswith(opening.lower())) > 1:
             return None
         return opening + "…"
+
+    def renamed_to(self, kind: str, value: str) -> str | None:
+        """The label the conversation has given a thing so far (an earlier step of the request being
+        written, or an earlier turn), where it changed it."""
+        now = self._label_of(kind, value)
+        return now if now != self.index.labels.get(kind, {}).get(value) else self.renamed.get((kind, value))
+
+    def _label_of(self, kind: str, value: str) -> str | None:
+        """A thing's label as the conversation has left it before the words being written."""
+        ek = self.server.entities.get(kind)
+        row = self.current.get(kind, {}).get(value)
+        now = row.get(ek.label) if row is not None and ek is not None and ek.label else None
+        return now if isinstance(now, str) and now else self.index.labels.get(kind, {}).get(value)
+
+    def _rows(self, kind: str) -> Mapping[str, Mapping[str, Any]]:
+        """Every row of a kind, those the conversation has changed as they are now."""
+        rows = self.index.every.get(kind, {})
+        changed = self.current.get(kind)
+        return {**rows, **changed} if changed else rows
+
+    def _labels(self, kind: str) -> Mapping[str, str]:
+        """Every label of a kind, those the conversation has changed as they are now."""
+        labels = self.index.labels.get(kind, {})
+        ek = self.server.entities.get(kind)
+        changed = self.current.get(kind)
+        if not changed or ek is None or not ek.label:
+            return labels
+        return {**labels, **{k: str(row[ek.label]) for k, row in changed.items() if row.get(ek.label) not in (None, "")}}
 
     def _counts(self, kind: str) -> Counter[str]:
         """How many things of a kind each label names: the world's, and those the conversation made."""
@@ -216,7 +247,7 @@ class Phrasing:
             if label:
                 return label
         template = self._phrase(ek, value)
-        name = label or self.renamed.get((kind, value)) or self.index.labels.get(kind, {}).get(value)
+        name = label or self.renamed_to(kind, value) or self.index.labels.get(kind, {}).get(value)
         if template and name:  # "the DM with Camila Williams"
             return template.format(label=name)
         naming = ek.naming if ek else "noun"
@@ -225,7 +256,7 @@ class Phrasing:
             return value if naming == "alone" else f"{noun} {value}"
         label = label or self.label(kind, value)
         if not label:
-            shared = self.index.labels.get(kind, {}).get(value)
+            shared = self._labels(kind).get(value)
             of = self._of(ek, value) if isinstance(shared, str) and len(shared) <= 60 else ""
             if of:  # "the Standard variant of the REI Co-op Camping Tent": what it is part of tells it apart
                 return _named(shared, naming, noun) + of
@@ -285,7 +316,7 @@ class Phrasing:
         if owner_id in owner and not owner_ek.public_id:
             return None
         noun = self.entity_noun(kind)
-        rows = self.index.every.get(kind, {})
+        rows = self._rows(kind)
         other = next((cell for col, cell in rows.get(value, {}).items() if column.startswith("source")
                       and col.startswith("target") and isinstance(cell, str)
                       and self.index.named_kind(cell, besides=kind) == owner_kind), None)
@@ -331,11 +362,11 @@ class Phrasing:
     def _telling(self, kind: str, value: str, label: str) -> str | None:
         """What tells an entity apart from others with the same label: its sender, owner or date,
         or two of them together ("in the DM with Emma Martin from March 5")."""
-        rows = self.index.every.get(kind, {})
+        rows = self._rows(kind)
         row = rows.get(value)
         if row is None:
             return None
-        labels = self.index.labels.get(kind, {})
+        labels = self._labels(kind)
         opening = excerpt_of(label) if len(label) > 60 else None  # a long text is said by its opening
         twins = [r for k, r in rows.items() if k != value and (labels.get(k) == label or opening is not None
                  and isinstance(labels.get(k), str) and excerpt_of(labels[k]) == opening)]
@@ -425,8 +456,8 @@ class Phrasing:
                                 entity_id) is None  # a nameless thing said by what it belongs to
 
     def label_anywhere(self, entity_id: str) -> str | None:
-        for labels in self.index.labels.values():
-            found = labels.get(entity_id)
+        for kind, labels in self.index.labels.items():
+            found = self._label_of(kind, entity_id) if entity_id in labels else None
             if isinstance(found, str) and len(found) <= 40:
                 return found
         return None

@@ -135,6 +135,7 @@ def list_messages(ctx: Ctx, folder_id: FolderId = "inbox", unread_only: bool = F
 
 @tools.tool(effect=READ, asks=[
     "Find emails about {query}.",
+    "Find emails with '{query}' in the subject.",
     "Search my mail from {sender} since {after}.",
     Ask("Did {sender} send me anything with an attachment?", has_attachment=True),
     "Look for messages mentioning '{query}' sent to {recipient} before {before}.",

@@ -78,6 +78,7 @@ def _valid_parent(ctx: Ctx, parent_id: str, project_id: str, issue_id: str | Non
 
 @tools.tool(effect=READ, asks=[
     "Find issues about {query}.",
+    "Find the issue titled '{query}'.",
     "Which {type} issues in {project_id} are marked {priority}?",
     "What's assigned to {assignee_id} that is still {status}?",
     "Which issues in {sprint_id} are labelled {label}?",

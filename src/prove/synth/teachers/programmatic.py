@@ -82,6 +82,9 @@ class Step:
     infeasible: bool = False
     turn: int = 0
     cite: set[str] = field(default_factory=set)
+    # After a write: the things the conversation has changed so far, as they are then (kind -> ID -> row);
+    # a later request tells them by that ("the event 'Sync' from March 19" once moved there).
+    after: dict[str, dict[str, dict[str, Any]]] | None = None
 
 
 @dataclass
@@ -230,7 +233,7 @@ class Planner:
                         or pool
                     args[slot] = self.rng.choice(ids) if ids else self._invent(p.description, p.entity)
                 elif p.name in QUERY_PARAMS and tool.read_only and not self.ungrounded \
-                        and not _has_values(tool, p.name) and (query := self._query(tool, attempt)) is not None:
+                        and not _has_values(tool, p.name) and (query := self._query(tool, attempt, ask, slot)) is not None:
                     args[slot] = query  # "Do you sell Portable Fire Pit?", as a search would ask, not "... Capitol?"
                 else:  # values that belong together agree: a dutch oven is listed under Home & Kitchen
                     args[slot] = self._plain_value(tool, p, props.get(p.name, {}), attempt, args)
@@ -376,7 +379,7 @@ class Planner:
                         sources[p.name] = Source("user")
                         continue
                 if p.name in QUERY_PARAMS and tool.read_only and not _has_values(tool, p.name):
-                    query = self._query(tool, attempt)
+                    query = self._query(tool, attempt, phrase, p.name)
                     if query is not None:
                         args[p.name] = query
                         sources[p.name] = Source("user")
@@ -413,7 +416,8 @@ class Planner:
             if result.ok and before is not None and sess.fingerprint() == before:
                 continue  # a write that changes nothing ("make Home my default" when it is) asks for nothing
             if result.ok and not want_infeasible:
-                return self._keep(found, Step(tool, args, sources, result, phrase), steps)
+                after = self._after(tool, args, result, steps, sess)
+                return self._keep(found, Step(tool, args, sources, result, phrase, after=after), steps)
             if not result.ok:
                 code = result.code or ""
                 business = code not in _SCHEMA_CODES
@@ -422,8 +426,25 @@ class Planner:
                     return self._keep(found, step, steps)
             if result.ok and want_infeasible:
                 # It worked after all: keep it (the fork has moved on), no give-up this time.
-                return self._keep(found, Step(tool, args, sources, result, phrase), steps)
+                after = self._after(tool, args, result, steps, sess)
+                return self._keep(found, Step(tool, args, sources, result, phrase, after=after), steps)
         return []
+
+    def _after(self, tool: Tool, args: Mapping[str, Any], result: ToolResult, steps: Sequence[Step],
+               sess: Session) -> dict[str, dict[str, dict[str, Any]]] | None:
+        """After a write: the things of the world the conversation has changed so far, as they are now
+        (kind -> ID -> row): those the earlier steps changed, and those this call names or returns,
+        read back where they differ from the world's; None after a read."""
+        if tool.read_only:
+            return None
+        out = {kind: dict(rows) for kind, rows in _changed_before(steps, len(steps)).items()}
+        named = {(p.entity, v) for p in tool.params if p.entity for v in _strs([args.get(p.name)])}
+        named.update((kind, v) for kind, v, _ in extract_entities(tool, result.data))
+        for kind, value in sorted(named):
+            was = self.index.every.get(kind, {}).get(value)
+            if was is not None and (now := sess.row(kind, value)) is not None and now != was:
+                out.setdefault(kind, {})[value] = now
+        return out
 
     def _touches_written(self, tool: Tool, args: Mapping[str, Any], steps: list[Step]) -> bool:
         """Whether a call names something an earlier write of the conversation named. An undoing
@@ -573,8 +594,9 @@ class Planner:
                 return words[0], words[1]
         return None
 
-    def _query(self, tool: Tool, attempt: int) -> str | None:
-        """Search words that find a live entity the tool returns: its label, or a telling word of it."""
+    def _query(self, tool: Tool, attempt: int, ask: Ask, slot: str) -> str | None:
+        """Search words that find a live entity the tool returns: its label, or a telling word of it, as
+        the phrasing's words for the query `slot` take them."""
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
         # The signed-in user is "me", never someone to look up by their own name.
@@ -588,11 +610,21 @@ class Planner:
         labels = [lab for lab in labels if len(lab) > 2]
         # A post or a message is searched by a phrase of it, never by its whole text.
         labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
+        # A thing "called" the words is named whole ("Find the meeting called 'Dinner with Victoria'"); things
+        # "about" the words, where a title says what each is about, by a subject cut from one ("meetings
+        # about design review"), never by a whole title ("meetings about Dinner with Victoria").
+        named = re.search(rf"\b(?:called|named|titled) '\{{{slot}\}}'", ask.text) is not None
+        topic = re.search(rf"\babout \{{{slot}\}}", ask.text) is not None \
+            and any(getattr(self.server.entities.get(k), "label", None) in _TITLES for k in kinds)
+        if named:  # (not "called 'Interview: Anika Gonzalez (Senior Software Engineer)'": that is searched by the name)
+            labels = [lab for lab in labels if not _sentence(lab) and ": " not in lab]
+        elif topic:
+            labels = [lab for lab in labels if _head_words(lab)]
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
-        words = _head_words(label)
-        if words and (_sentence(label) or ": " in label or self.rng.random() < 0.5):
+        words = None if named else _head_words(label)
+        if words and (topic or _sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
 
@@ -1129,7 +1161,7 @@ class Planner:
             elif src.kind == "flow" and src.mode == "label" and src.text and p.entity:
                 one = value[0] if isinstance(value, list) and len(value) == 1 else value
                 # (renamed by an earlier turn, it is said by its new name: not "when is the Hold event?")
-                label = self.say.renamed.get((p.entity, one), src.text) if isinstance(one, str) else src.text
+                label = (self.say.renamed_to(p.entity, one) or src.text) if isinstance(one, str) else src.text
                 said[name] = self.say.entity(p.entity, one, label=label) if isinstance(one, str) else src.text
             elif src.text:
                 said[name] = src.text
@@ -1238,11 +1270,16 @@ class Planner:
             in_turn = [i for i, s in enumerate(steps) if s.turn == t]
             asked = [i for i in in_turn if steps[i].asked]
             omit = question[0] if question is not None and question[3] is None else None
-            requests = [self._request(steps[i], omit=omit if i == omit_step else None) for i in asked]
+            requests = []
+            for i in asked:  # each as the steps before it left things: an event moved is told by its new day
+                self.say.current = _changed_before(steps, i)
+                requests.append(self._request(steps[i], omit=omit if i == omit_step else None))
             names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{")
                            and r.split(maxsplit=1)[0].lower() not in _ARTICLES | nouns for i, r in zip(asked, requests)]
             user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
             if question is not None and t == 0:
+                assert omit_step is not None
+                self.say.current = _changed_before(steps, omit_step)  # (the thing as its request says it)
                 param, value, secret, hidden_kind = question
                 entity = self._param(steps[omit_step], param).entity  # type: ignore[index]
                 # (which friend, or which business: the noun fits the one meant)
@@ -1256,6 +1293,7 @@ class Planner:
                 out.append(PlannedTurn(user, [Move(text=q)], question=True))
                 answer = value if hidden_kind is not None else self.say.entity(entity, value)
                 user = words.answer(answer)
+            self.say.current = {}  # (the replies name things as they did)
             moves: list[Move] = []
             pos = 0
             while pos < len(in_turn):
@@ -1724,6 +1762,11 @@ def _binds(step: Step) -> dict[str, Any]:
 _ARTICLES = {"the", "my", "a", "an", "your", "this", "that", "one", "some"}
 
 
+def _changed_before(steps: Sequence[Step], at: int) -> dict[str, dict[str, dict[str, Any]]]:
+    """The things the steps before step `at` changed, as they left them (`Step.after`)."""
+    return next((s.after for s in reversed(steps[:at]) if s.after is not None), {})
+
+
 def _declines(tool: Tool, args: Mapping[str, Any]) -> bool:
     """Whether a write turns a thing down ("decline the event", "reject the offer") or reports it
     gone ("closed for good"): nothing more is done with it, no reminder for the declined event."""
@@ -1799,6 +1842,8 @@ _ENDING = ("delete_", "cancel_", "remove_", "withdraw_", "revoke_", "decline_", 
            "buy_")  # (a listing bought is sold: nobody makes an offer on it and then buys it outright)
 _REPLACING = ("write_file", "overwrite_")  # tools that put a new whole in place of a thing's content
 _RESTORING = ("restore", "undelete", "unarchive", "reopen", "unblock", "recover", "mark_not_spam", "untrash")
+# Label columns that say what a thing is about (a meeting's title, an email's subject), not who or what it is.
+_TITLES = frozenset({"title", "subject", "topic"})
 _STOP = {"with", "from", "that", "this", "your", "about", "into", "over", "the", "and", "for"}
 _COLOURS = {"black", "white", "gray", "grey", "silver", "gold", "red", "blue", "green", "pink", "purple", "teal", "navy",
             "midnight", "space", "rose", "charcoal", "beige", "brown", "orange", "yellow", "ivory", "graphite"}
