@@ -1959,3 +1959,16 @@ def test_a_restaurant_review_is_about_its_own_cuisine() -> None:
             rest = re.sub("|".join(DISHES[cuisine]), "", body)  # (a Thai green curry is no Indian curry)
             others = {d for c, dishes in DISHES.items() if c != cuisine for d in dishes}
             assert not any(re.search(rf"\b{d}\b", rest) for d in others), (cuisine, body)
+
+
+def test_only_what_is_served_warm_is_cold_in_a_review() -> None:
+    """"Iron Inn ...: 1 star from Elijah M.: 'Not what it used to be; the location was cold.'"."""
+    from prove.servers.maps.world import SERVED_WARM, _review
+
+    assert _review("Not what it used to be; the {thing} {was} cold.", "location") == \
+        "Not what it used to be; the location was a letdown."
+    assert _review("Not what it used to be; the {thing} {was} cold.", "pho") == "Not what it used to be; the pho was cold."
+    for world in range(3):
+        bodies = [b for (b,) in registry.get("maps").template(world).db.execute("SELECT body FROM reviews")]
+        cold = [b for b in bodies if " cold." in b]
+        assert cold and all(re.search(r"the (.+) (?:was|were) cold\.", b).group(1) in SERVED_WARM for b in cold)

@@ -154,9 +154,17 @@ def _things(place: dict) -> tuple[str, ...]:
     return THINGS.get(place["category"], ("service", "place", "staff"))
 
 
+# What a review may call cold: what is eaten or drunk, a room, a welcome (not "the location was cold").
+SERVED_WARM = frozenset({"food", "dessert", "coffee", "latte", "pastries", "bread", "croissants", "cakes", "rooms",
+                         "breakfast", "service"} | {d for dishes in DISHES.values() for d in dishes})
+
+
 def _review(template: str, thing: str) -> str:
-    """A review about a thing, its verb agreeing with it ("the trails were okay", "the food was")."""
+    """A review about a thing, its verb agreeing with it ("the trails were okay", "the food was"); a thing that
+    is not served warm is a letdown, never cold."""
     plural = thing.endswith("s") and not thing.endswith(("ss", "us"))
+    if thing not in SERVED_WARM:
+        template = template.replace("{was} cold", "{was} a letdown")
     return template.format(thing=thing, **{"was": "were" if plural else "was", "is": "are" if plural else "is"})
 
 
