@@ -1972,3 +1972,11 @@ def test_only_what_is_served_warm_is_cold_in_a_review() -> None:
         bodies = [b for (b,) in registry.get("maps").template(world).db.execute("SELECT body FROM reviews")]
         cold = [b for b in bodies if " cold." in b]
         assert cold and all(re.search(r"the (.+) (?:was|were) cold\.", b).group(1) in SERVED_WARM for b in cold)
+
+
+def test_a_question_of_saved_travellers_asks_what_the_answer_tells() -> None:
+    """"Which of my kids are saved as travellers?" was answered "Nia Bennett (your child) has no passport on
+    file.": the answer tells each traveller's passport, so the question asks for it."""
+    tool = registry.get("travel_booking").tools["list_travelers"]
+    for ask in tool.asks:
+        assert "passport" in ask.text or ask.text == "Who do I have saved as travellers?", ask.text

@@ -236,7 +236,7 @@ def get_profile(ctx: Ctx) -> Profile:
     "Who do I have saved as travellers?",
     "Does my {relationship} have a passport on file?",
     Ask("Do I have a passport on file?", relationship="self"),
-    Ask("Which of my kids are saved as travellers?", relationship="child"),
+    Ask("Which of my kids are saved as travellers, and do they have passports on file?", relationship="child"),
 ], reply=[
     Ask("Your saved travellers: {result.travelers_text}.", relationship=None),
     "{result.travelers_text}.",
