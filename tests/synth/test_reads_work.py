@@ -2038,3 +2038,17 @@ def test_a_search_about_words_takes_a_subject_and_one_for_a_name_the_whole_title
                         named += 1
                         assert query.lower() in titles, user
         assert about and (named or server == "email"), (server, about, named)
+
+
+def test_what_a_person_wrote_is_looked_for_in_a_channel_not_a_dm() -> None:
+    """"Show me what Carlos Thomas wrote in the DM with Carlos Thomas": a phrasing that names the
+    writer and the conversation takes no direct conversation, whose name is a person already."""
+    tool = registry.get("team_chat").tools["search_messages"]
+    both = [ask for ask in tool.asks if {"from_user_id", "channel_id"} <= set(ask.slots)]
+    assert both
+    db = registry.get("team_chat").template(0).db
+    dms = [c for (c,) in db.execute("SELECT channel_id FROM channels WHERE kind = 'dm'")]
+    assert dms
+    with Session(["team_chat"]) as session:
+        for ask in both:
+            assert not any(session.satisfies("channel", dm, ask.fits.get("channel_id", "1")) for dm in dms), ask.text

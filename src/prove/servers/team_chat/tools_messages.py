@@ -356,7 +356,8 @@ def delete_message(ctx: Ctx, message_id: MessageId) -> DeletedMessage:
     "Search chat for messages mentioning '{query}'.",
     "What has {from_user_id} said about '{query}'?",
     "Find messages in {channel_id} mentioning '{query}' since {after}.",
-    "Show me what {from_user_id} wrote in {channel_id}.",
+    # (not "what Carlos Thomas wrote in the DM with Carlos Thomas")
+    Ask("Show me what {from_user_id} wrote in {channel_id}.", fits={"channel_id": "kind != 'dm'"}),
 ], reply=[
     "I found {result.total} messages: {result.messages_text}.",
 ])
