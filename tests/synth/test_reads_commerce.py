@@ -781,6 +781,16 @@ def test_hotels_are_said_by_stars_rating_and_price_not_field_by_field() -> None:
         assert re.search(r"rated [\d.]+/10, \$[\d,]+\.\d\d for the night\)", text) and "a night" not in text, text
 
 
+def test_hotels_with_room_are_available_not_free() -> None:
+    """"Here's what's free in Frankfurt from March 20 to March 22, cheapest first: ..." reads as a stay
+    that costs nothing, before the prices."""
+    search = {"city": "Denver", "check_in": "2026-03-20", "check_out": "2026-03-22"}
+    texts = _replies("travel_booking", "search_hotels", search)
+    assert texts
+    for text in texts:
+        assert not re.search(r"\bfree\b", text.split(":")[0]), text
+
+
 def test_saved_travellers_and_cards_are_said_in_sentences_not_field_by_field() -> None:
     """"Fiona Thomas: passport on file, passport ending 819, passport country US, passport expiry
     December 7, 2033" and "Wells Fargo Autograph: brand Visa, ending 3012, expiry 12/29, default" read

@@ -180,7 +180,7 @@ def _amenities(row: sqlite3.Row) -> list[str]:
     Ask("What's the cheapest place to stay in {city} from {check_in} to {check_out}?", sort_by="price"),
 ], reply=[
     "Hotels in {city} with room from {check_in} to {check_out}: {result.hotels_text}.",
-    "Here's what's free in {city} from {check_in} to {check_out}, cheapest first: {result.hotels_text}.",
+    "Here's what's available in {city} from {check_in} to {check_out}, cheapest first: {result.hotels_text}.",
     Ask("Best rated first, in {city} from {check_in} to {check_out}: {result.hotels_text}.", sort_by="rating"),
     Ask("Most stars first, in {city} from {check_in} to {check_out}: {result.hotels_text}.", sort_by="stars"),
 ], values={"min_stars": [3, 4, 5],  # "a 1-star hotel or better" asks for nothing
