@@ -402,6 +402,14 @@ def test_a_new_listing_goes_with_its_category(s: Session) -> None:
     assert listing["category"] == "Furniture"
 
 
+def test_a_new_listing_is_titled_as_a_seller_titles_it() -> None:
+    """"Listed your sunburst Fender Squier Stratocaster": a listing's title starts as buyers read it in
+    search results, with a capital or a number, not with the words of a sentence around it."""
+    tuples = SERVER.tools["create_listing"].values["category_id, listing_title, price"]
+    for _, title, _ in tuples:
+        assert title[0].isupper() or title[0].isdigit(), title
+
+
 def test_seller_profiles_are_asked_of_other_members() -> None:
     member = SERVER.tools["get_seller_profile"].params[0]
     assert member.where == "is_me = 0"
