@@ -1724,6 +1724,18 @@ def test_a_coupon_that_takes_another_ones_place_says_so() -> None:
     assert fresh["replaced_coupon"] is None
 
 
+def test_a_coupon_that_saved_nothing_is_not_said_to_take_zero_off() -> None:
+    """"Coupon FREESHIP is on your cart in place of SAVE15, which took $0.00 off": a coupon whose minimum
+    the cart no longer met saved nothing, and a reply says so in words."""
+    from tests.synth.test_reads_rest import _replies as _replies_after
+
+    below_minimum = [("remove_from_cart", {"variant_id": "VAR-10194"})]
+    texts = _replies_after("shopping", "apply_coupon", {"code": "FREESHIP"}, before=below_minimum)
+    assert texts
+    for text in texts:
+        assert "in place of SAVE15" in text and "$0.00" not in text, text
+
+
 def test_a_product_asked_about_is_not_called_it() -> None:
     """"Can I return the New Balance Road Running Shoes if it doesn't work out?": a product's name may be
     plural, so a request does not say it again as "it"."""

@@ -401,6 +401,9 @@ def list_coupons(ctx: Ctx, status: Literal["active", "expired", "used", "all"] =
     Ask("{code} is on your cart, so ${result.amount_due} is due with shipping.", **{"result.replaced_coupon": None}),
     "{code} is on your cart in place of {result.replaced_coupon}, which took ${result.replaced_discount} off; "
     "${result.amount_due} is due now, shipping included.",
+    # (a coupon whose minimum the cart no longer met: not "which took $0.00 off")
+    Ask("{code} is on your cart in place of {result.replaced_coupon}, which saved you nothing on this cart; "
+        "${result.amount_due} is due now, shipping included.", **{"result.replaced_discount": 0.0}),
 ])
 def apply_coupon(ctx: Ctx, code: CouponCode) -> CouponApplied:
     """Apply a coupon code to the cart, replacing any coupon already applied.
