@@ -1822,3 +1822,16 @@ def test_a_listing_asked_for_by_number_says_each_it_found_up_to_twenty() -> None
     text = _read_out("budget", "list_transactions", {"account_id": "ACC-10004", "limit": 20},
                      asked="Show the last 20 transactions on the Cash Wallet account.")
     assert "more" not in text and text.count("; ") + 1 == len(found), text
+
+
+def test_a_card_deleted_as_expired_has_expired() -> None:
+    """"Delete the card 'American Express ending 8849', it's expired." of a card good until 2029: a reason
+    the user gives is true of the thing it is given for."""
+    tool = registry.get("shopping").tools["remove_payment_method"]
+    ask = next(a for a in tool.asks if "expired" in a.text)
+    with Session(["shopping"]) as session:
+        cards = session.call("list_payment_methods", {}).data["payment_methods"]
+        assert {c["expired"] for c in cards} == {True, False}
+        for card in cards:
+            fits = session.satisfies("payment_method", card["payment_method_id"], ask.fits.get("payment_method_id", "1"))
+            assert fits == card["expired"], card

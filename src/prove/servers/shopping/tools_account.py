@@ -377,7 +377,8 @@ def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[i
 
 @tools.tool(effect=WRITE, asks=[
     "Remove {payment_method_id} from my account.",
-    "Delete {payment_method_id}, it's expired.",
+    Ask("Delete {payment_method_id}, it's expired.",  # (only a card whose month has passed)
+        fits={"payment_method_id": "exp_year * 100 + exp_month < CAST(strftime('%Y%m', :today) AS INTEGER)"}),
     "Take {payment_method_id} off my saved cards; I don't use it anymore.",
 ], reply=[
     "Removed {payment_method_id}; {result.total} cards are still saved on your account.",
