@@ -2052,3 +2052,24 @@ def test_what_a_person_wrote_is_looked_for_in_a_channel_not_a_dm() -> None:
     with Session(["team_chat"]) as session:
         for ask in both:
             assert not any(session.satisfies("channel", dm, ask.fits.get("channel_id", "1")) for dm in dms), ask.text
+
+
+def test_crm_records_of_one_name_are_told_apart_by_how_they_link() -> None:
+    """"Read me the notes on the deal 'Lighthouse Market - Security Pack expansion' from Chloe Singh" reads
+    as notes Chloe Singh wrote: a deal is with its contact and owned by its rep, a task is for an account
+    and assigned to a rep, a note is by its author and on what it is about; none is "from" them."""
+    say = _phrasing("crm", 1)
+    db = registry.get("crm").template(1).db
+    said = []
+    for kind, table, key, label in (("deal", "deals", "deal_id", "name"),
+                                    ("activity", "activities", "activity_id", "subject"),
+                                    ("note", "notes", "note_id", "title")):
+        twins = db.execute(f"SELECT {key} FROM {table} WHERE {label} IN "
+                           f"(SELECT {label} FROM {table} GROUP BY {label} HAVING count(*) > 1)").fetchall()
+        assert twins, kind
+        said += [say.entity(kind, entity_id) for (entity_id,) in twins]
+    for text in said:
+        assert not re.search(r"' from [A-Z][a-z]+ [A-Z]", text), text  # a day may tell it: "from March 3"
+    assert any(re.search(r"^the deal '.*' with [A-Z]", t) for t in said)
+    assert any(re.search(r"^the task '.*' (?:for|assigned to) [A-Z]", t) for t in said)
+    assert any(re.search(r"^the note '.*' (?:by|on) [A-Z]", t) for t in said)

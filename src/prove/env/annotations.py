@@ -81,6 +81,10 @@ class EntityKind:
         stands_for: a column holding the ID of the named entity this one stands for, said as
             that one: a meeting's participant is the person ("let Alice Roberts in"), not
             "participant PRT-10261".
+        links: the words before what a row links to, as (column, words) pairs, where a row is told
+            apart from others of its name by it and "from" would misread it: a deal is "with" its
+            contact ("the deal 'Renewal' with Chloe Singh", not notes from Chloe Singh), a note
+            "by" its author.
     """
 
     name: str
@@ -98,6 +102,7 @@ class EntityKind:
     part_of: str | None = None
     phrases: tuple[tuple[str, str], ...] = ()
     stands_for: str | None = None
+    links: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.naming not in NAMINGS:

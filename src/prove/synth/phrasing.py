@@ -413,6 +413,8 @@ class Phrasing:
                     owner = self.entity(owner_kind, cell)  # "from the Back Door Lock", "in the Kitchen"
                 if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
+                elif column in (links := dict(self.server.entities[kind].links)):
+                    words = f"{links[column]} {owner}"  # "the deal 'Renewal' with Chloe Singh"
                 elif owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
                     words = f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                 elif "folder" in column and not owner.startswith(("the ", "/")):
@@ -421,9 +423,6 @@ class Phrasing:
                     words = f"in {owner}"
                 elif quoted and self.entity_noun(kind).split()[-1] in _OF:
                     words = f"{_OF[self.entity_noun(kind).split()[-1]]} {owner}"
-                elif "transaction" in kind and column in ("account_id", "category_id"):
-                    # "from Citi Double Cash" reads as where the money came from: "on" the card, "under" a category
-                    words = f"{'on' if column == 'account_id' else 'under'} {owner}"
                 else:  # a request the user sent is to Rafael Singh, one they got is from him
                     words = f"{'to' if row.get('direction') in ('outgoing', 'sent') else 'from'} {owner}"
                 out.append((words, lambda r, c=column, v=cell: r.get(c) == v))

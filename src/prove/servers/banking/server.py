@@ -26,7 +26,8 @@ from .world import build_world
 ACCOUNT = EntityKind("account", "accounts", "account_id", "nickname",
                      "a checking, savings or credit card account of the customer")
 TRANSACTION = EntityKind("transaction", "transactions", "transaction_id", "merchant",
-                         "one line of an account's history: a purchase, deposit, transfer, fee...")
+                         "one line of an account's history: a purchase, deposit, transfer, fee...",
+                         links=(("account_id", "on"),))  # "from Primary Checking": where money came from
 TRANSFER = EntityKind("transfer", "transfers", "transfer_id",
                       description="money moved between the customer's accounts or to a payee")
 PAYEE = EntityKind("payee", "payees", "payee_id", "name", "a person or company the customer pays",

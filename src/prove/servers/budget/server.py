@@ -28,7 +28,9 @@ ACCOUNT = EntityKind("account", table="accounts", key="account_id", label="name"
 CATEGORY = EntityKind("category", table="categories", key="category_id", label="name",
                       description="a budget category (envelope) for expenses or income", live="status = 'active'")
 TRANSACTION = EntityKind("transaction", table="transactions", key="transaction_id", label="payee",
-                         description="an expense, income or goal transfer on an account")
+                         description="an expense, income or goal transfer on an account",
+                         # "from Citi Double Cash" reads as where the money came from
+                         links=(("account_id", "on"), ("category_id", "under")))
 BILL = EntityKind("bill", table="bills", key="bill_id", label="name",
                   description="a recurring bill such as rent or a subscription", live="status = 'active'")
 GOAL = EntityKind("goal", table="goals", key="goal_id", label="name", noun="savings goal",

@@ -39,11 +39,16 @@ CONTACT = EntityKind("contact", table="contacts", key="contact_id", label="full_
 LEAD = EntityKind("lead", table="leads", key="lead_id", label="full_name",
                   description="a prospective buyer not yet converted into a contact")
 DEAL = EntityKind("deal", table="deals", key="deal_id", label="name",
-                  description="a sales opportunity with an account, moving through pipeline stages")
+                  description="a sales opportunity with an account, moving through pipeline stages",
+                  links=(("contact_id", "with"), ("owner_id", "owned by")))
 ACTIVITY = EntityKind("activity", table="activities", key="activity_id", label="subject", noun="task",
-                      description="a task to do, or a logged call, e-mail or meeting")
+                      description="a task to do, or a logged call, e-mail or meeting",
+                      links=(("owner_id", "assigned to"), ("account_id", "for"), ("contact_id", "with"),
+                             ("lead_id", "with"), ("deal_id", "on")))
 NOTE = EntityKind("note", table="notes", key="note_id", label="title",
-                  description="a free-text note on an account, contact, lead or deal")
+                  description="a free-text note on an account, contact, lead or deal",
+                  links=(("author_id", "by"), ("account_id", "on"), ("contact_id", "on"), ("deal_id", "on"),
+                         ("lead_id", "on")))
 
 server = Server(
     "crm", "Sales CRM",
