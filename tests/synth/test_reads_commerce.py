@@ -1835,3 +1835,19 @@ def test_a_card_deleted_as_expired_has_expired() -> None:
         for card in cards:
             fits = session.satisfies("payment_method", card["payment_method_id"], ask.fits.get("payment_method_id", "1"))
             assert fits == card["expired"], card
+
+
+def test_my_card_is_in_my_name() -> None:
+    """"Save my card 4111 1111 1111 1111, expiring 02/27, name on card Nia Bennett" of the user's 14-year-old
+    (or a colleague): a card the user saves as theirs is in their own name."""
+    from tests.synth.test_reads_rest import _turns
+
+    calls = [call["arguments"] for call, _, _ in _turns("travel_booking", "add_payment_card", 400, 5)]
+    assert calls
+    mine = set()
+    for world in range(4):
+        with Session(["travel_booking"], world=world) as session:
+            mine |= {t["full_name"] for t in session.call("list_travelers", {}).data["travelers"]
+                     if t["relationship"] == "self"}
+    for args in calls:
+        assert args["cardholder_name"] in mine, args

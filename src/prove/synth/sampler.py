@@ -191,6 +191,11 @@ class Sampler:
         values, ranges = self._column_stats(world)
         ctx.values = {col: rng.sample(vals, min(len(vals), 12)) if len(vals) > 12 else list(vals)
                       for col, vals in values.items()}
+        # the user's own name, of the row that is them: a card they save is in it ("name on card Emma Bennett")
+        mine = sorted({index.labels[k][e] for k, rows in index.every.items() for e, row in rows.items()
+                       if row.get("is_me") == 1 and e in index.labels.get(k, {})})
+        if mine:
+            ctx.values["my_name"] = mine
         ctx.ranges = dict(ranges)
         return ctx
 

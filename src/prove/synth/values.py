@@ -221,7 +221,9 @@ class ValueMaker:
     def value(self, name: str, spec: dict[str, Any], description: str = "", attempt: int = 0) -> Any:
         """One value for parameter `name` with JSON Schema `spec`; later attempts vary more."""
         example = example_of(description or spec.get("description", ""))
-        if attempt >= 2 and example is not None and self.rng.random() < 0.5 and _fits(example, spec):
+        # (never a docstring's stranger for the name on the user's own card)
+        mine = name.startswith("cardholder") and self._live_values("my_name")
+        if attempt >= 2 and example is not None and not mine and self.rng.random() < 0.5 and _fits(example, spec):
             return example
         if spec.get("enum"):
             return self.rng.choice(spec["enum"])
@@ -359,7 +361,9 @@ class ValueMaker:
         if n in ("last_name", "lastname", "family_name", "surname"):
             return self.fake.person().last
         if n in ("cardholder", "cardholder_name", "recipient", "full_name", "contact_name", "attendee_name") or n.endswith("person"):
-            people = self._live_values("full_name") if n.startswith("cardholder") else []  # the user's own people
+            # a card is in the user's own name; else one of their people
+            people = (self._live_values("my_name") or self._live_values("full_name")) if n.startswith("cardholder") \
+                else []
             return rng.choice(people) if people else self.fake.person().name
         if n in ("company", "company_name", "organization", "employer", "business"):
             return self.fake.company()

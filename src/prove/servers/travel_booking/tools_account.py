@@ -392,8 +392,9 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
 
 @tools.tool(effect=WRITE, asks=[
     "Save my card {card_number}, expiring {expiry}, name on card {cardholder_name}.",
-    Ask("Add the card {card_number} (exp {expiry}) for {cardholder_name} and make it my default.", make_default=True),
-    "Save the card {card_number}, expiring {expiry}, for {cardholder_name} as '{nickname}'.",
+    Ask("Add my card {card_number} (exp {expiry}, name on card {cardholder_name}) and make it my default.",
+        make_default=True),
+    "Save my card {card_number}, expiring {expiry}, name on card {cardholder_name}, as '{nickname}'.",
 ], reply=[
     "Saved your {result.brand} ending {result.last4} as '{result.nickname}'.",
     Ask("Done: the card ending {result.last4} is saved.", nickname=None, make_default=False),
