@@ -6,6 +6,7 @@ server's own read tools, the way a model would.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -531,3 +532,10 @@ def test_the_event_log_reads_every_kind_its_worlds_write():
         assert ok(s, "list_events", {"limit": 200})["total"] > 0
         navigation = ok(s, "list_events", {"kind": "navigation"})["events"]
         assert navigation and navigation[0]["message"].startswith("Destination set to")
+
+
+def test_a_service_is_asked_for_as_a_label_not_mid_sentence() -> None:
+    """"Book a service at BMW of Seattle on March 18 at 2:00 PM for Annual service.": a service's name is
+    capitalized, so a request says it where a label stands (after a colon, in parentheses)."""
+    for ask in SERVER.tools["book_service_appointment"].asks:
+        assert re.search(r"(?::|\() ?\{services\}", ask.text), ask.text

@@ -268,9 +268,9 @@ def _appointments_text(found: list[Appointment], say_status: bool, year: int, no
              "Please wash the car if there is time", "Rattle from the rear at highway speed",
              "Low tyre warning keeps coming back", "I need a loaner car", "The air conditioning smells musty"],
 }, asks=[
-    "Book a service at {place_id} on {scheduled_for} for {services}.",
+    "Book a service at {place_id} on {scheduled_for}: {services}.",
     "Can you get me an appointment at {place_id} on {scheduled_for}? I need: {services}.",
-    "Book {place_id} for {scheduled_for}, {services}, and tell the technician: {note}",
+    "Book {place_id} for {scheduled_for} ({services}) and tell the technician: {note}",
 ], reply=["You're booked at {result.service_center} on {scheduled_for} ({services}).",
           "Done: {result.service_center} expects the car on {scheduled_for} ({services})."])
 def book_service_appointment(ctx: Ctx, place_id: ServiceCenterId, scheduled_for: str, services: Services,
