@@ -2073,3 +2073,16 @@ def test_crm_records_of_one_name_are_told_apart_by_how_they_link() -> None:
     assert any(re.search(r"^the deal '.*' with [A-Z]", t) for t in said)
     assert any(re.search(r"^the task '.*' (?:for|assigned to) [A-Z]", t) for t in said)
     assert any(re.search(r"^the note '.*' (?:by|on) [A-Z]", t) for t in said)
+
+
+def test_leads_are_asked_for_by_where_they_came_from_in_words() -> None:
+    """"List the warm leads that came from webinar.": a source is said as the lead's field ("whose source is
+    webinar"), not as a bare noun after "from"."""
+    say = _phrasing("crm")
+    tool = registry.get("crm").tools["list_leads"]
+    asks = [ask for ask in tool.asks if "{source}" in ask.text]
+    assert asks
+    for ask in asks:
+        for source in ("webinar", "referral", "partner", "trade_show", "website"):
+            text = say.request(tool, ask, {"rating": "warm", "source": source}, {})
+            assert not re.search(r"\bfrom (?:webinar|referral|partner|trade show|website)\b", text), text

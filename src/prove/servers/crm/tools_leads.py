@@ -49,7 +49,7 @@ tools = Toolset("leads")
 @tools.tool(effect=READ, asks=[
     Ask("Show me my {status} leads.", mine=True),
     Ask("What leads are waiting in the unassigned queue?", unassigned=True),
-    "List the {rating} leads that came from {source}.",
+    "List the {rating} leads whose source is {source}.",
     "Do we have a lead from {query}?",
 ], reply=[
     # "Do we have a lead from David Gomez?" is answered yes or no, not with when the lead came in.
