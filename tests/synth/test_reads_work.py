@@ -2086,3 +2086,17 @@ def test_leads_are_asked_for_by_where_they_came_from_in_words() -> None:
         for source in ("webinar", "referral", "partner", "trade_show", "website"):
             text = say.request(tool, ask, {"rating": "warm", "source": source}, {})
             assert not re.search(r"\bfrom (?:webinar|referral|partner|trade show|website)\b", text), text
+
+
+def test_an_agenda_is_not_said_twice() -> None:
+    """"Schedule 'Sprint planning' ..., with this agenda: Agenda: pick the stories for the next two weeks.":
+    an agenda asked for in words that call it one does not start with the word again."""
+    calendar = registry.get("calendar")
+    for name in ("create_event", "update_event"):
+        tool = calendar.tools[name]
+        said = [ask.text for ask in tool.asks + tool.replies if re.search(r"agenda\b.*\{description\}", ask.text)]
+        assert said, name
+        descriptions = [row[-1] for row in tool.values.get("title, location, description", [])] + \
+            list(tool.values.get("description", []))
+        assert descriptions, name
+        assert not [d for d in descriptions if d.lower().startswith("agenda")], descriptions

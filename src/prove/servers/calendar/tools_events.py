@@ -203,7 +203,7 @@ def search_events(ctx: Ctx, query: Query | None = None, attendee_id: OtherPerson
     "title, location, description": [
         ("Atlas design review", "Room 2A (Fuji)", "Walk through the design doc together."),
         ("Design critique", "Room 4C (Everest)", "Bring work in progress for feedback."),
-        ("Sprint planning", "Zoom", "Agenda: pick the stories for the next two weeks."),
+        ("Sprint planning", "Zoom", "Pick the stories for the next two weeks."),
         ("Interview debrief", "Google Meet", "Goal: a hire or no-hire decision."),
         ("Quarterly roadmap review", "Room 4C (Everest)", "Bring the latest metrics."),
         ("Customer check-in", "Zoom", "No agenda; just catching up."),
@@ -284,7 +284,7 @@ def create_event(ctx: Ctx, calendar_id: WorkCalendarId, title: Title, start: str
     "title": ["Sprint planning", "Roadmap review", "Team retro", "Project sync", "Customer prep",
               "Design review"],
     "location": ["Room 2A (Fuji)", "Room 5B (Denali)", "Zoom", "Microsoft Teams", "Cafeteria"],
-    "description": ["Agenda: status, risks, next steps.", "Goal: decide on the vendor.",
+    "description": ["Status, risks, next steps.", "Goal: decide on the vendor.",
                     "Please read the doc beforehand.", "Focus: the Q3 hiring plan.", "Bring your questions."],
 })
 def update_event(ctx: Ctx, event_id: HeldEventId, title: Title | None = None, location: Note | None = None,
