@@ -527,3 +527,11 @@ def test_every_rating_a_seller_has_stands_for_a_sale() -> None:
             for seller in sorted(sellers):
                 profile = ok(session, "get_seller_profile", {"member_id": seller})
                 assert profile["items_sold"] >= profile["rating_count"] > 0, profile
+
+
+def test_an_item_priced_as_working_is_not_listed_for_parts() -> None:
+    """"Put my Nintendo Switch with two controllers up ... for $220, price firm, no offers; condition: for
+    parts.": the items drawn for a new listing are priced as working ones, so none is drawn as for parts."""
+    tool = SERVER.tools["create_listing"]
+    assert set(tool.values["condition"]) == {"new", "like_new", "good", "fair"}
+    assert not [a for a in tool.asks if a.binds.get("condition") == "for_parts"]

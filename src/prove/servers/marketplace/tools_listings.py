@@ -344,7 +344,8 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
         ("CAT-10012", "Sterling silver hoop earrings", 45.0), ("CAT-10012", "Fossil chronograph watch", 70.0)],
     "description": ["Works perfectly, light scratches on the back.", "Barely used, comes with the original box.",
                     "Smoke-free home; pickup or shipping.", "All parts included, manual missing.",
-                    "Selling because I upgraded.", "Sold as-is for parts; does not power on."],
+                    "Selling because I upgraded."],
+    "condition": ["new", "like_new", "good", "fair"],  # the prices above are a working item's, never for parts
 })
 def create_listing(ctx: Ctx, listing_title: Title, category_id: CategoryId, price: Price, condition: Condition,
                    description: Description | None = None, shipping_cost: Shipping = 0.0,
