@@ -7,6 +7,7 @@ the particular rows of one world.
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -601,3 +602,28 @@ def test_the_statement_of_the_account_and_month_named_is_said_without_an_empty_h
     one = ok(s, "list_statements", {"account_id": first["account_id"], "period": first["period"]})
     month = f"{date.fromisoformat(first['period'] + '-01'):%B %Y}"
     assert one["statements_text"].startswith(f"the {month} statement, which opened at $"), one["statements_text"]
+
+
+def test_a_reason_a_request_gives_is_true_of_what_it_is_given_for() -> None:
+    """"Freeze the card 'Mastercard credit card ending 0404', I can't find it." of a replacement still in the
+    mail, and "I paid for it, but the order never arrived" of a One Medical charge: a phrasing that gives a
+    reason takes only the things it is true of."""
+    tools = registry.get("banking").tools
+    lost = [a for n in ("freeze_card", "report_card_lost") for a in tools[n].asks
+            if re.search(r"can't find it|lost it|stolen", a.text)]
+    order = [a for a in tools["open_dispute"].asks if "order never arrived" in a.text]
+    assert lost and order
+    with Session(["banking"]) as session:
+        old = next(c for c in session.call("list_cards", {}).data["cards"] if c["status"] == "active")
+        new = session.call("report_card_lost", {"card_id": old["card_id"]}).data["replacement"]
+        other = next(c for c in session.call("list_cards", {}).data["cards"]
+                     if c["status"] == "active" and c["card_id"] != new["card_id"])
+        for ask in lost:
+            assert not session.satisfies("card", new["card_id"], ask.fits.get("card_id", "1")), ask.text
+            assert session.satisfies("card", other["card_id"], ask.fits.get("card_id", "1")), ask.text
+        charges = session.call("list_transactions", {"limit": 100}).data["transactions"]
+        clinic = next(t for t in charges if t["category"] == "health" and t["kind"] == "purchase")
+        shop = next(t for t in charges if t["category"] == "shopping" and t["kind"] == "purchase")
+        for ask in order:
+            assert not session.satisfies("transaction", clinic["transaction_id"], ask.fits.get("transaction_id", "1"))
+            assert session.satisfies("transaction", shop["transaction_id"], ask.fits.get("transaction_id", "1"))

@@ -215,8 +215,12 @@ def get_card_pin(ctx: Ctx, card_id: CardId) -> CardPin:
 # ----- changing -----------------------------------------------------------------------------------
 
 
+# A card the customer can have lost is one that has reached them, not a replacement still in the mail.
+_IN_HAND = {"card_id": f"issued_on <= date(:today, '-{REPLACEMENT_SHIPPING_DAYS} days')"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Freeze {card_id}, I can't find it.",
+    Ask("Freeze {card_id}, I can't find it.", fits=_IN_HAND),
     "Please put a temporary block on {card_id}.",
     "Can you freeze {card_id} for now?",
 ], reply=[
@@ -269,9 +273,9 @@ def unfreeze_card(ctx: Ctx, card_id: FrozenCardId) -> Card:
 
 
 @tools.tool(effect=WRITE, asks=[
-    Ask("Block {card_id} and order a replacement; I lost it.", reason="lost"),
-    Ask("Cancel {card_id} and send me a new one; it was stolen.", reason="stolen"),
-    "Report {card_id} as {reason} and get me a replacement.",
+    Ask("Block {card_id} and order a replacement; I lost it.", reason="lost", fits=_IN_HAND),
+    Ask("Cancel {card_id} and send me a new one; it was stolen.", reason="stolen", fits=_IN_HAND),
+    Ask("Report {card_id} as {reason} and get me a replacement.", fits=_IN_HAND),
 ], reply=[
     "I've blocked {card_id}. Your replacement, ending {result.replacement.number_ending}, arrives by "
     "{result.arrives_by}.",

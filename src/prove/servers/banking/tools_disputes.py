@@ -80,7 +80,8 @@ def _dispute(row: sqlite3.Row) -> Dispute:
     Ask("Dispute {transaction_id} for me, I was charged twice.", reason="duplicate"),
     Ask("Open a dispute on {transaction_id}: it charged me the wrong amount. Tell them: {details}",
         reason="wrong_amount"),
-    Ask("Open a dispute on {transaction_id}; I paid for it, but the order never arrived.", reason="not_received"),
+    Ask("Open a dispute on {transaction_id}; I paid for it, but the order never arrived.", reason="not_received",
+        fits={"transaction_id": "category = 'shopping'"}),  # an order, not a clinic visit or a ride
 ], reply=[
     "I've opened dispute {result.dispute_id} for the ${result.amount} charge at {result.merchant}.",
     "Your dispute of {transaction_id} is open as {result.dispute_id}; we'll let you know how it turns out.",
