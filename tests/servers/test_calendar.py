@@ -684,3 +684,19 @@ def test_a_colleagues_calendar_is_named_as_theirs():
     people = {n for (n,) in db.execute("SELECT name FROM people")}
     assert not names & people  # 'the event X in Joseph Silva' would read as a place
     assert any(n.endswith("'s calendar") for n in names)
+
+
+def test_a_dinner_is_not_moved_to_a_working_hour() -> None:
+    """"Move the event 'Dinner with Victoria' to March 17 at 8:00 AM.": the times a request moves an event
+    to are working hours, so a dinner is not among the events it moves."""
+    server = registry.get("calendar")
+    tool = server.tools["reschedule_event"]
+    db = server.template(0).db
+    with Session(["calendar"]) as session:
+        dinners = [e for (e,) in db.execute("SELECT event_id FROM events WHERE title LIKE 'Dinner%'")]
+        meetings = [e for (e,) in db.execute("SELECT event_id FROM events WHERE title = 'Hiring debrief'")]
+        assert dinners and meetings
+        for ask in tool.asks:
+            fits = ask.fits.get("event_id", "1")
+            assert not any(session.satisfies("event", e, fits) for e in dinners), ask.text
+            assert any(session.satisfies("event", e, fits) for e in meetings), ask.text

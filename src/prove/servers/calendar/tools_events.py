@@ -321,10 +321,14 @@ def update_event(ctx: Ctx, event_id: HeldEventId, title: Title | None = None, lo
     return event_model(ctx, event_id)
 
 
+# The times a request moves an event to are working hours: never a dinner's ("move the dinner to 8:00 AM").
+_DAYTIME = {"event_id": "title NOT LIKE 'Dinner%'"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Move {event_id} to {start}.",
-    "Reschedule {event_id} to run from {start} to {end}.",
-    Ask("Move {event_id} to {start} even if that clashes with something else.", allow_overlap=True),
+    Ask("Move {event_id} to {start}.", fits=_DAYTIME),
+    Ask("Reschedule {event_id} to run from {start} to {end}.", fits=_DAYTIME),
+    Ask("Move {event_id} to {start} even if that clashes with something else.", allow_overlap=True, fits=_DAYTIME),
 ], reply=[
     "Moved '{result.title}'; it now runs from {result.start} to {result.end}.",
     "Done: {event_id} now starts at {result.start}.",
