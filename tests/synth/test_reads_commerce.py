@@ -1851,3 +1851,21 @@ def test_my_card_is_in_my_name() -> None:
                      if t["relationship"] == "self"}
     for args in calls:
         assert args["cardholder_name"] in mine, args
+
+
+def test_a_listing_is_repriced_near_its_price() -> None:
+    """"Change the price on the listing 'Apple iPad Air 5th Gen 64GB Blue': it should be $40." of a new iPad: a
+    new price for a thing that has one is drawn near it."""
+    from tests.synth.test_reads_rest import _turns
+
+    prices = {}
+    for world in range(4):
+        db = registry.get("marketplace").template(world).db
+        prices[world] = dict(db.execute("SELECT listing_id, price FROM listings"))
+    calls = [(ex["world"], c["arguments"]) for ex in _generated(("marketplace",), 500, 7)
+             for t in ex["turns"] for c in t["calls"] if c["name"] == "edit_listing" and "price" in c["arguments"]]
+    assert calls
+    for world, args in calls:
+        was = prices[world].get(args["listing_id"])
+        if was is not None:  # (a listing made in the episode has no price in the world)
+            assert 0.6 * was <= args["price"] <= was, (was, args)

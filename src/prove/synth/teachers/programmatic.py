@@ -537,6 +537,11 @@ class Planner:
         own = self._own_values(tool, p.name, spec, args)
         if own:
             return own[(self.rng.randrange(len(own)) + attempt) % len(own)]
+        was = self._price_of(tool, p.name, args)
+        if was:  # a listing at $280.50 is repriced to $250, never to $15: down a little, to a round amount
+            lower = was * (0.95 - 0.05 * ((self.rng.randrange(5) + attempt) % 5))
+            step = 1 if lower < 20 else 5 if lower < 200 else 10
+            return float(max(step, lower // step * step))
         if p.name in ("name", "full_name") and not tool.read_only and spec.get("type") == "string" \
                 and any(self.say.entity_noun(k) in PERSON_NOUNS for k in tool.produces):
             return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
@@ -557,6 +562,16 @@ class Planner:
             if value != [] and not (isinstance(value, str) and value in shunned):
                 return value
         return value
+
+    def _price_of(self, tool: Tool, name: str, args: Mapping[str, Any]) -> float | None:
+        """The price a call's thing has now, where a write sets a new `price` for it; else None."""
+        if name != "price" or tool.read_only:
+            return None
+        for q in tool.params:
+            row = self.index.rows.get(q.entity or "", {}).get(args.get(q.name)) if isinstance(args.get(q.name), str) else None
+            if row is not None and isinstance(row.get("price"), (int, float)) and row["price"] > 0:
+                return float(row["price"])
+        return None
 
     def _own_values(self, tool: Tool, name: str, spec: dict[str, Any], args: Mapping[str, Any]) -> list[str]:
         """The values a listing's narrowing takes from what it lists of the thing the call names: a
