@@ -1856,8 +1856,6 @@ def test_my_card_is_in_my_name() -> None:
 def test_a_listing_is_repriced_near_its_price() -> None:
     """"Change the price on the listing 'Apple iPad Air 5th Gen 64GB Blue': it should be $40." of a new iPad: a
     new price for a thing that has one is drawn near it."""
-    from tests.synth.test_reads_rest import _turns
-
     prices = {}
     for world in range(4):
         db = registry.get("marketplace").template(world).db

@@ -12,7 +12,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -562,31 +562,28 @@ class Session:
                     h.update(table.encode() + b"\0" + digest)
             return h.hexdigest()
 
+    def _holders(self, kind: str) -> Iterator[tuple[_Runtime, Any]]:
+        """Each runtime with a kind of entity, and its spec; a kind may be named as a combined view
+        of the episode's servers names it (`crm_contact`). Call with the lock held."""
+        for rt in self._runtimes:
+            spec = rt.server.entities.get(kind) or rt.server.entities.get(kind.removeprefix(rt.server.name + "_"))
+            if spec is not None:
+                yield rt, spec
+
     def satisfies(self, kind: str, entity_id: str, condition: str) -> bool:
         """Whether an entity's live row meets an SQL condition (a parameter's `KIND.where`), with
-        `:now` and `:today` bound to the session's clock; False where no server holds the row.
-        A kind may be named as a combined view of the episode's servers names it (`crm_contact`)."""
+        `:now` and `:today` bound to the session's clock; False where no server holds the row."""
         with self._lock:
             self._check_open()
-            for rt in self._runtimes:
-                spec = rt.server.entities.get(kind) or rt.server.entities.get(kind.removeprefix(rt.server.name + "_"))
-                if spec is None:
-                    continue
-                row = rt.db.execute(f'SELECT 1 FROM "{spec.table}" WHERE "{spec.key}" = :entity_id AND ({condition})',
-                                    {"entity_id": entity_id, **clock_params(self.now)}).fetchone()
-                if row is not None:
-                    return True
-            return False
+            return any(rt.db.execute(f'SELECT 1 FROM "{spec.table}" WHERE "{spec.key}" = :entity_id AND ({condition})',
+                                     {"entity_id": entity_id, **clock_params(self.now)}).fetchone() is not None
+                       for rt, spec in self._holders(kind))
 
     def row(self, kind: str, entity_id: str) -> dict[str, Any] | None:
-        """An entity's row as it is now, column by column; None where no server holds it. A kind
-        may be named as a combined view of the episode's servers names it (`crm_contact`)."""
+        """An entity's row as it is now, column by column; None where no server holds it."""
         with self._lock:
             self._check_open()
-            for rt in self._runtimes:
-                spec = rt.server.entities.get(kind) or rt.server.entities.get(kind.removeprefix(rt.server.name + "_"))
-                if spec is None:
-                    continue
+            for rt, spec in self._holders(kind):
                 cursor = rt.db.execute(f'SELECT * FROM "{spec.table}" WHERE "{spec.key}" = ?', (entity_id,))
                 found = cursor.fetchone()
                 if found is not None:
