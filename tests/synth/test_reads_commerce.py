@@ -1867,3 +1867,10 @@ def test_a_listing_is_repriced_near_its_price() -> None:
         was = prices[world].get(args["listing_id"])
         if was is not None:  # (a listing made in the episode has no price in the world)
             assert 0.6 * was <= args["price"] <= was, (was, args)
+
+
+def test_a_booking_is_taken_out_of_a_trip_without_a_reason_the_trip_belies() -> None:
+    """"Take my flight KL 561 SEA to AMS on March 28 out of its trip; it doesn't belong there." of the trip
+    'Anniversary in Amsterdam': a request gives no reason that the booking and its trip can contradict."""
+    for ask in registry.get("travel_booking").tools["remove_booking_from_trip"].asks:
+        assert "belong" not in ask.text, ask.text

@@ -257,7 +257,7 @@ def add_booking_to_trip(ctx: Ctx, trip_id: NewTripId, booking_id: LooseBookingId
 
 @tools.tool(effect=WRITE, asks=[
     "Take {booking_id} out of its trip.",
-    "Take {booking_id} out of its trip; it doesn't belong there.",
+    "Remove {booking_id} from its trip, but keep the booking itself.",
 ], reply=[
     "{booking_id} is no longer part of your trip '{result.trip.name}'.",
     "Done: I took {booking_id} out of its trip.",
