@@ -2100,3 +2100,31 @@ def test_an_agenda_is_not_said_twice() -> None:
             list(tool.values.get("description", []))
         assert descriptions, name
         assert not [d for d in descriptions if d.lower().startswith("agenda")], descriptions
+
+
+def test_a_reaction_is_named_as_an_emoji() -> None:
+    """"Please remove my 100 reaction from the message …": an emoji a request names is written as one
+    (":100:"), as the replies write it."""
+    for name in ("add_reaction", "remove_reaction"):
+        tool = registry.get("team_chat").tools[name]
+        for ask in tool.asks:
+            assert ":{emoji}:" in ask.text, ask.text
+
+
+def test_who_sent_an_email_is_not_asked_of_one_named_by_its_sender() -> None:
+    """"Who sent the email 'Moving help' from Elizabeth Miller, and to whom?": a question about the sender
+    takes an email its subject alone names, so the words that name it do not give the answer away."""
+    tool = registry.get("email").tools["get_message"]
+    asks = [ask for ask in tool.asks if "who sent" in ask.text.lower()]
+    assert asks
+    db = registry.get("email").template(0).db
+    shared = [m for (m,) in db.execute("SELECT message_id FROM messages WHERE subject IN "
+                                       "(SELECT subject FROM messages GROUP BY subject HAVING count(*) > 1)")]
+    alone = [m for (m,) in db.execute("SELECT message_id FROM messages WHERE subject IN "
+                                      "(SELECT subject FROM messages GROUP BY subject HAVING count(*) = 1)")]
+    assert shared and alone
+    with Session(["email"]) as session:
+        for ask in asks:
+            fits = ask.fits.get("message_id", "1")
+            assert not any(session.satisfies("message", m, fits) for m in shared), ask.text
+            assert any(session.satisfies("message", m, fits) for m in alone), ask.text

@@ -203,10 +203,15 @@ def search_messages(ctx: Ctx, query: Query | None = None, sender: Query | None =
                                                    unread_said=not unread_only))
 
 
+_OWN_SUBJECT = {"message_id": "subject IN (SELECT subject FROM messages GROUP BY subject HAVING count(*) = 1)"}
+
+
 @tools.tool(effect=READ, asks=[
     "Open {message_id}.",
-    "Who sent {message_id}, and to whom?",
-    "When did {message_id} come in, and who sent it?",
+    # (an email whose subject another shares is told apart by its sender: "who sent the email 'Moving help'
+    # from Elizabeth Miller?" would give the answer away)
+    Ask("Who sent {message_id}, and to whom?", fits=_OWN_SUBJECT),
+    Ask("When did {message_id} come in, and who sent it?", fits=_OWN_SUBJECT),
 ], reply=[
     # Who wrote it, when and to whom, as asked (the body is not read out: a reworded reply could not
     # be checked to keep a text of several sentences whole).

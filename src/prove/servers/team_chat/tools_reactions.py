@@ -81,7 +81,7 @@ def add_reaction(ctx: Ctx, message_id: OthersMessageId, emoji: Emoji) -> ChatMes
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Remove my {emoji} reaction from {message_id}.",
+    "Remove my :{emoji}: reaction from {message_id}.",
     "Take back the :{emoji}: I put on {message_id}.",
 ], reply=[
     "Removed your :{emoji}: from {message_id}.",
