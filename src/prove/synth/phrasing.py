@@ -393,6 +393,7 @@ class Phrasing:
         days: list[tuple[str, Any]] = []
         times: list[tuple[str, Any]] = []
         key = self.server.entities[kind].key
+        links = dict(self.server.entities[kind].links)  # "the deal 'Renewal' with Chloe Singh"
         if key == "path" and str(row.get(key, "")).count("/") > 1:  # a drive item: the folder it is in
             folder = _folder(row[key])
             out.append((f"in the {folder} folder", lambda r: _folder(str(r.get(key, ""))) == folder))
@@ -413,8 +414,8 @@ class Phrasing:
                     owner = self.entity(owner_kind, cell)  # "from the Back Door Lock", "in the Kitchen"
                 if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
-                elif column in (links := dict(self.server.entities[kind].links)):
-                    words = f"{links[column]} {owner}"  # "the deal 'Renewal' with Chloe Singh"
+                elif column in links:
+                    words = f"{links[column]} {owner}"
                 elif owner_kind and self._phrase(self.server.entities.get(owner_kind), cell):
                     words = f"in {self.entity(owner_kind, cell)}"  # "in the DM with Camila Williams"
                 elif "folder" in column and not owner.startswith(("the ", "/")):
