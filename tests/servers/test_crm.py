@@ -13,6 +13,7 @@ import functools
 import pytest
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 from .helpers import replies_for as shared_replies_for
@@ -397,3 +398,20 @@ def test_stage_phrasings_read_for_any_stage_and_reason():
     # A loss reason is a label ('Went dark'), quoted, never the tail of 'because ...'; a move may go back a stage.
     assert not any("because {loss_reason}" in t or t.startswith("Advance") for t in texts)
     assert any("'{loss_reason}'" in t for t in texts)
+
+
+def test_a_note_about_a_sale_to_come_goes_on_an_open_deal_or_lead():
+    """"add a note to the deal 'Delta Systems - Security Pack expansion': Decision expected after their board
+    meeting", of a deal already closed won: the notes speak of a sale still to be won."""
+    tool = SERVER.tools["add_note"]
+    assert any("board meeting" in body for _, body in tool.values["title, body"])
+    by_slot = {slot: ask for ask in tool.asks for slot in as_ask(ask).slots if slot in ("deal_id", "lead_id")}
+    with Session("crm", world=WORLD) as session:
+        deals = session.call("list_deals", {"limit": 100}).data["deals"]
+        leads = session.call("list_leads", {"limit": 100}).data["leads"]
+        for slot, rows, kind, key, closed in (("deal_id", deals, "deal", "stage", {"closed_won", "closed_lost"}),
+                                              ("lead_id", leads, "lead", "status", {"unqualified", "converted"})):
+            condition = as_ask(by_slot[slot]).fits.get(slot, "1")
+            assert {r[key] in closed for r in rows} == {True, False}, kind
+            for row in rows:
+                assert session.satisfies(kind, row[f"{kind}_id"], condition) == (row[key] not in closed), row

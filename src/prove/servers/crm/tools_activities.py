@@ -368,17 +368,18 @@ NOTE_SELECT = "SELECT n.*, r.name AS author_name FROM notes n JOIN reps r ON r.r
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Add a note to {deal_id}: {body}",
+    # the notes speak of a sale still to be won, so a deal or lead they go on is still open
+    Ask("Add a note to {deal_id}: {body}", fits={"deal_id": "stage NOT IN ('closed_won', 'closed_lost')"}),
     "Note on {contact_id}, titled '{title}': {body}",
     "Jot this down on {account_id}: {body}",
-    "Put a note on {lead_id} saying: {body}",
+    Ask("Put a note on {lead_id} saying: {body}", fits={"lead_id": "status NOT IN ('unqualified', 'converted')"}),
 ], reply=[
     Ask("Saved your note: '{body}'", title=None),
     Ask("Noted on the record: '{body}'", title=None),
     "Saved the note '{title}'.",
     "Noted: '{title}' is on the record.",
 ], values={
-    # a title that names what the note says, and notes that fit any deal, contact, account or lead
+    # a title that names what the note says, and notes that fit any open deal, contact, account or lead
     "title, body": [
         ("Budget", "CFO approved budget; waiting on legal."),
         ("Competition", "They are evaluating Looker as well."),
