@@ -716,3 +716,19 @@ def test_a_business_in_payments_is_not_called_a_friend() -> None:
     assert say.noun_of("user", person) == "friend"
     assert say.entity("user", business) == users[business]["display_name"]
     assert say.entity("user", person) == users[person]["display_name"]
+
+
+def test_a_security_goes_on_a_watchlist_whose_theme_it_fits() -> None:
+    """"Add BND to the Big Tech watchlist": a security put on a themed watchlist fits its theme."""
+    from prove.servers.trading.world import WATCHLIST_FITS
+
+    from .test_reads_rest import _turns
+
+    turns = [(call["arguments"]["ticker"], user) for call, user, _ in _turns("trading", "add_to_watchlist", 400, 5)]
+    themed = [(ticker, name) for ticker, user in turns for name in WATCHLIST_FITS if f"{name}" in user]
+    assert len(themed) >= 10, turns
+    with Session(["trading"]) as session:
+        assert not session.satisfies("security", "BND", WATCHLIST_FITS["Big Tech"])
+        assert not session.satisfies("security", "BRK.B", WATCHLIST_FITS["Growth Watch"])
+        for ticker, name in themed:
+            assert session.satisfies("security", ticker, WATCHLIST_FITS[name]), (ticker, name)

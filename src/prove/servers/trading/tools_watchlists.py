@@ -36,7 +36,7 @@ from .server import (
     security,
     settle,
 )
-from .world import UNIVERSE, market_clock
+from .world import UNIVERSE, WATCHLIST_FITS, market_clock
 
 tools = Toolset("watchlists")
 
@@ -127,9 +127,14 @@ def create_watchlist(ctx: Ctx, name: Name,
     return _watchlist(ctx, ctx.get("watchlist", watchlist_id))
 
 
+# A security goes on a themed list only where it fits the theme; any security fits a list of the user's own.
+_LIST_FITS = [*({"watchlist_id": f"name = '{name}'", "ticker": fits} for name, fits in WATCHLIST_FITS.items()),
+              {"watchlist_id": f"name NOT IN ({', '.join(repr(name) for name in WATCHLIST_FITS)})"}]
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Add {ticker} to {watchlist_id}.",
-    "Put {ticker} on {watchlist_id} so I can keep an eye on it.",
+    Ask(text, fits=fits) for fits in _LIST_FITS
+    for text in ("Add {ticker} to {watchlist_id}.", "Put {ticker} on {watchlist_id} so I can keep an eye on it.")
 ], reply=[
     "Added {ticker} to {watchlist_id}.",
     "Done: {watchlist_id} now holds {result.count} tickers.",

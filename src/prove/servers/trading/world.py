@@ -132,6 +132,17 @@ WATCHLISTS = {
     "Healthcare": ("LLY", "UNH", "MRK", "PFE", "ABBV", "JNJ"),
     "ETFs to Consider": ("VTI", "VXUS", "BND", "QQQ", "IWM", "VIG", "TLT", "GLD"),
 }
+# What else fits each themed watchlist, as a condition on a security's row: a bond fund is no Big Tech
+# name and a bank no chip maker.
+WATCHLIST_FITS = {
+    "Big Tech": "kind = 'stock' AND (sector = 'Technology' OR ticker IN ('GOOGL', 'AMZN', 'META', 'NFLX'))",
+    "Dividend Ideas": "dividend_yield >= 2.5",
+    "Chips": "ticker IN ('NVDA', 'AMD', 'AVGO', 'QCOM', 'INTC')",
+    "Banks": "ticker IN ('JPM', 'BAC', 'WFC', 'GS', 'MS')",
+    "Growth Watch": "(kind = 'stock' AND dividend_yield < 0.5 AND sector != 'Financials') OR sector = 'Growth ETF'",
+    "Healthcare": "sector = 'Health Care'",
+    "ETFs to Consider": "kind = 'etf'",
+}
 CORE = ("VTI", "VOO", "SPY", "QQQ", "SCHD", "VXUS", "BND")
 
 # The model's sine components: periods in trading days and relative amplitudes.
