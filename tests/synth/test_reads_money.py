@@ -732,3 +732,17 @@ def test_a_security_goes_on_a_watchlist_whose_theme_it_fits() -> None:
         assert not session.satisfies("security", "BRK.B", WATCHLIST_FITS["Growth Watch"])
         for ticker, name in themed:
             assert session.satisfies("security", ticker, WATCHLIST_FITS[name]), (ticker, name)
+
+
+def test_a_transfer_of_several_units_is_answered_with_their_count() -> None:
+    """"Move 4 Pickleball Paddle Sets ..." answered "... gets the Pickleball Paddle Set from ...": a reply to
+    a transfer of several units says how many."""
+    say = _say("retail_chain")
+    stores = list(say.index.live["store"])
+    moved = _callable("retail_chain", "request_transfer",
+                      ({"product_id": p, "from_store_id": a, "to_store_id": b, "quantity": 4}
+                       for p in say.index.live["product"] for a in stores for b in stores if a != b))
+    several = _replies("retail_chain", "request_transfer", moved)
+    assert several and all(re.search(r"\b(4|four)\b", t) for t in several), several
+    one = _replies("retail_chain", "request_transfer", {**moved, "quantity": 1})
+    assert any(" gets " in t for t in one), one

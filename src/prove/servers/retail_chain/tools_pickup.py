@@ -370,7 +370,8 @@ def collect_reservation(ctx: Ctx, reservation_id: ActiveReservationId,
 ], reply=[
     "Requested: {result.quantity} of {product_id} from {result.from_store_name} to "
     "{result.to_store_name}, arriving {result.arrives_at}.",
-    "Done: {to_store_id} gets {product_id} from {result.from_store_name}; it should arrive {result.arrives_at}.",
+    Ask("Done: {to_store_id} gets {product_id} from {result.from_store_name}; it should arrive {result.arrives_at}.",
+        **{"result.quantity": 1}),
 ])
 def request_transfer(ctx: Ctx, product_id: ProductId, from_store_id: OpenStoreId, to_store_id: OpenStoreId,
                      quantity: Quantity = 1) -> Transfer:
