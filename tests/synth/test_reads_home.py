@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 from prove.synth.phrasing import Phrasing
 from prove.synth.sampler import Sampler
 from prove.synth.wording import Wording
@@ -1980,3 +1981,10 @@ def test_a_question_of_saved_travellers_asks_what_the_answer_tells() -> None:
     tool = registry.get("travel_booking").tools["list_travelers"]
     for ask in tool.asks:
         assert "passport" in ask.text or ask.text == "Who do I have saved as travellers?", ask.text
+
+
+def test_a_question_about_the_route_does_not_ask_where_it_goes() -> None:
+    """"Navigate to Seattle Botanical Garden. Also, where is the navigation taking me?" asks what the user has
+    just set: the questions about the route ask what the destination does not say (how long, how far)."""
+    asks = registry.get("vehicle").tools["get_navigation"].asks
+    assert asks and not any(re.match(r"where\b", as_ask(a).text, re.I) for a in asks), asks

@@ -424,7 +424,8 @@ def set_navigation_destination(ctx: Ctx, place_id: ElsewhereId) -> Navigation:
 
 @tools.tool(effect=READ, asks=[
     "How long until we reach the place the navigation is set to?",
-    "Where is the navigation taking me and do I have enough range?",
+    # asked just after setting the destination too, so no question asks where it is
+    "How far is it to where the navigation is taking me, and do I have enough range?",
 ], reply=[
     "{result.destination.name} is {result.distance_mi} miles away, about {result.minutes} minutes; you'd arrive "
     "around {result.arrival}, with {result.range_after_mi} miles of range left.",
