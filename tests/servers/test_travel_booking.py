@@ -292,6 +292,22 @@ def test_book_flight_failures(s):
                                                     "use_points": True})
 
 
+def test_a_child_under_15_flies_with_an_older_traveller(s):
+    """"Book the AS 1489 flight ... in business for Caleb Thomas", the user's 5-year-old, alone: a child under 15
+    on the day of the flight is booked only with someone older."""
+    home, domestic, _ = routes(s)
+    flight = next(f for f in flights(s, home, domestic[1], 9) if f["seats_left"] >= 2)
+    day = date.fromisoformat(flight["departs_at"][:10])
+    travelers = ok(s, "list_travelers", {})["travelers"]
+    born = {t["traveler_id"]: date.fromisoformat(t["date_of_birth"]) for t in travelers}
+    child = next(t for t, b in born.items() if (b.year + 15, b.month, b.day) > (day.year, day.month, day.day))
+    args = {"flight_id": flight["flight_id"], "fare": "economy", "payment_method_id": card(s)}
+    error = fails(s, "book_flight", "unaccompanied_minor", {**args, "traveler_ids": [child]})
+    assert "15 or older" in error["message"]
+    booking = ok(s, "book_flight", {**args, "traveler_ids": [child, me(s)]})
+    assert len(booking["passengers"]) == 2
+
+
 def test_passports_gate_international_flights(s):
     home, _, abroad = routes(s)
     flight = next(f for f in flights(s, home, abroad[0], 9) if f["seats_left"] >= 3)["flight_id"]
@@ -299,8 +315,8 @@ def test_passports_gate_international_flights(s):
     child, elder = no_passport(s), expiring_passport(s)
     with s.fork() as domestic:  # domestic flights need no passport
         other = flights(domestic, home, routes(s)[1][1], 9)[0]["flight_id"]
-        ok(domestic, "book_flight", {"flight_id": other, "fare": "economy", "traveler_ids": [child["traveler_id"]],
-                                     "payment_method_id": pay})
+        ok(domestic, "book_flight", {"flight_id": other, "fare": "economy",
+                                     "traveler_ids": [me(s), child["traveler_id"]], "payment_method_id": pay})
     fails(s, "book_flight", "passport_required",
           {"flight_id": flight, "fare": "economy", "traveler_ids": [me(s), child["traveler_id"]],
                                                   "payment_method_id": pay})

@@ -35,6 +35,7 @@ from prove.env import Ctx, EntityKind, Server, ToolError
 from prove.env.values import iso, money
 
 from .world import (
+    ADULT_AGE,
     AIRCRAFT,
     FARES,
     HOTEL_CHECK_IN,
@@ -178,6 +179,21 @@ def require_cabin(flight: sqlite3.Row, cabin: str) -> None:
         cabins = ", ".join(AIRCRAFT[flight["aircraft"]])
         raise ToolError("cabin_unavailable", f"{flight['flight_number']} ({flight['aircraft']}) has no "
                         f"{cabin.replace('_', ' ')} cabin.", hint=f"This aircraft has: {cabins}.")
+
+
+def age_on(born: str, day: date) -> int:
+    """Someone's age in whole years on a day."""
+    birth = date.fromisoformat(born)
+    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
+
+
+def check_accompanied(flight: sqlite3.Row, travelers: list[sqlite3.Row]) -> None:
+    """Airlines seat a child under 15 only with an older traveller on the same booking."""
+    day = date.fromisoformat(flight["departs_at"][:10])
+    if all(age_on(t["date_of_birth"], day) < ADULT_AGE for t in travelers):
+        names = " and ".join(t["full_name"] for t in travelers)
+        raise ToolError("unaccompanied_minor", f"{names} would fly without anyone {ADULT_AGE} or older on the "
+                        "booking.", hint="Book them together with an adult traveller.")
 
 
 def check_passports(flight: sqlite3.Row, travelers: list[sqlite3.Row]) -> None:

@@ -25,6 +25,7 @@ from .server import (
     TripId,
     UncancelledFlightId,
     charge_booking,
+    check_accompanied,
     check_passports,
     choose_payment,
     load_booking,
@@ -177,8 +178,9 @@ def book_flight(ctx: Ctx, flight_id: UncancelledFlightId, fare: Fare,
                 trip_id: NewTripId | None = None) -> Booking:
     """Book seats on a flight for one or more travellers, paid by saved card or with points.
 
-    The price is the fare's price per passenger times the passengers. International flights need
-    a passport on file for every passenger, valid at least six months after the flight.
+    The price is the fare's price per passenger times the passengers. A child under 15 flies only
+    with an older traveller on the same booking. International flights need a passport on file for
+    every passenger, valid at least six months after the flight.
 
     Args:
         flight_id: ID of the flight, such as 'FLT-10007'.
@@ -198,6 +200,7 @@ def book_flight(ctx: Ctx, flight_id: UncancelledFlightId, fare: Fare,
         cabin_unavailable: the aircraft has no cabin for this fare.
         duplicate_passenger: a traveller is listed twice.
         already_booked: a traveller already has a seat on this flight.
+        unaccompanied_minor: every traveller is under 15 on the day of the flight.
         sold_out: the cabin has fewer seats left than passengers.
         passport_required: the flight is international and a traveller has no passport on file.
         passport_expiring: a traveller's passport expires less than six months after the flight.
@@ -231,6 +234,7 @@ def book_flight(ctx: Ctx, flight_id: UncancelledFlightId, fare: Fare,
         raise ToolError("sold_out", f"{flight['flight_number']} has {left} {rule.cabin.replace('_', ' ')} seat(s) "
                         f"left for {len(travelers)} passenger(s).",
                         hint="Try another cabin, or another flight from search_flights.")
+    check_accompanied(flight, travelers)
     check_passports(flight, travelers)
     trip = ctx.get("trip", trip_id) if trip_id is not None else None
     card = choose_payment(ctx, payment_method_id, use_points)

@@ -34,6 +34,7 @@ FREE_CANCEL_DAYS = 7                 # the 24-hour rule: bookings made at least 
 FREE_CANCEL_WINDOW = timedelta(hours=24)  # ...may be cancelled for free for 24 hours
 PASSPORT_MONTHS = 6                  # a passport must be valid 6 months past an international flight
 MAX_PASSENGERS = 9
+ADULT_AGE = 15                       # a child under this age flies only with an older traveller on the booking
 MAX_BAGS = 3                         # checked bags per passenger per flight
 BAG_FEES = (35.0, 45.0, 150.0)       # the 1st, 2nd and 3rd checked bag, beyond the free allowance
 HOTEL_CHECK_IN = time(15, 0)
