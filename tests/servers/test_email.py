@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, replies_for, session_fixture
 
@@ -701,3 +702,10 @@ def test_every_world_has_an_emptied_folder_that_can_be_deleted() -> None:
             assert s.call("delete_folder", {"folder_id": empty[0]["folder_id"]}).ok
             full = next(f for f in folders if f["kind"] == "custom" and f["total"] > 0)
             assert s.call("delete_folder", {"folder_id": full["folder_id"]}).code == "folder_not_empty"
+
+
+def test_an_attachment_is_taken_off_the_draft_it_is_on():
+    """"Start an empty draft to ... Next, take the attachment 'nimbusgroup_proposal_v2.pdf' off the draft": "the
+    draft" reads as the one just started, not the one the file is on."""
+    asks = [as_ask(a).text for a in registry.get("email").tools["remove_attachment"].asks]
+    assert asks and not any(re.search(r"\b(?:the|my) draft\b(?! it's on)", t) for t in asks), asks

@@ -447,8 +447,9 @@ def add_attachment(ctx: Ctx, draft_id: DraftId, filename: Filename,
 
 
 @tools.tool(effect=WRITE, asks=[
-    "Remove {attachment_id} from my draft.",
-    "Take {attachment_id} off the draft, I attached the wrong file.",
+    # "the draft" alone would be the one the request has just started, not the one the file is on
+    "Remove {attachment_id} from the draft it's on.",
+    "Take {attachment_id} off its draft, I attached the wrong file.",
 ], reply=[
     "Removed {result.filename} from the draft.",
     "Done: {attachment_id} is no longer attached.",
