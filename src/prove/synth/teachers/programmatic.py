@@ -1573,13 +1573,19 @@ def joined(parts: Sequence[str]) -> str:
     is set apart from the next by a blank line, so the quote does not run into the next account.
     "Done:" opens the first account that has it, not each ("Done: the email ... Done: the draft ..."),
     and a later account drops an "All set." or "Done." that opens it. An account the text already says is
-    not said again ("It has 1 like and no comments yet." needs no "No comments yet." after it)."""
+    not said again ("It has 1 like and no comments yet." needs no "No comments yet." after it), nor a
+    sentence with a figure whose words one sentence before it holds in their order ("Your balance is $812.30."
+    after "Added $300.50 from Chase; your balance is now $812.30."), nor the first clause of such a sentence
+    ("Your balance is $812.30, and you can send $200 more." says "You can send $200 more.")."""
     text = parts[0] if parts else ""
     opened = text.startswith("Done: ")
     for before, part in zip(parts, parts[1:]):
         part = re.sub(r"^(?:All set|Done|Okay)[.!] (?=\S)", "", part)
-        if part.rstrip(".").lower() in text.lower():
+        if part.rstrip(".").lower() in text.lower() or _restated(part, text):
             continue
+        head, sep, rest = part.partition(", and ")
+        if sep and _restated(head, text):  # "Your balance is $383.72, and you can send ..." -> "You can send ..."
+            part = rest[:1].upper() + rest[1:]
         if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'/$#])", part):  # "Done: the ...", "Done: Anna ..."
             part = part[6].upper() + part[7:]
         opened = opened or part.startswith("Done: ")
@@ -1587,6 +1593,23 @@ def joined(parts: Sequence[str]) -> str:
             text += "."  # "Your signature now reads: Cheers" ends before the next account
         text += ("\n\n" if "\n" in before else " ") + part
     return text
+
+
+_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
+
+
+def _restated(part: str, text: str) -> bool:
+    """Whether `part` is one sentence with a figure whose words one sentence of `text` holds in their order."""
+    if "\n" in part or re.search(r"[.!?;:]\s", part.strip()):
+        return False
+    words = _TOKEN.findall(part.lower())
+    if not any(w[-1].isdigit() for w in words):
+        return False
+    for sentence in re.split(r"(?<=[.!?])\s+", text.lower()):
+        held = iter(_TOKEN.findall(sentence))
+        if all(w in held for w in words):
+            return True
+    return False
 
 
 def _sentence(label: str) -> bool:
