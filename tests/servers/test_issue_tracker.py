@@ -12,7 +12,7 @@ import re
 
 from typing import Any
 
-from prove.env import Session, registry
+from prove.env import Ask, Session, registry
 
 from .helpers import fails, ok, session_fixture
 from .helpers import replies_for as shared_replies_for
@@ -565,3 +565,21 @@ def test_logged_time_reads_in_hours_and_by_issue(s):
     assert data["by_issue"].startswith(top + " (")
     if len(per) > 5:
         assert data["by_issue"].endswith(f" and {len(per) - 5} more issues")
+
+
+def test_a_comment_on_where_the_work_stands_fits_the_issue():
+    """"add a comment 'Fix is in the latest build, please verify.'" to a bug opened one turn earlier: a comment
+    that says where the work stands goes only on an issue where it stands so."""
+    tool = registry.get("issue_tracker").tools["add_comment"]
+    staged = {a.binds["body"]: a.fits["issue_id"] for a in tool.asks if isinstance(a, Ask) and "body" in a.binds}
+    assert "Fix is in the latest build, please verify." in staged
+    assert not set(staged) & set(tool.values["body"])  # never drawn for an issue of any status
+    with Session(["issue_tracker"]) as session:
+        projects = session.call("list_projects", {"include_archived": False}).data["projects"]
+        new = next(r.data for p in projects if (r := session.call("create_issue", {
+            "project_id": p["project_id"], "title": "Login fails", "type": "bug"})).ok)
+        assert new["status"] == "open"
+        assert not session.satisfies("issue", new["issue_id"], staged["Fix is in the latest build, please verify."])
+        assert session.satisfies("issue", new["issue_id"], staged["Reproduced on staging; looking into it now."])
+        ok(session, "transition_issue", {"issue_id": new["issue_id"], "status": "in_progress"})
+        assert session.satisfies("issue", new["issue_id"], staged["Fix is in the latest build, please verify."])

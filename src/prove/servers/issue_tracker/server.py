@@ -118,12 +118,17 @@ MAX_LABELS = 10
 _LABEL = re.compile(r"^[a-z0-9][a-z0-9-]{0,29}$")
 PRIORITY_ORDER = "CASE i.priority WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END"
 
-# Candidate comments for synthesized calls (`values=` of the tools that take a comment).
-# (none announces a change the call does not make, such as closing the issue or moving its sprint)
-COMMENTS = ["Reproduced on staging; looking into it now.", "Fix is in the latest build, please verify.",
-            "This is blocked until the API change ships.", "Can we get design input on the empty state?",
-            "I'll dig into the logs and report back.", "Verified on iOS and Android.",
-            "Could this be related to last week's deploy?"]
+# Candidate comments for synthesized calls (`values=` of the tools that take a comment), which fit an
+# issue of any type and status. (None announces a change the call does not make, such as closing the issue.)
+COMMENTS = ["This is blocked until the API change ships.", "Can we get design input on the empty state?",
+            "I'll dig into the logs and report back.", "Could this be related to last week's deploy?"]
+# Comments that speak of where the work stands, with the issues they fit: a fix to verify is on a bug
+# being fixed, not on one opened a moment ago.
+STAGED_COMMENTS = {
+    "Reproduced on staging; looking into it now.": "type = 'bug' AND status IN ('open', 'in_progress')",
+    "Fix is in the latest build, please verify.": "type = 'bug' AND status IN ('in_progress', 'in_review')",
+    "Verified on iOS and Android.": "status IN ('in_review', 'done')",
+}
 
 # ----- result models --------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from prove.env.values import quote, said_in_part, spoken_day
 
 from .server import (
     COMMENTS,
+    STAGED_COMMENTS,
     Comment,
     CommentIssueId,
     CommentList,
@@ -48,6 +49,8 @@ def _comment(row) -> Comment:  # noqa: ANN001 - a sqlite3.Row
     "Comment on {issue_id}: {body}",
     "Add a comment to {issue_id} saying '{body}'.",
     "Reply on {issue_id}: {body}",
+    *(Ask(f"Comment on {{issue_id}}: {body}", body=body, fits={"issue_id": fits})
+      for body, fits in STAGED_COMMENTS.items()),
 ], reply=[
     "Posted your comment on {issue_id}.",
     "Your comment is on {issue_id} now.",
