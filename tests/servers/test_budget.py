@@ -7,10 +7,11 @@ server's own list tools, the way a model would.
 from __future__ import annotations
 
 import functools
-
+from datetime import timedelta
 from typing import Any
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 from .helpers import replies_for as shared_replies_for
@@ -388,3 +389,19 @@ def test_a_drawn_monthly_limit_is_near_what_the_category_spends(s):
             assert spent / 4 <= limit <= spent * 4, (category_id, limit, spent)
             checked += 1
     assert checked >= 10
+
+
+def test_a_category_said_to_be_unused_is_unused():
+    """"Archive the Paycheck category, I don't use it anymore." of the category every paycheck goes to: a reason
+    the user gives is true of the category."""
+    ask = next(a for a in registry.get("budget").tools["archive_category"].asks if "don't use" in as_ask(a).text)
+    with Session(["budget"]) as session:
+        categories = session.call("list_categories", {}).data["categories"]
+        since = (session.now.date() - timedelta(days=60)).isoformat()
+        recent = session.call("list_transactions", {"start_date": since, "limit": 200}).data
+        assert recent["total"] == len(recent["transactions"])
+        used = {t["category_id"] for t in recent["transactions"]}
+        assert "Paycheck" in {c["name"] for c in categories if c["category_id"] in used}
+        for c in categories:
+            unused = session.satisfies("category", c["category_id"], as_ask(ask).fits["category_id"])
+            assert unused == (c["category_id"] not in used), c["name"]

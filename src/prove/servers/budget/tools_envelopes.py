@@ -434,8 +434,14 @@ def set_category_limit(ctx: Ctx, category_id: LimitCategoryId, monthly_limit: Li
     return _category(ctx, ctx.get("category", category_id), current)
 
 
+# a category with no transactions in the last two months
+_UNUSED = "category_id NOT IN (SELECT category_id FROM transactions WHERE category_id IS NOT NULL " \
+          "AND date >= date(:today, '-60 days'))"
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Archive {category_id}, I don't use it anymore.",
+    # (a category still in use, such as the paycheck, is not one the user says they no longer use)
+    Ask("Archive {category_id}, I don't use it anymore.", fits={"category_id": _UNUSED}),
     "Remove {category_id} from my budget.",
 ], reply=[
     "Archived {category_id}; its history stays.",
