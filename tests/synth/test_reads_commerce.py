@@ -1853,6 +1853,21 @@ def test_my_card_is_in_my_name() -> None:
         assert args["cardholder_name"] in mine, args
 
 
+def test_a_shopper_saves_a_card_in_their_own_name() -> None:
+    """"Save a new card for Alex Morgan: ..., and make it my default", a name from a list of strangers: where no
+    row is the user, the name on the cards they have on file is theirs, and a card they save is in it."""
+    from tests.synth.test_reads_rest import _turns
+
+    calls = [call["arguments"] for call, _, _ in _turns("shopping", "add_payment_method", 300, 5)]
+    assert calls
+    mine = set()
+    for world in range(4):
+        with Session(["shopping"], world=world) as session:
+            mine |= {c["cardholder"].title() for c in session.call("list_payment_methods", {}).data["payment_methods"]}
+    for args in calls:
+        assert args["cardholder"] in mine, args
+
+
 def test_a_listing_is_repriced_near_its_price() -> None:
     """"Change the price on the listing 'Apple iPad Air 5th Gen 64GB Blue': it should be $40." of a new iPad: a
     new price for a thing that has one is drawn near it."""

@@ -191,7 +191,8 @@ class Sampler:
         values, ranges = self._column_stats(world)
         ctx.values = {col: rng.sample(vals, min(len(vals), 12)) if len(vals) > 12 else list(vals)
                       for col, vals in values.items()}
-        # the user's own name, of the row that is them: a card they save is in it ("name on card Emma Bennett")
+        # the user's own name, of the row that is them (else of the cards on file): a card they save is in it
+        # ("name on card Emma Bennett")
         mine = sorted({index.labels[k][e] for k, rows in index.every.items() for e, row in rows.items()
                        if row.get("is_me") == 1 and e in index.labels.get(k, {})})
         if mine:
@@ -236,5 +237,7 @@ class Sampler:
                 texts = [r[0] for r in rows if isinstance(r[0], str) and len(r[0]) <= _MAX_TEXT]
                 if "email" in col and texts:
                     values.setdefault(col, set()).update(texts[:_MAX_CATEGORIES])
+                elif col == "cardholder" and len(texts) == len(rows) == 1:  # every card on file is in the user's name
+                    values.setdefault("my_name", set()).add(texts[0].title() if texts[0].isupper() else texts[0])
                 elif 2 <= len(rows) <= _MAX_CATEGORIES and len(texts) == len(rows):
                     values.setdefault(col, set()).update(texts)

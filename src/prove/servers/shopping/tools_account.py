@@ -315,14 +315,14 @@ def list_payment_methods(ctx: Ctx) -> PaymentMethodList:
 @tools.tool(effect=WRITE, asks=[
     "Add my card {card_number}, expiring {exp_month}/{exp_year}, security code {security_code}, name on card "
     "{cardholder}.",
-    Ask("Save a new card for {cardholder}: number {card_number}, exp {exp_month}/{exp_year}, CVV {security_code}, "
-        "and make it my default.", make_default=True),
+    Ask("Save a new card, name on card {cardholder}: number {card_number}, exp {exp_month}/{exp_year}, CVV "
+        "{security_code}, and make it my default.", make_default=True),
     "Here's a card to keep on file: {card_number}, {exp_month}/{exp_year}, code {security_code}, {cardholder}.",
 ], reply=[
     Ask("Saved the {result.network} ending {result.last4} to your account.", make_default=False),
     Ask("Your {result.network} card ending {result.last4} is on file now.", make_default=False),
     Ask("Saved the {result.network} ending {result.last4}; it's your default card now.", make_default=True),
-], values={"cardholder": ["Maya Chen", "Jordan Reyes", "Sam Patel", "Alex Morgan", "Priya Nair", "Chris Walker"]})
+])
 def add_payment_method(ctx: Ctx, card_number: CardNumber, exp_month: Annotated[int, Field(ge=1, le=12)],
                        exp_year: Annotated[int, Field(ge=2000, le=2100)], security_code: SecurityCode,
                        cardholder: Text, make_default: bool = False) -> PaymentMethod:
