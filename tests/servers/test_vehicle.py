@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 
@@ -539,3 +540,10 @@ def test_a_service_is_asked_for_as_a_label_not_mid_sentence() -> None:
     capitalized, so a request says it where a label stands (after a colon, in parentheses)."""
     for ask in SERVER.tools["book_service_appointment"].asks:
         assert re.search(r"(?::|\() ?\{services\}", ask.text), ask.text
+
+
+def test_a_question_about_the_tyres_says_no_warning_came_on():
+    """"The dashboard showed a tyre warning, which tyre is low?" answered "None of the tyres is low": a question
+    asked of tyres that may all be fine says nothing of a warning."""
+    asks = [as_ask(a).text for a in registry.get("vehicle").tools["get_tire_pressure"].asks]
+    assert asks and not any("warning" in t for t in asks), asks

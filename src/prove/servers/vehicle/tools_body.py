@@ -366,7 +366,8 @@ def set_headlights(ctx: Ctx, mode: Literal["off", "auto", "on"]) -> VehicleStatu
 
 @tools.tool(effect=READ, asks=[
     "What are my tyre pressures?",
-    "The dashboard showed a tyre warning, which tyre is low?",
+    # (asked of tyres that may all be fine, so no warning is said to have come on)
+    "Is any of my tyres low?",
 ], reply=[
     "Your tyre pressures: {result.summary}.",
     Ask("None of the tyres is low: {result.summary}.", **{"result.all_ok": True}),
