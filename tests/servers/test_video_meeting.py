@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 
@@ -448,3 +449,16 @@ def test_a_participant_listing_says_where_they_are():
     # Everyone, in the meeting or still waiting: said with where each one is, not as "took part".
     said = [r.text for r in _fitting_replies(spec, {"meeting_id": "MTG-1"})]
     assert said and all("{result.participants_text}" in r and "took part" not in r for r in said)
+
+
+def test_a_recording_is_asked_of_a_meeting_that_has_started():
+    """"Is there a recording of the meeting 'Orbit Energy integration kickoff' from March 24?" asked on March 16:
+    a meeting yet to start has no recording to ask about."""
+    ask = next(as_ask(a) for a in registry.get("video_meeting").tools["list_recordings"].asks
+               if "{meeting_id}" in as_ask(a).text)
+    with Session(["video_meeting"]) as session:
+        meetings = [m for status in ("scheduled", "ended")
+                    for m in session.call("list_meetings", {"status": status}).data["meetings"]]
+        assert {m["status"] for m in meetings} == {"scheduled", "ended"}
+        for m in meetings:
+            assert session.satisfies("meeting", m["meeting_id"], ask.fits["meeting_id"]) == (m["status"] == "ended"), m

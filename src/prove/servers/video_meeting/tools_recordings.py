@@ -79,7 +79,8 @@ def _recording(ctx: Ctx, recording_id: str):  # noqa: ANN202 - a sqlite3.Row
 @tools.tool(effect=READ, asks=[
     "What cloud recordings do I have?",
     Ask("Which of my recordings are still processing?", status="processing"),
-    "Is there a recording of {meeting_id}?",
+    # (a meeting yet to start has nothing recorded to ask about)
+    Ask("Is there a recording of {meeting_id}?", fits={"meeting_id": "status IN ('live', 'ended')"}),
     Ask("Show me the recordings I deleted.", status="deleted"),
 ], reply=[
     Ask("{result.total} recordings are still processing: {result.recordings_text}.", status="processing"),
