@@ -453,3 +453,14 @@ def test_an_empty_listing_says_there_is_none_in_its_text(s):
     s.advance(3600)
     log = ok(s, "list_activity", {"since": "2026-03-16T09:30:00"})
     assert log["total"] == 0 and log["activities_text"] == "no entries"
+
+
+def test_one_activity_entry_says_what_happened(s):
+    """"Show me the recent mode events." answered "The activity log has 1 entry: today at 6:50 AM": one entry is
+    said with what happened, as each of several is."""
+    one = ok(s, "list_activity", {"kind": "mode", "limit": 1})
+    assert one["total"] >= 1 and len(one["activities"]) == 1
+    assert one["activities"][0]["message"] in one["activities_text"], one["activities_text"]
+    last = one["activities"][0]
+    only = ok(s, "list_activity", {"kind": "mode", "since": last["occurred_at"]})
+    assert only["total"] == 1 and only["activities_text"].startswith(f"1 entry: {last['message']} on "), only

@@ -354,18 +354,19 @@ def list_activity(ctx: Ctx, device_id: DeviceId | None = None, kind: ActivityKin
 
 def _activities_text(rows: list, total: int, shown: int = 5) -> str:
     """"8 entries, all 'Motion in Living Room': on March 14 at 8:49 PM; on March 14 at 3:46 PM; and 6
-    more", or "71 entries, the latest: Front Door Lock unlocked from the keypad on March 16 at ..."."""
+    more", "1 entry: Mode set to Away on March 16 at 6:50 AM", or "71 entries, the latest: Front Door Lock unlocked
+    from the keypad on March 16 at ..."."""
     def when(text: str) -> str:
         at = datetime.fromisoformat(text)
         return f"on {at:%B} {at.day} at {at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
 
     if not rows:
         return "no entries"
-    same = len({r["message"] for r in rows}) == 1 and total == len(rows)
+    same = total == len(rows) > 1 and len({r["message"] for r in rows}) == 1
     said = [when(r["occurred_at"]) if same else f"{r['message']} {when(r['occurred_at'])}" for r in rows[:shown]]
     more = f"; and {total - len(said)} more" if total > len(said) else ""
     head = f"{total} entr{'y' if total == 1 else 'ies'}"
-    head += f", all '{rows[0]['message']}'" if same and total > 1 else ", the latest" if more else ""
+    head += f", all '{rows[0]['message']}'" if same else ", the latest" if more else ""
     return f"{head}: " + "; ".join(said) + more
 
 
