@@ -11,6 +11,7 @@ from collections import Counter
 from datetime import date, timedelta
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 from prove.synth.phrasing import Phrasing, tidy
 from prove.synth.results import describe, field_text
 from prove.synth.sampler import Sampler
@@ -2128,3 +2129,15 @@ def test_who_sent_an_email_is_not_asked_of_one_named_by_its_sender() -> None:
             fits = ask.fits.get("message_id", "1")
             assert not any(session.satisfies("message", m, fits) for m in shared), ask.text
             assert any(session.satisfies("message", m, fits) for m in alone), ask.text
+
+
+def test_a_folder_the_phrasing_names_is_not_said_twice() -> None:
+    """"Rescue the email 'How the best PMs write strategy docs' in the Spam folder from the spam folder": a thing
+    told apart by its folder drops the folder where the phrasing's own words name it, and keeps it elsewhere."""
+    say = _phrasing("email", 1)
+    tool = registry.get("email").tools["mark_not_spam"]
+    assert say.entity("message", "MSG-10010").endswith(" in the Spam folder")
+    texts = {a.text: say.request(tool, a, {"message_id": "MSG-10010"}, {}) for a in map(as_ask, tool.asks)}
+    rescue = next(t for a, t in texts.items() if "spam folder" in a)
+    assert rescue == "Rescue the email 'How the best PMs write strategy docs' from the spam folder.", rescue
+    assert all("in the Spam folder" in t for a, t in texts.items() if "spam folder" not in a), texts

@@ -486,12 +486,18 @@ class Phrasing:
 
     def request(self, tool: Tool, ask: Ask, args: Mapping[str, Any], said: Mapping[str, str]) -> str:
         """An `Ask` with its slots filled from the call's arguments. A part said with what it is
-        part of ("the Standard variant of the REI tent") drops that where another slot says it."""
+        part of ("the Standard variant of the REI tent") drops that where another slot says it, and a
+        thing told apart by its folder drops the folder where the phrasing's own words name it ("Rescue
+        the email 'X' from the spam folder", not "the email 'X' in the Spam folder from the spam folder")."""
         said_as = {name: self.argument(tool, name, args.get(name), said.get(name)) for name in dict.fromkeys(ask.slots)}
+        words = _SLOT.sub(" ", ask.text).lower()
         for name, text in said_as.items():
             other = next((o for n, o in said_as.items() if n != name and o and text.endswith(f" of {o}")), None)
             if other is not None:
                 said_as[name] = text[: -len(f" of {other}")]
+            folder = re.search(r" in the ([\w ]+) folder$", said_as[name])
+            if folder is not None and re.search(rf"\b{re.escape(folder.group(1).lower())} folder\b", words):
+                said_as[name] = said_as[name][:folder.start()]
         return _cap(self.fill(tool, ask.text, lambda name: said_as[name]))
 
     def fill(self, tool: Tool, template: str, say: Any) -> str:
