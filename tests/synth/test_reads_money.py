@@ -746,3 +746,18 @@ def test_a_transfer_of_several_units_is_answered_with_their_count() -> None:
     assert several and all(re.search(r"\b(4|four)\b", t) for t in several), several
     one = _replies("retail_chain", "request_transfer", {**moved, "quantity": 1})
     assert any(" gets " in t for t in one), one
+
+
+def test_the_one_thing_searched_for_is_found_alone() -> None:
+    """"Please find the payment for 'Thanks!'" found 35 payments: words that ask for the one thing are the whole
+    label of one thing only."""
+    found = 0
+    for ex in _generated(["payments"], 400, 11):
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "list_payments" and \
+                        f"the payment for '{call['arguments'].get('query')}'" in turn["user"]:
+                    with Session(ex["servers"], world=ex["world"]) as session:
+                        assert session.call("list_payments", call["arguments"]).data["total"] == 1, call
+                    found += 1
+    assert found >= 2

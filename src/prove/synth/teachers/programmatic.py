@@ -406,6 +406,8 @@ class Planner:
             if result.ok and tool.read_only and any(n in QUERY_PARAMS for n in args) and found_nothing(result.data) \
                     and not self.ungrounded:
                 continue  # a search must find what the user is after (else the step is left out)
+            if result.ok and _one_sought(phrase) and isinstance(result.data, Mapping) and result.data.get("total", 1) != 1:
+                continue  # "Find the payment for 'Thanks!'" asks for one payment, not for the 35 the words find
             if result.ok and tool.read_only and _empty_listing(result.data) and not self.ungrounded \
                     and attempt < tries - 1 and _arbitrary(args, sources, props):
                 continue  # no Noodles under $1, no energy of a door lock: a reading that finds nothing is asked on purpose
@@ -631,14 +633,18 @@ class Planner:
         named = re.search(rf"\b(?:called|named|titled) '\{{{slot}\}}'", ask.text) is not None
         topic = re.search(rf"\babout \{{{slot}\}}", ask.text) is not None \
             and any(getattr(self.server.entities.get(k), "label", None) in _TITLES for k in kinds)
+        one = _one_sought(ask) == slot
         if named:  # (not "called 'Interview: Anika Gonzalez (Senior Software Engineer)'": that is searched by the name)
             labels = [lab for lab in labels if not _sentence(lab) and ": " not in lab]
         elif topic:
             labels = [lab for lab in labels if _head_words(lab)]
+        if one:  # the whole label of one thing; a search finds the words inside other labels too ('wine': 'Wine night')
+            labels = [lab for lab in labels if sum(n for k in kinds for other, n in self.say._counts(k).items()
+                                                   if lab.lower() in other) == 1]
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
-        words = None if named else _head_words(label)
+        words = None if named or one else _head_words(label)
         if words and (topic or _sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
@@ -1620,6 +1626,13 @@ def _sentence(label: str) -> bool:
 # Two words that modify a noun together: "Remote Control Car" is searched whole, never "Control Car".
 _COMPOUND_MODIFIERS = {"remote control", "french press", "cast iron", "stainless steel", "ice cream", "hot water",
                        "noise cancelling", "high speed", "first aid", "air fryer"}
+
+
+def _one_sought(ask: Ask) -> str | None:
+    """The search slot of a phrasing that asks for one thing by its words ("Find the payment for '{query}'",
+    "the issue titled '{query}'"), else None."""
+    found = re.search(r"\bthe \w+ (?:called|named|titled|for) '\{(\w+)\}'", ask.text)
+    return found.group(1) if found is not None and found.group(1) in QUERY_PARAMS else None
 
 
 def _head_words(label: str) -> str | None:
