@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import date
 
 from prove.env import Session, registry
 from prove.synth import SynthConfig, Synthesizer
@@ -761,3 +762,21 @@ def test_the_one_thing_searched_for_is_found_alone() -> None:
                         assert session.call("list_payments", call["arguments"]).data["total"] == 1, call
                     found += 1
     assert found >= 2
+
+
+def test_a_date_fixed_is_a_few_days_off() -> None:
+    """"Fix the date of the Safeway transaction from October 3, 2025; it actually happened on March 11": a
+    transaction filed on the wrong day happened a day or a few off, not five months later."""
+    fixed = 0
+    for ex in _generated(["budget"], 400, 13):
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "update_transaction" and "date" in call["arguments"]:
+                    with Session(ex["servers"], world=ex["world"]) as session:
+                        was = session.call("get_transaction", {"transaction_id": call["arguments"]["transaction_id"]})
+                    if not was.ok:  # recorded earlier in the conversation
+                        continue
+                    gap = abs(date.fromisoformat(call["arguments"]["date"]) - date.fromisoformat(was.data["date"]))
+                    assert 1 <= gap.days <= 4, (turn["user"], was.data["date"])
+                    fixed += 1
+    assert fixed >= 2

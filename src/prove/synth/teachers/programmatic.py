@@ -544,6 +544,11 @@ class Planner:
             lower = was * (0.95 - 0.05 * ((self.rng.randrange(5) + attempt) % 5))
             step = 1 if lower < 20 else 5 if lower < 200 else 10
             return float(max(step, lower // step * step))
+        day = self._day_of(tool, p.name, args)
+        if day is not None:  # a transaction filed on the wrong day happened a day or a few off, not months later
+            shift = 1 + (self.rng.randrange(4) + attempt) % 4
+            today = (EPOCH + timedelta(seconds=self.advance)).date()
+            return min(today, day + timedelta(days=shift if self.rng.random() < 0.5 else -shift)).isoformat()
         if p.name in ("name", "full_name") and not tool.read_only and spec.get("type") == "string" \
                 and any(self.say.entity_noun(k) in PERSON_NOUNS for k in tool.produces):
             return self.values.fake.person().name  # a new contact is a person, not 'Waiting on'
@@ -573,6 +578,16 @@ class Planner:
             row = self.index.rows.get(q.entity or "", {}).get(args.get(q.name)) if isinstance(args.get(q.name), str) else None
             if row is not None and isinstance(row.get("price"), (int, float)) and row["price"] > 0:
                 return float(row["price"])
+        return None
+
+    def _day_of(self, tool: Tool, name: str, args: Mapping[str, Any]) -> date | None:
+        """The past day a call's thing is dated, where a write sets a new `date` for it; else None."""
+        if name != "date" or tool.read_only:
+            return None
+        for q in tool.params:
+            row = self.index.rows.get(q.entity or "", {}).get(args.get(q.name)) if isinstance(args.get(q.name), str) else None
+            if row is not None and isinstance(row.get("date"), str) and DAY.match(row["date"][:10]):
+                return date.fromisoformat(row["date"][:10])
         return None
 
     def _own_values(self, tool: Tool, name: str, spec: dict[str, Any], args: Mapping[str, Any]) -> list[str]:
