@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 
@@ -535,3 +536,18 @@ def test_an_item_priced_as_working_is_not_listed_for_parts() -> None:
     tool = SERVER.tools["create_listing"]
     assert set(tool.values["condition"]) == {"new", "like_new", "good", "fair"}
     assert not [a for a in tool.asks if a.binds.get("condition") == "for_parts"]
+
+
+def test_a_buyer_asks_the_seller_of_a_listing_still_for_sale():
+    """"Is the listing 'Nintendo Game Boy Color Teal' still for sale?" -> sold; "Also, message the seller ... and
+    say 'Could you combine shipping if I buy two?'": a buyer's question is of a listing still for sale."""
+    asks = [as_ask(a) for a in registry.get("marketplace").tools["send_message"].asks]
+    with Session(["marketplace"]) as session:
+        listings = [row for n in range(10001, 10300) if (row := session.row("listing", f"LST-{n}")) is not None]
+        me = next(x["seller_id"] for x in listings if session.row("member", x["seller_id"])["is_me"] == 1)
+        assert {x["status"] for x in listings} == {"active", "sold", "withdrawn"}
+        assert any(x["seller_id"] == me and x["status"] == "active" for x in listings)
+        for ask in asks:
+            for x in listings:
+                fits = session.satisfies("listing", x["listing_id"], ask.fits.get("listing_id", "1"))
+                assert fits == (x["status"] == "active" and x["seller_id"] != me), (ask.text, x)

@@ -285,9 +285,13 @@ def rate_seller(ctx: Ctx, order_id: UnratedPurchaseId, stars: Annotated[int, Fie
     return _rating(ctx.db.execute(RATING_SQL + " WHERE r.rating_id = ?", (rating_id,)).fetchone())
 
 
+# A buyer's questions ("Is this still available?", "Could you combine shipping?") are of a listing still for sale.
+_FOR_SALE = {"listing_id": "status = 'active' AND seller_id != (SELECT member_id FROM members WHERE is_me = 1)"}
+
+
 @tools.tool(effect=WRITE, asks=[
-    "Ask the seller of {listing_id}: {body}",
-    "Message the seller of {listing_id} and say '{body}'.",
+    Ask("Ask the seller of {listing_id}: {body}", fits=_FOR_SALE),
+    Ask("Message the seller of {listing_id} and say '{body}'.", fits=_FOR_SALE),
 ], reply=[
     "Sent your message to {result.recipient_username}: '{body}'",
     "Done: your message about '{result.listing_title}' went to {result.recipient_username}.",
