@@ -1988,3 +1988,13 @@ def test_a_question_about_the_route_does_not_ask_where_it_goes() -> None:
     just set: the questions about the route ask what the destination does not say (how long, how far)."""
     asks = registry.get("vehicle").tools["get_navigation"].asks
     assert asks and not any(re.match(r"where\b", as_ask(a).text, re.I) for a in asks), asks
+
+
+def test_a_scene_for_leaving_runs_when_the_user_heads_out() -> None:
+    """"Every weekday at 5:30 PM, run the Leaving Home scene; name it 'After work'": a scene for leaving the house
+    is run in the morning, as the user heads out; other scenes at any of the named hours."""
+    turns = _turns("iot_devices", "create_automation", 400, 5)
+    leaving = [(call, user) for call, user, _ in turns if "Leaving Home" in user]
+    assert leaving and len(leaving) < len(turns)
+    for call, user in leaving:
+        assert call["arguments"]["run_at"] < "12:00" and call["arguments"]["name"] == "Out the door", user

@@ -480,15 +480,25 @@ def _automations_text(autos: list[Automation], shown: int = 5) -> str:
     return f"{len(autos)} automation{'' if len(autos) == 1 else 's'}: " + "; ".join(said) + more
 
 
+_LEAVING = "name LIKE '%Leaving%' OR name LIKE '%Away%'"
+_ANY_HOUR = {"scene_id": f"NOT ({_LEAVING})"}
+
+
 @tools.tool(effect=WRITE, values={
     # an automation's name says when it runs, not what its scene does (a scene that fits any hour)
     "name, run_at": [("Early start", "06:30"), ("Morning", "07:00"), ("Breakfast time", "07:30"),
                      ("After work", "17:30"), ("Evening", "19:00"), ("Late evening", "21:30"), ("Night", "22:30"),
                      ("Last thing at night", "23:00")],
 }, asks=[
-    Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"]),
-    Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"]),
-    Ask("On weekends, start {scene_id} at {run_at} and call the automation '{name}'.", days=["SA", "SU"]),
+    Ask("Run {scene_id} every day at {run_at}; call it '{name}'.", days=["MO", "TU", "WE", "TH", "FR", "SA", "SU"],
+        fits=_ANY_HOUR),
+    Ask("Every weekday at {run_at}, run {scene_id}; name it '{name}'.", days=["MO", "TU", "WE", "TH", "FR"],
+        fits=_ANY_HOUR),
+    Ask("On weekends, start {scene_id} at {run_at} and call the automation '{name}'.", days=["SA", "SU"],
+        fits=_ANY_HOUR),
+    # a scene for leaving the house runs when the user heads out, not 'After work' as they come home
+    Ask("Every weekday at 7:45 AM, run {scene_id}; name it 'Out the door'.", name="Out the door", run_at="07:45",
+        days=["MO", "TU", "WE", "TH", "FR"], fits={"scene_id": _LEAVING}),
 ], reply=[
     # the days are said: "runs at 9:30 PM" alone would read as every day
     Ask("The automation '{result.name}' will run {scene_id} every day at {run_at}.",
