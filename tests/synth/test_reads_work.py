@@ -2141,3 +2141,18 @@ def test_a_folder_the_phrasing_names_is_not_said_twice() -> None:
     rescue = next(t for a, t in texts.items() if "spam folder" in a)
     assert rescue == "Rescue the email 'How the best PMs write strategy docs' from the spam folder.", rescue
     assert all("in the Spam folder" in t for a, t in texts.items() if "spam folder" not in a), texts
+
+
+def test_a_new_issue_has_the_type_and_labels_of_its_title() -> None:
+    """"Open an issue in the Web Storefront project called 'Dark mode across the app', due April 30, labelled
+    security", filed as a task: an issue's labels and type fit its title."""
+    values = registry.get("issue_tracker").tools["create_issue"].values["type, title, labels"]
+    fitting = {title: (kind, labels) for kind, title, labels in values}
+    calls = [call["arguments"] for call, _, _ in _turns("issue_tracker", "create_issue", 400, 7)]
+    labelled = [args for args in calls if "labels" in args]
+    assert labelled
+    for args in calls:
+        if args.get("title") in fitting:
+            kind, labels = fitting[args["title"]]
+            assert args.get("type", "task") == kind, args
+            assert args.get("labels", labels) == labels, args

@@ -281,7 +281,7 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     "Create a {type} in {project_id} titled '{title}'.",
     "File a {priority}-priority {type} in {project_id}: '{title}'. Assign it to {assignee_id}.",
     "Add a {type} '{title}' to {project_id} under the epic {parent_id}, in {sprint_id}.",
-    "Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.",
+    Ask("Open an issue in {project_id} called '{title}', due {due_date}, labelled {labels}.", type="task"),
 ], reply=[
     Ask("Created {result.issue_id}: '{result.title}'.", assignee_id=None),
     Ask("Filed '{result.title}' in {project_id} as {result.issue_id}, a {result.priority}-priority {result.type}.",
@@ -289,16 +289,19 @@ def _in_words(ctx: Ctx, change: Change) -> str:
     "Filed '{result.title}' in {project_id} as {result.issue_id}, a {result.priority}-priority {result.type} "
     "assigned to {result.assignee_name}.",
 ], values={
-    # a title that reads as its type: a bug says what is broken, an epic names a body of work
-    "type, title": [
-        ("bug", "Login button unresponsive on Safari"), ("bug", "Checkout times out under load"),
-        ("bug", "Crash when uploading a large photo"), ("task", "Migrate the billing service to the new queue"),
-        ("task", "Document the public search API"), ("task", "Rate-limit password reset e-mails"),
-        ("story", "Add dark mode to the settings page"), ("story", "Improve onboarding empty states"),
-        ("epic", "Dark mode across the app"), ("epic", "Onboarding revamp"),
+    # a title that reads as its type (a bug says what is broken, an epic names a body of work), with labels
+    # that fit it: no dark mode labelled security
+    "type, title, labels": [
+        ("bug", "Login button unresponsive on Safari", ["frontend", "customer-reported"]),
+        ("bug", "Checkout times out under load", ["backend", "performance"]),
+        ("bug", "Crash when uploading a large photo", ["regression"]),
+        ("task", "Migrate the billing service to the new queue", ["backend", "tech-debt"]),
+        ("task", "Document the public search API", ["documentation"]),
+        ("task", "Rate-limit password reset e-mails", ["security"]),
+        ("story", "Add dark mode to the settings page", ["frontend"]),
+        ("story", "Improve onboarding empty states", ["frontend"]),
+        ("epic", "Dark mode across the app", ["frontend"]), ("epic", "Onboarding revamp", ["frontend"]),
     ],
-    "labels": [["frontend"], ["backend", "performance"], ["regression"], ["customer-reported"], ["security"],
-               ["tech-debt"]],
     "description": [
         "Steps: open the page, click the button, nothing happens.", "Users asked for it in the last survey.",
         "Seen at around 500 concurrent users in the load test.", "The old queue is deprecated next quarter.",
