@@ -8,6 +8,7 @@ import json
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from prove.env import Session, registry
@@ -1889,3 +1890,23 @@ def test_a_booking_is_taken_out_of_a_trip_without_a_reason_the_trip_belies() -> 
     'Anniversary in Amsterdam': a request gives no reason that the booking and its trip can contradict."""
     for ask in registry.get("travel_booking").tools["remove_booking_from_trip"].asks:
         assert "belong" not in ask.text, ask.text
+
+
+def test_a_flight_is_moved_a_day_or_two() -> None:
+    """"switch my flight LH 982 FRA to BOS on April 4 onto the LH 982 flight from March 17", the way home moved
+    before the way out of its trip: a flight is moved a day or two, not across the trip it belongs to."""
+    from tests.synth.test_reads_rest import _generated
+
+    moved = 0
+    for ex in _generated("travel_booking", 300, 5):
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] != "change_flight":
+                    continue
+                with Session(ex["servers"], world=ex["world"]) as session:
+                    was = session.call("get_booking", {"booking_id": call["arguments"]["booking_id"]}).data
+                    new = session.call("get_flight", {"flight_id": call["arguments"]["new_flight_id"]}).data
+                gap = abs(datetime.fromisoformat(new["departs_at"]) - datetime.fromisoformat(was["flight"]["departs_at"]))
+                assert gap <= timedelta(days=2), (turn["user"], was["summary"])
+                moved += 1
+    assert moved >= 5

@@ -254,9 +254,16 @@ def list_change_options(ctx: Ctx, booking_id: ChangeableBookingId) -> ChangeOpti
                          options_text=_options_text(options))
 
 
+# A flight is moved a day or two, not across the trip it belongs to (a return moved before the way out).
+_NEAR = {"new_flight_id": "EXISTS (SELECT 1 FROM bookings b JOIN flights o ON o.flight_id = b.flight_id "
+                          "WHERE b.status = 'confirmed' AND o.flight_number = flights.flight_number "
+                          "AND o.flight_id != flights.flight_id "
+                          "AND abs(julianday(o.departs_at) - julianday(flights.departs_at)) <= 2)"}
+
+
 @tools.tool(effect=WRITE, needs=["list_change_options"], asks=[
-    "Move {booking_id} to {new_flight_id}.",
-    "Can you switch {booking_id} onto {new_flight_id} instead and put any fee on {payment_method_id}?",
+    Ask("Move {booking_id} to {new_flight_id}.", fits=_NEAR),
+    Ask("Can you switch {booking_id} onto {new_flight_id} instead and put any fee on {payment_method_id}?", fits=_NEAR),
 ], reply=[
     "{booking_id} is now on {new_flight_id}; the change cost ${result.amount_charged}.",
     "Done: you're on {new_flight_id} now, and ${result.amount_charged} was charged for the change.",
