@@ -405,3 +405,17 @@ def test_a_category_said_to_be_unused_is_unused():
         for c in categories:
             unused = session.satisfies("category", c["category_id"], as_ask(ask).fits["category_id"])
             assert unused == (c["category_id"] not in used), c["name"]
+
+
+def test_a_bill_is_paid_automatically_from_an_account_that_can():
+    """"Pay the bill 'Gym membership' from the Cash Wallet account from now on, automatically": cash in a wallet
+    pays nothing by itself."""
+    asks = [as_ask(a) for n in ("add_bill", "update_bill") for a in registry.get("budget").tools[n].asks
+            if as_ask(a).binds.get("autopay") is True]
+    assert len(asks) == 2
+    with Session(["budget"]) as session:
+        accounts = session.call("list_accounts", {}).data["accounts"]
+        assert "cash" in {a["type"] for a in accounts}
+        for ask in asks:
+            for a in accounts:
+                assert session.satisfies("account", a["account_id"], ask.fits["account_id"]) == (a["type"] != "cash")

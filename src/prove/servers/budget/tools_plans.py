@@ -501,13 +501,17 @@ def list_bills(ctx: Ctx, status: Literal["active", "cancelled", "all"] = "active
                     bills_text=_bills_text(bills, ctx.today(), status))
 
 
+# cash in a wallet pays nothing automatically
+_AUTOPAYS = {"account_id": "type != 'cash'"}
+
+
 @tools.tool(effect=WRITE, asks=[
     ("Add a {frequency} bill called '{name}': ${amount} to {payee}, next due {next_due_date}, paid from "
      "{account_id} under {category_id}."),
     ("Track my new {name} bill with {payee}: ${amount} {frequency} from {account_id}, under "
      "{category_id}, first due {next_due_date}."),
     Ask("Set up a bill '{name}': ${amount} to {payee} every month from {account_id}, filed under {category_id}, next due "
-        "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True),
+        "{next_due_date}, and pay it automatically.", frequency="monthly", autopay=True, fits=_AUTOPAYS),
 ], reply=[
     "Added the {frequency} bill '{result.name}'; next due {result.next_due_date}.",
     "The bill '{result.name}' is tracked now: ${result.amount} {frequency}, next due {result.next_due_date}.",
@@ -591,7 +595,7 @@ def add_bill(ctx: Ctx, name: Name, payee: Name, amount: Money, category_id: Expe
 
 @tools.tool(effect=WRITE, asks=[
     "Update {bill_id}: it's ${amount} now.",
-    Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True),
+    Ask("Pay {bill_id} from {account_id} from now on, automatically.", autopay=True, fits=_AUTOPAYS),
     "Push the next due date of {bill_id} to {next_due_date}.",
     Ask("Stop paying {bill_id} automatically; I'll pay it myself.", autopay=False),
 ], reply=[
