@@ -1632,3 +1632,13 @@ def test_a_thing_of_a_day_is_not_followed_by_to_and_an_amount() -> None:
             for ask in tool.asks:
                 for a in re.findall(r"\{(\w+)\} to \$\{\w+\}", ask.text):
                     assert a not in entities, (tool.name, ask.text)
+
+
+def test_a_request_that_ends_in_a_value_ends_as_a_sentence() -> None:
+    """"Create a calendar named 'Training plan', described as: Runs, rides and gym sessions" ends without its
+    period: a user turn whose last words are a value still ends as a sentence."""
+    for seed in range(40):
+        for turn in (0, 1):
+            said = Wording(random.Random(seed)).user_turn(
+                ["Create a calendar named 'Training plan', described as: Runs, rides and gym sessions"], turn)
+            assert re.search(r"gym sessions\.(?: \S.*)?$", said), said

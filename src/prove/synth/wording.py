@@ -317,6 +317,8 @@ class Wording:
         close = self.pick(p.close)
         if close and self.rng.random() < 0.5:
             body = f"{body.rstrip()}{'.' if body.rstrip()[-1:].isalnum() else ''} {close}"  # "Note: X. Thanks."
+        elif body.rstrip()[-1:].isalnum():  # "..., described as: Runs, rides and gym sessions." ends as a sentence
+            body = body.rstrip() + "."
         return _cap(body.strip())
 
     def answer(self, value: str) -> str:
