@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from prove.env import Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 
@@ -464,3 +465,15 @@ def test_no_departures_near_a_place_are_said_as_none(s):
     """An empty departures listing held "departures_text": "": its text says there are none."""
     deps = ok(s, "get_departures", {"place_id": "PLC-10266"})
     assert deps["total"] == 0 and deps["departures_text"] == "no departures from stops nearby"
+
+
+def test_nobody_asks_what_a_list_made_a_moment_ago_holds():
+    """"make a new list called 'Museums to visit'. Now what's on the new list?" -> "no places yet": a list is asked
+    about only once it holds something."""
+    asks = [as_ask(a) for a in registry.get("maps").tools["get_saved_list"].asks]
+    with Session(["maps"]) as session:
+        made = session.call("create_list", {"list_name": "Museums to visit"}).data["list_id"]
+        held = session.call("list_saved_lists", {}).data["lists"][0]["list_id"]
+        for ask in asks:
+            assert not session.satisfies("saved_list", made, ask.fits["list_id"]), ask.text
+            assert session.satisfies("saved_list", held, ask.fits["list_id"]), ask.text

@@ -147,9 +147,13 @@ def list_saved_lists(ctx: Ctx) -> SavedListList:
     return SavedListList(lists=lists, total=len(ids), lists_text=text)
 
 
+# (a list made a moment ago holds nothing yet: nobody asks what is on it)
+_HOLDS = {"list_id": "list_id IN (SELECT list_id FROM saved_places)"}
+
+
 @tools.tool(effect=READ, asks=[
-    "What's on {list_id}?",
-    "Show me the places I saved in {list_id}.",
+    Ask("What's on {list_id}?", fits=_HOLDS),
+    Ask("Show me the places I saved in {list_id}.", fits=_HOLDS),
 ], reply=["{result.name} has {result.said}."])
 def get_saved_list(ctx: Ctx, list_id: ListId) -> SavedListDetail:
     """One saved list with its places (and whether each is open now) and the user's notes.
