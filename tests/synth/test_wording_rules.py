@@ -1642,3 +1642,12 @@ def test_a_request_that_ends_in_a_value_ends_as_a_sentence() -> None:
             said = Wording(random.Random(seed)).user_turn(
                 ["Create a calendar named 'Training plan', described as: Runs, rides and gym sessions"], turn)
             assert re.search(r"gym sessions\.(?: \S.*)?$", said), said
+
+
+def test_no_phrasing_sends_a_thing_to_a_state_said_with_in() -> None:
+    """"Issue DATA-10013 is ready for review; send it to in review with the comment ...": a state said with its
+    own "in" is put "in" it, never sent "to in" it."""
+    for name in registry.names():
+        for tool in registry.get(name).tools.values():
+            for ask in tool.asks:
+                assert not re.search(r"\bto in\b", ask.text), (name, ask.text)

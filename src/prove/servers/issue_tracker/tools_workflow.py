@@ -37,7 +37,7 @@ def _comment(ctx: Ctx, issue_id: str, body: str | None) -> None:
 @tools.tool(effect=WRITE, asks=[
     "Move {issue_id} to {status}.",
     Ask("I'm starting work on {issue_id}; mark it in progress.", status="in_progress"),
-    Ask("{issue_id} is ready for review; send it to in review with the comment '{comment}'.", status="in_review"),
+    Ask("{issue_id} is ready for review; put it in review with the comment '{comment}'.", status="in_review"),
     Ask("{issue_id} is finished; mark it done.", status="done"),
 ], reply=[
     "{issue_id} is now {status}.",
