@@ -551,3 +551,24 @@ def test_a_buyer_asks_the_seller_of_a_listing_still_for_sale():
             for x in listings:
                 fits = session.satisfies("listing", x["listing_id"], ask.fits.get("listing_id", "1"))
                 assert fits == (x["status"] == "active" and x["seller_id"] != me), (ask.text, x)
+
+
+def test_each_answer_to_an_offer_takes_the_offers_it_can_answer():
+    """"take the seller's counter price on ayoung81's offer on the listing 'Osprey Atmos AG 65 Backpack' of mine":
+    a counter is accepted on an offer the user made, an offer is answered on the user's own listing, and withdrawn
+    while it is the user's own and still waiting."""
+    tools = registry.get("marketplace").tools
+    where = {name: next(p.where for p in tools[name].params if p.name == "offer_id")
+             for name in ("withdraw_offer", "respond_to_offer", "accept_counter_offer")}
+    with Session(["marketplace"]) as session:
+        offers = [row for n in range(10001, 10100) if (row := session.row("offer", f"OFR-{n}")) is not None]
+        me = next(m for n in range(10001, 10200) if (m := session.row("member", f"MBR-{n}")) and m["is_me"])["member_id"]
+        mine = {x["listing_id"] for n in range(10001, 10300)
+                if (x := session.row("listing", f"LST-{n}")) is not None and x["seller_id"] == me}
+        expected = {"withdraw_offer": lambda o: o["buyer_id"] == me and o["status"] == "pending",
+                    "respond_to_offer": lambda o: o["listing_id"] in mine and o["status"] == "pending",
+                    "accept_counter_offer": lambda o: o["buyer_id"] == me and o["status"] == "countered"}
+        for name, fits in expected.items():
+            assert any(fits(o) for o in offers) and not all(fits(o) for o in offers), name
+            for o in offers:
+                assert session.satisfies("offer", o["offer_id"], where[name]) == fits(o), (name, o)

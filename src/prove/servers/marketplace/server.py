@@ -61,6 +61,12 @@ MyActiveListingId = LISTING.where(f"status = 'active' AND seller_id = {_ME}")
 # Another member's listing that is still for sale: the only kind one can buy or make an offer on.
 ForSaleListingId = LISTING.where(f"status = 'active' AND seller_id != {_ME}")
 OfferId = OFFER.id
+# The offers each answer takes: one's own still waiting (to withdraw), one received on one's own listing (to
+# answer), one's own the seller countered (to accept the counter).
+MyPendingOfferId = OFFER.where(f"buyer_id = {_ME} AND status = 'pending'")
+ReceivedOfferId = OFFER.where(f"status = 'pending' AND listing_id IN (SELECT listing_id FROM listings "
+                              f"WHERE seller_id = {_ME})")
+CounteredOfferId = OFFER.where(f"buyer_id = {_ME} AND status = 'countered'")
 OrderId = ORDER.id
 _MY_PURCHASE = "buyer_id = (SELECT member_id FROM members WHERE is_me = 1)"
 ShippedPurchaseId = ORDER.where(f"status = 'shipped' AND {_MY_PURCHASE}")

@@ -13,13 +13,15 @@ from prove.env.values import iso, money, said_in_part, spoken_day
 from .server import (
     OFFER_SQL,
     ORDER_SQL,
+    CounteredOfferId,
     ForSaleListingId,
     ListingId,
+    MyPendingOfferId,
     Offer,
-    OfferId,
     Order,
     PaidSaleId,
     PaymentMethodId,
+    ReceivedOfferId,
     ShippedPurchaseId,
     charge,
     listing_row,
@@ -249,7 +251,7 @@ def list_offers(ctx: Ctx, role: Literal["received", "made"] = "received", status
     "Withdrew your offer on '{result.listing_title}'.",
     "Done: your ${result.amount} offer is withdrawn.",
 ])
-def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
+def withdraw_offer(ctx: Ctx, offer_id: MyPendingOfferId) -> Offer:
     """Withdraw an open offer the signed-in member made (pending, or countered by the seller).
 
     Args:
@@ -287,7 +289,7 @@ def withdraw_offer(ctx: Ctx, offer_id: OfferId) -> Offer:
         action="reject"),
     Ask("Countered {offer_id} at ${counter_amount}; the buyer can take it or leave it.", action="counter"),
 ])
-def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "reject", "counter"],
+def respond_to_offer(ctx: Ctx, offer_id: ReceivedOfferId, action: Literal["accept", "reject", "counter"],
                      counter_amount: Amount | None = None) -> OfferResponse:
     """Answer a pending offer a buyer made on one of the signed-in member's listings.
 
@@ -349,7 +351,7 @@ def respond_to_offer(ctx: Ctx, offer_id: OfferId, action: Literal["accept", "rej
     "Done: you bought '{result.title}' for ${result.total} at the counter price, paid with {result.paid_with} (order "
     "{result.order_id}).",
 ])
-def accept_counter_offer(ctx: Ctx, offer_id: OfferId, payment_method_id: PaymentMethodId | None = None,
+def accept_counter_offer(ctx: Ctx, offer_id: CounteredOfferId, payment_method_id: PaymentMethodId | None = None,
                          use_balance: bool = False) -> Order:
     """Accept a seller's counter to an offer the signed-in member made, buying at the counter amount.
 
