@@ -709,3 +709,14 @@ def test_an_attachment_is_taken_off_the_draft_it_is_on():
     draft" reads as the one just started, not the one the file is on."""
     asks = [as_ask(a).text for a in registry.get("email").tools["remove_attachment"].asks]
     assert asks and not any(re.search(r"\b(?:the|my) draft\b(?! it's on)", t) for t in asks), asks
+
+
+def test_no_sender_is_said_to_be_blocked_by_mistake():
+    """"I blocked sender deals@rx-discount-meds.info by mistake; let their mail through again": a sender is blocked
+    when their mail is reported as spam, so an unblocking gives no reason that the spam belies."""
+    asks = [as_ask(a).text for a in registry.get("email").tools["unblock_sender"].asks]
+    assert asks and not any("mistake" in t for t in asks), asks
+    with Session(["email"]) as session:
+        sender = next(m for m in session.call("list_messages", {}).data["messages"] if m["status"] == "received")
+        assert session.call("report_spam", {"message_id": sender["message_id"]}).ok  # blocks the sender too
+        assert sender["from_address"] in session.call("get_mailbox", {}).data["blocked_senders"]

@@ -210,7 +210,8 @@ def delete_contact(ctx: Ctx, contact_id: ContactId) -> DeletedContact:
 
 @tools.tool(effect=WRITE, asks=[
     "Unblock {address}.",
-    "I blocked {address} by mistake; let their mail through again.",
+    # (a sender is blocked when their mail is reported as spam: on purpose, never "by mistake")
+    "Let mail from {address} through again.",
 ], reply=[
     "Unblocked {address}; their mail will reach your inbox again.",
     "Done: {address} is no longer blocked.",
