@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from prove.env import INTERNAL_ERROR, INTERNAL_ERRORS, Session, registry
+from prove.env.asks import as_ask
 
 from .helpers import fails, ok, session_fixture
 
@@ -627,3 +628,16 @@ def test_a_reason_a_request_gives_is_true_of_what_it_is_given_for() -> None:
         for ask in order:
             assert not session.satisfies("transaction", clinic["transaction_id"], ask.fits.get("transaction_id", "1"))
             assert session.satisfies("transaction", shop["transaction_id"], ask.fits.get("transaction_id", "1"))
+
+
+def test_whether_a_transaction_went_through_is_asked_of_a_recent_one():
+    """"Has the transaction 'Interest earned' from October 31, 2025 gone through yet?": only a recent transaction may
+    still be pending."""
+    ask = next(as_ask(a) for a in registry.get("banking").tools["get_transaction"].asks if "gone through" in as_ask(a).text)
+    with Session(["banking"]) as session:
+        found = session.call("list_transactions", {"limit": 100}).data["transactions"]
+        pending = [t for t in found if t["status"] == "pending"]
+        old = [t for t in found if t["occurred_at"] < "2026-03-01"]
+        assert pending and old
+        assert all(session.satisfies("transaction", t["transaction_id"], ask.fits["transaction_id"]) for t in pending)
+        assert not any(session.satisfies("transaction", t["transaction_id"], ask.fits["transaction_id"]) for t in old)

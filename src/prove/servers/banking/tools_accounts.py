@@ -396,7 +396,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId | None = None, card_id: Ca
 
 @tools.tool(effect=READ, asks=[
     "Tell me more about {transaction_id}.",
-    "Has {transaction_id} gone through yet?",
+    # (asked of a recent transaction, which may still be pending; not of one from months ago)
+    Ask("Has {transaction_id} gone through yet?", fits={"transaction_id": "occurred_at >= datetime(:now, '-7 days')"}),
 ], reply=[
     Ask("{result.said} has posted.", **{"result.status": "posted"}),
     Ask("{result.said} is still pending.", **{"result.status": "pending"}),
