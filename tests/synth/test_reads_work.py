@@ -2156,3 +2156,14 @@ def test_a_new_issue_has_the_type_and_labels_of_its_title() -> None:
             kind, labels = fitting[args["title"]]
             assert args.get("type", "task") == kind, args
             assert args.get("labels", labels) == labels, args
+
+
+def test_a_daily_series_says_its_first_meeting_as_one_span() -> None:
+    """"create a daily 'Focus block' on the Work calendar, starting March 25 at 8:30 AM and ending March 25 at
+    9:00 AM, until May 8" says the day twice and reads as two ends: the first meeting is said as one span."""
+    say = _phrasing("calendar")
+    tool = registry.get("calendar").tools["create_recurring_event"]
+    ask = next(as_ask(a) for a in tool.asks if "daily" in as_ask(a).text)
+    text = say.request(tool, ask, {"title": "Focus block", "calendar_id": "CAL-10037", "start": "2026-03-25T08:30:00",
+                                   "end": "2026-03-25T09:00:00", "until": "2026-05-08", "frequency": "daily"}, {})
+    assert "on March 25 from 8:30 AM to 9:00 AM, until May 8" in text, text

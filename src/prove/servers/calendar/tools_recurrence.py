@@ -93,7 +93,7 @@ _ON_WORK = {"calendar_id": "is_primary = 1 AND owner_id = (SELECT person_id FROM
     Ask("Set up '{title}' every Monday and Wednesday, the first one from {start} to {end}, {count} times, on "
         "{calendar_id}.",
         frequency="weekly", weekdays=["MO", "WE"], fits=_ON_WORK),
-    Ask("Create a daily '{title}' on {calendar_id}, starting {start} and ending {end}, until {until}.",
+    Ask("Create a daily '{title}' on {calendar_id}, the first one from {start} to {end}, until {until}.",
         frequency="daily", fits=_ON_WORK),
     Ask("Add a standing '{title}' with {attendees}: the first one from {start} to {end}, every {interval} weeks, "
         "{count} occurrences, on {calendar_id}.", fits=_ON_WORK),
