@@ -1998,3 +1998,10 @@ def test_a_scene_for_leaving_runs_when_the_user_heads_out() -> None:
     assert leaving and len(leaving) < len(turns)
     for call, user in leaving:
         assert call["arguments"]["run_at"] < "12:00" and call["arguments"]["name"] == "Out the door", user
+
+
+def test_energy_is_asked_of_the_days_the_reading_covers() -> None:
+    """"What's using the most energy in the Primary Bedroom this week?" asked on a Monday, answered "From March 9 to
+    March 15": the question names the last week the reading covers."""
+    asks = [as_ask(a).text for a in registry.get("iot_devices").tools["get_energy_usage"].asks]
+    assert not any("this week" in t for t in asks) and any("last week" in t for t in asks), asks

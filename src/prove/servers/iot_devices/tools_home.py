@@ -372,7 +372,8 @@ def _activities_text(rows: list, total: int, shown: int = 5) -> str:
 
 @tools.tool(effect=READ, asks=[
     "How much electricity did we use between {start_date} and {end_date}?",
-    "What's using the most energy in {room_id} this week?",
+    # (the reading covers the last seven full days: on a Monday, "this week" would be one morning)
+    "What's used the most energy in {room_id} over the last week?",
     # (only a metered device has a power bill: a lock or a camera draws no counted power)
     Ask("How much has {device_id} cost me in power lately?",
         fits={"device_id": "type IN ('light', 'plug', 'thermostat', 'speaker')"}),
