@@ -720,3 +720,12 @@ def test_no_sender_is_said_to_be_blocked_by_mistake():
         sender = next(m for m in session.call("list_messages", {}).data["messages"] if m["status"] == "received")
         assert session.call("report_spam", {"message_id": sender["message_id"]}).ok  # blocks the sender too
         assert sender["from_address"] in session.call("get_mailbox", {}).data["blocked_senders"]
+
+
+def test_an_app_password_is_named_for_an_app_said_without_an_article():
+    """"Then I need a password so Android tablet can get my mail": an app password's name is an app's own name,
+    said as is by the user and by the reply, never a device that wants a "my"."""
+    tool = registry.get("email").tools["create_app_password"]
+    for name in tool.values["name"]:
+        words = name.lower().split()
+        assert not {"my", "tablet", "laptop", "desktop", "phone"} & set(words), name

@@ -235,8 +235,11 @@ def list_app_passwords(ctx: Ctx) -> AppPasswordList:
     # the password is what the user asked for: said, once
     "Created an app password for {name}: {result.password}. It's shown only this once, so save it now.",
     "Done: here is the new password for {name}: {result.password}. It won't be shown again.",
-], values={"name": ["Thunderbird", "iPhone Mail", "Outlook on my laptop", "Calendar sync", "Android tablet",
-                    "Work desktop"]})
+], values={
+    # an app's own name, said as is by the user ("so Thunderbird can get my mail") and by the reply ("for
+    # Thunderbird"): no device that wants a "my" ("so Android tablet can ..."), no "my" the reply would repeat
+    "name": ["Thunderbird", "iPhone Mail", "Outlook", "Calendar sync", "Android Mail", "Apple Mail"],
+})
 def create_app_password(ctx: Ctx, name: Name) -> NewAppPassword:
     """Create a password for a mail app (such as Thunderbird) that cannot sign in interactively.
 
