@@ -288,9 +288,10 @@ class ValueMaker:
             else:
                 factor = rng.choice([0.1, 0.2, 0.3, 0.5, 0.8, 1.0, 1.5])
                 v = _nice(base * factor)
-                if rng.random() < 0.25 and is_money(n):  # cents on money ($12.99), not 60.99 degrees
+                bound = n.startswith(("max_", "min_"))  # a bound a person sets is round: "under $400", not "$400.50"
+                if not bound and rng.random() < 0.25 and is_money(n):  # cents on money ($12.99), not 60.99 degrees
                     v = round(v + rng.choice([0.5, 0.25, 0.99, 0.75]), 2)
-                elif rng.random() < 0.25:
+                elif not bound and rng.random() < 0.25:
                     v = round(v + 0.5, 1)
         if lo is not None:
             floor = lo + (1 if integer else 0.01) if excl_lo else lo
