@@ -325,3 +325,18 @@ def test_a_figure_said_once_is_not_said_again_in_other_words() -> None:
     assert joined(["Added $300.50; your balance is now $812.30.", "Your balance is $812.30, and you can send $200 more."]) \
         == "Added $300.50; your balance is now $812.30. You can send $200 more."
     assert joined(["Sent $20 to Ana.", "Your balance is $20."]) == "Sent $20 to Ana. Your balance is $20."
+
+
+def test_a_clause_whose_measures_were_said_is_not_said_again() -> None:
+    """"Navigate to Starbucks. Also, how long until we reach ...?" answered "Route set to Starbucks: 4.3 miles,
+    about 12 minutes. Starbucks is 4.3 miles away, about 12 minutes; you'd arrive ...": a first clause whose
+    measures and names one sentence has said is dropped; one with a single figure, or other names, is kept."""
+    from prove.synth.teachers.programmatic import joined
+
+    assert joined(["Route set to Starbucks: 4.3 miles, about 12 minutes.",
+                   "Starbucks is 4.3 miles away, about 12 minutes; you'd arrive around 9:12 AM today."]) == \
+        "Route set to Starbucks: 4.3 miles, about 12 minutes. You'd arrive around 9:12 AM today."
+    assert joined(["Sent $20 to Ana.", "Ana owes you $20; she asked on March 3."]) == \
+        "Sent $20 to Ana. Ana owes you $20; she asked on March 3."
+    assert joined(["Route set to Starbucks: 4.3 miles, about 12 minutes.",
+                   "Home is 4.3 miles away, about 12 minutes; you'd arrive around 9:12 AM today."]).count("Home is") == 1

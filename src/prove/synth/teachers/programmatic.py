@@ -1597,7 +1597,9 @@ def joined(parts: Sequence[str]) -> str:
     not said again ("It has 1 like and no comments yet." needs no "No comments yet." after it), nor a
     sentence with a figure whose words one sentence before it holds in their order ("Your balance is $812.30."
     after "Added $300.50 from Chase; your balance is now $812.30."), nor the first clause of such a sentence
-    ("Your balance is $812.30, and you can send $200 more." says "You can send $200 more.")."""
+    ("Your balance is $812.30, and you can send $200 more." says "You can send $200 more."), nor a first clause
+    whose measures and names one sentence has said ("Route set to Starbucks: 4.3 miles, about 12 minutes." then
+    "Starbucks is 4.3 miles away, about 12 minutes; you'd arrive around 9:12 AM" says "You'd arrive ...")."""
     text = parts[0] if parts else ""
     opened = text.startswith("Done: ")
     for before, part in zip(parts, parts[1:]):
@@ -1606,6 +1608,9 @@ def joined(parts: Sequence[str]) -> str:
             continue
         head, sep, rest = part.partition(", and ")
         if sep and _restated(head, text):  # "Your balance is $383.72, and you can send ..." -> "You can send ..."
+            part = rest[:1].upper() + rest[1:]
+        head, sep, rest = part.partition("; ")
+        if sep and _measures_said(head, text):  # "Starbucks is 4.3 miles away, about 12 minutes; you'd arrive ..."
             part = rest[:1].upper() + rest[1:]
         if opened and re.match(r"Done: (?:[a-z]+(?:'[a-z]+)? |[A-Z'/$#])", part):  # "Done: the ...", "Done: Anna ..."
             part = part[6].upper() + part[7:]
@@ -1631,6 +1636,18 @@ def _restated(part: str, text: str) -> bool:
         if all(w in held for w in words):
             return True
     return False
+
+
+_MEASURE = re.compile(r"\$?\d[\d,]*(?:\.\d+)? [a-z]+")
+
+
+def _measures_said(clause: str, text: str) -> bool:
+    """Whether one sentence of `text` already says a clause's two or more measures ("4.3 miles", "12 minutes")
+    and the names in it: the clause says again what that sentence said."""
+    measures = set(_MEASURE.findall(clause))
+    names = set(re.findall(r"\b[A-Z][\w'&.-]*", clause))
+    return len(measures) >= 2 and any(measures <= set(_MEASURE.findall(sentence)) and all(n in sentence for n in names)
+                                      for sentence in re.split(r"(?<=[.!?])\s+", text))
 
 
 def _sentence(label: str) -> bool:
