@@ -241,14 +241,19 @@ _UNTIL = {"end_date": "until", "until": "until", "before": "before"}
 
 def window_said(args: Mapping[str, Any], today: date) -> str | None:
     """The days a listing kept to, in words: "since January 1", "between December 1, 2025 and
-    February 15"; None where it kept to no days."""
+    February 15", "in February 2026" (a month); None where it kept to no days."""
     def day(keys: Mapping[str, str]) -> tuple[str, str] | None:
         key = next((k for k in keys if isinstance(args.get(k), str) and re.match(r"\d{4}-\d\d-\d\d", args[k])), None)
         return (keys[key], spoken_day(args[key], today)) if key else None
     start, end = day(_SINCE), day(_UNTIL)
     if start and end:
         return f"between {start[1]} and {end[1]}"
-    return " ".join(start or end) if start or end else None
+    if start or end:
+        return " ".join(start or end)
+    month = args.get("month")
+    if isinstance(month, str) and re.fullmatch(r"\d{4}-\d\d", month):
+        return f"in {date.fromisoformat(month + '-01'):%B %Y}"
+    return None
 
 
 def listed_noun(tool: Tool | None) -> str | None:
