@@ -574,21 +574,23 @@ class Planner:
         """The price a call's thing has now, where a write sets a new `price` for it; else None."""
         if name != "price" or tool.read_only:
             return None
+        return next((float(row["price"]) for row in self._rows_of(tool, args)
+                     if isinstance(row.get("price"), (int, float)) and row["price"] > 0), None)
+
+    def _rows_of(self, tool: Tool, args: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
+        """The world rows of the entities a call names, in parameter order."""
         for q in tool.params:
-            row = self.index.rows.get(q.entity or "", {}).get(args.get(q.name)) if isinstance(args.get(q.name), str) else None
-            if row is not None and isinstance(row.get("price"), (int, float)) and row["price"] > 0:
-                return float(row["price"])
-        return None
+            value = args.get(q.name)
+            row = self.index.rows.get(q.entity or "", {}).get(value) if isinstance(value, str) else None
+            if row is not None:
+                yield row
 
     def _day_of(self, tool: Tool, name: str, args: Mapping[str, Any]) -> date | None:
         """The past day a call's thing is dated, where a write sets a new `date` for it; else None."""
         if name != "date" or tool.read_only:
             return None
-        for q in tool.params:
-            row = self.index.rows.get(q.entity or "", {}).get(args.get(q.name)) if isinstance(args.get(q.name), str) else None
-            if row is not None and isinstance(row.get("date"), str) and DAY.match(row["date"][:10]):
-                return date.fromisoformat(row["date"][:10])
-        return None
+        return next((date.fromisoformat(row["date"][:10]) for row in self._rows_of(tool, args)
+                     if isinstance(row.get("date"), str) and DAY.match(row["date"][:10])), None)
 
     def _own_values(self, tool: Tool, name: str, spec: dict[str, Any], args: Mapping[str, Any]) -> list[str]:
         """The values a listing's narrowing takes from what it lists of the thing the call names: a
