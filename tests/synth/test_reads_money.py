@@ -784,13 +784,14 @@ def test_a_date_fixed_is_a_few_days_off() -> None:
 
 
 def test_a_bound_a_person_sets_is_round() -> None:
-    """"What flies from SEA to DEN on March 19 for under $400.50?": a bound on a search is a round amount; an amount
-    paid may have cents."""
+    """"What flies from SEA to DEN on March 19 for under $400.50?" and "change the daily limit on the card ...: $300.99
+    a day": a bound on a search, a limit and a savings target are round amounts; an amount paid may have cents."""
     from prove.synth.values import ValueMaker
 
     maker = ValueMaker(None, random.Random(7))
     spec = {"type": "number", "minimum": 0}
-    bounds = [maker.value(name, spec) for name in ("max_price", "min_amount") for _ in range(80)]
+    names = ("max_price", "min_amount", "daily_limit", "target_amount")
+    bounds = [maker.value(name, spec) for name in names for _ in range(80)]
     assert all(float(v) == int(v) for v in bounds), bounds
     paid = [maker.value("amount", spec) for _ in range(80)]
     assert any(float(v) != int(v) for v in paid), paid

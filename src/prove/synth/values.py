@@ -288,7 +288,8 @@ class ValueMaker:
             else:
                 factor = rng.choice([0.1, 0.2, 0.3, 0.5, 0.8, 1.0, 1.5])
                 v = _nice(base * factor)
-                bound = n.startswith(("max_", "min_"))  # a bound a person sets is round: "under $400", not "$400.50"
+                # a bound, a limit or a target a person sets is round: "under $400", "$300 a day", not "$300.99"
+                bound = n.startswith(("max_", "min_")) or n.endswith(("_limit", "target_amount"))
                 if not bound and rng.random() < 0.25 and is_money(n):  # cents on money ($12.99), not 60.99 degrees
                     v = round(v + rng.choice([0.5, 0.25, 0.99, 0.75]), 2)
                 elif not bound and rng.random() < 0.25:
