@@ -2167,3 +2167,12 @@ def test_a_daily_series_says_its_first_meeting_as_one_span() -> None:
     text = say.request(tool, ask, {"title": "Focus block", "calendar_id": "CAL-10037", "start": "2026-03-25T08:30:00",
                                    "end": "2026-03-25T09:00:00", "until": "2026-05-08", "frequency": "daily"}, {})
     assert "on March 25 from 8:30 AM to 9:00 AM, until May 8" in text, text
+
+
+def test_a_title_with_words_in_brackets_is_quoted() -> None:
+    """"Rename the Meeting (title TBD) event to 'Project sync'.": a title with a lower-case word in brackets is
+    not a name a person says bare; it is "the event 'Meeting (title TBD)'"."""
+    said = [text for ex in _generated("calendar", 600, 7171) for m in ex["messages"] if m["role"] != "tool"
+            for text in [m.get("content") or ""] if "(title TBD)" in text]
+    assert said
+    assert all("'Meeting (title TBD)'" in text for text in said), said

@@ -68,7 +68,7 @@ def _title_like(label: str) -> bool:
     """A name written like a title ("Main Checking"), not a short text someone wrote ("Beautiful.")."""
     if label.endswith(("!", "?")) or label.endswith(".") and not label.endswith(_ABBREVIATIONS) or "," in label:
         return False  # a name with a comma reads as a list before a noun: "the Gloomhaven Board Game, Unpunched listing"
-    words = label.split()
+    words = [w.lstrip("([") for w in label.split()]  # "Meeting (title TBD)" has a word in lower case
     return 0 < len(words) <= 4 and all(w[:1].isupper() or not w[:1].isalpha() for w in words)
 
 
