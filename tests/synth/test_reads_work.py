@@ -2176,3 +2176,10 @@ def test_a_title_with_words_in_brackets_is_quoted() -> None:
             for text in [m.get("content") or ""] if "(title TBD)" in text]
     assert said
     assert all("'Meeting (title TBD)'" in text for text in said), said
+
+
+def test_removing_a_contact_says_from_where() -> None:
+    """"Remove Jack Johnson." does not say what to remove him from: a contact is named bare, so every ask of
+    `delete_contact` says it is the address book."""
+    asks = [a.text for a in registry.get("email").tools["delete_contact"].asks]
+    assert all(re.search(r"contacts|address book", text) for text in asks), asks

@@ -186,7 +186,7 @@ def update_contact(ctx: Ctx, contact_id: PhoneContactId, name: Name | None = Non
 
 @tools.tool(effect=WRITE, asks=[
     "Delete {contact_id} from my contacts.",
-    "Remove {contact_id}.",
+    "Take {contact_id} out of my address book.",
 ], reply=[
     "Deleted {result.name} from your contacts.",
     "Done: {result.name} ({result.email}) is no longer in your address book.",
