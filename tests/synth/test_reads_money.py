@@ -25,8 +25,10 @@ def _say(server_name: str, world: int = 0) -> Phrasing:
                     Wording(random.Random(0)))
 
 
-def _replies(server_name: str, tool_name: str, args: dict, before: tuple = (), advance: float = 0) -> list[str]:
-    """Every reply that fits the call, filled from its result (after the calls of `before`)."""
+def _replies(server_name: str, tool_name: str, args: dict, before: tuple = (), advance: float = 0,
+             asked: str = "") -> list[str]:
+    """Every reply that fits the call, filled from its result (after the calls of `before`); for a read, those that
+    answer the question `asked`."""
     server = registry.get(server_name)
     tool = server.tools[tool_name]
     with Session([server], world=0) as session:
@@ -37,7 +39,7 @@ def _replies(server_name: str, tool_name: str, args: dict, before: tuple = (), a
         result = session.call(tool_name, args)
     assert result.ok, result.error
     say = _say(server_name)
-    fitting = _fitting_replies(tool, args, result.data)
+    fitting = _fitting_replies(tool, args, result.data, asked)
     assert fitting, (tool_name, result.data)
     return [say.reply(tool, reply.text, args, result.data, {}) for reply in fitting]
 
@@ -363,6 +365,15 @@ def test_a_settled_invoice_says_how_it_was_settled_not_its_due_date_or_reminders
             assert "reminder" not in text and "due" not in text and ("was paid on" in text or "was voided" in text), text
     tool = registry.get("payments").tools["get_invoice"]
     assert all("open" in ask.fits.get("invoice_id", "") for ask in tool.asks if "reminder" in ask.text)
+
+
+def test_how_many_reminders_is_answered_where_none_went_out() -> None:
+    """"How many reminders have gone out for invoice INV-10010?" was answered "Tutoring - February 2026 ($25.00,
+    billed to Yusuf Wilson) hasn't been paid; it was due March 3.": a reply bound on the count says it."""
+    invoice = _first("payments", "list_invoices", {"status": "open"}, "invoices", lambda i: i["reminders_sent"] == 0)
+    asked = f"How many reminders have gone out for invoice {invoice['invoice_id']}?"
+    for text in _replies("payments", "get_invoice", {"invoice_id": invoice["invoice_id"]}, asked=asked):
+        assert "no reminder has gone out" in text, text
 
 
 def test_a_product_name_reads_after_a_count() -> None:

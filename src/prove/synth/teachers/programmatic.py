@@ -1791,9 +1791,12 @@ def _named(slot: str, words: set[str]) -> bool:
 def _answering(replies: list[Ask], words: set[str]) -> list[Ask]:
     """The replies of a read that answer the question asked, given its words: those that say the most
     of the fields it names and the fewest it does not; where it names none ("Show me my account
-    details"), those that say the most."""
+    details"), those that say the most. A reply bound on a field that its own words name says that
+    field ("no reminder has gone out" for `result.reminders_sent=0`)."""
     def fields(reply: Ask) -> set[str]:
-        return {slot for slot in reply.slots if slot.startswith("result.")}
+        own = _asked_words(reply.text)
+        return {slot for slot in reply.slots if slot.startswith("result.")} | \
+            {name for name in reply.binds if _named(name, own)}
 
     scored = [(sum(_named(f, words) for f in fields(r)), len(fields(r)), r) for r in replies]
     best = max((said for said, _, _ in scored), default=0)
