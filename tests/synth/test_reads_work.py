@@ -2183,3 +2183,20 @@ def test_removing_a_contact_says_from_where() -> None:
     `delete_contact` says it is the address book."""
     asks = [a.text for a in registry.get("email").tools["delete_contact"].asks]
     assert all(re.search(r"contacts|address book", text) for text in asks), asks
+
+
+def test_a_search_is_not_for_what_the_conversation_already_named() -> None:
+    """"Who owns Ana Ortiz, and how hot is the lead? ... And do we have a lead from Ana Ortiz?": a person searches
+    for a thing they have not yet talked about, not one an earlier request of theirs named."""
+    searched = 0
+    for ex in _generated("crm", 600, 8282):
+        index, named = _index("crm", ex["world"]), set()
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                query = call["arguments"].get("query")
+                if isinstance(query, str):
+                    searched += 1
+                    assert query not in named, (query, [t["user"] for t in ex["turns"]])
+                named |= {index.labels[kind][v] for v in call["arguments"].values() if isinstance(v, str)
+                          for kind in index.labels if v in index.labels[kind]}
+    assert searched >= 20

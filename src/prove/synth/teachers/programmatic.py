@@ -379,7 +379,7 @@ class Planner:
                         sources[p.name] = Source("user")
                         continue
                 if p.name in QUERY_PARAMS and tool.read_only and not _has_values(tool, p.name):
-                    query = self._query(tool, attempt, phrase, p.name)
+                    query = self._query(tool, attempt, phrase, p.name, self._said([*((s.tool, s.args) for s in [*steps, *found]), (tool, args)]))
                     if query is not None:
                         args[p.name] = query
                         sources[p.name] = Source("user")
@@ -628,15 +628,16 @@ class Planner:
                 return words[0], words[1]
         return None
 
-    def _query(self, tool: Tool, attempt: int, ask: Ask, slot: str) -> str | None:
+    def _query(self, tool: Tool, attempt: int, ask: Ask, slot: str, said: frozenset[str] = frozenset()) -> str | None:
         """Search words that find a live entity the tool returns: its label, or a telling word of it, as
-        the phrasing's words for the query `slot` take them."""
+        the phrasing's words for the query `slot` take them; never the label of a thing the conversation
+        has named already (`said`: not "Who owns Ana Ortiz? ... Do we have a lead from Ana Ortiz?")."""
         kinds = sorted(tool.produces)
         kinds = [k for k in kinds if _names_kind(tool.name, k)] or kinds  # search_events: events, not calendars
         # The signed-in user is "me", never someone to look up by their own name.
-        mine = self._mine
+        shunned = self._mine | said
         labels = [lab for kind in kinds for v in self.spec.context.ids(kind)
-                  if (lab := self.spec.context.label(kind, v)) not in mine]
+                  if (lab := self.spec.context.label(kind, v)) not in shunned]
         # "Re: Mercury launch plan" is searched for as "Mercury launch plan", as people do; an order of
         # "Razer HD Webcam and 1 more" by the thing it names.
         labels = sorted({_MORE.sub("", _REPLY_PREFIX.sub("", lab)) for lab in labels
@@ -665,6 +666,11 @@ class Planner:
         if words and (topic or _sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
+
+    def _said(self, calls: Iterable[tuple[Tool, Mapping[str, Any]]]) -> frozenset[str]:
+        """The labels of the things these calls name."""
+        return frozenset(self.spec.context.label(q.entity, v) for tool, args in calls for q in tool.params
+                         if q.entity and isinstance(v := args.get(q.name), str))
 
     def _keep(self, found: list[Step], step: Step, steps: list[Step]) -> list[Step]:
         base = len(steps)
