@@ -2005,3 +2005,16 @@ def test_energy_is_asked_of_the_days_the_reading_covers() -> None:
     March 15": the question names the last week the reading covers."""
     asks = [as_ask(a).text for a in registry.get("iot_devices").tools["get_energy_usage"].asks]
     assert not any("this week" in t for t in asks) and any("last week" in t for t in asks), asks
+
+
+def test_a_deleted_door_code_names_its_lock_once() -> None:
+    """"Done: the Plumber door code from the Garage Side Door Lock no longer opens the Garage Side Door Lock.": a
+    code named by its lock is not followed by the lock again."""
+    with Session(["iot_devices"], world=0) as session:
+        codes = [code for lock in session.call("list_devices", {"device_type": "lock"}).data["devices"]
+                 for code in session.call("list_lock_codes", {"device_id": lock["device_id"]}).data["lock_codes"]
+                 if code["valid_until"]]  # (a lock's last permanent code is never deleted)
+    assert codes
+    for code in codes:
+        for text in _replies("iot_devices", "delete_lock_code", {"code_id": code["code_id"]}):
+            assert text.count(code["lock_name"]) <= 1, text

@@ -407,7 +407,7 @@ def add_lock_code(ctx: Ctx, device_id: LockId, name: Name, new_code: DoorCode,
     "Delete {code_id}.",
     "Revoke {code_id}, they don't need access anymore.",
 ], reply=["Deleted the door code '{result.name}'; it no longer opens the {result.lock_name}.",
-          "Done: {code_id} no longer opens the {result.lock_name}."])
+          "Done: {code_id} no longer works."])
 def delete_lock_code(ctx: Ctx, code_id: RemovableCodeId) -> DeletedLockCode:
     """Delete a door code from its lock; it stops working at once.
 
