@@ -130,12 +130,12 @@ def get_event(ctx: Ctx, event_id: EventId) -> Event:
 
 
 @tools.tool(effect=READ, asks=[
-    "Find my meetings about {query}.",
+    "Find my meetings with '{query}' in the title.",
     "Find the meeting called '{query}'.",
     "Find my '{query}' events.",
     "When am I meeting with {attendee_id} after {start}?",
     "Search my calendar for '{query}' between {start} and {end}.",
-    Ask("Find every meeting about {query}, cancelled ones too.", include_cancelled=True),
+    Ask("Find every meeting with '{query}' in the title, cancelled ones too.", include_cancelled=True),
 ], reply=[
     "I found {result.total} events. {result.events_text}.",
 ])

@@ -168,7 +168,7 @@ def search_people(ctx: Ctx, query: Query, limit: Limit = 20) -> PersonList:
     Ask("Show me my cancelled meetings.", status="cancelled"),
     Ask("Which meetings have already ended?", status="ended"),
     Ask("Which meetings am I hosting between {from_date} and {to_date}?", role="host"),
-    "Do I have any meetings about {query}?",
+    "Do I have any meetings with '{query}' in the title?",
     "Find the meeting called '{query}'.",
     Ask("What meetings am I invited to between {from_date} and {to_date}?", role="invited"),
 ], reply=[

@@ -646,8 +646,8 @@ class Planner:
         # A post or a message is searched by a phrase of it, never by its whole text.
         labels = [lab for lab in labels if not _sentence(lab) or _head_words(lab)]
         # A thing "called" the words is named whole ("Find the meeting called 'Dinner with Victoria'"); things
-        # "about" the words, where a title says what each is about, by a subject cut from one ("meetings
-        # about design review"), never by a whole title ("meetings about Dinner with Victoria").
+        # "about" the words, where a title says what each is about, by a subject cut from one ("issues
+        # about checkout flow"), never by a whole title ("emails about Retail earnings beat the forecast").
         named = re.search(rf"\b(?:called|named|titled) '\{{{slot}\}}'", ask.text) is not None
         topic = re.search(rf"\babout \{{{slot}\}}", ask.text) is not None \
             and any(getattr(self.server.entities.get(k), "label", None) in _TITLES for k in kinds)
