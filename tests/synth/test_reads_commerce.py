@@ -1910,3 +1910,23 @@ def test_a_flight_is_moved_a_day_or_two() -> None:
                 assert gap <= timedelta(days=2), (turn["user"], was["summary"])
                 moved += 1
     assert moved >= 5
+
+
+def test_a_price_bound_on_a_search_for_words_is_near_what_they_find() -> None:
+    """"Find me listings matching 'Black Diamond Spot' for under $300" (a $25 headlamp): a person who searches for
+    a thing by its words sets a bound just above what such things cost, so the search still finds them."""
+    seen = 0
+    for server, tool, kind in (("marketplace", "search_listings", "listing"), ("shopping", "search_products", "product")):
+        for ex in _generated((server,), 500, 9393):
+            index = EntityIndex(registry.get(server), ex["world"])
+            for call in (c for turn in ex["turns"] for c in turn["calls"] if c["name"] == tool):
+                query, bound = call["arguments"].get("query"), call["arguments"].get("max_price")
+                if not isinstance(query, str) or bound is None:
+                    continue
+                prices = [row["price"] for key, row in index.rows[kind].items()
+                          if query.lower() in index.labels[kind].get(key, "").lower()
+                          and isinstance(row.get("price"), (int, float))]
+                if prices:
+                    seen += 1
+                    assert max(prices) <= bound <= 2 * max(prices) + 10, (query, bound, prices)
+    assert seen >= 3

@@ -544,6 +544,9 @@ class Planner:
             lower = was * (0.95 - 0.05 * ((self.rng.randrange(5) + attempt) % 5))
             step = 1 if lower < 20 else 5 if lower < 200 else 10
             return float(max(step, lower // step * step))
+        near = self._bound_near(tool, p.name, spec, args)
+        if near is not None:  # "listings matching 'Black Diamond Spot' for under $30", not "under $300" for a headlamp
+            return near
         day = self._day_of(tool, p.name, args)
         if day is not None:  # a transaction filed on the wrong day happened a day or a few off, not months later
             shift = 1 + (self.rng.randrange(4) + attempt) % 4
@@ -576,6 +579,29 @@ class Planner:
             return None
         return next((float(row["price"]) for row in self._rows_of(tool, args)
                      if isinstance(row.get("price"), (int, float)) and row["price"] > 0), None)
+
+    def _bound_near(self, tool: Tool, name: str, spec: Mapping[str, Any], args: Mapping[str, Any]) -> float | None:
+        """A money bound on a search for words, set as a person sets it, from what such things cost: a
+        round amount a little above the dearest the words find (`max_`), or below the cheapest (`min_`);
+        None where the call searches no words or the words find nothing priced."""
+        if not tool.read_only or spec.get("type") != "number" or not name.startswith(("max_", "min_")):
+            return None
+        field = name[len("max_"):]
+        query = next((v.lower() for k, v in args.items() if k in QUERY_PARAMS and isinstance(v, str)), None)
+        if query is None or not is_money(field):
+            return None
+        prices = [float(row[field]) for kind in sorted(tool.produces) for key, row in self.index.rows.get(kind, {}).items()
+                  if isinstance(row.get(field), (int, float)) and not isinstance(row.get(field), bool)
+                  and query in self.index.labels.get(kind, {}).get(key, "").lower()]
+        if not prices:
+            return None
+        if name.startswith("max_"):
+            top = max(prices) * (1.1 + 0.2 * self.rng.randrange(3))
+            step = 5 if top < 100 else 10 if top < 500 else 50
+            return float(-(-top // step) * step)
+        low = min(prices) * (0.9 - 0.2 * self.rng.randrange(3))
+        step = 5 if low < 100 else 10 if low < 500 else 50
+        return float(low // step * step) if low >= step else None
 
     def _rows_of(self, tool: Tool, args: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
         """The world rows of the entities a call names, in parameter order."""
