@@ -2215,3 +2215,17 @@ def test_meetings_are_not_searched_as_about_a_meeting() -> None:
                     seen += 1
                     assert not re.search(rf"\babout [\w' ]+ {kinds}\b", user), user
         assert seen >= 5, server
+
+
+def test_how_close_to_quota_is_asked_of_a_rep_with_one() -> None:
+    """"What's the pipeline of James Diaz this quarter, and how close are they to quota?" was asked of a rep with no
+    quota and answered without one: the question goes to a rep who has a quota."""
+    asked = 0
+    for ex in _generated("crm", 800, 9393):
+        rows = _index("crm", ex["world"]).rows["rep"]
+        for turn, user in _turn_users(ex):
+            for call in turn["calls"]:
+                if call["name"] == "pipeline_summary" and "quota" in user and "owner_id" in call["arguments"]:
+                    asked += 1
+                    assert rows[call["arguments"]["owner_id"]]["quota"] > 0, user
+    assert asked >= 2

@@ -414,7 +414,8 @@ def reassign_deal(ctx: Ctx, deal_id: MyOpenDealId, owner_id: OtherActiveRepId) -
 @tools.tool(effect=READ, asks=[
     Ask("How does my pipeline look?", mine=True),
     "How does the team's pipeline look?",
-    "What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
+    Ask("What's the pipeline of {owner_id} this quarter, and how close are they to quota?",
+        fits={"owner_id": "quota > 0"}),
     Ask("How far am I from my quota this quarter?", mine=True),
 ], reply=[
     # An empty pipeline is said too ("no open deals, and nothing won this quarter yet"), not read out field by field.
