@@ -2018,3 +2018,12 @@ def test_a_deleted_door_code_names_its_lock_once() -> None:
     for code in codes:
         for text in _replies("iot_devices", "delete_lock_code", {"code_id": code["code_id"]}):
             assert text.count(code["lock_name"]) <= 1, text
+
+
+def test_a_new_room_says_its_floor_in_words() -> None:
+    """"Please add a room called 'Patio' to my floor plan (Outdoors).": a floor is said as people say where a room
+    is ("outdoors", "in the basement"), and every floor a room may be on has such a phrasing."""
+    tool = registry.get("iot_devices").tools["add_room"]
+    assert all("{floor}" not in ask.text for ask in tool.asks)
+    floors = {floor for _, floor in tool.values["name, floor"]}
+    assert floors <= {ask.binds.get("floor") for ask in tool.asks}

@@ -277,7 +277,9 @@ def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
                     ("Nursery", "Upstairs"), ("Attic", "Upstairs"), ("Laundry Room", "Basement"),
                     ("Home Gym", "Basement"), ("Patio", "Outdoors"), ("Garden Shed", "Outdoors")],
 }, asks=[
-    "Add a room called '{name}' to my floor plan ({floor}).",
+    Ask("Add a room called '{name}' upstairs.", floor="Upstairs"),
+    Ask("Add a room called '{name}' in the basement.", floor="Basement"),
+    Ask("Add '{name}' as a room outdoors.", floor="Outdoors"),
     Ask("I set up a new room downstairs, '{name}'; can you add it?", floor="Ground floor"),
     Ask("Create a room named '{name}' on the ground floor.", floor="Ground floor"),
 ], reply=["The room {result.name} is added; it has no devices yet.",
