@@ -491,3 +491,11 @@ def test_no_two_posts_share_their_words() -> None:
         for words, authors in said.items():
             assert len(set(authors)) == 1, (world, words, authors)
             assert authors.count(me) <= 1, (world, words)
+
+
+def test_a_large_follower_count_reads_with_thousands_separators(s):
+    """"The account 'losangelesgarden' has 14119 followers": a count of thousands reads "14,119"."""
+    account = sql(s, "SELECT account_id FROM accounts ORDER BY outside_followers DESC LIMIT 1")[0][0]
+    followers = ok(s, "list_followers", {"account_id": account})
+    total = int(re.match(r"[\d,]+", followers["accounts_text"]).group(0).replace(",", ""))
+    assert total >= 1000 and followers["accounts_text"].startswith(f"{total:,} followers"), followers["accounts_text"]

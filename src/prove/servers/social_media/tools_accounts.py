@@ -224,10 +224,10 @@ def _accounts_text(accounts: list[AccountSummary], total: int, noun: str, known:
     said = [_follow_words(a, known) for a in accounts[:shown]]
     if outside and said:
         listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-        return f"{total + outside} {noun}s, among them {listed}"
+        return f"{total + outside:,} {noun}s, among them {listed}"
     said += [f"{total - shown} more"] if total > shown else []
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else ""
-    return f"{total} {noun}{'' if total == 1 else 's'}: {listed}" if total else f"no {noun}s"
+    return f"{total:,} {noun}{'' if total == 1 else 's'}: {listed}" if total else f"no {noun}s"
 
 
 @tools.tool(effect=READ, asks=[
