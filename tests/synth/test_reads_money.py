@@ -806,3 +806,18 @@ def test_a_bound_a_person_sets_is_round() -> None:
     assert all(float(v) == int(v) for v in bounds), bounds
     paid = [maker.value("amount", spec) for _ in range(80)]
     assert any(float(v) != int(v) for v in paid), paid
+
+
+def test_a_memo_to_a_business_is_no_thank_you_note() -> None:
+    """"Send $100.50 to Granite Property Management ... for 'Thanks again'" and "... AT&T Wireless ... with the memo
+    'As agreed'": a memo on a payment to a business reads as a business's reference, not a note to a friend."""
+    said = 0
+    for ex in _generated(["banking"], 600, 1212):
+        rows = EntityIndex(registry.get("banking"), ex["world"]).rows["payee"]
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                payee, memo = call["arguments"].get("payee_id"), call["arguments"].get("memo")
+                if isinstance(memo, str) and payee in rows and rows[payee]["kind"] == "business":
+                    said += 1
+                    assert not re.search(r"(?i)thank|agreed", memo), (rows[payee]["name"], memo)
+    assert said >= 3

@@ -233,9 +233,9 @@ def transfer_between_accounts(ctx: Ctx, from_account_id: DepositAccountId, to_ac
     "Paid ${amount} to {payee_id} from {from_account_id}; the confirmation is {result.transfer_id}.",
     "Done: {payee_id} gets ${amount}, and {from_account_id} now shows ${result.from_account_balance}.",
 ], values={
-    # The payee may be a landlord, a utility, a lender or a friend: memos that fit any of them.
-    "memo": ["March payment", "Invoice 2291", "Reference 40417", "Payment for this month", "As agreed",
-        "Thanks again"],
+    # The payee may be a landlord, a utility, a lender or a friend: memos that fit any of them (not a thank-you
+    # note to a utility).
+    "memo": ["March payment", "Invoice 2291", "Reference 40417", "Payment for this month"],
 })
 def pay_payee(ctx: Ctx, payee_id: PayeeId, from_account_id: CheckingAccountId, amount: Money,
               memo: Memo | None = None) -> Transfer:
@@ -453,7 +453,7 @@ def _scheduled(row: sqlite3.Row) -> ScheduledPayment:
     "scheduled payment is {result.scheduled_payment_id}.",
 ], values={
     # The recipient may be any payee or one of the customer's own accounts: memos that fit any of them.
-    "memo": ["Biweekly payment", "Standing payment", "Reference 40417", "Regular payment", "As agreed"],
+    "memo": ["Biweekly payment", "Standing payment", "Reference 40417", "Regular payment"],
 })
 def schedule_payment(ctx: Ctx, from_account_id: DepositAccountId, amount: Money, send_on: date,
                      payee_id: PayeeId | None = None, to_account_id: AccountId | None = None,
