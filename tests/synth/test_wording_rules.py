@@ -15,7 +15,7 @@ from prove.synth.entities import EntityIndex
 from prove.synth.phrasing import Phrasing, human, renderings
 from prove.synth.quality import RAW_ID, figures
 from prove.synth.sampler import Sampler
-from prove.synth.wording import Wording
+from prove.synth.wording import PERSONAS, Wording
 
 
 def _accepted(candidates):
@@ -851,8 +851,6 @@ def test_a_greeting_fits_the_time_of_day() -> None:
     """"Good evening" at 9 AM is no greeting; at 9 PM it is, and "Good morning" is not."""
     from datetime import datetime
 
-    from prove.synth.wording import PERSONAS
-
     polite = next(p for p in PERSONAS if p.name == "polite")
     morning = {Wording(random.Random(s), polite, now=datetime(2026, 3, 16, 9)).user_turn(["Show my cards."], 0)
                for s in range(60)}
@@ -1651,3 +1649,12 @@ def test_no_phrasing_sends_a_thing_to_a_state_said_with_in() -> None:
         for tool in registry.get(name).tools.values():
             for ask in tool.asks:
                 assert not re.search(r"\bto in\b", ask.text), (name, ask.text)
+
+
+def test_a_closing_word_is_not_said_twice() -> None:
+    """"Change my email signature to: Cheers. Cheers.": a request that ends in the persona's closing word takes no
+    closing after it."""
+    casual = next(p for p in PERSONAS if p.name == "casual")
+    said = {Wording(random.Random(s), casual).user_turn(["Change my email signature to: Cheers."], 1) for s in range(200)}
+    assert said and not any(re.search(r"Cheers\. Cheers\.$", text) for text in said), said
+    assert any(text.endswith(("Thanks!", "Ta.")) for text in said), said

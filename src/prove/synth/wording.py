@@ -320,7 +320,8 @@ class Wording:
                 lower = opener.rstrip()[-1:] not in ".!:" and not (keep and keep[0])
                 body = opener + (_lower_first(body) if lower else body)
         close = self.pick(p.close)
-        if close and self.rng.random() < 0.5:
+        # (not "Change my email signature to: Cheers. Cheers.": a request that ends in the closing takes none)
+        if close and self.rng.random() < 0.5 and not re.search(rf"\b{re.escape(close.rstrip('.!'))}[.!]*$", body.rstrip()):
             body = f"{body.rstrip()}{'.' if body.rstrip()[-1:].isalnum() else ''} {close}"  # "Note: X. Thanks."
         elif body.rstrip()[-1:].isalnum():  # "..., described as: Runs, rides and gym sessions." ends as a sentence
             body = body.rstrip() + "."
