@@ -2229,3 +2229,12 @@ def test_how_close_to_quota_is_asked_of_a_rep_with_one() -> None:
                     asked += 1
                     assert rows[call["arguments"]["owner_id"]]["quota"] > 0, user
     assert asked >= 2
+
+
+def test_an_auto_reply_subject_names_no_day_its_dates_do_not() -> None:
+    """"Set an auto-reply with the subject 'Out of office until March 30' until April 15.": the subject of an
+    out-of-office says no day of its own, which the dates set in the same request would contradict."""
+    days = r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|" \
+           r"Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
+    subjects = registry.get("email").tools["set_vacation_responder"].values["subject"]
+    assert subjects and not [s for s in subjects if re.search(days, s)], subjects

@@ -153,7 +153,8 @@ def update_signature(ctx: Ctx, signature: Signature) -> SignatureChange:
     Ask("Your out-of-office is off; mail no longer gets an auto-reply.", enabled=False),
     Ask("Done: the vacation responder is switched off.", enabled=False),
 ], values={
-    "subject": ["Out of office", "Away until Monday", "On vacation", "Out of office until March 30"],
+    # (no day of its own: "the subject 'Out of office until March 30' until April 15" contradicts itself)
+    "subject": ["Out of office", "On vacation", "Away from my desk", "Out of the office"],
     "message": ["I'm away with limited access to email and will reply when I'm back.",
                 "I'm out of the office this week. For urgent matters, please contact my team.",
                 "Thanks for your email. I'm on vacation and will respond after I return.",
@@ -169,7 +170,7 @@ def set_vacation_responder(ctx: Ctx, enabled: bool, subject: Subject | None = No
 
     Args:
         enabled: true to turn it on, false to turn it off.
-        subject: the reply's subject, such as 'Out of office until March 30'.
+        subject: the reply's subject, such as 'Out of office'.
         message: the reply's text, such as 'I am away with limited access to email.'.
         start_date: first day to answer, such as '2026-03-20'; default today.
         end_date: last day to answer (inclusive), such as '2026-03-27'; omit for until turned off.
