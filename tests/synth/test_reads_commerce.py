@@ -1930,3 +1930,17 @@ def test_a_price_bound_on_a_search_for_words_is_near_what_they_find() -> None:
                     seen += 1
                     assert max(prices) <= bound <= 2 * max(prices) + 10, (query, bound, prices)
     assert seen >= 3
+
+
+def test_a_return_because_it_does_not_fit_is_of_something_worn() -> None:
+    """"I want to return one of the items because it doesn't fit." -> "The Logitech HD Webcam item.": an item
+    that does not fit is clothing or shoes."""
+    def worn(world: int) -> set[str]:
+        db = registry.get("shopping").template(world).db
+        return {r[0] for r in db.execute("SELECT o.order_item_id FROM order_items o JOIN products p USING (product_id) "
+                                         "JOIN categories c USING (category_id) WHERE c.name IN ('Clothing', 'Shoes')")}
+
+    returned = [(ex["world"], call["arguments"]["order_item_id"]) for ex in _generated(("shopping",), 800, 1212)
+                for turn in ex["turns"] for call in turn["calls"]
+                if call["name"] == "request_return" and call["arguments"].get("reason") == "doesn't fit"]
+    assert returned and all(item in worn(world) for world, item in returned), returned

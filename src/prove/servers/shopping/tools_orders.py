@@ -198,7 +198,9 @@ def cancel_order(ctx: Ctx, order_id: PlacedOrderId,
 
 
 @tools.tool(effect=WRITE, asks=[
-    Ask("I want to return {order_item_id} because it doesn't fit.", reason="doesn't fit"),
+    Ask("I want to return {order_item_id} because it doesn't fit.", reason="doesn't fit",  # a thing one wears
+        fits={"order_item_id": "product_id IN (SELECT product_id FROM products JOIN categories USING (category_id) "
+                               "WHERE categories.name IN ('Clothing', 'Shoes'))"}),
     Ask("Start a return for {order_item_id}; it arrived damaged.", reason="arrived damaged"),
     Ask("I'd like to send back {order_item_id}; it's defective.", reason="defective"),
     Ask("Return {quantity} of {order_item_id}, I changed my mind.", reason="changed my mind"),
