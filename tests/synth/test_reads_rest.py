@@ -55,9 +55,9 @@ def _index(server: str, world: int = 0) -> EntityIndex:
 
 
 def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Sequence[tuple[str, dict]] = (),
-             world: int = 0) -> list[str]:
+             world: int = 0, asked: str = "") -> list[str]:
     """Every reply the teacher may give for this call, made on a world (after the `before` calls)
-    and filled as the teacher fills it."""
+    and filled as the teacher fills it; for a read, those that answer the question `asked`."""
     server = registry.get(server_name)
     say = Phrasing(server, Sampler(server, world, [world]).context(world), _index(server_name, world),
                    Wording(random.Random(0)))
@@ -67,7 +67,7 @@ def _replies(server_name: str, tool: str, args: Mapping[str, Any], before: Seque
         result = session.call(tool, dict(args))
     assert result.ok, result.error
     spec = server.tools[tool]
-    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data)]
+    replies = [say.reply(spec, r.text, args, result.data, {}) for r in _fitting_replies(spec, args, result.data, asked)]
     assert replies, f"{tool} has no reply for {args}"
     return replies
 
@@ -926,3 +926,14 @@ def test_a_username_never_opens_a_reply_account() -> None:
                        session.call("get_account", {}).data["username"])
     texts = _replies("marketplace", "send_message", {"listing_id": listing["listing_id"], "body": "Is this still available?"})
     assert texts and not any(t.split(": ", 1)[-1].startswith(listing["seller_username"]) for t in texts), texts
+
+
+def test_a_new_channel_is_told_as_having_no_topic_yet() -> None:
+    """"I found the following: proj-spring-launch: 2 members, pinned count 0, pinned no pinned messages, ...": a
+    channel made in the conversation has no topic, and is told so in a sentence, for every question about it."""
+    made = ("create_channel", {"name": "proj-spring-launch", "is_private": True})
+    for asked in ("How many members does the channel have, and what's its topic?",
+                  "Tell me about the channel: its topic, members and pinned messages.",
+                  "What is the channel for, and who can post there?"):
+        texts = _replies("team_chat", "get_channel", {"channel_id": "CHN-10021"}, [made], asked=asked)
+        assert all("no topic yet" in text and "pinned count" not in text for text in texts), (asked, texts)

@@ -129,11 +129,15 @@ def list_channels(ctx: Ctx, kind: Literal["public", "private", "dm"] | None = No
     "Tell me about {channel_id}: its topic, members and pinned messages.",
     "What is {channel_id} for, and who can post there?",
 ], reply=[
-    # One reply a question (every group channel has a topic): members and topic; topic, members and pins;
-    # what it is for and who may post.
+    # One reply a question: members and topic; topic, members and pins; what it is for and who may post. A
+    # channel made in the conversation has no topic yet.
     "#{result.name} has {result.member_count} members, and its topic is '{result.topic}'.",
     "The topic of #{result.name} is '{result.topic}'; it has {result.member_count} members and {result.pinned_text}.",
     "The topic of #{result.name} is '{result.topic}', and {result.posting_text}.",
+    Ask("#{result.name} has {result.member_count} members and no topic yet.", **{"result.topic": None}),
+    Ask("#{result.name} has no topic yet; it has {result.member_count} members and {result.pinned_text}.",
+        **{"result.topic": None}),
+    Ask("#{result.name} has no topic yet, and {result.posting_text}.", **{"result.topic": None}),
 ])
 def get_channel(ctx: Ctx, channel_id: GroupChannelId) -> Channel:
     """Get one channel's details: topic, purpose, members, posting rules, pins and the user's read position.
