@@ -462,3 +462,14 @@ def test_a_recording_is_asked_of_a_meeting_that_has_started():
         assert {m["status"] for m in meetings} == {"scheduled", "ended"}
         for m in meetings:
             assert session.satisfies("meeting", m["meeting_id"], ask.fits["meeting_id"]) == (m["status"] == "ended"), m
+
+
+def test_a_one_on_one_names_two_people() -> None:
+    """"'1:1 Naomi / Naomi'": a one-on-one between two people of one first name names them in full."""
+    for world in range(4):
+        titles = [t for (t,) in registry.get("video_meeting").template(world).db.execute(
+            "SELECT DISTINCT topic FROM meetings WHERE topic LIKE '1:1 %'")]
+        assert titles
+        for title in titles:
+            a, b = title.removeprefix("1:1 ").split(" / ")
+            assert a != b, title

@@ -195,10 +195,10 @@ class _Builder(WorldBuilder):
                     self._meeting(manager, f"{self.team_name} stand-up", day, time(9, 30), 15, [me, *team],
                                   waiting_room=0, mute=1, accept=0.9)
                 if wd == 2:
-                    self._meeting(manager, f"1:1 {manager['name'].split()[0]} / {me['name'].split()[0]}", day,
+                    self._meeting(manager, _one_on_one(manager, me), day,
                                   time(14, 0), 30, [me], waiting_room=0, accept=1.0)
                 if wd == 3 and (day - HISTORY_START).days % 14 == 3:
-                    self._meeting(me, f"1:1 {me['name'].split()[0]} / {buddy['name'].split()[0]}", day,
+                    self._meeting(me, _one_on_one(me, buddy), day,
                                   time(11, 0), 30, [buddy], waiting_room=0, accept=1.0)
                 if wd == 3 and day.day >= 22 and (day + timedelta(days=7)).month != day.month:
                     everyone = [manager, *team, *self.others]
@@ -419,3 +419,9 @@ def transcript(recording_id: str, topic: str, speakers: list[str], seconds: int,
                     "offset_seconds": int((seq - 1) * seconds / len(lines)),
                     "speaker": speaker, "text": text.format(topic=short)})
     return out
+
+
+def _one_on_one(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """A one-on-one's title, by first names ('1:1 Naomi / Ryan'), or by full names where the first names are one."""
+    first_a, first_b = a["name"].split()[0], b["name"].split()[0]
+    return f"1:1 {first_a} / {first_b}" if first_a != first_b else f"1:1 {a['name']} / {b['name']}"
