@@ -2027,3 +2027,13 @@ def test_a_new_room_says_its_floor_in_words() -> None:
     assert all("{floor}" not in ask.text for ask in tool.asks)
     floors = {floor for _, floor in tool.values["name, floor"]}
     assert floors <= {ask.binds.get("floor") for ask in tool.asks}
+
+
+def test_the_rooms_of_a_floor_are_asked_for_as_people_say_where_rooms_are() -> None:
+    """"Show me the rooms of the floor 'Ground floor' with their temperatures.": a floor is said as people say it
+    ("on the ground floor", "upstairs"), and every floor of every world has such a phrasing."""
+    tool = registry.get("iot_devices").tools["list_rooms"]
+    assert all("{floor}" not in ask.text for ask in tool.asks)
+    floors = {f for world in range(4)
+              for (f,) in registry.get("iot_devices").template(world).db.execute("SELECT DISTINCT floor FROM rooms")}
+    assert floors <= {ask.binds.get("floor") for ask in tool.asks}

@@ -245,10 +245,18 @@ def set_home_mode(ctx: Ctx, mode: HomeMode) -> ModeChange:
 
 @tools.tool(effect=READ, asks=[
     "Which rooms are set up in the app?",
-    "Show me the rooms of the floor '{floor}' with their temperatures.",
+    # a floor said as people say where rooms are, not "the rooms of the floor 'Ground floor'"
+    Ask("Show me the rooms on the ground floor with their temperatures.", floor="Ground floor"),
+    Ask("Which rooms are upstairs, and how warm are they?", floor="Upstairs"),
+    Ask("Show me the rooms in the basement with their temperatures.", floor="Basement"),
+    Ask("What rooms do I have outdoors?", floor="Outdoors"),
 ], reply=[
     Ask("You have {result.rooms_text}.", floor=None),
     "{floor} has {result.rooms_text}.",
+    Ask("On the ground floor you have {result.rooms_text}.", floor="Ground floor"),
+    Ask("Upstairs you have {result.rooms_text}.", floor="Upstairs"),
+    Ask("In the basement you have {result.rooms_text}.", floor="Basement"),
+    Ask("Outdoors you have {result.rooms_text}.", floor="Outdoors"),
 ])
 def list_rooms(ctx: Ctx, floor: str | None = None) -> RoomList:
     """List the rooms of the home with device counts, lights on and the latest temperature.
