@@ -937,3 +937,10 @@ def test_a_new_channel_is_told_as_having_no_topic_yet() -> None:
                   "What is the channel for, and who can post there?"):
         texts = _replies("team_chat", "get_channel", {"channel_id": "CHN-10021"}, [made], asked=asked)
         assert all("no topic yet" in text and "pinned count" not in text for text in texts), (asked, texts)
+
+
+def test_an_empty_file_is_said_to_be_empty() -> None:
+    """"Here's the new file, all 0 lines:" followed by nothing: a file with no text is told as empty."""
+    made = ("create_file", {"path": "/Documents/Packing list.md"})
+    texts = _replies("filesystem", "read_file", {"path": "/Documents/Packing list.md"}, [made])
+    assert all("empty" in text and "0 lines" not in text for text in texts), texts

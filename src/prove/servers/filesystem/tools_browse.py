@@ -392,6 +392,7 @@ def stat_path(ctx: Ctx, path: ItemPath) -> ItemInfo:
     "Show me the first {max_lines} lines of {path}.",
 ], reply=[
     "Here's {path}, {result.shown_text}:\n\n{result.content}",
+    Ask("There's no text in {path} yet; it's empty.", **{"result.total_lines": 0}),
 ])
 def read_file(ctx: Ctx, path: TextFilePath, start_line: Annotated[int, Field(ge=1)] = 1,
               max_lines: Annotated[int, Field(ge=1, le=1000)] = 200) -> FileContent:
