@@ -1944,3 +1944,17 @@ def test_a_return_because_it_does_not_fit_is_of_something_worn() -> None:
                 for turn in ex["turns"] for call in turn["calls"]
                 if call["name"] == "request_return" and call["arguments"].get("reason") == "doesn't fit"]
     assert returned and all(item in worn(world) for world, item in returned), returned
+
+
+def test_a_product_in_stock_nowhere_is_told_so_in_a_sentence() -> None:
+    """"Here's where you'll find the Smart Thermostat in stock: nowhere in Olympia right now.": where no store has
+    the product, the reply says that, not a list that holds "nowhere"."""
+    from prove.synth.teachers.programmatic import _fitting_replies
+
+    tool = registry.get("retail_chain").tools["check_availability"]
+    with Session(["retail_chain"], world=0) as session:
+        for args in ({"product_id": "PRD-10028", "city": "Olympia"}, {"product_id": "PRD-10028", "city": "Nowhere"}):
+            result = session.call("check_availability", args)
+            assert result.ok and result.data["total"] == 0, result
+            replies = _fitting_replies(tool, args, result.data, "Is the Smart Thermostat available anywhere?")
+            assert replies and all("Here's where" not in r.text for r in replies), replies

@@ -1780,7 +1780,10 @@ def _fitting_replies(tool: Tool, args: Mapping[str, Any], data: Any = None, aske
     # The specific case first: a reply bound on the arguments, then one bound on what the result
     # holds ("Nothing comes back ..." for a refund of 0), then the general ones. Before the call runs
     # a result's binding may or may not hold: those replies are among the possible ones.
-    chosen = ((on_args or unbound) + on_result) if data is None else (on_args or on_result or unbound)
+    # Of the replies bound on the arguments, one also bound on what the result holds is the more specific
+    # ("No store has it in stock" of an availability check that found none).
+    specific = [r for r in on_args if any(n.startswith("result.") for n in r.binds)]
+    chosen = ((on_args or unbound) + on_result) if data is None else (specific or on_args or on_result or unbound)
     if data is None:
         return chosen
     if tool.read_only and _empty_listing(data):
