@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 
@@ -22,9 +23,13 @@ class TableMeta:
     key: tuple[str, ...]
     select: str
 
+    @cached_property
+    def key_index(self) -> tuple[int, ...]:
+        """The positions of the key's columns in a row."""
+        return tuple(self.columns.index(k) for k in self.key)
+
     def key_of(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
-        idx = [self.columns.index(k) for k in self.key]
-        return tuple(row[i] for i in idx)
+        return tuple(row[i] for i in self.key_index)
 
 
 def read_tables(db: sqlite3.Connection) -> dict[str, TableMeta]:
@@ -104,14 +109,15 @@ class RowChange:
 
 def diff_table(server: str, meta: TableMeta, old: sqlite3.Connection, new: sqlite3.Connection) -> list[RowChange]:
     """Row-level changes of one table from `old` to `new` (rows matched by primary key)."""
-    before = {meta.key_of(r): r for r in _rows(old, meta.select)}
-    after = {meta.key_of(r): r for r in _rows(new, meta.select)}
+    old_rows, new_rows = _rows(old, meta.select), _rows(new, meta.select)
+    # A row both states hold as it is changed nothing: only the others are matched by key.
+    same = set(old_rows).intersection(new_rows)
+    before = {meta.key_of(r): r for r in old_rows if r not in same}
+    after = {meta.key_of(r): r for r in new_rows if r not in same}
     cols = meta.columns
     changes = []
     for key in sorted(before.keys() | after.keys(), key=repr):
         b, a = before.get(key), after.get(key)
-        if b == a:
-            continue
         keyd = dict(zip(meta.key, key))
         bd = dict(zip(cols, b)) if b is not None else None
         ad = dict(zip(cols, a)) if a is not None else None
