@@ -311,13 +311,14 @@ class Session:
         if _parent is None:                  # a fresh episode
             self.now = EPOCH
             self.log: list[CallRecord] = []
+            self._log_size = 0
             self._runtimes = [_Runtime(s, t, t.data, self) for s, t in zip(resolved, _templates(resolved, world))]
         else:                                # a fork: the parent's state, clock and log as they are
             self.now = _parent.now
             self.log = list(_parent.log)
+            self._log_size = _parent._log_size
             self._runtimes = [_Runtime(rt.server, rt.template, rt.db.serialize(), self, rt.digests)
                               for rt in _parent._runtimes]
-        self._log_size = sum(map(_record_size, self.log))
         self._measure()
         self._routes = self._route()
 
@@ -365,11 +366,12 @@ class Session:
             else:
                 result = self._execute(name, route[0], route[1], arguments)
                 server = route[0].server.name
-            record = CallRecord(len(self.log), result.name, server, _bounded(arguments, self.log_bytes, "arguments"),
-                                ToolResult(result.name, result.ok, _bounded(result.data, self.log_bytes, "result"),
-                                           result.error))
+            kept_arguments, arguments_size = _bounded(arguments, self.log_bytes, "arguments")
+            kept_data, data_size = _bounded(result.data, self.log_bytes, "result")
+            record = CallRecord(len(self.log), result.name, server, kept_arguments,
+                                ToolResult(result.name, result.ok, kept_data, result.error))
             self.log.append(record)
-            self._log_size += _record_size(record)
+            self._log_size += _record_size(record, arguments_size + data_size)
             if server is not None and route[1].effect is Effect.WRITE:
                 self._measure()
             return result
@@ -821,23 +823,26 @@ def _json_size(value: Any, budget: int) -> int | None:
     return used
 
 
-def _bounded(value: Any, limit: int, what: str) -> Any:
-    """`value` as the call log keeps it: itself if plain JSON within `limit` bytes, else a summary."""
-    if _json_size(value, limit) is not None:
-        return value
+def _bounded(value: Any, limit: int, what: str) -> tuple[Any, int]:
+    """`value` as the call log keeps it: itself if plain JSON within `limit` bytes, else a summary;
+    and the size of what it keeps."""
+    size = _json_size(value, limit)
+    if size is not None:
+        return value, size
     if isinstance(value, (str, bytes)) and len(value) > limit:
         why = f"{what} of {len(value):,} characters, over the log's {limit:,}"
     else:
         why = f"{what} over the log's {limit:,} bytes, or not plain JSON"
-    return {"omitted": why, "preview": _echo(value, 200)}
+    summary = {"omitted": why, "preview": _echo(value, 200)}
+    return summary, _json_size(summary, 1 << 62) or 0
 
 
-def _record_size(record: CallRecord) -> int:
-    """About how many bytes one call-log entry holds (its kept values are bounded)."""
-    size = 200 + len(record.name)
-    for value in (record.arguments, record.result.data, record.result.error):
-        size += _json_size(value, 1 << 62) or 0
-    return size
+def _record_size(record: CallRecord, kept: int | None = None) -> int:
+    """About how many bytes one call-log entry holds (its kept values are bounded); `kept` is the
+    size of its arguments and result where the caller knows it already."""
+    if kept is None:
+        kept = sum(_json_size(value, 1 << 62) or 0 for value in (record.arguments, record.result.data))
+    return 200 + len(record.name) + kept + (_json_size(record.result.error, 1 << 62) or 0)
 
 
 def _explain(exc: ValidationError) -> str:
