@@ -431,7 +431,7 @@ def test_a_copy_under_a_new_name_leaves_the_original_its_name() -> None:
     for a new name of its source."""
     from types import SimpleNamespace
 
-    from prove.synth.teachers.programmatic import Planner
+    from prove.synth.teachers.programmatic import Planner, Step
 
     server = registry.get("filesystem")
     args = {"path": "/Documents/Home/Home inventory.csv", "destination_folder": "/Desktop",
@@ -440,7 +440,7 @@ def test_a_copy_under_a_new_name_leaves_the_original_its_name() -> None:
         result = session.call("copy_path", args)
     say = _say("filesystem")
     planner = SimpleNamespace(server=server, index=say.index, say=say)
-    Planner._note_renames(planner, [SimpleNamespace(tool=server.tools["copy_path"], result=result)])
+    Planner._note_renames(planner, [Step(server.tools["copy_path"], args, {}, result, None)])
     assert ("item", args["path"]) not in say.renamed, say.renamed
     # nor is a new bill's name taken for its category's ("change the budget for the category 'Meal kit'")
     bill = {"name": "Meal kit", "payee": "HelloFresh", "amount": 59.99, "category_id": "CAT-10007",
@@ -451,7 +451,7 @@ def test_a_copy_under_a_new_name_leaves_the_original_its_name() -> None:
     assert added.ok, added.error
     said = _say("budget")
     Planner._note_renames(SimpleNamespace(server=budget, index=said.index, say=said),
-                          [SimpleNamespace(tool=budget.tools["add_bill"], result=added)])
+                          [Step(budget.tools["add_bill"], bill, {}, added, None)])
     assert ("category", "CAT-10007") not in said.renamed, said.renamed
 
 

@@ -86,6 +86,11 @@ class Step:
     # a later request tells them by that ("the event 'Sync' from March 19" once moved there).
     after: dict[str, dict[str, dict[str, Any]]] | None = None
 
+    @functools.cached_property
+    def refs(self) -> list[tuple[str, str, Mapping[str, Any]]]:
+        """The entity references of its result, (kind, ID, record) in document order: read once."""
+        return extract_entities(self.tool, self.result.data)
+
 
 @dataclass
 class PlannedTurn:
@@ -647,7 +652,7 @@ class Planner:
             if not q.entity or not isinstance(value, str) or self.say.entity_noun(q.entity) not in PERSON_NOUNS:
                 continue
             label = self.index.labels.get(q.entity, {}).get(value) or next(
-                (rec.get(f) for s in steps if s.result.ok for k, v, rec in extract_entities(s.tool, s.result.data)
+                (rec.get(f) for s in steps if s.result.ok for k, v, rec in s.refs
                  if k == q.entity and v == value for f in ("full_name", "name") if isinstance(rec.get(f), str)), "")
             words = label.split()
             if len(words) == 2 and all(w[:1].isupper() and w.isalpha() for w in words):
@@ -726,7 +731,7 @@ class Planner:
             if p is None:
                 return False
             if p.entity and not p.required and not self.ungrounded and not self.spec.context.ids(p.entity) and \
-                    not any(k == p.entity for s in steps if s.result.ok for k, _, _ in extract_entities(s.tool, s.result.data)):
+                    not any(k == p.entity for s in steps if s.result.ok for k, _, _ in s.refs):
                 return False
         return True
 
@@ -747,11 +752,11 @@ class Planner:
             s = steps[i]
             if not s.result.ok:
                 continue
-            for k, v, rec in extract_entities(s.tool, s.result.data):
+            for k, v, rec in s.refs:
                 if k == kind and self._usable(kind, v):
                     flows.append((i, v, rec))
         for j, d in enumerate(found):
-            for k, v, rec in extract_entities(d.tool, d.result.data):
+            for k, v, rec in d.refs:
                 if k == kind and self._usable(kind, v):
                     flows.append((base + j, v, rec))
         if p.where is not None:  # an output's entity must be one the parameter takes (a credit card, not any account)
@@ -824,7 +829,7 @@ class Planner:
             if not s.result.ok or s.tool.server == tool.server:
                 continue
             fields = entity_fields(s.tool)
-            for k, v, rec in extract_entities(s.tool, s.result.data):
+            for k, v, rec in s.refs:
                 if next((rec[f] for f in rec if f in fields), None) != v:
                     continue  # a record of the thing itself, not one that mentions it (a calendar's owner)
                 partner = self.links.get((k, kind), {}).get(v)
@@ -838,8 +843,7 @@ class Planner:
             return None
         self.rng.shuffle(options)
         for i, partner, value in sorted(options, key=lambda o: "@" not in o[2]):  # an address finds one person
-            source = next(k for k, v, _ in extract_entities(steps[i].tool, steps[i].result.data)
-                          if self.links.get((k, kind), {}).get(v) == partner)
+            source = next(k for k, v, _ in steps[i].refs if self.links.get((k, kind), {}).get(v) == partner)
             columns = [theirs for _, theirs in self.server.agreed(source, kind)]
             lookups = [t for t in self.server.visible_tools
                        if t.server == tool.server and t.name in self.conv.shown and kind in record_fields(t)
@@ -917,14 +921,14 @@ class Planner:
             if ek is not None and ek.stands_for and (said := self._label_in(source, kind, v)):
                 return "label", said  # a participant who just joined: "let Jasmine Patel in"
             if v not in self.index.ids.get(kind, ()):
-                own = next((r for k, x, r in extract_entities(source.tool, source.result.data) if k == kind and x == v),
-                           None)  # its record in the output, which may say what it is (a file, a folder)
+                # its record in the output, which may say what it is (a file, a folder)
+                own = next((r for k, x, r in source.refs if k == kind and x == v), None)
                 if ek is not None and ek.noun_from and isinstance(own, Mapping) \
                         and (own_noun := row_noun(ek, own.get(ek.noun_from))) is not None:
                     self.say.nouns[(kind, v)] = own_noun
                 noun = self.say.noun_of(kind, v)
                 since = [*steps, *found][src + 1:]
-                made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in extract_entities(s.tool, s.result.data)
+                made = {x for s in [*steps, *found] if s.result.ok for k, x, _ in s.refs
                         if k == kind and x not in self.index.ids.get(kind, ())}
                 if made - {v}:  # two new ones: neither is "the new one", each may have a name
                     label = self._label_in(source, kind, v)
@@ -935,7 +939,7 @@ class Planner:
                 # Moved or renamed in the conversation, it is no new one: said by its name.
                 moved = [x for x in [*steps, *found] if x.tool.name.startswith(("rename", "move")) and x.result.ok]
                 label = next(filter(None, (self._label_in(x, k, v) for x in moved  # a path is an item and a file
-                                           for k, y, _ in extract_entities(x.tool, x.result.data) if y == v)), None)
+                                           for k, y, _ in x.refs if y == v)), None)
                 if label is not None:
                     return "label", label
                 if source.tool.name.startswith("rename"):
@@ -955,7 +959,7 @@ class Planner:
                 named_since = any(x != v for s in since for q in s.tool.params if q.entity == kind
                                   for x in _strs([s.args.get(q.name)])) or \
                     any(k != kind and self.say.noun_of(k, x) == noun for s in since if s.result.ok
-                        for k, x, _ in extract_entities(s.tool, s.result.data))  # a flight found since a booking
+                        for k, x, _ in s.refs)  # a flight found since a booking
                 # "that deal" of the deal a request made; an account a lead's conversion made on the side is
                 # "the new account" (the call's own record is the lead's)
                 data = source.result.data
@@ -979,7 +983,7 @@ class Planner:
             return None
         days: dict[str, list[str]] = {}
         name = None
-        for k, x, rec in extract_entities(step.tool, data):
+        for k, x, rec in step.refs:
             if k != kind or not isinstance(rec, Mapping):
                 continue
             when = next((rec[f] for f in ("start", "starts_at", "date", "scheduled_for")
@@ -1018,8 +1022,7 @@ class Planner:
             return self.index.labels[other_kind][other] if other_kind else None
 
         label = None
-        refs = extract_entities(step.tool, step.result.data)
-        for k, v, rec in refs:
+        for k, v, rec in step.refs:
             if k != kind or v != value:
                 continue
             candidate = own(v, rec)
@@ -1028,7 +1031,7 @@ class Planner:
                 break
         if not label:
             return None
-        for k, v, rec in refs:
+        for k, v, rec in step.refs:
             if k == kind and v != value and own(v, rec) == label:
                 return None
         return label
@@ -1442,7 +1445,7 @@ class Planner:
         kind = self._param(s, name).entity
         new = {v for v in _strs([s.args.get(name)]) if kind and v not in self.index.ids.get(kind, ())}
         return next((x for x in before if new and not x.tool.read_only and x.result.ok
-                     and new & {v for _, v, _ in extract_entities(x.tool, x.result.data)}), None)
+                     and new & {v for _, v, _ in x.refs}), None)
 
     def _moved_said(self, s: Step) -> dict[str, str]:
         """The things a write moved elsewhere (an email archived, a message moved to another folder), said
@@ -1456,7 +1459,7 @@ class Planner:
             key = self.server.entities[p.entity].key if p.entity in self.server.entities else None
             row = self.index.every.get(p.entity, {}).get(value)
             label = self.index.labels.get(p.entity, {}).get(value)
-            rec = next((r for k, v, r in extract_entities(s.tool, s.result.data) if k == p.entity and v == value
+            rec = next((r for k, v, r in s.refs if k == p.entity and v == value
                         and isinstance(r, Mapping) and r.get(key) == value), None)
             if row is None or rec is None or not isinstance(label, str):
                 continue
@@ -1472,7 +1475,7 @@ class Planner:
             if s.tool.read_only or not s.result.ok:
                 continue
             fields = entity_fields(s.tool)
-            for kind, value, rec in extract_entities(s.tool, s.result.data):
+            for kind, value, rec in s.refs:
                 ek = self.server.entities.get(kind)
                 if not moved_only and ek is not None and ek.label and isinstance(rec, Mapping) \
                         and rec.get(ek.key) == value and value not in self.index.ids.get(kind, ()) \
@@ -1521,7 +1524,7 @@ class Planner:
                 if s.args[p.name] in self.say.entity(p.entity, s.args[p.name]):
                     continue  # a thing known only by its ID ("version VER-10007") is not asked for vaguely
                 if any(t.turn == 0 and t.result.ok and p.entity in t.tool.produces and s.args[p.name] not in
-                       {v for k, v, _ in extract_entities(t.tool, t.result.data) if k == p.entity} for t in steps[:i]):
+                       {v for k, v, _ in t.refs if k == p.entity} for t in steps[:i]):
                     continue  # "what versions of README are there? ... since one of the versions": one of those
                 options.append((i, p))
         if not options:
