@@ -605,55 +605,9 @@ def tidy(text: str) -> str:
 
 
 def _mend(text: str) -> str:
-    text = re.sub(r"\bme's\b", "my", text)  # "me's open deals" -> "my open deals"
-    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)  # "Eggs & Co.." -> "Eggs & Co."
-    text = re.sub(r"(?<![\d.,$])(\d[\d,]*\.\d\d) dollars\b", r"$\1", text)  # "150.50 dollars" -> "$150.50"
-    text = re.sub(r"\$(\d{5,})(?!\d)", lambda m: f"${int(m.group(1)):,}", text)  # "$100000" -> "$100,000"
-    text = re.sub(r"\b([Tt])he (that|this) ", lambda m: (m.group(2).capitalize() if m.group(1) == "T" else m.group(2)) + " ",
-                  text)
-    text = re.sub(r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I", text)
-    text = re.sub(r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)], text)
-    text = re.sub(r"\b([Ww]hat|[Ww]ho) has me\b", r"\1 have I", text)  # "What has me said about ..." -> "have I"
-    text = re.sub(r"\b([Ww]hat|[Ww]here) me (wrote|said|posted|sent)\b", r"\1 I \2", text)  # "what me wrote"
-    text = re.sub(r"\b((?i:my|your|this|that)|the|a|an) (?:the|The) ", r"\1 ", text)
-    text = re.sub(r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
-                  r"\1hat the \2", text)  # "record that that issue is blocked" -> "... that the issue ..."
-    text = re.sub(r"\bthe The ", "The ", text)
-    text = re.sub(r"\bthe ([A-Z][\w.-]*(?: [A-Z][\w.-]*)*'s calendar) calendar\b", r"\1", text)  # a colleague's own
-    text = re.sub(rf"\b([Ff]rom|[Bb]etween) ({_DAY}) at ({_TIME}) (to|and) \2 at ({_TIME})",
-                  lambda m: f"{'O' if m.group(1)[0].isupper() else 'o'}n {m.group(2)} {m.group(1).lower()} "
-                            f"{m.group(3)} {m.group(4)} {m.group(5)}", text)  # one day is said once
-    text = re.sub(rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2), text)
-    # "a event" -> "an event"; a capital A opens a sentence ("A event" -> "An event"), or is a name's ("Class A is")
-    text = re.sub(r"(?:\b(a)|(?:^|(?<=[.!?] ))(A)) (?!one\b|once\b|one-)([aeioAEIO]\w)",
-                  lambda m: f"{m.group(1) or m.group(2)}n {m.group(3)}", text)
-    # "put 1 of the Trimmer on hold" -> "put one Trimmer on hold" (but "line 1 of the file" stays)
-    text = re.sub(r"\b([Pp]ut|[Aa]dd|[Rr]eserve|[Hh]old|holding|[Mm]ove|[Ss]end|[Tt]ransfer|[Tt]ake|[Bb]uy|[Oo]rder|"
-                  r"[Rr]equested:|[A-Za-z]+ed) 1 of the (?!items?\b)", r"\1 one ", text)
-    text = re.sub(r"(?<![\d.,$-])\b1 of them\b", "one of them", text)
-    text = re.sub(r" in the Trash folder (?=from the trash\b)", " ", text)  # said once: "... 'Hi' from the trash"
-    # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
-    # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery"; of three letters, only a thing one counts:
-    # "Glue Gun", not "Pho Tai" or "5th Gen"); a name may hold an "and": "2 Shampoo and Conditioner Sets"
-    # A name that opens with a number has the count in words ("two 18-inch Foam Rollers"), up to twelve.
-    text = re.sub(r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:(?:[A-Z0-9][\w'&./-]*|(?<=[a-z] )and|"
-                  r"(?<=\d )(?:in|ft|oz|qt|lb|mm|cm)) )*)"
-                  r"([A-Z][a-z]{2,}[a-rt-xz]|Amp|Bag|Bed|Box|Bun|Car|Cup|Fan|Gun|Jar|Kit|Mat|Mug|Pan|Pen|Pit|Saw|Set)"
-                  r"\b(?![\w'-])"
-                  r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)", _counted_units, text)
-    text = re.sub(r"(?<![\d.,$-])\b1 people\b", "1 person", text)  # "1 shares" -> "1 share"
-    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y", text)  # "1 entries" -> "1 entry"
-    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1", text)  # "1 matches" -> "1 match"
-    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1", text)
-    text = re.sub(r"(?<![\d.,$-])\b1 (unread|new|open|upcoming|pending|other|active|[a-z]+ed) ([a-z]+[^s'])s\b",
-                  r"1 \1 \2", text)  # "1 planned sprints" -> "1 planned sprint"
-    text = re.sub(r"(?<![\d.,$-])\b(1 [a-z]+(?: [a-z]+)?), (?:newest|oldest|latest) first\b", r"\1", text)  # one has no order
-    # (a thing from a day moved to a time that day keeps both: "move the meeting 'X' from March 20 to March 20 at 1:00 PM")
-    text = re.sub(rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b(?!,? at )",
-                  lambda m: ("On " if m.group(1)[0].isupper() else "on ") + m.group(2), text)  # "between March 23 and March 23"
-    text = re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was", text)  # "1 line were added" -> "was"
-    text = re.sub(r"\b(has|have|had|matched|removed|with|and) 0 ([a-z]+s)\b", r"\1 no \2", text)  # "It has 0 likes"
-    return re.sub(r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is", text)  # "1 person are in" -> "is"
+    for pattern, replacement in _MENDS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def today_said(text: str, today: date) -> str:
@@ -702,6 +656,58 @@ def _counted_units(m: re.Match[str]) -> str:
             return m.group(0)
         count = _COUNTS[int(count) - 2]
     return f"{count} {name}{last}{'es' if re.search(r'(?:x|ch|sh)$', last) else 's'}"
+
+# What `_mend` mends, in this order: (pattern, replacement).
+_MENDS: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(pattern), replacement) for pattern, replacement in (
+    (r"\bme's\b", "my"),  # "me's open deals" -> "my open deals"
+    (r"(?<!\.)\.\.(?!\.)", "."),  # "Eggs & Co.." -> "Eggs & Co."
+    (r"(?<![\d.,$])(\d[\d,]*\.\d\d) dollars\b", r"$\1"),  # "150.50 dollars" -> "$150.50"
+    (r"\$(\d{5,})(?!\d)", lambda m: f"${int(m.group(1)):,}"),  # "$100000" -> "$100,000"
+    (r"\b([Tt])he (that|this) ", lambda m: (m.group(2).capitalize() if m.group(1) == "T" else m.group(2)) + " "),
+    (r"\b([Dd])oes me\b", lambda m: ("D" if m.group(1) == "D" else "d") + "o I"),
+    (r"\bme (has|is)\b", lambda m: "I " + {"has": "have", "is": "am"}[m.group(1)]),
+    (r"\b([Ww]hat|[Ww]ho) has me\b", r"\1 have I"),  # "What has me said about ..." -> "have I"
+    (r"\b([Ww]hat|[Ww]here) me (wrote|said|posted|sent)\b", r"\1 I \2"),  # "what me wrote"
+    (r"\b((?i:my|your|this|that)|the|a|an) (?:the|The) ", r"\1 "),
+    (r"\b([Tt])hat that (issue|item|event|file|message|email|order|booking|task|deal|one)\b",
+     r"\1hat the \2"),  # "record that that issue is blocked" -> "... that the issue ..."
+    (r"\bthe The ", "The "),
+    (r"\bthe ([A-Z][\w.-]*(?: [A-Z][\w.-]*)*'s calendar) calendar\b", r"\1"),  # a colleague's own
+    (rf"\b([Ff]rom|[Bb]etween) ({_DAY}) at ({_TIME}) (to|and) \2 at ({_TIME})",
+     lambda m: f"{'O' if m.group(1)[0].isupper() else 'o'}n {m.group(2)} {m.group(1).lower()} "
+               f"{m.group(3)} {m.group(4)} {m.group(5)}"),  # one day is said once
+    (rf"\b([Aa])t ({_MONTH} \d)", lambda m: ("On " if m.group(1) == "A" else "on ") + m.group(2)),
+    # "a event" -> "an event"; a capital A opens a sentence ("A event" -> "An event"), or is a name's ("Class A is")
+    (r"(?:\b(a)|(?:^|(?<=[.!?] ))(A)) (?!one\b|once\b|one-)([aeioAEIO]\w)",
+     lambda m: f"{m.group(1) or m.group(2)}n {m.group(3)}"),
+    # "put 1 of the Trimmer on hold" -> "put one Trimmer on hold" (but "line 1 of the file" stays)
+    (r"\b([Pp]ut|[Aa]dd|[Rr]eserve|[Hh]old|holding|[Mm]ove|[Ss]end|[Tt]ransfer|[Tt]ake|[Bb]uy|[Oo]rder|"
+     r"[Rr]equested:|[A-Za-z]+ed) 1 of the (?!items?\b)", r"\1 one "),
+    (r"(?<![\d.,$-])\b1 of them\b", "one of them"),
+    (r" in the Trash folder (?=from the trash\b)", " "),  # said once: "... 'Hi' from the trash"
+    # "Reserve 2 of the Stud Finder at ..." -> "Reserve 2 Stud Finders at ..." (not a name that ends in a
+    # size or a kind, nor one in an "s" or a "y": "Tacos", "Battery"; of three letters, only a thing one counts:
+    # "Glue Gun", not "Pho Tai" or "5th Gen"); a name may hold an "and": "2 Shampoo and Conditioner Sets"
+    # A name that opens with a number has the count in words ("two 18-inch Foam Rollers"), up to twelve.
+    (r"(?<![\d.,$-])\b((?!1 )\d+) of the ((?:(?:[A-Z0-9][\w'&./-]*|(?<=[a-z] )and|"
+     r"(?<=\d )(?:in|ft|oz|qt|lb|mm|cm)) )*)"
+     r"([A-Z][a-z]{2,}[a-rt-xz]|Amp|Bag|Bed|Box|Bun|Car|Cup|Fan|Gun|Jar|Kit|Mat|Mug|Pan|Pen|Pit|Saw|Set)"
+     r"\b(?![\w'-])"
+     r"(?= (?:from|to|in|at|on|for|into|over|back|off)\b| \(|[.,;:?!)]|$)", _counted_units),
+    (r"(?<![\d.,$-])\b1 people\b", "1 person"),  # "1 shares" -> "1 share"
+    (r"(?<![\d.,$-])\b1 ([a-z]+)ies\b", r"1 \1y"),  # "1 entries" -> "1 entry"
+    (r"(?<![\d.,$-])\b1 ([a-z]+(?:ch|sh|ss|x))es\b", r"1 \1"),  # "1 matches" -> "1 match"
+    (r"(?<![\d.,$-])\b1 ([a-z]+[^s'])s\b", r"1 \1"),
+    (r"(?<![\d.,$-])\b1 (unread|new|open|upcoming|pending|other|active|[a-z]+ed) ([a-z]+[^s'])s\b",
+     r"1 \1 \2"),  # "1 planned sprints" -> "1 planned sprint"
+    (r"(?<![\d.,$-])\b(1 [a-z]+(?: [a-z]+)?), (?:newest|oldest|latest) first\b", r"\1"),  # one has no order
+    # (a thing from a day moved to a time that day keeps both: "move the meeting 'X' from March 20 to March 20 at 1:00 PM")
+    (rf"\b([Bb]etween|[Ff]rom) ({_DAY}) (?:and|to|through|until) \2\b(?!,? at )",
+     lambda m: ("On " if m.group(1)[0].isupper() else "on ") + m.group(2)),  # "between March 23 and March 23"
+    (r"(?<![\d.,$-])\b1 ([a-z]+) were\b", r"1 \1 was"),  # "1 line were added" -> "was"
+    (r"\b(has|have|had|matched|removed|with|and) 0 ([a-z]+s)\b", r"\1 no \2"),  # "It has 0 likes"
+    (r"(?<![\d.,$-])\b1 ([a-z]+) are\b", r"1 \1 is"),  # "1 person are in" -> "is"
+))
 
 
 def _one_listed(data: Any) -> bool:
