@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from prove.env import EPOCH, INTERNAL_ERRORS, HookError, Server, Session, SessionClosedError
+from prove.env import EPOCH, INTERNAL_ERRORS, HookError, InvalidRequestError, Server, Session, SessionClosedError
 
 from .conftest import pin_of
 from .toy import SCHEMA, make_server
@@ -145,6 +145,27 @@ def test_fork_is_isolated(session: Session) -> None:
         child.call("get_wallet", {"wallet_id": "W-10003"}).data["balance"])
     child.close()
     assert not session.closed
+
+
+def test_trial_undoes_what_it_did(session: Session) -> None:
+    pin = pin_of(session, "W-10002")
+    session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 5, "pin": pin})
+    fp, calls, size = session.fingerprint(), len(session.log), session.size()
+    with session.trial() as probe:
+        assert probe is session
+        probe.advance(3600)
+        assert probe.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 7, "pin": pin}).data["move_id"] == "MV-10002"
+        with probe.trial():  # trials nest
+            probe.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 1, "pin": pin})
+        assert len(probe.log) == calls + 1
+        assert probe.fingerprint() != fp
+        with pytest.raises(InvalidRequestError, match="inside a trial"):
+            probe.reset()
+    assert session.fingerprint() == fp and session.now == EPOCH
+    assert len(session.log) == calls and session.size() == size
+    assert [c.op for c in session.diff()] == ["insert", "update", "update"]
+    # The ID the trial's call took is free again.
+    assert session.call("move", {"src": "W-10002", "dst": "W-10003", "amount": 7, "pin": pin}).data["move_id"] == "MV-10002"
 
 
 def test_snapshot_restore_round_trip(session: Session) -> None:

@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -308,6 +309,7 @@ class Session:
         self._worker: int | None = None      # the thread running a tool's function, while one does
         self._sent = self._taken = False
         self._closed = False
+        self._trials = 0                     # trials open on this session (`trial`)
         if _parent is None:                  # a fresh episode
             self.now = EPOCH
             self.log: list[CallRecord] = []
@@ -602,6 +604,7 @@ class Session:
         """Bring back the state, clock and call log of a snapshot of this session's servers."""
         with self._lock:
             self._check_open()
+            self._check_no_trial("restore")
             if set(snapshot.data) != set(self.servers):
                 raise InvalidRequestError(f"snapshot holds {sorted(snapshot.data)}, session has {sorted(self.servers)}")
             for rt in self._runtimes:
@@ -615,6 +618,7 @@ class Session:
         """Back to the initial world: state, clock and call log."""
         with self._lock:
             self._check_open()
+            self._check_no_trial("reset")
             for rt in self._runtimes:
                 rt.load(rt.template.data)
                 rt.digests.clear()
@@ -629,6 +633,35 @@ class Session:
             self._check_open()
             return Session([rt.server for rt in self._runtimes], self.world, session_id=session_id,
                            timeout=self.timeout, log_bytes=self.log_bytes, _parent=self)
+
+    @contextmanager
+    def trial(self) -> Iterator[Session]:
+        """This session, for calls and clock moves that are all undone when the block ends: what a
+        fork is for trying something out, without copying the databases.
+
+        Every database rolls back to a savepoint taken on entry, and the clock and call log come
+        back as they were; trials nest. A trial belongs to one caller (another thread's calls in
+        the meantime are undone with it), and `restore` or `reset` inside one is refused.
+        """
+        with self._lock:
+            self._check_open()
+            for rt in self._runtimes:
+                rt.db.execute("SAVEPOINT prove_trial")
+            now, calls, log_size, db_bytes = self.now, len(self.log), self._log_size, self._db_bytes
+            digests = [dict(rt.digests) for rt in self._runtimes]
+            self._trials += 1
+        try:
+            yield self
+        finally:
+            with self._lock:
+                self._trials -= 1
+                if not self._closed:
+                    for rt, kept in zip(self._runtimes, digests):
+                        rt.db.execute("ROLLBACK TO prove_trial")
+                        rt.db.execute("RELEASE prove_trial")
+                        rt.digests = kept
+                    self.now, self._log_size, self._db_bytes = now, log_size, db_bytes
+                    del self.log[calls:]
 
     def diff(self, other: Session | Snapshot | None = None) -> Diff:
         """Row-level changes from `other` (default: the initial world) to this session."""
@@ -679,6 +712,10 @@ class Session:
     def _check_open(self) -> None:
         if self._closed:
             raise SessionClosedError(f"session {self.id} is closed")
+
+    def _check_no_trial(self, what: str) -> None:
+        if self._trials:
+            raise InvalidRequestError(f"cannot {what} session {self.id} inside a trial")
 
     def __enter__(self) -> Session:
         return self

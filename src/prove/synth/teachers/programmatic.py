@@ -1,13 +1,14 @@
 """The programmatic teacher: grounded conversations with no model.
 
-At the first QUERY it plans the whole conversation on a fork of the live session:
+At the first QUERY it plans the whole conversation in a trial of the live session (`Session.trial`:
+whatever the plan does there is undone):
 
 1. For each tool of the chain it picks an `asks` phrasing and fills the arguments. An entity
    comes from an earlier tool output of the episode (data flow) or from the sampling context;
    at the *minimal* information level the user names it by its label and the assistant looks
    it up first. A sensitive value comes from a hidden read tool (the PIN a customer knows) and
    is said by the user. Anything else comes from `ValueMaker`.
-2. Each candidate is screened on the fork: a call that fails leaves no trace (every call runs
+2. Each candidate is screened in the trial: a call that fails leaves no trace (every call runs
    in a savepoint), so the teacher tries a few candidates and keeps one that works.
 3. Turns follow the data: a later call that needs an ID the user cannot know yet goes to the
    next turn, after the assistant's reply has shown it; then turns are split to reach 2-3.
@@ -112,7 +113,7 @@ class _Playback:
 
 
 class ProgrammaticTeacher:
-    """Plans on a fork, then plays the plan (see the module docstring)."""
+    """Plans in a trial of the session, then plays the plan (see the module docstring)."""
 
     id = "programmatic"
 
@@ -249,7 +250,7 @@ class Planner:
 
     def _would_serve(self, tool: Tool, args: Mapping[str, Any]) -> bool:
         """Whether the tool, had the assistant had it, would have done what a request asks."""
-        with self.conv.session.fork() as probe:
+        with self.conv.session.trial() as probe:
             return probe.call(tool.name, dict(args)).ok
 
     # ----- a task ------------------------------------------------------------------------------
@@ -260,11 +261,8 @@ class Planner:
         tries = 6 if self.links else 3  # (a chain across servers must also carry something across)
         for attempt in range(tries):
             self.advance = 0
-            fork = self.conv.session.fork()
-            try:
-                steps = self._steps(chain, fork)
-            finally:
-                fork.close()
+            with self.conv.session.trial() as sess:
+                steps = self._steps(chain, sess)
             planned = sum(s.asked for s in steps) >= 2 and (not self.links or self._carries(steps))
             if planned or (attempt == tries - 1 and steps):
                 break
@@ -293,7 +291,7 @@ class Planner:
         return out
 
     def _steps(self, chain: list[tuple[str, str | None]], sess: Session) -> list[Step]:
-        """Plan the chain on the fork. A set-up runs only where the world calls for it: where the
+        """Plan the chain in the trial. A set-up runs only where the world calls for it: where the
         tool it is for works already (the trunk is open), it is left out; where the set-up is the
         very thing the tool takes back (open the trunk, then close it), neither is planned."""
         steps: list[Step] = []
@@ -324,10 +322,10 @@ class Planner:
         return steps
 
     def _ready(self, tool: Tool, steps: list[Step], sess: Session) -> bool:
-        """Whether the tool can be planned as things stand, tried on a copy (and the draws undone)."""
+        """Whether the tool can be planned as things stand, tried in a trial (and the draws undone)."""
         draws, words, advance = self.rng.getstate(), self.words.rng.getstate(), self.advance
         try:
-            with sess.fork() as probe:
+            with sess.trial() as probe:
                 planned = self._step(tool, steps, probe, False)
         finally:
             self.rng.setstate(draws)
@@ -336,7 +334,7 @@ class Planner:
         return bool(planned) and planned[-1].result.ok
 
     def _step(self, tool: Tool, steps: list[Step], sess: Session, want_infeasible: bool) -> list[Step]:
-        """Plan one tool: try candidates on the fork, return its discovery steps and itself.
+        """Plan one tool: try candidates in the trial, return its discovery steps and itself.
 
         The phrasing comes first and fixes which arguments the call carries: its slots (filled
         here) and its bindings (taken as they are). No other optional argument is set.
@@ -432,7 +430,7 @@ class Planner:
                     step = Step(tool, args, sources, result, phrase, infeasible=True)
                     return self._keep(found, step, steps)
             if result.ok and want_infeasible:
-                # It worked after all: keep it (the fork has moved on), no give-up this time.
+                # It worked after all: keep it (the trial has moved on), no give-up this time.
                 after = self._after(tool, args, result, steps, sess)
                 return self._keep(found, Step(tool, args, sources, result, phrase, after=after), steps)
         return []
@@ -473,21 +471,21 @@ class Planner:
 
     @staticmethod
     def _takes_back(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
-        """Whether the call, tried on a copy, returns something the conversation changed to how it was."""
+        """Whether the call, tried in a trial, returns something the conversation changed to how it was."""
         changed = _cells(sess)
-        with sess.fork() as probe:
+        with sess.trial() as probe:
             return probe.call(tool.name, args).ok and not changed <= _cells(probe)
 
     @staticmethod
     def _idle_option(sess: Session, tool: Tool, args: dict[str, Any]) -> bool:
         """Whether a switch the words set (`whole_series`, `apply_to_existing`) does nothing here:
-        tried on copies, the call leaves the same state with it as without it."""
+        tried in trials, the call leaves the same state with it as without it."""
         switches = [n for n, v in args.items() if isinstance(v, bool) and n in tool.defaults and tool.defaults[n] != v]
         if not switches:
             return False
 
         def state(call: dict[str, Any]) -> str | bool:
-            with sess.fork() as probe:
+            with sess.trial() as probe:
                 return probe.call(tool.name, call).ok and probe.fingerprint()
 
         said = state(args)
@@ -497,11 +495,11 @@ class Planner:
         """A first call that fails only because it is too early: let time pass before the conversation.
 
         The shortest wait after which the call succeeds, to the quarter hour, becomes the first
-        turn's `advance` (a meeting is started as it opens, not the next morning); the fork moves on
+        turn's `advance` (a meeting is started as it opens, not the next morning); the trial moves on
         by it, so the rest of the plan sees the later clock.
         """
         def works(delta: int) -> bool:
-            with sess.fork() as probe:
+            with sess.trial() as probe:
                 probe.advance(delta)
                 return probe.call(tool.name, args).ok
 
@@ -1582,7 +1580,7 @@ class Planner:
         if not options:
             return None
         kind, call = self.rng.choice(options)
-        with self.conv.session.fork() as probe:
+        with self.conv.session.trial() as probe:
             # Schema errors do not depend on the state, and a read tool cannot change it.
             result = probe.call(s.tool.name, call)
         if result.ok:
