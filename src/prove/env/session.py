@@ -34,7 +34,7 @@ from .errors import (
     ToolError,
 )
 from .server import Server
-from .state import RowChange, diff_table, dirty_tables, table_digest
+from .state import RowChange, diff_table, dirty_tables, table_digest, table_rows
 from .tool import Tool
 from .values import quote
 from .world import EPOCH, PAGE_SIZE, Template, clock_params, connect, new_id
@@ -672,7 +672,9 @@ class Session:
                 base, tables = self._base(rt, other)
                 try:
                     for table in sorted(tables):
-                        changes.extend(diff_table(rt.server.name, rt.template.tables[table], base, rt.db))
+                        meta = rt.template.tables[table]
+                        old = rt.template.rows(table) if base is rt.template.db else table_rows(base, meta)
+                        changes.extend(diff_table(rt.server.name, meta, old, table_rows(rt.db, meta)))
                 finally:
                     if base is not rt.template.db and not isinstance(other, Session):
                         base.close()

@@ -107,13 +107,17 @@ class RowChange:
         return out
 
 
-def diff_table(server: str, meta: TableMeta, old: sqlite3.Connection, new: sqlite3.Connection) -> list[RowChange]:
-    """Row-level changes of one table from `old` to `new` (rows matched by primary key)."""
-    old_rows, new_rows = _rows(old, meta.select), _rows(new, meta.select)
+def table_rows(db: sqlite3.Connection, meta: TableMeta) -> frozenset[tuple[Any, ...]]:
+    """A table's rows as a set (no two rows of a table are the same: it has a key)."""
+    return frozenset(_rows(db, meta.select))
+
+
+def diff_table(server: str, meta: TableMeta, old: frozenset[tuple[Any, ...]],
+               new: frozenset[tuple[Any, ...]]) -> list[RowChange]:
+    """Row-level changes of one table from the rows `old` to the rows `new` (matched by primary key)."""
     # A row both states hold as it is changed nothing: only the others are matched by key.
-    same = set(old_rows).intersection(new_rows)
-    before = {meta.key_of(r): r for r in old_rows if r not in same}
-    after = {meta.key_of(r): r for r in new_rows if r not in same}
+    before = {meta.key_of(r): r for r in old - new}
+    after = {meta.key_of(r): r for r in new - old}
     cols = meta.columns
     changes = []
     for key in sorted(before.keys() | after.keys(), key=repr):

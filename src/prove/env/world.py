@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from .errors import ToolDefinitionError
 from .fake import Fake
-from .state import TableMeta, install_tracking, read_tables, table_digest
+from .state import TableMeta, install_tracking, read_tables, table_digest, table_rows
 
 # Every world and every episode starts at this simulated local time (a Monday morning).
 EPOCH = datetime(2026, 3, 16, 9, 0, 0)
@@ -101,10 +101,18 @@ class Template:
     tables: dict[str, TableMeta]
     digests: dict[str, bytes]
     db: sqlite3.Connection  # read-only use: the base for diffs against the initial state
+    _rows: dict[str, frozenset[tuple[Any, ...]]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def size(self) -> int:
         return len(self.data)
+
+    def rows(self, table: str) -> frozenset[tuple[Any, ...]]:
+        """A table's rows in this world, read once (a template never changes)."""
+        found = self._rows.get(table)
+        if found is None:
+            found = self._rows[table] = table_rows(self.db, self.tables[table])
+        return found
 
 
 def build_template(name: str, schema_sql: str, builder: Callable[[WorldGen], dict[str, list[dict[str, Any]]]] | None,
