@@ -1658,3 +1658,11 @@ def test_a_closing_word_is_not_said_twice() -> None:
     said = {Wording(random.Random(s), casual).user_turn(["Change my email signature to: Cheers."], 1) for s in range(200)}
     assert said and not any(re.search(r"Cheers\. Cheers\.$", text) for text in said), said
     assert any(text.endswith(("Thanks!", "Ta.")) for text in said), said
+
+
+def test_a_name_that_ends_in_an_exclamation_mark_ends_the_sentence() -> None:
+    """"Show me the newest products from Chuckit!.": a name with its own "!" takes no period after it."""
+    from prove.synth.phrasing import tidy
+
+    assert tidy("Show me the newest products from Chuckit!.") == "Show me the newest products from Chuckit!"
+    assert tidy("Chuckit!. Then add it to my cart.") == "Chuckit! Then add it to my cart."

@@ -661,6 +661,7 @@ def _counted_units(m: re.Match[str]) -> str:
 _MENDS: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(pattern), replacement) for pattern, replacement in (
     (r"\bme's\b", "my"),  # "me's open deals" -> "my open deals"
     (r"(?<!\.)\.\.(?!\.)", "."),  # "Eggs & Co.." -> "Eggs & Co."
+    (r"(?<=\w)!\.(?=\s|$)", "!"),  # "from Chuckit!." -> "from Chuckit!"
     (r"(?<![\d.,$])(\d[\d,]*\.\d\d) dollars\b", r"$\1"),  # "150.50 dollars" -> "$150.50"
     (r"\$(\d{5,})(?!\d)", lambda m: f"${int(m.group(1)):,}"),  # "$100000" -> "$100,000"
     (r"\b([Tt])he (that|this) ", lambda m: (m.group(2).capitalize() if m.group(1) == "T" else m.group(2)) + " "),
