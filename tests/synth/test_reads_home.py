@@ -2037,3 +2037,10 @@ def test_the_rooms_of_a_floor_are_asked_for_as_people_say_where_rooms_are() -> N
     floors = {f for world in range(4)
               for (f,) in registry.get("iot_devices").template(world).db.execute("SELECT DISTINCT floor FROM rooms")}
     assert floors <= {ask.binds.get("floor") for ask in tool.asks}
+
+
+def test_a_cabin_is_warmed_to_a_temperature_people_sit_in() -> None:
+    """"Precondition the cabin to 60.5 degrees.": a cabin target is one people set, 68 to 74°F."""
+    targets = [call["arguments"]["target_temp"] for ex in _generated("vehicle", 600, 3579) for turn in ex["turns"]
+               for call in turn["calls"] if call["name"] == "set_climate" and "target_temp" in call["arguments"]]
+    assert targets and all(68 <= t <= 74 for t in targets), targets

@@ -345,7 +345,9 @@ def release_charge_cable(ctx: Ctx) -> ChargeState:
         "now).", on=True),
     Ask("The climate is off; the cabin is at {result.cabin_temp}°F.", on=False),
     Ask("Done: I switched the climate off. The cabin is {result.cabin_temp}°F now.", on=False),
-])
+], values={
+    "target_temp": [68.0, 70.0, 71.0, 72.0, 74.0],  # what people sit in, not "60.5 degrees"
+})
 def set_climate(ctx: Ctx, on: bool,
                 target_temp: Annotated[float, Field(ge=-50, le=150)] | None = None) -> VehicleStatus:
     """Turn the climate control on or off, optionally with a target temperature (60-85 °F).
