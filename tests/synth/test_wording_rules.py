@@ -1666,3 +1666,10 @@ def test_a_name_that_ends_in_an_exclamation_mark_ends_the_sentence() -> None:
 
     assert tidy("Show me the newest products from Chuckit!.") == "Show me the newest products from Chuckit!"
     assert tidy("Chuckit!. Then add it to my cart.") == "Chuckit! Then add it to my cart."
+
+
+def test_the_user_answering_that_they_mean_themselves_opens_with_a_capital() -> None:
+    """"me, sorry for not saying.": "me" is no username to keep in lower case; an answer that opens with it says "Me"."""
+    said = {Wording(random.Random(s)).answer("me") for s in range(80)}
+    assert said and all(text[:1].isupper() for text in said), said
+    assert any(text.startswith("Me") for text in said), said

@@ -330,8 +330,8 @@ class Wording:
     def answer(self, value: str) -> str:
         """The user's answer to a clarification question: the thing they meant, named."""
         template = self.pick(ANSWERS)
-        # a username keeps its case: "santosoutdoors's offer", "sramirez94"
-        handle = re.match(r"[a-z0-9_.]+(?:'s\b|$)", value)
+        # a username keeps its case: "santosoutdoors's offer", "sramirez94" (the user's "me" is none: "Me, please.")
+        handle = value != "me" and re.match(r"[a-z0-9_.]+(?:'s\b|$)", value)
         return _one_stop(template.format(value=value, Value=value if handle else _cap(value)))
 
     def vague(self, noun: str) -> str:
