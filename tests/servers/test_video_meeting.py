@@ -6,6 +6,7 @@ through the server's own list tools, the way a model would.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from prove.env import Session, registry
@@ -473,3 +474,10 @@ def test_a_one_on_one_names_two_people() -> None:
         for title in titles:
             a, b = title.removeprefix("1:1 ").split(" / ")
             assert a != b, title
+
+
+def test_a_chat_message_fits_a_meeting_that_has_just_started() -> None:
+    """"Kick off the meeting ... now. ... Post 'Thanks all, great discussion.' in the chat": a meeting chatted in may
+    have just started, so no chat line is one that closes a meeting or breaks it up."""
+    texts = registry.get("video_meeting").tools["send_chat_message"].values["text"]
+    assert texts and not [t for t in texts if re.search(r"(?i)great discussion|thanks all|\bbreak\b", t)], texts

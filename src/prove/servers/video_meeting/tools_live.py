@@ -523,9 +523,9 @@ def mute_participant(ctx: Ctx, participant_id: HostedAttendeeId, muted: bool = T
 ], reply=[
     "Posted your message in the chat of {meeting_id}.",
     "Sent: '{text}'.",
-], values={"text": ["Can everyone see my screen?", "I have to drop off at the half hour.",
+], values={"text": ["Can everyone see my screen?", "I have to drop off at the half hour.",  # (fit a meeting just begun)
                     "Here's the doc: https://docs.example.com/q2-plan", "You're on mute!",
-                    "Let's take a 5-minute break.", "Thanks all, great discussion.",
+                    "Let's give people two more minutes to join.", "The agenda is in the invite.",
                     "Could you share the slides after the call?", "I'll send the notes by email."]},
     needs=["start_meeting"])
 def send_chat_message(ctx: Ctx, meeting_id: MeetingId, text: ChatText,
