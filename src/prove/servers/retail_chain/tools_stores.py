@@ -371,6 +371,8 @@ def get_product(ctx: Ctx, product_id: ProductId) -> Product:
     # (not "Here's where you'll find it in stock: nowhere in Olympia right now.")
     Ask("{product_id} isn't in stock at any store in {city} right now.", in_stock_only=True, **{"result.total": 0}),
     Ask("No store has {product_id} in stock right now.", in_stock_only=True, city=None, **{"result.total": 0}),
+    Ask("No store in {city} carries {product_id}.", in_stock_only=False, **{"result.total": 0}),
+    Ask("No store carries {product_id}.", in_stock_only=False, city=None, **{"result.total": 0}),
 ])
 def check_availability(ctx: Ctx, product_id: ProductId, city: str | None = None,
                        in_stock_only: bool = True) -> StockList:
