@@ -382,7 +382,8 @@ class Planner:
                         sources[p.name] = Source("user")
                         continue
                 if p.name in QUERY_PARAMS and tool.read_only and not _has_values(tool, p.name):
-                    query = self._query(tool, attempt, phrase, p.name, self._said([*((s.tool, s.args) for s in [*steps, *found]), (tool, args)]))
+                    said = self._said([*((s.tool, s.args) for s in [*steps, *found]), (tool, args)])
+                    query = self._query(tool, attempt, phrase, p.name, said)
                     if query is not None:
                         args[p.name] = query
                         sources[p.name] = Source("user")
