@@ -7,6 +7,7 @@ The clock starts at the epoch, Monday 2026-03-16 09:00.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from itertools import pairwise
 from typing import Any
@@ -523,6 +524,17 @@ def test_free_slots_are_free_for_everyone(s):
             busy = my_busy(s, slot["start"], slot["end"], who)
             assert busy == [], (who, slot, busy)
     assert all(a["end"] <= b["start"] for a, b in pairwise(data["slots"]))
+
+
+def test_free_slots_read_out_every_slot_asked_for(s):
+    """"Suggest 10 times for a 15-minute call ..." was answered "52 slots are free: March 30 at 9:00 AM, ...
+    1:00 PM and 46 more": six times of the ten asked for. Every slot returned is said; the rest are counted."""
+    for limit in (5, 10):
+        data = ok(s, "find_free_slots", {"people": colleagues(s, 1), "duration_minutes": 15, "limit": limit,
+                                         "start": "2026-03-30T09:00:00", "end": "2026-04-03T17:00:00"})
+        assert len(data["slots"]) == limit < data["total"]
+        assert len(re.findall(r"\d:\d\d [AP]M", data["slots_text"])) == limit, data["slots_text"]
+        assert data["slots_text"].endswith(f" and {data['total'] - limit} more"), data["slots_text"]
 
 
 def test_free_slots_skip_weekends_unless_asked(s):

@@ -166,10 +166,10 @@ def find_free_slots(ctx: Ctx, people: Annotated[list[ColleagueId], Field(min_len
                 t = _align(t + length)
         day += timedelta(days=1)
     days: dict[str, list[str]] = {}
-    for slot in slots[:limit][:6]:
+    for slot in slots[:limit]:
         at = datetime.fromisoformat(slot.start)
         days.setdefault(spoken_day(at.date(), ctx.today()), []).append(clock(at))
-    more = len(slots) - min(len(slots[:limit]), 6)
+    more = len(slots) - len(slots[:limit])
     last = list(days)[-1] if days else None
     said = [f"{day} at " + (", ".join(times) if day == last and more or len(times) == 1
                             else ", ".join(times[:-1]) + " and " + times[-1]) for day, times in days.items()]
