@@ -944,3 +944,18 @@ def test_an_empty_file_is_said_to_be_empty() -> None:
     made = ("create_file", {"path": "/Documents/Packing list.md"})
     texts = _replies("filesystem", "read_file", {"path": "/Documents/Packing list.md"}, [made])
     assert all("empty" in text and "0 lines" not in text for text in texts), texts
+
+
+def test_a_dish_search_is_for_the_words_of_a_dish() -> None:
+    """"And which restaurants listed under Pizza have Crust?": a dish search was given words cut from a
+    restaurant's name ('Crust & Co.', 'Eggs & Co.'), and found whatever dishes said 'crust'. It searches a
+    dish's words."""
+    rows = _index("food_delivery").rows
+    dishes = {row["name"] for row in rows["menu_item"].values()}
+    searched = 0
+    for call, user, _ in _turns("food_delivery", "search_dishes", n=500, seed=1):
+        searched += 1
+        query = call["arguments"]["query"]
+        assert any(query in dish for dish in dishes), user
+        assert query in dishes or not any(r["name"].startswith(query) for r in rows["restaurant"].values()), user
+    assert searched >= 10
