@@ -1651,13 +1651,18 @@ def test_no_phrasing_sends_a_thing_to_a_state_said_with_in() -> None:
                 assert not re.search(r"\bto in\b", ask.text), (name, ask.text)
 
 
-def test_a_closing_word_is_not_said_twice() -> None:
-    """"Change my email signature to: Cheers. Cheers.": a request that ends in the persona's closing word takes no
-    closing after it."""
-    casual = next(p for p in PERSONAS if p.name == "casual")
-    said = {Wording(random.Random(s), casual).user_turn(["Change my email signature to: Cheers."], 1) for s in range(200)}
-    assert said and not any(re.search(r"Cheers\. Cheers\.$", text) for text in said), said
-    assert any(text.endswith(("Thanks!", "Ta.")) for text in said), said
+def test_words_after_a_colon_end_the_turn() -> None:
+    """"In the thread under the message '...', say: Thanks, noted! Much appreciated." and "Change my email
+    signature to: Cheers. Cheers.": words to send, said after a colon without quotes, run to the end of the
+    turn, so no closing follows them; a quoted text may take one."""
+    for persona in PERSONAS:
+        for request in ("In the thread under the message 'The staging database was…', say: Thanks, noted!",
+                        "Change my email signature to: Cheers."):
+            said = {Wording(random.Random(s), persona).user_turn([request], 1) for s in range(100)}
+            assert all(text.endswith(request.split(": ")[-1]) for text in said), said
+    polite = next(p for p in PERSONAS if p.name == "polite")
+    quoted = {Wording(random.Random(s), polite).user_turn(["Reply 'Thanks, noted!' in the thread."], 1) for s in range(100)}
+    assert any(text.endswith(("Thank you.", "Much appreciated.")) for text in quoted), quoted
 
 
 def test_a_name_that_ends_in_an_exclamation_mark_ends_the_sentence() -> None:

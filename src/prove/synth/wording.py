@@ -50,6 +50,7 @@ PERSONAS = [
             ["Thanks for your help.", "I appreciate it.", "Thanks so much."], 0.3),
 ]
 
+_UNQUOTED_TAIL = re.compile(r": (?!.*['\"][.!?]?$).+$")
 FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Thanks! ", "Alright. ", "",
              "Nice. ", "Thank you. "]
 FOLLOW_UP_NEXT = ["", "", "Now ", "Next, ", "One more thing: ", "Also, ", "And "]
@@ -320,8 +321,11 @@ class Wording:
                 lower = opener.rstrip()[-1:] not in ".!:" and not (keep and keep[0])
                 body = opener + (_lower_first(body) if lower else body)
         close = self.pick(p.close)
-        # (not "Change my email signature to: Cheers. Cheers.": a request that ends in the closing takes none)
-        if close and self.rng.random() < 0.5 and not re.search(rf"\b{re.escape(close.rstrip('.!'))}[.!]*$", body.rstrip()):
+        # Words to send said after a colon ("say: Thanks, noted!", "signature to: Cheers.") run to the end of
+        # the turn: a closing after them would read as part of them; nor does a turn that ends in the closing
+        # take it again.
+        if close and self.rng.random() < 0.5 and not _UNQUOTED_TAIL.search(parts[-1] if parts else "") \
+                and not re.search(rf"\b{re.escape(close.rstrip('.!'))}[.!]*$", body.rstrip()):
             body = f"{body.rstrip()}{'.' if body.rstrip()[-1:].isalnum() else ''} {close}"  # "Note: X. Thanks."
         elif body.rstrip()[-1:].isalnum():  # "..., described as: Runs, rides and gym sessions." ends as a sentence
             body = body.rstrip() + "."
