@@ -959,3 +959,16 @@ def test_a_dish_search_is_for_the_words_of_a_dish() -> None:
         assert any(query in dish for dish in dishes), user
         assert query in dishes or not any(r["name"].startswith(query) for r in rows["restaurant"].values()), user
     assert searched >= 10
+
+
+def test_a_new_sprint_runs_one_or_two_working_weeks() -> None:
+    """"Plan a new sprint 'Billing migration' in the Mobile App project from March 18 to March 21": a sprint of
+    four days from a Wednesday is no sprint a team plans. New sprints run one or two weeks, Monday to Friday."""
+    from datetime import date
+
+    planned = 0
+    for call, user, _ in _turns("issue_tracker", "create_sprint", n=400, seed=6802):
+        planned += 1
+        start, end = (date.fromisoformat(call["arguments"][k]) for k in ("start_date", "end_date"))
+        assert start.weekday() == 0 and end.weekday() == 4 and (end - start).days in (4, 11), user
+    assert planned >= 5

@@ -296,6 +296,9 @@ def list_sprints(ctx: Ctx, project_id: ProjectId, status: Literal["planned", "ac
         ("Performance sprint", "Get checkout under 2 seconds"), ("Security cleanup", "Clear the security backlog"),
         ("Billing migration", "Finish the billing migration"), ("Crash fixes", "Close the top crash bugs"),
     ],
+    # a sprint runs one or two working weeks, Monday to Friday
+    "start_date, end_date": [("2026-03-23", "2026-03-27"), ("2026-03-23", "2026-04-03"), ("2026-03-30", "2026-04-03"),
+                             ("2026-03-30", "2026-04-10"), ("2026-04-06", "2026-04-17"), ("2026-04-13", "2026-04-24")],
 })
 def create_sprint(ctx: Ctx, project_id: AdminProjectId, sprint_name: SprintName, start_date: str, end_date: str,
                   goal: Text | None = None) -> Sprint:
