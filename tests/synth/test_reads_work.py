@@ -2238,3 +2238,14 @@ def test_an_auto_reply_subject_names_no_day_its_dates_do_not() -> None:
            r"Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
     subjects = registry.get("email").tools["set_vacation_responder"].values["subject"]
     assert subjects and not [s for s in subjects if re.search(days, s)], subjects
+
+
+def test_a_chat_nobody_wrote_in_says_so_in_words() -> None:
+    """"What's been said in the chat of the meeting 'Weekly Engineering sync' from March 16?" was answered "There
+    are no messages for the meeting ...": the chat of a meeting that has just started is said to be empty."""
+    meeting = next(k for k, r in _index("video_meeting").rows["meeting"].items()
+                   if r["status"] == "scheduled" and r["starts_at"][:10] == "2026-03-16")
+    texts = _replies("video_meeting", "get_meeting_chat", {"meeting_id": meeting},
+                     before=[("start_meeting", {"meeting_id": meeting})])
+    assert all(re.search(r"\bchat of the meeting 'Weekly Engineering sync' from March 16\b", text) and "no messages" not in text
+               for text in texts), texts

@@ -581,6 +581,9 @@ def _messages(ctx: Ctx, where: str, params: list[object]) -> list[ChatMessage]:
 @tools.tool(effect=READ, asks=[
     "What's been said in the chat of {meeting_id}?",
     "Show me the saved chat from {meeting_id}.",
+], reply=[
+    Ask("Nobody has written anything in the chat of {meeting_id}.", **{"result.total": 0}),
+    Ask("The chat of {meeting_id} is empty.", **{"result.total": 0}),
 ])
 def get_meeting_chat(ctx: Ctx, meeting_id: MeetingId, limit: Limit = 50) -> ChatMessageList:
     """Read the chat of a live meeting or the saved chat of a past one: messages to everyone and
