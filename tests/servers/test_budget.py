@@ -287,6 +287,15 @@ def test_bill_due_window_follows_the_clock(s):
     assert r["transaction"]["date"] == "2026-03-19" and r["bill"]["next_due_date"] == "2026-05-01"
 
 
+def test_a_paid_bill_notes_its_due_day_in_words(s):
+    """"Disney+ on March 16: $13.99 ..., with the note 'Disney+ due 2026-03-27'": the note a payment leaves is
+    read to the user, so it says the day as a person does."""
+    rent = next(b for b in ok(s, "list_bills")["bills"] if b["name"] == "Rent")
+    s.advance(3 * 86400)
+    r = ok(s, "pay_bill", {"bill_id": rent["bill_id"]})
+    assert r["transaction"]["note"] == "Rent due April 1"
+
+
 def test_bill_lifecycle_and_category_in_use(s):
     cat = roomy_category(s)
     checking = account(s, "checking")

@@ -695,7 +695,7 @@ def pay_bill(ctx: Ctx, bill_id: BillId, amount: Money | None = None,
     before = budget_status(ctx, cat, today.strftime("%Y-%m"))
     balance = change_balance(ctx, acc, -pay)
     tid = insert_tx(ctx, account_id=acc["account_id"], category_id=row["category_id"], day=today, amount=-pay,
-                    payee=row["payee"], note=f"{row['name']} due {due.isoformat()}", kind="expense", bill_id=bill_id)
+                    payee=row["payee"], note=f"{row['name']} due {due:%B} {due.day}", kind="expense", bill_id=bill_id)
     ctx.db.execute("UPDATE bills SET next_due_date = ?, last_paid_on = ? WHERE bill_id = ?",
                    (_next_due(due, row["frequency"]).isoformat(), today.isoformat(), bill_id))
     status = budget_status(ctx, cat, today.strftime("%Y-%m"))
