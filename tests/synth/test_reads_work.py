@@ -2240,6 +2240,26 @@ def test_an_auto_reply_subject_names_no_day_its_dates_do_not() -> None:
     assert subjects and not [s for s in subjects if re.search(days, s)], subjects
 
 
+def test_two_meetings_of_one_title_are_told_apart_whenever_named() -> None:
+    """"... make the meeting 'Orbit Energy integration kickoff' from March 24 last 30 minutes. Then please post
+    '...' in the chat of the meeting 'Orbit Energy integration kickoff'": where a conversation deals with two
+    meetings of one title, every mention says which, not only the first."""
+    told = 0
+    for ex in _generated("video_meeting", 300, 5):
+        topics = {k: r["topic"] for k, r in _index("video_meeting", ex["world"]).rows["meeting"].items()}
+        named: dict[str, set[str]] = {}
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["arguments"].get("meeting_id") in topics:
+                    named.setdefault(topics[call["arguments"]["meeting_id"]], set()).add(call["arguments"]["meeting_id"])
+        for _, user in _turn_users(ex):
+            for mention in re.finditer(r"the meeting '([^']+)'( from| on)?", user):
+                if len(named.get(mention.group(1), ())) > 1:
+                    told += 1
+                    assert mention.group(2), user
+    assert told >= 10
+
+
 def test_a_chat_nobody_wrote_in_says_so_in_words() -> None:
     """"What's been said in the chat of the meeting 'Weekly Engineering sync' from March 16?" was answered "There
     are no messages for the meeting ...": the chat of a meeting that has just started is said to be empty."""

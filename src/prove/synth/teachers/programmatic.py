@@ -1216,11 +1216,13 @@ class Planner:
 
     # ----- words -------------------------------------------------------------------------------
 
-    def _request(self, s: Step, omit: str | None = None) -> str:
+    def _request(self, s: Step, omit: str | None = None, steps: Sequence[Step] = ()) -> str:
         """The user's words for one step: its phrasing with every slot said as a person says it.
 
         `omit` is the slot the user leaves vague (the missing information level): the entity is
-        named only by its kind ("my card"), and the assistant asks which one.
+        named only by its kind ("my card"), and the assistant asks which one. A thing named before by
+        its label keeps what tells it apart where the conversation (`steps`) deals with another of
+        that label too: not "post it in the chat of the meeting 'Kickoff'" after two meetings 'Kickoff'.
         """
         said: dict[str, str] = {}
         phrase = s.phrase
@@ -1241,10 +1243,21 @@ class Planner:
                 # (renamed by an earlier turn, it is said by its new name: not "when is the Hold event?")
                 label = (self.say.renamed_to(p.entity, one) or src.text) if isinstance(one, str) else src.text
                 said[name] = self.say.entity(p.entity, one, label=label) if isinstance(one, str) else src.text
+                if isinstance(one, str) and label == src.text and self._twin_named(p.entity, one, steps):
+                    apart = self.say.entity(p.entity, one)
+                    said[name] = said[name] if one in apart else apart
             elif src.text:
                 said[name] = src.text
         assert phrase is not None, "only a step planned from a phrasing is asked for"
         return self._in_app(s.tool, s.args, self.say.request(s.tool, phrase, s.args, said), phrase.text)
+
+    def _twin_named(self, kind: str, value: str, steps: Sequence[Step]) -> bool:
+        """Whether the steps name another thing of the kind under this one's label."""
+        labels = self.index.labels.get(kind, {})
+        label = labels.get(value)
+        return isinstance(label, str) and any(
+            x != value and labels.get(x) == label for st in steps for q in st.tool.params if q.entity == kind
+            for x in _strs([st.args.get(q.name)]))
 
     def _in_app(self, tool: Tool, args: Mapping[str, Any], text: str, template: str) -> str:
         """A request that could mean either of two servers of a combined view says which one: for
@@ -1351,7 +1364,7 @@ class Planner:
             requests = []
             for i in asked:  # each as the steps before it left things: an event moved is told by its new day
                 self.say.current = _changed_before(steps, i)
-                requests.append(self._request(steps[i], omit=omit if i == omit_step else None))
+                requests.append(self._request(steps[i], omit=omit if i == omit_step else None, steps=steps))
             names_first = [steps[i].phrase is not None and steps[i].phrase.text.startswith("{")
                            and r.split(maxsplit=1)[0].lower() not in _ARTICLES | nouns for i, r in zip(asked, requests)]
             user = words.user_turn(requests or ["Can you help me with that?"], t, names_first)
