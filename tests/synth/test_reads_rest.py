@@ -972,3 +972,18 @@ def test_a_new_sprint_runs_one_or_two_working_weeks() -> None:
         start, end = (date.fromisoformat(call["arguments"][k]) for k in ("start_date", "end_date"))
         assert start.weekday() == 0 and end.weekday() == 4 and (end - start).days in (4, 11), user
     assert planned >= 5
+
+
+def test_a_place_is_searched_by_its_name_not_its_last_words() -> None:
+    """"Please find places matching 'Angeles Downtown' in Los Angeles." (the Hilton Los Angeles Downtown): a
+    business or a landmark has a proper name, and a person searches it by that name, not by its last two
+    words as if it were a product ("String Lights")."""
+    searched = 0
+    for ex in _generated("maps", 400, 1):
+        names = [r["name"] for r in _index("maps", ex["world"]).rows["place"].values()]
+        for turn, user in _turn_users(ex):
+            for call in turn["calls"]:
+                if call["name"] == "search_places" and "query" in call["arguments"]:
+                    searched += 1
+                    assert any(name.startswith(call["arguments"]["query"]) for name in names), user
+    assert searched >= 20

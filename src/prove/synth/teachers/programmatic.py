@@ -693,7 +693,9 @@ class Planner:
         if not labels:
             return None
         label = labels[(self.rng.randrange(len(labels)) + attempt) % len(labels)]
-        words = None if named or one else _head_words(label)
+        # a business or a place has a proper name: searched by it, not by its last words ("Angeles Downtown")
+        proper = all(getattr(self.server.entities.get(k), "naming", None) == "alone" for k in kinds)
+        words = None if named or one else _head_words(label, proper=proper)
         if words and (topic or _sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
@@ -1722,19 +1724,21 @@ def _one_sought(ask: Ask) -> str | None:
     return found.group(1) if found is not None and found.group(1) in QUERY_PARAMS else None
 
 
-def _head_words(label: str) -> str | None:
+def _head_words(label: str, proper: bool = False) -> str | None:
     """The words a person searches a long name by: its head noun phrase, before any size, number
     or comma ("Patio String Lights 48 ft" -> "String Lights", "Area Rug 5 x 7 ft, Indigo" -> "Area
     Rug"); a company by its name without "Inc." ("Palantir Technologies"); a title with a kind
     before a colon is searched by what follows ("Interview: Anika Gonzalez
     (Senior Software Engineer)" -> "Anika Gonzalez"); None where the name is short already or has
-    no such phrase."""
+    no such phrase. A `proper` name (of a business, a place) is searched whole but for its "Inc."."""
     tokens = label.split()
     if len(tokens) > 2 and tokens[-1].rstrip(".,").lower() in _CORPORATE:  # "Palantir Technologies Inc."
         return " ".join(tokens[:-1]).rstrip(",&").rstrip(" ,&")
     corporate = next((i for i, t in enumerate(tokens[:-1]) if i and t.rstrip(".,").lower() == "inc"), None)
     if corporate is not None:  # "Berkshire Hathaway Inc. Class B": the name before its "Inc."
         return " ".join(tokens[:corporate]).rstrip(",&").rstrip(" ,&")
+    if proper:
+        return None
     if len(tokens) > 2 and tokens[-1] in _FUNDS:  # a fund by its whole name, not "Market ETF"
         return None
     kind, colon, rest = label.partition(": ")
