@@ -340,3 +340,17 @@ def test_a_clause_whose_measures_were_said_is_not_said_again() -> None:
         "Sent $20 to Ana. Ana owes you $20; she asked on March 3."
     assert joined(["Route set to Starbucks: 4.3 miles, about 12 minutes.",
                    "Home is 4.3 miles away, about 12 minutes; you'd arrive around 9:12 AM today."]).count("Home is") == 1
+
+
+def test_every_turn_asks_for_something() -> None:
+    """"Hi! Can you help me with that? Thanks!" -> "All set.": a request whose lookup gave it a label to cite was
+    moved a turn later with the lookup, and left its first turn empty. A lookup of the request's own moves
+    with it and delays nothing."""
+    synth = Synthesizer(SynthConfig(n=1000, seed=8024))
+    ex = json.loads(synth.example(234).line)
+    assert all(turn["calls"] for turn in ex["turns"]), [turn["user"] for turn in ex["turns"]]
+    email = Synthesizer(SynthConfig(n=300, seed=8024, servers=["email"]))
+    for ex in (json.loads(c.line) for c in (email.example(i) for i in range(300)) if c.line):
+        asking = ex["turns"][1:] if ex["kind"] == "clarification" else ex["turns"]  # (not the question's turn)
+        if ex["kind"] in ("multi_turn", "clarification"):
+            assert all(turn["calls"] for turn in asking), [turn["user"] for turn in ex["turns"]]

@@ -1178,10 +1178,12 @@ class Planner:
             for name, src in s.sources.items():
                 if name in makers and src.mode == "new":
                     t = max(t, makers[name].turn + 1)
-                if src.kind == "flow" and src.mode == "cite" and src.step is not None and t < limit:
+                # (a lookup of this step's own is asked in its turn: it delays nothing)
+                own = src.step is not None and steps[src.step].discovery_for == i
+                if src.kind == "flow" and src.mode == "cite" and src.step is not None and t < limit and not own:
                     t = max(t, steps[src.step].turn + 1)
                     steps[src.step].cite.update(_strs([s.args[name]]))
-                if src.kind == "flow" and src.mode == "label" and src.step is not None \
+                if src.kind == "flow" and src.mode == "label" and src.step is not None and not own \
                         and self._named_by_its_result(steps[src.step], s, name):
                     t = max(t, steps[src.step].turn + 1)  # "the card ... ending 4229" once the reply said it
             if t >= limit:
