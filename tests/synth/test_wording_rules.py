@@ -1678,3 +1678,13 @@ def test_the_user_answering_that_they_mean_themselves_opens_with_a_capital() -> 
     said = {Wording(random.Random(s)).answer("me") for s in range(80)}
     assert said and all(text[:1].isupper() for text in said), said
     assert any(text.startswith("Me") for text in said), said
+
+
+def test_a_search_word_taken_from_a_text_has_no_stop_after_it() -> None:
+    """"Search posts for 'Monday.'": a word cut from a post ("... Training starts Monday.") kept its period."""
+    from prove.synth.values import ValueMaker
+
+    server = registry.get("social_media")
+    context = Sampler(server, 0, [0]).context(0)
+    words = {ValueMaker(context, random.Random(s)).value("query", {"type": "string"}) for s in range(300)}
+    assert len(words) > 20 and not [w for w in words if not w[-1:].isalnum()], words

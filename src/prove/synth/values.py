@@ -462,7 +462,8 @@ class ValueMaker:
         for kind in sorted(self.ctx.labels):
             for label in self.ctx.labels[kind].values():
                 for w in re.findall(r"[A-Za-z][A-Za-z'&.-]{3,}", label):
-                    if w.lower() not in ("ending", "with", "from", "card", "account", "and", "the"):
+                    w = w.rstrip(".'&-")  # a word that ends a sentence, without its stop ("Monday.")
+                    if len(w) >= 4 and w.lower() not in ("ending", "with", "from", "card", "account", "and", "the"):
                         words.append(w)
         return sorted(set(words))
 
