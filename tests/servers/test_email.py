@@ -729,3 +729,11 @@ def test_an_app_password_is_named_for_an_app_said_without_an_article():
     for name in tool.values["name"]:
         words = name.lower().split()
         assert not {"my", "tablet", "laptop", "desktop", "phone"} & set(words), name
+
+
+def test_an_empty_draft_in_a_thread_is_said_to_be_empty(s):
+    """"The conversation '(no subject)' has 1 message: Your draft from March 16 reads: ''.": a draft with no
+    words yet is said to be empty, not read out as nothing in quotes."""
+    draft = ok(s, "create_draft", {"to": ["carlos.anderson@nimbuscapital.com"]})
+    text = ok(s, "get_thread", {"thread_id": draft["thread_id"]})["conversation_text"]
+    assert text == "Your draft from March 16 is empty", text

@@ -272,8 +272,12 @@ def get_thread(ctx: Ctx, thread_id: NamedThreadId) -> Thread:
         day = spoken_day(m.date, today)
         body = " ".join(m.body.split())
         opening = body if len(body) <= 60 else body[:60].rsplit(" ", 1)[0].rstrip(",;:.") + "…"
-        said.append((f"your draft from {day} reads" if m.status == "draft" else f"you wrote on {day}"
-                     if m.status in ("sent", "scheduled") else f"{m.from_name} wrote on {day}") + f": '{opening}'")
+        who = (f"your draft from {day}" if m.status == "draft" else f"you wrote on {day}"
+               if m.status in ("sent", "scheduled") else f"{m.from_name} wrote on {day}")
+        if not body:  # a draft with no words yet
+            said.append(f"{who} is empty" if m.status == "draft" else f"{who}, with no text")
+        else:
+            said.append(f"{who} reads: '{opening}'" if m.status == "draft" else f"{who}: '{opening}'")
     text = "; ".join(said) or "none"
     return Thread(thread_id=thread_id, subject=row["subject"], messages=messages, total=len(ids),
                   conversation_text=text[:1].upper() + text[1:] if text.startswith("you") else text)
