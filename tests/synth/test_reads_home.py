@@ -2044,3 +2044,14 @@ def test_a_cabin_is_warmed_to_a_temperature_people_sit_in() -> None:
     targets = [call["arguments"]["target_temp"] for ex in _generated("vehicle", 600, 3579) for turn in ex["turns"]
                for call in turn["calls"] if call["name"] == "set_climate" and "target_temp" in call["arguments"]]
     assert targets and all(68 <= t <= 74 for t in targets), targets
+
+
+def test_a_comment_told_apart_by_its_author_names_them_by_their_handle() -> None:
+    """"The comment 'Love this!' from leer, please.": a handle said bare reads as a word; it is said as people
+    write one, "from @leer"."""
+    server = registry.get("social_media")
+    index = _index("social_media")
+    say = Phrasing(server, Sampler(server, 0, [0]).context(0), index, Wording(random.Random(0)))
+    said = [say.entity("comment", key) for key in index.every["comment"]]
+    by_author = [text for text in said if re.search(r"' from \S*[a-z_]\S*$", text)]
+    assert by_author and all("' from @" in text for text in by_author), by_author[:5]

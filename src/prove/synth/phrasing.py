@@ -412,6 +412,8 @@ class Phrasing:
                 quoted = owner_ek is not None and owner_ek.naming != "article" and " " in owner and not _title_like(owner)
                 if owner_ek is not None and (owner_ek.naming == "article" or quoted):
                     owner = self.entity(owner_kind, cell)  # "from the Back Door Lock", "in the Kitchen"
+                elif owner_ek is not None and owner_ek.label == "handle":
+                    owner = f"@{owner}"  # a handle as people write one: "the comment 'Love this!' from @leer"
                 if owner_kind and self.index.every.get(owner_kind, {}).get(cell, {}).get("is_me") == 1:
                     words = "of mine"  # the user's own message, not "from <the user's own name>"
                 elif column in links:
