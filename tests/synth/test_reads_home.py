@@ -2055,3 +2055,16 @@ def test_a_comment_told_apart_by_its_author_names_them_by_their_handle() -> None
     said = [say.entity("comment", key) for key in index.every["comment"]]
     by_author = [text for text in said if re.search(r"' from \S*[a-z_]\S*$", text)]
     assert by_author and all("' from @" in text for text in by_author), by_author[:5]
+
+
+def test_a_new_traveller_is_nobody_already_saved() -> None:
+    """"Save Nia Bennett, born July 17, 1968, as a traveller." (Nia Bennett, the user's child, is saved already):
+    a new traveller's name was drawn from the travellers the world has."""
+    added = 0
+    for ex in _generated("travel_booking", 500, 9135):
+        saved = {(r["first_name"], r["last_name"]) for r in _index("travel_booking", ex["world"]).every["traveler"].values()}
+        for call in _calls(ex):
+            if call["name"] == "add_traveler":
+                added += 1
+                assert (call["arguments"]["first_name"], call["arguments"]["last_name"]) not in saved, call
+    assert added >= 5

@@ -270,7 +270,14 @@ def list_travelers(ctx: Ctx, relationship: Literal["self", "partner", "child", "
 ], reply=[
     "{result.full_name} is saved as a traveller.",
     "Done: you can now book for {result.full_name}.",
-])
+], values={
+    # somebody new (a name no world's travellers have), of an age that fits what they are to the user
+    "first_name, last_name, relationship, date_of_birth": [
+        ("Rosa", "Delgado", "friend", "1991-04-12"), ("Tobias", "Lindqvist", "colleague", "1986-09-30"),
+        ("Amara", "Okoye", "friend", "1994-01-18"), ("Hana", "Sato", "colleague", "1989-11-23"),
+        ("Oskar", "Brandt", "parent", "1958-03-14"), ("Lucia", "Navarro", "parent", "1961-08-02"),
+    ],
+})
 def add_traveler(ctx: Ctx, first_name: Name, last_name: Name, date_of_birth: date,
                  relationship: Relationship = "other", passport_number: PassportNumber | None = None,
                  passport_country: CountryCode | None = None, passport_expiry: date | None = None) -> Traveler:
