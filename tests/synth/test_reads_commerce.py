@@ -1958,3 +1958,17 @@ def test_a_product_in_stock_nowhere_is_told_so_in_a_sentence() -> None:
             assert result.ok and result.data["total"] == 0, result
             replies = _fitting_replies(tool, args, result.data, "Is the Smart Thermostat available anywhere?")
             assert replies and all("Here's where" not in r.text for r in replies), replies
+
+
+def test_a_shipping_charge_is_what_a_parcel_costs() -> None:
+    """"I want to sell my IKEA Kallax shelf (white) ... for $60; it's in fair condition. Shipping is $1.25." and
+    "price $220, shipping $1": a charge for shipping a thing is what sending a parcel costs."""
+    charged = 0
+    for ex in _generated(("marketplace",), 400, 9135):
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                cost = call["arguments"].get("shipping_cost")
+                if call["name"] in ("create_listing", "edit_listing", "estimate_fees") and cost:
+                    charged += 1
+                    assert cost >= 5, (call, turn["user"])
+    assert charged >= 5

@@ -240,6 +240,10 @@ def list_categories(ctx: Ctx) -> CategoryList:
         said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1] if said else "none"))
 
 
+# What a seller charges to ship a thing that is not free to ship: what a parcel costs, never "$1.25".
+SHIPPING_CHARGES = [5.99, 7.5, 8.99, 9.99, 12.5, 14.99]
+
+
 @tools.tool(effect=READ, asks=[
     "If I sell something for ${price} in {category_id}, how much do I keep?",
     "What would the fees be on a ${price} sale in {category_id} with ${shipping_cost} shipping?",
@@ -248,7 +252,7 @@ def list_categories(ctx: Ctx) -> CategoryList:
         "you'd keep ${result.seller_proceeds}.", shipping_cost=0.0),
     "On a ${price} sale in {result.category} with ${shipping_cost} shipping, the fee is ${result.fee} "
     "({result.fee_percent}% of price and shipping plus $0.30), so you'd keep ${result.seller_proceeds}.",
-])
+], values={"shipping_cost": SHIPPING_CHARGES})
 def estimate_fees(ctx: Ctx, category_id: CategoryId, price: Price, shipping_cost: Shipping = 0.0) -> FeeEstimate:
     """Estimate the selling fee and what the seller keeps for a sale at a given price.
 
@@ -346,6 +350,7 @@ def list_my_listings(ctx: Ctx, status: Literal["active", "sold", "withdrawn"] | 
                     "Smoke-free home; pickup or shipping.", "All parts included, manual missing.",
                     "Selling because I upgraded."],
     "condition": ["new", "like_new", "good", "fair"],  # the prices above are a working item's, never for parts
+    "shipping_cost": SHIPPING_CHARGES,
 })
 def create_listing(ctx: Ctx, listing_title: Title, category_id: CategoryId, price: Price, condition: Condition,
                    description: Description | None = None, shipping_cost: Shipping = 0.0,
@@ -416,6 +421,7 @@ def _own_active(ctx: Ctx, listing_id: str):  # noqa: ANN202 - a sqlite3.Row
                       "Kindle Paperwhite, like new"],
     "description": ["Price reduced for a quick sale.", "Now includes the original charger.",
                     "Shipping within 2 days.", "Added more photos of the scratches."],
+    "shipping_cost": SHIPPING_CHARGES,
 })
 def edit_listing(ctx: Ctx, listing_id: MyActiveListingId, price: Price | None = None,
                  listing_title: Title | None = None, description: Description | None = None,
