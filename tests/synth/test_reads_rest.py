@@ -987,3 +987,13 @@ def test_a_place_is_searched_by_its_name_not_its_last_words() -> None:
                     searched += 1
                     assert any(name.startswith(call["arguments"]["query"]) for name in names), user
     assert searched >= 20
+
+
+def test_a_reply_says_the_option_the_request_asked_for() -> None:
+    """"Add 310 Market Street (Division) as my 'Mom's place' address and make it the default." -> "Saved 'Mom's
+    place': 310 Market Street, Division." and "add Tariq Fischer ... to my contacts as a favorite" -> "Saved Tariq
+    Fischer ... in your address book.": the reply leaves out what the request asked for beyond the saving."""
+    address = {"label": "Mom's place", "street": "310 Market Street", "neighborhood": "Division", "make_default": True}
+    assert all("default" in text for text in _replies("food_delivery", "add_address", address))
+    contact = {"name": "Tariq Fischer", "email": "tariq.fischer@nimbusfood.com", "favorite": True}
+    assert all("favorite" in text for text in _replies("email", "add_contact", contact))

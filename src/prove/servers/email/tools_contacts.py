@@ -100,6 +100,7 @@ def search_contacts(ctx: Ctx, query: Query | None = None, favorites_only: bool =
 ], reply=[
     "Added {name} to your contacts.",
     "Saved {name} ({email}) in your address book.",
+    Ask("Added {name} to your contacts as a favorite.", favorite=True),
 ], values={"notes": ["Met at the March conference", "Prefers calls in the morning", "Accountant",
                      "Landlord", "Daughter's teacher", "Handles our account at the agency"]})
 def add_contact(ctx: Ctx, name: Name, email: Address, phone: Phone | None = None, company: Text | None = None,

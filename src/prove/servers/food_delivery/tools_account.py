@@ -123,6 +123,8 @@ def _and(words: list[str]) -> str:
 ], reply=[
     "Saved '{result.label}': {result.street}, {result.neighborhood}.",
     "Your '{result.label}' address is saved.",
+    Ask("Saved '{result.label}': {result.street}, {result.neighborhood}; it's your default for delivery now.",
+        make_default=True),
 ], values={
     "label": ["Home", "Work", "Gym", "Mom's place", "Studio", "Office", "Partner's place", "Weekend"],
     "street": ["742 Maple Avenue", "18 Harbor Street", "1200 Pine Road", "55 Elm Court", "9 Lakeview Drive",
