@@ -997,3 +997,6 @@ def test_a_reply_says_the_option_the_request_asked_for() -> None:
     assert all("default" in text for text in _replies("food_delivery", "add_address", address))
     contact = {"name": "Tariq Fischer", "email": "tariq.fischer@nimbusfood.com", "favorite": True}
     assert all("favorite" in text for text in _replies("email", "add_contact", contact))
+    users = [k for k, r in _index("team_chat").rows["user"].items() if not r.get("is_me")][:2]
+    channel = {"name": "oncall-handoff", "member_ids": users, "is_private": True}
+    assert all("private" in text for text in _replies("team_chat", "create_channel", channel))

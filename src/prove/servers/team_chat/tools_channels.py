@@ -164,6 +164,7 @@ def get_channel(ctx: Ctx, channel_id: GroupChannelId) -> Channel:
 ], reply=[
     "Created #{result.name}; it has {result.member_count} members.",
     "Done: #{result.name} is ready.",
+    Ask("Created the private channel #{result.name}; only the people in it can see it.", is_private=True),
 ], values={
     # A new channel's name, topic and purpose, drawn together so they are about the same thing.
     "name, topic, purpose": [
