@@ -821,3 +821,21 @@ def test_a_memo_to_a_business_is_no_thank_you_note() -> None:
                     said += 1
                     assert not re.search(r"(?i)thank|agreed", memo), (rows[payee]["name"], memo)
     assert said >= 3
+
+
+def test_a_corrected_amount_is_near_what_it_was() -> None:
+    """"Change the amount on the Costco transaction from October 8, 2025: it should be $4." (it was $67.62): a
+    correction is a slip of some dollars, not a different purchase."""
+    from prove.synth.entities import EntityIndex
+
+    corrected = 0
+    for ex in _generated(["budget"], 400, 9135):
+        index = EntityIndex(registry.get("budget"), ex["world"])
+        for turn in ex["turns"]:
+            for call in turn["calls"]:
+                if call["name"] == "update_transaction" and "amount" in call["arguments"]:
+                    was = abs(index.rows["transaction"][call["arguments"]["transaction_id"]]["amount"])
+                    corrected += 1
+                    assert 0.8 * was <= call["arguments"]["amount"] <= 1.2 * was != call["arguments"]["amount"], \
+                        (was, turn["user"])
+    assert corrected >= 5

@@ -548,6 +548,9 @@ class Planner:
             lower = was * (0.95 - 0.05 * ((self.rng.randrange(5) + attempt) % 5))
             step = 1 if lower < 20 else 5 if lower < 200 else 10
             return float(max(step, lower // step * step))
+        was = self._amount_of(tool, p.name, args)
+        if was:  # "$67.62 at Costco" is corrected to $64.24 or $74.38, never to $4: a slip of some dollars
+            return round(was * (0.85, 0.9, 0.95, 1.05, 1.1, 1.15)[(self.rng.randrange(6) + attempt) % 6], 2)
         near = self._bound_near(tool, p.name, spec, args)
         if near is not None:  # "listings matching 'Black Diamond Spot' for under $30", not "under $300" for a headlamp
             return near
@@ -583,6 +586,14 @@ class Planner:
             return None
         return next((float(row["price"]) for row in self._rows_of(tool, args)
                      if isinstance(row.get("price"), (int, float)) and row["price"] > 0), None)
+
+    def _amount_of(self, tool: Tool, name: str, args: Mapping[str, Any]) -> float | None:
+        """The amount a call's thing has now, where an update corrects its `amount`; else None."""
+        if name != "amount" or tool.read_only or not tool.name.startswith("update_"):
+            return None
+        return next((abs(float(row["amount"])) for row in self._rows_of(tool, args)
+                     if isinstance(row.get("amount"), (int, float)) and not isinstance(row["amount"], bool)
+                     and row["amount"]), None)
 
     def _bound_near(self, tool: Tool, name: str, spec: Mapping[str, Any], args: Mapping[str, Any]) -> float | None:
         """A money bound on a search for words, set as a person sets it, from what such things cost: a
