@@ -7,7 +7,25 @@ from datetime import timedelta
 
 import pytest
 
-from prove.env import EPOCH, INTERNAL_ERRORS, HookError, InvalidRequestError, Server, Session, SessionClosedError
+from prove.env import (
+    EPOCH,
+    INTERNAL_ERRORS,
+    HookError,
+    InvalidRequestError,
+    Server,
+    Session,
+    SessionClosedError,
+    ToolDefinitionError,
+    WorldGen,
+)
+from prove.env.state import (
+    diff_table,
+    table_digest,
+    table_rows,
+    written_changes,
+    written_digest,
+)
+from prove.env.world import build_template, connect
 
 from .conftest import pin_of
 from .toy import SCHEMA, make_server
@@ -285,6 +303,46 @@ def test_every_conflict_policy_marks_a_dirty_table_again(session: Session, sql: 
     first = session.fingerprint()
     db.execute(sql)  # a second write to an already-dirty table, under each conflict policy
     assert session.fingerprint() != first
+
+
+_TAGS = """
+CREATE TABLE tags (tag_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, weight REAL);
+CREATE TABLE links (a TEXT NOT NULL, b TEXT NOT NULL, note TEXT, PRIMARY KEY (a, b)) WITHOUT ROWID;
+"""
+
+
+def _tags(w: WorldGen) -> dict[str, list[dict[str, object]]]:
+    return {"tags": [{"tag_id": i, "name": f"t{i}", "weight": i / 3} for i in range(1, 6)],
+            "links": [{"a": f"x{i}", "b": f"y{i % 2}", "note": None} for i in range(4)]}
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT OR REPLACE INTO tags VALUES (9, 't1', 0.5)",  # tag 1 goes through the unique name: no trigger sees it
+    "UPDATE OR REPLACE tags SET name = 't2' WHERE tag_id = 3",
+    "INSERT OR REPLACE INTO tags VALUES (2, 't2', 0.1)",
+    "INSERT INTO tags VALUES (0, 'first', NULL) ON CONFLICT DO NOTHING",
+    "UPDATE tags SET tag_id = tag_id + 10 WHERE tag_id > 3",
+    "UPDATE tags SET weight = weight WHERE tag_id = 1",
+    "DELETE FROM tags WHERE tag_id = 4",
+    "UPDATE links SET b = 'y9' WHERE a = 'x1'",
+    "INSERT INTO links VALUES ('x0', 'y7', 'a''b,c')",
+])
+def test_a_written_table_is_rehashed_and_diffed_from_its_written_rows_as_from_all(sql: str) -> None:
+    template = build_template("tags", _TAGS, _tags, 0)
+    db = connect()
+    db.deserialize(template.data)
+    db.execute(sql)
+    db.execute("UPDATE tags SET weight = 1.0 / 7 WHERE tag_id = 5")
+    for table, meta in template.tables.items():
+        assert written_digest(db, meta, template.row_texts(table)) == table_digest(db, meta)
+        full = diff_table("tags", meta, frozenset(template.rows(table).values()), table_rows(db, meta))
+        assert written_changes("tags", meta, db, template.rows(table)) == full
+
+
+def test_a_world_with_a_null_in_a_primary_key_fails_at_build() -> None:
+    with pytest.raises(ToolDefinitionError, match="primary key holds NULL in"):
+        build_template("nulls", "CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT);",
+                       lambda w: {"t": [{"k": None, "v": "a"}, {"k": None, "v": "b"}]}, 0)
 
 
 def test_a_read_tool_that_writes_is_caught_as_a_bug(session: Session, toy: Server) -> None:

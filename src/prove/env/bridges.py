@@ -30,7 +30,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from .errors import ToolDefinitionError
-from .state import read_tables, table_digest
+from .state import forget_writes, read_tables, table_digest
 from .world import EPOCH, Template, clock_params, connect
 
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ def _freeze(name: str, seed: int, db: sqlite3.Connection) -> Template:
     broken = db.execute("PRAGMA foreign_key_check").fetchall()
     if broken:
         raise ToolDefinitionError(f"{name} world {seed}: the shared world breaks foreign keys, e.g. {broken[:3]}")
-    db.execute("UPDATE _prove_dirty SET v = NULL")  # the rewrite is the world, not a session's write
+    forget_writes(db)  # the rewrite is the world, not a session's write
     tables = read_tables(db)
     digests = {t: table_digest(db, meta) for t, meta in tables.items()}
     return Template(name, seed, db.serialize(), tables, digests, db)

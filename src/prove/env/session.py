@@ -34,7 +34,14 @@ from .errors import (
     ToolError,
 )
 from .server import Server
-from .state import RowChange, diff_table, dirty_tables, table_digest, table_rows
+from .state import (
+    RowChange,
+    diff_table,
+    dirty_tables,
+    table_rows,
+    written_changes,
+    written_digest,
+)
 from .tool import Tool
 from .values import quote
 from .world import EPOCH, PAGE_SIZE, Template, clock_params, connect, new_id
@@ -231,7 +238,8 @@ class _Runtime:
         for name, version in dirty_tables(self.db):
             cached = self.digests.get(name)
             if cached is None or cached[0] != version:
-                cached = (version, table_digest(self.db, self.template.tables[name]))
+                cached = (version, written_digest(self.db, self.template.tables[name],
+                                                  self.template.row_texts(name)))
                 self.digests[name] = cached
             out[name] = cached[1]
         return out
@@ -673,8 +681,11 @@ class Session:
                 try:
                     for table in sorted(tables):
                         meta = rt.template.tables[table]
-                        old = rt.template.rows(table) if base is rt.template.db else table_rows(base, meta)
-                        changes.extend(diff_table(rt.server.name, meta, old, table_rows(rt.db, meta)))
+                        if base is rt.template.db:
+                            changes.extend(written_changes(rt.server.name, meta, rt.db, rt.template.rows(table)))
+                        else:
+                            changes.extend(diff_table(rt.server.name, meta, table_rows(base, meta),
+                                                      table_rows(rt.db, meta)))
                 finally:
                     if base is not rt.template.db and not isinstance(other, Session):
                         base.close()

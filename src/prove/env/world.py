@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import ToolDefinitionError
 from .fake import Fake
-from .state import TableMeta, install_tracking, read_tables, table_digest, table_rows
+from .state import TableMeta, install_tracking, keyed_rows, read_tables, table_digest
 
 # Every world and every episode starts at this simulated local time (a Monday morning).
 EPOCH = datetime(2026, 3, 16, 9, 0, 0)
@@ -101,17 +101,28 @@ class Template:
     tables: dict[str, TableMeta]
     digests: dict[str, bytes]
     db: sqlite3.Connection  # read-only use: the base for diffs against the initial state
-    _rows: dict[str, frozenset[tuple[Any, ...]]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _rows: dict[str, dict[tuple[Any, ...], tuple[Any, ...]]] = field(default_factory=dict, init=False, repr=False,
+                                                                    compare=False)
+    _texts: dict[str, dict[tuple[Any, ...], str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def size(self) -> int:
         return len(self.data)
 
-    def rows(self, table: str) -> frozenset[tuple[Any, ...]]:
-        """A table's rows in this world, read once (a template never changes)."""
+    def rows(self, table: str) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+        """A table's rows in this world by key, in key order, read once (a template never changes):
+        what a session's diff compares the rows it wrote with."""
         found = self._rows.get(table)
         if found is None:
-            found = self._rows[table] = table_rows(self.db, self.tables[table])
+            found = self._rows[table] = keyed_rows(self.db, self.tables[table])
+        return found
+
+    def row_texts(self, table: str) -> dict[tuple[Any, ...], str]:
+        """`repr` of each row by key, in key order, made once: what a session's digest of a table
+        it wrote takes for the rows it has not written (`state.written_digest`)."""
+        found = self._texts.get(table)
+        if found is None:
+            found = self._texts[table] = {k: repr(row) for k, row in self.rows(table).items()}
         return found
 
 
@@ -141,6 +152,11 @@ def build_template(name: str, schema_sql: str, builder: Callable[[WorldGen], dic
     for table, items in rows.items():
         _insert(db, name, tables, table, items)
     db.execute("COMMIT")
+    # (SQLite lets a NULL into most primary keys; a session's digests tell rows apart by key.)
+    nulls = [t for t, meta in tables.items() if db.execute(
+        f'SELECT 1 FROM "{t}" WHERE {" OR ".join(f"{c} IS NULL" for c in meta.quoted)} LIMIT 1').fetchone()]
+    if nulls:
+        raise ToolDefinitionError(f"{name} world {seed}: a primary key holds NULL in {nulls}")
     db.execute("PRAGMA foreign_keys = ON")
     broken = db.execute("PRAGMA foreign_key_check").fetchall()
     if broken:
