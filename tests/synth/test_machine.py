@@ -7,7 +7,7 @@ import pytest
 
 from pydantic import BaseModel
 
-from prove.env import WRITE, Ctx, Server, ToolError, Toolset, registry
+from prove.env import WRITE, Ctx, Server, Session, ToolError, Toolset, registry
 from prove.synth.contract import Call, Move, Rejected
 from prove.synth.machine import order_edges, outcome_of, run_sync, validate_move
 
@@ -170,6 +170,9 @@ def test_calls_whose_order_matters_get_an_edge_and_independent_ones_none() -> No
     turns = [{"user": "x", "calls": [call("c1", "set_counter", name="a", v=3), call("c2", "set_counter", name="b", v=4),
                                      call("c3", "double", name="b")]},
              {"user": "y", "calls": [call("c4", "set_counter", name="a", v=5), call("c5", "double", name="a")]}]
-    assert order_edges(turns, server, 0) == 2
+    with Session([server], world=0) as episode:  # the recorded order: the state it ends in
+        assert all(episode.call(c["name"], c["arguments"]).ok for t in turns for c in t["calls"])
+        recorded = episode.fingerprint()
+    assert order_edges(turns, server, 0, recorded) == 2
     assert [c["after"] for t in turns for c in t["calls"]] == [[], [], ["c2"], [], ["c4"]]
-    assert order_edges(turns, server, 0) == 0  # ordered now: nothing more to add
+    assert order_edges(turns, server, 0, recorded) == 0  # ordered now: nothing more to add

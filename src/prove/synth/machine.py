@@ -21,6 +21,7 @@ sensitive value first appeared.
 from __future__ import annotations
 
 from collections.abc import Coroutine, Iterable
+from contextlib import ExitStack
 from typing import Any, TypeVar
 
 from ..env import Server, Session
@@ -239,42 +240,49 @@ def _after(conv: Conversation, gold: list[Executed], graph: DependencyGraph) -> 
     return edges
 
 
-def _run(turns: list[dict[str, Any]], server: Server, world: int) -> tuple[str, list[bool]]:
-    """The final state and each call's success when a record's gold calls run in this order."""
-    with Session([server], world=world) as session:
+def _replay(session: Session, turns: list[dict[str, Any]]) -> tuple[str, list[bool]]:
+    """The final state and each call's success when a record's gold calls run in this order, run
+    in a trial of `session` (a fresh episode of the record's world), which stays as it was."""
+    with session.trial() as trial:
         ok = []
         for turn in turns:
             if turn.get("advance"):
-                session.advance(turn["advance"])
-            ok.extend(session.call(c["name"], c["arguments"]).ok for c in turn["calls"])
-        return session.fingerprint(), ok
+                trial.advance(turn["advance"])
+            ok.extend(trial.call(c["name"], c["arguments"]).ok for c in turn["calls"])
+        return trial.fingerprint(), ok
 
 
-def order_edges(turns: list[dict[str, Any]], server: Server, world: int) -> int:
+def order_edges(turns: list[dict[str, Any]], server: Server, world: int, fingerprint: str) -> int:
     """Order two adjacent calls of a turn that no edge orders where their order matters.
 
     Every order of a turn's calls that keeps the `after` edges must end in the same state with
     every call succeeding (the reward scores such an order as gold). Data flow and the graph find
     most orderings; this finds the rest by running the calls the other way round (two writes to
     one balance, a rename then a move). Returns how many edges it added.
+
+    In the recorded order the calls end in `fingerprint`, the episode's, every one succeeding:
+    validation replays them and rejects the record where they do not. So only the swapped orders
+    run, each in a trial of one fresh episode.
     """
     added = 0
-    baseline: tuple[str, list[bool]] | None = None
     position = {c["id"]: k for k, c in enumerate(c for turn in turns for c in turn["calls"])}
-    for turn in turns:
-        calls = turn["calls"]
-        for i in range(len(calls) - 1):
-            first, second = calls[i], calls[i + 1]
-            if _orders(calls, second, first["id"]) or any(server.tools[c["name"]].read_only for c in (first, second)):
-                continue  # ordered already, or a read: it changes no state (what it needs flows to it)
-            if baseline is None:
-                baseline = _run(turns, server, world)
-            calls[i], calls[i + 1] = second, first
-            swapped = _run(turns, server, world)
-            calls[i], calls[i + 1] = first, second
-            if swapped != baseline:
-                second["after"] = sorted({*second["after"], first["id"]}, key=position.__getitem__)
-                added += 1
+    baseline = (fingerprint, [True] * len(position))
+    with ExitStack() as stack:
+        session: Session | None = None
+        for turn in turns:
+            calls = turn["calls"]
+            for i in range(len(calls) - 1):
+                first, second = calls[i], calls[i + 1]
+                if _orders(calls, second, first["id"]) or any(server.tools[c["name"]].read_only for c in (first, second)):
+                    continue  # ordered already, or a read: it changes no state (what it needs flows to it)
+                if session is None:
+                    session = stack.enter_context(Session([server], world=world))
+                calls[i], calls[i + 1] = second, first
+                swapped = _replay(session, turns)
+                calls[i], calls[i + 1] = first, second
+                if swapped != baseline:
+                    second["after"] = sorted({*second["after"], first["id"]}, key=position.__getitem__)
+                    added += 1
     return added
 
 
@@ -307,7 +315,8 @@ def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
         if decided.advance.get(t):
             turn["advance"] = decided.advance[t]
         turns.append(turn)
-    order_edges(turns, spec.server, spec.world)
+    fingerprint = conv.session.fingerprint()
+    order_edges(turns, spec.server, spec.world, fingerprint)
     provenance, missing = sensitive_provenance(
         conv.messages, [(e.id, e.message, e.name, e.arguments) for e in gold if isinstance(e.arguments, dict)],
         conv.server)
@@ -334,7 +343,7 @@ def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
     example = Example.model_validate({
         "id": spec.id, "servers": [s.name for s in spec.server.members], "world": spec.world, "kind": kind,
         "perturbations": sorted(decided.perturbations), "tools": conv.tools, "messages": conv.messages,
-        "turns": turns, "fingerprint": conv.session.fingerprint(), "provenance": provenance, "meta": meta,
+        "turns": turns, "fingerprint": fingerprint, "provenance": provenance, "meta": meta,
     })
     gold_refs = [r for e in gold for r in e.refs]
     intended = [r for e in conv.executed if e.mistake is None for r in e.refs]
