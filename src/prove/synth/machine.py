@@ -20,8 +20,8 @@ sensitive value first appeared.
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Iterable
-from contextlib import ExitStack
+from collections.abc import Coroutine, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..env import Server, Session
@@ -42,7 +42,7 @@ from .entities import extract_entities, own_ids
 from .graph import NONE, DependencyGraph
 from .wording import system_prompt
 
-__all__ = ["Machine", "finish", "run_sync", "sensitive_provenance"]
+__all__ = ["Machine", "finish", "fresh_episode", "run_sync", "sensitive_provenance"]
 
 T = TypeVar("T")
 
@@ -240,49 +240,60 @@ def _after(conv: Conversation, gold: list[Executed], graph: DependencyGraph) -> 
     return edges
 
 
-def _replay(session: Session, turns: list[dict[str, Any]]) -> tuple[str, list[bool]]:
-    """The final state and each call's success when a record's gold calls run in this order, run
-    in a trial of `session` (a fresh episode of the record's world), which stays as it was."""
-    with session.trial() as trial:
+@contextmanager
+def fresh_episode(server: Server, world: int, episode: Session | None = None,
+                  session_id: str | None = None) -> Iterator[Session]:
+    """A fresh episode of `world`: a trial of `episode`, an untouched session of that world kept
+    for this (it stays untouched: a trial costs a transaction, not a new database), else a new
+    session."""
+    if episode is None:
+        with Session([server], world=world, session_id=session_id) as session:
+            yield session
+    else:
+        with episode.trial() as session:
+            yield session
+
+
+def _replay(turns: list[dict[str, Any]], server: Server, world: int, episode: Session | None) -> tuple[str, list[bool]]:
+    """The final state and each call's success when a record's gold calls run in this order."""
+    with fresh_episode(server, world, episode) as session:
         ok = []
         for turn in turns:
             if turn.get("advance"):
-                trial.advance(turn["advance"])
-            ok.extend(trial.call(c["name"], c["arguments"]).ok for c in turn["calls"])
-        return trial.fingerprint(), ok
+                session.advance(turn["advance"])
+            ok.extend(session.call(c["name"], c["arguments"]).ok for c in turn["calls"])
+        return session.fingerprint(), ok
 
 
-def order_edges(turns: list[dict[str, Any]], server: Server, world: int, fingerprint: str) -> int:
+def order_edges(turns: list[dict[str, Any]], server: Server, world: int, fingerprint: str,
+                episode: Session | None = None) -> int:
     """Order two adjacent calls of a turn that no edge orders where their order matters.
 
     Every order of a turn's calls that keeps the `after` edges must end in the same state with
     every call succeeding (the reward scores such an order as gold). Data flow and the graph find
     most orderings; this finds the rest by running the calls the other way round (two writes to
-    one balance, a rename then a move). Returns how many edges it added.
+    one balance, a rename then a move), each time on a fresh episode (`fresh_episode`). Returns
+    how many edges it added.
 
     In the recorded order the calls end in `fingerprint`, the episode's, every one succeeding:
     validation replays them and rejects the record where they do not. So only the swapped orders
-    run, each in a trial of one fresh episode.
+    run.
     """
     added = 0
     position = {c["id"]: k for k, c in enumerate(c for turn in turns for c in turn["calls"])}
     baseline = (fingerprint, [True] * len(position))
-    with ExitStack() as stack:
-        session: Session | None = None
-        for turn in turns:
-            calls = turn["calls"]
-            for i in range(len(calls) - 1):
-                first, second = calls[i], calls[i + 1]
-                if _orders(calls, second, first["id"]) or any(server.tools[c["name"]].read_only for c in (first, second)):
-                    continue  # ordered already, or a read: it changes no state (what it needs flows to it)
-                if session is None:
-                    session = stack.enter_context(Session([server], world=world))
-                calls[i], calls[i + 1] = second, first
-                swapped = _replay(session, turns)
-                calls[i], calls[i + 1] = first, second
-                if swapped != baseline:
-                    second["after"] = sorted({*second["after"], first["id"]}, key=position.__getitem__)
-                    added += 1
+    for turn in turns:
+        calls = turn["calls"]
+        for i in range(len(calls) - 1):
+            first, second = calls[i], calls[i + 1]
+            if _orders(calls, second, first["id"]) or any(server.tools[c["name"]].read_only for c in (first, second)):
+                continue  # ordered already, or a read: it changes no state (what it needs flows to it)
+            calls[i], calls[i + 1] = second, first
+            swapped = _replay(turns, server, world, episode)
+            calls[i], calls[i + 1] = first, second
+            if swapped != baseline:
+                second["after"] = sorted({*second["after"], first["id"]}, key=position.__getitem__)
+                added += 1
     return added
 
 
@@ -301,8 +312,8 @@ def _orders(calls: list[dict[str, Any]], call: dict[str, Any], earlier: str) -> 
     return False
 
 
-def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
-    """The example record and its statistics."""
+def finish(conv: Conversation, episode: Session | None = None) -> tuple[Example, dict[str, Any]]:
+    """The example record and its statistics (`episode`: see `fresh_episode`)."""
     spec = conv.spec
     decided = conv.decided
     gold = [e for e in conv.executed if e.result.ok]
@@ -316,7 +327,7 @@ def finish(conv: Conversation) -> tuple[Example, dict[str, Any]]:
             turn["advance"] = decided.advance[t]
         turns.append(turn)
     fingerprint = conv.session.fingerprint()
-    order_edges(turns, spec.server, spec.world, fingerprint)
+    order_edges(turns, spec.server, spec.world, fingerprint, episode)
     provenance, missing = sensitive_provenance(
         conv.messages, [(e.id, e.message, e.name, e.arguments) for e in gold if isinstance(e.arguments, dict)],
         conv.server)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..env import Server, registry
+from ..env import Server, Session, registry
 from ..env.bridges import bridges_among
 from ..env.combined import Combined
 from ..env.errors import ProveError
@@ -146,6 +146,7 @@ class Synthesizer:
         self.schedule = _schedule(self.servers)
         self._slot = self._slots()
         self._indexes: dict[tuple[str, int], EntityIndex] = {}
+        self._episodes: dict[tuple[str, int], Session] = {}
         self.machine = Machine(self.index)
 
     def _slots(self) -> list[int]:
@@ -161,6 +162,15 @@ class Synthesizer:
         found = self._indexes.get(key)
         if found is None:
             found = self._indexes[key] = self.samplers[server.name].index(world)
+        return found
+
+    def episode(self, server: Server, world: int) -> Session:
+        """An untouched session of a world, kept for the replays of validation and edge ordering:
+        each runs in a trial of it (`machine.fresh_episode`), which leaves it untouched."""
+        key = (server.name, world)
+        found = self._episodes.get(key)
+        if found is None:
+            found = self._episodes[key] = Session([server], world=world, session_id=f"episode-{server.name}-{world}")
         return found
 
     def locate(self, i: int) -> tuple[Server, int]:
@@ -248,7 +258,7 @@ class Synthesizer:
         conv = None
         try:
             conv = await self.machine.run(spec, self.teacher)
-            record, stats = finish(conv)
+            record, stats = finish(conv, self.episode(spec.server, spec.world))
         except Rejected as exc:
             stats = _conv_stats(conv) if conv is not None else {}
             return Candidate(i, None, {**base, **stats, "status": exc.reason, "detail": exc.detail[:300]})
@@ -259,7 +269,8 @@ class Synthesizer:
         base.update(kind=record.kind, level=conv.decided.level, chain=len(conv.decided.chain),
                     perturbations=record.perturbations)
         verdict = check(example, spec.server, self.index(spec.server, spec.world),
-                        max_failure_rate=self.config.max_failure_rate, parse=False)
+                        max_failure_rate=self.config.max_failure_rate, parse=False,
+                        episode=self.episode(spec.server, spec.world))
         info = {**base, **stats, "turns": len(example["turns"]),
                 "replay": verdict.ok or verdict.reason not in ("replay_mismatch", "fingerprint_mismatch")}
         if not verdict.ok:

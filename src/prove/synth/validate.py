@@ -1,7 +1,7 @@
 """Stage 5: validation. Every example is replayed before it is accepted.
 
-`check(example)` replays the conversation's calls, in order, on a fresh session of the same
-world and rejects it when:
+`check(example)` replays the conversation's calls, in order, on a fresh episode of the same
+world (a new session, or a trial of an untouched one) and rejects it when:
 
 - the record does not validate as `records.Example` (`schema`);
 - a replayed result differs from the recorded tool message (`replay_mismatch`);
@@ -36,7 +36,7 @@ from ..env import Server, Session
 from ..records import Example
 from .entities import EntityIndex, extract_entities
 from .faithful import faithfulness
-from .machine import sensitive_provenance
+from .machine import fresh_episode, sensitive_provenance
 
 __all__ = ["Deduper", "Verdict", "call_set", "check"]
 
@@ -67,8 +67,9 @@ def _args(text: Any) -> Any:
 
 
 def check(example: Mapping[str, Any], server: Server, index: EntityIndex, *, max_failure_rate: float = 0.30,
-          parse: bool = True) -> Verdict:
-    """Replay one example (a plain dict in the record shape) and judge it (see the module docstring)."""
+          parse: bool = True, episode: Session | None = None) -> Verdict:
+    """Replay one example (a plain dict in the record shape) and judge it (see the module docstring;
+    `episode`: see `machine.fresh_episode`)."""
     if parse:
         try:
             Example.model_validate(example)
@@ -81,7 +82,7 @@ def check(example: Mapping[str, Any], server: Server, index: EntityIndex, *, max
     verdict = Verdict(True)
     created: dict[str, set[str]] = {}
     succeeded: list[tuple[str, int, str, Any]] = []
-    with Session([server], world=example["world"], session_id=f"replay-{example['id']}") as session:
+    with fresh_episode(server, example["world"], episode, session_id=f"replay-{example['id']}") as session:
         users = 0
         for at, m in enumerate(messages):
             if m.get("role") == "user":
