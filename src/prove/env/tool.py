@@ -189,7 +189,7 @@ def build_tool(
 
     output_schema = None
     if isinstance(returns, type) and issubclass(returns, BaseModel):
-        output_schema = plain_schema(returns.model_json_schema(mode="serialization"), strip_null=False)
+        output_schema = plain_schema(_result_json_schema(returns), strip_null=False)
     produced = _produced_entities(returns)
     undeclared = produced - set(entity_kinds)
     if undeclared:
@@ -219,6 +219,13 @@ def build_tool(
         values=kept_values,
         needs=tuple(needs),
     )
+
+
+@functools.cache
+def _result_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A result model's JSON schema, made once: tools share result models (13 return a `Device`), and
+    `plain_schema` copies what it keeps, so the one schema is never changed."""
+    return model.model_json_schema(mode="serialization")
 
 
 def _check_ask(where: str, ask: Ask, fields: dict[str, Any]) -> None:
