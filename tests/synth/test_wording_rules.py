@@ -1104,15 +1104,15 @@ def test_twins_no_one_thing_tells_apart_are_told_by_two() -> None:
     said = [say.entity("message", m) for m in index.rows["message"]]
     assert any(re.fullmatch(r"the message '.+' in the (channel '[^']+'|DM with [A-Z][a-z]+ [A-Z][a-z]+) from .+", t)
                for t in said), said
-    say, index = _say("social_media")  # a second "from" reads "on": "from yamamotoc on February 25"
+    say, index = _say("social_media")  # a second "from" reads "on": "from @yamamotoc on February 25"
     texts = {row["text"] for row in index.every["comment"].values()}
     said = [say.entity("comment", c) for c in index.rows["comment"]]
-    assert any(re.fullmatch(r"the comment '.+' from [a-z0-9_.]+ on [A-Z][a-z]+ \d+", t) for t in said), said
+    assert any(re.fullmatch(r"the comment '.+' from @[a-z0-9_.]+ on [A-Z][a-z]+ \d+", t) for t in said), said
     for text in said:  # "the Right?! comment from Beautiful.": a reply is not from the comment it answers
         assert text.startswith("the comment '"), text
         assert not any(text.endswith(f" from {other}") for other in texts), text
-    assert say.entity("comment", "CMT-10010") == "the comment 'So jealous right now.' from sebastian.fischer on February 26"
-    assert say.entity("comment", "CMT-10030") == "the comment 'Let's go together next time!' from yamamotoc on March 8"
+    assert say.entity("comment", "CMT-10010") == "the comment 'So jealous right now.' from @sebastian.fischer on February 26"
+    assert say.entity("comment", "CMT-10030") == "the comment 'Let's go together next time!' from @yamamotoc on March 8"
 
 
 def test_a_record_that_lists_a_thing_does_not_rename_it() -> None:
