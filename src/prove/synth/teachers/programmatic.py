@@ -675,7 +675,8 @@ class Planner:
         has named already (`said`: not "Who owns Ana Ortiz? ... Do we have a lead from Ana Ortiz?")."""
         kinds = sorted(tool.produces)
         # search_events: events, not calendars; search_dishes: dishes (a menu item's noun), not restaurants
-        kinds = [k for k in kinds if _names_kind(tool.name, k) or _names_kind(tool.name, self._noun(k))] or kinds
+        kinds = [k for k in kinds if _names_kind(tool.name, k)
+                 or _names_kind(tool.name, self.say.entity_noun(k).replace(" ", "_"))] or kinds
         # The signed-in user is "me", never someone to look up by their own name.
         shunned = self._mine | said
         labels = [lab for kind in kinds for v in self.spec.context.ids(kind)
@@ -710,11 +711,6 @@ class Planner:
         if words and (topic or _sentence(label) or ": " in label or self.rng.random() < 0.5):
             return words
         return label
-
-    def _noun(self, kind: str) -> str:
-        """What a person calls a thing of this kind, as one word of a tool's name ('dish', 'payment_method')."""
-        noun = getattr(self.server.entities.get(kind), "noun", None)
-        return noun.replace(" ", "_") if noun else kind
 
     def _said(self, calls: Iterable[tuple[Tool, Mapping[str, Any]]]) -> frozenset[str]:
         """The labels of the things these calls name."""
