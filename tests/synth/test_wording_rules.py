@@ -1657,7 +1657,8 @@ def test_words_after_a_colon_end_the_turn() -> None:
     turn, so no closing follows them; a quoted text may take one."""
     for persona in PERSONAS:
         for request in ("In the thread under the message 'The staging database was…', say: Thanks, noted!",
-                        "Change my email signature to: Cheers."):
+                        "Change my email signature to: Cheers.",
+                        "Overwrite the file 'todo.txt' with this text: - Call the plumber\n- Return the library books."):
             said = {Wording(random.Random(s), persona).user_turn([request], 1) for s in range(100)}
             assert all(text.endswith(request.split(": ")[-1]) for text in said), said
     polite = next(p for p in PERSONAS if p.name == "polite")

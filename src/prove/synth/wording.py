@@ -50,7 +50,7 @@ PERSONAS = [
             ["Thanks for your help.", "I appreciate it.", "Thanks so much."], 0.3),
 ]
 
-_UNQUOTED_TAIL = re.compile(r": (?!.*['\"][.!?]?$).+$")
+_UNQUOTED_TAIL = re.compile(r": (?!.*['\"][.!?]?$).+$", re.DOTALL)  # (words to send may run over lines)
 FOLLOW_UP = ["Thanks. ", "Great, thanks. ", "OK. ", "Perfect. ", "Got it. ", "Thanks! ", "Alright. ", "",
              "Nice. ", "Thank you. "]
 FOLLOW_UP_NEXT = ["", "", "Now ", "Next, ", "One more thing: ", "Also, ", "And "]
